@@ -1,0 +1,114 @@
+# roofplan — GNU make. `make run` builds (installing missing Debian packages)
+# and writes the default report into out/; `make test` runs the whole suite
+# under AddressSanitizer and UndefinedBehaviorSanitizer. `make V=1` echoes.
+
+CC      ?= cc
+VERSION := 0.1.0
+BUILD   := build
+Q       := $(if $(V),,@)
+
+PKGS    := xlsxwriter inih
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
+           -Wstrict-prototypes -Wmissing-prototypes -Werror
+DEFS    := -D_POSIX_C_SOURCE=200809L -DROOFPLAN_VERSION=\"$(VERSION)\" \
+           -DROOFPLAN_DATADIR=\"$(CURDIR)/data\"
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+RELEASE_FLAGS := -std=c11 -O2 $(WARN) $(DEFS) -MMD -MP
+DEBUG_FLAGS   := -std=c11 -O1 -g -fno-omit-frame-pointer \
+                 -fsanitize=address,undefined -fno-sanitize-recover=all \
+                 $(WARN) $(DEFS) -MMD -MP
+DEBUG_LDFLAGS := -fsanitize=address,undefined
+
+SRC      := $(wildcard src/*.c)
+LIB_SRC  := $(filter-out src/main.c,$(SRC))
+TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+
+REL_OBJ  := $(patsubst src/%.c,$(BUILD)/release/%.o,$(SRC))
+DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
+DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
+
+.PHONY: all debug run test unit integration deps deps-test format \
+        check-format clean plots
+
+all: $(BUILD)/roofplan
+
+# Installs what is missing (or says how, when not root); runs once per build dir.
+$(BUILD)/.deps: scripts/deps.sh
+	$(Q)mkdir -p $(BUILD)
+	$(Q)scripts/deps.sh build
+	$(Q)touch $@
+
+deps: $(BUILD)/.deps
+
+deps-test:
+	$(Q)scripts/deps.sh test
+
+$(BUILD)/release/%.o: src/%.c | $(BUILD)/.deps
+	$(Q)mkdir -p $(@D)
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(RELEASE_FLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/debug/%.o: src/%.c | $(BUILD)/.deps
+	$(Q)mkdir -p $(@D)
+	@$(if $(V),,echo "  CC (asan,ubsan) $<")
+	$(Q)$(CC) $(DEBUG_FLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/roofplan: $(REL_OBJ)
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(REL_OBJ) $(PKG_LIBS) $(LDFLAGS) -o $@
+
+debug: $(BUILD)/debug/roofplan
+
+$(BUILD)/debug/roofplan: $(DBG_OBJ)
+	@$(if $(V),,echo "  LD (asan,ubsan) $@")
+	$(Q)$(CC) $(DEBUG_LDFLAGS) $(DBG_OBJ) $(PKG_LIBS) -o $@
+
+$(BUILD)/debug/tests/%.o: tests/%.c | $(BUILD)/.deps
+	$(Q)mkdir -p $(@D)
+	@$(if $(V),,echo "  CC (test) $<")
+	$(Q)$(CC) $(DEBUG_FLAGS) -Isrc $(PKG_CFLAGS) \
+	    $(shell pkg-config --cflags cmocka) -c $< -o $@
+
+$(BUILD)/debug/test_%: $(BUILD)/debug/tests/test_%.o $(DBG_LIB)
+	@$(if $(V),,echo "  LD (test) $@")
+	$(Q)$(CC) $(DEBUG_LDFLAGS) $^ $(PKG_LIBS) \
+	    $(shell pkg-config --libs cmocka) -o $@
+
+run: $(BUILD)/roofplan
+	$(Q)$(BUILD)/roofplan eval gpus=2048 tp=1 pp=16 ep=64 zero=1 \
+	    schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360
+	@echo
+	$(Q)$(BUILD)/roofplan eval gpus=2048 tp=1 pp=1 ep=1 zero=3 \
+	    precision=bf16 recompute=full mbs=1 gbs=16384
+
+unit: $(addprefix $(BUILD)/debug/,$(TESTS))
+	$(Q)fail=0; for t in $^; do \
+	    echo "== $$t"; \
+	    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	        $$t >$(BUILD)/$$(basename $$t).log 2>&1 || { fail=1; \
+	        cat $(BUILD)/$$(basename $$t).log; }; \
+	    tail -n 1 $(BUILD)/$$(basename $$t).log; \
+	done; exit $$fail
+
+integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan
+	$(Q)ROOFPLAN=$(CURDIR)/$(BUILD)/debug/roofplan \
+	    ROOFPLAN_RELEASE=$(CURDIR)/$(BUILD)/roofplan \
+	    tests/run_integration.sh
+
+test: unit integration
+
+format:
+	$(Q)clang-format -i src/*.c src/*.h tests/*.c tests/*.h
+
+check-format:
+	$(Q)clang-format --dry-run --Werror src/*.c src/*.h tests/*.c tests/*.h
+
+plots:
+	$(Q)for f in out/*.gp; do (cd out && gnuplot "$$(basename $$f)") || exit 1; done
+
+clean:
+	$(Q)rm -rf $(BUILD)
+
+-include $(wildcard $(BUILD)/release/*.d $(BUILD)/debug/*.d $(BUILD)/debug/tests/*.d)

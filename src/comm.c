@@ -1,0 +1,291 @@
+/*
+ * comm: collectives of a plan, bytes per link per GPU per step.
+ *
+ * Counts per micro-batch follow Megatron-LM (Narayanan et al. 2021 §3.2,
+ * Korthikanti et al. 2022 §4.2.2): with sequence parallelism each layer
+ * does two all-gathers and two reduce-scatters of the s*b*h activations in
+ * the forward pass and the same in the backward pass; pipeline stages send
+ * s*b*h activations forward and their gradients back per micro-batch.
+ * ZeRO (Rajbhandari et al. 2020 §7): stage 3 gathers weights in forward
+ * and again in backward and reduce-scatters gradients, 3 x model size per
+ * pass; stages 0-2 move 2 x model size per step. MoE dispatch/combine per
+ * DeepSeek-V3 §3.2.2 and ISCA'25 §2.3.2 (FP8 dispatch, BF16 combine).
+ */
+#include "comm.h"
+
+#include <string.h>
+
+#include "memory.h"
+
+struct acc {
+    enum comm_model model;
+    struct comm_collective *list;
+    size_t max, n;
+    struct comm_totals *tot;
+};
+
+const char *comm_kind_str(int kind)
+{
+    static const char *const names[] = {"all-reduce", "all-gather",
+                                        "reduce-scatter", "all-to-all",
+                                        "send/recv"};
+    if (kind >= 0 && kind <= COMM_SEND_RECV)
+        return names[kind];
+    return "?";
+}
+
+const char *comm_model_str(enum comm_model model)
+{
+    return model == COMM_FLAT ? "flat" : "topo";
+}
+
+static void record(struct acc *a, const char *name, int what, int kind,
+                   struct plan_span span, double calls, double bytes,
+                   double ib, double nv)
+{
+    struct comm_totals *t = a->tot;
+    double ib_calls = ib > 0 ? calls : 0, nv_calls = nv > 0 ? calls : 0;
+    t->ib_bytes += ib;
+    t->nvlink_bytes += nv;
+    t->ib_calls += ib_calls;
+    t->nvlink_calls += nv_calls;
+    t->what_ib[what] += ib;
+    t->what_nvlink[what] += nv;
+    t->what_ib_calls[what] += ib_calls;
+    t->what_nvlink_calls[what] += nv_calls;
+    if (a->list && a->n < a->max) {
+        struct comm_collective *c = &a->list[a->n++];
+        c->name = name;
+        c->what = what;
+        c->kind = kind;
+        c->span = span;
+        c->calls = calls;
+        c->bytes = bytes;
+        c->ib_bytes = ib;
+        c->nvlink_bytes = nv;
+    }
+}
+
+/*
+ * An all-gather, reduce-scatter or all-reduce of `buffer` bytes in total
+ * (summed over its calls) over the group `span`.
+ */
+static void ring(struct acc *a, const char *name, int what, int kind,
+                 struct plan_span span, double calls, double buffer)
+{
+    double g = (double)span.size, k = (double)span.per_node;
+    double n = (double)span.nodes, passes = kind == COMM_ALL_REDUCE ? 2 : 1;
+    double bytes = passes * buffer * (g - 1) / g, ib, nv;
+    if (span.size <= 1 || buffer <= 0)
+        return;
+    if (a->model == COMM_FLAT) {
+        ib = n > 1 ? bytes : 0;
+        nv = n > 1 ? 0 : bytes;
+    } else {
+        ib = passes * buffer * (n - 1) / n / k;
+        nv = passes * buffer * (k - 1) / k;
+    }
+    record(a, name, what, kind, span, calls, bytes, ib, nv);
+}
+
+/* C(N-K, k) / C(N, k): chance that k draws from N miss K marked items. */
+static double miss(double N, double K, double k)
+{
+    double r = 1, i;
+    for (i = 0; i < k; i++) {
+        if (N - K - i <= 0)
+            return 0;
+        r *= (N - K - i) / (N - i);
+    }
+    return r;
+}
+
+void comm_ep_copies(const struct model *m,
+                    struct plan_span span,
+                    double *ib,
+                    double *nvlink)
+{
+    const struct model_spec *s = &m->spec;
+    double E = (double)s->routed_experts, k = (double)s->top_k;
+    double n = (double)span.nodes, g = (double)span.per_node;
+    double ep = (double)span.size;
+    double M = s->node_limit > 0 && (double)s->node_limit < n
+                   ? (double)s->node_limit
+                   : n;
+    double pool = M * E / n; /* experts on the M nodes a token may use */
+    double nodes = M * (1 - miss(pool, E / n, k));
+    double gpus = M * g * (1 - miss(pool, E / ep, k));
+    if (s->node_limit == 0) {
+        /* Plain all-to-all: one copy per (token, expert) pair, split by
+         * where the experts sit. */
+        *ib = k * (ep - g) / ep;
+        *nvlink = k * (g - 1) / ep;
+        return;
+    }
+    *ib = nodes * (n - 1) / n;
+    *nvlink = gpus * (g - 1) / g;
+}
+
+static struct plan_span doubled(struct plan_span s, bool twice)
+{
+    if (twice) { /* DualPipe: the stage's second copy, on other nodes */
+        s.size *= 2;
+        s.nodes *= 2;
+    }
+    return s;
+}
+
+/* Data-parallel traffic of one parameter class (dense or expert). */
+static void data_parallel(struct acc *a, const struct model_spec *s,
+                          const struct plan *p, struct plan_span span,
+                          double params, double layer_mb, double mb,
+                          bool expert)
+{
+    double wb = s->weight_bytes, gb = s->grad_comm_bytes;
+    int grads = expert ? COMM_EDP_GRADS : COMM_DP_GRADS;
+    int weights = expert ? COMM_EDP_WEIGHTS : COMM_DP_WEIGHTS;
+    if (span.size <= 1 || params <= 0)
+        return;
+    switch (p->zero) {
+    case 0:
+        ring(a, expert ? "expert gradient all-reduce" : "gradient all-reduce",
+             grads, COMM_ALL_REDUCE, span, 1, params * gb);
+        break;
+    case 1:
+    case 2:
+        ring(a,
+             expert ? "expert gradient reduce-scatter"
+                    : "gradient reduce-scatter",
+             grads, COMM_REDUCE_SCATTER, span, p->zero == 2 ? mb : 1,
+             params * gb * (p->zero == 2 ? mb : 1));
+        ring(a,
+             expert ? "expert weight all-gather (after step)"
+                    : "weight all-gather (after step)",
+             weights, COMM_ALL_GATHER, span, 1, params * wb);
+        break;
+    default:
+        ring(a,
+             expert ? "ZeRO-3 expert weight all-gather (fwd+bwd)"
+                    : "ZeRO-3 weight all-gather (fwd+bwd)",
+             weights, COMM_ALL_GATHER, span, 2 * layer_mb,
+             2 * mb * params * wb);
+        ring(a,
+             expert ? "ZeRO-3 expert gradient reduce-scatter"
+                    : "ZeRO-3 gradient reduce-scatter",
+             grads, COMM_REDUCE_SCATTER, span, layer_mb, mb * params * gb);
+        break;
+    }
+}
+
+size_t comm_rank(const struct model *m,
+                 const struct hardware *hw,
+                 const struct plan *p,
+                 const struct model_partition *part,
+                 long rank,
+                 enum comm_model model,
+                 struct comm_collective *list,
+                 size_t max,
+                 struct comm_totals *tot)
+{
+    const struct model_spec *s = &m->spec;
+    long gpn = hw->spec.gpus_per_node;
+    long chunk[PLAN_RANK_CHUNKS_MAX];
+    double mbs[PLAN_RANK_CHUNKS_MAX];
+    size_t n = plan_rank_chunks(p, rank, chunk, mbs), i;
+    double tp = (double)p->tp, cp = (double)p->cp;
+    double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
+    double ab = s->activation_bytes, h = (double)s->hidden;
+    bool full = p->recompute == MODEL_RECOMPUTE_FULL;
+    bool dual = p->schedule == PLAN_DUALPIPE;
+    double dense = 0, expert = 0, mb_all = 0, layer_mb = 0, moe_mb = 0;
+    double kv_mb = 0, tp_calls = 0, pp_sends = 0, mb_avg;
+    struct acc a;
+
+    memset(tot, 0, sizeof *tot);
+    a.model = model;
+    a.list = list;
+    a.max = max;
+    a.n = 0;
+    a.tot = tot;
+
+    for (i = 0; i < n; i++) {
+        const struct model_chunk *c = &part->chunk[chunk[i]];
+        double mb = mbs[i];
+        dense += c->params_dense / tp;
+        expert += c->params_expert / (double)p->ep;
+        mb_all += mb;
+        layer_mb += mb * (double)c->count;
+        moe_mb += mb * (double)c->moe_layers;
+        kv_mb += mb * c->kv_elems;
+        /* TP: 2 all-gathers + 2 reduce-scatters per layer each way, plus
+         * the forward again under full recomputation; vocab-parallel
+         * embedding and head add one collective each way. */
+        tp_calls += mb * ((double)c->count * (full ? 12 : 8) +
+                          (c->has_embedding ? 2 : 0) +
+                          (c->has_head ? 2 : 0));
+        pp_sends += mb * ((chunk[i] + 1 < part->chunks ? 1 : 0) +
+                          (chunk[i] > 0 ? 1 : 0));
+    }
+    mb_avg = mb_all / (double)n;
+
+    if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
+        struct plan_span span = plan_span(p->tp, 1, gpn);
+        double buffer = tp_calls * seq_mb * h * ab / cp;
+        ring(&a, "TP all-gather (sequence parallel)", COMM_TP,
+             COMM_ALL_GATHER, span, tp_calls / 2, buffer / 2);
+        ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
+             COMM_REDUCE_SCATTER, span, tp_calls / 2, buffer / 2);
+    }
+    if (p->cp > 1) { /* K and V gathered in forward and backward, dK/dV
+                      * reduce-scattered in backward */
+        struct plan_span span = plan_span(p->cp, p->tp, gpn);
+        double kv = kv_mb * seq_mb * ab / tp;
+        ring(&a, "CP key/value all-gather", COMM_CP, COMM_ALL_GATHER, span,
+             (full ? 3 : 2) * layer_mb, (full ? 3 : 2) * kv);
+        ring(&a, "CP key/value gradient reduce-scatter", COMM_CP,
+             COMM_REDUCE_SCATTER, span, layer_mb, kv);
+    }
+    if (p->ep > 1 && moe_mb > 0) {
+        struct plan_span span = plan_span(p->ep, 1, gpn);
+        double tokens = seq_mb / (tp * cp), ib, nv;
+        bool fp8 = p->precision == MODEL_FP8;
+        double d = fp8 ? s->dispatch_bytes : ab;
+        double c = fp8 ? s->combine_bytes : ab;
+        double dg = fp8 ? s->dispatch_grad_bytes : ab;
+        double cg = fp8 ? s->combine_grad_bytes : ab;
+        double copies = (double)s->top_k * (double)(p->ep - 1) /
+                        (double)p->ep;
+        double fwd = moe_mb * tokens * h * (full ? 2 : 1);
+        double bwd = moe_mb * tokens * h;
+        double calls = moe_mb * (full ? 3 : 2);
+        if (model == COMM_FLAT) {
+            bool cross = span.nodes > 1;
+            ib = cross ? copies : 0;
+            nv = cross ? 0 : copies;
+        } else {
+            comm_ep_copies(m, span, &ib, &nv);
+        }
+        record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
+               COMM_ALL_TO_ALL, span, calls,
+               copies * (fwd * d + bwd * dg), ib * (fwd * d + bwd * dg),
+               nv * (fwd * d + bwd * dg));
+        record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
+               COMM_ALL_TO_ALL, span, calls,
+               copies * (fwd * c + bwd * cg), ib * (fwd * c + bwd * cg),
+               nv * (fwd * c + bwd * cg));
+    }
+    if (p->pp > 1 && pp_sends > 0) {
+        long stage = p->tp * p->cp * p->dp;
+        struct plan_span span = plan_span(p->pp, stage, gpn);
+        double bytes = pp_sends * seq_mb * h * ab / (tp * cp);
+        bool cross = span.nodes > 1;
+        record(&a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
+               COMM_SEND_RECV, span, pp_sends, bytes, cross ? bytes : 0,
+               cross ? 0 : bytes);
+    }
+    data_parallel(&a, s, p, doubled(plan_span(p->dp * p->cp, p->tp, gpn), dual),
+                  dense, layer_mb, mb_avg, false);
+    data_parallel(&a, s, p, doubled(plan_span(p->edp, p->ep, gpn), dual),
+                  expert, moe_mb, mb_avg, true);
+    return a.n;
+}

@@ -1,0 +1,103 @@
+/*
+ * comm: every collective a plan implies, with its group, where the
+ * group's GPUs sit, and the bytes it moves per GPU per step over each link
+ * (InfiniBand across nodes, NVLink inside one), under two models:
+ *
+ * - COMM_FLAT: a collective whose group spans nodes moves its whole
+ *   per-GPU volume over the GPU's IB link; inside one node, over NVLink.
+ * - COMM_TOPO: hierarchical collectives. A group of k GPUs per node on n
+ *   nodes sends the inter-node share of all-gather/reduce-scatter traffic
+ *   over the node's k IB links (IB bytes per GPU = S (n-1)/n / k) and the
+ *   intra-node share over NVLink (S (k-1)/k); all-to-all splits by the
+ *   share of peers off-node; MoE dispatch with node-limited routing sends
+ *   a token once per destination node over IB, then fans out over NVLink.
+ *
+ * Volumes per GPU for a buffer of S bytes over g GPUs (ring algorithms,
+ * NCCL's "algorithm bandwidth" convention): all-gather and reduce-scatter
+ * S (g-1)/g, all-reduce 2 S (g-1)/g.
+ */
+#ifndef PROJ_COMM_H
+#define PROJ_COMM_H
+
+#include <stddef.h>
+
+#include "hardware.h"
+#include "model.h"
+#include "plan.h"
+
+enum comm_model { COMM_TOPO, COMM_FLAT };
+
+enum comm_kind {
+    COMM_ALL_REDUCE,
+    COMM_ALL_GATHER,
+    COMM_REDUCE_SCATTER,
+    COMM_ALL_TO_ALL,
+    COMM_SEND_RECV
+};
+
+/* What a collective is for; totals are kept per purpose. */
+enum comm_what {
+    COMM_DP_GRADS,     /* data parallel: gradients */
+    COMM_DP_WEIGHTS,   /* ZeRO: weights gathered after the step / per use */
+    COMM_EDP_GRADS,    /* expert data parallel: gradients */
+    COMM_EDP_WEIGHTS,
+    COMM_TP,           /* tensor (sequence) parallel activations */
+    COMM_CP,           /* context parallel keys and values */
+    COMM_EP,           /* expert parallel dispatch and combine */
+    COMM_PP,           /* pipeline activations and their gradients */
+    COMM_WHATS
+};
+
+struct comm_collective {
+    const char *name;     /* "ZeRO-3 weight all-gather (forward)" */
+    int what;             /* enum comm_what */
+    int kind;             /* enum comm_kind */
+    struct plan_span span;
+    double calls;         /* per GPU per step */
+    double bytes;         /* algorithmic volume per GPU per step */
+    double ib_bytes;      /* of which over IB (per the comm model) */
+    double nvlink_bytes;  /* of which over NVLink */
+};
+
+struct comm_totals {
+    double ib_bytes, nvlink_bytes; /* per GPU per step */
+    double ib_calls, nvlink_calls; /* latency-bearing calls per step */
+    double what_ib[COMM_WHATS], what_nvlink[COMM_WHATS];
+    double what_ib_calls[COMM_WHATS], what_nvlink_calls[COMM_WHATS];
+};
+
+#define COMM_LIST_MAX 24
+
+/*
+ * Collectives of pipeline rank `rank` under plan p (which passed
+ * plan_check()) and its partition part. Fills *tot; when list is not
+ * NULL also writes up to max collectives there and returns their count
+ * (0 otherwise). Allocates nothing.
+ */
+size_t comm_rank(const struct model *m,
+                 const struct hardware *hw,
+                 const struct plan *p,
+                 const struct model_partition *part,
+                 long rank,
+                 enum comm_model model,
+                 struct comm_collective *list,
+                 size_t max,
+                 struct comm_totals *tot);
+
+/*
+ * Expected copies of one token that MoE dispatch sends over IB and over
+ * NVLink, for an EP group spanning `span` (topo model). With a node limit
+ * M, the token's top_k experts lie on M of the group's nodes; it crosses
+ * IB once per distinct remote node and NVLink once per further distinct
+ * GPU on each node reached (hypergeometric expectations, uniform routing).
+ */
+void comm_ep_copies(const struct model *m,
+                    struct plan_span span,
+                    double *ib,
+                    double *nvlink);
+
+/* Short names: "all-gather", "IB"... ; never NULL. */
+const char *comm_kind_str(int kind);
+const char *comm_model_str(enum comm_model model);
+
+#endif

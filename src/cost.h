@@ -1,0 +1,125 @@
+/*
+ * cost: a plan's time per step from its work. Work is what does not depend
+ * on the cluster's speeds (FLOPs by precision, bytes per link, calls,
+ * HBM bytes, memory); times divide work by the speeds of light of the
+ * hardware file. The spreadsheet's formulas repeat cost_times() cell for
+ * cell, so editing a rate in the workbook re-times every plan.
+ *
+ *   compute   = FP8 GEMM FLOPs / FP8 rate + other FLOPs / BF16 rate
+ *   ib        = IB bytes / IB bandwidth + calls x IB latency; nvlink alike
+ *   hbm       = HBM bytes of forward/backward / HBM bandwidth
+ *   optimizer = bytes the optimizer step touches / HBM bandwidth
+ *   core      = max(compute, ib, nvlink, hbm)        (overlapped)
+ *   bubble    = bubble_coef x core / micro-batches  (per schedule)
+ *   step      = bubble + optimizer + core
+ *   serial    = bubble + optimizer + max(compute, hbm) + ib + nvlink
+ */
+#ifndef PROJ_COST_H
+#define PROJ_COST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "comm.h"
+#include "diag.h"
+#include "hardware.h"
+#include "memory.h"
+#include "model.h"
+#include "plan.h"
+
+enum cost_bound { COST_COMPUTE, COST_IB, COST_NVLINK, COST_HBM };
+
+/* Work of the critical pipeline rank, per GPU per step. */
+struct cost_work {
+    double fp8_flops;    /* hardware FLOPs run at the FP8 rate */
+    double bf16_flops;   /* hardware FLOPs run at the BF16 rate */
+    double model_flops;  /* model FLOPs per GPU (no recompute), for MFU */
+    double ib_bytes, nvlink_bytes;
+    double ib_calls, nvlink_calls;
+    double hbm_bytes;       /* weights, gradients, activations */
+    double optimizer_bytes; /* the optimizer step */
+    double bubble_coef;     /* bubble = coef x core / microbatches */
+    double microbatches;
+    double tokens;          /* per step, whole cluster */
+    double gpus;
+    double ep_ib_bytes, ep_nvlink_bytes; /* MoE all-to-all share */
+    double ep_ib_calls, ep_nvlink_calls;
+};
+
+struct cost_times {
+    double compute, ib, nvlink, hbm, optimizer, bubble, core;
+    double step, step_serial;
+    double ep; /* MoE all-to-all alone: max(IB, NVLink) */
+    int bound; /* enum cost_bound */
+    double comm_compute_ratio;
+    double tokens_per_s_per_gpu;
+    double mfu;           /* model FLOPs / (step x BF16 peak) */
+    double mfu_precision; /* against the plan's own precision's peak */
+    double gpu_hours_per_trillion;
+    double days;     /* for the model's token budget on plan.gpus */
+    double cost_usd; /* days x 24 x gpus x price */
+};
+
+struct cost_result {
+    struct plan plan;
+    char family[32];
+    struct cost_work work;
+    struct cost_times t;
+    struct memory mem; /* heaviest rank */
+    bool fits;
+    long rank;         /* critical (slowest) pipeline rank */
+    double ep_ratio;   /* MoE all-to-all / compute, summed over ranks */
+};
+
+/* Per model and cluster: the pipeline partitions, built once. */
+struct cost_ctx {
+    const struct model *m;
+    const struct hardware *hw;
+    enum comm_model comm;
+    /* [precision][chunks], chunks 1 .. units; built by cost_ctx_prepare */
+    struct model_partition *parts[MODEL_PRECISIONS];
+    long nparts;
+};
+
+/*
+ * Prepares a context; m and hw must outlive it. Release with
+ * cost_ctx_release(). Returns STATUS_NOMEM on allocation failure.
+ */
+enum status cost_ctx_init(struct cost_ctx *ctx,
+                          const struct model *m,
+                          const struct hardware *hw,
+                          enum comm_model comm,
+                          struct diag *d);
+
+/*
+ * Builds the partitions into `chunks` chunks (for both precisions: stages
+ * are balanced by time at the achievable rates) if not built yet.
+ */
+enum status cost_ctx_prepare(struct cost_ctx *ctx, long chunks, struct diag *d);
+
+void cost_ctx_release(struct cost_ctx *ctx);
+
+/*
+ * Evaluates plan p (which passed plan_check(), with its partition
+ * prepared) into *r. When list is not NULL, also writes the critical
+ * rank's collectives (up to max) and stores their count in *nlist.
+ * Allocates nothing; safe to call from several threads on one ctx.
+ */
+void cost_evaluate(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   struct cost_result *r,
+                   struct comm_collective *list,
+                   size_t max,
+                   size_t *nlist);
+
+/* Times from work and the hardware's rates (the spreadsheet's formulas). */
+void cost_times(const struct cost_work *w,
+                const struct hardware *hw,
+                const struct model *m,
+                int precision,
+                struct cost_times *t);
+
+/* "compute", "ib", "nvlink", "hbm". */
+const char *cost_bound_str(int bound);
+
+#endif

@@ -1,0 +1,831 @@
+/*
+ * datafile: schema-driven INI loading on top of inih.
+ *
+ * inih (Debian's build: 200-character lines, multi-line continuation on,
+ * inline ';' comments) reports only the first malformed line of a pass, so
+ * the file is parsed in passes through our own line reader: each malformed
+ * line found is blanked and the file parsed again, until a pass is clean.
+ * Line numbers stay true because blanked lines are still counted. The
+ * reader also strips leading blanks (so an indented line is never taken as
+ * a continuation of the previous value) and rejects over-long lines and
+ * NUL bytes itself.
+ */
+#include "datafile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <ini.h>
+
+#define FILE_MAX_BYTES (1L << 20)
+#define PASSES_MAX     10000
+
+struct entry {
+    char section[DATAFILE_TEXT_MAX];
+    char key[DATAFILE_TEXT_MAX];
+    char value[DATAFILE_TEXT_MAX];
+    long line;
+};
+
+struct parse {
+    const char *text; /* the whole file */
+    size_t len;
+    size_t pos;
+    long line;         /* number of the line last handed to inih */
+    unsigned char *bad; /* per line (1-based): blank it */
+    long nlines;
+    struct entry *entries;
+    size_t n, cap;
+    bool nomem;
+};
+
+/* ---- Reading ---- */
+
+static enum status read_file(const char *path,
+                             char **out,
+                             size_t *len,
+                             struct diag *d)
+{
+    struct stat st;
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t got;
+
+    if (!f)
+        return diag_add(d, STATUS_IO, "%s: cannot open: %s", path,
+                        strerror(errno));
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return diag_add(d, STATUS_IO, "%s: not a regular file", path);
+    }
+    if (st.st_size > FILE_MAX_BYTES) {
+        fclose(f);
+        return diag_add(d, STATUS_PARSE,
+                        "%s: too large (%lld bytes; at most %ld)", path,
+                        (long long)st.st_size, FILE_MAX_BYTES);
+    }
+    buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        fclose(f);
+        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
+    }
+    got = fread(buf, 1, (size_t)st.st_size, f);
+    if (ferror(f)) {
+        int e = errno;
+        free(buf);
+        fclose(f);
+        return diag_add(d, STATUS_IO, "%s: cannot read: %s", path,
+                        strerror(e));
+    }
+    fclose(f);
+    buf[got] = '\0';
+    *out = buf;
+    *len = got;
+    return STATUS_OK;
+}
+
+/* inih's reader callback: the next line, leading blanks stripped. */
+static char *next_line(char *str, int num, void *stream)
+{
+    struct parse *p = stream;
+    size_t start, end, out = 0;
+
+    if (p->pos >= p->len)
+        return NULL;
+    start = p->pos;
+    end = start;
+    while (end < p->len && p->text[end] != '\n')
+        end++;
+    p->pos = end < p->len ? end + 1 : end;
+    p->line++;
+    if (p->line <= p->nlines && p->bad[p->line]) {
+        str[0] = '\0';
+        return str;
+    }
+    while (start < end && (p->text[start] == ' ' || p->text[start] == '\t'))
+        start++;
+    while (start < end && out + 1 < (size_t)num)
+        str[out++] = p->text[start++];
+    str[out] = '\0';
+    return str;
+}
+
+static int on_value(void *user,
+                    const char *section,
+                    const char *name,
+                    const char *value)
+{
+    struct parse *p = user;
+    struct entry *e;
+
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 32;
+        struct entry *grown = realloc(p->entries, cap * sizeof *grown);
+        if (!grown) {
+            p->nomem = true;
+            return 0;
+        }
+        p->entries = grown;
+        p->cap = cap;
+    }
+    e = &p->entries[p->n++];
+    snprintf(e->section, sizeof e->section, "%s", section);
+    snprintf(e->key, sizeof e->key, "%s", name);
+    snprintf(e->value, sizeof e->value, "%s", value);
+    e->line = p->line;
+    return 1;
+}
+
+/* Marks over-long lines and lines with NUL bytes; counts lines. */
+static void prescan(struct parse *p, const char *path, struct diag *d)
+{
+    size_t i = 0;
+    long line = 0;
+    while (i < p->len) {
+        size_t start = i;
+        bool nul = false;
+        line++;
+        while (i < p->len && p->text[i] != '\n') {
+            if (p->text[i] == '\0')
+                nul = true;
+            i++;
+        }
+        if (nul) {
+            p->bad[line] = 1;
+            diag_add(d, STATUS_PARSE,
+                     "%s:%ld: line holds a NUL byte (not a text file?)", path,
+                     line);
+        } else if (i - start >= INI_MAX_LINE - 1) {
+            p->bad[line] = 1;
+            diag_add(d, STATUS_PARSE,
+                     "%s:%ld: line too long (%zu characters; at most %d)",
+                     path, line, i - start, INI_MAX_LINE - 2);
+        }
+        if (i < p->len)
+            i++;
+    }
+}
+
+static long count_lines(const char *text, size_t len)
+{
+    long n = 0;
+    size_t i;
+    for (i = 0; i < len; i++)
+        if (text[i] == '\n')
+            n++;
+    if (len > 0 && text[len - 1] != '\n')
+        n++;
+    return n;
+}
+
+/* Parses p->text into entries, one message per malformed line. */
+static enum status parse_entries(struct parse *p,
+                                 const char *path,
+                                 struct diag *d)
+{
+    int passes = 0;
+    p->nlines = count_lines(p->text, p->len);
+    p->bad = calloc((size_t)p->nlines + 2, 1);
+    if (!p->bad)
+        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
+    prescan(p, path, d);
+    for (;;) {
+        int err;
+        p->pos = 0;
+        p->line = 0;
+        p->n = 0;
+        err = ini_parse_stream(next_line, p, on_value, p);
+        if (p->nomem)
+            return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
+        if (err <= 0 || err > p->nlines || p->bad[err] ||
+            ++passes > PASSES_MAX)
+            break;
+        p->bad[err] = 1;
+        diag_add(d, STATUS_PARSE,
+                 "%s:%d: malformed line (expected [section], key = value or "
+                 "a ; comment)",
+                 path, err);
+    }
+    return d->status;
+}
+
+/* ---- Numbers ---- */
+
+bool datafile_parse_double(const char *text, double *out)
+{
+    char *end;
+    double v;
+    if (!text || !*text)
+        return false;
+    errno = 0;
+    v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+bool datafile_parse_long(const char *text, long *out)
+{
+    char *end;
+    long v;
+    if (!text || !*text)
+        return false;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Index of word in "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *word)
+{
+    int i = 0;
+    const char *c = choices;
+    size_t wl = strlen(word);
+    while (c && *c) {
+        const char *bar = strchr(c, '|');
+        size_t l = bar ? (size_t)(bar - c) : strlen(c);
+        if (l == wl && strncmp(c, word, l) == 0)
+            return i;
+        i++;
+        c = bar ? bar + 1 : NULL;
+    }
+    return -1;
+}
+
+static bool is_integral(const struct datafile_field *f)
+{
+    return f->type == DATAFILE_INT ||
+           (f->type == DATAFILE_LIST && !f->choices && f->min == floor(f->min));
+}
+
+void datafile_describe(const struct datafile_field *f, char *buf, size_t size)
+{
+    const char *what;
+    if (f->type == DATAFILE_BOOL) {
+        snprintf(buf, size, "true or false");
+        return;
+    }
+    if (f->type == DATAFILE_STRING) {
+        snprintf(buf, size, "text of at most %zu characters",
+                 f->size ? f->size - 1 : 0);
+        return;
+    }
+    if (f->choices) {
+        snprintf(buf, size, "one of %s", f->choices);
+        return;
+    }
+    what = f->type == DATAFILE_INT ? "an integer" : "a number";
+    if (f->max >= HUGE_VAL)
+        snprintf(buf, size, "%s %s %.15g", what, f->min_open ? ">" : ">=",
+                 f->min);
+    else if (f->min_open)
+        snprintf(buf, size, "%s in (%.15g, %.15g]", what, f->min, f->max);
+    else
+        snprintf(buf, size, "%s in %.15g..%.15g", what, f->min, f->max);
+}
+
+bool datafile_parse_scalar(const struct datafile_field *f,
+                           const char *text,
+                           double *out,
+                           char *why,
+                           size_t why_size)
+{
+    char want[160];
+    double v;
+    datafile_describe(f, want, sizeof want);
+    if (f->choices) {
+        int i = choice_index(f->choices, text);
+        if (i < 0) {
+            snprintf(why, why_size, "expected %s, got \"%s\"", want, text);
+            return false;
+        }
+        *out = i;
+        return true;
+    }
+    if (is_integral(f)) {
+        long l;
+        if (!datafile_parse_long(text, &l)) {
+            snprintf(why, why_size, "expected %s, got \"%s\"", want, text);
+            return false;
+        }
+        v = (double)l;
+    } else if (!datafile_parse_double(text, &v)) {
+        snprintf(why, why_size, "expected %s, got \"%s\"", want, text);
+        return false;
+    }
+    if (v < f->min || (f->min_open && v <= f->min) || v > f->max) {
+        snprintf(why, why_size, "expected %s, got %s", want, text);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* ---- Lists: "1 2 4", "1,2,4", "1..64 x2", "2..16 +2", "fp8 bf16" ---- */
+
+static bool list_push(struct datafile_list *l, double v)
+{
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        if (l->v[i] == v)
+            return true; /* duplicates collapse */
+    if (l->n == DATAFILE_LIST_MAX)
+        return false;
+    l->v[l->n++] = v;
+    return true;
+}
+
+/* Expands "a..b", then an optional "xK" or "+K" word, into l. */
+static bool parse_range(const struct datafile_field *f,
+                        const char *item,
+                        const char *step,
+                        struct datafile_list *l,
+                        char *why,
+                        size_t why_size)
+{
+    char lo_text[DATAFILE_TEXT_MAX], hi_text[DATAFILE_TEXT_MAX];
+    const char *dots = strstr(item, "..");
+    double lo, hi, k = 1, v;
+    bool mul = false;
+    size_t len = (size_t)(dots - item), count = 0;
+
+    snprintf(lo_text, sizeof lo_text, "%.*s", (int)len, item);
+    snprintf(hi_text, sizeof hi_text, "%s", dots + 2);
+    if (f->choices) {
+        snprintf(why, why_size, "a range (\"%s\") needs numbers", item);
+        return false;
+    }
+    if (!datafile_parse_scalar(f, lo_text, &lo, why, why_size) ||
+        !datafile_parse_scalar(f, hi_text, &hi, why, why_size))
+        return false;
+    if (step) {
+        mul = step[0] == 'x' || step[0] == '*';
+        if ((step[0] != 'x' && step[0] != '*' && step[0] != '+') ||
+            !datafile_parse_double(step + 1, &k) || k <= (mul ? 1 : 0)) {
+            snprintf(why, why_size,
+                     "range step \"%s\": expected xK (K > 1) or +K (K > 0)",
+                     step);
+            return false;
+        }
+    }
+    if (hi < lo) {
+        snprintf(why, why_size, "range \"%s\" runs backwards", item);
+        return false;
+    }
+    for (v = lo; v <= hi * (1 + 1e-12); v = mul ? v * k : v + k) {
+        if (++count > DATAFILE_LIST_MAX || !list_push(l, v)) {
+            snprintf(why, why_size, "list longer than %d values",
+                     DATAFILE_LIST_MAX);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool parse_list(const struct datafile_field *f,
+                       const char *text,
+                       struct datafile_list *l,
+                       char *why,
+                       size_t why_size)
+{
+    char buf[DATAFILE_TEXT_MAX];
+    char *words[DATAFILE_TEXT_MAX];
+    size_t n = 0, i;
+    char *c;
+
+    snprintf(buf, sizeof buf, "%s", text);
+    l->n = 0;
+    for (c = buf; *c;) {
+        while (*c == ' ' || *c == '\t' || *c == ',')
+            *c++ = '\0';
+        if (!*c)
+            break;
+        words[n++] = c;
+        while (*c && *c != ' ' && *c != '\t' && *c != ',')
+            c++;
+    }
+    if (n == 0) {
+        snprintf(why, why_size, "empty list");
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        double v;
+        if (strstr(words[i], "..")) {
+            const char *step = NULL;
+            if (i + 1 < n && (words[i + 1][0] == 'x' ||
+                              words[i + 1][0] == '*' ||
+                              words[i + 1][0] == '+'))
+                step = words[++i];
+            if (!parse_range(f, words[i - (step ? 1 : 0)], step, l, why,
+                             why_size))
+                return false;
+            continue;
+        }
+        if (!datafile_parse_scalar(f, words[i], &v, why, why_size))
+            return false;
+        if (!list_push(l, v)) {
+            snprintf(why, why_size, "list longer than %d values",
+                     DATAFILE_LIST_MAX);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- Schema ---- */
+
+long datafile_field_index(const struct datafile_schema *schema,
+                          const char *section,
+                          const char *key)
+{
+    size_t i;
+    for (i = 0; i < schema->n; i++)
+        if (strcmp(schema->fields[i].section, section) == 0 &&
+            strcmp(schema->fields[i].key, key) == 0)
+            return (long)i;
+    return -1;
+}
+
+static bool schema_has_section(const struct datafile_schema *schema,
+                               const char *section)
+{
+    size_t i;
+    for (i = 0; i < schema->n; i++)
+        if (strcmp(schema->fields[i].section, section) == 0)
+            return true;
+    return false;
+}
+
+/* "[a] [b] [c]": the schema's sections, for messages. */
+static void section_names(const struct datafile_schema *schema,
+                          char *buf,
+                          size_t size)
+{
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < schema->n && used < size; i++) {
+        const char *s = schema->fields[i].section;
+        if (i > 0 && strcmp(schema->fields[i - 1].section, s) == 0)
+            continue;
+        used += (size_t)snprintf(buf + used, size - used, "%s[%s]",
+                                 used ? " " : "", s);
+    }
+}
+
+static void key_names(const struct datafile_schema *schema,
+                      const char *section,
+                      char *buf,
+                      size_t size)
+{
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < schema->n && used < size; i++)
+        if (strcmp(schema->fields[i].section, section) == 0)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                     used ? " " : "", schema->fields[i].key);
+}
+
+/* Stores the parsed text of field f into dest. */
+static bool store(const struct datafile_field *f,
+                  const char *text,
+                  void *dest,
+                  char *why,
+                  size_t why_size)
+{
+    char *at = (char *)dest + f->offset;
+    double v;
+    switch (f->type) {
+    case DATAFILE_STRING:
+        if (strlen(text) + 1 > f->size) {
+            snprintf(why, why_size, "text longer than %zu characters",
+                     f->size - 1);
+            return false;
+        }
+        memcpy(at, text, strlen(text) + 1);
+        return true;
+    case DATAFILE_BOOL: {
+        static const char *const yes[] = {"true", "yes", "on"};
+        static const char *const no[] = {"false", "no", "off"};
+        size_t i;
+        for (i = 0; i < 3; i++) {
+            if (strcmp(text, yes[i]) == 0 || strcmp(text, no[i]) == 0) {
+                *(bool *)(void *)at = strcmp(text, yes[i]) == 0;
+                return true;
+            }
+        }
+        snprintf(why, why_size, "expected true or false, got \"%s\"", text);
+        return false;
+    }
+    case DATAFILE_LIST:
+        return parse_list(f, text, (struct datafile_list *)(void *)at, why,
+                          why_size);
+    case DATAFILE_INT:
+    case DATAFILE_DOUBLE:
+    case DATAFILE_ENUM:
+        if (!datafile_parse_scalar(f, text, &v, why, why_size))
+            return false;
+        if (f->type == DATAFILE_INT)
+            *(long *)(void *)at = (long)v;
+        else if (f->type == DATAFILE_ENUM)
+            *(int *)(void *)at = (int)v;
+        else
+            *(double *)(void *)at = v;
+        return true;
+    }
+    return false;
+}
+
+static char *dup_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+/* Section headers seen in the text (inih skips empty sections). */
+static void check_sections(const struct parse *p,
+                           const struct datafile_schema *schema,
+                           const char *path,
+                           struct diag *d)
+{
+    size_t i = 0;
+    long line = 0;
+    char names[512];
+    section_names(schema, names, sizeof names);
+    while (i < p->len) {
+        size_t start = i, end;
+        line++;
+        while (i < p->len && p->text[i] != '\n')
+            i++;
+        end = i;
+        if (i < p->len)
+            i++;
+        while (start < end && (p->text[start] == ' ' || p->text[start] == '\t'))
+            start++;
+        if (p->bad[line] || start >= end || p->text[start] != '[')
+            continue;
+        {
+            const char *close = memchr(p->text + start, ']', end - start);
+            char name[DATAFILE_TEXT_MAX];
+            if (!close)
+                continue;
+            snprintf(name, sizeof name, "%.*s",
+                     (int)(close - p->text - (long)start - 1),
+                     p->text + start + 1);
+            if (!schema_has_section(schema, name))
+                diag_add(d, STATUS_PARSE,
+                         "%s:%ld: [%s]: unknown section in a %s file "
+                         "(accepted: %s)",
+                         path, line, name, schema->kind, names);
+        }
+    }
+}
+
+/* Checks each entry's key; fills per-field text and sources. */
+static void check_entries(const struct parse *p,
+                          const struct datafile_schema *schema,
+                          const char *path,
+                          const struct entry **by_field,
+                          struct datafile_meta *meta,
+                          struct diag *d)
+{
+    size_t i;
+    for (i = 0; i < p->n; i++) {
+        const struct entry *e = &p->entries[i];
+        char base[DATAFILE_TEXT_MAX];
+        const char *dot = strrchr(e->key, '.');
+        bool is_source = dot && strcmp(dot, ".source") == 0;
+        long fi;
+        size_t j;
+
+        if (!schema_has_section(schema, e->section))
+            continue; /* reported by check_sections */
+        if (strcmp(e->key, "source") == 0) {
+            for (j = 0; meta && j < schema->n; j++)
+                if (strcmp(schema->fields[j].section, e->section) == 0 &&
+                    !meta->section_source[j])
+                    meta->section_source[j] = dup_text(e->value);
+            continue;
+        }
+        snprintf(base, sizeof base, "%.*s",
+                 (int)(is_source ? (size_t)(dot - e->key) : strlen(e->key)),
+                 e->key);
+        fi = datafile_field_index(schema, e->section, base);
+        if (fi < 0) {
+            char keys[1024];
+            key_names(schema, e->section, keys, sizeof keys);
+            diag_add(d, STATUS_PARSE,
+                     "%s:%ld: %s.%s: unknown key (accepted in [%s]: %s)", path,
+                     e->line, e->section, e->key, e->section, keys);
+            continue;
+        }
+        if (is_source) {
+            if (meta && !meta->source[fi])
+                meta->source[fi] = dup_text(e->value);
+            continue;
+        }
+        if (by_field[fi]) {
+            diag_add(d, STATUS_PARSE,
+                     "%s:%ld: %s.%s: duplicate key (first given on line %ld)",
+                     path, e->line, e->section, e->key, by_field[fi]->line);
+            continue;
+        }
+        by_field[fi] = e;
+    }
+}
+
+enum status datafile_load(const char *path,
+                          const struct datafile_schema *schema,
+                          void *dest,
+                          struct datafile_meta *meta,
+                          struct datafile_set *sets,
+                          size_t nsets,
+                          struct diag *d)
+{
+    struct parse p;
+    const struct entry *by_field[DATAFILE_FIELDS_MAX] = {0};
+    const char *set_text[DATAFILE_FIELDS_MAX] = {0};
+    const char *set_arg[DATAFILE_FIELDS_MAX] = {0};
+    char *text = NULL;
+    size_t i;
+    enum status st;
+
+    memset(&p, 0, sizeof p);
+    if (meta) {
+        memset(meta, 0, sizeof *meta);
+        snprintf(meta->path, sizeof meta->path, "%s", path);
+        meta->schema = schema;
+    }
+    if (schema->n > DATAFILE_FIELDS_MAX)
+        return diag_add(d, STATUS_RANGE, "%s: schema too large", schema->kind);
+    st = read_file(path, &text, &p.len, d);
+    if (st != STATUS_OK)
+        return st;
+    p.text = text;
+    if (parse_entries(&p, path, d) == STATUS_NOMEM)
+        goto done;
+    check_sections(&p, schema, path, d);
+    check_entries(&p, schema, path, by_field, meta, d);
+
+    for (i = 0; i < nsets; i++) {
+        long fi;
+        if (!schema_has_section(schema, sets[i].section))
+            continue;
+        fi = datafile_field_index(schema, sets[i].section, sets[i].key);
+        sets[i].used = true;
+        if (fi < 0) {
+            char keys[1024];
+            key_names(schema, sets[i].section, keys, sizeof keys);
+            diag_add(d, STATUS_USAGE,
+                     "--set %s: unknown key '%s' in [%s] (accepted: %s)",
+                     sets[i].arg, sets[i].key, sets[i].section, keys);
+            continue;
+        }
+        set_text[fi] = sets[i].value; /* the last --set wins */
+        set_arg[fi] = sets[i].arg;
+    }
+
+    for (i = 0; i < schema->n; i++) {
+        const struct datafile_field *f = &schema->fields[i];
+        const char *value = set_text[i]   ? set_text[i]
+                            : by_field[i] ? by_field[i]->value
+                                          : f->def;
+        char why[512];
+        if (!value) {
+            if (f->required) {
+                char want[160];
+                datafile_describe(f, want, sizeof want);
+                diag_add(d, STATUS_PARSE,
+                         "%s: %s.%s: missing (required; %s%s%s)", path,
+                         f->section, f->key, want, *f->unit ? ", in " : "",
+                         f->unit);
+            }
+            continue;
+        }
+        if (!store(f, value, dest, why, sizeof why)) {
+            if (set_text[i])
+                diag_add(d, STATUS_USAGE, "--set %s: %s", set_arg[i], why);
+            else if (by_field[i])
+                diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", path,
+                         by_field[i]->line, f->section, f->key, why);
+            else
+                diag_add(d, STATUS_RANGE, "%s: %s.%s: default: %s", path,
+                         f->section, f->key, why);
+            continue;
+        }
+        if (meta) {
+            meta->line[i] = set_text[i] || !by_field[i] ? 0
+                                                        : by_field[i]->line;
+            meta->given[i] = set_text[i] || by_field[i];
+        }
+    }
+    if (meta) {
+        for (i = 0; i < schema->n; i++)
+            if ((meta->source[i] && !*meta->source[i]) || set_text[i]) {
+                free(meta->source[i]);
+                meta->source[i] = set_text[i] ? dup_text("--set on the "
+                                                         "command line")
+                                              : NULL;
+            }
+    }
+done:
+    diag_finish(d);
+    free(text);
+    free(p.bad);
+    free(p.entries);
+    if (d->status != STATUS_OK && meta)
+        datafile_meta_release(meta);
+    return d->status;
+}
+
+void datafile_meta_release(struct datafile_meta *meta)
+{
+    size_t i;
+    if (!meta)
+        return;
+    for (i = 0; i < DATAFILE_FIELDS_MAX; i++) {
+        free(meta->source[i]);
+        meta->source[i] = NULL;
+        /* section sources are one copy per field: free each */
+        free(meta->section_source[i]);
+        meta->section_source[i] = NULL;
+    }
+}
+
+const char *datafile_meta_source(const struct datafile_meta *meta, size_t i)
+{
+    if (!meta || i >= DATAFILE_FIELDS_MAX)
+        return "";
+    if (meta->source[i])
+        return meta->source[i];
+    if (meta->section_source[i])
+        return meta->section_source[i];
+    return "";
+}
+
+enum status
+datafile_parse_set(const char *arg, struct datafile_set *out, struct diag *d)
+{
+    const char *dot = strchr(arg, '.');
+    const char *eq = strchr(arg, '=');
+    memset(out, 0, sizeof *out);
+    snprintf(out->arg, sizeof out->arg, "%s", arg);
+    if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1)
+        return diag_set(d, STATUS_USAGE,
+                        "--set %s: expected SECTION.KEY=VALUE "
+                        "(e.g. cluster.ib_gbps=100)",
+                        arg);
+    if ((size_t)(dot - arg) >= sizeof out->section ||
+        (size_t)(eq - dot - 1) >= sizeof out->key ||
+        strlen(eq + 1) >= sizeof out->value)
+        return diag_set(d, STATUS_USAGE, "--set %.60s...: too long", arg);
+    snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg),
+             arg);
+    snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);
+    snprintf(out->value, sizeof out->value, "%s", eq + 1);
+    return STATUS_OK;
+}
+
+enum status datafile_first_section(const char *path,
+                                   char *buf,
+                                   size_t size,
+                                   struct diag *d)
+{
+    char *text = NULL;
+    size_t len = 0, i = 0;
+    enum status st = read_file(path, &text, &len, d);
+    if (st != STATUS_OK)
+        return st;
+    buf[0] = '\0';
+    while (i < len) {
+        size_t start = i;
+        while (i < len && text[i] != '\n')
+            i++;
+        while (start < i && (text[start] == ' ' || text[start] == '\t'))
+            start++;
+        if (start < i && text[start] == '[') {
+            const char *close = memchr(text + start, ']', i - start);
+            if (close) {
+                snprintf(buf, size, "%.*s",
+                         (int)(close - text - (long)start - 1),
+                         text + start + 1);
+                break;
+            }
+        }
+        if (i < len)
+            i++;
+    }
+    free(text);
+    return STATUS_OK;
+}

@@ -1,0 +1,58 @@
+/*
+ * diag: the one status enum of roofplan and the caller-owned error record.
+ *
+ * Library code never prints or exits: a failing call fills a struct diag
+ * and returns its status; main() prints diag.msg and picks the exit code.
+ * A diag can hold several lines ("report every bad line of a file"): each
+ * diag_add() appends one line; diag_set() starts afresh.
+ */
+#ifndef PROJ_DIAG_H
+#define PROJ_DIAG_H
+
+#include <stddef.h>
+
+enum status {
+    STATUS_OK = 0,
+    STATUS_USAGE, /* bad command line */
+    STATUS_IO,    /* a file could not be read or written */
+    STATUS_PARSE, /* malformed input text */
+    STATUS_RANGE, /* a well-formed value outside its accepted range */
+    STATUS_NOMEM,
+    STATUS_XLSX, /* libxlsxwriter failed */
+    STATUS_PLOT  /* gnuplot failed */
+};
+
+#define DIAG_MSG_MAX   4096
+#define DIAG_LINES_MAX 40 /* lines kept; later ones are only counted */
+
+struct diag {
+    enum status status; /* first failing status, STATUS_OK if none */
+    size_t lines;       /* lines added (may exceed DIAG_LINES_MAX) */
+    char msg[DIAG_MSG_MAX]; /* newline-separated, no trailing newline */
+};
+
+/* Clears d to STATUS_OK with an empty message. */
+void diag_init(struct diag *d);
+
+/*
+ * Replaces d's message with one formatted line and sets its status.
+ * Returns st so callers can write `return diag_set(d, STATUS_IO, ...)`.
+ */
+enum status diag_set(struct diag *d, enum status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Appends one formatted line to d; the first status added is kept.
+ * Past DIAG_LINES_MAX lines only the count grows; diag_finish() then adds
+ * "... and N more". Returns d->status.
+ */
+enum status diag_add(struct diag *d, enum status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Adds the "... and N more problems" line when lines were dropped. */
+void diag_finish(struct diag *d);
+
+/* Short English name of a status, e.g. "bad input"; never NULL. */
+const char *status_str(enum status st);
+
+#endif

@@ -1,0 +1,304 @@
+/*
+ * eval_out: text and JSON renderings of one evaluated plan.
+ */
+#include "eval_out.h"
+
+#include <string.h>
+
+#define GIB 1073741824.0
+
+static const char *const schedules[] = {"1f1b", "interleaved", "zb",
+                                        "dualpipe"};
+static const char *const precisions[] = {"bf16", "fp8"};
+static const char *const recomputes[] = {"none", "selective", "full"};
+
+static const char *link_name(int bound)
+{
+    switch (bound) {
+    case COST_IB:
+        return "IB";
+    case COST_NVLINK:
+        return "NVLink";
+    case COST_HBM:
+        return "HBM";
+    default:
+        return "compute";
+    }
+}
+
+void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
+{
+    const struct cost_times *t = &r->t;
+    int link = t->ib >= t->nvlink ? COST_IB : COST_NVLINK;
+    double comm = link == COST_IB ? t->ib : t->nvlink;
+    if (t->bound == COST_COMPUTE)
+        snprintf(buf, size,
+                 "compute-bound: the busiest link (%s) needs %.2f s per "
+                 "second of compute, so communication can hide under "
+                 "compute",
+                 link_name(link), comm / t->compute);
+    else if (t->bound == COST_HBM)
+        snprintf(buf, size,
+                 "HBM-bound: %.2f s of memory traffic per second of "
+                 "compute (GEMMs too small to reuse their weights)",
+                 t->hbm / t->compute);
+    else
+        snprintf(buf, size,
+                 "%s-bound: %.1f s of %s traffic per second of compute; "
+                 "the GPUs wait on %s %.0f%% of the overlapped step",
+                 link_name(t->bound), comm / t->compute,
+                 link_name(t->bound), link_name(t->bound),
+                 100 * (t->core - t->compute) / t->core);
+}
+
+static void row(FILE *out, const char *label, double value)
+{
+    fprintf(out, "  %-46s %8.3f\n", label, value);
+}
+
+static void span_text(const struct plan_span *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "%ld x %ld", s->per_node, s->nodes);
+}
+
+/* "stages  E+4 4 ... 2+H": layers per pipeline chunk. */
+static void stages_text(FILE *out, const struct eval_view *v)
+{
+    const struct plan *p = &v->r->plan;
+    const struct model_partition *part =
+        &v->ctx->parts[p->precision][p->pp * p->vpp];
+    long i, shown = part->chunks > 32 ? 32 : part->chunks;
+    if (p->pp * p->vpp == 1)
+        return;
+    fputs("        layers per pipeline chunk:", out);
+    for (i = 0; i < shown; i++) {
+        const struct model_chunk *c = &part->chunk[i];
+        fprintf(out, " %s%ld%s", c->has_embedding ? "E+" : "", c->count,
+                c->has_head ? "+H" : "");
+    }
+    fprintf(out, "%s (E embedding, H output head)\n",
+            shown < part->chunks ? " ..." : "");
+}
+
+void eval_out_text(FILE *out, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    const struct plan *p = &r->plan;
+    const struct model *m = v->ctx->m;
+    const struct hardware *hw = v->ctx->hw;
+    const struct memory *mem = &r->mem;
+    const struct cost_times *t = &r->t;
+    const struct cost_work *w = &r->work;
+    char plan[256], verdict[256], label[96];
+    size_t i;
+
+    plan_format(p, plan, sizeof plan);
+    eval_out_verdict(r, verdict, sizeof verdict);
+    fprintf(out, "%s on %ld x %s (%s), comm model %s\n", m->spec.name,
+            p->gpus, hw->spec.gpu_name, hw->spec.cluster_name,
+            comm_model_str(v->ctx->comm));
+    fprintf(out, "plan    %s\n", plan);
+    fprintf(out,
+            "        family %s; dp=%ld, expert dp=%ld, %ld micro-batches "
+            "per step\n",
+            r->family, p->dp, p->edp, p->microbatches);
+    stages_text(out, v);
+    fprintf(out,
+            "model   %.2f B parameters, %.2f B active per token; %.1f "
+            "GFLOP/token (fwd+bwd, causal%s)\n\n",
+            m->params_total / 1e9, m->params_active / 1e9,
+            m->flops_per_token / 1e9,
+            m->spec.mtp_enabled ? ", with MTP" : "");
+
+    fprintf(out, "memory per GPU, pipeline rank %ld (the heaviest) %11s\n",
+            mem->rank, "GiB");
+    row(out, p->zero >= 3 ? "weights (+ gathered layers)" : "weights",
+        mem->weights / GIB);
+    row(out, "gradients", mem->grads / GIB);
+    row(out, "optimizer state", mem->optimizer / GIB);
+    snprintf(label, sizeof label, "activations (of which logits %.2f)",
+             mem->logits / GIB);
+    row(out, label, mem->activations / GIB);
+    row(out, "other (CUDA context, NCCL, fragmentation)", mem->other / GIB);
+    fprintf(out, "  %-46s %8.2f of %.2f: %s\n\n", "total", mem->total / GIB,
+            mem->capacity / GIB, r->fits ? "fits" : "DOES NOT FIT");
+
+    fprintf(out,
+            "communication per GPU per step, pipeline rank %ld (the "
+            "slowest)\n",
+            r->rank);
+    fprintf(out, "  %-46s %6s %9s %9s %9s %8s\n", "collective", "group",
+            "GPUs/node", "IB GB", "NVLink GB", "time s");
+    for (i = 0; i < v->ncoll; i++) {
+        const struct comm_collective *c = &v->coll[i];
+        char span[32];
+        double time = c->ib_bytes / hw->ib_bps +
+                      (c->ib_bytes > 0 ? c->calls * hw->ib_latency_s : 0);
+        double tnv = c->nvlink_bytes / hw->nvlink_bps +
+                     (c->nvlink_bytes > 0 ? c->calls * hw->nvlink_latency_s
+                                          : 0);
+        span_text(&c->span, span, sizeof span);
+        fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f\n", c->name,
+                c->span.size, span, c->ib_bytes / 1e9, c->nvlink_bytes / 1e9,
+                time > tnv ? time : tnv);
+    }
+    if (v->ncoll == 0)
+        fprintf(out, "  (none: a single GPU)\n");
+    fprintf(out, "  %-46s %6s %9s %9.1f %9.1f\n\n", "total", "", "",
+            w->ib_bytes / 1e9, w->nvlink_bytes / 1e9);
+
+    fprintf(out, "time per step %43s\n", "s");
+    snprintf(label, sizeof label, "compute (%.0f TFLOP FP8, %.0f TFLOP BF16)",
+             w->fp8_flops / 1e12, w->bf16_flops / 1e12);
+    row(out, label, t->compute);
+    row(out, "IB", t->ib);
+    row(out, "NVLink", t->nvlink);
+    row(out, "HBM (weights, gradients, activations)", t->hbm);
+    row(out, "optimizer step", t->optimizer);
+    row(out, "pipeline bubble", t->bubble);
+    row(out, "step, overlapped", t->step);
+    row(out, "step, serial (no overlap)", t->step_serial);
+    fputc('\n', out);
+
+    fprintf(out,
+            "bound   %s; comm/compute %.2f; MoE all-to-all/compute %.2f "
+            "(all pipeline ranks)\n",
+            cost_bound_str(t->bound), t->comm_compute_ratio, r->ep_ratio);
+    fprintf(out,
+            "speed   %.0f tokens/s/GPU; MFU %.1f%% of BF16 peak, %.1f%% of "
+            "%s peak; %.0fK GPU-hours per trillion tokens\n",
+            t->tokens_per_s_per_gpu, 100 * t->mfu, 100 * t->mfu_precision,
+            p->precision == MODEL_FP8 ? "FP8" : "BF16",
+            t->gpu_hours_per_trillion / 1e3);
+    fprintf(out,
+            "budget  %.3g tokens: %.1f days on %ld GPUs, %.2fM GPU-hours, "
+            "$%.2fM\n",
+            m->spec.tokens, t->days, p->gpus,
+            t->days * 24 * (double)p->gpus / 1e6, t->cost_usd / 1e6);
+    fprintf(out, "verdict %s; %s (%.1f of %.1f GiB)\n", verdict,
+            r->fits ? "fits in memory" : "does NOT fit in memory",
+            mem->total / GIB, mem->capacity / GIB);
+}
+
+void eval_out_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void num(FILE *out, const char *key, double v, bool comma)
+{
+    fprintf(out, "\"%s\":%.17g%s", key, v, comma ? "," : "");
+}
+
+void eval_out_json(FILE *out, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    const struct plan *p = &r->plan;
+    const struct model *m = v->ctx->m;
+    const struct hardware *hw = v->ctx->hw;
+    const struct memory *mem = &r->mem;
+    const struct cost_times *t = &r->t;
+    const struct cost_work *w = &r->work;
+    size_t i;
+
+    fputs("{\"plan\":{", out);
+    num(out, "gpus", (double)p->gpus, true);
+    num(out, "dp", (double)p->dp, true);
+    num(out, "tp", (double)p->tp, true);
+    num(out, "pp", (double)p->pp, true);
+    num(out, "ep", (double)p->ep, true);
+    num(out, "cp", (double)p->cp, true);
+    num(out, "edp", (double)p->edp, true);
+    num(out, "zero", (double)p->zero, true);
+    fprintf(out, "\"schedule\":\"%s\",", schedules[p->schedule]);
+    num(out, "vpp", (double)p->vpp, true);
+    fprintf(out, "\"precision\":\"%s\",", precisions[p->precision]);
+    fprintf(out, "\"recompute\":\"%s\",", recomputes[p->recompute]);
+    num(out, "mbs", (double)p->mbs, true);
+    num(out, "gbs", (double)p->gbs, true);
+    num(out, "microbatches", (double)p->microbatches, false);
+    fputs("},\"family\":", out);
+    eval_out_json_string(out, r->family);
+    fputs(",\"model\":", out);
+    eval_out_json_string(out, m->spec.name);
+    fputs(",\"cluster\":", out);
+    eval_out_json_string(out, hw->spec.cluster_name);
+    fprintf(out, ",\"comm_model\":\"%s\",", comm_model_str(v->ctx->comm));
+    fputs("\"params\":{", out);
+    num(out, "total", m->params_total, true);
+    num(out, "active", m->params_active, true);
+    num(out, "mtp", m->params_mtp, false);
+    fputs("},", out);
+    num(out, "flops_per_token", m->flops_per_token, true);
+    fputs("\"memory_gib\":{", out);
+    num(out, "weights", mem->weights / GIB, true);
+    num(out, "grads", mem->grads / GIB, true);
+    num(out, "optimizer", mem->optimizer / GIB, true);
+    num(out, "activations", mem->activations / GIB, true);
+    num(out, "logits", mem->logits / GIB, true);
+    num(out, "other", mem->other / GIB, true);
+    num(out, "total", mem->total / GIB, true);
+    num(out, "capacity", mem->capacity / GIB, true);
+    num(out, "rank", (double)mem->rank, false);
+    fprintf(out, "},\"fits\":%s,", r->fits ? "true" : "false");
+    fputs("\"bytes_per_gpu\":{", out);
+    num(out, "ib", w->ib_bytes, true);
+    num(out, "nvlink", w->nvlink_bytes, true);
+    num(out, "hbm", w->hbm_bytes, true);
+    num(out, "optimizer", w->optimizer_bytes, false);
+    fputs("},\"flops_per_gpu\":{", out);
+    num(out, "fp8", w->fp8_flops, true);
+    num(out, "bf16", w->bf16_flops, true);
+    num(out, "model", w->model_flops, false);
+    fputs("},\"time_s\":{", out);
+    num(out, "compute", t->compute, true);
+    num(out, "ib", t->ib, true);
+    num(out, "nvlink", t->nvlink, true);
+    num(out, "hbm", t->hbm, true);
+    num(out, "optimizer", t->optimizer, true);
+    num(out, "bubble", t->bubble, true);
+    num(out, "ep_all_to_all", t->ep, true);
+    num(out, "step", t->step, true);
+    num(out, "step_serial", t->step_serial, false);
+    fprintf(out, "},\"bound\":\"%s\",", cost_bound_str(t->bound));
+    num(out, "critical_rank", (double)r->rank, true);
+    num(out, "comm_compute_ratio", t->comm_compute_ratio, true);
+    num(out, "ep_compute_ratio", r->ep_ratio, true);
+    num(out, "tokens_per_s_per_gpu", t->tokens_per_s_per_gpu, true);
+    num(out, "mfu", t->mfu, true);
+    num(out, "mfu_precision", t->mfu_precision, true);
+    num(out, "gpu_hours_per_trillion_tokens", t->gpu_hours_per_trillion,
+        true);
+    num(out, "days", t->days, true);
+    num(out, "cost_usd", t->cost_usd, true);
+    fputs("\"collectives\":[", out);
+    for (i = 0; i < v->ncoll; i++) {
+        const struct comm_collective *c = &v->coll[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", out);
+        eval_out_json_string(out, c->name);
+        fprintf(out, ",\"kind\":\"%s\",", comm_kind_str(c->kind));
+        num(out, "group", (double)c->span.size, true);
+        num(out, "gpus_per_node", (double)c->span.per_node, true);
+        num(out, "nodes", (double)c->span.nodes, true);
+        num(out, "calls", c->calls, true);
+        num(out, "bytes", c->bytes, true);
+        num(out, "ib_bytes", c->ib_bytes, true);
+        num(out, "nvlink_bytes", c->nvlink_bytes, false);
+        fputc('}', out);
+    }
+    fputs("]}\n", out);
+}

@@ -1,0 +1,37 @@
+/*
+ * eval_out: `roofplan eval` output — a readable breakdown of one plan, or
+ * one JSON object (DESIGN.md §2) — written to a stream the caller owns.
+ */
+#ifndef PROJ_EVAL_OUT_H
+#define PROJ_EVAL_OUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "comm.h"
+#include "cost.h"
+
+/* One evaluated plan with everything the outputs show. */
+struct eval_view {
+    const struct cost_ctx *ctx;
+    const struct cost_result *r;
+    const struct comm_collective *coll; /* of the critical rank */
+    size_t ncoll;
+};
+
+/* Human-readable breakdown with a one-line verdict. */
+void eval_out_text(FILE *out, const struct eval_view *v);
+
+/* One JSON object and a newline. */
+void eval_out_json(FILE *out, const struct eval_view *v);
+
+/*
+ * One sentence saying why the plan is or is not compute-bound, e.g.
+ * "IB-bound: 9.4 s of IB traffic per second of compute". For reports.
+ */
+void eval_out_verdict(const struct cost_result *r, char *buf, size_t size);
+
+/* Writes s as a JSON string literal (quotes and escapes included). */
+void eval_out_json_string(FILE *out, const char *s);
+
+#endif

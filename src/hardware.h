@@ -1,0 +1,80 @@
+/*
+ * hardware: one GPU type and the cluster built from it, read from a
+ * hardware data file: peak and achievable FLOP/s, HBM, NVLink and
+ * InfiniBand rates, latencies, memory the runtime keeps for itself.
+ *
+ * "Achievable" rates are the speeds of light the planner uses (measured
+ * GEMM and collective bandwidths); peaks are shown beside them on charts.
+ */
+#ifndef PROJ_HARDWARE_H
+#define PROJ_HARDWARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "datafile.h"
+#include "diag.h"
+
+struct hardware_spec {
+    char gpu_name[128];
+    double bf16_peak_tflops;       /* dense */
+    double bf16_achievable_tflops; /* measured GEMM */
+    double fp8_peak_tflops;        /* dense; 0 = no FP8 tensor cores */
+    double fp8_achievable_tflops;
+    double hbm_gib;            /* capacity the CUDA runtime reports */
+    double hbm_peak_tbps;      /* TB/s = 1e12 B/s */
+    double hbm_achievable_tbps;
+    long sms;
+    long comm_sms;             /* SMs running communication kernels */
+    double clock_derate;       /* sustained clock under power caps, 0..1 */
+    double cuda_context_gib;
+    double nccl_buffers_gib;
+    double fragmentation_pct;  /* of the allocated bytes */
+    char cluster_name[128];
+    long gpus;
+    long gpus_per_node;
+    double nvlink_peak_gbps; /* per GPU per direction, GB/s = 1e9 B/s */
+    double nvlink_gbps;      /* achievable */
+    double ib_peak_gbps;     /* per GPU per direction */
+    double ib_gbps;          /* achievable */
+    double nvlink_latency_us; /* per collective call */
+    double ib_latency_us;
+    double gpu_hour_usd;
+};
+
+struct hardware {
+    struct hardware_spec spec;
+    struct datafile_meta meta;
+    /* Derived, in SI units (FLOP/s, B/s, s): */
+    double bf16_flops; /* achievable x derates */
+    double fp8_flops;  /* 0 when the GPU has no FP8 */
+    double bf16_peak_flops;
+    double fp8_peak_flops;
+    double hbm_bps;
+    double nvlink_bps;
+    double ib_bps;
+    double nvlink_latency_s;
+    double ib_latency_s;
+    double capacity_bytes;
+    double compute_derate; /* clock x (1 - comm_sms/sms) */
+};
+
+extern const struct datafile_schema hardware_schema;
+
+/*
+ * Loads the hardware file at path with --set overrides of its sections,
+ * checks cross-field rules (achievable <= peak, comm_sms < sms, whole
+ * nodes) and derives SI rates. On failure h is released.
+ */
+enum status hardware_load(const char *path,
+                          struct hardware *h,
+                          struct datafile_set *sets,
+                          size_t nsets,
+                          struct diag *d);
+
+/* Recomputes the derived rates after spec was changed (sensitivity). */
+void hardware_derive(struct hardware *h);
+
+void hardware_release(struct hardware *h);
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * roofplan: speed-of-light planning of parallel LLM training.
+ *
+ * The command line (DESIGN.md §2): subcommands, options, exit codes. The
+ * only file that prints to the terminal or exits.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "comm.h"
+#include "cost.h"
+#include "datafile.h"
+#include "diag.h"
+#include "eval_out.h"
+#include "hardware.h"
+#include "model.h"
+#include "plan.h"
+#include "sweep.h"
+
+#ifndef ROOFPLAN_VERSION
+#define ROOFPLAN_VERSION "0.1.0"
+#endif
+#ifndef ROOFPLAN_DATADIR
+#define ROOFPLAN_DATADIR "data"
+#endif
+
+#define PROG     "roofplan"
+#define SETS_MAX 64
+
+enum { EXIT_RUNTIME = 1, EXIT_INPUT = 2 };
+
+struct config {
+    const char *model_path, *hw_path, *sweep_path, *out_dir;
+    struct datafile_set sets[SETS_MAX];
+    size_t nsets;
+    enum comm_model comm;
+    bool json, csv, no_charts, quiet;
+};
+
+struct inputs {
+    struct model m;
+    struct hardware hw;
+    struct sweep_file sweep;
+    bool have_m, have_hw, have_sweep;
+};
+
+static const char usage_text[] =
+    "usage: roofplan report [OPTIONS]          sweep the plan space; write "
+    "workbook + charts\n"
+    "       roofplan eval   [OPTIONS] PLAN     evaluate one plan; print its "
+    "breakdown\n"
+    "       roofplan check  FILE...            validate data files; print "
+    "nothing on success\n"
+    "       roofplan --help | --version\n"
+    "\n"
+    "  -m, --model FILE       model      (default "
+    "data/models/deepseek-v3.ini)\n"
+    "  -g, --hardware FILE    cluster    (default data/hardware/h800.ini)\n"
+    "  -s, --sweep FILE       plan space (default data/sweeps/default.ini)\n"
+    "  -o, --out DIR          output dir (default out)\n"
+    "      --set SEC.KEY=VAL  override any data-file value (repeatable)\n"
+    "      --comm-model topo|flat\n"
+    "      --json             (eval) machine-readable output on stdout\n"
+    "      --csv              (report) also write plans.csv\n"
+    "      --no-charts        (report) skip gnuplot\n"
+    "  -q, --quiet            no progress on stderr\n"
+    "\n"
+    "PLAN is key=value pairs, as several arguments or one argument separated\n"
+    "by spaces or commas: gpus tp pp ep cp zero schedule vpp precision\n"
+    "recompute mbs gbs (dp is derived; giving it is checked). Omitted keys\n"
+    "take the sweep file's [defaults]. DeepSeek-V3's published plan:\n"
+    "  roofplan eval gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe \\\n"
+    "      precision=fp8 recompute=selective mbs=1 gbs=15360\n"
+    "\n"
+    "Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.\n";
+
+/* Prints every line of d's message as "roofplan: line". */
+static void print_diag(const struct diag *d)
+{
+    const char *line = d->msg;
+    while (*line) {
+        const char *nl = strchr(line, '\n');
+        int len = nl ? (int)(nl - line) : (int)strlen(line);
+        fprintf(stderr, "%s: %.*s\n", PROG, len, line);
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+}
+
+static int exit_code(enum status st, bool input)
+{
+    switch (st) {
+    case STATUS_OK:
+        return 0;
+    case STATUS_USAGE:
+    case STATUS_PARSE:
+    case STATUS_RANGE:
+        return EXIT_INPUT;
+    case STATUS_IO:
+        return input ? EXIT_INPUT : EXIT_RUNTIME;
+    default:
+        return EXIT_RUNTIME;
+    }
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", PROG);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s: try '%s --help'\n", PROG, PROG);
+    return EXIT_INPUT;
+}
+
+/* The default data file: relative to the working directory, else the
+ * data directory the build was configured with. */
+static const char *default_path(const char *rel, char *buf, size_t size)
+{
+    if (access(rel, R_OK) == 0)
+        return rel;
+    snprintf(buf, size, "%s/%s", ROOFPLAN_DATADIR, rel + strlen("data/"));
+    return access(buf, R_OK) == 0 ? buf : rel;
+}
+
+static void release_inputs(struct inputs *in)
+{
+    if (in->have_m)
+        model_release(&in->m);
+    if (in->have_hw)
+        hardware_release(&in->hw);
+    if (in->have_sweep)
+        sweep_release(&in->sweep);
+}
+
+/* Every --set must have matched a section of a file that was loaded. */
+static enum status check_sets_used(struct config *cfg, struct diag *d)
+{
+    size_t i;
+    for (i = 0; i < cfg->nsets; i++)
+        if (!cfg->sets[i].used)
+            diag_add(d, STATUS_USAGE,
+                     "--set %s: unknown section [%s] (model: model attention "
+                     "ffn moe mtp training fp8; hardware: gpu cluster; sweep: "
+                     "space defaults)",
+                     cfg->sets[i].arg, cfg->sets[i].section);
+    diag_finish(d);
+    return d->status;
+}
+
+static enum status load_inputs(struct config *cfg, struct inputs *in,
+                               struct diag *d)
+{
+    char b1[1024], b2[1024], b3[1024];
+    const char *mp = cfg->model_path
+                         ? cfg->model_path
+                         : default_path("data/models/deepseek-v3.ini", b1,
+                                        sizeof b1);
+    const char *hp = cfg->hw_path ? cfg->hw_path
+                                  : default_path("data/hardware/h800.ini", b2,
+                                                 sizeof b2);
+    const char *sp = cfg->sweep_path
+                         ? cfg->sweep_path
+                         : default_path("data/sweeps/default.ini", b3,
+                                        sizeof b3);
+    struct diag d2, d3;
+    diag_init(&d2);
+    diag_init(&d3);
+    memset(in, 0, sizeof *in);
+    in->have_m = model_load(mp, &in->m, cfg->sets, cfg->nsets, d) ==
+                 STATUS_OK;
+    in->have_hw = hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) ==
+                  STATUS_OK;
+    in->have_sweep = sweep_load(sp, &in->sweep, cfg->sets, cfg->nsets,
+                                &d3) == STATUS_OK;
+    /* Report the problems of all three files, not only the first. */
+    if (d2.status != STATUS_OK)
+        diag_add(d, d2.status, "%s", d2.msg);
+    if (d3.status != STATUS_OK)
+        diag_add(d, d3.status, "%s", d3.msg);
+    if (d->status == STATUS_OK)
+        check_sets_used(cfg, d);
+    return d->status;
+}
+
+static int cmd_eval(struct config *cfg, char **args, size_t nargs)
+{
+    struct inputs in;
+    struct diag d;
+    struct plan defaults, p;
+    struct cost_ctx ctx;
+    struct cost_result r;
+    struct comm_collective coll[COMM_LIST_MAX];
+    struct eval_view view;
+    size_t ncoll = 0;
+    long given_dp = 0;
+    int rc = 0;
+
+    diag_init(&d);
+    if (nargs == 0)
+        return usage_error("eval: %s", "missing PLAN (e.g. tp=1 pp=16 ep=64)");
+    if (load_inputs(cfg, &in, &d) != STATUS_OK) {
+        print_diag(&d);
+        release_inputs(&in);
+        return exit_code(d.status, true);
+    }
+    sweep_defaults(&in.sweep, &in.m, &in.hw, &defaults);
+    if (plan_parse(args, nargs, &defaults, &p, &given_dp, &d) != STATUS_OK) {
+        print_diag(&d);
+        fprintf(stderr, "%s: try '%s --help'\n", PROG, PROG);
+        release_inputs(&in);
+        return EXIT_INPUT;
+    }
+    if (plan_check(&p, &in.m, &in.hw, false, &d) != PLAN_OK) {
+        fprintf(stderr, "%s: PLAN: %s\n", PROG, d.msg);
+        release_inputs(&in);
+        return EXIT_INPUT;
+    }
+    if (given_dp && given_dp != p.dp) {
+        fprintf(stderr,
+                "%s: PLAN token 'dp=%ld': gpus/(tp*pp*cp) = %ld/%ld = %ld\n",
+                PROG, given_dp, p.gpus, p.tp * p.pp * p.cp, p.dp);
+        release_inputs(&in);
+        return EXIT_INPUT;
+    }
+    if (cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, &d) != STATUS_OK ||
+        cost_ctx_prepare(&ctx, p.pp * p.vpp, &d) != STATUS_OK) {
+        print_diag(&d);
+        cost_ctx_release(&ctx);
+        release_inputs(&in);
+        return exit_code(d.status, true);
+    }
+    cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
+    view.ctx = &ctx;
+    view.r = &r;
+    view.coll = coll;
+    view.ncoll = ncoll;
+    if (cfg->json)
+        eval_out_json(stdout, &view);
+    else
+        eval_out_text(stdout, &view);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror(PROG ": stdout");
+        rc = EXIT_RUNTIME;
+    }
+    cost_ctx_release(&ctx);
+    release_inputs(&in);
+    return rc;
+}
+
+static int cmd_check(struct config *cfg, char **files, size_t n)
+{
+    static const char *const model_sections[] = {
+        "model", "attention", "ffn", "moe", "mtp", "training", "fp8"};
+    size_t i, j;
+    int rc = 0;
+    if (n == 0)
+        return usage_error("check: %s", "missing FILE");
+    for (i = 0; i < n; i++) {
+        struct diag d;
+        char section[64];
+        bool is_model = false;
+        diag_init(&d);
+        if (datafile_first_section(files[i], section, sizeof section, &d) ==
+            STATUS_OK) {
+            for (j = 0; j < sizeof model_sections / sizeof *model_sections;
+                 j++)
+                if (strcmp(section, model_sections[j]) == 0)
+                    is_model = true;
+            if (is_model) {
+                struct model m;
+                if (model_load(files[i], &m, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    model_release(&m);
+            } else if (strcmp(section, "gpu") == 0 ||
+                       strcmp(section, "cluster") == 0) {
+                struct hardware h;
+                if (hardware_load(files[i], &h, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    hardware_release(&h);
+            } else if (strcmp(section, "space") == 0 ||
+                       strcmp(section, "defaults") == 0) {
+                struct sweep_file s;
+                if (sweep_load(files[i], &s, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    sweep_release(&s);
+            } else {
+                diag_set(&d, STATUS_PARSE,
+                         "%s: not a roofplan data file (its first section "
+                         "is [%s]; expected [model], [gpu] or [space])",
+                         files[i], section);
+            }
+        }
+        if (d.status != STATUS_OK) {
+            print_diag(&d);
+            rc = EXIT_INPUT;
+        }
+    }
+    return rc;
+}
+
+/* Applies one parsed option; returns -1 to go on, else an exit code. */
+static int apply_option(struct config *cfg, int opt, const char *arg,
+                        const char *token)
+{
+    struct diag d;
+    switch (opt) {
+    case 'm':
+        cfg->model_path = arg;
+        return -1;
+    case 'g':
+        cfg->hw_path = arg;
+        return -1;
+    case 's':
+        cfg->sweep_path = arg;
+        return -1;
+    case 'o':
+        cfg->out_dir = arg;
+        return -1;
+    case 'S':
+        diag_init(&d);
+        if (cfg->nsets == SETS_MAX)
+            return usage_error("--set %s: too many overrides", arg);
+        if (datafile_parse_set(arg, &cfg->sets[cfg->nsets], &d) !=
+            STATUS_OK) {
+            print_diag(&d);
+            fprintf(stderr, "%s: try '%s --help'\n", PROG, PROG);
+            return EXIT_INPUT;
+        }
+        cfg->nsets++;
+        return -1;
+    case 'C':
+        if (strcmp(arg, "topo") == 0)
+            cfg->comm = COMM_TOPO;
+        else if (strcmp(arg, "flat") == 0)
+            cfg->comm = COMM_FLAT;
+        else
+            return usage_error("--comm-model %s: expected topo or flat", arg);
+        return -1;
+    case 'j':
+        cfg->json = true;
+        return -1;
+    case 'c':
+        cfg->csv = true;
+        return -1;
+    case 'n':
+        cfg->no_charts = true;
+        return -1;
+    case 'q':
+        cfg->quiet = true;
+        return -1;
+    case 'h':
+        fputs(usage_text, stdout);
+        return 0;
+    case 'V':
+        printf("%s %s\n", PROG, ROOFPLAN_VERSION);
+        return 0;
+    default:
+        return usage_error("unknown option or missing argument: '%s'", token);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"model", required_argument, NULL, 'm'},
+        {"hardware", required_argument, NULL, 'g'},
+        {"sweep", required_argument, NULL, 's'},
+        {"out", required_argument, NULL, 'o'},
+        {"set", required_argument, NULL, 'S'},
+        {"comm-model", required_argument, NULL, 'C'},
+        {"json", no_argument, NULL, 'j'},
+        {"csv", no_argument, NULL, 'c'},
+        {"no-charts", no_argument, NULL, 'n'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}};
+    struct config cfg;
+    const char *command;
+    char **args;
+    size_t nargs;
+    int opt;
+
+    memset(&cfg, 0, sizeof cfg);
+    cfg.out_dir = "out";
+    cfg.comm = COMM_TOPO;
+    opterr = 0;
+    /* GNU getopt permutes: options may come before or after the command
+     * and the PLAN tokens. */
+    while ((opt = getopt_long(argc, argv, "m:g:s:o:qh", options, NULL)) !=
+           -1) {
+        int rc = apply_option(&cfg, opt, optarg, argv[optind - 1]);
+        if (rc >= 0)
+            return rc;
+    }
+    if (optind >= argc)
+        return usage_error("%s", "missing command (report, eval or check)");
+    command = argv[optind];
+    args = argv + optind + 1;
+    nargs = (size_t)(argc - optind - 1);
+    if (strcmp(command, "eval") == 0)
+        return cmd_eval(&cfg, args, nargs);
+    if (strcmp(command, "check") == 0)
+        return cmd_check(&cfg, args, nargs);
+    if (strcmp(command, "report") == 0)
+        return usage_error("%s", "report: not built yet");
+    return usage_error("unknown command '%s' (report, eval or check)",
+                       command);
+}

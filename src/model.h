@@ -1,0 +1,238 @@
+/*
+ * model: a transformer architecture from a model data file, and what
+ * follows from it alone: parameters per component, FLOPs per token, the
+ * per-tensor inventory of saved activations, and the split of the layers
+ * into pipeline chunks.
+ *
+ * Everything here is independent of the cluster and of the parallel plan
+ * (except the chunk split, which takes the number of chunks). Plans are
+ * evaluated by cost.c from these numbers. All FLOPs count 2 per
+ * multiply-add; "per token" means per token of the global batch.
+ */
+#ifndef PROJ_MODEL_H
+#define PROJ_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "datafile.h"
+#include "diag.h"
+
+enum model_attention { MODEL_MHA, MODEL_GQA, MODEL_MLA };
+enum model_activation { MODEL_SWIGLU, MODEL_GELU };
+enum model_norm { MODEL_RMSNORM, MODEL_LAYERNORM };
+
+enum model_precision { MODEL_BF16, MODEL_FP8, MODEL_PRECISIONS };
+enum model_recompute {
+    MODEL_RECOMPUTE_NONE,
+    MODEL_RECOMPUTE_SELECTIVE,
+    MODEL_RECOMPUTE_FULL,
+    MODEL_RECOMPUTES
+};
+
+/* Classes of saved tensors that recomputation policies drop. */
+enum model_tag {
+    MODEL_TAG_INPUT,      /* layer input: kept under every policy */
+    MODEL_TAG_KEPT,       /* dropped only by full recomputation */
+    MODEL_TAG_NORM,       /* norm outputs */
+    MODEL_TAG_MLA_UP,     /* MLA up-projection outputs (Q, K, V) */
+    MODEL_TAG_ATTN_CORE,  /* s x s attention intermediates (no flash) */
+    MODEL_TAG_SWIGLU_OUT, /* SwiGLU outputs */
+    MODEL_TAGS
+};
+#define MODEL_TAG_CHOICES "input|kept|norm|mla_up|attn_core|swiglu_out"
+
+/* Storage classes of saved tensors; bytes per element per precision. */
+enum model_dtype {
+    MODEL_DT_ACT,       /* activation dtype (BF16) */
+    MODEL_DT_FP32,      /* e.g. softmax statistics, router scores */
+    MODEL_DT_MASK,      /* dropout masks, 1 byte */
+    MODEL_DT_LIN_IN,    /* input of a Linear: FP8-cached under the recipe */
+    MODEL_DT_SWIGLU_IN, /* SwiGLU input: FP8-cached under the recipe */
+    MODEL_DT_ATTN_OUT,  /* input of the attention output projection */
+    MODEL_DTYPES
+};
+
+/* The model file, as read (see data/README.md for meaning and units). */
+struct model_spec {
+    char name[128];
+    long layers;
+    long hidden;
+    long vocab;
+    bool tied_embeddings;
+    long max_positions; /* learned position embeddings; 0 = none (RoPE) */
+    int norm;           /* enum model_norm */
+    bool linear_bias;
+    bool dropout;
+    bool flash_attention;
+    int attention; /* enum model_attention */
+    long heads;
+    long kv_heads; /* GQA */
+    long head_dim; /* MHA, GQA */
+    long q_lora_rank; /* MLA; 0 = no query compression */
+    long kv_lora_rank;
+    long qk_nope_head_dim;
+    long qk_rope_head_dim;
+    long v_head_dim;
+    int activation;  /* enum model_activation */
+    long ffn_width;  /* dense FFN intermediate size */
+    long routed_experts; /* 0 = dense model */
+    long shared_experts;
+    long top_k;
+    long expert_width; /* intermediate size of one expert */
+    long first_dense_layers;
+    long node_limit; /* a token's experts on at most this many nodes; 0 = any */
+    long mtp_depth;
+    bool mtp_enabled;
+    long seq_len;
+    double tokens;      /* training budget */
+    long global_batch;  /* sequences */
+    double weight_bytes;
+    double grad_bytes;
+    double grad_comm_bytes;
+    double master_bytes;
+    double moment_bytes;
+    double activation_bytes;
+    double logits_bytes;
+    struct datafile_list selective; /* tags dropped by `selective` */
+    bool fp8_attention_proj;
+    bool fp8_ffn;
+    bool fp8_experts;
+    bool fp8_head;
+    bool fp8_router;
+    bool fp8_cache_linear_inputs;
+    bool fp8_cache_swiglu_inputs;
+    bool fp8_recompute_swiglu_output;
+    double fp8_cache_bytes;
+    double fp8_attn_out_bytes;
+    double dispatch_bytes;
+    double combine_bytes;
+    double dispatch_grad_bytes;
+    double combine_grad_bytes;
+};
+
+/* One saved tensor of a layer, per token. */
+struct model_tensor {
+    const char *name;
+    bool in_dense; /* present in dense layers */
+    bool in_moe;   /* present in MoE layers */
+    double elems;  /* elements per token (per routed copy if routed) */
+    bool routed;   /* multiplied by top_k (one copy per routed expert) */
+    int dtype;     /* enum model_dtype */
+    int tag;       /* enum model_tag */
+};
+
+#define MODEL_TENSORS_MAX 40
+
+/* Per layer kind (dense, MoE, MTP module): everything per token. */
+struct model_layer {
+    double params_dense;   /* non-expert: attention, norms, FFN, shared, router */
+    double params_expert;  /* routed experts */
+    double params_fp8;     /* params of GEMMs the FP8 recipe runs in FP8 */
+    double params_active;  /* used by one token */
+    double fwd_fp8;        /* fwd FLOPs/token of FP8-eligible GEMMs */
+    double fwd_other;      /* fwd FLOPs/token always in BF16 */
+    double fwd_linear;     /* fwd FLOPs/token of all GEMMs (weight grads) */
+    double recompute_fp8[MODEL_RECOMPUTES];   /* extra fwd FLOPs/token */
+    double recompute_other[MODEL_RECOMPUTES];
+    double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES]; /* saved, /token */
+    double kv_elems; /* K and V elements per token (context parallel) */
+    bool moe;
+};
+
+enum model_layer_kind { MODEL_LAYER_DENSE, MODEL_LAYER_MOE, MODEL_LAYER_MTP };
+
+/* A contiguous run of layers (a pipeline chunk), per token sums. */
+struct model_chunk {
+    long first, count; /* units [first, first+count): layers then MTP */
+    long moe_layers;
+    bool has_embedding, has_head;
+    double params_dense, params_expert, params_fp8, params_embedding;
+    double max_layer_dense, max_layer_expert; /* one layer, for ZeRO-3 */
+    double fwd_fp8, fwd_other, fwd_linear;
+    double recompute_fp8[MODEL_RECOMPUTES];
+    double recompute_other[MODEL_RECOMPUTES];
+    double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double kv_elems;
+};
+
+struct model_partition {
+    long chunks;
+    struct model_chunk *chunk; /* [chunks] */
+};
+
+struct model {
+    struct model_spec spec;
+    struct datafile_meta meta;
+    /* Derived at load: */
+    struct model_layer layer[3]; /* by enum model_layer_kind */
+    long units;                  /* layers + MTP modules when enabled */
+    double params_embedding;     /* token (+ position) embedding */
+    double params_head;          /* output head (0 when tied) */
+    double params_final_norm;
+    double params_total;         /* main model, MTP excluded */
+    double params_active;        /* main model, per token */
+    double params_mtp;           /* unique MTP params (0 when no MTP) */
+    double params_mtp_active;
+    double head_fwd;             /* FLOPs/token of the output head */
+    double flops_per_token;      /* model FLOPs fwd+bwd, MTP if enabled */
+    double flops_per_token_main; /* same, MTP excluded */
+    double flops_per_token_mtp;  /* MTP modules alone (0 when disabled) */
+    struct model_tensor tensor[MODEL_TENSORS_MAX];
+    size_t tensors;
+};
+
+extern const struct datafile_schema model_schema;
+
+/*
+ * Loads the model file at path (applying --set overrides for its sections)
+ * and derives parameters, FLOPs and the activation inventory. Cross-field
+ * problems (GQA heads not dividing, top_k > experts, ...) are reported
+ * with the line of the offending key. On failure m is released.
+ * Release a loaded model with model_release().
+ */
+enum status model_load(const char *path,
+                       struct model *m,
+                       struct datafile_set *sets,
+                       size_t nsets,
+                       struct diag *d);
+
+/* Frees what m owns (its metadata); m itself is the caller's. */
+void model_release(struct model *m);
+
+/* Kind of unit u (0 .. units-1): dense layer, MoE layer or MTP module. */
+enum model_layer_kind model_unit_kind(const struct model *m, long u);
+
+/*
+ * Bytes per token one layer of this kind saves for backward under a
+ * precision and recompute policy (before any tensor/context parallel
+ * split). Same as layer[kind].act_bytes; exposed for tests.
+ */
+double model_tensor_bytes(const struct model *m,
+                          const struct model_tensor *t,
+                          int precision);
+
+/* Whether tensor t is kept under the policy and precision. */
+bool model_tensor_kept(const struct model *m,
+                       const struct model_tensor *t,
+                       int precision,
+                       int recompute);
+
+/*
+ * Splits the model's units into `chunks` contiguous chunks minimising the
+ * largest chunk's forward time, a unit costing fp8_weight x its FP8-eligible
+ * FLOPs + bf16_weight x the rest (pass 1/rate for each, or 1 and 1 for
+ * FLOPs). Embedding on the first chunk, output head on the last. Returns
+ * STATUS_RANGE when chunks > units. Allocates p->chunk; free with
+ * model_partition_release().
+ */
+enum status model_partition(const struct model *m,
+                            long chunks,
+                            double fp8_weight,
+                            double bf16_weight,
+                            struct model_partition *p,
+                            struct diag *d);
+
+void model_partition_release(struct model_partition *p);
+
+#endif

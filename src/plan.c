@@ -1,0 +1,385 @@
+/*
+ * plan: parsing, validation, family names and group placement.
+ */
+#include "plan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "datafile.h"
+
+const char *plan_reason_str(enum plan_reason r)
+{
+    static const char *const names[PLAN_REASONS] = {
+        [PLAN_OK] = "valid",
+        [PLAN_BAD_GPUS] = "gpus do not fill whole nodes",
+        [PLAN_BAD_DIVIDE] = "tp*pp*cp does not divide gpus",
+        [PLAN_BAD_TP_NODE] = "tp larger than a node",
+        [PLAN_BAD_TP_HEADS] = "tp does not divide the attention heads",
+        [PLAN_BAD_CP_SEQ] = "cp does not divide the sequence",
+        [PLAN_BAD_EP_DENSE] = "ep > 1 on a dense model",
+        [PLAN_BAD_EP_EXPERTS] = "ep does not divide the routed experts",
+        [PLAN_BAD_EP_GROUP] = "ep does not divide tp*cp*dp",
+        [PLAN_BAD_PP_LAYERS] = "more pipeline chunks than layers",
+        [PLAN_BAD_BATCH] = "gbs not a multiple of dp*mbs",
+        [PLAN_BAD_DUALPIPE] = "DualPipe needs even pp and micro-batches",
+        [PLAN_BAD_INTERLEAVED] =
+            "interleaved needs vpp >= 2 and micro-batches a multiple of pp",
+        [PLAN_BAD_VPP] = "vpp > 1 without the interleaved schedule",
+        [PLAN_BAD_NO_FP8] = "fp8 on a GPU without FP8",
+        [PLAN_SAME_SCHEDULE] = "pp=1: schedule has no effect (duplicate)",
+        [PLAN_SAME_ZERO] = "no data parallelism: ZeRO has no effect "
+                           "(duplicate)",
+    };
+    if ((int)r >= 0 && r < PLAN_REASONS && names[r])
+        return names[r];
+    return "unknown reason";
+}
+
+/* ---- Parsing ---- */
+
+struct key {
+    const char *name;
+    size_t offset; /* into struct plan */
+    bool is_int;   /* long, else int enum */
+    const char *choices;
+    long min, max;
+};
+
+/* clang-format off */
+static const struct key keys[] = {
+    {"gpus", offsetof(struct plan, gpus), true, NULL, 1, 100000000},
+    {"tp", offsetof(struct plan, tp), true, NULL, 1, 1000000},
+    {"pp", offsetof(struct plan, pp), true, NULL, 1, 1000000},
+    {"ep", offsetof(struct plan, ep), true, NULL, 1, 1000000},
+    {"cp", offsetof(struct plan, cp), true, NULL, 1, 1000000},
+    {"zero", offsetof(struct plan, zero), true, NULL, 0, 3},
+    {"schedule", offsetof(struct plan, schedule), false, PLAN_SCHEDULE_CHOICES, 0, 0},
+    {"vpp", offsetof(struct plan, vpp), true, NULL, 1, 1000},
+    {"precision", offsetof(struct plan, precision), false, PLAN_PRECISION_CHOICES, 0, 0},
+    {"recompute", offsetof(struct plan, recompute), false, PLAN_RECOMPUTE_CHOICES, 0, 0},
+    {"mbs", offsetof(struct plan, mbs), true, NULL, 1, 1000000},
+    {"gbs", offsetof(struct plan, gbs), true, NULL, 1, 1000000000},
+    {"dp", offsetof(struct plan, dp), true, NULL, 1, 100000000},
+};
+/* clang-format on */
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static int choice(const char *choices, const char *word)
+{
+    struct datafile_field f = {0};
+    double v;
+    char why[8];
+    f.type = DATAFILE_ENUM;
+    f.choices = choices;
+    if (!datafile_parse_scalar(&f, word, &v, why, sizeof why))
+        return -1;
+    return (int)v;
+}
+
+static enum status parse_token(const char *tok, struct plan *out,
+                               bool *seen, long *given_dp, struct diag *d)
+{
+    const char *eq = strchr(tok, '=');
+    char name[32];
+    size_t i;
+    if (!eq || eq == tok)
+        return diag_set(d, STATUS_USAGE,
+                        "PLAN token '%s': expected key=value (keys: gpus tp "
+                        "pp ep cp zero schedule vpp precision recompute mbs "
+                        "gbs dp)",
+                        tok);
+    snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
+    for (i = 0; i < NKEYS; i++) {
+        const struct key *k = &keys[i];
+        char *at = (char *)out + k->offset;
+        const char *val = eq + 1;
+        if (strcmp(k->name, name) != 0)
+            continue;
+        if (seen[i])
+            return diag_set(d, STATUS_USAGE,
+                            "PLAN token '%s': %s given twice", tok, name);
+        seen[i] = true;
+        if (k->is_int) {
+            long v;
+            if (!datafile_parse_long(val, &v) || v < k->min || v > k->max)
+                return diag_set(d, STATUS_USAGE,
+                                "PLAN token '%s': %s expects an integer in "
+                                "%ld..%ld",
+                                tok, name, k->min, k->max);
+            if (strcmp(name, "dp") == 0)
+                *given_dp = v;
+            else
+                *(long *)(void *)at = v;
+        } else {
+            int v = choice(k->choices, val);
+            if (v < 0)
+                return diag_set(d, STATUS_USAGE,
+                                "PLAN token '%s': %s expects one of %s", tok,
+                                name, k->choices);
+            *(int *)(void *)at = v;
+        }
+        return STATUS_OK;
+    }
+    return diag_set(d, STATUS_USAGE,
+                    "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
+                    "cp zero schedule vpp precision recompute mbs gbs dp)",
+                    tok, name);
+}
+
+enum status plan_parse(char *const *args,
+                       size_t nargs,
+                       const struct plan *defaults,
+                       struct plan *out,
+                       long *given_dp,
+                       struct diag *d)
+{
+    bool seen[NKEYS] = {false};
+    size_t a;
+    *out = *defaults;
+    *given_dp = 0;
+    for (a = 0; a < nargs; a++) {
+        const char *c = args[a];
+        while (*c) {
+            char tok[128];
+            size_t n = 0;
+            while (*c == ' ' || *c == ',' || *c == '\t')
+                c++;
+            if (!*c)
+                break;
+            while (c[n] && c[n] != ' ' && c[n] != ',' && c[n] != '\t')
+                n++;
+            if (n >= sizeof tok)
+                return diag_set(d, STATUS_USAGE,
+                                "PLAN token '%.40s...': too long", c);
+            memcpy(tok, c, n);
+            tok[n] = '\0';
+            c += n;
+            if (parse_token(tok, out, seen, given_dp, d) != STATUS_OK)
+                return d->status;
+        }
+    }
+    return STATUS_OK;
+}
+
+/* ---- Validation ---- */
+
+static enum plan_reason reject(struct diag *d, enum plan_reason r,
+                               const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static enum plan_reason reject(struct diag *d, enum plan_reason r,
+                               const char *fmt, ...)
+{
+    va_list ap;
+    if (!d)
+        return r;
+    va_start(ap, fmt);
+    diag_init(d);
+    d->status = STATUS_RANGE;
+    d->lines = 1;
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+enum plan_reason plan_check(struct plan *p,
+                            const struct model *m,
+                            const struct hardware *hw,
+                            bool redundant,
+                            struct diag *d)
+{
+    const struct model_spec *s = &m->spec;
+    long gpn = hw->spec.gpus_per_node;
+    long split, stage;
+    long heads_kv = s->attention == MODEL_GQA ? s->kv_heads : s->heads;
+    long chunks;
+
+    p->dp = p->edp = p->microbatches = 0;
+    if (p->gpus > gpn ? p->gpus % gpn != 0 : gpn % p->gpus != 0)
+        return reject(d, PLAN_BAD_GPUS,
+                      "gpus=%ld does not fill whole nodes of %ld GPUs",
+                      p->gpus, gpn);
+    split = p->tp * p->pp * p->cp;
+    if (p->gpus % split != 0)
+        return reject(d, PLAN_BAD_DIVIDE,
+                      "tp*pp*cp=%ld does not divide gpus=%ld", split, p->gpus);
+    p->dp = p->gpus / split;
+    if (p->tp > gpn)
+        return reject(d, PLAN_BAD_TP_NODE,
+                      "tp=%ld is larger than a node (%ld GPUs): tensor "
+                      "parallelism stays on NVLink",
+                      p->tp, gpn);
+    if (s->heads % p->tp != 0 ||
+        (heads_kv % p->tp != 0 && p->tp % heads_kv != 0))
+        return reject(d, PLAN_BAD_TP_HEADS,
+                      "tp=%ld does not divide the %ld attention heads (or the "
+                      "key/value heads)",
+                      p->tp, s->heads);
+    if (s->seq_len % p->cp != 0)
+        return reject(d, PLAN_BAD_CP_SEQ,
+                      "cp=%ld does not divide the sequence length %ld", p->cp,
+                      s->seq_len);
+    if (p->ep > 1 && s->routed_experts == 0)
+        return reject(d, PLAN_BAD_EP_DENSE,
+                      "ep=%ld on a dense model (it has no routed experts)",
+                      p->ep);
+    if (s->routed_experts > 0 && s->routed_experts % p->ep != 0)
+        return reject(d, PLAN_BAD_EP_EXPERTS,
+                      "ep=%ld does not divide the %ld routed experts", p->ep,
+                      s->routed_experts);
+    stage = p->tp * p->cp * p->dp;
+    if (stage % p->ep != 0)
+        return reject(d, PLAN_BAD_EP_GROUP,
+                      "ep=%ld does not divide tp*cp*dp=%ld (the GPUs of a "
+                      "pipeline stage)",
+                      p->ep, stage);
+    p->edp = stage / p->ep;
+    if (p->schedule != PLAN_INTERLEAVED && p->vpp != 1)
+        return reject(d, PLAN_BAD_VPP,
+                      "vpp=%ld needs schedule=interleaved (other schedules "
+                      "take vpp=1)",
+                      p->vpp);
+    if (p->schedule == PLAN_INTERLEAVED && p->vpp < 2)
+        return reject(d, PLAN_BAD_INTERLEAVED,
+                      "schedule=interleaved needs vpp >= 2, got vpp=%ld",
+                      p->vpp);
+    chunks = p->pp * p->vpp;
+    if (chunks > m->units)
+        return reject(d, PLAN_BAD_PP_LAYERS,
+                      "pp*vpp=%ld pipeline chunks for %ld layers", chunks,
+                      m->units);
+    if (p->gbs % (p->dp * p->mbs) != 0)
+        return reject(d, PLAN_BAD_BATCH,
+                      "gbs=%ld is not a multiple of dp*mbs=%ld", p->gbs,
+                      p->dp * p->mbs);
+    p->microbatches = p->gbs / (p->dp * p->mbs);
+    if (p->schedule == PLAN_DUALPIPE &&
+        (p->pp % 2 != 0 || p->microbatches % 2 != 0))
+        return reject(d, PLAN_BAD_DUALPIPE,
+                      "schedule=dualpipe needs an even pp and an even number "
+                      "of micro-batches, got pp=%ld and %ld",
+                      p->pp, p->microbatches);
+    if (p->schedule == PLAN_INTERLEAVED && p->microbatches % p->pp != 0)
+        return reject(d, PLAN_BAD_INTERLEAVED,
+                      "schedule=interleaved needs micro-batches (%ld) to be a "
+                      "multiple of pp=%ld",
+                      p->microbatches, p->pp);
+    if (p->precision == MODEL_FP8 && hw->spec.fp8_peak_tflops <= 0)
+        return reject(d, PLAN_BAD_NO_FP8,
+                      "precision=fp8 on a GPU without FP8 tensor cores "
+                      "(%s)",
+                      hw->spec.gpu_name);
+    if (redundant && p->pp == 1 && p->schedule != PLAN_1F1B)
+        return reject(d, PLAN_SAME_SCHEDULE,
+                      "pp=%ld: the schedule has no effect", p->pp);
+    if (redundant && p->zero > 0 && p->dp * p->cp == 1 && p->edp == 1)
+        return reject(d, PLAN_SAME_ZERO,
+                      "zero=%ld without data parallelism has no effect",
+                      p->zero);
+    return PLAN_OK;
+}
+
+/* ---- Names ---- */
+
+void plan_family(const struct plan *p, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+#define PART(cond, text)                                                       \
+    do {                                                                       \
+        if ((cond) && used < size)                                             \
+            used += (size_t)snprintf(buf + used, size - used, "%s%s",          \
+                                     used ? "+" : "", (text));                 \
+    } while (0)
+    if (p->dp > 1 || p->edp > 1) {
+        char z[16];
+        snprintf(z, sizeof z, "ZeRO-%ld", p->zero);
+        PART(true, p->zero == 0 ? "DP" : z);
+    }
+    PART(p->tp > 1, "TP");
+    PART(p->cp > 1, "CP");
+    PART(p->pp > 1, "PP");
+    PART(p->ep > 1, "EP");
+#undef PART
+    if (used == 0)
+        snprintf(buf, size, "single GPU");
+}
+
+void plan_format(const struct plan *p, char *buf, size_t size)
+{
+    static const char *const sched[] = {"1f1b", "interleaved", "zb",
+                                        "dualpipe"};
+    static const char *const prec[] = {"bf16", "fp8"};
+    static const char *const rec[] = {"none", "selective", "full"};
+    snprintf(buf, size,
+             "gpus=%ld tp=%ld pp=%ld ep=%ld cp=%ld zero=%ld schedule=%s "
+             "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld",
+             p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero,
+             sched[p->schedule], p->vpp, prec[p->precision],
+             rec[p->recompute], p->mbs, p->gbs);
+}
+
+struct plan_span plan_span(long size, long stride, long gpus_per_node)
+{
+    struct plan_span s;
+    s.size = size;
+    if (size <= 1) {
+        s.per_node = 1;
+        s.nodes = 1;
+    } else if (stride >= gpus_per_node) {
+        s.per_node = 1;
+        s.nodes = size;
+    } else {
+        /* ranks 0, stride, 2 stride, ...: node of rank r is r / gpn */
+        s.nodes = (size - 1) * stride / gpus_per_node + 1;
+        s.per_node = (size + s.nodes - 1) / s.nodes;
+    }
+    return s;
+}
+
+size_t plan_rank_chunks(const struct plan *p,
+                        long rank,
+                        long *chunk,
+                        double *microbatches)
+{
+    double m = (double)p->microbatches;
+    size_t n = 0;
+    long j;
+    if (p->schedule == PLAN_DUALPIPE && p->pp >= 2) {
+        chunk[0] = rank;
+        chunk[1] = p->pp - 1 - rank;
+        microbatches[0] = microbatches[1] = m / 2;
+        return 2;
+    }
+    if (p->schedule == PLAN_INTERLEAVED) {
+        for (j = 0; j < p->vpp && n < PLAN_RANK_CHUNKS_MAX; j++) {
+            chunk[n] = rank + j * p->pp;
+            microbatches[n++] = m;
+        }
+        return n;
+    }
+    chunk[0] = rank;
+    microbatches[0] = m;
+    return 1;
+}
+
+double plan_inflight(const struct plan *p, long rank)
+{
+    double m = (double)p->microbatches, n;
+    if (p->pp == 1)
+        return 1;
+    switch (p->schedule) {
+    case PLAN_INTERLEAVED:
+        n = (double)(2 * (p->pp - rank - 1) + (p->vpp - 1) * p->pp + 1);
+        return n < m * (double)p->vpp ? n : m * (double)p->vpp;
+    case PLAN_DUALPIPE:
+        n = (double)(p->pp + 1);
+        break;
+    default:
+        n = (double)(p->pp - rank);
+        break;
+    }
+    return n < m ? n : m;
+}

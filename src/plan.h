@@ -1,0 +1,148 @@
+/*
+ * plan: one parallel training plan — how the GPUs are sliced (data,
+ * tensor, pipeline, expert and context parallel), the ZeRO stage, the
+ * pipeline schedule, precision, recomputation and batch. Parsing from
+ * "key=value" text, validation with a reason, the family name, and where
+ * each parallel group's GPUs sit (GPUs per node, nodes spanned).
+ *
+ * Rank order (innermost first): tp, cp, dp, pp for dense layers; expert
+ * layers fold the same tp*cp*dp GPUs of a stage as ep (innermost) x edp.
+ */
+#ifndef PROJ_PLAN_H
+#define PROJ_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "hardware.h"
+#include "model.h"
+
+enum plan_schedule {
+    PLAN_1F1B,
+    PLAN_INTERLEAVED,
+    PLAN_ZB,
+    PLAN_DUALPIPE,
+    PLAN_SCHEDULES
+};
+#define PLAN_SCHEDULE_CHOICES  "1f1b|interleaved|zb|dualpipe"
+#define PLAN_PRECISION_CHOICES "bf16|fp8"
+#define PLAN_RECOMPUTE_CHOICES "none|selective|full"
+
+struct plan {
+    long gpus;
+    long tp, pp, ep, cp;
+    long zero;     /* 0..3 */
+    int schedule;  /* enum plan_schedule */
+    long vpp;      /* virtual stages per GPU (interleaved), else 1 */
+    int precision; /* enum model_precision */
+    int recompute; /* enum model_recompute */
+    long mbs;      /* micro-batch, sequences */
+    long gbs;      /* global batch, sequences */
+    /* Derived by plan_check(): */
+    long dp;           /* gpus / (tp pp cp) */
+    long edp;          /* tp cp dp / ep: expert data parallel */
+    long microbatches; /* per pipeline per step: gbs / (dp mbs) */
+};
+
+/* Why a plan cannot run; one counter per reason in a sweep. */
+enum plan_reason {
+    PLAN_OK,
+    PLAN_BAD_GPUS,       /* gpus not whole nodes */
+    PLAN_BAD_DIVIDE,     /* tp pp cp does not divide gpus */
+    PLAN_BAD_TP_NODE,    /* tp larger than a node */
+    PLAN_BAD_TP_HEADS,   /* tp does not divide the (kv) heads */
+    PLAN_BAD_CP_SEQ,     /* cp does not divide the sequence */
+    PLAN_BAD_EP_DENSE,   /* ep > 1 on a dense model */
+    PLAN_BAD_EP_EXPERTS, /* ep does not divide the routed experts */
+    PLAN_BAD_EP_GROUP,   /* ep does not divide tp cp dp */
+    PLAN_BAD_PP_LAYERS,  /* more pipeline chunks than layers */
+    PLAN_BAD_BATCH,      /* gbs not a multiple of dp mbs */
+    PLAN_BAD_DUALPIPE,   /* DualPipe with odd pp or odd micro-batches */
+    PLAN_BAD_INTERLEAVED, /* vpp < 2, or micro-batches not a multiple of pp */
+    PLAN_BAD_VPP,        /* vpp != 1 on a non-interleaved schedule */
+    PLAN_BAD_NO_FP8,     /* fp8 on a GPU without FP8 */
+    PLAN_SAME_SCHEDULE,  /* pp = 1: every schedule is the same plan */
+    PLAN_SAME_ZERO,      /* no data parallelism: every ZeRO stage is the same */
+    PLAN_REASONS
+};
+
+/* Short name of a reason ("ep does not divide tp*cp*dp"); never NULL. */
+const char *plan_reason_str(enum plan_reason r);
+
+/*
+ * Parses PLAN arguments: each argument holds key=value pairs separated by
+ * spaces or commas. Keys: gpus tp pp ep cp zero schedule vpp precision
+ * recompute mbs gbs dp. Keys not given keep their value from *defaults.
+ * `dp`, when given, is checked against gpus/(tp pp cp) by plan_check().
+ * Returns STATUS_USAGE naming the offending token on unknown keys, bad
+ * values, duplicates or a missing '='.
+ *
+ *   plan_parse(argv, argc, &defaults, &plan, &given_dp, &d);
+ */
+enum status plan_parse(char *const *args,
+                       size_t nargs,
+                       const struct plan *defaults,
+                       struct plan *out,
+                       long *given_dp,
+                       struct diag *d);
+
+/*
+ * Derives dp, edp and microbatches and checks that the plan can run on
+ * the model and cluster. `redundant` also rejects plans that are the same
+ * as another (pp = 1 with a schedule other than 1f1b; a ZeRO stage > 0
+ * with no data parallelism), as a sweep wants. Returns the reason; when d
+ * is not NULL, also a sentence with the values and what is accepted.
+ */
+enum plan_reason plan_check(struct plan *p,
+                            const struct model *m,
+                            const struct hardware *hw,
+                            bool redundant,
+                            struct diag *d);
+
+/*
+ * Family of a plan by its non-trivial dimensions, e.g. "ZeRO-3",
+ * "ZeRO-1+PP+EP", "DP+TP+PP": the data-parallel flavour first (DP for
+ * ZeRO-0, ZeRO-n otherwise, omitted when dp = 1), then TP, CP, PP, EP.
+ */
+void plan_family(const struct plan *p, char *buf, size_t size);
+
+/* "tp=1 pp=16 ep=64 ..." in PLAN syntax (round-trips through plan_parse). */
+void plan_format(const struct plan *p, char *buf, size_t size);
+
+/* Where a parallel group's GPUs sit. */
+struct plan_span {
+    long size;     /* GPUs in the group */
+    long per_node; /* of them in one node */
+    long nodes;    /* nodes the group spans */
+};
+
+/*
+ * Span of a group of `size` ranks `stride` apart, rank 0 first, with
+ * gpus_per_node consecutive ranks per node.
+ */
+struct plan_span plan_span(long size, long stride, long gpus_per_node);
+
+#endif
+
+#define PLAN_RANK_CHUNKS_MAX 64 /* chunks one GPU holds (vpp or 2) */
+
+/*
+ * The pipeline chunks (indexes into a partition of pp*vpp chunks) that
+ * pipeline rank `rank` holds, and the micro-batches each one processes
+ * per step: 1f1b/zb: {rank}; interleaved: {rank + j pp}; DualPipe:
+ * {rank, pp-1-rank}, each with half the micro-batches. Returns the count.
+ */
+size_t plan_rank_chunks(const struct plan *p,
+                        long rank,
+                        long *chunk,
+                        double *microbatches);
+
+/*
+ * Micro-batches of activations the rank keeps in flight, in units of
+ * one micro-batch through one of its chunks: 1f1b/zb: pp - rank;
+ * interleaved: 2(pp - rank - 1) + (vpp - 1) pp + 1 (Megatron-LM's warm-up
+ * count; pp + (pp-1)/vpp stages on rank 0, Korthikanti et al. §4.2.3);
+ * DualPipe: pp + 1 (DualPipe README, Table); never more than exist.
+ */
+double plan_inflight(const struct plan *p, long rank);

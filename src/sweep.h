@@ -1,0 +1,52 @@
+/*
+ * sweep: the plan space of a sweep file ([space]: a list per dimension)
+ * and the defaults `roofplan eval` takes for keys a PLAN leaves out
+ * ([defaults]). Enumeration, rejection counts and ranking live here too.
+ */
+#ifndef PROJ_SWEEP_H
+#define PROJ_SWEEP_H
+
+#include <stddef.h>
+
+#include "datafile.h"
+#include "diag.h"
+#include "hardware.h"
+#include "model.h"
+#include "plan.h"
+
+struct sweep_spec {
+    struct datafile_list gpus, tp, pp, ep, cp, zero, schedule, vpp;
+    struct datafile_list precision, recompute, mbs, gbs;
+    long d_gpus, d_tp, d_pp, d_ep, d_cp, d_zero;
+    int d_schedule;
+    long d_vpp;
+    int d_precision, d_recompute;
+    long d_mbs, d_gbs;
+};
+
+struct sweep_file {
+    struct sweep_spec spec;
+    struct datafile_meta meta;
+};
+
+extern const struct datafile_schema sweep_schema;
+
+/* Loads a sweep file with --set overrides; on failure sf is released. */
+enum status sweep_load(const char *path,
+                       struct sweep_file *sf,
+                       struct datafile_set *sets,
+                       size_t nsets,
+                       struct diag *d);
+
+void sweep_release(struct sweep_file *sf);
+
+/*
+ * The [defaults] plan; gpus = 0 takes the cluster's GPUs and gbs = 0 the
+ * model's global batch.
+ */
+void sweep_defaults(const struct sweep_file *sf,
+                    const struct model *m,
+                    const struct hardware *hw,
+                    struct plan *out);
+
+#endif
