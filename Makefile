@@ -111,4 +111,6 @@ plots:
 clean:
 	$(Q)rm -rf $(BUILD)
 
+.SECONDARY:
+
 -include $(wildcard $(BUILD)/release/*.d $(BUILD)/debug/*.d $(BUILD)/debug/tests/*.d)

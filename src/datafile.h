@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "diag.h"
 
@@ -142,6 +143,13 @@ bool datafile_parse_scalar(const struct datafile_field *f,
                            double *out,
                            char *why,
                            size_t why_size);
+
+/*
+ * Writes schema as a Markdown table (section, key, accepted values, unit,
+ * default, meaning) to out: the schema part of data/README.md.
+ */
+void datafile_schema_markdown(const struct datafile_schema *schema,
+                              FILE *out);
 
 /* Describes what f accepts ("an integer in 1..64"), for messages. */
 void datafile_describe(const struct datafile_field *f, char *buf, size_t size);

@@ -406,6 +406,15 @@ int main(int argc, char **argv)
         return cmd_eval(&cfg, args, nargs);
     if (strcmp(command, "check") == 0)
         return cmd_check(&cfg, args, nargs);
+    if (strcmp(command, "schema") == 0) { /* data/README.md's tables */
+        printf("### Model files (data/models/*.ini)\n\n");
+        datafile_schema_markdown(&model_schema, stdout);
+        printf("\n### Hardware files (data/hardware/*.ini)\n\n");
+        datafile_schema_markdown(&hardware_schema, stdout);
+        printf("\n### Sweep files (data/sweeps/*.ini)\n\n");
+        datafile_schema_markdown(&sweep_schema, stdout);
+        return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
+    }
     if (strcmp(command, "report") == 0)
         return usage_error("%s", "report: not built yet");
     return usage_error("unknown command '%s' (report, eval or check)",

@@ -293,7 +293,7 @@ void plan_family(const struct plan *p, char *buf, size_t size)
             used += (size_t)snprintf(buf + used, size - used, "%s%s",          \
                                      used ? "+" : "", (text));                 \
     } while (0)
-    if (p->dp > 1 || p->edp > 1) {
+    if (p->dp > 1) {
         char z[16];
         snprintf(z, sizeof z, "ZeRO-%ld", p->zero);
         PART(true, p->zero == 0 ? "DP" : z);

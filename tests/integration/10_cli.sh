@@ -1,0 +1,41 @@
+# The command line contract (DESIGN §2): usage, exit codes, messages.
+DS="gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360"
+
+expect 0 "usage: roofplan report" -- $ROOFPLAN --help
+expect 0 "roofplan 0." -- $ROOFPLAN --version
+expect 2 "missing command" -- $ROOFPLAN
+expect 2 "unknown command 'frobnicate'" -- $ROOFPLAN frobnicate
+expect 2 "try 'roofplan --help'" -- $ROOFPLAN --bogus eval tp=1
+expect 2 "missing PLAN" -- $ROOFPLAN eval
+expect 2 "--comm-model mesh: expected topo or flat" -- $ROOFPLAN eval --comm-model mesh tp=1
+expect 0 "ZeRO-1+PP+EP" -- $ROOFPLAN eval $DS
+expect 0 "verdict compute-bound" -- $ROOFPLAN eval "$(echo $DS | tr ' ' ',')"
+expect 0 "NVLink-bound" -- $ROOFPLAN eval gpus=2048 zero=3 gbs=16384
+expect 0 "IB-bound" -- $ROOFPLAN eval --comm-model flat gpus=2048 zero=3 gbs=16384
+expect 2 "PLAN: gbs=15360 is not a multiple of dp*mbs=2048" -- $ROOFPLAN eval zero=3
+expect 2 "PLAN token 'dp=64': gpus/(tp*pp*cp) = 2048/16 = 128" -- $ROOFPLAN eval $DS dp=64
+expect 0 "dp=128" -- $ROOFPLAN eval $DS dp=128
+expect 2 "PLAN token 'precision=fp4': precision expects one of bf16|fp8" -- $ROOFPLAN eval precision=fp4
+expect 2 "PLAN: ep=3 does not divide the 256 routed experts" -- $ROOFPLAN eval ep=3 gbs=2048
+expect 2 "PLAN: tp=16 is larger than a node (8 GPUs)" -- $ROOFPLAN eval tp=16 gbs=128
+expect 2 "schedule=dualpipe needs an even pp" -- $ROOFPLAN eval pp=16 schedule=dualpipe gbs=1152
+expect 2 "--set cluster.ib_gbps=x: expected a number" -- $ROOFPLAN eval --set cluster.ib_gbps=x $DS
+expect 2 "--set nosuch.key=1: unknown section [nosuch]" -- $ROOFPLAN eval --set nosuch.key=1 $DS
+expect 2 "--set cluster.nokey=1: unknown key 'nokey' in [cluster]" -- $ROOFPLAN eval --set cluster.nokey=1 $DS
+expect 2 "--set ib=1: expected SECTION.KEY=VALUE" -- $ROOFPLAN eval --set ib=1 $DS
+expect 2 "no-such.ini: cannot open: No such file or directory" -- $ROOFPLAN eval -m no-such.ini $DS
+expect 2 "tests/data/bad/hw-many.ini:4: gpu.bf16_achievable_tflops" -- $ROOFPLAN eval -g tests/data/bad/hw-many.ini $DS
+# options after the command, and --set that turns a verdict around
+# with IB and NVLink made endless, pure FSDP over 256 experts per GPU meets HBM
+expect 0 "verdict HBM-bound" -- $ROOFPLAN eval gpus=2048 zero=3 gbs=16384 --set cluster.ib_gbps=100000 --set cluster.nvlink_gbps=100000 --set cluster.ib_peak_gbps=100000 --set cluster.nvlink_peak_gbps=100000
+
+# check: silent on success, every bad line otherwise
+expect 0 "" -- $ROOFPLAN check data/models/*.ini data/hardware/*.ini data/sweeps/*.ini
+check "check prints nothing on success" test ! -s "$TMP/out" -a ! -s "$TMP/err"
+expect 2 "hw-many.ini:11: malformed line" -- $ROOFPLAN check tests/data/bad/hw-many.ini
+expect 2 "model-cross.ini:20: training.selective" -- $ROOFPLAN check data/models/deepseek-v3.ini tests/data/bad/model-cross.ini
+expect 2 "not a roofplan data file" -- $ROOFPLAN check tests/run_integration.sh
+
+# data/README.md's key tables are the code's schema
+check "data/README.md schema tables match roofplan schema" \
+    bash -c "$ROOFPLAN schema | diff - <(sed -n '/^<!-- schema:/,\$p' data/README.md | tail -n +2)"

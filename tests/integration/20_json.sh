@@ -1,0 +1,40 @@
+# eval --json: the members of DESIGN §2, values agreeing with the anchors.
+json_check() { # plan... ; a python expression over `j` must hold
+    local expr=$1
+    shift
+    $ROOFPLAN eval --json "$@" >"$TMP/j.json" 2>"$TMP/j.err" || return 1
+    $PY - "$TMP/j.json" "$expr" <<'PYEOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+need = {
+    "plan": ["gpus", "dp", "tp", "pp", "ep", "cp", "zero", "schedule", "vpp",
+             "precision", "recompute", "mbs", "gbs", "microbatches"],
+    "params": ["total", "active"],
+    "memory_gib": ["weights", "grads", "optimizer", "activations", "other",
+                   "total", "capacity"],
+    "bytes_per_gpu": ["ib", "nvlink"],
+    "time_s": ["compute", "ib", "nvlink", "hbm", "bubble", "step",
+               "step_serial"],
+}
+for k, subs in need.items():
+    for s in subs:
+        assert s in j[k], f"missing {k}.{s}"
+for k in ["family", "flops_per_token", "fits", "bound", "comm_compute_ratio",
+          "tokens_per_s_per_gpu", "mfu", "mfu_precision",
+          "gpu_hours_per_trillion_tokens"]:
+    assert k in j, f"missing {k}"
+assert eval(sys.argv[2], {"j": j}), sys.argv[2]
+PYEOF
+}
+DS="gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360"
+FSDP="gpus=2048 tp=1 pp=1 ep=1 zero=3 precision=bf16 mbs=1 gbs=16384"
+check "json DeepSeek: family, fits, compute-bound, faster than measured" \
+    json_check 'j["family"]=="ZeRO-1+PP+EP" and j["fits"] and j["bound"]=="compute" and j["time_s"]["step"] < 19.926' $DS
+check "json DeepSeek: 671B / 37.5B / 250 GFLOPs" \
+    json_check 'abs(j["params"]["total"]/671e9-1)<0.003 and abs(j["params"]["active"]/37.5e9-1)<0.01 and abs(j["flops_per_token"]/250e9-1)<0.02' $DS
+check "json FSDP topo: nvlink-bound, ratio > 3" \
+    json_check 'j["family"]=="ZeRO-3" and j["bound"] in ("ib","nvlink") and j["comm_compute_ratio"] > 3' $FSDP
+check "json FSDP flat: ib-bound, ratio > 3" \
+    json_check 'j["bound"]=="ib" and j["comm_compute_ratio"] > 3' --comm-model flat $FSDP
+check "json: mfu against BF16 peak, mfu_precision against FP8 peak" \
+    json_check 'abs(j["mfu"] / j["mfu_precision"] - 1979/989) < 1e-9' $DS

@@ -1,0 +1,216 @@
+/*
+ * test_plan: PLAN parsing, validation reasons, family names, group spans.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "test_util.h"
+
+struct fixture {
+    struct model m;
+    struct hardware hw;
+    struct plan base;
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct diag d;
+    diag_init(&d);
+    if (model_load("data/models/deepseek-v3.ini", &f.m, NULL, 0, &d) ||
+        hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d))
+        return -1;
+    memset(&f.base, 0, sizeof f.base);
+    f.base.gpus = 2048;
+    f.base.tp = f.base.pp = f.base.ep = f.base.cp = f.base.vpp = 1;
+    f.base.mbs = 1;
+    f.base.gbs = 15360;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    model_release(&f->m);
+    hardware_release(&f->hw);
+    return 0;
+}
+
+static enum plan_reason check_text(struct fixture *f, const char *text,
+                                   struct plan *p, struct diag *d)
+{
+    char buf[256];
+    char *args[1];
+    long dp;
+    snprintf(buf, sizeof buf, "%s", text);
+    args[0] = buf;
+    diag_init(d);
+    if (plan_parse(args, 1, &f->base, p, &dp, d) != STATUS_OK)
+        fail_msg("%s: %s", text, d->msg);
+    return plan_check(p, &f->m, &f->hw, false, d);
+}
+
+/* DESIGN §2: one argument separated by commas or spaces, or several. */
+static void test_plan_parse_forms(void **state)
+{
+    struct fixture *f = *state;
+    struct plan a, b;
+    struct diag d;
+    char s1[] = "tp=1,pp=16 ep=64", s2[] = "schedule=dualpipe";
+    char s3[] = "pp=16", s4[] = "ep=64", s5[] = "schedule=dualpipe";
+    char s6[] = "tp=1";
+    char *one[] = {s1, s2}, *many[] = {s6, s3, s4, s5};
+    long dp;
+    diag_init(&d);
+    assert_int_equal(plan_parse(one, 2, &f->base, &a, &dp, &d), STATUS_OK);
+    assert_int_equal(plan_parse(many, 4, &f->base, &b, &dp, &d), STATUS_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(a.pp, 16);
+    assert_int_equal(a.schedule, PLAN_DUALPIPE);
+    assert_int_equal(a.gbs, 15360); /* from the defaults */
+}
+
+static void test_plan_parse_rejects_bad_tokens(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p;
+    struct diag d;
+    long dp;
+    char s1[] = "tp=1 bogus=2", s2[] = "tp=x", s3[] = "tp=1,tp=2";
+    char s4[] = "schedule=gpipe", s5[] = "pp", s6[] = "zero=4";
+    char *a1[] = {s1}, *a2[] = {s2}, *a3[] = {s3}, *a4[] = {s4}, *a5[] = {s5};
+    char *a6[] = {s6};
+    diag_init(&d);
+    assert_int_equal(plan_parse(a1, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
+    assert_string_equal(d.msg, "PLAN token 'bogus=2': unknown key 'bogus' "
+                               "(keys: gpus tp pp ep cp zero schedule vpp "
+                               "precision recompute mbs gbs dp)");
+    assert_int_equal(plan_parse(a2, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
+    assert_string_equal(d.msg, "PLAN token 'tp=x': tp expects an integer in "
+                               "1..1000000");
+    assert_int_equal(plan_parse(a3, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
+    assert_string_equal(d.msg, "PLAN token 'tp=2': tp given twice");
+    assert_int_equal(plan_parse(a4, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
+    assert_string_equal(d.msg, "PLAN token 'schedule=gpipe': schedule expects "
+                               "one of 1f1b|interleaved|zb|dualpipe");
+    assert_int_equal(plan_parse(a5, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
+    assert_int_equal(plan_parse(a6, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
+}
+
+/* DeepSeek's plan derives dp = 2048/16 = 128 and edp = 128/64 = 2
+ * (shared/facts §2), 15360/128 = 120 micro-batches. */
+static void test_plan_check_deepseek(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p;
+    struct diag d;
+    assert_int_equal(check_text(f, "pp=16 ep=64 zero=1 schedule=dualpipe "
+                                   "precision=fp8",
+                                &p, &d),
+                     PLAN_OK);
+    assert_int_equal(p.dp, 128);
+    assert_int_equal(p.edp, 2);
+    assert_int_equal(p.microbatches, 120);
+}
+
+static void test_plan_check_reasons(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p;
+    struct diag d;
+    assert_int_equal(check_text(f, "tp=3", &p, &d), PLAN_BAD_DIVIDE);
+    assert_string_equal(d.msg, "tp*pp*cp=3 does not divide gpus=2048");
+    assert_int_equal(check_text(f, "tp=16 gbs=1536", &p, &d),
+                     PLAN_BAD_TP_NODE);
+    assert_int_equal(check_text(f, "ep=512 gbs=2048", &p, &d),
+                     PLAN_BAD_EP_EXPERTS);
+    assert_string_equal(d.msg,
+                        "ep=512 does not divide the 256 routed experts");
+    assert_int_equal(check_text(f, "gpus=128 pp=64 ep=4 gbs=16", &p, &d),
+                     PLAN_BAD_EP_GROUP);
+    assert_int_equal(check_text(f, "pp=64 gbs=32", &p, &d),
+                     PLAN_BAD_PP_LAYERS);
+    assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 61 layers");
+    assert_int_equal(check_text(f, "gbs=1000", &p, &d), PLAN_BAD_BATCH);
+    assert_string_equal(d.msg, "gbs=1000 is not a multiple of dp*mbs=2048");
+    assert_int_equal(check_text(f, "pp=16 schedule=dualpipe gbs=1152", &p, &d),
+                     PLAN_BAD_DUALPIPE);
+    assert_string_equal(d.msg, "schedule=dualpipe needs an even pp and an "
+                               "even number of micro-batches, got pp=16 and 9");
+    assert_int_equal(check_text(f, "pp=16 schedule=interleaved vpp=2 "
+                                   "gbs=1152",
+                                &p, &d),
+                     PLAN_BAD_INTERLEAVED);
+    assert_int_equal(check_text(f, "pp=16 schedule=interleaved", &p, &d),
+                     PLAN_BAD_INTERLEAVED);
+    assert_int_equal(check_text(f, "vpp=2", &p, &d), PLAN_BAD_VPP);
+    assert_int_equal(check_text(f, "gpus=2044 gbs=2044", &p, &d),
+                     PLAN_BAD_GPUS);
+    assert_int_equal(check_text(f, "cp=3 gpus=24 gbs=8", &p, &d),
+                     PLAN_BAD_CP_SEQ);
+}
+
+static void test_plan_family_names(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p;
+    struct diag d;
+    char name[32];
+    check_text(f, "zero=3 gbs=16384", &p, &d);
+    plan_family(&p, name, sizeof name);
+    assert_string_equal(name, "ZeRO-3");
+    check_text(f, "zero=3 ep=64 gbs=16384", &p, &d);
+    plan_family(&p, name, sizeof name);
+    assert_string_equal(name, "ZeRO-3+EP");
+    check_text(f, "pp=16 ep=64 zero=1 schedule=dualpipe", &p, &d);
+    plan_family(&p, name, sizeof name);
+    assert_string_equal(name, "ZeRO-1+PP+EP");
+    check_text(f, "tp=8 pp=16 zero=0", &p, &d);
+    plan_family(&p, name, sizeof name);
+    assert_string_equal(name, "DP+TP+PP");
+    check_text(f, "gpus=8 tp=8 gbs=8 zero=0", &p, &d);
+    plan_family(&p, name, sizeof name);
+    assert_string_equal(name, "TP");
+}
+
+/* Rank order tp, cp, dp: a DP group of 128 at stride 1 fills 16 nodes of
+ * 8; at stride 8 (tp=8) each member is on its own node. */
+static void test_plan_span(void **state)
+{
+    struct plan_span s;
+    (void)state;
+    s = plan_span(128, 1, 8);
+    assert_int_equal(s.per_node, 8);
+    assert_int_equal(s.nodes, 16);
+    s = plan_span(128, 8, 8);
+    assert_int_equal(s.per_node, 1);
+    assert_int_equal(s.nodes, 128);
+    s = plan_span(16, 2, 8); /* 4 per node on 4 nodes */
+    assert_int_equal(s.per_node, 4);
+    assert_int_equal(s.nodes, 4);
+    s = plan_span(4, 1, 8);
+    assert_int_equal(s.per_node, 4);
+    assert_int_equal(s.nodes, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plan_parse_forms),
+        cmocka_unit_test(test_plan_parse_rejects_bad_tokens),
+        cmocka_unit_test(test_plan_check_deepseek),
+        cmocka_unit_test(test_plan_check_reasons),
+        cmocka_unit_test(test_plan_family_names),
+        cmocka_unit_test(test_plan_span),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
