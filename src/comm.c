@@ -39,9 +39,15 @@ const char *comm_model_str(enum comm_model model)
     return model == COMM_FLAT ? "flat" : "topo";
 }
 
-static void record(struct acc *a, const char *name, int what, int kind,
-                   struct plan_span span, double calls, double bytes,
-                   double ib, double nv)
+static void record(struct acc *a,
+                   const char *name,
+                   int what,
+                   int kind,
+                   struct plan_span span,
+                   double calls,
+                   double bytes,
+                   double ib,
+                   double nv)
 {
     struct comm_totals *t = a->tot;
     double ib_calls = ib > 0 ? calls : 0, nv_calls = nv > 0 ? calls : 0;
@@ -70,8 +76,13 @@ static void record(struct acc *a, const char *name, int what, int kind,
  * An all-gather, reduce-scatter or all-reduce of `buffer` bytes in total
  * (summed over its calls) over the group `span`.
  */
-static void ring(struct acc *a, const char *name, int what, int kind,
-                 struct plan_span span, double calls, double buffer)
+static void ring(struct acc *a,
+                 const char *name,
+                 int what,
+                 int kind,
+                 struct plan_span span,
+                 double calls,
+                 double buffer)
 {
     double g = (double)span.size, k = (double)span.per_node;
     double n = (double)span.nodes, passes = kind == COMM_ALL_REDUCE ? 2 : 1;
@@ -136,9 +147,13 @@ static struct plan_span doubled(struct plan_span s, bool twice)
 }
 
 /* Data-parallel traffic of one parameter class (dense or expert). */
-static void data_parallel(struct acc *a, const struct model_spec *s,
-                          const struct plan *p, struct plan_span span,
-                          double params, double layer_mb, double mb,
+static void data_parallel(struct acc *a,
+                          const struct model_spec *s,
+                          const struct plan *p,
+                          struct plan_span span,
+                          double params,
+                          double layer_mb,
+                          double mb,
                           bool expert)
 {
     double wb = s->weight_bytes, gb = s->grad_comm_bytes;
@@ -221,8 +236,7 @@ size_t comm_rank(const struct model *m,
          * the forward again under full recomputation; vocab-parallel
          * embedding and head add one collective each way. */
         tp_calls += mb * ((double)c->count * (full ? 12 : 8) +
-                          (c->has_embedding ? 2 : 0) +
-                          (c->has_head ? 2 : 0));
+                          (c->has_embedding ? 2 : 0) + (c->has_head ? 2 : 0));
         pp_sends += mb * ((chunk[i] + 1 < part->chunks ? 1 : 0) +
                           (chunk[i] > 0 ? 1 : 0));
     }
@@ -231,8 +245,8 @@ size_t comm_rank(const struct model *m,
     if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
         struct plan_span span = plan_span(p->tp, 1, gpn);
         double buffer = tp_calls * seq_mb * h * ab / cp;
-        ring(&a, "TP all-gather (sequence parallel)", COMM_TP,
-             COMM_ALL_GATHER, span, tp_calls / 2, buffer / 2);
+        ring(&a, "TP all-gather (sequence parallel)", COMM_TP, COMM_ALL_GATHER,
+             span, tp_calls / 2, buffer / 2);
         ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
              COMM_REDUCE_SCATTER, span, tp_calls / 2, buffer / 2);
     }
@@ -253,8 +267,7 @@ size_t comm_rank(const struct model *m,
         double c = fp8 ? s->combine_bytes : ab;
         double dg = fp8 ? s->dispatch_grad_bytes : ab;
         double cg = fp8 ? s->combine_grad_bytes : ab;
-        double copies = (double)s->top_k * (double)(p->ep - 1) /
-                        (double)p->ep;
+        double copies = (double)s->top_k * (double)(p->ep - 1) / (double)p->ep;
         double fwd = moe_mb * tokens * h * (full ? 2 : 1);
         double bwd = moe_mb * tokens * h;
         double calls = moe_mb * (full ? 3 : 2);
@@ -266,13 +279,11 @@ size_t comm_rank(const struct model *m,
             comm_ep_copies(m, span, &ib, &nv);
         }
         record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
-               COMM_ALL_TO_ALL, span, calls,
-               copies * (fwd * d + bwd * dg), ib * (fwd * d + bwd * dg),
-               nv * (fwd * d + bwd * dg));
+               COMM_ALL_TO_ALL, span, calls, copies * (fwd * d + bwd * dg),
+               ib * (fwd * d + bwd * dg), nv * (fwd * d + bwd * dg));
         record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
-               COMM_ALL_TO_ALL, span, calls,
-               copies * (fwd * c + bwd * cg), ib * (fwd * c + bwd * cg),
-               nv * (fwd * c + bwd * cg));
+               COMM_ALL_TO_ALL, span, calls, copies * (fwd * c + bwd * cg),
+               ib * (fwd * c + bwd * cg), nv * (fwd * c + bwd * cg));
     }
     if (p->pp > 1 && pp_sends > 0) {
         long stage = p->tp * p->cp * p->dp;

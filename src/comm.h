@@ -37,26 +37,26 @@ enum comm_kind {
 
 /* What a collective is for; totals are kept per purpose. */
 enum comm_what {
-    COMM_DP_GRADS,     /* data parallel: gradients */
-    COMM_DP_WEIGHTS,   /* ZeRO: weights gathered after the step / per use */
-    COMM_EDP_GRADS,    /* expert data parallel: gradients */
+    COMM_DP_GRADS,   /* data parallel: gradients */
+    COMM_DP_WEIGHTS, /* ZeRO: weights gathered after the step / per use */
+    COMM_EDP_GRADS,  /* expert data parallel: gradients */
     COMM_EDP_WEIGHTS,
-    COMM_TP,           /* tensor (sequence) parallel activations */
-    COMM_CP,           /* context parallel keys and values */
-    COMM_EP,           /* expert parallel dispatch and combine */
-    COMM_PP,           /* pipeline activations and their gradients */
+    COMM_TP, /* tensor (sequence) parallel activations */
+    COMM_CP, /* context parallel keys and values */
+    COMM_EP, /* expert parallel dispatch and combine */
+    COMM_PP, /* pipeline activations and their gradients */
     COMM_WHATS
 };
 
 struct comm_collective {
-    const char *name;     /* "ZeRO-3 weight all-gather (forward)" */
-    int what;             /* enum comm_what */
-    int kind;             /* enum comm_kind */
+    const char *name; /* "ZeRO-3 weight all-gather (forward)" */
+    int what;         /* enum comm_what */
+    int kind;         /* enum comm_kind */
     struct plan_span span;
-    double calls;         /* per GPU per step */
-    double bytes;         /* algorithmic volume per GPU per step */
-    double ib_bytes;      /* of which over IB (per the comm model) */
-    double nvlink_bytes;  /* of which over NVLink */
+    double calls;        /* per GPU per step */
+    double bytes;        /* algorithmic volume per GPU per step */
+    double ib_bytes;     /* of which over IB (per the comm model) */
+    double nvlink_bytes; /* of which over NVLink */
 };
 
 struct comm_totals {

@@ -58,8 +58,8 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx, long chunks, struct diag *d)
         enum status st;
         if (ctx->parts[p][chunks].chunks == chunks)
             continue;
-        st = model_partition(ctx->m, chunks, w8, w16, &ctx->parts[p][chunks],
-                             d);
+        st =
+            model_partition(ctx->m, chunks, w8, w16, &ctx->parts[p][chunks], d);
         if (st != STATUS_OK)
             return st;
     }
@@ -93,8 +93,8 @@ void cost_times(const struct cost_work *w,
                 int precision,
                 struct cost_times *t)
 {
-    double peak = precision == MODEL_FP8 ? hw->fp8_peak_flops
-                                         : hw->bf16_peak_flops;
+    double peak =
+        precision == MODEL_FP8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
     memset(t, 0, sizeof *t);
     t->compute = w->bf16_flops / hw->bf16_flops +
                  (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0);
@@ -103,10 +103,10 @@ void cost_times(const struct cost_work *w,
                 w->nvlink_calls * hw->nvlink_latency_s;
     t->hbm = w->hbm_bytes / hw->hbm_bps;
     t->optimizer = w->optimizer_bytes / hw->hbm_bps;
-    t->ep = max2(w->ep_ib_bytes / hw->ib_bps +
-                     w->ep_ib_calls * hw->ib_latency_s,
-                 w->ep_nvlink_bytes / hw->nvlink_bps +
-                     w->ep_nvlink_calls * hw->nvlink_latency_s);
+    t->ep =
+        max2(w->ep_ib_bytes / hw->ib_bps + w->ep_ib_calls * hw->ib_latency_s,
+             w->ep_nvlink_bytes / hw->nvlink_bps +
+                 w->ep_nvlink_calls * hw->nvlink_latency_s);
     t->bound = COST_COMPUTE;
     t->core = t->compute;
     if (t->ib > t->core) {
@@ -123,8 +123,8 @@ void cost_times(const struct cost_work *w,
     }
     t->bubble = w->bubble_coef * t->core / w->microbatches;
     t->step = t->bubble + t->optimizer + t->core;
-    t->step_serial = t->bubble + t->optimizer + max2(t->compute, t->hbm) +
-                     t->ib + t->nvlink;
+    t->step_serial =
+        t->bubble + t->optimizer + max2(t->compute, t->hbm) + t->ib + t->nvlink;
     t->comm_compute_ratio = max2(t->ib, t->nvlink) / t->compute;
     t->tokens_per_s_per_gpu = w->tokens / (t->step * w->gpus);
     t->mfu = w->model_flops / (t->step * hw->bf16_peak_flops);
@@ -135,8 +135,8 @@ void cost_times(const struct cost_work *w,
 }
 
 /* Bubble in units of the core time of one micro-batch (see top). */
-static double bubble_coef(const struct plan *p, double fwd, double wgrad,
-                          double total)
+static double
+bubble_coef(const struct plan *p, double fwd, double wgrad, double total)
 {
     double pp = (double)p->pp;
     double f = fwd / total, w = wgrad / total, b = 1 - f;
@@ -155,10 +155,14 @@ static double bubble_coef(const struct plan *p, double fwd, double wgrad,
 }
 
 /* Work of pipeline rank `rank`: everything but model_flops and tokens. */
-static void rank_work(const struct cost_ctx *ctx, const struct plan *p,
-                      const struct model_partition *part, long rank,
-                      struct cost_work *w, struct comm_collective *list,
-                      size_t max, size_t *nlist)
+static void rank_work(const struct cost_ctx *ctx,
+                      const struct plan *p,
+                      const struct model_partition *part,
+                      long rank,
+                      struct cost_work *w,
+                      struct comm_collective *list,
+                      size_t max,
+                      size_t *nlist)
 {
     const struct model_spec *s = &ctx->m->spec;
     long chunk[PLAN_RANK_CHUNKS_MAX];
@@ -195,11 +199,10 @@ static void rank_work(const struct cost_ctx *ctx, const struct plan *p,
          * recomputed forward), gradients accumulated (read + write) or,
          * under ZeRO-2/3, written once; ZeRO-3 gathers weights into HBM
          * twice; saved activations written and read back. */
-        w->hbm_bytes +=
-            mbs[i] * (read * (full ? 3 : 2) +
-                      gpu * s->grad_bytes * (p->zero >= 2 ? 1 : 2) +
-                      (p->zero >= 3 ? 2 * gpu * wb : 0) +
-                      2 * tokens * c->act_bytes[prec][rec]);
+        w->hbm_bytes += mbs[i] * (read * (full ? 3 : 2) +
+                                  gpu * s->grad_bytes * (p->zero >= 2 ? 1 : 2) +
+                                  (p->zero >= 3 ? 2 * gpu * wb : 0) +
+                                  2 * tokens * c->act_bytes[prec][rec]);
         dense += c->params_dense / tp;
         expert += c->params_expert / ep;
     }
@@ -209,8 +212,7 @@ static void rank_work(const struct cost_ctx *ctx, const struct plan *p,
         (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
          expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
         (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes + wb);
-    w->bubble_coef =
-        bubble_coef(p, fwd, wgrad, w->fp8_flops + w->bf16_flops);
+    w->bubble_coef = bubble_coef(p, fwd, wgrad, w->fp8_flops + w->bf16_flops);
     w->microbatches = (double)p->microbatches;
 
     nl = comm_rank(ctx->m, ctx->hw, p, part, rank, ctx->comm, list, max, &ct);

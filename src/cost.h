@@ -31,16 +31,16 @@ enum cost_bound { COST_COMPUTE, COST_IB, COST_NVLINK, COST_HBM };
 
 /* Work of the critical pipeline rank, per GPU per step. */
 struct cost_work {
-    double fp8_flops;    /* hardware FLOPs run at the FP8 rate */
-    double bf16_flops;   /* hardware FLOPs run at the BF16 rate */
-    double model_flops;  /* model FLOPs per GPU (no recompute), for MFU */
+    double fp8_flops;   /* hardware FLOPs run at the FP8 rate */
+    double bf16_flops;  /* hardware FLOPs run at the BF16 rate */
+    double model_flops; /* model FLOPs per GPU (no recompute), for MFU */
     double ib_bytes, nvlink_bytes;
     double ib_calls, nvlink_calls;
     double hbm_bytes;       /* weights, gradients, activations */
     double optimizer_bytes; /* the optimizer step */
     double bubble_coef;     /* bubble = coef x core / microbatches */
     double microbatches;
-    double tokens;          /* per step, whole cluster */
+    double tokens; /* per step, whole cluster */
     double gpus;
     double ep_ib_bytes, ep_nvlink_bytes; /* MoE all-to-all share */
     double ep_ib_calls, ep_nvlink_calls;
@@ -67,8 +67,8 @@ struct cost_result {
     struct cost_times t;
     struct memory mem; /* heaviest rank */
     bool fits;
-    long rank;         /* critical (slowest) pipeline rank */
-    double ep_ratio;   /* MoE all-to-all / compute, summed over ranks */
+    long rank;       /* critical (slowest) pipeline rank */
+    double ep_ratio; /* MoE all-to-all / compute, summed over ranks */
 };
 
 /* Per model and cluster: the pipeline partitions, built once. */

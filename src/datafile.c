@@ -36,7 +36,7 @@ struct parse {
     const char *text; /* the whole file */
     size_t len;
     size_t pos;
-    long line;         /* number of the line last handed to inih */
+    long line;          /* number of the line last handed to inih */
     unsigned char *bad; /* per line (1-based): blank it */
     long nlines;
     struct entry *entries;
@@ -46,10 +46,8 @@ struct parse {
 
 /* ---- Reading ---- */
 
-static enum status read_file(const char *path,
-                             char **out,
-                             size_t *len,
-                             struct diag *d)
+static enum status
+read_file(const char *path, char **out, size_t *len, struct diag *d)
 {
     struct stat st;
     FILE *f = fopen(path, "rb");
@@ -79,8 +77,7 @@ static enum status read_file(const char *path,
         int e = errno;
         free(buf);
         fclose(f);
-        return diag_add(d, STATUS_IO, "%s: cannot read: %s", path,
-                        strerror(e));
+        return diag_add(d, STATUS_IO, "%s: cannot read: %s", path, strerror(e));
     }
     fclose(f);
     buf[got] = '\0';
@@ -115,10 +112,8 @@ static char *next_line(char *str, int num, void *stream)
     return str;
 }
 
-static int on_value(void *user,
-                    const char *section,
-                    const char *name,
-                    const char *value)
+static int
+on_value(void *user, const char *section, const char *name, const char *value)
 {
     struct parse *p = user;
     struct entry *e;
@@ -163,8 +158,8 @@ static void prescan(struct parse *p, const char *path, struct diag *d)
         } else if (i - start >= INI_MAX_LINE - 1) {
             p->bad[line] = 1;
             diag_add(d, STATUS_PARSE,
-                     "%s:%ld: line too long (%zu characters; at most %d)",
-                     path, line, i - start, INI_MAX_LINE - 2);
+                     "%s:%ld: line too long (%zu characters; at most %d)", path,
+                     line, i - start, INI_MAX_LINE - 2);
         }
         if (i < p->len)
             i++;
@@ -184,9 +179,8 @@ static long count_lines(const char *text, size_t len)
 }
 
 /* Parses p->text into entries, one message per malformed line. */
-static enum status parse_entries(struct parse *p,
-                                 const char *path,
-                                 struct diag *d)
+static enum status
+parse_entries(struct parse *p, const char *path, struct diag *d)
 {
     int passes = 0;
     p->nlines = count_lines(p->text, p->len);
@@ -202,8 +196,7 @@ static enum status parse_entries(struct parse *p,
         err = ini_parse_stream(next_line, p, on_value, p);
         if (p->nomem)
             return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
-        if (err <= 0 || err > p->nlines || p->bad[err] ||
-            ++passes > PASSES_MAX)
+        if (err <= 0 || err > p->nlines || p->bad[err] || ++passes > PASSES_MAX)
             break;
         p->bad[err] = 1;
         diag_add(d, STATUS_PARSE,
@@ -285,8 +278,8 @@ void datafile_describe(const struct datafile_field *f, char *buf, size_t size)
     }
     what = f->type == DATAFILE_INT ? "an integer" : "a number";
     if (f->max >= HUGE_VAL)
-        snprintf(buf, size, "%s %s %.15g", what, f->min_open ? ">" : ">=",
-                 f->min);
+        snprintf(buf, size, "%s %s %.15g", what,
+                 f->min_open ? ">" : ">=", f->min);
     else if (f->min_open)
         snprintf(buf, size, "%s in (%.15g, %.15g]", what, f->min, f->max);
     else
@@ -422,8 +415,7 @@ static bool parse_list(const struct datafile_field *f,
         if (strstr(words[i], "..")) {
             const char *step = NULL;
             if (i + 1 < n && (words[i + 1][0] == 'x' ||
-                              words[i + 1][0] == '*' ||
-                              words[i + 1][0] == '+'))
+                              words[i + 1][0] == '*' || words[i + 1][0] == '+'))
                 step = words[++i];
             if (!parse_range(f, words[i - (step ? 1 : 0)], step, l, why,
                              why_size))
@@ -466,9 +458,8 @@ static bool schema_has_section(const struct datafile_schema *schema,
 }
 
 /* "[a] [b] [c]": the schema's sections, for messages. */
-static void section_names(const struct datafile_schema *schema,
-                          char *buf,
-                          size_t size)
+static void
+section_names(const struct datafile_schema *schema, char *buf, size_t size)
 {
     size_t i, used = 0;
     buf[0] = '\0';
@@ -725,8 +716,7 @@ enum status datafile_load(const char *path,
             continue;
         }
         if (meta) {
-            meta->line[i] = set_text[i] || !by_field[i] ? 0
-                                                        : by_field[i]->line;
+            meta->line[i] = set_text[i] || !by_field[i] ? 0 : by_field[i]->line;
             meta->given[i] = set_text[i] || by_field[i];
         }
     }
@@ -790,17 +780,14 @@ datafile_parse_set(const char *arg, struct datafile_set *out, struct diag *d)
         (size_t)(eq - dot - 1) >= sizeof out->key ||
         strlen(eq + 1) >= sizeof out->value)
         return diag_set(d, STATUS_USAGE, "--set %.60s...: too long", arg);
-    snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg),
-             arg);
+    snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg), arg);
     snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);
     snprintf(out->value, sizeof out->value, "%s", eq + 1);
     return STATUS_OK;
 }
 
-enum status datafile_first_section(const char *path,
-                                   char *buf,
-                                   size_t size,
-                                   struct diag *d)
+enum status
+datafile_first_section(const char *path, char *buf, size_t size, struct diag *d)
 {
     char *text = NULL;
     size_t len = 0, i = 0;

@@ -72,9 +72,9 @@ struct datafile_set {
 struct datafile_meta {
     char path[512];
     const struct datafile_schema *schema;
-    long line[DATAFILE_FIELDS_MAX];   /* 0: default or --set */
-    bool given[DATAFILE_FIELDS_MAX];  /* in the file or by --set */
-    char *source[DATAFILE_FIELDS_MAX]; /* NULL when none given */
+    long line[DATAFILE_FIELDS_MAX];            /* 0: default or --set */
+    bool given[DATAFILE_FIELDS_MAX];           /* in the file or by --set */
+    char *source[DATAFILE_FIELDS_MAX];         /* NULL when none given */
     char *section_source[DATAFILE_FIELDS_MAX]; /* per field's section */
 };
 
@@ -148,8 +148,7 @@ bool datafile_parse_scalar(const struct datafile_field *f,
  * Writes schema as a Markdown table (section, key, accepted values, unit,
  * default, meaning) to out: the schema part of data/README.md.
  */
-void datafile_schema_markdown(const struct datafile_schema *schema,
-                              FILE *out);
+void datafile_schema_markdown(const struct datafile_schema *schema, FILE *out);
 
 /* Describes what f accepts ("an integer in 1..64"), for messages. */
 void datafile_describe(const struct datafile_field *f, char *buf, size_t size);

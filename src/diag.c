@@ -66,10 +66,10 @@ void diag_finish(struct diag *d)
 const char *status_str(enum status st)
 {
     static const char *const names[] = {
-        [STATUS_OK] = "success",       [STATUS_USAGE] = "bad usage",
-        [STATUS_IO] = "I/O error",     [STATUS_PARSE] = "parse error",
-        [STATUS_RANGE] = "bad value",  [STATUS_NOMEM] = "out of memory",
-        [STATUS_XLSX] = "xlsx error",  [STATUS_PLOT] = "gnuplot error",
+        [STATUS_OK] = "success",      [STATUS_USAGE] = "bad usage",
+        [STATUS_IO] = "I/O error",    [STATUS_PARSE] = "parse error",
+        [STATUS_RANGE] = "bad value", [STATUS_NOMEM] = "out of memory",
+        [STATUS_XLSX] = "xlsx error", [STATUS_PLOT] = "gnuplot error",
     };
     if ((size_t)st < sizeof names / sizeof names[0] && names[st])
         return names[st];

@@ -26,8 +26,8 @@ enum status {
 #define DIAG_LINES_MAX 40 /* lines kept; later ones are only counted */
 
 struct diag {
-    enum status status; /* first failing status, STATUS_OK if none */
-    size_t lines;       /* lines added (may exceed DIAG_LINES_MAX) */
+    enum status status;     /* first failing status, STATUS_OK if none */
+    size_t lines;           /* lines added (may exceed DIAG_LINES_MAX) */
     char msg[DIAG_MSG_MAX]; /* newline-separated, no trailing newline */
 };
 

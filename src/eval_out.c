@@ -46,9 +46,8 @@ void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
         snprintf(buf, size,
                  "%s-bound: %.1f s of %s traffic per second of compute; "
                  "the GPUs wait on %s %.0f%% of the overlapped step",
-                 link_name(t->bound), comm / t->compute,
-                 link_name(t->bound), link_name(t->bound),
-                 100 * (t->core - t->compute) / t->core);
+                 link_name(t->bound), comm / t->compute, link_name(t->bound),
+                 link_name(t->bound), 100 * (t->core - t->compute) / t->core);
 }
 
 static void row(FILE *out, const char *label, double value)
@@ -94,8 +93,8 @@ void eval_out_text(FILE *out, const struct eval_view *v)
 
     plan_format(p, plan, sizeof plan);
     eval_out_verdict(r, verdict, sizeof verdict);
-    fprintf(out, "%s on %ld x %s (%s), comm model %s\n", m->spec.name,
-            p->gpus, hw->spec.gpu_name, hw->spec.cluster_name,
+    fprintf(out, "%s on %ld x %s (%s), comm model %s\n", m->spec.name, p->gpus,
+            hw->spec.gpu_name, hw->spec.cluster_name,
             comm_model_str(v->ctx->comm));
     fprintf(out, "plan    %s\n", plan);
     fprintf(out,
@@ -107,8 +106,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
             "model   %.2f B parameters, %.2f B active per token; %.1f "
             "GFLOP/token (fwd+bwd, causal%s)\n\n",
             m->params_total / 1e9, m->params_active / 1e9,
-            m->flops_per_token / 1e9,
-            m->spec.mtp_enabled ? ", with MTP" : "");
+            m->flops_per_token / 1e9, m->spec.mtp_enabled ? ", with MTP" : "");
 
     fprintf(out, "memory per GPU, pipeline rank %ld (the heaviest) %11s\n",
             mem->rank, "GiB");
@@ -134,9 +132,9 @@ void eval_out_text(FILE *out, const struct eval_view *v)
         char span[32];
         double time = c->ib_bytes / hw->ib_bps +
                       (c->ib_bytes > 0 ? c->calls * hw->ib_latency_s : 0);
-        double tnv = c->nvlink_bytes / hw->nvlink_bps +
-                     (c->nvlink_bytes > 0 ? c->calls * hw->nvlink_latency_s
-                                          : 0);
+        double tnv =
+            c->nvlink_bytes / hw->nvlink_bps +
+            (c->nvlink_bytes > 0 ? c->calls * hw->nvlink_latency_s : 0);
         span_text(&c->span, span, sizeof span);
         fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f\n", c->name,
                 c->span.size, span, c->ib_bytes / 1e9, c->nvlink_bytes / 1e9,
@@ -281,8 +279,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "tokens_per_s_per_gpu", t->tokens_per_s_per_gpu, true);
     num(out, "mfu", t->mfu, true);
     num(out, "mfu_precision", t->mfu_precision, true);
-    num(out, "gpu_hours_per_trillion_tokens", t->gpu_hours_per_trillion,
-        true);
+    num(out, "gpu_hours_per_trillion_tokens", t->gpu_hours_per_trillion, true);
     num(out, "days", t->days, true);
     num(out, "cost_usd", t->cost_usd, true);
     fputs("\"collectives\":[", out);

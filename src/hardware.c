@@ -40,8 +40,11 @@ static const struct datafile_field fields[] = {
 const struct datafile_schema hardware_schema = {
     "hardware", fields, sizeof fields / sizeof fields[0]};
 
-static void bad(const struct hardware *h, struct diag *d, const char *section,
-                const char *key, const char *problem)
+static void bad(const struct hardware *h,
+                struct diag *d,
+                const char *section,
+                const char *key,
+                const char *problem)
 {
     long i = datafile_field_index(&hardware_schema, section, key);
     long line = i < 0 ? 0 : h->meta.line[i];
@@ -49,13 +52,17 @@ static void bad(const struct hardware *h, struct diag *d, const char *section,
         diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", h->meta.path, line,
                  section, key, problem);
     else
-        diag_add(d, STATUS_RANGE, "%s: %s.%s: %s", h->meta.path, section,
-                 key, problem);
+        diag_add(d, STATUS_RANGE, "%s: %s.%s: %s", h->meta.path, section, key,
+                 problem);
 }
 
-static void not_above(const struct hardware *h, struct diag *d,
-                      const char *section, const char *key, double value,
-                      const char *peak_key, double peak)
+static void not_above(const struct hardware *h,
+                      struct diag *d,
+                      const char *section,
+                      const char *key,
+                      double value,
+                      const char *peak_key,
+                      double peak)
 {
     char why[200];
     if (value <= peak)
@@ -120,8 +127,8 @@ enum status hardware_load(const char *path,
 {
     enum status st;
     memset(h, 0, sizeof *h);
-    st = datafile_load(path, &hardware_schema, &h->spec, &h->meta, sets,
-                       nsets, d);
+    st = datafile_load(path, &hardware_schema, &h->spec, &h->meta, sets, nsets,
+                       d);
     if (st != STATUS_OK)
         return st;
     check_spec(h, d);

@@ -21,22 +21,22 @@ struct hardware_spec {
     double bf16_achievable_tflops; /* measured GEMM */
     double fp8_peak_tflops;        /* dense; 0 = no FP8 tensor cores */
     double fp8_achievable_tflops;
-    double hbm_gib;            /* capacity the CUDA runtime reports */
-    double hbm_peak_tbps;      /* TB/s = 1e12 B/s */
+    double hbm_gib;       /* capacity the CUDA runtime reports */
+    double hbm_peak_tbps; /* TB/s = 1e12 B/s */
     double hbm_achievable_tbps;
     long sms;
-    long comm_sms;             /* SMs running communication kernels */
-    double clock_derate;       /* sustained clock under power caps, 0..1 */
+    long comm_sms;       /* SMs running communication kernels */
+    double clock_derate; /* sustained clock under power caps, 0..1 */
     double cuda_context_gib;
     double nccl_buffers_gib;
-    double fragmentation_pct;  /* of the allocated bytes */
+    double fragmentation_pct; /* of the allocated bytes */
     char cluster_name[128];
     long gpus;
     long gpus_per_node;
-    double nvlink_peak_gbps; /* per GPU per direction, GB/s = 1e9 B/s */
-    double nvlink_gbps;      /* achievable */
-    double ib_peak_gbps;     /* per GPU per direction */
-    double ib_gbps;          /* achievable */
+    double nvlink_peak_gbps;  /* per GPU per direction, GB/s = 1e9 B/s */
+    double nvlink_gbps;       /* achievable */
+    double ib_peak_gbps;      /* per GPU per direction */
+    double ib_gbps;           /* achievable */
     double nvlink_latency_us; /* per collective call */
     double ib_latency_us;
     double gpu_hour_usd;

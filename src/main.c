@@ -151,31 +151,29 @@ static enum status check_sets_used(struct config *cfg, struct diag *d)
     return d->status;
 }
 
-static enum status load_inputs(struct config *cfg, struct inputs *in,
-                               struct diag *d)
+static enum status
+load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
 {
     char b1[1024], b2[1024], b3[1024];
-    const char *mp = cfg->model_path
-                         ? cfg->model_path
-                         : default_path("data/models/deepseek-v3.ini", b1,
-                                        sizeof b1);
-    const char *hp = cfg->hw_path ? cfg->hw_path
-                                  : default_path("data/hardware/h800.ini", b2,
-                                                 sizeof b2);
-    const char *sp = cfg->sweep_path
-                         ? cfg->sweep_path
-                         : default_path("data/sweeps/default.ini", b3,
-                                        sizeof b3);
+    const char *mp =
+        cfg->model_path
+            ? cfg->model_path
+            : default_path("data/models/deepseek-v3.ini", b1, sizeof b1);
+    const char *hp =
+        cfg->hw_path ? cfg->hw_path
+                     : default_path("data/hardware/h800.ini", b2, sizeof b2);
+    const char *sp = cfg->sweep_path ? cfg->sweep_path
+                                     : default_path("data/sweeps/default.ini",
+                                                    b3, sizeof b3);
     struct diag d2, d3;
     diag_init(&d2);
     diag_init(&d3);
     memset(in, 0, sizeof *in);
-    in->have_m = model_load(mp, &in->m, cfg->sets, cfg->nsets, d) ==
-                 STATUS_OK;
-    in->have_hw = hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) ==
-                  STATUS_OK;
-    in->have_sweep = sweep_load(sp, &in->sweep, cfg->sets, cfg->nsets,
-                                &d3) == STATUS_OK;
+    in->have_m = model_load(mp, &in->m, cfg->sets, cfg->nsets, d) == STATUS_OK;
+    in->have_hw =
+        hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) == STATUS_OK;
+    in->have_sweep =
+        sweep_load(sp, &in->sweep, cfg->sets, cfg->nsets, &d3) == STATUS_OK;
     /* Report the problems of all three files, not only the first. */
     if (d2.status != STATUS_OK)
         diag_add(d, d2.status, "%s", d2.msg);
@@ -266,8 +264,7 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
         diag_init(&d);
         if (datafile_first_section(files[i], section, sizeof section, &d) ==
             STATUS_OK) {
-            for (j = 0; j < sizeof model_sections / sizeof *model_sections;
-                 j++)
+            for (j = 0; j < sizeof model_sections / sizeof *model_sections; j++)
                 if (strcmp(section, model_sections[j]) == 0)
                     is_model = true;
             if (is_model) {
@@ -303,8 +300,8 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
 }
 
 /* Applies one parsed option; returns -1 to go on, else an exit code. */
-static int apply_option(struct config *cfg, int opt, const char *arg,
-                        const char *token)
+static int
+apply_option(struct config *cfg, int opt, const char *arg, const char *token)
 {
     struct diag d;
     switch (opt) {
@@ -324,8 +321,7 @@ static int apply_option(struct config *cfg, int opt, const char *arg,
         diag_init(&d);
         if (cfg->nsets == SETS_MAX)
             return usage_error("--set %s: too many overrides", arg);
-        if (datafile_parse_set(arg, &cfg->sets[cfg->nsets], &d) !=
-            STATUS_OK) {
+        if (datafile_parse_set(arg, &cfg->sets[cfg->nsets], &d) != STATUS_OK) {
             print_diag(&d);
             fprintf(stderr, "%s: try '%s --help'\n", PROG, PROG);
             return EXIT_INPUT;
@@ -391,8 +387,7 @@ int main(int argc, char **argv)
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command
      * and the PLAN tokens. */
-    while ((opt = getopt_long(argc, argv, "m:g:s:o:qh", options, NULL)) !=
-           -1) {
+    while ((opt = getopt_long(argc, argv, "m:g:s:o:qh", options, NULL)) != -1) {
         int rc = apply_option(&cfg, opt, optarg, argv[optind - 1]);
         if (rc >= 0)
             return rc;
@@ -417,6 +412,5 @@ int main(int argc, char **argv)
     }
     if (strcmp(command, "report") == 0)
         return usage_error("%s", "report: not built yet");
-    return usage_error("unknown command '%s' (report, eval or check)",
-                       command);
+    return usage_error("unknown command '%s' (report, eval or check)", command);
 }

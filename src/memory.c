@@ -48,17 +48,17 @@ void memory_rank(const struct model *m,
             head = true;
     }
     out->rank = rank;
-    out->weights = (dense / (p->zero >= 3 ? rd : 1) +
-                    expert / (p->zero >= 3 ? rx : 1)) *
-                   wb;
+    out->weights =
+        (dense / (p->zero >= 3 ? rd : 1) + expert / (p->zero >= 3 ? rx : 1)) *
+        wb;
     if (p->zero >= 3) /* current + prefetched layer, and its gradient */
         out->weights += layer_max * (2 * wb + s->grad_bytes);
-    out->grads = (dense / (p->zero >= 2 ? rd : 1) +
-                  expert / (p->zero >= 2 ? rx : 1)) *
-                 s->grad_bytes;
-    out->optimizer = (dense / (p->zero >= 1 ? rd : 1) +
-                      expert / (p->zero >= 1 ? rx : 1)) *
-                     (s->master_bytes + 2 * s->moment_bytes);
+    out->grads =
+        (dense / (p->zero >= 2 ? rd : 1) + expert / (p->zero >= 2 ? rx : 1)) *
+        s->grad_bytes;
+    out->optimizer =
+        (dense / (p->zero >= 1 ? rd : 1) + expert / (p->zero >= 1 ? rx : 1)) *
+        (s->master_bytes + 2 * s->moment_bytes);
     /* In-flight micro-batches times the rank's mean chunk activations. */
     out->activations = plan_inflight(p, rank) * tokens * act / (double)n;
     out->logits = 0;
@@ -66,12 +66,11 @@ void memory_rank(const struct model *m,
         out->logits = tokens * (double)s->vocab * s->logits_bytes *
                       (1 + (s->mtp_enabled ? (double)s->mtp_depth : 0));
     out->activations += out->logits;
-    out->other = (hw->spec.cuda_context_gib + hw->spec.nccl_buffers_gib) *
-                     1073741824.0 +
-                 hw->spec.fragmentation_pct / 100 *
-                     (out->weights + out->grads + out->optimizer +
-                      out->activations);
-    out->total = out->weights + out->grads + out->optimizer +
-                 out->activations + out->other;
+    out->other =
+        (hw->spec.cuda_context_gib + hw->spec.nccl_buffers_gib) * 1073741824.0 +
+        hw->spec.fragmentation_pct / 100 *
+            (out->weights + out->grads + out->optimizer + out->activations);
+    out->total = out->weights + out->grads + out->optimizer + out->activations +
+                 out->other;
     out->capacity = hw->capacity_bytes;
 }

@@ -14,15 +14,15 @@
 #include "plan.h"
 
 struct memory {
-    long rank;          /* pipeline rank these bytes are for */
-    double weights;     /* bytes, incl. ZeRO-3 gathered buffers */
+    long rank;      /* pipeline rank these bytes are for */
+    double weights; /* bytes, incl. ZeRO-3 gathered buffers */
     double grads;
     double optimizer;   /* master weights and Adam moments */
     double activations; /* saved activations incl. logits */
     double logits;      /* of which the loss's logits */
     double other;       /* CUDA context, NCCL buffers, fragmentation */
     double total;
-    double capacity;    /* the GPU's, from the hardware file */
+    double capacity; /* the GPU's, from the hardware file */
 };
 
 /*

@@ -84,29 +84,31 @@ static const struct datafile_field fields[] = {
 };
 /* clang-format on */
 
-const struct datafile_schema model_schema = {
-    "model", fields, sizeof fields / sizeof fields[0]};
+const struct datafile_schema model_schema = {"model", fields,
+                                             sizeof fields / sizeof fields[0]};
 
 /* ---- Validation across fields ---- */
 
-static long line_of(const struct model *m, const char *section,
-                    const char *key)
+static long line_of(const struct model *m, const char *section, const char *key)
 {
     long i = datafile_field_index(&model_schema, section, key);
     return i < 0 ? 0 : m->meta.line[i];
 }
 
 /* Reports "path:line: section.key: problem" for a cross-field check. */
-static void bad(struct model *m, struct diag *d, const char *section,
-                const char *key, const char *problem)
+static void bad(struct model *m,
+                struct diag *d,
+                const char *section,
+                const char *key,
+                const char *problem)
 {
     long line = line_of(m, section, key);
     if (line > 0)
         diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", m->meta.path, line,
                  section, key, problem);
     else
-        diag_add(d, STATUS_RANGE, "%s: %s.%s: %s", m->meta.path, section,
-                 key, problem);
+        diag_add(d, STATUS_RANGE, "%s: %s.%s: %s", m->meta.path, section, key,
+                 problem);
 }
 
 static void check_spec(struct model *m, struct diag *d)
@@ -128,8 +130,7 @@ static void check_spec(struct model *m, struct diag *d)
         if (s->kv_lora_rank == 0)
             bad(m, d, "attention", "kv_lora_rank", "required for type mla");
         if (s->qk_nope_head_dim == 0)
-            bad(m, d, "attention", "qk_nope_head_dim",
-                "required for type mla");
+            bad(m, d, "attention", "qk_nope_head_dim", "required for type mla");
         if (s->v_head_dim == 0)
             bad(m, d, "attention", "v_head_dim", "required for type mla");
     } else if (s->head_dim == 0 && s->hidden % s->heads != 0) {
@@ -188,13 +189,13 @@ static double norm_params(const struct model_spec *s, double width)
 }
 
 struct attn_numbers {
-    double params;    /* projections, biases, latent norms */
-    double proj_fwd;  /* projection GEMM FLOPs/token */
-    double up_fwd;    /* MLA up-projection GEMM FLOPs/token */
-    double core_fwd;  /* QK^T and PV FLOPs/token, causal */
-    double qk_dim;    /* per-head query/key dimension */
-    double v_dim;     /* per-head value dimension */
-    double kv_elems;  /* K and V elements per token (all heads) */
+    double params;   /* projections, biases, latent norms */
+    double proj_fwd; /* projection GEMM FLOPs/token */
+    double up_fwd;   /* MLA up-projection GEMM FLOPs/token */
+    double core_fwd; /* QK^T and PV FLOPs/token, causal */
+    double qk_dim;   /* per-head query/key dimension */
+    double v_dim;    /* per-head value dimension */
+    double kv_elems; /* K and V elements per token (all heads) */
 };
 
 static struct attn_numbers attention(const struct model_spec *s)
@@ -248,14 +249,18 @@ static double ffn_params(const struct model_spec *s, double f)
 
 static double ffn_fwd(const struct model_spec *s, double f)
 {
-    return 2 * (s->activation == MODEL_SWIGLU ? 3 : 2) * (double)s->hidden *
-           f;
+    return 2 * (s->activation == MODEL_SWIGLU ? 3 : 2) * (double)s->hidden * f;
 }
 
 /* ---- Activation inventory ---- */
 
-static void add_tensor(struct model *m, const char *name, bool dense,
-                       bool moe, double elems, bool routed, int dtype,
+static void add_tensor(struct model *m,
+                       const char *name,
+                       bool dense,
+                       bool moe,
+                       double elems,
+                       bool routed,
+                       int dtype,
                        int tag)
 {
     struct model_tensor *t;
@@ -297,12 +302,12 @@ static void build_inventory(struct model *m)
         double rope = (double)s->qk_rope_head_dim;
         add_tensor(m, "query latent (q norm input)", any, any, ql, false,
                    MODEL_DT_ACT, MODEL_TAG_KEPT);
-        add_tensor(m, "query latent norm output (q up-projection input)",
-                   any, any, ql, false, MODEL_DT_LIN_IN, MODEL_TAG_NORM);
-        add_tensor(m, "key/value latent (kv norm input)", any, any, kl,
-                   false, MODEL_DT_ACT, MODEL_TAG_KEPT);
-        add_tensor(m, "decoupled RoPE key", any, any, rope, false,
+        add_tensor(m, "query latent norm output (q up-projection input)", any,
+                   any, ql, false, MODEL_DT_LIN_IN, MODEL_TAG_NORM);
+        add_tensor(m, "key/value latent (kv norm input)", any, any, kl, false,
                    MODEL_DT_ACT, MODEL_TAG_KEPT);
+        add_tensor(m, "decoupled RoPE key", any, any, rope, false, MODEL_DT_ACT,
+                   MODEL_TAG_KEPT);
         add_tensor(m, "key/value latent norm output (kv up-projection input)",
                    any, any, kl, false, MODEL_DT_LIN_IN, MODEL_TAG_NORM);
         add_tensor(m, "Q (up-projected, with RoPE)", any, any, n * a.qk_dim,
@@ -329,26 +334,25 @@ static void build_inventory(struct model *m)
         if (s->dropout) {
             add_tensor(m, "attention dropout mask (s x s)", any, any, n * S,
                        false, MODEL_DT_MASK, MODEL_TAG_ATTN_CORE);
-            add_tensor(m, "attention dropout output (s x s)", any, any,
-                       n * S, false, MODEL_DT_ACT, MODEL_TAG_ATTN_CORE);
+            add_tensor(m, "attention dropout output (s x s)", any, any, n * S,
+                       false, MODEL_DT_ACT, MODEL_TAG_ATTN_CORE);
         }
     }
     add_tensor(m, "attention output (output projection input)", any, any,
                n * a.v_dim, false, MODEL_DT_ATTN_OUT, MODEL_TAG_KEPT);
     if (s->dropout)
-        add_tensor(m, "residual dropout mask (attention)", any, any, h,
-                   false, MODEL_DT_MASK, MODEL_TAG_KEPT);
-    add_tensor(m, "FFN norm input (residual)", any, any, h, false,
-               MODEL_DT_ACT, MODEL_TAG_KEPT);
-    add_tensor(m, "FFN norm output (FFN, router and dispatch input)", any,
-               any, h, false, MODEL_DT_LIN_IN, MODEL_TAG_NORM);
+        add_tensor(m, "residual dropout mask (attention)", any, any, h, false,
+                   MODEL_DT_MASK, MODEL_TAG_KEPT);
+    add_tensor(m, "FFN norm input (residual)", any, any, h, false, MODEL_DT_ACT,
+               MODEL_TAG_KEPT);
+    add_tensor(m, "FFN norm output (FFN, router and dispatch input)", any, any,
+               h, false, MODEL_DT_LIN_IN, MODEL_TAG_NORM);
     if (dense) {
         if (swiglu) {
             add_tensor(m, "dense gate/up output (SwiGLU input)", true, false,
                        2 * f, false, MODEL_DT_SWIGLU_IN, MODEL_TAG_KEPT);
             add_tensor(m, "dense SwiGLU output (down-projection input)", true,
-                       false, f, false, MODEL_DT_LIN_IN,
-                       MODEL_TAG_SWIGLU_OUT);
+                       false, f, false, MODEL_DT_LIN_IN, MODEL_TAG_SWIGLU_OUT);
         } else {
             add_tensor(m, "dense FC1 output (GeLU input)", true, false, f,
                        false, MODEL_DT_ACT, MODEL_TAG_KEPT);
@@ -358,16 +362,15 @@ static void build_inventory(struct model *m)
     }
     if (moe) {
         double sh = (double)s->shared_experts;
-        add_tensor(m, "router scores", false, true,
-                   (double)s->routed_experts, false, MODEL_DT_FP32,
-                   MODEL_TAG_KEPT);
+        add_tensor(m, "router scores", false, true, (double)s->routed_experts,
+                   false, MODEL_DT_FP32, MODEL_TAG_KEPT);
         add_tensor(m, "shared experts gate/up output (SwiGLU input)", false,
                    true, 2 * fe * sh, false, MODEL_DT_SWIGLU_IN,
                    MODEL_TAG_KEPT);
         add_tensor(m, "shared experts SwiGLU output", false, true, fe * sh,
                    false, MODEL_DT_LIN_IN, MODEL_TAG_SWIGLU_OUT);
-        add_tensor(m, "routed expert input (dispatched token)", false, true,
-                   h, true, MODEL_DT_LIN_IN, MODEL_TAG_KEPT);
+        add_tensor(m, "routed expert input (dispatched token)", false, true, h,
+                   true, MODEL_DT_LIN_IN, MODEL_TAG_KEPT);
         add_tensor(m, "routed gate/up output (SwiGLU input)", false, true,
                    2 * fe, true, MODEL_DT_SWIGLU_IN, MODEL_TAG_KEPT);
         add_tensor(m, "routed SwiGLU output, gate-weighted", false, true, fe,
@@ -432,15 +435,14 @@ bool model_tensor_kept(const struct model *m,
     if (t->tag == MODEL_TAG_SWIGLU_OUT && precision == MODEL_FP8 &&
         s->fp8_recompute_swiglu_output)
         return false;
-    if (recompute == MODEL_RECOMPUTE_SELECTIVE &&
-        selective_drops(s, t->tag))
+    if (recompute == MODEL_RECOMPUTE_SELECTIVE && selective_drops(s, t->tag))
         return false;
     return true;
 }
 
 /* Fills one layer kind's numbers; mtp adds the MTP module's extras. */
-static void build_layer(struct model *m, struct model_layer *L, bool moe,
-                        bool mtp)
+static void
+build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
 {
     const struct model_spec *s = &m->spec;
     struct attn_numbers a = attention(s);
@@ -476,8 +478,7 @@ static void build_layer(struct model *m, struct model_layer *L, bool moe,
     }
     L->params_dense = a.params + norms + ffn_p + shared_p + router_p + extra_p;
     L->params_expert = exp_p;
-    L->params_fp8 = a.params * fp8_attn +
-                    (s->fp8_ffn ? ffn_p : 0) +
+    L->params_fp8 = a.params * fp8_attn + (s->fp8_ffn ? ffn_p : 0) +
                     (s->fp8_experts ? exp_p + shared_p : 0) +
                     (s->fp8_router ? router_p : 0) +
                     (s->fp8_attention_proj ? 2 * h * h * (mtp ? 1 : 0) : 0);
@@ -486,8 +487,8 @@ static void build_layer(struct model *m, struct model_layer *L, bool moe,
                                   ffn_params(s, (double)s->expert_width)
                             : 0);
     L->fwd_fp8 = a.proj_fwd * fp8_attn + (s->fp8_ffn ? ffn_f : 0) +
-                 (s->fp8_experts ? exp_f : 0) +
-                 (s->fp8_router ? router_f : 0) + extra_f * fp8_attn;
+                 (s->fp8_experts ? exp_f : 0) + (s->fp8_router ? router_f : 0) +
+                 extra_f * fp8_attn;
     L->fwd_linear = a.proj_fwd + ffn_f + exp_f + router_f + extra_f;
     L->fwd_other = a.core_fwd + L->fwd_linear - L->fwd_fp8;
     L->kv_elems = a.kv_elems;
@@ -538,10 +539,9 @@ static void derive(struct model *m)
     m->head_fwd = 2 * h * V;
     m->units = s->layers + (s->mtp_enabled ? s->mtp_depth : 0);
 
-    m->params_total = m->params_embedding + m->params_head +
-                      m->params_final_norm +
-                      (double)dense_layers *
-                          m->layer[MODEL_LAYER_DENSE].params_dense;
+    m->params_total =
+        m->params_embedding + m->params_head + m->params_final_norm +
+        (double)dense_layers * m->layer[MODEL_LAYER_DENSE].params_dense;
     m->params_active = m->params_total;
     if (moe_layers > 0) {
         const struct model_layer *L = &m->layer[MODEL_LAYER_MOE];
@@ -549,8 +549,8 @@ static void derive(struct model *m)
             (double)moe_layers * (L->params_dense + L->params_expert);
         m->params_active += (double)moe_layers * L->params_active;
     }
-    m->params_mtp = (double)s->mtp_depth *
-                    (mtp->params_dense + mtp->params_expert);
+    m->params_mtp =
+        (double)s->mtp_depth * (mtp->params_dense + mtp->params_expert);
     m->params_mtp_active = (double)s->mtp_depth * mtp->params_active;
 
     /* Model FLOPs per token: 3 x forward (forward + backward). */
@@ -562,10 +562,9 @@ static void derive(struct model *m)
     m->flops_per_token_main = 3 * fwd;
     /* Each MTP module runs its block and the shared output head again. */
     m->flops_per_token_mtp =
-        s->mtp_enabled
-            ? 3 * (double)s->mtp_depth *
-                  (mtp->fwd_fp8 + mtp->fwd_other + m->head_fwd)
-            : 0;
+        s->mtp_enabled ? 3 * (double)s->mtp_depth *
+                             (mtp->fwd_fp8 + mtp->fwd_other + m->head_fwd)
+                       : 0;
     m->flops_per_token = m->flops_per_token_main + m->flops_per_token_mtp;
 }
 
@@ -577,8 +576,7 @@ enum status model_load(const char *path,
 {
     enum status st;
     memset(m, 0, sizeof *m);
-    st = datafile_load(path, &model_schema, &m->spec, &m->meta, sets, nsets,
-                       d);
+    st = datafile_load(path, &model_schema, &m->spec, &m->meta, sets, nsets, d);
     if (st != STATUS_OK)
         return st;
     check_spec(m, d);
@@ -698,8 +696,8 @@ enum status model_partition(const struct model *m,
     memset(p, 0, sizeof *p);
     if (chunks < 1 || chunks > U)
         return diag_set(d, STATUS_RANGE,
-                        "cannot split %ld layers into %ld pipeline chunks",
-                        U, chunks);
+                        "cannot split %ld layers into %ld pipeline chunks", U,
+                        chunks);
     prefix = calloc((size_t)U + 1, sizeof *prefix);
     best = calloc((size_t)(chunks + 1) * (size_t)(U + 1), sizeof *best);
     cut = calloc((size_t)(chunks + 1) * (size_t)(U + 1), sizeof *cut);

@@ -67,15 +67,15 @@ struct model_spec {
     bool flash_attention;
     int attention; /* enum model_attention */
     long heads;
-    long kv_heads; /* GQA */
-    long head_dim; /* MHA, GQA */
+    long kv_heads;    /* GQA */
+    long head_dim;    /* MHA, GQA */
     long q_lora_rank; /* MLA; 0 = no query compression */
     long kv_lora_rank;
     long qk_nope_head_dim;
     long qk_rope_head_dim;
     long v_head_dim;
-    int activation;  /* enum model_activation */
-    long ffn_width;  /* dense FFN intermediate size */
+    int activation;      /* enum model_activation */
+    long ffn_width;      /* dense FFN intermediate size */
     long routed_experts; /* 0 = dense model */
     long shared_experts;
     long top_k;
@@ -85,8 +85,8 @@ struct model_spec {
     long mtp_depth;
     bool mtp_enabled;
     long seq_len;
-    double tokens;      /* training budget */
-    long global_batch;  /* sequences */
+    double tokens;     /* training budget */
+    long global_batch; /* sequences */
     double weight_bytes;
     double grad_bytes;
     double grad_comm_bytes;
@@ -126,14 +126,14 @@ struct model_tensor {
 
 /* Per layer kind (dense, MoE, MTP module): everything per token. */
 struct model_layer {
-    double params_dense;   /* non-expert: attention, norms, FFN, shared, router */
-    double params_expert;  /* routed experts */
-    double params_fp8;     /* params of GEMMs the FP8 recipe runs in FP8 */
-    double params_active;  /* used by one token */
-    double fwd_fp8;        /* fwd FLOPs/token of FP8-eligible GEMMs */
-    double fwd_other;      /* fwd FLOPs/token always in BF16 */
-    double fwd_linear;     /* fwd FLOPs/token of all GEMMs (weight grads) */
-    double recompute_fp8[MODEL_RECOMPUTES];   /* extra fwd FLOPs/token */
+    double params_dense; /* non-expert: attention, norms, FFN, shared, router */
+    double params_expert; /* routed experts */
+    double params_fp8;    /* params of GEMMs the FP8 recipe runs in FP8 */
+    double params_active; /* used by one token */
+    double fwd_fp8;       /* fwd FLOPs/token of FP8-eligible GEMMs */
+    double fwd_other;     /* fwd FLOPs/token always in BF16 */
+    double fwd_linear;    /* fwd FLOPs/token of all GEMMs (weight grads) */
+    double recompute_fp8[MODEL_RECOMPUTES]; /* extra fwd FLOPs/token */
     double recompute_other[MODEL_RECOMPUTES];
     double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES]; /* saved, /token */
     double kv_elems; /* K and V elements per token (context parallel) */
@@ -170,9 +170,9 @@ struct model {
     double params_embedding;     /* token (+ position) embedding */
     double params_head;          /* output head (0 when tied) */
     double params_final_norm;
-    double params_total;         /* main model, MTP excluded */
-    double params_active;        /* main model, per token */
-    double params_mtp;           /* unique MTP params (0 when no MTP) */
+    double params_total;  /* main model, MTP excluded */
+    double params_active; /* main model, per token */
+    double params_mtp;    /* unique MTP params (0 when no MTP) */
     double params_mtp_active;
     double head_fwd;             /* FLOPs/token of the output head */
     double flops_per_token;      /* model FLOPs fwd+bwd, MTP if enabled */

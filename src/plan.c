@@ -78,8 +78,11 @@ static int choice(const char *choices, const char *word)
     return (int)v;
 }
 
-static enum status parse_token(const char *tok, struct plan *out,
-                               bool *seen, long *given_dp, struct diag *d)
+static enum status parse_token(const char *tok,
+                               struct plan *out,
+                               bool *seen,
+                               long *given_dp,
+                               struct diag *d)
 {
     const char *eq = strchr(tok, '=');
     char name[32];
@@ -98,8 +101,8 @@ static enum status parse_token(const char *tok, struct plan *out,
         if (strcmp(k->name, name) != 0)
             continue;
         if (seen[i])
-            return diag_set(d, STATUS_USAGE,
-                            "PLAN token '%s': %s given twice", tok, name);
+            return diag_set(d, STATUS_USAGE, "PLAN token '%s': %s given twice",
+                            tok, name);
         seen[i] = true;
         if (k->is_int) {
             long v;
@@ -165,12 +168,12 @@ enum status plan_parse(char *const *args,
 
 /* ---- Validation ---- */
 
-static enum plan_reason reject(struct diag *d, enum plan_reason r,
-                               const char *fmt, ...)
+static enum plan_reason
+reject(struct diag *d, enum plan_reason r, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static enum plan_reason reject(struct diag *d, enum plan_reason r,
-                               const char *fmt, ...)
+static enum plan_reason
+reject(struct diag *d, enum plan_reason r, const char *fmt, ...)
 {
     va_list ap;
     if (!d)
@@ -199,8 +202,8 @@ enum plan_reason plan_check(struct plan *p,
     p->dp = p->edp = p->microbatches = 0;
     if (p->gpus > gpn ? p->gpus % gpn != 0 : gpn % p->gpus != 0)
         return reject(d, PLAN_BAD_GPUS,
-                      "gpus=%ld does not fill whole nodes of %ld GPUs",
-                      p->gpus, gpn);
+                      "gpus=%ld does not fill whole nodes of %ld GPUs", p->gpus,
+                      gpn);
     split = p->tp * p->pp * p->cp;
     if (p->gpus % split != 0)
         return reject(d, PLAN_BAD_DIVIDE,
@@ -287,11 +290,11 @@ void plan_family(const struct plan *p, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-#define PART(cond, text)                                                       \
-    do {                                                                       \
-        if ((cond) && used < size)                                             \
-            used += (size_t)snprintf(buf + used, size - used, "%s%s",          \
-                                     used ? "+" : "", (text));                 \
+#define PART(cond, text)                                              \
+    do {                                                              \
+        if ((cond) && used < size)                                    \
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", \
+                                     used ? "+" : "", (text));        \
     } while (0)
     if (p->dp > 1) {
         char z[16];
@@ -316,9 +319,8 @@ void plan_format(const struct plan *p, char *buf, size_t size)
     snprintf(buf, size,
              "gpus=%ld tp=%ld pp=%ld ep=%ld cp=%ld zero=%ld schedule=%s "
              "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld",
-             p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero,
-             sched[p->schedule], p->vpp, prec[p->precision],
-             rec[p->recompute], p->mbs, p->gbs);
+             p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero, sched[p->schedule],
+             p->vpp, prec[p->precision], rec[p->recompute], p->mbs, p->gbs);
 }
 
 struct plan_span plan_span(long size, long stride, long gpus_per_node)

@@ -48,22 +48,22 @@ struct plan {
 /* Why a plan cannot run; one counter per reason in a sweep. */
 enum plan_reason {
     PLAN_OK,
-    PLAN_BAD_GPUS,       /* gpus not whole nodes */
-    PLAN_BAD_DIVIDE,     /* tp pp cp does not divide gpus */
-    PLAN_BAD_TP_NODE,    /* tp larger than a node */
-    PLAN_BAD_TP_HEADS,   /* tp does not divide the (kv) heads */
-    PLAN_BAD_CP_SEQ,     /* cp does not divide the sequence */
-    PLAN_BAD_EP_DENSE,   /* ep > 1 on a dense model */
-    PLAN_BAD_EP_EXPERTS, /* ep does not divide the routed experts */
-    PLAN_BAD_EP_GROUP,   /* ep does not divide tp cp dp */
-    PLAN_BAD_PP_LAYERS,  /* more pipeline chunks than layers */
-    PLAN_BAD_BATCH,      /* gbs not a multiple of dp mbs */
-    PLAN_BAD_DUALPIPE,   /* DualPipe with odd pp or odd micro-batches */
+    PLAN_BAD_GPUS,        /* gpus not whole nodes */
+    PLAN_BAD_DIVIDE,      /* tp pp cp does not divide gpus */
+    PLAN_BAD_TP_NODE,     /* tp larger than a node */
+    PLAN_BAD_TP_HEADS,    /* tp does not divide the (kv) heads */
+    PLAN_BAD_CP_SEQ,      /* cp does not divide the sequence */
+    PLAN_BAD_EP_DENSE,    /* ep > 1 on a dense model */
+    PLAN_BAD_EP_EXPERTS,  /* ep does not divide the routed experts */
+    PLAN_BAD_EP_GROUP,    /* ep does not divide tp cp dp */
+    PLAN_BAD_PP_LAYERS,   /* more pipeline chunks than layers */
+    PLAN_BAD_BATCH,       /* gbs not a multiple of dp mbs */
+    PLAN_BAD_DUALPIPE,    /* DualPipe with odd pp or odd micro-batches */
     PLAN_BAD_INTERLEAVED, /* vpp < 2, or micro-batches not a multiple of pp */
-    PLAN_BAD_VPP,        /* vpp != 1 on a non-interleaved schedule */
-    PLAN_BAD_NO_FP8,     /* fp8 on a GPU without FP8 */
-    PLAN_SAME_SCHEDULE,  /* pp = 1: every schedule is the same plan */
-    PLAN_SAME_ZERO,      /* no data parallelism: every ZeRO stage is the same */
+    PLAN_BAD_VPP,         /* vpp != 1 on a non-interleaved schedule */
+    PLAN_BAD_NO_FP8,      /* fp8 on a GPU without FP8 */
+    PLAN_SAME_SCHEDULE,   /* pp = 1: every schedule is the same plan */
+    PLAN_SAME_ZERO, /* no data parallelism: every ZeRO stage is the same */
     PLAN_REASONS
 };
 

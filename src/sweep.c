@@ -49,8 +49,8 @@ enum status sweep_load(const char *path,
                        struct diag *d)
 {
     memset(sf, 0, sizeof *sf);
-    return datafile_load(path, &sweep_schema, &sf->spec, &sf->meta, sets,
-                         nsets, d);
+    return datafile_load(path, &sweep_schema, &sf->spec, &sf->meta, sets, nsets,
+                         d);
 }
 
 void sweep_release(struct sweep_file *sf)

@@ -45,9 +45,12 @@ static int teardown(void **state)
 }
 
 /* Collectives of rank 0 of `text` on model m; returns their count. */
-static size_t run(const struct fixture *f, const struct model *m,
-                  const char *text, enum comm_model model,
-                  struct comm_collective *list, struct comm_totals *tot)
+static size_t run(const struct fixture *f,
+                  const struct model *m,
+                  const char *text,
+                  enum comm_model model,
+                  struct comm_collective *list,
+                  struct comm_totals *tot)
 {
     struct plan base, p;
     struct cost_ctx ctx;
@@ -73,8 +76,8 @@ static size_t run(const struct fixture *f, const struct model *m,
     return n;
 }
 
-static const struct comm_collective *find(const struct comm_collective *l,
-                                          size_t n, const char *name)
+static const struct comm_collective *
+find(const struct comm_collective *l, size_t n, const char *name)
 {
     size_t i;
     for (i = 0; i < n; i++)
@@ -148,8 +151,8 @@ static void test_comm_tensor_parallel_volume(void **state)
     struct comm_totals t;
     double bsh = 2048.0 * 12288, layers = 96, mb = 2;
     run(f, &f->gpt, "gpus=8 tp=8 gbs=2", COMM_TOPO, l, &t);
-    assert_near(t.what_nvlink[COMM_TP],
-                mb * (layers * 8 + 4) * bsh * 7 / 8 * 2, 1e-9);
+    assert_near(t.what_nvlink[COMM_TP], mb * (layers * 8 + 4) * bsh * 7 / 8 * 2,
+                1e-9);
     assert_near(t.ib_bytes, 0, 1e-9);
 }
 
@@ -206,8 +209,8 @@ static void test_comm_ep_bytes_deepseek(void **state)
     struct comm_totals t;
     /* gpus=64, pp=1: every rank holds all 58 MoE layers; gbs=128: two
      * micro-batches of 4096 tokens per GPU. */
-    run(f, &f->ds, "gpus=64 ep=64 zero=1 precision=fp8 gbs=128", COMM_TOPO,
-        l, &t);
+    run(f, &f->ds, "gpus=64 ep=64 zero=1 precision=fp8 gbs=128", COMM_TOPO, l,
+        &t);
     assert_near(t.what_ib[COMM_EP],
                 3.175384558872488 * 7168 * 6 * 4096 * 2 * 58, 1e-9);
 }

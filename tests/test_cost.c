@@ -43,8 +43,10 @@ static int teardown(void **state)
     return 0;
 }
 
-static void evaluate(const struct fixture *f, const struct model *m,
-                     const char *text, enum comm_model model,
+static void evaluate(const struct fixture *f,
+                     const struct model *m,
+                     const char *text,
+                     enum comm_model model,
                      struct cost_result *r)
 {
     struct plan base, p;
@@ -68,8 +70,8 @@ static void evaluate(const struct fixture *f, const struct model *m,
     cost_ctx_release(&ctx);
 }
 
-#define DEEPSEEK                                                               \
-    "gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 "       \
+#define DEEPSEEK                                                         \
+    "gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 " \
     "recompute=selective mbs=1 gbs=15360"
 
 /* Times from work, by hand: FP8 1 s + BF16 1 s of compute; IB 150 GB at

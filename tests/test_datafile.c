@@ -115,8 +115,8 @@ static void test_datafile_set_overrides(void **state)
     diag_init(&d);
     assert_int_equal(datafile_parse_set("cluster.ib_gbps=25", &s[0], &d),
                      STATUS_OK);
-    assert_int_equal(
-        hardware_load("data/hardware/h800.ini", &h, s, 1, &d), STATUS_OK);
+    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, s, 1, &d),
+                     STATUS_OK);
     assert_near(h.spec.ib_gbps, 25, 0);
     assert_true(s[0].used);
     assert_string_equal(datafile_meta_source(&h.meta, 20),
@@ -125,9 +125,8 @@ static void test_datafile_set_overrides(void **state)
 
     assert_int_equal(datafile_parse_set("cluster.ib_gbps=fast", &s[1], &d),
                      STATUS_OK);
-    assert_int_equal(
-        hardware_load("data/hardware/h800.ini", &h, &s[1], 1, &d),
-        STATUS_USAGE);
+    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, &s[1], 1, &d),
+                     STATUS_USAGE);
     assert_string_equal(d.msg, "--set cluster.ib_gbps=fast: expected a number "
                                "in (0, 1000000], got \"fast\"");
 }
@@ -225,8 +224,8 @@ static void test_datafile_sources(void **state)
     long i;
     (void)state;
     diag_init(&d);
-    assert_int_equal(
-        hardware_load("data/hardware/h800.ini", &h, NULL, 0, &d), STATUS_OK);
+    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, NULL, 0, &d),
+                     STATUS_OK);
     i = datafile_field_index(&hardware_schema, "cluster", "nvlink_gbps");
     assert_string_equal(datafile_meta_source(&h.meta, (size_t)i),
                         "arXiv 2412.19437 §3.2.2: NVLink 160 GB/s achieved, "

@@ -12,8 +12,8 @@
 #include "model.h"
 #include "test_util.h"
 
-static void load(struct model *m, const char *path, struct datafile_set *sets,
-                 size_t nsets)
+static void
+load(struct model *m, const char *path, struct datafile_set *sets, size_t nsets)
 {
     struct diag d;
     diag_init(&d);
@@ -96,9 +96,9 @@ static void test_model_korthikanti_no_recompute(void **state)
     double h = 12288, a = 96, s = 2048;
     (void)state;
     load(&m, "tests/data/gpt-korthikanti.ini", NULL, 0);
-    assert_near(m.layer[MODEL_LAYER_DENSE]
-                    .act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE],
-                34 * h + 5 * a * s, 1e-12);
+    assert_near(
+        m.layer[MODEL_LAYER_DENSE].act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE],
+        34 * h + 5 * a * s, 1e-12);
     model_release(&m);
 }
 

@@ -45,8 +45,8 @@ static int teardown(void **state)
     return 0;
 }
 
-static enum plan_reason check_text(struct fixture *f, const char *text,
-                                   struct plan *p, struct diag *d)
+static enum plan_reason
+check_text(struct fixture *f, const char *text, struct plan *p, struct diag *d)
 {
     char buf[256];
     char *args[1];
@@ -113,8 +113,9 @@ static void test_plan_check_deepseek(void **state)
     struct fixture *f = *state;
     struct plan p;
     struct diag d;
-    assert_int_equal(check_text(f, "pp=16 ep=64 zero=1 schedule=dualpipe "
-                                   "precision=fp8",
+    assert_int_equal(check_text(f,
+                                "pp=16 ep=64 zero=1 schedule=dualpipe "
+                                "precision=fp8",
                                 &p, &d),
                      PLAN_OK);
     assert_int_equal(p.dp, 128);
@@ -129,16 +130,13 @@ static void test_plan_check_reasons(void **state)
     struct diag d;
     assert_int_equal(check_text(f, "tp=3", &p, &d), PLAN_BAD_DIVIDE);
     assert_string_equal(d.msg, "tp*pp*cp=3 does not divide gpus=2048");
-    assert_int_equal(check_text(f, "tp=16 gbs=1536", &p, &d),
-                     PLAN_BAD_TP_NODE);
+    assert_int_equal(check_text(f, "tp=16 gbs=1536", &p, &d), PLAN_BAD_TP_NODE);
     assert_int_equal(check_text(f, "ep=512 gbs=2048", &p, &d),
                      PLAN_BAD_EP_EXPERTS);
-    assert_string_equal(d.msg,
-                        "ep=512 does not divide the 256 routed experts");
+    assert_string_equal(d.msg, "ep=512 does not divide the 256 routed experts");
     assert_int_equal(check_text(f, "gpus=128 pp=64 ep=4 gbs=16", &p, &d),
                      PLAN_BAD_EP_GROUP);
-    assert_int_equal(check_text(f, "pp=64 gbs=32", &p, &d),
-                     PLAN_BAD_PP_LAYERS);
+    assert_int_equal(check_text(f, "pp=64 gbs=32", &p, &d), PLAN_BAD_PP_LAYERS);
     assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 61 layers");
     assert_int_equal(check_text(f, "gbs=1000", &p, &d), PLAN_BAD_BATCH);
     assert_string_equal(d.msg, "gbs=1000 is not a multiple of dp*mbs=2048");
@@ -146,8 +144,9 @@ static void test_plan_check_reasons(void **state)
                      PLAN_BAD_DUALPIPE);
     assert_string_equal(d.msg, "schedule=dualpipe needs an even pp and an "
                                "even number of micro-batches, got pp=16 and 9");
-    assert_int_equal(check_text(f, "pp=16 schedule=interleaved vpp=2 "
-                                   "gbs=1152",
+    assert_int_equal(check_text(f,
+                                "pp=16 schedule=interleaved vpp=2 "
+                                "gbs=1152",
                                 &p, &d),
                      PLAN_BAD_INTERLEAVED);
     assert_int_equal(check_text(f, "pp=16 schedule=interleaved", &p, &d),
