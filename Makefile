@@ -7,10 +7,10 @@ VERSION := 0.1.0
 BUILD   := build
 Q       := $(if $(V),,@)
 
-PKGS    := xlsxwriter inih
+PKGS    := xlsxwriter inih libmd
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
            -Wstrict-prototypes -Wmissing-prototypes -Werror
-DEFS    := -D_POSIX_C_SOURCE=200809L -DROOFPLAN_VERSION=\"$(VERSION)\" \
+DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\" \
            -DROOFPLAN_DATADIR=\"$(CURDIR)/data\"
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm

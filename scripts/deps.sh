@@ -22,6 +22,7 @@ need_cmd pkg-config pkg-config
 need_pkg xlsxwriter libxlsxwriter-dev
 need_pkg inih libinih-dev
 need_pkg cmocka libcmocka-dev
+need_pkg libmd libmd-dev
 need_cmd gnuplot gnuplot-nox
 if [ "$mode" = test ]; then
     need_cmd ssconvert gnumeric

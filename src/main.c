@@ -4,8 +4,12 @@
  * The command line (DESIGN.md §2): subcommands, options, exit codes. The
  * only file that prints to the terminal or exits.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "report.h"
 #include "sweep.h"
 
 #ifndef ROOFPLAN_VERSION
@@ -39,6 +44,8 @@ struct config {
     size_t nsets;
     enum comm_model comm;
     bool json, csv, no_charts, quiet;
+    size_t top;              /* --top N; 0: Excel's limit */
+    char command_line[1024]; /* as typed, for the About sheet */
 };
 
 struct inputs {
@@ -67,6 +74,8 @@ static const char usage_text[] =
     "      --json             (eval) machine-readable output on stdout\n"
     "      --csv              (report) also write plans.csv\n"
     "      --no-charts        (report) skip gnuplot\n"
+    "      --top N            (report) keep the N best plans (default: all, "
+    "up to Excel's row limit)\n"
     "  -q, --quiet            no progress on stderr\n"
     "\n"
     "PLAN is key=value pairs, as several arguments or one argument separated\n"
@@ -249,6 +258,143 @@ static int cmd_eval(struct config *cfg, char **args, size_t nargs)
     return rc;
 }
 
+/* Creates dir and its parents (mkdir -p). */
+static enum status make_dirs(const char *dir, struct diag *d)
+{
+    char path[1024];
+    size_t i, n = strlen(dir);
+    if (n >= sizeof path)
+        return diag_set(d, STATUS_IO, "%s: path too long", dir);
+    memcpy(path, dir, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        path[i] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return diag_set(d, STATUS_IO, "%s: cannot create: %s", path,
+                            strerror(errno));
+        path[i] = i < n ? '/' : '\0';
+    }
+    {
+        struct stat st;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            return diag_set(d, STATUS_IO, "%s: not a directory", dir);
+    }
+    return STATUS_OK;
+}
+
+static int64_t generation_time(void)
+{
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    long v;
+    if (e && datafile_parse_long(e, &v) && v >= 0)
+        return (int64_t)v;
+    return (int64_t)time(NULL);
+}
+
+static void progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+    fprintf(stderr, "\r%s: %llu of %llu combinations (%.0f%%)", PROG,
+            (unsigned long long)done, (unsigned long long)total,
+            100.0 * (double)done / (double)total);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) +
+           (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The best plan of each family, fastest first, on stdout. */
+static void print_summary(const struct report *r)
+{
+    size_t i;
+    printf("%-16s %9s %-8s %8s %9s %6s  %s\n", "family", "step s", "bound",
+           "comm/cmp", "mem GiB", "fits", "best plan");
+    for (i = 0; i < r->nfamilies; i++) {
+        const struct report_family *f =
+            &r->family[r->families_by_step[i]];
+        char plan[256];
+        plan_format(&f->best.plan, plan, sizeof plan);
+        printf("%-16s %9.3f %-8s %8.2f %9.1f %6s  %s\n", f->name,
+               f->best.t.step, cost_bound_str(f->best.t.bound),
+               f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
+               f->best.fits ? "yes" : "no", plan);
+    }
+}
+
+static int cmd_report(struct config *cfg, char **args, size_t nargs)
+{
+    struct inputs in;
+    struct diag d;
+    struct cost_ctx ctx, other;
+    struct report rep;
+    struct report_options opt;
+    struct timespec t0;
+    char vdir[1024];
+    int rc = 0;
+
+    if (nargs > 0)
+        return usage_error("report: unexpected argument '%s'", args[0]);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    diag_init(&d);
+    memset(&ctx, 0, sizeof ctx);
+    memset(&other, 0, sizeof other);
+    memset(&rep, 0, sizeof rep);
+    if (load_inputs(cfg, &in, &d) != STATUS_OK)
+        goto fail_input;
+    if (cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, &d) != STATUS_OK ||
+        cost_ctx_init(&other, &in.m, &in.hw,
+                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO,
+                      &d) != STATUS_OK)
+        goto fail_runtime;
+    memset(&opt, 0, sizeof opt);
+    opt.top = cfg->top;
+    opt.validation_dir = default_path("data/validation", vdir, sizeof vdir);
+    opt.command_line = cfg->command_line;
+    opt.version = ROOFPLAN_VERSION;
+    opt.generated = generation_time();
+    if (!cfg->quiet && isatty(fileno(stderr)))
+        opt.progress = progress;
+    if (report_build(&rep, &ctx, &other, &in.sweep, &opt, &d) != STATUS_OK) {
+        if (opt.progress)
+            fputc('\n', stderr);
+        if (d.status == STATUS_NOMEM)
+            goto fail_runtime;
+        goto fail_input;
+    }
+    rep.elapsed_s = seconds_since(&t0);
+    if (opt.progress)
+        fputc('\n', stderr);
+    if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
+        goto fail_runtime;
+    print_summary(&rep);
+    if (!cfg->quiet)
+        fprintf(stderr,
+                "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
+                "%.2f s\n",
+                PROG, (unsigned long long)rep.enumerated,
+                (unsigned long long)rep.valid,
+                (unsigned long long)rep.fitting, seconds_since(&t0));
+    goto done;
+fail_input:
+    print_diag(&d);
+    rc = exit_code(d.status, true);
+    goto done;
+fail_runtime:
+    print_diag(&d);
+    rc = EXIT_RUNTIME;
+done:
+    report_free(&rep);
+    cost_ctx_release(&ctx);
+    cost_ctx_release(&other);
+    release_inputs(&in);
+    return rc;
+}
+
 static int cmd_check(struct config *cfg, char **files, size_t n)
 {
     static const char *const model_sections[] = {
@@ -348,6 +494,13 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
     case 'q':
         cfg->quiet = true;
         return -1;
+    case 'T': {
+        long n;
+        if (!datafile_parse_long(arg, &n) || n < 1)
+            return usage_error("--top %s: expected a positive integer", arg);
+        cfg->top = (size_t)n;
+        return -1;
+    }
     case 'h':
         fputs(usage_text, stdout);
         return 0;
@@ -374,6 +527,7 @@ int main(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
+        {"top", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0}};
     struct config cfg;
     const char *command;
@@ -383,6 +537,14 @@ int main(int argc, char **argv)
 
     memset(&cfg, 0, sizeof cfg);
     cfg.out_dir = "out";
+    {
+        int i;
+        size_t used = 0;
+        for (i = 0; i < argc && used < sizeof cfg.command_line; i++)
+            used += (size_t)snprintf(cfg.command_line + used,
+                                     sizeof cfg.command_line - used, "%s%s",
+                                     i ? " " : "", argv[i]);
+    }
     cfg.comm = COMM_TOPO;
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command
@@ -411,6 +573,6 @@ int main(int argc, char **argv)
         return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
     }
     if (strcmp(command, "report") == 0)
-        return usage_error("%s", "report: not built yet");
+        return cmd_report(&cfg, args, nargs);
     return usage_error("unknown command '%s' (report, eval or check)", command);
 }

@@ -79,3 +79,129 @@ void sweep_defaults(const struct sweep_file *sf,
     out->mbs = s->d_mbs;
     out->gbs = s->d_gbs ? s->d_gbs : m->spec.global_batch;
 }
+
+static uint64_t mul(uint64_t a, uint64_t b)
+{
+    if (a != 0 && b > UINT64_MAX / a)
+        return UINT64_MAX;
+    return a * b;
+}
+
+uint64_t sweep_count(const struct sweep_file *sf)
+{
+    const struct sweep_spec *s = &sf->spec;
+    uint64_t n = 1, sched = 0;
+    size_t i;
+    for (i = 0; i < s->schedule.n; i++)
+        sched += (int)s->schedule.v[i] == PLAN_INTERLEAVED ? s->vpp.n : 1;
+    n = mul(n, s->gpus.n);
+    n = mul(n, s->tp.n);
+    n = mul(n, s->pp.n);
+    n = mul(n, s->cp.n);
+    n = mul(n, s->ep.n);
+    n = mul(n, s->zero.n);
+    n = mul(n, sched);
+    n = mul(n, s->precision.n);
+    n = mul(n, s->recompute.n);
+    n = mul(n, s->mbs.n);
+    n = mul(n, s->gbs.n);
+    return n;
+}
+
+enum status sweep_prepare(const struct sweep_file *sf,
+                          struct cost_ctx *ctx,
+                          struct diag *d)
+{
+    const struct sweep_spec *s = &sf->spec;
+    size_t i, j, k;
+    for (i = 0; i < s->pp.n; i++)
+        for (j = 0; j < s->schedule.n; j++) {
+            bool inter = (int)s->schedule.v[j] == PLAN_INTERLEAVED;
+            for (k = 0; k < (inter ? s->vpp.n : 1); k++) {
+                double chunks = s->pp.v[i] * (inter ? s->vpp.v[k] : 1);
+                if (chunks > (double)ctx->m->units)
+                    continue;
+                if (cost_ctx_prepare(ctx, (long)chunks, d) != STATUS_OK)
+                    return d->status;
+            }
+        }
+    return STATUS_OK;
+}
+
+/* Nearest multiple of unit to target, ties upward, at least one unit. */
+static long round_batch(long target, long unit)
+{
+    long k = (target + unit / 2) / unit;
+    if (unit % 2 == 0 && target % unit == unit / 2)
+        k = target / unit + 1;
+    return (k < 1 ? 1 : k) * unit;
+}
+
+enum { D_GPUS, D_TP, D_PP, D_CP, D_EP, D_ZERO, D_SCHED, D_VPP, D_PREC, D_REC,
+       D_MBS, D_GBS, DIMS };
+
+/* The plan at odometer position idx (gbs rounded, see sweep.h). */
+static void plan_at(const struct sweep_spec *s, const size_t *idx,
+                    const struct model *m, const struct hardware *hw,
+                    struct plan *p)
+{
+    long split, unit, target;
+    p->gpus = s->gpus.v[idx[D_GPUS]] > 0 ? (long)s->gpus.v[idx[D_GPUS]]
+                                         : hw->spec.gpus;
+    p->tp = (long)s->tp.v[idx[D_TP]];
+    p->pp = (long)s->pp.v[idx[D_PP]];
+    p->cp = (long)s->cp.v[idx[D_CP]];
+    p->ep = (long)s->ep.v[idx[D_EP]];
+    p->zero = (long)s->zero.v[idx[D_ZERO]];
+    p->schedule = (int)s->schedule.v[idx[D_SCHED]];
+    p->vpp = p->schedule == PLAN_INTERLEAVED ? (long)s->vpp.v[idx[D_VPP]] : 1;
+    p->precision = (int)s->precision.v[idx[D_PREC]];
+    p->recompute = (int)s->recompute.v[idx[D_REC]];
+    p->mbs = (long)s->mbs.v[idx[D_MBS]];
+    target = s->gbs.v[idx[D_GBS]] > 0 ? (long)s->gbs.v[idx[D_GBS]]
+                                      : m->spec.global_batch;
+    split = p->tp * p->pp * p->cp;
+    unit = (p->gpus % split == 0 ? p->gpus / split : 1) * p->mbs;
+    if (p->schedule == PLAN_DUALPIPE)
+        unit *= 2;
+    else if (p->schedule == PLAN_INTERLEAVED)
+        unit *= p->pp;
+    p->gbs = round_batch(target, unit);
+}
+
+void sweep_run(const struct sweep_file *sf,
+               const struct model *m,
+               const struct hardware *hw,
+               sweep_visit visit,
+               void *user)
+{
+    const struct sweep_spec *s = &sf->spec;
+    const struct datafile_list *list[DIMS] = {
+        &s->gpus,     &s->tp,        &s->pp,        &s->cp,
+        &s->ep,       &s->zero,      &s->schedule,  &s->vpp,
+        &s->precision, &s->recompute, &s->mbs,      &s->gbs};
+    size_t idx[DIMS] = {0};
+    struct plan p;
+    int d;
+
+    for (d = 0; d < DIMS; d++)
+        if (list[d]->n == 0)
+            return;
+    memset(&p, 0, sizeof p);
+    for (;;) { /* an odometer over the lists, the last one fastest */
+        plan_at(s, idx, m, hw, &p);
+        visit(user, &p, plan_check(&p, m, hw, true, NULL));
+        for (d = DIMS - 1; d >= 0; d--) {
+            /* vpp only varies under the interleaved schedule */
+            size_t len = d == D_VPP && (int)s->schedule.v[idx[D_SCHED]] !=
+                                           PLAN_INTERLEAVED
+                             ? 1
+                             : list[d]->n;
+            if (++idx[d] < len)
+                break;
+            idx[d] = 0;
+        }
+        if (d < 0)
+            return;
+    }
+}

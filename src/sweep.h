@@ -7,7 +7,9 @@
 #define PROJ_SWEEP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "cost.h"
 #include "datafile.h"
 #include "diag.h"
 #include "hardware.h"
@@ -48,5 +50,39 @@ void sweep_defaults(const struct sweep_file *sf,
                     const struct model *m,
                     const struct hardware *hw,
                     struct plan *out);
+
+/* Combinations a sweep enumerates (interleaved takes each vpp; the other
+ * schedules vpp = 1); UINT64_MAX when the product overflows. */
+uint64_t sweep_count(const struct sweep_file *sf);
+
+/* Largest sweep roofplan accepts (about an hour at 2-3M plans/s). */
+#define SWEEP_MAX_COMBINATIONS 10000000000ULL
+
+/*
+ * Builds the pipeline partitions every pp*vpp of the space needs (those
+ * with more chunks than layers are skipped: plan_check rejects them).
+ */
+enum status sweep_prepare(const struct sweep_file *sf,
+                          struct cost_ctx *ctx,
+                          struct diag *d);
+
+/*
+ * Called once per combination with the plan (its gbs rounded to the
+ * nearest multiple of dp x mbs x (2 for DualPipe, pp for interleaved),
+ * ties upward, at least one micro-batch per rank) and plan_check()'s
+ * verdict (redundant plans rejected too). p is valid until return.
+ */
+typedef void (*sweep_visit)(void *user, struct plan *p, enum plan_reason why);
+
+/*
+ * Enumerates the space in a fixed order (gpus, tp, pp, cp, ep, zero,
+ * schedule, vpp, precision, recompute, mbs, gbs), calling visit for each
+ * combination. Allocates nothing.
+ */
+void sweep_run(const struct sweep_file *sf,
+               const struct model *m,
+               const struct hardware *hw,
+               sweep_visit visit,
+               void *user);
 
 #endif

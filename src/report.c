@@ -1,0 +1,595 @@
+/*
+ * report: the sweep's visitor (counts, families, ranking, sensitivity),
+ * the best plans' collectives under both communication models, and the
+ * validation runs (data/validation, one .ini file per run).
+ */
+#include "report.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sha256.h>
+
+#include "eval_out.h"
+
+static const double sens_ib[REPORT_SENS_IB] = {
+    12.5, 17.7, 25, 35.4, 50, 70.7, 100, 141, 200, 283, 400};
+static const double sens_nv[REPORT_SENS_NV] = {80,  113, 160, 226,
+                                               320, 450, 640, 900};
+
+/* ---- Ranking ---- */
+
+/* True when a ranks before b: fitting first, then faster, then by plan
+ * (so the order never depends on enumeration or thread order). */
+static bool better(const struct report_row *a, const struct report_row *b)
+{
+    const struct plan *p = &a->plan, *q = &b->plan;
+    const long ka[] = {p->gpus, p->tp, p->pp, p->cp, p->ep, p->zero,
+                       p->schedule, p->vpp, p->precision, p->recompute,
+                       p->mbs, p->gbs};
+    const long kb[] = {q->gpus, q->tp, q->pp, q->cp, q->ep, q->zero,
+                       q->schedule, q->vpp, q->precision, q->recompute,
+                       q->mbs, q->gbs};
+    size_t i;
+    if (a->fits != b->fits)
+        return a->fits;
+    if (a->step != b->step)
+        return a->step < b->step;
+    for (i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i];
+    return false;
+}
+
+static int compare_rows(const void *x, const void *y)
+{
+    const struct report_row *a = x, *b = y;
+    return better(a, b) ? -1 : better(b, a) ? 1 : 0;
+}
+
+/* Max-heap on "worse": the worst kept plan at the root. */
+static void sift_down(struct report_row *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, w = i;
+        struct report_row t;
+        if (l < n && better(&h[w], &h[l]))
+            w = l;
+        if (r < n && better(&h[w], &h[r]))
+            w = r;
+        if (w == i)
+            return;
+        t = h[i];
+        h[i] = h[w];
+        h[w] = t;
+        i = w;
+    }
+}
+
+static void sift_up(struct report_row *h, size_t i)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        struct report_row t;
+        if (!better(&h[parent], &h[i]))
+            return;
+        t = h[i];
+        h[i] = h[parent];
+        h[parent] = t;
+        i = parent;
+    }
+}
+
+/* ---- The sweep visitor ---- */
+
+struct build {
+    struct report *r;
+    const struct cost_ctx *ctx;
+    size_t top, cap;
+    bool nomem;
+    int family_of_key[5 * 16]; /* dp flavour x (tp, cp, pp, ep) */
+    struct hardware hw_ib[REPORT_SENS_IB], hw_nv[REPORT_SENS_NV];
+    uint64_t done;
+    const struct report_options *opt;
+};
+
+static int family_key(const struct plan *p)
+{
+    int dp = p->dp > 1 ? (int)p->zero : 4;
+    return dp * 16 + (p->tp > 1) * 8 + (p->cp > 1) * 4 + (p->pp > 1) * 2 +
+           (p->ep > 1);
+}
+
+static int family_of(struct build *b, const struct plan *p)
+{
+    int key = family_key(p);
+    struct report *r = b->r;
+    if (b->family_of_key[key] < 0) {
+        struct report_family *f;
+        if (r->nfamilies == REPORT_FAMILIES_MAX)
+            return -1; /* cannot happen: at most 80 keys */
+        f = &r->family[r->nfamilies];
+        memset(f, 0, sizeof *f);
+        plan_family(p, f->name, sizeof f->name);
+        b->family_of_key[key] = (int)r->nfamilies++;
+    }
+    return b->family_of_key[key];
+}
+
+static void keep_row(struct build *b, const struct report_row *row)
+{
+    struct report *r = b->r;
+    if (r->nrows < b->top) {
+        if (r->nrows == b->cap) {
+            size_t cap = b->cap ? b->cap * 2 : 1024;
+            struct report_row *grown;
+            if (cap > b->top)
+                cap = b->top;
+            grown = realloc(r->rows, cap * sizeof *grown);
+            if (!grown) {
+                b->nomem = true;
+                return;
+            }
+            r->rows = grown;
+            b->cap = cap;
+        }
+        r->rows[r->nrows] = *row;
+        sift_up(r->rows, r->nrows++);
+        return;
+    }
+    r->dropped++;
+    if (better(row, &r->rows[0])) {
+        r->rows[0] = *row;
+        sift_down(r->rows, r->nrows, 0);
+    }
+}
+
+static void visit(void *user, struct plan *p, enum plan_reason why)
+{
+    struct build *b = user;
+    struct report *r = b->r;
+    struct cost_result res;
+    struct report_row row;
+    struct report_family *f;
+    size_t i;
+    int fam;
+
+    if (b->opt->progress && (++b->done & 0xffff) == 0)
+        b->opt->progress(b->opt->progress_user, b->done, r->enumerated);
+    if (why != PLAN_OK) {
+        r->rejected[why]++;
+        if (r->nexamples[why] < REPORT_EXAMPLES) {
+            struct diag d;
+            char text[200];
+            diag_init(&d);
+            plan_check(p, b->ctx->m, b->ctx->hw, true, &d);
+            plan_format(p, text, sizeof text);
+            snprintf(r->examples[why][r->nexamples[why]++],
+                     sizeof r->examples[why][0], "%.160s: %.150s", text,
+                     d.msg);
+        }
+        return;
+    }
+    cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
+    fam = family_of(b, p);
+    if (fam < 0)
+        return;
+    f = &r->family[fam];
+    r->valid++;
+    f->plans++;
+    if (res.fits) {
+        r->fitting++;
+        f->fitting++;
+    }
+    memset(&row, 0, sizeof row);
+    row.plan = *p;
+    row.work = res.work;
+    row.mem = res.mem;
+    row.ep_ratio = res.ep_ratio;
+    row.step = res.t.step;
+    row.family = fam;
+    row.fits = res.fits;
+    row.rank = res.rank;
+    if (!f->has_best || better(&row, &(struct report_row){
+                                          .plan = f->best.plan,
+                                          .fits = f->best.fits,
+                                          .step = f->best.t.step})) {
+        f->best = res;
+        f->has_best = true;
+    }
+    if (res.fits) { /* the family's best at other bandwidths */
+        for (i = 0; i < REPORT_SENS_IB; i++) {
+            struct cost_times t;
+            cost_times(&res.work, &b->hw_ib[i], b->ctx->m, p->precision, &t);
+            if (f->sens_ib_step[i] == 0 || t.step < f->sens_ib_step[i]) {
+                f->sens_ib_step[i] = t.step;
+                f->sens_ib_bound[i] = t.bound;
+            }
+        }
+        for (i = 0; i < REPORT_SENS_NV; i++) {
+            struct cost_times t;
+            cost_times(&res.work, &b->hw_nv[i], b->ctx->m, p->precision, &t);
+            if (f->sens_nv_step[i] == 0 || t.step < f->sens_nv_step[i]) {
+                f->sens_nv_step[i] = t.step;
+                f->sens_nv_bound[i] = t.bound;
+            }
+        }
+    }
+    keep_row(b, &row);
+}
+
+/* ---- After the sweep ---- */
+
+/* Bandwidth (GB/s) that brings bytes + calls x latency down to compute. */
+static double crossover(double bytes, double calls, double latency_s,
+                        double link_s, double compute_s)
+{
+    double room = compute_s - calls * latency_s;
+    if (link_s <= compute_s)
+        return 0;
+    if (room <= 0)
+        return -1;
+    return bytes / room / 1e9;
+}
+
+
+static void finish_families(struct report *r, const struct cost_ctx *ctx,
+                            const struct cost_ctx *other)
+{
+    size_t i, j;
+    for (i = 0; i < r->nfamilies; i++) {
+        struct report_family *f = &r->family[i];
+        const struct cost_work *w = &f->best.work;
+        const struct cost_times *t = &f->best.t;
+        struct plan p = f->best.plan;
+        cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
+        cost_evaluate(other, &p, &f->best_other, f->coll_other,
+                      COMM_LIST_MAX, &f->ncoll_other);
+        f->ib_crossover_gbps =
+            crossover(w->ib_bytes, w->ib_calls, ctx->hw->ib_latency_s, t->ib,
+                      t->compute);
+        f->nv_crossover_gbps =
+            crossover(w->nvlink_bytes, w->nvlink_calls,
+                      ctx->hw->nvlink_latency_s, t->nvlink, t->compute);
+        r->families_by_step[i] = (long)i;
+    }
+    /* insertion sort of family indexes by their best plan's rank */
+    for (i = 1; i < r->nfamilies; i++) {
+        long k = r->families_by_step[i];
+        struct report_row a = {0};
+        a.plan = r->family[k].best.plan;
+        a.fits = r->family[k].best.fits;
+        a.step = r->family[k].best.t.step;
+        for (j = i; j > 0; j--) {
+            const struct report_family *g =
+                &r->family[r->families_by_step[j - 1]];
+            struct report_row b = {0};
+            b.plan = g->best.plan;
+            b.fits = g->best.fits;
+            b.step = g->best.t.step;
+            if (!better(&a, &b))
+                break;
+            r->families_by_step[j] = r->families_by_step[j - 1];
+        }
+        r->families_by_step[j] = k;
+    }
+}
+
+/* ---- Validation runs ---- */
+
+struct validation_spec {
+    char name[128];
+    char model[256];
+    char hardware[256];
+    char plan[DATAFILE_TEXT_MAX];
+    double step_s, tflops_per_gpu, mfu, gpu_hours_per_trillion;
+};
+
+#define VOFF(member) offsetof(struct validation_spec, member)
+/* clang-format off */
+static const struct datafile_field validation_fields[] = {
+    {"run", "name", DATAFILE_STRING, VOFF(name), 128, 0, 0, false, true, NULL, "", NULL, "the measured run"},
+    {"run", "model", DATAFILE_STRING, VOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file, relative to the data directory"},
+    {"run", "hardware", DATAFILE_STRING, VOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file, relative to the data directory"},
+    {"run", "plan", DATAFILE_STRING, VOFF(plan), DATAFILE_TEXT_MAX, 0, 0, false, true, NULL, "", NULL, "the run's plan in PLAN syntax"},
+    {"run", "step_s", DATAFILE_DOUBLE, VOFF(step_s), 0, 0, 1e9, false, false, "0", "s", NULL, "measured time per step (0: not published)"},
+    {"run", "tflops_per_gpu", DATAFILE_DOUBLE, VOFF(tflops_per_gpu), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured model TFLOP/s per GPU"},
+    {"run", "mfu", DATAFILE_DOUBLE, VOFF(mfu), 0, 0, 1, false, false, "0", "", NULL, "measured MFU against the BF16 peak"},
+    {"run", "gpu_hours_per_trillion", DATAFILE_DOUBLE, VOFF(gpu_hours_per_trillion), 0, 0, 1e12, false, false, "0", "GPU-h", NULL, "measured GPU-hours per trillion tokens"},
+};
+/* clang-format on */
+
+const struct datafile_schema validation_schema = {
+    "validation", validation_fields,
+    sizeof validation_fields / sizeof validation_fields[0]};
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Resolves `rel` against the data directory (the validation dir's parent). */
+static void data_path(const char *vdir, const char *rel, char *out,
+                      size_t size)
+{
+    if (rel[0] == '/')
+        snprintf(out, size, "%s", rel);
+    else
+        snprintf(out, size, "%s/../%s", vdir, rel);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+static enum status add_input(struct report *r, const char *role,
+                             const char *path, struct diag *d)
+{
+    struct report_input *in;
+    if (r->ninputs == REPORT_INPUTS_MAX)
+        return STATUS_OK;
+    in = &r->input[r->ninputs];
+    snprintf(in->role, sizeof in->role, "%s", role);
+    snprintf(in->path, sizeof in->path, "%s", path);
+    if (!SHA256File(path, in->sha256))
+        return diag_set(d, STATUS_IO, "%s: cannot read for its checksum",
+                        path);
+    r->ninputs++;
+    return STATUS_OK;
+}
+
+static enum status one_validation(struct report *r, const char *vdir,
+                                  const char *path, const struct cost_ctx *ctx,
+                                  struct diag *d)
+{
+    struct validation_spec vs;
+    struct datafile_meta meta;
+    struct report_validation *v;
+    struct model m;
+    struct hardware hw;
+    struct cost_ctx own;
+    struct plan defaults;
+    char *args[1];
+    char plan_text[DATAFILE_TEXT_MAX];
+    long given_dp;
+    enum status st;
+
+    memset(&vs, 0, sizeof vs);
+    st = datafile_load(path, &validation_schema, &vs, &meta, NULL, 0, d);
+    if (st != STATUS_OK)
+        return st;
+    if (r->nvalidations == REPORT_VALIDATIONS_MAX) {
+        datafile_meta_release(&meta);
+        return STATUS_OK;
+    }
+    v = &r->validation[r->nvalidations];
+    memset(v, 0, sizeof *v);
+    snprintf(v->name, sizeof v->name, "%s", vs.name);
+    snprintf(v->source, sizeof v->source, "%s",
+             datafile_meta_source(&meta, 0));
+    datafile_meta_release(&meta);
+    data_path(vdir, vs.model, v->model_path, sizeof v->model_path);
+    data_path(vdir, vs.hardware, v->hardware_path, sizeof v->hardware_path);
+    v->measured_step_s = vs.step_s;
+    v->measured_tflops_per_gpu = vs.tflops_per_gpu;
+    v->measured_mfu = vs.mfu;
+    v->measured_gpu_hours_per_trillion = vs.gpu_hours_per_trillion;
+    v->current = same_file(v->model_path, ctx->m->meta.path) &&
+                 same_file(v->hardware_path, ctx->hw->meta.path);
+
+    if (v->current) {
+        m = *ctx->m; /* shallow copies: only read below */
+        hw = *ctx->hw;
+    } else {
+        if (model_load(v->model_path, &m, NULL, 0, d) != STATUS_OK)
+            return d->status;
+        if (hardware_load(v->hardware_path, &hw, NULL, 0, d) != STATUS_OK) {
+            model_release(&m);
+            return d->status;
+        }
+    }
+    snprintf(v->model_name, sizeof v->model_name, "%s", m.spec.name);
+    snprintf(v->gpu_name, sizeof v->gpu_name, "%s", hw.spec.gpu_name);
+    memset(&defaults, 0, sizeof defaults);
+    defaults.gpus = hw.spec.gpus;
+    defaults.tp = defaults.pp = defaults.ep = defaults.cp = 1;
+    defaults.vpp = defaults.mbs = 1;
+    defaults.gbs = m.spec.global_batch;
+    snprintf(plan_text, sizeof plan_text, "%s", vs.plan);
+    args[0] = plan_text;
+    st = plan_parse(args, 1, &defaults, &v->plan, &given_dp, d);
+    if (st == STATUS_OK &&
+        plan_check(&v->plan, &m, &hw, false, d) != PLAN_OK)
+        st = d->status;
+    if (st != STATUS_OK) {
+        char why[DIAG_MSG_MAX];
+        snprintf(why, sizeof why, "%s", d->msg);
+        diag_set(d, STATUS_RANGE, "%s: run.plan: %s", path, why);
+    } else if (v->current) {
+        if (cost_ctx_prepare((struct cost_ctx *)ctx,
+                             v->plan.pp * v->plan.vpp, d) == STATUS_OK)
+            cost_evaluate(ctx, &v->plan, &v->predicted, NULL, 0, NULL);
+    } else if (cost_ctx_init(&own, &m, &hw, ctx->comm, d) == STATUS_OK &&
+               cost_ctx_prepare(&own, v->plan.pp * v->plan.vpp, d) ==
+                   STATUS_OK) {
+        cost_evaluate(&own, &v->plan, &v->predicted, NULL, 0, NULL);
+    }
+    if (!v->current) {
+        cost_ctx_release(&own);
+        model_release(&m);
+        hardware_release(&hw);
+    }
+    if (d->status != STATUS_OK)
+        return d->status;
+    r->nvalidations++;
+    return add_input(r, "validation", path, d);
+}
+
+static enum status load_validations(struct report *r, const char *vdir,
+                                    const struct cost_ctx *ctx,
+                                    struct diag *d)
+{
+    DIR *dir = opendir(vdir);
+    struct dirent *e;
+    char *names[256];
+    size_t n = 0, i;
+    enum status st = STATUS_OK;
+    if (!dir)
+        return STATUS_OK; /* no validation runs: the sheet says so */
+    while ((e = readdir(dir)) != NULL && n < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".ini") == 0) {
+            names[n] = malloc(len + 1);
+            if (!names[n])
+                break;
+            memcpy(names[n++], e->d_name, len + 1);
+        }
+    }
+    closedir(dir);
+    qsort(names, n, sizeof names[0], compare_names);
+    for (i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", vdir, names[i]);
+        if (st == STATUS_OK)
+            st = one_validation(r, vdir, path, ctx, d);
+        free(names[i]);
+    }
+    return st;
+}
+
+/* Rank (1-based) of the current validation plans among the kept rows. */
+static void rank_validations(struct report *r)
+{
+    size_t i, k;
+    for (i = 0; i < r->nvalidations; i++) {
+        struct report_validation *v = &r->validation[i];
+        if (!v->current)
+            continue;
+        for (k = 0; k < r->nrows; k++)
+            if (memcmp(&r->rows[k].plan, &v->plan, sizeof v->plan) == 0) {
+                v->rank = (long)k + 1;
+                break;
+            }
+    }
+}
+
+/* ---- Public ---- */
+
+enum status report_build(struct report *r,
+                         const struct cost_ctx *ctx,
+                         const struct cost_ctx *ctx_other,
+                         const struct sweep_file *sf,
+                         const struct report_options *opt,
+                         struct diag *d)
+{
+    struct build *b;
+    size_t i;
+    enum status st = STATUS_OK;
+
+    memset(r, 0, sizeof *r);
+    r->m = ctx->m;
+    r->hw = ctx->hw;
+    r->sweep = sf;
+    r->comm = ctx->comm;
+    snprintf(r->command_line, sizeof r->command_line, "%s",
+             opt->command_line ? opt->command_line : "");
+    snprintf(r->version, sizeof r->version, "%s",
+             opt->version ? opt->version : "");
+    r->generated = opt->generated;
+    r->enumerated = sweep_count(sf);
+    if (r->enumerated > SWEEP_MAX_COMBINATIONS)
+        return diag_set(d, STATUS_RANGE,
+                        "%s: the plan space has %s%llu combinations; at most "
+                        "%llu are swept (narrow the [space] lists)",
+                        sf->meta.path,
+                        r->enumerated == UINT64_MAX ? "more than " : "",
+                        (unsigned long long)r->enumerated,
+                        (unsigned long long)SWEEP_MAX_COMBINATIONS);
+    if (sweep_prepare(sf, (struct cost_ctx *)ctx, d) != STATUS_OK ||
+        sweep_prepare(sf, (struct cost_ctx *)ctx_other, d) != STATUS_OK)
+        return d->status;
+    if (add_input(r, "model", ctx->m->meta.path, d) != STATUS_OK ||
+        add_input(r, "hardware", ctx->hw->meta.path, d) != STATUS_OK ||
+        add_input(r, "sweep", sf->meta.path, d) != STATUS_OK)
+        return d->status;
+
+    b = calloc(1, sizeof *b);
+    if (!b)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    b->r = r;
+    b->ctx = ctx;
+    b->opt = opt;
+    b->top = opt->top ? opt->top : REPORT_EXCEL_ROWS;
+    for (i = 0; i < sizeof b->family_of_key / sizeof b->family_of_key[0];
+         i++)
+        b->family_of_key[i] = -1;
+    for (i = 0; i < REPORT_SENS_IB; i++) {
+        r->sens_ib_gbps[i] = sens_ib[i];
+        b->hw_ib[i] = *ctx->hw;
+        b->hw_ib[i].spec.ib_gbps = sens_ib[i];
+        hardware_derive(&b->hw_ib[i]);
+    }
+    for (i = 0; i < REPORT_SENS_NV; i++) {
+        r->sens_nv_gbps[i] = sens_nv[i];
+        b->hw_nv[i] = *ctx->hw;
+        b->hw_nv[i].spec.nvlink_gbps = sens_nv[i];
+        hardware_derive(&b->hw_nv[i]);
+    }
+    sweep_run(sf, ctx->m, ctx->hw, visit, b);
+    if (b->nomem) {
+        free(b);
+        return diag_set(d, STATUS_NOMEM, "out of memory keeping %zu plans",
+                        r->nrows);
+    }
+    free(b);
+    if (r->valid == 0) {
+        int worst = 1, k;
+        for (k = 1; k < PLAN_REASONS; k++)
+            if (r->rejected[k] > r->rejected[worst])
+                worst = k;
+        return diag_set(d, STATUS_RANGE,
+                        "%s: no valid plan: all %llu combinations were "
+                        "rejected (most often: %s, %llu times; e.g. %s)",
+                        sf->meta.path, (unsigned long long)r->enumerated,
+                        plan_reason_str(worst),
+                        (unsigned long long)r->rejected[worst],
+                        r->nexamples[worst] ? r->examples[worst][0] : "-");
+    }
+    qsort(r->rows, r->nrows, sizeof r->rows[0], compare_rows);
+    finish_families(r, ctx, ctx_other);
+    if (opt->validation_dir)
+        st = load_validations(r, opt->validation_dir, ctx, d);
+    rank_validations(r);
+    return st;
+}
+
+void report_free(struct report *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = 0;
+}
+
+void report_row_times(const struct report *r,
+                      const struct report_row *row,
+                      struct cost_times *t)
+{
+    cost_times(&row->work, r->hw, r->m, row->plan.precision, t);
+}
+
+long report_family_index(const struct report *r, const char *name)
+{
+    size_t i;
+    for (i = 0; i < r->nfamilies; i++)
+        if (strcmp(r->family[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}

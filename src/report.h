@@ -1,0 +1,161 @@
+/*
+ * report: everything `roofplan report` writes, computed before anything
+ * is written — the sweep's counts and ranked plans, the best plan of each
+ * family (under both communication models, with its collectives), the
+ * sensitivity to IB and NVLink bandwidth, the validation runs, and the
+ * inputs with their checksums. xlsx_out and plot_out only translate this
+ * struct into files.
+ */
+#ifndef PROJ_REPORT_H
+#define PROJ_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "comm.h"
+#include "cost.h"
+#include "hardware.h"
+#include "model.h"
+#include "plan.h"
+#include "sweep.h"
+
+/* Excel's sheet has 1,048,576 rows; one is the header. */
+#define REPORT_EXCEL_ROWS     1048575
+#define REPORT_FAMILIES_MAX   64
+#define REPORT_EXAMPLES       3 /* examples kept per rejection reason */
+#define REPORT_SENS_IB        11 /* IB bandwidths, 12.5 .. 400 GB/s */
+#define REPORT_SENS_NV        8  /* NVLink bandwidths, 80 .. 900 GB/s */
+#define REPORT_VALIDATIONS_MAX 16
+#define REPORT_INPUTS_MAX     24
+
+/* One evaluated plan as kept for output; times follow from work by
+ * cost_times(). */
+struct report_row {
+    struct plan plan;
+    struct cost_work work;
+    struct memory mem;
+    double ep_ratio;
+    double step; /* s, for ranking */
+    int family;  /* index into report.family */
+    bool fits;
+    long rank;   /* critical pipeline rank */
+};
+
+struct report_family {
+    char name[32];
+    size_t plans, fitting;     /* evaluated in this family */
+    bool has_best;
+    struct cost_result best;   /* fastest fitting plan (else fastest) */
+    struct cost_result best_other; /* the same plan, other comm model */
+    struct comm_collective coll[COMM_LIST_MAX];
+    size_t ncoll;
+    struct comm_collective coll_other[COMM_LIST_MAX];
+    size_t ncoll_other;
+    /* Best fitting step time of the family at each sensitivity point
+     * (0 = no fitting plan), and its bound. */
+    double sens_ib_step[REPORT_SENS_IB];
+    int sens_ib_bound[REPORT_SENS_IB];
+    double sens_nv_step[REPORT_SENS_NV];
+    int sens_nv_bound[REPORT_SENS_NV];
+    /* Bandwidth at which the best plan's IB (NVLink) time would fall to
+     * its compute time; 0 when it is already below, -1 when latency alone
+     * exceeds compute (no bandwidth suffices). */
+    double ib_crossover_gbps, nv_crossover_gbps;
+};
+
+/* A published measured run and the prediction for it. */
+struct report_validation {
+    char name[128];      /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
+    char source[200];
+    char model_path[512], hardware_path[512];
+    char model_name[128], gpu_name[128];
+    struct plan plan;
+    double measured_step_s;         /* 0 when not published */
+    double measured_tflops_per_gpu; /* 0 when not published */
+    double measured_mfu;            /* fraction of BF16 peak; 0 if none */
+    double measured_gpu_hours_per_trillion; /* 0 when not published */
+    struct cost_result predicted;
+    bool current;   /* same model and hardware files as this report */
+    long rank;      /* its place in this report's ranking (1 = best);
+                       0 when not current or not among the kept plans */
+};
+
+struct report_input {
+    char role[16];  /* "model", "hardware", "sweep", "validation" */
+    char path[512];
+    char sha256[65];
+};
+
+struct report {
+    /* Inputs (borrowed; they outlive the report). */
+    const struct model *m;
+    const struct hardware *hw;
+    const struct sweep_file *sweep;
+    enum comm_model comm;
+    char command_line[1024];
+    char version[32];
+    int64_t generated; /* seconds since the epoch (SOURCE_DATE_EPOCH) */
+    struct report_input input[REPORT_INPUTS_MAX];
+    size_t ninputs;
+
+    /* The sweep. */
+    uint64_t enumerated;       /* combinations of the [space] lists */
+    uint64_t valid, fitting;   /* evaluated; of which fit in memory */
+    uint64_t rejected[PLAN_REASONS];
+    char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
+    size_t nexamples[PLAN_REASONS];
+    double elapsed_s;
+
+    /* Ranked plans: fitting first, then by step time; at most `top`. */
+    struct report_row *rows;
+    size_t nrows;
+    uint64_t dropped; /* valid plans not kept (beyond --top or Excel) */
+
+    struct report_family family[REPORT_FAMILIES_MAX];
+    size_t nfamilies;
+    long families_by_step[REPORT_FAMILIES_MAX]; /* indexes, fastest first */
+
+    double sens_ib_gbps[REPORT_SENS_IB]; /* 12.5 ... 400 */
+    double sens_nv_gbps[REPORT_SENS_NV]; /* 80 ... 900 */
+
+    struct report_validation validation[REPORT_VALIDATIONS_MAX];
+    size_t nvalidations;
+};
+
+struct report_options {
+    size_t top;                 /* plans kept; 0: Excel's row limit */
+    const char *validation_dir; /* data/validation; NULL: none */
+    const char *command_line;
+    const char *version;
+    int64_t generated; /* time stamp for About (SOURCE_DATE_EPOCH) */
+    /* Called about every 2^16 combinations (may be NULL). */
+    void (*progress)(void *user, uint64_t done, uint64_t total);
+    void *progress_user;
+};
+
+/*
+ * Sweeps sf's space with ctx (the chosen communication model) and builds
+ * the whole report; ctx_other is the other communication model, for the
+ * comparison columns. Returns STATUS_RANGE when the space is too large or
+ * no combination is valid (a message says why), STATUS_NOMEM, or a
+ * validation file's errors. Free with report_free().
+ */
+enum status report_build(struct report *r,
+                         const struct cost_ctx *ctx,
+                         const struct cost_ctx *ctx_other,
+                         const struct sweep_file *sf,
+                         const struct report_options *opt,
+                         struct diag *d);
+
+void report_free(struct report *r);
+
+/* Times of a kept row (cost_times with the report's hardware). */
+void report_row_times(const struct report *r,
+                      const struct report_row *row,
+                      struct cost_times *t);
+
+/* Index of the family named `name`, or -1. */
+long report_family_index(const struct report *r, const char *name);
+
+#endif
