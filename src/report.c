@@ -585,6 +585,19 @@ void report_row_times(const struct report *r,
     cost_times(&row->work, r->hw, r->m, row->plan.precision, t);
 }
 
+uint32_t report_family_color(const struct report *r, size_t family)
+{
+    static const uint32_t palette[16] = {
+        0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9,
+        0x332288, 0x882255, 0x117733, 0xAA4499, 0x999933, 0x44AA99,
+        0xCC6677, 0xDDCC77, 0x88CCEE, 0x661100};
+    size_t i;
+    for (i = 0; i < r->nfamilies; i++)
+        if ((size_t)r->families_by_step[i] == family)
+            return palette[i % 16];
+    return 0x777777;
+}
+
 long report_family_index(const struct report *r, const char *name)
 {
     size_t i;

@@ -155,6 +155,14 @@ void report_row_times(const struct report *r,
                       const struct report_row *row,
                       struct cost_times *t);
 
+/*
+ * Colour of a family as 0xRRGGBB, the same in every chart and in the
+ * workbook: colour-blind-safe palettes (Okabe & Ito 2008; Paul Tol's
+ * "muted"), assigned in families_by_step order, so the fastest families
+ * get the most distinct colours. Families past 16 reuse colours.
+ */
+uint32_t report_family_color(const struct report *r, size_t family);
+
 /* Index of the family named `name`, or -1. */
 long report_family_index(const struct report *r, const char *name);
 
