@@ -324,6 +324,18 @@ static void print_summary(const struct report *r)
                f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
                f->best.fits ? "yes" : "no", plan);
     }
+    printf("\nvalidation against measured runs (predicted speed of light)\n");
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct report_validation *v = &r->validation[i];
+        const struct cost_result *p = &v->predicted;
+        double tflops = p->work.model_flops / p->t.step / 1e12;
+        printf("  %-48s step %7.2f s (measured %s%.2f), %5.0f TFLOP/s "
+               "(measured %.0f), MFU %5.1f%% (measured %.1f%%)%s\n",
+               v->name, p->t.step, v->measured_step_s > 0 ? "" : "n/a ",
+               v->measured_step_s, tflops, v->measured_tflops_per_gpu,
+               100 * p->t.mfu, 100 * v->measured_mfu,
+               p->fits ? "" : "; does not fit");
+    }
 }
 
 static int cmd_report(struct config *cfg, char **args, size_t nargs)
@@ -430,10 +442,17 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
                 if (sweep_load(files[i], &s, cfg->sets, cfg->nsets, &d) ==
                     STATUS_OK)
                     sweep_release(&s);
+            } else if (strcmp(section, "run") == 0) {
+                char buf[sizeof(struct report_validation) + 1024];
+                struct datafile_meta meta;
+                if (datafile_load(files[i], &validation_schema, buf, &meta,
+                                  cfg->sets, cfg->nsets, &d) == STATUS_OK)
+                    datafile_meta_release(&meta);
             } else {
                 diag_set(&d, STATUS_PARSE,
                          "%s: not a roofplan data file (its first section "
-                         "is [%s]; expected [model], [gpu] or [space])",
+                         "is [%s]; expected [model], [gpu], [space] or "
+                         "[run])",
                          files[i], section);
             }
         }

@@ -150,6 +150,10 @@ enum status report_build(struct report *r,
 
 void report_free(struct report *r);
 
+/* Schema of data/validation files: [run] name, model, hardware, plan and
+ * the measured figures. */
+extern const struct datafile_schema validation_schema;
+
 /* Times of a kept row (cost_times with the report's hardware). */
 void report_row_times(const struct report *r,
                       const struct report_row *row,
