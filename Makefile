@@ -114,3 +114,70 @@ clean:
 .SECONDARY:
 
 -include $(wildcard $(BUILD)/release/*.d $(BUILD)/debug/*.d $(BUILD)/debug/tests/*.d)
+
+# ---- Fuzzing (libFuzzer; clang) ----
+# `make fuzz` builds tests/fuzz/fuzz_*.c into build/fuzz/ and runs each
+# target for FUZZ_SECONDS on a copy of its corpus (tests/fuzz/corpus/T/
+# is never grown automatically: new inputs stay in build/fuzz/work/T/;
+# crashes go to build/fuzz/artifacts/T/). `make fuzz-regress` runs each
+# target once over the saved corpus only.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(filter-out fuzz_util,$(FUZZ_TARGETS))
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS   := -std=c11 -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
+                $(WARN) $(DEFS) -MMD -MP
+# The writers (report, workbook, charts) are not reached by any target.
+FUZZ_SKIP    := src/report.c src/xlsx_out.c src/plot_out.c
+FUZZ_LIB_OBJ := $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,\
+                $(filter-out $(FUZZ_SKIP),$(LIB_SRC)))
+FUZZ_BINS    := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
+FUZZ_RUN     := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+                ASAN_OPTIONS=detect_leaks=1
+
+.PHONY: fuzz fuzz-build fuzz-regress
+
+$(FUZZ_DIR)/obj/%.o: src/%.c | $(BUILD)/.deps
+	$(Q)mkdir -p $(@D)
+	@$(if $(V),,echo "  CC (fuzz) $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
+	    -c $< -o $@
+
+$(FUZZ_DIR)/obj/tests/%.o: tests/fuzz/%.c | $(BUILD)/.deps
+	$(Q)mkdir -p $(@D)
+	@$(if $(V),,echo "  CC (fuzz) $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -Isrc \
+	    $(PKG_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz_%.o \
+                    $(FUZZ_DIR)/obj/tests/fuzz_util.o $(FUZZ_LIB_OBJ)
+	@$(if $(V),,echo "  LD (fuzz) $@")
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ $(PKG_LIBS) -o $@
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	$(Q)for t in $(FUZZ_TARGETS); do \
+	    work=$(FUZZ_DIR)/work/$$t; art=$(FUZZ_DIR)/artifacts/$$t/; \
+	    mkdir -p $$work $$art; \
+	    cp -n tests/fuzz/corpus/$$t/* $$work/ 2>/dev/null; \
+	    echo "== $$t for $(FUZZ_SECONDS) s"; \
+	    $(FUZZ_RUN) $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SECONDS) \
+	        -timeout=10 -dict=tests/fuzz/roofplan.dict \
+	        -artifact_prefix=$$art $$work \
+	        >$(FUZZ_DIR)/$$t.log 2>&1 || { tail -n 60 $(FUZZ_DIR)/$$t.log; \
+	        exit 1; }; \
+	    grep -E '^(Done|#[0-9]+ +DONE)' $(FUZZ_DIR)/$$t.log | tail -n 1; \
+	done
+
+fuzz-regress: fuzz-build
+	$(Q)for t in $(FUZZ_TARGETS); do \
+	    echo "== $$t over tests/fuzz/corpus/$$t"; \
+	    $(FUZZ_RUN) $(FUZZ_DIR)/$$t -runs=0 tests/fuzz/corpus/$$t \
+	        >$(FUZZ_DIR)/$$t.regress.log 2>&1 || { \
+	        tail -n 60 $(FUZZ_DIR)/$$t.regress.log; exit 1; }; \
+	done
+
+-include $(wildcard $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/tests/*.d)

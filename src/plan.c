@@ -29,8 +29,8 @@ const char *plan_reason_str(enum plan_reason r)
         [PLAN_BAD_VPP] = "vpp > 1 without the interleaved schedule",
         [PLAN_BAD_NO_FP8] = "fp8 on a GPU without FP8",
         [PLAN_SAME_SCHEDULE] = "pp=1: schedule has no effect (duplicate)",
-        [PLAN_SAME_ZERO] = "no data parallelism: ZeRO has no effect "
-                           "(duplicate)",
+        [PLAN_SAME_ZERO] = ("no data parallelism: ZeRO has no effect "
+                            "(duplicate)"),
     };
     if ((int)r >= 0 && r < PLAN_REASONS && names[r])
         return names[r];

@@ -82,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t nargs = 0;
     char *c;
     struct plan p;
+    struct cost_result res;
     struct diag d;
     long given_dp = 0;
     enum plan_reason r;
@@ -115,7 +116,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             p.tp * p.pp * p.cp * p.dp != p.gpus ||
             p.dp * p.mbs * p.microbatches != p.gbs)
             abort(); /* derived values disagree with the plan */
-        struct cost_result res;
         if (cost_ctx_prepare(&ctx.cost, p.pp * p.vpp, &d) != STATUS_OK)
             abort(); /* plan_check() promised pp*vpp <= units */
         cost_evaluate(&ctx.cost, &p, &res, NULL, 0, NULL);
