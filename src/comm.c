@@ -137,12 +137,23 @@ void comm_ep_copies(const struct model *m,
     *nvlink = gpus * (g - 1) / g;
 }
 
-static struct plan_span doubled(struct plan_span s, bool twice)
+/*
+ * DualPipe: pipeline rank r also holds the chunk of rank pp-1-r, so its
+ * data-parallel groups gain that rank's replicas. They sit on other nodes
+ * unless both ranks' GPUs share one node (a pipeline inside a node).
+ */
+static struct plan_span
+doubled(struct plan_span s, const struct plan *p, long rank, long gpn)
 {
-    if (twice) { /* DualPipe: the stage's second copy, on other nodes */
-        s.size *= 2;
+    long stage = p->tp * p->cp * p->dp;
+    long lo = rank < p->pp - 1 - rank ? rank : p->pp - 1 - rank;
+    if (p->schedule != PLAN_DUALPIPE)
+        return s;
+    s.size *= 2;
+    if (s.nodes == 1 && lo * stage / gpn == ((p->pp - lo) * stage - 1) / gpn)
+        s.per_node *= 2;
+    else
         s.nodes *= 2;
-    }
     return s;
 }
 
@@ -211,7 +222,6 @@ size_t comm_rank(const struct model *m,
     double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
     double ab = s->activation_bytes, h = (double)s->hidden;
     bool full = p->recompute == MODEL_RECOMPUTE_FULL;
-    bool dual = p->schedule == PLAN_DUALPIPE;
     double dense = 0, expert = 0, mb_all = 0, layer_mb = 0, moe_mb = 0;
     double kv_mb = 0, tp_calls = 0, pp_sends = 0, mb_avg;
     struct acc a;
@@ -294,9 +304,11 @@ size_t comm_rank(const struct model *m,
                COMM_SEND_RECV, span, pp_sends, bytes, cross ? bytes : 0,
                cross ? 0 : bytes);
     }
-    data_parallel(&a, s, p, doubled(plan_span(p->dp * p->cp, p->tp, gpn), dual),
+    data_parallel(&a, s, p,
+                  doubled(plan_span(p->dp * p->cp, p->tp, gpn), p, rank, gpn),
                   dense, layer_mb, mb_avg, false);
-    data_parallel(&a, s, p, doubled(plan_span(p->edp, p->ep, gpn), dual),
-                  expert, moe_mb, mb_avg, true);
+    data_parallel(&a, s, p,
+                  doubled(plan_span(p->edp, p->ep, gpn), p, rank, gpn), expert,
+                  moe_mb, mb_avg, true);
     return a.n;
 }

@@ -215,6 +215,36 @@ static void test_comm_ep_bytes_deepseek(void **state)
                 3.175384558872488 * 7168 * 6 * 4096 * 2 * 58, 1e-9);
 }
 
+/*
+ * DualPipe: rank 0 also holds rank pp-1's chunk, so its ZeRO group is the
+ * dp replicas of both ranks. With gpus=8 pp=2 (dp=4) the whole pipeline
+ * sits in one node: 8 GPUs on 1 node, nothing over IB (fuzz_eval found
+ * IB bytes here). With gpus=16 the other rank's replicas are on the
+ * second node: 8 per node on 2 nodes.
+ */
+static void test_comm_dualpipe_copy_in_node(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct comm_totals t;
+    const char *one = "gpus=8 pp=2 zero=1 schedule=dualpipe gbs=8";
+    const struct comm_collective *ag;
+    size_t n = run(f, &f->gpt, one, COMM_TOPO, l, &t);
+    ag = find(l, n, "weight all-gather (after step)");
+    assert_int_equal(ag->span.size, 8);
+    assert_int_equal(ag->span.per_node, 8);
+    assert_int_equal(ag->span.nodes, 1);
+    assert_near(t.ib_bytes, 0, 0);
+    run(f, &f->gpt, one, COMM_FLAT, l, &t);
+    assert_near(t.ib_bytes, 0, 0);
+    n = run(f, &f->gpt, "gpus=16 pp=2 zero=1 schedule=dualpipe gbs=16",
+            COMM_TOPO, l, &t);
+    ag = find(l, n, "weight all-gather (after step)");
+    assert_int_equal(ag->span.size, 16);
+    assert_int_equal(ag->span.per_node, 8);
+    assert_int_equal(ag->span.nodes, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_comm_ep_node_limited_copies),
         cmocka_unit_test(test_comm_ep_plain_all_to_all),
         cmocka_unit_test(test_comm_ep_bytes_deepseek),
+        cmocka_unit_test(test_comm_dualpipe_copy_in_node),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
