@@ -13,12 +13,12 @@
  */
 #include "comm.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "memory.h"
 
 struct acc {
-    enum comm_model model;
     struct comm_collective *list;
     size_t max, n;
     struct comm_totals *tot;
@@ -72,31 +72,36 @@ static void record(struct acc *a,
     }
 }
 
+static struct comm_group group_of(struct plan_span span,
+                                  enum comm_model model)
+{
+    struct comm_group g;
+    double size = (double)span.size, k = (double)span.per_node;
+    double n = (double)span.nodes;
+    g.span = span;
+    g.volume = span.size > 1 ? (size - 1) / size : 0;
+    if (model == COMM_FLAT) {
+        g.ib = n > 1 ? g.volume : 0;
+        g.nv = n > 1 ? 0 : g.volume;
+    } else {
+        g.ib = (n - 1) / n / k;
+        g.nv = (k - 1) / k;
+    }
+    return g;
+}
+
 /*
  * An all-gather, reduce-scatter or all-reduce of `buffer` bytes in total
- * (summed over its calls) over the group `span`.
+ * (summed over its calls) over group g.
  */
-static void ring(struct acc *a,
-                 const char *name,
-                 int what,
-                 int kind,
-                 struct plan_span span,
-                 double calls,
-                 double buffer)
+static void ring(struct acc *a, const char *name, int what, int kind,
+                 const struct comm_group *g, double calls, double buffer)
 {
-    double g = (double)span.size, k = (double)span.per_node;
-    double n = (double)span.nodes, passes = kind == COMM_ALL_REDUCE ? 2 : 1;
-    double bytes = passes * buffer * (g - 1) / g, ib, nv;
-    if (span.size <= 1 || buffer <= 0)
+    double passes = kind == COMM_ALL_REDUCE ? 2 : 1;
+    if (g->span.size <= 1 || buffer <= 0)
         return;
-    if (a->model == COMM_FLAT) {
-        ib = n > 1 ? bytes : 0;
-        nv = n > 1 ? 0 : bytes;
-    } else {
-        ib = passes * buffer * (n - 1) / n / k;
-        nv = passes * buffer * (k - 1) / k;
-    }
-    record(a, name, what, kind, span, calls, bytes, ib, nv);
+    record(a, name, what, kind, g->span, calls, passes * buffer * g->volume,
+           passes * buffer * g->ib, passes * buffer * g->nv);
 }
 
 /* C(N-K, k) / C(N, k): chance that k draws from N miss K marked items. */
@@ -157,11 +162,29 @@ doubled(struct plan_span s, const struct plan *p, long rank, long gpn)
     return s;
 }
 
+void comm_groups_init(struct comm_groups *g,
+                      const struct hardware *hw,
+                      const struct plan *p,
+                      enum comm_model model)
+{
+    long gpn = hw->spec.gpus_per_node;
+    g->model = model;
+    g->gpus_per_node = gpn;
+    g->tp = group_of(plan_span(p->tp, 1, gpn), model);
+    g->cp = group_of(plan_span(p->cp, p->tp, gpn), model);
+    /* DualPipe doubles these per rank (doubled()) */
+    g->dp = group_of(plan_span(p->dp * p->cp, p->tp, gpn), model);
+    g->edp = group_of(plan_span(p->edp, p->ep, gpn), model);
+    g->ep = group_of(plan_span(p->ep, 1, gpn), model);
+    g->pp = plan_span(p->pp, p->tp * p->cp * p->dp, gpn);
+    g->pp_cross = g->pp.nodes > 1;
+}
+
 /* Data-parallel traffic of one parameter class (dense or expert). */
 static void data_parallel(struct acc *a,
                           const struct model_spec *s,
                           const struct plan *p,
-                          struct plan_span span,
+                          const struct comm_group *span,
                           double params,
                           double layer_mb,
                           double mb,
@@ -170,7 +193,7 @@ static void data_parallel(struct acc *a,
     double wb = s->weight_bytes, gb = s->grad_comm_bytes;
     int grads = expert ? COMM_EDP_GRADS : COMM_DP_GRADS;
     int weights = expert ? COMM_EDP_WEIGHTS : COMM_DP_WEIGHTS;
-    if (span.size <= 1 || params <= 0)
+    if (span->span.size <= 1 || params <= 0)
         return;
     switch (p->zero) {
     case 0:
@@ -203,18 +226,65 @@ static void data_parallel(struct acc *a,
     }
 }
 
+enum status comm_ep_table_init(struct comm_ep_table *t,
+                               const struct model *m,
+                               long gpus_per_node,
+                               struct diag *d)
+{
+    long ep, E = m->spec.routed_experts;
+    memset(t, 0, sizeof *t);
+    if (E <= 0)
+        return STATUS_OK;
+    t->ib = calloc((size_t)E + 1, sizeof *t->ib);
+    t->nv = calloc((size_t)E + 1, sizeof *t->nv);
+    if (!t->ib || !t->nv) {
+        comm_ep_table_release(t);
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
+    t->n = E + 1;
+    for (ep = 1; ep <= E; ep++)
+        if (E % ep == 0)
+            comm_ep_copies(m, plan_span(ep, 1, gpus_per_node), &t->ib[ep],
+                           &t->nv[ep]);
+    return STATUS_OK;
+}
+
+void comm_ep_table_release(struct comm_ep_table *t)
+{
+    if (!t)
+        return;
+    free(t->ib);
+    free(t->nv);
+    memset(t, 0, sizeof *t);
+}
+
 size_t comm_rank(const struct model *m,
                  const struct hardware *hw,
                  const struct plan *p,
                  const struct model_partition *part,
                  long rank,
                  enum comm_model model,
+                 const struct comm_ep_table *ept,
                  struct comm_collective *list,
                  size_t max,
                  struct comm_totals *tot)
 {
+    struct comm_groups g;
+    comm_groups_init(&g, hw, p, model);
+    return comm_rank_groups(m, p, part, rank, &g, ept, list, max, tot);
+}
+
+size_t comm_rank_groups(const struct model *m,
+                        const struct plan *p,
+                        const struct model_partition *part,
+                        long rank,
+                        const struct comm_groups *g,
+                        const struct comm_ep_table *ept,
+                        struct comm_collective *list,
+                        size_t max,
+                        struct comm_totals *tot)
+{
     const struct model_spec *s = &m->spec;
-    long gpn = hw->spec.gpus_per_node;
     long chunk[PLAN_RANK_CHUNKS_MAX];
     double mbs[PLAN_RANK_CHUNKS_MAX];
     size_t n = plan_rank_chunks(p, rank, chunk, mbs), i;
@@ -227,7 +297,6 @@ size_t comm_rank(const struct model *m,
     struct acc a;
 
     memset(tot, 0, sizeof *tot);
-    a.model = model;
     a.list = list;
     a.max = max;
     a.n = 0;
@@ -246,69 +315,74 @@ size_t comm_rank(const struct model *m,
          * the forward again under full recomputation; vocab-parallel
          * embedding and head add one collective each way. */
         tp_calls += mb * ((double)c->count * (full ? 12 : 8) +
-                          (c->has_embedding ? 2 : 0) + (c->has_head ? 2 : 0));
+                          (c->has_embedding ? 2 : 0) +
+                          (c->has_head ? 2 : 0));
         pp_sends += mb * ((chunk[i] + 1 < part->chunks ? 1 : 0) +
                           (chunk[i] > 0 ? 1 : 0));
     }
     mb_avg = mb_all / (double)n;
 
     if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
-        struct plan_span span = plan_span(p->tp, 1, gpn);
         double buffer = tp_calls * seq_mb * h * ab / cp;
-        ring(&a, "TP all-gather (sequence parallel)", COMM_TP, COMM_ALL_GATHER,
-             span, tp_calls / 2, buffer / 2);
+        ring(&a, "TP all-gather (sequence parallel)", COMM_TP,
+             COMM_ALL_GATHER, &g->tp, tp_calls / 2, buffer / 2);
         ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
-             COMM_REDUCE_SCATTER, span, tp_calls / 2, buffer / 2);
+             COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
     }
     if (p->cp > 1) { /* K and V gathered in forward and backward, dK/dV
                       * reduce-scattered in backward */
-        struct plan_span span = plan_span(p->cp, p->tp, gpn);
         double kv = kv_mb * seq_mb * ab / tp;
-        ring(&a, "CP key/value all-gather", COMM_CP, COMM_ALL_GATHER, span,
+        ring(&a, "CP key/value all-gather", COMM_CP, COMM_ALL_GATHER, &g->cp,
              (full ? 3 : 2) * layer_mb, (full ? 3 : 2) * kv);
         ring(&a, "CP key/value gradient reduce-scatter", COMM_CP,
-             COMM_REDUCE_SCATTER, span, layer_mb, kv);
+             COMM_REDUCE_SCATTER, &g->cp, layer_mb, kv);
     }
     if (p->ep > 1 && moe_mb > 0) {
-        struct plan_span span = plan_span(p->ep, 1, gpn);
         double tokens = seq_mb / (tp * cp), ib, nv;
         bool fp8 = p->precision == MODEL_FP8;
         double d = fp8 ? s->dispatch_bytes : ab;
         double c = fp8 ? s->combine_bytes : ab;
         double dg = fp8 ? s->dispatch_grad_bytes : ab;
         double cg = fp8 ? s->combine_grad_bytes : ab;
-        double copies = (double)s->top_k * (double)(p->ep - 1) / (double)p->ep;
+        double copies = (double)s->top_k * g->ep.volume;
         double fwd = moe_mb * tokens * h * (full ? 2 : 1);
         double bwd = moe_mb * tokens * h;
         double calls = moe_mb * (full ? 3 : 2);
-        if (model == COMM_FLAT) {
-            bool cross = span.nodes > 1;
+        if (g->model == COMM_FLAT) {
+            bool cross = g->ep.span.nodes > 1;
             ib = cross ? copies : 0;
             nv = cross ? 0 : copies;
+        } else if (ept && p->ep < ept->n) {
+            ib = ept->ib[p->ep];
+            nv = ept->nv[p->ep];
         } else {
-            comm_ep_copies(m, span, &ib, &nv);
+            comm_ep_copies(m, g->ep.span, &ib, &nv);
         }
         record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
-               COMM_ALL_TO_ALL, span, calls, copies * (fwd * d + bwd * dg),
-               ib * (fwd * d + bwd * dg), nv * (fwd * d + bwd * dg));
+               COMM_ALL_TO_ALL, g->ep.span, calls,
+               copies * (fwd * d + bwd * dg), ib * (fwd * d + bwd * dg),
+               nv * (fwd * d + bwd * dg));
         record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
-               COMM_ALL_TO_ALL, span, calls, copies * (fwd * c + bwd * cg),
-               ib * (fwd * c + bwd * cg), nv * (fwd * c + bwd * cg));
+               COMM_ALL_TO_ALL, g->ep.span, calls,
+               copies * (fwd * c + bwd * cg), ib * (fwd * c + bwd * cg),
+               nv * (fwd * c + bwd * cg));
     }
     if (p->pp > 1 && pp_sends > 0) {
-        long stage = p->tp * p->cp * p->dp;
-        struct plan_span span = plan_span(p->pp, stage, gpn);
         double bytes = pp_sends * seq_mb * h * ab / (tp * cp);
-        bool cross = span.nodes > 1;
         record(&a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
-               COMM_SEND_RECV, span, pp_sends, bytes, cross ? bytes : 0,
-               cross ? 0 : bytes);
+               COMM_SEND_RECV, g->pp, pp_sends, bytes,
+               g->pp_cross ? bytes : 0, g->pp_cross ? 0 : bytes);
     }
-    data_parallel(&a, s, p,
-                  doubled(plan_span(p->dp * p->cp, p->tp, gpn), p, rank, gpn),
-                  dense, layer_mb, mb_avg, false);
-    data_parallel(&a, s, p,
-                  doubled(plan_span(p->edp, p->ep, gpn), p, rank, gpn), expert,
-                  moe_mb, mb_avg, true);
+    if (p->schedule == PLAN_DUALPIPE) { /* the mirrored chunk's replicas */
+        struct comm_group dp =
+            group_of(doubled(g->dp.span, p, rank, g->gpus_per_node), g->model);
+        struct comm_group edp = group_of(
+            doubled(g->edp.span, p, rank, g->gpus_per_node), g->model);
+        data_parallel(&a, s, p, &dp, dense, layer_mb, mb_avg, false);
+        data_parallel(&a, s, p, &edp, expert, moe_mb, mb_avg, true);
+    } else {
+        data_parallel(&a, s, p, &g->dp, dense, layer_mb, mb_avg, false);
+        data_parallel(&a, s, p, &g->edp, expert, moe_mb, mb_avg, true);
+    }
     return a.n;
 }

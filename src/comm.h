@@ -68,11 +68,66 @@ struct comm_totals {
 
 #define COMM_LIST_MAX 24
 
+/* comm_ep_copies() for every ep dividing the routed experts, by ep. */
+struct comm_ep_table {
+    long n;      /* entries: routed experts + 1 */
+    double *ib;  /* [n] */
+    double *nv;  /* [n] */
+};
+
+/*
+ * Fills t for model m with gpus_per_node GPUs per node (topo model).
+ * Allocates; release with comm_ep_table_release(). A dense model gives an
+ * empty table.
+ */
+enum status comm_ep_table_init(struct comm_ep_table *t,
+                               const struct model *m,
+                               long gpus_per_node,
+                               struct diag *d);
+
+void comm_ep_table_release(struct comm_ep_table *t);
+
+/* A parallel group as the traffic model sees it: per byte of an
+ * all-gather/reduce-scatter buffer, the algorithmic volume per GPU and
+ * the bytes over IB and over NVLink. */
+struct comm_group {
+    struct plan_span span;
+    double volume; /* (g-1)/g */
+    double ib, nv; /* per buffer byte, by the comm model */
+};
+
+/* Every group of a plan; the same for all its pipeline ranks. */
+struct comm_groups {
+    enum comm_model model;
+    long gpus_per_node;
+    struct comm_group tp, cp, dp, edp, ep;
+    struct plan_span pp;
+    bool pp_cross; /* pipeline neighbours on different nodes */
+};
+
+/* Places plan p's groups on hw's nodes (p passed plan_check()). */
+void comm_groups_init(struct comm_groups *g,
+                      const struct hardware *hw,
+                      const struct plan *p,
+                      enum comm_model model);
+
+/* comm_rank() with the plan's groups already placed. */
+size_t comm_rank_groups(const struct model *m,
+                        const struct plan *p,
+                        const struct model_partition *part,
+                        long rank,
+                        const struct comm_groups *groups,
+                        const struct comm_ep_table *ep,
+                        struct comm_collective *list,
+                        size_t max,
+                        struct comm_totals *tot);
+
 /*
  * Collectives of pipeline rank `rank` under plan p (which passed
- * plan_check()) and its partition part. Fills *tot; when list is not
- * NULL also writes up to max collectives there and returns their count
- * (0 otherwise). Allocates nothing.
+ * plan_check()) and its partition part. ep (may be NULL) caches the MoE
+ * dispatch expectations. Fills *tot; when list is not NULL also writes up
+ * to max collectives there and returns their count (0 otherwise).
+ * Allocates nothing.
  */
 size_t comm_rank(const struct model *m,
                  const struct hardware *hw,
@@ -80,6 +135,7 @@ size_t comm_rank(const struct model *m,
                  const struct model_partition *part,
                  long rank,
                  enum comm_model model,
+                 const struct comm_ep_table *ep,
                  struct comm_collective *list,
                  size_t max,
                  struct comm_totals *tot);

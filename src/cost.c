@@ -39,52 +39,211 @@ enum status cost_ctx_init(struct cost_ctx *ctx,
         if (!ctx->parts[p])
             return diag_set(d, STATUS_NOMEM, "out of memory");
     }
+    return comm_ep_table_init(&ctx->ep, m, hw->spec.gpus_per_node, d);
+}
+
+static int layout_kind(int schedule, long pp)
+{
+    if (pp > 1 && schedule == PLAN_DUALPIPE)
+        return COST_DUAL;
+    if (schedule == PLAN_INTERLEAVED)
+        return COST_INTERLEAVED;
+    return COST_SINGLE;
+}
+
+/* Chunks that cost the same wherever they sit (all but `first`). */
+static bool chunk_same(const struct model_chunk *a, const struct model_chunk *b,
+                       long chunks)
+{
+    int p, r;
+    if (a->count != b->count || a->moe_layers != b->moe_layers ||
+        a->has_embedding != b->has_embedding || a->has_head != b->has_head ||
+        (a->first == 0) != (b->first == 0) ||
+        (a->first + a->count == chunks) != (b->first + b->count == chunks))
+        return false;
+    if (a->params_dense != b->params_dense ||
+        a->params_expert != b->params_expert ||
+        a->params_fp8 != b->params_fp8 ||
+        a->params_embedding != b->params_embedding ||
+        a->max_layer_dense != b->max_layer_dense ||
+        a->max_layer_expert != b->max_layer_expert ||
+        a->fwd_fp8 != b->fwd_fp8 || a->fwd_other != b->fwd_other ||
+        a->fwd_linear != b->fwd_linear || a->kv_elems != b->kv_elems)
+        return false;
+    for (r = 0; r < MODEL_RECOMPUTES; r++) {
+        if (a->recompute_fp8[r] != b->recompute_fp8[r] ||
+            a->recompute_other[r] != b->recompute_other[r])
+            return false;
+        for (p = 0; p < MODEL_PRECISIONS; p++)
+            if (a->act_bytes[p][r] != b->act_bytes[p][r])
+                return false;
+    }
+    return true;
+}
+
+static enum status build_layout(struct cost_parts *cp, long pp, long vpp,
+                                int schedule, struct diag *d)
+{
+    struct plan p;
+    struct cost_layout *grown, *l;
+    long r, chunk[PLAN_RANK_CHUNKS_MAX], other[PLAN_RANK_CHUNKS_MAX];
+    double mb[PLAN_RANK_CHUNKS_MAX];
+    size_t i;
+    int kind = layout_kind(schedule, pp);
+
+    for (i = 0; i < cp->nlayouts; i++)
+        if (cp->layouts[i].kind == kind && cp->layouts[i].pp == pp)
+            return STATUS_OK;
+    grown = realloc(cp->layouts, (cp->nlayouts + 1) * sizeof *grown);
+    if (!grown)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    cp->layouts = grown;
+    l = &cp->layouts[cp->nlayouts];
+    l->kind = kind;
+    l->pp = pp;
+    l->nreps = 0;
+    l->reps = calloc((size_t)pp, sizeof *l->reps);
+    l->ranks = calloc((size_t)pp, sizeof *l->ranks);
+    cp->nlayouts++;
+    if (!l->reps || !l->ranks)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    memset(&p, 0, sizeof p);
+    p.pp = pp;
+    p.vpp = vpp;
+    p.schedule = schedule;
+    p.microbatches = 2;
+    for (r = 0; r < pp; r++) {
+        size_t n = plan_rank_chunks(&p, r, chunk, mb), k, j;
+        bool seen = false;
+        for (k = 0; k < l->nreps && !seen; k++) {
+            size_t m = plan_rank_chunks(&p, l->reps[k], other, mb);
+            bool same = m == n;
+            for (j = 0; j < n && same; j++)
+                same = chunk_same(&cp->part.chunk[chunk[j]],
+                                  &cp->part.chunk[other[j]], cp->part.chunks);
+            if (same)
+                l->ranks[k]++;
+            seen = same;
+        }
+        if (!seen) {
+            l->ranks[l->nreps] = 1;
+            l->reps[l->nreps++] = r;
+        }
+    }
     return STATUS_OK;
 }
 
-enum status cost_ctx_prepare(struct cost_ctx *ctx, long chunks, struct diag *d)
+enum status cost_ctx_prepare(struct cost_ctx *ctx,
+                             long pp,
+                             long vpp,
+                             int schedule,
+                             struct diag *d)
 {
+    long chunks = pp * vpp;
     int p;
     if (chunks < 1 || chunks >= ctx->nparts)
         return diag_set(d, STATUS_RANGE,
                         "cannot split %ld layers into %ld pipeline chunks",
                         ctx->m->units, chunks);
     for (p = 0; p < MODEL_PRECISIONS; p++) {
+        struct cost_parts *cp = &ctx->parts[p][chunks];
         /* FP8 plans run eligible GEMMs at the FP8 rate: weigh by time. */
         double w16 = 1 / ctx->hw->bf16_flops;
         double w8 = p == MODEL_FP8 && ctx->hw->fp8_flops > 0
                         ? 1 / ctx->hw->fp8_flops
                         : w16;
         enum status st;
-        if (ctx->parts[p][chunks].chunks == chunks)
-            continue;
-        st =
-            model_partition(ctx->m, chunks, w8, w16, &ctx->parts[p][chunks], d);
+        if (cp->part.chunks != chunks) {
+            st = model_partition(ctx->m, chunks, w8, w16, &cp->part, d);
+            if (st != STATUS_OK)
+                return st;
+        }
+        st = build_layout(cp, pp, vpp, schedule, d);
         if (st != STATUS_OK)
             return st;
     }
     return STATUS_OK;
 }
 
+const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
+                                                 const struct plan *p)
+{
+    long chunks = p->pp * p->vpp;
+    if (chunks < 1 || chunks >= ctx->nparts)
+        return NULL;
+    if (ctx->parts[p->precision][chunks].part.chunks != chunks)
+        return NULL;
+    return &ctx->parts[p->precision][chunks].part;
+}
+
 void cost_ctx_release(struct cost_ctx *ctx)
 {
     long i;
+    size_t j;
     int p;
     if (!ctx)
         return;
     for (p = 0; p < MODEL_PRECISIONS; p++) {
         if (!ctx->parts[p])
             continue;
-        for (i = 0; i < ctx->nparts; i++)
-            model_partition_release(&ctx->parts[p][i]);
+        for (i = 0; i < ctx->nparts; i++) {
+            struct cost_parts *cp = &ctx->parts[p][i];
+            model_partition_release(&cp->part);
+            for (j = 0; j < cp->nlayouts; j++) {
+                free(cp->layouts[j].reps);
+                free(cp->layouts[j].ranks);
+            }
+            free(cp->layouts);
+        }
         free(ctx->parts[p]);
         ctx->parts[p] = NULL;
     }
+    comm_ep_table_release(&ctx->ep);
 }
 
 static double max2(double a, double b)
 {
     return a > b ? a : b;
+}
+
+double cost_core(double compute, double ib, double nvlink, double hbm,
+                 int *bound)
+{
+    double core = compute;
+    *bound = COST_COMPUTE;
+    if (ib > core) {
+        core = ib;
+        *bound = COST_IB;
+    }
+    if (nvlink > core) {
+        core = nvlink;
+        *bound = COST_NVLINK;
+    }
+    if (hbm > core) {
+        core = hbm;
+        *bound = COST_HBM;
+    }
+    return core;
+}
+
+/* The time terms and the step: what ranking needs, nothing more. */
+static void step_times(const struct cost_work *w, const struct hardware *hw,
+                       struct cost_times *t)
+{
+    t->compute = w->bf16_flops / hw->bf16_flops +
+                 (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0);
+    t->ib = w->ib_bytes / hw->ib_bps + w->ib_calls * hw->ib_latency_s;
+    t->nvlink = w->nvlink_bytes / hw->nvlink_bps +
+                w->nvlink_calls * hw->nvlink_latency_s;
+    t->hbm = w->hbm_bytes / hw->hbm_bps;
+    t->optimizer = w->optimizer_bytes / hw->hbm_bps;
+    t->ep = max2(w->ep_ib_bytes / hw->ib_bps +
+                     w->ep_ib_calls * hw->ib_latency_s,
+                 w->ep_nvlink_bytes / hw->nvlink_bps +
+                     w->ep_nvlink_calls * hw->nvlink_latency_s);
+    t->core = cost_core(t->compute, t->ib, t->nvlink, t->hbm, &t->bound);
+    t->bubble = w->bubble_coef * t->core / w->microbatches;
+    t->step = t->bubble + t->optimizer + t->core;
 }
 
 void cost_times(const struct cost_work *w,
@@ -93,38 +252,12 @@ void cost_times(const struct cost_work *w,
                 int precision,
                 struct cost_times *t)
 {
-    double peak =
-        precision == MODEL_FP8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
+    double peak = precision == MODEL_FP8 ? hw->fp8_peak_flops
+                                         : hw->bf16_peak_flops;
     memset(t, 0, sizeof *t);
-    t->compute = w->bf16_flops / hw->bf16_flops +
-                 (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0);
-    t->ib = w->ib_bytes / hw->ib_bps + w->ib_calls * hw->ib_latency_s;
-    t->nvlink = w->nvlink_bytes / hw->nvlink_bps +
-                w->nvlink_calls * hw->nvlink_latency_s;
-    t->hbm = w->hbm_bytes / hw->hbm_bps;
-    t->optimizer = w->optimizer_bytes / hw->hbm_bps;
-    t->ep =
-        max2(w->ep_ib_bytes / hw->ib_bps + w->ep_ib_calls * hw->ib_latency_s,
-             w->ep_nvlink_bytes / hw->nvlink_bps +
-                 w->ep_nvlink_calls * hw->nvlink_latency_s);
-    t->bound = COST_COMPUTE;
-    t->core = t->compute;
-    if (t->ib > t->core) {
-        t->core = t->ib;
-        t->bound = COST_IB;
-    }
-    if (t->nvlink > t->core) {
-        t->core = t->nvlink;
-        t->bound = COST_NVLINK;
-    }
-    if (t->hbm > t->core) {
-        t->core = t->hbm;
-        t->bound = COST_HBM;
-    }
-    t->bubble = w->bubble_coef * t->core / w->microbatches;
-    t->step = t->bubble + t->optimizer + t->core;
-    t->step_serial =
-        t->bubble + t->optimizer + max2(t->compute, t->hbm) + t->ib + t->nvlink;
+    step_times(w, hw, t);
+    t->step_serial = t->bubble + t->optimizer + max2(t->compute, t->hbm) +
+                     t->ib + t->nvlink;
     t->comm_compute_ratio = max2(t->ib, t->nvlink) / t->compute;
     t->tokens_per_s_per_gpu = w->tokens / (t->step * w->gpus);
     t->mfu = w->model_flops / (t->step * hw->bf16_peak_flops);
@@ -159,6 +292,7 @@ static void rank_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct model_partition *part,
                       long rank,
+                      const struct comm_groups *groups,
                       struct cost_work *w,
                       struct comm_collective *list,
                       size_t max,
@@ -215,7 +349,8 @@ static void rank_work(const struct cost_ctx *ctx,
     w->bubble_coef = bubble_coef(p, fwd, wgrad, w->fp8_flops + w->bf16_flops);
     w->microbatches = (double)p->microbatches;
 
-    nl = comm_rank(ctx->m, ctx->hw, p, part, rank, ctx->comm, list, max, &ct);
+    nl = comm_rank_groups(ctx->m, p, part, rank, groups, &ctx->ep, list, max,
+                          &ct);
     if (nlist)
         *nlist = nl;
     w->ib_bytes = ct.ib_bytes;
@@ -228,6 +363,18 @@ static void rank_work(const struct cost_ctx *ctx,
     w->ep_nvlink_calls = ct.what_nvlink_calls[COMM_EP];
 }
 
+/* The prepared layout of plan p (cost_ctx_prepare), or NULL. */
+static const struct cost_layout *layout_of(const struct cost_parts *cp,
+                                           const struct plan *p)
+{
+    int kind = layout_kind(p->schedule, p->pp);
+    size_t i;
+    for (i = 0; i < cp->nlayouts; i++)
+        if (cp->layouts[i].kind == kind && cp->layouts[i].pp == p->pp)
+            return &cp->layouts[i];
+    return NULL;
+}
+
 void cost_evaluate(const struct cost_ctx *ctx,
                    const struct plan *p,
                    struct cost_result *r,
@@ -236,40 +383,46 @@ void cost_evaluate(const struct cost_ctx *ctx,
                    size_t *nlist)
 {
     const struct model *m = ctx->m;
-    const struct model_partition *part =
-        &ctx->parts[p->precision][p->pp * p->vpp];
-    double ep_sum = 0, compute_sum = 0;
+    const struct cost_parts *cp = &ctx->parts[p->precision][p->pp * p->vpp];
+    const struct model_partition *part = &cp->part;
+    const struct cost_layout *layout = layout_of(cp, p);
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
-    long rank;
+    double ep_sum = 0, compute_sum = 0;
+    struct comm_groups groups;
+    long k;
 
     memset(r, 0, sizeof *r);
     r->plan = *p;
-    plan_family(p, r->family, sizeof r->family);
     r->rank = -1;
-    for (rank = 0; rank < p->pp; rank++) {
+    comm_groups_init(&groups, ctx->hw, p, ctx->comm);
+    for (k = 0; k < (layout ? (long)layout->nreps : p->pp); k++) {
+        long rank = layout ? layout->reps[k] : k;
         struct cost_work w;
         struct cost_times t;
         struct memory mem;
-        rank_work(ctx, p, part, rank, &w, NULL, 0, NULL);
+        /* the ranks this one stands for weigh the pipeline-wide EP ratio */
+        double like = layout ? (double)layout->ranks[k] : 1;
+        rank_work(ctx, p, part, rank, &groups, &w, NULL, 0, NULL);
         w.tokens = tokens;
         w.gpus = (double)p->gpus;
         w.model_flops = tokens * m->flops_per_token / w.gpus;
-        cost_times(&w, ctx->hw, m, p->precision, &t);
-        ep_sum += t.ep;
-        compute_sum += t.compute;
+        step_times(&w, ctx->hw, &t);
+        ep_sum += like * t.ep;
+        compute_sum += like * t.compute;
         if (r->rank < 0 || t.step > r->t.step) {
             r->rank = rank;
             r->work = w;
             r->t = t;
         }
         memory_rank(m, ctx->hw, p, part, rank, &mem);
-        if (rank == 0 || mem.total > r->mem.total)
+        if (k == 0 || mem.total > r->mem.total)
             r->mem = mem;
     }
     if (list) {
         struct cost_work w;
-        rank_work(ctx, p, part, r->rank, &w, list, max, nlist);
+        rank_work(ctx, p, part, r->rank, &groups, &w, list, max, nlist);
     }
+    cost_times(&r->work, ctx->hw, m, p->precision, &r->t);
     r->fits = r->mem.total <= r->mem.capacity;
-    r->ep_ratio = ep_sum / compute_sum;
+    r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }

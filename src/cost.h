@@ -71,14 +71,37 @@ struct cost_result {
     double ep_ratio; /* MoE all-to-all / compute, summed over ranks */
 };
 
-/* Per model and cluster: the pipeline partitions, built once. */
+/* How pipeline ranks hold chunks: one each (1F1B, ZB), vpp each
+ * (interleaved), a mirrored pair each (DualPipe). */
+enum cost_layout_kind { COST_SINGLE, COST_INTERLEAVED, COST_DUAL };
+
+/* The distinct pipeline ranks of a partition under one layout: ranks
+ * holding identical chunks cost the same, and the lowest of them keeps the
+ * most micro-batches in flight, so only these few are evaluated. */
+struct cost_layout {
+    int kind; /* enum cost_layout_kind */
+    long pp;
+    size_t nreps;
+    long *reps;  /* ascending pipeline ranks */
+    long *ranks; /* [nreps]: how many ranks each one stands for */
+};
+
+struct cost_parts {
+    struct model_partition part; /* .chunks == 0 until built */
+    struct cost_layout *layouts;
+    size_t nlayouts;
+};
+
+/* Per model and cluster: pipeline partitions and rank layouts, built
+ * before any plan is evaluated (cost_ctx_prepare), read-only after. */
 struct cost_ctx {
     const struct model *m;
     const struct hardware *hw;
     enum comm_model comm;
-    /* [precision][chunks], chunks 1 .. units; built by cost_ctx_prepare */
-    struct model_partition *parts[MODEL_PRECISIONS];
+    /* [precision][chunks], chunks 1 .. units */
+    struct cost_parts *parts[MODEL_PRECISIONS];
     long nparts;
+    struct comm_ep_table ep; /* MoE dispatch expectations by ep */
 };
 
 /*
@@ -92,18 +115,29 @@ enum status cost_ctx_init(struct cost_ctx *ctx,
                           struct diag *d);
 
 /*
- * Builds the partitions into `chunks` chunks (for both precisions: stages
- * are balanced by time at the achievable rates) if not built yet.
+ * Builds what plans with this pp, vpp and schedule need, if not built yet:
+ * the partition into pp x vpp chunks (for both precisions: stages are
+ * balanced by time at the achievable rates) and its rank layout.
+ * Not thread-safe; call before evaluating in parallel.
  */
-enum status cost_ctx_prepare(struct cost_ctx *ctx, long chunks, struct diag *d);
+enum status cost_ctx_prepare(struct cost_ctx *ctx,
+                             long pp,
+                             long vpp,
+                             int schedule,
+                             struct diag *d);
+
+/* The partition a plan uses (prepared), or NULL. */
+const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
+                                                 const struct plan *p);
 
 void cost_ctx_release(struct cost_ctx *ctx);
 
 /*
- * Evaluates plan p (which passed plan_check(), with its partition
- * prepared) into *r. When list is not NULL, also writes the critical
- * rank's collectives (up to max) and stores their count in *nlist.
- * Allocates nothing; safe to call from several threads on one ctx.
+ * Evaluates plan p (which passed plan_check(), with cost_ctx_prepare done
+ * for it) into *r; r->family is left empty (see plan_family). When list
+ * is not NULL, also writes the critical rank's collectives (up to max)
+ * and stores their count in *nlist. Allocates nothing; safe to call from
+ * several threads on one prepared ctx.
  */
 void cost_evaluate(const struct cost_ctx *ctx,
                    const struct plan *p,
@@ -118,6 +152,14 @@ void cost_times(const struct cost_work *w,
                 const struct model *m,
                 int precision,
                 struct cost_times *t);
+
+/*
+ * max(compute, ib, nvlink, hbm) and, in *bound, which term it is (ties go
+ * to the earlier term). The binding rule of cost_times(), for callers that
+ * re-time plans at other bandwidths.
+ */
+double cost_core(double compute, double ib, double nvlink, double hbm,
+                 int *bound);
 
 /* "compute", "ib", "nvlink", "hbm". */
 const char *cost_bound_str(int bound);

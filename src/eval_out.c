@@ -64,11 +64,11 @@ static void span_text(const struct plan_span *s, char *buf, size_t size)
 static void stages_text(FILE *out, const struct eval_view *v)
 {
     const struct plan *p = &v->r->plan;
-    const struct model_partition *part =
-        &v->ctx->parts[p->precision][p->pp * p->vpp];
-    long i, shown = part->chunks > 32 ? 32 : part->chunks;
-    if (p->pp * p->vpp == 1)
+    const struct model_partition *part = cost_ctx_partition(v->ctx, p);
+    long i, shown;
+    if (p->pp * p->vpp == 1 || !part)
         return;
+    shown = part->chunks > 32 ? 32 : part->chunks;
     fputs("        layers per pipeline chunk:", out);
     for (i = 0; i < shown; i++) {
         const struct model_chunk *c = &part->chunk[i];

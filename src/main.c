@@ -234,13 +234,14 @@ static int cmd_eval(struct config *cfg, char **args, size_t nargs)
         return EXIT_INPUT;
     }
     if (cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, &d) != STATUS_OK ||
-        cost_ctx_prepare(&ctx, p.pp * p.vpp, &d) != STATUS_OK) {
+        cost_ctx_prepare(&ctx, p.pp, p.vpp, p.schedule, &d) != STATUS_OK) {
         print_diag(&d);
         cost_ctx_release(&ctx);
         release_inputs(&in);
         return exit_code(d.status, true);
     }
     cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
+    plan_family(&p, r.family, sizeof r.family);
     view.ctx = &ctx;
     view.r = &r;
     view.coll = coll;

@@ -92,7 +92,6 @@ struct build {
     size_t top, cap;
     bool nomem;
     int family_of_key[5 * 16]; /* dp flavour x (tp, cp, pp, ep) */
-    struct hardware hw_ib[REPORT_SENS_IB], hw_nv[REPORT_SENS_NV];
     uint64_t done;
     const struct report_options *opt;
 };
@@ -148,6 +147,44 @@ static void keep_row(struct build *b, const struct report_row *row)
     }
 }
 
+/*
+ * The family's best step at other IB and NVLink bandwidths: only the
+ * link term changes, so each point is a few flops (cost_times' rules:
+ * cost_core, bubble = coef x core / micro-batches).
+ */
+static void sensitivity(struct build *b, struct report_family *f,
+                        const struct cost_result *res)
+{
+    const struct hardware *hw = b->ctx->hw;
+    const struct cost_work *w = &res->work;
+    const struct cost_times *t = &res->t;
+    double ib_lat = w->ib_calls * hw->ib_latency_s;
+    double nv_lat = w->nvlink_calls * hw->nvlink_latency_s;
+    size_t i;
+    for (i = 0; i < REPORT_SENS_IB; i++) {
+        int bound;
+        double ib = w->ib_bytes / (b->r->sens_ib_gbps[i] * 1e9) + ib_lat;
+        double core = cost_core(t->compute, ib, t->nvlink, t->hbm, &bound);
+        double step = w->bubble_coef * core / w->microbatches +
+                      t->optimizer + core;
+        if (f->sens_ib_step[i] == 0 || step < f->sens_ib_step[i]) {
+            f->sens_ib_step[i] = step;
+            f->sens_ib_bound[i] = bound;
+        }
+    }
+    for (i = 0; i < REPORT_SENS_NV; i++) {
+        int bound;
+        double nv = w->nvlink_bytes / (b->r->sens_nv_gbps[i] * 1e9) + nv_lat;
+        double core = cost_core(t->compute, t->ib, nv, t->hbm, &bound);
+        double step = w->bubble_coef * core / w->microbatches +
+                      t->optimizer + core;
+        if (f->sens_nv_step[i] == 0 || step < f->sens_nv_step[i]) {
+            f->sens_nv_step[i] = step;
+            f->sens_nv_bound[i] = bound;
+        }
+    }
+}
+
 static void visit(void *user, struct plan *p, enum plan_reason why)
 {
     struct build *b = user;
@@ -155,7 +192,6 @@ static void visit(void *user, struct plan *p, enum plan_reason why)
     struct cost_result res;
     struct report_row row;
     struct report_family *f;
-    size_t i;
     int fam;
 
     if (b->opt->progress && (++b->done & 0xffff) == 0)
@@ -201,24 +237,8 @@ static void visit(void *user, struct plan *p, enum plan_reason why)
         f->best = res;
         f->has_best = true;
     }
-    if (res.fits) { /* the family's best at other bandwidths */
-        for (i = 0; i < REPORT_SENS_IB; i++) {
-            struct cost_times t;
-            cost_times(&res.work, &b->hw_ib[i], b->ctx->m, p->precision, &t);
-            if (f->sens_ib_step[i] == 0 || t.step < f->sens_ib_step[i]) {
-                f->sens_ib_step[i] = t.step;
-                f->sens_ib_bound[i] = t.bound;
-            }
-        }
-        for (i = 0; i < REPORT_SENS_NV; i++) {
-            struct cost_times t;
-            cost_times(&res.work, &b->hw_nv[i], b->ctx->m, p->precision, &t);
-            if (f->sens_nv_step[i] == 0 || t.step < f->sens_nv_step[i]) {
-                f->sens_nv_step[i] = t.step;
-                f->sens_nv_bound[i] = t.bound;
-            }
-        }
-    }
+    if (res.fits)
+        sensitivity(b, f, &res);
     keep_row(b, &row);
 }
 
@@ -249,6 +269,9 @@ static void finish_families(struct report *r, const struct cost_ctx *ctx,
         cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
         cost_evaluate(other, &p, &f->best_other, f->coll_other,
                       COMM_LIST_MAX, &f->ncoll_other);
+        snprintf(f->best.family, sizeof f->best.family, "%s", f->name);
+        snprintf(f->best_other.family, sizeof f->best_other.family, "%s",
+                 f->name);
         f->ib_crossover_gbps =
             crossover(w->ib_bytes, w->ib_calls, ctx->hw->ib_latency_s, t->ib,
                       t->compute);
@@ -412,14 +435,15 @@ static enum status one_validation(struct report *r, const char *vdir,
         snprintf(why, sizeof why, "%s", d->msg);
         diag_set(d, STATUS_RANGE, "%s: run.plan: %s", path, why);
     } else if (v->current) {
-        if (cost_ctx_prepare((struct cost_ctx *)ctx,
-                             v->plan.pp * v->plan.vpp, d) == STATUS_OK)
+        if (cost_ctx_prepare((struct cost_ctx *)ctx, v->plan.pp, v->plan.vpp,
+                             v->plan.schedule, d) == STATUS_OK)
             cost_evaluate(ctx, &v->plan, &v->predicted, NULL, 0, NULL);
     } else if (cost_ctx_init(&own, &m, &hw, ctx->comm, d) == STATUS_OK &&
-               cost_ctx_prepare(&own, v->plan.pp * v->plan.vpp, d) ==
-                   STATUS_OK) {
+               cost_ctx_prepare(&own, v->plan.pp, v->plan.vpp,
+                                v->plan.schedule, d) == STATUS_OK) {
         cost_evaluate(&own, &v->plan, &v->predicted, NULL, 0, NULL);
     }
+    plan_family(&v->plan, v->predicted.family, sizeof v->predicted.family);
     if (!v->current) {
         cost_ctx_release(&own);
         model_release(&m);
@@ -529,18 +553,10 @@ enum status report_build(struct report *r,
     for (i = 0; i < sizeof b->family_of_key / sizeof b->family_of_key[0];
          i++)
         b->family_of_key[i] = -1;
-    for (i = 0; i < REPORT_SENS_IB; i++) {
+    for (i = 0; i < REPORT_SENS_IB; i++)
         r->sens_ib_gbps[i] = sens_ib[i];
-        b->hw_ib[i] = *ctx->hw;
-        b->hw_ib[i].spec.ib_gbps = sens_ib[i];
-        hardware_derive(&b->hw_ib[i]);
-    }
-    for (i = 0; i < REPORT_SENS_NV; i++) {
+    for (i = 0; i < REPORT_SENS_NV; i++)
         r->sens_nv_gbps[i] = sens_nv[i];
-        b->hw_nv[i] = *ctx->hw;
-        b->hw_nv[i].spec.nvlink_gbps = sens_nv[i];
-        hardware_derive(&b->hw_nv[i]);
-    }
     sweep_run(sf, ctx->m, ctx->hw, visit, b);
     if (b->nomem) {
         free(b);

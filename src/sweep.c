@@ -116,12 +116,16 @@ enum status sweep_prepare(const struct sweep_file *sf,
     size_t i, j, k;
     for (i = 0; i < s->pp.n; i++)
         for (j = 0; j < s->schedule.n; j++) {
-            bool inter = (int)s->schedule.v[j] == PLAN_INTERLEAVED;
+            int sched = (int)s->schedule.v[j];
+            bool inter = sched == PLAN_INTERLEAVED;
             for (k = 0; k < (inter ? s->vpp.n : 1); k++) {
-                double chunks = s->pp.v[i] * (inter ? s->vpp.v[k] : 1);
-                if (chunks > (double)ctx->m->units)
+                long pp = (long)s->pp.v[i];
+                long vpp = inter ? (long)s->vpp.v[k] : 1;
+                /* plan_check rejects these; DualPipe needs an even pp */
+                if ((double)pp * (double)vpp > (double)ctx->m->units ||
+                    (sched == PLAN_DUALPIPE && pp % 2 != 0))
                     continue;
-                if (cost_ctx_prepare(ctx, (long)chunks, d) != STATUS_OK)
+                if (cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK)
                     return d->status;
             }
         }

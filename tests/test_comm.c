@@ -68,10 +68,10 @@ static size_t run(const struct fixture *f,
         plan_check(&p, m, &f->hw, false, &d) != PLAN_OK)
         fail_msg("%s: %s", text, d.msg);
     if (cost_ctx_init(&ctx, m, &f->hw, model, &d) != STATUS_OK ||
-        cost_ctx_prepare(&ctx, p.pp * p.vpp, &d) != STATUS_OK)
+        cost_ctx_prepare(&ctx, p.pp, p.vpp, p.schedule, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
-    n = comm_rank(m, &f->hw, &p, &ctx.parts[p.precision][p.pp * p.vpp], 0,
-                  model, list, COMM_LIST_MAX, tot);
+    n = comm_rank(m, &f->hw, &p, cost_ctx_partition(&ctx, &p), 0, model,
+                  &ctx.ep, list, COMM_LIST_MAX, tot);
     cost_ctx_release(&ctx);
     return n;
 }

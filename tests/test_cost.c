@@ -64,7 +64,7 @@ static void evaluate(const struct fixture *f,
         plan_check(&p, m, &f->hw, false, &d) != PLAN_OK)
         fail_msg("%s: %s", text, d.msg);
     if (cost_ctx_init(&ctx, m, &f->hw, model, &d) != STATUS_OK ||
-        cost_ctx_prepare(&ctx, p.pp * p.vpp, &d) != STATUS_OK)
+        cost_ctx_prepare(&ctx, p.pp, p.vpp, p.schedule, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     cost_evaluate(&ctx, &p, r, NULL, 0, NULL);
     cost_ctx_release(&ctx);
