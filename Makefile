@@ -13,13 +13,13 @@ WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
 DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\" \
            -DROOFPLAN_DATADIR=\"$(CURDIR)/data\"
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 
-RELEASE_FLAGS := -std=c11 -O2 $(WARN) $(DEFS) -MMD -MP
-DEBUG_FLAGS   := -std=c11 -O1 -g -fno-omit-frame-pointer \
+RELEASE_FLAGS := -std=c11 -O2 -pthread $(WARN) $(DEFS) -MMD -MP
+DEBUG_FLAGS   := -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
                  -fsanitize=address,undefined -fno-sanitize-recover=all \
                  $(WARN) $(DEFS) -MMD -MP
-DEBUG_LDFLAGS := -fsanitize=address,undefined
+DEBUG_LDFLAGS := -fsanitize=address,undefined -pthread
 
 SRC      := $(wildcard src/*.c)
 LIB_SRC  := $(filter-out src/main.c,$(SRC))

@@ -45,6 +45,7 @@ struct config {
     enum comm_model comm;
     bool json, csv, no_charts, quiet;
     size_t top;              /* --top N; 0: Excel's limit */
+    size_t threads;          /* --threads N; 0: online CPUs */
     char command_line[1024]; /* as typed, for the About sheet */
 };
 
@@ -76,6 +77,8 @@ static const char usage_text[] =
     "      --no-charts        (report) skip gnuplot\n"
     "      --top N            (report) keep the N best plans (default: all, "
     "up to Excel's row limit)\n"
+    "      --threads N        (report) sweep on N threads (default: online "
+    "CPUs); same output\n"
     "  -q, --quiet            no progress on stderr\n"
     "\n"
     "PLAN is key=value pairs, as several arguments or one argument separated\n"
@@ -366,6 +369,11 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
         goto fail_runtime;
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
+    opt.threads = cfg->threads;
+    if (opt.threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        opt.threads = cpus > 0 ? (size_t)cpus : 1;
+    }
     opt.validation_dir = default_path("data/validation", vdir, sizeof vdir);
     opt.command_line = cfg->command_line;
     opt.version = ROOFPLAN_VERSION;
@@ -521,6 +529,14 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
         cfg->top = (size_t)n;
         return -1;
     }
+    case 'P': {
+        long n;
+        if (!datafile_parse_long(arg, &n) || n < 1 || n > 1024)
+            return usage_error("--threads %s: expected an integer in 1..1024",
+                               arg);
+        cfg->threads = (size_t)n;
+        return -1;
+    }
     case 'h':
         fputs(usage_text, stdout);
         return 0;
@@ -548,6 +564,7 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {"top", required_argument, NULL, 'T'},
+        {"threads", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     struct config cfg;
     const char *command;

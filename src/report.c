@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,14 +87,29 @@ static void sift_up(struct report_row *h, size_t i)
 
 /* ---- The sweep visitor ---- */
 
-struct build {
-    struct report *r;
+#define FAMILY_KEYS (5 * 16) /* dp flavour (DP, ZeRO-1..3, none) x tp cp pp ep */
+
+/*
+ * One thread's share of the sweep: its own counts, examples, families (by
+ * key) and kept plans, merged in a fixed order afterwards so the report is
+ * the same whatever the number of threads.
+ */
+struct shard {
     const struct cost_ctx *ctx;
-    size_t top, cap;
-    bool nomem;
-    int family_of_key[5 * 16]; /* dp flavour x (tp, cp, pp, ep) */
-    uint64_t done;
+    const struct sweep_file *sf;
     const struct report_options *opt;
+    const double *sens_ib, *sens_nv;
+    uint64_t enumerated;
+    size_t thread, nthreads, top, cap;
+    bool nomem;
+    uint64_t valid, fitting, done, rejected[PLAN_REASONS];
+    uint64_t example_at[PLAN_REASONS][REPORT_EXAMPLES]; /* combination */
+    char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
+    size_t nexamples[PLAN_REASONS];
+    struct report_family family[FAMILY_KEYS];
+    uint64_t family_first[FAMILY_KEYS]; /* UINT64_MAX: not seen */
+    struct report_row *rows; /* a heap; row.family holds the family key */
+    size_t nrows;
 };
 
 static int family_key(const struct plan *p)
@@ -103,47 +119,39 @@ static int family_key(const struct plan *p)
            (p->ep > 1);
 }
 
-static int family_of(struct build *b, const struct plan *p)
+static void keep_row(struct shard *b, const struct report_row *row)
 {
-    int key = family_key(p);
-    struct report *r = b->r;
-    if (b->family_of_key[key] < 0) {
-        struct report_family *f;
-        if (r->nfamilies == REPORT_FAMILIES_MAX)
-            return -1; /* cannot happen: at most 80 keys */
-        f = &r->family[r->nfamilies];
-        memset(f, 0, sizeof *f);
-        plan_family(p, f->name, sizeof f->name);
-        b->family_of_key[key] = (int)r->nfamilies++;
-    }
-    return b->family_of_key[key];
-}
-
-static void keep_row(struct build *b, const struct report_row *row)
-{
-    struct report *r = b->r;
-    if (r->nrows < b->top) {
-        if (r->nrows == b->cap) {
+    if (b->nrows < b->top) {
+        if (b->nrows == b->cap) {
             size_t cap = b->cap ? b->cap * 2 : 1024;
             struct report_row *grown;
             if (cap > b->top)
                 cap = b->top;
-            grown = realloc(r->rows, cap * sizeof *grown);
+            grown = realloc(b->rows, cap * sizeof *grown);
             if (!grown) {
                 b->nomem = true;
                 return;
             }
-            r->rows = grown;
+            b->rows = grown;
             b->cap = cap;
         }
-        r->rows[r->nrows] = *row;
-        sift_up(r->rows, r->nrows++);
+        b->rows[b->nrows] = *row;
+        sift_up(b->rows, b->nrows++);
         return;
     }
-    r->dropped++;
-    if (better(row, &r->rows[0])) {
-        r->rows[0] = *row;
-        sift_down(r->rows, r->nrows, 0);
+    if (better(row, &b->rows[0])) {
+        b->rows[0] = *row;
+        sift_down(b->rows, b->nrows, 0);
+    }
+}
+
+/* Keeps the smaller step; on a tie the lower bound code (thread order
+ * must not matter). */
+static void keep_min(double *step, int *bound, double s, int b)
+{
+    if (*step == 0 || s < *step || (s == *step && b < *bound)) {
+        *step = s;
+        *bound = b;
     }
 }
 
@@ -152,7 +160,7 @@ static void keep_row(struct build *b, const struct report_row *row)
  * link term changes, so each point is a few flops (cost_times' rules:
  * cost_core, bubble = coef x core / micro-batches).
  */
-static void sensitivity(struct build *b, struct report_family *f,
+static void sensitivity(const struct shard *b, struct report_family *f,
                         const struct cost_result *res)
 {
     const struct hardware *hw = b->ctx->hw;
@@ -163,62 +171,72 @@ static void sensitivity(struct build *b, struct report_family *f,
     size_t i;
     for (i = 0; i < REPORT_SENS_IB; i++) {
         int bound;
-        double ib = w->ib_bytes / (b->r->sens_ib_gbps[i] * 1e9) + ib_lat;
+        double ib = w->ib_bytes / (b->sens_ib[i] * 1e9) + ib_lat;
         double core = cost_core(t->compute, ib, t->nvlink, t->hbm, &bound);
-        double step = w->bubble_coef * core / w->microbatches +
-                      t->optimizer + core;
-        if (f->sens_ib_step[i] == 0 || step < f->sens_ib_step[i]) {
-            f->sens_ib_step[i] = step;
-            f->sens_ib_bound[i] = bound;
-        }
+        keep_min(&f->sens_ib_step[i], &f->sens_ib_bound[i],
+                 w->bubble_coef * core / w->microbatches + t->optimizer +
+                     core,
+                 bound);
     }
     for (i = 0; i < REPORT_SENS_NV; i++) {
         int bound;
-        double nv = w->nvlink_bytes / (b->r->sens_nv_gbps[i] * 1e9) + nv_lat;
+        double nv = w->nvlink_bytes / (b->sens_nv[i] * 1e9) + nv_lat;
         double core = cost_core(t->compute, t->ib, nv, t->hbm, &bound);
-        double step = w->bubble_coef * core / w->microbatches +
-                      t->optimizer + core;
-        if (f->sens_nv_step[i] == 0 || step < f->sens_nv_step[i]) {
-            f->sens_nv_step[i] = step;
-            f->sens_nv_bound[i] = bound;
-        }
+        keep_min(&f->sens_nv_step[i], &f->sens_nv_bound[i],
+                 w->bubble_coef * core / w->microbatches + t->optimizer +
+                     core,
+                 bound);
     }
 }
 
-static void visit(void *user, struct plan *p, enum plan_reason why)
+static struct report_row best_row(const struct report_family *f)
 {
-    struct build *b = user;
-    struct report *r = b->r;
+    struct report_row row;
+    memset(&row, 0, sizeof row);
+    row.plan = f->best.plan;
+    row.fits = f->best.fits;
+    row.step = f->best.t.step;
+    return row;
+}
+
+static void visit(void *user, struct plan *p, enum plan_reason why,
+                  uint64_t index)
+{
+    struct shard *b = user;
     struct cost_result res;
     struct report_row row;
     struct report_family *f;
-    int fam;
+    int key;
 
-    if (b->opt->progress && (++b->done & 0xffff) == 0)
-        b->opt->progress(b->opt->progress_user, b->done, r->enumerated);
+    if (b->opt->progress && b->thread == 0 && (++b->done & 0xffff) == 0)
+        b->opt->progress(b->opt->progress_user, b->done * b->nthreads,
+                         b->enumerated);
     if (why != PLAN_OK) {
-        r->rejected[why]++;
-        if (r->nexamples[why] < REPORT_EXAMPLES) {
+        b->rejected[why]++;
+        if (b->nexamples[why] < REPORT_EXAMPLES) {
             struct diag d;
             char text[200];
+            size_t k = b->nexamples[why]++;
             diag_init(&d);
             plan_check(p, b->ctx->m, b->ctx->hw, true, &d);
             plan_format(p, text, sizeof text);
-            snprintf(r->examples[why][r->nexamples[why]++],
-                     sizeof r->examples[why][0], "%.160s: %.150s", text,
-                     d.msg);
+            snprintf(b->examples[why][k], sizeof b->examples[why][k],
+                     "%.160s: %.150s", text, d.msg);
+            b->example_at[why][k] = index;
         }
         return;
     }
     cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
-    fam = family_of(b, p);
-    if (fam < 0)
-        return;
-    f = &r->family[fam];
-    r->valid++;
+    key = family_key(p);
+    f = &b->family[key];
+    if (b->family_first[key] == UINT64_MAX) {
+        b->family_first[key] = index;
+        plan_family(p, f->name, sizeof f->name);
+    }
+    b->valid++;
     f->plans++;
     if (res.fits) {
-        r->fitting++;
+        b->fitting++;
         f->fitting++;
     }
     memset(&row, 0, sizeof row);
@@ -227,19 +245,137 @@ static void visit(void *user, struct plan *p, enum plan_reason why)
     row.mem = res.mem;
     row.ep_ratio = res.ep_ratio;
     row.step = res.t.step;
-    row.family = fam;
+    row.family = key;
     row.fits = res.fits;
     row.rank = res.rank;
-    if (!f->has_best || better(&row, &(struct report_row){
-                                          .plan = f->best.plan,
-                                          .fits = f->best.fits,
-                                          .step = f->best.t.step})) {
+    if (!f->has_best) {
         f->best = res;
         f->has_best = true;
+    } else {
+        struct report_row cur = best_row(f);
+        if (better(&row, &cur))
+            f->best = res;
     }
     if (res.fits)
         sensitivity(b, f, &res);
     keep_row(b, &row);
+}
+
+static void *run_shard(void *arg)
+{
+    struct shard *b = arg;
+    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads,
+              visit, b);
+    return NULL;
+}
+
+/* Folds shard `from` into family `to` of the report. */
+static void merge_family(struct report_family *to,
+                         const struct report_family *from)
+{
+    size_t i;
+    to->plans += from->plans;
+    to->fitting += from->fitting;
+    if (from->has_best) {
+        struct report_row a = best_row(from), b = best_row(to);
+        if (!to->has_best || better(&a, &b))
+            to->best = from->best;
+        to->has_best = true;
+    }
+    for (i = 0; i < REPORT_SENS_IB; i++)
+        if (from->sens_ib_step[i] > 0)
+            keep_min(&to->sens_ib_step[i], &to->sens_ib_bound[i],
+                     from->sens_ib_step[i], from->sens_ib_bound[i]);
+    for (i = 0; i < REPORT_SENS_NV; i++)
+        if (from->sens_nv_step[i] > 0)
+            keep_min(&to->sens_nv_step[i], &to->sens_nv_bound[i],
+                     from->sens_nv_step[i], from->sens_nv_bound[i]);
+}
+
+/* Merges the shards into r: the same result for any number of shards. */
+static enum status merge(struct report *r, struct shard *sh, size_t n,
+                         size_t top, struct diag *d)
+{
+    int index_of_key[FAMILY_KEYS];
+    size_t t, k, total = 0;
+    int why;
+
+    for (t = 0; t < n; t++) {
+        r->valid += sh[t].valid;
+        r->fitting += sh[t].fitting;
+        for (why = 0; why < PLAN_REASONS; why++)
+            r->rejected[why] += sh[t].rejected[why];
+        total += sh[t].nrows;
+    }
+    /* examples: the first ones in enumeration order */
+    for (why = 0; why < PLAN_REASONS; why++) {
+        uint64_t last = 0;
+        bool any = false;
+        while (r->nexamples[why] < REPORT_EXAMPLES) {
+            size_t bt = 0, bk = 0;
+            bool found = false;
+            for (t = 0; t < n; t++)
+                for (k = 0; k < sh[t].nexamples[why]; k++) {
+                    uint64_t at = sh[t].example_at[why][k];
+                    if ((any && at <= last) ||
+                        (found && at >= sh[bt].example_at[why][bk]))
+                        continue;
+                    bt = t;
+                    bk = k;
+                    found = true;
+                }
+            if (!found)
+                break;
+            memcpy(r->examples[why][r->nexamples[why]++],
+                   sh[bt].examples[why][bk], sizeof r->examples[why][0]);
+            last = sh[bt].example_at[why][bk];
+            any = true;
+        }
+    }
+    /* families: in order of their first plan in the enumeration */
+    for (k = 0; k < FAMILY_KEYS; k++)
+        index_of_key[k] = -1;
+    for (;;) {
+        uint64_t first = UINT64_MAX;
+        size_t key = 0;
+        for (k = 0; k < FAMILY_KEYS; k++)
+            for (t = 0; t < n; t++)
+                if (index_of_key[k] < 0 && sh[t].family_first[k] < first) {
+                    first = sh[t].family_first[k];
+                    key = k;
+                }
+        if (first == UINT64_MAX || r->nfamilies == REPORT_FAMILIES_MAX)
+            break;
+        index_of_key[key] = (int)r->nfamilies;
+        memset(&r->family[r->nfamilies], 0, sizeof r->family[0]);
+        for (t = 0; t < n; t++)
+            if (sh[t].family_first[key] != UINT64_MAX) {
+                snprintf(r->family[r->nfamilies].name,
+                         sizeof r->family[0].name, "%s",
+                         sh[t].family[key].name);
+                merge_family(&r->family[r->nfamilies], &sh[t].family[key]);
+            }
+        r->nfamilies++;
+    }
+    /* plans: every shard's best, ranked, the top kept */
+    r->rows = malloc((total ? total : 1) * sizeof *r->rows);
+    if (!r->rows)
+        return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
+                        total);
+    for (t = 0; t < n; t++) {
+        memcpy(r->rows + r->nrows, sh[t].rows,
+               sh[t].nrows * sizeof *r->rows);
+        r->nrows += sh[t].nrows;
+        free(sh[t].rows);
+        sh[t].rows = NULL;
+    }
+    qsort(r->rows, r->nrows, sizeof r->rows[0], compare_rows);
+    if (r->nrows > top)
+        r->nrows = top;
+    for (k = 0; k < r->nrows; k++)
+        r->rows[k].family = index_of_key[r->rows[k].family];
+    r->dropped = r->valid - r->nrows;
+    return STATUS_OK;
 }
 
 /* ---- After the sweep ---- */
@@ -512,8 +648,11 @@ enum status report_build(struct report *r,
                          const struct report_options *opt,
                          struct diag *d)
 {
-    struct build *b;
-    size_t i;
+    struct shard *sh;
+    pthread_t *tid;
+    size_t i, t, nthreads, started;
+    size_t top = opt->top ? opt->top : REPORT_EXCEL_ROWS;
+    bool nomem = false;
     enum status st = STATUS_OK;
 
     memset(r, 0, sizeof *r);
@@ -543,27 +682,53 @@ enum status report_build(struct report *r,
         add_input(r, "sweep", sf->meta.path, d) != STATUS_OK)
         return d->status;
 
-    b = calloc(1, sizeof *b);
-    if (!b)
+    nthreads = opt->threads ? opt->threads : 1;
+    sh = calloc(nthreads, sizeof *sh);
+    tid = calloc(nthreads, sizeof *tid);
+    if (!sh || !tid) {
+        free(sh);
+        free(tid);
         return diag_set(d, STATUS_NOMEM, "out of memory");
-    b->r = r;
-    b->ctx = ctx;
-    b->opt = opt;
-    b->top = opt->top ? opt->top : REPORT_EXCEL_ROWS;
-    for (i = 0; i < sizeof b->family_of_key / sizeof b->family_of_key[0];
-         i++)
-        b->family_of_key[i] = -1;
+    }
     for (i = 0; i < REPORT_SENS_IB; i++)
         r->sens_ib_gbps[i] = sens_ib[i];
     for (i = 0; i < REPORT_SENS_NV; i++)
         r->sens_nv_gbps[i] = sens_nv[i];
-    sweep_run(sf, ctx->m, ctx->hw, visit, b);
-    if (b->nomem) {
-        free(b);
-        return diag_set(d, STATUS_NOMEM, "out of memory keeping %zu plans",
-                        r->nrows);
+    for (t = 0; t < nthreads; t++) {
+        sh[t].ctx = ctx;
+        sh[t].sf = sf;
+        sh[t].opt = opt;
+        sh[t].sens_ib = r->sens_ib_gbps;
+        sh[t].sens_nv = r->sens_nv_gbps;
+        sh[t].enumerated = r->enumerated;
+        sh[t].thread = t;
+        sh[t].nthreads = nthreads;
+        sh[t].top = top;
+        for (i = 0; i < FAMILY_KEYS; i++)
+            sh[t].family_first[i] = UINT64_MAX;
     }
-    free(b);
+    for (t = 1; t < nthreads; t++)
+        if (pthread_create(&tid[t], NULL, run_shard, &sh[t]) != 0)
+            break;
+    started = t;
+    run_shard(&sh[0]);
+    for (t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (t = started; t < nthreads; t++) /* threads that did not start */
+        run_shard(&sh[t]);
+    for (t = 0; t < nthreads; t++)
+        nomem = nomem || sh[t].nomem;
+    if (!nomem)
+        st = merge(r, sh, nthreads, top, d);
+    for (t = 0; t < nthreads; t++)
+        free(sh[t].rows);
+    free(sh);
+    free(tid);
+    if (nomem)
+        return diag_set(d, STATUS_NOMEM, "out of memory keeping %zu plans",
+                        top);
+    if (st != STATUS_OK)
+        return st;
     if (r->valid == 0) {
         int worst = 1, k;
         for (k = 1; k < PLAN_REASONS; k++)
@@ -577,7 +742,6 @@ enum status report_build(struct report *r,
                         (unsigned long long)r->rejected[worst],
                         r->nexamples[worst] ? r->examples[worst][0] : "-");
     }
-    qsort(r->rows, r->nrows, sizeof r->rows[0], compare_rows);
     finish_families(r, ctx, ctx_other);
     if (opt->validation_dir)
         st = load_validations(r, opt->validation_dir, ctx, d);

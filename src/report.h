@@ -125,6 +125,7 @@ struct report {
 
 struct report_options {
     size_t top;                 /* plans kept; 0: Excel's row limit */
+    size_t threads;             /* 0 or 1: this thread only */
     const char *validation_dir; /* data/validation; NULL: none */
     const char *command_line;
     const char *version;

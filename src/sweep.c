@@ -176,6 +176,8 @@ static void plan_at(const struct sweep_spec *s, const size_t *idx,
 void sweep_run(const struct sweep_file *sf,
                const struct model *m,
                const struct hardware *hw,
+               size_t thread,
+               size_t threads,
                sweep_visit visit,
                void *user)
 {
@@ -186,6 +188,7 @@ void sweep_run(const struct sweep_file *sf,
         &s->precision, &s->recompute, &s->mbs,      &s->gbs};
     size_t idx[DIMS] = {0};
     struct plan p;
+    uint64_t index = 0;
     int d;
 
     for (d = 0; d < DIMS; d++)
@@ -193,8 +196,11 @@ void sweep_run(const struct sweep_file *sf,
             return;
     memset(&p, 0, sizeof p);
     for (;;) { /* an odometer over the lists, the last one fastest */
-        plan_at(s, idx, m, hw, &p);
-        visit(user, &p, plan_check(&p, m, hw, true, NULL));
+        if ((index / SWEEP_BLOCK) % threads == thread) {
+            plan_at(s, idx, m, hw, &p);
+            visit(user, &p, plan_check(&p, m, hw, true, NULL), index);
+        }
+        index++;
         for (d = DIMS - 1; d >= 0; d--) {
             /* vpp only varies under the interleaved schedule */
             size_t len = d == D_VPP && (int)s->schedule.v[idx[D_SCHED]] !=

@@ -72,17 +72,26 @@ enum status sweep_prepare(const struct sweep_file *sf,
  * ties upward, at least one micro-batch per rank) and plan_check()'s
  * verdict (redundant plans rejected too). p is valid until return.
  */
-typedef void (*sweep_visit)(void *user, struct plan *p, enum plan_reason why);
+typedef void (*sweep_visit)(void *user,
+                            struct plan *p,
+                            enum plan_reason why,
+                            uint64_t index);
 
 /*
  * Enumerates the space in a fixed order (gpus, tp, pp, cp, ep, zero,
  * schedule, vpp, precision, recompute, mbs, gbs), calling visit for each
- * combination. Allocates nothing.
+ * combination of this thread's share: blocks of SWEEP_BLOCK consecutive
+ * combinations dealt round-robin to `threads` threads. `index` is the
+ * combination's place in the whole enumeration. Allocates nothing.
  */
 void sweep_run(const struct sweep_file *sf,
                const struct model *m,
                const struct hardware *hw,
+               size_t thread,
+               size_t threads,
                sweep_visit visit,
                void *user);
+
+#define SWEEP_BLOCK 4096
 
 #endif
