@@ -363,8 +363,9 @@ static enum status merge(struct report *r, struct shard *sh, size_t n,
         return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
                         total);
     for (t = 0; t < n; t++) {
-        memcpy(r->rows + r->nrows, sh[t].rows,
-               sh[t].nrows * sizeof *r->rows);
+        if (sh[t].nrows > 0)
+            memcpy(r->rows + r->nrows, sh[t].rows,
+                   sh[t].nrows * sizeof *r->rows);
         r->nrows += sh[t].nrows;
         free(sh[t].rows);
         sh[t].rows = NULL;

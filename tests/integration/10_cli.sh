@@ -39,3 +39,9 @@ expect 2 "not a roofplan data file" -- $ROOFPLAN check tests/run_integration.sh
 # data/README.md's key tables are the code's schema
 check "data/README.md schema tables match roofplan schema" \
     bash -c "$ROOFPLAN schema | diff - <(sed -n '/^<!-- schema:/,\$p' data/README.md | tail -n +2)"
+
+# report: an empty plan space is bad input; --threads and --top are checked
+expect 2 "no valid plan: all 672 combinations were rejected (most often: tp larger than a node" -- $ROOFPLAN report --no-charts -q -o "$TMP/empty" --set space.tp=16 --set space.pp=1 --set space.mbs=1
+expect 2 "--threads 0: expected an integer in 1..1024" -- $ROOFPLAN report --threads 0
+expect 2 "--top x: expected a positive integer" -- $ROOFPLAN report --top x
+expect 2 "the plan space has 27021597764222976 combinations; at most 10000000000 are swept" -- $ROOFPLAN report -q --set "space.gpus=1..256" --set "space.tp=1..256" --set "space.pp=1..256" --set "space.ep=1..256" --set "space.cp=1..256" --set "space.mbs=1..256"

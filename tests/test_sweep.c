@@ -1,0 +1,288 @@
+/*
+ * test_sweep: enumeration counts, batch rounding, rejection reasons,
+ * families and ranking of a sweep; the same report for any thread count.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "test_util.h"
+
+struct fixture {
+    struct model m;
+    struct hardware hw;
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct diag d;
+    diag_init(&d);
+    if (model_load("data/models/deepseek-v3.ini", &f.m, NULL, 0, &d) ||
+        hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d))
+        return -1;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    model_release(&f->m);
+    hardware_release(&f->hw);
+    return 0;
+}
+
+/* Loads data/sweeps/default.ini with the given overrides. */
+static void load_sweep(struct sweep_file *sf, const char *const *sets,
+                       size_t n)
+{
+    struct datafile_set s[16];
+    struct diag d;
+    size_t i;
+    diag_init(&d);
+    for (i = 0; i < n; i++)
+        if (datafile_parse_set(sets[i], &s[i], &d) != STATUS_OK)
+            fail_msg("%s", d.msg);
+    if (sweep_load("data/sweeps/default.ini", sf, s, n, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+static void build(const struct fixture *f, const struct sweep_file *sf,
+                  size_t threads, struct report *r, struct cost_ctx *ctx,
+                  struct cost_ctx *other)
+{
+    struct report_options opt;
+    struct diag d;
+    diag_init(&d);
+    memset(&opt, 0, sizeof opt);
+    opt.threads = threads;
+    if (cost_ctx_init(ctx, &f->m, &f->hw, COMM_TOPO, &d) != STATUS_OK ||
+        cost_ctx_init(other, &f->m, &f->hw, COMM_FLAT, &d) != STATUS_OK ||
+        report_build(r, ctx, other, sf, &opt, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+/* By hand: tp 2 x pp 2 x zero 2 x (1f1b + zb + interleaved at vpp 2 and 4)
+ * x precision 2 x mbs 1 = 2 x 2 x 2 x 4 x 2 = 64 combinations. */
+static void test_sweep_count_by_hand(void **state)
+{
+    struct sweep_file sf;
+    static const char *const sets[] = {
+        "space.tp=1 2",       "space.pp=1 2",  "space.ep=1",
+        "space.zero=0 3",     "space.vpp=2 4", "space.recompute=full",
+        "space.mbs=1",        "space.schedule=1f1b zb interleaved",
+        "space.precision=bf16 fp8"};
+    (void)state;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    assert_int_equal(sweep_count(&sf), 64);
+    sweep_release(&sf);
+}
+
+/* gbs is a target: 15360 over dp = 2048 (7.5 per rank) rounds up to 8 per
+ * rank = 16384; under DualPipe the unit is 2 dp mbs; interleaved pp dp mbs.
+ * Every combination is counted once, as valid or by its reason. */
+static void test_sweep_batch_rounding_and_reasons(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct report r;
+    struct cost_ctx ctx, other;
+    static const char *const sets[] = {
+        "space.tp=1 16",     "space.pp=1 2",       "space.ep=1 3 64",
+        "space.zero=1 3",    "space.recompute=full", "space.mbs=1",
+        "space.precision=bf16", "space.schedule=1f1b dualpipe"};
+    uint64_t sum = 0;
+    size_t i;
+    (void)state;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    build(f, &sf, 1, &r, &ctx, &other);
+    assert_int_equal(r.enumerated, 2 * 2 * 3 * 2 * 2);
+    for (i = 0; i < PLAN_REASONS; i++)
+        sum += r.rejected[i];
+    assert_int_equal(sum + r.valid, r.enumerated);
+    /* tp=16: larger than a node, for every other choice: 2*3*2*2 */
+    assert_int_equal(r.rejected[PLAN_BAD_TP_NODE], 24);
+    /* ep=3 with tp=1 (tp=16 fails first): 2*2*2 */
+    assert_int_equal(r.rejected[PLAN_BAD_EP_EXPERTS], 8);
+    /* pp=1 DualPipe (ep 1, 64; zero 1, 3): 4, an odd pp */
+    assert_int_equal(r.rejected[PLAN_BAD_DUALPIPE], 4);
+    assert_string_equal(
+        r.examples[PLAN_BAD_TP_NODE][0],
+        "gpus=2048 tp=16 pp=1 ep=1 cp=1 zero=1 schedule=1f1b vpp=1 "
+        "precision=bf16 recompute=full mbs=1 gbs=15360: tp=16 is larger "
+        "than a node (8 GPUs): tensor parallelism stays on NVLink");
+    for (i = 0; i < r.nrows; i++) {
+        const struct plan *p = &r.rows[i].plan;
+        long unit = p->dp * p->mbs * (p->schedule == PLAN_DUALPIPE ? 2 : 1);
+        assert_int_equal(p->gbs % unit, 0);
+        if (p->pp == 1)
+            assert_int_equal(p->gbs, 16384);
+        else /* dp = 1024: 15 per rank exactly; DualPipe needs 16 */
+            assert_int_equal(p->gbs,
+                             p->schedule == PLAN_DUALPIPE ? 16384 : 15360);
+    }
+    report_free(&r);
+    cost_ctx_release(&ctx);
+    cost_ctx_release(&other);
+    sweep_release(&sf);
+}
+
+/* Fitting plans first, then by step time; families named by dimension. */
+static void test_sweep_ranking_and_families(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct report r;
+    struct cost_ctx ctx, other;
+    static const char *const sets[] = {"space.tp=1",
+                                       "space.pp=1 16",
+                                       "space.ep=1 64",
+                                       "space.zero=1 3",
+                                       "space.schedule=1f1b dualpipe",
+                                       "space.precision=fp8",
+                                       "space.recompute=selective",
+                                       "space.mbs=1"};
+    size_t i;
+    (void)state;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    build(f, &sf, 1, &r, &ctx, &other);
+    for (i = 1; i < r.nrows; i++) {
+        const struct report_row *a = &r.rows[i - 1], *b = &r.rows[i];
+        assert_true(a->fits >= b->fits);
+        if (a->fits == b->fits)
+            assert_true(a->step <= b->step);
+    }
+    assert_true(report_family_index(&r, "ZeRO-3") >= 0);
+    assert_true(report_family_index(&r, "ZeRO-1+PP+EP") >= 0);
+    assert_true(report_family_index(&r, "ZeRO-3+PP+EP") >= 0);
+    /* DeepSeek's published plan is in this space and ranks */
+    assert_int_equal(r.nvalidations, 0);
+    report_free(&r);
+    cost_ctx_release(&ctx);
+    cost_ctx_release(&other);
+    sweep_release(&sf);
+}
+
+/* The merge of thread shards is order-free: 1 and 3 threads agree. */
+static void test_sweep_threads_same_report(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct report a, b;
+    struct cost_ctx c1, o1, c2, o2;
+    static const char *const sets[] = {"space.tp=1 2",
+                                       "space.pp=1 4 16",
+                                       "space.ep=1 8 64",
+                                       "space.recompute=selective full",
+                                       "space.mbs=1 2"};
+    size_t i;
+    (void)state;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    build(f, &sf, 1, &a, &c1, &o1);
+    build(f, &sf, 3, &b, &c2, &o2);
+    assert_int_equal(a.valid, b.valid);
+    assert_int_equal(a.nrows, b.nrows);
+    assert_int_equal(a.nfamilies, b.nfamilies);
+    assert_memory_equal(a.rows, b.rows, a.nrows * sizeof *a.rows);
+    assert_memory_equal(a.rejected, b.rejected, sizeof a.rejected);
+    assert_memory_equal(a.examples, b.examples, sizeof a.examples);
+    for (i = 0; i < a.nfamilies; i++) {
+        assert_string_equal(a.family[i].name, b.family[i].name);
+        assert_memory_equal(&a.family[i].best.plan, &b.family[i].best.plan,
+                            sizeof a.family[i].best.plan);
+        assert_memory_equal(a.family[i].sens_ib_step,
+                            b.family[i].sens_ib_step,
+                            sizeof a.family[i].sens_ib_step);
+    }
+    report_free(&a);
+    report_free(&b);
+    cost_ctx_release(&c1);
+    cost_ctx_release(&o1);
+    cost_ctx_release(&c2);
+    cost_ctx_release(&o2);
+    sweep_release(&sf);
+}
+
+/* --top keeps the best N (a bounded heap): the same as the first N of
+ * the full ranking. */
+static void test_sweep_top_keeps_best(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct report all, top;
+    struct cost_ctx c1, o1, c2, o2;
+    struct report_options opt;
+    struct diag d;
+    static const char *const sets[] = {"space.tp=1 2", "space.pp=1 8 16",
+                                       "space.mbs=1"};
+    (void)state;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    build(f, &sf, 2, &all, &c1, &o1);
+    diag_init(&d);
+    memset(&opt, 0, sizeof opt);
+    opt.top = 10;
+    opt.threads = 2;
+    assert_int_equal(cost_ctx_init(&c2, &f->m, &f->hw, COMM_TOPO, &d), 0);
+    assert_int_equal(cost_ctx_init(&o2, &f->m, &f->hw, COMM_FLAT, &d), 0);
+    assert_int_equal(report_build(&top, &c2, &o2, &sf, &opt, &d), STATUS_OK);
+    assert_int_equal(top.nrows, 10);
+    assert_int_equal(top.dropped, top.valid - 10);
+    assert_memory_equal(top.rows, all.rows, 10 * sizeof *top.rows);
+    report_free(&all);
+    report_free(&top);
+    cost_ctx_release(&c1);
+    cost_ctx_release(&o1);
+    cost_ctx_release(&c2);
+    cost_ctx_release(&o2);
+    sweep_release(&sf);
+}
+
+/* A space where nothing is valid is an input error naming the reason. */
+static void test_sweep_empty_space(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct report r;
+    struct cost_ctx ctx, other;
+    struct report_options opt;
+    struct diag d;
+    static const char *const sets[] = {"space.tp=16", "space.pp=1",
+                                       "space.mbs=1"};
+    (void)state;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    diag_init(&d);
+    memset(&opt, 0, sizeof opt);
+    assert_int_equal(cost_ctx_init(&ctx, &f->m, &f->hw, COMM_TOPO, &d), 0);
+    assert_int_equal(cost_ctx_init(&other, &f->m, &f->hw, COMM_FLAT, &d), 0);
+    assert_int_equal(report_build(&r, &ctx, &other, &sf, &opt, &d),
+                     STATUS_RANGE);
+    /* 7 ep x 4 zero x 4 schedules (vpp 2 only) x 2 precisions x 3 recompute */
+    assert_non_null(strstr(d.msg, "no valid plan: all 672 combinations "
+                                  "were rejected (most often: tp larger "
+                                  "than a node, 672 times"));
+    report_free(&r);
+    cost_ctx_release(&ctx);
+    cost_ctx_release(&other);
+    sweep_release(&sf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweep_count_by_hand),
+        cmocka_unit_test(test_sweep_batch_rounding_and_reasons),
+        cmocka_unit_test(test_sweep_ranking_and_families),
+        cmocka_unit_test(test_sweep_threads_same_report),
+        cmocka_unit_test(test_sweep_top_keeps_best),
+        cmocka_unit_test(test_sweep_empty_space),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
