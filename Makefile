@@ -29,7 +29,7 @@ REL_OBJ  := $(patsubst src/%.c,$(BUILD)/release/%.o,$(SRC))
 DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
-.PHONY: all debug run test unit integration deps deps-test format \
+.PHONY: all debug run test unit integration deps deps-test format bench \
         check-format clean plots
 
 all: $(BUILD)/roofplan
@@ -98,6 +98,10 @@ integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan
 	    tests/run_integration.sh
 
 test: unit integration
+
+# Release-build benchmarks (several runs, median and spread) -> out/bench.txt
+bench: $(BUILD)/roofplan
+	$(Q)/usr/bin/python3 scripts/bench.py
 
 format:
 	$(Q)clang-format -i src/*.c src/*.h tests/*.c tests/*.h

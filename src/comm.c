@@ -39,7 +39,7 @@ const char *comm_model_str(enum comm_model model)
     return model == COMM_FLAT ? "flat" : "topo";
 }
 
-static void record(struct acc *a,
+static inline void record(struct acc *a,
                    const char *name,
                    int what,
                    int kind,
@@ -79,13 +79,18 @@ static struct comm_group group_of(struct plan_span span,
     double size = (double)span.size, k = (double)span.per_node;
     double n = (double)span.nodes;
     g.span = span;
+    if (span.size <= 1) { /* no traffic: skip the divisions */
+        g.volume = g.ib = g.nv = 0;
+        return g;
+    }
     g.volume = span.size > 1 ? (size - 1) / size : 0;
     if (model == COMM_FLAT) {
         g.ib = n > 1 ? g.volume : 0;
         g.nv = n > 1 ? 0 : g.volume;
     } else {
-        g.ib = (n - 1) / n / k;
-        g.nv = (k - 1) / k;
+        double per_gpu = 1 / k;
+        g.ib = (1 - 1 / n) * per_gpu;
+        g.nv = 1 - per_gpu;
     }
     return g;
 }
@@ -94,7 +99,7 @@ static struct comm_group group_of(struct plan_span span,
  * An all-gather, reduce-scatter or all-reduce of `buffer` bytes in total
  * (summed over its calls) over group g.
  */
-static void ring(struct acc *a, const char *name, int what, int kind,
+static inline void ring(struct acc *a, const char *name, int what, int kind,
                  const struct comm_group *g, double calls, double buffer)
 {
     double passes = kind == COMM_ALL_REDUCE ? 2 : 1;
@@ -270,30 +275,41 @@ size_t comm_rank(const struct model *m,
                  struct comm_totals *tot)
 {
     struct comm_groups g;
+    struct plan_rank v;
     comm_groups_init(&g, hw, p, model);
-    return comm_rank_groups(m, p, part, rank, &g, ept, list, max, tot);
+    plan_rank_view(p, part, rank, &v);
+    return comm_view(m, p, &v, &g, ept, list, max, tot);
 }
 
-size_t comm_rank_groups(const struct model *m,
-                        const struct plan *p,
-                        const struct model_partition *part,
-                        long rank,
-                        const struct comm_groups *g,
-                        const struct comm_ep_table *ept,
-                        struct comm_collective *list,
-                        size_t max,
-                        struct comm_totals *tot)
+size_t comm_view(const struct model *m,
+                 const struct plan *p,
+                 const struct plan_rank *v,
+                 const struct comm_groups *g,
+                 const struct comm_ep_table *ept,
+                 struct comm_collective *list,
+                 size_t max,
+                 struct comm_totals *tot)
 {
     const struct model_spec *s = &m->spec;
-    long chunk[PLAN_RANK_CHUNKS_MAX];
-    double mbs[PLAN_RANK_CHUNKS_MAX];
-    size_t n = plan_rank_chunks(p, rank, chunk, mbs), i;
+    const struct model_chunk *sum = &v->sum;
+    long rank = v->rank;
     double tp = (double)p->tp, cp = (double)p->cp;
     double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
     double ab = s->activation_bytes, h = (double)s->hidden;
     bool full = p->recompute == MODEL_RECOMPUTE_FULL;
-    double dense = 0, expert = 0, mb_all = 0, layer_mb = 0, moe_mb = 0;
-    double kv_mb = 0, tp_calls = 0, pp_sends = 0, mb_avg;
+    double mb_avg = (double)p->microbatches * v->mb_share; /* per chunk */
+    double dense = sum->params_dense / tp;
+    double expert = sum->params_expert / (double)p->ep;
+    double layer_mb = mb_avg * (double)sum->count;
+    double moe_mb = mb_avg * (double)sum->moe_layers;
+    double kv_mb = mb_avg * sum->kv_elems;
+    /* TP: 2 all-gathers + 2 reduce-scatters per layer each way, plus the
+     * forward again under full recomputation; vocab-parallel embedding
+     * and head add one collective each way. */
+    double tp_calls = mb_avg * ((double)sum->count * (full ? 12 : 8) +
+                                (sum->has_embedding ? 2 : 0) +
+                                (sum->has_head ? 2 : 0));
+    double pp_sends = mb_avg * v->pp_sends;
     struct acc a;
 
     memset(tot, 0, sizeof *tot);
@@ -302,25 +318,6 @@ size_t comm_rank_groups(const struct model *m,
     a.n = 0;
     a.tot = tot;
 
-    for (i = 0; i < n; i++) {
-        const struct model_chunk *c = &part->chunk[chunk[i]];
-        double mb = mbs[i];
-        dense += c->params_dense / tp;
-        expert += c->params_expert / (double)p->ep;
-        mb_all += mb;
-        layer_mb += mb * (double)c->count;
-        moe_mb += mb * (double)c->moe_layers;
-        kv_mb += mb * c->kv_elems;
-        /* TP: 2 all-gathers + 2 reduce-scatters per layer each way, plus
-         * the forward again under full recomputation; vocab-parallel
-         * embedding and head add one collective each way. */
-        tp_calls += mb * ((double)c->count * (full ? 12 : 8) +
-                          (c->has_embedding ? 2 : 0) +
-                          (c->has_head ? 2 : 0));
-        pp_sends += mb * ((chunk[i] + 1 < part->chunks ? 1 : 0) +
-                          (chunk[i] > 0 ? 1 : 0));
-    }
-    mb_avg = mb_all / (double)n;
 
     if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
         double buffer = tp_calls * seq_mb * h * ab / cp;

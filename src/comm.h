@@ -111,16 +111,15 @@ void comm_groups_init(struct comm_groups *g,
                       const struct plan *p,
                       enum comm_model model);
 
-/* comm_rank() with the plan's groups already placed. */
-size_t comm_rank_groups(const struct model *m,
-                        const struct plan *p,
-                        const struct model_partition *part,
-                        long rank,
-                        const struct comm_groups *groups,
-                        const struct comm_ep_table *ep,
-                        struct comm_collective *list,
-                        size_t max,
-                        struct comm_totals *tot);
+/* comm_rank() for a rank view, with the plan's groups already placed. */
+size_t comm_view(const struct model *m,
+                 const struct plan *p,
+                 const struct plan_rank *v,
+                 const struct comm_groups *groups,
+                 const struct comm_ep_table *ep,
+                 struct comm_collective *list,
+                 size_t max,
+                 struct comm_totals *tot);
 
 /*
  * Collectives of pipeline rank `rank` under plan p (which passed

@@ -102,10 +102,10 @@ static enum status build_layout(struct cost_parts *cp, long pp, long vpp,
     l->kind = kind;
     l->pp = pp;
     l->nreps = 0;
-    l->reps = calloc((size_t)pp, sizeof *l->reps);
+    l->views = calloc((size_t)pp, sizeof *l->views);
     l->ranks = calloc((size_t)pp, sizeof *l->ranks);
     cp->nlayouts++;
-    if (!l->reps || !l->ranks)
+    if (!l->views || !l->ranks)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     memset(&p, 0, sizeof p);
     p.pp = pp;
@@ -116,7 +116,7 @@ static enum status build_layout(struct cost_parts *cp, long pp, long vpp,
         size_t n = plan_rank_chunks(&p, r, chunk, mb), k, j;
         bool seen = false;
         for (k = 0; k < l->nreps && !seen; k++) {
-            size_t m = plan_rank_chunks(&p, l->reps[k], other, mb);
+            size_t m = plan_rank_chunks(&p, l->views[k].rank, other, mb);
             bool same = m == n;
             for (j = 0; j < n && same; j++)
                 same = chunk_same(&cp->part.chunk[chunk[j]],
@@ -127,7 +127,7 @@ static enum status build_layout(struct cost_parts *cp, long pp, long vpp,
         }
         if (!seen) {
             l->ranks[l->nreps] = 1;
-            l->reps[l->nreps++] = r;
+            plan_rank_view(&p, &cp->part, r, &l->views[l->nreps++]);
         }
     }
     return STATUS_OK;
@@ -190,7 +190,7 @@ void cost_ctx_release(struct cost_ctx *ctx)
             struct cost_parts *cp = &ctx->parts[p][i];
             model_partition_release(&cp->part);
             for (j = 0; j < cp->nlayouts; j++) {
-                free(cp->layouts[j].reps);
+                free(cp->layouts[j].views);
                 free(cp->layouts[j].ranks);
             }
             free(cp->layouts);
@@ -287,11 +287,10 @@ bubble_coef(const struct plan *p, double fwd, double wgrad, double total)
     }
 }
 
-/* Work of pipeline rank `rank`: everything but model_flops and tokens. */
+/* Work of one pipeline rank: everything but model_flops and tokens. */
 static void rank_work(const struct cost_ctx *ctx,
                       const struct plan *p,
-                      const struct model_partition *part,
-                      long rank,
+                      const struct plan_rank *v,
                       const struct comm_groups *groups,
                       struct cost_work *w,
                       struct comm_collective *list,
@@ -299,58 +298,51 @@ static void rank_work(const struct cost_ctx *ctx,
                       size_t *nlist)
 {
     const struct model_spec *s = &ctx->m->spec;
-    long chunk[PLAN_RANK_CHUNKS_MAX];
-    double mbs[PLAN_RANK_CHUNKS_MAX];
-    size_t n = plan_rank_chunks(p, rank, chunk, mbs), i;
+    const struct model_chunk *c = &v->sum;
     double tp = (double)p->tp, ep = (double)p->ep;
     double tokens = (double)(p->mbs * s->seq_len) / (tp * (double)p->cp);
+    double mb = (double)p->microbatches * v->mb_share; /* per chunk */
+    double t = mb * tokens;
     int prec = p->precision, rec = p->recompute;
     bool fp8 = prec == MODEL_FP8, full = rec == MODEL_RECOMPUTE_FULL;
-    double wb = s->weight_bytes, fwd = 0, wgrad = 0, dense = 0, expert = 0;
+    double wb = s->weight_bytes;
+    double lin8 = 3 * c->fwd_fp8 + c->recompute_fp8[rec];
+    double other = 3 * c->fwd_other + c->recompute_other[rec];
+    /* this GPU's weights; the embedding is a lookup, not a GEMM read */
+    double dense = c->params_dense / tp, expert = c->params_expert / ep;
+    double gpu = (c->params_dense - c->params_embedding) / tp + expert;
+    double gpu8 = fp8 ? c->params_fp8 / tp + c->params_fp8_expert / ep : 0;
+    double read = gpu8 * 1 + (gpu - gpu8) * wb; /* FP8 copies: 1 byte */
     struct comm_totals ct;
     size_t nl;
 
     memset(w, 0, sizeof *w);
-    for (i = 0; i < n; i++) {
-        const struct model_chunk *c = &part->chunk[chunk[i]];
-        double t = mbs[i] * tokens;
-        double lin8 = 3 * c->fwd_fp8 + c->recompute_fp8[rec];
-        double other = 3 * c->fwd_other + c->recompute_other[rec];
-        double gpu = (c->params_dense - c->params_embedding) / tp +
-                     c->params_expert / ep;
-        double all = c->params_dense - c->params_embedding + c->params_expert;
-        double f8 = fp8 && all > 0 ? c->params_fp8 / all : 0;
-        double read = gpu * (f8 * 1 + (1 - f8) * wb);
-        if (fp8) {
-            w->fp8_flops += t * lin8;
-            w->bf16_flops += t * other;
-        } else {
-            w->bf16_flops += t * (lin8 + other);
-        }
-        fwd += t * (c->fwd_fp8 + c->fwd_other);
-        wgrad += t * c->fwd_linear;
-        /* Per micro-batch: weights read in forward, backward (and the
-         * recomputed forward), gradients accumulated (read + write) or,
-         * under ZeRO-2/3, written once; ZeRO-3 gathers weights into HBM
-         * twice; saved activations written and read back. */
-        w->hbm_bytes += mbs[i] * (read * (full ? 3 : 2) +
-                                  gpu * s->grad_bytes * (p->zero >= 2 ? 1 : 2) +
-                                  (p->zero >= 3 ? 2 * gpu * wb : 0) +
-                                  2 * tokens * c->act_bytes[prec][rec]);
-        dense += c->params_dense / tp;
-        expert += c->params_expert / ep;
+    if (fp8) {
+        w->fp8_flops = t * lin8;
+        w->bf16_flops = t * other;
+    } else {
+        w->bf16_flops = t * (lin8 + other);
     }
+    /* Per micro-batch: weights read in forward, backward (and the
+     * recomputed forward), gradients accumulated (read + write) or, under
+     * ZeRO-2/3, written once; ZeRO-3 gathers weights into HBM twice;
+     * saved activations written and read back. */
+    w->hbm_bytes = mb * (read * (full ? 3 : 2) +
+                         gpu * s->grad_bytes * (p->zero >= 2 ? 1 : 2) +
+                         (p->zero >= 3 ? 2 * gpu * wb : 0) +
+                         2 * tokens * c->act_bytes[prec][rec]);
     /* Adam: read gradient, read+write master and both moments, write the
      * compute copy of the weights, for this GPU's optimizer shard. */
     w->optimizer_bytes =
         (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
          expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
         (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes + wb);
-    w->bubble_coef = bubble_coef(p, fwd, wgrad, w->fp8_flops + w->bf16_flops);
+    w->bubble_coef = bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other),
+                                 t * c->fwd_linear,
+                                 w->fp8_flops + w->bf16_flops);
     w->microbatches = (double)p->microbatches;
 
-    nl = comm_rank_groups(ctx->m, p, part, rank, groups, &ctx->ep, list, max,
-                          &ct);
+    nl = comm_view(ctx->m, p, v, groups, &ctx->ep, list, max, &ct);
     if (nlist)
         *nlist = nl;
     w->ib_bytes = ct.ib_bytes;
@@ -384,25 +376,28 @@ void cost_evaluate(const struct cost_ctx *ctx,
 {
     const struct model *m = ctx->m;
     const struct cost_parts *cp = &ctx->parts[p->precision][p->pp * p->vpp];
-    const struct model_partition *part = &cp->part;
     const struct cost_layout *layout = layout_of(cp, p);
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
     double ep_sum = 0, compute_sum = 0;
     struct comm_groups groups;
-    long k;
+    const struct plan_rank *critical = NULL;
+    struct plan_rank own;
+    long k, n = layout ? (long)layout->nreps : p->pp;
 
-    memset(r, 0, sizeof *r);
-    r->plan = *p;
+    r->plan = *p; /* every other field is set below */
+    r->family[0] = '\0';
     r->rank = -1;
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
-    for (k = 0; k < (layout ? (long)layout->nreps : p->pp); k++) {
-        long rank = layout ? layout->reps[k] : k;
+    for (k = 0; k < n; k++) {
+        const struct plan_rank *v = layout ? &layout->views[k] : &own;
         struct cost_work w;
         struct cost_times t;
         struct memory mem;
         /* the ranks this one stands for weigh the pipeline-wide EP ratio */
         double like = layout ? (double)layout->ranks[k] : 1;
-        rank_work(ctx, p, part, rank, &groups, &w, NULL, 0, NULL);
+        if (!layout) /* not prepared: slower, same result */
+            plan_rank_view(p, &cp->part, k, &own);
+        rank_work(ctx, p, v, &groups, &w, NULL, 0, NULL);
         w.tokens = tokens;
         w.gpus = (double)p->gpus;
         w.model_flops = tokens * m->flops_per_token / w.gpus;
@@ -410,17 +405,23 @@ void cost_evaluate(const struct cost_ctx *ctx,
         ep_sum += like * t.ep;
         compute_sum += like * t.compute;
         if (r->rank < 0 || t.step > r->t.step) {
-            r->rank = rank;
+            r->rank = v->rank;
             r->work = w;
             r->t = t;
+            if (layout)
+                critical = v;
         }
-        memory_rank(m, ctx->hw, p, part, rank, &mem);
+        memory_view(m, ctx->hw, p, v, &mem);
         if (k == 0 || mem.total > r->mem.total)
             r->mem = mem;
     }
     if (list) {
         struct cost_work w;
-        rank_work(ctx, p, part, r->rank, &groups, &w, list, max, nlist);
+        if (!critical) {
+            plan_rank_view(p, &cp->part, r->rank, &own);
+            critical = &own;
+        }
+        rank_work(ctx, p, critical, &groups, &w, list, max, nlist);
     }
     cost_times(&r->work, ctx->hw, m, p->precision, &r->t);
     r->fits = r->mem.total <= r->mem.capacity;

@@ -82,7 +82,7 @@ struct cost_layout {
     int kind; /* enum cost_layout_kind */
     long pp;
     size_t nreps;
-    long *reps;  /* ascending pipeline ranks */
+    struct plan_rank *views; /* ascending pipeline ranks */
     long *ranks; /* [nreps]: how many ranks each one stands for */
 };
 

@@ -396,10 +396,11 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
-                "%.2f s\n",
+                "sweep %.3f s, total %.3f s\n",
                 PROG, (unsigned long long)rep.enumerated,
                 (unsigned long long)rep.valid,
-                (unsigned long long)rep.fitting, seconds_since(&t0));
+                (unsigned long long)rep.fitting, rep.elapsed_s,
+                seconds_since(&t0));
     goto done;
 fail_input:
     print_diag(&d);

@@ -18,41 +18,33 @@ double memory_expert_replicas(const struct plan *p)
     return (double)p->edp * (p->schedule == PLAN_DUALPIPE ? 2 : 1);
 }
 
-void memory_rank(const struct model *m,
+void memory_view(const struct model *m,
                  const struct hardware *hw,
                  const struct plan *p,
-                 const struct model_partition *part,
-                 long rank,
+                 const struct plan_rank *v,
                  struct memory *out)
 {
     const struct model_spec *s = &m->spec;
-    long chunk[PLAN_RANK_CHUNKS_MAX];
-    double mb[PLAN_RANK_CHUNKS_MAX];
-    size_t n = plan_rank_chunks(p, rank, chunk, mb), i;
     double tp = (double)p->tp, ep = (double)p->ep;
     double tokens = (double)(p->mbs * s->seq_len) / (tp * (double)p->cp);
     double rd = memory_dense_replicas(p), rx = memory_expert_replicas(p);
-    double dense = 0, expert = 0, act = 0, layer_max = 0;
+    double dense = v->sum.params_dense / tp, expert = v->sum.params_expert / ep;
     double wb = s->weight_bytes;
-    bool head = false;
 
-    for (i = 0; i < n; i++) {
-        const struct model_chunk *c = &part->chunk[chunk[i]];
-        double layer = c->max_layer_dense / tp + c->max_layer_expert / ep;
-        dense += c->params_dense / tp;
-        expert += c->params_expert / ep;
-        act += c->act_bytes[p->precision][p->recompute];
-        if (layer > layer_max)
-            layer_max = layer;
-        if (c->has_head)
-            head = true;
-    }
-    out->rank = rank;
+    out->rank = v->rank;
     out->weights =
         (dense / (p->zero >= 3 ? rd : 1) + expert / (p->zero >= 3 ? rx : 1)) *
         wb;
-    if (p->zero >= 3) /* current + prefetched layer, and its gradient */
+    if (p->zero >= 3) { /* current + prefetched layer, and its gradient */
+        double layer_max = 0;
+        size_t i;
+        for (i = 0; i < (size_t)v->chunks && i < PLAN_RANK_CHUNKS_MAX; i++) {
+            double layer = v->layer_dense[i] / tp + v->layer_expert[i] / ep;
+            if (layer > layer_max)
+                layer_max = layer;
+        }
         out->weights += layer_max * (2 * wb + s->grad_bytes);
+    }
     out->grads =
         (dense / (p->zero >= 2 ? rd : 1) + expert / (p->zero >= 2 ? rx : 1)) *
         s->grad_bytes;
@@ -60,9 +52,12 @@ void memory_rank(const struct model *m,
         (dense / (p->zero >= 1 ? rd : 1) + expert / (p->zero >= 1 ? rx : 1)) *
         (s->master_bytes + 2 * s->moment_bytes);
     /* In-flight micro-batches times the rank's mean chunk activations. */
-    out->activations = plan_inflight(p, rank) * tokens * act / (double)n;
+    out->activations = plan_inflight(p, v->rank) * tokens *
+                       v->sum.act_bytes[p->precision][p->recompute] /
+                       v->chunks;
     out->logits = 0;
-    if (head) /* FP32 logits of one micro-batch (Korthikanti §4.3: 4sbv/t) */
+    if (v->sum.has_head) /* FP32 logits of one micro-batch (Korthikanti
+                          * §4.3: 4sbv/t) */
         out->logits = tokens * (double)s->vocab * s->logits_bytes *
                       (1 + (s->mtp_enabled ? (double)s->mtp_depth : 0));
     out->activations += out->logits;
@@ -73,4 +68,16 @@ void memory_rank(const struct model *m,
     out->total = out->weights + out->grads + out->optimizer + out->activations +
                  out->other;
     out->capacity = hw->capacity_bytes;
+}
+
+void memory_rank(const struct model *m,
+                 const struct hardware *hw,
+                 const struct plan *p,
+                 const struct model_partition *part,
+                 long rank,
+                 struct memory *out)
+{
+    struct plan_rank v;
+    plan_rank_view(p, part, rank, &v);
+    memory_view(m, hw, p, &v, out);
 }

@@ -37,6 +37,13 @@ void memory_rank(const struct model *m,
                  long rank,
                  struct memory *out);
 
+/* memory_rank() for a rank view built with plan_rank_view(). */
+void memory_view(const struct model *m,
+                 const struct hardware *hw,
+                 const struct plan *p,
+                 const struct plan_rank *v,
+                 struct memory *out);
+
 /* Replicas that share (ZeRO-shard) one non-expert / expert parameter. */
 double memory_dense_replicas(const struct plan *p);
 double memory_expert_replicas(const struct plan *p);

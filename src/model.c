@@ -479,9 +479,10 @@ build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
     L->params_dense = a.params + norms + ffn_p + shared_p + router_p + extra_p;
     L->params_expert = exp_p;
     L->params_fp8 = a.params * fp8_attn + (s->fp8_ffn ? ffn_p : 0) +
-                    (s->fp8_experts ? exp_p + shared_p : 0) +
+                    (s->fp8_experts ? shared_p : 0) +
                     (s->fp8_router ? router_p : 0) +
                     (s->fp8_attention_proj ? 2 * h * h * (mtp ? 1 : 0) : 0);
+    L->params_fp8_expert = s->fp8_experts ? exp_p : 0;
     L->params_active = a.params + norms + ffn_p + extra_p + router_p +
                        (moe ? (double)(s->top_k + s->shared_experts) *
                                   ffn_params(s, (double)s->expert_width)
@@ -633,6 +634,7 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
     c->params_dense += L->params_dense;
     c->params_expert += L->params_expert;
     c->params_fp8 += L->params_fp8;
+    c->params_fp8_expert += L->params_fp8_expert;
     if (L->params_dense > c->max_layer_dense)
         c->max_layer_dense = L->params_dense;
     if (L->params_expert > c->max_layer_expert)
@@ -764,4 +766,32 @@ void model_partition_release(struct model_partition *p)
     free(p->chunk);
     p->chunk = NULL;
     p->chunks = 0;
+}
+
+void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c)
+{
+    int p, r;
+    sum->count += c->count;
+    sum->moe_layers += c->moe_layers;
+    sum->has_embedding = sum->has_embedding || c->has_embedding;
+    sum->has_head = sum->has_head || c->has_head;
+    sum->params_dense += c->params_dense;
+    sum->params_expert += c->params_expert;
+    sum->params_embedding += c->params_embedding;
+    sum->params_fp8 += c->params_fp8;
+    sum->params_fp8_expert += c->params_fp8_expert;
+    if (c->max_layer_dense > sum->max_layer_dense)
+        sum->max_layer_dense = c->max_layer_dense;
+    if (c->max_layer_expert > sum->max_layer_expert)
+        sum->max_layer_expert = c->max_layer_expert;
+    sum->fwd_fp8 += c->fwd_fp8;
+    sum->fwd_other += c->fwd_other;
+    sum->fwd_linear += c->fwd_linear;
+    for (r = 0; r < MODEL_RECOMPUTES; r++) {
+        sum->recompute_fp8[r] += c->recompute_fp8[r];
+        sum->recompute_other[r] += c->recompute_other[r];
+        for (p = 0; p < MODEL_PRECISIONS; p++)
+            sum->act_bytes[p][r] += c->act_bytes[p][r];
+    }
+    sum->kv_elems += c->kv_elems;
 }

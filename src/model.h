@@ -128,7 +128,8 @@ struct model_tensor {
 struct model_layer {
     double params_dense; /* non-expert: attention, norms, FFN, shared, router */
     double params_expert; /* routed experts */
-    double params_fp8;    /* params of GEMMs the FP8 recipe runs in FP8 */
+    double params_fp8;     /* non-expert params the FP8 recipe runs in FP8 */
+    double params_fp8_expert; /* routed-expert params run in FP8 */
     double params_active; /* used by one token */
     double fwd_fp8;       /* fwd FLOPs/token of FP8-eligible GEMMs */
     double fwd_other;     /* fwd FLOPs/token always in BF16 */
@@ -147,7 +148,8 @@ struct model_chunk {
     long first, count; /* units [first, first+count): layers then MTP */
     long moe_layers;
     bool has_embedding, has_head;
-    double params_dense, params_expert, params_fp8, params_embedding;
+    double params_dense, params_expert, params_embedding;
+    double params_fp8, params_fp8_expert; /* run in FP8 (see model_layer) */
     double max_layer_dense, max_layer_expert; /* one layer, for ZeRO-3 */
     double fwd_fp8, fwd_other, fwd_linear;
     double recompute_fp8[MODEL_RECOMPUTES];
@@ -234,5 +236,12 @@ enum status model_partition(const struct model *m,
                             struct diag *d);
 
 void model_partition_release(struct model_partition *p);
+
+/*
+ * Adds chunk c into sum: sums of counts, parameters, FLOPs and saved
+ * bytes; the larger of the per-layer maxima; embedding/head flags or-ed.
+ * A zeroed sum plus one chunk equals the chunk (but for `first`).
+ */
+void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "plan.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -334,9 +335,14 @@ struct plan_span plan_span(long size, long stride, long gpus_per_node)
         s.per_node = 1;
         s.nodes = size;
     } else {
-        /* ranks 0, stride, 2 stride, ...: node of rank r is r / gpn */
-        s.nodes = (size - 1) * stride / gpus_per_node + 1;
-        s.per_node = (size + s.nodes - 1) / s.nodes;
+        /* ranks 0, stride, 2 stride, ...: node of rank r is r / gpn.
+         * Exact in double (operands below 2^53) and cheaper than two
+         * 64-bit integer divisions in the sweep's inner loop. */
+        double nodes = floor((double)(size - 1) * (double)stride /
+                             (double)gpus_per_node) +
+                       1;
+        s.nodes = (long)nodes;
+        s.per_node = (long)ceil((double)size / nodes);
     }
     return s;
 }
@@ -384,4 +390,26 @@ double plan_inflight(const struct plan *p, long rank)
         break;
     }
     return n < m ? n : m;
+}
+
+void plan_rank_view(const struct plan *p,
+                    const struct model_partition *part,
+                    long rank,
+                    struct plan_rank *out)
+{
+    long chunk[PLAN_RANK_CHUNKS_MAX];
+    double mb[PLAN_RANK_CHUNKS_MAX];
+    size_t n = plan_rank_chunks(p, rank, chunk, mb), i;
+    memset(out, 0, sizeof *out);
+    out->rank = rank;
+    out->chunks = (double)n;
+    out->mb_share = p->schedule == PLAN_DUALPIPE && p->pp >= 2 ? 0.5 : 1;
+    for (i = 0; i < n; i++) {
+        model_chunk_add(&out->sum, &part->chunk[chunk[i]]);
+        out->layer_dense[i] = part->chunk[chunk[i]].max_layer_dense;
+        out->layer_expert[i] = part->chunk[chunk[i]].max_layer_expert;
+        /* a chunk sends forward unless last, backward unless first */
+        out->pp_sends += (chunk[i] + 1 < part->chunks ? 1 : 0) +
+                         (chunk[i] > 0 ? 1 : 0);
+    }
 }

@@ -123,7 +123,6 @@ struct plan_span {
  */
 struct plan_span plan_span(long size, long stride, long gpus_per_node);
 
-#endif
 
 #define PLAN_RANK_CHUNKS_MAX 64 /* chunks one GPU holds (vpp or 2) */
 
@@ -139,6 +138,30 @@ size_t plan_rank_chunks(const struct plan *p,
                         double *microbatches);
 
 /*
+ * What one pipeline rank holds: its chunks summed (model_chunk_add), how
+ * many, the share of the step's micro-batches each chunk runs (1, or 1/2
+ * under DualPipe) and its pipeline sends per micro-batch per chunk-pass.
+ * Depends on pp, vpp and the schedule only, so it can be built once.
+ */
+struct plan_rank {
+    long rank;
+    double chunks;
+    double mb_share;
+    double pp_sends; /* forward and backward sends, per micro-batch */
+    struct model_chunk sum;
+    /* each chunk's largest layer (non-expert, expert params): ZeRO-3
+     * gathers one layer at a time */
+    double layer_dense[PLAN_RANK_CHUNKS_MAX];
+    double layer_expert[PLAN_RANK_CHUNKS_MAX];
+};
+
+/* Builds rank `rank`'s view of partition part under plan p's layout. */
+void plan_rank_view(const struct plan *p,
+                    const struct model_partition *part,
+                    long rank,
+                    struct plan_rank *out);
+
+/*
  * Micro-batches of activations the rank keeps in flight, in units of
  * one micro-batch through one of its chunks: 1f1b/zb: pp - rank;
  * interleaved: 2(pp - rank - 1) + (vpp - 1) pp + 1 (Megatron-LM's warm-up
@@ -146,3 +169,5 @@ size_t plan_rank_chunks(const struct plan *p,
  * DualPipe: pp + 1 (DualPipe README, Table); never more than exist.
  */
 double plan_inflight(const struct plan *p, long rank);
+
+#endif

@@ -24,11 +24,12 @@ static const double sens_nv[REPORT_SENS_NV] = {80,  113, 160, 226,
 
 /* ---- Ranking ---- */
 
-/* True when a ranks before b: fitting first, then faster, then by plan
- * (so the order never depends on enumeration or thread order). */
-static bool better(const struct report_row *a, const struct report_row *b)
+/* True when plan a (fits, step) ranks before plan b: fitting first, then
+ * faster, then by plan, so the order never depends on enumeration or
+ * thread order. */
+static bool ranks_before(bool fa, double sa, const struct plan *p, bool fb,
+                         double sb, const struct plan *q)
 {
-    const struct plan *p = &a->plan, *q = &b->plan;
     const long ka[] = {p->gpus, p->tp, p->pp, p->cp, p->ep, p->zero,
                        p->schedule, p->vpp, p->precision, p->recompute,
                        p->mbs, p->gbs};
@@ -36,14 +37,28 @@ static bool better(const struct report_row *a, const struct report_row *b)
                        q->schedule, q->vpp, q->precision, q->recompute,
                        q->mbs, q->gbs};
     size_t i;
-    if (a->fits != b->fits)
-        return a->fits;
-    if (a->step != b->step)
-        return a->step < b->step;
+    if (fa != fb)
+        return fa;
+    if (sa != sb)
+        return sa < sb;
     for (i = 0; i < sizeof ka / sizeof ka[0]; i++)
         if (ka[i] != kb[i])
             return ka[i] < kb[i];
     return false;
+}
+
+static bool better(const struct report_row *a, const struct report_row *b)
+{
+    return ranks_before(a->fits, a->step, &a->plan, b->fits, b->step,
+                        &b->plan);
+}
+
+/* A family's best plan against a candidate's result. */
+static bool beats_best(const struct cost_result *c,
+                       const struct report_family *f)
+{
+    return ranks_before(c->fits, c->t.step, &c->plan, f->best.fits,
+                        f->best.t.step, &f->best.plan);
 }
 
 static int compare_rows(const void *x, const void *y)
@@ -189,15 +204,6 @@ static void sensitivity(const struct shard *b, struct report_family *f,
     }
 }
 
-static struct report_row best_row(const struct report_family *f)
-{
-    struct report_row row;
-    memset(&row, 0, sizeof row);
-    row.plan = f->best.plan;
-    row.fits = f->best.fits;
-    row.step = f->best.t.step;
-    return row;
-}
 
 static void visit(void *user, struct plan *p, enum plan_reason why,
                   uint64_t index)
@@ -248,13 +254,9 @@ static void visit(void *user, struct plan *p, enum plan_reason why,
     row.family = key;
     row.fits = res.fits;
     row.rank = res.rank;
-    if (!f->has_best) {
+    if (!f->has_best || beats_best(&res, f)) {
         f->best = res;
         f->has_best = true;
-    } else {
-        struct report_row cur = best_row(f);
-        if (better(&row, &cur))
-            f->best = res;
     }
     if (res.fits)
         sensitivity(b, f, &res);
@@ -277,8 +279,7 @@ static void merge_family(struct report_family *to,
     to->plans += from->plans;
     to->fitting += from->fitting;
     if (from->has_best) {
-        struct report_row a = best_row(from), b = best_row(to);
-        if (!to->has_best || better(&a, &b))
+        if (!to->has_best || beats_best(&from->best, to))
             to->best = from->best;
         to->has_best = true;
     }
@@ -420,18 +421,10 @@ static void finish_families(struct report *r, const struct cost_ctx *ctx,
     /* insertion sort of family indexes by their best plan's rank */
     for (i = 1; i < r->nfamilies; i++) {
         long k = r->families_by_step[i];
-        struct report_row a = {0};
-        a.plan = r->family[k].best.plan;
-        a.fits = r->family[k].best.fits;
-        a.step = r->family[k].best.t.step;
         for (j = i; j > 0; j--) {
             const struct report_family *g =
                 &r->family[r->families_by_step[j - 1]];
-            struct report_row b = {0};
-            b.plan = g->best.plan;
-            b.fits = g->best.fits;
-            b.step = g->best.t.step;
-            if (!better(&a, &b))
+            if (!beats_best(&r->family[k].best, g))
                 break;
             r->families_by_step[j] = r->families_by_step[j - 1];
         }

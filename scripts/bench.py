@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""roofplan benchmark (make bench): sweep throughput, the default report,
+scaling from 10^4 to 10^7 combinations, the workbook at Excel's row limit.
+
+Each case runs several times; the table gives the median and the spread
+(min-max) of wall time, the sweep's own time (from roofplan's closing
+line), plans per second and the peak resident memory of the process
+(from wait4's rusage). Writes the table to stdout and out/bench.txt.
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "build", "roofplan")
+LARGE = os.path.join(ROOT, "data", "sweeps", "large.ini")
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+CLOSING = re.compile(r"(\d+) plans enumerated, (\d+) valid, (\d+) fit in "
+                     r"memory; sweep ([0-9.]+) s")
+
+# Subsets of data/sweeps/large.ini of about 10^4, 10^5, 10^6 combinations.
+NARROW = ["--set", "space.gpus=2048", "--set", "space.cp=1",
+          "--set", "space.mbs=1", "--set", "space.gbs=15360",
+          "--set", "space.recompute=selective"]
+SCALES = [
+    ("1e4", NARROW),
+    ("1e5", NARROW[:4] + NARROW[6:8] + ["--set", "space.mbs=1 2 4 8"]),
+    ("1e6", ["--set", "space.gpus=2048", "--set", "space.gbs=3072 7680 15360"]),
+    ("1e7", []),
+]
+
+
+def run(args, out_dir):
+    """Runs roofplan once; returns wall s, rusage, stderr."""
+    cmd = [BIN, "report", "-s", LARGE, "-o", out_dir] + args
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=ROOT)
+    err = proc.stderr.read().decode()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}):\n{err}")
+    return wall, usage, err
+
+
+def case(name, args, out_dir):
+    """Runs a case RUNS times; returns a table row."""
+    walls, sweeps, rss = [], [], []
+    enumerated = valid = 0
+    for _ in range(RUNS):
+        wall, usage, err = run(args, out_dir)
+        m = CLOSING.search(err)
+        if not m:
+            sys.exit(f"bench: no closing line from roofplan:\n{err}")
+        enumerated, valid = int(m.group(1)), int(m.group(2))
+        walls.append(wall)
+        sweeps.append(float(m.group(4)))
+        rss.append(usage.ru_maxrss / 1024)  # KiB -> MiB
+    sweep = statistics.median(sweeps)
+    return {
+        "case": name,
+        "combinations": enumerated,
+        "valid": valid,
+        "wall": statistics.median(walls),
+        "wall_spread": (min(walls), max(walls)),
+        "sweep": sweep,
+        "combos_per_s": enumerated / sweep if sweep > 0 else 0,
+        "valid_per_s": valid / sweep if sweep > 0 else 0,
+        "rss": max(rss),
+    }
+
+
+def fmt(row):
+    lo, hi = row["wall_spread"]
+    return (f"{row['case']:<44} {row['combinations']:>11,} "
+            f"{row['valid']:>10,} {row['wall']:>8.2f} "
+            f"({lo:.2f}-{hi:.2f}) {row['sweep']:>8.2f} "
+            f"{row['combos_per_s'] / 1e6:>8.2f} "
+            f"{row['valid_per_s'] / 1e6:>8.2f} {row['rss']:>8.0f}")
+
+
+def main():
+    cpus = os.cpu_count() or 1
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        fast = ["--top", "1000", "--no-charts", "--threads"]
+        rows.append(case("sweep 10M, --top 1000, 1 thread", fast + ["1"],
+                         tmp))
+        rows.append(case(f"sweep 10M, --top 1000, {cpus} threads",
+                         fast + [str(cpus)], tmp))
+        default = [BIN, "report", "-o", tmp]
+        walls, shares = [], []
+        for _ in range(RUNS):
+            t0 = time.monotonic()
+            p = subprocess.run(default, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+            walls.append(time.monotonic() - t0)
+            if p.returncode != 0:
+                sys.exit("bench: default report failed:\n" +
+                         p.stderr.decode())
+            m = CLOSING.search(p.stderr.decode())
+            shares.append(float(m.group(4)) / walls[-1])
+        for name, args in SCALES:
+            rows.append(case(f"scaling {name}, --top 1000, --no-charts",
+                             ["--top", "1000", "--no-charts"] + args, tmp))
+        excel = None
+        if os.environ.get("BENCH_EXCEL", "1") == "1":
+            excel = case("workbook at Excel's row limit (1,048,575 plans)",
+                         ["--no-charts"], tmp)
+            if not os.path.exists(os.path.join(tmp, "report.xlsx")):
+                excel = None  # no workbook writer in this build
+    head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'wall s':>8} "
+            f"{'(spread)':>11} {'sweep s':>8} {'Mcomb/s':>8} {'Mplan/s':>8} "
+            f"{'RSS MiB':>8}")
+    lines = [f"roofplan benchmark: {RUNS} runs per case, median wall time, "
+             f"{cpus} CPUs ({os.uname().machine})", "", head,
+             "-" * len(head)]
+    lines += [fmt(r) for r in rows]
+    if excel:
+        lines.append(fmt(excel))
+    lines += ["", f"default report (DeepSeek-V3, 2048 x H800, all sheets and "
+              f"charts): {statistics.median(walls):.2f} s wall "
+              f"({min(walls):.2f}-{max(walls):.2f}); sweep and evaluation "
+              f"{100 * statistics.median(shares):.1f}% of it"]
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
+    with open(os.path.join(ROOT, "out", "bench.txt"), "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
