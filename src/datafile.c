@@ -23,7 +23,10 @@
 #include <ini.h>
 
 #define FILE_MAX_BYTES (1L << 20)
-#define PASSES_MAX     10000
+/* Each malformed line costs a pass over the whole file: list no more
+ * than a diag shows (with room for the note that says so), so a hostile
+ * file of many bad lines stays linear. */
+#define PASSES_MAX (DIAG_LINES_MAX - 1)
 
 struct entry {
     char section[DATAFILE_TEXT_MAX];
@@ -196,8 +199,15 @@ parse_entries(struct parse *p, const char *path, struct diag *d)
         err = ini_parse_stream(next_line, p, on_value, p);
         if (p->nomem)
             return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
-        if (err <= 0 || err > p->nlines || p->bad[err] || ++passes > PASSES_MAX)
+        if (err <= 0 || err > p->nlines || p->bad[err])
             break;
+        if (++passes > PASSES_MAX) {
+            diag_add(d, STATUS_PARSE,
+                     "%s:%d: malformed line; further malformed lines are "
+                     "not listed (more than %d)",
+                     path, err, PASSES_MAX);
+            break;
+        }
         p->bad[err] = 1;
         diag_add(d, STATUS_PARSE,
                  "%s:%d: malformed line (expected [section], key = value or "
@@ -600,6 +610,15 @@ static void check_entries(const struct parse *p,
         long fi;
         size_t j;
 
+        if (e->section[0] == '\0') { /* inih: a key before any header */
+            char names[512];
+            section_names(schema, names, sizeof names);
+            diag_add(d, STATUS_PARSE,
+                     "%s:%ld: %s: key before any [section] (accepted in a %s "
+                     "file: %s)",
+                     path, e->line, e->key, schema->kind, names);
+            continue;
+        }
         if (!schema_has_section(schema, e->section))
             continue; /* reported by check_sections */
         if (strcmp(e->key, "source") == 0) {

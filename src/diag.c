@@ -7,24 +7,55 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Room kept in msg for diag_finish()'s note. */
+#define NOTE_ROOM 48
+
 void diag_init(struct diag *d)
 {
     d->status = STATUS_OK;
     d->lines = 0;
+    d->dropped = 0;
     d->msg[0] = '\0';
 }
 
-/* Appends a formatted line, truncating (never overflowing) the buffer. */
-static void append_line(struct diag *d, const char *fmt, va_list ap)
+/*
+ * Appends the '\n'-separated lines of text that fit whole, keeping `keep`
+ * bytes free, and counts the others as dropped: a line is never cut, but
+ * for a first line longer than msg itself.
+ */
+static void append_text(struct diag *d, const char *text, size_t keep)
 {
     size_t used = strlen(d->msg);
-    if (used > 0 && used + 1 < sizeof d->msg) {
-        d->msg[used++] = '\n';
-        d->msg[used] = '\0';
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t len = nl ? (size_t)(nl - text) : strlen(text);
+        size_t need = (used > 0 ? 1 : 0) + len + 1;
+        if (used == 0 && need + keep > sizeof d->msg) {
+            /* A first line too long for msg: better cut than lost. */
+            len = sizeof d->msg - keep - 1;
+            memcpy(d->msg, text, len);
+            d->msg[len] = '\0';
+            used = len;
+        } else if (used + need + keep > sizeof d->msg) {
+            d->dropped++;
+        } else {
+            if (used > 0)
+                d->msg[used++] = '\n';
+            memcpy(d->msg + used, text, len);
+            used += len;
+            d->msg[used] = '\0';
+        }
+        if (!nl)
+            break;
+        text = nl + 1;
     }
-    if (used + 1 >= sizeof d->msg)
-        return;
-    vsnprintf(d->msg + used, sizeof d->msg - used, fmt, ap);
+}
+
+static void append_line(struct diag *d, const char *fmt, va_list ap)
+{
+    char line[DIAG_MSG_MAX];
+    vsnprintf(line, sizeof line, fmt, ap);
+    append_text(d, line, NOTE_ROOM);
 }
 
 enum status diag_set(struct diag *d, enum status st, const char *fmt, ...)
@@ -45,8 +76,10 @@ enum status diag_add(struct diag *d, enum status st, const char *fmt, ...)
     if (d->status == STATUS_OK)
         d->status = st;
     d->lines++;
-    if (d->lines > DIAG_LINES_MAX)
+    if (d->lines > DIAG_LINES_MAX) {
+        d->dropped++;
         return d->status;
+    }
     va_start(ap, fmt);
     append_line(d, fmt, ap);
     va_end(ap);
@@ -55,12 +88,13 @@ enum status diag_add(struct diag *d, enum status st, const char *fmt, ...)
 
 void diag_finish(struct diag *d)
 {
-    if (d->lines > DIAG_LINES_MAX) {
-        size_t more = d->lines - DIAG_LINES_MAX;
-        d->lines = DIAG_LINES_MAX; /* so the note is not itself dropped */
-        diag_add(d, d->status, "... and %zu more problem%s", more,
-                 more == 1 ? "" : "s");
-    }
+    char note[NOTE_ROOM];
+    if (d->dropped == 0)
+        return;
+    snprintf(note, sizeof note, "... and %zu more problem%s", d->dropped,
+             d->dropped == 1 ? "" : "s");
+    d->dropped = 0;
+    append_text(d, note, 0);
 }
 
 const char *status_str(enum status st)

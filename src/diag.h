@@ -28,6 +28,7 @@ enum status {
 struct diag {
     enum status status;     /* first failing status, STATUS_OK if none */
     size_t lines;           /* lines added (may exceed DIAG_LINES_MAX) */
+    size_t dropped;         /* lines not kept: over the cap or no room */
     char msg[DIAG_MSG_MAX]; /* newline-separated, no trailing newline */
 };
 
@@ -42,8 +43,9 @@ enum status diag_set(struct diag *d, enum status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
- * Appends one formatted line to d; the first status added is kept.
- * Past DIAG_LINES_MAX lines only the count grows; diag_finish() then adds
+ * Appends one formatted line (or several, '\n'-separated) to d; the first
+ * status added is kept. Past DIAG_LINES_MAX lines, or when msg has no room
+ * for a whole line, the line is only counted; diag_finish() then adds
  * "... and N more". Returns d->status.
  */
 enum status diag_add(struct diag *d, enum status st, const char *fmt, ...)

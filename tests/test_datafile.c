@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "datafile.h"
@@ -217,6 +218,50 @@ static void test_datafile_unreadable_files(void **state)
     assert_int_equal(model_load("/dev/null", &m, NULL, 0, &d), STATUS_IO);
 }
 
+/* A key before the first [section] is an error, not silently ignored. */
+static void test_datafile_load_rejects_key_before_section(void **state)
+{
+    struct hardware h;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        hardware_load("tests/data/bad/hw-key-outside.ini", &h, NULL, 0, &d),
+        STATUS_PARSE);
+    assert_string_equal(d.msg, "tests/data/bad/hw-key-outside.ini:2: sms: key "
+                               "before any [section] (accepted in a hardware "
+                               "file: [gpu] [cluster])");
+}
+
+/*
+ * Each malformed line costs a pass over the file: a file of 20000 of them
+ * (which took seconds, quadratic) stops listing after 39, says so, and
+ * counts the problems it did not show.
+ */
+static void test_datafile_load_stops_listing_malformed_lines(void **state)
+{
+    char path[] = "/tmp/test_datafile_XXXXXX";
+    struct hardware h;
+    struct diag d;
+    int fd = mkstemp(path);
+    FILE *f;
+    int i;
+    (void)state;
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("[gpu]\n", f);
+    for (i = 0; i < 20000; i++)
+        fputs("x\n", f);
+    assert_int_equal(fclose(f), 0);
+    diag_init(&d);
+    assert_int_equal(hardware_load(path, &h, NULL, 0, &d), STATUS_PARSE);
+    remove(path);
+    assert_has_line(d.msg, ":41: malformed line; further malformed lines are "
+                           "not listed (more than 39)");
+    assert_non_null(strstr(d.msg, "\n... and 14 more problems"));
+}
+
 static void test_datafile_sources(void **state)
 {
     struct hardware h;
@@ -246,6 +291,8 @@ int main(void)
         cmocka_unit_test(test_datafile_lists_and_ranges),
         cmocka_unit_test(test_datafile_unreadable_files),
         cmocka_unit_test(test_datafile_sources),
+        cmocka_unit_test(test_datafile_load_rejects_key_before_section),
+        cmocka_unit_test(test_datafile_load_stops_listing_malformed_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

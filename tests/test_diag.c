@@ -1,0 +1,93 @@
+/*
+ * test_diag: the bounded multi-line error record — whole lines only, and a
+ * closing count of the problems it could not show.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+
+static size_t count_lines(const char *msg)
+{
+    size_t n = *msg ? 1 : 0;
+    for (; *msg; msg++)
+        if (*msg == '\n')
+            n++;
+    return n;
+}
+
+static const char *last_line(const char *msg)
+{
+    const char *nl = strrchr(msg, '\n');
+    return nl ? nl + 1 : msg;
+}
+
+/* Past DIAG_LINES_MAX lines, only a count: "... and 5 more problems". */
+static void test_diag_finish_counts_lines_over_the_cap(void **state)
+{
+    struct diag d;
+    int i;
+    (void)state;
+    diag_init(&d);
+    for (i = 1; i <= DIAG_LINES_MAX + 5; i++)
+        diag_add(&d, STATUS_PARSE, "x.ini:%d: bad", i);
+    diag_finish(&d);
+    assert_int_equal(d.status, STATUS_PARSE);
+    assert_int_equal(count_lines(d.msg), DIAG_LINES_MAX + 1);
+    assert_string_equal(last_line(d.msg), "... and 5 more problems");
+}
+
+/*
+ * Lines that no longer fit the buffer (long paths) are counted, never cut
+ * in the middle, and the note still fits: it was lost before.
+ */
+static void test_diag_add_keeps_whole_lines_when_full(void **state)
+{
+    struct diag d;
+    char path[201];
+    size_t shown;
+    char want[64];
+    int i;
+    (void)state;
+    memset(path, 'p', sizeof path - 1);
+    path[sizeof path - 1] = '\0';
+    diag_init(&d);
+    for (i = 1; i <= 30; i++)
+        diag_add(&d, STATUS_PARSE, "%s:%d: bad", path, i);
+    diag_finish(&d);
+    shown = count_lines(d.msg) - 1;
+    assert_true(shown < 30);
+    snprintf(want, sizeof want, ":%zu: bad\n... and %zu more problems", shown,
+             30 - shown);
+    assert_non_null(strstr(d.msg, want));
+}
+
+/* A single line longer than the buffer is cut rather than lost. */
+static void test_diag_set_cuts_an_overlong_line(void **state)
+{
+    static char huge[DIAG_MSG_MAX * 2];
+    struct diag d;
+    (void)state;
+    memset(huge, 'h', sizeof huge - 1);
+    diag_set(&d, STATUS_IO, "%s: cannot open", huge);
+    assert_int_equal(d.status, STATUS_IO);
+    assert_true(strlen(d.msg) > DIAG_MSG_MAX / 2);
+    assert_true(strlen(d.msg) < DIAG_MSG_MAX);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_diag_finish_counts_lines_over_the_cap),
+        cmocka_unit_test(test_diag_add_keeps_whole_lines_when_full),
+        cmocka_unit_test(test_diag_set_cuts_an_overlong_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
