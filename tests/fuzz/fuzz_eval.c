@@ -37,12 +37,11 @@
 #define REL_TOL       1e-9
 
 static const char *const model_files[] = {
-    "models/deepseek-v3.ini",        "models/gpt3-175b.ini",
-    "models/llama-3-405b.ini",       "tests/data/tiny-moe.ini",
-    "tests/data/gpt-korthikanti.ini"};
-static const char *const hw_files[] = {
-    "hardware/h800.ini", "hardware/h100.ini", "hardware/h200.ini",
-    "hardware/b200.ini"};
+    "models/deepseek-v3.ini", "models/gpt3-175b.ini", "models/llama-3-405b.ini",
+    "tests/data/tiny-moe.ini", "tests/data/gpt-korthikanti.ini"};
+static const char *const hw_files[] = {"hardware/h800.ini", "hardware/h100.ini",
+                                       "hardware/h200.ini",
+                                       "hardware/b200.ini"};
 #define NMODELS (sizeof model_files / sizeof model_files[0])
 #define NHW     (sizeof hw_files / sizeof hw_files[0])
 
@@ -143,9 +142,8 @@ static bool pick_value(struct fuzz_bytes *b,
         snprintf(buf, size, "%s", fuzz_bool(b) ? "true" : "false");
         return true;
     case DATAFILE_ENUM:
-        choice_word(f->choices,
-                    fuzz_range(b, 0, count_choices(f->choices) - 1), buf,
-                    size);
+        choice_word(f->choices, fuzz_range(b, 0, count_choices(f->choices) - 1),
+                    buf, size);
         return true;
     case DATAFILE_LIST:
         if (f->choices) { /* a non-empty subset of the words */
@@ -205,8 +203,10 @@ static size_t pick_overrides(struct fuzz_bytes *b, struct datafile_set *sets)
 /* ---- The plan ---- */
 
 /* A plan whose sizes multiply out: gpus = tp pp cp dp, gbs = dp mbs m. */
-static void
-pick_plan(struct fuzz_bytes *b, const struct hardware *hw, char *buf, size_t size)
+static void pick_plan(struct fuzz_bytes *b,
+                      const struct hardware *hw,
+                      char *buf,
+                      size_t size)
 {
     static const char *const sched[] = {"1f1b", "interleaved", "zb",
                                         "dualpipe"};
@@ -238,8 +238,7 @@ static void need(bool ok, const char *what, const char *plan)
 {
     if (ok)
         return;
-    fprintf(stderr, "fuzz_eval: invariant broken: %s\n  plan %s\n", what,
-            plan);
+    fprintf(stderr, "fuzz_eval: invariant broken: %s\n  plan %s\n", what, plan);
     abort();
 }
 
@@ -261,14 +260,15 @@ static void check_result(const struct cost_result *r, const char *plan)
     const struct cost_work *w = &r->work;
     const struct cost_times *t = &r->t;
     const struct memory *mm = &r->mem;
-    const double work[] = {w->fp8_flops,     w->bf16_flops,  w->model_flops,
-                           w->ib_bytes,      w->nvlink_bytes, w->ib_calls,
-                           w->nvlink_calls,  w->hbm_bytes,   w->optimizer_bytes,
-                           w->bubble_coef,   w->microbatches, w->tokens,
-                           w->gpus,          w->ep_ib_bytes, w->ep_nvlink_bytes,
-                           w->ep_ib_calls,   w->ep_nvlink_calls};
-    const double times[] = {t->compute, t->ib, t->nvlink, t->hbm,
-                            t->optimizer, t->bubble, t->core, t->step,
+    const double work[] = {
+        w->fp8_flops,    w->bf16_flops,     w->model_flops,
+        w->ib_bytes,     w->nvlink_bytes,   w->ib_calls,
+        w->nvlink_calls, w->hbm_bytes,      w->optimizer_bytes,
+        w->bubble_coef,  w->microbatches,   w->tokens,
+        w->gpus,         w->ep_ib_bytes,    w->ep_nvlink_bytes,
+        w->ep_ib_calls,  w->ep_nvlink_calls};
+    const double times[] = {t->compute,     t->ib,     t->nvlink, t->hbm,
+                            t->optimizer,   t->bubble, t->core,   t->step,
                             t->step_serial, t->ep};
     const double mem[] = {mm->weights,     mm->grads,  mm->optimizer,
                           mm->activations, mm->logits, mm->other};
@@ -310,16 +310,15 @@ static void check_result(const struct cost_result *r, const char *plan)
 }
 
 /* Links a plan cannot use carry no bytes, on every pipeline rank. */
-static void check_links(const struct cost_ctx *cc,
-                        const struct plan *p,
-                        const char *plan)
+static void
+check_links(const struct cost_ctx *cc, const struct plan *p, const char *plan)
 {
-    const struct model_partition *part =
-        &cc->parts[p->precision][p->pp * p->vpp];
+    const struct model_partition *part = cost_ctx_partition(cc, p);
     long gpn = cc->hw->spec.gpus_per_node, rank;
+    need(part != NULL, "a prepared plan has its partition", plan);
     for (rank = 0; rank < p->pp; rank++) {
         struct comm_totals t;
-        comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, NULL, 0, &t);
+        comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, &cc->ep, NULL, 0, &t);
         finite(t.ib_bytes, "IB bytes", plan);
         finite(t.nvlink_bytes, "NVLink bytes", plan);
         need(t.ib_bytes >= 0 && t.nvlink_bytes >= 0, "bytes >= 0", plan);
@@ -329,8 +328,7 @@ static void check_links(const struct cost_ctx *cc,
         if (p->gpus <= gpn)
             need(t.ib_bytes == 0, "a plan inside one node uses no IB", plan);
         if (gpn == 1)
-            need(t.nvlink_bytes == 0, "one GPU per node uses no NVLink",
-                 plan);
+            need(t.nvlink_bytes == 0, "one GPU per node uses no NVLink", plan);
         if (p->tp == 1)
             need(t.what_ib[COMM_TP] == 0 && t.what_nvlink[COMM_TP] == 0,
                  "tp=1: no TP bytes", plan);
@@ -362,7 +360,7 @@ static void evaluate(const struct model *m,
     for (i = 0; i < 2; i++) {
         diag_init(&d);
         if (cost_ctx_init(&cc, m, hw, models[i], &d) != STATUS_OK ||
-            cost_ctx_prepare(&cc, p->pp * p->vpp, &d) != STATUS_OK)
+            cost_ctx_prepare(&cc, p->pp, p->vpp, p->schedule, &d) != STATUS_OK)
             need(false, "a checked plan can be partitioned", plan);
         cost_evaluate(&cc, p, &r, coll, COMM_LIST_MAX, &ncoll);
         check_result(&r, plan);

@@ -1,6 +1,6 @@
 /*
- * fuzz_hardware: the input as a hardware file, through hardware_load(). It must never
- * crash, leak or hit undefined behaviour; a file that loads must say
+ * fuzz_hardware: the input as a hardware file, through hardware_load(). It must
+ * never crash, leak or hit undefined behaviour; a file that loads must say
  * nothing in its diag, one that does not must say why.
  */
 #include <stdlib.h>
