@@ -1,7 +1,8 @@
 #!/bin/bash
 # Integration tests of the roofplan command line: exit codes, messages,
 # JSON members. Run by `make test` with ROOFPLAN pointing at the
-# sanitizer build. Each tests/integration/*.sh file is sourced in turn.
+# sanitizer build. Each tests/integration/*.sh file is sourced in turn, or
+# only the files given as arguments.
 set -u
 cd "$(dirname "$0")/.."
 : "${ROOFPLAN:=build/debug/roofplan}"
@@ -44,7 +45,8 @@ check() {
     fi
 }
 
-for f in tests/integration/*.sh; do
+if [ $# -gt 0 ]; then files=("$@"); else files=(tests/integration/*.sh); fi
+for f in "${files[@]}"; do
     # shellcheck source=/dev/null
     . "$f"
 done
