@@ -85,6 +85,28 @@ def fmt(row):
             f"{row['valid_per_s'] / 1e6:>8.2f} {row['rss']:>8.0f}")
 
 
+def instructions(tmp_args):
+    """Instructions per combination of the 10^5 sweep on one thread, by
+    valgrind's callgrind: repeatable on a noisy machine. None without
+    valgrind."""
+    if subprocess.run(["sh", "-c", "command -v valgrind"],
+                      stdout=subprocess.DEVNULL).returncode != 0:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind",
+               f"--callgrind-out-file={tmp}/cg.out", BIN, "report", "-s",
+               LARGE, "-o", tmp, "--top", "1000", "--no-charts",
+               "--threads", "1"] + tmp_args
+        p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+        err = p.stderr.decode()
+        ir = re.search(r"Collected : (\d+)", err)
+        m = CLOSING.search(err)
+        if p.returncode != 0 or not ir or not m:
+            return None
+        return int(ir.group(1)), int(m.group(1)), int(m.group(2))
+
+
 def main():
     cpus = os.cpu_count() or 1
     rows = []
@@ -115,6 +137,7 @@ def main():
                          ["--no-charts"], tmp)
             if not os.path.exists(os.path.join(tmp, "report.xlsx")):
                 excel = None  # no workbook writer in this build
+    callgrind = instructions(tmp_args=SCALES[1][1])
     head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'wall s':>8} "
             f"{'(spread)':>11} {'sweep s':>8} {'Mcomb/s':>8} {'Mplan/s':>8} "
             f"{'RSS MiB':>8}")
@@ -128,6 +151,11 @@ def main():
               f"charts): {statistics.median(walls):.2f} s wall "
               f"({min(walls):.2f}-{max(walls):.2f}); sweep and evaluation "
               f"{100 * statistics.median(shares):.1f}% of it"]
+    if callgrind:
+        ir, combos, valid = callgrind
+        lines.append(f"callgrind, 10^5 sweep on one thread: {ir:,} "
+                     f"instructions, {ir / combos:,.0f} per combination, "
+                     f"{ir / valid:,.0f} per evaluated plan (whole run)")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
