@@ -11,7 +11,8 @@ PKGS    := xlsxwriter inih libmd
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
            -Wstrict-prototypes -Wmissing-prototypes -Werror
 DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\" \
-           -DROOFPLAN_DATADIR=\"$(CURDIR)/data\"
+           -DROOFPLAN_DATADIR=\"$(CURDIR)/data\" \
+           -DROOFPLAN_TEMPLATEDIR=\"$(CURDIR)/templates\"
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 

@@ -23,6 +23,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "plot_out.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -346,6 +347,8 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     struct report rep;
     struct report_options opt;
     struct timespec t0;
+    struct diag plot_d;
+    struct plot_files charts;
     char vdir[1024];
     int rc = 0;
 
@@ -383,6 +386,14 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
         fputc('\n', stderr);
     if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
         goto fail_runtime;
+    /* Charts before the workbook, which embeds their PNGs; a gnuplot
+     * failure is reported after everything else is written. */
+    diag_init(&plot_d);
+    if (!cfg->no_charts &&
+        plot_out_write(&rep, cfg->out_dir, NULL, &charts, &plot_d) ==
+            STATUS_OK &&
+        charts.gnuplot_missing)
+        fprintf(stderr, "%s: warning: %s\n", PROG, charts.warning);
     print_summary(&rep);
     if (!cfg->quiet)
         fprintf(stderr,
@@ -391,6 +402,10 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
                 PROG, (unsigned long long)rep.enumerated,
                 (unsigned long long)rep.valid,
                 (unsigned long long)rep.fitting, seconds_since(&t0));
+    if (plot_d.status != STATUS_OK) {
+        print_diag(&plot_d);
+        rc = EXIT_RUNTIME;
+    }
     goto done;
 fail_input:
     print_diag(&d);
