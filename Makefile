@@ -31,7 +31,7 @@ DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
 .PHONY: all debug run test unit integration deps deps-test format \
-        check-format clean plots
+        check-format clean plots golden
 
 all: $(BUILD)/roofplan
 
@@ -99,6 +99,13 @@ integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan
 	    tests/run_integration.sh
 
 test: unit integration
+
+# Rewrites tests/golden/ from the current templates and code; review the
+# diff before committing it.
+golden: $(BUILD)/debug/test_plot_out
+	$(Q)mkdir -p tests/golden
+	$(Q)ROOFPLAN_GOLDEN_UPDATE=1 $(BUILD)/debug/test_plot_out >/dev/null
+	$(Q)git status --short tests/golden
 
 format:
 	$(Q)clang-format -i src/*.c src/*.h tests/*.c tests/*.h

@@ -36,11 +36,11 @@
 #define ROOFPLAN_TEMPLATEDIR "templates"
 #endif
 
-#define GIB           1073741824.0
-#define TEMPLATE_MAX  (1 << 20) /* bytes of one template */
-#define VARS_MAX      48
-#define STDERR_KEEP   1200 /* bytes of gnuplot's stderr in the message */
-#define LABELS_MAX    (REPORT_FAMILIES_MAX + 16)
+#define GIB          1073741824.0
+#define TEMPLATE_MAX (1 << 20) /* bytes of one template */
+#define VARS_MAX     48
+#define STDERR_KEEP  1200 /* bytes of gnuplot's stderr in the message */
+#define LABELS_MAX   (REPORT_FAMILIES_MAX + 16)
 
 /* The fixed layout every template uses (screen fractions of 1600x900);
  * passed to the scripts as @LMARGIN@ ... so both sides agree. */
@@ -275,8 +275,7 @@ static enum status read_file(const char *path, struct buf *b, struct diag *d)
     if (ferror(f)) {
         int e = errno;
         fclose(f);
-        return diag_set(d, STATUS_IO, "%s: cannot read: %s", path,
-                        strerror(e));
+        return diag_set(d, STATUS_IO, "%s: cannot read: %s", path, strerror(e));
     }
     fclose(f);
     if (b->nomem)
@@ -310,14 +309,13 @@ write_file(const char *path, const char *text, size_t n, struct diag *d)
     }
     if (!ok) {
         remove(tmp);
-        return diag_set(d, STATUS_IO, "%s: cannot write: %s", tmp,
-                        strerror(e));
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", tmp, strerror(e));
     }
     if (rename(tmp, path) != 0) {
         e = errno;
         remove(tmp);
-        return diag_set(d, STATUS_IO, "%s: cannot rename to %s: %s", tmp,
-                        path, strerror(e));
+        return diag_set(d, STATUS_IO, "%s: cannot rename to %s: %s", tmp, path,
+                        strerror(e));
     }
     return STATUS_OK;
 }
@@ -436,17 +434,16 @@ static void color_hex(uint32_t c, char *buf, size_t size)
 
 /* ---- Common text ---- */
 
-static void title_text(const struct report *r,
-                       const char *what,
-                       char *buf,
-                       size_t size)
+static void
+title_text(const struct report *r, const char *what, char *buf, size_t size)
 {
     snprintf(buf, size, "%s on %ld \xC3\x97 %s: %s", r->m->spec.name,
              r->hw->spec.gpus, r->hw->spec.gpu_name, what);
 }
 
 /* Variables every template has: footer, output and data paths, font. */
-static void common_vars(const struct report *r, const char *name, struct vars *v)
+static void
+common_vars(const struct report *r, const char *name, struct vars *v)
 {
     char text[1024];
     const char *exts[] = {"PNG", "SVG", "PDF", "DATA"};
@@ -476,8 +473,8 @@ struct box {
 };
 
 struct layout {
-    double l, r, b, t;          /* plot area, screen fractions */
-    double lx0, lx1, ly0, ly1;  /* log10 of the axis ranges */
+    double l, r, b, t;         /* plot area, screen fractions */
+    double lx0, lx1, ly0, ly1; /* log10 of the axis ranges */
     struct box taken[LABELS_MAX * 2 + 16];
     bool text[LABELS_MAX * 2 + 16]; /* the box holds a label */
     size_t ntaken;
@@ -487,14 +484,14 @@ struct layout {
 
 static double px_x(const struct layout *L, double x)
 {
-    return CANVAS_W * (L->l + (L->r - L->l) * (log10(x) - L->lx0) /
-                                  (L->lx1 - L->lx0));
+    return CANVAS_W *
+           (L->l + (L->r - L->l) * (log10(x) - L->lx0) / (L->lx1 - L->lx0));
 }
 
 static double px_y(const struct layout *L, double y)
 {
-    return CANVAS_H * (1 - L->b - (L->t - L->b) * (log10(y) - L->ly0) /
-                                      (L->ly1 - L->ly0));
+    return CANVAS_H *
+           (1 - L->b - (L->t - L->b) * (log10(y) - L->ly0) / (L->ly1 - L->ly0));
 }
 
 static double data_x(const struct layout *L, double px)
@@ -522,8 +519,8 @@ static double text_px(const char *text, double pt)
 static bool overlaps(const struct box *a, const struct box *b)
 {
     const double pad = 3;
-    return a->x0 < b->x1 + pad && b->x0 < a->x1 + pad &&
-           a->y0 < b->y1 + pad && b->y0 < a->y1 + pad;
+    return a->x0 < b->x1 + pad && b->x0 < a->x1 + pad && a->y0 < b->y1 + pad &&
+           b->y0 < a->y1 + pad;
 }
 
 static bool box_free(const struct layout *L, const struct box *b)
@@ -571,8 +568,8 @@ static bool segment_hits_box(const struct box *s, const struct box *b)
     return t0 < t1 - 1e-9;
 }
 
-static double cross(double ax, double ay, double bx, double by, double cx,
-                    double cy)
+static double
+cross(double ax, double ay, double bx, double by, double cx, double cy)
 {
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
 }
@@ -633,7 +630,7 @@ static bool place_label(struct layout *L,
                         double pt,
                         double prefer)
 {
-    static const double dist[] = {8,  20,  34,  50,  70,  95,
+    static const double dist[] = {8,   20,  34,  50,  70, 95,
                                   125, 160, 200, 250, 310};
     double px = px_x(L, x), py = px_y(L, y), lh = pt * PX_PER_PT * 1.35;
     double w = text_px(text, pt) + 8, h = line2 ? 2 * lh : lh;
@@ -802,10 +799,8 @@ static void place_roof_label(struct layout *L,
         }
 }
 
-static void chart_roofline(const struct report *r,
-                           bool ib,
-                           struct vars *v,
-                           struct buf *dat)
+static void
+chart_roofline(const struct report *r, bool ib, struct vars *v, struct buf *dat)
 {
     const struct hardware *hw = r->hw;
     const char *link = ib ? "IB" : "NVLink";
@@ -824,16 +819,15 @@ static void chart_roofline(const struct report *r,
 
     /* Highest first: their labels are placed in this order. */
     if (hw->fp8_flops > 0) {
-        roofs[nroofs++] = (struct roof){"FP8 peak",
-                                        hw->fp8_peak_flops / 1e12, bw_peak,
-                                        true};
-        roofs[nroofs++] = (struct roof){"FP8 achievable",
-                                        hw->fp8_flops / 1e12, bw, false};
+        roofs[nroofs++] =
+            (struct roof){"FP8 peak", hw->fp8_peak_flops / 1e12, bw_peak, true};
+        roofs[nroofs++] =
+            (struct roof){"FP8 achievable", hw->fp8_flops / 1e12, bw, false};
     }
-    roofs[nroofs++] = (struct roof){"BF16 peak", hw->bf16_peak_flops / 1e12,
-                                    bw_peak, true};
-    roofs[nroofs++] = (struct roof){"BF16 achievable", hw->bf16_flops / 1e12,
-                                    bw, false};
+    roofs[nroofs++] =
+        (struct roof){"BF16 peak", hw->bf16_peak_flops / 1e12, bw_peak, true};
+    roofs[nroofs++] =
+        (struct roof){"BF16 achievable", hw->bf16_flops / 1e12, bw, false};
     for (i = 0; i < nroofs; i++) {
         grow_range(roofs[i].tflops * 1e12 / roofs[i].bw, &xlo, &xhi);
         if (roofs[i].tflops > top)
@@ -956,8 +950,7 @@ static void chart_roofline(const struct report *r,
                    "'%s' front\n",
                    ridge, o->tflops, color);
         take_hline(&L, ridge, o->tflops);
-        take(&L, box_at(px_x(&L, ridge), px_y(&L, o->tflops), 0, 0, 0, 14,
-                        14));
+        take(&L, box_at(px_x(&L, ridge), px_y(&L, o->tflops), 0, 0, 0, 14, 14));
     }
     for (i = 0; i < 2; i++) {
         double s = i == 0 ? bw : bw_peak;
@@ -1064,8 +1057,8 @@ static void chart_roofline(const struct report *r,
              "Each dot is a plan that fits in %s GiB (%s of %s valid "
              "plans%s). Left of a ridge a plan is %s-bound; right of it, "
              "compute can hide its %s traffic.",
-             c, a, b, nobytes ? "; those with traffic on this link" : "",
-             link, link);
+             c, a, b, nobytes ? "; those with traffic on this link" : "", link,
+             link);
     var_str(v, "SUB1", text);
     fmt_num((double)(hw->spec.sms - hw->spec.comm_sms), a, sizeof a);
     fmt_num((double)hw->spec.sms, b, sizeof b);
@@ -1096,10 +1089,8 @@ static void chart_roofline(const struct report *r,
  * ones first, and "ZeRO-3" (pure FSDP, the usual reference) kept when
  * present. Returns the count; *nfit of them fit, *omitted are left out.
  */
-static size_t bar_families(const struct report *r,
-                           long *rows,
-                           size_t *nfit,
-                           size_t *omitted)
+static size_t
+bar_families(const struct report *r, long *rows, size_t *nfit, size_t *omitted)
 {
     long fsdp = report_family_index(r, "ZeRO-3");
     size_t k, n = 0, have = 0, room = PLOT_BARS_MAX;
@@ -1163,8 +1154,8 @@ static void bar_axis(const struct report *r,
                    "set arrow from graph 0, first %g to graph 1, first %g "
                    "nohead dt (8,6) lw 1.5 lc rgb '#555555' front\n",
                    (double)(n - nfit) + 0.5, (double)(n - nfit) + 0.5);
-    var_num(v, "SEPARATOR", nfit > 0 && nfit < n ? (double)(n - nfit) + 0.5
-                                                 : 0);
+    var_num(v, "SEPARATOR",
+            nfit > 0 && nfit < n ? (double)(n - nfit) + 0.5 : 0);
 }
 
 static void chart_steps(const struct report *r, struct vars *v, struct buf *dat)
@@ -1183,13 +1174,14 @@ static void chart_steps(const struct report *r, struct vars *v, struct buf *dat)
     for (i = 0; i < n; i++) {
         const struct cost_times *t = &r->family[rows[i]].best.t;
         double exposed = t->core - t->compute;
-        buf_printf(dat, "%zu %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g "
-                        "%d %d\n",
+        buf_printf(dat,
+                   "%zu %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g "
+                   "%d %d\n",
                    n - i, t->compute, t->bound == COST_IB ? exposed : 0,
                    t->bound == COST_NVLINK ? exposed : 0,
-                   t->bound == COST_HBM ? exposed : 0, t->bubble,
-                   t->optimizer, t->step, t->step_serial,
-                   r->family[rows[i]].best.fits, t->bound);
+                   t->bound == COST_HBM ? exposed : 0, t->bubble, t->optimizer,
+                   t->step, t->step_serial, r->family[rows[i]].best.fits,
+                   t->bound);
         if (t->step < fastest)
             fastest = t->step;
     }
@@ -1232,15 +1224,15 @@ static void chart_steps(const struct report *r, struct vars *v, struct buf *dat)
                  "Every family shown has a plan that fits in %s GiB.", a);
     if (omitted) {
         size_t len = strlen(text);
-        snprintf(text + len, sizeof text - len,
-                 " %zu more famil%s not shown.", omitted,
-                 omitted == 1 ? "y" : "ies");
+        snprintf(text + len, sizeof text - len, " %zu more famil%s not shown.",
+                 omitted, omitted == 1 ? "y" : "ies");
     }
     var_str(v, "SUB2", text);
     var_str(v, "XLABEL", "time per step, s");
 }
 
-static void chart_memory(const struct report *r, struct vars *v, struct buf *dat)
+static void
+chart_memory(const struct report *r, struct vars *v, struct buf *dat)
 {
     long rows[REPORT_FAMILIES_MAX];
     size_t nfit, omitted, n = bar_families(r, rows, &nfit, &omitted), i;
@@ -1256,9 +1248,9 @@ static void chart_memory(const struct report *r, struct vars *v, struct buf *dat
         const struct cost_result *b = &r->family[rows[i]].best;
         const struct memory *m = &b->mem;
         buf_printf(dat, "%zu %.12g %.12g %.12g %.12g %.12g %.12g %.12g %d\n",
-                   n - i, m->weights / GIB, m->grads / GIB,
-                   m->optimizer / GIB, m->activations / GIB, m->other / GIB,
-                   m->total / GIB, m->capacity / GIB, b->fits);
+                   n - i, m->weights / GIB, m->grads / GIB, m->optimizer / GIB,
+                   m->activations / GIB, m->other / GIB, m->total / GIB,
+                   m->capacity / GIB, b->fits);
         if (b->fits && m->total / GIB * 1.1 > xmax)
             xmax = m->total / GIB * 1.1;
     }
@@ -1282,9 +1274,8 @@ static void chart_memory(const struct report *r, struct vars *v, struct buf *dat
              a, omitted ? "" : "");
     if (omitted) {
         size_t len = strlen(text);
-        snprintf(text + len, sizeof text - len,
-                 " %zu more famil%s not shown.", omitted,
-                 omitted == 1 ? "y" : "ies");
+        snprintf(text + len, sizeof text - len, " %zu more famil%s not shown.",
+                 omitted, omitted == 1 ? "y" : "ies");
     }
     var_str(v, "SUB2", text);
     var_str(v, "XLABEL", "memory per GPU, GiB");
@@ -1331,9 +1322,8 @@ static const char *bound_name(int bound)
     }
 }
 
-static void chart_sensitivity(const struct report *r,
-                              struct vars *v,
-                              struct buf *dat)
+static void
+chart_sensitivity(const struct report *r, struct vars *v, struct buf *dat)
 {
     long fam[REPORT_FAMILIES_MAX];
     const char *suffix[REPORT_FAMILIES_MAX];
@@ -1387,8 +1377,7 @@ static void chart_sensitivity(const struct report *r,
         fam[nfam++] = f;
     }
     family_arrays(r, fam, nfam, suffix, v);
-    buf_printf(var(v, "FAMILIES"), "array fam_dash[%zu]\n",
-               nfam ? nfam : 1);
+    buf_printf(var(v, "FAMILIES"), "array fam_dash[%zu]\n", nfam ? nfam : 1);
     if (!(ylo < INFINITY)) {
         ylo = 1;
         yhi = 10;
@@ -1429,7 +1418,9 @@ static void chart_sensitivity(const struct report *r,
             cost_times(&z->best.work, &h, r->m, z->best.plan.precision, &t);
             fmt_num(g, a, sizeof a);
             snprintf(text, sizeof text, "ZeRO-3 crossover: %s GB/s%s", a,
-                     inside ? "" : g > x1 ? " (off the axis)" : "");
+                     inside   ? ""
+                     : g > x1 ? " (off the axis)"
+                              : "");
             snprintf(line2, sizeof line2, "IB time = compute there%s%s%s",
                      t.bound != COST_COMPUTE ? "; still " : "",
                      t.bound != COST_COMPUTE ? bound_name(t.bound) : "",
@@ -1464,8 +1455,7 @@ static void chart_sensitivity(const struct report *r,
                        at, align, off);
         }
     }
-    title_text(r, "step time against InfiniBand bandwidth", text,
-               sizeof text);
+    title_text(r, "step time against InfiniBand bandwidth", text, sizeof text);
     var_str(v, "TITLE", text);
     snprintf(text, sizeof text,
              "The best fitting plan of each family at each bandwidth "
@@ -1550,15 +1540,14 @@ static enum status spawn_gnuplot(const char *prog,
     posix_spawnattr_init(&at);
     rc = posix_spawn_file_actions_addchdir_np(&fa, dir);
     if (rc == 0)
-        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
-                                              0);
+        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     if (rc == 0)
         rc = posix_spawn_file_actions_adddup2(&fa, fd, 1);
     if (rc == 0)
         rc = posix_spawn_file_actions_adddup2(&fa, fd, 2);
     if (rc == 0)
-        rc = posix_spawnattr_setflags(
-            &at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+        rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
+                                               POSIX_SPAWN_SETSIGMASK);
     if (rc == 0)
         rc = posix_spawnattr_setpgroup(&at, 0);
     if (rc == 0)
@@ -1568,8 +1557,8 @@ static enum status spawn_gnuplot(const char *prog,
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     if (rc != 0)
-        return diag_set(d, STATUS_PLOT, "%s/%s: cannot run %s: %s", dir,
-                        script, prog, strerror(rc));
+        return diag_set(d, STATUS_PLOT, "%s/%s: cannot run %s: %s", dir, script,
+                        prog, strerror(rc));
     run->spawned = run->running = true;
     return STATUS_OK;
 }
@@ -1630,8 +1619,7 @@ static void child_output(FILE *f, char *buf, size_t size)
     n = fread(buf, 1, size - 1, f);
     buf[n] = '\0';
     for (i = 0; i < n; i++)
-        if (((unsigned char)buf[i] < 0x20 && buf[i] != '\n') ||
-            buf[i] == 0x7F)
+        if (((unsigned char)buf[i] < 0x20 && buf[i] != '\n') || buf[i] == 0x7F)
             buf[i] = ' ';
     while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
         buf[--n] = '\0';
@@ -1656,9 +1644,11 @@ const char *plot_out_template_dir(void)
     return ROOFPLAN_TEMPLATEDIR;
 }
 
-static enum status
-path_join(char *buf, const char *dir, const char *name, const char *ext,
-          struct diag *d)
+static enum status path_join(char *buf,
+                             const char *dir,
+                             const char *name,
+                             const char *ext,
+                             struct diag *d)
 {
     size_t len = strlen(dir);
     const char *sep = len > 0 && dir[len - 1] == '/' ? "" : "/";
@@ -1733,10 +1723,10 @@ enum status plot_out_write(const struct report *r,
                            struct plot_files *out,
                            struct diag *d)
 {
-    double timeout = opt && opt->timeout_s > 0 ? opt->timeout_s
-                                               : PLOT_TIMEOUT_S;
-    const char *tdir = opt && opt->template_dir ? opt->template_dir
-                                                : plot_out_template_dir();
+    double timeout =
+        opt && opt->timeout_s > 0 ? opt->timeout_s : PLOT_TIMEOUT_S;
+    const char *tdir =
+        opt && opt->template_dir ? opt->template_dir : plot_out_template_dir();
     const char *prog = opt && opt->gnuplot ? opt->gnuplot : "gnuplot";
     struct run runs[PLOT_CHARTS];
     size_t c;
@@ -1799,9 +1789,8 @@ enum status plot_out_write(const struct report *r,
                          msg[0] ? ": " : "", msg);
             else if (WEXITSTATUS(s) != 0)
                 diag_add(d, STATUS_PLOT,
-                         "%s: gnuplot failed (exit status %d)%s%s",
-                         pc->script, WEXITSTATUS(s), msg[0] ? ": " : "",
-                         msg);
+                         "%s: gnuplot failed (exit status %d)%s%s", pc->script,
+                         WEXITSTATUS(s), msg[0] ? ": " : "", msg);
             else if (!file_exists(png) || !file_exists(svg))
                 diag_add(d, STATUS_PLOT, "%s: gnuplot wrote no %s%s%s",
                          pc->script, file_exists(png) ? svg : png,

@@ -25,11 +25,11 @@
 #include "diag.h"
 #include "report.h"
 
-#define PLOT_CHARTS       5
-#define PLOT_PATH_MAX     1100
-#define PLOT_TIMEOUT_S    30.0 /* default deadline of a gnuplot run */
-#define PLOT_BARS_MAX     20   /* families drawn in the bar charts */
-#define PLOT_WARNING_MAX  512
+#define PLOT_CHARTS      5
+#define PLOT_PATH_MAX    1100
+#define PLOT_TIMEOUT_S   30.0 /* default deadline of a gnuplot run */
+#define PLOT_BARS_MAX    20   /* families drawn in the bar charts */
+#define PLOT_WARNING_MAX 512
 
 struct plot_options {
     double timeout_s;         /* per run, > 0; 0: PLOT_TIMEOUT_S */
