@@ -1,5 +1,5 @@
 # roofline-ib.gp: written by roofplan from templates/roofline-ib.gp.in; edit and re-run `gnuplot roofline-ib.gp` in this directory.
-# Roofline over one link: every plan that fits, coloured by family, under
+# Roofline over InfiniBand: every plan that fits, coloured by family, under
 # the compute roofs (solid: achievable; dashed: datasheet peak) and the
 # link's bandwidth slope. Numbers come from the data file and the values
 # below; labels were placed by roofplan to avoid each other.
@@ -62,18 +62,18 @@ set label 'FP8 achievable 1,239 TFLOP/s' at 936679, 1446.02 right front boxed fo
 set label 'BF16 peak 989 TFLOP/s' at 936679, 847.267 right front boxed font ',13' textcolor rgb '#555555'
 set label 'BF16 achievable 643 TFLOP/s' at 936679, 550.982 right front boxed font ',13' textcolor rgb '#000000'
 set label 'IB achievable 50 GB/s' at 1511.56, 90.9064 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
-set label '39.6k' at 33200.9, 2675.2 left front boxed font ',13'
+set label '39.6k' at 34058.8, 2675.2 left front boxed font ',13'
 set arrow from 39580, 1979 to 39580, 2393.53 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 24.8k FLOP/B' at 5974.47, 1238.79 left front boxed font ',13'
+set label 'ridge 24.8k FLOP/B' at 6706.98, 1238.79 left front boxed font ',13'
 set arrow from 24775.8, 1238.79 to 21737.5, 1238.79 nohead front lw 1.2 lc rgb '#333333'
-set label '19.8k' at 12014.8, 822.757 left front boxed font ',13'
+set label '19.8k' at 12643.8, 822.757 left front boxed font ',13'
 set arrow from 19780, 989 to 17528, 919.579 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 12.9k FLOP/B' at 3132.86, 773.104 left front boxed font ',13'
-set arrow from 12863, 643.152 to 11398.6, 691.704 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 12.9k FLOP/B' at 3618.14, 822.305 left front boxed font ',13'
+set arrow from 12863, 643.152 to 11726.5, 735.726 nohead front lw 1.2 lc rgb '#333333'
 
 set label '' at 27932.2594715, 1059.23188672 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 1517.97, 2045.57 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 1517.97, 1609.71 left front boxed font ',14'
+set label 'published plan' at 2103.07, 2045.57 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2103.07, 1609.71 left front boxed font ',14'
 set arrow from 27932.3, 1059.23 to 25653.2, 1427.95 nohead front lw 1.2 lc rgb '#333333'
 set label '1' at 33556, 1500.75 left front boxed font ',14'
 set arrow from 27932.3, 1059.23 to 32689.3, 1331.3 nohead front lw 1.2 lc rgb '#333333'
@@ -99,13 +99,13 @@ plot \
 
 set output
 
-set terminal svg size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
+set terminal svg size 1600,900 noenhanced font 'Sans,15' fontscale 1.333 background rgb '#FFFFFF'
 set output './roofline-ib.svg'
 replot
 set output
 
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15'
+    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15' fontscale 0.75
     set output './roofline-ib.pdf'
     replot
     set output

@@ -63,14 +63,14 @@ set label 'BF16 peak 989 TFLOP/s' at 936679, 847.267 right front boxed font ',13
 set label 'BF16 achievable 643 TFLOP/s' at 936679, 550.982 right front boxed font ',13' textcolor rgb '#000000'
 set label 'NVLink achievable 160 GB/s' at 1591.67, 211.726 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
 set label 'NVLink peak 200 GB/s' at 1413.61, 340.063 center rotate by 34.5 front font ',14' textcolor rgb '#555555'
-set label '9.89k' at 8300.23, 2675.2 left front boxed font ',13'
+set label '9.89k' at 8514.7, 2675.2 left front boxed font ',13'
 set arrow from 9895, 1979 to 9895, 2393.53 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 7.74k FLOP/B' at 2024.07, 1650.52 left front boxed font ',13'
+set label 'ridge 7.74k FLOP/B' at 2272.23, 1650.52 left front boxed font ',13'
 set arrow from 7742.42, 1238.79 to 7364.34, 1476.74 nohead front lw 1.2 lc rgb '#333333'
-set label '4.95k' at 3090.11, 1264.49 left front boxed font ',13'
+set label '4.95k' at 3251.87, 1264.49 left front boxed font ',13'
 set arrow from 4945, 989 to 4508.06, 1131.35 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 4.02k FLOP/B' at 4656.4, 535.043 left front boxed font ',13'
-set arrow from 4019.7, 643.152 to 4536.14, 598.007 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 4.02k FLOP/B' at 1179.69, 856.914 left front boxed font ',13'
+set arrow from 4019.7, 643.152 to 3823.4, 766.69 nohead front lw 1.2 lc rgb '#333333'
 
 set label '' at 14628.6355206, 1059.23188672 point pt 6 ps 4 lw 3 lc rgb '#000000' front
 set label 'published plan' at 19048, 407.85 left front boxed font ',14'
@@ -78,8 +78,8 @@ set label 'DeepSeek-V3 pre-training, 2048 x H800' at 19048, 320.946 left front b
 set arrow from 14628.6, 1059.23 to 18556, 459.764 nohead front lw 1.2 lc rgb '#333333'
 set label '1' at 17573.9, 1500.75 left front boxed font ',14'
 set arrow from 14628.6, 1059.23 to 17120, 1331.3 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 3019.28, 607.767 left front boxed font ',14'
-set arrow from 3135.76, 445.769 to 3135.76, 539.142 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 3668.8, 445.769 left front boxed font ',14'
+set arrow from 3135.76, 445.769 to 3574.05, 445.769 nohead front lw 1.2 lc rgb '#333333'
 set label '3' at 6637.87, 404.059 left front boxed font ',14'
 set arrow from 5673.45, 404.059 to 6466.44, 404.059 nohead front lw 1.2 lc rgb '#333333'
 
@@ -101,13 +101,13 @@ plot \
 
 set output
 
-set terminal svg size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
+set terminal svg size 1600,900 noenhanced font 'Sans,15' fontscale 1.333 background rgb '#FFFFFF'
 set output './roofline-nvlink.svg'
 replot
 set output
 
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15'
+    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15' fontscale 0.75
     set output './roofline-nvlink.pdf'
     replot
     set output

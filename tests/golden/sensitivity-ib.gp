@@ -74,13 +74,13 @@ plot \
 
 set output
 
-set terminal svg size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
+set terminal svg size 1600,900 noenhanced font 'Sans,15' fontscale 1.333 background rgb '#FFFFFF'
 set output './sensitivity-ib.svg'
 replot
 set output
 
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15'
+    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15' fontscale 0.75
     set output './sensitivity-ib.pdf'
     replot
     set output
