@@ -11,7 +11,8 @@ PKGS    := xlsxwriter inih libmd
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
            -Wstrict-prototypes -Wmissing-prototypes -Werror
 DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\" \
-           -DROOFPLAN_DATADIR=\"$(CURDIR)/data\"
+           -DROOFPLAN_DATADIR=\"$(CURDIR)/data\" \
+           -DROOFPLAN_TEMPLATEDIR=\"$(CURDIR)/templates\"
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 
@@ -30,7 +31,7 @@ DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
 .PHONY: all debug run test unit integration deps deps-test format bench \
-        check-format clean plots
+        check-format clean plots golden
 
 all: $(BUILD)/roofplan
 
@@ -102,6 +103,13 @@ test: unit integration
 # Release-build benchmarks (several runs, median and spread) -> out/bench.txt
 bench: $(BUILD)/roofplan
 	$(Q)/usr/bin/python3 scripts/bench.py
+
+# Rewrites tests/golden/ from the current templates and code; review the
+# diff before committing it.
+golden: $(BUILD)/debug/test_plot_out
+	$(Q)mkdir -p tests/golden
+	$(Q)ROOFPLAN_GOLDEN_UPDATE=1 $(BUILD)/debug/test_plot_out >/dev/null
+	$(Q)git status --short tests/golden
 
 format:
 	$(Q)clang-format -i src/*.c src/*.h tests/*.c tests/*.h

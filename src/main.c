@@ -23,6 +23,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "plot_out.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -296,6 +297,18 @@ static int64_t generation_time(void)
     return (int64_t)time(NULL);
 }
 
+/* gnuplot's deadline: ROOFPLAN_GNUPLOT_TIMEOUT seconds when set (tests,
+ * slow machines), else plot_out's default. */
+static struct plot_options plot_options(void)
+{
+    struct plot_options o = {0, NULL, NULL};
+    const char *e = getenv("ROOFPLAN_GNUPLOT_TIMEOUT");
+    double v;
+    if (e && datafile_parse_double(e, &v) && v > 0)
+        o.timeout_s = v;
+    return o;
+}
+
 static void progress(void *user, uint64_t done, uint64_t total)
 {
     (void)user;
@@ -319,8 +332,7 @@ static void print_summary(const struct report *r)
     printf("%-16s %9s %-8s %8s %9s %6s  %s\n", "family", "step s", "bound",
            "comm/cmp", "mem GiB", "fits", "best plan");
     for (i = 0; i < r->nfamilies; i++) {
-        const struct report_family *f =
-            &r->family[r->families_by_step[i]];
+        const struct report_family *f = &r->family[r->families_by_step[i]];
         char plan[256];
         plan_format(&f->best.plan, plan, sizeof plan);
         printf("%-16s %9.3f %-8s %8.2f %9.1f %6s  %s\n", f->name,
@@ -350,6 +362,9 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     struct report rep;
     struct report_options opt;
     struct timespec t0;
+    struct diag plot_d;
+    struct plot_files charts;
+    struct plot_options popt;
     char vdir[1024];
     int rc = 0;
 
@@ -392,6 +407,15 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
         fputc('\n', stderr);
     if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
         goto fail_runtime;
+    /* Charts before the workbook, which embeds their PNGs; a gnuplot
+     * failure is reported after everything else is written. */
+    diag_init(&plot_d);
+    popt = plot_options();
+    if (!cfg->no_charts &&
+        plot_out_write(&rep, cfg->out_dir, &popt, &charts, &plot_d) ==
+            STATUS_OK &&
+        charts.gnuplot_missing)
+        fprintf(stderr, "%s: warning: %s\n", PROG, charts.warning);
     print_summary(&rep);
     if (!cfg->quiet)
         fprintf(stderr,
@@ -401,6 +425,10 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
                 (unsigned long long)rep.valid,
                 (unsigned long long)rep.fitting, rep.elapsed_s,
                 seconds_since(&t0));
+    if (plot_d.status != STATUS_OK) {
+        print_diag(&plot_d);
+        rc = EXIT_RUNTIME;
+    }
     goto done;
 fail_input:
     print_diag(&d);

@@ -1,0 +1,112 @@
+# roofline-ib.gp: written by roofplan from templates/roofline-ib.gp.in; edit and re-run `gnuplot roofline-ib.gp` in this directory.
+# Roofline over InfiniBand: every plan that fits, coloured by family, under
+# the compute roofs (solid: achievable; dashed: datasheet peak) and the
+# link's bandwidth slope. Numbers come from the data file and the values
+# below; labels were placed by roofplan to avoid each other.
+#
+# Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
+
+# ---- values from the report ----
+title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over InfiniBand (inter-node)'
+sub1 = 'Each dot is a plan that fits in 79.2 GiB (5 of 12 valid plans). Left of a ridge a plan is IB-bound; right of it, compute can hide its IB traffic.'
+sub2 = 'Solid roofs: achievable (measured GEMM on the 112 of 132 SMs left to compute); dashed: datasheet peak. Numbered: the best plan of each family.'
+footer = 'roofplan test, topo communication model; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
+xlabel_text = 'operational intensity over IB: FLOPs per byte, per GPU per step'
+ylabel_text = 'attained TFLOP/s per GPU (executed FLOPs / step time)'
+data = './roofline-ib.dat'
+NFAM = 3
+HAVE_PUBLISHED = 1
+array fam_color[3]
+array fam_key[3]
+fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  7.66 s'
+fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  18.15 s'
+fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  20.85 s'
+
+# ---- layout: roofplan placed the labels for exactly these margins ----
+set lmargin at screen 0.075
+set rmargin at screen 0.735
+set bmargin at screen 0.125
+set tmargin at screen 0.835
+
+set terminal pngcairo size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
+set output './roofline-ib.png'
+
+set logscale xy 10
+set xrange [1000:1000000]
+set yrange [10:4353.8]
+set format x '%.0s%c'
+set format y '%g'
+set xtics font ',16' nomirror
+set ytics font ',16' nomirror
+set mxtics 10
+set mytics 10
+set grid xtics ytics lw 1 lc rgb '#DDDDDD'
+set border 3 lw 1.5
+set xlabel xlabel_text font ',17' offset 0,-0.3
+set ylabel ylabel_text font ',17' offset -1,0
+set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
+set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
+set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
+set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1
+
+set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 spacing 1.2 font ',14'
+set key title 'plans that fit, by family (best step)' font ',14' left
+
+set label '' at 39580, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
+set label '' at 24775.7575758, 1238.78787879 point pt 7 ps 1.6 lc rgb '#000000' front
+set label '' at 19780, 989 point pt 7 ps 1.6 lc rgb '#555555' front
+set label '' at 12863.030303, 643.151515152 point pt 7 ps 1.6 lc rgb '#000000' front
+set label 'FP8 peak 1,979 TFLOP/s' at 936679, 2310.05 right front boxed font ',13' textcolor rgb '#555555'
+set label 'FP8 achievable 1,239 TFLOP/s' at 936679, 1446.02 right front boxed font ',13' textcolor rgb '#000000'
+set label 'BF16 peak 989 TFLOP/s' at 936679, 847.267 right front boxed font ',13' textcolor rgb '#555555'
+set label 'BF16 achievable 643 TFLOP/s' at 936679, 550.982 right front boxed font ',13' textcolor rgb '#000000'
+set label 'IB achievable 50 GB/s' at 1511.56, 90.9064 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
+set label '39.6k' at 34058.8, 2675.2 left front boxed font ',13'
+set arrow from 39580, 1979 to 39580, 2393.53 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 24.8k FLOP/B' at 6706.98, 1238.79 left front boxed font ',13'
+set arrow from 24775.8, 1238.79 to 21737.5, 1238.79 nohead front lw 1.2 lc rgb '#333333'
+set label '19.8k' at 12643.8, 822.757 left front boxed font ',13'
+set arrow from 19780, 989 to 17528, 919.579 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 12.9k FLOP/B' at 3618.14, 822.305 left front boxed font ',13'
+set arrow from 12863, 643.152 to 11726.5, 735.726 nohead front lw 1.2 lc rgb '#333333'
+
+set label '' at 27932.2594715, 1059.23188672 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 2103.07, 2045.57 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2103.07, 1609.71 left front boxed font ',14'
+set arrow from 27932.3, 1059.23 to 25653.2, 1427.95 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 33556, 1500.75 left front boxed font ',14'
+set arrow from 27932.3, 1059.23 to 32689.3, 1331.3 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 19476.4, 445.769 left front boxed font ',14'
+set arrow from 16646.6, 445.769 to 18973.4, 445.769 nohead front lw 1.2 lc rgb '#333333'
+set label '3' at 9575.02, 404.059 left front boxed font ',14'
+set arrow from 8183.85, 404.059 to 9327.73, 404.059 nohead front lw 1.2 lc rgb '#333333'
+
+plot \
+    for [i=1:NFAM] NaN with points pt 7 ps 2 lc rgb fam_color[i] title fam_key[i], \
+    NaN with points pt 7 ps 1.3 lc rgb '#777777' title 'FP8 plan', \
+    NaN with points pt 9 ps 1.6 lc rgb '#777777' title 'BF16 plan', \
+    NaN with points pt 7 ps 2.4 lc rgb '#000000' title 'best plan of a family', \
+    (HAVE_PUBLISHED ? NaN : 1/0) with points pt 6 ps 3 lw 3 lc rgb '#000000' title (HAVE_PUBLISHED ? 'published plan' : ''), \
+    for [i=NFAM:1:-1] data index (i-1) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_color[i] notitle, \
+    (x >= 39580 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
+    (x >= 24775.7575758 ? 1238.78787879 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    (x >= 19780 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
+    (x >= 12863.030303 ? 643.151515152 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    (x * 0.05 < 1979 ? x * 0.05 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    data index NFAM using 1:2 with points pt 7 ps 2.3 lc rgb '#000000' notitle, \
+    data index NFAM using 1:2:3 with points pt 7 ps 1.7 lc rgb variable notitle
+
+set output
+
+set terminal svg size 1600,900 noenhanced font 'Sans,15' fontscale 1.333 background rgb '#FFFFFF'
+set output './roofline-ib.svg'
+replot
+set output
+
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15' fontscale 0.75
+    set output './roofline-ib.pdf'
+    replot
+    set output
+}

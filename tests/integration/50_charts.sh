@@ -1,0 +1,56 @@
+# Charts (DESIGN §6, issue 4): written with the report, gnuplot run safely;
+# missing, failing and hanging gnuplots; names that try to run commands.
+NARROW="--set space.tp=1 --set space.pp=1,16 --set space.ep=1,64 --set space.zero=1,3 --set space.schedule=1f1b,dualpipe --set space.precision=fp8 --set space.recompute=selective --set space.mbs=1"
+CHARTS="roofline-ib roofline-nvlink step-breakdown memory sensitivity-ib"
+
+# every chart's script, data and images
+if command -v gnuplot >/dev/null 2>&1; then
+    expect 0 "" -- $ROOFPLAN report -q -o "$TMP/c1" $NARROW
+    for c in $CHARTS; do
+        check "$c: .gp .dat .png .svg .pdf written" \
+            test -s "$TMP/c1/$c.gp" -a -s "$TMP/c1/$c.dat" -a -s "$TMP/c1/$c.png" \
+            -a -s "$TMP/c1/$c.svg" -a -s "$TMP/c1/$c.pdf"
+        check "$c.png is 1600x900" bash -c "file '$TMP/c1/$c.png' | grep -q '1600 x 900'"
+        check "$c.svg parses" $PY -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$TMP/c1/$c.svg"
+    done
+    # the kept scripts re-run by hand, as the warning says
+    check "scripts re-run with gnuplot in the output directory" \
+        bash -c "cd '$TMP/c1' && rm -f roofline-ib.png && gnuplot roofline-ib.gp && test -s roofline-ib.png"
+    check "make plots draws out/*.gp" bash -c "rm -rf '$TMP/mp' && mkdir -p '$TMP/mp' && cp -r Makefile '$TMP/mp/' && mkdir '$TMP/mp/out' && cp '$TMP/c1/memory.gp' '$TMP/c1/memory.dat' '$TMP/mp/out/' && make -s -C '$TMP/mp' plots && test -s '$TMP/mp/out/memory.png'"
+fi
+
+# --no-charts: no scripts at all
+expect 0 "" -- $ROOFPLAN report -q --no-charts -o "$TMP/c2" $NARROW
+check "--no-charts writes no chart" test ! -e "$TMP/c2/roofline-ib.gp"
+
+# no gnuplot on PATH: scripts and data, a warning that says how, exit 0
+mkdir -p "$TMP/nognuplot"
+expect 0 "gnuplot not found on PATH: charts not drawn" -- env PATH="$TMP/nognuplot" $ROOFPLAN report -q -o "$TMP/c3" $NARROW
+check "the warning says how to draw them" grep -qF "make plots" "$TMP/err"
+check "without gnuplot the scripts and data stay" test -s "$TMP/c3/step-breakdown.gp" -a -s "$TMP/c3/step-breakdown.dat" -a ! -e "$TMP/c3/step-breakdown.png"
+
+# a gnuplot that fails: exit 1, its stderr in the message, the rest written
+mkdir -p "$TMP/failing"
+printf '#!/bin/sh\necho "fake gnuplot: cannot open terminal" >&2\nexit 1\n' >"$TMP/failing/gnuplot"
+chmod +x "$TMP/failing/gnuplot"
+expect 1 "memory.gp: gnuplot failed (exit status 1): fake gnuplot: cannot open terminal" -- env PATH="$TMP/failing:$PATH" $ROOFPLAN report -q -o "$TMP/c4" $NARROW
+check "a failed gnuplot leaves the scripts" test -s "$TMP/c4/memory.gp"
+check "a failed gnuplot still prints the summary" grep -q "ZeRO-1+PP+EP" "$TMP/out"
+
+# a gnuplot that hangs: killed at the deadline, exit 1
+mkdir -p "$TMP/hanging"
+printf '#!/bin/sh\nsleep 117\n' >"$TMP/hanging/gnuplot"
+chmod +x "$TMP/hanging/gnuplot"
+start=$(date +%s)
+expect 1 "roofline-ib.gp: gnuplot did not finish within 1 s and was killed" -- env ROOFPLAN_GNUPLOT_TIMEOUT=1 PATH="$TMP/hanging:$PATH" $ROOFPLAN report -q -o "$TMP/c5" $NARROW
+check "the hanging gnuplot was stopped in time" test $(($(date +%s) - start)) -lt 20
+check "the hanging gnuplot's process group was killed" bash -c "! pgrep -f '^(/bin/sh .*/hanging/gnuplot|sleep 117)' >/dev/null"
+
+# names from data files that try to run commands are shown, not run
+if command -v gnuplot >/dev/null 2>&1; then
+    hostile='`touch pwned1` system("touch pwned2") @macro it'"'"'s'
+    expect 0 "" -- $ROOFPLAN report -q -o "$TMP/c6" $NARROW --set "model.name=$hostile" --set "gpu.name=@x@ !touch pwned3"
+    check "hostile names ran nothing" test ! -e "$TMP/c6/pwned1" -a ! -e "$TMP/c6/pwned2" -a ! -e "$TMP/c6/pwned3" -a ! -e pwned1 -a ! -e pwned2
+    check "hostile names are shown literally" grep -qF '`touch pwned1` system(' "$TMP/c6/roofline-ib.svg"
+    check "the quote is doubled in the script" grep -qF "@macro it''s on 2048" "$TMP/c6/memory.gp"
+fi

@@ -1,0 +1,463 @@
+/*
+ * test_plot_out: the charts' data and scripts against tests/golden/, the
+ * one escaping function, hostile names rendered by the real gnuplot, the
+ * images (PNG size, SVG that parses), and fake gnuplots that hang or fail.
+ *
+ * The report is a narrow sweep of DeepSeek-V3 on H800 (a few hundred
+ * plans). ROOFPLAN_GOLDEN_UPDATE=1 rewrites the golden files instead of
+ * comparing (`make golden`).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cost.h"
+#include "datafile.h"
+#include "plot_out.h"
+#include "report.h"
+#include "sweep.h"
+
+static const char *const narrow[] = {"space.tp=1",
+                                     "space.pp=1 16",
+                                     "space.ep=1 64",
+                                     "space.zero=1 3",
+                                     "space.schedule=1f1b dualpipe",
+                                     "space.precision=fp8",
+                                     "space.recompute=selective",
+                                     "space.mbs=1"};
+
+static const char *const charts[] = {"roofline-ib", "roofline-nvlink",
+                                     "step-breakdown", "memory",
+                                     "sensitivity-ib"};
+
+struct fixture {
+    struct model m;
+    struct hardware hw;
+    struct sweep_file sweep;
+    struct cost_ctx ctx, other;
+    struct report rep;
+    char dir[64]; /* a fresh temporary directory per test */
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct datafile_set sets[sizeof narrow / sizeof narrow[0]];
+    struct report_options opt;
+    struct diag d;
+    size_t i;
+    diag_init(&d);
+    memset(&f, 0, sizeof f);
+    for (i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
+        if (datafile_parse_set(narrow[i], &sets[i], &d) != STATUS_OK)
+            return -1;
+    if (model_load("data/models/deepseek-v3.ini", &f.m, NULL, 0, &d) ||
+        hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d) ||
+        sweep_load("data/sweeps/default.ini", &f.sweep, sets,
+                   sizeof narrow / sizeof narrow[0], &d) ||
+        cost_ctx_init(&f.ctx, &f.m, &f.hw, COMM_TOPO, &d) ||
+        cost_ctx_init(&f.other, &f.m, &f.hw, COMM_FLAT, &d)) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    memset(&opt, 0, sizeof opt);
+    opt.validation_dir = "data/validation";
+    opt.command_line = "roofplan report";
+    opt.version = "test";
+    if (report_build(&f.rep, &f.ctx, &f.other, &f.sweep, &opt, &d)) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    report_free(&f->rep);
+    cost_ctx_release(&f->ctx);
+    cost_ctx_release(&f->other);
+    sweep_release(&f->sweep);
+    hardware_release(&f->hw);
+    model_release(&f->m);
+    return 0;
+}
+
+static int make_dir(void **state)
+{
+    struct fixture *f = *state;
+    snprintf(f->dir, sizeof f->dir, "/tmp/roofplan-plot-XXXXXX");
+    return mkdtemp(f->dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    struct fixture *f = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The whole file at path (malloc'd, NUL-terminated), or NULL. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!fp)
+        return NULL;
+    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 &&
+        fseek(fp, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+        fread(buf, 1, (size_t)n, fp) == (size_t)n) {
+        buf[n] = '\0';
+        if (len)
+            *len = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(fp);
+    return buf;
+}
+
+static bool have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+static void write_script(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* ---- Escaping ---- */
+
+static void test_plot_out_quote_doubles_quotes(void **state)
+{
+    char buf[64];
+    (void)state;
+    assert_true(plot_out_quote("it's", buf, sizeof buf));
+    assert_string_equal(buf, "'it''s'");
+    assert_true(plot_out_quote("", buf, sizeof buf));
+    assert_string_equal(buf, "''");
+}
+
+static void test_plot_out_quote_replaces_control_characters(void **state)
+{
+    char buf[64];
+    (void)state;
+    assert_true(plot_out_quote("a\nb\\\nc\td\x7f", buf, sizeof buf));
+    assert_string_equal(buf, "'a b\\ c d '");
+}
+
+static void test_plot_out_quote_keeps_text_literal(void **state)
+{
+    char buf[128];
+    (void)state;
+    /* gnuplot expands none of these inside single quotes */
+    assert_true(plot_out_quote("`id` @m \"x\" {y}^2", buf, sizeof buf));
+    assert_string_equal(buf, "'`id` @m \"x\" {y}^2'");
+}
+
+static void test_plot_out_quote_truncates_whole_characters(void **state)
+{
+    char buf[8];
+    (void)state;
+    /* "ab" then a 2-byte character that no longer fits with the quote */
+    assert_false(plot_out_quote("abcd\xC3\x97xyz", buf, sizeof buf));
+    assert_string_equal(buf, "'abcd'");
+    assert_false(plot_out_quote("abc'''", buf, sizeof buf));
+    assert_string_equal(buf, "'abc'''");
+    assert_false(plot_out_quote("x", buf, 2));
+    assert_string_equal(buf, "");
+}
+
+/* ---- Golden files ---- */
+
+static void test_plot_out_write_matches_golden(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", "/nonexistent/gnuplot"};
+    struct plot_files pf;
+    struct diag d;
+    bool update = getenv("ROOFPLAN_GOLDEN_UPDATE") != NULL;
+    size_t i, k;
+    diag_init(&d);
+    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d), STATUS_OK);
+    assert_true(pf.gnuplot_missing);
+    assert_false(pf.rendered);
+    assert_int_equal(pf.ncharts, 5);
+    for (i = 0; i < 5; i++)
+        for (k = 0; k < 2; k++) {
+            const char *ext = k ? ".dat" : ".gp";
+            char got_path[128], want_path[128];
+            char *got, *want;
+            size_t got_len = 0, want_len = 0;
+            bool same;
+            snprintf(got_path, sizeof got_path, "%s/%s%s", f->dir, charts[i],
+                     ext);
+            snprintf(want_path, sizeof want_path, "tests/golden/%s%s",
+                     charts[i], ext);
+            assert_string_equal(k ? pf.chart[i].data : pf.chart[i].script,
+                                got_path);
+            got = slurp(got_path, &got_len);
+            assert_non_null(got);
+            if (update) {
+                FILE *fp = fopen(want_path, "wb");
+                assert_non_null(fp);
+                assert_int_equal(fwrite(got, 1, got_len, fp), got_len);
+                assert_int_equal(fclose(fp), 0);
+            }
+            want = slurp(want_path, &want_len);
+            same =
+                want && got_len == want_len && memcmp(got, want, got_len) == 0;
+            free(got);
+            free(want);
+            if (!same)
+                fail_msg("%s differs from %s (diff them; `make golden` "
+                         "accepts the new output)",
+                         got_path, want_path);
+        }
+}
+
+static void test_plot_out_write_warns_without_gnuplot(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", "/nonexistent/gnuplot"};
+    struct plot_files pf;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d), STATUS_OK);
+    assert_true(pf.gnuplot_missing);
+    assert_non_null(strstr(pf.warning, "make plots"));
+    assert_non_null(strstr(pf.warning, "gnuplot roofline-ib.gp"));
+    assert_string_equal(pf.chart[0].png, "");
+}
+
+static void test_plot_out_write_rejects_unknown_placeholder(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, NULL, "/nonexistent/gnuplot"};
+    struct plot_files pf;
+    struct diag d;
+    char tdir[128], path[192], want[256];
+    snprintf(tdir, sizeof tdir, "%s/templates", f->dir);
+    assert_int_equal(mkdir(tdir, 0755), 0);
+    snprintf(path, sizeof path, "%s/roofline-ib.gp.in", tdir);
+    write_script(path, "# fine\nx = @NFAM@\ny = @NOPE@\n");
+    opt.template_dir = tdir;
+    diag_init(&d);
+    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d),
+                     STATUS_PARSE);
+    snprintf(want, sizeof want, "%s:3: unknown placeholder @NOPE@", path);
+    assert_string_equal(d.msg, want);
+}
+
+/* ---- Rendering ---- */
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+           (uint32_t)p[3];
+}
+
+static void check_png(const char *path)
+{
+    static const unsigned char sig[8] = {0x89, 'P',  'N',  'G',
+                                         '\r', '\n', 0x1a, '\n'};
+    size_t len = 0;
+    unsigned char *png = (unsigned char *)slurp(path, &len);
+    if (!png)
+        fail_msg("%s: missing", path);
+    assert_true(len > 33);
+    assert_memory_equal(png, sig, 8);
+    assert_memory_equal(png + 12, "IHDR", 4);
+    if (be32(png + 16) != 1600 || be32(png + 20) != 900)
+        fail_msg("%s: %ux%u, expected 1600x900", path, be32(png + 16),
+                 be32(png + 20));
+    free(png);
+}
+
+static void check_svg(const char *path)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; "
+             "E.parse(sys.argv[1])' '%s'",
+             path);
+    if (system(cmd) != 0)
+        fail_msg("%s: not well-formed XML", path);
+}
+
+static void test_plot_out_write_renders_png_and_svg(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", NULL};
+    struct plot_files pf;
+    struct diag d;
+    size_t i;
+    if (!have_gnuplot())
+        skip();
+    diag_init(&d);
+    if (plot_out_write(&f->rep, f->dir, &opt, &pf, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    assert_true(pf.rendered);
+    assert_false(pf.gnuplot_missing);
+    for (i = 0; i < 5; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "%s/%s.png", f->dir, charts[i]);
+        assert_string_equal(pf.chart[i].png, want);
+        check_png(pf.chart[i].png);
+        check_svg(pf.chart[i].svg);
+        assert_string_not_equal(pf.chart[i].pdf, ""); /* pdfcairo: TOOLING */
+    }
+}
+
+/* gnuplot runs in the output directory: each command would leave a
+ * pwnedN file there. */
+#define HOSTILE                                                    \
+    "`touch pwned1` system(\"touch pwned2\") @macro it's \\\nset " \
+    "output '|touch pwned3'\n!touch pwned4"
+
+static void test_plot_out_write_shows_hostile_names_literally(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", NULL};
+    struct plot_files pf;
+    struct diag d;
+    struct report rep = f->rep; /* shallow: rows stay f->rep's */
+    struct model m = f->m;
+    struct hardware hw = f->hw;
+    const char *name = HOSTILE;
+    char path[128], *svg, *gp;
+    size_t i;
+    if (!have_gnuplot())
+        skip();
+    snprintf(m.spec.name, sizeof m.spec.name, "%s", name);
+    snprintf(hw.spec.gpu_name, sizeof hw.spec.gpu_name, "%s", name);
+    snprintf(rep.family[rep.families_by_step[0]].name,
+             sizeof rep.family[0].name, "@x@ `id`\n!id '");
+    for (i = 0; i < rep.nvalidations; i++)
+        snprintf(rep.validation[i].name, sizeof rep.validation[i].name, "%s",
+                 name);
+    rep.m = &m;
+    rep.hw = &hw;
+    diag_init(&d);
+    if (plot_out_write(&rep, f->dir, &opt, &pf, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    for (i = 1; i <= 4; i++) {
+        snprintf(path, sizeof path, "%s/pwned%zu", f->dir, i);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s exists: a name was executed", path);
+    }
+    /* the text is shown as given, newlines as spaces */
+    svg = slurp(pf.chart[0].svg, NULL);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "@macro"));
+    assert_non_null(strstr(svg, "system("));
+    assert_non_null(strstr(svg, "`touch "));
+    assert_non_null(strstr(svg, "@x@ `id`"));
+    free(svg);
+    gp = slurp(pf.chart[0].script, NULL);
+    assert_non_null(gp);
+    assert_non_null(strstr(gp, "it''s \\ set output ''|touch "));
+    free(gp);
+}
+
+/* ---- Fake gnuplots ---- */
+
+static void test_plot_out_write_kills_a_hanging_gnuplot(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0.5, "templates", NULL};
+    struct plot_files pf;
+    struct diag d;
+    char prog[128];
+    struct timespec t0, t1;
+    double took;
+    snprintf(prog, sizeof prog, "%s/gnuplot", f->dir);
+    write_script(prog, "#!/bin/sh\necho 'still thinking' >&2\nsleep 60\n");
+    opt.gnuplot = prog;
+    diag_init(&d);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d),
+                     STATUS_PLOT);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    took = (double)(t1.tv_sec - t0.tv_sec) +
+           (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    if (took > 5)
+        fail_msg("took %.1f s with a 0.5 s timeout", took);
+    assert_false(pf.rendered);
+    assert_non_null(strstr(d.msg, "roofline-ib.gp: gnuplot did not finish "
+                                  "within 0.5 s and was killed: still "
+                                  "thinking"));
+    assert_non_null(strstr(d.msg, "sensitivity-ib.gp: gnuplot did not"));
+    /* the scripts and data stay for the user */
+    assert_int_equal(access(pf.chart[4].script, R_OK), 0);
+    assert_int_equal(access(pf.chart[4].data, R_OK), 0);
+}
+
+static void test_plot_out_write_reports_gnuplot_stderr(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", NULL};
+    struct plot_files pf;
+    struct diag d;
+    char prog[128], want[256];
+    snprintf(prog, sizeof prog, "%s/gnuplot", f->dir);
+    write_script(prog, "#!/bin/sh\necho \"\\\"$1\\\" line 3: no such "
+                       "terminal\" >&2\nexit 3\n");
+    opt.gnuplot = prog;
+    diag_init(&d);
+    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d),
+                     STATUS_PLOT);
+    snprintf(want, sizeof want,
+             "%s/memory.gp: gnuplot failed (exit status 3): \"memory.gp\" "
+             "line 3: no such terminal",
+             f->dir);
+    assert_non_null(strstr(d.msg, want));
+    assert_false(pf.rendered);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plot_out_quote_doubles_quotes),
+        cmocka_unit_test(test_plot_out_quote_replaces_control_characters),
+        cmocka_unit_test(test_plot_out_quote_keeps_text_literal),
+        cmocka_unit_test(test_plot_out_quote_truncates_whole_characters),
+        cmocka_unit_test_setup_teardown(test_plot_out_write_matches_golden,
+                                        make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_write_warns_without_gnuplot, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_write_rejects_unknown_placeholder, make_dir,
+            remove_dir),
+        cmocka_unit_test_setup_teardown(test_plot_out_write_renders_png_and_svg,
+                                        make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_write_shows_hostile_names_literally, make_dir,
+            remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_write_kills_a_hanging_gnuplot, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_write_reports_gnuplot_stderr, make_dir, remove_dir),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
