@@ -765,11 +765,21 @@ uint32_t report_family_color(const struct report *r, size_t family)
         0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9,
         0x332288, 0x882255, 0x117733, 0xAA4499, 0x999933, 0x44AA99,
         0xCC6677, 0xDDCC77, 0x88CCEE, 0x661100};
-    size_t i;
-    for (i = 0; i < r->nfamilies; i++)
-        if ((size_t)r->families_by_step[i] == family)
-            return palette[i % 16];
-    return 0x777777;
+    size_t i, fitting = 0;
+    if (family >= r->nfamilies)
+        return 0x999999;
+    if (!r->family[family].best.fits) /* no plan of it fits: grey, but
+                                         * the classic FSDP baseline */
+        return strcmp(r->family[family].name, "ZeRO-3") == 0 ? 0x000000
+                                                              : 0x999999;
+    for (i = 0; i < r->nfamilies; i++) {
+        size_t k = (size_t)r->families_by_step[i];
+        if (k == family)
+            return palette[fitting % 16];
+        if (r->family[k].best.fits)
+            fitting++;
+    }
+    return 0x999999;
 }
 
 long report_family_index(const struct report *r, const char *name)

@@ -163,8 +163,9 @@ void report_row_times(const struct report *r,
 /*
  * Colour of a family as 0xRRGGBB, the same in every chart and in the
  * workbook: colour-blind-safe palettes (Okabe & Ito 2008; Paul Tol's
- * "muted"), assigned in families_by_step order, so the fastest families
- * get the most distinct colours. Families past 16 reuse colours.
+ * "muted") for the families with a fitting plan, fastest first (past 16
+ * they repeat); grey for families where nothing fits, black for ZeRO-3
+ * (the FSDP baseline every report compares against).
  */
 uint32_t report_family_color(const struct report *r, size_t family);
 

@@ -28,11 +28,11 @@ set ytics ('ZeRO-1+PP+EP' 8, 'ZeRO-3+PP+EP' 7, 'ZeRO-3+EP' 6, 'ZeRO-1+EP' 5, 'Ze
 set object 1 rect from graph -0.014, first 7.7 to graph -0.004, first 8.3 fc rgb '#0072B2' fs solid 1.0 noborder front noclip
 set object 2 rect from graph -0.014, first 6.7 to graph -0.004, first 7.3 fc rgb '#D55E00' fs solid 1.0 noborder front noclip
 set object 3 rect from graph -0.014, first 5.7 to graph -0.004, first 6.3 fc rgb '#009E73' fs solid 1.0 noborder front noclip
-set object 4 rect from graph -0.014, first 4.7 to graph -0.004, first 5.3 fc rgb '#CC79A7' fs solid 1.0 noborder front noclip
-set object 5 rect from graph -0.014, first 3.7 to graph -0.004, first 4.3 fc rgb '#E69F00' fs solid 1.0 noborder front noclip
-set object 6 rect from graph -0.014, first 2.7 to graph -0.004, first 3.3 fc rgb '#56B4E9' fs solid 1.0 noborder front noclip
-set object 7 rect from graph -0.014, first 1.7 to graph -0.004, first 2.3 fc rgb '#332288' fs solid 1.0 noborder front noclip
-set object 8 rect from graph -0.014, first 0.7 to graph -0.004, first 1.3 fc rgb '#882255' fs solid 1.0 noborder front noclip
+set object 4 rect from graph -0.014, first 4.7 to graph -0.004, first 5.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 5 rect from graph -0.014, first 3.7 to graph -0.004, first 4.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 6 rect from graph -0.014, first 2.7 to graph -0.004, first 3.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 7 rect from graph -0.014, first 1.7 to graph -0.004, first 2.3 fc rgb '#000000' fs solid 1.0 noborder front noclip
+set object 8 rect from graph -0.014, first 0.7 to graph -0.004, first 1.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
 set arrow from graph 0, first 5.5 to graph 1, first 5.5 nohead dt (8,6) lw 1.5 lc rgb '#555555' front
 
 # ---- layout ----

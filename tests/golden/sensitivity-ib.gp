@@ -22,7 +22,7 @@ array fam_color[4]
 fam_name[1] = 'ZeRO-1+PP+EP'; fam_color[1] = '#0072B2'
 fam_name[2] = 'ZeRO-3+PP+EP'; fam_color[2] = '#D55E00'
 fam_name[3] = 'ZeRO-3+EP'; fam_color[3] = '#009E73'
-fam_name[4] = 'ZeRO-3 (fastest plan; does not fit)'; fam_color[4] = '#332288'
+fam_name[4] = 'ZeRO-3 (fastest plan; does not fit)'; fam_color[4] = '#000000'
 array fam_dash[4]
 
 fam_dash[1] = 0
