@@ -78,11 +78,7 @@ $(BUILD)/debug/test_%: $(BUILD)/debug/tests/test_%.o $(DBG_LIB)
 	    $(shell pkg-config --libs cmocka) -o $@
 
 run: $(BUILD)/roofplan
-	$(Q)$(BUILD)/roofplan eval gpus=2048 tp=1 pp=16 ep=64 zero=1 \
-	    schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360
-	@echo
-	$(Q)$(BUILD)/roofplan eval gpus=2048 tp=1 pp=1 ep=1 zero=3 \
-	    precision=bf16 recompute=full mbs=1 gbs=16384
+	$(Q)$(BUILD)/roofplan report -o out
 
 unit: $(addprefix $(BUILD)/debug/,$(TESTS))
 	$(Q)fail=0; for t in $^; do \

@@ -340,17 +340,23 @@ static void print_summary(const struct report *r)
                f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
                f->best.fits ? "yes" : "no", plan);
     }
-    printf("\nvalidation against measured runs (predicted speed of light)\n");
+    printf("\nvalidation: speed-of-light prediction (measured, where "
+           "published)\n");
     for (i = 0; i < r->nvalidations; i++) {
         const struct report_validation *v = &r->validation[i];
         const struct cost_result *p = &v->predicted;
-        double tflops = p->work.model_flops / p->t.step / 1e12;
-        printf("  %-48s step %7.2f s (measured %s%.2f), %5.0f TFLOP/s "
-               "(measured %.0f), MFU %5.1f%% (measured %.1f%%)%s\n",
-               v->name, p->t.step, v->measured_step_s > 0 ? "" : "n/a ",
-               v->measured_step_s, tflops, v->measured_tflops_per_gpu,
-               100 * p->t.mfu, 100 * v->measured_mfu,
-               p->fits ? "" : "; does not fit");
+        char step[32] = "", tflops[32] = "", mfu[32] = "";
+        if (v->measured_step_s > 0)
+            snprintf(step, sizeof step, " (%.2f)", v->measured_step_s);
+        if (v->measured_tflops_per_gpu > 0)
+            snprintf(tflops, sizeof tflops, " (%.0f)",
+                     v->measured_tflops_per_gpu);
+        if (v->measured_mfu > 0)
+            snprintf(mfu, sizeof mfu, " (%.1f%%)", 100 * v->measured_mfu);
+        printf("  %-48s %6.2f s/step%s, %4.0f TFLOP/s/GPU%s, MFU %5.1f%%%s%s\n",
+               v->name, p->t.step, step,
+               p->work.model_flops / p->t.step / 1e12, tflops, 100 * p->t.mfu,
+               mfu, p->fits ? "" : "; does not fit");
     }
 }
 
