@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -607,6 +608,9 @@ int main(int argc, char **argv)
     size_t nargs;
     int opt;
 
+    /* Over a file-size limit (ulimit -f) a write must fail with EFBIG, to
+     * be reported and the earlier report kept, not kill the process. */
+    signal(SIGXFSZ, SIG_IGN);
     memset(&cfg, 0, sizeof cfg);
     cfg.out_dir = "out";
     {
