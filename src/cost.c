@@ -14,6 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *cost_bound_label(int bound)
+{
+    static const char *const names[] = {"compute", "IB", "NVLink", "HBM"};
+    if (bound >= COST_COMPUTE && bound <= COST_HBM)
+        return names[bound];
+    return "?";
+}
+
 const char *cost_bound_str(int bound)
 {
     static const char *const names[] = {"compute", "ib", "nvlink", "hbm"};

@@ -161,6 +161,9 @@ void cost_times(const struct cost_work *w,
 double cost_core(double compute, double ib, double nvlink, double hbm,
                  int *bound);
 
+/* "compute", "IB", "NVLink", "HBM": for sentences and charts. */
+const char *cost_bound_label(int bound);
+
 /* "compute", "ib", "nvlink", "hbm". */
 const char *cost_bound_str(int bound);
 

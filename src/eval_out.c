@@ -7,25 +7,6 @@
 
 #define GIB 1073741824.0
 
-static const char *const schedules[] = {"1f1b", "interleaved", "zb",
-                                        "dualpipe"};
-static const char *const precisions[] = {"bf16", "fp8"};
-static const char *const recomputes[] = {"none", "selective", "full"};
-
-static const char *link_name(int bound)
-{
-    switch (bound) {
-    case COST_IB:
-        return "IB";
-    case COST_NVLINK:
-        return "NVLink";
-    case COST_HBM:
-        return "HBM";
-    default:
-        return "compute";
-    }
-}
-
 void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
 {
     const struct cost_times *t = &r->t;
@@ -36,7 +17,7 @@ void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
                  "compute-bound: the busiest link (%s) needs %.2f s per "
                  "second of compute, so communication can hide under "
                  "compute",
-                 link_name(link), comm / t->compute);
+                 cost_bound_label(link), comm / t->compute);
     else if (t->bound == COST_HBM)
         snprintf(buf, size,
                  "HBM-bound: %.2f s of memory traffic per second of "
@@ -46,8 +27,8 @@ void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
         snprintf(buf, size,
                  "%s-bound: %.1f s of %s traffic per second of compute; "
                  "the GPUs wait on %s %.0f%% of the overlapped step",
-                 link_name(t->bound), comm / t->compute, link_name(t->bound),
-                 link_name(t->bound), 100 * (t->core - t->compute) / t->core);
+                 cost_bound_label(t->bound), comm / t->compute, cost_bound_label(t->bound),
+                 cost_bound_label(t->bound), 100 * (t->core - t->compute) / t->core);
 }
 
 static void row(FILE *out, const char *label, double value)
@@ -222,10 +203,10 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "cp", (double)p->cp, true);
     num(out, "edp", (double)p->edp, true);
     num(out, "zero", (double)p->zero, true);
-    fprintf(out, "\"schedule\":\"%s\",", schedules[p->schedule]);
+    fprintf(out, "\"schedule\":\"%s\",", plan_schedule_str(p->schedule));
     num(out, "vpp", (double)p->vpp, true);
-    fprintf(out, "\"precision\":\"%s\",", precisions[p->precision]);
-    fprintf(out, "\"recompute\":\"%s\",", recomputes[p->recompute]);
+    fprintf(out, "\"precision\":\"%s\",", plan_precision_str(p->precision));
+    fprintf(out, "\"recompute\":\"%s\",", plan_recompute_str(p->recompute));
     num(out, "mbs", (double)p->mbs, true);
     num(out, "gbs", (double)p->gbs, true);
     num(out, "microbatches", (double)p->microbatches, false);

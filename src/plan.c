@@ -311,17 +311,38 @@ void plan_family(const struct plan *p, char *buf, size_t size)
         snprintf(buf, size, "single GPU");
 }
 
+static const char *word(const char *const *words, size_t n, int i)
+{
+    return i >= 0 && (size_t)i < n ? words[i] : "?";
+}
+
+const char *plan_schedule_str(int schedule)
+{
+    static const char *const w[] = {"1f1b", "interleaved", "zb", "dualpipe"};
+    return word(w, sizeof w / sizeof w[0], schedule);
+}
+
+const char *plan_precision_str(int precision)
+{
+    static const char *const w[] = {"bf16", "fp8"};
+    return word(w, sizeof w / sizeof w[0], precision);
+}
+
+const char *plan_recompute_str(int recompute)
+{
+    static const char *const w[] = {"none", "selective", "full"};
+    return word(w, sizeof w / sizeof w[0], recompute);
+}
+
 void plan_format(const struct plan *p, char *buf, size_t size)
 {
-    static const char *const sched[] = {"1f1b", "interleaved", "zb",
-                                        "dualpipe"};
-    static const char *const prec[] = {"bf16", "fp8"};
-    static const char *const rec[] = {"none", "selective", "full"};
     snprintf(buf, size,
              "gpus=%ld tp=%ld pp=%ld ep=%ld cp=%ld zero=%ld schedule=%s "
              "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld",
-             p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero, sched[p->schedule],
-             p->vpp, prec[p->precision], rec[p->recompute], p->mbs, p->gbs);
+             p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero,
+             plan_schedule_str(p->schedule), p->vpp,
+             plan_precision_str(p->precision),
+             plan_recompute_str(p->recompute), p->mbs, p->gbs);
 }
 
 struct plan_span plan_span(long size, long stride, long gpus_per_node)

@@ -107,6 +107,12 @@ enum plan_reason plan_check(struct plan *p,
  */
 void plan_family(const struct plan *p, char *buf, size_t size);
 
+/* PLAN words of a schedule, precision, recompute policy ("dualpipe",
+ * "fp8", "selective"); "?" when out of range. */
+const char *plan_schedule_str(int schedule);
+const char *plan_precision_str(int precision);
+const char *plan_recompute_str(int recompute);
+
 /* "tp=1 pp=16 ep=64 ..." in PLAN syntax (round-trips through plan_parse). */
 void plan_format(const struct plan *p, char *buf, size_t size);
 

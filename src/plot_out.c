@@ -1317,19 +1317,6 @@ static void log_tics(struct buf *code, char axis, double lo, double hi)
     buf_printf(code, ")\n");
 }
 
-static const char *bound_name(int bound)
-{
-    switch (bound) {
-    case COST_IB:
-        return "IB";
-    case COST_NVLINK:
-        return "NVLink";
-    case COST_HBM:
-        return "HBM";
-    default:
-        return "compute";
-    }
-}
 
 static void
 chart_sensitivity(const struct report *r, struct vars *v, struct buf *dat)
@@ -1432,7 +1419,7 @@ chart_sensitivity(const struct report *r, struct vars *v, struct buf *dat)
                               : "");
             snprintf(line2, sizeof line2, "IB time = compute there%s%s%s",
                      t.bound != COST_COMPUTE ? "; still " : "",
-                     t.bound != COST_COMPUTE ? bound_name(t.bound) : "",
+                     t.bound != COST_COMPUTE ? cost_bound_label(t.bound) : "",
                      t.bound != COST_COMPUTE ? "-bound" : "");
             if (inside) {
                 buf_printf(code,
