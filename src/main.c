@@ -17,6 +17,7 @@
 
 #include "comm.h"
 #include "cost.h"
+#include "csv_out.h"
 #include "datafile.h"
 #include "diag.h"
 #include "eval_out.h"
@@ -25,6 +26,7 @@
 #include "plan.h"
 #include "report.h"
 #include "sweep.h"
+#include "xlsx_out.h"
 
 #ifndef ROOFPLAN_VERSION
 #define ROOFPLAN_VERSION "0.1.0"
@@ -338,6 +340,39 @@ static void print_summary(const struct report *r)
     }
 }
 
+/* Writes <out>/report.xlsx (with the chart PNGs that exist in <out>)
+ * and, with --csv, <out>/plans.csv; lists the files written in `list`. */
+static enum status write_report_files(const struct config *cfg,
+                                      const struct report *rep, char *list,
+                                      size_t size, struct diag *d)
+{
+    char xlsx[1024], csv[1024], png[3][1024];
+    static const char *const png_names[3] = {
+        "roofline-ib.png", "roofline-nvlink.png", "step-breakdown.png"};
+    const char *found[3];
+    struct xlsx_images img;
+    size_t i;
+
+    for (i = 0; i < 3; i++) {
+        snprintf(png[i], sizeof png[i], "%s/%s", cfg->out_dir, png_names[i]);
+        found[i] = access(png[i], R_OK) == 0 ? png[i] : NULL;
+    }
+    img.roofline_ib = found[0];
+    img.roofline_nvlink = found[1];
+    img.step_breakdown = found[2];
+    snprintf(xlsx, sizeof xlsx, "%s/report.xlsx", cfg->out_dir);
+    if (xlsx_out_write(rep, xlsx, &img, d) != STATUS_OK)
+        return d->status;
+    snprintf(list, size, "%s", xlsx);
+    if (cfg->csv) {
+        snprintf(csv, sizeof csv, "%s/plans.csv", cfg->out_dir);
+        if (csv_out_write(rep, csv, d) != STATUS_OK)
+            return d->status;
+        snprintf(list + strlen(list), size - strlen(list), ", %s", csv);
+    }
+    return STATUS_OK;
+}
+
 static int cmd_report(struct config *cfg, char **args, size_t nargs)
 {
     struct inputs in;
@@ -346,7 +381,7 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     struct report rep;
     struct report_options opt;
     struct timespec t0;
-    char vdir[1024];
+    char vdir[1024], written[2200];
     int rc = 0;
 
     if (nargs > 0)
@@ -384,13 +419,19 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
         goto fail_runtime;
     print_summary(&rep);
+    if (write_report_files(cfg, &rep, written, sizeof written, &d) !=
+        STATUS_OK)
+        goto fail_runtime;
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
-                "%.2f s\n",
+                "%.2f s; wrote %s\n",
                 PROG, (unsigned long long)rep.enumerated,
                 (unsigned long long)rep.valid,
-                (unsigned long long)rep.fitting, seconds_since(&t0));
+                (unsigned long long)rep.fitting, seconds_since(&t0), written);
+    if (rep.dropped > 0 && !cfg->quiet)
+        fprintf(stderr, "%s: %llu valid plans left out of the workbook\n",
+                PROG, (unsigned long long)rep.dropped);
     goto done;
 fail_input:
     print_diag(&d);
