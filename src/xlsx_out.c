@@ -13,6 +13,7 @@
  */
 #include "xlsx_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,10 +66,12 @@
 /* The formats of the whole workbook, made once. */
 struct formats {
     lxw_format *title, *subtitle, *h2, *note, *bold, *wrap, *text;
-    lxw_format *headline, *label;
+    lxw_format *headline, *label, *right, *small, *warn, *red_label;
+    lxw_format *label_wrap, *na, *note_wrap;
     lxw_format *head, *head_live, *head_left;
     lxw_format *in_num, *in_text, *in_bool, *derived;
     lxw_format *sec, *sec_bold, *gib, *pct, *cnt, *big, *rat, *usd, *days;
+    lxw_format *usd_m;
     lxw_format *num, *integer, *sci, *gbps;
     lxw_format *bound[4];     /* fill by enum cost_bound, for text */
     lxw_format *sens[4];      /* seconds with a bound's fill */
@@ -319,6 +322,8 @@ static lxw_format *fmt_num(lxw_workbook *wb, const char *num_format)
     lxw_format *f = workbook_add_format(wb);
     if (f && num_format)
         format_set_num_format(f, num_format);
+    if (f)
+        format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
     return f;
 }
 
@@ -378,6 +383,14 @@ static bool make_formats(struct xw *x)
     f->text = workbook_add_format(wb);
     f->headline = workbook_add_format(wb);
     f->label = workbook_add_format(wb);
+    f->right = workbook_add_format(wb);
+    f->small = workbook_add_format(wb);
+    f->warn = workbook_add_format(wb);
+    f->red_label = workbook_add_format(wb);
+    f->label_wrap = workbook_add_format(wb);
+    f->na = workbook_add_format(wb);
+    f->note_wrap = workbook_add_format(wb);
+    f->usd_m = fmt_num(wb, "$#,##0.00,,\"M\"");
     f->head = fmt_head(wb, C_HEAD_FILL);
     f->head_live = fmt_head(wb, C_LIVE_FILL);
     f->head_left = fmt_head(wb, C_HEAD_FILL);
@@ -427,6 +440,8 @@ static bool make_formats(struct xw *x)
     }
     if (!f->title || !f->subtitle || !f->h2 || !f->note || !f->bold ||
         !f->wrap || !f->text || !f->headline || !f->label || !f->head ||
+        !f->right || !f->small || !f->warn || !f->red_label || !f->usd_m ||
+        !f->label_wrap || !f->na || !f->note_wrap ||
         !f->head_live || !f->head_left || !f->in_num || !f->in_text ||
         !f->in_bool || !f->derived || !f->sec || !f->sec_bold || !f->gib ||
         !f->pct || !f->cnt || !f->big || !f->rat || !f->usd || !f->days ||
@@ -450,8 +465,10 @@ static bool make_formats(struct xw *x)
     format_set_bottom(f->h2, LXW_BORDER_THIN);
     format_set_bottom_color(f->h2, C_SECTION);
     format_set_italic(f->note);
+    format_set_align(f->note, LXW_ALIGN_VERTICAL_TOP);
     format_set_font_color(f->note, C_NOTE);
     format_set_bold(f->bold);
+    format_set_align(f->bold, LXW_ALIGN_VERTICAL_TOP);
     format_set_text_wrap(f->wrap);
     format_set_align(f->wrap, LXW_ALIGN_VERTICAL_TOP);
     format_set_align(f->text, LXW_ALIGN_VERTICAL_TOP);
@@ -463,11 +480,35 @@ static bool make_formats(struct xw *x)
     format_set_border(f->headline, LXW_BORDER_THIN);
     format_set_border_color(f->headline, C_LIVE_FILL);
     format_set_bold(f->label);
+    format_set_align(f->label, LXW_ALIGN_VERTICAL_TOP);
+    format_set_align(f->right, LXW_ALIGN_RIGHT);
+    format_set_align(f->right, LXW_ALIGN_VERTICAL_TOP);
+    format_set_font_size(f->small, 9);
+    format_set_text_wrap(f->small);
+    format_set_align(f->small, LXW_ALIGN_VERTICAL_TOP);
+    format_set_bold(f->warn);
+    format_set_text_wrap(f->warn);
+    format_set_font_color(f->warn, C_RED_FONT);
+    format_set_italic(f->note_wrap);
+    format_set_font_color(f->note_wrap, C_NOTE);
+    format_set_text_wrap(f->note_wrap);
+    format_set_align(f->note_wrap, LXW_ALIGN_VERTICAL_TOP);
+    format_set_italic(f->na);
+    format_set_font_color(f->na, C_NOTE);
+    format_set_align(f->na, LXW_ALIGN_RIGHT);
+    format_set_align(f->na, LXW_ALIGN_VERTICAL_TOP);
+    format_set_bold(f->label_wrap);
+    format_set_text_wrap(f->label_wrap);
+    format_set_align(f->label_wrap, LXW_ALIGN_VERTICAL_TOP);
+    format_set_bold(f->red_label);
+    format_set_font_color(f->red_label, C_RED_FONT);
     format_set_align(f->head_left, LXW_ALIGN_LEFT);
     format_set_bold(f->sec_bold);
     format_set_font_color(f->ok, C_GREEN_FONT);
     format_set_bold(f->ok);
     format_set_align(f->ok, LXW_ALIGN_CENTER);
+    format_set_align(f->ok, LXW_ALIGN_VERTICAL_TOP);
+    format_set_align(f->bad, LXW_ALIGN_VERTICAL_TOP);
     format_set_font_color(f->bad, C_RED_FONT);
     format_set_bold(f->bad);
     format_set_align(f->bad, LXW_ALIGN_CENTER);
@@ -919,6 +960,38 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
 
 /* ---- Summary ---- */
 
+/* Row height (points) for text of `len` characters wrapped in a column
+ * `width` characters wide at `pt` points: about 1.1 characters of a
+ * small font per unit of width. */
+static double text_height(size_t len, double width, double pt)
+{
+    double per_line = width * 11 / pt * 1.05;
+    double lines = ceil((double)len / (per_line > 1 ? per_line : 1));
+    return (lines < 1 ? 1 : lines) * pt * 1.32 + 3;
+}
+
+/* "TP 2, PP 2 (zb), EP 256, ZeRO-1, FP8, recompute none, mbs 1". */
+static void plan_short(const struct plan *p, char *buf, size_t size)
+{
+    static const char *const sched[] = {"1f1b", "interleaved", "zb",
+                                        "dualpipe"};
+    static const char *const rec[] = {"none", "selective", "full"};
+    char pp[48] = "";
+    if (p->pp > 1)
+        snprintf(pp, sizeof pp, ", PP %ld (%s)", p->pp,
+                 p->schedule >= 0 && p->schedule < PLAN_SCHEDULES
+                     ? sched[p->schedule]
+                     : "?");
+    snprintf(buf, size, "TP %ld%s, EP %ld%s, %s%ld, %s, recompute %s, mbs %ld",
+             p->tp, pp, p->ep, p->cp > 1 ? ", CP" : "",
+             p->zero ? "ZeRO-" : "DP, ZeRO-", p->zero,
+             p->precision == MODEL_FP8 ? "FP8" : "BF16",
+             p->recompute >= 0 && p->recompute < MODEL_RECOMPUTES
+                 ? rec[p->recompute]
+                 : "?",
+             p->mbs);
+}
+
 /* The plain-words sentence for a family: the verdict under this
  * report's comm model, the other model's when it names another link,
  * and whether the plan fits. */
@@ -928,30 +1001,47 @@ static void family_why(const struct report *r, const struct report_family *f,
     char v[400], other[200] = "", fit[200] = "";
     eval_out_verdict(&f->best, v, sizeof v);
     if (f->best_other.t.bound != f->best.t.bound)
-        snprintf(other, sizeof other,
-                 " Under the %s model it is %s-bound instead "
-                 "(comm/compute %.2f).",
+        snprintf(other, sizeof other, " The %s model says %s-bound (%.2f).",
                  comm_other_str(r),
                  plans_table_bound_label(f->best_other.t.bound),
                  f->best_other.t.comm_compute_ratio);
     if (!f->best.fits)
         snprintf(fit, sizeof fit,
                  " No plan of this family fits: the fastest needs %.0f GiB "
-                 "per GPU of %.1f.",
-                 f->best.mem.total / GIB, f->best.mem.capacity / GIB);
-    snprintf(buf, size, "%c%s.%s%s", v[0] >= 'a' && v[0] <= 'z'
-                                         ? (char)(v[0] - 'a' + 'A')
-                                         : v[0],
+                 "per GPU.",
+                 f->best.mem.total / GIB);
+    snprintf(buf, size, "%c%s.%s%s",
+             v[0] >= 'a' && v[0] <= 'z' ? (char)(v[0] - 'a' + 'A') : v[0],
              v + 1, other, fit);
 }
+
+/* Summary columns: A colour swatch, B family / labels, ... M why. */
+enum {
+    S_SWATCH,
+    S_FAMILY,
+    S_STEP,
+    S_BOUND,
+    S_RATIO,
+    S_STEP_O,
+    S_BOUND_O,
+    S_RATIO_O,
+    S_MEM,
+    S_FITS,
+    S_COUNT,
+    S_PLAN,
+    S_WHY,
+    S_LAST = S_WHY
+};
+#define S_VALUE S_STEP_O /* key figures: value column */
+#define S_NOTE  S_BOUND_O
 
 /* A label / value / note row of the Summary's key figures. */
 static void kv(struct xw *x, lxw_worksheet *ws, size_t row,
                const char *label, double v, lxw_format *f, const char *note)
 {
-    put_str(x, ws, row, 0, label, x->f.label);
-    put_num(x, ws, row, 2, v, f);
-    put_str(x, ws, row, 3, note, x->f.note);
+    put_str(x, ws, row, S_FAMILY, label, x->f.label);
+    put_num(x, ws, row, S_VALUE, v, f);
+    put_str(x, ws, row, S_NOTE, note, x->f.note);
 }
 
 static const struct report_validation *published(const struct report *r)
@@ -963,6 +1053,17 @@ static const struct report_validation *published(const struct report *r)
     return NULL;
 }
 
+/* Summary width in characters from S_FAMILY to S_LAST, for wrapping. */
+#define S_TEXT_WIDTH 190.0
+
+/* A wrapped paragraph over the Summary's width. */
+static void paragraph(struct xw *x, lxw_worksheet *ws, size_t row,
+                      const char *text, lxw_format *f, double pt)
+{
+    put_merged(x, ws, row, S_FAMILY, S_LAST, text, f);
+    row_height(x, ws, row, text_height(strlen(text), S_TEXT_WIDTH, pt));
+}
+
 static void summary_headline(struct xw *x, lxw_worksheet *ws, size_t *rowp)
 {
     const struct report *r = x->r;
@@ -970,13 +1071,14 @@ static void summary_headline(struct xw *x, lxw_worksheet *ws, size_t *rowp)
         r->nfamilies ? &r->family[r->families_by_step[0]] : NULL;
     const struct cost_result *b = bf ? &bf->best : NULL;
     const struct model *m = r->m;
-    char words[400], verdict[400], text[1600], t1[48], t2[48], t3[48];
+    char words[400], verdict[400], text[1600], t1[48], t2[48];
     size_t row = *rowp;
     double gpus, gpu_hours;
 
-    put_str(x, ws, row++, 0, "Verdict", x->f.h2);
+    put_str(x, ws, row++, S_FAMILY, "Verdict", x->f.h2);
     if (!b) {
-        put_str(x, ws, row++, 0, "No plan was evaluated.", x->f.headline);
+        put_str(x, ws, row++, S_FAMILY, "No plan was evaluated.",
+                x->f.headline);
         *rowp = row;
         return;
     }
@@ -986,44 +1088,44 @@ static void summary_headline(struct xw *x, lxw_worksheet *ws, size_t *rowp)
     gpu_hours = b->t.days * 24 * gpus;
     thousands(b->t.tokens_per_s_per_gpu, t1, sizeof t1);
     thousands(gpu_hours, t2, sizeof t2);
-    thousands(b->t.cost_usd, t3, sizeof t3);
     if (b->fits)
         snprintf(text, sizeof text,
-                 "Best plan: %s - %s. It is %s. Predicted at the speed of "
-                 "light: %.2f s per step, %s tokens/s per GPU, MFU %.1f%% of "
+                 "Best plan: %s - %s. It is %s. At the speed of light it "
+                 "takes %.2f s per step: %s tokens/s per GPU, MFU %.0f%% of "
                  "the BF16 peak; the %.1fT-token budget takes %.1f days on "
-                 "%.0f GPUs (%s GPU-hours, $%s).",
+                 "%.0f GPUs (%s GPU-hours, $%.2fM).",
                  bf->name, words, verdict, b->t.step, t1, 100 * b->t.mfu,
-                 m->spec.tokens / 1e12, b->t.days, gpus, t2, t3);
+                 m->spec.tokens / 1e12, b->t.days, gpus, t2,
+                 b->t.cost_usd / 1e6);
     else
         snprintf(text, sizeof text,
                  "No plan fits in %.1f GiB per GPU. The fastest, %s (%s), "
                  "needs %.0f GiB; it is %s.",
                  b->mem.capacity / GIB, bf->name, words, b->mem.total / GIB,
                  verdict);
-    put_merged(x, ws, row, 0, 11, text, x->f.headline);
-    row_height(x, ws, row++, 66);
+    paragraph(x, ws, row++, text, x->f.headline, 12);
     row++;
 
-    put_strf(x, ws, row++, 0, x->f.h2, "Best plan, key figures (%s model)",
-             comm_model_str(r->comm));
+    put_strf(x, ws, row++, S_FAMILY, x->f.h2,
+             "Best plan, key figures (%s model)", comm_model_str(r->comm));
     kv(x, ws, row++, "Step time (s)", b->t.step, x->f.sec,
-       "overlapped: pipeline bubble + optimizer step + the busiest of "
-       "compute, IB, NVLink, HBM");
+       "pipeline bubble + optimizer step + the busiest of compute, IB, "
+       "NVLink, HBM (overlapped)");
     kv(x, ws, row++, "Tokens/s per GPU", b->t.tokens_per_s_per_gpu,
        x->f.cnt, "");
     kv(x, ws, row++, "MFU, of the BF16 peak", b->t.mfu, x->f.pct,
-       "model FLOPs / (step x BF16 dense peak): DeepSeek's convention; an "
+       "model FLOPs / (step x BF16 dense peak), DeepSeek's convention: an "
        "FP8 plan can exceed 100%");
     kv(x, ws, row++,
        b->plan.precision == MODEL_FP8 ? "MFU, of the FP8 peak"
                                       : "MFU, of its own precision's peak",
-       b->t.mfu_precision, x->f.pct, "against the peak of the plan's own "
-                                     "precision");
+       b->t.mfu_precision, x->f.pct,
+       "against the peak of the plan's own precision");
     {
         char note[160];
-        snprintf(note, sizeof note, "for the model's budget of %.1fT tokens "
-                 "on %.0f GPUs", m->spec.tokens / 1e12, gpus);
+        snprintf(note, sizeof note,
+                 "the model's budget of %.1fT tokens on %.0f GPUs",
+                 m->spec.tokens / 1e12, gpus);
         kv(x, ws, row++, "Days for the token budget", b->t.days, x->f.days,
            note);
     }
@@ -1032,15 +1134,16 @@ static void summary_headline(struct xw *x, lxw_worksheet *ws, size_t *rowp)
         char note[160];
         snprintf(note, sizeof note, "at $%.2f per GPU-hour",
                  r->hw->spec.gpu_hour_usd);
-        kv(x, ws, row++, "Cost for the budget (USD)", b->t.cost_usd,
-           x->f.usd, note);
+        kv(x, ws, row++, "Cost for the budget", b->t.cost_usd, x->f.usd_m,
+           note);
     }
-    kv(x, ws, row++, "GPU-hours per trillion tokens",
-       b->t.gpu_hours_per_trillion, x->f.cnt, "");
+    kv(x, ws, row++, "GPU-hours per 1T tokens", b->t.gpu_hours_per_trillion,
+       x->f.cnt, "");
     {
         char note[160];
-        snprintf(note, sizeof note, "on the heaviest pipeline rank, of %.1f "
-                 "GiB", b->mem.capacity / GIB);
+        snprintf(note, sizeof note,
+                 "heaviest pipeline rank, of %.1f GiB per GPU",
+                 b->mem.capacity / GIB);
         kv(x, ws, row++, "Memory per GPU (GiB)", b->mem.total / GIB,
            x->f.gib, note);
     }
@@ -1050,16 +1153,17 @@ static void summary_headline(struct xw *x, lxw_worksheet *ws, size_t *rowp)
 static void summary_families(struct xw *x, lxw_worksheet *ws, size_t *rowp)
 {
     const struct report *r = x->r;
-    char h[9][64];
+    char h[7][64];
     size_t row = *rowp, i, k;
     const char *cm = comm_model_str(r->comm), *co = comm_other_str(r);
-    const char *fixed[] = {"Family", NULL, NULL, NULL, NULL, NULL, NULL,
-                           "Memory (GiB)", "Fits", "Fitting / evaluated",
-                           "Why (plain words)", "Best plan"};
+    const char *heads[S_LAST + 1] = {
+        "",     "Family",       NULL, NULL, NULL, NULL, NULL, NULL,
+        "Memory (GiB)", "Fits", "Fitting / evaluated", "Best plan",
+        "Why (plain words)"};
 
-    put_strf(x, ws, row++, 0, x->f.h2,
-             "Best plan per family (fastest that fits, else fastest), "
-             "fastest first");
+    put_str(x, ws, row++, S_FAMILY,
+            "Best plan per family (the fastest that fits, else the "
+            "fastest), fastest first", x->f.h2);
     snprintf(h[1], sizeof h[1], "Step, %s (s)", cm);
     snprintf(h[2], sizeof h[2], "Bound, %s", cm);
     snprintf(h[3], sizeof h[3], "Comm/ compute, %s", cm);
@@ -1067,42 +1171,50 @@ static void summary_families(struct xw *x, lxw_worksheet *ws, size_t *rowp)
     snprintf(h[5], sizeof h[5], "Bound, %s", co);
     snprintf(h[6], sizeof h[6], "Comm/ compute, %s", co);
     for (k = 1; k <= 6; k++)
-        fixed[k] = h[k];
-    for (k = 0; k < 12; k++)
-        put_str(x, ws, row, k, fixed[k], x->f.head);
+        heads[S_FAMILY + k] = h[k];
+    for (k = S_FAMILY; k <= S_LAST; k++)
+        put_str(x, ws, row, k, heads[k], x->f.head);
     row_height(x, ws, row++, 32);
     for (i = 0; i < r->nfamilies; i++) {
         size_t fi = (size_t)r->families_by_step[i];
         const struct report_family *f = &r->family[fi];
         char why[900], plan[256], cnt[80], a[32], b2[32];
         lxw_format *swatch = workbook_add_format(x->wb);
-        if (swatch) {
-            format_set_bold(swatch);
-            format_set_font_color(swatch, report_family_color(r, fi));
-        }
+        if (swatch)
+            format_set_bg_color(swatch, report_family_color(r, fi));
         family_why(r, f, why, sizeof why);
-        plan_format(&f->best.plan, plan, sizeof plan);
+        plan_short(&f->best.plan, plan, sizeof plan);
         thousands((double)f->fitting, a, sizeof a);
         thousands((double)f->plans, b2, sizeof b2);
         snprintf(cnt, sizeof cnt, "%s / %s", a, b2);
-        put_str(x, ws, row, 0, f->name, swatch ? swatch : x->f.bold);
-        put_num(x, ws, row, 1, f->best.t.step, x->f.sec);
-        put_str(x, ws, row, 2, plans_table_bound_label(f->best.t.bound),
+        put_str(x, ws, row, S_SWATCH, "", swatch);
+        put_str(x, ws, row, S_FAMILY, f->name, x->f.label);
+        put_num(x, ws, row, S_STEP, f->best.t.step, x->f.sec);
+        put_str(x, ws, row, S_BOUND, plans_table_bound_label(f->best.t.bound),
                 x->f.bound[f->best.t.bound & 3]);
-        put_num(x, ws, row, 3, f->best.t.comm_compute_ratio, x->f.rat);
-        put_num(x, ws, row, 4, f->best_other.t.step, x->f.sec);
-        put_str(x, ws, row, 5,
+        put_num(x, ws, row, S_RATIO, f->best.t.comm_compute_ratio, x->f.rat);
+        put_num(x, ws, row, S_STEP_O, f->best_other.t.step, x->f.sec);
+        put_str(x, ws, row, S_BOUND_O,
                 plans_table_bound_label(f->best_other.t.bound),
                 x->f.bound[f->best_other.t.bound & 3]);
-        put_num(x, ws, row, 6, f->best_other.t.comm_compute_ratio, x->f.rat);
-        put_num(x, ws, row, 7, f->best.mem.total / GIB, x->f.gib);
-        put_str(x, ws, row, 8, f->best.fits ? "yes" : "no",
+        put_num(x, ws, row, S_RATIO_O, f->best_other.t.comm_compute_ratio,
+                x->f.rat);
+        put_num(x, ws, row, S_MEM, f->best.mem.total / GIB, x->f.gib);
+        put_str(x, ws, row, S_FITS, f->best.fits ? "yes" : "no",
                 f->best.fits ? x->f.ok : x->f.bad);
-        put_str(x, ws, row, 9, cnt, x->f.text);
-        put_str(x, ws, row, 10, why, x->f.wrap);
-        put_str(x, ws, row, 11, plan, x->f.text);
-        row_height(x, ws, row++, 30);
+        put_str(x, ws, row, S_COUNT, cnt, x->f.right);
+        put_str(x, ws, row, S_PLAN, plan, x->f.small);
+        put_str(x, ws, row, S_WHY, why, x->f.small);
+        row_height(x, ws, row,
+                   fmax(text_height(strlen(why), 64, 9),
+                        text_height(strlen(plan), 34, 9)));
+        row++;
     }
+    put_merged(x, ws, row++, S_FAMILY, S_LAST,
+               "Bound: the resource whose time sets the overlapped step. "
+               "Comm/compute: the busiest link's time over the compute time "
+               "(below 1, communication can hide under compute).",
+               x->f.note);
     *rowp = row + 1;
 }
 
@@ -1116,23 +1228,7 @@ static void summary_notes(struct xw *x, lxw_worksheet *ws, size_t *rowp)
     uint64_t rejected = r->enumerated >= r->valid ? r->enumerated - r->valid
                                                   : 0;
 
-    put_str(x, ws, row++, 0, "Notes", x->f.h2);
-    thousands((double)r->enumerated, a, sizeof a);
-    thousands((double)r->valid, b, sizeof b);
-    thousands((double)r->fitting, c, sizeof c);
-    thousands((double)rejected, d, sizeof d);
-    snprintf(text, sizeof text,
-             "Sweep: %s combinations, %s valid plans evaluated (%s fit in "
-             "memory), %s rejected (see Rejected).", a, b, c, d);
-    put_merged(x, ws, row++, 0, 11, text, x->f.wrap);
-    if (r->dropped > 0) {
-        thousands((double)r->dropped, a, sizeof a);
-        thousands((double)r->nrows, b, sizeof b);
-        snprintf(text, sizeof text,
-                 "%s valid plans were left out of Plans (it keeps the best "
-                 "%s: Excel's row limit or --top).", a, b);
-        put_merged(x, ws, row++, 0, 11, text, x->f.bad);
-    }
+    put_str(x, ws, row++, S_FAMILY, "Notes", x->f.h2);
     if (v) {
         char words[400];
         plan_words(&v->plan, words, sizeof words);
@@ -1151,75 +1247,93 @@ static void summary_notes(struct xw *x, lxw_worksheet *ws, size_t *rowp)
                      "kept here; predicted %.3f s per step, %s-bound.",
                      v->name, words, v->predicted.t.step,
                      plans_table_bound_label(v->predicted.t.bound));
-        put_merged(x, ws, row, 0, 11, text, x->f.wrap);
-        row_height(x, ws, row++, 30);
+        paragraph(x, ws, row++, text, x->f.wrap, 11);
     }
     if (z3 >= 0) {
         const struct report_family *f = &r->family[z3];
         char ib[120], nv[120];
         const struct hardware_spec *s = &r->hw->spec;
         if (f->ib_crossover_gbps < 0)
-            snprintf(ib, sizeof ib, "no IB bandwidth suffices (latency alone "
-                     "exceeds compute)");
+            snprintf(ib, sizeof ib,
+                     "no IB bandwidth would do (latency alone exceeds "
+                     "compute)");
         else if (f->ib_crossover_gbps == 0)
             snprintf(ib, sizeof ib, "IB already keeps up");
         else
-            snprintf(ib, sizeof ib, "IB at %.0f GB/s per GPU (now %.0f)",
+            snprintf(ib, sizeof ib, "IB at %.0f GB/s per GPU (now %g)",
                      f->ib_crossover_gbps, s->ib_gbps);
         if (f->nv_crossover_gbps < 0)
-            snprintf(nv, sizeof nv, "no NVLink bandwidth suffices");
+            snprintf(nv, sizeof nv, "no NVLink bandwidth would do");
         else if (f->nv_crossover_gbps == 0)
             snprintf(nv, sizeof nv, "NVLink already keeps up");
         else
-            snprintf(nv, sizeof nv, "NVLink at %.0f GB/s (now %.0f)",
+            snprintf(nv, sizeof nv, "NVLink at %.0f GB/s (now %g)",
                      f->nv_crossover_gbps, s->nvlink_gbps);
         snprintf(text, sizeof text,
-                 "ZeRO-3 (FSDP) would turn compute-bound with %s and %s "
-                 "(its best plan, comm/compute %.2f; see Sensitivity).",
-                 ib, nv, f->best.t.comm_compute_ratio);
-        put_merged(x, ws, row, 0, 11, text, x->f.wrap);
-        row_height(x, ws, row++, 30);
+                 "ZeRO-3 (FSDP) would turn compute-bound with %s and %s; its "
+                 "best plan is %s-bound now, comm/compute %.2f (see "
+                 "Sensitivity).",
+                 ib, nv, plans_table_bound_label(f->best.t.bound),
+                 f->best.t.comm_compute_ratio);
+        paragraph(x, ws, row++, text, x->f.wrap, 11);
     }
-    put_merged(x, ws, row++, 0, 11,
-               "Figures on this sheet are as computed by roofplan. Plans "
-               "re-times every plan live when an input on Assumptions "
-               "changes (e.g. IB_GBPS).",
-               x->f.note);
+    thousands((double)r->enumerated, a, sizeof a);
+    thousands((double)r->valid, b, sizeof b);
+    thousands((double)r->fitting, c, sizeof c);
+    thousands((double)rejected, d, sizeof d);
+    snprintf(text, sizeof text,
+             "Sweep: %s combinations, %s valid plans evaluated (%s fit in "
+             "memory), %s rejected (see Rejected).",
+             a, b, c, d);
+    paragraph(x, ws, row++, text, x->f.wrap, 11);
+    if (r->dropped > 0) {
+        thousands((double)r->dropped, a, sizeof a);
+        thousands((double)r->nrows, b, sizeof b);
+        snprintf(text, sizeof text,
+                 "%s valid plans were left out of Plans, which keeps the "
+                 "best %s (Excel's row limit or --top).",
+                 a, b);
+        paragraph(x, ws, row++, text, x->f.warn, 11);
+    }
+    paragraph(x, ws, row++,
+              "Figures on this sheet are as computed by roofplan. The Plans "
+              "sheet re-times every plan live when an input on Assumptions "
+              "changes (e.g. IB_GBPS).",
+              x->f.note, 11);
     *rowp = row + 1;
 }
 
 static void sheet_summary(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
+    static const double widths[S_LAST + 1] = {2, 24, 9,  8,  8,  9, 8,
+                                              8, 8,  5, 11, 34, 64};
     char when[64];
-    size_t row = 0;
+    size_t row = 0, k;
 
     page_setup(ws, true);
-    worksheet_set_zoom(ws, 90);
-    col_width(x, ws, 0, 0, 18);
-    col_width(x, ws, 1, 9, 9.5);
-    col_width(x, ws, 10, 10, 72);
-    col_width(x, ws, 11, 11, 60);
+    for (k = 0; k <= S_LAST; k++)
+        col_width(x, ws, k, k, widths[k]);
     generated_text(r, when, sizeof when);
-    put_strf(x, ws, row++, 0, x->f.title,
+    put_strf(x, ws, row++, S_FAMILY, x->f.title,
              "Parallelism plan for %s on %ld x %s", r->m->spec.name,
              r->hw->spec.gpus, r->hw->spec.gpu_name);
-    put_strf(x, ws, row++, 0, x->f.subtitle,
+    put_strf(x, ws, row++, S_FAMILY, x->f.subtitle,
              "%s; %s communication model (also shown: %s); roofplan %s, %s",
              r->hw->spec.cluster_name, comm_model_str(r->comm),
              comm_other_str(r), r->version, when);
     row++;
     summary_headline(x, ws, &row);
-    summary_families(x, ws, &row);
     summary_notes(x, ws, &row);
+    summary_families(x, ws, &row);
     if (x->img && x->img->step_breakdown) {
         lxw_image_options io;
         memset(&io, 0, sizeof io);
         io.x_scale = io.y_scale = 0.8;
         io.description = "Step-time breakdown per family";
-        put_str(x, ws, row++, 0, "Step time per family", x->f.h2);
+        put_str(x, ws, row++, S_FAMILY, "Step time per family", x->f.h2);
         chk(x,
-            worksheet_insert_image_opt(ws, R(x, row), 0,
+            worksheet_insert_image_opt(ws, R(x, row), S_FAMILY,
                                        x->img->step_breakdown, &io),
             "worksheet_insert_image (step breakdown)");
     }
@@ -1228,32 +1342,31 @@ static void sheet_summary(struct xw *x, lxw_worksheet *ws)
 /* ---- Memory ---- */
 
 static void memory_row(struct xw *x, lxw_worksheet *ws, size_t row,
-                       const char *label, const char *family,
+                       const char *label, lxw_format *lf,
                        const struct cost_result *c)
 {
     char f[160], plan[256], t[16], cap[16];
-    put_str(x, ws, row, 0, label, x->f.bold);
-    put_str(x, ws, row, 1, family, x->f.text);
-    put_num(x, ws, row, 2, c->mem.weights / GIB, x->f.gib);
-    put_num(x, ws, row, 3, c->mem.grads / GIB, x->f.gib);
-    put_num(x, ws, row, 4, c->mem.optimizer / GIB, x->f.gib);
-    put_num(x, ws, row, 5, c->mem.activations / GIB, x->f.gib);
-    put_num(x, ws, row, 6, c->mem.logits / GIB, x->f.gib);
-    put_num(x, ws, row, 7, c->mem.other / GIB, x->f.gib);
-    snprintf(f, sizeof f, "=C%zu+D%zu+E%zu+F%zu+H%zu", row + 1, row + 1,
+    put_str(x, ws, row, 0, label, lf);
+    put_num(x, ws, row, 1, c->mem.weights / GIB, x->f.gib);
+    put_num(x, ws, row, 2, c->mem.grads / GIB, x->f.gib);
+    put_num(x, ws, row, 3, c->mem.optimizer / GIB, x->f.gib);
+    put_num(x, ws, row, 4, c->mem.activations / GIB, x->f.gib);
+    put_num(x, ws, row, 5, c->mem.logits / GIB, x->f.gib);
+    put_num(x, ws, row, 6, c->mem.other / GIB, x->f.gib);
+    snprintf(f, sizeof f, "=B%zu+C%zu+D%zu+E%zu+G%zu", row + 1, row + 1,
              row + 1, row + 1, row + 1);
-    put_fnum(x, ws, row, 8, f, c->mem.total / GIB, x->f.gib);
-    put_fnum(x, ws, row, 9, "=HBM_GIB", c->mem.capacity / GIB, x->f.gib);
-    rel_ref(row, 8, t, sizeof t);
-    rel_ref(row, 9, cap, sizeof cap);
+    put_fnum(x, ws, row, 7, f, c->mem.total / GIB, x->f.gib);
+    put_fnum(x, ws, row, 8, "=HBM_GIB", c->mem.capacity / GIB, x->f.gib);
+    rel_ref(row, 7, t, sizeof t);
+    rel_ref(row, 8, cap, sizeof cap);
     snprintf(f, sizeof f, "=%s-%s", cap, t);
-    put_fnum(x, ws, row, 10, f, (c->mem.capacity - c->mem.total) / GIB,
+    put_fnum(x, ws, row, 9, f, (c->mem.capacity - c->mem.total) / GIB,
              x->f.gib);
     snprintf(f, sizeof f, "=%s<=%s", t, cap);
-    put_fstr(x, ws, row, 11, f, c->fits ? "TRUE" : "FALSE", x->f.text);
-    put_num(x, ws, row, 12, (double)c->mem.rank, x->f.integer);
-    plan_format(&c->plan, plan, sizeof plan);
-    put_str(x, ws, row, 13, plan, x->f.text);
+    put_fstr(x, ws, row, 10, f, c->fits ? "TRUE" : "FALSE", x->f.text);
+    put_num(x, ws, row, 11, (double)c->mem.rank, x->f.integer);
+    plan_short(&c->plan, plan, sizeof plan);
+    put_str(x, ws, row, 12, plan, x->f.small);
 }
 
 static const char *dtype_name(int dt)
@@ -1288,10 +1401,10 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
     const struct report *r = x->r;
     const struct model *m = r->m;
     static const char *const heads[] = {
-        "Plan", "Family", "Weights (GiB)", "Gradients (GiB)",
+        "Plan", "Weights (GiB)", "Gradients (GiB)",
         "Optimizer state (GiB)", "Activations (GiB)", "of which logits (GiB)",
         "Other (GiB)", "Total (GiB)", "Capacity (GiB)", "Headroom (GiB)",
-        "Fits", "Heaviest PP rank", "Plan (roofplan eval syntax)"};
+        "Fits", "Heaviest PP rank", "Plan"};
     static const char *const ih[] = {
         "Tensor", "Dense layers", "MoE layers", "Elements per token",
         "Routed (x top-k)", "Storage", "Tag", "Bytes/token BF16",
@@ -1302,29 +1415,33 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
     int p, rc;
 
     page_setup(ws, false);
-    col_width(x, ws, 0, 0, 30);
-    col_width(x, ws, 1, 1, 17);
-    col_width(x, ws, 2, 12, 11);
-    col_width(x, ws, 13, 14, 11);
+    col_width(x, ws, 0, 0, 46);
+    col_width(x, ws, 1, 14, 11);
+    col_width(x, ws, 5, 5, 22);
+    col_width(x, ws, 6, 6, 18);
+    col_width(x, ws, 12, 12, 48);
     put_str(x, ws, row++, 0, "Memory per GPU", x->f.title);
     put_str(x, ws, row++, 0,
             "Heaviest pipeline rank of each family's best plan and of the "
             "published plan; Total, Capacity (=HBM_GIB), Headroom and Fits "
             "are formulas.", x->f.note);
     row++;
-    for (k = 0; k < 14; k++)
+    for (k = 0; k < 13; k++)
         put_str(x, ws, row, k, heads[k], x->f.head);
     row_height(x, ws, row++, 32);
     first = row;
-    for (i = 0; i < r->nfamilies; i++) {
-        const struct report_family *f = &r->family[r->families_by_step[i]];
-        memory_row(x, ws, row++, f->name, f->name, &f->best);
-    }
     for (i = 0; i < r->nvalidations; i++) {
         const struct report_validation *v = &r->validation[i];
-        if (v->current)
-            memory_row(x, ws, row++, v->name, v->predicted.family,
-                       &v->predicted);
+        char label[200];
+        if (!v->current)
+            continue;
+        snprintf(label, sizeof label, "Published: %s (%s)", v->name,
+                 v->predicted.family);
+        memory_row(x, ws, row++, label, x->f.label, &v->predicted);
+    }
+    for (i = 0; i < r->nfamilies; i++) {
+        const struct report_family *f = &r->family[r->families_by_step[i]];
+        memory_row(x, ws, row++, f->name, x->f.text, &f->best);
     }
     if (row > first) {
         memset(&cf, 0, sizeof cf);
@@ -1333,16 +1450,16 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
         cf.value_string = "FALSE";
         cf.format = x->f.cf_red;
         chk(x,
-            worksheet_conditional_format_range(ws, R(x, first), 11,
-                                               R(x, row - 1), 11, &cf),
+            worksheet_conditional_format_range(ws, R(x, first), 10,
+                                               R(x, row - 1), 10, &cf),
             "worksheet_conditional_format_range (memory)");
         memset(&cf, 0, sizeof cf);
         cf.type = LXW_CONDITIONAL_DATA_BAR;
         cf.bar_color = 0x9BC2E6;
         cf.bar_solid = 1;
         chk(x,
-            worksheet_conditional_format_range(ws, R(x, first), 8,
-                                               R(x, row - 1), 8, &cf),
+            worksheet_conditional_format_range(ws, R(x, first), 7,
+                                               R(x, row - 1), 7, &cf),
             "worksheet_conditional_format_range (memory bar)");
     }
     row += 2;
@@ -1589,23 +1706,27 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {0, 0};
     double ylo = INFINITY;
     long z3 = report_family_index(r, "ZeRO-3");
-    const size_t data_row = 40, roof_row0 = 30;
+    /* Layout: the two charts stacked (rows 3-47, printed on one portrait
+     * page), the roofs' formula table below them, then the points. */
+    const size_t data_row = 68, roof_row0 = 52;
     static const char *const heads[] = {
         "Family", "Rank", "IB intensity (FLOP/B)",
         "NVLink intensity (FLOP/B)", "Attained (TFLOP/s)", "Bound",
         "Plan (roofplan eval syntax)"};
 
     page_setup(ws, true);
-    col_width(x, ws, 0, 0, 22);
-    col_width(x, ws, 1, 5, 13);
+    worksheet_set_portrait(ws);
+    col_width(x, ws, 0, 0, 24);
+    col_width(x, ws, 1, 5, 15);
     col_width(x, ws, 6, 6, 100);
     put_str(x, ws, 0, 0, "Roofline: which link keeps each plan from the "
                          "compute roof", x->f.title);
-    put_str(x, ws, 1, 0,
-            "x = (FP8 + BF16 FLOPs) / bytes over the link, per GPU per step; "
-            "y = model FLOPs / step time. Roofs are formulas over "
-            "Assumptions (move IB_GBPS and they move); plans are the best "
-            "few of each family (values).", x->f.note);
+    put_merged(x, ws, 1, 0, 5,
+               "x = (FP8 + BF16 FLOPs) / bytes over the link, per GPU per "
+               "step; y = model FLOPs / step time. Roofs are formulas over "
+               "Assumptions (change IB_GBPS and they move); the points are "
+               "the best few plans of each family.", x->f.note_wrap);
+    row_height(x, ws, 1, 30);
 
     /* Series: the fastest families, ZeRO-3 always, then "other". */
     s.n = 0;
@@ -1769,7 +1890,7 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
             /* roofs */
             for (q = 0; q < 2; q++) {
                 char xs[96], ys[96], f1[200], name[64];
-                size_t r0 = roof_row0 + l * 10 + q * 3;
+                size_t r0 = roof_row0 + l * 6 + q * 3;
                 lxw_chart_line line;
                 if (q == 1 && hw->fp8_flops <= 0)
                     continue;
@@ -1818,7 +1939,7 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
                 chart_series_set_name(se, name);
                 chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
                 memset(&line, 0, sizeof line);
-                line.color = q ? 0x000000 : 0x595959;
+                line.color = q ? LXW_COLOR_BLACK : 0x595959;
                 line.width = 2.25;
                 if (!q)
                     line.dash_type = LXW_CHART_LINE_DASH_DASH;
@@ -1828,12 +1949,12 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
             {
                 lxw_chart_options co;
                 memset(&co, 0, sizeof co);
-                co.x_scale = 1.55;
-                co.y_scale = 1.6;
+                co.x_scale = 1.45;
+                co.y_scale = 1.45;
                 co.description = l ? "Roofline over NVLink"
                                    : "Roofline over IB";
                 chk(x,
-                    worksheet_insert_chart_opt(ws, 3, C(x, l ? 7 : 0), ch[l],
+                    worksheet_insert_chart_opt(ws, l ? 26 : 3, 0, ch[l],
                                                &co),
                     "worksheet_insert_chart");
             }
@@ -1852,12 +1973,12 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
             io.description = l ? "Roofline over NVLink (gnuplot)"
                                : "Roofline over IB (gnuplot)";
             chk(x,
-                worksheet_insert_image_opt(ws, 3, C(x, 16 + 8 * l),
-                                           png[l], &io),
+                worksheet_insert_image_opt(ws, l ? 26 : 3, 7, png[l],
+                                           &io),
                 "worksheet_insert_image (roofline)");
         }
     }
-    chk(x, worksheet_print_area(ws, 0, 0, 27, 15), "worksheet_print_area");
+    chk(x, worksheet_print_area(ws, 0, 0, 48, 5), "worksheet_print_area");
 }
 
 /* ---- Sensitivity ---- */
@@ -1867,7 +1988,7 @@ static void sens_table(struct xw *x, lxw_worksheet *ws, size_t *rowp,
                        double now, bool nv)
 {
     const struct report *r = x->r;
-    size_t row = *rowp, i, k;
+    size_t row = *rowp, i, k, skipped = 0;
     put_str(x, ws, row++, 0, title, x->f.h2);
     put_str(x, ws, row, 0, "Family  \\  GB/s per GPU", x->f.head_left);
     for (k = 0; k < n; k++) {
@@ -1879,6 +2000,10 @@ static void sens_table(struct xw *x, lxw_worksheet *ws, size_t *rowp,
     row++;
     for (i = 0; i < r->nfamilies; i++) {
         const struct report_family *f = &r->family[r->families_by_step[i]];
+        if (f->fitting == 0) {
+            skipped++;
+            continue;
+        }
         put_str(x, ws, row, 0, f->name, x->f.bold);
         for (k = 0; k < n; k++) {
             double step = nv ? f->sens_nv_step[k] : f->sens_ib_step[k];
@@ -1890,6 +2015,10 @@ static void sens_table(struct xw *x, lxw_worksheet *ws, size_t *rowp,
         }
         row++;
     }
+    if (skipped > 0)
+        put_strf(x, ws, row++, 0, x->f.note,
+                 "%zu families without a plan that fits are left out (see "
+                 "the crossover table below).", skipped);
     *rowp = row + 1;
 }
 
@@ -1909,7 +2038,7 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
             "were this fast, everything else as in Assumptions; the colour "
             "names the bound.", x->f.note);
     for (b = 0; b < 4; b++)
-        put_str(x, ws, row, 1 + 2 * b, bn[b], x->f.bound[b]);
+        put_merged(x, ws, row, 1 + 2 * b, 2 + 2 * b, bn[b], x->f.bound[b]);
     row += 2;
     sens_table(x, ws, &row, "InfiniBand (per GPU per direction)",
                r->sens_ib_gbps, REPORT_SENS_IB, r->hw->spec.ib_gbps, false);
@@ -1929,7 +2058,7 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
         const double v[2] = {f->ib_crossover_gbps, f->nv_crossover_gbps};
         size_t k;
         put_str(x, ws, row, 0, f->name,
-                strcmp(f->name, "ZeRO-3") == 0 ? x->f.bad : x->f.bold);
+                strcmp(f->name, "ZeRO-3") == 0 ? x->f.red_label : x->f.bold);
         for (k = 0; k < 2; k++) {
             if (v[k] < 0)
                 put_str(x, ws, row, 1 + k, "never", x->f.text);
@@ -1961,7 +2090,7 @@ static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
     page_setup(ws, false);
     col_width(x, ws, 0, 0, 44);
     col_width(x, ws, 1, 2, 13);
-    col_width(x, ws, 3, 5, 70);
+    col_width(x, ws, 3, 5, 60);
     put_str(x, ws, row++, 0, "Rejected combinations", x->f.title);
     put_str(x, ws, row++, 0,
             "Each combination of the sweep's [space] lists either runs or is "
@@ -1984,8 +2113,8 @@ static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
                               : 0,
                 x->f.pct);
         for (k = 0; k < r->nexamples[i] && k < REPORT_EXAMPLES; k++)
-            put_str(x, ws, row, 3 + k, r->examples[i][k], x->f.wrap);
-        row_height(x, ws, row, 45);
+            put_str(x, ws, row, 3 + k, r->examples[i][k], x->f.small);
+        row_height(x, ws, row, text_height(strlen(r->examples[i][0]), 60, 9));
         row++;
     }
     put_str(x, ws, row, 0, "Total rejected", x->f.bold);
@@ -2011,27 +2140,25 @@ static void measured(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
     if (v > 0)
         put_num(x, ws, row, col, v, f);
     else
-        put_str(x, ws, row, col, "n/a", x->f.note);
+        put_str(x, ws, row, col, "n/a", x->f.na);
 }
 
 static void sheet_validation(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
     static const char *const heads[] = {
-        "Run", "Model", "GPU", "GPUs", "Measured step (s)",
-        "Predicted step (s)", "Measured / predicted",
-        "Measured TFLOP/s per GPU", "Predicted TFLOP/s per GPU",
-        "Measured MFU", "Predicted MFU", "Measured GPU-h per 1T tokens",
-        "Predicted GPU-h per 1T tokens", "Not slower than reality",
-        "Predicted bound", "Fits", "Rank here", "Plan", "Source"};
+        "Run", "GPUs", "Measured step (s)", "Predicted step (s)",
+        "Measured / predicted", "Measured TFLOP/s per GPU",
+        "Predicted TFLOP/s per GPU", "Measured MFU", "Predicted MFU",
+        "Measured GPU-h per 1T tokens", "Predicted GPU-h per 1T tokens",
+        "Not slower than reality", "Predicted bound", "Fits",
+        "Rank here"};
+    enum { NH = sizeof heads / sizeof heads[0] };
     size_t row = 0, i, k;
 
     page_setup(ws, false);
-    col_width(x, ws, 0, 0, 40);
-    col_width(x, ws, 1, 2, 20);
-    col_width(x, ws, 3, 16, 11);
-    col_width(x, ws, 17, 17, 60);
-    col_width(x, ws, 18, 18, 80);
+    col_width(x, ws, 0, 0, 34);
+    col_width(x, ws, 1, NH - 1, 10);
     put_str(x, ws, row++, 0, "Validation against published measured runs",
             x->f.title);
     put_str(x, ws, row++, 0,
@@ -2040,7 +2167,7 @@ static void sheet_validation(struct xw *x, lxw_worksheet *ws)
             "or above the measured ones). MFU is against the BF16 peak.",
             x->f.note);
     row++;
-    for (k = 0; k < 19; k++)
+    for (k = 0; k < NH; k++)
         put_str(x, ws, row, k, heads[k], x->f.head);
     row_height(x, ws, row++, 46);
     worksheet_freeze_panes(ws, R(x, row), 1);
@@ -2052,7 +2179,7 @@ static void sheet_validation(struct xw *x, lxw_worksheet *ws)
         const struct cost_result *p = &v->predicted;
         double tflops = p->work.model_flops / p->t.step / 1e12;
         bool ok;
-        char plan[256];
+        char plan[256], text[800];
         if (v->measured_step_s > 0)
             ok = p->t.step <= v->measured_step_s;
         else if (v->measured_tflops_per_gpu > 0)
@@ -2063,38 +2190,39 @@ static void sheet_validation(struct xw *x, lxw_worksheet *ws)
             ok = v->measured_gpu_hours_per_trillion <= 0 ||
                  p->t.gpu_hours_per_trillion <=
                      v->measured_gpu_hours_per_trillion;
-        put_str(x, ws, row, 0, v->name, x->f.wrap);
-        put_str(x, ws, row, 1, v->model_name, x->f.wrap);
-        put_str(x, ws, row, 2, v->gpu_name, x->f.wrap);
-        put_num(x, ws, row, 3, (double)v->plan.gpus, x->f.cnt);
-        measured(x, ws, row, 4, v->measured_step_s, x->f.sec);
-        put_num(x, ws, row, 5, p->t.step, x->f.sec);
+        put_str(x, ws, row, 0, v->name, x->f.label_wrap);
+        put_num(x, ws, row, 1, (double)v->plan.gpus, x->f.cnt);
+        measured(x, ws, row, 2, v->measured_step_s, x->f.sec);
+        put_num(x, ws, row, 3, p->t.step, x->f.sec);
         if (v->measured_step_s > 0)
-            put_num(x, ws, row, 6, v->measured_step_s / p->t.step, x->f.rat);
+            put_num(x, ws, row, 4, v->measured_step_s / p->t.step, x->f.rat);
         else
-            put_str(x, ws, row, 6, "n/a", x->f.note);
-        measured(x, ws, row, 7, v->measured_tflops_per_gpu, x->f.cnt);
-        put_num(x, ws, row, 8, tflops, x->f.cnt);
-        measured(x, ws, row, 9, v->measured_mfu, x->f.pct);
-        put_num(x, ws, row, 10, p->t.mfu, x->f.pct);
-        measured(x, ws, row, 11, v->measured_gpu_hours_per_trillion,
+            put_str(x, ws, row, 4, "n/a", x->f.na);
+        measured(x, ws, row, 5, v->measured_tflops_per_gpu, x->f.cnt);
+        put_num(x, ws, row, 6, tflops, x->f.cnt);
+        measured(x, ws, row, 7, v->measured_mfu, x->f.pct);
+        put_num(x, ws, row, 8, p->t.mfu, x->f.pct);
+        measured(x, ws, row, 9, v->measured_gpu_hours_per_trillion,
                  x->f.cnt);
-        put_num(x, ws, row, 12, p->t.gpu_hours_per_trillion, x->f.cnt);
-        put_str(x, ws, row, 13, ok ? "\xE2\x9C\x93" : "\xE2\x9C\x97",
+        put_num(x, ws, row, 10, p->t.gpu_hours_per_trillion, x->f.cnt);
+        put_str(x, ws, row, 11, ok ? "\xE2\x9C\x93" : "\xE2\x9C\x97",
                 ok ? x->f.ok : x->f.bad);
-        put_str(x, ws, row, 14, plans_table_bound_label(p->t.bound),
+        put_str(x, ws, row, 12, plans_table_bound_label(p->t.bound),
                 x->f.bound[p->t.bound & 3]);
-        put_str(x, ws, row, 15, p->fits ? "yes" : "no",
+        put_str(x, ws, row, 13, p->fits ? "yes" : "no",
                 p->fits ? x->f.ok : x->f.bad);
         if (v->current && v->rank > 0)
-            put_num(x, ws, row, 16, (double)v->rank, x->f.cnt);
+            put_num(x, ws, row, 14, (double)v->rank, x->f.cnt);
         else
-            put_str(x, ws, row, 16, v->current ? "not kept" : "other setup",
-                    x->f.note);
+            put_str(x, ws, row, 14,
+                    v->current ? "not kept" : "other setup", x->f.na);
+        row_height(x, ws, row, text_height(strlen(v->name), 32, 11));
+        row++;
         plan_format(&v->plan, plan, sizeof plan);
-        put_str(x, ws, row, 17, plan, x->f.wrap);
-        put_str(x, ws, row, 18, v->source, x->f.wrap);
-        row_height(x, ws, row, 45);
+        snprintf(text, sizeof text, "%s on %s. Plan: %s. Source: %s",
+                 v->model_name, v->gpu_name, plan, v->source);
+        put_merged(x, ws, row, 0, NH - 1, text, x->f.small);
+        row_height(x, ws, row, text_height(strlen(text), 160, 9));
         row++;
     }
 }
@@ -2166,6 +2294,14 @@ enum status xlsx_out_write(const struct report *r,
     lxw_error cerr;
     size_t i;
 
+    if (images) {
+        const char *png[3] = {images->roofline_ib, images->roofline_nvlink,
+                              images->step_breakdown};
+        for (i = 0; i < 3; i++)
+            if (png[i] && access(png[i], R_OK) != 0)
+                return diag_set(d, STATUS_IO, "%s: cannot embed %s: %s",
+                                path, png[i], strerror(errno));
+    }
     if (out_file_temp(path, tmp, sizeof tmp, d) != STATUS_OK)
         return d->status;
     x = calloc(1, sizeof *x);
