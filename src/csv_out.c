@@ -59,8 +59,8 @@ static void write_rows(const struct report *r, FILE *f)
     }
 }
 
-enum status csv_out_write(const struct report *r, const char *path,
-                          struct diag *d)
+enum status
+csv_out_write(const struct report *r, const char *path, struct diag *d)
 {
     char tmp[1100];
     FILE *f;

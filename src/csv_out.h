@@ -21,8 +21,8 @@
  *
  *   csv_out_write(&rep, "out/plans.csv", &d);
  */
-enum status csv_out_write(const struct report *r, const char *path,
-                          struct diag *d);
+enum status
+csv_out_write(const struct report *r, const char *path, struct diag *d);
 
 /*
  * Writes s to out as one CSV field: as is, or in double quotes with each

@@ -343,8 +343,10 @@ static void print_summary(const struct report *r)
 /* Writes <out>/report.xlsx (with the chart PNGs that exist in <out>)
  * and, with --csv, <out>/plans.csv; lists the files written in `list`. */
 static enum status write_report_files(const struct config *cfg,
-                                      const struct report *rep, char *list,
-                                      size_t size, struct diag *d)
+                                      const struct report *rep,
+                                      char *list,
+                                      size_t size,
+                                      struct diag *d)
 {
     char xlsx[1024], csv[1024], png[3][1024];
     static const char *const png_names[3] = {
@@ -419,19 +421,18 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
         goto fail_runtime;
     print_summary(&rep);
-    if (write_report_files(cfg, &rep, written, sizeof written, &d) !=
-        STATUS_OK)
+    if (write_report_files(cfg, &rep, written, sizeof written, &d) != STATUS_OK)
         goto fail_runtime;
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
                 "%.2f s; wrote %s\n",
                 PROG, (unsigned long long)rep.enumerated,
-                (unsigned long long)rep.valid,
-                (unsigned long long)rep.fitting, seconds_since(&t0), written);
+                (unsigned long long)rep.valid, (unsigned long long)rep.fitting,
+                seconds_since(&t0), written);
     if (rep.dropped > 0 && !cfg->quiet)
-        fprintf(stderr, "%s: %llu valid plans left out of the workbook\n",
-                PROG, (unsigned long long)rep.dropped);
+        fprintf(stderr, "%s: %llu valid plans left out of the workbook\n", PROG,
+                (unsigned long long)rep.dropped);
     goto done;
 fail_input:
     print_diag(&d);

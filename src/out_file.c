@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum status out_file_temp(const char *path, char *tmp, size_t size,
-                          struct diag *d)
+enum status
+out_file_temp(const char *path, char *tmp, size_t size, struct diag *d)
 {
     const char *slash = strrchr(path, '/');
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
@@ -20,8 +20,7 @@ enum status out_file_temp(const char *path, char *tmp, size_t size,
     int fd, n;
     n = snprintf(tmp, size, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
     if (n < 0 || (size_t)n >= size)
-        return diag_set(d, STATUS_IO, "%s: cannot write: path too long",
-                        path);
+        return diag_set(d, STATUS_IO, "%s: cannot write: path too long", path);
     fd = mkstemp(tmp);
     if (fd < 0)
         return diag_set(d, STATUS_IO, "%s: cannot write: %s", path,
@@ -38,8 +37,7 @@ enum status out_file_temp(const char *path, char *tmp, size_t size,
     return STATUS_OK;
 }
 
-enum status out_file_commit(const char *tmp, const char *path,
-                            struct diag *d)
+enum status out_file_commit(const char *tmp, const char *path, struct diag *d)
 {
     if (rename(tmp, path) != 0) {
         int e = errno;

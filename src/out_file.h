@@ -18,14 +18,13 @@
  * the umask), and writes its name into tmp. Returns STATUS_IO with
  * "path: cannot write: reason" when the directory is not writable.
  */
-enum status out_file_temp(const char *path, char *tmp, size_t size,
-                          struct diag *d);
+enum status
+out_file_temp(const char *path, char *tmp, size_t size, struct diag *d);
 
 /*
  * Renames tmp over path; on failure removes tmp and returns STATUS_IO
  * with "path: cannot write: reason".
  */
-enum status out_file_commit(const char *tmp, const char *path,
-                            struct diag *d);
+enum status out_file_commit(const char *tmp, const char *path, struct diag *d);
 
 #endif

@@ -100,10 +100,12 @@ static const struct plans_column columns[] = {
 
     {"step", "Step", "s", F_SEC, 9, NUM,
      "{bubble}+{optimizer}+{core}", C_STEP},
+    /* The first of compute, IB, NVLink, HBM equal to the maximum: the
+     * term cost_times() keeps (it moves on only when strictly greater).
+     * The four time columns must stay adjacent and in this order. */
     {"bound", "Bound", "", NULL, 9, TEXT,
-     "IF({hbm}>MAX({compute},{ib},{nvlink}),\"HBM\","
-     "IF({nvlink}>MAX({compute},{ib}),\"NVLink\","
-     "IF({ib}>{compute},\"IB\",\"compute\")))", C_BOUND},
+     "CHOOSE(MATCH({core},{compute}:{hbm},0),"
+     "\"compute\",\"IB\",\"NVLink\",\"HBM\")", C_BOUND},
     {"ratio", "Comm/compute", "", F_RAT, 9, NUM,
      "MAX({ib},{nvlink})/{compute}", C_RATIO},
     {"fits", "Fits", "", NULL, 7, BOOL, "{mem_total}<=HBM_GIB", C_FITS},
@@ -123,8 +125,8 @@ static const struct plans_column columns[] = {
     {"serial", "Step, no overlap", "s", F_SEC, 10, NUM,
      "{bubble}+{optimizer}+MAX({compute},{hbm})+{ib}+{nvlink}", C_SERIAL},
     {"compute", "Compute", "s", F_SEC, 9, NUM,
-     "{bf16_tflop}/(BF16_ACHIEVABLE_TFLOPS*COMPUTE_DERATE)+"
-     "IF({fp8_tflop}>0,{fp8_tflop}/(FP8_ACHIEVABLE_TFLOPS*COMPUTE_DERATE),0)",
+     "{bf16_tflop}/BF16_TFLOPS_USED+"
+     "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)",
      C_COMPUTE},
     {"ib", "IB", "s", F_SEC, 9, NUM,
      "{ib_gb}/IB_GBPS+{ib_calls}*IB_LATENCY_US*1E-06", C_IB},
@@ -231,8 +233,10 @@ static void text(struct plans_value *out, const char *s)
 }
 
 /* Plan columns. */
-static bool plan_value(int id, const struct report_row *row,
-                       size_t index, struct plans_value *out)
+static bool plan_value(int id,
+                       const struct report_row *row,
+                       size_t index,
+                       struct plans_value *out)
 {
     static const char *const sched[] = {"1f1b", "interleaved", "zb",
                                         "dualpipe"};
@@ -296,8 +300,8 @@ static bool plan_value(int id, const struct report_row *row,
 }
 
 /* Times and what follows from them: the formula columns. */
-static bool time_value(int id, const struct cost_times *t,
-                       struct plans_value *out)
+static bool
+time_value(int id, const struct cost_times *t, struct plans_value *out)
 {
     switch (id) {
     case C_STEP:
@@ -357,8 +361,8 @@ static bool time_value(int id, const struct cost_times *t,
 }
 
 /* Work and memory: values that do not depend on the cluster's speeds. */
-static bool work_value(int id, const struct report_row *row,
-                       struct plans_value *out)
+static bool
+work_value(int id, const struct report_row *row, struct plans_value *out)
 {
     const struct cost_work *w = &row->work;
     const struct memory *m = &row->mem;

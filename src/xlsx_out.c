@@ -49,19 +49,19 @@
 #define TMPL_PARTS      24  /* {key} references in one template */
 
 /* Colours: inputs (spreadsheet convention: blue on pale yellow). */
-#define C_INPUT_FONT  0x0000CC
-#define C_INPUT_FILL  0xFFF9D6
-#define C_HEAD_FILL   0x1F3864
-#define C_LIVE_FILL   0x2E75B6
-#define C_SECTION     0x1F3864
-#define C_NOTE        0x595959
-#define C_COMPUTE     0xC6EFCE
-#define C_IB          0xFFC7CE
-#define C_NVLINK      0xE4D2F5
-#define C_HBM         0xFFEB9C
-#define C_RED_FONT    0x9C0006
-#define C_GREEN_FONT  0x006100
-#define C_GRID_LIGHT  0xD9D9D9
+#define C_INPUT_FONT 0x0000CC
+#define C_INPUT_FILL 0xFFF9D6
+#define C_HEAD_FILL  0x1F3864
+#define C_LIVE_FILL  0x2E75B6
+#define C_SECTION    0x1F3864
+#define C_NOTE       0x595959
+#define C_COMPUTE    0xC6EFCE
+#define C_IB         0xFFC7CE
+#define C_NVLINK     0xE4D2F5
+#define C_HBM        0xFFEB9C
+#define C_RED_FONT   0x9C0006
+#define C_GREEN_FONT 0x006100
+#define C_GRID_LIGHT 0xD9D9D9
 
 /* The formats of the whole workbook, made once. */
 struct formats {
@@ -73,12 +73,12 @@ struct formats {
     lxw_format *sec, *sec_bold, *gib, *pct, *cnt, *big, *rat, *usd, *days;
     lxw_format *usd_m;
     lxw_format *num, *integer, *sci, *gbps;
-    lxw_format *bound[4];     /* fill by enum cost_bound, for text */
-    lxw_format *sens[4];      /* seconds with a bound's fill */
-    lxw_format *cf_bound[4];  /* conditional formats (fill only) */
+    lxw_format *bound[4];    /* fill by enum cost_bound, for text */
+    lxw_format *sens[4];     /* seconds with a bound's fill */
+    lxw_format *cf_bound[4]; /* conditional formats (fill only) */
     lxw_format *cf_red, *cf_kept, *cf_dropped;
     lxw_format *ok, *bad;
-    lxw_format *plans[64];    /* one per Plans column */
+    lxw_format *plans[64]; /* one per Plans column */
 };
 
 /* State of one workbook being written. */
@@ -124,15 +124,23 @@ static lxw_col_t C(struct xw *x, size_t col)
     return (lxw_col_t)col;
 }
 
-static void put_str(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                    const char *s, lxw_format *f)
+static void put_str(struct xw *x,
+                    lxw_worksheet *ws,
+                    size_t row,
+                    size_t col,
+                    const char *s,
+                    lxw_format *f)
 {
     chk(x, worksheet_write_string(ws, R(x, row), C(x, col), s, f),
         "worksheet_write_string");
 }
 
-static void put_num(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                    double v, lxw_format *f)
+static void put_num(struct xw *x,
+                    lxw_worksheet *ws,
+                    size_t row,
+                    size_t col,
+                    double v,
+                    lxw_format *f)
 {
     if (!isfinite(v)) {
         put_str(x, ws, row, col, "n/a", f);
@@ -142,8 +150,12 @@ static void put_num(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
         "worksheet_write_number");
 }
 
-static void put_bool(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                     bool v, lxw_format *f)
+static void put_bool(struct xw *x,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t col,
+                     bool v,
+                     lxw_format *f)
 {
     chk(x, worksheet_write_boolean(ws, R(x, row), C(x, col), v ? 1 : 0, f),
         "worksheet_write_boolean");
@@ -151,8 +163,13 @@ static void put_bool(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
 
 /* A formula with its numeric cached result (the C value). A result that
  * is not finite is cached as 0; the formula shows the error itself. */
-static void put_fnum(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                     const char *formula, double v, lxw_format *f)
+static void put_fnum(struct xw *x,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t col,
+                     const char *formula,
+                     double v,
+                     lxw_format *f)
 {
     chk(x,
         worksheet_write_formula_num(ws, R(x, row), C(x, col), formula, f,
@@ -160,21 +177,34 @@ static void put_fnum(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
         "worksheet_write_formula_num");
 }
 
-static void put_fstr(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                     const char *formula, const char *v, lxw_format *f)
+static void put_fstr(struct xw *x,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t col,
+                     const char *formula,
+                     const char *v,
+                     lxw_format *f)
 {
-    chk(x,
-        worksheet_write_formula_str(ws, R(x, row), C(x, col), formula, f, v),
+    chk(x, worksheet_write_formula_str(ws, R(x, row), C(x, col), formula, f, v),
         "worksheet_write_formula_str");
 }
 
 /* printf into a cell as text. */
-static void put_strf(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                     lxw_format *f, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
+static void put_strf(struct xw *x,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t col,
+                     lxw_format *f,
+                     const char *fmt,
+                     ...) __attribute__((format(printf, 6, 7)));
 
-static void put_strf(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                     lxw_format *f, const char *fmt, ...)
+static void put_strf(struct xw *x,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t col,
+                     lxw_format *f,
+                     const char *fmt,
+                     ...)
 {
     char buf[2048];
     va_list ap;
@@ -184,28 +214,34 @@ static void put_strf(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
     put_str(x, ws, row, col, buf, f);
 }
 
-static void col_width(struct xw *x, lxw_worksheet *ws, size_t first,
-                      size_t last, double width)
+static void col_width(struct xw *x,
+                      lxw_worksheet *ws,
+                      size_t first,
+                      size_t last,
+                      double width)
 {
     chk(x, worksheet_set_column(ws, C(x, first), C(x, last), width, NULL),
         "worksheet_set_column");
 }
 
-static void row_height(struct xw *x, lxw_worksheet *ws, size_t row,
-                       double height)
+static void
+row_height(struct xw *x, lxw_worksheet *ws, size_t row, double height)
 {
-    chk(x, worksheet_set_row(ws, R(x, row), height, NULL),
-        "worksheet_set_row");
+    chk(x, worksheet_set_row(ws, R(x, row), height, NULL), "worksheet_set_row");
 }
 
 /* A row-wide text (merged over cols first..last, wrapped). */
-static void put_merged(struct xw *x, lxw_worksheet *ws, size_t row,
-                       size_t first, size_t last, const char *s,
+static void put_merged(struct xw *x,
+                       lxw_worksheet *ws,
+                       size_t row,
+                       size_t first,
+                       size_t last,
+                       const char *s,
                        lxw_format *f)
 {
     chk(x,
-        worksheet_merge_range(ws, R(x, row), C(x, first), R(x, row),
-                              C(x, last), s, f),
+        worksheet_merge_range(ws, R(x, row), C(x, first), R(x, row), C(x, last),
+                              s, f),
         "worksheet_merge_range");
 }
 
@@ -327,8 +363,8 @@ static lxw_format *fmt_num(lxw_workbook *wb, const char *num_format)
     return f;
 }
 
-static lxw_format *fmt_fill(lxw_workbook *wb, lxw_color_t fill,
-                            const char *num_format)
+static lxw_format *
+fmt_fill(lxw_workbook *wb, lxw_color_t fill, const char *num_format)
 {
     lxw_format *f = fmt_num(wb, num_format);
     if (f)
@@ -367,8 +403,7 @@ static lxw_format *fmt_input(lxw_workbook *wb, const char *num_format)
 /* Creates every format; false when libxlsxwriter is out of memory. */
 static bool make_formats(struct xw *x)
 {
-    static const lxw_color_t bound_fill[4] = {C_COMPUTE, C_IB, C_NVLINK,
-                                              C_HBM};
+    static const lxw_color_t bound_fill[4] = {C_COMPUTE, C_IB, C_NVLINK, C_HBM};
     struct formats *f = &x->f;
     lxw_workbook *wb = x->wb;
     size_t i, n;
@@ -426,9 +461,9 @@ static bool make_formats(struct xw *x)
      * (it caches the index only on the first), which tripled the time to
      * write Plans. Text columns take no format at all. */
     for (i = 0; i < n && i < sizeof f->plans / sizeof f->plans[0]; i++) {
-        lxw_format *const mine[] = {f->sec, f->gib, f->pct, f->cnt, f->big,
-                                    f->rat, f->usd, f->integer};
-        const char *const nf[] = {"0.000", "0.0",    "0.0%", "#,##0",
+        lxw_format *const mine[] = {f->sec, f->gib, f->pct, f->cnt,
+                                    f->big, f->rat, f->usd, f->integer};
+        const char *const nf[] = {"0.000",   "0.0",  "0.0%",   "#,##0",
                                   "#,##0.0", "0.00", "$#,##0", "0"};
         size_t k;
         f->plans[i] = NULL;
@@ -441,12 +476,12 @@ static bool make_formats(struct xw *x)
     if (!f->title || !f->subtitle || !f->h2 || !f->note || !f->bold ||
         !f->wrap || !f->text || !f->headline || !f->label || !f->head ||
         !f->right || !f->small || !f->warn || !f->red_label || !f->usd_m ||
-        !f->label_wrap || !f->na || !f->note_wrap ||
-        !f->head_live || !f->head_left || !f->in_num || !f->in_text ||
-        !f->in_bool || !f->derived || !f->sec || !f->sec_bold || !f->gib ||
-        !f->pct || !f->cnt || !f->big || !f->rat || !f->usd || !f->days ||
-        !f->num || !f->integer || !f->sci || !f->gbps || !f->cf_red ||
-        !f->cf_kept || !f->cf_dropped || !f->ok || !f->bad)
+        !f->label_wrap || !f->na || !f->note_wrap || !f->head_live ||
+        !f->head_left || !f->in_num || !f->in_text || !f->in_bool ||
+        !f->derived || !f->sec || !f->sec_bold || !f->gib || !f->pct ||
+        !f->cnt || !f->big || !f->rat || !f->usd || !f->days || !f->num ||
+        !f->integer || !f->sci || !f->gbps || !f->cf_red || !f->cf_kept ||
+        !f->cf_dropped || !f->ok || !f->bad)
         return false;
     for (i = 0; i < 4; i++)
         if (!f->bound[i] || !f->sens[i] || !f->cf_bound[i])
@@ -541,8 +576,10 @@ static bool looks_like_cell(const char *name)
  * BF16_ACHIEVABLE_TFLOPS; GPU_NAME, CLUSTER_NAME), model keys with their
  * section (MODEL_LAYERS, TRAINING_TOKENS, FP8_CACHE_BYTES).
  */
-static void input_name(const struct datafile_field *f, bool hardware,
-                       char *buf, size_t size)
+static void input_name(const struct datafile_field *f,
+                       bool hardware,
+                       char *buf,
+                       size_t size)
 {
     size_t i;
     if (hardware && strcmp(f->key, "name") != 0)
@@ -564,8 +601,10 @@ static void input_name(const struct datafile_field *f, bool hardware,
 }
 
 /* The text of an input's value (strings, enums, lists, bools). */
-static void field_text(const struct datafile_field *f, const void *spec,
-                       char *buf, size_t size)
+static void field_text(const struct datafile_field *f,
+                       const void *spec,
+                       char *buf,
+                       size_t size)
 {
     const char *base = (const char *)spec + f->offset;
     buf[0] = '\0';
@@ -575,8 +614,9 @@ static void field_text(const struct datafile_field *f, const void *spec,
         const struct datafile_list *l = (const void *)base;
         size_t n = f->type == DATAFILE_ENUM ? 1 : l->n, i, used = 0;
         for (i = 0; i < n && used + 1 < size; i++) {
-            double v = f->type == DATAFILE_ENUM ? *(const int *)(const void *)base
-                                                : l->v[i];
+            double v = f->type == DATAFILE_ENUM
+                           ? *(const int *)(const void *)base
+                           : l->v[i];
             char item[64] = "";
             if (f->choices) {
                 const char *c = f->choices;
@@ -588,8 +628,8 @@ static void field_text(const struct datafile_field *f, const void *spec,
                     k--;
                 }
                 if (c)
-                    snprintf(item, sizeof item, "%.*s",
-                             (int)strcspn(c, "|"), c);
+                    snprintf(item, sizeof item, "%.*s", (int)strcspn(c, "|"),
+                             c);
             } else {
                 snprintf(item, sizeof item, "%g", v);
             }
@@ -601,9 +641,13 @@ static void field_text(const struct datafile_field *f, const void *spec,
 
 /* Writes one input row: section, key, name, value, unit, meaning,
  * source; defines the name. */
-static void input_row(struct xw *x, lxw_worksheet *ws, size_t row,
-                      const struct datafile_meta *meta, size_t i,
-                      const void *spec, bool hardware)
+static void input_row(struct xw *x,
+                      lxw_worksheet *ws,
+                      size_t row,
+                      const struct datafile_meta *meta,
+                      size_t i,
+                      const void *spec,
+                      bool hardware)
 {
     const struct datafile_field *f = &meta->schema->fields[i];
     const char *base = (const char *)spec + f->offset;
@@ -638,9 +682,14 @@ static void input_row(struct xw *x, lxw_worksheet *ws, size_t row,
 }
 
 /* A derived value: name, formula over inputs, cached C value. */
-static void derived_row(struct xw *x, lxw_worksheet *ws, size_t row,
-                        const char *name, const char *formula, double v,
-                        const char *unit, const char *meaning)
+static void derived_row(struct xw *x,
+                        lxw_worksheet *ws,
+                        size_t row,
+                        const char *name,
+                        const char *formula,
+                        double v,
+                        const char *unit,
+                        const char *meaning)
 {
     char ref[96];
     put_str(x, ws, row, 0, "derived", x->f.text);
@@ -658,8 +707,8 @@ static void sheet_assumptions(struct xw *x, lxw_worksheet *ws)
     const struct report *r = x->r;
     const struct hardware *hw = r->hw;
     const struct model *m = r->m;
-    static const char *const heads[] = {"Section", "Key", "Name", "Value",
-                                        "Unit", "Meaning", "Source"};
+    static const char *const heads[] = {"Section", "Key",     "Name",  "Value",
+                                        "Unit",    "Meaning", "Source"};
     size_t row = 0, i;
 
     page_setup(ws, false);
@@ -670,18 +719,22 @@ static void sheet_assumptions(struct xw *x, lxw_worksheet *ws)
     col_width(x, ws, 4, 4, 9);
     col_width(x, ws, 5, 5, 52);
     col_width(x, ws, 6, 6, 90);
-    put_str(x, ws, row++, 0, "Assumptions: every input, with its unit and "
-                             "source", x->f.title);
+    put_str(x, ws, row++, 0,
+            "Assumptions: every input, with its unit and "
+            "source",
+            x->f.title);
     put_str(x, ws, row, 0, "input", x->f.in_text);
     put_str(x, ws, row++, 1,
             "Blue on yellow: an input. Edit it and every formula in Plans, "
             "Memory, Communication and Roofline re-times (each is a named "
-            "cell, e.g. IB_GBPS).", x->f.note);
+            "cell, e.g. IB_GBPS).",
+            x->f.note);
     put_str(x, ws, row, 0, "derived", x->f.derived);
     put_str(x, ws, row++, 1,
             "Grey: a formula over the inputs. Model inputs are shown for "
             "reference: changing the architecture needs a new run of "
-            "roofplan (per-plan FLOPs and bytes are values).", x->f.note);
+            "roofplan (per-plan FLOPs and bytes are values).",
+            x->f.note);
     row++;
     for (i = 0; i < 7; i++)
         put_str(x, ws, row, i, heads[i], x->f.head_left);
@@ -791,8 +844,8 @@ static bool tmpl_compile(const char *src, struct tmpl *t)
 }
 
 /* The template for spreadsheet row row1 (1-based) into buf. */
-static void tmpl_expand(const struct tmpl *t, unsigned long row1, char *buf,
-                        size_t size)
+static void
+tmpl_expand(const struct tmpl *t, unsigned long row1, char *buf, size_t size)
 {
     char num[24];
     size_t nl, from = 0, used = 0, k;
@@ -816,8 +869,8 @@ static void tmpl_expand(const struct tmpl *t, unsigned long row1, char *buf,
 
 static void plans_conditional(struct xw *x, lxw_worksheet *ws, size_t last)
 {
-    static const char *const label[4] = {"\"compute\"", "\"IB\"",
-                                         "\"NVLink\"", "\"HBM\""};
+    static const char *const label[4] = {"\"compute\"", "\"IB\"", "\"NVLink\"",
+                                         "\"HBM\""};
     long bound = plans_table_find("bound"), fits = plans_table_find("fits");
     long mfu = plans_table_find("mfu");
     lxw_conditional_format cf;
@@ -832,8 +885,8 @@ static void plans_conditional(struct xw *x, lxw_worksheet *ws, size_t last)
         cf.format = x->f.cf_bound[b];
         chk(x,
             worksheet_conditional_format_range(ws, 1, C(x, (size_t)bound),
-                                               R(x, last),
-                                               C(x, (size_t)bound), &cf),
+                                               R(x, last), C(x, (size_t)bound),
+                                               &cf),
             "worksheet_conditional_format_range (bound)");
     }
     memset(&cf, 0, sizeof cf);
@@ -843,8 +896,7 @@ static void plans_conditional(struct xw *x, lxw_worksheet *ws, size_t last)
     cf.format = x->f.cf_red;
     chk(x,
         worksheet_conditional_format_range(ws, 1, C(x, (size_t)fits),
-                                           R(x, last), C(x, (size_t)fits),
-                                           &cf),
+                                           R(x, last), C(x, (size_t)fits), &cf),
         "worksheet_conditional_format_range (fits)");
     memset(&cf, 0, sizeof cf);
     cf.type = LXW_CONDITIONAL_DATA_BAR;
@@ -853,9 +905,8 @@ static void plans_conditional(struct xw *x, lxw_worksheet *ws, size_t last)
     cf.min_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
     cf.min_value = 0;
     chk(x,
-        worksheet_conditional_format_range(ws, 1, C(x, (size_t)mfu),
-                                           R(x, last), C(x, (size_t)mfu),
-                                           &cf),
+        worksheet_conditional_format_range(ws, 1, C(x, (size_t)mfu), R(x, last),
+                                           C(x, (size_t)mfu), &cf),
         "worksheet_conditional_format_range (MFU)");
 }
 
@@ -896,8 +947,7 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
         memset(tc, 0, sizeof tc);
         for (k = 0; k < n; k++) {
             tc[k].header = heads[k];
-            tc[k].header_format =
-                cols[k].formula ? x->f.head_live : x->f.head;
+            tc[k].header_format = cols[k].formula ? x->f.head_live : x->f.head;
             tcp[k] = &tc[k];
         }
         tcp[n] = NULL;
@@ -906,8 +956,7 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
         opt.style_type = LXW_TABLE_STYLE_TYPE_LIGHT;
         opt.style_type_number = 1;
         opt.columns = tcp;
-        chk(x,
-            worksheet_add_table(ws, 0, 0, R(x, last), C(x, n - 1), &opt),
+        chk(x, worksheet_add_table(ws, 0, 0, R(x, last), C(x, n - 1), &opt),
             "worksheet_add_table");
     } else {
         for (k = 0; k < n; k++)
@@ -932,9 +981,8 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
                     put_fnum(x, ws, i + 1, k, formula, v.num, f);
                 else
                     put_fstr(x, ws, i + 1, k, formula,
-                             v.kind == PLANS_BOOL
-                                 ? (v.flag ? "TRUE" : "FALSE")
-                                 : v.str,
+                             v.kind == PLANS_BOOL ? (v.flag ? "TRUE" : "FALSE")
+                                                  : v.str,
                              f);
             } else if (v.kind == PLANS_NUMBER) {
                 put_num(x, ws, i + 1, k, v.num, f);
@@ -995,8 +1043,10 @@ static void plan_short(const struct plan *p, char *buf, size_t size)
 /* The plain-words sentence for a family: the verdict under this
  * report's comm model, the other model's when it names another link,
  * and whether the plan fits. */
-static void family_why(const struct report *r, const struct report_family *f,
-                       char *buf, size_t size)
+static void family_why(const struct report *r,
+                       const struct report_family *f,
+                       char *buf,
+                       size_t size)
 {
     char v[400], other[200] = "", fit[200] = "";
     eval_out_verdict(&f->best, v, sizeof v);
@@ -1036,8 +1086,13 @@ enum {
 #define S_NOTE  S_BOUND_O
 
 /* A label / value / note row of the Summary's key figures. */
-static void kv(struct xw *x, lxw_worksheet *ws, size_t row,
-               const char *label, double v, lxw_format *f, const char *note)
+static void kv(struct xw *x,
+               lxw_worksheet *ws,
+               size_t row,
+               const char *label,
+               double v,
+               lxw_format *f,
+               const char *note)
 {
     put_str(x, ws, row, S_FAMILY, label, x->f.label);
     put_num(x, ws, row, S_VALUE, v, f);
@@ -1057,8 +1112,12 @@ static const struct report_validation *published(const struct report *r)
 #define S_TEXT_WIDTH 190.0
 
 /* A wrapped paragraph over the Summary's width. */
-static void paragraph(struct xw *x, lxw_worksheet *ws, size_t row,
-                      const char *text, lxw_format *f, double pt)
+static void paragraph(struct xw *x,
+                      lxw_worksheet *ws,
+                      size_t row,
+                      const char *text,
+                      lxw_format *f,
+                      double pt)
 {
     put_merged(x, ws, row, S_FAMILY, S_LAST, text, f);
     row_height(x, ws, row, text_height(strlen(text), S_TEXT_WIDTH, pt));
@@ -1111,8 +1170,8 @@ static void summary_headline(struct xw *x, lxw_worksheet *ws, size_t *rowp)
     kv(x, ws, row++, "Step time (s)", b->t.step, x->f.sec,
        "pipeline bubble + optimizer step + the busiest of compute, IB, "
        "NVLink, HBM (overlapped)");
-    kv(x, ws, row++, "Tokens/s per GPU", b->t.tokens_per_s_per_gpu,
-       x->f.cnt, "");
+    kv(x, ws, row++, "Tokens/s per GPU", b->t.tokens_per_s_per_gpu, x->f.cnt,
+       "");
     kv(x, ws, row++, "MFU, of the BF16 peak", b->t.mfu, x->f.pct,
        "model FLOPs / (step x BF16 dense peak), DeepSeek's convention: an "
        "FP8 plan can exceed 100%");
@@ -1144,8 +1203,8 @@ static void summary_headline(struct xw *x, lxw_worksheet *ws, size_t *rowp)
         snprintf(note, sizeof note,
                  "heaviest pipeline rank, of %.1f GiB per GPU",
                  b->mem.capacity / GIB);
-        kv(x, ws, row++, "Memory per GPU (GiB)", b->mem.total / GIB,
-           x->f.gib, note);
+        kv(x, ws, row++, "Memory per GPU (GiB)", b->mem.total / GIB, x->f.gib,
+           note);
     }
     *rowp = row + 1;
 }
@@ -1156,14 +1215,24 @@ static void summary_families(struct xw *x, lxw_worksheet *ws, size_t *rowp)
     char h[7][64];
     size_t row = *rowp, i, k;
     const char *cm = comm_model_str(r->comm), *co = comm_other_str(r);
-    const char *heads[S_LAST + 1] = {
-        "",     "Family",       NULL, NULL, NULL, NULL, NULL, NULL,
-        "Memory (GiB)", "Fits", "Fitting / evaluated", "Best plan",
-        "Why (plain words)"};
+    const char *heads[S_LAST + 1] = {"",
+                                     "Family",
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     "Memory (GiB)",
+                                     "Fits",
+                                     "Fitting / evaluated",
+                                     "Best plan",
+                                     "Why (plain words)"};
 
     put_str(x, ws, row++, S_FAMILY,
             "Best plan per family (the fastest that fits, else the "
-            "fastest), fastest first", x->f.h2);
+            "fastest), fastest first",
+            x->f.h2);
     snprintf(h[1], sizeof h[1], "Step, %s (s)", cm);
     snprintf(h[2], sizeof h[2], "Bound, %s", cm);
     snprintf(h[3], sizeof h[3], "Comm/ compute, %s", cm);
@@ -1174,7 +1243,7 @@ static void summary_families(struct xw *x, lxw_worksheet *ws, size_t *rowp)
         heads[S_FAMILY + k] = h[k];
     for (k = S_FAMILY; k <= S_LAST; k++)
         put_str(x, ws, row, k, heads[k], x->f.head);
-    row_height(x, ws, row++, 32);
+    row_height(x, ws, row++, 44);
     for (i = 0; i < r->nfamilies; i++) {
         size_t fi = (size_t)r->families_by_step[i];
         const struct report_family *f = &r->family[fi];
@@ -1225,8 +1294,8 @@ static void summary_notes(struct xw *x, lxw_worksheet *ws, size_t *rowp)
     long z3 = report_family_index(r, "ZeRO-3");
     char a[32], b[32], c[32], d[32], text[1200];
     size_t row = *rowp;
-    uint64_t rejected = r->enumerated >= r->valid ? r->enumerated - r->valid
-                                                  : 0;
+    uint64_t rejected =
+        r->enumerated >= r->valid ? r->enumerated - r->valid : 0;
 
     put_str(x, ws, row++, S_FAMILY, "Notes", x->f.h2);
     if (v) {
@@ -1306,7 +1375,7 @@ static void summary_notes(struct xw *x, lxw_worksheet *ws, size_t *rowp)
 static void sheet_summary(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
-    static const double widths[S_LAST + 1] = {2, 24, 9,  8,  8,  9, 8,
+    static const double widths[S_LAST + 1] = {2, 24, 9, 8,  8,  9, 8,
                                               8, 8,  5, 11, 34, 64};
     char when[64];
     size_t row = 0, k;
@@ -1341,11 +1410,14 @@ static void sheet_summary(struct xw *x, lxw_worksheet *ws)
 
 /* ---- Memory ---- */
 
-static void memory_row(struct xw *x, lxw_worksheet *ws, size_t row,
-                       const char *label, lxw_format *lf,
+static void memory_row(struct xw *x,
+                       lxw_worksheet *ws,
+                       size_t row,
+                       const char *label,
+                       lxw_format *lf,
                        const struct cost_result *c)
 {
-    char f[160], plan[256], t[16], cap[16];
+    char f[160], t[16], cap[16];
     put_str(x, ws, row, 0, label, lf);
     put_num(x, ws, row, 1, c->mem.weights / GIB, x->f.gib);
     put_num(x, ws, row, 2, c->mem.grads / GIB, x->f.gib);
@@ -1365,8 +1437,6 @@ static void memory_row(struct xw *x, lxw_worksheet *ws, size_t row,
     snprintf(f, sizeof f, "=%s<=%s", t, cap);
     put_fstr(x, ws, row, 10, f, c->fits ? "TRUE" : "FALSE", x->f.text);
     put_num(x, ws, row, 11, (double)c->mem.rank, x->f.integer);
-    plan_short(&c->plan, plan, sizeof plan);
-    put_str(x, ws, row, 12, plan, x->f.small);
 }
 
 static const char *dtype_name(int dt)
@@ -1389,8 +1459,10 @@ static const char *dtype_name(int dt)
 
 static const char *tag_name(int tag)
 {
-    static const char *const names[] = {"layer input", "kept",
-                                        "norm output", "MLA up-projection",
+    static const char *const names[] = {"layer input",
+                                        "kept",
+                                        "norm output",
+                                        "MLA up-projection",
                                         "attention core (s x s)",
                                         "SwiGLU output"};
     return tag >= 0 && tag < MODEL_TAGS ? names[tag] : "?";
@@ -1400,33 +1472,51 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
     const struct model *m = r->m;
-    static const char *const heads[] = {
-        "Plan", "Weights (GiB)", "Gradients (GiB)",
-        "Optimizer state (GiB)", "Activations (GiB)", "of which logits (GiB)",
-        "Other (GiB)", "Total (GiB)", "Capacity (GiB)", "Headroom (GiB)",
-        "Fits", "Heaviest PP rank", "Plan"};
-    static const char *const ih[] = {
-        "Tensor", "Dense layers", "MoE layers", "Elements per token",
-        "Routed (x top-k)", "Storage", "Tag", "Bytes/token BF16",
-        "Bytes/token FP8", "BF16 none", "BF16 selective", "BF16 full",
-        "FP8 none", "FP8 selective", "FP8 full"};
+    static const char *const heads[] = {"Plan",
+                                        "Weights (GiB)",
+                                        "Gradients (GiB)",
+                                        "Optimizer state (GiB)",
+                                        "Activations (GiB)",
+                                        "of which logits (GiB)",
+                                        "Other (GiB)",
+                                        "Total (GiB)",
+                                        "Capacity (GiB)",
+                                        "Headroom (GiB)",
+                                        "Fits",
+                                        "Heaviest PP rank"};
+    static const char *const ih[] = {"Tensor",
+                                     "Dense layers",
+                                     "MoE layers",
+                                     "Elements per token",
+                                     "Routed (x top-k)",
+                                     "Storage",
+                                     "Tag",
+                                     "Bytes/token BF16",
+                                     "Bytes/token FP8",
+                                     "BF16 none",
+                                     "BF16 selective",
+                                     "BF16 full",
+                                     "FP8 none",
+                                     "FP8 selective",
+                                     "FP8 full"};
     lxw_conditional_format cf;
     size_t row = 0, i, k, first;
     int p, rc;
 
     page_setup(ws, false);
     col_width(x, ws, 0, 0, 46);
-    col_width(x, ws, 1, 14, 11);
-    col_width(x, ws, 5, 5, 22);
+    col_width(x, ws, 1, 4, 11);
+    col_width(x, ws, 5, 5, 24);
     col_width(x, ws, 6, 6, 18);
-    col_width(x, ws, 12, 12, 48);
+    col_width(x, ws, 7, 14, 11);
     put_str(x, ws, row++, 0, "Memory per GPU", x->f.title);
     put_str(x, ws, row++, 0,
             "Heaviest pipeline rank of each family's best plan and of the "
             "published plan; Total, Capacity (=HBM_GIB), Headroom and Fits "
-            "are formulas.", x->f.note);
+            "are formulas.",
+            x->f.note);
     row++;
-    for (k = 0; k < 13; k++)
+    for (k = 0; k < 12; k++)
         put_str(x, ws, row, k, heads[k], x->f.head);
     row_height(x, ws, row++, 32);
     first = row;
@@ -1466,11 +1556,13 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
 
     put_strf(x, ws, row++, 0, x->f.h2,
              "Activation inventory of %s: what one layer saves for backward, "
-             "per token", m->spec.name);
+             "per token",
+             m->spec.name);
     put_str(x, ws, row++, 0,
             "Kept or recomputed under each precision and recompute policy "
             "(selective drops the tags listed in the model file's "
-            "training.selective).", x->f.note);
+            "training.selective).",
+            x->f.note);
     for (k = 0; k < 15; k++)
         put_str(x, ws, row, k, ih[k], x->f.head);
     row_height(x, ws, row++, 32);
@@ -1484,16 +1576,13 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
         put_str(x, ws, row, 4, t->routed ? "yes" : "-", x->f.text);
         put_str(x, ws, row, 5, dtype_name(t->dtype), x->f.text);
         put_str(x, ws, row, 6, tag_name(t->tag), x->f.text);
-        put_num(x, ws, row, 7, model_tensor_bytes(m, t, MODEL_BF16),
-                x->f.cnt);
-        put_num(x, ws, row, 8, model_tensor_bytes(m, t, MODEL_FP8),
-                x->f.cnt);
+        put_num(x, ws, row, 7, model_tensor_bytes(m, t, MODEL_BF16), x->f.cnt);
+        put_num(x, ws, row, 8, model_tensor_bytes(m, t, MODEL_FP8), x->f.cnt);
         k = 9;
         for (p = 0; p < MODEL_PRECISIONS; p++)
             for (rc = 0; rc < MODEL_RECOMPUTES; rc++)
                 put_str(x, ws, row, k++,
-                        model_tensor_kept(m, t, p, rc) ? "kept"
-                                                       : "recomputed",
+                        model_tensor_kept(m, t, p, rc) ? "kept" : "recomputed",
                         x->f.text);
         row++;
     }
@@ -1537,9 +1626,13 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
 
 /* ---- Communication ---- */
 
-static void comm_rows(struct xw *x, lxw_worksheet *ws, size_t *rowp,
-                      const struct report_family *f, const char *model,
-                      const struct comm_collective *c, size_t n)
+static void comm_rows(struct xw *x,
+                      lxw_worksheet *ws,
+                      size_t *rowp,
+                      const struct report_family *f,
+                      const char *model,
+                      const struct comm_collective *c,
+                      size_t n)
 {
     const struct hardware *hw = x->r->hw;
     size_t row = *rowp, i;
@@ -1547,10 +1640,9 @@ static void comm_rows(struct xw *x, lxw_worksheet *ws, size_t *rowp,
         char fm[200], ib[16], nv[16], calls[16];
         double ibs = c[i].ib_bytes / hw->ib_bps +
                      (c[i].ib_bytes > 0 ? c[i].calls * hw->ib_latency_s : 0);
-        double nvs = c[i].nvlink_bytes / hw->nvlink_bps +
-                     (c[i].nvlink_bytes > 0
-                          ? c[i].calls * hw->nvlink_latency_s
-                          : 0);
+        double nvs =
+            c[i].nvlink_bytes / hw->nvlink_bps +
+            (c[i].nvlink_bytes > 0 ? c[i].calls * hw->nvlink_latency_s : 0);
         put_str(x, ws, row, 0, f->name, x->f.text);
         put_str(x, ws, row, 1, model, x->f.text);
         put_str(x, ws, row, 2, c[i].name ? c[i].name : "?", x->f.text);
@@ -1565,9 +1657,8 @@ static void comm_rows(struct xw *x, lxw_worksheet *ws, size_t *rowp,
         rel_ref(row, 9, ib, sizeof ib);
         rel_ref(row, 10, nv, sizeof nv);
         rel_ref(row, 7, calls, sizeof calls);
-        snprintf(fm, sizeof fm,
-                 "=%s/IB_GBPS+IF(%s>0,%s*IB_LATENCY_US*1E-06,0)", ib, ib,
-                 calls);
+        snprintf(fm, sizeof fm, "=%s/IB_GBPS+IF(%s>0,%s*IB_LATENCY_US*1E-06,0)",
+                 ib, ib, calls);
         put_fnum(x, ws, row, 11, fm, ibs, x->f.sec);
         snprintf(fm, sizeof fm,
                  "=%s/NVLINK_GBPS+IF(%s>0,%s*NVLINK_LATENCY_US*1E-06,0)", nv,
@@ -1582,9 +1673,10 @@ static void sheet_comm(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
     static const char *const heads[] = {
-        "Family", "Comm model", "Collective", "Kind", "Group (GPUs)",
-        "GPUs per node", "Nodes", "Calls per step", "Volume (GB)",
-        "IB (GB)", "NVLink (GB)", "IB time (s)", "NVLink time (s)"};
+        "Family",         "Comm model",    "Collective",  "Kind",
+        "Group (GPUs)",   "GPUs per node", "Nodes",       "Calls per step",
+        "Volume (GB)",    "IB (GB)",       "NVLink (GB)", "IB time (s)",
+        "NVLink time (s)"};
     lxw_table_column tc[13], *tcp[14];
     size_t row = 3, i, k, first = 3;
 
@@ -1602,13 +1694,18 @@ static void sheet_comm(struct xw *x, lxw_worksheet *ws)
              "NVLINK_GBPS and the latencies. Links overlap: the plan's IB "
              "(NVLink) time is the sum of its IB (NVLink) column.",
              comm_model_str(r->comm));
+    /* Header first (rows go out in ascending order); the table, when
+     * there is one, writes the same header again. */
+    for (k = 0; k < 13; k++)
+        put_str(x, ws, first - 1, k, heads[k],
+                k >= 11 ? x->f.head_live : x->f.head);
+    row_height(x, ws, first - 1, 32);
     for (i = 0; i < r->nfamilies; i++) {
         const struct report_family *f = &r->family[r->families_by_step[i]];
         comm_rows(x, ws, &row, f, comm_model_str(r->comm), f->coll, f->ncoll);
         comm_rows(x, ws, &row, f, comm_other_str(r), f->coll_other,
                   f->ncoll_other);
     }
-    row_height(x, ws, first - 1, 32);
     if (row > first && !x->big) {
         lxw_table_options opt;
         memset(tc, 0, sizeof tc);
@@ -1627,10 +1724,6 @@ static void sheet_comm(struct xw *x, lxw_worksheet *ws)
             worksheet_add_table(ws, R(x, first - 1), 0, R(x, row - 1), 12,
                                 &opt),
             "worksheet_add_table (Collectives)");
-    } else {
-        for (k = 0; k < 13; k++)
-            put_str(x, ws, first - 1, k, heads[k],
-                    k >= 11 ? x->f.head_live : x->f.head);
     }
     worksheet_freeze_panes(ws, R(x, first), 0);
     chk(x, worksheet_repeat_rows(ws, R(x, first - 1), R(x, first - 1)),
@@ -1677,7 +1770,8 @@ static void roof_axes(struct xw *x, lxw_chart *ch, const struct roof_chart *c)
     chart_title_set_name_font(ch, &tf);
     snprintf(title, sizeof title,
              "operational intensity over %s (FLOP per byte, per GPU per "
-             "step)", c->link);
+             "step)",
+             c->link);
     chart_axis_set_name(ch->x_axis, title);
     chart_axis_set_name(ch->y_axis, "attained model TFLOP/s per GPU");
     chart_axis_set_log_base(ch->x_axis, 10);
@@ -1691,6 +1785,69 @@ static void roof_axes(struct xw *x, lxw_chart *ch, const struct roof_chart *c)
     chart_axis_set_crossing_min(ch->x_axis);
     chart_axis_set_crossing_min(ch->y_axis);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
+}
+
+/* Rows of the roofline's point table, series by series (each series one
+ * block of rows); with write false only measures: the x ranges (lo, hi
+ * per link), the lowest y and each block's rows. */
+static void roof_points(struct xw *x,
+                        lxw_worksheet *ws,
+                        const struct roof_series *s,
+                        const size_t *pick,
+                        size_t npick,
+                        size_t first_row,
+                        bool write,
+                        double lo[2],
+                        double hi[2],
+                        double *ylo,
+                        size_t *block_first,
+                        size_t *block_last,
+                        bool *block_any)
+{
+    const struct report *r = x->r;
+    size_t row = first_row, i, k;
+    for (k = 0; k <= s->n; k++) {
+        block_any[k] = false;
+        block_first[k] = row;
+        for (i = 0; i < npick; i++) {
+            const struct report_row *rw = &r->rows[pick[i]];
+            const struct cost_work *w = &rw->work;
+            struct cost_times t;
+            double flops = w->fp8_flops + w->bf16_flops, y;
+            char plan[256];
+            if ((size_t)series_of(s, rw->family) != k)
+                continue;
+            report_row_times(r, rw, &t);
+            y = w->model_flops / t.step / 1e12;
+            if (w->ib_bytes > 0) {
+                lo[0] = fmin(lo[0], flops / w->ib_bytes);
+                hi[0] = fmax(hi[0], flops / w->ib_bytes);
+            }
+            if (w->nvlink_bytes > 0) {
+                lo[1] = fmin(lo[1], flops / w->nvlink_bytes);
+                hi[1] = fmax(hi[1], flops / w->nvlink_bytes);
+            }
+            *ylo = fmin(*ylo, y);
+            block_any[k] = true;
+            if (!write) {
+                row++;
+                continue;
+            }
+            put_str(x, ws, row, 0, r->family[rw->family].name, x->f.text);
+            put_num(x, ws, row, 1, (double)pick[i] + 1, x->f.integer);
+            if (w->ib_bytes > 0)
+                put_num(x, ws, row, 2, flops / w->ib_bytes, x->f.cnt);
+            if (w->nvlink_bytes > 0)
+                put_num(x, ws, row, 3, flops / w->nvlink_bytes, x->f.cnt);
+            put_num(x, ws, row, 4, y, x->f.big);
+            put_str(x, ws, row, 5, plans_table_bound_label(t.bound),
+                    x->f.bound[t.bound & 3]);
+            plan_format(&rw->plan, plan, sizeof plan);
+            put_str(x, ws, row, 6, plan, x->f.text);
+            row++;
+        }
+        block_last[k] = row - 1;
+    }
 }
 
 static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
@@ -1709,23 +1866,29 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
     /* Layout: the two charts stacked (rows 3-47, printed on one portrait
      * page), the roofs' formula table below them, then the points. */
     const size_t data_row = 68, roof_row0 = 52;
-    static const char *const heads[] = {
-        "Family", "Rank", "IB intensity (FLOP/B)",
-        "NVLink intensity (FLOP/B)", "Attained (TFLOP/s)", "Bound",
-        "Plan (roofplan eval syntax)"};
+    static const char *const heads[] = {"Family",
+                                        "Rank",
+                                        "IB intensity (FLOP/B)",
+                                        "NVLink intensity (FLOP/B)",
+                                        "Attained (TFLOP/s)",
+                                        "Bound",
+                                        "Plan (roofplan eval syntax)"};
 
     page_setup(ws, true);
     worksheet_set_portrait(ws);
     col_width(x, ws, 0, 0, 24);
     col_width(x, ws, 1, 5, 15);
     col_width(x, ws, 6, 6, 100);
-    put_str(x, ws, 0, 0, "Roofline: which link keeps each plan from the "
-                         "compute roof", x->f.title);
+    put_str(x, ws, 0, 0,
+            "Roofline: which link keeps each plan from the "
+            "compute roof",
+            x->f.title);
     put_merged(x, ws, 1, 0, 5,
                "x = (FP8 + BF16 FLOPs) / bytes over the link, per GPU per "
                "step; y = model FLOPs / step time. Roofs are formulas over "
                "Assumptions (change IB_GBPS and they move); the points are "
-               "the best few plans of each family.", x->f.note_wrap);
+               "the best few plans of each family.",
+               x->f.note_wrap);
     row_height(x, ws, 1, 30);
 
     /* Series: the fastest families, ZeRO-3 always, then "other". */
@@ -1750,58 +1913,17 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
         pick[npick++] = i;
     }
 
-    /* The point table, grouped by series so each is one block. */
-    row = data_row;
-    put_str(x, ws, row - 2, 0, "Plans on the charts (values)", x->f.h2);
-    for (k = 0; k < 7; k++)
-        put_str(x, ws, row - 1, k, heads[k], x->f.head);
-    for (k = 0; k <= s.n; k++) {
-        block_any[k] = false;
-        block_first[k] = row;
-        for (i = 0; i < npick; i++) {
-            const struct report_row *rw = &r->rows[pick[i]];
-            const struct cost_work *w = &rw->work;
-            struct cost_times t;
-            double flops = w->fp8_flops + w->bf16_flops, y;
-            char plan[256];
-            if ((size_t)series_of(&s, rw->family) != k)
-                continue;
-            report_row_times(r, rw, &t);
-            y = w->model_flops / t.step / 1e12;
-            put_str(x, ws, row, 0, r->family[rw->family].name, x->f.text);
-            put_num(x, ws, row, 1, (double)pick[i] + 1, x->f.integer);
-            if (w->ib_bytes > 0) {
-                double v = flops / w->ib_bytes;
-                put_num(x, ws, row, 2, v, x->f.cnt);
-                lo[0] = fmin(lo[0], v);
-                hi[0] = fmax(hi[0], v);
-            }
-            if (w->nvlink_bytes > 0) {
-                double v = flops / w->nvlink_bytes;
-                put_num(x, ws, row, 3, v, x->f.cnt);
-                lo[1] = fmin(lo[1], v);
-                hi[1] = fmax(hi[1], v);
-            }
-            put_num(x, ws, row, 4, y, x->f.big);
-            ylo = fmin(ylo, y);
-            put_str(x, ws, row, 5, plans_table_bound_label(t.bound),
-                    x->f.bound[t.bound & 3]);
-            plan_format(&rw->plan, plan, sizeof plan);
-            put_str(x, ws, row, 6, plan, x->f.text);
-            row++;
-            block_any[k] = true;
-        }
-        block_last[k] = row - 1;
-    }
-    free(pick);
-
+    /* The point table, grouped by series so each is one block: measured
+     * first (the roofs' ranges come from it), written after the roofs so
+     * rows go out in ascending order. */
+    roof_points(x, ws, &s, pick, npick, data_row, false, lo, hi, &ylo,
+                block_first, block_last, block_any);
     /* Axis ranges: whole decades around the points and the ridges. */
     {
         double ridge[2] = {hw->fp8_flops > 0 ? hw->fp8_flops / hw->ib_bps
                                              : hw->bf16_flops / hw->ib_bps,
-                           hw->fp8_flops > 0
-                               ? hw->fp8_flops / hw->nvlink_bps
-                               : hw->bf16_flops / hw->nvlink_bps};
+                           hw->fp8_flops > 0 ? hw->fp8_flops / hw->nvlink_bps
+                                             : hw->bf16_flops / hw->nvlink_bps};
         double top = fmax(hw->fp8_peak_flops, hw->bf16_peak_flops) / 1e12;
         for (k = 0; k < 2; k++) {
             double a = fmin(isfinite(lo[k]) ? lo[k] : ridge[k], ridge[k] / 10);
@@ -1809,11 +1931,11 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
             rc[k].x_lo = pow(10, floor(log10(a)));
             rc[k].x_hi = pow(10, ceil(log10(b)));
             rc[k].y_hi = pow(10, ceil(log10(top * 1.05)));
-            rc[k].y_lo = pow(10, floor(log10(fmin(isfinite(ylo) ? ylo : 1,
-                                                  rc[k].x_lo *
-                                                      (k ? hw->nvlink_bps
-                                                         : hw->ib_bps) /
-                                                      1e12))));
+            rc[k].y_lo = pow(
+                10,
+                floor(log10(fmin(
+                    isfinite(ylo) ? ylo : 1,
+                    rc[k].x_lo * (k ? hw->nvlink_bps : hw->ib_bps) / 1e12))));
             if (rc[k].y_lo < rc[k].y_hi / 1e4)
                 rc[k].y_lo = rc[k].y_hi / 1e4;
         }
@@ -1852,16 +1974,16 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
             ch[l] = workbook_add_chart(x->wb, LXW_CHART_SCATTER);
             if (!ch[l]) {
                 chk(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "workbook_add_chart");
-                return;
+                goto done;
             }
             /* plan series */
             for (k = 0; k <= s.n; k++) {
                 char xs[96], ys[96];
                 lxw_chart_fill fill;
                 lxw_chart_line line;
-                uint32_t color = k < s.n ? report_family_color(
-                                               r, (size_t)s.family[k])
-                                         : 0xB0B0B0;
+                uint32_t color =
+                    k < s.n ? report_family_color(r, (size_t)s.family[k])
+                            : 0xB0B0B0;
                 if (!block_any[k])
                     continue;
                 snprintf(xs, sizeof xs, "=%s!$%c$%zu:$%c$%zu", SH_ROOFLINE,
@@ -1871,13 +1993,11 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
                          block_first[k] + 1, block_last[k] + 1);
                 se = chart_add_series(ch[l], xs, ys);
                 if (!se) {
-                    chk(x, LXW_ERROR_MEMORY_MALLOC_FAILED,
-                        "chart_add_series");
-                    return;
+                    chk(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart_add_series");
+                    goto done;
                 }
-                chart_series_set_name(se, k < s.n
-                                              ? r->family[s.family[k]].name
-                                              : "other families");
+                chart_series_set_name(se, k < s.n ? r->family[s.family[k]].name
+                                                  : "other families");
                 chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
                 chart_series_set_marker_size(se, 5);
                 memset(&fill, 0, sizeof fill);
@@ -1907,10 +2027,10 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
                 put_str(x, ws, r0 + 1, 1, "ridge", x->f.text);
                 snprintf(f1, sizeof f1, "=MIN(MAX(%s*1000/%s,C%zu),C%zu)",
                          roofs[q], rc[l].bw_name, r0 + 1, r0 + 3);
-                put_fnum(x, ws, r0 + 1, 2, f1,
-                         fmin(fmax(roof_v[q] * 1000 / bw, rc[l].x_lo),
-                              rc[l].x_hi),
-                         x->f.cnt);
+                put_fnum(
+                    x, ws, r0 + 1, 2, f1,
+                    fmin(fmax(roof_v[q] * 1000 / bw, rc[l].x_lo), rc[l].x_hi),
+                    x->f.cnt);
                 snprintf(f1, sizeof f1, "=MIN(%s,C%zu*%s/1000)", roofs[q],
                          r0 + 2, rc[l].bw_name);
                 put_fnum(x, ws, r0 + 1, 3, f1,
@@ -1932,9 +2052,8 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
                          r0 + 1, r0 + 3);
                 se = chart_add_series(ch[l], xs, ys);
                 if (!se) {
-                    chk(x, LXW_ERROR_MEMORY_MALLOC_FAILED,
-                        "chart_add_series");
-                    return;
+                    chk(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart_add_series");
+                    goto done;
                 }
                 chart_series_set_name(se, name);
                 chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
@@ -1951,16 +2070,20 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
                 memset(&co, 0, sizeof co);
                 co.x_scale = 1.45;
                 co.y_scale = 1.45;
-                co.description = l ? "Roofline over NVLink"
-                                   : "Roofline over IB";
+                co.description =
+                    l ? "Roofline over NVLink" : "Roofline over IB";
                 chk(x,
-                    worksheet_insert_chart_opt(ws, l ? 26 : 3, 0, ch[l],
-                                               &co),
+                    worksheet_insert_chart_opt(ws, l ? 26 : 3, 0, ch[l], &co),
                     "worksheet_insert_chart");
             }
         }
         (void)row;
     }
+    put_str(x, ws, data_row - 2, 0, "Plans on the charts (values)", x->f.h2);
+    for (k = 0; k < 7; k++)
+        put_str(x, ws, data_row - 1, k, heads[k], x->f.head);
+    roof_points(x, ws, &s, pick, npick, data_row, true, lo, hi, &ylo,
+                block_first, block_last, block_any);
     if (x->img && (x->img->roofline_ib || x->img->roofline_nvlink)) {
         const char *png[2] = {x->img->roofline_ib, x->img->roofline_nvlink};
         size_t l;
@@ -1972,20 +2095,25 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
             io.x_scale = io.y_scale = 0.6;
             io.description = l ? "Roofline over NVLink (gnuplot)"
                                : "Roofline over IB (gnuplot)";
-            chk(x,
-                worksheet_insert_image_opt(ws, l ? 26 : 3, 7, png[l],
-                                           &io),
+            chk(x, worksheet_insert_image_opt(ws, l ? 26 : 3, 7, png[l], &io),
                 "worksheet_insert_image (roofline)");
         }
     }
     chk(x, worksheet_print_area(ws, 0, 0, 48, 5), "worksheet_print_area");
+done:
+    free(pick);
 }
 
 /* ---- Sensitivity ---- */
 
-static void sens_table(struct xw *x, lxw_worksheet *ws, size_t *rowp,
-                       const char *title, const double *gbps, size_t n,
-                       double now, bool nv)
+static void sens_table(struct xw *x,
+                       lxw_worksheet *ws,
+                       size_t *rowp,
+                       const char *title,
+                       const double *gbps,
+                       size_t n,
+                       double now,
+                       bool nv)
 {
     const struct report *r = x->r;
     size_t row = *rowp, i, k, skipped = 0;
@@ -2018,7 +2146,8 @@ static void sens_table(struct xw *x, lxw_worksheet *ws, size_t *rowp,
     if (skipped > 0)
         put_strf(x, ws, row++, 0, x->f.note,
                  "%zu families without a plan that fits are left out (see "
-                 "the crossover table below).", skipped);
+                 "the crossover table below).",
+                 skipped);
     *rowp = row + 1;
 }
 
@@ -2036,18 +2165,20 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
     put_str(x, ws, row++, 0,
             "Step time (s) of each family's best fitting plan if the link "
             "were this fast, everything else as in Assumptions; the colour "
-            "names the bound.", x->f.note);
+            "names the bound.",
+            x->f.note);
     for (b = 0; b < 4; b++)
         put_merged(x, ws, row, 1 + 2 * b, 2 + 2 * b, bn[b], x->f.bound[b]);
     row += 2;
     sens_table(x, ws, &row, "InfiniBand (per GPU per direction)",
                r->sens_ib_gbps, REPORT_SENS_IB, r->hw->spec.ib_gbps, false);
-    sens_table(x, ws, &row, "NVLink (per GPU per direction)",
-               r->sens_nv_gbps, REPORT_SENS_NV, r->hw->spec.nvlink_gbps,
-               true);
+    sens_table(x, ws, &row, "NVLink (per GPU per direction)", r->sens_nv_gbps,
+               REPORT_SENS_NV, r->hw->spec.nvlink_gbps, true);
 
-    put_str(x, ws, row++, 0, "Crossover: bandwidth at which the best plan "
-                             "turns compute-bound", x->f.h2);
+    put_str(x, ws, row++, 0,
+            "Crossover: bandwidth at which the best plan "
+            "turns compute-bound",
+            x->f.h2);
     put_str(x, ws, row, 0, "Family", x->f.head_left);
     put_str(x, ws, row, 1, "IB (GB/s)", x->f.head);
     put_str(x, ws, row, 2, "NVLink (GB/s)", x->f.head);
@@ -2072,7 +2203,8 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
     put_str(x, ws, row++, 0,
             "\"already\": the link's time is at or below compute now; "
             "\"never\": its per-call latency alone exceeds the compute "
-            "time.", x->f.note);
+            "time.",
+            x->f.note);
 }
 
 /* ---- Rejected ---- */
@@ -2080,9 +2212,9 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
 static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
-    static const char *const heads[] = {"Reason", "Combinations", "Share",
-                                        "Example 1", "Example 2",
-                                        "Example 3"};
+    static const char *const heads[] = {"Reason",    "Combinations",
+                                        "Share",     "Example 1",
+                                        "Example 2", "Example 3"};
     uint64_t total = 0;
     size_t row = 0, k;
     int i;
@@ -2094,7 +2226,8 @@ static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
     put_str(x, ws, row++, 0, "Rejected combinations", x->f.title);
     put_str(x, ws, row++, 0,
             "Each combination of the sweep's [space] lists either runs or is "
-            "rejected for the first reason it fails.", x->f.note);
+            "rejected for the first reason it fails.",
+            x->f.note);
     row++;
     for (k = 0; k < 6; k++)
         put_str(x, ws, row, k, heads[k], x->f.head);
@@ -2104,12 +2237,10 @@ static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
     for (i = 1; i < PLAN_REASONS; i++) {
         if (r->rejected[i] == 0)
             continue;
-        put_str(x, ws, row, 0, plan_reason_str((enum plan_reason)i),
-                x->f.text);
+        put_str(x, ws, row, 0, plan_reason_str((enum plan_reason)i), x->f.text);
         put_num(x, ws, row, 1, (double)r->rejected[i], x->f.cnt);
         put_num(x, ws, row, 2,
-                r->enumerated ? (double)r->rejected[i] /
-                                    (double)r->enumerated
+                r->enumerated ? (double)r->rejected[i] / (double)r->enumerated
                               : 0,
                 x->f.pct);
         for (k = 0; k < r->nexamples[i] && k < REPORT_EXAMPLES; k++)
@@ -2134,8 +2265,12 @@ static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
 /* ---- Validation ---- */
 
 /* Measured value or "n/a" when the run did not publish it (0). */
-static void measured(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
-                     double v, lxw_format *f)
+static void measured(struct xw *x,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t col,
+                     double v,
+                     lxw_format *f)
 {
     if (v > 0)
         put_num(x, ws, row, col, v, f);
@@ -2146,13 +2281,21 @@ static void measured(struct xw *x, lxw_worksheet *ws, size_t row, size_t col,
 static void sheet_validation(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
-    static const char *const heads[] = {
-        "Run", "GPUs", "Measured step (s)", "Predicted step (s)",
-        "Measured / predicted", "Measured TFLOP/s per GPU",
-        "Predicted TFLOP/s per GPU", "Measured MFU", "Predicted MFU",
-        "Measured GPU-h per 1T tokens", "Predicted GPU-h per 1T tokens",
-        "Not slower than reality", "Predicted bound", "Fits",
-        "Rank here"};
+    static const char *const heads[] = {"Run",
+                                        "GPUs",
+                                        "Measured step (s)",
+                                        "Predicted step (s)",
+                                        "Measured / predicted",
+                                        "Measured TFLOP/s per GPU",
+                                        "Predicted TFLOP/s per GPU",
+                                        "Measured MFU",
+                                        "Predicted MFU",
+                                        "Measured GPU-h per 1T tokens",
+                                        "Predicted GPU-h per 1T tokens",
+                                        "Not slower than reality",
+                                        "Predicted bound",
+                                        "Fits",
+                                        "Rank here"};
     enum { NH = sizeof heads / sizeof heads[0] };
     size_t row = 0, i, k;
 
@@ -2202,8 +2345,7 @@ static void sheet_validation(struct xw *x, lxw_worksheet *ws)
         put_num(x, ws, row, 6, tflops, x->f.cnt);
         measured(x, ws, row, 7, v->measured_mfu, x->f.pct);
         put_num(x, ws, row, 8, p->t.mfu, x->f.pct);
-        measured(x, ws, row, 9, v->measured_gpu_hours_per_trillion,
-                 x->f.cnt);
+        measured(x, ws, row, 9, v->measured_gpu_hours_per_trillion, x->f.cnt);
         put_num(x, ws, row, 10, p->t.gpu_hours_per_trillion, x->f.cnt);
         put_str(x, ws, row, 11, ok ? "\xE2\x9C\x93" : "\xE2\x9C\x97",
                 ok ? x->f.ok : x->f.bad);
@@ -2214,8 +2356,8 @@ static void sheet_validation(struct xw *x, lxw_worksheet *ws)
         if (v->current && v->rank > 0)
             put_num(x, ws, row, 14, (double)v->rank, x->f.cnt);
         else
-            put_str(x, ws, row, 14,
-                    v->current ? "not kept" : "other setup", x->f.na);
+            put_str(x, ws, row, 14, v->current ? "not kept" : "other setup",
+                    x->f.na);
         row_height(x, ws, row, text_height(strlen(v->name), 32, 11));
         row++;
         plan_format(&v->plan, plan, sizeof plan);
@@ -2283,8 +2425,8 @@ enum status xlsx_out_write(const struct report *r,
                            struct diag *d)
 {
     static const char *const names[] = {
-        SH_SUMMARY, SH_ASSUMPTIONS, SH_PLANS,    SH_MEMORY,     SH_COMM,
-        SH_ROOFLINE, SH_SENS,       SH_REJECTED, SH_VALIDATION, SH_ABOUT};
+        SH_SUMMARY,  SH_ASSUMPTIONS, SH_PLANS,    SH_MEMORY,     SH_COMM,
+        SH_ROOFLINE, SH_SENS,        SH_REJECTED, SH_VALIDATION, SH_ABOUT};
     enum { NSHEETS = sizeof names / sizeof names[0] };
     lxw_worksheet *ws[NSHEETS];
     lxw_workbook_options wopt;
@@ -2299,8 +2441,8 @@ enum status xlsx_out_write(const struct report *r,
                               images->step_breakdown};
         for (i = 0; i < 3; i++)
             if (png[i] && access(png[i], R_OK) != 0)
-                return diag_set(d, STATUS_IO, "%s: cannot embed %s: %s",
-                                path, png[i], strerror(errno));
+                return diag_set(d, STATUS_IO, "%s: cannot embed %s: %s", path,
+                                png[i], strerror(errno));
     }
     if (out_file_temp(path, tmp, sizeof tmp, d) != STATUS_OK)
         return d->status;
@@ -2319,8 +2461,7 @@ enum status xlsx_out_write(const struct report *r,
     if (!x->wb) {
         free(x);
         unlink(tmp);
-        return diag_set(d, STATUS_XLSX, "%s: cannot create the workbook",
-                        path);
+        return diag_set(d, STATUS_XLSX, "%s: cannot create the workbook", path);
     }
     for (i = 0; i < NSHEETS; i++) {
         ws[i] = workbook_add_worksheet(x->wb, names[i]);

@@ -23,7 +23,9 @@ struct xlsx_images {
 /* Plans above this many rows are written in libxlsxwriter's
  * constant_memory mode (about 4 MB instead of ~115 bytes per cell), where
  * Plans gets an autofilter instead of an Excel table. */
+#ifndef XLSX_OUT_TABLE_ROWS_MAX /* overridable to test the large mode */
 #define XLSX_OUT_TABLE_ROWS_MAX 200000
+#endif
 
 /*
  * Writes the workbook for r to path. images may be NULL. The file is

@@ -35,11 +35,14 @@ struct fixture {
 };
 
 /* The narrowed sweep: pure ZeRO and DeepSeek-like PP x EP plans. */
-static const char *const sets[] = {
-    "space.tp=1",       "space.pp=1 16",
-    "space.ep=1 64",    "space.zero=1 3",
-    "space.schedule=1f1b dualpipe", "space.precision=bf16 fp8",
-    "space.recompute=selective",    "space.mbs=1"};
+static const char *const sets[] = {"space.tp=1",
+                                   "space.pp=1 16",
+                                   "space.ep=1 64",
+                                   "space.zero=1 3",
+                                   "space.schedule=1f1b dualpipe",
+                                   "space.precision=bf16 fp8",
+                                   "space.recompute=selective",
+                                   "space.mbs=1"};
 
 static int setup(void **state)
 {
@@ -67,8 +70,7 @@ static int setup(void **state)
     opt.command_line = "roofplan report --set space.tp=1 ...";
     opt.version = "test";
     opt.generated = 1700000000;
-    if (report_build(&f.rep, &f.ctx, &f.other, &f.sf, &opt, &d) !=
-        STATUS_OK) {
+    if (report_build(&f.rep, &f.ctx, &f.other, &f.sf, &opt, &d) != STATUS_OK) {
         fprintf(stderr, "setup: %s\n", d.msg);
         return -1;
     }
@@ -218,8 +220,8 @@ static void test_xlsx_out_write_failure_keeps_old_file(void **state)
     write_text(png, "not a PNG file");
     img.roofline_ib = png;
     assert_int_equal(xlsx_out_write(&f->rep, path, &img, &d), STATUS_XLSX);
-    snprintf(want, sizeof want, "%s: worksheet_insert_image (roofline): ",
-             path);
+    snprintf(want, sizeof want,
+             "%s: worksheet_insert_image (roofline): ", path);
     assert_memory_equal(d.msg, want, strlen(want));
     buf = slurp(path, &n);
     assert_non_null(buf);
@@ -387,18 +389,18 @@ static void test_plans_table_value_matches_cost(void **state)
     struct cost_times t;
     struct plans_value v;
     report_row_times(&f->rep, &f->rep.rows[0], &t);
-    plans_table_value(&plans_table_columns(&(size_t){0})[plans_table_find(
-                          "step")],
-                      &f->rep, 0, &t, &v);
+    plans_table_value(
+        &plans_table_columns(&(size_t){0})[plans_table_find("step")], &f->rep,
+        0, &t, &v);
     assert_int_equal(v.kind, PLANS_NUMBER);
     assert_true(v.num == f->rep.rows[0].step);
     plans_table_value(
-        &plans_table_columns(&(size_t){0})[plans_table_find("bound")],
-        &f->rep, 0, &t, &v);
+        &plans_table_columns(&(size_t){0})[plans_table_find("bound")], &f->rep,
+        0, &t, &v);
     assert_string_equal(v.str, plans_table_bound_label(t.bound));
     plans_table_value(
-        &plans_table_columns(&(size_t){0})[plans_table_find("rank")],
-        &f->rep, 4, &t, &v);
+        &plans_table_columns(&(size_t){0})[plans_table_find("rank")], &f->rep,
+        4, &t, &v);
     assert_true(v.num == 5);
 }
 
