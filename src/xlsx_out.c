@@ -2182,7 +2182,7 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
     put_str(x, ws, row, 0, "Family", x->f.head_left);
     put_str(x, ws, row, 1, "IB (GB/s)", x->f.head);
     put_str(x, ws, row, 2, "NVLink (GB/s)", x->f.head);
-    put_merged(x, ws, row, 3, 9, "Meaning", x->f.head_left);
+    row_height(x, ws, row, 32);
     row++;
     for (i = 0; i < r->nfamilies; i++) {
         const struct report_family *f = &r->family[r->families_by_step[i]];
@@ -2192,9 +2192,9 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
                 strcmp(f->name, "ZeRO-3") == 0 ? x->f.red_label : x->f.bold);
         for (k = 0; k < 2; k++) {
             if (v[k] < 0)
-                put_str(x, ws, row, 1 + k, "never", x->f.text);
+                put_str(x, ws, row, 1 + k, "never", x->f.right);
             else if (v[k] == 0)
-                put_str(x, ws, row, 1 + k, "already", x->f.text);
+                put_str(x, ws, row, 1 + k, "already", x->f.right);
             else
                 put_num(x, ws, row, 1 + k, v[k], x->f.gbps);
         }
@@ -2212,9 +2212,8 @@ static void sheet_sens(struct xw *x, lxw_worksheet *ws)
 static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
 {
     const struct report *r = x->r;
-    static const char *const heads[] = {"Reason",    "Combinations",
-                                        "Share",     "Example 1",
-                                        "Example 2", "Example 3"};
+    static const char *const heads[] = {"Reason", "Combinations", "Share",
+                                        "Examples (plan: why)"};
     uint64_t total = 0;
     size_t row = 0, k;
     int i;
@@ -2222,14 +2221,14 @@ static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
     page_setup(ws, false);
     col_width(x, ws, 0, 0, 44);
     col_width(x, ws, 1, 2, 13);
-    col_width(x, ws, 3, 5, 60);
+    col_width(x, ws, 3, 3, 110);
     put_str(x, ws, row++, 0, "Rejected combinations", x->f.title);
     put_str(x, ws, row++, 0,
             "Each combination of the sweep's [space] lists either runs or is "
             "rejected for the first reason it fails.",
             x->f.note);
     row++;
-    for (k = 0; k < 6; k++)
+    for (k = 0; k < 4; k++)
         put_str(x, ws, row, k, heads[k], x->f.head);
     row++;
     for (i = 1; i < PLAN_REASONS; i++)
@@ -2243,9 +2242,21 @@ static void sheet_rejected(struct xw *x, lxw_worksheet *ws)
                 r->enumerated ? (double)r->rejected[i] / (double)r->enumerated
                               : 0,
                 x->f.pct);
-        for (k = 0; k < r->nexamples[i] && k < REPORT_EXAMPLES; k++)
-            put_str(x, ws, row, 3 + k, r->examples[i][k], x->f.small);
-        row_height(x, ws, row, text_height(strlen(r->examples[i][0]), 60, 9));
+        {
+            char ex[REPORT_EXAMPLES * 330];
+            size_t used = 0;
+            double h = 0;
+            ex[0] = '\0';
+            for (k = 0; k < r->nexamples[i] && k < REPORT_EXAMPLES; k++) {
+                int w = snprintf(ex + used, sizeof ex - used, "%s%s",
+                                 k ? "\n" : "", r->examples[i][k]);
+                if (w > 0 && (size_t)w < sizeof ex - used)
+                    used += (size_t)w;
+                h += text_height(strlen(r->examples[i][k]), 110, 9) - 3;
+            }
+            put_str(x, ws, row, 3, ex, x->f.small);
+            row_height(x, ws, row, h + 3);
+        }
         row++;
     }
     put_str(x, ws, row, 0, "Total rejected", x->f.bold);

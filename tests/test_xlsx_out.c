@@ -376,6 +376,11 @@ static void test_plans_table_expand(void **state)
     assert_false(plans_table_expand("{nosuch}+1", 7, buf, sizeof buf));
     assert_false(plans_table_expand("{step", 7, buf, sizeof buf));
     assert_false(plans_table_expand("{step}", 7, buf, 3));
+    /* Bound's CHOOSE(MATCH(core, compute:hbm)) needs these adjacent */
+    assert_int_equal(plans_table_find("ib"), plans_table_find("compute") + 1);
+    assert_int_equal(plans_table_find("nvlink"),
+                     plans_table_find("compute") + 2);
+    assert_int_equal(plans_table_find("hbm"), plans_table_find("compute") + 3);
     for (i = 0; i < n; i++) /* every template names real columns */
         if (cols[i].formula)
             assert_true(

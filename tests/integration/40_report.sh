@@ -24,6 +24,12 @@ expect 1 "$TMP/blocked/report.xlsx: cannot write: Is a directory" -- \
 check "failed write leaves no temporary file" \
     test "$(ls -A "$TMP/blocked" | wc -l)" -eq 1
 
+# Text from data files stays text, whatever it starts with.
+SMALL="--set space.tp=1 --set space.pp=1 --set space.ep=1 --set space.zero=3 --set space.schedule=1f1b --set space.recompute=full --set space.mbs=1"
+expect 0 "" -- $RP report -q -o "$TMP/evil" $SMALL --set 'cluster.name==HYPERLINK("http://x","y")'
+check "data-file text is never a formula" \
+    $PY -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/")); sst = z.read("xl/sharedStrings.xml").decode(); sys.exit(0 if "HYPERLINK" not in xml and "<t>=HYPERLINK(\"http://x\",\"y\")</t>" in sst else 1)' "$TMP/evil/report.xlsx"
+
 if ! $PY -c 'import openpyxl' 2>/dev/null; then
     echo "SKIP: workbook checks: /usr/bin/python3 has no openpyxl (apt-get install python3-openpyxl)"
 elif ! command -v ssconvert >/dev/null; then
