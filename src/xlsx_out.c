@@ -952,7 +952,7 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
         }
         tcp[n] = NULL;
         memset(&opt, 0, sizeof opt);
-        opt.name = "Plans";
+        opt.name = "PlansTable";
         opt.style_type = LXW_TABLE_STYLE_TYPE_LIGHT;
         opt.style_type_number = 1;
         opt.columns = tcp;

@@ -87,9 +87,9 @@ def structure(path):
         tables = [n for n in z.namelist() if n.startswith("xl/tables/")]
         t = [z.read(n).decode() for n in tables]
         plans_xml = z.read(sheet_files(path)["Plans"]).decode(errors="replace")
-    if not any('name="Plans"' in x and 'ref="A1:' in x and "autoFilter" in x
+    if not any('name="PlansTable"' in x and 'ref="A1:' in x and "autoFilter" in x
                for x in t):
-        fail("no Excel table named Plans with an autofilter")
+        fail("no Excel table PlansTable with an autofilter")
     if '<pane' not in plans_xml[:20000] or 'state="frozen"' not in \
             plans_xml[:20000]:
         fail("Plans has no frozen panes")
