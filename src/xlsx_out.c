@@ -1024,15 +1024,18 @@ static void plan_short(const struct plan *p, char *buf, size_t size)
     static const char *const sched[] = {"1f1b", "interleaved", "zb",
                                         "dualpipe"};
     static const char *const rec[] = {"none", "selective", "full"};
-    char pp[48] = "";
+    char pp[48] = "", dp[32] = "";
     if (p->pp > 1)
         snprintf(pp, sizeof pp, ", PP %ld (%s)", p->pp,
                  p->schedule >= 0 && p->schedule < PLAN_SCHEDULES
                      ? sched[p->schedule]
                      : "?");
-    snprintf(buf, size, "TP %ld%s, EP %ld%s, %s%ld, %s, recompute %s, mbs %ld",
-             p->tp, pp, p->ep, p->cp > 1 ? ", CP" : "",
-             p->zero ? "ZeRO-" : "DP, ZeRO-", p->zero,
+    if (p->dp > 1 && p->zero > 0)
+        snprintf(dp, sizeof dp, ", ZeRO-%ld", p->zero);
+    else if (p->dp > 1)
+        snprintf(dp, sizeof dp, ", plain DP");
+    snprintf(buf, size, "TP %ld%s, EP %ld%s%s, %s, recompute %s, mbs %ld",
+             p->tp, pp, p->ep, p->cp > 1 ? ", CP" : "", dp,
              p->precision == MODEL_FP8 ? "FP8" : "BF16",
              p->recompute >= 0 && p->recompute < MODEL_RECOMPUTES
                  ? rec[p->recompute]
