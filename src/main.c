@@ -18,6 +18,7 @@
 
 #include "comm.h"
 #include "cost.h"
+#include "csv_out.h"
 #include "datafile.h"
 #include "diag.h"
 #include "eval_out.h"
@@ -27,6 +28,7 @@
 #include "plot_out.h"
 #include "report.h"
 #include "sweep.h"
+#include "xlsx_out.h"
 
 #ifndef ROOFPLAN_VERSION
 #define ROOFPLAN_VERSION "0.1.0"
@@ -361,6 +363,46 @@ static void print_summary(const struct report *r)
     }
 }
 
+/* The PNG gnuplot drew for chart `name` this run, or NULL. */
+static const char *chart_png(const struct plot_files *charts, const char *name)
+{
+    size_t i;
+    for (i = 0; charts && i < charts->ncharts; i++)
+        if (strcmp(charts->chart[i].name, name) == 0 &&
+            charts->chart[i].png[0])
+            return charts->chart[i].png;
+    return NULL;
+}
+
+/* Writes <out>/report.xlsx (with the chart PNGs drawn this run; charts
+ * may be NULL) and, with --csv, <out>/plans.csv; lists the files written
+ * in `list`. */
+static enum status write_report_files(const struct config *cfg,
+                                      const struct report *rep,
+                                      const struct plot_files *charts,
+                                      char *list,
+                                      size_t size,
+                                      struct diag *d)
+{
+    char xlsx[1024], csv[1024];
+    struct xlsx_images img;
+
+    img.roofline_ib = chart_png(charts, "roofline-ib");
+    img.roofline_nvlink = chart_png(charts, "roofline-nvlink");
+    img.step_breakdown = chart_png(charts, "step-breakdown");
+    snprintf(xlsx, sizeof xlsx, "%s/report.xlsx", cfg->out_dir);
+    if (xlsx_out_write(rep, xlsx, &img, d) != STATUS_OK)
+        return d->status;
+    snprintf(list, size, "%s", xlsx);
+    if (cfg->csv) {
+        snprintf(csv, sizeof csv, "%s/plans.csv", cfg->out_dir);
+        if (csv_out_write(rep, csv, d) != STATUS_OK)
+            return d->status;
+        snprintf(list + strlen(list), size - strlen(list), ", %s", csv);
+    }
+    return STATUS_OK;
+}
+
 static int cmd_report(struct config *cfg, char **args, size_t nargs)
 {
     struct inputs in;
@@ -372,7 +414,7 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     struct diag plot_d;
     struct plot_files charts;
     struct plot_options popt;
-    char vdir[1024];
+    char vdir[1024], written[2200];
     int rc = 0;
 
     if (nargs > 0)
@@ -424,14 +466,20 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
         charts.gnuplot_missing)
         fprintf(stderr, "%s: warning: %s\n", PROG, charts.warning);
     print_summary(&rep);
+    if (write_report_files(cfg, &rep, cfg->no_charts ? NULL : &charts,
+                           written, sizeof written, &d) != STATUS_OK)
+        goto fail_runtime;
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
-                "sweep %.3f s, total %.3f s\n",
+                "sweep %.3f s, total %.3f s; wrote %s\n",
                 PROG, (unsigned long long)rep.enumerated,
                 (unsigned long long)rep.valid,
                 (unsigned long long)rep.fitting, rep.elapsed_s,
-                seconds_since(&t0));
+                seconds_since(&t0), written);
+    if (rep.dropped > 0 && !cfg->quiet)
+        fprintf(stderr, "%s: %llu valid plans left out of the workbook\n", PROG,
+                (unsigned long long)rep.dropped);
     if (plot_d.status != STATUS_OK) {
         print_diag(&plot_d);
         rc = EXIT_RUNTIME;

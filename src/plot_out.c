@@ -932,6 +932,9 @@ chart_roofline(const struct report *r, bool ib, struct vars *v, struct buf *dat)
     var_num(v, "NFAM", (double)nfam);
     buf_printf(keys, "array fam_color[%zu]\narray fam_key[%zu]\n",
                nfam ? nfam : 1, nfam ? nfam : 1);
+    if (nfam == 0) /* gnuplot evaluates a loop's body once even when it
+                    * runs zero times: give it something to read */
+        buf_printf(keys, "fam_color[1] = '#000000'; fam_key[1] = ''\n");
     for (i = 0; i < nfam; i++) {
         const struct report_family *f = &r->family[fam[i]];
         color_hex(report_family_color(r, (size_t)fam[i]), a, sizeof a);

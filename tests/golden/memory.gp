@@ -46,6 +46,9 @@ set output './memory.png'
 
 H = 0.34  # half the height of a bar
 set xrange [0:XMAX]
+# A label not to draw goes far left of the axis: gnuplot 5.4 crashes when
+# every point of a `with labels` plot is undefined (1/0).
+NOLABEL = -1e30
 set yrange [0.4:NROWS + 0.6]
 set xtics font ',16' nomirror out
 set ytics font ',15' nomirror scale 0 offset -1.6,0
@@ -73,9 +76,9 @@ plot \
     data using (0):1:($2+$3+$4):($2+$3+$4+$5):($1-H):($1+H) with boxxyerror fc rgb c_activations title 'activations', \
     data using (0):1:($2+$3+$4+$5):($2+$3+$4+$5+$6):($1-H):($1+H) with boxxyerror fc rgb c_other title 'other (runtime)', \
     '+' using (CAPACITY):(0.4 + $0 * (NROWS + 0.2) / 99.0) with lines lw 3 dt (10,5) lc rgb '#000000' notitle, \
-    data using ($7 > XMAX || $9 == 0 ? 1/0 : $7):1:(sprintf('%.1f GiB', $7)) with labels left offset 0.6,0 boxed font ',14' notitle, \
-    data using ($7 > XMAX || $9 == 1 ? 1/0 : $7):1:(sprintf('%.1f GiB: does not fit', $7)) with labels left offset 0.6,0 boxed font 'Sans Bold,14' textcolor rgb c_over notitle, \
-    data using ($7 > XMAX ? XMAX : 1/0):1:(sprintf('%.0f GiB: does not fit ▶', $7)) with labels right offset -0.3,0 boxed font 'Sans Bold,14' textcolor rgb c_over notitle
+    data using ($7 > XMAX || $9 == 0 ? NOLABEL : $7):1:(sprintf('%.1f GiB', $7)) with labels left offset 0.6,0 boxed font ',14' notitle, \
+    data using ($7 > XMAX || $9 == 1 ? NOLABEL : $7):1:(sprintf('%.1f GiB: does not fit', $7)) with labels left offset 0.6,0 boxed font 'Sans Bold,14' textcolor rgb c_over notitle, \
+    data using ($7 > XMAX ? XMAX : NOLABEL):1:(sprintf('%.0f GiB: does not fit ▶', $7)) with labels right offset -0.3,0 boxed font 'Sans Bold,14' textcolor rgb c_over notitle
 
 set output
 

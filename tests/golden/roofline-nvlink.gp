@@ -89,7 +89,7 @@ plot \
     NaN with points pt 9 ps 1.6 lc rgb '#777777' title 'BF16 plan', \
     NaN with points pt 7 ps 2.4 lc rgb '#000000' title 'best plan of a family', \
     (HAVE_PUBLISHED ? NaN : 1/0) with points pt 6 ps 3 lw 3 lc rgb '#000000' title (HAVE_PUBLISHED ? 'published plan' : ''), \
-    for [i=NFAM:1:-1] data index (i-1) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_color[i] notitle, \
+    for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_color[i > 1 ? i : 1] notitle, \
     (x >= 9895 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
     (x >= 7742.42424242 ? 1238.78787879 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x >= 4945 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \

@@ -69,8 +69,8 @@ set key at screen 0.74, screen 0.835 left top vertical Left reverse samplen 2.5 
 set key title 'best plan of each family' font ',14' left
 
 plot \
-    for [i=1:NFAM] data index (i-1) using 1:(fam_dash[i] ? NaN : $2):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 lc rgb fam_color[i] title (fam_dash[i] ? '' : fam_name[i]), \
-    for [i=1:NFAM] data index (i-1) using 1:(fam_dash[i] ? $2 : NaN):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 dt (10,6) lc rgb fam_color[i] title (fam_dash[i] ? fam_name[i] : '')
+    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? NaN : $2):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 lc rgb fam_color[i] title (fam_dash[i] ? '' : fam_name[i]), \
+    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? $2 : NaN):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 dt (10,6) lc rgb fam_color[i] title (fam_dash[i] ? fam_name[i] : '')
 
 set output
 

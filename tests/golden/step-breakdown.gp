@@ -71,9 +71,12 @@ after(x) = x > XMAX ? 1/0 : x   # hide what lies past the axis
 # the step time is written after the bar, or after the diamond when the
 # diamond is close; a bar past the axis has it at the right edge
 at(step, serial) = (serial - step < 0.07 * XMAX && serial <= XMAX) ? serial : step
-lx(step, serial) = at(step, serial) > 0.9 * XMAX ? 1/0 : at(step, serial)
+# A label not to draw goes far left of the axis: gnuplot 5.4 crashes when
+# every point of a `with labels` plot is undefined (1/0).
+NOLABEL = -1e30
+lx(step, serial) = at(step, serial) > 0.9 * XMAX ? NOLABEL : at(step, serial)
 # near or past the right edge: inside the bar's end, with an arrow if cut
-rx(step, serial) = at(step, serial) > 0.9 * XMAX ? (step > XMAX ? XMAX : step) : 1/0
+rx(step, serial) = at(step, serial) > 0.9 * XMAX ? (step > XMAX ? XMAX : step) : NOLABEL
 
 plot \
     data using (0):1:(0):2:($1-H):($1+H) with boxxyerror fc rgb c_compute title 'compute', \

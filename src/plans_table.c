@@ -1,0 +1,510 @@
+/*
+ * plans_table: the Plans columns (see plans_table.h).
+ *
+ * Work columns are stored in the units their headers name (TFLOP = 1e12
+ * FLOP, GB = 1e9 bytes, GiB = 2^30 bytes), so the formulas divide them by
+ * rates in matching units (TFLOP/s, GB/s; HBM TB/s x 1000). That changes
+ * the rounding of cost_times() by at most a few ulps; the cached results
+ * are the C values themselves.
+ */
+#include "plans_table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define GIB 1073741824.0
+
+enum col_id {
+    C_RANK,
+    C_FAMILY,
+    C_TP,
+    C_PP,
+    C_EP,
+    C_ZERO,
+    C_SCHEDULE,
+    C_PRECISION,
+    C_RECOMPUTE,
+    C_MBS,
+    C_STEP,
+    C_BOUND,
+    C_RATIO,
+    C_FITS,
+    C_MFU,
+    C_MFU_OWN,
+    C_TPS,
+    C_DAYS,
+    C_GPUH,
+    C_COST,
+    C_SERIAL,
+    C_COMPUTE,
+    C_IB,
+    C_NVLINK,
+    C_HBM,
+    C_OPT,
+    C_CORE,
+    C_BUBBLE,
+    C_FP8,
+    C_BF16,
+    C_MODEL,
+    C_IB_GB,
+    C_NV_GB,
+    C_IB_CALLS,
+    C_NV_CALLS,
+    C_HBM_GB,
+    C_OPT_GB,
+    C_BUBBLE_COEF,
+    C_MICROBATCHES,
+    C_TOKENS,
+    C_GPUS,
+    C_MEM_WEIGHTS,
+    C_MEM_GRADS,
+    C_MEM_OPT,
+    C_MEM_ACT,
+    C_MEM_OTHER,
+    C_MEM_TOTAL,
+    C_DP,
+    C_CP,
+    C_EDP,
+    C_VPP,
+    C_GBS,
+    C_PLAN
+};
+
+#define NUM    PLANS_NUMBER
+#define TEXT   PLANS_TEXT
+#define BOOL   PLANS_BOOL
+#define F_INT  "0"
+#define F_SEC  "0.000"
+#define F_BIG  "#,##0.0"
+#define F_GIB  "0.0"
+#define F_PCT  "0.0%"
+#define F_CNT  "#,##0"
+#define F_RAT  "0.00"
+#define F_USD  "$#,##0"
+#define F_DAYS "0.0"
+
+/* clang-format off */
+static const struct plans_column columns[] = {
+    {"rank", "Rank", "", F_INT, 7, NUM, NULL, C_RANK},
+    {"family", "Family", "", NULL, 17, TEXT, NULL, C_FAMILY},
+    {"tp", "TP", "", F_INT, 5, NUM, NULL, C_TP},
+    {"pp", "PP", "", F_INT, 5, NUM, NULL, C_PP},
+    {"ep", "EP", "", F_INT, 5, NUM, NULL, C_EP},
+    {"zero", "ZeRO", "", F_INT, 6, NUM, NULL, C_ZERO},
+    {"schedule", "Schedule", "", NULL, 11, TEXT, NULL, C_SCHEDULE},
+    {"precision", "Precision", "", NULL, 9, TEXT, NULL, C_PRECISION},
+    {"recompute", "Recompute", "", NULL, 10, TEXT, NULL, C_RECOMPUTE},
+    {"mbs", "Micro-batch", "seq", F_INT, 9, NUM, NULL, C_MBS},
+
+    {"step", "Step", "s", F_SEC, 9, NUM,
+     "{bubble}+{optimizer}+{core}", C_STEP},
+    /* The first of compute, IB, NVLink, HBM equal to the maximum: the
+     * term cost_times() keeps (it moves on only when strictly greater).
+     * The four time columns must stay adjacent and in this order. */
+    {"bound", "Bound", "", NULL, 9, TEXT,
+     "CHOOSE(MATCH({core},{compute}:{hbm},0),"
+     "\"compute\",\"IB\",\"NVLink\",\"HBM\")", C_BOUND},
+    {"ratio", "Comm/compute", "", F_RAT, 9, NUM,
+     "MAX({ib},{nvlink})/{compute}", C_RATIO},
+    {"fits", "Fits", "", NULL, 7, BOOL, "{mem_total}<=HBM_GIB", C_FITS},
+    {"mfu", "MFU of BF16 peak", "", F_PCT, 9, NUM,
+     "{model_tflop}/({step}*BF16_PEAK_TFLOPS)", C_MFU},
+    {"mfu_own", "MFU of own-precision peak", "", F_PCT, 11, NUM,
+     "{model_tflop}/({step}*IF({precision}=\"fp8\",FP8_PEAK_TFLOPS,"
+     "BF16_PEAK_TFLOPS))", C_MFU_OWN},
+    {"tps", "Tokens/s per GPU", "", F_CNT, 10, NUM,
+     "{tokens}/({step}*{gpus})", C_TPS},
+    {"days", "Days for token budget", "", F_DAYS, 10, NUM,
+     "TRAINING_TOKENS/({tps}*{gpus})/86400", C_DAYS},
+    {"gpuh", "GPU-hours per 1T tokens", "", F_CNT, 11, NUM,
+     "1E+12/{tps}/3600", C_GPUH},
+    {"cost", "Cost for token budget", "USD", F_USD, 13, NUM,
+     "{days}*24*{gpus}*GPU_HOUR_USD", C_COST},
+    {"serial", "Step, no overlap", "s", F_SEC, 10, NUM,
+     "{bubble}+{optimizer}+MAX({compute},{hbm})+{ib}+{nvlink}", C_SERIAL},
+    {"compute", "Compute", "s", F_SEC, 9, NUM,
+     "{bf16_tflop}/BF16_TFLOPS_USED+"
+     "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)",
+     C_COMPUTE},
+    {"ib", "IB", "s", F_SEC, 9, NUM,
+     "{ib_gb}/IB_GBPS+{ib_calls}*IB_LATENCY_US*1E-06", C_IB},
+    {"nvlink", "NVLink", "s", F_SEC, 9, NUM,
+     "{nv_gb}/NVLINK_GBPS+{nv_calls}*NVLINK_LATENCY_US*1E-06", C_NVLINK},
+    {"hbm", "HBM", "s", F_SEC, 9, NUM,
+     "{hbm_gb}/(HBM_ACHIEVABLE_TBPS*1000)", C_HBM},
+    {"optimizer", "Optimizer step", "s", F_SEC, 10, NUM,
+     "{opt_gb}/(HBM_ACHIEVABLE_TBPS*1000)", C_OPT},
+    {"core", "Overlapped core", "s", F_SEC, 10, NUM,
+     "MAX({compute},{ib},{nvlink},{hbm})", C_CORE},
+    {"bubble", "Pipeline bubble", "s", F_SEC, 10, NUM,
+     "{bubble_coef}*{core}/{microbatches}", C_BUBBLE},
+
+    {"fp8_tflop", "FP8 work", "TFLOP", F_BIG, 11, NUM, NULL, C_FP8},
+    {"bf16_tflop", "BF16 work", "TFLOP", F_BIG, 11, NUM, NULL, C_BF16},
+    {"model_tflop", "Model work", "TFLOP", F_BIG, 11, NUM, NULL, C_MODEL},
+    {"ib_gb", "IB traffic", "GB", F_BIG, 10, NUM, NULL, C_IB_GB},
+    {"nv_gb", "NVLink traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_GB},
+    {"ib_calls", "IB calls", "", F_CNT, 9, NUM, NULL, C_IB_CALLS},
+    {"nv_calls", "NVLink calls", "", F_CNT, 9, NUM, NULL, C_NV_CALLS},
+    {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, C_HBM_GB},
+    {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, C_OPT_GB},
+    {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL,
+     C_BUBBLE_COEF},
+    {"microbatches", "Micro-batches", "", F_CNT, 9, NUM, NULL,
+     C_MICROBATCHES},
+    {"tokens", "Tokens per step", "", F_CNT, 12, NUM, NULL, C_TOKENS},
+    {"gpus", "GPUs", "", F_CNT, 7, NUM, NULL, C_GPUS},
+
+    {"mem_weights", "Weights", "GiB", F_GIB, 9, NUM, NULL, C_MEM_WEIGHTS},
+    {"mem_grads", "Gradients", "GiB", F_GIB, 9, NUM, NULL, C_MEM_GRADS},
+    {"mem_opt", "Optimizer state", "GiB", F_GIB, 9, NUM, NULL, C_MEM_OPT},
+    {"mem_act", "Activations", "GiB", F_GIB, 10, NUM, NULL, C_MEM_ACT},
+    {"mem_other", "Other memory", "GiB", F_GIB, 9, NUM, NULL, C_MEM_OTHER},
+    {"mem_total", "Memory total", "GiB", F_GIB, 9, NUM,
+     "{mem_weights}+{mem_grads}+{mem_opt}+{mem_act}+{mem_other}",
+     C_MEM_TOTAL},
+
+    {"dp", "DP", "", F_INT, 6, NUM, NULL, C_DP},
+    {"cp", "CP", "", F_INT, 5, NUM, NULL, C_CP},
+    {"edp", "Expert DP", "", F_INT, 7, NUM, NULL, C_EDP},
+    {"vpp", "VPP", "", F_INT, 5, NUM, NULL, C_VPP},
+    {"gbs", "Global batch", "seq", F_CNT, 9, NUM, NULL, C_GBS},
+    {"plan", "Plan (roofplan eval syntax)", "", NULL, 100, TEXT, NULL,
+     C_PLAN},
+};
+/* clang-format on */
+
+#define NCOLUMNS (sizeof columns / sizeof columns[0])
+
+const struct plans_column *plans_table_columns(size_t *n)
+{
+    *n = NCOLUMNS;
+    return columns;
+}
+
+size_t plans_table_frozen(void)
+{
+    return (size_t)C_MBS + 1;
+}
+
+long plans_table_find(const char *key)
+{
+    size_t i;
+    for (i = 0; i < NCOLUMNS; i++)
+        if (strcmp(columns[i].key, key) == 0)
+            return (long)i;
+    return -1;
+}
+
+const char *plans_table_bound_label(int bound)
+{
+    switch (bound) {
+    case COST_IB:
+        return "IB";
+    case COST_NVLINK:
+        return "NVLink";
+    case COST_HBM:
+        return "HBM";
+    default:
+        return "compute";
+    }
+}
+
+void plans_table_header(const struct plans_column *c, char *buf, size_t size)
+{
+    if (c->unit[0])
+        snprintf(buf, size, "%s (%s)", c->header, c->unit);
+    else
+        snprintf(buf, size, "%s", c->header);
+}
+
+static void number(struct plans_value *out, double v)
+{
+    out->kind = PLANS_NUMBER;
+    out->num = v;
+}
+
+static void text(struct plans_value *out, const char *s)
+{
+    out->kind = PLANS_TEXT;
+    out->str = s;
+}
+
+/* Plan columns. */
+static bool plan_value(int id,
+                       const struct report_row *row,
+                       size_t index,
+                       struct plans_value *out)
+{
+    static const char *const sched[] = {"1f1b", "interleaved", "zb",
+                                        "dualpipe"};
+    static const char *const prec[] = {"bf16", "fp8"};
+    static const char *const rec[] = {"none", "selective", "full"};
+    const struct plan *p = &row->plan;
+    switch (id) {
+    case C_RANK:
+        number(out, (double)index + 1);
+        return true;
+    case C_TP:
+        number(out, (double)p->tp);
+        return true;
+    case C_PP:
+        number(out, (double)p->pp);
+        return true;
+    case C_EP:
+        number(out, (double)p->ep);
+        return true;
+    case C_ZERO:
+        number(out, (double)p->zero);
+        return true;
+    case C_SCHEDULE:
+        text(out, p->schedule >= 0 && p->schedule < PLAN_SCHEDULES
+                      ? sched[p->schedule]
+                      : "?");
+        return true;
+    case C_PRECISION:
+        text(out, p->precision == MODEL_FP8 ? prec[1] : prec[0]);
+        return true;
+    case C_RECOMPUTE:
+        text(out, p->recompute >= 0 && p->recompute < MODEL_RECOMPUTES
+                      ? rec[p->recompute]
+                      : "?");
+        return true;
+    case C_MBS:
+        number(out, (double)p->mbs);
+        return true;
+    case C_DP:
+        number(out, (double)p->dp);
+        return true;
+    case C_CP:
+        number(out, (double)p->cp);
+        return true;
+    case C_EDP:
+        number(out, (double)p->edp);
+        return true;
+    case C_VPP:
+        number(out, (double)p->vpp);
+        return true;
+    case C_GBS:
+        number(out, (double)p->gbs);
+        return true;
+    case C_PLAN:
+        plan_format(p, out->buf, sizeof out->buf);
+        text(out, out->buf);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Times and what follows from them: the formula columns. */
+static bool
+time_value(int id, const struct cost_times *t, struct plans_value *out)
+{
+    switch (id) {
+    case C_STEP:
+        number(out, t->step);
+        return true;
+    case C_BOUND:
+        text(out, plans_table_bound_label(t->bound));
+        return true;
+    case C_RATIO:
+        number(out, t->comm_compute_ratio);
+        return true;
+    case C_MFU:
+        number(out, t->mfu);
+        return true;
+    case C_MFU_OWN:
+        number(out, t->mfu_precision);
+        return true;
+    case C_TPS:
+        number(out, t->tokens_per_s_per_gpu);
+        return true;
+    case C_DAYS:
+        number(out, t->days);
+        return true;
+    case C_GPUH:
+        number(out, t->gpu_hours_per_trillion);
+        return true;
+    case C_COST:
+        number(out, t->cost_usd);
+        return true;
+    case C_SERIAL:
+        number(out, t->step_serial);
+        return true;
+    case C_COMPUTE:
+        number(out, t->compute);
+        return true;
+    case C_IB:
+        number(out, t->ib);
+        return true;
+    case C_NVLINK:
+        number(out, t->nvlink);
+        return true;
+    case C_HBM:
+        number(out, t->hbm);
+        return true;
+    case C_OPT:
+        number(out, t->optimizer);
+        return true;
+    case C_CORE:
+        number(out, t->core);
+        return true;
+    case C_BUBBLE:
+        number(out, t->bubble);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Work and memory: values that do not depend on the cluster's speeds. */
+static bool
+work_value(int id, const struct report_row *row, struct plans_value *out)
+{
+    const struct cost_work *w = &row->work;
+    const struct memory *m = &row->mem;
+    switch (id) {
+    case C_FP8:
+        number(out, w->fp8_flops / 1e12);
+        return true;
+    case C_BF16:
+        number(out, w->bf16_flops / 1e12);
+        return true;
+    case C_MODEL:
+        number(out, w->model_flops / 1e12);
+        return true;
+    case C_IB_GB:
+        number(out, w->ib_bytes / 1e9);
+        return true;
+    case C_NV_GB:
+        number(out, w->nvlink_bytes / 1e9);
+        return true;
+    case C_IB_CALLS:
+        number(out, w->ib_calls);
+        return true;
+    case C_NV_CALLS:
+        number(out, w->nvlink_calls);
+        return true;
+    case C_HBM_GB:
+        number(out, w->hbm_bytes / 1e9);
+        return true;
+    case C_OPT_GB:
+        number(out, w->optimizer_bytes / 1e9);
+        return true;
+    case C_BUBBLE_COEF:
+        number(out, w->bubble_coef);
+        return true;
+    case C_MICROBATCHES:
+        number(out, w->microbatches);
+        return true;
+    case C_TOKENS:
+        number(out, w->tokens);
+        return true;
+    case C_GPUS:
+        number(out, w->gpus);
+        return true;
+    case C_MEM_WEIGHTS:
+        number(out, m->weights / GIB);
+        return true;
+    case C_MEM_GRADS:
+        number(out, m->grads / GIB);
+        return true;
+    case C_MEM_OPT:
+        number(out, m->optimizer / GIB);
+        return true;
+    case C_MEM_ACT:
+        number(out, m->activations / GIB);
+        return true;
+    case C_MEM_OTHER:
+        number(out, m->other / GIB);
+        return true;
+    case C_MEM_TOTAL:
+        number(out, m->total / GIB);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void plans_table_value(const struct plans_column *c,
+                       const struct report *r,
+                       size_t index,
+                       const struct cost_times *t,
+                       struct plans_value *out)
+{
+    const struct report_row *row = &r->rows[index];
+    out->kind = PLANS_NUMBER;
+    out->num = 0;
+    out->flag = false;
+    out->str = "";
+    if (c->id == C_FAMILY) {
+        text(out, row->family >= 0 && (size_t)row->family < r->nfamilies
+                      ? r->family[row->family].name
+                      : "?");
+    } else if (c->id == C_FITS) {
+        out->kind = PLANS_BOOL;
+        out->flag = row->fits;
+    } else if (!plan_value(c->id, row, index, out) &&
+               !time_value(c->id, t, out)) {
+        work_value(c->id, row, out);
+    }
+}
+
+void plans_table_col_name(size_t col, char *buf, size_t size)
+{
+    char rev[8];
+    size_t n = 0, i;
+    col++; /* bijective base 26: A..Z, AA.. */
+    while (col > 0 && n < sizeof rev) {
+        rev[n++] = (char)('A' + (col - 1) % 26);
+        col = (col - 1) / 26;
+    }
+    for (i = 0; i < n && i + 1 < size; i++)
+        buf[i] = rev[n - 1 - i];
+    if (size > 0)
+        buf[i < size ? i : size - 1] = '\0';
+}
+
+bool plans_table_expand(const char *tmpl,
+                        unsigned long row1,
+                        char *buf,
+                        size_t size)
+{
+    size_t used = 0;
+    const char *s = tmpl;
+    if (size < 2)
+        return false;
+    buf[used++] = '=';
+    while (*s) {
+        if (*s == '{') {
+            const char *end = strchr(s, '}');
+            char key[32], col[8];
+            size_t len;
+            long idx;
+            int n;
+            if (!end || (size_t)(end - s - 1) >= sizeof key)
+                return false;
+            len = (size_t)(end - s - 1);
+            memcpy(key, s + 1, len);
+            key[len] = '\0';
+            idx = plans_table_find(key);
+            if (idx < 0)
+                return false;
+            plans_table_col_name((size_t)idx, col, sizeof col);
+            n = snprintf(buf + used, size - used, "%s%lu", col, row1);
+            if (n < 0 || (size_t)n >= size - used)
+                return false;
+            used += (size_t)n;
+            s = end + 1;
+        } else {
+            if (*s == '}' || used + 1 >= size)
+                return false;
+            buf[used++] = *s++;
+        }
+    }
+    buf[used] = '\0';
+    return true;
+}

@@ -1,0 +1,91 @@
+/*
+ * plans_table: the columns of the Plans sheet and of plans.csv, defined
+ * once — header, unit, number format, width, and either a value getter
+ * or a spreadsheet formula template. xlsx_out writes the formulas (with
+ * the C value as their cached result); csv_out writes every column's
+ * value. This module knows no file format and includes no third-party
+ * header.
+ *
+ * Formula templates use workbook-level names from the Assumptions sheet
+ * (IB_GBPS, COMPUTE_DERATE, ...) and refer to other columns of the same
+ * row as {key}, e.g. "{bubble}+{optimizer}+{core}"; plans_table_expand()
+ * turns them into A1 references. Together the templates repeat
+ * cost_times() term for term (see cost.h).
+ */
+#ifndef PROJ_PLANS_TABLE_H
+#define PROJ_PLANS_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cost.h"
+#include "report.h"
+
+enum plans_kind {
+    PLANS_NUMBER, /* double */
+    PLANS_TEXT,   /* string */
+    PLANS_BOOL    /* TRUE / FALSE */
+};
+
+struct plans_column {
+    const char *key;        /* id used in formula templates: "step" */
+    const char *header;     /* "Step" */
+    const char *unit;       /* "s"; "" when none */
+    const char *num_format; /* Excel number format: "0.000"; NULL: text */
+    double width;           /* column width in characters */
+    int kind;               /* enum plans_kind */
+    const char *formula;    /* template without '='; NULL: a value */
+    int id;                 /* private: which value plans_table_value() gives */
+};
+
+/* One cell's value; str points into buf or at a string constant. */
+struct plans_value {
+    int kind; /* enum plans_kind */
+    double num;
+    bool flag;
+    const char *str;
+    char buf[320];
+};
+
+/* The columns, in sheet order; *n receives their count. Never NULL. */
+const struct plans_column *plans_table_columns(size_t *n);
+
+/* Leading columns that identify a plan (frozen on the Plans sheet). */
+size_t plans_table_frozen(void);
+
+/* Index of the column with this key, or -1. */
+long plans_table_find(const char *key);
+
+/*
+ * Value of column c for kept row `row` of r, whose times t came from
+ * report_row_times(). For formula columns this is the C result the
+ * formula must reproduce (its cached value). `index` is the row's
+ * position in r->rows (0-based; the rank shown is index + 1).
+ */
+void plans_table_value(const struct plans_column *c,
+                       const struct report *r,
+                       size_t index,
+                       const struct cost_times *t,
+                       struct plans_value *out);
+
+/* "Step (s)": header with the unit in parentheses, into buf. */
+void plans_table_header(const struct plans_column *c, char *buf, size_t size);
+
+/* Display label of a bound: "compute", "IB", "NVLink", "HBM". */
+const char *plans_table_bound_label(int bound);
+
+/*
+ * Expands a formula template for spreadsheet row `row1` (1-based) into
+ * buf with a leading '=': {key} becomes the column letters and the row,
+ * e.g. "{ib}/IB_GBPS" -> "=AB7/IB_GBPS". Returns false when a key is
+ * unknown, a brace is unbalanced, or buf is too small.
+ */
+bool plans_table_expand(const char *tmpl,
+                        unsigned long row1,
+                        char *buf,
+                        size_t size);
+
+/* Spreadsheet column letters of 0-based column index col ("A", "AB"). */
+void plans_table_col_name(size_t col, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * xlsx_out: the planning workbook (DESIGN.md §5) — Summary, Assumptions,
+ * Plans, Memory, Communication, Roofline, Sensitivity, Rejected,
+ * Validation, About — from a built report. The only file that includes
+ * xlsxwriter.h. It computes nothing new: every number comes from the
+ * report, and the formulas of Plans, Communication, Roofline and Memory
+ * repeat cost_times() over the Assumptions sheet's named inputs, with the
+ * C results as their cached values.
+ */
+#ifndef PROJ_XLSX_OUT_H
+#define PROJ_XLSX_OUT_H
+
+#include "diag.h"
+#include "report.h"
+
+/* PNG charts to embed (each NULL = none), e.g. out/roofline-ib.png. */
+struct xlsx_images {
+    const char *roofline_ib;     /* on the Roofline sheet */
+    const char *roofline_nvlink; /* on the Roofline sheet */
+    const char *step_breakdown;  /* on the Summary sheet */
+};
+
+/* Plans above this many rows are written in libxlsxwriter's
+ * constant_memory mode (about 4 MB instead of ~115 bytes per cell), where
+ * Plans gets an autofilter instead of an Excel table. */
+#ifndef XLSX_OUT_TABLE_ROWS_MAX /* overridable to test the large mode */
+#define XLSX_OUT_TABLE_ROWS_MAX 200000
+#endif
+
+/*
+ * Writes the workbook for r to path. images may be NULL. The file is
+ * written to a temporary file in path's directory and renamed over path
+ * only on success; on failure the temporary file is removed and an
+ * existing file at path is left untouched. Document properties take
+ * their date from r->generated, so equal reports give byte-identical
+ * files. Returns STATUS_OK, STATUS_IO ("path: cannot write: reason") or
+ * STATUS_XLSX ("path: <libxlsxwriter call>: <lxw_strerror>").
+ *
+ *   struct xlsx_images img = {NULL, NULL, NULL};
+ *   xlsx_out_write(&rep, "out/report.xlsx", &img, &d);
+ */
+enum status xlsx_out_write(const struct report *r,
+                           const char *path,
+                           const struct xlsx_images *images,
+                           struct diag *d);
+
+#endif

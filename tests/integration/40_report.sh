@@ -1,0 +1,57 @@
+# roofplan report: the workbook read back by real readers (openpyxl,
+# gnumeric's ssconvert), its formulas recalculated against their cached
+# values, a changed input re-timing the plans, byte-identical reruns,
+# atomic replacement. Sourced by tests/run_integration.sh.
+RP=${ROOFPLAN_RELEASE:-$ROOFPLAN} # the release build: the full sweep
+OUT=$TMP/report
+CHECK="$PY tests/xlsx_check.py"
+export SOURCE_DATE_EPOCH=1735689600
+
+expect 0 "wrote $OUT/report.xlsx, $OUT/plans.csv" -- \
+    $RP report -o "$OUT" --csv
+check "report.xlsx and plans.csv written" test -s "$OUT/report.xlsx" -a -s "$OUT/plans.csv"
+check "no temporary files left" test "$(ls -A "$OUT" | grep -c '^\.')" -eq 0
+
+# Same inputs, same command line, same SOURCE_DATE_EPOCH: same bytes.
+cp "$OUT/report.xlsx" "$TMP/first.xlsx"
+expect 0 "" -- $RP report -o "$OUT" --csv
+check "two runs give identical bytes" cmp "$TMP/first.xlsx" "$OUT/report.xlsx"
+
+# A write that fails leaves nothing behind and says why (exit 1).
+mkdir -p "$TMP/blocked/report.xlsx/x"
+expect 1 "$TMP/blocked/report.xlsx: cannot write: Is a directory" -- \
+    $RP report -q -o "$TMP/blocked"
+check "failed write leaves no temporary file" \
+    test "$(ls -A "$TMP/blocked" | grep -c '^\.')" -eq 0
+
+# Text from data files stays text, whatever it starts with.
+SMALL="--set space.tp=1 --set space.pp=1 --set space.ep=1 --set space.zero=3 --set space.schedule=1f1b --set space.recompute=full --set space.mbs=1"
+expect 0 "" -- $RP report -q -o "$TMP/evil" $SMALL --set 'cluster.name==HYPERLINK("http://x","y")'
+check "data-file text is never a formula" \
+    $PY -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); xml = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/")); sst = z.read("xl/sharedStrings.xml").decode(); sys.exit(0 if "HYPERLINK" not in xml and "<t>=HYPERLINK(\"http://x\",\"y\")</t>" in sst else 1)' "$TMP/evil/report.xlsx"
+
+if ! $PY -c 'import openpyxl' 2>/dev/null; then
+    echo "SKIP: workbook checks: /usr/bin/python3 has no openpyxl (apt-get install python3-openpyxl)"
+elif ! command -v ssconvert >/dev/null; then
+    echo "SKIP: workbook recalculation: no ssconvert (apt-get install --no-install-recommends gnumeric)"
+else
+    check "workbook structure (openpyxl)" $CHECK structure "$OUT/report.xlsx"
+    SS="ssconvert -S -O format=raw -T Gnumeric_stf:stf_assistant"
+    mkdir -p "$TMP/cached" "$TMP/recalc" "$TMP/ib400"
+    # the cached values and a gnumeric recalculation, in parallel
+    $SS "$OUT/report.xlsx" "$TMP/cached/r_%n_%s.csv" >"$TMP/ss1.log" 2>&1 &
+    ss1=$!
+    $SS --recalc "$OUT/report.xlsx" "$TMP/recalc/r_%n_%s.csv" >"$TMP/ss2.log" 2>&1
+    wait $ss1
+    check "cached values = plans.csv (the C values)" \
+        $CHECK csv "$TMP/cached/r_2_Plans.csv" "$OUT/plans.csv"
+    check "every formula recalculates to its cached value (gnumeric)" \
+        $CHECK compare "$TMP/cached" "$TMP/recalc"
+    # IB at 400 GB/s: ZeRO-3 plans change bound, plans re-rank
+    check "set IB_GBPS=400" \
+        $CHECK set-name "$OUT/report.xlsx" "$TMP/ib400.xlsx" IB_GBPS 400
+    $SS --recalc "$TMP/ib400.xlsx" "$TMP/ib400/r_%n_%s.csv" >"$TMP/ss3.log" 2>&1
+    check "IB_GBPS=400 re-times the plans (gnumeric)" \
+        $CHECK rebound "$TMP/cached" "$TMP/ib400"
+fi
+unset SOURCE_DATE_EPOCH

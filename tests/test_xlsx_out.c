@@ -1,0 +1,428 @@
+/*
+ * test_xlsx_out: the workbook and plans.csv from a small report (a sweep
+ * of the default files narrowed by --set-style overrides): writing
+ * succeeds, a failed write leaves an existing file and no temporary
+ * files, equal reports give equal bytes, CSV quoting, the Plans
+ * columns' formula templates.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv_out.h"
+#include "plans_table.h"
+#include "report.h"
+#include "xlsx_out.h"
+#include "test_util.h"
+
+struct fixture {
+    struct model m;
+    struct hardware hw;
+    struct sweep_file sf;
+    struct cost_ctx ctx, other;
+    struct report rep;
+    char dir[64];
+};
+
+/* The narrowed sweep: pure ZeRO and DeepSeek-like PP x EP plans. */
+static const char *const sets[] = {"space.tp=1",
+                                   "space.pp=1 16",
+                                   "space.ep=1 64",
+                                   "space.zero=1 3",
+                                   "space.schedule=1f1b dualpipe",
+                                   "space.precision=bf16 fp8",
+                                   "space.recompute=selective",
+                                   "space.mbs=1"};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct datafile_set s[sizeof sets / sizeof sets[0]];
+    struct report_options opt;
+    struct diag d;
+    size_t i, n = sizeof sets / sizeof sets[0];
+
+    memset(&f, 0, sizeof f);
+    diag_init(&d);
+    for (i = 0; i < n; i++)
+        if (datafile_parse_set(sets[i], &s[i], &d) != STATUS_OK)
+            return -1;
+    if (model_load("data/models/deepseek-v3.ini", &f.m, NULL, 0, &d) ||
+        hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d) ||
+        sweep_load("data/sweeps/default.ini", &f.sf, s, n, &d) ||
+        cost_ctx_init(&f.ctx, &f.m, &f.hw, COMM_TOPO, &d) ||
+        cost_ctx_init(&f.other, &f.m, &f.hw, COMM_FLAT, &d)) {
+        fprintf(stderr, "setup: %s\n", d.msg);
+        return -1;
+    }
+    memset(&opt, 0, sizeof opt);
+    opt.validation_dir = "data/validation";
+    opt.command_line = "roofplan report --set space.tp=1 ...";
+    opt.version = "test";
+    opt.generated = 1700000000;
+    if (report_build(&f.rep, &f.ctx, &f.other, &f.sf, &opt, &d) != STATUS_OK) {
+        fprintf(stderr, "setup: %s\n", d.msg);
+        return -1;
+    }
+    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_out.XXXXXX");
+    if (!mkdtemp(f.dir))
+        return -1;
+    *state = &f;
+    return 0;
+}
+
+/* Removes every file of dir, then dir. */
+static void remove_dir(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    char path[512];
+    if (!dp)
+        return;
+    while ((e = readdir(dp)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(dp);
+    rmdir(dir);
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    remove_dir(f->dir);
+    report_free(&f->rep);
+    cost_ctx_release(&f->ctx);
+    cost_ctx_release(&f->other);
+    sweep_release(&f->sf);
+    hardware_release(&f->hw);
+    model_release(&f->m);
+    return 0;
+}
+
+/* Entries of dir other than . and .. */
+static size_t count_files(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    size_t n = 0;
+    if (!dp)
+        return 0;
+    while ((e = readdir(dp)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(dp);
+    return n;
+}
+
+/* Whole file into a malloc'd buffer; *size its length. */
+static char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        *size = (size_t)n;
+    }
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_xlsx_out_write_smoke(void **state)
+{
+    struct fixture *f = *state;
+    char path[128];
+    struct diag d;
+    size_t n = 0;
+    char *buf;
+    diag_init(&d);
+    assert_true(f->rep.nrows > 10);
+    snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
+    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    buf = slurp(path, &n);
+    assert_non_null(buf);
+    assert_true(n > 10000);
+    assert_memory_equal(buf, "PK", 2); /* a zip file */
+    free(buf);
+    assert_int_equal(count_files(f->dir), 1);
+    unlink(path);
+}
+
+static void test_xlsx_out_write_is_reproducible(void **state)
+{
+    struct fixture *f = *state;
+    char a[128], b[128];
+    struct diag d;
+    size_t na = 0, nb = 0;
+    char *ba, *bb;
+    diag_init(&d);
+    snprintf(a, sizeof a, "%s/a.xlsx", f->dir);
+    snprintf(b, sizeof b, "%s/b.xlsx", f->dir);
+    assert_int_equal(xlsx_out_write(&f->rep, a, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write(&f->rep, b, NULL, &d), STATUS_OK);
+    ba = slurp(a, &na);
+    bb = slurp(b, &nb);
+    assert_non_null(ba);
+    assert_non_null(bb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(ba, bb, na);
+    free(ba);
+    free(bb);
+    unlink(a);
+    unlink(b);
+}
+
+/* A failure inside libxlsxwriter (an "image" that is not one) leaves
+ * the previous workbook byte for byte and no temporary file. */
+static void test_xlsx_out_write_failure_keeps_old_file(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_images img = {NULL, NULL, NULL};
+    char path[128], png[128], want[256];
+    struct diag d;
+    size_t n = 0;
+    char *buf;
+    diag_init(&d);
+    snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
+    snprintf(png, sizeof png, "%s/roofline-ib.png", f->dir);
+    write_text(path, "previous workbook");
+    write_text(png, "not a PNG file");
+    img.roofline_ib = png;
+    assert_int_equal(xlsx_out_write(&f->rep, path, &img, &d), STATUS_XLSX);
+    snprintf(want, sizeof want,
+             "%s: worksheet_insert_image (roofline): ", path);
+    assert_memory_equal(d.msg, want, strlen(want));
+    buf = slurp(path, &n);
+    assert_non_null(buf);
+    assert_string_equal(buf, "previous workbook");
+    free(buf);
+    assert_int_equal(count_files(f->dir), 2);
+    unlink(path);
+    unlink(png);
+}
+
+/* A chart that cannot be read is named before anything is written. */
+static void test_xlsx_out_write_missing_image(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_images img = {NULL, NULL, "/nonexistent/step.png"};
+    char path[128], want[256];
+    struct diag d;
+    diag_init(&d);
+    snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
+    assert_int_equal(xlsx_out_write(&f->rep, path, &img, &d), STATUS_IO);
+    snprintf(want, sizeof want,
+             "%s: cannot embed /nonexistent/step.png: No such file or "
+             "directory",
+             path);
+    assert_string_equal(d.msg, want);
+    assert_int_equal(count_files(f->dir), 0);
+}
+
+static void test_xlsx_out_write_unwritable_dir(void **state)
+{
+    struct fixture *f = *state;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(
+        xlsx_out_write(&f->rep, "/nonexistent-dir/report.xlsx", NULL, &d),
+        STATUS_IO);
+    assert_string_equal(d.msg, "/nonexistent-dir/report.xlsx: cannot "
+                               "write: No such file or directory");
+}
+
+/* Without root, a read-only directory refuses the temporary file and
+ * the existing workbook stays. */
+static void test_xlsx_out_write_read_only_dir(void **state)
+{
+    struct fixture *f = *state;
+    char sub[128], path[160];
+    struct diag d;
+    size_t n = 0;
+    char *buf;
+    if (geteuid() == 0)
+        skip(); /* root writes anyway */
+    diag_init(&d);
+    snprintf(sub, sizeof sub, "%s/ro", f->dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(path, sizeof path, "%s/report.xlsx", sub);
+    write_text(path, "old");
+    assert_int_equal(chmod(sub, 0555), 0);
+    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_IO);
+    chmod(sub, 0755);
+    buf = slurp(path, &n);
+    assert_non_null(buf);
+    assert_string_equal(buf, "old");
+    free(buf);
+    assert_int_equal(count_files(sub), 1);
+    unlink(path);
+    rmdir(sub);
+}
+
+/* One field through csv_out_field, as text. */
+static void field(const char *in, char *out, size_t size)
+{
+    FILE *f;
+    memset(out, 0, size);
+    f = fmemopen(out, size, "w");
+    assert_non_null(f);
+    assert_true(csv_out_field(f, in));
+    fclose(f);
+}
+
+static void test_csv_out_field_quotes_when_needed(void **state)
+{
+    char buf[128];
+    (void)state;
+    field("ZeRO-1+PP+EP", buf, sizeof buf);
+    assert_string_equal(buf, "ZeRO-1+PP+EP");
+    field("a,b", buf, sizeof buf);
+    assert_string_equal(buf, "\"a,b\"");
+    field("say \"hi\"", buf, sizeof buf);
+    assert_string_equal(buf, "\"say \"\"hi\"\"\"");
+    field("two\nlines", buf, sizeof buf);
+    assert_string_equal(buf, "\"two\nlines\"");
+    field("=1+1", buf, sizeof buf);
+    assert_string_equal(buf, "=1+1");
+    field("", buf, sizeof buf);
+    assert_string_equal(buf, "");
+}
+
+static void test_csv_out_write_rows(void **state)
+{
+    struct fixture *f = *state;
+    char path[128];
+    struct diag d;
+    size_t n = 0, lines = 0, i;
+    char *buf, *p;
+    diag_init(&d);
+    snprintf(path, sizeof path, "%s/plans.csv", f->dir);
+    assert_int_equal(csv_out_write(&f->rep, path, &d), STATUS_OK);
+    buf = slurp(path, &n);
+    assert_non_null(buf);
+    for (i = 0; i < n; i++)
+        if (buf[i] == '\n')
+            lines++;
+    assert_int_equal(lines, f->rep.nrows + 1);
+    assert_memory_equal(buf, "Rank,Family,TP,PP,EP,ZeRO,", 26);
+    p = strstr(buf, "\r\n1,");
+    assert_non_null(p);
+    free(buf);
+    assert_int_equal(count_files(f->dir), 1);
+    unlink(path);
+    assert_int_equal(csv_out_write(&f->rep, "/nonexistent-dir/p.csv", &d),
+                     STATUS_IO);
+    assert_string_equal(d.msg, "/nonexistent-dir/p.csv: cannot write: No "
+                               "such file or directory");
+}
+
+static void test_plans_table_col_name(void **state)
+{
+    char b[8];
+    (void)state;
+    plans_table_col_name(0, b, sizeof b);
+    assert_string_equal(b, "A");
+    plans_table_col_name(25, b, sizeof b);
+    assert_string_equal(b, "Z");
+    plans_table_col_name(26, b, sizeof b);
+    assert_string_equal(b, "AA");
+    plans_table_col_name(701, b, sizeof b);
+    assert_string_equal(b, "ZZ");
+    plans_table_col_name(702, b, sizeof b);
+    assert_string_equal(b, "AAA");
+}
+
+static void test_plans_table_expand(void **state)
+{
+    char buf[600], want[64], col[8];
+    size_t n, i;
+    const struct plans_column *cols = plans_table_columns(&n);
+    (void)state;
+    plans_table_col_name((size_t)plans_table_find("ib_gb"), col, sizeof col);
+    snprintf(want, sizeof want, "=%s7/IB_GBPS", col);
+    assert_true(plans_table_expand("{ib_gb}/IB_GBPS", 7, buf, sizeof buf));
+    assert_string_equal(buf, want);
+    assert_false(plans_table_expand("{nosuch}+1", 7, buf, sizeof buf));
+    assert_false(plans_table_expand("{step", 7, buf, sizeof buf));
+    assert_false(plans_table_expand("{step}", 7, buf, 3));
+    /* Bound's CHOOSE(MATCH(core, compute:hbm)) needs these adjacent */
+    assert_int_equal(plans_table_find("ib"), plans_table_find("compute") + 1);
+    assert_int_equal(plans_table_find("nvlink"),
+                     plans_table_find("compute") + 2);
+    assert_int_equal(plans_table_find("hbm"), plans_table_find("compute") + 3);
+    for (i = 0; i < n; i++) /* every template names real columns */
+        if (cols[i].formula)
+            assert_true(
+                plans_table_expand(cols[i].formula, 1048576, buf, sizeof buf));
+}
+
+/* The cached value of each formula column is what cost_times() gave. */
+static void test_plans_table_value_matches_cost(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_times t;
+    struct plans_value v;
+    report_row_times(&f->rep, &f->rep.rows[0], &t);
+    plans_table_value(
+        &plans_table_columns(&(size_t){0})[plans_table_find("step")], &f->rep,
+        0, &t, &v);
+    assert_int_equal(v.kind, PLANS_NUMBER);
+    assert_true(v.num == f->rep.rows[0].step);
+    plans_table_value(
+        &plans_table_columns(&(size_t){0})[plans_table_find("bound")], &f->rep,
+        0, &t, &v);
+    assert_string_equal(v.str, plans_table_bound_label(t.bound));
+    plans_table_value(
+        &plans_table_columns(&(size_t){0})[plans_table_find("rank")], &f->rep,
+        4, &t, &v);
+    assert_true(v.num == 5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xlsx_out_write_smoke),
+        cmocka_unit_test(test_xlsx_out_write_is_reproducible),
+        cmocka_unit_test(test_xlsx_out_write_failure_keeps_old_file),
+        cmocka_unit_test(test_xlsx_out_write_missing_image),
+        cmocka_unit_test(test_xlsx_out_write_unwritable_dir),
+        cmocka_unit_test(test_xlsx_out_write_read_only_dir),
+        cmocka_unit_test(test_csv_out_field_quotes_when_needed),
+        cmocka_unit_test(test_csv_out_write_rows),
+        cmocka_unit_test(test_plans_table_col_name),
+        cmocka_unit_test(test_plans_table_expand),
+        cmocka_unit_test(test_plans_table_value_matches_cost),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
