@@ -1776,7 +1776,8 @@ static void roof_axes(struct xw *x, lxw_chart *ch, const struct roof_chart *c)
              "step)",
              c->link);
     chart_axis_set_name(ch->x_axis, title);
-    chart_axis_set_name(ch->y_axis, "attained model TFLOP/s per GPU");
+    chart_axis_set_name(ch->y_axis,
+                        "attained TFLOP/s per GPU (executed FLOPs / step)");
     chart_axis_set_log_base(ch->x_axis, 10);
     chart_axis_set_log_base(ch->y_axis, 10);
     chart_axis_set_min(ch->x_axis, c->x_lo);
@@ -1821,7 +1822,9 @@ static void roof_points(struct xw *x,
             if ((size_t)series_of(s, rw->family) != k)
                 continue;
             report_row_times(r, rw, &t);
-            y = w->model_flops / t.step / 1e12;
+            /* executed FLOPs on both axes, as the gnuplot rooflines:
+             * attainable = min(roof, intensity x bandwidth) holds */
+            y = flops / t.step / 1e12;
             if (w->ib_bytes > 0) {
                 lo[0] = fmin(lo[0], flops / w->ib_bytes);
                 hi[0] = fmax(hi[0], flops / w->ib_bytes);
@@ -1888,7 +1891,7 @@ static void sheet_roofline(struct xw *x, lxw_worksheet *ws)
             x->f.title);
     put_merged(x, ws, 1, 0, 5,
                "x = (FP8 + BF16 FLOPs) / bytes over the link, per GPU per "
-               "step; y = model FLOPs / step time. Roofs are formulas over "
+               "step; y = the same FLOPs / step time. Roofs are formulas over "
                "Assumptions (change IB_GBPS and they move); the points are "
                "the best few plans of each family.",
                x->f.note_wrap);
