@@ -363,6 +363,15 @@ static void print_summary(const struct report *r)
     }
 }
 
+/* Charts drawing while the workbook is written (xlsx_images.ready). */
+struct chart_wait {
+    struct plot_job job;
+    struct plot_files files;
+    struct diag d;
+    struct xlsx_images *img;
+    bool pending; /* plot_out_start succeeded, _finish not yet called */
+};
+
 /* The PNG gnuplot drew for chart `name` this run, or NULL. */
 static const char *chart_png(const struct plot_files *charts, const char *name)
 {
@@ -374,12 +383,31 @@ static const char *chart_png(const struct plot_files *charts, const char *name)
     return NULL;
 }
 
-/* Writes <out>/report.xlsx (with the chart PNGs drawn this run; charts
- * may be NULL) and, with --csv, <out>/plans.csv; lists the files written
- * in `list`. */
+/* Waits for gnuplot, once; its errors go to cw->d. */
+static void charts_finish(struct chart_wait *cw)
+{
+    if (cw->pending) {
+        cw->pending = false;
+        plot_out_finish(&cw->job, &cw->files, &cw->d);
+    }
+}
+
+/* xlsx_images.ready: waits for gnuplot and hands over its PNGs. */
+static void charts_ready(void *user)
+{
+    struct chart_wait *cw = user;
+    charts_finish(cw);
+    cw->img->roofline_ib = chart_png(&cw->files, "roofline-ib");
+    cw->img->roofline_nvlink = chart_png(&cw->files, "roofline-nvlink");
+    cw->img->step_breakdown = chart_png(&cw->files, "step-breakdown");
+}
+
+/* Writes <out>/report.xlsx (with the charts of cw, drawing meanwhile;
+ * cw may be NULL) and, with --csv, <out>/plans.csv; lists the files
+ * written in `list`. */
 static enum status write_report_files(const struct config *cfg,
                                       const struct report *rep,
-                                      const struct plot_files *charts,
+                                      struct chart_wait *cw,
                                       char *list,
                                       size_t size,
                                       struct diag *d)
@@ -387,9 +415,12 @@ static enum status write_report_files(const struct config *cfg,
     char xlsx[1024], csv[1024];
     struct xlsx_images img;
 
-    img.roofline_ib = chart_png(charts, "roofline-ib");
-    img.roofline_nvlink = chart_png(charts, "roofline-nvlink");
-    img.step_breakdown = chart_png(charts, "step-breakdown");
+    memset(&img, 0, sizeof img);
+    if (cw) {
+        cw->img = &img;
+        img.ready = charts_ready;
+        img.user = cw;
+    }
     snprintf(xlsx, sizeof xlsx, "%s/report.xlsx", cfg->out_dir);
     if (xlsx_out_write(rep, xlsx, &img, d) != STATUS_OK)
         return d->status;
@@ -411,8 +442,7 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     struct report rep;
     struct report_options opt;
     struct timespec t0;
-    struct diag plot_d;
-    struct plot_files charts;
+    struct chart_wait charts;
     struct plot_options popt;
     char vdir[1024], written[2200];
     int rc = 0;
@@ -424,6 +454,7 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     memset(&ctx, 0, sizeof ctx);
     memset(&other, 0, sizeof other);
     memset(&rep, 0, sizeof rep);
+    memset(&charts, 0, sizeof charts);
     if (load_inputs(cfg, &in, &d) != STATUS_OK)
         goto fail_input;
     if (cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, &d) != STATUS_OK ||
@@ -456,19 +487,24 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
         fputc('\n', stderr);
     if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
         goto fail_runtime;
-    /* Charts before the workbook, which embeds their PNGs; a gnuplot
-     * failure is reported after everything else is written. */
-    diag_init(&plot_d);
+    /* gnuplot draws the charts while the workbook's other sheets are
+     * written; the workbook embeds them last. A gnuplot failure is
+     * reported after everything else is written. */
+    diag_init(&charts.d);
     popt = plot_options();
-    if (!cfg->no_charts &&
-        plot_out_write(&rep, cfg->out_dir, &popt, &charts, &plot_d) ==
-            STATUS_OK &&
-        charts.gnuplot_missing)
-        fprintf(stderr, "%s: warning: %s\n", PROG, charts.warning);
+    if (!cfg->no_charts) {
+        charts.pending =
+            plot_out_start(&rep, cfg->out_dir, &popt, &charts.job,
+                           &charts.files, &charts.d) == STATUS_OK;
+        if (charts.files.gnuplot_missing)
+            fprintf(stderr, "%s: warning: %s\n", PROG,
+                    charts.files.warning);
+    }
     print_summary(&rep);
     if (write_report_files(cfg, &rep, cfg->no_charts ? NULL : &charts,
                            written, sizeof written, &d) != STATUS_OK)
         goto fail_runtime;
+    charts_finish(&charts); /* when the workbook did not need them */
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
@@ -480,8 +516,8 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     if (rep.dropped > 0 && !cfg->quiet)
         fprintf(stderr, "%s: %llu valid plans left out of the workbook\n", PROG,
                 (unsigned long long)rep.dropped);
-    if (plot_d.status != STATUS_OK) {
-        print_diag(&plot_d);
+    if (charts.d.status != STATUS_OK) {
+        print_diag(&charts.d);
         rc = EXIT_RUNTIME;
     }
     goto done;
@@ -493,6 +529,7 @@ fail_runtime:
     print_diag(&d);
     rc = EXIT_RUNTIME;
 done:
+    charts_finish(&charts); /* never leave gnuplot running */
     report_free(&rep);
     cost_ctx_release(&ctx);
     cost_ctx_release(&other);

@@ -1471,12 +1471,6 @@ chart_sensitivity(const struct report *r, struct vars *v, struct buf *dat)
 
 /* ---- Running gnuplot ---- */
 
-struct run {
-    pid_t pid;
-    FILE *err; /* the child's stdout and stderr */
-    bool running, timed_out, spawned;
-    int status; /* from waitpid */
-};
 
 /* True when name (with a '/': that file; else a PATH entry) is an
  * executable regular file. */
@@ -1516,7 +1510,7 @@ static double now_s(void)
 static enum status spawn_gnuplot(const char *prog,
                                  const char *dir,
                                  const char *script,
-                                 struct run *run,
+                                 struct plot_run *run,
                                  struct diag *d)
 {
     posix_spawn_file_actions_t fa;
@@ -1564,7 +1558,7 @@ static enum status spawn_gnuplot(const char *prog,
 
 /* Waits for every run until the deadline, then kills the process group
  * of each one still running. */
-static void wait_all(struct run *runs, size_t n, double timeout_s)
+static void wait_all(struct plot_run *runs, size_t n, double timeout_s)
 {
     double deadline = now_s() + timeout_s;
     for (;;) {
@@ -1716,23 +1710,24 @@ done:
     return st;
 }
 
-enum status plot_out_write(const struct report *r,
+enum status plot_out_start(const struct report *r,
                            const char *dir,
                            const struct plot_options *opt,
+                           struct plot_job *job,
                            struct plot_files *out,
                            struct diag *d)
 {
-    double timeout =
-        opt && opt->timeout_s > 0 ? opt->timeout_s : PLOT_TIMEOUT_S;
     const char *tdir =
         opt && opt->template_dir ? opt->template_dir : plot_out_template_dir();
     const char *prog = opt && opt->gnuplot ? opt->gnuplot : "gnuplot";
-    struct run runs[PLOT_CHARTS];
     size_t c;
     enum status st = STATUS_OK;
 
     memset(out, 0, sizeof *out);
-    memset(runs, 0, sizeof runs);
+    memset(job, 0, sizeof *job);
+    job->timeout_s =
+        opt && opt->timeout_s > 0 ? opt->timeout_s : PLOT_TIMEOUT_S;
+    snprintf(job->dir, sizeof job->dir, "%s", dir);
     for (c = 0; c < PLOT_CHARTS; c++) {
         struct plot_chart *pc = &out->chart[c];
         char png[PLOT_PATH_MAX], svg[PLOT_PATH_MAX], pdf[PLOT_PATH_MAX];
@@ -1761,52 +1756,85 @@ enum status plot_out_write(const struct report *r,
                  prog, dir, dir);
         return STATUS_OK;
     }
+    job->started = true;
     for (c = 0; c < PLOT_CHARTS && st == STATUS_OK; c++) {
         char script[64];
         snprintf(script, sizeof script, "%s.gp", chart_names[c]);
-        st = spawn_gnuplot(prog, dir, script, &runs[c], d);
+        st = spawn_gnuplot(prog, dir, script, &job->runs[c], d);
     }
+    if (st != STATUS_OK) { /* reap what did start */
+        wait_all(job->runs, PLOT_CHARTS, job->timeout_s);
+        for (c = 0; c < PLOT_CHARTS; c++)
+            if (job->runs[c].err)
+                fclose(job->runs[c].err);
+        job->started = false;
+    }
+    return st;
+}
+
+enum status plot_out_finish(struct plot_job *job,
+                            struct plot_files *out,
+                            struct diag *d)
+{
+    const char *dir = job->dir;
+    double timeout = job->timeout_s;
+    struct plot_run *runs = job->runs;
+    size_t c;
+    enum status st;
+
+    if (!job->started)
+        return STATUS_OK; /* no gnuplot: the warning says so */
+    job->started = false;
     wait_all(runs, PLOT_CHARTS, timeout);
-    if (st == STATUS_OK) {
-        for (c = 0; c < PLOT_CHARTS; c++) {
-            struct plot_chart *pc = &out->chart[c];
-            char msg[STDERR_KEEP + 1], png[PLOT_PATH_MAX], svg[PLOT_PATH_MAX],
-                pdf[PLOT_PATH_MAX];
-            int s = runs[c].status;
-            path_join(png, dir, pc->name, ".png", d);
-            path_join(svg, dir, pc->name, ".svg", d);
-            path_join(pdf, dir, pc->name, ".pdf", d);
-            child_output(runs[c].err, msg, sizeof msg);
-            if (runs[c].timed_out)
-                diag_add(d, STATUS_PLOT,
-                         "%s: gnuplot did not finish within %g s and was "
-                         "killed%s%s",
-                         pc->script, timeout, msg[0] ? ": " : "", msg);
-            else if (s == -1 || !WIFEXITED(s))
-                diag_add(d, STATUS_PLOT, "%s: gnuplot died (signal %d)%s%s",
-                         pc->script, WIFSIGNALED(s) ? WTERMSIG(s) : 0,
-                         msg[0] ? ": " : "", msg);
-            else if (WEXITSTATUS(s) != 0)
-                diag_add(d, STATUS_PLOT,
-                         "%s: gnuplot failed (exit status %d)%s%s", pc->script,
-                         WEXITSTATUS(s), msg[0] ? ": " : "", msg);
-            else if (!file_exists(png) || !file_exists(svg))
-                diag_add(d, STATUS_PLOT, "%s: gnuplot wrote no %s%s%s",
-                         pc->script, file_exists(png) ? svg : png,
-                         msg[0] ? ": " : "", msg);
-            else {
-                memcpy(pc->png, png, sizeof png);
-                memcpy(pc->svg, svg, sizeof svg);
-                if (file_exists(pdf))
-                    memcpy(pc->pdf, pdf, sizeof pdf);
-            }
+    for (c = 0; c < PLOT_CHARTS; c++) {
+        struct plot_chart *pc = &out->chart[c];
+        char msg[STDERR_KEEP + 1], png[PLOT_PATH_MAX], svg[PLOT_PATH_MAX],
+            pdf[PLOT_PATH_MAX];
+        int s = runs[c].status;
+        path_join(png, dir, pc->name, ".png", d);
+        path_join(svg, dir, pc->name, ".svg", d);
+        path_join(pdf, dir, pc->name, ".pdf", d);
+        child_output(runs[c].err, msg, sizeof msg);
+        if (runs[c].timed_out)
+            diag_add(d, STATUS_PLOT,
+                     "%s: gnuplot did not finish within %g s and was "
+                     "killed%s%s",
+                     pc->script, timeout, msg[0] ? ": " : "", msg);
+        else if (s == -1 || !WIFEXITED(s))
+            diag_add(d, STATUS_PLOT, "%s: gnuplot died (signal %d)%s%s",
+                     pc->script, WIFSIGNALED(s) ? WTERMSIG(s) : 0,
+                     msg[0] ? ": " : "", msg);
+        else if (WEXITSTATUS(s) != 0)
+            diag_add(d, STATUS_PLOT, "%s: gnuplot failed (exit status %d)%s%s",
+                     pc->script, WEXITSTATUS(s), msg[0] ? ": " : "", msg);
+        else if (!file_exists(png) || !file_exists(svg))
+            diag_add(d, STATUS_PLOT, "%s: gnuplot wrote no %s%s%s", pc->script,
+                     file_exists(png) ? svg : png, msg[0] ? ": " : "", msg);
+        else {
+            memcpy(pc->png, png, sizeof png);
+            memcpy(pc->svg, svg, sizeof svg);
+            if (file_exists(pdf))
+                memcpy(pc->pdf, pdf, sizeof pdf);
         }
-        st = d->status;
     }
+    st = d->status;
     for (c = 0; c < PLOT_CHARTS; c++)
         if (runs[c].err)
             fclose(runs[c].err);
     out->rendered = st == STATUS_OK;
     diag_finish(d);
     return st;
+}
+
+enum status plot_out_write(const struct report *r,
+                           const char *dir,
+                           const struct plot_options *opt,
+                           struct plot_files *out,
+                           struct diag *d)
+{
+    struct plot_job job;
+    enum status st = plot_out_start(r, dir, opt, &job, out, d);
+    if (st != STATUS_OK)
+        return st;
+    return plot_out_finish(&job, out, d);
 }

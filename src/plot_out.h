@@ -86,6 +86,39 @@ enum status plot_out_write(const struct report *r,
                            struct plot_files *out,
                            struct diag *d);
 
+/* gnuplot processes in flight between plot_out_start and _finish. */
+struct plot_run {
+    int pid;
+    FILE *err; /* the child's stdout and stderr */
+    bool running, timed_out, spawned;
+    int status; /* from waitpid */
+};
+
+struct plot_job {
+    struct plot_run runs[PLOT_CHARTS];
+    char dir[PLOT_PATH_MAX];
+    double timeout_s;
+    bool started; /* gnuplot was found and spawned */
+};
+
+/*
+ * plot_out_write() in two halves, so the caller can work while gnuplot
+ * draws: _start writes every script and data file and spawns gnuplot
+ * (or sets out->gnuplot_missing); _finish waits (to the timeout) and
+ * checks each chart, as plot_out_write describes. Call _finish exactly
+ * once after a successful _start; out must stay valid in between.
+ */
+enum status plot_out_start(const struct report *r,
+                           const char *dir,
+                           const struct plot_options *opt,
+                           struct plot_job *job,
+                           struct plot_files *out,
+                           struct diag *d);
+
+enum status plot_out_finish(struct plot_job *job,
+                            struct plot_files *out,
+                            struct diag *d);
+
 /*
  * Writes text into buf as a gnuplot single-quoted string literal, quotes
  * included: every ' doubled, control characters (and DEL) replaced by a

@@ -2503,16 +2503,20 @@ enum status xlsx_out_write(const struct report *r,
         worksheet_set_tab_color(ws[0], C_SECTION);
         worksheet_set_tab_color(ws[1], 0xFFC000);
         worksheet_set_tab_color(ws[2], C_LIVE_FILL);
-        sheet_summary(x, ws[0]);
+        /* The sheets with images last: the caller's charts draw while
+         * the others are written (images->ready). */
         sheet_assumptions(x, ws[1]);
         sheet_plans(x, ws[2]);
         sheet_memory(x, ws[3]);
         sheet_comm(x, ws[4]);
-        sheet_roofline(x, ws[5]);
         sheet_sens(x, ws[6]);
         sheet_rejected(x, ws[7]);
         sheet_validation(x, ws[8]);
         sheet_about(x, ws[9]);
+        if (images && images->ready)
+            images->ready(images->user);
+        sheet_summary(x, ws[0]);
+        sheet_roofline(x, ws[5]);
         worksheet_activate(ws[0]);
     }
 

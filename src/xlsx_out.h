@@ -18,6 +18,12 @@ struct xlsx_images {
     const char *roofline_ib;     /* on the Roofline sheet */
     const char *roofline_nvlink; /* on the Roofline sheet */
     const char *step_breakdown;  /* on the Summary sheet */
+    /* Optional: called once, after the sheets without images are written
+     * and before the paths above are read, so charts can be drawn in the
+     * meantime; it may set the paths (NULL: not drawn) in the struct the
+     * caller passed. */
+    void (*ready)(void *user);
+    void *user;
 };
 
 /* Plans above this many rows are written in libxlsxwriter's
