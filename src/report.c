@@ -104,6 +104,17 @@ static void sift_up(struct report_row *h, size_t i)
 
 #define FAMILY_KEYS (5 * 16) /* dp flavour (DP, ZeRO-1..3, none) x tp cp pp ep */
 
+/* The best `top` plans seen: a heap on "worse", worst at the root. */
+struct heap {
+    struct report_row *rows;
+    size_t n, cap, top;
+    bool nomem;
+};
+
+/* Above this --top, shards share one heap: memory for `top` plans once,
+ * not once per thread. */
+#define SHARED_HEAP_MIN 65536
+
 /*
  * One thread's share of the sweep: its own counts, examples, families (by
  * key) and kept plans, merged in a fixed order afterwards so the report is
@@ -123,8 +134,13 @@ struct shard {
     size_t nexamples[PLAN_REASONS];
     struct report_family family[FAMILY_KEYS];
     uint64_t family_first[FAMILY_KEYS]; /* UINT64_MAX: not seen */
-    struct report_row *rows; /* a heap; row.family holds the family key */
-    size_t nrows;
+    /* Kept plans (row.family holds the family key): the shard's own heap,
+     * or, for large --top, one heap all shards share under a lock. */
+    struct heap own;
+    struct heap *shared;
+    pthread_mutex_t *lock;
+    struct report_row worst; /* the shared heap's root, when last seen */
+    bool have_worst;
 };
 
 static int family_key(const struct plan *p)
@@ -134,30 +150,52 @@ static int family_key(const struct plan *p)
            (p->ep > 1);
 }
 
-static void keep_row(struct shard *b, const struct report_row *row)
+/* Keeps row if it is among the heap's `top` best (a max-heap on "worse":
+ * the worst kept plan at the root). */
+static void heap_push(struct heap *h, const struct report_row *row)
 {
-    if (b->nrows < b->top) {
-        if (b->nrows == b->cap) {
-            size_t cap = b->cap ? b->cap * 2 : 1024;
+    if (h->n < h->top) {
+        if (h->n == h->cap) {
+            size_t cap = h->cap ? h->cap * 2 : 1024;
             struct report_row *grown;
-            if (cap > b->top)
-                cap = b->top;
-            grown = realloc(b->rows, cap * sizeof *grown);
+            if (cap > h->top)
+                cap = h->top;
+            grown = realloc(h->rows, cap * sizeof *grown);
             if (!grown) {
-                b->nomem = true;
+                h->nomem = true;
                 return;
             }
-            b->rows = grown;
-            b->cap = cap;
+            h->rows = grown;
+            h->cap = cap;
         }
-        b->rows[b->nrows] = *row;
-        sift_up(b->rows, b->nrows++);
+        h->rows[h->n] = *row;
+        sift_up(h->rows, h->n++);
         return;
     }
-    if (better(row, &b->rows[0])) {
-        b->rows[0] = *row;
-        sift_down(b->rows, b->nrows, 0);
+    if (better(row, &h->rows[0])) {
+        h->rows[0] = *row;
+        sift_down(h->rows, h->n, 0);
     }
+}
+
+static void keep_row(struct shard *b, const struct report_row *row)
+{
+    struct heap *h = b->shared;
+    if (!h) {
+        heap_push(&b->own, row);
+        return;
+    }
+    /* The shared heap's root only gets better, so a plan no better than
+     * a root seen before cannot enter: skip it without the lock. */
+    if (b->have_worst && !better(row, &b->worst))
+        return;
+    pthread_mutex_lock(b->lock);
+    heap_push(h, row);
+    if (h->n == h->top) {
+        b->worst = h->rows[0];
+        b->have_worst = true;
+    }
+    pthread_mutex_unlock(b->lock);
 }
 
 /* Keeps the smaller step; on a tie the lower bound code (thread order
@@ -295,7 +333,7 @@ static void merge_family(struct report_family *to,
 
 /* Merges the shards into r: the same result for any number of shards. */
 static enum status merge(struct report *r, struct shard *sh, size_t n,
-                         size_t top, struct diag *d)
+                         struct heap *shared, size_t top, struct diag *d)
 {
     int index_of_key[FAMILY_KEYS];
     size_t t, k, total = 0;
@@ -306,7 +344,7 @@ static enum status merge(struct report *r, struct shard *sh, size_t n,
         r->fitting += sh[t].fitting;
         for (why = 0; why < PLAN_REASONS; why++)
             r->rejected[why] += sh[t].rejected[why];
-        total += sh[t].nrows;
+        total += sh[t].own.n;
     }
     /* examples: the first ones in enumeration order */
     for (why = 0; why < PLAN_REASONS; why++) {
@@ -358,18 +396,25 @@ static enum status merge(struct report *r, struct shard *sh, size_t n,
             }
         r->nfamilies++;
     }
-    /* plans: every shard's best, ranked, the top kept */
-    r->rows = malloc((total ? total : 1) * sizeof *r->rows);
-    if (!r->rows)
-        return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
-                        total);
-    for (t = 0; t < n; t++) {
-        if (sh[t].nrows > 0)
-            memcpy(r->rows + r->nrows, sh[t].rows,
-                   sh[t].nrows * sizeof *r->rows);
-        r->nrows += sh[t].nrows;
-        free(sh[t].rows);
-        sh[t].rows = NULL;
+    /* plans: every shard's best (or the shared heap), ranked, the top
+     * kept */
+    if (shared) {
+        r->rows = shared->rows;
+        r->nrows = shared->n;
+        shared->rows = NULL;
+    } else {
+        r->rows = malloc((total ? total : 1) * sizeof *r->rows);
+        if (!r->rows)
+            return diag_set(d, STATUS_NOMEM,
+                            "out of memory ranking %zu plans", total);
+        for (t = 0; t < n; t++) {
+            if (sh[t].own.n > 0)
+                memcpy(r->rows + r->nrows, sh[t].own.rows,
+                       sh[t].own.n * sizeof *r->rows);
+            r->nrows += sh[t].own.n;
+            free(sh[t].own.rows);
+            sh[t].own.rows = NULL;
+        }
     }
     qsort(r->rows, r->nrows, sizeof r->rows[0], compare_rows);
     if (r->nrows > top)
@@ -643,6 +688,8 @@ enum status report_build(struct report *r,
                          struct diag *d)
 {
     struct shard *sh;
+    struct heap shared;
+    pthread_mutex_t lock;
     pthread_t *tid;
     size_t i, t, nthreads, started;
     size_t top = opt->top ? opt->top : REPORT_EXCEL_ROWS;
@@ -688,6 +735,9 @@ enum status report_build(struct report *r,
         r->sens_ib_gbps[i] = sens_ib[i];
     for (i = 0; i < REPORT_SENS_NV; i++)
         r->sens_nv_gbps[i] = sens_nv[i];
+    memset(&shared, 0, sizeof shared);
+    shared.top = top;
+    pthread_mutex_init(&lock, NULL);
     for (t = 0; t < nthreads; t++) {
         sh[t].ctx = ctx;
         sh[t].sf = sf;
@@ -697,7 +747,11 @@ enum status report_build(struct report *r,
         sh[t].enumerated = r->enumerated;
         sh[t].thread = t;
         sh[t].nthreads = nthreads;
-        sh[t].top = top;
+        sh[t].own.top = top;
+        if (top >= SHARED_HEAP_MIN && nthreads > 1) {
+            sh[t].shared = &shared;
+            sh[t].lock = &lock;
+        }
         for (i = 0; i < FAMILY_KEYS; i++)
             sh[t].family_first[i] = UINT64_MAX;
     }
@@ -710,12 +764,15 @@ enum status report_build(struct report *r,
         pthread_join(tid[t], NULL);
     for (t = started; t < nthreads; t++) /* threads that did not start */
         run_shard(&sh[t]);
+    nomem = shared.nomem;
     for (t = 0; t < nthreads; t++)
-        nomem = nomem || sh[t].nomem;
+        nomem = nomem || sh[t].own.nomem;
     if (!nomem)
-        st = merge(r, sh, nthreads, top, d);
+        st = merge(r, sh, nthreads, sh[0].shared, top, d);
     for (t = 0; t < nthreads; t++)
-        free(sh[t].rows);
+        free(sh[t].own.rows);
+    free(shared.rows);
+    pthread_mutex_destroy(&lock);
     free(sh);
     free(tid);
     if (nomem)
