@@ -416,7 +416,8 @@ static enum status merge(struct report *r, struct shard *sh, size_t n,
             sh[t].own.rows = NULL;
         }
     }
-    qsort(r->rows, r->nrows, sizeof r->rows[0], compare_rows);
+    if (r->nrows > 0)
+        qsort(r->rows, r->nrows, sizeof r->rows[0], compare_rows);
     if (r->nrows > top)
         r->nrows = top;
     for (k = 0; k < r->nrows; k++)
