@@ -679,8 +679,8 @@ static void add_head(const struct model *m, struct model_chunk *c)
 /*
  * Linear partition (the "painter's partition" dynamic programme): chunk
  * boundaries that minimise the largest chunk's forward time, the head's
- * counted in the last chunk. O(chunks x units^2), run once per chunk count
- * and precision, outside any plan loop.
+ * counted in the last chunk. O(chunks x units x log units), run once per
+ * chunk count and precision, outside any plan loop.
  */
 enum status model_partition(const struct model *m,
                             long chunks,
@@ -715,14 +715,31 @@ enum status model_partition(const struct model *m,
     /* BEST(k, i): least max cost splitting units [0, i) into k chunks. */
     for (i = 0; i <= U; i++)
         BEST(1, i) = prefix[i] + (i == U ? head : 0);
+    /* The last chunk is [j, i): BEST(k-1, j) grows with j and the last
+     * chunk's cost shrinks, so the best j sits where they cross; binary
+     * search finds it (O(log units) instead of a scan), and the earlier
+     * of two equal candidates wins, as a scan from the left would. */
     for (k = 2; k <= chunks; k++) {
         for (i = k; i <= U; i++) {
-            double b = DBL_MAX;
-            long at = k - 1;
-            for (j = k - 1; j < i; j++) {
-                double last = prefix[i] - prefix[j] + (i == U ? head : 0);
-                double v = BEST(k - 1, j) > last ? BEST(k - 1, j) : last;
-                if (v < b * (1 - 1e-12)) {
+            double tail = i == U ? head : 0, b, v;
+            long lo = k - 1, hi = i - 1, at;
+            while (lo < hi) { /* first j with BEST(k-1, j) >= last(j) */
+                long mid = lo + (hi - lo) / 2;
+                if (BEST(k - 1, mid) >= prefix[i] - prefix[mid] + tail)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            at = lo;
+            b = BEST(k - 1, at) > prefix[i] - prefix[at] + tail
+                    ? BEST(k - 1, at)
+                    : prefix[i] - prefix[at] + tail;
+            if (at > k - 1) {
+                j = at - 1;
+                v = BEST(k - 1, j) > prefix[i] - prefix[j] + tail
+                        ? BEST(k - 1, j)
+                        : prefix[i] - prefix[j] + tail;
+                if (!(b < v * (1 - 1e-12))) {
                     b = v;
                     at = j;
                 }
