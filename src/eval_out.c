@@ -3,6 +3,7 @@
  */
 #include "eval_out.h"
 
+#include <math.h>
 #include <string.h>
 
 #define GIB 1073741824.0
@@ -178,9 +179,14 @@ void eval_out_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* A JSON member; a value that is not finite (e.g. days at a bandwidth
+ * of almost 0) is null, since JSON has no inf. */
 static void num(FILE *out, const char *key, double v, bool comma)
 {
-    fprintf(out, "\"%s\":%.17g%s", key, v, comma ? "," : "");
+    if (isfinite(v))
+        fprintf(out, "\"%s\":%.17g%s", key, v, comma ? "," : "");
+    else
+        fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
 }
 
 void eval_out_json(FILE *out, const struct eval_view *v)

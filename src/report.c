@@ -790,7 +790,7 @@ enum status report_build(struct report *r,
                         "%s: no valid plan: all %llu combinations were "
                         "rejected (most often: %s, %llu times; e.g. %s)",
                         sf->meta.path, (unsigned long long)r->enumerated,
-                        plan_reason_str(worst),
+                        plan_reason_str((enum plan_reason)worst),
                         (unsigned long long)r->rejected[worst],
                         r->nexamples[worst] ? r->examples[worst][0] : "-");
     }
