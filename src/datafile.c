@@ -286,7 +286,7 @@ void datafile_describe(const struct datafile_field *f, char *buf, size_t size)
         snprintf(buf, size, "one of %s", f->choices);
         return;
     }
-    what = f->type == DATAFILE_INT ? "an integer" : "a number";
+    what = is_integral(f) ? "an integer" : "a number";
     if (f->max >= HUGE_VAL)
         snprintf(buf, size, "%s %s %.15g", what,
                  f->min_open ? ">" : ">=", f->min);

@@ -580,10 +580,11 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
                     datafile_meta_release(&meta);
             } else {
                 diag_set(&d, STATUS_PARSE,
-                         "%s: not a roofplan data file (its first section "
-                         "is [%s]; expected [model], [gpu], [space] or "
-                         "[run])",
-                         files[i], section);
+                         "%s: not a roofplan data file (%s%s%s; expected "
+                         "[model], [gpu], [space] or [run] first)",
+                         files[i], section[0] ? "its first section is [" : "",
+                         section[0] ? section : "it has no [section]",
+                         section[0] ? "]" : "");
             }
         }
         if (d.status != STATUS_OK) {
