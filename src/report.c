@@ -545,6 +545,7 @@ static enum status add_input(struct report *r, const char *role,
 
 static enum status one_validation(struct report *r, const char *vdir,
                                   const char *path, const struct cost_ctx *ctx,
+                                  const struct cost_ctx *other,
                                   struct diag *d)
 {
     struct validation_spec vs;
@@ -612,8 +613,15 @@ static enum status one_validation(struct report *r, const char *vdir,
         diag_set(d, STATUS_RANGE, "%s: run.plan: %s", path, why);
     } else if (v->current) {
         if (cost_ctx_prepare((struct cost_ctx *)ctx, v->plan.pp, v->plan.vpp,
-                             v->plan.schedule, d) == STATUS_OK)
-            cost_evaluate(ctx, &v->plan, &v->predicted, NULL, 0, NULL);
+                             v->plan.schedule, d) == STATUS_OK &&
+            cost_ctx_prepare((struct cost_ctx *)other, v->plan.pp,
+                             v->plan.vpp, v->plan.schedule, d) == STATUS_OK) {
+            struct cost_result alt;
+            cost_evaluate(ctx, &v->plan, &v->predicted, v->coll,
+                          COMM_LIST_MAX, &v->ncoll);
+            cost_evaluate(other, &v->plan, &alt, v->coll_other,
+                          COMM_LIST_MAX, &v->ncoll_other);
+        }
     } else if (cost_ctx_init(&own, &m, &hw, ctx->comm, d) == STATUS_OK &&
                cost_ctx_prepare(&own, v->plan.pp, v->plan.vpp,
                                 v->plan.schedule, d) == STATUS_OK) {
@@ -633,6 +641,7 @@ static enum status one_validation(struct report *r, const char *vdir,
 
 static enum status load_validations(struct report *r, const char *vdir,
                                     const struct cost_ctx *ctx,
+                                    const struct cost_ctx *other,
                                     struct diag *d)
 {
     DIR *dir = opendir(vdir);
@@ -657,7 +666,7 @@ static enum status load_validations(struct report *r, const char *vdir,
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", vdir, names[i]);
         if (st == STATUS_OK)
-            st = one_validation(r, vdir, path, ctx, d);
+            st = one_validation(r, vdir, path, ctx, other, d);
         free(names[i]);
     }
     return st;
@@ -796,7 +805,7 @@ enum status report_build(struct report *r,
     }
     finish_families(r, ctx, ctx_other);
     if (opt->validation_dir)
-        st = load_validations(r, opt->validation_dir, ctx, d);
+        st = load_validations(r, opt->validation_dir, ctx, ctx_other, d);
     rank_validations(r);
     return st;
 }

@@ -76,6 +76,10 @@ struct report_validation {
     double measured_mfu;            /* fraction of BF16 peak; 0 if none */
     double measured_gpu_hours_per_trillion; /* 0 when not published */
     struct cost_result predicted;
+    /* When current: the critical rank's collectives, this report's comm
+     * model and the other one. */
+    struct comm_collective coll[COMM_LIST_MAX], coll_other[COMM_LIST_MAX];
+    size_t ncoll, ncoll_other;
     bool current;   /* same model and hardware files as this report */
     long rank;      /* its place in this report's ranking (1 = best);
                        0 when not current or not among the kept plans */

@@ -1632,7 +1632,7 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
 static void comm_rows(struct xw *x,
                       lxw_worksheet *ws,
                       size_t *rowp,
-                      const struct report_family *f,
+                      const char *name,
                       const char *model,
                       const struct comm_collective *c,
                       size_t n)
@@ -1646,7 +1646,7 @@ static void comm_rows(struct xw *x,
         double nvs =
             c[i].nvlink_bytes / hw->nvlink_bps +
             (c[i].nvlink_bytes > 0 ? c[i].calls * hw->nvlink_latency_s : 0);
-        put_str(x, ws, row, 0, f->name, x->f.text);
+        put_str(x, ws, row, 0, name, x->f.text);
         put_str(x, ws, row, 1, model, x->f.text);
         put_str(x, ws, row, 2, c[i].name ? c[i].name : "?", x->f.text);
         put_str(x, ws, row, 3, comm_kind_str(c[i].kind), x->f.text);
@@ -1689,7 +1689,9 @@ static void sheet_comm(struct xw *x, lxw_worksheet *ws)
     col_width(x, ws, 2, 2, 44);
     col_width(x, ws, 3, 3, 14);
     col_width(x, ws, 4, 12, 10);
-    put_str(x, ws, 0, 0, "Communication of each family's best plan",
+    put_str(x, ws, 0, 0,
+            "Communication of each family's best plan and of the published "
+            "plan",
             x->f.title);
     put_strf(x, ws, 1, 0, x->f.note,
              "Critical pipeline rank, per GPU per step, under both models "
@@ -1705,9 +1707,19 @@ static void sheet_comm(struct xw *x, lxw_worksheet *ws)
     row_height(x, ws, first - 1, 32);
     for (i = 0; i < r->nfamilies; i++) {
         const struct report_family *f = &r->family[r->families_by_step[i]];
-        comm_rows(x, ws, &row, f, comm_model_str(r->comm), f->coll, f->ncoll);
-        comm_rows(x, ws, &row, f, comm_other_str(r), f->coll_other,
+        comm_rows(x, ws, &row, f->name, comm_model_str(r->comm), f->coll,
+                  f->ncoll);
+        comm_rows(x, ws, &row, f->name, comm_other_str(r), f->coll_other,
                   f->ncoll_other);
+    }
+    for (i = 0; i < r->nvalidations; i++) { /* the published plan's */
+        const struct report_validation *v = &r->validation[i];
+        if (!v->current)
+            continue;
+        comm_rows(x, ws, &row, "published plan", comm_model_str(r->comm),
+                  v->coll, v->ncoll);
+        comm_rows(x, ws, &row, "published plan", comm_other_str(r),
+                  v->coll_other, v->ncoll_other);
     }
     if (row > first && !x->big) {
         lxw_table_options opt;
