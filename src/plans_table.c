@@ -200,16 +200,7 @@ long plans_table_find(const char *key)
 
 const char *plans_table_bound_label(int bound)
 {
-    switch (bound) {
-    case COST_IB:
-        return "IB";
-    case COST_NVLINK:
-        return "NVLink";
-    case COST_HBM:
-        return "HBM";
-    default:
-        return "compute";
-    }
+    return cost_bound_label(bound);
 }
 
 void plans_table_header(const struct plans_column *c, char *buf, size_t size)
@@ -238,10 +229,6 @@ static bool plan_value(int id,
                        size_t index,
                        struct plans_value *out)
 {
-    static const char *const sched[] = {"1f1b", "interleaved", "zb",
-                                        "dualpipe"};
-    static const char *const prec[] = {"bf16", "fp8"};
-    static const char *const rec[] = {"none", "selective", "full"};
     const struct plan *p = &row->plan;
     switch (id) {
     case C_RANK:
@@ -260,17 +247,13 @@ static bool plan_value(int id,
         number(out, (double)p->zero);
         return true;
     case C_SCHEDULE:
-        text(out, p->schedule >= 0 && p->schedule < PLAN_SCHEDULES
-                      ? sched[p->schedule]
-                      : "?");
+        text(out, plan_schedule_str(p->schedule));
         return true;
     case C_PRECISION:
-        text(out, p->precision == MODEL_FP8 ? prec[1] : prec[0]);
+        text(out, plan_precision_str(p->precision));
         return true;
     case C_RECOMPUTE:
-        text(out, p->recompute >= 0 && p->recompute < MODEL_RECOMPUTES
-                      ? rec[p->recompute]
-                      : "?");
+        text(out, plan_recompute_str(p->recompute));
         return true;
     case C_MBS:
         number(out, (double)p->mbs);

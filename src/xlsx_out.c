@@ -1021,15 +1021,10 @@ static double text_height(size_t len, double width, double pt)
 /* "TP 2, PP 2 (zb), EP 256, ZeRO-1, FP8, recompute none, mbs 1". */
 static void plan_short(const struct plan *p, char *buf, size_t size)
 {
-    static const char *const sched[] = {"1f1b", "interleaved", "zb",
-                                        "dualpipe"};
-    static const char *const rec[] = {"none", "selective", "full"};
     char pp[48] = "", dp[32] = "";
     if (p->pp > 1)
         snprintf(pp, sizeof pp, ", PP %ld (%s)", p->pp,
-                 p->schedule >= 0 && p->schedule < PLAN_SCHEDULES
-                     ? sched[p->schedule]
-                     : "?");
+                 plan_schedule_str(p->schedule));
     if (p->dp > 1 && p->zero > 0)
         snprintf(dp, sizeof dp, ", ZeRO-%ld", p->zero);
     else if (p->dp > 1)
@@ -1037,10 +1032,7 @@ static void plan_short(const struct plan *p, char *buf, size_t size)
     snprintf(buf, size, "TP %ld%s, EP %ld%s%s, %s, recompute %s, mbs %ld",
              p->tp, pp, p->ep, p->cp > 1 ? ", CP" : "", dp,
              p->precision == MODEL_FP8 ? "FP8" : "BF16",
-             p->recompute >= 0 && p->recompute < MODEL_RECOMPUTES
-                 ? rec[p->recompute]
-                 : "?",
-             p->mbs);
+             plan_recompute_str(p->recompute), p->mbs);
 }
 
 /* The plain-words sentence for a family: the verdict under this
