@@ -28,11 +28,49 @@ bool csv_out_field(FILE *out, const char *s)
 }
 
 /* Header and rows; stream errors are caught by the caller's ferror(). */
-static void write_rows(const struct report *r, FILE *f)
+struct sink {
+    const struct report *r;
+    FILE *f;
+};
+
+/* One CSV line of row (rank 0: unranked). */
+static void write_row(const struct report *r, FILE *f,
+                      const struct report_row *row, size_t rank)
+{
+    size_t n, k;
+    const struct plans_column *cols = plans_table_columns(&n);
+    struct cost_times t;
+    if (ferror(f))
+        return;
+    report_row_times(r, row, &t);
+    for (k = 0; k < n; k++) {
+        struct plans_value v;
+        plans_table_value_row(&cols[k], r, row, rank, &t, &v);
+        if (k > 0)
+            fputc(',', f);
+        if (v.kind == PLANS_NUMBER)
+            fprintf(f, "%.17g", v.num);
+        else if (v.kind == PLANS_BOOL)
+            fputs(v.flag ? "TRUE" : "FALSE", f);
+        else
+            csv_out_field(f, v.str);
+    }
+    fputs("\r\n", f);
+}
+
+static void emit_extra(void *out, const struct report_row *row)
+{
+    struct sink *s = out;
+    write_row(s->r, s->f, row, 0);
+}
+
+static void write_rows(const struct report *r, FILE *f,
+                       const struct csv_extra *extra)
 {
     size_t n, i, k;
     const struct plans_column *cols = plans_table_columns(&n);
     char head[160];
+    struct sink sink;
     for (k = 0; k < n; k++) {
         plans_table_header(&cols[k], head, sizeof head);
         if (k > 0)
@@ -40,27 +78,18 @@ static void write_rows(const struct report *r, FILE *f)
         csv_out_field(f, head);
     }
     fputs("\r\n", f);
-    for (i = 0; i < r->nrows && !ferror(f); i++) {
-        struct cost_times t;
-        report_row_times(r, &r->rows[i], &t);
-        for (k = 0; k < n; k++) {
-            struct plans_value v;
-            plans_table_value(&cols[k], r, i, &t, &v);
-            if (k > 0)
-                fputc(',', f);
-            if (v.kind == PLANS_NUMBER)
-                fprintf(f, "%.17g", v.num);
-            else if (v.kind == PLANS_BOOL)
-                fputs(v.flag ? "TRUE" : "FALSE", f);
-            else
-                csv_out_field(f, v.str);
-        }
-        fputs("\r\n", f);
-    }
+    for (i = 0; i < r->nrows && !ferror(f); i++)
+        write_row(r, f, &r->rows[i], i + 1);
+    sink.r = r;
+    sink.f = f;
+    if (extra && extra->each && !ferror(f))
+        extra->each(extra->user, emit_extra, &sink);
 }
 
-enum status
-csv_out_write(const struct report *r, const char *path, struct diag *d)
+enum status csv_out_write(const struct report *r,
+                          const char *path,
+                          const struct csv_extra *extra,
+                          struct diag *d)
 {
     char tmp[1100];
     FILE *f;
@@ -75,7 +104,7 @@ csv_out_write(const struct report *r, const char *path, struct diag *d)
                         strerror(err));
     }
     errno = 0;
-    write_rows(r, f);
+    write_rows(r, f, extra);
     err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (fclose(f) != 0 && !err)
         err = errno ? errno : EIO;

@@ -402,11 +402,29 @@ static void charts_ready(void *user)
     cw->img->step_breakdown = chart_png(&cw->files, "step-breakdown");
 }
 
+/* The plans Excel's limit or --top left out of the report, for the CSV. */
+struct dropped_plans {
+    const struct report *r;
+    const struct cost_ctx *ctx;
+    const struct sweep_file *sweep;
+};
+
+/* csv_extra.each: a second pass over the sweep for the plans not kept. */
+static void each_dropped(void *user,
+                         void (*emit)(void *out, const struct report_row *row),
+                         void *out)
+{
+    const struct dropped_plans *dp = user;
+    report_each_dropped(dp->r, dp->ctx, dp->sweep, emit, out);
+}
+
 /* Writes <out>/report.xlsx (with the charts of cw, drawing meanwhile;
- * cw may be NULL) and, with --csv, <out>/plans.csv; lists the files
- * written in `list`. */
+ * cw may be NULL) and, with --csv, <out>/plans.csv with every plan;
+ * lists the files written in `list`. */
 static enum status write_report_files(const struct config *cfg,
                                       const struct report *rep,
+                                      const struct cost_ctx *ctx,
+                                      const struct sweep_file *sweep,
                                       struct chart_wait *cw,
                                       char *list,
                                       size_t size,
@@ -427,7 +445,10 @@ static enum status write_report_files(const struct config *cfg,
     snprintf(list, size, "%s", xlsx);
     if (cfg->csv) {
         snprintf(csv, sizeof csv, "%s/plans.csv", cfg->out_dir);
-        if (csv_out_write(rep, csv, d) != STATUS_OK)
+        struct dropped_plans dp = {rep, ctx, sweep};
+        struct csv_extra extra = {each_dropped, &dp};
+        if (csv_out_write(rep, csv, rep->dropped > 0 ? &extra : NULL, d) !=
+            STATUS_OK)
             return d->status;
         snprintf(list + strlen(list), size - strlen(list), ", %s", csv);
     }
@@ -501,8 +522,9 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
                     charts.files.warning);
     }
     print_summary(&rep);
-    if (write_report_files(cfg, &rep, cfg->no_charts ? NULL : &charts,
-                           written, sizeof written, &d) != STATUS_OK)
+    if (write_report_files(cfg, &rep, &ctx, &in.sweep,
+                           cfg->no_charts ? NULL : &charts, written,
+                           sizeof written, &d) != STATUS_OK)
         goto fail_runtime;
     charts_finish(&charts); /* when the workbook did not need them */
     if (!cfg->quiet)

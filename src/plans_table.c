@@ -226,13 +226,16 @@ static void text(struct plans_value *out, const char *s)
 /* Plan columns. */
 static bool plan_value(int id,
                        const struct report_row *row,
-                       size_t index,
+                       size_t rank,
                        struct plans_value *out)
 {
     const struct plan *p = &row->plan;
     switch (id) {
     case C_RANK:
-        number(out, (double)index + 1);
+        if (rank > 0)
+            number(out, (double)rank);
+        else
+            text(out, ""); /* a plan beyond the ranked ones */
         return true;
     case C_TP:
         number(out, (double)p->tp);
@@ -418,7 +421,16 @@ void plans_table_value(const struct plans_column *c,
                        const struct cost_times *t,
                        struct plans_value *out)
 {
-    const struct report_row *row = &r->rows[index];
+    plans_table_value_row(c, r, &r->rows[index], index + 1, t, out);
+}
+
+void plans_table_value_row(const struct plans_column *c,
+                           const struct report *r,
+                           const struct report_row *row,
+                           size_t rank,
+                           const struct cost_times *t,
+                           struct plans_value *out)
+{
     out->kind = PLANS_NUMBER;
     out->num = 0;
     out->flag = false;
@@ -430,7 +442,7 @@ void plans_table_value(const struct plans_column *c,
     } else if (c->id == C_FITS) {
         out->kind = PLANS_BOOL;
         out->flag = row->fits;
-    } else if (!plan_value(c->id, row, index, out) &&
+    } else if (!plan_value(c->id, row, rank, out) &&
                !time_value(c->id, t, out)) {
         work_value(c->id, row, out);
     }

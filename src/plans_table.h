@@ -68,6 +68,15 @@ void plans_table_value(const struct plans_column *c,
                        const struct cost_times *t,
                        struct plans_value *out);
 
+/* plans_table_value() for any row (family indexing r->family); rank 0
+ * leaves the Rank column empty (a plan beyond the ranked ones). */
+void plans_table_value_row(const struct plans_column *c,
+                           const struct report *r,
+                           const struct report_row *row,
+                           size_t rank,
+                           const struct cost_times *t,
+                           struct plans_value *out);
+
 /* "Step (s)": header with the unit in parentheses, into buf. */
 void plans_table_header(const struct plans_column *c, char *buf, size_t size);
 

@@ -857,3 +857,63 @@ long report_family_index(const struct report *r, const char *name)
             return (long)i;
     return -1;
 }
+
+struct dropped {
+    const struct report *r;
+    const struct cost_ctx *ctx;
+    void (*emit)(void *out, const struct report_row *row);
+    void *out;
+    int index_of_key[FAMILY_KEYS];
+};
+
+static void visit_dropped(void *user, struct plan *p, enum plan_reason why,
+                          uint64_t index)
+{
+    struct dropped *dr = user;
+    const struct report *r = dr->r;
+    struct cost_result res;
+    struct report_row row;
+    int key;
+    (void)index;
+    if (why != PLAN_OK)
+        return;
+    cost_evaluate(dr->ctx, p, &res, NULL, 0, NULL);
+    /* kept plans rank before or at the last kept one */
+    if (r->nrows > 0 &&
+        !ranks_before(r->rows[r->nrows - 1].fits, r->rows[r->nrows - 1].step,
+                      &r->rows[r->nrows - 1].plan, res.fits, res.t.step, p))
+        return;
+    key = family_key(p);
+    if (dr->index_of_key[key] < 0) {
+        char name[32];
+        plan_family(p, name, sizeof name);
+        dr->index_of_key[key] = (int)report_family_index(r, name);
+    }
+    memset(&row, 0, sizeof row);
+    row.plan = *p;
+    row.work = res.work;
+    row.mem = res.mem;
+    row.ep_ratio = res.ep_ratio;
+    row.step = res.t.step;
+    row.family = dr->index_of_key[key];
+    row.fits = res.fits;
+    row.rank = res.rank;
+    dr->emit(dr->out, &row);
+}
+
+void report_each_dropped(const struct report *r,
+                         const struct cost_ctx *ctx,
+                         const struct sweep_file *sf,
+                         void (*emit)(void *out, const struct report_row *row),
+                         void *out)
+{
+    struct dropped dr;
+    size_t k;
+    dr.r = r;
+    dr.ctx = ctx;
+    dr.emit = emit;
+    dr.out = out;
+    for (k = 0; k < FAMILY_KEYS; k++)
+        dr.index_of_key[k] = -1;
+    sweep_run(sf, ctx->m, ctx->hw, 0, 1, visit_dropped, &dr);
+}

@@ -159,6 +159,18 @@ void report_free(struct report *r);
  * the measured figures. */
 extern const struct datafile_schema validation_schema;
 
+/*
+ * Calls emit(out, row) for every valid plan of sf that is not among
+ * r->rows (r built by report_build with ctx and sf), in enumeration order,
+ * on this thread: for a CSV of every plan when Excel's limit or --top cut
+ * the ranking. row.family indexes r->family.
+ */
+void report_each_dropped(const struct report *r,
+                         const struct cost_ctx *ctx,
+                         const struct sweep_file *sf,
+                         void (*emit)(void *out, const struct report_row *row),
+                         void *out);
+
 /* Times of a kept row (cost_times with the report's hardware). */
 void report_row_times(const struct report *r,
                       const struct report_row *row,

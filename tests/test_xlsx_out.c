@@ -328,7 +328,7 @@ static void test_csv_out_write_rows(void **state)
     char *buf, *p;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/plans.csv", f->dir);
-    assert_int_equal(csv_out_write(&f->rep, path, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&f->rep, path, NULL, &d), STATUS_OK);
     buf = slurp(path, &n);
     assert_non_null(buf);
     for (i = 0; i < n; i++)
@@ -341,7 +341,7 @@ static void test_csv_out_write_rows(void **state)
     free(buf);
     assert_int_equal(count_files(f->dir), 1);
     unlink(path);
-    assert_int_equal(csv_out_write(&f->rep, "/nonexistent-dir/p.csv", &d),
+    assert_int_equal(csv_out_write(&f->rep, "/nonexistent-dir/p.csv", NULL, &d),
                      STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-dir/p.csv: cannot write: No "
                                "such file or directory");

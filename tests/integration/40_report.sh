@@ -55,3 +55,21 @@ else
         $CHECK rebound "$TMP/cached" "$TMP/ib400"
 fi
 unset SOURCE_DATE_EPOCH
+
+# --csv keeps every plan even when --top (or Excel's limit) cuts the
+# ranking: the kept ones ranked first, the rest unranked, none twice.
+expect 0 "" -- $RP report -q --no-charts --csv --top 50 -o "$TMP/top50"
+check "--csv with --top keeps every plan, once" /usr/bin/python3 - "$TMP/top50/plans.csv" "$OUT/plans.csv" <<'PYEOF'
+import csv, sys
+def rows(p):
+    with open(p, newline="") as f:
+        r = list(csv.DictReader(f))
+    return r
+top, full = rows(sys.argv[1]), rows(sys.argv[2])
+key = lambda r: r["Plan (roofplan eval syntax)"]
+assert len(top) == len(full), (len(top), len(full))
+assert sorted(map(key, top)) == sorted(map(key, full))
+assert [r["Rank"] for r in top[:50]] == [str(i) for i in range(1, 51)]
+assert all(r["Rank"] == "" for r in top[50:])
+assert [key(r) for r in top[:50]] == [key(r) for r in full[:50]]
+PYEOF
