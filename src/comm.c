@@ -40,14 +40,14 @@ const char *comm_model_str(enum comm_model model)
 }
 
 static inline void record(struct acc *a,
-                   const char *name,
-                   int what,
-                   int kind,
-                   struct plan_span span,
-                   double calls,
-                   double bytes,
-                   double ib,
-                   double nv)
+                          const char *name,
+                          int what,
+                          int kind,
+                          struct plan_span span,
+                          double calls,
+                          double bytes,
+                          double ib,
+                          double nv)
 {
     struct comm_totals *t = a->tot;
     double ib_calls = ib > 0 ? calls : 0, nv_calls = nv > 0 ? calls : 0;
@@ -72,8 +72,7 @@ static inline void record(struct acc *a,
     }
 }
 
-static struct comm_group group_of(struct plan_span span,
-                                  enum comm_model model)
+static struct comm_group group_of(struct plan_span span, enum comm_model model)
 {
     struct comm_group g;
     double size = (double)span.size, k = (double)span.per_node;
@@ -99,8 +98,13 @@ static struct comm_group group_of(struct plan_span span,
  * An all-gather, reduce-scatter or all-reduce of `buffer` bytes in total
  * (summed over its calls) over group g.
  */
-static inline void ring(struct acc *a, const char *name, int what, int kind,
-                 const struct comm_group *g, double calls, double buffer)
+static inline void ring(struct acc *a,
+                        const char *name,
+                        int what,
+                        int kind,
+                        const struct comm_group *g,
+                        double calls,
+                        double buffer)
 {
     double passes = kind == COMM_ALL_REDUCE ? 2 : 1;
     if (g->span.size <= 1 || buffer <= 0)
@@ -306,9 +310,9 @@ size_t comm_view(const struct model *m,
     /* TP: 2 all-gathers + 2 reduce-scatters per layer each way, plus the
      * forward again under full recomputation; vocab-parallel embedding
      * and head add one collective each way. */
-    double tp_calls = mb_avg * ((double)sum->count * (full ? 12 : 8) +
-                                (sum->has_embedding ? 2 : 0) +
-                                (sum->has_head ? 2 : 0));
+    double tp_calls =
+        mb_avg * ((double)sum->count * (full ? 12 : 8) +
+                  (sum->has_embedding ? 2 : 0) + (sum->has_head ? 2 : 0));
     double pp_sends = mb_avg * v->pp_sends;
     struct acc a;
 
@@ -318,11 +322,10 @@ size_t comm_view(const struct model *m,
     a.n = 0;
     a.tot = tot;
 
-
     if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
         double buffer = tp_calls * seq_mb * h * ab / cp;
-        ring(&a, "TP all-gather (sequence parallel)", COMM_TP,
-             COMM_ALL_GATHER, &g->tp, tp_calls / 2, buffer / 2);
+        ring(&a, "TP all-gather (sequence parallel)", COMM_TP, COMM_ALL_GATHER,
+             &g->tp, tp_calls / 2, buffer / 2);
         ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
              COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
     }
@@ -367,14 +370,14 @@ size_t comm_view(const struct model *m,
     if (p->pp > 1 && pp_sends > 0) {
         double bytes = pp_sends * seq_mb * h * ab / (tp * cp);
         record(&a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
-               COMM_SEND_RECV, g->pp, pp_sends, bytes,
-               g->pp_cross ? bytes : 0, g->pp_cross ? 0 : bytes);
+               COMM_SEND_RECV, g->pp, pp_sends, bytes, g->pp_cross ? bytes : 0,
+               g->pp_cross ? 0 : bytes);
     }
     if (p->schedule == PLAN_DUALPIPE) { /* the mirrored chunk's replicas */
         struct comm_group dp =
             group_of(doubled(g->dp.span, p, rank, g->gpus_per_node), g->model);
-        struct comm_group edp = group_of(
-            doubled(g->edp.span, p, rank, g->gpus_per_node), g->model);
+        struct comm_group edp =
+            group_of(doubled(g->edp.span, p, rank, g->gpus_per_node), g->model);
         data_parallel(&a, s, p, &dp, dense, layer_mb, mb_avg, false);
         data_parallel(&a, s, p, &edp, expert, moe_mb, mb_avg, true);
     } else {

@@ -70,9 +70,9 @@ struct comm_totals {
 
 /* comm_ep_copies() for every ep dividing the routed experts, by ep. */
 struct comm_ep_table {
-    long n;      /* entries: routed experts + 1 */
-    double *ib;  /* [n] */
-    double *nv;  /* [n] */
+    long n;     /* entries: routed experts + 1 */
+    double *ib; /* [n] */
+    double *nv; /* [n] */
 };
 
 /*

@@ -60,7 +60,8 @@ static int layout_kind(int schedule, long pp)
 }
 
 /* Chunks that cost the same wherever they sit (all but `first`). */
-static bool chunk_same(const struct model_chunk *a, const struct model_chunk *b,
+static bool chunk_same(const struct model_chunk *a,
+                       const struct model_chunk *b,
                        long chunks)
 {
     int p, r;
@@ -89,8 +90,11 @@ static bool chunk_same(const struct model_chunk *a, const struct model_chunk *b,
     return true;
 }
 
-static enum status build_layout(struct cost_parts *cp, long pp, long vpp,
-                                int schedule, struct diag *d)
+static enum status build_layout(struct cost_parts *cp,
+                                long pp,
+                                long vpp,
+                                int schedule,
+                                struct diag *d)
 {
     struct plan p;
     struct cost_layout *grown, *l;
@@ -214,8 +218,8 @@ static double max2(double a, double b)
     return a > b ? a : b;
 }
 
-double cost_core(double compute, double ib, double nvlink, double hbm,
-                 int *bound)
+double
+cost_core(double compute, double ib, double nvlink, double hbm, int *bound)
 {
     double core = compute;
     *bound = COST_COMPUTE;
@@ -235,7 +239,8 @@ double cost_core(double compute, double ib, double nvlink, double hbm,
 }
 
 /* The time terms and the step: what ranking needs, nothing more. */
-static void step_times(const struct cost_work *w, const struct hardware *hw,
+static void step_times(const struct cost_work *w,
+                       const struct hardware *hw,
                        struct cost_times *t)
 {
     t->compute = w->bf16_flops / hw->bf16_flops +
@@ -245,10 +250,10 @@ static void step_times(const struct cost_work *w, const struct hardware *hw,
                 w->nvlink_calls * hw->nvlink_latency_s;
     t->hbm = w->hbm_bytes / hw->hbm_bps;
     t->optimizer = w->optimizer_bytes / hw->hbm_bps;
-    t->ep = max2(w->ep_ib_bytes / hw->ib_bps +
-                     w->ep_ib_calls * hw->ib_latency_s,
-                 w->ep_nvlink_bytes / hw->nvlink_bps +
-                     w->ep_nvlink_calls * hw->nvlink_latency_s);
+    t->ep =
+        max2(w->ep_ib_bytes / hw->ib_bps + w->ep_ib_calls * hw->ib_latency_s,
+             w->ep_nvlink_bytes / hw->nvlink_bps +
+                 w->ep_nvlink_calls * hw->nvlink_latency_s);
     t->core = cost_core(t->compute, t->ib, t->nvlink, t->hbm, &t->bound);
     t->bubble = w->bubble_coef * t->core / w->microbatches;
     t->step = t->bubble + t->optimizer + t->core;
@@ -260,12 +265,12 @@ void cost_times(const struct cost_work *w,
                 int precision,
                 struct cost_times *t)
 {
-    double peak = precision == MODEL_FP8 ? hw->fp8_peak_flops
-                                         : hw->bf16_peak_flops;
+    double peak =
+        precision == MODEL_FP8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
     memset(t, 0, sizeof *t);
     step_times(w, hw, t);
-    t->step_serial = t->bubble + t->optimizer + max2(t->compute, t->hbm) +
-                     t->ib + t->nvlink;
+    t->step_serial =
+        t->bubble + t->optimizer + max2(t->compute, t->hbm) + t->ib + t->nvlink;
     t->comm_compute_ratio = max2(t->ib, t->nvlink) / t->compute;
     t->tokens_per_s_per_gpu = w->tokens / (t->step * w->gpus);
     t->mfu = w->model_flops / (t->step * hw->bf16_peak_flops);
@@ -345,9 +350,9 @@ static void rank_work(const struct cost_ctx *ctx,
         (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
          expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
         (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes + wb);
-    w->bubble_coef = bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other),
-                                 t * c->fwd_linear,
-                                 w->fp8_flops + w->bf16_flops);
+    w->bubble_coef =
+        bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other), t * c->fwd_linear,
+                    w->fp8_flops + w->bf16_flops);
     w->microbatches = (double)p->microbatches;
 
     nl = comm_view(ctx->m, p, v, groups, &ctx->ep, list, max, &ct);

@@ -83,7 +83,7 @@ struct cost_layout {
     long pp;
     size_t nreps;
     struct plan_rank *views; /* ascending pipeline ranks */
-    long *ranks; /* [nreps]: how many ranks each one stands for */
+    long *ranks;             /* [nreps]: how many ranks each one stands for */
 };
 
 struct cost_parts {
@@ -158,8 +158,8 @@ void cost_times(const struct cost_work *w,
  * to the earlier term). The binding rule of cost_times(), for callers that
  * re-time plans at other bandwidths.
  */
-double cost_core(double compute, double ib, double nvlink, double hbm,
-                 int *bound);
+double
+cost_core(double compute, double ib, double nvlink, double hbm, int *bound);
 
 /* "compute", "IB", "NVLink", "HBM": for sentences and charts. */
 const char *cost_bound_label(int bound);

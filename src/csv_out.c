@@ -34,8 +34,10 @@ struct sink {
 };
 
 /* One CSV line of row (rank 0: unranked). */
-static void write_row(const struct report *r, FILE *f,
-                      const struct report_row *row, size_t rank)
+static void write_row(const struct report *r,
+                      FILE *f,
+                      const struct report_row *row,
+                      size_t rank)
 {
     size_t n, k;
     const struct plans_column *cols = plans_table_columns(&n);
@@ -64,8 +66,8 @@ static void emit_extra(void *out, const struct report_row *row)
     write_row(s->r, s->f, row, 0);
 }
 
-static void write_rows(const struct report *r, FILE *f,
-                       const struct csv_extra *extra)
+static void
+write_rows(const struct report *r, FILE *f, const struct csv_extra *extra)
 {
     size_t n, i, k;
     const struct plans_column *cols = plans_table_columns(&n);

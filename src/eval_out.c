@@ -28,8 +28,9 @@ void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
         snprintf(buf, size,
                  "%s-bound: %.1f s of %s traffic per second of compute; "
                  "the GPUs wait on %s %.0f%% of the overlapped step",
-                 cost_bound_label(t->bound), comm / t->compute, cost_bound_label(t->bound),
-                 cost_bound_label(t->bound), 100 * (t->core - t->compute) / t->core);
+                 cost_bound_label(t->bound), comm / t->compute,
+                 cost_bound_label(t->bound), cost_bound_label(t->bound),
+                 100 * (t->core - t->compute) / t->core);
 }
 
 static void row(FILE *out, const char *label, double value)

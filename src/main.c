@@ -357,9 +357,8 @@ static void print_summary(const struct report *r)
         if (v->measured_mfu > 0)
             snprintf(mfu, sizeof mfu, " (%.1f%%)", 100 * v->measured_mfu);
         printf("  %-48s %6.2f s/step%s, %4.0f TFLOP/s/GPU%s, MFU %5.1f%%%s%s\n",
-               v->name, p->t.step, step,
-               p->work.model_flops / p->t.step / 1e12, tflops, 100 * p->t.mfu,
-               mfu, p->fits ? "" : "; does not fit");
+               v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
+               tflops, 100 * p->t.mfu, mfu, p->fits ? "" : "; does not fit");
     }
 }
 
@@ -377,8 +376,7 @@ static const char *chart_png(const struct plot_files *charts, const char *name)
 {
     size_t i;
     for (i = 0; charts && i < charts->ncharts; i++)
-        if (strcmp(charts->chart[i].name, name) == 0 &&
-            charts->chart[i].png[0])
+        if (strcmp(charts->chart[i].name, name) == 0 && charts->chart[i].png[0])
             return charts->chart[i].png;
     return NULL;
 }
@@ -514,12 +512,10 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     diag_init(&charts.d);
     popt = plot_options();
     if (!cfg->no_charts) {
-        charts.pending =
-            plot_out_start(&rep, cfg->out_dir, &popt, &charts.job,
-                           &charts.files, &charts.d) == STATUS_OK;
+        charts.pending = plot_out_start(&rep, cfg->out_dir, &popt, &charts.job,
+                                        &charts.files, &charts.d) == STATUS_OK;
         if (charts.files.gnuplot_missing)
-            fprintf(stderr, "%s: warning: %s\n", PROG,
-                    charts.files.warning);
+            fprintf(stderr, "%s: warning: %s\n", PROG, charts.files.warning);
     }
     print_summary(&rep);
     if (write_report_files(cfg, &rep, &ctx, &in.sweep,
@@ -532,9 +528,8 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
                 "sweep %.3f s, total %.3f s; wrote %s\n",
                 PROG, (unsigned long long)rep.enumerated,
-                (unsigned long long)rep.valid,
-                (unsigned long long)rep.fitting, rep.elapsed_s,
-                seconds_since(&t0), written);
+                (unsigned long long)rep.valid, (unsigned long long)rep.fitting,
+                rep.elapsed_s, seconds_since(&t0), written);
     if (rep.dropped > 0 && !cfg->quiet)
         fprintf(stderr, "%s: %llu valid plans left out of the workbook\n", PROG,
                 (unsigned long long)rep.dropped);

@@ -53,8 +53,7 @@ void memory_view(const struct model *m,
         (s->master_bytes + 2 * s->moment_bytes);
     /* In-flight micro-batches times the rank's mean chunk activations. */
     out->activations = plan_inflight(p, v->rank) * tokens *
-                       v->sum.act_bytes[p->precision][p->recompute] /
-                       v->chunks;
+                       v->sum.act_bytes[p->precision][p->recompute] / v->chunks;
     out->logits = 0;
     if (v->sum.has_head) /* FP32 logits of one micro-batch (Korthikanti
                           * §4.3: 4sbv/t) */

@@ -127,13 +127,13 @@ struct model_tensor {
 /* Per layer kind (dense, MoE, MTP module): everything per token. */
 struct model_layer {
     double params_dense; /* non-expert: attention, norms, FFN, shared, router */
-    double params_expert; /* routed experts */
-    double params_fp8;     /* non-expert params the FP8 recipe runs in FP8 */
+    double params_expert;     /* routed experts */
+    double params_fp8;        /* non-expert params the FP8 recipe runs in FP8 */
     double params_fp8_expert; /* routed-expert params run in FP8 */
-    double params_active; /* used by one token */
-    double fwd_fp8;       /* fwd FLOPs/token of FP8-eligible GEMMs */
-    double fwd_other;     /* fwd FLOPs/token always in BF16 */
-    double fwd_linear;    /* fwd FLOPs/token of all GEMMs (weight grads) */
+    double params_active;     /* used by one token */
+    double fwd_fp8;           /* fwd FLOPs/token of FP8-eligible GEMMs */
+    double fwd_other;         /* fwd FLOPs/token always in BF16 */
+    double fwd_linear;        /* fwd FLOPs/token of all GEMMs (weight grads) */
     double recompute_fp8[MODEL_RECOMPUTES]; /* extra fwd FLOPs/token */
     double recompute_other[MODEL_RECOMPUTES];
     double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES]; /* saved, /token */
@@ -149,7 +149,7 @@ struct model_chunk {
     long moe_layers;
     bool has_embedding, has_head;
     double params_dense, params_expert, params_embedding;
-    double params_fp8, params_fp8_expert; /* run in FP8 (see model_layer) */
+    double params_fp8, params_fp8_expert;     /* run in FP8 (see model_layer) */
     double max_layer_dense, max_layer_expert; /* one layer, for ZeRO-3 */
     double fwd_fp8, fwd_other, fwd_linear;
     double recompute_fp8[MODEL_RECOMPUTES];

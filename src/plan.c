@@ -341,8 +341,8 @@ void plan_format(const struct plan *p, char *buf, size_t size)
              "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld",
              p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero,
              plan_schedule_str(p->schedule), p->vpp,
-             plan_precision_str(p->precision),
-             plan_recompute_str(p->recompute), p->mbs, p->gbs);
+             plan_precision_str(p->precision), plan_recompute_str(p->recompute),
+             p->mbs, p->gbs);
 }
 
 struct plan_span plan_span(long size, long stride, long gpus_per_node)
@@ -359,9 +359,9 @@ struct plan_span plan_span(long size, long stride, long gpus_per_node)
         /* ranks 0, stride, 2 stride, ...: node of rank r is r / gpn.
          * Exact in double (operands below 2^53) and cheaper than two
          * 64-bit integer divisions in the sweep's inner loop. */
-        double nodes = floor((double)(size - 1) * (double)stride /
-                             (double)gpus_per_node) +
-                       1;
+        double nodes =
+            floor((double)(size - 1) * (double)stride / (double)gpus_per_node) +
+            1;
         s.nodes = (long)nodes;
         s.per_node = (long)ceil((double)size / nodes);
     }
@@ -430,7 +430,7 @@ void plan_rank_view(const struct plan *p,
         out->layer_dense[i] = part->chunk[chunk[i]].max_layer_dense;
         out->layer_expert[i] = part->chunk[chunk[i]].max_layer_expert;
         /* a chunk sends forward unless last, backward unless first */
-        out->pp_sends += (chunk[i] + 1 < part->chunks ? 1 : 0) +
-                         (chunk[i] > 0 ? 1 : 0);
+        out->pp_sends +=
+            (chunk[i] + 1 < part->chunks ? 1 : 0) + (chunk[i] > 0 ? 1 : 0);
     }
 }

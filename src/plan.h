@@ -129,7 +129,6 @@ struct plan_span {
  */
 struct plan_span plan_span(long size, long stride, long gpus_per_node);
 
-
 #define PLAN_RANK_CHUNKS_MAX 64 /* chunks one GPU holds (vpp or 2) */
 
 /*

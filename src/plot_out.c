@@ -1320,7 +1320,6 @@ static void log_tics(struct buf *code, char axis, double lo, double hi)
     buf_printf(code, ")\n");
 }
 
-
 static void
 chart_sensitivity(const struct report *r, struct vars *v, struct buf *dat)
 {
@@ -1470,7 +1469,6 @@ chart_sensitivity(const struct report *r, struct vars *v, struct buf *dat)
 }
 
 /* ---- Running gnuplot ---- */
-
 
 /* True when name (with a '/': that file; else a PATH entry) is an
  * executable regular file. */
@@ -1772,9 +1770,8 @@ enum status plot_out_start(const struct report *r,
     return st;
 }
 
-enum status plot_out_finish(struct plot_job *job,
-                            struct plot_files *out,
-                            struct diag *d)
+enum status
+plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d)
 {
     const char *dir = job->dir;
     double timeout = job->timeout_s;

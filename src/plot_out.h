@@ -115,9 +115,8 @@ enum status plot_out_start(const struct report *r,
                            struct plot_files *out,
                            struct diag *d);
 
-enum status plot_out_finish(struct plot_job *job,
-                            struct plot_files *out,
-                            struct diag *d);
+enum status
+plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d);
 
 /*
  * Writes text into buf as a gnuplot single-quoted string literal, quotes

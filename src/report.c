@@ -17,8 +17,8 @@
 
 #include "eval_out.h"
 
-static const double sens_ib[REPORT_SENS_IB] = {
-    12.5, 17.7, 25, 35.4, 50, 70.7, 100, 141, 200, 283, 400};
+static const double sens_ib[REPORT_SENS_IB] = {12.5, 17.7, 25,  35.4, 50, 70.7,
+                                               100,  141,  200, 283,  400};
 static const double sens_nv[REPORT_SENS_NV] = {80,  113, 160, 226,
                                                320, 450, 640, 900};
 
@@ -27,15 +27,19 @@ static const double sens_nv[REPORT_SENS_NV] = {80,  113, 160, 226,
 /* True when plan a (fits, step) ranks before plan b: fitting first, then
  * faster, then by plan, so the order never depends on enumeration or
  * thread order. */
-static bool ranks_before(bool fa, double sa, const struct plan *p, bool fb,
-                         double sb, const struct plan *q)
+static bool ranks_before(bool fa,
+                         double sa,
+                         const struct plan *p,
+                         bool fb,
+                         double sb,
+                         const struct plan *q)
 {
-    const long ka[] = {p->gpus, p->tp, p->pp, p->cp, p->ep, p->zero,
-                       p->schedule, p->vpp, p->precision, p->recompute,
-                       p->mbs, p->gbs};
-    const long kb[] = {q->gpus, q->tp, q->pp, q->cp, q->ep, q->zero,
-                       q->schedule, q->vpp, q->precision, q->recompute,
-                       q->mbs, q->gbs};
+    const long ka[] = {p->gpus,      p->tp,        p->pp,       p->cp,
+                       p->ep,        p->zero,      p->schedule, p->vpp,
+                       p->precision, p->recompute, p->mbs,      p->gbs};
+    const long kb[] = {q->gpus,      q->tp,        q->pp,       q->cp,
+                       q->ep,        q->zero,      q->schedule, q->vpp,
+                       q->precision, q->recompute, q->mbs,      q->gbs};
     size_t i;
     if (fa != fb)
         return fa;
@@ -49,8 +53,7 @@ static bool ranks_before(bool fa, double sa, const struct plan *p, bool fb,
 
 static bool better(const struct report_row *a, const struct report_row *b)
 {
-    return ranks_before(a->fits, a->step, &a->plan, b->fits, b->step,
-                        &b->plan);
+    return ranks_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan);
 }
 
 /* A family's best plan against a candidate's result. */
@@ -102,7 +105,8 @@ static void sift_up(struct report_row *h, size_t i)
 
 /* ---- The sweep visitor ---- */
 
-#define FAMILY_KEYS (5 * 16) /* dp flavour (DP, ZeRO-1..3, none) x tp cp pp ep */
+#define FAMILY_KEYS \
+    (5 * 16) /* dp flavour (DP, ZeRO-1..3, none) x tp cp pp ep */
 
 /* The best `top` plans seen: a heap on "worse", worst at the root. */
 struct heap {
@@ -213,7 +217,8 @@ static void keep_min(double *step, int *bound, double s, int b)
  * link term changes, so each point is a few flops (cost_times' rules:
  * cost_core, bubble = coef x core / micro-batches).
  */
-static void sensitivity(const struct shard *b, struct report_family *f,
+static void sensitivity(const struct shard *b,
+                        struct report_family *f,
                         const struct cost_result *res)
 {
     const struct hardware *hw = b->ctx->hw;
@@ -227,8 +232,7 @@ static void sensitivity(const struct shard *b, struct report_family *f,
         double ib = w->ib_bytes / (b->sens_ib[i] * 1e9) + ib_lat;
         double core = cost_core(t->compute, ib, t->nvlink, t->hbm, &bound);
         keep_min(&f->sens_ib_step[i], &f->sens_ib_bound[i],
-                 w->bubble_coef * core / w->microbatches + t->optimizer +
-                     core,
+                 w->bubble_coef * core / w->microbatches + t->optimizer + core,
                  bound);
     }
     for (i = 0; i < REPORT_SENS_NV; i++) {
@@ -236,15 +240,13 @@ static void sensitivity(const struct shard *b, struct report_family *f,
         double nv = w->nvlink_bytes / (b->sens_nv[i] * 1e9) + nv_lat;
         double core = cost_core(t->compute, t->ib, nv, t->hbm, &bound);
         keep_min(&f->sens_nv_step[i], &f->sens_nv_bound[i],
-                 w->bubble_coef * core / w->microbatches + t->optimizer +
-                     core,
+                 w->bubble_coef * core / w->microbatches + t->optimizer + core,
                  bound);
     }
 }
 
-
-static void visit(void *user, struct plan *p, enum plan_reason why,
-                  uint64_t index)
+static void
+visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
     struct shard *b = user;
     struct cost_result res;
@@ -304,8 +306,7 @@ static void visit(void *user, struct plan *p, enum plan_reason why,
 static void *run_shard(void *arg)
 {
     struct shard *b = arg;
-    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads,
-              visit, b);
+    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads, visit, b);
     return NULL;
 }
 
@@ -332,8 +333,12 @@ static void merge_family(struct report_family *to,
 }
 
 /* Merges the shards into r: the same result for any number of shards. */
-static enum status merge(struct report *r, struct shard *sh, size_t n,
-                         struct heap *shared, size_t top, struct diag *d)
+static enum status merge(struct report *r,
+                         struct shard *sh,
+                         size_t n,
+                         struct heap *shared,
+                         size_t top,
+                         struct diag *d)
 {
     int index_of_key[FAMILY_KEYS];
     size_t t, k, total = 0;
@@ -389,9 +394,8 @@ static enum status merge(struct report *r, struct shard *sh, size_t n,
         memset(&r->family[r->nfamilies], 0, sizeof r->family[0]);
         for (t = 0; t < n; t++)
             if (sh[t].family_first[key] != UINT64_MAX) {
-                snprintf(r->family[r->nfamilies].name,
-                         sizeof r->family[0].name, "%s",
-                         sh[t].family[key].name);
+                snprintf(r->family[r->nfamilies].name, sizeof r->family[0].name,
+                         "%s", sh[t].family[key].name);
                 merge_family(&r->family[r->nfamilies], &sh[t].family[key]);
             }
         r->nfamilies++;
@@ -405,8 +409,8 @@ static enum status merge(struct report *r, struct shard *sh, size_t n,
     } else {
         r->rows = malloc((total ? total : 1) * sizeof *r->rows);
         if (!r->rows)
-            return diag_set(d, STATUS_NOMEM,
-                            "out of memory ranking %zu plans", total);
+            return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
+                            total);
         for (t = 0; t < n; t++) {
             if (sh[t].own.n > 0)
                 memcpy(r->rows + r->nrows, sh[t].own.rows,
@@ -429,8 +433,11 @@ static enum status merge(struct report *r, struct shard *sh, size_t n,
 /* ---- After the sweep ---- */
 
 /* Bandwidth (GB/s) that brings bytes + calls x latency down to compute. */
-static double crossover(double bytes, double calls, double latency_s,
-                        double link_s, double compute_s)
+static double crossover(double bytes,
+                        double calls,
+                        double latency_s,
+                        double link_s,
+                        double compute_s)
 {
     double room = compute_s - calls * latency_s;
     if (link_s <= compute_s)
@@ -440,8 +447,8 @@ static double crossover(double bytes, double calls, double latency_s,
     return bytes / room / 1e9;
 }
 
-
-static void finish_families(struct report *r, const struct cost_ctx *ctx,
+static void finish_families(struct report *r,
+                            const struct cost_ctx *ctx,
                             const struct cost_ctx *other)
 {
     size_t i, j;
@@ -451,14 +458,13 @@ static void finish_families(struct report *r, const struct cost_ctx *ctx,
         const struct cost_times *t = &f->best.t;
         struct plan p = f->best.plan;
         cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
-        cost_evaluate(other, &p, &f->best_other, f->coll_other,
-                      COMM_LIST_MAX, &f->ncoll_other);
+        cost_evaluate(other, &p, &f->best_other, f->coll_other, COMM_LIST_MAX,
+                      &f->ncoll_other);
         snprintf(f->best.family, sizeof f->best.family, "%s", f->name);
         snprintf(f->best_other.family, sizeof f->best_other.family, "%s",
                  f->name);
-        f->ib_crossover_gbps =
-            crossover(w->ib_bytes, w->ib_calls, ctx->hw->ib_latency_s, t->ib,
-                      t->compute);
+        f->ib_crossover_gbps = crossover(
+            w->ib_bytes, w->ib_calls, ctx->hw->ib_latency_s, t->ib, t->compute);
         f->nv_crossover_gbps =
             crossover(w->nvlink_bytes, w->nvlink_calls,
                       ctx->hw->nvlink_latency_s, t->nvlink, t->compute);
@@ -512,8 +518,7 @@ static int compare_names(const void *a, const void *b)
 }
 
 /* Resolves `rel` against the data directory (the validation dir's parent). */
-static void data_path(const char *vdir, const char *rel, char *out,
-                      size_t size)
+static void data_path(const char *vdir, const char *rel, char *out, size_t size)
 {
     if (rel[0] == '/')
         snprintf(out, size, "%s", rel);
@@ -527,8 +532,8 @@ static bool same_file(const char *a, const char *b)
     return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
-static enum status add_input(struct report *r, const char *role,
-                             const char *path, struct diag *d)
+static enum status
+add_input(struct report *r, const char *role, const char *path, struct diag *d)
 {
     struct report_input *in;
     if (r->ninputs == REPORT_INPUTS_MAX)
@@ -537,14 +542,15 @@ static enum status add_input(struct report *r, const char *role,
     snprintf(in->role, sizeof in->role, "%s", role);
     snprintf(in->path, sizeof in->path, "%s", path);
     if (!SHA256File(path, in->sha256))
-        return diag_set(d, STATUS_IO, "%s: cannot read for its checksum",
-                        path);
+        return diag_set(d, STATUS_IO, "%s: cannot read for its checksum", path);
     r->ninputs++;
     return STATUS_OK;
 }
 
-static enum status one_validation(struct report *r, const char *vdir,
-                                  const char *path, const struct cost_ctx *ctx,
+static enum status one_validation(struct report *r,
+                                  const char *vdir,
+                                  const char *path,
+                                  const struct cost_ctx *ctx,
                                   const struct cost_ctx *other,
                                   struct diag *d)
 {
@@ -571,8 +577,7 @@ static enum status one_validation(struct report *r, const char *vdir,
     v = &r->validation[r->nvalidations];
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", vs.name);
-    snprintf(v->source, sizeof v->source, "%s",
-             datafile_meta_source(&meta, 0));
+    snprintf(v->source, sizeof v->source, "%s", datafile_meta_source(&meta, 0));
     datafile_meta_release(&meta);
     data_path(vdir, vs.model, v->model_path, sizeof v->model_path);
     data_path(vdir, vs.hardware, v->hardware_path, sizeof v->hardware_path);
@@ -604,8 +609,7 @@ static enum status one_validation(struct report *r, const char *vdir,
     snprintf(plan_text, sizeof plan_text, "%s", vs.plan);
     args[0] = plan_text;
     st = plan_parse(args, 1, &defaults, &v->plan, &given_dp, d);
-    if (st == STATUS_OK &&
-        plan_check(&v->plan, &m, &hw, false, d) != PLAN_OK)
+    if (st == STATUS_OK && plan_check(&v->plan, &m, &hw, false, d) != PLAN_OK)
         st = d->status;
     if (st != STATUS_OK) {
         char why[DIAG_MSG_MAX];
@@ -614,17 +618,17 @@ static enum status one_validation(struct report *r, const char *vdir,
     } else if (v->current) {
         if (cost_ctx_prepare((struct cost_ctx *)ctx, v->plan.pp, v->plan.vpp,
                              v->plan.schedule, d) == STATUS_OK &&
-            cost_ctx_prepare((struct cost_ctx *)other, v->plan.pp,
-                             v->plan.vpp, v->plan.schedule, d) == STATUS_OK) {
+            cost_ctx_prepare((struct cost_ctx *)other, v->plan.pp, v->plan.vpp,
+                             v->plan.schedule, d) == STATUS_OK) {
             struct cost_result alt;
-            cost_evaluate(ctx, &v->plan, &v->predicted, v->coll,
-                          COMM_LIST_MAX, &v->ncoll);
-            cost_evaluate(other, &v->plan, &alt, v->coll_other,
-                          COMM_LIST_MAX, &v->ncoll_other);
+            cost_evaluate(ctx, &v->plan, &v->predicted, v->coll, COMM_LIST_MAX,
+                          &v->ncoll);
+            cost_evaluate(other, &v->plan, &alt, v->coll_other, COMM_LIST_MAX,
+                          &v->ncoll_other);
         }
     } else if (cost_ctx_init(&own, &m, &hw, ctx->comm, d) == STATUS_OK &&
-               cost_ctx_prepare(&own, v->plan.pp, v->plan.vpp,
-                                v->plan.schedule, d) == STATUS_OK) {
+               cost_ctx_prepare(&own, v->plan.pp, v->plan.vpp, v->plan.schedule,
+                                d) == STATUS_OK) {
         cost_evaluate(&own, &v->plan, &v->predicted, NULL, 0, NULL);
     }
     plan_family(&v->plan, v->predicted.family, sizeof v->predicted.family);
@@ -639,7 +643,8 @@ static enum status one_validation(struct report *r, const char *vdir,
     return add_input(r, "validation", path, d);
 }
 
-static enum status load_validations(struct report *r, const char *vdir,
+static enum status load_validations(struct report *r,
+                                    const char *vdir,
                                     const struct cost_ctx *ctx,
                                     const struct cost_ctx *other,
                                     struct diag *d)
@@ -836,9 +841,9 @@ uint32_t report_family_color(const struct report *r, size_t family)
     if (family >= r->nfamilies)
         return 0x999999;
     if (!r->family[family].best.fits) /* no plan of it fits: grey, but
-                                         * the classic FSDP baseline */
+                                       * the classic FSDP baseline */
         return strcmp(r->family[family].name, "ZeRO-3") == 0 ? 0x000000
-                                                              : 0x999999;
+                                                             : 0x999999;
     for (i = 0; i < r->nfamilies; i++) {
         size_t k = (size_t)r->families_by_step[i];
         if (k == family)
@@ -866,8 +871,8 @@ struct dropped {
     int index_of_key[FAMILY_KEYS];
 };
 
-static void visit_dropped(void *user, struct plan *p, enum plan_reason why,
-                          uint64_t index)
+static void
+visit_dropped(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
     struct dropped *dr = user;
     const struct report *r = dr->r;

@@ -21,13 +21,13 @@
 #include "sweep.h"
 
 /* Excel's sheet has 1,048,576 rows; one is the header. */
-#define REPORT_EXCEL_ROWS     1048575
-#define REPORT_FAMILIES_MAX   64
-#define REPORT_EXAMPLES       3 /* examples kept per rejection reason */
-#define REPORT_SENS_IB        11 /* IB bandwidths, 12.5 .. 400 GB/s */
-#define REPORT_SENS_NV        8  /* NVLink bandwidths, 80 .. 900 GB/s */
+#define REPORT_EXCEL_ROWS      1048575
+#define REPORT_FAMILIES_MAX    64
+#define REPORT_EXAMPLES        3  /* examples kept per rejection reason */
+#define REPORT_SENS_IB         11 /* IB bandwidths, 12.5 .. 400 GB/s */
+#define REPORT_SENS_NV         8  /* NVLink bandwidths, 80 .. 900 GB/s */
 #define REPORT_VALIDATIONS_MAX 16
-#define REPORT_INPUTS_MAX     24
+#define REPORT_INPUTS_MAX      24
 
 /* One evaluated plan as kept for output; times follow from work by
  * cost_times(). */
@@ -39,14 +39,14 @@ struct report_row {
     double step; /* s, for ranking */
     int family;  /* index into report.family */
     bool fits;
-    long rank;   /* critical pipeline rank */
+    long rank; /* critical pipeline rank */
 };
 
 struct report_family {
     char name[32];
-    size_t plans, fitting;     /* evaluated in this family */
+    size_t plans, fitting; /* evaluated in this family */
     bool has_best;
-    struct cost_result best;   /* fastest fitting plan (else fastest) */
+    struct cost_result best;       /* fastest fitting plan (else fastest) */
     struct cost_result best_other; /* the same plan, other comm model */
     struct comm_collective coll[COMM_LIST_MAX];
     size_t ncoll;
@@ -66,7 +66,7 @@ struct report_family {
 
 /* A published measured run and the prediction for it. */
 struct report_validation {
-    char name[128];      /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
+    char name[128]; /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
     char source[200];
     char model_path[512], hardware_path[512];
     char model_name[128], gpu_name[128];
@@ -80,13 +80,13 @@ struct report_validation {
      * model and the other one. */
     struct comm_collective coll[COMM_LIST_MAX], coll_other[COMM_LIST_MAX];
     size_t ncoll, ncoll_other;
-    bool current;   /* same model and hardware files as this report */
-    long rank;      /* its place in this report's ranking (1 = best);
-                       0 when not current or not among the kept plans */
+    bool current; /* same model and hardware files as this report */
+    long rank;    /* its place in this report's ranking (1 = best);
+                     0 when not current or not among the kept plans */
 };
 
 struct report_input {
-    char role[16];  /* "model", "hardware", "sweep", "validation" */
+    char role[16]; /* "model", "hardware", "sweep", "validation" */
     char path[512];
     char sha256[65];
 };
@@ -104,8 +104,8 @@ struct report {
     size_t ninputs;
 
     /* The sweep. */
-    uint64_t enumerated;       /* combinations of the [space] lists */
-    uint64_t valid, fitting;   /* evaluated; of which fit in memory */
+    uint64_t enumerated;     /* combinations of the [space] lists */
+    uint64_t valid, fitting; /* evaluated; of which fit in memory */
     uint64_t rejected[PLAN_REASONS];
     char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
     size_t nexamples[PLAN_REASONS];

@@ -108,9 +108,8 @@ uint64_t sweep_count(const struct sweep_file *sf)
     return n;
 }
 
-enum status sweep_prepare(const struct sweep_file *sf,
-                          struct cost_ctx *ctx,
-                          struct diag *d)
+enum status
+sweep_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
 {
     const struct sweep_spec *s = &sf->spec;
     size_t i, j, k;
@@ -141,12 +140,27 @@ static long round_batch(long target, long unit)
     return (k < 1 ? 1 : k) * unit;
 }
 
-enum { D_GPUS, D_TP, D_PP, D_CP, D_EP, D_ZERO, D_SCHED, D_VPP, D_PREC, D_REC,
-       D_MBS, D_GBS, DIMS };
+enum {
+    D_GPUS,
+    D_TP,
+    D_PP,
+    D_CP,
+    D_EP,
+    D_ZERO,
+    D_SCHED,
+    D_VPP,
+    D_PREC,
+    D_REC,
+    D_MBS,
+    D_GBS,
+    DIMS
+};
 
 /* The plan at odometer position idx (gbs rounded, see sweep.h). */
-static void plan_at(const struct sweep_spec *s, const size_t *idx,
-                    const struct model *m, const struct hardware *hw,
+static void plan_at(const struct sweep_spec *s,
+                    const size_t *idx,
+                    const struct model *m,
+                    const struct hardware *hw,
                     struct plan *p)
 {
     long split, unit, target;
@@ -183,9 +197,8 @@ void sweep_run(const struct sweep_file *sf,
 {
     const struct sweep_spec *s = &sf->spec;
     const struct datafile_list *list[DIMS] = {
-        &s->gpus,     &s->tp,        &s->pp,        &s->cp,
-        &s->ep,       &s->zero,      &s->schedule,  &s->vpp,
-        &s->precision, &s->recompute, &s->mbs,      &s->gbs};
+        &s->gpus,     &s->tp,  &s->pp,        &s->cp,        &s->ep,  &s->zero,
+        &s->schedule, &s->vpp, &s->precision, &s->recompute, &s->mbs, &s->gbs};
     size_t idx[DIMS] = {0};
     struct plan p;
     uint64_t index = 0;

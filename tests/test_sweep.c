@@ -41,8 +41,7 @@ static int teardown(void **state)
 }
 
 /* Loads data/sweeps/default.ini with the given overrides. */
-static void load_sweep(struct sweep_file *sf, const char *const *sets,
-                       size_t n)
+static void load_sweep(struct sweep_file *sf, const char *const *sets, size_t n)
 {
     struct datafile_set s[16];
     struct diag d;
@@ -55,8 +54,11 @@ static void load_sweep(struct sweep_file *sf, const char *const *sets,
         fail_msg("%s", d.msg);
 }
 
-static void build(const struct fixture *f, const struct sweep_file *sf,
-                  size_t threads, struct report *r, struct cost_ctx *ctx,
+static void build(const struct fixture *f,
+                  const struct sweep_file *sf,
+                  size_t threads,
+                  struct report *r,
+                  struct cost_ctx *ctx,
                   struct cost_ctx *other)
 {
     struct report_options opt;
@@ -75,11 +77,15 @@ static void build(const struct fixture *f, const struct sweep_file *sf,
 static void test_sweep_count_by_hand(void **state)
 {
     struct sweep_file sf;
-    static const char *const sets[] = {
-        "space.tp=1 2",       "space.pp=1 2",  "space.ep=1",
-        "space.zero=0 3",     "space.vpp=2 4", "space.recompute=full",
-        "space.mbs=1",        "space.schedule=1f1b zb interleaved",
-        "space.precision=bf16 fp8"};
+    static const char *const sets[] = {"space.tp=1 2",
+                                       "space.pp=1 2",
+                                       "space.ep=1",
+                                       "space.zero=0 3",
+                                       "space.vpp=2 4",
+                                       "space.recompute=full",
+                                       "space.mbs=1",
+                                       "space.schedule=1f1b zb interleaved",
+                                       "space.precision=bf16 fp8"};
     (void)state;
     load_sweep(&sf, sets, sizeof sets / sizeof *sets);
     assert_int_equal(sweep_count(&sf), 64);
@@ -96,8 +102,9 @@ static void test_sweep_batch_rounding_and_reasons(void **state)
     struct report r;
     struct cost_ctx ctx, other;
     static const char *const sets[] = {
-        "space.tp=1 16",     "space.pp=1 2",       "space.ep=1 3 64",
-        "space.zero=1 3",    "space.recompute=full", "space.mbs=1",
+        "space.tp=1 16",        "space.pp=1 2",
+        "space.ep=1 3 64",      "space.zero=1 3",
+        "space.recompute=full", "space.mbs=1",
         "space.precision=bf16", "space.schedule=1f1b dualpipe"};
     uint64_t sum = 0;
     size_t i;
@@ -178,11 +185,9 @@ static void test_sweep_threads_same_report(void **state)
     struct sweep_file sf;
     struct report a, b;
     struct cost_ctx c1, o1, c2, o2;
-    static const char *const sets[] = {"space.tp=1 2",
-                                       "space.pp=1 4 16",
-                                       "space.ep=1 8 64",
-                                       "space.recompute=selective full",
-                                       "space.mbs=1 2"};
+    static const char *const sets[] = {
+        "space.tp=1 2", "space.pp=1 4 16", "space.ep=1 8 64",
+        "space.recompute=selective full", "space.mbs=1 2"};
     size_t i;
     (void)state;
     load_sweep(&sf, sets, sizeof sets / sizeof *sets);
@@ -198,8 +203,7 @@ static void test_sweep_threads_same_report(void **state)
         assert_string_equal(a.family[i].name, b.family[i].name);
         assert_memory_equal(&a.family[i].best.plan, &b.family[i].best.plan,
                             sizeof a.family[i].best.plan);
-        assert_memory_equal(a.family[i].sens_ib_step,
-                            b.family[i].sens_ib_step,
+        assert_memory_equal(a.family[i].sens_ib_step, b.family[i].sens_ib_step,
                             sizeof a.family[i].sens_ib_step);
     }
     report_free(&a);
