@@ -64,53 +64,27 @@ static bool beats_best(const struct cost_result *c,
                         f->best.t.step, &f->best.plan);
 }
 
-static int compare_rows(const void *x, const void *y)
-{
-    const struct report_row *a = x, *b = y;
-    return better(a, b) ? -1 : better(b, a) ? 1 : 0;
-}
 
-/* Max-heap on "worse": the worst kept plan at the root. */
-static void sift_down(struct report_row *h, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, w = i;
-        struct report_row t;
-        if (l < n && better(&h[w], &h[l]))
-            w = l;
-        if (r < n && better(&h[w], &h[r]))
-            w = r;
-        if (w == i)
-            return;
-        t = h[i];
-        h[i] = h[w];
-        h[w] = t;
-        i = w;
-    }
-}
-
-static void sift_up(struct report_row *h, size_t i)
-{
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        struct report_row t;
-        if (!better(&h[parent], &h[i]))
-            return;
-        t = h[i];
-        h[i] = h[parent];
-        h[parent] = t;
-        i = parent;
-    }
-}
 
 /* ---- The sweep visitor ---- */
 
 #define FAMILY_KEYS \
     (5 * 16) /* dp flavour (DP, ZeRO-1..3, none) x tp cp pp ep */
 
-/* The best `top` plans seen: a heap on "worse", worst at the root. */
+/*
+ * The best `top` plans seen. rows holds them in no order; keys is a
+ * max-heap on "worse" over small keys pointing into rows, so sifting moves
+ * 16 bytes, not whole rows.
+ */
+struct heap_key {
+    double step;
+    uint32_t slot; /* index into rows */
+    bool fits;
+};
+
 struct heap {
     struct report_row *rows;
+    struct heap_key *keys;
     size_t n, cap, top;
     bool nomem;
 };
@@ -154,32 +128,149 @@ static int family_key(const struct plan *p)
            (p->ep > 1);
 }
 
-/* Keeps row if it is among the heap's `top` best (a max-heap on "worse":
- * the worst kept plan at the root). */
+/* True when heap key a ranks before key b (see ranks_before). */
+static bool key_before(const struct heap *h, const struct heap_key *a,
+                       const struct heap_key *b)
+{
+    return ranks_before(a->fits, a->step, &h->rows[a->slot].plan, b->fits,
+                        b->step, &h->rows[b->slot].plan);
+}
+
+static void sift_down(struct heap *h, size_t i)
+{
+    struct heap_key *k = h->keys;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, w = i;
+        struct heap_key t;
+        if (l < h->n && key_before(h, &k[w], &k[l]))
+            w = l;
+        if (r < h->n && key_before(h, &k[w], &k[r]))
+            w = r;
+        if (w == i)
+            return;
+        t = k[i];
+        k[i] = k[w];
+        k[w] = t;
+        i = w;
+    }
+}
+
+static void sift_up(struct heap *h, size_t i)
+{
+    struct heap_key *k = h->keys;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        struct heap_key t;
+        if (!key_before(h, &k[parent], &k[i]))
+            return;
+        t = k[i];
+        k[i] = k[parent];
+        k[parent] = t;
+        i = parent;
+    }
+}
+
+/* Keeps row if it is among the heap's `top` best. */
 static void heap_push(struct heap *h, const struct report_row *row)
 {
+    struct heap_key key;
+    key.step = row->step;
+    key.fits = row->fits;
     if (h->n < h->top) {
         if (h->n == h->cap) {
             size_t cap = h->cap ? h->cap * 2 : 1024;
-            struct report_row *grown;
+            struct report_row *rows;
+            struct heap_key *keys;
             if (cap > h->top)
                 cap = h->top;
-            grown = realloc(h->rows, cap * sizeof *grown);
-            if (!grown) {
+            rows = realloc(h->rows, cap * sizeof *rows);
+            if (rows)
+                h->rows = rows;
+            keys = realloc(h->keys, cap * sizeof *keys);
+            if (keys)
+                h->keys = keys;
+            if (!rows || !keys) {
                 h->nomem = true;
                 return;
             }
-            h->rows = grown;
             h->cap = cap;
         }
         h->rows[h->n] = *row;
-        sift_up(h->rows, h->n++);
+        key.slot = (uint32_t)h->n;
+        h->keys[h->n] = key;
+        sift_up(h, h->n++);
         return;
     }
-    if (better(row, &h->rows[0])) {
-        h->rows[0] = *row;
-        sift_down(h->rows, h->n, 0);
+    if (ranks_before(row->fits, row->step, &row->plan, h->keys[0].fits,
+                     h->keys[0].step, &h->rows[h->keys[0].slot].plan)) {
+        key.slot = h->keys[0].slot;
+        h->rows[key.slot] = *row;
+        h->keys[0] = key;
+        sift_down(h, 0);
     }
+}
+
+/* A row's place in the ranking, small enough to sort fast. */
+struct sort_key {
+    double step;
+    long plan[12]; /* the tie-break order of ranks_before */
+    size_t slot;
+    bool fits;
+};
+
+static int compare_keys(const void *x, const void *y)
+{
+    const struct sort_key *a = x, *b = y;
+    size_t i;
+    if (a->fits != b->fits)
+        return a->fits ? -1 : 1;
+    if (a->step != b->step)
+        return a->step < b->step ? -1 : 1;
+    for (i = 0; i < 12; i++)
+        if (a->plan[i] != b->plan[i])
+            return a->plan[i] < b->plan[i] ? -1 : 1;
+    return 0;
+}
+
+/*
+ * Sorts rows best first, as ranks_before orders them: sorts small keys,
+ * then moves each row once (following the permutation's cycles), instead
+ * of qsort moving whole rows about log n times each.
+ */
+static bool sort_rows(struct report_row *rows, size_t n)
+{
+    struct sort_key *k = malloc((n ? n : 1) * sizeof *k);
+    size_t i;
+    if (!k)
+        return false;
+    for (i = 0; i < n; i++) {
+        const struct plan *p = &rows[i].plan;
+        const long tie[12] = {p->gpus, p->tp, p->pp, p->cp, p->ep, p->zero,
+                              p->schedule, p->vpp, p->precision,
+                              p->recompute, p->mbs, p->gbs};
+        k[i].step = rows[i].step;
+        k[i].fits = rows[i].fits;
+        k[i].slot = i;
+        memcpy(k[i].plan, tie, sizeof tie);
+    }
+    qsort(k, n, sizeof *k, compare_keys);
+    /* position i takes the row at k[i].slot */
+    for (i = 0; i < n; i++) {
+        size_t at = i, from;
+        struct report_row hold;
+        if (k[i].slot == i || k[i].slot == SIZE_MAX)
+            continue;
+        hold = rows[i];
+        while ((from = k[at].slot) != i) {
+            rows[at] = rows[from];
+            k[at].slot = SIZE_MAX; /* placed */
+            at = from;
+        }
+        rows[at] = hold;
+        k[at].slot = SIZE_MAX;
+    }
+    free(k);
+    return true;
 }
 
 static void keep_row(struct shard *b, const struct report_row *row)
@@ -196,7 +287,7 @@ static void keep_row(struct shard *b, const struct report_row *row)
     pthread_mutex_lock(b->lock);
     heap_push(h, row);
     if (h->n == h->top) {
-        b->worst = h->rows[0];
+        b->worst = h->rows[h->keys[0].slot];
         b->have_worst = true;
     }
     pthread_mutex_unlock(b->lock);
@@ -406,6 +497,8 @@ static enum status merge(struct report *r,
         r->rows = shared->rows;
         r->nrows = shared->n;
         shared->rows = NULL;
+        free(shared->keys);
+        shared->keys = NULL;
     } else {
         r->rows = malloc((total ? total : 1) * sizeof *r->rows);
         if (!r->rows)
@@ -417,11 +510,14 @@ static enum status merge(struct report *r,
                        sh[t].own.n * sizeof *r->rows);
             r->nrows += sh[t].own.n;
             free(sh[t].own.rows);
+            free(sh[t].own.keys);
             sh[t].own.rows = NULL;
+            sh[t].own.keys = NULL;
         }
     }
-    if (r->nrows > 0)
-        qsort(r->rows, r->nrows, sizeof r->rows[0], compare_rows);
+    if (!sort_rows(r->rows, r->nrows))
+        return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
+                        r->nrows);
     if (r->nrows > top)
         r->nrows = top;
     for (k = 0; k < r->nrows; k++)
@@ -784,9 +880,12 @@ enum status report_build(struct report *r,
         nomem = nomem || sh[t].own.nomem;
     if (!nomem)
         st = merge(r, sh, nthreads, sh[0].shared, top, d);
-    for (t = 0; t < nthreads; t++)
+    for (t = 0; t < nthreads; t++) {
         free(sh[t].own.rows);
+        free(sh[t].own.keys);
+    }
     free(shared.rows);
+    free(shared.keys);
     pthread_mutex_destroy(&lock);
     free(sh);
     free(tid);

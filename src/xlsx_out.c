@@ -922,6 +922,8 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
     size_t last = r->nrows; /* last data row (0-based); header at 0 */
 
     n = ncols < 64 ? ncols : 64;
+    if (x->big && n > XLSX_OUT_BIG_COLUMNS) /* see xlsx_out.h */
+        n = XLSX_OUT_BIG_COLUMNS;
     if (r->nrows + 1 > LXW_ROW_MAX) {
         chk(x, LXW_ERROR_WORKSHEET_INDEX_OUT_OF_RANGE,
             "Plans: more rows than a sheet holds");
@@ -959,9 +961,8 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
         chk(x, worksheet_add_table(ws, 0, 0, R(x, last), C(x, n - 1), &opt),
             "worksheet_add_table");
     } else {
-        for (k = 0; k < n; k++)
-            put_str(x, ws, 0, k, heads[k],
-                    cols[k].formula ? x->f.head_live : x->f.head);
+        for (k = 0; k < n; k++) /* values only in this mode */
+            put_str(x, ws, 0, k, heads[k], x->f.head);
         chk(x, worksheet_autofilter(ws, 0, 0, R(x, last), C(x, n - 1)),
             "worksheet_autofilter");
     }
@@ -974,7 +975,7 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
             struct plans_value v;
             lxw_format *f = x->f.plans[k];
             plans_table_value(&cols[k], r, i, &tm, &v);
-            if (cols[k].formula) {
+            if (cols[k].formula && !x->big) {
                 tmpl_expand(&t[k], (unsigned long)i + 2, formula,
                             sizeof formula);
                 if (v.kind == PLANS_NUMBER)
@@ -999,7 +1000,7 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
     chk(x, worksheet_repeat_rows(ws, 0, 0), "worksheet_repeat_rows");
     {
         long core = plans_table_find("bubble");
-        size_t lastcol = core > 0 ? (size_t)core : n - 1;
+        size_t lastcol = core > 0 && (size_t)core < n ? (size_t)core : n - 1;
         size_t lastrow = last < PRINT_PLANS ? last : PRINT_PLANS;
         chk(x, worksheet_print_area(ws, 0, 0, R(x, lastrow), C(x, lastcol)),
             "worksheet_print_area");
@@ -1360,9 +1361,13 @@ static void summary_notes(struct xw *x, lxw_worksheet *ws, size_t *rowp)
         paragraph(x, ws, row++, text, x->f.warn, 11);
     }
     paragraph(x, ws, row++,
-              "Figures on this sheet are as computed by roofplan. The Plans "
-              "sheet re-times every plan live when an input on Assumptions "
-              "changes (e.g. IB_GBPS).",
+              x->big ? "Figures on this sheet are as computed by roofplan. "
+                       "With this many plans, Plans holds their first 20 "
+                       "columns as values (no live formulas) and an "
+                       "autofilter; plans.csv (--csv) has every column."
+                     : "Figures on this sheet are as computed by roofplan. "
+                       "The Plans sheet re-times every plan live when an "
+                       "input on Assumptions changes (e.g. IB_GBPS).",
               x->f.note, 11);
     *rowp = row + 1;
 }
