@@ -145,12 +145,18 @@ void eval_out_text(FILE *out, const struct eval_view *v)
             "bound   %s; comm/compute %.2f; MoE all-to-all/compute %.2f "
             "(all pipeline ranks)\n",
             cost_bound_str(t->bound), t->comm_compute_ratio, r->ep_ratio);
-    fprintf(out,
-            "speed   %.0f tokens/s/GPU; MFU %.1f%% of BF16 peak, %.1f%% of "
-            "%s peak; %.0fK GPU-hours per trillion tokens\n",
-            t->tokens_per_s_per_gpu, 100 * t->mfu, 100 * t->mfu_precision,
-            p->precision == MODEL_FP8 ? "FP8" : "BF16",
-            t->gpu_hours_per_trillion / 1e3);
+    if (p->precision == MODEL_FP8)
+        fprintf(out,
+                "speed   %.0f tokens/s/GPU; MFU %.1f%% of BF16 peak, %.1f%% "
+                "of FP8 peak; %.0fK GPU-hours per trillion tokens\n",
+                t->tokens_per_s_per_gpu, 100 * t->mfu, 100 * t->mfu_precision,
+                t->gpu_hours_per_trillion / 1e3);
+    else
+        fprintf(out,
+                "speed   %.0f tokens/s/GPU; MFU %.1f%% of BF16 peak; %.0fK "
+                "GPU-hours per trillion tokens\n",
+                t->tokens_per_s_per_gpu, 100 * t->mfu,
+                t->gpu_hours_per_trillion / 1e3);
     fprintf(out,
             "budget  %.3g tokens: %.1f days on %ld GPUs, %.2fM GPU-hours, "
             "$%.2fM\n",

@@ -3,6 +3,7 @@
  * the best plans' collectives under both communication models, and the
  * validation runs (data/validation, one .ini file per run).
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "report.h"
 
 #include <dirent.h>
@@ -63,8 +64,6 @@ static bool beats_best(const struct cost_result *c,
     return ranks_before(c->fits, c->t.step, &c->plan, f->best.fits,
                         f->best.t.step, &f->best.plan);
 }
-
-
 
 /* ---- The sweep visitor ---- */
 
@@ -129,7 +128,8 @@ static int family_key(const struct plan *p)
 }
 
 /* True when heap key a ranks before key b (see ranks_before). */
-static bool key_before(const struct heap *h, const struct heap_key *a,
+static bool key_before(const struct heap *h,
+                       const struct heap_key *a,
                        const struct heap_key *b)
 {
     return ranks_before(a->fits, a->step, &h->rows[a->slot].plan, b->fits,
@@ -210,64 +210,51 @@ static void heap_push(struct heap *h, const struct report_row *row)
     }
 }
 
-/* A row's place in the ranking, small enough to sort fast. */
-struct sort_key {
-    double step;
-    long plan[12]; /* the tie-break order of ranks_before */
-    size_t slot;
-    bool fits;
-};
-
-static int compare_keys(const void *x, const void *y)
+/* qsort_r comparator over heap keys whose rows are `rows`. */
+static int compare_keys(const void *x, const void *y, void *rows)
 {
-    const struct sort_key *a = x, *b = y;
-    size_t i;
-    if (a->fits != b->fits)
-        return a->fits ? -1 : 1;
-    if (a->step != b->step)
-        return a->step < b->step ? -1 : 1;
-    for (i = 0; i < 12; i++)
-        if (a->plan[i] != b->plan[i])
-            return a->plan[i] < b->plan[i] ? -1 : 1;
-    return 0;
+    const struct heap_key *a = x, *b = y;
+    const struct report_row *r = rows;
+    if (ranks_before(a->fits, a->step, &r[a->slot].plan, b->fits, b->step,
+                     &r[b->slot].plan))
+        return -1;
+    return ranks_before(b->fits, b->step, &r[b->slot].plan, a->fits, a->step,
+                        &r[a->slot].plan)
+               ? 1
+               : 0;
 }
 
 /*
- * Sorts rows best first, as ranks_before orders them: sorts small keys,
+ * Sorts rows best first, as ranks_before orders them: sorts 16-byte keys,
  * then moves each row once (following the permutation's cycles), instead
  * of qsort moving whole rows about log n times each.
  */
 static bool sort_rows(struct report_row *rows, size_t n)
 {
-    struct sort_key *k = malloc((n ? n : 1) * sizeof *k);
+    struct heap_key *k = malloc((n ? n : 1) * sizeof *k);
     size_t i;
     if (!k)
         return false;
     for (i = 0; i < n; i++) {
-        const struct plan *p = &rows[i].plan;
-        const long tie[12] = {p->gpus, p->tp, p->pp, p->cp, p->ep, p->zero,
-                              p->schedule, p->vpp, p->precision,
-                              p->recompute, p->mbs, p->gbs};
         k[i].step = rows[i].step;
         k[i].fits = rows[i].fits;
-        k[i].slot = i;
-        memcpy(k[i].plan, tie, sizeof tie);
+        k[i].slot = (uint32_t)i;
     }
-    qsort(k, n, sizeof *k, compare_keys);
+    qsort_r(k, n, sizeof *k, compare_keys, rows);
     /* position i takes the row at k[i].slot */
     for (i = 0; i < n; i++) {
         size_t at = i, from;
         struct report_row hold;
-        if (k[i].slot == i || k[i].slot == SIZE_MAX)
+        if (k[i].slot == i || k[i].slot == UINT32_MAX)
             continue;
         hold = rows[i];
         while ((from = k[at].slot) != i) {
             rows[at] = rows[from];
-            k[at].slot = SIZE_MAX; /* placed */
+            k[at].slot = UINT32_MAX; /* placed */
             at = from;
         }
         rows[at] = hold;
-        k[at].slot = SIZE_MAX;
+        k[at].slot = UINT32_MAX;
     }
     free(k);
     return true;
@@ -803,7 +790,10 @@ enum status report_build(struct report *r,
     pthread_mutex_t lock;
     pthread_t *tid;
     size_t i, t, nthreads, started;
-    size_t top = opt->top ? opt->top : REPORT_EXCEL_ROWS;
+    /* heap slots are 32-bit; more plans than that would not fit anyway */
+    size_t top = opt->top && opt->top < UINT32_MAX ? opt->top
+                 : opt->top                        ? UINT32_MAX
+                                                   : REPORT_EXCEL_ROWS;
     bool nomem = false;
     enum status st = STATUS_OK;
 
