@@ -463,24 +463,20 @@ void plans_table_col_name(size_t col, char *buf, size_t size)
         buf[i < size ? i : size - 1] = '\0';
 }
 
-bool plans_table_expand(const char *tmpl,
-                        unsigned long row1,
-                        char *buf,
-                        size_t size)
+bool plans_table_formula_compile(const char *src, struct plans_formula *t)
 {
     size_t used = 0;
-    const char *s = tmpl;
-    if (size < 2)
-        return false;
-    buf[used++] = '=';
+    const char *s = src;
+    t->n = 0;
+    t->text[used++] = '=';
     while (*s) {
         if (*s == '{') {
             const char *end = strchr(s, '}');
             char key[32], col[8];
-            size_t len;
             long idx;
-            int n;
-            if (!end || (size_t)(end - s - 1) >= sizeof key)
+            size_t len, cl;
+            if (!end || (size_t)(end - s - 1) >= sizeof key ||
+                t->n == PLANS_FORMULA_REFS)
                 return false;
             len = (size_t)(end - s - 1);
             memcpy(key, s + 1, len);
@@ -489,17 +485,46 @@ bool plans_table_expand(const char *tmpl,
             if (idx < 0)
                 return false;
             plans_table_col_name((size_t)idx, col, sizeof col);
-            n = snprintf(buf + used, size - used, "%s%lu", col, row1);
-            if (n < 0 || (size_t)n >= size - used)
+            cl = strlen(col);
+            if (used + cl + 1 >= sizeof t->text)
                 return false;
-            used += (size_t)n;
+            memcpy(t->text + used, col, cl);
+            used += cl;
+            t->at[t->n++] = used;
             s = end + 1;
         } else {
-            if (*s == '}' || used + 1 >= size)
+            if (used + 2 >= sizeof t->text)
                 return false;
-            buf[used++] = *s++;
+            t->text[used++] = *s++;
         }
     }
-    buf[used] = '\0';
+    t->text[used] = '\0';
     return true;
+}
+
+void plans_table_formula_expand(const struct plans_formula *t,
+                                unsigned long row1,
+                                char *buf,
+                                size_t size)
+{
+    char num[24];
+    size_t nl, from = 0, used = 0, k;
+    int w = snprintf(num, sizeof num, "%lu", row1);
+    nl = w > 0 ? (size_t)w : 0;
+    if (size == 0)
+        return;
+    for (k = 0; k <= t->n; k++) {
+        size_t to = k < t->n ? t->at[k] : strlen(t->text);
+        size_t len = to - from;
+        if (used + len + nl + 1 > size)
+            break;
+        memcpy(buf + used, t->text + from, len);
+        used += len;
+        if (k < t->n) {
+            memcpy(buf + used, num, nl);
+            used += nl;
+        }
+        from = to;
+    }
+    buf[used] = '\0';
 }

@@ -8,9 +8,9 @@
  *
  * Formula templates use workbook-level names from the Assumptions sheet
  * (IB_GBPS, COMPUTE_DERATE, ...) and refer to other columns of the same
- * row as {key}, e.g. "{bubble}+{optimizer}+{core}"; plans_table_expand()
- * turns them into A1 references. Together the templates repeat
- * cost_times() term for term (see cost.h).
+ * row as {key}, e.g. "{bubble}+{optimizer}+{core}";
+ * plans_table_formula_compile() turns them into A1 references. Together the
+ * templates repeat cost_times() term for term (see cost.h).
  */
 #ifndef PROJ_PLANS_TABLE_H
 #define PROJ_PLANS_TABLE_H
@@ -83,16 +83,32 @@ void plans_table_header(const struct plans_column *c, char *buf, size_t size);
 /* Display label of a bound: "compute", "IB", "NVLink", "HBM". */
 const char *plans_table_bound_label(int bound);
 
+#define PLANS_FORMULA_MAX  600 /* an expanded formula */
+#define PLANS_FORMULA_REFS 24  /* {key} references in one template */
+
+/* A formula template compiled once: its text with each {key} turned into
+ * column letters, and where each row number goes. */
+struct plans_formula {
+    char text[PLANS_FORMULA_MAX];
+    size_t at[PLANS_FORMULA_REFS];
+    size_t n;
+};
+
 /*
- * Expands a formula template for spreadsheet row `row1` (1-based) into
- * buf with a leading '=': {key} becomes the column letters and the row,
- * e.g. "{ib}/IB_GBPS" -> "=AB7/IB_GBPS". Returns false when a key is
- * unknown, a brace is unbalanced, or buf is too small.
+ * Compiles a template such as "{ib}/IB_GBPS" (with a leading '=' added).
+ * Returns false when a key is unknown, a brace unbalanced, or the text too
+ * long.
  */
-bool plans_table_expand(const char *tmpl,
-                        unsigned long row1,
-                        char *buf,
-                        size_t size);
+bool plans_table_formula_compile(const char *tmpl, struct plans_formula *f);
+
+/*
+ * The formula for spreadsheet row row1 (1-based) into buf:
+ * "{ib}/IB_GBPS" at row 7 -> "=AB7/IB_GBPS". Truncates to fit size.
+ */
+void plans_table_formula_expand(const struct plans_formula *f,
+                                unsigned long row1,
+                                char *buf,
+                                size_t size);
 
 /* Spreadsheet column letters of 0-based column index col ("A", "AB"). */
 void plans_table_col_name(size_t col, char *buf, size_t size);

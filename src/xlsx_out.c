@@ -42,11 +42,10 @@
 #define SH_VALIDATION  "Validation"
 #define SH_ABOUT       "About"
 
-#define ROOF_PER_FAMILY 12  /* best plans per family on the roofline */
-#define ROOF_SERIES_MAX 12  /* families with their own series */
-#define PRINT_PLANS     60  /* Plans rows on the printout */
-#define FORMULA_MAX     600 /* an expanded formula */
-#define TMPL_PARTS      24  /* {key} references in one template */
+#define ROOF_PER_FAMILY 12 /* best plans per family on the roofline */
+#define ROOF_SERIES_MAX 12 /* families with their own series */
+#define PRINT_PLANS     60 /* Plans rows on the printout */
+#define FORMULA_MAX     PLANS_FORMULA_MAX /* an expanded formula */
 
 /* Colours: inputs (spreadsheet convention: blue on pale yellow). */
 #define C_INPUT_FONT 0x0000CC
@@ -797,76 +796,6 @@ static void sheet_assumptions(struct xw *x, lxw_worksheet *ws)
 
 /* ---- Plans ---- */
 
-/* A formula template split into literal text and column references. */
-struct tmpl {
-    char text[FORMULA_MAX]; /* expanded with the row numbers left out */
-    size_t at[TMPL_PARTS];  /* where a row number goes */
-    size_t n;
-};
-
-static bool tmpl_compile(const char *src, struct tmpl *t)
-{
-    size_t used = 0;
-    const char *s = src;
-    t->n = 0;
-    t->text[used++] = '=';
-    while (*s) {
-        if (*s == '{') {
-            const char *end = strchr(s, '}');
-            char key[32], col[8];
-            long idx;
-            size_t len, cl;
-            if (!end || (size_t)(end - s - 1) >= sizeof key ||
-                t->n == TMPL_PARTS)
-                return false;
-            len = (size_t)(end - s - 1);
-            memcpy(key, s + 1, len);
-            key[len] = '\0';
-            idx = plans_table_find(key);
-            if (idx < 0)
-                return false;
-            plans_table_col_name((size_t)idx, col, sizeof col);
-            cl = strlen(col);
-            if (used + cl + 1 >= sizeof t->text)
-                return false;
-            memcpy(t->text + used, col, cl);
-            used += cl;
-            t->at[t->n++] = used;
-            s = end + 1;
-        } else {
-            if (used + 2 >= sizeof t->text)
-                return false;
-            t->text[used++] = *s++;
-        }
-    }
-    t->text[used] = '\0';
-    return true;
-}
-
-/* The template for spreadsheet row row1 (1-based) into buf. */
-static void
-tmpl_expand(const struct tmpl *t, unsigned long row1, char *buf, size_t size)
-{
-    char num[24];
-    size_t nl, from = 0, used = 0, k;
-    int w = snprintf(num, sizeof num, "%lu", row1);
-    nl = w > 0 ? (size_t)w : 0;
-    for (k = 0; k <= t->n; k++) {
-        size_t to = k < t->n ? t->at[k] : strlen(t->text);
-        size_t len = to - from;
-        if (used + len + nl + 1 > size)
-            break;
-        memcpy(buf + used, t->text + from, len);
-        used += len;
-        if (k < t->n) {
-            memcpy(buf + used, num, nl);
-            used += nl;
-        }
-        from = to;
-    }
-    buf[used] = '\0';
-}
-
 static void plans_conditional(struct xw *x, lxw_worksheet *ws, size_t last)
 {
     static const char *const label[4] = {"\"compute\"", "\"IB\"", "\"NVLink\"",
@@ -915,7 +844,7 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
     const struct report *r = x->r;
     size_t n, i, k, ncols;
     const struct plans_column *cols = plans_table_columns(&ncols);
-    struct tmpl *t = NULL;
+    struct plans_formula *t = NULL;
     lxw_table_column tc[64], *tcp[65];
     char heads[64][96];
     char formula[FORMULA_MAX];
@@ -936,7 +865,8 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
     }
     for (k = 0; k < n; k++) {
         plans_table_header(&cols[k], heads[k], sizeof heads[k]);
-        if (cols[k].formula && !tmpl_compile(cols[k].formula, &t[k]))
+        if (cols[k].formula &&
+            !plans_table_formula_compile(cols[k].formula, &t[k]))
             chk(x, LXW_ERROR_PARAMETER_VALIDATION, "Plans: formula template");
         chk(x,
             worksheet_set_column(ws, C(x, k), C(x, k), cols[k].width,
@@ -976,8 +906,8 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
             lxw_format *f = x->f.plans[k];
             plans_table_value(&cols[k], r, i, &tm, &v);
             if (cols[k].formula && !x->big) {
-                tmpl_expand(&t[k], (unsigned long)i + 2, formula,
-                            sizeof formula);
+                plans_table_formula_expand(&t[k], (unsigned long)i + 2, formula,
+                                           sizeof formula);
                 if (v.kind == PLANS_NUMBER)
                     put_fnum(x, ws, i + 1, k, formula, v.num, f);
                 else
