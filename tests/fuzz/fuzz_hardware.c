@@ -23,21 +23,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+static enum status load(const char *path, void *dest, struct diag *d)
+{
+    return hardware_load(path, dest, NULL, 0, d);
+}
+
+static void release(void *dest)
+{
+    hardware_release(dest);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct hardware *x = malloc(sizeof *x);
-    struct diag d;
-    if (!x)
-        return 0;
-    diag_init(&d);
-    fuzz_file_write(&input, data, size);
-    if (hardware_load(input.path, x, NULL, 0, &d) == STATUS_OK) {
-        if (d.msg[0] != '\0')
-            abort(); /* success with a message */
-        hardware_release(x);
-    } else if (d.msg[0] == '\0' || d.status == STATUS_OK) {
-        abort(); /* failure without a reason */
-    }
-    free(x);
+    fuzz_load(&input, data, size, sizeof(struct hardware), load, release);
     return 0;
 }

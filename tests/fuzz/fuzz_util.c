@@ -106,3 +106,26 @@ double fuzz_unit(struct fuzz_bytes *b)
 {
     return (double)fuzz_u32(b) / 4294967296.0;
 }
+
+void fuzz_load(const struct fuzz_file *f,
+               const uint8_t *data,
+               size_t size,
+               size_t dest_size,
+               fuzz_loader load,
+               fuzz_release release)
+{
+    void *x = malloc(dest_size);
+    struct diag d;
+    if (!x)
+        return;
+    diag_init(&d);
+    fuzz_file_write(f, data, size);
+    if (load(f->path, x, &d) == STATUS_OK) {
+        if (d.msg[0] != '\0')
+            abort(); /* success with a message */
+        release(x);
+    } else if (d.msg[0] == '\0' || d.status == STATUS_OK) {
+        abort(); /* failure without a reason */
+    }
+    free(x);
+}

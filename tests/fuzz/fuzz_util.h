@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
+
 /* libFuzzer's entry points, defined once per target. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -39,6 +41,25 @@ void fuzz_file_write(const struct fuzz_file *f,
  * fixtures ("tests/data/x.ini") are found beside it, under its parent.
  */
 const char *fuzz_data_path(const char *rel, char *buf, size_t size);
+
+/* A data-file loader (model_load, hardware_load, sweep_load) without
+ * overrides, and the release of what it loaded. */
+typedef enum status (*fuzz_loader)(const char *path,
+                                   void *dest,
+                                   struct diag *d);
+typedef void (*fuzz_release)(void *dest);
+
+/*
+ * The loader targets' one test: writes data into f, loads it into a fresh
+ * dest of dest_size bytes, and aborts when a load succeeds with a message
+ * or fails without one; releases and frees dest.
+ */
+void fuzz_load(const struct fuzz_file *f,
+               const uint8_t *data,
+               size_t size,
+               size_t dest_size,
+               fuzz_loader load,
+               fuzz_release release);
 
 /* A NUL-terminated copy of the input, or NULL; free() it. */
 char *fuzz_cstring(const uint8_t *data, size_t size);
