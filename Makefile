@@ -72,7 +72,8 @@ $(BUILD)/debug/tests/%.o: tests/%.c | $(BUILD)/.deps
 	$(Q)$(CC) $(DEBUG_FLAGS) -Isrc $(PKG_CFLAGS) \
 	    $(shell pkg-config --cflags cmocka) -c $< -o $@
 
-$(BUILD)/debug/test_%: $(BUILD)/debug/tests/test_%.o $(DBG_LIB)
+$(BUILD)/debug/test_%: $(BUILD)/debug/tests/test_%.o \
+                       $(BUILD)/debug/tests/util.o $(DBG_LIB)
 	@$(if $(V),,echo "  LD (test) $@")
 	$(Q)$(CC) $(DEBUG_LDFLAGS) $^ $(PKG_LIBS) \
 	    $(shell pkg-config --libs cmocka) -o $@

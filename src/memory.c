@@ -68,15 +68,3 @@ void memory_view(const struct model *m,
                  out->other;
     out->capacity = hw->capacity_bytes;
 }
-
-void memory_rank(const struct model *m,
-                 const struct hardware *hw,
-                 const struct plan *p,
-                 const struct model_partition *part,
-                 long rank,
-                 struct memory *out)
-{
-    struct plan_rank v;
-    plan_rank_view(p, part, rank, &v);
-    memory_view(m, hw, p, &v, out);
-}

@@ -26,18 +26,9 @@ struct memory {
 };
 
 /*
- * Memory of pipeline rank `rank` (0 .. pp-1) for plan p, whose chunks
- * come from part (a partition into pp*vpp chunks). p must have passed
- * plan_check().
+ * Memory of one pipeline rank under plan p (which passed plan_check()),
+ * from its view (plan_rank_view: the chunks it holds, summed).
  */
-void memory_rank(const struct model *m,
-                 const struct hardware *hw,
-                 const struct plan *p,
-                 const struct model_partition *part,
-                 long rank,
-                 struct memory *out);
-
-/* memory_rank() for a rank view built with plan_rank_view(). */
 void memory_view(const struct model *m,
                  const struct hardware *hw,
                  const struct plan *p,

@@ -49,23 +49,10 @@ static void evaluate(const struct fixture *f,
                      enum comm_model model,
                      struct cost_result *r)
 {
-    struct plan base, p;
+    struct plan p;
     struct cost_ctx ctx;
-    struct diag d;
-    char buf[256];
-    char *args[1];
-    long dp;
-    memset(&base, 0, sizeof base);
-    base.tp = base.pp = base.ep = base.cp = base.vpp = base.mbs = 1;
-    snprintf(buf, sizeof buf, "%s", text);
-    args[0] = buf;
-    diag_init(&d);
-    if (plan_parse(args, 1, &base, &p, &dp, &d) != STATUS_OK ||
-        plan_check(&p, m, &f->hw, false, &d) != PLAN_OK)
-        fail_msg("%s: %s", text, d.msg);
-    if (cost_ctx_init(&ctx, m, &f->hw, model, &d) != STATUS_OK ||
-        cost_ctx_prepare(&ctx, p.pp, p.vpp, p.schedule, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
+    util_plan(m, &f->hw, text, &p);
+    util_ctx(&ctx, m, &f->hw, model, &p);
     cost_evaluate(&ctx, &p, r, NULL, 0, NULL);
     cost_ctx_release(&ctx);
 }

@@ -10,6 +10,24 @@
 
 #include <math.h>
 
+#include "cost.h"
+#include "plan.h"
+
+/* Parses PLAN text (omitted keys 1, gpus and gbs required) and checks it
+ * on m and hw; fails the test with the message when it is not valid. */
+void util_plan(const struct model *m,
+               const struct hardware *hw,
+               const char *text,
+               struct plan *out);
+
+/* A cost context for m and hw prepared for plan p; fails the test on
+ * error. Release with cost_ctx_release(). */
+void util_ctx(struct cost_ctx *ctx,
+              const struct model *m,
+              const struct hardware *hw,
+              enum comm_model model,
+              const struct plan *p);
+
 #define assert_near(got, want, rel_tol)                                      \
     do {                                                                     \
         double got_ = (got), want_ = (want), tol_ = (rel_tol);               \
