@@ -7,7 +7,7 @@ VERSION := 0.1.0
 BUILD   := build
 Q       := $(if $(V),,@)
 
-PKGS    := xlsxwriter inih libmd
+PKGS    := xlsxwriter zlib minizip inih libmd libcjson
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
            -Wstrict-prototypes -Wmissing-prototypes -Werror
 DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\" \
@@ -31,7 +31,7 @@ DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
 .PHONY: all debug run test unit integration deps deps-test format bench \
-        check-format clean plots golden
+        check-format clean plots golden print-pkgs
 
 all: $(BUILD)/roofplan
 
@@ -45,6 +45,10 @@ deps: $(BUILD)/.deps
 
 deps-test:
 	$(Q)scripts/deps.sh test
+
+# The pkg-config modules linked (scripts/check-deps.sh reads them).
+print-pkgs:
+	@echo $(PKGS)
 
 $(BUILD)/release/%.o: src/%.c | $(BUILD)/.deps
 	$(Q)mkdir -p $(@D)
@@ -95,7 +99,10 @@ integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan
 	    ROOFPLAN_RELEASE=$(CURDIR)/$(BUILD)/roofplan \
 	    tests/run_integration.sh
 
-test: unit integration
+# `make test` installs what the tests run (python3, gnumeric, ...) first, so
+# the README's command works on a fresh machine.
+test: deps-test
+	$(Q)$(MAKE) --no-print-directory unit integration
 
 # Release-build benchmarks (several runs, median and spread) -> out/bench.txt
 bench: $(BUILD)/roofplan

@@ -1,12 +1,22 @@
 #!/bin/sh
 # Installs what roofplan needs from Debian when it is missing.
-#   scripts/deps.sh build   compiler, pkg-config, libxlsxwriter, inih, cmocka, gnuplot
-#   scripts/deps.sh test    the above, plus the real spreadsheet and checking tools
-#                           the integration tests use (gnumeric, LibreOffice, openpyxl,
-#                           poppler, valgrind, clang for the fuzzers)
+#   scripts/deps.sh build   compiler, pkg-config, the libraries the Makefile links
+#                           (libxlsxwriter and the zlib and minizip it links, inih,
+#                           libmd, cJSON, cmocka) and gnuplot
+#   scripts/deps.sh test    the above, plus what the tests run: python3, the real
+#                           spreadsheet and checking tools (gnumeric, LibreOffice,
+#                           openpyxl, poppler, valgrind, clang for the fuzzers)
+#   scripts/deps.sh list    the Debian packages this script can install, one per
+#                           line (for the CI check that every linked library is named)
 # As root it runs apt-get; otherwise it prints the exact command to run.
 set -eu
 mode=${1:-build}
+if [ "$mode" = list ]; then
+    # every package name this script passes to need_pkg/need_cmd/missing
+    sed -n 's/^ *need_\(pkg\|cmd\) [^ ]* \([^ ]*\)$/\2/p; s/.*missing="\$missing \([^"]*\)".*/\1/p' "$0" |
+        grep -v '^\$' | sort -u
+    exit 0
+fi
 
 missing=""
 need_pkg() { # pkg-config module, Debian package
@@ -20,11 +30,15 @@ need_cmd cc gcc
 need_cmd make make
 need_cmd pkg-config pkg-config
 need_pkg xlsxwriter libxlsxwriter-dev
+need_pkg zlib zlib1g-dev
+need_pkg minizip libminizip-dev
 need_pkg inih libinih-dev
 need_pkg cmocka libcmocka-dev
 need_pkg libmd libmd-dev
+need_pkg libcjson libcjson-dev
 need_cmd gnuplot gnuplot-nox
 if [ "$mode" = test ]; then
+    need_cmd /usr/bin/python3 python3
     need_cmd ssconvert gnumeric
     need_cmd soffice libreoffice-calc-nogui
     need_cmd pdftoppm poppler-utils
