@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "terms.h"
+
 const char *cost_bound_label(int bound)
 {
     static const char *const names[] = {"compute", "IB", "NVLink", "HBM"};
@@ -213,29 +215,10 @@ void cost_ctx_release(struct cost_ctx *ctx)
     comm_ep_table_release(&ctx->ep);
 }
 
-static double max2(double a, double b)
-{
-    return a > b ? a : b;
-}
-
 double
 cost_core(double compute, double ib, double nvlink, double hbm, int *bound)
 {
-    double core = compute;
-    *bound = COST_COMPUTE;
-    if (ib > core) {
-        core = ib;
-        *bound = COST_IB;
-    }
-    if (nvlink > core) {
-        core = nvlink;
-        *bound = COST_NVLINK;
-    }
-    if (hbm > core) {
-        core = hbm;
-        *bound = COST_HBM;
-    }
-    return core;
+    return terms_core(compute, ib, nvlink, hbm, bound);
 }
 
 /* The time terms and the step: what ranking needs, nothing more. */
@@ -243,20 +226,8 @@ static void step_times(const struct cost_work *w,
                        const struct hardware *hw,
                        struct cost_times *t)
 {
-    t->compute = w->bf16_flops / hw->bf16_flops +
-                 (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0);
-    t->ib = w->ib_bytes / hw->ib_bps + w->ib_calls * hw->ib_latency_s;
-    t->nvlink = w->nvlink_bytes / hw->nvlink_bps +
-                w->nvlink_calls * hw->nvlink_latency_s;
-    t->hbm = w->hbm_bytes / hw->hbm_bps;
-    t->optimizer = w->optimizer_bytes / hw->hbm_bps;
-    t->ep =
-        max2(w->ep_ib_bytes / hw->ib_bps + w->ep_ib_calls * hw->ib_latency_s,
-             w->ep_nvlink_bytes / hw->nvlink_bps +
-                 w->ep_nvlink_calls * hw->nvlink_latency_s);
-    t->core = cost_core(t->compute, t->ib, t->nvlink, t->hbm, &t->bound);
-    t->bubble = w->bubble_coef * t->core / w->microbatches;
-    t->step = t->bubble + t->optimizer + t->core;
+    struct terms_env e = {w, hw, NULL, MODEL_BF16, t};
+    terms_step(&e, t);
 }
 
 void cost_times(const struct cost_work *w,
@@ -265,19 +236,10 @@ void cost_times(const struct cost_work *w,
                 int precision,
                 struct cost_times *t)
 {
-    double peak =
-        precision == MODEL_FP8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
+    struct terms_env e = {w, hw, m, precision, t};
     memset(t, 0, sizeof *t);
-    step_times(w, hw, t);
-    t->step_serial =
-        t->bubble + t->optimizer + max2(t->compute, t->hbm) + t->ib + t->nvlink;
-    t->comm_compute_ratio = max2(t->ib, t->nvlink) / t->compute;
-    t->tokens_per_s_per_gpu = w->tokens / (t->step * w->gpus);
-    t->mfu = w->model_flops / (t->step * hw->bf16_peak_flops);
-    t->mfu_precision = w->model_flops / (t->step * peak);
-    t->gpu_hours_per_trillion = 1e12 / t->tokens_per_s_per_gpu / 3600;
-    t->days = m->spec.tokens / (t->tokens_per_s_per_gpu * w->gpus) / 86400;
-    t->cost_usd = t->days * 24 * w->gpus * hw->spec.gpu_hour_usd;
+    terms_step(&e, t);
+    terms_derived(&e, t);
 }
 
 /* Bubble in units of the core time of one micro-batch (see top). */

@@ -2,8 +2,9 @@
  * cost: a plan's time per step from its work. Work is what does not depend
  * on the cluster's speeds (FLOPs by precision, bytes per link, calls,
  * HBM bytes, memory); times divide work by the speeds of light of the
- * hardware file. The spreadsheet's formulas repeat cost_times() cell for
- * cell, so editing a rate in the workbook re-times every plan.
+ * hardware file. Each time term is defined once, in terms.c, with its C
+ * expression beside the spreadsheet formula that repeats it, so editing a
+ * rate in the workbook re-times every plan:
  *
  *   compute   = FP8 GEMM FLOPs / FP8 rate + other FLOPs / BF16 rate
  *   ib        = IB bytes / IB bandwidth + calls x IB latency; nvlink alike

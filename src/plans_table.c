@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "terms.h"
 
 #define GIB 1073741824.0
 
@@ -72,6 +73,8 @@ enum col_id {
     C_PLAN
 };
 
+/* The column shows a time term: its formula is the term's (terms.c). */
+#define TERM   ""
 #define NUM    PLANS_NUMBER
 #define TEXT   PLANS_TEXT
 #define BOOL   PLANS_BOOL
@@ -98,48 +101,24 @@ static const struct plans_column columns[] = {
     {"recompute", "Recompute", "", NULL, 10, TEXT, NULL, C_RECOMPUTE},
     {"mbs", "Micro-batch", "seq", F_INT, 9, NUM, NULL, C_MBS},
 
-    {"step", "Step", "s", F_SEC, 9, NUM,
-     "{bubble}+{optimizer}+{core}", C_STEP},
-    /* The first of compute, IB, NVLink, HBM equal to the maximum: the
-     * term cost_times() keeps (it moves on only when strictly greater).
-     * The four time columns must stay adjacent and in this order. */
-    {"bound", "Bound", "", NULL, 9, TEXT,
-     "CHOOSE(MATCH({core},{compute}:{hbm},0),"
-     "\"compute\",\"IB\",\"NVLink\",\"HBM\")", C_BOUND},
-    {"ratio", "Comm/compute", "", F_RAT, 9, NUM,
-     "MAX({ib},{nvlink})/{compute}", C_RATIO},
+    {"step", "Step", "s", F_SEC, 9, NUM, TERM, C_STEP},
+    {"bound", "Bound", "", NULL, 9, TEXT, TERM, C_BOUND},
+    {"ratio", "Comm/compute", "", F_RAT, 9, NUM, TERM, C_RATIO},
     {"fits", "Fits", "", NULL, 7, BOOL, "{mem_total}<=HBM_GIB", C_FITS},
-    {"mfu", "MFU of BF16 peak", "", F_PCT, 9, NUM,
-     "{model_tflop}/({step}*BF16_PEAK_TFLOPS)", C_MFU},
-    {"mfu_own", "MFU of own-precision peak", "", F_PCT, 11, NUM,
-     "{model_tflop}/({step}*IF({precision}=\"fp8\",FP8_PEAK_TFLOPS,"
-     "BF16_PEAK_TFLOPS))", C_MFU_OWN},
-    {"tps", "Tokens/s per GPU", "", F_CNT, 10, NUM,
-     "{tokens}/({step}*{gpus})", C_TPS},
-    {"days", "Days for token budget", "", F_DAYS, 10, NUM,
-     "TRAINING_TOKENS/({tps}*{gpus})/86400", C_DAYS},
-    {"gpuh", "GPU-hours per 1T tokens", "", F_CNT, 11, NUM,
-     "1E+12/{tps}/3600", C_GPUH},
-    {"cost", "Cost for token budget", "USD", F_USD, 13, NUM,
-     "{days}*24*{gpus}*GPU_HOUR_USD", C_COST},
-    {"serial", "Step, no overlap", "s", F_SEC, 10, NUM,
-     "{bubble}+{optimizer}+MAX({compute},{hbm})+{ib}+{nvlink}", C_SERIAL},
-    {"compute", "Compute", "s", F_SEC, 9, NUM,
-     "{bf16_tflop}/BF16_TFLOPS_USED+"
-     "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)",
-     C_COMPUTE},
-    {"ib", "IB", "s", F_SEC, 9, NUM,
-     "{ib_gb}/IB_GBPS+{ib_calls}*IB_LATENCY_US*1E-06", C_IB},
-    {"nvlink", "NVLink", "s", F_SEC, 9, NUM,
-     "{nv_gb}/NVLINK_GBPS+{nv_calls}*NVLINK_LATENCY_US*1E-06", C_NVLINK},
-    {"hbm", "HBM", "s", F_SEC, 9, NUM,
-     "{hbm_gb}/(HBM_ACHIEVABLE_TBPS*1000)", C_HBM},
-    {"optimizer", "Optimizer step", "s", F_SEC, 10, NUM,
-     "{opt_gb}/(HBM_ACHIEVABLE_TBPS*1000)", C_OPT},
-    {"core", "Overlapped core", "s", F_SEC, 10, NUM,
-     "MAX({compute},{ib},{nvlink},{hbm})", C_CORE},
-    {"bubble", "Pipeline bubble", "s", F_SEC, 10, NUM,
-     "{bubble_coef}*{core}/{microbatches}", C_BUBBLE},
+    {"mfu", "MFU of BF16 peak", "", F_PCT, 9, NUM, TERM, C_MFU},
+    {"mfu_own", "MFU of own-precision peak", "", F_PCT, 11, NUM, TERM, C_MFU_OWN},
+    {"tps", "Tokens/s per GPU", "", F_CNT, 10, NUM, TERM, C_TPS},
+    {"days", "Days for token budget", "", F_DAYS, 10, NUM, TERM, C_DAYS},
+    {"gpuh", "GPU-hours per 1T tokens", "", F_CNT, 11, NUM, TERM, C_GPUH},
+    {"cost", "Cost for token budget", "USD", F_USD, 13, NUM, TERM, C_COST},
+    {"serial", "Step, no overlap", "s", F_SEC, 10, NUM, TERM, C_SERIAL},
+    {"compute", "Compute", "s", F_SEC, 9, NUM, TERM, C_COMPUTE},
+    {"ib", "IB", "s", F_SEC, 9, NUM, TERM, C_IB},
+    {"nvlink", "NVLink", "s", F_SEC, 9, NUM, TERM, C_NVLINK},
+    {"hbm", "HBM", "s", F_SEC, 9, NUM, TERM, C_HBM},
+    {"optimizer", "Optimizer step", "s", F_SEC, 10, NUM, TERM, C_OPT},
+    {"core", "Overlapped core", "s", F_SEC, 10, NUM, TERM, C_CORE},
+    {"bubble", "Pipeline bubble", "s", F_SEC, 10, NUM, TERM, C_BUBBLE},
 
     {"fp8_tflop", "FP8 work", "TFLOP", F_BIG, 11, NUM, NULL, C_FP8},
     {"bf16_tflop", "BF16 work", "TFLOP", F_BIG, 11, NUM, NULL, C_BF16},
@@ -187,6 +166,15 @@ const struct plans_column *plans_table_columns(size_t *n)
 size_t plans_table_frozen(void)
 {
     return (size_t)C_MBS + 1;
+}
+
+const char *plans_table_formula(const struct plans_column *c)
+{
+    const struct terms_term *t;
+    if (!c->formula || c->formula[0] != '\0')
+        return c->formula;
+    t = terms_find(c->key);
+    return t ? t->formula : NULL;
 }
 
 long plans_table_find(const char *key)
@@ -463,6 +451,43 @@ void plans_table_col_name(size_t col, char *buf, size_t size)
         buf[i < size ? i : size - 1] = '\0';
 }
 
+/*
+ * Length of the token at s that is not a {key} or a string: a number
+ * (1E+12 included), a name or function the time model knows (terms.h), or
+ * one character of punctuation. 0 when s starts a name nobody defined,
+ * so a renamed input cannot slip into a formula.
+ */
+static size_t token_length(const char *s)
+{
+    size_t n = 0;
+    if ((s[0] >= '0' && s[0] <= '9') || s[0] == '.') {
+        while ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')
+            n++;
+        if (s[n] == 'E' && (s[n + 1] == '+' || s[n + 1] == '-') &&
+            s[n + 2] >= '0' && s[n + 2] <= '9') {
+            n += 2;
+            while (s[n] >= '0' && s[n] <= '9')
+                n++;
+        }
+        return n;
+    }
+    if ((s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_') {
+        char name[64];
+        while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') ||
+               s[n] == '_')
+            n++;
+        if (n >= sizeof name)
+            return 0;
+        memcpy(name, s, n);
+        name[n] = '\0';
+        return terms_name_known(name, s[n] == '(') ? n : 0;
+    }
+    if ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '$' || s[0] == '!' ||
+        s[0] == '\'')
+        return 0; /* references are written {key}, names upper case */
+    return 1;
+}
+
 bool plans_table_formula_compile(const char *src, struct plans_formula *t)
 {
     size_t used = 0;
@@ -492,10 +517,26 @@ bool plans_table_formula_compile(const char *src, struct plans_formula *t)
             used += cl;
             t->at[t->n++] = used;
             s = end + 1;
-        } else {
-            if (used + 2 >= sizeof t->text)
+        } else if (*s == '"') { /* a string: copied as is */
+            const char *end = strchr(s + 1, '"');
+            size_t len;
+            if (!end)
                 return false;
-            t->text[used++] = *s++;
+            len = (size_t)(end - s) + 1;
+            if (used + len + 1 >= sizeof t->text)
+                return false;
+            memcpy(t->text + used, s, len);
+            used += len;
+            s = end + 1;
+        } else {
+            size_t len = token_length(s);
+            if (len == 0)
+                return false; /* an unknown name */
+            if (used + len + 1 >= sizeof t->text)
+                return false;
+            memcpy(t->text + used, s, len);
+            used += len;
+            s += len;
         }
     }
     t->text[used] = '\0';

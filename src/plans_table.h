@@ -34,7 +34,8 @@ struct plans_column {
     const char *num_format; /* Excel number format: "0.000"; NULL: text */
     double width;           /* column width in characters */
     int kind;               /* enum plans_kind */
-    const char *formula;    /* template without '='; NULL: a value */
+    const char *formula;    /* template without '='; NULL: a value; "":
+                               the time term of the same key (terms.h) */
     int id;                 /* private: which value plans_table_value() gives */
 };
 
@@ -52,6 +53,10 @@ const struct plans_column *plans_table_columns(size_t *n);
 
 /* Leading columns that identify a plan (frozen on the Plans sheet). */
 size_t plans_table_frozen(void);
+
+/* The formula template of column c: a time term's (terms.h) when the
+ * column shows one, its own otherwise; NULL for a value column. */
+const char *plans_table_formula(const struct plans_column *c);
 
 /* Index of the column with this key, or -1. */
 long plans_table_find(const char *key);
@@ -96,8 +101,9 @@ struct plans_formula {
 
 /*
  * Compiles a template such as "{ib}/IB_GBPS" (with a leading '=' added).
- * Returns false when a key is unknown, a brace unbalanced, or the text too
- * long.
+ * Returns false when a key is unknown, a name is not an input of the time
+ * model's registry (terms_name_known: a renamed or misspelt input), a
+ * brace or quote unbalanced, or the text too long.
  */
 bool plans_table_formula_compile(const char *tmpl, struct plans_formula *f);
 

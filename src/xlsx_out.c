@@ -865,8 +865,8 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
     }
     for (k = 0; k < n; k++) {
         plans_table_header(&cols[k], heads[k], sizeof heads[k]);
-        if (cols[k].formula &&
-            !plans_table_formula_compile(cols[k].formula, &t[k]))
+        if (plans_table_formula(&cols[k]) &&
+            !plans_table_formula_compile(plans_table_formula(&cols[k]), &t[k]))
             chk(x, LXW_ERROR_PARAMETER_VALIDATION, "Plans: formula template");
         chk(x,
             worksheet_set_column(ws, C(x, k), C(x, k), cols[k].width,
@@ -879,7 +879,8 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
         memset(tc, 0, sizeof tc);
         for (k = 0; k < n; k++) {
             tc[k].header = heads[k];
-            tc[k].header_format = cols[k].formula ? x->f.head_live : x->f.head;
+            tc[k].header_format =
+                plans_table_formula(&cols[k]) ? x->f.head_live : x->f.head;
             tcp[k] = &tc[k];
         }
         tcp[n] = NULL;
@@ -905,7 +906,7 @@ static void sheet_plans(struct xw *x, lxw_worksheet *ws)
             struct plans_value v;
             lxw_format *f = x->f.plans[k];
             plans_table_value(&cols[k], r, i, &tm, &v);
-            if (cols[k].formula && !x->big) {
+            if (plans_table_formula(&cols[k]) && !x->big) {
                 plans_table_formula_expand(&t[k], (unsigned long)i + 2, formula,
                                            sizeof formula);
                 if (v.kind == PLANS_NUMBER)
