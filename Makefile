@@ -94,9 +94,16 @@ unit: $(addprefix $(BUILD)/debug/,$(TESTS))
 	    tail -n 1 $(BUILD)/$$(basename $$t).log; \
 	done; exit $$fail
 
-integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan
+# An LD_PRELOAD library that fails the N-th write, close or rename
+# (tests/integration/70_transaction.sh).
+$(BUILD)/faultinject.so: tests/faultinject.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -O1 -shared -fPIC -Wall -Wextra -Werror $< -o $@ -ldl
+
+integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan $(BUILD)/faultinject.so
 	$(Q)ROOFPLAN=$(CURDIR)/$(BUILD)/debug/roofplan \
 	    ROOFPLAN_RELEASE=$(CURDIR)/$(BUILD)/roofplan \
+	    FAULTINJECT=$(CURDIR)/$(BUILD)/faultinject.so \
 	    tests/run_integration.sh
 
 # `make test` installs what the tests run (python3, gnumeric, ...) first, so

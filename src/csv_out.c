@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "out_file.h"
+#include "rank.h"
 #include "plans_table.h"
 
 bool csv_out_field(FILE *out, const char *s)
@@ -26,12 +27,6 @@ bool csv_out_field(FILE *out, const char *s)
     }
     return fputc('"', out) != EOF;
 }
-
-/* Header and rows; stream errors are caught by the caller's ferror(). */
-struct sink {
-    const struct report *r;
-    FILE *f;
-};
 
 /* One CSV line of row (rank 0: unranked). */
 static void write_row(const struct report *r,
@@ -60,19 +55,16 @@ static void write_row(const struct report *r,
     fputs("\r\n", f);
 }
 
-static void emit_extra(void *out, const struct report_row *row)
+/* Every plan of r (rank_cursor: the ranked ones, then any other the
+ * sweep spilled); false when the spill could not be read back. */
+static bool write_rows(const struct report *r, FILE *f)
 {
-    struct sink *s = out;
-    write_row(s->r, s->f, row, 0);
-}
-
-static void
-write_rows(const struct report *r, FILE *f, const struct csv_extra *extra)
-{
-    size_t n, i, k;
+    size_t n, k, rank;
     const struct plans_column *cols = plans_table_columns(&n);
     char head[160];
-    struct sink sink;
+    struct rank_cursor c;
+    struct report_row row;
+    bool ok;
     for (k = 0; k < n; k++) {
         plans_table_header(&cols[k], head, sizeof head);
         if (k > 0)
@@ -80,18 +72,16 @@ write_rows(const struct report *r, FILE *f, const struct csv_extra *extra)
         csv_out_field(f, head);
     }
     fputs("\r\n", f);
-    for (i = 0; i < r->nrows && !ferror(f); i++)
-        write_row(r, f, &r->rows[i], i + 1);
-    sink.r = r;
-    sink.f = f;
-    if (extra && extra->each && !ferror(f))
-        extra->each(extra->user, emit_extra, &sink);
+    rank_cursor_init(&c, r);
+    while (!ferror(f) && rank_cursor_next(&c, &row, &rank))
+        write_row(r, f, &row, rank);
+    ok = !c.failed;
+    rank_cursor_release(&c);
+    return ok;
 }
 
-enum status csv_out_write(const struct report *r,
-                          const char *path,
-                          const struct csv_extra *extra,
-                          struct diag *d)
+enum status
+csv_out_write(const struct report *r, const char *path, struct diag *d)
 {
     char tmp[1100];
     FILE *f;
@@ -106,7 +96,13 @@ enum status csv_out_write(const struct report *r,
                         strerror(err));
     }
     errno = 0;
-    write_rows(r, f, extra);
+    if (!write_rows(r, f) && !ferror(f)) {
+        fclose(f);
+        unlink(tmp);
+        return diag_set(d, STATUS_IO,
+                        "%s: cannot read back the list of plans: %s", path,
+                        strerror(errno ? errno : EIO));
+    }
     err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (fclose(f) != 0 && !err)
         err = errno ? errno : EIO;

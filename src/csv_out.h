@@ -1,6 +1,6 @@
 /*
  * csv_out: plans.csv, the Plans sheet's columns (plans_table) for every
- * kept plan, as RFC 4180 CSV: one header row, CRLF line ends, fields
+ * plan, as RFC 4180 CSV: one header row, CRLF line ends, fields
  * quoted only when they hold a comma, a quote, CR or LF, numbers in
  * "%.17g" so they read back exactly. Written to a temporary file beside
  * the target and renamed into place only when complete.
@@ -14,27 +14,18 @@
 #include "diag.h"
 #include "report.h"
 
-/* Plans beyond r->rows, for a CSV of every plan: each() calls emit(out,
- * row) once per further plan, in a fixed order. */
-struct csv_extra {
-    void (*each)(void *user,
-                 void (*emit)(void *out, const struct report_row *row),
-                 void *out);
-    void *user;
-};
-
 /*
- * Writes r's kept plans (r->rows, best first, ranked) to path, then the
- * plans extra yields (unranked; extra may be NULL). On failure returns
- * STATUS_IO with "path: cannot write: reason" in d, removes its temporary
- * file and leaves an existing file at path untouched.
+ * Writes every plan of r to path: the kept plans (r->rows, best first,
+ * ranked), then, when the sweep spilled every plan (rank_options
+ * .spill_dir), the others in enumeration order with an empty rank. On
+ * failure returns STATUS_IO with "path: cannot write: reason" in d,
+ * removes its temporary file and leaves an existing file at path
+ * untouched.
  *
- *   csv_out_write(&rep, "out/plans.csv", NULL, &d);
+ *   csv_out_write(&rep, "out/plans.csv", &d);
  */
-enum status csv_out_write(const struct report *r,
-                          const char *path,
-                          const struct csv_extra *extra,
-                          struct diag *d);
+enum status
+csv_out_write(const struct report *r, const char *path, struct diag *d);
 
 /*
  * Writes s to out as one CSV field: as is, or in double quotes with each

@@ -6,10 +6,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,10 @@
 #include "comm.h"
 #include "cost.h"
 #include "csv_out.h"
+#include "figures.h"
+#include "out_dir.h"
+#include "rank.h"
+#include "validation.h"
 #include "datafile.h"
 #include "diag.h"
 #include "eval_out.h"
@@ -69,10 +76,9 @@ static const char usage_text[] =
     "nothing on success\n"
     "       roofplan --help | --version\n"
     "\n"
-    "  -m, --model FILE       model      (default "
-    "data/models/deepseek-v3.ini)\n"
-    "  -g, --hardware FILE    cluster    (default data/hardware/h800.ini)\n"
-    "  -s, --sweep FILE       plan space (default data/sweeps/default.ini)\n"
+    "  -m, --model FILE       model      (default: data/defaults.ini's)\n"
+    "  -g, --hardware FILE    cluster    (default: data/defaults.ini's)\n"
+    "  -s, --sweep FILE       plan space (default: data/defaults.ini's)\n"
     "  -o, --out DIR          output dir (default out)\n"
     "      --set SEC.KEY=VAL  override any data-file value (repeatable)\n"
     "      --comm-model topo|flat\n"
@@ -132,14 +138,52 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_INPUT;
 }
 
-/* The default data file: relative to the working directory, else the
- * data directory the build was configured with. */
-static const char *default_path(const char *rel, char *buf, size_t size)
+/*
+ * The data directory: ./data when it holds defaults.ini (running from the
+ * source tree), else the one the build was installed with. Default input
+ * files and the validation runs are all read from it, so a stray
+ * ./data/validation elsewhere injects nothing.
+ */
+static void data_directory(char *buf, size_t size)
 {
-    if (access(rel, R_OK) == 0)
-        return rel;
-    snprintf(buf, size, "%s/%s", ROOFPLAN_DATADIR, rel + strlen("data/"));
-    return access(buf, R_OK) == 0 ? buf : rel;
+    if (access("data/defaults.ini", R_OK) == 0)
+        snprintf(buf, size, "data");
+    else
+        snprintf(buf, size, "%s", ROOFPLAN_DATADIR);
+}
+
+/* The files defaults.ini names, relative to the data directory. */
+struct defaults {
+    char model[1300], hardware[1300], sweep[1300];
+};
+
+#define DOFF(member) offsetof(struct defaults, member)
+/* clang-format off */
+static const struct datafile_field default_fields[] = {
+    {"defaults", "model", DATAFILE_STRING, DOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file read when -m is not given"},
+    {"defaults", "hardware", DATAFILE_STRING, DOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file read when -g is not given"},
+    {"defaults", "sweep", DATAFILE_STRING, DOFF(sweep), 256, 0, 0, false, true, NULL, "", NULL, "sweep file read when -s is not given"},
+};
+/* clang-format on */
+
+/* Reads data_dir/defaults.ini into *def (paths resolved). */
+static enum status
+read_defaults(const char *data_dir, struct defaults *def, struct diag *d)
+{
+    static const struct datafile_schema schema = {"defaults", default_fields,
+                                                  sizeof default_fields /
+                                                      sizeof default_fields[0]};
+    struct defaults rel;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/defaults.ini", data_dir);
+    memset(&rel, 0, sizeof rel);
+    if (datafile_load(path, &schema, &rel, NULL, NULL, 0, d) != STATUS_OK)
+        return d->status;
+    snprintf(def->model, sizeof def->model, "%s/%.200s", data_dir, rel.model);
+    snprintf(def->hardware, sizeof def->hardware, "%s/%.200s", data_dir,
+             rel.hardware);
+    snprintf(def->sweep, sizeof def->sweep, "%s/%.200s", data_dir, rel.sweep);
+    return STATUS_OK;
 }
 
 static void release_inputs(struct inputs *in)
@@ -170,21 +214,21 @@ static enum status check_sets_used(struct config *cfg, struct diag *d)
 static enum status
 load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
 {
-    char b1[1024], b2[1024], b3[1024];
-    const char *mp =
-        cfg->model_path
-            ? cfg->model_path
-            : default_path("data/models/deepseek-v3.ini", b1, sizeof b1);
-    const char *hp =
-        cfg->hw_path ? cfg->hw_path
-                     : default_path("data/hardware/h800.ini", b2, sizeof b2);
-    const char *sp = cfg->sweep_path ? cfg->sweep_path
-                                     : default_path("data/sweeps/default.ini",
-                                                    b3, sizeof b3);
+    char data_dir[1024];
+    struct defaults def;
+    const char *mp, *hp, *sp;
     struct diag d2, d3;
     diag_init(&d2);
     diag_init(&d3);
     memset(in, 0, sizeof *in);
+    memset(&def, 0, sizeof def);
+    data_directory(data_dir, sizeof data_dir);
+    if ((!cfg->model_path || !cfg->hw_path || !cfg->sweep_path) &&
+        read_defaults(data_dir, &def, d) != STATUS_OK)
+        return d->status;
+    mp = cfg->model_path ? cfg->model_path : def.model;
+    hp = cfg->hw_path ? cfg->hw_path : def.hardware;
+    sp = cfg->sweep_path ? cfg->sweep_path : def.sweep;
     in->have_m = model_load(mp, &in->m, cfg->sets, cfg->nsets, d) == STATUS_OK;
     in->have_hw =
         hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) == STATUS_OK;
@@ -209,12 +253,14 @@ static int cmd_eval(struct config *cfg, char **args, size_t nargs)
     struct cost_result r;
     struct comm_collective coll[COMM_LIST_MAX];
     struct eval_view view;
-    size_t ncoll = 0;
+    size_t ncoll = 0, i;
     long given_dp = 0;
     int rc = 0;
 
     diag_init(&d);
-    if (nargs == 0)
+    for (i = 0; i < nargs && strspn(args[i], " \t,") == strlen(args[i]); i++)
+        ;
+    if (i == nargs) /* no argument, or only empty ones */
         return usage_error("eval: %s", "missing PLAN (e.g. tp=1 pp=16 ep=64)");
     if (load_inputs(cfg, &in, &d) != STATUS_OK) {
         print_diag(&d);
@@ -266,38 +312,30 @@ static int cmd_eval(struct config *cfg, char **args, size_t nargs)
     return rc;
 }
 
-/* Creates dir and its parents (mkdir -p). */
-static enum status make_dirs(const char *dir, struct diag *d)
-{
-    char path[1024];
-    size_t i, n = strlen(dir);
-    if (n >= sizeof path)
-        return diag_set(d, STATUS_IO, "%s: path too long", dir);
-    memcpy(path, dir, n + 1);
-    for (i = 1; i <= n; i++) {
-        if (path[i] != '/' && path[i] != '\0')
-            continue;
-        path[i] = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return diag_set(d, STATUS_IO, "%s: cannot create: %s", path,
-                            strerror(errno));
-        path[i] = i < n ? '/' : '\0';
-    }
-    {
-        struct stat st;
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            return diag_set(d, STATUS_IO, "%s: not a directory", dir);
-    }
-    return STATUS_OK;
-}
+/* Latest SOURCE_DATE_EPOCH accepted: 9999-12-31T23:59:59Z (the
+ * workbook's dates have four-digit years). */
+#define EPOCH_MAX 253402300799L
 
-static int64_t generation_time(void)
+/* The report's time stamp: SOURCE_DATE_EPOCH when set (reproducible
+ * builds), else now. False, with a message, when it is not a whole
+ * number of seconds in 0 .. EPOCH_MAX. */
+static bool generation_time(int64_t *out, struct diag *d)
 {
     const char *e = getenv("SOURCE_DATE_EPOCH");
     long v;
-    if (e && datafile_parse_long(e, &v) && v >= 0)
-        return (int64_t)v;
-    return (int64_t)time(NULL);
+    if (!e) {
+        *out = (int64_t)time(NULL);
+        return true;
+    }
+    if (!datafile_parse_long(e, &v) || v < 0 || v > EPOCH_MAX) {
+        diag_set(d, STATUS_USAGE,
+                 "SOURCE_DATE_EPOCH: expected whole seconds since 1970 in "
+                 "0..%ld (year 9999), got \"%.40s\"",
+                 EPOCH_MAX, e);
+        return false;
+    }
+    *out = (int64_t)v;
+    return true;
 }
 
 /* gnuplot's deadline: ROOFPLAN_GNUPLOT_TIMEOUT seconds when set (tests,
@@ -312,12 +350,36 @@ static struct plot_options plot_options(void)
     return o;
 }
 
+/* When and how the sweep's progress is shown. */
+struct progress {
+    struct timespec t0;
+    double next_s; /* seconds after t0 of the next line (off a terminal) */
+    bool tty;      /* stderr is a terminal and -q was not given */
+    bool shown;    /* a line was written: end it */
+};
+
+#define PROGRESS_QUIET_S 5.0 /* a sweep this long shows progress anyway */
+
+static double seconds_since(const struct timespec *t0);
+
+/* rank_options.progress: on a terminal, one line updated in place; off
+ * one (or under -q), a line every PROGRESS_QUIET_S seconds once the sweep
+ * has taken that long, so a long sweep never looks hung. */
 static void progress(void *user, uint64_t done, uint64_t total)
 {
-    (void)user;
-    fprintf(stderr, "\r%s: %llu of %llu combinations (%.0f%%)", PROG,
-            (unsigned long long)done, (unsigned long long)total,
-            100.0 * (double)done / (double)total);
+    struct progress *pr = user;
+    double s = seconds_since(&pr->t0);
+    double pct = 100.0 * (double)done / (double)total;
+    if (pr->tty) {
+        fprintf(stderr, "\r%s: %llu of %llu combinations (%.0f%%)", PROG,
+                (unsigned long long)done, (unsigned long long)total, pct);
+        pr->shown = true;
+    } else if (s >= pr->next_s) {
+        fprintf(stderr, "%s: %llu of %llu combinations (%.0f%%) after %.0f s\n",
+                PROG, (unsigned long long)done, (unsigned long long)total, pct,
+                s);
+        pr->next_s = s + PROGRESS_QUIET_S;
+    }
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -326,6 +388,96 @@ static double seconds_since(const struct timespec *t0)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     return (double)(t1.tv_sec - t0->tv_sec) +
            (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* ---- report: the stages in order, committed all at once ---- */
+
+/* The files a report may hold; the earlier report's ones this report
+ * does not write are removed when it is committed. */
+static const char *const report_files[] = {
+    "report.xlsx",         "plans.csv",           "roofline-ib.png",
+    "roofline-ib.svg",     "roofline-ib.pdf",     "roofline-ib.gp",
+    "roofline-ib.dat",     "roofline-nvlink.png", "roofline-nvlink.svg",
+    "roofline-nvlink.pdf", "roofline-nvlink.gp",  "roofline-nvlink.dat",
+    "step-breakdown.png",  "step-breakdown.svg",  "step-breakdown.pdf",
+    "step-breakdown.gp",   "step-breakdown.dat",  "memory.png",
+    "memory.svg",          "memory.pdf",          "memory.gp",
+    "memory.dat",          "sensitivity-ib.png",  "sensitivity-ib.svg",
+    "sensitivity-ib.pdf",  "sensitivity-ib.gp",   "sensitivity-ib.dat"};
+
+/*
+ * What a signal must undo while a report is being made. SIGINT, SIGTERM
+ * and SIGHUP are blocked in every thread of `report` and taken by one
+ * thread with sigwait(): it waits for the lock (a commit in progress
+ * finishes first), kills gnuplot, removes the staging directory and exits
+ * with 128 + the signal's number.
+ */
+struct guard {
+    sigset_t set;
+    pthread_mutex_t lock;
+    struct out_dir *out;  /* NULL until open */
+    struct plot_job *job; /* NULL unless gnuplot may be running */
+    pthread_t thread;
+    bool started;
+};
+
+/* Stops every gnuplot still drawing (its whole process group). */
+static void plot_out_abort(struct plot_job *job)
+{
+    size_t i;
+    for (i = 0; i < PLOT_CHARTS; i++)
+        if (job->runs[i].spawned && job->runs[i].running) {
+            kill(-job->runs[i].pid, SIGKILL);
+            waitpid(job->runs[i].pid, NULL, 0);
+            job->runs[i].running = false;
+        }
+}
+
+static void *guard_wait(void *arg)
+{
+    struct guard *g = arg;
+    int sig = 0;
+    if (sigwait(&g->set, &sig) != 0)
+        return NULL;
+    pthread_mutex_lock(&g->lock);
+    if (g->job)
+        plot_out_abort(g->job);
+    if (g->out)
+        out_dir_abort(g->out);
+    _exit(128 + sig);
+}
+
+static void guard_start(struct guard *g)
+{
+    memset(g, 0, sizeof *g);
+    sigemptyset(&g->set);
+    sigaddset(&g->set, SIGINT);
+    sigaddset(&g->set, SIGTERM);
+    sigaddset(&g->set, SIGHUP);
+    pthread_mutex_init(&g->lock, NULL);
+    /* before any other thread exists, so every one inherits the mask */
+    pthread_sigmask(SIG_BLOCK, &g->set, NULL);
+    g->started = pthread_create(&g->thread, NULL, guard_wait, g) == 0;
+}
+
+static void guard_stop(struct guard *g)
+{
+    if (g->started) {
+        pthread_cancel(g->thread); /* sigwait is a cancellation point */
+        pthread_join(g->thread, NULL);
+    }
+    pthread_mutex_destroy(&g->lock);
+    pthread_sigmask(SIG_UNBLOCK, &g->set, NULL);
+}
+
+/* Sets (or clears) what the signal thread must undo. */
+static void
+guard_set(struct guard *g, struct out_dir *out, struct plot_job *job)
+{
+    pthread_mutex_lock(&g->lock);
+    g->out = out;
+    g->job = job;
+    pthread_mutex_unlock(&g->lock);
 }
 
 /* The best plan of each family, fastest first, on stdout. */
@@ -360,16 +512,9 @@ static void print_summary(const struct report *r)
                v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
                tflops, 100 * p->t.mfu, mfu, p->fits ? "" : "; does not fit");
     }
+    for (i = 0; i < r->nvalidation_notes; i++)
+        printf("  %s\n", r->validation_notes[i]);
 }
-
-/* Charts drawing while the workbook is written (xlsx_images.ready). */
-struct chart_wait {
-    struct plot_job job;
-    struct plot_files files;
-    struct diag d;
-    struct xlsx_images *img;
-    bool pending; /* plot_out_start succeeded, _finish not yet called */
-};
 
 /* The PNG gnuplot drew for chart `name` this run, or NULL. */
 static const char *chart_png(const struct plot_files *charts, const char *name)
@@ -381,176 +526,260 @@ static const char *chart_png(const struct plot_files *charts, const char *name)
     return NULL;
 }
 
-/* Waits for gnuplot, once; its errors go to cw->d. */
-static void charts_finish(struct chart_wait *cw)
+/* Messages name a report's files where the user will find them: the
+ * staging directory's path becomes the output directory's. */
+static void unstage(struct diag *d, const struct out_dir *out)
 {
-    if (cw->pending) {
-        cw->pending = false;
-        plot_out_finish(&cw->job, &cw->files, &cw->d);
+    char msg[sizeof d->msg];
+    size_t n = strlen(out->stage), used = 0;
+    const char *s = d->msg, *hit;
+    if (n == 0)
+        return;
+    while ((hit = strstr(s, out->stage)) != NULL && used < sizeof msg) {
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "%.*s%s",
+                                 (int)(hit - s), s, out->dir);
+        s = hit + n;
     }
+    if (used < sizeof msg)
+        snprintf(msg + used, sizeof msg - used, "%s", s);
+    memcpy(d->msg, msg, sizeof msg);
 }
 
-/* xlsx_images.ready: waits for gnuplot and hands over its PNGs. */
-static void charts_ready(void *user)
-{
-    struct chart_wait *cw = user;
-    charts_finish(cw);
-    cw->img->roofline_ib = chart_png(&cw->files, "roofline-ib");
-    cw->img->roofline_nvlink = chart_png(&cw->files, "roofline-nvlink");
-    cw->img->step_breakdown = chart_png(&cw->files, "step-breakdown");
-}
-
-/* The plans Excel's limit or --top left out of the report, for the CSV. */
-struct dropped_plans {
-    const struct report *r;
-    const struct cost_ctx *ctx;
-    const struct sweep_file *sweep;
+/* Everything `report` holds between its stages. */
+struct report_run {
+    struct inputs in;
+    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_inputs vin[VALIDATION_RUNS_MAX];
+    size_t nruns;
+    struct cost_ctx ctx, other;
+    struct report rep;
+    struct out_dir out;
+    struct plot_job job;
+    struct plot_files charts;
+    bool job_pending; /* plot_out_start succeeded, _finish not yet called */
 };
 
-/* csv_extra.each: a second pass over the sweep for the plans not kept. */
-static void each_dropped(void *user,
-                         void (*emit)(void *out, const struct report_row *row),
-                         void *out)
+/* Reads the validation runs and the inputs each is predicted with. */
+static enum status
+load_validations(struct report_run *rr, const char *data_dir, struct diag *d)
 {
-    const struct dropped_plans *dp = user;
-    report_each_dropped(dp->r, dp->ctx, dp->sweep, emit, out);
-}
-
-/* Writes <out>/report.xlsx (with the charts of cw, drawing meanwhile;
- * cw may be NULL) and, with --csv, <out>/plans.csv with every plan;
- * lists the files written in `list`. */
-static enum status write_report_files(const struct config *cfg,
-                                      const struct report *rep,
-                                      const struct cost_ctx *ctx,
-                                      const struct sweep_file *sweep,
-                                      struct chart_wait *cw,
-                                      char *list,
-                                      size_t size,
-                                      struct diag *d)
-{
-    char xlsx[1024], csv[1024];
-    struct xlsx_images img;
-
-    memset(&img, 0, sizeof img);
-    if (cw) {
-        cw->img = &img;
-        img.ready = charts_ready;
-        img.user = cw;
-    }
-    snprintf(xlsx, sizeof xlsx, "%s/report.xlsx", cfg->out_dir);
-    if (xlsx_out_write(rep, xlsx, &img, d) != STATUS_OK)
+    size_t i;
+    if (validation_load_dir(data_dir, rr->runs, VALIDATION_RUNS_MAX, &rr->nruns,
+                            d) != STATUS_OK)
         return d->status;
-    snprintf(list, size, "%s", xlsx);
-    if (cfg->csv) {
-        snprintf(csv, sizeof csv, "%s/plans.csv", cfg->out_dir);
-        struct dropped_plans dp = {rep, ctx, sweep};
-        struct csv_extra extra = {each_dropped, &dp};
-        if (csv_out_write(rep, csv, rep->dropped > 0 ? &extra : NULL, d) !=
-            STATUS_OK)
+    for (i = 0; i < rr->nruns; i++) {
+        if (validation_load_inputs(&rr->runs[i], &rr->in.m, &rr->in.hw,
+                                   &rr->vin[i], d) != STATUS_OK) {
+            rr->nruns = i;
             return d->status;
-        snprintf(list + strlen(list), size - strlen(list), ", %s", csv);
+        }
+        if (report_add_input(&rr->rep, "validation", rr->runs[i].path, d) !=
+            STATUS_OK) {
+            rr->nruns = i + 1;
+            return d->status;
+        }
     }
     return STATUS_OK;
 }
 
-static int cmd_report(struct config *cfg, char **args, size_t nargs)
+/* Draws the charts (while the CSV is written), then the workbook with
+ * them, into the staging directory; lists the names in `written`. */
+static enum status write_report(const struct config *cfg,
+                                struct report_run *rr,
+                                struct guard *g,
+                                char *written,
+                                size_t size,
+                                struct diag *d)
 {
-    struct inputs in;
-    struct diag d;
-    struct cost_ctx ctx, other;
-    struct report rep;
-    struct report_options opt;
-    struct timespec t0;
-    struct chart_wait charts;
-    struct plot_options popt;
-    char vdir[1024], written[2200];
-    int rc = 0;
+    char path[OUT_DIR_MAX + 64];
+    struct xlsx_images img;
+    struct plot_options popt = plot_options();
+    enum status st;
 
-    if (nargs > 0)
-        return usage_error("report: unexpected argument '%s'", args[0]);
+    written[0] = '\0';
+    if (!cfg->no_charts) {
+        st = plot_out_start(&rr->rep, rr->out.stage, &popt, &rr->job,
+                            &rr->charts, d);
+        if (st != STATUS_OK)
+            return st;
+        if (rr->charts.gnuplot_missing)
+            return diag_set(d, STATUS_PLOT,
+                            "gnuplot not found on PATH: the charts cannot be "
+                            "drawn (install gnuplot, e.g. apt-get install "
+                            "gnuplot-nox, or run with --no-charts)");
+        rr->job_pending = true;
+        guard_set(g, &rr->out, &rr->job);
+    }
+    snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
+    if (cfg->csv) {
+        out_dir_path(&rr->out, "plans.csv", path, sizeof path);
+        if (csv_out_write(&rr->rep, path, d) != STATUS_OK)
+            return d->status;
+        snprintf(written + strlen(written), size - strlen(written),
+                 ", %s/plans.csv", cfg->out_dir);
+    }
+    if (rr->job_pending) {
+        rr->job_pending = false;
+        st = plot_out_finish(&rr->job, &rr->charts, d);
+        guard_set(g, &rr->out, NULL);
+        if (st != STATUS_OK)
+            return st;
+        snprintf(written + strlen(written), size - strlen(written),
+                 " and %zu charts", rr->charts.ncharts);
+    }
+    memset(&img, 0, sizeof img);
+    img.roofline_ib = chart_png(&rr->charts, "roofline-ib");
+    img.roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
+    img.step_breakdown = chart_png(&rr->charts, "step-breakdown");
+    out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
+    return xlsx_out_write(&rr->rep, path, &img, d);
+}
+
+/* read inputs -> enumerate, evaluate, rank -> derive figures -> write,
+ * then commit the whole report or nothing. */
+static int run_report(const struct config *cfg,
+                      struct report_run *rr,
+                      struct guard *g,
+                      const char *data_dir,
+                      struct diag *d)
+{
+    struct rank_options opt;
+    struct progress pr;
+    struct timespec t0;
+    char written[3 * OUT_DIR_MAX];
+    bool waited;
+    long cpus;
+
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    diag_init(&d);
-    memset(&ctx, 0, sizeof ctx);
-    memset(&other, 0, sizeof other);
-    memset(&rep, 0, sizeof rep);
-    memset(&charts, 0, sizeof charts);
-    if (load_inputs(cfg, &in, &d) != STATUS_OK)
-        goto fail_input;
-    if (cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, &d) != STATUS_OK ||
-        cost_ctx_init(&other, &in.m, &in.hw,
-                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO,
-                      &d) != STATUS_OK)
-        goto fail_runtime;
+    rr->rep.m = &rr->in.m;
+    rr->rep.hw = &rr->in.hw;
+    rr->rep.sweep = &rr->in.sweep;
+    rr->rep.comm = cfg->comm;
+    snprintf(rr->rep.command_line, sizeof rr->rep.command_line, "%s",
+             cfg->command_line);
+    snprintf(rr->rep.version, sizeof rr->rep.version, "%s", ROOFPLAN_VERSION);
+    if (!generation_time(&rr->rep.generated, d))
+        return EXIT_INPUT;
+    /* read inputs */
+    if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
+        report_add_input(&rr->rep, "hardware", rr->in.hw.meta.path, d) ||
+        report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
+        load_validations(rr, data_dir, d))
+        return exit_code(d->status, true);
+    if (cost_ctx_init(&rr->ctx, &rr->in.m, &rr->in.hw, cfg->comm, d) ||
+        cost_ctx_init(&rr->other, &rr->in.m, &rr->in.hw,
+                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d))
+        return EXIT_RUNTIME;
+    /* the output directory: locked, with a private staging directory */
+    if (out_dir_open(&rr->out, cfg->out_dir, &waited, d) != STATUS_OK)
+        return exit_code(d->status, false);
+    guard_set(g, &rr->out, NULL);
+    if (waited && !cfg->quiet)
+        fprintf(stderr, "%s: %s: waited for another report to finish\n", PROG,
+                cfg->out_dir);
+    /* enumerate, evaluate, rank */
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
-    opt.threads = cfg->threads;
-    if (opt.threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        opt.threads = cpus > 0 ? (size_t)cpus : 1;
-    }
-    opt.validation_dir = default_path("data/validation", vdir, sizeof vdir);
-    opt.command_line = cfg->command_line;
-    opt.version = ROOFPLAN_VERSION;
-    opt.generated = generation_time();
-    if (!cfg->quiet && isatty(fileno(stderr)))
-        opt.progress = progress;
-    if (report_build(&rep, &ctx, &other, &in.sweep, &opt, &d) != STATUS_OK) {
-        if (opt.progress)
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
+    opt.spill_dir = cfg->csv ? rr->out.stage : NULL;
+    memset(&pr, 0, sizeof pr);
+    pr.t0 = t0;
+    pr.next_s = PROGRESS_QUIET_S;
+    pr.tty = !cfg->quiet && isatty(fileno(stderr));
+    opt.progress = progress;
+    opt.progress_user = &pr;
+    if (rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d) != STATUS_OK) {
+        if (pr.shown)
             fputc('\n', stderr);
-        if (d.status == STATUS_NOMEM)
-            goto fail_runtime;
-        goto fail_input;
+        return exit_code(d->status,
+                         d->status != STATUS_NOMEM && d->status != STATUS_IO);
     }
-    rep.elapsed_s = seconds_since(&t0);
-    if (opt.progress)
+    if (pr.shown)
         fputc('\n', stderr);
-    if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
-        goto fail_runtime;
-    /* gnuplot draws the charts while the workbook's other sheets are
-     * written; the workbook embeds them last. A gnuplot failure is
-     * reported after everything else is written. */
-    diag_init(&charts.d);
-    popt = plot_options();
-    if (!cfg->no_charts) {
-        charts.pending = plot_out_start(&rep, cfg->out_dir, &popt, &charts.job,
-                                        &charts.files, &charts.d) == STATUS_OK;
-        if (charts.files.gnuplot_missing)
-            fprintf(stderr, "%s: warning: %s\n", PROG, charts.files.warning);
+    rr->rep.elapsed_s = seconds_since(&t0);
+    /* derive figures */
+    if (figures_families(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
+        figures_validations(&rr->rep, rr->runs, rr->vin, rr->nruns, &rr->ctx,
+                            &rr->other, d) != STATUS_OK)
+        return exit_code(d->status, false);
+    print_summary(&rr->rep);
+    /* write, then commit the report at once (a signal waits for it) */
+    if (write_report(cfg, rr, g, written, sizeof written, d) != STATUS_OK)
+        return EXIT_RUNTIME;
+    pthread_mutex_lock(&g->lock);
+    if (out_dir_commit(&rr->out, report_files,
+                       sizeof report_files / sizeof report_files[0],
+                       d) != STATUS_OK) {
+        pthread_mutex_unlock(&g->lock);
+        return EXIT_RUNTIME;
     }
-    print_summary(&rep);
-    if (write_report_files(cfg, &rep, &ctx, &in.sweep,
-                           cfg->no_charts ? NULL : &charts, written,
-                           sizeof written, &d) != STATUS_OK)
-        goto fail_runtime;
-    charts_finish(&charts); /* when the workbook did not need them */
+    pthread_mutex_unlock(&g->lock);
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
                 "sweep %.3f s, total %.3f s; wrote %s\n",
-                PROG, (unsigned long long)rep.enumerated,
-                (unsigned long long)rep.valid, (unsigned long long)rep.fitting,
-                rep.elapsed_s, seconds_since(&t0), written);
-    if (rep.dropped > 0 && !cfg->quiet)
-        fprintf(stderr, "%s: %llu valid plans left out of the workbook\n", PROG,
-                (unsigned long long)rep.dropped);
-    if (charts.d.status != STATUS_OK) {
-        print_diag(&charts.d);
+                PROG, (unsigned long long)rr->rep.enumerated,
+                (unsigned long long)rr->rep.valid,
+                (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
+                seconds_since(&t0), written);
+    if (rr->rep.dropped > 0 && !cfg->quiet)
+        fprintf(stderr, "%s: %llu valid plans left out of the workbook%s\n",
+                PROG, (unsigned long long)rr->rep.dropped,
+                cfg->csv ? " (plans.csv has them)" : "");
+    return 0;
+}
+
+static int cmd_report(struct config *cfg, char **args, size_t nargs)
+{
+    struct report_run *rr;
+    struct guard g;
+    struct diag d;
+    char data_dir[1024];
+    size_t i;
+    int rc;
+
+    if (nargs > 0)
+        return usage_error("report: unexpected argument '%s'", args[0]);
+    if (cfg->out_dir[0] == '\0')
+        return usage_error("--out %s: expected a directory name", "\"\"");
+    rr = calloc(1, sizeof *rr); /* the report is large: not on the stack */
+    if (!rr) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return EXIT_RUNTIME;
+    }
+    rr->out.lock_fd = -1;
+    diag_init(&d);
+    guard_start(&g);
+    if (load_inputs(cfg, &rr->in, &d) != STATUS_OK) {
+        rc = exit_code(d.status, true);
+    } else {
+        data_directory(data_dir, sizeof data_dir);
+        rc = run_report(cfg, rr, &g, data_dir, &d);
+    }
+    if (rc != 0 && d.status != STATUS_OK) {
+        unstage(&d, &rr->out);
+        print_diag(&d);
+    }
+    if (rr->job_pending)
+        plot_out_abort(&rr->job);
+    pthread_mutex_lock(&g.lock);
+    g.out = NULL;
+    g.job = NULL;
+    out_dir_close(&rr->out);
+    pthread_mutex_unlock(&g.lock);
+    guard_stop(&g);
+    report_free(&rr->rep);
+    cost_ctx_release(&rr->ctx);
+    cost_ctx_release(&rr->other);
+    for (i = 0; i < rr->nruns; i++)
+        validation_inputs_release(&rr->vin[i]);
+    release_inputs(&rr->in);
+    free(rr);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "%s: stdout: %s\n", PROG, strerror(errno));
         rc = EXIT_RUNTIME;
     }
-    goto done;
-fail_input:
-    print_diag(&d);
-    rc = exit_code(d.status, true);
-    goto done;
-fail_runtime:
-    print_diag(&d);
-    rc = EXIT_RUNTIME;
-done:
-    charts_finish(&charts); /* never leave gnuplot running */
-    report_free(&rep);
-    cost_ctx_release(&ctx);
-    cost_ctx_release(&other);
-    release_inputs(&in);
     return rc;
 }
 
@@ -590,9 +819,9 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
                     STATUS_OK)
                     sweep_release(&s);
             } else if (strcmp(section, "run") == 0) {
-                char buf[sizeof(struct report_validation) + 1024];
+                char buf[sizeof(struct validation_run) + 1024];
                 struct datafile_meta meta;
-                if (datafile_load(files[i], &validation_schema, buf, &meta,
+                if (datafile_load(files[i], validation_schema(), buf, &meta,
                                   cfg->sets, cfg->nsets, &d) == STATUS_OK)
                     datafile_meta_release(&meta);
             } else {
@@ -610,6 +839,15 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
         }
     }
     return rc;
+}
+
+/* 0 when everything printed reached stdout, else a message and 1. */
+static int flush_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "%s: stdout: %s\n", PROG, strerror(errno ? errno : EIO));
+    return EXIT_RUNTIME;
 }
 
 /* Applies one parsed option; returns -1 to go on, else an exit code. */
@@ -678,10 +916,10 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
     }
     case 'h':
         fputs(usage_text, stdout);
-        return 0;
+        return flush_stdout();
     case 'V':
         printf("%s %s\n", PROG, ROOFPLAN_VERSION);
-        return 0;
+        return flush_stdout();
     default:
         return usage_error("unknown option or missing argument: '%s'", token);
     }

@@ -1,10 +1,10 @@
 /*
- * report: everything `roofplan report` writes, computed before anything
- * is written — the sweep's counts and ranked plans, the best plan of each
- * family (under both communication models, with its collectives), the
- * sensitivity to IB and NVLink bandwidth, the validation runs, and the
- * inputs with their checksums. xlsx_out and plot_out only translate this
- * struct into files.
+ * report: the document `roofplan report` writes, filled by the stages in
+ * order before anything is written — main (the inputs and their
+ * checksums), rank (the sweep's counts, families and ranked plans),
+ * figures (each family's best plan under both communication models, the
+ * validation runs' predictions). Writers (xlsx_*, plot_*, csv_out) only
+ * lay it out. This module owns the struct and a few read-only helpers.
  */
 #ifndef PROJ_REPORT_H
 #define PROJ_REPORT_H
@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "comm.h"
 #include "cost.h"
@@ -28,6 +29,7 @@
 #define REPORT_SENS_NV         8  /* NVLink bandwidths, 80 .. 900 GB/s */
 #define REPORT_VALIDATIONS_MAX 16
 #define REPORT_INPUTS_MAX      24
+#define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 
 /* One evaluated plan as kept for output; times follow from work by
  * cost_times(). */
@@ -68,7 +70,7 @@ struct report_family {
 struct report_validation {
     char name[128]; /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
     char source[200];
-    char model_path[512], hardware_path[512];
+    char model_path[1024], hardware_path[1024];
     char model_name[128], gpu_name[128];
     struct plan plan;
     double measured_step_s;         /* 0 when not published */
@@ -125,51 +127,30 @@ struct report {
 
     struct report_validation validation[REPORT_VALIDATIONS_MAX];
     size_t nvalidations;
-};
+    /* runs left out: "name: skipped, its plan does not apply ...: why" */
+    char validation_notes[REPORT_VALIDATIONS_MAX][400];
+    size_t nvalidation_notes;
 
-struct report_options {
-    size_t top;                 /* plans kept; 0: Excel's row limit */
-    size_t threads;             /* 0 or 1: this thread only */
-    const char *validation_dir; /* data/validation; NULL: none */
-    const char *command_line;
-    const char *version;
-    int64_t generated; /* time stamp for About (SOURCE_DATE_EPOCH) */
-    /* Called about every 2^16 combinations (may be NULL). */
-    void (*progress)(void *user, uint64_t done, uint64_t total);
-    void *progress_user;
+    /* Every valid plan, spilled by rank_run for rank_cursor (NULL: none;
+     * one unlinked file per sweep thread), and the family index of each
+     * family key their rows carry. */
+    FILE **spill;
+    size_t nspill;
+    int family_of_key[REPORT_FAMILY_KEYS];
 };
 
 /*
- * Sweeps sf's space with ctx (the chosen communication model) and builds
- * the whole report; ctx_other is the other communication model, for the
- * comparison columns. Returns STATUS_RANGE when the space is too large or
- * no combination is valid (a message says why), STATUS_NOMEM, or a
- * validation file's errors. Free with report_free().
+ * Records input file `path` (its role: "model", "hardware", "sweep",
+ * "validation") and its SHA-256 for the About sheet. Returns STATUS_IO
+ * when the file cannot be read.
  */
-enum status report_build(struct report *r,
-                         const struct cost_ctx *ctx,
-                         const struct cost_ctx *ctx_other,
-                         const struct sweep_file *sf,
-                         const struct report_options *opt,
-                         struct diag *d);
+enum status report_add_input(struct report *r,
+                             const char *role,
+                             const char *path,
+                             struct diag *d);
 
+/* Frees what r owns (rows, spill files); r may be zeroed. */
 void report_free(struct report *r);
-
-/* Schema of data/validation files: [run] name, model, hardware, plan and
- * the measured figures. */
-extern const struct datafile_schema validation_schema;
-
-/*
- * Calls emit(out, row) for every valid plan of sf that is not among
- * r->rows (r built by report_build with ctx and sf), in enumeration order,
- * on this thread: for a CSV of every plan when Excel's limit or --top cut
- * the ranking. row.family indexes r->family.
- */
-void report_each_dropped(const struct report *r,
-                         const struct cost_ctx *ctx,
-                         const struct sweep_file *sf,
-                         void (*emit)(void *out, const struct report_row *row),
-                         void *out);
 
 /* Times of a kept row (cost_times with the report's hardware). */
 void report_row_times(const struct report *r,

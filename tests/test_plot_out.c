@@ -25,6 +25,7 @@
 #include "cost.h"
 #include "datafile.h"
 #include "plot_out.h"
+#include "test_util.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -54,7 +55,6 @@ static int setup(void **state)
 {
     static struct fixture f;
     struct datafile_set sets[sizeof narrow / sizeof narrow[0]];
-    struct report_options opt;
     struct diag d;
     size_t i;
     diag_init(&d);
@@ -71,14 +71,7 @@ static int setup(void **state)
         fprintf(stderr, "%s\n", d.msg);
         return -1;
     }
-    memset(&opt, 0, sizeof opt);
-    opt.validation_dir = "data/validation";
-    opt.command_line = "roofplan report";
-    opt.version = "test";
-    if (report_build(&f.rep, &f.ctx, &f.other, &f.sweep, &opt, &d)) {
-        fprintf(stderr, "%s\n", d.msg);
-        return -1;
-    }
+    util_report(&f.rep, &f.ctx, &f.other, &f.sweep, 0, "data", 0);
     *state = &f;
     return 0;
 }

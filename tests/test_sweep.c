@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "figures.h"
+#include "rank.h"
 #include "report.h"
 #include "test_util.h"
 
@@ -61,14 +63,16 @@ static void build(const struct fixture *f,
                   struct cost_ctx *ctx,
                   struct cost_ctx *other)
 {
-    struct report_options opt;
+    struct rank_options opt;
     struct diag d;
     diag_init(&d);
     memset(&opt, 0, sizeof opt);
+    memset(r, 0, sizeof *r);
     opt.threads = threads;
     if (cost_ctx_init(ctx, &f->m, &f->hw, COMM_TOPO, &d) != STATUS_OK ||
         cost_ctx_init(other, &f->m, &f->hw, COMM_FLAT, &d) != STATUS_OK ||
-        report_build(r, ctx, other, sf, &opt, &d) != STATUS_OK)
+        rank_run(r, ctx, sf, &opt, &d) != STATUS_OK ||
+        figures_families(r, ctx, other, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
 }
 
@@ -223,7 +227,7 @@ static void test_sweep_top_keeps_best(void **state)
     struct sweep_file sf;
     struct report all, top;
     struct cost_ctx c1, o1, c2, o2;
-    struct report_options opt;
+    struct rank_options opt;
     struct diag d;
     static const char *const sets[] = {"space.tp=1 2", "space.pp=1 8 16",
                                        "space.mbs=1"};
@@ -236,7 +240,8 @@ static void test_sweep_top_keeps_best(void **state)
     opt.threads = 2;
     assert_int_equal(cost_ctx_init(&c2, &f->m, &f->hw, COMM_TOPO, &d), 0);
     assert_int_equal(cost_ctx_init(&o2, &f->m, &f->hw, COMM_FLAT, &d), 0);
-    assert_int_equal(report_build(&top, &c2, &o2, &sf, &opt, &d), STATUS_OK);
+    memset(&top, 0, sizeof top);
+    assert_int_equal(rank_run(&top, &c2, &sf, &opt, &d), STATUS_OK);
     assert_int_equal(top.nrows, 10);
     assert_int_equal(top.dropped, top.valid - 10);
     assert_memory_equal(top.rows, all.rows, 10 * sizeof *top.rows);
@@ -256,7 +261,7 @@ static void test_sweep_empty_space(void **state)
     struct sweep_file sf;
     struct report r;
     struct cost_ctx ctx, other;
-    struct report_options opt;
+    struct rank_options opt;
     struct diag d;
     static const char *const sets[] = {"space.tp=16", "space.pp=1",
                                        "space.mbs=1"};
@@ -266,8 +271,8 @@ static void test_sweep_empty_space(void **state)
     memset(&opt, 0, sizeof opt);
     assert_int_equal(cost_ctx_init(&ctx, &f->m, &f->hw, COMM_TOPO, &d), 0);
     assert_int_equal(cost_ctx_init(&other, &f->m, &f->hw, COMM_FLAT, &d), 0);
-    assert_int_equal(report_build(&r, &ctx, &other, &sf, &opt, &d),
-                     STATUS_RANGE);
+    memset(&r, 0, sizeof r);
+    assert_int_equal(rank_run(&r, &ctx, &sf, &opt, &d), STATUS_RANGE);
     /* 7 ep x 4 zero x 4 schedules (vpp 2 only) x 2 precisions x 3 recompute */
     assert_non_null(strstr(d.msg, "no valid plan: all 672 combinations "
                                   "were rejected (most often: tp larger "

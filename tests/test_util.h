@@ -12,6 +12,8 @@
 
 #include "cost.h"
 #include "plan.h"
+#include "report.h"
+#include "sweep.h"
 
 /* Parses PLAN text (omitted keys 1, gpus and gbs required) and checks it
  * on m and hw; fails the test with the message when it is not valid. */
@@ -27,6 +29,21 @@ void util_ctx(struct cost_ctx *ctx,
               const struct hardware *hw,
               enum comm_model model,
               const struct plan *p);
+
+/*
+ * Runs the report's stages as `roofplan report` does (rank_run,
+ * figures_families and, when data_dir is not NULL, the validation runs
+ * of data_dir) into *r for the writers' tests; r->m, r->hw, r->sweep and
+ * the About fields are set. Fails the test on error. Release with
+ * report_free().
+ */
+void util_report(struct report *r,
+                 struct cost_ctx *ctx,
+                 struct cost_ctx *other,
+                 const struct sweep_file *sf,
+                 size_t top,
+                 const char *data_dir,
+                 int64_t generated);
 
 #define assert_near(got, want, rel_tol)                                      \
     do {                                                                     \

@@ -48,7 +48,6 @@ static int setup(void **state)
 {
     static struct fixture f;
     struct datafile_set s[sizeof sets / sizeof sets[0]];
-    struct report_options opt;
     struct diag d;
     size_t i, n = sizeof sets / sizeof sets[0];
 
@@ -65,15 +64,9 @@ static int setup(void **state)
         fprintf(stderr, "setup: %s\n", d.msg);
         return -1;
     }
-    memset(&opt, 0, sizeof opt);
-    opt.validation_dir = "data/validation";
-    opt.command_line = "roofplan report --set space.tp=1 ...";
-    opt.version = "test";
-    opt.generated = 1700000000;
-    if (report_build(&f.rep, &f.ctx, &f.other, &f.sf, &opt, &d) != STATUS_OK) {
-        fprintf(stderr, "setup: %s\n", d.msg);
-        return -1;
-    }
+    util_report(&f.rep, &f.ctx, &f.other, &f.sf, 0, "data", 1700000000);
+    snprintf(f.rep.command_line, sizeof f.rep.command_line,
+             "roofplan report --set space.tp=1 ...");
     snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_out.XXXXXX");
     if (!mkdtemp(f.dir))
         return -1;
@@ -328,7 +321,7 @@ static void test_csv_out_write_rows(void **state)
     char *buf, *p;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/plans.csv", f->dir);
-    assert_int_equal(csv_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&f->rep, path, &d), STATUS_OK);
     buf = slurp(path, &n);
     assert_non_null(buf);
     for (i = 0; i < n; i++)
@@ -341,7 +334,7 @@ static void test_csv_out_write_rows(void **state)
     free(buf);
     assert_int_equal(count_files(f->dir), 1);
     unlink(path);
-    assert_int_equal(csv_out_write(&f->rep, "/nonexistent-dir/p.csv", NULL, &d),
+    assert_int_equal(csv_out_write(&f->rep, "/nonexistent-dir/p.csv", &d),
                      STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-dir/p.csv: cannot write: No "
                                "such file or directory");

@@ -13,6 +13,10 @@
 
 #include "test_util.h"
 
+#include "figures.h"
+#include "rank.h"
+#include "validation.h"
+
 void util_plan(const struct model *m,
                const struct hardware *hw,
                const char *text,
@@ -43,5 +47,45 @@ void util_ctx(struct cost_ctx *ctx,
     diag_init(&d);
     if (cost_ctx_init(ctx, m, hw, model, &d) != STATUS_OK ||
         cost_ctx_prepare(ctx, p->pp, p->vpp, p->schedule, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+void util_report(struct report *r,
+                 struct cost_ctx *ctx,
+                 struct cost_ctx *other,
+                 const struct sweep_file *sf,
+                 size_t top,
+                 const char *data_dir,
+                 int64_t generated)
+{
+    static struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_inputs in[VALIDATION_RUNS_MAX];
+    struct rank_options opt;
+    struct diag d;
+    size_t n = 0, i, loaded = 0;
+    enum status st;
+    diag_init(&d);
+    memset(r, 0, sizeof *r);
+    r->m = ctx->m;
+    r->hw = ctx->hw;
+    r->sweep = sf;
+    r->comm = ctx->comm;
+    r->generated = generated;
+    snprintf(r->command_line, sizeof r->command_line, "roofplan report");
+    snprintf(r->version, sizeof r->version, "test");
+    memset(&opt, 0, sizeof opt);
+    opt.top = top;
+    st = rank_run(r, ctx, sf, &opt, &d);
+    if (st == STATUS_OK)
+        st = figures_families(r, ctx, other, &d);
+    if (st == STATUS_OK && data_dir)
+        st = validation_load_dir(data_dir, runs, VALIDATION_RUNS_MAX, &n, &d);
+    for (i = 0; st == STATUS_OK && i < n; i++, loaded++)
+        st = validation_load_inputs(&runs[i], ctx->m, ctx->hw, &in[i], &d);
+    if (st == STATUS_OK)
+        st = figures_validations(r, runs, in, n, ctx, other, &d);
+    for (i = 0; i < loaded; i++)
+        validation_inputs_release(&in[i]);
+    if (st != STATUS_OK)
         fail_msg("%s", d.msg);
 }

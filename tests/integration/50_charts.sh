@@ -23,18 +23,21 @@ fi
 expect 0 "" -- $ROOFPLAN report -q --no-charts -o "$TMP/c2" $NARROW
 check "--no-charts writes no chart" test ! -e "$TMP/c2/roofline-ib.gp"
 
-# no gnuplot on PATH: scripts and data, a warning that says how, exit 0
+# no gnuplot on PATH: exit 1 with the hint, the earlier report kept
 mkdir -p "$TMP/nognuplot"
-expect 0 "gnuplot not found on PATH: charts not drawn" -- env PATH="$TMP/nognuplot" $ROOFPLAN report -q -o "$TMP/c3" $NARROW
-check "the warning says how to draw them" grep -qF "make plots" "$TMP/err"
-check "without gnuplot the scripts and data stay" test -s "$TMP/c3/step-breakdown.gp" -a -s "$TMP/c3/step-breakdown.dat" -a ! -e "$TMP/c3/step-breakdown.png"
+cp -r "$TMP/c2" "$TMP/c3"
+expect 1 "gnuplot not found on PATH: the charts cannot be drawn" -- env PATH="$TMP/nognuplot" $ROOFPLAN report -q -o "$TMP/c3" $NARROW --set space.mbs=2
+check "the message says --no-charts" grep -qF -- "--no-charts" "$TMP/err"
+check "without gnuplot the earlier report stays as it was" cmp "$TMP/c2/report.xlsx" "$TMP/c3/report.xlsx"
+check "without gnuplot nothing is left behind" bash -c "test \$(ls -A '$TMP/c3' | wc -l) -eq \$(ls -A '$TMP/c2' | wc -l)"
 
-# a gnuplot that fails: exit 1, its stderr in the message, the rest written
+# a gnuplot that fails: exit 1, its stderr in the message, the earlier
+# report as it was (here: none, so nothing written)
 mkdir -p "$TMP/failing"
 printf '#!/bin/sh\necho "fake gnuplot: cannot open terminal" >&2\nexit 1\n' >"$TMP/failing/gnuplot"
 chmod +x "$TMP/failing/gnuplot"
 expect 1 "memory.gp: gnuplot failed (exit status 1): fake gnuplot: cannot open terminal" -- env PATH="$TMP/failing:$PATH" $ROOFPLAN report -q -o "$TMP/c4" $NARROW
-check "a failed gnuplot leaves the scripts" test -s "$TMP/c4/memory.gp"
+check "a failed gnuplot writes no part of the report" bash -c "test -z \"\$(ls -A '$TMP/c4')\""
 check "a failed gnuplot still prints the summary" grep -q "ZeRO-1+PP+EP" "$TMP/out"
 
 # a gnuplot that hangs: killed at the deadline, exit 1

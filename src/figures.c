@@ -1,0 +1,177 @@
+/*
+ * figures: what the writers show, derived once (see figures.h).
+ */
+#include "figures.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rank.h"
+
+/* Bandwidth (GB/s) that brings bytes + calls x latency down to compute. */
+static double crossover(double bytes,
+                        double calls,
+                        double latency_s,
+                        double link_s,
+                        double compute_s)
+{
+    double room = compute_s - calls * latency_s;
+    if (link_s <= compute_s)
+        return 0;
+    if (room <= 0)
+        return -1;
+    return bytes / room / 1e9;
+}
+
+enum status figures_families(struct report *r,
+                             struct cost_ctx *ctx,
+                             struct cost_ctx *other,
+                             struct diag *d)
+{
+    size_t i, j;
+    for (i = 0; i < r->nfamilies; i++) {
+        struct report_family *f = &r->family[i];
+        const struct cost_work *w = &f->best.work;
+        const struct cost_times *t = &f->best.t;
+        struct plan p = f->best.plan;
+        if (cost_ctx_prepare(ctx, p.pp, p.vpp, p.schedule, d) != STATUS_OK ||
+            cost_ctx_prepare(other, p.pp, p.vpp, p.schedule, d) != STATUS_OK)
+            return d->status;
+        cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
+        cost_evaluate(other, &p, &f->best_other, f->coll_other, COMM_LIST_MAX,
+                      &f->ncoll_other);
+        snprintf(f->best.family, sizeof f->best.family, "%s", f->name);
+        snprintf(f->best_other.family, sizeof f->best_other.family, "%s",
+                 f->name);
+        f->ib_crossover_gbps = crossover(
+            w->ib_bytes, w->ib_calls, ctx->hw->ib_latency_s, t->ib, t->compute);
+        f->nv_crossover_gbps =
+            crossover(w->nvlink_bytes, w->nvlink_calls,
+                      ctx->hw->nvlink_latency_s, t->nvlink, t->compute);
+        r->families_by_step[i] = (long)i;
+    }
+    /* insertion sort of family indexes by their best plan's rank */
+    for (i = 1; i < r->nfamilies; i++) {
+        long k = r->families_by_step[i];
+        for (j = i; j > 0; j--) {
+            const struct report_family *g =
+                &r->family[r->families_by_step[j - 1]];
+            const struct cost_result *c = &r->family[k].best;
+            if (!rank_before(c->fits, c->t.step, &c->plan, g->best.fits,
+                             g->best.t.step, &g->best.plan))
+                break;
+            r->families_by_step[j] = r->families_by_step[j - 1];
+        }
+        r->families_by_step[j] = k;
+    }
+    return STATUS_OK;
+}
+
+/* ---- Validation runs ---- */
+
+/* Predicts run `run` with its inputs into v; false (and a note) when its
+ * plan does not apply to them. */
+static enum status predict(struct report *r,
+                           const struct validation_run *run,
+                           const struct validation_inputs *in,
+                           struct cost_ctx *ctx,
+                           struct cost_ctx *other,
+                           struct report_validation *v,
+                           bool *applies,
+                           struct diag *d)
+{
+    struct plan defaults;
+    char *args[1];
+    char plan_text[DATAFILE_TEXT_MAX];
+    long given_dp;
+    struct diag why;
+    enum status st = STATUS_OK;
+
+    memset(v, 0, sizeof *v);
+    snprintf(v->name, sizeof v->name, "%s", run->name);
+    snprintf(v->source, sizeof v->source, "%s", run->source);
+    snprintf(v->model_path, sizeof v->model_path, "%s", run->model_path);
+    snprintf(v->hardware_path, sizeof v->hardware_path, "%s",
+             run->hardware_path);
+    snprintf(v->model_name, sizeof v->model_name, "%s", in->m->spec.name);
+    snprintf(v->gpu_name, sizeof v->gpu_name, "%s", in->hw->spec.gpu_name);
+    v->measured_step_s = run->measured_step_s;
+    v->measured_tflops_per_gpu = run->measured_tflops_per_gpu;
+    v->measured_mfu = run->measured_mfu;
+    v->measured_gpu_hours_per_trillion = run->measured_gpu_hours_per_trillion;
+    v->current = in->current;
+
+    memset(&defaults, 0, sizeof defaults);
+    defaults.gpus = in->hw->spec.gpus;
+    defaults.tp = defaults.pp = defaults.ep = defaults.cp = 1;
+    defaults.vpp = defaults.mbs = 1;
+    defaults.gbs = in->m->spec.global_batch;
+    snprintf(plan_text, sizeof plan_text, "%s", run->plan);
+    args[0] = plan_text;
+    diag_init(&why);
+    *applies = plan_parse(args, 1, &defaults, &v->plan, &given_dp, &why) ==
+                   STATUS_OK &&
+               plan_check(&v->plan, in->m, in->hw, false, &why) == PLAN_OK;
+    if (!*applies) {
+        if (r->nvalidation_notes < REPORT_VALIDATIONS_MAX)
+            snprintf(r->validation_notes[r->nvalidation_notes++],
+                     sizeof r->validation_notes[0],
+                     "%.120s: skipped, its plan does not apply to %s: %.200s",
+                     run->name,
+                     in->current ? "this report's inputs" : "its inputs",
+                     why.msg);
+        return STATUS_OK;
+    }
+    if (in->current) {
+        struct cost_result alt;
+        if (cost_ctx_prepare(ctx, v->plan.pp, v->plan.vpp, v->plan.schedule,
+                             d) != STATUS_OK ||
+            cost_ctx_prepare(other, v->plan.pp, v->plan.vpp, v->plan.schedule,
+                             d) != STATUS_OK)
+            return d->status;
+        cost_evaluate(ctx, &v->plan, &v->predicted, v->coll, COMM_LIST_MAX,
+                      &v->ncoll);
+        cost_evaluate(other, &v->plan, &alt, v->coll_other, COMM_LIST_MAX,
+                      &v->ncoll_other);
+    } else {
+        struct cost_ctx own;
+        st = cost_ctx_init(&own, in->m, in->hw, ctx->comm, d);
+        if (st == STATUS_OK)
+            st = cost_ctx_prepare(&own, v->plan.pp, v->plan.vpp,
+                                  v->plan.schedule, d);
+        if (st == STATUS_OK)
+            cost_evaluate(&own, &v->plan, &v->predicted, NULL, 0, NULL);
+        cost_ctx_release(&own);
+    }
+    plan_family(&v->plan, v->predicted.family, sizeof v->predicted.family);
+    return st;
+}
+
+enum status figures_validations(struct report *r,
+                                const struct validation_run *runs,
+                                const struct validation_inputs *in,
+                                size_t n,
+                                struct cost_ctx *ctx,
+                                struct cost_ctx *other,
+                                struct diag *d)
+{
+    size_t i, k;
+    for (i = 0; i < n && r->nvalidations < REPORT_VALIDATIONS_MAX; i++) {
+        struct report_validation *v = &r->validation[r->nvalidations];
+        bool applies;
+        if (predict(r, &runs[i], &in[i], ctx, other, v, &applies, d) !=
+            STATUS_OK)
+            return d->status;
+        if (!applies)
+            continue;
+        r->nvalidations++;
+        if (!v->current)
+            continue;
+        for (k = 0; k < r->nrows; k++) /* its rank among the kept plans */
+            if (memcmp(&r->rows[k].plan, &v->plan, sizeof v->plan) == 0) {
+                v->rank = (long)k + 1;
+                break;
+            }
+    }
+    return STATUS_OK;
+}

@@ -1,0 +1,770 @@
+/*
+ * rank: the sweep's visitor (counts, families, the kept plans, the
+ * families' sensitivity), its threads and their merge, and the cursor
+ * over every plan (see rank.h).
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "rank.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "terms.h"
+
+/* ---- Ranking ---- */
+
+/* One spilled plan: where the enumeration met it, and its row (family:
+ * its family key). */
+struct rank_record {
+    uint64_t index;
+    struct report_row row;
+};
+
+bool rank_before(bool fa,
+                 double sa,
+                 const struct plan *p,
+                 bool fb,
+                 double sb,
+                 const struct plan *q)
+{
+    const long ka[] = {p->gpus,      p->tp,        p->pp,       p->cp,
+                       p->ep,        p->zero,      p->schedule, p->vpp,
+                       p->precision, p->recompute, p->mbs,      p->gbs};
+    const long kb[] = {q->gpus,      q->tp,        q->pp,       q->cp,
+                       q->ep,        q->zero,      q->schedule, q->vpp,
+                       q->precision, q->recompute, q->mbs,      q->gbs};
+    size_t i;
+    if (fa != fb)
+        return fa;
+    if (sa != sb)
+        return sa < sb;
+    for (i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i];
+    return false;
+}
+
+static bool better(const struct report_row *a, const struct report_row *b)
+{
+    return rank_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan);
+}
+
+/* A family's best plan against a candidate's result. */
+static bool beats_best(const struct cost_result *c,
+                       const struct report_family *f)
+{
+    return rank_before(c->fits, c->t.step, &c->plan, f->best.fits,
+                       f->best.t.step, &f->best.plan);
+}
+
+/* ---- The sweep visitor ---- */
+
+#define FAMILY_KEYS REPORT_FAMILY_KEYS
+
+/*
+ * The best `top` plans seen. rows holds them in no order; keys is a
+ * max-heap on "worse" over small keys pointing into rows, so sifting moves
+ * 16 bytes, not whole rows.
+ */
+struct heap_key {
+    double step;
+    uint32_t slot; /* index into rows */
+    bool fits;
+};
+
+struct heap {
+    struct report_row *rows;
+    struct heap_key *keys;
+    size_t n, cap, top;
+    bool nomem;
+};
+
+/* Above this --top, shards share one heap: memory for `top` plans once,
+ * not once per thread. */
+#define SHARED_HEAP_MIN 65536
+
+/*
+ * One thread's share of the sweep: its own counts, examples, families (by
+ * key) and kept plans, merged in a fixed order afterwards so the report is
+ * the same whatever the number of threads.
+ */
+struct shard {
+    const struct cost_ctx *ctx;
+    const struct sweep_file *sf;
+    const struct rank_options *opt;
+    /* the cluster at each sensitivity bandwidth (only that rate differs) */
+    const struct hardware *sens_ib, *sens_nv;
+    FILE *spill; /* every valid plan, or NULL */
+    bool spill_failed;
+    uint64_t enumerated;
+    size_t thread, nthreads, top, cap;
+    bool nomem;
+    uint64_t valid, fitting, done, rejected[PLAN_REASONS];
+    uint64_t example_at[PLAN_REASONS][REPORT_EXAMPLES]; /* combination */
+    char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
+    size_t nexamples[PLAN_REASONS];
+    struct report_family family[FAMILY_KEYS];
+    uint64_t family_first[FAMILY_KEYS]; /* UINT64_MAX: not seen */
+    /* Kept plans (row.family holds the family key): the shard's own heap,
+     * or, for large --top, one heap all shards share under a lock. */
+    struct heap own;
+    struct heap *shared;
+    pthread_mutex_t *lock;
+    struct report_row worst; /* the shared heap's root, when last seen */
+    bool have_worst;
+};
+
+static int family_key(const struct plan *p)
+{
+    int dp = p->dp > 1 ? (int)p->zero : 4;
+    return dp * 16 + (p->tp > 1) * 8 + (p->cp > 1) * 4 + (p->pp > 1) * 2 +
+           (p->ep > 1);
+}
+
+/* True when heap key a ranks before key b (see ranks_before). */
+static bool key_before(const struct heap *h,
+                       const struct heap_key *a,
+                       const struct heap_key *b)
+{
+    return rank_before(a->fits, a->step, &h->rows[a->slot].plan, b->fits,
+                       b->step, &h->rows[b->slot].plan);
+}
+
+static void sift_down(struct heap *h, size_t i)
+{
+    struct heap_key *k = h->keys;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, w = i;
+        struct heap_key t;
+        if (l < h->n && key_before(h, &k[w], &k[l]))
+            w = l;
+        if (r < h->n && key_before(h, &k[w], &k[r]))
+            w = r;
+        if (w == i)
+            return;
+        t = k[i];
+        k[i] = k[w];
+        k[w] = t;
+        i = w;
+    }
+}
+
+static void sift_up(struct heap *h, size_t i)
+{
+    struct heap_key *k = h->keys;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        struct heap_key t;
+        if (!key_before(h, &k[parent], &k[i]))
+            return;
+        t = k[i];
+        k[i] = k[parent];
+        k[parent] = t;
+        i = parent;
+    }
+}
+
+/* Keeps row if it is among the heap's `top` best. */
+static void heap_push(struct heap *h, const struct report_row *row)
+{
+    struct heap_key key;
+    key.step = row->step;
+    key.fits = row->fits;
+    if (h->n < h->top) {
+        if (h->n == h->cap) {
+            size_t cap = h->cap ? h->cap * 2 : 1024;
+            struct report_row *rows;
+            struct heap_key *keys;
+            if (cap > h->top)
+                cap = h->top;
+            rows = realloc(h->rows, cap * sizeof *rows);
+            if (rows)
+                h->rows = rows;
+            keys = realloc(h->keys, cap * sizeof *keys);
+            if (keys)
+                h->keys = keys;
+            if (!rows || !keys) {
+                h->nomem = true;
+                return;
+            }
+            h->cap = cap;
+        }
+        h->rows[h->n] = *row;
+        key.slot = (uint32_t)h->n;
+        h->keys[h->n] = key;
+        sift_up(h, h->n++);
+        return;
+    }
+    if (rank_before(row->fits, row->step, &row->plan, h->keys[0].fits,
+                    h->keys[0].step, &h->rows[h->keys[0].slot].plan)) {
+        key.slot = h->keys[0].slot;
+        h->rows[key.slot] = *row;
+        h->keys[0] = key;
+        sift_down(h, 0);
+    }
+}
+
+/* qsort_r comparator over heap keys whose rows are `rows`. */
+static int compare_keys(const void *x, const void *y, void *rows)
+{
+    const struct heap_key *a = x, *b = y;
+    const struct report_row *r = rows;
+    if (rank_before(a->fits, a->step, &r[a->slot].plan, b->fits, b->step,
+                    &r[b->slot].plan))
+        return -1;
+    return rank_before(b->fits, b->step, &r[b->slot].plan, a->fits, a->step,
+                       &r[a->slot].plan)
+               ? 1
+               : 0;
+}
+
+/*
+ * Sorts rows best first, as ranks_before orders them: sorts 16-byte keys,
+ * then moves each row once (following the permutation's cycles), instead
+ * of qsort moving whole rows about log n times each.
+ */
+static bool sort_rows(struct report_row *rows, size_t n)
+{
+    struct heap_key *k = malloc((n ? n : 1) * sizeof *k);
+    size_t i;
+    if (!k)
+        return false;
+    for (i = 0; i < n; i++) {
+        k[i].step = rows[i].step;
+        k[i].fits = rows[i].fits;
+        k[i].slot = (uint32_t)i;
+    }
+    qsort_r(k, n, sizeof *k, compare_keys, rows);
+    /* position i takes the row at k[i].slot */
+    for (i = 0; i < n; i++) {
+        size_t at = i, from;
+        struct report_row hold;
+        if (k[i].slot == i || k[i].slot == UINT32_MAX)
+            continue;
+        hold = rows[i];
+        while ((from = k[at].slot) != i) {
+            rows[at] = rows[from];
+            k[at].slot = UINT32_MAX; /* placed */
+            at = from;
+        }
+        rows[at] = hold;
+        k[at].slot = UINT32_MAX;
+    }
+    free(k);
+    return true;
+}
+
+static void keep_row(struct shard *b, const struct report_row *row)
+{
+    struct heap *h = b->shared;
+    if (!h) {
+        heap_push(&b->own, row);
+        return;
+    }
+    /* The shared heap's root only gets better, so a plan no better than
+     * a root seen before cannot enter: skip it without the lock. */
+    if (b->have_worst && !better(row, &b->worst))
+        return;
+    pthread_mutex_lock(b->lock);
+    heap_push(h, row);
+    if (h->n == h->top) {
+        b->worst = h->rows[h->keys[0].slot];
+        b->have_worst = true;
+    }
+    pthread_mutex_unlock(b->lock);
+}
+
+/* Keeps the smaller step; on a tie the lower bound code (thread order
+ * must not matter). */
+static void keep_min(double *step, int *bound, double s, int b)
+{
+    if (*step == 0 || s < *step || (s == *step && b < *bound)) {
+        *step = s;
+        *bound = b;
+    }
+}
+
+/*
+ * The family's best step at other IB and NVLink bandwidths: the plan's
+ * work re-timed by the time model on the cluster with that one rate
+ * changed (terms_step: only the link term moves).
+ */
+static void sensitivity(const struct shard *b,
+                        struct report_family *f,
+                        const struct cost_result *res)
+{
+    size_t i;
+    for (i = 0; i < REPORT_SENS_IB; i++) {
+        struct cost_times t;
+        struct terms_env e = {&res->work, &b->sens_ib[i], NULL, 0, &t};
+        terms_step(&e, &t);
+        keep_min(&f->sens_ib_step[i], &f->sens_ib_bound[i], t.step, t.bound);
+    }
+    for (i = 0; i < REPORT_SENS_NV; i++) {
+        struct cost_times t;
+        struct terms_env e = {&res->work, &b->sens_nv[i], NULL, 0, &t};
+        terms_step(&e, &t);
+        keep_min(&f->sens_nv_step[i], &f->sens_nv_bound[i], t.step, t.bound);
+    }
+}
+
+/* Appends a valid plan to the shard's spill file (in enumeration order). */
+static void spill(struct shard *b, const struct report_row *row, uint64_t index)
+{
+    struct rank_record rec;
+    if (!b->spill || b->spill_failed)
+        return;
+    memset(&rec, 0, sizeof rec);
+    rec.index = index;
+    rec.row = *row;
+    if (fwrite(&rec, sizeof rec, 1, b->spill) != 1)
+        b->spill_failed = true;
+}
+
+static void
+visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
+{
+    struct shard *b = user;
+    struct cost_result res;
+    struct report_row row;
+    struct report_family *f;
+    int key;
+
+    if (b->opt->progress && b->thread == 0 && (++b->done & 0xff) == 0)
+        b->opt->progress(b->opt->progress_user, b->done * b->nthreads,
+                         b->enumerated);
+    if (why != PLAN_OK) {
+        b->rejected[why]++;
+        if (b->nexamples[why] < REPORT_EXAMPLES) {
+            struct diag d;
+            char text[200];
+            size_t k = b->nexamples[why]++;
+            diag_init(&d);
+            plan_check(p, b->ctx->m, b->ctx->hw, true, &d);
+            plan_format(p, text, sizeof text);
+            snprintf(b->examples[why][k], sizeof b->examples[why][k],
+                     "%.160s: %.150s", text, d.msg);
+            b->example_at[why][k] = index;
+        }
+        return;
+    }
+    cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
+    key = family_key(p);
+    f = &b->family[key];
+    if (b->family_first[key] == UINT64_MAX) {
+        b->family_first[key] = index;
+        plan_family(p, f->name, sizeof f->name);
+    }
+    b->valid++;
+    f->plans++;
+    if (res.fits) {
+        b->fitting++;
+        f->fitting++;
+    }
+    memset(&row, 0, sizeof row);
+    row.plan = *p;
+    row.work = res.work;
+    row.mem = res.mem;
+    row.ep_ratio = res.ep_ratio;
+    row.step = res.t.step;
+    row.family = key;
+    row.fits = res.fits;
+    row.rank = res.rank;
+    if (!f->has_best || beats_best(&res, f)) {
+        f->best = res;
+        f->has_best = true;
+    }
+    if (res.fits)
+        sensitivity(b, f, &res);
+    spill(b, &row, index);
+    keep_row(b, &row);
+}
+
+static void *run_shard(void *arg)
+{
+    struct shard *b = arg;
+    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads, visit, b);
+    return NULL;
+}
+
+/* Folds shard `from` into family `to` of the report. */
+static void merge_family(struct report_family *to,
+                         const struct report_family *from)
+{
+    size_t i;
+    to->plans += from->plans;
+    to->fitting += from->fitting;
+    if (from->has_best) {
+        if (!to->has_best || beats_best(&from->best, to))
+            to->best = from->best;
+        to->has_best = true;
+    }
+    for (i = 0; i < REPORT_SENS_IB; i++)
+        if (from->sens_ib_step[i] > 0)
+            keep_min(&to->sens_ib_step[i], &to->sens_ib_bound[i],
+                     from->sens_ib_step[i], from->sens_ib_bound[i]);
+    for (i = 0; i < REPORT_SENS_NV; i++)
+        if (from->sens_nv_step[i] > 0)
+            keep_min(&to->sens_nv_step[i], &to->sens_nv_bound[i],
+                     from->sens_nv_step[i], from->sens_nv_bound[i]);
+}
+
+/* Merges the shards into r: the same result for any number of shards. */
+static enum status merge(struct report *r,
+                         struct shard *sh,
+                         size_t n,
+                         struct heap *shared,
+                         size_t top,
+                         struct diag *d)
+{
+    int index_of_key[FAMILY_KEYS];
+    size_t t, k, total = 0;
+    int why;
+
+    for (t = 0; t < n; t++) {
+        r->valid += sh[t].valid;
+        r->fitting += sh[t].fitting;
+        for (why = 0; why < PLAN_REASONS; why++)
+            r->rejected[why] += sh[t].rejected[why];
+        total += sh[t].own.n;
+    }
+    /* examples: the first ones in enumeration order */
+    for (why = 0; why < PLAN_REASONS; why++) {
+        uint64_t last = 0;
+        bool any = false;
+        while (r->nexamples[why] < REPORT_EXAMPLES) {
+            size_t bt = 0, bk = 0;
+            bool found = false;
+            for (t = 0; t < n; t++)
+                for (k = 0; k < sh[t].nexamples[why]; k++) {
+                    uint64_t at = sh[t].example_at[why][k];
+                    if ((any && at <= last) ||
+                        (found && at >= sh[bt].example_at[why][bk]))
+                        continue;
+                    bt = t;
+                    bk = k;
+                    found = true;
+                }
+            if (!found)
+                break;
+            memcpy(r->examples[why][r->nexamples[why]++],
+                   sh[bt].examples[why][bk], sizeof r->examples[why][0]);
+            last = sh[bt].example_at[why][bk];
+            any = true;
+        }
+    }
+    /* families: in order of their first plan in the enumeration */
+    for (k = 0; k < FAMILY_KEYS; k++)
+        index_of_key[k] = -1;
+    for (;;) {
+        uint64_t first = UINT64_MAX;
+        size_t key = 0;
+        for (k = 0; k < FAMILY_KEYS; k++)
+            for (t = 0; t < n; t++)
+                if (index_of_key[k] < 0 && sh[t].family_first[k] < first) {
+                    first = sh[t].family_first[k];
+                    key = k;
+                }
+        if (first == UINT64_MAX || r->nfamilies == REPORT_FAMILIES_MAX)
+            break;
+        index_of_key[key] = (int)r->nfamilies;
+        memset(&r->family[r->nfamilies], 0, sizeof r->family[0]);
+        for (t = 0; t < n; t++)
+            if (sh[t].family_first[key] != UINT64_MAX) {
+                snprintf(r->family[r->nfamilies].name, sizeof r->family[0].name,
+                         "%s", sh[t].family[key].name);
+                merge_family(&r->family[r->nfamilies], &sh[t].family[key]);
+            }
+        r->nfamilies++;
+    }
+    /* plans: every shard's best (or the shared heap), ranked, the top
+     * kept */
+    if (shared) {
+        r->rows = shared->rows;
+        r->nrows = shared->n;
+        shared->rows = NULL;
+        free(shared->keys);
+        shared->keys = NULL;
+    } else {
+        r->rows = malloc((total ? total : 1) * sizeof *r->rows);
+        if (!r->rows)
+            return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
+                            total);
+        for (t = 0; t < n; t++) {
+            if (sh[t].own.n > 0)
+                memcpy(r->rows + r->nrows, sh[t].own.rows,
+                       sh[t].own.n * sizeof *r->rows);
+            r->nrows += sh[t].own.n;
+            free(sh[t].own.rows);
+            free(sh[t].own.keys);
+            sh[t].own.rows = NULL;
+            sh[t].own.keys = NULL;
+        }
+    }
+    if (!sort_rows(r->rows, r->nrows))
+        return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
+                        r->nrows);
+    if (r->nrows > top)
+        r->nrows = top;
+    for (k = 0; k < r->nrows; k++)
+        r->rows[k].family = index_of_key[r->rows[k].family];
+    memcpy(r->family_of_key, index_of_key, sizeof index_of_key);
+    r->dropped = r->valid - r->nrows;
+    return STATUS_OK;
+}
+
+/* ---- The stage ---- */
+
+static const double sens_ib[REPORT_SENS_IB] = {12.5, 17.7, 25,  35.4, 50, 70.7,
+                                               100,  141,  200, 283,  400};
+static const double sens_nv[REPORT_SENS_NV] = {80,  113, 160, 226,
+                                               320, 450, 640, 900};
+
+/* Per thread: one unlinked spill file in dir. */
+static enum status open_spill(const char *dir, FILE **out, struct diag *d)
+{
+    char path[1100];
+    int fd;
+    int n = snprintf(path, sizeof path, "%s/.spill.XXXXXX", dir);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return diag_set(d, STATUS_IO, "%s: path too long", dir);
+    fd = mkstemp(path);
+    if (fd < 0)
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", dir,
+                        strerror(errno));
+    unlink(path); /* gone with the last descriptor, whatever happens */
+    *out = fdopen(fd, "w+b");
+    if (!*out) {
+        int err = errno;
+        close(fd);
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", dir,
+                        strerror(err));
+    }
+    return STATUS_OK;
+}
+
+/* The cluster with its IB (ib) or NVLink bandwidth set to gbps. */
+static void
+hw_at(const struct hardware *hw, bool ib, double gbps, struct hardware *out)
+{
+    *out = *hw; /* shallow: only the derived rate below is read */
+    if (ib) {
+        out->spec.ib_gbps = gbps;
+        out->ib_bps = gbps * 1e9;
+    } else {
+        out->spec.nvlink_gbps = gbps;
+        out->nvlink_bps = gbps * 1e9;
+    }
+}
+
+enum status rank_run(struct report *r,
+                     struct cost_ctx *ctx,
+                     const struct sweep_file *sf,
+                     const struct rank_options *opt,
+                     struct diag *d)
+{
+    struct shard *sh;
+    struct heap shared;
+    struct hardware hw_ib[REPORT_SENS_IB], hw_nv[REPORT_SENS_NV];
+    pthread_mutex_t lock;
+    pthread_t *tid;
+    size_t i, t, nthreads, started;
+    /* heap slots are 32-bit; more plans than that would not fit anyway */
+    size_t top = opt->top && opt->top < UINT32_MAX ? opt->top
+                 : opt->top                        ? UINT32_MAX
+                                                   : REPORT_EXCEL_ROWS;
+    bool nomem = false, spill_failed = false;
+    enum status st = STATUS_OK;
+
+    r->enumerated = sweep_count(sf);
+    if (r->enumerated > SWEEP_MAX_COMBINATIONS)
+        return diag_set(d, STATUS_RANGE,
+                        "%s: the plan space has %s%llu combinations; at most "
+                        "%llu are swept (narrow the [space] lists)",
+                        sf->meta.path,
+                        r->enumerated == UINT64_MAX ? "more than " : "",
+                        (unsigned long long)r->enumerated,
+                        (unsigned long long)SWEEP_MAX_COMBINATIONS);
+    if (sweep_prepare(sf, ctx, d) != STATUS_OK)
+        return d->status;
+
+    nthreads = opt->threads ? opt->threads : 1;
+    sh = calloc(nthreads, sizeof *sh);
+    tid = calloc(nthreads, sizeof *tid);
+    if (!sh || !tid) {
+        free(sh);
+        free(tid);
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
+    if (opt->spill_dir) {
+        r->spill = calloc(nthreads, sizeof *r->spill);
+        if (!r->spill) {
+            free(sh);
+            free(tid);
+            return diag_set(d, STATUS_NOMEM, "out of memory");
+        }
+        r->nspill = nthreads;
+        for (t = 0; t < nthreads && st == STATUS_OK; t++)
+            st = open_spill(opt->spill_dir, &r->spill[t], d);
+        if (st != STATUS_OK) {
+            free(sh);
+            free(tid);
+            return st;
+        }
+    }
+    for (i = 0; i < REPORT_SENS_IB; i++) {
+        r->sens_ib_gbps[i] = sens_ib[i];
+        hw_at(ctx->hw, true, sens_ib[i], &hw_ib[i]);
+    }
+    for (i = 0; i < REPORT_SENS_NV; i++) {
+        r->sens_nv_gbps[i] = sens_nv[i];
+        hw_at(ctx->hw, false, sens_nv[i], &hw_nv[i]);
+    }
+    memset(&shared, 0, sizeof shared);
+    shared.top = top;
+    pthread_mutex_init(&lock, NULL);
+    for (t = 0; t < nthreads; t++) {
+        sh[t].ctx = ctx;
+        sh[t].sf = sf;
+        sh[t].opt = opt;
+        sh[t].sens_ib = hw_ib;
+        sh[t].sens_nv = hw_nv;
+        sh[t].spill = r->spill ? r->spill[t] : NULL;
+        sh[t].enumerated = r->enumerated;
+        sh[t].thread = t;
+        sh[t].nthreads = nthreads;
+        sh[t].own.top = top;
+        if (top >= SHARED_HEAP_MIN && nthreads > 1) {
+            sh[t].shared = &shared;
+            sh[t].lock = &lock;
+        }
+        for (i = 0; i < FAMILY_KEYS; i++)
+            sh[t].family_first[i] = UINT64_MAX;
+    }
+    for (t = 1; t < nthreads; t++)
+        if (pthread_create(&tid[t], NULL, run_shard, &sh[t]) != 0)
+            break;
+    started = t;
+    run_shard(&sh[0]);
+    for (t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (t = started; t < nthreads; t++) /* threads that did not start */
+        run_shard(&sh[t]);
+    nomem = shared.nomem;
+    for (t = 0; t < nthreads; t++) {
+        nomem = nomem || sh[t].own.nomem;
+        spill_failed = spill_failed || sh[t].spill_failed ||
+                       (sh[t].spill && fflush(sh[t].spill) != 0);
+    }
+    if (!nomem && !spill_failed)
+        st = merge(r, sh, nthreads, sh[0].shared, top, d);
+    for (t = 0; t < nthreads; t++) {
+        free(sh[t].own.rows);
+        free(sh[t].own.keys);
+    }
+    free(shared.rows);
+    free(shared.keys);
+    pthread_mutex_destroy(&lock);
+    free(sh);
+    free(tid);
+    if (nomem)
+        return diag_set(d, STATUS_NOMEM, "out of memory keeping %zu plans",
+                        top);
+    if (spill_failed)
+        return diag_set(d, STATUS_IO, "%s: cannot write the list of plans: %s",
+                        opt->spill_dir, strerror(errno ? errno : EIO));
+    if (st != STATUS_OK)
+        return st;
+    if (r->valid == 0) {
+        int worst = 1, k;
+        for (k = 1; k < PLAN_REASONS; k++)
+            if (r->rejected[k] > r->rejected[worst])
+                worst = k;
+        return diag_set(d, STATUS_RANGE,
+                        "%s: no valid plan: all %llu combinations were "
+                        "rejected (most often: %s, %llu times; e.g. %s)",
+                        sf->meta.path, (unsigned long long)r->enumerated,
+                        plan_reason_str((enum plan_reason)worst),
+                        (unsigned long long)r->rejected[worst],
+                        r->nexamples[worst] ? r->examples[worst][0] : "-");
+    }
+    return STATUS_OK;
+}
+
+/* ---- Reading every plan back ---- */
+
+void rank_cursor_init(struct rank_cursor *c, const struct report *r)
+{
+    memset(c, 0, sizeof c[0]);
+    c->r = r;
+}
+
+/* Reads spill file k's next record into the cursor's head. */
+static void read_head(struct rank_cursor *c, size_t k)
+{
+    FILE *f = c->r->spill[k];
+    c->have[k] = fread(&c->head[k], sizeof c->head[k], 1, f) == 1;
+    if (!c->have[k] && ferror(f))
+        c->failed = true;
+}
+
+bool rank_cursor_next(struct rank_cursor *c,
+                      struct report_row *row,
+                      size_t *rank)
+{
+    const struct report *r = c->r;
+    const struct report_row *last = r->nrows ? &r->rows[r->nrows - 1] : NULL;
+    size_t k;
+    if (c->next_row < r->nrows) {
+        *row = r->rows[c->next_row++];
+        *rank = c->next_row;
+        return true;
+    }
+    if (r->nspill == 0 || c->failed)
+        return false;
+    if (!c->started) { /* rewind every spill file, read its first record */
+        c->started = true;
+        c->head = calloc(r->nspill, sizeof *c->head);
+        c->have = calloc(r->nspill, sizeof *c->have);
+        if (!c->head || !c->have) {
+            c->failed = true;
+            return false;
+        }
+        for (k = 0; k < r->nspill; k++) {
+            if (fseek(r->spill[k], 0, SEEK_SET) != 0) {
+                c->failed = true;
+                return false;
+            }
+            read_head(c, k);
+        }
+    }
+    for (;;) {
+        size_t best = r->nspill;
+        for (k = 0; k < r->nspill; k++)
+            if (c->have[k] &&
+                (best == r->nspill || c->head[k].index < c->head[best].index))
+                best = k;
+        if (best == r->nspill || c->failed)
+            return false;
+        *row = c->head[best].row;
+        read_head(c, best);
+        /* the kept plans are those ranking at or before the last kept */
+        if (last && !rank_before(last->fits, last->step, &last->plan, row->fits,
+                                 row->step, &row->plan))
+            continue;
+        row->family = r->family_of_key[row->family];
+        *rank = 0;
+        return true;
+    }
+}
+
+void rank_cursor_release(struct rank_cursor *c)
+{
+    free(c->head);
+    free(c->have);
+    c->head = NULL;
+    c->have = NULL;
+}

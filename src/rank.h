@@ -1,0 +1,94 @@
+/*
+ * rank: the sweep's evaluation and ranking stage. Runs every combination
+ * of a sweep file's space through plan_check() and cost_evaluate() on
+ * several threads, and fills the ranking part of a struct report: counts
+ * of valid, fitting and rejected plans (with examples per reason), the
+ * families with their best plan and their best step at the sensitivity
+ * bandwidths, and the best plans in order (fitting first, then faster,
+ * then by plan text, so the order never depends on threads). Optionally
+ * spills every valid plan to unlinked temporary files so plans.csv can
+ * list every plan through a cursor without sweeping again.
+ *
+ * Calls: sweep (enumeration), plan, cost, terms. Knows no output format.
+ */
+#ifndef PROJ_RANK_H
+#define PROJ_RANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cost.h"
+#include "diag.h"
+#include "report.h"
+#include "sweep.h"
+
+struct rank_options {
+    size_t top;     /* plans kept in order; 0: Excel's row limit */
+    size_t threads; /* 0 or 1: this thread only */
+    /* Directory for the spill files of every valid plan (for a CSV of
+     * all plans); NULL: no spill. The files are unlinked at creation. */
+    const char *spill_dir;
+    /* Called about every 2^16 combinations from the first thread (may be
+     * NULL); done and total count combinations. */
+    void (*progress)(void *user, uint64_t done, uint64_t total);
+    void *progress_user;
+};
+
+/*
+ * Sweeps sf's space with ctx (prepared here for every pipeline layout the
+ * space needs, hence not const) into r's ranking fields, which must be
+ * zero: enumerated, valid, fitting, rejected, examples, rows, nrows,
+ * dropped, family[] (name, plans, fitting, best, sensitivity) and
+ * nfamilies, sens_*_gbps, spill. Release with report_free(). Returns
+ * STATUS_RANGE when the space is too large or no combination is valid (the
+ * message says why), STATUS_NOMEM, or STATUS_IO when a spill file cannot be
+ * written.
+ */
+enum status rank_run(struct report *r,
+                     struct cost_ctx *ctx,
+                     const struct sweep_file *sf,
+                     const struct rank_options *opt,
+                     struct diag *d);
+
+/*
+ * True when plan a ranks before plan b: fitting first, then the faster
+ * step, then by the plan's dimensions in enumeration order.
+ */
+bool rank_before(bool a_fits,
+                 double a_step,
+                 const struct plan *a,
+                 bool b_fits,
+                 double b_step,
+                 const struct plan *b);
+
+/*
+ * Reads every plan of a report in order: r->rows first (rank 1, 2, ...),
+ * then, when the sweep spilled, every other valid plan in enumeration
+ * order (rank 0: not ranked). Usage:
+ *
+ *   struct rank_cursor c;
+ *   struct report_row row;
+ *   size_t rank;
+ *   rank_cursor_init(&c, r);
+ *   while (rank_cursor_next(&c, &row, &rank)) ...;
+ *   if (c.failed) ... (a spill file could not be read)
+ *   rank_cursor_release(&c);
+ */
+struct rank_cursor {
+    const struct report *r;
+    size_t next_row;
+    /* the spill files' next records, merged by enumeration index */
+    struct rank_record *head; /* [r->nspill] */
+    bool *have;               /* [r->nspill] */
+    bool started, failed;
+};
+
+void rank_cursor_init(struct rank_cursor *c, const struct report *r);
+bool rank_cursor_next(struct rank_cursor *c,
+                      struct report_row *row,
+                      size_t *rank);
+void rank_cursor_release(struct rank_cursor *c);
+
+#endif

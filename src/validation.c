@@ -1,0 +1,170 @@
+/*
+ * validation: reading published measured runs (see validation.h).
+ */
+#include "validation.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct validation_spec {
+    char name[128];
+    char model[256];
+    char hardware[256];
+    char plan[DATAFILE_TEXT_MAX];
+    double step_s, tflops_per_gpu, mfu, gpu_hours_per_trillion;
+};
+
+#define VOFF(member) offsetof(struct validation_spec, member)
+/* clang-format off */
+static const struct datafile_field fields[] = {
+    {"run", "name", DATAFILE_STRING, VOFF(name), 128, 0, 0, false, true, NULL, "", NULL, "the measured run"},
+    {"run", "model", DATAFILE_STRING, VOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file, relative to the data directory"},
+    {"run", "hardware", DATAFILE_STRING, VOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file, relative to the data directory"},
+    {"run", "plan", DATAFILE_STRING, VOFF(plan), DATAFILE_TEXT_MAX, 0, 0, false, true, NULL, "", NULL, "the run's plan in PLAN syntax"},
+    {"run", "step_s", DATAFILE_DOUBLE, VOFF(step_s), 0, 0, 1e9, false, false, "0", "s", NULL, "measured time per step (0: not published)"},
+    {"run", "tflops_per_gpu", DATAFILE_DOUBLE, VOFF(tflops_per_gpu), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured model TFLOP/s per GPU"},
+    {"run", "mfu", DATAFILE_DOUBLE, VOFF(mfu), 0, 0, 1, false, false, "0", "", NULL, "measured MFU against the BF16 peak"},
+    {"run", "gpu_hours_per_trillion", DATAFILE_DOUBLE, VOFF(gpu_hours_per_trillion), 0, 0, 1e12, false, false, "0", "GPU-h", NULL, "measured GPU-hours per trillion tokens"},
+};
+/* clang-format on */
+
+static const struct datafile_schema schema = {"validation", fields,
+                                              sizeof fields / sizeof fields[0]};
+
+const struct datafile_schema *validation_schema(void)
+{
+    return &schema;
+}
+
+/* Resolves `rel` against the data directory. */
+static void
+data_path(const char *data_dir, const char *rel, char *out, size_t size)
+{
+    if (rel[0] == '/')
+        snprintf(out, size, "%s", rel);
+    else
+        snprintf(out, size, "%s/%s", data_dir, rel);
+}
+
+enum status validation_load(const char *path,
+                            const char *data_dir,
+                            struct validation_run *run,
+                            struct diag *d)
+{
+    struct validation_spec vs;
+    struct datafile_meta meta;
+    enum status st;
+
+    memset(&vs, 0, sizeof vs);
+    memset(run, 0, sizeof *run);
+    st = datafile_load(path, &schema, &vs, &meta, NULL, 0, d);
+    if (st != STATUS_OK)
+        return st;
+    snprintf(run->path, sizeof run->path, "%s", path);
+    snprintf(run->name, sizeof run->name, "%s", vs.name);
+    snprintf(run->source, sizeof run->source, "%s",
+             datafile_meta_source(&meta, 0));
+    datafile_meta_release(&meta);
+    data_path(data_dir, vs.model, run->model_path, sizeof run->model_path);
+    data_path(data_dir, vs.hardware, run->hardware_path,
+              sizeof run->hardware_path);
+    snprintf(run->plan, sizeof run->plan, "%s", vs.plan);
+    run->measured_step_s = vs.step_s;
+    run->measured_tflops_per_gpu = vs.tflops_per_gpu;
+    run->measured_mfu = vs.mfu;
+    run->measured_gpu_hours_per_trillion = vs.gpu_hours_per_trillion;
+    return STATUS_OK;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+enum status validation_load_dir(const char *data_dir,
+                                struct validation_run *runs,
+                                size_t max,
+                                size_t *n,
+                                struct diag *d)
+{
+    char vdir[1024];
+    DIR *dir;
+    struct dirent *e;
+    char *names[256];
+    size_t count = 0, i;
+    enum status st = STATUS_OK;
+
+    *n = 0;
+    snprintf(vdir, sizeof vdir, "%s/validation", data_dir);
+    dir = opendir(vdir);
+    if (!dir)
+        return STATUS_OK; /* no validation runs: the sheet says so */
+    while ((e = readdir(dir)) != NULL && count < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && e->d_name[0] != '.' &&
+            strcmp(e->d_name + len - 4, ".ini") == 0) {
+            names[count] = malloc(len + 1);
+            if (!names[count])
+                break;
+            memcpy(names[count++], e->d_name, len + 1);
+        }
+    }
+    closedir(dir);
+    qsort(names, count, sizeof names[0], compare_names);
+    for (i = 0; i < count; i++) {
+        char path[2100];
+        snprintf(path, sizeof path, "%s/%s", vdir, names[i]);
+        if (st == STATUS_OK && *n < max) {
+            st = validation_load(path, data_dir, &runs[*n], d);
+            if (st == STATUS_OK)
+                (*n)++;
+        }
+        free(names[i]);
+    }
+    return st;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+enum status validation_load_inputs(const struct validation_run *run,
+                                   const struct model *m,
+                                   const struct hardware *hw,
+                                   struct validation_inputs *out,
+                                   struct diag *d)
+{
+    memset(out, 0, sizeof *out);
+    out->current = same_file(run->model_path, m->meta.path) &&
+                   same_file(run->hardware_path, hw->meta.path);
+    if (out->current) {
+        out->m = m;
+        out->hw = hw;
+        return STATUS_OK;
+    }
+    if (model_load(run->model_path, &out->own_m, NULL, 0, d) != STATUS_OK)
+        return d->status;
+    if (hardware_load(run->hardware_path, &out->own_hw, NULL, 0, d) !=
+        STATUS_OK) {
+        model_release(&out->own_m);
+        return d->status;
+    }
+    out->loaded = true;
+    out->m = &out->own_m;
+    out->hw = &out->own_hw;
+    return STATUS_OK;
+}
+
+void validation_inputs_release(struct validation_inputs *in)
+{
+    if (!in || !in->loaded)
+        return;
+    model_release(&in->own_m);
+    hardware_release(&in->own_hw);
+    in->loaded = false;
+}

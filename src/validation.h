@@ -1,0 +1,81 @@
+/*
+ * validation: published measured runs (data/validation/NAME.ini, one [run]
+ * per file): the run's name and source, the model and hardware files it
+ * ran (relative to the data directory), its plan in PLAN syntax and the
+ * figures it measured. Part of the read-inputs stage: it reads and checks
+ * the files; predicting each run is the figures stage's work.
+ */
+#ifndef PROJ_VALIDATION_H
+#define PROJ_VALIDATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "datafile.h"
+#include "diag.h"
+#include "hardware.h"
+#include "model.h"
+
+#define VALIDATION_RUNS_MAX 16
+
+struct validation_run {
+    char path[1024];  /* the file */
+    char name[128];   /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
+    char source[200]; /* of the [run] section */
+    char model_path[1024], hardware_path[1024]; /* resolved */
+    char plan[DATAFILE_TEXT_MAX];               /* PLAN syntax */
+    double measured_step_s;                     /* 0 when not published */
+    double measured_tflops_per_gpu;             /* 0 when not published */
+    double measured_mfu; /* fraction of the BF16 peak; 0 if none */
+    double measured_gpu_hours_per_trillion; /* 0 when not published */
+};
+
+/* The schema of validation files ([run] name, model, hardware, plan and
+ * the measured figures), for `check` and data/README.md. */
+const struct datafile_schema *validation_schema(void);
+
+/*
+ * Reads one validation file into *run; its model and hardware paths are
+ * resolved against data_dir (the directory holding models/, hardware/,
+ * validation/). Returns the datafile status with every problem in d.
+ */
+enum status validation_load(const char *path,
+                            const char *data_dir,
+                            struct validation_run *run,
+                            struct diag *d);
+
+/*
+ * Reads every *.ini in data_dir/validation, in name order, into runs (at
+ * most max; further files are ignored) and sets *n. A missing directory
+ * gives no runs and STATUS_OK. Stops at the first bad file.
+ */
+enum status validation_load_dir(const char *data_dir,
+                                struct validation_run *runs,
+                                size_t max,
+                                size_t *n,
+                                struct diag *d);
+
+/* The model and hardware a run is predicted with. */
+struct validation_inputs {
+    bool current; /* the report's own files: m and hw point at its inputs */
+    bool loaded;  /* own_m and own_hw hold the run's files (release them) */
+    struct model own_m;
+    struct hardware own_hw;
+    const struct model *m;
+    const struct hardware *hw;
+};
+
+/*
+ * The inputs run is predicted with: the report's own m and hw (with their
+ * --set overrides) when the run names the same files, else the run's
+ * files as they are. Release with validation_inputs_release().
+ */
+enum status validation_load_inputs(const struct validation_run *run,
+                                   const struct model *m,
+                                   const struct hardware *hw,
+                                   struct validation_inputs *out,
+                                   struct diag *d);
+
+void validation_inputs_release(struct validation_inputs *in);
+
+#endif
