@@ -39,6 +39,8 @@ need_pkg libcjson libcjson-dev
 need_cmd gnuplot gnuplot-nox
 if [ "$mode" = test ]; then
     need_cmd /usr/bin/python3 python3
+    need_cmd file file
+    need_cmd pgrep procps
     need_cmd ssconvert gnumeric
     need_cmd soffice libreoffice-calc-nogui
     need_cmd pdftoppm poppler-utils
