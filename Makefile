@@ -31,7 +31,7 @@ DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
 .PHONY: all debug run test unit integration deps deps-test format bench \
-        check-format clean plots golden print-pkgs
+        check-format clean plots golden print-pkgs install
 
 all: $(BUILD)/roofplan
 
@@ -130,6 +130,16 @@ check-format:
 
 plots:
 	$(Q)for f in out/*.gp; do (cd out && gnuplot "$$(basename $$f)") || exit 1; done
+
+# `make install PREFIX=/opt/roofplan`: the binary in PREFIX/bin, data and
+# templates in PREFIX/share/roofplan (the binary finds them beside it).
+PREFIX  ?= /usr/local
+install: $(BUILD)/roofplan
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/roofplan
+	$(Q)install -m 755 $(BUILD)/roofplan $(DESTDIR)$(PREFIX)/bin/roofplan
+	$(Q)rm -rf $(DESTDIR)$(PREFIX)/share/roofplan/data \
+	    $(DESTDIR)$(PREFIX)/share/roofplan/templates
+	$(Q)cp -R data templates $(DESTDIR)$(PREFIX)/share/roofplan/
 
 clean:
 	$(Q)rm -rf $(BUILD)

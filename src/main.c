@@ -37,11 +37,11 @@
 #include "sweep.h"
 #include "xlsx_out.h"
 
-#ifndef ROOFPLAN_VERSION
-#define ROOFPLAN_VERSION "0.1.0"
-#endif
-#ifndef ROOFPLAN_DATADIR
-#define ROOFPLAN_DATADIR "data"
+/* Set by the Makefile: the version (defined there only), and the
+ * checkout's data and template directories, the last place looked. */
+#if !defined(ROOFPLAN_VERSION) || !defined(ROOFPLAN_DATADIR) || \
+    !defined(ROOFPLAN_TEMPLATEDIR)
+#error "build with the Makefile: it defines ROOFPLAN_VERSION and the paths"
 #endif
 
 #define PROG     "roofplan"
@@ -139,17 +139,47 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /*
- * The data directory: ./data when it holds defaults.ini (running from the
- * source tree), else the one the build was installed with. Default input
- * files and the validation runs are all read from it, so a stray
+ * Where roofplan's own files are (sub is "data" or "templates"): ./sub
+ * when it holds `marker` (running from the source tree), else
+ * ../share/roofplan/sub beside the executable (after `make install`),
+ * else the checkout it was built in. Default input files and the
+ * validation runs all come from the one data directory, so a stray
  * ./data/validation elsewhere injects nothing.
  */
+static void own_directory(const char *sub,
+                          const char *marker,
+                          const char *built,
+                          char *buf,
+                          size_t size)
+{
+    char exe[1024], probe[2200];
+    ssize_t n;
+    snprintf(probe, sizeof probe, "%s/%s", sub, marker);
+    if (access(probe, R_OK) == 0) {
+        snprintf(buf, size, "%s", sub);
+        return;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        char *slash;
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(probe, sizeof probe, "%s/../share/roofplan/%s/%s", exe,
+                     sub, marker);
+            if (access(probe, R_OK) == 0) {
+                snprintf(buf, size, "%s/../share/roofplan/%s", exe, sub);
+                return;
+            }
+        }
+    }
+    snprintf(buf, size, "%s", built);
+}
+
 static void data_directory(char *buf, size_t size)
 {
-    if (access("data/defaults.ini", R_OK) == 0)
-        snprintf(buf, size, "data");
-    else
-        snprintf(buf, size, "%s", ROOFPLAN_DATADIR);
+    own_directory("data", "defaults.ini", ROOFPLAN_DATADIR, buf, size);
 }
 
 /* The files defaults.ini names, relative to the data directory. */
@@ -339,14 +369,18 @@ static bool generation_time(int64_t *out, struct diag *d)
 }
 
 /* gnuplot's deadline: ROOFPLAN_GNUPLOT_TIMEOUT seconds when set (tests,
- * slow machines), else plot_out's default. */
-static struct plot_options plot_options(void)
+ * slow machines), else plot_out's default; the templates found like the
+ * data (own_directory). */
+static struct plot_options plot_options(char *tdir, size_t size)
 {
     struct plot_options o = {0, NULL, NULL};
     const char *e = getenv("ROOFPLAN_GNUPLOT_TIMEOUT");
     double v;
     if (e && datafile_parse_double(e, &v) && v > 0)
         o.timeout_s = v;
+    own_directory("templates", "memory.gp.in", ROOFPLAN_TEMPLATEDIR, tdir,
+                  size);
+    o.template_dir = tdir;
     return o;
 }
 
@@ -591,9 +625,9 @@ static enum status write_report(const struct config *cfg,
                                 size_t size,
                                 struct diag *d)
 {
-    char path[OUT_DIR_MAX + 64];
+    char path[OUT_DIR_MAX + 64], tdir[1100];
     struct xlsx_images img;
-    struct plot_options popt = plot_options();
+    struct plot_options popt = plot_options(tdir, sizeof tdir);
     enum status st;
 
     written[0] = '\0';

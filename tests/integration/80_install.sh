@@ -1,0 +1,14 @@
+# `make install PREFIX=...`: the installed binary finds its data and
+# templates beside it (../share/roofplan), from any working directory.
+INST="$TMP/inst"
+check "make install PREFIX=... installs" make -s install PREFIX="$INST"
+check "the installed data and templates are there" \
+    test -s "$INST/share/roofplan/data/defaults.ini" -a -s "$INST/share/roofplan/templates/memory.gp.in"
+expect 0 "" -- bash -c "cd / && '$INST/bin/roofplan' report -q --no-charts -o '$TMP/instout' --set space.tp=1 --set space.pp=1,16 --set space.ep=64 --set space.zero=1 --set space.mbs=1"
+check "the installed binary read the installed data (About lists it)" \
+    $PY -c "
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+s = z.read('xl/sharedStrings.xml').decode()
+sys.exit(0 if sys.argv[2] + '/share/roofplan/data/models/' in s or (sys.argv[2].replace('//', '/')) + '/bin/../share/roofplan/data/models/' in s else 1)
+" "$TMP/instout/report.xlsx" "$INST"
