@@ -146,48 +146,6 @@ static void write_script(const char *path, const char *text)
     assert_int_equal(chmod(path, 0755), 0);
 }
 
-/* ---- Escaping ---- */
-
-static void test_plot_out_quote_doubles_quotes(void **state)
-{
-    char buf[64];
-    (void)state;
-    assert_true(plot_out_quote("it's", buf, sizeof buf));
-    assert_string_equal(buf, "'it''s'");
-    assert_true(plot_out_quote("", buf, sizeof buf));
-    assert_string_equal(buf, "''");
-}
-
-static void test_plot_out_quote_replaces_control_characters(void **state)
-{
-    char buf[64];
-    (void)state;
-    assert_true(plot_out_quote("a\nb\\\nc\td\x7f", buf, sizeof buf));
-    assert_string_equal(buf, "'a b\\ c d '");
-}
-
-static void test_plot_out_quote_keeps_text_literal(void **state)
-{
-    char buf[128];
-    (void)state;
-    /* gnuplot expands none of these inside single quotes */
-    assert_true(plot_out_quote("`id` @m \"x\" {y}^2", buf, sizeof buf));
-    assert_string_equal(buf, "'`id` @m \"x\" {y}^2'");
-}
-
-static void test_plot_out_quote_truncates_whole_characters(void **state)
-{
-    char buf[8];
-    (void)state;
-    /* "ab" then a 2-byte character that no longer fits with the quote */
-    assert_false(plot_out_quote("abcd\xC3\x97xyz", buf, sizeof buf));
-    assert_string_equal(buf, "'abcd'");
-    assert_false(plot_out_quote("abc'''", buf, sizeof buf));
-    assert_string_equal(buf, "'abc'''");
-    assert_false(plot_out_quote("x", buf, 2));
-    assert_string_equal(buf, "");
-}
-
 /* ---- Golden files ---- */
 
 static void test_plot_out_write_matches_golden(void **state)
@@ -438,10 +396,6 @@ static void test_plot_out_write_reports_gnuplot_stderr(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plot_out_quote_doubles_quotes),
-        cmocka_unit_test(test_plot_out_quote_replaces_control_characters),
-        cmocka_unit_test(test_plot_out_quote_keeps_text_literal),
-        cmocka_unit_test(test_plot_out_quote_truncates_whole_characters),
         cmocka_unit_test_setup_teardown(test_plot_out_write_matches_golden,
                                         make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(
