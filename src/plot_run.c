@@ -277,6 +277,10 @@ static void check(struct plot_run *run, double now)
             run->aborted = true;
             return;
         }
+        /* Anything it started and left behind goes with it. Safe: until
+         * reaped, the zombie keeps its pid, so the group id cannot have
+         * been given to another process. */
+        kill(-run->pid, SIGKILL);
         run->status = reap(run->pid);
         run->exited = true;
         drain(run);         /* what it wrote just before it ended */

@@ -86,9 +86,11 @@ enum status plot_run_spawn(struct plot_run *run,
  * reading their output meanwhile (a child that writes much never blocks
  * on a full pipe, and only the last PLOT_RUN_KEEP bytes are kept), until
  * each has exited (exited, status) or passed its deadline: then its
- * process group is killed with SIGKILL and it is reaped (timed_out). A
- * run that plot_run_abort() claimed ends as `aborted`. Closes every
- * pipe. Returns at once for runs already waited for.
+ * process group is killed with SIGKILL and it is reaped (timed_out).
+ * Either way nothing of its process group outlives it: what an exited
+ * child left running in its group is killed too. A run that
+ * plot_run_abort() claimed ends as `aborted`. Closes every pipe.
+ * Returns at once for runs already waited for.
  */
 void plot_run_wait(struct plot_run *runs, size_t n);
 

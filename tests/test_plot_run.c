@@ -262,19 +262,32 @@ static void test_plot_run_finished_child_is_not_killed_late(void **state)
     assert_int_equal(WEXITSTATUS(f->run.status), 0);
 }
 
+/* The pid a fake wrote into dir/child.pid. */
+static pid_t read_pid(const struct fixture *f)
+{
+    char path[128], line[32] = "", *end;
+    FILE *fp;
+    long pid;
+    snprintf(path, sizeof path, "%s/child.pid", f->dir);
+    fp = fopen(path, "r");
+    assert_non_null(fp);
+    assert_non_null(fgets(line, sizeof line, fp));
+    fclose(fp);
+    pid = strtol(line, &end, 10);
+    assert_true(pid > 0);
+    return (pid_t)pid;
+}
+
 static void test_plot_run_kills_group_at_deadline(void **state)
 {
     struct fixture *f = *state;
     struct diag d;
-    char pidfile[128], *end;
-    FILE *fp;
-    char line[32] = "";
-    long grandchild;
+    char msg[32];
+    pid_t grandchild;
     double t0 = now_s();
     /* a shell that starts a grandchild and waits: both must go */
     write_script(f->prog, "#!/bin/sh\nsleep 60 &\necho $! >child.pid\n"
                           "echo 'still thinking' >&2\nwait\n");
-    snprintf(pidfile, sizeof pidfile, "%s/child.pid", f->dir);
     diag_init(&d);
     assert_int_equal(plot_run_spawn(&f->run, f->prog, f->dir, "x", 0.5, &d),
                      STATUS_OK);
@@ -282,17 +295,34 @@ static void test_plot_run_kills_group_at_deadline(void **state)
     plot_run_wait(&f->run, 1);
     assert_true(now_s() - t0 < 5);
     assert_true(f->run.timed_out);
-    fp = fopen(pidfile, "r");
-    assert_non_null(fp);
-    assert_non_null(fgets(line, sizeof line, fp));
-    fclose(fp);
-    grandchild = strtol(line, &end, 10);
-    assert_true(grandchild > 0);
-    for (t0 = now_s(); !process_gone((pid_t)grandchild) && now_s() - t0 < 2;)
+    grandchild = read_pid(f);
+    for (t0 = now_s(); !process_gone(grandchild) && now_s() - t0 < 2;)
         sleep_s(0.01);
-    assert_true(process_gone((pid_t)grandchild));
-    plot_run_output(&f->run, line, sizeof line);
-    assert_string_equal(line, "still thinking");
+    assert_true(process_gone(grandchild));
+    plot_run_output(&f->run, msg, sizeof msg);
+    assert_string_equal(msg, "still thinking");
+}
+
+static void test_plot_run_exit_leaves_nothing_behind(void **state)
+{
+    struct fixture *f = *state;
+    struct diag d;
+    pid_t grandchild;
+    double t0;
+    /* exits at once, leaving a grandchild running in its group (its
+     * output elsewhere, so the pipe ends with the shell) */
+    write_script(f->prog, "#!/bin/sh\nsleep 60 >/dev/null 2>&1 &\n"
+                          "echo $! >child.pid\nexit 0\n");
+    diag_init(&d);
+    assert_int_equal(plot_run_spawn(&f->run, f->prog, f->dir, "x", 10, &d),
+                     STATUS_OK);
+    plot_run_wait(&f->run, 1);
+    assert_true(f->run.exited);
+    assert_int_equal(WEXITSTATUS(f->run.status), 0);
+    grandchild = read_pid(f);
+    for (t0 = now_s(); !process_gone(grandchild) && now_s() - t0 < 2;)
+        sleep_s(0.01);
+    assert_true(process_gone(grandchild));
 }
 
 static void test_plot_run_abort_kills_hanging_child(void **state)
@@ -395,6 +425,7 @@ int main(void)
         T(test_plot_run_deadline_counts_from_spawn),
         T(test_plot_run_finished_child_is_not_killed_late),
         T(test_plot_run_kills_group_at_deadline),
+        T(test_plot_run_exit_leaves_nothing_behind),
         T(test_plot_run_abort_kills_hanging_child),
         T(test_plot_run_child_gets_default_signals),
         T(test_plot_run_spawn_reports_failure),
