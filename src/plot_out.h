@@ -1,40 +1,43 @@
 /*
- * plot_out: the design-review charts of a report (DESIGN.md §6). For each
- * chart it writes a data file (numbers only, fixed formats) and a gnuplot
- * script made from templates/<chart>.gp.in with its @PLACEHOLDERS@ filled,
- * then runs gnuplot on the scripts to draw PNG (1600x900), SVG and, where
- * gnuplot has the pdfcairo terminal, PDF. The scripts and data stay beside
- * the images so anyone can restyle a chart and re-run gnuplot.
+ * plot_out: the design-review charts of a report (DESIGN.md §6), the one
+ * interface the rest of roofplan calls. For each chart it writes a data
+ * file and a gnuplot script (plot_charts), then runs gnuplot on the
+ * scripts (plot_run) to draw PNG (1600x900), SVG and, where gnuplot has
+ * the pdfcairo terminal, PDF. The scripts and data stay beside the
+ * images so anyone can restyle a chart and re-run gnuplot.
  *
- * Text from data files (model, cluster, family and run names) reaches a
- * script only as a single-quoted gnuplot string made by one escaping
- * function, under `noenhanced`; output and data paths are built here and
- * start with "./" (gnuplot runs in the output directory). gnuplot runs
- * through posix_spawnp (no shell), in its own process group, killed at a
- * deadline, with its stderr captured for the message.
+ * It writes every file straight into the directory it is given and
+ * removes nothing there: the caller gives it a fresh private directory
+ * (the report's staging directory) and publishes the files only when
+ * everything succeeded. gnuplot is found on PATH by absolute entries
+ * only, spawned by its absolute path, in its own process group, with its
+ * output captured (bounded) and a deadline counted from its start.
  *
- * It computes nothing about plans: every number comes from struct report
- * (and cost_times() for the sensitivity of a family with no fitting plan).
+ * It computes nothing about plans: every number comes from struct report.
+ *
+ * May call: plot_charts, plot_run, plot_template, diag, report, libc.
  */
 #ifndef PROJ_PLOT_OUT_H
 #define PROJ_PLOT_OUT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
+#include "plot_charts.h"
+#include "plot_run.h"
 #include "report.h"
 
-#define PLOT_CHARTS      5
 #define PLOT_PATH_MAX    1100
 #define PLOT_TIMEOUT_S   30.0 /* default deadline of a gnuplot run */
-#define PLOT_BARS_MAX    20   /* families drawn in the bar charts */
 #define PLOT_WARNING_MAX 512
+#define PLOT_IMAGES      3 /* png, svg, pdf */
 
 struct plot_options {
-    double timeout_s;         /* per run, > 0; 0: PLOT_TIMEOUT_S */
-    const char *template_dir; /* NULL: ./templates, else the built-in one */
-    const char *gnuplot;      /* program, looked up on PATH; NULL: gnuplot */
+    double timeout_s;         /* per run, from its start, > 0; 0: default */
+    const char *template_dir; /* NULL: plot_template_dir() */
+    const char *gnuplot;      /* program (plot_run_find); NULL: "gnuplot" */
 };
 
 /* One chart's files; a path is "" when that file was not written. */
@@ -48,34 +51,52 @@ struct plot_chart {
 };
 
 struct plot_files {
-    struct plot_chart chart[PLOT_CHARTS]; /* in the order of the issue */
+    struct plot_chart chart[PLOT_CHARTS]; /* plot_charts_name() order */
     size_t ncharts;
     bool rendered;        /* gnuplot drew every chart's PNG and SVG */
     bool gnuplot_missing; /* no gnuplot on PATH: scripts and data only */
     char warning[PLOT_WARNING_MAX]; /* "" or one line for the user */
 };
 
-/*
- * The template directory used when opt->template_dir is NULL: "templates"
- * when it exists in the working directory, else the one the build was
- * configured with (ROOFPLAN_TEMPLATEDIR). The returned string is static.
- */
-const char *plot_out_template_dir(void);
+/* An image file as it was before gnuplot ran, so that one left in dir
+ * by an earlier run never passes for this run's (see plot_out_finish). */
+struct plot_stamp {
+    bool exists;
+    unsigned long long dev, ino;
+    long long mtime_s, mtime_ns;
+};
 
 /*
- * Writes the five charts of r into the existing directory dir:
+ * gnuplot runs in flight between plot_out_start() and _finish(). The
+ * caller owns it; runs[c] is chart c's gnuplot: runs[c].pid its process
+ * (and process group), runs[c].running whether it is still out (an
+ * atomic: read it with atomic_load).
+ */
+struct plot_job {
+    struct plot_run runs[PLOT_CHARTS];
+    char dir[PLOT_PATH_MAX];
+    char gnuplot[PLOT_PATH_MAX]; /* absolute path of the program spawned */
+    double timeout_s;
+    bool started;     /* gnuplot was found and spawned; _finish not yet run */
+    atomic_bool stop; /* plot_out_abort() was called: spawn nothing more */
+    struct plot_stamp before[PLOT_CHARTS][PLOT_IMAGES];
+};
+
+/*
+ * Writes the charts of r into the existing directory dir:
  * roofline-ib, roofline-nvlink, step-breakdown, memory and sensitivity-ib,
  * each as <name>.dat and <name>.gp, then renders them with gnuplot (all
- * five at once, each under opt->timeout_s). Images of an earlier run with
- * these names are removed first, so a missing image is never a stale one.
- * opt may be NULL (defaults). out receives the paths written.
+ * five at once, each under opt->timeout_s from its start). opt may be
+ * NULL (defaults). out receives the paths written. Nothing in dir is
+ * removed; files of these names are overwritten (never through a
+ * symbolic link).
  *
  * Returns STATUS_OK when the charts were drawn, and also when gnuplot is
  * not on PATH (out->gnuplot_missing, out->warning says how to draw them);
  * STATUS_IO when a file cannot be read or written; STATUS_PARSE for a bad
- * template; STATUS_PLOT when gnuplot fails or times out (the message
- * names the chart and carries gnuplot's stderr). The scripts and data are
- * kept in every case but the first two.
+ * template; STATUS_PLOT when gnuplot fails, times out or is stopped (the
+ * message names the chart and carries the end of gnuplot's output). The
+ * scripts and data are kept in every case but the first two.
  *
  *   struct plot_files pf;
  *   if (plot_out_write(&rep, "out", NULL, &pf, &d) != STATUS_OK) ...
@@ -86,27 +107,19 @@ enum status plot_out_write(const struct report *r,
                            struct plot_files *out,
                            struct diag *d);
 
-/* gnuplot processes in flight between plot_out_start and _finish. */
-struct plot_run {
-    int pid;
-    FILE *err; /* the child's stdout and stderr */
-    bool running, timed_out, spawned;
-    int status; /* from waitpid */
-};
-
-struct plot_job {
-    struct plot_run runs[PLOT_CHARTS];
-    char dir[PLOT_PATH_MAX];
-    double timeout_s;
-    bool started; /* gnuplot was found and spawned */
-};
-
 /*
  * plot_out_write() in two halves, so the caller can work while gnuplot
  * draws: _start writes every script and data file and spawns gnuplot
- * (or sets out->gnuplot_missing); _finish waits (to the timeout) and
- * checks each chart, as plot_out_write describes. Call _finish exactly
- * once after a successful _start; out must stay valid in between.
+ * (or sets out->gnuplot_missing); _finish waits (each run to its
+ * deadline, counted from its spawn) and checks each chart, as
+ * plot_out_write describes. Call _finish exactly once after a successful
+ * _start; out and job must stay valid in between. When _start fails it
+ * leaves no gnuplot running and needs no _finish.
+ *
+ * Zero the job once (memset, or `= {0}`) before it is shared with a
+ * thread that may call plot_out_abort(): _start initialises every field
+ * but `stop`, so an abort that comes even before _start stops it (_start
+ * then spawns nothing and returns STATUS_PLOT).
  */
 enum status plot_out_start(const struct report *r,
                            const char *dir,
@@ -119,13 +132,15 @@ enum status
 plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d);
 
 /*
- * Writes text into buf as a gnuplot single-quoted string literal, quotes
- * included: every ' doubled, control characters (and DEL) replaced by a
- * space, truncated at a character boundary to fit size. The one way text
- * from data files enters a script. Returns false when truncated.
- *
- *   plot_out_quote("it's", buf, sizeof buf);   // buf: 'it''s'
+ * Stops the job: kills the process group of every gnuplot still running
+ * (SIGKILL), reaps it, and keeps plot_out_start() from spawning more.
+ * Calls only kill() and waitpid() (and atomic operations on the job), so
+ * it is safe on the error paths and from a signal-handling thread while
+ * the main thread is in plot_out_start() or _finish(); it frees nothing.
+ * _finish still has to be called after a successful _start: it closes
+ * the pipes and reports each stopped chart ("gnuplot was stopped"). A job
+ * that was zeroed and never started is fine; calling it twice is too.
  */
-bool plot_out_quote(const char *text, char *buf, size_t size);
+void plot_out_abort(struct plot_job *job);
 
 #endif

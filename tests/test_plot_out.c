@@ -1,7 +1,9 @@
 /*
- * test_plot_out: the charts' data and scripts against tests/golden/, the
- * one escaping function, hostile names rendered by the real gnuplot, the
- * images (PNG size, SVG that parses), and fake gnuplots that hang or fail.
+ * test_plot_out: the charts' data and scripts against tests/golden/
+ * (plot_charts and the chart modules), hostile names rendered by the
+ * real gnuplot, the images (PNG size, SVG that parses), fake gnuplots
+ * that hang, fail or draw nothing, plot_out_abort(), and what the output
+ * directory is left with (nothing removed, no symbolic link followed).
  *
  * The report is a narrow sweep of DeepSeek-V3 on H800 (a few hundred
  * plans). ROOFPLAN_GOLDEN_UPDATE=1 rewrites the golden files instead of
@@ -137,48 +139,6 @@ static void write_script(const char *path, const char *text)
     fputs(text, fp);
     assert_int_equal(fclose(fp), 0);
     assert_int_equal(chmod(path, 0755), 0);
-}
-
-/* ---- Escaping ---- */
-
-static void test_plot_out_quote_doubles_quotes(void **state)
-{
-    char buf[64];
-    (void)state;
-    assert_true(plot_out_quote("it's", buf, sizeof buf));
-    assert_string_equal(buf, "'it''s'");
-    assert_true(plot_out_quote("", buf, sizeof buf));
-    assert_string_equal(buf, "''");
-}
-
-static void test_plot_out_quote_replaces_control_characters(void **state)
-{
-    char buf[64];
-    (void)state;
-    assert_true(plot_out_quote("a\nb\\\nc\td\x7f", buf, sizeof buf));
-    assert_string_equal(buf, "'a b\\ c d '");
-}
-
-static void test_plot_out_quote_keeps_text_literal(void **state)
-{
-    char buf[128];
-    (void)state;
-    /* gnuplot expands none of these inside single quotes */
-    assert_true(plot_out_quote("`id` @m \"x\" {y}^2", buf, sizeof buf));
-    assert_string_equal(buf, "'`id` @m \"x\" {y}^2'");
-}
-
-static void test_plot_out_quote_truncates_whole_characters(void **state)
-{
-    char buf[8];
-    (void)state;
-    /* "ab" then a 2-byte character that no longer fits with the quote */
-    assert_false(plot_out_quote("abcd\xC3\x97xyz", buf, sizeof buf));
-    assert_string_equal(buf, "'abcd'");
-    assert_false(plot_out_quote("abc'''", buf, sizeof buf));
-    assert_string_equal(buf, "'abc'''");
-    assert_false(plot_out_quote("x", buf, 2));
-    assert_string_equal(buf, "");
 }
 
 /* ---- Golden files ---- */
@@ -344,8 +304,9 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
         skip();
     snprintf(m.spec.name, sizeof m.spec.name, "%s", name);
     snprintf(hw.spec.gpu_name, sizeof hw.spec.gpu_name, "%s", name);
+    /* "]]>": gnuplot's SVG terminal leaves '>' unescaped */
     snprintf(rep.family[rep.families_by_step[0]].name,
-             sizeof rep.family[0].name, "@x@ `id`\n!id '");
+             sizeof rep.family[0].name, "@x@ `id`\n!id ' ]]>");
     for (i = 0; i < rep.nvalidations; i++)
         snprintf(rep.validation[i].name, sizeof rep.validation[i].name, "%s",
                  name);
@@ -359,6 +320,8 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
         if (access(path, F_OK) == 0)
             fail_msg("%s exists: a name was executed", path);
     }
+    for (i = 0; i < 5; i++)
+        check_svg(pf.chart[i].svg);
     /* the text is shown as given, newlines as spaces */
     svg = slurp(pf.chart[0].svg, NULL);
     assert_non_null(svg);
@@ -366,6 +329,7 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
     assert_non_null(strstr(svg, "system("));
     assert_non_null(strstr(svg, "`touch "));
     assert_non_null(strstr(svg, "@x@ `id`"));
+    assert_non_null(strstr(svg, "!id ' ]] >"));
     free(svg);
     gp = slurp(pf.chart[0].script, NULL);
     assert_non_null(gp);
@@ -428,13 +392,130 @@ static void test_plot_out_write_reports_gnuplot_stderr(void **state)
     assert_false(pf.rendered);
 }
 
+/* A fake gnuplot that hangs, for the abort tests. */
+static void hanging_gnuplot(struct fixture *f, char *prog, size_t size)
+{
+    snprintf(prog, size, "%s/gnuplot", f->dir);
+    write_script(prog, "#!/bin/sh\nexec sleep 60\n");
+}
+
+static void test_plot_out_abort_stops_gnuplot(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {60, "templates", NULL};
+    struct plot_files pf;
+    struct plot_job job;
+    struct diag d;
+    char prog[128], want[256];
+    struct timespec t0, t1;
+    size_t c;
+    hanging_gnuplot(f, prog, sizeof prog);
+    opt.gnuplot = prog;
+    memset(&job, 0, sizeof job);
+    diag_init(&d);
+    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+                     STATUS_OK);
+    assert_string_equal(job.gnuplot, prog);
+    for (c = 0; c < 5; c++) {
+        assert_true(atomic_load(&job.runs[c].running));
+        assert_int_equal(getpgid(job.runs[c].pid), job.runs[c].pid);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    plot_out_abort(&job);
+    for (c = 0; c < 5; c++)
+        assert_false(atomic_load(&job.runs[c].running));
+    assert_int_equal(plot_out_finish(&job, &pf, &d), STATUS_PLOT);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* nowhere near the 60 s deadline */
+    assert_true(t1.tv_sec - t0.tv_sec < 5);
+    snprintf(want, sizeof want, "%s/roofline-ib.gp: gnuplot was stopped",
+             f->dir);
+    assert_non_null(strstr(d.msg, want));
+    assert_non_null(strstr(d.msg, "sensitivity-ib.gp: gnuplot was stopped"));
+    assert_false(pf.rendered);
+    plot_out_abort(&job); /* again: nothing left to do */
+}
+
+static void test_plot_out_abort_before_start_spawns_nothing(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {60, "templates", NULL};
+    struct plot_files pf;
+    struct plot_job job;
+    struct diag d;
+    char prog[128], want[256];
+    size_t c;
+    hanging_gnuplot(f, prog, sizeof prog);
+    opt.gnuplot = prog;
+    memset(&job, 0, sizeof job);
+    plot_out_abort(&job); /* the signal came first */
+    diag_init(&d);
+    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+                     STATUS_PLOT);
+    snprintf(want, sizeof want,
+             "%s: gnuplot was stopped before the charts were drawn", f->dir);
+    assert_string_equal(d.msg, want);
+    for (c = 0; c < 5; c++) {
+        assert_false(job.runs[c].spawned);
+        assert_int_equal(job.runs[c].fd, -1);
+    }
+    assert_false(job.started);
+}
+
+static void test_plot_out_write_keeps_earlier_files(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", NULL};
+    struct plot_files pf;
+    struct diag d;
+    char prog[128], old_png[128], other[128], want[256];
+    struct timespec t = {0, 20000000};
+    /* an image from an earlier run, and a file of someone else's */
+    snprintf(old_png, sizeof old_png, "%s/roofline-ib.png", f->dir);
+    snprintf(other, sizeof other, "%s/notes.txt", f->dir);
+    write_script(old_png, "old image");
+    write_script(other, "mine");
+    nanosleep(&t, NULL); /* a later mtime for anything written now */
+    /* a gnuplot that succeeds without drawing anything */
+    snprintf(prog, sizeof prog, "%s/gnuplot", f->dir);
+    write_script(prog, "#!/bin/sh\nexit 0\n");
+    opt.gnuplot = prog;
+    diag_init(&d);
+    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d),
+                     STATUS_PLOT);
+    /* the earlier image does not pass for this run's */
+    snprintf(want, sizeof want,
+             "%s/roofline-ib.gp: gnuplot wrote no %s/roofline-ib.png", f->dir,
+             f->dir);
+    assert_non_null(strstr(d.msg, want));
+    assert_string_equal(pf.chart[0].png, "");
+    /* and nothing was removed */
+    assert_int_equal(access(old_png, F_OK), 0);
+    assert_int_equal(access(other, F_OK), 0);
+}
+
+static void test_plot_out_write_follows_no_symlink(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", "/nonexistent/gnuplot"};
+    struct plot_files pf;
+    struct diag d;
+    char link[128], target[128], want[256];
+    /* planted under the name of the first file written */
+    snprintf(link, sizeof link, "%s/roofline-ib.dat", f->dir);
+    snprintf(target, sizeof target, "%s/elsewhere", f->dir);
+    assert_int_equal(symlink(target, link), 0);
+    diag_init(&d);
+    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d), STATUS_IO);
+    snprintf(want, sizeof want,
+             "%s: cannot write: Too many levels of symbolic links", link);
+    assert_string_equal(d.msg, want);
+    assert_int_equal(access(target, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plot_out_quote_doubles_quotes),
-        cmocka_unit_test(test_plot_out_quote_replaces_control_characters),
-        cmocka_unit_test(test_plot_out_quote_keeps_text_literal),
-        cmocka_unit_test(test_plot_out_quote_truncates_whole_characters),
         cmocka_unit_test_setup_teardown(test_plot_out_write_matches_golden,
                                         make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(
@@ -451,6 +532,15 @@ int main(void)
             test_plot_out_write_kills_a_hanging_gnuplot, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(
             test_plot_out_write_reports_gnuplot_stderr, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_plot_out_abort_stops_gnuplot,
+                                        make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_abort_before_start_spawns_nothing, make_dir,
+            remove_dir),
+        cmocka_unit_test_setup_teardown(test_plot_out_write_keeps_earlier_files,
+                                        make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_plot_out_write_follows_no_symlink,
+                                        make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -49,11 +49,25 @@ expect 1 "roofline-ib.gp: gnuplot did not finish within 1 s and was killed" -- e
 check "the hanging gnuplot was stopped in time" test $(($(date +%s) - start)) -lt 20
 check "the hanging gnuplot's process group was killed" bash -c "! pgrep -f '^(/bin/sh .*/hanging/gnuplot|sleep 117)' >/dev/null"
 
+# PATH with an empty entry (read by POSIX as the working directory): a
+# `gnuplot` in the working or output directory is not found, not run
+mkdir -p "$TMP/evil"
+printf '#!/bin/sh\n: >"%s/ran"\n' "$TMP/evil" >"$TMP/evil/gnuplot" # no PATH needed
+chmod +x "$TMP/evil/gnuplot"
+expect 0 "gnuplot not found on PATH" -- bash -c "cd '$TMP/evil' && PATH=':$TMP/nognuplot' exec $ROOFPLAN report -q -o . $NARROW"
+check "an empty PATH entry ran nothing from the working directory" test ! -e "$TMP/evil/ran"
+expect 0 "gnuplot not found on PATH" -- bash -c "cd '$TMP/evil' && PATH='.:evil' exec $ROOFPLAN report -q -o '$TMP/evil' $NARROW"
+check "a relative PATH entry ran nothing" test ! -e "$TMP/evil/ran"
+
 # names from data files that try to run commands are shown, not run
 if command -v gnuplot >/dev/null 2>&1; then
     hostile='`touch pwned1` system("touch pwned2") @macro it'"'"'s'
-    expect 0 "" -- $ROOFPLAN report -q -o "$TMP/c6" $NARROW --set "model.name=$hostile" --set "gpu.name=@x@ !touch pwned3"
+    expect 0 "" -- $ROOFPLAN report -q -o "$TMP/c6" $NARROW --set "model.name=$hostile" --set "gpu.name=@x@ !touch pwned3 ]]>"
     check "hostile names ran nothing" test ! -e "$TMP/c6/pwned1" -a ! -e "$TMP/c6/pwned2" -a ! -e "$TMP/c6/pwned3" -a ! -e pwned1 -a ! -e pwned2
     check "hostile names are shown literally" grep -qF '`touch pwned1` system(' "$TMP/c6/roofline-ib.svg"
     check "the quote is doubled in the script" grep -qF "@macro it''s on 2048" "$TMP/c6/memory.gp"
+    # gnuplot's SVG terminal does not escape '>': "]]>" must not reach it
+    for c in $CHARTS; do
+        check "$c.svg parses with ]]> in a name" $PY -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$TMP/c6/$c.svg"
+    done
 fi

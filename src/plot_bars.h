@@ -1,0 +1,37 @@
+/*
+ * plot_bars: the bar charts of the best plan of each family,
+ * "step-breakdown" (where the step time goes: compute, exposed
+ * communication, bubble, optimizer; the no-overlap step as a marker)
+ * and "memory" (per GPU on the heaviest pipeline rank, against the HBM
+ * capacity). At most PLOT_BARS_MAX families: past that the fitting ones
+ * first, and ZeRO-3 (pure FSDP, the usual reference) kept.
+ *
+ * May call: plot_format, plot_template, plot_text, report, cost, memory.
+ */
+#ifndef PROJ_PLOT_BARS_H
+#define PROJ_PLOT_BARS_H
+
+#include "plot_template.h"
+#include "plot_text.h"
+#include "report.h"
+
+#define PLOT_BARS_MAX 20 /* families drawn in a bar chart */
+
+/*
+ * Fills the placeholders of templates/step-breakdown.gp.in into v and
+ * appends the chart's data file to dat (one row per family, fastest
+ * first, seconds per step).
+ */
+void plot_bars_fill_steps(const struct report *r,
+                          struct plot_template_vars *v,
+                          struct plot_text *dat);
+
+/*
+ * Fills the placeholders of templates/memory.gp.in into v and appends
+ * the chart's data file to dat (one row per family, GiB per GPU).
+ */
+void plot_bars_fill_memory(const struct report *r,
+                           struct plot_template_vars *v,
+                           struct plot_text *dat);
+
+#endif

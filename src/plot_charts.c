@@ -1,0 +1,163 @@
+/*
+ * plot_charts: one chart = fill its placeholders and data, read its
+ * template, expand, write the data file and then the script.
+ *
+ * May call: plot_roofline, plot_bars, plot_sensitivity, plot_template,
+ * plot_text, report, diag, libc.
+ */
+#include "plot_charts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plot_bars.h"
+#include "plot_roofline.h"
+#include "plot_sensitivity.h"
+#include "plot_template.h"
+#include "plot_text.h"
+
+#define PATH_MAX_CHARS 1100 /* a template path: tdir + name + ".gp.in" */
+
+static const char *const chart_names[PLOT_CHARTS] = {
+    "roofline-ib", "roofline-nvlink", "step-breakdown", "memory",
+    "sensitivity-ib"};
+
+const char *plot_charts_name(size_t c)
+{
+    return c < PLOT_CHARTS ? chart_names[c] : "";
+}
+
+/* Placeholders every template has: footer, output and data paths. */
+static void common_vars(const struct report *r,
+                        const char *name,
+                        struct plot_template_vars *v)
+{
+    static const char *const keys[] = {"PNG", "SVG", "PDF", "DATA"};
+    static const char *const suffix[] = {"png", "svg", "pdf", "dat"};
+    char text[1024];
+    size_t i;
+    struct plot_text footer = {0};
+    plot_text_printf(&footer,
+                     "roofplan %s, %s communication model; model %s, "
+                     "hardware %s, sweep %s",
+                     r->version, r->comm == COMM_TOPO ? "topo" : "flat",
+                     r->m->meta.path, r->hw->meta.path,
+                     r->sweep ? r->sweep->meta.path : "-");
+    plot_template_set_str(v, "FOOTER", footer.p ? footer.p : "");
+    plot_text_release(&footer);
+    for (i = 0; i < 4; i++) {
+        /* Relative to the output directory, where gnuplot runs; "./"
+         * keeps gnuplot from reading a leading '|' or '<' as a command. */
+        snprintf(text, sizeof text, "./%s.%s", name, suffix[i]);
+        plot_template_set_str(v, keys[i], text);
+    }
+}
+
+/* Writes n bytes to path, created (0666 less the umask) or truncated;
+ * O_NOFOLLOW: a symbolic link planted under the name is an error, not a
+ * way to write elsewhere. */
+static enum status
+write_file(const char *path, const char *text, size_t n, struct diag *d)
+{
+    int fd =
+        open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *f;
+    bool ok;
+    int e;
+    if (fd < 0)
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", path,
+                        strerror(errno));
+    f = fdopen(fd, "wb");
+    if (!f) {
+        e = errno;
+        close(fd);
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", path,
+                        strerror(e));
+    }
+    ok = fwrite(text, 1, n, f) == n;
+    ok = !ferror(f) && ok;
+    e = errno;
+    if (fclose(f) != 0) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", path,
+                        strerror(e));
+    return STATUS_OK;
+}
+
+/* The chart's placeholders and data, by chart. */
+static void fill(const struct report *r,
+                 size_t c,
+                 struct plot_template_vars *v,
+                 struct plot_text *dat)
+{
+    switch (c) {
+    case 0:
+    case 1:
+        plot_roofline_fill(r, c == 0, v, dat);
+        break;
+    case 2:
+        plot_bars_fill_steps(r, v, dat);
+        break;
+    case 3:
+        plot_bars_fill_memory(r, v, dat);
+        break;
+    default:
+        plot_sensitivity_fill(r, v, dat);
+        break;
+    }
+}
+
+enum status plot_charts_write(const struct report *r,
+                              size_t c,
+                              const char *tdir,
+                              const char *script_path,
+                              const char *data_path,
+                              struct diag *d)
+{
+    struct plot_template_vars v;
+    struct plot_text dat = {0}, tpl = {0}, gp = {0};
+    const char *name = plot_charts_name(c);
+    char tpath[PATH_MAX_CHARS];
+    size_t len = strlen(tdir);
+    enum status st = STATUS_OK;
+    int n;
+
+    memset(&v, 0, sizeof v);
+    common_vars(r, name, &v);
+    fill(r, c, &v, &dat);
+    if (plot_template_vars_nomem(&v) || dat.nomem) {
+        st = diag_set(d, STATUS_NOMEM, "out of memory drawing %s", name);
+        goto done;
+    }
+    n = snprintf(tpath, sizeof tpath, "%s%s%s.gp.in", tdir,
+                 len > 0 && tdir[len - 1] == '/' ? "" : "/", name);
+    if (n < 0 || (size_t)n >= sizeof tpath) {
+        st = diag_set(d, STATUS_IO, "%s: path too long", tdir);
+        goto done;
+    }
+    st = plot_template_read(tpath, &tpl, d);
+    if (st == STATUS_OK) {
+        plot_text_printf(&gp,
+                         "# %s.gp: written by roofplan from %s; edit and "
+                         "re-run `gnuplot %s.gp` in this directory.\n",
+                         name, tpath, name);
+        st = plot_template_expand(&tpl, tpath, &v, &gp, d);
+    }
+    if (st == STATUS_OK)
+        st = write_file(data_path, dat.p ? dat.p : "", dat.len, d);
+    if (st == STATUS_OK)
+        st = write_file(script_path, gp.p, gp.len, d);
+done:
+    plot_text_release(&gp);
+    plot_text_release(&tpl);
+    plot_text_release(&dat);
+    plot_template_vars_release(&v);
+    return st;
+}

@@ -1,0 +1,91 @@
+/*
+ * plot_format: fixed number formats for chart text, so the same report
+ * gives the same script byte for byte.
+ *
+ * May call: report, libm, libc.
+ */
+#include "plot_format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void plot_format_num(double x, char *buf, size_t size)
+{
+    char digits[64];
+    size_t n, i, o = 0;
+    if (size == 0)
+        return;
+    if (!isfinite(x) || fabs(x) < 100) {
+        snprintf(buf, size, "%.3g", x);
+        return;
+    }
+    snprintf(digits, sizeof digits, "%.0f", fabs(x));
+    n = strlen(digits);
+    if (x < 0 && o + 1 < size)
+        buf[o++] = '-';
+    for (i = 0; i < n && o + 2 < size; i++) {
+        buf[o++] = digits[i];
+        if ((n - i - 1) % 3 == 0 && i + 1 < n)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+}
+
+void plot_format_si(double x, char *buf, size_t size)
+{
+    static const char prefix[] = " kMGTP";
+    size_t p = 0;
+    /* 999.5 rounds to "1e+03" in %.3g: move to the next prefix first. */
+    while (fabs(x) >= 999.5 && p + 1 < sizeof prefix - 1) {
+        x /= 1000;
+        p++;
+    }
+    if (p == 0)
+        snprintf(buf, size, "%.3g", x);
+    else
+        snprintf(buf, size, "%.3g%c", x, prefix[p]);
+}
+
+double plot_format_pow10_floor(double x)
+{
+    return pow(10, floor(log10(x)));
+}
+
+double plot_format_pow10_ceil(double x)
+{
+    return pow(10, ceil(log10(x)));
+}
+
+double plot_format_nice_ceil(double x)
+{
+    static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10};
+    double p = plot_format_pow10_floor(x);
+    size_t i;
+    for (i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (steps[i] * p >= x)
+            return steps[i] * p;
+    return 10 * p;
+}
+
+void plot_format_grow_range(double v, double *lo, double *hi)
+{
+    if (v < *lo)
+        *lo = v;
+    if (v > *hi)
+        *hi = v;
+}
+
+void plot_format_color(uint32_t rgb, char *buf, size_t size)
+{
+    snprintf(buf, size, "#%06X", (unsigned)(rgb & 0xFFFFFFu));
+}
+
+void plot_format_title(const struct report *r,
+                       const char *what,
+                       char *buf,
+                       size_t size)
+{
+    snprintf(buf, size, "%s on %ld \xC3\x97 %s: %s", r->m->spec.name,
+             r->hw->spec.gpus, r->hw->spec.gpu_name, what);
+}
