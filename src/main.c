@@ -455,18 +455,6 @@ struct guard {
     bool started;
 };
 
-/* Stops every gnuplot still drawing (its whole process group). */
-static void plot_out_abort(struct plot_job *job)
-{
-    size_t i;
-    for (i = 0; i < PLOT_CHARTS; i++)
-        if (job->runs[i].spawned && job->runs[i].running) {
-            kill(-job->runs[i].pid, SIGKILL);
-            waitpid(job->runs[i].pid, NULL, 0);
-            job->runs[i].running = false;
-        }
-}
-
 static void *guard_wait(void *arg)
 {
     struct guard *g = arg;

@@ -54,9 +54,9 @@ check "the hanging gnuplot's process group was killed" bash -c "! pgrep -f '^(/b
 mkdir -p "$TMP/evil"
 printf '#!/bin/sh\n: >"%s/ran"\n' "$TMP/evil" >"$TMP/evil/gnuplot" # no PATH needed
 chmod +x "$TMP/evil/gnuplot"
-expect 0 "gnuplot not found on PATH" -- bash -c "cd '$TMP/evil' && PATH=':$TMP/nognuplot' exec $ROOFPLAN report -q -o . $NARROW"
+expect 1 "gnuplot not found on PATH" -- bash -c "cd '$TMP/evil' && PATH=':$TMP/nognuplot' exec $ROOFPLAN report -q -o . $NARROW"
 check "an empty PATH entry ran nothing from the working directory" test ! -e "$TMP/evil/ran"
-expect 0 "gnuplot not found on PATH" -- bash -c "cd '$TMP/evil' && PATH='.:evil' exec $ROOFPLAN report -q -o '$TMP/evil' $NARROW"
+expect 1 "gnuplot not found on PATH" -- bash -c "cd '$TMP/evil' && PATH='.:evil' exec $ROOFPLAN report -q -o '$TMP/evil' $NARROW"
 check "a relative PATH entry ran nothing" test ! -e "$TMP/evil/ran"
 
 # names from data files that try to run commands are shown, not run
