@@ -28,7 +28,7 @@
 /* clang-format off */
 static const struct datafile_field fields[] = {
     {"model", "name", DATAFILE_STRING, OFF(name), 128, 0, 0, false, true, NULL, "", NULL, "model name shown in reports"},
-    {"model", "layers", DATAFILE_INT, OFF(layers), 0, 1, 1024, false, true, NULL, "", NULL, "transformer layers (main model; at most 1024: published models have up to about 130, and pipeline partitioning grows with layers squared)"},
+    {"model", "layers", DATAFILE_INT, OFF(layers), 0, 1, 512, false, true, NULL, "", NULL, "transformer layers (main model; at most 512: published models have up to about 130, and partitioning a pipeline costs layers squared)"},
     {"model", "hidden", DATAFILE_INT, OFF(hidden), 0, 1, 1e6, false, true, NULL, "", NULL, "model (hidden) dimension d"},
     {"model", "vocab", DATAFILE_INT, OFF(vocab), 0, 1, 1e8, false, true, NULL, "", NULL, "vocabulary size V"},
     {"model", "tied_embeddings", DATAFILE_BOOL, OFF(tied_embeddings), 0, 0, 0, false, false, "false", "", NULL, "output head shares the embedding matrix"},
@@ -52,7 +52,7 @@ static const struct datafile_field fields[] = {
     {"moe", "shared_experts", DATAFILE_INT, OFF(shared_experts), 0, 0, 1e3, false, false, "0", "", NULL, "shared (always active) experts per MoE layer"},
     {"moe", "top_k", DATAFILE_INT, OFF(top_k), 0, 0, 1e3, false, false, "0", "", NULL, "routed experts per token"},
     {"moe", "expert_width", DATAFILE_INT, OFF(expert_width), 0, 0, 1e7, false, false, "0", "", NULL, "intermediate size of one expert"},
-    {"moe", "first_dense_layers", DATAFILE_INT, OFF(first_dense_layers), 0, 0, 1024, false, false, "0", "", NULL, "leading layers with a dense FFN (at most 1024, as layers)"},
+    {"moe", "first_dense_layers", DATAFILE_INT, OFF(first_dense_layers), 0, 0, 512, false, false, "0", "", NULL, "leading layers with a dense FFN (at most 512, as layers)"},
     {"moe", "node_limit", DATAFILE_INT, OFF(node_limit), 0, 0, 1e5, false, false, "0", "", NULL, "a token's routed experts sit on at most this many nodes (0: no limit)"},
     {"mtp", "depth", DATAFILE_INT, OFF(mtp_depth), 0, 0, 16, false, false, "0", "", NULL, "multi-token-prediction modules"},
     {"mtp", "enabled", DATAFILE_BOOL, OFF(mtp_enabled), 0, 0, 0, false, false, "false", "", NULL, "count MTP modules in memory and FLOPs"},
