@@ -7,18 +7,22 @@
  * line found is blanked and the file parsed again, until a pass is clean.
  * Line numbers stay true because blanked lines are still counted. The
  * reader also strips leading blanks (so an indented line is never taken as
- * a continuation of the previous value) and rejects over-long lines and
- * NUL bytes itself.
+ * a continuation of the previous value) and rejects over-long lines, NUL
+ * bytes, control characters and invalid UTF-8 itself: text from a data
+ * file ends up in XML (the workbook), SVG (the charts) and on terminals.
  */
 #include "datafile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -27,12 +31,17 @@
  * than a diag shows (with room for the note that says so), so a hostile
  * file of many bad lines stays linear. */
 #define PASSES_MAX (DIAG_LINES_MAX - 1)
+#define TEXT_RULE  "data files are UTF-8 text without control characters"
 
+/* One key = value line as inih handed it over: offsets of its three
+ * strings in struct parse's string pool. Four 32-bit words, so that a
+ * 1 MiB file of "a=1" lines (262,144 entries) costs 4 MiB here and the
+ * pool about 1 MiB, where copying the strings into fixed 200-byte arrays
+ * cost 160 MB. A file is at most FILE_MAX_BYTES, so offsets and line
+ * numbers fit. */
 struct entry {
-    char section[DATAFILE_TEXT_MAX];
-    char key[DATAFILE_TEXT_MAX];
-    char value[DATAFILE_TEXT_MAX];
-    long line;
+    uint32_t section, key, value;
+    uint32_t line;
 };
 
 struct parse {
@@ -44,45 +53,205 @@ struct parse {
     long nlines;
     struct entry *entries;
     size_t n, cap;
+    char *pool; /* the entries' strings, NUL-terminated, one after another */
+    size_t pool_len, pool_cap;
     bool nomem;
 };
 
+/* ---- Text ---- */
+
+/*
+ * Length of the well-formed UTF-8 sequence at s (n > 0 bytes left) with
+ * its code point in *cp, or 0 when the bytes are not one. Well-formed as
+ * RFC 3629 section 4 (Unicode Table 3-7) has it: no overlong forms, no
+ * surrogates (U+D800..U+DFFF), nothing above U+10FFFF.
+ */
+static size_t utf8_decode(const unsigned char *s, size_t n, unsigned long *cp)
+{
+    unsigned char c = s[0], lo = 0x80, hi = 0xBF; /* second byte's range */
+    size_t len, i;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c < 0xC2 || c > 0xF4)
+        return 0;
+    if (c < 0xE0) {
+        len = 2;
+        *cp = c & 0x1Fu;
+    } else if (c < 0xF0) {
+        len = 3;
+        *cp = c & 0x0Fu;
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+    } else {
+        len = 4;
+        *cp = c & 0x07u;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    }
+    if (n < len)
+        return 0;
+    for (i = 1; i < len; i++) {
+        unsigned char b = s[i];
+        if (b < (i == 1 ? lo : 0x80) || b > (i == 1 ? hi : 0xBF))
+            return 0;
+        *cp = (*cp << 6) | (b & 0x3Fu);
+    }
+    return len;
+}
+
+/*
+ * Whether code point cp may appear in text: not a C0 control but tab
+ * (XML 1.0 forbids them; ESC starts terminal escape sequences), not DEL
+ * or a C1 control (U+009B is a one-character CSI on some terminals), not
+ * U+FFFE or U+FFFF (outside XML 1.0's Char production).
+ */
+static bool text_char(unsigned long cp)
+{
+    if (cp == '\t')
+        return true;
+    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+        return false;
+    return cp != 0xFFFE && cp != 0xFFFF;
+}
+
+bool datafile_text_check(const char *text,
+                         size_t len,
+                         size_t *column,
+                         char *why,
+                         size_t why_size)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0, col = 1;
+    while (i < len) {
+        unsigned long cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        if (n == 0) {
+            snprintf(why, why_size, "invalid UTF-8 (byte 0x%02X)", s[i]);
+            *column = col;
+            return false;
+        }
+        if (!text_char(cp)) {
+            if (cp == '\r')
+                snprintf(why, why_size,
+                         "carriage return (U+000D) that does not end the "
+                         "line");
+            else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+                snprintf(why, why_size, "control character U+%04lX", cp);
+            else
+                snprintf(why, why_size, "non-character U+%04lX", cp);
+            *column = col;
+            return false;
+        }
+        i += n;
+        col++;
+    }
+    return true;
+}
+
+void datafile_text_quote(const char *text, char *buf, size_t size)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t len = strlen(text), i = 0, used = 0;
+    size_t cut = 0; /* last piece boundary with room for "..." after it */
+    if (size == 0)
+        return;
+    while (i < len) {
+        unsigned long cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        char piece[20];
+        size_t plen = 0;
+        if (n == 0 || !text_char(cp)) {
+            /* each byte of it as \xNN: invalid sequences show one byte */
+            size_t k, bytes = n == 0 ? 1 : n;
+            for (k = 0; k < bytes; k++)
+                plen += (size_t)snprintf(piece + plen, sizeof piece - plen,
+                                         "\\x%02X", s[i++]);
+        } else {
+            memcpy(piece, s + i, n);
+            plen = n;
+            i += n;
+        }
+        if (used + plen + 1 > size) {
+            used = cut;
+            if (used + 4 <= size) {
+                memcpy(buf + used, "...", 3);
+                used += 3;
+            }
+            break;
+        }
+        memcpy(buf + used, piece, plen);
+        used += plen;
+        if (used + 4 <= size)
+            cut = used;
+    }
+    buf[used] = '\0';
+}
+
 /* ---- Reading ---- */
 
+/*
+ * Reads the file at path whole. Opens without blocking and checks that
+ * it is a regular file before reading: a FIFO or a terminal would
+ * otherwise wait for a writer forever. A UTF-8 byte-order mark is dropped
+ * (editors on Windows write one), so that the first [section] is seen.
+ */
 static enum status
 read_file(const char *path, char **out, size_t *len, struct diag *d)
 {
     struct stat st;
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t got;
+    char *buf = NULL, shown[160], why[96];
+    size_t got = 0, size, column;
+    int fd;
 
-    if (!f)
+    if (!datafile_text_check(path, strlen(path), &column, why, sizeof why)) {
+        datafile_text_quote(path, shown, sizeof shown);
+        return diag_add(d, STATUS_USAGE,
+                        "%s: file name: column %zu: %s (roofplan shows file "
+                        "names in its reports: rename the file)",
+                        shown, column, why);
+    }
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return diag_add(d, STATUS_IO, "%s: cannot open: %s", path,
                         strerror(errno));
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
         return diag_add(d, STATUS_IO, "%s: not a regular file", path);
     }
     if (st.st_size > FILE_MAX_BYTES) {
-        fclose(f);
+        close(fd);
         return diag_add(d, STATUS_PARSE,
                         "%s: too large (%lld bytes; at most %ld)", path,
                         (long long)st.st_size, FILE_MAX_BYTES);
     }
-    buf = malloc((size_t)st.st_size + 1);
+    size = (size_t)st.st_size;
+    buf = malloc(size + 1);
     if (!buf) {
-        fclose(f);
+        close(fd);
         return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
     }
-    got = fread(buf, 1, (size_t)st.st_size, f);
-    if (ferror(f)) {
-        int e = errno;
-        free(buf);
-        fclose(f);
-        return diag_add(d, STATUS_IO, "%s: cannot read: %s", path, strerror(e));
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return diag_add(d, STATUS_IO, "%s: cannot read: %s", path,
+                            strerror(e));
+        }
+        if (n == 0) /* the file shrank since fstat */
+            break;
+        got += (size_t)n;
     }
-    fclose(f);
+    close(fd);
+    if (got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(buf, buf + 3, got - 3);
+        got -= 3;
+    }
     buf[got] = '\0';
     *out = buf;
     *len = got;
@@ -115,6 +284,32 @@ static char *next_line(char *str, int num, void *stream)
     return str;
 }
 
+/* Appends text with its NUL to the pool; its offset goes to *off. */
+static bool pool_add(struct parse *p, const char *text, uint32_t *off)
+{
+    size_t n = strlen(text) + 1;
+    if (p->pool_len + n > p->pool_cap) {
+        size_t cap = p->pool_cap ? p->pool_cap : 4096;
+        char *grown;
+        while (cap < p->pool_len + n)
+            cap *= 2;
+        grown = realloc(p->pool, cap);
+        if (!grown)
+            return false;
+        p->pool = grown;
+        p->pool_cap = cap;
+    }
+    memcpy(p->pool + p->pool_len, text, n);
+    *off = (uint32_t)p->pool_len;
+    p->pool_len += n;
+    return true;
+}
+
+static const char *str(const struct parse *p, uint32_t off)
+{
+    return p->pool + off;
+}
+
 static int
 on_value(void *user, const char *section, const char *name, const char *value)
 {
@@ -131,28 +326,43 @@ on_value(void *user, const char *section, const char *name, const char *value)
         p->entries = grown;
         p->cap = cap;
     }
-    e = &p->entries[p->n++];
-    snprintf(e->section, sizeof e->section, "%s", section);
-    snprintf(e->key, sizeof e->key, "%s", name);
-    snprintf(e->value, sizeof e->value, "%s", value);
-    e->line = p->line;
+    e = &p->entries[p->n];
+    /* a section's name is stored once, for its first entry */
+    if (p->n > 0 && strcmp(str(p, p->entries[p->n - 1].section), section) == 0)
+        e->section = p->entries[p->n - 1].section;
+    else if (!pool_add(p, section, &e->section)) {
+        p->nomem = true;
+        return 0;
+    }
+    if (!pool_add(p, name, &e->key) || !pool_add(p, value, &e->value)) {
+        p->nomem = true;
+        return 0;
+    }
+    e->line = (uint32_t)p->line;
+    p->n++;
     return 1;
 }
 
-/* Marks over-long lines and lines with NUL bytes; counts lines. */
+/*
+ * Marks bad lines and reports each: NUL bytes, over-long lines, and text
+ * that is not UTF-8 or holds control characters (a carriage return is
+ * allowed only where it ends a line: CRLF files). Counts lines.
+ */
 static void prescan(struct parse *p, const char *path, struct diag *d)
 {
     size_t i = 0;
     long line = 0;
     while (i < p->len) {
-        size_t start = i;
+        size_t start = i, end, column;
         bool nul = false;
+        char why[96];
         line++;
         while (i < p->len && p->text[i] != '\n') {
             if (p->text[i] == '\0')
                 nul = true;
             i++;
         }
+        end = i > start && p->text[i - 1] == '\r' ? i - 1 : i;
         if (nul) {
             p->bad[line] = 1;
             diag_add(d, STATUS_PARSE,
@@ -163,6 +373,11 @@ static void prescan(struct parse *p, const char *path, struct diag *d)
             diag_add(d, STATUS_PARSE,
                      "%s:%ld: line too long (%zu characters; at most %d)", path,
                      line, i - start, INI_MAX_LINE - 2);
+        } else if (!datafile_text_check(p->text + start, end - start, &column,
+                                        why, sizeof why)) {
+            p->bad[line] = 1;
+            diag_add(d, STATUS_PARSE, "%s:%ld: column %zu: %s; " TEXT_RULE,
+                     path, line, column, why);
         }
         if (i < p->len)
             i++;
@@ -196,6 +411,7 @@ parse_entries(struct parse *p, const char *path, struct diag *d)
         p->pos = 0;
         p->line = 0;
         p->n = 0;
+        p->pool_len = 0;
         err = ini_parse_stream(next_line, p, on_value, p);
         if (p->nomem)
             return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
@@ -219,15 +435,51 @@ parse_entries(struct parse *p, const char *path, struct diag *d)
 
 /* ---- Numbers ---- */
 
+/*
+ * Plain decimal syntax: [+-]digits[.digits][e[+-]digits] (digits on at
+ * least one side of the point), or [+-]digits for an integer. strtod and
+ * strtol take more: leading blanks, hexadecimal ("0x1p-1074"), "inf" and
+ * "nan"; a data file means none of them.
+ */
+static bool decimal_syntax(const char *s, bool integer)
+{
+    size_t digits = 0;
+    if (*s == '+' || *s == '-')
+        s++;
+    for (; *s >= '0' && *s <= '9'; s++)
+        digits++;
+    if (integer)
+        return digits > 0 && *s == '\0';
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            digits++;
+    if (digits == 0)
+        return false;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
 bool datafile_parse_double(const char *text, double *out)
 {
     char *end;
     double v;
-    if (!text || !*text)
+    if (!text || !decimal_syntax(text, false))
         return false;
     errno = 0;
     v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    /* Subnormals (below DBL_MIN) carry fewer digits than they show and
+     * sit where any arithmetic on them overflows or flushes to zero:
+     * glibc flags most with ERANGE, not the exact ones, so test. */
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) ||
+        (v != 0 && fabs(v) < DBL_MIN))
         return false;
     *out = v;
     return true;
@@ -237,7 +489,7 @@ bool datafile_parse_long(const char *text, long *out)
 {
     char *end;
     long v;
-    if (!text || !*text)
+    if (!text || !decimal_syntax(text, true))
         return false;
     errno = 0;
     v = strtol(text, &end, 10);
@@ -380,8 +632,25 @@ static bool parse_range(const struct datafile_field *f,
             return false;
         }
     }
+    /* A fractional step through integers would be truncated into
+     * repeats of one value (1..4 +0.5: 1 1 2 2 ...), each a duplicate
+     * plan. */
+    if (step && is_integral(f) && k != floor(k)) {
+        snprintf(why, why_size,
+                 "range step \"%s\": expected a whole step (the values are "
+                 "integers)",
+                 step);
+        return false;
+    }
     if (hi < lo) {
         snprintf(why, why_size, "range \"%s\" runs backwards", item);
+        return false;
+    }
+    if (mul && lo <= 0) {
+        snprintf(why, why_size,
+                 "range \"%s %s\": a multiplying range must start above 0 "
+                 "(%s never grows)",
+                 item, step, lo_text);
         return false;
     }
     for (v = lo; v <= hi * (1 + 1e-12); v = mul ? v * k : v + k) {
@@ -593,7 +862,7 @@ static void check_sections(const struct parse *p,
     }
 }
 
-/* Checks each entry's key; fills per-field text and sources. */
+/* Checks each entry's key; fills per-field entries and sources. */
 static void check_entries(const struct parse *p,
                           const struct datafile_schema *schema,
                           const char *path,
@@ -604,51 +873,53 @@ static void check_entries(const struct parse *p,
     size_t i;
     for (i = 0; i < p->n; i++) {
         const struct entry *e = &p->entries[i];
+        const char *section = str(p, e->section), *key = str(p, e->key);
+        const char *value = str(p, e->value);
+        long line = (long)e->line;
         char base[DATAFILE_TEXT_MAX];
-        const char *dot = strrchr(e->key, '.');
+        const char *dot = strrchr(key, '.');
         bool is_source = dot && strcmp(dot, ".source") == 0;
         long fi;
         size_t j;
 
-        if (e->section[0] == '\0') { /* inih: a key before any header */
+        if (section[0] == '\0') { /* inih: a key before any header */
             char names[512];
             section_names(schema, names, sizeof names);
             diag_add(d, STATUS_PARSE,
                      "%s:%ld: %s: key before any [section] (accepted in a %s "
                      "file: %s)",
-                     path, e->line, e->key, schema->kind, names);
+                     path, line, key, schema->kind, names);
             continue;
         }
-        if (!schema_has_section(schema, e->section))
+        if (!schema_has_section(schema, section))
             continue; /* reported by check_sections */
-        if (strcmp(e->key, "source") == 0) {
+        if (strcmp(key, "source") == 0) {
             for (j = 0; meta && j < schema->n; j++)
-                if (strcmp(schema->fields[j].section, e->section) == 0 &&
+                if (strcmp(schema->fields[j].section, section) == 0 &&
                     !meta->section_source[j])
-                    meta->section_source[j] = dup_text(e->value);
+                    meta->section_source[j] = dup_text(value);
             continue;
         }
         snprintf(base, sizeof base, "%.*s",
-                 (int)(is_source ? (size_t)(dot - e->key) : strlen(e->key)),
-                 e->key);
-        fi = datafile_field_index(schema, e->section, base);
+                 (int)(is_source ? (size_t)(dot - key) : strlen(key)), key);
+        fi = datafile_field_index(schema, section, base);
         if (fi < 0) {
             char keys[1024];
-            key_names(schema, e->section, keys, sizeof keys);
+            key_names(schema, section, keys, sizeof keys);
             diag_add(d, STATUS_PARSE,
                      "%s:%ld: %s.%s: unknown key (accepted in [%s]: %s)", path,
-                     e->line, e->section, e->key, e->section, keys);
+                     line, section, key, section, keys);
             continue;
         }
         if (is_source) {
             if (meta && !meta->source[fi])
-                meta->source[fi] = dup_text(e->value);
+                meta->source[fi] = dup_text(value);
             continue;
         }
         if (by_field[fi]) {
             diag_add(d, STATUS_PARSE,
                      "%s:%ld: %s.%s: duplicate key (first given on line %ld)",
-                     path, e->line, e->section, e->key, by_field[fi]->line);
+                     path, line, section, key, (long)by_field[fi]->line);
             continue;
         }
         by_field[fi] = e;
@@ -709,7 +980,7 @@ enum status datafile_load(const char *path,
     for (i = 0; i < schema->n; i++) {
         const struct datafile_field *f = &schema->fields[i];
         const char *value = set_text[i]   ? set_text[i]
-                            : by_field[i] ? by_field[i]->value
+                            : by_field[i] ? str(&p, by_field[i]->value)
                                           : f->def;
         char why[512];
         if (!value) {
@@ -728,14 +999,15 @@ enum status datafile_load(const char *path,
                 diag_add(d, STATUS_USAGE, "--set %s: %s", set_arg[i], why);
             else if (by_field[i])
                 diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", path,
-                         by_field[i]->line, f->section, f->key, why);
+                         (long)by_field[i]->line, f->section, f->key, why);
             else
                 diag_add(d, STATUS_RANGE, "%s: %s.%s: default: %s", path,
                          f->section, f->key, why);
             continue;
         }
         if (meta) {
-            meta->line[i] = set_text[i] || !by_field[i] ? 0 : by_field[i]->line;
+            meta->line[i] =
+                set_text[i] || !by_field[i] ? 0 : (long)by_field[i]->line;
             meta->given[i] = set_text[i] || by_field[i];
         }
     }
@@ -753,6 +1025,7 @@ done:
     free(text);
     free(p.bad);
     free(p.entries);
+    free(p.pool);
     if (d->status != STATUS_OK && meta)
         datafile_meta_release(meta);
     return d->status;
@@ -788,7 +1061,18 @@ datafile_parse_set(const char *arg, struct datafile_set *out, struct diag *d)
 {
     const char *dot = strchr(arg, '.');
     const char *eq = strchr(arg, '=');
+    char why[96], shown[160];
+    size_t column;
     memset(out, 0, sizeof *out);
+    /* The value may reach the workbook, the charts and the terminal, and
+     * the argument every message about it: text only. */
+    if (!datafile_text_check(arg, strlen(arg), &column, why, sizeof why)) {
+        datafile_text_quote(arg, shown, sizeof shown);
+        return diag_set(d, STATUS_USAGE,
+                        "--set %s: column %zu: %s; values are UTF-8 text "
+                        "without control characters",
+                        shown, column, why);
+    }
     snprintf(out->arg, sizeof out->arg, "%s", arg);
     if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1)
         return diag_set(d, STATUS_USAGE,
@@ -797,8 +1081,11 @@ datafile_parse_set(const char *arg, struct datafile_set *out, struct diag *d)
                         arg);
     if ((size_t)(dot - arg) >= sizeof out->section ||
         (size_t)(eq - dot - 1) >= sizeof out->key ||
-        strlen(eq + 1) >= sizeof out->value)
-        return diag_set(d, STATUS_USAGE, "--set %.60s...: too long", arg);
+        strlen(eq + 1) >= sizeof out->value) {
+        char cut[64];
+        datafile_text_quote(arg, cut, sizeof cut);
+        return diag_set(d, STATUS_USAGE, "--set %s: too long", cut);
+    }
     snprintf(out->section, sizeof out->section, "%.*s", (int)(dot - arg), arg);
     snprintf(out->key, sizeof out->key, "%.*s", (int)(eq - dot - 1), dot + 1);
     snprintf(out->value, sizeof out->value, "%s", eq + 1);
@@ -823,9 +1110,12 @@ datafile_first_section(const char *path, char *buf, size_t size, struct diag *d)
         if (start < i && text[start] == '[') {
             const char *close = memchr(text + start, ']', i - start);
             if (close) {
-                snprintf(buf, size, "%.*s",
+                /* quoted: a file that is not text shows escapes here */
+                char name[DATAFILE_TEXT_MAX];
+                snprintf(name, sizeof name, "%.*s",
                          (int)(close - text - (long)start - 1),
                          text + start + 1);
+                datafile_text_quote(name, buf, size);
                 break;
             }
         }

@@ -85,7 +85,10 @@ struct datafile_meta {
  * returns STATUS_PARSE/STATUS_RANGE/STATUS_IO with every problem found in
  * d, one line each, and leaves dest partly written (callers discard it).
  * meta (may be NULL) receives lines and sources; release it with
- * datafile_meta_release(). path must be a file of at most 1 MiB.
+ * datafile_meta_release(). path must name a regular file (a FIFO or a
+ * device is refused without blocking) of at most 1 MiB, and be text by
+ * datafile_text_check(); so must every line of the file (a leading UTF-8
+ * byte-order mark is skipped, CRLF line ends are accepted).
  */
 enum status datafile_load(const char *path,
                           const struct datafile_schema *schema,
@@ -119,7 +122,8 @@ datafile_parse_set(const char *arg, struct datafile_set *out, struct diag *d);
 
 /*
  * Writes into buf the name of the first [section] of the INI file at path
- * ("" if it has none). For `roofplan check`, to tell a file's kind.
+ * ("" if it has none; a byte-order mark before it is skipped), quoted by
+ * datafile_text_quote(). For `roofplan check`, to tell a file's kind.
  */
 enum status datafile_first_section(const char *path,
                                    char *buf,
@@ -127,8 +131,11 @@ enum status datafile_first_section(const char *path,
                                    struct diag *d);
 
 /*
- * Strict number parsing (jq): the whole text must be one finite number.
- * Return false on trailing text, overflow, NaN or infinity.
+ * Strict number parsing (jq): the whole text must be one finite number in
+ * plain decimal, [+-]digits[.digits][e[+-]digits] (an integer: [+-]digits).
+ * Return false on blanks, trailing text, hexadecimal, overflow, NaN,
+ * infinity, and (doubles) subnormal values: below DBL_MIN, 2.2e-308,
+ * any nonzero magnitude is refused.
  */
 bool datafile_parse_double(const char *text, double *out);
 bool datafile_parse_long(const char *text, long *out);
@@ -143,6 +150,33 @@ bool datafile_parse_scalar(const struct datafile_field *f,
                            double *out,
                            char *why,
                            size_t why_size);
+
+/*
+ * Whether text[0..len) is text roofplan can carry into its workbook (XML),
+ * its charts (SVG, gnuplot) and a terminal: well-formed UTF-8 (RFC 3629:
+ * no overlong forms, surrogates or code points above U+10FFFF) with no
+ * control character but tab (C0, DEL and C1 are refused, so are the
+ * non-characters U+FFFE and U+FFFF, which XML 1.0 forbids). On a problem
+ * returns false, sets *column to its 1-based character position and
+ * writes what it is into why ("control character U+001B", "invalid UTF-8
+ * (byte 0xFF)"). Data files, --set arguments and input paths are checked
+ * with it; callers may check other text (PLAN tokens, output paths).
+ */
+bool datafile_text_check(const char *text,
+                         size_t len,
+                         size_t *column,
+                         char *why,
+                         size_t why_size);
+
+/*
+ * Copies the NUL-terminated text into buf (size > 0) for a message: what
+ * datafile_text_check() accepts as it is, every byte of anything else as
+ * \xNN; when it does not fit, cut at a character boundary and ended
+ * with "...". Always NUL-terminates.
+ *
+ *   datafile_text_quote("a\x1b[2Jb", buf, sizeof buf);  -> a\x1B[2Jb
+ */
+void datafile_text_quote(const char *text, char *buf, size_t size);
 
 /*
  * Writes schema as a Markdown table (section, key, accepted values, unit,

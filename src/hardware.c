@@ -11,26 +11,26 @@
 /* clang-format off */
 static const struct datafile_field fields[] = {
     {"gpu", "name", DATAFILE_STRING, OFF(gpu_name), 128, 0, 0, false, true, NULL, "", NULL, "GPU model"},
-    {"gpu", "bf16_peak_tflops", DATAFILE_DOUBLE, OFF(bf16_peak_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "dense BF16 tensor-core peak"},
-    {"gpu", "bf16_achievable_tflops", DATAFILE_DOUBLE, OFF(bf16_achievable_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "measured BF16 GEMM rate"},
-    {"gpu", "fp8_peak_tflops", DATAFILE_DOUBLE, OFF(fp8_peak_tflops), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "dense FP8 tensor-core peak (0: no FP8)"},
-    {"gpu", "fp8_achievable_tflops", DATAFILE_DOUBLE, OFF(fp8_achievable_tflops), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured FP8 GEMM rate"},
-    {"gpu", "hbm_gib", DATAFILE_DOUBLE, OFF(hbm_gib), 0, 0, 1e6, true, true, NULL, "GiB", NULL, "memory the CUDA runtime reports per GPU"},
-    {"gpu", "hbm_peak_tbps", DATAFILE_DOUBLE, OFF(hbm_peak_tbps), 0, 0, 1e3, true, true, NULL, "TB/s", NULL, "HBM bandwidth, specification"},
-    {"gpu", "hbm_achievable_tbps", DATAFILE_DOUBLE, OFF(hbm_achievable_tbps), 0, 0, 1e3, true, true, NULL, "TB/s", NULL, "HBM bandwidth, measured"},
+    {"gpu", "bf16_peak_tflops", DATAFILE_DOUBLE, OFF(bf16_peak_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "dense BF16 tensor-core peak (at least 1: a 2016 P100 did 19 in FP16)"},
+    {"gpu", "bf16_achievable_tflops", DATAFILE_DOUBLE, OFF(bf16_achievable_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "measured BF16 GEMM rate (at least 1, as the peak: every time divides by it)"},
+    {"gpu", "fp8_peak_tflops", DATAFILE_DOUBLE, OFF(fp8_peak_tflops), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "dense FP8 tensor-core peak (0: no FP8; else at least 1, as BF16)"},
+    {"gpu", "fp8_achievable_tflops", DATAFILE_DOUBLE, OFF(fp8_achievable_tflops), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured FP8 GEMM rate (0 or at least 1, as the peak)"},
+    {"gpu", "hbm_gib", DATAFILE_DOUBLE, OFF(hbm_gib), 0, 1, 1e6, false, true, NULL, "GiB", NULL, "memory the CUDA runtime reports per GPU (at least 1: a 2016 P100 has 16)"},
+    {"gpu", "hbm_peak_tbps", DATAFILE_DOUBLE, OFF(hbm_peak_tbps), 0, 0.1, 1e3, false, true, NULL, "TB/s", NULL, "HBM bandwidth, specification (at least 0.1: a 2016 P100 has 0.72)"},
+    {"gpu", "hbm_achievable_tbps", DATAFILE_DOUBLE, OFF(hbm_achievable_tbps), 0, 0.1, 1e3, false, true, NULL, "TB/s", NULL, "HBM bandwidth, measured (at least 0.1, as the peak: HBM times divide by it)"},
     {"gpu", "sms", DATAFILE_INT, OFF(sms), 0, 1, 1e5, false, true, NULL, "", NULL, "streaming multiprocessors"},
     {"gpu", "comm_sms", DATAFILE_INT, OFF(comm_sms), 0, 0, 1e5, false, false, "0", "", NULL, "SMs reserved for communication kernels"},
-    {"gpu", "clock_derate", DATAFILE_DOUBLE, OFF(clock_derate), 0, 0, 1, true, false, "1", "", NULL, "sustained/boost clock under power caps with real data"},
+    {"gpu", "clock_derate", DATAFILE_DOUBLE, OFF(clock_derate), 0, 0.1, 1, false, false, "1", "", NULL, "sustained/boost clock under power caps with real data (at least 0.1: capped GPUs sustain over half their boost clock)"},
     {"gpu", "cuda_context_gib", DATAFILE_DOUBLE, OFF(cuda_context_gib), 0, 0, 1e3, false, false, "0", "GiB", NULL, "CUDA context and kernels per process"},
     {"gpu", "nccl_buffers_gib", DATAFILE_DOUBLE, OFF(nccl_buffers_gib), 0, 0, 1e3, false, false, "0", "GiB", NULL, "communication library buffers"},
     {"gpu", "fragmentation_pct", DATAFILE_DOUBLE, OFF(fragmentation_pct), 0, 0, 100, false, false, "0", "%", NULL, "allocator overhead over the allocated bytes"},
     {"cluster", "name", DATAFILE_STRING, OFF(cluster_name), 128, 0, 0, false, true, NULL, "", NULL, "cluster name shown in reports"},
     {"cluster", "gpus", DATAFILE_INT, OFF(gpus), 0, 1, 1e7, false, true, NULL, "", NULL, "GPUs in the cluster"},
     {"cluster", "gpus_per_node", DATAFILE_INT, OFF(gpus_per_node), 0, 1, 1e4, false, true, NULL, "", NULL, "GPUs sharing one NVLink domain"},
-    {"cluster", "nvlink_peak_gbps", DATAFILE_DOUBLE, OFF(nvlink_peak_gbps), 0, 0, 1e6, true, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, specification"},
-    {"cluster", "nvlink_gbps", DATAFILE_DOUBLE, OFF(nvlink_gbps), 0, 0, 1e6, true, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, achievable"},
-    {"cluster", "ib_peak_gbps", DATAFILE_DOUBLE, OFF(ib_peak_gbps), 0, 0, 1e6, true, true, NULL, "GB/s", NULL, "scale-out network per GPU per direction, specification"},
-    {"cluster", "ib_gbps", DATAFILE_DOUBLE, OFF(ib_gbps), 0, 0, 1e6, true, true, NULL, "GB/s", NULL, "scale-out network per GPU per direction, achievable"},
+    {"cluster", "nvlink_peak_gbps", DATAFILE_DOUBLE, OFF(nvlink_peak_gbps), 0, 1, 1e6, false, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, specification (at least 1: PCIe 3.0 x16 moves 16)"},
+    {"cluster", "nvlink_gbps", DATAFILE_DOUBLE, OFF(nvlink_gbps), 0, 1, 1e6, false, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, achievable (at least 1, as the peak)"},
+    {"cluster", "ib_peak_gbps", DATAFILE_DOUBLE, OFF(ib_peak_gbps), 0, 0.1, 1e6, false, true, NULL, "GB/s", NULL, "scale-out network per GPU per direction, specification (at least 0.1: 1 Gb/s Ethernet moves 0.125)"},
+    {"cluster", "ib_gbps", DATAFILE_DOUBLE, OFF(ib_gbps), 0, 0.1, 1e6, false, true, NULL, "GB/s", NULL, "scale-out network per GPU per direction, achievable (at least 0.1, as the peak)"},
     {"cluster", "nvlink_latency_us", DATAFILE_DOUBLE, OFF(nvlink_latency_us), 0, 0, 1e6, false, false, "0", "us", NULL, "latency of one collective call inside a node"},
     {"cluster", "ib_latency_us", DATAFILE_DOUBLE, OFF(ib_latency_us), 0, 0, 1e6, false, false, "0", "us", NULL, "latency of one collective call across nodes"},
     {"cluster", "gpu_hour_usd", DATAFILE_DOUBLE, OFF(gpu_hour_usd), 0, 0, 1e6, false, false, "0", "USD", NULL, "rental price of one GPU-hour"},
@@ -86,7 +86,20 @@ static void check_spec(const struct hardware *h, struct diag *d)
               "nvlink_peak_gbps", s->nvlink_peak_gbps);
     not_above(h, d, "cluster", "ib_gbps", s->ib_gbps, "ib_peak_gbps",
               s->ib_peak_gbps);
-    if (s->fp8_peak_tflops > 0 && s->fp8_achievable_tflops <= 0)
+    /* FP8 rates are 0 (no FP8) or rates like BF16's: at least 1, so the
+     * partition weights 1/rate and every time stay finite. */
+    if (s->fp8_peak_tflops > 0 && s->fp8_peak_tflops < 1) {
+        snprintf(why, sizeof why,
+                 "expected 0 (no FP8) or at least 1, got %.15g",
+                 s->fp8_peak_tflops);
+        bad(h, d, "gpu", "fp8_peak_tflops", why);
+    }
+    if (s->fp8_achievable_tflops > 0 && s->fp8_achievable_tflops < 1) {
+        snprintf(why, sizeof why,
+                 "expected 0 (no FP8) or at least 1, got %.15g",
+                 s->fp8_achievable_tflops);
+        bad(h, d, "gpu", "fp8_achievable_tflops", why);
+    } else if (s->fp8_peak_tflops > 0 && s->fp8_achievable_tflops <= 0)
         bad(h, d, "gpu", "fp8_achievable_tflops",
             "required (> 0) when fp8_peak_tflops > 0");
     if (s->comm_sms >= s->sms) {

@@ -32,6 +32,7 @@ const char *plan_reason_str(enum plan_reason r)
         [PLAN_SAME_SCHEDULE] = "pp=1: schedule has no effect (duplicate)",
         [PLAN_SAME_ZERO] = ("no data parallelism: ZeRO has no effect "
                             "(duplicate)"),
+        [PLAN_SAME_PLAN] = "same plan as an earlier combination (duplicate)",
     };
     if ((int)r >= 0 && r < PLAN_REASONS && names[r])
         return names[r];
@@ -86,14 +87,16 @@ static enum status parse_token(const char *tok,
                                struct diag *d)
 {
     const char *eq = strchr(tok, '=');
-    char name[32];
+    char name[32], shown[160], key_shown[140];
     size_t i;
+    /* messages quote the token: control characters shown as \xNN */
+    datafile_text_quote(tok, shown, sizeof shown);
     if (!eq || eq == tok)
         return diag_set(d, STATUS_USAGE,
                         "PLAN token '%s': expected key=value (keys: gpus tp "
                         "pp ep cp zero schedule vpp precision recompute mbs "
                         "gbs dp)",
-                        tok);
+                        shown);
     snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
     for (i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
@@ -103,7 +106,7 @@ static enum status parse_token(const char *tok,
             continue;
         if (seen[i])
             return diag_set(d, STATUS_USAGE, "PLAN token '%s': %s given twice",
-                            tok, name);
+                            shown, name);
         seen[i] = true;
         if (k->is_int) {
             long v;
@@ -111,7 +114,7 @@ static enum status parse_token(const char *tok,
                 return diag_set(d, STATUS_USAGE,
                                 "PLAN token '%s': %s expects an integer in "
                                 "%ld..%ld",
-                                tok, name, k->min, k->max);
+                                shown, name, k->min, k->max);
             if (strcmp(name, "dp") == 0)
                 *given_dp = v;
             else
@@ -120,16 +123,17 @@ static enum status parse_token(const char *tok,
             int v = choice(k->choices, val);
             if (v < 0)
                 return diag_set(d, STATUS_USAGE,
-                                "PLAN token '%s': %s expects one of %s", tok,
+                                "PLAN token '%s': %s expects one of %s", shown,
                                 name, k->choices);
             *(int *)(void *)at = v;
         }
         return STATUS_OK;
     }
+    datafile_text_quote(name, key_shown, sizeof key_shown);
     return diag_set(d, STATUS_USAGE,
                     "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
                     "cp zero schedule vpp precision recompute mbs gbs dp)",
-                    tok, name);
+                    shown, key_shown);
 }
 
 enum status plan_parse(char *const *args,
@@ -154,9 +158,12 @@ enum status plan_parse(char *const *args,
                 break;
             while (c[n] && c[n] != ' ' && c[n] != ',' && c[n] != '\t')
                 n++;
-            if (n >= sizeof tok)
-                return diag_set(d, STATUS_USAGE,
-                                "PLAN token '%.40s...': too long", c);
+            if (n >= sizeof tok) {
+                char cut[48];
+                datafile_text_quote(c, cut, sizeof cut);
+                return diag_set(d, STATUS_USAGE, "PLAN token '%s': too long",
+                                cut);
+            }
             memcpy(tok, c, n);
             tok[n] = '\0';
             c += n;

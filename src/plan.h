@@ -64,6 +64,9 @@ enum plan_reason {
     PLAN_BAD_NO_FP8,      /* fp8 on a GPU without FP8 */
     PLAN_SAME_SCHEDULE,   /* pp = 1: every schedule is the same plan */
     PLAN_SAME_ZERO, /* no data parallelism: every ZeRO stage is the same */
+    PLAN_SAME_PLAN, /* a sweep combination that resolves to an earlier one's
+                       plan (gbs targets rounding alike; gpus 0 and the
+                       cluster's size): set by sweep_run, not plan_check */
     PLAN_REASONS
 };
 

@@ -3,6 +3,7 @@
  */
 #include "sweep.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define OFF(member) offsetof(struct sweep_spec, member)
@@ -42,15 +43,118 @@ static const struct datafile_field fields[] = {
 const struct datafile_schema sweep_schema = {"sweep", fields,
                                              sizeof fields / sizeof fields[0]};
 
+/* The largest gbs plan_parse accepts: a sweep lists no plan that `eval`
+ * would refuse. */
+#define GBS_MAX 1000000000L
+
+/* Reports "path:line: defaults.key: problem", the line of key, else of
+ * alt (the other key of the rule), else none (both by default). */
+static void defaults_bad(const struct sweep_file *sf,
+                         struct diag *d,
+                         const char *key,
+                         const char *alt,
+                         const char *problem)
+{
+    long i = datafile_field_index(&sweep_schema, "defaults", key);
+    long j = datafile_field_index(&sweep_schema, "defaults", alt);
+    long line = i >= 0 && sf->meta.line[i] > 0   ? sf->meta.line[i]
+                : j >= 0 && sf->meta.line[j] > 0 ? sf->meta.line[j]
+                                                 : 0;
+    if (line > 0)
+        diag_add(d, STATUS_RANGE, "%s:%ld: defaults.%s: %s", sf->meta.path,
+                 line, key, problem);
+    else
+        diag_add(d, STATUS_RANGE, "%s: defaults.%s: %s", sf->meta.path, key,
+                 problem);
+}
+
+/*
+ * The rules of plan_check() that [defaults] can break on its own, without
+ * a model or a cluster: schedule and vpp, DualPipe's even pp and, when
+ * gpus and gbs are given (not 0), the divisions and the batch. The rest
+ * (nodes, heads, experts, layers) is checked with the PLAN by `eval`.
+ */
+static void check_defaults(const struct sweep_file *sf, struct diag *d)
+{
+    const struct sweep_spec *s = &sf->spec;
+    char why[200];
+    long split, dp, mb;
+    if (s->d_schedule == PLAN_INTERLEAVED && s->d_vpp < 2) {
+        snprintf(why, sizeof why,
+                 "schedule=interleaved needs vpp >= 2, got vpp=%ld", s->d_vpp);
+        defaults_bad(sf, d, "vpp", "schedule", why);
+    }
+    if (s->d_schedule != PLAN_INTERLEAVED && s->d_vpp != 1) {
+        snprintf(why, sizeof why,
+                 "vpp=%ld needs schedule=interleaved (other schedules take "
+                 "vpp=1)",
+                 s->d_vpp);
+        defaults_bad(sf, d, "vpp", "schedule", why);
+    }
+    if (s->d_schedule == PLAN_DUALPIPE && s->d_pp % 2 != 0) {
+        snprintf(why, sizeof why, "schedule=dualpipe needs an even pp, got %ld",
+                 s->d_pp);
+        defaults_bad(sf, d, "pp", "schedule", why);
+    }
+    if (s->d_gpus == 0)
+        return;                          /* the cluster's: checked by eval */
+    split = s->d_tp * s->d_pp * s->d_cp; /* at most 1e18: no overflow */
+    if (s->d_gpus % split != 0) {
+        snprintf(why, sizeof why, "tp*pp*cp=%ld does not divide gpus=%ld",
+                 split, s->d_gpus);
+        defaults_bad(sf, d, "gpus", "tp", why);
+        return;
+    }
+    dp = s->d_gpus / split;
+    if ((s->d_tp * s->d_cp * dp) % s->d_ep != 0) {
+        snprintf(why, sizeof why,
+                 "ep=%ld does not divide tp*cp*dp=%ld (the GPUs of a pipeline "
+                 "stage)",
+                 s->d_ep, s->d_tp * s->d_cp * dp);
+        defaults_bad(sf, d, "ep", "gpus", why);
+    }
+    if (s->d_gbs == 0)
+        return; /* the model's: checked by eval */
+    if (s->d_gbs % (dp * s->d_mbs) != 0) {
+        snprintf(why, sizeof why, "gbs=%ld is not a multiple of dp*mbs=%ld",
+                 s->d_gbs, dp * s->d_mbs);
+        defaults_bad(sf, d, "gbs", "mbs", why);
+        return;
+    }
+    mb = s->d_gbs / (dp * s->d_mbs);
+    if (s->d_schedule == PLAN_DUALPIPE && mb % 2 != 0) {
+        snprintf(why, sizeof why,
+                 "schedule=dualpipe needs an even number of micro-batches, "
+                 "got %ld",
+                 mb);
+        defaults_bad(sf, d, "gbs", "schedule", why);
+    }
+    if (s->d_schedule == PLAN_INTERLEAVED && mb % s->d_pp != 0) {
+        snprintf(why, sizeof why,
+                 "schedule=interleaved needs micro-batches (%ld) to be a "
+                 "multiple of pp=%ld",
+                 mb, s->d_pp);
+        defaults_bad(sf, d, "gbs", "schedule", why);
+    }
+}
+
 enum status sweep_load(const char *path,
                        struct sweep_file *sf,
                        struct datafile_set *sets,
                        size_t nsets,
                        struct diag *d)
 {
+    enum status st;
     memset(sf, 0, sizeof *sf);
-    return datafile_load(path, &sweep_schema, &sf->spec, &sf->meta, sets, nsets,
-                         d);
+    st = datafile_load(path, &sweep_schema, &sf->spec, &sf->meta, sets, nsets,
+                       d);
+    if (st != STATUS_OK)
+        return st;
+    check_defaults(sf, d);
+    diag_finish(d);
+    if (d->status != STATUS_OK)
+        sweep_release(sf);
+    return d->status;
 }
 
 void sweep_release(struct sweep_file *sf)
@@ -131,13 +235,22 @@ sweep_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
     return STATUS_OK;
 }
 
-/* Nearest multiple of unit to target, ties upward, at least one unit. */
+/*
+ * Nearest multiple of unit to target, ties upward, at least one unit and
+ * at most GBS_MAX (the largest multiple below it when the nearest is
+ * above). When even one unit is above GBS_MAX, target itself: no batch
+ * fits, and plan_check() rejects the plan (target is below one unit).
+ */
 static long round_batch(long target, long unit)
 {
     long k = (target + unit / 2) / unit;
     if (unit % 2 == 0 && target % unit == unit / 2)
         k = target / unit + 1;
-    return (k < 1 ? 1 : k) * unit;
+    if (k < 1)
+        k = 1;
+    if (k > GBS_MAX / unit)
+        k = GBS_MAX / unit;
+    return k < 1 ? target : k * unit;
 }
 
 enum {
@@ -156,6 +269,52 @@ enum {
     DIMS
 };
 
+/* Entry i of the gpus list: 0 is the cluster's size. */
+static long
+gpus_at(const struct sweep_spec *s, size_t i, const struct hardware *hw)
+{
+    return s->gpus.v[i] > 0 ? (long)s->gpus.v[i] : hw->spec.gpus;
+}
+
+/* Global batch of plan p (all but gbs set) for entry i of the gbs list:
+ * the target (0: the model's) rounded as sweep.h says. */
+static long gbs_at(const struct sweep_spec *s,
+                   size_t i,
+                   const struct model *m,
+                   const struct plan *p)
+{
+    long target = s->gbs.v[i] > 0 ? (long)s->gbs.v[i] : m->spec.global_batch;
+    long split = p->tp * p->pp * p->cp;
+    long unit = (p->gpus % split == 0 ? p->gpus / split : 1) * p->mbs;
+    if (p->schedule == PLAN_DUALPIPE)
+        unit *= 2;
+    else if (p->schedule == PLAN_INTERLEAVED)
+        unit *= p->pp;
+    return round_batch(target, unit);
+}
+
+/*
+ * Whether the plan at idx is one an earlier combination already gave:
+ * an earlier gpus entry of the same size (0 and the cluster's), or an
+ * earlier gbs target that rounds to the same batch (the lists themselves
+ * hold no repeated value; no other dimension resolves).
+ */
+static bool repeats(const struct sweep_spec *s,
+                    const size_t *idx,
+                    const struct model *m,
+                    const struct hardware *hw,
+                    const struct plan *p)
+{
+    size_t j;
+    for (j = 0; j < idx[D_GPUS]; j++)
+        if (gpus_at(s, j, hw) == p->gpus)
+            return true;
+    for (j = 0; j < idx[D_GBS]; j++)
+        if (gbs_at(s, j, m, p) == p->gbs)
+            return true;
+    return false;
+}
+
 /* The plan at odometer position idx (gbs rounded, see sweep.h). */
 static void plan_at(const struct sweep_spec *s,
                     const size_t *idx,
@@ -163,9 +322,7 @@ static void plan_at(const struct sweep_spec *s,
                     const struct hardware *hw,
                     struct plan *p)
 {
-    long split, unit, target;
-    p->gpus = s->gpus.v[idx[D_GPUS]] > 0 ? (long)s->gpus.v[idx[D_GPUS]]
-                                         : hw->spec.gpus;
+    p->gpus = gpus_at(s, idx[D_GPUS], hw);
     p->tp = (long)s->tp.v[idx[D_TP]];
     p->pp = (long)s->pp.v[idx[D_PP]];
     p->cp = (long)s->cp.v[idx[D_CP]];
@@ -176,15 +333,7 @@ static void plan_at(const struct sweep_spec *s,
     p->precision = (int)s->precision.v[idx[D_PREC]];
     p->recompute = (int)s->recompute.v[idx[D_REC]];
     p->mbs = (long)s->mbs.v[idx[D_MBS]];
-    target = s->gbs.v[idx[D_GBS]] > 0 ? (long)s->gbs.v[idx[D_GBS]]
-                                      : m->spec.global_batch;
-    split = p->tp * p->pp * p->cp;
-    unit = (p->gpus % split == 0 ? p->gpus / split : 1) * p->mbs;
-    if (p->schedule == PLAN_DUALPIPE)
-        unit *= 2;
-    else if (p->schedule == PLAN_INTERLEAVED)
-        unit *= p->pp;
-    p->gbs = round_batch(target, unit);
+    p->gbs = gbs_at(s, idx[D_GBS], m, p);
 }
 
 void sweep_run(const struct sweep_file *sf,
@@ -210,8 +359,12 @@ void sweep_run(const struct sweep_file *sf,
     memset(&p, 0, sizeof p);
     for (;;) { /* an odometer over the lists, the last one fastest */
         if ((index / SWEEP_BLOCK) % threads == thread) {
+            enum plan_reason why;
             plan_at(s, idx, m, hw, &p);
-            visit(user, &p, plan_check(&p, m, hw, true, NULL), index);
+            why = plan_check(&p, m, hw, true, NULL);
+            if (why == PLAN_OK && repeats(s, idx, m, hw, &p))
+                why = PLAN_SAME_PLAN;
+            visit(user, &p, why, index);
         }
         index++;
         for (d = DIMS - 1; d >= 0; d--) {

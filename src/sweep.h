@@ -33,7 +33,12 @@ struct sweep_file {
 
 extern const struct datafile_schema sweep_schema;
 
-/* Loads a sweep file with --set overrides; on failure sf is released. */
+/*
+ * Loads a sweep file with --set overrides and checks that [defaults] is a
+ * plan by itself where no model or cluster is needed (schedule and vpp,
+ * DualPipe's even pp; with gpus and gbs given, the divisions and the
+ * batch), naming file:line: defaults.key. On failure sf is released.
+ */
 enum status sweep_load(const char *path,
                        struct sweep_file *sf,
                        struct datafile_set *sets,
@@ -69,8 +74,11 @@ enum status sweep_prepare(const struct sweep_file *sf,
 /*
  * Called once per combination with the plan (its gbs rounded to the
  * nearest multiple of dp x mbs x (2 for DualPipe, pp for interleaved),
- * ties upward, at least one micro-batch per rank) and plan_check()'s
- * verdict (redundant plans rejected too). p is valid until return.
+ * ties upward, at least one micro-batch per rank, at most 1e9 as PLAN
+ * accepts) and plan_check()'s verdict (redundant plans rejected too); a
+ * valid plan that an earlier combination already gave (gbs targets that
+ * round alike, a gpus of 0 beside the cluster's size) comes with
+ * PLAN_SAME_PLAN, so each plan is ranked once. p is valid until return.
  */
 typedef void (*sweep_visit)(void *user,
                             struct plan *p,

@@ -9,9 +9,12 @@
 
 #include <cmocka.h>
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "datafile.h"
 #include "hardware.h"
@@ -45,19 +48,19 @@ static void test_datafile_load_reports_every_bad_line(void **state)
     assert_has_line(d.msg, "hw-many.ini:21: cluster.bogus: unknown key "
                            "(accepted in [cluster]: name gpus gpus_per_node");
     assert_has_line(d.msg, "hw-many.ini:4: gpu.bf16_achievable_tflops: "
-                           "expected a number in (0, 1000000], got \"12x\"");
+                           "expected a number in 1..1000000, got \"12x\"");
     assert_has_line(d.msg, "hw-many.ini:5: gpu.fp8_peak_tflops: expected a "
                            "number in 0..1000000, got \"nan\"");
     assert_has_line(d.msg, "hw-many.ini:6: gpu.hbm_gib: expected a number in "
-                           "(0, 1000000], got -5");
+                           "1..1000000, got -5");
     assert_has_line(d.msg, "hw-many.ini:7: gpu.hbm_peak_tbps: expected a "
-                           "number in (0, 1000], got \"inf\"");
+                           "number in 0.1..1000, got \"inf\"");
     assert_has_line(d.msg, "hw-many.ini:8: gpu.hbm_achievable_tbps: expected "
-                           "a number in (0, 1000], got 0");
+                           "a number in 0.1..1000, got 0");
     assert_has_line(d.msg, "hw-many.ini:9: gpu.sms: expected an integer in "
                            "1..100000, got \"132.5\"");
     assert_has_line(d.msg, "tests/data/bad/hw-many.ini: cluster.ib_gbps: "
-                           "missing (required; a number in (0, 1000000], in "
+                           "missing (required; a number in 0.1..1000000, in "
                            "GB/s)");
     assert_int_equal(d.lines, 11);
 }
@@ -129,7 +132,7 @@ static void test_datafile_set_overrides(void **state)
     assert_int_equal(hardware_load("data/hardware/h800.ini", &h, &s[1], 1, &d),
                      STATUS_USAGE);
     assert_string_equal(d.msg, "--set cluster.ib_gbps=fast: expected a number "
-                               "in (0, 1000000], got \"fast\"");
+                               "in 0.1..1000000, got \"fast\"");
 }
 
 static void test_datafile_parse_set_rejects_malformed(void **state)
@@ -279,6 +282,380 @@ static void test_datafile_sources(void **state)
     hardware_release(&h);
 }
 
+/* ---- Hostile and odd input ---- */
+
+/* A temporary file holding len bytes of text; its path goes to path. */
+static void write_temp(char *path, const char *text, size_t len)
+{
+    int fd = mkstemp(path);
+    FILE *f;
+    assert_true(fd >= 0);
+    f = fdopen(fd, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A valid hardware file (tests/badinput's hw.ini) after `before`, with
+ * line 3 (`name = G`) replaced by name_line. */
+static void
+hw_text(char *buf, size_t size, const char *before, const char *name_line)
+{
+    snprintf(buf, size,
+             "%s[gpu]\n; a minimal cluster\n%s\nbf16_peak_tflops = 1000\n"
+             "bf16_achievable_tflops = 800\nhbm_gib = 80\nhbm_peak_tbps = 3\n"
+             "hbm_achievable_tbps = 2.5\nsms = 132\n[cluster]\nname = C\n"
+             "gpus = 16\ngpus_per_node = 8\nnvlink_peak_gbps = 200\n"
+             "nvlink_gbps = 160\nib_peak_gbps = 50\nib_gbps = 40\n",
+             before, name_line);
+}
+
+/* Loads text as a hardware file; returns the status, message in d. */
+static enum status load_hw_text(const char *text, struct diag *d)
+{
+    char path[] = "/tmp/test_datafile_XXXXXX";
+    struct hardware h;
+    enum status st;
+    write_temp(path, text, strlen(text));
+    diag_init(d);
+    st = hardware_load(path, &h, NULL, 0, d);
+    if (st == STATUS_OK)
+        hardware_release(&h);
+    remove(path);
+    return st;
+}
+
+/* Hexadecimal floats pass strtod and can be exact subnormals (0x1p-1074
+ * = 4.9e-324 with no ERANGE); blanks, "inf" and "nan" pass strtod too. */
+static void test_datafile_parse_numbers_refuses_hex_and_subnormals(void **state)
+{
+    double v;
+    long l;
+    (void)state;
+    assert_false(datafile_parse_double("0x1p-1074", &v));
+    assert_false(datafile_parse_double("0x10", &v));
+    assert_false(datafile_parse_double("4.9e-324", &v));
+    /* the largest subnormal, 2^-1022 - 2^-1074, is refused; DBL_MIN,
+     * 2^-1022 = 2.2250738585072014e-308, is the smallest accepted */
+    assert_false(datafile_parse_double("2.2250738585072009e-308", &v));
+    assert_true(datafile_parse_double("2.2250738585072014e-308", &v));
+    assert_true(v == DBL_MIN);
+    assert_false(datafile_parse_double(" 5", &v));
+    assert_false(datafile_parse_double("5 ", &v));
+    assert_false(datafile_parse_double("infinity", &v));
+    assert_false(datafile_parse_double("1e", &v));
+    assert_false(datafile_parse_double(".", &v));
+    assert_false(datafile_parse_double("-", &v));
+    assert_true(datafile_parse_double("-.5", &v));
+    assert_near(v, -0.5, 0);
+    assert_true(datafile_parse_double("5.", &v));
+    assert_near(v, 5, 0);
+    assert_true(datafile_parse_double("+1E+3", &v));
+    assert_near(v, 1000, 0);
+    assert_true(datafile_parse_double("0", &v));
+    assert_near(v, 0, 0);
+    assert_false(datafile_parse_long("0x10", &l));
+    assert_false(datafile_parse_long(" 1", &l));
+    assert_false(datafile_parse_long("1e2", &l));
+    assert_false(datafile_parse_long("+", &l));
+    assert_true(datafile_parse_long("+7", &l));
+    assert_int_equal(l, 7);
+}
+
+/* UTF-8 by RFC 3629 (Unicode Table 3-7) and the characters XML 1.0 and
+ * a terminal take as text; columns count characters from 1. */
+static void test_datafile_text_check(void **state)
+{
+    static const struct {
+        const char *text, *why;
+        size_t column;
+    } bad[] = {
+        {"a\x1b[31m", "control character U+001B", 2},
+        {"\xc3\xa9\x7f", "control character U+007F", 2}, /* DEL */
+        {"ab\xc2\x9b", "control character U+009B", 3},   /* C1 CSI */
+        {"a\rb", "carriage return (U+000D) that does not end the line", 2},
+        {"\xc0\xaf", "invalid UTF-8 (byte 0xC0)", 1},         /* overlong */
+        {"x\xe0\x80\xaf", "invalid UTF-8 (byte 0xE0)", 2},    /* overlong */
+        {"\xed\xa0\x80", "invalid UTF-8 (byte 0xED)", 1},     /* surrogate */
+        {"\xf4\x90\x80\x80", "invalid UTF-8 (byte 0xF4)", 1}, /* > 10FFFF */
+        {"\xe2\x82", "invalid UTF-8 (byte 0xE2)", 1},         /* cut short */
+        {"\xff", "invalid UTF-8 (byte 0xFF)", 1},
+        {"\xef\xbf\xbf", "non-character U+FFFF", 1},
+    };
+    char why[96];
+    size_t i, column = 0;
+    (void)state;
+    /* tab, é, € (3 bytes), 😀 (4 bytes), U+10FFFF's neighbour U+10FFFD */
+    assert_true(
+        datafile_text_check("a\tb \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"
+                            " \xf4\x8f\xbf\xbd",
+                            20, &column, why, sizeof why));
+    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+        if (datafile_text_check(bad[i].text, strlen(bad[i].text), &column, why,
+                                sizeof why))
+            fail_msg("case %zu accepted", i);
+        assert_string_equal(why, bad[i].why);
+        assert_int_equal(column, bad[i].column);
+    }
+}
+
+/* Messages show what is not text as \xNN and cut at a character. */
+static void test_datafile_text_quote(void **state)
+{
+    char buf[8];
+    char big[64];
+    (void)state;
+    datafile_text_quote("a\x1b[2Jb", big, sizeof big);
+    assert_string_equal(big, "a\\x1B[2Jb");
+    datafile_text_quote("\xff\xc2\x9b\xc3\xa9", big, sizeof big);
+    assert_string_equal(big, "\\xFF\\xC2\\x9B\xc3\xa9");
+    datafile_text_quote("abcdefg", buf, sizeof buf); /* 7 + NUL: fits */
+    assert_string_equal(buf, "abcdefg");
+    datafile_text_quote("abcdefgh", buf, sizeof buf);
+    assert_string_equal(buf, "abcd...");
+    datafile_text_quote("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", buf,
+                        sizeof buf); /* 5 x é, 2 bytes each */
+    assert_string_equal(buf, "\xc3\xa9\xc3\xa9...");
+    datafile_text_quote("a\x1b", buf, 4); /* "a\x1B" needs 6: "..." fits */
+    assert_string_equal(buf, "...");
+    datafile_text_quote("a\x1b", buf, 3);
+    assert_string_equal(buf, "");
+}
+
+/* Control characters and invalid UTF-8 anywhere in a line (a name, a
+ * source, a comment) fail the load with file:line: column; the line is
+ * then ignored, so the value it held is missing. */
+static void test_datafile_load_refuses_control_and_invalid_text(void **state)
+{
+    char text[1024];
+    struct diag d;
+    (void)state;
+    hw_text(text, sizeof text, "", "name = G\x1b]0;pwned\x07");
+    assert_int_equal(load_hw_text(text, &d), STATUS_PARSE);
+    assert_has_line(d.msg, ":3: column 9: control character U+001B; data "
+                           "files are UTF-8 text without control "
+                           "characters");
+    assert_has_line(d.msg, ": gpu.name: missing (required;");
+    hw_text(text, sizeof text, "", "name = G\nname.source = caf\xe9");
+    assert_int_equal(load_hw_text(text, &d), STATUS_PARSE);
+    assert_has_line(d.msg, ":4: column 18: invalid UTF-8 (byte 0xE9); data "
+                           "files are UTF-8 text without control "
+                           "characters");
+    assert_int_equal(d.lines, 1);
+    hw_text(text, sizeof text, "", "name = G ; \xc2\x9b");
+    assert_int_equal(load_hw_text(text, &d), STATUS_PARSE);
+    assert_has_line(d.msg, ":3: column 12: control character U+009B;");
+}
+
+/* inih takes a line that starts with a blank other than space or tab as
+ * the continuation of the previous value: a carriage return starting a
+ * line was reported as a duplicate key. It is refused as a control
+ * character; CRLF line ends stay accepted. */
+static void test_datafile_load_carriage_returns(void **state)
+{
+    char text[1024], *c, crlf[1200];
+    size_t n = 0;
+    struct diag d;
+    (void)state;
+    hw_text(text, sizeof text, "", "name = G\n\rcontinued");
+    assert_int_equal(load_hw_text(text, &d), STATUS_PARSE);
+    assert_string_equal(d.msg + strcspn(d.msg, ":"),
+                        ":4: column 1: carriage return (U+000D) that does "
+                        "not end the line; data files are UTF-8 text "
+                        "without control characters");
+    hw_text(text, sizeof text, "", "name = G");
+    for (c = text; *c; c++) {
+        if (*c == '\n')
+            crlf[n++] = '\r';
+        crlf[n++] = *c;
+    }
+    crlf[n] = '\0';
+    assert_int_equal(load_hw_text(crlf, &d), STATUS_OK);
+}
+
+/* A UTF-8 byte-order mark hid the first line's [section] from the check
+ * for unknown sections (and from `check`'s choice of the file kind). */
+static void test_datafile_load_skips_bom(void **state)
+{
+    char text[1024], path[] = "/tmp/test_datafile_XXXXXX", first[64];
+    struct diag d;
+    (void)state;
+    hw_text(text, sizeof text, "\xef\xbb\xbf", "name = G");
+    assert_int_equal(load_hw_text(text, &d), STATUS_OK);
+    text[5] = 'q'; /* after the 3-byte mark, [gpu] -> [gqu] */
+    assert_int_equal(load_hw_text(text, &d), STATUS_PARSE);
+    assert_has_line(d.msg, ":1: [gqu]: unknown section in a hardware file");
+    write_temp(path, text, strlen(text));
+    diag_init(&d);
+    assert_int_equal(datafile_first_section(path, first, sizeof first, &d),
+                     STATUS_OK);
+    remove(path);
+    assert_string_equal(first, "gqu");
+}
+
+/* A FIFO hung the load forever (fopen waits for a writer): it is opened
+ * without blocking and refused. alarm() turns a hang into a failure. */
+static void test_datafile_load_refuses_fifo(void **state)
+{
+    char dir[] = "/tmp/test_datafile_XXXXXX", path[64], first[64];
+    struct hardware h;
+    struct diag d;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/fifo.ini", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10);
+    diag_init(&d);
+    assert_int_equal(hardware_load(path, &h, NULL, 0, &d), STATUS_IO);
+    assert_string_equal(d.msg + strlen(dir), "/fifo.ini: not a regular file");
+    diag_init(&d);
+    assert_int_equal(datafile_first_section(path, first, sizeof first, &d),
+                     STATUS_IO);
+    alarm(0);
+    remove(path);
+    rmdir(dir);
+}
+
+/* Paths reach the workbook and every message: text only. */
+static void test_datafile_load_refuses_path_not_text(void **state)
+{
+    struct hardware h;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(hardware_load("x\x1b[2J.ini", &h, NULL, 0, &d),
+                     STATUS_USAGE);
+    assert_string_equal(d.msg, "x\\x1B[2J.ini: file name: column 2: control "
+                               "character U+001B (roofplan shows file names "
+                               "in its reports: rename the file)");
+    diag_init(&d);
+    assert_int_equal(hardware_load("caf\xe9.ini", &h, NULL, 0, &d),
+                     STATUS_USAGE);
+    assert_has_line(d.msg, "caf\\xE9.ini: file name: column 4: invalid UTF-8 "
+                           "(byte 0xE9)");
+}
+
+static void test_datafile_parse_set_refuses_control_text(void **state)
+{
+    struct datafile_set s;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("gpu.name=\x1b[31mred", &s, &d),
+                     STATUS_USAGE);
+    assert_string_equal(d.msg, "--set gpu.name=\\x1B[31mred: column 10: "
+                               "control character U+001B; values are UTF-8 "
+                               "text without control characters");
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("gpu.name=\xff", &s, &d), STATUS_USAGE);
+    assert_has_line(d.msg, "--set gpu.name=\\xFF: column 10: invalid UTF-8");
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("gpu.name=caf\xc3\xa9", &s, &d),
+                     STATUS_OK);
+    assert_string_equal(s.value, "caf\xc3\xa9");
+}
+
+/* Fractional steps through integers were truncated into repeated values
+ * (1..4 +0.5 gave tp 1 1 2 2 3 3 4: duplicate plans); a multiplying
+ * range from 0 never grows and was reported as too long. */
+static void test_datafile_ranges_refuse_fractional_and_zero_start(void **state)
+{
+    struct sweep_file sf;
+    struct diag d;
+    struct datafile_set s;
+    (void)state;
+    diag_init(&d);
+    datafile_parse_set("space.tp=1..4 +0.5", &s, &d);
+    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
+                     STATUS_USAGE);
+    assert_string_equal(d.msg, "--set space.tp=1..4 +0.5: range step "
+                               "\"+0.5\": expected a whole step (the values "
+                               "are integers)");
+    diag_init(&d);
+    datafile_parse_set("space.pp=2..64 x1.5", &s, &d);
+    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
+                     STATUS_USAGE);
+    assert_has_line(d.msg, "range step \"x1.5\": expected a whole step");
+    diag_init(&d);
+    datafile_parse_set("space.gpus=0..64 x2", &s, &d);
+    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
+                     STATUS_USAGE);
+    assert_string_equal(d.msg, "--set space.gpus=0..64 x2: range \"0..64 "
+                               "x2\": a multiplying range must start above 0 "
+                               "(0 never grows)");
+    diag_init(&d);
+    datafile_parse_set("space.gpus=0..64 +16", &s, &d); /* 0 16 32 48 64 */
+    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
+                     STATUS_OK);
+    assert_int_equal(sf.spec.gpus.n, 5);
+    assert_near(sf.spec.gpus.v[4], 64, 0);
+    sweep_release(&sf);
+}
+
+/* The physical lower bounds keep every time finite: a clock derate of
+ * 3e-308 made the compute time infinite and the step NaN. */
+static void test_datafile_rates_have_lower_bounds(void **state)
+{
+    static const char *const refused[] = {
+        "gpu.clock_derate=3e-308",  "gpu.clock_derate=0.09",
+        "gpu.bf16_peak_tflops=0.5", "gpu.hbm_achievable_tbps=0.05",
+        "cluster.ib_gbps=0.01",     "cluster.nvlink_gbps=0.5",
+        "gpu.hbm_gib=0.5",          "gpu.fp8_achievable_tflops=0.5"};
+    struct hardware h;
+    struct diag d;
+    struct datafile_set s;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof refused / sizeof *refused; i++) {
+        diag_init(&d);
+        assert_int_equal(datafile_parse_set(refused[i], &s, &d), STATUS_OK);
+        if (hardware_load("data/hardware/h800.ini", &h, &s, 1, &d) ==
+            STATUS_OK) {
+            hardware_release(&h);
+            fail_msg("%s accepted", refused[i]);
+        }
+    }
+    diag_init(&d);
+    datafile_parse_set("gpu.clock_derate=0.1", &s, &d);
+    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, &s, 1, &d),
+                     STATUS_OK);
+    hardware_release(&h);
+    diag_init(&d);
+    datafile_parse_set("gpu.fp8_achievable_tflops=0.5", &s, &d);
+    assert_int_not_equal(hardware_load("data/hardware/h800.ini", &h, &s, 1, &d),
+                         STATUS_OK);
+    assert_has_line(d.msg, "gpu.fp8_achievable_tflops: expected 0 (no FP8) "
+                           "or at least 1, got 0.5");
+}
+
+/* One 1 MiB file of "a=1" lines (262,144 keys) took 160 MB: each entry
+ * held three 200-byte arrays. Now entries point into a string pool; the
+ * load must still list the first problems and count the rest. */
+static void test_datafile_load_many_keys(void **state)
+{
+    char path[] = "/tmp/test_datafile_XXXXXX";
+    size_t n = 6 + 4 * 200000, i;
+    char *text = malloc(n + 1);
+    struct hardware h;
+    struct diag d;
+    (void)state;
+    assert_non_null(text);
+    memcpy(text, "[gpu]\n", 6);
+    for (i = 6; i < n; i += 4)
+        memcpy(text + i, "a=1\n", 4);
+    write_temp(path, text, n);
+    free(text);
+    diag_init(&d);
+    assert_int_equal(hardware_load(path, &h, NULL, 0, &d), STATUS_PARSE);
+    remove(path);
+    assert_has_line(d.msg, ":2: gpu.a: unknown key (accepted in [gpu]:");
+    assert_has_line(d.msg, ":3: gpu.a: unknown key");
+    /* 200000 unknown keys + the 14 required keys of [gpu] and [cluster]
+     * (7 each), all counted though only the first fit in the message */
+    assert_int_equal(d.lines, 200000 + 14);
+    assert_has_line(d.msg, " more problems");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +670,19 @@ int main(void)
         cmocka_unit_test(test_datafile_sources),
         cmocka_unit_test(test_datafile_load_rejects_key_before_section),
         cmocka_unit_test(test_datafile_load_stops_listing_malformed_lines),
+        cmocka_unit_test(
+            test_datafile_parse_numbers_refuses_hex_and_subnormals),
+        cmocka_unit_test(test_datafile_text_check),
+        cmocka_unit_test(test_datafile_text_quote),
+        cmocka_unit_test(test_datafile_load_refuses_control_and_invalid_text),
+        cmocka_unit_test(test_datafile_load_carriage_returns),
+        cmocka_unit_test(test_datafile_load_skips_bom),
+        cmocka_unit_test(test_datafile_load_refuses_fifo),
+        cmocka_unit_test(test_datafile_load_refuses_path_not_text),
+        cmocka_unit_test(test_datafile_parse_set_refuses_control_text),
+        cmocka_unit_test(test_datafile_ranges_refuse_fractional_and_zero_start),
+        cmocka_unit_test(test_datafile_rates_have_lower_bounds),
+        cmocka_unit_test(test_datafile_load_many_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

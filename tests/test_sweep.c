@@ -283,6 +283,158 @@ static void test_sweep_empty_space(void **state)
     sweep_release(&sf);
 }
 
+/* ---- Each plan once; [defaults] checked at load ---- */
+
+/* What sweep_run visited: counts per reason and the valid plans. */
+struct seen {
+    uint64_t reasons[PLAN_REASONS];
+    struct plan valid[64];
+    size_t nvalid;
+};
+
+static void see(void *user, struct plan *p, enum plan_reason why, uint64_t i)
+{
+    struct seen *s = user;
+    (void)i;
+    s->reasons[why]++;
+    if (why == PLAN_OK && s->nvalid < 64)
+        s->valid[s->nvalid++] = *p;
+}
+
+/*
+ * On 2048 H800s (8 per node) with tp = pp = cp = 1, dp = 2048 and one
+ * micro-batch per rank is the unit. By hand: gbs 15360 (7.5 units, ties
+ * up) -> 16384; 16000 (7.8) -> 16384; 30720 (15) -> 30720; 0 (the
+ * model's 15360) -> 16384. So of the 4 targets, 2 plans; gpus 0 is the
+ * cluster's 2048, the same as the next entry: 2 x 4 = 8 combinations,
+ * 2 plans, 6 repeats. large.ini listed one ZeRO-3 plan 4 times this way.
+ */
+static void test_sweep_lists_each_plan_once(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct seen seen;
+    static const char *const sets[] = {
+        "space.gpus=0 2048",    "space.tp=1",
+        "space.pp=1",           "space.ep=1",
+        "space.zero=1",         "space.schedule=1f1b",
+        "space.precision=bf16", "space.recompute=full",
+        "space.mbs=1",          "space.gbs=15360 16000 30720 0"};
+    size_t i, j;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    assert_int_equal(sweep_count(&sf), 8);
+    memset(&seen, 0, sizeof seen);
+    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
+    assert_int_equal(seen.reasons[PLAN_OK], 2);
+    assert_int_equal(seen.reasons[PLAN_SAME_PLAN], 6);
+    assert_int_equal(seen.valid[0].gbs, 16384);
+    assert_int_equal(seen.valid[1].gbs, 30720);
+    for (i = 0; i < seen.nvalid; i++)
+        for (j = 0; j < i; j++)
+            assert_memory_not_equal(&seen.valid[i], &seen.valid[j],
+                                    sizeof seen.valid[i]);
+    sweep_release(&sf);
+}
+
+/*
+ * A rounded gbs stays within what `eval` accepts (1e9). gpus = 504000
+ * with mbs = 1000: one unit is 5.04e8 sequences; 1e9 is 1.98 units, so
+ * the nearest multiple, 2 units = 1.008e9, is over and 1 unit is taken.
+ * gpus = 1008000: one unit is 1.008e9, over on its own: the plan keeps
+ * the target 1e9, which is not a multiple of dp x mbs, and is rejected.
+ */
+static void test_sweep_batch_within_plan_range(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct seen seen;
+    static const char *const sets[] = {"space.gpus=504000 1008000",
+                                       "space.tp=1",
+                                       "space.pp=1",
+                                       "space.ep=1",
+                                       "space.zero=1",
+                                       "space.schedule=1f1b",
+                                       "space.precision=bf16",
+                                       "space.recompute=full",
+                                       "space.mbs=1000",
+                                       "space.gbs=1000000000"};
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    memset(&seen, 0, sizeof seen);
+    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
+    assert_int_equal(seen.reasons[PLAN_OK], 1);
+    assert_int_equal(seen.valid[0].gbs, 504000000);
+    assert_int_equal(seen.reasons[PLAN_BAD_BATCH], 1);
+    sweep_release(&sf);
+}
+
+/* Loads default.ini with one override; returns the status, message in d. */
+static enum status
+load_one(const char *set, struct sweep_file *sf, struct diag *d)
+{
+    struct datafile_set s;
+    diag_init(d);
+    if (datafile_parse_set(set, &s, d) != STATUS_OK)
+        fail_msg("%s", d->msg);
+    return sweep_load("data/sweeps/default.ini", sf, &s, 1, d);
+}
+
+/* A [defaults] that no PLAN can complete was accepted by `check` and
+ * reported by `eval` as "PLAN: ..." with no file or line. default.ini:
+ * line 26 schedule = 1f1b, 27 vpp = 1 (gpus and gbs 0: the cluster's
+ * and the model's, checked by eval). */
+static void test_sweep_defaults_checked_at_load(void **state)
+{
+    struct sweep_file sf;
+    struct diag d;
+    (void)state;
+    assert_int_equal(load_one("defaults.schedule=interleaved", &sf, &d),
+                     STATUS_RANGE);
+    assert_string_equal(d.msg, "data/sweeps/default.ini:27: defaults.vpp: "
+                               "schedule=interleaved needs vpp >= 2, got "
+                               "vpp=1");
+    assert_int_equal(load_one("defaults.vpp=2", &sf, &d), STATUS_RANGE);
+    assert_string_equal(d.msg, "data/sweeps/default.ini:26: defaults.vpp: "
+                               "vpp=2 needs schedule=interleaved (other "
+                               "schedules take vpp=1)");
+    assert_int_equal(load_one("defaults.gpus=48", &sf, &d), STATUS_OK);
+    sweep_release(&sf);
+    assert_int_equal(load_one("defaults.gbs=1001", &sf, &d), STATUS_OK);
+    sweep_release(&sf);
+}
+
+/* With gpus and gbs given, the divisions are checked too. */
+static void test_sweep_defaults_divisions(void **state)
+{
+    static const char *const sets[] = {"defaults.gpus=48", "defaults.pp=5",
+                                       "defaults.gbs=100"};
+    struct datafile_set s[3];
+    struct sweep_file sf;
+    struct diag d;
+    size_t i;
+    (void)state;
+    diag_init(&d);
+    for (i = 0; i < 3; i++)
+        datafile_parse_set(sets[i], &s[i], &d);
+    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 3, &d),
+                     STATUS_RANGE);
+    /* tp*pp*cp = 1 x 5 x 1 does not divide 48; set by --set: no line, so
+     * the line of tp (21), the rule's other key */
+    assert_string_equal(d.msg, "data/sweeps/default.ini:21: defaults.gpus: "
+                               "tp*pp*cp=5 does not divide gpus=48");
+    datafile_parse_set("defaults.pp=4", &s[1], &d);
+    diag_init(&d);
+    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 3, &d),
+                     STATUS_RANGE);
+    /* dp = 48 / 4 = 12, mbs = 1: 100 is not a multiple of 12 */
+    assert_string_equal(d.msg, "data/sweeps/default.ini:30: defaults.gbs: "
+                               "gbs=100 is not a multiple of dp*mbs=12");
+    datafile_parse_set("defaults.gbs=96", &s[2], &d);
+    diag_init(&d);
+    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 3, &d),
+                     STATUS_OK);
+    sweep_release(&sf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +444,10 @@ int main(void)
         cmocka_unit_test(test_sweep_threads_same_report),
         cmocka_unit_test(test_sweep_top_keeps_best),
         cmocka_unit_test(test_sweep_empty_space),
+        cmocka_unit_test(test_sweep_lists_each_plan_once),
+        cmocka_unit_test(test_sweep_batch_within_plan_range),
+        cmocka_unit_test(test_sweep_defaults_checked_at_load),
+        cmocka_unit_test(test_sweep_defaults_divisions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -16,7 +16,15 @@
  *   traffic without that kind of parallelism.
  *
  * Layers are capped at LAYERS_MAX so partitioning stays fast.
+ *
+ * Overrides reach the ranges' ends: each edge, the next double inside it,
+ * and values that must be refused (the next double outside, subnormals,
+ * hexadecimal text, names with control characters or invalid UTF-8): a
+ * file that loads with one of those aborts, and whatever loads must keep
+ * its schema's ranges. The text and JSON outputs must be text (valid
+ * UTF-8, no control characters but newline and tab).
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,12 +54,11 @@ static const char *const hw_files[] = {"hardware/h800.ini", "hardware/h100.ini",
 #define NHW     (sizeof hw_files / sizeof hw_files[0])
 
 /* libFuzzer's entry points take no context: the absolute paths of the
- * data files and the stream the outputs are printed to (/dev/null) are
- * set once by LLVMFuzzerInitialize() in this static, then only read. */
+ * data files are set once by LLVMFuzzerInitialize() in this static, then
+ * only read. */
 static struct {
     char model[NMODELS][1024];
     char hw[NHW][1024];
-    FILE *null;
 } ctx;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -63,9 +70,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         fuzz_data_path(model_files[i], ctx.model[i], sizeof ctx.model[i]);
     for (i = 0; i < NHW; i++)
         fuzz_data_path(hw_files[i], ctx.hw[i], sizeof ctx.hw[i]);
-    ctx.null = fopen("/dev/null", "w");
-    if (!ctx.null)
-        abort();
     return 0;
 }
 
@@ -94,12 +98,15 @@ static long count_choices(const char *choices)
     return n;
 }
 
-/* A number in f's range, edges and small values favoured. */
-static double pick_number(struct fuzz_bytes *b, const struct datafile_field *f)
+/* A number in f's range, edges and small values favoured; or, where
+ * *refused is set, one the schema must refuse. */
+static double
+pick_number(struct fuzz_bytes *b, const struct datafile_field *f, bool *refused)
 {
     double lo = f->min, hi = f->max, v;
     bool integer = f->type == DATAFILE_INT || f->type == DATAFILE_LIST;
-    switch (fuzz_u8(b) % 6) {
+    *refused = false;
+    switch (fuzz_u8(b) % 10) {
     case 0:
         v = lo;
         break;
@@ -115,6 +122,20 @@ static double pick_number(struct fuzz_bytes *b, const struct datafile_field *f)
     case 4:
         v = ldexp(1, -(int)fuzz_range(b, 1, 60)); /* tiny (doubles) */
         break;
+    case 5: /* just inside an edge */
+        if (integer)
+            return fuzz_bool(b) ? lo + 1 : hi - 1;
+        return fuzz_bool(b) ? nextafter(lo, hi) : nextafter(hi, lo);
+    case 6: /* just outside an edge */
+        *refused = true;
+        if (integer)
+            return fuzz_bool(b) ? lo - 1 : hi + 1;
+        return fuzz_bool(b) ? nextafter(lo, -HUGE_VAL) : nextafter(hi, HUGE_VAL);
+    case 7: /* subnormal: 2^-1074 .. 2^-1023 (refused by the parser) */
+        *refused = true;
+        if (integer)
+            return hi + 1;
+        return ldexp(1, -(int)fuzz_range(b, 1023, 1074));
     default:
         v = lo + fuzz_unit(b) * (hi - lo);
         break;
@@ -128,16 +149,42 @@ static double pick_number(struct fuzz_bytes *b, const struct datafile_field *f)
     return v;
 }
 
-/* Writes a value text for field f into buf; false to skip the field. */
+/* A name: plain, UTF-8 beyond ASCII, markup that writers must escape, or
+ * (with *refused) text that is not: controls, invalid UTF-8. */
+static void
+pick_text(struct fuzz_bytes *b, char *buf, size_t size, bool *refused)
+{
+    static const char *const ok[] = {
+        "GPU", "H800 SXM5 80GB", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+        "a]]>b <&> \"q\" 'a' \\ %s ${x} `id`", "tab\there"};
+    static const char *const bad[] = {
+        "\x1b[31mred",    "\x1b]0;title\x07", ("csi\xc2\x9b" "2J"),
+        "del\x7f",        "cr\rhere",         "latin1 caf\xe9",
+        "over\xc0\xaflong", "sur\xed\xa0\x80", "cut\xe2\x82",
+        "big\xf4\x90\x80\x80", "non\xef\xbf\xbf"};
+    *refused = fuzz_bool(b);
+    if (*refused)
+        snprintf(buf, size, "%s",
+                 bad[fuzz_range(b, 0, sizeof bad / sizeof *bad - 1)]);
+    else
+        snprintf(buf, size, "%s",
+                 ok[fuzz_range(b, 0, sizeof ok / sizeof *ok - 1)]);
+}
+
+/* Writes a value text for field f into buf; false to skip the field.
+ * *refused: the value is one the loader must refuse. */
 static bool pick_value(struct fuzz_bytes *b,
                        const struct datafile_field *f,
                        char *buf,
-                       size_t size)
+                       size_t size,
+                       bool *refused)
 {
     double v;
+    *refused = false;
     switch (f->type) {
     case DATAFILE_STRING:
-        return false;
+        pick_text(b, buf, size, refused);
+        return true;
     case DATAFILE_BOOL:
         snprintf(buf, size, "%s", fuzz_bool(b) ? "true" : "false");
         return true;
@@ -160,44 +207,74 @@ static bool pick_value(struct fuzz_bytes *b,
                 }
             return true;
         }
-        v = pick_number(b, f);
+        v = pick_number(b, f, refused);
         snprintf(buf, size, "%.0f", v);
         return true;
     case DATAFILE_INT:
-        v = pick_number(b, f);
+        v = pick_number(b, f, refused);
         /* Bound the partitioning work (O(chunks x units^2)). */
-        if (strcmp(f->key, "layers") == 0 ||
-            strcmp(f->key, "first_dense_layers") == 0)
+        if (!*refused && (strcmp(f->key, "layers") == 0 ||
+                          strcmp(f->key, "first_dense_layers") == 0))
             v = fmod(v, LAYERS_MAX) + (strcmp(f->key, "layers") == 0);
         snprintf(buf, size, "%.0f", v);
         return true;
     case DATAFILE_DOUBLE:
-        snprintf(buf, size, "%.17g", pick_number(b, f));
+        v = pick_number(b, f, refused);
+        if (!*refused && fuzz_u8(b) < 16) { /* the same value in hex */
+            snprintf(buf, size, "%a", v);
+            *refused = true;
+        } else {
+            snprintf(buf, size, "%.17g", v);
+        }
         return true;
     }
     return false;
 }
 
-/* Fills sets with up to OVERRIDES_MAX overrides; returns their count. */
-static size_t pick_overrides(struct fuzz_bytes *b, struct datafile_set *sets)
+/* The overrides picked, and whether each schema got one it must refuse. */
+struct picks {
+    size_t n;
+    bool refuse_model, refuse_hw;
+};
+
+/* Fills sets with up to OVERRIDES_MAX overrides of distinct fields (so
+ * none is replaced by a later one); counts them in pk. An override that
+ * is not text must fail datafile_parse_set() and is dropped. */
+static void
+pick_overrides(struct fuzz_bytes *b, struct datafile_set *sets, struct picks *pk)
 {
-    size_t n = 0, want = (size_t)fuzz_range(b, 0, OVERRIDES_MAX);
-    while (n < want && b->size > 0) {
+    size_t want = (size_t)fuzz_range(b, 0, OVERRIDES_MAX), j;
+    const struct datafile_field *used[OVERRIDES_MAX];
+    memset(pk, 0, sizeof *pk);
+    while (pk->n < want && b->size > 0) {
+        bool is_model = fuzz_bool(b), refused, again = false;
         const struct datafile_schema *s =
-            fuzz_bool(b) ? &model_schema : &hardware_schema;
+            is_model ? &model_schema : &hardware_schema;
         const struct datafile_field *f =
             &s->fields[fuzz_range(b, 0, (long)s->n - 1)];
         char value[DATAFILE_TEXT_MAX], arg[DATAFILE_TEXT_MAX + 130];
         struct diag d;
-        if (!pick_value(b, f, value, sizeof value))
+        for (j = 0; j < pk->n; j++)
+            again = again || used[j] == f;
+        if (again || !pick_value(b, f, value, sizeof value, &refused))
             continue;
         snprintf(arg, sizeof arg, "%s.%s=%s", f->section, f->key, value);
         diag_init(&d);
-        if (datafile_parse_set(arg, &sets[n], &d) != STATUS_OK)
-            abort(); /* every generated override is well-formed */
-        n++;
+        if (datafile_parse_set(arg, &sets[pk->n], &d) != STATUS_OK) {
+            /* only text that is not text fails here, saying so in text */
+            if (!(f->type == DATAFILE_STRING && refused))
+                abort();
+            fuzz_need_text(d.msg, true);
+            continue;
+        }
+        if (f->type == DATAFILE_STRING && refused)
+            abort(); /* control characters or invalid UTF-8 accepted */
+        if (refused && is_model)
+            pk->refuse_model = true;
+        else if (refused)
+            pk->refuse_hw = true;
+        used[pk->n++] = f;
     }
-    return n;
 }
 
 /* ---- The plan ---- */
@@ -355,7 +432,9 @@ static void evaluate(const struct model *m,
     struct cost_ctx cc;
     struct eval_view view;
     struct diag d;
-    size_t i, ncoll = 0;
+    size_t i, ncoll = 0, len = 0;
+    char *text = NULL;
+    FILE *mem;
 
     for (i = 0; i < 2; i++) {
         diag_init(&d);
@@ -369,8 +448,16 @@ static void evaluate(const struct model *m,
         view.r = &r;
         view.coll = coll;
         view.ncoll = ncoll;
-        eval_out_text(ctx.null, &view);
-        eval_out_json(ctx.null, &view);
+        mem = open_memstream(&text, &len);
+        if (!mem)
+            abort();
+        eval_out_text(mem, &view);
+        eval_out_json(mem, &view);
+        if (fclose(mem) != 0)
+            abort();
+        fuzz_need_text(text, true); /* names reach the terminal */
+        free(text);
+        text = NULL;
         cost_ctx_release(&cc);
     }
 }
@@ -388,16 +475,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *args[1];
     struct plan defaults, p;
     struct diag d;
-    size_t nsets;
+    struct picks pk;
     long given_dp;
 
     if (!sets || !m || !hw)
         goto done;
-    nsets = pick_overrides(&b, sets);
+    pick_overrides(&b, sets, &pk);
     diag_init(&d);
-    have_m = model_load(mp, m, sets, nsets, &d) == STATUS_OK;
+    have_m = model_load(mp, m, sets, pk.n, &d) == STATUS_OK;
+    if (have_m && pk.refuse_model)
+        abort(); /* a value out of range, subnormal or hex accepted */
+    if (have_m)
+        fuzz_need_loaded(&model_schema, &m->spec, &m->meta);
+    else
+        fuzz_need_text(d.msg, true);
     diag_init(&d);
-    have_hw = hardware_load(hp, hw, sets, nsets, &d) == STATUS_OK;
+    have_hw = hardware_load(hp, hw, sets, pk.n, &d) == STATUS_OK;
+    if (have_hw && pk.refuse_hw)
+        abort();
+    if (have_hw)
+        fuzz_need_loaded(&hardware_schema, &hw->spec, &hw->meta);
+    else
+        fuzz_need_text(d.msg, true);
     if (!have_m || !have_hw || m->units > LAYERS_MAX + 16)
         goto done;
     pick_plan(&b, hw, plan_text, sizeof plan_text);

@@ -103,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         STATUS_OK) {
         if (d.status != STATUS_USAGE || d.msg[0] == '\0')
             abort();
+        fuzz_need_text(d.msg, true); /* the token is quoted, never raw */
         free(text);
         return 0;
     }

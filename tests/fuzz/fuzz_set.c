@@ -2,7 +2,9 @@
  * fuzz_set: the input as --set arguments (one per line) through
  * datafile_parse_set(), then the default cluster, model and sweep loaded
  * with the overrides that parsed. Nothing may crash, leak or hit
- * undefined behaviour; every failure must say why.
+ * undefined behaviour; every failure must say why, in text (no control
+ * characters, valid UTF-8: the argument may hold anything); what loads
+ * must keep its schema's ranges.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,11 +35,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* A failed load must carry a status and a message. */
+/* A failed load must carry a status and a message, in text. */
 static void check_failed(const struct diag *d)
 {
     if (d->status == STATUS_OK || d->msg[0] == '\0')
         abort();
+    fuzz_need_text(d->msg, true);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -62,23 +65,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             nsets++;
         else if (d.status != STATUS_USAGE || d.msg[0] == '\0')
             abort();
+        else
+            fuzz_need_text(d.msg, true);
         if (!nl)
             break;
         c = nl + 1;
     }
     diag_init(&d);
     if (hardware_load(paths.hw, hw, sets, nsets, &d) == STATUS_OK)
+        {
+        fuzz_need_loaded(&hardware_schema, &hw->spec, &hw->meta);
         hardware_release(hw);
+    }
     else
         check_failed(&d);
     diag_init(&d);
     if (model_load(paths.model, m, sets, nsets, &d) == STATUS_OK)
+        {
+        fuzz_need_loaded(&model_schema, &m->spec, &m->meta);
         model_release(m);
+    }
     else
         check_failed(&d);
     diag_init(&d);
     if (sweep_load(paths.sweep, sf, sets, nsets, &d) == STATUS_OK)
+        {
+        fuzz_need_loaded(&sweep_schema, &sf->spec, &sf->meta);
         sweep_release(sf);
+    }
     else
         check_failed(&d);
 done:

@@ -1,7 +1,9 @@
 /*
  * fuzz_sweep: the input as a sweep file, through sweep_load(). It must never
  * crash, leak or hit undefined behaviour; a file that loads must say
- * nothing in its diag, one that does not must say why.
+ * nothing in its diag, one that does not must say why
+ * (in text: no control characters, valid UTF-8); what loads must keep
+ * its schema's ranges, its strings and sources being text.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,13 @@ static enum status load(const char *path, void *dest, struct diag *d)
     return sweep_load(path, dest, NULL, 0, d);
 }
 
+/* Every accepted value within its schema's range, every text text. */
+static void verify(const void *dest)
+{
+    const struct sweep_file *sf = dest;
+    fuzz_need_loaded(&sweep_schema, &sf->spec, &sf->meta);
+}
+
 static void release(void *dest)
 {
     sweep_release(dest);
@@ -35,6 +44,7 @@ static void release(void *dest)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_load(&input, data, size, sizeof(struct sweep_file), load, release);
+    fuzz_load(&input, data, size, sizeof(struct sweep_file), load, verify,
+              release);
     return 0;
 }

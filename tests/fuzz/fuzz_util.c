@@ -7,6 +7,8 @@
 
 #include "fuzz_util.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +114,7 @@ void fuzz_load(const struct fuzz_file *f,
                size_t size,
                size_t dest_size,
                fuzz_loader load,
+               fuzz_verify verify,
                fuzz_release release)
 {
     void *x = malloc(dest_size);
@@ -123,9 +126,133 @@ void fuzz_load(const struct fuzz_file *f,
     if (load(f->path, x, &d) == STATUS_OK) {
         if (d.msg[0] != '\0')
             abort(); /* success with a message */
+        if (verify)
+            verify(x);
         release(x);
     } else if (d.msg[0] == '\0' || d.status == STATUS_OK) {
         abort(); /* failure without a reason */
+    } else {
+        fuzz_need_text(d.msg, true); /* what main prints */
     }
     free(x);
+}
+
+/* ---- What was accepted ---- */
+
+/* Bytes of the UTF-8 sequence at s that encodes a character other than a
+ * control (tab and, if nl, newline allowed) or U+FFFE/U+FFFF; 0 if none.
+ * Spelled out by Unicode's Table 3-7 (well-formed byte sequences). */
+static size_t text_char(const unsigned char *s, bool nl)
+{
+    static const struct {
+        unsigned char lead_lo, lead_hi, second_lo, second_hi;
+        size_t len;
+    } forms[] = {
+        {0xC2, 0xDF, 0x80, 0xBF, 2}, {0xE0, 0xE0, 0xA0, 0xBF, 3},
+        {0xE1, 0xEC, 0x80, 0xBF, 3}, {0xED, 0xED, 0x80, 0x9F, 3},
+        {0xEE, 0xEF, 0x80, 0xBF, 3}, {0xF0, 0xF0, 0x90, 0xBF, 4},
+        {0xF1, 0xF3, 0x80, 0xBF, 4}, {0xF4, 0xF4, 0x80, 0x8F, 4},
+    };
+    size_t i, k;
+    if (s[0] < 0x80)
+        return s[0] >= 0x20 && s[0] != 0x7F ? 1
+               : s[0] == '\t' || (nl && s[0] == '\n') ? 1
+                                                     : 0;
+    for (i = 0; i < sizeof forms / sizeof *forms; i++) {
+        if (s[0] < forms[i].lead_lo || s[0] > forms[i].lead_hi)
+            continue;
+        if (s[1] < forms[i].second_lo || s[1] > forms[i].second_hi)
+            return 0;
+        for (k = 2; k < forms[i].len; k++)
+            if (s[k] < 0x80 || s[k] > 0xBF)
+                return 0;
+        if (s[0] == 0xC2 && s[1] <= 0x9F)
+            return 0; /* C1 controls, U+0080..U+009F */
+        if (s[0] == 0xEF && s[1] == 0xBF && (s[2] == 0xBE || s[2] == 0xBF))
+            return 0; /* U+FFFE, U+FFFF */
+        return forms[i].len;
+    }
+    return 0;
+}
+
+void fuzz_need_text(const char *s, bool lines)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        size_t n = text_char(u, lines);
+        if (n == 0) {
+            fprintf(stderr, "fuzz: not text at byte %zu of:\n%s\n",
+                    (size_t)(u - (const unsigned char *)s), s);
+            abort();
+        }
+        u += n;
+    }
+}
+
+static long count_words(const char *choices)
+{
+    long n = 1;
+    for (; *choices; choices++)
+        n += *choices == '|';
+    return n;
+}
+
+/* v is a number field f may hold. */
+static bool in_range(const struct datafile_field *f, double v, bool integer)
+{
+    if (f->choices)
+        return v >= 0 && v < (double)count_words(f->choices) && v == floor(v);
+    if (!isfinite(v) || (v != 0 && fabs(v) < DBL_MIN))
+        return false;
+    if (integer && v != floor(v))
+        return false;
+    return v >= f->min && !(f->min_open && v <= f->min) && v <= f->max;
+}
+
+void fuzz_need_loaded(const struct datafile_schema *schema,
+                      const void *spec,
+                      const struct datafile_meta *meta)
+{
+    size_t i, j, k;
+    for (i = 0; i < schema->n; i++) {
+        const struct datafile_field *f = &schema->fields[i];
+        const char *at = (const char *)spec + f->offset;
+        bool ok = true;
+        switch (f->type) {
+        case DATAFILE_INT:
+            ok = in_range(f, (double)*(const long *)(const void *)at, true);
+            break;
+        case DATAFILE_DOUBLE:
+            ok = in_range(f, *(const double *)(const void *)at, false);
+            break;
+        case DATAFILE_ENUM:
+            ok = in_range(f, *(const int *)(const void *)at, true);
+            break;
+        case DATAFILE_BOOL:
+            break;
+        case DATAFILE_STRING:
+            ok = memchr(at, '\0', f->size) != NULL;
+            if (ok)
+                fuzz_need_text(at, false);
+            break;
+        case DATAFILE_LIST: {
+            const struct datafile_list *l = (const void *)at;
+            bool integer = !f->choices && f->min == floor(f->min);
+            ok = l->n >= 1 && l->n <= DATAFILE_LIST_MAX;
+            for (j = 0; ok && j < l->n; j++) {
+                ok = in_range(f, l->v[j], integer);
+                for (k = 0; ok && k < j; k++)
+                    ok = l->v[k] != l->v[j]; /* each value once */
+            }
+            break;
+        }
+        }
+        if (!ok) {
+            fprintf(stderr, "fuzz: %s.%s accepted out of its range\n",
+                    f->section, f->key);
+            abort();
+        }
+        fuzz_need_text(datafile_meta_source(meta, i), false);
+    }
+    fuzz_need_text(meta->path, false);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "datafile.h"
 #include "diag.h"
 
 /* libFuzzer's entry points, defined once per target. */
@@ -49,17 +50,42 @@ typedef enum status (*fuzz_loader)(const char *path,
                                    struct diag *d);
 typedef void (*fuzz_release)(void *dest);
 
+/* Checks what a loader accepted (fuzz_need_loaded on its parts). */
+typedef void (*fuzz_verify)(const void *dest);
+
 /*
  * The loader targets' one test: writes data into f, loads it into a fresh
  * dest of dest_size bytes, and aborts when a load succeeds with a message
- * or fails without one; releases and frees dest.
+ * or fails without one, or fails with a message that is not text
+ * (fuzz_need_text); a success is verified (verify may be NULL). Releases
+ * and frees dest.
  */
 void fuzz_load(const struct fuzz_file *f,
                const uint8_t *data,
                size_t size,
                size_t dest_size,
                fuzz_loader load,
+               fuzz_verify verify,
                fuzz_release release);
+
+/*
+ * Aborts unless s is text roofplan may print or write: well-formed UTF-8
+ * (RFC 3629) without control characters but tab, and newline where
+ * `lines` (diag messages, eval output). Written apart from
+ * datafile_text_check() so that each checks the other.
+ */
+void fuzz_need_text(const char *s, bool lines);
+
+/*
+ * Aborts unless what a loader accepted keeps its schema's promises: every
+ * number finite, not subnormal, within [min, max] (above min when open),
+ * integers whole; enum indexes in range; lists of 1 to DATAFILE_LIST_MAX
+ * values, none repeated; strings and sources text (fuzz_need_text). spec
+ * is the struct the schema's offsets describe (model_spec, ...).
+ */
+void fuzz_need_loaded(const struct datafile_schema *schema,
+                      const void *spec,
+                      const struct datafile_meta *meta);
 
 /* A NUL-terminated copy of the input, or NULL; free() it. */
 char *fuzz_cstring(const uint8_t *data, size_t size);

@@ -31,7 +31,9 @@ bad_case() { # STATUS FRAGMENT ARGS (ARGS raw, @ not yet replaced)
     done
     bad_cases=$((bad_cases + 1))
     read -ra args <<<"$(eval "printf '%s ' $(bad_subst "$raw")")"
-    expect "$want" "$(bad_subst "$frag")" -- "$ROOFPLAN" "${args[@]}"
+    # a hang (a FIFO read) fails the case instead of stalling the suite
+    expect "$want" "$(bad_subst "$frag")" -- \
+        timeout -k 5 60 "$ROOFPLAN" "${args[@]}"
     if [ "$want" -eq 2 ] && [ -s "$TMP/out" ]; then
         echo "FAIL: $raw -> wrote to stdout on bad input"
         pass=$((pass - 1))
@@ -63,6 +65,10 @@ while IFS= read -r line || [ -n "$line" ]; do
     'dir '*)
         mkdir -p "$BAD/${line#dir }"
         ;;
+    'fifo '*)
+        rm -f "$BAD/${line#fifo }"
+        mkfifo "$BAD/${line#fifo }"
+        ;;
     'sh '* | 'noread '*)
         spec=${line#* }
         name=${spec%%:*}
@@ -92,4 +98,24 @@ if [ "$bad_skipped" -gt 0 ]; then
         "chmod 000 does not stop this user (root?) from reading"
 fi
 echo "bad input: $bad_cases cases run"
+
+# 1 MiB of "a=1" lines cost 160 MB (three 200-byte arrays per key): the
+# release build lists the problems within 64 MiB of address space.
+if [ -n "${ROOFPLAN_RELEASE:-}" ]; then
+    { echo '[gpu]'; yes a=1 | head -c 1048000; } >"$BAD/manykeys.ini"
+    expect 2 "more problems" -- bash -c 'ulimit -v 65536; exec "$0" check "$1"' \
+        "$ROOFPLAN_RELEASE" "$BAD/manykeys.ini"
+fi
+
+# At the rates' lower bounds every value of plans.csv is finite (a clock
+# derate of 3e-308 wrote inf and -nan there).
+expect 0 "" -- "$ROOFPLAN" report -q --no-charts --csv -o "$BAD/minrates" \
+    -m "$BAD/model.ini" -g "$BAD/hw.ini" -s "$BAD/sweep.ini" \
+    --set gpu.clock_derate=0.1 --set gpu.comm_sms=131 \
+    --set gpu.bf16_achievable_tflops=1 --set gpu.hbm_achievable_tbps=0.1 \
+    --set cluster.ib_gbps=0.1 --set cluster.nvlink_gbps=1 \
+    --set training.tokens=1e18 --set cluster.gpu_hour_usd=1000000
+check "plans.csv at the rates' lower bounds holds no nan or inf" \
+    bash -c '[ -s "$1" ] && ! grep -qiwE "nan|inf" "$1"' _ \
+    "$BAD/minrates/plans.csv"
 chmod -R u+rwx "$BAD" 2>/dev/null
