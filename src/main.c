@@ -362,12 +362,11 @@ static void print_summary(const struct report *r)
     }
 }
 
-/* Charts drawing while the workbook is written (xlsx_images.ready). */
+/* Charts drawing while the report is built and summarised. */
 struct chart_wait {
     struct plot_job job;
     struct plot_files files;
     struct diag d;
-    struct xlsx_images *img;
     bool pending; /* plot_out_start succeeded, _finish not yet called */
 };
 
@@ -390,14 +389,13 @@ static void charts_finish(struct chart_wait *cw)
     }
 }
 
-/* xlsx_images.ready: waits for gnuplot and hands over its PNGs. */
-static void charts_ready(void *user)
+/* Waits for gnuplot and hands over its PNGs (NULL where not drawn). */
+static void charts_ready(struct chart_wait *cw, struct xlsx_images *img)
 {
-    struct chart_wait *cw = user;
     charts_finish(cw);
-    cw->img->roofline_ib = chart_png(&cw->files, "roofline-ib");
-    cw->img->roofline_nvlink = chart_png(&cw->files, "roofline-nvlink");
-    cw->img->step_breakdown = chart_png(&cw->files, "step-breakdown");
+    img->roofline_ib = chart_png(&cw->files, "roofline-ib");
+    img->roofline_nvlink = chart_png(&cw->files, "roofline-nvlink");
+    img->step_breakdown = chart_png(&cw->files, "step-breakdown");
 }
 
 /* The plans Excel's limit or --top left out of the report, for the CSV. */
@@ -416,9 +414,9 @@ static void each_dropped(void *user,
     report_each_dropped(dp->r, dp->ctx, dp->sweep, emit, out);
 }
 
-/* Writes <out>/report.xlsx (with the charts of cw, drawing meanwhile;
- * cw may be NULL) and, with --csv, <out>/plans.csv with every plan;
- * lists the files written in `list`. */
+/* Writes <out>/report.xlsx (with the charts of cw, once drawn; cw may
+ * be NULL) and, with --csv, <out>/plans.csv with every plan; lists the
+ * files written in `list`. */
 static enum status write_report_files(const struct config *cfg,
                                       const struct report *rep,
                                       const struct cost_ctx *ctx,
@@ -432,11 +430,8 @@ static enum status write_report_files(const struct config *cfg,
     struct xlsx_images img;
 
     memset(&img, 0, sizeof img);
-    if (cw) {
-        cw->img = &img;
-        img.ready = charts_ready;
-        img.user = cw;
-    }
+    if (cw)
+        charts_ready(cw, &img);
     snprintf(xlsx, sizeof xlsx, "%s/report.xlsx", cfg->out_dir);
     if (xlsx_out_write(rep, xlsx, &img, d) != STATUS_OK)
         return d->status;
@@ -506,8 +501,8 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
         fputc('\n', stderr);
     if (make_dirs(cfg->out_dir, &d) != STATUS_OK)
         goto fail_runtime;
-    /* gnuplot draws the charts while the workbook's other sheets are
-     * written; the workbook embeds them last. A gnuplot failure is
+    /* gnuplot draws the charts while the summary is printed; the
+     * workbook waits for them and embeds them. A gnuplot failure is
      * reported after everything else is written. */
     diag_init(&charts.d);
     popt = plot_options();
