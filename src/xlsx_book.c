@@ -144,8 +144,8 @@ static const struct fmt_spec fmt_table[] = {
  * any column of that number format can share it. */
 static bool plain(const struct fmt_spec *s)
 {
-    return s->num && s->style == S_TOP && !s->font && !s->size && !s->fill &&
-           !s->align && !s->border && !s->bottom && !s->same_as;
+    return s->num && s->style == S_TOP && !s->font && s->size <= 0 &&
+           !s->fill && !s->align && !s->border && !s->bottom && !s->same_as;
 }
 
 static struct lxw_format *make_format(lxw_workbook *wb,
@@ -342,9 +342,9 @@ enum status xlsx_book_close(struct xlsx_book *b, struct diag *d)
     return out_file_commit(b->tmp, b->path, d);
 }
 
-void xlsx_book_check(struct xlsx_book *b, int err, const char *what)
+void xlsx_book_check(struct xlsx_book *b, unsigned err, const char *what)
 {
-    if (err != LXW_NO_ERROR && b->err == LXW_NO_ERROR) {
+    if (err != 0 && b->err == 0) { /* 0: LXW_NO_ERROR */
         b->err = err;
         snprintf(b->what, sizeof b->what, "%s", what);
     }

@@ -99,7 +99,7 @@ struct xlsx_book {
     char tmp[XLSX_BOOK_PATH_MAX];    /* the file being written */
     char tmpdir[XLSX_BOOK_PATH_MAX]; /* libxlsxwriter's scratch files */
     bool big;       /* constant_memory mode: no Excel tables, values only */
-    int err;        /* first lxw_error; 0 (LXW_NO_ERROR) when none */
+    unsigned err;   /* first lxw_error; 0 (LXW_NO_ERROR) when none */
     char what[160]; /* the call that failed */
     struct lxw_format *fmt[XLSX_FMT_COUNT]; /* NULL for XLSX_FMT_NONE */
     struct lxw_format *extra[16];           /* made by xlsx_book_number */
@@ -116,6 +116,8 @@ struct xlsx_book {
  * in ascending order, no Excel tables). b need not be initialised.
  * Returns STATUS_OK, STATUS_IO ("path: cannot write: reason") or
  * STATUS_XLSX; on failure nothing is left on disk and b needs no close.
+ * A format that cannot be made is recorded in b->err (the sheets are
+ * then skipped) and reported by xlsx_book_close().
  */
 enum status xlsx_book_open(struct xlsx_book *b,
                            const struct report *r,
@@ -152,8 +154,9 @@ struct lxw_worksheet *xlsx_book_sheet(struct xlsx_book *b, const char *name);
  */
 enum status xlsx_book_close(struct xlsx_book *b, struct diag *d);
 
-/* Records lxw_error err of call `what` when it is the first failure. */
-void xlsx_book_check(struct xlsx_book *b, int err, const char *what);
+/* Records lxw_error err (passed as unsigned: this header does not see the
+ * enum) of call `what` when it is the first failure. */
+void xlsx_book_check(struct xlsx_book *b, unsigned err, const char *what);
 
 /* Records a programmer's error (a bad formula template, an unknown
  * column) as libxlsxwriter's parameter validation error, named what. */

@@ -34,7 +34,7 @@ void xlsx_table_heading(const struct xlsx_column *c, char *buf, size_t size)
         snprintf(buf, size, "%s", c->header);
 }
 
-static int head_fmt(const struct xlsx_table *t, size_t k)
+static enum xlsx_fmt head_fmt(const struct xlsx_table *t, size_t k)
 {
     return t->col[k].head_fmt ? t->col[k].head_fmt : t->head_fmt;
 }
@@ -50,8 +50,7 @@ void xlsx_table_header(struct xlsx_book *b,
         if (!t->col[k].header)
             continue;
         xlsx_table_heading(&t->col[k], h, sizeof h);
-        xlsx_book_str(b, ws, row, k, h,
-                      xlsx_book_fmt(b, (enum xlsx_fmt)head_fmt(t, k)));
+        xlsx_book_str(b, ws, row, k, h, xlsx_book_fmt(b, head_fmt(t, k)));
     }
 }
 
@@ -136,7 +135,7 @@ void xlsx_table_row(struct xlsx_book *b,
         v.raw = NULL;
         v.buf[0] = '\0';
         t->get(item, t->col[k].id, &v);
-        f = v.raw ? v.raw : xlsx_book_fmt(b, (enum xlsx_fmt)v.fmt);
+        f = v.raw ? v.raw : xlsx_book_fmt(b, v.fmt);
         if (v.kind == XLSX_EMPTY)
             continue;
         if (v.formula) {
@@ -197,7 +196,7 @@ void xlsx_table_excel(struct xlsx_book *b,
     for (k = 0; k < t->ncols; k++) {
         xlsx_table_heading(&t->col[k], heads[k], sizeof heads[k]);
         hp[k] = heads[k];
-        fp[k] = xlsx_book_fmt(b, (enum xlsx_fmt)head_fmt(t, k));
+        fp[k] = xlsx_book_fmt(b, head_fmt(t, k));
     }
     xlsx_book_table(b, ws, name, first, last, t->ncols, hp, fp);
 }

@@ -36,28 +36,28 @@ struct xlsx_value {
     int kind; /* enum xlsx_kind */
     double num;
     bool flag;
-    const char *str;        /* XLSX_TEXT; may point into buf */
-    const char *formula;    /* template without '='; NULL: a value */
-    int fmt;                /* enum xlsx_fmt */
+    const char *str;     /* XLSX_TEXT; may point into buf */
+    const char *formula; /* template without '='; NULL: a value */
+    enum xlsx_fmt fmt;
     struct lxw_format *raw; /* a format made for this cell; NULL: fmt */
     char buf[480];          /* for the getter's text or template */
 };
 
 struct xlsx_column {
-    const char *key;     /* id in templates: "ib_gb" */
-    const char *header;  /* "IB"; NULL: no header cell */
-    const char *unit;    /* "GB" -> header "IB (GB)"; "": none */
-    int fmt;             /* enum xlsx_fmt of the cells */
-    int head_fmt;        /* enum xlsx_fmt of the header; 0: the table's */
-    double width;        /* characters; 0: set by another block */
-    const char *formula; /* template without '='; NULL: a value */
-    int id;              /* which value the getter gives */
+    const char *key;        /* id in templates: "ib_gb" */
+    const char *header;     /* "IB"; NULL: no header cell */
+    const char *unit;       /* "GB" -> header "IB (GB)"; "": none */
+    enum xlsx_fmt fmt;      /* of the cells */
+    enum xlsx_fmt head_fmt; /* of the header; XLSX_FMT_NONE: the table's */
+    double width;           /* characters; 0: set by another block */
+    const char *formula;    /* template without '='; NULL: a value */
+    int id;                 /* which value the getter gives */
 };
 
 struct xlsx_table {
     const struct xlsx_column *col; /* in sheet order, from column A */
     size_t ncols;
-    int head_fmt; /* enum xlsx_fmt of header cells */
+    enum xlsx_fmt head_fmt; /* of header cells */
     /* Fills out for column id of the row described by item. */
     void (*get)(const void *item, int id, struct xlsx_value *out);
 };
