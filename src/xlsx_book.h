@@ -103,7 +103,7 @@ struct xlsx_book {
     char what[160]; /* the call that failed */
     struct lxw_format *fmt[XLSX_FMT_COUNT]; /* NULL for XLSX_FMT_NONE */
     struct lxw_format *extra[16];           /* made by xlsx_book_number */
-    const char *extra_num[16];              /* their number formats */
+    const char *extra_num[16];              /* theirs (borrowed) */
     size_t nextra;
 };
 
@@ -173,7 +173,8 @@ enum xlsx_fmt xlsx_book_bound_fmt(int bound, enum xlsx_bound_use use);
  * format num_format, from the table when it has one, else made once and
  * kept: one object per number format, because libxlsxwriter 1.1.4
  * rehashes a format on every cell when another object has the same
- * properties. NULL for num_format NULL (text), or after recording a
+ * properties. num_format must live as long as b (a column table's
+ * string). NULL for num_format NULL (text), or after recording a
  * failure.
  */
 struct lxw_format *xlsx_book_number(struct xlsx_book *b,
