@@ -115,11 +115,14 @@ test: deps-test
 bench: $(BUILD)/roofplan
 	$(Q)/usr/bin/python3 scripts/bench.py
 
-# Rewrites tests/golden/ from the current templates and code; review the
-# diff before committing it.
-golden: $(BUILD)/debug/test_plot_out
-	$(Q)mkdir -p tests/golden
+# Rewrites tests/golden/ from the current templates and code (the chart
+# scripts and data; the workbook's sheet dumps in tests/golden/sheets/);
+# review the diff before committing it.
+golden: $(BUILD)/debug/test_plot_out $(BUILD)/debug/roofplan
+	$(Q)mkdir -p tests/golden/sheets
 	$(Q)ROOFPLAN_GOLDEN_UPDATE=1 $(BUILD)/debug/test_plot_out >/dev/null
+	$(Q)ROOFPLAN_GOLDEN_UPDATE=1 ROOFPLAN=$(CURDIR)/$(BUILD)/debug/roofplan \
+	    tests/run_integration.sh tests/integration/70_workbook.sh
 	$(Q)git status --short tests/golden
 
 format:

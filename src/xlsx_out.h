@@ -1,11 +1,12 @@
 /*
  * xlsx_out: the planning workbook (DESIGN.md §5) — Summary, Assumptions,
  * Plans, Memory, Communication, Roofline, Sensitivity, Rejected,
- * Validation, About — from a built report. The only file that includes
- * xlsxwriter.h. It computes nothing new: every number comes from the
+ * Validation, About — from a built report. The public entry: it opens
+ * the workbook (xlsx_book), has each sheet module write its sheet, and
+ * closes it. It computes nothing new: every number comes from the
  * report, and the formulas of Plans, Communication, Roofline and Memory
  * repeat cost_times() over the Assumptions sheet's named inputs, with the
- * C results as their cached values.
+ * C results as their cached values. Does not include xlsxwriter.h.
  */
 #ifndef PROJ_XLSX_OUT_H
 #define PROJ_XLSX_OUT_H
@@ -13,17 +14,12 @@
 #include "diag.h"
 #include "report.h"
 
-/* PNG charts to embed (each NULL = none), e.g. out/roofline-ib.png. */
+/* PNG charts to embed, each NULL = none, e.g. out/roofline-ib.png; the
+ * files must exist when xlsx_out_write() is called. */
 struct xlsx_images {
     const char *roofline_ib;     /* on the Roofline sheet */
     const char *roofline_nvlink; /* on the Roofline sheet */
     const char *step_breakdown;  /* on the Summary sheet */
-    /* Optional: called once, after the sheets without images are written
-     * and before the paths above are read, so charts can be drawn in the
-     * meantime; it may set the paths (NULL: not drawn) in the struct the
-     * caller passed. */
-    void (*ready)(void *user);
-    void *user;
 };
 
 /* Plans above this many rows are written in libxlsxwriter's
@@ -40,12 +36,15 @@ struct xlsx_images {
 
 /*
  * Writes the workbook for r to path. images may be NULL. The file is
- * written to a temporary file in path's directory and renamed over path
- * only on success; on failure the temporary file is removed and an
+ * written to a temporary file in path's directory (libxlsxwriter's
+ * scratch files too), checked to be complete (zip_check), and renamed
+ * over path only then; on failure the temporary file is removed and an
  * existing file at path is left untouched. Document properties take
  * their date from r->generated, so equal reports give byte-identical
- * files. Returns STATUS_OK, STATUS_IO ("path: cannot write: reason") or
- * STATUS_XLSX ("path: <libxlsxwriter call>: <lxw_strerror>").
+ * files. Returns STATUS_OK; STATUS_IO ("path: cannot write: reason",
+ * "path: cannot embed PNG: reason", "path: incomplete workbook part
+ * xl/worksheets/sheet3.xml (disk full?)"); or STATUS_XLSX ("path:
+ * <libxlsxwriter call>: <lxw_strerror>").
  *
  *   struct xlsx_images img = {NULL, NULL, NULL};
  *   xlsx_out_write(&rep, "out/report.xlsx", &img, &d);

@@ -2,8 +2,10 @@
  * test_xlsx_out: the workbook and plans.csv from a small report (a sweep
  * of the default files narrowed by --set-style overrides): writing
  * succeeds, a failed write leaves an existing file and no temporary
- * files, equal reports give equal bytes, CSV quoting, the Plans
- * columns' formula templates.
+ * files, equal reports give equal bytes, formulas of the Memory,
+ * Communication and Roofline sheets read back from the file, CSV
+ * quoting, the Plans columns' formula templates. (The csv_out and
+ * plans_table cases live here until those modules get their own files.)
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,11 +15,14 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <minizip/unzip.h>
 
 #include "csv_out.h"
 #include "plans_table.h"
@@ -201,7 +206,7 @@ static void test_xlsx_out_write_is_reproducible(void **state)
 static void test_xlsx_out_write_failure_keeps_old_file(void **state)
 {
     struct fixture *f = *state;
-    struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL};
+    struct xlsx_images img = {NULL, NULL, NULL};
     char path[128], png[128], want[256];
     struct diag d;
     size_t n = 0;
@@ -229,7 +234,7 @@ static void test_xlsx_out_write_failure_keeps_old_file(void **state)
 static void test_xlsx_out_write_missing_image(void **state)
 {
     struct fixture *f = *state;
-    struct xlsx_images img = {NULL, NULL, "/nonexistent/step.png", NULL, NULL};
+    struct xlsx_images img = {NULL, NULL, "/nonexistent/step.png"};
     char path[128], want[256];
     struct diag d;
     diag_init(&d);
@@ -281,6 +286,138 @@ static void test_xlsx_out_write_read_only_dir(void **state)
     assert_int_equal(count_files(sub), 1);
     unlink(path);
     rmdir(sub);
+}
+
+/* Entry `name` of the zip at path, malloc'd and NUL-terminated. */
+static char *zip_entry(const char *path, const char *name)
+{
+    unzFile uf = unzOpen64(path);
+    unz_file_info64 info;
+    char *buf;
+    assert_non_null(uf);
+    assert_int_equal(unzLocateFile(uf, name, 1), UNZ_OK);
+    assert_int_equal(
+        unzGetCurrentFileInfo64(uf, &info, NULL, 0, NULL, 0, NULL, 0), UNZ_OK);
+    buf = calloc(1, (size_t)info.uncompressed_size + 1);
+    assert_non_null(buf);
+    assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
+    assert_int_equal(
+        unzReadCurrentFile(uf, buf, (unsigned)info.uncompressed_size),
+        (int)info.uncompressed_size);
+    assert_int_equal(unzCloseCurrentFile(uf), UNZ_OK);
+    unzClose(uf);
+    return buf;
+}
+
+/* The number (value or cached result) of cell ref in a sheet's XML;
+ * NAN when the cell is not there. */
+static double cell(const char *xml, const char *ref)
+{
+    char tag[32];
+    const char *c, *v;
+    snprintf(tag, sizeof tag, "<c r=\"%s\"", ref);
+    c = strstr(xml, tag);
+    if (!c)
+        return NAN;
+    v = strstr(c, "<v>");
+    if (!v || v > strstr(c, "</c>"))
+        return NAN;
+    return strtod(v + 3, NULL);
+}
+
+/* The formula of cell ref ("" when it has none), into buf. */
+static void formula(const char *xml, const char *ref, char *buf, size_t size)
+{
+    char tag[32];
+    const char *c, *f, *end;
+    snprintf(tag, sizeof tag, "<c r=\"%s\"", ref);
+    buf[0] = '\0';
+    c = strstr(xml, tag);
+    if (!c)
+        return;
+    f = strstr(c, "<f>");
+    end = strstr(c, "</c>");
+    if (!f || !end || f > end)
+        return;
+    end = strstr(f, "</f>");
+    snprintf(buf, size, "%.*s", (int)(end - f - 3), f + 3);
+}
+
+/* Memory's Total sums weights, gradients, optimizer state, activations
+ * and other: the logits column is "of which" (memory.c counts the logits
+ * inside the activations), so a row whose logits are not 0 shows that
+ * they are not added twice. Rows 5.. (1-based) are the published plan,
+ * then each family's best. */
+static void test_xlsx_out_memory_total(void **state)
+{
+    struct fixture *f = *state;
+    char path[128], ref[32], fm[128], want[128];
+    struct diag d;
+    size_t row, with_logits = 0;
+    char *xml;
+    diag_init(&d);
+    snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
+    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    xml = zip_entry(path, "xl/worksheets/sheet4.xml");
+    for (row = 5; row < 5 + f->rep.nfamilies; row++) {
+        double part[7], total;
+        int k;
+        for (k = 0; k < 7; k++) { /* B..H */
+            snprintf(ref, sizeof ref, "%c%zu", 'B' + k, row);
+            part[k] = cell(xml, ref);
+            assert_true(part[k] == part[k]); /* not NAN: the cell is there */
+        }
+        snprintf(ref, sizeof ref, "H%zu", row);
+        formula(xml, ref, fm, sizeof fm);
+        snprintf(want, sizeof want, "B%zu+C%zu+D%zu+E%zu+G%zu", row, row, row,
+                 row, row);
+        assert_string_equal(fm, want);
+        total = part[0] + part[1] + part[2] + part[3] + part[5];
+        assert_near(part[6], total, 1e-12);
+        if (part[4] > 0) { /* logits: inside activations, not added */
+            with_logits++;
+            assert_true(part[3] >= part[4]);
+            assert_true(fabs(part[6] - (total + part[4])) > 1e-9);
+        }
+    }
+    assert_true(with_logits > 0); /* the pp=1 families hold the head */
+    free(xml);
+    unlink(path);
+}
+
+/* A collective's IB and NVLink times repeat cost.c's link time over the
+ * named inputs, and the roofs' ridge stays between its edges. */
+static void test_xlsx_out_formulas(void **state)
+{
+    struct fixture *f = *state;
+    char path[128], fm[200];
+    struct diag d;
+    char *comm, *roof, *book;
+    diag_init(&d);
+    snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
+    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    comm = zip_entry(path, "xl/worksheets/sheet5.xml");
+    roof = zip_entry(path, "xl/worksheets/sheet6.xml");
+    book = zip_entry(path, "xl/workbook.xml");
+    /* row 4: the first collective (H calls, J IB GB, K NVLink GB) */
+    formula(comm, "L4", fm, sizeof fm);
+    assert_string_equal(fm, "J4/IB_GBPS+IF(J4&gt;0,H4*IB_LATENCY_US*1E-06,0)");
+    formula(comm, "M4", fm, sizeof fm);
+    assert_string_equal(fm, "K4/NVLINK_GBPS+IF(K4&gt;0,H4*NVLINK_LATENCY_US*"
+                            "1E-06,0)");
+    /* rows 53-55: BF16 over IB, left edge, ridge, right edge */
+    formula(roof, "C54", fm, sizeof fm);
+    assert_string_equal(fm, "MIN(MAX(BF16_TFLOPS_USED*1000/IB_GBPS,C53),C55)");
+    formula(roof, "D54", fm, sizeof fm);
+    assert_string_equal(fm, "MIN(BF16_TFLOPS_USED,C54*IB_GBPS/1000)");
+    assert_true(cell(roof, "C53") <= cell(roof, "C54"));
+    assert_true(cell(roof, "C54") <= cell(roof, "C55"));
+    assert_non_null(strstr(book, "<definedName name=\"IB_GBPS\">"
+                                 "Assumptions!$D$"));
+    free(comm);
+    free(roof);
+    free(book);
+    unlink(path);
 }
 
 /* One field through csv_out_field, as text. */
@@ -412,6 +549,8 @@ int main(void)
         cmocka_unit_test(test_xlsx_out_write_missing_image),
         cmocka_unit_test(test_xlsx_out_write_unwritable_dir),
         cmocka_unit_test(test_xlsx_out_write_read_only_dir),
+        cmocka_unit_test(test_xlsx_out_memory_total),
+        cmocka_unit_test(test_xlsx_out_formulas),
         cmocka_unit_test(test_csv_out_field_quotes_when_needed),
         cmocka_unit_test(test_csv_out_write_rows),
         cmocka_unit_test(test_plans_table_col_name),

@@ -1,0 +1,401 @@
+/*
+ * xlsx_memory: the Memory sheet (see xlsx_memory.h): two column tables
+ * on one grid of columns, whose widths the wider (the inventory) sets.
+ */
+#include "xlsx_memory.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <xlsxwriter.h>
+
+#include "xlsx_table.h"
+
+#define GIB 1073741824.0
+
+/* ---- Memory per GPU ---- */
+
+enum mem_id {
+    M_PLAN,
+    M_WEIGHTS,
+    M_GRADS,
+    M_OPT,
+    M_ACT,
+    M_LOGITS,
+    M_OTHER,
+    M_TOTAL,
+    M_CAPACITY,
+    M_HEADROOM,
+    M_FITS,
+    M_RANK
+};
+
+/* Total sums the parts memory_view() adds: the logits are already inside
+ * the activations (memory.c adds them there), so "of which logits" is
+ * shown but not summed again. */
+/* clang-format off */
+static const struct xlsx_column mem_cols[] = {
+    {"plan", "Plan", "", XLSX_FMT_TEXT, 0, 0, NULL, M_PLAN},
+    {"weights", "Weights", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_WEIGHTS},
+    {"grads", "Gradients", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_GRADS},
+    {"optimizer", "Optimizer state", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_OPT},
+    {"activations", "Activations", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_ACT},
+    {"logits", "of which logits", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_LOGITS},
+    {"other", "Other", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_OTHER},
+    {"total", "Total", "GiB", XLSX_FMT_GIB, 0, 0,
+     "{weights}+{grads}+{optimizer}+{activations}+{other}", M_TOTAL},
+    {"capacity", "Capacity", "GiB", XLSX_FMT_GIB, 0, 0, "HBM_GIB",
+     M_CAPACITY},
+    {"headroom", "Headroom", "GiB", XLSX_FMT_GIB, 0, 0, "{capacity}-{total}",
+     M_HEADROOM},
+    {"fits", "Fits", "", XLSX_FMT_TEXT, 0, 0, "{total}<={capacity}", M_FITS},
+    {"rank", "Heaviest PP rank", "", XLSX_FMT_INT, 0, 0, NULL, M_RANK},
+};
+/* clang-format on */
+
+/* A row: a plan's memory under a label. */
+struct mem_row {
+    const char *label;
+    bool published; /* the published plan's row: a bold label */
+    const struct cost_result *c;
+};
+
+static void number(struct xlsx_value *out, double v)
+{
+    out->kind = XLSX_NUM;
+    out->num = v;
+}
+
+static void text(struct xlsx_value *out, const char *s)
+{
+    out->kind = XLSX_TEXT;
+    out->str = s;
+}
+
+static void mem_get(const void *item, int id, struct xlsx_value *out)
+{
+    const struct mem_row *r = item;
+    const struct memory *m = &r->c->mem;
+    switch (id) {
+    case M_PLAN:
+        text(out, r->label);
+        if (r->published)
+            out->fmt = XLSX_FMT_LABEL;
+        break;
+    case M_WEIGHTS:
+        number(out, m->weights / GIB);
+        break;
+    case M_GRADS:
+        number(out, m->grads / GIB);
+        break;
+    case M_OPT:
+        number(out, m->optimizer / GIB);
+        break;
+    case M_ACT:
+        number(out, m->activations / GIB);
+        break;
+    case M_LOGITS:
+        number(out, m->logits / GIB);
+        break;
+    case M_OTHER:
+        number(out, m->other / GIB);
+        break;
+    case M_TOTAL:
+        number(out, m->total / GIB);
+        break;
+    case M_CAPACITY:
+        number(out, m->capacity / GIB);
+        break;
+    case M_HEADROOM:
+        number(out, (m->capacity - m->total) / GIB);
+        break;
+    case M_FITS:
+        out->kind = XLSX_BOOL;
+        out->flag = r->c->fits;
+        break;
+    default:
+        number(out, (double)m->rank);
+        break;
+    }
+}
+
+static const struct xlsx_table mem_table = {
+    mem_cols, sizeof mem_cols / sizeof mem_cols[0], XLSX_FMT_HEAD, mem_get};
+
+/* ---- Activation inventory ---- */
+
+enum inv_id {
+    I_TENSOR,
+    I_DENSE,
+    I_MOE,
+    I_ELEMS,
+    I_ROUTED,
+    I_STORAGE,
+    I_TAG,
+    I_BF16,
+    I_FP8,
+    I_POLICY /* + precision x MODEL_RECOMPUTES + recompute */
+};
+
+_Static_assert(MODEL_PRECISIONS == 2 && MODEL_RECOMPUTES == 3,
+               "one inventory column per precision and recompute policy");
+
+/* clang-format off */
+static const struct xlsx_column inv_cols[] = {
+    {"tensor", "Tensor", "", XLSX_FMT_TEXT, 0, 46, NULL, I_TENSOR},
+    {"dense", "Dense layers", "", XLSX_FMT_TEXT, 0, 11, NULL, I_DENSE},
+    {"moe", "MoE layers", "", XLSX_FMT_TEXT, 0, 11, NULL, I_MOE},
+    {"elems", "Elements per token", "", XLSX_FMT_CNT, 0, 11, NULL, I_ELEMS},
+    {"routed", "Routed (x top-k)", "", XLSX_FMT_TEXT, 0, 11, NULL, I_ROUTED},
+    {"storage", "Storage", "", XLSX_FMT_TEXT, 0, 24, NULL, I_STORAGE},
+    {"tag", "Tag", "", XLSX_FMT_TEXT, 0, 18, NULL, I_TAG},
+    {"bytes_bf16", "Bytes/token BF16", "", XLSX_FMT_CNT, 0, 11, NULL, I_BF16},
+    {"bytes_fp8", "Bytes/token FP8", "", XLSX_FMT_CNT, 0, 11, NULL, I_FP8},
+    {"bf16_none", "BF16 none", "", XLSX_FMT_TEXT, 0, 11, NULL, I_POLICY},
+    {"bf16_selective", "BF16 selective", "", XLSX_FMT_TEXT, 0, 11, NULL,
+     I_POLICY + 1},
+    {"bf16_full", "BF16 full", "", XLSX_FMT_TEXT, 0, 11, NULL, I_POLICY + 2},
+    {"fp8_none", "FP8 none", "", XLSX_FMT_TEXT, 0, 11, NULL, I_POLICY + 3},
+    {"fp8_selective", "FP8 selective", "", XLSX_FMT_TEXT, 0, 11, NULL,
+     I_POLICY + 4},
+    {"fp8_full", "FP8 full", "", XLSX_FMT_TEXT, 0, 11, NULL, I_POLICY + 5},
+};
+/* clang-format on */
+
+/* A row: one tensor, or (tensor NULL) the total of one kind of layer. */
+struct inv_row {
+    const struct model *m;
+    const struct model_tensor *t;
+    int kind; /* enum model_layer_kind, for a total */
+};
+
+static const char *dtype_name(int dt)
+{
+    switch (dt) {
+    case MODEL_DT_FP32:
+        return "FP32";
+    case MODEL_DT_MASK:
+        return "mask (1 byte)";
+    case MODEL_DT_LIN_IN:
+        return "Linear input (FP8-cached)";
+    case MODEL_DT_SWIGLU_IN:
+        return "SwiGLU input (FP8-cached)";
+    case MODEL_DT_ATTN_OUT:
+        return "attention output";
+    default:
+        return "activation dtype";
+    }
+}
+
+static const char *tag_name(int tag)
+{
+    static const char *const names[] = {"layer input",
+                                        "kept",
+                                        "norm output",
+                                        "MLA up-projection",
+                                        "attention core (s x s)",
+                                        "SwiGLU output"};
+    return tag >= 0 && tag < MODEL_TAGS ? names[tag] : "?";
+}
+
+static const char *yes(bool v)
+{
+    return v ? "yes" : "-";
+}
+
+/* The saved bytes per token of one kind of layer, per policy. */
+static void total_get(const struct inv_row *r, int id, struct xlsx_value *out)
+{
+    static const char *const kinds[] = {"Saved bytes/token, dense layer",
+                                        "Saved bytes/token, MoE layer",
+                                        "Saved bytes/token, MTP module"};
+    if (id == I_TENSOR) {
+        text(out, kinds[r->kind]);
+        out->fmt = XLSX_FMT_BOLD;
+    } else if (id >= I_POLICY) {
+        int p = (id - I_POLICY) / MODEL_RECOMPUTES;
+        int rc = (id - I_POLICY) % MODEL_RECOMPUTES;
+        number(out, r->m->layer[r->kind].act_bytes[p][rc]);
+        out->fmt = XLSX_FMT_CNT;
+    }
+}
+
+static void inv_get(const void *item, int id, struct xlsx_value *out)
+{
+    const struct inv_row *r = item;
+    const struct model_tensor *t = r->t;
+    if (!t) {
+        total_get(r, id, out);
+        return;
+    }
+    switch (id) {
+    case I_TENSOR:
+        text(out, t->name ? t->name : "?");
+        break;
+    case I_DENSE:
+        text(out, yes(t->in_dense));
+        break;
+    case I_MOE:
+        text(out, yes(t->in_moe));
+        break;
+    case I_ELEMS:
+        number(out, t->elems);
+        break;
+    case I_ROUTED:
+        text(out, yes(t->routed));
+        break;
+    case I_STORAGE:
+        text(out, dtype_name(t->dtype));
+        break;
+    case I_TAG:
+        text(out, tag_name(t->tag));
+        break;
+    case I_BF16:
+        number(out, model_tensor_bytes(r->m, t, MODEL_BF16));
+        break;
+    case I_FP8:
+        number(out, model_tensor_bytes(r->m, t, MODEL_FP8));
+        break;
+    default:
+        text(out, model_tensor_kept(r->m, t, (id - I_POLICY) / MODEL_RECOMPUTES,
+                                    (id - I_POLICY) % MODEL_RECOMPUTES)
+                      ? "kept"
+                      : "recomputed");
+        break;
+    }
+}
+
+static const struct xlsx_table inv_table = {
+    inv_cols, sizeof inv_cols / sizeof inv_cols[0], XLSX_FMT_HEAD, inv_get};
+
+/* ---- The sheet ---- */
+
+/* A conditional format over rows first..last of columns c0..c1. */
+static void cond(struct xlsx_book *b,
+                 lxw_worksheet *ws,
+                 size_t first,
+                 size_t last,
+                 size_t c0,
+                 size_t c1,
+                 lxw_conditional_format *cf,
+                 const char *what)
+{
+    if (last >= LXW_ROW_MAX || c1 >= LXW_COL_MAX) {
+        xlsx_book_invalid(b, what);
+        return;
+    }
+    xlsx_book_check(
+        b,
+        worksheet_conditional_format_range(ws, (lxw_row_t)first, (lxw_col_t)c0,
+                                           (lxw_row_t)last, (lxw_col_t)c1, cf),
+        what);
+}
+
+/* The memory rows: the published plan, then each family's best. */
+static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    size_t i, first = row;
+    lxw_conditional_format cf;
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct report_validation *v = &r->validation[i];
+        char label[200];
+        struct mem_row mr = {label, true, &v->predicted};
+        if (!v->current)
+            continue;
+        snprintf(label, sizeof label, "Published: %s (%s)", v->name,
+                 v->predicted.family);
+        xlsx_table_row(b, ws, &mem_table, row++, &mr);
+    }
+    for (i = 0; i < r->nfamilies; i++) {
+        const struct report_family *f = &r->family[r->families_by_step[i]];
+        struct mem_row mr = {f->name, false, &f->best};
+        xlsx_table_row(b, ws, &mem_table, row++, &mr);
+    }
+    if (row == first)
+        return row;
+    memset(&cf, 0, sizeof cf);
+    cf.type = LXW_CONDITIONAL_TYPE_CELL;
+    cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
+    cf.value_string = "FALSE";
+    cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
+    i = xlsx_table_col(&mem_table, "fits");
+    cond(b, ws, first, row - 1, i, i, &cf,
+         "worksheet_conditional_format_range (memory)");
+    memset(&cf, 0, sizeof cf);
+    cf.type = LXW_CONDITIONAL_DATA_BAR;
+    cf.bar_color = 0x9BC2E6;
+    cf.bar_solid = 1;
+    i = xlsx_table_col(&mem_table, "total");
+    cond(b, ws, first, row - 1, i, i, &cf,
+         "worksheet_conditional_format_range (memory bar)");
+    return row;
+}
+
+/* The inventory rows, then the totals of each kind of layer present. */
+static void inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct model *m = b->r->m;
+    size_t i, first = row;
+    size_t p0 = xlsx_table_col(&inv_table, "bf16_none");
+    size_t p1 = xlsx_table_col(&inv_table, "fp8_full");
+    struct inv_row ir = {m, NULL, 0};
+    lxw_conditional_format cf;
+    for (i = 0; i < m->tensors; i++) {
+        ir.t = &m->tensor[i];
+        xlsx_table_row(b, ws, &inv_table, row++, &ir);
+    }
+    if (row > first) {
+        memset(&cf, 0, sizeof cf);
+        cf.type = LXW_CONDITIONAL_TYPE_CELL;
+        cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
+        cf.value_string = "\"recomputed\"";
+        cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_DROPPED);
+        cond(b, ws, first, row - 1, p0, p1, &cf,
+             "worksheet_conditional_format_range (inventory)");
+        cf.value_string = "\"kept\"";
+        cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_KEPT);
+        cond(b, ws, first, row - 1, p0, p1, &cf,
+             "worksheet_conditional_format_range (inventory)");
+    }
+    ir.t = NULL;
+    for (ir.kind = MODEL_LAYER_DENSE; ir.kind <= MODEL_LAYER_MTP; ir.kind++) {
+        if (ir.kind == MODEL_LAYER_MOE && m->spec.routed_experts == 0)
+            continue;
+        if (ir.kind == MODEL_LAYER_MTP && !m->spec.mtp_enabled)
+            continue;
+        xlsx_table_row(b, ws, &inv_table, row++, &ir);
+    }
+}
+
+void xlsx_memory_write(struct xlsx_book *b, lxw_worksheet *ws)
+{
+    size_t row = 0, at = xlsx_table_col(&mem_table, "plan");
+
+    xlsx_book_page(ws, false);
+    xlsx_table_widths(b, ws, &inv_table); /* the wider of the two */
+    xlsx_book_str(b, ws, row++, at, "Memory per GPU",
+                  xlsx_book_fmt(b, XLSX_FMT_TITLE));
+    xlsx_book_str(b, ws, row++, at,
+                  "Heaviest pipeline rank of each family's best plan and of "
+                  "the published plan; Total, Capacity (=HBM_GIB), Headroom "
+                  "and Fits are formulas.",
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    row++;
+    xlsx_table_header(b, ws, &mem_table, row);
+    xlsx_book_height(b, ws, row++, 32);
+    row = memory_rows(b, ws, row) + 2;
+
+    xlsx_book_strf(b, ws, row++, at, xlsx_book_fmt(b, XLSX_FMT_H2),
+                   "Activation inventory of %s: what one layer saves for "
+                   "backward, per token",
+                   b->r->m->spec.name);
+    xlsx_book_str(b, ws, row++, at,
+                  "Kept or recomputed under each precision and recompute "
+                  "policy (selective drops the tags listed in the model "
+                  "file's training.selective).",
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    xlsx_table_header(b, ws, &inv_table, row);
+    xlsx_book_height(b, ws, row++, 32);
+    inventory_rows(b, ws, row);
+}

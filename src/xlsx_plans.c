@@ -1,0 +1,174 @@
+/*
+ * xlsx_plans: the Plans sheet (see xlsx_plans.h). The columns, their
+ * values and formula templates are plans_table's, shared with plans.csv.
+ */
+#include "xlsx_plans.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <xlsxwriter.h>
+
+#include "plans_table.h"
+
+#define PRINT_PLANS 60 /* Plans rows on the printout */
+#define COLS_MAX    64
+
+/* Conditional formats of the data rows 1..last: the bound's fill, a red
+ * "does not fit", a data bar for MFU. */
+static void conditional(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
+{
+    static const char *const label[4] = {"\"compute\"", "\"IB\"", "\"NVLink\"",
+                                         "\"HBM\""};
+    long bound = plans_table_find("bound"), fits = plans_table_find("fits");
+    long mfu = plans_table_find("mfu");
+    lxw_conditional_format cf;
+    int k;
+    if (bound < 0 || fits < 0 || mfu < 0 || last < 1 || last >= LXW_ROW_MAX)
+        return;
+    for (k = 0; k < 4; k++) {
+        memset(&cf, 0, sizeof cf);
+        cf.type = LXW_CONDITIONAL_TYPE_CELL;
+        cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
+        cf.value_string = (char *)label[k];
+        cf.format = xlsx_book_fmt(b, xlsx_book_bound_fmt(k, XLSX_BOUND_CF));
+        xlsx_book_check(b,
+                        worksheet_conditional_format_range(
+                            ws, 1, (lxw_col_t)bound, (lxw_row_t)last,
+                            (lxw_col_t)bound, &cf),
+                        "worksheet_conditional_format_range (bound)");
+    }
+    memset(&cf, 0, sizeof cf);
+    cf.type = LXW_CONDITIONAL_TYPE_CELL;
+    cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
+    cf.value_string = "FALSE";
+    cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
+    xlsx_book_check(b,
+                    worksheet_conditional_format_range(ws, 1, (lxw_col_t)fits,
+                                                       (lxw_row_t)last,
+                                                       (lxw_col_t)fits, &cf),
+                    "worksheet_conditional_format_range (fits)");
+    memset(&cf, 0, sizeof cf);
+    cf.type = LXW_CONDITIONAL_DATA_BAR;
+    cf.bar_color = 0x63BE7B;
+    cf.bar_solid = 1;
+    cf.min_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
+    cf.min_value = 0;
+    xlsx_book_check(b,
+                    worksheet_conditional_format_range(ws, 1, (lxw_col_t)mfu,
+                                                       (lxw_row_t)last,
+                                                       (lxw_col_t)mfu, &cf),
+                    "worksheet_conditional_format_range (MFU)");
+}
+
+/* One plan's cells at sheet row `row`: formulas (with the C values
+ * cached) where the column has a template, unless big. */
+static void plan_row(struct xlsx_book *b,
+                     lxw_worksheet *ws,
+                     size_t i,
+                     const struct plans_column *cols,
+                     const struct plans_formula *t,
+                     struct lxw_format *const *fmt,
+                     size_t n)
+{
+    const struct report *r = b->r;
+    char formula[PLANS_FORMULA_MAX];
+    struct cost_times tm;
+    size_t k;
+    report_row_times(r, &r->rows[i], &tm);
+    for (k = 0; k < n; k++) {
+        struct plans_value v;
+        plans_table_value(&cols[k], r, i, &tm, &v);
+        if (plans_table_formula(&cols[k]) && !b->big) {
+            plans_table_formula_expand(&t[k], (unsigned long)i + 2, formula,
+                                       sizeof formula);
+            if (v.kind == PLANS_NUMBER)
+                xlsx_book_formula_num(b, ws, i + 1, k, formula, v.num, fmt[k]);
+            else
+                xlsx_book_formula_str(
+                    b, ws, i + 1, k, formula,
+                    v.kind == PLANS_BOOL ? (v.flag ? "TRUE" : "FALSE") : v.str,
+                    fmt[k]);
+        } else if (v.kind == PLANS_NUMBER) {
+            xlsx_book_num(b, ws, i + 1, k, v.num, fmt[k]);
+        } else if (v.kind == PLANS_BOOL) {
+            xlsx_book_bool(b, ws, i + 1, k, v.flag, fmt[k]);
+        } else {
+            xlsx_book_str(b, ws, i + 1, k, v.str, fmt[k]);
+        }
+    }
+}
+
+void xlsx_plans_write(struct xlsx_book *b,
+                      lxw_worksheet *ws,
+                      size_t big_columns)
+{
+    const struct report *r = b->r;
+    size_t n, i, k, ncols;
+    const struct plans_column *cols = plans_table_columns(&ncols);
+    struct plans_formula *t = NULL;
+    struct lxw_format *fmt[COLS_MAX], *head[COLS_MAX];
+    char heads[COLS_MAX][96];
+    const char *hp[COLS_MAX];
+    size_t last = r->nrows; /* last data row (0-based); header at 0 */
+
+    worksheet_set_tab_color(ws, XLSX_COLOR_LIVE);
+    n = ncols < COLS_MAX ? ncols : COLS_MAX;
+    if (b->big && n > big_columns) /* see xlsx_out.h */
+        n = big_columns;
+    if (r->nrows + 1 > LXW_ROW_MAX) {
+        xlsx_book_check(b, LXW_ERROR_WORKSHEET_INDEX_OUT_OF_RANGE,
+                        "Plans: more rows than a sheet holds");
+        return;
+    }
+    t = calloc(n, sizeof *t);
+    if (!t) {
+        xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED,
+                        "Plans: formula templates");
+        return;
+    }
+    for (k = 0; k < n; k++) {
+        plans_table_header(&cols[k], heads[k], sizeof heads[k]);
+        hp[k] = heads[k];
+        head[k] = xlsx_book_fmt(b, plans_table_formula(&cols[k]) ? XLSX_FMT_HEAD_LIVE
+                                                   : XLSX_FMT_HEAD);
+        fmt[k] = xlsx_book_number(b, cols[k].num_format);
+        if (plans_table_formula(&cols[k]) &&
+            !plans_table_formula_compile(plans_table_formula(&cols[k]), &t[k]))
+            xlsx_book_invalid(b, "Plans: formula template");
+        xlsx_book_check(b,
+                        worksheet_set_column(ws, (lxw_col_t)k, (lxw_col_t)k,
+                                             cols[k].width, fmt[k]),
+                        "worksheet_set_column");
+    }
+    xlsx_book_height(b, ws, 0, 46);
+    if (!b->big && r->nrows > 0) {
+        xlsx_book_table(b, ws, "PlansTable", 0, last, n, hp, head);
+    } else {
+        for (k = 0; k < n; k++) /* values only in this mode */
+            xlsx_book_str(b, ws, 0, k, heads[k],
+                          xlsx_book_fmt(b, XLSX_FMT_HEAD));
+        xlsx_book_check(
+            b,
+            worksheet_autofilter(ws, 0, 0, (lxw_row_t)last, (lxw_col_t)(n - 1)),
+            "worksheet_autofilter");
+    }
+    xlsx_book_freeze(b, ws, 1, plans_table_frozen());
+
+    for (i = 0; i < r->nrows && b->err == 0; i++)
+        plan_row(b, ws, i, cols, t, fmt, n);
+    free(t);
+    conditional(b, ws, last);
+    xlsx_book_page(ws, false);
+    xlsx_book_check(b, worksheet_repeat_rows(ws, 0, 0),
+                    "worksheet_repeat_rows");
+    {
+        long core = plans_table_find("bubble");
+        size_t lastcol = core > 0 && (size_t)core < n ? (size_t)core : n - 1;
+        size_t lastrow = last < PRINT_PLANS ? last : PRINT_PLANS;
+        xlsx_book_check(b,
+                        worksheet_print_area(ws, 0, 0, (lxw_row_t)lastrow,
+                                             (lxw_col_t)lastcol),
+                        "worksheet_print_area");
+    }
+}

@@ -1,0 +1,23 @@
+/*
+ * xlsx_plans: the Plans sheet — every kept plan, best first, one row
+ * each, in the columns of plans_table: plan and work as values; times,
+ * bound, fit, MFU, throughput and cost as live formulas over the
+ * Assumptions names (cached with the C values), in an Excel table named
+ * PlansTable. In constant_memory mode (very large reports) only the first
+ * XLSX_OUT_BIG_COLUMNS columns, as values, under an autofilter.
+ */
+#ifndef PROJ_XLSX_PLANS_H
+#define PROJ_XLSX_PLANS_H
+
+#include <stddef.h>
+
+#include "xlsx_book.h"
+
+#define XLSX_PLANS_SHEET "Plans"
+
+/* Writes the sheet; in b->big mode at most big_columns columns. */
+void xlsx_plans_write(struct xlsx_book *b,
+                      struct lxw_worksheet *ws,
+                      size_t big_columns);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * xlsx_summary: the Summary sheet, the one a manager opens — the verdict
+ * on the best plan in words, its key figures, notes on the published
+ * plan, ZeRO-3 and the sweep, the best plan of every family (under both
+ * communication models, with why in plain words), and the step-time
+ * chart. Figures are as roofplan computed them (values, not formulas).
+ */
+#ifndef PROJ_XLSX_SUMMARY_H
+#define PROJ_XLSX_SUMMARY_H
+
+#include "xlsx_book.h"
+
+#define XLSX_SUMMARY_SHEET "Summary"
+
+/* Writes the sheet and makes it the one the workbook opens on.
+ * step_png: the step-time chart to embed, or NULL. */
+void xlsx_summary_write(struct xlsx_book *b,
+                        struct lxw_worksheet *ws,
+                        const char *step_png);
+
+#endif

@@ -1,0 +1,303 @@
+/*
+ * test_xlsx_book: the workbook's life cycle and its helpers — every
+ * format made from the table (aliases and shared number formats), cells
+ * that cannot hold a value, a failed call that leaves the earlier file,
+ * a full disk (a file-size limit) that truncates a part and is caught
+ * before the rename, and the shared text helpers.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <minizip/unzip.h>
+
+#include "xlsx_book.h"
+#include "test_util.h"
+
+struct fixture {
+    struct report rep; /* only stored by the book */
+    char dir[64];
+    char path[128];
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    memset(&f, 0, sizeof f);
+    f.rep.comm = COMM_TOPO;
+    f.rep.generated = 1700000000;
+    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_book.XXXXXX");
+    if (!mkdtemp(f.dir))
+        return -1;
+    snprintf(f.path, sizeof f.path, "%s/report.xlsx", f.dir);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    unlink(f->path);
+    rmdir(f->dir);
+    return 0;
+}
+
+/* Entries of dir other than . and .. */
+static size_t count_files(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    size_t n = 0;
+    if (!dp)
+        return 0;
+    while ((e = readdir(dp)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(dp);
+    return n;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void assert_file_is(const char *path, const char *text)
+{
+    char buf[256] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_true(fread(buf, 1, sizeof buf - 1, f) < sizeof buf - 1);
+    fclose(f);
+    assert_string_equal(buf, text);
+}
+
+/* Entry `name` of the zip at path, malloc'd and NUL-terminated. */
+static char *zip_entry(const char *path, const char *name)
+{
+    unzFile uf = unzOpen64(path);
+    unz_file_info64 info;
+    char *buf;
+    assert_non_null(uf);
+    assert_int_equal(unzLocateFile(uf, name, 1), UNZ_OK);
+    assert_int_equal(
+        unzGetCurrentFileInfo64(uf, &info, NULL, 0, NULL, 0, NULL, 0), UNZ_OK);
+    buf = calloc(1, (size_t)info.uncompressed_size + 1);
+    assert_non_null(buf);
+    assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
+    assert_int_equal(
+        unzReadCurrentFile(uf, buf, (unsigned)info.uncompressed_size),
+        (int)info.uncompressed_size);
+    assert_int_equal(unzCloseCurrentFile(uf), UNZ_OK);
+    unzClose(uf);
+    return buf;
+}
+
+static void test_xlsx_book_formats_from_table(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_book b;
+    struct diag d;
+    struct lxw_format *four;
+    int id;
+    diag_init(&d);
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+                     STATUS_OK);
+    assert_non_null(xlsx_book_sheet(&b, "Sheet"));
+    for (id = XLSX_FMT_NONE + 1; id < XLSX_FMT_COUNT; id++)
+        assert_non_null(xlsx_book_fmt(&b, (enum xlsx_fmt)id));
+    assert_null(xlsx_book_fmt(&b, XLSX_FMT_NONE));
+    assert_ptr_equal(xlsx_book_fmt(&b, XLSX_FMT_DAYS),
+                     xlsx_book_fmt(&b, XLSX_FMT_GIB));
+    assert_ptr_equal(xlsx_book_fmt(&b, XLSX_FMT_GBPS),
+                     xlsx_book_fmt(&b, XLSX_FMT_BIG));
+    /* a column's number format shares the plain format of the table */
+    assert_ptr_equal(xlsx_book_number(&b, "0.000"),
+                     xlsx_book_fmt(&b, XLSX_FMT_SEC));
+    assert_ptr_equal(xlsx_book_number(&b, "0"),
+                     xlsx_book_fmt(&b, XLSX_FMT_INT));
+    /* "0.0000" is only the derived cells' (grey): a plain one is made,
+     * once */
+    four = xlsx_book_number(&b, "0.0000");
+    assert_non_null(four);
+    assert_ptr_not_equal(four, xlsx_book_fmt(&b, XLSX_FMT_DERIVED));
+    assert_ptr_equal(xlsx_book_number(&b, "0.0000"), four);
+    assert_null(xlsx_book_number(&b, NULL));
+    /* three formats per bound, in enum cost_bound order */
+    assert_int_equal(xlsx_book_bound_fmt(COST_IB, XLSX_BOUND_SECONDS),
+                     XLSX_FMT_BOUND0 + 4);
+    assert_int_equal(xlsx_book_bound_fmt(COST_HBM, XLSX_BOUND_CF),
+                     XLSX_FMT_COUNT - 1);
+    assert_int_equal(xlsx_book_close(&b, &d), STATUS_OK);
+    assert_int_equal(count_files(f->dir), 1);
+}
+
+/* Values a cell cannot hold: a number that is not finite becomes "n/a"
+ * (libxlsxwriter would print "nan" into the XML), a formula's cached
+ * result 0; text starting with '=' stays text. */
+static void test_xlsx_book_cells(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_book b;
+    struct lxw_worksheet *ws;
+    struct diag d;
+    char *xml, *sst;
+    diag_init(&d);
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+                     STATUS_OK);
+    ws = xlsx_book_sheet(&b, "Sheet");
+    xlsx_book_num(&b, ws, 0, 0, NAN, NULL);
+    xlsx_book_num(&b, ws, 0, 1, 2.5, NULL);
+    xlsx_book_formula_num(&b, ws, 0, 2, "=B1*2", INFINITY, NULL);
+    xlsx_book_formula_num(&b, ws, 0, 3, "=B1*2", 5, NULL);
+    xlsx_book_str(&b, ws, 1, 0, "=HYPERLINK(\"x\")", NULL);
+    xlsx_book_strf(&b, ws, 1, 1, NULL, "%d GPUs", 2048);
+    assert_int_equal(xlsx_book_close(&b, &d), STATUS_OK);
+    xml = zip_entry(f->path, "xl/worksheets/sheet1.xml");
+    sst = zip_entry(f->path, "xl/sharedStrings.xml");
+    assert_null(strstr(xml, "nan"));
+    assert_null(strstr(xml, "inf"));
+    assert_non_null(strstr(sst, "<t>n/a</t>"));
+    assert_non_null(strstr(xml, "<c r=\"B1\"><v>2.5</v></c>"));
+    assert_non_null(strstr(xml, "<c r=\"C1\"><f>B1*2</f><v>0</v></c>"));
+    assert_non_null(strstr(xml, "<c r=\"D1\"><f>B1*2</f><v>5</v></c>"));
+    assert_null(strstr(xml, "<f>HYPERLINK"));
+    assert_non_null(strstr(sst, "<t>=HYPERLINK(\"x\")</t>"));
+    assert_non_null(strstr(sst, "<t>2048 GPUs</t>"));
+    free(xml);
+    free(sst);
+}
+
+/* A failed call is reported by name at close; the earlier file stays
+ * and no temporary file is left. */
+static void test_xlsx_book_close_after_failed_call(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_book b;
+    struct lxw_worksheet *ws;
+    struct diag d;
+    char want[256];
+    diag_init(&d);
+    write_text(f->path, "previous workbook");
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+                     STATUS_OK);
+    ws = xlsx_book_sheet(&b, "Sheet");
+    xlsx_book_num(&b, ws, 2000000, 0, 1, NULL); /* past Excel's last row */
+    xlsx_book_invalid(&b, "a later failure");   /* not the first */
+    assert_int_equal(xlsx_book_close(&b, &d), STATUS_XLSX);
+    snprintf(want, sizeof want, "%s: row index: ", f->path);
+    assert_memory_equal(d.msg, want, strlen(want));
+    assert_file_is(f->path, "previous workbook");
+    assert_int_equal(count_files(f->dir), 1);
+}
+
+/* A file-size limit (as a full disk) cuts the sheet's scratch file;
+ * libxlsxwriter zips what is left without complaint. The check before
+ * the rename catches it: STATUS_IO naming the part, the earlier file
+ * intact, no temporary file left (the scratch files are in the same
+ * directory and already unlinked). */
+static void test_xlsx_book_full_disk(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_book b;
+    struct lxw_worksheet *ws;
+    struct rlimit old, lim;
+    struct diag d;
+    char want[256];
+    size_t row, col;
+    diag_init(&d);
+    write_text(f->path, "previous workbook");
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+                     STATUS_OK);
+    ws = xlsx_book_sheet(&b, "Sheet");
+    /* about 1.3 MB of sheet XML that deflates to about a tenth */
+    for (row = 0; row < 10000; row++)
+        for (col = 0; col < 4; col++)
+            xlsx_book_num(&b, ws, row, col, 1, NULL);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 512 * 1024;
+    signal(SIGXFSZ, SIG_IGN); /* a write over the limit fails (EFBIG) */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    assert_int_equal(xlsx_book_close(&b, &d), STATUS_IO);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    snprintf(want, sizeof want,
+             "%s: incomplete workbook part xl/worksheets/sheet1.xml (disk "
+             "full?)",
+             f->path);
+    assert_string_equal(d.msg, want);
+    assert_file_is(f->path, "previous workbook");
+    assert_int_equal(count_files(f->dir), 1);
+}
+
+static void test_xlsx_book_open_unwritable(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_book b;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep, "/nonexistent-dir/r.xlsx", false, &d),
+        STATUS_IO);
+    assert_string_equal(
+        d.msg, "/nonexistent-dir/r.xlsx: cannot write: No such file or "
+               "directory");
+}
+
+static void test_xlsx_book_thousands(void **state)
+{
+    char buf[32];
+    (void)state;
+    xlsx_book_thousands(12345678.4, buf, sizeof buf);
+    assert_string_equal(buf, "12,345,678");
+    xlsx_book_thousands(-1234.6, buf, sizeof buf);
+    assert_string_equal(buf, "-1,235");
+    xlsx_book_thousands(999, buf, sizeof buf);
+    assert_string_equal(buf, "999");
+    xlsx_book_thousands(0.2, buf, sizeof buf);
+    assert_string_equal(buf, "0");
+    xlsx_book_thousands(2e18, buf, sizeof buf);
+    assert_string_equal(buf, "2e+18");
+}
+
+static void test_xlsx_book_text(void **state)
+{
+    struct fixture *f = *state;
+    char buf[64];
+    /* 1700000000 s = 19675 days + 80000 s: 2023-11-14 22:13:20 UTC */
+    xlsx_book_when(&f->rep, buf, sizeof buf);
+    assert_string_equal(buf, "2023-11-14 22:13 UTC");
+    assert_string_equal(xlsx_book_other_model(&f->rep), "flat");
+    /* 100 characters in a 20-wide column at 11 pt: 20 x 11/11 x 1.05 =
+     * 21 a line, ceil(100/21) = 5 lines of 11 x 1.32 pt, + 3 */
+    assert_near(xlsx_book_text_height(100, 20, 11), 5 * 11 * 1.32 + 3, 1e-12);
+    assert_near(xlsx_book_text_height(0, 20, 11), 11 * 1.32 + 3, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xlsx_book_formats_from_table),
+        cmocka_unit_test(test_xlsx_book_cells),
+        cmocka_unit_test(test_xlsx_book_close_after_failed_call),
+        cmocka_unit_test(test_xlsx_book_full_disk),
+        cmocka_unit_test(test_xlsx_book_open_unwritable),
+        cmocka_unit_test(test_xlsx_book_thousands),
+        cmocka_unit_test(test_xlsx_book_text),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
