@@ -2,7 +2,8 @@
  * faultinject: an LD_PRELOAD library that makes the N-th output
  * operation of a process fail, as SQLite tests its I/O errors. With
  * FAULT_OP=write, the N-th write to a regular file (write, fwrite, fputs,
- * fputc, fprintf, vfprintf, fflush) fails with ENOSPC; with FAULT_OP=close
+ * fputc, fprintf, vfprintf, fflush) and every later one fail with ENOSPC
+ * (a full disk); with FAULT_OP=close
  * the N-th fclose or close of a regular file fails with EIO (the file is
  * closed, as Linux does); with FAULT_OP=rename the N-th rename or link
  * fails with EIO. FAULT_AT=N (0: none fails). With FAULT_COUNT=FILE,
@@ -28,13 +29,20 @@
 
 static long counted; /* operations of kind FAULT_OP so far */
 
-/* Counts calls of kind op; true when this one is to fail. */
+/* Counts calls of kind op; true when this one is to fail: the N-th
+ * close or rename; for writes the N-th and every later one, as a disk
+ * that has filled up fails every write from then on (and a library that
+ * ignores one failed write cannot be caught from outside: see
+ * zip_check.h). */
 static bool fault(const char *op)
 {
     const char *want = getenv("FAULT_OP"), *at = getenv("FAULT_AT");
+    long n;
     if (!want || !at || strcmp(want, op) != 0)
         return false;
-    return ++counted == strtol(at, NULL, 10);
+    n = strtol(at, NULL, 10);
+    ++counted;
+    return n > 0 && (counted == n || (strcmp(op, "write") == 0 && counted > n));
 }
 
 __attribute__((destructor)) static void report_count(void)

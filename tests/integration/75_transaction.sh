@@ -1,5 +1,5 @@
 # A report is committed all at once or not at all (issue 9, part 2): every
-# output write, close or rename that can fail is made to fail in turn (an
+# output write (from then on: a full disk), close or rename is made to fail in turn (an
 # LD_PRELOAD library, as SQLite tests its I/O errors); the run is stopped
 # with SIGINT and SIGTERM at several points; two runs share a directory.
 # After each, the directory holds the earlier report byte for byte (or
