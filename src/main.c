@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "eval_out.h"
 #include "hardware.h"
+#include "hf_config.h"
 #include "model.h"
 #include "plan.h"
 #include "plot_out.h"
@@ -44,6 +45,7 @@ enum { EXIT_RUNTIME = 1, EXIT_INPUT = 2 };
 
 struct config {
     const char *model_path, *hw_path, *sweep_path, *out_dir;
+    const char *training_path; /* -t: recipe for a config.json model */
     struct datafile_set sets[SETS_MAX];
     size_t nsets;
     enum comm_model comm;
@@ -69,8 +71,10 @@ static const char usage_text[] =
     "nothing on success\n"
     "       roofplan --help | --version\n"
     "\n"
-    "  -m, --model FILE       model      (default "
-    "data/models/deepseek-v3.ini)\n"
+    "  -m, --model FILE       model: INI or Hugging Face config.json "
+    "(default data/models/deepseek-v3.ini)\n"
+    "  -t, --training FILE    training recipe where the model file is silent "
+    "(default data/training/default.ini)\n"
     "  -g, --hardware FILE    cluster    (default data/hardware/h800.ini)\n"
     "  -s, --sweep FILE       plan space (default data/sweeps/default.ini)\n"
     "  -o, --out DIR          output dir (default out)\n"
@@ -170,7 +174,7 @@ static enum status check_sets_used(struct config *cfg, struct diag *d)
 static enum status
 load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
 {
-    char b1[1024], b2[1024], b3[1024];
+    char b1[1024], b2[1024], b3[1024], b4[1024];
     const char *mp =
         cfg->model_path
             ? cfg->model_path
@@ -181,11 +185,16 @@ load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
     const char *sp = cfg->sweep_path ? cfg->sweep_path
                                      : default_path("data/sweeps/default.ini",
                                                     b3, sizeof b3);
+    const char *tp =
+        cfg->training_path
+            ? cfg->training_path
+            : default_path("data/training/default.ini", b4, sizeof b4);
     struct diag d2, d3;
     diag_init(&d2);
     diag_init(&d3);
     memset(in, 0, sizeof *in);
-    in->have_m = model_load(mp, &in->m, cfg->sets, cfg->nsets, d) == STATUS_OK;
+    in->have_m = model_load_with_training(mp, tp, &in->m, cfg->sets, cfg->nsets,
+                                          d) == STATUS_OK;
     in->have_hw =
         hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) == STATUS_OK;
     in->have_sweep =
@@ -560,6 +569,11 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
         "model", "attention", "ffn", "moe", "mtp", "training", "fp8"};
     size_t i, j;
     int rc = 0;
+    char tbuf[1024];
+    const char *tp =
+        cfg->training_path
+            ? cfg->training_path
+            : default_path("data/training/default.ini", tbuf, sizeof tbuf);
     if (n == 0)
         return usage_error("check: %s", "missing FILE");
     for (i = 0; i < n; i++) {
@@ -567,12 +581,19 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
         char section[64];
         bool is_model = false;
         diag_init(&d);
-        if (datafile_first_section(files[i], section, sizeof section, &d) ==
-            STATUS_OK) {
+        if (hf_config_is_json(files[i])) {
+            struct model m;
+            if (model_load_with_training(files[i], tp, &m, cfg->sets,
+                                         cfg->nsets, &d) == STATUS_OK)
+                model_release(&m);
+        } else if (datafile_first_section(files[i], section, sizeof section,
+                                          &d) == STATUS_OK) {
             for (j = 0; j < sizeof model_sections / sizeof *model_sections; j++)
                 if (strcmp(section, model_sections[j]) == 0)
                     is_model = true;
-            if (is_model) {
+            if (strcmp(section, "training") == 0) { /* a recipe */
+                model_check_training(files[i], cfg->sets, cfg->nsets, &d);
+            } else if (is_model) {
                 struct model m;
                 if (model_load(files[i], &m, cfg->sets, cfg->nsets, &d) ==
                     STATUS_OK)
@@ -598,7 +619,8 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
             } else {
                 diag_set(&d, STATUS_PARSE,
                          "%s: not a roofplan data file (%s%s%s; expected "
-                         "[model], [gpu], [space] or [run] first)",
+                         "[model], [training], [gpu], [space] or [run] "
+                         "first, or a config.json)",
                          files[i], section[0] ? "its first section is [" : "",
                          section[0] ? section : "it has no [section]",
                          section[0] ? "]" : "");
@@ -626,6 +648,9 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
         return -1;
     case 's':
         cfg->sweep_path = arg;
+        return -1;
+    case 't':
+        cfg->training_path = arg;
         return -1;
     case 'o':
         cfg->out_dir = arg;
@@ -693,6 +718,7 @@ int main(int argc, char **argv)
         {"model", required_argument, NULL, 'm'},
         {"hardware", required_argument, NULL, 'g'},
         {"sweep", required_argument, NULL, 's'},
+        {"training", required_argument, NULL, 't'},
         {"out", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, 'S'},
         {"comm-model", required_argument, NULL, 'C'},
@@ -728,7 +754,8 @@ int main(int argc, char **argv)
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command
      * and the PLAN tokens. */
-    while ((opt = getopt_long(argc, argv, "m:g:s:o:qh", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "m:g:s:t:o:qh", options, NULL)) !=
+           -1) {
         int rc = apply_option(&cfg, opt, optarg, argv[optind - 1]);
         if (rc >= 0)
             return rc;

@@ -675,7 +675,10 @@ static enum status one_validation(struct report *r,
         m = *ctx->m; /* shallow copies: only read below */
         hw = *ctx->hw;
     } else {
-        if (model_load(v->model_path, &m, NULL, 0, d) != STATUS_OK)
+        char recipe[PATH_MAX]; /* for a config.json model */
+        data_path(vdir, "training/default.ini", recipe, sizeof recipe);
+        if (model_load_with_training(v->model_path, recipe, &m, NULL, 0, d) !=
+            STATUS_OK)
             return d->status;
         if (hardware_load(v->hardware_path, &hw, NULL, 0, d) != STATUS_OK) {
             model_release(&m);
