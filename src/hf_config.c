@@ -675,7 +675,8 @@ static void read_qwen3_moe(struct reader *r)
                  r->path, step, step);
     /* Qwen3-Coder's config has it at 0; transformers' class builds no
      * shared expert whatever it says, and a size would suggest one. */
-    if (!absent(shared) && (!cJSON_IsNumber(shared) || shared->valuedouble)) {
+    if (!absent(shared) &&
+        (!cJSON_IsNumber(shared) || shared->valuedouble != 0)) {
         char got[96];
         show(shared, got, sizeof got);
         diag_add(r->d, STATUS_RANGE,
