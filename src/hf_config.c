@@ -24,7 +24,8 @@
 #include <cjson/cJSON.h>
 
 #define FILE_MAX_BYTES (1L << 20)
-#define USED_MAX       512 /* top-level keys tracked; more are "unknown" */
+#define USED_MAX       512  /* top-level keys tracked; more are "unknown" */
+#define KEYS_MAX       1024 /* top-level keys accepted (a config has ~50) */
 
 enum arch {
     ARCH_LLAMA,
@@ -177,13 +178,27 @@ bool hf_config_is_json(const char *path)
 
 /* ---- Values and sources ---- */
 
+/* Text from the file as a message may quote it: at most max bytes, control
+ * characters as '?' (a newline would split the message's line). */
+static const char *quote(const char *text, size_t max, char *buf, size_t size)
+{
+    size_t i;
+    snprintf(buf, size, "%.*s", (int)(max < size ? max : size - 1), text);
+    for (i = 0; buf[i]; i++)
+        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+            buf[i] = '?';
+    return buf;
+}
+
 /* A JSON value as a message shows it: 7168, "gelu", true, null, an array. */
 static void show(const cJSON *it, char *buf, size_t size)
 {
+    char text[64];
     if (cJSON_IsNumber(it))
         snprintf(buf, size, "%.17g", it->valuedouble);
     else if (cJSON_IsString(it))
-        snprintf(buf, size, "\"%.60s\"", it->valuestring);
+        snprintf(buf, size, "\"%s\"",
+                 quote(it->valuestring, 60, text, sizeof text));
     else if (cJSON_IsTrue(it))
         snprintf(buf, size, "true");
     else if (cJSON_IsFalse(it))
@@ -836,9 +851,9 @@ static bool find_arch(struct reader *r)
                 break;
         if (a == ARCHS) {
             diag_add(r->d, STATUS_PARSE,
-                     "%s: key 'architectures': \"%.80s\" is not supported "
+                     "%s: key 'architectures': \"%s\" is not supported "
                      "(supported: " HF_CONFIG_SUPPORTED ")",
-                     r->path, first->valuestring);
+                     r->path, quote(first->valuestring, 80, got, sizeof got));
             return false;
         }
         r->arch = (enum arch)a;
@@ -850,9 +865,9 @@ static bool find_arch(struct reader *r)
                 break;
         if (a == ARCHS) {
             diag_add(r->d, STATUS_PARSE,
-                     "%s: key 'model_type': \"%.80s\" is not supported "
+                     "%s: key 'model_type': \"%s\" is not supported "
                      "(supported: " HF_CONFIG_SUPPORTED ")",
-                     r->path, type->valuestring);
+                     r->path, quote(type->valuestring, 80, got, sizeof got));
             return false;
         }
         r->arch = (enum arch)a;
@@ -870,24 +885,26 @@ static void check_keys(struct reader *r, bool after_reading)
 {
     const cJSON *it, *other;
     size_t i;
+    char key[96];
     cJSON_ArrayForEach(it, r->root)
     {
         bool used = false;
+        quote(it->string, 80, key, sizeof key);
         if (!after_reading) {
             for (other = r->root->child; other != it; other = other->next)
                 if (strcmp(other->string, it->string) == 0)
-                    diag_add(r->d, STATUS_PARSE, "%s: key '%.80s': given twice",
-                             r->path, it->string);
+                    diag_add(r->d, STATUS_PARSE, "%s: key '%s': given twice",
+                             r->path, key);
             continue;
         }
         for (i = 0; i < r->nused && !used; i++)
             used = r->used[i] == it;
         if (!used && !read_past_key(it->string))
             diag_add(r->d, STATUS_PARSE,
-                     "%s: key '%.80s': not understood for %s (it may describe "
+                     "%s: key '%s': not understood for %s (it may describe "
                      "a feature roofplan does not model; supported: "
                      "" HF_CONFIG_SUPPORTED ")",
-                     r->path, it->string, arch_info[r->arch].name);
+                     r->path, key, arch_info[r->arch].name);
     }
 }
 
@@ -973,6 +990,13 @@ enum status hf_config_read(const char *path,
         diag_add(d, STATUS_PARSE,
                  "%s: expected a JSON object (a transformers config.json)",
                  path);
+        goto done;
+    }
+    if (cJSON_GetArraySize(root) > KEYS_MAX) {
+        diag_add(d, STATUS_PARSE,
+                 "%s: %d top-level keys (at most %d): not a transformers "
+                 "config.json",
+                 path, cJSON_GetArraySize(root), KEYS_MAX);
         goto done;
     }
     check_keys(&r, false);

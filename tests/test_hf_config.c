@@ -514,6 +514,12 @@ static void test_hf_config_wrong_values(void **state)
                               &d, &t),
                      STATUS_PARSE);
     assert_non_null(strstr(d.msg, ": key 'hidden_size': given twice"));
+    /* Text quoted from the file cannot break the message's line. */
+    assert_int_equal(try_json("{\"architectures\": [\"A\\nB\"]}", &d, &t),
+                     STATUS_PARSE);
+    expect_msg(&d, &t,
+               ": key 'architectures': \"A?B\" is not supported (supported: "
+               "" HF_CONFIG_SUPPORTED ")");
 }
 
 /* MoE layouts the model cannot express are refused, not approximated. */
