@@ -54,10 +54,10 @@ static const struct {
  * Keys read past for every architecture: none can change a parameter
  * count, a FLOP count or a saved activation.
  * - bookkeeping and token ids;
- * - RoPE's base, scaling and variants (use_mrope) (RoPE has no parameters, and
- * its FLOPs are elementwise, like the norms'; the model does not count either),
- * the context limit (not the training sequence length, which is the recipe's)
- * and the RMSNorm epsilon;
+ * - RoPE's base, scaling and variants (use_mrope): RoPE has no parameters
+ *   and its FLOPs are elementwise, like the norms' (the model counts
+ *   neither); the context limit (not the training sequence length, which
+ *   is the recipe's) and the RMSNorm epsilon;
  * - pretraining_tp (Llama: slices the head's matmul, same FLOPs);
  * - quantization_config: how the released weights are stored; the
  *   training precisions are the recipe's;
