@@ -193,7 +193,9 @@ extern const struct datafile_schema model_schema;
  * and derives parameters, FLOPs and the activation inventory. Cross-field
  * problems (GQA heads not dividing, top_k > experts, ...) are reported
  * with the line of the offending key. On failure m is released.
- * Release a loaded model with model_release().
+ * Release a loaded model with model_release(). A Hugging Face config.json
+ * needs a training recipe: load it with model_load_with_training() (here it
+ * is STATUS_USAGE).
  */
 enum status model_load(const char *path,
                        struct model *m,
