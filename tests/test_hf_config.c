@@ -140,10 +140,23 @@ static void same_model(const char *json, const char *ini, const char *plan)
  * recipe (DeepSeek's own), is data/models/deepseek-v3.ini. */
 static void test_hf_config_deepseek_v3_is_the_ini(void **state)
 {
+    const char *plan = "gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe "
+                       "precision=fp8 recompute=selective mbs=1 gbs=15360";
+    struct model a, b;
+    struct cost_result ra, rb;
     (void)state;
     same_model(HF "deepseek-v3.config.json", "data/models/deepseek-v3.ini",
-               "gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe "
-               "precision=fp8 recompute=selective mbs=1 gbs=15360");
+               plan);
+    /* The default recipe is DeepSeek-V3's: no --set needed. */
+    load(&a, HF "deepseek-v3.config.json", NULL, 0);
+    load(&b, "data/models/deepseek-v3.ini", NULL, 0);
+    evaluate(&a, plan, &ra);
+    evaluate(&b, plan, &rb);
+    assert_near(ra.mem.total, rb.mem.total, 1e-12);
+    assert_near(ra.t.step, rb.t.step, 1e-12);
+    assert_near(a.flops_per_token, b.flops_per_token, 1e-12);
+    model_release(&a);
+    model_release(&b);
 }
 
 /* Llama 3.1 405B's config.json and llama-3-405b.ini (Llama 3 paper Table
