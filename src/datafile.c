@@ -197,8 +197,8 @@ void datafile_text_quote(const char *text, char *buf, size_t size)
  * otherwise wait for a writer forever. A UTF-8 byte-order mark is dropped
  * (editors on Windows write one), so that the first [section] is seen.
  */
-static enum status
-read_file(const char *path, char **out, size_t *len, struct diag *d)
+enum status
+datafile_read(const char *path, char **out, size_t *len, struct diag *d)
 {
     struct stat st;
     char *buf = NULL, shown[160], why[96];
@@ -950,7 +950,7 @@ enum status datafile_load(const char *path,
     }
     if (schema->n > DATAFILE_FIELDS_MAX)
         return diag_add(d, STATUS_RANGE, "%s: schema too large", schema->kind);
-    st = read_file(path, &text, &p.len, d);
+    st = datafile_read(path, &text, &p.len, d);
     if (st != STATUS_OK)
         return st;
     p.text = text;
@@ -1097,7 +1097,7 @@ datafile_first_section(const char *path, char *buf, size_t size, struct diag *d)
 {
     char *text = NULL;
     size_t len = 0, i = 0;
-    enum status st = read_file(path, &text, &len, d);
+    enum status st = datafile_read(path, &text, &len, d);
     if (st != STATUS_OK)
         return st;
     buf[0] = '\0';

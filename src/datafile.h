@@ -98,6 +98,17 @@ enum status datafile_load(const char *path,
                           size_t nsets,
                           struct diag *d);
 
+/*
+ * Reads the whole file at path (at most 1 MiB) into a NUL-terminated
+ * buffer the caller frees: opened without blocking (a FIFO is refused, not
+ * waited on), checked to be a regular file, its name checked as text, a
+ * leading UTF-8 byte-order mark dropped. Errors are added to d with the
+ * path: STATUS_IO, STATUS_PARSE (too large), STATUS_USAGE (a file name
+ * that is not text), STATUS_NOMEM.
+ */
+enum status
+datafile_read(const char *path, char **out, size_t *len, struct diag *d);
+
 /* Frees the strings meta holds; meta may be zeroed or NULL. */
 void datafile_meta_release(struct datafile_meta *meta);
 

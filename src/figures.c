@@ -69,6 +69,29 @@ enum status figures_families(struct report *r,
 
 /* ---- Validation runs ---- */
 
+enum status figures_validation_plan(const struct validation_run *run,
+                                    const struct validation_inputs *in,
+                                    struct plan *p,
+                                    struct diag *d)
+{
+    struct plan defaults;
+    char *args[1];
+    char plan_text[DATAFILE_TEXT_MAX];
+    long given_dp;
+    memset(&defaults, 0, sizeof defaults);
+    defaults.gpus = in->hw->spec.gpus;
+    defaults.tp = defaults.pp = defaults.ep = defaults.cp = 1;
+    defaults.vpp = defaults.mbs = 1;
+    defaults.gbs = in->m->spec.global_batch;
+    snprintf(plan_text, sizeof plan_text, "%s", run->plan);
+    args[0] = plan_text;
+    if (plan_parse(args, 1, &defaults, p, &given_dp, d) != STATUS_OK)
+        return d->status;
+    if (plan_check(p, in->m, in->hw, false, d) != PLAN_OK)
+        return d->status ? d->status : diag_set(d, STATUS_RANGE, "invalid");
+    return STATUS_OK;
+}
+
 /* Predicts run `run` with its inputs into v; false (and a note) when its
  * plan does not apply to them. */
 static enum status predict(struct report *r,
@@ -80,10 +103,6 @@ static enum status predict(struct report *r,
                            bool *applies,
                            struct diag *d)
 {
-    struct plan defaults;
-    char *args[1];
-    char plan_text[DATAFILE_TEXT_MAX];
-    long given_dp;
     struct diag why;
     enum status st = STATUS_OK;
 
@@ -101,17 +120,8 @@ static enum status predict(struct report *r,
     v->measured_gpu_hours_per_trillion = run->measured_gpu_hours_per_trillion;
     v->current = in->current;
 
-    memset(&defaults, 0, sizeof defaults);
-    defaults.gpus = in->hw->spec.gpus;
-    defaults.tp = defaults.pp = defaults.ep = defaults.cp = 1;
-    defaults.vpp = defaults.mbs = 1;
-    defaults.gbs = in->m->spec.global_batch;
-    snprintf(plan_text, sizeof plan_text, "%s", run->plan);
-    args[0] = plan_text;
     diag_init(&why);
-    *applies = plan_parse(args, 1, &defaults, &v->plan, &given_dp, &why) ==
-                   STATUS_OK &&
-               plan_check(&v->plan, in->m, in->hw, false, &why) == PLAN_OK;
+    *applies = figures_validation_plan(run, in, &v->plan, &why) == STATUS_OK;
     if (!*applies) {
         if (r->nvalidation_notes < REPORT_VALIDATIONS_MAX)
             snprintf(r->validation_notes[r->nvalidation_notes++],

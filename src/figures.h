@@ -30,6 +30,17 @@ enum status figures_families(struct report *r,
                              struct diag *d);
 
 /*
+ * The plan of validation run `run` on the inputs it names (keys it omits:
+ * every dimension 1, the cluster's GPUs, the model's global batch),
+ * parsed and checked. STATUS_USAGE/STATUS_RANGE with the reason in d
+ * when it does not parse or cannot run there.
+ */
+enum status figures_validation_plan(const struct validation_run *run,
+                                    const struct validation_inputs *in,
+                                    struct plan *p,
+                                    struct diag *d);
+
+/*
  * Predicts each validation run with the inputs it names (in[i], read by
  * validation_load_inputs) into r->validation: with ctx and other when
  * the run uses this report's own files, else with a context of its own.

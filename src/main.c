@@ -30,6 +30,7 @@
 #include "diag.h"
 #include "eval_out.h"
 #include "hardware.h"
+#include "hf_config.h"
 #include "model.h"
 #include "plan.h"
 #include "plot_out.h"
@@ -51,6 +52,7 @@ enum { EXIT_RUNTIME = 1, EXIT_INPUT = 2 };
 
 struct config {
     const char *model_path, *hw_path, *sweep_path, *out_dir;
+    const char *training_path; /* -t: recipe for a config.json model */
     struct datafile_set sets[SETS_MAX];
     size_t nsets;
     enum comm_model comm;
@@ -76,7 +78,10 @@ static const char usage_text[] =
     "nothing on success\n"
     "       roofplan --help | --version\n"
     "\n"
-    "  -m, --model FILE       model      (default: data/defaults.ini's)\n"
+    "  -m, --model FILE       model: INI or Hugging Face config.json "
+    "(default: data/defaults.ini's)\n"
+    "  -t, --training FILE    training recipe where the model file is silent "
+    "(default: data/defaults.ini's)\n"
     "  -g, --hardware FILE    cluster    (default: data/defaults.ini's)\n"
     "  -s, --sweep FILE       plan space (default: data/defaults.ini's)\n"
     "  -o, --out DIR          output dir (default out)\n"
@@ -184,28 +189,30 @@ static void data_directory(char *buf, size_t size)
 
 /* The files defaults.ini names, relative to the data directory. */
 struct defaults {
-    char model[1300], hardware[1300], sweep[1300];
+    char model[1300], hardware[1300], sweep[1300], training[1300];
 };
 
 #define DOFF(member) offsetof(struct defaults, member)
 /* clang-format off */
 static const struct datafile_field default_fields[] = {
-    {"defaults", "model", DATAFILE_STRING, DOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file read when -m is not given"},
-    {"defaults", "hardware", DATAFILE_STRING, DOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file read when -g is not given"},
-    {"defaults", "sweep", DATAFILE_STRING, DOFF(sweep), 256, 0, 0, false, true, NULL, "", NULL, "sweep file read when -s is not given"},
+    {"inputs", "model", DATAFILE_STRING, DOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file read when -m is not given"},
+    {"inputs", "hardware", DATAFILE_STRING, DOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file read when -g is not given"},
+    {"inputs", "sweep", DATAFILE_STRING, DOFF(sweep), 256, 0, 0, false, true, NULL, "", NULL, "sweep file read when -s is not given"},
+    {"inputs", "training", DATAFILE_STRING, DOFF(training), 256, 0, 0, false, true, NULL, "", NULL, "training recipe read when -t is not given (what a config.json does not say)"},
 };
 /* clang-format on */
 
-/* Reads data_dir/defaults.ini into *def (paths resolved). */
-static enum status
-read_defaults(const char *data_dir, struct defaults *def, struct diag *d)
+/* Reads the defaults file at path into *def, its paths resolved against
+ * data_dir. */
+static enum status read_defaults_file(const char *path,
+                                      const char *data_dir,
+                                      struct defaults *def,
+                                      struct diag *d)
 {
     static const struct datafile_schema schema = {"defaults", default_fields,
                                                   sizeof default_fields /
                                                       sizeof default_fields[0]};
     struct defaults rel;
-    char path[1100];
-    snprintf(path, sizeof path, "%s/defaults.ini", data_dir);
     memset(&rel, 0, sizeof rel);
     if (datafile_load(path, &schema, &rel, NULL, NULL, 0, d) != STATUS_OK)
         return d->status;
@@ -213,7 +220,18 @@ read_defaults(const char *data_dir, struct defaults *def, struct diag *d)
     snprintf(def->hardware, sizeof def->hardware, "%s/%.200s", data_dir,
              rel.hardware);
     snprintf(def->sweep, sizeof def->sweep, "%s/%.200s", data_dir, rel.sweep);
+    snprintf(def->training, sizeof def->training, "%s/%.200s", data_dir,
+             rel.training);
     return STATUS_OK;
+}
+
+/* Reads data_dir/defaults.ini into *def (paths resolved). */
+static enum status
+read_defaults(const char *data_dir, struct defaults *def, struct diag *d)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/defaults.ini", data_dir);
+    return read_defaults_file(path, data_dir, def, d);
 }
 
 static void release_inputs(struct inputs *in)
@@ -241,25 +259,47 @@ static enum status check_sets_used(struct config *cfg, struct diag *d)
     return d->status;
 }
 
+/* The training recipe: -t FILE, else defaults.ini's (a config.json model
+ * needs one; an INI model file does not read it). */
+static const char *
+training_path(const struct config *cfg, char *buf, size_t size)
+{
+    char data_dir[1024];
+    struct defaults def;
+    struct diag d;
+    if (cfg->training_path)
+        return cfg->training_path;
+    diag_init(&d);
+    data_directory(data_dir, sizeof data_dir);
+    if (read_defaults(data_dir, &def, &d) == STATUS_OK)
+        snprintf(buf, size, "%s", def.training);
+    else
+        snprintf(buf, size, "%s/training/default.ini", data_dir);
+    return buf;
+}
+
 static enum status
 load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
 {
     char data_dir[1024];
     struct defaults def;
-    const char *mp, *hp, *sp;
+    const char *mp, *hp, *sp, *tp;
     struct diag d2, d3;
     diag_init(&d2);
     diag_init(&d3);
     memset(in, 0, sizeof *in);
     memset(&def, 0, sizeof def);
     data_directory(data_dir, sizeof data_dir);
-    if ((!cfg->model_path || !cfg->hw_path || !cfg->sweep_path) &&
+    if ((!cfg->model_path || !cfg->hw_path || !cfg->sweep_path ||
+         !cfg->training_path) &&
         read_defaults(data_dir, &def, d) != STATUS_OK)
         return d->status;
     mp = cfg->model_path ? cfg->model_path : def.model;
     hp = cfg->hw_path ? cfg->hw_path : def.hardware;
     sp = cfg->sweep_path ? cfg->sweep_path : def.sweep;
-    in->have_m = model_load(mp, &in->m, cfg->sets, cfg->nsets, d) == STATUS_OK;
+    tp = cfg->training_path ? cfg->training_path : def.training;
+    in->have_m = model_load_with_training(mp, tp, &in->m, cfg->sets, cfg->nsets,
+                                          d) == STATUS_OK;
     in->have_hw =
         hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) == STATUS_OK;
     in->have_sweep =
@@ -582,15 +622,17 @@ struct report_run {
 };
 
 /* Reads the validation runs and the inputs each is predicted with. */
-static enum status
-load_validations(struct report_run *rr, const char *data_dir, struct diag *d)
+static enum status load_validations(struct report_run *rr,
+                                    const char *data_dir,
+                                    const char *recipe,
+                                    struct diag *d)
 {
     size_t i;
     if (validation_load_dir(data_dir, rr->runs, VALIDATION_RUNS_MAX, &rr->nruns,
                             d) != STATUS_OK)
         return d->status;
     for (i = 0; i < rr->nruns; i++) {
-        if (validation_load_inputs(&rr->runs[i], &rr->in.m, &rr->in.hw,
+        if (validation_load_inputs(&rr->runs[i], recipe, &rr->in.m, &rr->in.hw,
                                    &rr->vin[i], d) != STATUS_OK) {
             rr->nruns = i;
             return d->status;
@@ -665,6 +707,7 @@ static int run_report(const struct config *cfg,
                       const char *data_dir,
                       struct diag *d)
 {
+    char recipe[1300];
     struct rank_options opt;
     struct progress pr;
     struct timespec t0;
@@ -682,11 +725,12 @@ static int run_report(const struct config *cfg,
     snprintf(rr->rep.version, sizeof rr->rep.version, "%s", ROOFPLAN_VERSION);
     if (!generation_time(&rr->rep.generated, d))
         return EXIT_INPUT;
+    training_path(cfg, recipe, sizeof recipe);
     /* read inputs */
     if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
         report_add_input(&rr->rep, "hardware", rr->in.hw.meta.path, d) ||
         report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
-        load_validations(rr, data_dir, d))
+        load_validations(rr, data_dir, recipe, d))
         return exit_code(d->status, true);
     if (cost_ctx_init(&rr->ctx, &rr->in.m, &rr->in.hw, cfg->comm, d) ||
         cost_ctx_init(&rr->other, &rr->in.m, &rr->in.hw,
@@ -805,12 +849,43 @@ static int cmd_report(struct config *cfg, char **args, size_t nargs)
     return rc;
 }
 
+/* `check` of a validation file: its fields, the model and hardware files
+ * it names, and its plan on them. */
+static void check_run(const char *path, const char *recipe, struct diag *d)
+{
+    struct validation_run *run = calloc(1, sizeof *run);
+    struct validation_inputs in;
+    struct plan p;
+    char dir[1100];
+    const char *slash;
+    size_t len;
+    if (!run) {
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        return;
+    }
+    /* the data directory: the one holding validation/NAME.ini */
+    slash = strrchr(path, '/');
+    len = slash ? (size_t)(slash - path) : 0;
+    snprintf(dir, sizeof dir, "%.*s%s..", (int)len, path, len ? "/" : "");
+    if (validation_load(path, dir, run, d) == STATUS_OK &&
+        validation_load_inputs(run, recipe, NULL, NULL, &in, d) == STATUS_OK) {
+        struct diag why;
+        diag_init(&why);
+        if (figures_validation_plan(run, &in, &p, &why) != STATUS_OK)
+            diag_set(d, STATUS_RANGE, "%s: run.plan: %s", path, why.msg);
+        validation_inputs_release(&in);
+    }
+    free(run);
+}
+
 static int cmd_check(struct config *cfg, char **files, size_t n)
 {
     static const char *const model_sections[] = {
         "model", "attention", "ffn", "moe", "mtp", "training", "fp8"};
     size_t i, j;
     int rc = 0;
+    char tbuf[1300];
+    const char *tp = training_path(cfg, tbuf, sizeof tbuf);
     if (n == 0)
         return usage_error("check: %s", "missing FILE");
     for (i = 0; i < n; i++) {
@@ -818,12 +893,19 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
         char section[64];
         bool is_model = false;
         diag_init(&d);
-        if (datafile_first_section(files[i], section, sizeof section, &d) ==
-            STATUS_OK) {
+        if (hf_config_is_json(files[i])) {
+            struct model m;
+            if (model_load_with_training(files[i], tp, &m, cfg->sets,
+                                         cfg->nsets, &d) == STATUS_OK)
+                model_release(&m);
+        } else if (datafile_first_section(files[i], section, sizeof section,
+                                          &d) == STATUS_OK) {
             for (j = 0; j < sizeof model_sections / sizeof *model_sections; j++)
                 if (strcmp(section, model_sections[j]) == 0)
                     is_model = true;
-            if (is_model) {
+            if (strcmp(section, "training") == 0) { /* a recipe */
+                model_check_training(files[i], cfg->sets, cfg->nsets, &d);
+            } else if (is_model) {
                 struct model m;
                 if (model_load(files[i], &m, cfg->sets, cfg->nsets, &d) ==
                     STATUS_OK)
@@ -841,15 +923,15 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
                     STATUS_OK)
                     sweep_release(&s);
             } else if (strcmp(section, "run") == 0) {
-                char buf[sizeof(struct validation_run) + 1024];
-                struct datafile_meta meta;
-                if (datafile_load(files[i], validation_schema(), buf, &meta,
-                                  cfg->sets, cfg->nsets, &d) == STATUS_OK)
-                    datafile_meta_release(&meta);
+                check_run(files[i], tp, &d);
+            } else if (strcmp(section, "inputs") == 0) {
+                struct defaults def;
+                read_defaults_file(files[i], ".", &def, &d);
             } else {
                 diag_set(&d, STATUS_PARSE,
                          "%s: not a roofplan data file (%s%s%s; expected "
-                         "[model], [gpu], [space] or [run] first)",
+                         "[model], [training], [gpu], [space] or [run] "
+                         "first, or a config.json)",
                          files[i], section[0] ? "its first section is [" : "",
                          section[0] ? section : "it has no [section]",
                          section[0] ? "]" : "");
@@ -886,6 +968,9 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
         return -1;
     case 's':
         cfg->sweep_path = arg;
+        return -1;
+    case 't':
+        cfg->training_path = arg;
         return -1;
     case 'o':
         cfg->out_dir = arg;
@@ -953,6 +1038,7 @@ int main(int argc, char **argv)
         {"model", required_argument, NULL, 'm'},
         {"hardware", required_argument, NULL, 'g'},
         {"sweep", required_argument, NULL, 's'},
+        {"training", required_argument, NULL, 't'},
         {"out", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, 'S'},
         {"comm-model", required_argument, NULL, 'C'},
@@ -988,7 +1074,8 @@ int main(int argc, char **argv)
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command
      * and the PLAN tokens. */
-    while ((opt = getopt_long(argc, argv, "m:g:s:o:qh", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "m:g:s:t:o:qh", options, NULL)) !=
+           -1) {
         int rc = apply_option(&cfg, opt, optarg, argv[optind - 1]);
         if (rc >= 0)
             return rc;

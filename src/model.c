@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hf_config.h"
+
 #define OFF(member) offsetof(struct model_spec, member)
 #define BIG         1e9
 
@@ -46,6 +48,8 @@ static const struct datafile_field fields[] = {
     {"attention", "qk_nope_head_dim", DATAFILE_INT, OFF(qk_nope_head_dim), 0, 0, 1e5, false, false, "0", "", NULL, "MLA per-head query/key dimension without RoPE"},
     {"attention", "qk_rope_head_dim", DATAFILE_INT, OFF(qk_rope_head_dim), 0, 0, 1e5, false, false, "0", "", NULL, "MLA decoupled RoPE dimension"},
     {"attention", "v_head_dim", DATAFILE_INT, OFF(v_head_dim), 0, 0, 1e5, false, false, "0", "", NULL, "MLA per-head value dimension"},
+    {"attention", "qk_norm", DATAFILE_BOOL, OFF(qk_norm), 0, 0, 0, false, false, "false", "", NULL, "RMSNorm over each query and key head (Qwen3; MHA/GQA)"},
+    {"attention", "qkv_bias", DATAFILE_BOOL, OFF(qkv_bias), 0, 0, 0, false, false, "false", "", NULL, "query/key/value projections carry biases (Qwen2; MHA/GQA)"},
     {"ffn", "activation", DATAFILE_ENUM, OFF(activation), 0, 0, 0, false, false, "swiglu", "", "swiglu|gelu", "FFN kind (SwiGLU: 3 matrices, GeLU: 2)"},
     {"ffn", "width", DATAFILE_INT, OFF(ffn_width), 0, 0, 1e7, false, true, NULL, "", NULL, "dense FFN intermediate size"},
     {"moe", "routed_experts", DATAFILE_INT, OFF(routed_experts), 0, 0, 1e5, false, false, "0", "", NULL, "routed experts per MoE layer (0: dense model)"},
@@ -226,6 +230,10 @@ static struct attn_numbers attention(const struct model_spec *s)
         a.params = q + kv + out;
         if (s->linear_bias)
             a.params += n * d + 2 * kvh * d + h;
+        else if (s->qkv_bias)
+            a.params += n * d + 2 * kvh * d;
+        if (s->qk_norm) /* one d-wide norm each for queries and keys */
+            a.params += 2 * norm_params(s, d);
         a.proj_fwd = 2 * (q + kv + out);
         a.qk_dim = d;
         a.v_dim = d;
@@ -324,6 +332,14 @@ static void build_inventory(struct model *m)
                    MODEL_TAG_KEPT);
         add_tensor(m, "V", any, any, kvh * a.v_dim, false, MODEL_DT_ACT,
                    MODEL_TAG_KEPT);
+        /* QK-norm's backward needs its inputs, the projections' outputs,
+         * besides the normalised (and rotated) Q and K attention saves. */
+        if (s->qk_norm) {
+            add_tensor(m, "Q before QK-norm (q_norm input)", any, any,
+                       n * a.qk_dim, false, MODEL_DT_ACT, MODEL_TAG_KEPT);
+            add_tensor(m, "K before QK-norm (k_norm input)", any, any,
+                       kvh * a.qk_dim, false, MODEL_DT_ACT, MODEL_TAG_KEPT);
+        }
     }
     if (s->flash_attention) {
         add_tensor(m, "softmax statistics (flash attention)", any, any, n,
@@ -569,6 +585,190 @@ static void derive(struct model *m)
     m->flops_per_token = m->flops_per_token_main + m->flops_per_token_mtp;
 }
 
+/* ---- Models from a Hugging Face config.json and a training recipe ---- */
+
+/* QK-norm and q/k/v biases are modelled for MHA/GQA projections only. */
+static void check_attention_extras(struct model *m, struct diag *d)
+{
+    if (m->spec.attention != MODEL_MLA)
+        return;
+    if (m->spec.qk_norm)
+        bad(m, d, "attention", "qk_norm",
+            "not modelled for type mla (MLA normalises its latents)");
+    if (m->spec.qkv_bias)
+        bad(m, d, "attention", "qkv_bias", "not modelled for type mla");
+}
+
+/* What a config.json does not say: how the model is trained. */
+bool model_field_is_training(size_t i)
+{
+    static const char *const keys[][2] = {{"training", NULL},
+                                          {"fp8", NULL},
+                                          {"model", "dropout"},
+                                          {"model", "flash_attention"},
+                                          {"mtp", "enabled"}};
+    const struct datafile_field *f;
+    size_t k;
+    if (i >= model_schema.n)
+        return false;
+    f = &model_schema.fields[i];
+    for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (strcmp(f->section, keys[k][0]) == 0 &&
+            (!keys[k][1] || strcmp(f->key, keys[k][1]) == 0))
+            return true;
+    return false;
+}
+
+/* A training recipe's schema: model_schema's training fields, copied with
+ * their offsets, so a recipe loads straight into a struct model_spec. */
+struct recipe_schema {
+    struct datafile_field field[DATAFILE_FIELDS_MAX];
+    size_t model_index[DATAFILE_FIELDS_MAX]; /* into model_schema */
+    struct datafile_schema schema;
+};
+
+static void recipe_schema_init(struct recipe_schema *r)
+{
+    size_t i, n = 0;
+    for (i = 0; i < model_schema.n && n < DATAFILE_FIELDS_MAX; i++)
+        if (model_field_is_training(i)) {
+            r->field[n] = model_schema.fields[i];
+            r->model_index[n++] = i;
+        }
+    r->schema.kind = "training recipe";
+    r->schema.fields = r->field;
+    r->schema.n = n;
+}
+
+/* --set of an architecture key cannot reach a config.json's values. */
+static void reject_architecture_sets(const char *path,
+                                     struct datafile_set *sets,
+                                     size_t nsets,
+                                     struct diag *d)
+{
+    size_t i;
+    for (i = 0; i < nsets; i++) {
+        long fi =
+            datafile_field_index(&model_schema, sets[i].section, sets[i].key);
+        if (fi < 0 || model_field_is_training((size_t)fi))
+            continue; /* the recipe's, or unknown: reported by the loader */
+        sets[i].used = true;
+        diag_add(d, STATUS_USAGE,
+                 "--set %s: the architecture comes from %s (a Hugging Face "
+                 "config.json): edit the file; --set reaches the training "
+                 "recipe (training.*, fp8.*, model.dropout, "
+                 "model.flash_attention, mtp.enabled)",
+                 sets[i].arg, path);
+    }
+}
+
+/* Sources of the recipe's fields: the recipe file and line they came from
+ * (the Assumptions sheet shows them), --set, or the schema's default. */
+static void merge_recipe_meta(struct model *m,
+                              const struct recipe_schema *rs,
+                              const struct datafile_meta *t,
+                              const char *training_path)
+{
+    size_t j;
+    for (j = 0; j < rs->schema.n; j++) {
+        size_t i = rs->model_index[j], len;
+        const char *src = datafile_meta_source(t, j);
+        char text[2 * DATAFILE_TEXT_MAX + 600];
+        char *copy;
+        if (t->given[j] && t->line[j] == 0)
+            snprintf(text, sizeof text, "%s", src); /* --set */
+        else if (t->given[j])
+            snprintf(text, sizeof text, "%s:%ld%s%s", training_path, t->line[j],
+                     *src ? ": " : "", src);
+        else
+            snprintf(text, sizeof text, "%s: default%s%s%s", training_path,
+                     *src ? " (section source: " : "", src, *src ? ")" : "");
+        len = strlen(text) + 1;
+        copy = malloc(len);
+        if (copy)
+            memcpy(copy, text, len);
+        free(m->meta.source[i]);
+        m->meta.source[i] = copy;
+        m->meta.given[i] = t->given[j];
+        m->meta.line[i] = 0; /* meta.path is the config.json's */
+    }
+}
+
+static enum status load_json(const char *path,
+                             const char *training_path,
+                             struct model *m,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
+{
+    struct recipe_schema rs;
+    struct datafile_meta tmeta;
+
+    memset(m, 0, sizeof *m);
+    memset(&tmeta, 0, sizeof tmeta);
+    if (!training_path)
+        return diag_add(d, STATUS_USAGE,
+                        "%s: a Hugging Face config.json needs a training "
+                        "recipe for what it does not say (-t FILE, e.g. "
+                        "data/training/default.ini)",
+                        path);
+    reject_architecture_sets(path, sets, nsets, d);
+    recipe_schema_init(&rs);
+    datafile_load(training_path, &rs.schema, &m->spec, &tmeta, sets, nsets, d);
+    /* Read the config.json even when the recipe failed: report both. */
+    hf_config_read(path, &m->spec, &m->meta, d);
+    if (d->status != STATUS_OK) {
+        datafile_meta_release(&tmeta);
+        model_release(m);
+        diag_finish(d);
+        return d->status;
+    }
+    merge_recipe_meta(m, &rs, &tmeta, training_path);
+    datafile_meta_release(&tmeta);
+    /* A recipe's mtp.enabled trains the model's MTP modules, if it has
+     * any: one recipe serves models with and without them. */
+    if (m->spec.mtp_depth == 0)
+        m->spec.mtp_enabled = false;
+    check_spec(m, d);
+    check_attention_extras(m, d);
+    diag_finish(d);
+    if (d->status != STATUS_OK) {
+        model_release(m);
+        return d->status;
+    }
+    derive(m);
+    return STATUS_OK;
+}
+
+enum status model_load_with_training(const char *path,
+                                     const char *training_path,
+                                     struct model *m,
+                                     struct datafile_set *sets,
+                                     size_t nsets,
+                                     struct diag *d)
+{
+    if (hf_config_is_json(path))
+        return load_json(path, training_path, m, sets, nsets, d);
+    return model_load(path, m, sets, nsets, d);
+}
+
+enum status model_check_training(const char *path,
+                                 struct datafile_set *sets,
+                                 size_t nsets,
+                                 struct diag *d)
+{
+    struct recipe_schema rs;
+    struct datafile_meta meta;
+    struct model_spec spec;
+    enum status st;
+    memset(&spec, 0, sizeof spec);
+    recipe_schema_init(&rs);
+    st = datafile_load(path, &rs.schema, &spec, &meta, sets, nsets, d);
+    if (st == STATUS_OK)
+        datafile_meta_release(&meta);
+    return st;
+}
+
 enum status model_load(const char *path,
                        struct model *m,
                        struct datafile_set *sets,
@@ -576,11 +776,14 @@ enum status model_load(const char *path,
                        struct diag *d)
 {
     enum status st;
+    if (hf_config_is_json(path))
+        return load_json(path, NULL, m, sets, nsets, d);
     memset(m, 0, sizeof *m);
     st = datafile_load(path, &model_schema, &m->spec, &m->meta, sets, nsets, d);
     if (st != STATUS_OK)
         return st;
     check_spec(m, d);
+    check_attention_extras(m, d);
     diag_finish(d);
     if (d->status != STATUS_OK) {
         model_release(m);

@@ -74,6 +74,8 @@ struct model_spec {
     long qk_nope_head_dim;
     long qk_rope_head_dim;
     long v_head_dim;
+    bool qk_norm;        /* RMSNorm over each query and key head (Qwen3) */
+    bool qkv_bias;       /* q/k/v projections carry biases (Qwen2) */
     int activation;      /* enum model_activation */
     long ffn_width;      /* dense FFN intermediate size */
     long routed_experts; /* 0 = dense model */
@@ -191,13 +193,50 @@ extern const struct datafile_schema model_schema;
  * and derives parameters, FLOPs and the activation inventory. Cross-field
  * problems (GQA heads not dividing, top_k > experts, ...) are reported
  * with the line of the offending key. On failure m is released.
- * Release a loaded model with model_release().
+ * Release a loaded model with model_release(). A Hugging Face config.json
+ * needs a training recipe: load it with model_load_with_training() (here it
+ * is STATUS_USAGE).
  */
 enum status model_load(const char *path,
                        struct model *m,
                        struct datafile_set *sets,
                        size_t nsets,
                        struct diag *d);
+
+/*
+ * Loads a model as model_load() does, from an INI model file or from a
+ * Hugging Face config.json (hf_config_is_json(): its first byte after
+ * blanks is '{'). A config.json gives the architecture (hf_config_read());
+ * everything it does not say (the fields for which model_field_is_training()
+ * is true: [training], [fp8], model.dropout, model.flash_attention,
+ * mtp.enabled) comes from the training recipe at training_path, an INI
+ * file of those sections only. training_path is not read for an INI model
+ * file and may be NULL then; a config.json without one is STATUS_USAGE.
+ * --set reaches the recipe's keys; one aimed at the architecture of a
+ * config.json is STATUS_USAGE ("edit the file"). m->meta.path is path;
+ * each recipe field's source names the recipe file and its line.
+ */
+enum status model_load_with_training(const char *path,
+                                     const char *training_path,
+                                     struct model *m,
+                                     struct datafile_set *sets,
+                                     size_t nsets,
+                                     struct diag *d);
+
+/*
+ * Checks a training recipe file alone (for roofplan check): its sections,
+ * keys and values, as model_load_with_training() would read them.
+ */
+enum status model_check_training(const char *path,
+                                 struct datafile_set *sets,
+                                 size_t nsets,
+                                 struct diag *d);
+
+/*
+ * Whether model_schema's field i (0 .. model_schema.n - 1) belongs to the
+ * training recipe rather than the architecture.
+ */
+bool model_field_is_training(size_t i);
 
 /* Frees what m owns (its metadata); m itself is the caller's. */
 void model_release(struct model *m);

@@ -134,20 +134,22 @@ static bool same_file(const char *a, const char *b)
 }
 
 enum status validation_load_inputs(const struct validation_run *run,
+                                   const char *recipe,
                                    const struct model *m,
                                    const struct hardware *hw,
                                    struct validation_inputs *out,
                                    struct diag *d)
 {
     memset(out, 0, sizeof *out);
-    out->current = same_file(run->model_path, m->meta.path) &&
+    out->current = m && hw && same_file(run->model_path, m->meta.path) &&
                    same_file(run->hardware_path, hw->meta.path);
     if (out->current) {
         out->m = m;
         out->hw = hw;
         return STATUS_OK;
     }
-    if (model_load(run->model_path, &out->own_m, NULL, 0, d) != STATUS_OK)
+    if (model_load_with_training(run->model_path, recipe, &out->own_m, NULL, 0,
+                                 d) != STATUS_OK)
         return d->status;
     if (hardware_load(run->hardware_path, &out->own_hw, NULL, 0, d) !=
         STATUS_OK) {

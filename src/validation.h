@@ -68,9 +68,12 @@ struct validation_inputs {
 /*
  * The inputs run is predicted with: the report's own m and hw (with their
  * --set overrides) when the run names the same files, else the run's
- * files as they are. Release with validation_inputs_release().
+ * files as they are (a config.json model with the training recipe at
+ * `recipe`); m and hw may be NULL (`check`: no report). Release with
+ * validation_inputs_release().
  */
 enum status validation_load_inputs(const struct validation_run *run,
+                                   const char *recipe,
                                    const struct model *m,
                                    const struct hardware *hw,
                                    struct validation_inputs *out,

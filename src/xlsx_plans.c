@@ -130,8 +130,9 @@ void xlsx_plans_write(struct xlsx_book *b,
     for (k = 0; k < n; k++) {
         plans_table_header(&cols[k], heads[k], sizeof heads[k]);
         hp[k] = heads[k];
-        head[k] = xlsx_book_fmt(b, plans_table_formula(&cols[k]) ? XLSX_FMT_HEAD_LIVE
-                                                   : XLSX_FMT_HEAD);
+        head[k] =
+            xlsx_book_fmt(b, plans_table_formula(&cols[k]) ? XLSX_FMT_HEAD_LIVE
+                                                           : XLSX_FMT_HEAD);
         fmt[k] = xlsx_book_number(b, cols[k].num_format);
         if (plans_table_formula(&cols[k]) &&
             !plans_table_formula_compile(plans_table_formula(&cols[k]), &t[k]))

@@ -193,6 +193,120 @@ static void test_model_partition_balanced(void **state)
     model_release(&m);
 }
 
+/* Qwen3-235B-A22B's card (huggingface.co/Qwen/Qwen3-235B-A22B): "235B in
+ * total and 22B activated", "Non-Embedding: 234B", each within half a unit
+ * of its last digit. */
+static void test_model_qwen3_235b_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/qwen3-235b-a22b.ini", NULL, 0);
+    assert_near(m.params_total, 235e9, 0.5 / 235);
+    assert_near(m.params_active, 22e9, 0.5 / 22);
+    assert_near(m.params_total - m.params_embedding - m.params_head, 234e9,
+                0.5 / 234);
+    model_release(&m);
+}
+
+/* Kimi K2, by hand from the checkpoint's tensor shapes (tests/data/hf/
+ * README.md): MLA 1536x7168 + 12288x1536 + 576x7168 + 16384x512 +
+ * 7168x8192 + latent norms 2048 = 101,124,096 and two norms 14,336 per
+ * layer; 61 layers; the dense FFN 3x7168x18432 = 396,361,728; 60 MoE
+ * layers of 385 experts (384 routed + 1 shared) x 3x7168x2048 plus the
+ * router 384x7168: 16,958,226,432 each; embedding and head 2x163840x7168;
+ * final norm 7168. Total 1,026,408,209,408. The card says "1T" and "32B"
+ * (the technical report, arXiv 2507.20534 Table 2: 1.04T, 32.6B); we count
+ * 32.86B active with the embedding and the head. */
+static void test_model_kimi_k2_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/kimi-k2.ini", NULL, 0);
+    assert_near(m.params_total, 1026408209408.0, 1e-15);
+    assert_near(m.params_total, 1e12, 0.5 / 10); /* "1T": 1 significant digit */
+    assert_near(m.params_active, 32e9, 1.0 / 32); /* within 1B of "32B" */
+    assert_near(m.params_active, 32.6e9, 0.01);
+    model_release(&m);
+}
+
+/* Mistral's announcement (mistral.ai/news/mixtral-8x22b): "39B active
+ * parameters out of 141B", within half a unit of the last digit. */
+static void test_model_mixtral_8x22b_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/mixtral-8x22b.ini", NULL, 0);
+    assert_near(m.params_total, 141e9, 0.5 / 141);
+    assert_near(m.params_active, 39e9, 0.5 / 39);
+    model_release(&m);
+}
+
+/* Llama 3.1 70B, by hand: per layer q and o 8192x8192, k and v 8192x1024,
+ * MLP 3x8192x28672, two norms: 855,654,400; x 80 + final norm 8192 +
+ * embedding and head 2x128256x8192 = 70,553,706,496. The card's "70B"
+ * names the size; within 1%. */
+static void test_model_llama31_70b_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/llama-3.1-70b.ini", NULL, 0);
+    assert_near(m.params_total, 70553706496.0, 1e-15);
+    assert_near(m.params_total, 70e9, 0.01);
+    model_release(&m);
+}
+
+/* QK-norm adds two head_dim-wide norms per layer and saves its inputs, the
+ * projected Q (64 heads x 128) and K (4 x 128), in BF16 for backward. */
+static void test_model_qk_norm(void **state)
+{
+    struct model on, off;
+    struct datafile_set s;
+    (void)state;
+    load(&on, "data/models/qwen3-235b-a22b.ini", NULL, 0);
+    set(&s, "attention.qk_norm=false");
+    load(&off, "data/models/qwen3-235b-a22b.ini", &s, 1);
+    assert_near(on.params_total - off.params_total, 94.0 * 2 * 128, 1e-12);
+    assert_near(
+        on.layer[MODEL_LAYER_MOE].act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE] -
+            off.layer[MODEL_LAYER_MOE]
+                .act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE],
+        2.0 * (64 * 128 + 4 * 128), 1e-12);
+    model_release(&on);
+    model_release(&off);
+}
+
+/* q/k/v biases: query 64x128 and key/value 2x8x128 per layer. */
+static void test_model_qkv_bias(void **state)
+{
+    struct model on, off;
+    struct datafile_set s;
+    (void)state;
+    load(&off, "data/models/llama-3.1-70b.ini", NULL, 0);
+    set(&s, "attention.qkv_bias=true");
+    load(&on, "data/models/llama-3.1-70b.ini", &s, 1);
+    assert_near(on.params_total - off.params_total, 80.0 * (8192 + 2 * 1024),
+                1e-12);
+    model_release(&on);
+    model_release(&off);
+}
+
+/* MLA has its own latent norms: QK-norm on MLA is refused, not guessed. */
+static void test_model_qk_norm_not_on_mla(void **state)
+{
+    struct model m;
+    struct datafile_set s;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    set(&s, "attention.qk_norm=true");
+    assert_int_equal(model_load("data/models/deepseek-v3.ini", &m, &s, 1, &d),
+                     STATUS_RANGE);
+    assert_string_equal(d.msg,
+                        "data/models/deepseek-v3.ini: attention.qk_norm: "
+                        "not modelled for type mla (MLA normalises its "
+                        "latents)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +320,13 @@ int main(void)
         cmocka_unit_test(test_model_llama3_params),
         cmocka_unit_test(test_model_partition_covers_layers),
         cmocka_unit_test(test_model_partition_balanced),
+        cmocka_unit_test(test_model_qwen3_235b_card),
+        cmocka_unit_test(test_model_kimi_k2_card),
+        cmocka_unit_test(test_model_mixtral_8x22b_card),
+        cmocka_unit_test(test_model_llama31_70b_card),
+        cmocka_unit_test(test_model_qk_norm),
+        cmocka_unit_test(test_model_qkv_bias),
+        cmocka_unit_test(test_model_qk_norm_not_on_mla),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

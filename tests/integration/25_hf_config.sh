@@ -1,0 +1,78 @@
+# Hugging Face config.json models (issue 13): the config as published and
+# our INI file give the same plan; check accepts config.json and training
+# recipes; the Assumptions sheet names the file each value came from.
+HFDS="gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360"
+
+# eval --json ARGS...: a python expression over `j` must hold.
+hf_json() {
+    local expr=$1
+    shift
+    $ROOFPLAN eval --json "$@" >"$TMP/hf-j.json" 2>"$TMP/hf-j.err" &&
+        $PY -c 'import json, sys; j = json.load(open(sys.argv[1])); assert eval(sys.argv[2]), sys.argv[2]' \
+            "$TMP/hf-j.json" "$expr"
+}
+
+# eval --json of two model files, equal but for the model's name.
+hf_same_eval() { # A B PLAN...
+    local a=$1 b=$2
+    shift 2
+    $ROOFPLAN eval --json -m "$a" "$@" >"$TMP/hf-a.json" &&
+        $ROOFPLAN eval --json -m "$b" "$@" >"$TMP/hf-b.json" &&
+        $PY - "$TMP/hf-a.json" "$TMP/hf-b.json" <<'PYEOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+a.pop("model"); b.pop("model")
+assert a == b, [k for k in a if a[k] != b.get(k)]
+PYEOF
+}
+check "eval: DeepSeek-V3's config.json = data/models/deepseek-v3.ini" \
+    hf_same_eval tests/data/hf/deepseek-v3.config.json data/models/deepseek-v3.ini $HFDS
+if [ -r ../shared/data/hf-configs/deepseek-v3.config.json ]; then
+    check "eval: ../shared/data/hf-configs/deepseek-v3.config.json = the INI" \
+        hf_same_eval ../shared/data/hf-configs/deepseek-v3.config.json data/models/deepseek-v3.ini $HFDS
+fi
+check "eval --json: Kimi K2's config.json, 1026.4B total" \
+    hf_json 'j["model"]=="kimi-k2-instruct" and j["params"]["total"]==1026408209408' \
+    -m tests/data/hf/kimi-k2-instruct.config.json gpus=2048 pp=16 ep=64 zero=1 gbs=16384
+
+# check: silent on config.json files and training recipes
+expect 0 "" -- $ROOFPLAN check tests/data/hf/*.json tests/data/hf/synthetic/*.json data/training/*.ini data/models/*.ini
+check "check prints nothing on config.json files" test ! -s "$TMP/out" -a ! -s "$TMP/err"
+expect 2 "unknown section in a training recipe file (accepted: [model] [mtp] [training] [fp8])" -- \
+    $ROOFPLAN eval -m tests/data/hf/qwen3-8b.config.json -t data/models/deepseek-v3.ini $HFDS
+
+# -t: the recipe where the config.json is silent; --set reaches it
+sed 's/^seq_len = 4096/seq_len = 8192/' data/training/default.ini >"$TMP/recipe8k.ini"
+check "eval -t: an 8K recipe doubles the attention context" \
+    hf_json 'j["plan"]["gbs"]==2048 and j["flops_per_token"] > 6 * 8.19e9 * 1.05' \
+    -m tests/data/hf/qwen3-8b.config.json -t "$TMP/recipe8k.ini" gpus=2048 gbs=2048
+check "eval --set training.seq_len on a config.json" \
+    hf_json 'j["flops_per_token"] > 6 * 8.19e9 * 1.05' \
+    -m tests/data/hf/qwen3-8b.config.json --set training.seq_len=8192 gpus=2048 gbs=2048
+expect 2 "--set model.layers=4: the architecture comes from tests/data/hf/qwen3-8b.config.json" -- \
+    $ROOFPLAN eval -m tests/data/hf/qwen3-8b.config.json --set model.layers=4 gpus=2048 gbs=2048
+expect 2 "no-such-recipe.ini: cannot open: No such file or directory" -- \
+    $ROOFPLAN eval -m tests/data/hf/qwen3-8b.config.json -t no-such-recipe.ini gpus=2048 gbs=2048
+# -t is not read for an INI model
+expect 0 "verdict" -- $ROOFPLAN eval -t no-such-recipe.ini $HFDS
+
+# The workbook's Assumptions sheet: the file each value came from
+hf_assumptions() {
+    $ROOFPLAN report --no-charts -q -o "$TMP/hf-report" \
+        -m tests/data/hf/qwen3-8b.config.json \
+        --set space.gpus=64 --set space.tp=1,2 --set space.pp=1 --set space.ep=1 \
+        --set space.cp=1 --set space.zero=1 --set space.mbs=1 >/dev/null 2>&1 || return 1
+    $PY - "$TMP/hf-report/report.xlsx" <<'PYEOF'
+import sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Assumptions"]
+src = {(r[0], r[1]): r[6] for r in ws.iter_rows(values_only=True) if r[1]}
+assert src[("model", "layers")] == "tests/data/hf/qwen3-8b.config.json: num_hidden_layers", src[("model", "layers")]
+assert src[("training", "seq_len")].startswith("data/training/default.ini:14:"), src[("training", "seq_len")]
+assert src[("attention", "qk_norm")].startswith("tests/data/hf/qwen3-8b.config.json: Qwen3"), src[("attention", "qk_norm")]
+PYEOF
+}
+if $PY -c 'import openpyxl' 2>/dev/null; then
+    check "report: Assumptions name the config.json key and the recipe line" hf_assumptions
+else
+    echo "SKIP: Assumptions sources: /usr/bin/python3 has no openpyxl"
+fi
