@@ -279,8 +279,9 @@ static void check_gemm(struct calibration *cal, struct diag *d)
         snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
         if (!given(m)) {
             if (given(bf16) || given(fp8))
-                bad(cal, d, STATUS_RANGE, section, "m_tokens",
-                    "required when rates are given");
+                bad(cal, d, STATUS_RANGE, section,
+                    given(bf16) ? "bf16_tflops" : "fp8_tflops",
+                    "rates without m_tokens (the M of each rate)");
             continue; /* a class not measured */
         }
         n = parse_numbers(cal, d, section, "m_tokens", m, t->m_tokens, 1, false,
@@ -289,8 +290,8 @@ static void check_gemm(struct calibration *cal, struct diag *d)
             continue;
         t->n = (size_t)n;
         if (!given(bf16)) {
-            bad(cal, d, STATUS_RANGE, section, "bf16_tflops",
-                "required when m_tokens is given");
+            bad(cal, d, STATUS_RANGE, section, "m_tokens",
+                "M without bf16_tflops (the BF16 rate at each M)");
             continue;
         }
         t->has[CALIBRATION_BF16] =
@@ -345,8 +346,8 @@ static void check_scalars(const struct calibration *cal, struct diag *d)
     const struct calibration_spec *s = &cal->spec;
     char why[160];
     if (s->router_us > 0 && !(s->router_tokens >= 1))
-        bad(cal, d, STATUS_RANGE, "elementwise", "router_tokens",
-            "required (>= 1) when router_us is given");
+        bad(cal, d, STATUS_RANGE, "elementwise", "router_us",
+            "needs router_tokens (>= 1), the tokens it was measured at");
     if (s->sustained_tflops > s->burst_tflops) {
         snprintf(why, sizeof why, "%g is above clock.burst_tflops (%g)",
                  s->sustained_tflops, s->burst_tflops);
@@ -378,8 +379,8 @@ static void check_network(struct calibration *cal, struct diag *d)
             if (!has_bytes && !has_bw)
                 continue;
             if (!has_bytes) {
-                bad(cal, d, STATUS_RANGE, section, "bytes",
-                    "required when busbw_gbps is given");
+                bad(cal, d, STATUS_RANGE, section, "busbw_gbps",
+                    "rates without bytes (the size of each rate)");
                 continue;
             }
             n = parse_numbers(cal, d, section, "bytes", bytes, cv->bytes, 0,
@@ -388,8 +389,8 @@ static void check_network(struct calibration *cal, struct diag *d)
                 continue;
             cv->n = (size_t)n;
             if (!has_bw) {
-                bad(cal, d, STATUS_RANGE, section, "busbw_gbps",
-                    "required when bytes is given");
+                bad(cal, d, STATUS_RANGE, section, "bytes",
+                    "sizes without busbw_gbps (the rate at each size)");
                 continue;
             }
             if (!parse_rates(cal, d, section, "busbw_gbps", bw, cv->busbw_gbps,
