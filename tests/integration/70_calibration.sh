@@ -4,7 +4,7 @@
 # a model's GEMM shapes as the measurements were taken.
 
 check "measure-gpu renders the H200 measurements as tests/golden/calibration-h200.ini" \
-    sh -c "$PY scripts/measure-gpu --render tests/data/calibration/h200-measured.json \
+    sh -c "$PY -B scripts/measure-gpu --render tests/data/calibration/h200-measured.json \
         -o '$TMP/h200.ini' && diff -u tests/golden/calibration-h200.ini '$TMP/h200.ini'"
 
 # DeepSeek-V3's GEMM shapes from data/models/deepseek-v3.ini are those the
@@ -12,7 +12,7 @@ check "measure-gpu renders the H200 measurements as tests/golden/calibration-h20
 # GEMMs is total FLOPs over total time: for the five MLA projections at
 # 4096 tokens, 187105280 N K over 247894.9 (N K / TFLOP/s) = 754.78 TFLOP/s.
 check "measure-gpu reads DeepSeek-V3's shapes and weighs a class by FLOPs" \
-    $PY - <<'PYEOF'
+    $PY -B - <<'PYEOF'
 import importlib.machinery, importlib.util, json
 loader = importlib.machinery.SourceFileLoader("measure_gpu", "scripts/measure-gpu")
 spec = importlib.util.spec_from_loader("measure_gpu", loader)
