@@ -1,0 +1,646 @@
+/*
+ * calibration: the calibration file's schema, its checks and the lookups.
+ *
+ * Measured lists (M values, rates, message sizes) are read as text and
+ * split here rather than as datafile lists: a datafile list folds equal
+ * values together, and two equal measured rates are data, not a duplicate.
+ */
+#include "calibration.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define OFF(member) offsetof(struct calibration_spec, member)
+#define TEXT        DATAFILE_TEXT_MAX
+
+static const char *const gemm_keys[CALIBRATION_GEMM_COUNT] = {
+    "attn_proj", "dense_up", "dense_down", "expert_up", "expert_down", "head"};
+static const char *const precision_keys[CALIBRATION_PRECISION_COUNT] = {"bf16",
+                                                                        "fp8"};
+static const char *const ew_keys[CALIBRATION_EW_COUNT] = {"copy", "read",
+                                                          "norm", "activation"};
+static const char *const link_keys[CALIBRATION_LINK_COUNT] = {"intra", "inter"};
+static const char *const coll_keys[CALIBRATION_COLLECTIVE_COUNT] = {
+    "all_reduce", "all_gather", "reduce_scatter", "alltoall"};
+
+/* Three fields per GEMM class: its M list and a rate list per precision. */
+#define GEMM_FIELDS(i, name)                                                  \
+    {"gemm_" name,                                                            \
+     "m_tokens",                                                              \
+     DATAFILE_STRING,                                                         \
+     OFF(gemm[i].m_tokens),                                                   \
+     TEXT,                                                                    \
+     0,                                                                       \
+     0,                                                                       \
+     false,                                                                   \
+     false,                                                                   \
+     "",                                                                      \
+     "tokens",                                                                \
+     NULL,                                                                    \
+     "GEMM rows M measured, ascending (empty: class not measured)"},          \
+        {"gemm_" name,                                                        \
+         "bf16_tflops",                                                       \
+         DATAFILE_STRING,                                                     \
+         OFF(gemm[i].bf16_tflops),                                            \
+         TEXT,                                                                \
+         0,                                                                   \
+         0,                                                                   \
+         false,                                                               \
+         false,                                                               \
+         "",                                                                  \
+         "TFLOP/s",                                                           \
+         NULL,                                                                \
+         "achieved BF16 rate at each M (required with m_tokens)"},            \
+    {                                                                         \
+        "gemm_" name, "fp8_tflops", DATAFILE_STRING, OFF(gemm[i].fp8_tflops), \
+            TEXT, 0, 0, false, false, "", "TFLOP/s", NULL,                    \
+            "achieved FP8 rate at each M (empty: not measured)"               \
+    }
+
+/* Four fields per network curve. */
+#define NET_FIELDS(l, c, section)                                        \
+    {section,                                                            \
+     "bytes",                                                            \
+     DATAFILE_STRING,                                                    \
+     OFF(net[l][c].bytes),                                               \
+     TEXT,                                                               \
+     0,                                                                  \
+     0,                                                                  \
+     false,                                                              \
+     false,                                                              \
+     "",                                                                 \
+     "B",                                                                \
+     NULL,                                                               \
+     "nccl-tests message sizes, ascending (empty: no curve)"},           \
+        {section,                                                        \
+         "busbw_gbps",                                                   \
+         DATAFILE_STRING,                                                \
+         OFF(net[l][c].busbw_gbps),                                      \
+         TEXT,                                                           \
+         0,                                                              \
+         0,                                                              \
+         false,                                                          \
+         false,                                                          \
+         "",                                                             \
+         "GB/s",                                                         \
+         NULL,                                                           \
+         "nccl-tests out-of-place bus bandwidth at each size"},          \
+        {section,                                                        \
+         "ranks",                                                        \
+         DATAFILE_INT,                                                   \
+         OFF(net[l][c].ranks),                                           \
+         0,                                                              \
+         0,                                                              \
+         1e7,                                                            \
+         false,                                                          \
+         false,                                                          \
+         "0",                                                            \
+         "",                                                             \
+         NULL,                                                           \
+         "GPUs in the measured collective (0: "                          \
+         "unknown)"},                                                    \
+    {                                                                    \
+        section, "nodes", DATAFILE_INT, OFF(net[l][c].nodes), 0, 0, 1e6, \
+            false, false, "0", "", NULL,                                 \
+            "nodes the collective spanned (0: "                          \
+            "unknown)"                                                   \
+    }
+
+/* clang-format off */
+static const struct datafile_field fields[] = {
+    {"calibration", "gpu", DATAFILE_STRING, OFF(gpu), 128, 0, 0, false, true, NULL, "", NULL, "GPU the measurements ran on, as the driver names it"},
+    {"calibration", "date", DATAFILE_STRING, OFF(date), 32, 0, 0, false, true, NULL, "", NULL, "date of the measurements (YYYY-MM-DD)"},
+    {"calibration", "driver", DATAFILE_STRING, OFF(driver), 64, 0, 0, false, false, "", "", NULL, "NVIDIA driver version"},
+    {"calibration", "software", DATAFILE_STRING, OFF(software), TEXT, 0, 0, false, false, "", "", NULL, "framework and library versions (PyTorch, CUDA, cuBLAS)"},
+    {"calibration", "derived_from", DATAFILE_STRING, OFF(derived_from), TEXT, 0, 0, false, false, "", "", NULL, "for a derived file: the measured file and the assumption"},
+    GEMM_FIELDS(0, "attn_proj"),
+    GEMM_FIELDS(1, "dense_up"),
+    GEMM_FIELDS(2, "dense_down"),
+    GEMM_FIELDS(3, "expert_up"),
+    GEMM_FIELDS(4, "expert_down"),
+    GEMM_FIELDS(5, "head"),
+    {"attention_kernel", "head_dims", DATAFILE_STRING, OFF(head_dims), TEXT, 0, 0, false, true, NULL, "", NULL, "head dimensions measured, ascending"},
+    {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, 0, 0, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension"},
+    {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, 0, 0, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension"},
+    {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 0, 100, true, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting"},
+    {"elementwise", "copy_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_COPY]), 0, 0, 1e3, true, true, NULL, "TB/s", NULL, "device-to-device copy, bytes read + written"},
+    {"elementwise", "read_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_READ]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "read-only reduction (0: not measured)"},
+    {"elementwise", "norm_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_NORM]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "RMSNorm/LayerNorm forward (0: not measured)"},
+    {"elementwise", "activation_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "SwiGLU/activation forward (0: not measured)"},
+    {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e9, false, false, "0", "us", NULL, "router score function + top-k (0: not measured)"},
+    {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement"},
+    {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run"},
+    {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled"},
+    {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 0, 1e6, true, true, NULL, "s", NULL, "length of the sustained run"},
+    {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e5, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded)"},
+    {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e5, false, false, "0", "W", NULL, "settled board power (0: not recorded)"},
+    {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e5, false, false, "0", "W", NULL, "enforced power limit (0: not recorded)"},
+    NET_FIELDS(0, 0, "network_intra_all_reduce"),
+    NET_FIELDS(0, 1, "network_intra_all_gather"),
+    NET_FIELDS(0, 2, "network_intra_reduce_scatter"),
+    NET_FIELDS(0, 3, "network_intra_alltoall"),
+    NET_FIELDS(1, 0, "network_inter_all_reduce"),
+    NET_FIELDS(1, 1, "network_inter_all_gather"),
+    NET_FIELDS(1, 2, "network_inter_reduce_scatter"),
+    NET_FIELDS(1, 3, "network_inter_alltoall"),
+};
+/* clang-format on */
+
+const struct datafile_schema calibration_schema = {
+    "calibration", fields, sizeof fields / sizeof fields[0]};
+
+/* ---- Checks ---- */
+
+/* One problem, at the line of section.key when the file gave it. */
+static void bad(const struct calibration *cal,
+                struct diag *d,
+                enum status st,
+                const char *section,
+                const char *key,
+                const char *problem)
+{
+    long i = datafile_field_index(&calibration_schema, section, key);
+    long line = i < 0 ? 0 : cal->meta.line[i];
+    if (line > 0)
+        diag_add(d, st, "%s:%ld: %s.%s: %s", cal->meta.path, line, section, key,
+                 problem);
+    else
+        diag_add(d, st, "%s: %s.%s: %s", cal->meta.path, section, key, problem);
+}
+
+/*
+ * Splits text into numbers (blanks or commas between them) into v.
+ * Returns the count, or -1 with the problem reported: text that is not a
+ * number (STATUS_PARSE), too many values, a value below min, or not
+ * strictly ascending when ascending is set (STATUS_RANGE).
+ */
+static long parse_numbers(const struct calibration *cal,
+                          struct diag *d,
+                          const char *section,
+                          const char *key,
+                          const char *text,
+                          double *v,
+                          double min,
+                          bool min_open,
+                          bool integral,
+                          bool ascending)
+{
+    char word[TEXT];
+    char why[TEXT + 80];
+    const char *c = text;
+    size_t n = 0;
+    while (*c) {
+        size_t len = 0;
+        double x;
+        while (*c == ' ' || *c == '\t' || *c == ',')
+            c++;
+        if (!*c)
+            break;
+        while (c[len] && c[len] != ' ' && c[len] != '\t' && c[len] != ',')
+            len++;
+        snprintf(word, sizeof word, "%.*s", (int)len, c);
+        c += len;
+        if (!datafile_parse_double(word, &x)) {
+            snprintf(why, sizeof why,
+                     "expected numbers separated by blanks, got \"%s\"", word);
+            bad(cal, d, STATUS_PARSE, section, key, why);
+            return -1;
+        }
+        if (n == CALIBRATION_POINTS_MAX) {
+            snprintf(why, sizeof why, "more than %d values",
+                     CALIBRATION_POINTS_MAX);
+            bad(cal, d, STATUS_RANGE, section, key, why);
+            return -1;
+        }
+        if (min_open ? !(x > min) : !(x >= min)) {
+            snprintf(why, sizeof why, "expected values %s %g, got %g",
+                     min_open ? ">" : ">=", min, x);
+            bad(cal, d, STATUS_RANGE, section, key, why);
+            return -1;
+        }
+        if (integral && x != floor(x)) {
+            snprintf(why, sizeof why, "expected whole numbers, got %g", x);
+            bad(cal, d, STATUS_RANGE, section, key, why);
+            return -1;
+        }
+        if (ascending && n > 0 && !(x > v[n - 1])) {
+            snprintf(why, sizeof why,
+                     "expected strictly ascending values, got %g after %g", x,
+                     v[n - 1]);
+            bad(cal, d, STATUS_RANGE, section, key, why);
+            return -1;
+        }
+        v[n++] = x;
+    }
+    return (long)n;
+}
+
+/* A rate list: positive, as many values as the key list (want). */
+static bool parse_rates(const struct calibration *cal,
+                        struct diag *d,
+                        const char *section,
+                        const char *key,
+                        const char *text,
+                        double *v,
+                        size_t want,
+                        const char *key_list)
+{
+    char why[160];
+    long n =
+        parse_numbers(cal, d, section, key, text, v, 0, true, false, false);
+    if (n < 0)
+        return false;
+    if ((size_t)n != want) {
+        snprintf(why, sizeof why, "%ld values for the %zu of %s.%s", n, want,
+                 section, key_list);
+        bad(cal, d, STATUS_RANGE, section, key, why);
+        return false;
+    }
+    return true;
+}
+
+/* Whether a text value holds anything but separators. */
+static bool given(const char *text)
+{
+    return strspn(text, " \t,") != strlen(text);
+}
+
+static void check_gemm(struct calibration *cal, struct diag *d)
+{
+    char section[64];
+    size_t i;
+    for (i = 0; i < CALIBRATION_GEMM_COUNT; i++) {
+        struct calibration_gemm_table *t = &cal->gemm[i];
+        const char *m = cal->spec.gemm[i].m_tokens;
+        const char *bf16 = cal->spec.gemm[i].bf16_tflops;
+        const char *fp8 = cal->spec.gemm[i].fp8_tflops;
+        long n;
+        snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
+        if (!given(m)) {
+            if (given(bf16) || given(fp8))
+                bad(cal, d, STATUS_RANGE, section,
+                    given(bf16) ? "bf16_tflops" : "fp8_tflops",
+                    "rates without m_tokens (the M of each rate)");
+            continue; /* a class not measured */
+        }
+        n = parse_numbers(cal, d, section, "m_tokens", m, t->m_tokens, 1, false,
+                          false, true);
+        if (n <= 0)
+            continue;
+        t->n = (size_t)n;
+        if (!given(bf16)) {
+            bad(cal, d, STATUS_RANGE, section, "m_tokens",
+                "M without bf16_tflops (the BF16 rate at each M)");
+            continue;
+        }
+        t->has[CALIBRATION_BF16] =
+            parse_rates(cal, d, section, "bf16_tflops", bf16,
+                        t->tflops[CALIBRATION_BF16], t->n, "m_tokens");
+        if (given(fp8))
+            t->has[CALIBRATION_FP8] =
+                parse_rates(cal, d, section, "fp8_tflops", fp8,
+                            t->tflops[CALIBRATION_FP8], t->n, "m_tokens");
+    }
+}
+
+static void check_attention(struct calibration *cal, struct diag *d)
+{
+    struct calibration_attention *a = &cal->attention;
+    const char *s = "attention_kernel";
+    double r = cal->spec.bwd_flops_ratio;
+    char why[200];
+    long n;
+    size_t i;
+    n = parse_numbers(cal, d, s, "head_dims", cal->spec.head_dims, a->head_dim,
+                      1, false, true, true);
+    if (n == 0)
+        bad(cal, d, STATUS_RANGE, s, "head_dims",
+            "expected at least one value");
+    if (n <= 0)
+        return;
+    a->n = (size_t)n;
+    if (!parse_rates(cal, d, s, "fwd_tflops", cal->spec.fwd_tflops,
+                     a->fwd_tflops, a->n, "head_dims") ||
+        !parse_rates(cal, d, s, "fwd_bwd_tflops", cal->spec.fwd_bwd_tflops,
+                     a->fwd_bwd_tflops, a->n, "head_dims"))
+        return;
+    for (i = 0; i < a->n; i++) {
+        /* t_b = (1 + r) F / R_fb - F / R_f must be positive. */
+        double per_flop = (1 + r) / a->fwd_bwd_tflops[i] - 1 / a->fwd_tflops[i];
+        if (!(per_flop > 0)) {
+            snprintf(why, sizeof why,
+                     "%g at head dim %g leaves no time for the backward pass "
+                     "(needs < (1 + bwd_flops_ratio) x fwd_tflops = %g)",
+                     a->fwd_bwd_tflops[i], a->head_dim[i],
+                     (1 + r) * a->fwd_tflops[i]);
+            bad(cal, d, STATUS_RANGE, s, "fwd_bwd_tflops", why);
+            return;
+        }
+        a->bwd_tflops[i] = r / per_flop;
+    }
+}
+
+static void check_scalars(const struct calibration *cal, struct diag *d)
+{
+    const struct calibration_spec *s = &cal->spec;
+    char why[160];
+    if (s->router_us > 0 && !(s->router_tokens >= 1))
+        bad(cal, d, STATUS_RANGE, "elementwise", "router_us",
+            "needs router_tokens (>= 1), the tokens it was measured at");
+    if (s->sustained_tflops > s->burst_tflops) {
+        snprintf(why, sizeof why, "%g is above clock.burst_tflops (%g)",
+                 s->sustained_tflops, s->burst_tflops);
+        bad(cal, d, STATUS_RANGE, "clock", "sustained_tflops", why);
+    }
+    if (s->power_w > 0 && s->power_limit_w > 0 &&
+        s->power_w > s->power_limit_w) {
+        snprintf(why, sizeof why, "%g is above clock.power_limit_w (%g)",
+                 s->power_w, s->power_limit_w);
+        bad(cal, d, STATUS_RANGE, "clock", "power_w", why);
+    }
+}
+
+static void check_network(struct calibration *cal, struct diag *d)
+{
+    size_t l, c;
+    char section[64], why[160];
+    for (l = 0; l < CALIBRATION_LINK_COUNT; l++) {
+        for (c = 0; c < CALIBRATION_COLLECTIVE_COUNT; c++) {
+            struct calibration_curve *cv = &cal->curve[l][c];
+            const char *bytes = cal->spec.net[l][c].bytes;
+            const char *bw = cal->spec.net[l][c].busbw_gbps;
+            bool has_bytes = given(bytes);
+            bool has_bw = given(bw);
+            long n;
+            calibration_network_section((enum calibration_link)l,
+                                        (enum calibration_collective)c, section,
+                                        sizeof section);
+            if (!has_bytes && !has_bw)
+                continue;
+            if (!has_bytes) {
+                bad(cal, d, STATUS_RANGE, section, "busbw_gbps",
+                    "rates without bytes (the size of each rate)");
+                continue;
+            }
+            n = parse_numbers(cal, d, section, "bytes", bytes, cv->bytes, 0,
+                              true, false, true);
+            if (n <= 0)
+                continue;
+            cv->n = (size_t)n;
+            if (!has_bw) {
+                bad(cal, d, STATUS_RANGE, section, "bytes",
+                    "sizes without busbw_gbps (the rate at each size)");
+                continue;
+            }
+            if (!parse_rates(cal, d, section, "busbw_gbps", bw, cv->busbw_gbps,
+                             cv->n, "bytes"))
+                continue;
+            cv->ranks = cal->spec.net[l][c].ranks;
+            cv->nodes = cal->spec.net[l][c].nodes;
+            if (l == CALIBRATION_LINK_INTRA && cv->nodes > 1) {
+                snprintf(why, sizeof why,
+                         "an intra-node curve spans one node, got %ld",
+                         cv->nodes);
+                bad(cal, d, STATUS_RANGE, section, "nodes", why);
+                continue;
+            }
+            if (cv->ranks > 0 && cv->nodes > cv->ranks) {
+                snprintf(why, sizeof why, "%ld nodes for %ld ranks", cv->nodes,
+                         cv->ranks);
+                bad(cal, d, STATUS_RANGE, section, "nodes", why);
+                continue;
+            }
+            cv->present = true;
+        }
+    }
+}
+
+enum status calibration_load(const char *path,
+                             struct calibration *cal,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
+{
+    enum status st;
+    memset(cal, 0, sizeof *cal);
+    st = datafile_load(path, &calibration_schema, &cal->spec, &cal->meta, sets,
+                       nsets, d);
+    if (st != STATUS_OK)
+        return st;
+    check_gemm(cal, d);
+    check_attention(cal, d);
+    check_scalars(cal, d);
+    check_network(cal, d);
+    diag_finish(d);
+    if (d->status != STATUS_OK) {
+        calibration_release(cal);
+        return d->status;
+    }
+    return STATUS_OK;
+}
+
+void calibration_release(struct calibration *cal)
+{
+    if (cal)
+        datafile_meta_release(&cal->meta);
+}
+
+/* ---- Lookups ---- */
+
+/*
+ * y at q on the table (x[i], y[i]), linear in ln x (log_x) or in x,
+ * held at the nearest end outside it.
+ */
+static double interp(const double *x,
+                     const double *y,
+                     size_t n,
+                     double q,
+                     bool log_x,
+                     bool *outside)
+{
+    size_t i;
+    double t;
+    if (q <= x[0] || n == 1) {
+        if (outside && q != x[0])
+            *outside = true;
+        return y[0];
+    }
+    if (q >= x[n - 1]) {
+        if (outside && q != x[n - 1])
+            *outside = true;
+        return y[n - 1];
+    }
+    i = 1;
+    while (x[i] < q) /* stops by x[n - 1], as q < x[n - 1] */
+        i++;
+    t = log_x ? (log(q) - log(x[i - 1])) / (log(x[i]) - log(x[i - 1]))
+              : (q - x[i - 1]) / (x[i] - x[i - 1]);
+    return y[i - 1] + t * (y[i] - y[i - 1]);
+}
+
+double calibration_gemm_tflops(const struct calibration *cal,
+                               enum calibration_gemm cls,
+                               enum calibration_precision p,
+                               double m_tokens,
+                               bool *outside)
+{
+    const struct calibration_gemm_table *t = &cal->gemm[cls];
+    if (!t->has[p] || t->n == 0)
+        return 0;
+    return interp(t->m_tokens, t->tflops[p], t->n, m_tokens, true, outside);
+}
+
+double calibration_attention_tflops(const struct calibration *cal,
+                                    enum calibration_attention_pass pass,
+                                    double head_dim,
+                                    bool *outside)
+{
+    const struct calibration_attention *a = &cal->attention;
+    const double *y = pass == CALIBRATION_ATTN_FWD   ? a->fwd_tflops
+                      : pass == CALIBRATION_ATTN_BWD ? a->bwd_tflops
+                                                     : a->fwd_bwd_tflops;
+    if (a->n == 0)
+        return 0;
+    return interp(a->head_dim, y, a->n, head_dim, false, outside);
+}
+
+double calibration_attention_bwd_ratio(const struct calibration *cal)
+{
+    return cal->spec.bwd_flops_ratio;
+}
+
+double calibration_elementwise_tbps(const struct calibration *cal,
+                                    enum calibration_elementwise kind)
+{
+    double v = cal->spec.ew_tbps[kind];
+    return v > 0 ? v : cal->spec.ew_tbps[CALIBRATION_EW_COPY];
+}
+
+bool calibration_elementwise_measured(const struct calibration *cal,
+                                      enum calibration_elementwise kind)
+{
+    return cal->spec.ew_tbps[kind] > 0;
+}
+
+double calibration_router_s(const struct calibration *cal, double tokens)
+{
+    const struct calibration_spec *s = &cal->spec;
+    double scale;
+    if (!(s->router_us > 0))
+        return 0;
+    scale = tokens > s->router_tokens ? tokens / s->router_tokens : 1;
+    return s->router_us * 1e-6 * scale;
+}
+
+double calibration_clock_factor(const struct calibration *cal)
+{
+    return cal->spec.sustained_tflops / cal->spec.burst_tflops;
+}
+
+double calibration_busbw_gbps(const struct calibration *cal,
+                              enum calibration_link link,
+                              enum calibration_collective kind,
+                              double bytes,
+                              bool *outside)
+{
+    const struct calibration_curve *cv = &cal->curve[link][kind];
+    double lx[CALIBRATION_POINTS_MAX], ly[CALIBRATION_POINTS_MAX];
+    size_t i;
+    if (!cv->present || !(bytes > 0))
+        return 0;
+    if (bytes < cv->bytes[0]) {
+        /* Latency-bound: the time of the smallest size is the floor. */
+        if (outside)
+            *outside = true;
+        return cv->busbw_gbps[0] * bytes / cv->bytes[0];
+    }
+    for (i = 0; i < cv->n; i++) {
+        lx[i] = log(cv->bytes[i]);
+        ly[i] = log(cv->busbw_gbps[i]);
+    }
+    return exp(interp(lx, ly, cv->n, log(bytes), false, outside));
+}
+
+const struct calibration_curve *
+calibration_curve_get(const struct calibration *cal,
+                      enum calibration_link link,
+                      enum calibration_collective kind)
+{
+    const struct calibration_curve *cv = &cal->curve[link][kind];
+    return cv->present ? cv : NULL;
+}
+
+double calibration_max_tflops(const struct calibration *cal,
+                              enum calibration_precision p)
+{
+    double best = 0;
+    size_t i, j;
+    for (i = 0; i < CALIBRATION_GEMM_COUNT; i++)
+        for (j = 0; cal->gemm[i].has[p] && j < cal->gemm[i].n; j++)
+            best = fmax(best, cal->gemm[i].tflops[p][j]);
+    for (j = 0; p == CALIBRATION_BF16 && j < cal->attention.n; j++) {
+        best = fmax(best, cal->attention.fwd_tflops[j]);
+        best = fmax(best, cal->attention.bwd_tflops[j]);
+    }
+    return best;
+}
+
+double calibration_max_tbps(const struct calibration *cal)
+{
+    double best = 0;
+    size_t i;
+    for (i = 0; i < CALIBRATION_EW_COUNT; i++)
+        best = fmax(best, cal->spec.ew_tbps[i]);
+    return best;
+}
+
+/* ---- Names ---- */
+
+const char *calibration_gemm_key(enum calibration_gemm cls)
+{
+    return gemm_keys[cls];
+}
+
+const char *calibration_precision_key(enum calibration_precision p)
+{
+    return precision_keys[p];
+}
+
+const char *calibration_elementwise_key(enum calibration_elementwise kind)
+{
+    return ew_keys[kind];
+}
+
+const char *calibration_link_key(enum calibration_link link)
+{
+    return link_keys[link];
+}
+
+const char *calibration_collective_key(enum calibration_collective kind)
+{
+    return coll_keys[kind];
+}
+
+bool calibration_collective_from_key(const char *key,
+                                     enum calibration_collective *out)
+{
+    size_t i;
+    for (i = 0; i < CALIBRATION_COLLECTIVE_COUNT; i++) {
+        if (strcmp(key, coll_keys[i]) == 0) {
+            *out = (enum calibration_collective)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool calibration_network_section(enum calibration_link link,
+                                 enum calibration_collective kind,
+                                 char *buf,
+                                 size_t size)
+{
+    int n =
+        snprintf(buf, size, "network_%s_%s", link_keys[link], coll_keys[kind]);
+    return n >= 0 && (size_t)n < size;
+}

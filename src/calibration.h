@@ -1,0 +1,338 @@
+/*
+ * calibration: measured kernel and network efficiencies of one GPU type,
+ * read from a calibration file (data/calibration/NAME.ini), and the lookups
+ * the expected-time model reads them through.
+ *
+ * The speed of light uses one achievable rate per resource (hardware.h).
+ * A real step runs slower: small GEMMs run far below the large-GEMM rate,
+ * attention and elementwise kernels have their own rates, the clock sinks
+ * under the power cap, and collectives reach their bus bandwidth only for
+ * large messages. A calibration file holds those measurements, each value
+ * with a source (scripts/measure-gpu writes one; `roofplan import nccl`
+ * writes its network sections). This module loads and checks the file and
+ * answers lookups; it computes no step time and knows no particular GPU.
+ *
+ * Conventions (all lookups):
+ * - TFLOP/s = 1e12 FLOP/s, 2 FLOPs per multiply-add; TB/s = 1e12 B/s
+ *   counting bytes read plus bytes written; GB/s = 1e9 B/s.
+ * - GEMM and attention rates are burst rates (short back-to-back runs);
+ *   the sustained clock under the power cap is a separate factor
+ *   (calibration_clock_factor) the caller applies to compute-bound time.
+ * - Beyond a table the lookups never invent a trend; each documents its
+ *   rule and reports through `outside` (may be NULL) that it applied it.
+ */
+#ifndef PROJ_CALIBRATION_H
+#define PROJ_CALIBRATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "datafile.h"
+#include "diag.h"
+
+/*
+ * GEMM classes. Each has a section [gemm_<key>] with its measured table
+ * (a class the model lacks, e.g. experts of a dense model, may be absent).
+ * How a GEMM of the model maps to a class (M = rows of the activation
+ * matrix: the tokens of one micro-batch on this GPU; with sequence
+ * parallelism the gathered sequence, with context parallelism the local
+ * chunk):
+ *   attn_proj    every projection of the attention block: Q, K, V and
+ *                output (MHA/GQA); MLA's q down/up, kv down/up and output.
+ *                The router's logits GEMM (hidden x experts) is not
+ *                measured on its own and uses this class too.
+ *   dense_up     dense FFN up projection (gate and up fused: N = 2 x width
+ *                for SwiGLU); dense_down: its down projection.
+ *   expert_up    one expert's up (+gate) projection, M = tokens routed to
+ *                that expert on this GPU; expert_down: its down projection.
+ *                Shared experts use these classes with M = micro-batch
+ *                tokens.
+ *   head         the output projection to the vocabulary (and MTP heads).
+ * Backward GEMMs (activation and weight gradients) have the forward GEMM's
+ * FLOPs and its three dimensions permuted; they use the forward GEMM's
+ * class and M (an assumption: scripts/measure-gpu times forward GEMMs).
+ */
+enum calibration_gemm {
+    CALIBRATION_GEMM_ATTN_PROJ,
+    CALIBRATION_GEMM_DENSE_UP,
+    CALIBRATION_GEMM_DENSE_DOWN,
+    CALIBRATION_GEMM_EXPERT_UP,
+    CALIBRATION_GEMM_EXPERT_DOWN,
+    CALIBRATION_GEMM_HEAD,
+    CALIBRATION_GEMM_COUNT
+};
+
+enum calibration_precision {
+    CALIBRATION_BF16,
+    CALIBRATION_FP8,
+    CALIBRATION_PRECISION_COUNT
+};
+
+/* Passes of the attention kernel (scaled dot-product attention). */
+enum calibration_attention_pass {
+    CALIBRATION_ATTN_FWD,
+    CALIBRATION_ATTN_BWD,    /* derived from fwd and fwd+bwd, see below */
+    CALIBRATION_ATTN_FWD_BWD /* as measured: (1 + ratio) x fwd FLOPs */
+};
+
+/*
+ * Memory-bound kernels, each at its measured bandwidth (bytes read +
+ * written per second). Suggested mapping of the per-layer work: norms ->
+ * NORM; SwiGLU/activation -> ACTIVATION; residual adds, RoPE, MoE
+ * permute/unpermute, optimizer step -> COPY (streaming read + write);
+ * reductions such as the loss -> READ. A kind not measured falls back to
+ * COPY (the device-to-device copy rate).
+ */
+enum calibration_elementwise {
+    CALIBRATION_EW_COPY,
+    CALIBRATION_EW_READ,
+    CALIBRATION_EW_NORM,
+    CALIBRATION_EW_ACTIVATION,
+    CALIBRATION_EW_COUNT
+};
+
+enum calibration_link {
+    CALIBRATION_LINK_INTRA, /* inside a node (NVLink) */
+    CALIBRATION_LINK_INTER, /* across nodes (InfiniBand/RoCE/EFA) */
+    CALIBRATION_LINK_COUNT
+};
+
+/* The collectives nccl-tests measures that roofplan's plans use. */
+enum calibration_collective {
+    CALIBRATION_ALL_REDUCE,
+    CALIBRATION_ALL_GATHER,
+    CALIBRATION_REDUCE_SCATTER,
+    CALIBRATION_ALLTOALL,
+    CALIBRATION_COLLECTIVE_COUNT
+};
+
+#define CALIBRATION_POINTS_MAX 32 /* values in one measured list */
+
+/* One class's GEMM table: rates by M, per precision. */
+struct calibration_gemm_table {
+    size_t n; /* points; 0: the class was not measured */
+    double m_tokens[CALIBRATION_POINTS_MAX]; /* strictly ascending, >= 1 */
+    bool has[CALIBRATION_PRECISION_COUNT];   /* FP8 may be unmeasured */
+    double tflops[CALIBRATION_PRECISION_COUNT][CALIBRATION_POINTS_MAX];
+};
+
+/* Attention rates by head dimension. */
+struct calibration_attention {
+    size_t n;
+    double head_dim[CALIBRATION_POINTS_MAX];       /* ascending */
+    double fwd_tflops[CALIBRATION_POINTS_MAX];     /* measured */
+    double fwd_bwd_tflops[CALIBRATION_POINTS_MAX]; /* measured */
+    double bwd_tflops[CALIBRATION_POINTS_MAX];     /* derived at load */
+};
+
+/* A bus-bandwidth curve as nccl-tests prints it (out-of-place busbw). */
+struct calibration_curve {
+    bool present;
+    size_t n;
+    double bytes[CALIBRATION_POINTS_MAX]; /* nccl-tests "size", ascending */
+    double busbw_gbps[CALIBRATION_POINTS_MAX];
+    long ranks; /* GPUs in the measured collective; 0: unknown */
+    long nodes; /* nodes they spanned; 0: unknown */
+};
+
+/* The file's values as datafile reads them (lists as text). */
+struct calibration_spec {
+    char gpu[128];
+    char date[32];
+    char driver[64];
+    char software[DATAFILE_TEXT_MAX];
+    char derived_from[DATAFILE_TEXT_MAX];
+    struct {
+        char m_tokens[DATAFILE_TEXT_MAX];
+        char bf16_tflops[DATAFILE_TEXT_MAX];
+        char fp8_tflops[DATAFILE_TEXT_MAX];
+    } gemm[CALIBRATION_GEMM_COUNT];
+    char head_dims[DATAFILE_TEXT_MAX];
+    char fwd_tflops[DATAFILE_TEXT_MAX];
+    char fwd_bwd_tflops[DATAFILE_TEXT_MAX];
+    double bwd_flops_ratio;               /* backward FLOPs / forward FLOPs */
+    double ew_tbps[CALIBRATION_EW_COUNT]; /* 0: not measured (not COPY) */
+    double router_us;        /* router sigmoid/softmax + top-k; 0: unmeasured */
+    double router_tokens;    /* tokens of that measurement */
+    double burst_tflops;     /* first ~100 ms of back-to-back GEMMs */
+    double sustained_tflops; /* the same GEMMs once the clock settled */
+    double run_s;            /* length of the sustained run */
+    double sm_clock_mhz;     /* settled SM clock; 0: not recorded */
+    double power_w;          /* settled board power; 0: not recorded */
+    double power_limit_w;    /* enforced limit; 0: not recorded */
+    struct {
+        char bytes[DATAFILE_TEXT_MAX];
+        char busbw_gbps[DATAFILE_TEXT_MAX];
+        long ranks;
+        long nodes;
+    } net[CALIBRATION_LINK_COUNT][CALIBRATION_COLLECTIVE_COUNT];
+};
+
+struct calibration {
+    struct calibration_spec spec;
+    struct datafile_meta meta; /* lines and sources, for messages and the
+                                  Assumptions sheet */
+    struct calibration_gemm_table gemm[CALIBRATION_GEMM_COUNT];
+    struct calibration_attention attention;
+    struct calibration_curve curve[CALIBRATION_LINK_COUNT]
+                                  [CALIBRATION_COLLECTIVE_COUNT];
+};
+
+extern const struct datafile_schema calibration_schema;
+
+/*
+ * Loads the calibration file at path, applying the --set overrides in
+ * sets whose section belongs to it, and checks it: lists parse as numbers
+ * (space- or comma-separated, at most CALIBRATION_POINTS_MAX), M, head
+ * dims and message sizes strictly ascending, every rate > 0, rate lists as
+ * long as their key list, fwd+bwd attention consistent with fwd (a
+ * positive backward time), sustained <= burst, power <= limit, network
+ * curves complete (bytes with busbw_gbps) and intra-node curves on one
+ * node. Every problem is reported as "path:line: section.key: problem";
+ * returns STATUS_PARSE (text that is not numbers), STATUS_RANGE (values)
+ * or STATUS_IO, and then cal holds nothing to release. That rates stay
+ * below the hardware's peaks is the caller's check (see
+ * calibration_max_tflops). On success release cal with
+ * calibration_release().
+ *
+ *   struct calibration cal;
+ *   if (calibration_load("data/calibration/h200.ini", &cal, NULL, 0, &d))
+ *       return d.status;
+ */
+enum status calibration_load(const char *path,
+                             struct calibration *cal,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d);
+
+/* Frees what cal holds; cal may be zeroed or NULL. */
+void calibration_release(struct calibration *cal);
+
+/*
+ * Achieved TFLOP/s of a GEMM of class cls in precision p with m_tokens
+ * rows (> 0). Between measured M the rate is interpolated linearly in
+ * ln M. Beyond the table the rate is held at the nearest end (the
+ * clamp rule): above the largest M, large GEMMs have saturated; below the
+ * smallest M the held rate is optimistic, and the caller's roofline cap
+ * min(peak, intensity x HBM bandwidth) is what limits a memory-bound
+ * small GEMM. *outside (if not NULL) is set true when the clamp applied.
+ * Returns 0 when cls, or p for cls, was not measured (e.g. no FP8 table).
+ *
+ * Example (H200 file, expert_up BF16: 282 at M=128, 535 at M=512):
+ * M=256 is halfway in ln M, so 408.5 TFLOP/s.
+ */
+double calibration_gemm_tflops(const struct calibration *cal,
+                               enum calibration_gemm cls,
+                               enum calibration_precision p,
+                               double m_tokens,
+                               bool *outside);
+
+/*
+ * Achieved attention TFLOP/s for pass at head dimension head_dim (> 0;
+ * for MLA the q/k width, nope + rope). FLOPs are counted as the file
+ * says: causal attention as half of 4 s^2 d per head forward, and
+ * backward = bwd_flops_ratio x forward. The backward rate is derived from
+ * the measured forward (R_f) and forward+backward (R_fb) rates:
+ * R_b = ratio / ((1 + ratio) / R_fb - 1 / R_f). Interpolated linearly in
+ * head_dim between measured dims, held at the nearest end beyond them
+ * (*outside set). Rates are taken as independent of sequence length and
+ * head count (measured at one of each; an assumption).
+ */
+double calibration_attention_tflops(const struct calibration *cal,
+                                    enum calibration_attention_pass pass,
+                                    double head_dim,
+                                    bool *outside);
+
+/* The attention backward FLOPs per forward FLOP the rates assume. */
+double calibration_attention_bwd_ratio(const struct calibration *cal);
+
+/*
+ * Bandwidth in TB/s (bytes read + written per second) of a memory-bound
+ * kernel of the given kind; a kind the file leaves at 0 (not measured)
+ * gets the COPY rate. COPY is the device-to-device copy bandwidth the
+ * file always has.
+ */
+double calibration_elementwise_tbps(const struct calibration *cal,
+                                    enum calibration_elementwise kind);
+
+/* Whether the file measured kind itself (COPY always is). */
+bool calibration_elementwise_measured(const struct calibration *cal,
+                                      enum calibration_elementwise kind);
+
+/*
+ * Seconds of the MoE router's score function and top-k for `tokens`
+ * tokens (>= 0), or 0 when the file has no router measurement. Rule: the
+ * measured time is held below the measured token count (launch-bound)
+ * and scales linearly above it (one row per token).
+ */
+double calibration_router_s(const struct calibration *cal, double tokens);
+
+/*
+ * Sustained / burst rate of a long compute-bound GEMM run under the power
+ * cap, in (0, 1]: the factor the caller multiplies compute-bound rates by
+ * (divides compute-bound time by). Kept apart from the speed of light.
+ */
+double calibration_clock_factor(const struct calibration *cal);
+
+/*
+ * Bus bandwidth in GB/s (nccl-tests' busbw) of collective kind on link
+ * for a message of `bytes` (> 0) as nccl-tests counts size: all_reduce
+ * the buffer each rank reduces; all_gather the gathered output;
+ * reduce_scatter the full input; alltoall each rank's whole send buffer.
+ * Time = bytes x bus factor / busbw, the bus factor being nccl-tests':
+ * 2(n-1)/n for all_reduce, (n-1)/n for the other three.
+ * Interpolated linearly in ln(busbw) against ln(bytes) (busbw spans
+ * orders of magnitude, and is a power law of size where latency binds).
+ * Below the smallest size the time is held (latency-bound: busbw
+ * proportional to size); above the largest the busbw is held; *outside
+ * is set when either rule applied. Returns 0 when the file has no curve
+ * for (link, kind): the caller falls back to the hardware file's rate.
+ * The curve holds for the group it was measured on (ranks, nodes in
+ * calibration_curve_get).
+ */
+double calibration_busbw_gbps(const struct calibration *cal,
+                              enum calibration_link link,
+                              enum calibration_collective kind,
+                              double bytes,
+                              bool *outside);
+
+/* The curve of (link, kind), or NULL when the file has none. Borrowed. */
+const struct calibration_curve *
+calibration_curve_get(const struct calibration *cal,
+                      enum calibration_link link,
+                      enum calibration_collective kind);
+
+/*
+ * The highest measured TFLOP/s in precision p over every GEMM table
+ * (and, for BF16, the attention rates, forward and derived backward):
+ * what the caller compares with the hardware's peak. 0 when none.
+ */
+double calibration_max_tflops(const struct calibration *cal,
+                              enum calibration_precision p);
+
+/* The highest elementwise bandwidth in TB/s, to compare with HBM peak. */
+double calibration_max_tbps(const struct calibration *cal);
+
+/* Stable key names: "attn_proj", ..., "bf16"/"fp8", "copy", ...,
+ * "intra"/"inter", "all_reduce", "all_gather", "reduce_scatter",
+ * "alltoall". Never NULL for a valid enum value. */
+const char *calibration_gemm_key(enum calibration_gemm cls);
+const char *calibration_precision_key(enum calibration_precision p);
+const char *calibration_elementwise_key(enum calibration_elementwise kind);
+const char *calibration_link_key(enum calibration_link link);
+const char *calibration_collective_key(enum calibration_collective kind);
+
+/* The collective named key ("all_reduce", ...); false if none is. */
+bool calibration_collective_from_key(const char *key,
+                                     enum calibration_collective *out);
+
+/*
+ * Writes the section name of the curve (link, kind) into buf, e.g.
+ * "network_intra_all_reduce". Returns false if size is too small.
+ */
+bool calibration_network_section(enum calibration_link link,
+                                 enum calibration_collective kind,
+                                 char *buf,
+                                 size_t size);
+
+#endif

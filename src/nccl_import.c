@@ -1,0 +1,861 @@
+/*
+ * nccl_import: a line reader for nccl-tests' stdout, one run at a time.
+ *
+ * The layout followed is nccl-tests' own (src/util.cu: writeDeviceReport,
+ * writeResultHeader, writeBenchmarkLinePreamble/Body, writeResultFooter):
+ * run header lines, then "#  Rank" device lines, then the column header,
+ * one row per size, and the "# Avg bus bandwidth" footer. Rows are split
+ * on blanks and read through the column header, not by fixed offsets: the
+ * widths changed between versions and logs are often re-indented.
+ */
+#include "nccl_import.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define FILE_MAX_BYTES (64L << 20)
+#define TOKENS_MAX     64
+#define LINE_MAX_CHARS 198 /* a data-file line (datafile.h) */
+
+struct host {
+    char name[128];
+};
+
+/* The run being read. */
+struct reader {
+    const char *path;
+    struct nccl_import_run run;
+    bool open;          /* a run has started */
+    bool seen_version;  /* its "# nccl-tests version" line */
+    bool seen_starting; /* its "# Collective test starting" line */
+    bool seen_nthread;  /* its "# nThread" line */
+    long header_line;   /* its column header, 0 if none yet */
+    int col_size, col_type, col_redop, col_time, col_busbw;
+    char first_type[32], first_redop[32]; /* of its first row */
+    size_t nrows;                         /* rows of the curve, as printed */
+    double row_bytes[NCCL_IMPORT_ROWS_MAX];
+    double row_time_us[NCCL_IMPORT_ROWS_MAX]; /* out-of-place; -1: none */
+    double row_busbw[NCCL_IMPORT_ROWS_MAX];   /* printed, two decimals */
+    long row_line[NCCL_IMPORT_ROWS_MAX];
+    long nranks;          /* "#  Rank" lines */
+    unsigned char *ranks; /* seen flags by rank number */
+    size_t ranks_cap;
+    struct host *hosts;
+    size_t nhosts, hosts_cap;
+    char pending_version[128]; /* a version line before its run header */
+    long pending_line;
+};
+
+static enum status
+read_file(const char *path, char **out, size_t *len, struct diag *d)
+{
+    struct stat st;
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t got;
+    if (!f)
+        return diag_add(d, STATUS_IO, "%s: cannot open: %s", path,
+                        strerror(errno));
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return diag_add(d, STATUS_IO, "%s: not a regular file", path);
+    }
+    if (st.st_size > FILE_MAX_BYTES) {
+        fclose(f);
+        return diag_add(d, STATUS_PARSE,
+                        "%s: too large (%lld bytes; at most %ld)", path,
+                        (long long)st.st_size, FILE_MAX_BYTES);
+    }
+    buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        fclose(f);
+        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
+    }
+    got = fread(buf, 1, (size_t)st.st_size, f);
+    if (ferror(f)) {
+        int e = errno;
+        fclose(f);
+        free(buf);
+        return diag_add(d, STATUS_IO, "%s: cannot read: %s", path, strerror(e));
+    }
+    fclose(f);
+    buf[got] = '\0';
+    *out = buf;
+    *len = got;
+    return STATUS_OK;
+}
+
+/* Splits s in place on blanks; returns the number of tokens. */
+static int tokenize(char *s, char **tok)
+{
+    int n = 0;
+    while (*s && n < TOKENS_MAX) {
+        while (*s == ' ' || *s == '\t')
+            *s++ = '\0';
+        if (!*s)
+            break;
+        tok[n++] = s;
+        while (*s && *s != ' ' && *s != '\t')
+            s++;
+    }
+    return n;
+}
+
+static bool all_digits(const char *s)
+{
+    return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The collective a test or file name names, by the names nccl-tests uses. */
+static bool kind_from_name(const char *name, enum calibration_collective *out)
+{
+    static const struct {
+        const char *word;
+        enum calibration_collective kind;
+    } words[] = {
+        {"reduce_scatter", CALIBRATION_REDUCE_SCATTER},
+        {"reducescatter", CALIBRATION_REDUCE_SCATTER},
+        {"all_gather", CALIBRATION_ALL_GATHER},
+        {"allgather", CALIBRATION_ALL_GATHER},
+        {"alltoall", CALIBRATION_ALLTOALL},
+        {"all_reduce", CALIBRATION_ALL_REDUCE},
+        {"allreduce", CALIBRATION_ALL_REDUCE},
+    };
+    size_t i;
+    for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (strstr(name, words[i].word)) {
+            *out = words[i].kind;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "all_reduce_perf" names exactly a collective roofplan models. */
+static bool kind_from_test(const char *test, enum calibration_collective *out)
+{
+    char base[64];
+    size_t len = strlen(test);
+    if (len > 5 && strcmp(test + len - 5, "_perf") == 0)
+        len -= 5;
+    snprintf(base, sizeof base, "%.*s", (int)len, test);
+    return calibration_collective_from_key(base, out);
+}
+
+static void reader_reset_run(struct reader *r, long line)
+{
+    memset(&r->run, 0, sizeof r->run);
+    snprintf(r->run.path, sizeof r->run.path, "%s", r->path);
+    r->run.line = r->pending_line ? r->pending_line : line;
+    r->run.avg_busbw_gbps = -1;
+    snprintf(r->run.version, sizeof r->run.version, "%s", r->pending_version);
+    r->seen_version = r->pending_version[0] != '\0';
+    r->pending_version[0] = '\0';
+    r->pending_line = 0;
+    r->open = true;
+    r->seen_starting = r->seen_nthread = false;
+    r->header_line = 0;
+    r->col_size = r->col_type = r->col_redop = r->col_time = -1;
+    r->col_busbw = -1;
+    r->nrows = 0;
+    r->first_type[0] = r->first_redop[0] = '\0';
+    r->nranks = 0;
+    if (r->ranks)
+        memset(r->ranks, 0, r->ranks_cap);
+    r->nhosts = 0;
+}
+
+static enum status
+interleaved(const struct reader *r, long line, const char *what, struct diag *d)
+{
+    return diag_add(d, STATUS_PARSE,
+                    "%s:%ld: %s: the output of several runs is interleaved "
+                    "(processes started without MPI each print their own "
+                    "run); use nccl-tests built with MPI=1, or give each "
+                    "run its own file",
+                    r->path, line, what);
+}
+
+/* Records one "#  Rank N ... on HOST device D [bus] NAME" line. */
+static enum status rank_line(struct reader *r,
+                             char **tok,
+                             int n,
+                             const char *text,
+                             long line,
+                             struct diag *d)
+{
+    long rank;
+    const char *host = NULL;
+    int i;
+    size_t h, len;
+    char what[64];
+    if (n < 2 || !datafile_parse_long(tok[1], &rank) || rank < 0 ||
+        rank > 10000000)
+        return STATUS_OK; /* a truncated "..." line: not a device line */
+    for (i = 2; i + 1 < n; i++)
+        if (strcmp(tok[i], "on") == 0)
+            host = tok[i + 1];
+    if (!host)
+        return STATUS_OK;
+    if ((size_t)rank >= r->ranks_cap) {
+        size_t cap = r->ranks_cap ? r->ranks_cap : 64;
+        unsigned char *grown;
+        while (cap <= (size_t)rank)
+            cap *= 2;
+        grown = realloc(r->ranks, cap);
+        if (!grown)
+            return diag_add(d, STATUS_NOMEM, "%s: out of memory", r->path);
+        memset(grown + r->ranks_cap, 0, cap - r->ranks_cap);
+        r->ranks = grown;
+        r->ranks_cap = cap;
+    }
+    if (r->ranks[rank]) {
+        snprintf(what, sizeof what, "rank %ld is listed twice", rank);
+        return interleaved(r, line, what, d);
+    }
+    r->ranks[rank] = 1;
+    r->nranks++;
+    for (h = 0; h < r->nhosts; h++)
+        if (strcmp(r->hosts[h].name, host) == 0)
+            break;
+    if (h == r->nhosts) {
+        if (r->nhosts == r->hosts_cap) {
+            size_t cap = r->hosts_cap ? 2 * r->hosts_cap : 16;
+            struct host *grown = realloc(r->hosts, cap * sizeof *grown);
+            if (!grown)
+                return diag_add(d, STATUS_NOMEM, "%s: out of memory", r->path);
+            r->hosts = grown;
+            r->hosts_cap = cap;
+        }
+        snprintf(r->hosts[r->nhosts++].name, sizeof r->hosts[0].name, "%s",
+                 host);
+    }
+    if (rank == 0 || !r->run.gpu[0]) {
+        /* The device name follows the "[bus id]" after "device N". */
+        const char *close = strchr(text, ']');
+        if (close) {
+            close++;
+            while (*close == ' ' || *close == '\t')
+                close++;
+            snprintf(r->run.gpu, sizeof r->run.gpu, "%s", close);
+            len = strlen(r->run.gpu);
+            while (len > 0 &&
+                   (r->run.gpu[len - 1] == ' ' || r->run.gpu[len - 1] == '\t'))
+                r->run.gpu[--len] = '\0';
+        }
+    }
+    return STATUS_OK;
+}
+
+/* The column header: where size, type, redop and busbw are. */
+static void header_line(struct reader *r, char **tok, int n, long line)
+{
+    int i;
+    r->header_line = line;
+    for (i = 0; i < n; i++) {
+        if (r->col_size < 0 &&
+            (strcmp(tok[i], "size") == 0 || strcmp(tok[i], "bytes") == 0))
+            r->col_size = i;
+        else if (r->col_type < 0 && strcmp(tok[i], "type") == 0)
+            r->col_type = i;
+        else if (r->col_redop < 0 &&
+                 (strcmp(tok[i], "redop") == 0 || strcmp(tok[i], "op") == 0))
+            r->col_redop = i;
+        else if (r->col_time < 0 && (strcmp(tok[i], "time") == 0 ||
+                                     strcmp(tok[i], "cputime") == 0))
+            r->col_time = i; /* the first: out-of-place */
+        else if (r->col_busbw < 0 && strcmp(tok[i], "busbw") == 0)
+            r->col_busbw = i;
+    }
+}
+
+static enum status
+data_row(struct reader *r, char **tok, int n, long line, struct diag *d)
+{
+    struct nccl_import_run *run = &r->run;
+    double size, busbw, time_us;
+    const char *type =
+        r->col_type >= 0 && r->col_type < n ? tok[r->col_type] : "";
+    const char *redop =
+        r->col_redop >= 0 && r->col_redop < n ? tok[r->col_redop] : "";
+    enum calibration_collective kind;
+    if (run->test[0] && !kind_from_test(run->test, &kind))
+        return STATUS_OK; /* a test roofplan does not model: skipped */
+    if (n <= r->col_busbw || n <= r->col_size)
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: data row: %d columns, but the header (line "
+                        "%ld) puts busbw in column %d",
+                        r->path, line, n, r->header_line, r->col_busbw + 1);
+    if (!datafile_parse_double(tok[r->col_size], &size) || size < 0)
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: size: expected a byte count, got \"%s\"",
+                        r->path, line, tok[r->col_size]);
+    if (!datafile_parse_double(tok[r->col_busbw], &busbw) || busbw < 0)
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: busbw: expected a number of GB/s, got "
+                        "\"%s\"",
+                        r->path, line, tok[r->col_busbw]);
+    /* With -d all / -o all, sizes repeat per type and operation: the
+     * first (type, redop) of the run is the curve. */
+    if (!r->first_type[0] && !r->first_redop[0]) {
+        snprintf(r->first_type, sizeof r->first_type, "%s", type);
+        snprintf(r->first_redop, sizeof r->first_redop, "%s", redop);
+    } else if (strcmp(type, r->first_type) != 0 ||
+               strcmp(redop, r->first_redop) != 0) {
+        return STATUS_OK;
+    }
+    if (size <= 0)
+        return STATUS_OK; /* the 0-byte rows all_gather prints */
+    if (r->nrows > 0 && !(size > r->row_bytes[r->nrows - 1]))
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: size %.0f after %.0f: sizes must ascend "
+                        "within a run",
+                        r->path, line, size, r->row_bytes[r->nrows - 1]);
+    if (r->nrows == NCCL_IMPORT_ROWS_MAX)
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: more than %d sizes in one run; sweep with a "
+                        "factor (-f 2) rather than a step (-i)",
+                        r->path, line, NCCL_IMPORT_ROWS_MAX);
+    if (r->col_time < 0 || r->col_time >= n ||
+        !datafile_parse_double(tok[r->col_time], &time_us) || time_us <= 0)
+        time_us = -1;
+    r->row_bytes[r->nrows] = size;
+    r->row_time_us[r->nrows] = time_us;
+    r->row_busbw[r->nrows] = busbw;
+    r->row_line[r->nrows] = line;
+    r->nrows++;
+    return STATUS_OK;
+}
+
+/* The link a run was measured on: the hint, checked against the hosts. */
+static enum status
+run_link(struct reader *r, enum nccl_import_link hint, struct diag *d)
+{
+    struct nccl_import_run *run = &r->run;
+    bool several = r->nhosts > 1;
+    if (r->nranks == 0) {
+        if (hint == NCCL_IMPORT_LINK_AUTO)
+            return diag_add(d, STATUS_PARSE,
+                            "%s:%ld: no \"#  Rank N ... on HOST device\" "
+                            "lines to tell an intra-node run from an "
+                            "inter-node one: give the link (intra or inter)",
+                            r->path, run->line);
+        run->link = hint == NCCL_IMPORT_LINK_INTRA ? CALIBRATION_LINK_INTRA
+                                                   : CALIBRATION_LINK_INTER;
+        run->nodes = hint == NCCL_IMPORT_LINK_INTRA ? 1 : 0;
+        return STATUS_OK;
+    }
+    if (hint == NCCL_IMPORT_LINK_INTER && !several)
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: the link given is inter-node, but every "
+                        "rank of the run is on %s",
+                        r->path, run->line, r->hosts[0].name);
+    if (hint == NCCL_IMPORT_LINK_INTRA && several)
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: the link given is intra-node, but the ranks "
+                        "of the run are on %zu hosts",
+                        r->path, run->line, r->nhosts);
+    run->link = several ? CALIBRATION_LINK_INTER : CALIBRATION_LINK_INTRA;
+    run->ranks = r->nranks;
+    run->nodes = (long)r->nhosts;
+    return STATUS_OK;
+}
+
+/*
+ * The run's curve from its rows. nccl-tests prints busbw with two
+ * decimals, so small sizes read 0.00 or 0.01; the time column keeps about
+ * four digits. Where the rank count is known, busbw is recomputed as
+ * nccl-tests computes it: size / time x bus factor (2(n-1)/n for
+ * all_reduce, (n-1)/n for all_gather, reduce_scatter and alltoall), and
+ * checked against the printed busbw where that has 3+ digits.
+ */
+static enum status curve(struct reader *r, struct diag *d)
+{
+    struct nccl_import_run *run = &r->run;
+    double n = (double)run->ranks;
+    double factor =
+        run->kind == CALIBRATION_ALL_REDUCE ? 2 * (n - 1) / n : (n - 1) / n;
+    bool timed = run->ranks >= 2;
+    size_t i;
+    for (i = 0; i < r->nrows; i++)
+        timed = timed && r->row_time_us[i] > 0;
+    run->n = 0;
+    for (i = 0; i < r->nrows; i++) {
+        double bw = r->row_busbw[i];
+        if (timed) {
+            /* B/us = 1e6 B/s = 1e-3 GB/s */
+            bw = r->row_bytes[i] / r->row_time_us[i] * 1e-3 * factor;
+            run->busbw_from_time = true;
+            if (r->row_busbw[i] >= 10 && fabs(bw / r->row_busbw[i] - 1) > 0.01)
+                return diag_add(d, STATUS_PARSE,
+                                "%s:%ld: busbw %g is not size / time x %g "
+                                "(%g) for %ld ranks: is every rank in the "
+                                "device list?",
+                                r->path, r->row_line[i], r->row_busbw[i],
+                                factor, bw, run->ranks);
+        }
+        if (bw <= 0)
+            continue;
+        run->bytes[run->n] = r->row_bytes[i];
+        run->busbw_gbps[run->n] = bw;
+        run->n++;
+    }
+    return STATUS_OK;
+}
+
+/* Ends the current run: checks it and adds it to imp. */
+static enum status finish_run(struct reader *r,
+                              struct nccl_import *imp,
+                              enum nccl_import_link link_hint,
+                              const char *kind_hint,
+                              struct diag *d)
+{
+    struct nccl_import_run *run = &r->run;
+    const char *base = strrchr(r->path, '/');
+    enum status st;
+    size_t i;
+    r->open = false;
+    base = base ? base + 1 : r->path;
+    if (run->test[0]) {
+        run->skipped = !kind_from_test(run->test, &run->kind);
+    } else if (kind_hint) {
+        if (!kind_from_name(kind_hint, &run->kind))
+            return diag_add(d, STATUS_USAGE,
+                            "collective '%s': expected all_reduce, "
+                            "all_gather, reduce_scatter or alltoall",
+                            kind_hint);
+    } else if (!kind_from_name(base, &run->kind)) {
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: the output does not name its test (no \"# "
+                        "Collective test starting\" line) and neither does "
+                        "the file name: give the collective, or name the "
+                        "file after it (all_reduce, all_gather, "
+                        "reduce_scatter, alltoall)",
+                        r->path, run->line);
+    }
+    if (!run->test[0])
+        snprintf(run->test, sizeof run->test, "%s_perf",
+                 calibration_collective_key(run->kind));
+    if (!run->skipped) {
+        if (r->header_line == 0)
+            return diag_add(d, STATUS_PARSE,
+                            "%s:%ld: %s: no \"#  size  count  type ... "
+                            "busbw\" column header in the run",
+                            r->path, run->line, run->test);
+        st = run_link(r, link_hint, d);
+        if (st != STATUS_OK)
+            return st;
+        st = curve(r, d);
+        if (st != STATUS_OK)
+            return st;
+        if (run->n == 0)
+            return diag_add(d, STATUS_PARSE,
+                            "%s:%ld: %s: no data rows with a size and busbw "
+                            "above 0 after the column header",
+                            r->path, r->header_line, run->test);
+        for (i = 0; i < imp->n; i++) {
+            const struct nccl_import_run *o = &imp->runs[i];
+            if (o->skipped)
+                continue;
+            if (o->link == run->link && o->kind == run->kind)
+                return diag_add(
+                    d, STATUS_PARSE,
+                    "%s:%ld: a second %s-node %s curve (the "
+                    "first is %s:%ld); import one run per "
+                    "collective and link",
+                    r->path, run->line, calibration_link_key(run->link),
+                    calibration_collective_key(run->kind), o->path, o->line);
+            if (o->gpu[0] && run->gpu[0] && strcmp(o->gpu, run->gpu) != 0)
+                return diag_add(d, STATUS_PARSE,
+                                "%s:%ld: GPU \"%s\" differs from \"%s\" in "
+                                "%s:%ld; a calibration file is for one GPU",
+                                r->path, run->line, run->gpu, o->gpu, o->path,
+                                o->line);
+        }
+    }
+    if (imp->n == NCCL_IMPORT_RUNS_MAX)
+        return diag_add(d, STATUS_PARSE, "%s:%ld: more than %d runs", r->path,
+                        run->line, NCCL_IMPORT_RUNS_MAX);
+    imp->runs[imp->n++] = *run;
+    return STATUS_OK;
+}
+
+/* A line that starts a run: version, "Collective test starting", nThread. */
+static enum status run_start_line(struct reader *r,
+                                  struct nccl_import *imp,
+                                  bool *seen,
+                                  const char *what,
+                                  long line,
+                                  enum nccl_import_link link_hint,
+                                  const char *kind_hint,
+                                  struct diag *d)
+{
+    enum status st;
+    if (r->open && r->header_line > 0) {
+        st = finish_run(r, imp, link_hint, kind_hint, d);
+        if (st != STATUS_OK)
+            return st;
+    }
+    if (r->open && *seen)
+        return interleaved(r, line, what, d);
+    if (!r->open)
+        reader_reset_run(r, line);
+    *seen = true;
+    return STATUS_OK;
+}
+
+static enum status comment_line(struct reader *r,
+                                struct nccl_import *imp,
+                                char *body,
+                                long line,
+                                enum nccl_import_link link_hint,
+                                const char *kind_hint,
+                                struct diag *d)
+{
+    char copy[1024];
+    char *tok[TOKENS_MAX];
+    int n;
+    enum status st;
+    snprintf(copy, sizeof copy, "%s", body);
+    n = tokenize(copy, tok);
+    if (n == 0)
+        return STATUS_OK;
+    if (starts_with(body, "nccl-tests version")) {
+        /* Printed before "Collective test starting": it opens a run only
+         * together with the lines after it. */
+        const char *lib = "";
+        int i;
+        char text[128];
+
+        for (i = 0; i < n; i++)
+            if (starts_with(tok[i], "nccl-library="))
+                lib = tok[i] + strlen("nccl-library=");
+        long code;
+        char nccl[40] = "";
+        /* NCCL_VERSION_CODE: major * 10000 + minor * 100 + patch */
+        if (*lib && datafile_parse_long(lib, &code) && code >= 10000)
+            snprintf(nccl, sizeof nccl, " (NCCL %ld.%ld.%ld)", code / 10000,
+                     code % 10000 / 100, code % 100);
+        snprintf(text, sizeof text, "%s%s", n > 2 ? tok[2] : "", nccl);
+        if (r->open && r->header_line == 0 && r->seen_version)
+            return interleaved(r, line,
+                               "a second \"nccl-tests version\" "
+                               "line",
+                               d);
+        if (r->open && r->header_line > 0) {
+            st = finish_run(r, imp, link_hint, kind_hint, d);
+            if (st != STATUS_OK)
+                return st;
+        }
+        if (r->open) {
+            snprintf(r->run.version, sizeof r->run.version, "%s", text);
+            r->seen_version = true;
+        } else {
+            snprintf(r->pending_version, sizeof r->pending_version, "%s", text);
+            r->pending_line = line;
+        }
+        return STATUS_OK;
+    }
+    if (starts_with(body, "Collective test starting:")) {
+        st = run_start_line(r, imp, &r->seen_starting,
+                            "a second \"Collective test starting\" line", line,
+                            link_hint, kind_hint, d);
+        if (st != STATUS_OK)
+            return st;
+        snprintf(r->run.test, sizeof r->run.test, "%s", n > 3 ? tok[3] : "");
+        return STATUS_OK;
+    }
+    if (strcmp(tok[0], "nThread") == 0)
+        return run_start_line(r, imp, &r->seen_nthread,
+                              "a run header (\"# nThread\") before the "
+                              "previous run printed its table",
+                              line, link_hint, kind_hint, d);
+    if (strcmp(tok[0], "Rank") == 0 && r->open && r->header_line == 0)
+        return rank_line(r, tok, n, body, line, d);
+    if (starts_with(body, "Avg bus bandwidth") && r->open) {
+        const char *colon = strchr(body, ':');
+        char num[64];
+        double v;
+        if (colon && sscanf(colon + 1, "%63s", num) == 1 &&
+            datafile_parse_double(num, &v))
+            r->run.avg_busbw_gbps = v;
+        return STATUS_OK;
+    }
+    if (starts_with(body, "Out of bounds values") && r->open &&
+        strstr(body, "FAILED"))
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: nccl-tests found wrong results (%s): a run "
+                        "that computes wrong values is no measurement",
+                        r->path, line, body);
+    {
+        int i;
+        bool has_size = false, has_busbw = false;
+        for (i = 0; i < n; i++) {
+            has_size |=
+                strcmp(tok[i], "size") == 0 || strcmp(tok[i], "bytes") == 0;
+            has_busbw |= strcmp(tok[i], "busbw") == 0;
+        }
+        if (has_size && has_busbw) {
+            if (!r->open)
+                reader_reset_run(r, line);
+            if (r->header_line > 0 && r->run.n > 0)
+                return interleaved(r, line,
+                                   "a second column header after data rows", d);
+            if (r->header_line == 0)
+                header_line(r, tok, n, line);
+        }
+    }
+    return STATUS_OK;
+}
+
+enum status nccl_import_read(struct nccl_import *imp,
+                             const char *path,
+                             enum nccl_import_link link_hint,
+                             const char *kind_hint,
+                             struct diag *d)
+{
+    struct reader r;
+    char *text = NULL, *line, *next;
+    size_t len = 0;
+    size_t before = imp->n;
+    long lineno = 0;
+    enum status st;
+    enum calibration_collective k;
+
+    if (kind_hint && !kind_from_name(kind_hint, &k))
+        return diag_add(d, STATUS_USAGE,
+                        "collective '%s': expected all_reduce, all_gather, "
+                        "reduce_scatter or alltoall",
+                        kind_hint);
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    st = read_file(path, &text, &len, d);
+    if (st != STATUS_OK)
+        return st;
+    if (memchr(text, '\0', len)) {
+        st = diag_add(d, STATUS_PARSE,
+                      "%s:1: not nccl-tests output (a binary file)", path);
+        goto done;
+    }
+    for (line = text; line && *line; line = next) {
+        char *end = strchr(line, '\n');
+        char *s = line;
+        next = end ? end + 1 : NULL;
+        if (end)
+            *end = '\0';
+        lineno++;
+        if (end && end > line && end[-1] == '\r')
+            end[-1] = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '#') {
+            s++;
+            while (*s == ' ' || *s == '\t')
+                s++;
+            st = comment_line(&r, imp, s, lineno, link_hint, kind_hint, d);
+        } else if (r.open && r.header_line > 0) {
+            char *tok[TOKENS_MAX];
+            int n = tokenize(s, tok);
+            st = n > 0 && all_digits(tok[0]) ? data_row(&r, tok, n, lineno, d)
+                                             : STATUS_OK;
+        } else {
+            st = STATUS_OK; /* another program's line */
+        }
+        if (st != STATUS_OK)
+            goto done;
+    }
+    if (r.open) {
+        st = finish_run(&r, imp, link_hint, kind_hint, d);
+        if (st != STATUS_OK)
+            goto done;
+    }
+    if (imp->n == before)
+        st = diag_add(d, STATUS_PARSE,
+                      "%s:1: not nccl-tests output: no run header (\"# "
+                      "nThread ...\" or \"# Collective test starting: ...\") "
+                      "and no \"#  size ... busbw\" column header",
+                      path);
+done:
+    if (st != STATUS_OK)
+        imp->n = before;
+    free(text);
+    free(r.ranks);
+    free(r.hosts);
+    return st;
+}
+
+/* ---- Writing ---- */
+
+/* Picks at most k rows of run, evenly spaced in ln(size), ends kept. */
+static size_t pick(const struct nccl_import_run *run, size_t k, size_t *idx)
+{
+    double lo, hi;
+    size_t i, j, prev = 0;
+    if (run->n <= k) {
+        for (i = 0; i < run->n; i++)
+            idx[i] = i;
+        return run->n;
+    }
+    lo = log(run->bytes[0]);
+    hi = log(run->bytes[run->n - 1]);
+    idx[0] = 0;
+    for (i = 1; i < k; i++) {
+        double target = lo + (hi - lo) * (double)i / (double)(k - 1);
+        size_t best = prev + 1;
+        /* leave a row for each pick still to come */
+        for (j = prev + 1; j <= run->n - (k - i); j++)
+            if (fabs(log(run->bytes[j]) - target) <
+                fabs(log(run->bytes[best]) - target))
+                best = j;
+        idx[i] = best;
+        prev = best;
+    }
+    return k;
+}
+
+/* Formats "key = v1 v2 ..." for the picked rows; false if too long. */
+static bool list_line(char *buf,
+                      size_t size,
+                      const char *key,
+                      const double *v,
+                      const size_t *idx,
+                      size_t n,
+                      const char *fmt)
+{
+    size_t used, i;
+    int w = snprintf(buf, size, "%s =", key);
+    if (w < 0 || (size_t)w >= size)
+        return false;
+    used = (size_t)w;
+    for (i = 0; i < n; i++) {
+        w = snprintf(buf + used, size - used, " ");
+        if (w < 0 || (size_t)w >= size - used)
+            return false;
+        used += (size_t)w;
+        w = snprintf(buf + used, size - used, fmt, v[idx[i]]);
+        if (w < 0 || (size_t)w >= size - used)
+            return false;
+        used += (size_t)w;
+    }
+    return used <= LINE_MAX_CHARS;
+}
+
+/* Text safe for an INI value: printable, no ';' (an inline comment). */
+static void ini_text(char *dst, size_t size, const char *src)
+{
+    size_t i;
+    snprintf(dst, size, "%s", src);
+    for (i = 0; dst[i]; i++)
+        if ((unsigned char)dst[i] < 0x20 || (unsigned char)dst[i] >= 0x7f ||
+            dst[i] == ';')
+            dst[i] = '?';
+}
+
+static void
+source_text(const struct nccl_import_run *run, char *buf, size_t size)
+{
+    char gpu[128], where[300], version[160], nodes[48];
+    const char *base = strrchr(run->path, '/');
+    const char *how = run->busbw_from_time ? "busbw = size / out-of-place "
+                                             "time x bus factor"
+                                           : "out-of-place busbw";
+    size_t limit = LINE_MAX_CHARS - strlen("source = ");
+    int pass, w = 0;
+    ini_text(gpu, sizeof gpu, run->gpu);
+    ini_text(version, sizeof version, run->version);
+    if (run->nodes > 0)
+        snprintf(nodes, sizeof nodes, " on %ld node%s", run->nodes,
+                 run->nodes == 1 ? "" : "s");
+    else
+        nodes[0] = '\0';
+    /* The whole path if it fits, else its last part, else cut short. */
+    for (pass = 0; pass < 2; pass++) {
+        ini_text(where, sizeof where,
+                 pass == 0 || !base ? run->path : base + 1);
+        w = snprintf(buf, size,
+                     "nccl-tests %s%s%s, %ld ranks%s%s%s%s, %s, "
+                     "%s:%ld",
+                     run->test, version[0] ? " " : "", version, run->ranks,
+                     nodes, gpu[0] ? " (" : "", gpu, gpu[0] ? ")" : "", how,
+                     where, run->line);
+        if (w >= 0 && (size_t)w <= limit)
+            return;
+    }
+    if (limit + 1 < size)
+        snprintf(buf + limit - 3, size - (limit - 3), "...");
+}
+
+enum status nccl_import_write(const struct nccl_import *imp,
+                              FILE *out,
+                              const char *name,
+                              struct diag *d)
+{
+    size_t l, c, i, curves = 0;
+    for (i = 0; i < imp->n; i++)
+        curves += !imp->runs[i].skipped;
+    if (curves == 0)
+        return diag_add(d, STATUS_USAGE,
+                        "import nccl: no all_reduce, all_gather, "
+                        "reduce_scatter or alltoall run to import");
+    fprintf(out, "; Network curves read from nccl-tests output by `roofplan "
+                 "import nccl`:\n; the [network_*] sections of a calibration "
+                 "file (busbw in GB/s by message size).\n");
+    for (i = 0; i < imp->n; i++) {
+        const struct nccl_import_run *run = &imp->runs[i];
+        char where[300];
+        if (!run->skipped)
+            continue;
+        ini_text(where, sizeof where, run->path);
+        fprintf(out,
+                "; skipped %s:%ld: %s is not a collective roofplan "
+                "models\n",
+                where, run->line, run->test);
+    }
+    for (l = 0; l < CALIBRATION_LINK_COUNT; l++) {
+        for (c = 0; c < CALIBRATION_COLLECTIVE_COUNT; c++) {
+            for (i = 0; i < imp->n; i++) {
+                const struct nccl_import_run *run = &imp->runs[i];
+                char section[64], src[400];
+                char bytes[512], busbw[512];
+                size_t idx[NCCL_IMPORT_POINTS], k = NCCL_IMPORT_POINTS, n;
+                if (run->skipped || run->link != l || run->kind != c)
+                    continue;
+                do {
+                    n = pick(run, k, idx);
+                } while ((!list_line(bytes, sizeof bytes, "bytes", run->bytes,
+                                     idx, n, "%.0f") ||
+                          !list_line(busbw, sizeof busbw, "busbw_gbps",
+                                     run->busbw_gbps, idx, n, "%.6g")) &&
+                         --k >= 2);
+                calibration_network_section((enum calibration_link)l,
+                                            (enum calibration_collective)c,
+                                            section, sizeof section);
+                source_text(run, src, sizeof src);
+                fprintf(out, "\n[%s]\nsource = %s\n", section, src);
+                if (run->avg_busbw_gbps >= 0)
+                    fprintf(out,
+                            "; nccl-tests \"Avg bus bandwidth\": %g GB/s\n",
+                            run->avg_busbw_gbps);
+                if (n < run->n)
+                    fprintf(out,
+                            "; %zu of the %zu sizes, evenly spaced in "
+                            "log size\n",
+                            n, run->n);
+                fprintf(out, "%s\n%s\nranks = %ld\nnodes = %ld\n", bytes, busbw,
+                        run->ranks, run->nodes);
+            }
+        }
+    }
+    if (ferror(out))
+        return diag_add(d, STATUS_IO, "%s: cannot write: %s", name,
+                        strerror(errno));
+    return STATUS_OK;
+}

@@ -1,0 +1,103 @@
+/*
+ * stack: the stack file's schema and its cross-key rules.
+ */
+#include "stack.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define OFF(member) offsetof(struct stack_spec, member)
+
+#define P2P_CHOICES      "never|interleaved|always"
+#define EP_CHOICES       "none|shared_expert|combined_1f1b|dualpipe"
+#define DISPATCH_CHOICES "alltoall|allgather|deepep"
+
+/* clang-format off */
+static const struct datafile_field fields[] = {
+    {"stack", "name", DATAFILE_STRING, OFF(name), 128, 0, 0, false, true, NULL, "", NULL, "stack name shown in reports"},
+    {"stack", "framework", DATAFILE_STRING, OFF(framework), 128, 0, 0, false, true, NULL, "", NULL, "training framework and version the switches are from"},
+    {"stack", "dp_grad_overlap", DATAFILE_BOOL, OFF(dp_grad_overlap), 0, 0, 0, false, true, NULL, "", NULL, "DP gradient reduce hidden under the backward pass (Megatron --overlap-grad-reduce)"},
+    {"stack", "dp_param_overlap", DATAFILE_BOOL, OFF(dp_param_overlap), 0, 0, 0, false, true, NULL, "", NULL, "distributed-optimizer parameter all-gather hidden under the next forward (Megatron --overlap-param-gather)"},
+    {"stack", "dp_exposed_chunks", DATAFILE_INT, OFF(dp_exposed_chunks), 0, 0, 1e6, false, true, NULL, "", NULL, "DP communication chunks left exposed when overlapped (a layer, or a virtual pipeline stage with PP)"},
+    {"stack", "tp_comm_overlap", DATAFILE_BOOL, OFF(tp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "TP all-gather/reduce-scatter overlapped with the GEMMs (Megatron --tp-comm-overlap)"},
+    {"stack", "pp_p2p_overlap", DATAFILE_ENUM, OFF(pp_p2p_overlap), 0, 0, 0, false, true, NULL, "", P2P_CHOICES, "pipeline send/receive hidden in the steady state: never, with the interleaved schedule only, or always"},
+    {"stack", "ramp_comm_overlap", DATAFILE_BOOL, OFF(ramp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "communication hidden in pipeline warm-up and flush too (Megatron --overlap-p2p-communication-warmup-flush)"},
+    {"stack", "ep_a2a_overlap", DATAFILE_ENUM, OFF(ep_a2a_overlap), 0, 0, 0, false, true, NULL, "", EP_CHOICES, "what hides the MoE dispatch/combine all-to-all"},
+    {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", DISPATCH_CHOICES, "kernel moving tokens to experts: NCCL all-to-all, all-gather, or DeepEP-style node-limited kernels"},
+    {"stack", "delay_wgrad", DATAFILE_BOOL, OFF(delay_wgrad), 0, 0, 0, false, true, NULL, "", NULL, "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
+};
+/* clang-format on */
+
+const struct datafile_schema stack_schema = {"stack", fields,
+                                             sizeof fields / sizeof fields[0]};
+
+static const char *const p2p_keys[] = {"never", "interleaved", "always"};
+static const char *const ep_keys[] = {"none", "shared_expert", "combined_1f1b",
+                                      "dualpipe"};
+static const char *const dispatch_keys[] = {"alltoall", "allgather", "deepep"};
+
+static void
+bad(const struct stack *s, struct diag *d, const char *key, const char *why)
+{
+    long i = datafile_field_index(&stack_schema, "stack", key);
+    long line = i < 0 ? 0 : s->meta.line[i];
+    if (line > 0)
+        diag_add(d, STATUS_RANGE, "%s:%ld: stack.%s: %s", s->meta.path, line,
+                 key, why);
+    else
+        diag_add(d, STATUS_RANGE, "%s: stack.%s: %s", s->meta.path, key, why);
+}
+
+enum status stack_load(const char *path,
+                       struct stack *s,
+                       struct datafile_set *sets,
+                       size_t nsets,
+                       struct diag *d)
+{
+    enum status st;
+    memset(s, 0, sizeof *s);
+    st = datafile_load(path, &stack_schema, &s->spec, &s->meta, sets, nsets, d);
+    if (st != STATUS_OK)
+        return st;
+    if (s->spec.dp_param_overlap && !s->spec.dp_grad_overlap)
+        bad(s, d, "dp_param_overlap",
+            "true needs dp_grad_overlap = true (Megatron-LM: "
+            "--overlap-param-gather needs --overlap-grad-reduce)");
+    if (s->spec.ep_a2a_overlap == STACK_EP_DUALPIPE && !s->spec.delay_wgrad)
+        bad(s, d, "ep_a2a_overlap",
+            "dualpipe needs delay_wgrad = true (DualPipe splits the backward "
+            "into input and weight gradients)");
+    diag_finish(d);
+    if (d->status != STATUS_OK) {
+        stack_release(s);
+        return d->status;
+    }
+    return STATUS_OK;
+}
+
+void stack_release(struct stack *s)
+{
+    if (s)
+        datafile_meta_release(&s->meta);
+}
+
+bool stack_p2p_hidden(const struct stack *s, bool interleaved)
+{
+    return s->spec.pp_p2p_overlap == STACK_P2P_ALWAYS ||
+           (s->spec.pp_p2p_overlap == STACK_P2P_INTERLEAVED && interleaved);
+}
+
+const char *stack_p2p_overlap_key(enum stack_p2p_overlap v)
+{
+    return p2p_keys[v];
+}
+
+const char *stack_ep_overlap_key(enum stack_ep_overlap v)
+{
+    return ep_keys[v];
+}
+
+const char *stack_ep_dispatcher_key(enum stack_ep_dispatcher v)
+{
+    return dispatch_keys[v];
+}

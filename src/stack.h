@@ -1,0 +1,114 @@
+/*
+ * stack: what a training framework overlaps, read from a stack file
+ * (data/stacks/NAME.ini, one [stack] section).
+ *
+ * The speed of light overlaps everything that can be overlapped; a real
+ * framework hides only what its schedule and switches hide. A stack file
+ * names those switches after the frameworks' own (Megatron-LM's
+ * --overlap-grad-reduce, --overlap-param-gather, --tp-comm-overlap,
+ * --overlap-p2p-communication, --overlap-moe-expert-parallel-comm;
+ * DeepSeek's DualPipe), each value with its source and a sentence of what
+ * is assumed. The expected-time model reads them to decide which
+ * communication is exposed. This module only loads and checks the file;
+ * it knows no plan and computes no time. SMs reserved for communication
+ * kernels are the hardware file's gpu.comm_sms.
+ */
+#ifndef PROJ_STACK_H
+#define PROJ_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "datafile.h"
+#include "diag.h"
+
+/* Pipeline point-to-point (activations and their gradients) overlap. */
+enum stack_p2p_overlap {
+    STACK_P2P_NEVER,       /* every send/receive waits on the critical path */
+    STACK_P2P_INTERLEAVED, /* hidden with the interleaved schedule only */
+    STACK_P2P_ALWAYS       /* hidden with every schedule the stack runs */
+};
+
+/* Expert-parallel dispatch/combine all-to-all overlap. */
+enum stack_ep_overlap {
+    STACK_EP_NONE,          /* dispatch and combine on the critical path */
+    STACK_EP_SHARED_EXPERT, /* only the shared expert's compute hides them */
+    STACK_EP_COMBINED_1F1B, /* one micro-batch's all-to-all under an
+                               adjacent micro-batch's compute (1F1B steady
+                               state; Megatron "combined 1F1B") */
+    STACK_EP_DUALPIPE       /* a forward and a backward chunk paired, each
+                               hiding the other's all-to-all (DualPipe) */
+};
+
+/* The kernel that moves tokens to experts (whose bandwidth applies). */
+enum stack_ep_dispatcher {
+    STACK_DISPATCH_ALLTOALL,  /* NCCL all-to-all (nccl-tests alltoall) */
+    STACK_DISPATCH_ALLGATHER, /* all-gather of every token, local select
+                                 (Megatron's default dispatcher) */
+    STACK_DISPATCH_DEEPEP     /* DeepEP-style node-limited kernels */
+};
+
+struct stack_spec {
+    char name[128];
+    char framework[128];
+    bool dp_grad_overlap;   /* DP gradient reduce hidden under backward */
+    bool dp_param_overlap;  /* distributed-optimizer param all-gather
+                               hidden under the next forward */
+    long dp_exposed_chunks; /* DP chunks left exposed when overlapped: a
+                               chunk is one layer's gradients, or one
+                               (virtual) pipeline stage's with PP */
+    bool tp_comm_overlap;   /* TP all-gather/reduce-scatter inside GEMMs */
+    int pp_p2p_overlap;     /* enum stack_p2p_overlap */
+    bool ramp_comm_overlap; /* communication hidden in pipeline warm-up and
+                               flush too (else exposed there) */
+    int ep_a2a_overlap;     /* enum stack_ep_overlap */
+    int ep_dispatcher;      /* enum stack_ep_dispatcher */
+    bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
+                               communication (W chunks, --delay-wgrad-compute) */
+};
+
+struct stack {
+    struct stack_spec spec;
+    struct datafile_meta meta; /* lines and sources */
+};
+
+extern const struct datafile_schema stack_schema;
+
+/*
+ * Loads the stack file at path with the --set overrides of its [stack]
+ * section. Every key is required: a stack file states each switch rather
+ * than inheriting a default. Cross-key rules, after the frameworks' own:
+ * dp_param_overlap needs dp_grad_overlap (Megatron-LM refuses
+ * --overlap-param-gather without --overlap-grad-reduce), and
+ * ep_a2a_overlap = dualpipe needs delay_wgrad (DualPipe splits each
+ * backward chunk into input and weight gradients, the W of its bubble).
+ * Every problem is reported as "path:line: stack.key: problem"
+ * (STATUS_PARSE, STATUS_RANGE or STATUS_IO; s then holds nothing). On
+ * success release s with stack_release().
+ *
+ *   struct stack s;
+ *   if (stack_load("data/stacks/megatron-lm.ini", &s, NULL, 0, &d))
+ *       return d.status;
+ */
+enum status stack_load(const char *path,
+                       struct stack *s,
+                       struct datafile_set *sets,
+                       size_t nsets,
+                       struct diag *d);
+
+/* Frees what s holds; s may be zeroed or NULL. */
+void stack_release(struct stack *s);
+
+/*
+ * Whether pipeline point-to-point communication is hidden in the steady
+ * state of a schedule; interleaved: the plan runs the interleaved
+ * schedule. (Warm-up and flush follow ramp_comm_overlap.)
+ */
+bool stack_p2p_hidden(const struct stack *s, bool interleaved);
+
+/* Stable names of the enum values, as the stack file writes them. */
+const char *stack_p2p_overlap_key(enum stack_p2p_overlap v);
+const char *stack_ep_overlap_key(enum stack_ep_overlap v);
+const char *stack_ep_dispatcher_key(enum stack_ep_dispatcher v);
+
+#endif

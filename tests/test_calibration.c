@@ -1,0 +1,419 @@
+/*
+ * test_calibration: the calibration files load, every value has a source,
+ * lookups interpolate and clamp as calibration.h says (values worked out
+ * by hand from the H200 measurements in shared/facts/h200-measured.md),
+ * and every bad value is reported with file:line: key.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calibration.h"
+#include "test_util.h"
+
+static void assert_has_line(const char *msg, const char *line)
+{
+    if (!strstr(msg, line))
+        fail_msg("message lacks \"%s\"; it was:\n%s", line, msg);
+}
+
+static void load(struct calibration *cal, const char *path)
+{
+    struct diag d;
+    diag_init(&d);
+    if (calibration_load(path, cal, NULL, 0, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+static double gemm(const struct calibration *cal,
+                   enum calibration_gemm cls,
+                   enum calibration_precision p,
+                   double m,
+                   bool *outside)
+{
+    *outside = false;
+    return calibration_gemm_tflops(cal, cls, p, m, outside);
+}
+
+/* Interpolation in ln M between measured points, on the H200 table. */
+static void test_calibration_gemm_interpolates_in_log_m(void **state)
+{
+    struct calibration cal;
+    bool out;
+    (void)state;
+    load(&cal, "data/calibration/h200.ini");
+    /* A measured point: expert up+gate, BF16, 1024 tokens: 707. */
+    assert_near(
+        gemm(&cal, CALIBRATION_GEMM_EXPERT_UP, CALIBRATION_BF16, 1024, &out),
+        707, 1e-12);
+    assert_false(out);
+    /* 256 is halfway between 128 and 512 in ln M (ln 256 - ln 128 =
+     * ln 512 - ln 256 = ln 2): (282 + 535) / 2 = 408.5. */
+    assert_near(
+        gemm(&cal, CALIBRATION_GEMM_EXPERT_UP, CALIBRATION_BF16, 256, &out),
+        408.5, 1e-12);
+    assert_false(out);
+    /* sqrt(2048 x 4096) is halfway between them in ln M; expert down FP8
+     * 1125 and 1207 there: (1125 + 1207) / 2 = 1166. */
+    assert_near(gemm(&cal, CALIBRATION_GEMM_EXPERT_DOWN, CALIBRATION_FP8,
+                     sqrt(2048.0 * 4096.0), &out),
+                1166, 1e-12);
+    /* A quarter of the way from 512 to 1024 in ln M is 512 x 2^0.25 =
+     * 608.9: 535 + (707 - 535) / 4 = 578. */
+    assert_near(gemm(&cal, CALIBRATION_GEMM_EXPERT_UP, CALIBRATION_BF16,
+                     512 * pow(2, 0.25), &out),
+                578, 1e-12);
+    calibration_release(&cal);
+}
+
+/* Beyond the table the rate is held at the nearest end (clamp rule). */
+static void test_calibration_gemm_clamps_beyond_the_table(void **state)
+{
+    struct calibration cal;
+    bool out;
+    (void)state;
+    load(&cal, "data/calibration/h200.ini");
+    assert_near(
+        gemm(&cal, CALIBRATION_GEMM_EXPERT_UP, CALIBRATION_BF16, 64, &out), 282,
+        1e-12);
+    assert_true(out);
+    assert_near(
+        gemm(&cal, CALIBRATION_GEMM_EXPERT_DOWN, CALIBRATION_BF16, 65536, &out),
+        662, 1e-12);
+    assert_true(out);
+    /* One measured M: every other M is beyond the table. */
+    assert_near(gemm(&cal, CALIBRATION_GEMM_HEAD, CALIBRATION_BF16, 4096, &out),
+                681, 1e-12);
+    assert_false(out);
+    assert_near(
+        gemm(&cal, CALIBRATION_GEMM_DENSE_DOWN, CALIBRATION_FP8, 2048, &out),
+        1311, 1e-12);
+    assert_true(out);
+    calibration_release(&cal);
+}
+
+/*
+ * attn_proj is the FLOP-weighted (time-preserving) mean of the five MLA
+ * projections at 4096 tokens. Per token, N K: q down 7168 x 1536 =
+ * 11010048, q up 1536 x 24576 = 37748736, kv down 7168 x 576 = 4128768,
+ * kv up 512 x 32768 = 16777216, out 16384 x 7168 = 117440512; sum
+ * 187105280. BF16 time per unit: 11010048/737 + 37748736/734 +
+ * 4128768/647 + 16777216/616 + 117440512/794 = 14939.0 + 51428.8 +
+ * 6381.4 + 27235.7 + 147910.0 = 247894.9; 187105280 / 247894.9 = 754.78.
+ * The file rounds it to 754.8; measure-gpu's renderer writes 754.777.
+ */
+static void test_calibration_attn_proj_is_the_flop_weighted_mean(void **state)
+{
+    struct calibration h200, rendered;
+    bool out;
+    size_t c, i;
+    (void)state;
+    load(&h200, "data/calibration/h200.ini");
+    load(&rendered, "tests/golden/calibration-h200.ini");
+    assert_near(
+        gemm(&h200, CALIBRATION_GEMM_ATTN_PROJ, CALIBRATION_BF16, 4096, &out),
+        754.78, 1e-4);
+    /* The renderer's file and the hand-built one agree at every point. */
+    for (c = 0; c < CALIBRATION_GEMM_COUNT; c++) {
+        const struct calibration_gemm_table *t = &h200.gemm[c];
+        assert_int_equal(t->n, rendered.gemm[c].n);
+        for (i = 0; i < t->n; i++) {
+            assert_near(gemm(&rendered, (enum calibration_gemm)c,
+                             CALIBRATION_BF16, t->m_tokens[i], &out),
+                        t->tflops[CALIBRATION_BF16][i], 1e-4);
+            assert_near(gemm(&rendered, (enum calibration_gemm)c,
+                             CALIBRATION_FP8, t->m_tokens[i], &out),
+                        t->tflops[CALIBRATION_FP8][i], 1e-4);
+        }
+    }
+    assert_near(calibration_clock_factor(&rendered),
+                calibration_clock_factor(&h200), 1e-12);
+    calibration_release(&rendered);
+    calibration_release(&h200);
+}
+
+/*
+ * Attention: backward rate R_b = ratio / ((1 + ratio) / R_fb - 1 / R_f).
+ * Head dim 128: 2.5 / (3.5/485 - 1/591) = 2.5 / (0.00721649 - 0.00169205)
+ * = 452.53. Head dim 192: 2.5 / (3.5/340 - 1/634) = 2.5 / (0.01029412 -
+ * 0.00157729) = 286.80. Head dim 160 is halfway: forward (591 + 634) / 2
+ * = 612.5, backward (452.53 + 286.80) / 2 = 369.67.
+ */
+static void test_calibration_attention_by_head_dim(void **state)
+{
+    struct calibration cal;
+    bool out = false;
+    (void)state;
+    load(&cal, "data/calibration/h200.ini");
+    assert_near(
+        calibration_attention_tflops(&cal, CALIBRATION_ATTN_FWD, 128, &out),
+        591, 1e-12);
+    assert_near(
+        calibration_attention_tflops(&cal, CALIBRATION_ATTN_BWD, 128, &out),
+        452.53, 1e-4);
+    assert_near(
+        calibration_attention_tflops(&cal, CALIBRATION_ATTN_BWD, 192, &out),
+        286.80, 1e-4);
+    assert_near(
+        calibration_attention_tflops(&cal, CALIBRATION_ATTN_FWD_BWD, 192, &out),
+        340, 1e-12);
+    assert_false(out);
+    assert_near(
+        calibration_attention_tflops(&cal, CALIBRATION_ATTN_FWD, 160, &out),
+        612.5, 1e-12);
+    assert_near(
+        calibration_attention_tflops(&cal, CALIBRATION_ATTN_BWD, 160, &out),
+        369.67, 1e-4);
+    assert_false(out);
+    assert_near(
+        calibration_attention_tflops(&cal, CALIBRATION_ATTN_FWD, 64, &out), 591,
+        1e-12);
+    assert_true(out);
+    assert_near(calibration_attention_bwd_ratio(&cal), 2.5, 1e-12);
+    calibration_release(&cal);
+}
+
+/* Memory-bound rates, router time, clock factor and the peak data. */
+static void test_calibration_elementwise_router_clock(void **state)
+{
+    struct calibration h200, h100;
+    (void)state;
+    load(&h200, "data/calibration/h200.ini");
+    load(&h100, "data/calibration/h100.ini");
+    assert_near(calibration_elementwise_tbps(&h200, CALIBRATION_EW_NORM), 2.78,
+                1e-12);
+    assert_true(calibration_elementwise_measured(&h200, CALIBRATION_EW_NORM));
+    /* H100: the H200's 4.30 TB/s copy x 3.35/4.8 = 3.0010, rounded 3.00. */
+    assert_near(calibration_elementwise_tbps(&h100, CALIBRATION_EW_COPY),
+                4.30 * 3.35 / 4.8, 1e-3);
+    /* 1.13 x 3.35/4.8 = 0.78865, written 0.789. */
+    assert_near(calibration_elementwise_tbps(&h100, CALIBRATION_EW_ACTIVATION),
+                1.13 * 3.35 / 4.8, 1e-3);
+    /* 68 us at 4096 tokens: held below, linear above. */
+    assert_near(calibration_router_s(&h200, 4096), 68e-6, 1e-12);
+    assert_near(calibration_router_s(&h200, 1024), 68e-6, 1e-12);
+    assert_near(calibration_router_s(&h200, 8192), 136e-6, 1e-12);
+    /* 659 sustained over 776 burst = 0.8492 (the facts' 0.85). */
+    assert_near(calibration_clock_factor(&h200), 659.0 / 776.0, 1e-12);
+    assert_near(calibration_clock_factor(&h100), 659.0 / 776.0, 1e-12);
+    /* The highest rates, for the caller's check against the peaks (989
+     * BF16, 1979 FP8, 4.8 TB/s): expert up at 4096 tokens, 783 and 1347. */
+    assert_near(calibration_max_tflops(&h200, CALIBRATION_BF16), 783, 1e-12);
+    assert_near(calibration_max_tflops(&h200, CALIBRATION_FP8), 1347, 1e-12);
+    assert_near(calibration_max_tbps(&h200), 4.30, 1e-12);
+    /* No network curve measured on the H200: callers fall back. */
+    assert_null(calibration_curve_get(&h200, CALIBRATION_LINK_INTRA,
+                                      CALIBRATION_ALL_REDUCE));
+    assert_near(calibration_busbw_gbps(&h200, CALIBRATION_LINK_INTRA,
+                                       CALIBRATION_ALL_REDUCE, 1e6, NULL),
+                0, 1e-12);
+    calibration_release(&h100);
+    calibration_release(&h200);
+}
+
+/*
+ * Network curves (h100.ini, imported from nccl-tests). Log-log
+ * interpolation: halfway in ln(size) is the geometric mean of the two
+ * busbw. 2 GiB: 363.783, 8 GiB: 368.69 (the fixture's 40772.4 us:
+ * 8589934592 B / 40772.4 us x 1.75 = 368.69); 4 GiB is halfway:
+ * sqrt(363.783 x 368.69) = 366.23 (nccl-tests measured 367.31 there).
+ * Below the smallest size the time is held: the 2-node all-to-all at
+ * 32 MiB is 60.8929 GB/s, so at 16 MiB 30.446. Above, busbw is held.
+ */
+static void test_calibration_busbw_by_message_size(void **state)
+{
+    struct calibration cal;
+    const struct calibration_curve *cv;
+    bool out = false;
+    (void)state;
+    load(&cal, "data/calibration/h100.ini");
+    cv = calibration_curve_get(&cal, CALIBRATION_LINK_INTRA,
+                               CALIBRATION_ALL_REDUCE);
+    assert_non_null(cv);
+    assert_int_equal(cv->ranks, 8);
+    assert_int_equal(cv->nodes, 1);
+    assert_near(calibration_busbw_gbps(&cal, CALIBRATION_LINK_INTRA,
+                                       CALIBRATION_ALL_REDUCE, 8589934592.0,
+                                       &out),
+                368.69, 1e-5);
+    assert_near(calibration_busbw_gbps(&cal, CALIBRATION_LINK_INTRA,
+                                       CALIBRATION_ALL_REDUCE, 4294967296.0,
+                                       &out),
+                sqrt(363.783 * 368.69), 1e-5);
+    assert_false(out);
+    assert_near(calibration_busbw_gbps(&cal, CALIBRATION_LINK_INTER,
+                                       CALIBRATION_ALLTOALL, 16777216.0, &out),
+                60.8929 / 2, 1e-5);
+    assert_true(out);
+    out = false;
+    assert_near(calibration_busbw_gbps(&cal, CALIBRATION_LINK_INTER,
+                                       CALIBRATION_ALLTOALL, 68719476736.0,
+                                       &out),
+                75.2152, 1e-5);
+    assert_true(out);
+    assert_null(calibration_curve_get(&cal, CALIBRATION_LINK_INTER,
+                                      CALIBRATION_ALL_REDUCE));
+    calibration_release(&cal);
+}
+
+/* Every value a shipped calibration file gives has a source. */
+static void test_calibration_files_cite_every_value(void **state)
+{
+    static const char *const files[] = {"data/calibration/h200.ini",
+                                        "data/calibration/h100.ini",
+                                        "data/calibration/h800.ini"};
+    size_t f, i;
+    (void)state;
+    for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+        struct calibration cal;
+        size_t given = 0;
+        load(&cal, files[f]);
+        for (i = 0; i < calibration_schema.n; i++) {
+            if (!cal.meta.given[i])
+                continue;
+            given++;
+            if (!*datafile_meta_source(&cal.meta, i))
+                fail_msg("%s: %s.%s has no source", files[f],
+                         calibration_schema.fields[i].section,
+                         calibration_schema.fields[i].key);
+        }
+        assert_true(given > 30);
+        calibration_release(&cal);
+    }
+}
+
+/* Equal measured rates are data, not duplicates; --set overrides. */
+static void test_calibration_equal_rates_and_set(void **state)
+{
+    char dir[] = "/tmp/roofplan-calib-XXXXXX";
+    char path[64];
+    struct calibration cal;
+    struct datafile_set set;
+    struct diag d;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/c.ini", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("[calibration]\nsource = test\ngpu = g\ndate = 2026-12-01\n"
+          "[gemm_expert_up]\nm_tokens = 128, 256 512\n"
+          "bf16_tflops = 500 500 500\n"
+          "[attention_kernel]\nhead_dims = 128\nfwd_tflops = 591\n"
+          "fwd_bwd_tflops = 485\n[elementwise]\ncopy_tbps = 4.3\n"
+          "[clock]\nburst_tflops = 776\nsustained_tflops = 659\nrun_s = 20\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    diag_init(&d);
+    assert_int_equal(
+        datafile_parse_set("clock.sustained_tflops=698.4", &set, &d),
+        STATUS_OK);
+    assert_int_equal(calibration_load(path, &cal, &set, 1, &d), STATUS_OK);
+    assert_true(set.used);
+    assert_int_equal(cal.gemm[CALIBRATION_GEMM_EXPERT_UP].n, 3);
+    assert_near(calibration_gemm_tflops(&cal, CALIBRATION_GEMM_EXPERT_UP,
+                                        CALIBRATION_BF16, 300, NULL),
+                500, 1e-12);
+    /* Unmeasured: classes and FP8 give 0, kinds fall back to copy. */
+    assert_near(calibration_gemm_tflops(&cal, CALIBRATION_GEMM_HEAD,
+                                        CALIBRATION_BF16, 4096, NULL),
+                0, 1e-12);
+    assert_near(calibration_gemm_tflops(&cal, CALIBRATION_GEMM_EXPERT_UP,
+                                        CALIBRATION_FP8, 300, NULL),
+                0, 1e-12);
+    assert_false(calibration_elementwise_measured(&cal, CALIBRATION_EW_NORM));
+    assert_near(calibration_elementwise_tbps(&cal, CALIBRATION_EW_NORM), 4.3,
+                1e-12);
+    assert_near(calibration_router_s(&cal, 4096), 0, 1e-12);
+    /* 698.4 / 776 = 0.9 */
+    assert_near(calibration_clock_factor(&cal), 0.9, 1e-12);
+    calibration_release(&cal);
+    remove(path);
+    rmdir(dir);
+}
+
+/* Every bad value of the file, one line each, file:line: key: problem. */
+static void test_calibration_load_reports_every_bad_value(void **state)
+{
+    struct calibration cal;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        calibration_load("tests/data/bad/calib-many.ini", &cal, NULL, 0, &d),
+        STATUS_RANGE); /* the first problem's status: attn_proj's order */
+    assert_has_line(d.msg, "tests/data/bad/calib-many.ini:7: "
+                           "gemm_attn_proj.m_tokens: expected strictly "
+                           "ascending values, got 2048 after 4096");
+    assert_has_line(d.msg, "calib-many.ini:11: gemm_expert_up.m_tokens: "
+                           "expected numbers separated by blanks, got "
+                           "\"5x12\"");
+    assert_has_line(d.msg, "calib-many.ini:16: gemm_head.bf16_tflops: 2 "
+                           "values for the 1 of gemm_head.m_tokens");
+    assert_has_line(d.msg, "calib-many.ini:19: gemm_dense_up.bf16_tflops: "
+                           "rates without m_tokens");
+    /* 3.5 x 591 = 2068.5 */
+    assert_has_line(d.msg, "calib-many.ini:24: "
+                           "attention_kernel.fwd_bwd_tflops: 2100 at head "
+                           "dim 128 leaves no time for the backward pass "
+                           "(needs < (1 + bwd_flops_ratio) x fwd_tflops = "
+                           "2068.5)");
+    assert_has_line(d.msg, "calib-many.ini:28: elementwise.router_us: needs "
+                           "router_tokens");
+    assert_has_line(d.msg, "calib-many.ini:32: clock.sustained_tflops: 776 is "
+                           "above clock.burst_tflops (700)");
+    assert_has_line(d.msg, "calib-many.ini:39: network_intra_all_reduce.nodes: "
+                           "an intra-node curve spans one node, got 2");
+    assert_has_line(d.msg, "calib-many.ini:42: network_inter_alltoall.bytes: "
+                           "sizes without busbw_gbps");
+    assert_int_equal(d.lines, 9);
+}
+
+/* Keys and section names are the stable names the files use. */
+static void test_calibration_keys(void **state)
+{
+    char buf[64];
+    enum calibration_collective k;
+    (void)state;
+    assert_string_equal(calibration_gemm_key(CALIBRATION_GEMM_EXPERT_DOWN),
+                        "expert_down");
+    assert_string_equal(calibration_precision_key(CALIBRATION_FP8), "fp8");
+    assert_string_equal(calibration_elementwise_key(CALIBRATION_EW_ACTIVATION),
+                        "activation");
+    assert_true(calibration_network_section(
+        CALIBRATION_LINK_INTER, CALIBRATION_REDUCE_SCATTER, buf, sizeof buf));
+    assert_string_equal(buf, "network_inter_reduce_scatter");
+    assert_int_not_equal(
+        datafile_field_index(&calibration_schema, buf, "busbw_gbps"), -1);
+    assert_false(calibration_network_section(CALIBRATION_LINK_INTRA,
+                                             CALIBRATION_ALLTOALL, buf, 8));
+    assert_true(calibration_collective_from_key("alltoall", &k));
+    assert_int_equal(k, CALIBRATION_ALLTOALL);
+    assert_false(calibration_collective_from_key("sendrecv", &k));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_calibration_gemm_interpolates_in_log_m),
+        cmocka_unit_test(test_calibration_gemm_clamps_beyond_the_table),
+        cmocka_unit_test(test_calibration_attn_proj_is_the_flop_weighted_mean),
+        cmocka_unit_test(test_calibration_attention_by_head_dim),
+        cmocka_unit_test(test_calibration_elementwise_router_clock),
+        cmocka_unit_test(test_calibration_busbw_by_message_size),
+        cmocka_unit_test(test_calibration_files_cite_every_value),
+        cmocka_unit_test(test_calibration_equal_rates_and_set),
+        cmocka_unit_test(test_calibration_load_reports_every_bad_value),
+        cmocka_unit_test(test_calibration_keys),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,445 @@
+/*
+ * test_nccl_import: real nccl-tests outputs (tests/data/nccl/SOURCES.md)
+ * read into curves, bad input named by file:line, and the fragment a
+ * calibration file loads. Expected busbw values are nccl-tests' own
+ * formula worked by hand: size / time x bus factor, the factor 2(n-1)/n
+ * for all_reduce and (n-1)/n for the others (nccl-tests PERFORMANCE.md).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nccl_import.h"
+#include "test_util.h"
+
+#define DIR "tests/data/nccl/"
+
+static void assert_has_line(const char *msg, const char *line)
+{
+    if (!strstr(msg, line))
+        fail_msg("text lacks \"%s\"; it was:\n%s", line, msg);
+}
+
+/* The import is large (runs of 128 rows): one per test, on the heap. */
+static int setup(void **state)
+{
+    *state = calloc(1, sizeof(struct nccl_import));
+    return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    free(*state);
+    return 0;
+}
+
+static void read_ok(struct nccl_import *imp,
+                    const char *path,
+                    enum nccl_import_link link,
+                    const char *kind)
+{
+    struct diag d;
+    diag_init(&d);
+    if (nccl_import_read(imp, path, link, kind, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+static void read_fails(const char *path,
+                       enum nccl_import_link link,
+                       const char *kind,
+                       enum status want,
+                       const char *msg)
+{
+    struct nccl_import *imp = calloc(1, sizeof *imp);
+    struct diag d;
+    assert_non_null(imp);
+    diag_init(&d);
+    assert_int_equal(nccl_import_read(imp, path, link, kind, &d), want);
+    assert_has_line(d.msg, msg);
+    assert_int_equal(imp->n, 0);
+    free(imp);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The text of path without its lines first..last (1-based); free it. */
+static char *without_lines(const char *path, int first, int last)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    size_t cap = 16384, used = 0;
+    char *out = calloc(1, cap);
+    int n = 0;
+    assert_non_null(f);
+    assert_non_null(out);
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        n++;
+        if (n >= first && n <= last)
+            continue;
+        assert_true(used + len < cap);
+        memcpy(out + used, line, len + 1);
+        used += len;
+    }
+    fclose(f);
+    return out;
+}
+
+/*
+ * 8 x H100 on one host, all_reduce_perf 8 B .. 8 GiB. First row: 8 B in
+ * 35.58 us: 8 / 35.58 x 1e-3 GB/s x 2 x 7/8 = 3.9348e-4 GB/s (printed
+ * 0.00). Last: 8589934592 / 40772.4 x 1e-3 x 1.75 = 368.69 (printed).
+ */
+static void test_nccl_import_read_intra_all_reduce(void **state)
+{
+    struct nccl_import *imp = *state;
+    const struct nccl_import_run *run = &imp->runs[0];
+    read_ok(imp, DIR "h100-1node-all_reduce.txt", NCCL_IMPORT_LINK_AUTO, NULL);
+    assert_int_equal(imp->n, 1);
+    assert_string_equal(run->test, "all_reduce_perf");
+    assert_false(run->skipped);
+    assert_int_equal(run->kind, CALIBRATION_ALL_REDUCE);
+    assert_int_equal(run->link, CALIBRATION_LINK_INTRA);
+    assert_int_equal(run->ranks, 8);
+    assert_int_equal(run->nodes, 1);
+    assert_int_equal(run->line, 1);
+    assert_string_equal(run->gpu, "NVIDIA H100 80GB HBM3");
+    assert_string_equal(run->version, "2.17.9 (NCCL 2.26.2)");
+    assert_true(run->busbw_from_time);
+    assert_int_equal(run->n, 31); /* 2^3 .. 2^33 */
+    assert_near(run->bytes[0], 8, 1e-12);
+    assert_near(run->busbw_gbps[0], 3.9348e-4, 1e-4);
+    assert_near(run->bytes[30], 8589934592.0, 1e-12);
+    assert_near(run->busbw_gbps[30], 368.69, 1e-4);
+    assert_near(run->avg_busbw_gbps, 123.961, 1e-12);
+}
+
+/*
+ * all_gather_perf prints four 0-byte rows first: skipped. 128 B in
+ * 35.05 us: 128 / 35.05 x 1e-3 x 7/8 = 3.1954e-3. 8 GiB in 21001.0 us:
+ * 8589934592 / 21001.0 x 1e-3 x 7/8 = 357.90.
+ */
+static void test_nccl_import_read_all_gather_skips_empty_rows(void **state)
+{
+    struct nccl_import *imp = *state;
+    const struct nccl_import_run *run = &imp->runs[0];
+    read_ok(imp, DIR "h100-1node-all_gather.txt", NCCL_IMPORT_LINK_AUTO, NULL);
+    assert_int_equal(run->kind, CALIBRATION_ALL_GATHER);
+    assert_int_equal(run->n, 27); /* 2^7 .. 2^33 */
+    assert_near(run->bytes[0], 128, 1e-12);
+    assert_near(run->busbw_gbps[0], 3.1954e-3, 1e-4);
+    assert_near(run->busbw_gbps[26], 357.90, 1e-4);
+}
+
+/*
+ * One log, two tests on 2 nodes x 8 H100: alltoall_perf (imported; 32 MiB
+ * in 516.6 us: 33554432 / 516.6 x 1e-3 x 15/16 = 60.893) and
+ * sendrecv_perf (skipped, and listed).
+ */
+static void test_nccl_import_read_inter_alltoall_and_skip(void **state)
+{
+    struct nccl_import *imp = *state;
+    read_ok(imp, DIR "h100-2node-alltoall-sendrecv.txt", NCCL_IMPORT_LINK_AUTO,
+            NULL);
+    assert_int_equal(imp->n, 2);
+    assert_int_equal(imp->runs[0].kind, CALIBRATION_ALLTOALL);
+    assert_int_equal(imp->runs[0].link, CALIBRATION_LINK_INTER);
+    assert_int_equal(imp->runs[0].ranks, 16);
+    assert_int_equal(imp->runs[0].nodes, 2);
+    assert_int_equal(imp->runs[0].n, 10);
+    assert_near(imp->runs[0].busbw_gbps[0], 60.893, 1e-4);
+    assert_true(imp->runs[1].skipped);
+    assert_string_equal(imp->runs[1].test, "sendrecv_perf");
+    assert_int_equal(imp->runs[1].line, 40);
+}
+
+/*
+ * A log re-indented in a web page, with a command line and loader warnings
+ * before the output: 2 GH200 nodes x 4. Last row: 128 MiB in 1916.4 us:
+ * 134217728 / 1916.4 x 1e-3 x 2 x 7/8 = 122.56.
+ */
+static void test_nccl_import_read_indented_log_with_noise(void **state)
+{
+    struct nccl_import *imp = *state;
+    const struct nccl_import_run *run = &imp->runs[0];
+    read_ok(imp, DIR "gh200-2node-all_reduce-indented.txt",
+            NCCL_IMPORT_LINK_AUTO, NULL);
+    assert_int_equal(imp->n, 1);
+    assert_int_equal(run->line, 10);
+    assert_int_equal(run->link, CALIBRATION_LINK_INTER);
+    assert_int_equal(run->ranks, 8);
+    assert_int_equal(run->nodes, 2);
+    assert_string_equal(run->gpu, "NVIDIA GH200 120GB");
+    assert_int_equal(run->n, 25); /* 2^3 .. 2^27 */
+    assert_near(run->busbw_gbps[24], 122.56, 1e-4);
+}
+
+/* Output without the test-name line: the file name, or the caller, names
+ * the collective; no device list: the caller names the link. */
+static void test_nccl_import_hints(void **state)
+{
+    struct nccl_import *imp = *state;
+    char dir[] = "/tmp/roofplan-nccl-XXXXXX";
+    char named[64], plain[64], nodev[64];
+    char *text;
+    assert_non_null(mkdtemp(dir));
+    snprintf(named, sizeof named, "%s/allreduce-run.txt", dir);
+    snprintf(plain, sizeof plain, "%s/run.txt", dir);
+    snprintf(nodev, sizeof nodev, "%s/all_reduce-nodev.txt", dir);
+    /* Lines 1-2: "# nccl-tests version" and "# Collective test starting". */
+    text = without_lines(DIR "h100-1node-all_reduce.txt", 1, 2);
+    write_file(named, text);
+    write_file(plain, text);
+    free(text);
+    /* Lines 5-13: "# Using devices" and the eight rank lines. */
+    text = without_lines(DIR "h100-1node-all_reduce.txt", 5, 13);
+    write_file(nodev, text);
+    free(text);
+
+    read_ok(imp, named, NCCL_IMPORT_LINK_AUTO, NULL);
+    assert_int_equal(imp->runs[0].kind, CALIBRATION_ALL_REDUCE);
+    assert_int_equal(imp->runs[0].n, 31);
+    read_fails(plain, NCCL_IMPORT_LINK_AUTO, NULL, STATUS_PARSE,
+               "run.txt:1: the output does not name its test");
+    /* The rows say all_reduce: with the all_gather factor 7/8 the time
+     * column no longer gives the printed busbw (43.50 at 1 MiB). */
+    read_fails(plain, NCCL_IMPORT_LINK_AUTO, "all_gather", STATUS_PARSE,
+               "is not size / time x 0.875");
+    read_fails(plain, NCCL_IMPORT_LINK_AUTO, "sendrecv", STATUS_USAGE,
+               "collective 'sendrecv': expected all_reduce");
+    read_fails(nodev, NCCL_IMPORT_LINK_AUTO, NULL, STATUS_PARSE,
+               "all_reduce-nodev.txt:1: no \"#  Rank N ... on HOST device\" "
+               "lines");
+    /* Without ranks, the printed busbw: 8..64 B print 0.00 and drop. */
+    imp->n = 0;
+    read_ok(imp, nodev, NCCL_IMPORT_LINK_INTRA, NULL);
+    assert_int_equal(imp->runs[0].ranks, 0);
+    assert_int_equal(imp->runs[0].nodes, 1);
+    assert_false(imp->runs[0].busbw_from_time);
+    assert_int_equal(imp->runs[0].n, 27);
+    assert_near(imp->runs[0].busbw_gbps[26], 368.69, 1e-12);
+    remove(named);
+    remove(plain);
+    remove(nodev);
+    rmdir(dir);
+}
+
+/* Bad input: every case names the file and line. */
+static void test_nccl_import_rejects_bad_input(void **state)
+{
+    (void)state;
+    read_fails(DIR "h100-interleaved-all_reduce.txt", NCCL_IMPORT_LINK_AUTO,
+               NULL, STATUS_PARSE,
+               DIR "h100-interleaved-all_reduce.txt:6: a second \"nccl-tests "
+                   "version\" line: the output of several runs is "
+                   "interleaved");
+    read_fails(DIR "truncated-all_reduce.txt", NCCL_IMPORT_LINK_AUTO, NULL,
+               STATUS_PARSE,
+               DIR "truncated-all_reduce.txt:16: all_reduce_perf: no data "
+                   "rows with a size and busbw above 0");
+    read_fails(DIR "ucc-perftest-alltoall.txt", NCCL_IMPORT_LINK_AUTO, NULL,
+               STATUS_PARSE,
+               DIR "ucc-perftest-alltoall.txt:1: not nccl-tests output");
+    read_fails(DIR "gh200-2node-all_reduce-indented.txt",
+               NCCL_IMPORT_LINK_INTRA, NULL, STATUS_PARSE,
+               "gh200-2node-all_reduce-indented.txt:10: the link given is "
+               "intra-node, but the ranks of the run are on 2 hosts");
+    read_fails(DIR "h100-1node-all_reduce.txt", NCCL_IMPORT_LINK_INTER, NULL,
+               STATUS_PARSE,
+               "h100-1node-all_reduce.txt:1: the link given is inter-node, "
+               "but every rank of the run is on gpu-dp-2jvzl-pqq7p");
+    read_fails(DIR "no-such-file.txt", NCCL_IMPORT_LINK_AUTO, NULL, STATUS_IO,
+               DIR "no-such-file.txt: cannot open");
+}
+
+/* One curve per link and collective, one GPU per calibration file. */
+static void test_nccl_import_rejects_second_curve_and_gpu(void **state)
+{
+    struct nccl_import *imp = *state;
+    struct diag d;
+    read_ok(imp, DIR "h100-1node-all_reduce.txt", NCCL_IMPORT_LINK_AUTO, NULL);
+    diag_init(&d);
+    assert_int_equal(nccl_import_read(imp, DIR "h100-1node-all_reduce.txt",
+                                      NCCL_IMPORT_LINK_AUTO, NULL, &d),
+                     STATUS_PARSE);
+    assert_has_line(d.msg, "h100-1node-all_reduce.txt:1: a second intra-node "
+                           "all_reduce curve (the first is " DIR
+                           "h100-1node-all_reduce.txt:1)");
+    diag_init(&d);
+    assert_int_equal(nccl_import_read(imp,
+                                      DIR "gh200-2node-all_reduce-indented.txt",
+                                      NCCL_IMPORT_LINK_AUTO, NULL, &d),
+                     STATUS_PARSE);
+    assert_has_line(d.msg, "gh200-2node-all_reduce-indented.txt:10: GPU "
+                           "\"NVIDIA GH200 120GB\" differs from \"NVIDIA "
+                           "H100 80GB HBM3\"");
+    assert_int_equal(imp->n, 1);
+}
+
+/*
+ * The fragment: 31 all_reduce sizes thinned to 16, evenly in ln(size):
+ * every other power of two from 8 B to 8 GiB. Appended to a calibration
+ * file it loads, and the lookups give the rows back.
+ */
+static void test_nccl_import_write_loads_as_calibration(void **state)
+{
+    struct nccl_import *imp = *state;
+    char dir[] = "/tmp/roofplan-nccl-XXXXXX";
+    char path[64];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    struct diag d;
+    struct calibration cal;
+    read_ok(imp, DIR "h100-1node-all_reduce.txt", NCCL_IMPORT_LINK_AUTO, NULL);
+    read_ok(imp, DIR "h100-2node-alltoall-sendrecv.txt", NCCL_IMPORT_LINK_AUTO,
+            NULL);
+    f = open_memstream(&text, &len);
+    assert_non_null(f);
+    diag_init(&d);
+    assert_int_equal(nccl_import_write(imp, f, "memory", &d), STATUS_OK);
+    assert_int_equal(fclose(f), 0);
+    assert_has_line(text, "[network_intra_all_reduce]\nsource = nccl-tests "
+                          "all_reduce_perf 2.17.9 (NCCL 2.26.2), 8 ranks on 1 "
+                          "node (NVIDIA H100 80GB HBM3)");
+    assert_has_line(text, "\nbytes = 8 32 128 512 2048 8192 32768 131072 "
+                          "524288 2097152 8388608 33554432 134217728 "
+                          "536870912 2147483648 8589934592\n");
+    assert_has_line(text, "; 16 of the 31 sizes, evenly spaced in log size");
+    assert_has_line(text, "\nranks = 16\nnodes = 2\n");
+    assert_has_line(text, "; skipped " DIR "h100-2node-alltoall-sendrecv.txt"
+                          ":40: sendrecv_perf is not a collective roofplan "
+                          "models");
+    assert_true(strstr(text, "[network_intra_all_reduce]") <
+                strstr(text, "[network_inter_alltoall]"));
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/cal.ini", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("[calibration]\nsource = test\ngpu = NVIDIA H100 80GB HBM3\n"
+          "date = 2026-12-01\n[attention_kernel]\nsource = test\n"
+          "head_dims = 128\nfwd_tflops = 591\nfwd_bwd_tflops = 485\n"
+          "[elementwise]\nsource = test\ncopy_tbps = 3\n[clock]\n"
+          "source = test\nburst_tflops = 776\nsustained_tflops = 659\n"
+          "run_s = 20\n",
+          f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    free(text);
+    diag_init(&d);
+    if (calibration_load(path, &cal, NULL, 0, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    assert_near(calibration_busbw_gbps(&cal, CALIBRATION_LINK_INTRA,
+                                       CALIBRATION_ALL_REDUCE, 8, NULL),
+                imp->runs[0].busbw_gbps[0], 1e-5);
+    assert_near(calibration_busbw_gbps(&cal, CALIBRATION_LINK_INTRA,
+                                       CALIBRATION_ALL_REDUCE, 8589934592.0,
+                                       NULL),
+                368.69, 1e-5);
+    assert_near(calibration_busbw_gbps(&cal, CALIBRATION_LINK_INTER,
+                                       CALIBRATION_ALLTOALL, 33554432, NULL),
+                60.893, 1e-4);
+    assert_int_equal(calibration_curve_get(&cal, CALIBRATION_LINK_INTER,
+                                           CALIBRATION_ALLTOALL)
+                         ->ranks,
+                     16);
+    calibration_release(&cal);
+    remove(path);
+    rmdir(dir);
+}
+
+/*
+ * A list that would pass the 198-character line limit loses points:
+ * 16 sizes of 11 digits need 7 + 16 x 12 = 199 characters, 15 fit (187).
+ * (Synthetic rows: this checks the formatting, not a measurement.)
+ */
+static void test_nccl_import_write_fits_the_line_limit(void **state)
+{
+    struct nccl_import *imp = *state;
+    struct nccl_import_run *run = &imp->runs[0];
+    char *text = NULL, *bytes, *end;
+    size_t len = 0, i, count = 0;
+    FILE *f;
+    struct diag d;
+    imp->n = 1;
+    snprintf(run->path, sizeof run->path, "synthetic");
+    snprintf(run->test, sizeof run->test, "all_reduce_perf");
+    run->kind = CALIBRATION_ALL_REDUCE;
+    run->link = CALIBRATION_LINK_INTER;
+    run->ranks = 16;
+    run->nodes = 2;
+    run->avg_busbw_gbps = -1;
+    run->n = 40;
+    for (i = 0; i < run->n; i++) {
+        run->bytes[i] = 10000000000.0 + 1e9 * (double)i;
+        run->busbw_gbps[i] = 1.5;
+    }
+    f = open_memstream(&text, &len);
+    assert_non_null(f);
+    diag_init(&d);
+    assert_int_equal(nccl_import_write(imp, f, "memory", &d), STATUS_OK);
+    assert_int_equal(fclose(f), 0);
+    bytes = strstr(text, "\nbytes = ");
+    assert_non_null(bytes);
+    bytes++;
+    end = strchr(bytes, '\n');
+    assert_true(end - bytes <= 198);
+    for (i = 0; bytes + i < end; i++)
+        count += bytes[i] == ' ';
+    assert_int_equal(count - 1, 15); /* a blank before "=" and each value */
+    assert_has_line(bytes, "bytes = 10000000000 ");
+    assert_has_line(bytes, " 49000000000\n");
+    free(text);
+}
+
+static void test_nccl_import_write_needs_a_curve(void **state)
+{
+    struct nccl_import *imp = *state;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(nccl_import_write(imp, stdout, "stdout", &d),
+                     STATUS_USAGE);
+    assert_has_line(d.msg, "import nccl: no all_reduce, all_gather, "
+                           "reduce_scatter or alltoall run to import");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_nccl_import_read_intra_all_reduce,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nccl_import_read_all_gather_skips_empty_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nccl_import_read_inter_alltoall_and_skip, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nccl_import_read_indented_log_with_noise, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nccl_import_hints, setup,
+                                        teardown),
+        cmocka_unit_test(test_nccl_import_rejects_bad_input),
+        cmocka_unit_test_setup_teardown(
+            test_nccl_import_rejects_second_curve_and_gpu, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nccl_import_write_loads_as_calibration, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_nccl_import_write_fits_the_line_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nccl_import_write_needs_a_curve,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

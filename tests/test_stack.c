@@ -1,0 +1,167 @@
+/*
+ * test_stack: the shipped stack files load with what their sources say
+ * (DeepSeek-V3 report §3.2, DualPipe README, Megatron-LM arguments.py),
+ * every switch has a source, and the frameworks' cross-switch rules hold.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "stack.h"
+#include "test_util.h"
+
+static void assert_has_line(const char *msg, const char *line)
+{
+    if (!strstr(msg, line))
+        fail_msg("message lacks \"%s\"; it was:\n%s", line, msg);
+}
+
+static void load(struct stack *s, const char *path)
+{
+    struct diag d;
+    diag_init(&d);
+    if (stack_load(path, s, NULL, 0, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+static void assert_every_value_cited(const struct stack *s)
+{
+    size_t i;
+    for (i = 0; i < stack_schema.n; i++) {
+        assert_true(s->meta.given[i]); /* every key is required */
+        if (!*datafile_meta_source(&s->meta, i))
+            fail_msg("%s: stack.%s has no source", s->meta.path,
+                     stack_schema.fields[i].key);
+    }
+}
+
+/* DeepSeek: DualPipe pairs chunks (§3.2.1), no TP, DeepEP-style kernels
+ * (§3.2.2), W chunks (DualPipe README), unpaired ramp chunks exposed. */
+static void test_stack_load_deepseek(void **state)
+{
+    struct stack s;
+    (void)state;
+    load(&s, "data/stacks/deepseek-hai.ini");
+    assert_int_equal(s.spec.ep_a2a_overlap, STACK_EP_DUALPIPE);
+    assert_int_equal(s.spec.ep_dispatcher, STACK_DISPATCH_DEEPEP);
+    assert_int_equal(s.spec.pp_p2p_overlap, STACK_P2P_ALWAYS);
+    assert_false(s.spec.tp_comm_overlap);
+    assert_false(s.spec.ramp_comm_overlap);
+    assert_true(s.spec.delay_wgrad);
+    assert_true(s.spec.dp_grad_overlap);
+    assert_false(s.spec.dp_param_overlap);
+    assert_int_equal(s.spec.dp_exposed_chunks, 1);
+    assert_true(stack_p2p_hidden(&s, false));
+    assert_every_value_cited(&s);
+    stack_release(&s);
+}
+
+/* Megatron-LM's switches at their defaults: DP/TP overlap off
+ * (store_true flags), P2P overlapped with the interleaved schedule only,
+ * warm-up/flush not overlapped, no EP all-to-all overlap. */
+static void test_stack_load_megatron(void **state)
+{
+    struct stack s;
+    (void)state;
+    load(&s, "data/stacks/megatron-lm.ini");
+    assert_false(s.spec.dp_grad_overlap);
+    assert_false(s.spec.dp_param_overlap);
+    assert_false(s.spec.tp_comm_overlap);
+    assert_int_equal(s.spec.pp_p2p_overlap, STACK_P2P_INTERLEAVED);
+    assert_true(stack_p2p_hidden(&s, true));
+    assert_false(stack_p2p_hidden(&s, false));
+    assert_false(s.spec.ramp_comm_overlap);
+    assert_int_equal(s.spec.ep_a2a_overlap, STACK_EP_NONE);
+    assert_int_equal(s.spec.ep_dispatcher, STACK_DISPATCH_ALLTOALL);
+    assert_false(s.spec.delay_wgrad);
+    assert_every_value_cited(&s);
+    stack_release(&s);
+}
+
+/* --set flips a switch, as a user trying a tuned Megatron run would. */
+static void test_stack_set_overrides(void **state)
+{
+    struct stack s;
+    struct datafile_set sets[2];
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        datafile_parse_set("stack.dp_grad_overlap=true", &sets[0], &d),
+        STATUS_OK);
+    assert_int_equal(
+        datafile_parse_set("stack.ep_a2a_overlap=combined_1f1b", &sets[1], &d),
+        STATUS_OK);
+    assert_int_equal(stack_load("data/stacks/megatron-lm.ini", &s, sets, 2, &d),
+                     STATUS_OK);
+    assert_true(s.spec.dp_grad_overlap);
+    assert_int_equal(s.spec.ep_a2a_overlap, STACK_EP_COMBINED_1F1B);
+    assert_string_equal(datafile_meta_source(&s.meta, 2),
+                        "--set on the command line");
+    stack_release(&s);
+}
+
+/* Megatron-LM refuses --overlap-param-gather without
+ * --overlap-grad-reduce; DualPipe needs the W split. */
+static void test_stack_cross_key_rules(void **state)
+{
+    struct stack s;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        stack_load("tests/data/bad/stack-cross.ini", &s, NULL, 0, &d),
+        STATUS_RANGE);
+    assert_has_line(d.msg, "tests/data/bad/stack-cross.ini:7: "
+                           "stack.dp_param_overlap: true needs "
+                           "dp_grad_overlap = true");
+    assert_has_line(d.msg, "stack-cross.ini:12: stack.ep_a2a_overlap: "
+                           "dualpipe needs delay_wgrad = true");
+    assert_int_equal(d.lines, 2);
+}
+
+/* Every key is required, and choices are checked. */
+static void test_stack_bad_values(void **state)
+{
+    struct stack s;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_not_equal(
+        stack_load("tests/data/bad/stack-bad-value.ini", &s, NULL, 0, &d),
+        STATUS_OK);
+    assert_has_line(d.msg, "stack-bad-value.ini:10: stack.pp_p2p_overlap: "
+                           "expected one of never|interleaved|always, got "
+                           "\"sometimes\"");
+    assert_has_line(d.msg, "stack-bad-value.ini: stack.delay_wgrad: missing "
+                           "(required");
+}
+
+static void test_stack_keys(void **state)
+{
+    (void)state;
+    assert_string_equal(stack_p2p_overlap_key(STACK_P2P_INTERLEAVED),
+                        "interleaved");
+    assert_string_equal(stack_ep_overlap_key(STACK_EP_SHARED_EXPERT),
+                        "shared_expert");
+    assert_string_equal(stack_ep_dispatcher_key(STACK_DISPATCH_ALLGATHER),
+                        "allgather");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stack_load_deepseek),
+        cmocka_unit_test(test_stack_load_megatron),
+        cmocka_unit_test(test_stack_set_overrides),
+        cmocka_unit_test(test_stack_cross_key_rules),
+        cmocka_unit_test(test_stack_bad_values),
+        cmocka_unit_test(test_stack_keys),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
