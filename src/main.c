@@ -23,6 +23,9 @@
 #include "cost.h"
 #include "csv_out.h"
 #include "figures.h"
+#include "nccl_import.h"
+#include "stack.h"
+#include "calibration.h"
 #include "out_dir.h"
 #include "rank.h"
 #include "validation.h"
@@ -76,6 +79,14 @@ static const char usage_text[] =
     "breakdown\n"
     "       roofplan check  FILE...            validate data files; print "
     "nothing on success\n"
+    "       roofplan import nccl [--intra|--inter] [--collective NAME] "
+    "FILE...\n"
+    "                                          nccl-tests output -> a "
+    "calibration file's\n"
+    "                                          network curves (INI, on "
+    "stdout)\n"
+    "       roofplan schema                    the data files' keys "
+    "(Markdown)\n"
     "       roofplan --help | --version\n"
     "\n"
     "  -m, --model FILE       model: INI or Hugging Face config.json "
@@ -133,6 +144,15 @@ static int exit_code(enum status st, bool input)
     default:
         return EXIT_RUNTIME;
     }
+}
+
+/* 0 when everything printed reached stdout, else a message and 1. */
+static int flush_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "%s: stdout: %s\n", PROG, strerror(errno ? errno : EIO));
+    return EXIT_RUNTIME;
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -922,6 +942,16 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
                 if (sweep_load(files[i], &s, cfg->sets, cfg->nsets, &d) ==
                     STATUS_OK)
                     sweep_release(&s);
+            } else if (strcmp(section, "calibration") == 0) {
+                struct calibration cal;
+                if (calibration_load(files[i], &cal, cfg->sets, cfg->nsets,
+                                     &d) == STATUS_OK)
+                    calibration_release(&cal);
+            } else if (strcmp(section, "stack") == 0) {
+                struct stack st;
+                if (stack_load(files[i], &st, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    stack_release(&st);
             } else if (strcmp(section, "run") == 0) {
                 check_run(files[i], tp, &d);
             } else if (strcmp(section, "inputs") == 0) {
@@ -930,8 +960,9 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
             } else {
                 diag_set(&d, STATUS_PARSE,
                          "%s: not a roofplan data file (%s%s%s; expected "
-                         "[model], [training], [gpu], [space] or [run] "
-                         "first, or a config.json)",
+                         "[model], [training], [gpu], [space], [run], "
+                         "[calibration], [stack] or [inputs] first, or a "
+                         "config.json)",
                          files[i], section[0] ? "its first section is [" : "",
                          section[0] ? section : "it has no [section]",
                          section[0] ? "]" : "");
@@ -945,13 +976,75 @@ static int cmd_check(struct config *cfg, char **files, size_t n)
     return rc;
 }
 
-/* 0 when everything printed reached stdout, else a message and 1. */
-static int flush_stdout(void)
+/* data/README.md's tables: every kind of data file's keys. */
+static int cmd_schema(void)
 {
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return 0;
-    fprintf(stderr, "%s: stdout: %s\n", PROG, strerror(errno ? errno : EIO));
-    return EXIT_RUNTIME;
+    static const struct datafile_schema defaults_schema = {
+        "defaults", default_fields,
+        sizeof default_fields / sizeof default_fields[0]};
+    const struct {
+        const char *title;
+        const struct datafile_schema *schema;
+    } kinds[] = {
+        {"Model files (data/models/NAME.ini)", &model_schema},
+        {"Hardware files (data/hardware/NAME.ini)", &hardware_schema},
+        {"Sweep files (data/sweeps/NAME.ini)", &sweep_schema},
+        {"Calibration files (data/calibration/NAME.ini)", &calibration_schema},
+        {"Stack files (data/stacks/NAME.ini)", &stack_schema},
+        {"Validation runs (data/validation/NAME.ini)", validation_schema()},
+        {"The default inputs (data/defaults.ini)", &defaults_schema},
+    };
+    size_t i;
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        printf("%s### %s\n\n", i ? "\n" : "", kinds[i].title);
+        datafile_schema_markdown(kinds[i].schema, stdout);
+    }
+    return flush_stdout();
+}
+
+/*
+ * `import nccl [--intra|--inter] [--collective NAME] FILE...`: nccl-tests
+ * output to a calibration file's [network_*] sections on stdout.
+ */
+static int cmd_import(char **args, size_t nargs)
+{
+    struct nccl_import *imp;
+    struct diag d;
+    enum nccl_import_link link = NCCL_IMPORT_LINK_AUTO;
+    const char *kind = NULL;
+    size_t i, files = 0;
+    int rc = 0;
+    if (nargs == 0 || strcmp(args[0], "nccl") != 0)
+        return usage_error("import: %s", "expected 'import nccl FILE...'");
+    imp = calloc(1, sizeof *imp);
+    if (!imp) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return EXIT_RUNTIME;
+    }
+    diag_init(&d);
+    for (i = 1; i < nargs && rc == 0; i++) {
+        if (strcmp(args[i], "--intra") == 0) {
+            link = NCCL_IMPORT_LINK_INTRA;
+        } else if (strcmp(args[i], "--inter") == 0) {
+            link = NCCL_IMPORT_LINK_INTER;
+        } else if (strcmp(args[i], "--collective") == 0 && i + 1 < nargs) {
+            kind = args[++i];
+        } else if (nccl_import_read(imp, args[i], link, kind, &d) !=
+                   STATUS_OK) {
+            print_diag(&d);
+            rc = exit_code(d.status, true);
+        } else {
+            files++;
+        }
+    }
+    if (rc == 0 && files == 0)
+        rc = usage_error("import nccl: %s", "missing FILE");
+    if (rc == 0 && nccl_import_write(imp, stdout, "stdout", &d) != STATUS_OK) {
+        print_diag(&d);
+        rc = exit_code(d.status, true);
+    }
+    free(imp);
+    return rc ? rc : flush_stdout();
 }
 
 /* Applies one parsed option; returns -1 to go on, else an exit code. */
@@ -1089,16 +1182,13 @@ int main(int argc, char **argv)
         return cmd_eval(&cfg, args, nargs);
     if (strcmp(command, "check") == 0)
         return cmd_check(&cfg, args, nargs);
-    if (strcmp(command, "schema") == 0) { /* data/README.md's tables */
-        printf("### Model files (data/models/*.ini)\n\n");
-        datafile_schema_markdown(&model_schema, stdout);
-        printf("\n### Hardware files (data/hardware/*.ini)\n\n");
-        datafile_schema_markdown(&hardware_schema, stdout);
-        printf("\n### Sweep files (data/sweeps/*.ini)\n\n");
-        datafile_schema_markdown(&sweep_schema, stdout);
-        return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
-    }
+    if (strcmp(command, "schema") == 0)
+        return cmd_schema();
+    if (strcmp(command, "import") == 0)
+        return cmd_import(args, nargs);
     if (strcmp(command, "report") == 0)
         return cmd_report(&cfg, args, nargs);
-    return usage_error("unknown command '%s' (report, eval or check)", command);
+    return usage_error(
+        "unknown command '%s' (report, eval, check, import or schema)",
+        command);
 }

@@ -46,3 +46,16 @@ expect 2 "no valid plan: all 672 combinations were rejected (most often: tp larg
 expect 2 "--threads 0: expected an integer in 1..1024" -- $ROOFPLAN report --threads 0
 expect 2 "--top x: expected a positive integer" -- $ROOFPLAN report --top x
 expect 2 "the plan space has 27021597764222976 combinations; at most 10000000000 are swept" -- $ROOFPLAN report -q --set "space.gpus=1..256" --set "space.tp=1..256" --set "space.pp=1..256" --set "space.ep=1..256" --set "space.cp=1..256" --set "space.mbs=1..256"
+
+# every shipped calibration, stack, validation and defaults file checks
+check "check accepts data/calibration, data/stacks, data/validation, data/defaults.ini" \
+    $ROOFPLAN check data/calibration/*.ini data/stacks/*.ini data/validation/*.ini data/defaults.ini
+# a validation file whose plan cannot run on its own files is refused
+printf '[run]\nname = bad\nmodel = models/gpt3-175b.ini\nhardware = hardware/a100.ini\nplan = tp=3\n' >"$TMP/badrun.ini"
+mkdir -p "$TMP/vd/validation" && cp -r data/models data/hardware data/training "$TMP/vd/" && cp "$TMP/badrun.ini" "$TMP/vd/validation/"
+expect 2 "badrun.ini: run.plan: " -- $ROOFPLAN check "$TMP/vd/validation/badrun.ini"
+# import nccl: nccl-tests output to a calibration file's network sections
+expect 0 "" -- $ROOFPLAN import nccl tests/data/nccl/h100-1node-all_reduce.txt tests/data/nccl/h100-1node-all_gather.txt
+check "import nccl writes the intra-node curves" grep -q '^\[network_intra_all_reduce\]' "$TMP/out"
+expect 2 "missing FILE" -- $ROOFPLAN import nccl
+expect 2 "expected 'import nccl FILE...'" -- $ROOFPLAN import foo
