@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "comm.h"
+#include "compare.h"
 #include "cost.h"
 #include "csv_out.h"
 #include "figures.h"
@@ -39,6 +40,7 @@
 #include "plot_out.h"
 #include "report.h"
 #include "sweep.h"
+#include "xlsx_compare.h"
 #include "xlsx_out.h"
 
 /* Set by the Makefile: the version (defined there only), and the
@@ -63,6 +65,9 @@ struct config {
     size_t top;              /* --top N; 0: Excel's limit */
     size_t threads;          /* --threads N; 0: online CPUs */
     char command_line[1024]; /* as typed, for the About sheet */
+    /* every -m and -g, for compare (the other commands take the last) */
+    const char *models[COMPARE_PAIRS_MAX], *hws[COMPARE_PAIRS_MAX];
+    size_t nmodels, nhws;
 };
 
 struct inputs {
@@ -79,6 +84,9 @@ static const char usage_text[] =
     "breakdown\n"
     "       roofplan check  FILE...            validate data files; print "
     "nothing on success\n"
+    "       roofplan compare -m A -m B -g X -g Y   best plan per (model, "
+    "hardware),\n"
+    "                                          one workbook (compare.xlsx)\n"
     "       roofplan import nccl [--intra|--inter] [--collective NAME] "
     "FILE...\n"
     "                                          nccl-tests output -> a "
@@ -898,6 +906,140 @@ static void check_run(const char *path, const char *recipe, struct diag *d)
     free(run);
 }
 
+/* compare: the best plan of each (model, hardware) pair into
+ * <out>/compare.xlsx, committed as a report is. */
+static int compare_pairs(struct config *cfg,
+                         struct compare_row *rows,
+                         size_t *n,
+                         struct diag *d)
+{
+    const char *const *models = cfg->models, *const *hws = cfg->hws;
+    size_t nm = cfg->nmodels, nh = cfg->nhws, i, j;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
+    const char *none[1] = {NULL}; /* the default file */
+    if (nm == 0) {
+        models = none;
+        nm = 1;
+    }
+    if (nh == 0) {
+        hws = none;
+        nh = 1;
+    }
+    if (nm * nh > COMPARE_PAIRS_MAX) {
+        diag_set(d, STATUS_USAGE, "compare: %zu pairs; at most %d", nm * nh,
+                 COMPARE_PAIRS_MAX);
+        return EXIT_INPUT;
+    }
+    *n = 0;
+    for (i = 0; i < nm; i++)
+        for (j = 0; j < nh; j++) {
+            struct inputs in;
+            struct cost_ctx ctx;
+            enum status st;
+            size_t k;
+            cfg->model_path = models[i];
+            cfg->hw_path = hws[j];
+            for (k = 0; k < cfg->nsets; k++) /* each load marks its own */
+                cfg->sets[k].used = false;
+            if (load_inputs(cfg, &in, d) != STATUS_OK) {
+                release_inputs(&in);
+                return exit_code(d->status, true);
+            }
+            st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
+            if (st == STATUS_OK)
+                st = compare_pair(&rows[*n], &ctx, &in.sweep, threads, d);
+            cost_ctx_release(&ctx);
+            release_inputs(&in);
+            if (st != STATUS_OK)
+                return exit_code(st, false);
+            if (!cfg->quiet)
+                fprintf(stderr, "%s: %s on %ld x %s: %s\n", PROG,
+                        rows[*n].model, rows[*n].gpus, rows[*n].gpu,
+                        rows[*n].any ? rows[*n].best.family : "no valid plan");
+            (*n)++;
+        }
+    return 0;
+}
+
+static int cmd_compare(struct config *cfg, char **args, size_t nargs)
+{
+    static const char *const files[] = {"compare.xlsx"};
+    struct compare_row *rows;
+    struct out_dir out;
+    struct guard g;
+    struct diag d;
+    int64_t when;
+    char path[OUT_DIR_MAX + 64];
+    size_t n = 0, i;
+    bool waited;
+    int rc;
+
+    if (nargs > 0)
+        return usage_error("compare: unexpected argument '%s'", args[0]);
+    if (cfg->out_dir[0] == '\0')
+        return usage_error("--out %s: expected a directory name", "\"\"");
+    diag_init(&d);
+    if (!generation_time(&when, &d)) {
+        print_diag(&d);
+        return EXIT_INPUT;
+    }
+    rows = calloc(COMPARE_PAIRS_MAX, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return EXIT_RUNTIME;
+    }
+    memset(&out, 0, sizeof out);
+    out.lock_fd = -1;
+    guard_start(&g);
+    rc = compare_pairs(cfg, rows, &n, &d);
+    if (rc == 0) {
+        if (out_dir_open(&out, cfg->out_dir, &waited, &d) != STATUS_OK) {
+            rc = exit_code(d.status, false);
+        } else {
+            guard_set(&g, &out, NULL);
+            out_dir_path(&out, "compare.xlsx", path, sizeof path);
+            if (xlsx_compare_write(rows, n, path, when, cfg->command_line,
+                                   &d) != STATUS_OK)
+                rc = EXIT_RUNTIME;
+            pthread_mutex_lock(&g.lock);
+            if (rc == 0 && out_dir_commit(&out, files, 1, &d) != STATUS_OK)
+                rc = EXIT_RUNTIME;
+            pthread_mutex_unlock(&g.lock);
+        }
+    }
+    if (rc == 0) {
+        printf("%-28s %-30s %6s %-16s %9s %10s %12s  %s\n", "model", "GPU",
+               "GPUs", "best family", "step s", "tok/s/GPU", "cost USD",
+               "fits");
+        for (i = 0; i < n; i++) {
+            const struct compare_row *r = &rows[i];
+            if (!r->any)
+                printf("%-28.28s %-30.30s %6ld %s\n", r->model, r->gpu, r->gpus,
+                       r->why);
+            else
+                printf("%-28.28s %-30.30s %6ld %-16s %9.3f %10.0f %12.0f  %s\n",
+                       r->model, r->gpu, r->gpus, r->best.family,
+                       r->best.t.step, r->best.t.tokens_per_s_per_gpu,
+                       r->best.t.cost_usd, r->best.fits ? "yes" : "no");
+        }
+        if (!cfg->quiet)
+            fprintf(stderr, "%s: wrote %s/compare.xlsx\n", PROG, cfg->out_dir);
+    } else if (d.status != STATUS_OK) {
+        unstage(&d, &out);
+        print_diag(&d);
+    }
+    pthread_mutex_lock(&g.lock);
+    g.out = NULL;
+    out_dir_close(&out);
+    pthread_mutex_unlock(&g.lock);
+    guard_stop(&g);
+    free(rows);
+    if (rc == 0)
+        rc = flush_stdout();
+    return rc;
+}
+
 static int cmd_check(struct config *cfg, char **files, size_t n)
 {
     static const char *const model_sections[] = {
@@ -1055,9 +1197,15 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
     switch (opt) {
     case 'm':
         cfg->model_path = arg;
+        if (cfg->nmodels == COMPARE_PAIRS_MAX)
+            return usage_error("-m %s: too many models", arg);
+        cfg->models[cfg->nmodels++] = arg;
         return -1;
     case 'g':
         cfg->hw_path = arg;
+        if (cfg->nhws == COMPARE_PAIRS_MAX)
+            return usage_error("-g %s: too many clusters", arg);
+        cfg->hws[cfg->nhws++] = arg;
         return -1;
     case 's':
         cfg->sweep_path = arg;
@@ -1188,7 +1336,10 @@ int main(int argc, char **argv)
         return cmd_import(args, nargs);
     if (strcmp(command, "report") == 0)
         return cmd_report(&cfg, args, nargs);
+    if (strcmp(command, "compare") == 0)
+        return cmd_compare(&cfg, args, nargs);
     return usage_error(
-        "unknown command '%s' (report, eval, check, import or schema)",
+        "unknown command '%s' (report, eval, check, compare, import or "
+        "schema)",
         command);
 }

@@ -1,0 +1,204 @@
+/*
+ * xlsx_compare: the comparison workbook (see xlsx_compare.h): a title,
+ * one column table of the pairs, the command line.
+ */
+#include "xlsx_compare.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "xlsx_book.h"
+#include "xlsx_table.h"
+
+enum id {
+    K_MODEL,
+    K_GPU,
+    K_GPUS,
+    K_FAMILY,
+    K_STEP,
+    K_BOUND,
+    K_RATIO,
+    K_TPS,
+    K_MFU,
+    K_DAYS,
+    K_GPUH,
+    K_COST,
+    K_MEM,
+    K_HBM,
+    K_FITS,
+    K_VALID,
+    K_PARAMS,
+    K_ACTIVE,
+    K_PLAN,
+    K_FILES
+};
+
+/* clang-format off */
+static const struct xlsx_column cols[] = {
+    {"model", "Model", "", XLSX_FMT_BOLD, 0, 22, NULL, K_MODEL},
+    {"gpu", "GPU", "", XLSX_FMT_TEXT, 0, 26, NULL, K_GPU},
+    {"gpus", "GPUs", "", XLSX_FMT_CNT, 0, 8, NULL, K_GPUS},
+    {"family", "Best family", "", XLSX_FMT_TEXT, 0, 18, NULL, K_FAMILY},
+    {"step", "Step, speed of light", "s", XLSX_FMT_SEC, 0, 12, NULL, K_STEP},
+    {"bound", "Bound", "", XLSX_FMT_TEXT, 0, 9, NULL, K_BOUND},
+    {"ratio", "Comm/compute", "", XLSX_FMT_RAT, 0, 10, NULL, K_RATIO},
+    {"tps", "Tokens/s per GPU", "", XLSX_FMT_CNT, 0, 11, NULL, K_TPS},
+    {"mfu", "MFU", "", XLSX_FMT_PCT, 0, 8, NULL, K_MFU},
+    {"days", "Days for token budget", "", XLSX_FMT_DAYS, 0, 11, NULL, K_DAYS},
+    {"gpuh", "GPU-hours per 1T tokens", "", XLSX_FMT_CNT, 0, 12, NULL, K_GPUH},
+    {"cost", "Cost for token budget", "USD", XLSX_FMT_USD, 0, 14, NULL, K_COST},
+    {"mem", "Memory per GPU", "GiB", XLSX_FMT_GIB, 0, 10, NULL, K_MEM},
+    {"hbm", "HBM per GPU", "GiB", XLSX_FMT_GIB, 0, 9, NULL, K_HBM},
+    {"fits", "Fits", "", XLSX_FMT_TEXT, 0, 6, NULL, K_FITS},
+    {"valid", "Plans valid / fitting", "", XLSX_FMT_TEXT, 0, 14, NULL, K_VALID},
+    {"params", "Parameters", "B", XLSX_FMT_BIG, 0, 11, NULL, K_PARAMS},
+    {"active", "Active per token", "B", XLSX_FMT_BIG, 0, 11, NULL, K_ACTIVE},
+    {"plan", "Best plan (roofplan eval syntax)", "", XLSX_FMT_SMALL, 0, 90, NULL, K_PLAN},
+    {"files", "Model file; hardware file", "", XLSX_FMT_SMALL, 0, 70, NULL, K_FILES},
+};
+/* clang-format on */
+
+static void number(struct xlsx_value *out, double v)
+{
+    out->kind = XLSX_NUM;
+    out->num = v;
+}
+
+static void text(struct xlsx_value *out, const char *s)
+{
+    out->kind = XLSX_TEXT;
+    out->str = s;
+}
+
+static void get(const void *item, int id, struct xlsx_value *out)
+{
+    const struct compare_row *r = item;
+    const struct cost_times *t = &r->best.t;
+    const double gib = 1073741824.0;
+    switch (id) {
+    case K_MODEL:
+        text(out, r->model);
+        return;
+    case K_GPU:
+        text(out, r->gpu);
+        return;
+    case K_GPUS:
+        number(out, (double)r->gpus);
+        return;
+    case K_PARAMS:
+        number(out, r->params_total / 1e9);
+        return;
+    case K_ACTIVE:
+        number(out, r->params_active / 1e9);
+        return;
+    case K_HBM:
+        number(out, r->hbm_gib);
+        return;
+    case K_FILES:
+        snprintf(out->buf, sizeof out->buf, "%.230s; %.230s", r->model_path,
+                 r->hardware_path);
+        text(out, out->buf);
+        return;
+    default:
+        break;
+    }
+    if (!r->any) { /* no valid plan: the reason in the family column */
+        if (id == K_FAMILY)
+            text(out, "no valid plan");
+        else if (id == K_PLAN)
+            text(out, r->why);
+        return;
+    }
+    switch (id) {
+    case K_FAMILY:
+        text(out, r->best.family);
+        return;
+    case K_STEP:
+        number(out, t->step);
+        return;
+    case K_BOUND:
+        text(out, cost_bound_label(t->bound));
+        return;
+    case K_RATIO:
+        number(out, t->comm_compute_ratio);
+        return;
+    case K_TPS:
+        number(out, t->tokens_per_s_per_gpu);
+        return;
+    case K_MFU:
+        number(out, t->mfu_precision);
+        return;
+    case K_DAYS:
+        number(out, t->days);
+        return;
+    case K_GPUH:
+        number(out, t->gpu_hours_per_trillion);
+        return;
+    case K_COST:
+        number(out, t->cost_usd);
+        return;
+    case K_MEM:
+        number(out, r->best.mem.total / gib);
+        return;
+    case K_FITS:
+        text(out, r->best.fits ? "yes" : "no");
+        return;
+    case K_VALID:
+        snprintf(out->buf, sizeof out->buf, "%llu / %llu",
+                 (unsigned long long)r->valid, (unsigned long long)r->fitting);
+        text(out, out->buf);
+        return;
+    case K_PLAN:
+        plan_format(&r->best.plan, out->buf, sizeof out->buf);
+        text(out, out->buf);
+        return;
+    default:
+        return;
+    }
+}
+
+static const struct xlsx_table table = {cols, sizeof cols / sizeof cols[0],
+                                        XLSX_FMT_HEAD, get};
+
+enum status xlsx_compare_write(const struct compare_row *rows,
+                               size_t n,
+                               const char *path,
+                               int64_t generated,
+                               const char *command_line,
+                               struct diag *d)
+{
+    struct xlsx_book b;
+    struct lxw_worksheet *ws;
+    size_t i, row = 0;
+
+    if (xlsx_book_open(&b, NULL, path, false, d) != STATUS_OK)
+        return d->status;
+    ws = xlsx_book_sheet(&b, "Compare");
+    xlsx_book_properties(&b, "Parallelism plans: models and clusters compared",
+                         "roofplan compare", "Generated by roofplan compare.",
+                         generated);
+    if (b.err == 0 && ws) {
+        xlsx_book_page(ws, false);
+        xlsx_book_str(&b, ws, row++, 0,
+                      "Best plan per model and cluster, side by side",
+                      xlsx_book_fmt(&b, XLSX_FMT_TITLE));
+        xlsx_book_str(&b, ws, row++, 0,
+                      "Each row sweeps the same plan space on one model and "
+                      "one cluster and shows its best plan (fitting in "
+                      "memory first, then the fastest). Times are speeds of "
+                      "light: floors no run of the plan can beat. MFU is "
+                      "against each precision's own peak.",
+                      xlsx_book_fmt(&b, XLSX_FMT_NOTE));
+        row++;
+        xlsx_table_widths(&b, ws, &table);
+        xlsx_table_header(&b, ws, &table, row++);
+        xlsx_book_freeze(&b, ws, row, 2);
+        for (i = 0; i < n; i++)
+            xlsx_table_row(&b, ws, &table, row++, &rows[i]);
+        row++;
+        xlsx_book_strf(&b, ws, row, 0, xlsx_book_fmt(&b, XLSX_FMT_SMALL),
+                       "Command: %.1000s", command_line);
+    }
+    return xlsx_book_close(&b, d);
+}
