@@ -1541,7 +1541,7 @@ static void sheet_memory(struct xw *x, lxw_worksheet *ws)
         for (kind = 0; kind < 3; kind++) {
             if (kind == MODEL_LAYER_MOE && m->spec.routed_experts == 0)
                 continue;
-            if (kind == MODEL_LAYER_MTP && !m->spec.mtp_enabled)
+            if (kind == MODEL_LAYER_MTP && m->spec.mtp_depth == 0)
                 continue;
             put_str(x, ws, row, 0, kinds[kind], x->f.bold);
             k = 9;
