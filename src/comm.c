@@ -273,10 +273,8 @@ static void data_parallel(struct acc *a,
     case 2:
         if (per_step)
             ring(a,
-                 expert ? "expert gradient reduce-scatter (once per step, "
-                          "accumulated unsharded)"
-                        : "gradient reduce-scatter (once per step, "
-                          "accumulated unsharded)",
+                 expert ? "expert gradient reduce-scatter (per step)"
+                        : "gradient reduce-scatter (per step)",
                  grads, COMM_REDUCE_SCATTER, span, 1, params * gb);
         else
             ring(a,
@@ -296,10 +294,8 @@ static void data_parallel(struct acc *a,
              2 * mb * params * wb);
         if (per_step)
             ring(a,
-                 expert ? "ZeRO-3 expert gradient reduce-scatter (once per "
-                          "step, accumulated unsharded)"
-                        : "ZeRO-3 gradient reduce-scatter (once per step, "
-                          "accumulated unsharded)",
+                 expert ? "ZeRO-3 expert gradient reduce-scatter (per step)"
+                        : "ZeRO-3 gradient reduce-scatter (per step)",
                  grads, COMM_REDUCE_SCATTER, span, layers, params * gb);
         else
             ring(a,

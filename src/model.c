@@ -975,7 +975,8 @@ static enum status split_pairs(const double *prefix,
     st = split_chunks(prefix, U, chunks, head, start, d);
     if (st != STATUS_OK)
         return st;
-    hi = largest_pair(prefix, head, start, chunks);
+    /* a hair above it: pairs_fit sums the same costs in another order */
+    hi = largest_pair(prefix, head, start, chunks) * (1 + 1e-9);
     g.prefix = prefix;
     g.U = U;
     g.P = P;
@@ -994,7 +995,8 @@ static enum status split_pairs(const double *prefix,
         else
             lo = mid;
     }
-    pairs_fit(&g, hi); /* passes: fills reach for the walk back */
+    if (!pairs_fit(&g, hi)) /* fills reach for the walk back */
+        goto done;          /* never: then the chunk split stands */
     /*
      * Of the splits whose largest pair is least, walk back one that keeps
      * DualPipe's activations low: rank r holds pp - r micro-batches of
@@ -1005,12 +1007,15 @@ static enum status split_pairs(const double *prefix,
      * chunks are closest; then at each step the predecessor whose chunks
      * weigh least (every reachable window leads back to W_0).
      */
+    a = -1;
     for (i = U; i >= 0; i--)
         for (m = i + 2; m <= U; m++)
             if (REACH(&g, P - 1, i, m) && span_cost(&g, i, m) <= hi) {
                 a = i;
                 b = m;
             }
+    if (a < 0)
+        goto done;
     gap = HUGE_VAL;
     start[P] = a + 1;
     for (m = a + 1; m < b; m++) {
@@ -1043,6 +1048,7 @@ static enum status split_pairs(const double *prefix,
         b = nb;
     }
     start[0] = 0;
+done:
     free(g.reach);
     free(g.run);
     return STATUS_OK;

@@ -417,6 +417,62 @@ static void test_model_partition_pairs_brute_force(void **state)
     model_release(&m);
 }
 
+/*
+ * The pair split is never worse than the chunk split, and is a split:
+ * every chunk non-empty, in order. DeepSeek-V3 with and without its MTP
+ * module, every even chunk count to 32, by FP8 time (weights 1/rate at
+ * 1460 and 758 TFLOP/s x 112/132 SMs, as cost_ctx_prepare passes them
+ * for the H800). Without MTP at 16 chunks the
+ * chunk split is already the best pair split (rounding once left the
+ * pair search nothing to walk back: chunks of 0 layers).
+ */
+static void test_model_partition_pairs_never_worse(void **state)
+{
+    struct datafile_set s;
+    struct diag d;
+    int depth;
+    (void)state;
+    diag_init(&d);
+    for (depth = 0; depth <= 1; depth++) {
+        struct model m;
+        long chunks, k, u;
+        double prefix[64];
+        double w8 = 132 / (1460e12 * 112), w16 = 132 / (758e12 * 112);
+        set(&s, depth ? "mtp.depth=1" : "mtp.depth=0");
+        load(&m, "data/models/deepseek-v3.ini", &s, 1);
+        prefix[0] = 0;
+        for (u = 0; u < m.units; u++) {
+            const struct model_layer *L = &m.layer[model_unit_kind(&m, u)];
+            prefix[u + 1] = prefix[u] + L->fwd_fp8 * w8 + L->fwd_other * w16 +
+                            (u >= 61 ? m.head_fwd * w16 : 0);
+        }
+        for (chunks = 4; chunks <= 32; chunks += 2) {
+            struct model_partition pair, chunk;
+            long a[33], b[33];
+            assert_int_equal(model_partition(&m, chunks, w8, w16,
+                                             MODEL_BALANCE_PAIR, &pair, &d),
+                             STATUS_OK);
+            assert_int_equal(model_partition(&m, chunks, w8, w16,
+                                             MODEL_BALANCE_CHUNK, &chunk, &d),
+                             STATUS_OK);
+            for (k = 0; k < chunks; k++) {
+                assert_true(pair.chunk[k].count >= 1);
+                a[k] = pair.chunk[k].first;
+                b[k] = chunk.chunk[k].first;
+            }
+            a[chunks] = b[chunks] = m.units;
+            for (k = 0; k < chunks; k++)
+                assert_int_equal(a[k] + pair.chunk[k].count, a[k + 1]);
+            assert_true(largest_pair(prefix, m.head_fwd * w16, a, chunks) <=
+                        largest_pair(prefix, m.head_fwd * w16, b, chunks) *
+                            (1 + 1e-9));
+            model_partition_release(&pair);
+            model_partition_release(&chunk);
+        }
+        model_release(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_model_backward_working_set),
         cmocka_unit_test(test_model_tp_collectives_per_layer),
         cmocka_unit_test(test_model_partition_pairs_brute_force),
+        cmocka_unit_test(test_model_partition_pairs_never_worse),
         cmocka_unit_test(test_model_korthikanti_no_recompute),
         cmocka_unit_test(test_model_korthikanti_recompute),
         cmocka_unit_test(test_model_gpt3_params),
