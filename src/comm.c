@@ -13,6 +13,7 @@
  */
 #include "comm.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,36 @@ static double miss(double N, double K, double k)
     return r;
 }
 
+/* 1 - C(N-K, k)/C(N, k) summed by inclusion-exclusion: the chance that k
+ * draws from a pool of N (M groups of c) hit every group, and (with the
+ * e items of one GPU in the first group excluded) that they hit every
+ * group but miss that GPU. */
+static double binom(double n, double j)
+{
+    double r = 1, i;
+    for (i = 0; i < j; i++)
+        r = r * (n - i) / (i + 1);
+    return r;
+}
+
+static double all_groups(double N, double c, double M, double k)
+{
+    double p = 0, j;
+    for (j = 0; j <= M; j++)
+        p += (fmod(j, 2) == 0 ? 1 : -1) * binom(M, j) * miss(N, j * c, k);
+    return p;
+}
+
+static double
+all_groups_missing_gpu(double N, double c, double M, double e, double k)
+{
+    double p = 0, j;
+    for (j = 0; j <= M - 1; j++)
+        p += (fmod(j, 2) == 0 ? 1 : -1) * binom(M - 1, j) *
+             (miss(N, e + j * c, k) - miss(N, (j + 1) * c, k));
+    return p;
+}
+
 void comm_ep_copies(const struct model *m,
                     struct plan_span span,
                     double *ib,
@@ -134,18 +165,30 @@ void comm_ep_copies(const struct model *m,
     double E = (double)s->routed_experts, k = (double)s->top_k;
     double n = (double)span.nodes, g = (double)span.per_node;
     double ep = (double)span.size;
-    double M = s->node_limit > 0 && (double)s->node_limit < n
-                   ? (double)s->node_limit
-                   : n;
+    bool limited = s->node_limit > 0 && (double)s->node_limit < n;
+    double M = limited ? (double)s->node_limit : n;
     double pool = M * E / n; /* experts on the M nodes a token may use */
-    double nodes = M * (1 - miss(pool, E / n, k));
-    double gpus = M * g * (1 - miss(pool, E / ep, k));
+    double nodes, gpus;
     if (s->node_limit == 0) {
         /* Plain all-to-all: one copy per (token, expert) pair, split by
          * where the experts sit. */
         *ib = k * (ep - g) / ep;
         *nvlink = k * (g - 1) / ep;
         return;
+    }
+    if (limited && s->node_routing == MODEL_ROUTING_AFFINITY) {
+        /* The M nodes are chosen by their experts' affinity to the token
+         * (DeepSeek-V3: the sum of each node's top-2, arXiv 2412.19437
+         * §2.1.2; config n_group 8, topk_group 4), so each holds at least
+         * one of its top_k experts: experts drawn from the M nodes' pool
+         * given that every node gets one. */
+        double c = E / n, e = E / ep;
+        double all = all_groups(pool, c, M, k);
+        nodes = M;
+        gpus = M * g * (1 - all_groups_missing_gpu(pool, c, M, e, k) / all);
+    } else {
+        nodes = M * (1 - miss(pool, E / n, k));
+        gpus = M * g * (1 - miss(pool, E / ep, k));
     }
     *ib = nodes * (n - 1) / n;
     *nvlink = gpus * (g - 1) / g;
@@ -157,14 +200,15 @@ void comm_ep_copies(const struct model *m,
  * unless both ranks' GPUs share one node (a pipeline inside a node).
  */
 static struct plan_span
-doubled(struct plan_span s, const struct plan *p, long rank, long gpn)
+doubled(struct plan_span s, const struct plan *p, long rank, long domain)
 {
     long stage = p->tp * p->cp * p->dp;
     long lo = rank < p->pp - 1 - rank ? rank : p->pp - 1 - rank;
     if (p->schedule != PLAN_DUALPIPE)
         return s;
     s.size *= 2;
-    if (s.nodes == 1 && lo * stage / gpn == ((p->pp - lo) * stage - 1) / gpn)
+    if (s.nodes == 1 &&
+        lo * stage / domain == ((p->pp - lo) * stage - 1) / domain)
         s.per_node *= 2;
     else
         s.nodes *= 2;
@@ -176,30 +220,37 @@ void comm_groups_init(struct comm_groups *g,
                       const struct plan *p,
                       enum comm_model model)
 {
-    long gpn = hw->spec.gpus_per_node;
+    long dom = hw->domain;
     g->model = model;
-    g->gpus_per_node = gpn;
-    g->tp = group_of(plan_span(p->tp, 1, gpn), model);
-    g->cp = group_of(plan_span(p->cp, p->tp, gpn), model);
+    g->domain = dom;
+    g->tp = group_of(plan_span(p->tp, 1, dom), model);
+    g->cp = group_of(plan_span(p->cp, p->tp, dom), model);
     /* DualPipe doubles these per rank (doubled()) */
-    g->dp = group_of(plan_span(p->dp * p->cp, p->tp, gpn), model);
-    g->edp = group_of(plan_span(p->edp, p->ep, gpn), model);
-    g->ep = group_of(plan_span(p->ep, 1, gpn), model);
-    g->pp = plan_span(p->pp, p->tp * p->cp * p->dp, gpn);
+    g->dp = group_of(plan_span(p->dp * p->cp, p->tp, dom), model);
+    g->edp = group_of(plan_span(p->edp, p->ep, dom), model);
+    g->ep = group_of(plan_span(p->ep, 1, dom), model);
+    g->pp = plan_span(p->pp, p->tp * p->cp * p->dp, dom);
     g->pp_cross = g->pp.nodes > 1;
 }
 
-/* Data-parallel traffic of one parameter class (dense or expert). */
+/*
+ * Data-parallel traffic of one parameter class (dense or expert).
+ * ZeRO-2/3 gradients: reduce-scattered once per step when they were
+ * accumulated unsharded (memory allowing, struct memory), else every
+ * micro-batch into the shards.
+ */
 static void data_parallel(struct acc *a,
                           const struct model_spec *s,
                           const struct plan *p,
                           const struct comm_group *span,
                           double params,
-                          double layer_mb,
+                          double layers,
                           double mb,
-                          bool expert)
+                          bool expert,
+                          bool per_step)
 {
     double wb = s->weight_bytes, gb = s->grad_comm_bytes;
+    double layer_mb = layers * mb;
     int grads = expert ? COMM_EDP_GRADS : COMM_DP_GRADS;
     int weights = expert ? COMM_EDP_WEIGHTS : COMM_DP_WEIGHTS;
     if (span->span.size <= 1 || params <= 0)
@@ -210,12 +261,26 @@ static void data_parallel(struct acc *a,
              grads, COMM_ALL_REDUCE, span, 1, params * gb);
         break;
     case 1:
-    case 2:
         ring(a,
              expert ? "expert gradient reduce-scatter"
                     : "gradient reduce-scatter",
-             grads, COMM_REDUCE_SCATTER, span, p->zero == 2 ? mb : 1,
-             params * gb * (p->zero == 2 ? mb : 1));
+             grads, COMM_REDUCE_SCATTER, span, 1, params * gb);
+        ring(a,
+             expert ? "expert weight all-gather (after step)"
+                    : "weight all-gather (after step)",
+             weights, COMM_ALL_GATHER, span, 1, params * wb);
+        break;
+    case 2:
+        if (per_step)
+            ring(a,
+                 expert ? "expert gradient reduce-scatter (per step)"
+                        : "gradient reduce-scatter (per step)",
+                 grads, COMM_REDUCE_SCATTER, span, 1, params * gb);
+        else
+            ring(a,
+                 expert ? "expert gradient reduce-scatter (per micro-batch)"
+                        : "gradient reduce-scatter (per micro-batch)",
+                 grads, COMM_REDUCE_SCATTER, span, mb, params * gb * mb);
         ring(a,
              expert ? "expert weight all-gather (after step)"
                     : "weight all-gather (after step)",
@@ -227,17 +292,23 @@ static void data_parallel(struct acc *a,
                     : "ZeRO-3 weight all-gather (fwd+bwd)",
              weights, COMM_ALL_GATHER, span, 2 * layer_mb,
              2 * mb * params * wb);
-        ring(a,
-             expert ? "ZeRO-3 expert gradient reduce-scatter"
-                    : "ZeRO-3 gradient reduce-scatter",
-             grads, COMM_REDUCE_SCATTER, span, layer_mb, mb * params * gb);
+        if (per_step)
+            ring(a,
+                 expert ? "ZeRO-3 expert gradient reduce-scatter (per step)"
+                        : "ZeRO-3 gradient reduce-scatter (per step)",
+                 grads, COMM_REDUCE_SCATTER, span, layers, params * gb);
+        else
+            ring(a,
+                 expert ? "ZeRO-3 expert gradient reduce-scatter"
+                        : "ZeRO-3 gradient reduce-scatter",
+                 grads, COMM_REDUCE_SCATTER, span, layer_mb, mb * params * gb);
         break;
     }
 }
 
 enum status comm_ep_table_init(struct comm_ep_table *t,
                                const struct model *m,
-                               long gpus_per_node,
+                               long domain,
                                struct diag *d)
 {
     long ep, E = m->spec.routed_experts;
@@ -253,8 +324,7 @@ enum status comm_ep_table_init(struct comm_ep_table *t,
     t->n = E + 1;
     for (ep = 1; ep <= E; ep++)
         if (E % ep == 0)
-            comm_ep_copies(m, plan_span(ep, 1, gpus_per_node), &t->ib[ep],
-                           &t->nv[ep]);
+            comm_ep_copies(m, plan_span(ep, 1, domain), &t->ib[ep], &t->nv[ep]);
     return STATUS_OK;
 }
 
@@ -280,9 +350,11 @@ size_t comm_rank(const struct model *m,
 {
     struct comm_groups g;
     struct plan_rank v;
+    struct memory mem;
     comm_groups_init(&g, hw, p, model);
     plan_rank_view(p, part, rank, &v);
-    return comm_view(m, p, &v, &g, ept, list, max, tot);
+    memory_view(m, hw, p, &v, &mem);
+    return comm_view(m, p, &v, &g, ept, mem.grads_per_step, list, max, tot);
 }
 
 size_t comm_view(const struct model *m,
@@ -290,6 +362,7 @@ size_t comm_view(const struct model *m,
                  const struct plan_rank *v,
                  const struct comm_groups *g,
                  const struct comm_ep_table *ept,
+                 bool grads_per_step,
                  struct comm_collective *list,
                  size_t max,
                  struct comm_totals *tot)
@@ -297,22 +370,21 @@ size_t comm_view(const struct model *m,
     const struct model_spec *s = &m->spec;
     const struct model_chunk *sum = &v->sum;
     long rank = v->rank;
+    int rec = p->recompute;
     double tp = (double)p->tp, cp = (double)p->cp;
     double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
     double ab = s->activation_bytes, h = (double)s->hidden;
-    bool full = p->recompute == MODEL_RECOMPUTE_FULL;
+    bool full = rec == MODEL_RECOMPUTE_FULL;
     double mb_avg = (double)p->microbatches * v->mb_share; /* per chunk */
     double dense = sum->params_dense / tp;
     double expert = sum->params_expert / (double)p->ep;
     double layer_mb = mb_avg * (double)sum->count;
     double moe_mb = mb_avg * (double)sum->moe_layers;
     double kv_mb = mb_avg * sum->kv_elems;
-    /* TP: 2 all-gathers + 2 reduce-scatters per layer each way, plus the
-     * forward again under full recomputation; vocab-parallel embedding
-     * and head add one collective each way. */
+    /* TP collectives per layer kind (model_layer.tp_collectives), forward
+     * and backward, plus those the recomputation redoes. */
     double tp_calls =
-        mb_avg * ((double)sum->count * (full ? 12 : 8) +
-                  (sum->has_embedding ? 2 : 0) + (sum->has_head ? 2 : 0));
+        mb_avg * (2 * sum->tp_collectives + sum->tp_recompute[rec]);
     double pp_sends = mb_avg * v->pp_sends;
     struct acc a;
 
@@ -324,10 +396,17 @@ size_t comm_view(const struct model *m,
 
     if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
         double buffer = tp_calls * seq_mb * h * ab / cp;
-        ring(&a, "TP all-gather (sequence parallel)", COMM_TP, COMM_ALL_GATHER,
-             &g->tp, tp_calls / 2, buffer / 2);
-        ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
-             COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
+        if (p->no_sp) /* an all-reduce where SP has an all-gather and a
+                       * reduce-scatter: the same bytes, half the calls
+                       * (Korthikanti et al. 2022 §4.2.2) */
+            ring(&a, "TP all-reduce (no sequence parallelism)", COMM_TP,
+                 COMM_ALL_REDUCE, &g->tp, tp_calls / 2, buffer / 2);
+        else {
+            ring(&a, "TP all-gather (sequence parallel)", COMM_TP,
+                 COMM_ALL_GATHER, &g->tp, tp_calls / 2, buffer / 2);
+            ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
+                 COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
+        }
     }
     if (p->cp > 1) { /* K and V gathered in forward and backward, dK/dV
                       * reduce-scattered in backward */
@@ -345,9 +424,12 @@ size_t comm_view(const struct model *m,
         double dg = fp8 ? s->dispatch_grad_bytes : ab;
         double cg = fp8 ? s->combine_grad_bytes : ab;
         double copies = (double)s->top_k * g->ep.volume;
-        double fwd = moe_mb * tokens * h * (full ? 2 : 1);
+        /* forward again where the recomputation redoes the MoE block
+         * (`full`, or the `moe` module) */
+        double redo = mb_avg * sum->ep_recompute[rec];
+        double fwd = (moe_mb + redo) * tokens * h;
         double bwd = moe_mb * tokens * h;
-        double calls = moe_mb * (full ? 3 : 2);
+        double calls = 2 * moe_mb + redo;
         if (g->model == COMM_FLAT) {
             bool cross = g->ep.span.nodes > 1;
             ib = cross ? copies : 0;
@@ -375,14 +457,18 @@ size_t comm_view(const struct model *m,
     }
     if (p->schedule == PLAN_DUALPIPE) { /* the mirrored chunk's replicas */
         struct comm_group dp =
-            group_of(doubled(g->dp.span, p, rank, g->gpus_per_node), g->model);
+            group_of(doubled(g->dp.span, p, rank, g->domain), g->model);
         struct comm_group edp =
-            group_of(doubled(g->edp.span, p, rank, g->gpus_per_node), g->model);
-        data_parallel(&a, s, p, &dp, dense, layer_mb, mb_avg, false);
-        data_parallel(&a, s, p, &edp, expert, moe_mb, mb_avg, true);
+            group_of(doubled(g->edp.span, p, rank, g->domain), g->model);
+        data_parallel(&a, s, p, &dp, dense, (double)sum->count, mb_avg, false,
+                      grads_per_step);
+        data_parallel(&a, s, p, &edp, expert, (double)sum->moe_layers, mb_avg,
+                      true, grads_per_step);
     } else {
-        data_parallel(&a, s, p, &g->dp, dense, layer_mb, mb_avg, false);
-        data_parallel(&a, s, p, &g->edp, expert, moe_mb, mb_avg, true);
+        data_parallel(&a, s, p, &g->dp, dense, (double)sum->count, mb_avg,
+                      false, grads_per_step);
+        data_parallel(&a, s, p, &g->edp, expert, (double)sum->moe_layers,
+                      mb_avg, true, grads_per_step);
     }
     return a.n;
 }

@@ -1,7 +1,8 @@
 /*
  * comm: every collective a plan implies, with its group, where the
  * group's GPUs sit, and the bytes it moves per GPU per step over each link
- * (InfiniBand across nodes, NVLink inside one), under two models:
+ * (InfiniBand across nodes, NVLink inside one; a "node" is an NVLink
+ * domain, hardware.domain, which may span hosts), under two models:
  *
  * - COMM_FLAT: a collective whose group spans nodes moves its whole
  *   per-GPU volume over the GPU's IB link; inside one node, over NVLink.
@@ -19,6 +20,7 @@
 #ifndef PROJ_COMM_H
 #define PROJ_COMM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hardware.h"
@@ -76,13 +78,13 @@ struct comm_ep_table {
 };
 
 /*
- * Fills t for model m with gpus_per_node GPUs per node (topo model).
+ * Fills t for model m with `domain` GPUs per NVLink domain (topo model).
  * Allocates; release with comm_ep_table_release(). A dense model gives an
  * empty table.
  */
 enum status comm_ep_table_init(struct comm_ep_table *t,
                                const struct model *m,
-                               long gpus_per_node,
+                               long domain,
                                struct diag *d);
 
 void comm_ep_table_release(struct comm_ep_table *t);
@@ -99,7 +101,7 @@ struct comm_group {
 /* Every group of a plan; the same for all its pipeline ranks. */
 struct comm_groups {
     enum comm_model model;
-    long gpus_per_node;
+    long domain; /* GPUs per NVLink domain */
     struct comm_group tp, cp, dp, edp, ep;
     struct plan_span pp;
     bool pp_cross; /* pipeline neighbours on different nodes */
@@ -111,12 +113,17 @@ void comm_groups_init(struct comm_groups *g,
                       const struct plan *p,
                       enum comm_model model);
 
-/* comm_rank() for a rank view, with the plan's groups already placed. */
+/*
+ * comm_rank() for a rank view, with the plan's groups already placed.
+ * grads_per_step: ZeRO-2/3 gradients were accumulated unsharded and are
+ * reduce-scattered once per step (struct memory), else per micro-batch.
+ */
 size_t comm_view(const struct model *m,
                  const struct plan *p,
                  const struct plan_rank *v,
                  const struct comm_groups *groups,
                  const struct comm_ep_table *ep,
+                 bool grads_per_step,
                  struct comm_collective *list,
                  size_t max,
                  struct comm_totals *tot);
@@ -124,7 +131,9 @@ size_t comm_view(const struct model *m,
 /*
  * Collectives of pipeline rank `rank` under plan p (which passed
  * plan_check()) and its partition part. ep (may be NULL) caches the MoE
- * dispatch expectations. Fills *tot; when list is not NULL also writes up
+ * dispatch expectations. ZeRO-2/3 gradients are reduced once per step or
+ * per micro-batch as memory_view() decides for the rank. Fills *tot; when
+ * list is not NULL also writes up
  * to max collectives there and returns their count (0 otherwise).
  * Allocates nothing.
  */
@@ -144,7 +153,9 @@ size_t comm_rank(const struct model *m,
  * NVLink, for an EP group spanning `span` (topo model). With a node limit
  * M, the token's top_k experts lie on M of the group's nodes; it crosses
  * IB once per distinct remote node and NVLink once per further distinct
- * GPU on each node reached (hypergeometric expectations, uniform routing).
+ * GPU on each node reached (hypergeometric expectations: experts drawn
+ * uniformly from the M nodes' pool; under moe.node_routing = affinity,
+ * given that each of the M nodes receives one, so all M are reached).
  */
 void comm_ep_copies(const struct model *m,
                     struct plan_span span,

@@ -38,18 +38,20 @@ enum status cost_ctx_init(struct cost_ctx *ctx,
                           enum comm_model comm,
                           struct diag *d)
 {
-    int p;
+    int p, b;
     memset(ctx, 0, sizeof *ctx);
     ctx->m = m;
     ctx->hw = hw;
     ctx->comm = comm;
     ctx->nparts = m->units + 1;
-    for (p = 0; p < MODEL_PRECISIONS; p++) {
-        ctx->parts[p] = calloc((size_t)ctx->nparts, sizeof *ctx->parts[p]);
-        if (!ctx->parts[p])
-            return diag_set(d, STATUS_NOMEM, "out of memory");
-    }
-    return comm_ep_table_init(&ctx->ep, m, hw->spec.gpus_per_node, d);
+    for (p = 0; p < MODEL_PRECISIONS; p++)
+        for (b = 0; b < 2; b++) {
+            ctx->parts[p][b] =
+                calloc((size_t)ctx->nparts, sizeof *ctx->parts[p][b]);
+            if (!ctx->parts[p][b])
+                return diag_set(d, STATUS_NOMEM, "out of memory");
+        }
+    return comm_ep_table_init(&ctx->ep, m, hw->domain, d);
 }
 
 static int layout_kind(int schedule, long pp)
@@ -61,35 +63,28 @@ static int layout_kind(int schedule, long pp)
     return COST_SINGLE;
 }
 
-/* Chunks that cost the same wherever they sit (all but `first`). */
+/* DualPipe's rank runs a pair of chunks: balance the pairs. */
+static enum model_balance balance_of(int schedule, long pp)
+{
+    return layout_kind(schedule, pp) == COST_DUAL ? MODEL_BALANCE_PAIR
+                                                  : MODEL_BALANCE_CHUNK;
+}
+
+/* Chunks that cost the same wherever they sit: equal in every field but
+ * `first`, and alike in being first or last. Chunks come from calloc and
+ * are only added to, so their padding is zero and memcmp compares them. */
 static bool chunk_same(const struct model_chunk *a,
                        const struct model_chunk *b,
                        long chunks)
 {
-    int p, r;
-    if (a->count != b->count || a->moe_layers != b->moe_layers ||
-        a->has_embedding != b->has_embedding || a->has_head != b->has_head ||
-        (a->first == 0) != (b->first == 0) ||
+    struct model_chunk x, y;
+    if ((a->first == 0) != (b->first == 0) ||
         (a->first + a->count == chunks) != (b->first + b->count == chunks))
         return false;
-    if (a->params_dense != b->params_dense ||
-        a->params_expert != b->params_expert ||
-        a->params_fp8 != b->params_fp8 ||
-        a->params_embedding != b->params_embedding ||
-        a->max_layer_dense != b->max_layer_dense ||
-        a->max_layer_expert != b->max_layer_expert ||
-        a->fwd_fp8 != b->fwd_fp8 || a->fwd_other != b->fwd_other ||
-        a->fwd_linear != b->fwd_linear || a->kv_elems != b->kv_elems)
-        return false;
-    for (r = 0; r < MODEL_RECOMPUTES; r++) {
-        if (a->recompute_fp8[r] != b->recompute_fp8[r] ||
-            a->recompute_other[r] != b->recompute_other[r])
-            return false;
-        for (p = 0; p < MODEL_PRECISIONS; p++)
-            if (a->act_bytes[p][r] != b->act_bytes[p][r])
-                return false;
-    }
-    return true;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    x.first = y.first = 0;
+    return memcmp(&x, &y, sizeof x) == 0;
 }
 
 static enum status build_layout(struct cost_parts *cp,
@@ -154,13 +149,14 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
                              struct diag *d)
 {
     long chunks = pp * vpp;
+    enum model_balance bal = balance_of(schedule, pp);
     int p;
     if (chunks < 1 || chunks >= ctx->nparts)
         return diag_set(d, STATUS_RANGE,
                         "cannot split %ld layers into %ld pipeline chunks",
                         ctx->m->units, chunks);
     for (p = 0; p < MODEL_PRECISIONS; p++) {
-        struct cost_parts *cp = &ctx->parts[p][chunks];
+        struct cost_parts *cp = &ctx->parts[p][bal][chunks];
         /* FP8 plans run eligible GEMMs at the FP8 rate: weigh by time. */
         double w16 = 1 / ctx->hw->bf16_flops;
         double w8 = p == MODEL_FP8 && ctx->hw->fp8_flops > 0
@@ -168,7 +164,7 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
                         : w16;
         enum status st;
         if (cp->part.chunks != chunks) {
-            st = model_partition(ctx->m, chunks, w8, w16, &cp->part, d);
+            st = model_partition(ctx->m, chunks, w8, w16, bal, &cp->part, d);
             if (st != STATUS_OK)
                 return st;
         }
@@ -179,39 +175,71 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
     return STATUS_OK;
 }
 
+/* The prepared parts of plan p balanced for `precision`, or NULL. */
+static const struct cost_parts *
+parts_of(const struct cost_ctx *ctx, const struct plan *p, int precision)
+{
+    long chunks = p->pp * p->vpp;
+    const struct cost_parts *cp;
+    if (chunks < 1 || chunks >= ctx->nparts || precision < 0 ||
+        precision >= MODEL_PRECISIONS)
+        return NULL;
+    cp = &ctx->parts[precision][balance_of(p->schedule, p->pp)][chunks];
+    return cp->part.chunks == chunks ? cp : NULL;
+}
+
 const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
                                                  const struct plan *p)
 {
-    long chunks = p->pp * p->vpp;
-    if (chunks < 1 || chunks >= ctx->nparts)
-        return NULL;
-    if (ctx->parts[p->precision][chunks].part.chunks != chunks)
-        return NULL;
-    return &ctx->parts[p->precision][chunks].part;
+    const struct cost_parts *cp = parts_of(ctx, p, p->precision);
+    return cp ? &cp->part : NULL;
+}
+
+const struct model_partition *cost_result_partition(const struct cost_ctx *ctx,
+                                                    const struct cost_result *r)
+{
+    const struct cost_parts *cp = parts_of(ctx, &r->plan, r->balance_precision);
+    return cp ? &cp->part : NULL;
+}
+
+void cost_rank_memory(const struct cost_ctx *ctx,
+                      const struct cost_result *r,
+                      long rank,
+                      struct memory *out)
+{
+    const struct model_partition *part = cost_result_partition(ctx, r);
+    struct plan_rank v;
+    memset(out, 0, sizeof *out);
+    out->rank = -1;
+    if (!part || rank < 0 || rank >= r->plan.pp)
+        return;
+    plan_rank_view(&r->plan, part, rank, &v);
+    memory_view(ctx->m, ctx->hw, &r->plan, &v, out);
 }
 
 void cost_ctx_release(struct cost_ctx *ctx)
 {
     long i;
     size_t j;
-    int p;
+    int p, b;
     if (!ctx)
         return;
-    for (p = 0; p < MODEL_PRECISIONS; p++) {
-        if (!ctx->parts[p])
-            continue;
-        for (i = 0; i < ctx->nparts; i++) {
-            struct cost_parts *cp = &ctx->parts[p][i];
-            model_partition_release(&cp->part);
-            for (j = 0; j < cp->nlayouts; j++) {
-                free(cp->layouts[j].views);
-                free(cp->layouts[j].ranks);
+    for (p = 0; p < MODEL_PRECISIONS; p++)
+        for (b = 0; b < 2; b++) {
+            if (!ctx->parts[p][b])
+                continue;
+            for (i = 0; i < ctx->nparts; i++) {
+                struct cost_parts *cp = &ctx->parts[p][b][i];
+                model_partition_release(&cp->part);
+                for (j = 0; j < cp->nlayouts; j++) {
+                    free(cp->layouts[j].views);
+                    free(cp->layouts[j].ranks);
+                }
+                free(cp->layouts);
             }
-            free(cp->layouts);
+            free(ctx->parts[p][b]);
+            ctx->parts[p][b] = NULL;
         }
-        free(ctx->parts[p]);
-        ctx->parts[p] = NULL;
-    }
     comm_ep_table_release(&ctx->ep);
 }
 
@@ -262,11 +290,33 @@ bubble_coef(const struct plan *p, double fwd, double wgrad, double total)
     }
 }
 
-/* Work of one pipeline rank: everything but model_flops and tokens. */
+/*
+ * HBM bytes per token per MoE layer of the token permutation around the
+ * all-to-all (Megatron-LM moe_utils.py permute/unpermute; DeepEP fuses
+ * them into its kernels but the bytes still cross HBM): permute reads the
+ * token and writes its top_k dispatch copies, unpermute reads the top_k
+ * combined copies and writes their weighted sum, in each pass (forward
+ * with the dispatch/combine dtypes, backward with their gradients').
+ */
+static double
+permute_bytes(const struct model_spec *s, bool fp8, double fwd, double bwd)
+{
+    double h = (double)s->hidden, k = (double)s->top_k;
+    double ab = s->activation_bytes;
+    double d = fp8 ? s->dispatch_bytes : ab, c = fp8 ? s->combine_bytes : ab;
+    double dg = fp8 ? s->dispatch_grad_bytes : ab;
+    double cg = fp8 ? s->combine_grad_bytes : ab;
+    return fwd * (2 * h * ab + k * h * (d + c)) +
+           bwd * (2 * h * ab + k * h * (dg + cg));
+}
+
+/* Work of one pipeline rank: everything but model_flops and tokens.
+ * grads_per_step as memory_view decided for the rank. */
 static void rank_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
+                      bool grads_per_step,
                       struct cost_work *w,
                       struct comm_collective *list,
                       size_t max,
@@ -275,7 +325,8 @@ static void rank_work(const struct cost_ctx *ctx,
     const struct model_spec *s = &ctx->m->spec;
     const struct model_chunk *c = &v->sum;
     double tp = (double)p->tp, ep = (double)p->ep;
-    double tokens = (double)(p->mbs * s->seq_len) / (tp * (double)p->cp);
+    double seq = (double)(p->mbs * s->seq_len);
+    double tokens = seq / (tp * (double)p->cp);
     double mb = (double)p->microbatches * v->mb_share; /* per chunk */
     double t = mb * tokens;
     int prec = p->precision, rec = p->recompute;
@@ -288,6 +339,10 @@ static void rank_work(const struct cost_ctx *ctx,
     double gpu = (c->params_dense - c->params_embedding) / tp + expert;
     double gpu8 = fp8 ? c->params_fp8 / tp + c->params_fp8_expert / ep : 0;
     double read = gpu8 * 1 + (gpu - gpu8) * wb; /* FP8 copies: 1 byte */
+    /* activations saved per micro-batch per GPU (sequence parallelism or
+     * not: memory_tp_bytes) */
+    double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
+                                         c->act_rep[prec][rec]);
     struct comm_totals ct;
     size_t nl;
 
@@ -299,15 +354,23 @@ static void rank_work(const struct cost_ctx *ctx,
         w->bf16_flops = t * (lin8 + other);
     }
     /* Per micro-batch: weights read in forward, backward (and the
-     * recomputed forward), gradients accumulated (read + write) or, under
-     * ZeRO-2/3, written once; ZeRO-3 gathers weights into HBM twice;
-     * saved activations written and read back. */
+     * recomputed forward), gradients accumulated (read + write) or, when
+     * reduce-scattered every micro-batch, written once; ZeRO-3 gathers
+     * weights into HBM twice; saved activations written and read back;
+     * MoE tokens permuted and unpermuted. */
+    w->permute_bytes =
+        p->ep > 1
+            ? t * permute_bytes(s, fp8,
+                                (double)c->moe_layers + c->ep_recompute[rec],
+                                (double)c->moe_layers)
+            : 0;
     w->hbm_bytes = mb * (read * (full ? 3 : 2) +
-                         gpu * s->grad_bytes * (p->zero >= 2 ? 1 : 2) +
-                         (p->zero >= 3 ? 2 * gpu * wb : 0) +
-                         2 * tokens * c->act_bytes[prec][rec]);
+                         gpu * s->grad_bytes * (grads_per_step ? 2 : 1) +
+                         (p->zero >= 3 ? 2 * gpu * wb : 0) + 2 * saved) +
+                   w->permute_bytes;
     /* Adam: read gradient, read+write master and both moments, write the
-     * compute copy of the weights, for this GPU's optimizer shard. */
+     * compute copy of the weights (FP8 copies under the FP8 recipe: as
+     * many bytes, struct memory), for this GPU's optimizer shard. */
     w->optimizer_bytes =
         (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
          expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
@@ -317,7 +380,8 @@ static void rank_work(const struct cost_ctx *ctx,
                     w->fp8_flops + w->bf16_flops);
     w->microbatches = (double)p->microbatches;
 
-    nl = comm_view(ctx->m, p, v, groups, &ctx->ep, list, max, &ct);
+    nl = comm_view(ctx->m, p, v, groups, &ctx->ep, grads_per_step, list, max,
+                   &ct);
     if (nlist)
         *nlist = nl;
     w->ib_bytes = ct.ib_bytes;
@@ -342,27 +406,22 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
-void cost_evaluate(const struct cost_ctx *ctx,
-                   const struct plan *p,
-                   struct cost_result *r,
-                   struct comm_collective *list,
-                   size_t max,
-                   size_t *nlist)
+/* Evaluates p on the partition of cp: every distinct rank's work, the
+ * slowest rank's work and step times, the heaviest rank's memory. */
+static void evaluate_on(const struct cost_ctx *ctx,
+                        const struct plan *p,
+                        const struct cost_parts *cp,
+                        const struct comm_groups *groups,
+                        struct cost_result *r)
 {
     const struct model *m = ctx->m;
-    const struct cost_parts *cp = &ctx->parts[p->precision][p->pp * p->vpp];
     const struct cost_layout *layout = layout_of(cp, p);
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
     double ep_sum = 0, compute_sum = 0;
-    struct comm_groups groups;
-    const struct plan_rank *critical = NULL;
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp;
 
-    r->plan = *p; /* every other field is set below */
-    r->family[0] = '\0';
     r->rank = -1;
-    comm_groups_init(&groups, ctx->hw, p, ctx->comm);
     for (k = 0; k < n; k++) {
         const struct plan_rank *v = layout ? &layout->views[k] : &own;
         struct cost_work w;
@@ -372,7 +431,8 @@ void cost_evaluate(const struct cost_ctx *ctx,
         double like = layout ? (double)layout->ranks[k] : 1;
         if (!layout) /* not prepared: slower, same result */
             plan_rank_view(p, &cp->part, k, &own);
-        rank_work(ctx, p, v, &groups, &w, NULL, 0, NULL);
+        memory_view(m, ctx->hw, p, v, &mem);
+        rank_work(ctx, p, v, groups, mem.grads_per_step, &w, NULL, 0, NULL);
         w.tokens = tokens;
         w.gpus = (double)p->gpus;
         w.model_flops = tokens * m->flops_per_token / w.gpus;
@@ -383,22 +443,68 @@ void cost_evaluate(const struct cost_ctx *ctx,
             r->rank = v->rank;
             r->work = w;
             r->t = t;
-            if (layout)
-                critical = v;
+            r->grads_per_step = mem.grads_per_step;
         }
-        memory_view(m, ctx->hw, p, v, &mem);
         if (k == 0 || mem.total > r->mem.total)
             r->mem = mem;
     }
+    r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
+}
+
+void cost_evaluate(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   struct cost_result *r,
+                   struct comm_collective *list,
+                   size_t max,
+                   size_t *nlist)
+{
+    const struct cost_parts *cp = parts_of(ctx, p, p->precision);
+    struct comm_groups groups;
+
+    r->plan = *p; /* every other field is set below */
+    r->family[0] = '\0';
+    r->balance_precision = p->precision;
+    comm_groups_init(&groups, ctx->hw, p, ctx->comm);
+    evaluate_on(ctx, p, cp, &groups, r);
+    /*
+     * FP8 stages are balanced by time at the FP8 rates, which packs more
+     * layers where the BF16 head and embedding are not. That is the
+     * fastest split while compute binds. When a link binds, the critical
+     * rank is paced by its layers' bytes, which the FLOP balance (the
+     * BF16 partition) spreads evenly. The plan can run either split, and
+     * a speed of light takes the cheapest way to run it: evaluate both
+     * and keep the faster. On the BF16 split an FP8 plan moves the BF16
+     * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
+     * balancing never makes FP8 slower than BF16.
+     */
+    if (p->precision == MODEL_FP8 && r->t.bound != COST_COMPUTE) {
+        const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
+        struct cost_result other = *r;
+        if (alt) {
+            evaluate_on(ctx, p, alt, &groups, &other);
+            if (other.t.step < r->t.step * (1 - 1e-12)) {
+                *r = other;
+                r->balance_precision = MODEL_BF16;
+                cp = alt;
+            }
+        }
+    }
     if (list) {
+        const struct cost_layout *layout = layout_of(cp, p);
+        const struct plan_rank *critical = NULL;
+        struct plan_rank own;
         struct cost_work w;
+        size_t k;
+        for (k = 0; layout && k < layout->nreps && !critical; k++)
+            if (layout->views[k].rank == r->rank)
+                critical = &layout->views[k];
         if (!critical) {
             plan_rank_view(p, &cp->part, r->rank, &own);
             critical = &own;
         }
-        rank_work(ctx, p, critical, &groups, &w, list, max, nlist);
+        rank_work(ctx, p, critical, &groups, r->grads_per_step, &w, list, max,
+                  nlist);
     }
-    cost_times(&r->work, ctx->hw, m, p->precision, &r->t);
+    cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);
     r->fits = r->mem.total <= r->mem.capacity;
-    r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }

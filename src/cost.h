@@ -37,7 +37,8 @@ struct cost_work {
     double model_flops; /* model FLOPs per GPU (no recompute), for MFU */
     double ib_bytes, nvlink_bytes;
     double ib_calls, nvlink_calls;
-    double hbm_bytes;       /* weights, gradients, activations */
+    double hbm_bytes;       /* weights, gradients, activations, MoE permute */
+    double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
     double optimizer_bytes; /* the optimizer step */
     double bubble_coef;     /* bubble = coef x core / microbatches */
     double microbatches;
@@ -70,6 +71,11 @@ struct cost_result {
     bool fits;
     long rank;       /* critical (slowest) pipeline rank */
     double ep_ratio; /* MoE all-to-all / compute, summed over ranks */
+    /* the partition the plan runs on: balanced by time at this
+     * precision's rates (enum model_precision; see cost_evaluate) */
+    int balance_precision;
+    bool grads_per_step; /* critical rank: ZeRO-2/3 gradients reduced once
+                          * per step (struct memory) */
 };
 
 /* How pipeline ranks hold chunks: one each (1F1B, ZB), vpp each
@@ -99,8 +105,9 @@ struct cost_ctx {
     const struct model *m;
     const struct hardware *hw;
     enum comm_model comm;
-    /* [precision][chunks], chunks 1 .. units */
-    struct cost_parts *parts[MODEL_PRECISIONS];
+    /* [precision][enum model_balance][chunks], chunks 1 .. units:
+     * DualPipe's layout runs on pair-balanced partitions */
+    struct cost_parts *parts[MODEL_PRECISIONS][2];
     long nparts;
     struct comm_ep_table ep; /* MoE dispatch expectations by ep */
 };
@@ -118,7 +125,8 @@ enum status cost_ctx_init(struct cost_ctx *ctx,
 /*
  * Builds what plans with this pp, vpp and schedule need, if not built yet:
  * the partition into pp x vpp chunks (for both precisions: stages are
- * balanced by time at the achievable rates) and its rank layout.
+ * balanced by time at the achievable rates; DualPipe's by the pair of
+ * chunks one rank runs) and its rank layout.
  * Not thread-safe; call before evaluating in parallel.
  */
 enum status cost_ctx_prepare(struct cost_ctx *ctx,
@@ -127,15 +135,33 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
                              int schedule,
                              struct diag *d);
 
-/* The partition a plan uses (prepared), or NULL. */
+/* The partition balanced for plan p's precision and layout (prepared),
+ * or NULL. */
 const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
                                                  const struct plan *p);
+
+/* The partition evaluated plan r runs on (r->balance_precision), or
+ * NULL when not prepared. */
+const struct model_partition *
+cost_result_partition(const struct cost_ctx *ctx, const struct cost_result *r);
+
+/*
+ * Memory of pipeline rank `rank` (0 .. pp-1) of evaluated plan r, on the
+ * partition it runs on; out->rank = -1 when not prepared. For the
+ * per-rank table of `eval`. Allocates nothing.
+ */
+void cost_rank_memory(const struct cost_ctx *ctx,
+                      const struct cost_result *r,
+                      long rank,
+                      struct memory *out);
 
 void cost_ctx_release(struct cost_ctx *ctx);
 
 /*
  * Evaluates plan p (which passed plan_check(), with cost_ctx_prepare done
- * for it) into *r; r->family is left empty (see plan_family). When list
+ * for it) into *r; r->family is left empty (see plan_family). An FP8 plan
+ * whose critical rank is not compute-bound is also evaluated on the
+ * BF16 (FLOP-balanced) partition and runs on the faster. When list
  * is not NULL, also writes the critical rank's collectives (up to max)
  * and stores their count in *nlist. Allocates nothing; safe to call from
  * several threads on one prepared ctx.

@@ -38,16 +38,47 @@ static void row(FILE *out, const char *label, double value)
     fprintf(out, "  %-46s %8.3f\n", label, value);
 }
 
+/* Every pipeline rank's memory (cost_rank_memory): the heaviest rank's
+ * breakdown above does not say how the others compare. */
+static void ranks_text(FILE *out, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    long k;
+    if (r->plan.pp < 2)
+        return;
+    fprintf(out,
+            "memory by pipeline rank (GiB)\n  %4s %8s %8s %8s %8s %8s "
+            "%8s  %s\n",
+            "rank", "weights", "grads", "optim", "activ", "other", "total",
+            "gradients reduced");
+    for (k = 0; k < r->plan.pp; k++) {
+        struct memory m;
+        cost_rank_memory(v->ctx, r, k, &m);
+        if (m.rank < 0)
+            return;
+        fprintf(out, "  %4ld %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f  %s\n", k,
+                m.weights / GIB, m.grads / GIB, m.optimizer / GIB,
+                m.activations / GIB, m.other / GIB, m.total / GIB,
+                m.grads_per_step ? "once per step" : "per micro-batch");
+    }
+    fputc('\n', out);
+}
+
 static void span_text(const struct plan_span *s, char *buf, size_t size)
 {
     snprintf(buf, size, "%ld x %ld", s->per_node, s->nodes);
+}
+
+static bool m_has_mtp(const struct eval_view *v)
+{
+    return v->ctx->m->spec.mtp_depth > 0;
 }
 
 /* "stages  E+4 4 ... 2+H": layers per pipeline chunk. */
 static void stages_text(FILE *out, const struct eval_view *v)
 {
     const struct plan *p = &v->r->plan;
-    const struct model_partition *part = cost_ctx_partition(v->ctx, p);
+    const struct model_partition *part = cost_result_partition(v->ctx, v->r);
     long i, shown;
     if (p->pp * p->vpp == 1 || !part)
         return;
@@ -58,8 +89,12 @@ static void stages_text(FILE *out, const struct eval_view *v)
         fprintf(out, " %s%ld%s", c->has_embedding ? "E+" : "", c->count,
                 c->has_head ? "+H" : "");
     }
-    fprintf(out, "%s (E embedding, H output head)\n",
-            shown < part->chunks ? " ..." : "");
+    fprintf(out, "%s (E embedding, H output head%s)\n",
+            shown < part->chunks ? " ..." : "",
+            m_has_mtp(v) ? "; the last chunk runs the MTP modules" : "");
+    if (v->r->balance_precision != p->precision)
+        fprintf(out, "        balanced by FLOPs (the BF16 split): faster "
+                     "than the FP8 time balance for this link-bound plan\n");
 }
 
 void eval_out_text(FILE *out, const struct eval_view *v)
@@ -87,23 +122,42 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     stages_text(out, v);
     fprintf(out,
             "model   %.2f B parameters, %.2f B active per token; %.1f "
-            "GFLOP/token (fwd+bwd, causal%s)\n\n",
+            "GFLOP/token (fwd+bwd, causal%s)\n",
             m->params_total / 1e9, m->params_active / 1e9,
-            m->flops_per_token / 1e9, m->spec.mtp_enabled ? ", with MTP" : "");
+            m->flops_per_token / 1e9,
+            m->spec.mtp_depth == 0     ? ""
+            : m->spec.mtp_count_in_mfu ? ", with MTP"
+                                       : ", MTP excluded as MFU counts it");
+    if (m->spec.mtp_depth > 0)
+        fprintf(out,
+                "        %ld MTP module%s: %.2f B parameters, run every "
+                "step: %.1f GFLOP/token run\n",
+                m->spec.mtp_depth, m->spec.mtp_depth > 1 ? "s" : "",
+                m->params_mtp / 1e9, m->flops_per_token_run / 1e9);
+    fputc('\n', out);
 
     fprintf(out, "memory per GPU, pipeline rank %ld (the heaviest) %11s\n",
             mem->rank, "GiB");
-    row(out, p->zero >= 3 ? "weights (+ gathered layers)" : "weights",
-        mem->weights / GIB);
-    row(out, "gradients", mem->grads / GIB);
+    if (mem->fp8_copies > 0)
+        snprintf(label, sizeof label, "weights (of which FP8 copies %.2f)",
+                 mem->fp8_copies / GIB);
+    else
+        snprintf(label, sizeof label, "%s",
+                 p->zero >= 3 ? "weights (+ gathered layers)" : "weights");
+    row(out, label, mem->weights / GIB);
+    row(out,
+        mem->grads_per_step ? "gradients (reduced once per step)"
+                            : "gradients (reduced per micro-batch)",
+        mem->grads / GIB);
     row(out, "optimizer state", mem->optimizer / GIB);
-    snprintf(label, sizeof label, "activations (of which logits %.2f)",
-             mem->logits / GIB);
+    snprintf(label, sizeof label, "activations (logits %.2f, working set %.2f)",
+             mem->logits / GIB, mem->working / GIB);
     row(out, label, mem->activations / GIB);
     row(out, "other (CUDA context, NCCL, fragmentation)", mem->other / GIB);
     fprintf(out, "  %-46s %8.2f of %.2f: %s\n\n", "total", mem->total / GIB,
             mem->capacity / GIB, r->fits ? "fits" : "DOES NOT FIT");
 
+    ranks_text(out, v);
     fprintf(out,
             "communication per GPU per step, pipeline rank %ld (the "
             "slowest)\n",
@@ -134,7 +188,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     row(out, label, t->compute);
     row(out, "IB", t->ib);
     row(out, "NVLink", t->nvlink);
-    row(out, "HBM (weights, gradients, activations)", t->hbm);
+    row(out, "HBM (weights, gradients, activations, MoE permute)", t->hbm);
     row(out, "optimizer step", t->optimizer);
     row(out, "pipeline bubble", t->bubble);
     row(out, "step, overlapped", t->step);
@@ -206,6 +260,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     const struct cost_times *t = &r->t;
     const struct cost_work *w = &r->work;
     size_t i;
+    long k;
 
     fputs("{\"plan\":{", out);
     num(out, "gpus", (double)p->gpus, true);
@@ -220,6 +275,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "vpp", (double)p->vpp, true);
     fprintf(out, "\"precision\":\"%s\",", plan_precision_str(p->precision));
     fprintf(out, "\"recompute\":\"%s\",", plan_recompute_str(p->recompute));
+    num(out, "sp", p->no_sp ? 0 : 1, true);
     num(out, "mbs", (double)p->mbs, true);
     num(out, "gbs", (double)p->gbs, true);
     num(out, "microbatches", (double)p->microbatches, false);
@@ -236,21 +292,46 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "mtp", m->params_mtp, false);
     fputs("},", out);
     num(out, "flops_per_token", m->flops_per_token, true);
+    num(out, "flops_per_token_run", m->flops_per_token_run, true);
     fputs("\"memory_gib\":{", out);
     num(out, "weights", mem->weights / GIB, true);
     num(out, "grads", mem->grads / GIB, true);
     num(out, "optimizer", mem->optimizer / GIB, true);
     num(out, "activations", mem->activations / GIB, true);
     num(out, "logits", mem->logits / GIB, true);
+    num(out, "backward_working_set", mem->working / GIB, true);
+    num(out, "fp8_copies", mem->fp8_copies / GIB, true);
     num(out, "other", mem->other / GIB, true);
     num(out, "total", mem->total / GIB, true);
     num(out, "capacity", mem->capacity / GIB, true);
     num(out, "rank", (double)mem->rank, false);
-    fprintf(out, "},\"fits\":%s,", r->fits ? "true" : "false");
+    fprintf(out, "},\"memory_by_rank\":[");
+    for (k = 0; k < p->pp; k++) {
+        struct memory rm;
+        cost_rank_memory(v->ctx, r, k, &rm);
+        if (rm.rank < 0)
+            break;
+        fputs(k ? ",{" : "{", out);
+        num(out, "rank", (double)k, true);
+        num(out, "weights", rm.weights / GIB, true);
+        num(out, "grads", rm.grads / GIB, true);
+        num(out, "optimizer", rm.optimizer / GIB, true);
+        num(out, "activations", rm.activations / GIB, true);
+        num(out, "other", rm.other / GIB, true);
+        num(out, "total", rm.total / GIB, false);
+        fprintf(out, ",\"grads_reduced\":\"%s\"}",
+                rm.grads_per_step ? "per_step" : "per_microbatch");
+    }
+    fprintf(out, "],\"grads_reduced\":\"%s\",",
+            r->grads_per_step ? "per_step" : "per_microbatch");
+    fprintf(out, "\"stages_balanced_by\":\"%s\",",
+            r->balance_precision == p->precision ? "time" : "flops");
+    fprintf(out, "\"fits\":%s,", r->fits ? "true" : "false");
     fputs("\"bytes_per_gpu\":{", out);
     num(out, "ib", w->ib_bytes, true);
     num(out, "nvlink", w->nvlink_bytes, true);
     num(out, "hbm", w->hbm_bytes, true);
+    num(out, "hbm_moe_permute", w->permute_bytes, true);
     num(out, "optimizer", w->optimizer_bytes, false);
     fputs("},\"flops_per_gpu\":{", out);
     num(out, "fp8", w->fp8_flops, true);

@@ -26,7 +26,7 @@ static const struct datafile_field fields[] = {
     {"gpu", "fragmentation_pct", DATAFILE_DOUBLE, OFF(fragmentation_pct), 0, 0, 100, false, false, "0", "%", NULL, "allocator overhead over the allocated bytes"},
     {"cluster", "name", DATAFILE_STRING, OFF(cluster_name), 128, 0, 0, false, true, NULL, "", NULL, "cluster name shown in reports"},
     {"cluster", "gpus", DATAFILE_INT, OFF(gpus), 0, 1, 1e7, false, true, NULL, "", NULL, "GPUs in the cluster"},
-    {"cluster", "gpus_per_node", DATAFILE_INT, OFF(gpus_per_node), 0, 1, 1e4, false, true, NULL, "", NULL, "GPUs sharing one NVLink domain"},
+    {"cluster", "gpus_per_node", DATAFILE_INT, OFF(gpus_per_node), 0, 1, 1e4, false, true, NULL, "", NULL, "GPUs per host (server); gpus is a multiple"},
     {"cluster", "nvlink_peak_gbps", DATAFILE_DOUBLE, OFF(nvlink_peak_gbps), 0, 1, 1e6, false, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, specification (at least 1: PCIe 3.0 x16 moves 16)"},
     {"cluster", "nvlink_gbps", DATAFILE_DOUBLE, OFF(nvlink_gbps), 0, 1, 1e6, false, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, achievable (at least 1, as the peak)"},
     {"cluster", "ib_peak_gbps", DATAFILE_DOUBLE, OFF(ib_peak_gbps), 0, 0.1, 1e6, false, true, NULL, "GB/s", NULL, "scale-out network per GPU per direction, specification (at least 0.1: 1 Gb/s Ethernet moves 0.125)"},
@@ -34,6 +34,7 @@ static const struct datafile_field fields[] = {
     {"cluster", "nvlink_latency_us", DATAFILE_DOUBLE, OFF(nvlink_latency_us), 0, 0, 1e6, false, false, "0", "us", NULL, "latency of one collective call inside a node"},
     {"cluster", "ib_latency_us", DATAFILE_DOUBLE, OFF(ib_latency_us), 0, 0, 1e6, false, false, "0", "us", NULL, "latency of one collective call across nodes"},
     {"cluster", "gpu_hour_usd", DATAFILE_DOUBLE, OFF(gpu_hour_usd), 0, 0, 1e6, false, false, "0", "USD", NULL, "rental price of one GPU-hour"},
+    {"cluster", "nvlink_domain", DATAFILE_INT, OFF(nvlink_domain), 0, 0, 1e6, false, false, "0", "", NULL, "GPUs sharing one NVLink fabric, whole hosts (0: gpus_per_node); the last domain may be partial"},
 };
 /* clang-format on */
 
@@ -107,6 +108,13 @@ static void check_spec(const struct hardware *h, struct diag *d)
                  s->sms, s->comm_sms);
         bad(h, d, "gpu", "comm_sms", why);
     }
+    if (s->nvlink_domain % s->gpus_per_node != 0) {
+        snprintf(why, sizeof why,
+                 "expected whole hosts: a multiple of gpus_per_node (%ld), "
+                 "got %ld",
+                 s->gpus_per_node, s->nvlink_domain);
+        bad(h, d, "cluster", "nvlink_domain", why);
+    }
     if (s->gpus % s->gpus_per_node != 0 && s->gpus > s->gpus_per_node) {
         snprintf(why, sizeof why,
                  "%ld GPUs do not fill whole nodes of %ld (gpus_per_node)",
@@ -130,6 +138,7 @@ void hardware_derive(struct hardware *h)
     h->nvlink_latency_s = s->nvlink_latency_us * 1e-6;
     h->ib_latency_s = s->ib_latency_us * 1e-6;
     h->capacity_bytes = s->hbm_gib * 1073741824.0;
+    h->domain = s->nvlink_domain > 0 ? s->nvlink_domain : s->gpus_per_node;
 }
 
 enum status hardware_load(const char *path,

@@ -32,7 +32,8 @@ struct hardware_spec {
     double fragmentation_pct; /* of the allocated bytes */
     char cluster_name[128];
     long gpus;
-    long gpus_per_node;
+    long gpus_per_node;       /* per host (server) */
+    long nvlink_domain;       /* GPUs on one NVLink fabric; 0: gpus_per_node */
     double nvlink_peak_gbps;  /* per GPU per direction, GB/s = 1e9 B/s */
     double nvlink_gbps;       /* achievable */
     double ib_peak_gbps;      /* per GPU per direction */
@@ -57,6 +58,10 @@ struct hardware {
     double ib_latency_s;
     double capacity_bytes;
     double compute_derate; /* clock x (1 - comm_sms/sms) */
+    /* GPUs sharing one NVLink fabric (whole hosts; the cluster's last
+     * domain may hold fewer): what placement calls a node. NVL72: 72
+     * GPUs, 4 per host; an HGX server: its 8. */
+    long domain;
 };
 
 extern const struct datafile_schema hardware_schema;
@@ -64,7 +69,8 @@ extern const struct datafile_schema hardware_schema;
 /*
  * Loads the hardware file at path with --set overrides of its sections,
  * checks cross-field rules (achievable <= peak, comm_sms < sms, whole
- * nodes) and derives SI rates. On failure h is released.
+ * hosts, NVLink domains of whole hosts) and derives SI rates. On failure h is
+ * released.
  */
 enum status hardware_load(const char *path,
                           struct hardware *h,

@@ -765,6 +765,13 @@ static void read_deepseek_moe(struct reader *r)
                      ? "topk_group of n_group expert groups, a group per node "
                        "(arXiv 2412.19437 §2.1.2)"
                      : "n_group/topk_group: no group limit");
+        /* DeepseekV3's gate picks groups by the sum of their top-2 expert
+         * scores, so every picked group (node) receives experts. */
+        fix_int(r, "moe", "node_routing",
+                groups > 1 && top_groups < groups ? MODEL_ROUTING_AFFINITY
+                                                  : MODEL_ROUTING_UNIFORM,
+                "DeepseekV3 gate: groups picked by their top-2 expert "
+                "affinities (arXiv 2412.19437 §2.1.2)");
     }
     check_top_k(r);
 }

@@ -3,10 +3,15 @@
  *
  * ZeRO (Rajbhandari et al. 2020): stage 1 shards optimizer state, 2 also
  * gradients, 3 also weights, over the ranks holding a replica. Activations
- * follow Korthikanti et al. 2022 with sequence parallelism (every saved
- * tensor split over tp) and context parallelism (split over cp).
+ * follow Korthikanti et al. 2022: with sequence parallelism every saved
+ * tensor is split over tp, without it only those inside the
+ * tensor-parallel regions; context parallelism splits all over cp.
  */
 #include "memory.h"
+
+#include <string.h>
+
+#define GIB 1073741824.0
 
 double memory_dense_replicas(const struct plan *p)
 {
@@ -18,6 +23,88 @@ double memory_expert_replicas(const struct plan *p)
     return (double)p->edp * (p->schedule == PLAN_DUALPIPE ? 2 : 1);
 }
 
+double memory_tp_bytes(const struct plan *p, double all, double rep)
+{
+    double tp = (double)p->tp, cp = (double)p->cp;
+    if (!p->no_sp)
+        return all / (tp * cp);
+    return ((all - rep) / tp + rep) / cp;
+}
+
+/* Fills everything but grads from sharded gradients of `grads` bytes. */
+static void fill(const struct model *m,
+                 const struct hardware *hw,
+                 const struct plan *p,
+                 const struct plan_rank *v,
+                 double grads,
+                 struct memory *out)
+{
+    const struct model_spec *s = &m->spec;
+    double tp = (double)p->tp, ep = (double)p->ep;
+    double seq = (double)(p->mbs * s->seq_len); /* tokens per micro-batch */
+    double rd = memory_dense_replicas(p), rx = memory_expert_replicas(p);
+    double dense = v->sum.params_dense / tp, expert = v->sum.params_expert / ep;
+    double wb = s->weight_bytes, fp8;
+    int prec = p->precision, rec = p->recompute;
+    size_t i;
+
+    out->rank = v->rank;
+    /* FP8 recipe: each FP8-run weight is kept as its FP8 copy and that
+     * copy's transpose (Hopper's FP8 GEMMs read both operands K-major, so
+     * the backward's Dgrad needs W^T), made from the master weights once
+     * per step and kept through it, as Transformer Engine caches them
+     * across micro-batches; no BF16 compute copy of it is needed. The HBM
+     * term reads these 1-byte copies. ZeRO-3 gathers weights per layer,
+     * which keeps the compute dtype. */
+    fp8 = prec == MODEL_FP8 && p->zero < 3
+              ? v->sum.params_fp8 / tp + v->sum.params_fp8_expert / ep
+              : 0;
+    out->fp8_copies = fp8 * s->fp8_weight_cache_bytes;
+    out->weights = (dense / (p->zero >= 3 ? rd : 1) +
+                    expert / (p->zero >= 3 ? rx : 1) - fp8) *
+                       wb +
+                   out->fp8_copies;
+    if (p->zero >= 3) { /* current + prefetched layer, and its gradient */
+        double layer_max = 0;
+        for (i = 0; i < (size_t)v->chunks && i < PLAN_RANK_CHUNKS_MAX; i++) {
+            double layer = v->layer_dense[i] / tp + v->layer_expert[i] / ep;
+            if (layer > layer_max)
+                layer_max = layer;
+        }
+        out->weights += layer_max * (2 * wb + s->grad_bytes);
+    }
+    out->grads = grads;
+    out->optimizer =
+        (dense / (p->zero >= 1 ? rd : 1) + expert / (p->zero >= 1 ? rx : 1)) *
+        (s->master_bytes + 2 * s->moment_bytes);
+    /* Each chunk's activations times the micro-batches in flight
+     * through it. */
+    out->activations = 0;
+    for (i = 0; i < (size_t)v->chunks && i < PLAN_RANK_CHUNKS_MAX; i++) {
+        const struct model_chunk *c = &v->part->chunk[v->index[i]];
+        out->activations +=
+            plan_inflight_chunk(p, v->rank, i) * seq *
+            memory_tp_bytes(p, c->act_bytes[prec][rec], c->act_rep[prec][rec]);
+    }
+    /* One layer at a time is backpropagated: its rematerialised tensors
+     * and the gradient of its largest one (model_layer.work_bytes). */
+    out->working = seq * memory_tp_bytes(p, v->sum.work_bytes[prec][rec],
+                                         v->sum.work_rep[prec][rec]);
+    out->logits = 0;
+    if (v->sum.has_head) /* FP32 logits of one micro-batch (Korthikanti
+                          * §4.3: 4sbv/t), once more per MTP module */
+        out->logits = seq / (tp * (double)p->cp) * (double)s->vocab *
+                      s->logits_bytes * (1 + (double)s->mtp_depth);
+    out->activations += out->working + out->logits;
+    out->other =
+        (hw->spec.cuda_context_gib + hw->spec.nccl_buffers_gib) * GIB +
+        hw->spec.fragmentation_pct / 100 *
+            (out->weights + out->grads + out->optimizer + out->activations);
+    out->total = out->weights + out->grads + out->optimizer + out->activations +
+                 out->other;
+    out->capacity = hw->capacity_bytes;
+}
+
 void memory_view(const struct model *m,
                  const struct hardware *hw,
                  const struct plan *p,
@@ -26,45 +113,19 @@ void memory_view(const struct model *m,
 {
     const struct model_spec *s = &m->spec;
     double tp = (double)p->tp, ep = (double)p->ep;
-    double tokens = (double)(p->mbs * s->seq_len) / (tp * (double)p->cp);
-    double rd = memory_dense_replicas(p), rx = memory_expert_replicas(p);
     double dense = v->sum.params_dense / tp, expert = v->sum.params_expert / ep;
-    double wb = s->weight_bytes;
+    double full = (dense + expert) * s->grad_bytes;
+    double rd = memory_dense_replicas(p), rx = memory_expert_replicas(p);
 
-    out->rank = v->rank;
-    out->weights =
-        (dense / (p->zero >= 3 ? rd : 1) + expert / (p->zero >= 3 ? rx : 1)) *
-        wb;
-    if (p->zero >= 3) { /* current + prefetched layer, and its gradient */
-        double layer_max = 0;
-        size_t i;
-        for (i = 0; i < (size_t)v->chunks && i < PLAN_RANK_CHUNKS_MAX; i++) {
-            double layer = v->layer_dense[i] / tp + v->layer_expert[i] / ep;
-            if (layer > layer_max)
-                layer_max = layer;
-        }
-        out->weights += layer_max * (2 * wb + s->grad_bytes);
-    }
-    out->grads =
-        (dense / (p->zero >= 2 ? rd : 1) + expert / (p->zero >= 2 ? rx : 1)) *
-        s->grad_bytes;
-    out->optimizer =
-        (dense / (p->zero >= 1 ? rd : 1) + expert / (p->zero >= 1 ? rx : 1)) *
-        (s->master_bytes + 2 * s->moment_bytes);
-    /* In-flight micro-batches times the rank's mean chunk activations. */
-    out->activations = plan_inflight(p, v->rank) * tokens *
-                       v->sum.act_bytes[p->precision][p->recompute] / v->chunks;
-    out->logits = 0;
-    if (v->sum.has_head) /* FP32 logits of one micro-batch (Korthikanti
-                          * §4.3: 4sbv/t) */
-        out->logits = tokens * (double)s->vocab * s->logits_bytes *
-                      (1 + (s->mtp_enabled ? (double)s->mtp_depth : 0));
-    out->activations += out->logits;
-    out->other =
-        (hw->spec.cuda_context_gib + hw->spec.nccl_buffers_gib) * 1073741824.0 +
-        hw->spec.fragmentation_pct / 100 *
-            (out->weights + out->grads + out->optimizer + out->activations);
-    out->total = out->weights + out->grads + out->optimizer + out->activations +
-                 out->other;
-    out->capacity = hw->capacity_bytes;
+    memset(out, 0, sizeof *out); /* padding too: results are compared */
+    /* Unsharded gradients, accumulated over the micro-batches and reduced
+     * once: ZeRO-0/1 by definition; ZeRO-2/3 (FSDP's no_sync) when they
+     * fit, since a speed of light takes the cheapest way to run the plan
+     * and reducing once moves 1/microbatches of the bytes. */
+    fill(m, hw, p, v, full, out);
+    out->grads_per_step = true;
+    if (p->zero < 2 || out->total <= out->capacity)
+        return;
+    fill(m, hw, p, v, (dense / rd + expert / rx) * s->grad_bytes, out);
+    out->grads_per_step = false;
 }

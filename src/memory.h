@@ -1,33 +1,46 @@
 /*
- * memory: bytes per GPU of one pipeline rank under a plan — weights,
- * gradients and optimizer state (each with the model file's dtype, sharded
- * by the ZeRO stage: non-expert parts over dp*cp, expert parts over edp,
- * both doubled for DualPipe's two copies), ZeRO-3's gathered-layer
- * buffers, saved activations times the micro-batches in flight, the last
- * stage's logits, and the runtime's own share ("other").
+ * memory: bytes per GPU of one pipeline rank under a plan — weights (and
+ * the FP8 recipe's cached FP8 copies), gradients and optimizer state
+ * (each with the model file's dtype, sharded by the ZeRO stage:
+ * non-expert parts over dp*cp, expert parts over edp, both doubled for
+ * DualPipe's two copies), ZeRO-3's gathered-layer buffers, saved
+ * activations times the micro-batches in flight, the backward working set
+ * of one layer, the last stage's logits, and the runtime's own share
+ * ("other").
  */
 #ifndef PROJ_MEMORY_H
 #define PROJ_MEMORY_H
+
+#include <stdbool.h>
 
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
 
 struct memory {
-    long rank;      /* pipeline rank these bytes are for */
-    double weights; /* bytes, incl. ZeRO-3 gathered buffers */
+    long rank;         /* pipeline rank these bytes are for */
+    double weights;    /* bytes, incl. ZeRO-3 gathered buffers, FP8 copies */
+    double fp8_copies; /* of weights: FP8 copies and transposes kept in
+                        * place of the compute copy of FP8-run weights */
     double grads;
     double optimizer;   /* master weights and Adam moments */
-    double activations; /* saved activations incl. logits */
+    double activations; /* saved activations incl. logits and working */
     double logits;      /* of which the loss's logits */
+    double working;     /* of which one layer's backward working set */
     double other;       /* CUDA context, NCCL buffers, fragmentation */
     double total;
     double capacity; /* the GPU's, from the hardware file */
+    /* Gradients reduced once per step (accumulated unsharded on the GPU):
+     * ZeRO-0/1 always; ZeRO-2/3 when the unsharded gradients fit, the
+     * cheapest way to run the plan (they are counted in grads). false:
+     * reduce-scattered every micro-batch into the shards. */
+    bool grads_per_step;
 };
 
 /*
  * Memory of one pipeline rank under plan p (which passed plan_check()),
- * from its view (plan_rank_view: the chunks it holds, summed).
+ * from its view (plan_rank_view: the chunks it holds, summed). Decides
+ * out->grads_per_step (see struct memory) for ZeRO-2/3.
  */
 void memory_view(const struct model *m,
                  const struct hardware *hw,
@@ -38,5 +51,13 @@ void memory_view(const struct model *m,
 /* Replicas that share (ZeRO-shard) one non-expert / expert parameter. */
 double memory_dense_replicas(const struct plan *p);
 double memory_expert_replicas(const struct plan *p);
+
+/*
+ * Saved bytes per token of the micro-batch on one GPU, from bytes per
+ * token of the whole sequence split in `all` and its part outside
+ * tensor-parallel regions `rep`: all / (tp cp) with sequence parallelism;
+ * rep stays whole over tp without it (Korthikanti et al. 2022 §4.2.2).
+ */
+double memory_tp_bytes(const struct plan *p, double all, double rep);
 
 #endif

@@ -19,6 +19,10 @@
 #include "diag.h"
 
 enum model_attention { MODEL_MHA, MODEL_GQA, MODEL_MLA };
+/* Under moe.node_limit M, the nodes one token's routed experts reach:
+ * drawn uniformly among the experts of M nodes, or every one of the M
+ * (nodes chosen by their experts' affinity, as DeepSeek-V3 does). */
+enum model_node_routing { MODEL_ROUTING_UNIFORM, MODEL_ROUTING_AFFINITY };
 enum model_activation { MODEL_SWIGLU, MODEL_GELU };
 enum model_norm { MODEL_RMSNORM, MODEL_LAYERNORM };
 
@@ -30,17 +34,38 @@ enum model_recompute {
     MODEL_RECOMPUTES
 };
 
-/* Classes of saved tensors that recomputation policies drop. */
+/* What kind of tensor a saved tensor is (for display: the workbook's
+ * inventory). Which recomputation drops it is model_tensor.modules. */
 enum model_tag {
     MODEL_TAG_INPUT,      /* layer input: kept under every policy */
-    MODEL_TAG_KEPT,       /* dropped only by full recomputation */
+    MODEL_TAG_KEPT,       /* kept unless a module holding it is recomputed */
     MODEL_TAG_NORM,       /* norm outputs */
     MODEL_TAG_MLA_UP,     /* MLA up-projection outputs (Q, K, V) */
     MODEL_TAG_ATTN_CORE,  /* s x s attention intermediates (no flash) */
     MODEL_TAG_SWIGLU_OUT, /* SwiGLU outputs */
     MODEL_TAGS
 };
-#define MODEL_TAG_CHOICES "input|kept|norm|mla_up|attn_core|swiglu_out"
+
+/*
+ * Recomputable modules, named as Megatron-LM's `--recompute-modules`
+ * (megatron/core/transformer/transformer_config.py, recompute_modules), so
+ * a published recipe is typed as it is: `training.selective = core_attn
+ * mla_up_proj mlp moe moe_act layernorm shared_experts`.
+ */
+enum model_module {
+    MODEL_MOD_CORE_ATTN,      /* attention core: s x s tensors or softmax
+                               * statistics; redoes the QK^T and PV FLOPs */
+    MODEL_MOD_MLA_UP_PROJ,    /* MLA latent norms, up-projections, RoPE */
+    MODEL_MOD_MLP,            /* the dense FFN (its internals) */
+    MODEL_MOD_MOE,            /* the MoE block: router, dispatch, experts,
+                               * shared experts, combine (all-to-all again) */
+    MODEL_MOD_MOE_ACT,        /* the routed experts' activation function */
+    MODEL_MOD_LAYERNORM,      /* the input and pre-FFN norms */
+    MODEL_MOD_SHARED_EXPERTS, /* the shared experts (their internals) */
+    MODEL_MODULES
+};
+#define MODEL_MODULE_CHOICES \
+    "core_attn|mla_up_proj|mlp|moe|moe_act|layernorm|shared_experts"
 
 /* Storage classes of saved tensors; bytes per element per precision. */
 enum model_dtype {
@@ -84,8 +109,9 @@ struct model_spec {
     long expert_width; /* intermediate size of one expert */
     long first_dense_layers;
     long node_limit; /* a token's experts on at most this many nodes; 0 = any */
-    long mtp_depth;
-    bool mtp_enabled;
+    int node_routing;      /* enum model_node_routing: nodes a token reaches */
+    long mtp_depth;        /* MTP modules, trained (run) whenever > 0 */
+    bool mtp_count_in_mfu; /* flops_per_token includes the MTP modules */
     long seq_len;
     double tokens;     /* training budget */
     long global_batch; /* sequences */
@@ -96,7 +122,7 @@ struct model_spec {
     double moment_bytes;
     double activation_bytes;
     double logits_bytes;
-    struct datafile_list selective; /* tags dropped by `selective` */
+    struct datafile_list selective; /* modules `selective` recomputes */
     bool fp8_attention_proj;
     bool fp8_ffn;
     bool fp8_experts;
@@ -107,6 +133,7 @@ struct model_spec {
     bool fp8_recompute_swiglu_output;
     double fp8_cache_bytes;
     double fp8_attn_out_bytes;
+    double fp8_weight_cache_bytes; /* FP8 copies kept per FP8-run weight */
     double dispatch_bytes;
     double combine_bytes;
     double dispatch_grad_bytes;
@@ -116,12 +143,17 @@ struct model_spec {
 /* One saved tensor of a layer, per token. */
 struct model_tensor {
     const char *name;
-    bool in_dense; /* present in dense layers */
-    bool in_moe;   /* present in MoE layers */
-    double elems;  /* elements per token (per routed copy if routed) */
-    bool routed;   /* multiplied by top_k (one copy per routed expert) */
-    int dtype;     /* enum model_dtype */
-    int tag;       /* enum model_tag */
+    bool in_dense;    /* present in dense layers */
+    bool in_moe;      /* present in MoE layers */
+    double elems;     /* elements per token (per routed copy if routed) */
+    bool routed;      /* multiplied by top_k (one copy per routed expert) */
+    int dtype;        /* enum model_dtype */
+    int tag;          /* enum model_tag (display) */
+    unsigned modules; /* bit 1 << enum model_module for each module whose
+                       * recomputation drops it (0: only `full` does) */
+    bool tp_split;    /* inside a tensor-parallel region: split over tp even
+                       * without sequence parallelism (Korthikanti et al.
+                       * §4.2.2: 24 of a GPT layer's 34 sbh) */
 };
 
 #define MODEL_TENSORS_MAX 40
@@ -139,6 +171,18 @@ struct model_layer {
     double recompute_fp8[MODEL_RECOMPUTES]; /* extra fwd FLOPs/token */
     double recompute_other[MODEL_RECOMPUTES];
     double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES]; /* saved, /token */
+    /* of act_bytes, outside tensor-parallel regions (replicated over tp
+     * without sequence parallelism) */
+    double act_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    /* Backward working set of this layer, bytes per token: the tensors
+     * recomputation rematerialises for it (act_bytes under `none` less
+     * under the policy) and the gradient of its largest tensor, which
+     * coexists with that tensor; work_rep: of it, outside TP regions. */
+    double work_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double work_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double tp_collectives; /* TP all-gathers + reduce-scatters per pass */
+    double tp_recompute[MODEL_RECOMPUTES]; /* TP ones the recompute redoes */
+    bool ep_recompute[MODEL_RECOMPUTES];   /* MoE all-to-alls redone */
     double kv_elems; /* K and V elements per token (context parallel) */
     bool moe;
 };
@@ -149,6 +193,7 @@ enum model_layer_kind { MODEL_LAYER_DENSE, MODEL_LAYER_MOE, MODEL_LAYER_MTP };
 struct model_chunk {
     long first, count; /* units [first, first+count): layers then MTP */
     long moe_layers;
+    long mtp_units; /* MTP modules among the units */
     bool has_embedding, has_head;
     double params_dense, params_expert, params_embedding;
     double params_fp8, params_fp8_expert;     /* run in FP8 (see model_layer) */
@@ -157,7 +202,21 @@ struct model_chunk {
     double recompute_fp8[MODEL_RECOMPUTES];
     double recompute_other[MODEL_RECOMPUTES];
     double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double act_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    /* the largest layer's backward working set (a maximum, not a sum) */
+    double work_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double work_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double tp_collectives; /* per pass, embedding and head included */
+    double tp_recompute[MODEL_RECOMPUTES];
+    double ep_recompute[MODEL_RECOMPUTES]; /* MoE layers redoing all-to-all */
     double kv_elems;
+};
+
+/* How model_partition balances the chunks. */
+enum model_balance {
+    MODEL_BALANCE_CHUNK, /* the largest chunk (one chunk per rank) */
+    MODEL_BALANCE_PAIR   /* the largest pair (c, chunks-1-c): DualPipe's
+                          * rank c runs both */
 };
 
 struct model_partition {
@@ -170,7 +229,7 @@ struct model {
     struct datafile_meta meta;
     /* Derived at load: */
     struct model_layer layer[3]; /* by enum model_layer_kind */
-    long units;                  /* layers + MTP modules when enabled */
+    long units;                  /* layers + MTP modules */
     double params_embedding;     /* token (+ position) embedding */
     double params_head;          /* output head (0 when tied) */
     double params_final_norm;
@@ -178,12 +237,17 @@ struct model {
     double params_active; /* main model, per token */
     double params_mtp;    /* unique MTP params (0 when no MTP) */
     double params_mtp_active;
-    double head_fwd;             /* FLOPs/token of the output head */
-    double flops_per_token;      /* model FLOPs fwd+bwd, MTP if enabled */
-    double flops_per_token_main; /* same, MTP excluded */
-    double flops_per_token_mtp;  /* MTP modules alone (0 when disabled) */
+    double head_fwd; /* FLOPs/token of the output head */
+    /* Model FLOPs fwd+bwd per token. What MFU counts is a convention of
+     * the model file (mtp.count_in_mfu: DeepSeek's 250 GFLOP/token leaves
+     * MTP out); what runs always includes the MTP modules. */
+    double flops_per_token;      /* counted by MFU */
+    double flops_per_token_run;  /* run: main model + MTP modules */
+    double flops_per_token_main; /* main model alone */
+    double flops_per_token_mtp;  /* MTP modules alone (0 when depth 0) */
     struct model_tensor tensor[MODEL_TENSORS_MAX];
     size_t tensors;
+    unsigned selective; /* modules `selective` recomputes (bit mask) */
 };
 
 extern const struct datafile_schema model_schema;
@@ -260,25 +324,35 @@ bool model_tensor_kept(const struct model *m,
                        int recompute);
 
 /*
- * Splits the model's units into `chunks` contiguous chunks minimising the
- * largest chunk's forward time, a unit costing fp8_weight x its FP8-eligible
- * FLOPs + bf16_weight x the rest (pass 1/rate for each, or 1 and 1 for
- * FLOPs). Embedding on the first chunk, output head on the last. Returns
- * STATUS_RANGE when chunks > units. Allocates p->chunk; free with
- * model_partition_release().
+ * Splits the model's units into `chunks` contiguous chunks, a unit costing
+ * fp8_weight x its FP8-eligible forward FLOPs + bf16_weight x the rest
+ * (pass 1/rate for each, or 1 and 1 for FLOPs), the output head counted
+ * on the last chunk. MODEL_BALANCE_CHUNK minimises the largest chunk;
+ * MODEL_BALANCE_PAIR (chunks even) the largest pair of chunks c and
+ * chunks-1-c, which one DualPipe rank runs. Embedding on the first chunk,
+ * output head on the last. Returns STATUS_RANGE when chunks > units (or
+ * odd for pairs). Allocates p->chunk; free with model_partition_release().
  */
 enum status model_partition(const struct model *m,
                             long chunks,
                             double fp8_weight,
                             double bf16_weight,
+                            enum model_balance balance,
                             struct model_partition *p,
                             struct diag *d);
+
+/* Forward cost of chunk c by the weights of model_partition (head
+ * included when c holds it). */
+double model_chunk_cost(const struct model_chunk *c,
+                        double fp8_weight,
+                        double bf16_weight);
 
 void model_partition_release(struct model_partition *p);
 
 /*
  * Adds chunk c into sum: sums of counts, parameters, FLOPs and saved
- * bytes; the larger of the per-layer maxima; embedding/head flags or-ed.
+ * bytes; the larger of the per-layer maxima (and working sets);
+ * embedding/head flags or-ed.
  * A zeroed sum plus one chunk equals the chunk (but for `first`).
  */
 void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c);

@@ -33,6 +33,7 @@ const char *plan_reason_str(enum plan_reason r)
         [PLAN_SAME_ZERO] = ("no data parallelism: ZeRO has no effect "
                             "(duplicate)"),
         [PLAN_SAME_PLAN] = "same plan as an earlier combination (duplicate)",
+        [PLAN_BAD_SP_MOE] = "MoE with tp > 1 needs sequence parallelism",
     };
     if ((int)r >= 0 && r < PLAN_REASONS && names[r])
         return names[r];
@@ -64,6 +65,7 @@ static const struct key keys[] = {
     {"mbs", offsetof(struct plan, mbs), true, NULL, 1, 1000000},
     {"gbs", offsetof(struct plan, gbs), true, NULL, 1, 1000000000},
     {"dp", offsetof(struct plan, dp), true, NULL, 1, 100000000},
+    {"sp", offsetof(struct plan, no_sp), true, NULL, 0, 1},
 };
 /* clang-format on */
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -95,7 +97,7 @@ static enum status parse_token(const char *tok,
         return diag_set(d, STATUS_USAGE,
                         "PLAN token '%s': expected key=value (keys: gpus tp "
                         "pp ep cp zero schedule vpp precision recompute mbs "
-                        "gbs dp)",
+                        "gbs dp sp)",
                         shown);
     snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
     for (i = 0; i < NKEYS; i++) {
@@ -117,6 +119,8 @@ static enum status parse_token(const char *tok,
                                 shown, name, k->min, k->max);
             if (strcmp(name, "dp") == 0)
                 *given_dp = v;
+            else if (strcmp(name, "sp") == 0) /* stored inverted */
+                *(bool *)(void *)at = v == 0;
             else
                 *(long *)(void *)at = v;
         } else {
@@ -132,7 +136,7 @@ static enum status parse_token(const char *tok,
     datafile_text_quote(name, key_shown, sizeof key_shown);
     return diag_set(d, STATUS_USAGE,
                     "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
-                    "cp zero schedule vpp precision recompute mbs gbs dp)",
+                    "cp zero schedule vpp precision recompute mbs gbs dp sp)",
                     shown, key_shown);
 }
 
@@ -202,7 +206,7 @@ enum plan_reason plan_check(struct plan *p,
                             struct diag *d)
 {
     const struct model_spec *s = &m->spec;
-    long gpn = hw->spec.gpus_per_node;
+    long gpn = hw->spec.gpus_per_node, dom = hw->domain;
     long split, stage;
     long heads_kv = s->attention == MODEL_GQA ? s->kv_heads : s->heads;
     long chunks;
@@ -217,17 +221,27 @@ enum plan_reason plan_check(struct plan *p,
         return reject(d, PLAN_BAD_DIVIDE,
                       "tp*pp*cp=%ld does not divide gpus=%ld", split, p->gpus);
     p->dp = p->gpus / split;
-    if (p->tp > gpn)
+    if (p->tp > dom)
         return reject(d, PLAN_BAD_TP_NODE,
                       "tp=%ld is larger than a node (%ld GPUs): tensor "
                       "parallelism stays on NVLink",
-                      p->tp, gpn);
+                      p->tp, dom);
+    if (p->gpus > dom && dom % p->tp != 0)
+        return reject(d, PLAN_BAD_TP_NODE,
+                      "tp=%ld does not divide the NVLink domain (%ld GPUs): "
+                      "some tensor-parallel groups would straddle two",
+                      p->tp, dom);
     if (s->heads % p->tp != 0 ||
         (heads_kv % p->tp != 0 && p->tp % heads_kv != 0))
         return reject(d, PLAN_BAD_TP_HEADS,
                       "tp=%ld does not divide the %ld attention heads (or the "
                       "key/value heads)",
                       p->tp, s->heads);
+    if (p->no_sp && p->tp > 1 && s->routed_experts > 0)
+        return reject(d, PLAN_BAD_SP_MOE,
+                      "sp=0 with tp=%ld on a MoE model: expert layers take "
+                      "sequence-parallel tokens (Megatron-LM requires it)",
+                      p->tp);
     if (s->seq_len % p->cp != 0)
         return reject(d, PLAN_BAD_CP_SEQ,
                       "cp=%ld does not divide the sequence length %ld", p->cp,
@@ -345,30 +359,30 @@ void plan_format(const struct plan *p, char *buf, size_t size)
 {
     snprintf(buf, size,
              "gpus=%ld tp=%ld pp=%ld ep=%ld cp=%ld zero=%ld schedule=%s "
-             "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld",
+             "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld%s",
              p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero,
              plan_schedule_str(p->schedule), p->vpp,
              plan_precision_str(p->precision), plan_recompute_str(p->recompute),
-             p->mbs, p->gbs);
+             p->mbs, p->gbs, p->no_sp ? " sp=0" : "");
 }
 
-struct plan_span plan_span(long size, long stride, long gpus_per_node)
+struct plan_span plan_span(long size, long stride, long domain)
 {
     struct plan_span s;
     s.size = size;
     if (size <= 1) {
         s.per_node = 1;
         s.nodes = 1;
-    } else if (stride >= gpus_per_node) {
+    } else if (stride >= domain) {
         s.per_node = 1;
         s.nodes = size;
     } else {
-        /* ranks 0, stride, 2 stride, ...: node of rank r is r / gpn.
+        /* ranks 0, stride, 2 stride, ...: domain of rank r is r / domain
+         * (a partial last domain changes nothing for the first group).
          * Exact in double (operands below 2^53) and cheaper than two
          * 64-bit integer divisions in the sweep's inner loop. */
         double nodes =
-            floor((double)(size - 1) * (double)stride / (double)gpus_per_node) +
-            1;
+            floor((double)(size - 1) * (double)stride / (double)domain) + 1;
         s.nodes = (long)nodes;
         s.per_node = (long)ceil((double)size / nodes);
     }
@@ -420,6 +434,20 @@ double plan_inflight(const struct plan *p, long rank)
     return n < m ? n : m;
 }
 
+double plan_inflight_chunk(const struct plan *p, long rank, size_t j)
+{
+    long chunk[PLAN_RANK_CHUNKS_MAX];
+    double mb[PLAN_RANK_CHUNKS_MAX], n, half;
+    size_t chunks;
+    if (p->schedule == PLAN_DUALPIPE && p->pp >= 2) {
+        half = (double)p->microbatches / 2;
+        n = (double)(j == 0 ? p->pp - rank : rank + 1);
+        return n < half ? n : half;
+    }
+    chunks = plan_rank_chunks(p, rank, chunk, mb);
+    return plan_inflight(p, rank) / (double)chunks;
+}
+
 void plan_rank_view(const struct plan *p,
                     const struct model_partition *part,
                     long rank,
@@ -432,7 +460,9 @@ void plan_rank_view(const struct plan *p,
     out->rank = rank;
     out->chunks = (double)n;
     out->mb_share = p->schedule == PLAN_DUALPIPE && p->pp >= 2 ? 0.5 : 1;
+    out->part = part;
     for (i = 0; i < n; i++) {
+        out->index[i] = chunk[i];
         model_chunk_add(&out->sum, &part->chunk[chunk[i]]);
         out->layer_dense[i] = part->chunk[chunk[i]].max_layer_dense;
         out->layer_expert[i] = part->chunk[chunk[i]].max_layer_expert;

@@ -3,7 +3,8 @@
  * tensor, pipeline, expert and context parallel), the ZeRO stage, the
  * pipeline schedule, precision, recomputation and batch. Parsing from
  * "key=value" text, validation with a reason, the family name, and where
- * each parallel group's GPUs sit (GPUs per node, nodes spanned).
+ * each parallel group's GPUs sit (GPUs per NVLink domain, domains
+ * spanned: a "node" below is an NVLink domain, hardware.domain).
  *
  * Rank order (innermost first): tp, cp, dp, pp for dense layers; expert
  * layers fold the same tp*cp*dp GPUs of a stage as ep (innermost) x edp.
@@ -37,6 +38,8 @@ struct plan {
     long vpp;      /* virtual stages per GPU (interleaved), else 1 */
     int precision; /* enum model_precision */
     int recompute; /* enum model_recompute */
+    bool no_sp;    /* sp=0: tensor parallel without sequence parallelism;
+                    * false (sp=1, the default) so zeroed plans keep it */
     long mbs;      /* micro-batch, sequences */
     long gbs;      /* global batch, sequences */
     /* Derived by plan_check(): */
@@ -48,9 +51,10 @@ struct plan {
 /* Why a plan cannot run; one counter per reason in a sweep. */
 enum plan_reason {
     PLAN_OK,
-    PLAN_BAD_GPUS,        /* gpus not whole nodes */
+    PLAN_BAD_GPUS,        /* gpus not whole nodes (hosts) */
     PLAN_BAD_DIVIDE,      /* tp pp cp does not divide gpus */
-    PLAN_BAD_TP_NODE,     /* tp larger than a node */
+    PLAN_BAD_TP_NODE,     /* tp larger than (or straddling) a node: an
+                           * NVLink domain */
     PLAN_BAD_TP_HEADS,    /* tp does not divide the (kv) heads */
     PLAN_BAD_CP_SEQ,      /* cp does not divide the sequence */
     PLAN_BAD_EP_DENSE,    /* ep > 1 on a dense model */
@@ -63,10 +67,11 @@ enum plan_reason {
     PLAN_BAD_VPP,         /* vpp != 1 on a non-interleaved schedule */
     PLAN_BAD_NO_FP8,      /* fp8 on a GPU without FP8 */
     PLAN_SAME_SCHEDULE,   /* pp = 1: every schedule is the same plan */
-    PLAN_SAME_ZERO, /* no data parallelism: every ZeRO stage is the same */
-    PLAN_SAME_PLAN, /* a sweep combination that resolves to an earlier one's
-                       plan (gbs targets rounding alike; gpus 0 and the
-                       cluster's size): set by sweep_run, not plan_check */
+    PLAN_SAME_ZERO,  /* no data parallelism: every ZeRO stage is the same */
+    PLAN_SAME_PLAN,  /* a sweep combination that resolves to an earlier one's
+                        plan (gbs targets rounding alike; gpus 0 and the
+                        cluster's size): set by sweep_run, not plan_check */
+    PLAN_BAD_SP_MOE, /* MoE with tp > 1 but no sequence parallelism */
     PLAN_REASONS
 };
 
@@ -76,7 +81,8 @@ const char *plan_reason_str(enum plan_reason r);
 /*
  * Parses PLAN arguments: each argument holds key=value pairs separated by
  * spaces or commas. Keys: gpus tp pp ep cp zero schedule vpp precision
- * recompute mbs gbs dp. Keys not given keep their value from *defaults.
+ * recompute mbs gbs dp sp (sp=0|1: sequence parallelism with tp, default
+ * 1). Keys not given keep their value from *defaults.
  * `dp`, when given, is checked against gpus/(tp pp cp) by plan_check().
  * Returns STATUS_USAGE naming the offending token on unknown keys, bad
  * values, duplicates or a missing '='.
@@ -116,7 +122,8 @@ const char *plan_schedule_str(int schedule);
 const char *plan_precision_str(int precision);
 const char *plan_recompute_str(int recompute);
 
-/* "tp=1 pp=16 ep=64 ..." in PLAN syntax (round-trips through plan_parse). */
+/* "tp=1 pp=16 ep=64 ..." in PLAN syntax (round-trips through plan_parse);
+ * " sp=0" only when sequence parallelism is off. */
 void plan_format(const struct plan *p, char *buf, size_t size);
 
 /* Where a parallel group's GPUs sit. */
@@ -128,9 +135,13 @@ struct plan_span {
 
 /*
  * Span of a group of `size` ranks `stride` apart, rank 0 first, with
- * gpus_per_node consecutive ranks per node.
+ * `domain` consecutive ranks per NVLink domain (hardware.domain; the
+ * cluster's last domain may be partial). The group at rank 0 starts on a
+ * domain boundary: where domains do not tile the groups (72-GPU domains,
+ * groups of 64), groups further on straddle more domains and are slower;
+ * a speed of light takes the best-placed group.
  */
-struct plan_span plan_span(long size, long stride, long gpus_per_node);
+struct plan_span plan_span(long size, long stride, long domain);
 
 #define PLAN_RANK_CHUNKS_MAX 64 /* chunks one GPU holds (vpp or 2) */
 
@@ -157,6 +168,10 @@ struct plan_rank {
     double mb_share;
     double pp_sends; /* forward and backward sends, per micro-batch */
     struct model_chunk sum;
+    /* the chunks themselves (plan_rank_chunks order), in the partition
+     * the view was built from, which must outlive it */
+    const struct model_partition *part;
+    long index[PLAN_RANK_CHUNKS_MAX];
     /* each chunk's largest layer (non-expert, expert params): ZeRO-3
      * gathers one layer at a time */
     double layer_dense[PLAN_RANK_CHUNKS_MAX];
@@ -177,5 +192,14 @@ void plan_rank_view(const struct plan *p,
  * DualPipe: pp + 1 (DualPipe README, Table); never more than exist.
  */
 double plan_inflight(const struct plan *p, long rank);
+
+/*
+ * Of plan_inflight(), the micro-batches in flight through the rank's j-th
+ * chunk (plan_rank_chunks order). DualPipe: pp - rank through chunk rank
+ * and rank + 1 through chunk pp-1-rank, each direction a 1F1B pipeline
+ * of half the micro-batches (pp + 1 together, as DualPipe's README
+ * counts); other schedules: an equal share.
+ */
+double plan_inflight_chunk(const struct plan *p, long rank, size_t j);
 
 #endif

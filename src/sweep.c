@@ -37,6 +37,7 @@ static const struct datafile_field fields[] = {
     {"defaults", "recompute", DATAFILE_ENUM, OFF(d_recompute), 0, 0, 0, false, false, "none", "", RC, "recomputation"},
     {"defaults", "mbs", DATAFILE_INT, OFF(d_mbs), 0, 1, 1e6, false, false, "1", "sequences", NULL, "micro-batch"},
     {"defaults", "gbs", DATAFILE_INT, OFF(d_gbs), 0, 0, 1e9, false, false, "0", "sequences", NULL, "global batch (0: the model file's)"},
+    {"defaults", "sp", DATAFILE_INT, OFF(d_sp), 0, 0, 1, false, false, "1", "", NULL, "sequence parallelism with tp (1: on, 0: off)"},
 };
 /* clang-format on */
 
@@ -182,6 +183,7 @@ void sweep_defaults(const struct sweep_file *sf,
     out->recompute = s->d_recompute;
     out->mbs = s->d_mbs;
     out->gbs = s->d_gbs ? s->d_gbs : m->spec.global_batch;
+    out->no_sp = s->d_sp == 0;
 }
 
 static uint64_t mul(uint64_t a, uint64_t b)

@@ -24,6 +24,7 @@ struct sweep_spec {
     long d_vpp;
     int d_precision, d_recompute;
     long d_mbs, d_gbs;
+    long d_sp; /* sequence parallelism with tp: 1 (default) or 0 */
 };
 
 struct sweep_file {

@@ -362,7 +362,7 @@ static void inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     for (ir.kind = MODEL_LAYER_DENSE; ir.kind <= MODEL_LAYER_MTP; ir.kind++) {
         if (ir.kind == MODEL_LAYER_MOE && m->spec.routed_experts == 0)
             continue;
-        if (ir.kind == MODEL_LAYER_MTP && !m->spec.mtp_enabled)
+        if (ir.kind == MODEL_LAYER_MTP && m->spec.mtp_depth == 0)
             continue;
         xlsx_table_row(b, ws, &inv_table, row++, &ir);
     }

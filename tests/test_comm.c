@@ -158,9 +158,10 @@ static void test_comm_pipeline_send(void **state)
 }
 
 /*
- * DeepSeek's EP64 over 8 nodes with a 4-node limit: the 8 experts of a
- * token are drawn from 4 x 32 = 128; a node is missed with probability
- * C(96,8)/C(128,8) = 0.0927472689 and a GPU (4 experts) with
+ * DeepSeek's EP64 over 8 nodes with a 4-node limit, experts drawn
+ * uniformly from the 4 allowed nodes (moe.node_routing = uniform): the 8
+ * experts of a token are drawn from 4 x 32 = 128; a node is missed with
+ * probability C(96,8)/C(128,8) = 0.0927472689 and a GPU (4 experts) with
  * C(124,8)/C(128,8) = 0.7700196850 (Python math.comb). IB copies =
  * 4 (1 - 0.0927...) x 7/8 = 3.1753845589; NVLink = 32 (1 - 0.770...) x 7/8
  * = 6.4394488189.
@@ -169,10 +170,34 @@ static void test_comm_ep_node_limited_copies(void **state)
 {
     struct fixture *f = *state;
     struct plan_span span = plan_span(64, 1, 8);
+    struct model m = f->ds;
     double ib, nv;
-    comm_ep_copies(&f->ds, span, &ib, &nv);
+    m.spec.node_routing = MODEL_ROUTING_UNIFORM;
+    comm_ep_copies(&m, span, &ib, &nv);
     assert_near(ib, 3.175384558872488, 1e-12);
     assert_near(nv, 6.439448818897636, 1e-12);
+}
+
+/*
+ * Issue 11 item 8: DeepSeek-V3 picks a token's 4 nodes by their top-2
+ * expert affinities (arXiv 2412.19437 §2.1.2), so every picked node
+ * receives experts: IB copies = 4 x 7/8 = 3.5 (uniform: 3.18, 10% low).
+ * NVLink: the 8 experts drawn from the 4 nodes' 128 given each node gets
+ * one, by enumerating the counts (k1..k4), each >= 1, summing to 8 with
+ * weight prod C(32, ki): E[GPUs hit] = sum_i 8 (1 - C(28,ki)/C(32,ki)) =
+ * 7.4602775025 (Python), x 7/8 = 6.5277428147.
+ */
+static void test_comm_ep_affinity_routing(void **state)
+{
+    struct fixture *f = *state;
+    double ib, nv;
+    assert_int_equal(f->ds.spec.node_routing, MODEL_ROUTING_AFFINITY);
+    comm_ep_copies(&f->ds, plan_span(64, 1, 8), &ib, &nv);
+    assert_near(ib, 3.5, 1e-12);
+    assert_near(nv, 6.527742814664306, 1e-12);
+    /* EP8 in one node: the limit does not bind, nothing crosses IB */
+    comm_ep_copies(&f->ds, plan_span(8, 1, 8), &ib, &nv);
+    assert_near(ib, 0, 1e-12);
 }
 
 /* Without a node limit, plain all-to-all: top_k = 2 copies, 8 of the 16
@@ -188,7 +213,9 @@ static void test_comm_ep_plain_all_to_all(void **state)
 
 /* DeepSeek's EP64 dispatch per token per MoE layer (ISCA'25 §2.3.2:
  * dispatch FP8 1 byte, combine BF16 2 bytes, per hidden element; the
- * backward repeats both): IB bytes = copies x 7168 x (1+2+1+2). */
+ * backward repeats both): IB bytes = copies x 7168 x (1+2+1+2), with 3.5
+ * copies under affinity routing (test_comm_ep_affinity_routing). The 59
+ * MoE blocks: 58 layers and the MTP module's. */
 static void test_comm_ep_bytes_deepseek(void **state)
 {
     struct fixture *f = *state;
@@ -198,8 +225,7 @@ static void test_comm_ep_bytes_deepseek(void **state)
      * micro-batches of 4096 tokens per GPU. */
     run(f, &f->ds, "gpus=64 ep=64 zero=1 precision=fp8 gbs=128", COMM_TOPO, l,
         &t);
-    assert_near(t.what_ib[COMM_EP],
-                3.175384558872488 * 7168 * 6 * 4096 * 2 * 58, 1e-9);
+    assert_near(t.what_ib[COMM_EP], 3.5 * 7168 * 6 * 4096 * 2 * 59, 1e-9);
 }
 
 /*
@@ -232,6 +258,130 @@ static void test_comm_dualpipe_copy_in_node(void **state)
     assert_int_equal(ag->span.nodes, 2);
 }
 
+/*
+ * sp=0 (issue 11 item 9): Megatron without sequence parallelism
+ * all-reduces where SP all-gathers and reduce-scatters: an all-reduce
+ * moves 2 S (t-1)/t, the pair S (t-1)/t each: the same bytes as
+ * test_comm_tensor_parallel_volume, (96 x 8 + 4) x bsh x 7/8 x 2 x 2
+ * micro-batches, in half the calls: 2 micro-batches x (96 x 4 + 2).
+ */
+static void test_comm_tp_without_sequence_parallel(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct comm_totals t;
+    double bsh = 2048.0 * 12288;
+    size_t n = run(f, &f->gpt, "gpus=8 tp=8 gbs=2 sp=0", COMM_TOPO, l, &t);
+    const struct comm_collective *ar =
+        find(l, n, "TP all-reduce (no sequence parallelism)");
+    assert_near(t.what_nvlink[COMM_TP], 2 * (96 * 8 + 4) * bsh * 7 / 8 * 2,
+                1e-9);
+    assert_near(ar->calls, 2 * (96 * 4 + 2), 1e-12);
+}
+
+/*
+ * Issue 11 item 10: a MoE layer's routed experts are split over ep, not
+ * tp, so it has the attention block's all-gather and reduce-scatter per
+ * pass, not the dense FFN's too. tiny-moe (4 MoE layers, no shared
+ * experts), tp=2, one micro-batch of 1024 tokens: per pass 4 x 2 + the
+ * embedding's and the head's 1 each = 10, both passes 20 calls of
+ * s b h x 2 bytes, (t-1)/t = 1/2 of it moved: 20 x 1024 x 1024 x 2 / 2.
+ */
+static void test_comm_tp_in_moe_layers(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct comm_totals t;
+    run(f, &f->tiny, "gpus=2 tp=2 gbs=1", COMM_TOPO, l, &t);
+    assert_near(t.what_nvlink[COMM_TP], 20 * 1024.0 * 1024 * 2 / 2, 1e-12);
+}
+
+/*
+ * Issue 11 item 4: ZeRO-2 accumulates gradients unsharded and
+ * reduce-scatters them once per step when that memory fits (a speed of
+ * light runs the plan the cheapest way), else every micro-batch. GPT-3
+ * (Korthikanti's) on 128 H800, tp=8 pp=8: dp=2, 8 micro-batches; rank
+ * 0 holds ~2.7B parameters, whose 11 GB of FP32 gradients fit beside
+ * the rest: one call. At 1 GiB of HBM they do not: 8 calls and 8 times
+ * the bytes.
+ */
+static void test_comm_zero2_grads_once_or_per_microbatch(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct comm_totals t;
+    const struct comm_collective *once, *each;
+    struct hardware big = f->hw;
+    double once_bytes;
+    struct plan p;
+    struct cost_ctx ctx;
+    size_t n;
+    n = run(f, &f->gpt, "gpus=128 tp=8 pp=8 zero=2 gbs=16", COMM_TOPO, l, &t);
+    once = find(l, n, "gradient reduce-scatter (per step)");
+    assert_near(once->calls, 1, 0);
+    once_bytes = once->bytes;
+    /* at 1 GiB of HBM nothing fits: per micro-batch, 8 x the bytes */
+    big.spec.hbm_gib = 1;
+    hardware_derive(&big);
+    util_plan(&f->gpt, &big, "gpus=128 tp=8 pp=8 zero=2 gbs=16", &p);
+    util_ctx(&ctx, &f->gpt, &big, COMM_TOPO, &p);
+    n = comm_rank(&f->gpt, &big, &p, cost_ctx_partition(&ctx, &p), 0, COMM_TOPO,
+                  &ctx.ep, l, COMM_LIST_MAX, &t);
+    cost_ctx_release(&ctx);
+    each = find(l, n, "gradient reduce-scatter (per micro-batch)");
+    assert_near(each->calls, 8, 0);
+    assert_near(each->bytes, 8 * once_bytes, 1e-12);
+}
+
+/*
+ * `moe` in the selective modules (or `full`) redoes the MoE block's
+ * forward in the backward pass, its dispatch and combine with it
+ * (Megatron-LM checkpoints the whole MoELayer): the forward's bytes
+ * twice. DeepSeek, gpus=64 ep=64, 2 micro-batches of 4096 tokens, 59
+ * MoE blocks, FP8 dispatch 1 + combine 2 bytes forward, twice, and
+ * 1 + 2 backward: 3.5 copies x 7168 x (2 x 3 + 3) x 4096 x 2 x 59.
+ */
+static void test_comm_moe_recompute_redoes_all_to_all(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct comm_totals t;
+    struct model m = f->ds;
+    m.selective = 1u << MODEL_MOD_MOE;
+    m.layer[MODEL_LAYER_MOE].ep_recompute[MODEL_RECOMPUTE_SELECTIVE] = true;
+    m.layer[MODEL_LAYER_MTP].ep_recompute[MODEL_RECOMPUTE_SELECTIVE] = true;
+    run(f, &m, "gpus=64 ep=64 zero=1 precision=fp8 gbs=128 recompute=selective",
+        COMM_TOPO, l, &t);
+    assert_near(t.what_ib[COMM_EP], 3.5 * 7168 * 9 * 4096 * 2 * 59, 1e-9);
+}
+
+/*
+ * Issue 11 item 9: an NVLink domain larger than a host (GB200 NVL72: 72
+ * GPUs, 4 per host). 128 GPUs are one domain of 72 and a partial one of
+ * 56. EP64 from rank 0 sits in the first domain: all NVLink; FSDP over
+ * all 128 spans both domains, 64 per domain at most: IB per GPU =
+ * S x (1 - 1/2) / 64 for an all-gather of S bytes.
+ */
+static void test_comm_nvlink_domain(void **state)
+{
+    struct fixture *f = *state;
+    struct hardware nvl = f->hw;
+    struct comm_groups g;
+    struct plan p;
+    nvl.spec.gpus = 128;
+    nvl.spec.gpus_per_node = 4;
+    nvl.spec.nvlink_domain = 72;
+    hardware_derive(&nvl);
+    assert_int_equal(nvl.domain, 72);
+    util_plan(&f->ds, &nvl, "gpus=128 ep=64 zero=3 gbs=128", &p);
+    comm_groups_init(&g, &nvl, &p, COMM_TOPO);
+    assert_int_equal(g.ep.span.nodes, 1);
+    assert_near(g.ep.ib, 0, 0);
+    assert_int_equal(g.dp.span.nodes, 2);
+    assert_int_equal(g.dp.span.per_node, 64);
+    assert_near(g.dp.ib, 0.5 / 64, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,7 +390,13 @@ int main(void)
         cmocka_unit_test(test_comm_tensor_parallel_volume),
         cmocka_unit_test(test_comm_pipeline_send),
         cmocka_unit_test(test_comm_ep_node_limited_copies),
+        cmocka_unit_test(test_comm_ep_affinity_routing),
         cmocka_unit_test(test_comm_ep_plain_all_to_all),
+        cmocka_unit_test(test_comm_tp_without_sequence_parallel),
+        cmocka_unit_test(test_comm_tp_in_moe_layers),
+        cmocka_unit_test(test_comm_zero2_grads_once_or_per_microbatch),
+        cmocka_unit_test(test_comm_moe_recompute_redoes_all_to_all),
+        cmocka_unit_test(test_comm_nvlink_domain),
         cmocka_unit_test(test_comm_ep_bytes_deepseek),
         cmocka_unit_test(test_comm_dualpipe_copy_in_node),
     };

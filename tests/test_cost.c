@@ -171,6 +171,10 @@ static void test_cost_deepseek_not_slower_than_measured(void **state)
  * Korthikanti et al. 2022 §4.2.3: with 1F1B the first stage keeps p
  * micro-batches of L/p layers: L layers' worth, 34 s b h L / t bytes with
  * sequence parallelism and selective recomputation. GPT-3, t = 8, p = 8.
+ * Plus one layer's backward working set (issue 11 item 7), which the
+ * paper leaves out: the 5as bytes/token of s x s tensors the selective
+ * recompute rematerialises and the 2as of the softmax output's gradient,
+ * 7 a s x s b / t.
  */
 static void test_cost_korthikanti_first_stage(void **state)
 {
@@ -182,7 +186,8 @@ static void test_cost_korthikanti_first_stage(void **state)
              COMM_TOPO, &r);
     /* the heaviest rank: rank 0 if no logits, else compare rank 0 alone */
     assert_int_equal(r.mem.rank, 0);
-    assert_near(r.mem.activations, 34 * sbh * 96 / 8, 1e-12);
+    assert_near(r.mem.activations,
+                34 * sbh * 96 / 8 + 7 * 96 * 2048.0 * 2048 / 8, 1e-12);
 }
 
 /* Bubble coefficients (DualPipe README table): 1F1B p-1 micro-batch
@@ -220,6 +225,90 @@ static void test_cost_invariants(void **state)
                 1e-12);
 }
 
+/*
+ * Issue 11 items 1 and 2: DeepSeek's plan with its MTP module run. DualPipe
+ * rank r runs chunks r and 15-r, so the split balances pairs: rank 1 runs
+ * layer 1 (dense) and 8 MoE layers, 60 micro-batches of 4096 tokens each.
+ * Forward FLOPs/token: MLA projections 2 x 187,105,280 = 374,210,560
+ * (FP8); attention core 2 x 128 x (192 + 128) x 2048 = 167,772,160
+ * (BF16); nine experts 9 x 3 x 7168 x 2048 x 2 = 792,723,456 (FP8), or
+ * the dense FFN 3 x 7168 x 18432 x 2, the same; router 2 x 256 x 7168 =
+ * 3,670,016 (BF16); selective recompute redoes the MLA up-projections,
+ * 109,051,904 (FP8). FP8: 245760 x 9 x (3 x 1,166,934,016 + 109,051,904)
+ * = 7984.42 TFLOP; BF16: 245760 x 3 x (9 x 167,772,160 + 8 x 3,670,016)
+ * = 1134.90 TFLOP; at 1460 and 758 TFLOP/s x 112/132: 8.2099 s. The
+ * chunk-balanced split put E + 5 layers with the MTP module and both
+ * heads on rank 0: 10.28 s per step; the pair split 8.61 s.
+ */
+static void test_cost_deepseek_dualpipe_pairs(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r;
+    double t = 60 * 4096.0;
+    double f8 = t * 9 * (3 * 1166934016.0 + 109051904.0);
+    double f16 = t * 3 * (9 * 167772160.0 + 8 * 3670016.0);
+    evaluate(f, &f->ds, DEEPSEEK, COMM_TOPO, &r);
+    assert_int_equal(r.rank, 1);
+    assert_near(r.work.fp8_flops, f8, 1e-12);
+    assert_near(r.work.bf16_flops, f16, 1e-12);
+    assert_near(r.t.compute,
+                f8 / (1460e12 * 112 / 132) + f16 / (758e12 * 112 / 132), 1e-12);
+    assert_between(r.t.step, 8.5, 8.7);
+}
+
+/*
+ * Issue 11 item 10: FP8 stages balanced by FP8 time pack more layers on
+ * some ranks; a plan bound by a link is paced by its layers' bytes, so in
+ * the old model 249 default-sweep FP8 plans were slower than their BF16
+ * twins, e.g. this ZeRO-3 DualPipe plan by 3.2% (NVLink-bound). Such a
+ * plan also runs on the FLOP-balanced (BF16) split, with the BF16 plan's
+ * bytes and less compute time: the speed of light takes the faster, so
+ * FP8 is never slower, and says which split it ran on.
+ */
+static void test_cost_fp8_not_slower_than_bf16(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r8, r16;
+    evaluate(f, &f->ds,
+             "gpus=2048 tp=8 pp=4 zero=3 schedule=dualpipe precision=fp8 "
+             "recompute=selective mbs=4 gbs=15360",
+             COMM_TOPO, &r8);
+    evaluate(f, &f->ds,
+             "gpus=2048 tp=8 pp=4 zero=3 schedule=dualpipe precision=bf16 "
+             "recompute=selective mbs=4 gbs=15360",
+             COMM_TOPO, &r16);
+    assert_true(r8.t.bound != COST_COMPUTE);
+    assert_true(r8.t.step <= r16.t.step);
+    assert_int_equal(r8.balance_precision, MODEL_BF16);
+    /* compute-bound: the FP8 time balance stands */
+    evaluate(f, &f->ds, DEEPSEEK, COMM_TOPO, &r8);
+    assert_int_equal(r8.balance_precision, MODEL_FP8);
+}
+
+/*
+ * Issue 11 item 10: the HBM term counts the MoE token permutation. Per
+ * token per MoE layer per pass, permute reads the token (h x 2 bytes) and
+ * writes its top_k copies (k h x 2), unpermute reads the k combined
+ * copies (k h x 2) and writes their sum (h x 2): tiny-moe (h = 1024,
+ * k = 2), BF16: 2 x 2048 + 2 x 2048 x 4 = 12288 bytes, forward and
+ * backward 24576; 4 MoE layers, one micro-batch of 1024 tokens per GPU:
+ * 24576 x 4 x 1024 = 100,663,296 bytes.
+ */
+static void test_cost_moe_permute_hbm(void **state)
+{
+    struct fixture *f = *state;
+    struct model tiny;
+    struct cost_result r;
+    struct diag d;
+    diag_init(&d);
+    if (model_load("tests/data/tiny-moe.ini", &tiny, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    evaluate(f, &tiny, "gpus=16 ep=16 gbs=16", COMM_TOPO, &r);
+    assert_near(r.work.permute_bytes, 100663296.0, 1e-12);
+    assert_true(r.work.hbm_bytes > r.work.permute_bytes);
+    model_release(&tiny);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +321,9 @@ int main(void)
         cmocka_unit_test(test_cost_korthikanti_first_stage),
         cmocka_unit_test(test_cost_bubble_by_schedule),
         cmocka_unit_test(test_cost_invariants),
+        cmocka_unit_test(test_cost_deepseek_dualpipe_pairs),
+        cmocka_unit_test(test_cost_fp8_not_slower_than_bf16),
+        cmocka_unit_test(test_cost_moe_permute_hbm),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

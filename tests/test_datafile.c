@@ -87,8 +87,8 @@ static void test_datafile_cross_field_checks(void **state)
         model_load("tests/data/bad/model-cross.ini", &m, NULL, 0, &d),
         STATUS_OK);
     assert_has_line(d.msg, "model-cross.ini:20: training.selective: expected "
-                           "one of input|kept|norm|mla_up|attn_core|"
-                           "swiglu_out, got \"bogus\"");
+                           "one of core_attn|mla_up_proj|mlp|moe|moe_act|"
+                           "layernorm|shared_experts, got \"bogus\"");
 }
 
 static void test_datafile_cross_field_model(void **state)
@@ -98,7 +98,7 @@ static void test_datafile_cross_field_model(void **state)
     struct datafile_set s;
     (void)state;
     diag_init(&d);
-    assert_int_equal(datafile_parse_set("training.selective=norm", &s, &d),
+    assert_int_equal(datafile_parse_set("training.selective=layernorm", &s, &d),
                      STATUS_OK);
     assert_int_equal(
         model_load("tests/data/bad/model-cross.ini", &m, &s, 1, &d),

@@ -218,7 +218,7 @@ static void test_hf_config_read_deepseek_fields(void **state)
     assert_int_equal(m.spec.first_dense_layers, 3);
     assert_int_equal(m.spec.node_limit, 4); /* topk_group 4 of n_group 8 */
     assert_int_equal(m.spec.mtp_depth, 1);
-    assert_false(m.spec.mtp_enabled); /* the recipe's */
+    assert_false(m.spec.mtp_count_in_mfu); /* the recipe's */
     fi = datafile_field_index(&model_schema, "model", "layers");
     assert_string_equal(datafile_meta_source(&m.meta, (size_t)fi),
                         HF "deepseek-v3.config.json: num_hidden_layers");
@@ -290,10 +290,11 @@ static void test_hf_config_set_reaches_recipe_only(void **state)
                "tests/data/hf/qwen3-8b.config.json (a Hugging Face "
                "config.json): edit the file; --set reaches the training "
                "recipe (training.*, fp8.*, model.dropout, "
-               "model.flash_attention, mtp.enabled)");
+               "model.flash_attention, mtp.count_in_mfu)");
 }
 
-/* The recipe's mtp.enabled counts the model's MTP modules, if any. */
+/* The recipe's mtp.count_in_mfu counts the model's MTP modules in MFU's
+ * FLOPs per token, if it has any. */
 static void test_hf_config_mtp_only_where_present(void **state)
 {
     struct model m;
@@ -301,12 +302,14 @@ static void test_hf_config_mtp_only_where_present(void **state)
     struct diag d;
     (void)state;
     diag_init(&d);
-    assert_int_equal(datafile_parse_set("mtp.enabled=true", &s, &d), STATUS_OK);
+    assert_int_equal(datafile_parse_set("mtp.count_in_mfu=true", &s, &d),
+                     STATUS_OK);
     load(&m, HF "kimi-k2-instruct.config.json", &s, 1);
-    assert_false(m.spec.mtp_enabled); /* num_nextn_predict_layers 0 */
+    assert_int_equal(m.spec.mtp_depth, 0); /* num_nextn_predict_layers 0 */
+    assert_true(m.flops_per_token == m.flops_per_token_main);
     model_release(&m);
     load(&m, HF "deepseek-v3.config.json", &s, 1);
-    assert_true(m.spec.mtp_enabled);
+    assert_int_equal(m.spec.mtp_depth, 1);
     /* With MTP: 260.6 GFLOPs/token (test_model.c, shared/facts §3). */
     assert_near(m.flops_per_token, 260.6e9, 0.02);
     model_release(&m);

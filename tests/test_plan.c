@@ -93,7 +93,7 @@ static void test_plan_parse_rejects_bad_tokens(void **state)
     assert_int_equal(plan_parse(a1, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "PLAN token 'bogus=2': unknown key 'bogus' "
                                "(keys: gpus tp pp ep cp zero schedule vpp "
-                               "precision recompute mbs gbs dp)");
+                               "precision recompute mbs gbs dp sp)");
     assert_int_equal(plan_parse(a2, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "PLAN token 'tp=x': tp expects an integer in "
                                "1..1000000");
@@ -137,7 +137,8 @@ static void test_plan_check_reasons(void **state)
     assert_int_equal(check_text(f, "gpus=128 pp=64 ep=4 gbs=16", &p, &d),
                      PLAN_BAD_EP_GROUP);
     assert_int_equal(check_text(f, "pp=64 gbs=32", &p, &d), PLAN_BAD_PP_LAYERS);
-    assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 61 layers");
+    /* 61 layers and the MTP module, which always runs (issue 11) */
+    assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 62 layers");
     assert_int_equal(check_text(f, "gbs=1000", &p, &d), PLAN_BAD_BATCH);
     assert_string_equal(d.msg, "gbs=1000 is not a multiple of dp*mbs=2048");
     assert_int_equal(check_text(f, "pp=16 schedule=dualpipe gbs=1152", &p, &d),
@@ -201,6 +202,109 @@ static void test_plan_span(void **state)
     assert_int_equal(s.nodes, 1);
 }
 
+/*
+ * sp=0|1 (issue 11 item 9): tensor parallel without sequence parallelism.
+ * The default is 1, so DeepSeek's published text (no sp) parses as
+ * before and prints without it; sp=0 round-trips through plan_format.
+ * Megatron-LM needs SP for MoE with tp > 1 (core/transformer/moe README).
+ */
+static void test_plan_sp_key(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p, q;
+    struct diag d;
+    char text[256];
+    char *args[1];
+    long dp;
+    assert_int_equal(check_text(f,
+                                "pp=16 ep=64 zero=1 schedule=dualpipe "
+                                "precision=fp8",
+                                &p, &d),
+                     PLAN_OK);
+    assert_false(p.no_sp);
+    plan_format(&p, text, sizeof text);
+    assert_null(strstr(text, "sp="));
+    assert_int_equal(check_text(f, "tp=8 sp=0 gbs=256", &p, &d),
+                     PLAN_BAD_SP_MOE);
+    assert_string_equal(d.msg,
+                        "sp=0 with tp=8 on a MoE model: expert layers take "
+                        "sequence-parallel tokens (Megatron-LM requires it)");
+    assert_int_equal(check_text(f, "sp=0 gbs=2048", &p, &d),
+                     PLAN_OK); /* tp=1 */
+    assert_true(p.no_sp);
+    plan_format(&p, text, sizeof text);
+    assert_non_null(strstr(text, " sp=0"));
+    args[0] = text;
+    assert_int_equal(plan_parse(args, 1, &f->base, &q, &dp, &d), STATUS_OK);
+    assert_true(q.no_sp);
+    strcpy(text, "sp=2");
+    assert_int_equal(plan_parse(args, 1, &f->base, &q, &dp, &d), STATUS_USAGE);
+    assert_string_equal(d.msg,
+                        "PLAN token 'sp=2': sp expects an integer in 0..1");
+}
+
+/*
+ * NVLink domains larger than a host (issue 11 item 9): GB200 NVL72 has 72
+ * GPUs on one NVLink fabric, 4 per host. gpus need whole hosts, not whole
+ * domains (128 = a domain of 72 and a partial one of 56); tp may not
+ * exceed a domain, and must divide it so no TP group straddles two (tp=16
+ * in 72 would: ranks 64..79).
+ */
+static void test_plan_nvlink_domain(void **state)
+{
+    struct fixture *f = *state;
+    struct hardware nvl = f->hw;
+    struct plan p;
+    struct diag d;
+    struct plan_span s;
+    nvl.spec.gpus = 512;
+    nvl.spec.gpus_per_node = 4;
+    nvl.spec.nvlink_domain = 72;
+    hardware_derive(&nvl);
+    memset(&p, 0, sizeof p);
+    p.gpus = 128;
+    p.tp = p.pp = p.ep = p.cp = p.vpp = p.mbs = 1;
+    p.gbs = 128;
+    diag_init(&d);
+    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_OK);
+    p.gpus = 126; /* not whole hosts of 4 */
+    p.gbs = 126;
+    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_BAD_GPUS);
+    assert_string_equal(d.msg, "gpus=126 does not fill whole nodes of 4 GPUs");
+    p.gpus = 128;
+    p.gbs = 128;
+    p.tp = 8;
+    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_OK);
+    p.tp = 16;
+    p.gbs = 8;
+    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_BAD_TP_NODE);
+    assert_string_equal(d.msg,
+                        "tp=16 does not divide the NVLink domain (72 GPUs): "
+                        "some tensor-parallel groups would straddle two");
+    /* a DP group of 128 from rank 0: 72 + 56, at most 64 per domain */
+    s = plan_span(128, 1, 72);
+    assert_int_equal(s.nodes, 2);
+    assert_int_equal(s.per_node, 64);
+}
+
+/*
+ * DualPipe (issue 11 item 1): each direction is a 1F1B pipeline of half
+ * the micro-batches, so rank r keeps pp - r micro-batches of its chunk r
+ * in flight and r + 1 of chunk pp-1-r: pp + 1 together on every rank, as
+ * DualPipe's README counts. pp=16, 120 micro-batches: rank 3 keeps 13
+ * and 4.
+ */
+static void test_plan_dualpipe_inflight_per_chunk(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p;
+    struct diag d;
+    check_text(f, "pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8", &p, &d);
+    assert_near(plan_inflight_chunk(&p, 3, 0), 13, 0);
+    assert_near(plan_inflight_chunk(&p, 3, 1), 4, 0);
+    assert_near(plan_inflight(&p, 3), 17, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +314,9 @@ int main(void)
         cmocka_unit_test(test_plan_check_reasons),
         cmocka_unit_test(test_plan_family_names),
         cmocka_unit_test(test_plan_span),
+        cmocka_unit_test(test_plan_sp_key),
+        cmocka_unit_test(test_plan_nvlink_domain),
+        cmocka_unit_test(test_plan_dualpipe_inflight_per_chunk),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

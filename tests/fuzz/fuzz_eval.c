@@ -391,7 +391,7 @@ static void
 check_links(const struct cost_ctx *cc, const struct plan *p, const char *plan)
 {
     const struct model_partition *part = cost_ctx_partition(cc, p);
-    long gpn = cc->hw->spec.gpus_per_node, rank;
+    long gpn = cc->hw->domain, rank; /* GPUs per NVLink domain */
     need(part != NULL, "a prepared plan has its partition", plan);
     for (rank = 0; rank < p->pp; rank++) {
         struct comm_totals t;

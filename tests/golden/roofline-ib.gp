@@ -18,9 +18,9 @@ NFAM = 3
 HAVE_PUBLISHED = 1
 array fam_color[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  7.66 s'
-fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  18.15 s'
-fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  20.85 s'
+fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'
+fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.26 s'
+fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
 set lmargin at screen 0.075
@@ -66,21 +66,21 @@ set label '39.6k' at 34058.8, 2675.2 left front boxed font ',13'
 set arrow from 39580, 1979 to 39580, 2393.53 nohead front lw 1.2 lc rgb '#333333'
 set label 'ridge 24.8k FLOP/B' at 6706.98, 1238.79 left front boxed font ',13'
 set arrow from 24775.8, 1238.79 to 21737.5, 1238.79 nohead front lw 1.2 lc rgb '#333333'
-set label '19.8k' at 12643.8, 822.757 left front boxed font ',13'
-set arrow from 19780, 989 to 17528, 919.579 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 12.9k FLOP/B' at 3618.14, 822.305 left front boxed font ',13'
-set arrow from 12863, 643.152 to 11726.5, 735.726 nohead front lw 1.2 lc rgb '#333333'
+set label '19.8k' at 11974.8, 478.416 left front boxed font ',13'
+set arrow from 19780, 989 to 16600.6, 534.716 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 12.9k FLOP/B' at 3775.01, 856.914 left front boxed font ',13'
+set arrow from 12863, 643.152 to 12234.9, 766.69 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 27932.2594715, 1059.23188672 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 2103.07, 2045.57 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2103.07, 1609.71 left front boxed font ',14'
-set arrow from 27932.3, 1059.23 to 25653.2, 1427.95 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 33556, 1500.75 left front boxed font ',14'
-set arrow from 27932.3, 1059.23 to 32689.3, 1331.3 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 19476.4, 445.769 left front boxed font ',14'
-set arrow from 16646.6, 445.769 to 18973.4, 445.769 nohead front lw 1.2 lc rgb '#333333'
-set label '3' at 9575.02, 404.059 left front boxed font ',14'
-set arrow from 8183.85, 404.059 to 9327.73, 404.059 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 28662.4226004, 1059.49590687 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 2158.05, 2046.08 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1610.11 left front boxed font ',14'
+set arrow from 28662.4, 1059.5 to 26323.8, 1428.3 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 34433.1, 1501.13 left front boxed font ',14'
+set arrow from 28662.4, 1059.5 to 33543.9, 1331.63 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 16404.8, 888.936 left front boxed font ',14'
+set arrow from 15200.7, 661.5 to 15981.1, 788.563 nohead front lw 1.2 lc rgb '#333333'
+set label '3' at 9540.98, 402.753 left front boxed font ',14'
+set arrow from 8154.76, 402.753 to 9294.58, 402.753 nohead front lw 1.2 lc rgb '#333333'
 
 plot \
     for [i=1:NFAM] NaN with points pt 7 ps 2 lc rgb fam_color[i] title fam_key[i], \

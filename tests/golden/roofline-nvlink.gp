@@ -18,9 +18,9 @@ NFAM = 3
 HAVE_PUBLISHED = 1
 array fam_color[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  7.66 s'
-fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  18.15 s'
-fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  20.85 s'
+fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'
+fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.26 s'
+fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
 set lmargin at screen 0.075
@@ -72,16 +72,16 @@ set arrow from 4945, 989 to 4508.06, 1131.35 nohead front lw 1.2 lc rgb '#333333
 set label 'ridge 4.02k FLOP/B' at 1179.69, 856.914 left front boxed font ',13'
 set arrow from 4019.7, 643.152 to 3823.4, 766.69 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 14628.6355206, 1059.23188672 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 19048, 407.85 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 19048, 320.946 left front boxed font ',14'
-set arrow from 14628.6, 1059.23 to 18556, 459.764 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 17573.9, 1500.75 left front boxed font ',14'
-set arrow from 14628.6, 1059.23 to 17120, 1331.3 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 3668.8, 445.769 left front boxed font ',14'
-set arrow from 3135.76, 445.769 to 3574.05, 445.769 nohead front lw 1.2 lc rgb '#333333'
-set label '3' at 6637.87, 404.059 left front boxed font ',14'
-set arrow from 5673.45, 404.059 to 6466.44, 404.059 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 16145.6328032, 1059.49590687 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 21023.2, 407.952 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 21023.2, 321.026 left front boxed font ',14'
+set arrow from 16145.6, 1059.5 to 20480.3, 459.878 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 19396.3, 1501.13 left front boxed font ',14'
+set arrow from 16145.6, 1059.5 to 18895.4, 1331.63 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 9922.01, 801.994 left front boxed font ',14'
+set arrow from 8565.31, 661.5 to 9665.76, 711.438 nohead front lw 1.2 lc rgb '#333333'
+set label '3' at 6743.86, 402.753 left front boxed font ',14'
+set arrow from 5764.04, 402.753 to 6569.69, 402.753 nohead front lw 1.2 lc rgb '#333333'
 
 plot \
     for [i=1:NFAM] NaN with points pt 7 ps 2 lc rgb fam_color[i] title fam_key[i], \

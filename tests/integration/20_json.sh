@@ -38,3 +38,12 @@ check "json FSDP flat: ib-bound, ratio > 3" \
     json_check 'j["bound"]=="ib" and j["comm_compute_ratio"] > 3' --comm-model flat $FSDP
 check "json: mfu against BF16 peak, mfu_precision against FP8 peak" \
     json_check 'abs(j["mfu"] / j["mfu_precision"] - 1979/989) < 1e-9' $DS
+# issue 11: per-rank memory, MTP run, sequence parallelism, gradient reduction
+check "json DeepSeek: memory_by_rank has every pipeline rank, its heaviest is memory_gib" \
+    json_check 'len(j["memory_by_rank"])==16 and [r["rank"] for r in j["memory_by_rank"]]==list(range(16)) and abs(max(r["total"] for r in j["memory_by_rank"])-j["memory_gib"]["total"])<1e-9' $DS
+check "json DeepSeek: MFU counts 250 GFLOP/token, 260.6 run with MTP" \
+    json_check 'abs(j["flops_per_token_run"]/260.6e9-1)<0.001 and j["plan"]["sp"]==1' $DS
+check "json: sp=0 in the plan" \
+    json_check 'j["plan"]["sp"]==0 and any(c["kind"]=="all-reduce" and c["name"].startswith("TP") for c in j["collectives"])' -m tests/data/gpt-korthikanti.ini gpus=8 tp=8 gbs=8 sp=0
+check "json: ZeRO-2 says how it reduces gradients" \
+    json_check 'j["grads_reduced"] in ("per_step","per_microbatch") and all(r["grads_reduced"] in ("per_step","per_microbatch") for r in j["memory_by_rank"])' gpus=2048 pp=16 ep=64 zero=2 schedule=dualpipe precision=fp8 recompute=selective gbs=15360
