@@ -600,7 +600,8 @@ static void print_summary(const struct report *r)
             snprintf(mfu, sizeof mfu, " (%.1f%%)", 100 * v->measured_mfu);
         printf("  %-48s %6.2f s/step%s, %4.0f TFLOP/s/GPU%s, MFU %5.1f%%%s%s\n",
                v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
-               tflops, 100 * p->t.mfu, mfu, p->fits ? "" : "; does not fit");
+               tflops, 100 * p->t.mfu_bf16_peak, mfu,
+               p->fits ? "" : "; does not fit");
     }
     for (i = 0; i < r->nvalidation_notes; i++)
         printf("  %s\n", r->validation_notes[i]);
