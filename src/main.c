@@ -602,6 +602,16 @@ static void print_summary(const struct report *r)
                v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
                tflops, 100 * p->t.mfu_bf16_peak, mfu,
                p->fits ? "" : "; does not fit");
+        if (v->completions > 1)
+            printf("  %-48s SOL %.2f-%.2f s over %zu completions of %s\n", "",
+                   v->sol_min_step_s, v->sol_max_step_s, v->completions,
+                   v->unpublished);
+        if (v->measured_step_eq > 0)
+            printf("  %-48s %s\n", "",
+                   v->holds ? "the speed of light holds: no completion is "
+                              "slower than the measured run"
+                            : "SPEED OF LIGHT BROKEN: a completion is "
+                              "slower than the measured run");
     }
     for (i = 0; i < r->nvalidation_notes; i++)
         printf("  %s\n", r->validation_notes[i]);
