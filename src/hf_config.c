@@ -181,12 +181,12 @@ static bool absent(const cJSON *it)
 
 static long field(const char *section, const char *key)
 {
-    return datafile_field_index(&model_schema, section, key);
+    return datafile_field_index(model_schema(), section, key);
 }
 
 static void *slot(struct reader *r, long fi)
 {
-    return (char *)r->spec + model_schema.fields[fi].offset;
+    return (char *)r->spec + model_schema()->fields[fi].offset;
 }
 
 /* Records field fi as given by this file, with "path: <text>" as source. */
@@ -245,7 +245,7 @@ static bool get_int(struct reader *r,
 }
 
 /*
- * Reads key as an integer into model_schema's section.name (its range).
+ * Reads key as an integer into model_schema()'s section.name (its range).
  * Absent or null: an error when required, else def with why as source.
  * Returns whether a value was given.
  */
@@ -258,7 +258,7 @@ static bool int_field(struct reader *r,
                       const char *why)
 {
     long fi = field(section, name), v = def;
-    const struct datafile_field *f = &model_schema.fields[fi];
+    const struct datafile_field *f = &model_schema()->fields[fi];
     char want[160];
     bool found;
     datafile_describe(f, want, sizeof want);
@@ -344,7 +344,7 @@ static void model_name(struct reader *r)
     char buf[512], *base, *dot;
     long fi = field("model", "name");
     char *name = slot(r, fi);
-    size_t size = model_schema.fields[fi].size;
+    size_t size = model_schema()->fields[fi].size;
 
     snprintf(buf, sizeof buf, "%s", r->path);
     base = strrchr(buf, '/');
@@ -917,7 +917,7 @@ enum status hf_config_read(const char *path,
 
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", path);
-    meta->schema = &model_schema;
+    meta->schema = model_schema();
     st = datafile_read(path, &text, &len, d);
     if (st != STATUS_OK)
         return st;

@@ -40,10 +40,10 @@ bool hf_config_is_json(const char *path);
 
 /*
  * Reads the config.json at path into the architecture fields of spec:
- * model_schema's [model] (name, layers, hidden, vocab, tied_embeddings,
+ * model_schema()'s [model] (name, layers, hidden, vocab, tied_embeddings,
  * max_positions, norm, linear_bias), [attention], [ffn], [moe] and
  * mtp.depth. The training-recipe fields (model_field_is_training()) are
- * left as they are. meta is initialised (path, model_schema) and receives,
+ * left as they are. meta is initialised (path, model_schema()) and receives,
  * for each architecture field, given = true and a source naming the file
  * and the JSON key the value came from (or why it is implied); the caller
  * releases it with datafile_meta_release(). The model name is the file's

@@ -90,14 +90,19 @@ static const struct datafile_field fields[] = {
 };
 /* clang-format on */
 
-const struct datafile_schema model_schema = {"model", fields,
-                                             sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {"model", fields,
+                                              sizeof fields / sizeof fields[0]};
+
+const struct datafile_schema *model_schema(void)
+{
+    return &schema;
+}
 
 /* ---- Validation across fields ---- */
 
 static long line_of(const struct model *m, const char *section, const char *key)
 {
-    long i = datafile_field_index(&model_schema, section, key);
+    long i = datafile_field_index(model_schema(), section, key);
     return i < 0 ? 0 : m->meta.line[i];
 }
 
@@ -708,9 +713,9 @@ bool model_field_is_training(size_t i)
                                           {"mtp", "count_in_mfu"}};
     const struct datafile_field *f;
     size_t k;
-    if (i >= model_schema.n)
+    if (i >= model_schema()->n)
         return false;
-    f = &model_schema.fields[i];
+    f = &model_schema()->fields[i];
     for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (strcmp(f->section, keys[k][0]) == 0 &&
             (!keys[k][1] || strcmp(f->key, keys[k][1]) == 0))
@@ -718,20 +723,20 @@ bool model_field_is_training(size_t i)
     return false;
 }
 
-/* A training recipe's schema: model_schema's training fields, copied with
+/* A training recipe's schema: model_schema()'s training fields, copied with
  * their offsets, so a recipe loads straight into a struct model_spec. */
 struct recipe_schema {
     struct datafile_field field[DATAFILE_FIELDS_MAX];
-    size_t model_index[DATAFILE_FIELDS_MAX]; /* into model_schema */
+    size_t model_index[DATAFILE_FIELDS_MAX]; /* into model_schema() */
     struct datafile_schema schema;
 };
 
 static void recipe_schema_init(struct recipe_schema *r)
 {
     size_t i, n = 0;
-    for (i = 0; i < model_schema.n && n < DATAFILE_FIELDS_MAX; i++)
+    for (i = 0; i < model_schema()->n && n < DATAFILE_FIELDS_MAX; i++)
         if (model_field_is_training(i)) {
-            r->field[n] = model_schema.fields[i];
+            r->field[n] = model_schema()->fields[i];
             r->model_index[n++] = i;
         }
     r->schema.kind = "training recipe";
@@ -748,7 +753,7 @@ static void reject_architecture_sets(const char *path,
     size_t i;
     for (i = 0; i < nsets; i++) {
         long fi =
-            datafile_field_index(&model_schema, sets[i].section, sets[i].key);
+            datafile_field_index(model_schema(), sets[i].section, sets[i].key);
         if (fi < 0 || model_field_is_training((size_t)fi))
             continue; /* the recipe's, or unknown: reported by the loader */
         sets[i].used = true;
@@ -874,7 +879,8 @@ enum status model_load(const char *path,
     if (hf_config_is_json(path))
         return load_json(path, NULL, m, sets, nsets, d);
     memset(m, 0, sizeof *m);
-    st = datafile_load(path, &model_schema, &m->spec, &m->meta, sets, nsets, d);
+    st =
+        datafile_load(path, model_schema(), &m->spec, &m->meta, sets, nsets, d);
     if (st != STATUS_OK)
         return st;
     check_spec(m, d);

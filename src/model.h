@@ -250,7 +250,11 @@ struct model {
     unsigned selective; /* modules `selective` recomputes (bit mask) */
 };
 
-extern const struct datafile_schema model_schema;
+/* The schema of model files ([model], [attention], [ffn], [moe], [mtp],
+ * [training], [fp8]: the architecture and its training recipe): every section
+ * and key with its type, range, unit and default; for loading, `check` and
+ * data/README.md. Static: never NULL. */
+const struct datafile_schema *model_schema(void);
 
 /*
  * Loads the model file at path (applying --set overrides for its sections)
@@ -297,7 +301,7 @@ enum status model_check_training(const char *path,
                                  struct diag *d);
 
 /*
- * Whether model_schema's field i (0 .. model_schema.n - 1) belongs to the
+ * Whether model_schema()'s field i (0 .. model_schema()->n - 1) belongs to the
  * training recipe rather than the architecture.
  */
 bool model_field_is_training(size_t i);

@@ -32,7 +32,10 @@ struct sweep_file {
     struct datafile_meta meta;
 };
 
-extern const struct datafile_schema sweep_schema;
+/* The schema of sweep files (the plan space and the [defaults] of a PLAN):
+ * every section and key with its type, range, unit and default; for loading,
+ * `check` and data/README.md. Static: never NULL. */
+const struct datafile_schema *sweep_schema(void);
 
 /*
  * Loads a sweep file with --set overrides and checks that [defaults] is a

@@ -277,14 +277,14 @@ static void test_calibration_files_cite_every_value(void **state)
         struct calibration cal;
         size_t given = 0;
         load(&cal, files[f]);
-        for (i = 0; i < calibration_schema.n; i++) {
+        for (i = 0; i < calibration_schema()->n; i++) {
             if (!cal.meta.given[i])
                 continue;
             given++;
             if (!*datafile_meta_source(&cal.meta, i))
                 fail_msg("%s: %s.%s has no source", files[f],
-                         calibration_schema.fields[i].section,
-                         calibration_schema.fields[i].key);
+                         calibration_schema()->fields[i].section,
+                         calibration_schema()->fields[i].key);
         }
         assert_true(given > 30);
         calibration_release(&cal);
@@ -393,7 +393,7 @@ static void test_calibration_keys(void **state)
         CALIBRATION_LINK_INTER, CALIBRATION_REDUCE_SCATTER, buf, sizeof buf));
     assert_string_equal(buf, "network_inter_reduce_scatter");
     assert_int_not_equal(
-        datafile_field_index(&calibration_schema, buf, "busbw_gbps"), -1);
+        datafile_field_index(calibration_schema(), buf, "busbw_gbps"), -1);
     assert_false(calibration_network_section(CALIBRATION_LINK_INTRA,
                                              CALIBRATION_ALLTOALL, buf, 8));
     assert_true(calibration_collective_from_key("alltoall", &k));

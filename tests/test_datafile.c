@@ -274,7 +274,7 @@ static void test_datafile_sources(void **state)
     diag_init(&d);
     assert_int_equal(hardware_load("data/hardware/h800.ini", &h, NULL, 0, &d),
                      STATUS_OK);
-    i = datafile_field_index(&hardware_schema, "cluster", "nvlink_gbps");
+    i = datafile_field_index(hardware_schema(), "cluster", "nvlink_gbps");
     assert_string_equal(datafile_meta_source(&h.meta, (size_t)i),
                         "arXiv 2412.19437 §3.2.2: NVLink 160 GB/s achieved, "
                         "about 3.2x IB");

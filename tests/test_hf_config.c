@@ -32,12 +32,12 @@ load(struct model *m, const char *path, struct datafile_set *sets, size_t n)
         fail_msg("%s: %s", path, d.msg);
 }
 
-/* The text of model_schema field i's value in spec, as an INI file would
+/* The text of model_schema() field i's value in spec, as an INI file would
  * give it (for --set). */
 static void
 value_text(const struct model_spec *spec, size_t i, char *buf, size_t size)
 {
-    const struct datafile_field *f = &model_schema.fields[i];
+    const struct datafile_field *f = &model_schema()->fields[i];
     const char *at = (const char *)spec + f->offset;
     size_t k, used = 0;
     switch (f->type) {
@@ -77,14 +77,14 @@ value_text(const struct model_spec *spec, size_t i, char *buf, size_t size)
 static size_t recipe_of(const struct model *m, struct datafile_set *sets)
 {
     size_t i, n = 0;
-    for (i = 0; i < model_schema.n; i++) {
+    for (i = 0; i < model_schema()->n; i++) {
         char value[DATAFILE_TEXT_MAX], arg[DATAFILE_TEXT_MAX + 130];
         struct diag d;
         if (!model_field_is_training(i))
             continue;
         value_text(&m->spec, i, value, sizeof value);
-        snprintf(arg, sizeof arg, "%s.%s=%s", model_schema.fields[i].section,
-                 model_schema.fields[i].key, value);
+        snprintf(arg, sizeof arg, "%s.%s=%s", model_schema()->fields[i].section,
+                 model_schema()->fields[i].key, value);
         diag_init(&d);
         if (datafile_parse_set(arg, &sets[n++], &d) != STATUS_OK)
             fail_msg("%s", d.msg);
@@ -219,11 +219,11 @@ static void test_hf_config_read_deepseek_fields(void **state)
     assert_int_equal(m.spec.node_limit, 4); /* topk_group 4 of n_group 8 */
     assert_int_equal(m.spec.mtp_depth, 1);
     assert_false(m.spec.mtp_count_in_mfu); /* the recipe's */
-    fi = datafile_field_index(&model_schema, "model", "layers");
+    fi = datafile_field_index(model_schema(), "model", "layers");
     assert_string_equal(datafile_meta_source(&m.meta, (size_t)fi),
                         HF "deepseek-v3.config.json: num_hidden_layers");
     /* A recipe value: the recipe file and line (seq_len is on line 14). */
-    fi = datafile_field_index(&model_schema, "training", "seq_len");
+    fi = datafile_field_index(model_schema(), "training", "seq_len");
     assert_string_equal(datafile_meta_source(&m.meta, (size_t)fi),
                         RECIPE ":14: arXiv 2412.19437 §4.2 (DeepSeek-V3 "
                                "pre-training hyper-parameters)");

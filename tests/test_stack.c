@@ -32,11 +32,11 @@ static void load(struct stack *s, const char *path)
 static void assert_every_value_cited(const struct stack *s)
 {
     size_t i;
-    for (i = 0; i < stack_schema.n; i++) {
+    for (i = 0; i < stack_schema()->n; i++) {
         assert_true(s->meta.given[i]); /* every key is required */
         if (!*datafile_meta_source(&s->meta, i))
             fail_msg("%s: stack.%s has no source", s->meta.path,
-                     stack_schema.fields[i].key);
+                     stack_schema()->fields[i].key);
     }
 }
 
