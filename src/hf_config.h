@@ -16,6 +16,11 @@
  * What config.json does not say (sequence length, batch, precisions, bytes
  * per state) is not this module's: model.c takes it from a training
  * recipe. This module does not print.
+ *
+ * Owns: reading and parsing the file, its top-level keys (each once; each
+ * read or read past) and the entry point. Calls datafile_read(), cJSON,
+ * hf_arch (finding the architecture and reading its keys) and hf_reader
+ * (the value helpers both use).
  */
 #ifndef PROJ_HF_CONFIG_H
 #define PROJ_HF_CONFIG_H
