@@ -178,9 +178,11 @@ struct calibration {
                                   [CALIBRATION_COLLECTIVE_COUNT];
 };
 
-/* The schema of calibration files (measured GEMM, attention and
- * collective curves): every section and key with its type, range, unit and
- * default; for loading, `check` and data/README.md. Static: never NULL. */
+/*
+ * The schema of calibration files (measured kernel and network efficiencies):
+ * every section and key with its type, range, unit and default; for
+ * loading, `check` and data/README.md. Static: never NULL.
+ */
 const struct datafile_schema *calibration_schema(void);
 
 /*

@@ -64,9 +64,11 @@ struct hardware {
     long domain;
 };
 
-/* The schema of hardware files (the GPU, the cluster's links and the
- * efficiencies): every section and key with its type, range, unit and
- * default; for loading, `check` and data/README.md. Static: never NULL. */
+/*
+ * The schema of hardware files (the GPU, the cluster's links and the
+ * efficiencies): every section and key with its type, range, unit and default;
+ * for loading, `check` and data/README.md. Static: never NULL.
+ */
 const struct datafile_schema *hardware_schema(void);
 
 /*

@@ -72,9 +72,11 @@ struct stack {
     struct datafile_meta meta; /* lines and sources */
 };
 
-/* The schema of stack files (the training stack's overlap and fusion rules):
- * every section and key with its type, range, unit and default; for loading,
- * `check` and data/README.md. Static: never NULL. */
+/*
+ * The schema of stack files (what the training framework overlaps):
+ * every section and key with its type, range, unit and default; for
+ * loading, `check` and data/README.md. Static: never NULL.
+ */
 const struct datafile_schema *stack_schema(void);
 
 /*
