@@ -20,7 +20,7 @@
 #include "model.h"
 #include "test_util.h"
 
-#define RECIPE "data/training/default.ini"
+#define RECIPE "tests/data/snap/training/default.ini"
 #define HF     "tests/data/hf/"
 
 static void
@@ -101,7 +101,8 @@ evaluate(const struct model *m, const char *plan_text, struct cost_result *r)
     struct cost_ctx ctx;
     struct diag d;
     diag_init(&d);
-    if (hardware_load("data/hardware/h800.ini", &hw, NULL, 0, &d) != STATUS_OK)
+    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d) !=
+        STATUS_OK)
         fail_msg("%s", d.msg);
     util_plan(m, &hw, plan_text, &p);
     util_ctx(&ctx, m, &hw, COMM_TOPO, &p);
@@ -137,7 +138,8 @@ static void same_model(const char *json, const char *ini, const char *plan)
 }
 
 /* The issue's acceptance check: DeepSeek-V3 as published, with the default
- * recipe (DeepSeek's own), is data/models/deepseek-v3.ini. */
+ * recipe (DeepSeek's own), is the INI file (the snapshot of
+ * data/models/deepseek-v3.ini). */
 static void test_hf_config_deepseek_v3_is_the_ini(void **state)
 {
     const char *plan = "gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe "
@@ -145,11 +147,11 @@ static void test_hf_config_deepseek_v3_is_the_ini(void **state)
     struct model a, b;
     struct cost_result ra, rb;
     (void)state;
-    same_model(HF "deepseek-v3.config.json", "data/models/deepseek-v3.ini",
-               plan);
+    same_model(HF "deepseek-v3.config.json",
+               "tests/data/snap/models/deepseek-v3.ini", plan);
     /* The default recipe is DeepSeek-V3's: no --set needed. */
     load(&a, HF "deepseek-v3.config.json", NULL, 0);
-    load(&b, "data/models/deepseek-v3.ini", NULL, 0);
+    load(&b, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
     evaluate(&a, plan, &ra);
     evaluate(&b, plan, &rb);
     assert_near(ra.mem.total, rb.mem.total, 1e-12);
@@ -164,14 +166,16 @@ static void test_hf_config_deepseek_v3_is_the_ini(void **state)
 static void test_hf_config_llama_405b_is_the_ini(void **state)
 {
     (void)state;
-    same_model(HF "llama-3.1-405b.config.json", "data/models/llama-3-405b.ini",
+    same_model(HF "llama-3.1-405b.config.json",
+               "tests/data/snap/models/llama-3-405b.ini",
                "gpus=2048 tp=8 pp=16 gbs=2048 recompute=selective");
 }
 
 static void test_hf_config_kimi_k2_is_the_ini(void **state)
 {
     (void)state;
-    same_model(HF "kimi-k2-instruct.config.json", "data/models/kimi-k2.ini",
+    same_model(HF "kimi-k2-instruct.config.json",
+               "tests/data/snap/models/kimi-k2.ini",
                "gpus=2048 pp=16 ep=64 zero=1 gbs=16384 precision=fp8 "
                "recompute=selective");
 }
@@ -180,7 +184,7 @@ static void test_hf_config_qwen3_235b_is_the_ini(void **state)
 {
     (void)state;
     same_model(HF "qwen3-235b-a22b-instruct-2507.config.json",
-               "data/models/qwen3-235b-a22b.ini",
+               "tests/data/snap/models/qwen3-235b-a22b.ini",
                "gpus=2048 pp=8 ep=32 zero=1 gbs=2048 recompute=selective");
 }
 
@@ -190,7 +194,8 @@ static void test_hf_config_llama_70b_is_the_ini(void **state)
 {
     (void)state;
     same_model(HF "deepseek-r1-distill-llama-70b.config.json",
-               "data/models/llama-3.1-70b.ini", "gpus=2048 tp=8 pp=4 gbs=2048");
+               "tests/data/snap/models/llama-3.1-70b.ini",
+               "gpus=2048 tp=8 pp=4 gbs=2048");
 }
 
 /* Not a published file (tests/data/hf/README.md): the MixtralForCausalLM
@@ -199,7 +204,8 @@ static void test_hf_config_mixtral_is_the_ini(void **state)
 {
     (void)state;
     same_model(HF "synthetic/mixtral-8x22b.json",
-               "data/models/mixtral-8x22b.ini", "gpus=2048 tp=8 ep=8 gbs=2048");
+               "tests/data/snap/models/mixtral-8x22b.ini",
+               "gpus=2048 tp=8 ep=8 gbs=2048");
 }
 
 /* What each JSON key became, with the file and key as its source. */
@@ -584,7 +590,7 @@ static void test_hf_config_is_json(void **state)
 {
     (void)state;
     assert_true(hf_config_is_json(HF "qwen3-8b.config.json"));
-    assert_false(hf_config_is_json("data/models/deepseek-v3.ini"));
+    assert_false(hf_config_is_json("tests/data/snap/models/deepseek-v3.ini"));
     assert_false(hf_config_is_json("tests/data/no-such.json"));
     assert_false(hf_config_is_json("tests/data"));
 }
