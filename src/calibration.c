@@ -147,8 +147,13 @@ static const struct datafile_field fields[] = {
 };
 /* clang-format on */
 
-const struct datafile_schema calibration_schema = {
-    "calibration", fields, sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {"calibration", fields,
+                                              sizeof fields / sizeof fields[0]};
+
+const struct datafile_schema *calibration_schema(void)
+{
+    return &schema;
+}
 
 /* ---- Checks ---- */
 
@@ -160,7 +165,7 @@ static void bad(const struct calibration *cal,
                 const char *key,
                 const char *problem)
 {
-    long i = datafile_field_index(&calibration_schema, section, key);
+    long i = datafile_field_index(calibration_schema(), section, key);
     long line = i < 0 ? 0 : cal->meta.line[i];
     if (line > 0)
         diag_add(d, st, "%s:%ld: %s.%s: %s", cal->meta.path, line, section, key,
@@ -424,7 +429,7 @@ enum status calibration_load(const char *path,
 {
     enum status st;
     memset(cal, 0, sizeof *cal);
-    st = datafile_load(path, &calibration_schema, &cal->spec, &cal->meta, sets,
+    st = datafile_load(path, calibration_schema(), &cal->spec, &cal->meta, sets,
                        nsets, d);
     if (st != STATUS_OK)
         return st;

@@ -178,7 +178,12 @@ struct calibration {
                                   [CALIBRATION_COLLECTIVE_COUNT];
 };
 
-extern const struct datafile_schema calibration_schema;
+/*
+ * The schema of calibration files (measured kernel and network efficiencies):
+ * every section and key with its type, range, unit and default; for
+ * loading, `check` and data/README.md. Static: never NULL.
+ */
+const struct datafile_schema *calibration_schema(void);
 
 /*
  * Loads the calibration file at path, applying the --set overrides in

@@ -1,13 +1,19 @@
 /*
  * datafile: INI files (read with inih) into typed structs, driven by a
- * schema table of the caller's; strict numbers; --set overrides; sources.
+ * schema table of the caller's (datafile_schema.h); --set overrides;
+ * sources.
  *
- * A schema lists every accepted section and key with its type, unit,
- * range and default. Loading reports every problem of the file at once,
- * each as "path:line: section.key: problem", and fills the struct only
- * when there is none. Any section may hold `source = text` (the source of
- * every value in it) and any key may have `key.source = text` (its own).
- * This module knows no particular file: model, hardware and sweep own
+ * Loading reports every problem of the file at once, each as
+ * "path:line: section.key: problem", and fills the struct only when there
+ * is none. Any section may hold `source = text` (the source of every
+ * value in it) and any key may have `key.source = text` (its own).
+ *
+ * Owns: reading a file (datafile_read(), also hf_config's), the INI
+ * reader, --set and the sources of values. Calls datafile_text (every
+ * line is checked text), datafile_value (numbers and lists) and
+ * datafile_schema; this header includes those three, so a caller of the
+ * data files includes datafile.h alone. This module knows no particular
+ * file: model, hardware, sweep, calibration, stack and validation own
  * their schemas. It does not print.
  */
 #ifndef PROJ_DATAFILE_H
@@ -15,49 +21,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
+#include "datafile_schema.h"
+#include "datafile_text.h"
+#include "datafile_value.h"
 #include "diag.h"
-
-enum datafile_type {
-    DATAFILE_INT,    /* long, stored at offset */
-    DATAFILE_DOUBLE, /* double */
-    DATAFILE_BOOL,   /* bool: true|false|yes|no|on|off */
-    DATAFILE_STRING, /* char[size] */
-    DATAFILE_ENUM,   /* int: index into choices "a|b|c" */
-    DATAFILE_LIST    /* struct datafile_list: numbers, ranges or choices */
-};
-
-#define DATAFILE_LIST_MAX   256 /* values in one list */
-#define DATAFILE_FIELDS_MAX 80  /* fields in one schema */
-#define DATAFILE_TEXT_MAX   200 /* a value's text, as inih reads lines */
-
-/* A list value: numbers, or enum indexes when the field has choices. */
-struct datafile_list {
-    size_t n;
-    double v[DATAFILE_LIST_MAX];
-};
-
-struct datafile_field {
-    const char *section;
-    const char *key;
-    enum datafile_type type;
-    size_t offset;       /* into the destination struct */
-    size_t size;         /* DATAFILE_STRING: buffer size */
-    double min, max;     /* numbers (each list item too): accepted range */
-    bool min_open;       /* true: value must be > min (not >=) */
-    bool required;       /* false: def applies when absent */
-    const char *def;     /* text of the default, parsed like input */
-    const char *unit;    /* e.g. "GB/s", "" for counts */
-    const char *choices; /* ENUM and enum LIST: "1f1b|interleaved|zb" */
-    const char *help;    /* one line, for data/README.md and Assumptions */
-};
-
-struct datafile_schema {
-    const char *kind; /* "model", "hardware", "sweep", "validation" */
-    const struct datafile_field *fields;
-    size_t n;
-};
 
 /* A --set override: section.key=value, with the argument kept for errors. */
 struct datafile_set {
@@ -118,11 +86,6 @@ void datafile_meta_release(struct datafile_meta *meta);
  */
 const char *datafile_meta_source(const struct datafile_meta *meta, size_t i);
 
-/* Index of section.key in schema, or -1. */
-long datafile_field_index(const struct datafile_schema *schema,
-                          const char *section,
-                          const char *key);
-
 /*
  * Parses "SEC.KEY=VALUE" (a --set argument) into out. Returns STATUS_USAGE
  * with a message naming the argument when it has no '.', no '=', or an
@@ -140,62 +103,5 @@ enum status datafile_first_section(const char *path,
                                    char *buf,
                                    size_t size,
                                    struct diag *d);
-
-/*
- * Strict number parsing (jq): the whole text must be one finite number in
- * plain decimal, [+-]digits[.digits][e[+-]digits] (an integer: [+-]digits).
- * Return false on blanks, trailing text, hexadecimal, overflow, NaN,
- * infinity, and (doubles) subnormal values: below DBL_MIN, 2.2e-308,
- * any nonzero magnitude is refused.
- */
-bool datafile_parse_double(const char *text, double *out);
-bool datafile_parse_long(const char *text, long *out);
-
-/*
- * Parses one value of field f from text into *out (numbers and enum
- * indexes as double), checking the range. On failure writes the problem
- * ("expected an integer in 1..64, got \"x\"") into why and returns false.
- */
-bool datafile_parse_scalar(const struct datafile_field *f,
-                           const char *text,
-                           double *out,
-                           char *why,
-                           size_t why_size);
-
-/*
- * Whether text[0..len) is text roofplan can carry into its workbook (XML),
- * its charts (SVG, gnuplot) and a terminal: well-formed UTF-8 (RFC 3629:
- * no overlong forms, surrogates or code points above U+10FFFF) with no
- * control character but tab (C0, DEL and C1 are refused, so are the
- * non-characters U+FFFE and U+FFFF, which XML 1.0 forbids). On a problem
- * returns false, sets *column to its 1-based character position and
- * writes what it is into why ("control character U+001B", "invalid UTF-8
- * (byte 0xFF)"). Data files, --set arguments and input paths are checked
- * with it; callers may check other text (PLAN tokens, output paths).
- */
-bool datafile_text_check(const char *text,
-                         size_t len,
-                         size_t *column,
-                         char *why,
-                         size_t why_size);
-
-/*
- * Copies the NUL-terminated text into buf (size > 0) for a message: what
- * datafile_text_check() accepts as it is, every byte of anything else as
- * \xNN; when it does not fit, cut at a character boundary and ended
- * with "...". Always NUL-terminates.
- *
- *   datafile_text_quote("a\x1b[2Jb", buf, sizeof buf);  -> a\x1B[2Jb
- */
-void datafile_text_quote(const char *text, char *buf, size_t size);
-
-/*
- * Writes schema as a Markdown table (section, key, accepted values, unit,
- * default, meaning) to out: the schema part of data/README.md.
- */
-void datafile_schema_markdown(const struct datafile_schema *schema, FILE *out);
-
-/* Describes what f accepts ("an integer in 1..64"), for messages. */
-void datafile_describe(const struct datafile_field *f, char *buf, size_t size);
 
 #endif

@@ -38,8 +38,13 @@ static const struct datafile_field fields[] = {
 };
 /* clang-format on */
 
-const struct datafile_schema hardware_schema = {
-    "hardware", fields, sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {"hardware", fields,
+                                              sizeof fields / sizeof fields[0]};
+
+const struct datafile_schema *hardware_schema(void)
+{
+    return &schema;
+}
 
 static void bad(const struct hardware *h,
                 struct diag *d,
@@ -47,7 +52,7 @@ static void bad(const struct hardware *h,
                 const char *key,
                 const char *problem)
 {
-    long i = datafile_field_index(&hardware_schema, section, key);
+    long i = datafile_field_index(hardware_schema(), section, key);
     long line = i < 0 ? 0 : h->meta.line[i];
     if (line > 0)
         diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", h->meta.path, line,
@@ -150,7 +155,7 @@ enum status hardware_load(const char *path,
 {
     enum status st;
     memset(h, 0, sizeof *h);
-    st = datafile_load(path, &hardware_schema, &h->spec, &h->meta, sets, nsets,
+    st = datafile_load(path, hardware_schema(), &h->spec, &h->meta, sets, nsets,
                        d);
     if (st != STATUS_OK)
         return st;

@@ -64,7 +64,12 @@ struct hardware {
     long domain;
 };
 
-extern const struct datafile_schema hardware_schema;
+/*
+ * The schema of hardware files (the GPU, the cluster's links and the
+ * efficiencies): every section and key with its type, range, unit and default;
+ * for loading, `check` and data/README.md. Static: never NULL.
+ */
+const struct datafile_schema *hardware_schema(void);
 
 /*
  * Loads the hardware file at path with --set overrides of its sections,

@@ -16,6 +16,11 @@
  * What config.json does not say (sequence length, batch, precisions, bytes
  * per state) is not this module's: model.c takes it from a training
  * recipe. This module does not print.
+ *
+ * Owns: reading and parsing the file, its top-level keys (each once; each
+ * read or read past) and the entry point. Calls datafile_read(), cJSON,
+ * hf_arch (finding the architecture and reading its keys) and hf_reader
+ * (the value helpers both use).
  */
 #ifndef PROJ_HF_CONFIG_H
 #define PROJ_HF_CONFIG_H
@@ -40,10 +45,10 @@ bool hf_config_is_json(const char *path);
 
 /*
  * Reads the config.json at path into the architecture fields of spec:
- * model_schema's [model] (name, layers, hidden, vocab, tied_embeddings,
+ * model_schema()'s [model] (name, layers, hidden, vocab, tied_embeddings,
  * max_positions, norm, linear_bias), [attention], [ffn], [moe] and
  * mtp.depth. The training-recipe fields (model_field_is_training()) are
- * left as they are. meta is initialised (path, model_schema) and receives,
+ * left as they are. meta is initialised (path, model_schema()) and receives,
  * for each architecture field, given = true and a source naming the file
  * and the JSON key the value came from (or why it is implied); the caller
  * releases it with datafile_meta_release(). The model name is the file's

@@ -1139,11 +1139,11 @@ static int cmd_schema(void)
         const char *title;
         const struct datafile_schema *schema;
     } kinds[] = {
-        {"Model files (data/models/NAME.ini)", &model_schema},
-        {"Hardware files (data/hardware/NAME.ini)", &hardware_schema},
-        {"Sweep files (data/sweeps/NAME.ini)", &sweep_schema},
-        {"Calibration files (data/calibration/NAME.ini)", &calibration_schema},
-        {"Stack files (data/stacks/NAME.ini)", &stack_schema},
+        {"Model files (data/models/NAME.ini)", model_schema()},
+        {"Hardware files (data/hardware/NAME.ini)", hardware_schema()},
+        {"Sweep files (data/sweeps/NAME.ini)", sweep_schema()},
+        {"Calibration files (data/calibration/NAME.ini)", calibration_schema()},
+        {"Stack files (data/stacks/NAME.ini)", stack_schema()},
         {"Validation runs (data/validation/NAME.ini)", validation_schema()},
         {"The default inputs (data/defaults.ini)", &defaults_schema},
     };

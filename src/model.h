@@ -1,8 +1,17 @@
 /*
- * model: a transformer architecture from a model data file, and what
- * follows from it alone: parameters per component, FLOPs per token, the
- * per-tensor inventory of saved activations, and the split of the layers
- * into pipeline chunks.
+ * model: a transformer architecture from a model data file (INI, or a
+ * Hugging Face config.json with a training recipe): the schema, loading
+ * and the checks across fields, and struct model, which every later stage
+ * reads.
+ *
+ * Owns: struct model_spec (the file as read), struct model and its
+ * layer kinds. Loading calls datafile (the INI reader), hf_config (a
+ * config.json) and model_derive (model_derive.h), which fills the derived
+ * numbers: parameters and FLOPs per layer kind and per token, and through
+ * model_inventory the saved-activation inventory. The split of the layers
+ * into pipeline chunks is model_partition's. This header includes those
+ * two parts' headers (their types sit in struct model and in the plan's
+ * and cost's structs), so a caller of the model includes model.h alone.
  *
  * Everything here is independent of the cluster and of the parallel plan
  * (except the chunk split, which takes the number of chunks). Plans are
@@ -17,6 +26,8 @@
 
 #include "datafile.h"
 #include "diag.h"
+#include "model_inventory.h"
+#include "model_partition.h"
 
 enum model_attention { MODEL_MHA, MODEL_GQA, MODEL_MLA };
 /* Under moe.node_limit M, the nodes one token's routed experts reach:
@@ -25,58 +36,6 @@ enum model_attention { MODEL_MHA, MODEL_GQA, MODEL_MLA };
 enum model_node_routing { MODEL_ROUTING_UNIFORM, MODEL_ROUTING_AFFINITY };
 enum model_activation { MODEL_SWIGLU, MODEL_GELU };
 enum model_norm { MODEL_RMSNORM, MODEL_LAYERNORM };
-
-enum model_precision { MODEL_BF16, MODEL_FP8, MODEL_PRECISIONS };
-enum model_recompute {
-    MODEL_RECOMPUTE_NONE,
-    MODEL_RECOMPUTE_SELECTIVE,
-    MODEL_RECOMPUTE_FULL,
-    MODEL_RECOMPUTES
-};
-
-/* What kind of tensor a saved tensor is (for display: the workbook's
- * inventory). Which recomputation drops it is model_tensor.modules. */
-enum model_tag {
-    MODEL_TAG_INPUT,      /* layer input: kept under every policy */
-    MODEL_TAG_KEPT,       /* kept unless a module holding it is recomputed */
-    MODEL_TAG_NORM,       /* norm outputs */
-    MODEL_TAG_MLA_UP,     /* MLA up-projection outputs (Q, K, V) */
-    MODEL_TAG_ATTN_CORE,  /* s x s attention intermediates (no flash) */
-    MODEL_TAG_SWIGLU_OUT, /* SwiGLU outputs */
-    MODEL_TAGS
-};
-
-/*
- * Recomputable modules, named as Megatron-LM's `--recompute-modules`
- * (megatron/core/transformer/transformer_config.py, recompute_modules), so
- * a published recipe is typed as it is: `training.selective = core_attn
- * mla_up_proj mlp moe moe_act layernorm shared_experts`.
- */
-enum model_module {
-    MODEL_MOD_CORE_ATTN,      /* attention core: s x s tensors or softmax
-                               * statistics; redoes the QK^T and PV FLOPs */
-    MODEL_MOD_MLA_UP_PROJ,    /* MLA latent norms, up-projections, RoPE */
-    MODEL_MOD_MLP,            /* the dense FFN (its internals) */
-    MODEL_MOD_MOE,            /* the MoE block: router, dispatch, experts,
-                               * shared experts, combine (all-to-all again) */
-    MODEL_MOD_MOE_ACT,        /* the routed experts' activation function */
-    MODEL_MOD_LAYERNORM,      /* the input and pre-FFN norms */
-    MODEL_MOD_SHARED_EXPERTS, /* the shared experts (their internals) */
-    MODEL_MODULES
-};
-#define MODEL_MODULE_CHOICES \
-    "core_attn|mla_up_proj|mlp|moe|moe_act|layernorm|shared_experts"
-
-/* Storage classes of saved tensors; bytes per element per precision. */
-enum model_dtype {
-    MODEL_DT_ACT,       /* activation dtype (BF16) */
-    MODEL_DT_FP32,      /* e.g. softmax statistics, router scores */
-    MODEL_DT_MASK,      /* dropout masks, 1 byte */
-    MODEL_DT_LIN_IN,    /* input of a Linear: FP8-cached under the recipe */
-    MODEL_DT_SWIGLU_IN, /* SwiGLU input: FP8-cached under the recipe */
-    MODEL_DT_ATTN_OUT,  /* input of the attention output projection */
-    MODEL_DTYPES
-};
 
 /* The model file, as read (see data/README.md for meaning and units). */
 struct model_spec {
@@ -140,25 +99,8 @@ struct model_spec {
     double combine_grad_bytes;
 };
 
-/* One saved tensor of a layer, per token. */
-struct model_tensor {
-    const char *name;
-    bool in_dense;    /* present in dense layers */
-    bool in_moe;      /* present in MoE layers */
-    double elems;     /* elements per token (per routed copy if routed) */
-    bool routed;      /* multiplied by top_k (one copy per routed expert) */
-    int dtype;        /* enum model_dtype */
-    int tag;          /* enum model_tag (display) */
-    unsigned modules; /* bit 1 << enum model_module for each module whose
-                       * recomputation drops it (0: only `full` does) */
-    bool tp_split;    /* inside a tensor-parallel region: split over tp even
-                       * without sequence parallelism (Korthikanti et al.
-                       * §4.2.2: 24 of a GPT layer's 34 sbh) */
-};
-
-#define MODEL_TENSORS_MAX 40
-
-/* Per layer kind (dense, MoE, MTP module): everything per token. */
+/* Per layer kind (dense, MoE, MTP module): everything per token
+ * (model_derive; the saved bytes model_inventory's). */
 struct model_layer {
     double params_dense; /* non-expert: attention, norms, FFN, shared, router */
     double params_expert;     /* routed experts */
@@ -189,45 +131,10 @@ struct model_layer {
 
 enum model_layer_kind { MODEL_LAYER_DENSE, MODEL_LAYER_MOE, MODEL_LAYER_MTP };
 
-/* A contiguous run of layers (a pipeline chunk), per token sums. */
-struct model_chunk {
-    long first, count; /* units [first, first+count): layers then MTP */
-    long moe_layers;
-    long mtp_units; /* MTP modules among the units */
-    bool has_embedding, has_head;
-    double params_dense, params_expert, params_embedding;
-    double params_fp8, params_fp8_expert;     /* run in FP8 (see model_layer) */
-    double max_layer_dense, max_layer_expert; /* one layer, for ZeRO-3 */
-    double fwd_fp8, fwd_other, fwd_linear;
-    double recompute_fp8[MODEL_RECOMPUTES];
-    double recompute_other[MODEL_RECOMPUTES];
-    double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
-    double act_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
-    /* the largest layer's backward working set (a maximum, not a sum) */
-    double work_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
-    double work_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
-    double tp_collectives; /* per pass, embedding and head included */
-    double tp_recompute[MODEL_RECOMPUTES];
-    double ep_recompute[MODEL_RECOMPUTES]; /* MoE layers redoing all-to-all */
-    double kv_elems;
-};
-
-/* How model_partition balances the chunks. */
-enum model_balance {
-    MODEL_BALANCE_CHUNK, /* the largest chunk (one chunk per rank) */
-    MODEL_BALANCE_PAIR   /* the largest pair (c, chunks-1-c): DualPipe's
-                          * rank c runs both */
-};
-
-struct model_partition {
-    long chunks;
-    struct model_chunk *chunk; /* [chunks] */
-};
-
 struct model {
     struct model_spec spec;
     struct datafile_meta meta;
-    /* Derived at load: */
+    /* Derived at load (model_derive, model_inventory): */
     struct model_layer layer[3]; /* by enum model_layer_kind */
     long units;                  /* layers + MTP modules */
     double params_embedding;     /* token (+ position) embedding */
@@ -251,7 +158,13 @@ struct model {
     unsigned selective; /* modules `selective` recomputes (bit mask) */
 };
 
-extern const struct datafile_schema model_schema;
+/*
+ * The schema of model files ([model], [attention], [ffn], [moe], [mtp],
+ * [training], [fp8]: the architecture and its training recipe): every
+ * section and key with its type, range, unit and default; for loading,
+ * `check` and data/README.md. Static: never NULL.
+ */
+const struct datafile_schema *model_schema(void);
 
 /*
  * Loads the model file at path (applying --set overrides for its sections)
@@ -298,7 +211,7 @@ enum status model_check_training(const char *path,
                                  struct diag *d);
 
 /*
- * Whether model_schema's field i (0 .. model_schema.n - 1) belongs to the
+ * Whether model_schema()'s field i (0 .. model_schema()->n - 1) belongs to the
  * training recipe rather than the architecture.
  */
 bool model_field_is_training(size_t i);
@@ -308,54 +221,5 @@ void model_release(struct model *m);
 
 /* Kind of unit u (0 .. units-1): dense layer, MoE layer or MTP module. */
 enum model_layer_kind model_unit_kind(const struct model *m, long u);
-
-/*
- * Bytes per token one layer of this kind saves for backward under a
- * precision and recompute policy (before any tensor/context parallel
- * split). Same as layer[kind].act_bytes; exposed for tests.
- */
-double model_tensor_bytes(const struct model *m,
-                          const struct model_tensor *t,
-                          int precision);
-
-/* Whether tensor t is kept under the policy and precision. */
-bool model_tensor_kept(const struct model *m,
-                       const struct model_tensor *t,
-                       int precision,
-                       int recompute);
-
-/*
- * Splits the model's units into `chunks` contiguous chunks, a unit costing
- * fp8_weight x its FP8-eligible forward FLOPs + bf16_weight x the rest
- * (pass 1/rate for each, or 1 and 1 for FLOPs), the output head counted
- * on the last chunk. MODEL_BALANCE_CHUNK minimises the largest chunk;
- * MODEL_BALANCE_PAIR (chunks even) the largest pair of chunks c and
- * chunks-1-c, which one DualPipe rank runs. Embedding on the first chunk,
- * output head on the last. Returns STATUS_RANGE when chunks > units (or
- * odd for pairs). Allocates p->chunk; free with model_partition_release().
- */
-enum status model_partition(const struct model *m,
-                            long chunks,
-                            double fp8_weight,
-                            double bf16_weight,
-                            enum model_balance balance,
-                            struct model_partition *p,
-                            struct diag *d);
-
-/* Forward cost of chunk c by the weights of model_partition (head
- * included when c holds it). */
-double model_chunk_cost(const struct model_chunk *c,
-                        double fp8_weight,
-                        double bf16_weight);
-
-void model_partition_release(struct model_partition *p);
-
-/*
- * Adds chunk c into sum: sums of counts, parameters, FLOPs and saved
- * bytes; the larger of the per-layer maxima (and working sets);
- * embedding/head flags or-ed.
- * A zeroed sum plus one chunk equals the chunk (but for `first`).
- */
-void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c);
 
 #endif

@@ -30,6 +30,11 @@
  * the output has no device list, and must agree with it when it has one.
  * ranks = the rank lines, nodes = the distinct hosts (0 = unknown when the
  * device list is missing).
+ *
+ * Owns: reading the output into struct nccl_import. Calls datafile's
+ * strict numbers and calibration's collective and link names; writing the
+ * fragment is nccl_import_write's (this header includes its header, so
+ * the command's code includes one).
  */
 #ifndef PROJ_NCCL_IMPORT_H
 #define PROJ_NCCL_IMPORT_H
@@ -40,6 +45,7 @@
 
 #include "calibration.h"
 #include "diag.h"
+#include "nccl_import_write.h"
 
 #define NCCL_IMPORT_ROWS_MAX 128 /* data rows kept from one run */
 #define NCCL_IMPORT_RUNS_MAX 32  /* runs, imported and skipped */
@@ -95,20 +101,5 @@ enum status nccl_import_read(struct nccl_import *imp,
                              enum nccl_import_link link_hint,
                              const char *kind_hint,
                              struct diag *d);
-
-/*
- * Writes the curves of imp's runs to out as an INI fragment: one
- * [network_<link>_<collective>] section per run with its source, bytes,
- * busbw_gbps, ranks and nodes (calibration.h), intra-node first, then by
- * collective; skipped runs become comments. A run of more than
- * NCCL_IMPORT_POINTS rows is thinned to that many, evenly spaced in log
- * size and keeping the smallest and largest (fewer when a list would not
- * fit a data-file line). Returns STATUS_USAGE when imp holds no curve,
- * STATUS_IO naming `name` when writing fails.
- */
-enum status nccl_import_write(const struct nccl_import *imp,
-                              FILE *out,
-                              const char *name,
-                              struct diag *d);
 
 #endif

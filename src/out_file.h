@@ -3,7 +3,7 @@
  * uniquely named temporary file in the target's directory, writes it, and
  * renames it over the target only on success; on failure the temporary
  * file is removed and an existing target is left as it was. Shared by
- * csv_out and xlsx_out.
+ * csv_out and xlsx_book (the workbook).
  */
 #ifndef PROJ_OUT_FILE_H
 #define PROJ_OUT_FILE_H

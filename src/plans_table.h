@@ -1,16 +1,18 @@
 /*
  * plans_table: the columns of the Plans sheet and of plans.csv, defined
  * once — header, unit, number format, width, and either a value getter
- * or a spreadsheet formula template. xlsx_out writes the formulas (with
- * the C value as their cached result); csv_out writes every column's
- * value. This module knows no file format and includes no third-party
- * header.
+ * or a spreadsheet formula template. The Plans sheet (xlsx_plans) writes
+ * the formulas (with the C value as their cached result); csv_out writes
+ * every column's value. This module knows no file format and includes no
+ * third-party header.
  *
  * Formula templates use workbook-level names from the Assumptions sheet
  * (IB_GBPS, COMPUTE_DERATE, ...) and refer to other columns of the same
  * row as {key}, e.g. "{bubble}+{optimizer}+{core}";
- * plans_table_formula_compile() turns them into A1 references. Together the
- * templates repeat cost_times() term for term (see cost.h).
+ * plans_table_formula_compile() turns them into A1 references and refuses
+ * a name terms.h does not know. A column that shows a time term takes the
+ * term's template from the registry (terms.h), so the sheet repeats
+ * cost_times() term for term.
  */
 #ifndef PROJ_PLANS_TABLE_H
 #define PROJ_PLANS_TABLE_H

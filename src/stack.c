@@ -28,8 +28,13 @@ static const struct datafile_field fields[] = {
 };
 /* clang-format on */
 
-const struct datafile_schema stack_schema = {"stack", fields,
-                                             sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {"stack", fields,
+                                              sizeof fields / sizeof fields[0]};
+
+const struct datafile_schema *stack_schema(void)
+{
+    return &schema;
+}
 
 static const char *const p2p_keys[] = {"never", "interleaved", "always"};
 static const char *const ep_keys[] = {"none", "shared_expert", "combined_1f1b",
@@ -39,7 +44,7 @@ static const char *const dispatch_keys[] = {"alltoall", "allgather", "deepep"};
 static void
 bad(const struct stack *s, struct diag *d, const char *key, const char *why)
 {
-    long i = datafile_field_index(&stack_schema, "stack", key);
+    long i = datafile_field_index(stack_schema(), "stack", key);
     long line = i < 0 ? 0 : s->meta.line[i];
     if (line > 0)
         diag_add(d, STATUS_RANGE, "%s:%ld: stack.%s: %s", s->meta.path, line,
@@ -56,7 +61,8 @@ enum status stack_load(const char *path,
 {
     enum status st;
     memset(s, 0, sizeof *s);
-    st = datafile_load(path, &stack_schema, &s->spec, &s->meta, sets, nsets, d);
+    st =
+        datafile_load(path, stack_schema(), &s->spec, &s->meta, sets, nsets, d);
     if (st != STATUS_OK)
         return st;
     if (s->spec.dp_param_overlap && !s->spec.dp_grad_overlap)

@@ -72,7 +72,12 @@ struct stack {
     struct datafile_meta meta; /* lines and sources */
 };
 
-extern const struct datafile_schema stack_schema;
+/*
+ * The schema of stack files (what the training framework overlaps):
+ * every section and key with its type, range, unit and default; for
+ * loading, `check` and data/README.md. Static: never NULL.
+ */
+const struct datafile_schema *stack_schema(void);
 
 /*
  * Loads the stack file at path with the --set overrides of its [stack]

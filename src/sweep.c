@@ -41,8 +41,13 @@ static const struct datafile_field fields[] = {
 };
 /* clang-format on */
 
-const struct datafile_schema sweep_schema = {"sweep", fields,
-                                             sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {"sweep", fields,
+                                              sizeof fields / sizeof fields[0]};
+
+const struct datafile_schema *sweep_schema(void)
+{
+    return &schema;
+}
 
 /* The largest gbs plan_parse accepts: a sweep lists no plan that `eval`
  * would refuse. */
@@ -56,8 +61,8 @@ static void defaults_bad(const struct sweep_file *sf,
                          const char *alt,
                          const char *problem)
 {
-    long i = datafile_field_index(&sweep_schema, "defaults", key);
-    long j = datafile_field_index(&sweep_schema, "defaults", alt);
+    long i = datafile_field_index(sweep_schema(), "defaults", key);
+    long j = datafile_field_index(sweep_schema(), "defaults", alt);
     long line = i >= 0 && sf->meta.line[i] > 0   ? sf->meta.line[i]
                 : j >= 0 && sf->meta.line[j] > 0 ? sf->meta.line[j]
                                                  : 0;
@@ -147,7 +152,7 @@ enum status sweep_load(const char *path,
 {
     enum status st;
     memset(sf, 0, sizeof *sf);
-    st = datafile_load(path, &sweep_schema, &sf->spec, &sf->meta, sets, nsets,
+    st = datafile_load(path, sweep_schema(), &sf->spec, &sf->meta, sets, nsets,
                        d);
     if (st != STATUS_OK)
         return st;

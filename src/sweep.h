@@ -1,7 +1,13 @@
 /*
  * sweep: the plan space of a sweep file ([space]: a list per dimension)
  * and the defaults `roofplan eval` takes for keys a PLAN leaves out
- * ([defaults]). Enumeration, rejection counts and ranking live here too.
+ * ([defaults]); the enumeration of the space, each combination handed
+ * over with plan_check()'s verdict.
+ *
+ * Owns: the schema of sweep files, the order of the enumeration and the
+ * batch rounding. Calls plan (parse, check) and cost (the partitions a
+ * space needs). Counting the rejections, evaluating and ranking the
+ * plans are rank's (rank.h), which drives sweep_run().
  */
 #ifndef PROJ_SWEEP_H
 #define PROJ_SWEEP_H
@@ -32,7 +38,12 @@ struct sweep_file {
     struct datafile_meta meta;
 };
 
-extern const struct datafile_schema sweep_schema;
+/*
+ * The schema of sweep files (the plan space and the [defaults] of a PLAN):
+ * every section and key with its type, range, unit and default; for
+ * loading, `check` and data/README.md. Static: never NULL.
+ */
+const struct datafile_schema *sweep_schema(void);
 
 /*
  * Loads a sweep file with --set overrides and checks that [defaults] is a
@@ -46,6 +57,7 @@ enum status sweep_load(const char *path,
                        size_t nsets,
                        struct diag *d);
 
+/* Frees what sf owns (its metadata); sf itself is the caller's. */
 void sweep_release(struct sweep_file *sf);
 
 /*

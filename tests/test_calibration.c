@@ -50,7 +50,7 @@ static void test_calibration_gemm_interpolates_in_log_m(void **state)
     struct calibration cal;
     bool out;
     (void)state;
-    load(&cal, "data/calibration/h200.ini");
+    load(&cal, "tests/data/snap/calibration/h200.ini");
     /* A measured point: expert up+gate, BF16, 1024 tokens: 707. */
     assert_near(
         gemm(&cal, CALIBRATION_GEMM_EXPERT_UP, CALIBRATION_BF16, 1024, &out),
@@ -81,7 +81,7 @@ static void test_calibration_gemm_clamps_beyond_the_table(void **state)
     struct calibration cal;
     bool out;
     (void)state;
-    load(&cal, "data/calibration/h200.ini");
+    load(&cal, "tests/data/snap/calibration/h200.ini");
     assert_near(
         gemm(&cal, CALIBRATION_GEMM_EXPERT_UP, CALIBRATION_BF16, 64, &out), 282,
         1e-12);
@@ -117,7 +117,7 @@ static void test_calibration_attn_proj_is_the_flop_weighted_mean(void **state)
     bool out;
     size_t c, i;
     (void)state;
-    load(&h200, "data/calibration/h200.ini");
+    load(&h200, "tests/data/snap/calibration/h200.ini");
     load(&rendered, "tests/golden/calibration-h200.ini");
     assert_near(
         gemm(&h200, CALIBRATION_GEMM_ATTN_PROJ, CALIBRATION_BF16, 4096, &out),
@@ -153,7 +153,7 @@ static void test_calibration_attention_by_head_dim(void **state)
     struct calibration cal;
     bool out = false;
     (void)state;
-    load(&cal, "data/calibration/h200.ini");
+    load(&cal, "tests/data/snap/calibration/h200.ini");
     assert_near(
         calibration_attention_tflops(&cal, CALIBRATION_ATTN_FWD, 128, &out),
         591, 1e-12);
@@ -187,8 +187,8 @@ static void test_calibration_elementwise_router_clock(void **state)
 {
     struct calibration h200, h100;
     (void)state;
-    load(&h200, "data/calibration/h200.ini");
-    load(&h100, "data/calibration/h100.ini");
+    load(&h200, "tests/data/snap/calibration/h200.ini");
+    load(&h100, "tests/data/snap/calibration/h100.ini");
     assert_near(calibration_elementwise_tbps(&h200, CALIBRATION_EW_NORM), 2.78,
                 1e-12);
     assert_true(calibration_elementwise_measured(&h200, CALIBRATION_EW_NORM));
@@ -235,7 +235,7 @@ static void test_calibration_busbw_by_message_size(void **state)
     const struct calibration_curve *cv;
     bool out = false;
     (void)state;
-    load(&cal, "data/calibration/h100.ini");
+    load(&cal, "tests/data/snap/calibration/h100.ini");
     cv = calibration_curve_get(&cal, CALIBRATION_LINK_INTRA,
                                CALIBRATION_ALL_REDUCE);
     assert_non_null(cv);
@@ -268,23 +268,23 @@ static void test_calibration_busbw_by_message_size(void **state)
 /* Every value a shipped calibration file gives has a source. */
 static void test_calibration_files_cite_every_value(void **state)
 {
-    static const char *const files[] = {"data/calibration/h200.ini",
-                                        "data/calibration/h100.ini",
-                                        "data/calibration/h800.ini"};
+    static const char *const files[] = {"tests/data/snap/calibration/h200.ini",
+                                        "tests/data/snap/calibration/h100.ini",
+                                        "tests/data/snap/calibration/h800.ini"};
     size_t f, i;
     (void)state;
     for (f = 0; f < sizeof files / sizeof files[0]; f++) {
         struct calibration cal;
         size_t given = 0;
         load(&cal, files[f]);
-        for (i = 0; i < calibration_schema.n; i++) {
+        for (i = 0; i < calibration_schema()->n; i++) {
             if (!cal.meta.given[i])
                 continue;
             given++;
             if (!*datafile_meta_source(&cal.meta, i))
                 fail_msg("%s: %s.%s has no source", files[f],
-                         calibration_schema.fields[i].section,
-                         calibration_schema.fields[i].key);
+                         calibration_schema()->fields[i].section,
+                         calibration_schema()->fields[i].key);
         }
         assert_true(given > 30);
         calibration_release(&cal);
@@ -393,7 +393,7 @@ static void test_calibration_keys(void **state)
         CALIBRATION_LINK_INTER, CALIBRATION_REDUCE_SCATTER, buf, sizeof buf));
     assert_string_equal(buf, "network_inter_reduce_scatter");
     assert_int_not_equal(
-        datafile_field_index(&calibration_schema, buf, "busbw_gbps"), -1);
+        datafile_field_index(calibration_schema(), buf, "busbw_gbps"), -1);
     assert_false(calibration_network_section(CALIBRATION_LINK_INTRA,
                                              CALIBRATION_ALLTOALL, buf, 8));
     assert_true(calibration_collective_from_key("alltoall", &k));

@@ -26,9 +26,10 @@ static int setup(void **state)
     struct diag d;
     diag_init(&d);
     if (model_load("tests/data/gpt-korthikanti.ini", &f.gpt, NULL, 0, &d) ||
-        model_load("data/models/deepseek-v3.ini", &f.ds, NULL, 0, &d) ||
+        model_load("tests/data/snap/models/deepseek-v3.ini", &f.ds, NULL, 0,
+                   &d) ||
         model_load("tests/data/tiny-moe.ini", &f.tiny, NULL, 0, &d) ||
-        hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d))
+        hardware_load("tests/data/snap/hardware/h800.ini", &f.hw, NULL, 0, &d))
         return -1;
     *state = &f;
     return 0;

@@ -1,6 +1,10 @@
 /*
  * test_datafile: strict INI loading — every bad line reported with
- * file:line: key: problem, --set overrides, lists and ranges.
+ * file:line: key: problem, --set overrides, sources, and hostile files
+ * (binary, FIFOs, huge, odd line ends). Loaded through the hardware
+ * schema (tests/data/snap/ and tests/data/bad/). Text, values and the
+ * schema table are test_datafile_text.c's, test_datafile_value.c's and
+ * test_datafile_schema.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +13,6 @@
 
 #include <cmocka.h>
 
-#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +22,9 @@
 #include "datafile.h"
 #include "hardware.h"
 #include "model.h"
-#include "sweep.h"
 #include "test_util.h"
+
+#define SNAP "tests/data/snap/"
 
 static void assert_has_line(const char *msg, const char *line)
 {
@@ -65,50 +69,6 @@ static void test_datafile_load_reports_every_bad_line(void **state)
     assert_int_equal(d.lines, 11);
 }
 
-/* Rules across keys name the key and its line. */
-static void test_datafile_cross_field_checks(void **state)
-{
-    struct hardware h;
-    struct model m;
-    struct diag d;
-    (void)state;
-    diag_init(&d);
-    assert_int_equal(
-        hardware_load("tests/data/bad/hw-cross.ini", &h, NULL, 0, &d),
-        STATUS_RANGE);
-    assert_has_line(d.msg, "hw-cross.ini:4: gpu.bf16_achievable_tflops: 1000 "
-                           "is above gpu.bf16_peak_tflops (989)");
-    assert_has_line(d.msg, "hw-cross.ini:9: gpu.comm_sms: expected fewer "
-                           "than gpu.sms (132), got 132");
-    assert_has_line(d.msg, "hw-cross.ini:12: cluster.gpus: 20 GPUs do not "
-                           "fill whole nodes of 8 (gpus_per_node)");
-    diag_init(&d);
-    assert_int_not_equal(
-        model_load("tests/data/bad/model-cross.ini", &m, NULL, 0, &d),
-        STATUS_OK);
-    assert_has_line(d.msg, "model-cross.ini:20: training.selective: expected "
-                           "one of core_attn|mla_up_proj|mlp|moe|moe_act|"
-                           "layernorm|shared_experts, got \"bogus\"");
-}
-
-static void test_datafile_cross_field_model(void **state)
-{
-    struct model m;
-    struct diag d;
-    struct datafile_set s;
-    (void)state;
-    diag_init(&d);
-    assert_int_equal(datafile_parse_set("training.selective=layernorm", &s, &d),
-                     STATUS_OK);
-    assert_int_equal(
-        model_load("tests/data/bad/model-cross.ini", &m, &s, 1, &d),
-        STATUS_RANGE);
-    assert_has_line(d.msg, "model-cross.ini:9: attention.kv_heads: must "
-                           "divide attention.heads (8), got 3");
-    assert_has_line(d.msg, "model-cross.ini:14: moe.top_k: expected "
-                           "1..routed_experts (8), got 9");
-}
-
 /* --set replaces a file value; a bad --set value names the argument. */
 static void test_datafile_set_overrides(void **state)
 {
@@ -119,7 +79,7 @@ static void test_datafile_set_overrides(void **state)
     diag_init(&d);
     assert_int_equal(datafile_parse_set("cluster.ib_gbps=25", &s[0], &d),
                      STATUS_OK);
-    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, s, 1, &d),
+    assert_int_equal(hardware_load(SNAP "hardware/h800.ini", &h, s, 1, &d),
                      STATUS_OK);
     assert_near(h.spec.ib_gbps, 25, 0);
     assert_true(s[0].used);
@@ -129,7 +89,7 @@ static void test_datafile_set_overrides(void **state)
 
     assert_int_equal(datafile_parse_set("cluster.ib_gbps=fast", &s[1], &d),
                      STATUS_OK);
-    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, &s[1], 1, &d),
+    assert_int_equal(hardware_load(SNAP "hardware/h800.ini", &h, &s[1], 1, &d),
                      STATUS_USAGE);
     assert_string_equal(d.msg, "--set cluster.ib_gbps=fast: expected a number "
                                "in 0.1..1000000, got \"fast\"");
@@ -148,59 +108,6 @@ static void test_datafile_parse_set_rejects_malformed(void **state)
                      STATUS_USAGE);
     assert_int_equal(datafile_parse_set(".x=1", &s, &d), STATUS_USAGE);
     assert_int_equal(datafile_parse_set("a.=1", &s, &d), STATUS_USAGE);
-}
-
-/* Strict numbers (jq): the whole text, finite, no trailing garbage. */
-static void test_datafile_parse_numbers_strict(void **state)
-{
-    double v;
-    long l;
-    (void)state;
-    assert_true(datafile_parse_double("14.8e12", &v));
-    assert_near(v, 14.8e12, 0);
-    assert_false(datafile_parse_double("12x", &v));
-    assert_false(datafile_parse_double("", &v));
-    assert_false(datafile_parse_double("1e999", &v));
-    assert_false(datafile_parse_double("nan", &v));
-    assert_false(datafile_parse_double("-inf", &v));
-    assert_true(datafile_parse_long("-42", &l));
-    assert_int_equal(l, -42);
-    assert_false(datafile_parse_long("99999999999999999999", &l));
-    assert_false(datafile_parse_long("4.0", &l));
-}
-
-/* Lists: values, doubling and stepping ranges, words; duplicates fold. */
-static void test_datafile_lists_and_ranges(void **state)
-{
-    struct sweep_file sf;
-    struct diag d;
-    struct datafile_set s[3];
-    (void)state;
-    diag_init(&d);
-    datafile_parse_set("space.pp=1..64 x2", &s[0], &d);
-    datafile_parse_set("space.mbs=2..8 +2, 2", &s[1], &d);
-    datafile_parse_set("space.schedule=zb,dualpipe", &s[2], &d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 3, &d),
-                     STATUS_OK);
-    assert_int_equal(sf.spec.pp.n, 7);
-    assert_near(sf.spec.pp.v[6], 64, 0);
-    assert_int_equal(sf.spec.mbs.n, 4);
-    assert_near(sf.spec.mbs.v[3], 8, 0);
-    assert_int_equal(sf.spec.schedule.n, 2);
-    assert_near(sf.spec.schedule.v[1], 3, 0); /* dualpipe */
-    sweep_release(&sf);
-
-    datafile_parse_set("space.pp=64..1", &s[0], &d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 1, &d),
-                     STATUS_USAGE);
-    assert_string_equal(d.msg,
-                        "--set space.pp=64..1: range \"64..1\" runs backwards");
-    diag_init(&d);
-    datafile_parse_set("space.pp=1..4 x1", &s[0], &d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 1, &d),
-                     STATUS_USAGE);
-    assert_string_equal(d.msg, "--set space.pp=1..4 x1: range step \"x1\": "
-                               "expected xK (K > 1) or +K (K > 0)");
 }
 
 /* Missing, a directory, empty, binary. */
@@ -272,9 +179,9 @@ static void test_datafile_sources(void **state)
     long i;
     (void)state;
     diag_init(&d);
-    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, NULL, 0, &d),
+    assert_int_equal(hardware_load(SNAP "hardware/h800.ini", &h, NULL, 0, &d),
                      STATUS_OK);
-    i = datafile_field_index(&hardware_schema, "cluster", "nvlink_gbps");
+    i = datafile_field_index(hardware_schema(), "cluster", "nvlink_gbps");
     assert_string_equal(datafile_meta_source(&h.meta, (size_t)i),
                         "arXiv 2412.19437 §3.2.2: NVLink 160 GB/s achieved, "
                         "about 3.2x IB");
@@ -323,103 +230,6 @@ static enum status load_hw_text(const char *text, struct diag *d)
         hardware_release(&h);
     remove(path);
     return st;
-}
-
-/* Hexadecimal floats pass strtod and can be exact subnormals (0x1p-1074
- * = 4.9e-324 with no ERANGE); blanks, "inf" and "nan" pass strtod too. */
-static void test_datafile_parse_numbers_refuses_hex_and_subnormals(void **state)
-{
-    double v;
-    long l;
-    (void)state;
-    assert_false(datafile_parse_double("0x1p-1074", &v));
-    assert_false(datafile_parse_double("0x10", &v));
-    assert_false(datafile_parse_double("4.9e-324", &v));
-    /* the largest subnormal, 2^-1022 - 2^-1074, is refused; DBL_MIN,
-     * 2^-1022 = 2.2250738585072014e-308, is the smallest accepted */
-    assert_false(datafile_parse_double("2.2250738585072009e-308", &v));
-    assert_true(datafile_parse_double("2.2250738585072014e-308", &v));
-    assert_true(v == DBL_MIN);
-    assert_false(datafile_parse_double(" 5", &v));
-    assert_false(datafile_parse_double("5 ", &v));
-    assert_false(datafile_parse_double("infinity", &v));
-    assert_false(datafile_parse_double("1e", &v));
-    assert_false(datafile_parse_double(".", &v));
-    assert_false(datafile_parse_double("-", &v));
-    assert_true(datafile_parse_double("-.5", &v));
-    assert_near(v, -0.5, 0);
-    assert_true(datafile_parse_double("5.", &v));
-    assert_near(v, 5, 0);
-    assert_true(datafile_parse_double("+1E+3", &v));
-    assert_near(v, 1000, 0);
-    assert_true(datafile_parse_double("0", &v));
-    assert_near(v, 0, 0);
-    assert_false(datafile_parse_long("0x10", &l));
-    assert_false(datafile_parse_long(" 1", &l));
-    assert_false(datafile_parse_long("1e2", &l));
-    assert_false(datafile_parse_long("+", &l));
-    assert_true(datafile_parse_long("+7", &l));
-    assert_int_equal(l, 7);
-}
-
-/* UTF-8 by RFC 3629 (Unicode Table 3-7) and the characters XML 1.0 and
- * a terminal take as text; columns count characters from 1. */
-static void test_datafile_text_check(void **state)
-{
-    static const struct {
-        const char *text, *why;
-        size_t column;
-    } bad[] = {
-        {"a\x1b[31m", "control character U+001B", 2},
-        {"\xc3\xa9\x7f", "control character U+007F", 2}, /* DEL */
-        {"ab\xc2\x9b", "control character U+009B", 3},   /* C1 CSI */
-        {"a\rb", "carriage return (U+000D) that does not end the line", 2},
-        {"\xc0\xaf", "invalid UTF-8 (byte 0xC0)", 1},         /* overlong */
-        {"x\xe0\x80\xaf", "invalid UTF-8 (byte 0xE0)", 2},    /* overlong */
-        {"\xed\xa0\x80", "invalid UTF-8 (byte 0xED)", 1},     /* surrogate */
-        {"\xf4\x90\x80\x80", "invalid UTF-8 (byte 0xF4)", 1}, /* > 10FFFF */
-        {"\xe2\x82", "invalid UTF-8 (byte 0xE2)", 1},         /* cut short */
-        {"\xff", "invalid UTF-8 (byte 0xFF)", 1},
-        {"\xef\xbf\xbf", "non-character U+FFFF", 1},
-    };
-    char why[96];
-    size_t i, column = 0;
-    (void)state;
-    /* tab, é, € (3 bytes), 😀 (4 bytes), U+10FFFF's neighbour U+10FFFD */
-    assert_true(
-        datafile_text_check("a\tb \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"
-                            " \xf4\x8f\xbf\xbd",
-                            20, &column, why, sizeof why));
-    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
-        if (datafile_text_check(bad[i].text, strlen(bad[i].text), &column, why,
-                                sizeof why))
-            fail_msg("case %zu accepted", i);
-        assert_string_equal(why, bad[i].why);
-        assert_int_equal(column, bad[i].column);
-    }
-}
-
-/* Messages show what is not text as \xNN and cut at a character. */
-static void test_datafile_text_quote(void **state)
-{
-    char buf[8];
-    char big[64];
-    (void)state;
-    datafile_text_quote("a\x1b[2Jb", big, sizeof big);
-    assert_string_equal(big, "a\\x1B[2Jb");
-    datafile_text_quote("\xff\xc2\x9b\xc3\xa9", big, sizeof big);
-    assert_string_equal(big, "\\xFF\\xC2\\x9B\xc3\xa9");
-    datafile_text_quote("abcdefg", buf, sizeof buf); /* 7 + NUL: fits */
-    assert_string_equal(buf, "abcdefg");
-    datafile_text_quote("abcdefgh", buf, sizeof buf);
-    assert_string_equal(buf, "abcd...");
-    datafile_text_quote("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", buf,
-                        sizeof buf); /* 5 x é, 2 bytes each */
-    assert_string_equal(buf, "\xc3\xa9\xc3\xa9...");
-    datafile_text_quote("a\x1b", buf, 4); /* "a\x1B" needs 6: "..." fits */
-    assert_string_equal(buf, "...");
-    datafile_text_quote("a\x1b", buf, 3);
-    assert_string_equal(buf, "");
 }
 
 /* Control characters and invalid UTF-8 anywhere in a line (a name, a
@@ -555,79 +365,6 @@ static void test_datafile_parse_set_refuses_control_text(void **state)
     assert_string_equal(s.value, "caf\xc3\xa9");
 }
 
-/* Fractional steps through integers were truncated into repeated values
- * (1..4 +0.5 gave tp 1 1 2 2 3 3 4: duplicate plans); a multiplying
- * range from 0 never grows and was reported as too long. */
-static void test_datafile_ranges_refuse_fractional_and_zero_start(void **state)
-{
-    struct sweep_file sf;
-    struct diag d;
-    struct datafile_set s;
-    (void)state;
-    diag_init(&d);
-    datafile_parse_set("space.tp=1..4 +0.5", &s, &d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
-                     STATUS_USAGE);
-    assert_string_equal(d.msg, "--set space.tp=1..4 +0.5: range step "
-                               "\"+0.5\": expected a whole step (the values "
-                               "are integers)");
-    diag_init(&d);
-    datafile_parse_set("space.pp=2..64 x1.5", &s, &d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
-                     STATUS_USAGE);
-    assert_has_line(d.msg, "range step \"x1.5\": expected a whole step");
-    diag_init(&d);
-    datafile_parse_set("space.gpus=0..64 x2", &s, &d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
-                     STATUS_USAGE);
-    assert_string_equal(d.msg, "--set space.gpus=0..64 x2: range \"0..64 "
-                               "x2\": a multiplying range must start above 0 "
-                               "(0 never grows)");
-    diag_init(&d);
-    datafile_parse_set("space.gpus=0..64 +16", &s, &d); /* 0 16 32 48 64 */
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, &s, 1, &d),
-                     STATUS_OK);
-    assert_int_equal(sf.spec.gpus.n, 5);
-    assert_near(sf.spec.gpus.v[4], 64, 0);
-    sweep_release(&sf);
-}
-
-/* The physical lower bounds keep every time finite: a clock derate of
- * 3e-308 made the compute time infinite and the step NaN. */
-static void test_datafile_rates_have_lower_bounds(void **state)
-{
-    static const char *const refused[] = {
-        "gpu.clock_derate=3e-308",  "gpu.clock_derate=0.09",
-        "gpu.bf16_peak_tflops=0.5", "gpu.hbm_achievable_tbps=0.05",
-        "cluster.ib_gbps=0.01",     "cluster.nvlink_gbps=0.5",
-        "gpu.hbm_gib=0.5",          "gpu.fp8_achievable_tflops=0.5"};
-    struct hardware h;
-    struct diag d;
-    struct datafile_set s;
-    size_t i;
-    (void)state;
-    for (i = 0; i < sizeof refused / sizeof *refused; i++) {
-        diag_init(&d);
-        assert_int_equal(datafile_parse_set(refused[i], &s, &d), STATUS_OK);
-        if (hardware_load("data/hardware/h800.ini", &h, &s, 1, &d) ==
-            STATUS_OK) {
-            hardware_release(&h);
-            fail_msg("%s accepted", refused[i]);
-        }
-    }
-    diag_init(&d);
-    datafile_parse_set("gpu.clock_derate=0.1", &s, &d);
-    assert_int_equal(hardware_load("data/hardware/h800.ini", &h, &s, 1, &d),
-                     STATUS_OK);
-    hardware_release(&h);
-    diag_init(&d);
-    datafile_parse_set("gpu.fp8_achievable_tflops=0.5", &s, &d);
-    assert_int_not_equal(hardware_load("data/hardware/h800.ini", &h, &s, 1, &d),
-                         STATUS_OK);
-    assert_has_line(d.msg, "gpu.fp8_achievable_tflops: expected 0 (no FP8) "
-                           "or at least 1, got 0.5");
-}
-
 /* One 1 MiB file of "a=1" lines (262,144 keys) took 160 MB: each entry
  * held three 200-byte arrays. Now entries point into a string pool; the
  * load must still list the first problems and count the rest. */
@@ -660,28 +397,18 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_datafile_load_reports_every_bad_line),
-        cmocka_unit_test(test_datafile_cross_field_checks),
-        cmocka_unit_test(test_datafile_cross_field_model),
         cmocka_unit_test(test_datafile_set_overrides),
         cmocka_unit_test(test_datafile_parse_set_rejects_malformed),
-        cmocka_unit_test(test_datafile_parse_numbers_strict),
-        cmocka_unit_test(test_datafile_lists_and_ranges),
         cmocka_unit_test(test_datafile_unreadable_files),
         cmocka_unit_test(test_datafile_sources),
         cmocka_unit_test(test_datafile_load_rejects_key_before_section),
         cmocka_unit_test(test_datafile_load_stops_listing_malformed_lines),
-        cmocka_unit_test(
-            test_datafile_parse_numbers_refuses_hex_and_subnormals),
-        cmocka_unit_test(test_datafile_text_check),
-        cmocka_unit_test(test_datafile_text_quote),
         cmocka_unit_test(test_datafile_load_refuses_control_and_invalid_text),
         cmocka_unit_test(test_datafile_load_carriage_returns),
         cmocka_unit_test(test_datafile_load_skips_bom),
         cmocka_unit_test(test_datafile_load_refuses_fifo),
         cmocka_unit_test(test_datafile_load_refuses_path_not_text),
         cmocka_unit_test(test_datafile_parse_set_refuses_control_text),
-        cmocka_unit_test(test_datafile_ranges_refuse_fractional_and_zero_start),
-        cmocka_unit_test(test_datafile_rates_have_lower_bounds),
         cmocka_unit_test(test_datafile_load_many_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,8 +25,9 @@ static int setup(void **state)
     static struct fixture f;
     struct diag d;
     diag_init(&d);
-    if (model_load("data/models/deepseek-v3.ini", &f.m, NULL, 0, &d) ||
-        hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d))
+    if (model_load("tests/data/snap/models/deepseek-v3.ini", &f.m, NULL, 0,
+                   &d) ||
+        hardware_load("tests/data/snap/hardware/h800.ini", &f.hw, NULL, 0, &d))
         return -1;
     memset(&f.base, 0, sizeof f.base);
     f.base.gpus = 2048;

@@ -32,11 +32,11 @@ static void load(struct stack *s, const char *path)
 static void assert_every_value_cited(const struct stack *s)
 {
     size_t i;
-    for (i = 0; i < stack_schema.n; i++) {
+    for (i = 0; i < stack_schema()->n; i++) {
         assert_true(s->meta.given[i]); /* every key is required */
         if (!*datafile_meta_source(&s->meta, i))
             fail_msg("%s: stack.%s has no source", s->meta.path,
-                     stack_schema.fields[i].key);
+                     stack_schema()->fields[i].key);
     }
 }
 
@@ -46,7 +46,7 @@ static void test_stack_load_deepseek(void **state)
 {
     struct stack s;
     (void)state;
-    load(&s, "data/stacks/deepseek-hai.ini");
+    load(&s, "tests/data/snap/stacks/deepseek-hai.ini");
     assert_int_equal(s.spec.ep_a2a_overlap, STACK_EP_DUALPIPE);
     assert_int_equal(s.spec.ep_dispatcher, STACK_DISPATCH_DEEPEP);
     assert_int_equal(s.spec.pp_p2p_overlap, STACK_P2P_ALWAYS);
@@ -68,7 +68,7 @@ static void test_stack_load_megatron(void **state)
 {
     struct stack s;
     (void)state;
-    load(&s, "data/stacks/megatron-lm.ini");
+    load(&s, "tests/data/snap/stacks/megatron-lm.ini");
     assert_false(s.spec.dp_grad_overlap);
     assert_false(s.spec.dp_param_overlap);
     assert_false(s.spec.tp_comm_overlap);
@@ -97,8 +97,9 @@ static void test_stack_set_overrides(void **state)
     assert_int_equal(
         datafile_parse_set("stack.ep_a2a_overlap=combined_1f1b", &sets[1], &d),
         STATUS_OK);
-    assert_int_equal(stack_load("data/stacks/megatron-lm.ini", &s, sets, 2, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, sets, 2, &d),
+        STATUS_OK);
     assert_true(s.spec.dp_grad_overlap);
     assert_int_equal(s.spec.ep_a2a_overlap, STACK_EP_COMBINED_1F1B);
     assert_string_equal(datafile_meta_source(&s.meta, 2),

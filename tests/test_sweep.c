@@ -27,8 +27,9 @@ static int setup(void **state)
     static struct fixture f;
     struct diag d;
     diag_init(&d);
-    if (model_load("data/models/deepseek-v3.ini", &f.m, NULL, 0, &d) ||
-        hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d))
+    if (model_load("tests/data/snap/models/deepseek-v3.ini", &f.m, NULL, 0,
+                   &d) ||
+        hardware_load("tests/data/snap/hardware/h800.ini", &f.hw, NULL, 0, &d))
         return -1;
     *state = &f;
     return 0;
@@ -42,7 +43,8 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Loads data/sweeps/default.ini with the given overrides. */
+/* Loads the sweep snapshot (tests/data/snap/sweeps/default.ini) with the given
+ * overrides. */
 static void load_sweep(struct sweep_file *sf, const char *const *sets, size_t n)
 {
     struct datafile_set s[16];
@@ -52,7 +54,8 @@ static void load_sweep(struct sweep_file *sf, const char *const *sets, size_t n)
     for (i = 0; i < n; i++)
         if (datafile_parse_set(sets[i], &s[i], &d) != STATUS_OK)
             fail_msg("%s", d.msg);
-    if (sweep_load("data/sweeps/default.ini", sf, s, n, &d) != STATUS_OK)
+    if (sweep_load("tests/data/snap/sweeps/default.ini", sf, s, n, &d) !=
+        STATUS_OK)
         fail_msg("%s", d.msg);
 }
 
@@ -375,7 +378,7 @@ load_one(const char *set, struct sweep_file *sf, struct diag *d)
     diag_init(d);
     if (datafile_parse_set(set, &s, d) != STATUS_OK)
         fail_msg("%s", d->msg);
-    return sweep_load("data/sweeps/default.ini", sf, &s, 1, d);
+    return sweep_load("tests/data/snap/sweeps/default.ini", sf, &s, 1, d);
 }
 
 /* A [defaults] that no PLAN can complete was accepted by `check` and
@@ -389,13 +392,15 @@ static void test_sweep_defaults_checked_at_load(void **state)
     (void)state;
     assert_int_equal(load_one("defaults.schedule=interleaved", &sf, &d),
                      STATUS_RANGE);
-    assert_string_equal(d.msg, "data/sweeps/default.ini:27: defaults.vpp: "
-                               "schedule=interleaved needs vpp >= 2, got "
-                               "vpp=1");
+    assert_string_equal(d.msg,
+                        "tests/data/snap/sweeps/default.ini:27: defaults.vpp: "
+                        "schedule=interleaved needs vpp >= 2, got "
+                        "vpp=1");
     assert_int_equal(load_one("defaults.vpp=2", &sf, &d), STATUS_RANGE);
-    assert_string_equal(d.msg, "data/sweeps/default.ini:26: defaults.vpp: "
-                               "vpp=2 needs schedule=interleaved (other "
-                               "schedules take vpp=1)");
+    assert_string_equal(d.msg,
+                        "tests/data/snap/sweeps/default.ini:26: defaults.vpp: "
+                        "vpp=2 needs schedule=interleaved (other "
+                        "schedules take vpp=1)");
     assert_int_equal(load_one("defaults.gpus=48", &sf, &d), STATUS_OK);
     sweep_release(&sf);
     assert_int_equal(load_one("defaults.gbs=1001", &sf, &d), STATUS_OK);
@@ -415,23 +420,28 @@ static void test_sweep_defaults_divisions(void **state)
     diag_init(&d);
     for (i = 0; i < 3; i++)
         datafile_parse_set(sets[i], &s[i], &d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 3, &d),
-                     STATUS_RANGE);
+    assert_int_equal(
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 3, &d),
+        STATUS_RANGE);
     /* tp*pp*cp = 1 x 5 x 1 does not divide 48; set by --set: no line, so
      * the line of tp (21), the rule's other key */
-    assert_string_equal(d.msg, "data/sweeps/default.ini:21: defaults.gpus: "
-                               "tp*pp*cp=5 does not divide gpus=48");
+    assert_string_equal(d.msg,
+                        "tests/data/snap/sweeps/default.ini:21: defaults.gpus: "
+                        "tp*pp*cp=5 does not divide gpus=48");
     datafile_parse_set("defaults.pp=4", &s[1], &d);
     diag_init(&d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 3, &d),
-                     STATUS_RANGE);
+    assert_int_equal(
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 3, &d),
+        STATUS_RANGE);
     /* dp = 48 / 4 = 12, mbs = 1: 100 is not a multiple of 12 */
-    assert_string_equal(d.msg, "data/sweeps/default.ini:30: defaults.gbs: "
-                               "gbs=100 is not a multiple of dp*mbs=12");
+    assert_string_equal(d.msg,
+                        "tests/data/snap/sweeps/default.ini:30: defaults.gbs: "
+                        "gbs=100 is not a multiple of dp*mbs=12");
     datafile_parse_set("defaults.gbs=96", &s[2], &d);
     diag_init(&d);
-    assert_int_equal(sweep_load("data/sweeps/default.ini", &sf, s, 3, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 3, &d),
+        STATUS_OK);
     sweep_release(&sf);
 }
 

@@ -45,6 +45,10 @@ void util_report(struct report *r,
                  const char *data_dir,
                  int64_t generated);
 
+/* Removes dir and everything in it (temporary directories of tests);
+ * symlinks are removed, not followed. 0 on success. */
+int util_remove_tree(const char *dir);
+
 #define assert_near(got, want, rel_tol)                                      \
     do {                                                                     \
         double got_ = (got), want_ = (want), tol_ = (rel_tol);               \

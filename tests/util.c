@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,4 +90,18 @@ void util_report(struct report *r,
         validation_inputs_release(&in[i]);
     if (st != STATUS_OK)
         fail_msg("%s", d.msg);
+}
+
+static int
+remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int util_remove_tree(const char *dir)
+{
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

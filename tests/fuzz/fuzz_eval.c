@@ -249,7 +249,7 @@ pick_overrides(struct fuzz_bytes *b, struct datafile_set *sets, struct picks *pk
     while (pk->n < want && b->size > 0) {
         bool is_model = fuzz_bool(b), refused, again = false;
         const struct datafile_schema *s =
-            is_model ? &model_schema : &hardware_schema;
+            is_model ? model_schema() : hardware_schema();
         const struct datafile_field *f =
             &s->fields[fuzz_range(b, 0, (long)s->n - 1)];
         char value[DATAFILE_TEXT_MAX], arg[DATAFILE_TEXT_MAX + 130];
@@ -486,7 +486,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (have_m && pk.refuse_model)
         abort(); /* a value out of range, subnormal or hex accepted */
     if (have_m)
-        fuzz_need_loaded(&model_schema, &m->spec, &m->meta);
+        fuzz_need_loaded(model_schema(), &m->spec, &m->meta);
     else
         fuzz_need_text(d.msg, true);
     diag_init(&d);
@@ -494,7 +494,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (have_hw && pk.refuse_hw)
         abort();
     if (have_hw)
-        fuzz_need_loaded(&hardware_schema, &hw->spec, &hw->meta);
+        fuzz_need_loaded(hardware_schema(), &hw->spec, &hw->meta);
     else
         fuzz_need_text(d.msg, true);
     if (!have_m || !have_hw || m->units > LAYERS_MAX + 16)

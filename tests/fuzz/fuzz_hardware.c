@@ -34,7 +34,7 @@ static enum status load(const char *path, void *dest, struct diag *d)
 static void verify(const void *dest)
 {
     const struct hardware *h = dest;
-    fuzz_need_loaded(&hardware_schema, &h->spec, &h->meta);
+    fuzz_need_loaded(hardware_schema(), &h->spec, &h->meta);
 }
 
 static void release(void *dest)

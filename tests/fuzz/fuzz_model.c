@@ -34,7 +34,7 @@ static enum status load(const char *path, void *dest, struct diag *d)
 static void verify(const void *dest)
 {
     const struct model *m = dest;
-    fuzz_need_loaded(&model_schema, &m->spec, &m->meta);
+    fuzz_need_loaded(model_schema(), &m->spec, &m->meta);
 }
 
 static void release(void *dest)

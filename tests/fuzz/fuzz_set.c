@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_init(&d);
     if (hardware_load(paths.hw, hw, sets, nsets, &d) == STATUS_OK)
         {
-        fuzz_need_loaded(&hardware_schema, &hw->spec, &hw->meta);
+        fuzz_need_loaded(hardware_schema(), &hw->spec, &hw->meta);
         hardware_release(hw);
     }
     else
@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_init(&d);
     if (model_load(paths.model, m, sets, nsets, &d) == STATUS_OK)
         {
-        fuzz_need_loaded(&model_schema, &m->spec, &m->meta);
+        fuzz_need_loaded(model_schema(), &m->spec, &m->meta);
         model_release(m);
     }
     else
@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_init(&d);
     if (sweep_load(paths.sweep, sf, sets, nsets, &d) == STATUS_OK)
         {
-        fuzz_need_loaded(&sweep_schema, &sf->spec, &sf->meta);
+        fuzz_need_loaded(sweep_schema(), &sf->spec, &sf->meta);
         sweep_release(sf);
     }
     else

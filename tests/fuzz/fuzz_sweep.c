@@ -34,7 +34,7 @@ static enum status load(const char *path, void *dest, struct diag *d)
 static void verify(const void *dest)
 {
     const struct sweep_file *sf = dest;
-    fuzz_need_loaded(&sweep_schema, &sf->spec, &sf->meta);
+    fuzz_need_loaded(sweep_schema(), &sf->spec, &sf->meta);
 }
 
 static void release(void *dest)

@@ -1,0 +1,94 @@
+# sensitivity-ib.gp: written by roofplan from templates/sensitivity-ib.gp.in; edit and re-run `gnuplot sensitivity-ib.gp` in this directory.
+# Sensitivity to InfiniBand bandwidth: the step time of the best fitting
+# plan of each family at IB bandwidths from the data file, log-log; today's
+# bandwidth and ZeRO-3's crossover (IB time = compute) marked. Filled dots
+# are compute-bound at that bandwidth, open ones bound by a link or HBM.
+#
+# Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
+
+# ---- values from the report ----
+title_text = 'Llama 3 405B on 16384 × NVIDIA H100 SXM5 80GB: step time against InfiniBand bandwidth'
+sub1 = 'The best fitting plan of each family at each bandwidth (the plan may change along a line); NVLink and compute stay as today.'
+sub2 = 'Filled dots: compute-bound there; open: bound by a link or HBM. Flat lines do not need more IB.'
+footer = 'roofplan 0.1.0, topo communication model; model data/models/llama-3-405b.ini, hardware data/hardware/h100.ini, sweep data/sweeps/default.ini'
+xlabel_text = 'InfiniBand bandwidth per GPU, GB/s (log scale)'
+ylabel_text = 'time per step, s (log scale)'
+today_label = 'today: 47 GB/s'
+data = './sensitivity-ib.dat'
+NFAM = 8
+TODAY = 47
+array fam_name[8]
+array fam_color[8]
+fam_name[1] = 'ZeRO-1+TP+PP'; fam_color[1] = '#0072B2'
+fam_name[2] = 'ZeRO-2+TP+PP'; fam_color[2] = '#D55E00'
+fam_name[3] = 'DP+TP+PP'; fam_color[3] = '#009E73'
+fam_name[4] = 'ZeRO-3'; fam_color[4] = '#CC79A7'
+fam_name[5] = 'ZeRO-3+PP'; fam_color[5] = '#E69F00'
+fam_name[6] = 'ZeRO-3+TP'; fam_color[6] = '#56B4E9'
+fam_name[7] = 'ZeRO-3+TP+PP'; fam_color[7] = '#332288'
+fam_name[8] = 'ZeRO-2+PP'; fam_color[8] = '#882255'
+array fam_dash[8]
+
+fam_dash[1] = 0
+fam_dash[2] = 0
+fam_dash[3] = 0
+fam_dash[4] = 0
+fam_dash[5] = 0
+fam_dash[6] = 0
+fam_dash[7] = 0
+fam_dash[8] = 0
+
+# ---- layout ----
+set lmargin at screen 0.075
+set rmargin at screen 0.725
+set bmargin at screen 0.125
+set tmargin at screen 0.835
+
+set terminal pngcairo size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
+set output './sensitivity-ib.png'
+
+set logscale xy 10
+set xrange [10:500]
+set yrange [13.7293695754:43.6280260603]
+set xtics ('12.5' 12.5, '25' 25, '50' 50, '100' 100, '200' 200, '400' 400)
+
+set format y '%g'
+set ytics ('20' 20)
+
+set xtics font ',16' nomirror
+set ytics font ',16' nomirror
+set mytics 10
+set grid xtics ytics mytics lw 1 lc rgb '#DDDDDD', lw 1 lc rgb '#F0F0F0'
+set border 3 lw 1.5
+set xlabel xlabel_text font ',17' offset 0,-0.3
+set ylabel ylabel_text font ',17' offset -1,0
+set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
+set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
+set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
+set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1
+
+set arrow 201 from TODAY, graph 0 to TODAY, graph 1 nohead lw 3 lc rgb '#000000' back
+set label 202 today_label at TODAY, graph 0.97 left offset 0.6,0 boxed font 'Sans Bold,15' front
+set label 'ZeRO-3: IB time is already below compute' at graph 0.98, graph 0.97 right offset 0,0 front boxed font 'Sans Bold,14' textcolor rgb '#000000'
+
+set key at screen 0.74, screen 0.835 left top vertical Left reverse samplen 2.5 spacing 1.15 font ',14'
+set key title 'best plan of each family' font ',14' left
+
+plot \
+    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? NaN : $2):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 lc rgb fam_color[i] title (fam_dash[i] ? '' : fam_name[i]), \
+    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? $2 : NaN):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 dt (10,6) lc rgb fam_color[i] title (fam_dash[i] ? fam_name[i] : '')
+
+set output
+
+set terminal svg size 1600,900 noenhanced font 'Sans,15' fontscale 1.333 background rgb '#FFFFFF'
+set output './sensitivity-ib.svg'
+replot
+set output
+
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15' fontscale 0.75
+    set output './sensitivity-ib.pdf'
+    replot
+    set output
+}

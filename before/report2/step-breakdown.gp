@@ -1,0 +1,112 @@
+# step-breakdown.gp: written by roofplan from templates/step-breakdown.gp.in; edit and re-run `gnuplot step-breakdown.gp` in this directory.
+# Step-time breakdown of the best plan of each family: stacked bars of
+# compute, the exposed (not overlapped) time of the binding link or HBM,
+# the pipeline bubble and the optimizer step; a diamond at the serial
+# (no-overlap) step time. Families sorted as in the report: fitting first,
+# then by step time. Bars longer than the axis run off the right edge with
+# their value written there.
+#
+# Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
+
+# ---- values from the report ----
+title_text = 'Llama 3 405B on 16384 × NVIDIA H100 SXM5 80GB: where the step time goes (best plan of each family)'
+sub1 = 'Communication overlaps compute: only the part of the binding link''s time beyond compute is exposed. Diamond: the step with no overlap at all.'
+sub2 = 'Below the dashed line no plan of the family fits in 79.2 GiB (its fastest plan is shown).'
+footer = 'roofplan 0.1.0, topo communication model; model data/models/llama-3-405b.ini, hardware data/hardware/h100.ini, sweep data/sweeps/default.ini'
+xlabel_text = 'time per step, s'
+data = './step-breakdown.dat'
+NROWS = 16
+XMAX = 60
+c_compute = '#0077BB'
+c_ib = '#EE7733'
+c_nvlink = '#CC3311'
+c_hbm = '#EE3377'
+c_bubble = '#BBBBBB'
+c_optimizer = '#009988'
+set ytics ('ZeRO-1+TP+PP' 16, 'ZeRO-2+TP+PP' 15, 'DP+TP+PP' 14, 'ZeRO-3' 13, 'ZeRO-3+PP' 12, 'ZeRO-3+TP' 11, 'ZeRO-3+TP+PP' 10, 'ZeRO-2+PP' 9, 'ZeRO-1' 8, 'ZeRO-2' 7, 'ZeRO-1+PP' 6, 'ZeRO-1+TP' 5, 'ZeRO-2+TP' 4, 'DP+TP' 3, 'DP' 2, 'DP+PP' 1)
+
+set object 1 rect from graph -0.014, first 15.7 to graph -0.004, first 16.3 fc rgb '#0072B2' fs solid 1.0 noborder front noclip
+set object 2 rect from graph -0.014, first 14.7 to graph -0.004, first 15.3 fc rgb '#D55E00' fs solid 1.0 noborder front noclip
+set object 3 rect from graph -0.014, first 13.7 to graph -0.004, first 14.3 fc rgb '#009E73' fs solid 1.0 noborder front noclip
+set object 4 rect from graph -0.014, first 12.7 to graph -0.004, first 13.3 fc rgb '#CC79A7' fs solid 1.0 noborder front noclip
+set object 5 rect from graph -0.014, first 11.7 to graph -0.004, first 12.3 fc rgb '#E69F00' fs solid 1.0 noborder front noclip
+set object 6 rect from graph -0.014, first 10.7 to graph -0.004, first 11.3 fc rgb '#56B4E9' fs solid 1.0 noborder front noclip
+set object 7 rect from graph -0.014, first 9.7 to graph -0.004, first 10.3 fc rgb '#332288' fs solid 1.0 noborder front noclip
+set object 8 rect from graph -0.014, first 8.7 to graph -0.004, first 9.3 fc rgb '#882255' fs solid 1.0 noborder front noclip
+set object 9 rect from graph -0.014, first 7.7 to graph -0.004, first 8.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 10 rect from graph -0.014, first 6.7 to graph -0.004, first 7.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 11 rect from graph -0.014, first 5.7 to graph -0.004, first 6.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 12 rect from graph -0.014, first 4.7 to graph -0.004, first 5.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 13 rect from graph -0.014, first 3.7 to graph -0.004, first 4.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 14 rect from graph -0.014, first 2.7 to graph -0.004, first 3.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 15 rect from graph -0.014, first 1.7 to graph -0.004, first 2.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set object 16 rect from graph -0.014, first 0.7 to graph -0.004, first 1.3 fc rgb '#999999' fs solid 1.0 noborder front noclip
+set arrow from graph 0, first 8.5 to graph 1, first 8.5 nohead dt (8,6) lw 1.5 lc rgb '#555555' front
+
+# ---- layout ----
+set lmargin at screen 0.17
+set rmargin at screen 0.965
+set bmargin at screen 0.125
+set tmargin at screen 0.755
+
+set terminal pngcairo size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
+set output './step-breakdown.png'
+
+H = 0.34  # half the height of a bar
+set xrange [0:XMAX]
+set yrange [0.4:NROWS + 0.6]
+set xtics font ',16' nomirror out
+set ytics font ',15' nomirror scale 0 offset -1.6,0
+set mxtics 2
+set grid xtics lw 1 lc rgb '#DDDDDD'
+set border 1 lw 1.5
+set xlabel xlabel_text font ',17'
+set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
+set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
+set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
+set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1
+set style fill solid 1.0 border rgb '#FFFFFF'
+set key at screen 0.17, screen 0.848 left top horizontal Left reverse samplen 1.2 width 1 font ',14' maxcols 4
+
+s1(c,i,n,h,b,o) = c
+s2(c,i,n,h,b,o) = c + i
+s3(c,i,n,h,b,o) = c + i + n
+s4(c,i,n,h,b,o) = c + i + n + h
+s5(c,i,n,h,b,o) = c + i + n + h + b
+s6(c,i,n,h,b,o) = c + i + n + h + b + o
+after(x) = x > XMAX ? 1/0 : x   # hide what lies past the axis
+# the step time is written after the bar, or after the diamond when the
+# diamond is close; a bar past the axis has it at the right edge
+at(step, serial) = (serial - step < 0.07 * XMAX && serial <= XMAX) ? serial : step
+# A label not to draw goes far left of the axis: gnuplot 5.4 crashes when
+# every point of a `with labels` plot is undefined (1/0).
+NOLABEL = -1e30
+lx(step, serial) = at(step, serial) > 0.9 * XMAX ? NOLABEL : at(step, serial)
+# near or past the right edge: inside the bar's end, with an arrow if cut
+rx(step, serial) = at(step, serial) > 0.9 * XMAX ? (step > XMAX ? XMAX : step) : NOLABEL
+
+plot \
+    data using (0):1:(0):2:($1-H):($1+H) with boxxyerror fc rgb c_compute title 'compute', \
+    data using (0):1:2:($2+$3):($1-H):($1+H) with boxxyerror fc rgb c_ib title 'exposed IB', \
+    data using (0):1:($2+$3):($2+$3+$4):($1-H):($1+H) with boxxyerror fc rgb c_nvlink title 'exposed NVLink', \
+    data using (0):1:($2+$3+$4):($2+$3+$4+$5):($1-H):($1+H) with boxxyerror fc rgb c_hbm title 'exposed HBM', \
+    data using (0):1:($2+$3+$4+$5):($2+$3+$4+$5+$6):($1-H):($1+H) with boxxyerror fc rgb c_bubble title 'pipeline bubble', \
+    data using (0):1:($2+$3+$4+$5+$6):($2+$3+$4+$5+$6+$7):($1-H):($1+H) with boxxyerror fc rgb c_optimizer title 'optimizer step', \
+    data using (after($9)):1 with points pt 13 ps 2.2 lc rgb '#000000' title 'step without overlap', \
+    data using (lx($8, $9)):1:(sprintf('%.2f s', $8)) with labels left offset 1.2,0 boxed font ',14' notitle, \
+    data using (rx($8, $9)):1:(sprintf($8 > XMAX ? '%.1f s ▶' : '%.2f s', $8)) with labels right offset -0.3,0 boxed font ',14' notitle
+
+set output
+
+set terminal svg size 1600,900 noenhanced font 'Sans,15' fontscale 1.333 background rgb '#FFFFFF'
+set output './step-breakdown.svg'
+replot
+set output
+
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+    set terminal pdfcairo size 16.667in,9.375in noenhanced font 'Sans,15' fontscale 0.75
+    set output './step-breakdown.pdf'
+    replot
+    set output
+}

@@ -1,0 +1,70 @@
+/*
+ * datafile_schema: the tables that describe a data file. A schema lists
+ * every accepted section and key with its type, unit, range, default and
+ * meaning; the loader (datafile.h) walks it, and so do `roofplan schema`
+ * (data/README.md) and the workbook's Assumptions sheet.
+ *
+ * Owns: the schema types and the Markdown table of a schema. Calls
+ * datafile_value for what a field accepts. Knows no particular file:
+ * model, hardware, sweep, calibration, stack and validation own their
+ * schemas.
+ */
+#ifndef PROJ_DATAFILE_SCHEMA_H
+#define PROJ_DATAFILE_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum datafile_type {
+    DATAFILE_INT,    /* long, stored at offset */
+    DATAFILE_DOUBLE, /* double */
+    DATAFILE_BOOL,   /* bool: true|false|yes|no|on|off */
+    DATAFILE_STRING, /* char[size] */
+    DATAFILE_ENUM,   /* int: index into choices "a|b|c" */
+    DATAFILE_LIST    /* struct datafile_list: numbers, ranges or choices */
+};
+
+#define DATAFILE_LIST_MAX   256 /* values in one list */
+#define DATAFILE_FIELDS_MAX 80  /* fields in one schema */
+#define DATAFILE_TEXT_MAX   200 /* a value's text, as inih reads lines */
+
+/* A list value: numbers, or enum indexes when the field has choices. */
+struct datafile_list {
+    size_t n;
+    double v[DATAFILE_LIST_MAX];
+};
+
+struct datafile_field {
+    const char *section;
+    const char *key;
+    enum datafile_type type;
+    size_t offset;       /* into the destination struct */
+    size_t size;         /* DATAFILE_STRING: buffer size */
+    double min, max;     /* numbers (each list item too): accepted range */
+    bool min_open;       /* true: value must be > min (not >=) */
+    bool required;       /* false: def applies when absent */
+    const char *def;     /* text of the default, parsed like input */
+    const char *unit;    /* e.g. "GB/s", "" for counts */
+    const char *choices; /* ENUM and enum LIST: "1f1b|interleaved|zb" */
+    const char *help;    /* one line, for data/README.md and Assumptions */
+};
+
+struct datafile_schema {
+    const char *kind; /* "model", "hardware", "sweep", "validation" */
+    const struct datafile_field *fields;
+    size_t n;
+};
+
+/* Index of section.key in schema, or -1. */
+long datafile_field_index(const struct datafile_schema *schema,
+                          const char *section,
+                          const char *key);
+
+/*
+ * Writes schema as a Markdown table (section, key, accepted values, unit,
+ * default, meaning) to out: the schema part of data/README.md.
+ */
+void datafile_schema_markdown(const struct datafile_schema *schema, FILE *out);
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * model_derive: parameters and FLOPs of a transformer from its spec (see
+ * the header).
+ *
+ * Sources of the formulas:
+ * - FLOPs: 2 per multiply-add; backward = 2 x forward, so a training step
+ *   costs 3 x forward (Kaplan et al. 2020; Narayanan et al. 2021). Causal
+ *   attention scores cover half of the s x s matrix (QK^T and PV over s/2
+ *   keys on average), as DeepSeek's 250 GFLOPs/token (ISCA'25 Table 2) and
+ *   Megatron-Bridge's flop_utils.py count them.
+ * - MLA shapes: DeepSeek-V2/V3 (q_a, q_b, kv_a, kv_b, o projections).
+ * - Saved activations: model_inventory.c.
+ */
+#include "model_derive.h"
+
+#include <string.h>
+
+#include "model.h"
+#include "model_inventory.h"
+
+static double hd_mha(const struct model_spec *s)
+{
+    return (double)(s->head_dim ? s->head_dim : s->hidden / s->heads);
+}
+
+static double kv_heads(const struct model_spec *s)
+{
+    if (s->attention == MODEL_GQA)
+        return (double)s->kv_heads;
+    return (double)s->heads;
+}
+
+static double norm_params(const struct model_spec *s, double width)
+{
+    return s->norm == MODEL_LAYERNORM ? 2 * width : width;
+}
+
+struct attn_numbers {
+    double params;   /* projections, biases, latent norms */
+    double proj_fwd; /* projection GEMM FLOPs/token */
+    double up_fwd;   /* MLA up-projection GEMM FLOPs/token */
+    double core_fwd; /* QK^T and PV FLOPs/token, causal */
+    double qk_dim;   /* per-head query/key dimension */
+    double v_dim;    /* per-head value dimension */
+    double kv_elems; /* K and V elements per token (all heads) */
+};
+
+static struct attn_numbers attention(const struct model_spec *s)
+{
+    struct attn_numbers a = {0};
+    double h = (double)s->hidden, n = (double)s->heads;
+    double ctx = (double)s->seq_len / 2; /* causal: mean keys per query */
+
+    if (s->attention == MODEL_MLA) {
+        double ql = (double)s->q_lora_rank, kl = (double)s->kv_lora_rank;
+        double nope = (double)s->qk_nope_head_dim;
+        double rope = (double)s->qk_rope_head_dim;
+        double v = (double)s->v_head_dim;
+        double q_down = ql > 0 ? h * ql : 0;
+        double q_up = ql > 0 ? ql * n * (nope + rope) : h * n * (nope + rope);
+        double kv_down = h * (kl + rope);
+        double kv_up = kl * n * (nope + v);
+        double out = n * v * h;
+        a.params = q_down + q_up + kv_down + kv_up + out +
+                   (ql > 0 ? norm_params(s, ql) : 0) + norm_params(s, kl);
+        a.up_fwd = 2 * (ql > 0 ? q_up : 0) + 2 * kv_up;
+        a.proj_fwd = 2 * (q_down + q_up + kv_down + kv_up + out);
+        a.qk_dim = nope + rope;
+        a.v_dim = v;
+    } else {
+        double d = hd_mha(s), kvh = kv_heads(s);
+        double q = h * n * d, kv = 2 * h * kvh * d, out = n * d * h;
+        a.params = q + kv + out;
+        if (s->linear_bias)
+            a.params += n * d + 2 * kvh * d + h;
+        else if (s->qkv_bias)
+            a.params += n * d + 2 * kvh * d;
+        if (s->qk_norm) /* one d-wide norm each for queries and keys */
+            a.params += 2 * norm_params(s, d);
+        a.proj_fwd = 2 * (q + kv + out);
+        a.qk_dim = d;
+        a.v_dim = d;
+    }
+    a.core_fwd = 2 * n * a.qk_dim * ctx + 2 * n * a.v_dim * ctx;
+    a.kv_elems = n * (a.qk_dim + a.v_dim);
+    if (s->attention != MODEL_MLA)
+        a.kv_elems = kv_heads(s) * (a.qk_dim + a.v_dim);
+    return a;
+}
+
+/* Matrices of an FFN of intermediate width f (SwiGLU 3, GeLU 2). */
+static double ffn_params(const struct model_spec *s, double f)
+{
+    double h = (double)s->hidden;
+    double p = (s->activation == MODEL_SWIGLU ? 3 : 2) * h * f;
+    if (s->linear_bias)
+        p += (s->activation == MODEL_SWIGLU ? 2 : 1) * f + h;
+    return p;
+}
+
+static double ffn_fwd(const struct model_spec *s, double f)
+{
+    return 2 * (s->activation == MODEL_SWIGLU ? 3 : 2) * (double)s->hidden * f;
+}
+
+static bool recomputes(const struct model *m, int module)
+{
+    return (m->selective & (1u << module)) != 0;
+}
+
+/* Fills one layer kind's numbers; mtp adds the MTP module's extras. */
+static void
+build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
+{
+    const struct model_spec *s = &m->spec;
+    struct attn_numbers a = attention(s);
+    double h = (double)s->hidden;
+    double fp8_attn = s->fp8_attention_proj ? 1 : 0;
+    double ffn_p = 0, ffn_f = 0, exp_p = 0, exp_f = 0, shared_p = 0;
+    double shared_f = 0, router_p = 0, router_f = 0, extra_p = 0;
+    double extra_f = 0;
+    double norms = 2 * norm_params(s, h);
+    double *sel8 = &L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE];
+    double *sel16 = &L->recompute_other[MODEL_RECOMPUTE_SELECTIVE];
+    double shared_tp = 0;
+
+    memset(L, 0, sizeof *L);
+    L->moe = moe;
+    if (moe) {
+        double fe = (double)s->expert_width;
+        double E = (double)s->routed_experts, k = (double)s->top_k;
+        double S = (double)s->shared_experts;
+        exp_p = E * ffn_params(s, fe);
+        shared_p = S * ffn_params(s, fe);
+        exp_f = (k + S) * ffn_fwd(s, fe);
+        shared_f = S * ffn_fwd(s, fe);
+        router_p = E * h;
+        router_f = 2 * E * h;
+    } else {
+        ffn_p = ffn_params(s, (double)s->ffn_width);
+        ffn_f = ffn_fwd(s, (double)s->ffn_width);
+    }
+    if (mtp) {
+        /* DeepSeek-V3 MTP module: two input norms, the projection of
+         * [h; emb] (2d x d), a transformer block and a final norm; the
+         * embedding and output head are shared (§2.2). */
+        extra_p = 2 * h * h + 3 * norm_params(s, h);
+        extra_f = 2 * 2 * h * h;
+    }
+    L->params_dense = a.params + norms + ffn_p + shared_p + router_p + extra_p;
+    L->params_expert = exp_p;
+    L->params_fp8 = a.params * fp8_attn + (s->fp8_ffn ? ffn_p : 0) +
+                    (s->fp8_experts ? shared_p : 0) +
+                    (s->fp8_router ? router_p : 0) +
+                    (s->fp8_attention_proj ? 2 * h * h * (mtp ? 1 : 0) : 0);
+    L->params_fp8_expert = s->fp8_experts ? exp_p : 0;
+    L->params_active = a.params + norms + ffn_p + extra_p + router_p +
+                       (moe ? (double)(s->top_k + s->shared_experts) *
+                                  ffn_params(s, (double)s->expert_width)
+                            : 0);
+    L->fwd_fp8 = a.proj_fwd * fp8_attn + (s->fp8_ffn ? ffn_f : 0) +
+                 (s->fp8_experts ? exp_f : 0) + (s->fp8_router ? router_f : 0) +
+                 extra_f * fp8_attn;
+    L->fwd_linear = a.proj_fwd + ffn_f + exp_f + router_f + extra_f;
+    L->fwd_other = a.core_fwd + L->fwd_linear - L->fwd_fp8;
+    L->kv_elems = a.kv_elems;
+
+    /* Recomputation redoes forward work in the backward pass: `full` the
+     * whole layer; `selective` the modules listed (norms and activation
+     * functions are elementwise: no GEMM FLOPs). */
+    L->recompute_fp8[MODEL_RECOMPUTE_FULL] = L->fwd_fp8;
+    L->recompute_other[MODEL_RECOMPUTE_FULL] = L->fwd_other;
+    if (recomputes(m, MODEL_MOD_CORE_ATTN))
+        *sel16 += a.core_fwd;
+    if (s->attention == MODEL_MLA && recomputes(m, MODEL_MOD_MLA_UP_PROJ)) {
+        *sel8 += a.up_fwd * fp8_attn;
+        *sel16 += a.up_fwd * (1 - fp8_attn);
+    }
+    if (!moe && recomputes(m, MODEL_MOD_MLP))
+        *(s->fp8_ffn ? sel8 : sel16) += ffn_f;
+    if (moe && recomputes(m, MODEL_MOD_MOE)) {
+        *(s->fp8_experts ? sel8 : sel16) += exp_f;
+        *(s->fp8_router ? sel8 : sel16) += router_f;
+    } else if (moe && recomputes(m, MODEL_MOD_SHARED_EXPERTS)) {
+        *(s->fp8_experts ? sel8 : sel16) += shared_f;
+    }
+
+    /* Tensor parallel with sequence parallelism (Korthikanti et al.
+     * §4.2.2): an all-gather before and a reduce-scatter after each
+     * TP-split block, per pass. Routed experts are split over ep only
+     * (expert tensor parallel 1), so a MoE layer has the attention's pair
+     * and, when it has shared experts (TP-split as Megatron-LM's
+     * SharedExpertMLP), theirs; a dense layer the attention's and the
+     * FFN's. Recomputing a module redoes the pairs inside it. */
+    if (moe && s->shared_experts > 0)
+        shared_tp = 2;
+    L->tp_collectives = 2 + (moe ? shared_tp : 2);
+    L->tp_recompute[MODEL_RECOMPUTE_FULL] = L->tp_collectives;
+    if (!moe && recomputes(m, MODEL_MOD_MLP))
+        L->tp_recompute[MODEL_RECOMPUTE_SELECTIVE] += 2;
+    if (moe && (recomputes(m, MODEL_MOD_MOE) ||
+                recomputes(m, MODEL_MOD_SHARED_EXPERTS)))
+        L->tp_recompute[MODEL_RECOMPUTE_SELECTIVE] += shared_tp;
+    L->ep_recompute[MODEL_RECOMPUTE_FULL] = moe;
+    L->ep_recompute[MODEL_RECOMPUTE_SELECTIVE] =
+        moe && recomputes(m, MODEL_MOD_MOE);
+    model_layer_bytes(m, L);
+}
+
+void model_derive(struct model *m)
+{
+    const struct model_spec *s = &m->spec;
+    double h = (double)s->hidden, V = (double)s->vocab;
+    bool moe = s->routed_experts > 0;
+    long dense_layers = moe ? s->first_dense_layers : s->layers;
+    long moe_layers = s->layers - dense_layers;
+    struct attn_numbers a = attention(s);
+    struct model_head_widths widths;
+    struct model_layer *mtp;
+    double fwd, head8;
+    size_t i;
+
+    m->selective = 0;
+    for (i = 0; i < s->selective.n; i++)
+        m->selective |= 1u << (unsigned)s->selective.v[i];
+    widths.qk = a.qk_dim;
+    widths.v = a.v_dim;
+    widths.kv_heads = kv_heads(s);
+    model_inventory_build(m, &widths);
+    build_layer(m, &m->layer[MODEL_LAYER_DENSE], false, false);
+    build_layer(m, &m->layer[MODEL_LAYER_MOE], true, false);
+    build_layer(m, &m->layer[MODEL_LAYER_MTP], moe, true);
+    mtp = &m->layer[MODEL_LAYER_MTP];
+
+    m->params_embedding = V * h + (double)s->max_positions * h;
+    m->params_head = s->tied_embeddings ? 0 : V * h;
+    m->params_final_norm = norm_params(s, h);
+    m->head_fwd = 2 * h * V;
+    /* MTP modules are trained with the model: they always run (memory,
+     * FLOPs, time); only what MFU counts is a convention. */
+    m->units = s->layers + s->mtp_depth;
+
+    m->params_total =
+        m->params_embedding + m->params_head + m->params_final_norm +
+        (double)dense_layers * m->layer[MODEL_LAYER_DENSE].params_dense;
+    m->params_active = m->params_total;
+    if (moe_layers > 0) {
+        const struct model_layer *L = &m->layer[MODEL_LAYER_MOE];
+        m->params_total +=
+            (double)moe_layers * (L->params_dense + L->params_expert);
+        m->params_active += (double)moe_layers * L->params_active;
+    }
+    m->params_mtp =
+        (double)s->mtp_depth * (mtp->params_dense + mtp->params_expert);
+    m->params_mtp_active = (double)s->mtp_depth * mtp->params_active;
+
+    /* Model FLOPs per token: 3 x forward (forward + backward). */
+    fwd = (double)dense_layers * (m->layer[MODEL_LAYER_DENSE].fwd_fp8 +
+                                  m->layer[MODEL_LAYER_DENSE].fwd_other) +
+          (double)moe_layers * (m->layer[MODEL_LAYER_MOE].fwd_fp8 +
+                                m->layer[MODEL_LAYER_MOE].fwd_other) +
+          m->head_fwd;
+    m->flops_per_token_main = 3 * fwd;
+    /* Each MTP module runs its block and the shared output head again. */
+    m->flops_per_token_mtp = 3 * (double)s->mtp_depth *
+                             (mtp->fwd_fp8 + mtp->fwd_other + m->head_fwd);
+    m->flops_per_token_run = m->flops_per_token_main + m->flops_per_token_mtp;
+    m->flops_per_token = m->flops_per_token_main +
+                         (s->mtp_count_in_mfu ? m->flops_per_token_mtp : 0);
+    /* Of those, the GEMMs an FP8 plan runs in FP8 (MFU weighs them by
+     * the FP8 peak). */
+    head8 = s->fp8_head ? m->head_fwd : 0;
+    m->flops_per_token_fp8 =
+        3 *
+        ((double)dense_layers * m->layer[MODEL_LAYER_DENSE].fwd_fp8 +
+         (double)moe_layers * m->layer[MODEL_LAYER_MOE].fwd_fp8 + head8 +
+         (s->mtp_count_in_mfu ? (double)s->mtp_depth * (mtp->fwd_fp8 + head8)
+                              : 0));
+}

@@ -1,0 +1,270 @@
+/*
+ * model_inventory: what a layer saves for backward (see the header).
+ *
+ * The inventory is Korthikanti et al. 2022 ("Reducing Activation
+ * Recomputation in Large Transformer Models", §4), extended to GQA, MLA,
+ * SwiGLU and MoE; FP8 caching per DeepSeek-V3 (arXiv 2412.19437 §3.3.3).
+ */
+#include "model_inventory.h"
+
+#include "model.h"
+
+#define MOD(x) (1u << (MODEL_MOD_##x))
+
+/* Tensor flags: where it sits in a layer and who drops it. */
+struct place {
+    bool dense, moe; /* present in dense / MoE layers */
+    bool routed;     /* one copy per routed expert */
+    bool tp_split;   /* inside a tensor-parallel region */
+};
+
+static const struct place at_any = {true, true, false, false};
+static const struct place at_any_tp = {true, true, false, true};
+static const struct place at_dense_tp = {true, false, false, true};
+static const struct place at_moe = {false, true, false, false};
+static const struct place at_moe_tp = {false, true, false, true};
+static const struct place at_routed = {false, true, true, false};
+
+static void add_tensor(struct model *m,
+                       const char *name,
+                       struct place at,
+                       double elems,
+                       int dtype,
+                       int tag,
+                       unsigned modules)
+{
+    struct model_tensor *t;
+    if (elems <= 0 || m->tensors == MODEL_TENSORS_MAX)
+        return;
+    t = &m->tensor[m->tensors++];
+    t->name = name;
+    t->in_dense = at.dense;
+    t->in_moe = at.moe;
+    t->elems = elems;
+    t->routed = at.routed;
+    t->dtype = dtype;
+    t->tag = tag;
+    t->modules = modules;
+    t->tp_split = at.tp_split;
+}
+
+/*
+ * What one layer saves for its backward pass, per token. For a GPT layer
+ * (MHA, GeLU, dropout, no flash attention) the entries add up to
+ * Korthikanti et al.'s 34h + 5as bytes per token, of which 10h lie
+ * outside the tensor-parallel regions (their eq. 2: 10 + 24/t without
+ * sequence parallelism). Which module's recomputation drops each tensor
+ * follows Megatron-LM's modules: `layernorm` the two layer norms' outputs;
+ * `mla_up_proj` the latent norms and up-projections (their checkpointed
+ * qkv_up_proj_and_rope_apply); `core_attn` what the attention kernel
+ * saves beyond Q, K, V; `mlp`, `moe`, `shared_experts` their modules'
+ * internals (normal checkpointing keeps the module's input); `moe_act` the
+ * routed experts' activation output.
+ */
+void model_inventory_build(struct model *m, const struct model_head_widths *w)
+{
+    const struct model_spec *s = &m->spec;
+    double h = (double)s->hidden, n = (double)s->heads;
+    double S = (double)s->seq_len;
+    bool moe = s->routed_experts > 0;
+    bool dense = !moe || s->first_dense_layers > 0;
+    double f = (double)s->ffn_width, fe = (double)s->expert_width;
+    bool swiglu = s->activation == MODEL_SWIGLU;
+
+    m->tensors = 0;
+    add_tensor(m, "layer input (attention norm input)", at_any, h, MODEL_DT_ACT,
+               MODEL_TAG_INPUT, 0);
+    add_tensor(m, "attention norm output (projection input)", at_any, h,
+               MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
+    if (s->attention == MODEL_MLA) {
+        double ql = (double)s->q_lora_rank, kl = (double)s->kv_lora_rank;
+        double rope = (double)s->qk_rope_head_dim;
+        /* the down-projections are not split over tp: their latents are
+         * replicated without sequence parallelism */
+        add_tensor(m, "query latent (q norm input)", at_any, ql, MODEL_DT_ACT,
+                   MODEL_TAG_KEPT, 0);
+        add_tensor(m, "query latent norm output (q up-projection input)",
+                   at_any, ql, MODEL_DT_LIN_IN, MODEL_TAG_NORM,
+                   MOD(MLA_UP_PROJ) | MOD(LAYERNORM));
+        add_tensor(m, "key/value latent (kv norm input)", at_any, kl,
+                   MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+        add_tensor(m, "decoupled RoPE key", at_any, rope, MODEL_DT_ACT,
+                   MODEL_TAG_KEPT, 0);
+        add_tensor(m, "key/value latent norm output (kv up-projection input)",
+                   at_any, kl, MODEL_DT_LIN_IN, MODEL_TAG_NORM,
+                   MOD(MLA_UP_PROJ) | MOD(LAYERNORM));
+        add_tensor(m, "Q (up-projected, with RoPE)", at_any_tp, n * w->qk,
+                   MODEL_DT_ACT, MODEL_TAG_MLA_UP, MOD(MLA_UP_PROJ));
+        add_tensor(m, "K (up-projected, with RoPE)", at_any_tp, n * w->qk,
+                   MODEL_DT_ACT, MODEL_TAG_MLA_UP, MOD(MLA_UP_PROJ));
+        add_tensor(m, "V (up-projected)", at_any_tp, n * w->v, MODEL_DT_ACT,
+                   MODEL_TAG_MLA_UP, MOD(MLA_UP_PROJ));
+    } else {
+        double kvh = w->kv_heads;
+        add_tensor(m, "Q", at_any_tp, n * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT,
+                   0);
+        add_tensor(m, "K", at_any_tp, kvh * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT,
+                   0);
+        add_tensor(m, "V", at_any_tp, kvh * w->v, MODEL_DT_ACT, MODEL_TAG_KEPT,
+                   0);
+        /* QK-norm's backward needs its inputs, the projections' outputs,
+         * besides the normalised (and rotated) Q and K attention saves. */
+        if (s->qk_norm) {
+            add_tensor(m, "Q before QK-norm (q_norm input)", at_any_tp,
+                       n * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+            add_tensor(m, "K before QK-norm (k_norm input)", at_any_tp,
+                       kvh * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+        }
+    }
+    if (s->flash_attention) {
+        add_tensor(m, "softmax statistics (flash attention)", at_any_tp, n,
+                   MODEL_DT_FP32, MODEL_TAG_KEPT, MOD(CORE_ATTN));
+    } else {
+        add_tensor(m, "softmax output (s x s)", at_any_tp, n * S, MODEL_DT_ACT,
+                   MODEL_TAG_ATTN_CORE, MOD(CORE_ATTN));
+        if (s->dropout) {
+            add_tensor(m, "attention dropout mask (s x s)", at_any_tp, n * S,
+                       MODEL_DT_MASK, MODEL_TAG_ATTN_CORE, MOD(CORE_ATTN));
+            add_tensor(m, "attention dropout output (s x s)", at_any_tp, n * S,
+                       MODEL_DT_ACT, MODEL_TAG_ATTN_CORE, MOD(CORE_ATTN));
+        }
+    }
+    add_tensor(m, "attention output (output projection input)", at_any_tp,
+               n * w->v, MODEL_DT_ATTN_OUT, MODEL_TAG_KEPT, 0);
+    if (s->dropout)
+        add_tensor(m, "residual dropout mask (attention)", at_any, h,
+                   MODEL_DT_MASK, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "FFN norm input (residual)", at_any, h, MODEL_DT_ACT,
+               MODEL_TAG_KEPT, 0);
+    add_tensor(m, "FFN norm output (FFN, router and dispatch input)", at_any, h,
+               MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
+    if (dense) {
+        if (swiglu) {
+            add_tensor(m, "dense gate/up output (SwiGLU input)", at_dense_tp,
+                       2 * f, MODEL_DT_SWIGLU_IN, MODEL_TAG_KEPT, MOD(MLP));
+            add_tensor(m, "dense SwiGLU output (down-projection input)",
+                       at_dense_tp, f, MODEL_DT_LIN_IN, MODEL_TAG_SWIGLU_OUT,
+                       MOD(MLP));
+        } else {
+            add_tensor(m, "dense FC1 output (GeLU input)", at_dense_tp, f,
+                       MODEL_DT_ACT, MODEL_TAG_KEPT, MOD(MLP));
+            add_tensor(m, "dense GeLU output (FC2 input)", at_dense_tp, f,
+                       MODEL_DT_LIN_IN, MODEL_TAG_KEPT, MOD(MLP));
+        }
+    }
+    if (moe) {
+        double sh = (double)s->shared_experts;
+        unsigned shared = MOD(MOE) | MOD(SHARED_EXPERTS);
+        /* MoE with tensor parallelism needs sequence parallelism
+         * (plan_check), so the routed tensors' tp flag never matters */
+        add_tensor(m, "router scores", at_moe, (double)s->routed_experts,
+                   MODEL_DT_FP32, MODEL_TAG_KEPT, MOD(MOE));
+        add_tensor(m, "shared experts gate/up output (SwiGLU input)", at_moe_tp,
+                   2 * fe * sh, MODEL_DT_SWIGLU_IN, MODEL_TAG_KEPT, shared);
+        add_tensor(m, "shared experts SwiGLU output", at_moe_tp, fe * sh,
+                   MODEL_DT_LIN_IN, MODEL_TAG_SWIGLU_OUT, shared);
+        add_tensor(m, "routed expert input (dispatched token)", at_routed, h,
+                   MODEL_DT_LIN_IN, MODEL_TAG_KEPT, MOD(MOE));
+        add_tensor(m, "routed gate/up output (SwiGLU input)", at_routed, 2 * fe,
+                   MODEL_DT_SWIGLU_IN, MODEL_TAG_KEPT, MOD(MOE));
+        add_tensor(m, "routed SwiGLU output, gate-weighted", at_routed, fe,
+                   MODEL_DT_LIN_IN, MODEL_TAG_SWIGLU_OUT,
+                   MOD(MOE) | MOD(MOE_ACT));
+    }
+    if (s->dropout)
+        add_tensor(m, "residual dropout mask (FFN)", at_any, h, MODEL_DT_MASK,
+                   MODEL_TAG_KEPT, 0);
+}
+
+double model_tensor_bytes(const struct model *m,
+                          const struct model_tensor *t,
+                          int precision)
+{
+    const struct model_spec *s = &m->spec;
+    bool fp8 = precision == MODEL_FP8;
+    double b = s->activation_bytes;
+    switch (t->dtype) {
+    case MODEL_DT_FP32:
+        b = 4;
+        break;
+    case MODEL_DT_MASK:
+        b = 1;
+        break;
+    case MODEL_DT_LIN_IN:
+        if (fp8 && s->fp8_cache_linear_inputs)
+            b = s->fp8_cache_bytes;
+        break;
+    case MODEL_DT_SWIGLU_IN:
+        if (fp8 && s->fp8_cache_swiglu_inputs)
+            b = s->fp8_cache_bytes;
+        break;
+    case MODEL_DT_ATTN_OUT:
+        if (fp8)
+            b = s->fp8_attn_out_bytes;
+        break;
+    default:
+        break;
+    }
+    return t->elems * b * (t->routed ? (double)s->top_k : 1);
+}
+
+bool model_tensor_kept(const struct model *m,
+                       const struct model_tensor *t,
+                       int precision,
+                       int recompute)
+{
+    const struct model_spec *s = &m->spec;
+    if (t->tag == MODEL_TAG_INPUT)
+        return true;
+    if (recompute == MODEL_RECOMPUTE_FULL)
+        return false;
+    if (t->tag == MODEL_TAG_SWIGLU_OUT && precision == MODEL_FP8 &&
+        s->fp8_recompute_swiglu_output)
+        return false;
+    if (recompute == MODEL_RECOMPUTE_SELECTIVE && (t->modules & m->selective))
+        return false;
+    return true;
+}
+
+/* Saved bytes, their share outside TP regions and the backward working
+ * set of one layer kind (see struct model_layer). */
+void model_layer_bytes(const struct model *m, struct model_layer *L)
+{
+    const struct model_spec *s = &m->spec;
+    double grad = 0, grad_rep = 0;
+    size_t i;
+    int p, r;
+
+    for (i = 0; i < m->tensors; i++) {
+        const struct model_tensor *t = &m->tensor[i];
+        double g;
+        if (!(L->moe ? t->in_moe : t->in_dense))
+            continue;
+        /* gradients are produced in the activation dtype */
+        g = t->elems * s->activation_bytes * (t->routed ? (double)s->top_k : 1);
+        if (g > grad) {
+            grad = g;
+            grad_rep = t->tp_split ? 0 : g;
+        }
+        for (p = 0; p < MODEL_PRECISIONS; p++)
+            for (r = 0; r < MODEL_RECOMPUTES; r++) {
+                double b;
+                if (!model_tensor_kept(m, t, p, r))
+                    continue;
+                b = model_tensor_bytes(m, t, p);
+                L->act_bytes[p][r] += b;
+                if (!t->tp_split)
+                    L->act_rep[p][r] += b;
+            }
+    }
+    /* A layer's backward rematerialises what the policy dropped (all of
+     * it but the input under `full`) and holds, at least while the
+     * gradient of its largest tensor is produced, both of them. */
+    for (p = 0; p < MODEL_PRECISIONS; p++)
+        for (r = 0; r < MODEL_RECOMPUTES; r++) {
+            L->work_bytes[p][r] = L->act_bytes[p][MODEL_RECOMPUTE_NONE] -
+                                  L->act_bytes[p][r] + grad;
+            L->work_rep[p][r] = L->act_rep[p][MODEL_RECOMPUTE_NONE] -
+                                L->act_rep[p][r] + grad_rep;
+        }
+}

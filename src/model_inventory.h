@@ -1,0 +1,132 @@
+/*
+ * model_inventory: the per-tensor inventory of what one transformer layer
+ * saves for its backward pass, per token (Korthikanti et al. 2022 §4,
+ * extended to GQA, MLA, SwiGLU and MoE), and what it costs in bytes under
+ * a precision and a recompute policy.
+ *
+ * Owns: the precision and recompute axes every saved-activation number is
+ * kept along, struct model_tensor (the model's tensor list) and each layer
+ * kind's saved bytes and backward working set (model_layer's act_bytes,
+ * act_rep, work_bytes, work_rep). Calls nothing: it reads the model's spec
+ * and recompute selection. model_derive builds the list and asks for the
+ * bytes; the workbook's Memory sheet shows the list. Knows no plan: the
+ * tensor-parallel and pipeline splits are memory.c's.
+ */
+#ifndef PROJ_MODEL_INVENTORY_H
+#define PROJ_MODEL_INVENTORY_H
+
+#include <stdbool.h>
+
+struct model;
+struct model_layer;
+
+enum model_precision { MODEL_BF16, MODEL_FP8, MODEL_PRECISIONS };
+enum model_recompute {
+    MODEL_RECOMPUTE_NONE,
+    MODEL_RECOMPUTE_SELECTIVE,
+    MODEL_RECOMPUTE_FULL,
+    MODEL_RECOMPUTES
+};
+
+/* What kind of tensor a saved tensor is (for display: the workbook's
+ * inventory). Which recomputation drops it is model_tensor.modules. */
+enum model_tag {
+    MODEL_TAG_INPUT,      /* layer input: kept under every policy */
+    MODEL_TAG_KEPT,       /* kept unless a module holding it is recomputed */
+    MODEL_TAG_NORM,       /* norm outputs */
+    MODEL_TAG_MLA_UP,     /* MLA up-projection outputs (Q, K, V) */
+    MODEL_TAG_ATTN_CORE,  /* s x s attention intermediates (no flash) */
+    MODEL_TAG_SWIGLU_OUT, /* SwiGLU outputs */
+    MODEL_TAGS
+};
+
+/*
+ * Recomputable modules, named as Megatron-LM's `--recompute-modules`
+ * (megatron/core/transformer/transformer_config.py, recompute_modules), so
+ * a published recipe is typed as it is: `training.selective = core_attn
+ * mla_up_proj mlp moe moe_act layernorm shared_experts`.
+ */
+enum model_module {
+    MODEL_MOD_CORE_ATTN,      /* attention core: s x s tensors or softmax
+                               * statistics; redoes the QK^T and PV FLOPs */
+    MODEL_MOD_MLA_UP_PROJ,    /* MLA latent norms, up-projections, RoPE */
+    MODEL_MOD_MLP,            /* the dense FFN (its internals) */
+    MODEL_MOD_MOE,            /* the MoE block: router, dispatch, experts,
+                               * shared experts, combine (all-to-all again) */
+    MODEL_MOD_MOE_ACT,        /* the routed experts' activation function */
+    MODEL_MOD_LAYERNORM,      /* the input and pre-FFN norms */
+    MODEL_MOD_SHARED_EXPERTS, /* the shared experts (their internals) */
+    MODEL_MODULES
+};
+#define MODEL_MODULE_CHOICES \
+    "core_attn|mla_up_proj|mlp|moe|moe_act|layernorm|shared_experts"
+
+/* Storage classes of saved tensors; bytes per element per precision. */
+enum model_dtype {
+    MODEL_DT_ACT,       /* activation dtype (BF16) */
+    MODEL_DT_FP32,      /* e.g. softmax statistics, router scores */
+    MODEL_DT_MASK,      /* dropout masks, 1 byte */
+    MODEL_DT_LIN_IN,    /* input of a Linear: FP8-cached under the recipe */
+    MODEL_DT_SWIGLU_IN, /* SwiGLU input: FP8-cached under the recipe */
+    MODEL_DT_ATTN_OUT,  /* input of the attention output projection */
+    MODEL_DTYPES
+};
+
+/* One saved tensor of a layer, per token. */
+struct model_tensor {
+    const char *name;
+    bool in_dense;    /* present in dense layers */
+    bool in_moe;      /* present in MoE layers */
+    double elems;     /* elements per token (per routed copy if routed) */
+    bool routed;      /* multiplied by top_k (one copy per routed expert) */
+    int dtype;        /* enum model_dtype */
+    int tag;          /* enum model_tag (display) */
+    unsigned modules; /* bit 1 << enum model_module for each module whose
+                       * recomputation drops it (0: only `full` does) */
+    bool tp_split;    /* inside a tensor-parallel region: split over tp even
+                       * without sequence parallelism (Korthikanti et al.
+                       * §4.2.2: 24 of a GPT layer's 34 sbh) */
+};
+
+#define MODEL_TENSORS_MAX 40
+
+/* The attention's per-head widths, by which the inventory sizes Q, K, V
+ * and the attention output (model_derive computes them with the
+ * attention's parameters and FLOPs). */
+struct model_head_widths {
+    double qk;       /* query/key width of one head */
+    double v;        /* value width of one head */
+    double kv_heads; /* key/value heads (MHA, GQA; not read for MLA) */
+};
+
+/*
+ * Fills m->tensor[0 .. m->tensors) from m->spec: what one layer saves for
+ * backward, per token, with where each tensor sits (dense or MoE layers,
+ * inside a tensor-parallel region or not), its storage class and the
+ * recomputed modules that drop it.
+ */
+void model_inventory_build(struct model *m, const struct model_head_widths *w);
+
+/*
+ * Adds to L's act_bytes and act_rep the bytes per token one layer of L's
+ * kind (L->moe) saves under each precision and policy, and sets its
+ * backward working set (work_bytes, work_rep). L's byte arrays start at
+ * zero; m's inventory is built and m->selective set.
+ */
+void model_layer_bytes(const struct model *m, struct model_layer *L);
+
+/*
+ * Bytes per token tensor t takes under a precision (before any tensor or
+ * context parallel split); a routed tensor counts its top_k copies.
+ */
+double model_tensor_bytes(const struct model *m,
+                          const struct model_tensor *t,
+                          int precision);
+
+/* Whether tensor t is kept under the policy and precision. */
+bool model_tensor_kept(const struct model *m,
+                       const struct model_tensor *t,
+                       int precision,
+                       int recompute);
+
+#endif

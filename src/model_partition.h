@@ -1,0 +1,93 @@
+/*
+ * model_partition: the split of a model's units (its layers, then its MTP
+ * modules) into contiguous pipeline chunks balanced by forward cost, and
+ * each chunk's sums (parameters, FLOPs, saved bytes, collectives) that
+ * memory.c and cost.c read.
+ *
+ * Owns: struct model_chunk, struct model_partition and the two splits
+ * (the largest chunk least; the largest DualPipe pair least). Calls
+ * model_unit_kind() and reads the per-layer numbers model_derive put in
+ * struct model; nothing of a plan but the number of chunks and the
+ * weights of FP8 and BF16 work.
+ */
+#ifndef PROJ_MODEL_PARTITION_H
+#define PROJ_MODEL_PARTITION_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "model_inventory.h"
+
+struct model;
+
+/* A contiguous run of layers (a pipeline chunk), per token sums. */
+struct model_chunk {
+    long first, count; /* units [first, first+count): layers then MTP */
+    long moe_layers;
+    long mtp_units; /* MTP modules among the units */
+    bool has_embedding, has_head;
+    double params_dense, params_expert, params_embedding;
+    double params_fp8, params_fp8_expert;     /* run in FP8 (see model_layer) */
+    double max_layer_dense, max_layer_expert; /* one layer, for ZeRO-3 */
+    double fwd_fp8, fwd_other, fwd_linear;
+    double recompute_fp8[MODEL_RECOMPUTES];
+    double recompute_other[MODEL_RECOMPUTES];
+    double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double act_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    /* the largest layer's backward working set (a maximum, not a sum) */
+    double work_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double work_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
+    double tp_collectives; /* per pass, embedding and head included */
+    double tp_recompute[MODEL_RECOMPUTES];
+    double ep_recompute[MODEL_RECOMPUTES]; /* MoE layers redoing all-to-all */
+    double kv_elems;
+};
+
+/* How model_partition balances the chunks. */
+enum model_balance {
+    MODEL_BALANCE_CHUNK, /* the largest chunk (one chunk per rank) */
+    MODEL_BALANCE_PAIR   /* the largest pair (c, chunks-1-c): DualPipe's
+                          * rank c runs both */
+};
+
+struct model_partition {
+    long chunks;
+    struct model_chunk *chunk; /* [chunks] */
+};
+
+/*
+ * Splits the model's units into `chunks` contiguous chunks, a unit costing
+ * fp8_weight x its FP8-eligible forward FLOPs + bf16_weight x the rest
+ * (pass 1/rate for each, or 1 and 1 for FLOPs), the output head counted
+ * on the last chunk. MODEL_BALANCE_CHUNK minimises the largest chunk;
+ * MODEL_BALANCE_PAIR (chunks even) the largest pair of chunks c and
+ * chunks-1-c, which one DualPipe rank runs. Embedding on the first chunk,
+ * output head on the last. Returns STATUS_RANGE when chunks > units (or
+ * odd for pairs). Allocates p->chunk; free with model_partition_release().
+ */
+enum status model_partition(const struct model *m,
+                            long chunks,
+                            double fp8_weight,
+                            double bf16_weight,
+                            enum model_balance balance,
+                            struct model_partition *p,
+                            struct diag *d);
+
+/* Forward cost of chunk c by the weights of model_partition (head
+ * included when c holds it). */
+double model_chunk_cost(const struct model_chunk *c,
+                        double fp8_weight,
+                        double bf16_weight);
+
+/* Frees p->chunk and zeroes p; p may be NULL or already released. */
+void model_partition_release(struct model_partition *p);
+
+/*
+ * Adds chunk c into sum: sums of counts, parameters, FLOPs and saved
+ * bytes; the larger of the per-layer maxima (and working sets);
+ * embedding/head flags or-ed.
+ * A zeroed sum plus one chunk equals the chunk (but for `first`).
+ */
+void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * test_anchors: the published-number checks. Unlike the unit tests, which
+ * read the snapshots in tests/data/snap/ so that editing a value in data/
+ * breaks no test of unrelated code, these read the shipped data/ files on
+ * purpose: each asserts that a model file, as shipped, reproduces a figure
+ * its authors published (a paper's table, a model card's totals). A data
+ * edit that moves such a figure fails here, and only here.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "test_util.h"
+
+static void
+load(struct model *m, const char *path, struct datafile_set *sets, size_t nsets)
+{
+    struct diag d;
+    diag_init(&d);
+    if (model_load(path, m, sets, nsets, &d) != STATUS_OK)
+        fail_msg("%s: %s", path, d.msg);
+}
+
+static void set(struct datafile_set *s, const char *arg)
+{
+    struct diag d;
+    diag_init(&d);
+    if (datafile_parse_set(arg, s, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+/* DeepSeek-V3 report §4.2 and README_WEIGHTS.md: 671B total, 37B active
+ * (36.7B + 0.9B head counted separately = 37.5B with embedding and head:
+ * shared/facts §1, "671.0B total, 37.55B active"). */
+static void test_anchors_deepseek_v3_params(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/deepseek-v3.ini", NULL, 0);
+    assert_near(m.params_total, 671.0e9, 0.003);
+    assert_near(m.params_active, 37.5e9, 0.01);
+    /* README_WEIGHTS.md: MTP has 11.5B unique parameters (we count the
+     * eh_proj and norms too: 11.6B, shared/facts §1). */
+    assert_near(m.params_mtp, 11.6e9, 0.01);
+    model_release(&m);
+}
+
+/* DeepSeek ISCA'25 (arXiv 2505.09343) Table 2: 250 GFLOPs per token for
+ * training DeepSeek-V3 at 4K, causal, MTP excluded; from the config
+ * (shared/facts §3): main model 250.4 GFLOPs/token, + 10.2 for the MTP
+ * module (one MoE block, the 2d x d eh_proj and the shared head run
+ * again) = 260.6, the figure frameworks report when they count MTP
+ * (Megatron-Bridge flop_utils.py). The file counts MTP out of MFU, as
+ * DeepSeek's 250 does (mtp.count_in_mfu = false). */
+static void test_anchors_deepseek_v3_flops(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/deepseek-v3.ini", NULL, 0);
+    assert_near(m.flops_per_token, 250e9, 0.02);
+    assert_near(m.flops_per_token, 250.4e9, 0.001);
+    assert_near(m.flops_per_token_run, 260.6e9, 0.001);
+    assert_near(m.flops_per_token_run - m.flops_per_token_main, 10.2e9, 0.01);
+    model_release(&m);
+}
+
+/*
+ * Korthikanti et al. 2022 (arXiv 2205.05198), GPT-3 175B as shipped, with
+ * attention as their runs had it (no flash attention: --set). §4.1,
+ * eq. (1): a layer with dropout saves s*b*h*(34 + 5*a*s/h) bytes, 34h +
+ * 5as per token; Table 2: selective recomputation leaves 34 s*b*h, full
+ * recomputation 2 s*b*h. §4.2.2, eq. (2): without sequence parallelism
+ * 10 s*b*h of it lie outside the tensor-parallel regions (the layer
+ * input alone, 2h, under full recomputation).
+ */
+static void test_anchors_korthikanti_34sbh(void **state)
+{
+    struct model m;
+    struct datafile_set s;
+    const struct model_layer *L;
+    double h = 12288, a = 96, sq = 2048;
+    (void)state;
+    set(&s, "model.flash_attention=false");
+    load(&m, "data/models/gpt3-175b.ini", &s, 1);
+    L = &m.layer[MODEL_LAYER_DENSE];
+    assert_near(L->act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE],
+                34 * h + 5 * a * sq, 1e-12);
+    assert_near(L->act_bytes[MODEL_BF16][MODEL_RECOMPUTE_SELECTIVE], 34 * h,
+                1e-12);
+    assert_near(L->act_bytes[MODEL_BF16][MODEL_RECOMPUTE_FULL], 2 * h, 1e-12);
+    assert_near(L->act_rep[MODEL_BF16][MODEL_RECOMPUTE_NONE], 10 * h, 1e-12);
+    assert_near(L->act_rep[MODEL_BF16][MODEL_RECOMPUTE_FULL], 2 * h, 1e-12);
+    model_release(&m);
+}
+
+/* Brown et al. 2020 Table 2.1: GPT-3 175.0B (Megatron-LM Table 2 lists the
+ * same shape at 174.6B with its vocabulary). */
+static void test_anchors_gpt3_params(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/gpt3-175b.ini", NULL, 0);
+    assert_near(m.params_total, 175.0e9, 0.005);
+    model_release(&m);
+}
+
+/* Llama 3 paper (arXiv 2407.21783) Table 3: 405B parameters. */
+static void test_anchors_llama3_405b(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/llama-3-405b.ini", NULL, 0);
+    assert_near(m.params_total, 405e9, 0.005);
+    /* Llama 3 §3.2.1: 3.8e25 FLOPs for 15.6T tokens = 2.44e12 per token,
+     * counted as 6N (no attention scores); causal attention at 8K adds
+     * about 4%, the embedding lookup none. */
+    assert_near(m.flops_per_token, 3.8e25 / 15.6e12, 0.05);
+    model_release(&m);
+}
+
+/* Qwen3-235B-A22B's card (huggingface.co/Qwen/Qwen3-235B-A22B): "235B in
+ * total and 22B activated", "Non-Embedding: 234B", each within half a unit
+ * of its last digit. */
+static void test_anchors_qwen3_235b_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/qwen3-235b-a22b.ini", NULL, 0);
+    assert_near(m.params_total, 235e9, 0.5 / 235);
+    assert_near(m.params_active, 22e9, 0.5 / 22);
+    assert_near(m.params_total - m.params_embedding - m.params_head, 234e9,
+                0.5 / 234);
+    model_release(&m);
+}
+
+/* Kimi K2, by hand from the checkpoint's tensor shapes (tests/data/hf/
+ * README.md): MLA 1536x7168 + 12288x1536 + 576x7168 + 16384x512 +
+ * 7168x8192 + latent norms 2048 = 101,124,096 and two norms 14,336 per
+ * layer; 61 layers; the dense FFN 3x7168x18432 = 396,361,728; 60 MoE
+ * layers of 385 experts (384 routed + 1 shared) x 3x7168x2048 plus the
+ * router 384x7168: 16,958,226,432 each; embedding and head 2x163840x7168;
+ * final norm 7168. Total 1,026,408,209,408. The card says "1T" and "32B"
+ * (the technical report, arXiv 2507.20534 Table 2: 1.04T, 32.6B); we count
+ * 32.86B active with the embedding and the head. */
+static void test_anchors_kimi_k2_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/kimi-k2.ini", NULL, 0);
+    assert_near(m.params_total, 1026408209408.0, 1e-15);
+    assert_near(m.params_total, 1e12, 0.5 / 10); /* "1T": 1 significant digit */
+    assert_near(m.params_active, 32e9, 1.0 / 32); /* within 1B of "32B" */
+    assert_near(m.params_active, 32.6e9, 0.01);
+    model_release(&m);
+}
+
+/* Mistral's announcement (mistral.ai/news/mixtral-8x22b): "39B active
+ * parameters out of 141B", within half a unit of the last digit. */
+static void test_anchors_mixtral_8x22b_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/mixtral-8x22b.ini", NULL, 0);
+    assert_near(m.params_total, 141e9, 0.5 / 141);
+    assert_near(m.params_active, 39e9, 0.5 / 39);
+    model_release(&m);
+}
+
+/* Llama 3.1 70B, by hand: per layer q and o 8192x8192, k and v 8192x1024,
+ * MLP 3x8192x28672, two norms: 855,654,400; x 80 + final norm 8192 +
+ * embedding and head 2x128256x8192 = 70,553,706,496. The card's "70B"
+ * names the size; within 1%. */
+static void test_anchors_llama31_70b_card(void **state)
+{
+    struct model m;
+    (void)state;
+    load(&m, "data/models/llama-3.1-70b.ini", NULL, 0);
+    assert_near(m.params_total, 70553706496.0, 1e-15);
+    assert_near(m.params_total, 70e9, 0.01);
+    model_release(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_anchors_deepseek_v3_params),
+        cmocka_unit_test(test_anchors_deepseek_v3_flops),
+        cmocka_unit_test(test_anchors_korthikanti_34sbh),
+        cmocka_unit_test(test_anchors_gpt3_params),
+        cmocka_unit_test(test_anchors_llama3_405b),
+        cmocka_unit_test(test_anchors_qwen3_235b_card),
+        cmocka_unit_test(test_anchors_kimi_k2_card),
+        cmocka_unit_test(test_anchors_mixtral_8x22b_card),
+        cmocka_unit_test(test_anchors_llama31_70b_card),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,156 @@
+/*
+ * test_validation: published measured runs read from the snapshots'
+ * validation directory (tests/data/snap/validation/, model and hardware
+ * paths relative to tests/data/snap/), in name order, each value as the
+ * file gives it; a bad file named with its key; the inputs a run is
+ * predicted with, the report's own or the run's files.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+#include "validation.h"
+
+#define SNAP "tests/data/snap"
+
+/* The four runs in file-name order; the DeepSeek-V3 file by hand:
+ * ISCA'25 Table 4's 19.926 s, 385 TFLOP/s, 38.94% MFU and the report's
+ * 180K GPU hours per trillion tokens; paths resolved against SNAP. */
+static void test_validation_load_dir(void **state)
+{
+    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct diag d;
+    size_t n = 0;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        validation_load_dir(SNAP, runs, VALIDATION_RUNS_MAX, &n, &d),
+        STATUS_OK);
+    assert_int_equal(n, 4);
+    assert_string_equal(runs[0].name, "DeepSeek-V3 pre-training, 2048 x H800");
+    assert_string_equal(runs[1].name,
+                        "GPT-3 175B, 64 x A100, SP + selective recompute");
+    assert_string_equal(runs[2].name, "GPT-3 175B, 1536 x A100, PTD-P");
+    assert_string_equal(runs[3].name,
+                        "Llama 3 405B pre-training, 16384 x H100");
+    assert_string_equal(runs[0].path, SNAP "/validation/deepseek-v3-h800.ini");
+    assert_string_equal(runs[0].model_path, SNAP "/models/deepseek-v3.ini");
+    assert_string_equal(runs[0].hardware_path, SNAP "/hardware/h800.ini");
+    assert_string_equal(runs[0].plan,
+                        "gpus=2048 tp=1 pp=16 ep=64 cp=1 zero=1 "
+                        "schedule=dualpipe precision=fp8 recompute=selective "
+                        "mbs=1 gbs=15360");
+    assert_string_equal(runs[0].source,
+                        "DeepSeek ISCA'25 (arXiv 2505.09343) Table 4; "
+                        "DeepSeek-V3 report arXiv 2412.19437");
+    assert_near(runs[0].measured_step_s, 19.926, 0);
+    assert_near(runs[0].measured_tflops_per_gpu, 385, 0);
+    assert_near(runs[0].measured_mfu, 0.3894, 0);
+    assert_near(runs[0].measured_gpu_hours_per_trillion, 180000, 0);
+    /* not published: 0 */
+    assert_near(runs[1].measured_tflops_per_gpu, 0, 0);
+    assert_near(runs[2].measured_step_s, 0, 0);
+    /* at most max; a directory without validation/ has none */
+    assert_int_equal(validation_load_dir(SNAP, runs, 2, &n, &d), STATUS_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(validation_load_dir("tests/data/nccl", runs,
+                                         VALIDATION_RUNS_MAX, &n, &d),
+                     STATUS_OK);
+    assert_int_equal(n, 0);
+}
+
+/* A run without its plan is refused with the key; an absolute model path
+ * is kept as it is, a relative one joins the data directory. */
+static void test_validation_load_file(void **state)
+{
+    char path[] = "/tmp/test_validation_XXXXXX";
+    char want[256];
+    struct validation_run run;
+    struct diag d;
+    int fd = mkstemp(path);
+    FILE *f;
+    (void)state;
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("[run]\nname = r\nmodel = /abs/m.ini\nhardware = hw/h.ini\n", f);
+    assert_int_equal(fclose(f), 0);
+    diag_init(&d);
+    assert_int_equal(validation_load(path, "D", &run, &d), STATUS_PARSE);
+    snprintf(want, sizeof want,
+             "%s: run.plan: missing (required; text of at most 199 "
+             "characters)",
+             path);
+    assert_string_equal(d.msg, want);
+    f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("plan = gpus=8 gbs=8\n", f);
+    assert_int_equal(fclose(f), 0);
+    diag_init(&d);
+    assert_int_equal(validation_load(path, "D", &run, &d), STATUS_OK);
+    remove(path);
+    assert_string_equal(run.model_path, "/abs/m.ini");
+    assert_string_equal(run.hardware_path, "D/hw/h.ini");
+    assert_near(run.measured_mfu, 0, 0);
+    assert_int_equal(validation_schema()->n, 10);
+    assert_int_equal(run.nsets, 0);
+    assert_string_equal(run.unpublished, "");
+}
+
+/* The DeepSeek run names the report's own files (the same paths): it is
+ * predicted with the report's model and hardware, --set included. The
+ * GPT-3 run names others: they are loaded, and released after. */
+static void test_validation_load_inputs(void **state)
+{
+    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_inputs in;
+    struct model m;
+    struct hardware hw;
+    struct diag d;
+    size_t n;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        validation_load_dir(SNAP, runs, VALIDATION_RUNS_MAX, &n, &d),
+        STATUS_OK);
+    assert_int_equal(
+        model_load(SNAP "/models/deepseek-v3.ini", &m, NULL, 0, &d), STATUS_OK);
+    assert_int_equal(hardware_load(SNAP "/hardware/h800.ini", &hw, NULL, 0, &d),
+                     STATUS_OK);
+    assert_int_equal(validation_load_inputs(&runs[0], NULL, &m, &hw, &in, &d),
+                     STATUS_OK);
+    assert_true(in.current);
+    assert_false(in.loaded);
+    assert_true(in.m == &m && in.hw == &hw);
+    validation_inputs_release(&in);
+    assert_int_equal(validation_load_inputs(&runs[1], NULL, &m, &hw, &in, &d),
+                     STATUS_OK);
+    assert_false(in.current);
+    assert_true(in.loaded);
+    assert_string_equal(in.m->spec.name, "GPT-3 175B");
+    assert_int_equal(in.hw->spec.gpus_per_node, 8);
+    assert_string_equal(in.hw->meta.path, SNAP "/hardware/a100.ini");
+    validation_inputs_release(&in);
+    assert_false(in.loaded);
+    model_release(&m);
+    hardware_release(&hw);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_validation_load_dir),
+        cmocka_unit_test(test_validation_load_file),
+        cmocka_unit_test(test_validation_load_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
