@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plans_table.h"
+#include "terms.h"
 
 #define KEY_MAX  32
 #define COLS_MAX 64 /* columns of an Excel table */
@@ -106,10 +107,17 @@ bool xlsx_table_formula(const struct xlsx_table *t,
                 return false;
             s = end + 1;
         } else {
-            if (used + 2 > size)
+            /* a string as it is; anything else one token the registry
+             * knows (an unknown name fails, as in plans_table) */
+            const char *end = *s == '"' ? strchr(s + 1, '"') : NULL;
+            size_t len = *s == '"' ? (end ? (size_t)(end - s) + 1 : 0)
+                                   : terms_template_token(s);
+            if (len == 0 || used + len + 1 > size)
                 return false;
-            buf[used++] = *s++;
+            memcpy(buf + used, s, len);
+            used += len;
             buf[used] = '\0';
+            s += len;
         }
     }
     return true;

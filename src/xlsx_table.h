@@ -100,8 +100,10 @@ void xlsx_table_excel(struct xlsx_book *b,
 
 /*
  * Expands template tmpl for 0-based row `row` into buf, with a leading
- * '='. False (buf then unusable) for an unknown key, an unbalanced
- * brace, a reference above row 1, or a result longer than size.
+ * '='. False (buf then unusable) for an unknown key, a name the time
+ * model's registry does not know (terms_template_token: a renamed input
+ * fails here as in plans_table), an unbalanced brace or quote, a
+ * reference above row 1, or a result longer than size.
  */
 bool xlsx_table_formula(const struct xlsx_table *t,
                         const char *tmpl,
