@@ -176,9 +176,8 @@ static void check_grid(const struct sweep_file *sf,
     }
     for (i = 1; i < l->n; i++)
         if (!(l->v[i] > l->v[i - 1])) {
-            snprintf(why, sizeof why,
-                     "bandwidths must ascend, got %g after %g", l->v[i],
-                     l->v[i - 1]);
+            snprintf(why, sizeof why, "bandwidths must ascend, got %g after %g",
+                     l->v[i], l->v[i - 1]);
             report_bad(sf, d, key, why);
             return;
         }

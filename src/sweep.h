@@ -28,12 +28,12 @@ struct sweep_spec {
     int d_precision, d_recompute;
     long d_mbs, d_gbs;
     /* [report] */
-    char r_baseline[32];                 /* family name: "ZeRO-3" */
+    char r_baseline[32];            /* family name: "ZeRO-3" */
     struct datafile_list r_sens_ib; /* GB/s, ascending, >= 0.001 */
     struct datafile_list r_sens_nv; /* GB/s, ascending, >= 0.001 */
-    double r_headroom_pct;               /* of HBM kept free, 0..90 */
-    double r_tie_pct;                    /* of the fastest step, 0..50 */
-    long r_plans_sheet;                  /* rows of the Plans sheet */
+    double r_headroom_pct;          /* of HBM kept free, 0..90 */
+    double r_tie_pct;               /* of the fastest step, 0..50 */
+    long r_plans_sheet;             /* rows of the Plans sheet */
 };
 
 /* Values a [report] sensitivity grid may hold. */

@@ -175,8 +175,7 @@ bool terms_input_value(const struct terms_input *in,
         spec = (const char *)&sf->spec;
     } else { /* no sweep file: the schema's default */
         char why[160];
-        return f->def &&
-               datafile_parse_scalar(f, f->def, out, why, sizeof why);
+        return f->def && datafile_parse_scalar(f, f->def, out, why, sizeof why);
     }
     if (f->type == DATAFILE_DOUBLE)
         *out = *(const double *)(const void *)(spec + f->offset);
@@ -237,9 +236,9 @@ bool terms_name_known(const char *name, bool is_function)
     /* What the sheets call; each works alike in Excel, LibreOffice and
      * gnumeric (MIN(IF(...)) and friends as array formulas). */
     static const char *const functions[] = {
-        "MAX",   "MIN",   "IF",         "AND",     "OR",
-        "NOT",   "INDEX", "MATCH",      "IFERROR", "ISNUMBER",
-        "TEXT",  "ROUND", "SUMPRODUCT", "SUBTOTAL"};
+        "MAX",  "MIN",   "IF",         "AND",     "OR",
+        "NOT",  "INDEX", "MATCH",      "IFERROR", "ISNUMBER",
+        "TEXT", "ROUND", "SUMPRODUCT", "SUBTOTAL"};
     size_t i;
     if (!is_function)
         return terms_input_find(name) != NULL || terms_name_find(name) != NULL;
@@ -292,10 +291,8 @@ double terms_link_time(double bytes, double calls, double bps, double lat_s)
     return bytes / bps + calls * lat_s;
 }
 
-double terms_collective_time(double bytes,
-                             double calls,
-                             double bps,
-                             double lat_s)
+double
+terms_collective_time(double bytes, double calls, double bps, double lat_s)
 {
     return bytes / bps + (bytes > 0 ? calls * lat_s : 0);
 }

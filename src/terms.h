@@ -166,10 +166,8 @@ double terms_link_time(double bytes, double calls, double bps, double lat_s);
 
 /* One collective's time on a link: bytes over bps, plus lat_s per call
  * when it moves any bytes there (the C side of TERMS_IB_TIME). */
-double terms_collective_time(double bytes,
-                             double calls,
-                             double bps,
-                             double lat_s);
+double
+terms_collective_time(double bytes, double calls, double bps, double lat_s);
 
 /* ---- Memory terms: what a plan needs and whether it fits ---- */
 

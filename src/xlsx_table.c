@@ -19,7 +19,7 @@
 size_t xlsx_table_col(const struct xlsx_table *t, const char *key)
 {
     size_t k;
-    for (k = 0; k < t->ncols; k++)
+    for (k = 0; t && k < t->ncols; k++)
         if (strcmp(t->col[k].key, key) == 0)
             return k;
     return SIZE_MAX;
@@ -123,51 +123,64 @@ bool xlsx_table_formula(const struct xlsx_table *t,
     return true;
 }
 
+void xlsx_table_cell(struct xlsx_book *b,
+                     struct lxw_worksheet *ws,
+                     const struct xlsx_table *t,
+                     size_t row,
+                     size_t col,
+                     const struct xlsx_value *v)
+{
+    char formula[XLSX_TABLE_FORMULA_MAX];
+    struct lxw_format *f = v->raw ? v->raw : xlsx_book_fmt(b, v->fmt);
+    static const struct xlsx_table none = {NULL, 0, XLSX_FMT_NONE, NULL};
+    if (v->kind == XLSX_EMPTY)
+        return;
+    if (v->formula) {
+        if (!xlsx_table_formula(t ? t : &none, v->formula, row, formula,
+                                sizeof formula)) {
+            char what[160];
+            snprintf(what, sizeof what, "formula template %.120s", v->formula);
+            xlsx_book_invalid(b, what);
+            return;
+        }
+        if (v->array && v->kind == XLSX_NUM)
+            xlsx_book_array_num(b, ws, row, col, formula, v->num, f);
+        else if (v->kind == XLSX_NUM)
+            xlsx_book_formula_num(b, ws, row, col, formula, v->num, f);
+        else
+            xlsx_book_formula_str(
+                b, ws, row, col, formula,
+                v->kind == XLSX_BOOL ? (v->flag ? "TRUE" : "FALSE") : v->str,
+                f);
+    } else if (v->kind == XLSX_NUM) {
+        xlsx_book_num(b, ws, row, col, v->num, f);
+    } else if (v->kind == XLSX_BOOL) {
+        xlsx_book_bool(b, ws, row, col, v->flag, f);
+    } else {
+        xlsx_book_str(b, ws, row, col, v->str, f);
+    }
+}
+
 void xlsx_table_row(struct xlsx_book *b,
                     struct lxw_worksheet *ws,
                     const struct xlsx_table *t,
                     size_t row,
                     const void *item)
 {
-    char formula[XLSX_TABLE_FORMULA_MAX];
     struct xlsx_value v;
     size_t k;
     for (k = 0; k < t->ncols; k++) {
-        struct lxw_format *f;
         v.kind = XLSX_EMPTY;
         v.num = 0;
         v.flag = false;
         v.str = "";
         v.formula = t->col[k].formula;
+        v.array = false;
         v.fmt = t->col[k].fmt;
         v.raw = NULL;
         v.buf[0] = '\0';
         t->get(item, t->col[k].id, &v);
-        f = v.raw ? v.raw : xlsx_book_fmt(b, v.fmt);
-        if (v.kind == XLSX_EMPTY)
-            continue;
-        if (v.formula) {
-            if (!xlsx_table_formula(t, v.formula, row, formula,
-                                    sizeof formula)) {
-                char what[160];
-                snprintf(what, sizeof what, "formula template %s", v.formula);
-                xlsx_book_invalid(b, what);
-                continue;
-            }
-            if (v.kind == XLSX_NUM)
-                xlsx_book_formula_num(b, ws, row, k, formula, v.num, f);
-            else
-                xlsx_book_formula_str(
-                    b, ws, row, k, formula,
-                    v.kind == XLSX_BOOL ? (v.flag ? "TRUE" : "FALSE") : v.str,
-                    f);
-        } else if (v.kind == XLSX_NUM) {
-            xlsx_book_num(b, ws, row, k, v.num, f);
-        } else if (v.kind == XLSX_BOOL) {
-            xlsx_book_bool(b, ws, row, k, v.flag, f);
-        } else {
-            xlsx_book_str(b, ws, row, k, v.str, f);
-        }
+        xlsx_table_cell(b, ws, t, row, k, &v);
     }
 }
 

@@ -38,6 +38,7 @@ struct xlsx_value {
     bool flag;
     const char *str;     /* XLSX_TEXT; may point into buf */
     const char *formula; /* template without '='; NULL: a value */
+    bool array;          /* the formula is an array formula (numbers) */
     enum xlsx_fmt fmt;
     struct lxw_format *raw; /* a format made for this cell; NULL: fmt */
     char buf[480];          /* for the getter's text or template */
@@ -74,6 +75,20 @@ void xlsx_table_header(struct xlsx_book *b,
                        struct lxw_worksheet *ws,
                        const struct xlsx_table *t,
                        size_t row);
+
+/*
+ * Writes cell v (a value, or v->formula compiled against t's columns for
+ * row `row`, cached with v's value) at row, col. A template that does not
+ * compile is recorded as an error (xlsx_book_invalid), so a name missing
+ * from the registry fails the workbook. t may be NULL: a template with
+ * no {key}.
+ */
+void xlsx_table_cell(struct xlsx_book *b,
+                     struct lxw_worksheet *ws,
+                     const struct xlsx_table *t,
+                     size_t row,
+                     size_t col,
+                     const struct xlsx_value *v);
 
 /* Writes one row at row: each column from t->get(item, id, ...), a
  * formula where the value has one (expanded for this row). */

@@ -517,12 +517,11 @@ static void test_terms_inputs_are_schema_keys(void **state)
         if (k < 0)
             fail_msg("%s: no key %s.%s", in[i].name, in[i].section, in[i].key);
         assert_int_equal(terms_input_field(&in[i]), k);
-        assert_string_equal(schema->fields[k].unit ? schema->fields[k].unit
-                                                   : "",
-                            in[i].unit);
+        assert_string_equal(
+            schema->fields[k].unit ? schema->fields[k].unit : "", in[i].unit);
     }
-    assert_true(terms_input_value(terms_input_find("IB_GBPS"), &f->hw,
-                                  &f->moe, NULL, &v));
+    assert_true(terms_input_value(terms_input_find("IB_GBPS"), &f->hw, &f->moe,
+                                  NULL, &v));
     assert_near(v * terms_input_find("IB_GBPS")->si, f->hw.ib_bps, 1e-15);
     /* a sweep input without a sweep file: the schema's default, 10% */
     assert_true(terms_input_value(terms_input_find("HEADROOM_PCT"), &f->hw,
@@ -564,14 +563,14 @@ static void test_terms_collective_time_by_hand(void **state)
     sh.cell[0] = num(2000);
     sh.cell[1] = num(90);
     sh.cell[2] = num(0);
-    assert_true(xlsx_table_formula(&t, terms_template("ib_s"), 0, text,
-                                   sizeof text));
+    assert_true(
+        xlsx_table_formula(&t, terms_template("ib_s"), 0, text, sizeof text));
     assert_near(evaluate(text, &sh).num, 1.8 + 2000 * 55e-6, 1e-12);
-    assert_near(terms_collective_time(90e9, 2000, f->hw.ib_bps,
-                                      f->hw.ib_latency_s),
-                1.8 + 2000 * 55e-6, 1e-12);
-    assert_true(xlsx_table_formula(&t, terms_template("nv_s"), 0, text,
-                                   sizeof text));
+    assert_near(
+        terms_collective_time(90e9, 2000, f->hw.ib_bps, f->hw.ib_latency_s),
+        1.8 + 2000 * 55e-6, 1e-12);
+    assert_true(
+        xlsx_table_formula(&t, terms_template("nv_s"), 0, text, sizeof text));
     assert_near(evaluate(text, &sh).num, 0, 1e-15);
     assert_near(terms_collective_time(0, 2000, f->hw.nvlink_bps,
                                       f->hw.nvlink_latency_s),
@@ -628,12 +627,13 @@ static void test_terms_unknown_names_rejected_in_sheets(void **state)
     (void)state;
     assert_true(xlsx_table_formula(&t, "MIN({x},IB_GBPS)", 3, buf, sizeof buf));
     assert_string_equal(buf, "=MIN(A4,IB_GBPS)");
-    assert_true(
-        xlsx_table_formula(&t, "IF({x}>0,\"a b\",\"IB_X\")", 0, buf, sizeof buf));
+    assert_true(xlsx_table_formula(&t, "IF({x}>0,\"a b\",\"IB_X\")", 0, buf,
+                                   sizeof buf));
     assert_string_equal(buf, "=IF(A1>0,\"a b\",\"IB_X\")");
     assert_false(xlsx_table_formula(&t, "{x}*IB_GBPSX", 0, buf, sizeof buf));
     assert_false(xlsx_table_formula(&t, "{x}*Plans!A1", 0, buf, sizeof buf));
-    assert_false(xlsx_table_formula(&t, "INDIRECT(\"A1\")", 0, buf, sizeof buf));
+    assert_false(
+        xlsx_table_formula(&t, "INDIRECT(\"A1\")", 0, buf, sizeof buf));
     assert_false(xlsx_table_formula(&t, "\"open", 0, buf, sizeof buf));
     assert_false(xlsx_table_formula(&t, "{y}", 0, buf, sizeof buf));
 }
