@@ -88,6 +88,7 @@ enum col_id {
 #define F_RAT  "0.00"
 #define F_USD  "$#,##0"
 #define F_DAYS "0.0"
+#define F_FITS "\"TRUE\";\"TRUE\";\"FALSE\"" /* a 1 / 0 formula result */
 
 /* clang-format off */
 static const struct plans_column columns[] = {
@@ -105,7 +106,7 @@ static const struct plans_column columns[] = {
     {"step", "Step", "s", F_SEC, 9, NUM, TERM, C_STEP, "PLANS_STEP_S"},
     {"bound", "Bound", "", NULL, 9, TEXT, TERM, C_BOUND, "PLANS_BOUND"},
     {"ratio", "Comm/compute", "", F_RAT, 9, NUM, TERM, C_RATIO, "PLANS_RATIO"},
-    {"fits", "Fits", "", NULL, 7, BOOL, TERM, C_FITS, "PLANS_FITS"},
+    {"fits", "Fits", "", F_FITS, 7, BOOL, TERM, C_FITS, "PLANS_FITS"},
     {"headroom", "HBM free", "GiB", F_GIB, 8, NUM, TERM, C_HEADROOM, "PLANS_HEADROOM_GIB"},
     {"mfu", "MFU of BF16 peak", "", F_PCT, 9, NUM, TERM, C_MFU, "PLANS_MFU"},
     {"mfu_own", "MFU of own-precision peak", "", F_PCT, 11, NUM, TERM, C_MFU_OWN, "PLANS_MFU_OWN"},

@@ -120,9 +120,9 @@ void plot_bars_fill_steps(const struct report *r,
                       text, sizeof text);
     plot_template_set_str(v, "TITLE", text);
     snprintf(text, sizeof text,
-             "Speed of light. Communication overlaps compute: only the part "
-             "of the binding link's time beyond compute is exposed. Diamond: "
-             "the step with no overlap at all.");
+             "Speed of light. Only the binding link's time beyond compute "
+             "is exposed (it overlaps compute). Diamond: the step with no "
+             "overlap.");
     plot_template_set_str(v, "SUB1", text);
     plot_format_num(r->hw->spec.hbm_gib * (1 - r->headroom_pct / 100), a,
                     sizeof a);
@@ -220,9 +220,9 @@ void plot_bars_fill_memory(const struct report *r,
                       sizeof text);
     plot_template_set_str(v, "TITLE", text);
     snprintf(text, sizeof text,
-             "Bytes on the heaviest pipeline rank: weights (ZeRO-3: with the "
-             "gathered layers), gradients and optimizer state after ZeRO "
-             "sharding, activations in flight, runtime.");
+             "Heaviest pipeline rank: weights (ZeRO-3: with the gathered "
+             "layers), gradients and optimizer state after ZeRO sharding, "
+             "activations in flight, runtime.");
     plot_template_set_str(v, "SUB1", text);
     snprintf(text, sizeof text,
              "A plan fits when it leaves %g%% of HBM free (dashed line). "

@@ -42,7 +42,7 @@ static void roofline_text(const struct report *r,
     const struct hardware *hw = r->hw;
     char text[512], title[1024], a[32], b[32], c[32];
 
-    snprintf(text, sizeof text, "roofline over %s (speed of light)",
+    snprintf(text, sizeof text, "roofline over %s, speed of light",
              ib ? "InfiniBand (inter-node)" : "NVLink (intra-node)");
     plot_format_title(r, text, title, sizeof title);
     plot_template_set_str(v, "TITLE", title);

@@ -31,11 +31,11 @@
 #define REPORT_EXAMPLES        3 /* examples kept per rejection reason */
 #define REPORT_SENS_MAX        SWEEP_SENS_MAX /* bandwidths of a grid */
 #define REPORT_VALIDATIONS_MAX 16
-#define REPORT_LABELLED        5   /* families labelled on the rooflines */
-#define REPORT_SERIES_MAX      12  /* families with a native chart series */
-#define REPORT_ROOF_PER_FAMILY 12  /* points per family on a native chart */
-#define REPORT_BARS_MAX        20  /* families of a bar chart */
-#define REPORT_TEXT            900 /* a sentence or two */
+#define REPORT_LABELLED        5    /* families labelled on the rooflines */
+#define REPORT_SERIES_MAX      12   /* families with a native chart series */
+#define REPORT_ROOF_PER_FAMILY 12   /* points per family on a native chart */
+#define REPORT_BARS_MAX        20   /* families of a bar chart */
+#define REPORT_TEXT            1200 /* a sentence or two */
 #define REPORT_INPUTS_MAX      24
 #define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 

@@ -493,8 +493,13 @@ static const struct terms_mem_term mem_terms[] = {
     {TERMS_MEM_TOTAL, "mem_total",
      "{mem_weights}+{mem_grads}+{mem_opt}+{mem_act}+{mem_other}", m_total},
     {TERMS_MEM_HEADROOM, "headroom", "HBM_GIB-{mem_total}", m_headroom},
-    {TERMS_MEM_FITS, "fits", "{mem_total}<=HBM_GIB*(1-HEADROOM_PCT/100)",
-     m_fits},
+    /* 1 or 0, not TRUE or FALSE: libxlsxwriter 1.1.4 caches a formula's
+     * text or number, never a boolean, and a client that does not
+     * recalculate (LibreOffice by default) would read "TRUE" as text in
+     * the Summary's array formulas; the cell's number format shows it as
+     * TRUE / FALSE */
+    {TERMS_MEM_FITS, "fits",
+     "IF({mem_total}<=HBM_GIB*(1-HEADROOM_PCT/100),1,0)", m_fits},
 };
 /* clang-format on */
 

@@ -175,7 +175,8 @@ enum terms_mem_id {
     TERMS_MEM_OTHER,    /* CUDA context, NCCL buffers, fragmentation */
     TERMS_MEM_TOTAL,    /* the parts summed */
     TERMS_MEM_HEADROOM, /* capacity left free */
-    TERMS_MEM_FITS,     /* total <= capacity x (1 - headroom share) */
+    TERMS_MEM_FITS,     /* 1 when total <= capacity x (1 - headroom
+                           share), else 0 (shown as TRUE / FALSE) */
     TERMS_MEM_COUNT
 };
 

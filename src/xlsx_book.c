@@ -141,6 +141,8 @@ static const struct fmt_spec fmt_table[] = {
     {.id = XLSX_FMT_NA_BOUND, .style = S_ITALIC | S_TOP, .font = C_NOTE,
      .fill = C_GREY_FILL},
     {.id = XLSX_FMT_BOOL, .style = S_TOP, .align = LXW_ALIGN_CENTER},
+    {.id = XLSX_FMT_FITS, .style = S_TOP, .align = LXW_ALIGN_CENTER,
+     .num = XLSX_NUM_FITS},
     {.id = XLSX_FMT_KEY_HEAD, .style = S_BOLD | S_WRAP | S_TOP,
      .font = XLSX_COLOR_SECTION, .bottom = LXW_BORDER_THIN,
      .bottom_color = XLSX_COLOR_SECTION, .align = LXW_ALIGN_RIGHT},

@@ -29,6 +29,10 @@ struct lxw_format;
 
 #define XLSX_BOOK_PATH_MAX 1100
 
+/* The number format that shows a formula's 1 / 0 as TRUE / FALSE (see
+ * terms.c, TERMS_MEM_FITS). */
+#define XLSX_NUM_FITS "\"TRUE\";\"TRUE\";\"FALSE\""
+
 /* Colours shared by formats and sheets (0xRRGGBB). */
 #define XLSX_COLOR_SECTION 0x1F3864 /* titles; the Summary's tab */
 #define XLSX_COLOR_LIVE    0x2E75B6 /* live-formula headers; Plans' tab */
@@ -86,6 +90,7 @@ enum xlsx_fmt {
     XLSX_FMT_PLAIN_INT,
     XLSX_FMT_NA_BOUND, /* the bound of a plan that does not fit */
     XLSX_FMT_BOOL,     /* TRUE / FALSE, centred */
+    XLSX_FMT_FITS,     /* a 1 / 0 formula result shown as TRUE / FALSE */
     XLSX_FMT_KEY_HEAD, /* a column head of the key figures */
     /* By bound (enum cost_bound: compute, IB, NVLink, HBM), three each:
      * text with the bound's fill, seconds with it, and the fill alone

@@ -56,7 +56,7 @@ static const struct xlsx_column mem_cols[] = {
      "HBM_GIB*(1-HEADROOM_PCT/100)", M_USABLE},
     {"headroom", "Free", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 0, NULL,
      M_HEADROOM},
-    {"fits", "Fits", "", XLSX_FMT_BOOL, XLSX_FMT_HEAD_LIVE, 0, NULL, M_FITS},
+    {"fits", "Fits", "", XLSX_FMT_FITS, XLSX_FMT_HEAD_LIVE, 0, NULL, M_FITS},
     {"rank", "Heaviest PP rank", "", XLSX_FMT_INT, 0, 0, NULL, M_RANK},
 };
 /* clang-format on */
@@ -333,7 +333,7 @@ static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     memset(&cf, 0, sizeof cf);
     cf.type = LXW_CONDITIONAL_TYPE_CELL;
     cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
-    cf.value_string = "FALSE";
+    cf.value_string = "0"; /* 1 / 0 formulas, shown TRUE / FALSE */
     cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
     i = xlsx_table_col(&mem_table, "fits");
     cond(b, ws, first, row - 1, i, i, &cf,

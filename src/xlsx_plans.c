@@ -49,7 +49,7 @@ static void conditional(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
     memset(&cf, 0, sizeof cf);
     cf.type = LXW_CONDITIONAL_TYPE_CELL;
     cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
-    cf.value_string = "FALSE";
+    cf.value_string = b->big ? "FALSE" : "0"; /* values, or 1 / 0 formulas */
     cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
     xlsx_book_check(b,
                     worksheet_conditional_format_range(ws, 1, (lxw_col_t)fits,
@@ -134,11 +134,11 @@ static void plan_row(struct xlsx_book *b,
                                        sizeof formula);
             if (v.kind == PLANS_NUMBER)
                 xlsx_book_formula_num(b, ws, i + 1, k, formula, v.num, fmt[k]);
+            else if (v.kind == PLANS_BOOL) /* 1 / 0, shown TRUE / FALSE */
+                xlsx_book_formula_num(b, ws, i + 1, k, formula, v.flag ? 1 : 0,
+                                      fmt[k]);
             else
-                xlsx_book_formula_str(
-                    b, ws, i + 1, k, formula,
-                    v.kind == PLANS_BOOL ? (v.flag ? "TRUE" : "FALSE") : v.str,
-                    fmt[k]);
+                xlsx_book_formula_str(b, ws, i + 1, k, formula, v.str, fmt[k]);
         } else if (v.kind == PLANS_NUMBER) {
             xlsx_book_num(b, ws, i + 1, k, v.num, fmt[k]);
         } else if (v.kind == PLANS_BOOL) {

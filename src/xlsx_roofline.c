@@ -24,10 +24,11 @@
 #define CHART_ROW_IB 3  /* top of the IB chart */
 #define CHART_ROW_NV 26 /* top of the NVLink chart */
 #define PRINT_LAST   48 /* last row of the first page: the two charts */
-#define IMAGE_ROW_IB 50 /* the gnuplot charts: 540 px, 27 rows each */
-#define IMAGE_ROW_NV 80
-#define ROOF_ROW0    112 /* first row of the roofs' table */
-#define DATA_ROW     128 /* first row of the points */
+#define IMAGE_ROW_IB 51 /* the gnuplot charts: 405 px, 21 rows each */
+#define IMAGE_ROW_NV 75
+#define IMAGE_SCALE  0.45 /* 720 px wide: the page's width */
+#define ROOF_ROW0    100  /* first row of the roofs' table */
+#define DATA_ROW     116  /* first row of the points */
 
 /* ---- The points ---- */
 
@@ -374,7 +375,7 @@ static void images(struct xlsx_book *b,
                        "of %s)",
                        l ? "NVLink" : "IB", b->r->when);
         memset(&io, 0, sizeof io);
-        io.x_scale = io.y_scale = 0.6;
+        io.x_scale = io.y_scale = IMAGE_SCALE;
         io.description =
             l ? "Roofline over NVLink (gnuplot)" : "Roofline over IB (gnuplot)";
         xlsx_book_check(
@@ -406,7 +407,7 @@ void xlsx_roofline_write(struct xlsx_book *b,
                     "change IB_GBPS and both move. The points are the best "
                     "few plans of each family on the Plans sheet.",
                     xlsx_book_fmt(b, XLSX_FMT_NOTE_WRAP));
-    xlsx_book_height(b, ws, 1, 30);
+    xlsx_book_height(b, ws, 1, 44);
 
     images(b, ws, ib_png, nvlink_png);
     xlsx_book_str(b, ws, ROOF_ROW0 - 2, at, "Roofs (formulas over Assumptions)",

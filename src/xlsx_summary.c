@@ -61,7 +61,7 @@ static const struct xlsx_column columns[] = {
     {"bound_o", "Bound", "", XLSX_FMT_TEXT, 0, 8, NULL, S_BOUND_O},
     {"ratio_o", "Comm/ compute", "", XLSX_FMT_RAT, 0, 8, NULL, S_RATIO_O},
     {"mem", "Memory", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 8, NULL, S_MEM},
-    {"fits", "Fits", "", XLSX_FMT_BOOL, XLSX_FMT_HEAD_LIVE, 6, NULL, S_FITS},
+    {"fits", "Fits", "", XLSX_FMT_FITS, XLSX_FMT_HEAD_LIVE, 6, NULL, S_FITS},
     {"row", "Plans row", "", XLSX_FMT_INT, XLSX_FMT_HEAD_LIVE, 6, NULL,
      S_ROW},
     {"count", "Fitting / evaluated", "", XLSX_FMT_RIGHT, 0, 11, NULL,
@@ -321,18 +321,26 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 
     if (!h->any || !best)
         return row;
-    xlsx_book_strf(b, ws, row, col("family"), xlsx_book_fmt(b, XLSX_FMT_H2),
-                   "The recommended plan: %s (follows edits on Assumptions)",
-                   b->big ? "values" : "live");
-    xlsx_book_merge(b, ws, row++, col(KV_VALUE), col("ratio_o"),
-                    h->has_expected ? "speed of light: a floor"
-                                    : "speed of light (a floor: no run of "
-                                      "this plan is faster)",
-                    xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
+    xlsx_book_strf(b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_H2),
+                   "The recommended plan%s",
+                   b->big ? " (values)"
+                          : ": live, these figures follow edits on "
+                            "Assumptions");
+    xlsx_book_str(b, ws, row, col(KV_VALUE),
+                  h->has_expected ? "speed of light: a floor"
+                                  : "speed of light",
+                  xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
     if (h->has_expected)
-        xlsx_book_str(b, ws, row - 1, col("step"), "expected",
+        xlsx_book_str(b, ws, row, col("step"), "expected",
                       xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
-    xlsx_book_height(b, ws, row - 1, 30);
+    xlsx_book_height(b, ws, row, 30);
+    xlsx_book_str(b, ws, row++, col(KV_NOTE),
+                  h->has_expected
+                      ? "expected: on real kernels and network (calibrated); "
+                        "speed of light: no run of this plan is faster"
+                      : "a floor: no run of this plan is faster (see the "
+                        "difference above)",
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
 
     plan_format(&best->plan, plan, sizeof plan);
     kv(b, ws, row, "Fastest fitting plan", "INDEX(PLANS_PLAN,BEST_ROW)", false,
@@ -350,8 +358,9 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     kv(b, ws, row++, "Ties", "SUMPRODUCT(" TIE ")", false, (double)h->ties,
        NULL, XLSX_FMT_CNT, note);
     plan_format(&h->plan.plan, plan, sizeof plan);
-    kv(b, ws, row, "Recommended plan", "INDEX(PLANS_PLAN,RECOMMENDED_ROW)",
-       false, 0, plan, XLSX_FMT_LABEL, "the tie with the most free memory");
+    kv(b, ws, row, "Recommended: most free memory of the ties",
+       "INDEX(PLANS_PLAN,RECOMMENDED_ROW)", false, 0, plan, XLSX_FMT_LABEL,
+       NULL);
     name_cell(b, row++, "RECOMMENDED_PLAN");
     kv(b, ws, row, "its row on Plans", RECOMMENDED_ROW_F, true, rec_row, NULL,
        XLSX_FMT_INT, NULL);
@@ -438,7 +447,7 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                        "changes (e.g. IB_GBPS). The sentences, the order of "
                        "the families and the other model's columns are at the "
                        "report's inputs.",
-              XLSX_FMT_NOTE, 11);
+              XLSX_FMT_NOTE_WRAP, 11);
     return row + 1;
 }
 
@@ -496,7 +505,7 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         memset(&cf, 0, sizeof cf);
         cf.type = LXW_CONDITIONAL_TYPE_CELL;
         cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
-        cf.value_string = "FALSE";
+        cf.value_string = "0"; /* 1 / 0 formulas, shown TRUE / FALSE */
         cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
         xlsx_book_check(b,
                         worksheet_conditional_format_range(
@@ -554,6 +563,9 @@ void xlsx_summary_write(struct xlsx_book *b,
     row = families(b, ws, row);
     if (step_png) {
         lxw_image_options io;
+        lxw_row_t breaks[] = {(lxw_row_t)row, 0}; /* the chart on its page */
+        xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
+                        "worksheet_set_h_pagebreaks");
         memset(&io, 0, sizeof io);
         io.x_scale = io.y_scale = 0.8;
         io.description = "Step-time breakdown per family";

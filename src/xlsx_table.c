@@ -147,11 +147,10 @@ void xlsx_table_cell(struct xlsx_book *b,
             xlsx_book_array_num(b, ws, row, col, formula, v->num, f);
         else if (v->kind == XLSX_NUM)
             xlsx_book_formula_num(b, ws, row, col, formula, v->num, f);
+        else if (v->kind == XLSX_BOOL) /* a 1 / 0 result: see XLSX_FMT_FITS */
+            xlsx_book_formula_num(b, ws, row, col, formula, v->flag ? 1 : 0, f);
         else
-            xlsx_book_formula_str(
-                b, ws, row, col, formula,
-                v->kind == XLSX_BOOL ? (v->flag ? "TRUE" : "FALSE") : v->str,
-                f);
+            xlsx_book_formula_str(b, ws, row, col, formula, v->str, f);
     } else if (v->kind == XLSX_NUM) {
         xlsx_book_num(b, ws, row, col, v->num, f);
     } else if (v->kind == XLSX_BOOL) {

@@ -31,7 +31,8 @@ enum xlsx_kind {
 
 /* One cell as the getter gives it. Before the call, fmt and formula hold
  * the column's; the getter may replace them for this row. A formula
- * cell's value is its cached result (the C value). */
+ * cell's value is its cached result (the C value); an XLSX_BOOL formula
+ * returns 1 or 0 (XLSX_FMT_FITS shows it as TRUE / FALSE). */
 struct xlsx_value {
     int kind; /* enum xlsx_kind */
     double num;
