@@ -425,7 +425,12 @@ void xlsx_roofline_write(struct xlsx_book *b,
             xlsx_table_row(b, ws, &points, DATA_ROW + i, &p);
         }
         xlsx_book_print_area(
-            b, ws, 0, ib_png || nvlink_png ? IMAGE_ROW_NV + 28 : PRINT_LAST,
+            b, ws, 0, ib_png || nvlink_png ? IMAGE_ROW_NV + 22 : PRINT_LAST,
             right);
+        if (ib_png || nvlink_png) { /* the gnuplot charts on page 2 */
+            lxw_row_t breaks[] = {IMAGE_ROW_IB - 1, 0};
+            xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
+                            "worksheet_set_h_pagebreaks");
+        }
     }
 }

@@ -89,10 +89,12 @@ static const struct xlsx_column columns[] = {
 
 /* The fastest plan that fits (the fastest when none does), and among the
  * plans within TIE_PCT of it the one with the most free memory. */
-#define BEST_STEP \
-    "IF(OR(PLANS_FITS),MIN(IF(PLANS_FITS,PLANS_RANK_S)),MIN(PLANS_RANK_S))"
-#define BEST_ROW_F \
-    "MATCH(BEST_STEP_S,IF(PLANS_FITS=OR(PLANS_FITS),PLANS_RANK_S),0)"
+#define ANY_FITS "SUMPRODUCT(PLANS_FITS)>0"
+#define BEST_STEP                                                       \
+    "IF(" ANY_FITS ",MIN(IF(PLANS_FITS,PLANS_RANK_S)),MIN(PLANS_RANK_S))"
+#define BEST_ROW_F                                                       \
+    "IF(" ANY_FITS ",MATCH(BEST_STEP_S,IF(PLANS_FITS,PLANS_RANK_S),0),"  \
+    "MATCH(BEST_STEP_S,PLANS_RANK_S,0))"
 #define TIE "PLANS_FITS*(PLANS_RANK_S<=BEST_STEP_S*(1+TIE_PCT/100))"
 #define RECOMMENDED_ROW_F                                       \
     "IFERROR(MATCH(MAX(IF(" TIE ",PLANS_HEADROOM_GIB)),IF(" TIE \
@@ -273,10 +275,20 @@ static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     static const char *const sheets[] = {
         "Glossary", "Assumptions", "Plans",    "Memory",     "Communication",
         "Roofline", "Sensitivity", "Rejected", "Validation", "About"};
-    size_t i, c = col("family");
-    xlsx_book_str(b, ws, row, c, "Sheets:", xlsx_book_fmt(b, XLSX_FMT_LABEL));
-    for (i = 0; i < sizeof sheets / sizeof sheets[0] && c + 1 + i < NCOLS; i++)
-        xlsx_book_link(b, ws, row, c + 1 + i, sheets[i], sheets[i]);
+    size_t i, c = col("family") + 1;
+    xlsx_book_str(b, ws, row, col("family"), "Sheets (links):",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    for (i = 0; i < sizeof sheets / sizeof sheets[0] && c < NCOLS; i++) {
+        double room = 0;
+        size_t first = c;
+        while (c < NCOLS && room < (double)strlen(sheets[i]) + 2)
+            room += columns[c++].width;
+        /* a link's text does not run into the next cell: merge its cells */
+        if (c - 1 > first)
+            xlsx_book_merge(b, ws, row, first, c - 1, "",
+                            xlsx_book_fmt(b, XLSX_FMT_LINK));
+        xlsx_book_link(b, ws, row, first, sheets[i], sheets[i]);
+    }
     return row + 1;
 }
 
