@@ -717,8 +717,9 @@ headline(struct report *r, struct cost_ctx *other, struct diag *d)
         if (memcmp(&ob.plan, &b->plan, sizeof ob.plan) == 0)
             snprintf(h->models, sizeof h->models,
                      "Both communication models pick the same fastest plan "
-                     "(%s: %.3f s under %s).",
-                     comm_model_str(r->comm), b->step, other_model(r));
+                     "(%.3f s under %s, %.3f s under %s).",
+                     b->step, comm_model_str(r->comm), ob.t.step,
+                     other_model(r));
         else
             snprintf(h->models, sizeof h->models,
                      "The best plan changes with the communication model: "

@@ -90,10 +90,10 @@ static const struct xlsx_column columns[] = {
 /* The fastest plan that fits (the fastest when none does), and among the
  * plans within TIE_PCT of it the one with the most free memory. */
 #define ANY_FITS "SUMPRODUCT(PLANS_FITS)>0"
-#define BEST_STEP                                                       \
+#define BEST_STEP \
     "IF(" ANY_FITS ",MIN(IF(PLANS_FITS,PLANS_RANK_S)),MIN(PLANS_RANK_S))"
-#define BEST_ROW_F                                                       \
-    "IF(" ANY_FITS ",MATCH(BEST_STEP_S,IF(PLANS_FITS,PLANS_RANK_S),0),"  \
+#define BEST_ROW_F                                                      \
+    "IF(" ANY_FITS ",MATCH(BEST_STEP_S,IF(PLANS_FITS,PLANS_RANK_S),0)," \
     "MATCH(BEST_STEP_S,PLANS_RANK_S,0))"
 #define TIE "PLANS_FITS*(PLANS_RANK_S<=BEST_STEP_S*(1+TIE_PCT/100))"
 #define RECOMMENDED_ROW_F                                       \
@@ -276,11 +276,16 @@ static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         "Glossary", "Assumptions", "Plans",    "Memory",     "Communication",
         "Roofline", "Sensitivity", "Rejected", "Validation", "About"};
     size_t i, c = col("family") + 1;
-    xlsx_book_str(b, ws, row, col("family"), "Sheets (links):",
-                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
-    for (i = 0; i < sizeof sheets / sizeof sheets[0] && c < NCOLS; i++) {
+    xlsx_book_str(b, ws, row, col("family"),
+                  "Sheets (links):", xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    for (i = 0; i < sizeof sheets / sizeof sheets[0]; i++) {
         double room = 0;
-        size_t first = c;
+        size_t first;
+        if (c >= NCOLS) { /* the rest on the next row */
+            c = col("family") + 1;
+            row++;
+        }
+        first = c;
         while (c < NCOLS && room < (double)strlen(sheets[i]) + 2)
             room += columns[c++].width;
         /* a link's text does not run into the next cell: merge its cells */
