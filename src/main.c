@@ -58,6 +58,7 @@ struct config {
     enum comm_model comm;
     bool json, no_charts, quiet;
     bool all_plans; /* --all-plans: every kept plan on the Plans sheet */
+    bool no_csv;    /* --no-csv: no plans.csv (nor the sweep's spill) */
     size_t top;     /* --top N; 0: Excel's limit */
     size_t threads; /* --threads N; 0: online CPUs */
     char command_line[1024]; /* as typed, for the About sheet */
@@ -92,6 +93,8 @@ static const char usage_text[] =
     "      --all-plans        (report) every plan on the Plans sheet (default: "
     "those that fit, up to the sweep's report.plans_sheet, and each family's "
     "best; plans.csv always has every plan)\n"
+    "      --no-csv           (report) skip plans.csv (a sweep of millions "
+    "of plans makes it gigabytes)\n"
     "      --no-charts        (report) skip gnuplot\n"
     "      --top N            (report) keep the N best plans (default: all, "
     "up to Excel's row limit)\n"
@@ -700,11 +703,13 @@ static enum status write_report(const struct config *cfg,
         guard_set(g, &rr->out, &rr->job);
     }
     snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
-    out_dir_path(&rr->out, "plans.csv", path, sizeof path);
-    if (csv_out_write(&rr->rep, path, d) != STATUS_OK)
-        return d->status;
-    snprintf(written + strlen(written), size - strlen(written),
-             ", %s/plans.csv", cfg->out_dir);
+    if (!cfg->no_csv) {
+        out_dir_path(&rr->out, "plans.csv", path, sizeof path);
+        if (csv_out_write(&rr->rep, path, d) != STATUS_OK)
+            return d->status;
+        snprintf(written + strlen(written), size - strlen(written),
+                 ", %s/plans.csv", cfg->out_dir);
+    }
     if (rr->job_pending) {
         rr->job_pending = false;
         st = plot_out_finish(&rr->job, &rr->charts, d);
@@ -774,7 +779,8 @@ static int run_report(const struct config *cfg,
     opt.top = cfg->top;
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
-    opt.spill_dir = rr->out.stage; /* plans.csv lists every plan */
+    /* plans.csv lists every plan: the sweep spills them */
+    opt.spill_dir = cfg->no_csv ? NULL : rr->out.stage;
     rr->rep.all_plans = cfg->all_plans;
     memset(&pr, 0, sizeof pr);
     pr.t0 = t0;
@@ -819,9 +825,10 @@ static int run_report(const struct config *cfg,
                 seconds_since(&t0), written);
     if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
         fprintf(stderr,
-                "%s: %llu valid plans are not on the Plans sheet (plans.csv "
-                "has them; --all-plans puts every kept plan there)\n",
-                PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet));
+                "%s: %llu valid plans are not on the Plans sheet (%s; "
+                "--all-plans puts every kept plan there)\n",
+                PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
+                cfg->no_csv ? "--no-csv: no plans.csv" : "plans.csv has them");
     return 0;
 }
 
@@ -1031,6 +1038,9 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
     case 'A':
         cfg->all_plans = true;
         return -1;
+    case 'X':
+        cfg->no_csv = true;
+        return -1;
     case 'n':
         cfg->no_charts = true;
         return -1;
@@ -1076,6 +1086,7 @@ int main(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"csv", no_argument, NULL, 'c'},
         {"all-plans", no_argument, NULL, 'A'},
+        {"no-csv", no_argument, NULL, 'X'},
         {"no-charts", no_argument, NULL, 'n'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},

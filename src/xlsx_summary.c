@@ -27,7 +27,11 @@
 
 /* The message a figure shows when an input makes it undefined (a rate
  * of 0 divides by zero): instead of #DIV/0! in every cell. */
-#define INPUT_ERROR "\"check the inputs on Assumptions\""
+#define INPUT_ERROR   "\"check the inputs on Assumptions\""
+#define OR_MESSAGE(f) "IFERROR(" f "," INPUT_ERROR ")"
+/* A family's figure from its Plans row; "n/a" when an input makes it
+ * undefined. */
+#define FAMILY_CELL(column) "IFERROR(INDEX(" column ",{row}),\"n/a\")"
 
 enum col_id {
     S_SWATCH,
@@ -152,15 +156,15 @@ static void get(const void *item, int id, struct xlsx_value *out)
         break;
     case S_STEP:
         number(out, b->t.step);
-        live(fr, "INDEX(PLANS_RANK_S,{row})", out);
+        live(fr, FAMILY_CELL("PLANS_RANK_S"), out);
         break;
     case S_BOUND:
         bound(out, b->t.bound, b->fits);
-        live(fr, "INDEX(PLANS_BOUND,{row})", out);
+        live(fr, FAMILY_CELL("PLANS_BOUND"), out);
         break;
     case S_RATIO:
         number(out, b->t.comm_compute_ratio);
-        live(fr, "INDEX(PLANS_RATIO,{row})", out);
+        live(fr, FAMILY_CELL("PLANS_RATIO"), out);
         break;
     case S_STEP_O:
         number(out, o->t.step);
@@ -173,18 +177,18 @@ static void get(const void *item, int id, struct xlsx_value *out)
         break;
     case S_MEM:
         number(out, b->mem.total / GIB);
-        live(fr, "INDEX(PLANS_MEM_TOTAL,{row})", out);
+        live(fr, FAMILY_CELL("PLANS_MEM_TOTAL"), out);
         break;
     case S_FITS:
         out->kind = XLSX_BOOL;
         out->flag = b->fits;
-        live(fr, "INDEX(PLANS_FITS,{row})", out);
+        live(fr, FAMILY_CELL("PLANS_FITS"), out);
         break;
     case S_ROW:
         if (!fr->live)
             break;
         number(out, (double)fr->f->sheet_row + 1);
-        out->formula = FAMILY_ROW;
+        out->formula = "IFERROR(" FAMILY_ROW ",\"n/a\")";
         out->array = true;
         break;
     case S_COUNT:
@@ -192,7 +196,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
         break;
     case S_PLAN:
         text(out, fr->plan);
-        live(fr, "INDEX(PLANS_PLAN,{row})", out);
+        live(fr, FAMILY_CELL("PLANS_PLAN"), out);
         break;
     default:
         text(out, fr->f->why);
@@ -360,27 +364,28 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
 
     plan_format(&best->plan, plan, sizeof plan);
-    kv(b, ws, row, "Fastest fitting plan", "INDEX(PLANS_PLAN,BEST_ROW)", false,
-       0, plan, XLSX_FMT_TEXT, NULL);
+    kv(b, ws, row, "Fastest fitting plan",
+       OR_MESSAGE("INDEX(PLANS_PLAN,BEST_ROW)"), false, 0, plan, XLSX_FMT_TEXT,
+       NULL);
     name_cell(b, row++, "BEST_PLAN");
-    kv(b, ws, row, "its step time (s)", BEST_STEP, true, best->step, NULL,
-       XLSX_FMT_SEC, "the smallest PLANS_RANK_S among plans that fit");
+    kv(b, ws, row, "its step time (s)", OR_MESSAGE(BEST_STEP), true, best->step,
+       NULL, XLSX_FMT_SEC, "the smallest PLANS_RANK_S among plans that fit");
     name_cell(b, row++, "BEST_STEP_S");
-    kv(b, ws, row, "its row on Plans", BEST_ROW_F, true, best_row, NULL,
-       XLSX_FMT_INT, NULL);
+    kv(b, ws, row, "its row on Plans", OR_MESSAGE(BEST_ROW_F), true, best_row,
+       NULL, XLSX_FMT_INT, NULL);
     name_cell(b, row++, "BEST_ROW");
     snprintf(note, sizeof note,
              "within TIE_PCT (%g%%) of the fastest and fitting: ties",
              r->tie_pct);
-    kv(b, ws, row++, "Ties", "SUMPRODUCT(" TIE ")", false, (double)h->ties,
-       NULL, XLSX_FMT_CNT, note);
+    kv(b, ws, row++, "Ties", OR_MESSAGE("SUMPRODUCT(" TIE ")"), false,
+       (double)h->ties, NULL, XLSX_FMT_CNT, note);
     plan_format(&h->plan.plan, plan, sizeof plan);
     kv(b, ws, row, "Recommended: most free memory of the ties",
-       "INDEX(PLANS_PLAN,RECOMMENDED_ROW)", false, 0, plan, XLSX_FMT_LABEL,
-       NULL);
+       OR_MESSAGE("INDEX(PLANS_PLAN,RECOMMENDED_ROW)"), false, 0, plan,
+       XLSX_FMT_LABEL, NULL);
     name_cell(b, row++, "RECOMMENDED_PLAN");
-    kv(b, ws, row, "its row on Plans", RECOMMENDED_ROW_F, true, rec_row, NULL,
-       XLSX_FMT_INT, NULL);
+    kv(b, ws, row, "its row on Plans", OR_MESSAGE(RECOMMENDED_ROW_F), true,
+       rec_row, NULL, XLSX_FMT_INT, NULL);
     name_cell(b, row++, "RECOMMENDED_ROW");
     step_row = row;
     kv(b, ws, row, "Step time (s)", pick("PLANS_RANK_S", f, sizeof f), false,

@@ -356,8 +356,15 @@ def inputs(path):
             unread.append(n)
     if unread:
         fail("inputs no formula reads: %s" % ", ".join(unread))
+    validated = set()
+    for dv in a.data_validations.dataValidation:
+        for rng in str(dv.sqref).split():
+            validated.add("$%s$%s" % re.match(r"([A-Z]+)(\d+)", rng).groups())
+    missing = [by_ref[r] for r in styled if r not in validated]
+    if missing:
+        fail("inputs without a validation: %s" % ", ".join(missing))
     print("inputs: %d input cells on Assumptions, each read by a formula "
-          "(%d formulas)" % (len(styled), len(formulas)))
+          "and validated (%d formulas)" % (len(styled), len(formulas)))
 
 
 def main(argv):

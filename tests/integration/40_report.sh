@@ -63,6 +63,13 @@ else
         $CHECK best "$TMP/ib400.xlsx" "$TMP/ib400"
     check "before: BEST_PLAN and BEST_STEP_S name the fastest fitting plan" \
         $CHECK best "$OUT/report.xlsx" "$TMP/recalc"
+    # an input of 0 (past the cell's validation, which refuses it in Excel
+    # and LibreOffice) makes the Summary say so, not #DIV/0!
+    mkdir -p "$TMP/ib0"
+    check "set IB_GBPS=0" $CHECK set-name "$OUT/report.xlsx" "$TMP/ib0.xlsx" IB_GBPS 0
+    $SS --recalc "$TMP/ib0.xlsx" "$TMP/ib0/r_%n_%s.csv" >"$TMP/ss4.log" 2>&1
+    check "IB_GBPS=0: the Summary shows a message, no error values" bash -c \
+        "grep -q 'check the inputs on Assumptions' '$TMP/ib0/r_0_Summary.csv' && ! grep -q '#DIV/0\|#N/A\|#VALUE' '$TMP/ib0/r_0_Summary.csv'"
 fi
 unset SOURCE_DATE_EPOCH
 
@@ -114,3 +121,8 @@ for r in rest:  # then one row per family not seen yet: its best
     seen.add(r[fam])
 assert rest, "no family best beyond the five"
 PYEOF
+
+# --no-csv: no plans.csv (a sweep of millions of plans makes it gigabytes)
+expect 0 "" -- $RP report -q --no-charts --no-csv -o "$TMP/nocsv" \
+    --set space.tp=1 --set "space.pp=1 16" --set "space.ep=1 64"
+check "--no-csv writes no plans.csv" test -s "$TMP/nocsv/report.xlsx" -a ! -e "$TMP/nocsv/plans.csv"
