@@ -96,7 +96,7 @@ static const struct fmt_spec fmt_table[] = {
     {.id = XLSX_FMT_RIGHT, .style = S_TOP, .align = LXW_ALIGN_RIGHT},
     {.id = XLSX_FMT_SMALL, .style = S_WRAP | S_TOP, .size = 9},
     {.id = XLSX_FMT_WARN, .style = S_BOLD | S_WRAP, .font = C_RED_FONT},
-    {.id = XLSX_FMT_RED_LABEL, .style = S_BOLD, .font = C_RED_FONT},
+    {.id = XLSX_FMT_RED_LABEL, .style = S_BOLD | S_TOP, .font = C_RED_FONT},
     {.id = XLSX_FMT_LABEL_WRAP, .style = S_BOLD | S_WRAP | S_TOP},
     {.id = XLSX_FMT_NA, .style = S_ITALIC | S_TOP, .font = C_NOTE,
      .align = LXW_ALIGN_RIGHT},
