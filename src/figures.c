@@ -258,7 +258,7 @@ static const char *other_model(const struct report *r)
 }
 
 /* "hierarchical (topo)" / "flat". */
-static const char *model_words(int comm)
+static const char *model_words(enum comm_model comm)
 {
     return comm == COMM_TOPO ? "the hierarchical (topo) model"
                              : "the flat model";
