@@ -1,12 +1,17 @@
 /*
  * figures: the derive-figures stage. From the ranked report (rank.c) it
- * computes what the writers show and nothing computes again: each
- * family's best plan re-evaluated with its collectives under both
- * communication models, the bandwidths at which its links would fall to
- * its compute time, the families in order, and the validation runs'
- * predictions with their place in the ranking.
+ * computes what the writers show, once, so that no writer computes it
+ * again: each family's best plan re-evaluated with its collectives under
+ * both communication models, the families in order, the validation runs'
+ * predictions with their place in the ranking, and (figures_views) every
+ * view: the Plans sheet's rows, the fastest and the recommended plan and
+ * the ties, the headline and the sentence on why the baseline (FSDP)
+ * loses, the families' colours, crossovers and sentences, the roofline
+ * points, roofs and axis ranges, the families each chart shows, the
+ * sensitivity curves with the baseline re-timed, and the bars.
  *
- * Calls: cost, plan, validation (its runs and inputs, already read).
+ * Calls: cost, terms, plan, sweep, validation (its runs and inputs,
+ * already read), eval_out_verdict (the verdict sentence of `eval`).
  */
 #ifndef PROJ_FIGURES_H
 #define PROJ_FIGURES_H
@@ -20,9 +25,9 @@
 
 /*
  * Fills each family's best plan (and the same plan under the other
- * communication model, `other`) with its collectives, its crossover
- * bandwidths and r->families_by_step. ctx and other are prepared here
- * for the plans they evaluate.
+ * communication model, `other`) with its collectives and
+ * r->families_by_step; a plan fits when it leaves r->headroom_pct of HBM
+ * free. ctx and other are prepared here for the plans they evaluate.
  */
 enum status figures_families(struct report *r,
                              struct cost_ctx *ctx,
@@ -55,5 +60,21 @@ enum status figures_validations(struct report *r,
                                 struct cost_ctx *ctx,
                                 struct cost_ctx *other,
                                 struct diag *d);
+
+/*
+ * Derives every view of r (report.h, "Figures") after
+ * figures_families() and figures_validations(): the Plans sheet's rows
+ * (r->plans_sheet fitting plans and every family's best; every kept plan
+ * with r->all_plans), the recommended plan and its headline, the
+ * baseline (r->sweep's [report] baseline), colours, crossovers,
+ * sentences, rooflines, native chart picks, bars and sensitivity charts.
+ * other (the other communication model) is prepared here for every
+ * layout of r->sweep and re-evaluates the fitting kept plans to name the
+ * fastest under that model. Allocates r->sheet, r->points and
+ * r->roof_pick (report_free releases them). Returns STATUS_OK or
+ * STATUS_NOMEM.
+ */
+enum status
+figures_views(struct report *r, struct cost_ctx *other, struct diag *d);
 
 #endif

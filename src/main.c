@@ -61,9 +61,11 @@ struct config {
     struct datafile_set sets[SETS_MAX];
     size_t nsets;
     enum comm_model comm;
-    bool json, csv, no_charts, quiet;
-    size_t top;              /* --top N; 0: Excel's limit */
-    size_t threads;          /* --threads N; 0: online CPUs */
+    bool json, no_charts, quiet;
+    bool all_plans; /* --all-plans: every kept plan on the Plans sheet */
+    bool no_csv;    /* --no-csv: no plans.csv (nor the sweep's spill) */
+    size_t top;     /* --top N; 0: Excel's limit */
+    size_t threads; /* --threads N; 0: online CPUs */
     char command_line[1024]; /* as typed, for the About sheet */
     /* every -m and -g, for compare (the other commands take the last) */
     const char *models[COMPARE_PAIRS_MAX], *hws[COMPARE_PAIRS_MAX];
@@ -107,7 +109,11 @@ static const char usage_text[] =
     "      --set SEC.KEY=VAL  override any data-file value (repeatable)\n"
     "      --comm-model topo|flat\n"
     "      --json             (eval) machine-readable output on stdout\n"
-    "      --csv              (report) also write plans.csv\n"
+    "      --all-plans        (report) every plan on the Plans sheet (default: "
+    "those that fit, up to the sweep's report.plans_sheet, and each family's "
+    "best; plans.csv always has every plan)\n"
+    "      --no-csv           (report) skip plans.csv (a sweep of millions "
+    "of plans makes it gigabytes)\n"
     "      --no-charts        (report) skip gnuplot\n"
     "      --top N            (report) keep the N best plans (default: all, "
     "up to Excel's row limit)\n"
@@ -496,16 +502,38 @@ static double seconds_since(const struct timespec *t0)
 
 /* The files a report may hold; the earlier report's ones this report
  * does not write are removed when it is committed. */
-static const char *const report_files[] = {
-    "report.xlsx",         "plans.csv",           "roofline-ib.png",
-    "roofline-ib.svg",     "roofline-ib.pdf",     "roofline-ib.gp",
-    "roofline-ib.dat",     "roofline-nvlink.png", "roofline-nvlink.svg",
-    "roofline-nvlink.pdf", "roofline-nvlink.gp",  "roofline-nvlink.dat",
-    "step-breakdown.png",  "step-breakdown.svg",  "step-breakdown.pdf",
-    "step-breakdown.gp",   "step-breakdown.dat",  "memory.png",
-    "memory.svg",          "memory.pdf",          "memory.gp",
-    "memory.dat",          "sensitivity-ib.png",  "sensitivity-ib.svg",
-    "sensitivity-ib.pdf",  "sensitivity-ib.gp",   "sensitivity-ib.dat"};
+static const char *const report_files[] = {"report.xlsx",
+                                           "plans.csv",
+                                           "roofline-ib.png",
+                                           "roofline-ib.svg",
+                                           "roofline-ib.pdf",
+                                           "roofline-ib.gp",
+                                           "roofline-ib.dat",
+                                           "roofline-nvlink.png",
+                                           "roofline-nvlink.svg",
+                                           "roofline-nvlink.pdf",
+                                           "roofline-nvlink.gp",
+                                           "roofline-nvlink.dat",
+                                           "step-breakdown.png",
+                                           "step-breakdown.svg",
+                                           "step-breakdown.pdf",
+                                           "step-breakdown.gp",
+                                           "step-breakdown.dat",
+                                           "memory.png",
+                                           "memory.svg",
+                                           "memory.pdf",
+                                           "memory.gp",
+                                           "memory.dat",
+                                           "sensitivity-ib.png",
+                                           "sensitivity-ib.svg",
+                                           "sensitivity-ib.pdf",
+                                           "sensitivity-ib.gp",
+                                           "sensitivity-ib.dat",
+                                           "sensitivity-nvlink.png",
+                                           "sensitivity-nvlink.svg",
+                                           "sensitivity-nvlink.pdf",
+                                           "sensitivity-nvlink.gp",
+                                           "sensitivity-nvlink.dat"};
 
 /*
  * What a signal must undo while a report is being made. SIGINT, SIGTERM
@@ -714,7 +742,7 @@ static enum status write_report(const struct config *cfg,
         guard_set(g, &rr->out, &rr->job);
     }
     snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
-    if (cfg->csv) {
+    if (!cfg->no_csv) {
         out_dir_path(&rr->out, "plans.csv", path, sizeof path);
         if (csv_out_write(&rr->rep, path, d) != STATUS_OK)
             return d->status;
@@ -734,6 +762,9 @@ static enum status write_report(const struct config *cfg,
     img.roofline_ib = chart_png(&rr->charts, "roofline-ib");
     img.roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
     img.step_breakdown = chart_png(&rr->charts, "step-breakdown");
+    img.memory = chart_png(&rr->charts, "memory");
+    img.sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
+    img.sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
     out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
     return xlsx_out_write(&rr->rep, path, &img, d);
 }
@@ -787,7 +818,9 @@ static int run_report(const struct config *cfg,
     opt.top = cfg->top;
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
-    opt.spill_dir = cfg->csv ? rr->out.stage : NULL;
+    /* plans.csv lists every plan: the sweep spills them */
+    opt.spill_dir = cfg->no_csv ? NULL : rr->out.stage;
+    rr->rep.all_plans = cfg->all_plans;
     memset(&pr, 0, sizeof pr);
     pr.t0 = t0;
     pr.next_s = PROGRESS_QUIET_S;
@@ -806,7 +839,8 @@ static int run_report(const struct config *cfg,
     /* derive figures */
     if (figures_families(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
         figures_validations(&rr->rep, rr->runs, rr->vin, rr->nruns, &rr->ctx,
-                            &rr->other, d) != STATUS_OK)
+                            &rr->other, d) != STATUS_OK ||
+        figures_views(&rr->rep, &rr->other, d) != STATUS_OK)
         return exit_code(d->status, false);
     print_summary(&rr->rep);
     /* write, then commit the report at once (a signal waits for it) */
@@ -828,10 +862,12 @@ static int run_report(const struct config *cfg,
                 (unsigned long long)rr->rep.valid,
                 (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
                 seconds_since(&t0), written);
-    if (rr->rep.dropped > 0 && !cfg->quiet)
-        fprintf(stderr, "%s: %llu valid plans left out of the workbook%s\n",
-                PROG, (unsigned long long)rr->rep.dropped,
-                cfg->csv ? " (plans.csv has them)" : "");
+    if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
+        fprintf(stderr,
+                "%s: %llu valid plans are not on the Plans sheet (%s; "
+                "--all-plans puts every kept plan there)\n",
+                PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
+                cfg->no_csv ? "--no-csv: no plans.csv" : "plans.csv has them");
     return 0;
 }
 
@@ -1249,8 +1285,13 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
     case 'j':
         cfg->json = true;
         return -1;
-    case 'c':
-        cfg->csv = true;
+    case 'c': /* --csv: plans.csv is always written; kept for scripts */
+        return -1;
+    case 'A':
+        cfg->all_plans = true;
+        return -1;
+    case 'X':
+        cfg->no_csv = true;
         return -1;
     case 'n':
         cfg->no_charts = true;
@@ -1296,6 +1337,8 @@ int main(int argc, char **argv)
         {"comm-model", required_argument, NULL, 'C'},
         {"json", no_argument, NULL, 'j'},
         {"csv", no_argument, NULL, 'c'},
+        {"all-plans", no_argument, NULL, 'A'},
+        {"no-csv", no_argument, NULL, 'X'},
         {"no-charts", no_argument, NULL, 'n'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},

@@ -32,6 +32,7 @@ enum col_id {
     C_BOUND,
     C_RATIO,
     C_FITS,
+    C_HEADROOM,
     C_MFU,
     C_MFU_BF16,
     C_TPS,
@@ -112,96 +113,93 @@ enum col_id {
 #define F_RAT  "0.00"
 #define F_USD  "$#,##0"
 #define F_DAYS "0.0"
+#define F_FITS "\"TRUE\";\"TRUE\";\"FALSE\"" /* a 1 / 0 formula result */
 
 /* clang-format off */
 static const struct plans_column columns[] = {
-    {"rank", "Rank", "", F_INT, 7, NUM, NULL, C_RANK},
-    {"family", "Family", "", NULL, 17, TEXT, NULL, C_FAMILY},
-    {"tp", "TP", "", F_INT, 5, NUM, NULL, C_TP},
-    {"pp", "PP", "", F_INT, 5, NUM, NULL, C_PP},
-    {"ep", "EP", "", F_INT, 5, NUM, NULL, C_EP},
-    {"zero", "ZeRO", "", F_INT, 6, NUM, NULL, C_ZERO},
-    {"schedule", "Schedule", "", NULL, 11, TEXT, NULL, C_SCHEDULE},
-    {"precision", "Precision", "", NULL, 9, TEXT, NULL, C_PRECISION},
-    {"recompute", "Recompute", "", NULL, 10, TEXT, NULL, C_RECOMPUTE},
-    {"mbs", "Micro-batch", "seq", F_INT, 9, NUM, NULL, C_MBS},
+    {"rank", "Rank", "", F_INT, 7, NUM, NULL, C_RANK, NULL},
+    {"family", "Family", "", NULL, 17, TEXT, NULL, C_FAMILY, "PLANS_FAMILY"},
+    {"tp", "TP", "", F_INT, 5, NUM, NULL, C_TP, NULL},
+    {"pp", "PP", "", F_INT, 5, NUM, NULL, C_PP, NULL},
+    {"ep", "EP", "", F_INT, 5, NUM, NULL, C_EP, NULL},
+    {"zero", "ZeRO", "", F_INT, 6, NUM, NULL, C_ZERO, NULL},
+    {"schedule", "Schedule", "", NULL, 11, TEXT, NULL, C_SCHEDULE, NULL},
+    {"precision", "Precision", "", NULL, 9, TEXT, NULL, C_PRECISION, NULL},
+    {"recompute", "Recompute", "", NULL, 10, TEXT, NULL, C_RECOMPUTE, NULL},
+    {"mbs", "Micro-batch", "seq", F_INT, 9, NUM, NULL, C_MBS, NULL},
 
-    {"step", "Step", "s", F_SEC, 9, NUM, TERM, C_STEP},
-    {"bound", "Bound", "", NULL, 9, TEXT, TERM, C_BOUND},
-    {"ratio", "Comm/compute", "", F_RAT, 9, NUM, TERM, C_RATIO},
-    {"fits", "Fits", "", NULL, 7, BOOL, "{mem_total}<=HBM_GIB", C_FITS},
-    {"mfu", "MFU (each precision at its peak)", "", F_PCT, 10, NUM, TERM, C_MFU},
-    {"mfu_bf16_peak", "MFU of BF16 peak (DeepSeek's)", "", F_PCT, 11, NUM, TERM, C_MFU_BF16},
-    {"tps", "Tokens/s per GPU", "", F_CNT, 10, NUM, TERM, C_TPS},
-    {"days", "Days for token budget", "", F_DAYS, 10, NUM, TERM, C_DAYS},
-    {"gpuh", "GPU-hours per 1T tokens", "", F_CNT, 11, NUM, TERM, C_GPUH},
-    {"cost", "Cost for token budget", "USD", F_USD, 13, NUM, TERM, C_COST},
-    {"serial", "Step, no overlap", "s", F_SEC, 10, NUM, TERM, C_SERIAL},
-    {"compute", "Compute", "s", F_SEC, 9, NUM, TERM, C_COMPUTE},
-    {"ib", "IB", "s", F_SEC, 9, NUM, TERM, C_IB},
-    {"nvlink", "NVLink", "s", F_SEC, 9, NUM, TERM, C_NVLINK},
-    {"hbm", "HBM", "s", F_SEC, 9, NUM, TERM, C_HBM},
-    {"optimizer", "Optimizer step", "s", F_SEC, 10, NUM, TERM, C_OPT},
-    {"sync", "Step-end gradient sync", "s", F_SEC, 10, NUM, TERM, C_SYNC},
-    {"gather", "Step-end weight gather", "s", F_SEC, 10, NUM, TERM, C_GATHER},
-    {"ib_steady", "IB with micro-batches", "s", F_SEC, 10, NUM, TERM, C_IB_STEADY},
-    {"nv_steady", "NVLink with micro-batches", "s", F_SEC, 10, NUM, TERM, C_NV_STEADY},
-    {"comm_sm", "Compute lost to comm SMs", "s", F_SEC, 10, NUM, TERM, C_COMM_SM},
-    {"core", "Overlapped core", "s", F_SEC, 10, NUM, TERM, C_CORE},
-    {"ramp", "Pipeline ramp unit", "s", F_SEC, 10, NUM, TERM, C_RAMP},
-    {"bubble", "Pipeline bubble", "s", F_SEC, 10, NUM, TERM, C_BUBBLE},
-    {"dp_exposed", "Exposed step-end DP", "s", F_SEC, 10, NUM, TERM, C_DP_EXPOSED},
+    {"step", "Step", "s", F_SEC, 9, NUM, TERM, C_STEP, "PLANS_STEP_S"},
+    {"bound", "Bound", "", NULL, 9, TEXT, TERM, C_BOUND, "PLANS_BOUND"},
+    {"ratio", "Comm/compute", "", F_RAT, 9, NUM, TERM, C_RATIO, "PLANS_RATIO"},
+    {"fits", "Fits", "", F_FITS, 7, BOOL, TERM, C_FITS, "PLANS_FITS"},
+    {"headroom", "HBM free", "GiB", F_GIB, 8, NUM, TERM, C_HEADROOM, "PLANS_HEADROOM_GIB"},
+    {"mfu", "MFU (each precision at its peak)", "", F_PCT, 10, NUM, TERM, C_MFU, "PLANS_MFU"},
+    {"mfu_bf16_peak", "MFU of BF16 peak (DeepSeek's)", "", F_PCT, 11, NUM, TERM, C_MFU_BF16, "PLANS_MFU_BF16_PEAK"},
+    {"tps", "Tokens/s per GPU", "", F_CNT, 10, NUM, TERM, C_TPS, "PLANS_TPS"},
+    {"days", "Days for token budget", "", F_DAYS, 10, NUM, TERM, C_DAYS, "PLANS_DAYS"},
+    {"gpuh", "GPU-hours per 1T tokens", "", F_CNT, 11, NUM, TERM, C_GPUH, "PLANS_GPUH"},
+    {"cost", "Cost for token budget", "USD", F_USD, 13, NUM, TERM, C_COST, "PLANS_COST"},
+    {"serial", "Step, no overlap", "s", F_SEC, 10, NUM, TERM, C_SERIAL, NULL},
+    {"compute", "Compute", "s", F_SEC, 9, NUM, TERM, C_COMPUTE, NULL},
+    {"ib", "IB", "s", F_SEC, 9, NUM, TERM, C_IB, NULL},
+    {"nvlink", "NVLink", "s", F_SEC, 9, NUM, TERM, C_NVLINK, NULL},
+    {"hbm", "HBM", "s", F_SEC, 9, NUM, TERM, C_HBM, NULL},
+    {"optimizer", "Optimizer step", "s", F_SEC, 10, NUM, TERM, C_OPT, NULL},
+    {"sync", "Step-end gradient sync", "s", F_SEC, 10, NUM, TERM, C_SYNC, NULL},
+    {"gather", "Step-end weight gather", "s", F_SEC, 10, NUM, TERM, C_GATHER, NULL},
+    {"ib_steady", "IB with micro-batches", "s", F_SEC, 10, NUM, TERM, C_IB_STEADY, NULL},
+    {"nv_steady", "NVLink with micro-batches", "s", F_SEC, 10, NUM, TERM, C_NV_STEADY, NULL},
+    {"comm_sm", "Compute lost to comm SMs", "s", F_SEC, 10, NUM, TERM, C_COMM_SM, NULL},
+    {"core", "Overlapped core", "s", F_SEC, 10, NUM, TERM, C_CORE, NULL},
+    {"ramp", "Pipeline ramp unit", "s", F_SEC, 10, NUM, TERM, C_RAMP, NULL},
+    {"bubble", "Pipeline bubble", "s", F_SEC, 10, NUM, TERM, C_BUBBLE, NULL},
+    {"dp_exposed", "Exposed step-end DP", "s", F_SEC, 10, NUM, TERM, C_DP_EXPOSED, NULL},
 
-    {"fp8_tflop", "FP8 work", "TFLOP", F_BIG, 11, NUM, NULL, C_FP8},
-    {"bf16_tflop", "BF16 work", "TFLOP", F_BIG, 11, NUM, NULL, C_BF16},
-    {"model_tflop", "Model work", "TFLOP", F_BIG, 11, NUM, NULL, C_MODEL},
-    {"model_fp8_tflop", "Model work in FP8", "TFLOP", F_BIG, 11, NUM, NULL, C_MODEL_FP8},
-    {"fwd_share", "Forward share of compute", "", F_RAT, 9, NUM, NULL, C_FWD_SHARE},
-    {"ib_gb", "IB traffic", "GB", F_BIG, 10, NUM, NULL, C_IB_GB},
-    {"nv_gb", "NVLink traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_GB},
-    {"ib_calls", "IB calls", "", F_CNT, 9, NUM, NULL, C_IB_CALLS},
-    {"nv_calls", "NVLink calls", "", F_CNT, 9, NUM, NULL, C_NV_CALLS},
-    {"ib_steady_gb", "IB with micro-batches", "GB", F_BIG, 10, NUM, NULL, C_IB_STEADY_GB},
-    {"ib_steady_calls", "IB calls with micro-batches", "", F_CNT, 9, NUM, NULL, C_IB_STEADY_CALLS},
-    {"nv_steady_gb", "NVLink with micro-batches", "GB", F_BIG, 10, NUM, NULL, C_NV_STEADY_GB},
-    {"nv_steady_calls", "NVLink calls with micro-batches", "", F_CNT, 9, NUM, NULL, C_NV_STEADY_CALLS},
-    {"ib_sync_gb", "IB step-end sync", "GB", F_BIG, 10, NUM, NULL, C_IB_SYNC_GB},
-    {"ib_sync_calls", "IB sync calls", "", F_CNT, 9, NUM, NULL, C_IB_SYNC_CALLS},
-    {"nv_sync_gb", "NVLink step-end sync", "GB", F_BIG, 10, NUM, NULL, C_NV_SYNC_GB},
-    {"nv_sync_calls", "NVLink sync calls", "", F_CNT, 9, NUM, NULL, C_NV_SYNC_CALLS},
-    {"ib_gather_gb", "IB step-end gather", "GB", F_BIG, 10, NUM, NULL, C_IB_GATHER_GB},
-    {"ib_gather_calls", "IB gather calls", "", F_CNT, 9, NUM, NULL, C_IB_GATHER_CALLS},
-    {"nv_gather_gb", "NVLink step-end gather", "GB", F_BIG, 10, NUM, NULL, C_NV_GATHER_GB},
-    {"nv_gather_calls", "NVLink gather calls", "", F_CNT, 9, NUM, NULL, C_NV_GATHER_CALLS},
-    {"ib_dep_gb", "IB EP/TP/CP traffic", "GB", F_BIG, 10, NUM, NULL, C_IB_DEP_GB},
-    {"ib_dep_calls", "IB EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_IB_DEP_CALLS},
-    {"nv_dep_gb", "NVLink EP/TP/CP traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_DEP_GB},
-    {"nv_dep_calls", "NVLink EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_NV_DEP_CALLS},
-    {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, C_HBM_GB},
-    {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, C_OPT_GB},
-    {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL,
-     C_BUBBLE_COEF},
-    {"microbatches", "Micro-batches", "", F_CNT, 9, NUM, NULL,
-     C_MICROBATCHES},
-    {"tokens", "Tokens per step", "", F_CNT, 12, NUM, NULL, C_TOKENS},
-    {"gpus", "GPUs", "", F_CNT, 7, NUM, NULL, C_GPUS},
+    {"fp8_tflop", "FP8 work", "TFLOP", F_BIG, 11, NUM, NULL, C_FP8, "PLANS_FP8_TFLOP"},
+    {"bf16_tflop", "BF16 work", "TFLOP", F_BIG, 11, NUM, NULL, C_BF16, "PLANS_BF16_TFLOP"},
+    {"model_tflop", "Model work", "TFLOP", F_BIG, 11, NUM, NULL, C_MODEL, NULL},
+    {"model_fp8_tflop", "Model work in FP8", "TFLOP", F_BIG, 11, NUM, NULL, C_MODEL_FP8, NULL},
+    {"fwd_share", "Forward share of compute", "", F_RAT, 9, NUM, NULL, C_FWD_SHARE, NULL},
+    {"ib_gb", "IB traffic", "GB", F_BIG, 10, NUM, NULL, C_IB_GB, NULL},
+    {"nv_gb", "NVLink traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_GB, NULL},
+    {"ib_calls", "IB calls", "", F_CNT, 9, NUM, NULL, C_IB_CALLS, NULL},
+    {"nv_calls", "NVLink calls", "", F_CNT, 9, NUM, NULL, C_NV_CALLS, NULL},
+    {"ib_steady_gb", "IB with micro-batches", "GB", F_BIG, 10, NUM, NULL, C_IB_STEADY_GB, NULL},
+    {"ib_steady_calls", "IB calls with micro-batches", "", F_CNT, 9, NUM, NULL, C_IB_STEADY_CALLS, NULL},
+    {"nv_steady_gb", "NVLink with micro-batches", "GB", F_BIG, 10, NUM, NULL, C_NV_STEADY_GB, NULL},
+    {"nv_steady_calls", "NVLink calls with micro-batches", "", F_CNT, 9, NUM, NULL, C_NV_STEADY_CALLS, NULL},
+    {"ib_sync_gb", "IB step-end sync", "GB", F_BIG, 10, NUM, NULL, C_IB_SYNC_GB, NULL},
+    {"ib_sync_calls", "IB sync calls", "", F_CNT, 9, NUM, NULL, C_IB_SYNC_CALLS, NULL},
+    {"nv_sync_gb", "NVLink step-end sync", "GB", F_BIG, 10, NUM, NULL, C_NV_SYNC_GB, NULL},
+    {"nv_sync_calls", "NVLink sync calls", "", F_CNT, 9, NUM, NULL, C_NV_SYNC_CALLS, NULL},
+    {"ib_gather_gb", "IB step-end gather", "GB", F_BIG, 10, NUM, NULL, C_IB_GATHER_GB, NULL},
+    {"ib_gather_calls", "IB gather calls", "", F_CNT, 9, NUM, NULL, C_IB_GATHER_CALLS, NULL},
+    {"nv_gather_gb", "NVLink step-end gather", "GB", F_BIG, 10, NUM, NULL, C_NV_GATHER_GB, NULL},
+    {"nv_gather_calls", "NVLink gather calls", "", F_CNT, 9, NUM, NULL, C_NV_GATHER_CALLS, NULL},
+    {"ib_dep_gb", "IB EP/TP/CP traffic", "GB", F_BIG, 10, NUM, NULL, C_IB_DEP_GB, NULL},
+    {"ib_dep_calls", "IB EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_IB_DEP_CALLS, NULL},
+    {"nv_dep_gb", "NVLink EP/TP/CP traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_DEP_GB, NULL},
+    {"nv_dep_calls", "NVLink EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_NV_DEP_CALLS, NULL},
+    {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, C_HBM_GB, NULL},
+    {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, C_OPT_GB, NULL},
+    {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL, C_BUBBLE_COEF, NULL},
+    {"microbatches", "Micro-batches", "", F_CNT, 9, NUM, NULL, C_MICROBATCHES, NULL},
+    {"tokens", "Tokens per step", "", F_CNT, 12, NUM, NULL, C_TOKENS, NULL},
+    {"gpus", "GPUs", "", F_CNT, 7, NUM, NULL, C_GPUS, NULL},
 
-    {"mem_weights", "Weights", "GiB", F_GIB, 9, NUM, NULL, C_MEM_WEIGHTS},
-    {"mem_grads", "Gradients", "GiB", F_GIB, 9, NUM, NULL, C_MEM_GRADS},
-    {"mem_opt", "Optimizer state", "GiB", F_GIB, 9, NUM, NULL, C_MEM_OPT},
-    {"mem_act", "Activations", "GiB", F_GIB, 10, NUM, NULL, C_MEM_ACT},
-    {"mem_other", "Other memory", "GiB", F_GIB, 9, NUM, NULL, C_MEM_OTHER},
-    {"mem_total", "Memory total", "GiB", F_GIB, 9, NUM,
-     "{mem_weights}+{mem_grads}+{mem_opt}+{mem_act}+{mem_other}",
-     C_MEM_TOTAL},
+    {"mem_weights", "Weights", "GiB", F_GIB, 9, NUM, NULL, C_MEM_WEIGHTS, NULL},
+    {"mem_grads", "Gradients", "GiB", F_GIB, 9, NUM, NULL, C_MEM_GRADS, NULL},
+    {"mem_opt", "Optimizer state", "GiB", F_GIB, 9, NUM, NULL, C_MEM_OPT, NULL},
+    {"mem_act", "Activations", "GiB", F_GIB, 10, NUM, NULL, C_MEM_ACT, NULL},
+    {"mem_other", "Other memory", "GiB", F_GIB, 9, NUM, TERM, C_MEM_OTHER, NULL},
+    {"mem_total", "Memory total", "GiB", F_GIB, 9, NUM, TERM, C_MEM_TOTAL, "PLANS_MEM_TOTAL"},
 
-    {"dp", "DP", "", F_INT, 6, NUM, NULL, C_DP},
-    {"cp", "CP", "", F_INT, 5, NUM, NULL, C_CP},
-    {"edp", "Expert DP", "", F_INT, 7, NUM, NULL, C_EDP},
-    {"vpp", "VPP", "", F_INT, 5, NUM, NULL, C_VPP},
-    {"gbs", "Global batch", "seq", F_CNT, 9, NUM, NULL, C_GBS},
-    {"plan", "Plan (roofplan eval syntax)", "", NULL, 100, TEXT, NULL,
-     C_PLAN},
+    {"dp", "DP", "", F_INT, 6, NUM, NULL, C_DP, NULL},
+    {"cp", "CP", "", F_INT, 5, NUM, NULL, C_CP, NULL},
+    {"edp", "Expert DP", "", F_INT, 7, NUM, NULL, C_EDP, NULL},
+    {"vpp", "VPP", "", F_INT, 5, NUM, NULL, C_VPP, NULL},
+    {"gbs", "Global batch", "seq", F_CNT, 9, NUM, NULL, C_GBS, NULL},
+    {"plan", "Plan (roofplan eval syntax)", "", NULL, 100, TEXT, NULL, C_PLAN, "PLANS_PLAN"},
 };
 /* clang-format on */
 
@@ -220,11 +218,14 @@ size_t plans_table_frozen(void)
 
 const char *plans_table_formula(const struct plans_column *c)
 {
-    const struct terms_term *t;
     if (!c->formula || c->formula[0] != '\0')
         return c->formula;
-    t = terms_find(c->key);
-    return t ? t->formula : NULL;
+    return terms_template(c->key);
+}
+
+const char *plans_table_rank_key(void)
+{
+    return "step";
 }
 
 long plans_table_find(const char *key)
@@ -555,6 +556,8 @@ void plans_table_value_row(const struct plans_column *c,
     } else if (c->id == C_FITS) {
         out->kind = PLANS_BOOL;
         out->flag = row->fits;
+    } else if (c->id == C_HEADROOM) {
+        number(out, (row->mem.capacity - row->mem.total) / GIB);
     } else if (!plan_value(c->id, row, rank, out) &&
                !time_value(c->id, t, out)) {
         work_value(c->id, row, out);
@@ -574,43 +577,6 @@ void plans_table_col_name(size_t col, char *buf, size_t size)
         buf[i] = rev[n - 1 - i];
     if (size > 0)
         buf[i < size ? i : size - 1] = '\0';
-}
-
-/*
- * Length of the token at s that is not a {key} or a string: a number
- * (1E+12 included), a name or function the time model knows (terms.h), or
- * one character of punctuation. 0 when s starts a name nobody defined,
- * so a renamed input cannot slip into a formula.
- */
-static size_t token_length(const char *s)
-{
-    size_t n = 0;
-    if ((s[0] >= '0' && s[0] <= '9') || s[0] == '.') {
-        while ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')
-            n++;
-        if (s[n] == 'E' && (s[n + 1] == '+' || s[n + 1] == '-') &&
-            s[n + 2] >= '0' && s[n + 2] <= '9') {
-            n += 2;
-            while (s[n] >= '0' && s[n] <= '9')
-                n++;
-        }
-        return n;
-    }
-    if ((s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_') {
-        char name[64];
-        while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') ||
-               s[n] == '_')
-            n++;
-        if (n >= sizeof name)
-            return 0;
-        memcpy(name, s, n);
-        name[n] = '\0';
-        return terms_name_known(name, s[n] == '(') ? n : 0;
-    }
-    if ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '$' || s[0] == '!' ||
-        s[0] == '\'')
-        return 0; /* references are written {key}, names upper case */
-    return 1;
 }
 
 bool plans_table_formula_compile(const char *src, struct plans_formula *t)
@@ -654,7 +620,7 @@ bool plans_table_formula_compile(const char *src, struct plans_formula *t)
             used += len;
             s = end + 1;
         } else {
-            size_t len = token_length(s);
+            size_t len = terms_template_token(s);
             if (len == 0)
                 return false; /* an unknown name */
             if (used + len + 1 >= sizeof t->text)

@@ -39,6 +39,8 @@ struct plans_column {
     const char *formula;    /* template without '='; NULL: a value; "":
                                the time term of the same key (terms.h) */
     int id;                 /* private: which value plans_table_value() gives */
+    const char *name;       /* the workbook name of its range (terms_names):
+                               "PLANS_FITS"; NULL: none */
 };
 
 /* One cell's value; str points into buf or at a string constant. */
@@ -56,9 +58,15 @@ const struct plans_column *plans_table_columns(size_t *n);
 /* Leading columns that identify a plan (frozen on the Plans sheet). */
 size_t plans_table_frozen(void);
 
-/* The formula template of column c: a time term's (terms.h) when the
- * column shows one, its own otherwise; NULL for a value column. */
+/* The formula template of column c: the registry's (terms_template)
+ * when the column shows a term of the time or memory model, its own
+ * otherwise; NULL for a value column. */
 const char *plans_table_formula(const struct plans_column *c);
+
+/* Key of the column whose step the ranking uses (its range is also
+ * named PLANS_RANK_S): the speed-of-light "step" until the expected step
+ * has a column. */
+const char *plans_table_rank_key(void);
 
 /* Index of the column with this key, or -1. */
 long plans_table_find(const char *key);

@@ -3,8 +3,9 @@
  * "step-breakdown" (where the step time goes: compute, exposed
  * communication, bubble, optimizer; the no-overlap step as a marker)
  * and "memory" (per GPU on the heaviest pipeline rank, against the HBM
- * capacity). At most PLOT_BARS_MAX families: past that the fitting ones
- * first, and ZeRO-3 (pure FSDP, the usual reference) kept.
+ * capacity and the memory a plan may use; those that do not fit in a
+ * panel of their own scale). The families are the report's bars
+ * (figures: at most REPORT_BARS_MAX, the baseline kept).
  *
  * May call: plot_format, plot_template, plot_text, report, cost, memory.
  */
@@ -14,8 +15,6 @@
 #include "plot_template.h"
 #include "plot_text.h"
 #include "report.h"
-
-#define PLOT_BARS_MAX 20 /* families drawn in a bar chart */
 
 /*
  * Fills the placeholders of templates/step-breakdown.gp.in into v and
@@ -28,7 +27,8 @@ void plot_bars_fill_steps(const struct report *r,
 
 /*
  * Fills the placeholders of templates/memory.gp.in into v and appends
- * the chart's data file to dat (one row per family, GiB per GPU).
+ * the chart's data file to dat (one row per family, GiB per GPU; block 0
+ * the families that fit, block 1 those that do not).
  */
 void plot_bars_fill_memory(const struct report *r,
                            struct plot_template_vars *v,

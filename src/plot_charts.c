@@ -23,8 +23,8 @@
 #define PATH_MAX_CHARS 1100 /* a template path: tdir + name + ".gp.in" */
 
 static const char *const chart_names[PLOT_CHARTS] = {
-    "roofline-ib", "roofline-nvlink", "step-breakdown", "memory",
-    "sensitivity-ib"};
+    "roofline-ib", "roofline-nvlink", "step-breakdown",
+    "memory",      "sensitivity-ib",  "sensitivity-nvlink"};
 
 const char *plot_charts_name(size_t c)
 {
@@ -42,10 +42,10 @@ static void common_vars(const struct report *r,
     size_t i;
     struct plot_text footer = {0};
     plot_text_printf(&footer,
-                     "roofplan %s, %s communication model; model %s, "
-                     "hardware %s, sweep %s",
+                     "roofplan %s, %s communication model, at the inputs of "
+                     "%s; model %s, hardware %s, sweep %s",
                      r->version, r->comm == COMM_TOPO ? "topo" : "flat",
-                     r->m->meta.path, r->hw->meta.path,
+                     r->when, r->m->meta.path, r->hw->meta.path,
                      r->sweep ? r->sweep->meta.path : "-");
     plot_template_set_str(v, "FOOTER", footer.p ? footer.p : "");
     plot_text_release(&footer);
@@ -109,7 +109,7 @@ static void fill(const struct report *r,
         plot_bars_fill_memory(r, v, dat);
         break;
     default:
-        plot_sensitivity_fill(r, v, dat);
+        plot_sensitivity_fill(r, c == 4, v, dat);
         break;
     }
 }

@@ -1,12 +1,13 @@
 /*
- * plot_charts: the five charts of a report as files: for chart c, its
+ * plot_charts: the six charts of a report as files: for chart c, its
  * data file (numbers only, fixed formats) and its gnuplot script, made
  * from templates/<name>.gp.in with every @PLACEHOLDER@ filled. Running
  * gnuplot on them is plot_run's business; which files a report has is
  * plot_out's.
  *
  * Owns: the list of charts (names, order, which module fills each), the
- * placeholders every script has (FOOTER, PNG, SVG, PDF, DATA: output
+ * placeholders every script has (FOOTER, with the date of the inputs the
+ * chart shows; PNG, SVG, PDF, DATA: output
  * paths relative to the directory gnuplot runs in, starting with "./"),
  * and writing the two files.
  *
@@ -21,11 +22,11 @@
 #include "diag.h"
 #include "report.h"
 
-#define PLOT_CHARTS 5
+#define PLOT_CHARTS 6
 
 /* Name of chart c (< PLOT_CHARTS), also its files' base name, in this
  * order: "roofline-ib", "roofline-nvlink", "step-breakdown", "memory",
- * "sensitivity-ib". */
+ * "sensitivity-ib", "sensitivity-nvlink". */
 const char *plot_charts_name(size_t c);
 
 /*

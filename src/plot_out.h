@@ -84,9 +84,10 @@ struct plot_job {
 
 /*
  * Writes the charts of r into the existing directory dir:
- * roofline-ib, roofline-nvlink, step-breakdown, memory and sensitivity-ib,
+ * roofline-ib, roofline-nvlink, step-breakdown, memory, sensitivity-ib and
+ * sensitivity-nvlink,
  * each as <name>.dat and <name>.gp, then renders them with gnuplot (all
- * five at once, each under opt->timeout_s from its start). opt may be
+ * six at once, each under opt->timeout_s from its start). opt may be
  * NULL (defaults). out receives the paths written. Nothing in dir is
  * removed; files of these names are overwritten (never through a
  * symbolic link).

@@ -1,26 +1,29 @@
 /*
- * plot_sensitivity: the "sensitivity-ib" chart: the step time of each
- * family's best fitting plan at each IB bandwidth of the report's grid
- * (log-log), today's bandwidth marked, and ZeRO-3's crossover. A ZeRO-3
- * family with no fitting plan is drawn dashed from its fastest plan,
- * re-timed at each bandwidth.
+ * plot_sensitivity: the "sensitivity-ib" and "sensitivity-nvlink"
+ * charts: the step time of each family's best fitting plan at each
+ * bandwidth of the report's grid (log-log), today's bandwidth marked,
+ * and the baseline: its crossover line where it turns compute-bound on
+ * this link, else a line saying what binds instead. A baseline with no
+ * fitting plan is drawn dashed from its fastest plan, re-timed (figures).
  *
- * May call: plot_format, plot_template, plot_text, report, cost,
- * hardware.
+ * May call: plot_format, plot_template, plot_text, report, cost.
  */
 #ifndef PROJ_PLOT_SENSITIVITY_H
 #define PROJ_PLOT_SENSITIVITY_H
+
+#include <stdbool.h>
 
 #include "plot_template.h"
 #include "plot_text.h"
 #include "report.h"
 
 /*
- * Fills the placeholders of templates/sensitivity-ib.gp.in into v and
- * appends the chart's data file to dat (one block per family: IB GB/s,
- * step time s, bound).
+ * Fills the placeholders of templates/sensitivity-ib.gp.in (ib) or
+ * sensitivity-nvlink.gp.in into v and appends the chart's data file to
+ * dat (one block per family: GB/s, step time s, bound).
  */
 void plot_sensitivity_fill(const struct report *r,
+                           bool ib,
                            struct plot_template_vars *v,
                            struct plot_text *dat);
 

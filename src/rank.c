@@ -97,7 +97,9 @@ struct shard {
     const struct rank_options *opt;
     /* the cluster at each sensitivity bandwidth (only that rate differs) */
     const struct hardware *sens_ib, *sens_nv;
-    FILE *spill; /* every valid plan, or NULL */
+    size_t nsens_ib, nsens_nv;
+    double headroom_pct; /* of HBM kept free (terms_fits) */
+    FILE *spill;         /* every valid plan, or NULL */
     bool spill_failed;
     uint64_t enumerated;
     size_t thread, nthreads, top, cap;
@@ -297,18 +299,29 @@ static void sensitivity(const struct shard *b,
                         const struct cost_result *res)
 {
     size_t i;
-    for (i = 0; i < REPORT_SENS_IB; i++) {
+    for (i = 0; i < b->nsens_ib; i++) {
         struct cost_times t;
         struct terms_env e = {&res->work, &b->sens_ib[i], NULL, 0, &t};
         terms_step(&e, &t);
         keep_min(&f->sens_ib_step[i], &f->sens_ib_bound[i], t.step, t.bound);
     }
-    for (i = 0; i < REPORT_SENS_NV; i++) {
+    for (i = 0; i < b->nsens_nv; i++) {
         struct cost_times t;
         struct terms_env e = {&res->work, &b->sens_nv[i], NULL, 0, &t};
         terms_step(&e, &t);
         keep_min(&f->sens_nv_step[i], &f->sens_nv_bound[i], t.step, t.bound);
     }
+}
+
+/* True when plan p with memory m is lighter than the family's lightest:
+ * less memory, then the plan's order (thread order must not matter). */
+static bool lighter(const struct plan *p,
+                    const struct memory *m,
+                    const struct report_family *f)
+{
+    if (!f->has_lightest || m->total != f->lightest_mem.total)
+        return !f->has_lightest || m->total < f->lightest_mem.total;
+    return rank_before(true, 0, p, true, 0, &f->lightest);
 }
 
 /* Appends a valid plan to the shard's spill file (in enumeration order). */
@@ -352,6 +365,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         return;
     }
     cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
+    res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
     key = family_key(p);
     f = &b->family[key];
     if (b->family_first[key] == UINT64_MAX) {
@@ -376,6 +390,11 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     if (!f->has_best || beats_best(&res, f)) {
         f->best = res;
         f->has_best = true;
+    }
+    if (lighter(p, &res.mem, f)) {
+        f->lightest = *p;
+        f->lightest_mem = res.mem;
+        f->has_lightest = true;
     }
     if (res.fits)
         sensitivity(b, f, &res);
@@ -402,11 +421,17 @@ static void merge_family(struct report_family *to,
             to->best = from->best;
         to->has_best = true;
     }
-    for (i = 0; i < REPORT_SENS_IB; i++)
+    if (from->has_lightest &&
+        lighter(&from->lightest, &from->lightest_mem, to)) {
+        to->lightest = from->lightest;
+        to->lightest_mem = from->lightest_mem;
+        to->has_lightest = true;
+    }
+    for (i = 0; i < REPORT_SENS_MAX; i++)
         if (from->sens_ib_step[i] > 0)
             keep_min(&to->sens_ib_step[i], &to->sens_ib_bound[i],
                      from->sens_ib_step[i], from->sens_ib_bound[i]);
-    for (i = 0; i < REPORT_SENS_NV; i++)
+    for (i = 0; i < REPORT_SENS_MAX; i++)
         if (from->sens_nv_step[i] > 0)
             keep_min(&to->sens_nv_step[i], &to->sens_nv_bound[i],
                      from->sens_nv_step[i], from->sens_nv_bound[i]);
@@ -518,11 +543,6 @@ static enum status merge(struct report *r,
 
 /* ---- The stage ---- */
 
-static const double sens_ib[REPORT_SENS_IB] = {12.5, 17.7, 25,  35.4, 50, 70.7,
-                                               100,  141,  200, 283,  400};
-static const double sens_nv[REPORT_SENS_NV] = {80,  113, 160, 226,
-                                               320, 450, 640, 900};
-
 /* Per thread: one unlinked spill file in dir. */
 static enum status open_spill(const char *dir, FILE **out, struct diag *d)
 {
@@ -568,7 +588,8 @@ enum status rank_run(struct report *r,
 {
     struct shard *sh;
     struct heap shared;
-    struct hardware hw_ib[REPORT_SENS_IB], hw_nv[REPORT_SENS_NV];
+    const struct sweep_spec *spec = &sf->spec;
+    struct hardware hw_ib[REPORT_SENS_MAX], hw_nv[REPORT_SENS_MAX];
     pthread_mutex_t lock;
     pthread_t *tid;
     size_t i, t, nthreads, started;
@@ -615,14 +636,22 @@ enum status rank_run(struct report *r,
             return st;
         }
     }
-    for (i = 0; i < REPORT_SENS_IB; i++) {
-        r->sens_ib_gbps[i] = sens_ib[i];
-        hw_at(ctx->hw, true, sens_ib[i], &hw_ib[i]);
+    /* the [report] settings: sweep_load checked the grids' lengths */
+    r->nsens_ib = spec->r_sens_ib.n < REPORT_SENS_MAX ? spec->r_sens_ib.n
+                                                      : REPORT_SENS_MAX;
+    r->nsens_nv = spec->r_sens_nv.n < REPORT_SENS_MAX ? spec->r_sens_nv.n
+                                                      : REPORT_SENS_MAX;
+    for (i = 0; i < r->nsens_ib; i++) {
+        r->sens_ib_gbps[i] = spec->r_sens_ib.v[i];
+        hw_at(ctx->hw, true, r->sens_ib_gbps[i], &hw_ib[i]);
     }
-    for (i = 0; i < REPORT_SENS_NV; i++) {
-        r->sens_nv_gbps[i] = sens_nv[i];
-        hw_at(ctx->hw, false, sens_nv[i], &hw_nv[i]);
+    for (i = 0; i < r->nsens_nv; i++) {
+        r->sens_nv_gbps[i] = spec->r_sens_nv.v[i];
+        hw_at(ctx->hw, false, r->sens_nv_gbps[i], &hw_nv[i]);
     }
+    r->headroom_pct = spec->r_headroom_pct;
+    r->tie_pct = spec->r_tie_pct;
+    r->plans_sheet = (size_t)spec->r_plans_sheet;
     memset(&shared, 0, sizeof shared);
     shared.top = top;
     pthread_mutex_init(&lock, NULL);
@@ -632,6 +661,9 @@ enum status rank_run(struct report *r,
         sh[t].opt = opt;
         sh[t].sens_ib = hw_ib;
         sh[t].sens_nv = hw_nv;
+        sh[t].nsens_ib = r->nsens_ib;
+        sh[t].nsens_nv = r->nsens_nv;
+        sh[t].headroom_pct = r->headroom_pct;
         sh[t].spill = r->spill ? r->spill[t] : NULL;
         sh[t].enumerated = r->enumerated;
         sh[t].thread = t;
@@ -674,7 +706,7 @@ enum status rank_run(struct report *r,
         return diag_set(d, STATUS_NOMEM, "out of memory keeping %zu plans",
                         top);
     if (spill_failed)
-        return diag_set(d, STATUS_IO, "%s: cannot write the list of plans: %s",
+        return diag_set(d, STATUS_IO, "%s/plans.csv: cannot write: %s",
                         opt->spill_dir, strerror(errno ? errno : EIO));
     if (st != STATUS_OK)
         return st;

@@ -3,11 +3,13 @@
  * of a sweep file's space through plan_check() and cost_evaluate() on
  * several threads, and fills the ranking part of a struct report: counts
  * of valid, fitting and rejected plans (with examples per reason), the
- * families with their best plan and their best step at the sensitivity
- * bandwidths, and the best plans in order (fitting first, then faster,
- * then by plan text, so the order never depends on threads). Optionally
- * spills every valid plan to unlinked temporary files so plans.csv can
- * list every plan through a cursor without sweeping again.
+ * families with their best plan, their lightest plan and their best step
+ * at the sweep's sensitivity bandwidths, and the best plans in order
+ * (fitting first, then faster, then by plan text, so the order never
+ * depends on threads). A plan fits when its memory leaves the sweep's
+ * headroom free (terms_fits). Optionally spills every valid plan to
+ * unlinked temporary files so plans.csv can list every plan through a
+ * cursor without sweeping again.
  *
  * Calls: sweep (enumeration), plan, cost, terms. Knows no output format.
  */
@@ -40,8 +42,9 @@ struct rank_options {
  * Sweeps sf's space with ctx (prepared here for every pipeline layout the
  * space needs, hence not const) into r's ranking fields, which must be
  * zero: enumerated, valid, fitting, rejected, examples, rows, nrows,
- * dropped, family[] (name, plans, fitting, best, sensitivity) and
- * nfamilies, sens_*_gbps, spill. Release with report_free(). Returns
+ * dropped, family[] (name, plans, fitting, best, lightest, sensitivity)
+ * and nfamilies, the [report] settings (sens_*_gbps, headroom_pct,
+ * tie_pct, plans_sheet), spill. Release with report_free(). Returns
  * STATUS_RANGE when the space is too large or no combination is valid (the
  * message says why), STATUS_NOMEM, or STATUS_IO when a spill file cannot be
  * written.

@@ -41,6 +41,20 @@ void report_free(struct report *r)
     free(r->spill);
     r->spill = NULL;
     r->nspill = 0;
+    free(r->sheet);
+    r->sheet = NULL;
+    r->nsheet = 0;
+    free(r->points);
+    r->points = NULL;
+    r->npoints = 0;
+    free(r->roof_pick);
+    r->roof_pick = NULL;
+    r->nroof_pick = 0;
+}
+
+const struct report_row *report_sheet_row(const struct report *r, size_t i)
+{
+    return &r->rows[r->sheet[i]];
 }
 
 void report_row_times(const struct report *r,
@@ -48,29 +62,6 @@ void report_row_times(const struct report *r,
                       struct cost_times *t)
 {
     cost_times(&row->work, r->hw, r->m, row->plan.precision, t);
-}
-
-uint32_t report_family_color(const struct report *r, size_t family)
-{
-    static const uint32_t palette[16] = {
-        0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9,
-        0x332288, 0x882255, 0x117733, 0xAA4499, 0x999933, 0x44AA99,
-        0xCC6677, 0xDDCC77, 0x88CCEE, 0x661100};
-    size_t i, fitting = 0;
-    if (family >= r->nfamilies)
-        return 0x999999;
-    if (!r->family[family].best.fits) /* no plan of it fits: grey, but
-                                       * the classic FSDP baseline */
-        return strcmp(r->family[family].name, "ZeRO-3") == 0 ? 0x000000
-                                                             : 0x999999;
-    for (i = 0; i < r->nfamilies; i++) {
-        size_t k = (size_t)r->families_by_step[i];
-        if (k == family)
-            return palette[fitting % 16];
-        if (r->family[k].best.fits)
-            fitting++;
-    }
-    return 0x999999;
 }
 
 long report_family_index(const struct report *r, const char *name)

@@ -3,8 +3,12 @@
  * order before anything is written — main (the inputs and their
  * checksums), rank (the sweep's counts, families and ranked plans),
  * figures (each family's best plan under both communication models, the
- * validation runs' predictions). Writers (xlsx_*, plot_*, csv_out) only
- * lay it out. This module owns the struct and a few read-only helpers.
+ * validation runs' predictions, and every view the writers show: the
+ * Plans sheet's rows, the headline, the baseline, the roofline points
+ * and roofs with their axis ranges, the families each chart shows, the
+ * sensitivity curves and crossovers, the bars, every sentence). Writers
+ * (xlsx_*, plot_*, csv_out) only lay it out. This module owns the struct
+ * and a few read-only helpers.
  */
 #ifndef PROJ_REPORT_H
 #define PROJ_REPORT_H
@@ -24,10 +28,14 @@
 /* Excel's sheet has 1,048,576 rows; one is the header. */
 #define REPORT_EXCEL_ROWS      1048575
 #define REPORT_FAMILIES_MAX    64
-#define REPORT_EXAMPLES        3  /* examples kept per rejection reason */
-#define REPORT_SENS_IB         11 /* IB bandwidths, 12.5 .. 400 GB/s */
-#define REPORT_SENS_NV         8  /* NVLink bandwidths, 80 .. 900 GB/s */
+#define REPORT_EXAMPLES        3 /* examples kept per rejection reason */
+#define REPORT_SENS_MAX        SWEEP_SENS_MAX /* bandwidths of a grid */
 #define REPORT_VALIDATIONS_MAX 16
+#define REPORT_LABELLED        5    /* families labelled on the rooflines */
+#define REPORT_SERIES_MAX      12   /* families with a native chart series */
+#define REPORT_ROOF_PER_FAMILY 12   /* points per family on a native chart */
+#define REPORT_BARS_MAX        20   /* families of a bar chart */
+#define REPORT_TEXT            1200 /* a sentence or two */
 #define REPORT_INPUTS_MAX      24
 #define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 
@@ -44,6 +52,22 @@ struct report_row {
     long rank; /* critical pipeline rank */
 };
 
+/* Where a plan turns compute-bound as one link gets faster. */
+enum report_cross {
+    REPORT_CROSS_ALREADY, /* the link's time is at or below compute now */
+    REPORT_CROSS_AT,      /* it meets compute at gbps */
+    REPORT_CROSS_LATENCY  /* its per-call latency alone exceeds compute */
+};
+
+struct report_crossover {
+    int state;      /* enum report_cross */
+    double gbps;    /* REPORT_CROSS_AT: the link's bandwidth, GB/s */
+    int then_bound; /* what binds there (enum cost_bound): compute when
+                       the plan turns compute-bound; else the term that
+                       still binds (another link, HBM) */
+    bool in_range;  /* gbps inside the sensitivity grid's range */
+};
+
 struct report_family {
     char name[32];
     size_t plans, fitting; /* evaluated in this family */
@@ -55,15 +79,164 @@ struct report_family {
     struct comm_collective coll_other[COMM_LIST_MAX];
     size_t ncoll_other;
     /* Best fitting step time of the family at each sensitivity point
-     * (0 = no fitting plan), and its bound. */
-    double sens_ib_step[REPORT_SENS_IB];
-    int sens_ib_bound[REPORT_SENS_IB];
-    double sens_nv_step[REPORT_SENS_NV];
-    int sens_nv_bound[REPORT_SENS_NV];
-    /* Bandwidth at which the best plan's IB (NVLink) time would fall to
-     * its compute time; 0 when it is already below, -1 when latency alone
-     * exceeds compute (no bandwidth suffices). */
-    double ib_crossover_gbps, nv_crossover_gbps;
+     * (0 = no fitting plan), and its bound; figures fills the baseline's
+     * from its fastest plan, re-timed, when none of it fits (sens_unfit). */
+    double sens_ib_step[REPORT_SENS_MAX];
+    int sens_ib_bound[REPORT_SENS_MAX];
+    double sens_nv_step[REPORT_SENS_MAX];
+    int sens_nv_bound[REPORT_SENS_MAX];
+    bool sens_unfit;
+    /* The plan of the family with the least memory (rank). */
+    bool has_lightest;
+    struct plan lightest;
+    struct memory lightest_mem;
+    /* Figures: where the best plan turns compute-bound as IB (NVLink)
+     * gets faster, the family's colour (0xRRGGBB, the same in every chart
+     * and the workbook), the best plan's place on the Plans sheet (-1:
+     * not there) and the sentences. */
+    struct report_crossover cross_ib, cross_nv;
+    uint32_t color;
+    long sheet_row;
+    char why[REPORT_TEXT]; /* the verdict in plain words */
+    char plan_short[256];  /* "TP 2, PP 2 (zb), EP 256, ZeRO-1, ..." */
+};
+
+/* What a plan costs for the model's token budget. */
+struct report_cost {
+    double step_s;
+    double tokens_per_s_per_gpu;
+    double mfu;           /* each precision's FLOPs over its own peak */
+    double mfu_bf16_peak; /* all over the BF16 peak: DeepSeek's convention */
+    double days, gpu_hours, cost_usd, gpu_hours_per_trillion;
+};
+
+/*
+ * The Summary's headline: the recommended plan (among the ties, the one
+ * with the most headroom) at the speed of light and, once the time model
+ * has calibrated times, as expected (has_expected: figures.c,
+ * headline_costs(), is where they are filled), with the sentence on the
+ * difference between the two.
+ */
+struct report_headline {
+    bool any;  /* a plan was evaluated */
+    bool fits; /* the recommended plan fits (else: nothing fits) */
+    long family;
+    struct cost_result plan; /* the recommended plan */
+    struct report_cost sol;  /* speed of light: a floor */
+    bool has_expected;
+    struct report_cost expected;
+    double memory_gib, capacity_gib, usable_gib, headroom_gib;
+    /* the fastest fitting plan, when another than the recommended one */
+    bool best_differs;
+    struct plan best;
+    double best_step_s, best_headroom_gib;
+    size_t ties; /* fitting plans within tie_pct of the fastest */
+    /* the published run on these inputs: measured over speed of light */
+    bool has_ratio;
+    double measured_over_sol;
+    char verdict[REPORT_TEXT];    /* "Recommended plan: ..." */
+    char difference[REPORT_TEXT]; /* speed of light against reality */
+    char ties_text[REPORT_TEXT];
+    char models[REPORT_TEXT]; /* the best plan under the other model */
+};
+
+/* The family every report compares against (the sweep's [report]
+ * baseline, pure FSDP by default) and why it loses, in one sentence. */
+struct report_baseline {
+    char name[32];
+    long family;     /* -1: the sweep has no plan of it */
+    bool fits;       /* some plan of it fits */
+    double slowdown; /* its best step over the recommended plan's */
+    double lightest_gib, lightest_weights_gib;
+    int bound, bound_other; /* its best plan's, this and the other model */
+    /* its best plan on the rooflines when none fits (points are of
+     * fitting plans only) */
+    bool has_point;
+    double x[2], y;
+    char sentence[REPORT_TEXT];
+};
+
+/* A roof of a roofline chart: a compute rate and the link slope it
+ * meets. */
+struct report_roof {
+    char name[32];       /* "FP8 achievable" */
+    char rate_name[32];  /* its workbook name: "FP8_TFLOPS_USED"; "" (peak) */
+    char ridge_name[32]; /* "RIDGE_IB_FP8"; "" (peak) */
+    double tflops;
+    double bps;   /* the link's bandwidth it meets, B/s */
+    double ridge; /* FLOP/B */
+    bool peak;    /* datasheet peak (dashed), else achievable */
+};
+
+/* One roofline chart (over IB or over NVLink). */
+struct report_roofline {
+    const char *link;           /* "IB", "NVLink" */
+    const char *bw_name;        /* its bandwidth's workbook name: "IB_GBPS" */
+    struct report_roof roof[4]; /* highest first */
+    size_t nroofs;
+    double slope_bps[2]; /* achievable, then peak when it differs */
+    size_t nslopes;
+    double top_achievable; /* TFLOP/s: where the achievable slope ends */
+    /* Axis ranges of both renderings: x a power of ten at each end, y
+     * from a power of ten up to room above the highest roof for its
+     * label (yhi_decade: the power of ten at or above yhi). */
+    double xlo, xhi, ylo, yhi, yhi_decade;
+    size_t npoints; /* fitting plans drawn (with bytes on this link) */
+    size_t nobytes; /* fitting plans with no bytes on this link */
+};
+
+/* A fitting plan on the roofline charts. */
+struct report_point {
+    double x[2]; /* FLOP per byte over IB, over NVLink; 0: no bytes */
+    double y;    /* executed TFLOP/s per GPU */
+    double step; /* s */
+    bool fp8;
+};
+
+/* A family's points: a block of report.points. */
+struct report_block {
+    long family;
+    size_t first, n;
+    bool labelled; /* its best plan is labelled (the best few families) */
+    long number;   /* 1-based, fastest first: its key and label */
+};
+
+/* A plan on the native charts: its Plans sheet row and its point. */
+struct report_pick {
+    size_t sheet; /* index into report.sheet */
+    double x[2];  /* FLOP per byte over IB, NVLink; 0: no bytes */
+    double y;     /* executed TFLOP/s per GPU */
+    int bound;
+};
+
+/* A native chart series: one family's picked plans, or "other
+ * families" (family -1). */
+struct report_series {
+    long family;
+    size_t first, n; /* in report.roof_pick */
+    uint32_t color;
+};
+
+/* One bar of the step-breakdown and memory charts (a family's best). */
+struct report_bar {
+    long family;
+    double compute, exposed[4], bubble, optimizer, step, serial; /* s */
+    bool fits;
+    int bound;
+};
+
+/* One sensitivity chart (IB or NVLink). */
+struct report_sens_chart {
+    const char *link;
+    const double *gbps; /* the grid: report.sens_*_gbps */
+    size_t n;
+    double today;                     /* GB/s */
+    long family[REPORT_FAMILIES_MAX]; /* drawn, fastest first */
+    size_t nfamilies;
+    double ylo, yhi;         /* s, data range of the curves */
+    double mark_gbps;        /* the baseline's crossover line; 0: none */
+    char line1[REPORT_TEXT]; /* what happens to the baseline on this link */
+    char line2[REPORT_TEXT];
 };
 
 /* A published measured run and the prediction for it. */
@@ -133,8 +306,14 @@ struct report {
     size_t nfamilies;
     long families_by_step[REPORT_FAMILIES_MAX]; /* indexes, fastest first */
 
-    double sens_ib_gbps[REPORT_SENS_IB]; /* 12.5 ... 400 */
-    double sens_nv_gbps[REPORT_SENS_NV]; /* 80 ... 900 */
+    /* The sweep's [report] settings (rank_run copies them). */
+    double sens_ib_gbps[REPORT_SENS_MAX];
+    size_t nsens_ib;
+    double sens_nv_gbps[REPORT_SENS_MAX];
+    size_t nsens_nv;
+    double headroom_pct, tie_pct; /* percent */
+    size_t plans_sheet;           /* rows of the Plans sheet */
+    bool all_plans;               /* --all-plans: every kept plan (main) */
 
     struct report_validation validation[REPORT_VALIDATIONS_MAX];
     size_t nvalidations;
@@ -148,6 +327,55 @@ struct report {
     FILE **spill;
     size_t nspill;
     int family_of_key[REPORT_FAMILY_KEYS];
+
+    /* ---- Figures (figures_views): what the writers lay out ---- */
+
+    char when[40]; /* generated, as "2025-01-31 12:00 UTC" */
+
+    /* The Plans sheet: indexes into rows, in rank order: the fitting
+     * plans up to plans_sheet, and every family's best (all kept plans
+     * with all_plans). */
+    size_t *sheet;
+    size_t nsheet;
+    uint64_t sheet_left_out; /* fitting kept plans not on the sheet */
+    long sheet_best;         /* the fastest fitting plan (index into
+                                sheet); -1: none fits */
+    long sheet_recommended;  /* among the ties, the most headroom */
+    long published;          /* validation run on these inputs, or -1 */
+    /* its point on the rooflines (published_x[l] 0: no bytes there) */
+    bool has_published_point;
+    double published_x[2], published_y;
+
+    struct report_headline headline;
+    struct report_baseline baseline;
+    char note_published[REPORT_TEXT]; /* where the published plan ranks */
+    char note_sweep[REPORT_TEXT];     /* counts of the sweep */
+    char note_left_out[REPORT_TEXT];  /* "" or plans not on the sheet */
+
+    /* Rooflines: [0] over IB, [1] over NVLink; every fitting kept plan
+     * as a point, one block per family (fastest family first). */
+    struct report_roofline roofline[2];
+    struct report_point *points;
+    size_t npoints;
+    struct report_block blocks[REPORT_FAMILIES_MAX];
+    size_t nblocks;
+    /* The native charts: the best few Plans rows of each family, series
+     * by series (the fastest families, the baseline, then the rest). */
+    struct report_pick *roof_pick;
+    size_t nroof_pick;
+    struct report_series series[REPORT_SERIES_MAX + 1];
+    size_t nseries;
+
+    /* The bar charts: the families' best plans, fitting first. */
+    struct report_bar bars[REPORT_BARS_MAX];
+    size_t nbars, nbars_fit, bars_omitted;
+    double steps_max;        /* s: the competitive families' longest */
+    double memory_fit_max;   /* GiB: the fitting panel's longest bar or
+                                the capacity line, whichever is longer */
+    double memory_unfit_max; /* GiB: the longest bar that does not fit */
+
+    /* Sensitivity: [0] IB, [1] NVLink. */
+    struct report_sens_chart sens[2];
 };
 
 /*
@@ -160,7 +388,8 @@ enum status report_add_input(struct report *r,
                              const char *path,
                              struct diag *d);
 
-/* Frees what r owns (rows, spill files); r may be zeroed. */
+/* Frees what r owns (rows, spill files, the figures' arrays); r may be
+ * zeroed. */
 void report_free(struct report *r);
 
 /* Times of a kept row (cost_times with the report's hardware). */
@@ -168,14 +397,8 @@ void report_row_times(const struct report *r,
                       const struct report_row *row,
                       struct cost_times *t);
 
-/*
- * Colour of a family as 0xRRGGBB, the same in every chart and in the
- * workbook: colour-blind-safe palettes (Okabe & Ito 2008; Paul Tol's
- * "muted") for the families with a fitting plan, fastest first (past 16
- * they repeat); grey for families where nothing fits, black for ZeRO-3
- * (the FSDP baseline every report compares against).
- */
-uint32_t report_family_color(const struct report *r, size_t family);
+/* The kept row behind Plans sheet row i (0-based, below the header). */
+const struct report_row *report_sheet_row(const struct report *r, size_t i);
 
 /* Index of the family named `name`, or -1. */
 long report_family_index(const struct report *r, const char *name);

@@ -38,6 +38,12 @@ static const struct datafile_field fields[] = {
     {"defaults", "mbs", DATAFILE_INT, OFF(d_mbs), 0, 1, 1e6, false, false, "1", "sequences", NULL, "micro-batch"},
     {"defaults", "gbs", DATAFILE_INT, OFF(d_gbs), 0, 0, 1e9, false, false, "0", "sequences", NULL, "global batch (0: the model file's)"},
     {"defaults", "sp", DATAFILE_INT, OFF(d_sp), 0, 0, 1, false, false, "1", "", NULL, "sequence parallelism with tp (1: on, 0: off)"},
+    {"report", "baseline", DATAFILE_STRING, OFF(r_baseline), sizeof(((struct sweep_spec *)0)->r_baseline), 0, 0, false, false, "ZeRO-3", "", NULL, "family every report compares against: its name as the Plans sheet writes it (pure FSDP: ZeRO-3)"},
+    {"report", "sens_ib_gbps", DATAFILE_LIST, OFF(r_sens_ib), 0, 0.001, 1e6, false, false, "12.5 17.7 25 35.4 50 70.7 100 141 200 283 400", "GB/s", NULL, "IB bandwidths per GPU of the sensitivity grid, ascending, at most 16"},
+    {"report", "sens_nvlink_gbps", DATAFILE_LIST, OFF(r_sens_nv), 0, 0.001, 1e6, false, false, "80 113 160 226 320 450 640 900", "GB/s", NULL, "NVLink bandwidths per GPU of the sensitivity grid, ascending, at most 16"},
+    {"report", "headroom_pct", DATAFILE_DOUBLE, OFF(r_headroom_pct), 0, 0, 90, false, false, "10", "%", NULL, "share of HBM kept free: a plan fits when its memory is at most HBM x (1 - headroom)"},
+    {"report", "tie_pct", DATAFILE_DOUBLE, OFF(r_tie_pct), 0, 0, 50, false, false, "2", "%", NULL, "plans this close to the fastest fitting step are ties; the one with the most headroom is recommended"},
+    {"report", "plans_sheet", DATAFILE_INT, OFF(r_plans_sheet), 0, 1, 1048575, false, false, "2000", "", NULL, "plans on the Plans sheet: those that fit, best first, and each family's best (--all-plans: every plan; plans.csv always has every plan)"},
 };
 /* clang-format on */
 
@@ -144,6 +150,45 @@ static void check_defaults(const struct sweep_file *sf, struct diag *d)
     }
 }
 
+/* Reports "path:line: report.key: problem" (no line when by default). */
+static void report_bad(const struct sweep_file *sf,
+                       struct diag *d,
+                       const char *key,
+                       const char *problem)
+{
+    long i = datafile_field_index(&schema, "report", key);
+    if (i >= 0 && sf->meta.line[i] > 0)
+        diag_add(d, STATUS_RANGE, "%s:%ld: report.%s: %s", sf->meta.path,
+                 sf->meta.line[i], key, problem);
+    else
+        diag_add(d, STATUS_RANGE, "%s: report.%s: %s", sf->meta.path, key,
+                 problem);
+}
+
+/* A sensitivity grid: 1 to SWEEP_SENS_MAX bandwidths, ascending (its
+ * chart's x axis and the sheet's columns read left to right). */
+static void check_grid(const struct sweep_file *sf,
+                       struct diag *d,
+                       const char *key,
+                       const struct datafile_list *l)
+{
+    char why[200];
+    size_t i;
+    if (l->n == 0 || l->n > SWEEP_SENS_MAX) {
+        snprintf(why, sizeof why, "expected 1 to %d bandwidths, got %zu",
+                 SWEEP_SENS_MAX, l->n);
+        report_bad(sf, d, key, why);
+        return;
+    }
+    for (i = 1; i < l->n; i++)
+        if (!(l->v[i] > l->v[i - 1])) {
+            snprintf(why, sizeof why, "bandwidths must ascend, got %g after %g",
+                     l->v[i], l->v[i - 1]);
+            report_bad(sf, d, key, why);
+            return;
+        }
+}
+
 enum status sweep_load(const char *path,
                        struct sweep_file *sf,
                        struct datafile_set *sets,
@@ -157,6 +202,10 @@ enum status sweep_load(const char *path,
     if (st != STATUS_OK)
         return st;
     check_defaults(sf, d);
+    check_grid(sf, d, "sens_ib_gbps", &sf->spec.r_sens_ib);
+    check_grid(sf, d, "sens_nvlink_gbps", &sf->spec.r_sens_nv);
+    if (sf->spec.r_baseline[0] == '\0')
+        report_bad(sf, d, "baseline", "expected a family name, got \"\"");
     diag_finish(d);
     if (d->status != STATUS_OK)
         sweep_release(sf);

@@ -1,13 +1,10 @@
 /*
- * sweep: the plan space of a sweep file ([space]: a list per dimension)
- * and the defaults `roofplan eval` takes for keys a PLAN leaves out
- * ([defaults]); the enumeration of the space, each combination handed
- * over with plan_check()'s verdict.
- *
- * Owns: the schema of sweep files, the order of the enumeration and the
- * batch rounding. Calls plan (parse, check) and cost (the partitions a
- * space needs). Counting the rejections, evaluating and ranking the
- * plans are rank's (rank.h), which drives sweep_run().
+ * sweep: the plan space of a sweep file ([space]: a list per dimension),
+ * the defaults `roofplan eval` takes for keys a PLAN leaves out
+ * ([defaults]), and what a report of the space shows ([report]: the
+ * baseline family, the sensitivity grids, the memory headroom, ties and
+ * the Plans sheet's length). Enumeration lives here too; ranking is
+ * rank.c's.
  */
 #ifndef PROJ_SWEEP_H
 #define PROJ_SWEEP_H
@@ -31,7 +28,17 @@ struct sweep_spec {
     int d_precision, d_recompute;
     long d_mbs, d_gbs;
     long d_sp; /* sequence parallelism with tp: 1 (default) or 0 */
+    /* [report] */
+    char r_baseline[32];            /* family name: "ZeRO-3" */
+    struct datafile_list r_sens_ib; /* GB/s, ascending, >= 0.001 */
+    struct datafile_list r_sens_nv; /* GB/s, ascending, >= 0.001 */
+    double r_headroom_pct;          /* of HBM kept free, 0..90 */
+    double r_tie_pct;               /* of the fastest step, 0..50 */
+    long r_plans_sheet;             /* rows of the Plans sheet */
 };
+
+/* Values a [report] sensitivity grid may hold. */
+#define SWEEP_SENS_MAX 16
 
 struct sweep_file {
     struct sweep_spec spec;

@@ -18,6 +18,9 @@
 #include <string.h>
 
 #include "cost.h"
+#include "sweep.h"
+
+#define GIB 1073741824.0
 
 /* ---- Inputs ---- */
 
@@ -46,8 +49,19 @@ static double ridge_nvlink(const struct hardware *hw)
     return hw->bf16_flops / hw->nvlink_bps;
 }
 
+static double ridge_ib_fp8(const struct hardware *hw)
+{
+    return hw->fp8_flops / hw->ib_bps;
+}
+
+static double ridge_nvlink_fp8(const struct hardware *hw)
+{
+    return hw->fp8_flops / hw->nvlink_bps;
+}
+
 #define HW TERMS_HARDWARE
 #define MO TERMS_MODEL
+#define SW TERMS_SWEEP
 #define DE TERMS_DERIVED
 
 /* clang-format off */
@@ -57,6 +71,9 @@ static const struct terms_input inputs[] = {
     {"FP8_PEAK_TFLOPS", HW, "gpu", "fp8_peak_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
     {"FP8_ACHIEVABLE_TFLOPS", HW, "gpu", "fp8_achievable_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
     {"HBM_GIB", HW, "gpu", "hbm_gib", "GiB", 1073741824.0, NULL, NULL, NULL},
+    {"CUDA_CONTEXT_GIB", HW, "gpu", "cuda_context_gib", "GiB", 1073741824.0, NULL, NULL, NULL},
+    {"NCCL_BUFFERS_GIB", HW, "gpu", "nccl_buffers_gib", "GiB", 1073741824.0, NULL, NULL, NULL},
+    {"FRAGMENTATION_PCT", HW, "gpu", "fragmentation_pct", "%", 0.01, NULL, NULL, NULL},
     {"HBM_ACHIEVABLE_TBPS", HW, "gpu", "hbm_achievable_tbps", "TB/s", 1e12, NULL, NULL, NULL},
     {"SMS", HW, "gpu", "sms", "", 1, NULL, NULL, NULL},
     {"COMM_SMS", HW, "gpu", "comm_sms", "", 1, NULL, NULL, NULL},
@@ -67,6 +84,8 @@ static const struct terms_input inputs[] = {
     {"IB_LATENCY_US", HW, "cluster", "ib_latency_us", "us", 1e-6, NULL, NULL, NULL},
     {"GPU_HOUR_USD", HW, "cluster", "gpu_hour_usd", "USD", 1, NULL, NULL, NULL},
     {"TRAINING_TOKENS", MO, "training", "tokens", "tokens", 1, NULL, NULL, NULL},
+    {"HEADROOM_PCT", SW, "report", "headroom_pct", "%", 0.01, NULL, NULL, NULL},
+    {"TIE_PCT", SW, "report", "tie_pct", "%", 0.01, NULL, NULL, NULL},
 
     {"COMPUTE_DERATE", DE, NULL, NULL, "", 1, "CLOCK_DERATE", derate,
      "share of the achievable GEMM rate compute keeps (the clock derate; "
@@ -83,6 +102,12 @@ static const struct terms_input inputs[] = {
     {"RIDGE_NVLINK_BF16", DE, NULL, NULL, "FLOP/B", 1,
      "BF16_TFLOPS_USED*1000/NVLINK_GBPS", ridge_nvlink,
      "ridge point over NVLink for BF16"},
+    {"RIDGE_IB_FP8", DE, NULL, NULL, "FLOP/B", 1,
+     "FP8_TFLOPS_USED*1000/IB_GBPS", ridge_ib_fp8,
+     "ridge point over IB for FP8 GEMMs"},
+    {"RIDGE_NVLINK_FP8", DE, NULL, NULL, "FLOP/B", 1,
+     "FP8_TFLOPS_USED*1000/NVLINK_GBPS", ridge_nvlink_fp8,
+     "ridge point over NVLink for FP8 GEMMs"},
 };
 /* clang-format on */
 
@@ -103,28 +128,54 @@ const struct terms_input *terms_input_find(const char *name)
     return NULL;
 }
 
+/* The schema an input's key belongs to. */
+static const struct datafile_schema *schema_of(int origin)
+{
+    switch (origin) {
+    case TERMS_HARDWARE:
+        return hardware_schema();
+    case TERMS_MODEL:
+        return model_schema();
+    case TERMS_SWEEP:
+        return sweep_schema();
+    default:
+        return NULL;
+    }
+}
+
+long terms_input_field(const struct terms_input *in)
+{
+    const struct datafile_schema *schema = schema_of(in->origin);
+    return schema ? datafile_field_index(schema, in->section, in->key) : -1;
+}
+
 bool terms_input_value(const struct terms_input *in,
                        const struct hardware *hw,
                        const struct model *m,
+                       const struct sweep_file *sf,
                        double *out)
 {
-    const struct datafile_meta *meta;
-    const char *spec;
     const struct datafile_field *f;
+    const char *spec;
     long i;
     if (in->origin == TERMS_DERIVED) {
         *out = in->value(hw);
         return true;
     }
-    meta = in->origin == TERMS_HARDWARE ? &hw->meta : &m->meta;
-    spec = in->origin == TERMS_HARDWARE ? (const char *)&hw->spec
-                                        : (const char *)&m->spec;
-    if (!meta->schema)
-        return false;
-    i = datafile_field_index(meta->schema, in->section, in->key);
+    i = terms_input_field(in);
     if (i < 0)
         return false;
-    f = &meta->schema->fields[i];
+    f = &schema_of(in->origin)->fields[i];
+    if (in->origin == TERMS_HARDWARE) {
+        spec = (const char *)&hw->spec;
+    } else if (in->origin == TERMS_MODEL) {
+        spec = (const char *)&m->spec;
+    } else if (sf) {
+        spec = (const char *)&sf->spec;
+    } else { /* no sweep file: the schema's default */
+        char why[160];
+        return f->def && datafile_parse_scalar(f, f->def, out, why, sizeof why);
+    }
     if (f->type == DATAFILE_DOUBLE)
         *out = *(const double *)(const void *)(spec + f->offset);
     else if (f->type == DATAFILE_INT)
@@ -134,16 +185,97 @@ bool terms_input_value(const struct terms_input *in,
     return true;
 }
 
+/* ---- Names the workbook defines ---- */
+
+/* clang-format off */
+static const struct terms_name names[] = {
+    {"PLANS_PLAN", "Plans: each plan in roofplan eval syntax"},
+    {"PLANS_FAMILY", "Plans: each plan's family"},
+    {"PLANS_RANK_S", "Plans: the step time the ranking uses (s)"},
+    {"PLANS_STEP_S", "Plans: the speed-of-light step time (s)"},
+    {"PLANS_FITS", "Plans: TRUE when the plan fits with the headroom kept free"},
+    {"PLANS_BOUND", "Plans: the binding resource"},
+    {"PLANS_RATIO", "Plans: the busiest link's time over compute"},
+    {"PLANS_MFU", "Plans: MFU, each precision's FLOPs over its own peak"},
+    {"PLANS_MFU_BF16_PEAK", "Plans: MFU of the BF16 peak (DeepSeek's convention)"},
+    {"PLANS_TPS", "Plans: tokens/s per GPU"},
+    {"PLANS_DAYS", "Plans: days for the token budget"},
+    {"PLANS_GPUH", "Plans: GPU-hours per 1T tokens"},
+    {"PLANS_COST", "Plans: cost of the token budget (USD)"},
+    {"PLANS_MEM_TOTAL", "Plans: memory per GPU (GiB)"},
+    {"PLANS_HEADROOM_GIB", "Plans: HBM left free (GiB)"},
+    {"PLANS_FP8_TFLOP", "Plans: work per GPU per step at the FP8 rate (TFLOP)"},
+    {"PLANS_BF16_TFLOP", "Plans: work per GPU per step at the BF16 rate (TFLOP)"},
+    {"BEST_ROW", "Summary: the fastest fitting plan's position in the Plans ranges"},
+    {"BEST_PLAN", "Summary: the fastest fitting plan"},
+    {"BEST_STEP_S", "Summary: its step time (s)"},
+    {"RECOMMENDED_ROW", "Summary: the recommended plan's position in the Plans ranges"},
+    {"RECOMMENDED_PLAN", "Summary: among the ties, the plan with the most headroom"},
+    {"RECOMMENDED_STEP_S", "Summary: its step time (s)"},
+};
+/* clang-format on */
+
+const struct terms_name *terms_names(size_t *n)
+{
+    *n = sizeof names / sizeof names[0];
+    return names;
+}
+
+const struct terms_name *terms_name_find(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i].name, name) == 0)
+            return &names[i];
+    return NULL;
+}
+
 bool terms_name_known(const char *name, bool is_function)
 {
-    static const char *const functions[] = {"MAX", "MIN", "IF"};
+    /* What the sheets call; each works alike in Excel, LibreOffice and
+     * gnumeric (MIN(IF(...)) and friends as array formulas). */
+    static const char *const functions[] = {
+        "MAX",  "MIN",   "IF",         "AND",     "OR",
+        "NOT",  "INDEX", "MATCH",      "IFERROR", "ISNUMBER",
+        "TEXT", "ROUND", "SUMPRODUCT", "SUBTOTAL"};
     size_t i;
     if (!is_function)
-        return terms_input_find(name) != NULL;
+        return terms_input_find(name) != NULL || terms_name_find(name) != NULL;
     for (i = 0; i < sizeof functions / sizeof functions[0]; i++)
         if (strcmp(functions[i], name) == 0)
             return true;
     return false;
+}
+
+size_t terms_template_token(const char *s)
+{
+    size_t n = 0;
+    if ((s[0] >= '0' && s[0] <= '9') || s[0] == '.') {
+        while ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')
+            n++;
+        if (s[n] == 'E' && (s[n + 1] == '+' || s[n + 1] == '-') &&
+            s[n + 2] >= '0' && s[n + 2] <= '9') {
+            n += 2;
+            while (s[n] >= '0' && s[n] <= '9')
+                n++;
+        }
+        return n;
+    }
+    if ((s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_') {
+        char name[64];
+        while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') ||
+               s[n] == '_')
+            n++;
+        if (n >= sizeof name)
+            return 0;
+        memcpy(name, s, n);
+        name[n] = '\0';
+        return terms_name_known(name, s[n] == '(') ? n : 0;
+    }
+    if ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '$' || s[0] == '!' ||
+        s[0] == '\'' || s[0] == '\0')
+        return 0; /* references are written {key}, names upper case */
+    return 1;
 }
 
 /* ---- Terms ---- */
@@ -156,6 +288,12 @@ static double max2(double a, double b)
 double terms_link_time(double bytes, double calls, double bps, double lat_s)
 {
     return bytes / bps + calls * lat_s;
+}
+
+double
+terms_collective_time(double bytes, double calls, double bps, double lat_s)
+{
+    return bytes / bps + (bytes > 0 ? calls * lat_s : 0);
 }
 
 double
@@ -411,6 +549,84 @@ static const struct terms_term terms[] = {
     {TERMS_COST, "cost", "{days}*24*{gpus}*GPU_HOUR_USD", t_cost},
 };
 /* clang-format on */
+
+/* ---- Memory terms ---- */
+
+static double m_other(const struct terms_mem_env *e)
+{
+    const struct memory *m = e->mem;
+    const struct hardware_spec *s = &e->hw->spec;
+    return s->cuda_context_gib + s->nccl_buffers_gib +
+           s->fragmentation_pct / 100 *
+               ((m->weights + m->grads + m->optimizer + m->activations) / GIB);
+}
+
+static double m_total(const struct terms_mem_env *e)
+{
+    const struct memory *m = e->mem;
+    return (m->weights + m->grads + m->optimizer + m->activations + m->other) /
+           GIB;
+}
+
+static double m_headroom(const struct terms_mem_env *e)
+{
+    return (e->mem->capacity - e->mem->total) / GIB;
+}
+
+bool terms_fits(double total, double capacity, double headroom_pct)
+{
+    return total <= capacity * (1 - headroom_pct / 100);
+}
+
+static double m_fits(const struct terms_mem_env *e)
+{
+    return terms_fits(e->mem->total, e->mem->capacity, e->headroom_pct);
+}
+
+/* clang-format off */
+static const struct terms_mem_term mem_terms[] = {
+    /* memory.c: context and buffers, then fragmentation over the
+     * allocated bytes (Korthikanti's parts; the logits are inside the
+     * activations) */
+    {TERMS_MEM_OTHER, "mem_other",
+     "CUDA_CONTEXT_GIB+NCCL_BUFFERS_GIB+FRAGMENTATION_PCT/100*"
+     "({mem_weights}+{mem_grads}+{mem_opt}+{mem_act})", m_other},
+    {TERMS_MEM_TOTAL, "mem_total",
+     "{mem_weights}+{mem_grads}+{mem_opt}+{mem_act}+{mem_other}", m_total},
+    {TERMS_MEM_HEADROOM, "headroom", "HBM_GIB-{mem_total}", m_headroom},
+    /* 1 or 0, not TRUE or FALSE: libxlsxwriter 1.1.4 caches a formula's
+     * text or number, never a boolean, and a client that does not
+     * recalculate (LibreOffice by default) would read "TRUE" as text in
+     * the Summary's array formulas; the cell's number format shows it as
+     * TRUE / FALSE */
+    {TERMS_MEM_FITS, "fits",
+     "IF({mem_total}<=HBM_GIB*(1-HEADROOM_PCT/100),1,0)", m_fits},
+};
+/* clang-format on */
+
+const struct terms_mem_term *terms_memory(size_t *n)
+{
+    *n = sizeof mem_terms / sizeof mem_terms[0];
+    return mem_terms;
+}
+
+const char *terms_template(const char *key)
+{
+    size_t i;
+    const struct terms_term *t = terms_find(key);
+    if (t)
+        return t->formula;
+    for (i = 0; i < sizeof mem_terms / sizeof mem_terms[0]; i++)
+        if (strcmp(mem_terms[i].key, key) == 0)
+            return mem_terms[i].formula;
+    if (strcmp(key, "ib_s") == 0)
+        return TERMS_IB_TIME;
+    if (strcmp(key, "nv_s") == 0)
+        return TERMS_NVLINK_TIME;
+    return NULL;
+}
+
+/* ---- The step ---- */
 
 void terms_step(const struct terms_env *e, struct cost_times *t)
 {

@@ -1,17 +1,25 @@
 /*
- * terms: the time model, written once. Two registries side by side:
+ * terms: the time model, written once. The registries side by side:
  *
  * - inputs: every named cell a workbook formula may read, with the
- *   data-file key it comes from (section.key of the hardware or model
- *   file), its unit and the SI value of one unit; and the derived names
- *   (COMPUTE_DERATE, BF16_TFLOPS_USED, ...) with their formula over
+ *   data-file key it comes from (section.key of the hardware, model or
+ *   sweep file), its unit and the SI value of one unit; and the derived
+ *   names (COMPUTE_DERATE, BF16_TFLOPS_USED, ...) with their formula over
  *   inputs and the same in C.
  * - terms: every time term of a plan and what follows from it (compute,
  *   IB, ..., step, MFU, cost), each with its C expression and its Excel
  *   formula template beside it. cost_times() runs the C expressions; the
- *   workbook writes the templates (plans_table compiles them, and rejects
- *   a name that is not an input here); tests/test_terms.c evaluates every
+ *   workbook writes the templates; tests/test_terms.c evaluates every
  *   template on sample plans and compares it with the C value.
+ * - memory terms (the runtime's share, total, headroom, fit) and the
+ *   link time of one collective, likewise template and C side by side.
+ * - names: the names the workbook defines over its own tables
+ *   (PLANS_RANK_S, BEST_PLAN, ...), which formulas may read too, and the
+ *   spreadsheet functions templates may call.
+ *
+ * Every template the workbook writes is compiled against this registry
+ * (terms_template_token: plans_table and xlsx_table share it), so a
+ * renamed or misspelt name fails the write and its unit tests.
  *
  * Templates read per-plan work as {key} (a column of plans_table: work in
  * the units its header names, TFLOP, GB, GiB) and inputs by their
@@ -32,11 +40,13 @@
 
 struct cost_work;
 struct cost_times;
+struct sweep_file;
 
 /* Where an input's value comes from. */
 enum terms_origin {
     TERMS_HARDWARE, /* a key of the hardware file */
     TERMS_MODEL,    /* a key of the model file */
+    TERMS_SWEEP,    /* a key of the sweep file's [report] */
     TERMS_DERIVED   /* a formula over other inputs */
 };
 
@@ -71,8 +81,9 @@ const struct terms_input *terms_inputs(size_t *n);
 const struct terms_input *terms_input_find(const char *name);
 
 /*
- * The value a workbook cell of input `in` holds for this hardware and
- * model, in the input's unit (what the Assumptions sheet shows): the
+ * The value a workbook cell of input `in` holds for this hardware, model
+ * and sweep file (sf may be NULL: sweep inputs then take their schema
+ * default), in the input's unit (what the Assumptions sheet shows): the
  * data-file value for keys, the C expression for derived names. Returns
  * false when the key is not a number of the file (a programming error
  * the tests catch).
@@ -80,7 +91,12 @@ const struct terms_input *terms_input_find(const char *name);
 bool terms_input_value(const struct terms_input *in,
                        const struct hardware *hw,
                        const struct model *m,
+                       const struct sweep_file *sf,
                        double *out);
+
+/* Index into the input's file schema's fields of input `in` (not
+ * derived), or -1: where its source and line live. */
+long terms_input_field(const struct terms_input *in);
 
 /* The time terms, in evaluation order. */
 enum terms_id {
@@ -148,11 +164,79 @@ const struct terms_term *terms_find(const char *key);
  */
 double terms_link_time(double bytes, double calls, double bps, double lat_s);
 
-/* Templates of one collective's time on a link, over {gb} (GB moved) and
- * {calls}; no latency without bytes. */
-#define TERMS_IB_TIME "{gb}/IB_GBPS+IF({gb}>0,{calls}*IB_LATENCY_US*1E-06,0)"
+/* Templates of one collective's time on a link, over {ib_gb} / {nv_gb}
+ * (GB it moves over the link) and {calls}; no latency without bytes.
+ * terms_collective_time() is their C side. */
+#define TERMS_IB_TIME \
+    "{ib_gb}/IB_GBPS+IF({ib_gb}>0,{calls}*IB_LATENCY_US*1E-06,0)"
 #define TERMS_NVLINK_TIME \
-    "{gb}/NVLINK_GBPS+IF({gb}>0,{calls}*NVLINK_LATENCY_US*1E-06,0)"
+    "{nv_gb}/NVLINK_GBPS+IF({nv_gb}>0,{calls}*NVLINK_LATENCY_US*1E-06,0)"
+
+/* One collective's time on a link: bytes over bps, plus lat_s per call
+ * when it moves any bytes there (the C side of TERMS_IB_TIME). */
+double
+terms_collective_time(double bytes, double calls, double bps, double lat_s);
+
+/* ---- Memory terms: what a plan needs and whether it fits ---- */
+
+enum terms_mem_id {
+    TERMS_MEM_OTHER,    /* CUDA context, NCCL buffers, fragmentation */
+    TERMS_MEM_TOTAL,    /* the parts summed */
+    TERMS_MEM_HEADROOM, /* capacity left free */
+    TERMS_MEM_FITS,     /* 1 when total <= capacity x (1 - headroom
+                           share), else 0 (shown as TRUE / FALSE) */
+    TERMS_MEM_COUNT
+};
+
+/* What a memory term's C expression reads: the parts of struct memory in
+ * bytes (other and total as memory_view() computed them), the hardware
+ * and the sweep's headroom share (percent). */
+struct terms_mem_env {
+    const struct memory *mem;
+    const struct hardware *hw;
+    double headroom_pct;
+};
+
+/* One memory term: its key (the Plans column that shows it), template
+ * over {mem_weights} {mem_grads} {mem_opt} {mem_act} {mem_other}
+ * {mem_total} (GiB), and C expression (GiB; fits: 1 or 0). */
+struct terms_mem_term {
+    int id;              /* enum terms_mem_id */
+    const char *key;     /* "mem_total" */
+    const char *formula; /* "{mem_weights}+...+{mem_other}" */
+    double (*c)(const struct terms_mem_env *e);
+};
+
+/* The memory terms, in enum terms_mem_id order; *n receives the count. */
+const struct terms_mem_term *terms_memory(size_t *n);
+
+/*
+ * Whether total bytes fit in capacity bytes with headroom_pct percent of
+ * it kept free: total <= capacity x (1 - headroom_pct / 100). The one
+ * rule of "fits" (rank, figures and the Plans formula).
+ */
+bool terms_fits(double total, double capacity, double headroom_pct);
+
+/*
+ * The template shown under `key` wherever a table has a column of that
+ * key: a time term's, a memory term's, "ib_s" / "nv_s" for a
+ * collective's link time; NULL for any other key.
+ */
+const char *terms_template(const char *key);
+
+/* ---- Names the workbook defines, and template syntax ---- */
+
+/* A name the workbook defines over its own cells (not an input). */
+struct terms_name {
+    const char *name;    /* "PLANS_RANK_S" */
+    const char *meaning; /* one line, for the Glossary */
+};
+
+/* The workbook's own names; *n receives the count. */
+const struct terms_name *terms_names(size_t *n);
+
+/* The workbook name `name`, or NULL. */
+const struct terms_name *terms_name_find(const char *name);
 
 /*
  * The binding term: max(compute, ib, nvlink, hbm) and, in *bound, which
@@ -163,9 +247,22 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound);
 
 /*
  * True when `name` may appear in a template: an input of terms_inputs()
- * or one of the spreadsheet functions templates use (MAX, MIN, IF).
- * Used by template compilers to reject a misspelt or renamed name.
+ * or a name of terms_names() (is_function false), or one of the
+ * spreadsheet functions templates call (MAX, MIN, IF, INDEX, MATCH,
+ * IFERROR, ...; is_function true). Used by template compilers to reject a
+ * misspelt or renamed name.
  */
 bool terms_name_known(const char *name, bool is_function);
+
+/*
+ * Length of the template token at s when it is neither a {key} nor a
+ * "string" (the compilers handle those): a number (1E+12 included), a
+ * name or function terms_name_known() accepts, or one character of
+ * punctuation. 0 when s starts a name nobody defined, a lower-case word,
+ * or a reference written out ($, !, '): templates refer to cells as
+ * {key} and to inputs by name only. The one lexer of plans_table's and
+ * xlsx_table's compilers.
+ */
+size_t terms_template_token(const char *s);
 
 #endif

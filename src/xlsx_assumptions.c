@@ -1,97 +1,58 @@
 /*
- * xlsx_assumptions: the Assumptions sheet (see xlsx_assumptions.h). One
- * column table serves three kinds of row: an input (a value, or a
- * number the user may edit), a derived rate (a formula over the names),
- * and a derived model total (a value).
+ * xlsx_assumptions: the Assumptions sheet (see xlsx_assumptions.h). Three
+ * blocks on one grid of columns: the inputs the formulas read (the time
+ * model's registry, terms_inputs: editable, named, validated), the rates
+ * derived from them (their registry formulas), and every other value of
+ * the data files, plainly styled, which applies when roofplan runs again.
  */
 #include "xlsx_assumptions.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <xlsxwriter.h>
 
 #include "plans_table.h"
+#include "sweep.h"
+#include "terms.h"
 #include "xlsx_table.h"
 
-enum col_id { A_SECTION, A_KEY, A_NAME, A_VALUE, A_UNIT, A_MEANING, A_SOURCE };
+enum col_id { A_NAME, A_VALUE, A_UNIT, A_MEANING, A_KEY, A_SOURCE };
 
 /* clang-format off */
 static const struct xlsx_column columns[] = {
-    {"section", "Section", "", XLSX_FMT_TEXT, 0, 10, NULL, A_SECTION},
-    {"key", "Key", "", XLSX_FMT_TEXT, 0, 24, NULL, A_KEY},
-    {"name", "Name", "", XLSX_FMT_TEXT, 0, 28, NULL, A_NAME},
-    {"value", "Value", "", XLSX_FMT_IN_NUM, 0, 24, NULL, A_VALUE},
+    {"name", "Name", "", XLSX_FMT_TEXT, 0, 26, NULL, A_NAME},
+    {"value", "Value", "", XLSX_FMT_IN_NUM, 0, 22, NULL, A_VALUE},
     {"unit", "Unit", "", XLSX_FMT_TEXT, 0, 9, NULL, A_UNIT},
-    {"meaning", "Meaning", "", XLSX_FMT_TEXT, 0, 52, NULL, A_MEANING},
+    {"meaning", "Meaning", "", XLSX_FMT_TEXT, 0, 60, NULL, A_MEANING},
+    {"key", "File: section.key", "", XLSX_FMT_TEXT, 0, 30, NULL, A_KEY},
     {"source", "Source", "", XLSX_FMT_TEXT, 0, 90, NULL, A_SOURCE},
 };
 /* clang-format on */
+#define NCOLS (sizeof columns / sizeof columns[0])
 
 enum row_kind {
-    ROW_INPUT,   /* a field of a data file */
-    ROW_DERIVED, /* a formula over the inputs, with a name */
+    ROW_INPUT,   /* an input of the registry: editable, named */
+    ROW_DERIVED, /* a derived name of the registry: its formula */
+    ROW_RERUN,   /* a data-file value no formula reads */
     ROW_VALUE    /* a model total computed by roofplan */
 };
 
 struct row {
     int kind;
-    /* ROW_INPUT */
+    const struct terms_input *in; /* ROW_INPUT, ROW_DERIVED */
+    /* ROW_INPUT, ROW_RERUN: the field and where its value lives */
     const struct datafile_meta *meta;
-    size_t field;
+    const struct datafile_schema *schema;
+    long field;
     const void *spec;
-    bool hardware;
-    /* ROW_DERIVED, ROW_VALUE */
-    const char *name, *formula, *unit, *meaning;
-    double v;
+    const char *file;         /* "hardware", "model", "sweep" */
+    double v;                 /* ROW_INPUT, ROW_DERIVED, ROW_VALUE */
+    const char *label, *unit; /* ROW_VALUE */
 };
 
-/* True when name would read as an A1 cell reference (e.g. "FP8"). */
-static bool looks_like_cell(const char *name)
-{
-    size_t letters = 0, digits = 0;
-    const char *s = name;
-    while (*s >= 'A' && *s <= 'Z') {
-        letters++;
-        s++;
-    }
-    while (*s >= '0' && *s <= '9') {
-        digits++;
-        s++;
-    }
-    return *s == '\0' && letters >= 1 && letters <= 3 && digits >= 1;
-}
-
-/*
- * Workbook name of an input: hardware keys as they are (IB_GBPS,
- * BF16_ACHIEVABLE_TFLOPS; GPU_NAME, CLUSTER_NAME), model keys with their
- * section (MODEL_LAYERS, TRAINING_TOKENS, FP8_CACHE_BYTES).
- */
-static void input_name(const struct datafile_field *f,
-                       bool hardware,
-                       char *buf,
-                       size_t size)
-{
-    size_t i;
-    if (hardware && strcmp(f->key, "name") != 0)
-        snprintf(buf, size, "%s", f->key);
-    else
-        snprintf(buf, size, "%s_%s", f->section, f->key);
-    for (i = 0; buf[i]; i++) {
-        char c = buf[i];
-        if (c >= 'a' && c <= 'z')
-            buf[i] = (char)(c - 'a' + 'A');
-        else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-            buf[i] = '_';
-    }
-    i = strlen(buf);
-    if (looks_like_cell(buf) && i + 1 < size) {
-        buf[i] = '_';
-        buf[i + 1] = '\0';
-    }
-}
-
-/* The text of an input's value (strings, enums, lists, bools). */
+/* The text of a field's value (strings, enums, lists, bools). */
 static void field_text(const struct datafile_field *f,
                        const void *spec,
                        char *buf,
@@ -101,6 +62,9 @@ static void field_text(const struct datafile_field *f,
     buf[0] = '\0';
     if (f->type == DATAFILE_STRING) {
         snprintf(buf, size, "%.*s", (int)f->size, base);
+    } else if (f->type == DATAFILE_BOOL) {
+        snprintf(buf, size, "%s",
+                 *(const bool *)(const void *)base ? "TRUE" : "FALSE");
     } else if (f->type == DATAFILE_ENUM || f->type == DATAFILE_LIST) {
         const struct datafile_list *l = (const void *)base;
         size_t n = f->type == DATAFILE_ENUM ? 1 : l->n, i, used = 0;
@@ -142,246 +106,329 @@ static void number(struct xlsx_value *out, double v)
     out->num = v;
 }
 
-/* An input's value: numbers and flags editable, text for reference. */
-static void input_value(const struct row *r, struct xlsx_value *out)
+/* A whole number of 10,000 and above reads better with separators
+ * (TRAINING_TOKENS: 14,800,000,000,000). */
+static bool thousands(double v)
 {
-    const struct datafile_field *f = &r->meta->schema->fields[r->field];
-    const void *p = (const char *)r->spec + f->offset;
-    switch (f->type) {
-    case DATAFILE_INT:
-        number(out, (double)*(const long *)p);
-        break;
-    case DATAFILE_DOUBLE:
-        number(out, *(const double *)p);
-        break;
-    case DATAFILE_BOOL:
-        out->kind = XLSX_BOOL;
-        out->flag = *(const bool *)p;
-        out->fmt = XLSX_FMT_IN_BOOL;
-        break;
-    default:
-        field_text(f, r->spec, out->buf, sizeof out->buf);
-        text(out, out->buf);
-        out->fmt = XLSX_FMT_IN_TEXT;
-        break;
-    }
+    return fabs(v) >= 1e4 && v == floor(v);
 }
 
-static void input_get(const struct row *r, int id, struct xlsx_value *out)
+static const struct datafile_field *field_of(const struct row *r)
 {
-    const struct datafile_field *f = &r->meta->schema->fields[r->field];
-    switch (id) {
-    case A_SECTION:
-        text(out, f->section);
-        break;
-    case A_KEY:
-        text(out, f->key);
-        break;
-    case A_NAME:
-        input_name(f, r->hardware, out->buf, sizeof out->buf);
-        text(out, out->buf);
-        break;
-    case A_VALUE:
-        input_value(r, out);
-        break;
-    case A_UNIT:
-        text(out, f->unit ? f->unit : "");
-        break;
-    case A_MEANING:
-        text(out, f->help ? f->help : "");
-        break;
-    default:
-        text(out, datafile_meta_source(r->meta, r->field));
-        break;
-    }
+    return &r->schema->fields[r->field];
 }
 
 static void get(const void *item, int id, struct xlsx_value *out)
 {
     const struct row *r = item;
-    if (r->kind == ROW_INPUT) {
-        input_get(r, id, out);
-        return;
-    }
+    const struct datafile_field *f =
+        r->kind == ROW_INPUT || r->kind == ROW_RERUN ? field_of(r) : NULL;
     switch (id) {
-    case A_SECTION:
-        text(out, "derived");
-        break;
     case A_NAME:
-        if (r->kind == ROW_DERIVED)
-            text(out, r->name);
+        if (r->in)
+            text(out, r->in->name);
+        else if (r->kind == ROW_VALUE)
+            text(out, r->label);
         break;
     case A_VALUE:
-        number(out, r->v);
-        if (r->kind == ROW_DERIVED) {
-            out->formula = r->formula + 1; /* past its '=' */
+        if (r->kind == ROW_INPUT) {
+            number(out, r->v);
+            out->fmt = thousands(r->v) ? XLSX_FMT_IN_INT : XLSX_FMT_IN_NUM;
+        } else if (r->kind == ROW_DERIVED) {
+            number(out, r->v);
+            out->formula = r->in->formula;
             out->fmt = XLSX_FMT_DERIVED;
-        } else {
+        } else if (r->kind == ROW_VALUE) {
+            number(out, r->v);
             out->fmt = XLSX_FMT_BIG;
+        } else if (f->type == DATAFILE_INT || f->type == DATAFILE_DOUBLE) {
+            double v =
+                f->type == DATAFILE_INT
+                    ? (double)*(
+                          const long *)(const void *)((const char *)r->spec +
+                                                      f->offset)
+                    : *(const double *)(const void *)((const char *)r->spec +
+                                                      f->offset);
+            number(out, v);
+            out->fmt = thousands(v) ? XLSX_FMT_PLAIN_INT : XLSX_FMT_PLAIN;
+        } else {
+            field_text(f, r->spec, out->buf, sizeof out->buf);
+            text(out, out->buf);
+            out->fmt = XLSX_FMT_PLAIN;
         }
         break;
     case A_UNIT:
-        text(out, r->unit);
+        text(out, r->in ? r->in->unit : f ? (f->unit ? f->unit : "") : r->unit);
         break;
     case A_MEANING:
-        text(out, r->meaning);
-        break;
-    case A_SOURCE: /* the formula, for those who read a printout */
         if (r->kind == ROW_DERIVED)
-            text(out, r->formula);
+            text(out, r->in->meaning);
+        else if (f)
+            text(out, f->help ? f->help : "");
+        break;
+    case A_KEY:
+        if (f) {
+            snprintf(out->buf, sizeof out->buf, "%s: %s.%s", r->file,
+                     f->section, f->key);
+            text(out, out->buf);
+        } else if (r->kind == ROW_DERIVED) {
+            snprintf(out->buf, sizeof out->buf, "=%s", r->in->formula);
+            text(out, out->buf); /* the formula, for a printout */
+        }
         break;
     default:
+        if (f && r->meta)
+            text(out, datafile_meta_source(r->meta, (size_t)r->field));
+        else if (f)
+            text(out, "default");
+        break;
+    }
+    if (r->kind == ROW_RERUN && out->fmt == XLSX_FMT_TEXT)
+        out->fmt = XLSX_FMT_PLAIN;
+}
+
+static const struct xlsx_table table = {columns, NCOLS, XLSX_FMT_HEAD_LEFT,
+                                        get};
+
+/* The Value cell of row `row` as an absolute reference. */
+static void value_ref(size_t row, char *buf, size_t size)
+{
+    char col[8];
+    plans_table_col_name(xlsx_table_col(&table, "value"), col, sizeof col);
+    snprintf(buf, size, "=%s!$%s$%zu", XLSX_ASSUMPTIONS_SHEET, col, row + 1);
+}
+
+/* Data validation of an input from its schema range: an edit outside it
+ * (IB_GBPS = 0, which would divide every plan's time by zero) is refused
+ * with a message instead of filling the sheets with #DIV/0!. */
+static void validate(struct xlsx_book *b,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     const struct row *r)
+{
+    const struct datafile_field *f = field_of(r);
+    char what[160], msg[256], title[40];
+    lxw_data_validation dv;
+    size_t col = xlsx_table_col(&table, "value");
+    memset(&dv, 0, sizeof dv);
+    dv.validate = f->type == DATAFILE_INT ? LXW_VALIDATION_TYPE_INTEGER
+                                          : LXW_VALIDATION_TYPE_DECIMAL;
+    if (f->max >= HUGE_VAL) {
+        dv.criteria = f->min_open
+                          ? LXW_VALIDATION_CRITERIA_GREATER_THAN
+                          : LXW_VALIDATION_CRITERIA_GREATER_THAN_OR_EQUAL_TO;
+        dv.value_number = f->min;
+    } else {
+        dv.criteria = LXW_VALIDATION_CRITERIA_BETWEEN;
+        /* (min, max]: the smallest step above min Excel keeps */
+        dv.minimum_number =
+            f->min_open ? f->min + fmax(fabs(f->min), 1) * 1e-12 : f->min;
+        dv.maximum_number = f->max;
+    }
+    datafile_describe(f, what, sizeof what);
+    snprintf(title, sizeof title, "%.31s", r->in->name);
+    snprintf(msg, sizeof msg, "%s: %s%s%s (the %s file's %s.%s).", r->in->name,
+             what, r->in->unit[0] ? " " : "", r->in->unit, r->file, f->section,
+             f->key);
+    dv.error_title = title;
+    dv.error_message = msg;
+    dv.show_error = LXW_VALIDATION_ON;
+    dv.error_type = LXW_VALIDATION_ERROR_TYPE_STOP;
+    xlsx_book_check(
+        b,
+        worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, &dv),
+        "worksheet_data_validation_cell");
+}
+
+/* Writes row r at `row`, naming (and validating) an input's or derived
+ * name's Value cell. */
+static void
+put_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row, const struct row *r)
+{
+    char ref[96];
+    xlsx_table_row(b, ws, &table, row, r);
+    if (r->kind != ROW_INPUT && r->kind != ROW_DERIVED)
+        return;
+    value_ref(row, ref, sizeof ref);
+    xlsx_book_define(b, r->in->name, ref);
+    if (r->kind == ROW_INPUT)
+        validate(b, ws, row, r);
+}
+
+/* The file an input comes from, its struct and its meta. */
+static void source_of(const struct report *r, int origin, struct row *out)
+{
+    out->meta = NULL;
+    out->spec = NULL;
+    out->schema = NULL;
+    switch (origin) {
+    case TERMS_HARDWARE:
+        out->meta = &r->hw->meta;
+        out->spec = &r->hw->spec;
+        out->schema = hardware_schema();
+        out->file = "hardware";
+        break;
+    case TERMS_MODEL:
+        out->meta = &r->m->meta;
+        out->spec = &r->m->spec;
+        out->schema = model_schema();
+        out->file = "model";
+        break;
+    default:
+        out->meta = r->sweep ? &r->sweep->meta : NULL;
+        out->spec = r->sweep ? (const void *)&r->sweep->spec : NULL;
+        out->schema = sweep_schema();
+        out->file = "sweep";
         break;
     }
 }
 
-static const struct xlsx_table table = {
-    columns, sizeof columns / sizeof columns[0], XLSX_FMT_HEAD_LEFT, get};
-
-/* Writes row r at `row` and defines its name over the Value cell. */
-static void put_row(struct xlsx_book *b,
-                    struct lxw_worksheet *ws,
-                    size_t row,
-                    const struct row *r)
+/* The registry's inputs (editable), then its derived names. */
+static size_t inputs(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    char name[96], ref[96], col[8];
-    xlsx_table_row(b, ws, &table, row, r);
-    if (r->kind == ROW_VALUE)
-        return;
-    if (r->kind == ROW_INPUT)
-        input_name(&r->meta->schema->fields[r->field], r->hardware, name,
-                   sizeof name);
-    else
-        snprintf(name, sizeof name, "%s", r->name);
-    plans_table_col_name(xlsx_table_col(&table, "value"), col, sizeof col);
-    snprintf(ref, sizeof ref, "=%s!$%s$%zu", XLSX_ASSUMPTIONS_SHEET, col,
-             row + 1);
-    xlsx_book_check(b, workbook_define_name(b->wb, name, ref),
-                    "workbook_define_name");
-}
-
-/* One data file's inputs under a heading; returns the next row. */
-static size_t inputs(struct xlsx_book *b,
-                     struct lxw_worksheet *ws,
-                     size_t row,
-                     const char *what,
-                     const struct datafile_meta *meta,
-                     const void *spec,
-                     bool hardware)
-{
-    struct row r;
-    size_t i;
-    xlsx_book_strf(b, ws, row++, xlsx_table_col(&table, "section"),
-                   xlsx_book_fmt(b, XLSX_FMT_H2), "%s: %s", what, meta->path);
-    memset(&r, 0, sizeof r);
-    r.kind = ROW_INPUT;
-    r.meta = meta;
-    r.spec = spec;
-    r.hardware = hardware;
-    for (i = 0; i < meta->schema->n; i++) {
-        r.field = i;
-        put_row(b, ws, row++, &r);
+    const struct report *r = b->r;
+    size_t n, i;
+    const struct terms_input *in = terms_inputs(&n);
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+        xlsx_book_str(b, ws, row++, 0,
+                      pass == 0 ? "Inputs the formulas read: edit one and "
+                                  "Plans, Summary, Memory, Communication "
+                                  "and Roofline follow"
+                                : "Derived rates (formulas over the inputs)",
+                      xlsx_book_fmt(b, XLSX_FMT_H2));
+        xlsx_table_header(b, ws, &table, row++);
+        for (i = 0; i < n; i++) {
+            struct row rw;
+            memset(&rw, 0, sizeof rw);
+            rw.in = &in[i];
+            if ((in[i].origin == TERMS_DERIVED) != (pass == 1))
+                continue;
+            rw.kind = pass == 0 ? ROW_INPUT : ROW_DERIVED;
+            if (pass == 0) {
+                source_of(r, in[i].origin, &rw);
+                rw.field = terms_input_field(&in[i]);
+                if (rw.field < 0 || !rw.spec) {
+                    /* no sweep file: the schema's default */
+                    rw.spec = NULL;
+                }
+            }
+            if (!terms_input_value(&in[i], r->hw, r->m, r->sweep, &rw.v) ||
+                (pass == 0 && rw.field < 0)) {
+                xlsx_book_invalid(b, in[i].name);
+                continue;
+            }
+            if (pass == 0 && !rw.spec)
+                rw.meta = NULL;
+            put_row(b, ws, row++, &rw);
+        }
+        row++;
     }
     return row;
 }
 
-/* The rates the plans are timed with: formulas over the inputs, named,
- * with the C values cached (cost.c computes the same). */
-static size_t
-derived_rates(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
+/* A data file's fields that no formula reads, plainly styled. */
+static size_t rerun_file(struct xlsx_book *b,
+                         lxw_worksheet *ws,
+                         size_t row,
+                         int origin,
+                         const char *only_section)
 {
-    const struct hardware *hw = b->r->hw;
-    const struct row rows[] = {
-        {ROW_DERIVED, NULL, 0, NULL, false, "COMPUTE_DERATE", "=CLOCK_DERATE",
-         "",
-         "share of the achievable GEMM rate compute keeps (the clock "
-         "derate; SMs running communication are charged only while it "
-         "runs, as the comm SM term)",
-         hw->compute_derate},
-        {ROW_DERIVED, NULL, 0, NULL, false, "BF16_TFLOPS_USED",
-         "=BF16_ACHIEVABLE_TFLOPS*COMPUTE_DERATE", "TFLOP/s",
-         "BF16 rate the plans are timed with", hw->bf16_flops / 1e12},
-        {ROW_DERIVED, NULL, 0, NULL, false, "FP8_TFLOPS_USED",
-         "=FP8_ACHIEVABLE_TFLOPS*COMPUTE_DERATE", "TFLOP/s",
-         "FP8 rate the plans are timed with", hw->fp8_flops / 1e12},
-        {ROW_DERIVED, NULL, 0, NULL, false, "RIDGE_IB_BF16",
-         "=BF16_TFLOPS_USED*1000/IB_GBPS", "FLOP/B",
-         "ridge point over IB: below this intensity a BF16 plan is IB-bound",
-         hw->bf16_flops / hw->ib_bps},
-        {ROW_DERIVED, NULL, 0, NULL, false, "RIDGE_NVLINK_BF16",
-         "=BF16_TFLOPS_USED*1000/NVLINK_GBPS", "FLOP/B",
-         "ridge point over NVLink for BF16", hw->bf16_flops / hw->nvlink_bps},
-    };
-    size_t i;
-    xlsx_book_str(b, ws, row++, xlsx_table_col(&table, "section"),
-                  "Derived rates", xlsx_book_fmt(b, XLSX_FMT_H2));
-    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        put_row(b, ws, row++, &rows[i]);
+    size_t n, i, k;
+    const struct terms_input *in = terms_inputs(&n);
+    struct row rw;
+    memset(&rw, 0, sizeof rw);
+    rw.kind = ROW_RERUN;
+    source_of(b->r, origin, &rw);
+    if (!rw.spec)
+        return row;
+    for (k = 0; k < rw.schema->n; k++) {
+        bool read = false;
+        if (only_section &&
+            strcmp(rw.schema->fields[k].section, only_section) != 0)
+            continue;
+        for (i = 0; i < n && !read; i++)
+            read =
+                in[i].origin == origin && terms_input_field(&in[i]) == (long)k;
+        if (read)
+            continue;
+        rw.field = (long)k;
+        put_row(b, ws, row++, &rw);
+    }
     return row;
 }
 
-/* The model's totals, as values: changing the architecture needs a new
- * run of roofplan. */
-static size_t
-model_totals(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
+/* The model's totals, as values. */
+static size_t model_totals(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct model *m = b->r->m;
     const struct row rows[] = {
-        {ROW_VALUE, NULL, 0, NULL, false, NULL, NULL, "B",
-         "parameters, main model (embedding and head counted)",
-         m->params_total / 1e9},
-        {ROW_VALUE, NULL, 0, NULL, false, NULL, NULL, "B",
-         "parameters active per token", m->params_active / 1e9},
-        {ROW_VALUE, NULL, 0, NULL, false, NULL, NULL, "GFLOP",
+        {ROW_VALUE, NULL, NULL, NULL, 0, NULL, NULL, m->params_total / 1e9,
+         "parameters, main model (embedding and head counted)", "B"},
+        {ROW_VALUE, NULL, NULL, NULL, 0, NULL, NULL, m->params_active / 1e9,
+         "parameters active per token", "B"},
+        {ROW_VALUE, NULL, NULL, NULL, 0, NULL, NULL, m->flops_per_token / 1e9,
          "model FLOPs per token, forward + backward (with MTP if enabled)",
-         m->flops_per_token / 1e9},
-        {ROW_VALUE, NULL, 0, NULL, false, NULL, NULL, "GFLOP",
-         "model FLOPs per token, main model only",
-         m->flops_per_token_main / 1e9},
+         "GFLOP"},
+        {ROW_VALUE, NULL, NULL, NULL, 0, NULL, NULL,
+         m->flops_per_token_main / 1e9,
+         "model FLOPs per token, main model only", "GFLOP"},
     };
     size_t i;
-    xlsx_book_str(b, ws, row++, xlsx_table_col(&table, "section"),
-                  "Derived from the model (values)",
-                  xlsx_book_fmt(b, XLSX_FMT_H2));
     for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
         xlsx_table_row(b, ws, &table, row++, &rows[i]);
     return row;
 }
 
-void xlsx_assumptions_write(struct xlsx_book *b, struct lxw_worksheet *ws)
+void xlsx_assumptions_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
     const struct report *r = b->r;
     size_t row = 0;
-    size_t c0 = xlsx_table_col(&table, "section");
-    size_t c1 = xlsx_table_col(&table, "key");
 
     worksheet_set_tab_color(ws, XLSX_COLOR_INPUTS);
-    xlsx_book_page(ws, false);
+    xlsx_book_page(b, ws, false);
     xlsx_table_widths(b, ws, &table);
-    xlsx_book_str(b, ws, row++, c0,
-                  "Assumptions: every input, with its unit and source",
+    xlsx_book_str(b, ws, row++, 0,
+                  "Assumptions: the inputs, with their units and sources",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
     /* the legend: a sample cell of each kind and what it means */
-    xlsx_book_str(b, ws, row, c0, "input", xlsx_book_fmt(b, XLSX_FMT_IN_TEXT));
-    xlsx_book_str(b, ws, row++, c1,
-                  "Blue on yellow: an input. Edit it and every formula in "
-                  "Plans, Memory, Communication and Roofline re-times (each "
-                  "is a named cell, e.g. IB_GBPS).",
+    xlsx_book_str(b, ws, row, 0, "input", xlsx_book_fmt(b, XLSX_FMT_IN_TEXT));
+    xlsx_book_str(b, ws, row++, 1,
+                  "Blue on yellow: an input a formula reads (a named cell, "
+                  "e.g. IB_GBPS). Edit it and the plans re-time, re-fit and "
+                  "re-rank; a value out of range is refused with a message.",
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
-    xlsx_book_str(b, ws, row, c0, "derived",
-                  xlsx_book_fmt(b, XLSX_FMT_DERIVED));
-    xlsx_book_str(b, ws, row++, c1,
-                  "Grey: a formula over the inputs. Model inputs are shown "
-                  "for reference: changing the architecture needs a new run "
-                  "of roofplan (per-plan FLOPs and bytes are values).",
+    xlsx_book_str(b, ws, row, 0, "derived", xlsx_book_fmt(b, XLSX_FMT_DERIVED));
+    xlsx_book_str(b, ws, row++, 1, "Grey: a formula over the inputs.",
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    xlsx_book_str(b, ws, row, 0, "re-run", xlsx_book_fmt(b, XLSX_FMT_PLAIN));
+    xlsx_book_str(b, ws, row++, 1,
+                  "Grey text: applies when roofplan is run again (per-plan "
+                  "FLOPs, bytes and memory parts are values computed from "
+                  "it); editing it here changes nothing.",
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
     row++;
-    xlsx_table_header(b, ws, &table, row);
-    xlsx_book_freeze(b, ws, row + 1, 0);
-    row++;
+    xlsx_book_freeze(b, ws, row, 0);
+    row = inputs(b, ws, row);
 
-    row = inputs(b, ws, row, "Hardware", &r->hw->meta, &r->hw->spec, true);
-    row = derived_rates(b, ws, row + 1);
-    row = inputs(b, ws, row + 1, "Model", &r->m->meta, &r->m->spec, false);
-    model_totals(b, ws, row + 1);
+    xlsx_book_str(b, ws, row++, 0,
+                  "Applies when roofplan is run again (values no formula "
+                  "reads)",
+                  xlsx_book_fmt(b, XLSX_FMT_H2));
+    xlsx_table_header(b, ws, &table, row++);
+    xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
+                   "Hardware: %s", r->hw->meta.path);
+    row = rerun_file(b, ws, row, TERMS_HARDWARE, NULL);
+    xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
+                   "Model: %s", r->m->meta.path);
+    row = rerun_file(b, ws, row, TERMS_MODEL, NULL);
+    if (r->sweep) {
+        xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
+                       "Sweep: %s ([report])", r->sweep->meta.path);
+        row = rerun_file(b, ws, row, TERMS_SWEEP, "report");
+    }
+    xlsx_book_str(b, ws, row++, 0, "Derived from the model (values)",
+                  xlsx_book_fmt(b, XLSX_FMT_BOLD));
+    row = model_totals(b, ws, row);
+    xlsx_book_print_area(b, ws, 0, row - 1, NCOLS - 1);
 }

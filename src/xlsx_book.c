@@ -15,6 +15,7 @@
 #include <xlsxwriter.h>
 
 #include "out_file.h"
+#include "terms.h"
 #include "zip_check.h"
 
 /* Colours of the formats (spreadsheet convention for inputs: blue on
@@ -56,6 +57,7 @@ struct fmt_spec {
     uint32_t border_color; /* 0xRRGGBB */
     uint8_t bottom;        /* LXW_BORDER_* underneath only */
     uint32_t bottom_color; /* 0xRRGGBB */
+    uint8_t underline;     /* 1: single */
 };
 
 /* Every format, in creation order (their numbering in styles.xml follows
@@ -94,7 +96,7 @@ static const struct fmt_spec fmt_table[] = {
     {.id = XLSX_FMT_RIGHT, .style = S_TOP, .align = LXW_ALIGN_RIGHT},
     {.id = XLSX_FMT_SMALL, .style = S_WRAP | S_TOP, .size = 9},
     {.id = XLSX_FMT_WARN, .style = S_BOLD | S_WRAP, .font = C_RED_FONT},
-    {.id = XLSX_FMT_RED_LABEL, .style = S_BOLD, .font = C_RED_FONT},
+    {.id = XLSX_FMT_RED_LABEL, .style = S_BOLD | S_TOP, .font = C_RED_FONT},
     {.id = XLSX_FMT_LABEL_WRAP, .style = S_BOLD | S_WRAP | S_TOP},
     {.id = XLSX_FMT_NA, .style = S_ITALIC | S_TOP, .font = C_NOTE,
      .align = LXW_ALIGN_RIGHT},
@@ -130,6 +132,20 @@ static const struct fmt_spec fmt_table[] = {
      .align = LXW_ALIGN_CENTER},
     {.id = XLSX_FMT_BAD, .style = S_BOLD | S_TOP, .font = C_RED_FONT,
      .align = LXW_ALIGN_CENTER},
+    {.id = XLSX_FMT_LINK, .style = S_TOP, .font = 0x0563C1, .underline = 1},
+    {.id = XLSX_FMT_IN_INT, INPUT, .num = "#,##0"},
+    {.id = XLSX_FMT_PLAIN, .style = S_TOP, .font = C_NOTE,
+     .align = LXW_ALIGN_LEFT},
+    {.id = XLSX_FMT_PLAIN_INT, .style = S_TOP, .font = C_NOTE,
+     .align = LXW_ALIGN_LEFT, .num = "#,##0"},
+    {.id = XLSX_FMT_NA_BOUND, .style = S_ITALIC | S_TOP, .font = C_NOTE,
+     .fill = C_GREY_FILL},
+    {.id = XLSX_FMT_BOOL, .style = S_TOP, .align = LXW_ALIGN_CENTER},
+    {.id = XLSX_FMT_FITS, .style = S_TOP, .align = LXW_ALIGN_CENTER,
+     .num = XLSX_NUM_FITS},
+    {.id = XLSX_FMT_KEY_HEAD, .style = S_BOLD | S_WRAP | S_TOP,
+     .font = XLSX_COLOR_SECTION, .bottom = LXW_BORDER_THIN,
+     .bottom_color = XLSX_COLOR_SECTION, .align = LXW_ALIGN_RIGHT},
     /* in enum cost_bound order */
     BOUND(0, C_COMPUTE),
     BOUND(1, C_IB),
@@ -145,7 +161,8 @@ static const struct fmt_spec fmt_table[] = {
 static bool plain(const struct fmt_spec *s)
 {
     return s->num && s->style == S_TOP && !s->font && s->size <= 0 &&
-           !s->fill && !s->align && !s->border && !s->bottom && !s->same_as;
+           !s->fill && !s->align && !s->border && !s->bottom && !s->same_as &&
+           !s->underline;
 }
 
 static struct lxw_format *make_format(lxw_workbook *wb,
@@ -184,6 +201,8 @@ static struct lxw_format *make_format(lxw_workbook *wb,
         format_set_bottom(f, s->bottom);
         format_set_bottom_color(f, s->bottom_color);
     }
+    if (s->underline)
+        format_set_underline(f, LXW_UNDERLINE_SINGLE);
     return f;
 }
 
@@ -543,13 +562,114 @@ done:
     free(tcp);
 }
 
-void xlsx_book_page(lxw_worksheet *ws, bool report_like)
+/* s with every '&' doubled (a header's control character), into buf. */
+static void header_text(const char *s, char *buf, size_t size)
 {
+    size_t o = 0;
+    for (; *s && o + 2 < size; s++) {
+        if (*s == '&')
+            buf[o++] = '&';
+        buf[o++] = *s;
+    }
+    buf[o] = '\0';
+}
+
+void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, bool report_like)
+{
+    const struct report *r = b->r;
+    char what[200], ver[64], text[256];
     worksheet_set_landscape(ws);
     worksheet_fit_to_pages(ws, 1, 0);
-    worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.5);
+    worksheet_set_margins(ws, 0.4, 0.4, 0.6, 0.6);
     if (report_like)
         worksheet_gridlines(ws, LXW_HIDE_ALL_GRIDLINES);
+    if (!r) /* a workbook of no single report (compare) */
+        return;
+    snprintf(text, sizeof text, "%.60s on %ld x %.60s", r->m->spec.name,
+             r->hw->spec.gpus, r->hw->spec.gpu_name);
+    header_text(text, what, sizeof what);
+    snprintf(text, sizeof text, "&L%s&R&A", what);
+    xlsx_book_check(b, worksheet_set_header(ws, text), "worksheet_set_header");
+    header_text(r->version, ver, sizeof ver);
+    snprintf(text, sizeof text,
+             "&Lroofplan %s, at the inputs of %s&RPage &P of &N", ver, r->when);
+    xlsx_book_check(b, worksheet_set_footer(ws, text), "worksheet_set_footer");
+}
+
+void xlsx_book_print_area(struct xlsx_book *b,
+                          lxw_worksheet *ws,
+                          size_t first,
+                          size_t last,
+                          size_t last_col)
+{
+    if (last >= LXW_ROW_MAX || last_col >= LXW_COL_MAX || first > last) {
+        xlsx_book_invalid(b, "print area");
+        return;
+    }
+    xlsx_book_check(b,
+                    worksheet_print_area(ws, (lxw_row_t)first, 0,
+                                         (lxw_row_t)last, (lxw_col_t)last_col),
+                    "worksheet_print_area");
+}
+
+void xlsx_book_link(struct xlsx_book *b,
+                    lxw_worksheet *ws,
+                    size_t row,
+                    size_t col,
+                    const char *sheet,
+                    const char *text)
+{
+    char url[96];
+    if (row >= LXW_ROW_MAX || col >= LXW_COL_MAX) {
+        xlsx_book_invalid(b, "link");
+        return;
+    }
+    snprintf(url, sizeof url, "internal:'%s'!A1", sheet);
+    xlsx_book_check(
+        b,
+        worksheet_write_url_opt(ws, (lxw_row_t)row, (lxw_col_t)col, url,
+                                xlsx_book_fmt(b, XLSX_FMT_LINK), text, NULL),
+        "worksheet_write_url_opt");
+}
+
+void xlsx_book_define(struct xlsx_book *b, const char *name, const char *ref)
+{
+    char what[96];
+    if (!terms_name_known(name, false)) {
+        snprintf(what, sizeof what, "name %s is not in the registry", name);
+        xlsx_book_invalid(b, what);
+        return;
+    }
+    xlsx_book_check(b, workbook_define_name(b->wb, name, ref),
+                    "workbook_define_name");
+}
+
+/* "{=...}" of formula "=..." into buf; false when it does not fit. */
+static bool braced(const char *formula, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "{%s}", formula);
+    return n > 0 && (size_t)n < size;
+}
+
+void xlsx_book_array_num(struct xlsx_book *b,
+                         lxw_worksheet *ws,
+                         size_t row,
+                         size_t col,
+                         const char *formula,
+                         double v,
+                         struct lxw_format *f)
+{
+    char buf[2100];
+    if (row >= LXW_ROW_MAX || col >= LXW_COL_MAX ||
+        !braced(formula, buf, sizeof buf)) {
+        xlsx_book_invalid(b, "array formula");
+        return;
+    }
+    xlsx_book_check(b,
+                    worksheet_write_array_formula_num(
+                        ws, (lxw_row_t)row, (lxw_col_t)col, (lxw_row_t)row,
+                        (lxw_col_t)col, buf, f, isfinite(v) ? v : 0),
+                    "worksheet_write_array_formula_num");
 }
 
 /* ---- Text ---- */
@@ -584,11 +704,7 @@ void xlsx_book_thousands(double v, char *buf, size_t size)
 
 void xlsx_book_when(const struct report *r, char *buf, size_t size)
 {
-    time_t t = (time_t)r->generated;
-    struct tm tm;
-    if (gmtime_r(&t, &tm) == NULL ||
-        strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm) == 0)
-        snprintf(buf, size, "%lld", (long long)r->generated);
+    snprintf(buf, size, "%s", r->when);
 }
 
 const char *xlsx_book_other_model(const struct report *r)

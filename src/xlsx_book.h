@@ -29,6 +29,10 @@ struct lxw_format;
 
 #define XLSX_BOOK_PATH_MAX 1100
 
+/* The number format that shows a formula's 1 / 0 as TRUE / FALSE (see
+ * terms.c, TERMS_MEM_FITS). */
+#define XLSX_NUM_FITS "\"TRUE\";\"TRUE\";\"FALSE\""
+
 /* Colours shared by formats and sheets (0xRRGGBB). */
 #define XLSX_COLOR_SECTION 0x1F3864 /* titles; the Summary's tab */
 #define XLSX_COLOR_LIVE    0x2E75B6 /* live-formula headers; Plans' tab */
@@ -80,6 +84,14 @@ enum xlsx_fmt {
     XLSX_FMT_CF_DROPPED,
     XLSX_FMT_OK,
     XLSX_FMT_BAD,
+    XLSX_FMT_LINK,   /* a hyperlink to another sheet */
+    XLSX_FMT_IN_INT, /* an editable input, with thousands separators */
+    XLSX_FMT_PLAIN,  /* a value that applies when roofplan runs again */
+    XLSX_FMT_PLAIN_INT,
+    XLSX_FMT_NA_BOUND, /* the bound of a plan that does not fit */
+    XLSX_FMT_BOOL,     /* TRUE / FALSE, centred */
+    XLSX_FMT_FITS,     /* a 1 / 0 formula result shown as TRUE / FALSE */
+    XLSX_FMT_KEY_HEAD, /* a column head of the key figures */
     /* By bound (enum cost_bound: compute, IB, NVLink, HBM), three each:
      * text with the bound's fill, seconds with it, and the fill alone
      * for conditional formats; see xlsx_book_bound_fmt(). */
@@ -280,9 +292,48 @@ void xlsx_book_table(struct xlsx_book *b,
                      const char *const *headers,
                      struct lxw_format *const *head);
 
-/* Landscape, one page wide; report_like hides the gridlines (sheets of
- * text and charts rather than tables of data). */
-void xlsx_book_page(struct lxw_worksheet *ws, bool report_like);
+/* Landscape, one page wide, a header (the report's model and cluster,
+ * the sheet's name) and a footer (roofplan's version, the date of the
+ * inputs, page N of M); report_like hides the gridlines (sheets of text
+ * and charts rather than tables of data). */
+void xlsx_book_page(struct xlsx_book *b,
+                    struct lxw_worksheet *ws,
+                    bool report_like);
+
+/* Prints rows first..last, columns 0..last_col (0-based). */
+void xlsx_book_print_area(struct xlsx_book *b,
+                          struct lxw_worksheet *ws,
+                          size_t first,
+                          size_t last,
+                          size_t last_col);
+
+/* A hyperlink to cell A1 of sheet `sheet`, shown as text. */
+void xlsx_book_link(struct xlsx_book *b,
+                    struct lxw_worksheet *ws,
+                    size_t row,
+                    size_t col,
+                    const char *sheet,
+                    const char *text);
+
+/*
+ * Defines workbook name `name` over ref ("=Plans!$K$2:$K$40"). The name
+ * must be in the time model's registry (an input or one of terms_names):
+ * any other is recorded as an error, so the workbook never defines a name
+ * that formulas could not be checked against.
+ */
+void xlsx_book_define(struct xlsx_book *b, const char *name, const char *ref);
+
+/* An array formula ("=MIN(IF(...))", written as "{=...}") in one cell,
+ * with its cached numeric result (libxlsxwriter 1.1.4 caches no text
+ * for array formulas: text comes from plain formulas over their
+ * results). */
+void xlsx_book_array_num(struct xlsx_book *b,
+                         struct lxw_worksheet *ws,
+                         size_t row,
+                         size_t col,
+                         const char *formula,
+                         double v,
+                         struct lxw_format *f);
 
 /* ---- Text shared by the sheets ---- */
 
@@ -294,7 +345,7 @@ double xlsx_book_text_height(size_t len, double width, double pt);
 /* 12,345,678 (rounded to a whole number; %.3g beyond 1e18). */
 void xlsx_book_thousands(double v, char *buf, size_t size);
 
-/* r->generated as "2025-01-31 12:00 UTC". */
+/* r->generated as "2025-01-31 12:00 UTC" (figures' r->when). */
 void xlsx_book_when(const struct report *r, char *buf, size_t size);
 
 /* The communication model the report shows beside its own ("flat" for

@@ -1,11 +1,16 @@
 /*
  * xlsx_comm: the Communication sheet (see xlsx_comm.h), one column table
- * written as an Excel table named Collectives.
+ * under an autofilter, with a subtotal row after each plan's collectives
+ * under each model.
  */
 #include "xlsx_comm.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include <xlsxwriter.h>
 
+#include "terms.h"
 #include "xlsx_table.h"
 
 enum col_id {
@@ -24,8 +29,8 @@ enum col_id {
     K_NV_S
 };
 
-/* The times repeat cost.c's link time: bytes / bandwidth, plus the
- * per-call latency when the collective uses the link at all. */
+/* The times are the registry's templates (terms_template "ib_s",
+ * "nv_s": TERMS_IB_TIME, TERMS_NVLINK_TIME), set by the getter. */
 /* clang-format off */
 static const struct xlsx_column columns[] = {
     {"family", "Family", "", XLSX_FMT_TEXT, 0, 17, NULL, K_FAMILY},
@@ -39,20 +44,36 @@ static const struct xlsx_column columns[] = {
     {"gb", "Volume", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_GB},
     {"ib_gb", "IB", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_IB_GB},
     {"nv_gb", "NVLink", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_NV_GB},
-    {"ib_s", "IB time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10,
-     "{ib_gb}/IB_GBPS+IF({ib_gb}>0,{calls}*IB_LATENCY_US*1E-06,0)", K_IB_S},
-    {"nv_s", "NVLink time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10,
-     "{nv_gb}/NVLINK_GBPS+IF({nv_gb}>0,{calls}*NVLINK_LATENCY_US*1E-06,0)",
+    {"ib_s", "IB time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10, NULL,
+     K_IB_S},
+    {"nv_s", "NVLink time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10, NULL,
      K_NV_S},
 };
 /* clang-format on */
 
-/* A row: one collective of a plan under a comm model. */
+/* A row: one collective of a plan under a comm model, or (c NULL) the
+ * subtotal of the n rows above. */
 struct row {
     const char *family, *model;
     const struct comm_collective *c;
     const struct hardware *hw;
+    size_t n;
+    double sum[4]; /* subtotal: IB GB, NVLink GB, IB s, NVLink s */
+    char buf[48];
 };
+
+/* The subtotal of the n rows above of column key: SUBTOTAL(9, ...) (a
+ * sum that skips other subtotals and filtered rows). */
+static void
+subtotal(const struct row *r, const char *key, double v, struct xlsx_value *out)
+{
+    out->kind = XLSX_NUM;
+    out->num = v;
+    out->fmt = XLSX_FMT_SEC_BOLD;
+    snprintf(out->buf, sizeof out->buf, "SUBTOTAL(9,{%s@-%zu}:{%s@-1})", key,
+             r->n, key);
+    out->formula = out->buf;
+}
 
 static void number(struct xlsx_value *out, double v)
 {
@@ -66,11 +87,49 @@ static void text(struct xlsx_value *out, const char *s)
     out->str = s;
 }
 
+static void get_total(const struct row *r, int id, struct xlsx_value *out)
+{
+    switch (id) {
+    case K_FAMILY:
+        text(out, r->family);
+        out->fmt = XLSX_FMT_BOLD;
+        break;
+    case K_MODEL:
+        text(out, r->model);
+        out->fmt = XLSX_FMT_BOLD;
+        break;
+    case K_NAME:
+        text(out, "Subtotal (links overlap: each link's time is its own)");
+        out->fmt = XLSX_FMT_BOLD;
+        break;
+    case K_IB_GB:
+        subtotal(r, "ib_gb", r->sum[0], out);
+        out->fmt = XLSX_FMT_BIG;
+        break;
+    case K_NV_GB:
+        subtotal(r, "nv_gb", r->sum[1], out);
+        out->fmt = XLSX_FMT_BIG;
+        break;
+    case K_IB_S:
+        subtotal(r, "ib_s", r->sum[2], out);
+        break;
+    case K_NV_S:
+        subtotal(r, "nv_s", r->sum[3], out);
+        break;
+    default:
+        break;
+    }
+}
+
 static void get(const void *item, int id, struct xlsx_value *out)
 {
     const struct row *r = item;
     const struct comm_collective *c = r->c;
     const struct hardware *hw = r->hw;
+    if (!c) {
+        get_total(r, id, out);
+        return;
+    }
     switch (id) {
     case K_FAMILY:
         text(out, r->family);
@@ -106,13 +165,15 @@ static void get(const void *item, int id, struct xlsx_value *out)
         number(out, c->nvlink_bytes / 1e9);
         break;
     case K_IB_S:
-        number(out, c->ib_bytes / hw->ib_bps +
-                        (c->ib_bytes > 0 ? c->calls * hw->ib_latency_s : 0));
+        number(out, terms_collective_time(c->ib_bytes, c->calls, hw->ib_bps,
+                                          hw->ib_latency_s));
+        out->formula = terms_template("ib_s");
         break;
     default:
         number(out,
-               c->nvlink_bytes / hw->nvlink_bps +
-                   (c->nvlink_bytes > 0 ? c->calls * hw->nvlink_latency_s : 0));
+               terms_collective_time(c->nvlink_bytes, c->calls, hw->nvlink_bps,
+                                     hw->nvlink_latency_s));
+        out->formula = terms_template("nv_s");
         break;
     }
 }
@@ -120,8 +181,8 @@ static void get(const void *item, int id, struct xlsx_value *out)
 static const struct xlsx_table table = {
     columns, sizeof columns / sizeof columns[0], XLSX_FMT_HEAD, get};
 
-/* The n collectives c of one plan under one model; returns the next
- * row. */
+/* The n collectives c of one plan under one model and their subtotal;
+ * returns the next row. */
 static size_t rows(struct xlsx_book *b,
                    lxw_worksheet *ws,
                    size_t row,
@@ -130,12 +191,28 @@ static size_t rows(struct xlsx_book *b,
                    const struct comm_collective *c,
                    size_t n)
 {
-    struct row r = {family, model, NULL, b->r->hw};
+    const struct hardware *hw = b->r->hw;
+    struct row r;
     size_t i;
+    if (n == 0)
+        return row;
+    memset(&r, 0, sizeof r);
+    r.family = family;
+    r.model = model;
+    r.hw = hw;
     for (i = 0; i < n; i++) {
         r.c = &c[i];
         xlsx_table_row(b, ws, &table, row++, &r);
+        r.sum[0] += c[i].ib_bytes / 1e9;
+        r.sum[1] += c[i].nvlink_bytes / 1e9;
+        r.sum[2] += terms_collective_time(c[i].ib_bytes, c[i].calls, hw->ib_bps,
+                                          hw->ib_latency_s);
+        r.sum[3] += terms_collective_time(c[i].nvlink_bytes, c[i].calls,
+                                          hw->nvlink_bps, hw->nvlink_latency_s);
     }
+    r.c = NULL;
+    r.n = n;
+    xlsx_table_row(b, ws, &table, row++, &r);
     return row;
 }
 
@@ -146,7 +223,7 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
     const size_t head = 2; /* the header row, under the title and note */
     size_t row = head + 1, i, at = xlsx_table_col(&table, "family");
 
-    xlsx_book_page(ws, false);
+    xlsx_book_page(b, ws, false);
     xlsx_table_widths(b, ws, &table);
     xlsx_book_str(b, ws, 0, at,
                   "Communication of each family's best plan and of the "
@@ -156,7 +233,7 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
                    "Critical pipeline rank, per GPU per step, under both "
                    "models (%s is this report's); times are formulas over "
                    "IB_GBPS, NVLINK_GBPS and the latencies. Links overlap: "
-                   "the plan's IB (NVLink) time is the sum of its IB "
+                   "the plan's IB (NVLink) time is its subtotal of the IB "
                    "(NVLink) column.",
                    cm);
     /* The header first (rows go out in ascending order); the Excel
@@ -176,9 +253,15 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
         row = rows(b, ws, row, "published plan", co, v->coll_other,
                    v->ncoll_other);
     }
-    if (row > head + 1 && !b->big)
-        xlsx_table_excel(b, ws, &table, "Collectives", head, row - 1);
+    if (row > head + 1)
+        xlsx_book_check(b,
+                        worksheet_autofilter(ws, (lxw_row_t)head, 0,
+                                             (lxw_row_t)(row - 1),
+                                             (lxw_col_t)(table.ncols - 1)),
+                        "worksheet_autofilter");
     xlsx_book_freeze(b, ws, head + 1, 0);
+    xlsx_book_print_area(b, ws, 0, row > head + 1 ? row - 1 : head,
+                         table.ncols - 1);
     xlsx_book_check(b,
                     worksheet_repeat_rows(ws, (lxw_row_t)head, (lxw_row_t)head),
                     "worksheet_repeat_rows");

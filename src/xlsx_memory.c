@@ -1,6 +1,8 @@
 /*
  * xlsx_memory: the Memory sheet (see xlsx_memory.h): two column tables
  * on one grid of columns, whose widths the wider (the inventory) sets.
+ * The memory table's keys are the Plans table's, so the registry's
+ * memory templates (terms_memory) compile on both.
  */
 #include "xlsx_memory.h"
 
@@ -9,6 +11,7 @@
 
 #include <xlsxwriter.h>
 
+#include "terms.h"
 #include "xlsx_table.h"
 
 #define GIB 1073741824.0
@@ -25,6 +28,7 @@ enum mem_id {
     M_OTHER,
     M_TOTAL,
     M_CAPACITY,
+    M_USABLE,
     M_HEADROOM,
     M_FITS,
     M_RANK
@@ -32,23 +36,27 @@ enum mem_id {
 
 /* Total sums the parts memory_view() adds: the logits are already inside
  * the activations (memory.c adds them there), so "of which logits" is
- * shown but not summed again. */
+ * shown but not summed again. Other, total, free memory and fit are the
+ * registry's templates (terms_template), set by the getter. */
 /* clang-format off */
 static const struct xlsx_column mem_cols[] = {
     {"plan", "Plan", "", XLSX_FMT_TEXT, 0, 0, NULL, M_PLAN},
-    {"weights", "Weights", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_WEIGHTS},
-    {"grads", "Gradients", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_GRADS},
-    {"optimizer", "Optimizer state", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_OPT},
-    {"activations", "Activations", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_ACT},
+    {"mem_weights", "Weights", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_WEIGHTS},
+    {"mem_grads", "Gradients", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_GRADS},
+    {"mem_opt", "Optimizer state", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_OPT},
+    {"mem_act", "Activations", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_ACT},
     {"logits", "of which logits", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_LOGITS},
-    {"other", "Other", "GiB", XLSX_FMT_GIB, 0, 0, NULL, M_OTHER},
-    {"total", "Total", "GiB", XLSX_FMT_GIB, 0, 0,
-     "{weights}+{grads}+{optimizer}+{activations}+{other}", M_TOTAL},
-    {"capacity", "Capacity", "GiB", XLSX_FMT_GIB, 0, 0, "HBM_GIB",
-     M_CAPACITY},
-    {"headroom", "Headroom", "GiB", XLSX_FMT_GIB, 0, 0, "{capacity}-{total}",
+    {"mem_other", "Other", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 0, NULL,
+     M_OTHER},
+    {"mem_total", "Total", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 0, NULL,
+     M_TOTAL},
+    {"capacity", "Capacity", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 0,
+     "HBM_GIB", M_CAPACITY},
+    {"usable", "A plan may use", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 0,
+     "HBM_GIB*(1-HEADROOM_PCT/100)", M_USABLE},
+    {"headroom", "Free", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 0, NULL,
      M_HEADROOM},
-    {"fits", "Fits", "", XLSX_FMT_TEXT, 0, 0, "{total}<={capacity}", M_FITS},
+    {"fits", "Fits", "", XLSX_FMT_FITS, XLSX_FMT_HEAD_LIVE, 0, NULL, M_FITS},
     {"rank", "Heaviest PP rank", "", XLSX_FMT_INT, 0, 0, NULL, M_RANK},
 };
 /* clang-format on */
@@ -58,6 +66,7 @@ struct mem_row {
     const char *label;
     bool published; /* the published plan's row: a bold label */
     const struct cost_result *c;
+    double headroom_pct;
 };
 
 static void number(struct xlsx_value *out, double v)
@@ -99,19 +108,26 @@ static void mem_get(const void *item, int id, struct xlsx_value *out)
         break;
     case M_OTHER:
         number(out, m->other / GIB);
+        out->formula = terms_template("mem_other");
         break;
     case M_TOTAL:
         number(out, m->total / GIB);
+        out->formula = terms_template("mem_total");
         break;
     case M_CAPACITY:
         number(out, m->capacity / GIB);
         break;
+    case M_USABLE:
+        number(out, m->capacity / GIB * (1 - r->headroom_pct / 100));
+        break;
     case M_HEADROOM:
         number(out, (m->capacity - m->total) / GIB);
+        out->formula = terms_template("headroom");
         break;
     case M_FITS:
         out->kind = XLSX_BOOL;
         out->flag = r->c->fits;
+        out->formula = terms_template("fits");
         break;
     default:
         number(out, (double)m->rank);
@@ -300,7 +316,7 @@ static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     for (i = 0; i < r->nvalidations; i++) {
         const struct report_validation *v = &r->validation[i];
         char label[200];
-        struct mem_row mr = {label, true, &v->predicted};
+        struct mem_row mr = {label, true, &v->predicted, r->headroom_pct};
         if (!v->current)
             continue;
         snprintf(label, sizeof label, "Published: %s (%s)", v->name,
@@ -309,7 +325,7 @@ static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     }
     for (i = 0; i < r->nfamilies; i++) {
         const struct report_family *f = &r->family[r->families_by_step[i]];
-        struct mem_row mr = {f->name, false, &f->best};
+        struct mem_row mr = {f->name, false, &f->best, r->headroom_pct};
         xlsx_table_row(b, ws, &mem_table, row++, &mr);
     }
     if (row == first)
@@ -317,23 +333,30 @@ static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     memset(&cf, 0, sizeof cf);
     cf.type = LXW_CONDITIONAL_TYPE_CELL;
     cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
-    cf.value_string = "FALSE";
+    cf.value_string = "0"; /* 1 / 0 formulas, shown TRUE / FALSE */
     cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
     i = xlsx_table_col(&mem_table, "fits");
     cond(b, ws, first, row - 1, i, i, &cf,
          "worksheet_conditional_format_range (memory)");
+    /* the bar's full length is the HBM capacity, so the plans that fit
+     * show theirs (a plan of 9,000 GiB would otherwise set the scale) */
     memset(&cf, 0, sizeof cf);
     cf.type = LXW_CONDITIONAL_DATA_BAR;
     cf.bar_color = 0x9BC2E6;
     cf.bar_solid = 1;
-    i = xlsx_table_col(&mem_table, "total");
+    cf.min_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
+    cf.min_value = 0;
+    cf.max_rule_type = LXW_CONDITIONAL_RULE_TYPE_FORMULA;
+    cf.max_value_string = (char *)"=HBM_GIB";
+    i = xlsx_table_col(&mem_table, "mem_total");
     cond(b, ws, first, row - 1, i, i, &cf,
          "worksheet_conditional_format_range (memory bar)");
     return row;
 }
 
-/* The inventory rows, then the totals of each kind of layer present. */
-static void inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+/* The inventory rows, then the totals of each kind of layer present;
+ * returns the next row. */
+static size_t inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct model *m = b->r->m;
     size_t i, first = row;
@@ -366,21 +389,26 @@ static void inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
             continue;
         xlsx_table_row(b, ws, &inv_table, row++, &ir);
     }
+    return row;
 }
 
-void xlsx_memory_write(struct xlsx_book *b, lxw_worksheet *ws)
+void xlsx_memory_write(struct xlsx_book *b,
+                       lxw_worksheet *ws,
+                       const char *memory_png)
 {
     size_t row = 0, at = xlsx_table_col(&mem_table, "plan");
 
-    xlsx_book_page(ws, false);
+    xlsx_book_page(b, ws, false);
     xlsx_table_widths(b, ws, &inv_table); /* the wider of the two */
     xlsx_book_str(b, ws, row++, at, "Memory per GPU",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
-    xlsx_book_str(b, ws, row++, at,
-                  "Heaviest pipeline rank of each family's best plan and of "
-                  "the published plan; Total, Capacity (=HBM_GIB), Headroom "
-                  "and Fits are formulas.",
-                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    xlsx_book_strf(b, ws, row++, at, xlsx_book_fmt(b, XLSX_FMT_NOTE),
+                   "Heaviest pipeline rank of each family's best plan and of "
+                   "the published plan. Blue headers are formulas over "
+                   "Assumptions (CUDA_CONTEXT_GIB, NCCL_BUFFERS_GIB, "
+                   "FRAGMENTATION_PCT, HBM_GIB, HEADROOM_PCT): a plan fits "
+                   "when it leaves %g%% of HBM free.",
+                   b->r->headroom_pct);
     row++;
     xlsx_table_header(b, ws, &mem_table, row);
     xlsx_book_height(b, ws, row++, 32);
@@ -397,5 +425,19 @@ void xlsx_memory_write(struct xlsx_book *b, lxw_worksheet *ws)
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
     xlsx_table_header(b, ws, &inv_table, row);
     xlsx_book_height(b, ws, row++, 32);
-    inventory_rows(b, ws, row);
+    row = inventory_rows(b, ws, row) + 1;
+    xlsx_book_print_area(b, ws, 0, row, inv_table.ncols - 1);
+    if (memory_png) {
+        lxw_image_options io;
+        memset(&io, 0, sizeof io);
+        io.x_scale = io.y_scale = 0.6;
+        io.description = "Memory per GPU, best plan of each family";
+        xlsx_book_strf(b, ws, row++, at, xlsx_book_fmt(b, XLSX_FMT_H2),
+                       "Memory per GPU (chart at the inputs of %s)",
+                       b->r->when);
+        xlsx_book_check(b,
+                        worksheet_insert_image_opt(
+                            ws, (lxw_row_t)row, (lxw_col_t)at, memory_png, &io),
+                        "worksheet_insert_image (memory)");
+    }
 }

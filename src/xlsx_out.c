@@ -23,6 +23,7 @@
 /* The sheets, in tab order. */
 enum sheet {
     SUMMARY,
+    GLOSSARY,
     ASSUMPTIONS,
     PLANS,
     MEMORY,
@@ -40,10 +41,11 @@ enum sheet {
 static enum status
 check_images(const struct xlsx_images *img, const char *path, struct diag *d)
 {
-    const char *png[3] = {img->roofline_ib, img->roofline_nvlink,
-                          img->step_breakdown};
+    const char *png[6] = {img->roofline_ib,    img->roofline_nvlink,
+                          img->step_breakdown, img->memory,
+                          img->sensitivity_ib, img->sensitivity_nvlink};
     size_t i;
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 6; i++)
         if (png[i] && access(png[i], R_OK) != 0)
             return diag_set(d, STATUS_IO, "%s: cannot embed %s: %s", path,
                             png[i], strerror(errno));
@@ -56,11 +58,11 @@ enum status xlsx_out_write(const struct report *r,
                            struct diag *d)
 {
     static const char *const names[NSHEETS] = {
-        XLSX_SUMMARY_SHEET,     XLSX_ASSUMPTIONS_SHEET, XLSX_PLANS_SHEET,
-        XLSX_MEMORY_SHEET,      XLSX_COMM_SHEET,        XLSX_ROOFLINE_SHEET,
-        XLSX_SENSITIVITY_SHEET, XLSX_REJECTED_SHEET,    XLSX_VALIDATION_SHEET,
-        XLSX_ABOUT_SHEET};
-    const struct xlsx_images none = {NULL, NULL, NULL};
+        XLSX_SUMMARY_SHEET,    XLSX_GLOSSARY_SHEET,    XLSX_ASSUMPTIONS_SHEET,
+        XLSX_PLANS_SHEET,      XLSX_MEMORY_SHEET,      XLSX_COMM_SHEET,
+        XLSX_ROOFLINE_SHEET,   XLSX_SENSITIVITY_SHEET, XLSX_REJECTED_SHEET,
+        XLSX_VALIDATION_SHEET, XLSX_ABOUT_SHEET};
+    const struct xlsx_images none = {NULL, NULL, NULL, NULL, NULL, NULL};
     struct lxw_worksheet *ws[NSHEETS];
     struct xlsx_book b;
     char subject[400];
@@ -70,7 +72,7 @@ enum status xlsx_out_write(const struct report *r,
         images = &none;
     if (check_images(images, path, d) != STATUS_OK)
         return d->status;
-    if (xlsx_book_open(&b, r, path, r->nrows > XLSX_OUT_TABLE_ROWS_MAX, d) !=
+    if (xlsx_book_open(&b, r, path, r->nsheet > XLSX_OUT_TABLE_ROWS_MAX, d) !=
         STATUS_OK)
         return d->status;
     for (i = 0; i < NSHEETS; i++)
@@ -82,17 +84,18 @@ enum status xlsx_out_write(const struct report *r,
                          r->generated);
     if (b.err == 0) {
         /* The order the sheets are written in fixes the numbering of
-         * shared strings and formats (first use first), so it stays the
-         * one of earlier versions: Summary and Roofline last, as when
-         * they waited for the charts. */
+         * shared strings and formats (first use first): Summary and
+         * Roofline last, as when they waited for the charts. */
         xlsx_assumptions_write(&b, ws[ASSUMPTIONS]);
         xlsx_plans_write(&b, ws[PLANS], XLSX_OUT_BIG_COLUMNS);
-        xlsx_memory_write(&b, ws[MEMORY]);
+        xlsx_memory_write(&b, ws[MEMORY], images->memory);
         xlsx_comm_write(&b, ws[COMM]);
-        xlsx_sensitivity_write(&b, ws[SENSITIVITY]);
+        xlsx_sensitivity_write(&b, ws[SENSITIVITY], images->sensitivity_ib,
+                               images->sensitivity_nvlink);
         xlsx_small_rejected(&b, ws[REJECTED]);
         xlsx_small_validation(&b, ws[VALIDATION]);
         xlsx_small_about(&b, ws[ABOUT]);
+        xlsx_small_glossary(&b, ws[GLOSSARY]);
         xlsx_summary_write(&b, ws[SUMMARY], images->step_breakdown);
         xlsx_roofline_write(&b, ws[ROOFLINE], images->roofline_ib,
                             images->roofline_nvlink);

@@ -1,12 +1,13 @@
 /*
- * xlsx_out: the planning workbook (DESIGN.md §5) — Summary, Assumptions,
- * Plans, Memory, Communication, Roofline, Sensitivity, Rejected,
- * Validation, About — from a built report. The public entry: it opens
- * the workbook (xlsx_book), has each sheet module write its sheet, and
- * closes it. It computes nothing new: every number comes from the
- * report, and the formulas of Plans, Communication, Roofline and Memory
- * repeat cost_times() over the Assumptions sheet's named inputs, with the
- * C results as their cached values. Does not include xlsxwriter.h.
+ * xlsx_out: the planning workbook (DESIGN.md §5) — Summary, Glossary,
+ * Assumptions, Plans, Memory, Communication, Roofline, Sensitivity,
+ * Rejected, Validation, About — from a built report. The public entry:
+ * it opens the workbook (xlsx_book), has each sheet module write its
+ * sheet, and closes it. It computes nothing new: every number comes from
+ * the report (figures), and the formulas of Plans, Summary,
+ * Communication, Roofline and Memory repeat the time model's templates
+ * (terms) over the Assumptions sheet's named inputs, with the C results
+ * as their cached values. Does not include xlsxwriter.h.
  */
 #ifndef PROJ_XLSX_OUT_H
 #define PROJ_XLSX_OUT_H
@@ -17,12 +18,15 @@
 /* PNG charts to embed, each NULL = none, e.g. out/roofline-ib.png; the
  * files must exist when xlsx_out_write() is called. */
 struct xlsx_images {
-    const char *roofline_ib;     /* on the Roofline sheet */
-    const char *roofline_nvlink; /* on the Roofline sheet */
-    const char *step_breakdown;  /* on the Summary sheet */
+    const char *roofline_ib;        /* on the Roofline sheet */
+    const char *roofline_nvlink;    /* on the Roofline sheet */
+    const char *step_breakdown;     /* on the Summary sheet */
+    const char *memory;             /* on the Memory sheet */
+    const char *sensitivity_ib;     /* on the Sensitivity sheet */
+    const char *sensitivity_nvlink; /* on the Sensitivity sheet */
 };
 
-/* Plans above this many rows are written in libxlsxwriter's
+/* A Plans sheet above this many rows is written in libxlsxwriter's
  * constant_memory mode (about 4 MB instead of ~115 bytes per cell), where
  * Plans gets an autofilter instead of an Excel table and only its first
  * XLSX_OUT_BIG_COLUMNS columns (plan, step, bound, fit, MFU, throughput,
@@ -46,7 +50,7 @@ struct xlsx_images {
  * xl/worksheets/sheet3.xml (disk full?)"); or STATUS_XLSX ("path:
  * <libxlsxwriter call>: <lxw_strerror>").
  *
- *   struct xlsx_images img = {NULL, NULL, NULL};
+ *   struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL};
  *   xlsx_out_write(&rep, "out/report.xlsx", &img, &d);
  */
 enum status xlsx_out_write(const struct report *r,

@@ -1,6 +1,7 @@
 /*
  * xlsx_plans: the Plans sheet (see xlsx_plans.h). The columns, their
- * values and formula templates are plans_table's, shared with plans.csv.
+ * values and formula templates are plans_table's, shared with plans.csv;
+ * the rows are the report's sheet rows (figures).
  */
 #include "xlsx_plans.h"
 
@@ -10,14 +11,21 @@
 #include <xlsxwriter.h>
 
 #include "plans_table.h"
+#include "xlsx_table.h"
 
 #define PRINT_PLANS 60  /* Plans rows on the printout */
 #define COLS_MAX    128 /* more columns than plans_table has is an error */
 
+/* The ties of the fastest fitting plan (Summary's BEST_STEP_S), live. */
+#define TIE_TEMPLATE "AND({fits},{step}<=BEST_STEP_S*(1+TIE_PCT/100))"
+
 /* Conditional formats of the data rows 1..last: the bound's fill, a red
- * "does not fit", a data bar for MFU. */
+ * "does not fit", a data bar for MFU, the fastest plan's ties. */
 static void conditional(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
 {
+    long step = plans_table_find("step");
+    struct plans_formula tie;
+    char tie_text[PLANS_FORMULA_MAX];
     static const char *const label[4] = {"\"compute\"", "\"IB\"", "\"NVLink\"",
                                          "\"HBM\""};
     long bound = plans_table_find("bound"), fits = plans_table_find("fits");
@@ -41,7 +49,7 @@ static void conditional(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
     memset(&cf, 0, sizeof cf);
     cf.type = LXW_CONDITIONAL_TYPE_CELL;
     cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
-    cf.value_string = "FALSE";
+    cf.value_string = b->big ? "FALSE" : "0"; /* values, or 1 / 0 formulas */
     cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
     xlsx_book_check(b,
                     worksheet_conditional_format_range(ws, 1, (lxw_col_t)fits,
@@ -59,6 +67,47 @@ static void conditional(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
                                                        (lxw_row_t)last,
                                                        (lxw_col_t)mfu, &cf),
                     "worksheet_conditional_format_range (MFU)");
+    if (step < 0 || b->big)
+        return;
+    if (!plans_table_formula_compile(TIE_TEMPLATE, &tie)) {
+        xlsx_book_invalid(b, "Plans: tie template");
+        return;
+    }
+    plans_table_formula_expand(&tie, 2, tie_text, sizeof tie_text);
+    memset(&cf, 0, sizeof cf);
+    cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
+    cf.value_string = tie_text;
+    cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_KEPT);
+    xlsx_book_check(b,
+                    worksheet_conditional_format_range(ws, 1, (lxw_col_t)step,
+                                                       (lxw_row_t)last,
+                                                       (lxw_col_t)step, &cf),
+                    "worksheet_conditional_format_range (ties)");
+}
+
+/* The workbook names of the columns' ranges (PLANS_FITS, ...), and
+ * PLANS_RANK_S over the column the ranking uses. */
+static void names(struct xlsx_book *b,
+                  const struct plans_column *cols,
+                  size_t n,
+                  size_t last)
+{
+    long rank = plans_table_find(plans_table_rank_key());
+    char ref[96], col[8];
+    size_t k;
+    if (last < 1)
+        return;
+    for (k = 0; k < n; k++) {
+        if (!cols[k].name && (long)k != rank)
+            continue;
+        plans_table_col_name(k, col, sizeof col);
+        snprintf(ref, sizeof ref, "=%s!$%s$2:$%s$%zu", XLSX_PLANS_SHEET, col,
+                 col, last + 1);
+        if (cols[k].name)
+            xlsx_book_define(b, cols[k].name, ref);
+        if ((long)k == rank)
+            xlsx_book_define(b, "PLANS_RANK_S", ref);
+    }
 }
 
 /* One plan's cells at sheet row `row`: formulas (with the C values
@@ -72,23 +121,24 @@ static void plan_row(struct xlsx_book *b,
                      size_t n)
 {
     const struct report *r = b->r;
+    const struct report_row *row = report_sheet_row(r, i);
     char formula[PLANS_FORMULA_MAX];
     struct cost_times tm;
     size_t k;
-    report_row_times(r, &r->rows[i], &tm);
+    report_row_times(r, row, &tm);
     for (k = 0; k < n; k++) {
         struct plans_value v;
-        plans_table_value(&cols[k], r, i, &tm, &v);
+        plans_table_value_row(&cols[k], r, row, r->sheet[i] + 1, &tm, &v);
         if (plans_table_formula(&cols[k]) && !b->big) {
             plans_table_formula_expand(&t[k], (unsigned long)i + 2, formula,
                                        sizeof formula);
             if (v.kind == PLANS_NUMBER)
                 xlsx_book_formula_num(b, ws, i + 1, k, formula, v.num, fmt[k]);
+            else if (v.kind == PLANS_BOOL) /* 1 / 0, shown TRUE / FALSE */
+                xlsx_book_formula_num(b, ws, i + 1, k, formula, v.flag ? 1 : 0,
+                                      fmt[k]);
             else
-                xlsx_book_formula_str(
-                    b, ws, i + 1, k, formula,
-                    v.kind == PLANS_BOOL ? (v.flag ? "TRUE" : "FALSE") : v.str,
-                    fmt[k]);
+                xlsx_book_formula_str(b, ws, i + 1, k, formula, v.str, fmt[k]);
         } else if (v.kind == PLANS_NUMBER) {
             xlsx_book_num(b, ws, i + 1, k, v.num, fmt[k]);
         } else if (v.kind == PLANS_BOOL) {
@@ -110,7 +160,7 @@ void xlsx_plans_write(struct xlsx_book *b,
     struct lxw_format *fmt[COLS_MAX], *head[COLS_MAX];
     char heads[COLS_MAX][96];
     const char *hp[COLS_MAX];
-    size_t last = r->nrows; /* last data row (0-based); header at 0 */
+    size_t last = r->nsheet; /* last data row (0-based); header at 0 */
 
     worksheet_set_tab_color(ws, XLSX_COLOR_LIVE);
     if (ncols > COLS_MAX) { /* never cut columns silently */
@@ -120,7 +170,7 @@ void xlsx_plans_write(struct xlsx_book *b,
     n = ncols;
     if (b->big && n > big_columns) /* see xlsx_out.h */
         n = big_columns;
-    if (r->nrows + 1 > LXW_ROW_MAX) {
+    if (r->nsheet + 1 > LXW_ROW_MAX) {
         xlsx_book_check(b, LXW_ERROR_WORKSHEET_INDEX_OUT_OF_RANGE,
                         "Plans: more rows than a sheet holds");
         return;
@@ -147,7 +197,7 @@ void xlsx_plans_write(struct xlsx_book *b,
                         "worksheet_set_column");
     }
     xlsx_book_height(b, ws, 0, 46);
-    if (!b->big && r->nrows > 0) {
+    if (!b->big && r->nsheet > 0) {
         xlsx_book_table(b, ws, "PlansTable", 0, last, n, hp, head);
     } else {
         for (k = 0; k < n; k++) /* values only in this mode */
@@ -160,20 +210,18 @@ void xlsx_plans_write(struct xlsx_book *b,
     }
     xlsx_book_freeze(b, ws, 1, plans_table_frozen());
 
-    for (i = 0; i < r->nrows && b->err == 0; i++)
+    for (i = 0; i < r->nsheet && b->err == 0; i++)
         plan_row(b, ws, i, cols, t, fmt, n);
     free(t);
     conditional(b, ws, last);
-    xlsx_book_page(ws, false);
+    names(b, cols, n, last);
+    xlsx_book_page(b, ws, false);
     xlsx_book_check(b, worksheet_repeat_rows(ws, 0, 0),
                     "worksheet_repeat_rows");
     {
         long core = plans_table_find("bubble");
         size_t lastcol = core > 0 && (size_t)core < n ? (size_t)core : n - 1;
         size_t lastrow = last < PRINT_PLANS ? last : PRINT_PLANS;
-        xlsx_book_check(b,
-                        worksheet_print_area(ws, 0, 0, (lxw_row_t)lastrow,
-                                             (lxw_col_t)lastcol),
-                        "worksheet_print_area");
+        xlsx_book_print_area(b, ws, 0, lastrow, lastcol);
     }
 }

@@ -1,11 +1,12 @@
 /*
  * xlsx_roofline: the Roofline sheet (see xlsx_roofline.h). Layout: the
- * two charts stacked (rows 3-47, printed on one portrait page), the
- * roofs' formula table below them, then the points. Each series of
- * points is one block of rows (a chart series takes one range), so the
- * points are measured first (the axes and roofs need their ranges) and
- * written after the roofs, keeping rows in ascending order for the
- * constant_memory mode.
+ * two native charts stacked (rows 3-47, printed on one portrait page),
+ * the gnuplot renderings below them, each on its own rows, the roofs'
+ * formula table, then the points. Each series of points is one block of
+ * rows (a chart series takes one range); the points, series, roofs and
+ * axis ranges are the report's (figures). A point's attained rate is a
+ * formula over its Plans row, so points follow an edited input as the
+ * roofs do.
  */
 #include "xlsx_roofline.h"
 
@@ -19,31 +20,39 @@
 #include "plans_table.h"
 #include "xlsx_table.h"
 
-#define PER_FAMILY 12 /* best plans per family on the roofline */
-#define SERIES_MAX 12 /* families with their own series */
-
-/* Rows of the layout. */
+/* Rows of the layout (20 px each). */
 #define CHART_ROW_IB 3  /* top of the IB chart */
 #define CHART_ROW_NV 26 /* top of the NVLink chart */
-#define PRINT_LAST   48 /* last row printed: the two charts */
-#define ROOF_ROW0    52 /* first row of the roofs' table */
-#define DATA_ROW     68 /* first row of the points */
+#define PRINT_LAST   48 /* last row of the first page: the two charts */
+#define IMAGE_ROW_IB 51 /* the gnuplot charts: 405 px, 21 rows each */
+#define IMAGE_ROW_NV 75
+#define IMAGE_SCALE  0.45 /* 720 px wide: the page's width */
+#define ROOF_ROW0    100  /* first row of the roofs' table */
+#define DATA_ROW     116  /* first row of the points */
 
 /* ---- The points ---- */
 
-enum point_id { P_FAMILY, P_RANK, P_IB, P_NV, P_Y, P_BOUND, P_PLAN };
+enum point_id { P_FAMILY, P_RANK, P_ROW, P_IB, P_NV, P_Y, P_BOUND, P_PLAN };
 
 /* x = executed (FP8 + BF16) FLOPs / bytes over the link, y = the same
  * FLOPs / step, as in the gnuplot rooflines, so that attainable =
- * min(roof, intensity x bandwidth) holds. */
+ * min(roof, intensity x bandwidth) holds. x does not depend on the
+ * inputs (a value); y and the bound are read from the plan's Plans row
+ * ({row}: its position in the PLANS_* ranges). */
+#define Y_TEMPLATE                                                  \
+    "(INDEX(PLANS_FP8_TFLOP,{row})+INDEX(PLANS_BF16_TFLOP,{row}))/" \
+    "INDEX(PLANS_STEP_S,{row})"
 /* clang-format off */
 static const struct xlsx_column point_cols[] = {
     {"family", "Family", "", XLSX_FMT_TEXT, 0, 24, NULL, P_FAMILY},
-    {"rank", "Rank", "", XLSX_FMT_INT, 0, 15, NULL, P_RANK},
-    {"ib", "IB intensity", "FLOP/B", XLSX_FMT_CNT, 0, 15, NULL, P_IB},
-    {"nvlink", "NVLink intensity", "FLOP/B", XLSX_FMT_CNT, 0, 15, NULL, P_NV},
-    {"attained", "Attained", "TFLOP/s", XLSX_FMT_BIG, 0, 15, NULL, P_Y},
-    {"bound", "Bound", "", XLSX_FMT_TEXT, 0, 15, NULL, P_BOUND},
+    {"rank", "Rank", "", XLSX_FMT_INT, 0, 12, NULL, P_RANK},
+    {"row", "Plans row", "", XLSX_FMT_INT, 0, 10, NULL, P_ROW},
+    {"ib", "IB intensity", "FLOP/B", XLSX_FMT_CNT, 0, 14, NULL, P_IB},
+    {"nvlink", "NVLink intensity", "FLOP/B", XLSX_FMT_CNT, 0, 14, NULL, P_NV},
+    {"attained", "Attained", "TFLOP/s", XLSX_FMT_BIG, XLSX_FMT_HEAD_LIVE, 14,
+     NULL, P_Y},
+    {"bound", "Bound", "", XLSX_FMT_TEXT, XLSX_FMT_HEAD_LIVE, 12, NULL,
+     P_BOUND},
     {"plan", "Plan (roofplan eval syntax)", "", XLSX_FMT_TEXT, 0, 100, NULL,
      P_PLAN},
 };
@@ -52,9 +61,11 @@ static const struct xlsx_column point_cols[] = {
 struct point {
     const char *family;
     size_t rank;
+    size_t row;        /* 1-based position in the Plans ranges */
     double ib_x, nv_x; /* FLOP/B; 0 when the plan uses no such link */
     double y;          /* TFLOP/s */
     int bound;
+    bool live; /* y and bound as formulas (not in constant_memory mode) */
     char plan[256];
 };
 
@@ -80,6 +91,9 @@ static void point_get(const void *item, int id, struct xlsx_value *out)
     case P_RANK:
         number(out, (double)p->rank);
         break;
+    case P_ROW:
+        number(out, (double)p->row);
+        break;
     case P_IB:
         if (p->ib_x > 0)
             number(out, p->ib_x);
@@ -90,10 +104,14 @@ static void point_get(const void *item, int id, struct xlsx_value *out)
         break;
     case P_Y:
         number(out, p->y);
+        if (p->live)
+            out->formula = Y_TEMPLATE;
         break;
     case P_BOUND:
         text(out, plans_table_bound_label(p->bound));
         out->fmt = xlsx_book_bound_fmt(p->bound, XLSX_BOUND_TEXT);
+        if (p->live)
+            out->formula = "INDEX(PLANS_BOUND,{row})";
         break;
     default:
         text(out, p->plan);
@@ -121,24 +139,22 @@ static const struct xlsx_column roof_cols[] = {
 /* One of a roof's three points: the left edge on the link's slope, the
  * ridge, the right edge; x and y are formulas where they can be. */
 struct roof_point {
-    const char *name;    /* "BF16 achievable over IB" */
-    int at;              /* 0 left edge, 1 ridge, 2 right edge */
-    const char *roof;    /* its rate's name: BF16_TFLOPS_USED */
-    const char *bw;      /* the link's: IB_GBPS */
-    double roof_v, bw_v; /* TFLOP/s, GB/s: the C values */
-    double x_lo, x_hi;   /* the chart's x range */
+    const char *name;                 /* "BF16 achievable over IB" */
+    int at;                           /* 0 left edge, 1 ridge, 2 right edge */
+    const struct report_roof *roof;   /* its rate, ridge and their names */
+    const struct report_roofline *rl; /* the chart: x range, link's name */
 };
 
 static double ridge_x(const struct roof_point *p)
 {
-    return fmin(fmax(p->roof_v * 1000 / p->bw_v, p->x_lo), p->x_hi);
+    return fmin(fmax(p->roof->ridge, p->rl->xlo), p->rl->xhi);
 }
 
 static void roof_get(const void *item, int id, struct xlsx_value *out)
 {
     static const char *const at[3] = {"left edge", "ridge", "right edge"};
     const struct roof_point *p = item;
-    double x = p->at == 0 ? p->x_lo : p->at == 1 ? ridge_x(p) : p->x_hi;
+    double x = p->at == 0 ? p->rl->xlo : p->at == 1 ? ridge_x(p) : p->rl->xhi;
     switch (id) {
     case R_ROOF:
         text(out, p->name);
@@ -149,15 +165,15 @@ static void roof_get(const void *item, int id, struct xlsx_value *out)
     case R_X:
         number(out, x);
         if (p->at == 1) { /* the ridge, kept between the edges */
-            snprintf(out->buf, sizeof out->buf,
-                     "MIN(MAX(%s*1000/%s,{x@-1}),{x@+1})", p->roof, p->bw);
+            snprintf(out->buf, sizeof out->buf, "MIN(MAX(%s,{x@-1}),{x@+1})",
+                     p->roof->ridge_name);
             out->formula = out->buf;
         }
         break;
     default: /* attainable = min(roof, intensity x bandwidth) */
-        number(out, fmin(p->roof_v, x * p->bw_v / 1000));
-        snprintf(out->buf, sizeof out->buf, "MIN(%s,{x}*%s/1000)", p->roof,
-                 p->bw);
+        number(out, fmin(p->roof->tflops, x * p->roof->bps / 1e12));
+        snprintf(out->buf, sizeof out->buf, "MIN(%s,{x}*%s/1000)",
+                 p->roof->rate_name, p->rl->bw_name);
         out->formula = out->buf;
         break;
     }
@@ -166,131 +182,33 @@ static void roof_get(const void *item, int id, struct xlsx_value *out)
 static const struct xlsx_table roofs = {
     roof_cols, sizeof roof_cols / sizeof roof_cols[0], XLSX_FMT_HEAD, roof_get};
 
-/* ---- Series and layout ---- */
+/* ---- Charts and layout ---- */
 
-/* Series of the roofline: families with their own colour, then "other". */
-struct series {
-    long family[SERIES_MAX]; /* family index */
-    size_t n;
-    size_t first[SERIES_MAX + 1], last[SERIES_MAX + 1]; /* rows of each */
-    bool any[SERIES_MAX + 1];
-};
-
-static long series_of(const struct series *s, long family)
+/* The point of pick p. */
+static void point_of(const struct xlsx_book *b,
+                     const struct report_pick *pk,
+                     struct point *p)
 {
-    size_t i;
-    for (i = 0; i < s->n; i++)
-        if (s->family[i] == family)
-            return (long)i;
-    return (long)s->n; /* "other families" */
-}
-
-/* One chart over a link. */
-struct chart {
-    const char *link;    /* "IB", "NVLink" */
-    const char *bw_name; /* IB_GBPS */
-    const char *x_key;   /* its intensity column: "ib" */
-    double bw;           /* GB/s */
-    double x_lo, x_hi, y_lo, y_hi;
-};
-
-/* What the picked plans span: x per link (lo, hi) and the lowest y. */
-struct extent {
-    double lo[2], hi[2], ylo;
-};
-
-/* The point of row i. */
-static void point_of(const struct report *r, size_t i, struct point *p)
-{
-    const struct report_row *rw = &r->rows[i];
-    const struct cost_work *w = &rw->work;
-    struct cost_times t;
-    double flops = w->fp8_flops + w->bf16_flops;
-    report_row_times(r, rw, &t);
+    const struct report *r = b->r;
+    const struct report_row *rw = report_sheet_row(r, pk->sheet);
     p->family = r->family[rw->family].name;
-    p->rank = i + 1;
-    p->ib_x = w->ib_bytes > 0 ? flops / w->ib_bytes : 0;
-    p->nv_x = w->nvlink_bytes > 0 ? flops / w->nvlink_bytes : 0;
-    p->y = flops / t.step / 1e12;
-    p->bound = t.bound;
+    p->rank = r->sheet[pk->sheet] + 1;
+    p->row = pk->sheet + 1;
+    p->ib_x = pk->x[0];
+    p->nv_x = pk->x[1];
+    p->y = pk->y;
+    p->bound = pk->bound;
+    p->live = !b->big;
     plan_format(&rw->plan, p->plan, sizeof p->plan);
 }
 
-/* The picked rows, series by series (each series one block of rows from
- * DATA_ROW): with write false only measures the blocks and extent e. */
-static void put_points(struct xlsx_book *b,
-                       lxw_worksheet *ws,
-                       struct series *s,
-                       const size_t *pick,
-                       size_t npick,
-                       bool write,
-                       struct extent *e)
+static void axes(lxw_chart *ch, const struct report_roofline *o, bool live)
 {
-    const struct report *r = b->r;
-    size_t row = DATA_ROW, i, k;
-    struct point p;
-    for (k = 0; k <= s->n; k++) {
-        s->any[k] = false;
-        s->first[k] = row;
-        for (i = 0; i < npick; i++) {
-            if ((size_t)series_of(s, r->rows[pick[i]].family) != k)
-                continue;
-            point_of(r, pick[i], &p);
-            if (p.ib_x > 0) {
-                e->lo[0] = fmin(e->lo[0], p.ib_x);
-                e->hi[0] = fmax(e->hi[0], p.ib_x);
-            }
-            if (p.nv_x > 0) {
-                e->lo[1] = fmin(e->lo[1], p.nv_x);
-                e->hi[1] = fmax(e->hi[1], p.nv_x);
-            }
-            e->ylo = fmin(e->ylo, p.y);
-            s->any[k] = true;
-            if (write)
-                xlsx_table_row(b, ws, &points, row, &p);
-            row++;
-        }
-        s->last[k] = row - 1;
-    }
-}
-
-/* Axis ranges: whole decades around the points and the ridges. */
-static void axes_ranges(const struct hardware *hw,
-                        const struct extent *e,
-                        struct chart c[2])
-{
-    double top = fmax(hw->fp8_peak_flops, hw->bf16_peak_flops) / 1e12;
-    size_t k;
-    c[0].link = "IB";
-    c[0].bw_name = "IB_GBPS";
-    c[0].x_key = "ib";
-    c[0].bw = hw->ib_bps / 1e9;
-    c[1].link = "NVLink";
-    c[1].bw_name = "NVLINK_GBPS";
-    c[1].x_key = "nvlink";
-    c[1].bw = hw->nvlink_bps / 1e9;
-    for (k = 0; k < 2; k++) {
-        double bps = k ? hw->nvlink_bps : hw->ib_bps;
-        double ridge =
-            (hw->fp8_flops > 0 ? hw->fp8_flops : hw->bf16_flops) / bps;
-        double a = fmin(isfinite(e->lo[k]) ? e->lo[k] : ridge, ridge / 10);
-        double bb = fmax(e->hi[k] > 0 ? e->hi[k] : ridge, ridge * 10);
-        c[k].x_lo = pow(10, floor(log10(a)));
-        c[k].x_hi = pow(10, ceil(log10(bb)));
-        c[k].y_hi = pow(10, ceil(log10(top * 1.05)));
-        c[k].y_lo = pow(10, floor(log10(fmin(isfinite(e->ylo) ? e->ylo : 1,
-                                             c[k].x_lo * bps / 1e12))));
-        if (c[k].y_lo < c[k].y_hi / 1e4)
-            c[k].y_lo = c[k].y_hi / 1e4;
-    }
-}
-
-static void axes(lxw_chart *ch, const struct chart *c)
-{
-    char title[160];
+    char title[200];
     lxw_chart_font tf;
     snprintf(title, sizeof title,
-             "Roofline over %s: attained vs operational intensity", c->link);
+             "Roofline over %s: attained vs operational intensity%s", o->link,
+             live ? " (live)" : "");
     chart_title_set_name(ch, title);
     memset(&tf, 0, sizeof tf);
     tf.size = 12;
@@ -299,16 +217,16 @@ static void axes(lxw_chart *ch, const struct chart *c)
     snprintf(title, sizeof title,
              "operational intensity over %s (FLOP per byte, per GPU per "
              "step)",
-             c->link);
+             o->link);
     chart_axis_set_name(ch->x_axis, title);
     chart_axis_set_name(ch->y_axis,
                         "attained TFLOP/s per GPU (executed FLOPs / step)");
     chart_axis_set_log_base(ch->x_axis, 10);
     chart_axis_set_log_base(ch->y_axis, 10);
-    chart_axis_set_min(ch->x_axis, c->x_lo);
-    chart_axis_set_max(ch->x_axis, c->x_hi);
-    chart_axis_set_min(ch->y_axis, c->y_lo);
-    chart_axis_set_max(ch->y_axis, c->y_hi);
+    chart_axis_set_min(ch->x_axis, o->xlo);
+    chart_axis_set_max(ch->x_axis, o->xhi);
+    chart_axis_set_min(ch->y_axis, o->ylo);
+    chart_axis_set_max(ch->y_axis, o->yhi_decade);
     chart_axis_set_num_format(ch->x_axis, "#,##0");
     chart_axis_set_num_format(ch->y_axis, "#,##0");
     chart_axis_set_crossing_min(ch->x_axis);
@@ -326,69 +244,71 @@ add_series(struct xlsx_book *b, lxw_chart *ch, const char *xs, const char *ys)
     return se;
 }
 
-/* The plan series of chart c: one per block of points. */
-static bool plan_series(struct xlsx_book *b,
-                        lxw_chart *ch,
-                        const struct chart *c,
-                        const struct series *s)
+/* The plan series of chart l: one per block of points. */
+static bool plan_series(struct xlsx_book *b, lxw_chart *ch, size_t l)
 {
     const struct report *r = b->r;
     size_t k;
-    for (k = 0; k <= s->n; k++) {
+    for (k = 0; k <= r->nseries; k++) {
+        const struct report_series *s = &r->series[k];
         char xs[96], ys[96];
         lxw_chart_fill fill;
         lxw_chart_line line;
         lxw_chart_series *se;
-        uint32_t color =
-            k < s->n ? report_family_color(r, (size_t)s->family[k]) : 0xB0B0B0;
-        if (!s->any[k])
+        if (s->n == 0)
             continue;
-        xlsx_table_range(&points, XLSX_ROOFLINE_SHEET, c->x_key, s->first[k],
-                         s->last[k], xs, sizeof xs);
-        xlsx_table_range(&points, XLSX_ROOFLINE_SHEET, "attained", s->first[k],
-                         s->last[k], ys, sizeof ys);
+        xlsx_table_range(&points, XLSX_ROOFLINE_SHEET, l ? "nvlink" : "ib",
+                         DATA_ROW + s->first, DATA_ROW + s->first + s->n - 1,
+                         xs, sizeof xs);
+        xlsx_table_range(&points, XLSX_ROOFLINE_SHEET, "attained",
+                         DATA_ROW + s->first, DATA_ROW + s->first + s->n - 1,
+                         ys, sizeof ys);
         se = add_series(b, ch, xs, ys);
         if (!se)
             return false;
-        chart_series_set_name(se, k < s->n ? r->family[s->family[k]].name
-                                           : "other families");
-        chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
+        if (s->family < 0)
+            chart_series_set_name(se, "other families");
+        else if (s->family == r->baseline.family && !r->baseline.fits)
+            chart_series_set_name(se, "baseline (does not fit)");
+        else
+            chart_series_set_name(se, r->family[s->family].name);
+        chart_series_set_marker_type(se, s->family == r->baseline.family
+                                             ? LXW_CHART_MARKER_X
+                                             : LXW_CHART_MARKER_CIRCLE);
         chart_series_set_marker_size(se, 5);
         memset(&fill, 0, sizeof fill);
-        fill.color = color;
+        fill.color = s->color;
         chart_series_set_marker_fill(se, &fill);
         memset(&line, 0, sizeof line);
-        line.color = color;
+        line.color = s->color;
         chart_series_set_marker_line(se, &line);
     }
     return true;
 }
 
-/* The achievable BF16 and FP8 roofs of chart l: their rows in the roofs'
- * table (six per link) and a series each. */
+/* The achievable roofs of chart l: their rows in the roofs' table (three
+ * per roof) and a series each. */
 static bool roof_series(struct xlsx_book *b,
                         lxw_worksheet *ws,
                         lxw_chart *ch,
-                        const struct chart *c,
-                        size_t l)
+                        size_t l,
+                        size_t *row)
 {
-    static const char *const rate[2] = {"BF16_TFLOPS_USED", "FP8_TFLOPS_USED"};
-    const struct hardware *hw = b->r->hw;
-    const double rate_v[2] = {hw->bf16_flops / 1e12, hw->fp8_flops / 1e12};
+    const struct report_roofline *o = &b->r->roofline[l];
     size_t q;
-    for (q = 0; q < 2; q++) {
+    for (q = 0; q < o->nroofs; q++) {
+        const struct report_roof *f = &o->roof[q];
         char xs[96], ys[96], name[64];
-        size_t r0 = ROOF_ROW0 + l * 6 + q * 3;
-        struct roof_point p = {name,      0,     rate[q], c->bw_name,
-                               rate_v[q], c->bw, c->x_lo, c->x_hi};
+        struct roof_point p = {name, 0, f, o};
+        size_t r0 = *row;
         lxw_chart_series *se;
         lxw_chart_line line;
-        if (q == 1 && hw->fp8_flops <= 0)
+        if (f->peak)
             continue;
-        snprintf(name, sizeof name, "%s achievable over %s", q ? "FP8" : "BF16",
-                 c->link);
+        snprintf(name, sizeof name, "%s over %s", f->name, o->link);
         for (p.at = 0; p.at < 3; p.at++)
             xlsx_table_row(b, ws, &roofs, r0 + (size_t)p.at, &p);
+        *row += 3;
         xlsx_table_range(&roofs, XLSX_ROOFLINE_SHEET, "x", r0, r0 + 2, xs,
                          sizeof xs);
         xlsx_table_range(&roofs, XLSX_ROOFLINE_SHEET, "y", r0, r0 + 2, ys,
@@ -399,9 +319,10 @@ static bool roof_series(struct xlsx_book *b,
         chart_series_set_name(se, name);
         chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
         memset(&line, 0, sizeof line);
-        line.color = q ? LXW_COLOR_BLACK : 0x595959;
+        line.color =
+            strncmp(f->name, "FP8", 3) == 0 ? LXW_COLOR_BLACK : 0x595959;
         line.width = 2.25;
-        if (!q)
+        if (strncmp(f->name, "FP8", 3) != 0)
             line.dash_type = LXW_CHART_LINE_DASH_DASH;
         chart_series_set_line(se, &line);
     }
@@ -409,12 +330,9 @@ static bool roof_series(struct xlsx_book *b,
 }
 
 /* Both charts with their roofs; false when libxlsxwriter ran out. */
-static bool charts(struct xlsx_book *b,
-                   lxw_worksheet *ws,
-                   const struct chart c[2],
-                   const struct series *s)
+static bool charts(struct xlsx_book *b, lxw_worksheet *ws)
 {
-    size_t l;
+    size_t l, row = ROOF_ROW0;
     for (l = 0; l < 2; l++) {
         lxw_chart_options co;
         lxw_chart *ch = workbook_add_chart(b->wb, LXW_CHART_SCATTER);
@@ -423,9 +341,9 @@ static bool charts(struct xlsx_book *b,
                             "workbook_add_chart");
             return false;
         }
-        if (!plan_series(b, ch, &c[l], s) || !roof_series(b, ws, ch, &c[l], l))
+        if (!plan_series(b, ch, l) || !roof_series(b, ws, ch, l, &row))
             return false;
-        axes(ch, &c[l]);
+        axes(ch, &b->r->roofline[l], !b->big);
         memset(&co, 0, sizeof co);
         co.x_scale = 1.45;
         co.y_scale = 1.45;
@@ -438,7 +356,8 @@ static bool charts(struct xlsx_book *b,
     return true;
 }
 
-/* The gnuplot charts, right of the points' columns. */
+/* The gnuplot charts below the native ones, each on its own rows (540
+ * px at this scale: 27 rows), with a caption that dates them. */
 static void images(struct xlsx_book *b,
                    lxw_worksheet *ws,
                    const char *ib_png,
@@ -448,34 +367,21 @@ static void images(struct xlsx_book *b,
     size_t l;
     for (l = 0; l < 2; l++) {
         lxw_image_options io;
+        size_t row = l ? IMAGE_ROW_NV : IMAGE_ROW_IB;
         if (!png[l])
             continue;
+        xlsx_book_strf(b, ws, row - 1, 0, xlsx_book_fmt(b, XLSX_FMT_H2),
+                       "Every plan that fits, over %s (gnuplot, at the inputs "
+                       "of %s)",
+                       l ? "NVLink" : "IB", b->r->when);
         memset(&io, 0, sizeof io);
-        io.x_scale = io.y_scale = 0.6;
+        io.x_scale = io.y_scale = IMAGE_SCALE;
         io.description =
             l ? "Roofline over NVLink (gnuplot)" : "Roofline over IB (gnuplot)";
         xlsx_book_check(
-            b,
-            worksheet_insert_image_opt(ws, l ? CHART_ROW_NV : CHART_ROW_IB,
-                                       (lxw_col_t)points.ncols, png[l], &io),
+            b, worksheet_insert_image_opt(ws, (lxw_row_t)row, 0, png[l], &io),
             "worksheet_insert_image (roofline)");
     }
-}
-
-/* The rows to plot: the first few of each family (rows are ranked,
- * fitting first), into pick (r->nfamilies * PER_FAMILY + 1 entries). */
-static size_t pick_rows(const struct report *r, size_t *pick)
-{
-    size_t per_family[REPORT_FAMILIES_MAX] = {0}, n = 0, i;
-    for (i = 0; i < r->nrows; i++) {
-        int fam = r->rows[i].family;
-        if (fam < 0 || (size_t)fam >= REPORT_FAMILIES_MAX ||
-            per_family[fam] >= PER_FAMILY)
-            continue;
-        per_family[fam]++;
-        pick[n++] = i;
-    }
-    return n;
 }
 
 void xlsx_roofline_write(struct xlsx_book *b,
@@ -484,15 +390,11 @@ void xlsx_roofline_write(struct xlsx_book *b,
                          const char *nvlink_png)
 {
     const struct report *r = b->r;
-    struct series s;
-    struct chart c[2];
-    struct extent e = {{INFINITY, INFINITY}, {0, 0}, INFINITY};
-    size_t *pick, npick, i;
-    long z3 = report_family_index(r, "ZeRO-3");
     size_t at = xlsx_table_col(&points, "family");
     size_t right = xlsx_table_col(&points, "bound"); /* the charts' width */
+    size_t i;
 
-    xlsx_book_page(ws, true);
+    xlsx_book_page(b, ws, true);
     worksheet_set_portrait(ws);
     xlsx_table_widths(b, ws, &points);
     xlsx_book_str(b, ws, 0, at,
@@ -500,41 +402,35 @@ void xlsx_roofline_write(struct xlsx_book *b,
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
     xlsx_book_merge(b, ws, 1, at, right,
                     "x = (FP8 + BF16 FLOPs) / bytes over the link, per GPU "
-                    "per step; y = the same FLOPs / step time. Roofs are "
-                    "formulas over Assumptions (change IB_GBPS and they "
-                    "move); the points are the best few plans of each "
-                    "family.",
+                    "per step; y = the same FLOPs / step time (speed of "
+                    "light). Roofs and points are formulas over Assumptions: "
+                    "change IB_GBPS and both move. The points are the best "
+                    "few plans of each family on the Plans sheet.",
                     xlsx_book_fmt(b, XLSX_FMT_NOTE_WRAP));
-    xlsx_book_height(b, ws, 1, 30);
+    xlsx_book_height(b, ws, 1, 44);
 
-    /* Series: the fastest families, ZeRO-3 always, then "other". */
-    s.n = 0;
-    for (i = 0; i < r->nfamilies && s.n < SERIES_MAX - 1; i++)
-        s.family[s.n++] = r->families_by_step[i];
-    if (z3 >= 0 && series_of(&s, z3) == (long)s.n)
-        s.family[s.n++] = z3;
-
-    pick = calloc(r->nfamilies * PER_FAMILY + 1, sizeof *pick);
-    if (!pick) {
-        xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED, "Roofline points");
-        return;
-    }
-    npick = pick_rows(r, pick);
-    put_points(b, ws, &s, pick, npick, false, &e);
-    axes_ranges(r->hw, &e, c);
-
+    images(b, ws, ib_png, nvlink_png);
     xlsx_book_str(b, ws, ROOF_ROW0 - 2, at, "Roofs (formulas over Assumptions)",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &roofs, ROOF_ROW0 - 1);
-    if (charts(b, ws, c, &s)) {
-        xlsx_book_str(b, ws, DATA_ROW - 2, at, "Plans on the charts (values)",
+    if (charts(b, ws)) {
+        struct point p;
+        xlsx_book_str(b, ws, DATA_ROW - 2, at,
+                      "Plans on the charts (attained and bound: formulas over "
+                      "their Plans row)",
                       xlsx_book_fmt(b, XLSX_FMT_H2));
         xlsx_table_header(b, ws, &points, DATA_ROW - 1);
-        put_points(b, ws, &s, pick, npick, true, &e);
-        images(b, ws, ib_png, nvlink_png);
-        xlsx_book_check(
-            b, worksheet_print_area(ws, 0, 0, PRINT_LAST, (lxw_col_t)right),
-            "worksheet_print_area");
+        for (i = 0; i < r->nroof_pick; i++) {
+            point_of(b, &r->roof_pick[i], &p);
+            xlsx_table_row(b, ws, &points, DATA_ROW + i, &p);
+        }
+        xlsx_book_print_area(
+            b, ws, 0, ib_png || nvlink_png ? IMAGE_ROW_NV + 22 : PRINT_LAST,
+            right);
+        if (ib_png || nvlink_png) { /* the gnuplot charts on page 2 */
+            lxw_row_t breaks[] = {IMAGE_ROW_IB - 1, 0};
+            xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
+                            "worksheet_set_h_pagebreaks");
+        }
     }
-    free(pick);
 }

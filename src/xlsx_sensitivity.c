@@ -1,7 +1,8 @@
 /*
  * xlsx_sensitivity: the Sensitivity sheet (see xlsx_sensitivity.h). The
- * grid's columns are the report's bandwidths, so its table is built when
- * the sheet is written; the crossover table is fixed.
+ * grids' columns are the report's bandwidths (the sweep's [report]
+ * grids), so their tables are built when the sheet is written; the
+ * crossover table is fixed. Every number is the report's (figures).
  */
 #include "xlsx_sensitivity.h"
 
@@ -9,18 +10,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <xlsxwriter.h>
+
 #include "xlsx_table.h"
 
-#define GRID_MAX \
-    (REPORT_SENS_IB > REPORT_SENS_NV ? REPORT_SENS_IB : REPORT_SENS_NV)
-/* Columns given the grid's width: one beyond the widest grid. */
-#define GRID_WIDTH_COLS (GRID_MAX + 1)
+#define GRID_WIDTH_COLS (REPORT_SENS_MAX + 1)
 #define G_FAMILY        (-1) /* id of the grid's first column */
+#define FAMILY_WIDTH    34.0
 
 /* A family's row of one grid. */
 struct grid_row {
     const struct report_family *f;
     bool nv; /* the NVLink grid, else IB */
+    char name[96];
 };
 
 static void get_grid(const void *item, int id, struct xlsx_value *out)
@@ -30,7 +32,7 @@ static void get_grid(const void *item, int id, struct xlsx_value *out)
     int b;
     if (id == G_FAMILY) {
         out->kind = XLSX_TEXT;
-        out->str = g->f->name;
+        out->str = g->name;
         return;
     }
     step = g->nv ? g->f->sens_nv_step[id] : g->f->sens_ib_step[id];
@@ -52,15 +54,13 @@ static size_t grid(struct xlsx_book *b,
                    struct lxw_worksheet *ws,
                    size_t row,
                    const char *title,
-                   const double *gbps,
-                   size_t n,
-                   double now,
+                   const struct report_sens_chart *c,
                    bool nv)
 {
     const struct report *r = b->r;
-    struct xlsx_column cols[GRID_MAX + 1];
-    struct xlsx_table t = {cols, n + 1, XLSX_FMT_HEAD, get_grid};
-    char heads[GRID_MAX][32];
+    struct xlsx_column cols[REPORT_SENS_MAX + 1];
+    struct xlsx_table t = {cols, c->n + 1, XLSX_FMT_HEAD, get_grid};
+    char heads[REPORT_SENS_MAX][32];
     size_t i, k, skipped = 0;
 
     memset(cols, 0, sizeof cols);
@@ -69,64 +69,106 @@ static size_t grid(struct xlsx_book *b,
     cols[0].fmt = XLSX_FMT_BOLD;
     cols[0].head_fmt = XLSX_FMT_HEAD_LEFT;
     cols[0].id = G_FAMILY;
-    for (k = 0; k < n && k < GRID_MAX; k++) {
-        snprintf(heads[k], sizeof heads[k], "%g%s", gbps[k],
-                 fabs(gbps[k] - now) < 1e-9 ? " (now)" : "");
+    for (k = 0; k < c->n && k < REPORT_SENS_MAX; k++) {
+        snprintf(heads[k], sizeof heads[k], "%g%s", c->gbps[k],
+                 fabs(c->gbps[k] - c->today) < 1e-9 ? " (now)" : "");
         cols[k + 1].key = heads[k];
         cols[k + 1].header = heads[k];
         cols[k + 1].fmt = XLSX_FMT_SEC;
         cols[k + 1].id = (int)k;
     }
     t.ncols = k + 1;
-    xlsx_book_str(b, ws, row++, xlsx_table_col(&t, "family"), title,
-                  xlsx_book_fmt(b, XLSX_FMT_H2));
+    xlsx_book_str(b, ws, row++, 0, title, xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &t, row++);
-    for (i = 0; i < r->nfamilies; i++) {
-        struct grid_row g = {&r->family[r->families_by_step[i]], nv};
-        if (g.f->fitting == 0) {
-            skipped++;
-            continue;
-        }
+    for (i = 0; i < c->nfamilies; i++) {
+        struct grid_row g;
+        g.f = &r->family[c->family[i]];
+        g.nv = nv;
+        snprintf(g.name, sizeof g.name, "%s%s", g.f->name,
+                 g.f->sens_unfit ? " (fastest; does not fit)" : "");
         xlsx_table_row(b, ws, &t, row++, &g);
     }
+    for (i = 0; i < r->nfamilies; i++)
+        skipped += r->family[i].fitting == 0 && !r->family[i].sens_unfit;
     if (skipped > 0)
-        xlsx_book_strf(b, ws, row++, xlsx_table_col(&t, "family"),
-                       xlsx_book_fmt(b, XLSX_FMT_NOTE),
+        xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_NOTE),
                        "%zu families without a plan that fits are left out "
                        "(see the crossover table below).",
                        skipped);
+    if (c->line1[0])
+        xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_LABEL),
+                       "%s: %s.", c->line1, c->line2);
     return row + 1;
 }
 
 /* ---- Crossover ---- */
 
-enum cross_id { X_FAMILY, X_IB, X_NV };
+enum cross_id { X_FAMILY, X_BOUND, X_IB, X_IB_THEN, X_NV, X_NV_THEN };
 
 /* clang-format off */
 static const struct xlsx_column cross_cols[] = {
-    {"family", "Family", "", XLSX_FMT_BOLD, XLSX_FMT_HEAD_LEFT, 24, NULL,
+    {"family", "Family", "", XLSX_FMT_BOLD, XLSX_FMT_HEAD_LEFT, 0, NULL,
      X_FAMILY},
-    {"ib", "IB", "GB/s", XLSX_FMT_GBPS, 0, 10, NULL, X_IB},
-    {"nvlink", "NVLink", "GB/s", XLSX_FMT_GBPS, 0, 10, NULL, X_NV},
+    {"bound", "Bound now", "", XLSX_FMT_TEXT, 0, 0, NULL, X_BOUND},
+    {"ib", "IB meets compute at", "GB/s", XLSX_FMT_GBPS, 0, 0, NULL, X_IB},
+    {"ib_then", "then bound by", "", XLSX_FMT_TEXT, 0, 0, NULL, X_IB_THEN},
+    {"nvlink", "NVLink meets compute at", "GB/s", XLSX_FMT_GBPS, 0, 0, NULL,
+     X_NV},
+    {"nv_then", "then bound by", "", XLSX_FMT_TEXT, 0, 0, NULL, X_NV_THEN},
 };
 /* clang-format on */
 
+struct cross_row {
+    const struct report *r;
+    const struct report_family *f;
+    bool baseline;
+};
+
+static void then_bound(const struct report_crossover *x, struct xlsx_value *out)
+{
+    out->kind = XLSX_TEXT;
+    if (x->state != REPORT_CROSS_AT) {
+        out->str = "";
+        return;
+    }
+    out->str = cost_bound_label(x->then_bound);
+    out->fmt = xlsx_book_bound_fmt(x->then_bound, XLSX_BOUND_TEXT);
+}
+
 static void get_cross(const void *item, int id, struct xlsx_value *out)
 {
-    const struct report_family *f = item;
-    double v = id == X_IB ? f->ib_crossover_gbps : f->nv_crossover_gbps;
-    if (id == X_FAMILY) {
+    const struct cross_row *c = item;
+    const struct report_family *f = c->f;
+    const struct report_crossover *x =
+        id == X_IB || id == X_IB_THEN ? &f->cross_ib : &f->cross_nv;
+    switch (id) {
+    case X_FAMILY:
         out->kind = XLSX_TEXT;
         out->str = f->name;
-        if (strcmp(f->name, "ZeRO-3") == 0) /* the FSDP baseline */
+        if (c->baseline)
             out->fmt = XLSX_FMT_RED_LABEL;
-    } else if (v <= 0) {
+        break;
+    case X_BOUND:
         out->kind = XLSX_TEXT;
-        out->str = v < 0 ? "never" : "already";
-        out->fmt = XLSX_FMT_RIGHT;
-    } else {
-        out->kind = XLSX_NUM;
-        out->num = v;
+        out->str = cost_bound_label(f->best.t.bound);
+        out->fmt = f->best.fits
+                       ? xlsx_book_bound_fmt(f->best.t.bound, XLSX_BOUND_TEXT)
+                       : XLSX_FMT_NA_BOUND;
+        break;
+    case X_IB:
+    case X_NV:
+        if (x->state == REPORT_CROSS_AT) {
+            out->kind = XLSX_NUM;
+            out->num = x->gbps;
+        } else {
+            out->kind = XLSX_TEXT;
+            out->str = x->state == REPORT_CROSS_ALREADY ? "already" : "never";
+            out->fmt = XLSX_FMT_RIGHT;
+        }
+        break;
+    default:
+        then_bound(x, out);
+        break;
     }
 }
 
@@ -134,46 +176,85 @@ static const struct xlsx_table cross = {
     cross_cols, sizeof cross_cols / sizeof cross_cols[0], XLSX_FMT_HEAD,
     get_cross};
 
-void xlsx_sensitivity_write(struct xlsx_book *b, struct lxw_worksheet *ws)
+/* The gnuplot charts, each on its own block of rows. */
+static size_t images(struct xlsx_book *b,
+                     struct lxw_worksheet *ws,
+                     size_t row,
+                     const char *ib_png,
+                     const char *nvlink_png)
+{
+    const char *png[2] = {ib_png, nvlink_png};
+    size_t l;
+    for (l = 0; l < 2; l++) {
+        lxw_image_options io;
+        if (!png[l])
+            continue;
+        xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_H2),
+                       "Step time against %s bandwidth (chart at the inputs "
+                       "of %s)",
+                       l ? "NVLink" : "InfiniBand", b->r->when);
+        memset(&io, 0, sizeof io);
+        io.x_scale = io.y_scale = 0.6; /* 960 x 540 px: 27 rows of 20 */
+        io.description = l ? "Sensitivity to NVLink bandwidth"
+                           : "Sensitivity to InfiniBand bandwidth";
+        xlsx_book_check(
+            b, worksheet_insert_image_opt(ws, (lxw_row_t)row, 0, png[l], &io),
+            "worksheet_insert_image (sensitivity)");
+        row += 29;
+    }
+    return row;
+}
+
+void xlsx_sensitivity_write(struct xlsx_book *b,
+                            struct lxw_worksheet *ws,
+                            const char *ib_png,
+                            const char *nvlink_png)
 {
     const struct report *r = b->r;
     static const char *const bn[4] = {"compute-bound", "IB-bound",
                                       "NVLink-bound", "HBM-bound"};
-    size_t row = 0, i, at = xlsx_table_col(&cross, "family");
+    size_t row = 0, i, last;
 
-    xlsx_book_page(ws, true);
-    xlsx_book_width(b, ws, at, at, cross_cols[X_FAMILY].width);
-    xlsx_book_width(b, ws, at + 1, at + GRID_WIDTH_COLS,
-                    cross_cols[X_IB].width);
-    xlsx_book_str(b, ws, row++, at, "Sensitivity to link bandwidth",
+    xlsx_book_page(b, ws, true);
+    xlsx_book_width(b, ws, 0, 0, FAMILY_WIDTH);
+    xlsx_book_width(b, ws, 1, GRID_WIDTH_COLS, 11);
+    xlsx_book_str(b, ws, row++, 0, "Sensitivity to link bandwidth",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
-    xlsx_book_str(b, ws, row++, at,
-                  "Step time (s) of each family's best fitting plan if the "
-                  "link were this fast, everything else as in Assumptions; "
-                  "the colour names the bound.",
+    xlsx_book_str(b, ws, row++, 0,
+                  "Step time (s, speed of light) of each family's best "
+                  "fitting plan if the link were this fast, everything else "
+                  "as in Assumptions; the colour names the bound. The "
+                  "baseline is shown even when none of its plans fits (its "
+                  "fastest plan, re-timed).",
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
     for (i = 0; i < 4; i++) /* the legend, two grid columns each */
         xlsx_book_merge(
-            b, ws, row, at + 1 + 2 * i, at + 2 + 2 * i, bn[i],
+            b, ws, row, 1 + 2 * i, 2 + 2 * i, bn[i],
             xlsx_book_fmt(b, xlsx_book_bound_fmt((int)i, XLSX_BOUND_TEXT)));
     row += 2;
-    row = grid(b, ws, row, "InfiniBand (per GPU per direction)",
-               r->sens_ib_gbps, REPORT_SENS_IB, r->hw->spec.ib_gbps, false);
-    row = grid(b, ws, row, "NVLink (per GPU per direction)", r->sens_nv_gbps,
-               REPORT_SENS_NV, r->hw->spec.nvlink_gbps, true);
+    row = grid(b, ws, row, "InfiniBand (per GPU per direction)", &r->sens[0],
+               false);
+    row = grid(b, ws, row, "NVLink (per GPU per direction)", &r->sens[1], true);
 
-    xlsx_book_str(b, ws, row++, at,
-                  "Crossover: bandwidth at which the best plan turns "
-                  "compute-bound",
+    xlsx_book_str(b, ws, row++, 0,
+                  "Crossover: the bandwidth at which the best plan's link "
+                  "time meets its compute time, and what binds there",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &cross, row);
     xlsx_book_height(b, ws, row++, 32);
-    for (i = 0; i < r->nfamilies; i++)
-        xlsx_table_row(b, ws, &cross, row++,
-                       &r->family[r->families_by_step[i]]);
-    xlsx_book_str(b, ws, row, at,
+    for (i = 0; i < r->nfamilies; i++) {
+        long k = r->families_by_step[i];
+        struct cross_row c = {r, &r->family[k], k == r->baseline.family};
+        xlsx_table_row(b, ws, &cross, row++, &c);
+    }
+    xlsx_book_str(b, ws, row++, 0,
                   "\"already\": the link's time is at or below compute now; "
                   "\"never\": its per-call latency alone exceeds the compute "
-                  "time.",
+                  "time. The plan turns compute-bound at the crossover only "
+                  "when compute binds there.",
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    last = row;
+    row = images(b, ws, row + 1, ib_png, nvlink_png);
+    xlsx_book_print_area(b, ws, 0, row > last + 1 ? row : last,
+                         GRID_WIDTH_COLS);
 }

@@ -1,8 +1,10 @@
 /*
  * xlsx_sensitivity: the Sensitivity sheet — the step time of each
- * family's best fitting plan if IB (then NVLink) were faster or slower,
- * coloured by bound, and the bandwidth at which each family's best plan
- * would turn compute-bound.
+ * family's best fitting plan (and the baseline's, re-timed, when none of
+ * it fits) if IB (then NVLink) were faster or slower, coloured by bound;
+ * for each family's best plan the bandwidth at which each link's time
+ * meets its compute time and what binds there; the two sensitivity
+ * charts.
  */
 #ifndef PROJ_XLSX_SENSITIVITY_H
 #define PROJ_XLSX_SENSITIVITY_H
@@ -11,6 +13,11 @@
 
 #define XLSX_SENSITIVITY_SHEET "Sensitivity"
 
-void xlsx_sensitivity_write(struct xlsx_book *b, struct lxw_worksheet *ws);
+/* Writes the sheet; ib_png, nvlink_png: the gnuplot sensitivity charts,
+ * or NULL. */
+void xlsx_sensitivity_write(struct xlsx_book *b,
+                            struct lxw_worksheet *ws,
+                            const char *ib_png,
+                            const char *nvlink_png);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * xlsx_small: the Rejected, Validation and About sheets (see
+ * xlsx_small: the Rejected, Validation, About and Glossary sheets (see
  * xlsx_small.h), each one column table with a few lines around it.
  */
 #include "xlsx_small.h"
@@ -95,6 +95,49 @@ static double examples(const struct report *r, int i, char *buf, size_t size)
     return h + 3;
 }
 
+/* The families no plan of which fits, the baseline first with why it
+ * loses; returns the next row. */
+static size_t
+rejected_families(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    size_t i, n = 0;
+    xlsx_book_str(b, ws, row++, 0,
+                  "Families rejected: valid plans, none of which fits in "
+                  "memory with the headroom",
+                  xlsx_book_fmt(b, XLSX_FMT_H2));
+    if (r->baseline.family >= 0) {
+        xlsx_book_merge(b, ws, row, 0, rej_table.ncols - 1,
+                        r->baseline.sentence,
+                        xlsx_book_fmt(b, XLSX_FMT_NOTE_WRAP));
+        xlsx_book_height(
+            b, ws, row++,
+            xlsx_book_text_height(strlen(r->baseline.sentence), 170, 11));
+    }
+    for (i = 0; i < r->nfamilies; i++) {
+        long k = r->families_by_step[i];
+        const struct report_family *f = &r->family[k];
+        if (f->fitting > 0)
+            continue;
+        xlsx_book_str(b, ws, row, 0, f->name,
+                      xlsx_book_fmt(b, k == r->baseline.family
+                                           ? XLSX_FMT_RED_LABEL
+                                           : XLSX_FMT_LABEL));
+        xlsx_book_num(b, ws, row, 1, (double)f->plans,
+                      xlsx_book_fmt(b, XLSX_FMT_CNT));
+        xlsx_book_str(b, ws, row, 3, f->why, xlsx_book_fmt(b, XLSX_FMT_SMALL));
+        xlsx_book_height(b, ws, row++,
+                         xlsx_book_text_height(strlen(f->why),
+                                               rej_cols[J_EXAMPLES].width, 9));
+        n++;
+    }
+    if (n == 0)
+        xlsx_book_str(b, ws, row++, 0,
+                      "none: every family has a plan that fits",
+                      xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    return row;
+}
+
 void xlsx_small_rejected(struct xlsx_book *b, struct lxw_worksheet *ws)
 {
     const struct report *r = b->r;
@@ -103,9 +146,9 @@ void xlsx_small_rejected(struct xlsx_book *b, struct lxw_worksheet *ws)
     size_t row = 0, at = xlsx_table_col(&rej_table, "reason");
     int i;
 
-    xlsx_book_page(ws, false);
+    xlsx_book_page(b, ws, false);
     xlsx_table_widths(b, ws, &rej_table);
-    xlsx_book_str(b, ws, row++, at, "Rejected combinations",
+    xlsx_book_str(b, ws, row++, at, "Rejected combinations and families",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
     xlsx_book_str(b, ws, row++, at,
                   "Each combination of the sweep's [space] lists either runs "
@@ -140,7 +183,9 @@ void xlsx_small_rejected(struct xlsx_book *b, struct lxw_worksheet *ws)
     jr.label = "Enumerated";
     jr.count = (double)r->enumerated;
     jr.has_share = false;
-    xlsx_table_row(b, ws, &rej_table, row, &jr);
+    xlsx_table_row(b, ws, &rej_table, row++, &jr);
+    row = rejected_families(b, ws, row + 1);
+    xlsx_book_print_area(b, ws, 0, row, rej_table.ncols - 1);
 }
 
 /* ---- Validation ---- */
@@ -182,7 +227,7 @@ static const struct xlsx_column val_cols[] = {
      V_P_GPUH},
     {"ok", "Not slower than reality", "", XLSX_FMT_OK, 0, 10, NULL, V_OK},
     {"bound", "Predicted bound", "", XLSX_FMT_TEXT, 0, 10, NULL, V_BOUND},
-    {"fits", "Fits", "", XLSX_FMT_OK, 0, 10, NULL, V_FITS},
+    {"fits", "Fits", "", XLSX_FMT_BOOL, 0, 10, NULL, V_FITS},
     {"rank", "Rank here", "", XLSX_FMT_CNT, 0, 10, NULL, V_RANK},
 };
 /* clang-format on */
@@ -263,7 +308,9 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
         out->fmt = xlsx_book_bound_fmt(p->t.bound, XLSX_BOUND_TEXT);
         break;
     case V_FITS:
-        yes_no(p->fits, "yes", "no", out);
+        out->kind = XLSX_BOOL;
+        out->flag = p->fits;
+        out->fmt = XLSX_FMT_BOOL;
         break;
     default:
         if (v->current && v->rank > 0) {
@@ -298,7 +345,7 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
     const struct report *r = b->r;
     size_t row = 0, i, at = xlsx_table_col(&val_table, "run");
 
-    xlsx_book_page(ws, false);
+    xlsx_book_page(b, ws, false);
     xlsx_table_widths(b, ws, &val_table);
     xlsx_book_str(b, ws, row++, at,
                   "Validation against published measured runs",
@@ -335,6 +382,10 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
         xlsx_book_height(b, ws, row++,
                          xlsx_book_text_height(strlen(about), 160, 9));
     }
+    for (i = 0; i < r->nvalidation_notes; i++)
+        xlsx_book_str(b, ws, row++, at, r->validation_notes[i],
+                      xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    xlsx_book_print_area(b, ws, 0, row, VAL_COLS - 1);
 }
 
 /* ---- About ---- */
@@ -378,7 +429,7 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     char when[64], num[32], version[64];
     size_t row = 0, i, at = xlsx_table_col(&about_table, "role");
 
-    xlsx_book_page(ws, false);
+    xlsx_book_page(b, ws, false);
     xlsx_table_widths(b, ws, &about_table);
     xlsx_book_str(b, ws, row++, at, "About this workbook",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
@@ -391,6 +442,9 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     fact(b, ws, row++, "Communication model", comm_model_str(r->comm));
     xlsx_book_thousands((double)r->nrows, num, sizeof num);
     fact(b, ws, row++, "Plans kept", num);
+    xlsx_book_thousands((double)r->nsheet, num, sizeof num);
+    fact(b, ws, row++, "Plans on the Plans sheet", num);
+    fact(b, ws, row++, "Baseline family", r->baseline.name);
     row++;
     xlsx_table_header(b, ws, &about_table, row++);
     for (i = 0; i < r->ninputs; i++)
@@ -400,4 +454,130 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
                   "The generation time comes from SOURCE_DATE_EPOCH when it "
                   "is set, so the same inputs give a byte-identical workbook.",
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    xlsx_book_print_area(b, ws, 0, row, about_table.ncols - 1);
+}
+
+/* ---- Glossary ---- */
+
+/* clang-format off */
+static const struct xlsx_column glo_cols[] = {
+    {"term", "Term", "", XLSX_FMT_LABEL_WRAP, 0, 24, NULL, 0},
+    {"meaning", "Meaning", "", XLSX_FMT_WRAP, 0, 110, NULL, 1},
+};
+/* clang-format on */
+
+struct glossary_entry {
+    const char *term, *meaning;
+};
+
+/* The words the report uses, in reading order of the Summary. */
+static const struct glossary_entry glossary[] = {
+    {"speed of light (SOL)",
+     "The floor of a plan's step time: every resource at its achievable "
+     "rate (measured, not the datasheet's), everything that can overlap "
+     "overlapped. No real run of the plan is faster; real runs take longer "
+     "(see Validation for how much)."},
+    {"expected time",
+     "What a plan should take on real kernels and a real network, from a "
+     "measured calibration: the speed of light plus what each effect adds."},
+    {"step", "One optimizer step: the global batch through forward and "
+             "backward, then the optimizer's update."},
+    {"fits / headroom",
+     "A plan fits when its memory per GPU (heaviest pipeline rank) leaves "
+     "the sweep's headroom share of HBM free (HEADROOM_PCT on Assumptions); "
+     "free memory is HBM minus what the plan needs."},
+    {"ties",
+     "Plans within TIE_PCT of the fastest fitting plan: the model cannot "
+     "tell them apart; the one with the most free memory is recommended."},
+    {"family",
+     "Plans named by their non-trivial dimensions, data parallelism first: "
+     "ZeRO-1+PP+EP is ZeRO-1 data parallelism with pipeline and expert "
+     "parallelism."},
+    {"baseline", "The family every report compares against (the sweep "
+                 "file's report.baseline): pure FSDP (ZeRO-3) by default."},
+    {"DP, ZeRO-0..3, FSDP",
+     "Data parallelism: every GPU group holds a replica. ZeRO-1 shards the "
+     "optimizer state over the replicas, ZeRO-2 also the gradients, ZeRO-3 "
+     "(PyTorch's FSDP) also the weights, gathered layer by layer in forward "
+     "and backward."},
+    {"TP", "Tensor parallelism: each layer's matrices split over GPUs of a "
+           "node (with sequence parallelism)."},
+    {"PP", "Pipeline parallelism: the layers split into stages on different "
+           "GPUs, micro-batches flowing through them."},
+    {"EP", "Expert parallelism: a MoE layer's experts spread over GPUs; "
+           "tokens travel to their experts and back (all-to-all)."},
+    {"CP", "Context parallelism: the sequence split over GPUs."},
+    {"expert DP (EDP)", "The replicas of each expert: tp x cp x dp / ep."},
+    {"1F1B, interleaved, zb, DualPipe",
+     "Pipeline schedules. 1F1B: one forward, one backward; its bubble is "
+     "(p-1)(F+B). Interleaved: vpp chunks per GPU, the bubble divided by "
+     "vpp. zb (ZB1P, zero-bubble): weight gradients fill the bubble. "
+     "DualPipe (DeepSeek-V3): two pipelines in opposite directions, "
+     "forward and backward chunks overlapped with their communication."},
+    {"micro-batch, global batch",
+     "Sequences per forward/backward pass of one pipeline stage (mbs), and "
+     "per optimizer step over the whole cluster (gbs)."},
+    {"recompute: none, selective, full",
+     "What backward recomputes instead of keeping: nothing; DeepSeek's "
+     "selective set (norms, MLA up-projections); everything but each "
+     "layer's input."},
+    {"FP8, BF16", "GEMM precisions: FP8 GEMMs run at the FP8 rate where the "
+                  "recipe allows; the rest at BF16."},
+    {"topo (hierarchical) model",
+     "Collectives split their traffic: the share between nodes over each "
+     "node's IB links, the share inside a node over NVLink; MoE dispatch "
+     "with node-limited routing."},
+    {"flat model",
+     "The seed spreadsheet's method: a collective whose group spans nodes "
+     "moves its whole volume over IB; inside a node, over NVLink."},
+    {"IB, NVLink, HBM",
+     "InfiniBand between nodes (per GPU), NVLink inside a node, the GPU's "
+     "own memory; each with its achievable bandwidth on Assumptions."},
+    {"bound", "The resource whose time sets the overlapped step: compute, "
+              "IB, NVLink or HBM. Compute-bound is the goal: communication "
+              "hides under compute."},
+    {"comm/compute", "The busiest link's time over the compute time; below "
+                     "1, communication can hide under compute."},
+    {"MFU",
+     "Model FLOPs utilisation: model FLOPs per step over (step time x peak "
+     "FLOP/s). Of the BF16 peak (DeepSeek's convention: an FP8 plan can "
+     "exceed 100%), or of the plan's own precision's peak."},
+    {"roofline, operational intensity, ridge",
+     "A plan's FLOPs per byte over a link (its intensity) against its "
+     "attained FLOP/s; the compute roof is flat, the link's slope is "
+     "intensity x bandwidth. The ridge (roof / bandwidth) is the intensity "
+     "below which the link, not compute, limits the plan."},
+    {"crossover", "The bandwidth at which a plan's link time falls to its "
+                  "compute time (Sensitivity)."},
+    {"GPU-hours, cost",
+     "Days x 24 x GPUs for the model's token budget, times GPU_HOUR_USD."},
+};
+
+static void glo_get(const void *item, int id, struct xlsx_value *out)
+{
+    const struct glossary_entry *e = item;
+    text(out, id == 0 ? e->term : e->meaning);
+}
+
+static const struct xlsx_table glo_table = {
+    glo_cols, sizeof glo_cols / sizeof glo_cols[0], XLSX_FMT_HEAD_LEFT,
+    glo_get};
+
+void xlsx_small_glossary(struct xlsx_book *b, struct lxw_worksheet *ws)
+{
+    size_t row = 0, i, n = sizeof glossary / sizeof glossary[0];
+    xlsx_book_page(b, ws, false);
+    xlsx_table_widths(b, ws, &glo_table);
+    xlsx_book_str(b, ws, row++, 0, "Glossary",
+                  xlsx_book_fmt(b, XLSX_FMT_TITLE));
+    xlsx_book_link(b, ws, row++, 0, "Summary", "Back to the Summary");
+    row++;
+    xlsx_table_header(b, ws, &glo_table, row++);
+    for (i = 0; i < n; i++) {
+        xlsx_table_row(b, ws, &glo_table, row, &glossary[i]);
+        xlsx_book_height(b, ws, row++,
+                         xlsx_book_text_height(strlen(glossary[i].meaning),
+                                               glo_cols[1].width, 11));
+    }
+    xlsx_book_print_area(b, ws, 0, row - 1, 1);
 }

@@ -2,7 +2,11 @@
  * xlsx_summary: the Summary sheet (see xlsx_summary.h). Its columns are
  * those of the family table; the key figures and the paragraphs above it
  * use the same grid (labels under Family, values under the other model's
- * Step, paragraphs merged from Family to Why).
+ * Step, paragraphs merged from Family to Why). Every sentence is the
+ * report's (figures); the figures that follow the inputs are formulas
+ * over the Plans sheet's named columns (PLANS_*), cached with the C
+ * values, and the names BEST_* and RECOMMENDED_* are defined over cells
+ * of this sheet.
  */
 #include "xlsx_summary.h"
 
@@ -12,7 +16,6 @@
 
 #include <xlsxwriter.h>
 
-#include "eval_out.h"
 #include "plans_table.h"
 #include "xlsx_table.h"
 
@@ -21,6 +24,14 @@
 /* A little under the width of the columns Family..Why (196 characters),
  * for wrapping the merged paragraphs. */
 #define TEXT_WIDTH 190.0
+
+/* The message a figure shows when an input makes it undefined (a rate
+ * of 0 divides by zero): instead of #DIV/0! in every cell. */
+#define INPUT_ERROR   "\"check the inputs on Assumptions\""
+#define OR_MESSAGE(f) "IFERROR(" f "," INPUT_ERROR ")"
+/* A family's figure from its Plans row; "n/a" when an input makes it
+ * undefined. */
+#define FAMILY_CELL(column) "IFERROR(INDEX(" column ",{row}),\"n/a\")"
 
 enum col_id {
     S_SWATCH,
@@ -33,6 +44,7 @@ enum col_id {
     S_RATIO_O,
     S_MEM,
     S_FITS,
+    S_ROW,
     S_COUNT,
     S_PLAN,
     S_WHY
@@ -44,18 +56,23 @@ enum col_id {
 static const struct xlsx_column columns[] = {
     {"swatch", NULL, "", XLSX_FMT_NONE, 0, 2, NULL, S_SWATCH},
     {"family", "Family", "", XLSX_FMT_LABEL, 0, 24, NULL, S_FAMILY},
-    {"step", "Step", "s", XLSX_FMT_SEC, 0, 9, NULL, S_STEP},
-    {"bound", "Bound", "", XLSX_FMT_TEXT, 0, 8, NULL, S_BOUND},
-    {"ratio", "Comm/ compute", "", XLSX_FMT_RAT, 0, 8, NULL, S_RATIO},
+    {"step", "Step", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 9, NULL, S_STEP},
+    {"bound", "Bound", "", XLSX_FMT_TEXT, XLSX_FMT_HEAD_LIVE, 8, NULL,
+     S_BOUND},
+    {"ratio", "Comm/ compute", "", XLSX_FMT_RAT, XLSX_FMT_HEAD_LIVE, 8, NULL,
+     S_RATIO},
     {"step_o", "Step", "s", XLSX_FMT_SEC, 0, 9, NULL, S_STEP_O},
     {"bound_o", "Bound", "", XLSX_FMT_TEXT, 0, 8, NULL, S_BOUND_O},
     {"ratio_o", "Comm/ compute", "", XLSX_FMT_RAT, 0, 8, NULL, S_RATIO_O},
-    {"mem", "Memory", "GiB", XLSX_FMT_GIB, 0, 8, NULL, S_MEM},
-    {"fits", "Fits", "", XLSX_FMT_OK, 0, 5, NULL, S_FITS},
+    {"mem", "Memory", "GiB", XLSX_FMT_GIB, XLSX_FMT_HEAD_LIVE, 8, NULL, S_MEM},
+    {"fits", "Fits", "", XLSX_FMT_FITS, XLSX_FMT_HEAD_LIVE, 6, NULL, S_FITS},
+    {"row", "Plans row", "", XLSX_FMT_INT, XLSX_FMT_HEAD_LIVE, 6, NULL,
+     S_ROW},
     {"count", "Fitting / evaluated", "", XLSX_FMT_RIGHT, 0, 11, NULL,
      S_COUNT},
-    {"plan", "Best plan", "", XLSX_FMT_SMALL, 0, 34, NULL, S_PLAN},
-    {"why", "Why (plain words)", "", XLSX_FMT_SMALL, 0, 64, NULL, S_WHY},
+    {"plan", "Best plan", "", XLSX_FMT_SMALL, XLSX_FMT_HEAD_LIVE, 34, NULL,
+     S_PLAN},
+    {"why", "Why (plain words)", "", XLSX_FMT_SMALL, 0, 60, NULL, S_WHY},
 };
 /* clang-format on */
 #define NCOLS (sizeof columns / sizeof columns[0])
@@ -65,11 +82,35 @@ static const struct xlsx_column columns[] = {
 #define KV_VALUE "step_o"
 #define KV_NOTE  "bound_o"
 
+/* A family's best plan on the Plans sheet: the fastest that fits, else
+ * the fastest, of the rows whose family is the name in {family}. */
+#define FAM_FIT "(PLANS_FAMILY={family})*PLANS_FITS"
+#define FAMILY_ROW                                                   \
+    "IF(SUMPRODUCT(" FAM_FIT ")>0,MATCH(MIN(IF(" FAM_FIT             \
+    ",PLANS_RANK_S)),IF(" FAM_FIT ",PLANS_RANK_S),0),MATCH(MIN(IF("  \
+    "PLANS_FAMILY={family},PLANS_RANK_S)),IF(PLANS_FAMILY={family}," \
+    "PLANS_RANK_S),0))"
+
+/* The fastest plan that fits (the fastest when none does), and among the
+ * plans within TIE_PCT of it the one with the most free memory. */
+#define ANY_FITS "SUMPRODUCT(PLANS_FITS)>0"
+#define BEST_STEP \
+    "IF(" ANY_FITS ",MIN(IF(PLANS_FITS,PLANS_RANK_S)),MIN(PLANS_RANK_S))"
+#define BEST_ROW_F                                                      \
+    "IF(" ANY_FITS ",MATCH(BEST_STEP_S,IF(PLANS_FITS,PLANS_RANK_S),0)," \
+    "MATCH(BEST_STEP_S,PLANS_RANK_S,0))"
+#define TIE "PLANS_FITS*(PLANS_RANK_S<=BEST_STEP_S*(1+TIE_PCT/100))"
+#define RECOMMENDED_ROW_F                                       \
+    "IFERROR(MATCH(MAX(IF(" TIE ",PLANS_HEADROOM_GIB)),IF(" TIE \
+    ",PLANS_HEADROOM_GIB),0),BEST_ROW)"
+
 /* One family row, prepared before it is written. */
 struct fam_row {
+    const struct report *r;
     const struct report_family *f;
-    char why[900], plan[256], count[80];
     struct lxw_format *swatch;
+    char count[80], plan[256];
+    bool live; /* its best plan is on the Plans sheet */
 };
 
 static void text(struct xlsx_value *out, const char *s)
@@ -84,10 +125,21 @@ static void number(struct xlsx_value *out, double v)
     out->num = v;
 }
 
-static void bound(struct xlsx_value *out, int b)
+/* A bound: its colour when the plan fits; grey when it does not (a
+ * family that does not fit is not "compute" green). */
+static void bound(struct xlsx_value *out, int b, bool fits)
 {
     text(out, plans_table_bound_label(b));
-    out->fmt = xlsx_book_bound_fmt(b, XLSX_BOUND_TEXT);
+    out->fmt =
+        fits ? xlsx_book_bound_fmt(b, XLSX_BOUND_TEXT) : XLSX_FMT_NA_BOUND;
+}
+
+/* A live formula over the family's Plans row, when it is there. */
+static void
+live(const struct fam_row *fr, const char *tmpl, struct xlsx_value *out)
+{
+    if (fr->live)
+        out->formula = tmpl;
 }
 
 static void get(const void *item, int id, struct xlsx_value *out)
@@ -104,37 +156,50 @@ static void get(const void *item, int id, struct xlsx_value *out)
         break;
     case S_STEP:
         number(out, b->t.step);
+        live(fr, FAMILY_CELL("PLANS_RANK_S"), out);
         break;
     case S_BOUND:
-        bound(out, b->t.bound);
+        bound(out, b->t.bound, b->fits);
+        live(fr, FAMILY_CELL("PLANS_BOUND"), out);
         break;
     case S_RATIO:
         number(out, b->t.comm_compute_ratio);
+        live(fr, FAMILY_CELL("PLANS_RATIO"), out);
         break;
     case S_STEP_O:
         number(out, o->t.step);
         break;
     case S_BOUND_O:
-        bound(out, o->t.bound);
+        bound(out, o->t.bound, o->fits);
         break;
     case S_RATIO_O:
         number(out, o->t.comm_compute_ratio);
         break;
     case S_MEM:
         number(out, b->mem.total / GIB);
+        live(fr, FAMILY_CELL("PLANS_MEM_TOTAL"), out);
         break;
     case S_FITS:
-        text(out, b->fits ? "yes" : "no");
-        out->fmt = b->fits ? XLSX_FMT_OK : XLSX_FMT_BAD;
+        out->kind = XLSX_BOOL;
+        out->flag = b->fits;
+        live(fr, FAMILY_CELL("PLANS_FITS"), out);
+        break;
+    case S_ROW:
+        if (!fr->live)
+            break;
+        number(out, (double)fr->f->sheet_row + 1);
+        out->formula = "IFERROR(" FAMILY_ROW ",\"n/a\")";
+        out->array = true;
         break;
     case S_COUNT:
         text(out, fr->count);
         break;
     case S_PLAN:
         text(out, fr->plan);
+        live(fr, FAMILY_CELL("PLANS_PLAN"), out);
         break;
     default:
-        text(out, fr->why);
+        text(out, fr->f->why);
         break;
     }
 }
@@ -146,126 +211,7 @@ static size_t col(const char *key)
     return xlsx_table_col(&table, key);
 }
 
-/* ---- Words ---- */
-
-static const char *schedule_words(int s)
-{
-    switch (s) {
-    case PLAN_INTERLEAVED:
-        return "interleaved 1F1B";
-    case PLAN_ZB:
-        return "zero-bubble (ZB1P)";
-    case PLAN_DUALPIPE:
-        return "DualPipe";
-    default:
-        return "1F1B";
-    }
-}
-
-static const char *recompute_words(int r)
-{
-    switch (r) {
-    case MODEL_RECOMPUTE_SELECTIVE:
-        return "selective recomputation";
-    case MODEL_RECOMPUTE_FULL:
-        return "full recomputation";
-    default:
-        return "no recomputation";
-    }
-}
-
-/* A plan in words: "TP 2 x PP 2 (zero-bubble (ZB1P)) x EP 256, ZeRO-1
- * over DP 1024, FP8, no recomputation, micro-batch 1, global batch 15360
- * sequences". */
-static void plan_words(const struct plan *p, char *buf, size_t size)
-{
-    char pp[96] = "", dp[64];
-    if (p->pp > 1 && p->schedule == PLAN_INTERLEAVED)
-        snprintf(pp, sizeof pp, " x PP %ld (interleaved 1F1B, %ld chunks)",
-                 p->pp, p->vpp);
-    else if (p->pp > 1)
-        snprintf(pp, sizeof pp, " x PP %ld (%s)", p->pp,
-                 schedule_words(p->schedule));
-    if (p->zero > 0)
-        snprintf(dp, sizeof dp, "ZeRO-%ld over DP %ld", p->zero, p->dp);
-    else
-        snprintf(dp, sizeof dp, "plain DP %ld", p->dp);
-    snprintf(buf, size,
-             "TP %ld%s x EP %ld%s, %s, %s, %s, micro-batch %ld, global "
-             "batch %ld sequences",
-             p->tp, pp, p->ep, p->cp > 1 ? " x CP" : "", dp,
-             p->precision == MODEL_FP8 ? "FP8" : "BF16",
-             recompute_words(p->recompute), p->mbs, p->gbs);
-}
-
-/* "TP 2, PP 2 (zb), EP 256, ZeRO-1, FP8, recompute none, mbs 1". */
-static void plan_short(const struct plan *p, char *buf, size_t size)
-{
-    char pp[48] = "", dp[32] = "";
-    if (p->pp > 1)
-        snprintf(pp, sizeof pp, ", PP %ld (%s)", p->pp,
-                 plan_schedule_str(p->schedule));
-    if (p->dp > 1 && p->zero > 0)
-        snprintf(dp, sizeof dp, ", ZeRO-%ld", p->zero);
-    else if (p->dp > 1)
-        snprintf(dp, sizeof dp, ", plain DP");
-    snprintf(buf, size, "TP %ld%s, EP %ld%s%s, %s, recompute %s, mbs %ld",
-             p->tp, pp, p->ep, p->cp > 1 ? ", CP" : "", dp,
-             p->precision == MODEL_FP8 ? "FP8" : "BF16",
-             plan_recompute_str(p->recompute), p->mbs);
-}
-
-/* The plain-words sentence for a family: the verdict under this
- * report's comm model, the other model's when it names another link,
- * and whether the plan fits. */
-static void family_why(const struct report *r,
-                       const struct report_family *f,
-                       char *buf,
-                       size_t size)
-{
-    char v[400], other[200] = "", fit[200] = "";
-    eval_out_verdict(&f->best, v, sizeof v);
-    if (f->best_other.t.bound != f->best.t.bound)
-        snprintf(other, sizeof other, " The %s model says %s-bound (%.2f).",
-                 xlsx_book_other_model(r),
-                 plans_table_bound_label(f->best_other.t.bound),
-                 f->best_other.t.comm_compute_ratio);
-    if (!f->best.fits)
-        snprintf(fit, sizeof fit,
-                 " No plan of this family fits: the fastest needs %.0f GiB "
-                 "per GPU.",
-                 f->best.mem.total / GIB);
-    snprintf(buf, size, "%c%s.%s%s",
-             v[0] >= 'a' && v[0] <= 'z' ? (char)(v[0] - 'a' + 'A') : v[0],
-             v + 1, other, fit);
-}
-
-static const struct report_validation *published(const struct report *r)
-{
-    size_t i;
-    for (i = 0; i < r->nvalidations; i++)
-        if (r->validation[i].current)
-            return &r->validation[i];
-    return NULL;
-}
-
 /* ---- Blocks ---- */
-
-/* A label / value / note row of the key figures. */
-static void kv(struct xlsx_book *b,
-               lxw_worksheet *ws,
-               size_t row,
-               const char *label,
-               double v,
-               enum xlsx_fmt f,
-               const char *note)
-{
-    xlsx_book_str(b, ws, row, col(KV_LABEL), label,
-                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
-    xlsx_book_num(b, ws, row, col(KV_VALUE), v, xlsx_book_fmt(b, f));
-    xlsx_book_str(b, ws, row, col(KV_NOTE), note,
-                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
-}
 
 /* A wrapped paragraph over the sheet's width, its row made tall enough. */
 static void paragraph(struct xlsx_book *b,
@@ -281,190 +227,251 @@ static void paragraph(struct xlsx_book *b,
                      xlsx_book_text_height(strlen(text_), TEXT_WIDTH, pt));
 }
 
-/* The verdict in words. */
-static size_t verdict(struct xlsx_book *b,
-                      lxw_worksheet *ws,
-                      size_t row,
-                      const struct report_family *bf)
+/* Defines name over the value cell of the key figure at row. */
+static void name_cell(struct xlsx_book *b, size_t row, const char *name)
 {
-    const struct report *r = b->r;
-    const struct cost_result *c = &bf->best;
-    char words[400], v[400], text_[1600], t1[48], t2[48];
-    double gpus = (double)c->plan.gpus, gpu_hours = c->t.days * 24 * gpus;
-    plan_words(&c->plan, words, sizeof words);
-    eval_out_verdict(c, v, sizeof v);
-    xlsx_book_thousands(c->t.tokens_per_s_per_gpu, t1, sizeof t1);
-    xlsx_book_thousands(gpu_hours, t2, sizeof t2);
-    if (c->fits)
-        snprintf(text_, sizeof text_,
-                 "Best plan: %s - %s. It is %s. At the speed of light it "
-                 "takes %.2f s per step: %s tokens/s per GPU, MFU %.0f%% of "
-                 "the BF16 peak; the %.1fT-token budget takes %.1f days on "
-                 "%.0f GPUs (%s GPU-hours, $%.2fM).",
-                 bf->name, words, v, c->t.step, t1, 100 * c->t.mfu,
-                 r->m->spec.tokens / 1e12, c->t.days, gpus, t2,
-                 c->t.cost_usd / 1e6);
-    else
-        snprintf(text_, sizeof text_,
-                 "No plan fits in %.1f GiB per GPU. The fastest, %s (%s), "
-                 "needs %.0f GiB; it is %s.",
-                 c->mem.capacity / GIB, bf->name, words, c->mem.total / GIB, v);
-    paragraph(b, ws, row, text_, XLSX_FMT_HEADLINE, 12);
+    char ref[64], c[8];
+    plans_table_col_name(col(KV_VALUE), c, sizeof c);
+    snprintf(ref, sizeof ref, "=%s!$%s$%zu", XLSX_SUMMARY_SHEET, c, row + 1);
+    xlsx_book_define(b, name, ref);
+}
+
+/* One key figure: label, value (a formula when live, else the C value;
+ * numeric, or text when s is not NULL), note. */
+static void kv(struct xlsx_book *b,
+               lxw_worksheet *ws,
+               size_t row,
+               const char *label,
+               const char *formula,
+               bool array,
+               double v,
+               const char *s,
+               enum xlsx_fmt f,
+               const char *note)
+{
+    struct xlsx_value x;
+    memset(&x, 0, sizeof x);
+    x.kind = s ? XLSX_TEXT : XLSX_NUM;
+    x.num = v;
+    x.str = s;
+    x.fmt = f;
+    x.array = array;
+    x.formula = b->big ? NULL : formula;
+    xlsx_book_str(b, ws, row, col(KV_LABEL), label,
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_table_cell(b, ws, &table, row, col(KV_VALUE), &x);
+    if (note)
+        xlsx_book_str(b, ws, row, col(KV_NOTE), note,
+                      xlsx_book_fmt(b, XLSX_FMT_NOTE));
+}
+
+/* "IFERROR(INDEX(PLANS_x,RECOMMENDED_ROW),msg)" into buf. */
+static const char *pick(const char *column, char *buf, size_t size)
+{
+    snprintf(buf, size, "IFERROR(INDEX(%s,RECOMMENDED_ROW)," INPUT_ERROR ")",
+             column);
+    return buf;
+}
+
+/* The links to the sheets the Summary cites. */
+static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    static const char *const sheets[] = {
+        "Glossary", "Assumptions", "Plans",    "Memory",     "Communication",
+        "Roofline", "Sensitivity", "Rejected", "Validation", "About"};
+    size_t i, c = col("family") + 1;
+    xlsx_book_str(b, ws, row, col("family"),
+                  "Sheets (links):", xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    for (i = 0; i < sizeof sheets / sizeof sheets[0]; i++) {
+        double room = 0;
+        size_t first;
+        if (c >= NCOLS) { /* the rest on the next row */
+            c = col("family") + 1;
+            row++;
+        }
+        first = c;
+        while (c < NCOLS && room < (double)strlen(sheets[i]) + 2)
+            room += columns[c++].width;
+        /* a link's text does not run into the next cell: merge its cells */
+        if (c - 1 > first)
+            xlsx_book_merge(b, ws, row, first, c - 1, "",
+                            xlsx_book_fmt(b, XLSX_FMT_LINK));
+        xlsx_book_link(b, ws, row, first, sheets[i], sheets[i]);
+    }
     return row + 1;
 }
 
-static size_t key_figures(struct xlsx_book *b,
-                          lxw_worksheet *ws,
-                          size_t row,
-                          const struct cost_result *c)
+/* The verdict, why not the baseline, the speed of light against reality,
+ * the ties and the other communication model, in words (at the report's
+ * inputs). */
+static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct report *r = b->r;
-    double gpus = (double)c->plan.gpus, gpu_hours = c->t.days * 24 * gpus;
-    char note[160];
+    const struct report_headline *h = &r->headline;
+    xlsx_book_str(b, ws, row++, col("family"), "Verdict",
+                  xlsx_book_fmt(b, XLSX_FMT_H2));
+    if (!h->any) {
+        paragraph(b, ws, row++, "No plan was evaluated.", XLSX_FMT_HEADLINE,
+                  12);
+        return row;
+    }
+    paragraph(b, ws, row++, h->verdict, XLSX_FMT_HEADLINE, 12);
+    if (r->baseline.sentence[0])
+        paragraph(b, ws, row++, r->baseline.sentence, XLSX_FMT_LABEL_WRAP, 11);
+    paragraph(b, ws, row++, h->difference, XLSX_FMT_WRAP, 11);
+    if (h->ties_text[0])
+        paragraph(b, ws, row++, h->ties_text, XLSX_FMT_WRAP, 11);
+    if (h->models[0])
+        paragraph(b, ws, row++, h->models, XLSX_FMT_WRAP, 11);
+    return row + 1;
+}
+
+/* The recommended plan's figures and the names over them: live. */
+static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    const struct report_headline *h = &r->headline;
+    const struct report_cost *sol = &h->sol;
+    char f[200], note[200], plan[256];
+    const struct report_row *best =
+        r->sheet_best >= 0 ? report_sheet_row(r, (size_t)r->sheet_best)
+                           : (r->nsheet ? report_sheet_row(r, 0) : NULL);
+    double best_row = r->sheet_best >= 0 ? (double)r->sheet_best + 1 : 1;
+    double rec_row = (double)r->sheet_recommended + 1;
+    size_t step_row;
+
+    if (!h->any || !best)
+        return row;
     xlsx_book_strf(b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_H2),
-                   "Best plan, key figures (%s model)",
-                   comm_model_str(r->comm));
-    kv(b, ws, row++, "Step time (s)", c->t.step, XLSX_FMT_SEC,
+                   "The recommended plan%s",
+                   b->big ? " (values)"
+                          : ": live, these figures follow edits on "
+                            "Assumptions");
+    xlsx_book_str(b, ws, row, col(KV_VALUE),
+                  h->has_expected ? "speed of light: a floor"
+                                  : "speed of light",
+                  xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
+    if (h->has_expected)
+        xlsx_book_str(b, ws, row, col("step"), "expected",
+                      xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
+    xlsx_book_height(b, ws, row, 30);
+    xlsx_book_str(b, ws, row++, col(KV_NOTE),
+                  h->has_expected
+                      ? "expected: on real kernels and network (calibrated); "
+                        "speed of light: no run of this plan is faster"
+                      : "a floor: no run of this plan is faster (see the "
+                        "difference above)",
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+
+    plan_format(&best->plan, plan, sizeof plan);
+    kv(b, ws, row, "Fastest fitting plan",
+       OR_MESSAGE("INDEX(PLANS_PLAN,BEST_ROW)"), false, 0, plan, XLSX_FMT_TEXT,
+       NULL);
+    name_cell(b, row++, "BEST_PLAN");
+    kv(b, ws, row, "its step time (s)", OR_MESSAGE(BEST_STEP), true, best->step,
+       NULL, XLSX_FMT_SEC, "the smallest PLANS_RANK_S among plans that fit");
+    name_cell(b, row++, "BEST_STEP_S");
+    kv(b, ws, row, "its row on Plans", OR_MESSAGE(BEST_ROW_F), true, best_row,
+       NULL, XLSX_FMT_INT, NULL);
+    name_cell(b, row++, "BEST_ROW");
+    snprintf(note, sizeof note,
+             "within TIE_PCT (%g%%) of the fastest and fitting: ties",
+             r->tie_pct);
+    kv(b, ws, row++, "Ties", OR_MESSAGE("SUMPRODUCT(" TIE ")"), false,
+       (double)h->ties, NULL, XLSX_FMT_CNT, note);
+    plan_format(&h->plan.plan, plan, sizeof plan);
+    kv(b, ws, row, "Recommended: most free memory of the ties",
+       OR_MESSAGE("INDEX(PLANS_PLAN,RECOMMENDED_ROW)"), false, 0, plan,
+       XLSX_FMT_LABEL, NULL);
+    name_cell(b, row++, "RECOMMENDED_PLAN");
+    kv(b, ws, row, "its row on Plans", OR_MESSAGE(RECOMMENDED_ROW_F), true,
+       rec_row, NULL, XLSX_FMT_INT, NULL);
+    name_cell(b, row++, "RECOMMENDED_ROW");
+    step_row = row;
+    kv(b, ws, row, "Step time (s)", pick("PLANS_RANK_S", f, sizeof f), false,
+       sol->step_s, NULL, XLSX_FMT_SEC,
        "pipeline bubble + optimizer step + the busiest of compute, IB, "
        "NVLink, HBM (overlapped)");
-    kv(b, ws, row++, "Tokens/s per GPU", c->t.tokens_per_s_per_gpu,
-       XLSX_FMT_CNT, "");
-    kv(b, ws, row++, "MFU", c->t.mfu, XLSX_FMT_PCT,
+    name_cell(b, row++, "RECOMMENDED_STEP_S");
+    kv(b, ws, row++, "Tokens/s per GPU", pick("PLANS_TPS", f, sizeof f), false,
+       sol->tokens_per_s_per_gpu, NULL, XLSX_FMT_CNT, NULL);
+    kv(b, ws, row++, "MFU", pick("PLANS_MFU", f, sizeof f), false, sol->mfu,
+       NULL, XLSX_FMT_PCT,
        "model FLOPs over each precision's own peak (FP8 GEMMs at the FP8 "
        "peak, the rest at BF16's): at most 100%");
     kv(b, ws, row++, "MFU, of the BF16 peak (DeepSeek's convention)",
-       c->t.mfu_bf16_peak, XLSX_FMT_PCT,
+       pick("PLANS_MFU_BF16_PEAK", f, sizeof f), false, sol->mfu_bf16_peak,
+       NULL, XLSX_FMT_PCT,
        "model FLOPs / (step x BF16 dense peak), as DeepSeek reports it: an "
        "FP8 plan can exceed 100%");
     snprintf(note, sizeof note,
-             "the model's budget of %.1fT tokens on %.0f GPUs",
-             r->m->spec.tokens / 1e12, gpus);
-    kv(b, ws, row++, "Days for the token budget", c->t.days, XLSX_FMT_DAYS,
+             "the model's budget of %.1fT tokens (TRAINING_TOKENS) on %ld "
+             "GPUs",
+             r->m->spec.tokens / 1e12, h->plan.plan.gpus);
+    kv(b, ws, row++, "Days for the token budget",
+       pick("PLANS_DAYS", f, sizeof f), false, sol->days, NULL, XLSX_FMT_DAYS,
        note);
-    kv(b, ws, row++, "GPU-hours for the budget", gpu_hours, XLSX_FMT_CNT, "");
-    snprintf(note, sizeof note, "at $%.2f per GPU-hour",
+    kv(b, ws, row++, "GPU-hours for the budget",
+       "IFERROR(INDEX(PLANS_COST,RECOMMENDED_ROW)/GPU_HOUR_USD," INPUT_ERROR
+       ")",
+       false, sol->gpu_hours, NULL, XLSX_FMT_CNT, NULL);
+    snprintf(note, sizeof note, "at GPU_HOUR_USD ($%.2f per GPU-hour)",
              r->hw->spec.gpu_hour_usd);
-    kv(b, ws, row++, "Cost for the budget", c->t.cost_usd, XLSX_FMT_USD_M,
-       note);
-    kv(b, ws, row++, "GPU-hours per 1T tokens", c->t.gpu_hours_per_trillion,
-       XLSX_FMT_CNT, "");
-    snprintf(note, sizeof note, "heaviest pipeline rank, of %.1f GiB per GPU",
-             c->mem.capacity / GIB);
-    kv(b, ws, row++, "Memory per GPU (GiB)", c->mem.total / GIB, XLSX_FMT_GIB,
-       note);
-    return row;
-}
-
-/* The verdict and the best plan's key figures; returns the next row. */
-static size_t headline(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
-{
-    const struct report *r = b->r;
-    const struct report_family *bf =
-        r->nfamilies ? &r->family[r->families_by_step[0]] : NULL;
-    xlsx_book_str(b, ws, row++, col("family"), "Verdict",
-                  xlsx_book_fmt(b, XLSX_FMT_H2));
-    if (!bf) {
-        xlsx_book_str(b, ws, row++, col("family"), "No plan was evaluated.",
-                      xlsx_book_fmt(b, XLSX_FMT_HEADLINE));
-        return row;
+    kv(b, ws, row++, "Cost for the budget", pick("PLANS_COST", f, sizeof f),
+       false, sol->cost_usd, NULL, XLSX_FMT_USD_M, note);
+    kv(b, ws, row++, "GPU-hours per 1T tokens", pick("PLANS_GPUH", f, sizeof f),
+       false, sol->gpu_hours_per_trillion, NULL, XLSX_FMT_CNT, NULL);
+    snprintf(note, sizeof note,
+             "heaviest pipeline rank, of %.1f GiB (HBM_GIB); fits at %.1f "
+             "(HEADROOM_PCT %g%% kept free)",
+             h->capacity_gib, h->usable_gib, r->headroom_pct);
+    kv(b, ws, row++, "Memory per GPU (GiB)",
+       pick("PLANS_MEM_TOTAL", f, sizeof f), false, h->memory_gib, NULL,
+       XLSX_FMT_GIB, note);
+    kv(b, ws, row++, "Free memory per GPU (GiB)",
+       pick("PLANS_HEADROOM_GIB", f, sizeof f), false, h->headroom_gib, NULL,
+       XLSX_FMT_GIB, NULL);
+    if (h->has_expected) { /* the expected figures beside, as values */
+        const struct report_cost *e = &h->expected;
+        const double v[] = {e->step_s,   e->tokens_per_s_per_gpu,
+                            e->mfu,      e->mfu_bf16_peak,
+                            e->days,     e->gpu_hours,
+                            e->cost_usd, e->gpu_hours_per_trillion};
+        static const enum xlsx_fmt fm[] = {
+            XLSX_FMT_SEC,  XLSX_FMT_CNT, XLSX_FMT_PCT,   XLSX_FMT_PCT,
+            XLSX_FMT_DAYS, XLSX_FMT_CNT, XLSX_FMT_USD_M, XLSX_FMT_CNT};
+        size_t i; /* the rows from Step time to GPU-hours per 1T */
+        for (i = 0; i < sizeof v / sizeof v[0]; i++)
+            xlsx_book_num(b, ws, step_row + i, col("step"), v[i],
+                          xlsx_book_fmt(b, fm[i]));
     }
-    row = verdict(b, ws, row, bf) + 1;
-    return key_figures(b, ws, row, &bf->best) + 1;
+    return row + 1;
 }
 
-/* "ZeRO-3 (FSDP) would turn compute-bound with ...". */
-static void zero3_note(const struct report *r,
-                       const struct report_family *f,
-                       char *buf,
-                       size_t size)
-{
-    char ib[120], nv[120];
-    const struct hardware_spec *s = &r->hw->spec;
-    if (f->ib_crossover_gbps < 0)
-        snprintf(ib, sizeof ib,
-                 "no IB bandwidth would do (latency alone exceeds compute)");
-    else if (f->ib_crossover_gbps == 0)
-        snprintf(ib, sizeof ib, "IB already keeps up");
-    else
-        snprintf(ib, sizeof ib, "IB at %.0f GB/s per GPU (now %g)",
-                 f->ib_crossover_gbps, s->ib_gbps);
-    if (f->nv_crossover_gbps < 0)
-        snprintf(nv, sizeof nv, "no NVLink bandwidth would do");
-    else if (f->nv_crossover_gbps == 0)
-        snprintf(nv, sizeof nv, "NVLink already keeps up");
-    else
-        snprintf(nv, sizeof nv, "NVLink at %.0f GB/s (now %g)",
-                 f->nv_crossover_gbps, s->nvlink_gbps);
-    snprintf(buf, size,
-             "ZeRO-3 (FSDP) would turn compute-bound with %s and %s; its "
-             "best plan is %s-bound now, comm/compute %.2f (see "
-             "Sensitivity).",
-             ib, nv, plans_table_bound_label(f->best.t.bound),
-             f->best.t.comm_compute_ratio);
-}
-
+/* The notes: the published plan, the sweep, the plans left out. */
 static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct report *r = b->r;
-    const struct report_validation *v = published(r);
-    long z3 = report_family_index(r, "ZeRO-3");
-    char a[32], b2[32], c[32], d[32], text_[1200];
-    uint64_t rejected =
-        r->enumerated >= r->valid ? r->enumerated - r->valid : 0;
-
     xlsx_book_str(b, ws, row++, col("family"), "Notes",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
-    if (v) {
-        char words[400];
-        plan_words(&v->plan, words, sizeof words);
-        xlsx_book_thousands((double)r->nrows, b2, sizeof b2);
-        if (v->rank > 0)
-            snprintf(text_, sizeof text_,
-                     "The published plan (%s: %s) ranks %ld of %s: "
-                     "predicted %.3f s per step, %s-bound, %s.",
-                     v->name, words, v->rank, b2, v->predicted.t.step,
-                     plans_table_bound_label(v->predicted.t.bound),
-                     v->predicted.fits ? "fits in memory"
-                                       : "does not fit in memory");
-        else
-            snprintf(text_, sizeof text_,
-                     "The published plan (%s: %s) is not among the plans "
-                     "kept here; predicted %.3f s per step, %s-bound.",
-                     v->name, words, v->predicted.t.step,
-                     plans_table_bound_label(v->predicted.t.bound));
-        paragraph(b, ws, row++, text_, XLSX_FMT_WRAP, 11);
-    }
-    if (z3 >= 0) {
-        zero3_note(r, &r->family[z3], text_, sizeof text_);
-        paragraph(b, ws, row++, text_, XLSX_FMT_WRAP, 11);
-    }
-    xlsx_book_thousands((double)r->enumerated, a, sizeof a);
-    xlsx_book_thousands((double)r->valid, b2, sizeof b2);
-    xlsx_book_thousands((double)r->fitting, c, sizeof c);
-    xlsx_book_thousands((double)rejected, d, sizeof d);
-    snprintf(text_, sizeof text_,
-             "Sweep: %s combinations, %s valid plans evaluated (%s fit in "
-             "memory), %s rejected (see Rejected).",
-             a, b2, c, d);
-    paragraph(b, ws, row++, text_, XLSX_FMT_WRAP, 11);
-    if (r->dropped > 0) {
-        xlsx_book_thousands((double)r->dropped, a, sizeof a);
-        xlsx_book_thousands((double)r->nrows, b2, sizeof b2);
-        snprintf(text_, sizeof text_,
-                 "%s valid plans were left out of Plans, which keeps the "
-                 "best %s (Excel's row limit or --top).",
-                 a, b2);
-        paragraph(b, ws, row++, text_, XLSX_FMT_WARN, 11);
-    }
+    if (r->note_published[0])
+        paragraph(b, ws, row++, r->note_published, XLSX_FMT_WRAP, 11);
+    paragraph(b, ws, row++, r->note_sweep, XLSX_FMT_WRAP, 11);
+    if (r->note_left_out[0])
+        paragraph(b, ws, row++, r->note_left_out, XLSX_FMT_WARN, 11);
     paragraph(b, ws, row++,
-              b->big ? "Figures on this sheet are as computed by roofplan. "
-                       "With this many plans, Plans holds their first 20 "
+              b->big ? "With this many plans, Plans holds their first 20 "
                        "columns as values (no live formulas) and an "
-                       "autofilter; plans.csv (--csv) has every column."
-                     : "Figures on this sheet are as computed by roofplan. "
-                       "The Plans sheet re-times every plan live when an "
-                       "input on Assumptions changes (e.g. IB_GBPS).",
-              XLSX_FMT_NOTE, 11);
+                       "autofilter, and this sheet's figures are values; "
+                       "plans.csv has every column."
+                     : "Live: the key figures above, the names BEST_PLAN, "
+                       "BEST_STEP_S, RECOMMENDED_PLAN and the family table's "
+                       "blue columns are formulas over the Plans sheet, which "
+                       "re-times every plan when an input on Assumptions "
+                       "changes (e.g. IB_GBPS). The sentences, the order of "
+                       "the families and the other model's columns are at the "
+                       "report's inputs.",
+              XLSX_FMT_NOTE_WRAP, 11);
     return row + 1;
 }
 
@@ -475,16 +482,18 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     const char *cm = comm_model_str(r->comm), *co = xlsx_book_other_model(r);
     struct xlsx_column cols[NCOLS];
     struct xlsx_table t = table;
-    char h[6][64];
+    char h[6][96];
     static const int model_col[6] = {S_STEP,   S_BOUND,   S_RATIO,
                                      S_STEP_O, S_BOUND_O, S_RATIO_O};
     struct fam_row fr;
-    size_t i, k;
+    size_t i, k, first;
+    lxw_conditional_format cf;
+    char grey[PLANS_FORMULA_MAX];
 
     memcpy(cols, columns, sizeof cols);
     for (k = 0; k < 6; k++) { /* "Step, topo (s)", "Bound, flat" */
-        snprintf(h[k], sizeof h[k], "%s, %s", columns[model_col[k]].header,
-                 k < 3 ? cm : co);
+        snprintf(h[k], sizeof h[k], "%s, %s%s", columns[model_col[k]].header,
+                 k < 3 ? cm : co, k < 3 ? "" : " (values)");
         cols[model_col[k]].header = h[k];
     }
     t.col = cols;
@@ -494,28 +503,59 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &t, row);
     xlsx_book_height(b, ws, row++, 44);
+    first = row;
     for (i = 0; i < r->nfamilies; i++) {
         size_t fi = (size_t)r->families_by_step[i];
         char a[32], b2[32];
+        fr.r = r;
         fr.f = &r->family[fi];
-        fr.swatch = xlsx_book_fill(b, report_family_color(r, fi));
-        family_why(r, fr.f, fr.why, sizeof fr.why);
-        plan_short(&fr.f->best.plan, fr.plan, sizeof fr.plan);
+        fr.live = !b->big && fr.f->sheet_row >= 0;
+        fr.swatch = xlsx_book_fill(b, fr.f->color);
+        plan_format(&fr.f->best.plan, fr.plan, sizeof fr.plan);
         xlsx_book_thousands((double)fr.f->fitting, a, sizeof a);
         xlsx_book_thousands((double)fr.f->plans, b2, sizeof b2);
         snprintf(fr.count, sizeof fr.count, "%s / %s", a, b2);
         xlsx_table_row(b, ws, &t, row, &fr);
-        xlsx_book_height(
-            b, ws, row,
-            fmax(xlsx_book_text_height(strlen(fr.why), columns[S_WHY].width, 9),
-                 xlsx_book_text_height(strlen(fr.plan), columns[S_PLAN].width,
-                                       9)));
+        xlsx_book_height(b, ws, row,
+                         fmax(xlsx_book_text_height(strlen(fr.f->why),
+                                                    columns[S_WHY].width, 9),
+                              xlsx_book_text_height(strlen(fr.plan),
+                                                    columns[S_PLAN].width, 9)));
         row++;
     }
+    if (row > first && !b->big) {
+        /* live: a family that stops fitting turns its bound grey and its
+         * fit red */
+        memset(&cf, 0, sizeof cf);
+        cf.type = LXW_CONDITIONAL_TYPE_CELL;
+        cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
+        cf.value_string = "0"; /* 1 / 0 formulas, shown TRUE / FALSE */
+        cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
+        xlsx_book_check(b,
+                        worksheet_conditional_format_range(
+                            ws, (lxw_row_t)first, (lxw_col_t)col("fits"),
+                            (lxw_row_t)(row - 1), (lxw_col_t)col("fits"), &cf),
+                        "worksheet_conditional_format_range (fits)");
+        if (xlsx_table_formula(&table, "NOT({fits})", first, grey,
+                               sizeof grey)) {
+            memset(&cf, 0, sizeof cf);
+            cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
+            cf.value_string = grey;
+            cf.format = xlsx_book_fmt(b, XLSX_FMT_NA_BOUND);
+            xlsx_book_check(b,
+                            worksheet_conditional_format_range(
+                                ws, (lxw_row_t)first, (lxw_col_t)col("bound"),
+                                (lxw_row_t)(row - 1), (lxw_col_t)col("bound"),
+                                &cf),
+                            "worksheet_conditional_format_range (bound)");
+        }
+    }
     xlsx_book_merge(b, ws, row++, col("family"), NCOLS - 1,
-                    "Bound: the resource whose time sets the overlapped step. "
-                    "Comm/compute: the busiest link's time over the compute "
-                    "time (below 1, communication can hide under compute).",
+                    "Bound: the resource whose time sets the overlapped step "
+                    "(grey: the plan does not fit). Comm/compute: the "
+                    "busiest link's time over the compute time (below 1, "
+                    "communication can hide under compute). Blue headers: "
+                    "live formulas over the Plans sheet.",
                     xlsx_book_fmt(b, XLSX_FMT_NOTE));
     return row + 1;
 }
@@ -525,14 +565,12 @@ void xlsx_summary_write(struct xlsx_book *b,
                         const char *step_png)
 {
     const struct report *r = b->r;
-    char when[64];
     size_t row = 0, k;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
-    xlsx_book_page(ws, true);
+    xlsx_book_page(b, ws, true);
     for (k = 0; k < NCOLS; k++) /* one range each: the layout's grid */
         xlsx_book_width(b, ws, k, k, columns[k].width);
-    xlsx_book_when(r, when, sizeof when);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
                    "Parallelism plan for %s on %ld x %s", r->m->spec.name,
@@ -541,23 +579,30 @@ void xlsx_summary_write(struct xlsx_book *b,
         b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_SUBTITLE),
         "%s; %s communication model (also shown: %s); roofplan %s, %s",
         r->hw->spec.cluster_name, comm_model_str(r->comm),
-        xlsx_book_other_model(r), r->version, when);
-    row++;
-    row = headline(b, ws, row);
+        xlsx_book_other_model(r), r->version, r->when);
+    row = links(b, ws, row) + 1;
+    row = verdict(b, ws, row);
+    row = key_figures(b, ws, row);
     row = notes(b, ws, row);
     row = families(b, ws, row);
     if (step_png) {
         lxw_image_options io;
+        lxw_row_t breaks[] = {(lxw_row_t)row, 0}; /* the chart on its page */
+        xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
+                        "worksheet_set_h_pagebreaks");
         memset(&io, 0, sizeof io);
         io.x_scale = io.y_scale = 0.8;
         io.description = "Step-time breakdown per family";
-        xlsx_book_str(b, ws, row++, col("family"), "Step time per family",
-                      xlsx_book_fmt(b, XLSX_FMT_H2));
+        xlsx_book_strf(
+            b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_H2),
+            "Step time per family (chart at the inputs of %s)", r->when);
         xlsx_book_check(b,
                         worksheet_insert_image_opt(ws, (lxw_row_t)row,
                                                    (lxw_col_t)col("family"),
                                                    step_png, &io),
                         "worksheet_insert_image (step breakdown)");
+        row += 37; /* 720 px */
     }
+    xlsx_book_print_area(b, ws, 0, row, NCOLS - 1);
     worksheet_activate(ws);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plans_table.h"
+#include "terms.h"
 
 #define KEY_MAX  32
 #define COLS_MAX 64 /* columns of an Excel table */
@@ -18,7 +19,7 @@
 size_t xlsx_table_col(const struct xlsx_table *t, const char *key)
 {
     size_t k;
-    for (k = 0; k < t->ncols; k++)
+    for (k = 0; t && k < t->ncols; k++)
         if (strcmp(t->col[k].key, key) == 0)
             return k;
     return SIZE_MAX;
@@ -106,13 +107,57 @@ bool xlsx_table_formula(const struct xlsx_table *t,
                 return false;
             s = end + 1;
         } else {
-            if (used + 2 > size)
+            /* a string as it is; anything else one token the registry
+             * knows (an unknown name fails, as in plans_table) */
+            const char *end = *s == '"' ? strchr(s + 1, '"') : NULL;
+            size_t len = *s == '"' ? (end ? (size_t)(end - s) + 1 : 0)
+                                   : terms_template_token(s);
+            if (len == 0 || used + len + 1 > size)
                 return false;
-            buf[used++] = *s++;
+            memcpy(buf + used, s, len);
+            used += len;
             buf[used] = '\0';
+            s += len;
         }
     }
     return true;
+}
+
+void xlsx_table_cell(struct xlsx_book *b,
+                     struct lxw_worksheet *ws,
+                     const struct xlsx_table *t,
+                     size_t row,
+                     size_t col,
+                     const struct xlsx_value *v)
+{
+    char formula[XLSX_TABLE_FORMULA_MAX];
+    struct lxw_format *f = v->raw ? v->raw : xlsx_book_fmt(b, v->fmt);
+    static const struct xlsx_table none = {NULL, 0, XLSX_FMT_NONE, NULL};
+    if (v->kind == XLSX_EMPTY)
+        return;
+    if (v->formula) {
+        if (!xlsx_table_formula(t ? t : &none, v->formula, row, formula,
+                                sizeof formula)) {
+            char what[160];
+            snprintf(what, sizeof what, "formula template %.120s", v->formula);
+            xlsx_book_invalid(b, what);
+            return;
+        }
+        if (v->array && v->kind == XLSX_NUM)
+            xlsx_book_array_num(b, ws, row, col, formula, v->num, f);
+        else if (v->kind == XLSX_NUM)
+            xlsx_book_formula_num(b, ws, row, col, formula, v->num, f);
+        else if (v->kind == XLSX_BOOL) /* a 1 / 0 result: see XLSX_FMT_FITS */
+            xlsx_book_formula_num(b, ws, row, col, formula, v->flag ? 1 : 0, f);
+        else
+            xlsx_book_formula_str(b, ws, row, col, formula, v->str, f);
+    } else if (v->kind == XLSX_NUM) {
+        xlsx_book_num(b, ws, row, col, v->num, f);
+    } else if (v->kind == XLSX_BOOL) {
+        xlsx_book_bool(b, ws, row, col, v->flag, f);
+    } else {
+        xlsx_book_str(b, ws, row, col, v->str, f);
+    }
 }
 
 void xlsx_table_row(struct xlsx_book *b,
@@ -121,45 +166,20 @@ void xlsx_table_row(struct xlsx_book *b,
                     size_t row,
                     const void *item)
 {
-    char formula[XLSX_TABLE_FORMULA_MAX];
     struct xlsx_value v;
     size_t k;
     for (k = 0; k < t->ncols; k++) {
-        struct lxw_format *f;
         v.kind = XLSX_EMPTY;
         v.num = 0;
         v.flag = false;
         v.str = "";
         v.formula = t->col[k].formula;
+        v.array = false;
         v.fmt = t->col[k].fmt;
         v.raw = NULL;
         v.buf[0] = '\0';
         t->get(item, t->col[k].id, &v);
-        f = v.raw ? v.raw : xlsx_book_fmt(b, v.fmt);
-        if (v.kind == XLSX_EMPTY)
-            continue;
-        if (v.formula) {
-            if (!xlsx_table_formula(t, v.formula, row, formula,
-                                    sizeof formula)) {
-                char what[160];
-                snprintf(what, sizeof what, "formula template %s", v.formula);
-                xlsx_book_invalid(b, what);
-                continue;
-            }
-            if (v.kind == XLSX_NUM)
-                xlsx_book_formula_num(b, ws, row, k, formula, v.num, f);
-            else
-                xlsx_book_formula_str(
-                    b, ws, row, k, formula,
-                    v.kind == XLSX_BOOL ? (v.flag ? "TRUE" : "FALSE") : v.str,
-                    f);
-        } else if (v.kind == XLSX_NUM) {
-            xlsx_book_num(b, ws, row, k, v.num, f);
-        } else if (v.kind == XLSX_BOOL) {
-            xlsx_book_bool(b, ws, row, k, v.flag, f);
-        } else {
-            xlsx_book_str(b, ws, row, k, v.str, f);
-        }
+        xlsx_table_cell(b, ws, t, row, k, &v);
     }
 }
 

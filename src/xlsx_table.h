@@ -31,13 +31,15 @@ enum xlsx_kind {
 
 /* One cell as the getter gives it. Before the call, fmt and formula hold
  * the column's; the getter may replace them for this row. A formula
- * cell's value is its cached result (the C value). */
+ * cell's value is its cached result (the C value); an XLSX_BOOL formula
+ * returns 1 or 0 (XLSX_FMT_FITS shows it as TRUE / FALSE). */
 struct xlsx_value {
     int kind; /* enum xlsx_kind */
     double num;
     bool flag;
     const char *str;     /* XLSX_TEXT; may point into buf */
     const char *formula; /* template without '='; NULL: a value */
+    bool array;          /* the formula is an array formula (numbers) */
     enum xlsx_fmt fmt;
     struct lxw_format *raw; /* a format made for this cell; NULL: fmt */
     char buf[480];          /* for the getter's text or template */
@@ -75,6 +77,20 @@ void xlsx_table_header(struct xlsx_book *b,
                        const struct xlsx_table *t,
                        size_t row);
 
+/*
+ * Writes cell v (a value, or v->formula compiled against t's columns for
+ * row `row`, cached with v's value) at row, col. A template that does not
+ * compile is recorded as an error (xlsx_book_invalid), so a name missing
+ * from the registry fails the workbook. t may be NULL: a template with
+ * no {key}.
+ */
+void xlsx_table_cell(struct xlsx_book *b,
+                     struct lxw_worksheet *ws,
+                     const struct xlsx_table *t,
+                     size_t row,
+                     size_t col,
+                     const struct xlsx_value *v);
+
 /* Writes one row at row: each column from t->get(item, id, ...), a
  * formula where the value has one (expanded for this row). */
 void xlsx_table_row(struct xlsx_book *b,
@@ -100,8 +116,10 @@ void xlsx_table_excel(struct xlsx_book *b,
 
 /*
  * Expands template tmpl for 0-based row `row` into buf, with a leading
- * '='. False (buf then unusable) for an unknown key, an unbalanced
- * brace, a reference above row 1, or a result longer than size.
+ * '='. False (buf then unusable) for an unknown key, a name the time
+ * model's registry does not know (terms_template_token: a renamed input
+ * fails here as in plans_table), an unbalanced brace or quote, a
+ * reference above row 1, or a result longer than size.
  */
 bool xlsx_table_formula(const struct xlsx_table *t,
                         const char *tmpl,

@@ -40,9 +40,9 @@ static const char *const narrow[] = {"space.tp=1",
                                      "space.recompute=selective",
                                      "space.mbs=1"};
 
-static const char *const charts[] = {"roofline-ib", "roofline-nvlink",
+static const char *const charts[] = {"roofline-ib",    "roofline-nvlink",
                                      "step-breakdown", "memory",
-                                     "sensitivity-ib"};
+                                     "sensitivity-ib", "sensitivity-nvlink"};
 
 struct fixture {
     struct model m;
@@ -155,8 +155,8 @@ static void test_plot_out_write_matches_golden(void **state)
     assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d), STATUS_OK);
     assert_true(pf.gnuplot_missing);
     assert_false(pf.rendered);
-    assert_int_equal(pf.ncharts, 5);
-    for (i = 0; i < 5; i++)
+    assert_int_equal(pf.ncharts, PLOT_CHARTS);
+    for (i = 0; i < PLOT_CHARTS; i++)
         for (k = 0; k < 2; k++) {
             const char *ext = k ? ".dat" : ".gp";
             char got_path[128], want_path[128];
@@ -272,7 +272,7 @@ static void test_plot_out_write_renders_png_and_svg(void **state)
         fail_msg("%s", d.msg);
     assert_true(pf.rendered);
     assert_false(pf.gnuplot_missing);
-    for (i = 0; i < 5; i++) {
+    for (i = 0; i < PLOT_CHARTS; i++) {
         char want[128];
         snprintf(want, sizeof want, "%s/%s.png", f->dir, charts[i]);
         assert_string_equal(pf.chart[i].png, want);
@@ -320,7 +320,7 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
         if (access(path, F_OK) == 0)
             fail_msg("%s exists: a name was executed", path);
     }
-    for (i = 0; i < 5; i++)
+    for (i = 0; i < PLOT_CHARTS; i++)
         check_svg(pf.chart[i].svg);
     /* the text is shown as given, newlines as spaces */
     svg = slurp(pf.chart[0].svg, NULL);
@@ -416,13 +416,13 @@ static void test_plot_out_abort_stops_gnuplot(void **state)
     assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
                      STATUS_OK);
     assert_string_equal(job.gnuplot, prog);
-    for (c = 0; c < 5; c++) {
+    for (c = 0; c < PLOT_CHARTS; c++) {
         assert_true(atomic_load(&job.runs[c].running));
         assert_int_equal(getpgid(job.runs[c].pid), job.runs[c].pid);
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
     plot_out_abort(&job);
-    for (c = 0; c < 5; c++)
+    for (c = 0; c < PLOT_CHARTS; c++)
         assert_false(atomic_load(&job.runs[c].running));
     assert_int_equal(plot_out_finish(&job, &pf, &d), STATUS_PLOT);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -455,7 +455,7 @@ static void test_plot_out_abort_before_start_spawns_nothing(void **state)
     snprintf(want, sizeof want,
              "%s: gnuplot was stopped before the charts were drawn", f->dir);
     assert_string_equal(d.msg, want);
-    for (c = 0; c < 5; c++) {
+    for (c = 0; c < PLOT_CHARTS; c++) {
         assert_false(job.runs[c].spawned);
         assert_int_equal(job.runs[c].fd, -1);
     }

@@ -445,9 +445,92 @@ static void test_sweep_defaults_divisions(void **state)
     sweep_release(&sf);
 }
 
+/* [report]: the shipped values, which are also the defaults. */
+static void test_sweep_report_section(void **state)
+{
+    struct sweep_file sf;
+    struct diag d;
+    const struct sweep_spec *s = &sf.spec;
+    (void)state;
+    assert_int_equal(load_one("report.tie_pct=2", &sf, &d), STATUS_OK);
+    assert_string_equal(s->r_baseline, "ZeRO-3");
+    assert_int_equal(s->r_sens_ib.n, 11);
+    assert_true(s->r_sens_ib.v[0] == 12.5 && s->r_sens_ib.v[10] == 400);
+    assert_int_equal(s->r_sens_nv.n, 8);
+    assert_true(s->r_sens_nv.v[2] == 160);
+    assert_true(s->r_headroom_pct == 10 && s->r_tie_pct == 2);
+    assert_int_equal(s->r_plans_sheet, 2000);
+    sweep_release(&sf);
+}
+
+/* A grid must ascend and hold at most 16 bandwidths; the headroom stays
+ * below 90%. */
+static void test_sweep_report_rejects(void **state)
+{
+    struct sweep_file sf;
+    struct diag d;
+    (void)state;
+    assert_int_equal(load_one("report.sens_ib_gbps=50 25", &sf, &d),
+                     STATUS_RANGE);
+    assert_string_equal(
+        d.msg, "tests/data/snap/sweeps/default.ini: report.sens_ib_gbps: "
+               "bandwidths must ascend, got 25 after 50");
+    assert_int_equal(load_one("report.sens_nvlink_gbps=1..17 +1", &sf, &d),
+                     STATUS_RANGE);
+    assert_string_equal(d.msg, "tests/data/snap/sweeps/default.ini: "
+                               "report.sens_nvlink_gbps: expected 1 to 16 "
+                               "bandwidths, got 17");
+    /* a --set out of range is a usage error naming the argument */
+    assert_int_equal(load_one("report.headroom_pct=95", &sf, &d), STATUS_USAGE);
+    assert_non_null(strstr(d.msg, "--set report.headroom_pct=95"));
+    assert_non_null(strstr(d.msg, "0..90"));
+}
+
+/* A plan fits when it leaves the headroom free: with 10% of H800's 79.21
+ * GiB, at most 71.289 GiB; each family's lightest plan is the least
+ * memory of its plans. */
+static void test_sweep_headroom_and_lightest(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct report r;
+    struct cost_ctx ctx, other;
+    static const char *const sets[] = {"space.tp=1 2", "space.pp=1 16",
+                                       "space.ep=1 64", "space.mbs=1 2"};
+    size_t i, nfit = 0;
+    double least[REPORT_FAMILIES_MAX];
+    (void)state;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    build(f, &sf, 2, &r, &ctx, &other);
+    assert_true(r.headroom_pct == 10);
+    for (i = 0; i < r.nfamilies; i++)
+        least[i] = INFINITY;
+    for (i = 0; i < r.nrows; i++) {
+        const struct report_row *w = &r.rows[i];
+        bool want = w->mem.total <= 0.9 * w->mem.capacity;
+        assert_int_equal(w->fits, want);
+        nfit += want;
+        if (w->mem.total < least[w->family])
+            least[w->family] = w->mem.total;
+    }
+    assert_int_equal(r.fitting, nfit);
+    assert_int_equal(r.nrows, r.valid); /* all kept: every plan seen */
+    for (i = 0; i < r.nfamilies; i++) {
+        assert_true(r.family[i].has_lightest);
+        assert_true(r.family[i].lightest_mem.total == least[i]);
+    }
+    report_free(&r);
+    cost_ctx_release(&ctx);
+    cost_ctx_release(&other);
+    sweep_release(&sf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweep_report_section),
+        cmocka_unit_test(test_sweep_report_rejects),
+        cmocka_unit_test(test_sweep_headroom_and_lightest),
         cmocka_unit_test(test_sweep_count_by_hand),
         cmocka_unit_test(test_sweep_batch_rounding_and_reasons),
         cmocka_unit_test(test_sweep_ranking_and_families),

@@ -21,6 +21,8 @@
 
 #include "cost.h"
 #include "plans_table.h"
+#include "sweep.h"
+#include "xlsx_table.h"
 #include "report.h"
 #include "terms.h"
 #include "test_util.h"
@@ -136,7 +138,7 @@ static struct value reference(struct parser *p, const char *id, size_t n)
         double x;
         snprintf(name, sizeof name, "%.*s", (int)n, id);
         in = terms_input_find(name);
-        if (!in || !terms_input_value(in, p->sh->hw, p->sh->m, &x)) {
+        if (!in || !terms_input_value(in, p->sh->hw, p->sh->m, NULL, &x)) {
             fail_at(p, "unknown name");
             return num(0);
         }
@@ -311,7 +313,8 @@ static void plan_row(const struct fixture *f,
                      const struct model *m,
                      const char *text,
                      struct sheet *sh,
-                     struct cost_times *t)
+                     struct cost_times *t,
+                     struct memory *mem)
 {
     struct plan p;
     struct cost_ctx ctx;
@@ -329,6 +332,8 @@ static void plan_row(const struct fixture *f,
     row.mem = r.mem;
     row.fits = r.fits;
     row.family = -1;
+    if (mem)
+        *mem = r.mem;
     cost_times(&r.work, &f->hw, m, p.precision, t);
     f->rep->m = m;
     memset(sh, 0, sizeof *sh);
@@ -346,6 +351,35 @@ static void plan_row(const struct fixture *f,
         sh->cell[i].flag = v.flag;
         snprintf(sh->cell[i].str, sizeof sh->cell[i].str, "%s", v.str);
     }
+}
+
+/* Every memory term's template on the same row gives the C value: the
+ * runtime's share and the total as memory.c computed them, the headroom,
+ * and the fit with the sweep's default headroom (10%). */
+static void check_memory(const struct fixture *f,
+                         const struct sheet *sh,
+                         const struct memory *mem)
+{
+    size_t n, i;
+    const struct terms_mem_term *mt = terms_memory(&n);
+    struct terms_mem_env env = {mem, &f->hw, 10};
+    assert_int_equal(n, TERMS_MEM_COUNT);
+    for (i = 0; i < n; i++) {
+        struct plans_formula fm;
+        char text[PLANS_FORMULA_MAX];
+        struct value v;
+        assert_int_equal(mt[i].id, (int)i);
+        if (!plans_table_formula_compile(mt[i].formula, &fm))
+            fail_msg("%s: template does not compile: %s", mt[i].key,
+                     mt[i].formula);
+        plans_table_formula_expand(&fm, 1, text, sizeof text);
+        v = evaluate(text, sh);
+        assert_int_equal(v.kind, V_NUM);
+        assert_near(v.num, mt[i].c(&env), 1e-12);
+    }
+    /* the C side repeats memory.c */
+    assert_near(mt[TERMS_MEM_OTHER].c(&env) * 1073741824.0, mem->other, 1e-12);
+    assert_near(mt[TERMS_MEM_TOTAL].c(&env) * 1073741824.0, mem->total, 1e-12);
 }
 
 /* Every term's template, on row 2 of a sheet holding the plan, gives the
@@ -391,14 +425,17 @@ static void test_terms_templates_match_c(void **state)
     };
     struct sheet sh;
     struct cost_times t;
+    struct memory mem;
     size_t i;
     for (i = 0; i < sizeof moe_plans / sizeof moe_plans[0]; i++) {
-        plan_row(f, &f->moe, moe_plans[i], &sh, &t);
+        plan_row(f, &f->moe, moe_plans[i], &sh, &t, &mem);
         check_terms(&sh, &t);
+        check_memory(f, &sh, &mem);
     }
     for (i = 0; i < sizeof gpt_plans / sizeof gpt_plans[0]; i++) {
-        plan_row(f, &f->gpt, gpt_plans[i], &sh, &t);
+        plan_row(f, &f->gpt, gpt_plans[i], &sh, &t, &mem);
         check_terms(&sh, &t);
+        check_memory(f, &sh, &mem);
     }
 }
 
@@ -413,7 +450,8 @@ static void test_terms_bound_ties_go_to_compute(void **state)
     char text[PLANS_FORMULA_MAX];
     struct value v;
     int bound;
-    plan_row(f, &f->moe, "gpus=64 tp=2 pp=2 ep=8 zero=1 mbs=1 gbs=64", &sh, &t);
+    plan_row(f, &f->moe, "gpus=64 tp=2 pp=2 ep=8 zero=1 mbs=1 gbs=64", &sh, &t,
+             NULL);
     sh.cell[plans_table_find("comm_sm")] = num(0);
     sh.cell[plans_table_find("ib_steady")] =
         sh.cell[plans_table_find("compute")];
@@ -445,7 +483,7 @@ static void test_terms_derived_inputs_match_c(void **state)
         double c;
         struct plans_formula fm;
         struct value v;
-        assert_true(terms_input_value(&in[i], &f->hw, &f->moe, &c));
+        assert_true(terms_input_value(&in[i], &f->hw, &f->moe, NULL, &c));
         if (in[i].origin != TERMS_DERIVED)
             continue;
         assert_true(plans_table_formula_compile(in[i].formula, &fm));
@@ -467,21 +505,98 @@ static void test_terms_inputs_are_schema_keys(void **state)
     const struct terms_input *in = terms_inputs(&n);
     double v;
     for (i = 0; i < n; i++) {
-        const struct datafile_meta *meta;
+        const struct datafile_schema *schema;
         long k;
         if (in[i].origin == TERMS_DERIVED)
             continue;
-        meta = in[i].origin == TERMS_HARDWARE ? &f->hw.meta : &f->moe.meta;
-        k = datafile_field_index(meta->schema, in[i].section, in[i].key);
+        schema = in[i].origin == TERMS_HARDWARE ? hardware_schema()
+                 : in[i].origin == TERMS_MODEL  ? model_schema()
+                                                : sweep_schema();
+        k = datafile_field_index(schema, in[i].section, in[i].key);
         if (k < 0)
             fail_msg("%s: no key %s.%s", in[i].name, in[i].section, in[i].key);
+        assert_int_equal(terms_input_field(&in[i]), k);
         assert_string_equal(
-            meta->schema->fields[k].unit ? meta->schema->fields[k].unit : "",
-            in[i].unit);
+            schema->fields[k].unit ? schema->fields[k].unit : "", in[i].unit);
     }
-    assert_true(
-        terms_input_value(terms_input_find("IB_GBPS"), &f->hw, &f->moe, &v));
+    assert_true(terms_input_value(terms_input_find("IB_GBPS"), &f->hw, &f->moe,
+                                  NULL, &v));
     assert_near(v * terms_input_find("IB_GBPS")->si, f->hw.ib_bps, 1e-15);
+    /* a sweep input without a sweep file: the schema's default, 10% */
+    assert_true(terms_input_value(terms_input_find("HEADROOM_PCT"), &f->hw,
+                                  &f->moe, NULL, &v));
+    assert_near(v, 10, 1e-15);
+}
+
+/* The fit rule by hand: H800's 79.21 GiB less 10% is 71.289 GiB. */
+static void test_terms_fits_by_hand(void **state)
+{
+    const double gib = 1073741824.0;
+    (void)state;
+    assert_true(terms_fits(71.28 * gib, 79.21 * gib, 10));
+    assert_false(terms_fits(71.30 * gib, 79.21 * gib, 10));
+    assert_true(terms_fits(79.21 * gib, 79.21 * gib, 0));
+    assert_false(terms_fits(40 * gib, 79.21 * gib, 50)); /* 39.6 usable */
+}
+
+/* A collective's link-time templates (the Communication sheet's) give
+ * terms_collective_time(): 90 GB over 50 GB/s and 2,000 calls at 55 us
+ * is 1.8 + 0.11 s (by hand); no bytes, no latency. */
+static void test_terms_collective_time_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_column cols[] = {
+        {"calls", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 0},
+        {"ib_gb", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 1},
+        {"nv_gb", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 2},
+        {"ib_s", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 3},
+        {"nv_s", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 4},
+    };
+    struct xlsx_table t = {cols, 5, XLSX_FMT_NONE, NULL};
+    struct sheet sh;
+    char text[XLSX_TABLE_FORMULA_MAX];
+    memset(&sh, 0, sizeof sh);
+    sh.hw = &f->hw;
+    sh.m = &f->moe;
+    sh.ncells = 3;
+    sh.cell[0] = num(2000);
+    sh.cell[1] = num(90);
+    sh.cell[2] = num(0);
+    assert_true(
+        xlsx_table_formula(&t, terms_template("ib_s"), 0, text, sizeof text));
+    assert_near(evaluate(text, &sh).num, 1.8 + 2000 * 55e-6, 1e-12);
+    assert_near(
+        terms_collective_time(90e9, 2000, f->hw.ib_bps, f->hw.ib_latency_s),
+        1.8 + 2000 * 55e-6, 1e-12);
+    assert_true(
+        xlsx_table_formula(&t, terms_template("nv_s"), 0, text, sizeof text));
+    assert_near(evaluate(text, &sh).num, 0, 1e-15);
+    assert_near(terms_collective_time(0, 2000, f->hw.nvlink_bps,
+                                      f->hw.nvlink_latency_s),
+                0, 1e-15);
+}
+
+/* The workbook's own names are upper case, distinct from the inputs and
+ * known to the compilers; an unknown name is not. */
+static void test_terms_workbook_names(void **state)
+{
+    size_t n, i, k;
+    const struct terms_name *names = terms_names(&n);
+    (void)state;
+    for (i = 0; i < n; i++) {
+        assert_null(terms_input_find(names[i].name));
+        assert_true(terms_name_known(names[i].name, false));
+        for (k = 0; names[i].name[k]; k++)
+            assert_true(isupper((unsigned char)names[i].name[k]) ||
+                        isdigit((unsigned char)names[i].name[k]) ||
+                        names[i].name[k] == '_');
+        for (k = i + 1; k < n; k++)
+            assert_string_not_equal(names[i].name, names[k].name);
+    }
+    assert_true(terms_name_known("BEST_PLAN", false));
+    assert_false(terms_name_known("BEST_PLANS", false));
+    assert_true(terms_name_known("INDEX", true));
+    assert_false(terms_name_known("INDIRECT", true));
 }
 
 /* A template that names an input the registry lacks does not compile:
@@ -500,6 +615,28 @@ static void test_terms_unknown_names_rejected(void **state)
     assert_false(plans_table_formula_compile("{precision}=\"fp8", &fm));
 }
 
+/* xlsx_table's compiler checks names with the same lexer. */
+static void test_terms_unknown_names_rejected_in_sheets(void **state)
+{
+    struct xlsx_column cols[] = {
+        {"x", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 0},
+    };
+    struct xlsx_table t = {cols, 1, XLSX_FMT_NONE, NULL};
+    char buf[XLSX_TABLE_FORMULA_MAX];
+    (void)state;
+    assert_true(xlsx_table_formula(&t, "MIN({x},IB_GBPS)", 3, buf, sizeof buf));
+    assert_string_equal(buf, "=MIN(A4,IB_GBPS)");
+    assert_true(xlsx_table_formula(&t, "IF({x}>0,\"a b\",\"IB_X\")", 0, buf,
+                                   sizeof buf));
+    assert_string_equal(buf, "=IF(A1>0,\"a b\",\"IB_X\")");
+    assert_false(xlsx_table_formula(&t, "{x}*IB_GBPSX", 0, buf, sizeof buf));
+    assert_false(xlsx_table_formula(&t, "{x}*Plans!A1", 0, buf, sizeof buf));
+    assert_false(
+        xlsx_table_formula(&t, "INDIRECT(\"A1\")", 0, buf, sizeof buf));
+    assert_false(xlsx_table_formula(&t, "\"open", 0, buf, sizeof buf));
+    assert_false(xlsx_table_formula(&t, "{y}", 0, buf, sizeof buf));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,6 +645,10 @@ int main(void)
         cmocka_unit_test(test_terms_derived_inputs_match_c),
         cmocka_unit_test(test_terms_inputs_are_schema_keys),
         cmocka_unit_test(test_terms_unknown_names_rejected),
+        cmocka_unit_test(test_terms_unknown_names_rejected_in_sheets),
+        cmocka_unit_test(test_terms_fits_by_hand),
+        cmocka_unit_test(test_terms_collective_time_by_hand),
+        cmocka_unit_test(test_terms_workbook_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -206,7 +206,7 @@ static void test_xlsx_out_write_is_reproducible(void **state)
 static void test_xlsx_out_write_failure_keeps_old_file(void **state)
 {
     struct fixture *f = *state;
-    struct xlsx_images img = {NULL, NULL, NULL};
+    struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL};
     char path[128], png[128], want[256];
     struct diag d;
     size_t n = 0;
@@ -234,7 +234,8 @@ static void test_xlsx_out_write_failure_keeps_old_file(void **state)
 static void test_xlsx_out_write_missing_image(void **state)
 {
     struct fixture *f = *state;
-    struct xlsx_images img = {NULL, NULL, "/nonexistent/step.png"};
+    struct xlsx_images img = {NULL, NULL, "/nonexistent/step.png",
+                              NULL, NULL, NULL};
     char path[128], want[256];
     struct diag d;
     diag_init(&d);
@@ -358,7 +359,7 @@ static void test_xlsx_out_memory_total(void **state)
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
     assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
-    xml = zip_entry(path, "xl/worksheets/sheet4.xml");
+    xml = zip_entry(path, "xl/worksheets/sheet5.xml");
     for (row = 5; row < 5 + f->rep.nfamilies; row++) {
         double part[7], total;
         int k;
@@ -385,8 +386,9 @@ static void test_xlsx_out_memory_total(void **state)
     unlink(path);
 }
 
-/* A collective's IB and NVLink times repeat cost.c's link time over the
- * named inputs, and the roofs' ridge stays between its edges. */
+/* A collective's IB and NVLink times are the registry's link-time
+ * templates over the named inputs, and the roofs' ridge stays between its
+ * edges. */
 static void test_xlsx_out_formulas(void **state)
 {
     struct fixture *f = *state;
@@ -396,8 +398,8 @@ static void test_xlsx_out_formulas(void **state)
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
     assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
-    comm = zip_entry(path, "xl/worksheets/sheet5.xml");
-    roof = zip_entry(path, "xl/worksheets/sheet6.xml");
+    comm = zip_entry(path, "xl/worksheets/sheet6.xml");
+    roof = zip_entry(path, "xl/worksheets/sheet7.xml");
     book = zip_entry(path, "xl/workbook.xml");
     /* row 4: the first collective (H calls, J IB GB, K NVLink GB) */
     formula(comm, "L4", fm, sizeof fm);
@@ -405,18 +407,62 @@ static void test_xlsx_out_formulas(void **state)
     formula(comm, "M4", fm, sizeof fm);
     assert_string_equal(fm, "K4/NVLINK_GBPS+IF(K4&gt;0,H4*NVLINK_LATENCY_US*"
                             "1E-06,0)");
-    /* rows 53-55: BF16 over IB, left edge, ridge, right edge */
-    formula(roof, "C54", fm, sizeof fm);
-    assert_string_equal(fm, "MIN(MAX(BF16_TFLOPS_USED*1000/IB_GBPS,C53),C55)");
-    formula(roof, "D54", fm, sizeof fm);
-    assert_string_equal(fm, "MIN(BF16_TFLOPS_USED,C54*IB_GBPS/1000)");
-    assert_true(cell(roof, "C53") <= cell(roof, "C54"));
-    assert_true(cell(roof, "C54") <= cell(roof, "C55"));
+    /* rows 101-103: FP8 achievable over IB, 104-106: BF16; left edge,
+     * ridge, right edge */
+    formula(roof, "C102", fm, sizeof fm);
+    assert_string_equal(fm, "MIN(MAX(RIDGE_IB_FP8,C101),C103)");
+    formula(roof, "C105", fm, sizeof fm);
+    assert_string_equal(fm, "MIN(MAX(RIDGE_IB_BF16,C104),C106)");
+    formula(roof, "D105", fm, sizeof fm);
+    assert_string_equal(fm, "MIN(BF16_TFLOPS_USED,C105*IB_GBPS/1000)");
+    assert_true(cell(roof, "C104") <= cell(roof, "C105"));
+    assert_true(cell(roof, "C105") <= cell(roof, "C106"));
     assert_non_null(strstr(book, "<definedName name=\"IB_GBPS\">"
-                                 "Assumptions!$D$"));
+                                 "Assumptions!$B$"));
     free(comm);
     free(roof);
     free(book);
+    unlink(path);
+}
+
+/* The Summary's names: BEST_STEP_S and the rest are defined over Summary
+ * cells, the Plans columns over their ranges; the cached values are the C
+ * figures: the fastest fitting plan's step, the recommended plan's. */
+static void test_xlsx_out_summary_names(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const names[] = {
+        "BEST_PLAN",       "BEST_STEP_S",      "BEST_ROW",
+        "RECOMMENDED_ROW", "RECOMMENDED_PLAN", "RECOMMENDED_STEP_S",
+        "PLANS_PLAN",      "PLANS_RANK_S",     "PLANS_FITS"};
+    const struct report *r = &f->rep;
+    char path[128], tag[96], ref[16];
+    struct diag d;
+    char *book, *summary, *at;
+    size_t i;
+    diag_init(&d);
+    assert_true(r->sheet_best >= 0);
+    snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
+    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    book = zip_entry(path, "xl/workbook.xml");
+    summary = zip_entry(path, "xl/worksheets/sheet1.xml");
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(tag, sizeof tag, "<definedName name=\"%s\">", names[i]);
+        if (!strstr(book, tag))
+            fail_msg("name %s is not defined", names[i]);
+    }
+    snprintf(tag, sizeof tag, "<definedName name=\"PLANS_RANK_S\">Plans!$");
+    assert_non_null(strstr(book, tag));
+    /* BEST_STEP_S: Summary!$F$n; its cached value is the C best step */
+    at = strstr(book, "<definedName name=\"BEST_STEP_S\">Summary!$F$");
+    assert_non_null(at);
+    snprintf(
+        ref, sizeof ref, "F%ld",
+        strtol(at + strlen("<definedName name=\"BEST_STEP_S\">Summary!$F$"),
+               NULL, 10));
+    assert_true(cell(summary, ref) == r->rows[r->sheet[r->sheet_best]].step);
+    free(book);
+    free(summary);
     unlink(path);
 }
 
@@ -551,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_xlsx_out_write_read_only_dir),
         cmocka_unit_test(test_xlsx_out_memory_total),
         cmocka_unit_test(test_xlsx_out_formulas),
+        cmocka_unit_test(test_xlsx_out_summary_names),
         cmocka_unit_test(test_csv_out_field_quotes_when_needed),
         cmocka_unit_test(test_csv_out_write_rows),
         cmocka_unit_test(test_plans_table_col_name),

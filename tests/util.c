@@ -86,6 +86,8 @@ void util_report(struct report *r,
             validation_load_inputs(&runs[i], NULL, ctx->m, ctx->hw, &in[i], &d);
     if (st == STATUS_OK)
         st = figures_validations(r, runs, in, n, ctx, other, &d);
+    if (st == STATUS_OK)
+        st = figures_views(r, other, &d);
     for (i = 0; i < loaded; i++)
         validation_inputs_release(&in[i]);
     if (st != STATUS_OK)

@@ -8,6 +8,8 @@ has openpyxl).
   xlsx_check.py csv PLANS_CACHED.csv plans.csv      (cached = C values)
   xlsx_check.py set-name IN.xlsx OUT.xlsx NAME VALUE
   xlsx_check.py rebound CACHED_DIR RECALC_DIR       (after IB_GBPS=400)
+  xlsx_check.py best REPORT.xlsx RECALC_DIR         (BEST_PLAN, BEST_STEP_S)
+  xlsx_check.py inputs REPORT.xlsx                  (every input is read)
 
 Each prints what it checked and exits 1 on the first failed check.
 """
@@ -20,13 +22,17 @@ import sys
 import zipfile
 
 REL = 1e-9
-SHEETS = ["Summary", "Assumptions", "Plans", "Memory", "Communication",
-          "Roofline", "Sensitivity", "Rejected", "Validation", "About"]
+SHEETS = ["Summary", "Glossary", "Assumptions", "Plans", "Memory",
+          "Communication", "Roofline", "Sensitivity", "Rejected",
+          "Validation", "About"]
 NAMES = ["IB_GBPS", "NVLINK_GBPS", "BF16_ACHIEVABLE_TFLOPS",
          "FP8_ACHIEVABLE_TFLOPS", "BF16_PEAK_TFLOPS", "HBM_GIB",
          "HBM_ACHIEVABLE_TBPS", "CLOCK_DERATE", "COMM_SMS", "SMS",
          "IB_LATENCY_US", "NVLINK_LATENCY_US", "GPU_HOUR_USD",
-         "TRAINING_TOKENS", "COMPUTE_DERATE", "GPU_NAME", "MODEL_NAME"]
+         "TRAINING_TOKENS", "COMPUTE_DERATE", "HEADROOM_PCT", "TIE_PCT",
+         "FRAGMENTATION_PCT", "NCCL_BUFFERS_GIB", "CUDA_CONTEXT_GIB",
+         "BEST_PLAN", "BEST_STEP_S", "BEST_ROW", "RECOMMENDED_PLAN",
+         "RECOMMENDED_ROW", "PLANS_PLAN", "PLANS_RANK_S", "PLANS_FITS"]
 
 
 def fail(msg):
@@ -64,8 +70,11 @@ def structure(path):
     for n in NAMES:
         if n not in names:
             fail("defined name %s missing" % n)
-    if not names["IB_GBPS"].startswith("Assumptions!$D$"):
+    if not names["IB_GBPS"].startswith("Assumptions!$B$"):
         fail("IB_GBPS refers to %s" % names["IB_GBPS"])
+    for n in ["GPU_NAME", "MODEL_NAME", "MODEL_LAYERS"]:
+        if n in names:  # values no formula reads are not inputs
+            fail("%s is a defined name" % n)
     ws = wb["Plans"]
     head = [c.value for c in next(ws.iter_rows(min_row=1, max_row=1))]
     row2 = [c.value for c in next(ws.iter_rows(min_row=2, max_row=2))]
@@ -79,10 +88,8 @@ def structure(path):
                  % (h, row2[head.index(h)] if h in head else None))
     if "IB_GBPS" not in row2[head.index("IB (s)")]:
         fail("IB (s) does not use IB_GBPS: %s" % row2[head.index("IB (s)")])
-    a = wb["Assumptions"]
-    cell = names["GPU_NAME"].split("!")[1].replace("$", "")
-    if not isinstance(a[cell].value, str):
-        fail("GPU_NAME is not a string cell")
+    if "HEADROOM_PCT" not in row2[head.index("Fits")]:
+        fail("Fits does not use HEADROOM_PCT: %s" % row2[head.index("Fits")])
     with zipfile.ZipFile(path) as z:
         tables = [n for n in z.namelist() if n.startswith("xl/tables/")]
         t = [z.read(n).decode() for n in tables]
@@ -155,20 +162,40 @@ def compare(cached_dir, recalc_dir):
           % (total, len(SHEETS), len(plans) - 1, len(plans[0]), REL))
 
 
+def fits(v):
+    """A Fits cell as TRUE/FALSE: the sheet caches its formula's 1 / 0
+    (shown as TRUE / FALSE); plans.csv writes TRUE / FALSE."""
+    return {"1": "TRUE", "0": "FALSE"}.get(v, v)
+
+
 def csv_check(cached, plans_csv):
+    """Every Plans row (the plans that fit, best first, up to the limit,
+    and each family's best) equals plans.csv's row of the same rank, and
+    plans.csv has every plan, ranked first."""
     a, b = read_csv(cached), read_csv(plans_csv)
     if a[0] != b[0]:
         fail("plans.csv header differs from the Plans sheet:\n%s\n%s"
              % (a[0], b[0]))
-    if len(a) != len(b):
-        fail("Plans has %d rows, plans.csv %d" % (len(a), len(b)))
-    for i, (ra, rb) in enumerate(zip(a, b)):
+    rank, fit = a[0].index("Rank"), a[0].index("Fits")
+    by_rank = {r[rank]: r for r in b[1:] if r[rank]}
+    if len(b) - 1 < len(a) - 1:
+        fail("Plans has %d rows, plans.csv only %d" % (len(a), len(b)))
+    last = 0
+    for i, ra in enumerate(a[1:]):
+        rb = by_rank.get(ra[rank])
+        if rb is None:
+            fail("Plans row %d: rank %r not in plans.csv" % (i + 2, ra[rank]))
+        if int(ra[rank]) <= last:
+            fail("Plans row %d: rank %s after %d" % (i + 2, ra[rank], last))
+        last = int(ra[rank])
+        ra = list(ra)
+        ra[fit] = fits(ra[fit])
         for j, (va, vb) in enumerate(zip(ra, rb)):
             if not same(va, vb, 1e-15):
                 fail("row %d col %s: Plans cached %r, plans.csv %r"
-                     % (i + 1, a[0][j], va, vb))
-    print("csv: plans.csv equals the Plans sheet's cached values "
-          "(%d rows)" % (len(a) - 1))
+                     % (i + 2, a[0][j], va, vb))
+    print("csv: the Plans sheet's %d rows equal plans.csv's rows of their "
+          "rank (plans.csv: %d plans)" % (len(a) - 1, len(b) - 1))
 
 
 def set_name(src, dst, name, value):
@@ -201,7 +228,7 @@ def rebound(cached_dir, recalc_dir):
     b = read_csv(exports(recalc_dir)["Plans"])
     h = a[0]
     fam, bound, step = h.index("Family"), h.index("Bound"), h.index("Step (s)")
-    fits, ib, comp = h.index("Fits"), h.index("IB (s)"), h.index("Compute (s)")
+    fit_col, ib, comp = h.index("Fits"), h.index("IB (s)"), h.index("Compute (s)")
     z3 = [(ra, rb) for ra, rb in zip(a[1:], b[1:])
           if ra[fam].startswith("ZeRO-3")]
     changed = [1 for ra, rb in z3 if ra[bound] != rb[bound]]
@@ -222,7 +249,7 @@ def rebound(cached_dir, recalc_dir):
                  if float(rb[step]) < float(ra[step]) * (1 - 1e-9))
 
     def key(r):
-        return (r[fits] != "TRUE", float(r[step]))
+        return (fits(r[fit_col]) != "TRUE", float(r[step]))
     order = sorted(range(len(b) - 1), key=lambda i: key(b[i + 1]))
     moved = sum(1 for pos, i in enumerate(order) if pos != i)
     if moved == 0:
@@ -232,6 +259,112 @@ def rebound(cached_dir, recalc_dir):
           "compute (%.1f s); %d plans faster; %d change rank"
           % (len(changed), len(z3), float(ra[ib]), float(rb[ib]),
              float(rb[comp]), faster, moved))
+
+
+def first_column(path, sheet):
+    """The first column (1-based) holding a value: ssconvert's CSV export
+    starts there (the Summary's column A holds only colour swatches)."""
+    import openpyxl
+    ws = openpyxl.load_workbook(path, read_only=True)[sheet]
+    cols = [c.column for row in ws.iter_rows() for c in row
+            if getattr(c, "value", None) not in (None, "")]
+    return min(cols)
+
+
+def name_cell(path, name):
+    """(sheet, row, col), 0-based in ssconvert's CSV export of the sheet,
+    of the cell defined name `name` is."""
+    sheet, cell = defined_names(path)[name].split("!")
+    m = re.match(r"\$?([A-Z]+)\$?(\d+)$", cell)
+    col = 0
+    for ch in m.group(1):
+        col = col * 26 + ord(ch) - 64
+    return sheet, int(m.group(2)) - 1, col - first_column(path, sheet)
+
+
+def best(path, recalc_dir):
+    """After a recalculation, BEST_STEP_S is the smallest step among the
+    Plans rows that fit and BEST_PLAN that row's plan; RECOMMENDED_PLAN is
+    a fitting plan within TIE_PCT of it with the most free memory."""
+    ex = exports(recalc_dir)
+    plans = read_csv(ex["Plans"])
+    h = plans[0]
+    step, fit = h.index("Step (s)"), h.index("Fits")
+    plan, free = h.index("Plan (roofplan eval syntax)"), h.index("HBM free (GiB)")
+    rows = [r for r in plans[1:] if fits(r[fit]) == "TRUE"]
+    if not rows:
+        fail("no plan fits after the recalculation")
+    want = min(rows, key=lambda r: float(r[step]))
+
+    def value(name):
+        sheet, r, c = name_cell(path, name)
+        return read_csv(ex[sheet])[r][c]
+    got_step, got_plan = value("BEST_STEP_S"), value("BEST_PLAN")
+    if not same(got_step, want[step], REL):
+        fail("BEST_STEP_S %s, the fastest fitting plan takes %s"
+             % (got_step, want[step]))
+    if got_plan != want[plan]:
+        fail("BEST_PLAN %r, the fastest fitting plan is %r"
+             % (got_plan, want[plan]))
+    names = defined_names(path)
+    tie = float(read_csv(ex["Assumptions"])[name_cell(path, "TIE_PCT")[1]]
+                [name_cell(path, "TIE_PCT")[2]])
+    ties = [r for r in rows
+            if float(r[step]) <= float(want[step]) * (1 + tie / 100)]
+    most = max(float(r[free]) for r in ties)
+    rec = value("RECOMMENDED_PLAN")
+    if rec not in [r[plan] for r in ties if same(r[free], str(most), REL)]:
+        fail("RECOMMENDED_PLAN %r is not the tie with the most free memory"
+             % rec)
+    print("best: BEST_PLAN and BEST_STEP_S name the fastest of %d fitting "
+          "plans (%s s); RECOMMENDED_PLAN the most free memory of %d ties "
+          "(%d names defined)" % (len(rows), got_step, len(ties), len(names)))
+
+
+def inputs(path):
+    """Every cell styled as an input on Assumptions is a defined name some
+    formula of the workbook reads, and every name a formula reads that is
+    on Assumptions is styled as an input or a derived rate."""
+    import openpyxl
+    wb = openpyxl.load_workbook(path)
+    names = defined_names(path)
+    formulas = []
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and c.value.startswith("="):
+                    formulas.append(c.value)
+                elif getattr(c.value, "text", None):  # array formulas
+                    formulas.append(c.value.text)
+    text = "\n".join(formulas)
+    a = wb["Assumptions"]
+    styled = []
+    for row in a.iter_rows():
+        for c in row:
+            fill = c.fill.fgColor.rgb if c.fill and c.fill.fgColor else None
+            if fill and str(fill).endswith("FFF9D6") and c.column == 2 \
+                    and c.row > 4:
+                styled.append("$%s$%d" % (c.column_letter, c.row))
+    by_ref = {v.split("!")[1]: k for k, v in names.items()
+              if v.startswith("Assumptions!")}
+    unread = []
+    for ref in styled:
+        n = by_ref.get(ref)
+        if n is None:
+            fail("input cell %s has no name" % ref)
+        if not re.search(r"\b%s\b" % n, text):
+            unread.append(n)
+    if unread:
+        fail("inputs no formula reads: %s" % ", ".join(unread))
+    validated = set()
+    for dv in a.data_validations.dataValidation:
+        for rng in str(dv.sqref).split():
+            validated.add("$%s$%s" % re.match(r"([A-Z]+)(\d+)", rng).groups())
+    missing = [by_ref[r] for r in styled if r not in validated]
+    if missing:
+        fail("inputs without a validation: %s" % ", ".join(missing))
+    print("inputs: %d input cells on Assumptions, each read by a formula "
+          "and validated (%d formulas)" % (len(styled), len(formulas)))
 
 
 def main(argv):
@@ -248,6 +381,10 @@ def main(argv):
         set_name(*args)
     elif cmd == "rebound" and len(args) == 2:
         rebound(*args)
+    elif cmd == "best" and len(args) == 2:
+        best(*args)
+    elif cmd == "inputs" and len(args) == 1:
+        inputs(*args)
     else:
         fail("usage:" + __doc__)
 

@@ -1,26 +1,31 @@
 # roofline-nvlink.gp: written by roofplan from templates/roofline-nvlink.gp.in; edit and re-run `gnuplot roofline-nvlink.gp` in this directory.
-# Roofline over NVLink: every plan that fits, coloured by family, under
+# Roofline over NVLink: every plan that fits, translucent in its family's
+# colour (dense clouds show density, none hides another), under
 # the compute roofs (solid: achievable; dashed: datasheet peak) and the
-# link's bandwidth slope. Numbers come from the data file and the values
+# link's bandwidth slope; the best plan of the fastest few families
+# numbered, the published plan circled, the baseline's best plan crossed
+# when none of it fits. Numbers come from the data file and the values
 # below; labels were placed by roofplan to avoid each other.
 #
 # Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
 
 # ---- values from the report ----
-title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over NVLink (intra-node)'
-sub1 = 'Each dot is a plan that fits in 79.2 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic.'
-sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of each family.'
-footer = 'roofplan test, topo communication model; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
+title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over NVLink (intra-node), speed of light'
+sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic.'
+sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of the 5 fastest families.'
+footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'operational intensity over NVLink: FLOPs per byte, per GPU per step'
 ylabel_text = 'attained TFLOP/s per GPU (executed FLOPs / step time)'
 data = './roofline-nvlink.dat'
 NFAM = 3
 HAVE_PUBLISHED = 1
+HAVE_BASELINE = 1
 array fam_color[3]
+array fam_dot[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s'
-fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s'
-fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s'
+fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s'
+fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
 set lmargin at screen 0.075
@@ -32,7 +37,7 @@ set terminal pngcairo size 1600,900 noenhanced font 'Sans,15' background rgb '#F
 set output './roofline-nvlink.png'
 
 set logscale xy 10
-set xrange [1000:1000000]
+set xrange [100:100000]
 set yrange [10:4353.8]
 set format x '%.0s%c'
 set format y '%g'
@@ -48,7 +53,8 @@ set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
 set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
 set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
-set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1
+# label boxes let the dots behind them show through
+set style textbox opaque fillcolor rgb '#50FFFFFF' noborder margins 2,1
 
 set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 spacing 1.2 font ',14'
 set key title 'plans that fit, by family (best step)' font ',14' left
@@ -57,25 +63,28 @@ set label '' at 9895, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
 set label '' at 9125, 1460 point pt 7 ps 1.6 lc rgb '#000000' front
 set label '' at 4945, 989 point pt 7 ps 1.6 lc rgb '#555555' front
 set label '' at 4737.5, 758 point pt 7 ps 1.6 lc rgb '#000000' front
-set label 'FP8 peak 1,979 TFLOP/s' at 936679, 2310.05 right front boxed font ',13' textcolor rgb '#555555'
-set label 'FP8 achievable 1,460 TFLOP/s' at 936679, 1704.23 right front boxed font ',13' textcolor rgb '#000000'
-set label 'BF16 peak 989 TFLOP/s' at 936679, 1154.44 right front boxed font ',13' textcolor rgb '#555555'
-set label 'BF16 achievable 758 TFLOP/s' at 936679, 649.371 right front boxed font ',13' textcolor rgb '#000000'
-set label 'NVLink achievable 160 GB/s' at 1591.67, 211.726 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
-set label 'NVLink peak 200 GB/s' at 1413.61, 340.063 center rotate by 34.5 front font ',14' textcolor rgb '#555555'
-set label '9.89k' at 8514.7, 2675.2 left front boxed font ',13'
-set arrow from 9895, 1979 to 9895, 2393.53 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 9.12k FLOP/B' at 2677.98, 1945.26 left front boxed font ',13'
-set arrow from 9125, 1460 to 8679.4, 1740.44 nohead front lw 1.2 lc rgb '#333333'
-set label '4.95k' at 4255.2, 1336.93 left front boxed font ',13'
-set arrow from 4945, 989 to 4945, 1196.16 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 4.74k FLOP/B' at 1390.35, 1009.93 left front boxed font ',13'
-set arrow from 4737.5, 758 to 4506.15, 903.599 nohead front lw 1.2 lc rgb '#333333'
+set label 'FP8 peak 1,979 TFLOP/s' at 93667.9, 2310.05 right front boxed font ',13' textcolor rgb '#555555'
+set label 'FP8 achievable 1,460 TFLOP/s' at 93667.9, 1704.23 right front boxed font ',13' textcolor rgb '#000000'
+set label 'BF16 peak 989 TFLOP/s' at 93667.9, 1154.44 right front boxed font ',13' textcolor rgb '#555555'
+set label 'BF16 achievable 758 TFLOP/s' at 93667.9, 649.371 right front boxed font ',13' textcolor rgb '#000000'
+set label 'NVLink achievable 160 GB/s' at 577.4, 76.8063 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
+set label 'NVLink peak 200 GB/s' at 410.244, 98.6898 center rotate by 34.5 front font ',14' textcolor rgb '#555555'
+set label '9.89k' at 6262.41, 1979 left front boxed font ',13'
+set arrow from 9895, 1979 to 8681.56, 1979 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 9.12k FLOP/B' at 2470.2, 1460 left front boxed font ',13'
+set arrow from 9125, 1460 to 8005.98, 1460 nohead front lw 1.2 lc rgb '#333333'
+set label '4.95k' at 3129.62, 989 left front boxed font ',13'
+set arrow from 4945, 989 to 4338.59, 989 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 4.74k FLOP/B' at 1282.48, 758 left front boxed font ',13'
+set arrow from 4737.5, 758 to 4156.53, 758 nohead front lw 1.2 lc rgb '#333333'
 
 set label '' at 16145.6328032, 1053.62538772 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 21023.2, 405.691 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 21023.2, 319.248 left front boxed font ',14'
-set arrow from 16145.6, 1053.63 to 20480.3, 457.33 nohead front lw 1.2 lc rgb '#333333'
+set label 'published plan' at 1043.48, 3477.32 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 1043.48, 2736.38 left front boxed font ',14'
+set arrow from 16145.6, 1053.63 to 12728.4, 2427.41 nohead front lw 1.2 lc rgb '#333333'
+set label 'ZeRO-3 (the baseline): its best plan' at 247.369, 27.2895 left front boxed font ',14'
+set label 'does not fit in memory' at 247.369, 21.4747 left front boxed font ',14'
+set arrow from 229.213, 36.6721 to 240.98, 30.763 nohead front lw 1.2 lc rgb '#333333'
 set label '1' at 12929.3, 602.401 left front boxed font ',14'
 set arrow from 16145.6, 1053.63 to 14246.1, 679.078 nohead front lw 1.2 lc rgb '#333333'
 set label '2' at 6888.56, 539.851 left front boxed font ',14'
@@ -87,9 +96,10 @@ plot \
     for [i=1:NFAM] NaN with points pt 7 ps 2 lc rgb fam_color[i] title fam_key[i], \
     NaN with points pt 7 ps 1.3 lc rgb '#777777' title 'FP8 plan', \
     NaN with points pt 9 ps 1.6 lc rgb '#777777' title 'BF16 plan', \
-    NaN with points pt 7 ps 2.4 lc rgb '#000000' title 'best plan of a family', \
+    NaN with points pt 7 ps 2.4 lc rgb '#000000' title 'best plan of a numbered family', \
     (HAVE_PUBLISHED ? NaN : 1/0) with points pt 6 ps 3 lw 3 lc rgb '#000000' title (HAVE_PUBLISHED ? 'published plan' : ''), \
-    for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_color[i > 1 ? i : 1] notitle, \
+    (HAVE_BASELINE ? NaN : 1/0) with points pt 2 ps 3 lw 3 lc rgb '#000000' title (HAVE_BASELINE ? 'baseline: best plan, does not fit' : ''), \
+    for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_dot[i > 1 ? i : 1] notitle, \
     (x >= 9895 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
     (x >= 9125 ? 1460 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x >= 4945 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
@@ -97,7 +107,8 @@ plot \
     (x * 0.16 < 1460 ? x * 0.16 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x * 0.2 < 1979 ? x * 0.2 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
     data index NFAM using 1:2 with points pt 7 ps 2.3 lc rgb '#000000' notitle, \
-    data index NFAM using 1:2:3 with points pt 7 ps 1.7 lc rgb variable notitle
+    data index NFAM using 1:2:3 with points pt 7 ps 1.7 lc rgb variable notitle, \
+    data index NFAM + 1 using 1:2 with points pt 2 ps 3 lw 3 lc rgb '#000000' notitle
 
 set output
 

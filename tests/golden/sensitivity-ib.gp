@@ -1,16 +1,20 @@
 # sensitivity-ib.gp: written by roofplan from templates/sensitivity-ib.gp.in; edit and re-run `gnuplot sensitivity-ib.gp` in this directory.
 # Sensitivity to InfiniBand bandwidth: the step time of the best fitting
 # plan of each family at IB bandwidths from the data file, log-log; today's
-# bandwidth and ZeRO-3's crossover (IB time = compute) marked. Filled dots
-# are compute-bound at that bandwidth, open ones bound by a link or HBM.
+# bandwidth marked, and the baseline's crossover where it turns
+# compute-bound on this link (else the line under the subtitles says what
+# binds). Filled dots are compute-bound at that bandwidth, open ones bound
+# by a link or HBM; a dashed curve is a family's fastest plan that does
+# not fit, re-timed.
 #
 # Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: step time against InfiniBand bandwidth'
-sub1 = 'The best fitting plan of each family at each bandwidth (the plan may change along a line); NVLink and compute stay as today.'
+sub1 = 'Speed of light. The best fitting plan of each family at each bandwidth (the plan may change along a line); everything else stays as today.'
 sub2 = 'Filled dots: compute-bound there; open: bound by a link or HBM. Flat lines do not need more IB.'
-footer = 'roofplan test, topo communication model; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
+sub3 = 'ZeRO-3: no IB bandwidth alone makes it compute-bound: at 808 GB/s its IB time meets compute, but NVLink still binds'
+footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'InfiniBand bandwidth per GPU, GB/s (log scale)'
 ylabel_text = 'time per step, s (log scale)'
 today_label = 'today: 50 GB/s'
@@ -19,22 +23,17 @@ NFAM = 4
 TODAY = 50
 array fam_name[4]
 array fam_color[4]
-fam_name[1] = 'ZeRO-1+PP+EP'; fam_color[1] = '#0072B2'
-fam_name[2] = 'ZeRO-3+PP+EP'; fam_color[2] = '#D55E00'
-fam_name[3] = 'ZeRO-3+EP'; fam_color[3] = '#009E73'
-fam_name[4] = 'ZeRO-3 (fastest plan; does not fit)'; fam_color[4] = '#000000'
 array fam_dash[4]
-
-fam_dash[1] = 0
-fam_dash[2] = 0
-fam_dash[3] = 0
-fam_dash[4] = 1
+fam_name[1] = 'ZeRO-1+PP+EP'; fam_color[1] = '#0072B2'; fam_dash[1] = 0
+fam_name[2] = 'ZeRO-3+PP+EP'; fam_color[2] = '#D55E00'; fam_dash[2] = 0
+fam_name[3] = 'ZeRO-3+EP'; fam_color[3] = '#009E73'; fam_dash[3] = 0
+fam_name[4] = 'ZeRO-3 (fastest plan; does not fit)'; fam_color[4] = '#000000'; fam_dash[4] = 1
 
 # ---- layout ----
 set lmargin at screen 0.075
 set rmargin at screen 0.725
 set bmargin at screen 0.125
-set tmargin at screen 0.835
+set tmargin at screen 0.795
 
 set terminal pngcairo size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
 set output './sensitivity-ib.png'
@@ -57,15 +56,14 @@ set ylabel ylabel_text font ',17' offset -1,0
 set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
 set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
 set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 105 sub3 at screen 0.015, screen 0.828 left font 'Sans Bold,15' textcolor rgb '#000000' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
 set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1
 
 set arrow 201 from TODAY, graph 0 to TODAY, graph 1 nohead lw 3 lc rgb '#000000' back
 set label 202 today_label at TODAY, graph 0.97 left offset 0.6,0 boxed font 'Sans Bold,15' front
-set label 'ZeRO-3 crossover: 808 GB/s (off the axis)' at graph 0.98, graph 0.97 right offset 0,0 front boxed font 'Sans Bold,14' textcolor rgb '#000000'
-set label 'IB time = compute there; still NVLink-bound' at graph 0.98, graph 0.97 right offset 0,-1.3 front boxed font ',14'
 
-set key at screen 0.74, screen 0.835 left top vertical Left reverse samplen 2.5 spacing 1.15 font ',14'
+set key at screen 0.74, screen 0.795 left top vertical Left reverse samplen 2.5 spacing 1.15 font ',14'
 set key title 'best plan of each family' font ',14' left
 
 plot \

@@ -10,9 +10,9 @@
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: where the step time goes (best plan of each family)'
-sub1 = 'Communication overlaps compute: only the part of the binding link''s time beyond compute is exposed. Diamond: the step with no overlap at all.'
-sub2 = 'Below the dashed line no plan of the family fits in 79.2 GiB (its fastest plan is shown).'
-footer = 'roofplan test, topo communication model; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
+sub1 = 'Speed of light. Only the binding link''s time beyond compute is exposed (it overlaps compute). Diamond: the step with no overlap.'
+sub2 = 'Below the dashed line no plan of the family fits in 71.3 GiB (10% of HBM kept free; its fastest plan is shown).'
+footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'time per step, s'
 data = './step-breakdown.dat'
 NROWS = 8

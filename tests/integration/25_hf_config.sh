@@ -65,7 +65,10 @@ hf_assumptions() {
     $PY - "$TMP/hf-report/report.xlsx" <<'PYEOF'
 import sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1])["Assumptions"]
-src = {(r[0], r[1]): r[6] for r in ws.iter_rows(values_only=True) if r[1]}
+# "File: section.key" is "model: training.seq_len"; Source beside it
+src = {tuple(r[4].split(": ", 1)[1].split(".", 1)): r[5]
+       for r in ws.iter_rows(values_only=True)
+       if isinstance(r[4], str) and ": " in r[4]}
 assert src[("model", "layers")] == "tests/data/hf/qwen3-8b.config.json: num_hidden_layers", src[("model", "layers")]
 assert src[("training", "seq_len")].startswith("data/training/default.ini:14:"), src[("training", "seq_len")]
 assert src[("attention", "qk_norm")].startswith("tests/data/hf/qwen3-8b.config.json: Qwen3"), src[("attention", "qk_norm")]

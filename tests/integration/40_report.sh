@@ -1,21 +1,26 @@
 # roofplan report: the workbook read back by real readers (openpyxl,
 # gnumeric's ssconvert), its formulas recalculated against their cached
-# values, a changed input re-timing the plans, byte-identical reruns,
-# atomic replacement. Sourced by tests/run_integration.sh.
+# values, a changed input re-timing the plans and re-naming the Summary's
+# best plan, every input cell read by a formula, byte-identical reruns,
+# atomic replacement, the size of the default report. Sourced by
+# tests/run_integration.sh.
 RP=${ROOFPLAN_RELEASE:-$ROOFPLAN} # the release build: the full sweep
 OUT=$TMP/report
 CHECK="$PY tests/xlsx_check.py"
 export SOURCE_DATE_EPOCH=1735689600
 
 expect 0 "wrote $OUT/report.xlsx, $OUT/plans.csv" -- \
-    $RP report -o "$OUT" --csv
+    $RP report -o "$OUT"
 check "report.xlsx and plans.csv written" test -s "$OUT/report.xlsx" -a -s "$OUT/plans.csv"
 check "no temporary files left" test "$(ls -A "$OUT" | grep -c '^\.')" -eq 0
 
 # Same inputs, same command line, same SOURCE_DATE_EPOCH: same bytes.
 cp "$OUT/report.xlsx" "$TMP/first.xlsx"
-expect 0 "" -- $RP report -o "$OUT" --csv
+expect 0 "" -- $RP report -o "$OUT"
 check "two runs give identical bytes" cmp "$TMP/first.xlsx" "$OUT/report.xlsx"
+# issue 14: small enough to send (an e-mail attachment adds a third)
+check "the default workbook is at most 5 MB" \
+    test "$(stat -c %s "$OUT/report.xlsx")" -le 5000000
 
 # A write that fails leaves nothing behind and says why (exit 1).
 mkdir -p "$TMP/blocked/report.xlsx/x"
@@ -36,6 +41,7 @@ elif ! command -v ssconvert >/dev/null; then
     echo "SKIP: workbook recalculation: no ssconvert (apt-get install --no-install-recommends gnumeric)"
 else
     check "workbook structure (openpyxl)" $CHECK structure "$OUT/report.xlsx"
+    check "every input cell is read by a formula" $CHECK inputs "$OUT/report.xlsx"
     SS="ssconvert -S -O format=raw -T Gnumeric_stf:stf_assistant"
     mkdir -p "$TMP/cached" "$TMP/recalc" "$TMP/ib400"
     # the cached values and a gnumeric recalculation, in parallel
@@ -44,7 +50,7 @@ else
     $SS --recalc "$OUT/report.xlsx" "$TMP/recalc/r_%n_%s.csv" >"$TMP/ss2.log" 2>&1
     wait $ss1
     check "cached values = plans.csv (the C values)" \
-        $CHECK csv "$TMP/cached/r_2_Plans.csv" "$OUT/plans.csv"
+        $CHECK csv "$TMP/cached/r_3_Plans.csv" "$OUT/plans.csv"
     check "every formula recalculates to its cached value (gnumeric)" \
         $CHECK compare "$TMP/cached" "$TMP/recalc"
     # IB at 400 GB/s: ZeRO-3 plans change bound, plans re-rank
@@ -53,13 +59,25 @@ else
     $SS --recalc "$TMP/ib400.xlsx" "$TMP/ib400/r_%n_%s.csv" >"$TMP/ss3.log" 2>&1
     check "IB_GBPS=400 re-times the plans (gnumeric)" \
         $CHECK rebound "$TMP/cached" "$TMP/ib400"
+    check "after IB_GBPS=400 BEST_PLAN and BEST_STEP_S name the fastest fitting plan" \
+        $CHECK best "$TMP/ib400.xlsx" "$TMP/ib400"
+    check "before: BEST_PLAN and BEST_STEP_S name the fastest fitting plan" \
+        $CHECK best "$OUT/report.xlsx" "$TMP/recalc"
+    # an input of 0 (past the cell's validation, which refuses it in Excel
+    # and LibreOffice) makes the Summary say so, not #DIV/0!
+    mkdir -p "$TMP/ib0"
+    check "set IB_GBPS=0" $CHECK set-name "$OUT/report.xlsx" "$TMP/ib0.xlsx" IB_GBPS 0
+    $SS --recalc "$TMP/ib0.xlsx" "$TMP/ib0/r_%n_%s.csv" >"$TMP/ss4.log" 2>&1
+    check "IB_GBPS=0: the Summary shows a message, no error values" bash -c \
+        "grep -q 'check the inputs on Assumptions' '$TMP/ib0/r_0_Summary.csv' && ! grep -q '#DIV/0\|#N/A\|#VALUE' '$TMP/ib0/r_0_Summary.csv'"
 fi
 unset SOURCE_DATE_EPOCH
 
-# --csv keeps every plan even when --top (or Excel's limit) cuts the
+# plans.csv keeps every plan even when --top (or Excel's limit) cuts the
 # ranking: the kept ones ranked first, the rest unranked, none twice.
+# (--csv is still accepted: plans.csv is always written.)
 expect 0 "" -- $RP report -q --no-charts --csv --top 50 -o "$TMP/top50"
-check "--csv with --top keeps every plan, once" /usr/bin/python3 - "$TMP/top50/plans.csv" "$OUT/plans.csv" <<'PYEOF'
+check "plans.csv with --top keeps every plan, once" /usr/bin/python3 - "$TMP/top50/plans.csv" "$OUT/plans.csv" <<'PYEOF'
 import csv, sys
 def rows(p):
     with open(p, newline="") as f:
@@ -73,3 +91,38 @@ assert [r["Rank"] for r in top[:50]] == [str(i) for i in range(1, 51)]
 assert all(r["Rank"] == "" for r in top[50:])
 assert [key(r) for r in top[:50]] == [key(r) for r in full[:50]]
 PYEOF
+
+# --all-plans: every kept plan on the Plans sheet (the default: those that
+# fit, up to the sweep's report.plans_sheet, and each family's best)
+expect 0 "" -- $RP report -q --no-charts --all-plans -o "$TMP/all" \
+    --set space.tp=1 --set "space.pp=1 16" --set "space.ep=1 64"
+check "--all-plans: the Plans sheet holds every plan" /usr/bin/python3 - "$TMP/all/report.xlsx" "$TMP/all/plans.csv" <<'PYEOF'
+import csv, sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1], read_only=True)["Plans"]
+sheet = sum(1 for _ in ws.iter_rows(min_row=2))
+with open(sys.argv[2], newline="") as f:
+    plans = sum(1 for _ in csv.DictReader(f))
+assert sheet == plans, (sheet, plans)
+PYEOF
+expect 0 "" -- $RP report -q --no-charts -o "$TMP/few" --set report.plans_sheet=5 \
+    --set space.tp=1 --set "space.pp=1 16" --set "space.ep=1 64"
+check "report.plans_sheet=5: five fitting plans and each family's best" /usr/bin/python3 - "$TMP/few/report.xlsx" <<'PYEOF'
+import sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1], read_only=True, data_only=True)["Plans"]
+rows = list(ws.iter_rows(min_row=1, values_only=True))
+h = rows[0]
+fam, fit, rank = h.index("Family"), h.index("Fits"), h.index("Rank")
+first, rest = rows[1:6], rows[6:]
+assert [r[rank] for r in first] == [1, 2, 3, 4, 5], [r[rank] for r in first]
+assert all(r[fit] == 1 for r in first)  # 1 / 0, shown TRUE / FALSE
+seen = {r[fam] for r in first}
+for r in rest:  # then one row per family not seen yet: its best
+    assert r[fam] not in seen, r[fam]
+    seen.add(r[fam])
+assert rest, "no family best beyond the five"
+PYEOF
+
+# --no-csv: no plans.csv (a sweep of millions of plans makes it gigabytes)
+expect 0 "" -- $RP report -q --no-charts --no-csv -o "$TMP/nocsv" \
+    --set space.tp=1 --set "space.pp=1 16" --set "space.ep=1 64"
+check "--no-csv writes no plans.csv" test -s "$TMP/nocsv/report.xlsx" -a ! -e "$TMP/nocsv/plans.csv"

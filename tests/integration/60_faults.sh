@@ -23,7 +23,7 @@ expect 1 "$F/afile: not a directory" -- $ROOFPLAN report -q --no-charts -o "$F/a
 
 # the disk fills up during the write: a 16 KiB file-size limit (SIGXFSZ is
 # ignored, so the write fails with EFBIG)
-expect 1 "$F/keep/report.xlsx" -- bash -c "ulimit -f 16; exec $ROOFPLAN report -q --no-charts -o '$F/keep' ${SMALL[*]@Q}"
+expect 1 "$F/keep/" -- bash -c "ulimit -f 16; exec $ROOFPLAN report -q --no-charts -o '$F/keep' ${SMALL[*]@Q}"
 check "disk full: earlier report intact" cmp "$F/good.xlsx" "$F/keep/report.xlsx"
 check "disk full: no temporary files" no_temp "$F/keep"
 check "disk full: message names the OS error" grep -q "File too large" "$TMP/err"
@@ -32,19 +32,27 @@ check "disk full: message names the OS error" grep -q "File too large" "$TMP/err
 # libxlsxwriter writes each part to a scratch file without checking the
 # writes and zips what is left, so a limit between the workbook's size and
 # its largest part cuts that part, not the zip; the check before the
-# rename must catch it
-read -r kib part < <($PY - "$F/good.xlsx" <<'PYEOF'
+# rename must catch it. A wider sweep with every plan on the Plans sheet,
+# so that its part is much larger than the zip (and than plans.csv,
+# written first).
+WIDE=("${SMALL[@]}" --set "space.tp=1 2" --set "space.mbs=1 2 4"
+    --set "space.precision=bf16 fp8" --all-plans)
+mkdir -p "$F/wide"
+expect 0 "" -- $ROOFPLAN report -q --no-charts -o "$F/wide" "${WIDE[@]}"
+cp "$F/wide/report.xlsx" "$F/wide.xlsx"
+read -r kib part < <($PY - "$F/wide.xlsx" "$F/wide/plans.csv" <<'PYEOF'
 import os, sys, zipfile
 big = max(zipfile.ZipFile(sys.argv[1]).infolist(), key=lambda i: i.file_size)
-lo, hi = os.path.getsize(sys.argv[1]) // 1024 + 8, big.file_size // 1024 - 8
+lo = max(os.path.getsize(sys.argv[1]), os.path.getsize(sys.argv[2])) // 1024 + 8
+hi = big.file_size // 1024 - 8
 assert lo < hi, (lo, hi)  # the largest part deflates well below its size
 print((lo + hi) // 2, big.filename)
 PYEOF
 )
-expect 1 "$F/keep/report.xlsx: incomplete workbook part $part (disk full?)" -- \
-    bash -c "ulimit -f $kib; exec $ROOFPLAN report -q --no-charts -o '$F/keep' ${SMALL[*]@Q}"
-check "part cut short: earlier report byte-identical" cmp "$F/good.xlsx" "$F/keep/report.xlsx"
-check "part cut short: no temporary files" no_temp "$F/keep"
+expect 1 "$F/wide/report.xlsx: incomplete workbook part $part (disk full?)" -- \
+    bash -c "ulimit -f $kib; exec $ROOFPLAN report -q --no-charts -o '$F/wide' ${WIDE[*]@Q}"
+check "part cut short: earlier report byte-identical" cmp "$F/wide.xlsx" "$F/wide/report.xlsx"
+check "part cut short: no temporary files" no_temp "$F/wide"
 
 # a bad input found late (a bad validation run) writes nothing
 mkdir -p "$F/vdata/validation"

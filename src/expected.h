@@ -1,0 +1,103 @@
+/*
+ * expected: the work the expected step reads beyond the speed of light's
+ * — a plan's GEMMs timed at the measured rates of their shapes, the
+ * attention kernels at theirs, the elementwise and loss traffic at the
+ * measured bandwidths, and its communication split by what the stack
+ * (the training framework) overlaps, in bytes after the network's
+ * efficiency at the plan's message sizes — and the waterfall from the
+ * speed of light to the expected step, one effect at a time.
+ *
+ * The expected step itself is a set of terms in terms.c (C beside the
+ * workbook's formulas); this module fills their work (cost.c calls it for
+ * each pipeline rank it evaluates) and replays the terms with the effects
+ * switched on one by one. Part of the evaluate stage; calls calibration
+ * and stack lookups, terms.
+ */
+#ifndef PROJ_EXPECTED_H
+#define PROJ_EXPECTED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "calibration.h"
+#include "comm.h"
+#include "hardware.h"
+#include "model.h"
+#include "plan.h"
+#include "stack.h"
+
+struct cost_work;
+struct cost_times;
+
+/* Per GPU per step, for the critical pipeline rank (see cost_work.x). */
+struct expected_work {
+    bool known;        /* a calibration and a stack were given */
+    double gemm_cal_s; /* GEMMs at their measured rates by shape (burst) */
+    double gemm_sol_s; /* the same FLOPs at the achievable rates */
+    double attn_cal_s; /* the attention core at its measured rates */
+    double attn_sol_s; /* the same FLOPs at the achievable BF16 rate */
+    double ew_s;       /* elementwise, loss and router work */
+    /* Communication with the micro-batches: hidden under compute (hid) or
+     * waited for (xp) as the stack overlaps it, the ramp's own (dep), and
+     * the step-end DP sync and gather: bytes per link divided by the
+     * network's efficiency at the plan's message size (eff), and as moved
+     * (raw). Calls bear the latency, whatever the size. */
+    double hid_ib, hid_nv, hid_ib_raw, hid_nv_raw, hid_ib_calls, hid_nv_calls;
+    double xp_ib, xp_nv, xp_ib_raw, xp_nv_raw, xp_ib_calls, xp_nv_calls;
+    double dep_ib, dep_nv;
+    double sync_ib, sync_nv, gather_ib, gather_nv;
+    /* 1 when the stack hides the sync under the last micro-batch's
+     * backward (the gather under the first's forward), 0 when exposed */
+    double grad_hide, param_hide;
+};
+
+/* The effects of the waterfall, in the order they are added. */
+enum expected_effect {
+    EXPECTED_GEMM,    /* GEMM efficiency by shape and precision */
+    EXPECTED_ATTN,    /* attention kernels, forward and backward */
+    EXPECTED_MEMORY,  /* elementwise work; HBM at the measured copy rate */
+    EXPECTED_CLOCK,   /* sustained clock under the power cap */
+    EXPECTED_NETWORK, /* network efficiency by message size */
+    EXPECTED_EXPOSED, /* communication the stack does not overlap */
+    EXPECTED_EFFECTS
+};
+
+/* "GEMM efficiency by shape", ... : a waterfall bar's label. */
+const char *expected_effect_label(int effect);
+
+/* What one pipeline rank runs per step, as cost.c sees it. */
+struct expected_rank {
+    const struct model_chunk *c; /* the rank's chunks, summed */
+    double tokens;               /* per micro-batch per chunk on this GPU */
+    double microbatches;         /* per chunk per step */
+    const struct comm_totals *ct;
+    const struct cost_work *w; /* its speed-of-light work, filled */
+};
+
+/*
+ * Fills x for one rank of plan p (which passed plan_check()) on model m
+ * and cluster hw, with calibration cal and stack st (either NULL: x->known
+ * false, nothing else set). Allocates nothing.
+ */
+void expected_fill(const struct model *m,
+                   const struct hardware *hw,
+                   const struct calibration *cal,
+                   const struct stack *st,
+                   const struct plan *p,
+                   const struct expected_rank *rk,
+                   struct expected_work *x);
+
+/*
+ * The waterfall of an evaluated plan (t from cost_times with w): the step
+ * with effects 0..k on, for each k, into step[k] (step[EXPECTED_EFFECTS-1]
+ * is t->expected); sol receives the step with none on (the speed of
+ * light's composition of the same work). Needs w->x.known.
+ */
+void expected_waterfall(const struct cost_work *w,
+                        const struct hardware *hw,
+                        const struct model *m,
+                        int precision,
+                        double *sol,
+                        double step[EXPECTED_EFFECTS]);
+
+#endif
