@@ -28,6 +28,7 @@
 
 #include "comm.h"
 #include "diag.h"
+#include "expected.h"
 #include "hardware.h"
 #include "memory.h"
 #include "model.h"
@@ -63,6 +64,7 @@ struct cost_work {
     double gpus;
     double ep_ib_bytes, ep_nvlink_bytes; /* MoE all-to-all share */
     double ep_ib_calls, ep_nvlink_calls;
+    struct expected_work x; /* what the expected step reads besides */
 };
 
 struct cost_times {
@@ -83,6 +85,14 @@ struct cost_times {
     double gpu_hours_per_trillion;
     double days;     /* for the model's token budget on plan.gpus */
     double cost_usd; /* days x 24 x gpus x price */
+    /* The expected step (terms.c; 0 when no calibration is known):
+     * compute at measured rates under the sustained clock, HBM at the
+     * measured copy rate, links after the network's efficiency, what the
+     * stack does not overlap exposed. */
+    double x_compute, x_hbm, x_ib_hid, x_nv_hid, x_comm_sm, x_exposed;
+    double x_core, x_ramp, x_bubble, x_sync, x_gather, x_dp, x_optimizer;
+    double expected;
+    double x_tps, x_mfu, x_days, x_cost;
 };
 
 struct cost_result {

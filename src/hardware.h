@@ -15,6 +15,8 @@
 #include "datafile.h"
 #include "diag.h"
 
+struct calibration;
+
 struct hardware_spec {
     char gpu_name[128];
     double bf16_peak_tflops;       /* dense */
@@ -58,6 +60,9 @@ struct hardware {
     double ib_latency_s;
     double capacity_bytes;
     double compute_derate; /* the clock derate (comm SMs: terms.c) */
+    /* Measured kernel and network efficiencies for the expected time
+     * (borrowed; set by the caller after loading; NULL: none). */
+    const struct calibration *cal;
     /* GPUs sharing one NVLink fabric (whole hosts; the cluster's last
      * domain may hold fewer): what placement calls a node. NVL72: 72
      * GPUs, 4 per host; an HGX server: its 8. */

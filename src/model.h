@@ -126,10 +126,19 @@ struct model_layer {
     double tp_recompute[MODEL_RECOMPUTES]; /* TP ones the recompute redoes */
     bool ep_recompute[MODEL_RECOMPUTES];   /* MoE all-to-alls redone */
     double kv_elems; /* K and V elements per token (context parallel) */
+    /* For the expected time: forward GEMM FLOPs/token by class (they sum
+     * to fwd_linear), the attention core's (QK^T and PV, causal), and the
+     * forward's elementwise traffic by kernel kind, bytes/token: norms,
+     * residual adds, the activation function, RoPE (model_derive.c says
+     * how). */
+    double gemm_fwd[MODEL_GEMMS];
+    double core_fwd;
+    double ew_fwd[MODEL_EWS];
     bool moe;
 };
 
 enum model_layer_kind { MODEL_LAYER_DENSE, MODEL_LAYER_MOE, MODEL_LAYER_MTP };
+
 
 struct model {
     struct model_spec spec;
@@ -153,6 +162,7 @@ struct model {
     double flops_per_token_main; /* main model alone */
     double flops_per_token_mtp;  /* MTP modules alone (0 when depth 0) */
     double flops_per_token_fp8;  /* of flops_per_token, FP8-recipe GEMMs */
+    double attn_head_dim;        /* the attention kernel's q/k head width */
     struct model_tensor tensor[MODEL_TENSORS_MAX];
     size_t tensors;
     unsigned selective; /* modules `selective` recomputes (bit mask) */

@@ -122,7 +122,7 @@ build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
     double norms = 2 * norm_params(s, h);
     double *sel8 = &L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE];
     double *sel16 = &L->recompute_other[MODEL_RECOMPUTE_SELECTIVE];
-    double shared_tp = 0;
+    double shared_tp = 0, up, act_w, rope;
 
     memset(L, 0, sizeof *L);
     L->moe = moe;
@@ -164,6 +164,37 @@ build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
     L->fwd_linear = a.proj_fwd + ffn_f + exp_f + router_f + extra_f;
     L->fwd_other = a.core_fwd + L->fwd_linear - L->fwd_fp8;
     L->kv_elems = a.kv_elems;
+    /* By class: an FFN's up (and gate) projection is 2 of SwiGLU's 3
+     * matrices (1 of GeLU's 2), its down projection the rest. The MTP
+     * module's [h; emb] projection runs with the attention's. */
+    up = s->activation == MODEL_SWIGLU ? 2.0 / 3 : 0.5;
+    L->gemm_fwd[MODEL_GEMM_ATTN] = a.proj_fwd + extra_f;
+    L->gemm_fwd[MODEL_GEMM_DENSE_UP] = ffn_f * up;
+    L->gemm_fwd[MODEL_GEMM_DENSE_DOWN] = ffn_f * (1 - up);
+    L->gemm_fwd[MODEL_GEMM_EXPERT_UP] = (exp_f - shared_f) * up;
+    L->gemm_fwd[MODEL_GEMM_EXPERT_DOWN] = (exp_f - shared_f) * (1 - up);
+    L->gemm_fwd[MODEL_GEMM_SHARED_UP] = shared_f * up;
+    L->gemm_fwd[MODEL_GEMM_SHARED_DOWN] = shared_f * (1 - up);
+    L->gemm_fwd[MODEL_GEMM_ROUTER] = router_f;
+    L->core_fwd = a.core_fwd;
+    /* Elementwise traffic of the forward pass, BF16 elements (2 bytes
+     * each, activation_bytes): two norms (read and write h each), two
+     * residual adds (two reads and a write of h), the activation
+     * function (SwiGLU reads gate and up and writes their product over
+     * its width; GeLU reads and writes it), RoPE (reads and writes the
+     * rotated part of queries and keys). Backward moves about twice as
+     * much (expected.c). */
+    act_w = moe ? (double)(s->top_k + s->shared_experts) *
+                      (double)s->expert_width
+                : (double)s->ffn_width;
+    rope = s->attention == MODEL_MLA
+               ? (double)s->qk_rope_head_dim * ((double)s->heads + 1)
+               : a.qk_dim * ((double)s->heads + kv_heads(s));
+    L->ew_fwd[MODEL_EW_NORM] =
+        s->activation_bytes * 2 * (2 + (mtp ? 3 : 0)) * h;
+    L->ew_fwd[MODEL_EW_COPY] = s->activation_bytes * (2 * 3 * h + 2 * rope);
+    L->ew_fwd[MODEL_EW_ACTIVATION] =
+        s->activation_bytes * (s->activation == MODEL_SWIGLU ? 3 : 2) * act_w;
 
     /* Recomputation redoes forward work in the backward pass: `full` the
      * whole layer; `selective` the modules listed (norms and activation
@@ -270,6 +301,7 @@ void model_derive(struct model *m)
     /* Of those, the GEMMs an FP8 plan runs in FP8 (MFU weighs them by
      * the FP8 peak). */
     head8 = s->fp8_head ? m->head_fwd : 0;
+    m->attn_head_dim = attention(s).qk_dim;
     m->flops_per_token_fp8 =
         3 *
         ((double)dense_layers * m->layer[MODEL_LAYER_DENSE].fwd_fp8 +

@@ -21,6 +21,32 @@ struct model;
 struct model_layer;
 
 enum model_precision { MODEL_BF16, MODEL_FP8, MODEL_PRECISIONS };
+
+/* The GEMMs of a layer by kind, for the expected time's measured rates
+ * (calibration.h maps each to a measured class). */
+enum model_gemm {
+    MODEL_GEMM_ATTN,        /* attention projections (MLA's five) */
+    MODEL_GEMM_DENSE_UP,    /* dense FFN up (+ gate) */
+    MODEL_GEMM_DENSE_DOWN,  /* dense FFN down */
+    MODEL_GEMM_EXPERT_UP,   /* routed experts' up (+ gate), top_k of them */
+    MODEL_GEMM_EXPERT_DOWN, /* routed experts' down */
+    MODEL_GEMM_SHARED_UP,   /* shared experts' up (+ gate) */
+    MODEL_GEMM_SHARED_DOWN, /* shared experts' down */
+    MODEL_GEMM_ROUTER,      /* the router's logits */
+    MODEL_GEMM_HEAD,        /* the output head (and MTP's run of it) */
+    MODEL_GEMMS
+};
+
+/* Elementwise traffic of a layer by the kind of kernel that moves it
+ * (calibration.h measures each's bandwidth). */
+enum model_ew {
+    MODEL_EW_NORM,       /* RMSNorm / LayerNorm */
+    MODEL_EW_ACTIVATION, /* SwiGLU / GeLU */
+    MODEL_EW_COPY,       /* residual adds, RoPE: streaming read + write */
+    MODEL_EW_LOSS,       /* softmax over the vocabulary: a reduction */
+    MODEL_EWS
+};
+
 enum model_recompute {
     MODEL_RECOMPUTE_NONE,
     MODEL_RECOMPUTE_SELECTIVE,

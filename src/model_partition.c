@@ -15,6 +15,13 @@ static double head_cost(const struct model *m, double w8, double w16)
     return m->head_fwd * (m->spec.fp8_head ? w8 : w16);
 }
 
+/* The loss's elementwise traffic per token, forward: the softmax reads
+ * the logits and writes the probabilities (logits_bytes each). */
+static double loss_bytes(const struct model *m)
+{
+    return 2 * (double)m->spec.vocab * m->spec.logits_bytes;
+}
+
 static double unit_cost(const struct model *m, long u, double w8, double w16)
 {
     const struct model_layer *L = &m->layer[model_unit_kind(m, u)];
@@ -71,10 +78,17 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
             c->work_rep[p][r] = max2(c->work_rep[p][r], L->work_rep[p][r]);
         }
     c->kv_elems += L->kv_elems;
+    for (p = 0; p < MODEL_GEMMS; p++)
+        c->gemm_fwd[p] += L->gemm_fwd[p];
+    c->core_fwd += L->core_fwd;
+    for (p = 0; p < MODEL_EWS; p++)
+        c->ew_fwd[p] += L->ew_fwd[p];
     if (k == MODEL_LAYER_MTP) { /* its embedding lookup and the shared
                                  * head, run once more */
         double head_fp8 = m->spec.fp8_head ? m->head_fwd : 0;
         c->mtp_units++;
+        c->gemm_fwd[MODEL_GEMM_HEAD] += m->head_fwd;
+        c->ew_fwd[MODEL_EW_LOSS] += loss_bytes(m);
         c->fwd_fp8 += head_fp8;
         c->fwd_other += m->head_fwd - head_fp8;
         c->fwd_linear += m->head_fwd;
@@ -99,6 +113,8 @@ static void add_head(const struct model *m, struct model_chunk *c)
     c->recompute_fp8[MODEL_RECOMPUTE_FULL] += head_fp8;
     c->recompute_other[MODEL_RECOMPUTE_FULL] += m->head_fwd - head_fp8;
     c->tp_collectives += 1; /* vocab-parallel head */
+    c->gemm_fwd[MODEL_GEMM_HEAD] += m->head_fwd;
+    c->ew_fwd[MODEL_EW_LOSS] += loss_bytes(m);
 }
 
 /*
@@ -467,4 +483,9 @@ void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c)
         }
     }
     sum->kv_elems += c->kv_elems;
+    for (p = 0; p < MODEL_GEMMS; p++)
+        sum->gemm_fwd[p] += c->gemm_fwd[p];
+    sum->core_fwd += c->core_fwd;
+    for (p = 0; p < MODEL_EWS; p++)
+        sum->ew_fwd[p] += c->ew_fwd[p];
 }

@@ -41,6 +41,9 @@ struct model_chunk {
     double tp_recompute[MODEL_RECOMPUTES];
     double ep_recompute[MODEL_RECOMPUTES]; /* MoE layers redoing all-to-all */
     double kv_elems;
+    double gemm_fwd[MODEL_GEMMS]; /* sums of the units' (model_layer) */
+    double core_fwd;
+    double ew_fwd[MODEL_EWS]; /* with the head's loss (softmax, vocab) */
 };
 
 /* How model_partition balances the chunks. */

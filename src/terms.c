@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "cost.h"
 #include "sweep.h"
 
@@ -59,9 +60,15 @@ static double ridge_nvlink_fp8(const struct hardware *hw)
     return hw->fp8_flops / hw->nvlink_bps;
 }
 
+static double clock_factor(const struct hardware *hw)
+{
+    return hw->cal ? calibration_clock_factor(hw->cal) : 1;
+}
+
 #define HW TERMS_HARDWARE
 #define MO TERMS_MODEL
 #define SW TERMS_SWEEP
+#define CA TERMS_CALIBRATION
 #define DE TERMS_DERIVED
 
 /* clang-format off */
@@ -86,6 +93,9 @@ static const struct terms_input inputs[] = {
     {"TRAINING_TOKENS", MO, "training", "tokens", "tokens", 1, NULL, NULL, NULL},
     {"HEADROOM_PCT", SW, "report", "headroom_pct", "%", 0.01, NULL, NULL, NULL},
     {"TIE_PCT", SW, "report", "tie_pct", "%", 0.01, NULL, NULL, NULL},
+    {"CLOCK_BURST_TFLOPS", CA, "clock", "burst_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
+    {"CLOCK_SUSTAINED_TFLOPS", CA, "clock", "sustained_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
+    {"HBM_COPY_TBPS", CA, "elementwise", "copy_tbps", "TB/s", 1e12, NULL, NULL, NULL},
 
     {"COMPUTE_DERATE", DE, NULL, NULL, "", 1, "CLOCK_DERATE", derate,
      "share of the achievable GEMM rate compute keeps (the clock derate; "
@@ -96,6 +106,10 @@ static const struct terms_input inputs[] = {
     {"FP8_TFLOPS_USED", DE, NULL, NULL, "TFLOP/s", 1e12,
      "FP8_ACHIEVABLE_TFLOPS*COMPUTE_DERATE", fp8_used,
      "FP8 rate the plans are timed with"},
+    {"CLOCK_FACTOR", DE, NULL, NULL, "", 1,
+     "CLOCK_SUSTAINED_TFLOPS/CLOCK_BURST_TFLOPS", clock_factor,
+     "sustained / burst GEMM rate under the power cap (measured): the "
+     "expected step divides compute-bound time by it"},
     {"RIDGE_IB_BF16", DE, NULL, NULL, "FLOP/B", 1,
      "BF16_TFLOPS_USED*1000/IB_GBPS", ridge_ib,
      "ridge point over IB: below this intensity a BF16 plan is IB-bound"},
@@ -138,6 +152,8 @@ static const struct datafile_schema *schema_of(int origin)
         return model_schema();
     case TERMS_SWEEP:
         return sweep_schema();
+    case TERMS_CALIBRATION:
+        return calibration_schema();
     default:
         return NULL;
     }
@@ -168,6 +184,10 @@ bool terms_input_value(const struct terms_input *in,
     f = &schema_of(in->origin)->fields[i];
     if (in->origin == TERMS_HARDWARE) {
         spec = (const char *)&hw->spec;
+    } else if (in->origin == TERMS_CALIBRATION) {
+        if (!hw->cal)
+            return false;
+        spec = (const char *)&hw->cal->spec;
     } else if (in->origin == TERMS_MODEL) {
         spec = (const char *)&m->spec;
     } else if (sf) {
@@ -494,6 +514,126 @@ static double t_cost(const struct terms_env *e)
     return e->t->days * 24 * e->w->gpus * e->hw->spec.gpu_hour_usd;
 }
 
+
+/* ---- The expected step (expected.h fills w->x) ---- */
+
+static double x_compute(const struct terms_env *e)
+{
+    const struct expected_work *x = &e->w->x;
+    return (x->gemm_cal_s + x->attn_cal_s) / e->clock + x->ew_s;
+}
+
+static double x_hbm(const struct terms_env *e)
+{
+    return e->w->hbm_bytes / e->copy_bps;
+}
+
+static double x_ib_hid(const struct terms_env *e)
+{
+    return terms_link_time(e->w->x.hid_ib, e->w->x.hid_ib_calls,
+                           e->hw->ib_bps, e->hw->ib_latency_s);
+}
+
+static double x_nv_hid(const struct terms_env *e)
+{
+    return terms_link_time(e->w->x.hid_nv, e->w->x.hid_nv_calls,
+                           e->hw->nvlink_bps, e->hw->nvlink_latency_s);
+}
+
+static double x_comm_sm(const struct terms_env *e)
+{
+    const struct cost_times *t = e->t;
+    const struct hardware_spec *s = &e->hw->spec;
+    double comm = max2(t->x_ib_hid, t->x_nv_hid);
+    return (t->x_compute < comm ? t->x_compute : comm) * (double)s->comm_sms /
+           (double)s->sms;
+}
+
+static double x_exposed(const struct terms_env *e)
+{
+    const struct expected_work *x = &e->w->x;
+    return phase_time(e->hw, x->xp_ib, x->xp_ib_calls, x->xp_nv,
+                      x->xp_nv_calls);
+}
+
+static double x_core(const struct terms_env *e)
+{
+    const struct cost_times *t = e->t;
+    int bound;
+    return terms_core(t->x_compute + t->x_comm_sm, t->x_ib_hid, t->x_nv_hid,
+                      t->x_hbm, &bound) +
+           t->x_exposed;
+}
+
+static double x_ramp(const struct terms_env *e)
+{
+    const struct cost_work *w = e->w;
+    return max2(e->t->x_compute, e->t->x_hbm) +
+           phase_time(e->hw, w->x.dep_ib, w->ib_dep_calls, w->x.dep_nv,
+                      w->nvlink_dep_calls);
+}
+
+static double x_bubble(const struct terms_env *e)
+{
+    return e->w->bubble_coef * e->t->x_ramp / e->w->microbatches;
+}
+
+static double x_sync(const struct terms_env *e)
+{
+    const struct cost_work *w = e->w;
+    return phase_time(e->hw, w->x.sync_ib, w->ib_sync_calls, w->x.sync_nv,
+                      w->nvlink_sync_calls);
+}
+
+static double x_gather(const struct terms_env *e)
+{
+    const struct cost_work *w = e->w;
+    return phase_time(e->hw, w->x.gather_ib, w->ib_gather_calls,
+                      w->x.gather_nv, w->nvlink_gather_calls);
+}
+
+/* As dp_exposed, but only what the stack overlaps hides (hide 1 or 0). */
+static double x_dp(const struct terms_env *e)
+{
+    const struct cost_times *t = e->t;
+    const struct cost_work *w = e->w;
+    return max2(0, t->x_sync - w->x.grad_hide * t->x_compute *
+                                   (1 - w->fwd_share) / w->microbatches) +
+           max2(0, t->x_gather - w->x.param_hide * t->x_compute *
+                                     w->fwd_share / w->microbatches);
+}
+
+static double x_optimizer(const struct terms_env *e)
+{
+    return e->w->optimizer_bytes / e->copy_bps;
+}
+
+static double x_expected(const struct terms_env *e)
+{
+    const struct cost_times *t = e->t;
+    return t->x_bubble + t->x_optimizer + t->x_core + t->x_dp;
+}
+
+static double x_tps(const struct terms_env *e)
+{
+    return e->w->tokens / (e->t->expected * e->w->gpus);
+}
+
+static double x_mfu(const struct terms_env *e)
+{
+    return e->t->mfu * e->t->step / e->t->expected;
+}
+
+static double x_days(const struct terms_env *e)
+{
+    return e->m->spec.tokens / (e->t->x_tps * e->w->gpus) / 86400;
+}
+
+static double x_cost(const struct terms_env *e)
+{
+    return e->t->x_days * 24 * e->w->gpus * e->hw->spec.gpu_hour_usd;
+}
+
 #define IB_LAT "*IB_LATENCY_US*1E-06"
 #define NV_LAT "*NVLINK_LATENCY_US*1E-06"
 
@@ -547,6 +687,44 @@ static const struct terms_term terms[] = {
     {TERMS_GPUH, "gpuh", "1E+12/{tps}/3600", t_gpuh},
     {TERMS_DAYS, "days", "TRAINING_TOKENS/({tps}*{gpus})/86400", t_days},
     {TERMS_COST, "cost", "{days}*24*{gpus}*GPU_HOUR_USD", t_cost},
+    {TERMS_X_COMPUTE, "x_compute",
+     "({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s}", x_compute},
+    {TERMS_X_HBM, "x_hbm", "{hbm_gb}/(HBM_COPY_TBPS*1000)", x_hbm},
+    {TERMS_X_IB_HID, "x_ib_hid", "{x_ib_hid_gb}/IB_GBPS+{x_ib_hid_calls}" IB_LAT,
+     x_ib_hid},
+    {TERMS_X_NV_HID, "x_nv_hid",
+     "{x_nv_hid_gb}/NVLINK_GBPS+{x_nv_hid_calls}" NV_LAT, x_nv_hid},
+    {TERMS_X_COMM_SM, "x_comm_sm",
+     "MIN({x_compute},MAX({x_ib_hid},{x_nv_hid}))*COMM_SMS/SMS", x_comm_sm},
+    {TERMS_X_EXPOSED, "x_exposed",
+     "MAX({x_ib_xp_gb}/IB_GBPS+{x_ib_xp_calls}" IB_LAT ","
+     "{x_nv_xp_gb}/NVLINK_GBPS+{x_nv_xp_calls}" NV_LAT ")", x_exposed},
+    {TERMS_X_CORE, "x_core",
+     "MAX({x_compute}+{x_comm_sm},{x_ib_hid},{x_nv_hid},{x_hbm})+{x_exposed}",
+     x_core},
+    {TERMS_X_RAMP, "x_ramp",
+     "MAX({x_compute},{x_hbm})+MAX({x_ib_dep_gb}/IB_GBPS+{ib_dep_calls}" IB_LAT
+     ",{x_nv_dep_gb}/NVLINK_GBPS+{nv_dep_calls}" NV_LAT ")", x_ramp},
+    {TERMS_X_BUBBLE, "x_bubble", "{bubble_coef}*{x_ramp}/{microbatches}",
+     x_bubble},
+    {TERMS_X_SYNC, "x_sync",
+     "MAX({x_ib_sync_gb}/IB_GBPS+{ib_sync_calls}" IB_LAT ","
+     "{x_nv_sync_gb}/NVLINK_GBPS+{nv_sync_calls}" NV_LAT ")", x_sync},
+    {TERMS_X_GATHER, "x_gather",
+     "MAX({x_ib_gather_gb}/IB_GBPS+{ib_gather_calls}" IB_LAT ","
+     "{x_nv_gather_gb}/NVLINK_GBPS+{nv_gather_calls}" NV_LAT ")", x_gather},
+    {TERMS_X_DP, "x_dp",
+     "MAX(0,{x_sync}-{grad_hide}*{x_compute}*(1-{fwd_share})/{microbatches})+"
+     "MAX(0,{x_gather}-{param_hide}*{x_compute}*{fwd_share}/{microbatches})",
+     x_dp},
+    {TERMS_X_OPTIMIZER, "x_optimizer", "{opt_gb}/(HBM_COPY_TBPS*1000)",
+     x_optimizer},
+    {TERMS_EXPECTED, "expected", "{x_bubble}+{x_optimizer}+{x_core}+{x_dp}",
+     x_expected},
+    {TERMS_X_TPS, "x_tps", "{tokens}/({expected}*{gpus})", x_tps},
+    {TERMS_X_MFU, "x_mfu", "{mfu}*{step}/{expected}", x_mfu},
+    {TERMS_X_DAYS, "x_days", "TRAINING_TOKENS/({x_tps}*{gpus})/86400", x_days},
+    {TERMS_X_COST, "x_cost", "{x_days}*24*{gpus}*GPU_HOUR_USD", x_cost},
 };
 /* clang-format on */
 
@@ -667,9 +845,78 @@ void terms_derived(const struct terms_env *e, struct cost_times *t)
     t->cost_usd = t_cost(e);
 }
 
+void terms_expected_rates(struct terms_env *e, const struct hardware *hw)
+{
+    e->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
+    e->copy_bps = hw->cal ? calibration_elementwise_tbps(
+                                hw->cal, CALIBRATION_EW_COPY) *
+                                1e12
+                          : hw->hbm_bps;
+}
+
+void terms_expected(const struct terms_env *e, struct cost_times *t)
+{
+    if (!e->w->x.known)
+        return;
+    t->x_compute = x_compute(e);
+    t->x_hbm = x_hbm(e);
+    t->x_ib_hid = x_ib_hid(e);
+    t->x_nv_hid = x_nv_hid(e);
+    t->x_comm_sm = x_comm_sm(e);
+    t->x_exposed = x_exposed(e);
+    t->x_core = x_core(e);
+    t->x_ramp = x_ramp(e);
+    t->x_bubble = x_bubble(e);
+    t->x_sync = x_sync(e);
+    t->x_gather = x_gather(e);
+    t->x_dp = x_dp(e);
+    t->x_optimizer = x_optimizer(e);
+    t->expected = x_expected(e);
+    t->x_tps = x_tps(e);
+    t->x_mfu = x_mfu(e);
+    t->x_days = x_days(e);
+    t->x_cost = x_cost(e);
+}
+
 double terms_time(const struct cost_times *t, int id)
 {
     switch (id) {
+    case TERMS_X_COMPUTE:
+        return t->x_compute;
+    case TERMS_X_HBM:
+        return t->x_hbm;
+    case TERMS_X_IB_HID:
+        return t->x_ib_hid;
+    case TERMS_X_NV_HID:
+        return t->x_nv_hid;
+    case TERMS_X_COMM_SM:
+        return t->x_comm_sm;
+    case TERMS_X_EXPOSED:
+        return t->x_exposed;
+    case TERMS_X_CORE:
+        return t->x_core;
+    case TERMS_X_RAMP:
+        return t->x_ramp;
+    case TERMS_X_BUBBLE:
+        return t->x_bubble;
+    case TERMS_X_SYNC:
+        return t->x_sync;
+    case TERMS_X_GATHER:
+        return t->x_gather;
+    case TERMS_X_DP:
+        return t->x_dp;
+    case TERMS_X_OPTIMIZER:
+        return t->x_optimizer;
+    case TERMS_EXPECTED:
+        return t->expected;
+    case TERMS_X_TPS:
+        return t->x_tps;
+    case TERMS_X_MFU:
+        return t->x_mfu;
+    case TERMS_X_DAYS:
+        return t->x_days;
+    case TERMS_X_COST:
+        return t->x_cost;
     case TERMS_COMPUTE:
         return t->compute;
     case TERMS_IB:

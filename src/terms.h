@@ -44,10 +44,11 @@ struct sweep_file;
 
 /* Where an input's value comes from. */
 enum terms_origin {
-    TERMS_HARDWARE, /* a key of the hardware file */
-    TERMS_MODEL,    /* a key of the model file */
-    TERMS_SWEEP,    /* a key of the sweep file's [report] */
-    TERMS_DERIVED   /* a formula over other inputs */
+    TERMS_HARDWARE,    /* a key of the hardware file */
+    TERMS_MODEL,       /* a key of the model file */
+    TERMS_SWEEP,       /* a key of the sweep file's [report] */
+    TERMS_CALIBRATION, /* a key of the hardware's calibration file */
+    TERMS_DERIVED      /* a formula over other inputs */
 };
 
 /* What a term's C expression reads. */
@@ -57,6 +58,10 @@ struct terms_env {
     const struct model *m;
     int precision;              /* enum model_precision of the plan */
     const struct cost_times *t; /* terms evaluated so far */
+    /* the expected terms' rates (terms_expected sets them from hw->cal,
+     * the waterfall replays them with an effect off) */
+    double clock;    /* sustained / burst compute rate, (0, 1] */
+    double copy_bps; /* measured HBM copy bandwidth, B/s */
 };
 
 /* One named input of the workbook's formulas. */
@@ -124,8 +129,30 @@ enum terms_id {
     TERMS_GPUH,
     TERMS_DAYS,
     TERMS_COST,
+    /* the expected step (when a calibration and a stack are known) */
+    TERMS_X_COMPUTE,
+    TERMS_X_HBM,
+    TERMS_X_IB_HID,
+    TERMS_X_NV_HID,
+    TERMS_X_COMM_SM,
+    TERMS_X_EXPOSED,
+    TERMS_X_CORE,
+    TERMS_X_RAMP,
+    TERMS_X_BUBBLE,
+    TERMS_X_SYNC,
+    TERMS_X_GATHER,
+    TERMS_X_DP,
+    TERMS_X_OPTIMIZER,
+    TERMS_EXPECTED,
+    TERMS_X_TPS,
+    TERMS_X_MFU,
+    TERMS_X_DAYS,
+    TERMS_X_COST,
     TERMS_COUNT
 };
+
+/* The first expected term: terms before it are the speed of light's. */
+#define TERMS_EXPECTED_FIRST TERMS_X_COMPUTE
 
 /* One term: its key (the Plans column that shows it), its Excel
  * template, and its C expression. */
@@ -147,6 +174,16 @@ void terms_step(const struct terms_env *e, struct cost_times *t);
 /* Fills the rest of t (serial step, ratio, tokens/s, MFU, GPU-hours,
  * days, cost) after terms_step(); needs e->m and e->precision too. */
 void terms_derived(const struct terms_env *e, struct cost_times *t);
+
+/*
+ * Fills the expected terms of t (x_*, expected and what follows) after
+ * terms_step() and terms_derived(), when e->w->x.known; e->clock and
+ * e->copy_bps must be set (terms_expected_rates).
+ */
+void terms_expected(const struct terms_env *e, struct cost_times *t);
+
+/* The expected terms' rates from hw's calibration into e. */
+void terms_expected_rates(struct terms_env *e, const struct hardware *hw);
 
 /* The value of term `id` in t (the bound as its enum cost_bound). */
 double terms_time(const struct cost_times *t, int id);
