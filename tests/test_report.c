@@ -19,18 +19,6 @@
 #include "report.h"
 #include "test_util.h"
 
-/* A temporary file holding text; its path goes to path. */
-static void temp_file(char *path, const char *text)
-{
-    int fd = mkstemp(path);
-    FILE *f;
-    assert_true(fd >= 0);
-    f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* FIPS 180-2 appendix B.1: SHA-256("abc") = ba7816bf...; the empty
  * message's digest is e3b0c442... A file that cannot be read is an
  * error; past REPORT_INPUTS_MAX inputs are left out, silently. */
@@ -42,8 +30,8 @@ static void test_report_add_input(void **state)
     size_t i;
     (void)state;
     assert_non_null(r);
-    temp_file(abc, "abc");
-    temp_file(empty, "");
+    util_temp_file(abc, "abc", 3);
+    util_temp_file(empty, "", 0);
     diag_init(&d);
     assert_int_equal(report_add_input(r, "model", abc, &d), STATUS_OK);
     assert_int_equal(report_add_input(r, "sweep", empty, &d), STATUS_OK);
