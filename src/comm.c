@@ -23,6 +23,7 @@ struct acc {
     struct comm_collective *list;
     size_t max, n;
     struct comm_totals *tot;
+    int phase; /* enum comm_phase of what is recorded now */
 };
 
 const char *comm_kind_str(int kind)
@@ -60,11 +61,16 @@ static inline void record(struct acc *a,
     t->what_nvlink[what] += nv;
     t->what_ib_calls[what] += ib_calls;
     t->what_nvlink_calls[what] += nv_calls;
+    t->phase_ib[a->phase] += ib;
+    t->phase_nvlink[a->phase] += nv;
+    t->phase_ib_calls[a->phase] += ib_calls;
+    t->phase_nvlink_calls[a->phase] += nv_calls;
     if (a->list && a->n < a->max) {
         struct comm_collective *c = &a->list[a->n++];
         c->name = name;
         c->what = what;
         c->kind = kind;
+        c->phase = a->phase;
         c->span = span;
         c->calls = calls;
         c->bytes = bytes;
@@ -257,30 +263,36 @@ static void data_parallel(struct acc *a,
         return;
     switch (p->zero) {
     case 0:
+        a->phase = COMM_SYNC;
         ring(a, expert ? "expert gradient all-reduce" : "gradient all-reduce",
              grads, COMM_ALL_REDUCE, span, 1, params * gb);
         break;
     case 1:
+        a->phase = COMM_SYNC;
         ring(a,
              expert ? "expert gradient reduce-scatter"
                     : "gradient reduce-scatter",
              grads, COMM_REDUCE_SCATTER, span, 1, params * gb);
+        a->phase = COMM_GATHER;
         ring(a,
              expert ? "expert weight all-gather (after step)"
                     : "weight all-gather (after step)",
              weights, COMM_ALL_GATHER, span, 1, params * wb);
         break;
     case 2:
-        if (per_step)
+        if (per_step) {
+            a->phase = COMM_SYNC;
             ring(a,
                  expert ? "expert gradient reduce-scatter (per step)"
                         : "gradient reduce-scatter (per step)",
                  grads, COMM_REDUCE_SCATTER, span, 1, params * gb);
-        else
+        } else {
             ring(a,
                  expert ? "expert gradient reduce-scatter (per micro-batch)"
                         : "gradient reduce-scatter (per micro-batch)",
                  grads, COMM_REDUCE_SCATTER, span, mb, params * gb * mb);
+        }
+        a->phase = COMM_GATHER;
         ring(a,
              expert ? "expert weight all-gather (after step)"
                     : "weight all-gather (after step)",
@@ -292,18 +304,21 @@ static void data_parallel(struct acc *a,
                     : "ZeRO-3 weight all-gather (fwd+bwd)",
              weights, COMM_ALL_GATHER, span, 2 * layer_mb,
              2 * mb * params * wb);
-        if (per_step)
+        if (per_step) {
+            a->phase = COMM_SYNC;
             ring(a,
                  expert ? "ZeRO-3 expert gradient reduce-scatter (per step)"
                         : "ZeRO-3 gradient reduce-scatter (per step)",
                  grads, COMM_REDUCE_SCATTER, span, layers, params * gb);
-        else
+        } else {
             ring(a,
                  expert ? "ZeRO-3 expert gradient reduce-scatter"
                         : "ZeRO-3 gradient reduce-scatter",
                  grads, COMM_REDUCE_SCATTER, span, layer_mb, mb * params * gb);
+        }
         break;
     }
+    a->phase = COMM_STEADY;
 }
 
 enum status comm_ep_table_init(struct comm_ep_table *t,
@@ -393,6 +408,7 @@ size_t comm_view(const struct model *m,
     a.max = max;
     a.n = 0;
     a.tot = tot;
+    a.phase = COMM_STEADY;
 
     if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
         double buffer = tp_calls * seq_mb * h * ab / cp;

@@ -50,10 +50,21 @@ enum comm_what {
     COMM_WHATS
 };
 
+/*
+ * When in the step a collective runs: with the micro-batches (overlappable
+ * with their compute), or once at the step's end — the gradients'
+ * reduction after the last backward, the weights' all-gather after the
+ * optimizer step (before the next step's first forward). The step-end
+ * ones are on the critical path but for what the last backward and the
+ * first forward can hide (cost.h).
+ */
+enum comm_phase { COMM_STEADY, COMM_SYNC, COMM_GATHER, COMM_PHASES };
+
 struct comm_collective {
     const char *name; /* "ZeRO-3 weight all-gather (forward)" */
     int what;         /* enum comm_what */
     int kind;         /* enum comm_kind */
+    int phase;        /* enum comm_phase */
     struct plan_span span;
     double calls;        /* per GPU per step */
     double bytes;        /* algorithmic volume per GPU per step */
@@ -66,6 +77,9 @@ struct comm_totals {
     double ib_calls, nvlink_calls; /* latency-bearing calls per step */
     double what_ib[COMM_WHATS], what_nvlink[COMM_WHATS];
     double what_ib_calls[COMM_WHATS], what_nvlink_calls[COMM_WHATS];
+    /* of the above, by phase (enum comm_phase) */
+    double phase_ib[COMM_PHASES], phase_nvlink[COMM_PHASES];
+    double phase_ib_calls[COMM_PHASES], phase_nvlink_calls[COMM_PHASES];
 };
 
 #define COMM_LIST_MAX 24

@@ -378,6 +378,8 @@ static void rank_work(const struct cost_ctx *ctx,
     w->bubble_coef =
         bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other), t * c->fwd_linear,
                     w->fp8_flops + w->bf16_flops);
+    w->fwd_share =
+        t * (c->fwd_fp8 + c->fwd_other) / (w->fp8_flops + w->bf16_flops);
     w->microbatches = (double)p->microbatches;
 
     nl = comm_view(ctx->m, p, v, groups, &ctx->ep, grads_per_step, list, max,
@@ -388,6 +390,28 @@ static void rank_work(const struct cost_ctx *ctx,
     w->nvlink_bytes = ct.nvlink_bytes;
     w->ib_calls = ct.ib_calls;
     w->nvlink_calls = ct.nvlink_calls;
+    w->ib_steady_bytes = ct.phase_ib[COMM_STEADY];
+    w->nvlink_steady_bytes = ct.phase_nvlink[COMM_STEADY];
+    w->ib_steady_calls = ct.phase_ib_calls[COMM_STEADY];
+    w->nvlink_steady_calls = ct.phase_nvlink_calls[COMM_STEADY];
+    w->ib_sync_bytes = ct.phase_ib[COMM_SYNC];
+    w->nvlink_sync_bytes = ct.phase_nvlink[COMM_SYNC];
+    w->ib_sync_calls = ct.phase_ib_calls[COMM_SYNC];
+    w->nvlink_sync_calls = ct.phase_nvlink_calls[COMM_SYNC];
+    w->ib_gather_bytes = ct.phase_ib[COMM_GATHER];
+    w->nvlink_gather_bytes = ct.phase_nvlink[COMM_GATHER];
+    w->ib_gather_calls = ct.phase_ib_calls[COMM_GATHER];
+    w->nvlink_gather_calls = ct.phase_nvlink_calls[COMM_GATHER];
+    /* what a micro-batch's own compute waits for */
+    w->ib_dep_bytes =
+        ct.what_ib[COMM_EP] + ct.what_ib[COMM_TP] + ct.what_ib[COMM_CP];
+    w->nvlink_dep_bytes = ct.what_nvlink[COMM_EP] + ct.what_nvlink[COMM_TP] +
+                          ct.what_nvlink[COMM_CP];
+    w->ib_dep_calls = ct.what_ib_calls[COMM_EP] + ct.what_ib_calls[COMM_TP] +
+                      ct.what_ib_calls[COMM_CP];
+    w->nvlink_dep_calls = ct.what_nvlink_calls[COMM_EP] +
+                          ct.what_nvlink_calls[COMM_TP] +
+                          ct.what_nvlink_calls[COMM_CP];
     w->ep_ib_bytes = ct.what_ib[COMM_EP];
     w->ep_nvlink_bytes = ct.what_nvlink[COMM_EP];
     w->ep_ib_calls = ct.what_ib_calls[COMM_EP];
@@ -436,6 +460,9 @@ static void evaluate_on(const struct cost_ctx *ctx,
         w.tokens = tokens;
         w.gpus = (double)p->gpus;
         w.model_flops = tokens * m->flops_per_token / w.gpus;
+        w.model_fp8_flops = p->precision == MODEL_FP8
+                                ? tokens * m->flops_per_token_fp8 / w.gpus
+                                : 0;
         step_times(&w, ctx->hw, &t);
         ep_sum += like * t.ep;
         compute_sum += like * t.compute;

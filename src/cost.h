@@ -1,18 +1,23 @@
 /*
  * cost: a plan's time per step from its work. Work is what does not depend
- * on the cluster's speeds (FLOPs by precision, bytes per link, calls,
- * HBM bytes, memory); times divide work by the speeds of light of the
- * hardware file. Each time term is defined once, in terms.c, with its C
- * expression beside the spreadsheet formula that repeats it, so editing a
- * rate in the workbook re-times every plan:
+ * on the cluster's speeds (FLOPs by precision, bytes per link and phase,
+ * calls, HBM bytes, memory); times divide work by the speeds of light of
+ * the hardware file. Each time term is defined once, in terms.c, with its
+ * C expression beside the spreadsheet formula that repeats it, so editing
+ * a rate in the workbook re-times every plan:
  *
  *   compute   = FP8 GEMM FLOPs / FP8 rate + other FLOPs / BF16 rate
  *   ib        = IB bytes / IB bandwidth + calls x IB latency; nvlink alike
- *   hbm       = HBM bytes of forward/backward / HBM bandwidth
- *   optimizer = bytes the optimizer step touches / HBM bandwidth
- *   core      = max(compute, ib, nvlink, hbm)        (overlapped)
- *   bubble    = bubble_coef x core / micro-batches  (per schedule)
- *   step      = bubble + optimizer + core
+ *   sync, gather = the step-end gradient reduction and weight all-gather
+ *   steady    = a link's time less sync and gather (with the micro-batches)
+ *   comm_sm   = min(compute, busiest steady link) x comm SMs / SMs
+ *   core      = max(compute + comm_sm, ib steady, nvlink steady, hbm)
+ *   ramp      = max(compute, hbm) + the EP, TP and CP traffic's time
+ *               (pipeline warm-up and cool-down overlap none of it)
+ *   bubble    = bubble_coef x ramp / micro-batches  (per schedule)
+ *   dp_exposed = sync beyond one micro-batch's backward + gather beyond
+ *               one micro-batch's forward
+ *   step      = bubble + optimizer + core + dp_exposed
  *   serial    = bubble + optimizer + max(compute, hbm) + ib + nvlink
  */
 #ifndef PROJ_COST_H
@@ -32,15 +37,27 @@ enum cost_bound { COST_COMPUTE, COST_IB, COST_NVLINK, COST_HBM };
 
 /* Work of the critical pipeline rank, per GPU per step. */
 struct cost_work {
-    double fp8_flops;   /* hardware FLOPs run at the FP8 rate */
-    double bf16_flops;  /* hardware FLOPs run at the BF16 rate */
-    double model_flops; /* model FLOPs per GPU (no recompute), for MFU */
-    double ib_bytes, nvlink_bytes;
+    double fp8_flops;       /* hardware FLOPs run at the FP8 rate */
+    double bf16_flops;      /* hardware FLOPs run at the BF16 rate */
+    double model_flops;     /* model FLOPs per GPU (no recompute), for MFU */
+    double model_fp8_flops; /* of model_flops, the FP8-run GEMMs' */
+    double fwd_share;       /* forward's share of fp8 + bf16 FLOPs, 0..1 */
+    double ib_bytes, nvlink_bytes; /* every collective */
     double ib_calls, nvlink_calls;
+    /* of those, what runs with the micro-batches (steady), the step-end
+     * gradient reduction (sync) and weight all-gather (gather), and what
+     * a micro-batch's own compute waits for (dep: EP, TP and CP traffic,
+     * of steady) */
+    double ib_steady_bytes, nvlink_steady_bytes;
+    double ib_steady_calls, nvlink_steady_calls;
+    double ib_sync_bytes, nvlink_sync_bytes, ib_sync_calls, nvlink_sync_calls;
+    double ib_gather_bytes, nvlink_gather_bytes;
+    double ib_gather_calls, nvlink_gather_calls;
+    double ib_dep_bytes, nvlink_dep_bytes, ib_dep_calls, nvlink_dep_calls;
     double hbm_bytes;       /* weights, gradients, activations, MoE permute */
     double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
     double optimizer_bytes; /* the optimizer step */
-    double bubble_coef;     /* bubble = coef x core / microbatches */
+    double bubble_coef;     /* bubble = coef x ramp / microbatches */
     double microbatches;
     double tokens; /* per step, whole cluster */
     double gpus;
@@ -49,14 +66,20 @@ struct cost_work {
 };
 
 struct cost_times {
-    double compute, ib, nvlink, hbm, optimizer, bubble, core;
+    double compute, ib, nvlink, hbm, optimizer; /* s, each on its own */
+    double sync, gather;             /* step-end DP collectives, busiest link */
+    double ib_steady, nvlink_steady; /* link time with the micro-batches */
+    double comm_sm; /* compute lost to SMs running overlapped comm */
+    double core;    /* max(compute + comm_sm, steady links, hbm) */
+    double ramp;    /* the pipeline ramp's unit: compute + its own comm */
+    double bubble, dp_exposed;
     double step, step_serial;
     double ep; /* MoE all-to-all alone: max(IB, NVLink) */
     int bound; /* enum cost_bound */
     double comm_compute_ratio;
     double tokens_per_s_per_gpu;
-    double mfu;           /* model FLOPs / (step x BF16 peak) */
-    double mfu_precision; /* against the plan's own precision's peak */
+    double mfu;           /* each precision's model FLOPs over its peak */
+    double mfu_bf16_peak; /* model FLOPs / (step x BF16 peak): DeepSeek's */
     double gpu_hours_per_trillion;
     double days;     /* for the model's token budget on plan.gpus */
     double cost_usd; /* days x 24 x gpus x price */

@@ -189,8 +189,15 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     row(out, "IB", t->ib);
     row(out, "NVLink", t->nvlink);
     row(out, "HBM (weights, gradients, activations, MoE permute)", t->hbm);
+    row(out, "  IB with the micro-batches (less step-end DP)", t->ib_steady);
+    row(out, "  NVLink with the micro-batches", t->nvlink_steady);
+    row(out, "  compute lost to SMs running that comm", t->comm_sm);
+    row(out, "overlapped core", t->core);
     row(out, "optimizer step", t->optimizer);
-    row(out, "pipeline bubble", t->bubble);
+    row(out, "pipeline bubble (ramp unit x coefficient)", t->bubble);
+    row(out, "step-end DP sync (gradients), busiest link", t->sync);
+    row(out, "step-end DP gather (weights), busiest link", t->gather);
+    row(out, "  of which exposed (beyond one micro-batch)", t->dp_exposed);
     row(out, "step, overlapped", t->step);
     row(out, "step, serial (no overlap)", t->step_serial);
     fputc('\n', out);
@@ -201,9 +208,11 @@ void eval_out_text(FILE *out, const struct eval_view *v)
             cost_bound_str(t->bound), t->comm_compute_ratio, r->ep_ratio);
     if (p->precision == MODEL_FP8)
         fprintf(out,
-                "speed   %.0f tokens/s/GPU; MFU %.1f%% of BF16 peak, %.1f%% "
-                "of FP8 peak; %.0fK GPU-hours per trillion tokens\n",
-                t->tokens_per_s_per_gpu, 100 * t->mfu, 100 * t->mfu_precision,
+                "speed   %.0f tokens/s/GPU; MFU %.1f%% (FP8 GEMMs at the FP8 "
+                "peak, the rest at BF16's; %.1f%% of the BF16 peak, "
+                "DeepSeek's convention); %.0fK GPU-hours per trillion "
+                "tokens\n",
+                t->tokens_per_s_per_gpu, 100 * t->mfu, 100 * t->mfu_bf16_peak,
                 t->gpu_hours_per_trillion / 1e3);
     else
         fprintf(out,
@@ -343,7 +352,15 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "nvlink", t->nvlink, true);
     num(out, "hbm", t->hbm, true);
     num(out, "optimizer", t->optimizer, true);
+    num(out, "sync", t->sync, true);
+    num(out, "gather", t->gather, true);
+    num(out, "ib_steady", t->ib_steady, true);
+    num(out, "nvlink_steady", t->nvlink_steady, true);
+    num(out, "comm_sm", t->comm_sm, true);
+    num(out, "core", t->core, true);
+    num(out, "ramp", t->ramp, true);
     num(out, "bubble", t->bubble, true);
+    num(out, "dp_exposed", t->dp_exposed, true);
     num(out, "ep_all_to_all", t->ep, true);
     num(out, "step", t->step, true);
     num(out, "step_serial", t->step_serial, false);
@@ -353,7 +370,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "ep_compute_ratio", r->ep_ratio, true);
     num(out, "tokens_per_s_per_gpu", t->tokens_per_s_per_gpu, true);
     num(out, "mfu", t->mfu, true);
-    num(out, "mfu_precision", t->mfu_precision, true);
+    num(out, "mfu_bf16_peak", t->mfu_bf16_peak, true);
     num(out, "gpu_hours_per_trillion_tokens", t->gpu_hours_per_trillion, true);
     num(out, "days", t->days, true);
     num(out, "cost_usd", t->cost_usd, true);

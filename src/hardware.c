@@ -131,8 +131,9 @@ static void check_spec(const struct hardware *h, struct diag *d)
 void hardware_derive(struct hardware *h)
 {
     const struct hardware_spec *s = &h->spec;
-    h->compute_derate =
-        s->clock_derate * (1 - (double)s->comm_sms / (double)s->sms);
+    /* SMs running communication are charged while it runs (terms.c's
+     * comm_sm), not to every plan's compute. */
+    h->compute_derate = s->clock_derate;
     h->bf16_flops = s->bf16_achievable_tflops * 1e12 * h->compute_derate;
     h->fp8_flops = s->fp8_achievable_tflops * 1e12 * h->compute_derate;
     h->bf16_peak_flops = s->bf16_peak_tflops * 1e12;

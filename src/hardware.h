@@ -57,7 +57,7 @@ struct hardware {
     double nvlink_latency_s;
     double ib_latency_s;
     double capacity_bytes;
-    double compute_derate; /* clock x (1 - comm_sms/sms) */
+    double compute_derate; /* the clock derate (comm SMs: terms.c) */
     /* GPUs sharing one NVLink fabric (whole hosts; the cluster's last
      * domain may hold fewer): what placement calls a node. NVL72: 72
      * GPUs, 4 per host; an HGX server: its 8. */

@@ -600,7 +600,18 @@ static void print_summary(const struct report *r)
             snprintf(mfu, sizeof mfu, " (%.1f%%)", 100 * v->measured_mfu);
         printf("  %-48s %6.2f s/step%s, %4.0f TFLOP/s/GPU%s, MFU %5.1f%%%s%s\n",
                v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
-               tflops, 100 * p->t.mfu, mfu, p->fits ? "" : "; does not fit");
+               tflops, 100 * p->t.mfu_bf16_peak, mfu,
+               p->fits ? "" : "; does not fit");
+        if (v->completions > 1)
+            printf("  %-48s SOL %.2f-%.2f s over %zu completions of %s\n", "",
+                   v->sol_min_step_s, v->sol_max_step_s, v->completions,
+                   v->unpublished);
+        if (v->measured_step_eq > 0)
+            printf("  %-48s %s\n", "",
+                   v->holds ? "the speed of light holds: no completion is "
+                              "slower than the measured run"
+                            : "SPEED OF LIGHT BROKEN: a completion is "
+                              "slower than the measured run");
     }
     for (i = 0; i < r->nvalidation_notes; i++)
         printf("  %s\n", r->validation_notes[i]);

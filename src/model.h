@@ -152,6 +152,7 @@ struct model {
     double flops_per_token_run;  /* run: main model + MTP modules */
     double flops_per_token_main; /* main model alone */
     double flops_per_token_mtp;  /* MTP modules alone (0 when depth 0) */
+    double flops_per_token_fp8;  /* of flops_per_token, FP8-recipe GEMMs */
     struct model_tensor tensor[MODEL_TENSORS_MAX];
     size_t tensors;
     unsigned selective; /* modules `selective` recomputes (bit mask) */

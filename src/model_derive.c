@@ -217,7 +217,7 @@ void model_derive(struct model *m)
     struct attn_numbers a = attention(s);
     struct model_head_widths widths;
     struct model_layer *mtp;
-    double fwd;
+    double fwd, head8;
     size_t i;
 
     m->selective = 0;
@@ -267,4 +267,13 @@ void model_derive(struct model *m)
     m->flops_per_token_run = m->flops_per_token_main + m->flops_per_token_mtp;
     m->flops_per_token = m->flops_per_token_main +
                          (s->mtp_count_in_mfu ? m->flops_per_token_mtp : 0);
+    /* Of those, the GEMMs an FP8 plan runs in FP8 (MFU weighs them by
+     * the FP8 peak). */
+    head8 = s->fp8_head ? m->head_fwd : 0;
+    m->flops_per_token_fp8 =
+        3 *
+        ((double)dense_layers * m->layer[MODEL_LAYER_DENSE].fwd_fp8 +
+         (double)moe_layers * m->layer[MODEL_LAYER_MOE].fwd_fp8 + head8 +
+         (s->mtp_count_in_mfu ? (double)s->mtp_depth * (mtp->fwd_fp8 + head8)
+                              : 0));
 }

@@ -33,7 +33,7 @@ enum col_id {
     C_RATIO,
     C_FITS,
     C_MFU,
-    C_MFU_OWN,
+    C_MFU_BF16,
     C_TPS,
     C_DAYS,
     C_GPUH,
@@ -46,13 +46,38 @@ enum col_id {
     C_OPT,
     C_CORE,
     C_BUBBLE,
+    C_SYNC,
+    C_GATHER,
+    C_IB_STEADY,
+    C_NV_STEADY,
+    C_COMM_SM,
+    C_RAMP,
+    C_DP_EXPOSED,
     C_FP8,
     C_BF16,
     C_MODEL,
+    C_MODEL_FP8,
+    C_FWD_SHARE,
     C_IB_GB,
     C_NV_GB,
     C_IB_CALLS,
     C_NV_CALLS,
+    C_IB_STEADY_GB,
+    C_IB_STEADY_CALLS,
+    C_NV_STEADY_GB,
+    C_NV_STEADY_CALLS,
+    C_IB_SYNC_GB,
+    C_IB_SYNC_CALLS,
+    C_NV_SYNC_GB,
+    C_NV_SYNC_CALLS,
+    C_IB_GATHER_GB,
+    C_IB_GATHER_CALLS,
+    C_NV_GATHER_GB,
+    C_NV_GATHER_CALLS,
+    C_IB_DEP_GB,
+    C_IB_DEP_CALLS,
+    C_NV_DEP_GB,
+    C_NV_DEP_CALLS,
     C_HBM_GB,
     C_OPT_GB,
     C_BUBBLE_COEF,
@@ -105,8 +130,8 @@ static const struct plans_column columns[] = {
     {"bound", "Bound", "", NULL, 9, TEXT, TERM, C_BOUND},
     {"ratio", "Comm/compute", "", F_RAT, 9, NUM, TERM, C_RATIO},
     {"fits", "Fits", "", NULL, 7, BOOL, "{mem_total}<=HBM_GIB", C_FITS},
-    {"mfu", "MFU of BF16 peak", "", F_PCT, 9, NUM, TERM, C_MFU},
-    {"mfu_own", "MFU of own-precision peak", "", F_PCT, 11, NUM, TERM, C_MFU_OWN},
+    {"mfu", "MFU (each precision at its peak)", "", F_PCT, 10, NUM, TERM, C_MFU},
+    {"mfu_bf16_peak", "MFU of BF16 peak (DeepSeek's)", "", F_PCT, 11, NUM, TERM, C_MFU_BF16},
     {"tps", "Tokens/s per GPU", "", F_CNT, 10, NUM, TERM, C_TPS},
     {"days", "Days for token budget", "", F_DAYS, 10, NUM, TERM, C_DAYS},
     {"gpuh", "GPU-hours per 1T tokens", "", F_CNT, 11, NUM, TERM, C_GPUH},
@@ -117,16 +142,41 @@ static const struct plans_column columns[] = {
     {"nvlink", "NVLink", "s", F_SEC, 9, NUM, TERM, C_NVLINK},
     {"hbm", "HBM", "s", F_SEC, 9, NUM, TERM, C_HBM},
     {"optimizer", "Optimizer step", "s", F_SEC, 10, NUM, TERM, C_OPT},
+    {"sync", "Step-end gradient sync", "s", F_SEC, 10, NUM, TERM, C_SYNC},
+    {"gather", "Step-end weight gather", "s", F_SEC, 10, NUM, TERM, C_GATHER},
+    {"ib_steady", "IB with micro-batches", "s", F_SEC, 10, NUM, TERM, C_IB_STEADY},
+    {"nv_steady", "NVLink with micro-batches", "s", F_SEC, 10, NUM, TERM, C_NV_STEADY},
+    {"comm_sm", "Compute lost to comm SMs", "s", F_SEC, 10, NUM, TERM, C_COMM_SM},
     {"core", "Overlapped core", "s", F_SEC, 10, NUM, TERM, C_CORE},
+    {"ramp", "Pipeline ramp unit", "s", F_SEC, 10, NUM, TERM, C_RAMP},
     {"bubble", "Pipeline bubble", "s", F_SEC, 10, NUM, TERM, C_BUBBLE},
+    {"dp_exposed", "Exposed step-end DP", "s", F_SEC, 10, NUM, TERM, C_DP_EXPOSED},
 
     {"fp8_tflop", "FP8 work", "TFLOP", F_BIG, 11, NUM, NULL, C_FP8},
     {"bf16_tflop", "BF16 work", "TFLOP", F_BIG, 11, NUM, NULL, C_BF16},
     {"model_tflop", "Model work", "TFLOP", F_BIG, 11, NUM, NULL, C_MODEL},
+    {"model_fp8_tflop", "Model work in FP8", "TFLOP", F_BIG, 11, NUM, NULL, C_MODEL_FP8},
+    {"fwd_share", "Forward share of compute", "", F_RAT, 9, NUM, NULL, C_FWD_SHARE},
     {"ib_gb", "IB traffic", "GB", F_BIG, 10, NUM, NULL, C_IB_GB},
     {"nv_gb", "NVLink traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_GB},
     {"ib_calls", "IB calls", "", F_CNT, 9, NUM, NULL, C_IB_CALLS},
     {"nv_calls", "NVLink calls", "", F_CNT, 9, NUM, NULL, C_NV_CALLS},
+    {"ib_steady_gb", "IB with micro-batches", "GB", F_BIG, 10, NUM, NULL, C_IB_STEADY_GB},
+    {"ib_steady_calls", "IB calls with micro-batches", "", F_CNT, 9, NUM, NULL, C_IB_STEADY_CALLS},
+    {"nv_steady_gb", "NVLink with micro-batches", "GB", F_BIG, 10, NUM, NULL, C_NV_STEADY_GB},
+    {"nv_steady_calls", "NVLink calls with micro-batches", "", F_CNT, 9, NUM, NULL, C_NV_STEADY_CALLS},
+    {"ib_sync_gb", "IB step-end sync", "GB", F_BIG, 10, NUM, NULL, C_IB_SYNC_GB},
+    {"ib_sync_calls", "IB sync calls", "", F_CNT, 9, NUM, NULL, C_IB_SYNC_CALLS},
+    {"nv_sync_gb", "NVLink step-end sync", "GB", F_BIG, 10, NUM, NULL, C_NV_SYNC_GB},
+    {"nv_sync_calls", "NVLink sync calls", "", F_CNT, 9, NUM, NULL, C_NV_SYNC_CALLS},
+    {"ib_gather_gb", "IB step-end gather", "GB", F_BIG, 10, NUM, NULL, C_IB_GATHER_GB},
+    {"ib_gather_calls", "IB gather calls", "", F_CNT, 9, NUM, NULL, C_IB_GATHER_CALLS},
+    {"nv_gather_gb", "NVLink step-end gather", "GB", F_BIG, 10, NUM, NULL, C_NV_GATHER_GB},
+    {"nv_gather_calls", "NVLink gather calls", "", F_CNT, 9, NUM, NULL, C_NV_GATHER_CALLS},
+    {"ib_dep_gb", "IB EP/TP/CP traffic", "GB", F_BIG, 10, NUM, NULL, C_IB_DEP_GB},
+    {"ib_dep_calls", "IB EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_IB_DEP_CALLS},
+    {"nv_dep_gb", "NVLink EP/TP/CP traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_DEP_GB},
+    {"nv_dep_calls", "NVLink EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_NV_DEP_CALLS},
     {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, C_HBM_GB},
     {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, C_OPT_GB},
     {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL,
@@ -290,8 +340,8 @@ time_value(int id, const struct cost_times *t, struct plans_value *out)
     case C_MFU:
         number(out, t->mfu);
         return true;
-    case C_MFU_OWN:
-        number(out, t->mfu_precision);
+    case C_MFU_BF16:
+        number(out, t->mfu_bf16_peak);
         return true;
     case C_TPS:
         number(out, t->tokens_per_s_per_gpu);
@@ -329,6 +379,27 @@ time_value(int id, const struct cost_times *t, struct plans_value *out)
     case C_BUBBLE:
         number(out, t->bubble);
         return true;
+    case C_SYNC:
+        number(out, t->sync);
+        return true;
+    case C_GATHER:
+        number(out, t->gather);
+        return true;
+    case C_IB_STEADY:
+        number(out, t->ib_steady);
+        return true;
+    case C_NV_STEADY:
+        number(out, t->nvlink_steady);
+        return true;
+    case C_COMM_SM:
+        number(out, t->comm_sm);
+        return true;
+    case C_RAMP:
+        number(out, t->ramp);
+        return true;
+    case C_DP_EXPOSED:
+        number(out, t->dp_exposed);
+        return true;
     default:
         return false;
     }
@@ -349,6 +420,60 @@ work_value(int id, const struct report_row *row, struct plans_value *out)
         return true;
     case C_MODEL:
         number(out, w->model_flops / 1e12);
+        return true;
+    case C_MODEL_FP8:
+        number(out, w->model_fp8_flops / 1e12);
+        return true;
+    case C_FWD_SHARE:
+        number(out, w->fwd_share);
+        return true;
+    case C_IB_STEADY_GB:
+        number(out, w->ib_steady_bytes / 1e9);
+        return true;
+    case C_IB_STEADY_CALLS:
+        number(out, w->ib_steady_calls);
+        return true;
+    case C_NV_STEADY_GB:
+        number(out, w->nvlink_steady_bytes / 1e9);
+        return true;
+    case C_NV_STEADY_CALLS:
+        number(out, w->nvlink_steady_calls);
+        return true;
+    case C_IB_SYNC_GB:
+        number(out, w->ib_sync_bytes / 1e9);
+        return true;
+    case C_IB_SYNC_CALLS:
+        number(out, w->ib_sync_calls);
+        return true;
+    case C_NV_SYNC_GB:
+        number(out, w->nvlink_sync_bytes / 1e9);
+        return true;
+    case C_NV_SYNC_CALLS:
+        number(out, w->nvlink_sync_calls);
+        return true;
+    case C_IB_GATHER_GB:
+        number(out, w->ib_gather_bytes / 1e9);
+        return true;
+    case C_IB_GATHER_CALLS:
+        number(out, w->ib_gather_calls);
+        return true;
+    case C_NV_GATHER_GB:
+        number(out, w->nvlink_gather_bytes / 1e9);
+        return true;
+    case C_NV_GATHER_CALLS:
+        number(out, w->nvlink_gather_calls);
+        return true;
+    case C_IB_DEP_GB:
+        number(out, w->ib_dep_bytes / 1e9);
+        return true;
+    case C_IB_DEP_CALLS:
+        number(out, w->ib_dep_calls);
+        return true;
+    case C_NV_DEP_GB:
+        number(out, w->nvlink_dep_bytes / 1e9);
+        return true;
+    case C_NV_DEP_CALLS:
+        number(out, w->nvlink_dep_calls);
         return true;
     case C_IB_GB:
         number(out, w->ib_bytes / 1e9);

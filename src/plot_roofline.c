@@ -78,14 +78,13 @@ static void roofline_text(const struct report *r,
              c, a, b, nobytes ? "; those with traffic on this link" : "", link,
              link);
     plot_template_set_str(v, "SUB1", text);
-    plot_format_num((double)(hw->spec.sms - hw->spec.comm_sms), a, sizeof a);
-    plot_format_num((double)hw->spec.sms, b, sizeof b);
+    plot_format_num(hw->compute_derate, a, sizeof a);
     if (hw->compute_derate < 1)
         snprintf(text, sizeof text,
-                 "Solid roofs: achievable (measured GEMM on the %s of %s SMs "
-                 "left to compute); dashed: datasheet peak. Numbered: the "
-                 "best plan of each family.",
-                 a, b);
+                 "Solid roofs: achievable (measured GEMM at a %s clock "
+                 "derate); dashed: datasheet peak. Numbered: the best plan "
+                 "of each family.",
+                 a);
     else
         snprintf(text, sizeof text,
                  "Solid roofs: achievable (measured GEMM); dashed: datasheet "

@@ -85,6 +85,17 @@ struct report_validation {
     bool current; /* same model and hardware files as this report */
     long rank;    /* its place in this report's ranking (1 = best);
                      0 when not current or not among the kept plans */
+    /* The speed of light over every completion of what the run did not
+     * publish (its plan with each combination of the `unpublished`
+     * choices; just the plan when there are none). */
+    char unpublished[200];   /* the choices, as the file gives them */
+    size_t completions;      /* valid completions evaluated */
+    double sol_min_step_s;   /* the fastest completion's step */
+    double sol_max_step_s;   /* the slowest completion's step */
+    struct plan slowest;     /* the completion of sol_max_step_s */
+    double measured_step_eq; /* the measured step, or model FLOPs per GPU
+                                per step / measured TFLOP/s; 0 if neither */
+    bool holds; /* every completion's SOL is at or below the measured */
 };
 
 struct report_input {

@@ -68,10 +68,9 @@ static const struct terms_input inputs[] = {
     {"GPU_HOUR_USD", HW, "cluster", "gpu_hour_usd", "USD", 1, NULL, NULL, NULL},
     {"TRAINING_TOKENS", MO, "training", "tokens", "tokens", 1, NULL, NULL, NULL},
 
-    {"COMPUTE_DERATE", DE, NULL, NULL, "", 1,
-     "CLOCK_DERATE*(1-COMM_SMS/SMS)", derate,
-     "share of the achievable GEMM rate left to compute (clock derate x "
-     "SMs not reserved for communication)"},
+    {"COMPUTE_DERATE", DE, NULL, NULL, "", 1, "CLOCK_DERATE", derate,
+     "share of the achievable GEMM rate compute keeps (the clock derate; "
+     "SMs running communication are the comm SM term)"},
     {"BF16_TFLOPS_USED", DE, NULL, NULL, "TFLOP/s", 1e12,
      "BF16_ACHIEVABLE_TFLOPS*COMPUTE_DERATE", bf16_used,
      "BF16 rate the plans are timed with"},
@@ -179,7 +178,8 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
     return core;
 }
 
-/* Each function is the C side of the template in the table below. */
+/* Each function is the C side of the template in the table below, in
+ * the same order of operations. */
 
 static double t_compute(const struct terms_env *e)
 {
@@ -210,27 +210,101 @@ static double t_optimizer(const struct terms_env *e)
     return e->w->optimizer_bytes / e->hw->hbm_bps;
 }
 
+/* The busier link's time for a phase's bytes and calls. */
+static double phase_time(const struct hardware *hw,
+                         double ib,
+                         double ib_calls,
+                         double nv,
+                         double nv_calls)
+{
+    return max2(
+        terms_link_time(ib, ib_calls, hw->ib_bps, hw->ib_latency_s),
+        terms_link_time(nv, nv_calls, hw->nvlink_bps, hw->nvlink_latency_s));
+}
+
+static double t_sync(const struct terms_env *e)
+{
+    const struct cost_work *w = e->w;
+    return phase_time(e->hw, w->ib_sync_bytes, w->ib_sync_calls,
+                      w->nvlink_sync_bytes, w->nvlink_sync_calls);
+}
+
+static double t_gather(const struct terms_env *e)
+{
+    const struct cost_work *w = e->w;
+    return phase_time(e->hw, w->ib_gather_bytes, w->ib_gather_calls,
+                      w->nvlink_gather_bytes, w->nvlink_gather_calls);
+}
+
+static double t_ib_steady(const struct terms_env *e)
+{
+    return terms_link_time(e->w->ib_steady_bytes, e->w->ib_steady_calls,
+                           e->hw->ib_bps, e->hw->ib_latency_s);
+}
+
+static double t_nvlink_steady(const struct terms_env *e)
+{
+    return terms_link_time(e->w->nvlink_steady_bytes, e->w->nvlink_steady_calls,
+                           e->hw->nvlink_bps, e->hw->nvlink_latency_s);
+}
+
+/* SMs that run overlapped communication kernels are lost to compute
+ * while those run (DeepSeek-V3 §3.2.2: 20 of 132 H800 SMs). */
+static double t_comm_sm(const struct terms_env *e)
+{
+    const struct cost_times *t = e->t;
+    const struct hardware_spec *s = &e->hw->spec;
+    double comm = max2(t->ib_steady, t->nvlink_steady);
+    return (t->compute < comm ? t->compute : comm) * (double)s->comm_sms /
+           (double)s->sms;
+}
+
 static double t_core(const struct terms_env *e)
 {
     int bound;
-    return terms_core(e->t->compute, e->t->ib, e->t->nvlink, e->t->hbm, &bound);
+    return terms_core(e->t->compute + e->t->comm_sm, e->t->ib_steady,
+                      e->t->nvlink_steady, e->t->hbm, &bound);
 }
 
 static double t_bound(const struct terms_env *e)
 {
     int bound;
-    terms_core(e->t->compute, e->t->ib, e->t->nvlink, e->t->hbm, &bound);
+    terms_core(e->t->compute + e->t->comm_sm, e->t->ib_steady,
+               e->t->nvlink_steady, e->t->hbm, &bound);
     return bound;
+}
+
+/* Warm-up and cool-down run a micro-batch's chunks unpaired: its own EP,
+ * TP and CP traffic is not hidden there (DualPipe README: only paired
+ * forward and backward chunks overlap). */
+static double t_ramp(const struct terms_env *e)
+{
+    const struct cost_work *w = e->w;
+    return max2(e->t->compute, e->t->hbm) +
+           phase_time(e->hw, w->ib_dep_bytes, w->ib_dep_calls,
+                      w->nvlink_dep_bytes, w->nvlink_dep_calls);
 }
 
 static double t_bubble(const struct terms_env *e)
 {
-    return e->w->bubble_coef * e->t->core / e->w->microbatches;
+    return e->w->bubble_coef * e->t->ramp / e->w->microbatches;
+}
+
+/* The step-end collectives hide only under the last micro-batch's
+ * backward (gradients reduce as their layers finish) and the first
+ * micro-batch's forward (weights gathered as layers need them). */
+static double t_dp_exposed(const struct terms_env *e)
+{
+    const struct cost_times *t = e->t;
+    const struct cost_work *w = e->w;
+    return max2(0,
+                t->sync - t->compute * (1 - w->fwd_share) / w->microbatches) +
+           max2(0, t->gather - t->compute * w->fwd_share / w->microbatches);
 }
 
 static double t_step(const struct terms_env *e)
 {
-    return e->t->bubble + e->t->optimizer + e->t->core;
+    return e->t->bubble + e->t->optimizer + e->t->core + e->t->dp_exposed;
 }
 
 static double t_serial(const struct terms_env *e)
@@ -250,16 +324,20 @@ static double t_tps(const struct terms_env *e)
     return e->w->tokens / (e->t->step * e->w->gpus);
 }
 
+/* Each precision's model FLOPs over its own peak: never above 100%. */
 static double t_mfu(const struct terms_env *e)
 {
-    return e->w->model_flops / (e->t->step * e->hw->bf16_peak_flops);
+    const struct cost_work *w = e->w;
+    double fp8 =
+        w->model_fp8_flops > 0 ? w->model_fp8_flops / e->hw->fp8_peak_flops : 0;
+    return (fp8 +
+            (w->model_flops - w->model_fp8_flops) / e->hw->bf16_peak_flops) /
+           e->t->step;
 }
 
-static double t_mfu_own(const struct terms_env *e)
+static double t_mfu_bf16_peak(const struct terms_env *e)
 {
-    double peak = e->precision == MODEL_FP8 ? e->hw->fp8_peak_flops
-                                            : e->hw->bf16_peak_flops;
-    return e->w->model_flops / (e->t->step * peak);
+    return e->w->model_flops / (e->t->step * e->hw->bf16_peak_flops);
 }
 
 static double t_gpuh(const struct terms_env *e)
@@ -278,33 +356,56 @@ static double t_cost(const struct terms_env *e)
     return e->t->days * 24 * e->w->gpus * e->hw->spec.gpu_hour_usd;
 }
 
+#define IB_LAT "*IB_LATENCY_US*1E-06"
+#define NV_LAT "*NVLINK_LATENCY_US*1E-06"
+
 /* clang-format off */
 static const struct terms_term terms[] = {
     {TERMS_COMPUTE, "compute",
      "{bf16_tflop}/BF16_TFLOPS_USED+"
      "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)", t_compute},
-    {TERMS_IB, "ib", "{ib_gb}/IB_GBPS+{ib_calls}*IB_LATENCY_US*1E-06", t_ib},
-    {TERMS_NVLINK, "nvlink",
-     "{nv_gb}/NVLINK_GBPS+{nv_calls}*NVLINK_LATENCY_US*1E-06", t_nvlink},
+    {TERMS_IB, "ib", "{ib_gb}/IB_GBPS+{ib_calls}" IB_LAT, t_ib},
+    {TERMS_NVLINK, "nvlink", "{nv_gb}/NVLINK_GBPS+{nv_calls}" NV_LAT,
+     t_nvlink},
     {TERMS_HBM, "hbm", "{hbm_gb}/(HBM_ACHIEVABLE_TBPS*1000)", t_hbm},
     {TERMS_OPTIMIZER, "optimizer", "{opt_gb}/(HBM_ACHIEVABLE_TBPS*1000)",
      t_optimizer},
-    {TERMS_CORE, "core", "MAX({compute},{ib},{nvlink},{hbm})", t_core},
+    {TERMS_SYNC, "sync",
+     "MAX({ib_sync_gb}/IB_GBPS+{ib_sync_calls}" IB_LAT ","
+     "{nv_sync_gb}/NVLINK_GBPS+{nv_sync_calls}" NV_LAT ")", t_sync},
+    {TERMS_GATHER, "gather",
+     "MAX({ib_gather_gb}/IB_GBPS+{ib_gather_calls}" IB_LAT ","
+     "{nv_gather_gb}/NVLINK_GBPS+{nv_gather_calls}" NV_LAT ")", t_gather},
+    {TERMS_IB_STEADY, "ib_steady",
+     "{ib_steady_gb}/IB_GBPS+{ib_steady_calls}" IB_LAT, t_ib_steady},
+    {TERMS_NVLINK_STEADY, "nv_steady",
+     "{nv_steady_gb}/NVLINK_GBPS+{nv_steady_calls}" NV_LAT, t_nvlink_steady},
+    {TERMS_COMM_SM, "comm_sm",
+     "MIN({compute},MAX({ib_steady},{nv_steady}))*COMM_SMS/SMS", t_comm_sm},
+    {TERMS_CORE, "core",
+     "MAX({compute}+{comm_sm},{ib_steady},{nv_steady},{hbm})", t_core},
     /* The first of compute, IB, NVLink, HBM equal to the maximum: the
      * term terms_core() keeps (it moves on only when strictly greater). */
     {TERMS_BOUND, "bound",
-     "IF({core}={compute},\"compute\",IF({core}={ib},\"IB\","
-     "IF({core}={nvlink},\"NVLink\",\"HBM\")))", t_bound},
-    {TERMS_BUBBLE, "bubble", "{bubble_coef}*{core}/{microbatches}", t_bubble},
-    {TERMS_STEP, "step", "{bubble}+{optimizer}+{core}", t_step},
+     "IF({core}={compute}+{comm_sm},\"compute\",IF({core}={ib_steady},"
+     "\"IB\",IF({core}={nv_steady},\"NVLink\",\"HBM\")))", t_bound},
+    {TERMS_RAMP, "ramp",
+     "MAX({compute},{hbm})+MAX({ib_dep_gb}/IB_GBPS+{ib_dep_calls}" IB_LAT ","
+     "{nv_dep_gb}/NVLINK_GBPS+{nv_dep_calls}" NV_LAT ")", t_ramp},
+    {TERMS_BUBBLE, "bubble", "{bubble_coef}*{ramp}/{microbatches}", t_bubble},
+    {TERMS_DP_EXPOSED, "dp_exposed",
+     "MAX(0,{sync}-{compute}*(1-{fwd_share})/{microbatches})+"
+     "MAX(0,{gather}-{compute}*{fwd_share}/{microbatches})", t_dp_exposed},
+    {TERMS_STEP, "step", "{bubble}+{optimizer}+{core}+{dp_exposed}", t_step},
     {TERMS_SERIAL, "serial",
      "{bubble}+{optimizer}+MAX({compute},{hbm})+{ib}+{nvlink}", t_serial},
     {TERMS_RATIO, "ratio", "MAX({ib},{nvlink})/{compute}", t_ratio},
     {TERMS_TPS, "tps", "{tokens}/({step}*{gpus})", t_tps},
-    {TERMS_MFU, "mfu", "{model_tflop}/({step}*BF16_PEAK_TFLOPS)", t_mfu},
-    {TERMS_MFU_OWN, "mfu_own",
-     "{model_tflop}/({step}*IF({precision}=\"fp8\",FP8_PEAK_TFLOPS,"
-     "BF16_PEAK_TFLOPS))", t_mfu_own},
+    {TERMS_MFU, "mfu",
+     "(IF({model_fp8_tflop}>0,{model_fp8_tflop}/FP8_PEAK_TFLOPS,0)+"
+     "({model_tflop}-{model_fp8_tflop})/BF16_PEAK_TFLOPS)/{step}", t_mfu},
+    {TERMS_MFU_BF16_PEAK, "mfu_bf16_peak",
+     "{model_tflop}/({step}*BF16_PEAK_TFLOPS)", t_mfu_bf16_peak},
     {TERMS_GPUH, "gpuh", "1E+12/{tps}/3600", t_gpuh},
     {TERMS_DAYS, "days", "TRAINING_TOKENS/({tps}*{gpus})/86400", t_days},
     {TERMS_COST, "cost", "{days}*24*{gpus}*GPU_HOUR_USD", t_cost},
@@ -320,13 +421,21 @@ void terms_step(const struct terms_env *e, struct cost_times *t)
     t->nvlink = t_nvlink(e);
     t->hbm = t_hbm(e);
     t->optimizer = t_optimizer(e);
+    t->sync = t_sync(e);
+    t->gather = t_gather(e);
+    t->ib_steady = t_ib_steady(e);
+    t->nvlink_steady = t_nvlink_steady(e);
+    t->comm_sm = t_comm_sm(e);
     /* the MoE all-to-all alone (no column: the EP/compute ratio) */
     t->ep = max2(terms_link_time(w->ep_ib_bytes, w->ep_ib_calls, hw->ib_bps,
                                  hw->ib_latency_s),
                  terms_link_time(w->ep_nvlink_bytes, w->ep_nvlink_calls,
                                  hw->nvlink_bps, hw->nvlink_latency_s));
-    t->core = terms_core(t->compute, t->ib, t->nvlink, t->hbm, &t->bound);
+    t->core = terms_core(t->compute + t->comm_sm, t->ib_steady,
+                         t->nvlink_steady, t->hbm, &t->bound);
+    t->ramp = t_ramp(e);
     t->bubble = t_bubble(e);
+    t->dp_exposed = t_dp_exposed(e);
     t->step = t_step(e);
 }
 
@@ -336,7 +445,7 @@ void terms_derived(const struct terms_env *e, struct cost_times *t)
     t->comm_compute_ratio = t_ratio(e);
     t->tokens_per_s_per_gpu = t_tps(e);
     t->mfu = t_mfu(e);
-    t->mfu_precision = t_mfu_own(e);
+    t->mfu_bf16_peak = t_mfu_bf16_peak(e);
     t->gpu_hours_per_trillion = t_gpuh(e);
     t->days = t_days(e);
     t->cost_usd = t_cost(e);
@@ -355,12 +464,26 @@ double terms_time(const struct cost_times *t, int id)
         return t->hbm;
     case TERMS_OPTIMIZER:
         return t->optimizer;
+    case TERMS_SYNC:
+        return t->sync;
+    case TERMS_GATHER:
+        return t->gather;
+    case TERMS_IB_STEADY:
+        return t->ib_steady;
+    case TERMS_NVLINK_STEADY:
+        return t->nvlink_steady;
+    case TERMS_COMM_SM:
+        return t->comm_sm;
     case TERMS_CORE:
         return t->core;
     case TERMS_BOUND:
         return t->bound;
+    case TERMS_RAMP:
+        return t->ramp;
     case TERMS_BUBBLE:
         return t->bubble;
+    case TERMS_DP_EXPOSED:
+        return t->dp_exposed;
     case TERMS_STEP:
         return t->step;
     case TERMS_SERIAL:
@@ -371,8 +494,8 @@ double terms_time(const struct cost_times *t, int id)
         return t->tokens_per_s_per_gpu;
     case TERMS_MFU:
         return t->mfu;
-    case TERMS_MFU_OWN:
-        return t->mfu_precision;
+    case TERMS_MFU_BF16_PEAK:
+        return t->mfu_bf16_peak;
     case TERMS_GPUH:
         return t->gpu_hours_per_trillion;
     case TERMS_DAYS:

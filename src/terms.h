@@ -89,15 +89,22 @@ enum terms_id {
     TERMS_NVLINK,
     TERMS_HBM,
     TERMS_OPTIMIZER,
+    TERMS_SYNC,
+    TERMS_GATHER,
+    TERMS_IB_STEADY,
+    TERMS_NVLINK_STEADY,
+    TERMS_COMM_SM,
     TERMS_CORE,
     TERMS_BOUND,
+    TERMS_RAMP,
     TERMS_BUBBLE,
+    TERMS_DP_EXPOSED,
     TERMS_STEP,
     TERMS_SERIAL,
     TERMS_RATIO,
     TERMS_TPS,
     TERMS_MFU,
-    TERMS_MFU_OWN,
+    TERMS_MFU_BF16_PEAK,
     TERMS_GPUH,
     TERMS_DAYS,
     TERMS_COST,
@@ -114,9 +121,10 @@ struct terms_term {
 };
 
 /*
- * Fills the step's terms of t (compute, ib, nvlink, hbm, optimizer, ep,
- * core, bound, bubble, step) from e->w and e->hw, in that order; e->t
- * must be t. What ranking needs, nothing more: the sweep's hot path.
+ * Fills the step's terms of t (compute, links, sync and gather, steady
+ * links, comm SMs, ep, core, bound, ramp, bubble, exposed DP, step) from
+ * e->w and e->hw, in that order; e->t must be t. What ranking needs,
+ * nothing more: the sweep's hot path.
  */
 void terms_step(const struct terms_env *e, struct cost_times *t);
 

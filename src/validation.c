@@ -14,6 +14,8 @@ struct validation_spec {
     char model[256];
     char hardware[256];
     char plan[DATAFILE_TEXT_MAX];
+    char unpublished[DATAFILE_TEXT_MAX];
+    char sets[DATAFILE_TEXT_MAX];
     double step_s, tflops_per_gpu, mfu, gpu_hours_per_trillion;
 };
 
@@ -24,6 +26,8 @@ static const struct datafile_field fields[] = {
     {"run", "model", DATAFILE_STRING, VOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file, relative to the data directory"},
     {"run", "hardware", DATAFILE_STRING, VOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file, relative to the data directory"},
     {"run", "plan", DATAFILE_STRING, VOFF(plan), DATAFILE_TEXT_MAX, 0, 0, false, true, NULL, "", NULL, "the run's plan in PLAN syntax"},
+    {"run", "unpublished", DATAFILE_STRING, VOFF(unpublished), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run did not publish, as PLAN keys with their possible values (\"vpp=2,4 zero=1,2\"): its speed of light must hold for every completion"},
+    {"run", "set", DATAFILE_STRING, VOFF(sets), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run changed in its model or hardware file, as --set arguments (\"training.seq_len=131072\")"},
     {"run", "step_s", DATAFILE_DOUBLE, VOFF(step_s), 0, 0, 1e9, false, false, "0", "s", NULL, "measured time per step (0: not published)"},
     {"run", "tflops_per_gpu", DATAFILE_DOUBLE, VOFF(tflops_per_gpu), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured model TFLOP/s per GPU"},
     {"run", "mfu", DATAFILE_DOUBLE, VOFF(mfu), 0, 0, 1, false, false, "0", "", NULL, "measured MFU against the BF16 peak"},
@@ -49,6 +53,34 @@ data_path(const char *data_dir, const char *rel, char *out, size_t size)
         snprintf(out, size, "%s/%s", data_dir, rel);
 }
 
+/* The run's `set` overrides, each as --set parses it. */
+static enum status parse_sets(const char *path,
+                              const char *text,
+                              struct validation_run *run,
+                              struct diag *d)
+{
+    const char *s = text;
+    run->nsets = 0;
+    for (;;) {
+        char tok[DATAFILE_TEXT_MAX];
+        size_t n;
+        struct diag why;
+        s += strspn(s, " \t");
+        if (!*s)
+            return STATUS_OK;
+        n = strcspn(s, " \t");
+        snprintf(tok, sizeof tok, "%.*s", (int)n, s);
+        s += n;
+        diag_init(&why);
+        if (run->nsets == VALIDATION_SETS_MAX)
+            return diag_set(d, STATUS_RANGE, "%s: run.set: at most %d", path,
+                            VALIDATION_SETS_MAX);
+        if (datafile_parse_set(tok, &run->sets[run->nsets], &why) != STATUS_OK)
+            return diag_set(d, STATUS_PARSE, "%s: run.set: %s", path, why.msg);
+        run->nsets++;
+    }
+}
+
 enum status validation_load(const char *path,
                             const char *data_dir,
                             struct validation_run *run,
@@ -63,6 +95,31 @@ enum status validation_load(const char *path,
     st = datafile_load(path, &schema, &vs, &meta, NULL, 0, d);
     if (st != STATUS_OK)
         return st;
+    /* Published figures are 0 (absent) or physical: a tiny one would
+     * make predicted/measured overflow. */
+    {
+        const struct {
+            const char *key;
+            double v, min;
+        } floor[] = {{"step_s", vs.step_s, 1e-3},
+                     {"tflops_per_gpu", vs.tflops_per_gpu, 1e-3},
+                     {"mfu", vs.mfu, 1e-4},
+                     {"gpu_hours_per_trillion", vs.gpu_hours_per_trillion, 1}};
+        size_t k;
+        for (k = 0; k < sizeof floor / sizeof floor[0]; k++)
+            if (floor[k].v > 0 && floor[k].v < floor[k].min) {
+                long i = datafile_field_index(&schema, "run", floor[k].key);
+                diag_add(d, STATUS_RANGE,
+                         "%s:%ld: run.%s: expected 0 (not published) or at "
+                         "least %g, got %g",
+                         path, i >= 0 ? meta.line[i] : 0L, floor[k].key,
+                         floor[k].min, floor[k].v);
+            }
+        if (d->status != STATUS_OK) {
+            datafile_meta_release(&meta);
+            return d->status;
+        }
+    }
     snprintf(run->path, sizeof run->path, "%s", path);
     snprintf(run->name, sizeof run->name, "%s", vs.name);
     snprintf(run->source, sizeof run->source, "%s",
@@ -72,6 +129,11 @@ enum status validation_load(const char *path,
     data_path(data_dir, vs.hardware, run->hardware_path,
               sizeof run->hardware_path);
     snprintf(run->plan, sizeof run->plan, "%s", vs.plan);
+    snprintf(run->unpublished, sizeof run->unpublished, "%s", vs.unpublished);
+    if (parse_sets(path, vs.sets, run, d) != STATUS_OK) {
+        datafile_meta_release(&meta);
+        return d->status;
+    }
     run->measured_step_s = vs.step_s;
     run->measured_tflops_per_gpu = vs.tflops_per_gpu;
     run->measured_mfu = vs.mfu;
@@ -140,18 +202,23 @@ enum status validation_load_inputs(const struct validation_run *run,
                                    struct validation_inputs *out,
                                    struct diag *d)
 {
+    struct datafile_set sets[VALIDATION_SETS_MAX];
     memset(out, 0, sizeof *out);
-    out->current = m && hw && same_file(run->model_path, m->meta.path) &&
+    out->current = m && hw && run->nsets == 0 &&
+                   same_file(run->model_path, m->meta.path) &&
                    same_file(run->hardware_path, hw->meta.path);
     if (out->current) {
         out->m = m;
         out->hw = hw;
         return STATUS_OK;
     }
-    if (model_load_with_training(run->model_path, recipe, &out->own_m, NULL, 0,
-                                 d) != STATUS_OK)
+    /* each load marks the overrides it takes: copies, so the run stays
+     * const and both files see every override */
+    memcpy(sets, run->sets, sizeof sets);
+    if (model_load_with_training(run->model_path, recipe, &out->own_m, sets,
+                                 run->nsets, d) != STATUS_OK)
         return d->status;
-    if (hardware_load(run->hardware_path, &out->own_hw, NULL, 0, d) !=
+    if (hardware_load(run->hardware_path, &out->own_hw, sets, run->nsets, d) !=
         STATUS_OK) {
         model_release(&out->own_m);
         return d->status;

@@ -17,6 +17,7 @@
 #include "model.h"
 
 #define VALIDATION_RUNS_MAX 16
+#define VALIDATION_SETS_MAX 4 /* `set` overrides of one run */
 
 struct validation_run {
     char path[1024];  /* the file */
@@ -24,9 +25,16 @@ struct validation_run {
     char source[200]; /* of the [run] section */
     char model_path[1024], hardware_path[1024]; /* resolved */
     char plan[DATAFILE_TEXT_MAX];               /* PLAN syntax */
-    double measured_step_s;                     /* 0 when not published */
-    double measured_tflops_per_gpu;             /* 0 when not published */
-    double measured_mfu; /* fraction of the BF16 peak; 0 if none */
+    /* what the run did not publish: "vpp=2,4,7 zero=1,2" (PLAN keys, each
+     * with its possible values); "" when the plan is complete */
+    char unpublished[DATAFILE_TEXT_MAX];
+    /* what the run changed in its files (`set`, as --set): its inputs are
+     * then its own, never the report's */
+    struct datafile_set sets[VALIDATION_SETS_MAX];
+    size_t nsets;
+    double measured_step_s;         /* 0 when not published */
+    double measured_tflops_per_gpu; /* 0 when not published */
+    double measured_mfu;            /* fraction of the BF16 peak; 0 if none */
     double measured_gpu_hours_per_trillion; /* 0 when not published */
 };
 

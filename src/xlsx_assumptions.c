@@ -292,10 +292,11 @@ derived_rates(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
 {
     const struct hardware *hw = b->r->hw;
     const struct row rows[] = {
-        {ROW_DERIVED, NULL, 0, NULL, false, "COMPUTE_DERATE",
-         "=CLOCK_DERATE*(1-COMM_SMS/SMS)", "",
-         "share of the achievable GEMM rate left to compute (clock derate x "
-         "SMs not reserved for communication)",
+        {ROW_DERIVED, NULL, 0, NULL, false, "COMPUTE_DERATE", "=CLOCK_DERATE",
+         "",
+         "share of the achievable GEMM rate compute keeps (the clock "
+         "derate; SMs running communication are charged only while it "
+         "runs, as the comm SM term)",
          hw->compute_derate},
         {ROW_DERIVED, NULL, 0, NULL, false, "BF16_TFLOPS_USED",
          "=BF16_ACHIEVABLE_TFLOPS*COMPUTE_DERATE", "TFLOP/s",

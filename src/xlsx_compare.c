@@ -127,7 +127,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
         number(out, t->tokens_per_s_per_gpu);
         return;
     case K_MFU:
-        number(out, t->mfu_precision);
+        number(out, t->mfu);
         return;
     case K_DAYS:
         number(out, t->days);

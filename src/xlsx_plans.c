@@ -11,8 +11,8 @@
 
 #include "plans_table.h"
 
-#define PRINT_PLANS 60 /* Plans rows on the printout */
-#define COLS_MAX    64
+#define PRINT_PLANS 60  /* Plans rows on the printout */
+#define COLS_MAX    128 /* more columns than plans_table has is an error */
 
 /* Conditional formats of the data rows 1..last: the bound's fill, a red
  * "does not fit", a data bar for MFU. */
@@ -113,7 +113,11 @@ void xlsx_plans_write(struct xlsx_book *b,
     size_t last = r->nrows; /* last data row (0-based); header at 0 */
 
     worksheet_set_tab_color(ws, XLSX_COLOR_LIVE);
-    n = ncols < COLS_MAX ? ncols : COLS_MAX;
+    if (ncols > COLS_MAX) { /* never cut columns silently */
+        xlsx_book_invalid(b, "Plans: more columns than COLS_MAX");
+        return;
+    }
+    n = ncols;
     if (b->big && n > big_columns) /* see xlsx_out.h */
         n = big_columns;
     if (r->nrows + 1 > LXW_ROW_MAX) {

@@ -247,7 +247,7 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
         measured(v->measured_mfu, out);
         break;
     case V_P_MFU:
-        number(out, p->t.mfu);
+        number(out, p->t.mfu_bf16_peak);
         break;
     case V_M_GPUH:
         measured(v->measured_gpu_hours_per_trillion, out);
@@ -288,7 +288,7 @@ static bool not_slower(const struct report_validation *v, double tflops)
     if (v->measured_tflops_per_gpu > 0)
         return tflops >= v->measured_tflops_per_gpu;
     if (v->measured_mfu > 0)
-        return p->t.mfu >= v->measured_mfu;
+        return p->t.mfu_bf16_peak >= v->measured_mfu;
     return v->measured_gpu_hours_per_trillion <= 0 ||
            p->t.gpu_hours_per_trillion <= v->measured_gpu_hours_per_trillion;
 }

@@ -329,14 +329,13 @@ static size_t key_figures(struct xlsx_book *b,
        "NVLink, HBM (overlapped)");
     kv(b, ws, row++, "Tokens/s per GPU", c->t.tokens_per_s_per_gpu,
        XLSX_FMT_CNT, "");
-    kv(b, ws, row++, "MFU, of the BF16 peak", c->t.mfu, XLSX_FMT_PCT,
-       "model FLOPs / (step x BF16 dense peak), DeepSeek's convention: an "
+    kv(b, ws, row++, "MFU", c->t.mfu, XLSX_FMT_PCT,
+       "model FLOPs over each precision's own peak (FP8 GEMMs at the FP8 "
+       "peak, the rest at BF16's): at most 100%");
+    kv(b, ws, row++, "MFU, of the BF16 peak (DeepSeek's convention)",
+       c->t.mfu_bf16_peak, XLSX_FMT_PCT,
+       "model FLOPs / (step x BF16 dense peak), as DeepSeek reports it: an "
        "FP8 plan can exceed 100%");
-    kv(b, ws, row++,
-       c->plan.precision == MODEL_FP8 ? "MFU, of the FP8 peak"
-                                      : "MFU, of its own precision's peak",
-       c->t.mfu_precision, XLSX_FMT_PCT,
-       "against the peak of the plan's own precision");
     snprintf(note, sizeof note,
              "the model's budget of %.1fT tokens on %.0f GPUs",
              r->m->spec.tokens / 1e12, gpus);

@@ -61,49 +61,100 @@ static void evaluate(const struct fixture *f,
     "gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 " \
     "recompute=selective mbs=1 gbs=15360"
 
-/* Times from work, by hand: FP8 1 s + BF16 1 s of compute; IB 150 GB at
- * 50 GB/s = 3 s; NVLink 160 GB at 160 = 1 s; HBM 3 TB at 3 TB/s = 1 s;
- * optimizer 0.3 TB = 0.1 s; bubble 4/8 of the 3 s core = 1.5 s. */
+/*
+ * Times from work, by hand (H800 rates, clock derate 1): FP8 1460 TFLOP at
+ * 1460 TFLOP/s + BF16 758 at 758: compute 2 s. IB 150 GB at 50 GB/s = 3 s,
+ * of which 50 GB (1 s) is the step-end gradient sync, so 2 s run with the
+ * micro-batches; NVLink 160 GB at 160 = 1 s; HBM 3 TB at 3 TB/s = 1 s;
+ * optimizer 0.3 TB = 0.1 s. 20 of 132 SMs run the overlapped comm for
+ * min(2, max(2, 1)) = 2 s: 2 x 20/132 = 0.30303 s lost to compute, so the
+ * core is max(2.30303, 2, 1, 1), compute-bound. The ramp's unit is
+ * max(2, 1) + the EP/TP traffic's 100 GB / 50 GB/s = 4 s: bubble 4 x 4 / 8
+ * = 2 s. The sync (1 s) hides under one micro-batch's backward,
+ * 2 x (1 - 0.25) / 8 = 0.1875 s: 0.8125 s exposed. Step 2 + 0.1 +
+ * 2.30303 + 0.8125; serial 2 + 0.1 + max(2, 1) + 3 + 1 = 8.1. A BF16 plan:
+ * MFU = 989 TFLOP / (step x 989).
+ */
 static void test_cost_times_by_hand(void **state)
 {
     struct fixture *f = *state;
     struct hardware hw = f->hw;
     struct cost_work w;
     struct cost_times t;
+    double sm = 2 * 20.0 / 132, step = 2 + 0.1 + (2 + sm) + 0.8125;
     memset(&w, 0, sizeof w);
-    hw.spec.comm_sms = 0;
+    hw.spec.comm_sms = 20;
+    hw.spec.sms = 132;
+    hw.spec.clock_derate = 1;
     hardware_derive(&hw);
     w.fp8_flops = 1460e12;
     w.bf16_flops = 758e12;
     w.ib_bytes = 150e9;
+    w.ib_steady_bytes = 100e9;
+    w.ib_sync_bytes = 50e9;
+    w.ib_dep_bytes = 100e9;
     w.nvlink_bytes = 160e9;
+    w.nvlink_steady_bytes = 160e9;
     w.hbm_bytes = 3e12;
     w.optimizer_bytes = 3e11;
     w.bubble_coef = 4;
     w.microbatches = 8;
+    w.fwd_share = 0.25;
     w.tokens = 1e6;
     w.gpus = 100;
     w.model_flops = 989e12;
     cost_times(&w, &hw, &f->ds, MODEL_BF16, &t);
     assert_near(t.compute, 2, 1e-12);
     assert_near(t.ib, 3, 1e-12);
+    assert_near(t.ib_steady, 2, 1e-12);
     assert_near(t.nvlink, 1, 1e-12);
-    assert_near(t.bubble, 1.5, 1e-12);
-    assert_near(t.step, 4.6, 1e-12);
-    assert_near(t.step_serial, 1.5 + 0.1 + 2 + 3 + 1, 1e-12);
-    assert_int_equal(t.bound, COST_IB);
+    assert_near(t.sync, 1, 1e-12);
+    assert_near(t.comm_sm, sm, 1e-12);
+    assert_near(t.core, 2 + sm, 1e-12);
+    assert_int_equal(t.bound, COST_COMPUTE);
+    assert_near(t.ramp, 4, 1e-12);
+    assert_near(t.bubble, 2, 1e-12);
+    assert_near(t.dp_exposed, 0.8125, 1e-12);
+    assert_near(t.step, step, 1e-12);
+    assert_near(t.step_serial, 8.1, 1e-12);
     assert_near(t.comm_compute_ratio, 1.5, 1e-12);
-    assert_near(t.tokens_per_s_per_gpu, 1e6 / 4.6 / 100, 1e-12);
-    assert_near(t.mfu, 1 / 4.6, 1e-12);
+    assert_near(t.tokens_per_s_per_gpu, 1e6 / step / 100, 1e-12);
+    assert_near(t.mfu, 1 / step, 1e-12);
+    assert_near(t.mfu_bf16_peak, 1 / step, 1e-12);
 }
 
-/* 20 of 132 SMs run communication (DeepSeek-V3 §3.2.2): compute rates
- * scale by 112/132. */
-static void test_cost_comm_sms_derate(void **state)
+/*
+ * Issue 11 item 3: an FP8 plan's MFU weighs its FP8 GEMMs by the FP8
+ * peak: 1979 TFLOP of FP8 model work and 989 of BF16 in 2 s is
+ * (1 + 1) / 2 = 100%, where DeepSeek's convention (all over the BF16
+ * peak) says (1979 + 989) / (2 x 989) = 150%.
+ */
+static void test_cost_mfu_by_precision(void **state)
 {
     struct fixture *f = *state;
-    assert_near(f->hw.bf16_flops, 758e12 * 112 / 132, 1e-12);
-    assert_near(f->hw.fp8_flops, 1460e12 * 112 / 132, 1e-12);
+    struct cost_work w;
+    struct cost_times t;
+    memset(&w, 0, sizeof w);
+    w.bf16_flops = 2 * f->hw.bf16_flops; /* 2 s of compute */
+    w.microbatches = 1;
+    w.tokens = 1;
+    w.gpus = 1;
+    w.model_flops = (1979 + 989) * 1e12;
+    w.model_fp8_flops = 1979e12;
+    cost_times(&w, &f->hw, &f->ds, MODEL_FP8, &t);
+    assert_near(t.step, 2, 1e-12);
+    assert_near(t.mfu, 1, 1e-12);
+    assert_near(t.mfu_bf16_peak, (1979 + 989) / (2 * 989.0), 1e-12);
+}
+
+/* Issue 11 item 5: the SMs that run communication are charged only while
+ * it runs (the comm_sm term), not to every plan's rates: H800 at clock
+ * derate 1 keeps the full achievable 758 / 1460 TFLOP/s. */
+static void test_cost_rates_not_derated_by_comm_sms(void **state)
+{
+    struct fixture *f = *state;
+    assert_near(f->hw.bf16_flops, 758e12 * f->hw.spec.clock_derate, 1e-12);
+    assert_near(f->hw.fp8_flops, 1460e12 * f->hw.spec.clock_derate, 1e-12);
 }
 
 /*
@@ -236,7 +287,8 @@ static void test_cost_invariants(void **state)
  * 3,670,016 (BF16); selective recompute redoes the MLA up-projections,
  * 109,051,904 (FP8). FP8: 245760 x 9 x (3 x 1,166,934,016 + 109,051,904)
  * = 7984.42 TFLOP; BF16: 245760 x 3 x (9 x 167,772,160 + 8 x 3,670,016)
- * = 1134.90 TFLOP; at 1460 and 758 TFLOP/s x 112/132: 8.2099 s. The
+ * = 1134.90 TFLOP; at 1460 and 758 TFLOP/s: 6.9661 s (the comm SMs are
+ * their own term now). The
  * chunk-balanced split put E + 5 layers with the MTP module and both
  * heads on rank 0: 10.28 s per step; the pair split 8.61 s.
  */
@@ -251,9 +303,9 @@ static void test_cost_deepseek_dualpipe_pairs(void **state)
     assert_int_equal(r.rank, 1);
     assert_near(r.work.fp8_flops, f8, 1e-12);
     assert_near(r.work.bf16_flops, f16, 1e-12);
-    assert_near(r.t.compute,
-                f8 / (1460e12 * 112 / 132) + f16 / (758e12 * 112 / 132), 1e-12);
-    assert_between(r.t.step, 8.5, 8.7);
+    assert_near(r.t.compute, f8 / 1460e12 + f16 / 758e12, 1e-12);
+    /* issue 11: DeepSeek's published plan with MTP at most 9.0 s */
+    assert_between(r.t.step, 8.5, 9.0);
 }
 
 /*
@@ -313,7 +365,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cost_times_by_hand),
-        cmocka_unit_test(test_cost_comm_sms_derate),
+        cmocka_unit_test(test_cost_mfu_by_precision),
+        cmocka_unit_test(test_cost_rates_not_derated_by_comm_sms),
         cmocka_unit_test(test_cost_fsdp_is_comm_bound),
         cmocka_unit_test(test_cost_deepseek_fits),
         cmocka_unit_test(test_cost_deepseek_ep_near_one_to_one),

@@ -71,7 +71,7 @@ def structure(path):
     row2 = [c.value for c in next(ws.iter_rows(min_row=2, max_row=2))]
     formulas = [h for h, v in zip(head, row2)
                 if isinstance(v, str) and v.startswith("=")]
-    for h in ["Step (s)", "Bound", "Fits", "MFU of BF16 peak",
+    for h in ["Step (s)", "Bound", "Fits", "MFU (each precision at its peak)",
               "Compute (s)", "IB (s)", "NVLink (s)", "Tokens/s per GPU",
               "Days for token budget", "Cost for token budget (USD)"]:
         if h not in formulas:

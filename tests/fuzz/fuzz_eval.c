@@ -368,7 +368,7 @@ static void check_result(const struct cost_result *r, const char *plan)
     finite(t->comm_compute_ratio, "comm/compute", plan);
     finite(t->tokens_per_s_per_gpu, "tokens/s/GPU", plan);
     finite(t->mfu, "MFU", plan);
-    finite(t->mfu_precision, "MFU (own precision)", plan);
+    finite(t->mfu_bf16_peak, "MFU (of the BF16 peak)", plan);
     finite(t->gpu_hours_per_trillion, "GPU-hours per trillion", plan);
     finite(t->days, "days", plan);
     finite(t->cost_usd, "cost", plan);

@@ -9,7 +9,7 @@
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over InfiniBand (inter-node)'
 sub1 = 'Each dot is a plan that fits in 79.2 GiB (5 of 12 valid plans). Left of a ridge a plan is IB-bound; right of it, compute can hide its IB traffic.'
-sub2 = 'Solid roofs: achievable (measured GEMM on the 112 of 132 SMs left to compute); dashed: datasheet peak. Numbered: the best plan of each family.'
+sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of each family.'
 footer = 'roofplan test, topo communication model; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'operational intensity over IB: FLOPs per byte, per GPU per step'
 ylabel_text = 'attained TFLOP/s per GPU (executed FLOPs / step time)'
@@ -18,8 +18,8 @@ NFAM = 3
 HAVE_PUBLISHED = 1
 array fam_color[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'
-fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.26 s'
+fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s'
+fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s'
 fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
@@ -54,31 +54,31 @@ set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 sp
 set key title 'plans that fit, by family (best step)' font ',14' left
 
 set label '' at 39580, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
-set label '' at 24775.7575758, 1238.78787879 point pt 7 ps 1.6 lc rgb '#000000' front
+set label '' at 29200, 1460 point pt 7 ps 1.6 lc rgb '#000000' front
 set label '' at 19780, 989 point pt 7 ps 1.6 lc rgb '#555555' front
-set label '' at 12863.030303, 643.151515152 point pt 7 ps 1.6 lc rgb '#000000' front
+set label '' at 15160, 758 point pt 7 ps 1.6 lc rgb '#000000' front
 set label 'FP8 peak 1,979 TFLOP/s' at 936679, 2310.05 right front boxed font ',13' textcolor rgb '#555555'
-set label 'FP8 achievable 1,239 TFLOP/s' at 936679, 1446.02 right front boxed font ',13' textcolor rgb '#000000'
-set label 'BF16 peak 989 TFLOP/s' at 936679, 847.267 right front boxed font ',13' textcolor rgb '#555555'
-set label 'BF16 achievable 643 TFLOP/s' at 936679, 550.982 right front boxed font ',13' textcolor rgb '#000000'
-set label 'IB achievable 50 GB/s' at 1511.56, 90.9064 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
+set label 'FP8 achievable 1,460 TFLOP/s' at 936679, 1704.23 right front boxed font ',13' textcolor rgb '#000000'
+set label 'BF16 peak 989 TFLOP/s' at 936679, 1154.44 right front boxed font ',13' textcolor rgb '#555555'
+set label 'BF16 achievable 758 TFLOP/s' at 936679, 649.371 right front boxed font ',13' textcolor rgb '#000000'
+set label 'IB achievable 50 GB/s' at 1640.98, 98.6898 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
 set label '39.6k' at 34058.8, 2675.2 left front boxed font ',13'
 set arrow from 39580, 1979 to 39580, 2393.53 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 24.8k FLOP/B' at 6706.98, 1238.79 left front boxed font ',13'
-set arrow from 24775.8, 1238.79 to 21737.5, 1238.79 nohead front lw 1.2 lc rgb '#333333'
-set label '19.8k' at 11974.8, 478.416 left front boxed font ',13'
-set arrow from 19780, 989 to 16600.6, 534.716 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 12.9k FLOP/B' at 3775.01, 856.914 left front boxed font ',13'
-set arrow from 12863, 643.152 to 12234.9, 766.69 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 29.2k FLOP/B' at 36811.6, 1154.26 left front boxed font ',13'
+set arrow from 29200, 1460 to 35860.9, 1290.09 nohead front lw 1.2 lc rgb '#333333'
+set label '19.8k' at 12643.8, 1188.83 left front boxed font ',13'
+set arrow from 19780, 989 to 17528, 1063.66 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 15.2k FLOP/B' at 4145, 911.158 left front boxed font ',13'
+set arrow from 15160, 758 to 13434, 815.223 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 28662.4226004, 1059.49590687 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 2158.05, 2046.08 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1610.11 left front boxed font ',14'
-set arrow from 28662.4, 1059.5 to 26323.8, 1428.3 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 34433.1, 1501.13 left front boxed font ',14'
-set arrow from 28662.4, 1059.5 to 33543.9, 1331.63 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 16404.8, 888.936 left front boxed font ',14'
-set arrow from 15200.7, 661.5 to 15981.1, 788.563 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 28662.4226004, 1053.62538772 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 2158.05, 2034.74 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1601.18 left front boxed font ',14'
+set arrow from 28662.4, 1053.63 to 26323.8, 1420.39 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 27665.2, 1910.75 left front boxed font ',14'
+set arrow from 28662.4, 1053.63 to 28662.4, 1695 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 12103.9, 654.509 left front boxed font ',14'
+set arrow from 15200.7, 654.509 to 13336.6, 654.509 nohead front lw 1.2 lc rgb '#333333'
 set label '3' at 9540.98, 402.753 left front boxed font ',14'
 set arrow from 8154.76, 402.753 to 9294.58, 402.753 nohead front lw 1.2 lc rgb '#333333'
 
@@ -90,9 +90,9 @@ plot \
     (HAVE_PUBLISHED ? NaN : 1/0) with points pt 6 ps 3 lw 3 lc rgb '#000000' title (HAVE_PUBLISHED ? 'published plan' : ''), \
     for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_color[i > 1 ? i : 1] notitle, \
     (x >= 39580 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
-    (x >= 24775.7575758 ? 1238.78787879 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    (x >= 29200 ? 1460 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x >= 19780 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
-    (x >= 12863.030303 ? 643.151515152 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    (x >= 15160 ? 758 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x * 0.05 < 1979 ? x * 0.05 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     data index NFAM using 1:2 with points pt 7 ps 2.3 lc rgb '#000000' notitle, \
     data index NFAM using 1:2:3 with points pt 7 ps 1.7 lc rgb variable notitle

@@ -9,7 +9,7 @@
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over NVLink (intra-node)'
 sub1 = 'Each dot is a plan that fits in 79.2 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic.'
-sub2 = 'Solid roofs: achievable (measured GEMM on the 112 of 132 SMs left to compute); dashed: datasheet peak. Numbered: the best plan of each family.'
+sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of each family.'
 footer = 'roofplan test, topo communication model; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'operational intensity over NVLink: FLOPs per byte, per GPU per step'
 ylabel_text = 'attained TFLOP/s per GPU (executed FLOPs / step time)'
@@ -18,8 +18,8 @@ NFAM = 3
 HAVE_PUBLISHED = 1
 array fam_color[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'
-fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.26 s'
+fam_color[1] = '#0072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s'
+fam_color[2] = '#D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s'
 fam_color[3] = '#009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
@@ -54,32 +54,32 @@ set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 sp
 set key title 'plans that fit, by family (best step)' font ',14' left
 
 set label '' at 9895, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
-set label '' at 7742.42424242, 1238.78787879 point pt 7 ps 1.6 lc rgb '#000000' front
+set label '' at 9125, 1460 point pt 7 ps 1.6 lc rgb '#000000' front
 set label '' at 4945, 989 point pt 7 ps 1.6 lc rgb '#555555' front
-set label '' at 4019.6969697, 643.151515152 point pt 7 ps 1.6 lc rgb '#000000' front
+set label '' at 4737.5, 758 point pt 7 ps 1.6 lc rgb '#000000' front
 set label 'FP8 peak 1,979 TFLOP/s' at 936679, 2310.05 right front boxed font ',13' textcolor rgb '#555555'
-set label 'FP8 achievable 1,239 TFLOP/s' at 936679, 1446.02 right front boxed font ',13' textcolor rgb '#000000'
-set label 'BF16 peak 989 TFLOP/s' at 936679, 847.267 right front boxed font ',13' textcolor rgb '#555555'
-set label 'BF16 achievable 643 TFLOP/s' at 936679, 550.982 right front boxed font ',13' textcolor rgb '#000000'
+set label 'FP8 achievable 1,460 TFLOP/s' at 936679, 1704.23 right front boxed font ',13' textcolor rgb '#000000'
+set label 'BF16 peak 989 TFLOP/s' at 936679, 1154.44 right front boxed font ',13' textcolor rgb '#555555'
+set label 'BF16 achievable 758 TFLOP/s' at 936679, 649.371 right front boxed font ',13' textcolor rgb '#000000'
 set label 'NVLink achievable 160 GB/s' at 1591.67, 211.726 center rotate by 34.5 front font ',14' textcolor rgb '#000000'
 set label 'NVLink peak 200 GB/s' at 1413.61, 340.063 center rotate by 34.5 front font ',14' textcolor rgb '#555555'
 set label '9.89k' at 8514.7, 2675.2 left front boxed font ',13'
 set arrow from 9895, 1979 to 9895, 2393.53 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 7.74k FLOP/B' at 2272.23, 1650.52 left front boxed font ',13'
-set arrow from 7742.42, 1238.79 to 7364.34, 1476.74 nohead front lw 1.2 lc rgb '#333333'
-set label '4.95k' at 3251.87, 1264.49 left front boxed font ',13'
-set arrow from 4945, 989 to 4508.06, 1131.35 nohead front lw 1.2 lc rgb '#333333'
-set label 'ridge 4.02k FLOP/B' at 1179.69, 856.914 left front boxed font ',13'
-set arrow from 4019.7, 643.152 to 3823.4, 766.69 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 9.12k FLOP/B' at 2677.98, 1945.26 left front boxed font ',13'
+set arrow from 9125, 1460 to 8679.4, 1740.44 nohead front lw 1.2 lc rgb '#333333'
+set label '4.95k' at 4255.2, 1336.93 left front boxed font ',13'
+set arrow from 4945, 989 to 4945, 1196.16 nohead front lw 1.2 lc rgb '#333333'
+set label 'ridge 4.74k FLOP/B' at 1390.35, 1009.93 left front boxed font ',13'
+set arrow from 4737.5, 758 to 4506.15, 903.599 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 16145.6328032, 1059.49590687 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 21023.2, 407.952 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 21023.2, 321.026 left front boxed font ',14'
-set arrow from 16145.6, 1059.5 to 20480.3, 459.878 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 19396.3, 1501.13 left front boxed font ',14'
-set arrow from 16145.6, 1059.5 to 18895.4, 1331.63 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 9922.01, 801.994 left front boxed font ',14'
-set arrow from 8565.31, 661.5 to 9665.76, 711.438 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 16145.6328032, 1053.62538772 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 21023.2, 405.691 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 21023.2, 319.248 left front boxed font ',14'
+set arrow from 16145.6, 1053.63 to 20480.3, 457.33 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 12929.3, 602.401 left front boxed font ',14'
+set arrow from 16145.6, 1053.63 to 14246.1, 679.078 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 6888.56, 539.851 left front boxed font ',14'
+set arrow from 8565.31, 654.509 to 7590.14, 608.567 nohead front lw 1.2 lc rgb '#333333'
 set label '3' at 6743.86, 402.753 left front boxed font ',14'
 set arrow from 5764.04, 402.753 to 6569.69, 402.753 nohead front lw 1.2 lc rgb '#333333'
 
@@ -91,10 +91,10 @@ plot \
     (HAVE_PUBLISHED ? NaN : 1/0) with points pt 6 ps 3 lw 3 lc rgb '#000000' title (HAVE_PUBLISHED ? 'published plan' : ''), \
     for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_color[i > 1 ? i : 1] notitle, \
     (x >= 9895 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
-    (x >= 7742.42424242 ? 1238.78787879 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    (x >= 9125 ? 1460 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x >= 4945 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
-    (x >= 4019.6969697 ? 643.151515152 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
-    (x * 0.16 < 1238.78787879 ? x * 0.16 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    (x >= 4737.5 ? 758 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    (x * 0.16 < 1460 ? x * 0.16 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x * 0.2 < 1979 ? x * 0.2 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
     data index NFAM using 1:2 with points pt 7 ps 2.3 lc rgb '#000000' notitle, \
     data index NFAM using 1:2:3 with points pt 7 ps 1.7 lc rgb variable notitle

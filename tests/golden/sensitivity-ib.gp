@@ -41,7 +41,7 @@ set output './sensitivity-ib.png'
 
 set logscale xy 10
 set xrange [10:500]
-set yrange [6.12403675515:544.1786443]
+set yrange [6.05004490039:544.1786443]
 set xtics ('12.5' 12.5, '25' 25, '50' 50, '100' 100, '200' 200, '400' 400)
 
 set format y '%g'
@@ -62,7 +62,7 @@ set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1
 
 set arrow 201 from TODAY, graph 0 to TODAY, graph 1 nohead lw 3 lc rgb '#000000' back
 set label 202 today_label at TODAY, graph 0.97 left offset 0.6,0 boxed font 'Sans Bold,15' front
-set label 'ZeRO-3 crossover: 683 GB/s (off the axis)' at graph 0.98, graph 0.97 right offset 0,0 front boxed font 'Sans Bold,14' textcolor rgb '#000000'
+set label 'ZeRO-3 crossover: 808 GB/s (off the axis)' at graph 0.98, graph 0.97 right offset 0,0 front boxed font 'Sans Bold,14' textcolor rgb '#000000'
 set label 'IB time = compute there; still NVLink-bound' at graph 0.98, graph 0.97 right offset 0,-1.3 front boxed font ',14'
 
 set key at screen 0.74, screen 0.835 left top vertical Left reverse samplen 2.5 spacing 1.15 font ',14'

@@ -58,3 +58,13 @@ expect 0 "" -- $ROOFPLAN import nccl tests/data/nccl/h100-1node-all_reduce.txt t
 check "import nccl writes the intra-node curves" grep -q '^\[network_intra_all_reduce\]' "$TMP/out"
 expect 2 "missing FILE" -- $ROOFPLAN import nccl
 expect 2 "expected 'import nccl FILE...'" -- $ROOFPLAN import foo
+
+# issue 11: every validation run's speed of light holds for every
+# completion of what the run did not publish (report's validation lines)
+expect 0 "" -- $ROOFPLAN report -q --no-charts -o "$TMP/val" --set space.tp=1 --set space.pp=16 --set space.ep=64 --set space.zero=1 --set space.mbs=1 --set space.schedule=dualpipe --set space.precision=fp8 --set space.recompute=selective
+check "every validation run's SOL holds for all its completions" \
+    bash -c "test \$(grep -c 'the speed of light holds' '$TMP/out') -eq \$(ls data/validation/*.ini | wc -l) && ! grep -q 'BROKEN' '$TMP/out'"
+check "Llama 3 405B's unpublished vpp, ZeRO stage and recompute give a SOL range" \
+    grep -q "SOL .* over 24 completions of vpp=2,3,4,5,6,7 zero=1,2 recompute=none,selective" "$TMP/out"
+printf '[run]\nname = x\nmodel = models/gpt3-175b.ini\nhardware = hardware/a100.ini\nplan = tp=8\nstep_s = 2e-300\n' >"$TMP/vd/validation/tiny.ini"
+expect 2 "run.step_s: expected 0 (not published) or at least 0.001" -- $ROOFPLAN check "$TMP/vd/validation/tiny.ini"

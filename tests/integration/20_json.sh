@@ -20,7 +20,7 @@ for k, subs in need.items():
     for s in subs:
         assert s in j[k], f"missing {k}.{s}"
 for k in ["family", "flops_per_token", "fits", "bound", "comm_compute_ratio",
-          "tokens_per_s_per_gpu", "mfu", "mfu_precision",
+          "tokens_per_s_per_gpu", "mfu", "mfu_bf16_peak",
           "gpu_hours_per_trillion_tokens"]:
     assert k in j, f"missing {k}"
 assert eval(sys.argv[2], {"j": j}), sys.argv[2]
@@ -36,8 +36,12 @@ check "json FSDP topo: nvlink-bound, ratio > 3" \
     json_check 'j["family"]=="ZeRO-3" and j["bound"] in ("ib","nvlink") and j["comm_compute_ratio"] > 3' $FSDP
 check "json FSDP flat: ib-bound, ratio > 3" \
     json_check 'j["bound"]=="ib" and j["comm_compute_ratio"] > 3' --comm-model flat $FSDP
-check "json: mfu against BF16 peak, mfu_precision against FP8 peak" \
-    json_check 'abs(j["mfu"] / j["mfu_precision"] - 1979/989) < 1e-9' $DS
+# issue 11: MFU weighs FP8 GEMMs by the FP8 peak, never above 100%;
+# mfu_bf16_peak is DeepSeek's convention (all FLOPs over the BF16 peak)
+check "json: mfu by precision below 100%, mfu_bf16_peak DeepSeek's convention above it" \
+    json_check 'j["mfu"] < 1 and j["mfu_bf16_peak"] > j["mfu"] and abs(j["mfu_bf16_peak"] - j["flops_per_token"] * j["tokens_per_s_per_gpu"] / 989e12) < 1e-9' $DS
+check "json DeepSeek: published plan with MTP at most 9.0 s (issue 11)" \
+    json_check 'j["time_s"]["step"] <= 9.0 and j["time_s"]["dp_exposed"] > 0 and j["time_s"]["comm_sm"] > 0' $DS
 # issue 11: per-rank memory, MTP run, sequence parallelism, gradient reduction
 check "json DeepSeek: memory_by_rank has every pipeline rank, its heaviest is memory_gib" \
     json_check 'len(j["memory_by_rank"])==16 and [r["rank"] for r in j["memory_by_rank"]]==list(range(16)) and abs(max(r["total"] for r in j["memory_by_rank"])-j["memory_gib"]["total"])<1e-9' $DS
