@@ -93,11 +93,13 @@ static void test_report_family_colour_and_index(void **state)
 }
 
 /*
- * A row's times from its work on the H800 snapshot (BF16 758 TFLOP/s x
- * 112/132 SMs = 643.15e12 FLOP/s, IB 50 GB/s, HBM 3 TB/s): 3 x 643.15e12
- * BF16 FLOPs are 3 s of compute, 50 GB over IB 1 s, 1.5 TB of HBM 0.5 s,
- * no bubble: the step is the core, max(3, 1, 0, 0.5) = 3 s, compute-
- * bound; serially 3 + 1 = 4 s.
+ * A row's times from its work on the H800 snapshot (BF16 758 TFLOP/s,
+ * IB 50 GB/s, HBM 3 TB/s, 20 of 132 SMs for communication): 3 x 758e12
+ * BF16 FLOPs are 3 s of compute; 50 GB over IB 1 s, all of it with the
+ * micro-batches (steady), during which its 20 SMs are lost to compute:
+ * comm_sm = min(3, 1) x 20/132 = 0.151515 s; 1.5 TB of HBM 0.5 s; no
+ * bubble, nothing at the step's end. The step is the core, max(3 +
+ * 0.151515, 1, 0, 0.5) = 3.151515 s, compute-bound; serially 3 + 1 = 4 s.
  */
 static void test_report_row_times(void **state)
 {
@@ -120,8 +122,9 @@ static void test_report_row_times(void **state)
     r.m = &m;
     r.hw = &hw;
     row.plan.precision = MODEL_BF16;
-    row.work.bf16_flops = 3 * 758e12 * 112 / 132;
+    row.work.bf16_flops = 3 * 758e12;
     row.work.ib_bytes = 50e9;
+    row.work.ib_steady_bytes = 50e9;
     row.work.hbm_bytes = 1.5e12;
     row.work.microbatches = 1;
     row.work.tokens = 1;
@@ -129,9 +132,11 @@ static void test_report_row_times(void **state)
     report_row_times(&r, &row, &t);
     assert_near(t.compute, 3, 1e-12);
     assert_near(t.ib, 1, 1e-12);
+    assert_near(t.ib_steady, 1, 1e-12);
+    assert_near(t.comm_sm, 0.1515151515, 1e-9);
     assert_near(t.hbm, 0.5, 1e-12);
-    assert_near(t.core, 3, 1e-12);
-    assert_near(t.step, 3, 1e-12);
+    assert_near(t.core, 3.1515151515, 1e-9);
+    assert_near(t.step, 3.1515151515, 1e-9);
     assert_near(t.step_serial, 4, 1e-12);
     assert_int_equal(t.bound, COST_COMPUTE);
     model_release(&m);
