@@ -7,8 +7,8 @@
  *
  * Owns: the table of architectures and what each implies (SwiGLU MLP,
  * RMSNorm, RoPE, biases, MLA or GQA, the MoE layout and routing). Calls
- * hf_reader for every value; hf_config parses the file, finds nothing
- * itself and refuses the keys left unread.
+ * hf_reader for every value. hf_config parses the file, calls
+ * hf_arch_find() and hf_arch_read(), and refuses the keys left unread.
  */
 #ifndef PROJ_HF_ARCH_H
 #define PROJ_HF_ARCH_H

@@ -16,23 +16,6 @@
 #include "model.h"
 #include "test_util.h"
 
-static void
-load(struct model *m, const char *path, struct datafile_set *sets, size_t nsets)
-{
-    struct diag d;
-    diag_init(&d);
-    if (model_load(path, m, sets, nsets, &d) != STATUS_OK)
-        fail_msg("%s: %s", path, d.msg);
-}
-
-static void set(struct datafile_set *s, const char *arg)
-{
-    struct diag d;
-    diag_init(&d);
-    if (datafile_parse_set(arg, s, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
-}
-
 /* DeepSeek-V3 report §4.2 and README_WEIGHTS.md: 671B total, 37B active
  * (36.7B + 0.9B head counted separately = 37.5B with embedding and head:
  * shared/facts §1, "671.0B total, 37.55B active"). */
@@ -40,7 +23,7 @@ static void test_anchors_deepseek_v3_params(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/deepseek-v3.ini", NULL, 0);
+    util_model(&m, "data/models/deepseek-v3.ini", NULL, 0);
     assert_near(m.params_total, 671.0e9, 0.003);
     assert_near(m.params_active, 37.5e9, 0.01);
     /* README_WEIGHTS.md: MTP has 11.5B unique parameters (we count the
@@ -60,7 +43,7 @@ static void test_anchors_deepseek_v3_flops(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/deepseek-v3.ini", NULL, 0);
+    util_model(&m, "data/models/deepseek-v3.ini", NULL, 0);
     assert_near(m.flops_per_token, 250e9, 0.02);
     assert_near(m.flops_per_token, 250.4e9, 0.001);
     assert_near(m.flops_per_token_run, 260.6e9, 0.001);
@@ -84,8 +67,8 @@ static void test_anchors_korthikanti_34sbh(void **state)
     const struct model_layer *L;
     double h = 12288, a = 96, sq = 2048;
     (void)state;
-    set(&s, "model.flash_attention=false");
-    load(&m, "data/models/gpt3-175b.ini", &s, 1);
+    util_set(&s, "model.flash_attention=false");
+    util_model(&m, "data/models/gpt3-175b.ini", &s, 1);
     L = &m.layer[MODEL_LAYER_DENSE];
     assert_near(L->act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE],
                 34 * h + 5 * a * sq, 1e-12);
@@ -103,7 +86,7 @@ static void test_anchors_gpt3_params(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/gpt3-175b.ini", NULL, 0);
+    util_model(&m, "data/models/gpt3-175b.ini", NULL, 0);
     assert_near(m.params_total, 175.0e9, 0.005);
     model_release(&m);
 }
@@ -113,7 +96,7 @@ static void test_anchors_llama3_405b(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/llama-3-405b.ini", NULL, 0);
+    util_model(&m, "data/models/llama-3-405b.ini", NULL, 0);
     assert_near(m.params_total, 405e9, 0.005);
     /* Llama 3 §3.2.1: 3.8e25 FLOPs for 15.6T tokens = 2.44e12 per token,
      * counted as 6N (no attention scores); causal attention at 8K adds
@@ -129,7 +112,7 @@ static void test_anchors_qwen3_235b_card(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/qwen3-235b-a22b.ini", NULL, 0);
+    util_model(&m, "data/models/qwen3-235b-a22b.ini", NULL, 0);
     assert_near(m.params_total, 235e9, 0.5 / 235);
     assert_near(m.params_active, 22e9, 0.5 / 22);
     assert_near(m.params_total - m.params_embedding - m.params_head, 234e9,
@@ -150,7 +133,7 @@ static void test_anchors_kimi_k2_card(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/kimi-k2.ini", NULL, 0);
+    util_model(&m, "data/models/kimi-k2.ini", NULL, 0);
     assert_near(m.params_total, 1026408209408.0, 1e-15);
     assert_near(m.params_total, 1e12, 0.5 / 10); /* "1T": 1 significant digit */
     assert_near(m.params_active, 32e9, 1.0 / 32); /* within 1B of "32B" */
@@ -164,7 +147,7 @@ static void test_anchors_mixtral_8x22b_card(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/mixtral-8x22b.ini", NULL, 0);
+    util_model(&m, "data/models/mixtral-8x22b.ini", NULL, 0);
     assert_near(m.params_total, 141e9, 0.5 / 141);
     assert_near(m.params_active, 39e9, 0.5 / 39);
     model_release(&m);
@@ -178,7 +161,7 @@ static void test_anchors_llama31_70b_card(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "data/models/llama-3.1-70b.ini", NULL, 0);
+    util_model(&m, "data/models/llama-3.1-70b.ini", NULL, 0);
     assert_near(m.params_total, 70553706496.0, 1e-15);
     assert_near(m.params_total, 70e9, 0.01);
     model_release(&m);

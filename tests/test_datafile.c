@@ -191,18 +191,6 @@ static void test_datafile_sources(void **state)
 
 /* ---- Hostile and odd input ---- */
 
-/* A temporary file holding len bytes of text; its path goes to path. */
-static void write_temp(char *path, const char *text, size_t len)
-{
-    int fd = mkstemp(path);
-    FILE *f;
-    assert_true(fd >= 0);
-    f = fdopen(fd, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* A valid hardware file (tests/badinput's hw.ini) after `before`, with
  * line 3 (`name = G`) replaced by name_line. */
 static void
@@ -223,7 +211,7 @@ static enum status load_hw_text(const char *text, struct diag *d)
     char path[] = "/tmp/test_datafile_XXXXXX";
     struct hardware h;
     enum status st;
-    write_temp(path, text, strlen(text));
+    util_temp_file(path, text, strlen(text));
     diag_init(d);
     st = hardware_load(path, &h, NULL, 0, d);
     if (st == STATUS_OK)
@@ -295,7 +283,7 @@ static void test_datafile_load_skips_bom(void **state)
     text[5] = 'q'; /* after the 3-byte mark, [gpu] -> [gqu] */
     assert_int_equal(load_hw_text(text, &d), STATUS_PARSE);
     assert_has_line(d.msg, ":1: [gqu]: unknown section in a hardware file");
-    write_temp(path, text, strlen(text));
+    util_temp_file(path, text, strlen(text));
     diag_init(&d);
     assert_int_equal(datafile_first_section(path, first, sizeof first, &d),
                      STATUS_OK);
@@ -380,7 +368,7 @@ static void test_datafile_load_many_keys(void **state)
     memcpy(text, "[gpu]\n", 6);
     for (i = 6; i < n; i += 4)
         memcpy(text + i, "a=1\n", 4);
-    write_temp(path, text, n);
+    util_temp_file(path, text, n);
     free(text);
     diag_init(&d);
     assert_int_equal(hardware_load(path, &h, NULL, 0, &d), STATUS_PARSE);

@@ -26,10 +26,6 @@
 #define RECIPE "tests/data/snap/training/default.ini"
 #define HF     "tests/data/hf/"
 
-struct tmp {
-    char path[64];
-};
-
 static void
 load(struct model *m, const char *path, struct datafile_set *sets, size_t n)
 {
@@ -37,43 +33,6 @@ load(struct model *m, const char *path, struct datafile_set *sets, size_t n)
     diag_init(&d);
     if (model_load_with_training(path, RECIPE, m, sets, n, &d) != STATUS_OK)
         fail_msg("%s: %s", path, d.msg);
-}
-
-/* Writes text to a fresh temporary file. */
-static void write_tmp(struct tmp *t, const char *text)
-{
-    int fd;
-    FILE *f;
-    snprintf(t->path, sizeof t->path, "/tmp/roofplan-hf-XXXXXX");
-    fd = mkstemp(t->path);
-    assert_true(fd >= 0);
-    f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* Loads text as a config.json; returns the status, message in d. */
-static enum status try_json(const char *text, struct diag *d, struct tmp *t)
-{
-    struct model m;
-    enum status st;
-    write_tmp(t, text);
-    diag_init(d);
-    st = model_load_with_training(t->path, RECIPE, &m, NULL, 0, d);
-    if (st == STATUS_OK)
-        model_release(&m);
-    unlink(t->path);
-    return st;
-}
-
-/* "PATH: rest" with the temporary file's path. */
-static void
-expect_msg(const struct diag *d, const struct tmp *t, const char *rest)
-{
-    char want[DIAG_MSG_MAX];
-    snprintf(want, sizeof want, "%s%s", t->path, rest);
-    assert_string_equal(d->msg, want);
 }
 
 #define LLAMA_BASE                                                         \
@@ -148,149 +107,174 @@ static void test_hf_arch_qwen3_qk_norm(void **state)
 static void test_hf_arch_unknown_architecture(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
     assert_int_equal(
-        try_json("{\"architectures\": [\"GPT2LMHeadModel\"], " LLAMA_BASE "}",
-                 &d, &t),
+        util_model_text("{\"architectures\": [\"GPT2LMHeadModel\"], " LLAMA_BASE
+                        "}",
+                        RECIPE, t, sizeof t, &d),
         STATUS_PARSE);
-    expect_msg(&d, &t,
-               ": key 'architectures': \"GPT2LMHeadModel\" is not supported "
-               "(supported: " HF_CONFIG_SUPPORTED ")");
+    util_expect_msg(
+        &d, t,
+        ": key 'architectures': \"GPT2LMHeadModel\" is not supported "
+        "(supported: " HF_CONFIG_SUPPORTED ")");
 }
 
 static void test_hf_arch_sliding_window(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
-    assert_int_equal(try_json("{\"architectures\": [\"Qwen2ForCausalLM\"], "
-                              "\"use_sliding_window\": true, "
-                              "\"sliding_window\": 4096, " LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'use_sliding_window': true: sliding-window attention "
-               "is not modelled (only full causal attention)");
-    assert_int_equal(try_json("{\"architectures\": [\"MixtralForCausalLM\"], "
-                              "\"sliding_window\": 4096, "
-                              "\"num_local_experts\": 8, "
-                              "\"num_experts_per_tok\": 2, " LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'sliding_window': 4096: sliding-window attention is "
-               "not modelled (only null, full causal attention)");
-    assert_int_equal(try_json("{\"model_type\": \"qwen3\", \"layer_types\": "
-                              "[\"full_attention\", \"sliding_attention\"], "
-                              "" LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'layer_types': layer 1 is \"sliding_attention\": only "
-               "\"full_attention\" layers are modelled (no sliding-window or "
-               "linear attention)");
+    assert_int_equal(
+        util_model_text("{\"architectures\": [\"Qwen2ForCausalLM\"], "
+                        "\"use_sliding_window\": true, "
+                        "\"sliding_window\": 4096, " LLAMA_BASE "}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_RANGE);
+    util_expect_msg(
+        &d, t,
+        ": key 'use_sliding_window': true: sliding-window attention "
+        "is not modelled (only full causal attention)");
+    assert_int_equal(
+        util_model_text("{\"architectures\": [\"MixtralForCausalLM\"], "
+                        "\"sliding_window\": 4096, "
+                        "\"num_local_experts\": 8, "
+                        "\"num_experts_per_tok\": 2, " LLAMA_BASE "}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_RANGE);
+    util_expect_msg(&d, t,
+                    ": key 'sliding_window': 4096: sliding-window attention is "
+                    "not modelled (only null, full causal attention)");
+    assert_int_equal(
+        util_model_text("{\"model_type\": \"qwen3\", \"layer_types\": "
+                        "[\"full_attention\", \"sliding_attention\"], "
+                        "" LLAMA_BASE "}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_RANGE);
+    util_expect_msg(
+        &d, t,
+        ": key 'layer_types': layer 1 is \"sliding_attention\": only "
+        "\"full_attention\" layers are modelled (no sliding-window or "
+        "linear attention)");
 }
 
 static void test_hf_arch_missing_key(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
-    assert_int_equal(try_json("{\"architectures\": [\"LlamaForCausalLM\"], "
-                              "\"num_hidden_layers\": 2, \"vocab_size\": 100, "
-                              "\"num_attention_heads\": 4, "
-                              "\"intermediate_size\": 128}",
-                              &d, &t),
-                     STATUS_PARSE);
-    expect_msg(&d, &t,
-               ": key 'hidden_size': missing (required for LlamaForCausalLM; "
-               "an integer in 1..1000000)");
+    assert_int_equal(
+        util_model_text("{\"architectures\": [\"LlamaForCausalLM\"], "
+                        "\"num_hidden_layers\": 2, \"vocab_size\": 100, "
+                        "\"num_attention_heads\": 4, "
+                        "\"intermediate_size\": 128}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_PARSE);
+    util_expect_msg(
+        &d, t,
+        ": key 'hidden_size': missing (required for LlamaForCausalLM; "
+        "an integer in 1..1000000)");
 }
 
 static void test_hf_arch_wrong_values(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
-    assert_int_equal(try_json("{\"model_type\": \"llama\", \"hidden_size\": "
-                              "64.5, \"num_hidden_layers\": 2, "
-                              "\"vocab_size\": 100, \"num_attention_heads\": "
-                              "4, \"intermediate_size\": 128}",
-                              &d, &t),
+    assert_int_equal(
+        util_model_text("{\"model_type\": \"llama\", \"hidden_size\": "
+                        "64.5, \"num_hidden_layers\": 2, "
+                        "\"vocab_size\": 100, \"num_attention_heads\": "
+                        "4, \"intermediate_size\": 128}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_RANGE);
+    util_expect_msg(
+        &d, t,
+        ": key 'hidden_size': expected an integer in 1..1000000, got "
+        "64.5");
+    assert_int_equal(
+        util_model_text("{\"model_type\": \"llama\", \"hidden_act\": "
+                        "\"gelu\", " LLAMA_BASE "}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_RANGE);
+    util_expect_msg(
+        &d, t,
+        ": key 'hidden_act': \"gelu\" is not modelled (only \"silu\": "
+        "the SwiGLU MLP)");
+    assert_int_equal(util_model_text("{\"model_type\": \"llama\", "
+                                     "\"num_key_value_heads\": 3, " LLAMA_BASE
+                                     "}",
+                                     RECIPE, t, sizeof t, &d),
                      STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'hidden_size': expected an integer in 1..1000000, got "
-               "64.5");
-    assert_int_equal(try_json("{\"model_type\": \"llama\", \"hidden_act\": "
-                              "\"gelu\", " LLAMA_BASE "}",
-                              &d, &t),
+    util_expect_msg(
+        &d, t,
+        ": key 'num_key_value_heads': must divide num_attention_heads "
+        "(4), got 3");
+    assert_int_equal(util_model_text("{\"model_type\": \"qwen3\", "
+                                     "\"attention_bias\": true, " LLAMA_BASE
+                                     "}",
+                                     RECIPE, t, sizeof t, &d),
                      STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'hidden_act': \"gelu\" is not modelled (only \"silu\": "
-               "the SwiGLU MLP)");
-    assert_int_equal(try_json("{\"model_type\": \"llama\", "
-                              "\"num_key_value_heads\": 3, " LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'num_key_value_heads': must divide num_attention_heads "
-               "(4), got 3");
-    assert_int_equal(try_json("{\"model_type\": \"qwen3\", "
-                              "\"attention_bias\": true, " LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'attention_bias': true without MLP biases: biases on "
-               "the attention projections alone are not modelled");
+    util_expect_msg(
+        &d, t,
+        ": key 'attention_bias': true without MLP biases: biases on "
+        "the attention projections alone are not modelled");
     /* Text quoted from the file cannot break the message's line. */
-    assert_int_equal(try_json("{\"architectures\": [\"A\\nB\"]}", &d, &t),
+    assert_int_equal(util_model_text("{\"architectures\": [\"A\\nB\"]}", RECIPE,
+                                     t, sizeof t, &d),
                      STATUS_PARSE);
-    expect_msg(&d, &t,
-               ": key 'architectures': \"A?B\" is not supported (supported: "
-               "" HF_CONFIG_SUPPORTED ")");
+    util_expect_msg(
+        &d, t,
+        ": key 'architectures': \"A?B\" is not supported (supported: "
+        "" HF_CONFIG_SUPPORTED ")");
 }
 
 /* MoE layouts the model cannot express are refused, not approximated. */
 static void test_hf_arch_moe_layouts(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
-    assert_int_equal(try_json("{\"model_type\": \"qwen3_moe\", "
-                              "\"num_experts\": 8, \"num_experts_per_tok\": "
-                              "2, \"moe_intermediate_size\": 32, "
-                              "\"decoder_sparse_step\": 2, " LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'decoder_sparse_step': 2 (MoE on every 2th layer) is "
-               "not modelled; only 1 (every layer MoE, but for leading dense "
-               "layers)");
-    assert_int_equal(try_json("{\"model_type\": \"qwen3_moe\", "
-                              "\"num_experts\": 8, \"num_experts_per_tok\": "
-                              "2, \"moe_intermediate_size\": 32, "
-                              "\"mlp_only_layers\": [1], " LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'mlp_only_layers': entry 0 is 1: only leading dense "
-               "layers (0, 1, ..., k-1) are modelled");
+    assert_int_equal(
+        util_model_text("{\"model_type\": \"qwen3_moe\", "
+                        "\"num_experts\": 8, \"num_experts_per_tok\": "
+                        "2, \"moe_intermediate_size\": 32, "
+                        "\"decoder_sparse_step\": 2, " LLAMA_BASE "}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_RANGE);
+    util_expect_msg(
+        &d, t,
+        ": key 'decoder_sparse_step': 2 (MoE on every 2th layer) is "
+        "not modelled; only 1 (every layer MoE, but for leading dense "
+        "layers)");
+    assert_int_equal(
+        util_model_text("{\"model_type\": \"qwen3_moe\", "
+                        "\"num_experts\": 8, \"num_experts_per_tok\": "
+                        "2, \"moe_intermediate_size\": 32, "
+                        "\"mlp_only_layers\": [1], " LLAMA_BASE "}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_RANGE);
+    util_expect_msg(&d, t,
+                    ": key 'mlp_only_layers': entry 0 is 1: only leading dense "
+                    "layers (0, 1, ..., k-1) are modelled");
     /* A leading run is first_dense_layers. */
-    assert_int_equal(try_json("{\"model_type\": \"qwen3_moe\", "
-                              "\"num_experts\": 8, \"num_experts_per_tok\": "
-                              "2, \"moe_intermediate_size\": 32, "
-                              "\"mlp_only_layers\": [0], " LLAMA_BASE "}",
-                              &d, &t),
-                     STATUS_OK);
-    assert_int_equal(try_json("{\"model_type\": \"mixtral\", "
-                              "\"num_local_experts\": 8, "
-                              "\"num_experts_per_tok\": 9, " LLAMA_BASE "}",
-                              &d, &t),
+    assert_int_equal(
+        util_model_text("{\"model_type\": \"qwen3_moe\", "
+                        "\"num_experts\": 8, \"num_experts_per_tok\": "
+                        "2, \"moe_intermediate_size\": 32, "
+                        "\"mlp_only_layers\": [0], " LLAMA_BASE "}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_OK);
+    assert_int_equal(util_model_text("{\"model_type\": \"mixtral\", "
+                                     "\"num_local_experts\": 8, "
+                                     "\"num_experts_per_tok\": 9, " LLAMA_BASE
+                                     "}",
+                                     RECIPE, t, sizeof t, &d),
                      STATUS_RANGE);
-    expect_msg(&d, &t,
-               ": key 'num_experts_per_tok': expected at most the 8 experts, "
-               "got 9");
+    util_expect_msg(
+        &d, t,
+        ": key 'num_experts_per_tok': expected at most the 8 experts, "
+        "got 9");
 }
 
 int main(void)

@@ -290,47 +290,6 @@ static void test_hf_config_recipe_checked_alone(void **state)
 
 /* ---- Bad and unsupported configs: file and key named ---- */
 
-struct tmp {
-    char path[64];
-};
-
-/* Writes text to a fresh temporary file. */
-static void write_tmp(struct tmp *t, const char *text)
-{
-    int fd;
-    FILE *f;
-    snprintf(t->path, sizeof t->path, "/tmp/roofplan-hf-XXXXXX");
-    fd = mkstemp(t->path);
-    assert_true(fd >= 0);
-    f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* Loads text as a config.json; returns the status, message in d. */
-static enum status try_json(const char *text, struct diag *d, struct tmp *t)
-{
-    struct model m;
-    enum status st;
-    write_tmp(t, text);
-    diag_init(d);
-    st = model_load_with_training(t->path, RECIPE, &m, NULL, 0, d);
-    if (st == STATUS_OK)
-        model_release(&m);
-    unlink(t->path);
-    return st;
-}
-
-/* "PATH: rest" with the temporary file's path. */
-static void
-expect_msg(const struct diag *d, const struct tmp *t, const char *rest)
-{
-    char want[DIAG_MSG_MAX];
-    snprintf(want, sizeof want, "%s%s", t->path, rest);
-    assert_string_equal(d->msg, want);
-}
-
 #define LLAMA_BASE                                                         \
     "\"hidden_size\": 64, \"num_hidden_layers\": 2, \"vocab_size\": 100, " \
     "\"num_attention_heads\": 4, \"intermediate_size\": 128"
@@ -339,47 +298,56 @@ expect_msg(const struct diag *d, const struct tmp *t, const char *rest)
 static void test_hf_config_syntax_error_line(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
-    assert_int_equal(try_json("{\n  \"architectures\": [\"LlamaForCausalLM\"],"
-                              "\n  \"hidden_size\": 64\n  \"vocab_size\": 1\n}"
-                              "\n",
-                              &d, &t),
+    assert_int_equal(
+        util_model_text("{\n  \"architectures\": [\"LlamaForCausalLM\"],"
+                        "\n  \"hidden_size\": 64\n  \"vocab_size\": 1\n}"
+                        "\n",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_PARSE);
+    util_expect_msg(&d, t,
+                    ":4: invalid JSON at column 3: \"\"vocab_size\": 1\"");
+    assert_int_equal(
+        util_model_text("{\"architectures\": [", RECIPE, t, sizeof t, &d),
+        STATUS_PARSE);
+    util_expect_msg(&d, t,
+                    ":1: invalid JSON: unexpected end of file (column 20)");
+    assert_int_equal(util_model_text("{}\n{}\n", RECIPE, t, sizeof t, &d),
                      STATUS_PARSE);
-    expect_msg(&d, &t, ":4: invalid JSON at column 3: \"\"vocab_size\": 1\"");
-    assert_int_equal(try_json("{\"architectures\": [", &d, &t), STATUS_PARSE);
-    expect_msg(&d, &t, ":1: invalid JSON: unexpected end of file (column 20)");
-    assert_int_equal(try_json("{}\n{}\n", &d, &t), STATUS_PARSE);
-    expect_msg(&d, &t, ":2: invalid JSON at column 1: \"{}\"");
+    util_expect_msg(&d, t, ":2: invalid JSON at column 1: \"{}\"");
 }
 
 /* A key the reader does not know may change the model: refused. */
 static void test_hf_config_unknown_key(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
     assert_int_equal(
-        try_json("{\"architectures\": [\"LlamaForCausalLM\"], " LLAMA_BASE
-                 ", \"linear_attn_config\": {\"kda_layers\": [1]}}",
-                 &d, &t),
+        util_model_text(
+            "{\"architectures\": [\"LlamaForCausalLM\"], " LLAMA_BASE
+            ", \"linear_attn_config\": {\"kda_layers\": [1]}}",
+            RECIPE, t, sizeof t, &d),
         STATUS_PARSE);
-    expect_msg(&d, &t,
-               ": key 'linear_attn_config': not understood for "
-               "LlamaForCausalLM (it may describe a feature roofplan does not "
-               "model; supported: " HF_CONFIG_SUPPORTED ")");
+    util_expect_msg(
+        &d, t,
+        ": key 'linear_attn_config': not understood for "
+        "LlamaForCausalLM (it may describe a feature roofplan does not "
+        "model; supported: " HF_CONFIG_SUPPORTED ")");
 }
 
 /* Each top-level key once: a second one is refused before any is read. */
 static void test_hf_config_key_given_twice(void **state)
 {
     struct diag d;
-    struct tmp t;
+    char t[64];
     (void)state;
-    assert_int_equal(try_json("{\"model_type\": \"llama\", \"hidden_size\": "
-                              "1, \"hidden_size\": 2}",
-                              &d, &t),
-                     STATUS_PARSE);
+    assert_int_equal(
+        util_model_text("{\"model_type\": \"llama\", \"hidden_size\": "
+                        "1, \"hidden_size\": 2}",
+                        RECIPE, t, sizeof t, &d),
+        STATUS_PARSE);
     assert_non_null(strstr(d.msg, ": key 'hidden_size': given twice"));
 }
 

@@ -26,23 +26,6 @@ static void assert_has_line(const char *msg, const char *line)
         fail_msg("message lacks \"%s\"; it was:\n%s", line, msg);
 }
 
-static void
-load(struct model *m, const char *path, struct datafile_set *sets, size_t nsets)
-{
-    struct diag d;
-    diag_init(&d);
-    if (model_load(path, m, sets, nsets, &d) != STATUS_OK)
-        fail_msg("%s: %s", path, d.msg);
-}
-
-static void set(struct datafile_set *s, const char *arg)
-{
-    struct diag d;
-    diag_init(&d);
-    if (datafile_parse_set(arg, s, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
-}
-
 /* Rules across keys name the key and its line: tests/data/bad/
  * model-cross.ini has 3 GQA key/value heads for 8 heads (line 9) and
  * top_k 9 of 8 experts (line 14); a bad recompute module is a value
@@ -61,7 +44,7 @@ static void test_model_load_cross_field_checks(void **state)
                            "one of core_attn|mla_up_proj|mlp|moe|moe_act|"
                            "layernorm|shared_experts, got \"bogus\"");
     diag_init(&d);
-    set(&s, "training.selective=layernorm");
+    util_set(&s, "training.selective=layernorm");
     assert_int_equal(
         model_load("tests/data/bad/model-cross.ini", &m, &s, 1, &d),
         STATUS_RANGE);
@@ -79,7 +62,7 @@ static void test_model_load_qk_norm_not_on_mla(void **state)
     struct diag d;
     (void)state;
     diag_init(&d);
-    set(&s, "attention.qk_norm=true");
+    util_set(&s, "attention.qk_norm=true");
     assert_int_equal(model_load(DEEPSEEK, &m, &s, 1, &d), STATUS_RANGE);
     assert_string_equal(d.msg, DEEPSEEK ": attention.qk_norm: not modelled "
                                         "for type mla (MLA normalises its "
@@ -93,7 +76,7 @@ static void test_model_unit_kind(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, DEEPSEEK, NULL, 0);
+    util_model(&m, DEEPSEEK, NULL, 0);
     assert_int_equal(m.units, 62);
     assert_int_equal(model_unit_kind(&m, 0), MODEL_LAYER_DENSE);
     assert_int_equal(model_unit_kind(&m, 2), MODEL_LAYER_DENSE);
@@ -101,7 +84,7 @@ static void test_model_unit_kind(void **state)
     assert_int_equal(model_unit_kind(&m, 60), MODEL_LAYER_MOE);
     assert_int_equal(model_unit_kind(&m, 61), MODEL_LAYER_MTP);
     model_release(&m);
-    load(&m, "tests/data/gpt-korthikanti.ini", NULL, 0);
+    util_model(&m, "tests/data/gpt-korthikanti.ini", NULL, 0);
     assert_int_equal(model_unit_kind(&m, 95), MODEL_LAYER_DENSE);
     model_release(&m);
 }
@@ -139,7 +122,7 @@ static void test_model_load_with_training_ini(void **state)
     diag_init(&d);
     assert_int_equal(model_load_with_training(DEEPSEEK, NULL, &a, NULL, 0, &d),
                      STATUS_OK);
-    load(&b, DEEPSEEK, NULL, 0);
+    util_model(&b, DEEPSEEK, NULL, 0);
     assert_true(a.params_total == b.params_total);
     assert_true(a.flops_per_token == b.flops_per_token);
     assert_int_equal(a.spec.seq_len, 4096);

@@ -17,23 +17,6 @@
 
 #define DEEPSEEK "tests/data/snap/models/deepseek-v3.ini"
 
-static void
-load(struct model *m, const char *path, struct datafile_set *sets, size_t nsets)
-{
-    struct diag d;
-    diag_init(&d);
-    if (model_load(path, m, sets, nsets, &d) != STATUS_OK)
-        fail_msg("%s: %s", path, d.msg);
-}
-
-static void set(struct datafile_set *s, const char *arg)
-{
-    struct diag d;
-    diag_init(&d);
-    if (datafile_parse_set(arg, s, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
-}
-
 /* MLA per layer: q_a 7168x1536 + q_b 1536x128x192 + kv_a 7168x576 +
  * kv_b 512x128x256 + o 128x128x7168 = 187,105,280 matmul weights, plus the
  * two latent RMSNorms (1536 + 512): shared/facts §1 "187.1M". One expert
@@ -43,7 +26,7 @@ static void test_model_derive_deepseek_layer_shapes(void **state)
     struct model m;
     const struct model_layer *moe;
     (void)state;
-    load(&m, DEEPSEEK, NULL, 0);
+    util_model(&m, DEEPSEEK, NULL, 0);
     moe = &m.layer[MODEL_LAYER_MOE];
     assert_near(moe->params_expert, 256.0 * 44040192, 1e-12);
     /* non-expert: MLA + latent norms + 2 RMSNorms + shared expert + router */
@@ -65,15 +48,15 @@ static void test_model_derive_mtp_always_runs(void **state)
     struct model m;
     struct datafile_set s;
     (void)state;
-    load(&m, DEEPSEEK, NULL, 0);
+    util_model(&m, DEEPSEEK, NULL, 0);
     assert_int_equal(m.units, 62);
     assert_true(m.flops_per_token == m.flops_per_token_main);
     assert_near(m.flops_per_token_run,
                 m.flops_per_token_main + m.flops_per_token_mtp, 1e-15);
     assert_true(m.flops_per_token_mtp > 0);
     model_release(&m);
-    set(&s, "mtp.count_in_mfu=true");
-    load(&m, DEEPSEEK, &s, 1);
+    util_set(&s, "mtp.count_in_mfu=true");
+    util_model(&m, DEEPSEEK, &s, 1);
     assert_true(m.flops_per_token == m.flops_per_token_run);
     assert_int_equal(m.units, 62);
     model_release(&m);
@@ -93,8 +76,8 @@ static void test_model_derive_recompute_mlp(void **state)
     double h = 12288;
     const struct model_layer *L;
     (void)state;
-    set(&s, "training.selective=mlp");
-    load(&m, "tests/data/gpt-korthikanti.ini", &s, 1);
+    util_set(&s, "training.selective=mlp");
+    util_model(&m, "tests/data/gpt-korthikanti.ini", &s, 1);
     L = &m.layer[MODEL_LAYER_DENSE];
     assert_near(L->recompute_other[MODEL_RECOMPUTE_SELECTIVE] +
                     L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE],
@@ -114,8 +97,8 @@ static void test_model_derive_recompute_moe(void **state)
     struct datafile_set s;
     const struct model_layer *L;
     (void)state;
-    set(&s, "training.selective=moe");
-    load(&m, DEEPSEEK, &s, 1);
+    util_set(&s, "training.selective=moe");
+    util_model(&m, DEEPSEEK, &s, 1);
     L = &m.layer[MODEL_LAYER_MOE];
     assert_near(L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE] +
                     L->recompute_other[MODEL_RECOMPUTE_SELECTIVE],
@@ -137,10 +120,10 @@ static void test_model_derive_tp_collectives_per_layer(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "tests/data/tiny-moe.ini", NULL, 0);
+    util_model(&m, "tests/data/tiny-moe.ini", NULL, 0);
     assert_near(m.layer[MODEL_LAYER_MOE].tp_collectives, 2, 0);
     model_release(&m);
-    load(&m, DEEPSEEK, NULL, 0);
+    util_model(&m, DEEPSEEK, NULL, 0);
     assert_near(m.layer[MODEL_LAYER_MOE].tp_collectives, 4, 0);
     assert_near(m.layer[MODEL_LAYER_DENSE].tp_collectives, 4, 0);
     model_release(&m);
@@ -162,7 +145,7 @@ static void test_model_derive_tiny_moe_by_hand(void **state)
 {
     struct model m;
     (void)state;
-    load(&m, "tests/data/tiny-moe.ini", NULL, 0);
+    util_model(&m, "tests/data/tiny-moe.ini", NULL, 0);
     assert_near(m.params_total, 119563264.0, 1e-15);
     assert_near(m.params_active, 31482880.0, 1e-15);
     assert_near(m.flops_per_token, 207863808.0, 1e-15);
@@ -176,9 +159,9 @@ static void test_model_derive_qk_norm_params(void **state)
     struct model on, off;
     struct datafile_set s;
     (void)state;
-    load(&on, "tests/data/snap/models/qwen3-235b-a22b.ini", NULL, 0);
-    set(&s, "attention.qk_norm=false");
-    load(&off, "tests/data/snap/models/qwen3-235b-a22b.ini", &s, 1);
+    util_model(&on, "tests/data/snap/models/qwen3-235b-a22b.ini", NULL, 0);
+    util_set(&s, "attention.qk_norm=false");
+    util_model(&off, "tests/data/snap/models/qwen3-235b-a22b.ini", &s, 1);
     assert_near(on.params_total - off.params_total, 94.0 * 2 * 128, 1e-12);
     model_release(&on);
     model_release(&off);
@@ -191,9 +174,9 @@ static void test_model_derive_qkv_bias(void **state)
     struct model on, off;
     struct datafile_set s;
     (void)state;
-    load(&off, "tests/data/snap/models/llama-3.1-70b.ini", NULL, 0);
-    set(&s, "attention.qkv_bias=true");
-    load(&on, "tests/data/snap/models/llama-3.1-70b.ini", &s, 1);
+    util_model(&off, "tests/data/snap/models/llama-3.1-70b.ini", NULL, 0);
+    util_set(&s, "attention.qkv_bias=true");
+    util_model(&on, "tests/data/snap/models/llama-3.1-70b.ini", &s, 1);
     assert_near(on.params_total - off.params_total, 80.0 * (8192 + 2 * 1024),
                 1e-12);
     model_release(&on);

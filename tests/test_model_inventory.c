@@ -21,23 +21,6 @@
 #define GPT      "tests/data/gpt-korthikanti.ini"
 #define DEEPSEEK "tests/data/snap/models/deepseek-v3.ini"
 
-static void
-load(struct model *m, const char *path, struct datafile_set *sets, size_t nsets)
-{
-    struct diag d;
-    diag_init(&d);
-    if (model_load(path, m, sets, nsets, &d) != STATUS_OK)
-        fail_msg("%s: %s", path, d.msg);
-}
-
-static void set(struct datafile_set *s, const char *arg)
-{
-    struct diag d;
-    diag_init(&d);
-    if (datafile_parse_set(arg, s, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
-}
-
 /* The tensor of m named name; fails the test when there is none. */
 static const struct model_tensor *tensor(const struct model *m,
                                          const char *name)
@@ -68,8 +51,8 @@ static void test_model_inventory_gpt_layer_by_hand(void **state)
     double h = 12288, a = 96, sq = 2048;
     const struct model_layer *L;
     (void)state;
-    set(&s, "training.selective=mlp");
-    load(&m, GPT, &s, 1);
+    util_set(&s, "training.selective=mlp");
+    util_model(&m, GPT, &s, 1);
     L = &m.layer[MODEL_LAYER_DENSE];
     assert_near(L->act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE],
                 34 * h + 5 * a * sq, 1e-12);
@@ -95,8 +78,8 @@ static void test_model_inventory_moe_recompute(void **state)
     struct datafile_set s;
     const struct model_layer *L;
     (void)state;
-    set(&s, "training.selective=moe");
-    load(&m, DEEPSEEK, &s, 1);
+    util_set(&s, "training.selective=moe");
+    util_model(&m, DEEPSEEK, &s, 1);
     L = &m.layer[MODEL_LAYER_MOE];
     assert_near(L->act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE] -
                     L->act_bytes[MODEL_BF16][MODEL_RECOMPUTE_SELECTIVE],
@@ -118,7 +101,7 @@ static void test_model_inventory_backward_working_set(void **state)
     double h = 12288, a = 96, sq = 2048;
     const struct model_layer *L;
     (void)state;
-    load(&m, GPT, NULL, 0);
+    util_model(&m, GPT, NULL, 0);
     L = &m.layer[MODEL_LAYER_DENSE];
     assert_near(L->work_bytes[MODEL_BF16][MODEL_RECOMPUTE_FULL],
                 32 * h + 7 * a * sq, 1e-12);
@@ -135,9 +118,9 @@ static void test_model_inventory_qk_norm(void **state)
     struct model on, off;
     struct datafile_set s;
     (void)state;
-    load(&on, "tests/data/snap/models/qwen3-235b-a22b.ini", NULL, 0);
-    set(&s, "attention.qk_norm=false");
-    load(&off, "tests/data/snap/models/qwen3-235b-a22b.ini", &s, 1);
+    util_model(&on, "tests/data/snap/models/qwen3-235b-a22b.ini", NULL, 0);
+    util_set(&s, "attention.qk_norm=false");
+    util_model(&off, "tests/data/snap/models/qwen3-235b-a22b.ini", &s, 1);
     assert_near(
         on.layer[MODEL_LAYER_MOE].act_bytes[MODEL_BF16][MODEL_RECOMPUTE_NONE] -
             off.layer[MODEL_LAYER_MOE]
@@ -161,7 +144,7 @@ static void test_model_tensor_bytes_by_precision(void **state)
     struct model m;
     const struct model_tensor *t;
     (void)state;
-    load(&m, DEEPSEEK, NULL, 0);
+    util_model(&m, DEEPSEEK, NULL, 0);
     t = tensor(&m, "routed expert input (dispatched token)");
     assert_near(model_tensor_bytes(&m, t, MODEL_BF16), 114688, 1e-15);
     assert_near(model_tensor_bytes(&m, t, MODEL_FP8), 59136, 1e-15);
@@ -189,7 +172,7 @@ static void test_model_tensor_kept_by_policy(void **state)
     const struct model_tensor *t;
     int r;
     (void)state;
-    load(&m, DEEPSEEK, NULL, 0);
+    util_model(&m, DEEPSEEK, NULL, 0);
     t = tensor(&m, "layer input (attention norm input)");
     for (r = 0; r < MODEL_RECOMPUTES; r++)
         assert_true(model_tensor_kept(&m, t, MODEL_FP8, r));
@@ -205,8 +188,8 @@ static void test_model_tensor_kept_by_policy(void **state)
     assert_false(
         model_tensor_kept(&m, t, MODEL_BF16, MODEL_RECOMPUTE_SELECTIVE));
     model_release(&m);
-    set(&s, "training.selective=core_attn");
-    load(&m, DEEPSEEK, &s, 1);
+    util_set(&s, "training.selective=core_attn");
+    util_model(&m, DEEPSEEK, &s, 1);
     t = tensor(&m, "Q (up-projected, with RoPE)");
     assert_true(
         model_tensor_kept(&m, t, MODEL_BF16, MODEL_RECOMPUTE_SELECTIVE));

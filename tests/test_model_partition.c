@@ -18,23 +18,6 @@
 
 #define SNAP "tests/data/snap/"
 
-static void
-load(struct model *m, const char *path, struct datafile_set *sets, size_t nsets)
-{
-    struct diag d;
-    diag_init(&d);
-    if (model_load(path, m, sets, nsets, &d) != STATUS_OK)
-        fail_msg("%s: %s", path, d.msg);
-}
-
-static void set(struct datafile_set *s, const char *arg)
-{
-    struct diag d;
-    diag_init(&d);
-    if (datafile_parse_set(arg, s, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
-}
-
 /* Stages cover every unit once, in order, embedding first, head last:
  * 61 layers and the MTP module (62 units). */
 static void test_model_partition_covers_layers(void **state)
@@ -45,7 +28,7 @@ static void test_model_partition_covers_layers(void **state)
     long k, next = 0, total = 0;
     (void)state;
     diag_init(&d);
-    load(&m, SNAP "models/deepseek-v3.ini", NULL, 0);
+    util_model(&m, SNAP "models/deepseek-v3.ini", NULL, 0);
     assert_int_equal(model_partition(&m, 16, 1, 1, MODEL_BALANCE_CHUNK, &p, &d),
                      STATUS_OK);
     for (k = 0; k < p.chunks; k++) {
@@ -80,7 +63,7 @@ static void test_model_partition_balanced(void **state)
     long k, most = 0;
     (void)state;
     diag_init(&d);
-    load(&m, SNAP "models/deepseek-v3.ini", NULL, 0);
+    util_model(&m, SNAP "models/deepseek-v3.ini", NULL, 0);
     assert_int_equal(model_partition(&m, 16, 1, 1, MODEL_BALANCE_CHUNK, &p, &d),
                      STATUS_OK);
     for (k = 0; k < p.chunks; k++)
@@ -124,7 +107,7 @@ static void test_model_partition_pairs_brute_force(void **state)
     long u, st[7], got[7], k;
     (void)state;
     diag_init(&d);
-    load(&m, SNAP "models/deepseek-v3.ini", NULL, 0);
+    util_model(&m, SNAP "models/deepseek-v3.ini", NULL, 0);
     head = m.head_fwd;
     prefix[0] = 0;
     for (u = 0; u < 62; u++) {
@@ -190,8 +173,8 @@ static void test_model_partition_pairs_never_worse(void **state)
         long chunks, k, u;
         double prefix[64];
         double w8 = 132 / (1460e12 * 112), w16 = 132 / (758e12 * 112);
-        set(&s, depth ? "mtp.depth=1" : "mtp.depth=0");
-        load(&m, SNAP "models/deepseek-v3.ini", &s, 1);
+        util_set(&s, depth ? "mtp.depth=1" : "mtp.depth=0");
+        util_model(&m, SNAP "models/deepseek-v3.ini", &s, 1);
         prefix[0] = 0;
         for (u = 0; u < m.units; u++) {
             const struct model_layer *L = &m.layer[model_unit_kind(&m, u)];

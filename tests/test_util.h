@@ -45,6 +45,35 @@ void util_report(struct report *r,
                  const char *data_dir,
                  int64_t generated);
 
+/* Writes len bytes of text to a new file made by mkstemp(path) (path: a
+ * template ending in XXXXXX, filled in); fails the test on error. */
+void util_temp_file(char *path, const char *text, size_t len);
+
+/* Parses a --set argument into *s; fails the test when it is malformed. */
+void util_set(struct datafile_set *s, const char *arg);
+
+/* Loads the model file at path with the overrides; fails the test with
+ * the message on error. Release with model_release(). */
+void util_model(struct model *m,
+                const char *path,
+                struct datafile_set *sets,
+                size_t nsets);
+
+/*
+ * Loads text as a model file (a config.json, with the training recipe at
+ * `recipe`) from a temporary file whose name goes to path (size >= 32),
+ * and removes it; returns the status, the message in d (initialised
+ * here). For the readers' error cases.
+ */
+enum status util_model_text(const char *text,
+                            const char *recipe,
+                            char *path,
+                            size_t size,
+                            struct diag *d);
+
+/* Asserts that d's message is path followed by rest. */
+void util_expect_msg(const struct diag *d, const char *path, const char *rest);
+
 /* Removes dir and everything in it (temporary directories of tests);
  * symlinks are removed, not followed. 0 on success. */
 int util_remove_tree(const char *dir);

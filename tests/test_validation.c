@@ -74,16 +74,13 @@ static void test_validation_load_file(void **state)
 {
     char path[] = "/tmp/test_validation_XXXXXX";
     char want[256];
+    static const char text[] =
+        "[run]\nname = r\nmodel = /abs/m.ini\nhardware = hw/h.ini\n";
     struct validation_run run;
     struct diag d;
-    int fd = mkstemp(path);
     FILE *f;
     (void)state;
-    assert_true(fd >= 0);
-    f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs("[run]\nname = r\nmodel = /abs/m.ini\nhardware = hw/h.ini\n", f);
-    assert_int_equal(fclose(f), 0);
+    util_temp_file(path, text, strlen(text));
     diag_init(&d);
     assert_int_equal(validation_load(path, "D", &run, &d), STATUS_PARSE);
     snprintf(want, sizeof want,

@@ -10,7 +10,9 @@
 
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -106,4 +108,59 @@ remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 int util_remove_tree(const char *dir)
 {
     return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void util_temp_file(char *path, const char *text, size_t len)
+{
+    int fd = mkstemp(path);
+    FILE *f;
+    if (fd < 0)
+        fail_msg("%s: cannot create", path);
+    f = fdopen(fd, "wb");
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0)
+        fail_msg("%s: cannot write", path);
+}
+
+void util_set(struct datafile_set *s, const char *arg)
+{
+    struct diag d;
+    diag_init(&d);
+    if (datafile_parse_set(arg, s, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+void util_model(struct model *m,
+                const char *path,
+                struct datafile_set *sets,
+                size_t nsets)
+{
+    struct diag d;
+    diag_init(&d);
+    if (model_load(path, m, sets, nsets, &d) != STATUS_OK)
+        fail_msg("%s: %s", path, d.msg);
+}
+
+enum status util_model_text(const char *text,
+                            const char *recipe,
+                            char *path,
+                            size_t size,
+                            struct diag *d)
+{
+    struct model m;
+    enum status st;
+    snprintf(path, size, "/tmp/roofplan-test-XXXXXX");
+    util_temp_file(path, text, strlen(text));
+    diag_init(d);
+    st = model_load_with_training(path, recipe, &m, NULL, 0, d);
+    if (st == STATUS_OK)
+        model_release(&m);
+    unlink(path);
+    return st;
+}
+
+void util_expect_msg(const struct diag *d, const char *path, const char *rest)
+{
+    char want[DIAG_MSG_MAX];
+    snprintf(want, sizeof want, "%s%s", path, rest);
+    assert_string_equal(d->msg, want);
 }

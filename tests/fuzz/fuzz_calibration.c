@@ -29,6 +29,12 @@ static enum status load(const char *path, void *dest, struct diag *d)
     return calibration_load(path, dest, NULL, 0, d);
 }
 
+static void verify(const void *dest)
+{
+    const struct calibration *cal = dest;
+    fuzz_need_loaded(calibration_schema(), &cal->spec, &cal->meta);
+}
+
 static void release(void *dest)
 {
     calibration_release(dest);
@@ -36,6 +42,7 @@ static void release(void *dest)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_load(&input, data, size, sizeof(struct calibration), load, release);
+    fuzz_load(&input, data, size, sizeof(struct calibration), load, verify,
+              release);
     return 0;
 }

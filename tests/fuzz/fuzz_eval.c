@@ -8,7 +8,8 @@
  * - no NaN or infinity anywhere in the work, times, memory or ratios;
  * - memory parts non-negative, summing to the total (logits within the
  *   activations);
- * - step >= each of compute, IB, NVLink, HBM, bubble and optimizer, and
+ * - step >= each of compute, the steady IB and NVLink traffic (what runs
+ *   with the micro-batches), HBM, bubble and optimizer, and
  *   step_serial >= step;
  * - no bytes on a link the plan cannot use, on every pipeline rank: one
  *   GPU moves nothing; a plan inside one node moves nothing over IB; one
@@ -344,9 +345,15 @@ static void check_result(const struct cost_result *r, const char *plan)
         w->bubble_coef,  w->microbatches,   w->tokens,
         w->gpus,         w->ep_ib_bytes,    w->ep_nvlink_bytes,
         w->ep_ib_calls,  w->ep_nvlink_calls};
-    const double times[] = {t->compute,     t->ib,     t->nvlink, t->hbm,
-                            t->optimizer,   t->bubble, t->core,   t->step,
-                            t->step_serial, t->ep};
+    /* the first six are terms of the step (IB and NVLink by their
+     * steady part: the step-end sync and gather hide under compute
+     * but for dp_exposed) */
+    const double times[] = {
+        t->compute, t->ib_steady,   t->nvlink_steady, t->hbm,
+        t->optimizer, t->bubble,    t->ib,            t->nvlink,
+        t->core,    t->step,        t->step_serial,   t->ep,
+        t->comm_sm, t->sync,        t->gather,        t->ramp,
+        t->dp_exposed};
     const double mem[] = {mm->weights,     mm->grads,  mm->optimizer,
                           mm->activations, mm->logits, mm->other};
     double sum = 0;

@@ -32,6 +32,12 @@ static enum status load(const char *path, void *dest, struct diag *d)
     return model_load_with_training(path, recipe, dest, NULL, 0, d);
 }
 
+static void verify(const void *dest)
+{
+    const struct model *m = dest;
+    fuzz_need_loaded(model_schema(), &m->spec, &m->meta);
+}
+
 static void release(void *dest)
 {
     model_release(dest);
@@ -39,6 +45,7 @@ static void release(void *dest)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_load(&input, data, size, sizeof(struct model), load, release);
+    fuzz_load(&input, data, size, sizeof(struct model), load, verify,
+              release);
     return 0;
 }

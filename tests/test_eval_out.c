@@ -1,0 +1,182 @@
+/*
+ * test_eval_out: `roofplan eval`'s text and JSON for one plan, checked
+ * against fragments worked out by hand, and the verdict sentence and the
+ * JSON string escaping on values set by hand. The plan: tests/data/
+ * tiny-moe.ini (4 MoE layers of 16 experts, hand-counted in
+ * test_model_derive.c: 119,563,264 parameters, 31,482,880 active,
+ * 207,863,808 FLOP/token) on 16 GPUs of the H800 snapshot, tp 1, pp 2,
+ * ep 4, 64 sequences of 1: dp = 16 / (1 x 2) = 8, expert dp = 8 / 4 = 2,
+ * 64 / 8 = 8 micro-batches.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval_out.h"
+#include "test_util.h"
+
+#define PLAN "gpus=16 tp=1 pp=2 ep=4 zero=1 precision=bf16 mbs=1 gbs=64"
+
+struct fixture {
+    struct model m;
+    struct hardware hw;
+    struct cost_ctx ctx;
+    struct cost_result r;
+    struct comm_collective coll[COMM_LIST_MAX];
+    size_t ncoll;
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    struct plan p;
+    struct diag d;
+    diag_init(&d);
+    if (!f || model_load("tests/data/tiny-moe.ini", &f->m, NULL, 0, &d) ||
+        hardware_load("tests/data/snap/hardware/h800.ini", &f->hw, NULL, 0, &d))
+        return -1;
+    util_plan(&f->m, &f->hw, PLAN, &p);
+    util_ctx(&f->ctx, &f->m, &f->hw, COMM_TOPO, &p);
+    cost_evaluate(&f->ctx, &p, &f->r, f->coll, COMM_LIST_MAX, &f->ncoll);
+    plan_family(&p, f->r.family, sizeof f->r.family);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    cost_ctx_release(&f->ctx);
+    model_release(&f->m);
+    hardware_release(&f->hw);
+    free(f);
+    return 0;
+}
+
+static void assert_has(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("output lacks \"%s\"; it was:\n%s", part, text);
+}
+
+/* The text's head: who runs what, the derived plan, the chunks (4 equal
+ * layers and the head, 2 x 1024 x 1000 FLOPs: 2 + 2 and the head beats
+ * 3 + 1), the model in billions. */
+static void test_eval_out_text(void **state)
+{
+    struct fixture *f = *state;
+    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    eval_out_text(out, &v);
+    assert_int_equal(fclose(out), 0);
+    assert_has(text, "tiny MoE on 16 x NVIDIA H800 SXM5 80GB (DeepSeek-V3 "
+                     "training cluster), comm model topo\n");
+    assert_has(text, "plan    gpus=16 tp=1 pp=2 ep=4 cp=1 zero=1 "
+                     "schedule=1f1b vpp=1 precision=bf16 recompute=none "
+                     "mbs=1 gbs=64\n");
+    assert_has(text, "        family ZeRO-1+PP+EP; dp=8, expert dp=2, 8 "
+                     "micro-batches per step\n");
+    assert_has(text, "        layers per pipeline chunk: E+2 2+H (E "
+                     "embedding, H output head)\n");
+    assert_has(text, "model   0.12 B parameters, 0.03 B active per token; "
+                     "0.2 GFLOP/token (fwd+bwd, causal)\n");
+    assert_has(text, "memory by pipeline rank (GiB)\n");
+    free(text);
+}
+
+/* The JSON: the same plan and model, numbers exact (integers print as
+ * integers), no MTP. */
+static void test_eval_out_json(void **state)
+{
+    struct fixture *f = *state;
+    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    eval_out_json(out, &v);
+    assert_int_equal(fclose(out), 0);
+    assert_has(text, "{\"plan\":{\"gpus\":16,\"dp\":8,\"tp\":1,\"pp\":2,"
+                     "\"ep\":4,\"cp\":1,\"edp\":2,\"zero\":1,\"schedule\":"
+                     "\"1f1b\",\"vpp\":1,\"precision\":\"bf16\","
+                     "\"recompute\":\"none\",\"sp\":1,\"mbs\":1,\"gbs\":64,"
+                     "\"microbatches\":8},\"family\":\"ZeRO-1+PP+EP\","
+                     "\"model\":\"tiny MoE\",\"cluster\":\"DeepSeek-V3 "
+                     "training cluster\",\"comm_model\":\"topo\",");
+    assert_has(text, "\"params\":{\"total\":119563264,\"active\":31482880,"
+                     "\"mtp\":0},\"flops_per_token\":207863808,"
+                     "\"flops_per_token_run\":207863808,");
+    assert_int_equal(text[len - 1], '\n');
+    assert_int_equal(text[len - 2], '}');
+    free(text);
+}
+
+/* The verdict by hand: IB 9.4 s per 1 s of compute, the overlapped step
+ * 9.4 s of which 8.4 s waiting: 89%; compute-bound with IB the busier
+ * link at 0.5 s per second; HBM 3 s per 2 s of compute: 1.50. */
+static void test_eval_out_verdict(void **state)
+{
+    struct cost_result r;
+    char buf[256];
+    (void)state;
+    memset(&r, 0, sizeof r);
+    r.t.bound = COST_IB;
+    r.t.compute = 1;
+    r.t.ib = 9.4;
+    r.t.nvlink = 2;
+    r.t.core = 9.4;
+    eval_out_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "IB-bound: 9.4 s of IB traffic per second of "
+                             "compute; the GPUs wait on IB 89% of the "
+                             "overlapped step");
+    r.t.bound = COST_COMPUTE;
+    r.t.compute = 2;
+    r.t.ib = 1;
+    r.t.nvlink = 0.5;
+    eval_out_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
+                             "0.50 s per second of compute, so "
+                             "communication can hide under compute");
+    r.t.bound = COST_HBM;
+    r.t.hbm = 3;
+    eval_out_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "HBM-bound: 1.50 s of memory traffic per second "
+                             "of compute (GEMMs too small to reuse their "
+                             "weights)");
+}
+
+/* JSON strings (RFC 8259 §7): quote and backslash escaped, control
+ * characters as \n or \u00XX, UTF-8 as it is. */
+static void test_eval_out_json_string(void **state)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    (void)state;
+    assert_non_null(out);
+    eval_out_json_string(out, "a\"b\\c\n\x01\xc3\xa9");
+    assert_int_equal(fclose(out), 0);
+    assert_string_equal(text, "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\"");
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eval_out_text),
+        cmocka_unit_test(test_eval_out_json),
+        cmocka_unit_test(test_eval_out_verdict),
+        cmocka_unit_test(test_eval_out_json_string),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,180 @@
+/*
+ * test_report: the report document's own helpers — the SHA-256 of each
+ * input (FIPS 180-2's test vectors), the family colours and indexes on a
+ * report set up by hand, a kept row's times from its work (by hand on the
+ * H800 snapshot's rates), and release.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "test_util.h"
+
+/* FIPS 180-2 appendix B.1: SHA-256("abc") = ba7816bf...; the empty
+ * message's digest is e3b0c442... A file that cannot be read is an
+ * error; past REPORT_INPUTS_MAX inputs are left out, silently. */
+static void test_report_add_input(void **state)
+{
+    struct report *r = calloc(1, sizeof *r);
+    char abc[] = "/tmp/test_report_XXXXXX", empty[] = "/tmp/test_report_XXXXXX";
+    struct diag d;
+    size_t i;
+    (void)state;
+    assert_non_null(r);
+    util_temp_file(abc, "abc", 3);
+    util_temp_file(empty, "", 0);
+    diag_init(&d);
+    assert_int_equal(report_add_input(r, "model", abc, &d), STATUS_OK);
+    assert_int_equal(report_add_input(r, "sweep", empty, &d), STATUS_OK);
+    assert_int_equal(r->ninputs, 2);
+    assert_string_equal(r->input[0].role, "model");
+    assert_string_equal(r->input[0].path, abc);
+    assert_string_equal(r->input[0].sha256, "ba7816bf8f01cfea414140de5dae2223"
+                                            "b00361a396177a9cb410ff61f20015ad");
+    assert_string_equal(r->input[1].sha256, "e3b0c44298fc1c149afbf4c8996fb924"
+                                            "27ae41e4649b934ca495991b7852b855");
+    assert_int_equal(
+        report_add_input(r, "hardware", "tests/data/no-such.ini", &d),
+        STATUS_IO);
+    assert_string_equal(d.msg,
+                        "tests/data/no-such.ini: cannot read for its checksum");
+    assert_int_equal(r->ninputs, 2);
+    for (i = 2; i < REPORT_INPUTS_MAX; i++)
+        assert_int_equal(report_add_input(r, "validation", abc, &d), STATUS_OK);
+    assert_int_equal(report_add_input(r, "validation", abc, &d), STATUS_OK);
+    assert_int_equal(r->ninputs, REPORT_INPUTS_MAX);
+    remove(abc);
+    remove(empty);
+    report_free(r);
+    free(r);
+}
+
+/*
+ * Four families, fastest first: C (fits), A (fits), D (nothing fits),
+ * ZeRO-3 (nothing fits). The fitting ones take the palette in that order
+ * (C Okabe-Ito blue 0x0072B2, A vermillion 0xD55E00); D is grey; ZeRO-3,
+ * the FSDP baseline, black; an index past the families grey.
+ */
+static void test_report_family_colour_and_index(void **state)
+{
+    struct report *r = calloc(1, sizeof *r);
+    static const char *const names[] = {"A", "ZeRO-3", "C", "D"};
+    static const bool fits[] = {true, false, true, false};
+    size_t i;
+    (void)state;
+    assert_non_null(r);
+    r->nfamilies = 4;
+    for (i = 0; i < 4; i++) {
+        snprintf(r->family[i].name, sizeof r->family[i].name, "%s", names[i]);
+        r->family[i].best.fits = fits[i];
+    }
+    r->families_by_step[0] = 2;
+    r->families_by_step[1] = 0;
+    r->families_by_step[2] = 3;
+    r->families_by_step[3] = 1;
+    assert_int_equal(report_family_color(r, 2), 0x0072B2);
+    assert_int_equal(report_family_color(r, 0), 0xD55E00);
+    assert_int_equal(report_family_color(r, 3), 0x999999);
+    assert_int_equal(report_family_color(r, 1), 0x000000);
+    assert_int_equal(report_family_color(r, 4), 0x999999);
+    assert_int_equal(report_family_index(r, "ZeRO-3"), 1);
+    assert_int_equal(report_family_index(r, "D"), 3);
+    assert_int_equal(report_family_index(r, "E"), -1);
+    free(r);
+}
+
+/*
+ * A row's times from its work on the H800 snapshot (BF16 758 TFLOP/s,
+ * IB 50 GB/s, HBM 3 TB/s, 20 of 132 SMs for communication): 3 x 758e12
+ * BF16 FLOPs are 3 s of compute; 50 GB over IB 1 s, all of it with the
+ * micro-batches (steady), during which its 20 SMs are lost to compute:
+ * comm_sm = min(3, 1) x 20/132 = 0.151515 s; 1.5 TB of HBM 0.5 s; no
+ * bubble, nothing at the step's end. The step is the core, max(3 +
+ * 0.151515, 1, 0, 0.5) = 3.151515 s, compute-bound; serially 3 + 1 = 4 s.
+ */
+static void test_report_row_times(void **state)
+{
+    struct report r;
+    struct report_row row;
+    struct cost_times t;
+    struct model m;
+    struct hardware hw;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        model_load("tests/data/snap/models/deepseek-v3.ini", &m, NULL, 0, &d),
+        STATUS_OK);
+    assert_int_equal(
+        hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d),
+        STATUS_OK);
+    memset(&r, 0, sizeof r);
+    memset(&row, 0, sizeof row);
+    r.m = &m;
+    r.hw = &hw;
+    row.plan.precision = MODEL_BF16;
+    row.work.bf16_flops = 3 * 758e12;
+    row.work.ib_bytes = 50e9;
+    row.work.ib_steady_bytes = 50e9;
+    row.work.hbm_bytes = 1.5e12;
+    row.work.microbatches = 1;
+    row.work.tokens = 1;
+    row.work.gpus = 1;
+    report_row_times(&r, &row, &t);
+    assert_near(t.compute, 3, 1e-12);
+    assert_near(t.ib, 1, 1e-12);
+    assert_near(t.ib_steady, 1, 1e-12);
+    assert_near(t.comm_sm, 0.1515151515, 1e-9);
+    assert_near(t.hbm, 0.5, 1e-12);
+    assert_near(t.core, 3.1515151515, 1e-9);
+    assert_near(t.step, 3.1515151515, 1e-9);
+    assert_near(t.step_serial, 4, 1e-12);
+    assert_int_equal(t.bound, COST_COMPUTE);
+    model_release(&m);
+    hardware_release(&hw);
+}
+
+/* Release frees the rows and closes the spill files; a zeroed report and
+ * NULL are fine, and so is a second release. */
+static void test_report_free(void **state)
+{
+    struct report *r = calloc(1, sizeof *r);
+    (void)state;
+    assert_non_null(r);
+    report_free(NULL);
+    report_free(r);
+    r->rows = calloc(4, sizeof *r->rows);
+    r->nrows = 4;
+    r->spill = calloc(2, sizeof *r->spill);
+    assert_non_null(r->spill);
+    r->nspill = 2;
+    r->spill[0] = tmpfile();
+    assert_non_null(r->spill[0]);
+    report_free(r); /* ASan reports a leak if a file or the rows stay */
+    assert_null(r->rows);
+    assert_int_equal(r->nrows, 0);
+    assert_null(r->spill);
+    assert_int_equal(r->nspill, 0);
+    report_free(r);
+    free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report_add_input),
+        cmocka_unit_test(test_report_family_colour_and_index),
+        cmocka_unit_test(test_report_row_times),
+        cmocka_unit_test(test_report_free),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
