@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define OFF(member) offsetof(struct calibration_spec, member)
 #define TEXT        DATAFILE_TEXT_MAX
@@ -133,6 +134,7 @@ static const struct datafile_field fields[] = {
     {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run"},
     {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled"},
     {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 0, 1e6, true, true, NULL, "s", NULL, "length of the sustained run"},
+    {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
     {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e5, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded)"},
     {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e5, false, false, "0", "W", NULL, "settled board power (0: not recorded)"},
     {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e5, false, false, "0", "W", NULL, "enforced power limit (0: not recorded)"},
@@ -538,6 +540,11 @@ double calibration_router_s(const struct calibration *cal, double tokens)
     return s->router_us * 1e-6 * scale;
 }
 
+double calibration_fp8_fine_factor(const struct calibration *cal)
+{
+    return cal->spec.fp8_fine_factor > 0 ? cal->spec.fp8_fine_factor : 1;
+}
+
 double calibration_clock_factor(const struct calibration *cal)
 {
     return cal->spec.sustained_tflops / cal->spec.burst_tflops;
@@ -648,4 +655,15 @@ bool calibration_network_section(enum calibration_link link,
     int n =
         snprintf(buf, size, "network_%s_%s", link_keys[link], coll_keys[kind]);
     return n >= 0 && (size_t)n < size;
+}
+
+bool calibration_find(const char *hardware_path,
+                      const char *data_dir,
+                      char *buf,
+                      size_t size)
+{
+    const char *slash = strrchr(hardware_path, '/');
+    const char *name = slash ? slash + 1 : hardware_path;
+    int n = snprintf(buf, size, "%s/calibration/%s", data_dir, name);
+    return n > 0 && (size_t)n < size && access(buf, R_OK) == 0;
 }

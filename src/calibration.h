@@ -157,6 +157,7 @@ struct calibration_spec {
     double burst_tflops;     /* first ~100 ms of back-to-back GEMMs */
     double sustained_tflops; /* the same GEMMs once the clock settled */
     double run_s;            /* length of the sustained run */
+    double fp8_fine_factor;  /* fine-grained FP8 scales / per-tensor, (0, 1] */
     double sm_clock_mhz;     /* settled SM clock; 0: not recorded */
     double power_w;          /* settled board power; 0: not recorded */
     double power_limit_w;    /* enforced limit; 0: not recorded */
@@ -209,6 +210,16 @@ enum status calibration_load(const char *path,
                              struct datafile_set *sets,
                              size_t nsets,
                              struct diag *d);
+
+/*
+ * The calibration file of a cluster: data_dir/calibration/NAME.ini for
+ * the hardware file NAME.ini (the convention the shipped files follow),
+ * into buf; false when there is none.
+ */
+bool calibration_find(const char *hardware_path,
+                      const char *data_dir,
+                      char *buf,
+                      size_t size);
 
 /* Frees what cal holds; cal may be zeroed or NULL. */
 void calibration_release(struct calibration *cal);
@@ -271,6 +282,13 @@ bool calibration_elementwise_measured(const struct calibration *cal,
  * and scales linearly above it (one row per token).
  */
 double calibration_router_s(const struct calibration *cal, double tokens);
+
+/*
+ * The rate of an FP8 GEMM with fine-grained scales (per row or per block,
+ * as DeepSeek-V3's recipe) over the per-tensor-scaled rate the gemm
+ * tables measure, (0, 1]; 1 when not measured.
+ */
+double calibration_fp8_fine_factor(const struct calibration *cal);
 
 /*
  * Sustained / burst rate of a long compute-bound GEMM run under the power

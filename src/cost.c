@@ -418,6 +418,12 @@ static void rank_work(const struct cost_ctx *ctx,
     w->ep_nvlink_bytes = ct.what_nvlink[COMM_EP];
     w->ep_ib_calls = ct.what_ib_calls[COMM_EP];
     w->ep_nvlink_calls = ct.what_nvlink_calls[COMM_EP];
+    if (ctx->hw->cal && ctx->stack) { /* the expected step's work */
+        struct expected_rank rk = {c, tokens, mb, &ct, w};
+        expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
+    } else {
+        w->x.known = false;
+    }
 }
 
 /* The prepared layout of plan p (cost_ctx_prepare), or NULL. */

@@ -143,6 +143,10 @@ struct cost_ctx {
     struct cost_parts *parts[MODEL_PRECISIONS][2];
     long nparts;
     struct comm_ep_table ep; /* MoE dispatch expectations by ep */
+    /* the training framework's overlaps, for the expected step (with
+     * hw->cal; borrowed, set by the caller after cost_ctx_init; NULL:
+     * no expected step) */
+    const struct stack *stack;
 };
 
 /*

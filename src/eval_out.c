@@ -97,6 +97,37 @@ static void stages_text(FILE *out, const struct eval_view *v)
                      "than the FP8 time balance for this link-bound plan\n");
 }
 
+/* The expected step and its waterfall from the speed of light. */
+static void expected_text(FILE *out, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    const struct cost_times *t = &r->t;
+    double sol, step[EXPECTED_EFFECTS], last;
+    int k;
+    if (!r->work.x.known) {
+        fprintf(out, "expected (no calibration or stack for this cluster: "
+                     "the speed of light only)\n\n");
+        return;
+    }
+    expected_waterfall(&r->work, v->ctx->hw, v->ctx->m, r->plan.precision, &sol,
+                       step);
+    fprintf(out, "expected step, from the speed of light %24s\n", "s");
+    row(out, "speed of light (the floor)", sol);
+    last = sol;
+    for (k = 0; k < EXPECTED_EFFECTS; k++) {
+        char label[64];
+        snprintf(label, sizeof label, "+ %s", expected_effect_label(k));
+        row(out, label, step[k] - last);
+        last = step[k];
+    }
+    row(out, "expected step", t->expected);
+    fprintf(out,
+            "        %.0f tokens/s/GPU; MFU %.1f%%; %.1f days, $%.2fM for "
+            "the budget (%.2fx the speed of light)\n\n",
+            t->x_tps, 100 * t->x_mfu, t->x_days, t->x_cost / 1e6,
+            t->expected / t->step);
+}
+
 void eval_out_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
@@ -201,6 +232,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     row(out, "step, overlapped", t->step);
     row(out, "step, serial (no overlap)", t->step_serial);
     fputc('\n', out);
+    expected_text(out, v);
 
     fprintf(out,
             "bound   %s; comm/compute %.2f; MoE all-to-all/compute %.2f "
@@ -363,8 +395,23 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "dp_exposed", t->dp_exposed, true);
     num(out, "ep_all_to_all", t->ep, true);
     num(out, "step", t->step, true);
-    num(out, "step_serial", t->step_serial, false);
-    fprintf(out, "},\"bound\":\"%s\",", cost_bound_str(t->bound));
+    num(out, "step_serial", t->step_serial, true);
+    /* the expected step: null without a calibration and a stack */
+    num(out, "expected", r->work.x.known ? t->expected : NAN, false);
+    fputs("},\"waterfall\":[", out);
+    if (r->work.x.known) {
+        double sol, step[EXPECTED_EFFECTS], last;
+        int e;
+        expected_waterfall(&r->work, v->ctx->hw, m, p->precision, &sol, step);
+        fprintf(out, "{\"effect\":\"speed of light\",\"seconds\":%.17g}", sol);
+        last = sol;
+        for (e = 0; e < EXPECTED_EFFECTS; e++) {
+            fprintf(out, ",{\"effect\":\"%s\",\"seconds\":%.17g}",
+                    expected_effect_label(e), step[e] - last);
+            last = step[e];
+        }
+    }
+    fprintf(out, "],\"bound\":\"%s\",", cost_bound_str(t->bound));
     num(out, "critical_rank", (double)r->rank, true);
     num(out, "comm_compute_ratio", t->comm_compute_ratio, true);
     num(out, "ep_compute_ratio", r->ep_ratio, true);

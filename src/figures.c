@@ -174,6 +174,7 @@ static enum status completions(const struct validation_run *run,
         return diag_set(d, STATUS_PARSE, "%s: %s", run->path, why.msg);
     if (!in->current) {
         st = cost_ctx_init(&own, in->m, in->hw, ctx->comm, d);
+        own.stack = in->stack;
         if (st != STATUS_OK) {
             cost_ctx_release(&own);
             return st;
@@ -284,14 +285,18 @@ static enum status predict(struct report *r,
             cost_ctx_prepare(other, v->plan.pp, v->plan.vpp, v->plan.schedule,
                              d) != STATUS_OK)
             return d->status;
+        const struct stack *mine = ctx->stack;
+        ctx->stack = in->stack; /* the run's framework, not the report's */
         cost_evaluate(ctx, &v->plan, &v->predicted, v->coll, COMM_LIST_MAX,
                       &v->ncoll);
+        ctx->stack = mine;
         cost_evaluate(other, &v->plan, &alt, v->coll_other, COMM_LIST_MAX,
                       &v->ncoll_other);
         refit(r, &v->predicted);
     } else {
         struct cost_ctx own;
         st = cost_ctx_init(&own, in->m, in->hw, ctx->comm, d);
+        own.stack = in->stack;
         if (st == STATUS_OK)
             st = cost_ctx_prepare(&own, v->plan.pp, v->plan.vpp,
                                   v->plan.schedule, d);

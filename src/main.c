@@ -57,7 +57,9 @@ enum { EXIT_RUNTIME = 1, EXIT_INPUT = 2 };
 
 struct config {
     const char *model_path, *hw_path, *sweep_path, *out_dir;
-    const char *training_path; /* -t: recipe for a config.json model */
+    const char *training_path;    /* -t: recipe for a config.json model */
+    const char *calibration_path; /* --calibration FILE */
+    const char *stack_path;       /* --stack FILE */
     struct datafile_set sets[SETS_MAX];
     size_t nsets;
     enum comm_model comm;
@@ -76,7 +78,9 @@ struct inputs {
     struct model m;
     struct hardware hw;
     struct sweep_file sweep;
-    bool have_m, have_hw, have_sweep;
+    struct calibration cal; /* hw.cal points here when loaded */
+    struct stack stack;
+    bool have_m, have_hw, have_sweep, have_cal, have_stack;
 };
 
 static const char usage_text[] =
@@ -106,6 +110,10 @@ static const char usage_text[] =
     "  -g, --hardware FILE    cluster    (default: data/defaults.ini's)\n"
     "  -s, --sweep FILE       plan space (default: data/defaults.ini's)\n"
     "  -o, --out DIR          output dir (default out)\n"
+    "      --calibration FILE measured kernel/network efficiencies (default:\n"
+    "                         data/calibration/ by the hardware file's name)\n"
+    "      --stack FILE       training framework's overlaps (default: "
+    "data/defaults.ini's)\n"
     "      --set SEC.KEY=VAL  override any data-file value (repeatable)\n"
     "      --comm-model topo|flat\n"
     "      --json             (eval) machine-readable output on stdout\n"
@@ -224,6 +232,7 @@ static void data_directory(char *buf, size_t size)
 /* The files defaults.ini names, relative to the data directory. */
 struct defaults {
     char model[1300], hardware[1300], sweep[1300], training[1300];
+    char stack[1300];
 };
 
 #define DOFF(member) offsetof(struct defaults, member)
@@ -233,6 +242,7 @@ static const struct datafile_field default_fields[] = {
     {"inputs", "hardware", DATAFILE_STRING, DOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file read when -g is not given"},
     {"inputs", "sweep", DATAFILE_STRING, DOFF(sweep), 256, 0, 0, false, true, NULL, "", NULL, "sweep file read when -s is not given"},
     {"inputs", "training", DATAFILE_STRING, DOFF(training), 256, 0, 0, false, true, NULL, "", NULL, "training recipe read when -t is not given (what a config.json does not say)"},
+    {"inputs", "stack", DATAFILE_STRING, DOFF(stack), 256, 0, 0, false, true, NULL, "", NULL, "training framework (what it overlaps) read when --stack is not given, for the expected step"},
 };
 /* clang-format on */
 
@@ -256,6 +266,7 @@ static enum status read_defaults_file(const char *path,
     snprintf(def->sweep, sizeof def->sweep, "%s/%.200s", data_dir, rel.sweep);
     snprintf(def->training, sizeof def->training, "%s/%.200s", data_dir,
              rel.training);
+    snprintf(def->stack, sizeof def->stack, "%s/%.200s", data_dir, rel.stack);
     return STATUS_OK;
 }
 
@@ -276,6 +287,10 @@ static void release_inputs(struct inputs *in)
         hardware_release(&in->hw);
     if (in->have_sweep)
         sweep_release(&in->sweep);
+    if (in->have_cal)
+        calibration_release(&in->cal);
+    if (in->have_stack)
+        stack_release(&in->stack);
 }
 
 /* Every --set must have matched a section of a file that was loaded. */
@@ -312,6 +327,34 @@ training_path(const struct config *cfg, char *buf, size_t size)
     return buf;
 }
 
+/*
+ * What the expected step reads: the cluster's calibration (--calibration,
+ * else data/calibration/ by the hardware file's name; none is no error:
+ * the report then has the speed of light only) and the training stack
+ * (--stack, else defaults.ini's).
+ */
+static void load_expected_inputs(struct config *cfg,
+                                 struct inputs *in,
+                                 const char *data_dir,
+                                 const char *default_stack,
+                                 struct diag *d)
+{
+    char cal[1300];
+    const char *cp = cfg->calibration_path;
+    const char *stp = cfg->stack_path ? cfg->stack_path : default_stack;
+    if (!cp && calibration_find(in->hw.meta.path, data_dir, cal, sizeof cal))
+        cp = cal;
+    if (cp) {
+        in->have_cal = calibration_load(cp, &in->cal, cfg->sets, cfg->nsets,
+                                        d) == STATUS_OK;
+        if (in->have_cal)
+            in->hw.cal = &in->cal;
+    }
+    if (stp && stp[0])
+        in->have_stack =
+            stack_load(stp, &in->stack, cfg->sets, cfg->nsets, d) == STATUS_OK;
+}
+
 static enum status
 load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
 {
@@ -343,6 +386,8 @@ load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
         diag_add(d, d2.status, "%s", d2.msg);
     if (d3.status != STATUS_OK)
         diag_add(d, d3.status, "%s", d3.msg);
+    if (d->status == STATUS_OK)
+        load_expected_inputs(cfg, in, data_dir, def.stack, d);
     if (d->status == STATUS_OK)
         check_sets_used(cfg, d);
     return d->status;
@@ -397,6 +442,7 @@ static int cmd_eval(struct config *cfg, char **args, size_t nargs)
         release_inputs(&in);
         return exit_code(d.status, true);
     }
+    ctx.stack = in.have_stack ? &in.stack : NULL;
     cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
     plan_family(&p, r.family, sizeof r.family);
     view.ctx = &ctx;
@@ -630,6 +676,15 @@ static void print_summary(const struct report *r)
                v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
                tflops, 100 * p->t.mfu_bf16_peak, mfu,
                p->fits ? "" : "; does not fit");
+        if (p->work.x.known)
+            printf("  %-48s expected %6.2f s/step, %4.0f TFLOP/s/GPU, MFU "
+                   "%5.1f%% (%+.0f%% of the measured)\n",
+                   "", p->t.expected,
+                   p->work.model_flops / p->t.expected / 1e12,
+                   100 * p->t.mfu_bf16_peak * p->t.step / p->t.expected,
+                   v->measured_step_eq > 0
+                       ? 100 * (p->t.expected / v->measured_step_eq - 1)
+                       : 0);
         if (v->completions > 1)
             printf("  %-48s SOL %.2f-%.2f s over %zu completions of %s\n", "",
                    v->sol_min_step_s, v->sol_max_step_s, v->completions,
@@ -699,8 +754,8 @@ static enum status load_validations(struct report_run *rr,
                             d) != STATUS_OK)
         return d->status;
     for (i = 0; i < rr->nruns; i++) {
-        if (validation_load_inputs(&rr->runs[i], recipe, &rr->in.m, &rr->in.hw,
-                                   &rr->vin[i], d) != STATUS_OK) {
+        if (validation_load_inputs(&rr->runs[i], recipe, data_dir, &rr->in.m,
+                                   &rr->in.hw, &rr->vin[i], d) != STATUS_OK) {
             rr->nruns = i;
             return d->status;
         }
@@ -806,6 +861,7 @@ static int run_report(const struct config *cfg,
         cost_ctx_init(&rr->other, &rr->in.m, &rr->in.hw,
                       cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d))
         return EXIT_RUNTIME;
+    rr->ctx.stack = rr->other.stack = rr->in.have_stack ? &rr->in.stack : NULL;
     /* the output directory: locked, with a private staging directory */
     if (out_dir_open(&rr->out, cfg->out_dir, &waited, d) != STATUS_OK)
         return exit_code(d->status, false);
@@ -943,7 +999,8 @@ static void check_run(const char *path, const char *recipe, struct diag *d)
     len = slash ? (size_t)(slash - path) : 0;
     snprintf(dir, sizeof dir, "%.*s%s..", (int)len, path, len ? "/" : "");
     if (validation_load(path, dir, run, d) == STATUS_OK &&
-        validation_load_inputs(run, recipe, NULL, NULL, &in, d) == STATUS_OK) {
+        validation_load_inputs(run, recipe, dir, NULL, NULL, &in, d) ==
+            STATUS_OK) {
         struct diag why;
         diag_init(&why);
         if (figures_validation_plan(run, &in, &p, &why) != STATUS_OK)
@@ -994,6 +1051,7 @@ static int compare_pairs(struct config *cfg,
                 return exit_code(d->status, true);
             }
             st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
+            ctx.stack = in.have_stack ? &in.stack : NULL;
             if (st == STATUS_OK)
                 st = compare_pair(&rows[*n], &ctx, &in.sweep, threads, d);
             cost_ctx_release(&ctx);
@@ -1285,6 +1343,12 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
     case 'j':
         cfg->json = true;
         return -1;
+    case 'K':
+        cfg->calibration_path = arg;
+        return -1;
+    case 'k':
+        cfg->stack_path = arg;
+        return -1;
     case 'c': /* --csv: plans.csv is always written; kept for scripts */
         return -1;
     case 'A':
@@ -1344,6 +1408,8 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {"top", required_argument, NULL, 'T'},
+        {"calibration", required_argument, NULL, 'K'},
+        {"stack", required_argument, NULL, 'k'},
         {"threads", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     struct config cfg;

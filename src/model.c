@@ -74,6 +74,7 @@ static const struct datafile_field fields[] = {
     {"fp8", "combine_bytes", DATAFILE_DOUBLE, OFF(combine_bytes), 0, 0.125, 8, false, false, "2", "bytes", NULL, "bytes per element of MoE combine (forward); at least 0.125 (one bit)"},
     {"fp8", "dispatch_grad_bytes", DATAFILE_DOUBLE, OFF(dispatch_grad_bytes), 0, 0.125, 8, false, false, "2", "bytes", NULL, "bytes per element of the combine's backward (gradient dispatch); at least 0.125 (one bit)"},
     {"fp8", "combine_grad_bytes", DATAFILE_DOUBLE, OFF(combine_grad_bytes), 0, 0.125, 8, false, false, "2", "bytes", NULL, "bytes per element of the dispatch's backward (gradient combine); at least 0.125 (one bit)"},
+    {"fp8", "scaling", DATAFILE_ENUM, OFF(fp8_scaling), 0, 0, 0, false, false, "tensor", "", "tensor|fine", "FP8 scale granularity: one per tensor, or fine-grained (per 1x128 tile / 128x128 block, as DeepSeek-V3)"},
 };
 /* clang-format on */
 

@@ -97,6 +97,7 @@ struct model_spec {
     double combine_bytes;
     double dispatch_grad_bytes;
     double combine_grad_bytes;
+    int fp8_scaling; /* 0: per tensor; 1: fine-grained (tiles, blocks) */
 };
 
 /* Per layer kind (dense, MoE, MTP module): everything per token
@@ -138,7 +139,6 @@ struct model_layer {
 };
 
 enum model_layer_kind { MODEL_LAYER_DENSE, MODEL_LAYER_MOE, MODEL_LAYER_MTP };
-
 
 struct model {
     struct model_spec spec;

@@ -184,15 +184,23 @@ build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
      * its width; GeLU reads and writes it), RoPE (reads and writes the
      * rotated part of queries and keys). Backward moves about twice as
      * much (expected.c). */
-    act_w = moe ? (double)(s->top_k + s->shared_experts) *
-                      (double)s->expert_width
-                : (double)s->ffn_width;
+    act_w =
+        moe ? (double)(s->top_k + s->shared_experts) * (double)s->expert_width
+            : (double)s->ffn_width;
     rope = s->attention == MODEL_MLA
                ? (double)s->qk_rope_head_dim * ((double)s->heads + 1)
                : a.qk_dim * ((double)s->heads + kv_heads(s));
     L->ew_fwd[MODEL_EW_NORM] =
         s->activation_bytes * 2 * (2 + (mtp ? 3 : 0)) * h;
     L->ew_fwd[MODEL_EW_COPY] = s->activation_bytes * (2 * 3 * h + 2 * rope);
+    /* Without fused (flash) attention the s x s scores are materialised:
+     * Korthikanti et al. 2022 Table 2 saves the softmax output (2as
+     * bytes per token), the dropout mask (as) and its output (2as); each
+     * is written and read once more in the forward: 10as bytes (a lower
+     * bound: the raw scores and the mask step add more). */
+    if (!s->flash_attention)
+        L->ew_fwd[MODEL_EW_COPY] +=
+            (s->dropout ? 10.0 : 4.0) * (double)s->heads * (double)s->seq_len;
     L->ew_fwd[MODEL_EW_ACTIVATION] =
         s->activation_bytes * (s->activation == MODEL_SWIGLU ? 3 : 2) * act_w;
 

@@ -15,6 +15,7 @@
 #include "terms.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "calibration.h"
@@ -298,6 +299,32 @@ size_t terms_template_token(const char *s)
     return 1;
 }
 
+bool terms_input_available(const struct terms_input *in,
+                           const struct hardware *hw)
+{
+    const char *f;
+    if (in->origin == TERMS_CALIBRATION)
+        return hw->cal != NULL;
+    if (in->origin != TERMS_DERIVED)
+        return true;
+    /* a derived name needs every input its formula names */
+    for (f = in->formula; *f;) {
+        size_t n = terms_template_token(f);
+        if (n == 0)
+            return false;
+        if (n > 1 && f[0] >= 'A' && f[0] <= 'Z') {
+            char name[64];
+            const struct terms_input *k;
+            snprintf(name, sizeof name, "%.*s", (int)n, f);
+            k = terms_input_find(name);
+            if (k && k != in && !terms_input_available(k, hw))
+                return false;
+        }
+        f += n;
+    }
+    return true;
+}
+
 /* ---- Terms ---- */
 
 static double max2(double a, double b)
@@ -514,7 +541,6 @@ static double t_cost(const struct terms_env *e)
     return e->t->days * 24 * e->w->gpus * e->hw->spec.gpu_hour_usd;
 }
 
-
 /* ---- The expected step (expected.h fills w->x) ---- */
 
 static double x_compute(const struct terms_env *e)
@@ -530,8 +556,8 @@ static double x_hbm(const struct terms_env *e)
 
 static double x_ib_hid(const struct terms_env *e)
 {
-    return terms_link_time(e->w->x.hid_ib, e->w->x.hid_ib_calls,
-                           e->hw->ib_bps, e->hw->ib_latency_s);
+    return terms_link_time(e->w->x.hid_ib, e->w->x.hid_ib_calls, e->hw->ib_bps,
+                           e->hw->ib_latency_s);
 }
 
 static double x_nv_hid(const struct terms_env *e)
@@ -588,8 +614,8 @@ static double x_sync(const struct terms_env *e)
 static double x_gather(const struct terms_env *e)
 {
     const struct cost_work *w = e->w;
-    return phase_time(e->hw, w->x.gather_ib, w->ib_gather_calls,
-                      w->x.gather_nv, w->nvlink_gather_calls);
+    return phase_time(e->hw, w->x.gather_ib, w->ib_gather_calls, w->x.gather_nv,
+                      w->nvlink_gather_calls);
 }
 
 /* As dp_exposed, but only what the stack overlaps hides (hide 1 or 0). */
@@ -599,8 +625,8 @@ static double x_dp(const struct terms_env *e)
     const struct cost_work *w = e->w;
     return max2(0, t->x_sync - w->x.grad_hide * t->x_compute *
                                    (1 - w->fwd_share) / w->microbatches) +
-           max2(0, t->x_gather - w->x.param_hide * t->x_compute *
-                                     w->fwd_share / w->microbatches);
+           max2(0, t->x_gather - w->x.param_hide * t->x_compute * w->fwd_share /
+                                     w->microbatches);
 }
 
 static double x_optimizer(const struct terms_env *e)
@@ -848,10 +874,10 @@ void terms_derived(const struct terms_env *e, struct cost_times *t)
 void terms_expected_rates(struct terms_env *e, const struct hardware *hw)
 {
     e->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
-    e->copy_bps = hw->cal ? calibration_elementwise_tbps(
-                                hw->cal, CALIBRATION_EW_COPY) *
-                                1e12
-                          : hw->hbm_bps;
+    e->copy_bps =
+        hw->cal
+            ? calibration_elementwise_tbps(hw->cal, CALIBRATION_EW_COPY) * 1e12
+            : hw->hbm_bps;
 }
 
 void terms_expected(const struct terms_env *e, struct cost_times *t)

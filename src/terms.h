@@ -78,6 +78,14 @@ struct terms_input {
     const char *meaning; /* derived: one line for the Assumptions sheet */
 };
 
+/*
+ * Whether input `in` exists for this cluster: a calibration key only with
+ * a calibration (hw->cal), a derived name only when every input its
+ * formula names does. A workbook defines only these.
+ */
+bool terms_input_available(const struct terms_input *in,
+                           const struct hardware *hw);
+
 /* The inputs, data-file keys first, then the derived names in an order
  * where each reads only earlier ones. *n receives the count. */
 const struct terms_input *terms_inputs(size_t *n);

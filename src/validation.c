@@ -16,6 +16,7 @@ struct validation_spec {
     char plan[DATAFILE_TEXT_MAX];
     char unpublished[DATAFILE_TEXT_MAX];
     char sets[DATAFILE_TEXT_MAX];
+    char stack[256];
     double step_s, tflops_per_gpu, mfu, gpu_hours_per_trillion;
 };
 
@@ -27,6 +28,7 @@ static const struct datafile_field fields[] = {
     {"run", "hardware", DATAFILE_STRING, VOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file, relative to the data directory"},
     {"run", "plan", DATAFILE_STRING, VOFF(plan), DATAFILE_TEXT_MAX, 0, 0, false, true, NULL, "", NULL, "the run's plan in PLAN syntax"},
     {"run", "unpublished", DATAFILE_STRING, VOFF(unpublished), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run did not publish, as PLAN keys with their possible values (\"vpp=2,4 zero=1,2\"): its speed of light must hold for every completion"},
+    {"run", "stack", DATAFILE_STRING, VOFF(stack), 256, 0, 0, false, false, "", "", NULL, "the run's training framework (a stack file, relative to the data directory), for the expected step"},
     {"run", "set", DATAFILE_STRING, VOFF(sets), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run changed in its model or hardware file, as --set arguments (\"training.seq_len=131072\")"},
     {"run", "step_s", DATAFILE_DOUBLE, VOFF(step_s), 0, 0, 1e9, false, false, "0", "s", NULL, "measured time per step (0: not published)"},
     {"run", "tflops_per_gpu", DATAFILE_DOUBLE, VOFF(tflops_per_gpu), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured model TFLOP/s per GPU"},
@@ -128,6 +130,8 @@ enum status validation_load(const char *path,
     data_path(data_dir, vs.model, run->model_path, sizeof run->model_path);
     data_path(data_dir, vs.hardware, run->hardware_path,
               sizeof run->hardware_path);
+    if (vs.stack[0])
+        data_path(data_dir, vs.stack, run->stack_path, sizeof run->stack_path);
     snprintf(run->plan, sizeof run->plan, "%s", vs.plan);
     snprintf(run->unpublished, sizeof run->unpublished, "%s", vs.unpublished);
     if (parse_sets(path, vs.sets, run, d) != STATUS_OK) {
@@ -197,12 +201,14 @@ static bool same_file(const char *a, const char *b)
 
 enum status validation_load_inputs(const struct validation_run *run,
                                    const char *recipe,
+                                   const char *data_dir,
                                    const struct model *m,
                                    const struct hardware *hw,
                                    struct validation_inputs *out,
                                    struct diag *d)
 {
     struct datafile_set sets[VALIDATION_SETS_MAX];
+    char cal[1300];
     memset(out, 0, sizeof *out);
     out->current = m && hw && run->nsets == 0 &&
                    same_file(run->model_path, m->meta.path) &&
@@ -210,30 +216,50 @@ enum status validation_load_inputs(const struct validation_run *run,
     if (out->current) {
         out->m = m;
         out->hw = hw;
-        return STATUS_OK;
+    } else {
+        /* each load marks the overrides it takes: copies, so the run stays
+         * const and both files see every override */
+        memcpy(sets, run->sets, sizeof sets);
+        if (model_load_with_training(run->model_path, recipe, &out->own_m, sets,
+                                     run->nsets, d) != STATUS_OK)
+            return d->status;
+        if (hardware_load(run->hardware_path, &out->own_hw, sets, run->nsets,
+                          d) != STATUS_OK) {
+            model_release(&out->own_m);
+            return d->status;
+        }
+        out->loaded = true;
+        out->m = &out->own_m;
+        out->hw = &out->own_hw;
+        if (data_dir &&
+            calibration_find(run->hardware_path, data_dir, cal, sizeof cal)) {
+            if (calibration_load(cal, &out->own_cal, NULL, 0, d) != STATUS_OK)
+                return d->status;
+            out->has_cal = true;
+            out->own_hw.cal = &out->own_cal;
+        }
     }
-    /* each load marks the overrides it takes: copies, so the run stays
-     * const and both files see every override */
-    memcpy(sets, run->sets, sizeof sets);
-    if (model_load_with_training(run->model_path, recipe, &out->own_m, sets,
-                                 run->nsets, d) != STATUS_OK)
-        return d->status;
-    if (hardware_load(run->hardware_path, &out->own_hw, sets, run->nsets, d) !=
-        STATUS_OK) {
-        model_release(&out->own_m);
-        return d->status;
+    if (run->stack_path[0]) {
+        if (stack_load(run->stack_path, &out->own_stack, NULL, 0, d) !=
+            STATUS_OK)
+            return d->status;
+        out->has_stack = true;
+        out->stack = &out->own_stack;
     }
-    out->loaded = true;
-    out->m = &out->own_m;
-    out->hw = &out->own_hw;
     return STATUS_OK;
 }
 
 void validation_inputs_release(struct validation_inputs *in)
 {
-    if (!in || !in->loaded)
+    if (!in)
         return;
-    model_release(&in->own_m);
-    hardware_release(&in->own_hw);
-    in->loaded = false;
+    if (in->has_cal)
+        calibration_release(&in->own_cal);
+    if (in->has_stack)
+        stack_release(&in->own_stack);
+    if (in->loaded) {
+        model_release(&in->own_m);
+        hardware_release(&in->own_hw);
+    }
+    in->loaded = in->has_cal = in->has_stack = false;
 }

@@ -15,6 +15,8 @@
 #include "diag.h"
 #include "hardware.h"
 #include "model.h"
+#include "stack.h"
+#include "calibration.h"
 
 #define VALIDATION_RUNS_MAX 16
 #define VALIDATION_SETS_MAX 4 /* `set` overrides of one run */
@@ -25,6 +27,7 @@ struct validation_run {
     char source[200]; /* of the [run] section */
     char model_path[1024], hardware_path[1024]; /* resolved */
     char plan[DATAFILE_TEXT_MAX];               /* PLAN syntax */
+    char stack_path[1024]; /* the run's framework (resolved); "" if none */
     /* what the run did not publish: "vpp=2,4,7 zero=1,2" (PLAN keys, each
      * with its possible values); "" when the plan is complete */
     char unpublished[DATAFILE_TEXT_MAX];
@@ -63,25 +66,32 @@ enum status validation_load_dir(const char *data_dir,
                                 size_t *n,
                                 struct diag *d);
 
-/* The model and hardware a run is predicted with. */
+/* The model, hardware, calibration and stack a run is predicted with. */
 struct validation_inputs {
     bool current; /* the report's own files: m and hw point at its inputs */
     bool loaded;  /* own_m and own_hw hold the run's files (release them) */
+    bool has_cal, has_stack; /* own_cal, own_stack loaded (release them) */
     struct model own_m;
     struct hardware own_hw;
+    struct calibration own_cal;
+    struct stack own_stack;
     const struct model *m;
-    const struct hardware *hw;
+    const struct hardware *hw; /* its cal: the calibration, if any */
+    const struct stack *stack; /* NULL: no expected step */
 };
 
 /*
  * The inputs run is predicted with: the report's own m and hw (with their
  * --set overrides) when the run names the same files, else the run's
  * files as they are (a config.json model with the training recipe at
- * `recipe`); m and hw may be NULL (`check`: no report). Release with
+ * `recipe`), with their calibration (data_dir/calibration, by the
+ * hardware file's name) and the run's stack, for the expected step; m and
+ * hw may be NULL (`check`: no report). Release with
  * validation_inputs_release().
  */
 enum status validation_load_inputs(const struct validation_run *run,
                                    const char *recipe,
+                                   const char *data_dir,
                                    const struct model *m,
                                    const struct hardware *hw,
                                    struct validation_inputs *out,

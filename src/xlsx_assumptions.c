@@ -13,6 +13,7 @@
 
 #include <xlsxwriter.h>
 
+#include "calibration.h"
 #include "plans_table.h"
 #include "sweep.h"
 #include "terms.h"
@@ -274,6 +275,12 @@ static void source_of(const struct report *r, int origin, struct row *out)
         out->schema = model_schema();
         out->file = "model";
         break;
+    case TERMS_CALIBRATION: /* none without a calibration: no row */
+        out->meta = r->hw->cal ? &r->hw->cal->meta : NULL;
+        out->spec = r->hw->cal ? (const void *)&r->hw->cal->spec : NULL;
+        out->schema = calibration_schema();
+        out->file = "calibration";
+        break;
     default:
         out->meta = r->sweep ? &r->sweep->meta : NULL;
         out->spec = r->sweep ? (const void *)&r->sweep->spec : NULL;
@@ -302,7 +309,8 @@ static size_t inputs(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
             struct row rw;
             memset(&rw, 0, sizeof rw);
             rw.in = &in[i];
-            if ((in[i].origin == TERMS_DERIVED) != (pass == 1))
+            if ((in[i].origin == TERMS_DERIVED) != (pass == 1) ||
+                !terms_input_available(&in[i], r->hw))
                 continue;
             rw.kind = pass == 0 ? ROW_INPUT : ROW_DERIVED;
             if (pass == 0) {

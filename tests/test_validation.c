@@ -123,14 +123,16 @@ static void test_validation_load_inputs(void **state)
         model_load(SNAP "/models/deepseek-v3.ini", &m, NULL, 0, &d), STATUS_OK);
     assert_int_equal(hardware_load(SNAP "/hardware/h800.ini", &hw, NULL, 0, &d),
                      STATUS_OK);
-    assert_int_equal(validation_load_inputs(&runs[0], NULL, &m, &hw, &in, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        validation_load_inputs(&runs[0], NULL, NULL, &m, &hw, &in, &d),
+        STATUS_OK);
     assert_true(in.current);
     assert_false(in.loaded);
     assert_true(in.m == &m && in.hw == &hw);
     validation_inputs_release(&in);
-    assert_int_equal(validation_load_inputs(&runs[1], NULL, &m, &hw, &in, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        validation_load_inputs(&runs[1], NULL, NULL, &m, &hw, &in, &d),
+        STATUS_OK);
     assert_false(in.current);
     assert_true(in.loaded);
     assert_string_equal(in.m->spec.name, "GPT-3 175B");

@@ -84,8 +84,8 @@ void util_report(struct report *r,
     if (st == STATUS_OK && data_dir)
         st = validation_load_dir(data_dir, runs, VALIDATION_RUNS_MAX, &n, &d);
     for (i = 0; st == STATUS_OK && i < n; i++, loaded++)
-        st =
-            validation_load_inputs(&runs[i], NULL, ctx->m, ctx->hw, &in[i], &d);
+        st = validation_load_inputs(&runs[i], NULL, data_dir, ctx->m, ctx->hw,
+                                    &in[i], &d);
     if (st == STATUS_OK)
         st = figures_validations(r, runs, in, n, ctx, other, &d);
     if (st == STATUS_OK)

@@ -1,0 +1,398 @@
+/*
+ * expected: the expected step's work and its waterfall (see expected.h).
+ *
+ * Rules, each an assumption stated where it is used:
+ * - GEMM rows: a GEMM's M is the tokens one GPU holds per micro-batch
+ *   (mbs x seq / (tp cp)); a routed expert's is the tokens its GPU's
+ *   experts receive, ep x that x top_k / routed experts (balanced
+ *   routing). Tensor parallelism splits N, not M; its GEMMs are taken at
+ *   the M of the FLOPs they do (M / tp rows of the full width), the same
+ *   FLOPs at a rate measured for full-width GEMMs.
+ * - A rate is never above the roofline of a small GEMM: 2 M FLOPs per
+ *   weight byte at the measured copy bandwidth (weights dominate the
+ *   bytes when M is small), nor above the datasheet peak.
+ * - An FP8 recipe with fine-grained scales (fp8.scaling = fine) runs its
+ *   FP8 GEMMs at the calibration's fine-grained factor of the table rate.
+ * - Backward GEMMs run at their forward class's rate (calibration.h);
+ *   recomputed forward work at the rank's mean GEMM rate.
+ * - Attention: the forward at the forward rate, the backward (the
+ *   calibration's FLOP convention: bwd_ratio x forward) at the backward
+ *   rate, for the model's q/k head width.
+ * - Elementwise work moves its forward's bytes three times in a step
+ *   (forward, and about twice that in backward); each kind at its
+ *   measured bandwidth; MoE permute/unpermute (the speed of light's HBM
+ *   bytes) at the copy rate; the router twice its measured forward time
+ *   per MoE layer and micro-batch.
+ * - Network efficiency: a collective's message of b bytes per call runs
+ *   at busbw(b) / busbw(largest measured) of the link's achievable rate,
+ *   from the calibration's nccl-tests curve for its kind (efficiency 1
+ *   where no curve is measured).
+ * - What the stack overlaps: EP dispatch and combine under DualPipe's
+ *   paired chunks (dualpipe, DualPipe schedule only) or combined 1F1B
+ *   (any schedule); TP with tp_comm_overlap; pipeline sends as
+ *   stack_p2p_hidden says; context-parallel keys and values with their
+ *   attention (ring attention overlaps by construction); per-micro-batch
+ *   DP (ZeRO-2/3) with dp_grad_overlap; the step-end sync and gather with
+ *   one micro-batch's compute when dp_grad_overlap / dp_param_overlap.
+ */
+#include "expected.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cost.h"
+#include "terms.h"
+
+const char *expected_effect_label(int effect)
+{
+    static const char *const labels[] = {
+        "GEMM efficiency by shape",   "attention kernels",
+        "elementwise and memory",     "sustained clock (power cap)",
+        "network efficiency by size", "communication not overlapped"};
+    if (effect >= 0 && effect < EXPECTED_EFFECTS)
+        return labels[effect];
+    return "?";
+}
+
+/* The measured class of each of the model's GEMM kinds. */
+static enum calibration_gemm gemm_class(int g)
+{
+    switch (g) {
+    case MODEL_GEMM_DENSE_UP:
+        return CALIBRATION_GEMM_DENSE_UP;
+    case MODEL_GEMM_DENSE_DOWN:
+        return CALIBRATION_GEMM_DENSE_DOWN;
+    case MODEL_GEMM_EXPERT_UP:
+    case MODEL_GEMM_SHARED_UP:
+        return CALIBRATION_GEMM_EXPERT_UP;
+    case MODEL_GEMM_EXPERT_DOWN:
+    case MODEL_GEMM_SHARED_DOWN:
+        return CALIBRATION_GEMM_EXPERT_DOWN;
+    case MODEL_GEMM_HEAD:
+        return CALIBRATION_GEMM_HEAD;
+    default: /* attention projections and the router's logits */
+        return CALIBRATION_GEMM_ATTN_PROJ;
+    }
+}
+
+/* Whether an FP8 plan runs this GEMM kind in FP8 (the recipe's flags). */
+static bool runs_fp8(const struct model_spec *s, int g)
+{
+    switch (g) {
+    case MODEL_GEMM_ATTN:
+        return s->fp8_attention_proj;
+    case MODEL_GEMM_DENSE_UP:
+    case MODEL_GEMM_DENSE_DOWN:
+        return s->fp8_ffn;
+    case MODEL_GEMM_ROUTER:
+        return s->fp8_router;
+    case MODEL_GEMM_HEAD:
+        return s->fp8_head;
+    default:
+        return s->fp8_experts;
+    }
+}
+
+/* FLOP/s of one GEMM kind at M rows: the measured rate, capped by the
+ * small-GEMM roofline and the peak; the achievable rate where the
+ * calibration has no table for it. */
+static double gemm_rate(const struct calibration *cal,
+                        const struct hardware *hw,
+                        int g,
+                        bool fp8,
+                        double m_rows,
+                        double copy_bps)
+{
+    double r = calibration_gemm_tflops(cal, gemm_class(g),
+                                       fp8 ? CALIBRATION_FP8 : CALIBRATION_BF16,
+                                       m_rows, NULL) *
+               1e12;
+    double peak = fp8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
+    double roof = copy_bps * 2 * m_rows / (fp8 ? 1.0 : 2.0);
+    if (r <= 0)
+        r = fp8 ? hw->fp8_flops : hw->bf16_flops;
+    if (r > roof)
+        r = roof;
+    return r > peak ? peak : r;
+}
+
+/* Efficiency of the link for collective kind at `bytes` per call: the
+ * curve's bus bandwidth there over its largest; 1 without a curve. */
+static double efficiency(const struct calibration *cal,
+                         enum calibration_link link,
+                         enum calibration_collective kind,
+                         double bytes)
+{
+    const struct calibration_curve *c =
+        cal ? calibration_curve_get(cal, link, kind) : NULL;
+    double at, top;
+    if (!c || c->n == 0 || bytes <= 0)
+        return 1;
+    at = calibration_busbw_gbps(cal, link, kind, bytes, NULL);
+    top = calibration_busbw_gbps(cal, link, kind, c->bytes[c->n - 1], NULL);
+    if (at <= 0 || top <= 0)
+        return 1;
+    return at < top ? at / top : 1;
+}
+
+/* Bytes of one purpose's traffic on a link after the efficiency at its
+ * message size (bytes per call). */
+static double effective(const struct calibration *cal,
+                        enum calibration_link link,
+                        enum calibration_collective kind,
+                        double bytes,
+                        double calls)
+{
+    if (bytes <= 0)
+        return 0;
+    return bytes /
+           efficiency(cal, link, kind, calls > 0 ? bytes / calls : bytes);
+}
+
+/* Adds a purpose's traffic to hidden or exposed, raw and effective. */
+static void route(struct expected_work *x,
+                  const struct calibration *cal,
+                  enum calibration_collective kind,
+                  bool hidden,
+                  double ib,
+                  double ib_calls,
+                  double nv,
+                  double nv_calls)
+{
+    double eib = effective(cal, CALIBRATION_LINK_INTER, kind, ib, ib_calls);
+    double env = effective(cal, CALIBRATION_LINK_INTRA, kind, nv, nv_calls);
+    if (hidden) {
+        x->hid_ib += eib;
+        x->hid_nv += env;
+        x->hid_ib_raw += ib;
+        x->hid_nv_raw += nv;
+        x->hid_ib_calls += ib_calls;
+        x->hid_nv_calls += nv_calls;
+    } else {
+        x->xp_ib += eib;
+        x->xp_nv += env;
+        x->xp_ib_raw += ib;
+        x->xp_nv_raw += nv;
+        x->xp_ib_calls += ib_calls;
+        x->xp_nv_calls += nv_calls;
+    }
+}
+
+/* Compute: GEMMs by shape, attention, elementwise work. */
+static void compute_work(const struct model *m,
+                         const struct hardware *hw,
+                         const struct calibration *cal,
+                         const struct plan *p,
+                         const struct expected_rank *rk,
+                         double copy_bps,
+                         struct expected_work *x)
+{
+    const struct model_spec *s = &m->spec;
+    const struct model_chunk *c = rk->c;
+    const struct cost_work *w = rk->w;
+    double t = rk->tokens * rk->microbatches; /* per step, this GPU */
+    double rows = rk->tokens, gemm_flops = 0, total, attn_flops, ratio;
+    double expert_rows = s->routed_experts > 0
+                             ? rk->tokens * (double)p->ep * (double)s->top_k /
+                                   (double)s->routed_experts
+                             : rk->tokens;
+    bool fp8 = p->precision == MODEL_FP8;
+    int g, k;
+    static const enum calibration_elementwise ew_kind[MODEL_EWS] = {
+        CALIBRATION_EW_NORM, CALIBRATION_EW_ACTIVATION, CALIBRATION_EW_COPY,
+        CALIBRATION_EW_READ};
+
+    x->gemm_cal_s = 0;
+    for (g = 0; g < MODEL_GEMMS; g++) {
+        double f = 3 * t * c->gemm_fwd[g];
+        bool eight = fp8 && runs_fp8(s, g);
+        double m_rows = g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN
+                            ? expert_rows
+                            : rows;
+        if (f <= 0)
+            continue;
+        gemm_flops += f;
+        x->gemm_cal_s += f / (gemm_rate(cal, hw, g, eight, m_rows, copy_bps) *
+                              (eight && s->fp8_scaling == 1
+                                   ? calibration_fp8_fine_factor(cal)
+                                   : 1));
+    }
+    /* the forward work recomputation redoes, at the rank's mean rate */
+    attn_flops = 3 * t * c->core_fwd;
+    total = w->fp8_flops + w->bf16_flops;
+    if (gemm_flops > 0 && total > gemm_flops + attn_flops)
+        x->gemm_cal_s *= (total - attn_flops) / gemm_flops;
+    /* the speed of light's time for the same work: its compute less the
+     * attention core at the achievable BF16 rate */
+    x->attn_sol_s = attn_flops / hw->bf16_flops;
+    x->gemm_sol_s = w->bf16_flops / hw->bf16_flops +
+                    (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0) -
+                    x->attn_sol_s;
+    ratio = calibration_attention_bwd_ratio(cal);
+    {
+        double fwd = calibration_attention_tflops(cal, CALIBRATION_ATTN_FWD,
+                                                  m->attn_head_dim, NULL);
+        double bwd = calibration_attention_tflops(cal, CALIBRATION_ATTN_BWD,
+                                                  m->attn_head_dim, NULL);
+        double f = t * c->core_fwd;
+        x->attn_cal_s = fwd > 0 && bwd > 0
+                            ? f / (fwd * 1e12) + ratio * f / (bwd * 1e12)
+                            : x->attn_sol_s;
+    }
+    x->ew_s = w->permute_bytes /
+              (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
+    for (k = 0; k < MODEL_EWS; k++)
+        x->ew_s += 3 * t * c->ew_fwd[k] /
+                   (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+    x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
+               calibration_router_s(cal, rk->tokens);
+}
+
+/* Communication: by purpose, hidden or exposed as the stack says. */
+static void comm_work(const struct calibration *cal,
+                      const struct stack *st,
+                      const struct plan *p,
+                      const struct comm_totals *ct,
+                      const struct cost_work *w,
+                      struct expected_work *x)
+{
+    const struct stack_spec *s = &st->spec;
+    bool ep_hidden = (s->ep_a2a_overlap == STACK_EP_DUALPIPE &&
+                      p->schedule == PLAN_DUALPIPE) ||
+                     s->ep_a2a_overlap == STACK_EP_COMBINED_1F1B;
+    bool pp_hidden = stack_p2p_hidden(st, p->schedule == PLAN_INTERLEAVED);
+    enum calibration_collective sync =
+        p->zero == 0 ? CALIBRATION_ALL_REDUCE : CALIBRATION_REDUCE_SCATTER;
+    double dp_ib, dp_nv, dp_ib_calls, dp_nv_calls;
+    int wt;
+
+    route(x, cal, CALIBRATION_ALLTOALL, ep_hidden, ct->what_ib[COMM_EP],
+          ct->what_ib_calls[COMM_EP], ct->what_nvlink[COMM_EP],
+          ct->what_nvlink_calls[COMM_EP]);
+    route(x, cal, CALIBRATION_ALL_GATHER, s->tp_comm_overlap,
+          ct->what_ib[COMM_TP], ct->what_ib_calls[COMM_TP],
+          ct->what_nvlink[COMM_TP], ct->what_nvlink_calls[COMM_TP]);
+    /* no nccl-tests curve for point-to-point: the link's full rate */
+    route(x, NULL, CALIBRATION_ALL_GATHER, pp_hidden, ct->what_ib[COMM_PP],
+          ct->what_ib_calls[COMM_PP], ct->what_nvlink[COMM_PP],
+          ct->what_nvlink_calls[COMM_PP]);
+    route(x, NULL, CALIBRATION_ALL_GATHER, true, ct->what_ib[COMM_CP],
+          ct->what_ib_calls[COMM_CP], ct->what_nvlink[COMM_CP],
+          ct->what_nvlink_calls[COMM_CP]);
+    /* DP with the micro-batches (ZeRO-2/3): what the steady phase holds
+     * besides the purposes above */
+    dp_ib = ct->phase_ib[COMM_STEADY];
+    dp_nv = ct->phase_nvlink[COMM_STEADY];
+    dp_ib_calls = ct->phase_ib_calls[COMM_STEADY];
+    dp_nv_calls = ct->phase_nvlink_calls[COMM_STEADY];
+    for (wt = COMM_TP; wt <= COMM_PP; wt++) {
+        dp_ib -= ct->what_ib[wt];
+        dp_nv -= ct->what_nvlink[wt];
+        dp_ib_calls -= ct->what_ib_calls[wt];
+        dp_nv_calls -= ct->what_nvlink_calls[wt];
+    }
+    route(x, cal, CALIBRATION_ALL_GATHER, s->dp_grad_overlap,
+          dp_ib > 0 ? dp_ib : 0, dp_ib_calls > 0 ? dp_ib_calls : 0,
+          dp_nv > 0 ? dp_nv : 0, dp_nv_calls > 0 ? dp_nv_calls : 0);
+    /* the ramp's own traffic (EP, TP, CP), after efficiency */
+    x->dep_ib = effective(cal, CALIBRATION_LINK_INTER, CALIBRATION_ALLTOALL,
+                          w->ib_dep_bytes, w->ib_dep_calls);
+    x->dep_nv = effective(cal, CALIBRATION_LINK_INTRA, CALIBRATION_ALLTOALL,
+                          w->nvlink_dep_bytes, w->nvlink_dep_calls);
+    x->sync_ib = effective(cal, CALIBRATION_LINK_INTER, sync, w->ib_sync_bytes,
+                           w->ib_sync_calls);
+    x->sync_nv = effective(cal, CALIBRATION_LINK_INTRA, sync,
+                           w->nvlink_sync_bytes, w->nvlink_sync_calls);
+    x->gather_ib =
+        effective(cal, CALIBRATION_LINK_INTER, CALIBRATION_ALL_GATHER,
+                  w->ib_gather_bytes, w->ib_gather_calls);
+    x->gather_nv =
+        effective(cal, CALIBRATION_LINK_INTRA, CALIBRATION_ALL_GATHER,
+                  w->nvlink_gather_bytes, w->nvlink_gather_calls);
+    x->grad_hide = s->dp_grad_overlap ? 1 : 0;
+    x->param_hide = s->dp_param_overlap ? 1 : 0;
+}
+
+void expected_fill(const struct model *m,
+                   const struct hardware *hw,
+                   const struct calibration *cal,
+                   const struct stack *st,
+                   const struct plan *p,
+                   const struct expected_rank *rk,
+                   struct expected_work *x)
+{
+    double copy_bps;
+    memset(x, 0, sizeof *x);
+    if (!cal || !st)
+        return;
+    copy_bps = calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12;
+    x->known = true;
+    compute_work(m, hw, cal, p, rk, copy_bps, x);
+    comm_work(cal, st, p, rk->ct, rk->w, x);
+}
+
+/* w's expected work with the effects from `from` on switched off. */
+static void switch_off(const struct cost_work *w,
+                       const struct hardware *hw,
+                       int from,
+                       struct cost_work *out,
+                       struct terms_env *e)
+{
+    struct expected_work *x = &out->x;
+    *out = *w;
+    if (from <= EXPECTED_GEMM)
+        x->gemm_cal_s = x->gemm_sol_s;
+    if (from <= EXPECTED_ATTN)
+        x->attn_cal_s = x->attn_sol_s;
+    if (from <= EXPECTED_MEMORY) {
+        x->ew_s = 0;
+        e->copy_bps = hw->hbm_bps;
+    }
+    if (from <= EXPECTED_CLOCK)
+        e->clock = 1;
+    if (from <= EXPECTED_NETWORK) {
+        x->hid_ib = x->hid_ib_raw;
+        x->hid_nv = x->hid_nv_raw;
+        x->xp_ib = x->xp_ib_raw;
+        x->xp_nv = x->xp_nv_raw;
+        x->dep_ib = w->ib_dep_bytes;
+        x->dep_nv = w->nvlink_dep_bytes;
+        x->sync_ib = w->ib_sync_bytes;
+        x->sync_nv = w->nvlink_sync_bytes;
+        x->gather_ib = w->ib_gather_bytes;
+        x->gather_nv = w->nvlink_gather_bytes;
+    }
+    if (from <= EXPECTED_EXPOSED) { /* everything overlapped, as the SOL */
+        x->hid_ib += x->xp_ib;
+        x->hid_nv += x->xp_nv;
+        x->hid_ib_calls += x->xp_ib_calls;
+        x->hid_nv_calls += x->xp_nv_calls;
+        x->xp_ib = x->xp_nv = x->xp_ib_calls = x->xp_nv_calls = 0;
+        x->grad_hide = x->param_hide = 1;
+    }
+}
+
+void expected_waterfall(const struct cost_work *w,
+                        const struct hardware *hw,
+                        const struct model *m,
+                        int precision,
+                        double *sol,
+                        double step[EXPECTED_EFFECTS])
+{
+    int k;
+    for (k = -1; k < EXPECTED_EFFECTS; k++) {
+        struct cost_work v;
+        struct cost_times t;
+        struct terms_env e = {&v, hw, m, precision, &t, 1, 0};
+        terms_expected_rates(&e, hw);
+        switch_off(w, hw, k + 1, &v, &e);
+        memset(&t, 0, sizeof t);
+        terms_step(&e, &t);
+        terms_derived(&e, &t);
+        terms_expected(&e, &t);
+        if (k < 0)
+            *sol = t.expected;
+        else
+            step[k] = t.expected;
+    }
+}
