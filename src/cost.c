@@ -243,6 +243,11 @@ void cost_ctx_release(struct cost_ctx *ctx)
     comm_ep_table_release(&ctx->ep);
 }
 
+double cost_rank_step(const struct cost_result *r)
+{
+    return r->work.x.known ? r->t.expected : r->t.step;
+}
+
 double
 cost_core(double compute, double ib, double nvlink, double hbm, int *bound)
 {

@@ -225,6 +225,10 @@ void cost_times(const struct cost_work *w,
 double
 cost_core(double compute, double ib, double nvlink, double hbm, int *bound);
 
+/* The step a plan ranks by: the expected one where it is known, else the
+ * speed of light. */
+double cost_rank_step(const struct cost_result *r);
+
 /* "compute", "IB", "NVLink", "HBM": for sentences and charts. */
 const char *cost_bound_label(int bound);
 

@@ -45,6 +45,8 @@ static void write_row(const struct report *r,
         plans_table_value_row(&cols[k], r, row, rank, &t, &v);
         if (k > 0)
             fputc(',', f);
+        if (v.kind == PLANS_EMPTY)
+            continue;
         if (v.kind == PLANS_NUMBER)
             fprintf(f, "%.17g", v.num);
         else if (v.kind == PLANS_BOOL)

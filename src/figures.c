@@ -55,8 +55,8 @@ enum status figures_families(struct report *r,
             const struct report_family *g =
                 &r->family[r->families_by_step[j - 1]];
             const struct cost_result *c = &r->family[k].best;
-            if (!rank_before(c->fits, c->t.step, &c->plan, g->best.fits,
-                             g->best.t.step, &g->best.plan))
+            if (!rank_before(c->fits, cost_rank_step(c), &c->plan, g->best.fits,
+                             cost_rank_step(&g->best), &g->best.plan))
                 break;
             r->families_by_step[j] = r->families_by_step[j - 1];
         }
@@ -688,17 +688,28 @@ static void costs(const struct cost_result *c, struct report_cost *k)
 
 /*
  * The recommended plan's costs: the speed of light from its times and,
- * once the time model has calibrated times (the expected step), the
- * expected ones. THE LEAD: set h->has_expected and fill h->expected here
- * from the plan's expected times (same units as struct report_cost);
- * xlsx_summary then leads with them and shows the speed of light as the
- * floor beside them.
+ * where the plan has calibrated times (a calibration and a stack), the
+ * expected ones; xlsx_summary then leads with the expected figures and
+ * shows the speed of light as the floor beside them.
  */
 static void headline_costs(struct report_headline *h)
 {
-    costs(&h->plan, &h->sol);
-    h->has_expected = false;
-    memset(&h->expected, 0, sizeof h->expected);
+    const struct cost_result *c = &h->plan;
+    struct report_cost *k = &h->expected;
+    costs(c, &h->sol);
+    memset(k, 0, sizeof *k);
+    h->has_expected = c->work.x.known && c->t.expected > 0;
+    if (!h->has_expected)
+        return;
+    k->step_s = c->t.expected;
+    k->tokens_per_s_per_gpu = c->t.x_tps;
+    k->mfu = c->t.x_mfu;
+    k->mfu_bf16_peak = c->t.mfu_bf16_peak * c->t.step / c->t.expected;
+    k->days = c->t.x_days;
+    k->gpu_hours = c->t.x_days * 24 * (double)c->plan.gpus;
+    k->cost_usd = c->t.x_cost;
+    k->gpu_hours_per_trillion =
+        c->t.gpu_hours_per_trillion * c->t.expected / c->t.step;
 }
 
 /* The sentence on the difference between the speed of light and what a
@@ -775,8 +786,8 @@ static enum status other_best(struct report *r,
         if (cost_ctx_prepare(other, p->pp, p->vpp, p->schedule, d) != STATUS_OK)
             return d->status;
         cost_evaluate(other, p, &c, NULL, 0, NULL);
-        if (!*found || rank_before(true, c.t.step, &c.plan, true, best->t.step,
-                                   &best->plan)) {
+        if (!*found || rank_before(true, cost_rank_step(&c), &c.plan, true,
+                                   cost_rank_step(best), &best->plan)) {
             *best = c;
             *found = true;
         }
@@ -845,11 +856,12 @@ headline(struct report *r, struct cost_ctx *other, struct diag *d)
         if (h->best_differs)
             snprintf(h->ties_text, sizeof h->ties_text,
                      "%zu plans are within %g%% of the fastest fitting plan "
-                     "(%s, %.3f s, %.1f GiB free): ties at this precision. "
+                     "(%s, %.3f s%s, %.1f GiB free): ties at this precision. "
                      "The recommended one is %.1f%% slower and keeps the most "
                      "memory free, %.1f GiB.",
                      h->ties, r->tie_pct, r->family[b->family].name, b->step,
-                     h->best_headroom_gib, 100 * (h->sol.step_s / b->step - 1),
+                     r->expected ? " expected" : "", h->best_headroom_gib,
+                     100 * (cost_rank_step(&h->plan) / b->step - 1),
                      h->headroom_gib);
         else if (h->ties > 1)
             snprintf(h->ties_text, sizeof h->ties_text,
@@ -871,16 +883,17 @@ headline(struct report *r, struct cost_ctx *other, struct diag *d)
         if (memcmp(&ob.plan, &b->plan, sizeof ob.plan) == 0)
             snprintf(h->models, sizeof h->models,
                      "Both communication models pick the same fastest plan "
-                     "(%.3f s under %s, %.3f s under %s).",
-                     b->step, comm_model_str(r->comm), ob.t.step,
-                     other_model(r));
+                     "(%.3f s under %s, %.3f s under %s%s).",
+                     b->step, comm_model_str(r->comm), cost_rank_step(&ob),
+                     other_model(r), r->expected ? ", expected" : "");
         else
             snprintf(h->models, sizeof h->models,
                      "The best plan changes with the communication model: "
-                     "under %s the fastest fitting plan is %s (%s), %.3f s, "
-                     "where %s gives %s.",
+                     "under %s the fastest fitting plan is %s (%s), %.3f "
+                     "s%s, where %s gives %s.",
                      model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),
-                     fam, sh, ob.t.step, model_words(r->comm),
+                     fam, sh, cost_rank_step(&ob),
+                     r->expected ? " expected" : "", model_words(r->comm),
                      r->family[b->family].name);
     }
     return STATUS_OK;
@@ -892,7 +905,7 @@ static void baseline_sentence(struct report *r)
     struct report_baseline *b = &r->baseline;
     const struct report_family *f;
     const struct report_headline *h = &r->headline;
-    char bound[200], mem[300];
+    char bound[200], mem[300], x[96] = "";
     double usable;
     if (b->family < 0) {
         snprintf(b->sentence, sizeof b->sentence,
@@ -930,11 +943,15 @@ static void baseline_sentence(struct report *r)
         snprintf(mem, sizeof mem,
                  "it fits (its lightest plan needs %.1f of %.1f GiB per GPU)",
                  b->lightest_gib, usable);
+    if (h->has_expected && f->best.work.x.known)
+        snprintf(x, sizeof x, "; expected %.2f s against %.2f s",
+                 f->best.t.expected, h->expected.step_s);
     snprintf(b->sentence, sizeof b->sentence,
              "Why not %s (FSDP, the baseline): %s, and its best plan is "
-             "%.1fx slower than the recommended one (%.2f s against %.2f s "
-             "per step), %s.",
-             b->name, mem, b->slowdown, f->best.t.step, h->sol.step_s, bound);
+             "%.1fx slower than the recommended one at the speed of light "
+             "(%.2f s against %.2f s per step%s), %s.",
+             b->name, mem, b->slowdown, f->best.t.step, h->sol.step_s, x,
+             bound);
 }
 
 /* Notes under the headline: the published plan and the sweep. */

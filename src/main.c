@@ -644,17 +644,21 @@ guard_set(struct guard *g, struct out_dir *out, struct plot_job *job)
     pthread_mutex_unlock(&g->lock);
 }
 
-/* The best plan of each family, fastest first, on stdout. */
+/* The best plan of each family, fastest first, on stdout: its expected
+ * step where the inputs have a calibration and a stack, and its speed of
+ * light. */
 static void print_summary(const struct report *r)
 {
     size_t i;
-    printf("%-16s %9s %-8s %8s %9s %6s  %s\n", "family", "step s", "bound",
-           "comm/cmp", "mem GiB", "fits", "best plan");
+    printf("%-16s %9s %9s %-8s %8s %9s %5s  %s\n", "family", "expect s",
+           "SOL s", "bound", "comm/cmp", "mem GiB", "fits", "best plan");
     for (i = 0; i < r->nfamilies; i++) {
         const struct report_family *f = &r->family[r->families_by_step[i]];
-        char plan[256];
+        char plan[256], x[16] = "-";
         plan_format(&f->best.plan, plan, sizeof plan);
-        printf("%-16s %9.3f %-8s %8.2f %9.1f %6s  %s\n", f->name,
+        if (f->best.work.x.known)
+            snprintf(x, sizeof x, "%.3f", f->best.t.expected);
+        printf("%-16s %9s %9.3f %-8s %8.2f %9.1f %5s  %s\n", f->name, x,
                f->best.t.step, cost_bound_str(f->best.t.bound),
                f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
                f->best.fits ? "yes" : "no", plan);
@@ -678,7 +682,7 @@ static void print_summary(const struct report *r)
                p->fits ? "" : "; does not fit");
         if (p->work.x.known)
             printf("  %-48s expected %6.2f s/step, %4.0f TFLOP/s/GPU, MFU "
-                   "%5.1f%% (%+.0f%% of the measured)\n",
+                   "%5.1f%% (step %+.0f%% off the measured)\n",
                    "", p->t.expected,
                    p->work.model_flops / p->t.expected / 1e12,
                    100 * p->t.mfu_bf16_peak * p->t.step / p->t.expected,
@@ -877,6 +881,7 @@ static int run_report(const struct config *cfg,
     /* plans.csv lists every plan: the sweep spills them */
     opt.spill_dir = cfg->no_csv ? NULL : rr->out.stage;
     rr->rep.all_plans = cfg->all_plans;
+    rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
     memset(&pr, 0, sizeof pr);
     pr.t0 = t0;
     pr.next_s = PROGRESS_QUIET_S;

@@ -96,7 +96,9 @@ enum col_id {
     C_EDP,
     C_VPP,
     C_GBS,
-    C_PLAN
+    C_PLAN,
+    C_XTERM, /* an expected term (terms.h), by the column's key */
+    C_XWORK  /* the expected step's work (expected.h), by the key */
 };
 
 /* The column shows a time term: its formula is the term's (terms.c). */
@@ -129,6 +131,7 @@ static const struct plans_column columns[] = {
     {"mbs", "Micro-batch", "seq", F_INT, 9, NUM, NULL, C_MBS, NULL},
 
     {"step", "Step", "s", F_SEC, 9, NUM, TERM, C_STEP, "PLANS_STEP_S"},
+    {"expected", "Expected step", "s", F_SEC, 9, NUM, TERM, C_XTERM, "PLANS_EXPECTED_S"},
     {"bound", "Bound", "", NULL, 9, TEXT, TERM, C_BOUND, "PLANS_BOUND"},
     {"ratio", "Comm/compute", "", F_RAT, 9, NUM, TERM, C_RATIO, "PLANS_RATIO"},
     {"fits", "Fits", "", F_FITS, 7, BOOL, TERM, C_FITS, "PLANS_FITS"},
@@ -139,6 +142,10 @@ static const struct plans_column columns[] = {
     {"days", "Days for token budget", "", F_DAYS, 10, NUM, TERM, C_DAYS, "PLANS_DAYS"},
     {"gpuh", "GPU-hours per 1T tokens", "", F_CNT, 11, NUM, TERM, C_GPUH, "PLANS_GPUH"},
     {"cost", "Cost for token budget", "USD", F_USD, 13, NUM, TERM, C_COST, "PLANS_COST"},
+    {"x_tps", "Expected tokens/s per GPU", "", F_CNT, 10, NUM, TERM, C_XTERM, "PLANS_X_TPS"},
+    {"x_mfu", "Expected MFU", "", F_PCT, 9, NUM, TERM, C_XTERM, "PLANS_X_MFU"},
+    {"x_days", "Expected days for token budget", "", F_DAYS, 10, NUM, TERM, C_XTERM, "PLANS_X_DAYS"},
+    {"x_cost", "Expected cost for token budget", "USD", F_USD, 13, NUM, TERM, C_XTERM, "PLANS_X_COST"},
     {"serial", "Step, no overlap", "s", F_SEC, 10, NUM, TERM, C_SERIAL, NULL},
     {"compute", "Compute", "s", F_SEC, 9, NUM, TERM, C_COMPUTE, NULL},
     {"ib", "IB", "s", F_SEC, 9, NUM, TERM, C_IB, NULL},
@@ -154,6 +161,19 @@ static const struct plans_column columns[] = {
     {"ramp", "Pipeline ramp unit", "s", F_SEC, 10, NUM, TERM, C_RAMP, NULL},
     {"bubble", "Pipeline bubble", "s", F_SEC, 10, NUM, TERM, C_BUBBLE, NULL},
     {"dp_exposed", "Exposed step-end DP", "s", F_SEC, 10, NUM, TERM, C_DP_EXPOSED, NULL},
+    {"x_compute", "Expected compute", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_hbm", "Expected HBM", "s", F_SEC, 9, NUM, TERM, C_XTERM, NULL},
+    {"x_ib_hid", "Expected IB, overlapped", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_nv_hid", "Expected NVLink, overlapped", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_comm_sm", "Expected compute lost to comm SMs", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_exposed", "Expected comm not overlapped", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_core", "Expected core", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_ramp", "Expected ramp unit", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_bubble", "Expected bubble", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_sync", "Expected step-end sync", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_gather", "Expected step-end gather", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_dp", "Expected exposed DP", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
+    {"x_optimizer", "Expected optimizer step", "s", F_SEC, 10, NUM, TERM, C_XTERM, NULL},
 
     {"fp8_tflop", "FP8 work", "TFLOP", F_BIG, 11, NUM, NULL, C_FP8, "PLANS_FP8_TFLOP"},
     {"bf16_tflop", "BF16 work", "TFLOP", F_BIG, 11, NUM, NULL, C_BF16, "PLANS_BF16_TFLOP"},
@@ -180,6 +200,25 @@ static const struct plans_column columns[] = {
     {"ib_dep_calls", "IB EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_IB_DEP_CALLS, NULL},
     {"nv_dep_gb", "NVLink EP/TP/CP traffic", "GB", F_BIG, 10, NUM, NULL, C_NV_DEP_GB, NULL},
     {"nv_dep_calls", "NVLink EP/TP/CP calls", "", F_CNT, 9, NUM, NULL, C_NV_DEP_CALLS, NULL},
+    {"gemm_s", "GEMMs at measured rates", "s", F_SEC, 10, NUM, NULL, C_XWORK, NULL},
+    {"attn_s", "Attention at measured rates", "s", F_SEC, 10, NUM, NULL, C_XWORK, NULL},
+    {"ew_s", "Elementwise at measured rates", "s", F_SEC, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_hid_gb", "IB overlapped, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_hid_calls", "IB overlapped calls", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_hid_gb", "NVLink overlapped, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_hid_calls", "NVLink overlapped calls", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_xp_gb", "IB not overlapped, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_xp_calls", "IB not overlapped calls", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_xp_gb", "NVLink not overlapped, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_xp_calls", "NVLink not overlapped calls", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_dep_gb", "IB EP/TP/CP, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_dep_gb", "NVLink EP/TP/CP, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_sync_gb", "IB sync, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_sync_gb", "NVLink sync, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_gather_gb", "IB gather, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_gather_gb", "NVLink gather, effective", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"grad_hide", "Stack hides the sync (1/0)", "", F_INT, 8, NUM, NULL, C_XWORK, NULL},
+    {"param_hide", "Stack hides the gather (1/0)", "", F_INT, 8, NUM, NULL, C_XWORK, NULL},
     {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, C_HBM_GB, NULL},
     {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, C_OPT_GB, NULL},
     {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL, C_BUBBLE_COEF, NULL},
@@ -223,9 +262,9 @@ const char *plans_table_formula(const struct plans_column *c)
     return terms_template(c->key);
 }
 
-const char *plans_table_rank_key(void)
+const char *plans_table_rank_key(const struct report *r)
 {
-    return "step";
+    return r->expected ? "expected" : "step";
 }
 
 long plans_table_find(const char *key)
@@ -538,6 +577,43 @@ void plans_table_value(const struct plans_column *c,
     plans_table_value_row(c, r, &r->rows[index], index + 1, t, out);
 }
 
+/* The expected step's work by column key (expected.h): a field and the
+ * unit it is shown in. */
+static bool xwork_value(const char *key,
+                        const struct expected_work *x,
+                        struct plans_value *out)
+{
+    const struct {
+        const char *key;
+        double v, scale;
+    } f[] = {{"gemm_s", x->gemm_cal_s, 1},
+             {"attn_s", x->attn_cal_s, 1},
+             {"ew_s", x->ew_s, 1},
+             {"x_ib_hid_gb", x->hid_ib, 1e9},
+             {"x_ib_hid_calls", x->hid_ib_calls, 1},
+             {"x_nv_hid_gb", x->hid_nv, 1e9},
+             {"x_nv_hid_calls", x->hid_nv_calls, 1},
+             {"x_ib_xp_gb", x->xp_ib, 1e9},
+             {"x_ib_xp_calls", x->xp_ib_calls, 1},
+             {"x_nv_xp_gb", x->xp_nv, 1e9},
+             {"x_nv_xp_calls", x->xp_nv_calls, 1},
+             {"x_ib_dep_gb", x->dep_ib, 1e9},
+             {"x_nv_dep_gb", x->dep_nv, 1e9},
+             {"x_ib_sync_gb", x->sync_ib, 1e9},
+             {"x_nv_sync_gb", x->sync_nv, 1e9},
+             {"x_ib_gather_gb", x->gather_ib, 1e9},
+             {"x_nv_gather_gb", x->gather_nv, 1e9},
+             {"grad_hide", x->grad_hide, 1},
+             {"param_hide", x->param_hide, 1}};
+    size_t i;
+    for (i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (strcmp(f[i].key, key) == 0) {
+            number(out, f[i].v / f[i].scale);
+            return true;
+        }
+    return false;
+}
+
 void plans_table_value_row(const struct plans_column *c,
                            const struct report *r,
                            const struct report_row *row,
@@ -558,6 +634,14 @@ void plans_table_value_row(const struct plans_column *c,
         out->flag = row->fits;
     } else if (c->id == C_HEADROOM) {
         number(out, (row->mem.capacity - row->mem.total) / GIB);
+    } else if (c->id == C_XTERM || c->id == C_XWORK) {
+        const struct terms_term *term = terms_find(c->key);
+        if (!row->work.x.known) /* no calibration: no expected figures */
+            out->kind = PLANS_EMPTY;
+        else if (c->id == C_XTERM && term)
+            number(out, terms_time(t, term->id));
+        else
+            xwork_value(c->key, &row->work.x, out);
     } else if (!plan_value(c->id, row, rank, out) &&
                !time_value(c->id, t, out)) {
         work_value(c->id, row, out);

@@ -26,7 +26,8 @@
 enum plans_kind {
     PLANS_NUMBER, /* double */
     PLANS_TEXT,   /* string */
-    PLANS_BOOL    /* TRUE / FALSE */
+    PLANS_BOOL,   /* TRUE / FALSE */
+    PLANS_EMPTY   /* no cell: an expected figure without a calibration */
 };
 
 struct plans_column {
@@ -66,7 +67,7 @@ const char *plans_table_formula(const struct plans_column *c);
 /* Key of the column whose step the ranking uses (its range is also
  * named PLANS_RANK_S): the speed-of-light "step" until the expected step
  * has a column. */
-const char *plans_table_rank_key(void);
+const char *plans_table_rank_key(const struct report *r);
 
 /* Index of the column with this key, or -1. */
 long plans_table_find(const char *key);

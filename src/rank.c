@@ -56,8 +56,8 @@ static bool better(const struct report_row *a, const struct report_row *b)
 static bool beats_best(const struct cost_result *c,
                        const struct report_family *f)
 {
-    return rank_before(c->fits, c->t.step, &c->plan, f->best.fits,
-                       f->best.t.step, &f->best.plan);
+    return rank_before(c->fits, cost_rank_step(c), &c->plan, f->best.fits,
+                       cost_rank_step(&f->best), &f->best.plan);
 }
 
 /* ---- The sweep visitor ---- */
@@ -383,7 +383,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     row.work = res.work;
     row.mem = res.mem;
     row.ep_ratio = res.ep_ratio;
-    row.step = res.t.step;
+    row.step = cost_rank_step(&res);
     row.family = key;
     row.fits = res.fits;
     row.rank = res.rank;

@@ -283,6 +283,9 @@ struct report {
     const struct hardware *hw;
     const struct sweep_file *sweep;
     enum comm_model comm;
+    /* the expected step is known (a calibration and a stack): plans rank
+     * by it, and the headline leads with it */
+    bool expected;
     char command_line[1024];
     char version[32];
     int64_t generated; /* seconds since the epoch (SOURCE_DATE_EPOCH) */

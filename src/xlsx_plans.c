@@ -14,17 +14,20 @@
 #include "xlsx_table.h"
 
 #define PRINT_PLANS 60  /* Plans rows on the printout */
-#define COLS_MAX    128 /* more columns than plans_table has is an error */
+#define COLS_MAX    192 /* more columns than plans_table has is an error */
 
-/* The ties of the fastest fitting plan (Summary's BEST_STEP_S), live. */
-#define TIE_TEMPLATE "AND({fits},{step}<=BEST_STEP_S*(1+TIE_PCT/100))"
+/* The ties of the fastest fitting plan (Summary's BEST_STEP_S), live,
+ * on the column the plans rank by ("%s": its key). */
+#define TIE_TEMPLATE "AND({fits},{%s}<=BEST_STEP_S*(1+TIE_PCT/100))"
 
 /* Conditional formats of the data rows 1..last: the bound's fill, a red
  * "does not fit", a data bar for MFU, the fastest plan's ties. */
 static void conditional(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
 {
-    long step = plans_table_find("step");
+    const char *key = plans_table_rank_key(b->r);
+    long step = plans_table_find(key);
     struct plans_formula tie;
+    char tie_template[96];
     char tie_text[PLANS_FORMULA_MAX];
     static const char *const label[4] = {"\"compute\"", "\"IB\"", "\"NVLink\"",
                                          "\"HBM\""};
@@ -69,7 +72,8 @@ static void conditional(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
                     "worksheet_conditional_format_range (MFU)");
     if (step < 0 || b->big)
         return;
-    if (!plans_table_formula_compile(TIE_TEMPLATE, &tie)) {
+    snprintf(tie_template, sizeof tie_template, TIE_TEMPLATE, key);
+    if (!plans_table_formula_compile(tie_template, &tie)) {
         xlsx_book_invalid(b, "Plans: tie template");
         return;
     }
@@ -92,7 +96,7 @@ static void names(struct xlsx_book *b,
                   size_t n,
                   size_t last)
 {
-    long rank = plans_table_find(plans_table_rank_key());
+    long rank = plans_table_find(plans_table_rank_key(b->r));
     char ref[96], col[8];
     size_t k;
     if (last < 1)
@@ -129,6 +133,8 @@ static void plan_row(struct xlsx_book *b,
     for (k = 0; k < n; k++) {
         struct plans_value v;
         plans_table_value_row(&cols[k], r, row, r->sheet[i] + 1, &tm, &v);
+        if (v.kind == PLANS_EMPTY)
+            continue;
         if (plans_table_formula(&cols[k]) && !b->big) {
             plans_table_formula_expand(&t[k], (unsigned long)i + 2, formula,
                                        sizeof formula);

@@ -155,7 +155,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
         text(out, fr->f->name);
         break;
     case S_STEP:
-        number(out, b->t.step);
+        number(out, cost_rank_step(b));
         live(fr, FAMILY_CELL("PLANS_RANK_S"), out);
         break;
     case S_BOUND:
@@ -167,7 +167,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
         live(fr, FAMILY_CELL("PLANS_RATIO"), out);
         break;
     case S_STEP_O:
-        number(out, o->t.step);
+        number(out, cost_rank_step(o));
         break;
     case S_BOUND_O:
         bound(out, o->t.bound, o->fits);
@@ -347,9 +347,7 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                    b->big ? " (values)"
                           : ": live, these figures follow edits on "
                             "Assumptions");
-    xlsx_book_str(b, ws, row, col(KV_VALUE),
-                  h->has_expected ? "speed of light: a floor"
-                                  : "speed of light",
+    xlsx_book_str(b, ws, row, col(KV_VALUE), "speed of light",
                   xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
     if (h->has_expected)
         xlsx_book_str(b, ws, row, col("step"), "expected",
@@ -368,8 +366,12 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
        OR_MESSAGE("INDEX(PLANS_PLAN,BEST_ROW)"), false, 0, plan, XLSX_FMT_TEXT,
        NULL);
     name_cell(b, row++, "BEST_PLAN");
-    kv(b, ws, row, "its step time (s)", OR_MESSAGE(BEST_STEP), true, best->step,
-       NULL, XLSX_FMT_SEC, "the smallest PLANS_RANK_S among plans that fit");
+    kv(b, ws, row,
+       r->expected ? "its expected step time (s)" : "its step time (s)",
+       OR_MESSAGE(BEST_STEP), true, best->step, NULL, XLSX_FMT_SEC,
+       r->expected ? "the smallest expected step among plans that fit "
+                     "(plans rank by it; PLANS_RANK_S)"
+                   : "the smallest step among plans that fit (PLANS_RANK_S)");
     name_cell(b, row++, "BEST_STEP_S");
     kv(b, ws, row, "its row on Plans", OR_MESSAGE(BEST_ROW_F), true, best_row,
        NULL, XLSX_FMT_INT, NULL);
@@ -388,7 +390,7 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
        rec_row, NULL, XLSX_FMT_INT, NULL);
     name_cell(b, row++, "RECOMMENDED_ROW");
     step_row = row;
-    kv(b, ws, row, "Step time (s)", pick("PLANS_RANK_S", f, sizeof f), false,
+    kv(b, ws, row, "Step time (s)", pick("PLANS_STEP_S", f, sizeof f), false,
        sol->step_s, NULL, XLSX_FMT_SEC,
        "pipeline bubble + optimizer step + the busiest of compute, IB, "
        "NVLink, HBM (overlapped)");
@@ -431,19 +433,42 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     kv(b, ws, row++, "Free memory per GPU (GiB)",
        pick("PLANS_HEADROOM_GIB", f, sizeof f), false, h->headroom_gib, NULL,
        XLSX_FMT_GIB, NULL);
-    if (h->has_expected) { /* the expected figures beside, as values */
+    if (h->has_expected) { /* the expected figures beside, live */
         const struct report_cost *e = &h->expected;
-        const double v[] = {e->step_s,   e->tokens_per_s_per_gpu,
-                            e->mfu,      e->mfu_bf16_peak,
-                            e->days,     e->gpu_hours,
-                            e->cost_usd, e->gpu_hours_per_trillion};
-        static const enum xlsx_fmt fm[] = {
-            XLSX_FMT_SEC,  XLSX_FMT_CNT, XLSX_FMT_PCT,   XLSX_FMT_PCT,
-            XLSX_FMT_DAYS, XLSX_FMT_CNT, XLSX_FMT_USD_M, XLSX_FMT_CNT};
+        const struct {
+            const char *formula;
+            double v;
+            enum xlsx_fmt fmt;
+        } x[] = {
+            {"INDEX(PLANS_EXPECTED_S,RECOMMENDED_ROW)", e->step_s,
+             XLSX_FMT_SEC},
+            {"INDEX(PLANS_X_TPS,RECOMMENDED_ROW)", e->tokens_per_s_per_gpu,
+             XLSX_FMT_CNT},
+            {"INDEX(PLANS_X_MFU,RECOMMENDED_ROW)", e->mfu, XLSX_FMT_PCT},
+            {"INDEX(PLANS_MFU_BF16_PEAK,RECOMMENDED_ROW)*INDEX(PLANS_STEP_S,"
+             "RECOMMENDED_ROW)/INDEX(PLANS_EXPECTED_S,RECOMMENDED_ROW)",
+             e->mfu_bf16_peak, XLSX_FMT_PCT},
+            {"INDEX(PLANS_X_DAYS,RECOMMENDED_ROW)", e->days, XLSX_FMT_DAYS},
+            {"INDEX(PLANS_X_COST,RECOMMENDED_ROW)/GPU_HOUR_USD", e->gpu_hours,
+             XLSX_FMT_CNT},
+            {"INDEX(PLANS_X_COST,RECOMMENDED_ROW)", e->cost_usd,
+             XLSX_FMT_USD_M},
+            {"1E+12/INDEX(PLANS_X_TPS,RECOMMENDED_ROW)/3600",
+             e->gpu_hours_per_trillion, XLSX_FMT_CNT},
+        };
         size_t i; /* the rows from Step time to GPU-hours per 1T */
-        for (i = 0; i < sizeof v / sizeof v[0]; i++)
-            xlsx_book_num(b, ws, step_row + i, col("step"), v[i],
-                          xlsx_book_fmt(b, fm[i]));
+        for (i = 0; i < sizeof x / sizeof x[0]; i++) {
+            struct xlsx_value c;
+            char fx[300];
+            memset(&c, 0, sizeof c);
+            snprintf(fx, sizeof fx, "IFERROR(%s," INPUT_ERROR ")",
+                     x[i].formula);
+            c.kind = XLSX_NUM;
+            c.num = x[i].v;
+            c.fmt = x[i].fmt;
+            c.formula = b->big ? NULL : fx;
+            xlsx_table_cell(b, ws, &table, step_row + i, col("step"), &c);
+        }
     }
     return row + 1;
 }
@@ -492,8 +517,11 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 
     memcpy(cols, columns, sizeof cols);
     for (k = 0; k < 6; k++) { /* "Step, topo (s)", "Bound, flat" */
-        snprintf(h[k], sizeof h[k], "%s, %s%s", columns[model_col[k]].header,
-                 k < 3 ? cm : co, k < 3 ? "" : " (values)");
+        const char *head = columns[model_col[k]].header;
+        if (r->expected && k % 3 == 0) /* the steps are the ranking's */
+            head = "Expected step";
+        snprintf(h[k], sizeof h[k], "%s, %s%s", head, k < 3 ? cm : co,
+                 k < 3 ? "" : " (values)");
         cols[model_col[k]].header = h[k];
     }
     t.col = cols;

@@ -67,6 +67,14 @@ value_text(const struct model_spec *spec, size_t i, char *buf, size_t size)
         }
         break;
     }
+    case DATAFILE_ENUM: { /* the index's name in "a|b|c" */
+        const char *c = f->choices;
+        int idx = *(const int *)(const void *)at, j;
+        for (j = 0; j < idx; j++)
+            c = strchr(c, '|') + 1;
+        snprintf(buf, size, "%.*s", (int)strcspn(c, "|"), c);
+        break;
+    }
     default:
         fail_msg("field %s.%s: no text for its type", f->section, f->key);
     }

@@ -90,9 +90,9 @@ static void test_model_unit_kind(void **state)
 }
 
 /* What a config.json does not say is the recipe's: the 11 [training]
- * keys, the 15 [fp8] keys, model.dropout, model.flash_attention and
- * mtp.count_in_mfu, 29 fields; the architecture's (mtp.depth, model.name)
- * and an index past the schema are not. */
+ * keys, the 16 [fp8] keys (scaling among them), model.dropout,
+ * model.flash_attention and mtp.count_in_mfu, 30 fields; the architecture's
+ * (mtp.depth, model.name) and an index past the schema are not. */
 static void test_model_field_is_training(void **state)
 {
     const struct datafile_schema *s = model_schema();
@@ -100,7 +100,7 @@ static void test_model_field_is_training(void **state)
     (void)state;
     for (i = 0; i < s->n; i++)
         n += model_field_is_training(i);
-    assert_int_equal(n, 29);
+    assert_int_equal(n, 30);
     assert_true(model_field_is_training(
         (size_t)datafile_field_index(s, "model", "dropout")));
     assert_true(model_field_is_training(

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "cost.h"
+#include "stack.h"
 #include "plans_table.h"
 #include "sweep.h"
 #include "xlsx_table.h"
@@ -30,6 +32,8 @@
 struct fixture {
     struct model moe, gpt;
     struct hardware hw;
+    struct calibration cal; /* hw.cal: the expected terms are checked too */
+    struct stack stack;
     struct report *rep; /* empty: plans_table_value_row reads families */
 };
 
@@ -40,10 +44,15 @@ static int setup(void **state)
     diag_init(&d);
     if (model_load("tests/data/tiny-moe.ini", &f.moe, NULL, 0, &d) ||
         model_load("tests/data/gpt-korthikanti.ini", &f.gpt, NULL, 0, &d) ||
-        hardware_load("tests/data/hw-h800.ini", &f.hw, NULL, 0, &d)) {
+        hardware_load("tests/data/hw-h800.ini", &f.hw, NULL, 0, &d) ||
+        calibration_load("tests/data/snap/calibration/h800.ini", &f.cal, NULL,
+                         0, &d) ||
+        stack_load("tests/data/snap/stacks/deepseek-hai.ini", &f.stack, NULL, 0,
+                   &d)) {
         fprintf(stderr, "%s\n", d.msg);
         return -1;
     }
+    f.hw.cal = &f.cal;
     f.rep = calloc(1, sizeof *f.rep);
     if (!f.rep)
         return -1;
@@ -59,6 +68,8 @@ static int teardown(void **state)
     model_release(&f->moe);
     model_release(&f->gpt);
     hardware_release(&f->hw);
+    calibration_release(&f->cal);
+    stack_release(&f->stack);
     free(f->rep);
     return 0;
 }
@@ -324,7 +335,9 @@ static void plan_row(const struct fixture *f,
     const struct plans_column *cols = plans_table_columns(&n);
     util_plan(m, &f->hw, text, &p);
     util_ctx(&ctx, m, &f->hw, COMM_TOPO, &p);
+    ctx.stack = &f->stack;
     cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    assert_true(r.work.x.known);
     cost_ctx_release(&ctx);
     memset(&row, 0, sizeof row);
     row.plan = p;
@@ -509,9 +522,10 @@ static void test_terms_inputs_are_schema_keys(void **state)
         long k;
         if (in[i].origin == TERMS_DERIVED)
             continue;
-        schema = in[i].origin == TERMS_HARDWARE ? hardware_schema()
-                 : in[i].origin == TERMS_MODEL  ? model_schema()
-                                                : sweep_schema();
+        schema = in[i].origin == TERMS_HARDWARE      ? hardware_schema()
+                 : in[i].origin == TERMS_MODEL       ? model_schema()
+                 : in[i].origin == TERMS_CALIBRATION ? calibration_schema()
+                                                     : sweep_schema();
         k = datafile_field_index(schema, in[i].section, in[i].key);
         if (k < 0)
             fail_msg("%s: no key %s.%s", in[i].name, in[i].section, in[i].key);

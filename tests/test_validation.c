@@ -98,9 +98,12 @@ static void test_validation_load_file(void **state)
     assert_string_equal(run.model_path, "/abs/m.ini");
     assert_string_equal(run.hardware_path, "D/hw/h.ini");
     assert_near(run.measured_mfu, 0, 0);
-    assert_int_equal(validation_schema()->n, 10);
+    /* name, model, hardware, plan, unpublished, stack, set and the four
+     * measurements */
+    assert_int_equal(validation_schema()->n, 11);
     assert_int_equal(run.nsets, 0);
     assert_string_equal(run.unpublished, "");
+    assert_string_equal(run.stack_path, "");
 }
 
 /* The DeepSeek run names the report's own files (the same paths): it is

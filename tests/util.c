@@ -74,6 +74,7 @@ void util_report(struct report *r,
     r->sweep = sf;
     r->comm = ctx->comm;
     r->generated = generated;
+    r->expected = ctx->hw->cal && ctx->stack;
     snprintf(r->command_line, sizeof r->command_line, "roofplan report");
     snprintf(r->version, sizeof r->version, "test");
     memset(&opt, 0, sizeof opt);

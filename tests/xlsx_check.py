@@ -283,13 +283,17 @@ def name_cell(path, name):
 
 
 def best(path, recalc_dir):
-    """After a recalculation, BEST_STEP_S is the smallest step among the
-    Plans rows that fit and BEST_PLAN that row's plan; RECOMMENDED_PLAN is
-    a fitting plan within TIE_PCT of it with the most free memory."""
+    """After a recalculation, BEST_STEP_S is the smallest step the plans
+    rank by (the expected step where the workbook has one, else the speed
+    of light) among the Plans rows that fit and BEST_PLAN that row's plan;
+    RECOMMENDED_PLAN is a fitting plan within TIE_PCT of it with the most
+    free memory."""
     ex = exports(recalc_dir)
     plans = read_csv(ex["Plans"])
     h = plans[0]
-    step, fit = h.index("Step (s)"), h.index("Fits")
+    step = h.index("Expected step (s)" if "Expected step (s)" in h
+                   else "Step (s)")
+    fit = h.index("Fits")
     plan, free = h.index("Plan (roofplan eval syntax)"), h.index("HBM free (GiB)")
     rows = [r for r in plans[1:] if fits(r[fit]) == "TRUE"]
     if not rows:
