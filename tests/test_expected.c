@@ -1,0 +1,200 @@
+/*
+ * test_expected: the expected step's work and waterfall, by hand, on a
+ * calibration whose rates are flat and half the snapshot H800's
+ * achievable ones (tests/data/calibration/flat.ini): every GEMM and the
+ * attention core then take exactly twice their speed-of-light time, the
+ * sustained clock is 640/800 = 0.8 of the burst, HBM traffic moves at
+ * 1.5 TB/s (half of 3), a fine-grained FP8 recipe halves the FP8 GEMM
+ * rate, and every NVLink all-reduce runs at 50 of its curve's top 100
+ * GB/s. The DeepSeek stack (tests/data/snap/stacks) gives the overlaps.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibration.h"
+#include "cost.h"
+#include "expected.h"
+#include "stack.h"
+#include "test_util.h"
+
+struct fixture {
+    struct model gpt, moe;
+    struct hardware hw;
+    struct calibration cal;
+    struct stack stack;
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct diag d;
+    diag_init(&d);
+    if (model_load("tests/data/gpt-korthikanti.ini", &f.gpt, NULL, 0, &d) ||
+        model_load("tests/data/tiny-moe.ini", &f.moe, NULL, 0, &d) ||
+        hardware_load("tests/data/hw-h800.ini", &f.hw, NULL, 0, &d) ||
+        calibration_load("tests/data/calibration/flat.ini", &f.cal, NULL, 0,
+                         &d) ||
+        stack_load("tests/data/snap/stacks/deepseek-hai.ini", &f.stack, NULL, 0,
+                   &d)) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    f.hw.cal = &f.cal;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    model_release(&f->gpt);
+    model_release(&f->moe);
+    hardware_release(&f->hw);
+    calibration_release(&f->cal);
+    stack_release(&f->stack);
+    return 0;
+}
+
+/* Plan `text` of model m evaluated with the fixture's calibration and
+ * stack (stack NULL: none). */
+static void evaluate(const struct fixture *f,
+                     const struct model *m,
+                     const char *text,
+                     const struct stack *st,
+                     struct cost_result *r)
+{
+    struct plan p;
+    struct cost_ctx ctx;
+    util_plan(m, &f->hw, text, &p);
+    util_ctx(&ctx, m, &f->hw, COMM_TOPO, &p);
+    ctx.stack = st;
+    cost_evaluate(&ctx, &p, r, NULL, 0, NULL);
+    cost_ctx_release(&ctx);
+}
+
+/*
+ * One GPU, BF16, no communication. GEMMs and attention at half the
+ * achievable rate take twice their speed-of-light time; compute is their
+ * sum over the clock factor 0.8 plus the elementwise work; HBM traffic
+ * and the optimizer's at 1.5 TB/s; the step is the optimizer plus the
+ * larger of compute and HBM (no bubble, no DP, no exposed link).
+ */
+static void test_expected_flat_rates_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r;
+    const struct expected_work *x;
+    double compute;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &f->stack, &r);
+    x = &r.work.x;
+    assert_true(x->known);
+    assert_true(x->gemm_sol_s > 0 && x->attn_sol_s > 0 && x->ew_s > 0);
+    assert_near(x->gemm_cal_s, 2 * x->gemm_sol_s, 1e-12);
+    assert_near(x->attn_cal_s, 2 * x->attn_sol_s, 1e-12);
+    /* the speed of light's compute is the same FLOPs at 758 TFLOP/s */
+    assert_near(x->gemm_sol_s + x->attn_sol_s,
+                (r.work.bf16_flops + r.work.fp8_flops) / 758e12, 1e-12);
+    compute = (x->gemm_cal_s + x->attn_cal_s) / 0.8 + x->ew_s;
+    assert_near(r.t.x_compute, compute, 1e-12);
+    assert_near(r.t.x_hbm, r.work.hbm_bytes / 1.5e12, 1e-12);
+    assert_near(r.t.x_optimizer, r.work.optimizer_bytes / 1.5e12, 1e-12);
+    assert_near(r.t.expected,
+                r.t.x_optimizer +
+                    (r.t.x_compute > r.t.x_hbm ? r.t.x_compute : r.t.x_hbm),
+                1e-12);
+    /* no calibration work without a stack */
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", NULL, &r);
+    assert_false(r.work.x.known);
+    assert_near(cost_rank_step(&r), r.t.step, 0);
+}
+
+/*
+ * Data parallel over the 8 GPUs of one node, ZeRO-0: the gradients'
+ * all-reduce at the step's end runs over NVLink at 50 of the curve's 100
+ * GB/s, so its effective bytes are twice the bytes moved.
+ */
+static void test_expected_network_efficiency_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r;
+    evaluate(f, &f->gpt, "gpus=8 mbs=1 gbs=8", &f->stack, &r);
+    assert_true(r.work.nvlink_sync_bytes > 0);
+    assert_near(r.work.x.sync_nv, 2 * r.work.nvlink_sync_bytes, 1e-12);
+    assert_near(r.work.x.sync_ib, 0, 0);
+}
+
+/*
+ * A fine-grained FP8 recipe runs the FP8 GEMMs at the calibration's
+ * factor (0.5) of their rate: their time, fp8 FLOPs / 730 TFLOP/s,
+ * doubles; the BF16 GEMMs are unchanged.
+ */
+static void test_expected_fine_fp8_scaling_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct model fine;
+    struct cost_result tensor, scaled;
+    struct datafile_set set;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("fp8.scaling=fine", &set, &d),
+                     STATUS_OK);
+    assert_int_equal(model_load("tests/data/tiny-moe.ini", &fine, &set, 1, &d),
+                     STATUS_OK);
+    evaluate(f, &f->moe, "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8", &f->stack,
+             &tensor);
+    evaluate(f, &fine, "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8", &f->stack,
+             &scaled);
+    assert_true(tensor.work.fp8_flops > 0);
+    assert_near(scaled.work.x.gemm_cal_s - tensor.work.x.gemm_cal_s,
+                tensor.work.fp8_flops / 730e12, 1e-9);
+    model_release(&fine);
+}
+
+/*
+ * The waterfall starts at the speed of light, adds one effect at a time
+ * and ends at the expected step; with flat rates every effect costs time
+ * (none is negative), and the network bar is the sync's doubled bytes.
+ */
+static void test_expected_waterfall_sums(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const plans[] = {
+        "gpus=8 mbs=1 gbs=8",
+        "gpus=8 tp=2 pp=2 mbs=1 gbs=16",
+    };
+    size_t i;
+    for (i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        struct cost_result r;
+        double sol, step[EXPECTED_EFFECTS], prev;
+        int k;
+        evaluate(f, &f->gpt, plans[i], &f->stack, &r);
+        expected_waterfall(&r.work, &f->hw, &f->gpt, r.plan.precision, &sol,
+                           step);
+        assert_near(sol, r.t.step, 1e-9);
+        assert_near(step[EXPECTED_EFFECTS - 1], r.t.expected, 1e-12);
+        prev = sol;
+        for (k = 0; k < EXPECTED_EFFECTS; k++) {
+            assert_true(step[k] >= prev - 1e-12);
+            prev = step[k];
+        }
+        assert_true(r.t.expected > r.t.step);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_expected_flat_rates_by_hand),
+        cmocka_unit_test(test_expected_network_efficiency_by_hand),
+        cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
+        cmocka_unit_test(test_expected_waterfall_sums),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
