@@ -17,6 +17,7 @@ enum id {
     K_GPUS,
     K_FAMILY,
     K_STEP,
+    K_XSTEP,
     K_BOUND,
     K_RATIO,
     K_TPS,
@@ -24,6 +25,9 @@ enum id {
     K_DAYS,
     K_GPUH,
     K_COST,
+    K_XTPS,
+    K_XDAYS,
+    K_XCOST,
     K_MEM,
     K_HBM,
     K_FITS,
@@ -41,6 +45,7 @@ static const struct xlsx_column cols[] = {
     {"gpus", "GPUs", "", XLSX_FMT_CNT, 0, 8, NULL, K_GPUS},
     {"family", "Best family", "", XLSX_FMT_TEXT, 0, 18, NULL, K_FAMILY},
     {"step", "Step, speed of light", "s", XLSX_FMT_SEC, 0, 12, NULL, K_STEP},
+    {"xstep", "Expected step", "s", XLSX_FMT_SEC, 0, 10, NULL, K_XSTEP},
     {"bound", "Bound", "", XLSX_FMT_TEXT, 0, 9, NULL, K_BOUND},
     {"ratio", "Comm/compute", "", XLSX_FMT_RAT, 0, 10, NULL, K_RATIO},
     {"tps", "Tokens/s per GPU", "", XLSX_FMT_CNT, 0, 11, NULL, K_TPS},
@@ -48,6 +53,9 @@ static const struct xlsx_column cols[] = {
     {"days", "Days for token budget", "", XLSX_FMT_DAYS, 0, 11, NULL, K_DAYS},
     {"gpuh", "GPU-hours per 1T tokens", "", XLSX_FMT_CNT, 0, 12, NULL, K_GPUH},
     {"cost", "Cost for token budget", "USD", XLSX_FMT_USD, 0, 14, NULL, K_COST},
+    {"xtps", "Expected tokens/s per GPU", "", XLSX_FMT_CNT, 0, 11, NULL, K_XTPS},
+    {"xdays", "Expected days for token budget", "", XLSX_FMT_DAYS, 0, 11, NULL, K_XDAYS},
+    {"xcost", "Expected cost for token budget", "USD", XLSX_FMT_USD, 0, 14, NULL, K_XCOST},
     {"mem", "Memory per GPU", "GiB", XLSX_FMT_GIB, 0, 10, NULL, K_MEM},
     {"hbm", "HBM per GPU", "GiB", XLSX_FMT_GIB, 0, 9, NULL, K_HBM},
     {"fits", "Fits", "", XLSX_FMT_TEXT, 0, 6, NULL, K_FITS},
@@ -116,6 +124,19 @@ static void get(const void *item, int id, struct xlsx_value *out)
         return;
     case K_STEP:
         number(out, t->step);
+        return;
+    case K_XSTEP:
+    case K_XTPS:
+    case K_XDAYS:
+    case K_XCOST:
+        if (!r->best.work.x.known) { /* no calibration or no stack */
+            text(out, "n/a");
+            return;
+        }
+        number(out, id == K_XSTEP   ? t->expected
+                    : id == K_XTPS  ? t->x_tps
+                    : id == K_XDAYS ? t->x_days
+                                    : t->x_cost);
         return;
     case K_BOUND:
         text(out, cost_bound_label(t->bound));
@@ -186,8 +207,11 @@ enum status xlsx_compare_write(const struct compare_row *rows,
         xlsx_book_str(&b, ws, row++, 0,
                       "Each row sweeps the same plan space on one model and "
                       "one cluster and shows its best plan (fitting in "
-                      "memory first, then the fastest). Times are speeds of "
-                      "light: floors no run of the plan can beat. MFU is "
+                      "memory first, then the fastest by its expected step "
+                      "where the cluster has a calibration, else by its "
+                      "speed of light). The speed of light is a floor no run "
+                      "of the plan can beat; the expected step is what it "
+                      "should take on measured kernels and network. MFU is "
                       "against each precision's own peak.",
                       xlsx_book_fmt(&b, XLSX_FMT_NOTE));
         row++;
