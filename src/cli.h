@@ -3,7 +3,8 @@
  * the inputs every command reads (model, hardware, sweep, calibration,
  * stack, found through data/defaults.ini when not named), the exit codes
  * and the messages on stderr. With main.c, the only code that prints to
- * the terminal; it never exits (main returns what the commands return).
+ * the terminal. The commands return their exit code for main to return;
+ * only the signal guard ends the process itself (128 + the signal).
  *
  * cli.c holds the shared part, cli_report.c the `report` command (and the
  * signal guard `compare` also uses), cli_commands.c the other commands.

@@ -3,8 +3,8 @@
  *
  * The command line (DESIGN.md §2): the options, the usage text, and the
  * dispatch to the commands (cli_report.c, cli_commands.c; what they share
- * is in cli.c). With them, the only code that prints to the terminal; the
- * only file that exits.
+ * is in cli.c). With them, the only code that prints to the terminal or
+ * exits.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -20,7 +20,7 @@
 
 /* Set by the Makefile: the version (defined there only). */
 #ifndef ROOFPLAN_VERSION
-#error "build with the Makefile: it defines ROOFPLAN_VERSION and the paths"
+#error "build with the Makefile: it defines ROOFPLAN_VERSION"
 #endif
 
 static const char usage_text[] =
