@@ -1,0 +1,307 @@
+/*
+ * cli: the part of the command line every command shares: messages and
+ * exit codes, where the data files are, the defaults file, and loading
+ * the inputs. Not the commands themselves (cli_report.c, cli_commands.c)
+ * nor the options (main.c).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Set by the Makefile: the checkout's data and template directories, the
+ * last place looked. */
+#if !defined(ROOFPLAN_DATADIR) || !defined(ROOFPLAN_TEMPLATEDIR)
+#error "build with the Makefile: it defines the data and template paths"
+#endif
+
+void cli_print_diag(const struct diag *d)
+{
+    const char *line = d->msg;
+    while (*line) {
+        const char *nl = strchr(line, '\n');
+        int len = nl ? (int)(nl - line) : (int)strlen(line);
+        fprintf(stderr, "%s: %.*s\n", CLI_PROG, len, line);
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+}
+
+int cli_exit_code(enum status st, bool input)
+{
+    switch (st) {
+    case STATUS_OK:
+        return 0;
+    case STATUS_USAGE:
+    case STATUS_PARSE:
+    case STATUS_RANGE:
+        return CLI_EXIT_INPUT;
+    case STATUS_IO:
+        return input ? CLI_EXIT_INPUT : CLI_EXIT_RUNTIME;
+    default:
+        return CLI_EXIT_RUNTIME;
+    }
+}
+
+/* 0 when everything printed reached stdout, else a message and 1. */
+int cli_flush_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "%s: stdout: %s\n", CLI_PROG,
+            strerror(errno ? errno : EIO));
+    return CLI_EXIT_RUNTIME;
+}
+
+int cli_usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", CLI_PROG);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s: try '%s --help'\n", CLI_PROG, CLI_PROG);
+    return CLI_EXIT_INPUT;
+}
+
+/*
+ * Where roofplan's own files are (sub is "data" or "templates"): ./sub
+ * when it holds `marker` (running from the source tree), else
+ * ../share/roofplan/sub beside the executable (after `make install`),
+ * else the checkout it was built in. Default input files and the
+ * validation runs all come from the one data directory, so a stray
+ * ./data/validation elsewhere injects nothing.
+ */
+static void own_directory(const char *sub,
+                          const char *marker,
+                          const char *built,
+                          char *buf,
+                          size_t size)
+{
+    char exe[1024], probe[2200];
+    ssize_t n;
+    snprintf(probe, sizeof probe, "%s/%s", sub, marker);
+    if (access(probe, R_OK) == 0) {
+        snprintf(buf, size, "%s", sub);
+        return;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        char *slash;
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(probe, sizeof probe, "%s/../share/roofplan/%s/%s", exe,
+                     sub, marker);
+            if (access(probe, R_OK) == 0) {
+                snprintf(buf, size, "%s/../share/roofplan/%s", exe, sub);
+                return;
+            }
+        }
+    }
+    snprintf(buf, size, "%s", built);
+}
+
+void cli_data_directory(char *buf, size_t size)
+{
+    own_directory("data", "defaults.ini", ROOFPLAN_DATADIR, buf, size);
+}
+
+void cli_template_directory(char *buf, size_t size)
+{
+    own_directory("templates", "memory.gp.in", ROOFPLAN_TEMPLATEDIR, buf, size);
+}
+
+#define DOFF(member) offsetof(struct cli_defaults, member)
+/* clang-format off */
+static const struct datafile_field default_fields[] = {
+    {"inputs", "model", DATAFILE_STRING, DOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file read when -m is not given"},
+    {"inputs", "hardware", DATAFILE_STRING, DOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file read when -g is not given"},
+    {"inputs", "sweep", DATAFILE_STRING, DOFF(sweep), 256, 0, 0, false, true, NULL, "", NULL, "sweep file read when -s is not given"},
+    {"inputs", "training", DATAFILE_STRING, DOFF(training), 256, 0, 0, false, true, NULL, "", NULL, "training recipe read when -t is not given (what a config.json does not say)"},
+    {"inputs", "stack", DATAFILE_STRING, DOFF(stack), 256, 0, 0, false, true, NULL, "", NULL, "training framework (what it overlaps) read when --stack is not given, for the expected step"},
+};
+/* clang-format on */
+static const struct datafile_schema defaults_schema = {
+    "defaults", default_fields,
+    sizeof default_fields / sizeof default_fields[0]};
+
+const struct datafile_schema *cli_defaults_schema(void)
+{
+    return &defaults_schema;
+}
+
+/* Reads the defaults file at path into *def, its paths resolved against
+ * data_dir. */
+enum status cli_read_defaults_file(const char *path,
+                                   const char *data_dir,
+                                   struct cli_defaults *def,
+                                   struct diag *d)
+{
+    struct cli_defaults rel;
+    memset(&rel, 0, sizeof rel);
+    if (datafile_load(path, &defaults_schema, &rel, NULL, NULL, 0, d) !=
+        STATUS_OK)
+        return d->status;
+    snprintf(def->model, sizeof def->model, "%s/%.200s", data_dir, rel.model);
+    snprintf(def->hardware, sizeof def->hardware, "%s/%.200s", data_dir,
+             rel.hardware);
+    snprintf(def->sweep, sizeof def->sweep, "%s/%.200s", data_dir, rel.sweep);
+    snprintf(def->training, sizeof def->training, "%s/%.200s", data_dir,
+             rel.training);
+    snprintf(def->stack, sizeof def->stack, "%s/%.200s", data_dir, rel.stack);
+    return STATUS_OK;
+}
+
+/* Reads data_dir/defaults.ini into *def (paths resolved). */
+static enum status
+read_defaults(const char *data_dir, struct cli_defaults *def, struct diag *d)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/defaults.ini", data_dir);
+    return cli_read_defaults_file(path, data_dir, def, d);
+}
+
+void cli_release_inputs(struct cli_inputs *in)
+{
+    if (in->have_m)
+        model_release(&in->m);
+    if (in->have_hw)
+        hardware_release(&in->hw);
+    if (in->have_sweep)
+        sweep_release(&in->sweep);
+    if (in->have_cal)
+        calibration_release(&in->cal);
+    if (in->have_stack)
+        stack_release(&in->stack);
+}
+
+/* Every --set must have matched a section of a file that was loaded. */
+static enum status check_sets_used(struct cli_config *cfg, struct diag *d)
+{
+    size_t i;
+    for (i = 0; i < cfg->nsets; i++)
+        if (!cfg->sets[i].used)
+            diag_add(d, STATUS_USAGE,
+                     "--set %s: unknown section [%s] (model: model attention "
+                     "ffn moe mtp training fp8; hardware: gpu cluster; sweep: "
+                     "space defaults)",
+                     cfg->sets[i].arg, cfg->sets[i].section);
+    diag_finish(d);
+    return d->status;
+}
+
+/* The training recipe: -t FILE, else defaults.ini's (a config.json model
+ * needs one; an INI model file does not read it). */
+const char *
+cli_training_path(const struct cli_config *cfg, char *buf, size_t size)
+{
+    char data_dir[1024];
+    struct cli_defaults def;
+    struct diag d;
+    if (cfg->training_path)
+        return cfg->training_path;
+    diag_init(&d);
+    cli_data_directory(data_dir, sizeof data_dir);
+    if (read_defaults(data_dir, &def, &d) == STATUS_OK)
+        snprintf(buf, size, "%s", def.training);
+    else
+        snprintf(buf, size, "%s/training/default.ini", data_dir);
+    return buf;
+}
+
+/*
+ * What the expected step reads: the cluster's calibration (--calibration,
+ * else data/calibration/ by the hardware file's name; none is no error:
+ * the report then has the speed of light only) and the training stack
+ * (--stack, else defaults.ini's).
+ */
+static void load_expected_inputs(struct cli_config *cfg,
+                                 struct cli_inputs *in,
+                                 const char *data_dir,
+                                 const char *default_stack,
+                                 struct diag *d)
+{
+    char cal[1300];
+    const char *cp = cfg->calibration_path;
+    const char *stp = cfg->stack_path ? cfg->stack_path : default_stack;
+    if (!cp && calibration_find(in->hw.meta.path, data_dir, cal, sizeof cal))
+        cp = cal;
+    if (cp) {
+        in->have_cal = calibration_load(cp, &in->cal, cfg->sets, cfg->nsets,
+                                        d) == STATUS_OK;
+        if (in->have_cal)
+            in->hw.cal = &in->cal;
+    }
+    if (stp && stp[0])
+        in->have_stack =
+            stack_load(stp, &in->stack, cfg->sets, cfg->nsets, d) == STATUS_OK;
+}
+
+enum status
+cli_load_inputs(struct cli_config *cfg, struct cli_inputs *in, struct diag *d)
+{
+    char data_dir[1024];
+    struct cli_defaults def;
+    const char *mp, *hp, *sp, *tp;
+    struct diag d2, d3;
+    diag_init(&d2);
+    diag_init(&d3);
+    memset(in, 0, sizeof *in);
+    memset(&def, 0, sizeof def);
+    cli_data_directory(data_dir, sizeof data_dir);
+    if ((!cfg->model_path || !cfg->hw_path || !cfg->sweep_path ||
+         !cfg->training_path) &&
+        read_defaults(data_dir, &def, d) != STATUS_OK)
+        return d->status;
+    mp = cfg->model_path ? cfg->model_path : def.model;
+    hp = cfg->hw_path ? cfg->hw_path : def.hardware;
+    sp = cfg->sweep_path ? cfg->sweep_path : def.sweep;
+    tp = cfg->training_path ? cfg->training_path : def.training;
+    in->have_m = model_load_with_training(mp, tp, &in->m, cfg->sets, cfg->nsets,
+                                          d) == STATUS_OK;
+    in->have_hw =
+        hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) == STATUS_OK;
+    in->have_sweep =
+        sweep_load(sp, &in->sweep, cfg->sets, cfg->nsets, &d3) == STATUS_OK;
+    /* Report the problems of all three files, not only the first. */
+    if (d2.status != STATUS_OK)
+        diag_add(d, d2.status, "%s", d2.msg);
+    if (d3.status != STATUS_OK)
+        diag_add(d, d3.status, "%s", d3.msg);
+    if (d->status == STATUS_OK)
+        load_expected_inputs(cfg, in, data_dir, def.stack, d);
+    if (d->status == STATUS_OK)
+        check_sets_used(cfg, d);
+    return d->status;
+}
+
+/* Latest SOURCE_DATE_EPOCH accepted: 9999-12-31T23:59:59Z (the
+ * workbook's dates have four-digit years). */
+#define EPOCH_MAX 253402300799L
+
+/* The report's time stamp: SOURCE_DATE_EPOCH when set (reproducible
+ * builds), else now. False, with a message, when it is not a whole
+ * number of seconds in 0 .. EPOCH_MAX. */
+bool cli_generation_time(int64_t *out, struct diag *d)
+{
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    long v;
+    if (!e) {
+        *out = (int64_t)time(NULL);
+        return true;
+    }
+    if (!datafile_parse_long(e, &v) || v < 0 || v > EPOCH_MAX) {
+        diag_set(d, STATUS_USAGE,
+                 "SOURCE_DATE_EPOCH: expected whole seconds since 1970 in "
+                 "0..%ld (year 9999), got \"%.40s\"",
+                 EPOCH_MAX, e);
+        return false;
+    }
+    *out = (int64_t)v;
+    return true;
+}

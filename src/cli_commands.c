@@ -1,0 +1,407 @@
+/*
+ * cli_commands: the commands other than `report`: eval (one plan's
+ * breakdown), check (validate data files), compare (the best plan per
+ * model and cluster), schema (the data files' keys) and import (nccl-tests
+ * output). Each reads its inputs through cli.c, calls the library and
+ * prints; none computes anything itself.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cost.h"
+#include "eval_out.h"
+#include "figures.h"
+#include "hf_config.h"
+#include "nccl_import.h"
+#include "plan.h"
+#include "validation.h"
+#include "xlsx_compare.h"
+
+int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
+{
+    struct cli_inputs in;
+    struct diag d;
+    struct plan defaults, p;
+    struct cost_ctx ctx;
+    struct cost_result r;
+    struct comm_collective coll[COMM_LIST_MAX];
+    struct eval_view view;
+    size_t ncoll = 0, i;
+    long given_dp = 0;
+    int rc = 0;
+
+    diag_init(&d);
+    for (i = 0; i < nargs && strspn(args[i], " \t,") == strlen(args[i]); i++)
+        ;
+    if (i == nargs) /* no argument, or only empty ones */
+        return cli_usage_error("eval: %s",
+                               "missing PLAN (e.g. tp=1 pp=16 ep=64)");
+    if (cli_load_inputs(cfg, &in, &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        cli_release_inputs(&in);
+        return cli_exit_code(d.status, true);
+    }
+    sweep_defaults(&in.sweep, &in.m, &in.hw, &defaults);
+    if (plan_parse(args, nargs, &defaults, &p, &given_dp, &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        fprintf(stderr, "%s: try '%s --help'\n", CLI_PROG, CLI_PROG);
+        cli_release_inputs(&in);
+        return CLI_EXIT_INPUT;
+    }
+    if (plan_check(&p, &in.m, &in.hw, false, &d) != PLAN_OK) {
+        fprintf(stderr, "%s: PLAN: %s\n", CLI_PROG, d.msg);
+        cli_release_inputs(&in);
+        return CLI_EXIT_INPUT;
+    }
+    if (given_dp && given_dp != p.dp) {
+        fprintf(stderr,
+                "%s: PLAN token 'dp=%ld': gpus/(tp*pp*cp) = %ld/%ld = %ld\n",
+                CLI_PROG, given_dp, p.gpus, p.tp * p.pp * p.cp, p.dp);
+        cli_release_inputs(&in);
+        return CLI_EXIT_INPUT;
+    }
+    if (cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, &d) != STATUS_OK ||
+        cost_ctx_prepare(&ctx, p.pp, p.vpp, p.schedule, &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        cost_ctx_release(&ctx);
+        cli_release_inputs(&in);
+        return cli_exit_code(d.status, true);
+    }
+    ctx.stack = in.have_stack ? &in.stack : NULL;
+    cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
+    plan_family(&p, r.family, sizeof r.family);
+    view.ctx = &ctx;
+    view.r = &r;
+    view.coll = coll;
+    view.ncoll = ncoll;
+    if (cfg->json)
+        eval_out_json(stdout, &view);
+    else
+        eval_out_text(stdout, &view);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror(CLI_PROG ": stdout");
+        rc = CLI_EXIT_RUNTIME;
+    }
+    cost_ctx_release(&ctx);
+    cli_release_inputs(&in);
+    return rc;
+}
+
+/* `check` of a validation file: its fields, the model and hardware files
+ * it names, and its plan on them. */
+static void check_run(const char *path, const char *recipe, struct diag *d)
+{
+    struct validation_run *run = calloc(1, sizeof *run);
+    struct validation_inputs in;
+    struct plan p;
+    char dir[1100];
+    const char *slash;
+    size_t len;
+    if (!run) {
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        return;
+    }
+    /* the data directory: the one holding validation/NAME.ini */
+    slash = strrchr(path, '/');
+    len = slash ? (size_t)(slash - path) : 0;
+    snprintf(dir, sizeof dir, "%.*s%s..", (int)len, path, len ? "/" : "");
+    if (validation_load(path, dir, run, d) == STATUS_OK &&
+        validation_load_inputs(run, recipe, dir, NULL, NULL, &in, d) ==
+            STATUS_OK) {
+        struct diag why;
+        diag_init(&why);
+        if (figures_validation_plan(run, &in, &p, &why) != STATUS_OK)
+            diag_set(d, STATUS_RANGE, "%s: run.plan: %s", path, why.msg);
+        validation_inputs_release(&in);
+    }
+    free(run);
+}
+
+/* compare: the best plan of each (model, hardware) pair into
+ * <out>/compare.xlsx, committed as a report is. */
+static int compare_pairs(struct cli_config *cfg,
+                         struct compare_row *rows,
+                         size_t *n,
+                         struct diag *d)
+{
+    const char *const *models = cfg->models, *const *hws = cfg->hws;
+    size_t nm = cfg->nmodels, nh = cfg->nhws, i, j;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
+    const char *none[1] = {NULL}; /* the default file */
+    if (nm == 0) {
+        models = none;
+        nm = 1;
+    }
+    if (nh == 0) {
+        hws = none;
+        nh = 1;
+    }
+    if (nm * nh > COMPARE_PAIRS_MAX) {
+        diag_set(d, STATUS_USAGE, "compare: %zu pairs; at most %d", nm * nh,
+                 COMPARE_PAIRS_MAX);
+        return CLI_EXIT_INPUT;
+    }
+    *n = 0;
+    for (i = 0; i < nm; i++)
+        for (j = 0; j < nh; j++) {
+            struct cli_inputs in;
+            struct cost_ctx ctx;
+            enum status st;
+            size_t k;
+            cfg->model_path = models[i];
+            cfg->hw_path = hws[j];
+            for (k = 0; k < cfg->nsets; k++) /* each load marks its own */
+                cfg->sets[k].used = false;
+            if (cli_load_inputs(cfg, &in, d) != STATUS_OK) {
+                cli_release_inputs(&in);
+                return cli_exit_code(d->status, true);
+            }
+            st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
+            ctx.stack = in.have_stack ? &in.stack : NULL;
+            if (st == STATUS_OK)
+                st = compare_pair(&rows[*n], &ctx, &in.sweep, threads, d);
+            cost_ctx_release(&ctx);
+            cli_release_inputs(&in);
+            if (st != STATUS_OK)
+                return cli_exit_code(st, false);
+            if (!cfg->quiet)
+                fprintf(stderr, "%s: %s on %ld x %s: %s\n", CLI_PROG,
+                        rows[*n].model, rows[*n].gpus, rows[*n].gpu,
+                        rows[*n].any ? rows[*n].best.family : "no valid plan");
+            (*n)++;
+        }
+    return 0;
+}
+
+int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
+{
+    static const char *const files[] = {"compare.xlsx"};
+    struct compare_row *rows;
+    struct out_dir out;
+    struct cli_guard g;
+    struct diag d;
+    int64_t when;
+    char path[OUT_DIR_MAX + 64];
+    size_t n = 0, i;
+    bool waited;
+    int rc;
+
+    if (nargs > 0)
+        return cli_usage_error("compare: unexpected argument '%s'", args[0]);
+    if (cfg->out_dir[0] == '\0')
+        return cli_usage_error("--out %s: expected a directory name", "\"\"");
+    diag_init(&d);
+    if (!cli_generation_time(&when, &d)) {
+        cli_print_diag(&d);
+        return CLI_EXIT_INPUT;
+    }
+    rows = calloc(COMPARE_PAIRS_MAX, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+        return CLI_EXIT_RUNTIME;
+    }
+    memset(&out, 0, sizeof out);
+    out.lock_fd = -1;
+    cli_guard_start(&g);
+    rc = compare_pairs(cfg, rows, &n, &d);
+    if (rc == 0) {
+        if (out_dir_open(&out, cfg->out_dir, &waited, &d) != STATUS_OK) {
+            rc = cli_exit_code(d.status, false);
+        } else {
+            cli_guard_set(&g, &out, NULL);
+            out_dir_path(&out, "compare.xlsx", path, sizeof path);
+            if (xlsx_compare_write(rows, n, path, when, cfg->command_line,
+                                   &d) != STATUS_OK)
+                rc = CLI_EXIT_RUNTIME;
+            pthread_mutex_lock(&g.lock);
+            if (rc == 0 && out_dir_commit(&out, files, 1, &d) != STATUS_OK)
+                rc = CLI_EXIT_RUNTIME;
+            pthread_mutex_unlock(&g.lock);
+        }
+    }
+    if (rc == 0) {
+        printf("%-28s %-30s %6s %-16s %9s %10s %12s  %s\n", "model", "GPU",
+               "GPUs", "best family", "step s", "tok/s/GPU", "cost USD",
+               "fits");
+        for (i = 0; i < n; i++) {
+            const struct compare_row *r = &rows[i];
+            if (!r->any)
+                printf("%-28.28s %-30.30s %6ld %s\n", r->model, r->gpu, r->gpus,
+                       r->why);
+            else
+                printf("%-28.28s %-30.30s %6ld %-16s %9.3f %10.0f %12.0f  %s\n",
+                       r->model, r->gpu, r->gpus, r->best.family,
+                       r->best.t.step, r->best.t.tokens_per_s_per_gpu,
+                       r->best.t.cost_usd, r->best.fits ? "yes" : "no");
+        }
+        if (!cfg->quiet)
+            fprintf(stderr, "%s: wrote %s/compare.xlsx\n", CLI_PROG,
+                    cfg->out_dir);
+    } else if (d.status != STATUS_OK) {
+        cli_unstage(&d, &out);
+        cli_print_diag(&d);
+    }
+    pthread_mutex_lock(&g.lock);
+    g.out = NULL;
+    out_dir_close(&out);
+    pthread_mutex_unlock(&g.lock);
+    cli_guard_stop(&g);
+    free(rows);
+    if (rc == 0)
+        rc = cli_flush_stdout();
+    return rc;
+}
+
+int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
+{
+    static const char *const model_sections[] = {
+        "model", "attention", "ffn", "moe", "mtp", "training", "fp8"};
+    size_t i, j;
+    int rc = 0;
+    char tbuf[1300];
+    const char *tp = cli_training_path(cfg, tbuf, sizeof tbuf);
+    if (n == 0)
+        return cli_usage_error("check: %s", "missing FILE");
+    for (i = 0; i < n; i++) {
+        struct diag d;
+        char section[64];
+        bool is_model = false;
+        diag_init(&d);
+        if (hf_config_is_json(files[i])) {
+            struct model m;
+            if (model_load_with_training(files[i], tp, &m, cfg->sets,
+                                         cfg->nsets, &d) == STATUS_OK)
+                model_release(&m);
+        } else if (datafile_first_section(files[i], section, sizeof section,
+                                          &d) == STATUS_OK) {
+            for (j = 0; j < sizeof model_sections / sizeof *model_sections; j++)
+                if (strcmp(section, model_sections[j]) == 0)
+                    is_model = true;
+            if (strcmp(section, "training") == 0) { /* a recipe */
+                model_check_training(files[i], cfg->sets, cfg->nsets, &d);
+            } else if (is_model) {
+                struct model m;
+                if (model_load(files[i], &m, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    model_release(&m);
+            } else if (strcmp(section, "gpu") == 0 ||
+                       strcmp(section, "cluster") == 0) {
+                struct hardware h;
+                if (hardware_load(files[i], &h, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    hardware_release(&h);
+            } else if (strcmp(section, "space") == 0 ||
+                       strcmp(section, "defaults") == 0) {
+                struct sweep_file s;
+                if (sweep_load(files[i], &s, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    sweep_release(&s);
+            } else if (strcmp(section, "calibration") == 0) {
+                struct calibration cal;
+                if (calibration_load(files[i], &cal, cfg->sets, cfg->nsets,
+                                     &d) == STATUS_OK)
+                    calibration_release(&cal);
+            } else if (strcmp(section, "stack") == 0) {
+                struct stack st;
+                if (stack_load(files[i], &st, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    stack_release(&st);
+            } else if (strcmp(section, "run") == 0) {
+                check_run(files[i], tp, &d);
+            } else if (strcmp(section, "inputs") == 0) {
+                struct cli_defaults def;
+                cli_read_defaults_file(files[i], ".", &def, &d);
+            } else {
+                diag_set(&d, STATUS_PARSE,
+                         "%s: not a roofplan data file (%s%s%s; expected "
+                         "[model], [training], [gpu], [space], [run], "
+                         "[calibration], [stack] or [inputs] first, or a "
+                         "config.json)",
+                         files[i], section[0] ? "its first section is [" : "",
+                         section[0] ? section : "it has no [section]",
+                         section[0] ? "]" : "");
+            }
+        }
+        if (d.status != STATUS_OK) {
+            cli_print_diag(&d);
+            rc = CLI_EXIT_INPUT;
+        }
+    }
+    return rc;
+}
+
+/* data/README.md's tables: every kind of data file's keys. */
+int cli_cmd_schema(void)
+{
+    const struct {
+        const char *title;
+        const struct datafile_schema *schema;
+    } kinds[] = {
+        {"Model files (data/models/NAME.ini)", model_schema()},
+        {"Hardware files (data/hardware/NAME.ini)", hardware_schema()},
+        {"Sweep files (data/sweeps/NAME.ini)", sweep_schema()},
+        {"Calibration files (data/calibration/NAME.ini)", calibration_schema()},
+        {"Stack files (data/stacks/NAME.ini)", stack_schema()},
+        {"Validation runs (data/validation/NAME.ini)", validation_schema()},
+        {"The default inputs (data/defaults.ini)", cli_defaults_schema()},
+    };
+    size_t i;
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        printf("%s### %s\n\n", i ? "\n" : "", kinds[i].title);
+        datafile_schema_markdown(kinds[i].schema, stdout);
+    }
+    return cli_flush_stdout();
+}
+
+/*
+ * `import nccl [--intra|--inter] [--collective NAME] FILE...`: nccl-tests
+ * output to a calibration file's [network_*] sections on stdout.
+ */
+int cli_cmd_import(char **args, size_t nargs)
+{
+    struct nccl_import *imp;
+    struct diag d;
+    enum nccl_import_link link = NCCL_IMPORT_LINK_AUTO;
+    const char *kind = NULL;
+    size_t i, files = 0;
+    int rc = 0;
+    if (nargs == 0 || strcmp(args[0], "nccl") != 0)
+        return cli_usage_error("import: %s", "expected 'import nccl FILE...'");
+    imp = calloc(1, sizeof *imp);
+    if (!imp) {
+        fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+        return CLI_EXIT_RUNTIME;
+    }
+    diag_init(&d);
+    for (i = 1; i < nargs && rc == 0; i++) {
+        if (strcmp(args[i], "--intra") == 0) {
+            link = NCCL_IMPORT_LINK_INTRA;
+        } else if (strcmp(args[i], "--inter") == 0) {
+            link = NCCL_IMPORT_LINK_INTER;
+        } else if (strcmp(args[i], "--collective") == 0 && i + 1 < nargs) {
+            kind = args[++i];
+        } else if (nccl_import_read(imp, args[i], link, kind, &d) !=
+                   STATUS_OK) {
+            cli_print_diag(&d);
+            rc = cli_exit_code(d.status, true);
+        } else {
+            files++;
+        }
+    }
+    if (rc == 0 && files == 0)
+        rc = cli_usage_error("import nccl: %s", "missing FILE");
+    if (rc == 0 && nccl_import_write(imp, stdout, "stdout", &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        rc = cli_exit_code(d.status, true);
+    }
+    free(imp);
+    return rc ? rc : cli_flush_stdout();
+}

@@ -1,0 +1,512 @@
+/*
+ * cli_report: the `report` command: read the inputs, sweep and rank the
+ * plans (with progress on stderr), derive the figures, print the summary,
+ * write the workbook, plans.csv and the charts into a staging directory
+ * and commit them at once; and the signal guard that keeps a report whole
+ * (compare uses it too). Computes nothing itself: rank, figures and the
+ * writers do.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cost.h"
+#include "csv_out.h"
+#include "figures.h"
+#include "plan.h"
+#include "rank.h"
+#include "report.h"
+#include "validation.h"
+#include "xlsx_out.h"
+
+/* gnuplot's deadline: ROOFPLAN_GNUPLOT_TIMEOUT seconds when set (tests,
+ * slow machines), else plot_out's default; the templates found like the
+ * data (cli_template_directory). */
+static struct plot_options plot_options(char *tdir, size_t size)
+{
+    struct plot_options o = {0, NULL, NULL};
+    const char *e = getenv("ROOFPLAN_GNUPLOT_TIMEOUT");
+    double v;
+    if (e && datafile_parse_double(e, &v) && v > 0)
+        o.timeout_s = v;
+    cli_template_directory(tdir, size);
+    o.template_dir = tdir;
+    return o;
+}
+
+/* When and how the sweep's progress is shown. */
+struct progress {
+    struct timespec t0;
+    double next_s; /* seconds after t0 of the next line (off a terminal) */
+    bool tty;      /* stderr is a terminal and -q was not given */
+    bool shown;    /* a line was written: end it */
+};
+
+#define PROGRESS_QUIET_S 5.0 /* a sweep this long shows progress anyway */
+
+static double seconds_since(const struct timespec *t0);
+
+/* rank_options.progress: on a terminal, one line updated in place; off
+ * one (or under -q), a line every PROGRESS_QUIET_S seconds once the sweep
+ * has taken that long, so a long sweep never looks hung. */
+static void progress(void *user, uint64_t done, uint64_t total)
+{
+    struct progress *pr = user;
+    double s = seconds_since(&pr->t0);
+    double pct = 100.0 * (double)done / (double)total;
+    if (pr->tty) {
+        fprintf(stderr, "\r%s: %llu of %llu combinations (%.0f%%)", CLI_PROG,
+                (unsigned long long)done, (unsigned long long)total, pct);
+        pr->shown = true;
+    } else if (s >= pr->next_s) {
+        fprintf(stderr, "%s: %llu of %llu combinations (%.0f%%) after %.0f s\n",
+                CLI_PROG, (unsigned long long)done, (unsigned long long)total,
+                pct, s);
+        pr->next_s = s + PROGRESS_QUIET_S;
+    }
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) +
+           (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* ---- report: the stages in order, committed all at once ---- */
+
+/* The files a report may hold; the earlier report's ones this report
+ * does not write are removed when it is committed. */
+static const char *const report_files[] = {"report.xlsx",
+                                           "plans.csv",
+                                           "roofline-ib.png",
+                                           "roofline-ib.svg",
+                                           "roofline-ib.pdf",
+                                           "roofline-ib.gp",
+                                           "roofline-ib.dat",
+                                           "roofline-nvlink.png",
+                                           "roofline-nvlink.svg",
+                                           "roofline-nvlink.pdf",
+                                           "roofline-nvlink.gp",
+                                           "roofline-nvlink.dat",
+                                           "step-breakdown.png",
+                                           "step-breakdown.svg",
+                                           "step-breakdown.pdf",
+                                           "step-breakdown.gp",
+                                           "step-breakdown.dat",
+                                           "memory.png",
+                                           "memory.svg",
+                                           "memory.pdf",
+                                           "memory.gp",
+                                           "memory.dat",
+                                           "sensitivity-ib.png",
+                                           "sensitivity-ib.svg",
+                                           "sensitivity-ib.pdf",
+                                           "sensitivity-ib.gp",
+                                           "sensitivity-ib.dat",
+                                           "sensitivity-nvlink.png",
+                                           "sensitivity-nvlink.svg",
+                                           "sensitivity-nvlink.pdf",
+                                           "sensitivity-nvlink.gp",
+                                           "sensitivity-nvlink.dat"};
+
+/* ---- The signal guard (struct cli_guard, cli.h) ---- */
+
+/* The thread that takes the blocked signals. */
+static void *guard_wait(void *arg)
+{
+    struct cli_guard *g = arg;
+    int sig = 0;
+    if (sigwait(&g->set, &sig) != 0)
+        return NULL;
+    pthread_mutex_lock(&g->lock);
+    if (g->job)
+        plot_out_abort(g->job);
+    if (g->out)
+        out_dir_abort(g->out);
+    _exit(128 + sig);
+}
+
+void cli_guard_start(struct cli_guard *g)
+{
+    memset(g, 0, sizeof *g);
+    sigemptyset(&g->set);
+    sigaddset(&g->set, SIGINT);
+    sigaddset(&g->set, SIGTERM);
+    sigaddset(&g->set, SIGHUP);
+    pthread_mutex_init(&g->lock, NULL);
+    /* before any other thread exists, so every one inherits the mask */
+    pthread_sigmask(SIG_BLOCK, &g->set, NULL);
+    g->started = pthread_create(&g->thread, NULL, guard_wait, g) == 0;
+}
+
+void cli_guard_stop(struct cli_guard *g)
+{
+    if (g->started) {
+        pthread_cancel(g->thread); /* sigwait is a cancellation point */
+        pthread_join(g->thread, NULL);
+    }
+    pthread_mutex_destroy(&g->lock);
+    pthread_sigmask(SIG_UNBLOCK, &g->set, NULL);
+}
+
+/* Sets (or clears) what the signal thread must undo. */
+void cli_guard_set(struct cli_guard *g,
+                   struct out_dir *out,
+                   struct plot_job *job)
+{
+    pthread_mutex_lock(&g->lock);
+    g->out = out;
+    g->job = job;
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* The best plan of each family, fastest first, on stdout: its expected
+ * step where the inputs have a calibration and a stack, and its speed of
+ * light. */
+static void print_summary(const struct report *r)
+{
+    size_t i;
+    printf("%-16s %9s %9s %-8s %8s %9s %5s  %s\n", "family", "expect s",
+           "SOL s", "bound", "comm/cmp", "mem GiB", "fits", "best plan");
+    for (i = 0; i < r->nfamilies; i++) {
+        const struct report_family *f = &r->family[r->families_by_step[i]];
+        char plan[256], x[16] = "-";
+        plan_format(&f->best.plan, plan, sizeof plan);
+        if (f->best.work.x.known)
+            snprintf(x, sizeof x, "%.3f", f->best.t.expected);
+        printf("%-16s %9s %9.3f %-8s %8.2f %9.1f %5s  %s\n", f->name, x,
+               f->best.t.step, cost_bound_str(f->best.t.bound),
+               f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
+               f->best.fits ? "yes" : "no", plan);
+    }
+    printf("\nvalidation: speed-of-light prediction (measured, where "
+           "published)\n");
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct report_validation *v = &r->validation[i];
+        const struct cost_result *p = &v->predicted;
+        char step[32] = "", tflops[32] = "", mfu[32] = "";
+        if (v->measured_step_s > 0)
+            snprintf(step, sizeof step, " (%.2f)", v->measured_step_s);
+        if (v->measured_tflops_per_gpu > 0)
+            snprintf(tflops, sizeof tflops, " (%.0f)",
+                     v->measured_tflops_per_gpu);
+        if (v->measured_mfu > 0)
+            snprintf(mfu, sizeof mfu, " (%.1f%%)", 100 * v->measured_mfu);
+        printf("  %-48s %6.2f s/step%s, %4.0f TFLOP/s/GPU%s, MFU %5.1f%%%s%s\n",
+               v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
+               tflops, 100 * p->t.mfu_bf16_peak, mfu,
+               p->fits ? "" : "; does not fit");
+        if (p->work.x.known)
+            printf("  %-48s expected %6.2f s/step, %4.0f TFLOP/s/GPU, MFU "
+                   "%5.1f%% (step %+.0f%% off the measured)\n",
+                   "", p->t.expected,
+                   p->work.model_flops / p->t.expected / 1e12,
+                   100 * p->t.mfu_bf16_peak * p->t.step / p->t.expected,
+                   v->measured_step_eq > 0
+                       ? 100 * (p->t.expected / v->measured_step_eq - 1)
+                       : 0);
+        if (v->completions > 1)
+            printf("  %-48s SOL %.2f-%.2f s over %zu completions of %s\n", "",
+                   v->sol_min_step_s, v->sol_max_step_s, v->completions,
+                   v->unpublished);
+        if (v->measured_step_eq > 0)
+            printf("  %-48s %s\n", "",
+                   v->holds ? "the speed of light holds: no completion is "
+                              "slower than the measured run"
+                            : "SPEED OF LIGHT BROKEN: a completion is "
+                              "slower than the measured run");
+    }
+    for (i = 0; i < r->nvalidation_notes; i++)
+        printf("  %s\n", r->validation_notes[i]);
+}
+
+/* The PNG gnuplot drew for chart `name` this run, or NULL. */
+static const char *chart_png(const struct plot_files *charts, const char *name)
+{
+    size_t i;
+    for (i = 0; charts && i < charts->ncharts; i++)
+        if (strcmp(charts->chart[i].name, name) == 0 && charts->chart[i].png[0])
+            return charts->chart[i].png;
+    return NULL;
+}
+
+/* Messages name a report's files where the user will find them: the
+ * staging directory's path becomes the output directory's. */
+void cli_unstage(struct diag *d, const struct out_dir *out)
+{
+    char msg[sizeof d->msg];
+    size_t n = strlen(out->stage), used = 0;
+    const char *s = d->msg, *hit;
+    if (n == 0)
+        return;
+    while ((hit = strstr(s, out->stage)) != NULL && used < sizeof msg) {
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "%.*s%s",
+                                 (int)(hit - s), s, out->dir);
+        s = hit + n;
+    }
+    if (used < sizeof msg)
+        snprintf(msg + used, sizeof msg - used, "%s", s);
+    memcpy(d->msg, msg, sizeof msg);
+}
+
+/* Everything `report` holds between its stages. */
+struct report_run {
+    struct cli_inputs in;
+    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_inputs vin[VALIDATION_RUNS_MAX];
+    size_t nruns;
+    struct cost_ctx ctx, other;
+    struct report rep;
+    struct out_dir out;
+    struct plot_job job;
+    struct plot_files charts;
+    bool job_pending; /* plot_out_start succeeded, _finish not yet called */
+};
+
+/* Reads the validation runs and the inputs each is predicted with. */
+static enum status load_validations(struct report_run *rr,
+                                    const char *data_dir,
+                                    const char *recipe,
+                                    struct diag *d)
+{
+    size_t i;
+    if (validation_load_dir(data_dir, rr->runs, VALIDATION_RUNS_MAX, &rr->nruns,
+                            d) != STATUS_OK)
+        return d->status;
+    for (i = 0; i < rr->nruns; i++) {
+        if (validation_load_inputs(&rr->runs[i], recipe, data_dir, &rr->in.m,
+                                   &rr->in.hw, &rr->vin[i], d) != STATUS_OK) {
+            rr->nruns = i;
+            return d->status;
+        }
+        if (report_add_input(&rr->rep, "validation", rr->runs[i].path, d) !=
+            STATUS_OK) {
+            rr->nruns = i + 1;
+            return d->status;
+        }
+    }
+    return STATUS_OK;
+}
+
+/* Draws the charts (while the CSV is written), then the workbook with
+ * them, into the staging directory; lists the names in `written`. */
+static enum status write_report(const struct cli_config *cfg,
+                                struct report_run *rr,
+                                struct cli_guard *g,
+                                char *written,
+                                size_t size,
+                                struct diag *d)
+{
+    char path[OUT_DIR_MAX + 64], tdir[1100];
+    struct xlsx_images img;
+    struct plot_options popt = plot_options(tdir, sizeof tdir);
+    enum status st;
+
+    written[0] = '\0';
+    if (!cfg->no_charts) {
+        st = plot_out_start(&rr->rep, rr->out.stage, &popt, &rr->job,
+                            &rr->charts, d);
+        if (st != STATUS_OK)
+            return st;
+        if (rr->charts.gnuplot_missing)
+            return diag_set(d, STATUS_PLOT,
+                            "gnuplot not found on PATH: the charts cannot be "
+                            "drawn (install gnuplot, e.g. apt-get install "
+                            "gnuplot-nox, or run with --no-charts)");
+        rr->job_pending = true;
+        cli_guard_set(g, &rr->out, &rr->job);
+    }
+    snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
+    if (!cfg->no_csv) {
+        out_dir_path(&rr->out, "plans.csv", path, sizeof path);
+        if (csv_out_write(&rr->rep, path, d) != STATUS_OK)
+            return d->status;
+        snprintf(written + strlen(written), size - strlen(written),
+                 ", %s/plans.csv", cfg->out_dir);
+    }
+    if (rr->job_pending) {
+        rr->job_pending = false;
+        st = plot_out_finish(&rr->job, &rr->charts, d);
+        cli_guard_set(g, &rr->out, NULL);
+        if (st != STATUS_OK)
+            return st;
+        snprintf(written + strlen(written), size - strlen(written),
+                 " and %zu charts", rr->charts.ncharts);
+    }
+    memset(&img, 0, sizeof img);
+    img.roofline_ib = chart_png(&rr->charts, "roofline-ib");
+    img.roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
+    img.step_breakdown = chart_png(&rr->charts, "step-breakdown");
+    img.memory = chart_png(&rr->charts, "memory");
+    img.sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
+    img.sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
+    out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
+    return xlsx_out_write(&rr->rep, path, &img, d);
+}
+
+/* read inputs -> enumerate, evaluate, rank -> derive figures -> write,
+ * then commit the whole report or nothing. */
+static int run_report(const struct cli_config *cfg,
+                      struct report_run *rr,
+                      struct cli_guard *g,
+                      const char *data_dir,
+                      struct diag *d)
+{
+    char recipe[1300];
+    struct rank_options opt;
+    struct progress pr;
+    struct timespec t0;
+    char written[3 * OUT_DIR_MAX];
+    bool waited;
+    long cpus;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rr->rep.m = &rr->in.m;
+    rr->rep.hw = &rr->in.hw;
+    rr->rep.sweep = &rr->in.sweep;
+    rr->rep.comm = cfg->comm;
+    snprintf(rr->rep.command_line, sizeof rr->rep.command_line, "%s",
+             cfg->command_line);
+    snprintf(rr->rep.version, sizeof rr->rep.version, "%s", ROOFPLAN_VERSION);
+    if (!cli_generation_time(&rr->rep.generated, d))
+        return CLI_EXIT_INPUT;
+    cli_training_path(cfg, recipe, sizeof recipe);
+    /* read inputs */
+    if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
+        report_add_input(&rr->rep, "hardware", rr->in.hw.meta.path, d) ||
+        report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
+        load_validations(rr, data_dir, recipe, d))
+        return cli_exit_code(d->status, true);
+    if (cost_ctx_init(&rr->ctx, &rr->in.m, &rr->in.hw, cfg->comm, d) ||
+        cost_ctx_init(&rr->other, &rr->in.m, &rr->in.hw,
+                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d))
+        return CLI_EXIT_RUNTIME;
+    rr->ctx.stack = rr->other.stack = rr->in.have_stack ? &rr->in.stack : NULL;
+    /* the output directory: locked, with a private staging directory */
+    if (out_dir_open(&rr->out, cfg->out_dir, &waited, d) != STATUS_OK)
+        return cli_exit_code(d->status, false);
+    cli_guard_set(g, &rr->out, NULL);
+    if (waited && !cfg->quiet)
+        fprintf(stderr, "%s: %s: waited for another report to finish\n",
+                CLI_PROG, cfg->out_dir);
+    /* enumerate, evaluate, rank */
+    memset(&opt, 0, sizeof opt);
+    opt.top = cfg->top;
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
+    /* plans.csv lists every plan: the sweep spills them */
+    opt.spill_dir = cfg->no_csv ? NULL : rr->out.stage;
+    rr->rep.all_plans = cfg->all_plans;
+    rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
+    memset(&pr, 0, sizeof pr);
+    pr.t0 = t0;
+    pr.next_s = PROGRESS_QUIET_S;
+    pr.tty = !cfg->quiet && isatty(fileno(stderr));
+    opt.progress = progress;
+    opt.progress_user = &pr;
+    if (rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d) != STATUS_OK) {
+        if (pr.shown)
+            fputc('\n', stderr);
+        return cli_exit_code(d->status, d->status != STATUS_NOMEM &&
+                                            d->status != STATUS_IO);
+    }
+    if (pr.shown)
+        fputc('\n', stderr);
+    rr->rep.elapsed_s = seconds_since(&t0);
+    /* derive figures */
+    if (figures_families(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
+        figures_validations(&rr->rep, rr->runs, rr->vin, rr->nruns, &rr->ctx,
+                            &rr->other, d) != STATUS_OK ||
+        figures_views(&rr->rep, &rr->other, d) != STATUS_OK)
+        return cli_exit_code(d->status, false);
+    print_summary(&rr->rep);
+    /* write, then commit the report at once (a signal waits for it) */
+    if (write_report(cfg, rr, g, written, sizeof written, d) != STATUS_OK)
+        return CLI_EXIT_RUNTIME;
+    pthread_mutex_lock(&g->lock);
+    if (out_dir_commit(&rr->out, report_files,
+                       sizeof report_files / sizeof report_files[0],
+                       d) != STATUS_OK) {
+        pthread_mutex_unlock(&g->lock);
+        return CLI_EXIT_RUNTIME;
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (!cfg->quiet)
+        fprintf(stderr,
+                "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
+                "sweep %.3f s, total %.3f s; wrote %s\n",
+                CLI_PROG, (unsigned long long)rr->rep.enumerated,
+                (unsigned long long)rr->rep.valid,
+                (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
+                seconds_since(&t0), written);
+    if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
+        fprintf(stderr,
+                "%s: %llu valid plans are not on the Plans sheet (%s; "
+                "--all-plans puts every kept plan there)\n",
+                CLI_PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
+                cfg->no_csv ? "--no-csv: no plans.csv" : "plans.csv has them");
+    return 0;
+}
+
+int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
+{
+    struct report_run *rr;
+    struct cli_guard g;
+    struct diag d;
+    char data_dir[1024];
+    size_t i;
+    int rc;
+
+    if (nargs > 0)
+        return cli_usage_error("report: unexpected argument '%s'", args[0]);
+    if (cfg->out_dir[0] == '\0')
+        return cli_usage_error("--out %s: expected a directory name", "\"\"");
+    rr = calloc(1, sizeof *rr); /* the report is large: not on the stack */
+    if (!rr) {
+        fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+        return CLI_EXIT_RUNTIME;
+    }
+    rr->out.lock_fd = -1;
+    diag_init(&d);
+    cli_guard_start(&g);
+    if (cli_load_inputs(cfg, &rr->in, &d) != STATUS_OK) {
+        rc = cli_exit_code(d.status, true);
+    } else {
+        cli_data_directory(data_dir, sizeof data_dir);
+        rc = run_report(cfg, rr, &g, data_dir, &d);
+    }
+    if (rc != 0 && d.status != STATUS_OK) {
+        cli_unstage(&d, &rr->out);
+        cli_print_diag(&d);
+    }
+    if (rr->job_pending)
+        plot_out_abort(&rr->job);
+    pthread_mutex_lock(&g.lock);
+    g.out = NULL;
+    g.job = NULL;
+    out_dir_close(&rr->out);
+    pthread_mutex_unlock(&g.lock);
+    cli_guard_stop(&g);
+    report_free(&rr->rep);
+    cost_ctx_release(&rr->ctx);
+    cost_ctx_release(&rr->other);
+    for (i = 0; i < rr->nruns; i++)
+        validation_inputs_release(&rr->vin[i]);
+    cli_release_inputs(&rr->in);
+    free(rr);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "%s: stdout: %s\n", CLI_PROG, strerror(errno));
+        rc = CLI_EXIT_RUNTIME;
+    }
+    return rc;
+}
