@@ -228,19 +228,27 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
         }
     }
     if (rc == 0) {
-        printf("%-28s %-30s %6s %-16s %9s %10s %12s  %s\n", "model", "GPU",
-               "GPUs", "best family", "step s", "tok/s/GPU", "cost USD",
-               "fits");
+        /* the expected figures where the pair has a calibration and a
+         * stack, else the speed of light's ("-" under "expect s") */
+        printf("%-28s %-30s %6s %-16s %9s %9s %10s %12s  %s\n", "model", "GPU",
+               "GPUs", "best family", "expect s", "SOL s", "tok/s/GPU",
+               "cost USD", "fits");
         for (i = 0; i < n; i++) {
             const struct compare_row *r = &rows[i];
-            if (!r->any)
+            const struct cost_times *t = &r->best.t;
+            bool x = r->best.work.x.known;
+            char xs[16] = "-";
+            if (!r->any) {
                 printf("%-28.28s %-30.30s %6ld %s\n", r->model, r->gpu, r->gpus,
                        r->why);
-            else
-                printf("%-28.28s %-30.30s %6ld %-16s %9.3f %10.0f %12.0f  %s\n",
-                       r->model, r->gpu, r->gpus, r->best.family,
-                       r->best.t.step, r->best.t.tokens_per_s_per_gpu,
-                       r->best.t.cost_usd, r->best.fits ? "yes" : "no");
+                continue;
+            }
+            if (x)
+                snprintf(xs, sizeof xs, "%.3f", t->expected);
+            printf("%-28.28s %-30.30s %6ld %-16s %9s %9.3f %10.0f %12.0f  %s\n",
+                   r->model, r->gpu, r->gpus, r->best.family, xs, t->step,
+                   x ? t->x_tps : t->tokens_per_s_per_gpu,
+                   x ? t->x_cost : t->cost_usd, r->best.fits ? "yes" : "no");
         }
         if (!cfg->quiet)
             fprintf(stderr, "%s: wrote %s/compare.xlsx\n", CLI_PROG,
