@@ -353,6 +353,8 @@ static void load_expected_inputs(struct config *cfg,
     if (stp && stp[0])
         in->have_stack =
             stack_load(stp, &in->stack, cfg->sets, cfg->nsets, d) == STATUS_OK;
+    if (in->have_stack)
+        in->hw.stack = &in->stack;
 }
 
 static enum status
