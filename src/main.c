@@ -24,6 +24,7 @@
 #include "cost.h"
 #include "csv_out.h"
 #include "figures.h"
+#include "fit.h"
 #include "nccl_import.h"
 #include "stack.h"
 #include "calibration.h"
@@ -60,6 +61,7 @@ struct config {
     const char *training_path;    /* -t: recipe for a config.json model */
     const char *calibration_path; /* --calibration FILE */
     const char *stack_path;       /* --stack FILE */
+    const char *calibrate_path;   /* --calibrate RUN.ini */
     struct datafile_set sets[SETS_MAX];
     size_t nsets;
     enum comm_model comm;
@@ -114,6 +116,11 @@ static const char usage_text[] =
     "                         data/calibration/ by the hardware file's name)\n"
     "      --stack FILE       training framework's overlaps (default: "
     "data/defaults.ini's)\n"
+    "      --calibrate RUN    fit the stack's free factors to one measured "
+    "run (a\n"
+    "                         data/validation-style INI); print the fit and "
+    "its\n"
+    "                         leave-one-out errors; plans run with it\n"
     "      --set SEC.KEY=VAL  override any data-file value (repeatable)\n"
     "      --comm-model topo|flat\n"
     "      --json             (eval) machine-readable output on stdout\n"
@@ -357,6 +364,30 @@ static void load_expected_inputs(struct config *cfg,
         in->hw.stack = &in->stack;
 }
 
+/*
+ * --calibrate RUN.ini: the stack's free factors fitted to the run (fit.h),
+ * the fit and its leave-one-out table printed (on stderr beside --json),
+ * and the fitted value given to the report's stack.
+ */
+static void calibrate(const struct config *cfg,
+                      struct inputs *in,
+                      const char *data_dir,
+                      const char *recipe,
+                      struct diag *d)
+{
+    struct fit_result *fr = calloc(1, sizeof *fr);
+    if (!fr) {
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        return;
+    }
+    if (fit_calibrate(cfg->calibrate_path, data_dir, recipe, cfg->comm, &in->m,
+                      &in->hw, fr, d) == STATUS_OK &&
+        (!in->have_stack || fit_apply(fr, &in->stack, d) == STATUS_OK))
+        fit_write_text(fr, in->have_stack ? &in->stack : NULL,
+                       cfg->json ? stderr : stdout);
+    free(fr);
+}
+
 static enum status
 load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
 {
@@ -390,6 +421,8 @@ load_inputs(struct config *cfg, struct inputs *in, struct diag *d)
         diag_add(d, d3.status, "%s", d3.msg);
     if (d->status == STATUS_OK)
         load_expected_inputs(cfg, in, data_dir, def.stack, d);
+    if (d->status == STATUS_OK && cfg->calibrate_path)
+        calibrate(cfg, in, data_dir, tp, d);
     if (d->status == STATUS_OK)
         check_sets_used(cfg, d);
     return d->status;
@@ -1356,6 +1389,9 @@ apply_option(struct config *cfg, int opt, const char *arg, const char *token)
     case 'k':
         cfg->stack_path = arg;
         return -1;
+    case 'F':
+        cfg->calibrate_path = arg;
+        return -1;
     case 'c': /* --csv: plans.csv is always written; kept for scripts */
         return -1;
     case 'A':
@@ -1417,6 +1453,7 @@ int main(int argc, char **argv)
         {"top", required_argument, NULL, 'T'},
         {"calibration", required_argument, NULL, 'K'},
         {"stack", required_argument, NULL, 'k'},
+        {"calibrate", required_argument, NULL, 'F'},
         {"threads", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     struct config cfg;
