@@ -32,57 +32,50 @@ struct probe {
     struct cost_times t; /* with the stack's own factors */
 };
 
-/* Writes "path:line: run.key: " (or "path: run.key: ") into buf. */
-static void
-where(const struct validation_run *run, const char *key, char *buf, size_t size)
-{
-    long line = validation_line(run, key);
-    if (line > 0)
-        snprintf(buf, size, "%.1000s:%ld: run.%.40s: ", run->path, line, key);
-    else
-        snprintf(buf, size, "%.1000s: run.%.40s: ", run->path, key);
-}
+/* Why a run has no expected step: "run.key: problem". */
+struct why_not {
+    const char *key;
+    char text[1024];
+};
 
 /*
  * Evaluates run's plan on its inputs with stack st into *pr; false with
- * the reason in why (no calibration, a plan that does not apply, ...).
+ * the reason in why (no stack, no calibration, a plan that does not
+ * apply), or in d (the context could not be built).
  */
 static bool probe_open(const struct validation_run *run,
                        const struct validation_inputs *in,
                        const struct stack *st,
                        enum comm_model comm,
                        struct probe *pr,
-                       char *why,
-                       size_t size,
+                       struct why_not *why,
                        struct diag *d)
 {
     struct cost_ctx ctx;
     struct cost_result r;
     struct plan p;
     struct diag pd;
-    char at[1100];
     diag_init(&pd);
     memset(pr, 0, sizeof *pr);
     if (!st) {
-        where(run, "stack", at, sizeof at);
-        snprintf(why, size,
-                 "%.1100smissing: no stack, so no expected step (the free "
-                 "factors are the stack's)",
-                 at);
+        why->key = "stack";
+        snprintf(why->text, sizeof why->text,
+                 "missing: no stack, so no expected step (the free factors "
+                 "are the stack's)");
         return false;
     }
     if (!in->hw->cal) {
-        where(run, "hardware", at, sizeof at);
-        snprintf(why, size,
-                 "%.1100sno calibration for %.300s in the data directory's "
+        why->key = "hardware";
+        snprintf(why->text, sizeof why->text,
+                 "no calibration for %.300s in the data directory's "
                  "calibration/ (by the hardware file's name): no expected "
                  "step",
-                 at, run->hardware_path);
+                 run->hardware_path);
         return false;
     }
     if (figures_validation_plan(run, in, &p, &pd) != STATUS_OK) {
-        where(run, "plan", at, sizeof at);
-        snprintf(why, size, "%.1100s%.500s", at, pd.msg);
+        why->key = "plan";
+        snprintf(why->text, sizeof why->text, "%.500s", pd.msg);
         return false;
     }
     if (cost_ctx_init(&ctx, in->m, in->hw, comm, d) != STATUS_OK)
@@ -169,7 +162,7 @@ enum status fit_run(const struct validation_run *run,
                     struct diag *d)
 {
     struct probe pr;
-    char why[2048];
+    struct why_not why;
     int f;
     memset(out, 0, sizeof *out);
     snprintf(out->run_name, sizeof out->run_name, "%s", run->name);
@@ -179,9 +172,16 @@ enum status fit_run(const struct validation_run *run,
                         "%s: run.step_s: missing: --calibrate needs the "
                         "run's measured step_s or tflops_per_gpu",
                         run->path);
-    if (!probe_open(run, in, in->stack, comm, &pr, why, sizeof why, d))
-        return d->status != STATUS_OK ? d->status
-                                      : diag_set(d, STATUS_RANGE, "%s", why);
+    if (!probe_open(run, in, in->stack, comm, &pr, &why, d)) {
+        long line = validation_line(run, why.key);
+        if (d->status != STATUS_OK)
+            return d->status;
+        if (line > 0)
+            return diag_set(d, STATUS_RANGE, "%s:%ld: run.%s: %s", run->path,
+                            line, why.key, why.text);
+        return diag_set(d, STATUS_RANGE, "%s: run.%s: %s", run->path, why.key,
+                        why.text);
+    }
     snprintf(out->stack_name, sizeof out->stack_name, "%s",
              in->stack->spec.name);
     out->measured_s = validation_measured_step(run, pr.work.model_flops);
@@ -221,7 +221,7 @@ enum status fit_transfer(struct fit_result *r,
     for (i = 0; i < n && r->nrows < FIT_ROWS_MAX; i++) {
         struct fit_row *row = &r->rows[r->nrows];
         struct probe pr;
-        char why[2048];
+        struct why_not why;
         if (same_file(runs[i].path, r->run_path) ||
             (runs[i].measured_step_s <= 0 &&
              runs[i].measured_tflops_per_gpu <= 0))
@@ -230,13 +230,11 @@ enum status fit_transfer(struct fit_result *r,
         snprintf(row->name, sizeof row->name, "%s", runs[i].name);
         snprintf(row->path, sizeof row->path, "%s", runs[i].path);
         r->nrows++;
-        if (!probe_open(&runs[i], &in[i], in[i].stack, comm, &pr, why,
-                        sizeof why, d)) {
+        if (!probe_open(&runs[i], &in[i], in[i].stack, comm, &pr, &why, d)) {
             if (d->status != STATUS_OK)
                 return d->status;
-            /* the reason without its "path:line: " */
-            snprintf(row->note, sizeof row->note, "%.199s",
-                     strstr(why, "run.") ? strstr(why, "run.") : why);
+            snprintf(row->note, sizeof row->note, "run.%s: %.180s", why.key,
+                     why.text);
             continue;
         }
         row->measured_s =
