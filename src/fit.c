@@ -96,7 +96,7 @@ static bool probe_open(const struct validation_run *run,
 }
 
 /* The run's expected step with factor f at v. */
-static double expected_at(const struct probe *pr, int f, double v)
+static double expected_at(const struct probe *pr, enum stack_factor f, double v)
 {
     struct cost_work w = pr->work;
     struct cost_times t;
@@ -109,7 +109,7 @@ static double expected_at(const struct probe *pr, int f, double v)
 }
 
 /* The factor's value in the probe's work (the stack's). */
-static double factor_of(const struct probe *pr, int f)
+static double factor_of(const struct probe *pr, enum stack_factor f)
 {
     return f == STACK_COMPUTE_OVERHEAD ? pr->work.x.compute_overhead
                                        : pr->work.x.network_efficiency;
@@ -122,7 +122,7 @@ static double factor_of(const struct probe *pr, int f)
  * the nearer bound (*bound -1 for lo, +1 for hi).
  */
 static double solve(const struct probe *pr,
-                    int f,
+                    enum stack_factor f,
                     double lo,
                     double hi,
                     double target,
@@ -189,11 +189,12 @@ enum status fit_run(const struct validation_run *run,
     /* the factor whose 1% more overhead lengthens the step most */
     out->factor = STACK_COMPUTE_OVERHEAD;
     for (f = 0; f < STACK_FACTORS; f++) {
-        double v = factor_of(&pr, f);
-        double moved = f == STACK_COMPUTE_OVERHEAD ? v * 1.01 : v / 1.01;
-        out->sensitivity[f] = expected_at(&pr, f, moved) / pr.t.expected - 1;
+        enum stack_factor k = (enum stack_factor)f;
+        double v = factor_of(&pr, k);
+        double moved = k == STACK_COMPUTE_OVERHEAD ? v * 1.01 : v / 1.01;
+        out->sensitivity[f] = expected_at(&pr, k, moved) / pr.t.expected - 1;
         if (out->sensitivity[f] > out->sensitivity[out->factor])
-            out->factor = f;
+            out->factor = k;
     }
     stack_factor_bounds(out->factor, &out->lo, &out->hi);
     out->start = factor_of(&pr, out->factor);

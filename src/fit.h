@@ -54,12 +54,12 @@ struct fit_row {
 struct fit_result {
     char run_name[128];
     char run_path[1024];
-    char stack_name[128]; /* the run's stack */
-    int factor;           /* enum stack_factor fitted */
-    double lo, hi;        /* its bounds (the stack schema's) */
-    double start;         /* its value in the run's stack (1 unless set) */
-    double value;         /* fitted, in lo..hi */
-    int bound;            /* 0: inside; -1: stopped at lo; +1: at hi */
+    char stack_name[128];     /* the run's stack */
+    enum stack_factor factor; /* the factor fitted */
+    double lo, hi;            /* its bounds (the stack schema's) */
+    double start;             /* its value in the run's stack (1 unless set) */
+    double value;             /* fitted, in lo..hi */
+    int bound;                /* 0: inside; -1: stopped at lo; +1: at hi */
     /* step growth of the run (fraction) for 1% more overhead through
      * each factor: x 1.01 compute, / 1.01 network efficiency */
     double sensitivity[STACK_FACTORS];
