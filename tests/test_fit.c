@@ -387,6 +387,40 @@ static void test_fit_apply_sets_value_and_source(void **state)
     (void)f;
 }
 
+/* The waterfall's last bar is the fitted factors' (expected.h): on one
+ * GPU an overhead of 1.3 adds 0.3 x the compute to the step and moves no
+ * earlier bar; neutral factors hide the bar. */
+static void test_fit_waterfall_bar(void **state)
+{
+    struct fixture *f = *state;
+    struct stack copy = f->deepseek;
+    struct cost_ctx ctx;
+    struct cost_result r0, r1;
+    struct plan p;
+    double sol0, sol1, s0[EXPECTED_EFFECTS], s1[EXPECTED_EFFECTS];
+    int k;
+    util_plan(&f->moe, &f->hw, ONE_GPU, &p);
+    util_ctx(&ctx, &f->moe, &f->hw, COMM_TOPO, &p);
+    ctx.stack = &copy;
+    cost_evaluate(&ctx, &p, &r0, NULL, 0, NULL);
+    copy.spec.compute_overhead = 1.3;
+    cost_evaluate(&ctx, &p, &r1, NULL, 0, NULL);
+    cost_ctx_release(&ctx);
+    expected_waterfall(&r0.work, &f->hw, &f->moe, p.precision, &sol0, s0);
+    expected_waterfall(&r1.work, &f->hw, &f->moe, p.precision, &sol1, s1);
+    assert_near(sol1, sol0, 0);
+    for (k = 0; k < EXPECTED_FACTORS; k++)
+        assert_near(s1[k], s0[k], 0);
+    assert_near(s1[EXPECTED_FACTORS] - s1[EXPECTED_FACTORS - 1],
+                0.3 * r0.t.x_compute, 1e-12);
+    assert_near(s1[EXPECTED_FACTORS], r1.t.expected, 1e-15);
+    assert_false(expected_effect_shown(&r0.work.x, EXPECTED_FACTORS));
+    assert_true(expected_effect_shown(&r0.work.x, EXPECTED_GEMM));
+    assert_true(expected_effect_shown(&r1.work.x, EXPECTED_FACTORS));
+    assert_string_equal(expected_effect_label(EXPECTED_FACTORS),
+                        "stack factors (fitted)");
+}
+
 /* The text says which factor, whether a bound stopped it, the residual
  * and the table with its mean errors (hand-made result). */
 static void test_fit_write_text(void **state)
@@ -446,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_fit_transfer_rows),
         cmocka_unit_test(test_fit_calibrate_file),
         cmocka_unit_test(test_fit_apply_sets_value_and_source),
+        cmocka_unit_test(test_fit_waterfall_bar),
         cmocka_unit_test(test_fit_write_text),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
