@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fit.h"
+
 /* Set by the Makefile: the checkout's data and template directories, the
  * last place looked. */
 #if !defined(ROOFPLAN_DATADIR) || !defined(ROOFPLAN_TEMPLATEDIR)
@@ -240,6 +242,32 @@ static void load_expected_inputs(struct cli_config *cfg,
     if (stp && stp[0])
         in->have_stack =
             stack_load(stp, &in->stack, cfg->sets, cfg->nsets, d) == STATUS_OK;
+    if (in->have_stack)
+        in->hw.stack = &in->stack;
+}
+
+/*
+ * --calibrate RUN.ini: the stack's free factors fitted to the run (fit.h),
+ * the fit and its leave-one-out table printed (on stderr beside --json),
+ * and the fitted value given to the report's stack.
+ */
+static void calibrate(const struct cli_config *cfg,
+                      struct cli_inputs *in,
+                      const char *data_dir,
+                      const char *recipe,
+                      struct diag *d)
+{
+    struct fit_result *fr = calloc(1, sizeof *fr);
+    if (!fr) {
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        return;
+    }
+    if (fit_calibrate(cfg->calibrate_path, data_dir, recipe, cfg->comm, &in->m,
+                      &in->hw, fr, d) == STATUS_OK &&
+        (!in->have_stack || fit_apply(fr, &in->stack, d) == STATUS_OK))
+        fit_write_text(fr, in->have_stack ? &in->stack : NULL,
+                       cfg->json ? stderr : stdout);
+    free(fr);
 }
 
 enum status
@@ -275,6 +303,8 @@ cli_load_inputs(struct cli_config *cfg, struct cli_inputs *in, struct diag *d)
         diag_add(d, d3.status, "%s", d3.msg);
     if (d->status == STATUS_OK)
         load_expected_inputs(cfg, in, data_dir, def.stack, d);
+    if (d->status == STATUS_OK && cfg->calibrate_path)
+        calibrate(cfg, in, data_dir, tp, d);
     if (d->status == STATUS_OK)
         check_sets_used(cfg, d);
     return d->status;

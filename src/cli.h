@@ -42,6 +42,7 @@ struct cli_config {
     const char *training_path;    /* -t: recipe for a config.json model */
     const char *calibration_path; /* --calibration FILE */
     const char *stack_path;       /* --stack FILE */
+    const char *calibrate_path;   /* --calibrate RUN.ini */
     struct datafile_set sets[CLI_SETS_MAX];
     size_t nsets;
     enum comm_model comm;

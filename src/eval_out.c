@@ -116,6 +116,8 @@ static void expected_text(FILE *out, const struct eval_view *v)
     last = sol;
     for (k = 0; k < EXPECTED_EFFECTS; k++) {
         char label[64];
+        if (!expected_effect_shown(&r->work.x, k))
+            continue;
         snprintf(label, sizeof label, "+ %s", expected_effect_label(k));
         row(out, label, step[k] - last);
         last = step[k];
@@ -406,6 +408,8 @@ void eval_out_json(FILE *out, const struct eval_view *v)
         fprintf(out, "{\"effect\":\"speed of light\",\"seconds\":%.17g}", sol);
         last = sol;
         for (e = 0; e < EXPECTED_EFFECTS; e++) {
+            if (!expected_effect_shown(&r->work.x, e))
+                continue;
             fprintf(out, ",{\"effect\":\"%s\",\"seconds\":%.17g}",
                     expected_effect_label(e), step[e] - last);
             last = step[e];

@@ -34,6 +34,8 @@
  *   attention (ring attention overlaps by construction); per-micro-batch
  *   DP (ZeRO-2/3) with dp_grad_overlap; the step-end sync and gather with
  *   one micro-batch's compute when dp_grad_overlap / dp_param_overlap.
+ * - The stack's free factors (stack.h) come last in the waterfall: what a
+ *   fit to a measured run adds on top of every measured effect.
  */
 #include "expected.h"
 
@@ -48,10 +50,17 @@ const char *expected_effect_label(int effect)
     static const char *const labels[] = {
         "GEMM efficiency by shape",   "attention kernels",
         "elementwise and memory",     "sustained clock (power cap)",
-        "network efficiency by size", "communication not overlapped"};
+        "network efficiency by size", "communication not overlapped",
+        "stack factors (fitted)"};
     if (effect >= 0 && effect < EXPECTED_EFFECTS)
         return labels[effect];
     return "?";
+}
+
+bool expected_effect_shown(const struct expected_work *x, int effect)
+{
+    return effect != EXPECTED_FACTORS || x->compute_overhead != 1 ||
+           x->network_efficiency != 1;
 }
 
 /* The measured class of each of the model's GEMM kinds. */
@@ -327,6 +336,8 @@ void expected_fill(const struct model *m,
         return;
     copy_bps = calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12;
     x->known = true;
+    x->compute_overhead = st->spec.compute_overhead;
+    x->network_efficiency = st->spec.network_efficiency;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     comm_work(cal, st, p, rk->ct, rk->w, x);
 }
@@ -340,6 +351,8 @@ static void switch_off(const struct cost_work *w,
 {
     struct expected_work *x = &out->x;
     *out = *w;
+    if (from <= EXPECTED_FACTORS)
+        x->compute_overhead = x->network_efficiency = 1;
     if (from <= EXPECTED_GEMM)
         x->gemm_cal_s = x->gemm_sol_s;
     if (from <= EXPECTED_ATTN)

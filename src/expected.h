@@ -49,6 +49,9 @@ struct expected_work {
     /* 1 when the stack hides the sync under the last micro-batch's
      * backward (the gather under the first's forward), 0 when exposed */
     double grad_hide, param_hide;
+    /* the stack's free factors (stack.h), 1 when neutral */
+    double compute_overhead;   /* x the expected compute time */
+    double network_efficiency; /* x the links' bandwidth */
 };
 
 /* The effects of the waterfall, in the order they are added. */
@@ -59,11 +62,19 @@ enum expected_effect {
     EXPECTED_CLOCK,   /* sustained clock under the power cap */
     EXPECTED_NETWORK, /* network efficiency by message size */
     EXPECTED_EXPOSED, /* communication the stack does not overlap */
+    EXPECTED_FACTORS, /* the stack's free factors (fitted by --calibrate) */
     EXPECTED_EFFECTS
 };
 
 /* "GEMM efficiency by shape", ... : a waterfall bar's label. */
 const char *expected_effect_label(int effect);
+
+/*
+ * Whether a waterfall shows `effect` for work x: every effect but the
+ * stack's free factors, and those only when one is not neutral (an
+ * unfitted stack's waterfall reads as it did before the factors).
+ */
+bool expected_effect_shown(const struct expected_work *x, int effect);
 
 /* What one pipeline rank runs per step, as cost.c sees it. */
 struct expected_rank {

@@ -16,6 +16,7 @@
 #include "diag.h"
 
 struct calibration;
+struct stack;
 
 struct hardware_spec {
     char gpu_name[128];
@@ -63,6 +64,9 @@ struct hardware {
     /* Measured kernel and network efficiencies for the expected time
      * (borrowed; set by the caller after loading; NULL: none). */
     const struct calibration *cal;
+    /* The training stack the report's plans run (borrowed; set by the
+     * caller beside cal; NULL: none): the workbook's stack inputs. */
+    const struct stack *stack;
     /* GPUs sharing one NVLink fabric (whole hosts; the cluster's last
      * domain may hold fewer): what placement calls a node. NVL72: 72
      * GPUs, 4 per host; an HGX server: its 8. */

@@ -54,6 +54,11 @@ static const char usage_text[] =
     "                         data/calibration/ by the hardware file's name)\n"
     "      --stack FILE       training framework's overlaps (default: "
     "data/defaults.ini's)\n"
+    "      --calibrate RUN    fit the stack's free factors to one measured "
+    "run (a\n"
+    "                         data/validation-style INI); print the fit and "
+    "its\n"
+    "                         leave-one-out errors; plans run with it\n"
     "      --set SEC.KEY=VAL  override any data-file value (repeatable)\n"
     "      --comm-model topo|flat\n"
     "      --json             (eval) machine-readable output on stdout\n"
@@ -136,6 +141,9 @@ static int apply_option(struct cli_config *cfg,
     case 'k':
         cfg->stack_path = arg;
         return -1;
+    case 'F':
+        cfg->calibrate_path = arg;
+        return -1;
     case 'c': /* --csv: plans.csv is always written; kept for scripts */
         return -1;
     case 'A':
@@ -199,6 +207,7 @@ int main(int argc, char **argv)
         {"top", required_argument, NULL, 'T'},
         {"calibration", required_argument, NULL, 'K'},
         {"stack", required_argument, NULL, 'k'},
+        {"calibrate", required_argument, NULL, 'F'},
         {"threads", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     struct cli_config cfg;

@@ -4,6 +4,7 @@
 #include "stack.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OFF(member) offsetof(struct stack_spec, member)
@@ -25,6 +26,13 @@ static const struct datafile_field fields[] = {
     {"stack", "ep_a2a_overlap", DATAFILE_ENUM, OFF(ep_a2a_overlap), 0, 0, 0, false, true, NULL, "", EP_CHOICES, "what hides the MoE dispatch/combine all-to-all"},
     {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", DISPATCH_CHOICES, "kernel moving tokens to experts: NCCL all-to-all, all-gather, or DeepEP-style node-limited kernels"},
     {"stack", "delay_wgrad", DATAFILE_BOOL, OFF(delay_wgrad), 0, 0, 0, false, true, NULL, "", NULL, "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
+    /* The free factors. Bounds: the calibration times each kernel alone at
+     * its best and nccl-tests each collective alone, so a framework can
+     * only add (compute_overhead >= 1, network_efficiency <= 1); an
+     * overhead that doubles compute or quarters the bandwidth is a fault
+     * to find, not a factor to fit. */
+    {"stack", "compute_overhead", DATAFILE_DOUBLE, OFF(compute_overhead), 0, 1, 2, false, false, "1", "", NULL, "free factor on the expected compute time: kernel launch gaps, host and Python overhead, stragglers, load imbalance the calibrated kernels do not show (1: none; --calibrate fits it)"},
+    {"stack", "network_efficiency", DATAFILE_DOUBLE, OFF(network_efficiency), 0, 0.25, 1, false, false, "1", "", NULL, "free factor: share of the calibrated bus bandwidth the job's collectives get, under contention with each other and with compute (1: as measured alone; --calibrate fits it)"},
 };
 /* clang-format on */
 
@@ -35,6 +43,16 @@ const struct datafile_schema *stack_schema(void)
 {
     return &schema;
 }
+
+/* The schema key of each enum stack_factor. */
+static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
+                                                       "network_efficiency"};
+
+/* The source of a factor the file leaves out (the Assumptions sheet
+ * shows it). */
+#define NOT_FITTED                                                           \
+    "not fitted: 1, the neutral value (roofplan report --calibrate RUN.ini " \
+    "fits it to a measured run)"
 
 static const char *const p2p_keys[] = {"never", "interleaved", "always"};
 static const char *const ep_keys[] = {"none", "shared_expert", "combined_1f1b",
@@ -60,6 +78,7 @@ enum status stack_load(const char *path,
                        struct diag *d)
 {
     enum status st;
+    int f;
     memset(s, 0, sizeof *s);
     st =
         datafile_load(path, stack_schema(), &s->spec, &s->meta, sets, nsets, d);
@@ -73,6 +92,16 @@ enum status stack_load(const char *path,
         bad(s, d, "ep_a2a_overlap",
             "dualpipe needs delay_wgrad = true (DualPipe splits the backward "
             "into input and weight gradients)");
+    for (f = 0; f < STACK_FACTORS && d->status == STATUS_OK; f++) {
+        long i = datafile_field_index(stack_schema(), "stack", factor_keys[f]);
+        if (s->meta.given[i] || s->meta.source[i])
+            continue;
+        s->meta.source[i] = malloc(sizeof NOT_FITTED);
+        if (!s->meta.source[i])
+            diag_add(d, STATUS_NOMEM, "out of memory");
+        else
+            memcpy(s->meta.source[i], NOT_FITTED, sizeof NOT_FITTED);
+    }
     diag_finish(d);
     if (d->status != STATUS_OK) {
         stack_release(s);
@@ -91,6 +120,33 @@ bool stack_p2p_hidden(const struct stack *s, bool interleaved)
 {
     return s->spec.pp_p2p_overlap == STACK_P2P_ALWAYS ||
            (s->spec.pp_p2p_overlap == STACK_P2P_INTERLEAVED && interleaved);
+}
+
+const char *stack_factor_key(enum stack_factor f)
+{
+    return factor_keys[f];
+}
+
+double stack_factor_get(const struct stack_spec *s, enum stack_factor f)
+{
+    return f == STACK_COMPUTE_OVERHEAD ? s->compute_overhead
+                                       : s->network_efficiency;
+}
+
+void stack_factor_set(struct stack_spec *s, enum stack_factor f, double v)
+{
+    if (f == STACK_COMPUTE_OVERHEAD)
+        s->compute_overhead = v;
+    else
+        s->network_efficiency = v;
+}
+
+void stack_factor_bounds(enum stack_factor f, double *lo, double *hi)
+{
+    const struct datafile_field *fd =
+        &fields[datafile_field_index(stack_schema(), "stack", factor_keys[f])];
+    *lo = fd->min;
+    *hi = fd->max;
 }
 
 const char *stack_p2p_overlap_key(enum stack_p2p_overlap v)

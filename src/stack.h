@@ -12,6 +12,13 @@
  * communication is exposed. This module only loads and checks the file;
  * it knows no plan and computes no time. SMs reserved for communication
  * kernels are the hardware file's gpu.comm_sms.
+ *
+ * Besides the switches, a stack has free factors: what a real framework
+ * adds that the calibrated kernels and collectives do not show (kernel
+ * launch gaps, host-side and Python overhead, stragglers, contention
+ * between concurrent collectives). Each is bounded, and 1, the neutral
+ * value, unless the file sets it or `--calibrate` fits it to a measured
+ * run (fit.h).
  */
 #ifndef PROJ_STACK_H
 #define PROJ_STACK_H
@@ -65,6 +72,17 @@ struct stack_spec {
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
                                communication (W chunks, --delay-wgrad-compute) */
+    /* free factors (STACK_FACTORS), 1 when not fitted: */
+    double compute_overhead;   /* the expected compute time x this, 1..2 */
+    double network_efficiency; /* share of the calibrated bus bandwidth the
+                                  job's collectives get, 0.25..1 */
+};
+
+/* The free factors, in the order --calibrate considers them. */
+enum stack_factor {
+    STACK_COMPUTE_OVERHEAD,   /* larger: slower (multiplies compute) */
+    STACK_NETWORK_EFFICIENCY, /* smaller: slower (divides bandwidth) */
+    STACK_FACTORS
 };
 
 struct stack {
@@ -81,9 +99,11 @@ const struct datafile_schema *stack_schema(void);
 
 /*
  * Loads the stack file at path with the --set overrides of its [stack]
- * section. Every key is required: a stack file states each switch rather
- * than inheriting a default. Cross-key rules, after the frameworks' own:
- * dp_param_overlap needs dp_grad_overlap (Megatron-LM refuses
+ * section. Every switch is required: a stack file states each one rather
+ * than inheriting a default; a free factor the file does not set is 1 (the
+ * neutral value), with a source that says it was not fitted. Cross-key rules,
+ * after the frameworks' own: dp_param_overlap needs dp_grad_overlap
+ * (Megatron-LM refuses
  * --overlap-param-gather without --overlap-grad-reduce), and
  * ep_a2a_overlap = dualpipe needs delay_wgrad (DualPipe splits each
  * backward chunk into input and weight gradients, the W of its bubble).
@@ -110,6 +130,18 @@ void stack_release(struct stack *s);
  * schedule. (Warm-up and flush follow ramp_comm_overlap.)
  */
 bool stack_p2p_hidden(const struct stack *s, bool interleaved);
+
+/* The stack file's key of factor f ("compute_overhead"). */
+const char *stack_factor_key(enum stack_factor f);
+
+/* Factor f's value in s. */
+double stack_factor_get(const struct stack_spec *s, enum stack_factor f);
+
+/* Sets factor f of s to v (the caller keeps v within its bounds). */
+void stack_factor_set(struct stack_spec *s, enum stack_factor f, double v);
+
+/* Factor f's bounds, from the schema: *lo and *hi. */
+void stack_factor_bounds(enum stack_factor f, double *lo, double *hi);
 
 /* Stable names of the enum values, as the stack file writes them. */
 const char *stack_p2p_overlap_key(enum stack_p2p_overlap v);

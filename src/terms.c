@@ -20,6 +20,7 @@
 
 #include "calibration.h"
 #include "cost.h"
+#include "stack.h"
 #include "sweep.h"
 
 #define GIB 1073741824.0
@@ -70,6 +71,7 @@ static double clock_factor(const struct hardware *hw)
 #define MO TERMS_MODEL
 #define SW TERMS_SWEEP
 #define CA TERMS_CALIBRATION
+#define ST TERMS_STACK
 #define DE TERMS_DERIVED
 
 /* clang-format off */
@@ -97,6 +99,8 @@ static const struct terms_input inputs[] = {
     {"CLOCK_BURST_TFLOPS", CA, "clock", "burst_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
     {"CLOCK_SUSTAINED_TFLOPS", CA, "clock", "sustained_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
     {"HBM_COPY_TBPS", CA, "elementwise", "copy_tbps", "TB/s", 1e12, NULL, NULL, NULL},
+    {"COMPUTE_OVERHEAD", ST, "stack", "compute_overhead", "", 1, NULL, NULL, NULL},
+    {"NETWORK_EFFICIENCY", ST, "stack", "network_efficiency", "", 1, NULL, NULL, NULL},
 
     {"COMPUTE_DERATE", DE, NULL, NULL, "", 1, "CLOCK_DERATE", derate,
      "share of the achievable GEMM rate compute keeps (the clock derate; "
@@ -155,6 +159,8 @@ static const struct datafile_schema *schema_of(int origin)
         return sweep_schema();
     case TERMS_CALIBRATION:
         return calibration_schema();
+    case TERMS_STACK:
+        return stack_schema();
     default:
         return NULL;
     }
@@ -189,6 +195,10 @@ bool terms_input_value(const struct terms_input *in,
         if (!hw->cal)
             return false;
         spec = (const char *)&hw->cal->spec;
+    } else if (in->origin == TERMS_STACK) {
+        if (!hw->stack)
+            return false;
+        spec = (const char *)&hw->stack->spec;
     } else if (in->origin == TERMS_MODEL) {
         spec = (const char *)&m->spec;
     } else if (sf) {
@@ -310,6 +320,8 @@ bool terms_input_available(const struct terms_input *in,
     const char *f;
     if (in->origin == TERMS_CALIBRATION)
         return hw->cal != NULL;
+    if (in->origin == TERMS_STACK)
+        return hw->cal != NULL && hw->stack != NULL;
     if (in->origin != TERMS_DERIVED)
         return true;
     /* a derived name needs every input its formula names */
@@ -548,10 +560,30 @@ static double t_cost(const struct terms_env *e)
 
 /* ---- The expected step (expected.h fills w->x) ---- */
 
+/* The stack's free factors (1: neutral, and then exactly today's
+ * arithmetic): compute_overhead multiplies the expected compute,
+ * network_efficiency the links' bandwidth (not their latency). */
+
 static double x_compute(const struct terms_env *e)
 {
     const struct expected_work *x = &e->w->x;
-    return (x->gemm_cal_s + x->attn_cal_s) / e->clock + x->ew_s;
+    return ((x->gemm_cal_s + x->attn_cal_s) / e->clock + x->ew_s) *
+           x->compute_overhead;
+}
+
+/* phase_time at the links' bandwidth under the network efficiency. */
+static double x_phase_time(const struct terms_env *e,
+                           double ib,
+                           double ib_calls,
+                           double nv,
+                           double nv_calls)
+{
+    const struct hardware *hw = e->hw;
+    double eff = e->w->x.network_efficiency;
+    return max2(
+        terms_link_time(ib, ib_calls, hw->ib_bps * eff, hw->ib_latency_s),
+        terms_link_time(nv, nv_calls, hw->nvlink_bps * eff,
+                        hw->nvlink_latency_s));
 }
 
 static double x_hbm(const struct terms_env *e)
@@ -561,14 +593,18 @@ static double x_hbm(const struct terms_env *e)
 
 static double x_ib_hid(const struct terms_env *e)
 {
-    return terms_link_time(e->w->x.hid_ib, e->w->x.hid_ib_calls, e->hw->ib_bps,
+    const struct expected_work *x = &e->w->x;
+    return terms_link_time(x->hid_ib, x->hid_ib_calls,
+                           e->hw->ib_bps * x->network_efficiency,
                            e->hw->ib_latency_s);
 }
 
 static double x_nv_hid(const struct terms_env *e)
 {
-    return terms_link_time(e->w->x.hid_nv, e->w->x.hid_nv_calls,
-                           e->hw->nvlink_bps, e->hw->nvlink_latency_s);
+    const struct expected_work *x = &e->w->x;
+    return terms_link_time(x->hid_nv, x->hid_nv_calls,
+                           e->hw->nvlink_bps * x->network_efficiency,
+                           e->hw->nvlink_latency_s);
 }
 
 static double x_comm_sm(const struct terms_env *e)
@@ -583,8 +619,7 @@ static double x_comm_sm(const struct terms_env *e)
 static double x_exposed(const struct terms_env *e)
 {
     const struct expected_work *x = &e->w->x;
-    return phase_time(e->hw, x->xp_ib, x->xp_ib_calls, x->xp_nv,
-                      x->xp_nv_calls);
+    return x_phase_time(e, x->xp_ib, x->xp_ib_calls, x->xp_nv, x->xp_nv_calls);
 }
 
 static double x_core(const struct terms_env *e)
@@ -600,8 +635,8 @@ static double x_ramp(const struct terms_env *e)
 {
     const struct cost_work *w = e->w;
     return max2(e->t->x_compute, e->t->x_hbm) +
-           phase_time(e->hw, w->x.dep_ib, w->ib_dep_calls, w->x.dep_nv,
-                      w->nvlink_dep_calls);
+           x_phase_time(e, w->x.dep_ib, w->ib_dep_calls, w->x.dep_nv,
+                        w->nvlink_dep_calls);
 }
 
 static double x_bubble(const struct terms_env *e)
@@ -612,15 +647,15 @@ static double x_bubble(const struct terms_env *e)
 static double x_sync(const struct terms_env *e)
 {
     const struct cost_work *w = e->w;
-    return phase_time(e->hw, w->x.sync_ib, w->ib_sync_calls, w->x.sync_nv,
-                      w->nvlink_sync_calls);
+    return x_phase_time(e, w->x.sync_ib, w->ib_sync_calls, w->x.sync_nv,
+                        w->nvlink_sync_calls);
 }
 
 static double x_gather(const struct terms_env *e)
 {
     const struct cost_work *w = e->w;
-    return phase_time(e->hw, w->x.gather_ib, w->ib_gather_calls, w->x.gather_nv,
-                      w->nvlink_gather_calls);
+    return x_phase_time(e, w->x.gather_ib, w->ib_gather_calls, w->x.gather_nv,
+                        w->nvlink_gather_calls);
 }
 
 /* As dp_exposed, but only what the stack overlaps hides (hide 1 or 0). */
@@ -667,6 +702,9 @@ static double x_cost(const struct terms_env *e)
 
 #define IB_LAT "*IB_LATENCY_US*1E-06"
 #define NV_LAT "*NVLINK_LATENCY_US*1E-06"
+/* the expected terms' bandwidths: the links' under the network efficiency */
+#define IB_X "(IB_GBPS*NETWORK_EFFICIENCY)"
+#define NV_X "(NVLINK_GBPS*NETWORK_EFFICIENCY)"
 
 /* clang-format off */
 static const struct terms_term terms[] = {
@@ -719,31 +757,31 @@ static const struct terms_term terms[] = {
     {TERMS_DAYS, "days", "TRAINING_TOKENS/({tps}*{gpus})/86400", t_days},
     {TERMS_COST, "cost", "{days}*24*{gpus}*GPU_HOUR_USD", t_cost},
     {TERMS_X_COMPUTE, "x_compute",
-     "({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s}", x_compute},
+     "(({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s})*COMPUTE_OVERHEAD", x_compute},
     {TERMS_X_HBM, "x_hbm", "{hbm_gb}/(HBM_COPY_TBPS*1000)", x_hbm},
-    {TERMS_X_IB_HID, "x_ib_hid", "{x_ib_hid_gb}/IB_GBPS+{x_ib_hid_calls}" IB_LAT,
+    {TERMS_X_IB_HID, "x_ib_hid", "{x_ib_hid_gb}/" IB_X "+{x_ib_hid_calls}" IB_LAT,
      x_ib_hid},
     {TERMS_X_NV_HID, "x_nv_hid",
-     "{x_nv_hid_gb}/NVLINK_GBPS+{x_nv_hid_calls}" NV_LAT, x_nv_hid},
+     "{x_nv_hid_gb}/" NV_X "+{x_nv_hid_calls}" NV_LAT, x_nv_hid},
     {TERMS_X_COMM_SM, "x_comm_sm",
      "MIN({x_compute},MAX({x_ib_hid},{x_nv_hid}))*COMM_SMS/SMS", x_comm_sm},
     {TERMS_X_EXPOSED, "x_exposed",
-     "MAX({x_ib_xp_gb}/IB_GBPS+{x_ib_xp_calls}" IB_LAT ","
-     "{x_nv_xp_gb}/NVLINK_GBPS+{x_nv_xp_calls}" NV_LAT ")", x_exposed},
+     "MAX({x_ib_xp_gb}/" IB_X "+{x_ib_xp_calls}" IB_LAT ","
+     "{x_nv_xp_gb}/" NV_X "+{x_nv_xp_calls}" NV_LAT ")", x_exposed},
     {TERMS_X_CORE, "x_core",
      "MAX({x_compute}+{x_comm_sm},{x_ib_hid},{x_nv_hid},{x_hbm})+{x_exposed}",
      x_core},
     {TERMS_X_RAMP, "x_ramp",
-     "MAX({x_compute},{x_hbm})+MAX({x_ib_dep_gb}/IB_GBPS+{ib_dep_calls}" IB_LAT
-     ",{x_nv_dep_gb}/NVLINK_GBPS+{nv_dep_calls}" NV_LAT ")", x_ramp},
+     "MAX({x_compute},{x_hbm})+MAX({x_ib_dep_gb}/" IB_X "+{ib_dep_calls}" IB_LAT
+     ",{x_nv_dep_gb}/" NV_X "+{nv_dep_calls}" NV_LAT ")", x_ramp},
     {TERMS_X_BUBBLE, "x_bubble", "{bubble_coef}*{x_ramp}/{microbatches}",
      x_bubble},
     {TERMS_X_SYNC, "x_sync",
-     "MAX({x_ib_sync_gb}/IB_GBPS+{ib_sync_calls}" IB_LAT ","
-     "{x_nv_sync_gb}/NVLINK_GBPS+{nv_sync_calls}" NV_LAT ")", x_sync},
+     "MAX({x_ib_sync_gb}/" IB_X "+{ib_sync_calls}" IB_LAT ","
+     "{x_nv_sync_gb}/" NV_X "+{nv_sync_calls}" NV_LAT ")", x_sync},
     {TERMS_X_GATHER, "x_gather",
-     "MAX({x_ib_gather_gb}/IB_GBPS+{ib_gather_calls}" IB_LAT ","
-     "{x_nv_gather_gb}/NVLINK_GBPS+{nv_gather_calls}" NV_LAT ")", x_gather},
+     "MAX({x_ib_gather_gb}/" IB_X "+{ib_gather_calls}" IB_LAT ","
+     "{x_nv_gather_gb}/" NV_X "+{nv_gather_calls}" NV_LAT ")", x_gather},
     {TERMS_X_DP, "x_dp",
      "MAX(0,{x_sync}-{grad_hide}*{x_compute}*(1-{fwd_share})/{microbatches})+"
      "MAX(0,{x_gather}-{param_hide}*{x_compute}*{fwd_share}/{microbatches})",

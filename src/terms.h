@@ -48,6 +48,7 @@ enum terms_origin {
     TERMS_MODEL,       /* a key of the model file */
     TERMS_SWEEP,       /* a key of the sweep file's [report] */
     TERMS_CALIBRATION, /* a key of the hardware's calibration file */
+    TERMS_STACK,       /* a key of the training stack's file (hw->stack) */
     TERMS_DERIVED      /* a formula over other inputs */
 };
 
@@ -80,8 +81,9 @@ struct terms_input {
 
 /*
  * Whether input `in` exists for this cluster: a calibration key only with
- * a calibration (hw->cal), a derived name only when every input its
- * formula names does. A workbook defines only these.
+ * a calibration (hw->cal), a stack key only with a calibration and a
+ * stack (hw->stack: the expected step), a derived name only when every
+ * input its formula names does. A workbook defines only these.
  */
 bool terms_input_available(const struct terms_input *in,
                            const struct hardware *hw);

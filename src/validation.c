@@ -123,6 +123,7 @@ enum status validation_load(const char *path,
         }
     }
     snprintf(run->path, sizeof run->path, "%s", path);
+    memcpy(run->line, meta.line, sizeof run->line);
     snprintf(run->name, sizeof run->name, "%s", vs.name);
     snprintf(run->source, sizeof run->source, "%s",
              datafile_meta_source(&meta, 0));
@@ -143,6 +144,22 @@ enum status validation_load(const char *path,
     run->measured_mfu = vs.mfu;
     run->measured_gpu_hours_per_trillion = vs.gpu_hours_per_trillion;
     return STATUS_OK;
+}
+
+long validation_line(const struct validation_run *run, const char *key)
+{
+    long i = datafile_field_index(&schema, "run", key);
+    return i < 0 ? 0 : run->line[i];
+}
+
+double validation_measured_step(const struct validation_run *run,
+                                double model_flops)
+{
+    if (run->measured_step_s > 0)
+        return run->measured_step_s;
+    if (run->measured_tflops_per_gpu > 0)
+        return model_flops / (run->measured_tflops_per_gpu * 1e12);
+    return 0;
 }
 
 static int compare_names(const void *a, const void *b)

@@ -39,6 +39,8 @@ struct validation_run {
     double measured_tflops_per_gpu; /* 0 when not published */
     double measured_mfu;            /* fraction of the BF16 peak; 0 if none */
     double measured_gpu_hours_per_trillion; /* 0 when not published */
+    long line[DATAFILE_FIELDS_MAX];         /* per schema field: its line, 0 if
+                                               absent (validation_line) */
 };
 
 /* The schema of validation files ([run] name, model, hardware, plan and
@@ -65,6 +67,17 @@ enum status validation_load_dir(const char *data_dir,
                                 size_t max,
                                 size_t *n,
                                 struct diag *d);
+
+/* The line of [run] `key` in run's file; 0 when absent (or no such key). */
+long validation_line(const struct validation_run *run, const char *key);
+
+/*
+ * The run's measured step in seconds: its step_s when published, else
+ * its model FLOPs per GPU per step (model_flops, the run's batch on its
+ * plan) at the measured TFLOP/s per GPU; 0 when it published neither.
+ */
+double validation_measured_step(const struct validation_run *run,
+                                double model_flops);
 
 /* The model, hardware, calibration and stack a run is predicted with. */
 struct validation_inputs {

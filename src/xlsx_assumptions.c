@@ -15,6 +15,7 @@
 
 #include "calibration.h"
 #include "plans_table.h"
+#include "stack.h"
 #include "sweep.h"
 #include "terms.h"
 #include "xlsx_table.h"
@@ -280,6 +281,12 @@ static void source_of(const struct report *r, int origin, struct row *out)
         out->spec = r->hw->cal ? (const void *)&r->hw->cal->spec : NULL;
         out->schema = calibration_schema();
         out->file = "calibration";
+        break;
+    case TERMS_STACK: /* the stack's free factors, with the expected step */
+        out->meta = r->hw->stack ? &r->hw->stack->meta : NULL;
+        out->spec = r->hw->stack ? (const void *)&r->hw->stack->spec : NULL;
+        out->schema = stack_schema();
+        out->file = "stack";
         break;
     default:
         out->meta = r->sweep ? &r->sweep->meta : NULL;

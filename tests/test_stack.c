@@ -33,7 +33,8 @@ static void assert_every_value_cited(const struct stack *s)
 {
     size_t i;
     for (i = 0; i < stack_schema()->n; i++) {
-        assert_true(s->meta.given[i]); /* every key is required */
+        /* every switch is required; the free factors are not */
+        assert_true(s->meta.given[i] || !stack_schema()->fields[i].required);
         if (!*datafile_meta_source(&s->meta, i))
             fail_msg("%s: stack.%s has no source", s->meta.path,
                      stack_schema()->fields[i].key);
@@ -143,6 +144,50 @@ static void test_stack_bad_values(void **state)
                            "(required");
 }
 
+/* The free factors: 1 (neutral) with a "not fitted" source when the file
+ * leaves them out; their bounds are the schema's, [1, 2] and [0.25, 1];
+ * --set inside the bounds is taken, outside refused. */
+static void test_stack_factors_default_and_bounds(void **state)
+{
+    struct stack s;
+    struct datafile_set sets[2];
+    struct diag d;
+    double lo, hi;
+    long i;
+    (void)state;
+    load(&s, "tests/data/snap/stacks/deepseek-hai.ini");
+    assert_true(s.spec.compute_overhead == 1);
+    assert_true(s.spec.network_efficiency == 1);
+    i = datafile_field_index(stack_schema(), "stack", "compute_overhead");
+    assert_false(s.meta.given[i]);
+    assert_string_equal(datafile_meta_source(&s.meta, (size_t)i),
+                        "not fitted: 1, the neutral value (roofplan report "
+                        "--calibrate RUN.ini fits it to a measured run)");
+    stack_release(&s);
+    stack_factor_bounds(STACK_COMPUTE_OVERHEAD, &lo, &hi);
+    assert_true(lo == 1 && hi == 2);
+    stack_factor_bounds(STACK_NETWORK_EFFICIENCY, &lo, &hi);
+    assert_true(lo == 0.25 && hi == 1);
+    assert_string_equal(stack_factor_key(STACK_NETWORK_EFFICIENCY),
+                        "network_efficiency");
+
+    diag_init(&d);
+    util_set(&sets[0], "stack.compute_overhead=1.25");
+    assert_int_equal(
+        stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, sets, 1, &d),
+        STATUS_OK);
+    assert_true(stack_factor_get(&s.spec, STACK_COMPUTE_OVERHEAD) == 1.25);
+    stack_factor_set(&s.spec, STACK_NETWORK_EFFICIENCY, 0.5);
+    assert_true(s.spec.network_efficiency == 0.5);
+    stack_release(&s);
+    util_set(&sets[1], "stack.network_efficiency=1.5");
+    assert_int_not_equal(stack_load("tests/data/snap/stacks/megatron-lm.ini",
+                                    &s, &sets[1], 1, &d),
+                         STATUS_OK);
+    assert_has_line(d.msg, "--set stack.network_efficiency=1.5: expected a "
+                           "number in 0.25..1");
+}
+
 static void test_stack_keys(void **state)
 {
     (void)state;
@@ -162,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_stack_set_overrides),
         cmocka_unit_test(test_stack_cross_key_rules),
         cmocka_unit_test(test_stack_bad_values),
+        cmocka_unit_test(test_stack_factors_default_and_bounds),
         cmocka_unit_test(test_stack_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

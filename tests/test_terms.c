@@ -53,6 +53,7 @@ static int setup(void **state)
         return -1;
     }
     f.hw.cal = &f.cal;
+    f.hw.stack = &f.stack; /* its free factors are inputs too */
     f.rep = calloc(1, sizeof *f.rep);
     if (!f.rep)
         return -1;
@@ -440,16 +441,32 @@ static void test_terms_templates_match_c(void **state)
     struct cost_times t;
     struct memory mem;
     size_t i;
-    for (i = 0; i < sizeof moe_plans / sizeof moe_plans[0]; i++) {
-        plan_row(f, &f->moe, moe_plans[i], &sh, &t, &mem);
-        check_terms(&sh, &t);
-        check_memory(f, &sh, &mem);
+    int pass;
+    double neutral[sizeof moe_plans / sizeof moe_plans[0]];
+    /* the stack's free factors neutral, then fitted-like (inside their
+     * bounds), so the templates' COMPUTE_OVERHEAD and NETWORK_EFFICIENCY
+     * are checked against the C where they change the terms */
+    for (pass = 0; pass < 2; pass++) {
+        f->stack.spec.compute_overhead = pass ? 1.37 : 1;
+        f->stack.spec.network_efficiency = pass ? 0.61 : 1;
+        for (i = 0; i < sizeof moe_plans / sizeof moe_plans[0]; i++) {
+            plan_row(f, &f->moe, moe_plans[i], &sh, &t, &mem);
+            /* the overhead multiplies the whole expected compute */
+            if (pass == 0)
+                neutral[i] = t.x_compute;
+            else
+                assert_near(t.x_compute, 1.37 * neutral[i], 1e-12);
+            check_terms(&sh, &t);
+            check_memory(f, &sh, &mem);
+        }
+        for (i = 0; i < sizeof gpt_plans / sizeof gpt_plans[0]; i++) {
+            plan_row(f, &f->gpt, gpt_plans[i], &sh, &t, &mem);
+            check_terms(&sh, &t);
+            check_memory(f, &sh, &mem);
+        }
     }
-    for (i = 0; i < sizeof gpt_plans / sizeof gpt_plans[0]; i++) {
-        plan_row(f, &f->gpt, gpt_plans[i], &sh, &t, &mem);
-        check_terms(&sh, &t);
-        check_memory(f, &sh, &mem);
-    }
+    f->stack.spec.compute_overhead = 1;
+    f->stack.spec.network_efficiency = 1;
 }
 
 /* The bound's IF chain keeps the first maximum, as terms_core does:
@@ -525,6 +542,7 @@ static void test_terms_inputs_are_schema_keys(void **state)
         schema = in[i].origin == TERMS_HARDWARE      ? hardware_schema()
                  : in[i].origin == TERMS_MODEL       ? model_schema()
                  : in[i].origin == TERMS_CALIBRATION ? calibration_schema()
+                 : in[i].origin == TERMS_STACK       ? stack_schema()
                                                      : sweep_schema();
         k = datafile_field_index(schema, in[i].section, in[i].key);
         if (k < 0)

@@ -68,6 +68,31 @@ static void test_validation_load_dir(void **state)
     assert_int_equal(n, 0);
 }
 
+/* Lines of the DeepSeek-V3 file (plan on line 8, no stack key), and the
+ * measured step: its published 19.926 s, or for the Megatron run (105.75
+ * TFLOP/s, no step) the model FLOPs at that rate: 211.5 TFLOP per GPU per
+ * step is 2 s; 0 when neither is published. */
+static void test_validation_lines_and_measured_step(void **state)
+{
+    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_run none;
+    struct diag d;
+    size_t n = 0;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        validation_load_dir(SNAP, runs, VALIDATION_RUNS_MAX, &n, &d),
+        STATUS_OK);
+    assert_int_equal(validation_line(&runs[0], "plan"), 8);
+    assert_int_equal(validation_line(&runs[0], "step_s"), 10);
+    assert_int_equal(validation_line(&runs[0], "stack"), 0);
+    assert_int_equal(validation_line(&runs[0], "no_such_key"), 0);
+    assert_near(validation_measured_step(&runs[0], 1e30), 19.926, 0);
+    assert_near(validation_measured_step(&runs[2], 211.5e12), 2, 1e-15);
+    memset(&none, 0, sizeof none);
+    assert_near(validation_measured_step(&none, 1e15), 0, 0);
+}
+
 /* A run without its plan is refused with the key; an absolute model path
  * is kept as it is, a relative one joins the data directory. */
 static void test_validation_load_file(void **state)
@@ -152,6 +177,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validation_load_dir),
         cmocka_unit_test(test_validation_load_file),
+        cmocka_unit_test(test_validation_lines_and_measured_step),
         cmocka_unit_test(test_validation_load_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
