@@ -579,7 +579,12 @@ static const char *const report_files[] = {"report.xlsx",
                                            "sensitivity-nvlink.svg",
                                            "sensitivity-nvlink.pdf",
                                            "sensitivity-nvlink.gp",
-                                           "sensitivity-nvlink.dat"};
+                                           "sensitivity-nvlink.dat",
+                                           "waterfall.png",
+                                           "waterfall.svg",
+                                           "waterfall.pdf",
+                                           "waterfall.gp",
+                                           "waterfall.dat"};
 
 /*
  * What a signal must undo while a report is being made. SIGINT, SIGTERM
@@ -824,6 +829,7 @@ static enum status write_report(const struct config *cfg,
     img.memory = chart_png(&rr->charts, "memory");
     img.sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
     img.sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
+    img.waterfall = chart_png(&rr->charts, "waterfall");
     out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
     return xlsx_out_write(&rr->rep, path, &img, d);
 }

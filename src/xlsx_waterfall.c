@@ -1,0 +1,122 @@
+/*
+ * xlsx_waterfall: the waterfall table and chart in the workbook (see
+ * xlsx_waterfall.h).
+ */
+#include "xlsx_waterfall.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <xlsxwriter.h>
+
+#include "expected.h"
+
+#define IMAGE_ROW_PX 20.0 /* the default row height, 15 pt */
+
+/* One row: label, seconds, share (NAN: blank), cumulative (NAN: blank). */
+static void line(struct xlsx_book *b,
+                 lxw_worksheet *ws,
+                 size_t row,
+                 size_t col,
+                 const char *label,
+                 double s,
+                 double share,
+                 double cum,
+                 bool total)
+{
+    enum xlsx_fmt sec = total ? XLSX_FMT_SEC_BOLD : XLSX_FMT_SEC;
+    xlsx_book_str(b, ws, row, col, label,
+                  xlsx_book_fmt(b, total ? XLSX_FMT_BOLD : XLSX_FMT_LABEL));
+    xlsx_book_num(b, ws, row, col + 1, s, xlsx_book_fmt(b, sec));
+    if (!isnan(share))
+        xlsx_book_num(b, ws, row, col + 2, share,
+                      xlsx_book_fmt(b, XLSX_FMT_PCT));
+    if (!isnan(cum))
+        xlsx_book_num(b, ws, row, col + 3, cum, xlsx_book_fmt(b, sec));
+}
+
+size_t xlsx_waterfall_table(struct xlsx_book *b,
+                            lxw_worksheet *ws,
+                            size_t row,
+                            size_t col,
+                            size_t last_col)
+{
+    static const char *const head[4] = {"Effect", "Seconds", "Share of the gap",
+                                        "Cumulative (s)"};
+    const struct report *r = b->r;
+    const struct report_waterfall *w = &r->waterfall[0];
+    const struct report_waterfall *p = &r->waterfall[1];
+    char note[1400], label[96];
+    size_t k, len;
+
+    if (!w->known)
+        return row;
+    xlsx_book_str(b, ws, row++, col,
+                  "From the speed of light to the expected step (the "
+                  "recommended plan, values)",
+                  xlsx_book_fmt(b, XLSX_FMT_H2));
+    for (k = 0; k < 4; k++)
+        xlsx_book_str(b, ws, row, col + k, head[k],
+                      xlsx_book_fmt(b, XLSX_FMT_HEAD));
+    xlsx_book_height(b, ws, row++, 30);
+    line(b, ws, row++, col, "Speed of light (the floor)", w->sol, NAN, w->sol,
+         false);
+    for (k = 0; k < EXPECTED_EFFECTS; k++) {
+        snprintf(label, sizeof label, "+ %s", expected_effect_label((int)k));
+        line(b, ws, row++, col, label, w->add[k], w->share[k], w->cum[k],
+             false);
+    }
+    line(b, ws, row++, col, "Gap: all effects", w->expected - w->sol,
+         w->expected > w->sol ? 1.0 : NAN, NAN, false);
+    line(b, ws, row++, col, "Expected step", w->expected, NAN, w->expected,
+         true);
+    /* Values, and why: the effects are the time model replayed in C with
+     * one effect more switched on each time (expected_waterfall); the
+     * Plans sheet's live PLANS_EXPECTED_S is the last row's formula. */
+    snprintf(note, sizeof note,
+             "Values at the report's inputs, not live formulas: editing "
+             "Assumptions re-times PLANS_EXPECTED_S on Plans but not this "
+             "table (re-run roofplan). Each effect is what switching it on "
+             "adds to the step with the effects above it on, so the order "
+             "matters and the shares add up to 100%%. Measured rates from "
+             "the calibration %s; what overlaps from the stack file.",
+             r->hw->cal ? r->hw->cal->meta.path : "(none)");
+    if (p->known && p->measured > 0) {
+        len = strlen(note);
+        snprintf(note + len, sizeof note - len,
+                 " The published run on these inputs (%s): expected %.2f s, "
+                 "measured %.2f s (%+.0f%%; see Validation).",
+                 p->name, p->expected, p->measured,
+                 100 * (p->expected / p->measured - 1));
+    }
+    xlsx_book_merge(b, ws, row, col, last_col, note,
+                    xlsx_book_fmt(b, XLSX_FMT_NOTE_WRAP));
+    xlsx_book_height(b, ws, row++,
+                     xlsx_book_text_height(strlen(note), 190, 11));
+    return row + 1;
+}
+
+size_t xlsx_waterfall_chart(struct xlsx_book *b,
+                            lxw_worksheet *ws,
+                            size_t row,
+                            size_t col,
+                            const char *png,
+                            double scale)
+{
+    lxw_image_options io;
+    if (!png)
+        return row;
+    memset(&io, 0, sizeof io);
+    io.x_scale = io.y_scale = scale;
+    io.description = "Waterfall from the speed of light to the expected step";
+    xlsx_book_strf(b, ws, row++, col, xlsx_book_fmt(b, XLSX_FMT_H2),
+                   "From the speed of light to the expected step (chart at "
+                   "the inputs of %s)",
+                   b->r->when);
+    xlsx_book_check(b,
+                    worksheet_insert_image_opt(ws, (lxw_row_t)row,
+                                               (lxw_col_t)col, png, &io),
+                    "worksheet_insert_image (waterfall)");
+    return row + (size_t)ceil(900 * scale / IMAGE_ROW_PX) + 1;
+}
