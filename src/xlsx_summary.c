@@ -596,6 +596,11 @@ void xlsx_summary_write(struct xlsx_book *b,
 {
     const struct report *r = b->r;
     lxw_row_t breaks[3] = {0, 0, 0}; /* each chart on its page */
+    /* the effect's words over Family and Step (the expected figures'
+     * column), the seconds and share in the narrow columns after it */
+    const struct xlsx_waterfall_cols waterfall_cols = {
+        col("family"), col("bound"),   col("ratio"),
+        col("step_o"), col("bound_o"), NCOLS - 1};
     size_t row = 0, k, nbreaks = 0;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
@@ -614,7 +619,7 @@ void xlsx_summary_write(struct xlsx_book *b,
     row = links(b, ws, row) + 1;
     row = verdict(b, ws, row);
     row = key_figures(b, ws, row);
-    row = xlsx_waterfall_table(b, ws, row, col("family"), NCOLS - 1);
+    row = xlsx_waterfall_table(b, ws, row, &waterfall_cols);
     row = notes(b, ws, row);
     row = families(b, ws, row);
     if (step_png) {

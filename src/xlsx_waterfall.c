@@ -14,11 +14,40 @@
 
 #define IMAGE_ROW_PX 20.0 /* the default row height, 15 pt */
 
-/* One row: label, seconds, share (NAN: blank), cumulative (NAN: blank). */
+/* Cells first..last: one cell, or merged when they are several. */
+static void cell_str(struct xlsx_book *b,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t first,
+                     size_t last,
+                     const char *s,
+                     enum xlsx_fmt f)
+{
+    if (last > first)
+        xlsx_book_merge(b, ws, row, first, last, s, xlsx_book_fmt(b, f));
+    else
+        xlsx_book_str(b, ws, row, first, s, xlsx_book_fmt(b, f));
+}
+
+static void cell_num(struct xlsx_book *b,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     size_t first,
+                     size_t last,
+                     double v,
+                     enum xlsx_fmt f)
+{
+    if (last > first) /* the value in the first cell, the rest merged */
+        xlsx_book_merge(b, ws, row, first, last, "", xlsx_book_fmt(b, f));
+    xlsx_book_num(b, ws, row, first, v, xlsx_book_fmt(b, f));
+}
+
+/* One row: label, seconds, share (NAN: blank), cumulative (NAN: blank);
+ * a total (the speed of light, the expected step) in bold. */
 static void line(struct xlsx_book *b,
                  lxw_worksheet *ws,
                  size_t row,
-                 size_t col,
+                 const struct xlsx_waterfall_cols *c,
                  const char *label,
                  double s,
                  double share,
@@ -26,51 +55,50 @@ static void line(struct xlsx_book *b,
                  bool total)
 {
     enum xlsx_fmt sec = total ? XLSX_FMT_SEC_BOLD : XLSX_FMT_SEC;
-    xlsx_book_str(b, ws, row, col, label,
-                  xlsx_book_fmt(b, total ? XLSX_FMT_BOLD : XLSX_FMT_LABEL));
-    xlsx_book_num(b, ws, row, col + 1, s, xlsx_book_fmt(b, sec));
+    cell_str(b, ws, row, c->effect, c->seconds - 1, label,
+             total ? XLSX_FMT_LABEL : XLSX_FMT_TEXT);
+    cell_num(b, ws, row, c->seconds, c->share - 1, s, sec);
     if (!isnan(share))
-        xlsx_book_num(b, ws, row, col + 2, share,
-                      xlsx_book_fmt(b, XLSX_FMT_PCT));
+        cell_num(b, ws, row, c->share, c->cumulative - 1, share, XLSX_FMT_PCT);
     if (!isnan(cum))
-        xlsx_book_num(b, ws, row, col + 3, cum, xlsx_book_fmt(b, sec));
+        cell_num(b, ws, row, c->cumulative, c->cumulative_last, cum, sec);
 }
 
 size_t xlsx_waterfall_table(struct xlsx_book *b,
                             lxw_worksheet *ws,
                             size_t row,
-                            size_t col,
-                            size_t last_col)
+                            const struct xlsx_waterfall_cols *c)
 {
-    static const char *const head[4] = {"Effect", "Seconds", "Share of the gap",
-                                        "Cumulative (s)"};
     const struct report *r = b->r;
     const struct report_waterfall *w = &r->waterfall[0];
     const struct report_waterfall *p = &r->waterfall[1];
+    const size_t first[4] = {c->effect, c->seconds, c->share, c->cumulative};
+    const size_t last[4] = {c->seconds - 1, c->share - 1, c->cumulative - 1,
+                            c->cumulative_last};
+    static const char *const head[4] = {"Effect", "Seconds", "Share of the gap",
+                                        "Cumulative step (s)"};
     char note[1400], label[96];
     size_t k, len;
 
     if (!w->known)
         return row;
-    xlsx_book_str(b, ws, row++, col,
+    xlsx_book_str(b, ws, row++, c->effect,
                   "From the speed of light to the expected step (the "
                   "recommended plan, values)",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     for (k = 0; k < 4; k++)
-        xlsx_book_str(b, ws, row, col + k, head[k],
-                      xlsx_book_fmt(b, XLSX_FMT_HEAD));
+        cell_str(b, ws, row, first[k], last[k], head[k],
+                 k ? XLSX_FMT_HEAD : XLSX_FMT_HEAD_LEFT);
     xlsx_book_height(b, ws, row++, 30);
-    line(b, ws, row++, col, "Speed of light (the floor)", w->sol, NAN, w->sol,
-         false);
+    line(b, ws, row++, c, "Speed of light (the floor)", w->sol, NAN, w->sol,
+         true);
     for (k = 0; k < EXPECTED_EFFECTS; k++) {
         snprintf(label, sizeof label, "+ %s", expected_effect_label((int)k));
-        line(b, ws, row++, col, label, w->add[k], w->share[k], w->cum[k],
-             false);
+        line(b, ws, row++, c, label, w->add[k], w->share[k], w->cum[k], false);
     }
-    line(b, ws, row++, col, "Gap: all effects", w->expected - w->sol,
-         w->expected > w->sol ? 1.0 : NAN, NAN, false);
-    line(b, ws, row++, col, "Expected step", w->expected, NAN, w->expected,
-         true);
+    line(b, ws, row++, c, "Gap: all effects", w->expected - w->sol,
+         w->expected != w->sol ? 1.0 : NAN, NAN, false);
+    line(b, ws, row++, c, "Expected step", w->expected, NAN, w->expected, true);
     /* Values, and why: the effects are the time model replayed in C with
      * one effect more switched on each time (expected_waterfall); the
      * Plans sheet's live PLANS_EXPECTED_S is the last row's formula. */
@@ -90,7 +118,7 @@ size_t xlsx_waterfall_table(struct xlsx_book *b,
                  p->name, p->expected, p->measured,
                  100 * (p->expected / p->measured - 1));
     }
-    xlsx_book_merge(b, ws, row, col, last_col, note,
+    xlsx_book_merge(b, ws, row, c->effect, c->note_last, note,
                     xlsx_book_fmt(b, XLSX_FMT_NOTE_WRAP));
     xlsx_book_height(b, ws, row++,
                      xlsx_book_text_height(strlen(note), 190, 11));

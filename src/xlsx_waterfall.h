@@ -14,19 +14,27 @@
 
 #include "xlsx_book.h"
 
+/* Where the table goes on the sheet's grid (0-based columns, in
+ * ascending order): each field is the first column of its cells, which
+ * run up to the next one's; the cumulative step runs to cumulative_last,
+ * the heading and the note span effect..note_last. */
+struct xlsx_waterfall_cols {
+    size_t effect, seconds, share, cumulative, cumulative_last, note_last;
+};
+
 /*
- * Writes the table of b->r->waterfall[0] from row `row`: a heading in
- * column col, the header row, the speed of light, one row per effect,
- * the gap and the expected step in columns col..col+3, and a note merged
- * over col..last_col (last_col >= col + 3). Returns the row after it
- * (with a blank row); `row`, with nothing written, when the recommended
- * plan has no expected step.
+ * Writes the table of b->r->waterfall[0] from row `row` in columns c: a
+ * heading, the header row, the speed of light, one row per effect, the
+ * gap and the expected step, and a note (values, not formulas; how the
+ * bars add up; where the rates came from; the published run's expected
+ * and measured step). Returns the row after it (with a blank row);
+ * `row`, with nothing written, when the recommended plan has no
+ * expected step.
  */
 size_t xlsx_waterfall_table(struct xlsx_book *b,
                             struct lxw_worksheet *ws,
                             size_t row,
-                            size_t col,
-                            size_t last_col);
+                            const struct xlsx_waterfall_cols *c);
 
 /*
  * Inserts the chart png (the `waterfall` PNG, 1600x900) below a heading
