@@ -57,17 +57,18 @@ static void block(const struct report_waterfall *w, struct plot_text *dat)
                      w->expected);
 }
 
-/* "name" cut to NAME_SHOWN bytes at a character boundary, with "..." */
-static void shorten(const char *name, char *buf, size_t size)
+/* name cut to NAME_SHOWN bytes at a character boundary, with "...". */
+static void shorten(const char *name, char buf[NAME_SHOWN + 4])
 {
     size_t n = strlen(name), cut = NAME_SHOWN;
-    if (n <= NAME_SHOWN || size < NAME_SHOWN + 4) {
-        snprintf(buf, size, "%s", name);
+    if (n <= NAME_SHOWN) {
+        memcpy(buf, name, n + 1);
         return;
     }
     while (cut > 0 && ((unsigned char)name[cut] & 0xC0) == 0x80)
         cut--; /* not inside a UTF-8 sequence */
-    snprintf(buf, size, "%.*s...", (int)cut, name);
+    memcpy(buf, name, cut);
+    memcpy(buf + cut, "...", 4);
 }
 
 /* The plan in PLAN syntax without what the title says (the GPUs) and the
@@ -136,7 +137,7 @@ static void
 sentences(const struct report *r, bool two, struct plot_template_vars *v)
 {
     const struct report_waterfall *w = &r->waterfall[0], *p = &r->waterfall[1];
-    char text[640], what[256], plan[256], name[NAME_SHOWN + 8];
+    char text[640], what[256], plan[256], name[NAME_SHOWN + 4];
     double gap = w->expected - w->sol;
 
     snprintf(what, sizeof what,
@@ -167,7 +168,7 @@ sentences(const struct report *r, bool two, struct plot_template_vars *v)
     snprintf(text, sizeof text, "Recommended plan (%s)",
              r->headline.plan.family);
     plot_template_set_str(v, "PANEL1", text);
-    shorten(two ? p->name : "", name, sizeof name);
+    shorten(two ? p->name : "", name);
     snprintf(text, sizeof text, "Published run: %s", name);
     plot_template_set_str(v, "PANEL2", two ? text : "");
     if (two && p->measured > 0)
