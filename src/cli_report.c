@@ -117,7 +117,12 @@ static const char *const report_files[] = {"report.xlsx",
                                            "sensitivity-nvlink.svg",
                                            "sensitivity-nvlink.pdf",
                                            "sensitivity-nvlink.gp",
-                                           "sensitivity-nvlink.dat"};
+                                           "sensitivity-nvlink.dat",
+                                           "waterfall.png",
+                                           "waterfall.svg",
+                                           "waterfall.pdf",
+                                           "waterfall.gp",
+                                           "waterfall.dat"};
 
 /* ---- The signal guard (struct cli_guard, cli.h) ---- */
 
@@ -350,6 +355,7 @@ static enum status write_report(const struct cli_config *cfg,
     img.memory = chart_png(&rr->charts, "memory");
     img.sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
     img.sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
+    img.waterfall = chart_png(&rr->charts, "waterfall");
     out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
     return xlsx_out_write(&rr->rep, path, &img, d);
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "eval_out.h"
+#include "figures_waterfall.h"
 #include "rank.h"
 #include "sweep.h"
 #include "terms.h"
@@ -265,6 +266,12 @@ static enum status predict(struct report *r,
     v->measured_mfu = run->measured_mfu;
     v->measured_gpu_hours_per_trillion = run->measured_gpu_hours_per_trillion;
     v->current = in->current;
+    if (in->hw->cal)
+        snprintf(v->calibration_path, sizeof v->calibration_path, "%s",
+                 in->hw->cal->meta.path);
+    if (in->stack)
+        snprintf(v->stack_path, sizeof v->stack_path, "%s",
+                 in->stack->meta.path);
 
     diag_init(&why);
     *applies = figures_validation_plan(run, in, &v->plan, &why) == STATUS_OK;
@@ -1375,6 +1382,7 @@ figures_views(struct report *r, struct cost_ctx *other, struct diag *d)
     baseline_curves(r);
     if (headline(r, other, d) != STATUS_OK)
         return d->status;
+    figures_waterfall(r);
     baseline_sentence(r);
     notes(r);
     if (r->baseline.family >= 0 && !r->baseline.fits) {

@@ -8,10 +8,13 @@
  * the ties, the headline and the sentence on why the baseline (FSDP)
  * loses, the families' colours, crossovers and sentences, the roofline
  * points, roofs and axis ranges, the families each chart shows, the
- * sensitivity curves with the baseline re-timed, and the bars.
+ * sensitivity curves with the baseline re-timed, the bars, and the
+ * waterfalls from the speed of light to the expected step
+ * (figures_waterfall).
  *
- * Calls: cost, terms, plan, sweep, validation (its runs and inputs,
- * already read), eval_out_verdict (the verdict sentence of `eval`).
+ * Calls: cost, terms, plan, sweep, figures_waterfall, validation (its
+ * runs and inputs, already read), eval_out_verdict (the verdict sentence
+ * of `eval`).
  */
 #ifndef PROJ_FIGURES_H
 #define PROJ_FIGURES_H
@@ -67,7 +70,8 @@ enum status figures_validations(struct report *r,
  * (r->plans_sheet fitting plans and every family's best; every kept plan
  * with r->all_plans), the recommended plan and its headline, the
  * baseline (r->sweep's [report] baseline), colours, crossovers,
- * sentences, rooflines, native chart picks, bars and sensitivity charts.
+ * sentences, rooflines, native chart picks, bars, sensitivity charts and
+ * the waterfalls of the recommended plan and the published run.
  * other (the other communication model) is prepared here for every
  * layout of r->sweep and re-evaluates the fitting kept plans to name the
  * fastest under that model. Allocates r->sheet, r->points and

@@ -2,8 +2,8 @@
  * plot_charts: one chart = fill its placeholders and data, read its
  * template, expand, write the data file and then the script.
  *
- * May call: plot_roofline, plot_bars, plot_sensitivity, plot_template,
- * plot_text, report, diag, libc.
+ * May call: plot_roofline, plot_bars, plot_sensitivity, plot_waterfall,
+ * plot_template, plot_text, report, diag, libc.
  */
 #include "plot_charts.h"
 
@@ -19,16 +19,24 @@
 #include "plot_sensitivity.h"
 #include "plot_template.h"
 #include "plot_text.h"
+#include "plot_waterfall.h"
 
 #define PATH_MAX_CHARS 1100 /* a template path: tdir + name + ".gp.in" */
 
+#define WATERFALL 6 /* the chart a report may not have */
+
 static const char *const chart_names[PLOT_CHARTS] = {
-    "roofline-ib", "roofline-nvlink", "step-breakdown",
-    "memory",      "sensitivity-ib",  "sensitivity-nvlink"};
+    "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
+    "sensitivity-ib", "sensitivity-nvlink", "waterfall"};
 
 const char *plot_charts_name(size_t c)
 {
     return c < PLOT_CHARTS ? chart_names[c] : "";
+}
+
+bool plot_charts_wanted(const struct report *r, size_t c)
+{
+    return c < PLOT_CHARTS && (c != WATERFALL || plot_waterfall_wanted(r));
 }
 
 /* Placeholders every template has: footer, output and data paths. */
@@ -107,6 +115,9 @@ static void fill(const struct report *r,
         break;
     case 3:
         plot_bars_fill_memory(r, v, dat);
+        break;
+    case WATERFALL:
+        plot_waterfall_fill(r, v, dat);
         break;
     default:
         plot_sensitivity_fill(r, c == 4, v, dat);

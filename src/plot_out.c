@@ -74,15 +74,16 @@ static void unwind(struct plot_job *job)
 
 /* Spawns gnuplot on every chart's script, stopping at the first failure
  * or at a plot_out_abort(). */
-static enum status spawn_all(struct plot_job *job, struct diag *d)
+static enum status
+spawn_all(struct plot_job *job, const struct plot_files *out, struct diag *d)
 {
     size_t c;
-    for (c = 0; c < PLOT_CHARTS; c++) {
+    for (c = 0; c < job->nruns; c++) {
         char script[64];
         enum status st;
         if (atomic_load(&job->stop))
             break;
-        snprintf(script, sizeof script, "%s.gp", plot_charts_name(c));
+        snprintf(script, sizeof script, "%s.gp", out->chart[c].name);
         st = plot_run_spawn(&job->runs[c], job->gnuplot, job->dir, script,
                             job->timeout_s, d);
         if (st != STATUS_OK) {
@@ -95,7 +96,7 @@ static enum status spawn_all(struct plot_job *job, struct diag *d)
         if (atomic_load(&job->stop))
             break;
     }
-    if (c < PLOT_CHARTS || atomic_load(&job->stop)) {
+    if (c < job->nruns || atomic_load(&job->stop)) {
         unwind(job);
         return diag_set(d, STATUS_PLOT,
                         "%s: gnuplot was stopped before the charts were drawn",
@@ -120,6 +121,7 @@ enum status plot_out_start(const struct report *r,
     /* Every field but `stop` (see the header). */
     for (c = 0; c < PLOT_CHARTS; c++)
         plot_run_init(&job->runs[c]);
+    job->nruns = 0;
     job->started = false;
     job->gnuplot[0] = '\0';
     memset(job->before, 0, sizeof job->before);
@@ -129,8 +131,10 @@ enum status plot_out_start(const struct report *r,
         sizeof job->dir)
         return diag_set(d, STATUS_IO, "%s: path too long", dir);
     for (c = 0; c < PLOT_CHARTS; c++) {
-        struct plot_chart *pc = &out->chart[c];
+        struct plot_chart *pc = &out->chart[out->ncharts];
         enum status st;
+        if (!plot_charts_wanted(r, c))
+            continue;
         snprintf(pc->name, sizeof pc->name, "%s", plot_charts_name(c));
         if (path_join(pc->script, dir, pc->name, ".gp", d) != STATUS_OK ||
             path_join(pc->data, dir, pc->name, ".dat", d) != STATUS_OK)
@@ -139,13 +143,14 @@ enum status plot_out_start(const struct report *r,
             char img[PLOT_PATH_MAX];
             if (path_join(img, dir, pc->name, image_ext[k], d) != STATUS_OK)
                 return d->status;
-            job->before[c][k] = stamp(img);
+            job->before[out->ncharts][k] = stamp(img);
         }
         st = plot_charts_write(r, c, tdir, pc->script, pc->data, d);
         if (st != STATUS_OK)
             return st;
         out->ncharts++;
     }
+    job->nruns = out->ncharts;
     if (!plot_run_find(prog, getenv("PATH"), job->gnuplot,
                        sizeof job->gnuplot)) {
         out->gnuplot_missing = true;
@@ -157,7 +162,7 @@ enum status plot_out_start(const struct report *r,
         return STATUS_OK;
     }
     job->started = true;
-    return spawn_all(job, d);
+    return spawn_all(job, out, d);
 }
 
 /* One chart's verdict from its run; fills pc's image paths when drawn. */
@@ -209,8 +214,8 @@ plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d)
     if (!job->started)
         return STATUS_OK; /* no gnuplot: the warning says so */
     job->started = false;
-    plot_run_wait(job->runs, PLOT_CHARTS);
-    for (c = 0; c < PLOT_CHARTS; c++)
+    plot_run_wait(job->runs, job->nruns);
+    for (c = 0; c < job->nruns; c++)
         check_chart(job, c, &out->chart[c], d);
     st = d->status;
     out->rendered = st == STATUS_OK;

@@ -51,7 +51,9 @@ struct plot_chart {
 };
 
 struct plot_files {
-    struct plot_chart chart[PLOT_CHARTS]; /* plot_charts_name() order */
+    /* the charts the report has (plot_charts_wanted), in
+     * plot_charts_name() order: ncharts of them */
+    struct plot_chart chart[PLOT_CHARTS];
     size_t ncharts;
     bool rendered;        /* gnuplot drew every chart's PNG and SVG */
     bool gnuplot_missing; /* no gnuplot on PATH: scripts and data only */
@@ -68,26 +70,28 @@ struct plot_stamp {
 
 /*
  * gnuplot runs in flight between plot_out_start() and _finish(). The
- * caller owns it; runs[c] is chart c's gnuplot: runs[c].pid its process
- * (and process group), runs[c].running whether it is still out (an
- * atomic: read it with atomic_load).
+ * caller owns it; runs[i] is the gnuplot of out->chart[i] (i < nruns):
+ * runs[i].pid its process (and process group), runs[i].running whether
+ * it is still out (an atomic: read it with atomic_load).
  */
 struct plot_job {
     struct plot_run runs[PLOT_CHARTS];
+    size_t nruns; /* the charts written, out->ncharts */
     char dir[PLOT_PATH_MAX];
     char gnuplot[PLOT_PATH_MAX]; /* absolute path of the program spawned */
     double timeout_s;
     bool started;     /* gnuplot was found and spawned; _finish not yet run */
     atomic_bool stop; /* plot_out_abort() was called: spawn nothing more */
-    struct plot_stamp before[PLOT_CHARTS][PLOT_IMAGES];
+    struct plot_stamp before[PLOT_CHARTS][PLOT_IMAGES]; /* by runs[] */
 };
 
 /*
  * Writes the charts of r into the existing directory dir:
- * roofline-ib, roofline-nvlink, step-breakdown, memory, sensitivity-ib and
- * sensitivity-nvlink,
+ * roofline-ib, roofline-nvlink, step-breakdown, memory, sensitivity-ib,
+ * sensitivity-nvlink and, when the recommended plan has an expected
+ * step, waterfall (without one: no waterfall file, and no error),
  * each as <name>.dat and <name>.gp, then renders them with gnuplot (all
- * six at once, each under opt->timeout_s from its start). opt may be
+ * at once, each under opt->timeout_s from its start). opt may be
  * NULL (defaults). out receives the paths written. Nothing in dir is
  * removed; files of these names are overwritten (never through a
  * symbolic link).

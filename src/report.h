@@ -20,6 +20,7 @@
 
 #include "comm.h"
 #include "cost.h"
+#include "expected.h"
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
@@ -239,6 +240,30 @@ struct report_sens_chart {
     char line2[REPORT_TEXT];
 };
 
+/*
+ * A waterfall from the speed of light to the expected step of one plan
+ * (figures: expected_waterfall on the plan's work): effect k's bar is
+ * what switching it on adds to the step with the effects before it on,
+ * so the bars sum to expected - sol. An effect may subtract (a GEMM
+ * shape measured faster than the achievable rate).
+ */
+struct report_waterfall {
+    bool known;       /* the plan has an expected step */
+    struct plan plan; /* the plan it is of */
+    char name[128];   /* "recommended plan" or the published run's name */
+    double sol;       /* s: the speed of light (no effect on) */
+    double add[EXPECTED_EFFECTS];   /* s: what each effect adds, in order */
+    double cum[EXPECTED_EFFECTS];   /* s: the step with effects 0..k on */
+    double share[EXPECTED_EFFECTS]; /* add / (expected - sol); 0: no gap */
+    double expected;                /* s: cum[EXPECTED_EFFECTS - 1] */
+    int largest;                    /* the effect that adds most */
+    int effects;     /* the effects shown, 0..effects-1: all, or all but the
+                      * stack's factors when they are neutral (1) */
+    double measured; /* s: the published run's measured step (or its
+                        TFLOP/s as a step); 0: none */
+    bool measured_from_tflops; /* the run published TFLOP/s, not a step */
+};
+
 /* A published measured run and the prediction for it. */
 struct report_validation {
     char name[128]; /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
@@ -269,6 +294,10 @@ struct report_validation {
     double measured_step_eq; /* the measured step, or model FLOPs per GPU
                                 per step / measured TFLOP/s; 0 if neither */
     bool holds; /* every completion's SOL is at or below the measured */
+    /* The files its expected step came from (predicted.work.x.known):
+     * the calibration (its hardware file's, by name) and the stack (its
+     * framework's, named in the run's file); "" when none. */
+    char calibration_path[1024], stack_path[1024];
 };
 
 struct report_input {
@@ -379,6 +408,10 @@ struct report {
 
     /* Sensitivity: [0] IB, [1] NVLink. */
     struct report_sens_chart sens[2];
+
+    /* From the speed of light to the expected step: [0] the recommended
+     * plan, [1] the published run on these inputs (figures_waterfall). */
+    struct report_waterfall waterfall[2];
 };
 
 /*

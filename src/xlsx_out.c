@@ -41,11 +41,12 @@ enum sheet {
 static enum status
 check_images(const struct xlsx_images *img, const char *path, struct diag *d)
 {
-    const char *png[6] = {img->roofline_ib,    img->roofline_nvlink,
+    const char *png[7] = {img->roofline_ib,    img->roofline_nvlink,
                           img->step_breakdown, img->memory,
-                          img->sensitivity_ib, img->sensitivity_nvlink};
+                          img->sensitivity_ib, img->sensitivity_nvlink,
+                          img->waterfall};
     size_t i;
-    for (i = 0; i < 6; i++)
+    for (i = 0; i < 7; i++)
         if (png[i] && access(png[i], R_OK) != 0)
             return diag_set(d, STATUS_IO, "%s: cannot embed %s: %s", path,
                             png[i], strerror(errno));
@@ -62,7 +63,7 @@ enum status xlsx_out_write(const struct report *r,
         XLSX_PLANS_SHEET,      XLSX_MEMORY_SHEET,      XLSX_COMM_SHEET,
         XLSX_ROOFLINE_SHEET,   XLSX_SENSITIVITY_SHEET, XLSX_REJECTED_SHEET,
         XLSX_VALIDATION_SHEET, XLSX_ABOUT_SHEET};
-    const struct xlsx_images none = {NULL, NULL, NULL, NULL, NULL, NULL};
+    const struct xlsx_images none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     struct lxw_worksheet *ws[NSHEETS];
     struct xlsx_book b;
     char subject[400];
@@ -96,7 +97,8 @@ enum status xlsx_out_write(const struct report *r,
         xlsx_small_validation(&b, ws[VALIDATION]);
         xlsx_small_about(&b, ws[ABOUT]);
         xlsx_small_glossary(&b, ws[GLOSSARY]);
-        xlsx_summary_write(&b, ws[SUMMARY], images->step_breakdown);
+        xlsx_summary_write(&b, ws[SUMMARY], images->step_breakdown,
+                           images->waterfall);
         xlsx_roofline_write(&b, ws[ROOFLINE], images->roofline_ib,
                             images->roofline_nvlink);
     }

@@ -24,6 +24,7 @@ struct xlsx_images {
     const char *memory;             /* on the Memory sheet */
     const char *sensitivity_ib;     /* on the Sensitivity sheet */
     const char *sensitivity_nvlink; /* on the Sensitivity sheet */
+    const char *waterfall;          /* on the Summary sheet */
 };
 
 /* A Plans sheet above this many rows is written in libxlsxwriter's
@@ -50,7 +51,7 @@ struct xlsx_images {
  * xl/worksheets/sheet3.xml (disk full?)"); or STATUS_XLSX ("path:
  * <libxlsxwriter call>: <lxw_strerror>").
  *
- *   struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL};
+ *   struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
  *   xlsx_out_write(&rep, "out/report.xlsx", &img, &d);
  */
 enum status xlsx_out_write(const struct report *r,

@@ -196,16 +196,22 @@ enum val_id {
     V_M_STEP,
     V_P_STEP,
     V_RATIO,
+    V_X_STEP,
+    V_X_ERR,
     V_M_TFLOPS,
     V_P_TFLOPS,
+    V_X_TFLOPS,
     V_M_MFU,
     V_P_MFU,
+    V_X_MFU,
     V_M_GPUH,
     V_P_GPUH,
     V_OK,
     V_BOUND,
     V_FITS,
-    V_RANK
+    V_RANK,
+    V_CAL,
+    V_STACK
 };
 
 /* clang-format off */
@@ -213,22 +219,36 @@ static const struct xlsx_column val_cols[] = {
     {"run", "Run", "", XLSX_FMT_LABEL_WRAP, 0, 34, NULL, V_RUN},
     {"gpus", "GPUs", "", XLSX_FMT_CNT, 0, 10, NULL, V_GPUS},
     {"m_step", "Measured step", "s", XLSX_FMT_SEC, 0, 10, NULL, V_M_STEP},
-    {"p_step", "Predicted step", "s", XLSX_FMT_SEC, 0, 10, NULL, V_P_STEP},
-    {"ratio", "Measured / predicted", "", XLSX_FMT_RAT, 0, 10, NULL, V_RATIO},
+    {"p_step", "Speed-of-light step", "s", XLSX_FMT_SEC, 0, 10, NULL,
+     V_P_STEP},
+    {"ratio", "Measured / speed of light", "", XLSX_FMT_RAT, 0, 10, NULL,
+     V_RATIO},
+    {"x_step", "Expected step", "s", XLSX_FMT_SEC, 0, 10, NULL, V_X_STEP},
+    {"x_err", "Expected vs measured", "", XLSX_FMT_PCT, 0, 10, NULL,
+     V_X_ERR},
     {"m_tflops", "Measured TFLOP/s per GPU", "", XLSX_FMT_CNT, 0, 10, NULL,
      V_M_TFLOPS},
-    {"p_tflops", "Predicted TFLOP/s per GPU", "", XLSX_FMT_CNT, 0, 10, NULL,
-     V_P_TFLOPS},
+    {"p_tflops", "Speed-of-light TFLOP/s per GPU", "", XLSX_FMT_CNT, 0, 10,
+     NULL, V_P_TFLOPS},
+    {"x_tflops", "Expected TFLOP/s per GPU", "", XLSX_FMT_CNT, 0, 10, NULL,
+     V_X_TFLOPS},
     {"m_mfu", "Measured MFU", "", XLSX_FMT_PCT, 0, 10, NULL, V_M_MFU},
-    {"p_mfu", "Predicted MFU", "", XLSX_FMT_PCT, 0, 10, NULL, V_P_MFU},
+    {"p_mfu", "Speed-of-light MFU", "", XLSX_FMT_PCT, 0, 10, NULL, V_P_MFU},
+    {"x_mfu", "Expected MFU", "", XLSX_FMT_PCT, 0, 10, NULL, V_X_MFU},
     {"m_gpuh", "Measured GPU-h per 1T tokens", "", XLSX_FMT_CNT, 0, 10, NULL,
      V_M_GPUH},
-    {"p_gpuh", "Predicted GPU-h per 1T tokens", "", XLSX_FMT_CNT, 0, 10, NULL,
-     V_P_GPUH},
-    {"ok", "Not slower than reality", "", XLSX_FMT_OK, 0, 10, NULL, V_OK},
-    {"bound", "Predicted bound", "", XLSX_FMT_TEXT, 0, 10, NULL, V_BOUND},
+    {"p_gpuh", "Speed-of-light GPU-h per 1T tokens", "", XLSX_FMT_CNT, 0, 10,
+     NULL, V_P_GPUH},
+    {"ok", "Speed of light not slower than reality", "", XLSX_FMT_OK, 0, 10,
+     NULL, V_OK},
+    {"bound", "Speed-of-light bound", "", XLSX_FMT_TEXT, 0, 10, NULL,
+     V_BOUND},
     {"fits", "Fits", "", XLSX_FMT_BOOL, 0, 10, NULL, V_FITS},
     {"rank", "Rank here", "", XLSX_FMT_CNT, 0, 10, NULL, V_RANK},
+    {"cal", "Calibration file (expected)", "", XLSX_FMT_SMALL, 0, 22, NULL,
+     V_CAL},
+    {"stack", "Stack file (expected)", "", XLSX_FMT_SMALL, 0, 22, NULL,
+     V_STACK},
 };
 /* clang-format on */
 #define VAL_COLS (sizeof val_cols / sizeof val_cols[0])
@@ -239,6 +259,7 @@ struct val_row {
     const struct report_validation *v;
     double tflops; /* predicted, per GPU */
     bool ok;       /* not slower than the measured run */
+    bool expected; /* the run has an expected step */
 };
 
 /* A measured figure, or "n/a" when the run did not publish it (0). */
@@ -256,6 +277,14 @@ static void yes_no(bool ok, const char *y, const char *n, struct xlsx_value *o)
 {
     text(o, ok ? y : n);
     o->fmt = ok ? XLSX_FMT_OK : XLSX_FMT_BAD;
+}
+
+/* A file the expected step came from, or "none". */
+static void file_or_none(const char *path, struct xlsx_value *out)
+{
+    text(out, path[0] ? path : "none");
+    if (!path[0])
+        out->fmt = XLSX_FMT_NA;
 }
 
 static void val_get(const void *item, int id, struct xlsx_value *out)
@@ -281,6 +310,30 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
             number(out, v->measured_step_s / p->t.step);
         else
             measured(0, out);
+        break;
+    case V_X_STEP:
+        measured(vr->expected ? p->t.expected : 0, out);
+        break;
+    case V_X_ERR: /* the step's error, from TFLOP/s without a step */
+        if (vr->expected && v->measured_step_eq > 0)
+            number(out, p->t.expected / v->measured_step_eq - 1);
+        else
+            measured(0, out);
+        break;
+    case V_X_TFLOPS:
+        measured(vr->expected ? p->work.model_flops / p->t.expected / 1e12 : 0,
+                 out);
+        break;
+    case V_X_MFU: /* of the BF16 peak, as the measured and SOL columns */
+        measured(vr->expected ? p->t.mfu_bf16_peak * p->t.step / p->t.expected
+                              : 0,
+                 out);
+        break;
+    case V_CAL:
+        file_or_none(v->calibration_path, out);
+        break;
+    case V_STACK:
+        file_or_none(v->stack_path, out);
         break;
     case V_M_TFLOPS:
         measured(v->measured_tflops_per_gpu, out);
@@ -326,6 +379,17 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
 static const struct xlsx_table val_table = {val_cols, VAL_COLS, XLSX_FMT_HEAD,
                                             val_get};
 
+/* A note merged over the table's width, its row tall enough. */
+static void note_row(struct xlsx_book *b,
+                     struct lxw_worksheet *ws,
+                     size_t row,
+                     const char *text_)
+{
+    xlsx_book_merge(b, ws, row, 0, VAL_COLS - 1, text_,
+                    xlsx_book_fmt(b, XLSX_FMT_NOTE_WRAP));
+    xlsx_book_height(b, ws, row, xlsx_book_text_height(strlen(text_), 230, 11));
+}
+
 /* Not slower than reality: by the first figure the run published. */
 static bool not_slower(const struct report_validation *v, double tflops)
 {
@@ -350,15 +414,25 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
     xlsx_book_str(b, ws, row++, at,
                   "Validation against published measured runs",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
-    xlsx_book_str(b, ws, row++, at,
-                  "A speed-of-light prediction must not be slower than a "
-                  "real run: measured / predicted step >= 1 (or predicted "
-                  "TFLOP/s and MFU at or above the measured ones). MFU is "
-                  "against the BF16 peak.",
-                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    note_row(b, ws, row++,
+             "A speed-of-light prediction must not be slower than a real "
+             "run: measured / speed-of-light step >= 1 (or its TFLOP/s and "
+             "MFU at or above the measured ones). MFU is against the BF16 "
+             "peak. Expected: on real kernels and network; expected vs "
+             "measured = expected step / measured step - 1 (the measured "
+             "step from the measured TFLOP/s per GPU where the run "
+             "published no step).");
+    note_row(b, ws, row++,
+             "Which inputs came from where: each run's model and hardware "
+             "files are the ones its validation file names (below the "
+             "run); its calibration is the measured file for that hardware "
+             "(data/calibration, by the hardware file's name) and its stack "
+             "the framework file its validation file names (both in the "
+             "last columns). None of these was fitted to the measured runs "
+             "on this sheet.");
     row++;
     xlsx_table_header(b, ws, &val_table, row);
-    xlsx_book_height(b, ws, row++, 46);
+    xlsx_book_height(b, ws, row++, 62);
     xlsx_book_freeze(b, ws, row, at + 1);
     if (r->nvalidations == 0)
         xlsx_book_str(b, ws, row++, at, "No validation runs (data/validation).",
@@ -371,6 +445,7 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
         vr.v = v;
         vr.tflops = p->work.model_flops / p->t.step / 1e12;
         vr.ok = not_slower(v, vr.tflops);
+        vr.expected = p->work.x.known && p->t.expected > 0;
         xlsx_table_row(b, ws, &val_table, row, &vr);
         xlsx_book_height(b, ws, row++,
                          xlsx_book_text_height(strlen(v->name), RUN_WRAP, 11));

@@ -18,6 +18,7 @@
 
 #include "plans_table.h"
 #include "xlsx_table.h"
+#include "xlsx_waterfall.h"
 
 #define GIB 1073741824.0
 
@@ -590,10 +591,17 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 
 void xlsx_summary_write(struct xlsx_book *b,
                         lxw_worksheet *ws,
-                        const char *step_png)
+                        const char *step_png,
+                        const char *waterfall_png)
 {
     const struct report *r = b->r;
-    size_t row = 0, k;
+    lxw_row_t breaks[3] = {0, 0, 0}; /* each chart on its page */
+    /* the effect's words over Family and Step (the expected figures'
+     * column), the seconds and share in the narrow columns after it */
+    const struct xlsx_waterfall_cols waterfall_cols = {
+        col("family"), col("bound"),   col("ratio"),
+        col("step_o"), col("bound_o"), NCOLS - 1};
+    size_t row = 0, k, nbreaks = 0;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
     xlsx_book_page(b, ws, true);
@@ -611,13 +619,12 @@ void xlsx_summary_write(struct xlsx_book *b,
     row = links(b, ws, row) + 1;
     row = verdict(b, ws, row);
     row = key_figures(b, ws, row);
+    row = xlsx_waterfall_table(b, ws, row, &waterfall_cols);
     row = notes(b, ws, row);
     row = families(b, ws, row);
     if (step_png) {
         lxw_image_options io;
-        lxw_row_t breaks[] = {(lxw_row_t)row, 0}; /* the chart on its page */
-        xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
-                        "worksheet_set_h_pagebreaks");
+        breaks[nbreaks++] = (lxw_row_t)row;
         memset(&io, 0, sizeof io);
         io.x_scale = io.y_scale = 0.8;
         io.description = "Step-time breakdown per family";
@@ -631,6 +638,14 @@ void xlsx_summary_write(struct xlsx_book *b,
                         "worksheet_insert_image (step breakdown)");
         row += 37; /* 720 px */
     }
+    if (waterfall_png) {
+        breaks[nbreaks++] = (lxw_row_t)row;
+        row =
+            xlsx_waterfall_chart(b, ws, row, col("family"), waterfall_png, 0.8);
+    }
+    if (nbreaks > 0)
+        xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
+                        "worksheet_set_h_pagebreaks");
     xlsx_book_print_area(b, ws, 0, row, NCOLS - 1);
     worksheet_activate(ws);
 }

@@ -6,8 +6,11 @@
  * directory is left with (nothing removed, no symbolic link followed).
  *
  * The report is a narrow sweep of DeepSeek-V3 on H800 (a few hundred
- * plans). ROOFPLAN_GOLDEN_UPDATE=1 rewrites the golden files instead of
- * comparing (`make golden`).
+ * plans), once at the speed of light only (no calibration: no waterfall
+ * chart, and no file of it) and once with the H800 calibration and
+ * DeepSeek's stack (the snapshots in tests/data/snap), which adds the
+ * waterfall. ROOFPLAN_GOLDEN_UPDATE=1 rewrites the golden files instead
+ * of comparing (`make golden`).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,11 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calibration.h"
 #include "cost.h"
 #include "datafile.h"
 #include "plot_out.h"
 #include "test_util.h"
 #include "report.h"
+#include "stack.h"
 #include "sweep.h"
 
 static const char *const narrow[] = {"space.tp=1",
@@ -40,17 +45,21 @@ static const char *const narrow[] = {"space.tp=1",
                                      "space.recompute=selective",
                                      "space.mbs=1"};
 
-static const char *const charts[] = {"roofline-ib",    "roofline-nvlink",
-                                     "step-breakdown", "memory",
-                                     "sensitivity-ib", "sensitivity-nvlink"};
+static const char *const charts[PLOT_CHARTS] = {
+    "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
+    "sensitivity-ib", "sensitivity-nvlink", "waterfall"};
+#define WATERFALL 6
 
 struct fixture {
     struct model m;
-    struct hardware hw;
+    struct hardware hw, hw_x; /* hw_x.cal = &cal */
+    struct calibration cal;
+    struct stack stack;
     struct sweep_file sweep;
-    struct cost_ctx ctx, other;
-    struct report rep;
-    char dir[64]; /* a fresh temporary directory per test */
+    struct cost_ctx ctx, other, ctx_x, other_x;
+    struct report rep;   /* speed of light only: six charts */
+    struct report rep_x; /* with the expected step: every chart */
+    char dir[64];        /* a fresh temporary directory per test */
 };
 
 static int setup(void **state)
@@ -66,14 +75,24 @@ static int setup(void **state)
             return -1;
     if (model_load("data/models/deepseek-v3.ini", &f.m, NULL, 0, &d) ||
         hardware_load("data/hardware/h800.ini", &f.hw, NULL, 0, &d) ||
+        hardware_load("data/hardware/h800.ini", &f.hw_x, NULL, 0, &d) ||
+        calibration_load("tests/data/snap/calibration/h800.ini", &f.cal, NULL,
+                         0, &d) ||
+        stack_load("tests/data/snap/stacks/deepseek-hai.ini", &f.stack, NULL, 0,
+                   &d) ||
         sweep_load("data/sweeps/default.ini", &f.sweep, sets,
                    sizeof narrow / sizeof narrow[0], &d) ||
         cost_ctx_init(&f.ctx, &f.m, &f.hw, COMM_TOPO, &d) ||
-        cost_ctx_init(&f.other, &f.m, &f.hw, COMM_FLAT, &d)) {
+        cost_ctx_init(&f.other, &f.m, &f.hw, COMM_FLAT, &d) ||
+        cost_ctx_init(&f.ctx_x, &f.m, &f.hw_x, COMM_TOPO, &d) ||
+        cost_ctx_init(&f.other_x, &f.m, &f.hw_x, COMM_FLAT, &d)) {
         fprintf(stderr, "%s\n", d.msg);
         return -1;
     }
+    f.hw_x.cal = &f.cal;
+    f.ctx_x.stack = f.other_x.stack = &f.stack;
     util_report(&f.rep, &f.ctx, &f.other, &f.sweep, 0, "data", 0);
+    util_report(&f.rep_x, &f.ctx_x, &f.other_x, &f.sweep, 0, "data", 0);
     *state = &f;
     return 0;
 }
@@ -82,10 +101,16 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
     report_free(&f->rep);
+    report_free(&f->rep_x);
     cost_ctx_release(&f->ctx);
     cost_ctx_release(&f->other);
+    cost_ctx_release(&f->ctx_x);
+    cost_ctx_release(&f->other_x);
     sweep_release(&f->sweep);
+    stack_release(&f->stack);
+    calibration_release(&f->cal);
     hardware_release(&f->hw);
+    hardware_release(&f->hw_x);
     model_release(&f->m);
     return 0;
 }
@@ -143,50 +168,103 @@ static void write_script(const char *path, const char *text)
 
 /* ---- Golden files ---- */
 
+/* The file got_path against tests/golden/<name>; rewritten instead with
+ * ROOFPLAN_GOLDEN_UPDATE. */
+static void check_golden(const char *got_path, const char *name)
+{
+    char want_path[128];
+    char *got, *want;
+    size_t got_len = 0, want_len = 0;
+    bool same;
+    snprintf(want_path, sizeof want_path, "tests/golden/%s", name);
+    got = slurp(got_path, &got_len);
+    assert_non_null(got);
+    if (getenv("ROOFPLAN_GOLDEN_UPDATE")) {
+        FILE *fp = fopen(want_path, "wb");
+        assert_non_null(fp);
+        assert_int_equal(fwrite(got, 1, got_len, fp), got_len);
+        assert_int_equal(fclose(fp), 0);
+    }
+    want = slurp(want_path, &want_len);
+    same = want && got_len == want_len && memcmp(got, want, got_len) == 0;
+    free(got);
+    free(want);
+    if (!same)
+        fail_msg("%s differs from %s (diff them; `make golden` accepts the "
+                 "new output)",
+                 got_path, want_path);
+}
+
 static void test_plot_out_write_matches_golden(void **state)
 {
     struct fixture *f = *state;
     struct plot_options opt = {0, "templates", "/nonexistent/gnuplot"};
     struct plot_files pf;
     struct diag d;
-    bool update = getenv("ROOFPLAN_GOLDEN_UPDATE") != NULL;
     size_t i, k;
     diag_init(&d);
     assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d), STATUS_OK);
     assert_true(pf.gnuplot_missing);
     assert_false(pf.rendered);
-    assert_int_equal(pf.ncharts, PLOT_CHARTS);
-    for (i = 0; i < PLOT_CHARTS; i++)
+    assert_int_equal(pf.ncharts, PLOT_CHARTS - 1); /* no waterfall */
+    for (i = 0; i < pf.ncharts; i++)
         for (k = 0; k < 2; k++) {
             const char *ext = k ? ".dat" : ".gp";
-            char got_path[128], want_path[128];
-            char *got, *want;
-            size_t got_len = 0, want_len = 0;
-            bool same;
+            char got_path[128], name[64];
             snprintf(got_path, sizeof got_path, "%s/%s%s", f->dir, charts[i],
                      ext);
-            snprintf(want_path, sizeof want_path, "tests/golden/%s%s",
-                     charts[i], ext);
+            snprintf(name, sizeof name, "%s%s", charts[i], ext);
             assert_string_equal(k ? pf.chart[i].data : pf.chart[i].script,
                                 got_path);
-            got = slurp(got_path, &got_len);
-            assert_non_null(got);
-            if (update) {
-                FILE *fp = fopen(want_path, "wb");
-                assert_non_null(fp);
-                assert_int_equal(fwrite(got, 1, got_len, fp), got_len);
-                assert_int_equal(fclose(fp), 0);
-            }
-            want = slurp(want_path, &want_len);
-            same =
-                want && got_len == want_len && memcmp(got, want, got_len) == 0;
-            free(got);
-            free(want);
-            if (!same)
-                fail_msg("%s differs from %s (diff them; `make golden` "
-                         "accepts the new output)",
-                         got_path, want_path);
+            check_golden(got_path, name);
         }
+}
+
+/* With the expected step, the waterfall is the seventh chart. */
+static void test_plot_out_write_waterfall_matches_golden(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", "/nonexistent/gnuplot"};
+    struct plot_files pf;
+    struct diag d;
+    char path[128];
+    diag_init(&d);
+    assert_true(f->rep_x.waterfall[0].known);
+    assert_true(f->rep_x.waterfall[1].known); /* DeepSeek's published run */
+    assert_int_equal(plot_out_write(&f->rep_x, f->dir, &opt, &pf, &d),
+                     STATUS_OK);
+    assert_int_equal(pf.ncharts, PLOT_CHARTS);
+    assert_string_equal(pf.chart[WATERFALL].name, "waterfall");
+    snprintf(path, sizeof path, "%s/waterfall.gp", f->dir);
+    assert_string_equal(pf.chart[WATERFALL].script, path);
+    check_golden(path, "waterfall.gp");
+    snprintf(path, sizeof path, "%s/waterfall.dat", f->dir);
+    assert_string_equal(pf.chart[WATERFALL].data, path);
+    check_golden(path, "waterfall.dat");
+}
+
+/* Without the expected step: no waterfall file at all, and no error. */
+static void test_plot_out_write_skips_waterfall_without_expected(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0, "templates", NULL};
+    struct plot_files pf;
+    struct diag d;
+    char path[128];
+    size_t i;
+    static const char *const ext[] = {".gp", ".dat", ".png", ".svg", ".pdf"};
+    assert_false(f->rep.waterfall[0].known);
+    diag_init(&d);
+    if (plot_out_write(&f->rep, f->dir, &opt, &pf, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(pf.ncharts, PLOT_CHARTS - 1);
+    for (i = 0; i < pf.ncharts; i++)
+        assert_string_not_equal(pf.chart[i].name, "waterfall");
+    for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        snprintf(path, sizeof path, "%s/waterfall%s", f->dir, ext[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s written for a report without an expected step", path);
+    }
 }
 
 static void test_plot_out_write_warns_without_gnuplot(void **state)
@@ -268,10 +346,11 @@ static void test_plot_out_write_renders_png_and_svg(void **state)
     if (!have_gnuplot())
         skip();
     diag_init(&d);
-    if (plot_out_write(&f->rep, f->dir, &opt, &pf, &d) != STATUS_OK)
+    if (plot_out_write(&f->rep_x, f->dir, &opt, &pf, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     assert_true(pf.rendered);
     assert_false(pf.gnuplot_missing);
+    assert_int_equal(pf.ncharts, PLOT_CHARTS);
     for (i = 0; i < PLOT_CHARTS; i++) {
         char want[128];
         snprintf(want, sizeof want, "%s/%s.png", f->dir, charts[i]);
@@ -294,7 +373,7 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
     struct plot_options opt = {0, "templates", NULL};
     struct plot_files pf;
     struct diag d;
-    struct report rep = f->rep; /* shallow: rows stay f->rep's */
+    struct report rep = f->rep_x; /* shallow: rows stay f->rep_x's */
     struct model m = f->m;
     struct hardware hw = f->hw;
     const char *name = HOSTILE;
@@ -310,6 +389,8 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
     for (i = 0; i < rep.nvalidations; i++)
         snprintf(rep.validation[i].name, sizeof rep.validation[i].name, "%s",
                  name);
+    /* the published run's name in the waterfall's panel heading */
+    snprintf(rep.waterfall[1].name, sizeof rep.waterfall[1].name, "%s", name);
     rep.m = &m;
     rep.hw = &hw;
     diag_init(&d);
@@ -320,6 +401,7 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
         if (access(path, F_OK) == 0)
             fail_msg("%s exists: a name was executed", path);
     }
+    assert_int_equal(pf.ncharts, PLOT_CHARTS);
     for (i = 0; i < PLOT_CHARTS; i++)
         check_svg(pf.chart[i].svg);
     /* the text is shown as given, newlines as spaces */
@@ -416,7 +498,8 @@ static void test_plot_out_abort_stops_gnuplot(void **state)
     assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
                      STATUS_OK);
     assert_string_equal(job.gnuplot, prog);
-    for (c = 0; c < PLOT_CHARTS; c++) {
+    assert_int_equal(job.nruns, pf.ncharts);
+    for (c = 0; c < job.nruns; c++) {
         assert_true(atomic_load(&job.runs[c].running));
         assert_int_equal(getpgid(job.runs[c].pid), job.runs[c].pid);
     }
@@ -518,6 +601,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_plot_out_write_matches_golden,
                                         make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_write_waterfall_matches_golden, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_write_skips_waterfall_without_expected, make_dir,
+            remove_dir),
         cmocka_unit_test_setup_teardown(
             test_plot_out_write_warns_without_gnuplot, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(

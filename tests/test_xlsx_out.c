@@ -206,7 +206,7 @@ static void test_xlsx_out_write_is_reproducible(void **state)
 static void test_xlsx_out_write_failure_keeps_old_file(void **state)
 {
     struct fixture *f = *state;
-    struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL};
+    struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     char path[128], png[128], want[256];
     struct diag d;
     size_t n = 0;
@@ -234,8 +234,8 @@ static void test_xlsx_out_write_failure_keeps_old_file(void **state)
 static void test_xlsx_out_write_missing_image(void **state)
 {
     struct fixture *f = *state;
-    struct xlsx_images img = {NULL, NULL, "/nonexistent/step.png",
-                              NULL, NULL, NULL};
+    struct xlsx_images img = {NULL, NULL, "/nonexistent/step.png", NULL, NULL,
+                              NULL, NULL};
     char path[128], want[256];
     struct diag d;
     diag_init(&d);

@@ -1,7 +1,7 @@
 # Charts (DESIGN §6, issue 4): written with the report, gnuplot run safely;
 # missing, failing and hanging gnuplots; names that try to run commands.
 NARROW="--set space.tp=1 --set space.pp=1,16 --set space.ep=1,64 --set space.zero=1,3 --set space.schedule=1f1b,dualpipe --set space.precision=fp8 --set space.recompute=selective --set space.mbs=1"
-CHARTS="roofline-ib roofline-nvlink step-breakdown memory sensitivity-ib sensitivity-nvlink"
+CHARTS="roofline-ib roofline-nvlink step-breakdown memory sensitivity-ib sensitivity-nvlink waterfall"
 
 # every chart's script, data and images
 if command -v gnuplot >/dev/null 2>&1; then
