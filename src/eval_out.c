@@ -425,7 +425,19 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "gpu_hours_per_trillion_tokens", t->gpu_hours_per_trillion, true);
     num(out, "days", t->days, true);
     num(out, "cost_usd", t->cost_usd, true);
-    fputs("\"collectives\":[", out);
+    /* the same figures at the expected step: null without one */
+    fputs("\"expected\":{", out);
+    {
+        bool x = r->work.x.known;
+        num(out, "step_s", x ? t->expected : NAN, true);
+        num(out, "tokens_per_s_per_gpu", x ? t->x_tps : NAN, true);
+        num(out, "mfu", x ? t->x_mfu : NAN, true);
+        num(out, "mfu_bf16_peak",
+            x ? t->mfu_bf16_peak * t->step / t->expected : NAN, true);
+        num(out, "days", x ? t->x_days : NAN, true);
+        num(out, "cost_usd", x ? t->x_cost : NAN, false);
+    }
+    fputs("},\"collectives\":[", out);
     for (i = 0; i < v->ncoll; i++) {
         const struct comm_collective *c = &v->coll[i];
         fputs(i ? ",{\"name\":" : "{\"name\":", out);

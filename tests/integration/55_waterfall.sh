@@ -45,6 +45,16 @@ for b in ("0", "1"):
     for above, row in zip(r[:6], r[1:7]):
         assert above[2] == row[1], (above, row)
     assert abs(sum(row[3] for row in r[1:7]) - (r[-1][2] - r[0][2])) < 1e-6
+    # the expected figures follow from the expected step as the speed of
+    # light's do from its step: throughput and days scale by step/expected,
+    # cost with days (same GPUs, same price)
+    x, t = j["expected"], j["time_s"]
+    q = t["step"] / t["expected"]
+    assert abs(x["step_s"] - t["expected"]) < 1e-9, x
+    assert abs(x["tokens_per_s_per_gpu"] / (j["tokens_per_s_per_gpu"] * q) - 1) < 1e-9, x
+    assert abs(x["mfu_bf16_peak"] / (j["mfu_bf16_peak"] * q) - 1) < 1e-9, x
+    assert abs(x["days"] * q / j["days"] - 1) < 1e-9, x
+    assert abs(x["cost_usd"] * q / j["cost_usd"] - 1) < 1e-9, x
 assert "measured 19.926 s" in text, "DeepSeek ISCA'25 Table 4: 19.926 s"
 PYEOF
 
