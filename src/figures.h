@@ -12,9 +12,14 @@
  * waterfalls from the speed of light to the expected step
  * (figures_waterfall).
  *
- * Calls: cost, terms, plan, sweep, figures_waterfall, validation (its
- * runs and inputs, already read), eval_out_verdict (the verdict sentence
- * of `eval`).
+ * figures.c holds these entry points and the validation runs'
+ * predictions; figures_headline.c the Plans sheet's rows, the headline
+ * and the sentences; figures_charts.c the colours, crossovers and charts
+ * (their shared functions: figures_internal.h, private to this module).
+ *
+ * Calls: cost, terms, plan, sweep, rank (rank_before), figures_waterfall,
+ * validation (its runs and inputs, already read), eval_out_verdict (the
+ * verdict sentence of `eval`).
  */
 #ifndef PROJ_FIGURES_H
 #define PROJ_FIGURES_H

@@ -1,7 +1,7 @@
 /*
  * rank: the sweep's visitor (counts, families, the kept plans, the
- * families' sensitivity), its threads and their merge, and the cursor
- * over every plan (see rank.h).
+ * families' sensitivity), its threads and their merge (see rank.h). The
+ * spill files and the cursor over every plan are rank_spill.c's.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "rank.h"
@@ -10,18 +10,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "terms.h"
 
 /* ---- Ranking ---- */
-
-/* One spilled plan: where the enumeration met it, and its row (family:
- * its family key). */
-struct rank_record {
-    uint64_t index;
-    struct report_row row;
-};
 
 bool rank_before(bool fa,
                  double sa,
@@ -327,13 +319,9 @@ static bool lighter(const struct plan *p,
 /* Appends a valid plan to the shard's spill file (in enumeration order). */
 static void spill(struct shard *b, const struct report_row *row, uint64_t index)
 {
-    struct rank_record rec;
     if (!b->spill || b->spill_failed)
         return;
-    memset(&rec, 0, sizeof rec);
-    rec.index = index;
-    rec.row = *row;
-    if (fwrite(&rec, sizeof rec, 1, b->spill) != 1)
+    if (!rank_spill_write(b->spill, row, index))
         b->spill_failed = true;
 }
 
@@ -543,29 +531,6 @@ static enum status merge(struct report *r,
 
 /* ---- The stage ---- */
 
-/* Per thread: one unlinked spill file in dir. */
-static enum status open_spill(const char *dir, FILE **out, struct diag *d)
-{
-    char path[1100];
-    int fd;
-    int n = snprintf(path, sizeof path, "%s/.spill.XXXXXX", dir);
-    if (n < 0 || (size_t)n >= sizeof path)
-        return diag_set(d, STATUS_IO, "%s: path too long", dir);
-    fd = mkstemp(path);
-    if (fd < 0)
-        return diag_set(d, STATUS_IO, "%s: cannot write: %s", dir,
-                        strerror(errno));
-    unlink(path); /* gone with the last descriptor, whatever happens */
-    *out = fdopen(fd, "w+b");
-    if (!*out) {
-        int err = errno;
-        close(fd);
-        return diag_set(d, STATUS_IO, "%s: cannot write: %s", dir,
-                        strerror(err));
-    }
-    return STATUS_OK;
-}
-
 /* The cluster with its IB (ib) or NVLink bandwidth set to gbps. */
 static void
 hw_at(const struct hardware *hw, bool ib, double gbps, struct hardware *out)
@@ -629,7 +594,7 @@ enum status rank_run(struct report *r,
         }
         r->nspill = nthreads;
         for (t = 0; t < nthreads && st == STATUS_OK; t++)
-            st = open_spill(opt->spill_dir, &r->spill[t], d);
+            st = rank_spill_open(opt->spill_dir, &r->spill[t], d);
         if (st != STATUS_OK) {
             free(sh);
             free(tid);
@@ -724,79 +689,4 @@ enum status rank_run(struct report *r,
                         r->nexamples[worst] ? r->examples[worst][0] : "-");
     }
     return STATUS_OK;
-}
-
-/* ---- Reading every plan back ---- */
-
-void rank_cursor_init(struct rank_cursor *c, const struct report *r)
-{
-    memset(c, 0, sizeof c[0]);
-    c->r = r;
-}
-
-/* Reads spill file k's next record into the cursor's head. */
-static void read_head(struct rank_cursor *c, size_t k)
-{
-    FILE *f = c->r->spill[k];
-    c->have[k] = fread(&c->head[k], sizeof c->head[k], 1, f) == 1;
-    if (!c->have[k] && ferror(f))
-        c->failed = true;
-}
-
-bool rank_cursor_next(struct rank_cursor *c,
-                      struct report_row *row,
-                      size_t *rank)
-{
-    const struct report *r = c->r;
-    const struct report_row *last = r->nrows ? &r->rows[r->nrows - 1] : NULL;
-    size_t k;
-    if (c->next_row < r->nrows) {
-        *row = r->rows[c->next_row++];
-        *rank = c->next_row;
-        return true;
-    }
-    if (r->nspill == 0 || c->failed)
-        return false;
-    if (!c->started) { /* rewind every spill file, read its first record */
-        c->started = true;
-        c->head = calloc(r->nspill, sizeof *c->head);
-        c->have = calloc(r->nspill, sizeof *c->have);
-        if (!c->head || !c->have) {
-            c->failed = true;
-            return false;
-        }
-        for (k = 0; k < r->nspill; k++) {
-            if (fseek(r->spill[k], 0, SEEK_SET) != 0) {
-                c->failed = true;
-                return false;
-            }
-            read_head(c, k);
-        }
-    }
-    for (;;) {
-        size_t best = r->nspill;
-        for (k = 0; k < r->nspill; k++)
-            if (c->have[k] &&
-                (best == r->nspill || c->head[k].index < c->head[best].index))
-                best = k;
-        if (best == r->nspill || c->failed)
-            return false;
-        *row = c->head[best].row;
-        read_head(c, best);
-        /* the kept plans are those ranking at or before the last kept */
-        if (last && !rank_before(last->fits, last->step, &last->plan, row->fits,
-                                 row->step, &row->plan))
-            continue;
-        row->family = r->family_of_key[row->family];
-        *rank = 0;
-        return true;
-    }
-}
-
-void rank_cursor_release(struct rank_cursor *c)
-{
-    free(c->head);
-    free(c->have);
-    c->head = NULL;
-    c->have = NULL;
 }

@@ -11,6 +11,9 @@
  * unlinked temporary files so plans.csv can list every plan through a
  * cursor without sweeping again.
  *
+ * rank.c holds the sweep's threads, their merge and the ranking;
+ * rank_spill.c the spill files and the cursor that reads them back.
+ *
  * Calls: sweep (enumeration), plan, cost, terms. Knows no output format.
  */
 #ifndef PROJ_RANK_H
@@ -65,6 +68,24 @@ bool rank_before(bool a_fits,
                  bool b_fits,
                  double b_step,
                  const struct plan *b);
+
+/* ---- The spill files (rank_spill.c) ---- */
+
+/*
+ * Opens one spill file in directory dir for writing and reading back
+ * ("w+b"), already unlinked so that it goes with its last descriptor
+ * whatever happens; *out receives it (the caller closes it: report_free
+ * for r->spill). STATUS_IO with the path in d when dir is too long or
+ * not writable.
+ */
+enum status rank_spill_open(const char *dir, FILE **out, struct diag *d);
+
+/*
+ * Appends plan `row` met at enumeration index `index` to spill file f, in
+ * enumeration order (row->family: its family key, which the cursor maps
+ * through r->family_of_key). False when the write fails.
+ */
+bool rank_spill_write(FILE *f, const struct report_row *row, uint64_t index);
 
 /*
  * Reads every plan of a report in order: r->rows first (rank 1, 2, ...),

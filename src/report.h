@@ -114,7 +114,7 @@ struct report_cost {
 /*
  * The Summary's headline: the recommended plan (among the ties, the one
  * with the most headroom) at the speed of light and, once the time model
- * has calibrated times, as expected (has_expected: figures.c,
+ * has calibrated times, as expected (has_expected: figures_headline.c,
  * headline_costs(), is where they are filled), with the sentence on the
  * difference between the two.
  */

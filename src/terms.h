@@ -25,8 +25,15 @@
  * the units its header names, TFLOP, GB, GiB) and inputs by their
  * workbook names (IB_GBPS) in the data file's units. The C expressions
  * read struct cost_work and struct hardware in SI units. This module is
- * part of the evaluate stage: it knows no file format and calls nothing
- * but libm.
+ * part of the evaluate stage: it knows no file format.
+ *
+ * terms.c holds the time terms and terms_template(); terms_memory.c the
+ * memory terms and terms_fits(); terms_inputs.c the inputs, the
+ * workbook's names and the template lexer.
+ *
+ * Calls: libm; the data files' schemas (datafile, hardware, model,
+ * sweep, calibration, stack: where each input's key and value live) and
+ * calibration's measured rates.
  */
 #ifndef PROJ_TERMS_H
 #define PROJ_TERMS_H

@@ -30,7 +30,7 @@ struct lxw_format;
 #define XLSX_BOOK_PATH_MAX 1100
 
 /* The number format that shows a formula's 1 / 0 as TRUE / FALSE (see
- * terms.c, TERMS_MEM_FITS). */
+ * terms_memory.c, TERMS_MEM_FITS). */
 #define XLSX_NUM_FITS "\"TRUE\";\"TRUE\";\"FALSE\""
 
 /* Colours shared by formats and sheets (0xRRGGBB). */

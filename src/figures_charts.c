@@ -1,0 +1,532 @@
+/*
+ * figures_charts: what the charts show (see figures_internal.h): the
+ * families' colours, where each family's plan turns compute-bound as a
+ * link's bandwidth grows and the baseline re-timed on the sensitivity
+ * grids, the roofline points, roofs and axis ranges, the native charts'
+ * picks, the bars and the sensitivity charts with their sentences.
+ */
+#include "figures_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "terms.h"
+
+#define GIB 1073741824.0
+
+/* ---- Small helpers ---- */
+
+static double pow10_floor(double x)
+{
+    return pow(10, floor(log10(x)));
+}
+
+static double pow10_ceil(double x)
+{
+    return pow(10, ceil(log10(x)));
+}
+
+/* The cluster with its IB (ib) or NVLink bandwidth set to gbps; only the
+ * link's rate differs (a shallow copy). */
+static void
+hw_at(const struct hardware *hw, bool ib, double gbps, struct hardware *out)
+{
+    *out = *hw;
+    if (ib) {
+        out->spec.ib_gbps = gbps;
+        out->ib_bps = gbps * 1e9;
+    } else {
+        out->spec.nvlink_gbps = gbps;
+        out->nvlink_bps = gbps * 1e9;
+    }
+}
+
+/* The step of work w on hardware h (terms_step: what ranking needs). */
+static void retime(const struct cost_work *w,
+                   const struct hardware *h,
+                   struct cost_times *t)
+{
+    struct terms_env e = {w, h, NULL, MODEL_BF16, t, 1, 0};
+    memset(t, 0, sizeof *t);
+    terms_step(&e, t);
+}
+
+/* "IB" or "NVLink". */
+static const char *link_name(bool ib)
+{
+    return ib ? "IB" : "NVLink";
+}
+
+/* ---- Colours ---- */
+
+/* Colour-blind-safe palettes (Okabe & Ito 2008; Paul Tol's "muted") for
+ * the families with a fitting plan, fastest first (past 16 they repeat);
+ * grey where nothing fits, black for the baseline (every report compares
+ * against it). */
+void figures_colors(struct report *r)
+{
+    static const uint32_t palette[16] = {
+        0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9,
+        0x332288, 0x882255, 0x117733, 0xAA4499, 0x999933, 0x44AA99,
+        0xCC6677, 0xDDCC77, 0x88CCEE, 0x661100};
+    size_t i, fitting = 0;
+    for (i = 0; i < r->nfamilies; i++) {
+        long k = r->families_by_step[i];
+        struct report_family *f = &r->family[k];
+        if (f->best.fits)
+            f->color = palette[fitting++ % 16];
+        else
+            f->color = k == r->baseline.family ? 0x000000 : 0x999999;
+    }
+}
+
+/* ---- Crossovers and the baseline's curves ---- */
+
+/*
+ * Where plan c (this report's model) turns compute-bound as the IB (ib)
+ * or NVLink bandwidth grows, everything else as it is: the bandwidth at
+ * which the link's time (bytes / bandwidth + calls x latency) meets the
+ * compute time, and what binds there (re-timed a hair above it, so a tie
+ * in the rounding does not decide).
+ */
+static void crossover(const struct report *r,
+                      const struct cost_result *c,
+                      bool ib,
+                      struct report_crossover *x)
+{
+    const struct cost_work *w = &c->work;
+    const struct cost_times *t = &c->t;
+    double link = ib ? t->ib : t->nvlink;
+    double bytes = ib ? w->ib_bytes : w->nvlink_bytes;
+    double calls = ib ? w->ib_calls : w->nvlink_calls;
+    double lat = ib ? r->hw->ib_latency_s : r->hw->nvlink_latency_s;
+    const double *grid = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
+    size_t n = ib ? r->nsens_ib : r->nsens_nv;
+    double room = t->compute - calls * lat;
+    struct hardware h;
+    struct cost_times at;
+    memset(x, 0, sizeof *x);
+    x->then_bound = t->bound;
+    if (link <= t->compute) {
+        x->state = REPORT_CROSS_ALREADY;
+        return;
+    }
+    if (room <= 0) {
+        x->state = REPORT_CROSS_LATENCY;
+        return;
+    }
+    x->state = REPORT_CROSS_AT;
+    x->gbps = bytes / room / 1e9;
+    hw_at(r->hw, ib, x->gbps * (1 + 1e-9), &h);
+    retime(w, &h, &at);
+    x->then_bound = at.bound;
+    x->in_range = n > 0 && x->gbps >= grid[0] && x->gbps <= grid[n - 1];
+}
+
+/* The baseline's curves when none of its plans fits: its fastest plan,
+ * re-timed at each bandwidth of the grids. */
+static void baseline_curves(struct report *r)
+{
+    struct report_family *f;
+    size_t i;
+    if (r->baseline.family < 0)
+        return;
+    f = &r->family[r->baseline.family];
+    if (f->fitting > 0 || !f->has_best)
+        return;
+    f->sens_unfit = true;
+    for (i = 0; i < r->nsens_ib; i++) {
+        struct hardware h;
+        struct cost_times t;
+        hw_at(r->hw, true, r->sens_ib_gbps[i], &h);
+        retime(&f->best.work, &h, &t);
+        f->sens_ib_step[i] = t.step;
+        f->sens_ib_bound[i] = t.bound;
+    }
+    for (i = 0; i < r->nsens_nv; i++) {
+        struct hardware h;
+        struct cost_times t;
+        hw_at(r->hw, false, r->sens_nv_gbps[i], &h);
+        retime(&f->best.work, &h, &t);
+        f->sens_nv_step[i] = t.step;
+        f->sens_nv_bound[i] = t.bound;
+    }
+}
+
+void figures_crossovers(struct report *r)
+{
+    size_t i;
+    for (i = 0; i < r->nfamilies; i++) {
+        struct report_family *f = &r->family[i];
+        crossover(r, &f->best, true, &f->cross_ib);
+        crossover(r, &f->best, false, &f->cross_nv);
+    }
+    baseline_curves(r);
+}
+
+/* ---- Charts ---- */
+
+/* Executed FLOPs per byte over each link and attained TFLOP/s. */
+static bool
+point_of(const struct cost_work *w, double step, double x[2], double *y)
+{
+    double flops = w->fp8_flops + w->bf16_flops;
+    if (!(step > 0) || !(flops > 0))
+        return false;
+    x[0] = w->ib_bytes > 0 ? flops / w->ib_bytes : 0;
+    x[1] = w->nvlink_bytes > 0 ? flops / w->nvlink_bytes : 0;
+    *y = flops / step / 1e12;
+    return true;
+}
+
+/* Every fitting kept plan, one block per family, fastest family first. */
+static enum status points(struct report *r, struct diag *d)
+{
+    size_t count[REPORT_FAMILIES_MAX] = {0}, at[REPORT_FAMILIES_MAX];
+    size_t i, k, n = 0;
+    for (i = 0; i < r->nrows && r->rows[i].fits; i++)
+        if (r->rows[i].family >= 0)
+            count[r->rows[i].family]++;
+    r->points = malloc((i ? i : 1) * sizeof *r->points);
+    if (!r->points)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    r->nblocks = 0;
+    for (k = 0; k < r->nfamilies; k++) {
+        long f = r->families_by_step[k];
+        struct report_block *b;
+        if (count[f] == 0)
+            continue;
+        b = &r->blocks[r->nblocks];
+        b->family = f;
+        b->first = n;
+        b->n = 0;
+        b->number = (long)r->nblocks + 1;
+        b->labelled = r->nblocks < REPORT_LABELLED;
+        at[f] = n;
+        n += count[f];
+        r->nblocks++;
+    }
+    for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
+        const struct report_row *row = &r->rows[i];
+        struct report_point *p;
+        struct cost_times t;
+        if (row->family < 0)
+            continue;
+        p = &r->points[at[row->family]++];
+        report_row_times(r, row, &t);
+        if (!point_of(&row->work, t.step, p->x, &p->y))
+            p->x[0] = p->x[1] = p->y = 0;
+        p->step = t.step;
+        p->fp8 = row->plan.precision == MODEL_FP8;
+    }
+    r->npoints = n;
+    for (k = 0; k < r->nblocks; k++)
+        r->blocks[k].n = count[r->blocks[k].family];
+    return STATUS_OK;
+}
+
+/* One roofline's roofs, slopes and axis ranges. */
+static void roofline(struct report *r, bool ib, struct report_roofline *o)
+{
+    const struct hardware *hw = r->hw;
+    double bw = ib ? hw->ib_bps : hw->nvlink_bps;
+    double bw_peak =
+        1e9 * (ib ? hw->spec.ib_peak_gbps : hw->spec.nvlink_peak_gbps);
+    double xlo = INFINITY, xhi = 0, ylo = INFINITY, top = 0;
+    size_t i, l = ib ? 0 : 1;
+    memset(o, 0, sizeof *o);
+    o->link = link_name(ib);
+    o->bw_name = ib ? "IB_GBPS" : "NVLINK_GBPS";
+    /* highest first: the charts place their labels in this order */
+    if (hw->fp8_flops > 0) {
+        struct report_roof *a = &o->roof[o->nroofs++];
+        snprintf(a->name, sizeof a->name, "FP8 peak");
+        a->tflops = hw->fp8_peak_flops / 1e12;
+        a->bps = bw_peak;
+        a->peak = true;
+        a = &o->roof[o->nroofs++];
+        snprintf(a->name, sizeof a->name, "FP8 achievable");
+        snprintf(a->rate_name, sizeof a->rate_name, "FP8_TFLOPS_USED");
+        snprintf(a->ridge_name, sizeof a->ridge_name, "RIDGE_%s_FP8",
+                 ib ? "IB" : "NVLINK");
+        a->tflops = hw->fp8_flops / 1e12;
+        a->bps = bw;
+    }
+    {
+        struct report_roof *a = &o->roof[o->nroofs++];
+        snprintf(a->name, sizeof a->name, "BF16 peak");
+        a->tflops = hw->bf16_peak_flops / 1e12;
+        a->bps = bw_peak;
+        a->peak = true;
+        a = &o->roof[o->nroofs++];
+        snprintf(a->name, sizeof a->name, "BF16 achievable");
+        snprintf(a->rate_name, sizeof a->rate_name, "BF16_TFLOPS_USED");
+        snprintf(a->ridge_name, sizeof a->ridge_name, "RIDGE_%s_BF16",
+                 ib ? "IB" : "NVLINK");
+        a->tflops = hw->bf16_flops / 1e12;
+        a->bps = bw;
+    }
+    o->slope_bps[o->nslopes++] = bw;
+    if (bw_peak != bw)
+        o->slope_bps[o->nslopes++] = bw_peak;
+    for (i = 0; i < o->nroofs; i++) {
+        struct report_roof *a = &o->roof[i];
+        a->ridge = a->tflops * 1e12 / a->bps;
+        xlo = fmin(xlo, a->ridge);
+        xhi = fmax(xhi, a->ridge);
+        top = fmax(top, a->tflops);
+        if (!a->peak)
+            o->top_achievable = fmax(o->top_achievable, a->tflops);
+    }
+    for (i = 0; i < r->npoints; i++) {
+        const struct report_point *p = &r->points[i];
+        if (!(p->x[l] > 0)) {
+            o->nobytes++;
+            continue;
+        }
+        o->npoints++;
+        xlo = fmin(xlo, p->x[l]);
+        xhi = fmax(xhi, p->x[l]);
+        ylo = fmin(ylo, p->y);
+    }
+    if (r->baseline.has_point && r->baseline.x[l] > 0) {
+        xlo = fmin(xlo, r->baseline.x[l]);
+        xhi = fmax(xhi, r->baseline.x[l]);
+        ylo = fmin(ylo, r->baseline.y);
+    }
+    if (!(ylo < INFINITY))
+        ylo = top / 100;
+    o->xlo = pow10_floor(xlo / 1.5);
+    o->xhi = pow10_ceil(xhi * 1.5);
+    if (o->xhi / o->xlo < 1e3)
+        o->xhi = o->xlo * 1e3;
+    o->ylo = pow10_floor(ylo / 1.5);
+    if (o->ylo > top / 100)
+        o->ylo = pow10_floor(top / 100);
+    o->yhi = top * 2.2; /* room above the highest roof for its label */
+    o->yhi_decade = pow10_ceil(o->yhi);
+}
+
+/* The native charts' plans: the first few Plans rows of each series'
+ * family, the series the fastest families, the baseline, then "other
+ * families". */
+static enum status picks(struct report *r, struct diag *d)
+{
+    size_t k, i, n = 0, per[REPORT_FAMILIES_MAX] = {0};
+    long series_of[REPORT_FAMILIES_MAX];
+    r->roof_pick = malloc((r->nfamilies * REPORT_ROOF_PER_FAMILY + 1) *
+                          sizeof *r->roof_pick);
+    if (!r->roof_pick)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    r->nseries = 0;
+    for (k = 0; k < r->nfamilies && r->nseries < REPORT_SERIES_MAX - 1; k++)
+        r->series[r->nseries++].family = r->families_by_step[k];
+    for (k = 0; k < r->nseries; k++)
+        if (r->series[k].family == r->baseline.family)
+            break;
+    if (k == r->nseries && r->baseline.family >= 0)
+        r->series[r->nseries++].family = r->baseline.family;
+    r->series[r->nseries].family = -1; /* the rest */
+    for (k = 0; k < REPORT_FAMILIES_MAX; k++)
+        series_of[k] = (long)r->nseries;
+    for (k = 0; k < r->nseries; k++)
+        series_of[r->series[k].family] = (long)k;
+    for (k = 0; k <= r->nseries; k++) {
+        struct report_series *s = &r->series[k];
+        s->first = n;
+        s->color = s->family >= 0 ? r->family[s->family].color : 0xB0B0B0;
+        for (i = 0; i < r->nsheet; i++) {
+            const struct report_row *row = report_sheet_row(r, i);
+            struct report_pick *p = &r->roof_pick[n];
+            struct cost_times t;
+            if (row->family < 0 || series_of[row->family] != (long)k ||
+                per[row->family] >= REPORT_ROOF_PER_FAMILY)
+                continue;
+            report_row_times(r, row, &t);
+            if (!point_of(&row->work, t.step, p->x, &p->y))
+                continue;
+            per[row->family]++;
+            p->sheet = i;
+            p->bound = t.bound;
+            n++;
+        }
+        s->n = n - s->first;
+    }
+    r->nroof_pick = n;
+    return STATUS_OK;
+}
+
+/* The bar charts' families, in the report's order (fitting first, then
+ * by step time): all up to REPORT_BARS_MAX; past that, the fitting ones
+ * first, and the baseline kept. */
+static void bars(struct report *r)
+{
+    long base = r->baseline.family;
+    size_t k, have = 0, room = REPORT_BARS_MAX;
+    bool base_in = false;
+    double fastest = INFINITY;
+    r->nbars = r->nbars_fit = 0;
+    for (k = 0; k < r->nfamilies; k++)
+        if (r->family[r->families_by_step[k]].has_best)
+            have++;
+    if (base >= 0 && have > REPORT_BARS_MAX) {
+        size_t pos = 0;
+        for (k = 0; k < r->nfamilies && r->families_by_step[k] != base; k++)
+            if (r->family[r->families_by_step[k]].has_best)
+                pos++;
+        if (pos >= REPORT_BARS_MAX)
+            room--; /* keep a place for it at the end */
+    }
+    for (k = 0; k < r->nfamilies; k++) {
+        long f = r->families_by_step[k];
+        const struct cost_result *c = &r->family[f].best;
+        struct report_bar *b;
+        double exposed;
+        if (!r->family[f].has_best)
+            continue;
+        if (!(r->nbars < room ||
+              (f == base && !base_in && r->nbars < REPORT_BARS_MAX)))
+            continue;
+        base_in = base_in || f == base;
+        b = &r->bars[r->nbars++];
+        memset(b, 0, sizeof *b);
+        b->family = f;
+        b->compute = c->t.compute;
+        /* only the binding term's time beyond compute is exposed */
+        exposed = c->t.core - c->t.compute;
+        if (c->t.bound != COST_COMPUTE)
+            b->exposed[c->t.bound] = exposed;
+        b->bubble = c->t.bubble;
+        b->optimizer = c->t.optimizer;
+        b->step = c->t.step;
+        b->serial = c->t.step_serial;
+        b->fits = c->fits;
+        b->bound = c->t.bound;
+        if (b->fits)
+            r->nbars_fit++;
+        fastest = fmin(fastest, b->step);
+    }
+    r->bars_omitted = have - r->nbars;
+    /* the competitive families whole: step within 2.5x of the fastest,
+     * with their serial marker */
+    r->steps_max = 0;
+    r->memory_fit_max = r->hw->capacity_bytes / GIB;
+    r->memory_unfit_max = 0;
+    for (k = 0; k < r->nbars; k++) {
+        const struct report_bar *b = &r->bars[k];
+        const struct memory *m = &r->family[b->family].best.mem;
+        if (b->step <= 2.5 * fastest)
+            r->steps_max = fmax(r->steps_max, fmax(b->serial, b->step));
+        if (b->fits)
+            r->memory_fit_max = fmax(r->memory_fit_max, m->total / GIB);
+        else
+            r->memory_unfit_max = fmax(r->memory_unfit_max, m->total / GIB);
+    }
+}
+
+/* What becomes of the baseline on one link's chart, in two lines. */
+static void
+sens_words(const struct report *r, bool ib, struct report_sens_chart *c)
+{
+    const struct report_baseline *b = &r->baseline;
+    const struct report_family *f;
+    const struct report_crossover *x;
+    const char *link = link_name(ib);
+    char a[32], grid_end[64];
+    if (b->family < 0)
+        return;
+    f = &r->family[b->family];
+    x = ib ? &f->cross_ib : &f->cross_nv;
+    figures_thousands(x->gbps, a, sizeof a);
+    snprintf(grid_end, sizeof grid_end, " (beyond this chart's %g GB/s)",
+             c->n ? c->gbps[c->n - 1] : 0);
+    if (x->state == REPORT_CROSS_LATENCY) {
+        snprintf(c->line1, sizeof c->line1,
+                 "%s: no %s bandwidth makes it compute-bound", b->name, link);
+        snprintf(c->line2, sizeof c->line2,
+                 "its %s latency alone exceeds its compute time", link);
+    } else if (x->state == REPORT_CROSS_ALREADY) {
+        if (f->best.t.bound == COST_COMPUTE)
+            snprintf(c->line1, sizeof c->line1, "%s is compute-bound already",
+                     b->name);
+        else
+            snprintf(c->line1, sizeof c->line1,
+                     "%s: %s does not bind, %s does: no crossover on this "
+                     "chart",
+                     b->name, link, cost_bound_label(f->best.t.bound));
+        snprintf(c->line2, sizeof c->line2,
+                 "its %s time is at or below its compute time now", link);
+    } else if (x->then_bound == COST_COMPUTE) {
+        snprintf(c->line1, sizeof c->line1,
+                 "%s turns compute-bound at %s GB/s of %s%s", b->name, a, link,
+                 x->in_range ? "" : grid_end);
+        snprintf(c->line2, sizeof c->line2,
+                 "there its %s time meets its compute time", link);
+        if (x->in_range)
+            c->mark_gbps = x->gbps;
+    } else {
+        snprintf(c->line1, sizeof c->line1,
+                 "%s: no %s bandwidth alone makes it compute-bound", b->name,
+                 link);
+        snprintf(c->line2, sizeof c->line2,
+                 "at %s GB/s its %s time meets compute, but %s still binds", a,
+                 link, cost_bound_label(x->then_bound));
+    }
+}
+
+/* One sensitivity chart: the families with a fitting plan, and the
+ * baseline re-timed when none of it fits. */
+static void sens_chart(struct report *r, bool ib)
+{
+    struct report_sens_chart *c = &r->sens[ib ? 0 : 1];
+    size_t k, i;
+    memset(c, 0, sizeof *c);
+    c->link = link_name(ib);
+    c->gbps = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
+    c->n = ib ? r->nsens_ib : r->nsens_nv;
+    c->today = ib ? r->hw->spec.ib_gbps : r->hw->spec.nvlink_gbps;
+    c->ylo = INFINITY;
+    for (k = 0; k < r->nfamilies; k++) {
+        long f = r->families_by_step[k];
+        const struct report_family *rf = &r->family[f];
+        const double *step = ib ? rf->sens_ib_step : rf->sens_nv_step;
+        bool any = false;
+        for (i = 0; i < c->n; i++)
+            if (step[i] > 0) {
+                any = true;
+                c->ylo = fmin(c->ylo, step[i]);
+                c->yhi = fmax(c->yhi, step[i]);
+            }
+        if (any)
+            c->family[c->nfamilies++] = f;
+    }
+    if (!(c->ylo < INFINITY)) {
+        c->ylo = 1;
+        c->yhi = 10;
+    }
+    sens_words(r, ib, c);
+}
+
+enum status figures_charts(struct report *r, struct diag *d)
+{
+    if (r->baseline.family >= 0 && !r->baseline.fits) {
+        const struct report_family *f = &r->family[r->baseline.family];
+        r->baseline.has_point = point_of(&f->best.work, f->best.t.step,
+                                         r->baseline.x, &r->baseline.y);
+    }
+    if (r->published >= 0) {
+        const struct cost_result *c = &r->validation[r->published].predicted;
+        r->has_published_point =
+            point_of(&c->work, c->t.step, r->published_x, &r->published_y);
+    }
+    if (points(r, d) != STATUS_OK || picks(r, d) != STATUS_OK)
+        return d->status;
+    roofline(r, true, &r->roofline[0]);
+    roofline(r, false, &r->roofline[1]);
+    bars(r);
+    sens_chart(r, true);
+    sens_chart(r, false);
+    return STATUS_OK;
+}

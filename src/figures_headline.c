@@ -1,0 +1,548 @@
+/*
+ * figures_headline: the words of the report (see figures_internal.h): the
+ * Plans sheet's rows with the fastest and the recommended plan and their
+ * ties, each family's sentence, the headline (verdict, costs at the speed
+ * of light and expected, the difference from published runs, the other
+ * communication model's pick), why not the baseline, and the notes.
+ */
+#include "figures_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval_out.h"
+#include "rank.h"
+#include "sweep.h"
+
+#define GIB 1073741824.0
+
+/* ---- Words ---- */
+
+/* 12,345,678 */
+void figures_thousands(double v, char *buf, size_t size)
+{
+    char digits[64];
+    size_t n, i, o = 0;
+    if (!isfinite(v) || fabs(v) >= 1e18) {
+        snprintf(buf, size, "%.3g", v);
+        return;
+    }
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    n = strlen(digits);
+    if (v <= -0.5 && o + 1 < size)
+        buf[o++] = '-';
+    for (i = 0; i < n && o + 2 < size; i++) {
+        buf[o++] = digits[i];
+        if ((n - i - 1) % 3 == 0 && i + 1 < n)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+}
+
+/* The other communication model's name. */
+static const char *other_model(const struct report *r)
+{
+    return comm_model_str(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO);
+}
+
+/* "hierarchical (topo)" / "flat". */
+static const char *model_words(enum comm_model comm)
+{
+    return comm == COMM_TOPO ? "the hierarchical (topo) model"
+                             : "the flat model";
+}
+
+static const char *schedule_words(int s)
+{
+    switch (s) {
+    case PLAN_INTERLEAVED:
+        return "interleaved 1F1B";
+    case PLAN_ZB:
+        return "zero-bubble (ZB1P)";
+    case PLAN_DUALPIPE:
+        return "DualPipe";
+    default:
+        return "1F1B";
+    }
+}
+
+static const char *recompute_words(int r)
+{
+    switch (r) {
+    case MODEL_RECOMPUTE_SELECTIVE:
+        return "selective recomputation";
+    case MODEL_RECOMPUTE_FULL:
+        return "full recomputation";
+    default:
+        return "no recomputation";
+    }
+}
+
+/* "TP 2 x PP 2 (zero-bubble (ZB1P)) x EP 256, ZeRO-1 over DP 1024, FP8,
+ * no recomputation, micro-batch 1, global batch 15360 sequences". */
+static void plan_words(const struct plan *p, char *buf, size_t size)
+{
+    char pp[96] = "", dp[64];
+    if (p->pp > 1 && p->schedule == PLAN_INTERLEAVED)
+        snprintf(pp, sizeof pp, " x PP %ld (interleaved 1F1B, %ld chunks)",
+                 p->pp, p->vpp);
+    else if (p->pp > 1)
+        snprintf(pp, sizeof pp, " x PP %ld (%s)", p->pp,
+                 schedule_words(p->schedule));
+    if (p->zero > 0)
+        snprintf(dp, sizeof dp, "ZeRO-%ld over DP %ld", p->zero, p->dp);
+    else
+        snprintf(dp, sizeof dp, "plain DP %ld", p->dp);
+    snprintf(buf, size,
+             "TP %ld%s x EP %ld%s, %s, %s, %s, micro-batch %ld, global "
+             "batch %ld sequences",
+             p->tp, pp, p->ep, p->cp > 1 ? " x CP" : "", dp,
+             p->precision == MODEL_FP8 ? "FP8" : "BF16",
+             recompute_words(p->recompute), p->mbs, p->gbs);
+}
+
+/* "TP 2, PP 2 (zb), EP 256, ZeRO-1, FP8, recompute none, mbs 1". */
+static void plan_short(const struct plan *p, char *buf, size_t size)
+{
+    char pp[48] = "", dp[32] = "";
+    if (p->pp > 1)
+        snprintf(pp, sizeof pp, ", PP %ld (%s)", p->pp,
+                 plan_schedule_str(p->schedule));
+    if (p->dp > 1 && p->zero > 0)
+        snprintf(dp, sizeof dp, ", ZeRO-%ld", p->zero);
+    else if (p->dp > 1)
+        snprintf(dp, sizeof dp, ", plain DP");
+    snprintf(buf, size, "TP %ld%s, EP %ld%s%s, %s, recompute %s, mbs %ld",
+             p->tp, pp, p->ep, p->cp > 1 ? ", CP" : "", dp,
+             p->precision == MODEL_FP8 ? "FP8" : "BF16",
+             plan_recompute_str(p->recompute), p->mbs);
+}
+
+/* The verdict of c in words, its first letter upper case. */
+static void verdict(const struct cost_result *c, char *buf, size_t size)
+{
+    eval_out_verdict(c, buf, size);
+    if (buf[0] >= 'a' && buf[0] <= 'z')
+        buf[0] = (char)(buf[0] - 'a' + 'A');
+}
+
+/* ---- The Plans sheet, the fastest and the recommended plan ---- */
+
+/* The rows of the Plans sheet (see report.h), each family's row on it,
+ * the fastest fitting plan and, among the plans within tie_pct of it,
+ * the one with the most memory free. */
+enum status figures_sheet_rows(struct report *r, struct diag *d)
+{
+    bool seen[REPORT_FAMILIES_MAX] = {false};
+    size_t i, nfit = 0;
+    long best = -1, rec = -1;
+    double limit = 0;
+    r->sheet = malloc((r->nrows ? r->nrows : 1) * sizeof *r->sheet);
+    if (!r->sheet)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    r->nsheet = 0;
+    r->sheet_left_out = 0;
+    for (i = 0; i < r->nfamilies; i++)
+        r->family[i].sheet_row = -1;
+    for (i = 0; i < r->nrows; i++) {
+        const struct report_row *row = &r->rows[i];
+        bool first = row->family >= 0 &&
+                     (size_t)row->family < REPORT_FAMILIES_MAX &&
+                     !seen[row->family];
+        bool take =
+            r->all_plans || first || (row->fits && nfit < r->plans_sheet);
+        if (first)
+            seen[row->family] = true;
+        if (row->fits && take)
+            nfit++;
+        else if (row->fits)
+            r->sheet_left_out++;
+        if (!take)
+            continue;
+        if (first)
+            r->family[row->family].sheet_row = (long)r->nsheet;
+        r->sheet[r->nsheet++] = i;
+    }
+    /* rows are ranked fitting first: the first is the fastest that fits */
+    r->sheet_best = r->nsheet > 0 && r->rows[r->sheet[0]].fits ? 0 : -1;
+    best = r->sheet_best;
+    r->headline.ties = 0;
+    if (best >= 0)
+        limit = r->rows[r->sheet[0]].step * (1 + r->tie_pct / 100);
+    for (i = 0; best >= 0 && i < r->nsheet; i++) {
+        const struct report_row *row = &r->rows[r->sheet[i]];
+        const struct report_row *have;
+        if (!row->fits || !(row->step <= limit))
+            continue;
+        r->headline.ties++;
+        have = rec >= 0 ? &r->rows[r->sheet[rec]] : NULL;
+        /* the most free memory; the first (faster) on equal */
+        if (!have || row->mem.capacity - row->mem.total >
+                         have->mem.capacity - have->mem.total)
+            rec = (long)i;
+    }
+    r->sheet_recommended = rec >= 0 ? rec : (r->nsheet > 0 ? 0 : -1);
+    return STATUS_OK;
+}
+
+/* ---- Sentences ---- */
+
+/* The plain-words sentence for a family: the verdict under this
+ * report's comm model, the other model's when it names another link,
+ * and whether the plan fits. */
+static void family_why(const struct report *r, struct report_family *f)
+{
+    char v[400], other[200] = "", fit[300] = "";
+    verdict(&f->best, v, sizeof v);
+    if (f->best_other.t.bound != f->best.t.bound)
+        snprintf(other, sizeof other, " The %s model says %s-bound (%.2f).",
+                 other_model(r), cost_bound_label(f->best_other.t.bound),
+                 f->best_other.t.comm_compute_ratio);
+    if (!f->best.fits)
+        snprintf(fit, sizeof fit,
+                 " No plan of this family fits in %.1f GiB per GPU (%.1f "
+                 "less the %g%% headroom): the fastest needs %.0f GiB.",
+                 f->best.mem.capacity / GIB * (1 - r->headroom_pct / 100),
+                 f->best.mem.capacity / GIB, r->headroom_pct,
+                 f->best.mem.total / GIB);
+    snprintf(f->why, sizeof f->why, "%s.%s%s", v, other, fit);
+    plan_short(&f->best.plan, f->plan_short, sizeof f->plan_short);
+}
+
+void figures_family_words(struct report *r)
+{
+    size_t i;
+    for (i = 0; i < r->nfamilies; i++)
+        family_why(r, &r->family[i]);
+}
+
+/* What a plan costs for the token budget (the headline's figures). */
+static void costs(const struct cost_result *c, struct report_cost *k)
+{
+    k->step_s = c->t.step;
+    k->tokens_per_s_per_gpu = c->t.tokens_per_s_per_gpu;
+    k->mfu = c->t.mfu;
+    k->mfu_bf16_peak = c->t.mfu_bf16_peak;
+    k->days = c->t.days;
+    k->gpu_hours = c->t.days * 24 * (double)c->plan.gpus;
+    k->cost_usd = c->t.cost_usd;
+    k->gpu_hours_per_trillion = c->t.gpu_hours_per_trillion;
+}
+
+/*
+ * The recommended plan's costs: the speed of light from its times and,
+ * where the plan has calibrated times (a calibration and a stack), the
+ * expected ones; xlsx_summary then leads with the expected figures and
+ * shows the speed of light as the floor beside them.
+ */
+static void headline_costs(struct report_headline *h)
+{
+    const struct cost_result *c = &h->plan;
+    struct report_cost *k = &h->expected;
+    costs(c, &h->sol);
+    memset(k, 0, sizeof *k);
+    h->has_expected = c->work.x.known && c->t.expected > 0;
+    if (!h->has_expected)
+        return;
+    k->step_s = c->t.expected;
+    k->tokens_per_s_per_gpu = c->t.x_tps;
+    k->mfu = c->t.x_mfu;
+    k->mfu_bf16_peak = c->t.mfu_bf16_peak * c->t.step / c->t.expected;
+    k->days = c->t.x_days;
+    k->gpu_hours = c->t.x_days * 24 * (double)c->plan.gpus;
+    k->cost_usd = c->t.x_cost;
+    k->gpu_hours_per_trillion =
+        c->t.gpu_hours_per_trillion * c->t.expected / c->t.step;
+}
+
+/* The sentence on the difference between the speed of light and what a
+ * run takes: the published run on these inputs, else the range over the
+ * validation runs that published a step time. */
+static void difference(const struct report *r, struct report_headline *h)
+{
+    double lo = INFINITY, hi = 0;
+    size_t i, n = 0;
+    if (h->has_expected) {
+        snprintf(h->difference, sizeof h->difference,
+                 "Expected: %.2f s per step on real kernels and network; the "
+                 "speed of light, %.2f s, is a floor no run of this plan "
+                 "beats (%.2fx apart).",
+                 h->expected.step_s, h->sol.step_s,
+                 h->expected.step_s / h->sol.step_s);
+        return;
+    }
+    if (r->published >= 0) {
+        const struct report_validation *v = &r->validation[r->published];
+        if (v->measured_step_s > 0 && v->predicted.t.step > 0) {
+            h->has_ratio = true;
+            h->measured_over_sol = v->measured_step_s / v->predicted.t.step;
+            snprintf(h->difference, sizeof h->difference,
+                     "These are speed-of-light figures: a floor, not a "
+                     "forecast. The published run on these inputs (%s) took "
+                     "%.2f s per step, %.2fx its speed of light of %.2f s "
+                     "(see Validation); expect a real run of the recommended "
+                     "plan to be slower by a similar factor until expected "
+                     "times from a calibration are shown here.",
+                     v->name, v->measured_step_s, h->measured_over_sol,
+                     v->predicted.t.step);
+            return;
+        }
+    }
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct report_validation *v = &r->validation[i];
+        double q;
+        if (!(v->measured_step_s > 0) || !(v->predicted.t.step > 0))
+            continue;
+        q = v->measured_step_s / v->predicted.t.step;
+        lo = fmin(lo, q);
+        hi = fmax(hi, q);
+        n++;
+    }
+    if (n > 0)
+        snprintf(h->difference, sizeof h->difference,
+                 "These are speed-of-light figures: a floor, not a forecast. "
+                 "Published runs took %.2f to %.2fx their speed of light "
+                 "(see Validation); expect a real run to be slower by a "
+                 "similar factor.",
+                 lo, hi);
+    else
+        snprintf(h->difference, sizeof h->difference,
+                 "These are speed-of-light figures: a floor, not a forecast; "
+                 "no published run here says how far real runs are from it.");
+}
+
+/* The fastest fitting plan under the other communication model, among
+ * the fitting kept plans (memory does not depend on the model). */
+static enum status other_best(struct report *r,
+                              struct cost_ctx *other,
+                              struct cost_result *best,
+                              bool *found,
+                              struct diag *d)
+{
+    size_t i;
+    *found = false;
+    if (r->sweep && sweep_prepare(r->sweep, other, d) != STATUS_OK)
+        return d->status;
+    for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
+        struct cost_result c;
+        const struct plan *p = &r->rows[i].plan;
+        if (cost_ctx_prepare(other, p->pp, p->vpp, p->schedule, d) != STATUS_OK)
+            return d->status;
+        cost_evaluate(other, p, &c, NULL, 0, NULL);
+        if (!*found || rank_before(true, cost_rank_step(&c), &c.plan, true,
+                                   cost_rank_step(best), &best->plan)) {
+            *best = c;
+            *found = true;
+        }
+    }
+    return STATUS_OK;
+}
+
+/* The recommended plan as a cost result (this report's model). */
+static void sheet_result(const struct report *r, long at, struct cost_result *c)
+{
+    const struct report_row *row = &r->rows[r->sheet[at]];
+    memset(c, 0, sizeof *c);
+    c->plan = row->plan;
+    c->work = row->work;
+    c->mem = row->mem;
+    c->fits = row->fits;
+    c->rank = row->rank;
+    c->ep_ratio = row->ep_ratio;
+    report_row_times(r, row, &c->t);
+    snprintf(c->family, sizeof c->family, "%s", r->family[row->family].name);
+}
+
+enum status
+figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
+{
+    struct report_headline *h = &r->headline;
+    struct cost_result ob;
+    char words[400], v[400];
+    bool found;
+    double usable;
+    if (r->sheet_recommended < 0)
+        return STATUS_OK;
+    h->any = true;
+    sheet_result(r, r->sheet_recommended, &h->plan);
+    h->fits = h->plan.fits;
+    h->family = r->rows[r->sheet[r->sheet_recommended]].family;
+    headline_costs(h);
+    h->memory_gib = h->plan.mem.total / GIB;
+    h->capacity_gib = h->plan.mem.capacity / GIB;
+    h->usable_gib = h->capacity_gib * (1 - r->headroom_pct / 100);
+    h->headroom_gib = h->capacity_gib - h->memory_gib;
+    usable = h->usable_gib;
+    plan_words(&h->plan.plan, words, sizeof words);
+    verdict(&h->plan, v, sizeof v);
+    if (h->fits)
+        snprintf(h->verdict, sizeof h->verdict,
+                 "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "
+                 "per GPU (%.1f GiB free; a plan fits at %.1f GiB or less, "
+                 "keeping %g%% free).",
+                 h->plan.family, words, v, h->memory_gib, h->capacity_gib,
+                 h->headroom_gib, usable, r->headroom_pct);
+    else
+        snprintf(h->verdict, sizeof h->verdict,
+                 "No plan fits in %.1f GiB per GPU (%.1f less the %g%% "
+                 "headroom). The fastest, %s (%s), needs %.0f GiB. %s.",
+                 usable, h->capacity_gib, r->headroom_pct, h->plan.family,
+                 words, h->memory_gib, v);
+    difference(r, h);
+    /* ties */
+    if (r->sheet_best >= 0) {
+        const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
+        h->best = b->plan;
+        h->best_step_s = b->step;
+        h->best_headroom_gib = (b->mem.capacity - b->mem.total) / GIB;
+        h->best_differs = r->sheet_recommended != r->sheet_best;
+        if (h->best_differs)
+            snprintf(h->ties_text, sizeof h->ties_text,
+                     "%zu plans are within %g%% of the fastest fitting plan "
+                     "(%s, %.3f s%s, %.1f GiB free): ties at this precision. "
+                     "The recommended one is %.1f%% slower and keeps the most "
+                     "memory free, %.1f GiB.",
+                     h->ties, r->tie_pct, r->family[b->family].name, b->step,
+                     r->expected ? " expected" : "", h->best_headroom_gib,
+                     100 * (cost_rank_step(&h->plan) / b->step - 1),
+                     h->headroom_gib);
+        else if (h->ties > 1)
+            snprintf(h->ties_text, sizeof h->ties_text,
+                     "%zu plans are within %g%% of it (ties at this "
+                     "precision); it keeps the most memory free of them.",
+                     h->ties, r->tie_pct);
+        else
+            snprintf(h->ties_text, sizeof h->ties_text,
+                     "No other plan is within %g%% of it.", r->tie_pct);
+    }
+    /* the other communication model */
+    if (other_best(r, other, &ob, &found, d) != STATUS_OK)
+        return d->status;
+    if (found && r->sheet_best >= 0) {
+        const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
+        char fam[32], sh[256];
+        plan_family(&ob.plan, fam, sizeof fam);
+        plan_short(&ob.plan, sh, sizeof sh);
+        if (memcmp(&ob.plan, &b->plan, sizeof ob.plan) == 0)
+            snprintf(h->models, sizeof h->models,
+                     "Both communication models pick the same fastest plan "
+                     "(%.3f s under %s, %.3f s under %s%s).",
+                     b->step, comm_model_str(r->comm), cost_rank_step(&ob),
+                     other_model(r), r->expected ? ", expected" : "");
+        else
+            snprintf(h->models, sizeof h->models,
+                     "The best plan changes with the communication model: "
+                     "under %s the fastest fitting plan is %s (%s), %.3f "
+                     "s%s, where %s gives %s.",
+                     model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),
+                     fam, sh, cost_rank_step(&ob),
+                     r->expected ? " expected" : "", model_words(r->comm),
+                     r->family[b->family].name);
+    }
+    return STATUS_OK;
+}
+
+/* Why not the baseline, in one sentence with numbers. */
+void figures_baseline_sentence(struct report *r)
+{
+    struct report_baseline *b = &r->baseline;
+    const struct report_family *f;
+    const struct report_headline *h = &r->headline;
+    char bound[200], mem[300], x[96] = "";
+    double usable;
+    if (b->family < 0) {
+        snprintf(b->sentence, sizeof b->sentence,
+                 "The sweep has no plan of the baseline family %s (the "
+                 "sweep file's report.baseline).",
+                 b->name);
+        return;
+    }
+    f = &r->family[b->family];
+    b->fits = f->fitting > 0;
+    b->bound = f->best.t.bound;
+    b->bound_other = f->best_other.t.bound;
+    b->slowdown =
+        h->any && h->sol.step_s > 0 ? f->best.t.step / h->sol.step_s : 0;
+    b->lightest_gib = f->has_lightest ? f->lightest_mem.total / GIB : 0;
+    b->lightest_weights_gib =
+        f->has_lightest ? f->lightest_mem.weights / GIB : 0;
+    usable = f->best.mem.capacity / GIB * (1 - r->headroom_pct / 100);
+    if (b->bound == b->bound_other)
+        snprintf(bound, sizeof bound,
+                 "%s-bound under both communication models",
+                 cost_bound_label(b->bound));
+    else
+        snprintf(bound, sizeof bound, "bound by %s under %s and by %s under %s",
+                 cost_bound_label(b->bound), model_words(r->comm),
+                 cost_bound_label(b->bound_other),
+                 model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO));
+    if (!b->fits)
+        snprintf(mem, sizeof mem,
+                 "it needs %.0f GiB per GPU of the %.1f a plan may use (its "
+                 "lightest plan; the weights with the gathered layers alone "
+                 "are %.1f GiB)",
+                 b->lightest_gib, usable, b->lightest_weights_gib);
+    else
+        snprintf(mem, sizeof mem,
+                 "it fits (its lightest plan needs %.1f of %.1f GiB per GPU)",
+                 b->lightest_gib, usable);
+    if (h->has_expected && f->best.work.x.known)
+        snprintf(x, sizeof x, "; expected %.2f s against %.2f s",
+                 f->best.t.expected, h->expected.step_s);
+    snprintf(b->sentence, sizeof b->sentence,
+             "Why not %s (FSDP, the baseline): %s, and its best plan is "
+             "%.1fx slower than the recommended one at the speed of light "
+             "(%.2f s against %.2f s per step%s), %s.",
+             b->name, mem, b->slowdown, f->best.t.step, h->sol.step_s, x,
+             bound);
+}
+
+/* Notes under the headline: the published plan and the sweep. */
+void figures_notes(struct report *r)
+{
+    char a[32], b[32], c[32], e[32];
+    uint64_t rejected =
+        r->enumerated >= r->valid ? r->enumerated - r->valid : 0;
+    if (r->published >= 0) {
+        const struct report_validation *v = &r->validation[r->published];
+        char words[400];
+        plan_words(&v->plan, words, sizeof words);
+        figures_thousands((double)r->nrows, b, sizeof b);
+        if (v->rank > 0)
+            snprintf(r->note_published, sizeof r->note_published,
+                     "The published plan (%s: %s) ranks %ld of %s: "
+                     "predicted %.3f s per step, %s-bound, %s.",
+                     v->name, words, v->rank, b, v->predicted.t.step,
+                     cost_bound_label(v->predicted.t.bound),
+                     v->predicted.fits ? "fits with the headroom"
+                                       : "does not fit with the headroom");
+        else
+            snprintf(r->note_published, sizeof r->note_published,
+                     "The published plan (%s: %s) is not among the plans "
+                     "kept here; predicted %.3f s per step, %s-bound.",
+                     v->name, words, v->predicted.t.step,
+                     cost_bound_label(v->predicted.t.bound));
+    }
+    figures_thousands((double)r->enumerated, a, sizeof a);
+    figures_thousands((double)r->valid, b, sizeof b);
+    figures_thousands((double)r->fitting, c, sizeof c);
+    figures_thousands((double)rejected, e, sizeof e);
+    snprintf(r->note_sweep, sizeof r->note_sweep,
+             "Sweep: %s combinations, %s valid plans evaluated (%s fit with "
+             "%g%% of HBM kept free), %s rejected (see Rejected).",
+             a, b, c, r->headroom_pct, e);
+    r->note_left_out[0] = '\0';
+    if (r->dropped > 0 || r->sheet_left_out > 0) {
+        figures_thousands((double)r->nsheet, a, sizeof a);
+        figures_thousands((double)(r->dropped + (r->nrows - r->nsheet)), b,
+                          sizeof b);
+        snprintf(r->note_left_out, sizeof r->note_left_out,
+                 "Plans shows %s plans: those that fit, best first, up to "
+                 "the sweep's report.plans_sheet, and each family's best; %s "
+                 "more are in plans.csv (--all-plans puts every kept plan on "
+                 "the sheet).",
+                 a, b);
+    }
+}

@@ -1,0 +1,80 @@
+/*
+ * figures_internal: what figures.c, figures_headline.c and
+ * figures_charts.c share; private to the figures module (no other module
+ * includes it). figures_views() calls these in the order below, each
+ * reading what the earlier ones fixed in r: the Plans sheet's rows, the
+ * colours, the crossovers, the sentences and the headline, then the
+ * charts. Each fills fields of r (report.h, "Figures") and nothing else.
+ *
+ * Calls: cost, terms, plan, sweep, rank (rank_before), eval_out
+ * (eval_out_verdict), report.
+ */
+#ifndef PROJ_FIGURES_INTERNAL_H
+#define PROJ_FIGURES_INTERNAL_H
+
+#include <stddef.h>
+
+#include "cost.h"
+#include "diag.h"
+#include "report.h"
+
+/* ---- figures_headline.c ---- */
+
+/*
+ * The Plans sheet's rows (r->sheet, allocated here; report_free releases
+ * it), each family's row on it, the fastest fitting plan and, among the
+ * plans within r->tie_pct of it, the one with the most memory free
+ * (r->sheet_best, r->sheet_recommended, r->headline.ties). Returns
+ * STATUS_OK or STATUS_NOMEM.
+ */
+enum status figures_sheet_rows(struct report *r, struct diag *d);
+
+/* Each family's sentence (why) and short plan text, from its best plan
+ * under both communication models. */
+void figures_family_words(struct report *r);
+
+/*
+ * The headline of the recommended plan (after figures_sheet_rows): its
+ * costs at the speed of light and expected, verdict, the difference from
+ * the published runs, the ties, and the fastest plan under the other
+ * communication model (other is prepared here for every layout of
+ * r->sweep). Returns STATUS_OK or what preparing other returned.
+ */
+enum status
+figures_headline(struct report *r, struct cost_ctx *other, struct diag *d);
+
+/* Why not the baseline, in one sentence with numbers; also the
+ * baseline's fit, bounds, slowdown and lightest plan (r->baseline). */
+void figures_baseline_sentence(struct report *r);
+
+/* The notes under the headline: the published plan's rank and the
+ * sweep's counts. */
+void figures_notes(struct report *r);
+
+/* v rounded to a whole number with thousands separators ("12,345,678")
+ * into buf; "%.3g" when it is not finite or too large. */
+void figures_thousands(double v, char *buf, size_t size);
+
+/* ---- figures_charts.c ---- */
+
+/* Each family's colour: colour-blind-safe palettes for the families
+ * with a fitting plan, fastest first; grey where nothing fits, black for
+ * the baseline. */
+void figures_colors(struct report *r);
+
+/* Each family's crossovers on both links (f->cross_ib, f->cross_nv) and,
+ * when none of the baseline's plans fits, its fastest plan re-timed on
+ * the sensitivity grids. */
+void figures_crossovers(struct report *r);
+
+/*
+ * The charts (after figures_baseline_sentence): the baseline's and the
+ * published run's roofline points, every fitting kept plan's point
+ * (r->points), the native charts' picks (r->roof_pick), both rooflines,
+ * the bars and both sensitivity charts. Allocates r->points and
+ * r->roof_pick (report_free releases them). Returns STATUS_OK or
+ * STATUS_NOMEM.
+ */
+enum status figures_charts(struct report *r, struct diag *d);
+
+#endif
