@@ -398,27 +398,41 @@ static void bars(struct report *r)
         exposed = c->t.core - c->t.compute;
         if (c->t.bound != COST_COMPUTE)
             b->exposed[c->t.bound] = exposed;
+        else /* compute-bound: the SMs lost to overlapped comm stretch it */
+            b->compute += exposed;
+        /* the step-end DP time one micro-batch does not hide, on the link
+         * that carries most of the sync and gather */
+        {
+            const struct cost_work *w = &c->work;
+            double ib = (w->ib_sync_bytes + w->ib_gather_bytes) / r->hw->ib_bps;
+            double nv = (w->nvlink_sync_bytes + w->nvlink_gather_bytes) /
+                        r->hw->nvlink_bps;
+            b->exposed[ib >= nv ? COST_IB : COST_NVLINK] += c->t.dp_exposed;
+        }
         b->bubble = c->t.bubble;
         b->optimizer = c->t.optimizer;
         b->step = c->t.step;
         b->serial = c->t.step_serial;
+        b->expected = c->work.x.known ? c->t.expected : 0;
         b->fits = c->fits;
         b->bound = c->t.bound;
         if (b->fits)
             r->nbars_fit++;
-        fastest = fmin(fastest, b->step);
+        fastest = fmin(fastest, cost_rank_step(c));
     }
     r->bars_omitted = have - r->nbars;
-    /* the competitive families whole: step within 2.5x of the fastest,
-     * with their serial marker */
+    /* the competitive families whole: the step they rank by within 2.5x
+     * of the fastest, with their serial marker and expected step */
     r->steps_max = 0;
     r->memory_fit_max = r->hw->capacity_bytes / GIB;
     r->memory_unfit_max = 0;
     for (k = 0; k < r->nbars; k++) {
         const struct report_bar *b = &r->bars[k];
         const struct memory *m = &r->family[b->family].best.mem;
-        if (b->step <= 2.5 * fastest)
-            r->steps_max = fmax(r->steps_max, fmax(b->serial, b->step));
+        double rank = b->expected > 0 ? b->expected : b->step;
+        if (rank <= 2.5 * fastest)
+            r->steps_max =
+                fmax(r->steps_max, fmax(b->serial, fmax(b->step, b->expected)));
         if (b->fits)
             r->memory_fit_max = fmax(r->memory_fit_max, m->total / GIB);
         else

@@ -31,6 +31,7 @@
 #define COLOR_HBM       "#EE3377"
 #define COLOR_BUBBLE    "#BBBBBB"
 #define COLOR_OPTIMIZER "#009988"
+#define COLOR_EXPECTED  "#004488" /* Tol's "high-contrast" dark blue */
 
 /* The plot area of the bar charts (screen fractions). */
 #define AREA_BOTTOM 0.125
@@ -87,16 +88,17 @@ void plot_bars_fill_steps(const struct report *r,
              "first; seconds per step\n"
              "# y, compute, exposed IB, exposed NVLink, exposed HBM, "
              "pipeline bubble, optimizer, step (overlapped), step (serial), "
-             "fits (1/0), bound (0 compute, 1 IB, 2 NVLink, 3 HBM)\n");
+             "fits (1/0), bound (0 compute, 1 IB, 2 NVLink, 3 HBM), "
+             "expected step (0: none)\n");
     for (i = 0; i < n; i++) {
         const struct report_bar *b = &r->bars[i];
         plot_text_printf(dat,
                          "%zu %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g "
-                         "%d %d\n",
+                         "%d %d %.12g\n",
                          n - i, b->compute, b->exposed[COST_IB],
                          b->exposed[COST_NVLINK], b->exposed[COST_HBM],
                          b->bubble, b->optimizer, b->step, b->serial, b->fits,
-                         b->bound);
+                         b->bound, b->expected);
     }
     /* slower bars run off the right edge with their value written there */
     plot_template_set_num(v, "XMAX",
@@ -116,13 +118,21 @@ void plot_bars_fill_steps(const struct report *r,
     plot_template_set_str(v, "C_HBM", COLOR_HBM);
     plot_template_set_str(v, "C_BUBBLE", COLOR_BUBBLE);
     plot_template_set_str(v, "C_OPTIMIZER", COLOR_OPTIMIZER);
+    plot_template_set_str(v, "C_EXPECTED", COLOR_EXPECTED);
+    plot_template_set_num(v, "EXPECTED", r->expected ? 1 : 0);
     plot_format_title(r, "where the step time goes (best plan of each family)",
                       text, sizeof text);
     plot_template_set_str(v, "TITLE", text);
-    snprintf(text, sizeof text,
-             "Speed of light. Only the binding link's time beyond compute "
-             "is exposed (it overlaps compute). Diamond: the step with no "
-             "overlap.");
+    if (r->expected)
+        snprintf(text, sizeof text,
+                 "Solid: speed of light (only the binding link's time "
+                 "beyond compute is exposed); hatched: on to the expected "
+                 "step; diamond: no overlap.");
+    else
+        snprintf(text, sizeof text,
+                 "Speed of light. Only the binding link's time beyond "
+                 "compute is exposed (it overlaps compute). Diamond: the "
+                 "step with no overlap.");
     plot_template_set_str(v, "SUB1", text);
     plot_format_num(r->hw->spec.hbm_gib * (1 - r->headroom_pct / 100), a,
                     sizeof a);

@@ -222,6 +222,7 @@ struct report_series {
 struct report_bar {
     long family;
     double compute, exposed[4], bubble, optimizer, step, serial; /* s */
+    double expected; /* s: the expected step; 0 without a calibration */
     bool fits;
     int bound;
 };

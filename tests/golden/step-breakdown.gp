@@ -2,8 +2,9 @@
 # Step-time breakdown of the best plan of each family: stacked bars of
 # compute, the exposed (not overlapped) time of the binding link or HBM,
 # the pipeline bubble and the optimizer step; a diamond at the serial
-# (no-overlap) step time. Families sorted as in the report: fitting first,
-# then by step time. Bars longer than the axis run off the right edge with
+# (no-overlap) step time; where the report has an expected step, a hatched
+# segment from the speed of light on to it. Families sorted as in the
+# report: fitting first, then by the step they rank by. Bars longer than the axis run off the right edge with
 # their value written there.
 #
 # Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
@@ -16,6 +17,7 @@ footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 0
 xlabel_text = 'time per step, s'
 data = './step-breakdown.dat'
 NROWS = 8
+EXPECTED = 0
 XMAX = 30
 c_compute = '#0077BB'
 c_ib = '#EE7733'
@@ -23,6 +25,7 @@ c_nvlink = '#CC3311'
 c_hbm = '#EE3377'
 c_bubble = '#BBBBBB'
 c_optimizer = '#009988'
+c_expected = '#004488'
 set ytics ('ZeRO-1+PP+EP' 8, 'ZeRO-3+PP+EP' 7, 'ZeRO-3+EP' 6, 'ZeRO-1+EP' 5, 'ZeRO-1+PP' 4, 'ZeRO-1' 3, 'ZeRO-3' 2, 'ZeRO-3+PP' 1)
 
 set object 1 rect from graph -0.014, first 7.7 to graph -0.004, first 8.3 fc rgb '#0072B2' fs solid 1.0 noborder front noclip
@@ -68,9 +71,13 @@ s4(c,i,n,h,b,o) = c + i + n + h
 s5(c,i,n,h,b,o) = c + i + n + h + b
 s6(c,i,n,h,b,o) = c + i + n + h + b + o
 after(x) = x > XMAX ? 1/0 : x   # hide what lies past the axis
-# the step time is written after the bar, or after the diamond when the
-# diamond is close; a bar past the axis has it at the right edge
-at(step, serial) = (serial - step < 0.07 * XMAX && serial <= XMAX) ? serial : step
+# the step time is written after the bar (its expected segment included),
+# or after the diamond when the diamond is close; a bar past the axis has
+# it at the right edge
+end(step, x) = x > step ? x : step
+at(step, serial) = (serial > step && serial - step < 0.07 * XMAX && serial <= XMAX) ? serial : step
+# a row's label: the speed of light, and the expected step where known
+text(step, x) = x > 0 ? sprintf('%.2f s, expected %.2f s', step, x) : sprintf('%.2f s', step)
 # A label not to draw goes far left of the axis: gnuplot 5.4 crashes when
 # every point of a `with labels` plot is undefined (1/0).
 NOLABEL = -1e30
@@ -85,9 +92,10 @@ plot \
     data using (0):1:($2+$3+$4):($2+$3+$4+$5):($1-H):($1+H) with boxxyerror fc rgb c_hbm title 'exposed HBM', \
     data using (0):1:($2+$3+$4+$5):($2+$3+$4+$5+$6):($1-H):($1+H) with boxxyerror fc rgb c_bubble title 'pipeline bubble', \
     data using (0):1:($2+$3+$4+$5+$6):($2+$3+$4+$5+$6+$7):($1-H):($1+H) with boxxyerror fc rgb c_optimizer title 'optimizer step', \
+    data using (0):($12 > $8 ? $1 : 1/0):8:12:($1-H):($1+H) with boxxyerror fs pattern 4 border lc rgb c_expected fc rgb c_expected title (EXPECTED ? 'on to the expected step' : ''), \
     data using (after($9)):1 with points pt 13 ps 2.2 lc rgb '#000000' title 'step without overlap', \
-    data using (lx($8, $9)):1:(sprintf('%.2f s', $8)) with labels left offset 1.2,0 boxed font ',14' notitle, \
-    data using (rx($8, $9)):1:(sprintf($8 > XMAX ? '%.1f s ▶' : '%.2f s', $8)) with labels right offset -0.3,0 boxed font ',14' notitle
+    data using (lx(end($8, $12), $9)):1:(text($8, $12)) with labels left offset 1.2,0 boxed font ',14' notitle, \
+    data using (rx(end($8, $12), $9)):1:(end($8, $12) > XMAX ? sprintf('%.1f s ▶', end($8, $12)) : text($8, $12)) with labels right offset -0.3,0 boxed font ',14' notitle
 
 set output
 
