@@ -327,6 +327,48 @@ static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
+/*
+ * The expected figure k (0 the step .. 7 GPU-hours per 1T tokens, the
+ * order of the key figures' rows) beside the speed of light's on `row`,
+ * live, when the recommended plan has an expected step. Written with its
+ * row: the workbook may be in constant-memory mode, where a row once
+ * left cannot be written again.
+ */
+static void
+expected_figure(struct xlsx_book *b, lxw_worksheet *ws, size_t row, int k)
+{
+    static const char *const formula[] = {
+        "INDEX(PLANS_EXPECTED_S,RECOMMENDED_ROW)",
+        "INDEX(PLANS_X_TPS,RECOMMENDED_ROW)",
+        "INDEX(PLANS_X_MFU,RECOMMENDED_ROW)",
+        "INDEX(PLANS_MFU_BF16_PEAK,RECOMMENDED_ROW)*INDEX(PLANS_STEP_S,"
+        "RECOMMENDED_ROW)/INDEX(PLANS_EXPECTED_S,RECOMMENDED_ROW)",
+        "INDEX(PLANS_X_DAYS,RECOMMENDED_ROW)",
+        "INDEX(PLANS_X_COST,RECOMMENDED_ROW)/GPU_HOUR_USD",
+        "INDEX(PLANS_X_COST,RECOMMENDED_ROW)",
+        "1E+12/INDEX(PLANS_X_TPS,RECOMMENDED_ROW)/3600"};
+    static const enum xlsx_fmt fmt[] = {
+        XLSX_FMT_SEC,  XLSX_FMT_CNT, XLSX_FMT_PCT,   XLSX_FMT_PCT,
+        XLSX_FMT_DAYS, XLSX_FMT_CNT, XLSX_FMT_USD_M, XLSX_FMT_CNT};
+    const struct report_headline *h = &b->r->headline;
+    const struct report_cost *e = &h->expected;
+    const double v[] = {e->step_s,   e->tokens_per_s_per_gpu,
+                        e->mfu,      e->mfu_bf16_peak,
+                        e->days,     e->gpu_hours,
+                        e->cost_usd, e->gpu_hours_per_trillion};
+    struct xlsx_value c;
+    char fx[300];
+    if (!h->has_expected || k < 0 || k >= (int)(sizeof v / sizeof v[0]))
+        return;
+    memset(&c, 0, sizeof c);
+    snprintf(fx, sizeof fx, "IFERROR(%s," INPUT_ERROR ")", formula[k]);
+    c.kind = XLSX_NUM;
+    c.num = v[k];
+    c.fmt = fmt[k];
+    c.formula = b->big ? NULL : fx;
+    xlsx_table_cell(b, ws, &table, row, col("step"), &c);
+}
+
 /* The recommended plan's figures and the names over them: live. */
 static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
@@ -339,7 +381,6 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                            : (r->nsheet ? report_sheet_row(r, 0) : NULL);
     double best_row = r->sheet_best >= 0 ? (double)r->sheet_best + 1 : 1;
     double rec_row = (double)r->sheet_recommended + 1;
-    size_t step_row;
 
     if (!h->any || !best)
         return row;
@@ -390,40 +431,46 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     kv(b, ws, row, "its row on Plans", OR_MESSAGE(RECOMMENDED_ROW_F), true,
        rec_row, NULL, XLSX_FMT_INT, NULL);
     name_cell(b, row++, "RECOMMENDED_ROW");
-    step_row = row;
     kv(b, ws, row, "Step time (s)", pick("PLANS_STEP_S", f, sizeof f), false,
        sol->step_s, NULL, XLSX_FMT_SEC,
        "pipeline bubble + optimizer step + the busiest of compute, IB, "
        "NVLink, HBM (overlapped)");
+    expected_figure(b, ws, row, 0);
     name_cell(b, row++, "RECOMMENDED_STEP_S");
-    kv(b, ws, row++, "Tokens/s per GPU", pick("PLANS_TPS", f, sizeof f), false,
+    kv(b, ws, row, "Tokens/s per GPU", pick("PLANS_TPS", f, sizeof f), false,
        sol->tokens_per_s_per_gpu, NULL, XLSX_FMT_CNT, NULL);
-    kv(b, ws, row++, "MFU", pick("PLANS_MFU", f, sizeof f), false, sol->mfu,
-       NULL, XLSX_FMT_PCT,
+    expected_figure(b, ws, row++, 1);
+    kv(b, ws, row, "MFU", pick("PLANS_MFU", f, sizeof f), false, sol->mfu, NULL,
+       XLSX_FMT_PCT,
        "model FLOPs over each precision's own peak (FP8 GEMMs at the FP8 "
        "peak, the rest at BF16's): at most 100%");
-    kv(b, ws, row++, "MFU, of the BF16 peak (DeepSeek's convention)",
+    expected_figure(b, ws, row++, 2);
+    kv(b, ws, row, "MFU, of the BF16 peak (DeepSeek's convention)",
        pick("PLANS_MFU_BF16_PEAK", f, sizeof f), false, sol->mfu_bf16_peak,
        NULL, XLSX_FMT_PCT,
        "model FLOPs / (step x BF16 dense peak), as DeepSeek reports it: an "
        "FP8 plan can exceed 100%");
+    expected_figure(b, ws, row++, 3);
     snprintf(note, sizeof note,
              "the model's budget of %.1fT tokens (TRAINING_TOKENS) on %ld "
              "GPUs",
              r->m->spec.tokens / 1e12, h->plan.plan.gpus);
-    kv(b, ws, row++, "Days for the token budget",
-       pick("PLANS_DAYS", f, sizeof f), false, sol->days, NULL, XLSX_FMT_DAYS,
-       note);
-    kv(b, ws, row++, "GPU-hours for the budget",
+    kv(b, ws, row, "Days for the token budget", pick("PLANS_DAYS", f, sizeof f),
+       false, sol->days, NULL, XLSX_FMT_DAYS, note);
+    expected_figure(b, ws, row++, 4);
+    kv(b, ws, row, "GPU-hours for the budget",
        "IFERROR(INDEX(PLANS_COST,RECOMMENDED_ROW)/GPU_HOUR_USD," INPUT_ERROR
        ")",
        false, sol->gpu_hours, NULL, XLSX_FMT_CNT, NULL);
+    expected_figure(b, ws, row++, 5);
     snprintf(note, sizeof note, "at GPU_HOUR_USD ($%.2f per GPU-hour)",
              r->hw->spec.gpu_hour_usd);
-    kv(b, ws, row++, "Cost for the budget", pick("PLANS_COST", f, sizeof f),
+    kv(b, ws, row, "Cost for the budget", pick("PLANS_COST", f, sizeof f),
        false, sol->cost_usd, NULL, XLSX_FMT_USD_M, note);
-    kv(b, ws, row++, "GPU-hours per 1T tokens", pick("PLANS_GPUH", f, sizeof f),
+    expected_figure(b, ws, row++, 6);
+    kv(b, ws, row, "GPU-hours per 1T tokens", pick("PLANS_GPUH", f, sizeof f),
        false, sol->gpu_hours_per_trillion, NULL, XLSX_FMT_CNT, NULL);
+    expected_figure(b, ws, row++, 7);
     snprintf(note, sizeof note,
              "heaviest pipeline rank, of %.1f GiB (HBM_GIB); fits at %.1f "
              "(HEADROOM_PCT %g%% kept free)",
@@ -434,43 +481,6 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     kv(b, ws, row++, "Free memory per GPU (GiB)",
        pick("PLANS_HEADROOM_GIB", f, sizeof f), false, h->headroom_gib, NULL,
        XLSX_FMT_GIB, NULL);
-    if (h->has_expected) { /* the expected figures beside, live */
-        const struct report_cost *e = &h->expected;
-        const struct {
-            const char *formula;
-            double v;
-            enum xlsx_fmt fmt;
-        } x[] = {
-            {"INDEX(PLANS_EXPECTED_S,RECOMMENDED_ROW)", e->step_s,
-             XLSX_FMT_SEC},
-            {"INDEX(PLANS_X_TPS,RECOMMENDED_ROW)", e->tokens_per_s_per_gpu,
-             XLSX_FMT_CNT},
-            {"INDEX(PLANS_X_MFU,RECOMMENDED_ROW)", e->mfu, XLSX_FMT_PCT},
-            {"INDEX(PLANS_MFU_BF16_PEAK,RECOMMENDED_ROW)*INDEX(PLANS_STEP_S,"
-             "RECOMMENDED_ROW)/INDEX(PLANS_EXPECTED_S,RECOMMENDED_ROW)",
-             e->mfu_bf16_peak, XLSX_FMT_PCT},
-            {"INDEX(PLANS_X_DAYS,RECOMMENDED_ROW)", e->days, XLSX_FMT_DAYS},
-            {"INDEX(PLANS_X_COST,RECOMMENDED_ROW)/GPU_HOUR_USD", e->gpu_hours,
-             XLSX_FMT_CNT},
-            {"INDEX(PLANS_X_COST,RECOMMENDED_ROW)", e->cost_usd,
-             XLSX_FMT_USD_M},
-            {"1E+12/INDEX(PLANS_X_TPS,RECOMMENDED_ROW)/3600",
-             e->gpu_hours_per_trillion, XLSX_FMT_CNT},
-        };
-        size_t i; /* the rows from Step time to GPU-hours per 1T */
-        for (i = 0; i < sizeof x / sizeof x[0]; i++) {
-            struct xlsx_value c;
-            char fx[300];
-            memset(&c, 0, sizeof c);
-            snprintf(fx, sizeof fx, "IFERROR(%s," INPUT_ERROR ")",
-                     x[i].formula);
-            c.kind = XLSX_NUM;
-            c.num = x[i].v;
-            c.fmt = x[i].fmt;
-            c.formula = b->big ? NULL : fx;
-            xlsx_table_cell(b, ws, &table, step_row + i, col("step"), &c);
-        }
-    }
     return row + 1;
 }
 
