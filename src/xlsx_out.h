@@ -30,8 +30,9 @@ struct xlsx_images {
 /* A Plans sheet above this many rows is written in libxlsxwriter's
  * constant_memory mode (about 4 MB instead of ~115 bytes per cell), where
  * Plans gets an autofilter instead of an Excel table and only its first
- * XLSX_OUT_BIG_COLUMNS columns (plan, step, bound, fit, MFU, throughput,
- * days, cost), as values: at a million rows the full sheet with live
+ * XLSX_OUT_BIG_COLUMNS columns (rank, family, the plan's dimensions, step,
+ * expected step, bound, fit, free memory, MFU, throughput, days), as
+ * values: at a million rows the full sheet with live
  * formulas is 55 million cells and minutes to write (plans.csv keeps every
  * column). */
 #define XLSX_OUT_BIG_COLUMNS 20
