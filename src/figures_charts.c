@@ -28,21 +28,6 @@ static double pow10_ceil(double x)
     return pow(10, ceil(log10(x)));
 }
 
-/* The cluster with its IB (ib) or NVLink bandwidth set to gbps; only the
- * link's rate differs (a shallow copy). */
-static void
-hw_at(const struct hardware *hw, bool ib, double gbps, struct hardware *out)
-{
-    *out = *hw;
-    if (ib) {
-        out->spec.ib_gbps = gbps;
-        out->ib_bps = gbps * 1e9;
-    } else {
-        out->spec.nvlink_gbps = gbps;
-        out->nvlink_bps = gbps * 1e9;
-    }
-}
-
 /* The step of work w on hardware h (terms_step: what ranking needs). */
 static void retime(const struct cost_work *w,
                    const struct hardware *h,
@@ -119,7 +104,7 @@ static void crossover(const struct report *r,
     }
     x->state = REPORT_CROSS_AT;
     x->gbps = bytes / room / 1e9;
-    hw_at(r->hw, ib, x->gbps * (1 + 1e-9), &h);
+    hardware_at_link(r->hw, ib, x->gbps * (1 + 1e-9), &h);
     retime(w, &h, &at);
     x->then_bound = at.bound;
     x->in_range = n > 0 && x->gbps >= grid[0] && x->gbps <= grid[n - 1];
@@ -140,7 +125,7 @@ static void baseline_curves(struct report *r)
     for (i = 0; i < r->nsens_ib; i++) {
         struct hardware h;
         struct cost_times t;
-        hw_at(r->hw, true, r->sens_ib_gbps[i], &h);
+        hardware_at_link(r->hw, true, r->sens_ib_gbps[i], &h);
         retime(&f->best.work, &h, &t);
         f->sens_ib_step[i] = t.step;
         f->sens_ib_bound[i] = t.bound;
@@ -148,7 +133,7 @@ static void baseline_curves(struct report *r)
     for (i = 0; i < r->nsens_nv; i++) {
         struct hardware h;
         struct cost_times t;
-        hw_at(r->hw, false, r->sens_nv_gbps[i], &h);
+        hardware_at_link(r->hw, false, r->sens_nv_gbps[i], &h);
         retime(&f->best.work, &h, &t);
         f->sens_nv_step[i] = t.step;
         f->sens_nv_bound[i] = t.bound;
@@ -453,7 +438,7 @@ sens_words(const struct report *r, bool ib, struct report_sens_chart *c)
         return;
     f = &r->family[b->family];
     x = ib ? &f->cross_ib : &f->cross_nv;
-    figures_thousands(x->gbps, a, sizeof a);
+    report_thousands(x->gbps, a, sizeof a);
     snprintf(grid_end, sizeof grid_end, " (beyond this chart's %g GB/s)",
              c->n ? c->gbps[c->n - 1] : 0);
     if (x->state == REPORT_CROSS_LATENCY) {

@@ -20,27 +20,6 @@
 
 /* ---- Words ---- */
 
-/* 12,345,678 */
-void figures_thousands(double v, char *buf, size_t size)
-{
-    char digits[64];
-    size_t n, i, o = 0;
-    if (!isfinite(v) || fabs(v) >= 1e18) {
-        snprintf(buf, size, "%.3g", v);
-        return;
-    }
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    n = strlen(digits);
-    if (v <= -0.5 && o + 1 < size)
-        buf[o++] = '-';
-    for (i = 0; i < n && o + 2 < size; i++) {
-        buf[o++] = digits[i];
-        if ((n - i - 1) % 3 == 0 && i + 1 < n)
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
-}
-
 /* The other communication model's name. */
 static const char *other_model(const struct report *r)
 {
@@ -509,7 +488,7 @@ void figures_notes(struct report *r)
         const struct report_validation *v = &r->validation[r->published];
         char words[400];
         plan_words(&v->plan, words, sizeof words);
-        figures_thousands((double)r->nrows, b, sizeof b);
+        report_thousands((double)r->nrows, b, sizeof b);
         if (v->rank > 0)
             snprintf(r->note_published, sizeof r->note_published,
                      "The published plan (%s: %s) ranks %ld of %s: "
@@ -525,19 +504,19 @@ void figures_notes(struct report *r)
                      v->name, words, v->predicted.t.step,
                      cost_bound_label(v->predicted.t.bound));
     }
-    figures_thousands((double)r->enumerated, a, sizeof a);
-    figures_thousands((double)r->valid, b, sizeof b);
-    figures_thousands((double)r->fitting, c, sizeof c);
-    figures_thousands((double)rejected, e, sizeof e);
+    report_thousands((double)r->enumerated, a, sizeof a);
+    report_thousands((double)r->valid, b, sizeof b);
+    report_thousands((double)r->fitting, c, sizeof c);
+    report_thousands((double)rejected, e, sizeof e);
     snprintf(r->note_sweep, sizeof r->note_sweep,
              "Sweep: %s combinations, %s valid plans evaluated (%s fit with "
              "%g%% of HBM kept free), %s rejected (see Rejected).",
              a, b, c, r->headroom_pct, e);
     r->note_left_out[0] = '\0';
     if (r->dropped > 0 || r->sheet_left_out > 0) {
-        figures_thousands((double)r->nsheet, a, sizeof a);
-        figures_thousands((double)(r->dropped + (r->nrows - r->nsheet)), b,
-                          sizeof b);
+        report_thousands((double)r->nsheet, a, sizeof a);
+        report_thousands((double)(r->dropped + (r->nrows - r->nsheet)), b,
+                         sizeof b);
         snprintf(r->note_left_out, sizeof r->note_left_out,
                  "Plans shows %s plans: those that fit, best first, up to "
                  "the sweep's report.plans_sheet, and each family's best; %s "

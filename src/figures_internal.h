@@ -51,10 +51,6 @@ void figures_baseline_sentence(struct report *r);
  * sweep's counts. */
 void figures_notes(struct report *r);
 
-/* v rounded to a whole number with thousands separators ("12,345,678")
- * into buf; "%.3g" when it is not finite or too large. */
-void figures_thousands(double v, char *buf, size_t size);
-
 /* ---- figures_charts.c ---- */
 
 /* Each family's colour: colour-blind-safe palettes for the families

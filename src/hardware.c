@@ -169,6 +169,21 @@ enum status hardware_load(const char *path,
     return STATUS_OK;
 }
 
+void hardware_at_link(const struct hardware *hw,
+                      bool ib,
+                      double gbps,
+                      struct hardware *out)
+{
+    *out = *hw;
+    if (ib) {
+        out->spec.ib_gbps = gbps;
+        out->ib_bps = gbps * 1e9;
+    } else {
+        out->spec.nvlink_gbps = gbps;
+        out->nvlink_bps = gbps * 1e9;
+    }
+}
+
 void hardware_release(struct hardware *h)
 {
     if (h)

@@ -92,6 +92,17 @@ enum status hardware_load(const char *path,
                           size_t nsets,
                           struct diag *d);
 
+/*
+ * A shallow copy of hw into out with its IB (ib true) or NVLink bandwidth
+ * set to gbps, the file value and the derived rate alike: the cluster
+ * the sensitivity charts re-time plans on. out borrows hw's pointers
+ * (calibration, stack); never release it.
+ */
+void hardware_at_link(const struct hardware *hw,
+                      bool ib,
+                      double gbps,
+                      struct hardware *out);
+
 /* Recomputes the derived rates after spec was changed (sensitivity). */
 void hardware_derive(struct hardware *h);
 

@@ -10,26 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report.h"
+
 void plot_format_num(double x, char *buf, size_t size)
 {
-    char digits[64];
-    size_t n, i, o = 0;
     if (size == 0)
         return;
-    if (!isfinite(x) || fabs(x) < 100) {
+    if (!isfinite(x) || fabs(x) < 100)
         snprintf(buf, size, "%.3g", x);
-        return;
-    }
-    snprintf(digits, sizeof digits, "%.0f", fabs(x));
-    n = strlen(digits);
-    if (x < 0 && o + 1 < size)
-        buf[o++] = '-';
-    for (i = 0; i < n && o + 2 < size; i++) {
-        buf[o++] = digits[i];
-        if ((n - i - 1) % 3 == 0 && i + 1 < n)
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
+    else
+        report_thousands(x, buf, size);
 }
 
 void plot_format_si(double x, char *buf, size_t size)

@@ -531,20 +531,6 @@ static enum status merge(struct report *r,
 
 /* ---- The stage ---- */
 
-/* The cluster with its IB (ib) or NVLink bandwidth set to gbps. */
-static void
-hw_at(const struct hardware *hw, bool ib, double gbps, struct hardware *out)
-{
-    *out = *hw; /* shallow: only the derived rate below is read */
-    if (ib) {
-        out->spec.ib_gbps = gbps;
-        out->ib_bps = gbps * 1e9;
-    } else {
-        out->spec.nvlink_gbps = gbps;
-        out->nvlink_bps = gbps * 1e9;
-    }
-}
-
 enum status rank_run(struct report *r,
                      struct cost_ctx *ctx,
                      const struct sweep_file *sf,
@@ -608,11 +594,11 @@ enum status rank_run(struct report *r,
                                                       : REPORT_SENS_MAX;
     for (i = 0; i < r->nsens_ib; i++) {
         r->sens_ib_gbps[i] = spec->r_sens_ib.v[i];
-        hw_at(ctx->hw, true, r->sens_ib_gbps[i], &hw_ib[i]);
+        hardware_at_link(ctx->hw, true, r->sens_ib_gbps[i], &hw_ib[i]);
     }
     for (i = 0; i < r->nsens_nv; i++) {
         r->sens_nv_gbps[i] = spec->r_sens_nv.v[i];
-        hw_at(ctx->hw, false, r->sens_nv_gbps[i], &hw_nv[i]);
+        hardware_at_link(ctx->hw, false, r->sens_nv_gbps[i], &hw_nv[i]);
     }
     r->headroom_pct = spec->r_headroom_pct;
     r->tie_pct = spec->r_tie_pct;

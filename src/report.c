@@ -4,6 +4,7 @@
  */
 #include "report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,4 +72,25 @@ long report_family_index(const struct report *r, const char *name)
         if (strcmp(r->family[i].name, name) == 0)
             return (long)i;
     return -1;
+}
+
+void report_thousands(double v, char *buf, size_t size)
+{
+    char digits[64], out[96];
+    size_t n, i, o = 0;
+    if (!isfinite(v) || fabs(v) >= 1e18) {
+        snprintf(buf, size, "%.3g", v);
+        return;
+    }
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    n = strlen(digits);
+    if (v < 0 && digits[0] != '0')
+        out[o++] = '-';
+    for (i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    snprintf(buf, size, "%s", out);
 }

@@ -440,4 +440,9 @@ const struct report_row *report_sheet_row(const struct report *r, size_t i);
 /* Index of the family named `name`, or -1. */
 long report_family_index(const struct report *r, const char *name);
 
+/* v rounded to a whole number with thousands separators ("12,345,678")
+ * into buf; "%.3g" when it is not finite or beyond 1e18. For sentences,
+ * sheets and charts alike. */
+void report_thousands(double v, char *buf, size_t size);
+
 #endif

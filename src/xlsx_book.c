@@ -681,27 +681,6 @@ double xlsx_book_text_height(size_t len, double width, double pt)
     return (lines < 1 ? 1 : lines) * pt * 1.32 + 3;
 }
 
-void xlsx_book_thousands(double v, char *buf, size_t size)
-{
-    char digits[64], out[96];
-    size_t n, i, o = 0;
-    if (!isfinite(v) || fabs(v) >= 1e18) {
-        snprintf(buf, size, "%.3g", v);
-        return;
-    }
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    n = strlen(digits);
-    if (v < 0 && digits[0] != '0')
-        out[o++] = '-';
-    for (i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = digits[i];
-    }
-    out[o] = '\0';
-    snprintf(buf, size, "%s", out);
-}
-
 void xlsx_book_when(const struct report *r, char *buf, size_t size)
 {
     snprintf(buf, size, "%s", r->when);

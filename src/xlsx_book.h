@@ -342,9 +342,6 @@ void xlsx_book_array_num(struct xlsx_book *b,
  * font per unit of width). */
 double xlsx_book_text_height(size_t len, double width, double pt);
 
-/* 12,345,678 (rounded to a whole number; %.3g beyond 1e18). */
-void xlsx_book_thousands(double v, char *buf, size_t size);
-
 /* r->generated as "2025-01-31 12:00 UTC" (figures' r->when). */
 void xlsx_book_when(const struct report *r, char *buf, size_t size);
 

@@ -515,9 +515,9 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     fact(b, ws, row++, "Generated at", when);
     fact(b, ws, row++, "Command line", r->command_line);
     fact(b, ws, row++, "Communication model", comm_model_str(r->comm));
-    xlsx_book_thousands((double)r->nrows, num, sizeof num);
+    report_thousands((double)r->nrows, num, sizeof num);
     fact(b, ws, row++, "Plans kept", num);
-    xlsx_book_thousands((double)r->nsheet, num, sizeof num);
+    report_thousands((double)r->nsheet, num, sizeof num);
     fact(b, ws, row++, "Plans on the Plans sheet", num);
     fact(b, ws, row++, "Baseline family", r->baseline.name);
     row++;

@@ -551,8 +551,8 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         fr.live = !b->big && fr.f->sheet_row >= 0;
         fr.swatch = xlsx_book_fill(b, fr.f->color);
         plan_format(&fr.f->best.plan, fr.plan, sizeof fr.plan);
-        xlsx_book_thousands((double)fr.f->fitting, a, sizeof a);
-        xlsx_book_thousands((double)fr.f->plans, b2, sizeof b2);
+        report_thousands((double)fr.f->fitting, a, sizeof a);
+        report_thousands((double)fr.f->plans, b2, sizeof b2);
         snprintf(fr.count, sizeof fr.count, "%s / %s", a, b2);
         xlsx_table_row(b, ws, &t, row, &fr);
         xlsx_book_height(b, ws, row,

@@ -169,9 +169,28 @@ static void test_hardware_rates_have_lower_bounds(void **state)
                            "or at least 1, got 0.5");
 }
 
+/* The H800 with IB at 400 GB/s (4e11 B/s): only IB moves; NVLink stays
+ * 160 GB/s (1.6e11 B/s); and with NVLink at 900 GB/s, IB stays 50. */
+static void test_hardware_at_link(void **state)
+{
+    struct hardware h, at;
+    (void)state;
+    load(&h, NULL);
+    hardware_at_link(&h, true, 400, &at);
+    assert_near(at.spec.ib_gbps, 400, 0);
+    assert_near(at.ib_bps, 4e11, 1e-15);
+    assert_near(at.nvlink_bps, 1.6e11, 1e-15);
+    hardware_at_link(&h, false, 900, &at);
+    assert_near(at.nvlink_bps, 9e11, 1e-15);
+    assert_near(at.ib_bps, 5e10, 1e-15);
+    assert_near(h.ib_bps, 5e10, 1e-15); /* the original is untouched */
+    hardware_release(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hardware_at_link),
         cmocka_unit_test(test_hardware_load_derives_si_rates),
         cmocka_unit_test(test_hardware_derive_after_a_change),
         cmocka_unit_test(test_hardware_nvlink_domain),

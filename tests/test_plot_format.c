@@ -42,10 +42,11 @@ static void test_plot_format_num_truncates_to_size(void **state)
 {
     char buf[5];
     (void)state;
-    /* "12,870" does not fit in 4 characters: cut, still terminated */
+    /* "12,870" does not fit in 4 characters: cut as snprintf cuts, to
+     * the first 4, still terminated */
     plot_format_num(12870, buf, sizeof buf);
-    assert_int_equal(strlen(buf), 3);
-    assert_string_equal(buf, "12,");
+    assert_int_equal(strlen(buf), 4);
+    assert_string_equal(buf, "12,8");
 }
 
 static void test_plot_format_si_picks_prefix(void **state)

@@ -161,9 +161,27 @@ static void test_report_free(void **state)
     free(r);
 }
 
+/* Thousands separators, rounding to whole numbers (by hand). */
+static void test_report_thousands(void **state)
+{
+    char buf[32];
+    (void)state;
+    report_thousands(12345678.4, buf, sizeof buf);
+    assert_string_equal(buf, "12,345,678");
+    report_thousands(-1234.6, buf, sizeof buf);
+    assert_string_equal(buf, "-1,235");
+    report_thousands(999, buf, sizeof buf);
+    assert_string_equal(buf, "999");
+    report_thousands(0.2, buf, sizeof buf);
+    assert_string_equal(buf, "0");
+    report_thousands(2e18, buf, sizeof buf);
+    assert_string_equal(buf, "2e+18");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report_thousands),
         cmocka_unit_test(test_report_add_input),
         cmocka_unit_test(test_report_family_index),
         cmocka_unit_test(test_report_row_times),

@@ -258,22 +258,6 @@ static void test_xlsx_book_open_unwritable(void **state)
                "directory");
 }
 
-static void test_xlsx_book_thousands(void **state)
-{
-    char buf[32];
-    (void)state;
-    xlsx_book_thousands(12345678.4, buf, sizeof buf);
-    assert_string_equal(buf, "12,345,678");
-    xlsx_book_thousands(-1234.6, buf, sizeof buf);
-    assert_string_equal(buf, "-1,235");
-    xlsx_book_thousands(999, buf, sizeof buf);
-    assert_string_equal(buf, "999");
-    xlsx_book_thousands(0.2, buf, sizeof buf);
-    assert_string_equal(buf, "0");
-    xlsx_book_thousands(2e18, buf, sizeof buf);
-    assert_string_equal(buf, "2e+18");
-}
-
 static void test_xlsx_book_text(void **state)
 {
     struct fixture *f = *state;
@@ -297,7 +281,6 @@ int main(void)
         cmocka_unit_test(test_xlsx_book_close_after_failed_call),
         cmocka_unit_test(test_xlsx_book_full_disk),
         cmocka_unit_test(test_xlsx_book_open_unwritable),
-        cmocka_unit_test(test_xlsx_book_thousands),
         cmocka_unit_test(test_xlsx_book_text),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
