@@ -21,9 +21,10 @@
  * its own inputs and stack, with its stack's factors and with the fitted
  * factor in their place: how far one calibration transfers.
  *
- * Part of the evaluate stage (it times the runs with cost and terms);
- * reads runs with validation and their plans with figures. Prints only
- * through fit_write_text's stream.
+ * Part of the derive-figures stage: it predicts a run as the Validation
+ * sheet does (figures_validation_plan), then times it with cost and terms
+ * (earlier stages); reads runs with validation. Prints only through
+ * fit_write_text's stream.
  */
 #ifndef PROJ_FIT_H
 #define PROJ_FIT_H
