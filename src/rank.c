@@ -1,7 +1,8 @@
 /*
  * rank: the sweep's visitor (counts, families, the kept plans, the
  * families' sensitivity), its threads and their merge (see rank.h). The
- * spill files and the cursor over every plan are rank_spill.c's.
+ * ranking rule, the spill files and the cursor over every plan are
+ * rank_spill.c's.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "rank.h"
@@ -12,32 +13,6 @@
 #include <string.h>
 
 #include "terms.h"
-
-/* ---- Ranking ---- */
-
-bool rank_before(bool fa,
-                 double sa,
-                 const struct plan *p,
-                 bool fb,
-                 double sb,
-                 const struct plan *q)
-{
-    const long ka[] = {p->gpus,      p->tp,        p->pp,       p->cp,
-                       p->ep,        p->zero,      p->schedule, p->vpp,
-                       p->precision, p->recompute, p->mbs,      p->gbs};
-    const long kb[] = {q->gpus,      q->tp,        q->pp,       q->cp,
-                       q->ep,        q->zero,      q->schedule, q->vpp,
-                       q->precision, q->recompute, q->mbs,      q->gbs};
-    size_t i;
-    if (fa != fb)
-        return fa;
-    if (sa != sb)
-        return sa < sb;
-    for (i = 0; i < sizeof ka / sizeof ka[0]; i++)
-        if (ka[i] != kb[i])
-            return ka[i] < kb[i];
-    return false;
-}
 
 static bool better(const struct report_row *a, const struct report_row *b)
 {

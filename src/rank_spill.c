@@ -1,5 +1,6 @@
 /*
- * rank_spill: the spill files of every valid plan (see rank.h): one
+ * rank_spill: the ranking rule (rank_before), and the spill files of
+ * every valid plan (see rank.h): one
  * unlinked temporary file per sweep thread, a fixed-size record per plan
  * in enumeration order, and the cursor that reads the kept plans and
  * then every spilled plan back, merged by enumeration index, for
@@ -18,6 +19,33 @@ struct rank_record {
     uint64_t index;
     struct report_row row;
 };
+
+/* ---- The ranking rule (rank.h): the sweep keeps by it, the cursor
+ * checks its order by it ---- */
+
+bool rank_before(bool fa,
+                 double sa,
+                 const struct plan *p,
+                 bool fb,
+                 double sb,
+                 const struct plan *q)
+{
+    const long ka[] = {p->gpus,      p->tp,        p->pp,       p->cp,
+                       p->ep,        p->zero,      p->schedule, p->vpp,
+                       p->precision, p->recompute, p->mbs,      p->gbs};
+    const long kb[] = {q->gpus,      q->tp,        q->pp,       q->cp,
+                       q->ep,        q->zero,      q->schedule, q->vpp,
+                       q->precision, q->recompute, q->mbs,      q->gbs};
+    size_t i;
+    if (fa != fb)
+        return fa;
+    if (sa != sb)
+        return sa < sb;
+    for (i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i];
+    return false;
+}
 
 /* ---- Writing ---- */
 
