@@ -14,7 +14,7 @@ assert len(rows) == int(sys.argv[2]), (len(rows), sys.argv[2])
 assert any(r[0] == 'DeepSeek-V3' and 'H800' in r[1] for r in rows)
 " "$C/compare.xlsx" $((2 * nm))
 # a config.json model compares like its INI
-expect 0 "" -- $ROOFPLAN compare -q -m ../shared/data/hf-configs/deepseek-v3.config.json -m data/models/deepseek-v3.ini -g data/hardware/h800.ini -o "$C/json"
+expect 0 "" -- $ROOFPLAN compare -q -m tests/data/hf/deepseek-v3.config.json -m data/models/deepseek-v3.ini -g data/hardware/h800.ini -o "$C/json"
 check "a config.json and its INI give the same best plan" \
     bash -c "test \$(tail -n +2 '$TMP/out' | cut -c 68-93 | sort -u | wc -l) -eq 1"
 expect 2 "unexpected argument" -- $ROOFPLAN compare extra
