@@ -1,0 +1,396 @@
+/*
+ * test_plot_charts: the list of charts (names, order, which a report
+ * has: the waterfall only with an expected step) and writing one chart's
+ * two files from a hand-made report: the script from its template with
+ * the placeholders every chart has (the footer naming the inputs, the
+ * output paths relative to the directory gnuplot runs in), the data
+ * file beside it, and the errors: an unknown placeholder, a template
+ * that is not there, a symbolic link planted under a file's name.
+ *
+ * The report: Model-X on 64 GPU-Ys, one family "A" with one bar, one
+ * plan on each roofline, a three-point sensitivity grid and, for the
+ * waterfall, a recommended plan from 10 s (speed of light) to 12 s
+ * (expected).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot_charts.h"
+#include "test_util.h"
+
+struct fixture {
+    struct model m;
+    struct hardware hw;
+    struct report r;
+    struct report_point pt;
+    char dir[64]; /* a fresh temporary directory per test */
+};
+
+static const double grid[3] = {50, 100, 200};
+
+/* A roofline over one link: a roof of 500 TFLOP/s meeting a slope of
+ * bps, at 500e12 / bps FLOP/B. */
+static void roofline(struct report_roofline *o, const char *link, double bps)
+{
+    o->link = link;
+    snprintf(o->roof[0].name, sizeof o->roof[0].name, "BF16 achievable");
+    o->roof[0].tflops = 500;
+    o->roof[0].bps = bps;
+    o->roof[0].ridge = 500e12 / bps;
+    o->nroofs = 1;
+    o->slope_bps[0] = bps;
+    o->nslopes = 1;
+    o->top_achievable = 500;
+    o->xlo = 10;
+    o->xhi = 1e5;
+    o->ylo = 10;
+    o->yhi = 1000;
+    o->npoints = 1;
+}
+
+/* A sensitivity chart: family A at 8, 6 and 5 s on the grid. */
+static void sens(struct report_sens_chart *c, const char *link)
+{
+    c->link = link;
+    c->gbps = grid;
+    c->n = 3;
+    c->today = 100;
+    c->family[0] = 0;
+    c->nfamilies = 1;
+    c->ylo = 5;
+    c->yhi = 8;
+    snprintf(c->line1, sizeof c->line1, "No baseline in this sweep");
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    struct report *r;
+    size_t i;
+    if (!f)
+        return -1;
+    r = &f->r;
+    snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
+    snprintf(f->m.meta.path, sizeof f->m.meta.path, "in/model-x.ini");
+    snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
+    snprintf(f->hw.meta.path, sizeof f->hw.meta.path, "in/gpu-y.ini");
+    f->hw.spec.gpus = 64;
+    f->hw.spec.hbm_gib = 80;
+    f->hw.capacity_bytes = 80 * 1073741824.0;
+    f->hw.compute_derate = 1;
+    r->m = &f->m;
+    r->hw = &f->hw;
+    r->comm = COMM_TOPO;
+    snprintf(r->version, sizeof r->version, "9.8.7");
+    snprintf(r->when, sizeof r->when, "2025-01-31 12:00 UTC");
+    r->headroom_pct = 10;
+    r->valid = 1;
+    snprintf(r->family[0].name, sizeof r->family[0].name, "A");
+    r->family[0].color = 0x0077BB;
+    r->family[0].best.t.step = 5;
+    r->nfamilies = 1;
+    r->baseline.family = -1;
+    r->published = -1;
+    /* one fitting plan: 4 + 1 (exposed IB) = 5 s, 6 s serial */
+    r->bars[0].family = 0;
+    r->bars[0].compute = 4;
+    r->bars[0].exposed[COST_IB] = 1;
+    r->bars[0].step = 5;
+    r->bars[0].serial = 6;
+    r->bars[0].fits = true;
+    r->bars[0].bound = COST_IB;
+    r->nbars = r->nbars_fit = 1;
+    r->steps_max = 5;
+    r->memory_fit_max = 80;
+    f->pt.x[0] = 1000;
+    f->pt.x[1] = 2000;
+    f->pt.y = 300;
+    f->pt.step = 5;
+    r->points = &f->pt;
+    r->npoints = 1;
+    r->blocks[0].n = 1;
+    r->blocks[0].labelled = true;
+    r->blocks[0].number = 1;
+    r->nblocks = 1;
+    roofline(&r->roofline[0], "IB", 50e9);
+    roofline(&r->roofline[1], "NVLink", 400e9);
+    sens(&r->sens[0], "IB");
+    sens(&r->sens[1], "NVLink");
+    for (i = 0; i < 3; i++) {
+        r->family[0].sens_ib_step[i] = r->family[0].sens_nv_step[i] = i == 0 ? 8
+                                                                      : i == 1
+                                                                          ? 6
+                                                                          : 5;
+    }
+    if (!mkdtemp(strcpy(f->dir, "/tmp/roofplan-charts-XXXXXX"))) {
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    int rc = util_remove_tree(f->dir);
+    free(f);
+    return rc;
+}
+
+/* The recommended plan's waterfall: 10 s, +2 s from the first effect
+ * (all of the gap), 12 s expected. */
+static void add_waterfall(struct report *r)
+{
+    struct report_waterfall *w = &r->waterfall[0];
+    int k;
+    w->known = true;
+    w->sol = 10;
+    w->effects = EXPECTED_FACTORS;
+    w->add[0] = 2;
+    w->share[0] = 1;
+    for (k = 0; k < EXPECTED_EFFECTS; k++)
+        w->cum[k] = 12;
+    w->expected = 12;
+    w->plan.gpus = 64;
+    w->plan.tp = w->plan.pp = w->plan.ep = w->plan.cp = 1;
+    w->plan.vpp = w->plan.mbs = 1;
+    r->expected = true;
+}
+
+/* The whole file at path (malloc'd, NUL-terminated), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!fp)
+        return NULL;
+    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 &&
+        fseek(fp, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+        fread(buf, 1, (size_t)n, fp) == (size_t)n)
+        buf[n] = '\0';
+    else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(fp);
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    assert_int_equal(fclose(fp), 0);
+}
+
+/* Writes chart c of f's report into f->dir from tdir, into gp and dat. */
+static enum status write_chart(struct fixture *f,
+                               size_t c,
+                               const char *tdir,
+                               char *gp,
+                               char *dat,
+                               struct diag *d)
+{
+    snprintf(gp, 128, "%s/%s.gp", f->dir, plot_charts_name(c));
+    snprintf(dat, 128, "%s/%s.dat", f->dir, plot_charts_name(c));
+    diag_init(d);
+    return plot_charts_write(&f->r, c, tdir, gp, dat, d);
+}
+
+static void test_plot_charts_names_in_order(void **state)
+{
+    static const char *const want[PLOT_CHARTS] = {
+        "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
+        "sensitivity-ib", "sensitivity-nvlink", "waterfall"};
+    size_t c;
+    (void)state;
+    for (c = 0; c < PLOT_CHARTS; c++)
+        assert_string_equal(plot_charts_name(c), want[c]);
+    assert_string_equal(plot_charts_name(PLOT_CHARTS), "");
+}
+
+/* Six charts at the speed of light; the waterfall needs the recommended
+ * plan's expected step. */
+static void test_plot_charts_wanted_waterfall_needs_expected(void **state)
+{
+    struct fixture *f = *state;
+    size_t c;
+    for (c = 0; c < PLOT_CHARTS; c++)
+        assert_int_equal(plot_charts_wanted(&f->r, c), c != 6);
+    add_waterfall(&f->r);
+    for (c = 0; c < PLOT_CHARTS; c++)
+        assert_true(plot_charts_wanted(&f->r, c));
+    assert_false(plot_charts_wanted(&f->r, PLOT_CHARTS));
+}
+
+/* Every shipped template gets every placeholder it names: each chart
+ * is written, its script headed and footed, its data beside it. */
+static void test_plot_charts_write_every_chart(void **state)
+{
+    struct fixture *f = *state;
+    char gp[128], dat[128], want[256];
+    struct diag d;
+    size_t c;
+    add_waterfall(&f->r);
+    for (c = 0; c < PLOT_CHARTS; c++) {
+        const char *name = plot_charts_name(c);
+        char *script, *data;
+        if (write_chart(f, c, "templates", gp, dat, &d) != STATUS_OK)
+            fail_msg("%s: %s", name, d.msg);
+        script = slurp(gp);
+        data = slurp(dat);
+        assert_non_null(script);
+        assert_non_null(data);
+        snprintf(want, sizeof want,
+                 "# %s.gp: written by roofplan from templates/%s.gp.in; "
+                 "edit and re-run `gnuplot %s.gp` in this directory.\n",
+                 name, name, name);
+        if (strncmp(script, want, strlen(want)) != 0)
+            fail_msg("%s starts \"%.120s\"", gp, script);
+        assert_null(strstr(script, "@FOOTER@"));
+        snprintf(want, sizeof want, "'./%s.png'", name);
+        assert_non_null(strstr(script, want));
+        snprintf(want, sizeof want, "'./%s.dat'", name);
+        assert_non_null(strstr(script, want));
+        assert_non_null(strstr(script, "'roofplan 9.8.7, topo communication "
+                                       "model, at the inputs of 2025-01-31 "
+                                       "12:00 UTC; model in/model-x.ini, "
+                                       "hardware in/gpu-y.ini, sweep -'"));
+        snprintf(want, sizeof want, "# %s", name); /* the data's header */
+        assert_memory_equal(data, want, strlen(want));
+        free(script);
+        free(data);
+    }
+}
+
+/* The data file is the chart's: A's bar, 4 s compute + 1 s exposed IB =
+ * 5 s, 6 s serial, fits, IB-bound, no expected step here. */
+static void test_plot_charts_write_data_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    char gp[128], dat[128], *data;
+    struct diag d;
+    assert_int_equal(write_chart(f, 2, "templates", gp, dat, &d), STATUS_OK);
+    data = slurp(dat);
+    assert_non_null(data);
+    assert_non_null(strstr(data, "\n1 4 1 0 0 0 0 5 6 1 1 0\n"));
+    free(data);
+}
+
+/* The common placeholders exactly, through a template of them alone; a
+ * trailing '/' on the template directory is not doubled; the other
+ * communication model and the sweep's path show in the footer. */
+static void test_plot_charts_write_common_placeholders(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sweep;
+    char tdir[128], path[192], gp[128], dat[128], want[1024], *script;
+    struct diag d;
+    memset(&sweep, 0, sizeof sweep);
+    snprintf(sweep.meta.path, sizeof sweep.meta.path, "in/sweep.ini");
+    f->r.sweep = &sweep;
+    f->r.comm = COMM_FLAT;
+    snprintf(tdir, sizeof tdir, "%s/t/", f->dir);
+    assert_int_equal(mkdir(tdir, 0755), 0);
+    snprintf(path, sizeof path, "%smemory.gp.in", tdir);
+    write_text(path, "@FOOTER@\n@PNG@ @SVG@ @PDF@ @DATA@\n@NFIT@\n");
+    assert_int_equal(write_chart(f, 3, tdir, gp, dat, &d), STATUS_OK);
+    script = slurp(gp);
+    assert_non_null(script);
+    snprintf(want, sizeof want,
+             "# memory.gp: written by roofplan from %smemory.gp.in; edit "
+             "and re-run `gnuplot memory.gp` in this directory.\n"
+             "'roofplan 9.8.7, flat communication model, at the inputs of "
+             "2025-01-31 12:00 UTC; model in/model-x.ini, hardware "
+             "in/gpu-y.ini, sweep in/sweep.ini'\n"
+             "'./memory.png' './memory.svg' './memory.pdf' './memory.dat'\n"
+             "1\n",
+             tdir);
+    assert_string_equal(script, want);
+    free(script);
+}
+
+/* Moved from test_plot_out: an unknown placeholder names the template's
+ * line, and neither file is written. */
+static void test_plot_charts_write_rejects_unknown_placeholder(void **state)
+{
+    struct fixture *f = *state;
+    char tdir[128], path[192], gp[128], dat[128], want[256];
+    struct diag d;
+    snprintf(tdir, sizeof tdir, "%s/templates", f->dir);
+    assert_int_equal(mkdir(tdir, 0755), 0);
+    snprintf(path, sizeof path, "%s/roofline-ib.gp.in", tdir);
+    write_text(path, "# fine\nx = @NFAM@\ny = @NOPE@\n");
+    assert_int_equal(write_chart(f, 0, tdir, gp, dat, &d), STATUS_PARSE);
+    snprintf(want, sizeof want, "%s:3: unknown placeholder @NOPE@", path);
+    assert_string_equal(d.msg, want);
+    assert_int_equal(access(gp, F_OK), -1);
+    assert_int_equal(access(dat, F_OK), -1);
+}
+
+static void test_plot_charts_write_missing_template(void **state)
+{
+    struct fixture *f = *state;
+    char tdir[128], gp[128], dat[128], want[256];
+    struct diag d;
+    snprintf(tdir, sizeof tdir, "%s/none", f->dir);
+    assert_int_equal(write_chart(f, 3, tdir, gp, dat, &d), STATUS_IO);
+    snprintf(want, sizeof want,
+             "%s/memory.gp.in: cannot open: No such file or directory", tdir);
+    assert_string_equal(d.msg, want);
+    assert_int_equal(access(gp, F_OK), -1);
+}
+
+/* Moved from test_plot_out: a symbolic link planted under the data
+ * file's name is an error, and nothing is written where it points. */
+static void test_plot_charts_write_follows_no_symlink(void **state)
+{
+    struct fixture *f = *state;
+    char gp[128], dat[128], target[128], want[256];
+    struct diag d;
+    snprintf(dat, sizeof dat, "%s/roofline-ib.dat", f->dir);
+    snprintf(target, sizeof target, "%s/elsewhere", f->dir);
+    assert_int_equal(symlink(target, dat), 0);
+    assert_int_equal(write_chart(f, 0, "templates", gp, dat, &d), STATUS_IO);
+    snprintf(want, sizeof want,
+             "%s: cannot write: Too many levels of symbolic links", dat);
+    assert_string_equal(d.msg, want);
+    assert_int_equal(access(target, F_OK), -1);
+    assert_int_equal(access(gp, F_OK), -1); /* the data goes first */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plot_charts_names_in_order),
+        cmocka_unit_test_setup_teardown(
+            test_plot_charts_wanted_waterfall_needs_expected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plot_charts_write_every_chart,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plot_charts_write_data_by_hand,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_plot_charts_write_common_placeholders, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_plot_charts_write_rejects_unknown_placeholder, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(test_plot_charts_write_missing_template,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_plot_charts_write_follows_no_symlink, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
