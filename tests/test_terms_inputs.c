@@ -233,7 +233,6 @@ static void test_terms_input_values_by_hand(void **state)
 {
     struct fixture *f = *state;
     double v;
-    (void)state;
     assert_true(terms_input_value(terms_input_find("IB_LATENCY_US"), &f->hw,
                                   &f->moe, NULL, &v));
     assert_near(v, 55, 1e-15);
