@@ -732,7 +732,8 @@ void plans_table_formula_expand(const struct plans_formula *t,
     for (k = 0; k <= t->n; k++) {
         size_t to = k < t->n ? t->at[k] : strlen(t->text);
         size_t len = to - from;
-        if (used + len + nl + 1 > size)
+        /* the text after the last reference takes no row number */
+        if (used + len + (k < t->n ? nl : 0) + 1 > size)
             break;
         memcpy(buf + used, t->text + from, len);
         used += len;

@@ -1,7 +1,8 @@
 /*
- * test_model: the model file — its schema's split between architecture
- * and training recipe, the checks across fields (each naming its key and
- * line), and the kinds of its units. Parameters and FLOPs are
+ * test_model: loading the model file — the checks across fields (each
+ * naming its key and line), the kinds of its units, an INI file as its
+ * own recipe. The schema and the recipe's share of it are
+ * test_model_schema.c's; parameters and FLOPs are
  * test_model_derive.c's, saved activations test_model_inventory.c's,
  * pipeline chunks test_model_partition.c's, published totals
  * test_anchors.c's.
@@ -89,29 +90,6 @@ static void test_model_unit_kind(void **state)
     model_release(&m);
 }
 
-/* What a config.json does not say is the recipe's: the 11 [training]
- * keys, the 16 [fp8] keys (scaling among them), model.dropout,
- * model.flash_attention and mtp.count_in_mfu, 30 fields; the architecture's
- * (mtp.depth, model.name) and an index past the schema are not. */
-static void test_model_field_is_training(void **state)
-{
-    const struct datafile_schema *s = model_schema();
-    size_t i, n = 0;
-    (void)state;
-    for (i = 0; i < s->n; i++)
-        n += model_field_is_training(i);
-    assert_int_equal(n, 30);
-    assert_true(model_field_is_training(
-        (size_t)datafile_field_index(s, "model", "dropout")));
-    assert_true(model_field_is_training(
-        (size_t)datafile_field_index(s, "mtp", "count_in_mfu")));
-    assert_false(model_field_is_training(
-        (size_t)datafile_field_index(s, "mtp", "depth")));
-    assert_false(model_field_is_training(
-        (size_t)datafile_field_index(s, "model", "name")));
-    assert_false(model_field_is_training(s->n));
-}
-
 /* An INI model file is its own recipe: model_load_with_training() reads
  * it as model_load() does, without a recipe path. */
 static void test_model_load_with_training_ini(void **state)
@@ -136,7 +114,6 @@ int main(void)
         cmocka_unit_test(test_model_load_cross_field_checks),
         cmocka_unit_test(test_model_load_qk_norm_not_on_mla),
         cmocka_unit_test(test_model_unit_kind),
-        cmocka_unit_test(test_model_field_is_training),
         cmocka_unit_test(test_model_load_with_training_ini),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,12 @@
 /*
- * test_rank: the spill files of every valid plan and the cursor that reads
- * them back for plans.csv (rank_spill.c). Two spill files, as two sweep
- * threads would leave them, are merged by enumeration index after the
- * kept rows; a spilled plan that is among the kept ones is not listed
- * twice. Plans differ only in their step and fit, so the order follows
- * from rank_before's rule (fitting first, then the faster step).
+ * test_rank: the sweep's evaluation and ranking stage (rank.c) with the
+ * spill of every valid plan: after rank_run() with --top and a spill
+ * directory, the cursor lists each valid plan exactly once, the kept
+ * ones first in rank order, then every other in enumeration order, none
+ * of which ranks before the last kept plan. The ranking's own checks
+ * (order, families, threads, --top) are test_sweep.c's; the rule and the
+ * spill files by hand test_rank_spill.c's. Fixtures: the snapshots in
+ * tests/data/snap.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +15,6 @@
 
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,109 +23,92 @@
 #include "rank.h"
 #include "test_util.h"
 
-/* A row of family key `key` with this step and fit. */
-static struct report_row row_of(int key, double step_s, bool fits)
-{
-    struct report_row row;
-    memset(&row, 0, sizeof row);
-    row.plan.gpus = 8;
-    row.plan.tp = row.plan.pp = row.plan.ep = row.plan.dp = 1;
-    row.step = step_s;
-    row.fits = fits;
-    row.family = key;
-    return row;
-}
-
-/* The number of entries in dir besides . and .. */
-static size_t entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    size_t n = 0;
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
-}
-
 /*
- * Kept: one fitting plan of 1.0 s. Spilled by enumeration index: 0 (file
- * A, fits, 2.0 s), 1 (file B, fits, 3.0 s), 2 (file B, does not fit,
- * 0.1 s), 3 (file A, fits, 0.5 s: ranks before the last kept plan, so it
- * is one of the kept ones and is skipped). Expected: the kept plan with
- * rank 1, then indexes 0, 1, 2 with rank 0, families mapped from their
- * keys (5 -> 0, 9 -> 1).
+ * A space of 2 tp x 2 pp x 2 ep x 2 zero x 2 schedules = 32
+ * combinations of DeepSeek-V3 on 2048 H800s, on two threads, keeping
+ * the best 3.
  */
-static void test_rank_cursor_merges_spill_files(void **state)
+static void test_rank_run_spill_lists_every_plan_once(void **state)
 {
+    static const char *const sets[] = {"space.tp=1 2",
+                                       "space.pp=1 16",
+                                       "space.ep=8 64",
+                                       "space.zero=1 3",
+                                       "space.schedule=1f1b dualpipe",
+                                       "space.precision=fp8",
+                                       "space.recompute=selective",
+                                       "space.mbs=1"};
     char dir[] = "/tmp/roofplan-test-rank-XXXXXX";
-    struct report r;
-    struct report_row kept = row_of(0, 1.0, true), rows[4], got;
+    struct datafile_set s[8];
+    struct model m;
+    struct hardware hw;
+    struct sweep_file sf;
+    struct cost_ctx ctx;
+    struct rank_options opt;
+    struct report *r = calloc(1, sizeof *r);
+    struct report_row *seen;
+    struct report_row row;
     struct rank_cursor c;
-    FILE *spill[2] = {NULL, NULL};
     struct diag d;
-    size_t rank, i;
-    const double want_step[] = {1.0, 2.0, 3.0, 0.1};
-    const int want_family[] = {0, 0, 1, 1};
+    size_t i, j, n = 0, rank;
     (void)state;
+    assert_non_null(r);
     diag_init(&d);
+    for (i = 0; i < 8; i++)
+        util_set(&s[i], sets[i]);
+    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d) ||
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 8, &d) ||
+        cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
+        fail_msg("%s", d.msg);
+    assert_int_equal(sweep_count(&sf), 32);
     assert_non_null(mkdtemp(dir));
-    assert_int_equal(rank_spill_open(dir, &spill[0], &d), STATUS_OK);
-    assert_int_equal(rank_spill_open(dir, &spill[1], &d), STATUS_OK);
-    assert_int_equal(entries(dir), 0); /* unlinked at creation */
-    rows[0] = row_of(5, 2.0, true);
-    rows[1] = row_of(9, 3.0, true);
-    rows[2] = row_of(9, 0.1, false);
-    rows[3] = row_of(5, 0.5, true);
-    assert_true(rank_spill_write(spill[0], &rows[0], 0));
-    assert_true(rank_spill_write(spill[1], &rows[1], 1));
-    assert_true(rank_spill_write(spill[1], &rows[2], 2));
-    assert_true(rank_spill_write(spill[0], &rows[3], 3));
+    memset(&opt, 0, sizeof opt);
+    opt.top = 3;
+    opt.threads = 2;
+    opt.spill_dir = dir;
+    assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
+    assert_true(r->valid > 3); /* else the spill has nothing to add */
+    assert_int_equal(r->nrows, 3);
+    assert_int_equal(r->dropped, r->valid - 3);
+    assert_true(r->nspill >= 1);
 
-    memset(&r, 0, sizeof r);
-    r.rows = &kept;
-    r.nrows = 1;
-    r.spill = spill;
-    r.nspill = 2;
-    r.family_of_key[5] = 0;
-    r.family_of_key[9] = 1;
-    rank_cursor_init(&c, &r);
-    for (i = 0; i < 4; i++) {
-        assert_true(rank_cursor_next(&c, &got, &rank));
-        assert_near(got.step, want_step[i], 1e-15);
-        assert_int_equal(got.family, want_family[i]);
-        assert_int_equal(rank, i == 0 ? 1 : 0);
+    seen = calloc(r->valid + 1, sizeof *seen);
+    assert_non_null(seen);
+    rank_cursor_init(&c, r);
+    while (rank_cursor_next(&c, &row, &rank)) {
+        assert_true(n < r->valid);
+        if (n < 3) {
+            assert_int_equal(rank, n + 1);
+            assert_memory_equal(&row.plan, &r->rows[n].plan, sizeof row.plan);
+        } else {
+            const struct report_row *last = &r->rows[2];
+            assert_int_equal(rank, 0);
+            assert_false(rank_before(row.fits, row.step, &row.plan, last->fits,
+                                     last->step, &last->plan));
+            assert_true(row.family >= 0 && (size_t)row.family < r->nfamilies);
+        }
+        for (j = 0; j < n; j++)
+            assert_memory_not_equal(&seen[j].plan, &row.plan, sizeof row.plan);
+        seen[n++] = row;
     }
-    assert_false(rank_cursor_next(&c, &got, &rank));
     assert_false(c.failed);
+    assert_int_equal(n, r->valid);
     rank_cursor_release(&c);
-    fclose(spill[0]);
-    fclose(spill[1]);
-    assert_int_equal(rmdir(dir), 0);
-}
-
-/* A spill directory that does not exist: the path and the system's
- * reason. */
-static void test_rank_spill_open_missing_dir(void **state)
-{
-    struct diag d;
-    FILE *f = NULL;
-    (void)state;
-    diag_init(&d);
-    assert_int_equal(rank_spill_open("/nonexistent-roofplan-dir", &f, &d),
-                     STATUS_IO);
-    assert_null(f);
-    assert_string_equal(d.msg, "/nonexistent-roofplan-dir: cannot write: No "
-                               "such file or directory");
+    free(seen);
+    report_free(r);
+    free(r);
+    assert_int_equal(rmdir(dir), 0); /* the spill files were unlinked */
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+    hardware_release(&hw);
+    model_release(&m);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rank_cursor_merges_spill_files),
-        cmocka_unit_test(test_rank_spill_open_missing_dir),
+        cmocka_unit_test(test_rank_run_spill_lists_every_plan_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 #define PROJ_TEST_UTIL_H
 
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "cost.h"
 #include "plan.h"
@@ -77,6 +79,67 @@ void util_expect_msg(const struct diag *d, const char *path, const char *rest);
 /* Removes dir and everything in it (temporary directories of tests);
  * symlinks are removed, not followed. 0 on success. */
 int util_remove_tree(const char *dir);
+
+/* ---- A spreadsheet evaluator, just enough for the templates ----
+ * + - * /, comparisons, MAX, MIN, IF, strings, cell references (column
+ * letters of one row) and the registry's inputs by name (terms.h), so
+ * that a template compiled as the workbook writes it can be checked
+ * against its C value without a spreadsheet. */
+
+enum { UTIL_NUM, UTIL_STR, UTIL_BOOL };
+
+struct util_value {
+    int kind; /* UTIL_NUM, UTIL_STR or UTIL_BOOL */
+    double num;
+    bool flag;
+    char str[64];
+};
+
+/* One row of cells (column index -> value) and the inputs' values. */
+struct util_sheet {
+    struct util_value cell[128];
+    size_t ncells;
+    const struct hardware *hw;
+    const struct model *m;
+};
+
+/* A number cell. */
+struct util_value util_num(double v);
+
+/* Evaluates "=..." (a compiled, expanded formula) on row sh; fails the
+ * test with the reason on a syntax error, an unknown name or function,
+ * or a reference beyond the row. */
+struct util_value util_evaluate(const char *formula,
+                                const struct util_sheet *sh);
+
+/* ---- The figures stage's hand-made report ----
+ *
+ * Four plans of tests/data/tiny-moe.ini on tests/data/hw-h800.ini (IB
+ * 50 GB/s and 55 us, NVLink 160 GB/s, HBM 79.21 GiB), each step BF16
+ * compute alone. Family A (ZeRO-1+PP+EP) fits: 10.0 s with 60 GiB (and
+ * 100 GB over IB in 1000 calls: 2.055 s, hidden), 10.15 s with 40 GiB
+ * (within 2%), 10.5 s with 30 GiB. B (the baseline, ZeRO-3) does not:
+ * 10 s of compute, 1000 GB over IB in 1000 calls and 3000 GB over NVLink:
+ * IB 1000/50 + 1000 x 55 us = 20.055 s, NVLink 3000/160 = 18.75 s, so
+ * 20.055 s, IB-bound (NVLink-bound under the flat model). Headroom 10%,
+ * ties within 2%, 2 fitting plans on the Plans sheet, IB grid 12.5 50
+ * 400 GB/s, NVLink grid 160 900 GB/s, generated at 1700000000 s.
+ * util_figures_setup runs figures_views() on it (a cmocka group setup:
+ * *state receives the struct util_figures); util_figures_teardown frees
+ * it.
+ */
+struct util_figures {
+    struct model m;
+    struct hardware hw;
+    struct sweep_file sf; /* zeroed: only its [report] baseline is read */
+    struct cost_ctx other;
+    struct report r;
+};
+
+#define UTIL_GIB 1073741824.0
+
+int util_figures_setup(void **state);
+int util_figures_teardown(void **state);
 
 #define assert_near(got, want, rel_tol)                                      \
     do {                                                                     \

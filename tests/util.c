@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "figures.h"
 #include "rank.h"
+#include "terms.h"
 #include "validation.h"
 
 void util_plan(const struct model *m,
@@ -164,4 +166,367 @@ void util_expect_msg(const struct diag *d, const char *path, const char *rest)
     char want[DIAG_MSG_MAX];
     snprintf(want, sizeof want, "%s%s", path, rest);
     assert_string_equal(d->msg, want);
+}
+
+/* ---- A spreadsheet evaluator, just enough for the templates ---- */
+
+struct parser {
+    const char *s;
+    const struct util_sheet *sh;
+    bool error;
+    char why[128];
+};
+
+static void fail_at(struct parser *p, const char *why)
+{
+    if (!p->error)
+        snprintf(p->why, sizeof p->why, "%s at \"%.20s\"", why, p->s);
+    p->error = true;
+}
+
+struct util_value util_num(double v)
+{
+    struct util_value x;
+    memset(&x, 0, sizeof x);
+    x.kind = UTIL_NUM;
+    x.num = v;
+    return x;
+}
+
+static double as_num(struct parser *p, struct util_value v)
+{
+    if (v.kind == UTIL_NUM)
+        return v.num;
+    if (v.kind == UTIL_BOOL)
+        return v.flag;
+    fail_at(p, "text where a number is needed");
+    return 0;
+}
+
+static struct util_value expr(struct parser *p);
+
+static struct util_value reference(struct parser *p, const char *id, size_t n)
+{
+    size_t letters = 0, col = 0, i;
+    struct util_value v;
+    while (letters < n && isupper((unsigned char)id[letters]))
+        letters++;
+    for (i = letters; i < n && isdigit((unsigned char)id[i]); i++)
+        ;
+    if (letters >= 1 && letters <= 3 && i == n && letters < n) {
+        for (i = 0; i < letters; i++)
+            col = col * 26 + (size_t)(id[i] - 'A' + 1);
+        if (col - 1 < p->sh->ncells)
+            return p->sh->cell[col - 1];
+        fail_at(p, "reference beyond the row");
+        return util_num(0);
+    } else {
+        char name[64];
+        const struct terms_input *in;
+        double x;
+        snprintf(name, sizeof name, "%.*s", (int)n, id);
+        in = terms_input_find(name);
+        if (!in || !terms_input_value(in, p->sh->hw, p->sh->m, NULL, &x)) {
+            fail_at(p, "unknown name");
+            return util_num(0);
+        }
+        v = util_num(x);
+        return v;
+    }
+}
+
+static struct util_value call(struct parser *p, const char *fn, size_t n)
+{
+    struct util_value args[8];
+    size_t k = 0, i;
+    p->s++; /* ( */
+    while (*p->s != ')' && !p->error && k < 8) {
+        args[k++] = expr(p);
+        if (*p->s == ',')
+            p->s++;
+        else if (*p->s != ')')
+            fail_at(p, "expected , or )");
+    }
+    p->s++;
+    if (n == 2 && strncmp(fn, "IF", 2) == 0 && k == 3) {
+        bool c = args[0].kind == UTIL_BOOL ? args[0].flag : as_num(p, args[0]);
+        return c ? args[1] : args[2];
+    }
+    if (n == 3 && (strncmp(fn, "MAX", 3) == 0 || strncmp(fn, "MIN", 3) == 0) &&
+        k > 0) {
+        double best = as_num(p, args[0]);
+        for (i = 1; i < k; i++) {
+            double x = as_num(p, args[i]);
+            if (fn[1] == 'A' ? x > best : x < best)
+                best = x;
+        }
+        return util_num(best);
+    }
+    fail_at(p, "unknown function");
+    return util_num(0);
+}
+
+static struct util_value primary(struct parser *p)
+{
+    struct util_value v;
+    const char *s = p->s;
+    if (*s == '(') {
+        p->s++;
+        v = expr(p);
+        if (*p->s != ')')
+            fail_at(p, "expected )");
+        p->s++;
+        return v;
+    }
+    if (*s == '"') {
+        const char *end = strchr(s + 1, '"');
+        memset(&v, 0, sizeof v);
+        v.kind = UTIL_STR;
+        if (!end) {
+            fail_at(p, "unterminated string");
+            return v;
+        }
+        snprintf(v.str, sizeof v.str, "%.*s", (int)(end - s - 1), s + 1);
+        p->s = end + 1;
+        return v;
+    }
+    if (isdigit((unsigned char)*s) || *s == '.') {
+        char *end;
+        double x = strtod(s, &end);
+        p->s = end;
+        return util_num(x);
+    }
+    if (isupper((unsigned char)*s) || *s == '_') {
+        size_t n = 0;
+        while (isupper((unsigned char)s[n]) || isdigit((unsigned char)s[n]) ||
+               s[n] == '_')
+            n++;
+        p->s = s + n;
+        if (*p->s == '(')
+            return call(p, s, n);
+        return reference(p, s, n);
+    }
+    fail_at(p, "unexpected character");
+    p->s++;
+    return util_num(0);
+}
+
+static struct util_value unary(struct parser *p)
+{
+    if (*p->s == '-') {
+        p->s++;
+        return util_num(-as_num(p, unary(p)));
+    }
+    return primary(p);
+}
+
+static struct util_value product(struct parser *p)
+{
+    struct util_value v = unary(p);
+    while (*p->s == '*' || *p->s == '/') {
+        char op = *p->s++;
+        double b = as_num(p, unary(p)), a = as_num(p, v);
+        v = util_num(op == '*' ? a * b : a / b);
+    }
+    return v;
+}
+
+static struct util_value sum(struct parser *p)
+{
+    struct util_value v = product(p);
+    while (*p->s == '+' || *p->s == '-') {
+        char op = *p->s++;
+        double b = as_num(p, product(p)), a = as_num(p, v);
+        v = util_num(op == '+' ? a + b : a - b);
+    }
+    return v;
+}
+
+static struct util_value expr(struct parser *p)
+{
+    struct util_value a = sum(p), b, r;
+    char op[3] = "";
+    if (*p->s == '=' || *p->s == '<' || *p->s == '>') {
+        op[0] = *p->s++;
+        if (*p->s == '=' || *p->s == '>')
+            op[1] = *p->s++;
+        b = sum(p);
+        memset(&r, 0, sizeof r);
+        r.kind = UTIL_BOOL;
+        if (a.kind == UTIL_STR || b.kind == UTIL_STR) {
+            int c = strcmp(a.str, b.str);
+            r.flag = op[0] == '=' ? c == 0 : op[1] == '>' ? c != 0 : false;
+            return r;
+        }
+        {
+            double x = as_num(p, a), y = as_num(p, b);
+            if (strcmp(op, "=") == 0)
+                r.flag = x == y;
+            else if (strcmp(op, "<>") == 0)
+                r.flag = x != y;
+            else if (strcmp(op, "<=") == 0)
+                r.flag = x <= y;
+            else if (strcmp(op, ">=") == 0)
+                r.flag = x >= y;
+            else if (strcmp(op, "<") == 0)
+                r.flag = x < y;
+            else
+                r.flag = x > y;
+        }
+        return r;
+    }
+    return a;
+}
+
+struct util_value util_evaluate(const char *formula,
+                                const struct util_sheet *sh)
+{
+    struct parser p;
+    struct util_value v;
+    memset(&p, 0, sizeof p);
+    p.s = formula[0] == '=' ? formula + 1 : formula;
+    p.sh = sh;
+    v = expr(&p);
+    if (!p.error && *p.s)
+        fail_at(&p, "trailing text");
+    if (p.error)
+        fail_msg("%s: %s", formula, p.why);
+    return v;
+}
+
+/* ---- The figures stage's hand-made report ---- */
+
+/* A row whose step is step_s of BF16 compute alone (no bubble, no
+ * optimizer), with mem_gib of memory, ib_gb and nv_gb over the links. */
+static void figures_row(const struct util_figures *f,
+                        const char *plan,
+                        int family,
+                        double step_s,
+                        double mem_gib,
+                        double ib_gb,
+                        double nv_gb,
+                        struct report_row *row)
+{
+    memset(row, 0, sizeof *row);
+    util_plan(&f->m, &f->hw, plan, &row->plan);
+    row->work.bf16_flops = step_s * f->hw.bf16_flops;
+    row->work.model_flops = row->work.bf16_flops;
+    row->work.ib_bytes = ib_gb * 1e9;
+    row->work.ib_calls = ib_gb > 0 ? 1000 : 0;
+    row->work.nvlink_bytes = nv_gb * 1e9;
+    /* all of it with the micro-batches (none at the step's end) */
+    row->work.ib_steady_bytes = row->work.ib_bytes;
+    row->work.ib_steady_calls = row->work.ib_calls;
+    row->work.nvlink_steady_bytes = row->work.nvlink_bytes;
+    row->work.microbatches = 1;
+    row->work.tokens = 64 * 1024;
+    row->work.gpus = 64;
+    row->mem.total = mem_gib * UTIL_GIB;
+    row->mem.weights = mem_gib * UTIL_GIB;
+    row->mem.capacity = f->hw.capacity_bytes;
+    row->fits = terms_fits(row->mem.total, row->mem.capacity, 10);
+    row->family = family;
+    row->step = step_s;
+}
+
+/* The family's best plan as figures_families leaves it. */
+static void figures_best(const struct util_figures *f,
+                         const struct report_row *row,
+                         struct cost_result *c)
+{
+    memset(c, 0, sizeof *c);
+    c->plan = row->plan;
+    c->work = row->work;
+    c->mem = row->mem;
+    c->fits = row->fits;
+    cost_times(&row->work, &f->hw, &f->m, row->plan.precision, &c->t);
+}
+
+/*
+ * Four plans of two families. A (ZeRO-1+PP+EP) fits: 10.0 s with 60 GiB
+ * (and 100 GB over IB: 2.055 s, hidden), 10.15 s with 40 GiB (within
+ * 2%), 10.5 s with 30 GiB. B (the baseline,
+ * ZeRO-3) does not: 10 s of compute, 1000 GB over IB in 1000 calls and
+ * 3000 GB over NVLink: IB 1000/50 + 1000 x 55 us = 20.055 s, NVLink
+ * 3000/160 = 18.75 s, so 20.055 s, IB-bound.
+ */
+int util_figures_setup(void **state)
+{
+    static struct util_figures f;
+    struct report *r = &f.r;
+    struct diag d;
+    size_t i;
+    memset(&f, 0, sizeof f);
+    diag_init(&d);
+    if (model_load("tests/data/tiny-moe.ini", &f.m, NULL, 0, &d) ||
+        hardware_load("tests/data/hw-h800.ini", &f.hw, NULL, 0, &d) ||
+        cost_ctx_init(&f.other, &f.m, &f.hw, COMM_FLAT, &d)) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    snprintf(f.sf.spec.r_baseline, sizeof f.sf.spec.r_baseline, "ZeRO-3");
+    r->m = &f.m;
+    r->hw = &f.hw;
+    r->sweep = &f.sf;
+    r->comm = COMM_TOPO;
+    r->generated = 1700000000;
+    r->headroom_pct = 10;
+    r->tie_pct = 2;
+    r->plans_sheet = 2;
+    r->nsens_ib = 3;
+    r->sens_ib_gbps[0] = 12.5;
+    r->sens_ib_gbps[1] = 50;
+    r->sens_ib_gbps[2] = 400;
+    r->nsens_nv = 2;
+    r->sens_nv_gbps[0] = 160;
+    r->sens_nv_gbps[1] = 900;
+    r->rows = calloc(4, sizeof *r->rows);
+    if (!r->rows)
+        return -1;
+    r->nrows = 4;
+    figures_row(&f, "gpus=64 pp=2 ep=8 zero=1 mbs=1 gbs=64", 0, 10.0, 60, 100,
+                0, &r->rows[0]);
+    figures_row(&f, "gpus=64 pp=2 ep=8 zero=1 mbs=2 gbs=64", 0, 10.15, 40, 0, 0,
+                &r->rows[1]);
+    figures_row(&f, "gpus=64 pp=4 ep=8 zero=1 mbs=1 gbs=64", 0, 10.5, 30, 0, 0,
+                &r->rows[2]);
+    figures_row(&f, "gpus=64 zero=3 mbs=1 gbs=64", 1, 10.0, 500, 1000, 3000,
+                &r->rows[3]);
+    r->rows[3].step = 20.055;
+    r->valid = r->enumerated = 4;
+    r->fitting = 3;
+    r->nfamilies = 2;
+    snprintf(r->family[0].name, sizeof r->family[0].name, "ZeRO-1+PP+EP");
+    snprintf(r->family[1].name, sizeof r->family[1].name, "ZeRO-3");
+    for (i = 0; i < 2; i++) {
+        struct report_family *fam = &r->family[i];
+        figures_best(&f, &r->rows[i ? 3 : 0], &fam->best);
+        fam->best_other = fam->best;
+        fam->has_best = true;
+        fam->plans = i ? 1 : 3;
+        fam->fitting = i ? 0 : 3;
+        fam->has_lightest = true;
+        fam->lightest = r->rows[i ? 3 : 2].plan;
+        fam->lightest_mem = r->rows[i ? 3 : 2].mem;
+        r->families_by_step[i] = (long)i;
+    }
+    /* the flat model calls the baseline NVLink-bound */
+    r->family[1].best_other.t.bound = COST_NVLINK;
+    diag_init(&d);
+    if (figures_views(r, &f.other, &d) != STATUS_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    *state = &f;
+    return 0;
+}
+
+int util_figures_teardown(void **state)
+{
+    struct util_figures *f = *state;
+    report_free(&f->r);
+    cost_ctx_release(&f->other);
+    hardware_release(&f->hw);
+    model_release(&f->m);
+    return 0;
 }

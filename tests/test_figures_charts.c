@@ -1,0 +1,215 @@
+/*
+ * test_figures_charts: the families' colours, the baseline's crossovers
+ * and sensitivity curves, the roofline points and roofs, and the bars
+ * (figures_charts.c). Most run on the shared hand-made report
+ * (util_figures_setup in tests/util.c, which says how each of its
+ * numbers comes about); the bars also on made-up terms, through
+ * figures_charts() directly.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures_internal.h"
+#include "test_util.h"
+
+/* The baseline's crossovers (by hand, IB 50 GB/s with 55 us latency):
+ * IB meets its 10 s of compute at 1000 GB / (10 - 1000 x 55 us) =
+ * 100.553 GB/s, where NVLink (18.75 s) still binds; NVLink meets it at
+ * 3000 / 10 = 300 GB/s, where IB (20.055 s) binds. */
+static void test_figures_baseline_crossovers(void **state)
+{
+    const struct report *r = &((struct util_figures *)*state)->r;
+    const struct report_family *b = &r->family[1];
+    assert_int_equal(r->baseline.family, 1);
+    assert_int_equal(b->cross_ib.state, REPORT_CROSS_AT);
+    assert_near(b->cross_ib.gbps, 1000 / (10 - 1000 * 55e-6), 1e-12);
+    assert_int_equal(b->cross_ib.then_bound, COST_NVLINK);
+    assert_true(b->cross_ib.in_range);
+    assert_int_equal(b->cross_nv.state, REPORT_CROSS_AT);
+    assert_near(b->cross_nv.gbps, 300, 1e-12);
+    assert_int_equal(b->cross_nv.then_bound, COST_IB);
+    /* the fitting family moves no NVLink bytes: already below compute */
+    assert_int_equal(r->family[0].cross_nv.state, REPORT_CROSS_ALREADY);
+    /* the charts draw no crossover line: the baseline never turns
+     * compute-bound on one link alone */
+    assert_true(r->sens[0].mark_gbps == 0);
+    assert_string_equal(r->sens[0].line1, "ZeRO-3: no IB bandwidth alone "
+                                          "makes it compute-bound");
+    assert_non_null(strstr(r->sens[0].line2, "NVLink still binds"));
+    assert_non_null(strstr(r->sens[1].line2, "IB still binds"));
+}
+
+/* None of the baseline fits: its curves are its fastest plan re-timed.
+ * At 12.5 GB/s IB is 1000/12.5 + 0.055 = 80.055 s; at 400 GB/s it is
+ * 2.555 s and NVLink's 18.75 s binds. */
+static void test_figures_baseline_curves(void **state)
+{
+    const struct report *r = &((struct util_figures *)*state)->r;
+    const struct report_family *b = &r->family[1];
+    assert_true(b->sens_unfit);
+    assert_near(b->sens_ib_step[0], 80.055, 1e-12);
+    assert_int_equal(b->sens_ib_bound[0], COST_IB);
+    assert_near(b->sens_ib_step[2], 18.75, 1e-12);
+    assert_int_equal(b->sens_ib_bound[2], COST_NVLINK);
+    /* NVLink at 900 GB/s: 3.33 s; IB's 20.055 s binds */
+    assert_near(b->sens_nv_step[1], 20.055, 1e-12);
+    assert_int_equal(r->sens[0].nfamilies, 1); /* A has no fitting curve */
+    assert_int_equal(r->sens[0].family[0], 1);
+}
+
+/* Colours: the fitting family first in the palette, the baseline black;
+ * points: the three fitting plans in one block, at the BF16 rate (their
+ * work is BF16 compute alone), the first 10 s x rate / 100 GB. */
+static void test_figures_colours_and_points(void **state)
+{
+    const struct report *r = &((struct util_figures *)*state)->r;
+    double rate = r->hw->bf16_flops / 1e12;
+    assert_int_equal(r->family[0].color, 0x0072B2);
+    assert_int_equal(r->family[1].color, 0x000000);
+    assert_int_equal(r->npoints, 3);
+    assert_int_equal(r->nblocks, 1);
+    assert_int_equal(r->blocks[0].family, 0);
+    assert_true(r->blocks[0].labelled);
+    /* its IB, 100 GB / 50 GB/s + 1000 calls x 55 us = 2.055 s, runs on
+     * 20 of 132 SMs while compute does: the step is 10 + 2.055 x 20/132 */
+    assert_near(r->points[0].y, rate * 10 / (10 + 2.055 * 20 / 132), 1e-12);
+    assert_near(r->points[0].x[0], 10 * rate * 1e12 / 100e9, 1e-12);
+    assert_true(r->points[1].x[0] == 0); /* no IB bytes */
+    /* IB roofline: BF16 achievable ridge at rate / 50 GB/s */
+    assert_near(r->roofline[0].roof[r->roofline[0].nroofs - 1].ridge,
+                rate * 1e12 / 50e9, 1e-12);
+    assert_true(r->roofline[0].xlo <= r->roofline[0].roof[0].ridge);
+    assert_true(r->roofline[0].yhi_decade >= r->roofline[0].yhi);
+}
+
+/* Bars: the fitting family, then the baseline; the axis holds both whole
+ * (20.055 <= 2.5 x 10) with the baseline's serial step, 10 + 20.055 +
+ * 18.75 s. */
+static void test_figures_bars(void **state)
+{
+    const struct report *r = &((struct util_figures *)*state)->r;
+    assert_int_equal(r->nbars, 2);
+    assert_int_equal(r->nbars_fit, 1);
+    assert_int_equal(r->bars[1].family, 1);
+    assert_near(r->bars[1].exposed[COST_IB], 10.055, 1e-12);
+    assert_near(r->steps_max, 10 + 20.055 + 18.75, 1e-12);
+    assert_near(r->memory_unfit_max, 500, 1e-12);
+    assert_near(r->memory_fit_max, 79.21, 1e-12);
+}
+
+/* A family's best plan with made-up terms (s), as the bars read them. */
+static void made_up_best(struct report_family *fam,
+                         double compute,
+                         double core,
+                         int bound,
+                         double bubble,
+                         double optimizer,
+                         double dp_exposed,
+                         double step,
+                         double serial)
+{
+    struct cost_result *c = &fam->best;
+    memset(c, 0, sizeof *c);
+    c->t.compute = compute;
+    c->t.core = core;
+    c->t.bound = bound;
+    c->t.bubble = bubble;
+    c->t.optimizer = optimizer;
+    c->t.dp_exposed = dp_exposed;
+    c->t.step = step;
+    c->t.step_serial = serial;
+    fam->has_best = true;
+}
+
+/*
+ * The bars by hand on two made-up families (the fixture's cluster: IB
+ * 50 GB/s, NVLink 160 GB/s, 79.21 GiB). Each bar's parts add up to its
+ * step, bubble + optimizer + core + exposed DP (terms.c):
+ * - family 0 fits (70 GiB), IB-bound: compute 6 s, core 8 s, bubble
+ *   1.5 s, optimizer 0.25 s, exposed DP 0.5 s, step 10.25 s, serial 12 s.
+ *   Its step-end sync is 25 GB over IB (0.5 s) and 160 GB over NVLink
+ *   (1 s), so the exposed DP goes on NVLink. Bar: compute 6, IB 2,
+ *   NVLink 0.5, bubble 1.5, optimizer 0.25: 10.25 s.
+ * - family 1 does not fit (100 GiB), compute-bound: compute 6 s, core
+ *   6.3 s (SMs lost to overlapped comm), no bubble, optimizer 0.2 s,
+ *   exposed DP 0.1 s of a 50 GB IB gather (nothing on NVLink), step
+ *   6.6 s, serial 7 s. Bar: compute 6.3, IB 0.1, optimizer 0.2: 6.6 s.
+ * Axis: the fastest ranking step is 6.6 s; both are within 2.5 x 6.6 =
+ * 16.5 s, so the longest is family 0's serial 12 s. Memory: the fitting
+ * panel spans the 79.21 GiB capacity (70 is less), the other 100 GiB.
+ */
+static void test_figures_bars_by_hand(void **state)
+{
+    struct util_figures *f = *state;
+    struct report *r = calloc(1, sizeof *r);
+    const struct report_bar *b;
+    struct diag d;
+    assert_non_null(r);
+    diag_init(&d);
+    r->m = &f->m;
+    r->hw = &f->hw;
+    r->baseline.family = -1;
+    r->published = -1;
+    r->nfamilies = 2;
+    r->families_by_step[0] = 0;
+    r->families_by_step[1] = 1;
+    made_up_best(&r->family[0], 6, 8, COST_IB, 1.5, 0.25, 0.5, 10.25, 12);
+    r->family[0].best.work.ib_sync_bytes = 25e9;
+    r->family[0].best.work.nvlink_sync_bytes = 160e9;
+    r->family[0].best.fits = true;
+    r->family[0].best.mem.total = 70 * UTIL_GIB;
+    made_up_best(&r->family[1], 6, 6.3, COST_COMPUTE, 0, 0.2, 0.1, 6.6, 7);
+    r->family[1].best.work.ib_gather_bytes = 50e9;
+    r->family[1].best.mem.total = 100 * UTIL_GIB;
+    assert_int_equal(figures_charts(r, &d), STATUS_OK);
+    assert_int_equal(r->nbars, 2);
+    assert_int_equal(r->nbars_fit, 1);
+    assert_int_equal(r->bars_omitted, 0);
+    b = &r->bars[0];
+    assert_int_equal(b->family, 0);
+    assert_near(b->compute, 6, 1e-15);
+    assert_near(b->exposed[COST_IB], 2, 1e-15);
+    assert_near(b->exposed[COST_NVLINK], 0.5, 1e-15);
+    assert_near(b->exposed[COST_HBM], 0, 1e-15);
+    assert_near(b->bubble, 1.5, 1e-15);
+    assert_near(b->optimizer, 0.25, 1e-15);
+    assert_near(b->compute + b->exposed[COST_IB] + b->exposed[COST_NVLINK] +
+                    b->bubble + b->optimizer,
+                10.25, 1e-15);
+    assert_near(b->step, 10.25, 1e-15);
+    assert_int_equal(b->bound, COST_IB);
+    b = &r->bars[1];
+    assert_int_equal(b->family, 1);
+    assert_false(b->fits);
+    assert_near(b->compute, 6.3, 1e-15);
+    assert_near(b->exposed[COST_IB], 0.1, 1e-15);
+    assert_near(b->exposed[COST_NVLINK], 0, 1e-15);
+    assert_near(b->compute + b->exposed[COST_IB] + b->bubble + b->optimizer,
+                6.6, 1e-14);
+    assert_near(r->steps_max, 12, 1e-15);
+    assert_near(r->memory_fit_max, 79.21, 1e-12);
+    assert_near(r->memory_unfit_max, 100, 1e-12);
+    free(r->points);
+    free(r->roof_pick);
+    free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_figures_baseline_crossovers),
+        cmocka_unit_test(test_figures_baseline_curves),
+        cmocka_unit_test(test_figures_colours_and_points),
+        cmocka_unit_test(test_figures_bars),
+        cmocka_unit_test(test_figures_bars_by_hand),
+    };
+    return cmocka_run_group_tests(tests, util_figures_setup,
+                                  util_figures_teardown);
+}

@@ -1,0 +1,197 @@
+/*
+ * test_figures_headline: the Plans sheet's rows, the fastest and the
+ * recommended plan among the ties, the headline and the sentence on why
+ * not the baseline (figures_headline.c). Most run on the shared
+ * hand-made report (util_figures_setup in tests/util.c, which says how
+ * each of its numbers comes about); the ties rule also on rows made
+ * here, through figures_sheet_rows() directly.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures_internal.h"
+#include "test_util.h"
+
+/* The sheet: the two fitting plans the limit allows, then the
+ * baseline's best; the third fitting plan is left out. */
+static void test_figures_sheet_rows(void **state)
+{
+    const struct report *r = &((struct util_figures *)*state)->r;
+    assert_int_equal(r->nsheet, 3);
+    assert_int_equal(r->sheet[0], 0);
+    assert_int_equal(r->sheet[1], 1);
+    assert_int_equal(r->sheet[2], 3);
+    assert_int_equal(r->sheet_left_out, 1);
+    assert_int_equal(r->family[0].sheet_row, 0);
+    assert_int_equal(r->family[1].sheet_row, 2);
+    assert_non_null(strstr(r->note_left_out, "Plans shows 3 plans"));
+}
+
+/* Fastest 10.0 s with 79.21 - 60 = 19.21 GiB free; 10.15 s is within
+ * 2% (10.2 s) with 39.21 GiB: the recommended plan. */
+static void test_figures_recommended_among_ties(void **state)
+{
+    const struct report *r = &((struct util_figures *)*state)->r;
+    const struct report_headline *h = &r->headline;
+    assert_int_equal(r->sheet_best, 0);
+    assert_int_equal(r->sheet_recommended, 1);
+    assert_int_equal(h->ties, 2);
+    assert_true(h->any && h->fits && h->best_differs);
+    assert_near(h->sol.step_s, 10.15, 1e-12);
+    assert_near(h->best_step_s, 10.0, 1e-12);
+    assert_near(h->headroom_gib, 79.21 - 40, 1e-12);
+    assert_near(h->best_headroom_gib, 79.21 - 60, 1e-12);
+    assert_near(h->usable_gib, 79.21 * 0.9, 1e-12);
+    assert_false(h->has_expected);
+    /* no published run: the sentence says so */
+    assert_false(h->has_ratio);
+    assert_non_null(strstr(h->difference, "floor"));
+    assert_non_null(strstr(h->ties_text, "2 plans are within 2%"));
+    assert_non_null(strstr(h->verdict, "Recommended plan: ZeRO-1+PP+EP"));
+}
+
+/* Why not the baseline: 20.055 / 10.15 = 1.976x slower, 500 GiB of the
+ * 71.289 a plan may use, IB-bound here and NVLink-bound under flat. */
+static void test_figures_baseline_sentence(void **state)
+{
+    const struct report *r = &((struct util_figures *)*state)->r;
+    const struct report_baseline *b = &r->baseline;
+    assert_false(b->fits);
+    assert_near(b->slowdown, 20.055 / 10.15, 1e-12);
+    assert_near(b->lightest_gib, 500, 1e-12);
+    assert_int_equal(b->bound, COST_IB);
+    assert_int_equal(b->bound_other, COST_NVLINK);
+    assert_non_null(strstr(b->sentence, "Why not ZeRO-3"));
+    assert_non_null(strstr(b->sentence, "it needs 500 GiB per GPU of the "
+                                        "71.3 a plan may use"));
+    assert_non_null(strstr(b->sentence, "2.0x slower"));
+    assert_non_null(strstr(b->sentence, "bound by IB under the hierarchical "
+                                        "(topo) model and by NVLink under "
+                                        "the flat model"));
+    assert_true(b->has_point);
+}
+
+/* A report of hand-made rows (family 0 alone) for figures_sheet_rows:
+ * each row fits or not, its step and its free memory in GiB. */
+static void tie_rows(struct report *r,
+                     struct report_row *rows,
+                     const bool *fits,
+                     const double *step_s,
+                     const double *free_gib,
+                     size_t n)
+{
+    size_t i;
+    memset(r, 0, sizeof *r);
+    for (i = 0; i < n; i++) {
+        memset(&rows[i], 0, sizeof rows[i]);
+        rows[i].fits = fits[i];
+        rows[i].step = step_s[i];
+        rows[i].mem.capacity = 80 * UTIL_GIB;
+        rows[i].mem.total = (80 - free_gib[i]) * UTIL_GIB;
+        rows[i].family = 0;
+    }
+    r->rows = rows;
+    r->nrows = n;
+    r->nfamilies = 1;
+    r->tie_pct = 5;
+    r->plans_sheet = 10;
+}
+
+/*
+ * The ties rule by hand: within tie_pct (5%) of the fastest fitting
+ * step, 10.0 s, the limit is 10.5 s. Rows (fitting first, as ranked):
+ * 10.0 s with 5 GiB free, 10.3 s with 20, 10.45 s with 15, 10.8 s with
+ * 50 (beyond 10.5 s: not a tie however much it frees) and 9 s not
+ * fitting. Ties: the first three; the most free among them is 10.3 s's
+ * 20 GiB, sheet row 1. Every fitting row is on the sheet (limit 10) and
+ * the family's first; the non-fitting row is not.
+ */
+static void test_figures_sheet_rows_ties_rule(void **state)
+{
+    const bool fits[] = {true, true, true, true, false};
+    const double step[] = {10.0, 10.3, 10.45, 10.8, 9.0};
+    const double free_gib[] = {5, 20, 15, 50, 0};
+    struct report_row rows[5];
+    struct report r;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    tie_rows(&r, rows, fits, step, free_gib, 5);
+    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
+    assert_int_equal(r.nsheet, 4);
+    assert_int_equal(r.sheet_left_out, 0);
+    assert_int_equal(r.family[0].sheet_row, 0);
+    assert_int_equal(r.sheet_best, 0);
+    assert_int_equal(r.headline.ties, 3);
+    assert_int_equal(r.sheet_recommended, 1);
+    free(r.sheet);
+}
+
+/* Equal free memory among ties: the first, faster one is kept (10.0 s
+ * and 10.2 s both free 20 GiB: row 0). With a 0% window the fastest
+ * ties only with itself. */
+static void test_figures_sheet_rows_equal_free_keeps_faster(void **state)
+{
+    const bool fits[] = {true, true};
+    const double step[] = {10.0, 10.2};
+    const double free_gib[] = {20, 20};
+    struct report_row rows[2];
+    struct report r;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    tie_rows(&r, rows, fits, step, free_gib, 2);
+    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
+    assert_int_equal(r.headline.ties, 2);
+    assert_int_equal(r.sheet_recommended, 0);
+    free(r.sheet);
+    tie_rows(&r, rows, fits, step, free_gib, 2);
+    r.tie_pct = 0;
+    rows[1].mem.total = 0; /* all 80 GiB free, but 2% slower */
+    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
+    assert_int_equal(r.headline.ties, 1);
+    assert_int_equal(r.sheet_recommended, 0);
+    free(r.sheet);
+}
+
+/* Nothing fits: no fastest fitting plan, no ties; the recommended row
+ * falls back to the sheet's first (the family's best, 12 s). */
+static void test_figures_sheet_rows_nothing_fits(void **state)
+{
+    const bool fits[] = {false, false};
+    const double step[] = {12.0, 13.0};
+    const double free_gib[] = {-5, -1};
+    struct report_row rows[2];
+    struct report r;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    tie_rows(&r, rows, fits, step, free_gib, 2);
+    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
+    assert_int_equal(r.nsheet, 1);
+    assert_int_equal(r.sheet_best, -1);
+    assert_int_equal(r.headline.ties, 0);
+    assert_int_equal(r.sheet_recommended, 0);
+    free(r.sheet);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_figures_sheet_rows),
+        cmocka_unit_test(test_figures_recommended_among_ties),
+        cmocka_unit_test(test_figures_baseline_sentence),
+        cmocka_unit_test(test_figures_sheet_rows_ties_rule),
+        cmocka_unit_test(test_figures_sheet_rows_equal_free_keeps_faster),
+        cmocka_unit_test(test_figures_sheet_rows_nothing_fits),
+    };
+    return cmocka_run_group_tests(tests, util_figures_setup,
+                                  util_figures_teardown);
+}
