@@ -83,7 +83,7 @@ static int teardown(void **state)
 static void test_xlsx_assumptions_write_named_input(void **state)
 {
     struct fixture *f = *state;
-    char ref[16], buf[256], want[64];
+    char ref[32], buf[256], want[64];
     size_t row = util_xlsx_find(&f->x, "A", "IB_GBPS");
     assert_true(row > 0);
     snprintf(ref, sizeof ref, "B%zu", row);
@@ -117,7 +117,7 @@ static void test_xlsx_assumptions_write_named_input(void **state)
 static void test_xlsx_assumptions_write_derived_rate(void **state)
 {
     struct fixture *f = *state;
-    char ref[16], buf[256], want[64];
+    char ref[32], buf[256], want[64];
     size_t used = util_xlsx_find(&f->x, "A", "FP8_TFLOPS_USED");
     size_t ridge = util_xlsx_find(&f->x, "A", "RIDGE_IB_FP8");
     assert_true(used > 0 && ridge > used);
@@ -172,7 +172,7 @@ static void test_xlsx_assumptions_write_validation(void **state)
 static void test_xlsx_assumptions_write_rerun_value(void **state)
 {
     struct fixture *f = *state;
-    char ref[16], buf[256];
+    char ref[32], buf[256];
     size_t row = util_xlsx_find(&f->x, "E", "hardware: gpu.hbm_peak_tbps");
     assert_true(row > util_xlsx_find(&f->x, "A", "RIDGE_IB_FP8"));
     snprintf(ref, sizeof ref, "B%zu", row);
@@ -193,7 +193,7 @@ static void test_xlsx_assumptions_write_rerun_value(void **state)
 static void test_xlsx_assumptions_write_model_totals(void **state)
 {
     struct fixture *f = *state;
-    char ref[16];
+    char ref[32];
     size_t total = util_xlsx_find(
         &f->x, "A", "parameters, main model (embedding and head counted)");
     size_t active = util_xlsx_find(&f->x, "A", "parameters active per token");
@@ -219,7 +219,7 @@ static void test_xlsx_assumptions_write_without_calibration(void **state)
 static void test_xlsx_assumptions_write_with_calibration(void **state)
 {
     struct fixture *f = *state;
-    char ref[16], buf[128];
+    char ref[32], buf[128];
     size_t burst = util_xlsx_find(&f->x, "A", "CLOCK_BURST_TFLOPS");
     size_t factor = util_xlsx_find(&f->x, "A", "CLOCK_FACTOR");
     assert_true(burst > 0 && factor > burst);

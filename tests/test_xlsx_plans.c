@@ -93,7 +93,7 @@ static void col_name(size_t k, char *buf, size_t size)
 /* The column whose header (row 1) is head, into col; fails when none. */
 static void col_of(const struct util_xlsx *x, const char *head, char *col)
 {
-    char ref[16], buf[128];
+    char ref[32], buf[128];
     size_t k;
     for (k = 0; k < 26 * 27; k++) {
         col_name(k, col, 4);
@@ -106,7 +106,7 @@ static void col_of(const struct util_xlsx *x, const char *head, char *col)
 
 static double num_at(const struct util_xlsx *x, const char *col, size_t row)
 {
-    char ref[16];
+    char ref[32];
     snprintf(ref, sizeof ref, "%s%zu", col, row);
     return util_xlsx_num(x, ref);
 }
@@ -144,7 +144,7 @@ static void test_xlsx_plans_write_step_formula(void **state)
 {
     struct fixture *f = *state;
     size_t n = f->s.rep.nsheet, rows[2], i;
-    char ref[16], fm[256], want[64];
+    char ref[32], fm[256], want[64];
     assert_true(n > 2);
     rows[0] = 2;
     rows[1] = n + 1;

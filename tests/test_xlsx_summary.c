@@ -120,7 +120,7 @@ static void test_xlsx_summary_write_best_step(void **state)
     struct fixture *f = *state;
     size_t row = name_row(&f->x, "BEST_STEP_S"), at = 0;
     double best = best_fitting(&f->s.rep, &at);
-    char ref[16], buf[320], want[320];
+    char ref[32], buf[320], want[320];
     assert_true(isfinite(best));
     snprintf(ref, sizeof ref, "F%zu", row);
     assert_string_equal(
@@ -152,7 +152,7 @@ static void test_xlsx_summary_write_ties(void **state)
     const struct report *r = &f->s.rep;
     size_t at = 0, i, ties = 0, row = name_row(&f->x, "BEST_ROW") + 1;
     double best = best_fitting(r, &at), rec;
-    char ref[16], buf[64];
+    char ref[32], buf[64];
     for (i = 0; i < r->nrows; i++)
         if (r->rows[i].fits && r->rows[i].step <= best * 1.02)
             ties++;
@@ -174,7 +174,7 @@ static void test_xlsx_summary_write_families(void **state)
     const struct report *r = &f->s.rep;
     size_t head = util_xlsx_find(&f->x, "B", "Family"), k, i;
     double prev = 0;
-    char ref[16], buf[160], want[160];
+    char ref[32], buf[160], want[160];
     assert_true(head > 0 && r->nfamilies > 1);
     assert_string_equal(util_xlsx_text(&f->x, "C1", buf, sizeof buf), "");
     snprintf(ref, sizeof ref, "C%zu", head);
@@ -227,7 +227,7 @@ static void test_xlsx_summary_write_expected(void **state)
 {
     struct fixture *f = *state;
     size_t row = name_row(&f->x, "RECOMMENDED_STEP_S");
-    char ref[16], buf[200];
+    char ref[32], buf[200];
     double sol, x;
     snprintf(ref, sizeof ref, "F%zu", row);
     sol = util_xlsx_num(&f->x, ref);
