@@ -77,7 +77,8 @@ $(BUILD)/debug/tests/%.o: tests/%.c | $(BUILD)/.deps
 	    $(shell pkg-config --cflags cmocka) -c $< -o $@
 
 $(BUILD)/debug/test_%: $(BUILD)/debug/tests/test_%.o \
-                       $(BUILD)/debug/tests/util.o $(DBG_LIB)
+                       $(BUILD)/debug/tests/util.o \
+                       $(BUILD)/debug/tests/util_xlsx.o $(DBG_LIB)
 	@$(if $(V),,echo "  LD (test) $@")
 	$(Q)$(CC) $(DEBUG_LDFLAGS) $^ $(PKG_LIBS) \
 	    $(shell pkg-config --libs cmocka) -o $@

@@ -12,9 +12,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "calibration.h"
 #include "cost.h"
 #include "plan.h"
 #include "report.h"
+#include "stack.h"
 #include "sweep.h"
 
 /* Parses PLAN text (omitted keys 1, gpus and gbs required) and checks it
@@ -140,6 +142,81 @@ struct util_figures {
 
 int util_figures_setup(void **state);
 int util_figures_teardown(void **state);
+
+/*
+ * A report on the snapshots (tests/data/snap): DeepSeek-V3 on 2048 H800,
+ * the default sweep narrowed to pure ZeRO and PP16 x EP64 plans in FP8
+ * with selective recomputation and micro-batch 1, and the validation
+ * runs of tests/data/snap; with expected, the H800 calibration and
+ * DeepSeek's stack too (the expected step, the waterfall). For the
+ * workbook's sheet tests. Fails the test on error; release with
+ * util_snap_free().
+ */
+struct util_snap {
+    struct model m;
+    struct hardware hw;
+    struct sweep_file sf;
+    struct calibration cal;
+    struct stack stack;
+    struct cost_ctx ctx, other;
+    struct report rep;
+};
+
+void util_snap_report(struct util_snap *s, bool expected);
+
+void util_snap_free(struct util_snap *s);
+
+/*
+ * A written workbook read back (tests/util_xlsx.c): xl/workbook.xml (the
+ * defined names), the shared strings and one sheet's XML. Cells are A1
+ * references ("B12").
+ */
+struct util_xlsx {
+    char *book;
+    char *sheet;
+    char **strings; /* the shared strings, decoded */
+    size_t nstrings;
+};
+
+/* Entry name of the zip at path, malloc'd and NUL-terminated; NULL when
+ * the zip has no such entry. Fails the test when path is not a zip. */
+char *util_zip_entry(const char *path, const char *name);
+
+/* Reads the workbook at path and its sheet-th sheet (1-based, in tab
+ * order); fails the test when a part is missing. Release with
+ * util_xlsx_free(). */
+void util_xlsx_read(struct util_xlsx *x, const char *path, int sheet);
+
+void util_xlsx_free(struct util_xlsx *x);
+
+/* The number of cell ref (a value or a formula's cached result); NAN
+ * when the cell is missing or holds text. */
+double util_xlsx_num(const struct util_xlsx *x, const char *ref);
+
+/* The text of cell ref into buf (a shared or inline string, a formula's
+ * text result, TRUE / FALSE, a number as written); "" when the cell is
+ * missing or empty. Returns buf. */
+const char *
+util_xlsx_text(const struct util_xlsx *x, const char *ref, char *buf, size_t n);
+
+/* The formula of cell ref without '=' and with XML entities decoded into
+ * buf; "" when the cell has none. Returns buf. */
+const char *util_xlsx_formula(const struct util_xlsx *x,
+                              const char *ref,
+                              char *buf,
+                              size_t n);
+
+/* The first row (1-based) whose cell in column col ("A") has the text
+ * text; 0 when none. */
+size_t
+util_xlsx_find(const struct util_xlsx *x, const char *col, const char *text);
+
+/* The reference of workbook name `name` ("Assumptions!$B$7") into buf;
+ * NULL when the name is not defined. */
+const char *util_xlsx_name(const struct util_xlsx *x,
+                           const char *name,
+                           char *buf,
+                           size_t n);
 
 #define assert_near(got, want, rel_tol)                                      \
     do {                                                                     \

@@ -530,3 +530,60 @@ int util_figures_teardown(void **state)
     model_release(&f->m);
     return 0;
 }
+
+/* The narrowed sweep of util_snap_report (as test_plot_out's). */
+static const char *const snap_sets[] = {"space.tp=1",
+                                        "space.pp=1 16",
+                                        "space.ep=1 64",
+                                        "space.zero=1 3",
+                                        "space.schedule=1f1b dualpipe",
+                                        "space.precision=fp8",
+                                        "space.recompute=selective",
+                                        "space.mbs=1"};
+
+#define SNAP "tests/data/snap/"
+
+void util_snap_report(struct util_snap *s, bool expected)
+{
+    struct datafile_set sets[sizeof snap_sets / sizeof snap_sets[0]];
+    struct diag d;
+    size_t i, n = sizeof snap_sets / sizeof snap_sets[0];
+    memset(s, 0, sizeof *s);
+    diag_init(&d);
+    for (i = 0; i < n; i++)
+        util_set(&sets[i], snap_sets[i]);
+    if (model_load(SNAP "models/deepseek-v3.ini", &s->m, NULL, 0, &d) ||
+        hardware_load(SNAP "hardware/h800.ini", &s->hw, NULL, 0, &d) ||
+        sweep_load(SNAP "sweeps/default.ini", &s->sf, sets, n, &d))
+        fail_msg("%s", d.msg);
+    if (expected &&
+        (calibration_load(SNAP "calibration/h800.ini", &s->cal, NULL, 0, &d) ||
+         stack_load(SNAP "stacks/deepseek-hai.ini", &s->stack, NULL, 0, &d)))
+        fail_msg("%s", d.msg);
+    if (expected) {
+        s->hw.cal = &s->cal;
+        s->hw.stack = &s->stack;
+    }
+    if (cost_ctx_init(&s->ctx, &s->m, &s->hw, COMM_TOPO, &d) ||
+        cost_ctx_init(&s->other, &s->m, &s->hw, COMM_FLAT, &d))
+        fail_msg("%s", d.msg);
+    if (expected)
+        s->ctx.stack = s->other.stack = &s->stack;
+    util_report(&s->rep, &s->ctx, &s->other, &s->sf, 0, "tests/data/snap",
+                1700000000);
+}
+
+void util_snap_free(struct util_snap *s)
+{
+    bool expected = s->hw.cal != NULL;
+    report_free(&s->rep);
+    cost_ctx_release(&s->ctx);
+    cost_ctx_release(&s->other);
+    if (expected) {
+        stack_release(&s->stack);
+        calibration_release(&s->cal);
+    }
+    sweep_release(&s->sf);
+    hardware_release(&s->hw);
+    model_release(&s->m);
+}

@@ -1,0 +1,195 @@
+/*
+ * test_xlsx_comm: the Communication sheet written alone from a report on
+ * the snapshots (tests/data/snap: DeepSeek-V3 on 2048 H800) and read
+ * back: the header, each collective's IB and NVLink times (the link-time
+ * template over h800.ini's 50 GB/s and 55 us, 160 GB/s and 3.5 us,
+ * recomputed here from the row's calls and volumes), each block's
+ * subtotal, and the blocks' order: each family under both models,
+ * fastest family first, then the published plan.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xlsx_book.h"
+#include "xlsx_comm.h"
+#include "test_util.h"
+
+#define HEAD 3 /* the header row (1-based); the collectives follow */
+
+#define SUBTOTAL "Subtotal (links overlap: each link's time is its own)"
+
+struct fixture {
+    struct util_snap s;
+    char dir[64], path[96];
+    struct util_xlsx x;
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct xlsx_book b;
+    struct diag d;
+    memset(&f, 0, sizeof f);
+    util_snap_report(&f.s, false);
+    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_comm.XXXXXX");
+    if (!mkdtemp(f.dir))
+        return -1;
+    snprintf(f.path, sizeof f.path, "%s/c.xlsx", f.dir);
+    diag_init(&d);
+    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
+        return -1;
+    xlsx_comm_write(&b, xlsx_book_sheet(&b, XLSX_COMM_SHEET));
+    if (xlsx_book_close(&b, &d) != STATUS_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    util_xlsx_read(&f.x, f.path, 1);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    util_xlsx_free(&f->x);
+    util_remove_tree(f->dir);
+    util_snap_free(&f->s);
+    return 0;
+}
+
+static double num(const struct fixture *f, char col, size_t row)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%c%zu", col, row);
+    return util_xlsx_num(&f->x, ref);
+}
+
+static const char *
+text(const struct fixture *f, char col, size_t row, char *buf, size_t n)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%c%zu", col, row);
+    return util_xlsx_text(&f->x, ref, buf, n);
+}
+
+/* The link time by hand: GB / (GB/s), plus the calls' latency when the
+ * link carries anything. */
+static double link_s(double gb, double calls, double gbps, double us)
+{
+    return gb / gbps + (gb > 0 ? calls * us * 1e-6 : 0);
+}
+
+static void test_xlsx_comm_write_header(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const want[] = {
+        "Family",         "Comm model",    "Collective",  "Kind",
+        "Group (GPUs)",   "GPUs per node", "Nodes",       "Calls per step",
+        "Volume (GB)",    "IB (GB)",       "NVLink (GB)", "IB time (s)",
+        "NVLink time (s)"};
+    char buf[64];
+    size_t k;
+    for (k = 0; k < sizeof want / sizeof want[0]; k++)
+        assert_string_equal(text(f, (char)('A' + k), HEAD, buf, sizeof buf),
+                            want[k]);
+    assert_non_null(strstr(f->x.sheet, "<autoFilter ref=\"A3:M"));
+}
+
+/* Every collective row: L and M are the link-time templates over the
+ * named inputs, cached with the times at h800.ini's rates; a group
+ * inside one node sends nothing over IB. Every block ends with a
+ * subtotal of its rows (SUBTOTAL(9, ...), which skips other subtotals
+ * when filtered). */
+static void test_xlsx_comm_write_times_and_subtotals(void **state)
+{
+    struct fixture *f = *state;
+    char buf[160], want[160], ref[32];
+    size_t row, first = HEAD + 1, blocks = 0, colls = 0;
+    double sum[4] = {0, 0, 0, 0};
+    for (row = HEAD + 1; text(f, 'A', row, buf, sizeof buf)[0]; row++) {
+        double calls = num(f, 'H', row), ib = num(f, 'J', row);
+        double nv = num(f, 'K', row);
+        if (strcmp(text(f, 'C', row, buf, sizeof buf), SUBTOTAL) == 0) {
+            assert_true(row > first); /* no empty block */
+            assert_near(ib, sum[0], 1e-12);
+            assert_near(nv, sum[1], 1e-12);
+            assert_near(num(f, 'L', row), sum[2], 1e-12);
+            assert_near(num(f, 'M', row), sum[3], 1e-12);
+            snprintf(ref, sizeof ref, "L%zu", row);
+            snprintf(want, sizeof want, "SUBTOTAL(9,L%zu:L%zu)", first,
+                     row - 1);
+            assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                                want);
+            memset(sum, 0, sizeof sum);
+            first = row + 1;
+            blocks++;
+            continue;
+        }
+        colls++;
+        assert_near(num(f, 'L', row), link_s(ib, calls, 50, 55), 1e-12);
+        assert_near(num(f, 'M', row), link_s(nv, calls, 160, 3.5), 1e-12);
+        if (num(f, 'G', row) == 1)
+            assert_near(ib, 0, 0);
+        sum[0] += ib;
+        sum[1] += nv;
+        sum[2] += num(f, 'L', row);
+        sum[3] += num(f, 'M', row);
+        snprintf(ref, sizeof ref, "L%zu", row);
+        snprintf(want, sizeof want,
+                 "J%zu/IB_GBPS+IF(J%zu>0,H%zu*IB_LATENCY_US*1E-06,0)", row, row,
+                 row);
+        assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                            want);
+        snprintf(ref, sizeof ref, "M%zu", row);
+        snprintf(want, sizeof want,
+                 "K%zu/NVLINK_GBPS+IF(K%zu>0,H%zu*NVLINK_LATENCY_US*1E-06,0)",
+                 row, row, row);
+        assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                            want);
+    }
+    assert_int_equal(first, row); /* the last row is a subtotal */
+    assert_true(colls > blocks && blocks >= 2);
+}
+
+/* The blocks: the fastest family first under this report's model (topo)
+ * then the other (flat), ..., the published plan last. */
+static void test_xlsx_comm_write_block_order(void **state)
+{
+    struct fixture *f = *state;
+    const struct report *r = &f->s.rep;
+    const char *fastest = r->family[r->families_by_step[0]].name;
+    char buf[160];
+    size_t row, last = 0, flat = 0;
+    assert_string_equal(text(f, 'A', HEAD + 1, buf, sizeof buf), fastest);
+    assert_string_equal(text(f, 'B', HEAD + 1, buf, sizeof buf), "topo");
+    for (row = HEAD + 1; text(f, 'A', row, buf, sizeof buf)[0]; row++) {
+        last = row;
+        if (!flat && strcmp(text(f, 'B', row, buf, sizeof buf), "flat") == 0)
+            flat = row;
+    }
+    assert_true(flat > HEAD + 1);
+    /* the fastest family's flat block follows its topo block */
+    assert_string_equal(text(f, 'A', flat, buf, sizeof buf), fastest);
+    assert_string_equal(text(f, 'C', flat - 1, buf, sizeof buf), SUBTOTAL);
+    assert_string_equal(text(f, 'A', last, buf, sizeof buf), "published plan");
+    assert_string_equal(text(f, 'B', last, buf, sizeof buf), "flat");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xlsx_comm_write_header),
+        cmocka_unit_test(test_xlsx_comm_write_times_and_subtotals),
+        cmocka_unit_test(test_xlsx_comm_write_block_order),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,217 @@
+/*
+ * test_xlsx_compare: the workbook of `roofplan compare` from hand-made
+ * rows (no sweep): the title and header, a pair at the speed of light
+ * only ("n/a" in the expected columns), a calibrated pair, a pair with no
+ * valid plan (its reason in the plan column), the command line under the
+ * table, and a path that cannot be written.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xlsx_compare.h"
+#include "test_util.h"
+
+#define GIB  1073741824.0
+#define HEAD 4 /* the header row (1-based); the pairs follow */
+
+struct fixture {
+    struct compare_row rows[3];
+    char dir[64], path[96];
+    struct util_xlsx x;
+};
+
+/* Row 0: DeepSeek-V3 on 2048 H800, a PP 16 x EP 64 plan bound by IB;
+ * row 1: the same on a calibrated cluster (an expected step); row 2: no
+ * valid plan. The numbers are made up: the sheet only lays them out. */
+static void make_rows(struct compare_row *r)
+{
+    memset(r, 0, 3 * sizeof *r);
+    snprintf(r[0].model, sizeof r[0].model, "DeepSeek-V3");
+    snprintf(r[0].gpu, sizeof r[0].gpu, "NVIDIA H800");
+    snprintf(r[0].model_path, sizeof r[0].model_path, "models/dsv3.ini");
+    snprintf(r[0].hardware_path, sizeof r[0].hardware_path, "hw/h800.ini");
+    r[0].gpus = 2048;
+    r[0].params_total = 671e9;
+    r[0].params_active = 37e9;
+    r[0].hbm_gib = 79.21;
+    r[0].valid = 1234;
+    r[0].fitting = 56;
+    r[0].any = true;
+    snprintf(r[0].best.family, sizeof r[0].best.family, "ZeRO-1+PP+EP");
+    r[0].best.plan = (struct plan){.gpus = 2048,
+                                   .tp = 1,
+                                   .pp = 16,
+                                   .ep = 64,
+                                   .cp = 1,
+                                   .zero = 1,
+                                   .schedule = PLAN_DUALPIPE,
+                                   .vpp = 1,
+                                   .precision = MODEL_FP8,
+                                   .recompute = MODEL_RECOMPUTE_SELECTIVE,
+                                   .mbs = 1,
+                                   .gbs = 15360};
+    r[0].best.t.step = 12.5;
+    r[0].best.t.bound = COST_IB;
+    r[0].best.t.mfu = 0.41;
+    r[0].best.mem.total = 60.5 * GIB;
+    r[0].best.fits = true;
+    r[1] = r[0];
+    snprintf(r[1].gpu, sizeof r[1].gpu, "NVIDIA H800 (calibrated)");
+    r[1].best.work.x.known = true;
+    r[1].best.t.expected = 19.9;
+    r[1].best.t.x_tps = 1234.5;
+    r[2] = r[0];
+    snprintf(r[2].model, sizeof r[2].model, "GPT-3 175B");
+    r[2].any = false;
+    snprintf(r[2].why, sizeof r[2].why, "tp 16 exceeds 8 GPUs per node");
+}
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct diag d;
+    memset(&f, 0, sizeof f);
+    make_rows(f.rows);
+    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_compare.XXXXXX");
+    if (!mkdtemp(f.dir))
+        return -1;
+    snprintf(f.path, sizeof f.path, "%s/compare.xlsx", f.dir);
+    diag_init(&d);
+    if (xlsx_compare_write(f.rows, 3, f.path, 1700000000,
+                           "roofplan compare a b", &d) != STATUS_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    util_xlsx_read(&f.x, f.path, 1);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    util_xlsx_free(&f->x);
+    util_remove_tree(f->dir);
+    return 0;
+}
+
+static const char *
+text(const struct fixture *f, const char *col, size_t row, char *buf)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%s%zu", col, row);
+    return util_xlsx_text(&f->x, ref, buf, 512);
+}
+
+static double num(const struct fixture *f, const char *col, size_t row)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%s%zu", col, row);
+    return util_xlsx_num(&f->x, ref);
+}
+
+static void test_xlsx_compare_write_header(void **state)
+{
+    struct fixture *f = *state;
+    char buf[512];
+    assert_string_equal(text(f, "A", 1, buf),
+                        "Best plan per model and cluster, side by side");
+    assert_string_equal(text(f, "A", HEAD, buf), "Model");
+    assert_string_equal(text(f, "E", HEAD, buf), "Step, speed of light (s)");
+    assert_string_equal(text(f, "F", HEAD, buf), "Expected step (s)");
+    assert_string_equal(text(f, "Q", HEAD, buf), "Memory per GPU (GiB)");
+    assert_string_equal(text(f, "X", HEAD, buf), "Model file; hardware file");
+    assert_string_equal(text(f, "Y", HEAD, buf), "");
+}
+
+/* A pair at the speed of light: its numbers where they belong, the
+ * expected columns "n/a" without a calibration, memory in GiB,
+ * parameters in billions. */
+static void test_xlsx_compare_write_sol_row(void **state)
+{
+    struct fixture *f = *state;
+    const size_t row = HEAD + 1;
+    char buf[512];
+    assert_string_equal(text(f, "A", row, buf), "DeepSeek-V3");
+    assert_near(num(f, "C", row), 2048, 0);
+    assert_string_equal(text(f, "D", row, buf), "ZeRO-1+PP+EP");
+    assert_near(num(f, "E", row), 12.5, 0);
+    assert_string_equal(text(f, "F", row, buf), "n/a");
+    assert_string_equal(text(f, "G", row, buf), "IB");
+    assert_near(num(f, "J", row), 0.41, 0);
+    assert_string_equal(text(f, "N", row, buf), "n/a");
+    assert_near(num(f, "Q", row), 60.5, 1e-15);
+    assert_near(num(f, "R", row), 79.21, 0);
+    assert_string_equal(text(f, "S", row, buf), "yes");
+    assert_string_equal(text(f, "T", row, buf), "1234 / 56");
+    assert_near(num(f, "U", row), 671, 1e-15);
+    assert_near(num(f, "V", row), 37, 1e-15);
+    assert_string_equal(text(f, "W", row, buf),
+                        "gpus=2048 tp=1 pp=16 ep=64 cp=1 zero=1 "
+                        "schedule=dualpipe vpp=1 precision=fp8 "
+                        "recompute=selective mbs=1 gbs=15360");
+    assert_string_equal(text(f, "X", row, buf), "models/dsv3.ini; hw/h800.ini");
+}
+
+static void test_xlsx_compare_write_expected_row(void **state)
+{
+    struct fixture *f = *state;
+    const size_t row = HEAD + 2;
+    char buf[512];
+    assert_string_equal(text(f, "B", row, buf), "NVIDIA H800 (calibrated)");
+    assert_near(num(f, "E", row), 12.5, 0);
+    assert_near(num(f, "F", row), 19.9, 0);
+    assert_near(num(f, "N", row), 1234.5, 0);
+}
+
+/* No valid plan: the reason instead of a plan, no step, but the pair's
+ * own facts (GPUs, parameters) still shown. */
+static void test_xlsx_compare_write_no_valid_plan(void **state)
+{
+    struct fixture *f = *state;
+    const size_t row = HEAD + 3;
+    char buf[512];
+    assert_string_equal(text(f, "A", row, buf), "GPT-3 175B");
+    assert_string_equal(text(f, "D", row, buf), "no valid plan");
+    assert_string_equal(text(f, "W", row, buf),
+                        "tp 16 exceeds 8 GPUs per node");
+    assert_string_equal(text(f, "E", row, buf), "");
+    assert_string_equal(text(f, "S", row, buf), "");
+    assert_near(num(f, "C", row), 2048, 0);
+    /* a blank row, then the command line */
+    assert_string_equal(text(f, "A", row + 1, buf), "");
+    assert_string_equal(text(f, "A", row + 2, buf),
+                        "Command: roofplan compare a b");
+}
+
+static void test_xlsx_compare_write_unwritable(void **state)
+{
+    struct fixture *f = *state;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(
+        xlsx_compare_write(f->rows, 3, "/nonexistent-dir/c.xlsx", 0, "", &d),
+        STATUS_IO);
+    assert_string_equal(d.msg, "/nonexistent-dir/c.xlsx: cannot write: No "
+                               "such file or directory");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xlsx_compare_write_header),
+        cmocka_unit_test(test_xlsx_compare_write_sol_row),
+        cmocka_unit_test(test_xlsx_compare_write_expected_row),
+        cmocka_unit_test(test_xlsx_compare_write_no_valid_plan),
+        cmocka_unit_test(test_xlsx_compare_write_unwritable),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

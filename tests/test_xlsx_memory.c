@@ -1,0 +1,230 @@
+/*
+ * test_xlsx_memory: the Memory sheet written alone from a report on the
+ * snapshots (tests/data/snap: DeepSeek-V3 on 2048 H800) and read back:
+ * each row's parts sum to its total (logits inside the activations, not
+ * added again), the other memory, capacity, free memory and fit follow
+ * h800.ini's numbers, the rows are the published plan then one per
+ * family, and the activation inventory ends with each kind of layer's
+ * total.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xlsx_book.h"
+#include "xlsx_memory.h"
+#include "test_util.h"
+
+/* The header row of the memory table (1-based) and its first plan row. */
+#define HEAD  4
+#define FIRST 5
+
+struct fixture {
+    struct util_snap s;
+    char dir[64], path[96];
+    struct util_xlsx x;
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct xlsx_book b;
+    struct diag d;
+    memset(&f, 0, sizeof f);
+    util_snap_report(&f.s, false);
+    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_memory.XXXXXX");
+    if (!mkdtemp(f.dir))
+        return -1;
+    snprintf(f.path, sizeof f.path, "%s/m.xlsx", f.dir);
+    diag_init(&d);
+    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
+        return -1;
+    xlsx_memory_write(&b, xlsx_book_sheet(&b, XLSX_MEMORY_SHEET), NULL);
+    if (xlsx_book_close(&b, &d) != STATUS_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    util_xlsx_read(&f.x, f.path, 1);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    util_xlsx_free(&f->x);
+    util_remove_tree(f->dir);
+    util_snap_free(&f->s);
+    return 0;
+}
+
+static double num(const struct fixture *f, char col, size_t row)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%c%zu", col, row);
+    return util_xlsx_num(&f->x, ref);
+}
+
+/* The plan rows: the published run (tests/data/snap/validation's
+ * DeepSeek-V3 on 2048 H800 is on these inputs), then one per family. */
+static size_t plan_rows(const struct fixture *f)
+{
+    return 1 + f->s.rep.nfamilies;
+}
+
+static void test_xlsx_memory_write_header(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const want[] = {"Plan",
+                                       "Weights (GiB)",
+                                       "Gradients (GiB)",
+                                       "Optimizer state (GiB)",
+                                       "Activations (GiB)",
+                                       "of which logits (GiB)",
+                                       "Other (GiB)",
+                                       "Total (GiB)",
+                                       "Capacity (GiB)",
+                                       "A plan may use (GiB)",
+                                       "Free (GiB)",
+                                       "Fits",
+                                       "Heaviest PP rank"};
+    char ref[32], buf[64];
+    size_t k;
+    for (k = 0; k < sizeof want / sizeof want[0]; k++) {
+        snprintf(ref, sizeof ref, "%c%d", (char)('A' + k), HEAD);
+        assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                            want[k]);
+    }
+    snprintf(ref, sizeof ref, "A%d", FIRST);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "Published: DeepSeek-V3 pre-training, 2048 x H800 "
+                        "(ZeRO-1+PP+EP)");
+}
+
+/* Total = weights + gradients + optimizer + activations + other (B..E,
+ * G); the logits (F) are part of the activations, so a row with logits
+ * shows a total short of the sum of every column. */
+static void test_xlsx_memory_write_parts_sum_to_total(void **state)
+{
+    struct fixture *f = *state;
+    size_t row, with_logits = 0;
+    char ref[32], fm[128], want[128];
+    for (row = FIRST; row < FIRST + plan_rows(f); row++) {
+        double parts = num(f, 'B', row) + num(f, 'C', row) + num(f, 'D', row) +
+                       num(f, 'E', row) + num(f, 'G', row);
+        assert_true(parts > 0);
+        assert_near(num(f, 'H', row), parts, 1e-12);
+        snprintf(ref, sizeof ref, "H%zu", row);
+        snprintf(want, sizeof want, "B%zu+C%zu+D%zu+E%zu+G%zu", row, row, row,
+                 row, row);
+        assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
+        if (num(f, 'F', row) > 0) {
+            with_logits++;
+            assert_true(num(f, 'E', row) >= num(f, 'F', row));
+        }
+    }
+    assert_true(with_logits > 0); /* the pp=1 families hold the head */
+    /* nothing after the last family */
+    assert_true(isnan(num(f, 'H', FIRST + plan_rows(f))));
+}
+
+/* Other = CUDA context 0.3 + NCCL buffers 2.0 + fragmentation 5% of the
+ * tensors (h800.ini); capacity 79.21 GiB, of which 90% usable (the
+ * default headroom_pct 10); free = capacity - total; fits = total at
+ * most the usable 71.289 GiB. */
+static void test_xlsx_memory_write_other_and_fit(void **state)
+{
+    struct fixture *f = *state;
+    size_t row, fit = 0, unfit = 0;
+    char ref[32], fm[200], want[200];
+    for (row = FIRST; row < FIRST + plan_rows(f); row++) {
+        double tensors = num(f, 'B', row) + num(f, 'C', row) +
+                         num(f, 'D', row) + num(f, 'E', row);
+        double total = num(f, 'H', row);
+        assert_near(num(f, 'G', row), 0.3 + 2.0 + 0.05 * tensors, 1e-12);
+        assert_near(num(f, 'I', row), 79.21, 1e-12);
+        assert_near(num(f, 'J', row), 79.21 * 0.9, 1e-12);
+        assert_near(num(f, 'K', row), 79.21 - total, 1e-9);
+        assert_near(num(f, 'L', row), total <= 79.21 * 0.9 ? 1 : 0, 0);
+        if (total <= 79.21 * 0.9)
+            fit++;
+        else
+            unfit++;
+    }
+    assert_true(fit > 0 && unfit > 0);
+    /* the published plan (PP 16, EP 64, ZeRO-1) fits */
+    assert_near(num(f, 'L', FIRST), 1, 0);
+    snprintf(ref, sizeof ref, "G%d", FIRST);
+    snprintf(want, sizeof want,
+             "CUDA_CONTEXT_GIB+NCCL_BUFFERS_GIB+FRAGMENTATION_PCT/100*(B%d+"
+             "C%d+D%d+E%d)",
+             FIRST, FIRST, FIRST, FIRST);
+    assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
+    snprintf(ref, sizeof ref, "J%d", FIRST);
+    assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm),
+                        "HBM_GIB*(1-HEADROOM_PCT/100)");
+    snprintf(ref, sizeof ref, "L%d", FIRST);
+    snprintf(want, sizeof want, "IF(H%d<=HBM_GIB*(1-HEADROOM_PCT/100),1,0)",
+             FIRST);
+    assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
+}
+
+/* The family rows name each family of the report once. */
+static void test_xlsx_memory_write_family_rows(void **state)
+{
+    struct fixture *f = *state;
+    const struct report *r = &f->s.rep;
+    size_t i;
+    for (i = 0; i < r->nfamilies; i++) {
+        size_t row = util_xlsx_find(&f->x, "A", r->family[i].name);
+        assert_true(row > FIRST && row < FIRST + plan_rows(f));
+    }
+}
+
+/* The inventory: its header, then a row per tensor, then the totals of
+ * the dense, MoE and MTP layers (DeepSeek-V3 has all three); a dense
+ * layer's selective BF16 total is at most its total with nothing
+ * recomputed. */
+static void test_xlsx_memory_write_inventory(void **state)
+{
+    struct fixture *f = *state;
+    size_t head = util_xlsx_find(&f->x, "A", "Tensor");
+    size_t dense = util_xlsx_find(&f->x, "A", "Saved bytes/token, dense layer");
+    size_t moe = util_xlsx_find(&f->x, "A", "Saved bytes/token, MoE layer");
+    size_t mtp = util_xlsx_find(&f->x, "A", "Saved bytes/token, MTP module");
+    char ref[32], buf[64];
+    assert_true(head > FIRST + plan_rows(f));
+    assert_true(dense > head + 1);
+    assert_int_equal(moe, dense + 1);
+    assert_int_equal(mtp, dense + 2);
+    snprintf(ref, sizeof ref, "J%zu", head);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "BF16 none");
+    /* J: BF16 none, K: BF16 selective, L: BF16 full */
+    assert_true(num(f, 'K', dense) <= num(f, 'J', dense));
+    assert_true(num(f, 'L', dense) < num(f, 'K', dense));
+    assert_true(num(f, 'L', dense) > 0);
+    /* each tensor is kept or recomputed under each policy */
+    snprintf(ref, sizeof ref, "J%zu", head + 1);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), "kept");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xlsx_memory_write_header),
+        cmocka_unit_test(test_xlsx_memory_write_parts_sum_to_total),
+        cmocka_unit_test(test_xlsx_memory_write_other_and_fit),
+        cmocka_unit_test(test_xlsx_memory_write_family_rows),
+        cmocka_unit_test(test_xlsx_memory_write_inventory),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

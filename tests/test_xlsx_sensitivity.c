@@ -1,0 +1,201 @@
+/*
+ * test_xlsx_sensitivity: the Sensitivity sheet written alone from a
+ * report on the snapshots (tests/data/snap: DeepSeek-V3 on 2048 H800)
+ * and read back: the grids' headers (the sweep's default bandwidths,
+ * today's marked), a family's step at today's bandwidth (its fastest
+ * fitting plan, found here from the report's rows), steps that never
+ * grow with bandwidth, and the crossover table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xlsx_book.h"
+#include "xlsx_sensitivity.h"
+#include "test_util.h"
+
+#define IB_TITLE "InfiniBand (per GPU per direction)"
+#define NV_TITLE "NVLink (per GPU per direction)"
+
+struct fixture {
+    struct util_snap s;
+    char dir[64], path[96];
+    struct util_xlsx x;
+};
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct xlsx_book b;
+    struct diag d;
+    memset(&f, 0, sizeof f);
+    util_snap_report(&f.s, false);
+    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_sensitivity.XXXXXX");
+    if (!mkdtemp(f.dir))
+        return -1;
+    snprintf(f.path, sizeof f.path, "%s/s.xlsx", f.dir);
+    diag_init(&d);
+    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
+        return -1;
+    xlsx_sensitivity_write(&b, xlsx_book_sheet(&b, XLSX_SENSITIVITY_SHEET),
+                           NULL, NULL);
+    if (xlsx_book_close(&b, &d) != STATUS_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    util_xlsx_read(&f.x, f.path, 1);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    util_xlsx_free(&f->x);
+    util_remove_tree(f->dir);
+    util_snap_free(&f->s);
+    return 0;
+}
+
+static const char *
+text(const struct fixture *f, char col, size_t row, char *buf, size_t n)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%c%zu", col, row);
+    return util_xlsx_text(&f->x, ref, buf, n);
+}
+
+static double num(const struct fixture *f, char col, size_t row)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%c%zu", col, row);
+    return util_xlsx_num(&f->x, ref);
+}
+
+/* The headers: sweep.c's default grids, IB 12.5 .. 400 GB/s (11 points)
+ * and NVLink 80 .. 900 (8), h800.ini's 50 and 160 marked "(now)". */
+static void test_xlsx_sensitivity_write_grid_headers(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const ib[] = {"12.5",     "17.7", "25",  "35.4",
+                                     "50 (now)", "70.7", "100", "141",
+                                     "200",      "283",  "400"};
+    static const char *const nv[] = {"80",  "113", "160 (now)", "226",
+                                     "320", "450", "640",       "900"};
+    size_t hi = util_xlsx_find(&f->x, "A", IB_TITLE) + 1;
+    size_t hn = util_xlsx_find(&f->x, "A", NV_TITLE) + 1;
+    char buf[64];
+    size_t k;
+    assert_true(hi > 1 && hn > hi);
+    assert_string_equal(text(f, 'A', hi, buf, sizeof buf),
+                        "Family  \\  GB/s per GPU");
+    for (k = 0; k < sizeof ib / sizeof ib[0]; k++)
+        assert_string_equal(text(f, (char)('B' + k), hi, buf, sizeof buf),
+                            ib[k]);
+    assert_string_equal(text(f, 'M', hi, buf, sizeof buf), "");
+    for (k = 0; k < sizeof nv / sizeof nv[0]; k++)
+        assert_string_equal(text(f, (char)('B' + k), hn, buf, sizeof buf),
+                            nv[k]);
+    assert_string_equal(text(f, 'J', hn, buf, sizeof buf), "");
+}
+
+#define UNFIT " (fastest; does not fit)"
+
+/* A family's row at today's bandwidth (IB column F, NVLink D) is the
+ * step of its fastest fitting plan; the baseline, when none of its plans
+ * fits, is drawn with its fastest plan (so marked); more bandwidth never
+ * makes a step longer. */
+static void test_xlsx_sensitivity_write_grid_rows(void **state)
+{
+    struct fixture *f = *state;
+    const struct report *r = &f->s.rep;
+    size_t hi = util_xlsx_find(&f->x, "A", IB_TITLE) + 1;
+    size_t hn = util_xlsx_find(&f->x, "A", NV_TITLE) + 1;
+    size_t row, i, j, n = 0, len;
+    char name[96], c;
+    for (row = hi + 1; text(f, 'A', row, name, sizeof name)[0]; row++) {
+        double fit = INFINITY, any = INFINITY;
+        bool unfit = false;
+        len = strlen(name);
+        if (len > strlen(UNFIT) &&
+            strcmp(name + len - strlen(UNFIT), UNFIT) == 0) {
+            name[len - strlen(UNFIT)] = '\0';
+            unfit = true;
+        }
+        for (i = 0; i < r->nfamilies; i++)
+            if (strcmp(r->family[i].name, name) == 0)
+                break;
+        if (i == r->nfamilies) /* a note under the grid */
+            break;
+        n++;
+        for (j = 0; j < r->nrows; j++) {
+            if (r->rows[j].family != (int)i)
+                continue;
+            any = fmin(any, r->rows[j].step);
+            if (r->rows[j].fits)
+                fit = fmin(fit, r->rows[j].step);
+        }
+        /* only fitting families are drawn, and the unfit baseline */
+        assert_true(unfit ? isinf(fit) && (long)i == r->baseline.family
+                          : isfinite(fit));
+        assert_near(num(f, 'F', row), unfit ? any : fit, 1e-9);
+        for (c = 'C'; c <= 'L'; c++)
+            assert_true(num(f, c, row) <=
+                        num(f, (char)(c - 1), row) * (1 + 1e-12));
+        /* the same row of the NVLink grid, at 160 GB/s */
+        assert_near(num(f, 'D', hn + (row - hi)), unfit ? any : fit, 1e-9);
+    }
+    assert_int_equal(n, r->sens[0].nfamilies);
+    assert_true(n > 0);
+}
+
+/* The crossover table: one row per family, fastest first. "already"
+ * (the link's time at or below compute now) cannot go with a plan bound
+ * by that link; a plan bound by IB at h800.ini's 50 GB/s meets compute
+ * only at a faster IB. */
+static void test_xlsx_sensitivity_write_crossover(void **state)
+{
+    struct fixture *f = *state;
+    const struct report *r = &f->s.rep;
+    size_t head = util_xlsx_find(&f->x, "C", "IB meets compute at (GB/s)");
+    size_t k, ib_bound = 0;
+    char bound[32], buf[96];
+    assert_true(head > 0);
+    assert_string_equal(text(f, 'A', head, buf, sizeof buf), "Family");
+    for (k = 0; k < r->nfamilies; k++) {
+        size_t row = head + 1 + k;
+        const struct report_family *fam = &r->family[r->families_by_step[k]];
+        assert_string_equal(text(f, 'A', row, buf, sizeof buf), fam->name);
+        text(f, 'B', row, bound, sizeof bound);
+        if (strcmp(text(f, 'C', row, buf, sizeof buf), "already") == 0)
+            assert_string_not_equal(bound, "IB");
+        if (strcmp(text(f, 'E', row, buf, sizeof buf), "already") == 0)
+            assert_string_not_equal(bound, "NVLink");
+        if (strcmp(bound, "IB") == 0) {
+            ib_bound++;
+            assert_true(num(f, 'C', row) > 50);
+            assert_true(text(f, 'D', row, buf, sizeof buf)[0] != '\0');
+        }
+    }
+    assert_true(ib_bound > 0); /* the ZeRO-3 families with EP */
+    assert_non_null(strstr(
+        text(f, 'A', head + 1 + r->nfamilies, buf, sizeof buf), "\"already\""));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xlsx_sensitivity_write_grid_headers),
+        cmocka_unit_test(test_xlsx_sensitivity_write_grid_rows),
+        cmocka_unit_test(test_xlsx_sensitivity_write_crossover),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

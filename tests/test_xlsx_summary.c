@@ -1,0 +1,260 @@
+/*
+ * test_xlsx_summary: the Summary sheet written alone from a report on the
+ * snapshots (tests/data/snap: DeepSeek-V3 on 2048 H800, a narrowed sweep)
+ * and read back: the title, BEST_STEP_S's formula and its cached value
+ * (the smallest step among the fitting plans, found here from the
+ * report's rows), the ties within TIE_PCT, the family table (one row per
+ * family, fastest first, each the family's best plan, live over Plans),
+ * and the expected figures beside the speed of light's with a
+ * calibration.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xlsx_book.h"
+#include "xlsx_summary.h"
+#include "test_util.h"
+
+struct fixture {
+    struct util_snap s;
+    char dir[64], path[96];
+    struct util_xlsx x;
+};
+
+static int setup_with(void **state, bool expected)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    struct xlsx_book b;
+    struct diag d;
+    if (!f)
+        return -1;
+    util_snap_report(&f->s, expected);
+    snprintf(f->dir, sizeof f->dir, "/tmp/test_xlsx_summary.XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    snprintf(f->path, sizeof f->path, "%s/s.xlsx", f->dir);
+    diag_init(&d);
+    if (xlsx_book_open(&b, &f->s.rep, f->path, false, &d) != STATUS_OK)
+        return -1;
+    xlsx_summary_write(&b, xlsx_book_sheet(&b, XLSX_SUMMARY_SHEET), NULL, NULL);
+    if (xlsx_book_close(&b, &d) != STATUS_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    util_xlsx_read(&f->x, f->path, 1);
+    *state = f;
+    return 0;
+}
+
+static int setup(void **state)
+{
+    return setup_with(state, false);
+}
+
+static int setup_expected(void **state)
+{
+    return setup_with(state, true);
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    util_xlsx_free(&f->x);
+    util_remove_tree(f->dir);
+    util_snap_free(&f->s);
+    free(f);
+    return 0;
+}
+
+/* The row of name's cell (defined as Summary!$F$row). */
+static size_t name_row(const struct util_xlsx *x, const char *name)
+{
+    char buf[64];
+    if (!util_xlsx_name(x, name, buf, sizeof buf))
+        fail_msg("%s is not defined", name);
+    if (strncmp(buf, "Summary!$F$", 11) != 0)
+        fail_msg("%s is %s", name, buf);
+    return (size_t)strtoul(buf + 11, NULL, 10);
+}
+
+/* The smallest ranking step among the report's fitting plans (the step
+ * without a calibration), and its index in rows. */
+static double best_fitting(const struct report *r, size_t *at)
+{
+    double best = INFINITY;
+    size_t i;
+    for (i = 0; i < r->nrows; i++)
+        if (r->rows[i].fits && r->rows[i].step < best) {
+            best = r->rows[i].step;
+            *at = i;
+        }
+    return best;
+}
+
+static void test_xlsx_summary_write_title(void **state)
+{
+    struct fixture *f = *state;
+    char buf[128];
+    /* column B (Family): model name, cluster size and GPU of the files */
+    assert_string_equal(util_xlsx_text(&f->x, "B1", buf, sizeof buf),
+                        "Parallelism plan for DeepSeek-V3 on 2048 x NVIDIA "
+                        "H800 SXM5 80GB");
+    assert_non_null(strstr(util_xlsx_text(&f->x, "B2", buf, sizeof buf),
+                           "DeepSeek-V3 training cluster; topo communication "
+                           "model (also shown: flat)"));
+}
+
+/* BEST_STEP_S: an array formula over the Plans names, cached with the
+ * smallest step of the plans that fit; BEST_PLAN is that plan. */
+static void test_xlsx_summary_write_best_step(void **state)
+{
+    struct fixture *f = *state;
+    size_t row = name_row(&f->x, "BEST_STEP_S"), at = 0;
+    double best = best_fitting(&f->s.rep, &at);
+    char ref[32], buf[320], want[320];
+    assert_true(isfinite(best));
+    snprintf(ref, sizeof ref, "F%zu", row);
+    assert_string_equal(
+        util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+        "IFERROR(IF(SUMPRODUCT(PLANS_FITS)>0,MIN(IF(PLANS_FITS,PLANS_RANK_S)),"
+        "MIN(PLANS_RANK_S)),\"check the inputs on Assumptions\")");
+    assert_near(util_xlsx_num(&f->x, ref), best, 1e-15);
+    snprintf(want, sizeof want, "<f t=\"array\" ref=\"F%zu\">", row);
+    assert_non_null(strstr(f->x.sheet, want)); /* entered as an array */
+    snprintf(ref, sizeof ref, "B%zu", row);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "its step time (s)");
+    /* BEST_PLAN, the row above: the plan in eval syntax */
+    assert_int_equal(name_row(&f->x, "BEST_PLAN"), row - 1);
+    plan_format(&f->s.rep.rows[at].plan, want, sizeof want);
+    snprintf(ref, sizeof ref, "F%zu", row - 1);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), want);
+    assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                        "IFERROR(INDEX(PLANS_PLAN,BEST_ROW),\"check the "
+                        "inputs on Assumptions\")");
+}
+
+/* Ties: the fitting plans within TIE_PCT (the sweep's default 2%) of the
+ * best step, counted from the rows; the recommended plan is one of them
+ * and its step is RECOMMENDED_STEP_S's cached value. */
+static void test_xlsx_summary_write_ties(void **state)
+{
+    struct fixture *f = *state;
+    const struct report *r = &f->s.rep;
+    size_t at = 0, i, ties = 0, row = name_row(&f->x, "BEST_ROW") + 1;
+    double best = best_fitting(r, &at), rec;
+    char ref[32], buf[64];
+    for (i = 0; i < r->nrows; i++)
+        if (r->rows[i].fits && r->rows[i].step <= best * 1.02)
+            ties++;
+    snprintf(ref, sizeof ref, "B%zu", row);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), "Ties");
+    snprintf(ref, sizeof ref, "F%zu", row);
+    assert_near(util_xlsx_num(&f->x, ref), (double)ties, 0);
+    snprintf(ref, sizeof ref, "F%zu", name_row(&f->x, "RECOMMENDED_STEP_S"));
+    rec = util_xlsx_num(&f->x, ref);
+    assert_true(rec >= best && rec <= best * 1.02);
+}
+
+/* The family table: its header's Family cell, then one row per family,
+ * fastest first; each row's step is the family's best (the fastest of
+ * its fitting plans, else its fastest), live over Plans by its row. */
+static void test_xlsx_summary_write_families(void **state)
+{
+    struct fixture *f = *state;
+    const struct report *r = &f->s.rep;
+    size_t head = util_xlsx_find(&f->x, "B", "Family"), k, i;
+    double prev = 0;
+    char ref[32], buf[160], want[160];
+    assert_true(head > 0 && r->nfamilies > 1);
+    assert_string_equal(util_xlsx_text(&f->x, "C1", buf, sizeof buf), "");
+    snprintf(ref, sizeof ref, "C%zu", head);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "Step, topo (s)");
+    for (k = 0; k < r->nfamilies; k++) {
+        size_t row = head + 1 + k;
+        double fit = INFINITY, any = INFINITY, want_step, got;
+        bool any_fits = false;
+        snprintf(ref, sizeof ref, "B%zu", row);
+        util_xlsx_text(&f->x, ref, buf, sizeof buf);
+        for (i = 0; i < r->nfamilies; i++)
+            if (strcmp(r->family[i].name, buf) == 0)
+                break;
+        assert_true(i < r->nfamilies); /* a family's name */
+        for (size_t j = 0; j < r->nrows; j++) {
+            const struct report_row *rw = &r->rows[j];
+            if (rw->family != (int)i)
+                continue;
+            any = fmin(any, rw->step);
+            if (rw->fits) {
+                fit = fmin(fit, rw->step);
+                any_fits = true;
+            }
+        }
+        want_step = any_fits ? fit : any;
+        snprintf(ref, sizeof ref, "C%zu", row);
+        got = util_xlsx_num(&f->x, ref);
+        assert_near(got, want_step, 1e-12);
+        snprintf(want, sizeof want, "IFERROR(INDEX(PLANS_RANK_S,K%zu),\"n/a\")",
+                 row);
+        assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                            want);
+        /* Fits (J): TRUE as a cached 1 */
+        snprintf(ref, sizeof ref, "J%zu", row);
+        assert_near(util_xlsx_num(&f->x, ref), any_fits ? 1 : 0, 0);
+        if (k > 0 && any_fits)
+            assert_true(got >= prev);
+        if (any_fits)
+            prev = got;
+    }
+    /* the row after the last family is the note, not a family */
+    snprintf(ref, sizeof ref, "C%zu", head + 1 + r->nfamilies);
+    assert_true(isnan(util_xlsx_num(&f->x, ref)));
+}
+
+/* With a calibration, the expected step of the recommended plan stands
+ * in column C beside the speed of light's (F), and is not below it. */
+static void test_xlsx_summary_write_expected(void **state)
+{
+    struct fixture *f = *state;
+    size_t row = name_row(&f->x, "RECOMMENDED_STEP_S");
+    char ref[32], buf[200];
+    double sol, x;
+    snprintf(ref, sizeof ref, "F%zu", row);
+    sol = util_xlsx_num(&f->x, ref);
+    snprintf(ref, sizeof ref, "C%zu", row);
+    x = util_xlsx_num(&f->x, ref);
+    assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                        "IFERROR(INDEX(PLANS_EXPECTED_S,RECOMMENDED_ROW),"
+                        "\"check the inputs on Assumptions\")");
+    assert_true(sol > 0 && x > sol);
+    snprintf(ref, sizeof ref, "B%zu", name_row(&f->x, "BEST_STEP_S"));
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "its expected step time (s)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_title, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_best_step,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_ties, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_families, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_expected,
+                                        setup_expected, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
