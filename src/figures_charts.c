@@ -71,10 +71,14 @@ void figures_colors(struct report *r)
 
 /*
  * Where plan c (this report's model) turns compute-bound as the IB (ib)
- * or NVLink bandwidth grows, everything else as it is: the bandwidth at
- * which the link's time (bytes / bandwidth + calls x latency) meets the
- * compute time, and what binds there (re-timed a hair above it, so a tie
- * in the rounding does not decide).
+ * or NVLink bandwidth grows, everything else as it is, by the bound's own
+ * rule (terms_core): the bandwidth at which the link's time with the
+ * micro-batches (bytes / bandwidth + calls x latency; the step-end DP
+ * traffic is its own, exposed term) meets the compute side of the
+ * overlapped core, compute plus the SMs that overlapped communication
+ * takes (all of its run while the link is at least as long), and what
+ * binds there (re-timed a hair above it, so a tie in the rounding does
+ * not decide). "Already" when the link is within the compute side now.
  */
 static void crossover(const struct report *r,
                       const struct cost_result *c,
@@ -83,18 +87,20 @@ static void crossover(const struct report *r,
 {
     const struct cost_work *w = &c->work;
     const struct cost_times *t = &c->t;
-    double link = ib ? t->ib : t->nvlink;
-    double bytes = ib ? w->ib_bytes : w->nvlink_bytes;
-    double calls = ib ? w->ib_calls : w->nvlink_calls;
+    const struct hardware_spec *s = &r->hw->spec;
+    double link = ib ? t->ib_steady : t->nvlink_steady;
+    double bytes = ib ? w->ib_steady_bytes : w->nvlink_steady_bytes;
+    double calls = ib ? w->ib_steady_calls : w->nvlink_steady_calls;
     double lat = ib ? r->hw->ib_latency_s : r->hw->nvlink_latency_s;
     const double *grid = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
     size_t n = ib ? r->nsens_ib : r->nsens_nv;
-    double room = t->compute - calls * lat;
+    double side = t->compute * (1 + (double)s->comm_sms / (double)s->sms);
+    double room = side - calls * lat;
     struct hardware h;
     struct cost_times at;
     memset(x, 0, sizeof *x);
     x->then_bound = t->bound;
-    if (link <= t->compute) {
+    if (link <= t->compute + t->comm_sm) {
         x->state = REPORT_CROSS_ALREADY;
         return;
     }

@@ -20,20 +20,23 @@
 #include "test_util.h"
 
 /* The baseline's crossovers (by hand, IB 50 GB/s with 55 us latency):
- * IB meets its 10 s of compute at 1000 GB / (10 - 1000 x 55 us) =
- * 100.553 GB/s, where NVLink (18.75 s) still binds; NVLink meets it at
- * 3000 / 10 = 300 GB/s, where IB (20.055 s) binds. */
+ * a link meets the compute side of the overlapped core, 10 s of compute
+ * plus the 20 of 132 SMs its overlapped traffic takes, 10 x (1 +
+ * 20/132) = 11.51515 s. IB meets it at 1000 GB / (11.51515 - 1000 x 55
+ * us) = 87.259 GB/s, where NVLink (18.75 s) still binds; NVLink meets it
+ * at 3000 / 11.51515 = 260.53 GB/s, where IB (20.055 s) binds. */
 static void test_figures_baseline_crossovers(void **state)
 {
     const struct report *r = &((struct util_figures *)*state)->r;
     const struct report_family *b = &r->family[1];
     assert_int_equal(r->baseline.family, 1);
     assert_int_equal(b->cross_ib.state, REPORT_CROSS_AT);
-    assert_near(b->cross_ib.gbps, 1000 / (10 - 1000 * 55e-6), 1e-12);
+    assert_near(b->cross_ib.gbps, 1000 / (10 * (1 + 20.0 / 132) - 1000 * 55e-6),
+                1e-12);
     assert_int_equal(b->cross_ib.then_bound, COST_NVLINK);
     assert_true(b->cross_ib.in_range);
     assert_int_equal(b->cross_nv.state, REPORT_CROSS_AT);
-    assert_near(b->cross_nv.gbps, 300, 1e-12);
+    assert_near(b->cross_nv.gbps, 3000 / (10 * (1 + 20.0 / 132)), 1e-12);
     assert_int_equal(b->cross_nv.then_bound, COST_IB);
     /* the fitting family moves no NVLink bytes: already below compute */
     assert_int_equal(r->family[0].cross_nv.state, REPORT_CROSS_ALREADY);

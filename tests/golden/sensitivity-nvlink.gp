@@ -13,7 +13,7 @@
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: step time against NVLink bandwidth'
 sub1 = 'Speed of light. The best fitting plan of each family at each bandwidth (the plan may change along a line); everything else stays as today.'
 sub2 = 'Filled dots: compute-bound there; open: bound by a link or HBM. Flat lines do not need more NVLink.'
-sub3 = 'ZeRO-3: no NVLink bandwidth alone makes it compute-bound: at 5,553 GB/s its NVLink time meets compute, but IB still binds'
+sub3 = 'ZeRO-3: no NVLink bandwidth alone makes it compute-bound: at 4,821 GB/s its NVLink time meets compute, but IB still binds'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'NVLink bandwidth per GPU, GB/s (log scale)'
 ylabel_text = 'time per step, s (log scale)'
