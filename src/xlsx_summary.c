@@ -445,7 +445,7 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
        "model FLOPs over each precision's own peak (FP8 GEMMs at the FP8 "
        "peak, the rest at BF16's): at most 100%");
     expected_figure(b, ws, row++, 2);
-    kv(b, ws, row, "MFU, of the BF16 peak (DeepSeek's convention)",
+    kv(b, ws, row, "MFU of the BF16 peak",
        pick("PLANS_MFU_BF16_PEAK", f, sizeof f), false, sol->mfu_bf16_peak,
        NULL, XLSX_FMT_PCT,
        "model FLOPs / (step x BF16 dense peak), as DeepSeek reports it: an "
@@ -541,7 +541,8 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                   "fastest), fastest first",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &t, row);
-    xlsx_book_height(b, ws, row++, 44);
+    /* "Expected step, flat (values) (s)" wraps to five lines */
+    xlsx_book_height(b, ws, row++, r->expected ? 62 : 44);
     first = row;
     for (i = 0; i < r->nfamilies; i++) {
         size_t fi = (size_t)r->families_by_step[i];
