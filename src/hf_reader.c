@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafile_text.h"
+
 const char *
 hf_reader_quote(const char *text, size_t max, char *buf, size_t size)
 {
-    size_t i;
-    snprintf(buf, size, "%.*s", (int)(max < size ? max : size - 1), text);
-    for (i = 0; buf[i]; i++)
-        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
-            buf[i] = '?';
+    /* the data files' rule: text as it is, anything else (control
+     * characters, invalid UTF-8) as \xNN, cut at a character boundary */
+    datafile_text_quote(text ? text : "", buf, max < size - 1 ? max + 1 : size);
     return buf;
 }
 

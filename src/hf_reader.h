@@ -40,8 +40,9 @@ struct hf_reader {
 };
 
 /* Text from the file as a message may quote it, into buf (size > 0): at
- * most max bytes, control characters as '?' (a newline would split the
- * message's line). Returns buf. */
+ * most max bytes, as datafile_text_quote() writes it (control characters
+ * and invalid UTF-8 as \xNN: a newline would split the message's line,
+ * a stray byte would make it not text). Returns buf. */
 const char *
 hf_reader_quote(const char *text, size_t max, char *buf, size_t size);
 

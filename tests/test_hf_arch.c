@@ -219,13 +219,14 @@ static void test_hf_arch_wrong_values(void **state)
         &d, t,
         ": key 'attention_bias': true without MLP biases: biases on "
         "the attention projections alone are not modelled");
-    /* Text quoted from the file cannot break the message's line. */
+    /* Text quoted from the file cannot break the message's line: the
+     * newline shows as \x0A, as the data files' messages show it. */
     assert_int_equal(util_model_text("{\"architectures\": [\"A\\nB\"]}", RECIPE,
                                      t, sizeof t, &d),
                      STATUS_PARSE);
     util_expect_msg(
         &d, t,
-        ": key 'architectures': \"A?B\" is not supported (supported: "
+        ": key 'architectures': \"A\\x0AB\" is not supported (supported: "
         "" HF_CONFIG_SUPPORTED ")");
 }
 

@@ -50,11 +50,17 @@ static void test_hf_reader_quote(void **state)
 {
     char buf[16];
     (void)state;
+    /* control characters and a stray byte as \xNN (the data files' rule) */
     assert_string_equal(hf_reader_quote("a\nb\x1b", 80, buf, sizeof buf),
-                        "a?b?");
-    assert_string_equal(hf_reader_quote("abcdef", 3, buf, sizeof buf), "abc");
+                        "a\\x0Ab\\x1B");
+    assert_string_equal(hf_reader_quote("k\x8b", 80, buf, sizeof buf),
+                        "k\\x8B");
+    /* at most max bytes (6): "abc" and "..." */
+    assert_string_equal(hf_reader_quote("abcdefgh", 6, buf, sizeof buf),
+                        "abc...");
+    /* or what buf holds (8 with the NUL): "0123" and "..." */
     assert_string_equal(hf_reader_quote("0123456789abcdefgh", 80, buf, 8),
-                        "0123456");
+                        "0123...");
 }
 
 /* Each JSON kind as a message shows it. */
