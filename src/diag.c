@@ -10,6 +10,23 @@
 /* Room kept in msg for diag_finish()'s note. */
 #define NOTE_ROOM 48
 
+/*
+ * len, or less so that the first len bytes of text do not end inside a
+ * UTF-8 character (a message is cut, never made into something not text).
+ */
+static size_t char_boundary(const char *text, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)text;
+    size_t lead = len, need;
+    while (lead > 0 && len - lead < 4 && (u[lead - 1] & 0xC0) == 0x80)
+        lead--;
+    if (lead == 0)
+        return len;
+    lead--; /* u[lead] starts the last character */
+    need = u[lead] >= 0xF0 ? 4 : u[lead] >= 0xE0 ? 3 : u[lead] >= 0xC0 ? 2 : 1;
+    return lead + need > len ? lead : len;
+}
+
 void diag_init(struct diag *d)
 {
     d->status = STATUS_OK;
@@ -32,7 +49,7 @@ static void append_text(struct diag *d, const char *text, size_t keep)
         size_t need = (used > 0 ? 1 : 0) + len + 1;
         if (used == 0 && need + keep > sizeof d->msg) {
             /* A first line too long for msg: better cut than lost. */
-            len = sizeof d->msg - keep - 1;
+            len = char_boundary(text, sizeof d->msg - keep - 1);
             memcpy(d->msg, text, len);
             d->msg[len] = '\0';
             used = len;
@@ -54,7 +71,9 @@ static void append_text(struct diag *d, const char *text, size_t keep)
 static void append_line(struct diag *d, const char *fmt, va_list ap)
 {
     char line[DIAG_MSG_MAX];
-    vsnprintf(line, sizeof line, fmt, ap);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    if (n >= (int)sizeof line) /* cut: not inside a character */
+        line[char_boundary(line, sizeof line - 1)] = '\0';
     append_text(d, line, NOTE_ROOM);
 }
 

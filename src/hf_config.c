@@ -135,7 +135,7 @@ static void syntax_error(const char *path,
         end && end >= text && end <= text + len ? (size_t)(end - text) : len;
     size_t i, start = 0, stop;
     long line = 1;
-    char near[48];
+    char raw[32], near[48];
     for (i = 0; i < at; i++)
         if (text[i] == '\n') {
             line++;
@@ -145,10 +145,8 @@ static void syntax_error(const char *path,
     while (stop < len && stop - at < 24 && text[stop] != '\n' &&
            text[stop] != '\r' && text[stop] != '\0')
         stop++;
-    snprintf(near, sizeof near, "%.*s", (int)(stop - at), text + at);
-    for (i = 0; near[i]; i++)
-        if ((unsigned char)near[i] < 0x20)
-            near[i] = ' ';
+    snprintf(raw, sizeof raw, "%.*s", (int)(stop - at), text + at);
+    hf_reader_quote(raw, sizeof near - 1, near, sizeof near);
     if (at >= len)
         diag_add(d, STATUS_PARSE,
                  "%s:%ld: invalid JSON: unexpected end of file (column %zu)",

@@ -82,12 +82,38 @@ static void test_diag_set_cuts_an_overlong_line(void **state)
     assert_true(strlen(d.msg) < DIAG_MSG_MAX);
 }
 
+/*
+ * Cut inside a character, a message would stop being text (found by
+ * fuzz_hf: a config.json of emoji). Whatever the alignment, the cut line
+ * ends after a whole "\u20ac" (3 bytes: E2 82 AC), after the prefix.
+ */
+static void test_diag_cut_keeps_whole_characters(void **state)
+{
+    static char euros[DIAG_MSG_MAX * 2];
+    const char *prefixes[] = {"", "x", "xy", "xyz"};
+    size_t i, n;
+    struct diag d;
+    (void)state;
+    for (n = 0; n + 3 < sizeof euros; n += 3)
+        memcpy(euros + n, "\xe2\x82\xac", 3);
+    euros[n] = '\0';
+    for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t len;
+        diag_set(&d, STATUS_PARSE, "%s%s", prefixes[i], euros);
+        len = strlen(d.msg);
+        assert_true(len > DIAG_MSG_MAX / 2);
+        assert_int_equal((len - strlen(prefixes[i])) % 3, 0);
+        assert_memory_equal(d.msg + len - 3, "\xe2\x82\xac", 3);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_diag_finish_counts_lines_over_the_cap),
         cmocka_unit_test(test_diag_add_keeps_whole_lines_when_full),
         cmocka_unit_test(test_diag_set_cuts_an_overlong_line),
+        cmocka_unit_test(test_diag_cut_keeps_whole_characters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
