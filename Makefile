@@ -157,9 +157,17 @@ clean:
 # target for FUZZ_SECONDS on a copy of its corpus (tests/fuzz/corpus/T/
 # is never grown automatically: new inputs stay in build/fuzz/work/T/;
 # crashes go to build/fuzz/artifacts/T/). `make fuzz-regress` runs each
-# target once over the saved corpus only.
+# target once over the saved corpus only. `make fuzz-ci` is what CI runs:
+# each target from a fresh copy of its saved corpus with a fixed seed and
+# a fixed number of runs (FUZZ_CI_RUNS; fewer for the slow eval target):
+# a bounded try, nearly the same each time (libFuzzer is not fully
+# repeatable); the exploring, randomly seeded `make fuzz` is for finding
+# new inputs.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_SEED    ?= 1
+FUZZ_CI_RUNS ?= 40000
+FUZZ_CI_RUNS_fuzz_eval := 4000
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS := $(filter-out fuzz_util,$(FUZZ_TARGETS))
@@ -175,7 +183,7 @@ FUZZ_BINS    := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 FUZZ_RUN     := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
                 ASAN_OPTIONS=detect_leaks=1
 
-.PHONY: fuzz fuzz-build fuzz-regress
+.PHONY: fuzz fuzz-build fuzz-regress fuzz-ci
 
 $(FUZZ_DIR)/obj/%.o: src/%.c | $(BUILD)/.deps
 	$(Q)mkdir -p $(@D)
@@ -212,6 +220,22 @@ fuzz: fuzz-build
 	        >$(FUZZ_DIR)/$$t.log 2>&1 || { tail -n 60 $(FUZZ_DIR)/$$t.log; \
 	        exit 1; }; \
 	    grep -E '^(Done|#[0-9]+ +DONE)' $(FUZZ_DIR)/$$t.log | tail -n 1; \
+	done
+
+fuzz-ci: fuzz-build
+	$(Q)for t in $(FUZZ_TARGETS); do \
+	    work=$(FUZZ_DIR)/ci/$$t; art=$(FUZZ_DIR)/artifacts/$$t/; \
+	    runs=$(FUZZ_CI_RUNS); \
+	    case $$t in fuzz_eval) runs=$(FUZZ_CI_RUNS_fuzz_eval);; esac; \
+	    rm -rf $$work; mkdir -p $$work $$art; \
+	    cp tests/fuzz/corpus/$$t/* $$work/; \
+	    echo "== $$t: $$runs runs, seed $(FUZZ_SEED)"; \
+	    $(FUZZ_RUN) $(FUZZ_DIR)/$$t -seed=$(FUZZ_SEED) -runs=$$runs \
+	        -timeout=10 -dict=tests/fuzz/roofplan.dict \
+	        -artifact_prefix=$$art $$work \
+	        >$(FUZZ_DIR)/$$t.ci.log 2>&1 || { \
+	        tail -n 60 $(FUZZ_DIR)/$$t.ci.log; exit 1; }; \
+	    grep -E '^(Done|#[0-9]+ +DONE)' $(FUZZ_DIR)/$$t.ci.log | tail -n 1; \
 	done
 
 fuzz-regress: fuzz-build
