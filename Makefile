@@ -208,35 +208,35 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz_%.o \
 
 fuzz-build: $(FUZZ_BINS)
 
-fuzz: fuzz-build
+# $(call fuzz_each,KIND): every target on build/fuzz/KIND/T, filled and
+# given its arguments ($$args) by FUZZ_PREPARE_KIND; log build/fuzz/T.KIND.log.
+define fuzz_each
 	$(Q)for t in $(FUZZ_TARGETS); do \
-	    work=$(FUZZ_DIR)/work/$$t; art=$(FUZZ_DIR)/artifacts/$$t/; \
-	    mkdir -p $$work $$art; \
-	    cp -n tests/fuzz/corpus/$$t/* $$work/ 2>/dev/null; \
-	    echo "== $$t for $(FUZZ_SECONDS) s"; \
-	    $(FUZZ_RUN) $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SECONDS) \
-	        -timeout=10 -dict=tests/fuzz/roofplan.dict \
-	        -artifact_prefix=$$art $$work \
-	        >$(FUZZ_DIR)/$$t.log 2>&1 || { tail -n 60 $(FUZZ_DIR)/$$t.log; \
-	        exit 1; }; \
-	    grep -E '^(Done|#[0-9]+ +DONE)' $(FUZZ_DIR)/$$t.log | tail -n 1; \
+	    work=$(FUZZ_DIR)/$(1)/$$t; art=$(FUZZ_DIR)/artifacts/$$t/; \
+	    log=$(FUZZ_DIR)/$$t.$(1).log; \
+	    mkdir -p $$art; $(FUZZ_PREPARE_$(1)); \
+	    echo "== $$t: $$args"; \
+	    $(FUZZ_RUN) $(FUZZ_DIR)/$$t $$args -timeout=10 \
+	        -dict=tests/fuzz/roofplan.dict -artifact_prefix=$$art $$work \
+	        >$$log 2>&1 || { tail -n 60 $$log; exit 1; }; \
+	    grep -E '^(Done|#[0-9]+ +DONE)' $$log | tail -n 1; \
 	done
+endef
+# make fuzz: the work corpus grows from run to run
+FUZZ_PREPARE_work = mkdir -p $$work; \
+    cp -n tests/fuzz/corpus/$$t/* $$work/ 2>/dev/null; \
+    args="-max_total_time=$(FUZZ_SECONDS)"
+# make fuzz-ci: a fresh copy of the saved corpus each time
+FUZZ_PREPARE_ci = rm -rf $$work; mkdir -p $$work; \
+    cp tests/fuzz/corpus/$$t/* $$work/; runs=$(FUZZ_CI_RUNS); \
+    case $$t in fuzz_eval) runs=$(FUZZ_CI_RUNS_fuzz_eval);; esac; \
+    args="-seed=$(FUZZ_SEED) -runs=$$runs"
+
+fuzz: fuzz-build
+	$(call fuzz_each,work)
 
 fuzz-ci: fuzz-build
-	$(Q)for t in $(FUZZ_TARGETS); do \
-	    work=$(FUZZ_DIR)/ci/$$t; art=$(FUZZ_DIR)/artifacts/$$t/; \
-	    runs=$(FUZZ_CI_RUNS); \
-	    case $$t in fuzz_eval) runs=$(FUZZ_CI_RUNS_fuzz_eval);; esac; \
-	    rm -rf $$work; mkdir -p $$work $$art; \
-	    cp tests/fuzz/corpus/$$t/* $$work/; \
-	    echo "== $$t: $$runs runs, seed $(FUZZ_SEED)"; \
-	    $(FUZZ_RUN) $(FUZZ_DIR)/$$t -seed=$(FUZZ_SEED) -runs=$$runs \
-	        -timeout=10 -dict=tests/fuzz/roofplan.dict \
-	        -artifact_prefix=$$art $$work \
-	        >$(FUZZ_DIR)/$$t.ci.log 2>&1 || { \
-	        tail -n 60 $(FUZZ_DIR)/$$t.ci.log; exit 1; }; \
-	    grep -E '^(Done|#[0-9]+ +DONE)' $(FUZZ_DIR)/$$t.ci.log | tail -n 1; \
-	done
+	$(call fuzz_each,ci)
 
 fuzz-regress: fuzz-build
 	$(Q)for t in $(FUZZ_TARGETS); do \
