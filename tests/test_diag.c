@@ -83,9 +83,9 @@ static void test_diag_set_cuts_an_overlong_line(void **state)
 }
 
 /*
- * Cut inside a character, a message would stop being text (found by
- * fuzz_hf: a config.json of emoji). Whatever the alignment, the cut line
- * ends after a whole "\u20ac" (3 bytes: E2 82 AC), after the prefix.
+ * Cut inside a character, a message would stop being text (the fuzz
+ * targets reject it, as a terminal would garble it). Whatever the
+ * alignment, the cut line ends after a whole "\u20ac" (3 bytes: E2 82 AC).
  */
 static void test_diag_cut_keeps_whole_characters(void **state)
 {
