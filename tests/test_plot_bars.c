@@ -136,17 +136,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Placeholder `name`'s value as the script gets it. */
-static const char *var(const struct plot_template_vars *v, const char *name)
-{
-    size_t i;
-    for (i = 0; i < v->n; i++)
-        if (strcmp(v->name[i], name) == 0)
-            return v->val[i].p ? v->val[i].p : "";
-    fail_msg("no placeholder %s", name);
-    return "";
-}
-
 /* The data file without its comment lines. */
 static void data_rows(const char *dat, char *out, size_t size)
 {
@@ -194,15 +183,16 @@ static void test_plot_bars_steps_placeholders_by_hand(void **state)
     plot_bars_fill_steps(&f->r, &f->v, &f->dat);
     /* 7 s x 1.12 = 7.84, up to the next of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5,
      * 6, 8, 10: 8 (C's 9.5 s runs off the edge) */
-    assert_string_equal(var(&f->v, "XMAX"), "8");
-    assert_string_equal(var(&f->v, "NROWS"), "3");
-    assert_string_equal(var(&f->v, "EXPECTED"), "0");
-    assert_string_equal(var(&f->v, "YTICS"), "set ytics ('A' 3, 'B' 2, "
-                                             "'C' 1)\n");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "8");
+    assert_string_equal(util_plot_var(&f->v, "NROWS"), "3");
+    assert_string_equal(util_plot_var(&f->v, "EXPECTED"), "0");
+    assert_string_equal(util_plot_var(&f->v, "YTICS"),
+                        "set ytics ('A' 3, 'B' 2, "
+                        "'C' 1)\n");
     /* swatches at y +- 0.3 in the families' colours; the dashed line
      * between B (y 2) and C (y 1): 3 - 2 + 0.5 = 1.5 */
     assert_string_equal(
-        var(&f->v, "SWATCHES"),
+        util_plot_var(&f->v, "SWATCHES"),
         "set object 1 rect from graph -0.014, first 2.7 to graph -0.004, "
         "first 3.3 fc rgb '#0000FF' fs solid 1.0 noborder front noclip\n"
         "set object 2 rect from graph -0.014, first 1.7 to graph -0.004, "
@@ -211,20 +201,20 @@ static void test_plot_bars_steps_placeholders_by_hand(void **state)
         "first 1.3 fc rgb '#FF0000' fs solid 1.0 noborder front noclip\n"
         "set arrow from graph 0, first 1.5 to graph 1, first 1.5 nohead "
         "dt (8,6) lw 1.5 lc rgb '#555555' front\n");
-    assert_string_equal(var(&f->v, "TITLE"),
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: where the step time "
                         "goes (best plan of each family)'");
-    assert_string_equal(var(&f->v, "SUB1"),
+    assert_string_equal(util_plot_var(&f->v, "SUB1"),
                         "'Speed of light. Only the binding link''s time "
                         "beyond compute is exposed (it overlaps compute). "
                         "Diamond: the step with no overlap.'");
     /* 80 GiB x (1 - 10%) = 72 GiB */
-    assert_string_equal(var(&f->v, "SUB2"),
+    assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Below the dashed line no plan of the family fits "
                         "in 72 GiB (10% of HBM kept free; its fastest plan "
                         "is shown).'");
-    assert_string_equal(var(&f->v, "XLABEL"), "'time per step, s'");
-    assert_string_equal(var(&f->v, "C_IB"), "'#EE7733'");
+    assert_string_equal(util_plot_var(&f->v, "XLABEL"), "'time per step, s'");
+    assert_string_equal(util_plot_var(&f->v, "C_IB"), "'#EE7733'");
 }
 
 /* With a calibration: the expected step in the 12th column, the hatched
@@ -241,14 +231,14 @@ static void test_plot_bars_steps_expected_all_fit(void **state)
     data_rows(f->dat.p, rows, sizeof rows);
     assert_string_equal(rows, "2 4 1.5 0.25 0 0.5 0.125 6.375 8 1 1 8.25\n"
                               "1 5 0 0 0.75 1 0.25 7 9.5 1 3 9.125\n");
-    assert_string_equal(var(&f->v, "EXPECTED"), "1");
-    assert_string_equal(var(&f->v, "NROWS"), "2");
-    assert_null(strstr(var(&f->v, "SWATCHES"), "set arrow"));
-    assert_string_equal(var(&f->v, "SUB1"),
+    assert_string_equal(util_plot_var(&f->v, "EXPECTED"), "1");
+    assert_string_equal(util_plot_var(&f->v, "NROWS"), "2");
+    assert_null(strstr(util_plot_var(&f->v, "SWATCHES"), "set arrow"));
+    assert_string_equal(util_plot_var(&f->v, "SUB1"),
                         "'Solid: speed of light (only the binding link''s "
                         "time beyond compute is exposed); hatched: on to "
                         "the expected step; diamond: no overlap.'");
-    assert_string_equal(var(&f->v, "SUB2"),
+    assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Every family shown has a plan that fits in 72 GiB "
                         "(10% of HBM kept free).'");
 }
@@ -260,7 +250,7 @@ static void test_plot_bars_steps_axis_end(void **state)
     struct fixture *f = *state;
     f->r.steps_max = 10;
     plot_bars_fill_steps(&f->r, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "XMAX"), "12");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "12");
 }
 
 /* Families past REPORT_BARS_MAX: counted in the second subtitle. */
@@ -269,15 +259,15 @@ static void test_plot_bars_steps_omitted_families(void **state)
     struct fixture *f = *state;
     f->r.bars_omitted = 2;
     plot_bars_fill_steps(&f->r, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "SUB2"),
+    assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Below the dashed line no plan of the family fits "
                         "in 72 GiB (10% of HBM kept free; its fastest plan "
                         "is shown). 2 more families not shown.'");
     plot_template_vars_release(&f->v);
     f->r.bars_omitted = 1;
     plot_bars_fill_steps(&f->r, &f->v, &f->dat);
-    assert_non_null(
-        strstr(var(&f->v, "SUB2"), "shown). 1 more family not shown.'"));
+    assert_non_null(strstr(util_plot_var(&f->v, "SUB2"),
+                           "shown). 1 more family not shown.'"));
 }
 
 /* No bars at all: an axis of 1 and no rows. */
@@ -290,10 +280,10 @@ static void test_plot_bars_steps_empty(void **state)
     plot_bars_fill_steps(&f->r, &f->v, &f->dat);
     data_rows(f->dat.p, rows, sizeof rows);
     assert_string_equal(rows, "");
-    assert_string_equal(var(&f->v, "XMAX"), "1");
-    assert_string_equal(var(&f->v, "NROWS"), "0");
-    assert_string_equal(var(&f->v, "YTICS"), "set ytics ()\n");
-    assert_string_equal(var(&f->v, "SWATCHES"), "");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "1");
+    assert_string_equal(util_plot_var(&f->v, "NROWS"), "0");
+    assert_string_equal(util_plot_var(&f->v, "YTICS"), "set ytics ()\n");
+    assert_string_equal(util_plot_var(&f->v, "SWATCHES"), "");
 }
 
 /* ---- memory ---- */
@@ -301,7 +291,7 @@ static void test_plot_bars_steps_empty(void **state)
 /* The value of placeholder name as a number. */
 static double num(const struct plot_template_vars *v, const char *name)
 {
-    const char *s = var(v, name);
+    const char *s = util_plot_var(v, name);
     char *end;
     double x = strtod(s, &end);
     if (end == s || *end)
@@ -325,13 +315,13 @@ static void test_plot_bars_memory_panels_by_hand(void **state)
                               "\n\n"
                               "1 40 20 60 50 3.5 173.5 80 0\n"
                               "\n\n");
-    assert_string_equal(var(&f->v, "NFIT"), "2");
-    assert_string_equal(var(&f->v, "NUNFIT"), "1");
+    assert_string_equal(util_plot_var(&f->v, "NFIT"), "2");
+    assert_string_equal(util_plot_var(&f->v, "NUNFIT"), "1");
     /* 80 GiB x 1.12 = 89.6 -> 100; 173.5 GiB x 1.3 = 225.55 -> 250 */
-    assert_string_equal(var(&f->v, "XMAX"), "100");
-    assert_string_equal(var(&f->v, "XMAX2"), "250");
-    assert_string_equal(var(&f->v, "CAPACITY"), "80");
-    assert_string_equal(var(&f->v, "USABLE"), "72");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "100");
+    assert_string_equal(util_plot_var(&f->v, "XMAX2"), "250");
+    assert_string_equal(util_plot_var(&f->v, "CAPACITY"), "80");
+    assert_string_equal(util_plot_var(&f->v, "USABLE"), "72");
     /* plot area 0.125 .. 0.755 (0.63), less a gap of 0.1 between the
      * panels, shared 2 : 1 by the rows: the first 0.53 x 2/3 = 0.35333
      * high, from 0.755 down to 0.40167; the second from 0.755 - 0.35333
@@ -340,26 +330,29 @@ static void test_plot_bars_memory_panels_by_hand(void **state)
     assert_near(num(&f->v, "BOTTOM1"), 0.755 - 0.53 * 2 / 3, 1e-11);
     assert_near(num(&f->v, "TOP2"), 0.655 - 0.53 * 2 / 3, 1e-11);
     assert_near(num(&f->v, "BOTTOM2"), 0.125, 1e-12);
-    assert_string_equal(var(&f->v, "YTICS"), "set ytics ('A' 2, 'B' 1)\n");
-    assert_string_equal(var(&f->v, "YTICS2"), "set ytics ('C' 1)\n");
+    assert_string_equal(util_plot_var(&f->v, "YTICS"),
+                        "set ytics ('A' 2, 'B' 1)\n");
+    assert_string_equal(util_plot_var(&f->v, "YTICS2"), "set ytics ('C' 1)\n");
     /* each panel numbers its swatches from 1 */
     assert_string_equal(
-        var(&f->v, "SWATCHES2"),
+        util_plot_var(&f->v, "SWATCHES2"),
         "set object 1 rect from graph -0.014, first 0.7 to graph -0.004, "
         "first 1.3 fc rgb '#FF0000' fs solid 1.0 noborder front noclip\n");
-    assert_string_equal(var(&f->v, "CAP_LABEL"), "'HBM 80 GiB'");
-    assert_string_equal(var(&f->v, "USABLE_LABEL"), "'fits: 72 GiB (10% "
-                                                    "free)'");
-    assert_string_equal(var(&f->v, "UNFIT_LABEL"),
+    assert_string_equal(util_plot_var(&f->v, "CAP_LABEL"), "'HBM 80 GiB'");
+    assert_string_equal(util_plot_var(&f->v, "USABLE_LABEL"),
+                        "'fits: 72 GiB (10% "
+                        "free)'");
+    assert_string_equal(util_plot_var(&f->v, "UNFIT_LABEL"),
                         "'Do not fit in 72 GiB (own scale: each bar whole)'");
-    assert_string_equal(var(&f->v, "TITLE"),
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: memory per GPU (best "
                         "plan of each family)'");
-    assert_string_equal(var(&f->v, "SUB2"),
+    assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'A plan fits when it leaves 10% of HBM free "
                         "(dashed line). Families where nothing fits are "
                         "drawn below, on their own scale.'");
-    assert_string_equal(var(&f->v, "XLABEL"), "'memory per GPU, GiB'");
+    assert_string_equal(util_plot_var(&f->v, "XLABEL"),
+                        "'memory per GPU, GiB'");
 }
 
 /* Every family fits: the first panel takes the whole area, the second is
@@ -377,14 +370,14 @@ static void test_plot_bars_memory_all_fit(void **state)
                               "\n\n"
                               "0 0 0 0 0 0 0 0 0\n"
                               "\n\n");
-    assert_string_equal(var(&f->v, "NUNFIT"), "0");
-    assert_string_equal(var(&f->v, "XMAX2"), "1");
+    assert_string_equal(util_plot_var(&f->v, "NUNFIT"), "0");
+    assert_string_equal(util_plot_var(&f->v, "XMAX2"), "1");
     /* no gap: panel 1 from 0.755 down to 0.125 */
     assert_near(num(&f->v, "BOTTOM1"), 0.125, 1e-12);
     assert_near(num(&f->v, "TOP2"), 0.125, 1e-12);
-    assert_string_equal(var(&f->v, "YTICS2"), "set ytics ()\n");
-    assert_non_null(
-        strstr(var(&f->v, "SUB2"), "scale. 3 more families not shown.'"));
+    assert_string_equal(util_plot_var(&f->v, "YTICS2"), "set ytics ()\n");
+    assert_non_null(strstr(util_plot_var(&f->v, "SUB2"),
+                           "scale. 3 more families not shown.'"));
 }
 
 /* Five families that do not fit against one that does: the fitting
@@ -402,7 +395,7 @@ static void test_plot_bars_memory_keeps_small_panel_readable(void **state)
     /* panel 1: 0.755 .. 0.595; the gap; panel 2: 0.495 .. 0.125 */
     assert_near(num(&f->v, "BOTTOM1"), 0.595, 1e-12);
     assert_near(num(&f->v, "TOP2"), 0.495, 1e-12);
-    assert_string_equal(var(&f->v, "NUNFIT"), "5");
+    assert_string_equal(util_plot_var(&f->v, "NUNFIT"), "5");
     plot_template_vars_release(&f->v);
     f->r.nbars_fit = 5;
     for (i = 0; i < 6; i++)

@@ -171,34 +171,11 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Placeholder `name`'s value as the script gets it. */
-static const char *var(const struct plot_template_vars *v, const char *name)
-{
-    size_t i;
-    for (i = 0; i < v->n; i++)
-        if (strcmp(v->name[i], name) == 0)
-            return v->val[i].p ? v->val[i].p : "";
-    fail_msg("no placeholder %s", name);
-    return "";
-}
-
 /* Fails unless s starts with prefix. */
 static void assert_prefix(const char *s, const char *prefix)
 {
     if (strncmp(s, prefix, strlen(prefix)) != 0)
         fail_msg("got \"%s\", expected it to start with \"%s\"", s, prefix);
-}
-
-/* The data file without its first two (header) lines. */
-static const char *body(const char *dat)
-{
-    const char *p;
-    assert_non_null(dat);
-    p = strchr(dat, '\n');
-    assert_non_null(p);
-    p = strchr(p + 1, '\n');
-    assert_non_null(p);
-    return p + 1;
 }
 
 static void test_plot_roofline_ib_points_by_hand(void **state)
@@ -212,7 +189,7 @@ static void test_plot_roofline_ib_points_by_hand(void **state)
      * 10, ylo / 10 = 1); then A's and B's best (C is not labelled) with
      * their colours; then the baseline's point */
     assert_string_equal(
-        body(f->dat.p),
+        util_dat_body(f->dat.p),
         "# block 0\n2000 400 1 5\n1000 300 1 6.5\n500 200 0 8\n10 1 0 0\n\n\n"
         "# block 1\n4000 500 1 5.5\n10 1 0 0\n\n\n"
         "# block 2\n300 50 0 30\n10 1 0 0\n\n\n"
@@ -222,12 +199,12 @@ static void test_plot_roofline_ib_points_by_hand(void **state)
         "# block 4: the baseline's best plan (ZeRO-3) when none of it "
         "fits: intensity, TFLOP/s\n"
         "150 20\n");
-    assert_string_equal(var(&f->v, "HAVE_BASELINE"), "1");
-    assert_string_equal(var(&f->v, "HAVE_PUBLISHED"), "1");
-    assert_string_equal(var(&f->v, "NFAM"), "3");
+    assert_string_equal(util_plot_var(&f->v, "HAVE_BASELINE"), "1");
+    assert_string_equal(util_plot_var(&f->v, "HAVE_PUBLISHED"), "1");
+    assert_string_equal(util_plot_var(&f->v, "NFAM"), "3");
     /* the translucent dot: alpha 0xA0 before the colour */
     assert_string_equal(
-        var(&f->v, "FAMILIES"),
+        util_plot_var(&f->v, "FAMILIES"),
         "array fam_color[3]\narray fam_dot[3]\narray fam_key[3]\n"
         "fam_color[1] = '#0000FF'; fam_dot[1] = '#A00000FF'; fam_key[1] = "
         "'1  A  5.00 s'\n"
@@ -242,19 +219,19 @@ static void test_plot_roofline_ib_roofs_by_hand(void **state)
     struct fixture *f = *state;
     const char *roofs;
     plot_roofline_fill(&f->r, true, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "XMIN"), "100");
-    assert_string_equal(var(&f->v, "XMAX"), "1000000");
-    assert_string_equal(var(&f->v, "YMIN"), "10");
-    assert_string_equal(var(&f->v, "YMAX"), "2000");
-    assert_string_equal(var(&f->v, "LMARGIN"), "0.075");
-    assert_string_equal(var(&f->v, "RMARGIN"), "0.735");
-    assert_string_equal(var(&f->v, "BMARGIN"), "0.125");
-    assert_string_equal(var(&f->v, "TMARGIN"), "0.835");
+    assert_string_equal(util_plot_var(&f->v, "XMIN"), "100");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "1000000");
+    assert_string_equal(util_plot_var(&f->v, "YMIN"), "10");
+    assert_string_equal(util_plot_var(&f->v, "YMAX"), "2000");
+    assert_string_equal(util_plot_var(&f->v, "LMARGIN"), "0.075");
+    assert_string_equal(util_plot_var(&f->v, "RMARGIN"), "0.735");
+    assert_string_equal(util_plot_var(&f->v, "BMARGIN"), "0.125");
+    assert_string_equal(util_plot_var(&f->v, "TMARGIN"), "0.835");
     /* each roof from its ridge rightwards (peak dashed and grey); the
      * achievable slope, 40e9 / 1e12 = 0.04 TFLOP/s per FLOP/B, up to the
      * achievable roof (600); the peak one, 0.05, up to the highest (1000) */
     assert_string_equal(
-        var(&f->v, "ROOF_PLOTS"),
+        util_plot_var(&f->v, "ROOF_PLOTS"),
         "(x >= 20000 ? 1000 : 1/0) with lines lw 2 dt (12,6) lc rgb "
         "'#555555' notitle, \\\n    "
         "(x >= 15000 ? 600 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' "
@@ -266,7 +243,7 @@ static void test_plot_roofline_ib_roofs_by_hand(void **state)
         "(x * 0.05 < 1000 ? x * 0.05 : 1/0) with lines lw 2 dt (12,6) lc "
         "rgb '#555555' notitle, \\\n    ");
     /* a dot on each ridge, then the labels */
-    roofs = var(&f->v, "ROOFS");
+    roofs = util_plot_var(&f->v, "ROOFS");
     assert_prefix(roofs, "set label '' at 20000, 1000 point pt 7 ps 1.6 lc "
                          "rgb '#555555' front\n"
                          "set label '' at 15000, 600 point pt 7 ps 1.6 lc "
@@ -295,7 +272,7 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
     struct fixture *f = *state;
     const char *labels;
     plot_roofline_fill(&f->r, true, &f->v, &f->dat);
-    labels = var(&f->v, "LABELS");
+    labels = util_plot_var(&f->v, "LABELS");
     /* the published plan circled first, then labelled */
     assert_prefix(labels, "set label '' at 800, 350 point pt 6 ps 4 lw 3 lc "
                           "rgb '#000000' front\n");
@@ -308,22 +285,22 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
     assert_non_null(strstr(labels, "set label '1' at"));
     assert_non_null(strstr(labels, "set label '2' at"));
     assert_null(strstr(labels, "set label '3' at"));
-    assert_string_equal(var(&f->v, "TITLE"),
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: roofline over "
                         "InfiniBand (inter-node), speed of light'");
-    assert_string_equal(var(&f->v, "SUB1"),
+    assert_string_equal(util_plot_var(&f->v, "SUB1"),
                         "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
                         "valid plans; those with traffic on this link). Left "
                         "of a ridge a plan is IB-bound; right of it, compute "
                         "can hide its IB traffic.'");
-    assert_string_equal(var(&f->v, "SUB2"),
+    assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Solid roofs: achievable (measured GEMM at a 0.9 "
                         "clock derate); dashed: datasheet peak. Numbered: "
                         "the best plan of the 5 fastest families.'");
-    assert_string_equal(var(&f->v, "XLABEL"),
+    assert_string_equal(util_plot_var(&f->v, "XLABEL"),
                         "'operational intensity over IB: FLOPs per byte, "
                         "per GPU per step'");
-    assert_string_equal(var(&f->v, "YLABEL"),
+    assert_string_equal(util_plot_var(&f->v, "YLABEL"),
                         "'attained TFLOP/s per GPU (executed FLOPs / step "
                         "time)'");
 }
@@ -338,7 +315,7 @@ static void test_plot_roofline_nvlink_by_hand(void **state)
     f->r.published_x[1] = 0;
     plot_roofline_fill(&f->r, false, &f->v, &f->dat);
     assert_string_equal(
-        body(f->dat.p),
+        util_dat_body(f->dat.p),
         "# block 0\n50000 400 1 5\n8000 200 0 8\n1 1 0 0\n\n\n"
         "# block 1\n100000 500 1 5.5\n3000 100 1 20\n1 1 0 0\n\n\n"
         "# block 2\n700 50 0 30\n1 1 0 0\n\n\n"
@@ -348,13 +325,13 @@ static void test_plot_roofline_nvlink_by_hand(void **state)
         "# block 4: the baseline's best plan (ZeRO-3) when none of it "
         "fits: intensity, TFLOP/s\n"
         "1 1\n");
-    assert_string_equal(var(&f->v, "HAVE_BASELINE"), "0");
-    assert_string_equal(var(&f->v, "HAVE_PUBLISHED"), "0");
-    assert_null(strstr(var(&f->v, "LABELS"), "published plan"));
-    assert_null(strstr(var(&f->v, "LABELS"), "baseline"));
+    assert_string_equal(util_plot_var(&f->v, "HAVE_BASELINE"), "0");
+    assert_string_equal(util_plot_var(&f->v, "HAVE_PUBLISHED"), "0");
+    assert_null(strstr(util_plot_var(&f->v, "LABELS"), "published plan"));
+    assert_null(strstr(util_plot_var(&f->v, "LABELS"), "baseline"));
     /* 400e9 / 1e12 = 0.4 */
     assert_string_equal(
-        var(&f->v, "ROOF_PLOTS"),
+        util_plot_var(&f->v, "ROOF_PLOTS"),
         "(x >= 1500 ? 600 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' "
         "notitle, \\\n    "
         "(x >= 750 ? 300 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' "
@@ -362,22 +339,27 @@ static void test_plot_roofline_nvlink_by_hand(void **state)
         "(x * 0.4 < 600 ? x * 0.4 : 1/0) with lines lw 3 dt 1 lc rgb "
         "'#000000' notitle, \\\n    ");
     /* five x decades: atan(277.70 / (1600 x 0.66 / 5)) = 52.7 degrees */
-    assert_non_null(strstr(var(&f->v, "ROOFS"), "'NVLink achievable 400 "
-                                                "GB/s' at"));
-    assert_non_null(strstr(var(&f->v, "ROOFS"), "rotate by 52.7 front"));
-    assert_non_null(strstr(var(&f->v, "ROOFS"), "'ridge 1.5k FLOP/B'"));
-    assert_null(strstr(var(&f->v, "ROOFS"), "NVLink peak"));
-    assert_string_equal(var(&f->v, "SUB2"),
+    assert_non_null(strstr(util_plot_var(&f->v, "ROOFS"),
+                           "'NVLink achievable 400 "
+                           "GB/s' at"));
+    assert_non_null(
+        strstr(util_plot_var(&f->v, "ROOFS"), "rotate by 52.7 front"));
+    assert_non_null(
+        strstr(util_plot_var(&f->v, "ROOFS"), "'ridge 1.5k FLOP/B'"));
+    assert_null(strstr(util_plot_var(&f->v, "ROOFS"), "NVLink peak"));
+    assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Solid roofs: achievable (measured GEMM); dashed: "
                         "datasheet peak. Numbered: the best plan of the 5 "
                         "fastest families.'");
-    assert_non_null(strstr(var(&f->v, "TITLE"), ": roofline over NVLink "
-                                                "(intra-node), speed of "
-                                                "light'"));
-    assert_non_null(strstr(var(&f->v, "SUB1"), "(5 of 1,234 valid plans; "
-                                               "those with traffic on this "
-                                               "link). Left of a ridge a "
-                                               "plan is NVLink-bound"));
+    assert_non_null(strstr(util_plot_var(&f->v, "TITLE"),
+                           ": roofline over NVLink "
+                           "(intra-node), speed of "
+                           "light'"));
+    assert_non_null(strstr(util_plot_var(&f->v, "SUB1"),
+                           "(5 of 1,234 valid plans; "
+                           "those with traffic on this "
+                           "link). Left of a ridge a "
+                           "plan is NVLink-bound"));
 }
 
 /* Nothing labelled and every plan with bytes on the link: the labelled
@@ -395,10 +377,11 @@ static void test_plot_roofline_nothing_labelled(void **state)
     assert_non_null(strstr(f->dat.p, "colour 0xRRGGBB, precision\n"
                                      "10 1 0 0\n\n\n"));
     assert_non_null(strstr(f->dat.p, "intensity, TFLOP/s\n10 1\n"));
-    assert_string_equal(var(&f->v, "HAVE_BASELINE"), "0");
-    assert_null(strstr(var(&f->v, "LABELS"), "set label '1' at"));
-    assert_non_null(strstr(var(&f->v, "SUB1"), "(5 of 1,234 valid plans). "
-                                               "Left"));
+    assert_string_equal(util_plot_var(&f->v, "HAVE_BASELINE"), "0");
+    assert_null(strstr(util_plot_var(&f->v, "LABELS"), "set label '1' at"));
+    assert_non_null(strstr(util_plot_var(&f->v, "SUB1"),
+                           "(5 of 1,234 valid plans). "
+                           "Left"));
 }
 
 /* No family at all: one-element arrays gnuplot's loop can read. */
@@ -408,12 +391,13 @@ static void test_plot_roofline_no_families(void **state)
     f->r.nblocks = 0;
     f->r.has_published_point = false;
     plot_roofline_fill(&f->r, true, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "NFAM"), "0");
-    assert_string_equal(var(&f->v, "FAMILIES"),
+    assert_string_equal(util_plot_var(&f->v, "NFAM"), "0");
+    assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
                         "array fam_color[1]\narray fam_dot[1]\narray "
                         "fam_key[1]\nfam_color[1] = '#000000'; fam_dot[1] = "
                         "'#000000'; fam_key[1] = ''\n");
-    assert_non_null(strstr(body(f->dat.p), "# block 0: the best plan"));
+    assert_non_null(
+        strstr(util_dat_body(f->dat.p), "# block 0: the best plan"));
 }
 
 int main(void)

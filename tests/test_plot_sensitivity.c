@@ -121,29 +121,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Placeholder `name`'s value as the script gets it. */
-static const char *var(const struct plot_template_vars *v, const char *name)
-{
-    size_t i;
-    for (i = 0; i < v->n; i++)
-        if (strcmp(v->name[i], name) == 0)
-            return v->val[i].p ? v->val[i].p : "";
-    fail_msg("no placeholder %s", name);
-    return "";
-}
-
-/* The data file without its first two (header) lines. */
-static const char *body(const char *dat)
-{
-    const char *p;
-    assert_non_null(dat);
-    p = strchr(dat, '\n');
-    assert_non_null(p);
-    p = strchr(p + 1, '\n');
-    assert_non_null(p);
-    return p + 1;
-}
-
 static void test_plot_sensitivity_ib_curves_by_hand(void **state)
 {
     struct fixture *f = *state;
@@ -153,22 +130,22 @@ static void test_plot_sensitivity_ib_curves_by_hand(void **state)
     assert_non_null(strstr(f->dat.p, "# IB GB/s, step time s, bound (0 "
                                      "compute, 1 IB, 2 NVLink, 3 HBM)\n"));
     /* GB/s, step, bound; ZeRO-3 has no row at 25 GB/s */
-    assert_string_equal(body(f->dat.p), "# block 0\n"
-                                        "25 10 1\n"
-                                        "50 6 1\n"
-                                        "100 4 0\n"
-                                        "200 4 0\n"
-                                        "400 4 0\n"
-                                        "\n\n"
-                                        "# block 1\n"
-                                        "50 20 1\n"
-                                        "100 12 1\n"
-                                        "200 8 0\n"
-                                        "400 8 0\n"
-                                        "\n\n");
+    assert_string_equal(util_dat_body(f->dat.p), "# block 0\n"
+                                                 "25 10 1\n"
+                                                 "50 6 1\n"
+                                                 "100 4 0\n"
+                                                 "200 4 0\n"
+                                                 "400 4 0\n"
+                                                 "\n\n"
+                                                 "# block 1\n"
+                                                 "50 20 1\n"
+                                                 "100 12 1\n"
+                                                 "200 8 0\n"
+                                                 "400 8 0\n"
+                                                 "\n\n");
     /* B is not drawn: two families, the baseline's dashed and named so */
-    assert_string_equal(var(&f->v, "NFAM"), "2");
-    assert_string_equal(var(&f->v, "FAMILIES"),
+    assert_string_equal(util_plot_var(&f->v, "NFAM"), "2");
+    assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
                         "array fam_name[2]\narray fam_color[2]\narray "
                         "fam_dash[2]\n"
                         "fam_name[1] = 'A'; fam_color[1] = '#0077BB'; "
@@ -183,29 +160,31 @@ static void test_plot_sensitivity_ib_axes_by_hand(void **state)
     plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
     /* a quarter beyond the grid and the curves: 25 / 1.25 = 20, 400 x
      * 1.25 = 500; 4 / 1.25 = 3.2, 20 x 1.25 = 25 */
-    assert_string_equal(var(&f->v, "XMIN"), "20");
-    assert_string_equal(var(&f->v, "XMAX"), "500");
-    assert_string_equal(var(&f->v, "YMIN"), "3.2");
-    assert_string_equal(var(&f->v, "YMAX"), "25");
+    assert_string_equal(util_plot_var(&f->v, "XMIN"), "20");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "500");
+    assert_string_equal(util_plot_var(&f->v, "YMIN"), "3.2");
+    assert_string_equal(util_plot_var(&f->v, "YMAX"), "25");
     /* 1, 2, 5 x 10^k inside [3.2, 25]: 5, 10, 20 */
-    assert_string_equal(var(&f->v, "YTICS"),
+    assert_string_equal(util_plot_var(&f->v, "YTICS"),
                         "set ytics ('5' 5, '10' 10, '20' 20)\n");
     /* five grid points: each gets a tick */
-    assert_string_equal(var(&f->v, "XTICS"),
+    assert_string_equal(util_plot_var(&f->v, "XTICS"),
                         "set xtics ('25' 25, '50' 50, '100' 100, '200' 200, "
                         "'400' 400)\n");
-    assert_string_equal(var(&f->v, "TODAY"), "50");
-    assert_string_equal(var(&f->v, "TODAY_LABEL"), "'today: 50 GB/s'");
-    assert_string_equal(var(&f->v, "TITLE"),
+    assert_string_equal(util_plot_var(&f->v, "TODAY"), "50");
+    assert_string_equal(util_plot_var(&f->v, "TODAY_LABEL"),
+                        "'today: 50 GB/s'");
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: step time against "
                         "InfiniBand bandwidth'");
-    assert_string_equal(var(&f->v, "SUB2"),
+    assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Filled dots: compute-bound there; open: bound by a "
                         "link or HBM. Flat lines do not need more IB.'");
-    assert_string_equal(var(&f->v, "XLABEL"),
+    assert_string_equal(util_plot_var(&f->v, "XLABEL"),
                         "'InfiniBand bandwidth per GPU, GB/s (log scale)'");
-    assert_string_equal(var(&f->v, "YLABEL"), "'time per step, s (log "
-                                              "scale)'");
+    assert_string_equal(util_plot_var(&f->v, "YLABEL"),
+                        "'time per step, s (log "
+                        "scale)'");
 }
 
 /* The baseline turns compute-bound at 200 GB/s: a dashed line there in
@@ -215,12 +194,12 @@ static void test_plot_sensitivity_ib_crossover_line(void **state)
 {
     struct fixture *f = *state;
     plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "MARKS"),
+    assert_string_equal(util_plot_var(&f->v, "MARKS"),
                         "set arrow from 200, graph 0 to 200, graph 1 nohead "
                         "lw 3 dt (10,6) lc rgb '#EE3377' back\n"
                         "set label 'ZeRO-3: 200 GB/s' at 200, graph 0.03 "
                         "left offset 0.6,0 front boxed font 'Sans Bold,13'\n");
-    assert_string_equal(var(&f->v, "SUB3"),
+    assert_string_equal(util_plot_var(&f->v, "SUB3"),
                         "'ZeRO-3 turns compute-bound at 200 GB/s'");
 }
 
@@ -230,7 +209,7 @@ static void test_plot_sensitivity_no_line_without_baseline(void **state)
     struct fixture *f = *state;
     f->r.baseline.family = -1;
     plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "MARKS"), "");
+    assert_string_equal(util_plot_var(&f->v, "MARKS"), "");
 }
 
 /* NVLink: no crossover (the baseline stays IB-bound): no line, the two
@@ -240,28 +219,30 @@ static void test_plot_sensitivity_nvlink_by_hand(void **state)
     struct fixture *f = *state;
     const char *b;
     plot_sensitivity_fill(&f->r, false, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "MARKS"), "");
-    assert_string_equal(var(&f->v, "SUB3"),
+    assert_string_equal(util_plot_var(&f->v, "MARKS"), "");
+    assert_string_equal(util_plot_var(&f->v, "SUB3"),
                         "'ZeRO-3 stays IB-bound: faster NVLink does not help "
                         "it'");
-    assert_string_equal(var(&f->v, "XTICS"),
+    assert_string_equal(util_plot_var(&f->v, "XTICS"),
                         "set xtics ('100' 100, '200' 200, '400' 400, '800' "
                         "800, '1600' 1600)\n");
     /* 100 / 1.25 = 80, 1600 x 1.25 = 2000; 3 / 1.25 = 2.4, 9 x 1.25 =
      * 11.25: ticks 5 and 10 */
-    assert_string_equal(var(&f->v, "XMIN"), "80");
-    assert_string_equal(var(&f->v, "XMAX"), "2000");
-    assert_string_equal(var(&f->v, "YMIN"), "2.4");
-    assert_string_equal(var(&f->v, "YMAX"), "11.25");
-    assert_string_equal(var(&f->v, "YTICS"), "set ytics ('5' 5, '10' 10)\n");
-    assert_string_equal(var(&f->v, "TODAY_LABEL"), "'today: 400 GB/s'");
+    assert_string_equal(util_plot_var(&f->v, "XMIN"), "80");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "2000");
+    assert_string_equal(util_plot_var(&f->v, "YMIN"), "2.4");
+    assert_string_equal(util_plot_var(&f->v, "YMAX"), "11.25");
+    assert_string_equal(util_plot_var(&f->v, "YTICS"),
+                        "set ytics ('5' 5, '10' 10)\n");
+    assert_string_equal(util_plot_var(&f->v, "TODAY_LABEL"),
+                        "'today: 400 GB/s'");
     assert_non_null(strstr(f->dat.p, "# NVLink GB/s, step time s"));
     /* A flat at 3 s, compute-bound; ZeRO-3 flat at 9 s, IB-bound */
-    b = body(f->dat.p);
+    b = util_dat_body(f->dat.p);
     assert_non_null(strstr(b, "# block 0\n100 3 0\n150 3 0\n"));
     assert_non_null(strstr(b, "1600 3 0\n\n\n# block 1\n100 9 1\n"));
     assert_non_null(strstr(b, "1200 9 1\n1600 9 1\n\n\n"));
-    assert_string_equal(var(&f->v, "XLABEL"),
+    assert_string_equal(util_plot_var(&f->v, "XLABEL"),
                         "'NVLink bandwidth per GPU, GB/s (log scale)'");
 }
 
@@ -271,9 +252,9 @@ static void test_plot_sensitivity_no_families(void **state)
     struct fixture *f = *state;
     f->r.sens[0].nfamilies = 0;
     plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
-    assert_string_equal(body(f->dat.p), "");
-    assert_string_equal(var(&f->v, "NFAM"), "0");
-    assert_string_equal(var(&f->v, "FAMILIES"),
+    assert_string_equal(util_dat_body(f->dat.p), "");
+    assert_string_equal(util_plot_var(&f->v, "NFAM"), "0");
+    assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
                         "array fam_name[1]\narray fam_color[1]\narray "
                         "fam_dash[1]\nfam_name[1] = ''; fam_color[1] = "
                         "'#000000'; fam_dash[1] = 0\n");

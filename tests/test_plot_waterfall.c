@@ -111,17 +111,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Placeholder `name`'s value as the script gets it. */
-static const char *var(const struct plot_template_vars *v, const char *name)
-{
-    size_t i;
-    for (i = 0; i < v->n; i++)
-        if (strcmp(v->name[i], name) == 0)
-            return v->val[i].p ? v->val[i].p : "";
-    fail_msg("no placeholder %s", name);
-    return "";
-}
-
 /* The rows of data block `block` (blocks end at a blank line pair). */
 static size_t rows(const char *dat, int block, struct row *out, size_t max)
 {
@@ -210,29 +199,31 @@ static void test_plot_waterfall_fill_placeholders_by_hand(void **state)
 {
     struct fixture *f = *state;
     plot_waterfall_fill(&f->r, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "NPANELS"), "2");
-    assert_string_equal(var(&f->v, "NROWS"), "8");
+    assert_string_equal(util_plot_var(&f->v, "NPANELS"), "2");
+    assert_string_equal(util_plot_var(&f->v, "NROWS"), "8");
     /* both panels on one scale: 14.8 s x 1.3 = 19.24, rounded up to 20 */
-    assert_string_equal(var(&f->v, "XMAX"), "20");
-    assert_string_equal(var(&f->v, "NSAVE"), "2"); /* -0.8 and -0.5 */
-    assert_string_equal(var(&f->v, "MEASURED"), "12");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "20");
+    assert_string_equal(util_plot_var(&f->v, "NSAVE"), "2"); /* -0.8 and -0.5 */
+    assert_string_equal(util_plot_var(&f->v, "MEASURED"), "12");
     /* 14.4 / 10 = 1.44 */
-    assert_string_equal(var(&f->v, "TITLE"),
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 2048 \xC3\x97 GPU-Y: expected step "
                         "14.40 s, 1.44\xC3\x97 the speed of light'");
-    assert_non_null(strstr(var(&f->v, "SUB3"),
+    assert_non_null(strstr(util_plot_var(&f->v, "SUB3"),
                            "Largest here: elementwise and memory, +2.00 s, "
                            "45% of the gap."));
-    assert_string_equal(var(&f->v, "MEASURED_LABEL"),
+    assert_string_equal(util_plot_var(&f->v, "MEASURED_LABEL"),
                         "'measured 12.00 s (expected +23%)'");
-    assert_string_equal(var(&f->v, "PANEL1"),
+    assert_string_equal(util_plot_var(&f->v, "PANEL1"),
                         "'Recommended plan (ZeRO-1+PP+EP)'");
-    assert_string_equal(var(&f->v, "PANEL2"), "'Published run: Published "
-                                              "run Z'");
-    assert_non_null(strstr(var(&f->v, "YTICS"),
+    assert_string_equal(util_plot_var(&f->v, "PANEL2"),
+                        "'Published run: Published "
+                        "run Z'");
+    assert_non_null(strstr(util_plot_var(&f->v, "YTICS"),
                            "'speed of light' 8, 'GEMM efficiency by shape' "
                            "7"));
-    assert_non_null(strstr(var(&f->v, "YTICS"), "'expected step' 1)"));
+    assert_non_null(
+        strstr(util_plot_var(&f->v, "YTICS"), "'expected step' 1)"));
 }
 
 /* No published run: one panel, and an empty second block for `index`. */
@@ -242,12 +233,12 @@ static void test_plot_waterfall_fill_one_panel(void **state)
     struct row r[2];
     f->r.waterfall[1].known = false;
     plot_waterfall_fill(&f->r, &f->v, &f->dat);
-    assert_string_equal(var(&f->v, "NPANELS"), "1");
-    assert_string_equal(var(&f->v, "MEASURED"), "0");
+    assert_string_equal(util_plot_var(&f->v, "NPANELS"), "1");
+    assert_string_equal(util_plot_var(&f->v, "MEASURED"), "0");
     /* 14.4 x 1.3 = 18.72: still 20 */
-    assert_string_equal(var(&f->v, "XMAX"), "20");
-    assert_string_equal(var(&f->v, "NSAVE"), "1");
-    assert_string_equal(var(&f->v, "PANEL2"), "''");
+    assert_string_equal(util_plot_var(&f->v, "XMAX"), "20");
+    assert_string_equal(util_plot_var(&f->v, "NSAVE"), "1");
+    assert_string_equal(util_plot_var(&f->v, "PANEL2"), "''");
     assert_null(strstr(f->dat.p, "# plan 1:"));
     check_block(f->dat.p, 0, 10, add0, 14.4);
     assert_int_equal(rows(f->dat.p, 1, r, 2), 1);
@@ -264,7 +255,7 @@ static void test_plot_waterfall_fill_shortens_long_names(void **state)
              "%s\xC3\x97 and a long tail of words",
              "0123456789012345678901234567890123456");
     plot_waterfall_fill(&f->r, &f->v, &f->dat);
-    panel = var(&f->v, "PANEL2");
+    panel = util_plot_var(&f->v, "PANEL2");
     assert_string_equal(panel, "'Published run: "
                                "0123456789012345678901234567890123456...'");
 }

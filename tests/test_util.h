@@ -15,6 +15,7 @@
 #include "calibration.h"
 #include "cost.h"
 #include "plan.h"
+#include "plot_template.h"
 #include "report.h"
 #include "stack.h"
 #include "sweep.h"
@@ -165,6 +166,13 @@ struct util_snap {
 void util_snap_report(struct util_snap *s, bool expected);
 
 void util_snap_free(struct util_snap *s);
+
+/* A chart's placeholder `name` as its script gets it ("" when the value
+ * is empty); fails the test when the chart has no such placeholder. */
+const char *util_plot_var(const struct plot_template_vars *v, const char *name);
+
+/* A chart's data file without its first two (header) lines. */
+const char *util_dat_body(const char *dat);
 
 /*
  * A written workbook read back (tests/util_xlsx.c): xl/workbook.xml (the

@@ -587,3 +587,24 @@ void util_snap_free(struct util_snap *s)
     hardware_release(&s->hw);
     model_release(&s->m);
 }
+
+const char *util_plot_var(const struct plot_template_vars *v, const char *name)
+{
+    size_t i;
+    for (i = 0; i < v->n; i++)
+        if (strcmp(v->name[i], name) == 0)
+            return v->val[i].p ? v->val[i].p : "";
+    fail_msg("no placeholder %s", name);
+    return "";
+}
+
+const char *util_dat_body(const char *dat)
+{
+    const char *p;
+    assert_non_null(dat);
+    p = strchr(dat, '\n');
+    assert_non_null(p);
+    p = strchr(p + 1, '\n');
+    assert_non_null(p);
+    return p + 1;
+}
