@@ -207,6 +207,16 @@ double util_xlsx_num(const struct util_xlsx *x, const char *ref);
 const char *
 util_xlsx_text(const struct util_xlsx *x, const char *ref, char *buf, size_t n);
 
+/* util_xlsx_num and util_xlsx_text of the cell at column col (one letter)
+ * and row (1-based). */
+double util_xlsx_num_at(const struct util_xlsx *x, char col, size_t row);
+
+const char *util_xlsx_text_at(const struct util_xlsx *x,
+                              char col,
+                              size_t row,
+                              char *buf,
+                              size_t n);
+
 /* The formula of cell ref without '=' and with XML entities decoded into
  * buf; "" when the cell has none. Returns buf. */
 const char *util_xlsx_formula(const struct util_xlsx *x,

@@ -66,21 +66,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static double num(const struct fixture *f, char col, size_t row)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_num(&f->x, ref);
-}
-
-static const char *
-text(const struct fixture *f, char col, size_t row, char *buf, size_t n)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_text(&f->x, ref, buf, n);
-}
-
 /* The link time by hand: GB / (GB/s), plus the calls' latency when the
  * link carries anything. */
 static double link_s(double gb, double calls, double gbps, double us)
@@ -99,8 +84,9 @@ static void test_xlsx_comm_write_header(void **state)
     char buf[64];
     size_t k;
     for (k = 0; k < sizeof want / sizeof want[0]; k++)
-        assert_string_equal(text(f, (char)('A' + k), HEAD, buf, sizeof buf),
-                            want[k]);
+        assert_string_equal(
+            util_xlsx_text_at(&f->x, (char)('A' + k), HEAD, buf, sizeof buf),
+            want[k]);
     assert_non_null(strstr(f->x.sheet, "<autoFilter ref=\"A3:M"));
 }
 
@@ -115,15 +101,18 @@ static void test_xlsx_comm_write_times_and_subtotals(void **state)
     char buf[160], want[160], ref[32];
     size_t row, first = HEAD + 1, blocks = 0, colls = 0;
     double sum[4] = {0, 0, 0, 0};
-    for (row = HEAD + 1; text(f, 'A', row, buf, sizeof buf)[0]; row++) {
-        double calls = num(f, 'H', row), ib = num(f, 'J', row);
-        double nv = num(f, 'K', row);
-        if (strcmp(text(f, 'C', row, buf, sizeof buf), SUBTOTAL) == 0) {
+    for (row = HEAD + 1; util_xlsx_text_at(&f->x, 'A', row, buf, sizeof buf)[0];
+         row++) {
+        double calls = util_xlsx_num_at(&f->x, 'H', row),
+               ib = util_xlsx_num_at(&f->x, 'J', row);
+        double nv = util_xlsx_num_at(&f->x, 'K', row);
+        if (strcmp(util_xlsx_text_at(&f->x, 'C', row, buf, sizeof buf),
+                   SUBTOTAL) == 0) {
             assert_true(row > first); /* no empty block */
             assert_near(ib, sum[0], 1e-12);
             assert_near(nv, sum[1], 1e-12);
-            assert_near(num(f, 'L', row), sum[2], 1e-12);
-            assert_near(num(f, 'M', row), sum[3], 1e-12);
+            assert_near(util_xlsx_num_at(&f->x, 'L', row), sum[2], 1e-12);
+            assert_near(util_xlsx_num_at(&f->x, 'M', row), sum[3], 1e-12);
             snprintf(ref, sizeof ref, "L%zu", row);
             snprintf(want, sizeof want, "SUBTOTAL(9,L%zu:L%zu)", first,
                      row - 1);
@@ -135,14 +124,16 @@ static void test_xlsx_comm_write_times_and_subtotals(void **state)
             continue;
         }
         colls++;
-        assert_near(num(f, 'L', row), link_s(ib, calls, 50, 55), 1e-12);
-        assert_near(num(f, 'M', row), link_s(nv, calls, 160, 3.5), 1e-12);
-        if (num(f, 'G', row) == 1)
+        assert_near(util_xlsx_num_at(&f->x, 'L', row),
+                    link_s(ib, calls, 50, 55), 1e-12);
+        assert_near(util_xlsx_num_at(&f->x, 'M', row),
+                    link_s(nv, calls, 160, 3.5), 1e-12);
+        if (util_xlsx_num_at(&f->x, 'G', row) == 1)
             assert_near(ib, 0, 0);
         sum[0] += ib;
         sum[1] += nv;
-        sum[2] += num(f, 'L', row);
-        sum[3] += num(f, 'M', row);
+        sum[2] += util_xlsx_num_at(&f->x, 'L', row);
+        sum[3] += util_xlsx_num_at(&f->x, 'M', row);
         snprintf(ref, sizeof ref, "L%zu", row);
         snprintf(want, sizeof want,
                  "J%zu/IB_GBPS+IF(J%zu>0,H%zu*IB_LATENCY_US*1E-06,0)", row, row,
@@ -169,19 +160,27 @@ static void test_xlsx_comm_write_block_order(void **state)
     const char *fastest = r->family[r->families_by_step[0]].name;
     char buf[160];
     size_t row, last = 0, flat = 0;
-    assert_string_equal(text(f, 'A', HEAD + 1, buf, sizeof buf), fastest);
-    assert_string_equal(text(f, 'B', HEAD + 1, buf, sizeof buf), "topo");
-    for (row = HEAD + 1; text(f, 'A', row, buf, sizeof buf)[0]; row++) {
+    assert_string_equal(
+        util_xlsx_text_at(&f->x, 'A', HEAD + 1, buf, sizeof buf), fastest);
+    assert_string_equal(
+        util_xlsx_text_at(&f->x, 'B', HEAD + 1, buf, sizeof buf), "topo");
+    for (row = HEAD + 1; util_xlsx_text_at(&f->x, 'A', row, buf, sizeof buf)[0];
+         row++) {
         last = row;
-        if (!flat && strcmp(text(f, 'B', row, buf, sizeof buf), "flat") == 0)
+        if (!flat && strcmp(util_xlsx_text_at(&f->x, 'B', row, buf, sizeof buf),
+                            "flat") == 0)
             flat = row;
     }
     assert_true(flat > HEAD + 1);
     /* the fastest family's flat block follows its topo block */
-    assert_string_equal(text(f, 'A', flat, buf, sizeof buf), fastest);
-    assert_string_equal(text(f, 'C', flat - 1, buf, sizeof buf), SUBTOTAL);
-    assert_string_equal(text(f, 'A', last, buf, sizeof buf), "published plan");
-    assert_string_equal(text(f, 'B', last, buf, sizeof buf), "flat");
+    assert_string_equal(util_xlsx_text_at(&f->x, 'A', flat, buf, sizeof buf),
+                        fastest);
+    assert_string_equal(
+        util_xlsx_text_at(&f->x, 'C', flat - 1, buf, sizeof buf), SUBTOTAL);
+    assert_string_equal(util_xlsx_text_at(&f->x, 'A', last, buf, sizeof buf),
+                        "published plan");
+    assert_string_equal(util_xlsx_text_at(&f->x, 'B', last, buf, sizeof buf),
+                        "flat");
 }
 
 int main(void)

@@ -66,13 +66,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static double num(const struct fixture *f, char col, size_t row)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_num(&f->x, ref);
-}
-
 /* The plan rows: the published run (tests/data/snap/validation's
  * DeepSeek-V3 on 2048 H800 is on these inputs), then one per family. */
 static size_t plan_rows(const struct fixture *f)
@@ -118,22 +111,26 @@ static void test_xlsx_memory_write_parts_sum_to_total(void **state)
     size_t row, with_logits = 0;
     char ref[32], fm[128], want[128];
     for (row = FIRST; row < FIRST + plan_rows(f); row++) {
-        double parts = num(f, 'B', row) + num(f, 'C', row) + num(f, 'D', row) +
-                       num(f, 'E', row) + num(f, 'G', row);
+        double parts = util_xlsx_num_at(&f->x, 'B', row) +
+                       util_xlsx_num_at(&f->x, 'C', row) +
+                       util_xlsx_num_at(&f->x, 'D', row) +
+                       util_xlsx_num_at(&f->x, 'E', row) +
+                       util_xlsx_num_at(&f->x, 'G', row);
         assert_true(parts > 0);
-        assert_near(num(f, 'H', row), parts, 1e-12);
+        assert_near(util_xlsx_num_at(&f->x, 'H', row), parts, 1e-12);
         snprintf(ref, sizeof ref, "H%zu", row);
         snprintf(want, sizeof want, "B%zu+C%zu+D%zu+E%zu+G%zu", row, row, row,
                  row, row);
         assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
-        if (num(f, 'F', row) > 0) {
+        if (util_xlsx_num_at(&f->x, 'F', row) > 0) {
             with_logits++;
-            assert_true(num(f, 'E', row) >= num(f, 'F', row));
+            assert_true(util_xlsx_num_at(&f->x, 'E', row) >=
+                        util_xlsx_num_at(&f->x, 'F', row));
         }
     }
     assert_true(with_logits > 0); /* the pp=1 families hold the head */
     /* nothing after the last family */
-    assert_true(isnan(num(f, 'H', FIRST + plan_rows(f))));
+    assert_true(isnan(util_xlsx_num_at(&f->x, 'H', FIRST + plan_rows(f))));
 }
 
 /* Other = CUDA context 0.3 + NCCL buffers 2.0 + fragmentation 5% of the
@@ -146,14 +143,18 @@ static void test_xlsx_memory_write_other_and_fit(void **state)
     size_t row, fit = 0, unfit = 0;
     char ref[32], fm[200], want[200];
     for (row = FIRST; row < FIRST + plan_rows(f); row++) {
-        double tensors = num(f, 'B', row) + num(f, 'C', row) +
-                         num(f, 'D', row) + num(f, 'E', row);
-        double total = num(f, 'H', row);
-        assert_near(num(f, 'G', row), 0.3 + 2.0 + 0.05 * tensors, 1e-12);
-        assert_near(num(f, 'I', row), 79.21, 1e-12);
-        assert_near(num(f, 'J', row), 79.21 * 0.9, 1e-12);
-        assert_near(num(f, 'K', row), 79.21 - total, 1e-9);
-        assert_near(num(f, 'L', row), total <= 79.21 * 0.9 ? 1 : 0, 0);
+        double tensors = util_xlsx_num_at(&f->x, 'B', row) +
+                         util_xlsx_num_at(&f->x, 'C', row) +
+                         util_xlsx_num_at(&f->x, 'D', row) +
+                         util_xlsx_num_at(&f->x, 'E', row);
+        double total = util_xlsx_num_at(&f->x, 'H', row);
+        assert_near(util_xlsx_num_at(&f->x, 'G', row),
+                    0.3 + 2.0 + 0.05 * tensors, 1e-12);
+        assert_near(util_xlsx_num_at(&f->x, 'I', row), 79.21, 1e-12);
+        assert_near(util_xlsx_num_at(&f->x, 'J', row), 79.21 * 0.9, 1e-12);
+        assert_near(util_xlsx_num_at(&f->x, 'K', row), 79.21 - total, 1e-9);
+        assert_near(util_xlsx_num_at(&f->x, 'L', row),
+                    total <= 79.21 * 0.9 ? 1 : 0, 0);
         if (total <= 79.21 * 0.9)
             fit++;
         else
@@ -161,7 +162,7 @@ static void test_xlsx_memory_write_other_and_fit(void **state)
     }
     assert_true(fit > 0 && unfit > 0);
     /* the published plan (PP 16, EP 64, ZeRO-1) fits */
-    assert_near(num(f, 'L', FIRST), 1, 0);
+    assert_near(util_xlsx_num_at(&f->x, 'L', FIRST), 1, 0);
     snprintf(ref, sizeof ref, "G%d", FIRST);
     snprintf(want, sizeof want,
              "CUDA_CONTEXT_GIB+NCCL_BUFFERS_GIB+FRAGMENTATION_PCT/100*(B%d+"
@@ -209,9 +210,11 @@ static void test_xlsx_memory_write_inventory(void **state)
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
                         "BF16 none");
     /* J: BF16 none, K: BF16 selective, L: BF16 full */
-    assert_true(num(f, 'K', dense) <= num(f, 'J', dense));
-    assert_true(num(f, 'L', dense) < num(f, 'K', dense));
-    assert_true(num(f, 'L', dense) > 0);
+    assert_true(util_xlsx_num_at(&f->x, 'K', dense) <=
+                util_xlsx_num_at(&f->x, 'J', dense));
+    assert_true(util_xlsx_num_at(&f->x, 'L', dense) <
+                util_xlsx_num_at(&f->x, 'K', dense));
+    assert_true(util_xlsx_num_at(&f->x, 'L', dense) > 0);
     /* each tensor is kept or recomputed under each policy */
     snprintf(ref, sizeof ref, "J%zu", head + 1);
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), "kept");

@@ -64,13 +64,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static double num(const struct fixture *f, char col, size_t row)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_num(&f->x, ref);
-}
-
 /* The three rows of roof `name` (left edge, ridge, right edge): the
  * ridge at rate x 1000 / bandwidth FLOP/B (clamped to the axis), the
  * attainable rate min(rate, x x bandwidth / 1000) at each, and the
@@ -88,21 +81,23 @@ static void check_roof(const struct fixture *f,
     char ref[32], fm[160], want[160], buf[32];
     if (row == 0)
         fail_msg("no roof %s", name);
-    lo = num(f, 'C', row);
-    mid = num(f, 'C', row + 1);
-    hi = num(f, 'C', row + 2);
+    lo = util_xlsx_num_at(&f->x, 'C', row);
+    mid = util_xlsx_num_at(&f->x, 'C', row + 1);
+    hi = util_xlsx_num_at(&f->x, 'C', row + 2);
     assert_true(lo < hi);
     assert_near(mid, fmin(fmax(ridge, lo), hi), 1e-12);
     assert_true(ridge > lo && ridge < hi); /* on the chart */
     for (k = 0; k < 3; k++) {
-        double x = num(f, 'C', row + k);
-        assert_near(num(f, 'D', row + k), fmin(rate, x * gbps / 1000), 1e-12);
+        double x = util_xlsx_num_at(&f->x, 'C', row + k);
+        assert_near(util_xlsx_num_at(&f->x, 'D', row + k),
+                    fmin(rate, x * gbps / 1000), 1e-12);
         snprintf(ref, sizeof ref, "D%zu", row + k);
         snprintf(want, sizeof want, "MIN(%s,C%zu*%s/1000)", rate_name, row + k,
                  bw_name);
         assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
     }
-    assert_near(num(f, 'D', row + 1), rate, 1e-12); /* the ridge: the roof */
+    assert_near(util_xlsx_num_at(&f->x, 'D', row + 1), rate,
+                1e-12); /* the ridge: the roof */
     snprintf(ref, sizeof ref, "C%zu", row + 1);
     snprintf(want, sizeof want, "MIN(MAX(%s,C%zu),C%zu)", ridge_name, row,
              row + 2);
@@ -144,8 +139,10 @@ static void test_xlsx_roofline_write_points(void **state)
         snprintf(ref, sizeof ref, "A%zu", row);
         if (!util_xlsx_text(&f->x, ref, buf, sizeof buf)[0])
             break;
-        double y = num(f, 'F', row), ib = num(f, 'D', row),
-               nv = num(f, 'E', row), plans_row = num(f, 'C', row);
+        double y = util_xlsx_num_at(&f->x, 'F', row),
+               ib = util_xlsx_num_at(&f->x, 'D', row),
+               nv = util_xlsx_num_at(&f->x, 'E', row),
+               plans_row = util_xlsx_num_at(&f->x, 'C', row);
         for (i = 0; i < r->nfamilies; i++)
             if (strcmp(r->family[i].name, buf) == 0)
                 break;

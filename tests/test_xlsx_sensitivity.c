@@ -65,21 +65,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static const char *
-text(const struct fixture *f, char col, size_t row, char *buf, size_t n)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_text(&f->x, ref, buf, n);
-}
-
-static double num(const struct fixture *f, char col, size_t row)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_num(&f->x, ref);
-}
-
 /* The headers: sweep.c's default grids, IB 12.5 .. 400 GB/s (11 points)
  * and NVLink 80 .. 900 (8), h800.ini's 50 and 160 marked "(now)". */
 static void test_xlsx_sensitivity_write_grid_headers(void **state)
@@ -95,16 +80,18 @@ static void test_xlsx_sensitivity_write_grid_headers(void **state)
     char buf[64];
     size_t k;
     assert_true(hi > 1 && hn > hi);
-    assert_string_equal(text(f, 'A', hi, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&f->x, 'A', hi, buf, sizeof buf),
                         "Family  \\  GB/s per GPU");
     for (k = 0; k < sizeof ib / sizeof ib[0]; k++)
-        assert_string_equal(text(f, (char)('B' + k), hi, buf, sizeof buf),
-                            ib[k]);
-    assert_string_equal(text(f, 'M', hi, buf, sizeof buf), "");
+        assert_string_equal(
+            util_xlsx_text_at(&f->x, (char)('B' + k), hi, buf, sizeof buf),
+            ib[k]);
+    assert_string_equal(util_xlsx_text_at(&f->x, 'M', hi, buf, sizeof buf), "");
     for (k = 0; k < sizeof nv / sizeof nv[0]; k++)
-        assert_string_equal(text(f, (char)('B' + k), hn, buf, sizeof buf),
-                            nv[k]);
-    assert_string_equal(text(f, 'J', hn, buf, sizeof buf), "");
+        assert_string_equal(
+            util_xlsx_text_at(&f->x, (char)('B' + k), hn, buf, sizeof buf),
+            nv[k]);
+    assert_string_equal(util_xlsx_text_at(&f->x, 'J', hn, buf, sizeof buf), "");
 }
 
 #define UNFIT " (fastest; does not fit)"
@@ -121,7 +108,8 @@ static void test_xlsx_sensitivity_write_grid_rows(void **state)
     size_t hn = util_xlsx_find(&f->x, "A", NV_TITLE) + 1;
     size_t row, i, j, n = 0, len;
     char name[96], c;
-    for (row = hi + 1; text(f, 'A', row, name, sizeof name)[0]; row++) {
+    for (row = hi + 1; util_xlsx_text_at(&f->x, 'A', row, name, sizeof name)[0];
+         row++) {
         double fit = INFINITY, any = INFINITY;
         bool unfit = false;
         len = strlen(name);
@@ -146,12 +134,14 @@ static void test_xlsx_sensitivity_write_grid_rows(void **state)
         /* only fitting families are drawn, and the unfit baseline */
         assert_true(unfit ? isinf(fit) && (long)i == r->baseline.family
                           : isfinite(fit));
-        assert_near(num(f, 'F', row), unfit ? any : fit, 1e-9);
+        assert_near(util_xlsx_num_at(&f->x, 'F', row), unfit ? any : fit, 1e-9);
         for (c = 'C'; c <= 'L'; c++)
-            assert_true(num(f, c, row) <=
-                        num(f, (char)(c - 1), row) * (1 + 1e-12));
+            assert_true(util_xlsx_num_at(&f->x, c, row) <=
+                        util_xlsx_num_at(&f->x, (char)(c - 1), row) *
+                            (1 + 1e-12));
         /* the same row of the NVLink grid, at 160 GB/s */
-        assert_near(num(f, 'D', hn + (row - hi)), unfit ? any : fit, 1e-9);
+        assert_near(util_xlsx_num_at(&f->x, 'D', hn + (row - hi)),
+                    unfit ? any : fit, 1e-9);
     }
     assert_int_equal(n, r->sens[0].nfamilies);
     assert_true(n > 0);
@@ -169,25 +159,31 @@ static void test_xlsx_sensitivity_write_crossover(void **state)
     size_t k, ib_bound = 0;
     char bound[32], buf[96];
     assert_true(head > 0);
-    assert_string_equal(text(f, 'A', head, buf, sizeof buf), "Family");
+    assert_string_equal(util_xlsx_text_at(&f->x, 'A', head, buf, sizeof buf),
+                        "Family");
     for (k = 0; k < r->nfamilies; k++) {
         size_t row = head + 1 + k;
         const struct report_family *fam = &r->family[r->families_by_step[k]];
-        assert_string_equal(text(f, 'A', row, buf, sizeof buf), fam->name);
-        text(f, 'B', row, bound, sizeof bound);
-        if (strcmp(text(f, 'C', row, buf, sizeof buf), "already") == 0)
+        assert_string_equal(util_xlsx_text_at(&f->x, 'A', row, buf, sizeof buf),
+                            fam->name);
+        util_xlsx_text_at(&f->x, 'B', row, bound, sizeof bound);
+        if (strcmp(util_xlsx_text_at(&f->x, 'C', row, buf, sizeof buf),
+                   "already") == 0)
             assert_string_not_equal(bound, "IB");
-        if (strcmp(text(f, 'E', row, buf, sizeof buf), "already") == 0)
+        if (strcmp(util_xlsx_text_at(&f->x, 'E', row, buf, sizeof buf),
+                   "already") == 0)
             assert_string_not_equal(bound, "NVLink");
         if (strcmp(bound, "IB") == 0) {
             ib_bound++;
-            assert_true(num(f, 'C', row) > 50);
-            assert_true(text(f, 'D', row, buf, sizeof buf)[0] != '\0');
+            assert_true(util_xlsx_num_at(&f->x, 'C', row) > 50);
+            assert_true(
+                util_xlsx_text_at(&f->x, 'D', row, buf, sizeof buf)[0] != '\0');
         }
     }
     assert_true(ib_bound > 0); /* the ZeRO-3 families with EP */
     assert_non_null(strstr(
-        text(f, 'A', head + 1 + r->nfamilies, buf, sizeof buf), "\"already\""));
+        util_xlsx_text_at(&f->x, 'A', head + 1 + r->nfamilies, buf, sizeof buf),
+        "\"already\""));
 }
 
 int main(void)

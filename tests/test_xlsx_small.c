@@ -70,21 +70,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static const char *
-text(const struct util_xlsx *x, char col, size_t row, char *buf, size_t n)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_text(x, ref, buf, n);
-}
-
-static double num(const struct util_xlsx *x, char col, size_t row)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_num(x, ref);
-}
-
 /* Every combination runs or is rejected: the reasons' counts add up to
  * the total rejected, which with the valid plans makes the enumerated
  * combinations; shares are of the enumerated. */
@@ -99,19 +84,22 @@ static void test_xlsx_small_rejected_counts(void **state)
     head = util_xlsx_find(&x, "A", "Reason");
     total = util_xlsx_find(&x, "A", "Total rejected");
     assert_true(head == 4 && total > head + 1);
-    assert_string_equal(text(&x, 'B', head, buf, sizeof buf), "Combinations");
+    assert_string_equal(util_xlsx_text_at(&x, 'B', head, buf, sizeof buf),
+                        "Combinations");
     for (row = head + 1; row < total; row++)
-        sum += num(&x, 'B', row);
-    assert_near(num(&x, 'B', total), sum, 0);
-    assert_string_equal(text(&x, 'A', total + 1, buf, sizeof buf),
+        sum += util_xlsx_num_at(&x, 'B', row);
+    assert_near(util_xlsx_num_at(&x, 'B', total), sum, 0);
+    assert_string_equal(util_xlsx_text_at(&x, 'A', total + 1, buf, sizeof buf),
                         "Valid (evaluated)");
-    assert_string_equal(text(&x, 'A', total + 2, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'A', total + 2, buf, sizeof buf),
                         "Enumerated");
-    enumerated = num(&x, 'B', total + 2);
-    assert_near(num(&x, 'B', total + 1) + sum, enumerated, 0);
+    enumerated = util_xlsx_num_at(&x, 'B', total + 2);
+    assert_near(util_xlsx_num_at(&x, 'B', total + 1) + sum, enumerated, 0);
     for (row = head + 1; row <= total + 1; row++)
-        assert_near(num(&x, 'C', row), num(&x, 'B', row) / enumerated, 1e-15);
-    assert_true(isnan(num(&x, 'C', total + 2))); /* no share of itself */
+        assert_near(util_xlsx_num_at(&x, 'C', row),
+                    util_xlsx_num_at(&x, 'B', row) / enumerated, 1e-15);
+    assert_true(
+        isnan(util_xlsx_num_at(&x, 'C', total + 2))); /* no share of itself */
     util_xlsx_free(&x);
 }
 
@@ -142,7 +130,7 @@ static void test_xlsx_small_rejected_families(void **state)
         }
         unfit++;
         assert_true(row > head);
-        assert_near(num(&x, 'B', row), (double)plans, 0);
+        assert_near(util_xlsx_num_at(&x, 'B', row), (double)plans, 0);
     }
     assert_true(unfit > 0); /* ZeRO-1 alone holds 671B nowhere */
     util_xlsx_free(&x);
@@ -171,25 +159,31 @@ static void test_xlsx_small_validation_measured_vs_predicted(void **state)
     size_t row;
     double sol;
     util_xlsx_read(&x, f->path, VALIDATION);
-    assert_string_equal(text(&x, 'C', 5, buf, sizeof buf), "Measured step (s)");
+    assert_string_equal(util_xlsx_text_at(&x, 'C', 5, buf, sizeof buf),
+                        "Measured step (s)");
     row = run_row(&x, "DeepSeek-V3 pre-training, 2048 x H800");
-    assert_near(num(&x, 'B', row), 2048, 0);
-    assert_near(num(&x, 'C', row), 19.926, 0);
-    sol = num(&x, 'D', row);
+    assert_near(util_xlsx_num_at(&x, 'B', row), 2048, 0);
+    assert_near(util_xlsx_num_at(&x, 'C', row), 19.926, 0);
+    sol = util_xlsx_num_at(&x, 'D', row);
     assert_true(sol > 0 && sol <= 19.926);
-    assert_near(num(&x, 'E', row), 19.926 / sol, 1e-12);
-    assert_string_equal(text(&x, 'F', row, buf, sizeof buf), "n/a");
-    assert_string_equal(text(&x, 'G', row, buf, sizeof buf), "n/a");
-    assert_string_equal(text(&x, 'U', row, buf, sizeof buf), "none");
-    assert_near(num(&x, 'H', row), 385, 0);
-    assert_near(num(&x, 'I', row), num(&x, 'L', row) * 989, 1e-12);
-    assert_near(num(&x, 'K', row), 0.3894, 0);
-    assert_near(num(&x, 'N', row), 180000, 0);
-    assert_string_equal(text(&x, 'P', row, buf, sizeof buf), "\xE2\x9C\x93");
-    assert_string_equal(text(&x, 'T', row, buf, sizeof buf),
+    assert_near(util_xlsx_num_at(&x, 'E', row), 19.926 / sol, 1e-12);
+    assert_string_equal(util_xlsx_text_at(&x, 'F', row, buf, sizeof buf),
+                        "n/a");
+    assert_string_equal(util_xlsx_text_at(&x, 'G', row, buf, sizeof buf),
+                        "n/a");
+    assert_string_equal(util_xlsx_text_at(&x, 'U', row, buf, sizeof buf),
+                        "none");
+    assert_near(util_xlsx_num_at(&x, 'H', row), 385, 0);
+    assert_near(util_xlsx_num_at(&x, 'I', row),
+                util_xlsx_num_at(&x, 'L', row) * 989, 1e-12);
+    assert_near(util_xlsx_num_at(&x, 'K', row), 0.3894, 0);
+    assert_near(util_xlsx_num_at(&x, 'N', row), 180000, 0);
+    assert_string_equal(util_xlsx_text_at(&x, 'P', row, buf, sizeof buf),
+                        "\xE2\x9C\x93");
+    assert_string_equal(util_xlsx_text_at(&x, 'T', row, buf, sizeof buf),
                         "tests/data/snap/calibration/h800.ini");
     /* the row below: the run's model, GPU, plan and source */
-    assert_non_null(strstr(text(&x, 'A', row + 1, buf, sizeof buf),
+    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', row + 1, buf, sizeof buf),
                            "Plan: gpus=2048 tp=1 pp=16 ep=64 cp=1 zero=1 "
                            "schedule=dualpipe"));
     util_xlsx_free(&x);
@@ -206,18 +200,22 @@ static void test_xlsx_small_validation_without_step(void **state)
     size_t row;
     util_xlsx_read(&x, f->path, VALIDATION);
     row = run_row(&x, "GPT-3 175B, 1536 x A100, PTD-P");
-    assert_near(num(&x, 'B', row), 1536, 0);
-    assert_string_equal(text(&x, 'C', row, buf, sizeof buf), "n/a");
-    assert_string_equal(text(&x, 'E', row, buf, sizeof buf), "n/a");
-    assert_near(num(&x, 'H', row), 105.75, 0);
-    assert_near(num(&x, 'I', row), num(&x, 'L', row) * 312, 1e-12);
-    assert_true(num(&x, 'I', row) >= 105.75);
-    assert_string_equal(text(&x, 'P', row, buf, sizeof buf), "\xE2\x9C\x93");
+    assert_near(util_xlsx_num_at(&x, 'B', row), 1536, 0);
+    assert_string_equal(util_xlsx_text_at(&x, 'C', row, buf, sizeof buf),
+                        "n/a");
+    assert_string_equal(util_xlsx_text_at(&x, 'E', row, buf, sizeof buf),
+                        "n/a");
+    assert_near(util_xlsx_num_at(&x, 'H', row), 105.75, 0);
+    assert_near(util_xlsx_num_at(&x, 'I', row),
+                util_xlsx_num_at(&x, 'L', row) * 312, 1e-12);
+    assert_true(util_xlsx_num_at(&x, 'I', row) >= 105.75);
+    assert_string_equal(util_xlsx_text_at(&x, 'P', row, buf, sizeof buf),
+                        "\xE2\x9C\x93");
     /* Korthikanti's GPT-3 on 64 A100: 13.75 s, MFU 51.4% */
     row = run_row(&x, "GPT-3 175B, 64 x A100, SP + selective recompute");
-    assert_near(num(&x, 'C', row), 13.75, 0);
-    assert_near(num(&x, 'K', row), 0.514, 0);
-    assert_true(num(&x, 'D', row) <= 13.75);
+    assert_near(util_xlsx_num_at(&x, 'C', row), 13.75, 0);
+    assert_near(util_xlsx_num_at(&x, 'K', row), 0.514, 0);
+    assert_true(util_xlsx_num_at(&x, 'D', row) <= 13.75);
     util_xlsx_free(&x);
 }
 
@@ -230,23 +228,26 @@ static void test_xlsx_small_about(void **state)
     char buf[256];
     size_t row;
     util_xlsx_read(&x, f->path, ABOUT);
-    assert_string_equal(text(&x, 'A', 1, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 1, buf, sizeof buf),
                         "About this workbook");
     row = util_xlsx_find(&x, "A", "Generated at");
-    assert_string_equal(text(&x, 'B', row, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'B', row, buf, sizeof buf),
                         "2023-11-14 22:13 UTC");
-    assert_string_equal(text(&x, 'B', row - 1, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'B', row - 1, buf, sizeof buf),
                         "roofplan test");
-    assert_string_equal(text(&x, 'B', row + 1, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'B', row + 1, buf, sizeof buf),
                         "roofplan report");
-    assert_string_equal(text(&x, 'B', row + 2, buf, sizeof buf), "topo");
+    assert_string_equal(util_xlsx_text_at(&x, 'B', row + 2, buf, sizeof buf),
+                        "topo");
     row = util_xlsx_find(&x, "A", "model");
     assert_true(row > 0);
-    assert_string_equal(text(&x, 'B', row, buf, sizeof buf), MODEL_FILE);
+    assert_string_equal(util_xlsx_text_at(&x, 'B', row, buf, sizeof buf),
+                        MODEL_FILE);
     assert_string_equal(
-        text(&x, 'C', row, buf, sizeof buf),
+        util_xlsx_text_at(&x, 'C', row, buf, sizeof buf),
         "d273fdde34a89163e28d835ea6976faf1cd0db9e64185ca7c2eabfc4077df349");
-    assert_string_equal(text(&x, 'A', row - 1, buf, sizeof buf), "Input");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', row - 1, buf, sizeof buf),
+                        "Input");
     util_xlsx_free(&x);
 }
 
@@ -259,16 +260,19 @@ static void test_xlsx_small_glossary(void **state)
     char buf[512];
     char *rels;
     util_xlsx_read(&x, f->path, GLOSSARY);
-    assert_string_equal(text(&x, 'A', 1, buf, sizeof buf), "Glossary");
-    assert_string_equal(text(&x, 'A', 2, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 1, buf, sizeof buf),
+                        "Glossary");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 2, buf, sizeof buf),
                         "Back to the Summary");
     assert_non_null(strstr(x.sheet, "location=\"'Summary'!A1\""));
-    assert_string_equal(text(&x, 'A', 4, buf, sizeof buf), "Term");
-    assert_string_equal(text(&x, 'B', 4, buf, sizeof buf), "Meaning");
-    assert_string_equal(text(&x, 'A', 5, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 4, buf, sizeof buf), "Term");
+    assert_string_equal(util_xlsx_text_at(&x, 'B', 4, buf, sizeof buf),
+                        "Meaning");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 5, buf, sizeof buf),
                         "speed of light (SOL)");
-    assert_string_equal(text(&x, 'A', 30, buf, sizeof buf), "GPU-hours, cost");
-    assert_string_equal(text(&x, 'A', 31, buf, sizeof buf), "");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 30, buf, sizeof buf),
+                        "GPU-hours, cost");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 31, buf, sizeof buf), "");
     /* an internal link needs no relationship part */
     rels = util_zip_entry(f->path, "xl/worksheets/_rels/sheet4.xml.rels");
     assert_null(rels);

@@ -84,21 +84,6 @@ static void write_table(struct fixture *f, size_t *next, struct util_xlsx *x)
     util_xlsx_read(x, f->path, 1);
 }
 
-static const char *
-text(const struct util_xlsx *x, char col, size_t row, char *buf, size_t n)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_text(x, ref, buf, n);
-}
-
-static double num(const struct util_xlsx *x, char col, size_t row)
-{
-    char ref[32];
-    snprintf(ref, sizeof ref, "%c%zu", col, row);
-    return util_xlsx_num(x, ref);
-}
-
 /* 1-based rows: 3 the heading, 4 the header, 5 the speed of light, 6-8
  * the effects, 9 the gap, 10 the expected step, 11 the note; the next
  * block starts after a blank row (0-based 12). */
@@ -115,41 +100,46 @@ static void test_xlsx_waterfall_table_rows(void **state)
     double sum = 0;
     write_table(f, &next, &x);
     assert_int_equal(next, 12);
-    assert_non_null(strstr(text(&x, 'A', 3, buf, sizeof buf),
+    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 3, buf, sizeof buf),
                            "From the speed of light to the expected step"));
-    assert_string_equal(text(&x, 'A', 4, buf, sizeof buf), "Effect");
-    assert_string_equal(text(&x, 'C', 4, buf, sizeof buf), "Seconds");
-    assert_string_equal(text(&x, 'D', 4, buf, sizeof buf), "Share of the gap");
-    assert_string_equal(text(&x, 'E', 4, buf, sizeof buf),
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 4, buf, sizeof buf),
+                        "Effect");
+    assert_string_equal(util_xlsx_text_at(&x, 'C', 4, buf, sizeof buf),
+                        "Seconds");
+    assert_string_equal(util_xlsx_text_at(&x, 'D', 4, buf, sizeof buf),
+                        "Share of the gap");
+    assert_string_equal(util_xlsx_text_at(&x, 'E', 4, buf, sizeof buf),
                         "Cumulative step (s)");
     for (k = 0; k < 6; k++)
-        assert_string_equal(text(&x, 'A', 5 + k, buf, sizeof buf), label[k]);
+        assert_string_equal(util_xlsx_text_at(&x, 'A', 5 + k, buf, sizeof buf),
+                            label[k]);
     /* the effects' seconds add up to expected - speed of light = 5 s,
      * the gap row says so, and the expected step is 15 s */
     for (k = 6; k <= 8; k++)
-        sum += num(&x, 'C', k);
+        sum += util_xlsx_num_at(&x, 'C', k);
     assert_near(sum, 5, 1e-15);
-    assert_near(num(&x, 'C', 9), 5, 1e-15);
-    assert_near(num(&x, 'C', 5), 10, 0);
-    assert_near(num(&x, 'C', 10), 15, 0);
+    assert_near(util_xlsx_num_at(&x, 'C', 9), 5, 1e-15);
+    assert_near(util_xlsx_num_at(&x, 'C', 5), 10, 0);
+    assert_near(util_xlsx_num_at(&x, 'C', 10), 15, 0);
     /* shares of the 5 s gap: 40%, -10%, 70%, the gap 100% */
-    assert_near(num(&x, 'D', 6), 0.4, 1e-15);
-    assert_near(num(&x, 'D', 7), -0.1, 1e-15);
-    assert_near(num(&x, 'D', 8), 0.7, 1e-15);
-    assert_near(num(&x, 'D', 9), 1, 0);
-    assert_true(isnan(num(&x, 'D', 5))); /* no share for the totals */
+    assert_near(util_xlsx_num_at(&x, 'D', 6), 0.4, 1e-15);
+    assert_near(util_xlsx_num_at(&x, 'D', 7), -0.1, 1e-15);
+    assert_near(util_xlsx_num_at(&x, 'D', 8), 0.7, 1e-15);
+    assert_near(util_xlsx_num_at(&x, 'D', 9), 1, 0);
+    assert_true(
+        isnan(util_xlsx_num_at(&x, 'D', 5))); /* no share for the totals */
     /* cumulative: 10, 12, 11.5, 15; none for the gap */
-    assert_near(num(&x, 'E', 5), 10, 0);
-    assert_near(num(&x, 'E', 6), 12, 0);
-    assert_near(num(&x, 'E', 7), 11.5, 0);
-    assert_near(num(&x, 'E', 8), 15, 0);
-    assert_true(isnan(num(&x, 'E', 9)));
-    assert_near(num(&x, 'E', 10), 15, 0);
+    assert_near(util_xlsx_num_at(&x, 'E', 5), 10, 0);
+    assert_near(util_xlsx_num_at(&x, 'E', 6), 12, 0);
+    assert_near(util_xlsx_num_at(&x, 'E', 7), 11.5, 0);
+    assert_near(util_xlsx_num_at(&x, 'E', 8), 15, 0);
+    assert_true(isnan(util_xlsx_num_at(&x, 'E', 9)));
+    assert_near(util_xlsx_num_at(&x, 'E', 10), 15, 0);
     /* merged cells: the label over A:B, the cumulative over E:F */
     assert_non_null(strstr(x.sheet, "<mergeCell ref=\"A6:B6\"/>"));
     assert_non_null(strstr(x.sheet, "<mergeCell ref=\"E6:F6\"/>"));
     assert_non_null(strstr(x.sheet, "<mergeCell ref=\"A11:G11\"/>"));
-    assert_non_null(strstr(text(&x, 'A', 11, buf, sizeof buf),
+    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 11, buf, sizeof buf),
                            "Measured rates from the calibration (none)"));
     util_xlsx_free(&x);
 }
@@ -168,7 +158,7 @@ static void test_xlsx_waterfall_table_published_note(void **state)
     p->measured = 20;
     snprintf(p->name, sizeof p->name, "DeepSeek-V3 pre-training");
     write_table(f, &next, &x);
-    assert_non_null(strstr(text(&x, 'A', 11, buf, sizeof buf),
+    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 11, buf, sizeof buf),
                            " The published run on these inputs (DeepSeek-V3 "
                            "pre-training): expected 19.00 s, measured 20.00 s "
                            "(-5%; see Validation)."));
@@ -188,8 +178,8 @@ static void test_xlsx_waterfall_table_unknown(void **state)
     write_table(f, &next, &x);
     f->rep.waterfall[0].known = true;
     assert_int_equal(next, FIRST);
-    assert_string_equal(text(&x, 'A', 3, buf, sizeof buf), "");
-    assert_string_equal(text(&x, 'A', 1, buf, sizeof buf), "top");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 3, buf, sizeof buf), "");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 1, buf, sizeof buf), "top");
     util_xlsx_free(&x);
 }
 

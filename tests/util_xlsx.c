@@ -291,3 +291,21 @@ util_xlsx_name(const struct util_xlsx *x, const char *name, char *buf, size_t n)
     xml_decode(p, (size_t)(end - p), buf, n, &used);
     return buf;
 }
+
+double util_xlsx_num_at(const struct util_xlsx *x, char col, size_t row)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%c%zu", col, row);
+    return util_xlsx_num(x, ref);
+}
+
+const char *util_xlsx_text_at(const struct util_xlsx *x,
+                              char col,
+                              size_t row,
+                              char *buf,
+                              size_t n)
+{
+    char ref[32];
+    snprintf(ref, sizeof ref, "%c%zu", col, row);
+    return util_xlsx_text(x, ref, buf, n);
+}
