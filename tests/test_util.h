@@ -190,6 +190,9 @@ struct util_xlsx {
  * the zip has no such entry. Fails the test when path is not a zip. */
 char *util_zip_entry(const char *path, const char *name);
 
+/* util_zip_entry, failing the test when the zip has no such entry. */
+char *util_zip_part(const char *path, const char *name);
+
 /* Reads the workbook at path and its sheet-th sheet (1-based, in tab
  * order); fails the test when a part is missing. Release with
  * util_xlsx_free(). */

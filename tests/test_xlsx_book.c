@@ -20,8 +20,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <minizip/unzip.h>
-
 #include "xlsx_book.h"
 #include "test_util.h"
 
@@ -86,27 +84,6 @@ static void assert_file_is(const char *path, const char *text)
     assert_string_equal(buf, text);
 }
 
-/* Entry `name` of the zip at path, malloc'd and NUL-terminated. */
-static char *zip_entry(const char *path, const char *name)
-{
-    unzFile uf = unzOpen64(path);
-    unz_file_info64 info;
-    char *buf;
-    assert_non_null(uf);
-    assert_int_equal(unzLocateFile(uf, name, 1), UNZ_OK);
-    assert_int_equal(
-        unzGetCurrentFileInfo64(uf, &info, NULL, 0, NULL, 0, NULL, 0), UNZ_OK);
-    buf = calloc(1, (size_t)info.uncompressed_size + 1);
-    assert_non_null(buf);
-    assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
-    assert_int_equal(
-        unzReadCurrentFile(uf, buf, (unsigned)info.uncompressed_size),
-        (int)info.uncompressed_size);
-    assert_int_equal(unzCloseCurrentFile(uf), UNZ_OK);
-    unzClose(uf);
-    return buf;
-}
-
 static void test_xlsx_book_formats_from_table(void **state)
 {
     struct fixture *f = *state;
@@ -167,8 +144,8 @@ static void test_xlsx_book_cells(void **state)
     xlsx_book_str(&b, ws, 1, 0, "=HYPERLINK(\"x\")", NULL);
     xlsx_book_strf(&b, ws, 1, 1, NULL, "%d GPUs", 2048);
     assert_int_equal(xlsx_book_close(&b, &d), STATUS_OK);
-    xml = zip_entry(f->path, "xl/worksheets/sheet1.xml");
-    sst = zip_entry(f->path, "xl/sharedStrings.xml");
+    xml = util_zip_part(f->path, "xl/worksheets/sheet1.xml");
+    sst = util_zip_part(f->path, "xl/sharedStrings.xml");
     assert_null(strstr(xml, "nan"));
     assert_null(strstr(xml, "inf"));
     assert_non_null(strstr(sst, "<t>n/a</t>"));

@@ -22,8 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <minizip/unzip.h>
-
 #include "csv_out.h"
 #include "plans_table.h"
 #include "report.h"
@@ -289,27 +287,6 @@ static void test_xlsx_out_write_read_only_dir(void **state)
     rmdir(sub);
 }
 
-/* Entry `name` of the zip at path, malloc'd and NUL-terminated. */
-static char *zip_entry(const char *path, const char *name)
-{
-    unzFile uf = unzOpen64(path);
-    unz_file_info64 info;
-    char *buf;
-    assert_non_null(uf);
-    assert_int_equal(unzLocateFile(uf, name, 1), UNZ_OK);
-    assert_int_equal(
-        unzGetCurrentFileInfo64(uf, &info, NULL, 0, NULL, 0, NULL, 0), UNZ_OK);
-    buf = calloc(1, (size_t)info.uncompressed_size + 1);
-    assert_non_null(buf);
-    assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
-    assert_int_equal(
-        unzReadCurrentFile(uf, buf, (unsigned)info.uncompressed_size),
-        (int)info.uncompressed_size);
-    assert_int_equal(unzCloseCurrentFile(uf), UNZ_OK);
-    unzClose(uf);
-    return buf;
-}
-
 /* The number (value or cached result) of cell ref in a sheet's XML;
  * NAN when the cell is not there. */
 static double cell(const char *xml, const char *ref)
@@ -359,7 +336,7 @@ static void test_xlsx_out_memory_total(void **state)
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
     assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
-    xml = zip_entry(path, "xl/worksheets/sheet5.xml");
+    xml = util_zip_part(path, "xl/worksheets/sheet5.xml");
     for (row = 5; row < 5 + f->rep.nfamilies; row++) {
         double part[7], total;
         int k;
@@ -398,9 +375,9 @@ static void test_xlsx_out_formulas(void **state)
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
     assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
-    comm = zip_entry(path, "xl/worksheets/sheet6.xml");
-    roof = zip_entry(path, "xl/worksheets/sheet7.xml");
-    book = zip_entry(path, "xl/workbook.xml");
+    comm = util_zip_part(path, "xl/worksheets/sheet6.xml");
+    roof = util_zip_part(path, "xl/worksheets/sheet7.xml");
+    book = util_zip_part(path, "xl/workbook.xml");
     /* row 4: the first collective (H calls, J IB GB, K NVLink GB) */
     formula(comm, "L4", fm, sizeof fm);
     assert_string_equal(fm, "J4/IB_GBPS+IF(J4&gt;0,H4*IB_LATENCY_US*1E-06,0)");
@@ -444,8 +421,8 @@ static void test_xlsx_out_summary_names(void **state)
     assert_true(r->sheet_best >= 0);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
     assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
-    book = zip_entry(path, "xl/workbook.xml");
-    summary = zip_entry(path, "xl/worksheets/sheet1.xml");
+    book = util_zip_part(path, "xl/workbook.xml");
+    summary = util_zip_part(path, "xl/worksheets/sheet1.xml");
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(tag, sizeof tag, "<definedName name=\"%s\">", names[i]);
         if (!strstr(book, tag))

@@ -17,8 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <minizip/unzip.h>
-
+#include "test_util.h"
 #include "xlsx_table.h"
 
 enum { T_NAME, T_A, T_B, T_SUM, T_OK, T_NOTE };
@@ -122,27 +121,6 @@ static void test_xlsx_table_names(void **state)
     assert_string_equal(buf, "=Roofline!$C$69:$C$80");
 }
 
-/* Entry `name` of the zip at path, malloc'd and NUL-terminated. */
-static char *zip_entry(const char *path, const char *name)
-{
-    unzFile uf = unzOpen64(path);
-    unz_file_info64 info;
-    char *buf;
-    assert_non_null(uf);
-    assert_int_equal(unzLocateFile(uf, name, 1), UNZ_OK);
-    assert_int_equal(
-        unzGetCurrentFileInfo64(uf, &info, NULL, 0, NULL, 0, NULL, 0), UNZ_OK);
-    buf = calloc(1, (size_t)info.uncompressed_size + 1);
-    assert_non_null(buf);
-    assert_int_equal(unzOpenCurrentFile(uf), UNZ_OK);
-    assert_int_equal(
-        unzReadCurrentFile(uf, buf, (unsigned)info.uncompressed_size),
-        (int)info.uncompressed_size);
-    assert_int_equal(unzCloseCurrentFile(uf), UNZ_OK);
-    unzClose(uf);
-    return buf;
-}
-
 /* Header at row 0, three rows under it; on a second sheet the same rows
  * under an Excel table. */
 static void test_xlsx_table_write(void **state)
@@ -174,8 +152,8 @@ static void test_xlsx_table_write(void **state)
         xlsx_table_row(&b, ws, &table, i + 1, &rows[i]);
     xlsx_table_excel(&b, ws, &table, "Things", 0, 3);
     assert_int_equal(xlsx_book_close(&b, &d), STATUS_OK);
-    xml = zip_entry(path, "xl/worksheets/sheet1.xml");
-    tab = zip_entry(path, "xl/tables/table1.xml");
+    xml = util_zip_part(path, "xl/worksheets/sheet1.xml");
+    tab = util_zip_part(path, "xl/tables/table1.xml");
     /* widths: 10 | 8 8 | (sum: none) | 12 12, in runs */
     assert_non_null(strstr(xml, "<col min=\"1\" max=\"1\" width=\"10.7"));
     assert_non_null(strstr(xml, "<col min=\"2\" max=\"3\" width=\"8.7"));

@@ -309,3 +309,11 @@ const char *util_xlsx_text_at(const struct util_xlsx *x,
     snprintf(ref, sizeof ref, "%c%zu", col, row);
     return util_xlsx_text(x, ref, buf, n);
 }
+
+char *util_zip_part(const char *path, const char *name)
+{
+    char *buf = util_zip_entry(path, name);
+    if (!buf)
+        fail_msg("%s: no entry %s", path, name);
+    return buf;
+}
