@@ -96,18 +96,6 @@ static void field_text(const struct datafile_field *f,
     }
 }
 
-static void text(struct xlsx_value *out, const char *s)
-{
-    out->kind = XLSX_TEXT;
-    out->str = s;
-}
-
-static void number(struct xlsx_value *out, double v)
-{
-    out->kind = XLSX_NUM;
-    out->num = v;
-}
-
 /* A whole number of 10,000 and above reads better with separators
  * (TRAINING_TOKENS: 14,800,000,000,000). */
 static bool thousands(double v)
@@ -128,20 +116,20 @@ static void get(const void *item, int id, struct xlsx_value *out)
     switch (id) {
     case A_NAME:
         if (r->in)
-            text(out, r->in->name);
+            xlsx_value_text(out, r->in->name);
         else if (r->kind == ROW_VALUE)
-            text(out, r->label);
+            xlsx_value_text(out, r->label);
         break;
     case A_VALUE:
         if (r->kind == ROW_INPUT) {
-            number(out, r->v);
+            xlsx_value_num(out, r->v);
             out->fmt = thousands(r->v) ? XLSX_FMT_IN_INT : XLSX_FMT_IN_NUM;
         } else if (r->kind == ROW_DERIVED) {
-            number(out, r->v);
+            xlsx_value_num(out, r->v);
             out->formula = r->in->formula;
             out->fmt = XLSX_FMT_DERIVED;
         } else if (r->kind == ROW_VALUE) {
-            number(out, r->v);
+            xlsx_value_num(out, r->v);
             out->fmt = XLSX_FMT_BIG;
         } else if (f->type == DATAFILE_INT || f->type == DATAFILE_DOUBLE) {
             double v =
@@ -151,38 +139,41 @@ static void get(const void *item, int id, struct xlsx_value *out)
                                                       f->offset)
                     : *(const double *)(const void *)((const char *)r->spec +
                                                       f->offset);
-            number(out, v);
+            xlsx_value_num(out, v);
             out->fmt = thousands(v) ? XLSX_FMT_PLAIN_INT : XLSX_FMT_PLAIN;
         } else {
             field_text(f, r->spec, out->buf, sizeof out->buf);
-            text(out, out->buf);
+            xlsx_value_text(out, out->buf);
             out->fmt = XLSX_FMT_PLAIN;
         }
         break;
     case A_UNIT:
-        text(out, r->in ? r->in->unit : f ? (f->unit ? f->unit : "") : r->unit);
+        xlsx_value_text(out, r->in ? r->in->unit
+                             : f   ? (f->unit ? f->unit : "")
+                                   : r->unit);
         break;
     case A_MEANING:
         if (r->kind == ROW_DERIVED)
-            text(out, r->in->meaning);
+            xlsx_value_text(out, r->in->meaning);
         else if (f)
-            text(out, f->help ? f->help : "");
+            xlsx_value_text(out, f->help ? f->help : "");
         break;
     case A_KEY:
         if (f) {
             snprintf(out->buf, sizeof out->buf, "%s: %s.%s", r->file,
                      f->section, f->key);
-            text(out, out->buf);
+            xlsx_value_text(out, out->buf);
         } else if (r->kind == ROW_DERIVED) {
             snprintf(out->buf, sizeof out->buf, "=%s", r->in->formula);
-            text(out, out->buf); /* the formula, for a printout */
+            xlsx_value_text(out, out->buf); /* the formula, for a printout */
         }
         break;
     default:
         if (f && r->meta)
-            text(out, datafile_meta_source(r->meta, (size_t)r->field));
+            xlsx_value_text(out,
+                            datafile_meta_source(r->meta, (size_t)r->field));
         else if (f)
-            text(out, "default");
+            xlsx_value_text(out, "default");
         break;
     }
     if (r->kind == ROW_RERUN && out->fmt == XLSX_FMT_TEXT)

@@ -75,31 +75,20 @@ subtotal(const struct row *r, const char *key, double v, struct xlsx_value *out)
     out->formula = out->buf;
 }
 
-static void number(struct xlsx_value *out, double v)
-{
-    out->kind = XLSX_NUM;
-    out->num = v;
-}
-
-static void text(struct xlsx_value *out, const char *s)
-{
-    out->kind = XLSX_TEXT;
-    out->str = s;
-}
-
 static void get_total(const struct row *r, int id, struct xlsx_value *out)
 {
     switch (id) {
     case K_FAMILY:
-        text(out, r->family);
+        xlsx_value_text(out, r->family);
         out->fmt = XLSX_FMT_BOLD;
         break;
     case K_MODEL:
-        text(out, r->model);
+        xlsx_value_text(out, r->model);
         out->fmt = XLSX_FMT_BOLD;
         break;
     case K_NAME:
-        text(out, "Subtotal (links overlap: each link's time is its own)");
+        xlsx_value_text(
+            out, "Subtotal (links overlap: each link's time is its own)");
         out->fmt = XLSX_FMT_BOLD;
         break;
     case K_IB_GB:
@@ -132,47 +121,48 @@ static void get(const void *item, int id, struct xlsx_value *out)
     }
     switch (id) {
     case K_FAMILY:
-        text(out, r->family);
+        xlsx_value_text(out, r->family);
         break;
     case K_MODEL:
-        text(out, r->model);
+        xlsx_value_text(out, r->model);
         break;
     case K_NAME:
-        text(out, c->name ? c->name : "?");
+        xlsx_value_text(out, c->name ? c->name : "?");
         break;
     case K_KIND:
-        text(out, comm_kind_str(c->kind));
+        xlsx_value_text(out, comm_kind_str(c->kind));
         break;
     case K_GROUP:
-        number(out, (double)c->span.size);
+        xlsx_value_num(out, (double)c->span.size);
         break;
     case K_PER_NODE:
-        number(out, (double)c->span.per_node);
+        xlsx_value_num(out, (double)c->span.per_node);
         break;
     case K_NODES:
-        number(out, (double)c->span.nodes);
+        xlsx_value_num(out, (double)c->span.nodes);
         break;
     case K_CALLS:
-        number(out, c->calls);
+        xlsx_value_num(out, c->calls);
         break;
     case K_GB:
-        number(out, c->bytes / 1e9);
+        xlsx_value_num(out, c->bytes / 1e9);
         break;
     case K_IB_GB:
-        number(out, c->ib_bytes / 1e9);
+        xlsx_value_num(out, c->ib_bytes / 1e9);
         break;
     case K_NV_GB:
-        number(out, c->nvlink_bytes / 1e9);
+        xlsx_value_num(out, c->nvlink_bytes / 1e9);
         break;
     case K_IB_S:
-        number(out, terms_collective_time(c->ib_bytes, c->calls, hw->ib_bps,
-                                          hw->ib_latency_s));
+        xlsx_value_num(out,
+                       terms_collective_time(c->ib_bytes, c->calls, hw->ib_bps,
+                                             hw->ib_latency_s));
         out->formula = terms_template("ib_s");
         break;
     default:
-        number(out,
-               terms_collective_time(c->nvlink_bytes, c->calls, hw->nvlink_bps,
-                                     hw->nvlink_latency_s));
+        xlsx_value_num(out, terms_collective_time(c->nvlink_bytes, c->calls,
+                                                  hw->nvlink_bps,
+                                                  hw->nvlink_latency_s));
         out->formula = terms_template("nv_s");
         break;
     }

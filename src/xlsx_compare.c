@@ -67,18 +67,6 @@ static const struct xlsx_column cols[] = {
 };
 /* clang-format on */
 
-static void number(struct xlsx_value *out, double v)
-{
-    out->kind = XLSX_NUM;
-    out->num = v;
-}
-
-static void text(struct xlsx_value *out, const char *s)
-{
-    out->kind = XLSX_TEXT;
-    out->str = s;
-}
-
 static void get(const void *item, int id, struct xlsx_value *out)
 {
     const struct compare_row *r = item;
@@ -86,93 +74,93 @@ static void get(const void *item, int id, struct xlsx_value *out)
     const double gib = 1073741824.0;
     switch (id) {
     case K_MODEL:
-        text(out, r->model);
+        xlsx_value_text(out, r->model);
         return;
     case K_GPU:
-        text(out, r->gpu);
+        xlsx_value_text(out, r->gpu);
         return;
     case K_GPUS:
-        number(out, (double)r->gpus);
+        xlsx_value_num(out, (double)r->gpus);
         return;
     case K_PARAMS:
-        number(out, r->params_total / 1e9);
+        xlsx_value_num(out, r->params_total / 1e9);
         return;
     case K_ACTIVE:
-        number(out, r->params_active / 1e9);
+        xlsx_value_num(out, r->params_active / 1e9);
         return;
     case K_HBM:
-        number(out, r->hbm_gib);
+        xlsx_value_num(out, r->hbm_gib);
         return;
     case K_FILES:
         snprintf(out->buf, sizeof out->buf, "%.230s; %.230s", r->model_path,
                  r->hardware_path);
-        text(out, out->buf);
+        xlsx_value_text(out, out->buf);
         return;
     default:
         break;
     }
     if (!r->any) { /* no valid plan: the reason in the family column */
         if (id == K_FAMILY)
-            text(out, "no valid plan");
+            xlsx_value_text(out, "no valid plan");
         else if (id == K_PLAN)
-            text(out, r->why);
+            xlsx_value_text(out, r->why);
         return;
     }
     switch (id) {
     case K_FAMILY:
-        text(out, r->best.family);
+        xlsx_value_text(out, r->best.family);
         return;
     case K_STEP:
-        number(out, t->step);
+        xlsx_value_num(out, t->step);
         return;
     case K_XSTEP:
     case K_XTPS:
     case K_XDAYS:
     case K_XCOST:
         if (!r->best.work.x.known) { /* no calibration or no stack */
-            text(out, "n/a");
+            xlsx_value_text(out, "n/a");
             return;
         }
-        number(out, id == K_XSTEP   ? t->expected
-                    : id == K_XTPS  ? t->x_tps
-                    : id == K_XDAYS ? t->x_days
-                                    : t->x_cost);
+        xlsx_value_num(out, id == K_XSTEP   ? t->expected
+                            : id == K_XTPS  ? t->x_tps
+                            : id == K_XDAYS ? t->x_days
+                                            : t->x_cost);
         return;
     case K_BOUND:
-        text(out, cost_bound_label(t->bound));
+        xlsx_value_text(out, cost_bound_label(t->bound));
         return;
     case K_RATIO:
-        number(out, t->comm_compute_ratio);
+        xlsx_value_num(out, t->comm_compute_ratio);
         return;
     case K_TPS:
-        number(out, t->tokens_per_s_per_gpu);
+        xlsx_value_num(out, t->tokens_per_s_per_gpu);
         return;
     case K_MFU:
-        number(out, t->mfu);
+        xlsx_value_num(out, t->mfu);
         return;
     case K_DAYS:
-        number(out, t->days);
+        xlsx_value_num(out, t->days);
         return;
     case K_GPUH:
-        number(out, t->gpu_hours_per_trillion);
+        xlsx_value_num(out, t->gpu_hours_per_trillion);
         return;
     case K_COST:
-        number(out, t->cost_usd);
+        xlsx_value_num(out, t->cost_usd);
         return;
     case K_MEM:
-        number(out, r->best.mem.total / gib);
+        xlsx_value_num(out, r->best.mem.total / gib);
         return;
     case K_FITS:
-        text(out, r->best.fits ? "yes" : "no");
+        xlsx_value_text(out, r->best.fits ? "yes" : "no");
         return;
     case K_VALID:
         snprintf(out->buf, sizeof out->buf, "%llu / %llu",
                  (unsigned long long)r->valid, (unsigned long long)r->fitting);
-        text(out, out->buf);
+        xlsx_value_text(out, out->buf);
         return;
     case K_PLAN:
         plan_format(&r->best.plan, out->buf, sizeof out->buf);
-        text(out, out->buf);
+        xlsx_value_text(out, out->buf);
         return;
     default:
         return;

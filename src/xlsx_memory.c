@@ -69,59 +69,47 @@ struct mem_row {
     double headroom_pct;
 };
 
-static void number(struct xlsx_value *out, double v)
-{
-    out->kind = XLSX_NUM;
-    out->num = v;
-}
-
-static void text(struct xlsx_value *out, const char *s)
-{
-    out->kind = XLSX_TEXT;
-    out->str = s;
-}
-
 static void mem_get(const void *item, int id, struct xlsx_value *out)
 {
     const struct mem_row *r = item;
     const struct memory *m = &r->c->mem;
     switch (id) {
     case M_PLAN:
-        text(out, r->label);
+        xlsx_value_text(out, r->label);
         if (r->published)
             out->fmt = XLSX_FMT_LABEL;
         break;
     case M_WEIGHTS:
-        number(out, m->weights / GIB);
+        xlsx_value_num(out, m->weights / GIB);
         break;
     case M_GRADS:
-        number(out, m->grads / GIB);
+        xlsx_value_num(out, m->grads / GIB);
         break;
     case M_OPT:
-        number(out, m->optimizer / GIB);
+        xlsx_value_num(out, m->optimizer / GIB);
         break;
     case M_ACT:
-        number(out, m->activations / GIB);
+        xlsx_value_num(out, m->activations / GIB);
         break;
     case M_LOGITS:
-        number(out, m->logits / GIB);
+        xlsx_value_num(out, m->logits / GIB);
         break;
     case M_OTHER:
-        number(out, m->other / GIB);
+        xlsx_value_num(out, m->other / GIB);
         out->formula = terms_template("mem_other");
         break;
     case M_TOTAL:
-        number(out, m->total / GIB);
+        xlsx_value_num(out, m->total / GIB);
         out->formula = terms_template("mem_total");
         break;
     case M_CAPACITY:
-        number(out, m->capacity / GIB);
+        xlsx_value_num(out, m->capacity / GIB);
         break;
     case M_USABLE:
-        number(out, m->capacity / GIB * (1 - r->headroom_pct / 100));
+        xlsx_value_num(out, m->capacity / GIB * (1 - r->headroom_pct / 100));
         break;
     case M_HEADROOM:
-        number(out, (m->capacity - m->total) / GIB);
+        xlsx_value_num(out, (m->capacity - m->total) / GIB);
         out->formula = terms_template("headroom");
         break;
     case M_FITS:
@@ -130,7 +118,7 @@ static void mem_get(const void *item, int id, struct xlsx_value *out)
         out->formula = terms_template("fits");
         break;
     default:
-        number(out, (double)m->rank);
+        xlsx_value_num(out, (double)m->rank);
         break;
     }
 }
@@ -226,12 +214,12 @@ static void total_get(const struct inv_row *r, int id, struct xlsx_value *out)
                                         "Saved bytes/token, MoE layer",
                                         "Saved bytes/token, MTP module"};
     if (id == I_TENSOR) {
-        text(out, kinds[r->kind]);
+        xlsx_value_text(out, kinds[r->kind]);
         out->fmt = XLSX_FMT_BOLD;
     } else if (id >= I_POLICY) {
         int p = (id - I_POLICY) / MODEL_RECOMPUTES;
         int rc = (id - I_POLICY) % MODEL_RECOMPUTES;
-        number(out, r->m->layer[r->kind].act_bytes[p][rc]);
+        xlsx_value_num(out, r->m->layer[r->kind].act_bytes[p][rc]);
         out->fmt = XLSX_FMT_CNT;
     }
 }
@@ -246,37 +234,38 @@ static void inv_get(const void *item, int id, struct xlsx_value *out)
     }
     switch (id) {
     case I_TENSOR:
-        text(out, t->name ? t->name : "?");
+        xlsx_value_text(out, t->name ? t->name : "?");
         break;
     case I_DENSE:
-        text(out, yes(t->in_dense));
+        xlsx_value_text(out, yes(t->in_dense));
         break;
     case I_MOE:
-        text(out, yes(t->in_moe));
+        xlsx_value_text(out, yes(t->in_moe));
         break;
     case I_ELEMS:
-        number(out, t->elems);
+        xlsx_value_num(out, t->elems);
         break;
     case I_ROUTED:
-        text(out, yes(t->routed));
+        xlsx_value_text(out, yes(t->routed));
         break;
     case I_STORAGE:
-        text(out, dtype_name(t->dtype));
+        xlsx_value_text(out, dtype_name(t->dtype));
         break;
     case I_TAG:
-        text(out, tag_name(t->tag));
+        xlsx_value_text(out, tag_name(t->tag));
         break;
     case I_BF16:
-        number(out, model_tensor_bytes(r->m, t, MODEL_BF16));
+        xlsx_value_num(out, model_tensor_bytes(r->m, t, MODEL_BF16));
         break;
     case I_FP8:
-        number(out, model_tensor_bytes(r->m, t, MODEL_FP8));
+        xlsx_value_num(out, model_tensor_bytes(r->m, t, MODEL_FP8));
         break;
     default:
-        text(out, model_tensor_kept(r->m, t, (id - I_POLICY) / MODEL_RECOMPUTES,
-                                    (id - I_POLICY) % MODEL_RECOMPUTES)
-                      ? "kept"
-                      : "recomputed");
+        xlsx_value_text(
+            out, model_tensor_kept(r->m, t, (id - I_POLICY) / MODEL_RECOMPUTES,
+                                   (id - I_POLICY) % MODEL_RECOMPUTES)
+                     ? "kept"
+                     : "recomputed");
         break;
     }
 }

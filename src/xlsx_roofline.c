@@ -69,52 +69,40 @@ struct point {
     char plan[256];
 };
 
-static void number(struct xlsx_value *out, double v)
-{
-    out->kind = XLSX_NUM;
-    out->num = v;
-}
-
-static void text(struct xlsx_value *out, const char *s)
-{
-    out->kind = XLSX_TEXT;
-    out->str = s;
-}
-
 static void point_get(const void *item, int id, struct xlsx_value *out)
 {
     const struct point *p = item;
     switch (id) {
     case P_FAMILY:
-        text(out, p->family);
+        xlsx_value_text(out, p->family);
         break;
     case P_RANK:
-        number(out, (double)p->rank);
+        xlsx_value_num(out, (double)p->rank);
         break;
     case P_ROW:
-        number(out, (double)p->row);
+        xlsx_value_num(out, (double)p->row);
         break;
     case P_IB:
         if (p->ib_x > 0)
-            number(out, p->ib_x);
+            xlsx_value_num(out, p->ib_x);
         break;
     case P_NV:
         if (p->nv_x > 0)
-            number(out, p->nv_x);
+            xlsx_value_num(out, p->nv_x);
         break;
     case P_Y:
-        number(out, p->y);
+        xlsx_value_num(out, p->y);
         if (p->live)
             out->formula = Y_TEMPLATE;
         break;
     case P_BOUND:
-        text(out, plans_table_bound_label(p->bound));
+        xlsx_value_text(out, plans_table_bound_label(p->bound));
         out->fmt = xlsx_book_bound_fmt(p->bound, XLSX_BOUND_TEXT);
         if (p->live)
             out->formula = "INDEX(PLANS_BOUND,{row})";
         break;
     default:
-        text(out, p->plan);
+        xlsx_value_text(out, p->plan);
         break;
     }
 }
@@ -157,13 +145,13 @@ static void roof_get(const void *item, int id, struct xlsx_value *out)
     double x = p->at == 0 ? p->rl->xlo : p->at == 1 ? ridge_x(p) : p->rl->xhi;
     switch (id) {
     case R_ROOF:
-        text(out, p->name);
+        xlsx_value_text(out, p->name);
         break;
     case R_POINT:
-        text(out, at[p->at]);
+        xlsx_value_text(out, at[p->at]);
         break;
     case R_X:
-        number(out, x);
+        xlsx_value_num(out, x);
         if (p->at == 1) { /* the ridge, kept between the edges */
             snprintf(out->buf, sizeof out->buf, "MIN(MAX(%s,{x@-1}),{x@+1})",
                      p->roof->ridge_name);
@@ -171,7 +159,7 @@ static void roof_get(const void *item, int id, struct xlsx_value *out)
         }
         break;
     default: /* attainable = min(roof, intensity x bandwidth) */
-        number(out, fmin(p->roof->tflops, x * p->roof->bps / 1e12));
+        xlsx_value_num(out, fmin(p->roof->tflops, x * p->roof->bps / 1e12));
         snprintf(out->buf, sizeof out->buf, "MIN(%s,{x}*%s/1000)",
                  p->roof->rate_name, p->rl->bw_name);
         out->formula = out->buf;

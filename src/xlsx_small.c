@@ -11,18 +11,6 @@
 #include "plans_table.h"
 #include "xlsx_table.h"
 
-static void number(struct xlsx_value *out, double v)
-{
-    out->kind = XLSX_NUM;
-    out->num = v;
-}
-
-static void text(struct xlsx_value *out, const char *s)
-{
-    out->kind = XLSX_TEXT;
-    out->str = s;
-}
-
 /* ---- Rejected ---- */
 
 enum rej_id { J_REASON, J_COUNT, J_SHARE, J_EXAMPLES };
@@ -52,20 +40,20 @@ static void rej_get(const void *item, int id, struct xlsx_value *out)
     const struct rej_row *r = item;
     switch (id) {
     case J_REASON:
-        text(out, r->label);
+        xlsx_value_text(out, r->label);
         if (r->total)
             out->fmt = XLSX_FMT_BOLD;
         break;
     case J_COUNT:
-        number(out, r->count);
+        xlsx_value_num(out, r->count);
         break;
     case J_SHARE:
         if (r->has_share)
-            number(out, r->share);
+            xlsx_value_num(out, r->share);
         break;
     default:
         if (!r->total)
-            text(out, r->examples);
+            xlsx_value_text(out, r->examples);
         break;
     }
 }
@@ -266,23 +254,23 @@ struct val_row {
 static void measured(double v, struct xlsx_value *out)
 {
     if (v > 0) {
-        number(out, v);
+        xlsx_value_num(out, v);
     } else {
-        text(out, "n/a");
+        xlsx_value_text(out, "n/a");
         out->fmt = XLSX_FMT_NA;
     }
 }
 
 static void yes_no(bool ok, const char *y, const char *n, struct xlsx_value *o)
 {
-    text(o, ok ? y : n);
+    xlsx_value_text(o, ok ? y : n);
     o->fmt = ok ? XLSX_FMT_OK : XLSX_FMT_BAD;
 }
 
 /* A file the expected step came from, or "none". */
 static void file_or_none(const char *path, struct xlsx_value *out)
 {
-    text(out, path[0] ? path : "none");
+    xlsx_value_text(out, path[0] ? path : "none");
     if (!path[0])
         out->fmt = XLSX_FMT_NA;
 }
@@ -294,20 +282,20 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
     const struct cost_result *p = &v->predicted;
     switch (id) {
     case V_RUN:
-        text(out, v->name);
+        xlsx_value_text(out, v->name);
         break;
     case V_GPUS:
-        number(out, (double)v->plan.gpus);
+        xlsx_value_num(out, (double)v->plan.gpus);
         break;
     case V_M_STEP:
         measured(v->measured_step_s, out);
         break;
     case V_P_STEP:
-        number(out, p->t.step);
+        xlsx_value_num(out, p->t.step);
         break;
     case V_RATIO:
         if (v->measured_step_s > 0)
-            number(out, v->measured_step_s / p->t.step);
+            xlsx_value_num(out, v->measured_step_s / p->t.step);
         else
             measured(0, out);
         break;
@@ -316,7 +304,7 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
         break;
     case V_X_ERR: /* the step's error, from TFLOP/s without a step */
         if (vr->expected && v->measured_step_eq > 0)
-            number(out, p->t.expected / v->measured_step_eq - 1);
+            xlsx_value_num(out, p->t.expected / v->measured_step_eq - 1);
         else
             measured(0, out);
         break;
@@ -339,25 +327,25 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
         measured(v->measured_tflops_per_gpu, out);
         break;
     case V_P_TFLOPS:
-        number(out, vr->tflops);
+        xlsx_value_num(out, vr->tflops);
         break;
     case V_M_MFU:
         measured(v->measured_mfu, out);
         break;
     case V_P_MFU:
-        number(out, p->t.mfu_bf16_peak);
+        xlsx_value_num(out, p->t.mfu_bf16_peak);
         break;
     case V_M_GPUH:
         measured(v->measured_gpu_hours_per_trillion, out);
         break;
     case V_P_GPUH:
-        number(out, p->t.gpu_hours_per_trillion);
+        xlsx_value_num(out, p->t.gpu_hours_per_trillion);
         break;
     case V_OK: /* check mark, ballot x */
         yes_no(vr->ok, "\xE2\x9C\x93", "\xE2\x9C\x97", out);
         break;
     case V_BOUND:
-        text(out, plans_table_bound_label(p->t.bound));
+        xlsx_value_text(out, plans_table_bound_label(p->t.bound));
         out->fmt = xlsx_book_bound_fmt(p->t.bound, XLSX_BOUND_TEXT);
         break;
     case V_FITS:
@@ -367,9 +355,9 @@ static void val_get(const void *item, int id, struct xlsx_value *out)
         break;
     default:
         if (v->current && v->rank > 0) {
-            number(out, (double)v->rank);
+            xlsx_value_num(out, (double)v->rank);
         } else {
-            text(out, v->current ? "not kept" : "other setup");
+            xlsx_value_text(out, v->current ? "not kept" : "other setup");
             out->fmt = XLSX_FMT_NA;
         }
         break;
@@ -478,7 +466,9 @@ static const struct xlsx_column about_cols[] = {
 static void about_get(const void *item, int id, struct xlsx_value *out)
 {
     const struct report_input *in = item;
-    text(out, id == B_ROLE ? in->role : id == B_PATH ? in->path : in->sha256);
+    xlsx_value_text(out, id == B_ROLE   ? in->role
+                         : id == B_PATH ? in->path
+                                        : in->sha256);
 }
 
 static const struct xlsx_table about_table = {
@@ -631,7 +621,7 @@ static const struct glossary_entry glossary[] = {
 static void glo_get(const void *item, int id, struct xlsx_value *out)
 {
     const struct glossary_entry *e = item;
-    text(out, id == 0 ? e->term : e->meaning);
+    xlsx_value_text(out, id == 0 ? e->term : e->meaning);
 }
 
 static const struct xlsx_table glo_table = {

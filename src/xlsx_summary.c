@@ -114,23 +114,11 @@ struct fam_row {
     bool live; /* its best plan is on the Plans sheet */
 };
 
-static void text(struct xlsx_value *out, const char *s)
-{
-    out->kind = XLSX_TEXT;
-    out->str = s;
-}
-
-static void number(struct xlsx_value *out, double v)
-{
-    out->kind = XLSX_NUM;
-    out->num = v;
-}
-
 /* A bound: its colour when the plan fits; grey when it does not (a
  * family that does not fit is not "compute" green). */
 static void bound(struct xlsx_value *out, int b, bool fits)
 {
-    text(out, plans_table_bound_label(b));
+    xlsx_value_text(out, plans_table_bound_label(b));
     out->fmt =
         fits ? xlsx_book_bound_fmt(b, XLSX_BOUND_TEXT) : XLSX_FMT_NA_BOUND;
 }
@@ -149,14 +137,14 @@ static void get(const void *item, int id, struct xlsx_value *out)
     const struct cost_result *b = &fr->f->best, *o = &fr->f->best_other;
     switch (id) {
     case S_SWATCH:
-        text(out, "");
+        xlsx_value_text(out, "");
         out->raw = fr->swatch;
         break;
     case S_FAMILY:
-        text(out, fr->f->name);
+        xlsx_value_text(out, fr->f->name);
         break;
     case S_STEP:
-        number(out, cost_rank_step(b));
+        xlsx_value_num(out, cost_rank_step(b));
         live(fr, FAMILY_CELL("PLANS_RANK_S"), out);
         break;
     case S_BOUND:
@@ -164,20 +152,20 @@ static void get(const void *item, int id, struct xlsx_value *out)
         live(fr, FAMILY_CELL("PLANS_BOUND"), out);
         break;
     case S_RATIO:
-        number(out, b->t.comm_compute_ratio);
+        xlsx_value_num(out, b->t.comm_compute_ratio);
         live(fr, FAMILY_CELL("PLANS_RATIO"), out);
         break;
     case S_STEP_O:
-        number(out, cost_rank_step(o));
+        xlsx_value_num(out, cost_rank_step(o));
         break;
     case S_BOUND_O:
         bound(out, o->t.bound, o->fits);
         break;
     case S_RATIO_O:
-        number(out, o->t.comm_compute_ratio);
+        xlsx_value_num(out, o->t.comm_compute_ratio);
         break;
     case S_MEM:
-        number(out, b->mem.total / GIB);
+        xlsx_value_num(out, b->mem.total / GIB);
         live(fr, FAMILY_CELL("PLANS_MEM_TOTAL"), out);
         break;
     case S_FITS:
@@ -188,19 +176,19 @@ static void get(const void *item, int id, struct xlsx_value *out)
     case S_ROW:
         if (!fr->live)
             break;
-        number(out, (double)fr->f->sheet_row + 1);
+        xlsx_value_num(out, (double)fr->f->sheet_row + 1);
         out->formula = "IFERROR(" FAMILY_ROW ",\"n/a\")";
         out->array = true;
         break;
     case S_COUNT:
-        text(out, fr->count);
+        xlsx_value_text(out, fr->count);
         break;
     case S_PLAN:
-        text(out, fr->plan);
+        xlsx_value_text(out, fr->plan);
         live(fr, FAMILY_CELL("PLANS_PLAN"), out);
         break;
     default:
-        text(out, fr->f->why);
+        xlsx_value_text(out, fr->f->why);
         break;
     }
 }

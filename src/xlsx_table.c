@@ -25,6 +25,18 @@ size_t xlsx_table_col(const struct xlsx_table *t, const char *key)
     return SIZE_MAX;
 }
 
+void xlsx_value_num(struct xlsx_value *out, double v)
+{
+    out->kind = XLSX_NUM;
+    out->num = v;
+}
+
+void xlsx_value_text(struct xlsx_value *out, const char *s)
+{
+    out->kind = XLSX_TEXT;
+    out->str = s;
+}
+
 void xlsx_table_heading(const struct xlsx_column *c, char *buf, size_t size)
 {
     if (!c->header)

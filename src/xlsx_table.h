@@ -68,6 +68,11 @@ struct xlsx_table {
  * there then fails as out of range). */
 size_t xlsx_table_col(const struct xlsx_table *t, const char *key);
 
+/* A getter's cell: the number v, or the text s (not copied). */
+void xlsx_value_num(struct xlsx_value *out, double v);
+
+void xlsx_value_text(struct xlsx_value *out, const char *s);
+
 /* "IB (GB)": the header with its unit, into buf. */
 void xlsx_table_heading(const struct xlsx_column *c, char *buf, size_t size);
 
