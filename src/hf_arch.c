@@ -505,6 +505,27 @@ static void read_deepseek_moe(struct hf_reader *r)
     check_top_k(r);
 }
 
+/* Sets r's architecture to the one whose class name (by_type: model_type)
+ * is value; else reports `key` as unsupported. */
+static bool
+arch_set(struct hf_reader *r, const char *key, const char *value, bool by_type)
+{
+    char got[96];
+    int a;
+    for (a = 0; a < ARCHS; a++)
+        if (strcmp(value, by_type ? arch_info[a].model_type
+                                  : arch_info[a].name) == 0) {
+            r->arch = a;
+            r->arch_name = arch_info[a].name;
+            return true;
+        }
+    diag_add(r->d, STATUS_PARSE,
+             "%s: key '%s': \"%s\" is not supported "
+             "(supported: " HF_CONFIG_SUPPORTED ")",
+             r->path, key, hf_reader_quote(value, 80, got, sizeof got));
+    return false;
+}
+
 /* architectures[0], else model_type. */
 bool hf_arch_find(struct hf_reader *r)
 {
@@ -513,7 +534,6 @@ bool hf_arch_find(struct hf_reader *r)
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(r->root, "model_type");
     const cJSON *first =
         cJSON_IsArray(list) ? cJSON_GetArrayItem(list, 0) : NULL;
-    int a;
     char got[96];
 
     if (!hf_reader_absent(list)) {
@@ -525,37 +545,10 @@ bool hf_arch_find(struct hf_reader *r)
                      r->path, got);
             return false;
         }
-        for (a = 0; a < ARCHS; a++)
-            if (strcmp(first->valuestring, arch_info[a].name) == 0)
-                break;
-        if (a == ARCHS) {
-            diag_add(r->d, STATUS_PARSE,
-                     "%s: key 'architectures': \"%s\" is not supported "
-                     "(supported: " HF_CONFIG_SUPPORTED ")",
-                     r->path,
-                     hf_reader_quote(first->valuestring, 80, got, sizeof got));
-            return false;
-        }
-        r->arch = a;
-        r->arch_name = arch_info[a].name;
-        return true;
+        return arch_set(r, "architectures", first->valuestring, false);
     }
-    if (cJSON_IsString(type)) {
-        for (a = 0; a < ARCHS; a++)
-            if (strcmp(type->valuestring, arch_info[a].model_type) == 0)
-                break;
-        if (a == ARCHS) {
-            diag_add(r->d, STATUS_PARSE,
-                     "%s: key 'model_type': \"%s\" is not supported "
-                     "(supported: " HF_CONFIG_SUPPORTED ")",
-                     r->path,
-                     hf_reader_quote(type->valuestring, 80, got, sizeof got));
-            return false;
-        }
-        r->arch = a;
-        r->arch_name = arch_info[a].name;
-        return true;
-    }
+    if (cJSON_IsString(type))
+        return arch_set(r, "model_type", type->valuestring, true);
     diag_add(r->d, STATUS_PARSE,
              "%s: key 'architectures': missing, and no model_type "
              "(supported: " HF_CONFIG_SUPPORTED ")",
