@@ -186,6 +186,33 @@ struct util_xlsx {
     size_t nstrings;
 };
 
+/*
+ * A sheet test's fixture: the snapshot report (util_snap_report), a
+ * private directory and a workbook written there, its first sheet read
+ * back into x.
+ */
+struct util_book {
+    struct util_snap s;
+    char dir[64], path[96];
+    struct util_xlsx x;
+};
+
+struct xlsx_book;
+
+/* The fixture for the test file `name`: the report (expected: with the
+ * calibration and stack) and the directory /tmp/name.XXXXXX; malloc'd,
+ * release with util_book_free(). Fails the test on error. */
+struct util_book *util_book_new(const char *name, bool expected);
+
+/* Writes f->path (big: libxlsxwriter's constant-memory mode): a book on
+ * f's report, write(b) adding the sheets, closed, the first sheet read
+ * back into f->x. Fails the test on error. */
+void util_book_write(struct util_book *f,
+                     bool big,
+                     void (*write)(struct xlsx_book *b));
+
+void util_book_free(struct util_book *f);
+
 /* Entry name of the zip at path, malloc'd and NUL-terminated; NULL when
  * the zip has no such entry. Fails the test when path is not a zip. */
 char *util_zip_entry(const char *path, const char *name);

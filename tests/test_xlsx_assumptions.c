@@ -21,38 +21,16 @@
 #include "xlsx_book.h"
 #include "test_util.h"
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-    struct util_xlsx x; /* the sheet, read back */
-};
-
-/* Writes the Assumptions sheet of s's report alone into f->path and
- * reads it back into f->x. */
-static void write_sheet(struct fixture *f)
+/* The Assumptions sheet of the report alone. */
+static void write_assumptions(struct xlsx_book *b)
 {
-    struct xlsx_book b;
-    struct diag d;
-    diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->s.rep, f->path, false, &d),
-                     STATUS_OK);
-    xlsx_assumptions_write(&b, xlsx_book_sheet(&b, XLSX_ASSUMPTIONS_SHEET));
-    if (xlsx_book_close(&b, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
-    util_xlsx_read(&f->x, f->path, 1);
+    xlsx_assumptions_write(b, xlsx_book_sheet(b, XLSX_ASSUMPTIONS_SHEET));
 }
 
 static int setup_with(void **state, bool expected)
 {
-    struct fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    util_snap_report(&f->s, expected);
-    snprintf(f->dir, sizeof f->dir, "/tmp/test_xlsx_assumptions.XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    snprintf(f->path, sizeof f->path, "%s/a.xlsx", f->dir);
-    write_sheet(f);
+    struct util_book *f = util_book_new("test_xlsx_assumptions", expected);
+    util_book_write(f, false, write_assumptions);
     *state = f;
     return 0;
 }
@@ -69,11 +47,7 @@ static int setup_expected(void **state)
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_xlsx_free(&f->x);
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
-    free(f);
+    util_book_free(*state);
     return 0;
 }
 
@@ -82,7 +56,7 @@ static int teardown(void **state)
  * name IB_GBPS is that Value cell (column B). */
 static void test_xlsx_assumptions_write_named_input(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char ref[32], buf[256], want[64];
     size_t row = util_xlsx_find(&f->x, "A", "IB_GBPS");
     assert_true(row > 0);
@@ -116,7 +90,7 @@ static void test_xlsx_assumptions_write_named_input(void **state)
  * FLOP/B; column E shows the formula as text for a printout. */
 static void test_xlsx_assumptions_write_derived_rate(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char ref[32], buf[256], want[64];
     size_t used = util_xlsx_find(&f->x, "A", "FP8_TFLOPS_USED");
     size_t ridge = util_xlsx_find(&f->x, "A", "RIDGE_IB_FP8");
@@ -150,7 +124,7 @@ static bool within(const char *from, const char *end, const char *s)
  * refused: a decimal validation between those bounds on its cell. */
 static void test_xlsx_assumptions_write_validation(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char tag[64];
     const char *dv, *end;
     size_t row = util_xlsx_find(&f->x, "A", "IB_GBPS");
@@ -171,7 +145,7 @@ static void test_xlsx_assumptions_write_validation(void **state)
  * hbm_peak_tbps = 3.35 TB/s (hardware/h800.ini). */
 static void test_xlsx_assumptions_write_rerun_value(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char ref[32], buf[256];
     size_t row = util_xlsx_find(&f->x, "E", "hardware: gpu.hbm_peak_tbps");
     assert_true(row > util_xlsx_find(&f->x, "A", "RIDGE_IB_FP8"));
@@ -192,7 +166,7 @@ static void test_xlsx_assumptions_write_rerun_value(void **state)
  * snapshot model is within 1% of both. */
 static void test_xlsx_assumptions_write_model_totals(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char ref[32];
     size_t total = util_xlsx_find(
         &f->x, "A", "parameters, main model (embedding and head counted)");
@@ -209,7 +183,7 @@ static void test_xlsx_assumptions_write_model_totals(void **state)
  * and CLOCK_FACTOR = 659 / 776 ([clock] of the snapshot). */
 static void test_xlsx_assumptions_write_without_calibration(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char buf[64];
     assert_int_equal(util_xlsx_find(&f->x, "A", "CLOCK_BURST_TFLOPS"), 0);
     assert_int_equal(util_xlsx_find(&f->x, "A", "CLOCK_FACTOR"), 0);
@@ -218,7 +192,7 @@ static void test_xlsx_assumptions_write_without_calibration(void **state)
 
 static void test_xlsx_assumptions_write_with_calibration(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char ref[32], buf[128];
     size_t burst = util_xlsx_find(&f->x, "A", "CLOCK_BURST_TFLOPS");
     size_t factor = util_xlsx_find(&f->x, "A", "CLOCK_FACTOR");

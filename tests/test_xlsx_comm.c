@@ -27,42 +27,22 @@
 
 #define SUBTOTAL "Subtotal (links overlap: each link's time is its own)"
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-    struct util_xlsx x;
-};
+static void write_comm(struct xlsx_book *b)
+{
+    xlsx_comm_write(b, xlsx_book_sheet(b, XLSX_COMM_SHEET));
+}
 
 static int setup(void **state)
 {
-    static struct fixture f;
-    struct xlsx_book b;
-    struct diag d;
-    memset(&f, 0, sizeof f);
-    util_snap_report(&f.s, false);
-    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_comm.XXXXXX");
-    if (!mkdtemp(f.dir))
-        return -1;
-    snprintf(f.path, sizeof f.path, "%s/c.xlsx", f.dir);
-    diag_init(&d);
-    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
-        return -1;
-    xlsx_comm_write(&b, xlsx_book_sheet(&b, XLSX_COMM_SHEET));
-    if (xlsx_book_close(&b, &d) != STATUS_OK) {
-        fprintf(stderr, "%s\n", d.msg);
-        return -1;
-    }
-    util_xlsx_read(&f.x, f.path, 1);
-    *state = &f;
+    struct util_book *f = util_book_new("test_xlsx_comm", false);
+    util_book_write(f, false, write_comm);
+    *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_xlsx_free(&f->x);
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
+    util_book_free(*state);
     return 0;
 }
 
@@ -75,7 +55,7 @@ static double link_s(double gb, double calls, double gbps, double us)
 
 static void test_xlsx_comm_write_header(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     static const char *const want[] = {
         "Family",         "Comm model",    "Collective",  "Kind",
         "Group (GPUs)",   "GPUs per node", "Nodes",       "Calls per step",
@@ -97,7 +77,7 @@ static void test_xlsx_comm_write_header(void **state)
  * when filtered). */
 static void test_xlsx_comm_write_times_and_subtotals(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char buf[160], want[160], ref[32];
     size_t row, first = HEAD + 1, blocks = 0, colls = 0;
     double sum[4] = {0, 0, 0, 0};
@@ -155,7 +135,7 @@ static void test_xlsx_comm_write_times_and_subtotals(void **state)
  * then the other (flat), ..., the published plan last. */
 static void test_xlsx_comm_write_block_order(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     const char *fastest = r->family[r->families_by_step[0]].name;
     char buf[160];

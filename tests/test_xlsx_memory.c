@@ -27,55 +27,35 @@
 #define HEAD  4
 #define FIRST 5
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-    struct util_xlsx x;
-};
+static void write_memory(struct xlsx_book *b)
+{
+    xlsx_memory_write(b, xlsx_book_sheet(b, XLSX_MEMORY_SHEET), NULL);
+}
 
 static int setup(void **state)
 {
-    static struct fixture f;
-    struct xlsx_book b;
-    struct diag d;
-    memset(&f, 0, sizeof f);
-    util_snap_report(&f.s, false);
-    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_memory.XXXXXX");
-    if (!mkdtemp(f.dir))
-        return -1;
-    snprintf(f.path, sizeof f.path, "%s/m.xlsx", f.dir);
-    diag_init(&d);
-    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
-        return -1;
-    xlsx_memory_write(&b, xlsx_book_sheet(&b, XLSX_MEMORY_SHEET), NULL);
-    if (xlsx_book_close(&b, &d) != STATUS_OK) {
-        fprintf(stderr, "%s\n", d.msg);
-        return -1;
-    }
-    util_xlsx_read(&f.x, f.path, 1);
-    *state = &f;
+    struct util_book *f = util_book_new("test_xlsx_memory", false);
+    util_book_write(f, false, write_memory);
+    *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_xlsx_free(&f->x);
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
+    util_book_free(*state);
     return 0;
 }
 
 /* The plan rows: the published run (tests/data/snap/validation's
  * DeepSeek-V3 on 2048 H800 is on these inputs), then one per family. */
-static size_t plan_rows(const struct fixture *f)
+static size_t plan_rows(const struct util_book *f)
 {
     return 1 + f->s.rep.nfamilies;
 }
 
 static void test_xlsx_memory_write_header(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     static const char *const want[] = {"Plan",
                                        "Weights (GiB)",
                                        "Gradients (GiB)",
@@ -107,7 +87,7 @@ static void test_xlsx_memory_write_header(void **state)
  * shows a total short of the sum of every column. */
 static void test_xlsx_memory_write_parts_sum_to_total(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     size_t row, with_logits = 0;
     char ref[32], fm[128], want[128];
     for (row = FIRST; row < FIRST + plan_rows(f); row++) {
@@ -139,7 +119,7 @@ static void test_xlsx_memory_write_parts_sum_to_total(void **state)
  * most the usable 71.289 GiB. */
 static void test_xlsx_memory_write_other_and_fit(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     size_t row, fit = 0, unfit = 0;
     char ref[32], fm[200], want[200];
     for (row = FIRST; row < FIRST + plan_rows(f); row++) {
@@ -181,7 +161,7 @@ static void test_xlsx_memory_write_other_and_fit(void **state)
 /* The family rows name each family of the report once. */
 static void test_xlsx_memory_write_family_rows(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     size_t i;
     for (i = 0; i < r->nfamilies; i++) {
@@ -196,7 +176,7 @@ static void test_xlsx_memory_write_family_rows(void **state)
  * recomputed. */
 static void test_xlsx_memory_write_inventory(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     size_t head = util_xlsx_find(&f->x, "A", "Tensor");
     size_t dense = util_xlsx_find(&f->x, "A", "Saved bytes/token, dense layer");
     size_t moe = util_xlsx_find(&f->x, "A", "Saved bytes/token, MoE layer");

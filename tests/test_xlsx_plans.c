@@ -21,36 +21,15 @@
 #include "xlsx_plans.h"
 #include "test_util.h"
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-    struct util_xlsx x;
-};
-
-static void write_sheet(struct fixture *f, bool big)
+static void write_plans(struct xlsx_book *b)
 {
-    struct xlsx_book b;
-    struct diag d;
-    diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->s.rep, f->path, big, &d),
-                     STATUS_OK);
-    xlsx_plans_write(&b, xlsx_book_sheet(&b, XLSX_PLANS_SHEET), 20);
-    if (xlsx_book_close(&b, &d) != STATUS_OK)
-        fail_msg("%s", d.msg);
-    util_xlsx_read(&f->x, f->path, 1);
+    xlsx_plans_write(b, xlsx_book_sheet(b, XLSX_PLANS_SHEET), 20);
 }
 
 static int setup_with(void **state, bool expected, bool big)
 {
-    struct fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    util_snap_report(&f->s, expected);
-    snprintf(f->dir, sizeof f->dir, "/tmp/test_xlsx_plans.XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    snprintf(f->path, sizeof f->path, "%s/p.xlsx", f->dir);
-    write_sheet(f, big);
+    struct util_book *f = util_book_new("test_xlsx_plans", expected);
+    util_book_write(f, big, write_plans);
     *state = f;
     return 0;
 }
@@ -72,11 +51,7 @@ static int setup_big(void **state)
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_xlsx_free(&f->x);
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
-    free(f);
+    util_book_free(*state);
     return 0;
 }
 
@@ -115,7 +90,7 @@ static double num_at(const struct util_xlsx *x, const char *col, size_t row)
  * coordinates first, then the step and what it is made of. */
 static void test_xlsx_plans_write_header(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     static const char *const want[][2] = {
         {"A1", "Rank"},
         {"B1", "Family"},
@@ -142,7 +117,7 @@ static void test_xlsx_plans_write_header(void **state)
  * and its cached value is their sum, on the first and the last row. */
 static void test_xlsx_plans_write_step_formula(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     size_t n = f->s.rep.nsheet, rows[2], i;
     char ref[32], fm[256], want[64];
     assert_true(n > 2);
@@ -167,7 +142,7 @@ static void test_xlsx_plans_write_step_formula(void **state)
  * come first, fastest first (the step ranks without a calibration). */
 static void test_xlsx_plans_write_rank_order(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     size_t n = f->s.rep.nsheet, r;
     bool seen_unfit = false;
     for (r = 3; r <= n + 1; r++) {
@@ -190,7 +165,7 @@ static void test_xlsx_plans_write_rank_order(void **state)
  * ZeRO-1 of a 671B model does not fit on 2048 GPUs). */
 static void test_xlsx_plans_write_fits(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char mem[4], ref[16], fm[200], want[200];
     size_t n = f->s.rep.nsheet, r, yes = 0, no = 0;
     col_of(&f->x, "Memory total (GiB)", mem);
@@ -216,7 +191,7 @@ static void test_xlsx_plans_write_fits(void **state)
  * ranking's PLANS_RANK_S is the step's range without a calibration. */
 static void test_xlsx_plans_write_names(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char buf[96], want[96], plan[4];
     size_t last = f->s.rep.nsheet + 1;
     snprintf(want, sizeof want, "Plans!$K$2:$K$%zu", last);
@@ -242,7 +217,7 @@ static void test_xlsx_plans_write_names(void **state)
  * its order; the expected step is at least the speed of light's. */
 static void test_xlsx_plans_write_expected_ranks(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char buf[96], want[96];
     size_t n = f->s.rep.nsheet, r;
     assert_string_equal(util_xlsx_text(&f->x, "L1", buf, sizeof buf),
@@ -261,7 +236,7 @@ static void test_xlsx_plans_write_expected_ranks(void **state)
  * Excel table but an autofilter; the step is the same number. */
 static void test_xlsx_plans_write_big(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char buf[96];
     size_t n = f->s.rep.nsheet;
     double sum;

@@ -24,43 +24,22 @@
 
 #define POINTS_HEAD 116 /* the points' header row (1-based) */
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-    struct util_xlsx x;
-};
+static void write_roofline(struct xlsx_book *b)
+{
+    xlsx_roofline_write(b, xlsx_book_sheet(b, XLSX_ROOFLINE_SHEET), NULL, NULL);
+}
 
 static int setup(void **state)
 {
-    static struct fixture f;
-    struct xlsx_book b;
-    struct diag d;
-    memset(&f, 0, sizeof f);
-    util_snap_report(&f.s, false);
-    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_roofline.XXXXXX");
-    if (!mkdtemp(f.dir))
-        return -1;
-    snprintf(f.path, sizeof f.path, "%s/r.xlsx", f.dir);
-    diag_init(&d);
-    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
-        return -1;
-    xlsx_roofline_write(&b, xlsx_book_sheet(&b, XLSX_ROOFLINE_SHEET), NULL,
-                        NULL);
-    if (xlsx_book_close(&b, &d) != STATUS_OK) {
-        fprintf(stderr, "%s\n", d.msg);
-        return -1;
-    }
-    util_xlsx_read(&f.x, f.path, 1);
-    *state = &f;
+    struct util_book *f = util_book_new("test_xlsx_roofline", false);
+    util_book_write(f, false, write_roofline);
+    *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_xlsx_free(&f->x);
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
+    util_book_free(*state);
     return 0;
 }
 
@@ -68,7 +47,7 @@ static int teardown(void **state)
  * ridge at rate x 1000 / bandwidth FLOP/B (clamped to the axis), the
  * attainable rate min(rate, x x bandwidth / 1000) at each, and the
  * formulas over the names. */
-static void check_roof(const struct fixture *f,
+static void check_roof(const struct util_book *f,
                        const char *name,
                        const char *rate_name,
                        const char *ridge_name,
@@ -111,7 +90,7 @@ static void check_roof(const struct fixture *f,
  * 9,125 and 4,737.5. */
 static void test_xlsx_roofline_write_roofs(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     assert_true(util_xlsx_find(&f->x, "A", "Roof") == 100);
     check_roof(f, "FP8 achievable over IB", "FP8_TFLOPS_USED", "RIDGE_IB_FP8",
                "IB_GBPS", 1460, 50);
@@ -129,7 +108,7 @@ static void test_xlsx_roofline_write_roofs(void **state)
  * FP8 rate. Its attained and bound are formulas over its Plans row. */
 static void test_xlsx_roofline_write_points(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     size_t row, n = 0, i;
     char buf[128], fm[256], want[256], ref[32];
@@ -171,7 +150,7 @@ static void test_xlsx_roofline_write_points(void **state)
  * both with the attained column F as y. */
 static void test_xlsx_roofline_write_charts(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char *ib = util_zip_entry(f->path, "xl/charts/chart1.xml");
     char *nv = util_zip_entry(f->path, "xl/charts/chart2.xml");
     assert_non_null(ib);

@@ -25,43 +25,23 @@
 #define IB_TITLE "InfiniBand (per GPU per direction)"
 #define NV_TITLE "NVLink (per GPU per direction)"
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-    struct util_xlsx x;
-};
+static void write_sensitivity(struct xlsx_book *b)
+{
+    xlsx_sensitivity_write(b, xlsx_book_sheet(b, XLSX_SENSITIVITY_SHEET), NULL,
+                           NULL);
+}
 
 static int setup(void **state)
 {
-    static struct fixture f;
-    struct xlsx_book b;
-    struct diag d;
-    memset(&f, 0, sizeof f);
-    util_snap_report(&f.s, false);
-    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_sensitivity.XXXXXX");
-    if (!mkdtemp(f.dir))
-        return -1;
-    snprintf(f.path, sizeof f.path, "%s/s.xlsx", f.dir);
-    diag_init(&d);
-    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
-        return -1;
-    xlsx_sensitivity_write(&b, xlsx_book_sheet(&b, XLSX_SENSITIVITY_SHEET),
-                           NULL, NULL);
-    if (xlsx_book_close(&b, &d) != STATUS_OK) {
-        fprintf(stderr, "%s\n", d.msg);
-        return -1;
-    }
-    util_xlsx_read(&f.x, f.path, 1);
-    *state = &f;
+    struct util_book *f = util_book_new("test_xlsx_sensitivity", false);
+    util_book_write(f, false, write_sensitivity);
+    *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_xlsx_free(&f->x);
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
+    util_book_free(*state);
     return 0;
 }
 
@@ -69,7 +49,7 @@ static int teardown(void **state)
  * and NVLink 80 .. 900 (8), h800.ini's 50 and 160 marked "(now)". */
 static void test_xlsx_sensitivity_write_grid_headers(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     static const char *const ib[] = {"12.5",     "17.7", "25",  "35.4",
                                      "50 (now)", "70.7", "100", "141",
                                      "200",      "283",  "400"};
@@ -102,7 +82,7 @@ static void test_xlsx_sensitivity_write_grid_headers(void **state)
  * makes a step longer. */
 static void test_xlsx_sensitivity_write_grid_rows(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     size_t hi = util_xlsx_find(&f->x, "A", IB_TITLE) + 1;
     size_t hn = util_xlsx_find(&f->x, "A", NV_TITLE) + 1;
@@ -153,7 +133,7 @@ static void test_xlsx_sensitivity_write_grid_rows(void **state)
  * only at a faster IB. */
 static void test_xlsx_sensitivity_write_crossover(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     size_t head = util_xlsx_find(&f->x, "C", "IB meets compute at (GB/s)");
     size_t k, ib_bound = 0;

@@ -29,44 +29,30 @@ enum { REJECTED = 1, VALIDATION, ABOUT, GLOSSARY };
 
 #define MODEL_FILE "tests/data/snap/models/deepseek-v3.ini"
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-};
+/* The four small sheets, in the order REJECTED .. GLOSSARY. */
+static void write_small(struct xlsx_book *b)
+{
+    xlsx_small_rejected(b, xlsx_book_sheet(b, XLSX_REJECTED_SHEET));
+    xlsx_small_validation(b, xlsx_book_sheet(b, XLSX_VALIDATION_SHEET));
+    xlsx_small_about(b, xlsx_book_sheet(b, XLSX_ABOUT_SHEET));
+    xlsx_small_glossary(b, xlsx_book_sheet(b, XLSX_GLOSSARY_SHEET));
+}
 
 static int setup(void **state)
 {
-    static struct fixture f;
-    struct xlsx_book b;
+    struct util_book *f = util_book_new("test_xlsx_small", true);
     struct diag d;
-    memset(&f, 0, sizeof f);
-    util_snap_report(&f.s, true);
     diag_init(&d);
-    if (report_add_input(&f.s.rep, "model", MODEL_FILE, &d) != STATUS_OK)
-        return -1;
-    snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_small.XXXXXX");
-    if (!mkdtemp(f.dir))
-        return -1;
-    snprintf(f.path, sizeof f.path, "%s/s.xlsx", f.dir);
-    if (xlsx_book_open(&b, &f.s.rep, f.path, false, &d) != STATUS_OK)
-        return -1;
-    xlsx_small_rejected(&b, xlsx_book_sheet(&b, XLSX_REJECTED_SHEET));
-    xlsx_small_validation(&b, xlsx_book_sheet(&b, XLSX_VALIDATION_SHEET));
-    xlsx_small_about(&b, xlsx_book_sheet(&b, XLSX_ABOUT_SHEET));
-    xlsx_small_glossary(&b, xlsx_book_sheet(&b, XLSX_GLOSSARY_SHEET));
-    if (xlsx_book_close(&b, &d) != STATUS_OK) {
-        fprintf(stderr, "%s\n", d.msg);
-        return -1;
-    }
-    *state = &f;
+    if (report_add_input(&f->s.rep, "model", MODEL_FILE, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    util_book_write(f, false, write_small);
+    *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
+    util_book_free(*state);
     return 0;
 }
 
@@ -75,7 +61,7 @@ static int teardown(void **state)
  * combinations; shares are of the enumerated. */
 static void test_xlsx_small_rejected_counts(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     struct util_xlsx x;
     char buf[256];
     size_t head, total, row;
@@ -107,7 +93,7 @@ static void test_xlsx_small_rejected_counts(void **state)
  * rows): each named once below the heading, with its count of plans. */
 static void test_xlsx_small_rejected_families(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     struct util_xlsx x;
     size_t head, i, j, unfit = 0;
@@ -153,7 +139,7 @@ static size_t run_row(const struct util_xlsx *x, const char *name)
  * "none") though the calibration is found by the hardware file's name. */
 static void test_xlsx_small_validation_measured_vs_predicted(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     struct util_xlsx x;
     char buf[512];
     size_t row;
@@ -194,7 +180,7 @@ static void test_xlsx_small_validation_measured_vs_predicted(void **state)
  * x A100's 312 TFLOP/s BF16 peak, and not below the measured 105.75. */
 static void test_xlsx_small_validation_without_step(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     struct util_xlsx x;
     char buf[64];
     size_t row;
@@ -223,7 +209,7 @@ static void test_xlsx_small_validation_without_step(void **state)
  * 22:13:20 UTC; the model file's SHA-256 as sha256sum prints it. */
 static void test_xlsx_small_about(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     struct util_xlsx x;
     char buf[256];
     size_t row;
@@ -255,7 +241,7 @@ static void test_xlsx_small_about(void **state)
  * speed of light to the cost. */
 static void test_xlsx_small_glossary(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     struct util_xlsx x;
     char buf[512];
     char *rels;

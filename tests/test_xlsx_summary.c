@@ -24,33 +24,15 @@
 #include "xlsx_summary.h"
 #include "test_util.h"
 
-struct fixture {
-    struct util_snap s;
-    char dir[64], path[96];
-    struct util_xlsx x;
-};
+static void write_summary(struct xlsx_book *b)
+{
+    xlsx_summary_write(b, xlsx_book_sheet(b, XLSX_SUMMARY_SHEET), NULL, NULL);
+}
 
 static int setup_with(void **state, bool expected)
 {
-    struct fixture *f = calloc(1, sizeof *f);
-    struct xlsx_book b;
-    struct diag d;
-    if (!f)
-        return -1;
-    util_snap_report(&f->s, expected);
-    snprintf(f->dir, sizeof f->dir, "/tmp/test_xlsx_summary.XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    snprintf(f->path, sizeof f->path, "%s/s.xlsx", f->dir);
-    diag_init(&d);
-    if (xlsx_book_open(&b, &f->s.rep, f->path, false, &d) != STATUS_OK)
-        return -1;
-    xlsx_summary_write(&b, xlsx_book_sheet(&b, XLSX_SUMMARY_SHEET), NULL, NULL);
-    if (xlsx_book_close(&b, &d) != STATUS_OK) {
-        fprintf(stderr, "%s\n", d.msg);
-        return -1;
-    }
-    util_xlsx_read(&f->x, f->path, 1);
+    struct util_book *f = util_book_new("test_xlsx_summary", expected);
+    util_book_write(f, false, write_summary);
     *state = f;
     return 0;
 }
@@ -67,11 +49,7 @@ static int setup_expected(void **state)
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    util_xlsx_free(&f->x);
-    util_remove_tree(f->dir);
-    util_snap_free(&f->s);
-    free(f);
+    util_book_free(*state);
     return 0;
 }
 
@@ -102,7 +80,7 @@ static double best_fitting(const struct report *r, size_t *at)
 
 static void test_xlsx_summary_write_title(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     char buf[128];
     /* column B (Family): model name, cluster size and GPU of the files */
     assert_string_equal(util_xlsx_text(&f->x, "B1", buf, sizeof buf),
@@ -117,7 +95,7 @@ static void test_xlsx_summary_write_title(void **state)
  * smallest step of the plans that fit; BEST_PLAN is that plan. */
 static void test_xlsx_summary_write_best_step(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     size_t row = name_row(&f->x, "BEST_STEP_S"), at = 0;
     double best = best_fitting(&f->s.rep, &at);
     char ref[32], buf[320], want[320];
@@ -148,7 +126,7 @@ static void test_xlsx_summary_write_best_step(void **state)
  * and its step is RECOMMENDED_STEP_S's cached value. */
 static void test_xlsx_summary_write_ties(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     size_t at = 0, i, ties = 0, row = name_row(&f->x, "BEST_ROW") + 1;
     double best = best_fitting(r, &at), rec;
@@ -170,7 +148,7 @@ static void test_xlsx_summary_write_ties(void **state)
  * its fitting plans, else its fastest), live over Plans by its row. */
 static void test_xlsx_summary_write_families(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     const struct report *r = &f->s.rep;
     size_t head = util_xlsx_find(&f->x, "B", "Family"), k, i;
     double prev = 0;
@@ -225,7 +203,7 @@ static void test_xlsx_summary_write_families(void **state)
  * in column C beside the speed of light's (F), and is not below it. */
 static void test_xlsx_summary_write_expected(void **state)
 {
-    struct fixture *f = *state;
+    struct util_book *f = *state;
     size_t row = name_row(&f->x, "RECOMMENDED_STEP_S");
     char ref[32], buf[200];
     double sol, x;

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <minizip/unzip.h>
 
 #include "test_util.h"
+#include "xlsx_book.h"
 
 char *util_zip_entry(const char *path, const char *name)
 {
@@ -316,4 +318,40 @@ char *util_zip_part(const char *path, const char *name)
     if (!buf)
         fail_msg("%s: no entry %s", path, name);
     return buf;
+}
+
+struct util_book *util_book_new(const char *name, bool expected)
+{
+    struct util_book *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    util_snap_report(&f->s, expected);
+    snprintf(f->dir, sizeof f->dir, "/tmp/%s.XXXXXX", name);
+    if (!mkdtemp(f->dir))
+        fail_msg("mkdtemp %s: %s", f->dir, strerror(errno));
+    snprintf(f->path, sizeof f->path, "%s/book.xlsx", f->dir);
+    return f;
+}
+
+void util_book_write(struct util_book *f,
+                     bool big,
+                     void (*write)(struct xlsx_book *b))
+{
+    struct xlsx_book b;
+    struct diag d;
+    diag_init(&d);
+    if (xlsx_book_open(&b, &f->s.rep, f->path, big, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    write(&b);
+    if (xlsx_book_close(&b, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    util_xlsx_free(&f->x);
+    util_xlsx_read(&f->x, f->path, 1);
+}
+
+void util_book_free(struct util_book *f)
+{
+    util_xlsx_free(&f->x);
+    util_remove_tree(f->dir);
+    util_snap_free(&f->s);
+    free(f);
 }
