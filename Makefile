@@ -22,7 +22,12 @@ DEBUG_FLAGS   := -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
                  $(WARN) $(DEFS) -MMD -MP
 DEBUG_LDFLAGS := -fsanitize=address,undefined -pthread
 
-SRC      := $(wildcard src/*.c)
+# src/ is one folder per stage (docs/ARCHITECTURE.md); headers are included
+# by name, so every stage folder is on the include path.
+SRC_DIRS := $(sort $(dir $(wildcard src/*/*.c src/*/*/*.c)))
+SRC      := $(wildcard src/*.c src/*/*.c src/*/*/*.c)
+HDR      := $(wildcard src/*.h src/*/*.h src/*/*/*.h)
+INC      := -Isrc $(patsubst %/,-I%,$(SRC_DIRS))
 LIB_SRC  := $(filter-out src/main.c,$(SRC))
 TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
@@ -30,7 +35,7 @@ REL_OBJ  := $(patsubst src/%.c,$(BUILD)/release/%.o,$(SRC))
 DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
-.PHONY: all debug run test unit integration deps deps-test format bench \
+.PHONY: all debug run test unit integration deps deps-test format bench layers \
         check-format clean plots golden print-pkgs install
 
 all: $(BUILD)/roofplan
@@ -53,12 +58,12 @@ print-pkgs:
 $(BUILD)/release/%.o: src/%.c | $(BUILD)/.deps
 	$(Q)mkdir -p $(@D)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(RELEASE_FLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(RELEASE_FLAGS) $(INC) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/debug/%.o: src/%.c | $(BUILD)/.deps
 	$(Q)mkdir -p $(@D)
 	@$(if $(V),,echo "  CC (asan,ubsan) $<")
-	$(Q)$(CC) $(DEBUG_FLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(DEBUG_FLAGS) $(INC) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/roofplan: $(REL_OBJ)
 	@$(if $(V),,echo "  LD      $@")
@@ -73,7 +78,7 @@ $(BUILD)/debug/roofplan: $(DBG_OBJ)
 $(BUILD)/debug/tests/%.o: tests/%.c | $(BUILD)/.deps
 	$(Q)mkdir -p $(@D)
 	@$(if $(V),,echo "  CC (test) $<")
-	$(Q)$(CC) $(DEBUG_FLAGS) -Isrc $(PKG_CFLAGS) \
+	$(Q)$(CC) $(DEBUG_FLAGS) $(INC) $(PKG_CFLAGS) \
 	    $(shell pkg-config --cflags cmocka) -c $< -o $@
 
 $(BUILD)/debug/test_%: $(BUILD)/debug/tests/test_%.o \
@@ -110,7 +115,12 @@ integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan $(BUILD)/faultinject.so
 # `make test` installs what the tests run (python3, gnumeric, ...) first, so
 # the README's command works on a fresh machine.
 test: deps-test
-	$(Q)$(MAKE) --no-print-directory unit integration
+	$(Q)$(MAKE) --no-print-directory layers unit integration
+
+# The include rule of src/'s stage folders (docs/ARCHITECTURE.md): a folder
+# includes only from folders below it, and headers form no circle.
+layers:
+	$(Q)/usr/bin/python3 scripts/check-layers.py src
 
 # Release-build benchmarks (several runs, median and spread) -> out/bench.txt
 bench: $(BUILD)/roofplan
@@ -127,10 +137,10 @@ golden: $(BUILD)/debug/test_plot_out $(BUILD)/debug/roofplan
 	$(Q)git status --short tests/golden
 
 format:
-	$(Q)clang-format -i src/*.c src/*.h tests/*.c tests/*.h
+	$(Q)clang-format -i $(SRC) $(HDR) tests/*.c tests/*.h
 
 check-format:
-	$(Q)clang-format --dry-run --Werror src/*.c src/*.h tests/*.c tests/*.h
+	$(Q)clang-format --dry-run --Werror $(SRC) $(HDR) tests/*.c tests/*.h
 
 plots:
 	$(Q)for f in out/*.gp; do (cd out && gnuplot "$$(basename $$f)") || exit 1; done
@@ -150,7 +160,9 @@ clean:
 
 .SECONDARY:
 
--include $(wildcard $(BUILD)/release/*.d $(BUILD)/debug/*.d $(BUILD)/debug/tests/*.d)
+-include $(wildcard $(BUILD)/release/*.d $(BUILD)/release/*/*.d \
+    $(BUILD)/release/*/*/*.d $(BUILD)/debug/*.d $(BUILD)/debug/*/*.d \
+    $(BUILD)/debug/*/*/*.d $(BUILD)/debug/tests/*.d)
 
 # ---- Fuzzing (libFuzzer; clang) ----
 # `make fuzz` builds tests/fuzz/fuzz_*.c into build/fuzz/ and runs each
@@ -188,13 +200,13 @@ FUZZ_RUN     := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 $(FUZZ_DIR)/obj/%.o: src/%.c | $(BUILD)/.deps
 	$(Q)mkdir -p $(@D)
 	@$(if $(V),,echo "  CC (fuzz) $<")
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(INC) $(PKG_CFLAGS) \
 	    -c $< -o $@
 
 $(FUZZ_DIR)/obj/tests/%.o: tests/fuzz/%.c | $(BUILD)/.deps
 	$(Q)mkdir -p $(@D)
 	@$(if $(V),,echo "  CC (fuzz) $<")
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -Isrc \
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(INC) \
 	    $(PKG_CFLAGS) -c $< -o $@
 
 $(FUZZ_DIR)/libroofplan.a: $(FUZZ_LIB_OBJ)
@@ -246,4 +258,5 @@ fuzz-regress: fuzz-build
 	        tail -n 60 $(FUZZ_DIR)/$$t.regress.log; exit 1; }; \
 	done
 
--include $(wildcard $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/tests/*.d)
+-include $(wildcard $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/*/*.d \
+    $(FUZZ_DIR)/obj/*/*/*.d)

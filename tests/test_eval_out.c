@@ -121,40 +121,6 @@ static void test_eval_out_json(void **state)
     free(text);
 }
 
-/* The verdict by hand: IB 9.4 s per 1 s of compute, the overlapped step
- * 9.4 s of which 8.4 s waiting: 89%; compute-bound with IB the busier
- * link at 0.5 s per second; HBM 3 s per 2 s of compute: 1.50. */
-static void test_eval_out_verdict(void **state)
-{
-    struct cost_result r;
-    char buf[256];
-    (void)state;
-    memset(&r, 0, sizeof r);
-    r.t.bound = COST_IB;
-    r.t.compute = 1;
-    r.t.ib = 9.4;
-    r.t.nvlink = 2;
-    r.t.core = 9.4;
-    eval_out_verdict(&r, buf, sizeof buf);
-    assert_string_equal(buf, "IB-bound: 9.4 s of IB traffic per second of "
-                             "compute; the GPUs wait on IB 89% of the "
-                             "overlapped step");
-    r.t.bound = COST_COMPUTE;
-    r.t.compute = 2;
-    r.t.ib = 1;
-    r.t.nvlink = 0.5;
-    eval_out_verdict(&r, buf, sizeof buf);
-    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
-                             "0.50 s per second of compute, so "
-                             "communication can hide under compute");
-    r.t.bound = COST_HBM;
-    r.t.hbm = 3;
-    eval_out_verdict(&r, buf, sizeof buf);
-    assert_string_equal(buf, "HBM-bound: 1.50 s of memory traffic per second "
-                             "of compute (GEMMs too small to reuse their "
-                             "weights)");
-}
-
 /* JSON strings (RFC 8259 §7): quote and backslash escaped, control
  * characters as \n or \u00XX, UTF-8 as it is. */
 static void test_eval_out_json_string(void **state)
@@ -175,7 +141,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eval_out_text),
         cmocka_unit_test(test_eval_out_json),
-        cmocka_unit_test(test_eval_out_verdict),
         cmocka_unit_test(test_eval_out_json_string),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

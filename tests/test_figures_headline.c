@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "figures_internal.h"
 #include "test_util.h"
 
@@ -182,10 +183,45 @@ static void test_figures_sheet_rows_nothing_fits(void **state)
     free(r.sheet);
 }
 
+/* The verdict by hand: IB 9.4 s per 1 s of compute, the overlapped step
+ * 9.4 s of which 8.4 s waiting: 89%; compute-bound with IB the busier
+ * link at 0.5 s per second; HBM 3 s per 2 s of compute: 1.50. */
+static void test_figures_verdict(void **state)
+{
+    struct cost_result r;
+    char buf[256];
+    (void)state;
+    memset(&r, 0, sizeof r);
+    r.t.bound = COST_IB;
+    r.t.compute = 1;
+    r.t.ib = 9.4;
+    r.t.nvlink = 2;
+    r.t.core = 9.4;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "IB-bound: 9.4 s of IB traffic per second of "
+                             "compute; the GPUs wait on IB 89% of the "
+                             "overlapped step");
+    r.t.bound = COST_COMPUTE;
+    r.t.compute = 2;
+    r.t.ib = 1;
+    r.t.nvlink = 0.5;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
+                             "0.50 s per second of compute, so "
+                             "communication can hide under compute");
+    r.t.bound = COST_HBM;
+    r.t.hbm = 3;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "HBM-bound: 1.50 s of memory traffic per second "
+                             "of compute (GEMMs too small to reuse their "
+                             "weights)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures_sheet_rows),
+        cmocka_unit_test(test_figures_verdict),
         cmocka_unit_test(test_figures_recommended_among_ties),
         cmocka_unit_test(test_figures_baseline_sentence),
         cmocka_unit_test(test_figures_sheet_rows_ties_rule),

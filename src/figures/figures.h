@@ -18,8 +18,8 @@
  * (their shared functions: figures_internal.h, private to this module).
  *
  * Calls: cost, terms, plan, sweep, rank (rank_before), figures_waterfall,
- * validation (its runs and inputs, already read), eval_out_verdict (the
- * verdict sentence of `eval`).
+ * validation (its runs and inputs, already read). figures_verdict is the
+ * verdict sentence `eval` prints too.
  */
 #ifndef PROJ_FIGURES_H
 #define PROJ_FIGURES_H
@@ -85,5 +85,12 @@ enum status figures_validations(struct report *r,
  */
 enum status
 figures_views(struct report *r, struct cost_ctx *other, struct diag *d);
+
+/*
+ * One sentence saying why the plan is or is not compute-bound, e.g.
+ * "IB-bound: 9.4 s of IB traffic per second of compute". The verdict of
+ * `eval`, the Summary and the charts.
+ */
+void figures_verdict(const struct cost_result *r, char *buf, size_t size);
 
 #endif

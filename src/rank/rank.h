@@ -115,4 +115,11 @@ bool rank_cursor_next(struct rank_cursor *c,
                       size_t *rank);
 void rank_cursor_release(struct rank_cursor *c);
 
+/*
+ * Builds the pipeline partitions every pp*vpp of the sweep needs (those
+ * with more chunks than layers are skipped: plan_check rejects them).
+ */
+enum status
+rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d);
+
 #endif

@@ -14,6 +14,29 @@
 
 #include "terms.h"
 
+enum status
+rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
+{
+    const struct sweep_spec *s = &sf->spec;
+    size_t i, j, k;
+    for (i = 0; i < s->pp.n; i++)
+        for (j = 0; j < s->schedule.n; j++) {
+            int sched = (int)s->schedule.v[j];
+            bool inter = sched == PLAN_INTERLEAVED;
+            for (k = 0; k < (inter ? s->vpp.n : 1); k++) {
+                long pp = (long)s->pp.v[i];
+                long vpp = inter ? (long)s->vpp.v[k] : 1;
+                /* plan_check rejects these; DualPipe needs an even pp */
+                if ((double)pp * (double)vpp > (double)ctx->m->units ||
+                    (sched == PLAN_DUALPIPE && pp % 2 != 0))
+                    continue;
+                if (cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK)
+                    return d->status;
+            }
+        }
+    return STATUS_OK;
+}
+
 static bool better(const struct report_row *a, const struct report_row *b)
 {
     return rank_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan);
@@ -535,7 +558,7 @@ enum status rank_run(struct report *r,
                         r->enumerated == UINT64_MAX ? "more than " : "",
                         (unsigned long long)r->enumerated,
                         (unsigned long long)SWEEP_MAX_COMBINATIONS);
-    if (sweep_prepare(sf, ctx, d) != STATUS_OK)
+    if (rank_prepare(sf, ctx, d) != STATUS_OK)
         return d->status;
 
     nthreads = opt->threads ? opt->threads : 1;

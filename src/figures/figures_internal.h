@@ -7,7 +7,7 @@
  * charts. Each fills fields of r (report.h, "Figures") and nothing else.
  *
  * Calls: cost, terms, plan, sweep, rank (rank_before), eval_out
- * (eval_out_verdict), report.
+ * (figures_verdict), report.
  */
 #ifndef PROJ_FIGURES_INTERNAL_H
 #define PROJ_FIGURES_INTERNAL_H

@@ -25,12 +25,6 @@ void eval_out_text(FILE *out, const struct eval_view *v);
 /* One JSON object and a newline. */
 void eval_out_json(FILE *out, const struct eval_view *v);
 
-/*
- * One sentence saying why the plan is or is not compute-bound, e.g.
- * "IB-bound: 9.4 s of IB traffic per second of compute". For reports.
- */
-void eval_out_verdict(const struct cost_result *r, char *buf, size_t size);
-
 /* Writes s as a JSON string literal (quotes and escapes included). */
 void eval_out_json_string(FILE *out, const char *s);
 

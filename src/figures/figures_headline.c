@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval_out.h"
+#include "figures.h"
 #include "rank.h"
 #include "sweep.h"
 
@@ -99,10 +99,35 @@ static void plan_short(const struct plan *p, char *buf, size_t size)
              plan_recompute_str(p->recompute), p->mbs);
 }
 
+void figures_verdict(const struct cost_result *r, char *buf, size_t size)
+{
+    const struct cost_times *t = &r->t;
+    int link = t->ib >= t->nvlink ? COST_IB : COST_NVLINK;
+    double comm = link == COST_IB ? t->ib : t->nvlink;
+    if (t->bound == COST_COMPUTE)
+        snprintf(buf, size,
+                 "compute-bound: the busiest link (%s) needs %.2f s per "
+                 "second of compute, so communication can hide under "
+                 "compute",
+                 cost_bound_label(link), comm / t->compute);
+    else if (t->bound == COST_HBM)
+        snprintf(buf, size,
+                 "HBM-bound: %.2f s of memory traffic per second of "
+                 "compute (GEMMs too small to reuse their weights)",
+                 t->hbm / t->compute);
+    else
+        snprintf(buf, size,
+                 "%s-bound: %.1f s of %s traffic per second of compute; "
+                 "the GPUs wait on %s %.0f%% of the overlapped step",
+                 cost_bound_label(t->bound), comm / t->compute,
+                 cost_bound_label(t->bound), cost_bound_label(t->bound),
+                 100 * (t->core - t->compute) / t->core);
+}
+
 /* The verdict of c in words, its first letter upper case. */
 static void verdict(const struct cost_result *c, char *buf, size_t size)
 {
-    eval_out_verdict(c, buf, size);
+    figures_verdict(c, buf, size);
     if (buf[0] >= 'a' && buf[0] <= 'z')
         buf[0] = (char)(buf[0] - 'a' + 'A');
 }
@@ -302,7 +327,7 @@ static enum status other_best(struct report *r,
 {
     size_t i;
     *found = false;
-    if (r->sweep && sweep_prepare(r->sweep, other, d) != STATUS_OK)
+    if (r->sweep && rank_prepare(r->sweep, other, d) != STATUS_OK)
         return d->status;
     for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
         struct cost_result c;

@@ -268,29 +268,6 @@ uint64_t sweep_count(const struct sweep_file *sf)
     return n;
 }
 
-enum status
-sweep_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
-{
-    const struct sweep_spec *s = &sf->spec;
-    size_t i, j, k;
-    for (i = 0; i < s->pp.n; i++)
-        for (j = 0; j < s->schedule.n; j++) {
-            int sched = (int)s->schedule.v[j];
-            bool inter = sched == PLAN_INTERLEAVED;
-            for (k = 0; k < (inter ? s->vpp.n : 1); k++) {
-                long pp = (long)s->pp.v[i];
-                long vpp = inter ? (long)s->vpp.v[k] : 1;
-                /* plan_check rejects these; DualPipe needs an even pp */
-                if ((double)pp * (double)vpp > (double)ctx->m->units ||
-                    (sched == PLAN_DUALPIPE && pp % 2 != 0))
-                    continue;
-                if (cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK)
-                    return d->status;
-            }
-        }
-    return STATUS_OK;
-}
-
 /*
  * Nearest multiple of unit to target, ties upward, at least one unit and
  * at most GBS_MAX (the largest multiple below it when the nearest is

@@ -6,32 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#define GIB 1073741824.0
+#include "figures.h"
 
-void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
-{
-    const struct cost_times *t = &r->t;
-    int link = t->ib >= t->nvlink ? COST_IB : COST_NVLINK;
-    double comm = link == COST_IB ? t->ib : t->nvlink;
-    if (t->bound == COST_COMPUTE)
-        snprintf(buf, size,
-                 "compute-bound: the busiest link (%s) needs %.2f s per "
-                 "second of compute, so communication can hide under "
-                 "compute",
-                 cost_bound_label(link), comm / t->compute);
-    else if (t->bound == COST_HBM)
-        snprintf(buf, size,
-                 "HBM-bound: %.2f s of memory traffic per second of "
-                 "compute (GEMMs too small to reuse their weights)",
-                 t->hbm / t->compute);
-    else
-        snprintf(buf, size,
-                 "%s-bound: %.1f s of %s traffic per second of compute; "
-                 "the GPUs wait on %s %.0f%% of the overlapped step",
-                 cost_bound_label(t->bound), comm / t->compute,
-                 cost_bound_label(t->bound), cost_bound_label(t->bound),
-                 100 * (t->core - t->compute) / t->core);
-}
+#define GIB 1073741824.0
 
 static void row(FILE *out, const char *label, double value)
 {
@@ -143,7 +120,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     size_t i;
 
     plan_format(p, plan, sizeof plan);
-    eval_out_verdict(r, verdict, sizeof verdict);
+    figures_verdict(r, verdict, sizeof verdict);
     fprintf(out, "%s on %ld x %s (%s), comm model %s\n", m->spec.name, p->gpus,
             hw->spec.gpu_name, hw->spec.cluster_name,
             comm_model_str(v->ctx->comm));

@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cost.h"
 #include "datafile.h"
 #include "diag.h"
 #include "hardware.h"
@@ -82,14 +81,6 @@ uint64_t sweep_count(const struct sweep_file *sf);
 
 /* Largest sweep roofplan accepts (about an hour at 2-3M plans/s). */
 #define SWEEP_MAX_COMBINATIONS 10000000000ULL
-
-/*
- * Builds the pipeline partitions every pp*vpp of the space needs (those
- * with more chunks than layers are skipped: plan_check rejects them).
- */
-enum status sweep_prepare(const struct sweep_file *sf,
-                          struct cost_ctx *ctx,
-                          struct diag *d);
 
 /*
  * Called once per combination with the plan (its gbs rounded to the
