@@ -10,11 +10,11 @@ Q       := $(if $(V),,@)
 PKGS    := xlsxwriter zlib minizip inih libmd libcjson
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
            -Wstrict-prototypes -Wmissing-prototypes -Werror
-DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\" \
-           -DROOFPLAN_DATADIR=\"$(CURDIR)/data\" \
-           -DROOFPLAN_TEMPLATEDIR=\"$(CURDIR)/templates\"
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
+# No path is built in: the binary finds data/ and templates/ beside it
+# (src/cli/cli.c, own_directory).
+DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\"
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm -pthread
 
 RELEASE_FLAGS := -std=c11 -O2 -pthread $(WARN) $(DEFS) -MMD -MP
 DEBUG_FLAGS   := -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
@@ -44,6 +44,7 @@ all: $(BUILD)/roofplan
 $(BUILD)/.deps: scripts/deps.sh
 	$(Q)mkdir -p $(BUILD)
 	$(Q)scripts/deps.sh build
+	$(Q)pkg-config --exists --print-errors $(PKGS)
 	$(Q)touch $@
 
 deps: $(BUILD)/.deps

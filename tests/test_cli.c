@@ -235,15 +235,29 @@ static void test_cli_generation_time_now(void **state)
 /* ---- Where the files are ---- */
 
 /* From a directory with no data/defaults.ini (and no installed tree
- * beside the test binary), the checkout the binary was built in. */
-static void test_cli_data_directory_falls_back_to_checkout(void **state)
+ * beside the test binary), the checkout's, found beside the executable:
+ * this test runs as build/debug/test_cli, so ../../data of its folder.
+ * No path is built into the binary (issue 20: a moved checkout kept
+ * reading the old one). */
+static void test_cli_data_directory_beside_executable(void **state)
 {
-    char buf[1100];
+    char buf[1100], *exe, *want;
+    size_t n;
     (void)state;
+    exe = realpath("/proc/self/exe", NULL);
+    assert_non_null(exe);
+    *strrchr(exe, '/') = '\0';
+    n = strlen(exe) + 32;
+    want = malloc(n);
+    assert_non_null(want);
     cli_data_directory(buf, sizeof buf);
-    assert_string_equal(buf, ROOFPLAN_DATADIR);
+    snprintf(want, n, "%s/../../data", exe);
+    assert_string_equal(buf, want);
     cli_template_directory(buf, sizeof buf);
-    assert_string_equal(buf, ROOFPLAN_TEMPLATEDIR);
+    snprintf(want, n, "%s/../../templates", exe);
+    assert_string_equal(buf, want);
+    free(want);
+    free(exe);
 }
 
 /* ./data is taken only when it holds defaults.ini; ./templates only
@@ -254,7 +268,7 @@ static void test_cli_data_directory_prefers_cwd(void **state)
     (void)state;
     assert_int_equal(mkdir("data", 0700), 0);
     cli_data_directory(buf, sizeof buf);
-    assert_string_equal(buf, ROOFPLAN_DATADIR); /* empty: not ours */
+    assert_string_not_equal(buf, "data"); /* empty: not ours */
     write_file(NULL, "data/defaults.ini", DEFAULTS);
     cli_data_directory(buf, sizeof buf);
     assert_string_equal(buf, "data");
@@ -298,8 +312,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cli_generation_time_now,
                                         save_epoch, restore_epoch),
         cmocka_unit_test_setup_teardown(
-            test_cli_data_directory_falls_back_to_checkout, enter_tmp,
-            leave_tmp),
+            test_cli_data_directory_beside_executable, enter_tmp, leave_tmp),
         cmocka_unit_test_setup_teardown(test_cli_data_directory_prefers_cwd,
                                         enter_tmp, leave_tmp),
         cmocka_unit_test_setup_teardown(test_cli_training_path, enter_tmp,

@@ -16,12 +16,6 @@
 
 #include "fit.h"
 
-/* Set by the Makefile: the checkout's data and template directories, the
- * last place looked. */
-#if !defined(ROOFPLAN_DATADIR) || !defined(ROOFPLAN_TEMPLATEDIR)
-#error "build with the Makefile: it defines the data and template paths"
-#endif
-
 void cli_print_diag(const struct diag *d)
 {
     const char *line = d->msg;
@@ -71,51 +65,63 @@ int cli_usage_error(const char *fmt, const char *arg)
 
 /*
  * Where roofplan's own files are (sub is "data" or "templates"): ./sub
- * when it holds `marker` (running from the source tree), else
- * ../share/roofplan/sub beside the executable (after `make install`),
- * else the checkout it was built in. Default input files and the
- * validation runs all come from the one data directory, so a stray
- * ./data/validation elsewhere injects nothing.
+ * when it holds `marker` (running from the source tree), else, beside the
+ * executable, ../share/roofplan/sub (after `make install`), ../sub (the
+ * release build in build/) or ../../sub (the sanitizer build and the
+ * tests in build/debug/). No path is built into the binary: a checkout
+ * moved or copied elsewhere finds its own files. When none holds the
+ * marker, "sub" as it is, and opening it names what is missing.
  */
-static void own_directory(const char *sub,
-                          const char *marker,
-                          const char *built,
-                          char *buf,
-                          size_t size)
+/* a, b, c and d one after the other, in memory of the caller's (free);
+ * NULL when out of memory. */
+static char *concat4(const char *a, const char *b, const char *c, const char *d)
 {
-    char exe[1024], probe[2200];
-    ssize_t n;
-    snprintf(probe, sizeof probe, "%s/%s", sub, marker);
-    if (access(probe, R_OK) == 0) {
-        snprintf(buf, size, "%s", sub);
+    size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s%s", a, b, c, d);
+    return s;
+}
+
+static void
+own_directory(const char *sub, const char *marker, char *buf, size_t size)
+{
+    static const char *const beside[] = {"../share/roofplan/", "../", "../../"};
+    char *exe, *slash, *probe;
+    size_t i;
+    snprintf(buf, size, "%s", sub);
+    probe = concat4(sub, "/", marker, "");
+    if (probe && access(probe, R_OK) == 0) {
+        free(probe);
         return;
     }
-    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        char *slash;
-        exe[n] = '\0';
-        slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(probe, sizeof probe, "%s/../share/roofplan/%s/%s", exe,
-                     sub, marker);
-            if (access(probe, R_OK) == 0) {
-                snprintf(buf, size, "%s/../share/roofplan/%s", exe, sub);
-                return;
+    free(probe);
+    exe = realpath("/proc/self/exe", NULL);
+    slash = exe ? strrchr(exe, '/') : NULL;
+    if (slash) {
+        *slash = '\0';
+        for (i = 0; i < sizeof beside / sizeof beside[0]; i++) {
+            char *dir = concat4(exe, "/", beside[i], sub);
+            probe = dir ? concat4(dir, "/", marker, "") : NULL;
+            if (probe && access(probe, R_OK) == 0) {
+                snprintf(buf, size, "%s", dir);
+                i = sizeof beside / sizeof beside[0] - 1;
             }
+            free(probe);
+            free(dir);
         }
     }
-    snprintf(buf, size, "%s", built);
+    free(exe);
 }
 
 void cli_data_directory(char *buf, size_t size)
 {
-    own_directory("data", "defaults.ini", ROOFPLAN_DATADIR, buf, size);
+    own_directory("data", "defaults.ini", buf, size);
 }
 
 void cli_template_directory(char *buf, size_t size)
 {
-    own_directory("templates", "memory.gp.in", ROOFPLAN_TEMPLATEDIR, buf, size);
+    own_directory("templates", "memory.gp.in", buf, size);
 }
 
 #define DOFF(member) offsetof(struct cli_defaults, member)

@@ -10,16 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef ROOFPLAN_TEMPLATEDIR
-#define ROOFPLAN_TEMPLATEDIR "templates"
-#endif
-
 const char *plot_template_dir(void)
 {
-    struct stat st;
-    if (stat("templates", &st) == 0 && S_ISDIR(st.st_mode))
-        return "templates";
-    return ROOFPLAN_TEMPLATEDIR;
+    return "templates";
 }
 
 enum status

@@ -34,9 +34,9 @@ struct plot_template_vars {
 
 /*
  * The template directory to use when the caller names none: "templates"
- * when it exists in the working directory (a source checkout), else the
- * one the build was configured with (ROOFPLAN_TEMPLATEDIR). The returned
- * string is static.
+ * in the working directory (the command line passes the one it found
+ * beside the executable, cli_template_directory). The returned string is
+ * static.
  */
 const char *plot_template_dir(void);
 
