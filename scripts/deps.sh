@@ -5,7 +5,8 @@
 #                           libmd, cJSON, cmocka) and gnuplot
 #   scripts/deps.sh test    the above, plus what the tests run: python3, the real
 #                           spreadsheet and checking tools (gnumeric, LibreOffice,
-#                           openpyxl, poppler, valgrind, clang for the fuzzers)
+#                           openpyxl, poppler, valgrind, clang for the fuzzers,
+#                           cppcheck for make analyze)
 #   scripts/deps.sh list    the Debian packages this script can install, one per
 #                           line (for the CI check that every linked library is named)
 # As root it runs apt-get; otherwise it prints the exact command to run.
@@ -46,6 +47,7 @@ if [ "$mode" = test ]; then
     need_cmd pdftoppm poppler-utils
     need_cmd valgrind valgrind
     need_cmd clang clang
+    need_cmd cppcheck cppcheck
     need_cmd sha256sum coreutils
     if ! /usr/bin/python3 -c 'import openpyxl' >/dev/null 2>&1; then
         missing="$missing python3-openpyxl"
