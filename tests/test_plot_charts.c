@@ -214,7 +214,7 @@ static void test_plot_charts_names_in_order(void **state)
 {
     static const char *const want[PLOT_CHARTS] = {
         "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
-        "sensitivity-ib", "sensitivity-nvlink", "waterfall"};
+        "sensitivity-ib", "sensitivity-nvlink", "waterfall",      "summary"};
     size_t c;
     (void)state;
     for (c = 0; c < PLOT_CHARTS; c++)
@@ -223,11 +223,15 @@ static void test_plot_charts_names_in_order(void **state)
 }
 
 /* Six charts at the speed of light; the waterfall needs the recommended
- * plan's expected step. */
+ * plan's expected step, the summary card a recommended plan. */
 static void test_plot_charts_wanted_waterfall_needs_expected(void **state)
 {
     struct fixture *f = *state;
     size_t c;
+    f->r.headline.any = false;
+    for (c = 0; c < PLOT_CHARTS; c++)
+        assert_int_equal(plot_charts_wanted(&f->r, c), c < 6);
+    f->r.headline.any = true;
     for (c = 0; c < PLOT_CHARTS; c++)
         assert_int_equal(plot_charts_wanted(&f->r, c), c != 6);
     add_waterfall(&f->r);

@@ -48,7 +48,7 @@ static const char *const narrow[] = {"space.tp=1",
 
 static const char *const charts[PLOT_CHARTS] = {
     "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
-    "sensitivity-ib", "sensitivity-nvlink", "waterfall"};
+    "sensitivity-ib", "sensitivity-nvlink", "waterfall",      "summary"};
 #define WATERFALL 6
 
 struct fixture {
@@ -208,13 +208,14 @@ static void test_plot_out_write_matches_golden(void **state)
     assert_true(pf.gnuplot_missing);
     assert_false(pf.rendered);
     assert_int_equal(pf.ncharts, PLOT_CHARTS - 1); /* no waterfall */
+    assert_string_equal(pf.chart[WATERFALL].name, "summary");
     for (i = 0; i < pf.ncharts; i++)
         for (k = 0; k < 2; k++) {
             const char *ext = k ? ".dat" : ".gp";
             char got_path[128], name[64];
-            snprintf(got_path, sizeof got_path, "%s/%s%s", f->dir, charts[i],
-                     ext);
-            snprintf(name, sizeof name, "%s%s", charts[i], ext);
+            snprintf(got_path, sizeof got_path, "%s/%s%s", f->dir,
+                     pf.chart[i].name, ext);
+            snprintf(name, sizeof name, "%s%s", pf.chart[i].name, ext);
             assert_string_equal(k ? pf.chart[i].data : pf.chart[i].script,
                                 got_path);
             check_golden(got_path, name);
@@ -290,7 +291,8 @@ static uint32_t be32(const unsigned char *p)
            (uint32_t)p[3];
 }
 
-static void check_png(const char *path)
+/* Every chart is 1600x900; the summary card a taller page, 1600x1000. */
+static void check_png(const char *path, uint32_t height)
 {
     static const unsigned char sig[8] = {0x89, 'P',  'N',  'G',
                                          '\r', '\n', 0x1a, '\n'};
@@ -301,9 +303,9 @@ static void check_png(const char *path)
     assert_true(len > 33);
     assert_memory_equal(png, sig, 8);
     assert_memory_equal(png + 12, "IHDR", 4);
-    if (be32(png + 16) != 1600 || be32(png + 20) != 900)
-        fail_msg("%s: %ux%u, expected 1600x900", path, be32(png + 16),
-                 be32(png + 20));
+    if (be32(png + 16) != 1600 || be32(png + 20) != height)
+        fail_msg("%s: %ux%u, expected 1600x%u", path, be32(png + 16),
+                 be32(png + 20), height);
     free(png);
 }
 
@@ -337,7 +339,8 @@ static void test_plot_out_write_renders_png_and_svg(void **state)
         char want[128];
         snprintf(want, sizeof want, "%s/%s.png", f->dir, charts[i]);
         assert_string_equal(pf.chart[i].png, want);
-        check_png(pf.chart[i].png);
+        check_png(pf.chart[i].png,
+                  strcmp(charts[i], "summary") == 0 ? 1000 : 900);
         check_svg(pf.chart[i].svg);
         assert_string_not_equal(pf.chart[i].pdf, ""); /* pdfcairo: TOOLING */
     }

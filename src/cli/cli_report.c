@@ -122,7 +122,12 @@ static const char *const report_files[] = {"report.xlsx",
                                            "waterfall.svg",
                                            "waterfall.pdf",
                                            "waterfall.gp",
-                                           "waterfall.dat"};
+                                           "waterfall.dat",
+                                           "summary.png",
+                                           "summary.svg",
+                                           "summary.pdf",
+                                           "summary.gp",
+                                           "summary.dat"};
 
 /* ---- The signal guard (struct cli_guard, cli.h) ---- */
 

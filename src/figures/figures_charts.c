@@ -526,6 +526,10 @@ enum status figures_charts(struct report *r, struct diag *d)
         r->has_published_point =
             point_of(&c->work, c->t.step, r->published_x, &r->published_y);
     }
+    if (r->headline.any)
+        r->has_recommended_point =
+            point_of(&r->headline.plan.work, r->headline.plan.t.step,
+                     r->recommended_x, &r->recommended_y);
     if (points(r, d) != STATUS_OK || picks(r, d) != STATUS_OK)
         return d->status;
     roofline(r, true, &r->roofline[0]);

@@ -381,6 +381,8 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
     usable = h->usable_gib;
     plan_words(&h->plan.plan, words, sizeof words);
     verdict(&h->plan, v, sizeof v);
+    snprintf(h->words, sizeof h->words, "%s", words);
+    snprintf(h->why, sizeof h->why, "%s", v);
     if (h->fits)
         snprintf(h->verdict, sizeof h->verdict,
                  "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "

@@ -136,6 +136,8 @@ struct report_headline {
     bool has_ratio;
     double measured_over_sol;
     char verdict[REPORT_TEXT];    /* "Recommended plan: ..." */
+    char words[400];              /* the plan in words: "TP 2 x PP 16 ..." */
+    char why[REPORT_TEXT];        /* its verdict sentence, capitalised */
     char difference[REPORT_TEXT]; /* speed of light against reality */
     char ties_text[REPORT_TEXT];
     char models[REPORT_TEXT]; /* the best plan under the other model */
@@ -378,6 +380,9 @@ struct report {
     /* its point on the rooflines (published_x[l] 0: no bytes there) */
     bool has_published_point;
     double published_x[2], published_y;
+    /* the recommended plan's point on the rooflines (the summary card) */
+    bool has_recommended_point;
+    double recommended_x[2], recommended_y;
 
     struct report_headline headline;
     struct report_baseline baseline;

@@ -1,16 +1,19 @@
 # Charts (DESIGN §6, issue 4): written with the report, gnuplot run safely;
 # missing, failing and hanging gnuplots; names that try to run commands.
 NARROW="--set space.tp=1 --set space.pp=1,16 --set space.ep=1,64 --set space.zero=1,3 --set space.schedule=1f1b,dualpipe --set space.precision=fp8 --set space.recompute=selective --set space.mbs=1"
-CHARTS="roofline-ib roofline-nvlink step-breakdown memory sensitivity-ib sensitivity-nvlink waterfall"
+CHARTS="roofline-ib roofline-nvlink step-breakdown memory sensitivity-ib sensitivity-nvlink waterfall summary"
 
 # every chart's script, data and images
 if command -v gnuplot >/dev/null 2>&1; then
     expect 0 "" -- $ROOFPLAN report -q -o "$TMP/c1" $NARROW
+    check "the summary card's PDF is one landscape page" bash -c "pdfinfo '$TMP/c1/summary.pdf' | grep -q '^Pages: *1\$' && pdfinfo '$TMP/c1/summary.pdf' | awk '/^Page size/ { exit !(\$3 > \$5) }'"
     for c in $CHARTS; do
         check "$c: .gp .dat .png .svg .pdf written" \
             test -s "$TMP/c1/$c.gp" -a -s "$TMP/c1/$c.dat" -a -s "$TMP/c1/$c.png" \
             -a -s "$TMP/c1/$c.svg" -a -s "$TMP/c1/$c.pdf"
-        check "$c.png is 1600x900" bash -c "file '$TMP/c1/$c.png' | grep -q '1600 x 900'"
+        size='1600 x 900'
+        [ "$c" = summary ] && size='1600 x 1000' # the card: a taller page
+        check "$c.png is $size" bash -c "file '$TMP/c1/$c.png' | grep -q '$size'"
         check "$c.svg parses" $PY -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$TMP/c1/$c.svg"
     done
     # the kept scripts re-run by hand, as the warning says

@@ -17,17 +17,19 @@
 #include "plot_bars.h"
 #include "plot_roofline.h"
 #include "plot_sensitivity.h"
+#include "plot_summary.h"
 #include "plot_template.h"
 #include "plot_text.h"
 #include "plot_waterfall.h"
 
 #define PATH_MAX_CHARS 1100 /* a template path: tdir + name + ".gp.in" */
 
-#define WATERFALL 6 /* the chart a report may not have */
+#define WATERFALL 6 /* the charts a report may not have */
+#define SUMMARY   7
 
 static const char *const chart_names[PLOT_CHARTS] = {
     "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
-    "sensitivity-ib", "sensitivity-nvlink", "waterfall"};
+    "sensitivity-ib", "sensitivity-nvlink", "waterfall",      "summary"};
 
 const char *plot_charts_name(size_t c)
 {
@@ -36,7 +38,8 @@ const char *plot_charts_name(size_t c)
 
 bool plot_charts_wanted(const struct report *r, size_t c)
 {
-    return c < PLOT_CHARTS && (c != WATERFALL || plot_waterfall_wanted(r));
+    return c < PLOT_CHARTS && (c != WATERFALL || plot_waterfall_wanted(r)) &&
+           (c != SUMMARY || plot_summary_wanted(r));
 }
 
 /* Placeholders every template has: footer, output and data paths. */
@@ -118,6 +121,9 @@ static void fill(const struct report *r,
         break;
     case WATERFALL:
         plot_waterfall_fill(r, v, dat);
+        break;
+    case SUMMARY:
+        plot_summary_fill(r, v, dat);
         break;
     default:
         plot_sensitivity_fill(r, c == 4, v, dat);

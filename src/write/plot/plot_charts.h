@@ -23,16 +23,18 @@
 #include "diag.h"
 #include "report.h"
 
-#define PLOT_CHARTS 7
+#define PLOT_CHARTS 8
 
 /* Name of chart c (< PLOT_CHARTS), also its files' base name, in this
  * order: "roofline-ib", "roofline-nvlink", "step-breakdown", "memory",
- * "sensitivity-ib", "sensitivity-nvlink", "waterfall". */
+ * "sensitivity-ib", "sensitivity-nvlink", "waterfall", "summary" (the
+ * one-page card). */
 const char *plot_charts_name(size_t c);
 
 /* Whether report r has chart c: every chart but "waterfall", which needs
- * the recommended plan's expected step (a calibration and a stack). A
- * chart r does not have gets no file at all. */
+ * the recommended plan's expected step (a calibration and a stack), and
+ * "summary", which needs a recommended plan. A chart r does not have gets
+ * no file at all. */
 bool plot_charts_wanted(const struct report *r, size_t c);
 
 /*

@@ -1,0 +1,214 @@
+/*
+ * plot_summary: the summary card, laid out from the report (see
+ * plot_summary.h).
+ *
+ * May call: plot_format, plot_template, plot_text, report, expected,
+ * libm, libc.
+ */
+#include "plot_summary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expected.h"
+#include "plot_format.h"
+
+/* A verdict line holds about this many bytes at the card's font before
+ * it would run off the page; a longer verdict wraps once at a space. */
+#define LINE_CHARS 150
+#define PLAN_CHARS 100 /* the same for the plan, in bold and larger */
+
+bool plot_summary_wanted(const struct report *r)
+{
+    return r->headline.any;
+}
+
+/* x to three significant digits ("16.1", "0.0421", "1.23e+04" never:
+ * past 1000 the integer). */
+static void sig3(double x, char *buf, size_t size)
+{
+    if (fabs(x) >= 1000)
+        snprintf(buf, size, "%.0f", x);
+    else
+        snprintf(buf, size, "%.3g", x);
+}
+
+/* "16.1 s per step, 43.7 days, $4.31M" of one cost. */
+static void
+cost_words(const struct report_cost *c, const char *what, char *buf, size_t n)
+{
+    char s[32], d[32], m[32];
+    sig3(c->step_s, s, sizeof s);
+    sig3(c->days, d, sizeof d);
+    sig3(c->cost_usd / 1e6, m, sizeof m);
+    snprintf(buf, n, "%s: %s s per step, %s days, $%sM for the token budget",
+             what, s, d, m);
+}
+
+/* text in two placeholders, k1 and k2, cut at the last space before
+ * `width` bytes when longer (a space is ASCII: the cut keeps whole
+ * characters); the second line is cut at a character boundary by the
+ * quoting if it is still too long. */
+static void two_lines(const char *text,
+                      size_t width,
+                      const char *k1,
+                      const char *k2,
+                      struct plot_template_vars *v)
+{
+    size_t len = strlen(text), cut = len;
+    char first[LINE_CHARS + 1];
+    if (width > LINE_CHARS)
+        width = LINE_CHARS;
+    if (len > width) {
+        cut = width;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0) /* one long word: at a character boundary */
+            for (cut = width; cut > 0 && (text[cut] & 0xC0) == 0x80; cut--)
+                ;
+    }
+    memcpy(first, text, cut);
+    first[cut] = '\0';
+    plot_template_set_str(v, k1, first);
+    plot_template_set_str(v, k2, text + cut + (text[cut] == ' '));
+}
+
+/* The words at the top of the card. */
+static void words(const struct report *r, struct plot_template_vars *v)
+{
+    const struct report_headline *h = &r->headline;
+    char text[REPORT_TEXT], title[1024], a[32], b[32];
+    plot_format_title(r, "planning summary", title, sizeof title);
+    plot_template_set_str(v, "TITLE", title);
+    snprintf(text, sizeof text, "%s: %s",
+             h->fits ? "Recommended" : "Nothing fits; the fastest", h->words);
+    two_lines(text, PLAN_CHARS, "PLAN", "PLAN2", v);
+    if (h->has_expected)
+        cost_words(&h->expected, "Expected", text, sizeof text);
+    else
+        snprintf(text, sizeof text,
+                 "Expected: not computed (no calibration for this GPU)");
+    plot_template_set_str(v, "EXPECTED", text);
+    plot_template_set_str(v, "RANGE", "");
+    cost_words(&h->sol, "Speed of light (the floor no run beats)", text,
+               sizeof text);
+    plot_template_set_str(v, "SOL", text);
+    two_lines(h->why, LINE_CHARS, "VERDICT1", "VERDICT2", v);
+    sig3(h->memory_gib, a, sizeof a);
+    sig3(h->capacity_gib, b, sizeof b);
+    snprintf(text, sizeof text,
+             "Memory: %s of %s GiB per GPU on its heaviest "
+             "pipeline rank (%s).",
+             a, b, h->fits ? "fits" : "does not fit");
+    plot_template_set_str(v, "MEMORY", text);
+}
+
+/* The waterfall of the recommended plan: block 0, the y tic labels and
+ * the x range. */
+static void waterfall(const struct report *r,
+                      struct plot_template_vars *v,
+                      struct plot_text *dat)
+{
+    const struct report_waterfall *w = &r->waterfall[0];
+    struct plot_text *tics = plot_template_var(v, "WF_YTICS");
+    int k, nrows = w->known ? w->effects + 2 : 0;
+    double last = w->sol, top = w->expected;
+    char s[32];
+    plot_template_set_num(v, "HAVE_WF", w->known);
+    plot_template_set_num(v, "NROWS", nrows);
+    plot_template_set_str(v, "WF_TITLE",
+                          w->known ? "From the speed of light to the "
+                                     "expected step (s)"
+                                   : "From the speed of light to the "
+                                     "expected step");
+    plot_text_printf(dat, "# block 0: the recommended plan's waterfall\n"
+                          "# kind (0 speed of light, 1 effect, 2 expected), "
+                          "y, start s, end s, label\n");
+    if (!w->known) {
+        plot_template_set_num(v, "WF_XMAX", 1);
+        plot_text_printf(dat, "0 1 0 0 \"\"\n\n\n");
+        return;
+    }
+    plot_text_printf(tics, "set ytics nomirror font ',13' (");
+    plot_text_add_quoted(tics, "speed of light");
+    plot_text_printf(tics, " %d", nrows);
+    sig3(w->sol, s, sizeof s);
+    plot_text_printf(dat, "0 %d 0 %.12g \"%s s\"\n", nrows, w->sol, s);
+    for (k = 0; k < w->effects; k++) {
+        double add = w->cum[k] - last;
+        sig3(fabs(add), s, sizeof s);
+        plot_text_printf(tics, ", ");
+        plot_text_add_quoted(tics, expected_effect_label(k));
+        plot_text_printf(tics, " %d", nrows - 1 - k);
+        plot_text_printf(dat, "1 %d %.12g %.12g \"%s%s s\"\n", nrows - 1 - k,
+                         last, w->cum[k], add < 0 ? "-" : "+", s);
+        last = w->cum[k];
+        top = fmax(top, last);
+    }
+    plot_text_printf(tics, ", ");
+    plot_text_add_quoted(tics, "expected step");
+    plot_text_printf(tics, " 1)\n");
+    sig3(w->expected, s, sizeof s);
+    plot_text_printf(dat, "2 1 0 %.12g \"%s s\"\n\n\n", w->expected, s);
+    plot_template_set_num(v, "WF_XMAX", plot_format_nice_ceil(top * 1.2));
+}
+
+/* The roofline over InfiniBand: blocks 1 and 2, its roofs as curves. */
+static void roofline(const struct report *r,
+                     struct plot_template_vars *v,
+                     struct plot_text *dat)
+{
+    const struct report_roofline *o = &r->roofline[0];
+    struct plot_text *code = plot_template_var(v, "RF_ROOF_PLOTS");
+    size_t i;
+    plot_template_set_str(v, "RF_TITLE",
+                          "Roofline over InfiniBand, speed of light");
+    plot_template_set_str(v, "RF_XLABEL",
+                          "FLOPs per byte over IB, per GPU per step");
+    plot_template_set_num(v, "RF_XMIN", o->xlo);
+    plot_template_set_num(v, "RF_XMAX", o->xhi);
+    plot_template_set_num(v, "RF_YMIN", o->ylo);
+    plot_template_set_num(v, "RF_YMAX", o->yhi_decade);
+    for (i = 0; i < o->nroofs; i++) {
+        const struct report_roof *f = &o->roof[i];
+        plot_text_printf(code,
+                         "(x >= %.12g ? %.12g : 1/0) with lines lw %s dt %s "
+                         "lc rgb '%s' notitle, ",
+                         f->ridge, f->tflops, f->peak ? "1.5" : "2.5",
+                         f->peak ? "(12,6)" : "1",
+                         f->peak ? "#555555" : "#000000");
+    }
+    if (o->nslopes > 0 && o->nroofs > 0) {
+        double s = o->slope_bps[0] / 1e12;
+        double top = o->nslopes > 1 ? o->top_achievable : o->roof[0].tflops;
+        plot_text_printf(code,
+                         "(x * %.12g < %.12g ? x * %.12g : 1/0) with lines "
+                         "lw 2.5 lc rgb '#000000' notitle, ",
+                         s, top, s);
+    }
+    plot_text_printf(dat, "# block 1: every fitting plan over IB (FLOP per "
+                          "byte, TFLOP/s)\n");
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].x[0] > 0)
+            plot_text_printf(dat, "%.12g %.12g\n", r->points[i].x[0],
+                             r->points[i].y);
+    plot_text_printf(dat, "\n\n# block 2: the recommended plan\n");
+    plot_template_set_num(v, "HAVE_POINT",
+                          r->has_recommended_point && r->recommended_x[0] > 0);
+    if (r->has_recommended_point && r->recommended_x[0] > 0)
+        plot_text_printf(dat, "%.12g %.12g\n", r->recommended_x[0],
+                         r->recommended_y);
+    else
+        plot_text_printf(dat, "NaN NaN\n");
+}
+
+void plot_summary_fill(const struct report *r,
+                       struct plot_template_vars *v,
+                       struct plot_text *dat)
+{
+    plot_text_printf(dat, "# summary: the summary card's data\n");
+    words(r, v);
+    waterfall(r, v, dat);
+    roofline(r, v, dat);
+}

@@ -1,0 +1,180 @@
+/*
+ * test_plot_summary: the summary card's placeholders and data from a
+ * report written out by hand (no time model): the figures to three
+ * significant digits, the plan and the verdict wrapped at a space, the
+ * waterfall's bars end to end, the fitting plans' points and the
+ * recommended one, and a card without a calibration.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_summary.h"
+#include "test_util.h"
+
+struct fixture {
+    struct model m;
+    struct hardware hw;
+    struct report r;
+    struct report_point pts[3];
+    struct plot_template_vars v;
+    struct plot_text dat;
+};
+
+/*
+ * By hand: the speed of light 9.397 s, 25.61 days, $2.5204M; expected
+ * 16.129 s, 43.95 days, $4.3251M. Three significant digits: "9.4" (%.3g
+ * drops the trailing zero), "25.6", "2.52"; "16.1", "44" (43.95 rounds
+ * to 44.0, printed "44"), "4.33". Waterfall: 9.397 s, then +1.412 and
+ * -0.4 s: 9.397 -> 10.809 -> 10.409 s, the expected step.
+ */
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    struct report_headline *h;
+    struct report_waterfall *w;
+    if (!f)
+        return -1;
+    snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
+    snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
+    f->hw.spec.gpus = 2048;
+    f->r.m = &f->m;
+    f->r.hw = &f->hw;
+    h = &f->r.headline;
+    h->any = h->fits = h->has_expected = true;
+    snprintf(h->words, sizeof h->words,
+             "TP 2 x PP 16 (zero-bubble (ZB1P)) x EP 32, ZeRO-1 over DP 64, "
+             "FP8, no recomputation, micro-batch 1, global batch 15360 "
+             "sequences");
+    snprintf(h->why, sizeof h->why, "Compute-bound: short");
+    h->sol.step_s = 9.397;
+    h->sol.days = 25.61;
+    h->sol.cost_usd = 2.5204e6;
+    h->expected.step_s = 16.129;
+    h->expected.days = 43.95;
+    h->expected.cost_usd = 4.3251e6;
+    h->memory_gib = 60.43;
+    h->capacity_gib = 79.21;
+    w = &f->r.waterfall[0];
+    w->known = true;
+    w->sol = 9.397;
+    w->effects = 2;
+    w->cum[0] = 10.809;
+    w->cum[1] = 10.409;
+    w->expected = 10.409;
+    /* two plans with IB bytes, one without (not drawn over IB) */
+    f->pts[0].x[0] = 1e4;
+    f->pts[0].y = 500;
+    f->pts[1].x[0] = 0;
+    f->pts[1].y = 600;
+    f->pts[2].x[0] = 2e5;
+    f->pts[2].y = 800;
+    f->r.points = f->pts;
+    f->r.npoints = 3;
+    f->r.has_recommended_point = true;
+    f->r.recommended_x[0] = 2e5;
+    f->r.recommended_y = 800;
+    f->r.roofline[0].xlo = 100;
+    f->r.roofline[0].xhi = 1e7;
+    f->r.roofline[0].ylo = 1;
+    f->r.roofline[0].yhi_decade = 1e4;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    plot_template_vars_release(&f->v);
+    plot_text_release(&f->dat);
+    free(f);
+    return 0;
+}
+
+static void test_plot_summary_words_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    assert_true(plot_summary_wanted(&f->r));
+    plot_summary_fill(&f->r, &f->v, &f->dat);
+    assert_false(f->dat.nomem);
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
+                        "'Model-X on 2048 \xC3\x97 GPU-Y: planning summary'");
+    assert_string_equal(util_plot_var(&f->v, "EXPECTED"),
+                        "'Expected: 16.1 s per step, 44 days, $4.33M for "
+                        "the token budget'");
+    assert_string_equal(util_plot_var(&f->v, "SOL"),
+                        "'Speed of light (the floor no run beats): 9.4 s "
+                        "per step, 25.6 days, $2.52M for the token budget'");
+    /* "Recommended: " + the words is 147 bytes: cut at the last space
+     * before byte 100, after "no recomputation," */
+    assert_string_equal(util_plot_var(&f->v, "PLAN"),
+                        "'Recommended: TP 2 x PP 16 (zero-bubble (ZB1P)) x "
+                        "EP 32, ZeRO-1 over DP 64, FP8, no recomputation,'");
+    assert_string_equal(util_plot_var(&f->v, "PLAN2"),
+                        "'micro-batch 1, global batch 15360 sequences'");
+    assert_string_equal(util_plot_var(&f->v, "VERDICT1"),
+                        "'Compute-bound: short'");
+    assert_string_equal(util_plot_var(&f->v, "VERDICT2"), "''");
+    assert_string_equal(util_plot_var(&f->v, "MEMORY"),
+                        "'Memory: 60.4 of 79.2 GiB per GPU on its heaviest "
+                        "pipeline rank (fits).'");
+}
+
+static void test_plot_summary_data_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    plot_summary_fill(&f->r, &f->v, &f->dat);
+    /* the waterfall: the floor, two effects end to end, the answer */
+    assert_non_null(strstr(f->dat.p, "0 4 0 9.397 \"9.4 s\"\n"
+                                     "1 3 9.397 10.809 \"+1.41 s\"\n"
+                                     "1 2 10.809 10.409 \"-0.4 s\"\n"
+                                     "2 1 0 10.409 \"10.4 s\"\n\n\n"));
+    assert_string_equal(util_plot_var(&f->v, "HAVE_WF"), "1");
+    assert_string_equal(util_plot_var(&f->v, "NROWS"), "4");
+    /* 10.809 s the widest bar: x to 1.2 x that, rounded up nicely */
+    assert_true(atof(util_plot_var(&f->v, "WF_XMAX")) >= 1.2 * 10.809);
+    /* the plans over IB: the one without IB bytes is left out */
+    assert_non_null(strstr(f->dat.p, "10000 500\n200000 800\n\n\n"));
+    assert_null(strstr(f->dat.p, " 600\n"));
+    assert_non_null(strstr(f->dat.p, "# block 2: the recommended plan\n"
+                                     "200000 800\n"));
+    assert_string_equal(util_plot_var(&f->v, "HAVE_POINT"), "1");
+}
+
+/* No calibration: no waterfall (one empty row keeps block 0 in place)
+ * and the expected line says why. */
+static void test_plot_summary_without_calibration(void **state)
+{
+    struct fixture *f = *state;
+    f->r.headline.has_expected = false;
+    f->r.waterfall[0].known = false;
+    plot_summary_fill(&f->r, &f->v, &f->dat);
+    assert_string_equal(util_plot_var(&f->v, "HAVE_WF"), "0");
+    assert_string_equal(util_plot_var(&f->v, "EXPECTED"),
+                        "'Expected: not computed (no calibration for this "
+                        "GPU)'");
+    assert_non_null(strstr(f->dat.p, "0 1 0 0 \"\"\n\n\n"));
+    f->r.headline.any = false;
+    assert_false(plot_summary_wanted(&f->r));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_plot_summary_words_by_hand, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_plot_summary_data_by_hand, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_plot_summary_without_calibration,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
