@@ -204,9 +204,47 @@ static void test_figures_bars_by_hand(void **state)
     free(r);
 }
 
+/* Styles (issue 18: two sensitivity lines told apart by hue alone were
+ * one line to a red-green colour-blind reader): 24 fitting families,
+ * fastest first, each with its own (marker, dash), the first six solid in
+ * the six hues with markers 0-5, the seventh dashed in the second hue
+ * (colour (6 + 1) mod 6 = 1), not the first's blue again; an unfit family
+ * grey. */
+static void test_figures_styles_not_by_hue_alone(void **state)
+{
+    static struct report r;
+    bool seen[REPORT_MARKERS][REPORT_DASHES];
+    size_t i;
+    (void)state;
+    memset(&r, 0, sizeof r);
+    memset(seen, 0, sizeof seen);
+    r.nfamilies = 25;
+    r.baseline.family = -1;
+    for (i = 0; i < r.nfamilies; i++) {
+        r.families_by_step[i] = (long)i;
+        r.family[i].best.fits = i < 24;
+    }
+    figures_colors(&r);
+    for (i = 0; i < 24; i++) {
+        const struct report_family *f = &r.family[i];
+        assert_false(seen[f->marker][f->dash]);
+        seen[f->marker][f->dash] = true;
+    }
+    assert_int_equal(r.family[0].color, 0x0072B2);
+    assert_int_equal(r.family[0].marker, 0);
+    assert_int_equal(r.family[0].dash, 0);
+    assert_int_equal(r.family[5].marker, 5);
+    assert_int_equal(r.family[5].dash, 0);
+    assert_int_equal(r.family[6].color, 0xD55E00);
+    assert_int_equal(r.family[6].marker, 0);
+    assert_int_equal(r.family[6].dash, 1);
+    assert_int_equal(r.family[24].color, 0x999999);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_figures_styles_not_by_hue_alone),
         cmocka_unit_test(test_figures_baseline_crossovers),
         cmocka_unit_test(test_figures_baseline_curves),
         cmocka_unit_test(test_figures_colours_and_points),

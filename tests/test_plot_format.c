@@ -98,9 +98,37 @@ static void test_plot_format_color_is_rrggbb(void **state)
     assert_string_equal(buf, "#0077BB");
 }
 
+/* The title's font (issue 18: titles clipped with long model names): 22
+ * points up to 96 characters (the 1552 px across at 16.1 px a character,
+ * measured), then 22 x 96 / n in half points, at least 11. 83 characters
+ * (DeepSeek's sensitivity title): 22; 150: 22 x 96 / 150 = 14.08 -> 14;
+ * 120 (multi-byte characters count once: 40 x "\xC3\x97" + 80 x "a"):
+ * 17.6 -> 17.5; 300: 7.04 -> 11. */
+static void test_plot_format_title_pt(void **state)
+{
+    char t[700];
+    (void)state;
+    memset(t, 'a', 83);
+    t[83] = '\0';
+    assert_true(plot_format_title_pt(t) == 22);
+    memset(t, 'a', 150);
+    t[150] = '\0';
+    assert_true(plot_format_title_pt(t) == 14);
+    t[0] = '\0';
+    for (int i = 0; i < 40; i++)
+        strcat(t, "\xC3\x97");
+    memset(t + 80, 'a', 80);
+    t[160] = '\0';
+    assert_true(plot_format_title_pt(t) == 17.5);
+    memset(t, 'a', 300);
+    t[300] = '\0';
+    assert_true(plot_format_title_pt(t) == 11);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plot_format_title_pt),
         cmocka_unit_test(test_plot_format_num_groups_thousands),
         cmocka_unit_test(test_plot_format_num_truncates_to_size),
         cmocka_unit_test(test_plot_format_si_picks_prefix),

@@ -205,13 +205,17 @@ static void test_plot_roofline_ib_points_by_hand(void **state)
     /* the translucent dot: alpha 0xA0 before the colour */
     assert_string_equal(
         util_plot_var(&f->v, "FAMILIES"),
-        "array fam_color[3]\narray fam_dot[3]\narray fam_key[3]\n"
+        "array fam_color[3]\narray fam_dot[3]\narray fam_key[3]\narray "
+        "fam_pt[3]\n"
         "fam_color[1] = '#0000FF'; fam_dot[1] = '#A00000FF'; fam_key[1] = "
-        "'1  A  5.00 s'\n"
+        "'1  A  5.00 s'; fam_pt[1] = 6\n"
         "fam_color[2] = '#00FF00'; fam_dot[2] = '#A000FF00'; fam_key[2] = "
-        "'2  B  5.50 s'\n"
+        "'2  B  5.50 s'; fam_pt[2] = 6\n"
         "fam_color[3] = '#FF0000'; fam_dot[3] = '#A0FF0000'; fam_key[3] = "
-        "'3  C  30.00 s'\n");
+        "'3  C  30.00 s'; fam_pt[3] = 6\n");
+    /* no calibration here: the key is ordered by the speed of light */
+    assert_string_equal(util_plot_var(&f->v, "KEY_TITLE"),
+                        "'plans that fit, by step (speed of light)'");
 }
 
 static void test_plot_roofline_ib_roofs_by_hand(void **state)
@@ -394,8 +398,9 @@ static void test_plot_roofline_no_families(void **state)
     assert_string_equal(util_plot_var(&f->v, "NFAM"), "0");
     assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
                         "array fam_color[1]\narray fam_dot[1]\narray "
-                        "fam_key[1]\nfam_color[1] = '#000000'; fam_dot[1] = "
-                        "'#000000'; fam_key[1] = ''\n");
+                        "fam_key[1]\narray fam_pt[1]\nfam_color[1] = "
+                        "'#000000'; fam_dot[1] = '#000000'; fam_key[1] = ''; "
+                        "fam_pt[1] = 6\n");
     assert_non_null(
         strstr(util_dat_body(f->dat.p), "# block 0: the best plan"));
 }

@@ -55,6 +55,8 @@ static int setup(void **state)
     r->hw = &f->hw;
     snprintf(r->family[0].name, sizeof r->family[0].name, "A");
     r->family[0].color = 0x0077BB;
+    r->family[0].marker = 2; /* triangle up: gnuplot's open 8, filled 9 */
+    r->family[0].dash = 1;   /* dashed: gnuplot's dash type 2 */
     snprintf(r->family[1].name, sizeof r->family[1].name, "B");
     r->family[1].color = 0x33BBEE;
     snprintf(r->family[2].name, sizeof r->family[2].name, "ZeRO-3");
@@ -147,11 +149,15 @@ static void test_plot_sensitivity_ib_curves_by_hand(void **state)
     assert_string_equal(util_plot_var(&f->v, "NFAM"), "2");
     assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
                         "array fam_name[2]\narray fam_color[2]\narray "
-                        "fam_dash[2]\n"
+                        "fam_dash[2]\narray fam_pt[2]\narray fam_dt[2]\n"
                         "fam_name[1] = 'A'; fam_color[1] = '#0077BB'; "
-                        "fam_dash[1] = 0\n"
+                        "fam_dash[1] = 0; fam_pt[1] = 8; fam_dt[1] = 2\n"
                         "fam_name[2] = 'ZeRO-3 (fastest plan; does not "
-                        "fit)'; fam_color[2] = '#EE3377'; fam_dash[2] = 1\n");
+                        "fit)'; fam_color[2] = '#EE3377'; fam_dash[2] = 1; "
+                        "fam_pt[2] = 6; fam_dt[2] = 1\n");
+    /* two lines: a key, no labels at the lines' ends */
+    assert_non_null(strstr(util_plot_var(&f->v, "KEY"), "set key at screen"));
+    assert_null(strstr(util_plot_var(&f->v, "KEY"), "set label"));
 }
 
 static void test_plot_sensitivity_ib_axes_by_hand(void **state)
@@ -256,8 +262,48 @@ static void test_plot_sensitivity_no_families(void **state)
     assert_string_equal(util_plot_var(&f->v, "NFAM"), "0");
     assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
                         "array fam_name[1]\narray fam_color[1]\narray "
-                        "fam_dash[1]\nfam_name[1] = ''; fam_color[1] = "
-                        "'#000000'; fam_dash[1] = 0\n");
+                        "fam_dash[1]\narray fam_pt[1]\narray fam_dt[1]\n"
+                        "fam_name[1] = ''; fam_color[1] = '#000000'; "
+                        "fam_dash[1] = 0; fam_pt[1] = 6; fam_dt[1] = 1\n");
+}
+
+/*
+ * Seven lines (a key would pass six entries): each named at its right
+ * end instead. By hand, on the IB chart (y from 4 / 1.25 = 3.2 to 20 x
+ * 1.25 = 25 s, log): A ends at 4 s, at log(4 / 3.2) / log(25 / 3.2) =
+ * 0.22314 / 2.05573 = 0.1085 of the graph's height; its six copies end
+ * there too and their labels are pushed up 0.034 apart (0.1425, ...,
+ * 0.1085 + 6 x 0.034 = 0.3125); ZeRO-3 ends at 8 s, log(2.5) / 2.05573
+ * = 0.4457, clear of them: it stays. Each label has a
+ * leader from the line's last point, (400, 4) or (400, 8).
+ */
+static void test_plot_sensitivity_direct_labels(void **state)
+{
+    struct fixture *f = *state;
+    struct report_sens_chart *c = &f->r.sens[0];
+    const char *key;
+    size_t i;
+    for (i = 3; i < 9; i++) {
+        f->r.family[i] = f->r.family[0];
+        snprintf(f->r.family[i].name, sizeof f->r.family[i].name, "A%zu", i);
+        c->family[c->nfamilies++] = (long)i;
+    }
+    assert_int_equal(c->nfamilies, 8);
+    plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
+    key = util_plot_var(&f->v, "KEY");
+    assert_non_null(strstr(key, "unset key\n"));
+    assert_non_null(strstr(key, "set arrow from 400, 4 to screen 0.731, "
+                                "graph 0.1085 nohead"));
+    assert_non_null(strstr(key, "set label 'A' at screen 0.735, graph "
+                                "0.1085 left"));
+    assert_non_null(strstr(key, "set label 'A8' at screen 0.735, graph "
+                                "0.3125 left"));
+    assert_non_null(strstr(key, "set arrow from 400, 8 to screen 0.731, "
+                                "graph 0.4457 nohead"));
+    assert_non_null(strstr(key, "set label 'ZeRO-3 (fastest plan; does not "
+                                "fit)' at screen 0.735, graph 0.4457"));
+    /* A's marker at its label, filled: 9 */
+    assert_non_null(strstr(key, "textcolor rgb '#0077BB' point pt 9 "));
 }
 
 int main(void)
@@ -272,6 +318,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_plot_sensitivity_no_line_without_baseline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot_sensitivity_nvlink_by_hand,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plot_sensitivity_direct_labels,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot_sensitivity_no_families,
                                         setup, teardown),

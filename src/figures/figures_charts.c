@@ -46,23 +46,32 @@ static const char *link_name(bool ib)
 
 /* ---- Colours ---- */
 
-/* Colour-blind-safe palettes (Okabe & Ito 2008; Paul Tol's "muted") for
- * the families with a fitting plan, fastest first (past 16 they repeat);
- * grey where nothing fits, black for the baseline (every report compares
- * against it). */
+/*
+ * Each family's style, the same in every chart: the families with a
+ * fitting plan, fastest first, take a colour of Okabe & Ito's
+ * colour-blind-safe palette (2008; its yellow is too light on white and
+ * its black is the baseline's), a marker and a dash, so that no two
+ * families differ by hue alone: the n-th takes marker n mod 6 and dash
+ * (n / 6) mod 4, a pair no other of the first 24 has, and colour
+ * (n + n / 6) mod 6, so the seventh is not the first's blue again. Grey
+ * where nothing fits, black for the baseline (every report compares
+ * against it).
+ */
 void figures_colors(struct report *r)
 {
-    static const uint32_t palette[16] = {
-        0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9,
-        0x332288, 0x882255, 0x117733, 0xAA4499, 0x999933, 0x44AA99,
-        0xCC6677, 0xDDCC77, 0x88CCEE, 0x661100};
-    size_t i, fitting = 0;
+    static const uint32_t palette[REPORT_HUES] = {0x0072B2, 0xD55E00, 0x009E73,
+                                                  0xCC79A7, 0xE69F00, 0x56B4E9};
+    size_t i, n = 0;
     for (i = 0; i < r->nfamilies; i++) {
         long k = r->families_by_step[i];
         struct report_family *f = &r->family[k];
-        if (f->best.fits)
-            f->color = palette[fitting++ % 16];
-        else
+        f->marker = f->dash = 0;
+        if (f->best.fits) {
+            f->color = palette[(n + n / REPORT_HUES) % REPORT_HUES];
+            f->marker = (int)(n % REPORT_MARKERS);
+            f->dash = (int)(n / REPORT_MARKERS % REPORT_DASHES);
+            n++;
+        } else
             f->color = k == r->baseline.family ? 0x000000 : 0x999999;
     }
 }

@@ -53,9 +53,8 @@ void figures_notes(struct report *r);
 
 /* ---- figures_charts.c ---- */
 
-/* Each family's colour: colour-blind-safe palettes for the families
- * with a fitting plan, fastest first; grey where nothing fits, black for
- * the baseline. */
+/* Each family's colour, marker and dash: no two fitting families differ
+ * by hue alone; grey where nothing fits, black for the baseline. */
 void figures_colors(struct report *r);
 
 /* Each family's crossovers on both links (f->cross_ib, f->cross_nv) and,

@@ -37,6 +37,9 @@
 #define REPORT_ROOF_PER_FAMILY 12   /* points per family on a native chart */
 #define REPORT_BARS_MAX        20   /* families of a bar chart */
 #define REPORT_TEXT            1200 /* a sentence or two */
+#define REPORT_HUES            6    /* a family's colour, marker and dash */
+#define REPORT_MARKERS         6    /* (figures_colors) */
+#define REPORT_DASHES          4
 #define REPORT_INPUTS_MAX      24
 #define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 
@@ -97,6 +100,9 @@ struct report_family {
      * not there) and the sentences. */
     struct report_crossover cross_ib, cross_nv;
     uint32_t color;
+    int marker; /* < REPORT_MARKERS: circle, square, triangle up and down,
+                   diamond, pentagon (figures_colors) */
+    int dash;   /* < REPORT_DASHES: solid, dashed, dotted, dash-dot */
     long sheet_row;
     char why[REPORT_TEXT]; /* the verdict in plain words */
     char plan_short[256];  /* "TP 2, PP 2 (zb), EP 256, ZeRO-1, ..." */

@@ -4,13 +4,16 @@
 # bandwidth marked, and the baseline's crossover where it turns
 # compute-bound on this link (else the line under the subtitles says what
 # binds). Filled dots are compute-bound at that bandwidth, open ones bound
-# by a link or HBM; a dashed curve is a family's fastest plan that does
-# not fit, re-timed.
+# by a link or HBM; a long-dashed black curve is the baseline's fastest
+# plan that does not fit, re-timed. Each family has its colour, marker
+# and dash (no two differ by hue alone); past six families the lines are
+# named at their right ends instead of in a key.
 #
 # Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: step time against InfiniBand bandwidth'
+title_font = ',22'
 sub1 = 'Speed of light. The best fitting plan of each family at each bandwidth (the plan may change along a line); everything else stays as today.'
 sub2 = 'Filled dots: compute-bound there; open: bound by a link or HBM. Flat lines do not need more IB.'
 sub3 = 'ZeRO-3: no IB bandwidth alone makes it compute-bound: at 699 GB/s its IB time meets compute, but NVLink still binds'
@@ -24,10 +27,12 @@ TODAY = 50
 array fam_name[4]
 array fam_color[4]
 array fam_dash[4]
-fam_name[1] = 'ZeRO-1+PP+EP'; fam_color[1] = '#0072B2'; fam_dash[1] = 0
-fam_name[2] = 'ZeRO-3+PP+EP'; fam_color[2] = '#D55E00'; fam_dash[2] = 0
-fam_name[3] = 'ZeRO-3+EP'; fam_color[3] = '#009E73'; fam_dash[3] = 0
-fam_name[4] = 'ZeRO-3 (fastest plan; does not fit)'; fam_color[4] = '#000000'; fam_dash[4] = 1
+array fam_pt[4]
+array fam_dt[4]
+fam_name[1] = 'ZeRO-1+PP+EP'; fam_color[1] = '#0072B2'; fam_dash[1] = 0; fam_pt[1] = 6; fam_dt[1] = 1
+fam_name[2] = 'ZeRO-3+PP+EP'; fam_color[2] = '#D55E00'; fam_dash[2] = 0; fam_pt[2] = 4; fam_dt[2] = 1
+fam_name[3] = 'ZeRO-3+EP'; fam_color[3] = '#009E73'; fam_dash[3] = 0; fam_pt[3] = 8; fam_dt[3] = 1
+fam_name[4] = 'ZeRO-3 (fastest plan; does not fit)'; fam_color[4] = '#000000'; fam_dash[4] = 1; fam_pt[4] = 6; fam_dt[4] = 1
 
 # ---- layout ----
 set lmargin at screen 0.075
@@ -53,7 +58,7 @@ set grid xtics ytics mytics lw 1 lc rgb '#DDDDDD', lw 1 lc rgb '#F0F0F0'
 set border 3 lw 1.5
 set xlabel xlabel_text font ',17' offset 0,-0.3
 set ylabel ylabel_text font ',17' offset -1,0
-set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
+set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
 set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
 set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
 set label 105 sub3 at screen 0.015, screen 0.828 left font 'Sans Bold,15' textcolor rgb '#000000' front
@@ -66,9 +71,10 @@ set label 202 today_label at TODAY, graph 0.97 left offset 0.6,0 boxed font 'San
 set key at screen 0.74, screen 0.795 left top vertical Left reverse samplen 2.5 spacing 1.15 font ',14'
 set key title 'best plan of each family' font ',14' left
 
+
 plot \
-    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? NaN : $2):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 lc rgb fam_color[i] title (fam_dash[i] ? '' : fam_name[i]), \
-    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? $2 : NaN):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.4 lw 2.5 dt (10,6) lc rgb fam_color[i] title (fam_dash[i] ? fam_name[i] : '')
+    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? NaN : $2):($3 == 0 ? fam_pt[i] + 1 : fam_pt[i]) with linespoints pt variable ps 1.5 lw 2.5 dt fam_dt[i] lc rgb fam_color[i] title (fam_dash[i] ? '' : fam_name[i]), \
+    for [i=1:NFAM] data index (i > 1 ? i - 1 : 0) using 1:(fam_dash[i] ? $2 : NaN):($3 == 0 ? 7 : 6) with linespoints pt variable ps 1.5 lw 2.5 dt (10,6) lc rgb fam_color[i] title (fam_dash[i] ? fam_name[i] : '')
 
 set output
 

@@ -10,6 +10,7 @@
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: planning summary'
+title_font = ',22'
 plan_text = 'Recommended: TP 1 x PP 16 (DualPipe) x EP 64, ZeRO-1 over DP 128, FP8, selective recomputation,'
 plan_text2 = 'micro-batch 1, global batch 15360 sequences'
 expected_text = 'Expected: not computed (no calibration for this GPU)'
@@ -45,7 +46,7 @@ do for [out = 1:3] {
         reset
         set multiplot
         # ---- the words, top ----
-        set label 101 title_text at screen 0.02, screen 0.955 left font ',24' front
+        set label 101 title_text at screen 0.02, screen 0.955 left font title_font front
         set label 102 plan_text at screen 0.02, screen 0.898 left font 'Sans Bold,18' front
         set label 113 plan_text2 at screen 0.02, screen 0.862 left font 'Sans Bold,18' front
         set label 103 expected_text at screen 0.02, screen 0.812 left font 'Sans Bold,17' textcolor rgb '#0077BB' front

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "plot_bars.h"
+#include "plot_format.h"
 #include "plot_roofline.h"
 #include "plot_sensitivity.h"
 #include "plot_summary.h"
@@ -66,6 +67,17 @@ static void common_vars(const struct report *r,
         snprintf(text, sizeof text, "./%s.%s", name, suffix[i]);
         plot_template_set_str(v, keys[i], text);
     }
+}
+
+/* TITLE_FONT: the font of the chart's TITLE ("',22'"), smaller for a
+ * long title so that none is clipped (plot_format_title_pt). */
+static void title_font(struct plot_template_vars *v)
+{
+    const char *title = plot_template_var(v, "TITLE")->p;
+    char font[32];
+    snprintf(font, sizeof font, ",%g",
+             plot_format_title_pt(title ? title : ""));
+    plot_template_set_str(v, "TITLE_FONT", font);
 }
 
 /* Writes n bytes to path, created (0666 less the umask) or truncated;
@@ -149,6 +161,7 @@ enum status plot_charts_write(const struct report *r,
     memset(&v, 0, sizeof v);
     common_vars(r, name, &v);
     fill(r, c, &v, &dat);
+    title_font(&v);
     if (plot_template_vars_nomem(&v) || dat.nomem) {
         st = diag_set(d, STATUS_NOMEM, "out of memory drawing %s", name);
         goto done;

@@ -71,6 +71,36 @@ void plot_format_color(uint32_t rgb, char *buf, size_t size)
     snprintf(buf, size, "#%06X", (unsigned)(rgb & 0xFFFFFFu));
 }
 
+int plot_format_point(int marker)
+{
+    /* circle, square, triangle up, triangle down, diamond, pentagon */
+    static const int open[REPORT_MARKERS] = {6, 4, 8, 10, 12, 14};
+    return marker >= 0 && marker < REPORT_MARKERS ? open[marker] : 6;
+}
+
+int plot_format_dash(int dash)
+{
+    return dash >= 0 && dash < REPORT_DASHES ? dash + 1 : 1;
+}
+
+/* At 22 points Sans averages 16.1 px a character (measured on gnuplot's
+ * pngcairo terminal: the 83-character title "DeepSeek-V3 on 2048 x NVIDIA
+ * H800 SXM5 80GB: step time against InfiniBand bandwidth" spans 1339 px),
+ * so the 1552 px from the title's left edge (screen 0.015) to the right
+ * (0.985) hold 96. */
+#define TITLE_PT    22.0
+#define TITLE_CHARS 96.0
+
+double plot_format_title_pt(const char *title)
+{
+    double chars = 0, pt;
+    const unsigned char *p = (const unsigned char *)title;
+    for (; *p; p++)
+        chars += (*p & 0xC0) != 0x80; /* UTF-8: count characters */
+    pt = chars > TITLE_CHARS ? TITLE_PT * TITLE_CHARS / chars : TITLE_PT;
+    return pt < 11 ? 11 : floor(pt * 2) / 2;
+}
+
 void plot_format_title(const struct report *r,
                        const char *what,
                        char *buf,

@@ -42,6 +42,19 @@ void plot_format_grow_range(double v, double *lo, double *hi);
 /* "#RRGGBB" of a 0xRRGGBB colour. */
 void plot_format_color(uint32_t rgb, char *buf, size_t size);
 
+/* gnuplot's point type of marker m (report_family.marker), open; the
+ * filled one is this + 1. */
+int plot_format_point(int marker);
+
+/* gnuplot's dash type of dash d (report_family.dash): 1 solid, 2
+ * dashed, 3 dotted, 4 dash-dot. */
+int plot_format_dash(int dash);
+
+/* The title's font size: 22 points, smaller for a title of more than 96
+ * characters so that it still fits across 1600 pixels (at least 11, in
+ * half points). */
+double plot_format_title_pt(const char *title);
+
 /* A chart's title: "<model> on <gpus> x <gpu>: <what>" (a real
  * multiplication sign, UTF-8). */
 void plot_format_title(const struct report *r,

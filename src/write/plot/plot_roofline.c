@@ -78,27 +78,33 @@ static void roofline_text(const struct report *r,
         v, "YLABEL", "attained TFLOP/s per GPU (executed FLOPs / step time)");
 }
 
-/* The families' key: colour, translucent colour, "1  ZeRO-1+TP+PP+EP
- * 7.23 s". */
+/* The families' key: colour, translucent colour, marker (filled for FP8
+ * plans, open for BF16), "1  ZeRO-1+TP+PP+EP  7.23 s" with the step the
+ * families are ordered by (the expected step where the report has one,
+ * else the speed of light), and the key's title saying which. */
 static void family_key(const struct report *r, struct plot_template_vars *v)
 {
     struct plot_text *keys = plot_template_var(v, "FAMILIES");
     size_t i, n = r->nblocks;
     char text[160], a[32];
     plot_template_set_num(v, "NFAM", (double)n);
+    plot_template_set_str(v, "KEY_TITLE",
+                          r->expected ? "plans that fit, by expected step"
+                                      : "plans that fit, by step (speed of "
+                                        "light)");
     plot_text_printf(keys,
                      "array fam_color[%zu]\narray fam_dot[%zu]\narray "
-                     "fam_key[%zu]\n",
-                     n ? n : 1, n ? n : 1, n ? n : 1);
+                     "fam_key[%zu]\narray fam_pt[%zu]\n",
+                     n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1);
     if (n == 0) /* gnuplot evaluates a loop's body once even when it
                  * runs zero times: give it something to read */
         plot_text_printf(keys, "fam_color[1] = '#000000'; fam_dot[1] = "
-                               "'#000000'; fam_key[1] = ''\n");
+                               "'#000000'; fam_key[1] = ''; fam_pt[1] = 6\n");
     for (i = 0; i < n; i++) {
         const struct report_block *b = &r->blocks[i];
         const struct report_family *f = &r->family[b->family];
         snprintf(text, sizeof text, "%ld  %s  %.2f s", b->number, f->name,
-                 f->best.t.step);
+                 cost_rank_step(&f->best));
         plot_format_color(f->color, a, sizeof a);
         plot_text_printf(keys, "fam_color[%zu] = ", i + 1);
         plot_text_add_quoted(keys, a);
@@ -108,7 +114,8 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
         plot_text_add_quoted(keys, a);
         plot_text_printf(keys, "; fam_key[%zu] = ", i + 1);
         plot_text_add_quoted(keys, text);
-        plot_text_printf(keys, "\n");
+        plot_text_printf(keys, "; fam_pt[%zu] = %d\n", i + 1,
+                         plot_format_point(f->marker));
     }
 }
 

@@ -20,7 +20,9 @@
 
 /* The FAMILIES placeholder: gnuplot arrays of each drawn family's name
  * (with " (fastest plan; does not fit)" for the baseline re-timed),
- * colour and dash, and NFAM. */
+ * colour, open marker (the filled one is + 1), dash type (a dashed
+ * (10,6) line for the baseline re-timed, which no fitting family has),
+ * and NFAM. */
 static void family_arrays(const struct report *r,
                           const struct report_sens_chart *c,
                           struct plot_template_vars *v)
@@ -30,11 +32,12 @@ static void family_arrays(const struct report *r,
     plot_template_set_num(v, "NFAM", (double)n);
     plot_text_printf(code,
                      "array fam_name[%zu]\narray fam_color[%zu]\narray "
-                     "fam_dash[%zu]\n",
-                     n ? n : 1, n ? n : 1, n ? n : 1);
+                     "fam_dash[%zu]\narray fam_pt[%zu]\narray fam_dt[%zu]\n",
+                     n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1);
     if (n == 0)
         plot_text_printf(code, "fam_name[1] = ''; fam_color[1] = '#000000'; "
-                               "fam_dash[1] = 0\n");
+                               "fam_dash[1] = 0; fam_pt[1] = 6; "
+                               "fam_dt[1] = 1\n");
     for (i = 0; i < n; i++) {
         const struct report_family *f = &r->family[c->family[i]];
         char name[96], hex[16];
@@ -45,7 +48,102 @@ static void family_arrays(const struct report *r,
         plot_text_add_quoted(code, name);
         plot_text_printf(code, "; fam_color[%zu] = ", i + 1);
         plot_text_add_quoted(code, hex);
-        plot_text_printf(code, "; fam_dash[%zu] = %d\n", i + 1, f->sens_unfit);
+        plot_text_printf(code,
+                         "; fam_dash[%zu] = %d; fam_pt[%zu] = %d; "
+                         "fam_dt[%zu] = %d\n",
+                         i + 1, f->sens_unfit, i + 1,
+                         plot_format_point(f->marker), i + 1,
+                         plot_format_dash(f->dash));
+    }
+}
+
+/* Where the graph's right edge is, and the room the direct labels take
+ * (screen fractions and points; the template's margins). */
+#define GRAPH_TOP    0.795
+#define GRAPH_BOTTOM 0.125
+#define LABEL_X      0.735 /* the labels' left edge, right of the graph */
+#define LABEL_GAP                                         \
+    0.034 /* graph fraction between two labels' centres:  \
+             a 13-point line (17 px) of the 603 px graph, \
+             and a little air */
+
+/*
+ * The KEY placeholder. Up to KEY_MAX families a key right of the graph;
+ * past it (a key of 7 or more entries asks the reader to match colours)
+ * each line is named at its right end: the labels stand right of the
+ * graph in the order of the lines' last points, spread apart by
+ * LABEL_GAP (pushed up, then down from the top when they run over), each
+ * with its marker and a thin leader from the line's last point.
+ */
+#define KEY_MAX 6
+static void direct_labels(const struct report *r,
+                          const struct report_sens_chart *c,
+                          bool ib,
+                          double ylo,
+                          double yhi,
+                          struct plot_template_vars *v)
+{
+    struct plot_text *code = plot_template_var(v, "KEY");
+    size_t n = c->nfamilies, i, j, order[REPORT_FAMILIES_MAX];
+    double lastx[REPORT_FAMILIES_MAX], lasty[REPORT_FAMILIES_MAX];
+    double pos[REPORT_FAMILIES_MAX];
+    if (n <= KEY_MAX) {
+        plot_text_printf(code,
+                         "set key at screen 0.74, screen %.3f left top "
+                         "vertical Left reverse samplen 2.5 spacing 1.15 "
+                         "font ',14'\nset key title 'best plan of each "
+                         "family' font ',14' left\n",
+                         GRAPH_TOP);
+        return;
+    }
+    plot_text_printf(code, "unset key\n");
+    for (i = 0; i < n; i++) {
+        const struct report_family *f = &r->family[c->family[i]];
+        const double *st = ib ? f->sens_ib_step : f->sens_nv_step;
+        lastx[i] = lasty[i] = 0;
+        for (j = 0; j < c->n; j++)
+            if (st[j] > 0) {
+                lastx[i] = c->gbps[j];
+                lasty[i] = st[j];
+            }
+        pos[i] = lasty[i] > 0 ? log(lasty[i] / ylo) / log(yhi / ylo) : 0;
+        order[i] = i;
+    }
+    for (i = 1; i < n; i++) /* insertion sort by the last point's height */
+        for (j = i; j > 0 && pos[order[j]] < pos[order[j - 1]]; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (i = 1; i < n; i++) /* push up */
+        if (pos[order[i]] < pos[order[i - 1]] + LABEL_GAP)
+            pos[order[i]] = pos[order[i - 1]] + LABEL_GAP;
+    if (n > 0 && pos[order[n - 1]] > 1)
+        pos[order[n - 1]] = 1;
+    for (i = n - 1; i > 0; i--) /* then down from the top */
+        if (pos[order[i - 1]] > pos[order[i]] - LABEL_GAP)
+            pos[order[i - 1]] = pos[order[i]] - LABEL_GAP;
+    for (i = 0; i < n; i++) {
+        const struct report_family *f = &r->family[c->family[i]];
+        char name[96], hex[16];
+        if (lasty[i] <= 0)
+            continue;
+        snprintf(name, sizeof name, "%s%s", f->name,
+                 f->sens_unfit ? " (fastest plan; does not fit)" : "");
+        plot_format_color(f->color, hex, sizeof hex);
+        plot_text_printf(code,
+                         "set arrow from %.12g, %.12g to screen %.3f, graph "
+                         "%.4f nohead lw 1 lc rgb '%s' back\n",
+                         lastx[i], lasty[i], LABEL_X - 0.004, pos[i], hex);
+        plot_text_printf(code, "set label ");
+        plot_text_add_quoted(code, name);
+        plot_text_printf(code,
+                         " at screen %.3f, graph %.4f left font ',13' "
+                         "textcolor rgb '%s' point pt %d ps 1.2 lc rgb '%s' "
+                         "offset 1.3,0 front\n",
+                         LABEL_X, pos[i], hex,
+                         f->sens_unfit ? 6 : plot_format_point(f->marker) + 1,
+                         hex);
     }
 }
 
@@ -103,6 +201,7 @@ void plot_sensitivity_fill(const struct report *r,
         plot_text_printf(dat, "\n\n");
     }
     family_arrays(r, c, v);
+    direct_labels(r, c, ib, ylo, yhi, v);
     plot_template_set_num(v, "XMIN", x0 / 1.25);
     plot_template_set_num(v, "XMAX", x1 * 1.25);
     plot_template_set_num(v, "YMIN", ylo);
