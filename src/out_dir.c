@@ -551,8 +551,7 @@ static void append(char *buf,
  * earlier file back in place; then the journal goes. */
 static void roll_back(const struct out_dir *o, struct step *s, size_t n)
 {
-    char dest[PATH_BUF], fresh[PATH_BUF],
-        prev[PATH_BUF];
+    char dest[PATH_BUF], fresh[PATH_BUF], prev[PATH_BUF];
     while (n-- > 0) {
         paths(o, s[n].name, dest, fresh, prev, sizeof dest);
         if (s[n].new_in)
@@ -573,8 +572,7 @@ enum status out_dir_commit(struct out_dir *o,
     /* every name, with a prefix, in the manifest and in the journal */
     static char manifest[(OUT_DIR_REPORT_MAX * 2 + 4) * (NAME_MAX_LEN + 16)],
         journal[(OUT_DIR_REPORT_MAX * 2 + 4) * (NAME_MAX_LEN + 16)];
-    char dest[PATH_BUF], fresh[PATH_BUF],
-        prev[PATH_BUF];
+    char dest[PATH_BUF], fresh[PATH_BUF], prev[PATH_BUF];
     struct step s[OUT_DIR_REPORT_MAX + 1];
     bool had[OUT_DIR_REPORT_MAX] = {false};
     size_t i, ns = 0, ncarry, mlen = 0, jlen = 0;
