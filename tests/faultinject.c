@@ -11,6 +11,9 @@
  * crash at that point; with FAULT_AT, the N-th fails first). With
  * FAULT_LINK=EPERM every link() fails with EPERM, as the kernel refuses a
  * hard link to another user's file (fs.protected_hardlinks). With
+ * FAULT_FORK_DELAY_MS=MS the parent sleeps MS milliseconds after each
+ * fork(), as a loaded machine may: a signal then comes while a child is
+ * started but not yet known to the parent. With
  * FAULT_COUNT=FILE,
  * the number of operations of kind FAULT_OP is written there at exit, so
  * a test knows how many there are to fail. Calls between libraries go
@@ -32,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static long counted; /* operations of kind FAULT_OP so far */
@@ -210,4 +214,17 @@ int link(const char *from, const char *to)
         return -1;
     }
     return REAL("link", int (*)(const char *, const char *))(from, to);
+}
+
+pid_t fork(void)
+{
+    pid_t pid = REAL("fork", pid_t(*)(void))();
+    const char *delay = getenv("FAULT_FORK_DELAY_MS");
+    if (pid > 0 && delay) {
+        long ms = strtol(delay, NULL, 10);
+        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
+    return pid;
 }
