@@ -72,6 +72,11 @@ static const char usage_text[] =
     "up to Excel's row limit)\n"
     "      --threads N        (report) sweep on N threads (default: online "
     "CPUs); same output\n"
+    "      --wait SECONDS     (report, compare) wait at most this long for "
+    "another\n"
+    "                         run writing into the same directory (default "
+    "60;\n"
+    "                         0: do not wait)\n"
     "  -q, --quiet            no progress on stderr\n"
     "\n"
     "PLAN is key=value pairs, as several arguments or one argument separated\n"
@@ -174,6 +179,15 @@ static int apply_option(struct cli_config *cfg,
         cfg->threads = (size_t)n;
         return -1;
     }
+    case 'W': {
+        double v;
+        if (!datafile_parse_double(arg, &v) || !(v >= 0) ||
+            v > OUT_DIR_WAIT_MAX_S)
+            return cli_usage_error("--wait %s: expected seconds in 0..86400",
+                                   arg);
+        cfg->wait_s = v;
+        return -1;
+    }
     case 'h':
         fputs(usage_text, stdout);
         return cli_flush_stdout();
@@ -209,6 +223,7 @@ int main(int argc, char **argv)
         {"stack", required_argument, NULL, 'k'},
         {"calibrate", required_argument, NULL, 'F'},
         {"threads", required_argument, NULL, 'P'},
+        {"wait", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0}};
     struct cli_config cfg;
     const char *command;
@@ -219,8 +234,13 @@ int main(int argc, char **argv)
     /* Over a file-size limit (ulimit -f) a write must fail with EFBIG, to
      * be reported and the earlier report kept, not kill the process. */
     signal(SIGXFSZ, SIG_IGN);
+    /* A reader that stops reading (| head) must not kill a run half-way
+     * through its report: a write to the pipe fails with EPIPE instead,
+     * and the summary on stdout ends there quietly (cli_flush_stdout). */
+    signal(SIGPIPE, SIG_IGN);
     memset(&cfg, 0, sizeof cfg);
     cfg.out_dir = "out";
+    cfg.wait_s = OUT_DIR_WAIT_DEFAULT_S;
     {
         int i;
         size_t used = 0;

@@ -6,25 +6,36 @@
  * (a full disk); with FAULT_OP=close
  * the N-th fclose or close of a regular file fails with EIO (the file is
  * closed, as Linux does); with FAULT_OP=rename the N-th rename or link
- * fails with EIO. FAULT_AT=N (0: none fails). With FAULT_COUNT=FILE,
+ * fails with EIO. FAULT_AT=N (0: none fails). FAULT_KILL_AT=M kills the
+ * process with SIGKILL at the M-th operation of kind FAULT_OP instead (a
+ * crash at that point; with FAULT_AT, the N-th fails first). With
+ * FAULT_LINK=EPERM every link() fails with EPERM, as the kernel refuses a
+ * hard link to another user's file (fs.protected_hardlinks). With
+ * FAULT_FORK_DELAY_MS=MS the parent sleeps MS milliseconds after each
+ * fork(), as a loaded machine may: a signal then comes while a child is
+ * started but not yet known to the parent. With
+ * FAULT_COUNT=FILE,
  * the number of operations of kind FAULT_OP is written there at exit, so
  * a test knows how many there are to fail. Calls between libraries go
  * through the
  * PLT, so libxlsxwriter's and minizip's stdio calls are caught too; only
  * glibc's calls to itself are not. Every other call passes through.
  *
- * For tests/integration/70_transaction.sh only; built by the Makefile.
+ * For tests/integration/75_transaction.sh and 76_shared_out.sh only;
+ * built by the Makefile.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static long counted; /* operations of kind FAULT_OP so far */
@@ -36,12 +47,17 @@ static long counted; /* operations of kind FAULT_OP so far */
  * zip_check.h). */
 static bool fault(const char *op)
 {
-    const char *want = getenv("FAULT_OP"), *at = getenv("FAULT_AT");
+    const char *want = getenv("FAULT_OP"), *at = getenv("FAULT_AT"),
+               *kill_at = getenv("FAULT_KILL_AT");
     long n;
-    if (!want || !at || strcmp(want, op) != 0)
+    if (!want || (!at && !kill_at) || strcmp(want, op) != 0)
+        return false;
+    ++counted;
+    if (kill_at && strtol(kill_at, NULL, 10) == counted)
+        raise(SIGKILL);
+    if (!at)
         return false;
     n = strtol(at, NULL, 10);
-    ++counted;
     return n > 0 && (counted == n || (strcmp(op, "write") == 0 && counted > n));
 }
 
@@ -188,9 +204,27 @@ int rename(const char *from, const char *to)
 
 int link(const char *from, const char *to)
 {
+    const char *refuse = getenv("FAULT_LINK");
+    if (refuse && strcmp(refuse, "EPERM") == 0) {
+        errno = EPERM;
+        return -1;
+    }
     if (fault("rename")) {
         errno = EIO;
         return -1;
     }
     return REAL("link", int (*)(const char *, const char *))(from, to);
+}
+
+pid_t fork(void)
+{
+    pid_t pid = REAL("fork", pid_t(*)(void))();
+    const char *delay = getenv("FAULT_FORK_DELAY_MS");
+    if (pid > 0 && delay) {
+        long ms = strtol(delay, NULL, 10);
+        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
+    return pid;
 }

@@ -7,10 +7,12 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,12 +48,35 @@ int cli_exit_code(enum status st, bool input)
 }
 
 /* 0 when everything printed reached stdout, else a message and 1. */
+/* Nobody reads stdout any more: a pipe (or socket) whose reader has gone
+ * (| head, | true). With SIGPIPE ignored (main), writes there fail with
+ * EPIPE; the error flag may be all that is left of it by now. */
+static bool stdout_reader_gone(int err)
+{
+    struct stat st;
+    struct pollfd p;
+    if (err == EPIPE)
+        return true;
+    if (fstat(STDOUT_FILENO, &st) != 0 ||
+        !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return false;
+    p.fd = STDOUT_FILENO;
+    p.events = POLLOUT;
+    p.revents = 0;
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 int cli_flush_stdout(void)
 {
+    int err;
+    errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return 0;
-    fprintf(stderr, "%s: stdout: %s\n", CLI_PROG,
-            strerror(errno ? errno : EIO));
+    err = errno;
+    /* the reader stopped reading: a normal end of what we print */
+    if (stdout_reader_gone(err))
+        return 0;
+    fprintf(stderr, "%s: stdout: %s\n", CLI_PROG, strerror(err ? err : EIO));
     return CLI_EXIT_RUNTIME;
 }
 

@@ -51,6 +51,7 @@ struct cli_config {
     bool no_csv;    /* --no-csv: no plans.csv (nor the sweep's spill) */
     size_t top;     /* --top N; 0: Excel's limit */
     size_t threads; /* --threads N; 0: online CPUs */
+    double wait_s;  /* --wait SECONDS for another run's lock */
     char command_line[1024]; /* as typed, for the About sheet */
     /* every -m and -g, for compare (the other commands take the last) */
     const char *models[COMPARE_PAIRS_MAX], *hws[COMPARE_PAIRS_MAX];
@@ -101,8 +102,9 @@ void cli_print_diag(const struct diag *d);
  */
 int cli_exit_code(enum status st, bool input);
 
-/* 0 when everything printed reached stdout, else a message on stderr and
- * CLI_EXIT_RUNTIME. */
+/* 0 when everything printed reached stdout, or when its reader stopped
+ * reading (a pipe to `head`: a normal, quiet end), else a message on
+ * stderr and CLI_EXIT_RUNTIME. */
 int cli_flush_stdout(void);
 
 /*
@@ -184,6 +186,14 @@ void cli_guard_stop(struct cli_guard *g);
 /* Rewrites d's message so the staging directory's path reads as the
  * output directory's: messages name files where the user will find them. */
 void cli_unstage(struct diag *d, const struct out_dir *out);
+
+/*
+ * Opens the output directory for report and compare: waits up to
+ * cfg->wait_s for another run's lock, saying who holds it (unless -q),
+ * and notes the staging directories of ended runs it cleaned up.
+ */
+enum status
+cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d);
 
 /*
  * `report`: sweeps the plan space, prints the families' summary on

@@ -191,7 +191,6 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
     int64_t when;
     char path[OUT_DIR_MAX + 64];
     size_t n = 0, i;
-    bool waited;
     int rc;
 
     if (nargs > 0)
@@ -213,7 +212,7 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
     cli_guard_start(&g);
     rc = compare_pairs(cfg, rows, &n, &d);
     if (rc == 0) {
-        if (out_dir_open(&out, cfg->out_dir, &waited, &d) != STATUS_OK) {
+        if (cli_out_open(cfg, &out, &d) != STATUS_OK) {
             rc = cli_exit_code(d.status, false);
         } else {
             cli_guard_set(&g, &out, NULL);

@@ -269,6 +269,60 @@ void cli_unstage(struct diag *d, const struct out_dir *out)
     memcpy(d->msg, msg, sizeof msg);
 }
 
+/* out_dir_wait.waiting: says who holds the lock while we wait. */
+static void say_waiting(void *user,
+                        const char *dir,
+                        const struct out_dir_holder *h,
+                        double timeout_s)
+{
+    char when[32] = "?";
+    time_t t = (time_t)h->since;
+    struct tm tm;
+    (void)user;
+    if (!h->pid) {
+        fprintf(stderr,
+                "%s: %s: another run is writing a report here; waiting up "
+                "to %g s (--wait)\n",
+                CLI_PROG, dir, timeout_s);
+        return;
+    }
+    if (gmtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    fprintf(stderr,
+            "%s: %s: another run (pid %ld, since %s) is writing a report "
+            "here; waiting up to %g s (--wait)\n",
+            CLI_PROG, dir, h->pid, when, timeout_s);
+}
+
+enum status
+cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d)
+{
+    struct out_dir_wait w;
+    bool waited;
+    w.timeout_s = cfg->wait_s;
+    w.waiting = cfg->quiet ? NULL : say_waiting;
+    w.user = NULL;
+    if (out_dir_open(out, cfg->out_dir, &w, &waited, d) != STATUS_OK)
+        return d->status;
+    if (cfg->quiet)
+        return STATUS_OK;
+    if (waited)
+        fprintf(stderr, "%s: %s: waited for another report to finish\n",
+                CLI_PROG, cfg->out_dir);
+    if (out->finished)
+        fprintf(stderr,
+                "%s: %s: completed the commit of a run killed while "
+                "committing its report\n",
+                CLI_PROG, cfg->out_dir);
+    if (out->stale > out->finished)
+        fprintf(stderr,
+                "%s: %s: removed %zu staging director%s of runs that "
+                "ended without committing\n",
+                CLI_PROG, cfg->out_dir, out->stale - out->finished,
+                out->stale - out->finished == 1 ? "y" : "ies");
+    return STATUS_OK;
+}
+
 /* Everything `report` holds between its stages. */
 struct report_run {
     struct cli_inputs in;
@@ -324,6 +378,10 @@ static enum status write_report(const struct cli_config *cfg,
 
     written[0] = '\0';
     if (!cfg->no_charts) {
+        /* the signal thread stops gnuplot from the first spawn on (the
+         * job is zeroed: see plot_out_start); a signal in the middle of
+         * the spawns would otherwise leave the ones spawned running */
+        cli_guard_set(g, &rr->out, &rr->job);
         st = plot_out_start(&rr->rep, rr->out.stage, &popt, &rr->job,
                             &rr->charts, d);
         if (st != STATUS_OK)
@@ -334,7 +392,6 @@ static enum status write_report(const struct cli_config *cfg,
                             "drawn (install gnuplot, e.g. apt-get install "
                             "gnuplot-nox, or run with --no-charts)");
         rr->job_pending = true;
-        cli_guard_set(g, &rr->out, &rr->job);
     }
     snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
     if (!cfg->no_csv) {
@@ -378,7 +435,6 @@ static int run_report(const struct cli_config *cfg,
     struct progress pr;
     struct timespec t0;
     char written[3 * OUT_DIR_MAX];
-    bool waited;
     long cpus;
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -404,12 +460,9 @@ static int run_report(const struct cli_config *cfg,
         return CLI_EXIT_RUNTIME;
     rr->ctx.stack = rr->other.stack = rr->in.have_stack ? &rr->in.stack : NULL;
     /* the output directory: locked, with a private staging directory */
-    if (out_dir_open(&rr->out, cfg->out_dir, &waited, d) != STATUS_OK)
+    if (cli_out_open(cfg, &rr->out, d) != STATUS_OK)
         return cli_exit_code(d->status, false);
     cli_guard_set(g, &rr->out, NULL);
-    if (waited && !cfg->quiet)
-        fprintf(stderr, "%s: %s: waited for another report to finish\n",
-                CLI_PROG, cfg->out_dir);
     /* enumerate, evaluate, rank */
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
@@ -515,9 +568,7 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
         validation_inputs_release(&rr->vin[i]);
     cli_release_inputs(&rr->in);
     free(rr);
-    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "%s: stdout: %s\n", CLI_PROG, strerror(errno));
-        rc = CLI_EXIT_RUNTIME;
-    }
+    if (rc == 0)
+        rc = cli_flush_stdout();
     return rc;
 }

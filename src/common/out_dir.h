@@ -1,15 +1,34 @@
 /*
  * out_dir: a report written all at once or not at all. The writers put
  * every file of a report into a private staging directory inside the
- * output directory (".roofplan-XXXXXX", mode 0700, made by mkdtemp so
- * nothing there is followed through a symlink or shared with another
- * run); only when every part succeeded does out_dir_commit() rename them
- * into the output directory, one rename(2) each, and remove the earlier
- * report's files this report does not have. A failure or an abort removes
- * the staging directory and leaves the earlier report as it was.
+ * output directory (".roofplan-PID-SINCE-XXXXXX", mode 0700, made by
+ * mkdtemp so nothing there is followed through a symlink or shared with
+ * another run; PID and SINCE name the run that owns it and when it took
+ * the lock); only when every part succeeded does out_dir_commit() move
+ * them into the output directory, with renames only (a hard link is
+ * refused where a rename works: fs.protected_hardlinks, another user's
+ * file in a shared folder), and remove the earlier report's files this
+ * report does not have. A failure or an abort removes the staging
+ * directory and leaves the earlier report as it was.
+ *
+ * The commit is a journal, then one rename per file: the journal
+ * (".commit" in the staging directory, complete when it ends with "end")
+ * lists every file to move in and every earlier file to remove. A run
+ * killed half-way through leaves it behind; the next run into the
+ * directory finishes that commit (every new file is either still staged
+ * or already in place) before it starts, so the directory then holds
+ * that complete report. A staging directory without a journal is a
+ * report that was never committed: it is removed, the earlier report is
+ * whole. Either way only staging directories whose run has ended are
+ * touched.
+ *
+ * With each report goes a manifest (OUT_DIR_MANIFEST) listing its files:
+ * a later report removes only files the manifest lists, never a file of
+ * the user's that merely has a report file's name.
  *
  * While open, the output directory is locked (flock on the directory
- * itself): a second run into the same directory waits for the first.
+ * itself): a second run into the same directory waits for the first, up
+ * to a time limit, and can say who holds it.
  *
  * Part of the common layer: used by main; calls libc only.
  */
@@ -28,20 +47,54 @@
 /* Names of report files out_dir_commit() keeps track of. */
 #define OUT_DIR_REPORT_MAX 64
 
+/* The manifest of the report in an output directory. */
+#define OUT_DIR_MANIFEST ".roofplan-manifest"
+
+/* How long a run waits for another run's lock by default (seconds). */
+#define OUT_DIR_WAIT_DEFAULT_S 60.0
+
+/* The longest --wait accepted (a day). */
+#define OUT_DIR_WAIT_MAX_S 86400.0
+
+/* The run that holds an output directory's lock. */
+struct out_dir_holder {
+    long pid;        /* 0: not known (not a roofplan run, or not yet) */
+    long long since; /* when it took the lock, seconds since 1970 */
+};
+
+/* How to wait for another run's lock. */
+struct out_dir_wait {
+    double timeout_s; /* give up after this long; 0: at once */
+    /* Called once when the run starts to wait (h->pid 0: holder not
+     * known); may be NULL. */
+    void (*waiting)(void *user,
+                    const char *dir,
+                    const struct out_dir_holder *h,
+                    double timeout_s);
+    void *user;
+};
+
 struct out_dir {
     char dir[OUT_DIR_MAX + 1];
-    char stage[OUT_DIR_MAX + 32]; /* "" when none */
+    char stage[OUT_DIR_MAX + 64]; /* "" when none */
     int lock_fd;                  /* -1 when not locked */
+    size_t stale;    /* staging directories of ended runs removed by open */
+    size_t finished; /* of them, commits finished (journal complete) */
 };
 
 /*
  * Creates dir (and its parents) when missing, locks it (waiting for
- * another run to finish; *waited tells whether it had to), and makes the
+ * another run to finish, as w says, or OUT_DIR_WAIT_DEFAULT_S without a
+ * callback when w is NULL; *waited tells whether it had to), finishes or
+ * removes the staging directories of runs that ended, and makes the
  * staging directory. Returns STATUS_USAGE for an empty or too long path,
- * STATUS_IO when dir cannot be created, locked or written.
+ * STATUS_IO when dir cannot be created, locked in time or written.
  */
-enum status
-out_dir_open(struct out_dir *o, const char *dir, bool *waited, struct diag *d);
+enum status out_dir_open(struct out_dir *o,
+                         const char *dir,
+                         const struct out_dir_wait *w,
+                         bool *waited,
+                         struct diag *d);
 
 /* The staged path of report file `name` ("report.xlsx") into buf. */
 void out_dir_path(const struct out_dir *o,
@@ -50,12 +103,15 @@ void out_dir_path(const struct out_dir *o,
                   size_t size);
 
 /*
- * Moves the staged files named in `report` (the names any report may
- * have; a writer stages nothing else) into the output directory and
- * removes the earlier report's files this report lacks; then removes the
- * staging directory. The earlier files are kept as links until the end:
- * if a rename fails half-way, they are put back, so the directory holds
- * the earlier report, and STATUS_IO is returned.
+ * Moves the staged files named in `report` (the names any report of this
+ * command may have; a writer stages nothing else) into the output
+ * directory and removes the files of the earlier report that its
+ * manifest lists and this report lacks; writes the new manifest (the
+ * earlier one's names outside `report` are kept: another command's
+ * files); then removes the staging directory. Renames only: the earlier
+ * files are moved into the staging directory until the end; if a rename
+ * fails half-way, every file is put back, so the directory holds the
+ * earlier report, and STATUS_IO is returned.
  */
 enum status out_dir_commit(struct out_dir *o,
                            const char *const *report,

@@ -12,7 +12,8 @@ export SOURCE_DATE_EPOCH=1735689600
 expect 0 "wrote $OUT/report.xlsx, $OUT/plans.csv" -- \
     $RP report -o "$OUT"
 check "report.xlsx and plans.csv written" test -s "$OUT/report.xlsx" -a -s "$OUT/plans.csv"
-check "no temporary files left" test "$(ls -A "$OUT" | grep -c '^\.')" -eq 0
+check "no temporary files left" test "$(ls -A "$OUT" | grep '^\.' | grep -cvx '\.roofplan-manifest')" -eq 0
+check "the report's manifest lists its files" grep -qx "plans.csv" "$OUT/.roofplan-manifest"
 
 # Same inputs, same command line, same SOURCE_DATE_EPOCH: same bytes.
 cp "$OUT/report.xlsx" "$TMP/first.xlsx"

@@ -13,12 +13,19 @@ TINY=(--set space.tp=1 --set "space.pp=1 16" --set "space.ep=1 64"
     --set "space.zero=1 3" --set space.recompute=selective --set space.mbs=1
     --set space.schedule=1f1b --set space.precision=fp8)
 
-# the directory holds exactly the saved copy $1 of a report, byte for byte
+# the directory holds exactly the saved copy $1 of a report (with its
+# manifest), byte for byte
 same_report() {
     local saved=$1 dir=$2
     [ "$(ls -A "$dir" | sort)" = "$(ls -A "$saved" | sort)" ] || return 1
-    for f in "$saved"/*; do cmp -s "$f" "$dir/$(basename "$f")" || return 1; done
+    for f in "$saved"/* "$saved"/.roofplan-manifest; do
+        [ -e "$f" ] || continue
+        cmp -s "$f" "$dir/$(basename "$f")" || return 1
+    done
 }
+# the hidden files in $1 but the report's manifest (temporary files,
+# staging directories)
+hidden() { ls -A "$1" | grep '^\.' | grep -vx '\.roofplan-manifest'; }
 
 # --- faults, one operation at a time ---
 FAULTLIB=${FAULTINJECT:-$PWD/build/faultinject.so}
@@ -77,7 +84,7 @@ if command -v gnuplot >/dev/null 2>&1; then
             if [ $rc -eq 0 ]; then
                 # finished before the signal: the new report, whole
                 [ -s "$X/s/report.xlsx" ] && [ -s "$X/s/roofline-ib.png" ] &&
-                    [ -z "$(ls -A "$X/s" | grep '^\.')" ] || sig_ok=false
+                    [ -z "$(hidden "$X/s")" ] || sig_ok=false
                 rm -rf "$X/s" && cp -r "$X/ssaved" "$X/s"
             elif [ $rc -ne $want ] || ! same_report "$X/ssaved" "$X/s"; then
                 echo "FAIL: SIG$sig after $delay s: exit $rc (want $want), report:"
@@ -116,7 +123,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     check "one of two runs into one directory waited for the other" \
         grep -qh "waited for another report to finish" "$TMP/err1" "$TMP/err2"
     check "two runs leave one whole report and nothing else" \
-        bash -c "test -s '$X/two/report.xlsx' -a -s '$X/two/memory.png' -a -z \"\$(ls -A '$X/two' | grep '^\.')\""
+        test -s "$X/two/report.xlsx" -a -s "$X/two/memory.png" -a -z "$(hidden "$X/two")"
 fi
 
 # --- the report command's small contracts ---

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "plot_template.h"
 
@@ -81,11 +82,19 @@ spawn_all(struct plot_job *job, const struct plot_files *out, struct diag *d)
     for (c = 0; c < job->nruns; c++) {
         char script[64];
         enum status st;
-        if (atomic_load(&job->stop))
+        /* `spawning` before `stop` is read, as abort sets `stop` before
+         * it reads `spawning` (sequentially consistent): either we see the
+         * abort and spawn nothing, or it waits for this spawn to end and
+         * then finds its child running */
+        atomic_store(&job->spawning, true);
+        if (atomic_load(&job->stop)) {
+            atomic_store(&job->spawning, false);
             break;
+        }
         snprintf(script, sizeof script, "%s.gp", out->chart[c].name);
         st = plot_run_spawn(&job->runs[c], job->gnuplot, job->dir, script,
                             job->timeout_s, d);
+        atomic_store(&job->spawning, false);
         if (st != STATUS_OK) {
             unwind(job);
             return st;
@@ -225,7 +234,12 @@ plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d)
 
 void plot_out_abort(struct plot_job *job)
 {
+    struct timespec ms = {0, 1000000};
     atomic_store(&job->stop, true);
+    /* a child being spawned is not in `running` yet: left alone, it would
+     * outlive a run that exits right after this abort */
+    while (atomic_load(&job->spawning))
+        nanosleep(&ms, NULL);
     plot_run_abort(job->runs, PLOT_CHARTS);
 }
 

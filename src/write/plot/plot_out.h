@@ -82,6 +82,8 @@ struct plot_job {
     double timeout_s;
     bool started;     /* gnuplot was found and spawned; _finish not yet run */
     atomic_bool stop; /* plot_out_abort() was called: spawn nothing more */
+    atomic_bool spawning; /* a spawn is in flight: its child is not yet in
+                             runs[].running, abort waits for it */
     struct plot_stamp before[PLOT_CHARTS][PLOT_IMAGES]; /* by runs[] */
 };
 
@@ -123,8 +125,8 @@ enum status plot_out_write(const struct report *r,
  *
  * Zero the job once (memset, or `= {0}`) before it is shared with a
  * thread that may call plot_out_abort(): _start initialises every field
- * but `stop`, so an abort that comes even before _start stops it (_start
- * then spawns nothing and returns STATUS_PLOT).
+ * but `stop` and `spawning`, so an abort that comes even before _start
+ * stops it (_start then spawns nothing and returns STATUS_PLOT).
  */
 enum status plot_out_start(const struct report *r,
                            const char *dir,
@@ -139,9 +141,11 @@ plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d);
 /*
  * Stops the job: kills the process group of every gnuplot still running
  * (SIGKILL), reaps it, and keeps plot_out_start() from spawning more.
- * Calls only kill() and waitpid() (and atomic operations on the job), so
- * it is safe on the error paths and from a signal-handling thread while
- * the main thread is in plot_out_start() or _finish(); it frees nothing.
+ * Calls only kill(), waitpid() and nanosleep() (and atomic operations on
+ * the job), so it is safe on the error paths and from a signal-handling
+ * thread while the main thread is in plot_out_start() or _finish(); it
+ * frees nothing. A spawn in flight on another thread is waited for (a
+ * fork and an exec), so that its gnuplot is killed too.
  * _finish still has to be called after a successful _start: it closes
  * the pipes and reports each stopped chart ("gnuplot was stopped"). A job
  * that was zeroed and never started is fine; calling it twice is too.

@@ -1,6 +1,7 @@
 /*
- * plot_run: posix_spawn, a pipe per child drained with poll(), a deadline
- * per child, kill(-pgid) and waitpid().
+ * plot_run: fork and exec (with PR_SET_PDEATHSIG on Linux, which
+ * posix_spawn cannot set), a pipe per child drained with poll(), a
+ * deadline per child, kill(-pgid) and waitpid().
  *
  * Who reaps a child: whoever flips its `running` from true to false
  * (atomic exchange) kills and reaps it, and nobody else touches its pid
@@ -10,7 +11,7 @@
  *
  * May call: diag, POSIX, libc.
  */
-#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, environ, pipe2 */
+#define _GNU_SOURCE /* environ, pipe2 */
 #include "plot_run.h"
 
 #include <assert.h>
@@ -20,12 +21,14 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -103,6 +106,53 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The child, between fork and exec: only async-signal-safe calls (the
+ * parent may have other threads). Writes errno to errfd and exits 127
+ * when it cannot exec. */
+static _Noreturn void child(const char *prog,
+                            const char *dir,
+                            char **argv,
+                            int out,
+                            int errfd,
+                            pid_t parent)
+{
+    struct sigaction dfl;
+    sigset_t none;
+    int fd, e;
+#ifdef __linux__
+    /* Dies with the run: a run killed with SIGKILL cannot stop its
+     * gnuplot itself (the next run would find it still writing). Kept
+     * across exec. The parent may have died before this line. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127);
+#else
+    (void)parent;
+#endif
+    /* a group of its own: killing -pid reaches whatever gnuplot starts,
+     * and a Ctrl-C at the terminal reaches only us (we then abort it) */
+    if (setpgid(0, 0) != 0)
+        goto fail;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    if (sigaction(SIGINT, &dfl, NULL) != 0 ||
+        sigaction(SIGTERM, &dfl, NULL) != 0 ||
+        sigaction(SIGPIPE, &dfl, NULL) != 0)
+        goto fail;
+    sigemptyset(&none);
+    if (sigprocmask(SIG_SETMASK, &none, NULL) != 0 || chdir(dir) != 0)
+        goto fail;
+    fd = open("/dev/null", O_RDONLY);
+    if (fd < 0 || dup2(fd, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        goto fail;
+    execve(prog, argv, environ);
+fail:
+    e = errno;
+    while (write(errfd, &e, sizeof e) < 0 && errno == EINTR)
+        ;
+    _exit(127);
+}
+
 enum status plot_run_spawn(struct plot_run *run,
                            const char *prog,
                            const char *dir,
@@ -110,12 +160,10 @@ enum status plot_run_spawn(struct plot_run *run,
                            double timeout_s,
                            struct diag *d)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    sigset_t none, dfl;
     char *argv[3];
-    int pipefd[2], rc;
-    pid_t pid;
+    int pipefd[2], errpipe[2], e = 0;
+    pid_t parent = getpid(), pid;
+    ssize_t got;
 
     assert(!run->spawned && prog[0] == '/');
     /* O_CLOEXEC: no other child (another gnuplot, or anything the caller
@@ -123,9 +171,11 @@ enum status plot_run_spawn(struct plot_run *run,
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return diag_set(d, STATUS_IO, "cannot create a pipe: %s",
                         strerror(errno));
-    /* Only our end is non-blocking; the child writes as usual. */
-    if (fcntl(pipefd[0], F_SETFL, O_NONBLOCK) != 0) {
-        int e = errno;
+    /* Only our end is non-blocking; the child writes as usual. The error
+     * pipe tells why exec failed; closed by a successful exec. */
+    if (fcntl(pipefd[0], F_SETFL, O_NONBLOCK) != 0 ||
+        pipe2(errpipe, O_CLOEXEC) != 0) {
+        e = errno;
         close(pipefd[0]);
         close(pipefd[1]);
         return diag_set(d, STATUS_IO, "cannot set up a pipe: %s", strerror(e));
@@ -133,43 +183,34 @@ enum status plot_run_spawn(struct plot_run *run,
     argv[0] = (char *)prog;
     argv[1] = (char *)arg;
     argv[2] = NULL;
-    sigemptyset(&none);
-    sigemptyset(&dfl);
-    sigaddset(&dfl, SIGINT);
-    sigaddset(&dfl, SIGTERM);
-    sigaddset(&dfl, SIGPIPE);
-    posix_spawn_file_actions_init(&fa);
-    posix_spawnattr_init(&at);
-    rc = posix_spawn_file_actions_addchdir_np(&fa, dir);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-    /* A group of its own: killing -pid reaches whatever gnuplot starts,
-     * and a Ctrl-C at the terminal reaches only us (we then abort it). */
-    if (rc == 0)
-        rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
-                                               POSIX_SPAWN_SETSIGMASK |
-                                               POSIX_SPAWN_SETSIGDEF);
-    if (rc == 0)
-        rc = posix_spawnattr_setpgroup(&at, 0);
-    if (rc == 0)
-        rc = posix_spawnattr_setsigmask(&at, &none);
-    if (rc == 0)
-        rc = posix_spawnattr_setsigdefault(&at, &dfl);
     /* The clock starts here, not when someone first waits. */
     run->deadline_s = now_s() + timeout_s;
-    if (rc == 0)
-        rc = posix_spawn(&pid, prog, &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
+    pid = fork();
+    if (pid == 0)
+        child(prog, dir, argv, pipefd[1], errpipe[1], parent);
+    if (pid < 0)
+        e = errno;
     close(pipefd[1]);
-    if (rc != 0) {
+    close(errpipe[1]);
+    /* Until exec (or its failure) the child has not set its group: wait
+     * for that, so that kill(-pid) from now on reaches it. */
+    if (pid > 0) {
+        int why = 0;
+        do
+            got = read(errpipe[0], &why, sizeof why);
+        while (got < 0 && errno == EINTR);
+        e = got == (ssize_t)sizeof why ? why : 0; /* EOF: it runs prog */
+    }
+    close(errpipe[0]);
+    if (pid > 0 && e != 0) {
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (e != 0) {
         close(pipefd[0]);
         return diag_set(d, STATUS_PLOT, "%s/%s: cannot run %s: %s", dir, arg,
-                        prog, strerror(rc));
+                        prog, strerror(e));
     }
     run->pid = pid;
     run->fd = pipefd[0];

@@ -3,15 +3,17 @@
  *
  * Owns: the PATH lookup (absolute entries only, so an empty or relative
  * entry can never pick up a program from the output directory), the
- * spawn (posix_spawn of the absolute path, no shell, in the caller's
+ * spawn (fork and exec of the absolute path, no shell, in the caller's
  * directory of choice, in a process group of its own, signal mask empty
  * and SIGINT/SIGTERM/SIGPIPE at their defaults whatever the parent
- * blocks or ignores), the child's stdout and stderr through a pipe of
- * which at most PLOT_RUN_KEEP bytes are kept, a deadline counted from the
- * spawn, and killing a process group at its deadline or on abort.
- * Knows nothing about charts.
+ * blocks or ignores, killed by the kernel when the spawning thread dies
+ * on Linux: spawn from a thread that lives as long as the run), the child's
+ * stdout and stderr through a pipe of which at most PLOT_RUN_KEEP bytes are
+ * kept, a deadline counted from the spawn, and killing a process group at its
+ * deadline or on abort. Knows nothing about charts.
  *
- * May call: diag, POSIX (spawn, pipe, poll, waitpid, kill), libc.
+ * May call: diag, POSIX (fork, exec, pipe, poll, waitpid, kill), libc,
+ * prctl on Linux.
  *
  * Threads: plot_run_abort() may run on another thread (a signal-handling
  * one) at any time, also during plot_run_wait(); the two agree through
@@ -69,7 +71,9 @@ bool plot_run_find(const char *name, const char *path, char *full, size_t size);
  * working directory dir, stdin from /dev/null, stdout and stderr into a
  * pipe that plot_run_wait() drains, in a new process group, with an
  * empty signal mask and SIGINT, SIGTERM and SIGPIPE at their default
- * actions. Its deadline is timeout_s (> 0) seconds from now. run must
+ * actions, and (Linux) SIGKILL when the calling thread ends: a run killed
+ * with SIGKILL leaves no gnuplot behind. Its deadline is timeout_s (> 0)
+ * seconds from now. run must
  * be initialised and not spawned. Returns STATUS_PLOT "dir/arg: cannot
  * run prog: reason" when it cannot be started (run stays not spawned),
  * STATUS_IO when no pipe can be made.
