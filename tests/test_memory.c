@@ -147,6 +147,34 @@ static void test_memory_zero2_gradients(void **state)
     assert_near(tight.grads, fits.grads, 1e-12);
 }
 
+/*
+ * Issue 17 item 9: the gradients ZeRO-2 keeps are chosen by the rule that
+ * judges the plan, headroom included. GPT-3 on 128 H800, tp=8 pp=8, dp =
+ * 2: with the unsharded gradients rank 0 needs fits.total bytes. Keep
+ * free just enough HBM that this total no longer fits (usable one byte
+ * short of it): the plan runs with the shard, half the gradients,
+ * reduce-scattered per micro-batch, and is smaller by that half plus its
+ * 5% fragmentation (h800.ini fragmentation_pct).
+ */
+static void test_memory_zero2_gradients_keep_headroom(void **state)
+{
+    struct fixture *f = *state;
+    struct memory whole, shard;
+    struct hardware hw = f->hw;
+    const char *plan = "gpus=128 tp=8 pp=8 zero=2 gbs=16";
+    rank_memory(&f->gpt, &hw, plan, 0, &whole);
+    assert_true(whole.grads_per_step);
+    hw.headroom_pct = 100 * (1 - (whole.total - 1) / whole.capacity);
+    rank_memory(&f->gpt, &hw, plan, 0, &shard);
+    assert_false(shard.grads_per_step);
+    assert_near(shard.grads, whole.grads / 2, 1e-12);
+    assert_near(whole.total - shard.total, whole.grads / 2 * 1.05, 1e-12);
+    /* a plan that fits with its headroom keeps reducing once */
+    hw.headroom_pct = 100 * (1 - (whole.total + 1) / whole.capacity);
+    rank_memory(&f->gpt, &hw, plan, 0, &shard);
+    assert_true(shard.grads_per_step);
+}
+
 /* memory_tp_bytes: all / (tp cp) with SP; without, rep stays whole over
  * tp: (100 - 40)/4 + 40 = 55, over cp = 2: 27.5. */
 static void test_memory_tp_bytes(void **state)
@@ -168,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_memory_full_recompute_working_set),
         cmocka_unit_test(test_memory_fp8_weight_copies),
         cmocka_unit_test(test_memory_zero2_gradients),
+        cmocka_unit_test(test_memory_zero2_gradients_keep_headroom),
         cmocka_unit_test(test_memory_tp_bytes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -158,11 +158,15 @@ static void test_validation_load_inputs(void **state)
     assert_false(in.loaded);
     assert_true(in.m == &m && in.hw == &hw);
     validation_inputs_release(&in);
+    /* a run on its own hardware keeps the report's headroom free, as the
+     * report's plans do (memory_view picks its gradients by it) */
+    hw.headroom_pct = 10;
     assert_int_equal(
         validation_load_inputs(&runs[1], NULL, NULL, &m, &hw, &in, &d),
         STATUS_OK);
     assert_false(in.current);
     assert_true(in.loaded);
+    assert_near(in.hw->headroom_pct, 10, 1e-12);
     assert_string_equal(in.m->spec.name, "GPT-3 175B");
     assert_int_equal(in.hw->spec.gpus_per_node, 8);
     assert_string_equal(in.hw->meta.path, SNAP "/hardware/a100.ini");

@@ -327,6 +327,9 @@ cli_load_inputs(struct cli_config *cfg, struct cli_inputs *in, struct diag *d)
         hardware_load(hp, &in->hw, cfg->sets, cfg->nsets, &d2) == STATUS_OK;
     in->have_sweep =
         sweep_load(sp, &in->sweep, cfg->sets, cfg->nsets, &d3) == STATUS_OK;
+    /* The plans' memory keeps the sweep's headroom free (memory_view) */
+    if (in->have_hw && in->have_sweep)
+        in->hw.headroom_pct = in->sweep.spec.r_headroom_pct;
     /* Report the problems of all three files, not only the first. */
     if (d2.status != STATUS_OK)
         diag_add(d, d2.status, "%s", d2.msg);

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "terms.h"
+
 #define GIB 1073741824.0
 
 double memory_dense_replicas(const struct plan *p)
@@ -121,10 +123,13 @@ void memory_view(const struct model *m,
     /* Unsharded gradients, accumulated over the micro-batches and reduced
      * once: ZeRO-0/1 by definition; ZeRO-2/3 (FSDP's no_sync) when they
      * fit, since a speed of light takes the cheapest way to run the plan
-     * and reducing once moves 1/microbatches of the bytes. */
+     * and reducing once moves 1/microbatches of the bytes. "Fit" is the
+     * plan's own rule (terms_fits, with the headroom it keeps free): a
+     * plan that fits with sharded gradients is not to be judged by a
+     * variant that fits only the bare HBM. */
     fill(m, hw, p, v, full, out);
     out->grads_per_step = true;
-    if (p->zero < 2 || out->total <= out->capacity)
+    if (p->zero < 2 || terms_fits(out->total, out->capacity, hw->headroom_pct))
         return;
     fill(m, hw, p, v, (dense / rd + expert / rx) * s->grad_bytes, out);
     out->grads_per_step = false;

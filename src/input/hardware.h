@@ -67,6 +67,11 @@ struct hardware {
     /* The training stack the report's plans run (borrowed; set by the
      * caller beside cal; NULL: none): the workbook's stack inputs. */
     const struct stack *stack;
+    /* Share of HBM a plan keeps free, in % (the sweep's
+     * report.headroom_pct; set by the caller beside cal; 0 as loaded): a
+     * plan fits when terms_fits() says so, and memory_view() picks how a
+     * plan runs by the same rule. */
+    double headroom_pct;
     /* GPUs sharing one NVLink fabric (whole hosts; the cluster's last
      * domain may hold fewer): what placement calls a node. NVL72: 72
      * GPUs, 4 per host; an HGX server: its 8. */

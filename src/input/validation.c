@@ -246,6 +246,8 @@ enum status validation_load_inputs(const struct validation_run *run,
             return d->status;
         }
         out->loaded = true;
+        /* the run is judged with the report's headroom (memory_view) */
+        out->own_hw.headroom_pct = hw ? hw->headroom_pct : 0;
         out->m = &out->own_m;
         out->hw = &out->own_hw;
         if (data_dir &&

@@ -40,3 +40,19 @@ except ValueError as e:
 else:
     raise AssertionError("a 59-value list was rendered")
 PYEOF
+
+# Every shipped cluster has a calibration that `check` accepts, so every
+# cluster gets an expected step: `compare` never sets a speed of light
+# beside a forecast (its "expect s" column shows "-" for a cluster
+# without one).
+check "every data/hardware file has a data/calibration file that check accepts" \
+    sh -c 'for h in data/hardware/*.ini; do
+        c=data/calibration/$(basename "$h")
+        [ -f "$c" ] || { echo "$h: no $c"; exit 1; }
+        $ROOFPLAN check "$c" || exit 1
+    done'
+check "compare gives B200 and H800 an expected step" \
+    sh -c "$ROOFPLAN compare -q -m data/models/deepseek-v3.ini \
+        -g data/hardware/b200.ini -g data/hardware/h800.ini -o '$TMP/cmp' \
+        >'$TMP/cmp.txt' && awk '/^DeepSeek-V3/ { n++; if (\$(NF-4) == \"-\") bad++ }
+        END { exit !(n == 2 && !bad) }' '$TMP/cmp.txt'"
