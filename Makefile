@@ -7,7 +7,7 @@ VERSION := 0.1.0
 BUILD   := build
 Q       := $(if $(V),,@)
 
-PKGS    := xlsxwriter zlib minizip inih libmd libcjson
+PKGS    := xlsxwriter zlib minizip inih libmd libcjson yajl
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
            -Wstrict-prototypes -Wmissing-prototypes -Werror
 DEFS    := -D_XOPEN_SOURCE=700 -DROOFPLAN_VERSION=\"$(VERSION)\" \

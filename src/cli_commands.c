@@ -373,7 +373,7 @@ int cli_cmd_schema(void)
  * `import nccl [--intra|--inter] [--collective NAME] FILE...`: nccl-tests
  * output to a calibration file's [network_*] sections on stdout.
  */
-int cli_cmd_import(char **args, size_t nargs)
+int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs)
 {
     struct nccl_import *imp;
     struct diag d;
@@ -381,8 +381,11 @@ int cli_cmd_import(char **args, size_t nargs)
     const char *kind = NULL;
     size_t i, files = 0;
     int rc = 0;
+    if (nargs > 0 && strcmp(args[0], "trace") == 0)
+        return cli_cmd_import_trace(cfg, args + 1, nargs - 1);
     if (nargs == 0 || strcmp(args[0], "nccl") != 0)
-        return cli_usage_error("import: %s", "expected 'import nccl FILE...'");
+        return cli_usage_error("import: %s", "expected 'import nccl FILE...' "
+                                             "or 'import trace FILE...'");
     imp = calloc(1, sizeof *imp);
     if (!imp) {
         fprintf(stderr, "%s: out of memory\n", CLI_PROG);
