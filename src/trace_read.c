@@ -23,6 +23,7 @@
 #include <zlib.h>
 
 #define CHUNK (256u * 1024u)
+#define STEP  (64u * 1024u) /* bytes parsed at once */
 
 /* Where the parser is, by depth: 1 the top object, 2 traceEvents (or
  * deviceProperties), 3 one event, 4 its args, 5 args.grid. */
@@ -331,7 +332,8 @@ static bool scan_strings(struct reader *r, const unsigned char *p, size_t n)
             if (r->in_events)
                 diag_set(r->d, STATUS_PARSE,
                          "%s: event %zu: string: longer than %ld bytes",
-                         r->path, r->info.events, TRACE_READ_STRING_MAX);
+                         r->path, r->info.events ? r->info.events - 1 : 0,
+                         TRACE_READ_STRING_MAX);
             else
                 diag_set(r->d, STATUS_PARSE,
                          "%s: byte %.0f: string: longer than %ld bytes",
@@ -389,17 +391,22 @@ static enum status feed(struct reader *r,
                         bool last)
 {
     yajl_status st;
-    if (n > 0) {
-        if (!scan_strings(r, p, n))
+    while (n > 0) {
+        /* in steps, so that a string found too long is reported in the
+         * event yajl has reached, the steps before it parsed */
+        size_t k = n < STEP ? n : STEP;
+        if (!scan_strings(r, p, k))
             return r->d->status;
-        st = yajl_parse(h, p, n);
+        st = yajl_parse(h, p, k);
         if (st == yajl_status_client_canceled)
             return r->d->status;
         if (st != yajl_status_ok) {
-            parse_error(r, h, p, n, false);
+            parse_error(r, h, p, k, false);
             return STATUS_PARSE;
         }
-        r->offset += (double)n;
+        r->offset += (double)k;
+        p += k;
+        n -= k;
     }
     if (!last)
         return STATUS_OK;
