@@ -20,6 +20,7 @@
 #include "figures.h"
 #include "hf_config.h"
 #include "nccl_import.h"
+#include "trace_classify.h"
 #include "plan.h"
 #include "validation.h"
 #include "xlsx_compare.h"
@@ -324,6 +325,8 @@ int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
                     stack_release(&st);
             } else if (strcmp(section, "run") == 0) {
                 check_run(files[i], tp, &d);
+            } else if (strcmp(section, "kernels") == 0) {
+                trace_rules_free(trace_rules_load(files[i], &d));
             } else if (strcmp(section, "inputs") == 0) {
                 struct cli_defaults def;
                 cli_read_defaults_file(files[i], ".", &def, &d);
@@ -331,8 +334,8 @@ int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
                 diag_set(&d, STATUS_PARSE,
                          "%s: not a roofplan data file (%s%s%s; expected "
                          "[model], [training], [gpu], [space], [run], "
-                         "[calibration], [stack] or [inputs] first, or a "
-                         "config.json)",
+                         "[calibration], [stack], [inputs] or [kernels] "
+                         "first, or a config.json)",
                          files[i], section[0] ? "its first section is [" : "",
                          section[0] ? section : "it has no [section]",
                          section[0] ? "]" : "");
@@ -366,6 +369,8 @@ int cli_cmd_schema(void)
         printf("%s### %s\n\n", i ? "\n" : "", kinds[i].title);
         datafile_schema_markdown(kinds[i].schema, stdout);
     }
+    printf("\n### Kernel classes (data/kernels.ini, for `import trace`)\n\n");
+    trace_classify_markdown(stdout);
     return cli_flush_stdout();
 }
 

@@ -15,37 +15,83 @@
 
 #include "datafile.h"
 
-/* The one list of classes: section key, table label, communication. */
+/* The one list of classes: section key, table label, communication, and
+ * the model's work a class's kernels are timed against (trace_import). */
 static const struct {
     const char *key;
     const char *label;
     bool comm;
+    const char *work;
 } classes[TRACE_CLASSES] = {
-    [TRACE_GEMM_FP8] = {"gemm_fp8", "FP8 GEMM", false},
-    [TRACE_GEMM_FP8_GROUPED] = {"gemm_fp8_grouped", "FP8 grouped GEMM", false},
+    [TRACE_GEMM_FP8] = {"gemm_fp8", "FP8 GEMM", false,
+                        "forward and input-gradient FLOPs of the FP8 GEMMs "
+                        "not in a class below"},
+    [TRACE_GEMM_FP8_GROUPED] = {"gemm_fp8_grouped", "FP8 grouped GEMM", false,
+                                "routed experts' forward and input-gradient "
+                                "FLOPs"},
     [TRACE_GEMM_FP8_WGRAD] = {"gemm_fp8_wgrad", "FP8 weight-gradient GEMM",
-                              false},
-    [TRACE_GEMM_BF16] = {"gemm_bf16", "BF16 GEMM", false},
-    [TRACE_ATTN_FWD] = {"attn_fwd", "attention forward", false},
-    [TRACE_ATTN_BWD] = {"attn_bwd", "attention backward", false},
-    [TRACE_ATTN_AUX] = {"attn_aux", "attention bwd pre/post", false},
-    [TRACE_NORM] = {"norm", "norms", false},
-    [TRACE_ACTIVATION] = {"activation", "activation (SwiGLU)", false},
-    [TRACE_ROPE] = {"rope", "RoPE", false},
-    [TRACE_FP8_CAST] = {"fp8_cast", "FP8 casts, transposes", false},
-    [TRACE_COPY] = {"copy", "copies, adds, fills", false},
-    [TRACE_OTHER] = {"other", "routing, top-k, other", false},
-    [TRACE_NCCL_ALL_REDUCE] = {"nccl_all_reduce", "NCCL all-reduce", true},
-    [TRACE_NCCL_ALL_GATHER] = {"nccl_all_gather", "NCCL all-gather", true},
+                              false, "weight-gradient FLOPs of FP8 GEMMs"},
+    [TRACE_GEMM_BF16] = {"gemm_bf16", "BF16 GEMM", false,
+                         "all passes of the GEMMs the recipe keeps in BF16"},
+    [TRACE_ATTN_FWD] = {"attn_fwd", "attention forward", false,
+                        "the attention core's causal FLOPs; one kernel = "
+                        "one layer forward"},
+    [TRACE_ATTN_BWD] = {"attn_bwd", "attention backward", false,
+                        "bwd_flops_ratio x the forward's FLOPs; one kernel "
+                        "= one layer backward"},
+    [TRACE_ATTN_AUX] = {"attn_aux", "attention bwd pre/post", false,
+                        "counted with attn_bwd"},
+    [TRACE_NORM] = {"norm", "norms", false,
+                    "the norms' bytes, once forward and twice backward"},
+    [TRACE_ACTIVATION] = {"activation", "activation (SwiGLU)", false,
+                          "the activation's bytes, once forward and twice "
+                          "backward"},
+    [TRACE_ROPE] = {"rope", "RoPE", false, "counted with copy"},
+    [TRACE_FP8_CAST] = {"fp8_cast", "FP8 casts, transposes", false,
+                        "none: the FP8 recipe's cost, written as "
+                        "fp8_scaling.fine_grained_factor"},
+    [TRACE_COPY] = {"copy", "copies, adds, fills", false,
+                    "residual adds and RoPE bytes (shown, not written: "
+                    "copy_tbps stays the device copy rate)"},
+    [TRACE_OTHER] = {"other", "routing, top-k, other", false,
+                     "none (timed only)"},
+    [TRACE_NCCL_ALL_REDUCE] = {"nccl_all_reduce", "NCCL all-reduce", true,
+                               "none: communication, for the overlap"},
+    [TRACE_NCCL_ALL_GATHER] = {"nccl_all_gather", "NCCL all-gather", true,
+                               "none: communication, for the overlap"},
     [TRACE_NCCL_REDUCE_SCATTER] = {"nccl_reduce_scatter", "NCCL reduce-scatter",
-                                   true},
-    [TRACE_NCCL_ALLTOALL] = {"nccl_alltoall", "NCCL all-to-all", true},
-    [TRACE_NCCL_SENDRECV] = {"nccl_sendrecv", "NCCL send/recv", true},
-    [TRACE_EP_DISPATCH] = {"ep_dispatch", "EP dispatch", true},
-    [TRACE_EP_COMBINE] = {"ep_combine", "EP combine", true},
-    [TRACE_EP_NOTIFY] = {"ep_notify", "EP notify, layout", true},
-    [TRACE_UNKNOWN] = {"unknown", "unknown kernels", false},
+                                   true,
+                                   "none: communication, for the overlap"},
+    [TRACE_NCCL_ALLTOALL] = {"nccl_alltoall", "NCCL all-to-all", true,
+                             "none: communication, for the overlap"},
+    [TRACE_NCCL_SENDRECV] = {"nccl_sendrecv", "NCCL send/recv", true,
+                             "none: communication, for the overlap"},
+    [TRACE_EP_DISPATCH] = {"ep_dispatch", "EP dispatch", true,
+                           "none: communication, for the overlap"},
+    [TRACE_EP_COMBINE] = {"ep_combine", "EP combine", true,
+                          "none: communication, for the overlap"},
+    [TRACE_EP_NOTIFY] = {"ep_notify", "EP notify, layout", true,
+                         "none: communication, for the overlap"},
+    [TRACE_UNKNOWN] = {"unknown", "unknown kernels", false,
+                       "(no section: kernels no pattern matches, listed "
+                       "by name)"},
 };
+
+void trace_classify_markdown(FILE *out)
+{
+    int c;
+    fprintf(out, "| section | key | meaning |\n|---|---|---|\n"
+                 "| kernels | source | where the patterns come from "
+                 "(required, first section) |\n"
+                 "| CLASS | library | the library of the patterns that "
+                 "follow (before them) |\n"
+                 "| CLASS | pattern | an fnmatch(3) glob over the whole "
+                 "kernel name; repeatable; first match wins |\n"
+                 "\n| class | label | timed against |\n|---|---|---|\n");
+    for (c = 0; c < TRACE_CLASSES; c++)
+        fprintf(out, "| %s | %s | %s |\n", classes[c].key, classes[c].label,
+                classes[c].work);
+}
 
 const char *trace_class_key(int c)
 {

@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "diag.h"
 
@@ -63,6 +64,10 @@ const char *trace_class_label(int c);
 
 /* Whether class c is communication (NCCL or expert-parallel kernels). */
 bool trace_class_is_comm(int c);
+
+/* The kernel file's keys and the classes, as Markdown tables (for
+ * `roofplan schema` and data/README.md). */
+void trace_classify_markdown(FILE *out);
 
 /* The rules of one kernel file. Opaque. */
 struct trace_rules;
