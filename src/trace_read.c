@@ -132,8 +132,17 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
     if (r->in_device && r->depth == 3 && r->ev_key == EV_NAME &&
         !r->info.gpu[0]) {
         size_t k = n < sizeof r->info.gpu - 1 ? n : sizeof r->info.gpu - 1;
+        size_t i;
+        /* cut on a character's boundary (yajl checked the UTF-8) */
+        while (k > 0 && k < n && (s[k] & 0xC0) == 0x80)
+            k--;
         memcpy(r->info.gpu, s, k);
         r->info.gpu[k] = '\0';
+        /* a line of a data file later: no control character, no ';' */
+        for (i = 0; i < k; i++)
+            if ((unsigned char)r->info.gpu[i] < 0x20 ||
+                r->info.gpu[i] == 0x7f || r->info.gpu[i] == ';')
+                r->info.gpu[i] = '?';
         return 1;
     }
     if (!r->in_events || r->depth != 3)

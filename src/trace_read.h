@@ -55,10 +55,12 @@ typedef enum status (*trace_read_fn)(void *ctx,
 
 /* What one read saw. */
 struct trace_read_info {
-    size_t events;                /* elements of traceEvents */
-    size_t kernels;               /* of them, cat "kernel" */
-    char gpu[TRACE_READ_GPU_MAX]; /* deviceProperties[0].name, or "" */
-    double bytes;                 /* bytes of JSON read (uncompressed) */
+    size_t events;  /* elements of traceEvents */
+    size_t kernels; /* of them, cat "kernel" */
+    /* deviceProperties[0].name, or "": cut on a UTF-8 boundary, control
+     * characters and ';' replaced by '?' (it may become a data-file line) */
+    char gpu[TRACE_READ_GPU_MAX];
+    double bytes; /* bytes of JSON read (uncompressed) */
 };
 
 /*
