@@ -99,6 +99,26 @@ static void test_trace_read_mem_kernels(void **state)
     assert_string_equal(info.gpu, "NVIDIA H800");
 }
 
+static void test_trace_read_device_name_printable(void **state)
+{
+    /* the device name becomes a `gpu = ` line: a newline (JSON "\n") or
+     * a ';' must not start a line or a comment there */
+    static const char json[] =
+        "{\"deviceProperties\": [{\"name\": \"H800\\n[clock]; x\"}], "
+        "\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
+        "\"ts\": 1, \"dur\": 2}]}";
+    struct seen s;
+    struct diag d;
+    struct trace_read_info info;
+    (void)state;
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(
+        trace_read_mem(json, strlen(json), "t.json", count, &s, &info, &d),
+        STATUS_OK);
+    assert_string_equal(info.gpu, "H800?[clock]? x");
+}
+
 /* One refusal: the exact message. */
 static void refused(const char *json, const char *msg)
 {
@@ -586,6 +606,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_read_mem_kernels),
+        cmocka_unit_test(test_trace_read_device_name_printable),
         cmocka_unit_test(test_trace_read_rejects_bad_input),
         cmocka_unit_test(test_trace_read_rejects_nesting_bomb),
         cmocka_unit_test(test_trace_read_rejects_huge_string),
