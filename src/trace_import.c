@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "datafile_text.h"
 #include "expected.h"
 #include "trace_read.h"
 
@@ -350,22 +351,6 @@ static enum status overlap(const struct trace_import *imp,
 
 /* ---- Attribution ---- */
 
-/* Copies the start of name into buf for a terminal: cut on a UTF-8
- * character's boundary, control characters shown as '?'. */
-static void printable(char *buf, size_t size, const char *name)
-{
-    size_t n = strlen(name), i;
-    if (n > size - 1) {
-        n = size - 1;
-        while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80)
-            n--;
-    }
-    for (i = 0; i < n; i++)
-        buf[i] =
-            (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
-    buf[n] = '\0';
-}
-
 /* Unknown names by time, the longest first. */
 static void list_unknown(const struct trace_import *imp,
                          struct trace_import_summary *s)
@@ -381,7 +366,9 @@ static void list_unknown(const struct trace_import *imp,
                 s->unknown[k] = s->unknown[k - 1];
         if (k >= TRACE_IMPORT_UNKNOWN_MAX)
             continue;
-        printable(s->unknown[k].name, sizeof s->unknown[k].name, e->name);
+        /* for a terminal: text as it is, anything else escaped */
+        datafile_text_quote(e->name, s->unknown[k].name,
+                            sizeof s->unknown[k].name);
         s->unknown[k].kernels = e->kernels;
         s->unknown[k].measured_s = t;
         if (s->unknowns < TRACE_IMPORT_UNKNOWN_MAX)

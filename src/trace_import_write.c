@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "datafile.h"
+#include "datafile_text.h"
 
 #define LINE 200 /* inih's line, as the loader reads it */
 
@@ -59,14 +60,17 @@ find(const struct puts *p, const char *section, const char *key)
 static const char *
 trace_name(const struct trace_import_summary *s, char *buf, size_t size)
 {
+    char name[40];
     size_t i;
+    /* a file name is any bytes: as text, escaped where it is not */
+    datafile_text_quote(s->first_file, name, sizeof name);
     if (s->files > 1)
-        snprintf(buf, size, "%zu traces (%.40s, ...)", s->files, s->first_file);
+        snprintf(buf, size, "%zu traces (%s, ...)", s->files, name);
     else
-        snprintf(buf, size, "trace %.40s", s->first_file);
-    /* a name is file text: nothing that would end or comment the line */
+        snprintf(buf, size, "trace %s", name);
+    /* nor a comment on the line */
     for (i = 0; buf[i]; i++)
-        if ((unsigned char)buf[i] < 0x20 || buf[i] == ';' || buf[i] == '#')
+        if (buf[i] == ';')
             buf[i] = '?';
     return buf;
 }

@@ -22,6 +22,8 @@
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
+#include "datafile_text.h"
+
 #define CHUNK (256u * 1024u)
 #define STEP  (64u * 1024u) /* bytes parsed at once */
 
@@ -131,17 +133,15 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
     struct reader *r = ctx;
     if (r->in_device && r->depth == 3 && r->ev_key == EV_NAME &&
         !r->info.gpu[0]) {
-        size_t k = n < sizeof r->info.gpu - 1 ? n : sizeof r->info.gpu - 1;
-        size_t i;
-        /* cut on a character's boundary (yajl checked the UTF-8) */
-        while (k > 0 && k < n && (s[k] & 0xC0) == 0x80)
-            k--;
-        memcpy(r->info.gpu, s, k);
-        r->info.gpu[k] = '\0';
-        /* a line of a data file later: no control character, no ';' */
-        for (i = 0; i < k; i++)
-            if ((unsigned char)r->info.gpu[i] < 0x20 ||
-                r->info.gpu[i] == 0x7f || r->info.gpu[i] == ';')
+        char raw[TRACE_READ_GPU_MAX];
+        size_t k = n < sizeof raw - 1 ? n : sizeof raw - 1, i;
+        memcpy(raw, s, k);
+        raw[k] = '\0';
+        /* a line of a data file later: shown escaped unless it is text
+         * (yajl lets overlong UTF-8 through), no ';' to start a comment */
+        datafile_text_quote(raw, r->info.gpu, sizeof r->info.gpu);
+        for (i = 0; r->info.gpu[i]; i++)
+            if (r->info.gpu[i] == ';')
                 r->info.gpu[i] = '?';
         return 1;
     }

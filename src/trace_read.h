@@ -57,8 +57,8 @@ typedef enum status (*trace_read_fn)(void *ctx,
 struct trace_read_info {
     size_t events;  /* elements of traceEvents */
     size_t kernels; /* of them, cat "kernel" */
-    /* deviceProperties[0].name, or "": cut on a UTF-8 boundary, control
-     * characters and ';' replaced by '?' (it may become a data-file line) */
+    /* deviceProperties[0].name, or "": as datafile_text_quote() shows
+     * it, ';' replaced by '?' (it may become a data-file line) */
     char gpu[TRACE_READ_GPU_MAX];
     double bytes; /* bytes of JSON read (uncompressed) */
 };

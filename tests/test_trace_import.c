@@ -116,7 +116,7 @@ static void test_trace_read_device_name_printable(void **state)
     assert_int_equal(
         trace_read_mem(json, strlen(json), "t.json", count, &s, &info, &d),
         STATUS_OK);
-    assert_string_equal(info.gpu, "H800?[clock]? x");
+    assert_string_equal(info.gpu, "H800\\x0A[clock]? x");
 }
 
 /* One refusal: the exact message. */
