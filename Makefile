@@ -7,7 +7,7 @@ VERSION := 0.1.0
 BUILD   := build
 Q       := $(if $(V),,@)
 
-PKGS    := xlsxwriter zlib minizip inih libmd libcjson
+PKGS    := xlsxwriter zlib minizip inih libmd libcjson yajl
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion \
            -Wstrict-prototypes -Wmissing-prototypes -Werror
 # No path is built in: the binary finds data/ and templates/ beside it

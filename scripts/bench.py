@@ -2,7 +2,10 @@
 """roofplan benchmark (make bench): sweep throughput, the default report
 (its wall time and the workbook's size, against issue 14's targets: at
 most 5 MB and 5 s, 3 s as the goal), scaling from 10^4 to 10^7
-combinations, the workbook at Excel's row limit.
+combinations, the workbook at Excel's row limit, and `import trace` on a
+300 MB synthetic profiler trace, plain and gzip (issue 22's target: at most
+30 s and 200 MB of memory), generated into a temporary directory by
+scripts/synth-trace.py.
 
 Each case runs several times; the table gives the median and the spread
 (min-max) of wall time, the sweep's own time (from roofplan's closing
@@ -109,6 +112,42 @@ def instructions(tmp_args):
         return int(ir.group(1)), int(m.group(1)), int(m.group(2))
 
 
+TRACE_PLAN = ("gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe "
+              "precision=fp8 recompute=selective mbs=1 gbs=15360")
+
+
+def trace_case(tmp):
+    """`import trace` on a 300 MB synthetic trace, plain and gzip: lines
+    of the table's tail (median wall s, spread, peak RSS MiB)."""
+    lines = []
+    path = os.path.join(tmp, "synthetic.json")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts",
+                                                 "synth-trace.py"),
+                    "--mb", "300", path], check=True, stderr=subprocess.DEVNULL)
+    subprocess.run(["gzip", "-k", "-1", path], check=True)
+    for name in (path, path + ".gz"):
+        walls, rss = [], []
+        for _ in range(RUNS):
+            t0 = time.monotonic()
+            proc = subprocess.Popen([BIN, "-q", "import", "trace", "--plan",
+                                     TRACE_PLAN, name], cwd=ROOT,
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE)
+            err = proc.stderr.read().decode()
+            _, status, usage = os.wait4(proc.pid, 0)
+            walls.append(time.monotonic() - t0)
+            rss.append(usage.ru_maxrss / 1024)
+            if os.waitstatus_to_exitcode(status) != 0:
+                sys.exit(f"bench: import trace {name} failed:\n{err}")
+        lines.append(f"import trace, {os.path.getsize(name) / 1e6:.0f} MB "
+                     f"{'gzip' if name.endswith('.gz') else 'JSON'} "
+                     f"({os.path.getsize(path) / 1e6:.0f} MB of JSON): "
+                     f"{statistics.median(walls):.2f} s wall "
+                     f"({min(walls):.2f}-{max(walls):.2f}), "
+                     f"{max(rss):.0f} MiB peak RSS (targets: 30 s, 200 MB)")
+    return lines
+
+
 def main():
     cpus = os.cpu_count() or 1
     rows = []
@@ -143,6 +182,7 @@ def main():
                          runs=1)
             if not os.path.exists(os.path.join(tmp, "report.xlsx")):
                 excel = None  # no workbook writer in this build
+        traces = trace_case(tmp)
     callgrind = instructions(tmp_args=SCALES[1][1])
     head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'wall s':>8} "
             f"{'(spread)':>11} {'sweep s':>8} {'Mcomb/s':>8} {'Mplan/s':>8} "
@@ -159,6 +199,7 @@ def main():
               f"{100 * statistics.median(shares):.1f}% of it; report.xlsx "
               f"{size / 1e6:.2f} MB (targets: at most 5 s, 3 s the goal, "
               f"and 5 MB)"]
+    lines += [""] + traces
     if callgrind:
         ir, combos, valid = callgrind
         lines.append(f"callgrind, 10^5 sweep on one thread: {ir:,} "

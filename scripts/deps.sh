@@ -2,7 +2,7 @@
 # Installs what roofplan needs from Debian when it is missing.
 #   scripts/deps.sh build   compiler, pkg-config, the libraries the Makefile links
 #                           (libxlsxwriter and the zlib and minizip it links, inih,
-#                           libmd, cJSON, cmocka) and gnuplot
+#                           libmd, cJSON, yajl, cmocka) and gnuplot
 #   scripts/deps.sh test    the above, plus what the tests run: python3, the real
 #                           spreadsheet and checking tools (gnumeric, LibreOffice,
 #                           openpyxl, poppler, valgrind, clang for the fuzzers,
@@ -37,6 +37,7 @@ need_pkg inih libinih-dev
 need_pkg cmocka libcmocka-dev
 need_pkg libmd libmd-dev
 need_pkg libcjson libcjson-dev
+need_pkg yajl libyajl-dev
 need_cmd gnuplot gnuplot-nox
 if [ "$mode" = test ]; then
     need_cmd /usr/bin/python3 python3

@@ -39,6 +39,11 @@ static const char usage_text[] =
     "calibration file's\n"
     "                                          network curves (INI, on "
     "stdout)\n"
+    "       roofplan import trace [--plan PLAN] FILE.json[.gz]...\n"
+    "                                          PyTorch profiler traces -> "
+    "a calibration\n"
+    "                                          file (stdout), per-class "
+    "table (stderr)\n"
     "       roofplan schema                    the data files' keys "
     "(Markdown)\n"
     "       roofplan --help | --version\n"
@@ -149,6 +154,9 @@ static int apply_option(struct cli_config *cfg,
     case 'F':
         cfg->calibrate_path = arg;
         return -1;
+    case 'L':
+        cfg->plan_text = arg;
+        return -1;
     case 'c': /* --csv: plans.csv is always written; kept for scripts */
         return -1;
     case 'A':
@@ -224,6 +232,7 @@ int main(int argc, char **argv)
         {"calibrate", required_argument, NULL, 'F'},
         {"threads", required_argument, NULL, 'P'},
         {"wait", required_argument, NULL, 'W'},
+        {"plan", required_argument, NULL, 'L'},
         {NULL, 0, NULL, 0}};
     struct cli_config cfg;
     const char *command;
@@ -271,7 +280,7 @@ int main(int argc, char **argv)
     if (strcmp(command, "schema") == 0)
         return cli_cmd_schema();
     if (strcmp(command, "import") == 0)
-        return cli_cmd_import(args, nargs);
+        return cli_cmd_import(&cfg, args, nargs);
     if (strcmp(command, "report") == 0)
         return cli_cmd_report(&cfg, args, nargs);
     if (strcmp(command, "compare") == 0)

@@ -43,6 +43,7 @@ struct cli_config {
     const char *calibration_path; /* --calibration FILE */
     const char *stack_path;       /* --stack FILE */
     const char *calibrate_path;   /* --calibrate RUN.ini */
+    const char *plan_text;        /* --plan "tp=1 ep=64 ..." (import trace) */
     struct datafile_set sets[CLI_SETS_MAX];
     size_t nsets;
     enum comm_model comm;
@@ -219,8 +220,12 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs);
 /* `schema`: every kind of data file's keys as Markdown (data/README.md). */
 int cli_cmd_schema(void);
 
+/* `import trace FILE...` (cli_trace.c): profiler traces to a calibration
+ * on stdout, the per-class table on stderr. */
+int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs);
+
 /* `import nccl [--intra|--inter] [--collective NAME] FILE...`: nccl-tests
  * output to a calibration file's [network_*] sections on stdout. */
-int cli_cmd_import(char **args, size_t nargs);
+int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs);
 
 #endif

@@ -20,6 +20,7 @@
 #include "figures.h"
 #include "hf_config.h"
 #include "nccl_import.h"
+#include "trace_classify.h"
 #include "plan.h"
 #include "validation.h"
 #include "xlsx_compare.h"
@@ -323,6 +324,8 @@ int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
                     stack_release(&st);
             } else if (strcmp(section, "run") == 0) {
                 check_run(files[i], tp, &d);
+            } else if (strcmp(section, "kernels") == 0) {
+                trace_rules_free(trace_rules_load(files[i], &d));
             } else if (strcmp(section, "inputs") == 0) {
                 struct cli_defaults def;
                 cli_read_defaults_file(files[i], ".", &def, &d);
@@ -330,8 +333,8 @@ int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
                 diag_set(&d, STATUS_PARSE,
                          "%s: not a roofplan data file (%s%s%s; expected "
                          "[model], [training], [gpu], [space], [run], "
-                         "[calibration], [stack] or [inputs] first, or a "
-                         "config.json)",
+                         "[calibration], [stack], [inputs] or [kernels] "
+                         "first, or a config.json)",
                          files[i], section[0] ? "its first section is [" : "",
                          section[0] ? section : "it has no [section]",
                          section[0] ? "]" : "");
@@ -365,6 +368,8 @@ int cli_cmd_schema(void)
         printf("%s### %s\n\n", i ? "\n" : "", kinds[i].title);
         datafile_schema_markdown(kinds[i].schema, stdout);
     }
+    printf("\n### Kernel classes (data/kernels.ini, for `import trace`)\n\n");
+    trace_classify_markdown(stdout);
     return cli_flush_stdout();
 }
 
@@ -372,7 +377,7 @@ int cli_cmd_schema(void)
  * `import nccl [--intra|--inter] [--collective NAME] FILE...`: nccl-tests
  * output to a calibration file's [network_*] sections on stdout.
  */
-int cli_cmd_import(char **args, size_t nargs)
+int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs)
 {
     struct nccl_import *imp;
     struct diag d;
@@ -380,8 +385,11 @@ int cli_cmd_import(char **args, size_t nargs)
     const char *kind = NULL;
     size_t i, files = 0;
     int rc = 0;
+    if (nargs > 0 && strcmp(args[0], "trace") == 0)
+        return cli_cmd_import_trace(cfg, args + 1, nargs - 1);
     if (nargs == 0 || strcmp(args[0], "nccl") != 0)
-        return cli_usage_error("import: %s", "expected 'import nccl FILE...'");
+        return cli_usage_error("import: %s", "expected 'import nccl FILE...' "
+                                             "or 'import trace FILE...'");
     imp = calloc(1, sizeof *imp);
     if (!imp) {
         fprintf(stderr, "%s: out of memory\n", CLI_PROG);

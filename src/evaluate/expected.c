@@ -63,8 +63,7 @@ bool expected_effect_shown(const struct expected_work *x, int effect)
            x->network_efficiency != 1;
 }
 
-/* The measured class of each of the model's GEMM kinds. */
-static enum calibration_gemm gemm_class(int g)
+enum calibration_gemm expected_gemm_class(int g)
 {
     switch (g) {
     case MODEL_GEMM_DENSE_UP:
@@ -84,8 +83,7 @@ static enum calibration_gemm gemm_class(int g)
     }
 }
 
-/* Whether an FP8 plan runs this GEMM kind in FP8 (the recipe's flags). */
-static bool runs_fp8(const struct model_spec *s, int g)
+bool expected_gemm_fp8(const struct model_spec *s, int g)
 {
     switch (g) {
     case MODEL_GEMM_ATTN:
@@ -112,7 +110,7 @@ static double gemm_rate(const struct calibration *cal,
                         double m_rows,
                         double copy_bps)
 {
-    double r = calibration_gemm_tflops(cal, gemm_class(g),
+    double r = calibration_gemm_tflops(cal, expected_gemm_class(g),
                                        fp8 ? CALIBRATION_FP8 : CALIBRATION_BF16,
                                        m_rows, NULL) *
                1e12;
@@ -214,7 +212,7 @@ static void compute_work(const struct model *m,
     x->gemm_cal_s = 0;
     for (g = 0; g < MODEL_GEMMS; g++) {
         double f = 3 * t * c->gemm_fwd[g];
-        bool eight = fp8 && runs_fp8(s, g);
+        bool eight = fp8 && expected_gemm_fp8(s, g);
         double m_rows = g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN
                             ? expert_rows
                             : rows;

@@ -1,0 +1,575 @@
+/*
+ * trace_import: kernels added up by class and set against the model's
+ * work (trace_import.h). Kernel names repeat (a step holds hundreds of
+ * distinct names and up to millions of launches), so each distinct name
+ * is classified once and kept in a hash table; each launch keeps only
+ * its interval, stream and class (24 bytes) for the overlap.
+ */
+#include "trace_import.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "datafile_text.h"
+#include "expected.h"
+#include "trace_read.h"
+
+struct name_entry {
+    char *name;
+    uint64_t hash;
+    int cls;
+    size_t kernels;
+    double us;
+};
+
+struct launch {
+    double ts, end; /* µs */
+    int32_t stream;
+    uint16_t cls;
+    uint16_t file;
+};
+
+struct trace_import {
+    const struct trace_rules *rules;
+    struct name_entry *names; /* open addressing, cap a power of two */
+    size_t nnames, cap;
+    struct launch *launches;
+    size_t n, ncap;
+    size_t files;
+    char first_file[256];
+    char gpu[128];
+    double first_ts;
+};
+
+struct trace_import *trace_import_new(const struct trace_rules *rules)
+{
+    struct trace_import *imp = calloc(1, sizeof *imp);
+    if (!imp)
+        return NULL;
+    imp->rules = rules;
+    imp->cap = 256;
+    imp->names = calloc(imp->cap, sizeof *imp->names);
+    if (!imp->names) {
+        free(imp);
+        return NULL;
+    }
+    return imp;
+}
+
+void trace_import_free(struct trace_import *imp)
+{
+    size_t i;
+    if (!imp)
+        return;
+    for (i = 0; i < imp->cap; i++)
+        free(imp->names[i].name);
+    free(imp->names);
+    free(imp->launches);
+    free(imp);
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211u;
+    }
+    return h;
+}
+
+static bool rehash(struct trace_import *imp)
+{
+    size_t cap = imp->cap * 2, i;
+    struct name_entry *t = calloc(cap, sizeof *t);
+    if (!t)
+        return false;
+    for (i = 0; i < imp->cap; i++) {
+        size_t j;
+        if (!imp->names[i].name)
+            continue;
+        j = (size_t)imp->names[i].hash & (cap - 1);
+        while (t[j].name)
+            j = (j + 1) & (cap - 1);
+        t[j] = imp->names[i];
+    }
+    free(imp->names);
+    imp->names = t;
+    imp->cap = cap;
+    return true;
+}
+
+/* The entry of name, added (and classified) if new; NULL: no memory. */
+static struct name_entry *lookup(struct trace_import *imp, const char *name)
+{
+    uint64_t h = hash_name(name);
+    size_t j;
+    if ((imp->nnames + 1) * 2 > imp->cap && !rehash(imp))
+        return NULL;
+    j = (size_t)h & (imp->cap - 1);
+    while (imp->names[j].name) {
+        if (imp->names[j].hash == h && strcmp(imp->names[j].name, name) == 0)
+            return &imp->names[j];
+        j = (j + 1) & (imp->cap - 1);
+    }
+    imp->names[j].name = strdup(name);
+    if (!imp->names[j].name)
+        return NULL;
+    imp->names[j].hash = h;
+    imp->names[j].cls = trace_rules_classify(imp->rules, name, NULL);
+    imp->nnames++;
+    return &imp->names[j];
+}
+
+struct read_ctx {
+    struct trace_import *imp;
+    const char *path;
+};
+
+static enum status
+on_kernel(void *ctx, const struct trace_kernel *k, struct diag *d)
+{
+    struct read_ctx *c = ctx;
+    struct trace_import *imp = c->imp;
+    struct name_entry *e = lookup(imp, k->name);
+    struct launch *l;
+    if (!e)
+        return diag_set(d, STATUS_NOMEM, "%s: event %zu: out of memory",
+                        c->path, k->event);
+    if (imp->n == imp->ncap) {
+        size_t cap = imp->ncap ? imp->ncap * 2 : 4096;
+        struct launch *p = realloc(imp->launches, cap * sizeof *p);
+        if (!p)
+            return diag_set(d, STATUS_NOMEM, "%s: event %zu: out of memory",
+                            c->path, k->event);
+        imp->launches = p;
+        imp->ncap = cap;
+    }
+    e->kernels++;
+    e->us += k->dur_us;
+    l = &imp->launches[imp->n++];
+    l->ts = k->ts_us;
+    l->end = k->ts_us + k->dur_us;
+    l->stream = (int32_t)(k->stream > INT32_MAX ? INT32_MAX : k->stream);
+    l->cls = (uint16_t)e->cls;
+    l->file = (uint16_t)imp->files;
+    if (imp->files == 0 && (imp->first_ts == 0 || k->ts_us < imp->first_ts))
+        imp->first_ts = k->ts_us;
+    return STATUS_OK;
+}
+
+/* Common to the file and memory reads: a file read whole counts. */
+static enum status added(struct trace_import *imp,
+                         const char *path,
+                         const struct trace_read_info *info,
+                         enum status st)
+{
+    const char *base = strrchr(path, '/');
+    if (st != STATUS_OK)
+        return st;
+    if (imp->files == 0) {
+        snprintf(imp->first_file, sizeof imp->first_file, "%s",
+                 base ? base + 1 : path);
+        snprintf(imp->gpu, sizeof imp->gpu, "%s", info->gpu);
+    }
+    imp->files++;
+    return STATUS_OK;
+}
+
+enum status trace_import_read(struct trace_import *imp,
+                              const char *path,
+                              FILE *progress,
+                              struct diag *d)
+{
+    struct read_ctx c = {imp, path};
+    struct trace_read_info info;
+    enum status st;
+    if (imp->files >= TRACE_IMPORT_FILES_MAX)
+        return diag_set(d, STATUS_USAGE, "%s: more than %d trace files", path,
+                        TRACE_IMPORT_FILES_MAX);
+    st = trace_read_file(path, on_kernel, &c, progress, &info, d);
+    return added(imp, path, &info, st);
+}
+
+enum status trace_import_read_mem(struct trace_import *imp,
+                                  const void *data,
+                                  size_t len,
+                                  const char *name,
+                                  struct diag *d)
+{
+    struct read_ctx c = {imp, name};
+    struct trace_read_info info;
+    enum status st;
+    if (imp->files >= TRACE_IMPORT_FILES_MAX)
+        return diag_set(d, STATUS_USAGE, "%s: more than %d trace files", name,
+                        TRACE_IMPORT_FILES_MAX);
+    st = trace_read_mem(data, len, name, on_kernel, &c, &info, d);
+    return added(imp, name, &info, st);
+}
+
+/* ---- Overlap ---- */
+
+static int by_file_start(const void *a, const void *b)
+{
+    const struct launch *x = a, *y = b;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+struct span {
+    double a, b;
+};
+
+/* Merges the launches of l[0..n) (sorted by start) that keep() accepts
+ * into disjoint spans; returns their count. */
+static size_t
+merge(const struct launch *l, size_t n, int mode, long stream, struct span *out)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; i++) {
+        bool comm = trace_class_is_comm(l[i].cls);
+        if ((mode == 0 && comm) || (mode == 1 && !comm) ||
+            (mode == 2 && l[i].stream != stream))
+            continue;
+        if (k > 0 && l[i].ts <= out[k - 1].b) {
+            if (l[i].end > out[k - 1].b)
+                out[k - 1].b = l[i].end;
+        } else {
+            out[k].a = l[i].ts;
+            out[k].b = l[i].end;
+            k++;
+        }
+    }
+    return k;
+}
+
+static double total(const struct span *s, size_t n)
+{
+    double t = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        t += s->b - s->a, s++;
+    return t;
+}
+
+/* Length of the intersection of two sets of disjoint sorted spans. */
+static double
+common(const struct span *x, size_t nx, const struct span *y, size_t ny)
+{
+    size_t i = 0, j = 0;
+    double t = 0;
+    while (i < nx && j < ny) {
+        double a = x[i].a > y[j].a ? x[i].a : y[j].a;
+        double b = x[i].b < y[j].b ? x[i].b : y[j].b;
+        if (b > a)
+            t += b - a;
+        if (x[i].b < y[j].b)
+            i++;
+        else
+            j++;
+    }
+    return t;
+}
+
+/* The stream with the most non-communication time in l[0..n). */
+static long busiest_stream(const struct launch *l, size_t n)
+{
+    struct {
+        long stream;
+        double us;
+    } s[64];
+    size_t ns = 0, i, j, best = 0;
+    for (i = 0; i < n; i++) {
+        if (trace_class_is_comm(l[i].cls))
+            continue;
+        for (j = 0; j < ns && s[j].stream != l[i].stream; j++)
+            ;
+        if (j == ns) {
+            if (ns == sizeof s / sizeof *s)
+                continue; /* more streams than a run uses: not counted */
+            s[ns].stream = l[i].stream;
+            s[ns++].us = 0;
+        }
+        s[j].us += l[i].end - l[i].ts;
+    }
+    for (j = 1; j < ns; j++)
+        if (s[j].us > s[best].us)
+            best = j;
+    return ns ? s[best].stream : -1;
+}
+
+static enum status overlap(const struct trace_import *imp,
+                           struct trace_import_summary *s,
+                           struct diag *d)
+{
+    struct launch *l = malloc((imp->n ? imp->n : 1) * sizeof *l);
+    struct span *x = malloc((imp->n ? imp->n : 1) * sizeof *x);
+    struct span *y = malloc((imp->n ? imp->n : 1) * sizeof *y);
+    size_t i = 0;
+    if (!l || !x || !y) {
+        free(l);
+        free(x);
+        free(y);
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
+    memcpy(l, imp->launches, imp->n * sizeof *l);
+    qsort(l, imp->n, sizeof *l, by_file_start);
+    s->compute_stream = -1;
+    while (i < imp->n) {
+        size_t j = i, nx, ny;
+        double first, last = l[i].end;
+        long stream;
+        while (j < imp->n && l[j].file == l[i].file) {
+            if (l[j].end > last)
+                last = l[j].end;
+            j++;
+        }
+        first = l[i].ts;
+        stream = busiest_stream(l + i, j - i);
+        if (s->compute_stream < 0)
+            s->compute_stream = stream;
+        s->span_s += (last - first) * 1e-6;
+        nx = merge(l + i, j - i, 2, stream, x);
+        s->compute_busy_s += total(x, nx) * 1e-6;
+        nx = merge(l + i, j - i, 0, 0, x);
+        ny = merge(l + i, j - i, 1, 0, y);
+        s->compute_all_s += total(x, nx) * 1e-6;
+        s->comm_busy_s += total(y, ny) * 1e-6;
+        s->hidden_s += common(x, nx, y, ny) * 1e-6;
+        i = j;
+    }
+    free(l);
+    free(x);
+    free(y);
+    return STATUS_OK;
+}
+
+/* ---- Attribution ---- */
+
+/* Unknown names by time, the longest first. */
+static void list_unknown(const struct trace_import *imp,
+                         struct trace_import_summary *s)
+{
+    size_t i, k;
+    for (i = 0; i < imp->cap; i++) {
+        const struct name_entry *e = &imp->names[i];
+        double t = e->us * 1e-6;
+        if (!e->name || e->cls != TRACE_UNKNOWN)
+            continue;
+        for (k = s->unknowns; k > 0 && s->unknown[k - 1].measured_s < t; k--)
+            if (k < TRACE_IMPORT_UNKNOWN_MAX)
+                s->unknown[k] = s->unknown[k - 1];
+        if (k >= TRACE_IMPORT_UNKNOWN_MAX)
+            continue;
+        /* for a terminal: text as it is, anything else escaped */
+        datafile_text_quote(e->name, s->unknown[k].name,
+                            sizeof s->unknown[k].name);
+        s->unknown[k].kernels = e->kernels;
+        s->unknown[k].measured_s = t;
+        if (s->unknowns < TRACE_IMPORT_UNKNOWN_MAX)
+            s->unknowns++;
+    }
+}
+
+/* The rate of class c in FLOP/s (or B/s), 0 when not measured. */
+static double rate(const struct trace_import_summary *s, int c)
+{
+    const struct trace_import_class *k = &s->cls[c];
+    return k->work > 0 && k->measured_s > 0 ? k->work / k->measured_s : 0;
+}
+
+/* The GEMMs: each kind's FLOPs into the class its kernels land in; then
+ * each calibration class's rate over the passes of its kinds. */
+static void gemms(const struct model *m,
+                  const struct model_layer *L,
+                  const struct plan *p,
+                  struct trace_import_summary *s)
+{
+    double nf = s->fwd_passes, nb = s->bwd_passes;
+    double expert_rows = m->spec.routed_experts > 0
+                             ? s->tokens * (double)p->ep *
+                                   (double)m->spec.top_k /
+                                   (double)m->spec.routed_experts
+                             : s->tokens;
+    int fwd_cls[MODEL_GEMMS], w_cls[MODEL_GEMMS], g, k, q;
+    double top[CALIBRATION_GEMM_COUNT] = {0};
+
+    for (g = 0; g < MODEL_GEMMS; g++) {
+        bool fp8 = p->precision == MODEL_FP8 && expected_gemm_fp8(&m->spec, g);
+        bool routed = g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN;
+        double f = s->tokens * L->gemm_fwd[g];
+        fwd_cls[g] = !fp8 ? TRACE_GEMM_BF16
+                     : routed && s->cls[TRACE_GEMM_FP8_GROUPED].kernels > 0
+                         ? TRACE_GEMM_FP8_GROUPED
+                         : TRACE_GEMM_FP8;
+        w_cls[g] = fp8 && s->cls[TRACE_GEMM_FP8_WGRAD].kernels > 0
+                       ? TRACE_GEMM_FP8_WGRAD
+                       : fwd_cls[g];
+        s->cls[fwd_cls[g]].work += (nf + nb) * f;
+        s->cls[w_cls[g]].work += nb * f;
+    }
+    /* per calibration class and precision: its kinds' FLOPs over their
+     * time at the rates of the trace classes they ran in */
+    for (k = 0; k < CALIBRATION_GEMM_COUNT; k++) {
+        for (q = 0; q < CALIBRATION_PRECISION_COUNT; q++) {
+            double flops = 0, sec = 0, all = 0;
+            bool ok = true;
+            unsigned used = 0; /* the trace classes its kinds ran in */
+            int c;
+            for (g = 0; g < MODEL_GEMMS; g++) {
+                double f = s->tokens * L->gemm_fwd[g];
+                bool fp8 = fwd_cls[g] != TRACE_GEMM_BF16;
+                double rf, rw;
+                if ((int)expected_gemm_class(g) != k || f <= 0)
+                    continue;
+                all += (nf + 2 * nb) * f;
+                if (fp8 != (q == CALIBRATION_FP8))
+                    continue;
+                rf = rate(s, fwd_cls[g]);
+                rw = rate(s, w_cls[g]);
+                if (rf <= 0 || (nb > 0 && rw <= 0)) {
+                    ok = false;
+                    continue;
+                }
+                flops += (nf + 2 * nb) * f;
+                sec += (nf + nb) * f / rf + (nb > 0 ? nb * f / rw : 0);
+                used |= 1u << fwd_cls[g] | 1u << w_cls[g];
+                /* the class's M: that of its kind with the most FLOPs */
+                if (f > top[k]) {
+                    top[k] = f;
+                    s->gemm_m[k] =
+                        g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN
+                            ? expert_rows
+                            : s->tokens;
+                }
+            }
+            /* a precision that does under half the class's FLOPs (the
+             * BF16 router of an FP8 recipe) does not stand for it */
+            if (ok && sec > 0 && flops * 2 >= all) {
+                s->gemm_tflops[k][q] = flops / sec * 1e-12 / s->clock;
+                for (c = 0; c < TRACE_CLASSES; c++)
+                    if (used & 1u << c)
+                        s->gemm_kernels[k][q] += s->cls[c].kernels;
+            }
+        }
+    }
+}
+
+/* Attention at the model's q/k width; norms and activations. */
+static void kernels_other(const struct model *m,
+                          const struct model_layer *L,
+                          const struct hardware *hw,
+                          struct trace_import_summary *s)
+{
+    double nf = s->fwd_passes, nb = s->bwd_passes, tok = s->tokens;
+    double r = s->attn_bwd_ratio, f1 = tok * L->core_fwd;
+    double tf, tb;
+    s->cls[TRACE_ATTN_FWD].work = nf * f1;
+    s->cls[TRACE_ATTN_FWD].sol_s = nf * f1 / hw->bf16_flops;
+    /* in the speed of light's counting the backward is twice the forward;
+     * the calibration's rates count it bwd_flops_ratio times */
+    s->cls[TRACE_ATTN_BWD].work = nb * r * f1;
+    s->cls[TRACE_ATTN_BWD].sol_s = nb * 2 * f1 / hw->bf16_flops;
+    s->cls[TRACE_ATTN_AUX].into = TRACE_ATTN_BWD;
+    s->cls[TRACE_ROPE].into = TRACE_COPY;
+    tf = s->cls[TRACE_ATTN_FWD].measured_s;
+    tb = s->cls[TRACE_ATTN_BWD].measured_s + s->cls[TRACE_ATTN_AUX].measured_s;
+    if (nf > 0 && nb > 0 && tf > 0 && tb > 0 && f1 > 0) {
+        s->head_dim = m->attn_head_dim;
+        s->attn_fwd_tflops = f1 / (tf / nf) * 1e-12 / s->clock;
+        s->attn_fwd_bwd_tflops =
+            (1 + r) * f1 / (tf / nf + tb / nb) * 1e-12 / s->clock;
+    }
+    s->cls[TRACE_NORM].work = (nf + 2 * nb) * tok * L->ew_fwd[MODEL_EW_NORM];
+    s->cls[TRACE_ACTIVATION].work =
+        (nf + 2 * nb) * tok * L->ew_fwd[MODEL_EW_ACTIVATION];
+    s->cls[TRACE_COPY].work = (nf + 2 * nb) * tok * L->ew_fwd[MODEL_EW_COPY];
+    s->cls[TRACE_NORM].is_bytes = s->cls[TRACE_ACTIVATION].is_bytes =
+        s->cls[TRACE_COPY].is_bytes = true;
+    if (rate(s, TRACE_NORM) > 0)
+        s->norm_tbps = rate(s, TRACE_NORM) * 1e-12;
+    if (rate(s, TRACE_ACTIVATION) > 0)
+        s->activation_tbps = rate(s, TRACE_ACTIVATION) * 1e-12;
+}
+
+/* The UTC date of a trace clock in µs since the epoch, when it reads as
+ * one (Kineto's clock is the wall clock; other tools start at 0). */
+static void trace_date(double us, char *buf, size_t size)
+{
+    time_t t;
+    struct tm tm;
+    buf[0] = '\0';
+    if (!(us > 1.4e15 && us < 4.1e15)) /* 2014 .. 2099 */
+        return;
+    t = (time_t)(us * 1e-6);
+    if (gmtime_r(&t, &tm))
+        strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
+enum status trace_import_summarize(const struct trace_import *imp,
+                                   const struct model *m,
+                                   const struct hardware *hw,
+                                   const struct plan *p,
+                                   const struct calibration *base,
+                                   struct trace_import_summary *s,
+                                   struct diag *d)
+{
+    const struct model_layer *L =
+        &m->layer[m->spec.routed_experts > 0 ? MODEL_LAYER_MOE
+                                             : MODEL_LAYER_DENSE];
+    size_t i;
+    int c;
+    memset(s, 0, sizeof *s);
+    for (c = 0; c < TRACE_CLASSES; c++)
+        s->cls[c].into = -1;
+    for (i = 0; i < imp->cap; i++) {
+        const struct name_entry *e = &imp->names[i];
+        if (!e->name)
+            continue;
+        s->cls[e->cls].kernels += e->kernels;
+        s->cls[e->cls].measured_s += e->us * 1e-6;
+        s->kernels += e->kernels;
+        s->names++;
+    }
+    s->files = imp->files;
+    snprintf(s->first_file, sizeof s->first_file, "%s", imp->first_file);
+    snprintf(s->gpu, sizeof s->gpu, "%s", imp->gpu);
+    trace_date(imp->first_ts, s->date, sizeof s->date);
+    s->fwd_passes = (double)s->cls[TRACE_ATTN_FWD].kernels;
+    s->bwd_passes = (double)s->cls[TRACE_ATTN_BWD].kernels;
+    if (s->fwd_passes + s->bwd_passes <= 0)
+        return diag_set(d, STATUS_PARSE,
+                        "%s: no attention kernels (classes attn_fwd, "
+                        "attn_bwd of the kernel file): the layers the trace "
+                        "covers cannot be counted",
+                        imp->first_file);
+    s->tokens = (double)p->mbs * (double)m->spec.seq_len /
+                ((double)p->tp * (double)p->cp);
+    s->attn_bwd_ratio = base ? calibration_attention_bwd_ratio(base) : 2.5;
+    s->clock = base ? calibration_clock_factor(base) : 1;
+    gemms(m, L, p, s);
+    for (c = TRACE_GEMM_FP8; c <= TRACE_GEMM_FP8_WGRAD; c++)
+        s->cls[c].sol_s =
+            hw->fp8_flops > 0 ? s->cls[c].work / hw->fp8_flops : 0;
+    s->cls[TRACE_GEMM_BF16].sol_s =
+        s->cls[TRACE_GEMM_BF16].work / hw->bf16_flops;
+    kernels_other(m, L, hw, s);
+    for (c = TRACE_NORM; c <= TRACE_COPY; c++)
+        if (s->cls[c].is_bytes)
+            s->cls[c].sol_s = s->cls[c].work / hw->hbm_bps;
+    {
+        double g = s->cls[TRACE_GEMM_FP8].measured_s +
+                   s->cls[TRACE_GEMM_FP8_GROUPED].measured_s +
+                   s->cls[TRACE_GEMM_FP8_WGRAD].measured_s;
+        double cast = s->cls[TRACE_FP8_CAST].measured_s;
+        if (g > 0 && cast > 0)
+            s->fine_factor = g / (g + cast);
+    }
+    list_unknown(imp, s);
+    return overlap(imp, s, d);
+}

@@ -1,0 +1,164 @@
+/*
+ * trace_import: a calibration from PyTorch profiler traces of one's own
+ * run, for `roofplan import trace FILE...`. The kernels (trace_read) are
+ * classified by name (trace_classify), added up per class, and set
+ * against the work the model does in what the trace covers:
+ *
+ * - What it covers: one layer forward per attention-forward kernel and
+ *   one layer backward per attention-backward kernel (the attention core
+ *   runs once per layer and pass), each over the tokens one GPU holds per
+ *   micro-batch under the plan, mbs x seq / (tp cp); the layers are taken
+ *   to be of the model's main kind (MoE when it has routed experts).
+ * - The work of each class, from the model's own terms (model_layer's
+ *   forward FLOPs per GEMM kind, attention core and elementwise bytes per
+ *   token): a GEMM does its forward FLOPs once forward and twice backward
+ *   (input and weight gradients), each in the class its kernels land in —
+ *   weight gradients in gemm_*_wgrad when the trace has such kernels,
+ *   routed experts in gemm_fp8_grouped when it has those, else with the
+ *   forward; which GEMMs run in FP8 is the plan's precision and the
+ *   model's recipe (expected_gemm_fp8). Attention: the core's forward
+ *   FLOPs, backward bwd_flops_ratio x forward (the calibration's
+ *   counting). Norms and activations move their forward's bytes once
+ *   forward and twice backward, as the expected step counts them.
+ * - The rate of each class is its work over its summed kernel time; the
+ *   speed of light's time is the same work at the hardware's achievable
+ *   rates; efficiency = speed-of-light time / measured time.
+ * - Overlap: per trace, the compute stream (the stream with the most
+ *   non-communication kernel time) and its busy time (the union of its
+ *   kernels), and the communication kernels' busy time split into what
+ *   runs while some compute kernel runs (hidden) and what does not.
+ *
+ * - The clock: a trace is taken in a running job, at the sustained clock
+ *   under the power cap, while a calibration's GEMM and attention rates
+ *   are burst rates that the expected step slows by the clock factor
+ *   (calibration.h); so the measured compute rates are written divided
+ *   by the base's factor, lest the power cap count twice. Elementwise
+ *   bandwidths are memory-bound and written as measured.
+ *
+ * The calibration written is the base calibration (the hardware's, or
+ * --calibration) with what the trace measures put in: the GEMM classes'
+ * FP8 (or BF16) rates, the attention kernel at the model's head width,
+ * the norm and activation bandwidths, and the FP8 recipe's casts as
+ * fp8_scaling.fine_grained_factor (GEMM time / (GEMM + cast time)); every
+ * other value kept from the base with a source saying so.
+ */
+#ifndef PROJ_TRACE_IMPORT_H
+#define PROJ_TRACE_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "calibration.h"
+#include "diag.h"
+#include "hardware.h"
+#include "model.h"
+#include "plan.h"
+#include "trace_classify.h"
+
+#define TRACE_IMPORT_FILES_MAX   256 /* trace files in one import */
+#define TRACE_IMPORT_UNKNOWN_MAX 10  /* unknown kernel names listed */
+
+/* The kernels read so far, by class and by name. Opaque. */
+struct trace_import;
+
+/* An empty import classifying with rules (borrowed: must outlive it);
+ * NULL when out of memory. Free with trace_import_free(). */
+struct trace_import *trace_import_new(const struct trace_rules *rules);
+
+/* Frees imp; NULL is a no-op. */
+void trace_import_free(struct trace_import *imp);
+
+/*
+ * Reads one trace file (trace_read_file(): plain or gzip JSON; progress
+ * may be NULL) and adds its kernels. On failure the message names the
+ * file and the event, and the import holds part of the file: free it.
+ */
+enum status trace_import_read(struct trace_import *imp,
+                              const char *path,
+                              FILE *progress,
+                              struct diag *d);
+
+/* The same over JSON in memory, named name (tests, fuzzing). */
+enum status trace_import_read_mem(struct trace_import *imp,
+                                  const void *data,
+                                  size_t len,
+                                  const char *name,
+                                  struct diag *d);
+
+/* One class over the traces. */
+struct trace_import_class {
+    size_t kernels;
+    double measured_s; /* summed kernel durations */
+    double work;       /* FLOPs, or bytes when is_bytes; 0: no model term */
+    bool is_bytes;
+    double sol_s; /* work at the hardware's achievable rate */
+    int into;     /* the class whose efficiency counts this time; -1 */
+};
+
+/* A name no pattern matched, with its time. */
+struct trace_import_unknown {
+    char name[160]; /* the start of the name */
+    size_t kernels;
+    double measured_s;
+};
+
+/* What the traces say, against the model and plan. */
+struct trace_import_summary {
+    struct trace_import_class cls[TRACE_CLASSES];
+    size_t files, kernels, names;
+    char first_file[256];          /* the first trace's base name */
+    char gpu[128];                 /* the trace's device name, or "" */
+    char date[16];                 /* the first kernel's UTC date, or "" */
+    double fwd_passes, bwd_passes; /* layer forwards and backwards */
+    double tokens;                 /* per micro-batch per GPU */
+    /* overlap, summed over the traces */
+    long compute_stream; /* of the first trace */
+    double span_s, compute_busy_s, compute_all_s, comm_busy_s, hidden_s;
+    /* measured calibration values; 0: not measured */
+    double gemm_tflops[CALIBRATION_GEMM_COUNT][CALIBRATION_PRECISION_COUNT];
+    double gemm_m[CALIBRATION_GEMM_COUNT];
+    size_t gemm_kernels[CALIBRATION_GEMM_COUNT][CALIBRATION_PRECISION_COUNT];
+    double head_dim, attn_fwd_tflops, attn_fwd_bwd_tflops, attn_bwd_ratio;
+    /* the base's sustained / burst clock, (0, 1]: the GEMM and attention
+     * rates above are the measured ones over it (see the file comment) */
+    double clock;
+    double norm_tbps, activation_tbps, fine_factor;
+    size_t unknowns; /* entries in unknown */
+    struct trace_import_unknown unknown[TRACE_IMPORT_UNKNOWN_MAX];
+};
+
+/*
+ * Sets the kernels read against model m under plan p (checked) on
+ * hardware hw, with base the calibration whose counting (the attention
+ * backward ratio) the rates follow (may be NULL: 2.5). Returns
+ * STATUS_PARSE when the traces hold no attention kernel: the layers they
+ * cover cannot be counted (the message names the first trace).
+ */
+enum status trace_import_summarize(const struct trace_import *imp,
+                                   const struct model *m,
+                                   const struct hardware *hw,
+                                   const struct plan *p,
+                                   const struct calibration *base,
+                                   struct trace_import_summary *s,
+                                   struct diag *d);
+
+/*
+ * Writes the calibration file: base (its values and, where the trace is
+ * silent, a source naming base_name) with the measured values of s put
+ * in, each with a source naming the trace, the kernels and their count.
+ * The whole text is built first and written with one call: on failure
+ * (STATUS_IO, STATUS_NOMEM) nothing or all of it may have reached out,
+ * never a part the caller cannot tell from whole.
+ */
+enum status trace_import_write(const struct trace_import_summary *s,
+                               const struct calibration *base,
+                               const char *base_name,
+                               const char *command,
+                               FILE *out,
+                               struct diag *d);
+
+/* The per-class table and the overlap, as Markdown, to out. */
+void trace_import_table(const struct trace_import_summary *s, FILE *out);
+
+#endif

@@ -1,0 +1,564 @@
+/*
+ * trace_read: a Chrome-trace JSON stream to kernel events (trace_read.h).
+ *
+ * yajl calls back for each token; the reader keeps only the path of
+ * containers it is in (the depth and what the depth-1 key was) and the
+ * fields of the event being read. Strings are bounded before yajl sees
+ * them: a small scanner over each chunk follows string quotes and
+ * escapes and stops a string at TRACE_READ_STRING_MAX bytes, since yajl
+ * would otherwise buffer a string of any length.
+ */
+#include "trace_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <yajl/yajl_parse.h>
+#include <zlib.h>
+
+#include "datafile_text.h"
+
+#define CHUNK (256u * 1024u)
+#define STEP  (64u * 1024u) /* bytes parsed at once */
+
+/* Where the parser is, by depth: 1 the top object, 2 traceEvents (or
+ * deviceProperties), 3 one event, 4 its args, 5 args.grid. */
+enum top_key { TOP_OTHER, TOP_EVENTS, TOP_DEVICES };
+enum event_key { EV_OTHER, EV_CAT, EV_NAME, EV_TS, EV_DUR, EV_ARGS };
+enum args_key { ARG_OTHER, ARG_STREAM, ARG_GRID };
+
+struct reader {
+    const char *path;
+    trace_read_fn fn;
+    void *ctx;
+    struct diag *d; /* set when a callback stops the parse */
+    struct trace_read_info info;
+    int depth;
+    int top_kind[2]; /* depth-1 container: 0 none, 1 map, 2 array */
+    enum top_key top;
+    bool in_events, seen_events, in_device;
+    enum event_key ev_key;
+    enum args_key arg_key;
+    /* the event being read */
+    bool is_kernel, has_name, has_ts, has_dur;
+    char *name;
+    size_t name_cap;
+    double ts, dur;
+    long stream, grid[3];
+    size_t grid_n;
+    /* the string scanner */
+    bool in_str, esc;
+    long str_len;
+    double offset; /* bytes fed before this chunk */
+};
+
+static int stop(struct reader *r, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Stops the parse with "path: event N: key: problem" (0 for yajl). */
+static int stop(struct reader *r, const char *key, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (r->in_events)
+        diag_set(r->d, STATUS_PARSE, "%s: event %zu: %s: %s", r->path,
+                 r->info.events ? r->info.events - 1 : 0, key, msg);
+    else
+        diag_set(r->d, STATUS_PARSE, "%s: %s: %s", r->path, key, msg);
+    return 0;
+}
+
+/* A number's text (not NUL-terminated) as a finite double. */
+static int
+number(struct reader *r, const char *s, size_t n, const char *key, double *out)
+{
+    char buf[64];
+    char *end;
+    if (n >= sizeof buf)
+        return stop(r, key, "%s", "number too long");
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    errno = 0;
+    *out = strtod(buf, &end);
+    if (end != buf + n || !isfinite(*out) || errno == ERANGE)
+        return stop(r, key, "not a finite number: %s", buf);
+    return 1;
+}
+
+static int on_number(void *ctx, const char *s, size_t n)
+{
+    struct reader *r = ctx;
+    double v;
+    if (!r->in_events)
+        return 1;
+    if (r->depth == 3 && r->ev_key == EV_TS) {
+        if (!number(r, s, n, "ts", &v))
+            return 0;
+        r->ts = v;
+        r->has_ts = true;
+    } else if (r->depth == 3 && r->ev_key == EV_DUR) {
+        if (!number(r, s, n, "dur", &v))
+            return 0;
+        r->dur = v;
+        r->has_dur = true;
+    } else if (r->depth == 4 && r->arg_key == ARG_STREAM) {
+        if (!number(r, s, n, "args.stream", &v))
+            return 0;
+        if (v < -1 || v > 1e9 || v != floor(v))
+            return stop(r, "args.stream", "%s", "not a stream number");
+        r->stream = (long)v;
+    } else if (r->depth == 5 && r->arg_key == ARG_GRID) {
+        if (!number(r, s, n, "args.grid", &v))
+            return 0;
+        if (v < 0 || v > 1e12 || v != floor(v))
+            return stop(r, "args.grid", "%s", "not a block count");
+        if (r->grid_n < 3)
+            r->grid[r->grid_n] = (long)v;
+        r->grid_n++;
+    }
+    return 1;
+}
+
+static int on_string(void *ctx, const unsigned char *s, size_t n)
+{
+    struct reader *r = ctx;
+    if (r->in_device && r->depth == 3 && r->ev_key == EV_NAME &&
+        !r->info.gpu[0]) {
+        char raw[TRACE_READ_GPU_MAX];
+        size_t k = n < sizeof raw - 1 ? n : sizeof raw - 1, i;
+        memcpy(raw, s, k);
+        raw[k] = '\0';
+        /* a line of a data file later: shown escaped unless it is text
+         * (yajl lets overlong UTF-8 through), no ';' to start a comment */
+        datafile_text_quote(raw, r->info.gpu, sizeof r->info.gpu);
+        for (i = 0; r->info.gpu[i]; i++)
+            if (r->info.gpu[i] == ';')
+                r->info.gpu[i] = '?';
+        return 1;
+    }
+    if (!r->in_events || r->depth != 3)
+        return 1;
+    if (r->ev_key == EV_TS || r->ev_key == EV_DUR)
+        return stop(r, r->ev_key == EV_TS ? "ts" : "dur", "%s",
+                    "expected a number, got a string");
+    if (r->ev_key == EV_CAT) {
+        r->is_kernel = n == 6 && memcmp(s, "kernel", 6) == 0;
+    } else if (r->ev_key == EV_NAME) {
+        if (n + 1 > r->name_cap) {
+            size_t cap = r->name_cap ? r->name_cap : 256;
+            char *p;
+            while (cap < n + 1)
+                cap *= 2;
+            p = realloc(r->name, cap);
+            if (!p) {
+                diag_set(r->d, STATUS_NOMEM, "%s: out of memory", r->path);
+                return 0;
+            }
+            r->name = p;
+            r->name_cap = cap;
+        }
+        memcpy(r->name, s, n);
+        r->name[n] = '\0';
+        r->has_name = true;
+    }
+    return 1;
+}
+
+static int on_key(void *ctx, const unsigned char *s, size_t n)
+{
+    struct reader *r = ctx;
+#define IS(lit) (n == sizeof lit - 1 && memcmp(s, lit, n) == 0)
+    if (r->depth == 1) {
+        r->top = IS("traceEvents")        ? TOP_EVENTS
+                 : IS("deviceProperties") ? TOP_DEVICES
+                                          : TOP_OTHER;
+    } else if (r->depth == 3 && (r->in_events || r->in_device)) {
+        r->ev_key = IS("cat")    ? EV_CAT
+                    : IS("name") ? EV_NAME
+                    : IS("ts")   ? EV_TS
+                    : IS("dur")  ? EV_DUR
+                    : IS("args") ? EV_ARGS
+                                 : EV_OTHER;
+    } else if (r->depth == 4 && r->in_events && r->ev_key == EV_ARGS) {
+        r->arg_key = IS("stream") ? ARG_STREAM
+                     : IS("grid") ? ARG_GRID
+                                  : ARG_OTHER;
+    }
+#undef IS
+    return 1;
+}
+
+/* A value other than a number or a string: at a key that wants one, the
+ * wrong type. */
+static int on_other(void *ctx)
+{
+    struct reader *r = ctx;
+    if (r->in_events && r->depth == 3 &&
+        (r->ev_key == EV_TS || r->ev_key == EV_DUR))
+        return stop(r, r->ev_key == EV_TS ? "ts" : "dur", "%s",
+                    "expected a number");
+    return 1;
+}
+
+static int on_bool(void *ctx, int b)
+{
+    (void)b;
+    return on_other(ctx);
+}
+
+static int open_container(struct reader *r, bool map)
+{
+    if (r->depth >= TRACE_READ_DEPTH_MAX)
+        return stop(r, "JSON", "nesting deeper than %s levels", "64");
+    if (on_other(r) == 0)
+        return 0;
+    r->depth++;
+    if (r->depth == 1) {
+        if (!map)
+            return stop(r, "JSON", "%s",
+                        "expected an object with traceEvents, got an array");
+    } else if (r->depth == 2 && !map && r->top == TOP_EVENTS) {
+        if (r->seen_events)
+            return stop(r, "traceEvents", "%s", "given twice");
+        r->in_events = r->seen_events = true;
+    } else if (r->depth == 2 && !map && r->top == TOP_DEVICES) {
+        r->in_device = true;
+    } else if (r->depth == 3 && (r->in_events || r->in_device)) {
+        if (r->in_events) {
+            r->info.events++;
+            if (!map)
+                return stop(r, "event", "%s", "expected an object");
+        }
+        r->ev_key = EV_OTHER;
+        r->is_kernel = r->has_name = r->has_ts = r->has_dur = false;
+        r->stream = -1;
+        r->grid[0] = r->grid[1] = r->grid[2] = 0;
+        r->grid_n = 0;
+    } else if (r->depth == 4 && r->ev_key != EV_ARGS) {
+        r->arg_key = ARG_OTHER;
+    } else if (r->depth == 4) {
+        r->arg_key = ARG_OTHER;
+        if (!map)
+            return stop(r, "args", "%s", "expected an object");
+    }
+    return 1;
+}
+
+static int on_start_map(void *ctx)
+{
+    return open_container(ctx, true);
+}
+
+static int on_start_array(void *ctx)
+{
+    return open_container(ctx, false);
+}
+
+/* The end of one event: a kernel is checked and handed on. */
+static int end_event(struct reader *r)
+{
+    struct trace_kernel k;
+    if (!r->is_kernel)
+        return 1;
+    if (!r->has_name)
+        return stop(r, "name", "%s", "missing in a kernel event");
+    if (!r->has_ts)
+        return stop(r, "ts", "%s", "missing in a kernel event");
+    if (!r->has_dur)
+        return stop(r, "dur", "%s", "missing in a kernel event");
+    if (r->dur < 0)
+        return stop(r, "dur", "%s", "negative duration");
+    if (r->dur > TRACE_READ_DUR_MAX_US)
+        return stop(r, "dur", "%s",
+                    "absurd duration (over an hour for one kernel)");
+    r->info.kernels++;
+    k.name = r->name;
+    k.ts_us = r->ts;
+    k.dur_us = r->dur;
+    k.stream = r->stream;
+    memcpy(k.grid, r->grid, sizeof k.grid);
+    k.event = r->info.events - 1;
+    return r->fn(r->ctx, &k, r->d) == STATUS_OK;
+}
+
+static int close_container(struct reader *r)
+{
+    int ok = 1;
+    if (r->depth == 3 && r->in_events)
+        ok = end_event(r);
+    if (r->depth == 2) {
+        r->in_events = false;
+        r->in_device = false;
+    }
+    r->depth--;
+    return ok;
+}
+
+static int on_end(void *ctx)
+{
+    return close_container(ctx);
+}
+
+static int on_null(void *ctx)
+{
+    return on_other(ctx);
+}
+
+static const yajl_callbacks callbacks = {
+    on_null,      on_bool, NULL,   NULL,           on_number, on_string,
+    on_start_map, on_key,  on_end, on_start_array, on_end};
+
+/* Follows strings through a chunk; false (d set) at an overlong one. */
+static bool scan_strings(struct reader *r, const unsigned char *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (!r->in_str) {
+            if (p[i] == '"') {
+                r->in_str = true;
+                r->str_len = 0;
+            }
+            continue;
+        }
+        if (r->esc)
+            r->esc = false;
+        else if (p[i] == '\\')
+            r->esc = true;
+        else if (p[i] == '"') {
+            r->in_str = false;
+            continue;
+        }
+        if (++r->str_len > TRACE_READ_STRING_MAX) {
+            if (r->in_events)
+                diag_set(r->d, STATUS_PARSE,
+                         "%s: event %zu: string: longer than %ld bytes",
+                         r->path, r->info.events ? r->info.events - 1 : 0,
+                         TRACE_READ_STRING_MAX);
+            else
+                diag_set(r->d, STATUS_PARSE,
+                         "%s: byte %.0f: string: longer than %ld bytes",
+                         r->path, r->offset + (double)i, TRACE_READ_STRING_MAX);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* yajl's message for a parse error, into d. */
+static void parse_error(struct reader *r,
+                        yajl_handle h,
+                        const unsigned char *p,
+                        size_t n,
+                        bool at_end)
+{
+    unsigned char *e = yajl_get_error(h, 0, p, n);
+    const char *what = at_end ? "truncated JSON" : "not JSON";
+    char msg[200];
+    size_t k;
+    snprintf(msg, sizeof msg, "%s", e ? (const char *)e : "parse error");
+    for (k = 0; msg[k]; k++)
+        if (msg[k] == '\n')
+            msg[k] = msg[k + 1] ? ' ' : '\0';
+    if (r->seen_events)
+        diag_set(r->d, STATUS_PARSE, "%s: event %zu: %s: %s", r->path,
+                 r->info.events ? r->info.events - 1 : 0, what, msg);
+    else
+        diag_set(r->d, STATUS_PARSE, "%s: byte %.0f: %s: %s", r->path,
+                 r->offset + (double)(at_end ? 0 : yajl_get_bytes_consumed(h)),
+                 what, msg);
+    if (e)
+        yajl_free_error(h, e);
+}
+
+static void reader_init(struct reader *r,
+                        const char *path,
+                        trace_read_fn fn,
+                        void *ctx,
+                        struct diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->fn = fn;
+    r->ctx = ctx;
+    r->d = d;
+}
+
+/* Feeds one chunk (n = 0 and last: the end). */
+static enum status feed(struct reader *r,
+                        yajl_handle h,
+                        const unsigned char *p,
+                        size_t n,
+                        bool last)
+{
+    yajl_status st;
+    while (n > 0) {
+        /* in steps, so that a string found too long is reported in the
+         * event yajl has reached, the steps before it parsed */
+        size_t k = n < STEP ? n : STEP;
+        if (!scan_strings(r, p, k))
+            return r->d->status;
+        st = yajl_parse(h, p, k);
+        if (st == yajl_status_client_canceled)
+            return r->d->status;
+        if (st != yajl_status_ok) {
+            parse_error(r, h, p, k, false);
+            return STATUS_PARSE;
+        }
+        r->offset += (double)k;
+        p += k;
+        n -= k;
+    }
+    if (!last)
+        return STATUS_OK;
+    st = yajl_complete_parse(h);
+    if (st == yajl_status_client_canceled)
+        return r->d->status;
+    if (st != yajl_status_ok) {
+        parse_error(r, h, NULL, 0, true);
+        return STATUS_PARSE;
+    }
+    if (!r->seen_events)
+        return diag_set(r->d, STATUS_PARSE,
+                        "%s: traceEvents: missing (not a Chrome trace JSON "
+                        "of the PyTorch profiler)",
+                        r->path);
+    if (r->info.kernels == 0)
+        return diag_set(r->d, STATUS_PARSE,
+                        "%s: traceEvents: no kernel events (cat \"kernel\") "
+                        "among %zu events: was the profiler's CUDA activity "
+                        "on?",
+                        r->path, r->info.events);
+    return STATUS_OK;
+}
+
+static void finish(struct reader *r, struct trace_read_info *info)
+{
+    r->info.bytes = r->offset;
+    if (info)
+        *info = r->info;
+    free(r->name);
+}
+
+enum status trace_read_mem(const void *data,
+                           size_t len,
+                           const char *name,
+                           trace_read_fn fn,
+                           void *ctx,
+                           struct trace_read_info *info,
+                           struct diag *d)
+{
+    struct reader r;
+    yajl_handle h;
+    enum status st;
+    reader_init(&r, name, fn, ctx, d);
+    h = yajl_alloc(&callbacks, NULL, &r);
+    if (!h)
+        return diag_set(d, STATUS_NOMEM, "%s: out of memory", name);
+    st = feed(&r, h, data, len, true);
+    yajl_free(h);
+    finish(&r, info);
+    return st;
+}
+
+/* Opens path for reading only if it is a regular file: a FIFO or a
+ * device is refused by its type, before it is opened (an open of a FIFO
+ * would wait for a writer); O_NONBLOCK and fstat cover a swap between
+ * the two calls. -1 with d set on failure. */
+static int open_regular(const char *path, struct diag *d, double *size)
+{
+    struct stat sb;
+    int fd;
+    if (stat(path, &sb) != 0) {
+        diag_set(d, STATUS_IO, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        diag_set(d, STATUS_PARSE, "%s: not a regular file", path);
+        return -1;
+    }
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        diag_set(d, STATUS_IO, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        diag_set(d, STATUS_PARSE, "%s: not a regular file", path);
+        return -1;
+    }
+    *size = (double)sb.st_size;
+    return fd;
+}
+
+enum status trace_read_file(const char *path,
+                            trace_read_fn fn,
+                            void *ctx,
+                            FILE *progress,
+                            struct trace_read_info *info,
+                            struct diag *d)
+{
+    struct reader r;
+    yajl_handle h = NULL;
+    gzFile gz = NULL;
+    unsigned char *buf = NULL;
+    double size = 0;
+    int fd, shown = -1;
+    enum status st = STATUS_OK;
+
+    reader_init(&r, path, fn, ctx, d);
+    fd = open_regular(path, d, &size);
+    if (fd < 0)
+        return d->status;
+    gz = gzdopen(fd, "rb");
+    if (!gz) {
+        close(fd);
+        return diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+    }
+    buf = malloc(CHUNK);
+    h = yajl_alloc(&callbacks, NULL, &r);
+    if (!buf || !h) {
+        st = diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    for (;;) {
+        int n = gzread(gz, buf, CHUNK);
+        if (n < 0) {
+            int zerr;
+            const char *m = gzerror(gz, &zerr);
+            st = diag_set(d, zerr == Z_ERRNO ? STATUS_IO : STATUS_PARSE,
+                          "%s: byte %.0f: cannot read: %s", path, r.offset,
+                          zerr == Z_ERRNO ? strerror(errno) : m);
+            goto done;
+        }
+        st = feed(&r, h, buf, (size_t)n, n == 0);
+        if (st != STATUS_OK || n == 0)
+            break;
+        if (progress && size > 0) {
+            long at = gzoffset(gz);
+            int pct = (int)(100.0 * (double)at / size);
+            if (pct != shown && pct <= 100) {
+                shown = pct;
+                fprintf(progress, "\rroofplan: reading %s: %3d%%", path, pct);
+                fflush(progress);
+            }
+        }
+    }
+done:
+    if (progress && shown >= 0)
+        fputc('\n', progress);
+    if (h)
+        yajl_free(h);
+    free(buf);
+    gzclose(gz);
+    finish(&r, info);
+    return st;
+}

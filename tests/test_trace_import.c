@@ -1,0 +1,628 @@
+/*
+ * Tests of trace_read (the streaming reader and its refusals),
+ * trace_classify (the kernel file) and trace_import (the sums, the
+ * overlap, the work of the model and the calibration written), on small
+ * traces written here. Expected values are worked out by hand in the
+ * comments.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calibration.h"
+#include "hardware.h"
+#include "model.h"
+#include "trace_classify.h"
+#include "trace_import.h"
+#include "trace_read.h"
+#include "test_util.h"
+
+/* ---- trace_read ---- */
+
+struct seen {
+    size_t n;
+    char name[2][64];
+    double ts[2], dur[2];
+    long stream[2], grid[2][3];
+    size_t event[2];
+};
+
+static enum status
+count(void *ctx, const struct trace_kernel *k, struct diag *d)
+{
+    struct seen *s = ctx;
+    (void)d;
+    if (s->n < 2) {
+        snprintf(s->name[s->n], sizeof s->name[0], "%s", k->name);
+        s->ts[s->n] = k->ts_us;
+        s->dur[s->n] = k->dur_us;
+        s->stream[s->n] = k->stream;
+        memcpy(s->grid[s->n], k->grid, sizeof k->grid);
+        s->event[s->n] = k->event;
+    }
+    s->n++;
+    return STATUS_OK;
+}
+
+static enum status read_text(const char *json, struct seen *s, struct diag *d)
+{
+    memset(s, 0, sizeof *s);
+    diag_init(d);
+    return trace_read_mem(json, strlen(json), "t.json", count, s, NULL, d);
+}
+
+static void test_trace_read_mem_kernels(void **state)
+{
+    /* a CPU operator, then two kernels (the second without args), then
+     * an annotation: the kernels in file order, their fields as given */
+    static const char json[] =
+        "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, "
+        "\"name\": \"NVIDIA H800\"}], \"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", "
+        "\"ts\": 5, \"dur\": 9},"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_a\", "
+        "\"ts\": 100.5, \"dur\": 52, \"args\": {\"stream\": 7, "
+        "\"grid\": [112, 1, 1], \"nested\": {\"stream\": 9}}},"
+        "{\"cat\": \"kernel\", \"dur\": 3, \"ts\": 200, \"name\": \"b\"},"
+        "{\"cat\": \"user_annotation\", \"name\": \"attn(F)\", \"ts\": 1, "
+        "\"dur\": 2}]}";
+    struct seen s;
+    struct diag d;
+    struct trace_read_info info;
+    (void)state;
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(
+        trace_read_mem(json, strlen(json), "t.json", count, &s, &info, &d),
+        STATUS_OK);
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.name[0], "gemm_a");
+    assert_near(s.ts[0], 100.5, 1e-12);
+    assert_near(s.dur[0], 52, 1e-12);
+    assert_int_equal(s.stream[0], 7);
+    assert_int_equal(s.grid[0][0], 112);
+    assert_int_equal(s.grid[0][1], 1);
+    assert_int_equal(s.event[0], 1);
+    assert_string_equal(s.name[1], "b");
+    assert_int_equal(s.stream[1], -1);
+    assert_int_equal(s.event[1], 2);
+    assert_int_equal(info.events, 4);
+    assert_int_equal(info.kernels, 2);
+    assert_string_equal(info.gpu, "NVIDIA H800");
+}
+
+static void test_trace_read_device_name_printable(void **state)
+{
+    /* the device name becomes a `gpu = ` line: a newline (JSON "\n") or
+     * a ';' must not start a line or a comment there */
+    static const char json[] =
+        "{\"deviceProperties\": [{\"name\": \"H800\\n[clock]; x\"}], "
+        "\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
+        "\"ts\": 1, \"dur\": 2}]}";
+    struct seen s;
+    struct diag d;
+    struct trace_read_info info;
+    (void)state;
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(
+        trace_read_mem(json, strlen(json), "t.json", count, &s, &info, &d),
+        STATUS_OK);
+    assert_string_equal(info.gpu, "H800\\x0A[clock]? x");
+}
+
+/* One refusal: the exact message. */
+static void refused(const char *json, const char *msg)
+{
+    struct seen s;
+    struct diag d;
+    assert_int_equal(read_text(json, &s, &d), STATUS_PARSE);
+    assert_string_equal(d.msg, msg);
+}
+
+/* One refusal by yajl: the message's start (yajl words the rest). */
+static void refused_prefix(const char *json, const char *start)
+{
+    struct seen s;
+    struct diag d;
+    assert_int_equal(read_text(json, &s, &d), STATUS_PARSE);
+    if (strncmp(d.msg, start, strlen(start)) != 0)
+        fail_msg("message \"%s\" does not begin with \"%s\"", d.msg, start);
+}
+
+#define K(dur) \
+    "{\"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": " dur "}"
+
+static void test_trace_read_rejects_bad_input(void **state)
+{
+    (void)state;
+    refused("{\"a\": [1, 2]}",
+            "t.json: traceEvents: missing (not a Chrome trace JSON of the "
+            "PyTorch profiler)");
+    refused("{\"traceEvents\": [{\"cat\": \"cpu_op\", \"name\": \"x\", "
+            "\"ts\": 1, \"dur\": 2}]}",
+            "t.json: traceEvents: no kernel events (cat \"kernel\") among 1 "
+            "events: was the profiler's CUDA activity on?");
+    refused("{\"traceEvents\": [" K("1") ", " K("-5") "]}",
+            "t.json: event 1: dur: negative duration");
+    refused("{\"traceEvents\": [" K("4e9") "]}",
+            "t.json: event 0: dur: absurd duration (over an hour for one "
+            "kernel)");
+    refused("{\"traceEvents\": [" K("1e999") "]}",
+            "t.json: event 0: dur: not a finite number: 1e999");
+    refused("{\"traceEvents\": [" K("\"12\"") "]}",
+            "t.json: event 0: dur: expected a number, got a string");
+    refused("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
+            "\"ts\": 1}]}",
+            "t.json: event 0: dur: missing in a kernel event");
+    refused("[" K("1") "]",
+            "t.json: JSON: expected an object with traceEvents, got an "
+            "array");
+    /* NaN is no JSON: yajl refuses it where it stands */
+    refused_prefix("{\"traceEvents\": [" K("1") ", " K("NaN") "]}",
+                   "t.json: event 1: not JSON: ");
+    refused_prefix("{\"traceEvents\": [" K("1") ", {\"cat\": \"ker",
+                   "t.json: event 1: truncated JSON: ");
+    refused_prefix("hello", "t.json: byte 1: not JSON: ");
+    refused_prefix("", "t.json: byte 0: truncated JSON: ");
+}
+
+static void test_trace_read_rejects_nesting_bomb(void **state)
+{
+    /* 65 nested arrays inside the top object: one level too many */
+    char json[300];
+    size_t i, n = 0;
+    (void)state;
+    n += (size_t)snprintf(json, sizeof json, "{\"x\": ");
+    for (i = 0; i < 64; i++)
+        json[n++] = '[';
+    json[n] = '\0';
+    refused(json, "t.json: JSON: nesting deeper than 64 levels");
+}
+
+static void test_trace_read_rejects_huge_string(void **state)
+{
+    /* a name of TRACE_READ_STRING_MAX + 1 bytes, refused before yajl
+     * buffers it, in the event that holds it */
+    size_t n = (size_t)TRACE_READ_STRING_MAX + 1;
+    const char *head = "{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"";
+    char *json = malloc(strlen(head) + n + 8);
+    struct seen s;
+    struct diag d;
+    (void)state;
+    assert_non_null(json);
+    strcpy(json, head);
+    memset(json + strlen(head), 'a', n);
+    strcpy(json + strlen(head) + n, "\"}]}");
+    assert_int_equal(read_text(json, &s, &d), STATUS_PARSE);
+    assert_string_equal(d.msg,
+                        "t.json: event 0: string: longer than 1048576 bytes");
+    free(json);
+}
+
+static void test_trace_read_file_refuses_fifo(void **state)
+{
+    /* a FIFO with no writer: an open for reading would wait forever */
+    char dir[] = "/tmp/roofplan-trace-XXXXXX", path[64];
+    struct seen s;
+    struct diag d;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/fifo.json", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(trace_read_file(path, count, &s, NULL, NULL, &d),
+                     STATUS_PARSE);
+    util_expect_msg(&d, path, ": not a regular file");
+    assert_int_equal(util_remove_tree(dir), 0);
+}
+
+static void test_trace_read_file_gzip(void **state)
+{
+    /* the same trace through gzip reads the same */
+    char dir[] = "/tmp/roofplan-trace-XXXXXX", path[64], cmd[160];
+    struct seen s;
+    struct diag d;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"traceEvents\": [" K("7") "]}", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "gzip -n '%s'", path);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/t.json.gz", dir);
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(trace_read_file(path, count, &s, NULL, NULL, &d),
+                     STATUS_OK);
+    assert_int_equal(s.n, 1);
+    assert_near(s.dur[0], 7, 1e-12);
+    assert_int_equal(util_remove_tree(dir), 0);
+}
+
+/* ---- trace_classify ---- */
+
+static struct trace_rules *
+rules_text(const char *text, struct diag *d, char *path)
+{
+    strcpy(path, "/tmp/roofplan-kernels-XXXXXX");
+    util_temp_file(path, text, strlen(text));
+    diag_init(d);
+    return trace_rules_load(path, d);
+}
+
+static void test_trace_rules_first_match_wins(void **state)
+{
+    static const char text[] = "[kernels]\nsource = here\n"
+                               "[gemm_fp8_grouped]\nlibrary = L1\n"
+                               "pattern = *m_grouped_fp8*\n"
+                               "[gemm_fp8]\nlibrary = L2\n"
+                               "pattern = *fp8*\n";
+    char path[64];
+    struct diag d;
+    struct trace_rules *r = rules_text(text, &d, path);
+    const char *lib;
+    (void)state;
+    assert_non_null(r);
+    assert_int_equal(trace_rules_classify(r, "x::m_grouped_fp8_y", &lib),
+                     TRACE_GEMM_FP8_GROUPED);
+    assert_string_equal(lib, "L1");
+    assert_int_equal(trace_rules_classify(r, "fp8_ptp128c", &lib),
+                     TRACE_GEMM_FP8);
+    assert_string_equal(lib, "L2");
+    assert_int_equal(trace_rules_classify(r, "rotary_kernel", &lib),
+                     TRACE_UNKNOWN);
+    assert_string_equal(lib, "");
+    assert_string_equal(trace_rules_source(r), "here");
+    trace_rules_free(r);
+    unlink(path);
+}
+
+static void test_trace_rules_reports_every_bad_line(void **state)
+{
+    static const char text[] = "[kernels]\nsource = here\n"
+                               "[gemm_fp16]\nlibrary = L\n"
+                               "[norm]\npattern = *norm*\n"
+                               "library = L\ncolour = red\n";
+    char path[64], want[512];
+    struct diag d;
+    (void)state;
+    assert_null(rules_text(text, &d, path));
+    assert_int_equal(d.status, STATUS_PARSE);
+    snprintf(want, sizeof want,
+             "%s:4: [gemm_fp16]: unknown kernel class (see "
+             "data/README.md)\n"
+             "%s:6: [norm] pattern: before the section's library\n"
+             "%s:8: [norm] colour: unknown key (library or pattern)",
+             path, path, path);
+    assert_string_equal(d.msg, want);
+    unlink(path);
+}
+
+static void test_trace_rules_shipped_file(void **state)
+{
+    /* data/kernels.ini on names from DeepSeek's H800 trace
+     * (github.com/deepseek-ai/profile-data train.json) */
+    static const struct {
+        const char *name;
+        int cls;
+    } cases[] = {
+        {"void dpsk::ep::internode::combine<false, 8>(int4*)",
+         TRACE_EP_COMBINE},
+        {"void dpsk::ep::internode::notify_dispatch<false, 8>(int)",
+         TRACE_EP_NOTIFY},
+        {"void dpsk::ep::internode::dispatch<false, 8, true, 8>(int4*)",
+         TRACE_EP_DISPATCH},
+        {"void cutlass::device_kernel<dpsk::grouped_gemm::cuda::"
+         "fp8_dptp128c_acc::GemmKernel>(Params)",
+         TRACE_GEMM_FP8_WGRAD},
+        {"void cutlass::device_kernel<dpsk::grouped_gemm::cuda::"
+         "m_grouped_fp8_ptp128c::GemmKernel>(Params)",
+         TRACE_GEMM_FP8_GROUPED},
+        {"void cutlass::device_kernel<dpsk::grouped_gemm::cuda::"
+         "fp8_ptp128c::GemmKernel>(Params)",
+         TRACE_GEMM_FP8},
+        {"void dpsk::grouped_gemm::cuda::utils::transpose<512, 128, 4, 4>()",
+         TRACE_FP8_CAST},
+        {"void cutlass::device_kernel<flash::FlashAttnBwdPreprocess<x>>()",
+         TRACE_ATTN_AUX},
+        {"void cutlass::device_kernel<flash::FlashAttnBwd<x>>()",
+         TRACE_ATTN_BWD},
+        {"void flash::compute_attn_ws<Flash_fwd_kernel_traits<192>>()",
+         TRACE_ATTN_FWD},
+        {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize128x128x64",
+         TRACE_GEMM_BF16},
+        {"rotary_kernel", TRACE_ROPE},
+        {"void layer_norm::ln_fwd_kernel<x>()", TRACE_NORM},
+        {"void cuda::swiglu_backward<__nv_bfloat16>()", TRACE_ACTIVATION},
+        {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgs)",
+         TRACE_NCCL_ALL_REDUCE},
+        {"ncclDevKernel_SendRecv(ncclDevKernelArgs)", TRACE_NCCL_SENDRECV},
+        {"_copy_tensor_kernel", TRACE_COPY},
+        {"a_kernel_nobody_wrote", TRACE_UNKNOWN},
+    };
+    struct diag d;
+    struct trace_rules *r;
+    size_t i;
+    (void)state;
+    diag_init(&d);
+    r = trace_rules_load("data/kernels.ini", &d);
+    if (!r)
+        fail_msg("%s", d.msg);
+    for (i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (trace_rules_classify(r, cases[i].name, NULL) != cases[i].cls)
+            fail_msg(
+                "%s: class %s, expected %s", cases[i].name,
+                trace_class_key(trace_rules_classify(r, cases[i].name, NULL)),
+                trace_class_key(cases[i].cls));
+    trace_rules_free(r);
+}
+
+/* ---- trace_import ---- */
+
+struct fixture {
+    struct trace_rules *rules;
+    struct model m;
+    struct hardware hw;
+    struct plan p;
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    struct diag d;
+    diag_init(&d);
+    if (!f)
+        return -1;
+    f->rules = trace_rules_load("data/kernels.ini", &d);
+    if (!f->rules ||
+        model_load("data/models/deepseek-v3.ini", &f->m, NULL, 0, &d) !=
+            STATUS_OK ||
+        hardware_load("data/hardware/h800.ini", &f->hw, NULL, 0, &d) !=
+            STATUS_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    /* the profiled plan: EP64, TP1, one 4096-token sequence per
+     * micro-batch, FP8 */
+    f->p.tp = f->p.cp = f->p.mbs = 1;
+    f->p.ep = 64;
+    f->p.precision = MODEL_FP8;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    trace_rules_free(f->rules);
+    model_release(&f->m);
+    hardware_release(&f->hw);
+    free(f);
+    return 0;
+}
+
+/* One kernel event as JSON. */
+static size_t
+ev(char *buf, size_t size, const char *name, double ts, double dur, int stream)
+{
+    return (size_t)snprintf(buf, size,
+                            "%s{\"ph\": \"X\", \"cat\": \"kernel\", "
+                            "\"name\": \"%s\", \"ts\": %.17g, \"dur\": "
+                            "%.17g, \"args\": {\"stream\": %d}}",
+                            ts > 0 ? ", " : "", name, ts, dur, stream);
+}
+
+static void test_trace_import_overlap_by_hand(void **state)
+{
+    /* compute on stream 7: [0,10] [10,20] [30,40] µs (plus an attention
+     * kernel [40,41] so the layers can be counted); communication on 27:
+     * [5,35]. Compute busy 10 + 10 + 10 + 1 = 31 µs; communication 30 µs,
+     * of it hidden [5,20] + [30,35] = 20 µs, exposed 10 µs; span 41 µs. */
+    struct fixture *f = *state;
+    char json[2048];
+    size_t n = 0;
+    struct trace_import *imp = trace_import_new(f->rules);
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct diag d;
+    assert_non_null(imp);
+    assert_non_null(s);
+    n += (size_t)snprintf(json, sizeof json, "{\"traceEvents\": [");
+    n += ev(json + n, sizeof json - n, "rotary_kernel", 0, 10, 7);
+    n += ev(json + n, sizeof json - n, "rotary_kernel", 10, 10, 7);
+    n += ev(json + n, sizeof json - n, "ncclDevKernel_SendRecv", 5, 30, 27);
+    n += ev(json + n, sizeof json - n, "rotary_kernel", 30, 10, 7);
+    n += ev(json + n, sizeof json - n, "flash_fwd_kernel", 40, 1, 7);
+    snprintf(json + n, sizeof json - n, "]}");
+    diag_init(&d);
+    assert_int_equal(
+        trace_import_read_mem(imp, json, strlen(json), "o.json", &d),
+        STATUS_OK);
+    assert_int_equal(
+        trace_import_summarize(imp, &f->m, &f->hw, &f->p, NULL, s, &d),
+        STATUS_OK);
+    assert_int_equal(s->compute_stream, 7);
+    assert_near(s->compute_busy_s, 31e-6, 1e-9);
+    assert_near(s->comm_busy_s, 30e-6, 1e-9);
+    assert_near(s->hidden_s, 20e-6, 1e-9);
+    assert_near(s->span_s, 41e-6, 1e-9);
+    assert_int_equal(s->cls[TRACE_NCCL_SENDRECV].kernels, 1);
+    assert_int_equal(s->cls[TRACE_ROPE].kernels, 3);
+    free(s);
+    trace_import_free(imp);
+}
+
+/* A trace of one layer forward and one backward of DeepSeek-V3's MoE
+ * layer at 4096 tokens: one attention kernel each way, the expert GEMMs
+ * in one grouped kernel each way plus a weight-gradient kernel, and an
+ * unknown kernel. */
+static struct trace_import *one_layer(const struct fixture *f,
+                                      struct trace_import_summary *s,
+                                      struct diag *d)
+{
+    char json[4096];
+    size_t n = 0;
+    struct trace_import *imp = trace_import_new(f->rules);
+    assert_non_null(imp);
+    n += (size_t)snprintf(json, sizeof json, "{\"traceEvents\": [");
+    n += ev(json + n, sizeof json - n, "flash_fwd_kernel", 0, 1000, 7);
+    n += ev(json + n, sizeof json - n, "flash_bwd_kernel", 1000, 3000, 7);
+    n += ev(json + n, sizeof json - n, "m_grouped_fp8_gemm", 4000, 2886, 7);
+    n += ev(json + n, sizeof json - n, "m_grouped_fp8_gemm", 7000, 2886, 7);
+    n += ev(json + n, sizeof json - n, "fp8_dptp128c_acc", 10000, 5000, 7);
+    n += ev(json + n, sizeof json - n, "mystery_kernel", 16000, 250, 7);
+    snprintf(json + n, sizeof json - n, "]}");
+    diag_init(d);
+    assert_int_equal(
+        trace_import_read_mem(imp, json, strlen(json), "l.json", d), STATUS_OK);
+    assert_int_equal(
+        trace_import_summarize(imp, &f->m, &f->hw, &f->p, NULL, s, d),
+        STATUS_OK);
+    return imp;
+}
+
+static void test_trace_import_work_by_hand(void **state)
+{
+    /* DeepSeek-V3 (arXiv 2412.19437 and its config.json): hidden 7168,
+     * expert width 2048, top-8 of 256 routed experts, 128 heads, q/k
+     * head 192 (128 + 64 rope), v head 128, seq 4096.
+     * Routed experts per token: 8 experts x 3 matrices (gate, up, down)
+     * x 2 x 7168 x 2048 = 704.64 MFLOP; x 4096 tokens = 2.8862 TFLOP per
+     * layer forward (the facts file's 2.89). The grouped class does the
+     * forward and the input gradient: 5.7724 TFLOP in 5.772 ms, so
+     * 1000.07 TFLOP/s. Attention core per token, causal (mean 2048
+     * keys): 2 x 128 x (192 + 128) x 2048 = 167.77 MFLOP; x 4096 =
+     * 687.19 GFLOP forward in 1 ms: 687.19 TFLOP/s. Forward + backward
+     * at the calibration's 2.5 x: 3.5 x 687.19 GFLOP in 4 ms = 601.29. */
+    struct fixture *f = *state;
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct trace_import *imp;
+    struct diag d;
+    double expert = 8 * 3 * 2 * 7168.0 * 2048 * 4096;
+    double core = 2 * 128 * (192 + 128) * 2048.0 * 4096;
+    assert_non_null(s);
+    imp = one_layer(f, s, &d);
+    assert_near(s->fwd_passes, 1, 1e-12);
+    assert_near(s->bwd_passes, 1, 1e-12);
+    assert_near(s->tokens, 4096, 1e-12);
+    assert_near(s->cls[TRACE_GEMM_FP8_GROUPED].work, 2 * expert, 1e-9);
+    assert_near(s->cls[TRACE_GEMM_FP8_GROUPED].work /
+                    s->cls[TRACE_GEMM_FP8_GROUPED].measured_s * 1e-12,
+                1000.07, 1e-4);
+    assert_near(s->cls[TRACE_ATTN_FWD].work, core, 1e-9);
+    assert_near(s->attn_fwd_tflops, 687.19, 1e-4);
+    assert_near(s->attn_fwd_bwd_tflops, 601.29, 1e-4);
+    assert_near(s->head_dim, 192, 1e-12);
+    /* with no base calibration the clock factor is 1 */
+    assert_near(s->clock, 1, 1e-12);
+    /* the unknown kernel is listed with its time */
+    assert_int_equal(s->unknowns, 1);
+    assert_string_equal(s->unknown[0].name, "mystery_kernel");
+    assert_near(s->unknown[0].measured_s, 250e-6, 1e-9);
+    assert_int_equal(s->cls[TRACE_UNKNOWN].kernels, 1);
+    free(s);
+    trace_import_free(imp);
+}
+
+static void test_trace_import_write_loads_as_calibration(void **state)
+{
+    /* what is written loads as a calibration (what `check` runs), with
+     * the measured attention rates and the base's clock kept */
+    struct fixture *f = *state;
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct trace_import *imp;
+    struct calibration base, out;
+    struct diag d;
+    char path[] = "/tmp/roofplan-cal-XXXXXX";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem;
+    assert_non_null(s);
+    imp = one_layer(f, s, &d);
+    diag_init(&d);
+    assert_int_equal(
+        calibration_load("data/calibration/h800.ini", &base, NULL, 0, &d),
+        STATUS_OK);
+    mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    assert_int_equal(trace_import_write(s, &base, "h800.ini", "test", mem, &d),
+                     STATUS_OK);
+    assert_int_equal(fclose(mem), 0);
+    util_temp_file(path, text, len);
+    if (calibration_load(path, &out, NULL, 0, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    assert_near(
+        calibration_attention_tflops(&out, CALIBRATION_ATTN_FWD, 192, NULL),
+        687.19, 1e-3);
+    assert_near(calibration_clock_factor(&out), calibration_clock_factor(&base),
+                1e-12);
+    assert_string_equal(out.spec.gpu, base.spec.gpu);
+    calibration_release(&out);
+    calibration_release(&base);
+    unlink(path);
+    free(text);
+    free(s);
+    trace_import_free(imp);
+}
+
+static void test_trace_import_needs_attention(void **state)
+{
+    /* without attention kernels the layers cannot be counted */
+    struct fixture *f = *state;
+    static const char json[] = "{\"traceEvents\": [" K("1") "]}";
+    struct trace_import *imp = trace_import_new(f->rules);
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct diag d;
+    assert_non_null(imp);
+    assert_non_null(s);
+    diag_init(&d);
+    assert_int_equal(
+        trace_import_read_mem(imp, json, strlen(json), "n.json", &d),
+        STATUS_OK);
+    assert_int_equal(
+        trace_import_summarize(imp, &f->m, &f->hw, &f->p, NULL, s, &d),
+        STATUS_PARSE);
+    assert_string_equal(d.msg,
+                        "n.json: no attention kernels (classes attn_fwd, "
+                        "attn_bwd of the kernel file): the layers the trace "
+                        "covers cannot be counted");
+    free(s);
+    trace_import_free(imp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trace_read_mem_kernels),
+        cmocka_unit_test(test_trace_read_device_name_printable),
+        cmocka_unit_test(test_trace_read_rejects_bad_input),
+        cmocka_unit_test(test_trace_read_rejects_nesting_bomb),
+        cmocka_unit_test(test_trace_read_rejects_huge_string),
+        cmocka_unit_test(test_trace_read_file_refuses_fifo),
+        cmocka_unit_test(test_trace_read_file_gzip),
+        cmocka_unit_test(test_trace_rules_first_match_wins),
+        cmocka_unit_test(test_trace_rules_reports_every_bad_line),
+        cmocka_unit_test(test_trace_rules_shipped_file),
+        cmocka_unit_test_setup_teardown(test_trace_import_overlap_by_hand,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_import_work_by_hand, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_trace_import_write_loads_as_calibration, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_import_needs_attention,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
