@@ -505,6 +505,8 @@ void cost_evaluate(const struct cost_ctx *ctx,
     r->family[0] = '\0';
     r->balance_precision = p->precision;
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
+    if (ctx->stack) /* the stack's kernel moves the MoE tokens */
+        groups.dispatcher = ctx->stack->spec.ep_dispatcher;
     evaluate_on(ctx, p, cp, &groups, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
