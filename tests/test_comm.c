@@ -201,15 +201,103 @@ static void test_comm_ep_affinity_routing(void **state)
     assert_near(ib, 0, 1e-12);
 }
 
-/* Without a node limit, plain all-to-all: top_k = 2 copies, 8 of the 16
- * peers off-node (IB 2 x 8/16 = 1), 7 on-node others (NVLink 2 x 7/16). */
-static void test_comm_ep_plain_all_to_all(void **state)
+/*
+ * Issue 17 item 1: the stack's dispatcher decides the copies of a token.
+ * tiny-moe: 16 experts, top_k 2, EP16 over 2 nodes of 8 GPUs (one expert
+ * per GPU, 8 per node), topo model.
+ * - alltoall (NCCL, one copy per chosen expert): of the 2 experts,
+ *   2 x 8/16 = 1 off-node (IB), 2 x 7/16 = 0.875 on the node's other GPUs
+ *   (NVLink); volume 2 x 15/16 = 1.875.
+ * - allgather (every rank gathers every token of the group): volume
+ *   16 - 1 = 15 per own token; hierarchically each of the other node's
+ *   8 GPUs gets it once over IB through its rail peer (n - 1 = 1 IB copy
+ *   per GPU) and the rest over NVLink: 16 - 2 = 14.
+ * - deepep (no node limit: DeepEP de-duplicates per node anyway): IB once
+ *   if either expert is off-node, 1 - C(8,2)/C(16,2) = 1 - 28/120 = 23/30;
+ *   NVLink once per chosen GPU that is not its node's relay (the GPU of
+ *   the sender's local index): 2 x 7/8 = 1.75.
+ * - flat: a group across nodes moves the whole volume over IB.
+ */
+static void test_comm_ep_dispatchers(void **state)
 {
     struct fixture *f = *state;
-    double ib, nv;
-    comm_ep_copies(&f->tiny, plan_span(16, 1, 8), &ib, &nv);
+    struct plan_span sp = plan_span(16, 1, 8);
+    double v, ib, nv;
+    comm_ep_dispatch(&f->tiny, sp, STACK_DISPATCH_ALLTOALL, COMM_TOPO, NULL, &v,
+                     &ib, &nv);
+    assert_near(v, 1.875, 1e-12);
     assert_near(ib, 1, 1e-12);
     assert_near(nv, 0.875, 1e-12);
+    comm_ep_dispatch(&f->tiny, sp, STACK_DISPATCH_ALLGATHER, COMM_TOPO, NULL,
+                     &v, &ib, &nv);
+    assert_near(v, 15, 1e-12);
+    assert_near(ib, 1, 1e-12);
+    assert_near(nv, 14, 1e-12);
+    comm_ep_dispatch(&f->tiny, sp, STACK_DISPATCH_DEEPEP, COMM_TOPO, NULL, &v,
+                     &ib, &nv);
+    assert_near(v, 1.875, 1e-12);
+    assert_near(ib, 23.0 / 30, 1e-12);
+    assert_near(nv, 1.75, 1e-12);
+    comm_ep_dispatch(&f->tiny, sp, STACK_DISPATCH_ALLTOALL, COMM_FLAT, NULL, &v,
+                     &ib, &nv);
+    assert_near(ib, 1.875, 1e-12);
+    assert_near(nv, 0, 0);
+    comm_ep_dispatch(&f->tiny, sp, STACK_DISPATCH_ALLGATHER, COMM_FLAT, NULL,
+                     &v, &ib, &nv);
+    assert_near(ib, 15, 1e-12);
+    /* inside one node: NVLink only, allgather 7 copies, alltoall 2 x 7/8 */
+    comm_ep_dispatch(&f->tiny, plan_span(8, 1, 8), STACK_DISPATCH_ALLGATHER,
+                     COMM_TOPO, NULL, &v, &ib, &nv);
+    assert_near(ib, 0, 0);
+    assert_near(nv, 7, 1e-12);
+    comm_ep_dispatch(&f->tiny, plan_span(8, 1, 8), STACK_DISPATCH_ALLTOALL,
+                     COMM_TOPO, NULL, &v, &ib, &nv);
+    assert_near(ib, 0, 0);
+    assert_near(nv, 1.75, 1e-12);
+}
+
+/*
+ * The plan's EP traffic follows the stack (the dispatcher was parsed and
+ * ignored before: every plan was priced as DeepEP). DeepSeek-V3 EP64 on
+ * 8 nodes under Megatron's NCCL all-to-all: 8 x 56/64 = 7 IB copies per
+ * token (DeepEP, affinity routing: 3.5, test_comm_ep_affinity_routing),
+ * x 7168 x (1+2+1+2) bytes x 4096 tokens x 2 micro-batches x 59 MoE
+ * blocks; the all-gather dispatcher: 8 - 1 = 7 IB copies too, but
+ * 64 - 8 = 56 over NVLink (all-to-all: 8 x 7/64 = 0.875).
+ */
+static void test_comm_ep_stack_dispatcher(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct cost_result r;
+    struct cost_ctx ctx;
+    struct stack st;
+    struct plan p;
+    size_t n, i;
+    double ib, nv;
+    const double per = 7168.0 * 6 * 4096 * 2 * 59;
+    int k;
+    const int disp[] = {STACK_DISPATCH_ALLTOALL, STACK_DISPATCH_ALLGATHER,
+                        STACK_DISPATCH_DEEPEP};
+    const double want_ib[] = {7, 7, 3.5};
+    const double want_nv[] = {0.875, 56, 6.527742814664306};
+    memset(&st, 0, sizeof st);
+    util_plan(&f->ds, &f->hw, "gpus=64 ep=64 zero=1 precision=fp8 gbs=128", &p);
+    for (k = 0; k < 3; k++) {
+        util_ctx(&ctx, &f->ds, &f->hw, COMM_TOPO, &p);
+        st.spec.ep_dispatcher = disp[k];
+        ctx.stack = &st;
+        cost_evaluate(&ctx, &p, &r, l, COMM_LIST_MAX, &n);
+        ib = nv = 0;
+        for (i = 0; i < n; i++)
+            if (l[i].what == COMM_EP) {
+                ib += l[i].ib_bytes;
+                nv += l[i].nvlink_bytes;
+            }
+        assert_near(ib, want_ib[k] * per, 1e-9);
+        assert_near(nv, want_nv[k] * per, 1e-9);
+        cost_ctx_release(&ctx);
+    }
 }
 
 /* DeepSeek's EP64 dispatch per token per MoE layer (ISCA'25 §2.3.2:
@@ -392,7 +480,8 @@ int main(void)
         cmocka_unit_test(test_comm_pipeline_send),
         cmocka_unit_test(test_comm_ep_node_limited_copies),
         cmocka_unit_test(test_comm_ep_affinity_routing),
-        cmocka_unit_test(test_comm_ep_plain_all_to_all),
+        cmocka_unit_test(test_comm_ep_dispatchers),
+        cmocka_unit_test(test_comm_ep_stack_dispatcher),
         cmocka_unit_test(test_comm_tp_without_sequence_parallel),
         cmocka_unit_test(test_comm_tp_in_moe_layers),
         cmocka_unit_test(test_comm_zero2_grads_once_or_per_microbatch),

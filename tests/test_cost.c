@@ -192,6 +192,37 @@ static void test_cost_deepseek_fits(void **state)
     assert_true(r.mem.total < 79.21 * GIB);
 }
 
+/*
+ * Issue 17 item 2: a plan with pp_first/pp_last runs on the framework's
+ * split, not the balanced one: 1 layer on the first stage, 4 on each of
+ * the 14 middle ones, 4 and the MTP module on the last
+ * (test_model_partition_split_counts); its evaluation reads that split.
+ */
+static void test_cost_runs_the_framework_split(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r;
+    struct cost_ctx ctx;
+    struct plan p;
+    const struct model_partition *part;
+    long k;
+    util_plan(&f->ds, &f->hw,
+              "gpus=2048 pp=16 ep=64 zero=1 precision=fp8 recompute=full "
+              "pp_first=1 pp_last=4 mbs=1 gbs=15360",
+              &p);
+    util_ctx(&ctx, &f->ds, &f->hw, COMM_TOPO, &p);
+    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    part = cost_result_partition(&ctx, &r);
+    assert_non_null(part);
+    assert_int_equal(part->chunks, 16);
+    assert_int_equal(part->chunk[0].count, 1);
+    for (k = 1; k < 15; k++)
+        assert_int_equal(part->chunk[k].count, 4);
+    assert_int_equal(part->chunk[15].count, 5);
+    assert_int_equal(part->chunk[15].mtp_units, 1);
+    cost_ctx_release(&ctx);
+}
+
 /* DeepSeek-V3 §3.2.1: the computation-to-communication ratio of
  * cross-node EP is approximately 1:1. */
 static void test_cost_deepseek_ep_near_one_to_one(void **state)
@@ -369,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_cost_rates_not_derated_by_comm_sms),
         cmocka_unit_test(test_cost_fsdp_is_comm_bound),
         cmocka_unit_test(test_cost_deepseek_fits),
+        cmocka_unit_test(test_cost_runs_the_framework_split),
         cmocka_unit_test(test_cost_deepseek_ep_near_one_to_one),
         cmocka_unit_test(test_cost_deepseek_not_slower_than_measured),
         cmocka_unit_test(test_cost_korthikanti_first_stage),

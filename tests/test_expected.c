@@ -131,6 +131,67 @@ static void test_expected_network_efficiency_by_hand(void **state)
 }
 
 /*
+ * Issue 17 item 1: the MoE all-to-all at its dispatcher's rate. tiny-moe
+ * (hidden 1024, 1024 tokens a micro-batch, top_k 2) on EP16 over two
+ * nodes of 8, BF16, no TP, PP or ZeRO-2/3: the only traffic with the
+ * micro-batches is EP's, exposed (the DeepSeek stack hides it under
+ * DualPipe only).
+ * - deepep: at the stack's ep_ib_efficiency (0.5 here) and
+ *   ep_nvlink_efficiency (0.8) of the links: effective bytes 2x and
+ *   1.25x those moved.
+ * - alltoall (NCCL): one copy per chosen expert, 2 x 8/16 = 1 over IB a
+ *   token: each call moves 1024 x 1024 x 2 B = 2 MiB over IB, 256 KiB to
+ *   each of the 8 off-node peers; nccl-tests' size for that message is
+ *   256 KiB x the curve's 16 ranks = 4 MiB, where the test curve reads 25
+ *   of its top 100 GB/s: effective bytes 4x those moved (at the 2 MiB
+ *   per call the old rule read, 8x: below the curve, busbw in proportion
+ *   to size). No intra-node all-to-all curve: NVLink at its rate.
+ */
+static void test_expected_ep_dispatcher_rates(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r;
+    struct stack st = f->stack;
+    struct calibration cal = f->cal;
+    struct calibration_curve *c =
+        &cal.curve[CALIBRATION_LINK_INTER][CALIBRATION_ALLTOALL];
+    struct hardware hw = f->hw;
+    struct plan p;
+    struct cost_ctx ctx;
+    const char *text = "gpus=16 ep=16 zero=1 precision=bf16 mbs=1 gbs=16";
+    st.spec.ep_dispatcher = STACK_DISPATCH_DEEPEP;
+    st.spec.ep_ib_efficiency = 0.5;
+    st.spec.ep_nvlink_efficiency = 0.8;
+    evaluate(f, &f->moe, text, &st, &r);
+    assert_true(r.work.ep_ib_bytes > 0 && r.work.ep_nvlink_bytes > 0);
+    assert_near(r.work.x.xp_ib_raw, r.work.ep_ib_bytes, 1e-12);
+    assert_near(r.work.x.xp_ib, 2 * r.work.ep_ib_bytes, 1e-12);
+    assert_near(r.work.x.xp_nv, 1.25 * r.work.ep_nvlink_bytes, 1e-12);
+
+    memset(c, 0, sizeof *c);
+    c->present = true;
+    c->n = 2;
+    c->bytes[0] = 4194304;
+    c->bytes[1] = 4194304.0 * 1024;
+    c->busbw_gbps[0] = 25;
+    c->busbw_gbps[1] = 100;
+    c->ranks = 16;
+    c->nodes = 2;
+    hw.cal = &cal;
+    st.spec.ep_dispatcher = STACK_DISPATCH_ALLTOALL;
+    util_plan(&f->moe, &hw, text, &p);
+    util_ctx(&ctx, &f->moe, &hw, COMM_TOPO, &p);
+    ctx.stack = &st;
+    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_ctx_release(&ctx);
+    /* 1 IB copy a token: 2 MiB a call */
+    assert_near(r.work.ep_ib_bytes / r.work.ep_ib_calls, 2097152, 1e-12);
+    assert_near(r.work.x.xp_ib_raw, r.work.ep_ib_bytes, 1e-12);
+    assert_near(r.work.x.xp_ib, 4 * r.work.ep_ib_bytes, 1e-12);
+    assert_near(r.work.x.xp_nv, r.work.ep_nvlink_bytes, 1e-12);
+}
+
+/*
  * A fine-grained FP8 recipe runs the FP8 GEMMs at the calibration's
  * factor (0.5) of their rate: their time, fp8 FLOPs / 730 TFLOP/s,
  * doubles; the BF16 GEMMs are unchanged.
@@ -193,6 +254,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_expected_flat_rates_by_hand),
         cmocka_unit_test(test_expected_network_efficiency_by_hand),
+        cmocka_unit_test(test_expected_ep_dispatcher_rates),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
     };

@@ -55,6 +55,54 @@ static void test_model_partition_covers_layers(void **state)
 /* Balanced by FLOPs: 61 near-equal layers, the MTP module (a layer and
  * the head again, ~2.5 layers) and the head (~1.4 layers) over 16 stages,
  * ~4.1 layer-equivalents each: the largest holds 4 layers. */
+/*
+ * Issue 17 item 2: the split a framework makes by layer counts. DeepSeek-V3
+ * (61 layers, then 1 MTP module) on 16 stages with Megatron-LM's
+ * --decoder-first-pipeline-num-layers 1 and --decoder-last-...-layers 4:
+ * 1 layer and the embedding first, (61 - 1 - 4)/14 = 4 layers on each
+ * middle stage, 4 layers, the MTP module and the head last (Megatron
+ * Core's MTP docs: MTP on the last stage by default). Llama 3 405B's 126
+ * layers on 16 stages with a layer fewer on the first and last (arXiv
+ * 2407.21783 §3.3.2): 7, 14 x 8, 7. Megatron refuses uneven middles.
+ */
+static void test_model_partition_split_counts(void **state)
+{
+    struct model m;
+    struct model_partition p;
+    struct diag d;
+    long k;
+    (void)state;
+    diag_init(&d);
+    util_model(&m, SNAP "models/deepseek-v3.ini", NULL, 0);
+    assert_int_equal(model_partition_split(&m, 16, 1, 4, &p, &d), STATUS_OK);
+    assert_int_equal(p.chunks, 16);
+    assert_int_equal(p.chunk[0].count, 1);
+    assert_true(p.chunk[0].has_embedding);
+    assert_false(p.chunk[0].has_head);
+    for (k = 1; k < 15; k++) {
+        assert_int_equal(p.chunk[k].first, 1 + 4 * (k - 1));
+        assert_int_equal(p.chunk[k].count, 4);
+        assert_int_equal(p.chunk[k].mtp_units, 0);
+    }
+    assert_int_equal(p.chunk[15].first, 57);
+    assert_int_equal(p.chunk[15].count, 5); /* 4 layers and the MTP module */
+    assert_int_equal(p.chunk[15].mtp_units, 1);
+    assert_true(p.chunk[15].has_head);
+    model_partition_release(&p);
+    /* 56 layers over 15 stages: refused */
+    assert_int_equal(model_partition_split(&m, 16, 5, 0, &p, &d), STATUS_RANGE);
+    assert_string_equal(d.msg, "cannot split 61 layers into 16 pipeline "
+                               "chunks with 5 on the first and 0 on the last");
+    model_release(&m);
+    assert_true(model_partition_split_ok(126, 16, 7, 7));
+    assert_true(model_partition_split_ok(64, 16, 0, 0)); /* uniform */
+    assert_false(model_partition_split_ok(61, 16, 0, 0));
+    assert_true(model_partition_split_ok(4, 2, 2, 2));
+    assert_false(model_partition_split_ok(4, 2, 3, 2));
+    assert_false(model_partition_split_ok(17, 16, 1, 1)); /* 15 for 14 */
+    assert_true(model_partition_split_ok(16, 16, 1, 1));  /* 14 for 14 */
+}
+
 static void test_model_partition_balanced(void **state)
 {
     struct model m;
@@ -253,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_model_partition_pairs_brute_force),
         cmocka_unit_test(test_model_partition_pairs_never_worse),
         cmocka_unit_test(test_model_chunk_add_sums_and_maxima),
+        cmocka_unit_test(test_model_partition_split_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,7 +94,8 @@ static void test_plan_parse_rejects_bad_tokens(void **state)
     assert_int_equal(plan_parse(a1, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "PLAN token 'bogus=2': unknown key 'bogus' "
                                "(keys: gpus tp pp ep cp zero schedule vpp "
-                               "precision recompute mbs gbs dp sp)");
+                               "precision recompute mbs gbs dp sp pp_first "
+                               "pp_last)");
     assert_int_equal(plan_parse(a2, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "PLAN token 'tp=x': tp expects an integer in "
                                "1..1000000");
@@ -245,6 +246,58 @@ static void test_plan_sp_key(void **state)
 }
 
 /*
+ * Issue 17 item 2: pp_first / pp_last, Megatron-LM's
+ * --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers.
+ * DeepSeek-V3's 61 layers on pp=16 with 1 first and 4 last leave 56 for
+ * the 14 middle stages: 4 each, accepted; 5 first and none last leave 56
+ * for 15 stages, refused (Megatron: the left-over layers must divide
+ * evenly over the left-over stages); so are a split with pp=1 or with
+ * the interleaved schedule. The keys print only when set, and
+ * round-trip.
+ */
+static void test_plan_pp_split_keys(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p, q;
+    struct diag d;
+    char text[256];
+    char *args[1];
+    long dp;
+    assert_int_equal(check_text(f,
+                                "pp=16 ep=64 zero=1 pp_first=1 pp_last=4 "
+                                "gbs=15360",
+                                &p, &d),
+                     PLAN_OK);
+    assert_int_equal(p.pp_first, 1);
+    assert_int_equal(p.pp_last, 4);
+    plan_format(&p, text, sizeof text);
+    assert_non_null(strstr(text, " pp_first=1 pp_last=4"));
+    args[0] = text;
+    assert_int_equal(plan_parse(args, 1, &f->base, &q, &dp, &d), STATUS_OK);
+    assert_int_equal(q.pp_first, 1);
+    assert_int_equal(q.pp_last, 4);
+    assert_int_equal(check_text(f, "pp=16 ep=64 pp_first=5 gbs=15360", &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_string_equal(d.msg,
+                        "pp_first=5 pp_last=0: with pp=16 and vpp=1 the other "
+                        "56 layers must split equally over the other stages, "
+                        "at least one each (Megatron-LM's rule for "
+                        "--decoder-first/last-pipeline-num-layers; pp >= 2, "
+                        "vpp = 1)");
+    assert_int_equal(check_text(f, "ep=64 pp_first=1 gbs=15360", &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_int_equal(check_text(f,
+                                "pp=4 ep=64 schedule=interleaved vpp=2 "
+                                "pp_first=1 pp_last=4 gbs=15360",
+                                &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    /* unset: printed as before */
+    assert_int_equal(check_text(f, "pp=16 ep=64 gbs=15360", &p, &d), PLAN_OK);
+    plan_format(&p, text, sizeof text);
+    assert_null(strstr(text, "pp_first"));
+}
+
+/*
  * NVLink domains larger than a host (issue 11 item 9): GB200 NVL72 has 72
  * GPUs on one NVLink fabric, 4 per host. gpus need whole hosts, not whole
  * domains (128 = a domain of 72 and a partial one of 56); tp may not
@@ -316,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_plan_family_names),
         cmocka_unit_test(test_plan_span),
         cmocka_unit_test(test_plan_sp_key),
+        cmocka_unit_test(test_plan_pp_split_keys),
         cmocka_unit_test(test_plan_nvlink_domain),
         cmocka_unit_test(test_plan_dualpipe_inflight_per_chunk),
     };

@@ -340,6 +340,52 @@ static void test_sweep_lists_each_plan_once(void **state)
 }
 
 /*
+ * Issue 17 item 2: the sweep tries the balanced split and the framework's.
+ * DeepSeek-V3's 61 layers on pp = 16 with pp_first in {0, 1} and pp_last
+ * in {0, 4}: (0, 0) balanced; (1, 4) leaves 56 for 14 stages, 4 each;
+ * (1, 0) leaves 60 for 15, 4 each; (0, 4) leaves 57 for 15: refused. So
+ * 3 plans and 1 uneven split, and each accepted split is prepared and
+ * evaluates on its own layer counts.
+ */
+static void test_sweep_pp_splits(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct seen seen;
+    struct cost_ctx ctx;
+    struct diag d;
+    static const char *const sets[] = {
+        "space.gpus=2048",      "space.tp=1",          "space.pp=16",
+        "space.pp_first=0 1",   "space.pp_last=0 4",   "space.ep=64",
+        "space.zero=1",         "space.schedule=1f1b", "space.precision=bf16",
+        "space.recompute=full", "space.mbs=1",         "space.gbs=15360"};
+    size_t i;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    assert_int_equal(sweep_count(&sf), 4);
+    memset(&seen, 0, sizeof seen);
+    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
+    assert_int_equal(seen.reasons[PLAN_OK], 3);
+    assert_int_equal(seen.reasons[PLAN_BAD_PP_SPLIT], 1);
+    diag_init(&d);
+    assert_int_equal(cost_ctx_init(&ctx, &f->m, &f->hw, COMM_TOPO, &d),
+                     STATUS_OK);
+    assert_int_equal(sweep_prepare(&sf, &ctx, &d), STATUS_OK);
+    for (i = 0; i < seen.nvalid; i++) {
+        const struct plan *p = &seen.valid[i];
+        const struct model_partition *part = cost_ctx_partition(&ctx, p);
+        assert_non_null(part);
+        if (p->pp_first > 0)
+            assert_int_equal(part->chunk[0].count, p->pp_first);
+        if (p->pp_last > 0) /* and the MTP module */
+            assert_int_equal(part->chunk[15].count, p->pp_last + 1);
+        if (p->pp_first > 0 || p->pp_last > 0)
+            assert_int_equal(part->chunk[1].count, 4);
+    }
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+}
+
+/*
  * A rounded gbs stays within what `eval` accepts (1e9). gpus = 504000
  * with mbs = 1000: one unit is 5.04e8 sequences; 1e9 is 1.98 units, so
  * the nearest multiple, 2 units = 1.008e9, is over and 1 unit is taken.
@@ -538,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_sweep_top_keeps_best),
         cmocka_unit_test(test_sweep_empty_space),
         cmocka_unit_test(test_sweep_lists_each_plan_once),
+        cmocka_unit_test(test_sweep_pp_splits),
         cmocka_unit_test(test_sweep_batch_within_plan_range),
         cmocka_unit_test(test_sweep_defaults_checked_at_load),
         cmocka_unit_test(test_sweep_defaults_divisions),

@@ -51,7 +51,7 @@ void util_ctx(struct cost_ctx *ctx,
     struct diag d;
     diag_init(&d);
     if (cost_ctx_init(ctx, m, hw, model, &d) != STATUS_OK ||
-        cost_ctx_prepare(ctx, p->pp, p->vpp, p->schedule, &d) != STATUS_OK)
+        cost_ctx_prepare_plan(ctx, p, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
 }
 

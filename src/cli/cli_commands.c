@@ -69,7 +69,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         return CLI_EXIT_INPUT;
     }
     if (cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, &d) != STATUS_OK ||
-        cost_ctx_prepare(&ctx, p.pp, p.vpp, p.schedule, &d) != STATUS_OK) {
+        cost_ctx_prepare_plan(&ctx, &p, &d) != STATUS_OK) {
         cli_print_diag(&d);
         cost_ctx_release(&ctx);
         cli_release_inputs(&in);

@@ -81,7 +81,7 @@ static bool probe_open(const struct validation_run *run,
     if (cost_ctx_init(&ctx, in->m, in->hw, comm, d) != STATUS_OK)
         return false;
     ctx.stack = st;
-    if (cost_ctx_prepare(&ctx, p.pp, p.vpp, p.schedule, d) != STATUS_OK) {
+    if (cost_ctx_prepare_plan(&ctx, &p, d) != STATUS_OK) {
         cost_ctx_release(&ctx);
         return false;
     }

@@ -175,13 +175,6 @@ void comm_ep_copies(const struct model *m,
     double M = limited ? (double)s->node_limit : n;
     double pool = M * E / n; /* experts on the M nodes a token may use */
     double nodes, gpus;
-    if (s->node_limit == 0) {
-        /* Plain all-to-all: one copy per (token, expert) pair, split by
-         * where the experts sit. */
-        *ib = k * (ep - g) / ep;
-        *nvlink = k * (g - 1) / ep;
-        return;
-    }
     if (limited && s->node_routing == MODEL_ROUTING_AFFINITY) {
         /* The M nodes are chosen by their experts' affinity to the token
          * (DeepSeek-V3: the sum of each node's top-2, arXiv 2412.19437
@@ -198,6 +191,47 @@ void comm_ep_copies(const struct model *m,
     }
     *ib = nodes * (n - 1) / n;
     *nvlink = gpus * (g - 1) / g;
+}
+
+void comm_ep_dispatch(const struct model *m,
+                      struct plan_span span,
+                      int dispatcher,
+                      enum comm_model model,
+                      const struct comm_ep_table *ept,
+                      double *volume,
+                      double *ib,
+                      double *nvlink)
+{
+    double k = (double)m->spec.top_k, e = (double)span.size;
+    double g = (double)span.per_node, n = (double)span.nodes;
+    bool cross = span.nodes > 1;
+    *volume = *ib = *nvlink = 0;
+    if (span.size <= 1)
+        return;
+    if (dispatcher == STACK_DISPATCH_ALLGATHER) {
+        *volume = e - 1;
+        if (model == COMM_FLAT) {
+            *ib = cross ? *volume : 0;
+            *nvlink = cross ? 0 : *volume;
+        } else {
+            *ib = n - 1;
+            *nvlink = e - n;
+        }
+        return;
+    }
+    *volume = k * (e - 1) / e;
+    if (model == COMM_FLAT) {
+        *ib = cross ? *volume : 0;
+        *nvlink = cross ? 0 : *volume;
+    } else if (dispatcher == STACK_DISPATCH_ALLTOALL) {
+        *ib = k * (e - g) / e;
+        *nvlink = k * (g - 1) / e;
+    } else if (ept && span.size < ept->n) { /* the table's span */
+        *ib = ept->ib[span.size];
+        *nvlink = ept->nv[span.size];
+    } else {
+        comm_ep_copies(m, span, ib, nvlink);
+    }
 }
 
 /*
@@ -237,6 +271,7 @@ void comm_groups_init(struct comm_groups *g,
     g->ep = group_of(plan_span(p->ep, 1, dom), model);
     g->pp = plan_span(p->pp, p->tp * p->cp * p->dp, dom);
     g->pp_cross = g->pp.nodes > 1;
+    g->dispatcher = STACK_DISPATCH_DEEPEP;
 }
 
 /*
@@ -439,31 +474,34 @@ size_t comm_view(const struct model *m,
         double c = fp8 ? s->combine_bytes : ab;
         double dg = fp8 ? s->dispatch_grad_bytes : ab;
         double cg = fp8 ? s->combine_grad_bytes : ab;
-        double copies = (double)s->top_k * g->ep.volume;
         /* forward again where the recomputation redoes the MoE block
          * (`full`, or the `moe` module) */
         double redo = mb_avg * sum->ep_recompute[rec];
         double fwd = (moe_mb + redo) * tokens * h;
         double bwd = moe_mb * tokens * h;
         double calls = 2 * moe_mb + redo;
-        if (g->model == COMM_FLAT) {
-            bool cross = g->ep.span.nodes > 1;
-            ib = cross ? copies : 0;
-            nv = cross ? 0 : copies;
-        } else if (ept && p->ep < ept->n) {
-            ib = ept->ib[p->ep];
-            nv = ept->nv[p->ep];
+        double copies, dsp, cmb;
+        bool gather = g->dispatcher == STACK_DISPATCH_ALLGATHER;
+        comm_ep_dispatch(m, g->ep.span, g->dispatcher, g->model, ept, &copies,
+                         &ib, &nv);
+        dsp = fwd * d + bwd * dg;
+        cmb = fwd * c + bwd * cg;
+        if (gather) { /* Megatron's allgather dispatcher: the combine is a
+                       * reduce-scatter, the backward the reverse */
+            record(&a, "EP dispatch all-gather (fwd) + reduce-scatter (bwd)",
+                   COMM_EP, COMM_ALL_GATHER, g->ep.span, calls, copies * dsp,
+                   ib * dsp, nv * dsp);
+            record(&a, "EP combine reduce-scatter (fwd) + all-gather (bwd)",
+                   COMM_EP, COMM_REDUCE_SCATTER, g->ep.span, calls,
+                   copies * cmb, ib * cmb, nv * cmb);
         } else {
-            comm_ep_copies(m, g->ep.span, &ib, &nv);
+            record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
+                   COMM_ALL_TO_ALL, g->ep.span, calls, copies * dsp, ib * dsp,
+                   nv * dsp);
+            record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
+                   COMM_ALL_TO_ALL, g->ep.span, calls, copies * cmb, ib * cmb,
+                   nv * cmb);
         }
-        record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
-               COMM_ALL_TO_ALL, g->ep.span, calls,
-               copies * (fwd * d + bwd * dg), ib * (fwd * d + bwd * dg),
-               nv * (fwd * d + bwd * dg));
-        record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
-               COMM_ALL_TO_ALL, g->ep.span, calls,
-               copies * (fwd * c + bwd * cg), ib * (fwd * c + bwd * cg),
-               nv * (fwd * c + bwd * cg));
     }
     if (p->pp > 1 && pp_sends > 0) {
         double bytes = pp_sends * seq_mb * h * ab / (tp * cp);

@@ -10,8 +10,9 @@
  *   nodes sends the inter-node share of all-gather/reduce-scatter traffic
  *   over the node's k IB links (IB bytes per GPU = S (n-1)/n / k) and the
  *   intra-node share over NVLink (S (k-1)/k); all-to-all splits by the
- *   share of peers off-node; MoE dispatch with node-limited routing sends
- *   a token once per destination node over IB, then fans out over NVLink.
+ *   share of peers off-node; MoE dispatch as the stack's dispatcher moves
+ *   tokens (comm_ep_dispatch: NCCL all-to-all, all-gather, or DeepEP's
+ *   once per destination node over IB, then fanned out over NVLink).
  *
  * Volumes per GPU for a buffer of S bytes over g GPUs (ring algorithms,
  * NCCL's "algorithm bandwidth" convention): all-gather and reduce-scatter
@@ -26,6 +27,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "stack.h"
 
 enum comm_model { COMM_TOPO, COMM_FLAT };
 
@@ -118,7 +120,10 @@ struct comm_groups {
     long domain; /* GPUs per NVLink domain */
     struct comm_group tp, cp, dp, edp, ep;
     struct plan_span pp;
-    bool pp_cross; /* pipeline neighbours on different nodes */
+    bool pp_cross;  /* pipeline neighbours on different nodes */
+    int dispatcher; /* enum stack_ep_dispatcher: how EP moves tokens
+                       (comm_groups_init: deepep; the caller sets the
+                       stack's) */
 };
 
 /* Places plan p's groups on hw's nodes (p passed plan_check()). */
@@ -163,18 +168,51 @@ size_t comm_rank(const struct model *m,
                  struct comm_totals *tot);
 
 /*
- * Expected copies of one token that MoE dispatch sends over IB and over
- * NVLink, for an EP group spanning `span` (topo model). With a node limit
- * M, the token's top_k experts lie on M of the group's nodes; it crosses
- * IB once per distinct remote node and NVLink once per further distinct
- * GPU on each node reached (hypergeometric expectations: experts drawn
- * uniformly from the M nodes' pool; under moe.node_routing = affinity,
- * given that each of the M nodes receives one, so all M are reached).
+ * Expected copies of one token that DeepEP-style MoE dispatch sends over
+ * IB and over NVLink, for an EP group spanning `span` (topo model): a
+ * token crosses IB once per distinct remote node its experts lie on (to
+ * the GPU of its own local index there) and NVLink once per further
+ * distinct GPU on each node reached (DeepEP's normal kernels, github.com/
+ * deepseek-ai/DeepEP docs/legacy.md: "forwarding data from NVLink domain
+ * to RDMA domain"). With a node limit M, the token's top_k experts lie on
+ * M of the group's nodes, else on any (hypergeometric expectations:
+ * experts drawn uniformly from the allowed nodes' pool; under
+ * moe.node_routing = affinity, given that each of the M nodes receives
+ * one, so all M are reached).
  */
 void comm_ep_copies(const struct model *m,
                     struct plan_span span,
                     double *ib,
                     double *nvlink);
+
+/*
+ * Copies of one token (per hidden element, one direction: dispatch, or
+ * combine, whose traffic mirrors it) that MoE dispatcher `dispatcher`
+ * (enum stack_ep_dispatcher) moves for an EP group spanning `span`: the
+ * algorithmic volume and, by the comm model, the copies over IB and over
+ * NVLink (the bytes per GPU are these times tokens x hidden x bytes per
+ * element). With e = span.size GPUs, g per node, k = top_k:
+ * - STACK_DISPATCH_ALLTOALL (NCCL all-to-all, Megatron's alltoall
+ *   dispatcher): one copy per (token, chosen expert); of the k experts,
+ *   k (e-g)/e lie off-node (IB) and k (g-1)/e on other GPUs of the node
+ *   (NVLink), k/e on the sending GPU: volume k (e-1)/e.
+ * - STACK_DISPATCH_ALLGATHER (Megatron's allgather dispatcher): every
+ *   rank gathers every token of the group, then reduce-scatters the
+ *   combine; a ring all-gather of e tokens' buffer: volume e-1 per token,
+ *   hierarchically (topo) n-1 over IB and e-n over NVLink, n = e/g.
+ * - STACK_DISPATCH_DEEPEP: comm_ep_copies() (once per node over IB, then
+ *   over NVLink); volume k (e-1)/e as the algorithmic convention.
+ * Under COMM_FLAT a group spanning nodes moves the volume over IB.
+ * ept (may be NULL) caches comm_ep_copies() by e.
+ */
+void comm_ep_dispatch(const struct model *m,
+                      struct plan_span span,
+                      int dispatcher,
+                      enum comm_model model,
+                      const struct comm_ep_table *ept,
+                      double *volume,
+                      double *ib,
+                      double *nvlink);
 
 /* Short names: "all-gather", "IB"... ; never NULL. */
 const char *comm_kind_str(int kind);

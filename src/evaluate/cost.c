@@ -175,7 +175,63 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
     return STATUS_OK;
 }
 
-/* The prepared parts of plan p balanced for `precision`, or NULL. */
+/* The split of `chunks` by layer counts for precision, or NULL. */
+static struct cost_parts *split_of(const struct cost_ctx *ctx,
+                                   int precision,
+                                   long chunks,
+                                   long first,
+                                   long last)
+{
+    size_t i;
+    for (i = 0; i < ctx->nsplits; i++) {
+        struct cost_split *s = &ctx->splits[i];
+        if (s->precision == precision && s->chunks == chunks &&
+            s->first == first && s->last == last)
+            return &s->parts;
+    }
+    return NULL;
+}
+
+enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
+                                  const struct plan *p,
+                                  struct diag *d)
+{
+    long chunks = p->pp * p->vpp;
+    int prec;
+    if (p->pp_first <= 0 && p->pp_last <= 0)
+        return cost_ctx_prepare(ctx, p->pp, p->vpp, p->schedule, d);
+    for (prec = 0; prec < MODEL_PRECISIONS; prec++) {
+        struct cost_parts *cp =
+            split_of(ctx, prec, chunks, p->pp_first, p->pp_last);
+        enum status st;
+        if (!cp) {
+            struct cost_split *grown =
+                realloc(ctx->splits, (ctx->nsplits + 1) * sizeof *grown);
+            struct cost_split *s;
+            if (!grown)
+                return diag_set(d, STATUS_NOMEM, "out of memory");
+            ctx->splits = grown;
+            s = &ctx->splits[ctx->nsplits++];
+            memset(s, 0, sizeof *s);
+            s->precision = prec;
+            s->chunks = chunks;
+            s->first = p->pp_first;
+            s->last = p->pp_last;
+            cp = &s->parts;
+            st = model_partition_split(ctx->m, chunks, p->pp_first, p->pp_last,
+                                       &cp->part, d);
+            if (st != STATUS_OK)
+                return st;
+        }
+        st = build_layout(cp, p->pp, p->vpp, p->schedule, d);
+        if (st != STATUS_OK)
+            return st;
+    }
+    return STATUS_OK;
+}
+
+/* The prepared parts of plan p balanced for `precision` (split by its
+ * layer counts where it gives them), or NULL. */
 static const struct cost_parts *
 parts_of(const struct cost_ctx *ctx, const struct plan *p, int precision)
 {
@@ -184,6 +240,10 @@ parts_of(const struct cost_ctx *ctx, const struct plan *p, int precision)
     if (chunks < 1 || chunks >= ctx->nparts || precision < 0 ||
         precision >= MODEL_PRECISIONS)
         return NULL;
+    if (p->pp_first > 0 || p->pp_last > 0) {
+        cp = split_of(ctx, precision, chunks, p->pp_first, p->pp_last);
+        return cp && cp->part.chunks == chunks ? cp : NULL;
+    }
     cp = &ctx->parts[precision][balance_of(p->schedule, p->pp)][chunks];
     return cp->part.chunks == chunks ? cp : NULL;
 }
@@ -240,6 +300,19 @@ void cost_ctx_release(struct cost_ctx *ctx)
             free(ctx->parts[p][b]);
             ctx->parts[p][b] = NULL;
         }
+    for (j = 0; j < ctx->nsplits; j++) {
+        struct cost_parts *cp = &ctx->splits[j].parts;
+        size_t k;
+        model_partition_release(&cp->part);
+        for (k = 0; k < cp->nlayouts; k++) {
+            free(cp->layouts[k].views);
+            free(cp->layouts[k].ranks);
+        }
+        free(cp->layouts);
+    }
+    free(ctx->splits);
+    ctx->splits = NULL;
+    ctx->nsplits = 0;
     comm_ep_table_release(&ctx->ep);
 }
 
@@ -505,6 +578,8 @@ void cost_evaluate(const struct cost_ctx *ctx,
     r->family[0] = '\0';
     r->balance_precision = p->precision;
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
+    if (ctx->stack) /* the stack's kernel moves the MoE tokens */
+        groups.dispatcher = ctx->stack->spec.ep_dispatcher;
     evaluate_on(ctx, p, cp, &groups, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more

@@ -132,6 +132,14 @@ struct cost_parts {
     size_t nlayouts;
 };
 
+/* A partition split by layer counts (model_partition_split) and its
+ * layouts, for the plans with its pp*vpp, pp_first and pp_last. */
+struct cost_split {
+    int precision;
+    long chunks, first, last;
+    struct cost_parts parts;
+};
+
 /* Per model and cluster: pipeline partitions and rank layouts, built
  * before any plan is evaluated (cost_ctx_prepare), read-only after. */
 struct cost_ctx {
@@ -143,6 +151,9 @@ struct cost_ctx {
     struct cost_parts *parts[MODEL_PRECISIONS][2];
     long nparts;
     struct comm_ep_table ep; /* MoE dispatch expectations by ep */
+    /* partitions split by layer counts (plan pp_first, pp_last) */
+    struct cost_split *splits;
+    size_t nsplits;
     /* the training framework's overlaps, for the expected step (with
      * hw->cal; borrowed, set by the caller after cost_ctx_init; NULL:
      * no expected step) */
@@ -171,6 +182,13 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
                              long vpp,
                              int schedule,
                              struct diag *d);
+
+/* cost_ctx_prepare() for plan p: with pp_first or pp_last, the
+ * partition split by those layer counts (model_partition_split) instead
+ * of the balanced one. Not thread-safe, as cost_ctx_prepare(). */
+enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
+                                  const struct plan *p,
+                                  struct diag *d);
 
 /* The partition balanced for plan p's precision and layout (prepared),
  * or NULL. */

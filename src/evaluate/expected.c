@@ -156,18 +156,17 @@ static double effective(const struct calibration *cal,
            efficiency(cal, link, kind, calls > 0 ? bytes / calls : bytes);
 }
 
-/* Adds a purpose's traffic to hidden or exposed, raw and effective. */
-static void route(struct expected_work *x,
-                  const struct calibration *cal,
-                  enum calibration_collective kind,
-                  bool hidden,
-                  double ib,
-                  double ib_calls,
-                  double nv,
-                  double nv_calls)
+/* Adds a purpose's traffic to hidden or exposed: effective bytes (eib,
+ * env), as moved (ib, nv), and calls. */
+static void add(struct expected_work *x,
+                bool hidden,
+                double eib,
+                double env,
+                double ib,
+                double ib_calls,
+                double nv,
+                double nv_calls)
 {
-    double eib = effective(cal, CALIBRATION_LINK_INTER, kind, ib, ib_calls);
-    double env = effective(cal, CALIBRATION_LINK_INTRA, kind, nv, nv_calls);
     if (hidden) {
         x->hid_ib += eib;
         x->hid_nv += env;
@@ -182,6 +181,78 @@ static void route(struct expected_work *x,
         x->xp_nv_raw += nv;
         x->xp_ib_calls += ib_calls;
         x->xp_nv_calls += nv_calls;
+    }
+}
+
+/* Adds a purpose's traffic to hidden or exposed, raw and effective. */
+static void route(struct expected_work *x,
+                  const struct calibration *cal,
+                  enum calibration_collective kind,
+                  bool hidden,
+                  double ib,
+                  double ib_calls,
+                  double nv,
+                  double nv_calls)
+{
+    add(x, hidden, effective(cal, CALIBRATION_LINK_INTER, kind, ib, ib_calls),
+        effective(cal, CALIBRATION_LINK_INTRA, kind, nv, nv_calls), ib,
+        ib_calls, nv, nv_calls);
+}
+
+/*
+ * The MoE dispatch and combine by the stack's dispatcher (comm.h
+ * comm_ep_dispatch): NCCL all-to-all at the nccl-tests all-to-all curve
+ * for its message per peer (nccl-tests' size is the per-rank buffer, one
+ * share of it per rank of the measured run: the per-peer message times
+ * the curve's ranks, the EP group's where the curve does not say), the
+ * all-gather dispatcher at the all-gather curve, DeepEP's kernels at
+ * their measured share of each link's rate (the stack's
+ * ep_ib_efficiency, ep_nvlink_efficiency), not at NCCL's curves.
+ */
+static void ep_route(struct expected_work *x,
+                     const struct calibration *cal,
+                     const struct stack_spec *s,
+                     const struct plan *p,
+                     long domain,
+                     const struct comm_totals *ct,
+                     bool hidden)
+{
+    double ib = ct->what_ib[COMM_EP], nv = ct->what_nvlink[COMM_EP];
+    double ib_calls = ct->what_ib_calls[COMM_EP];
+    double nv_calls = ct->what_nvlink_calls[COMM_EP];
+    double ib_scale = 1, nv_scale = 1;
+    if (s->ep_dispatcher == STACK_DISPATCH_ALLTOALL) {
+        struct plan_span sp = plan_span(p->ep, 1, domain);
+        double e = (double)sp.size, g = (double)sp.per_node;
+        const struct calibration_curve *ci =
+            cal ? calibration_curve_get(cal, CALIBRATION_LINK_INTER,
+                                        CALIBRATION_ALLTOALL)
+                : NULL;
+        const struct calibration_curve *cn =
+            cal ? calibration_curve_get(cal, CALIBRATION_LINK_INTRA,
+                                        CALIBRATION_ALLTOALL)
+                : NULL;
+        double ri = ci && ci->ranks > 0 ? (double)ci->ranks : e;
+        double rn = cn && cn->ranks > 0 ? (double)cn->ranks : g;
+        /* looked up at bytes / (calls x peers / ranks): the message per
+         * peer x the curve's ranks */
+        if (e > g)
+            ib_scale = (e - g) / ri;
+        if (g > 1)
+            nv_scale = (g - 1) / rn;
+        add(x, hidden,
+            effective(cal, CALIBRATION_LINK_INTER, CALIBRATION_ALLTOALL, ib,
+                      ib_calls * ib_scale),
+            effective(cal, CALIBRATION_LINK_INTRA, CALIBRATION_ALLTOALL, nv,
+                      nv_calls * nv_scale),
+            ib, ib_calls, nv, nv_calls);
+    } else if (s->ep_dispatcher == STACK_DISPATCH_ALLGATHER) {
+        route(x, cal, CALIBRATION_ALL_GATHER, hidden, ib, ib_calls, nv,
+              nv_calls);
+    } else {
+        double ei = s->ep_ib_efficiency > 0 ? s->ep_ib_efficiency : 1;
+        double en = s->ep_nvlink_efficiency > 0 ? s->ep_nvlink_efficiency : 1;
+        add(x, hidden, ib / ei, nv / en, ib, ib_calls, nv, nv_calls);
     }
 }
 
@@ -258,6 +329,7 @@ static void compute_work(const struct model *m,
 /* Communication: by purpose, hidden or exposed as the stack says. */
 static void comm_work(const struct calibration *cal,
                       const struct stack *st,
+                      long domain,
                       const struct plan *p,
                       const struct comm_totals *ct,
                       const struct cost_work *w,
@@ -273,9 +345,7 @@ static void comm_work(const struct calibration *cal,
     double dp_ib, dp_nv, dp_ib_calls, dp_nv_calls;
     int wt;
 
-    route(x, cal, CALIBRATION_ALLTOALL, ep_hidden, ct->what_ib[COMM_EP],
-          ct->what_ib_calls[COMM_EP], ct->what_nvlink[COMM_EP],
-          ct->what_nvlink_calls[COMM_EP]);
+    ep_route(x, cal, s, p, domain, ct, ep_hidden);
     route(x, cal, CALIBRATION_ALL_GATHER, s->tp_comm_overlap,
           ct->what_ib[COMM_TP], ct->what_ib_calls[COMM_TP],
           ct->what_nvlink[COMM_TP], ct->what_nvlink_calls[COMM_TP]);
@@ -337,7 +407,7 @@ void expected_fill(const struct model *m,
     x->compute_overhead = st->spec.compute_overhead;
     x->network_efficiency = st->spec.network_efficiency;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
-    comm_work(cal, st, p, rk->ct, rk->w, x);
+    comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
 }
 
 /* w's expected work with the effects from `from` on switched off. */

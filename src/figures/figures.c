@@ -34,8 +34,8 @@ enum status figures_families(struct report *r,
     for (i = 0; i < r->nfamilies; i++) {
         struct report_family *f = &r->family[i];
         struct plan p = f->best.plan;
-        if (cost_ctx_prepare(ctx, p.pp, p.vpp, p.schedule, d) != STATUS_OK ||
-            cost_ctx_prepare(other, p.pp, p.vpp, p.schedule, d) != STATUS_OK)
+        if (cost_ctx_prepare_plan(ctx, &p, d) != STATUS_OK ||
+            cost_ctx_prepare_plan(other, &p, d) != STATUS_OK)
             return d->status;
         cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
         cost_evaluate(other, &p, &f->best_other, f->coll_other, COMM_LIST_MAX,
@@ -199,7 +199,7 @@ static enum status completions(const struct validation_run *run,
              plan_parse(args, 1, &v->plan, &p, &given_dp, &why) == STATUS_OK) &&
             plan_check(&p, in->m, in->hw, false, &why) == PLAN_OK) {
             struct cost_result r;
-            st = cost_ctx_prepare(use, p.pp, p.vpp, p.schedule, d);
+            st = cost_ctx_prepare_plan(use, &p, d);
             if (st != STATUS_OK)
                 break;
             cost_evaluate(use, &p, &r, NULL, 0, NULL);
@@ -285,10 +285,8 @@ static enum status predict(struct report *r,
     }
     if (in->current) {
         struct cost_result alt;
-        if (cost_ctx_prepare(ctx, v->plan.pp, v->plan.vpp, v->plan.schedule,
-                             d) != STATUS_OK ||
-            cost_ctx_prepare(other, v->plan.pp, v->plan.vpp, v->plan.schedule,
-                             d) != STATUS_OK)
+        if (cost_ctx_prepare_plan(ctx, &v->plan, d) != STATUS_OK ||
+            cost_ctx_prepare_plan(other, &v->plan, d) != STATUS_OK)
             return d->status;
         const struct stack *mine = ctx->stack;
         ctx->stack = in->stack; /* the run's framework, not the report's */
@@ -303,8 +301,7 @@ static enum status predict(struct report *r,
         st = cost_ctx_init(&own, in->m, in->hw, ctx->comm, d);
         own.stack = in->stack;
         if (st == STATUS_OK)
-            st = cost_ctx_prepare(&own, v->plan.pp, v->plan.vpp,
-                                  v->plan.schedule, d);
+            st = cost_ctx_prepare_plan(&own, &v->plan, d);
         if (st == STATUS_OK) {
             cost_evaluate(&own, &v->plan, &v->predicted, NULL, 0, NULL);
             refit(r, &v->predicted);

@@ -332,7 +332,7 @@ static enum status other_best(struct report *r,
     for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
         struct cost_result c;
         const struct plan *p = &r->rows[i].plan;
-        if (cost_ctx_prepare(other, p->pp, p->vpp, p->schedule, d) != STATUS_OK)
+        if (cost_ctx_prepare_plan(other, p, d) != STATUS_OK)
             return d->status;
         cost_evaluate(other, p, &c, NULL, 0, NULL);
         if (!*found || rank_before(true, cost_rank_step(&c), &c.plan, true,

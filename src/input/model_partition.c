@@ -374,6 +374,75 @@ done:
 #undef CELL
 #undef REACH
 
+/* The chunks of p (allocated) from the first unit of each, start[chunks]
+ * = units: their units summed, the embedding on the first, the output
+ * head on the last. */
+static void fill(const struct model *m,
+                 long chunks,
+                 const long *start,
+                 struct model_partition *p)
+{
+    long k, j;
+    for (k = 0; k < chunks; k++) {
+        struct model_chunk *c = &p->chunk[k];
+        c->first = start[k];
+        for (j = start[k]; j < start[k + 1]; j++)
+            add_unit(m, c, j);
+    }
+    p->chunks = chunks;
+    p->chunk[0].has_embedding = true;
+    p->chunk[0].params_dense += m->params_embedding;
+    p->chunk[0].params_embedding = m->params_embedding;
+    p->chunk[0].tp_collectives += 1; /* vocab-parallel embedding */
+    if (m->params_embedding > p->chunk[0].max_layer_dense) /* ZeRO-3 gathers */
+        p->chunk[0].max_layer_dense = m->params_embedding;
+    add_head(m, &p->chunk[chunks - 1]);
+}
+
+bool model_partition_split_ok(long layers, long chunks, long first, long last)
+{
+    long fixed = (first > 0) + (last > 0);
+    long rest = layers - first - last, stages = chunks - fixed;
+    if (first < 0 || last < 0 || chunks < 2 || fixed > chunks)
+        return false;
+    if (stages == 0)
+        return rest == 0;
+    return rest >= stages && rest % stages == 0;
+}
+
+enum status model_partition_split(const struct model *m,
+                                  long chunks,
+                                  long first,
+                                  long last,
+                                  struct model_partition *p,
+                                  struct diag *d)
+{
+    long L = m->spec.layers, k, each;
+    long fixed = (first > 0) + (last > 0);
+    long *start;
+    memset(p, 0, sizeof *p);
+    if (!model_partition_split_ok(L, chunks, first, last))
+        return diag_set(d, STATUS_RANGE,
+                        "cannot split %ld layers into %ld pipeline chunks "
+                        "with %ld on the first and %ld on the last",
+                        L, chunks, first, last);
+    each = chunks > fixed ? (L - first - last) / (chunks - fixed) : 0;
+    start = calloc((size_t)chunks + 1, sizeof *start);
+    p->chunk = calloc((size_t)chunks, sizeof *p->chunk);
+    if (!start || !p->chunk) {
+        free(start);
+        model_partition_release(p);
+        return diag_set(d, STATUS_NOMEM, "out of memory partitioning layers");
+    }
+    start[1] = first > 0 ? first : each;
+    for (k = 2; k < chunks; k++)
+        start[k] = start[k - 1] + each;
+    start[chunks] = m->units; /* the last: its layers and every MTP unit */
+    fill(m, chunks, start, p);
+    free(start);
+    return STATUS_OK;
+}
+
 enum status model_partition(const struct model *m,
                             long chunks,
                             double fp8_weight,
@@ -383,7 +452,7 @@ enum status model_partition(const struct model *m,
                             struct diag *d)
 {
     double head = head_cost(m, fp8_weight, bf16_weight);
-    long U = m->units, k, j;
+    long U = m->units, j;
     double *prefix = NULL;
     long *start = NULL;
     enum status st = STATUS_OK;
@@ -417,20 +486,7 @@ enum status model_partition(const struct model *m,
         st = split_chunks(prefix, U, chunks, head, start, d);
     if (st != STATUS_OK)
         goto fail;
-    for (k = 0; k < chunks; k++) {
-        struct model_chunk *c = &p->chunk[k];
-        c->first = start[k];
-        for (j = start[k]; j < start[k + 1]; j++)
-            add_unit(m, c, j);
-    }
-    p->chunks = chunks;
-    p->chunk[0].has_embedding = true;
-    p->chunk[0].params_dense += m->params_embedding;
-    p->chunk[0].params_embedding = m->params_embedding;
-    p->chunk[0].tp_collectives += 1; /* vocab-parallel embedding */
-    if (m->params_embedding > p->chunk[0].max_layer_dense) /* ZeRO-3 gathers */
-        p->chunk[0].max_layer_dense = m->params_embedding;
-    add_head(m, &p->chunk[chunks - 1]);
+    fill(m, chunks, start, p);
 fail:
     free(prefix);
     free(start);

@@ -76,6 +76,30 @@ enum status model_partition(const struct model *m,
                             struct model_partition *p,
                             struct diag *d);
 
+/*
+ * The split a framework makes by layer counts, as Megatron-LM's
+ * --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-
+ * layers: `first` decoder layers on the first chunk, `last` on the last
+ * (0: not fixed), the other layers in equal runs over the other chunks
+ * (Megatron refuses a split where they do not divide evenly); the
+ * embedding on the first chunk, the output head and every MTP module on
+ * the last (Megatron Core's MTP docs: "By default, all MTP layers sit on
+ * the last pipeline stage"). Returns STATUS_RANGE when
+ * model_partition_split_ok() does not hold. Allocates p->chunk; free with
+ * model_partition_release().
+ */
+enum status model_partition_split(const struct model *m,
+                                  long chunks,
+                                  long first,
+                                  long last,
+                                  struct model_partition *p,
+                                  struct diag *d);
+
+/* Whether `layers` split into `chunks` (>= 2) with `first` and `last`
+ * layers (0: not fixed, not both) leave the other chunks an equal
+ * number of layers, at least one. */
+bool model_partition_split_ok(long layers, long chunks, long first, long last);
+
 /* Forward cost of chunk c by the weights of model_partition (head
  * included when c holds it). */
 double model_chunk_cost(const struct model_chunk *c,

@@ -24,8 +24,10 @@ static const struct datafile_field fields[] = {
     {"stack", "pp_p2p_overlap", DATAFILE_ENUM, OFF(pp_p2p_overlap), 0, 0, 0, false, true, NULL, "", P2P_CHOICES, "pipeline send/receive hidden in the steady state: never, with the interleaved schedule only, or always"},
     {"stack", "ramp_comm_overlap", DATAFILE_BOOL, OFF(ramp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "communication hidden in pipeline warm-up and flush too (Megatron --overlap-p2p-communication-warmup-flush)"},
     {"stack", "ep_a2a_overlap", DATAFILE_ENUM, OFF(ep_a2a_overlap), 0, 0, 0, false, true, NULL, "", EP_CHOICES, "what hides the MoE dispatch/combine all-to-all"},
-    {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", DISPATCH_CHOICES, "kernel moving tokens to experts: NCCL all-to-all, all-gather, or DeepEP-style node-limited kernels"},
+    {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", DISPATCH_CHOICES, "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
     {"stack", "delay_wgrad", DATAFILE_BOOL, OFF(delay_wgrad), 0, 0, 0, false, true, NULL, "", NULL, "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
+    {"stack", "ep_ib_efficiency", DATAFILE_DOUBLE, OFF(ep_ib_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the IB rate (hardware file) its kernels reach, as published (1: the link's rate)"},
+    {"stack", "ep_nvlink_efficiency", DATAFILE_DOUBLE, OFF(ep_nvlink_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the NVLink rate its kernels reach, as published (1: the link's rate)"},
     /* The free factors. Bounds: the calibration times each kernel alone at
      * its best and nccl-tests each collective alone, so a framework can
      * only add (compute_overhead >= 1, network_efficiency <= 1); an
@@ -53,6 +55,27 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
 #define NOT_FITTED                                                           \
     "not fitted: 1, the neutral value (roofplan report --calibrate RUN.ini " \
     "fits it to a measured run)"
+
+/* The source of a deepep efficiency the file leaves out. */
+#define LINK_RATE \
+    "not given: 1, the link's achievable rate of the hardware file"
+
+/* Gives field `key`, when neither set nor cited, the source `why`. */
+static void cite_default(struct stack *s,
+                         struct diag *d,
+                         const char *key,
+                         const char *why,
+                         size_t len)
+{
+    long i = datafile_field_index(stack_schema(), "stack", key);
+    if (i < 0 || s->meta.given[i] || s->meta.source[i])
+        return;
+    s->meta.source[i] = malloc(len);
+    if (!s->meta.source[i])
+        diag_add(d, STATUS_NOMEM, "out of memory");
+    else
+        memcpy(s->meta.source[i], why, len);
+}
 
 static const char *const p2p_keys[] = {"never", "interleaved", "always"};
 static const char *const ep_keys[] = {"none", "shared_expert", "combined_1f1b",
@@ -92,16 +115,24 @@ enum status stack_load(const char *path,
         bad(s, d, "ep_a2a_overlap",
             "dualpipe needs delay_wgrad = true (DualPipe splits the backward "
             "into input and weight gradients)");
-    for (f = 0; f < STACK_FACTORS && d->status == STATUS_OK; f++) {
-        long i = datafile_field_index(stack_schema(), "stack", factor_keys[f]);
-        if (s->meta.given[i] || s->meta.source[i])
-            continue;
-        s->meta.source[i] = malloc(sizeof NOT_FITTED);
-        if (!s->meta.source[i])
-            diag_add(d, STATUS_NOMEM, "out of memory");
-        else
-            memcpy(s->meta.source[i], NOT_FITTED, sizeof NOT_FITTED);
+    if (s->spec.ep_dispatcher != STACK_DISPATCH_DEEPEP) {
+        if (s->meta.given[datafile_field_index(stack_schema(), "stack",
+                                               "ep_ib_efficiency")])
+            bad(s, d, "ep_ib_efficiency",
+                "applies to ep_dispatcher = deepep only (NCCL dispatchers "
+                "run at the calibration's nccl-tests curves)");
+        if (s->meta.given[datafile_field_index(stack_schema(), "stack",
+                                               "ep_nvlink_efficiency")])
+            bad(s, d, "ep_nvlink_efficiency",
+                "applies to ep_dispatcher = deepep only (NCCL dispatchers "
+                "run at the calibration's nccl-tests curves)");
     }
+    for (f = 0; f < STACK_FACTORS && d->status == STATUS_OK; f++)
+        cite_default(s, d, factor_keys[f], NOT_FITTED, sizeof NOT_FITTED);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "ep_ib_efficiency", LINK_RATE, sizeof LINK_RATE);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "ep_nvlink_efficiency", LINK_RATE, sizeof LINK_RATE);
     diag_finish(d);
     if (d->status != STATUS_OK) {
         stack_release(s);

@@ -72,6 +72,11 @@ struct stack_spec {
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
                                communication (W chunks, --delay-wgrad-compute) */
+    /* ep_dispatcher = deepep: the share of each link's achievable rate
+     * its kernels reach, as published (NCCL dispatchers take the
+     * calibration's nccl-tests curves instead); 1 when not given */
+    double ep_ib_efficiency;
+    double ep_nvlink_efficiency;
     /* free factors (STACK_FACTORS), 1 when not fitted: */
     double compute_overhead;   /* the expected compute time x this, 1..2 */
     double network_efficiency; /* share of the calibrated bus bandwidth the
@@ -106,7 +111,8 @@ const struct datafile_schema *stack_schema(void);
  * (Megatron-LM refuses
  * --overlap-param-gather without --overlap-grad-reduce), and
  * ep_a2a_overlap = dualpipe needs delay_wgrad (DualPipe splits each
- * backward chunk into input and weight gradients, the W of its bubble).
+ * backward chunk into input and weight gradients, the W of its bubble);
+ * ep_ib_efficiency and ep_nvlink_efficiency are a deepep dispatcher's.
  * Every problem is reported as "path:line: stack.key: problem"
  * (STATUS_PARSE, STATUS_RANGE or STATUS_IO; s then holds nothing). On
  * success release s with stack_release().

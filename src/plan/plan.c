@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "datafile.h"
+#include "model_partition.h"
 
 const char *plan_reason_str(enum plan_reason r)
 {
@@ -34,6 +35,8 @@ const char *plan_reason_str(enum plan_reason r)
                             "(duplicate)"),
         [PLAN_SAME_PLAN] = "same plan as an earlier combination (duplicate)",
         [PLAN_BAD_SP_MOE] = "MoE with tp > 1 needs sequence parallelism",
+        [PLAN_BAD_PP_SPLIT] = "pp_first/pp_last leave the other stages "
+                              "unequal layers",
     };
     if ((int)r >= 0 && r < PLAN_REASONS && names[r])
         return names[r];
@@ -66,6 +69,8 @@ static const struct key keys[] = {
     {"gbs", offsetof(struct plan, gbs), true, NULL, 1, 1000000000},
     {"dp", offsetof(struct plan, dp), true, NULL, 1, 100000000},
     {"sp", offsetof(struct plan, no_sp), true, NULL, 0, 1},
+    {"pp_first", offsetof(struct plan, pp_first), true, NULL, 0, 1000000},
+    {"pp_last", offsetof(struct plan, pp_last), true, NULL, 0, 1000000},
 };
 /* clang-format on */
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -97,7 +102,7 @@ static enum status parse_token(const char *tok,
         return diag_set(d, STATUS_USAGE,
                         "PLAN token '%s': expected key=value (keys: gpus tp "
                         "pp ep cp zero schedule vpp precision recompute mbs "
-                        "gbs dp sp)",
+                        "gbs dp sp pp_first pp_last)",
                         shown);
     snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
     for (i = 0; i < NKEYS; i++) {
@@ -136,7 +141,8 @@ static enum status parse_token(const char *tok,
     datafile_text_quote(name, key_shown, sizeof key_shown);
     return diag_set(d, STATUS_USAGE,
                     "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
-                    "cp zero schedule vpp precision recompute mbs gbs dp sp)",
+                    "cp zero schedule vpp precision recompute mbs gbs dp sp "
+                    "pp_first pp_last)",
                     shown, key_shown);
 }
 
@@ -275,6 +281,17 @@ enum plan_reason plan_check(struct plan *p,
         return reject(d, PLAN_BAD_PP_LAYERS,
                       "pp*vpp=%ld pipeline chunks for %ld layers", chunks,
                       m->units);
+    if ((p->pp_first > 0 || p->pp_last > 0) &&
+        (p->pp < 2 || p->vpp != 1 ||
+         !model_partition_split_ok(s->layers, p->pp, p->pp_first, p->pp_last)))
+        return reject(d, PLAN_BAD_PP_SPLIT,
+                      "pp_first=%ld pp_last=%ld: with pp=%ld and vpp=%ld the "
+                      "other %ld layers must split equally over the other "
+                      "stages, at least one each (Megatron-LM's rule for "
+                      "--decoder-first/last-pipeline-num-layers; pp >= 2, "
+                      "vpp = 1)",
+                      p->pp_first, p->pp_last, p->pp, p->vpp,
+                      s->layers - p->pp_first - p->pp_last);
     if (p->gbs % (p->dp * p->mbs) != 0)
         return reject(d, PLAN_BAD_BATCH,
                       "gbs=%ld is not a multiple of dp*mbs=%ld", p->gbs,
@@ -357,13 +374,17 @@ const char *plan_recompute_str(int recompute)
 
 void plan_format(const struct plan *p, char *buf, size_t size)
 {
+    char split[64] = "";
+    if (p->pp_first > 0 || p->pp_last > 0)
+        snprintf(split, sizeof split, " pp_first=%ld pp_last=%ld", p->pp_first,
+                 p->pp_last);
     snprintf(buf, size,
              "gpus=%ld tp=%ld pp=%ld ep=%ld cp=%ld zero=%ld schedule=%s "
-             "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld%s",
+             "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld%s%s",
              p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero,
              plan_schedule_str(p->schedule), p->vpp,
              plan_precision_str(p->precision), plan_recompute_str(p->recompute),
-             p->mbs, p->gbs, p->no_sp ? " sp=0" : "");
+             p->mbs, p->gbs, p->no_sp ? " sp=0" : "", split);
 }
 
 struct plan_span plan_span(long size, long stride, long domain)

@@ -40,8 +40,14 @@ struct plan {
     int recompute; /* enum model_recompute */
     bool no_sp;    /* sp=0: tensor parallel without sequence parallelism;
                     * false (sp=1, the default) so zeroed plans keep it */
-    long mbs;      /* micro-batch, sequences */
-    long gbs;      /* global batch, sequences */
+    /* decoder layers on the first and the last pipeline stage, as
+     * Megatron-LM's --decoder-first-pipeline-num-layers and
+     * --decoder-last-pipeline-num-layers (the other stages an equal
+     * share, model_partition_split); both 0: roofplan's split balanced
+     * by forward time (model_partition) */
+    long pp_first, pp_last;
+    long mbs; /* micro-batch, sequences */
+    long gbs; /* global batch, sequences */
     /* Derived by plan_check(): */
     long dp;           /* gpus / (tp pp cp) */
     long edp;          /* tp cp dp / ep: expert data parallel */
@@ -67,11 +73,13 @@ enum plan_reason {
     PLAN_BAD_VPP,         /* vpp != 1 on a non-interleaved schedule */
     PLAN_BAD_NO_FP8,      /* fp8 on a GPU without FP8 */
     PLAN_SAME_SCHEDULE,   /* pp = 1: every schedule is the same plan */
-    PLAN_SAME_ZERO,  /* no data parallelism: every ZeRO stage is the same */
-    PLAN_SAME_PLAN,  /* a sweep combination that resolves to an earlier one's
-                        plan (gbs targets rounding alike; gpus 0 and the
-                        cluster's size): set by sweep_run, not plan_check */
-    PLAN_BAD_SP_MOE, /* MoE with tp > 1 but no sequence parallelism */
+    PLAN_SAME_ZERO,    /* no data parallelism: every ZeRO stage is the same */
+    PLAN_SAME_PLAN,    /* a sweep combination that resolves to an earlier one's
+                          plan (gbs targets rounding alike; gpus 0 and the
+                          cluster's size): set by sweep_run, not plan_check */
+    PLAN_BAD_SP_MOE,   /* MoE with tp > 1 but no sequence parallelism */
+    PLAN_BAD_PP_SPLIT, /* pp_first/pp_last leave the other stages unequal
+                          layers, or with pp = 1 or vpp > 1 */
     PLAN_REASONS
 };
 
@@ -81,11 +89,11 @@ const char *plan_reason_str(enum plan_reason r);
 /*
  * Parses PLAN arguments: each argument holds key=value pairs separated by
  * spaces or commas. Keys: gpus tp pp ep cp zero schedule vpp precision
- * recompute mbs gbs dp sp (sp=0|1: sequence parallelism with tp, default
- * 1). Keys not given keep their value from *defaults.
- * `dp`, when given, is checked against gpus/(tp pp cp) by plan_check().
- * Returns STATUS_USAGE naming the offending token on unknown keys, bad
- * values, duplicates or a missing '='.
+ * recompute mbs gbs dp sp pp_first pp_last (sp=0|1: sequence parallelism
+ * with tp, default 1; pp_first, pp_last: struct plan). Keys not given keep
+ * their value from *defaults. `dp`, when given, is checked against gpus/(tp pp
+ * cp) by plan_check(). Returns STATUS_USAGE naming the offending token on
+ * unknown keys, bad values, duplicates or a missing '='.
  *
  *   plan_parse(argv, argc, &defaults, &plan, &given_dp, &d);
  */
@@ -123,7 +131,8 @@ const char *plan_precision_str(int precision);
 const char *plan_recompute_str(int recompute);
 
 /* "tp=1 pp=16 ep=64 ..." in PLAN syntax (round-trips through plan_parse);
- * " sp=0" only when sequence parallelism is off. */
+ * " sp=0" only when sequence parallelism is off, pp_first and pp_last only
+ * when not 0. */
 void plan_format(const struct plan *p, char *buf, size_t size);
 
 /* Where a parallel group's GPUs sit. */

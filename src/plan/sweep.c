@@ -17,6 +17,8 @@ static const struct datafile_field fields[] = {
     {"space", "tp", DATAFILE_LIST, OFF(tp), 0, 1, 1e6, false, false, "1", "", NULL, "tensor-parallel sizes"},
     {"space", "pp", DATAFILE_LIST, OFF(pp), 0, 1, 1e6, false, false, "1", "", NULL, "pipeline-parallel sizes"},
     {"space", "ep", DATAFILE_LIST, OFF(ep), 0, 1, 1e6, false, false, "1", "", NULL, "expert-parallel sizes"},
+    {"space", "pp_first", DATAFILE_LIST, OFF(pp_first), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the first pipeline stage (Megatron-LM --decoder-first-pipeline-num-layers; 0 with pp_last 0: the split balanced by time)"},
+    {"space", "pp_last", DATAFILE_LIST, OFF(pp_last), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the last pipeline stage (Megatron-LM --decoder-last-pipeline-num-layers), MTP modules besides"},
     {"space", "cp", DATAFILE_LIST, OFF(cp), 0, 1, 1e6, false, false, "1", "", NULL, "context-parallel sizes"},
     {"space", "zero", DATAFILE_LIST, OFF(zero), 0, 0, 3, false, false, "0", "", NULL, "ZeRO stages"},
     {"space", "schedule", DATAFILE_LIST, OFF(schedule), 0, 0, 0, false, false, "1f1b", "", SC, "pipeline schedules"},
@@ -37,6 +39,8 @@ static const struct datafile_field fields[] = {
     {"defaults", "recompute", DATAFILE_ENUM, OFF(d_recompute), 0, 0, 0, false, false, "none", "", RC, "recomputation"},
     {"defaults", "mbs", DATAFILE_INT, OFF(d_mbs), 0, 1, 1e6, false, false, "1", "sequences", NULL, "micro-batch"},
     {"defaults", "gbs", DATAFILE_INT, OFF(d_gbs), 0, 0, 1e9, false, false, "0", "sequences", NULL, "global batch (0: the model file's)"},
+    {"defaults", "pp_first", DATAFILE_INT, OFF(d_pp_first), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the first pipeline stage (0 with pp_last 0: balanced)"},
+    {"defaults", "pp_last", DATAFILE_INT, OFF(d_pp_last), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the last pipeline stage"},
     {"defaults", "sp", DATAFILE_INT, OFF(d_sp), 0, 0, 1, false, false, "1", "", NULL, "sequence parallelism with tp (1: on, 0: off)"},
     {"report", "baseline", DATAFILE_STRING, OFF(r_baseline), sizeof(((struct sweep_spec *)0)->r_baseline), 0, 0, false, false, "ZeRO-3", "", NULL, "family every report compares against: its name as the Plans sheet writes it (pure FSDP: ZeRO-3)"},
     {"report", "sens_ib_gbps", DATAFILE_LIST, OFF(r_sens_ib), 0, 0.001, 1e6, false, false, "12.5 17.7 25 35.4 50 70.7 100 141 200 283 400", "GB/s", NULL, "IB bandwidths per GPU of the sensitivity grid, ascending, at most 16"},
@@ -238,6 +242,8 @@ void sweep_defaults(const struct sweep_file *sf,
     out->mbs = s->d_mbs;
     out->gbs = s->d_gbs ? s->d_gbs : m->spec.global_batch;
     out->no_sp = s->d_sp == 0;
+    out->pp_first = s->d_pp_first;
+    out->pp_last = s->d_pp_last;
 }
 
 static uint64_t mul(uint64_t a, uint64_t b)
@@ -257,6 +263,8 @@ uint64_t sweep_count(const struct sweep_file *sf)
     n = mul(n, s->gpus.n);
     n = mul(n, s->tp.n);
     n = mul(n, s->pp.n);
+    n = mul(n, s->pp_first.n);
+    n = mul(n, s->pp_last.n);
     n = mul(n, s->cp.n);
     n = mul(n, s->ep.n);
     n = mul(n, s->zero.n);
@@ -290,6 +298,8 @@ enum {
     D_GPUS,
     D_TP,
     D_PP,
+    D_PPF,
+    D_PPL,
     D_CP,
     D_EP,
     D_ZERO,
@@ -358,6 +368,8 @@ static void plan_at(const struct sweep_spec *s,
     p->gpus = gpus_at(s, idx[D_GPUS], hw);
     p->tp = (long)s->tp.v[idx[D_TP]];
     p->pp = (long)s->pp.v[idx[D_PP]];
+    p->pp_first = (long)s->pp_first.v[idx[D_PPF]];
+    p->pp_last = (long)s->pp_last.v[idx[D_PPL]];
     p->cp = (long)s->cp.v[idx[D_CP]];
     p->ep = (long)s->ep.v[idx[D_EP]];
     p->zero = (long)s->zero.v[idx[D_ZERO]];
@@ -379,8 +391,9 @@ void sweep_run(const struct sweep_file *sf,
 {
     const struct sweep_spec *s = &sf->spec;
     const struct datafile_list *list[DIMS] = {
-        &s->gpus,     &s->tp,  &s->pp,        &s->cp,        &s->ep,  &s->zero,
-        &s->schedule, &s->vpp, &s->precision, &s->recompute, &s->mbs, &s->gbs};
+        &s->gpus,      &s->tp,        &s->pp,   &s->pp_first, &s->pp_last,
+        &s->cp,        &s->ep,        &s->zero, &s->schedule, &s->vpp,
+        &s->precision, &s->recompute, &s->mbs,  &s->gbs};
     size_t idx[DIMS] = {0};
     struct plan p;
     uint64_t index = 0;

@@ -12,7 +12,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_partition.h"
 #include "terms.h"
+
+/* The layer-count splits of the space's pp_first and pp_last lists that
+ * plan_check() accepts with this pp and vpp. */
+static enum status prepare_splits(const struct sweep_spec *s,
+                                  struct cost_ctx *ctx,
+                                  long pp,
+                                  long vpp,
+                                  int sched,
+                                  struct diag *d)
+{
+    size_t a, b;
+    struct plan p;
+    memset(&p, 0, sizeof p);
+    p.pp = pp;
+    p.vpp = vpp;
+    p.schedule = sched;
+    for (a = 0; a < s->pp_first.n; a++)
+        for (b = 0; b < s->pp_last.n; b++) {
+            p.pp_first = (long)s->pp_first.v[a];
+            p.pp_last = (long)s->pp_last.v[b];
+            if ((p.pp_first == 0 && p.pp_last == 0) || vpp != 1 ||
+                !model_partition_split_ok(ctx->m->spec.layers, pp, p.pp_first,
+                                          p.pp_last))
+                continue;
+            if (cost_ctx_prepare_plan(ctx, &p, d) != STATUS_OK)
+                return d->status;
+        }
+    return STATUS_OK;
+}
 
 enum status
 rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
@@ -30,7 +60,8 @@ rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
                 if ((double)pp * (double)vpp > (double)ctx->m->units ||
                     (sched == PLAN_DUALPIPE && pp % 2 != 0))
                     continue;
-                if (cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK)
+                if (cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK ||
+                    prepare_splits(s, ctx, pp, vpp, sched, d) != STATUS_OK)
                     return d->status;
             }
         }

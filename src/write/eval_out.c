@@ -296,6 +296,8 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     fprintf(out, "\"precision\":\"%s\",", plan_precision_str(p->precision));
     fprintf(out, "\"recompute\":\"%s\",", plan_recompute_str(p->recompute));
     num(out, "sp", p->no_sp ? 0 : 1, true);
+    num(out, "pp_first", (double)p->pp_first, true);
+    num(out, "pp_last", (double)p->pp_last, true);
     num(out, "mbs", (double)p->mbs, true);
     num(out, "gbs", (double)p->gbs, true);
     num(out, "microbatches", (double)p->microbatches, false);
