@@ -479,7 +479,6 @@ enum status datafile_load(const char *path,
     memset(&p, 0, sizeof p);
     if (meta) {
         memset(meta, 0, sizeof *meta);
-        snprintf(meta->path, sizeof meta->path, "%s", path);
         meta->schema = schema;
     }
     if (schema->n > DATAFILE_FIELDS_MAX)
@@ -554,6 +553,12 @@ enum status datafile_load(const char *path,
                                               : NULL;
             }
     }
+    /* the path as given, however long: no copy of it is cut */
+    if (meta && d->status == STATUS_OK) {
+        meta->path = strdup(path);
+        if (!meta->path)
+            diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
+    }
 done:
     diag_finish(d);
     free(text);
@@ -570,6 +575,8 @@ void datafile_meta_release(struct datafile_meta *meta)
     size_t i;
     if (!meta)
         return;
+    free(meta->path);
+    meta->path = NULL;
     for (i = 0; i < DATAFILE_FIELDS_MAX; i++) {
         free(meta->source[i]);
         meta->source[i] = NULL;

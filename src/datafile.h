@@ -38,7 +38,7 @@ struct datafile_set {
 
 /* Where each field's value came from; owned by the loaded struct. */
 struct datafile_meta {
-    char path[512];
+    char *path; /* the file as given (any length); NULL until loaded */
     const struct datafile_schema *schema;
     long line[DATAFILE_FIELDS_MAX];            /* 0: default or --set */
     bool given[DATAFILE_FIELDS_MAX];           /* in the file or by --set */

@@ -125,7 +125,7 @@ static bool kind_from_test(const char *test, enum calibration_collective *out)
 static void reader_reset_run(struct reader *r, long line)
 {
     memset(&r->run, 0, sizeof r->run);
-    snprintf(r->run.path, sizeof r->run.path, "%s", r->path);
+    r->run.path = r->path;
     r->run.line = r->pending_line ? r->pending_line : line;
     r->run.avg_busbw_gbps = -1;
     snprintf(r->run.version, sizeof r->run.version, "%s", r->pending_version);

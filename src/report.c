@@ -46,9 +46,11 @@ enum status report_add_input(struct report *r,
         return STATUS_OK;
     in = &r->input[r->ninputs];
     snprintf(in->role, sizeof in->role, "%s", role);
-    snprintf(in->path, sizeof in->path, "%s", path);
     if (checksum(path, in->sha256, d) != STATUS_OK)
         return d->status;
+    in->path = strdup(path);
+    if (!in->path)
+        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
     r->ninputs++;
     return STATUS_OK;
 }
@@ -58,6 +60,11 @@ void report_free(struct report *r)
     size_t i;
     if (!r)
         return;
+    for (i = 0; i < r->ninputs; i++) {
+        free(r->input[i].path);
+        r->input[i].path = NULL;
+    }
+    r->ninputs = 0;
     free(r->rows);
     r->rows = NULL;
     r->nrows = 0;
