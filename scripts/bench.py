@@ -90,6 +90,31 @@ def fmt(row):
             f"{row['valid_per_s'] / 1e6:>8.2f} {row['rss']:>8.0f}")
 
 
+def import_nccl(tmp):
+    """`import nccl` on a device list of 200,000 ranks, each on its own
+    host (issue 20: the host lookup was quadratic, over 20 s): median wall
+    time over RUNS."""
+    path = os.path.join(tmp, "all_reduce-200k.txt")
+    with open(path, "w") as f:
+        f.write("# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1048576\n")
+        for i in range(200000):
+            f.write(f"#  Rank {i:6d} Group  0 Pid 1 on host-{i:06d} device  0 "
+                    f"[0000:29:00] NVIDIA H100 80GB HBM3\n")
+        f.write("#  size  count  type  redop  root  time  algbw  busbw  "
+                "#wrong\n1048576  262144  float  sum  -1  1000.0  1.05  2.10"
+                "  0\n")
+    walls = []
+    for _ in range(RUNS):
+        t0 = time.monotonic()
+        p = subprocess.run([BIN, "import", "nccl", path], cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        walls.append(time.monotonic() - t0)
+        if p.returncode != 0:
+            sys.exit("bench: import nccl failed:\n" + p.stderr.decode())
+    os.remove(path)
+    return walls
+
+
 def instructions(tmp_args):
     """Instructions per combination of the 10^5 sweep on one thread, by
     valgrind's callgrind: repeatable on a noisy machine. None without
@@ -183,6 +208,7 @@ def main():
             if not os.path.exists(os.path.join(tmp, "report.xlsx")):
                 excel = None  # no workbook writer in this build
         traces = trace_case(tmp)
+        imports = import_nccl(tmp)
     callgrind = instructions(tmp_args=SCALES[1][1])
     head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'wall s':>8} "
             f"{'(spread)':>11} {'sweep s':>8} {'Mcomb/s':>8} {'Mplan/s':>8} "
@@ -200,6 +226,9 @@ def main():
               f"{size / 1e6:.2f} MB (targets: at most 5 s, 3 s the goal, "
               f"and 5 MB)"]
     lines += [""] + traces
+    lines.append(f"import nccl, 200,000 rank lines on 200,000 hosts: "
+                 f"{statistics.median(imports):.2f} s wall "
+                 f"({min(imports):.2f}-{max(imports):.2f})")
     if callgrind:
         ir, combos, valid = callgrind
         lines.append(f"callgrind, 10^5 sweep on one thread: {ir:,} "

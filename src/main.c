@@ -82,6 +82,10 @@ static const char usage_text[] =
     "                         run writing into the same directory (default "
     "60;\n"
     "                         0: do not wait)\n"
+    "      --intra, --inter   (import nccl) the link of output without a "
+    "device list\n"
+    "      --collective NAME  (import nccl) the collective of output that "
+    "does not name it\n"
     "  -q, --quiet            no progress on stderr\n"
     "\n"
     "PLAN is key=value pairs, as several arguments or one argument separated\n"
@@ -196,6 +200,22 @@ static int apply_option(struct cli_config *cfg,
         cfg->wait_s = v;
         return -1;
     }
+    case 'I':
+    case 'E': {
+        enum nccl_import_link link =
+            opt == 'I' ? NCCL_IMPORT_LINK_INTRA : NCCL_IMPORT_LINK_INTER;
+        if (cfg->import_link != NCCL_IMPORT_LINK_AUTO &&
+            cfg->import_link != link)
+            return cli_usage_error("%s: give --intra or --inter, not both",
+                                   token);
+        cfg->import_link = link;
+        return -1;
+    }
+    case 'U':
+        if (cfg->import_kind && strcmp(cfg->import_kind, arg) != 0)
+            return cli_usage_error("--collective %s: given twice", arg);
+        cfg->import_kind = arg;
+        return -1;
     case 'h':
         fputs(usage_text, stdout);
         return cli_flush_stdout();
@@ -233,6 +253,9 @@ int main(int argc, char **argv)
         {"threads", required_argument, NULL, 'P'},
         {"wait", required_argument, NULL, 'W'},
         {"plan", required_argument, NULL, 'L'},
+        {"intra", no_argument, NULL, 'I'},
+        {"inter", no_argument, NULL, 'E'},
+        {"collective", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0}};
     struct cli_config cfg;
     const char *command;
@@ -273,14 +296,18 @@ int main(int argc, char **argv)
     command = argv[optind];
     args = argv + optind + 1;
     nargs = (size_t)(argc - optind - 1);
+    if (strcmp(command, "import") == 0)
+        return cli_cmd_import(&cfg, args, nargs);
+    if (cfg.import_link != NCCL_IMPORT_LINK_AUTO || cfg.import_kind)
+        return cli_usage_error("%s: --intra, --inter and --collective are "
+                               "options of 'import nccl'",
+                               command);
     if (strcmp(command, "eval") == 0)
         return cli_cmd_eval(&cfg, args, nargs);
     if (strcmp(command, "check") == 0)
         return cli_cmd_check(&cfg, args, nargs);
     if (strcmp(command, "schema") == 0)
         return cli_cmd_schema();
-    if (strcmp(command, "import") == 0)
-        return cli_cmd_import(&cfg, args, nargs);
     if (strcmp(command, "report") == 0)
         return cli_cmd_report(&cfg, args, nargs);
     if (strcmp(command, "compare") == 0)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "nccl_import.h"
@@ -291,6 +292,123 @@ static void test_nccl_import_rejects_second_curve_and_gpu(void **state)
     assert_int_equal(imp->n, 1);
 }
 
+/* A FIFO is refused, not waited on: before, the reader's fopen() blocked
+ * until a writer came (alarm() fails the test instead of hanging). */
+static void test_nccl_import_refuses_fifo(void **state)
+{
+    char dir[] = "/tmp/roofplan-nccl-XXXXXX", path[64];
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/all_reduce.txt", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10);
+    read_fails(path, NCCL_IMPORT_LINK_AUTO, NULL, STATUS_IO,
+               "all_reduce.txt: not a regular file");
+    alarm(0);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* A run of one row of the given size, time (us) and printed busbw, on
+ * 8 ranks of one host, written to path. */
+static void write_one_row(const char *path,
+                          const char *size,
+                          const char *time_us,
+                          const char *busbw)
+{
+    FILE *f = fopen(path, "w");
+    int i;
+    assert_non_null(f);
+    fputs("# Collective test starting: all_reduce_perf\n"
+          "# nThread 1 nGpus 8 minBytes 8 maxBytes 8 step: 2(factor)\n",
+          f);
+    for (i = 0; i < 8; i++)
+        fprintf(f,
+                "#  Rank %d Group 0 Pid 1 on node0 device %d [0000:%02d:00] "
+                "NVIDIA H100 80GB HBM3\n",
+                i, i, i);
+    fprintf(f,
+            "#       size   count  type  redop  root   time  algbw  busbw "
+            "#wrong\n"
+            "%12s  2  float  sum  -1  %s  0.00  %s  0\n",
+            size, time_us, busbw);
+    assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * A time so small that size / time overflows (8 GiB in 1e-307 us: 8.6e316
+ * B/us, inf), or gives a busbw no link moves (8 B in 1e-300 us: 8 / 1e-300
+ * x 1e-3 x 1.75 = 1.4e298 GB/s), is refused with its line; so is a size
+ * above 2^53, which "%.0f" would not write back as read. Before, the first
+ * wrote "busbw_gbps = inf" and exited 0, and `check` refused the fragment.
+ */
+static void test_nccl_import_rejects_tiny_time_and_odd_size(void **state)
+{
+    char dir[] = "/tmp/roofplan-nccl-XXXXXX", path[64];
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/run.txt", dir);
+    write_one_row(path, "8589934592", "1e-307", "0.00");
+    read_fails(path, NCCL_IMPORT_LINK_AUTO, NULL, STATUS_PARSE,
+               "run.txt:12: busbw inf GB/s (size / time x bus factor) is "
+               "above 1e+06 GB/s");
+    write_one_row(path, "8", "1e-300", "0.00");
+    read_fails(path, NCCL_IMPORT_LINK_AUTO, NULL, STATUS_PARSE,
+               "run.txt:12: busbw 1.4e+298 GB/s");
+    /* the printed busbw alone (time 0.00) is bounded the same way */
+    write_one_row(path, "8", "0.00", "2e6");
+    read_fails(path, NCCL_IMPORT_LINK_AUTO, NULL, STATUS_PARSE,
+               "run.txt:12: busbw 2e+06 GB/s (as printed) is above");
+    /* 2^54 bytes: above 2^53 */
+    write_one_row(path, "18014398509481984", "35.0", "0.00");
+    read_fails(path, NCCL_IMPORT_LINK_AUTO, NULL, STATUS_PARSE,
+               "run.txt:12: size: expected a byte count (a whole number up "
+               "to 2^53), got \"18014398509481984\"");
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * 200,000 ranks, each on its own host (a device list of 200,000 lines):
+ * read as one inter-node run of 200,000 ranks on 200,000 nodes. Its one
+ * row, 1 MiB in 1000 us: 1048576 / 1000 x 1e-3 x 2 x 199999/200000 =
+ * 2.09714151424 GB/s (all_reduce's bus factor 2(n-1)/n). Before, each
+ * rank line compared its host with every host before it (O(n^2), over
+ * 20 s here); the speed is `make bench`'s to measure, this checks the
+ * result.
+ */
+static void test_nccl_import_reads_200k_hosts(void **state)
+{
+    struct nccl_import *imp = *state;
+    const struct nccl_import_run *run = &imp->runs[0];
+    char dir[] = "/tmp/roofplan-nccl-XXXXXX", path[64];
+    FILE *f;
+    long i;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/all_reduce.txt", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1048576\n", f);
+    for (i = 0; i < 200000; i++)
+        fprintf(f,
+                "#  Rank %6ld Group  0 Pid 1 on host-%06ld device  0 "
+                "[0000:29:00] NVIDIA H100 80GB HBM3\n",
+                i, i);
+    fputs("#  size  count  type  redop  root  time  algbw  busbw  #wrong\n"
+          "1048576  262144  float  sum  -1  1000.0  1.05  2.10  0\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    read_ok(imp, path, NCCL_IMPORT_LINK_AUTO, NULL);
+    assert_int_equal(imp->n, 1);
+    assert_int_equal(run->link, CALIBRATION_LINK_INTER);
+    assert_int_equal(run->ranks, 200000);
+    assert_int_equal(run->nodes, 200000);
+    assert_int_equal(run->n, 1);
+    assert_near(run->busbw_gbps[0], 2.09714151424, 1e-12);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +425,10 @@ int main(void)
         cmocka_unit_test(test_nccl_import_rejects_bad_input),
         cmocka_unit_test_setup_teardown(
             test_nccl_import_rejects_second_curve_and_gpu, setup, teardown),
+        cmocka_unit_test(test_nccl_import_refuses_fifo),
+        cmocka_unit_test(test_nccl_import_rejects_tiny_time_and_odd_size),
+        cmocka_unit_test_setup_teardown(test_nccl_import_reads_200k_hosts,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,7 +139,7 @@ static void test_nccl_import_write_fits_the_line_limit(void **state)
     FILE *f;
     struct diag d;
     imp->n = 1;
-    snprintf(run->path, sizeof run->path, "synthetic");
+    run->path = "synthetic";
     snprintf(run->test, sizeof run->test, "all_reduce_perf");
     run->kind = CALIBRATION_ALL_REDUCE;
     run->link = CALIBRATION_LINK_INTER;

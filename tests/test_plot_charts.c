@@ -81,9 +81,9 @@ static int setup(void **state)
         return -1;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
-    snprintf(f->m.meta.path, sizeof f->m.meta.path, "in/model-x.ini");
+    f->m.meta.path = "in/model-x.ini";
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
-    snprintf(f->hw.meta.path, sizeof f->hw.meta.path, "in/gpu-y.ini");
+    f->hw.meta.path = "in/gpu-y.ini";
     f->hw.spec.gpus = 64;
     f->hw.spec.hbm_gib = 80;
     f->hw.capacity_bytes = 80 * 1073741824.0;
@@ -304,7 +304,7 @@ static void test_plot_charts_write_common_placeholders(void **state)
     char tdir[128], path[192], gp[128], dat[128], want[1024], *script;
     struct diag d;
     memset(&sweep, 0, sizeof sweep);
-    snprintf(sweep.meta.path, sizeof sweep.meta.path, "in/sweep.ini");
+    sweep.meta.path = "in/sweep.ini";
     f->r.sweep = &sweep;
     f->r.comm = COMM_FLAT;
     snprintf(tdir, sizeof tdir, "%s/t/", f->dir);

@@ -25,6 +25,7 @@
 #include "diag.h"
 #include "hardware.h"
 #include "model.h"
+#include "nccl_import.h"
 #include "out_dir.h"
 #include "plot_out.h"
 #include "stack.h"
@@ -57,6 +58,10 @@ struct cli_config {
     /* every -m and -g, for compare (the other commands take the last) */
     const char *models[COMPARE_PAIRS_MAX], *hws[COMPARE_PAIRS_MAX];
     size_t nmodels, nhws;
+    /* import nccl: --intra or --inter (AUTO: neither), --collective NAME
+     * (NULL: none); options like the others, in any position */
+    enum nccl_import_link import_link;
+    const char *import_kind;
 };
 
 /* The files a command reads; each have_ flag says its member is loaded. */
@@ -225,7 +230,9 @@ int cli_cmd_schema(void);
 int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs);
 
 /* `import nccl [--intra|--inter] [--collective NAME] FILE...`: nccl-tests
- * output to a calibration file's [network_*] sections on stdout. */
+ * output to a calibration file's [network_*] sections on stdout; the
+ * link and collective hints (cfg's import_link, import_kind) apply to
+ * every FILE. */
 int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs);
 
 #endif

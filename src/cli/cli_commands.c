@@ -381,8 +381,6 @@ int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs)
 {
     struct nccl_import *imp;
     struct diag d;
-    enum nccl_import_link link = NCCL_IMPORT_LINK_AUTO;
-    const char *kind = NULL;
     size_t i, files = 0;
     int rc = 0;
     if (nargs > 0 && strcmp(args[0], "trace") == 0)
@@ -397,14 +395,8 @@ int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs)
     }
     diag_init(&d);
     for (i = 1; i < nargs && rc == 0; i++) {
-        if (strcmp(args[i], "--intra") == 0) {
-            link = NCCL_IMPORT_LINK_INTRA;
-        } else if (strcmp(args[i], "--inter") == 0) {
-            link = NCCL_IMPORT_LINK_INTER;
-        } else if (strcmp(args[i], "--collective") == 0 && i + 1 < nargs) {
-            kind = args[++i];
-        } else if (nccl_import_read(imp, args[i], link, kind, &d) !=
-                   STATUS_OK) {
+        if (nccl_import_read(imp, args[i], cfg->import_link, cfg->import_kind,
+                             &d) != STATUS_OK) {
             cli_print_diag(&d);
             rc = cli_exit_code(d.status, true);
         } else {

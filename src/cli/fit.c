@@ -10,7 +10,6 @@
  */
 #include "fit.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +205,12 @@ enum status fit_run(const struct validation_run *run,
 
 static bool same_file(const char *a, const char *b)
 {
-    char ra[PATH_MAX], rb[PATH_MAX];
-    return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+    /* realpath() allocates: no buffer to outgrow */
+    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+    bool same = ra && rb && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
 }
 
 enum status fit_transfer(struct fit_result *r,

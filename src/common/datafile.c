@@ -13,18 +13,16 @@
  */
 #include "datafile.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <ini.h>
 
-#define FILE_MAX_BYTES (1L << 20)
+#include "input_file.h"
+
+#define FILE_MAX_BYTES ((size_t)1 << 20)
 /* Each malformed line costs a pass over the whole file: list no more
  * than a diag shows (with room for the note that says so), so a hostile
  * file of many bad lines stays linear. */
@@ -58,18 +56,15 @@ struct parse {
 /* ---- Reading ---- */
 
 /*
- * Reads the file at path whole. Opens without blocking and checks that
- * it is a regular file before reading: a FIFO or a terminal would
- * otherwise wait for a writer forever. A UTF-8 byte-order mark is dropped
- * (editors on Windows write one), so that the first [section] is seen.
+ * Reads the file at path whole through input_file (a FIFO or a terminal
+ * is refused, not waited on). A UTF-8 byte-order mark is dropped (editors
+ * on Windows write one), so that the first [section] is seen.
  */
 enum status
 datafile_read(const char *path, char **out, size_t *len, struct diag *d)
 {
-    struct stat st;
     char *buf = NULL, shown[160], why[96];
-    size_t got = 0, size, column;
-    int fd;
+    size_t got = 0, column;
 
     if (!datafile_text_check(path, strlen(path), &column, why, sizeof why)) {
         datafile_text_quote(path, shown, sizeof shown);
@@ -78,47 +73,13 @@ datafile_read(const char *path, char **out, size_t *len, struct diag *d)
                         "names in its reports: rename the file)",
                         shown, column, why);
     }
-    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return diag_add(d, STATUS_IO, "%s: cannot open: %s", path,
-                        strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return diag_add(d, STATUS_IO, "%s: not a regular file", path);
-    }
-    if (st.st_size > FILE_MAX_BYTES) {
-        close(fd);
-        return diag_add(d, STATUS_PARSE,
-                        "%s: too large (%lld bytes; at most %ld)", path,
-                        (long long)st.st_size, FILE_MAX_BYTES);
-    }
-    size = (size_t)st.st_size;
-    buf = malloc(size + 1);
-    if (!buf) {
-        close(fd);
-        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
-    }
-    while (got < size) {
-        ssize_t n = read(fd, buf + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            return diag_add(d, STATUS_IO, "%s: cannot read: %s", path,
-                            strerror(e));
-        }
-        if (n == 0) /* the file shrank since fstat */
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
+    if (input_file_read(path, FILE_MAX_BYTES, &buf, &got, d) != STATUS_OK)
+        return d->status;
     if (got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
         memmove(buf, buf + 3, got - 3);
         got -= 3;
+        buf[got] = '\0';
     }
-    buf[got] = '\0';
     *out = buf;
     *len = got;
     return STATUS_OK;
@@ -518,7 +479,6 @@ enum status datafile_load(const char *path,
     memset(&p, 0, sizeof p);
     if (meta) {
         memset(meta, 0, sizeof *meta);
-        snprintf(meta->path, sizeof meta->path, "%s", path);
         meta->schema = schema;
     }
     if (schema->n > DATAFILE_FIELDS_MAX)
@@ -593,6 +553,12 @@ enum status datafile_load(const char *path,
                                               : NULL;
             }
     }
+    /* the path as given, however long: no copy of it is cut */
+    if (meta && d->status == STATUS_OK) {
+        meta->path = strdup(path);
+        if (!meta->path)
+            diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
+    }
 done:
     diag_finish(d);
     free(text);
@@ -609,6 +575,8 @@ void datafile_meta_release(struct datafile_meta *meta)
     size_t i;
     if (!meta)
         return;
+    free(meta->path);
+    meta->path = NULL;
     for (i = 0; i < DATAFILE_FIELDS_MAX; i++) {
         free(meta->source[i]);
         meta->source[i] = NULL;

@@ -8,13 +8,13 @@
  * is none. Any section may hold `source = text` (the source of every
  * value in it) and any key may have `key.source = text` (its own).
  *
- * Owns: reading a file (datafile_read(), also hf_config's), the INI
- * reader, --set and the sources of values. Calls datafile_text (every
- * line is checked text), datafile_value (numbers and lists) and
- * datafile_schema; this header includes those three, so a caller of the
- * data files includes datafile.h alone. This module knows no particular
- * file: model, hardware, sweep, calibration, stack and validation own
- * their schemas. It does not print.
+ * Owns: reading a file (datafile_read(), also hf_config's, through
+ * input_file), the INI reader, --set and the sources of values. Calls
+ * datafile_text (every line is checked text), datafile_value (numbers
+ * and lists) and datafile_schema; this header includes those three, so a
+ * caller of the data files includes datafile.h alone. This module knows
+ * no particular file: model, hardware, sweep, calibration, stack and
+ * validation own their schemas. It does not print.
  */
 #ifndef PROJ_DATAFILE_H
 #define PROJ_DATAFILE_H
@@ -38,7 +38,7 @@ struct datafile_set {
 
 /* Where each field's value came from; owned by the loaded struct. */
 struct datafile_meta {
-    char path[512];
+    char *path; /* the file as given (any length); NULL until loaded */
     const struct datafile_schema *schema;
     long line[DATAFILE_FIELDS_MAX];            /* 0: default or --set */
     bool given[DATAFILE_FIELDS_MAX];           /* in the file or by --set */

@@ -169,7 +169,9 @@ enum status hf_config_read(const char *path,
     enum status st;
 
     memset(meta, 0, sizeof *meta);
-    snprintf(meta->path, sizeof meta->path, "%s", path);
+    meta->path = strdup(path);
+    if (!meta->path)
+        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
     meta->schema = model_schema();
     st = datafile_read(path, &text, &len, d);
     if (st != STATUS_OK)

@@ -12,12 +12,22 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#define FILE_MAX_BYTES (64L << 20)
+#include "input_file.h"
+
+#define FILE_MAX_BYTES ((size_t)64 << 20)
 #define TOKENS_MAX     64
+/* A size must be a whole number of bytes that a double holds exactly
+ * (2^53, IEEE 754 binary64's 53-bit significand), so that "%.0f" writes
+ * it back as read and sizes that ascend still ascend in the fragment. */
+#define BYTES_MAX 9007199254740992.0
+/* A bus bandwidth at most the GB/s a hardware file accepts for a link
+ * (hardware.c, cluster.nvlink_gbps and ib_gbps: at most 1e6): a tiny
+ * time gives a busbw no link moves, or inf. */
+#define BUSBW_MAX_GBPS 1e6
 
 struct host {
     char name[128];
@@ -42,50 +52,13 @@ struct reader {
     long nranks;          /* "#  Rank" lines */
     unsigned char *ranks; /* seen flags by rank number */
     size_t ranks_cap;
-    struct host *hosts;
+    struct host *hosts; /* the distinct hosts, in order of appearance */
     size_t nhosts, hosts_cap;
+    size_t *slot;              /* hash index into hosts: index + 1, 0 empty */
+    size_t nslots;             /* a power of two, at least 2 x hosts_cap */
     char pending_version[128]; /* a version line before its run header */
     long pending_line;
 };
-
-static enum status
-read_file(const char *path, char **out, size_t *len, struct diag *d)
-{
-    struct stat st;
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t got;
-    if (!f)
-        return diag_add(d, STATUS_IO, "%s: cannot open: %s", path,
-                        strerror(errno));
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return diag_add(d, STATUS_IO, "%s: not a regular file", path);
-    }
-    if (st.st_size > FILE_MAX_BYTES) {
-        fclose(f);
-        return diag_add(d, STATUS_PARSE,
-                        "%s: too large (%lld bytes; at most %ld)", path,
-                        (long long)st.st_size, FILE_MAX_BYTES);
-    }
-    buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        fclose(f);
-        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
-    }
-    got = fread(buf, 1, (size_t)st.st_size, f);
-    if (ferror(f)) {
-        int e = errno;
-        fclose(f);
-        free(buf);
-        return diag_add(d, STATUS_IO, "%s: cannot read: %s", path, strerror(e));
-    }
-    fclose(f);
-    buf[got] = '\0';
-    *out = buf;
-    *len = got;
-    return STATUS_OK;
-}
 
 /* Splits s in place on blanks; returns the number of tokens. */
 static int tokenize(char *s, char **tok)
@@ -152,7 +125,7 @@ static bool kind_from_test(const char *test, enum calibration_collective *out)
 static void reader_reset_run(struct reader *r, long line)
 {
     memset(&r->run, 0, sizeof r->run);
-    snprintf(r->run.path, sizeof r->run.path, "%s", r->path);
+    r->run.path = r->path;
     r->run.line = r->pending_line ? r->pending_line : line;
     r->run.avg_busbw_gbps = -1;
     snprintf(r->run.version, sizeof r->run.version, "%s", r->pending_version);
@@ -170,6 +143,8 @@ static void reader_reset_run(struct reader *r, long line)
     if (r->ranks)
         memset(r->ranks, 0, r->ranks_cap);
     r->nhosts = 0;
+    if (r->slot)
+        memset(r->slot, 0, r->nslots * sizeof *r->slot);
 }
 
 static enum status
@@ -183,6 +158,69 @@ interleaved(const struct reader *r, long line, const char *what, struct diag *d)
                     r->path, line, what);
 }
 
+/* FNV-1a over the host name as stored (cut to the size of struct host). */
+static size_t host_hash(const char *name)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (; *name; name++) {
+        h ^= (unsigned char)*name;
+        h *= 1099511628211ULL;
+    }
+    return (size_t)h;
+}
+
+/* Rebuilds the hash index of r's hosts with nslots slots (a power of 2). */
+static bool host_rehash(struct reader *r, size_t nslots)
+{
+    size_t *slot = calloc(nslots, sizeof *slot), i;
+    if (!slot)
+        return false;
+    for (i = 0; i < r->nhosts; i++) {
+        size_t k = host_hash(r->hosts[i].name) & (nslots - 1);
+        while (slot[k])
+            k = (k + 1) & (nslots - 1);
+        slot[k] = i + 1;
+    }
+    free(r->slot);
+    r->slot = slot;
+    r->nslots = nslots;
+    return true;
+}
+
+/*
+ * Adds host to r's distinct hosts unless it is there: a hash lookup
+ * (open addressing, at most half full), so a device list of n ranks on n
+ * hosts costs O(n), not O(n^2). False when out of memory.
+ */
+static bool host_add(struct reader *r, const char *host)
+{
+    struct host key;
+    size_t k, i;
+    snprintf(key.name, sizeof key.name, "%s", host);
+    if (r->nslots == 0 && !host_rehash(r, 64))
+        return false;
+    k = host_hash(key.name) & (r->nslots - 1);
+    while (r->slot[k]) {
+        if (strcmp(r->hosts[r->slot[k] - 1].name, key.name) == 0)
+            return true;
+        k = (k + 1) & (r->nslots - 1);
+    }
+    if (r->nhosts == r->hosts_cap) {
+        size_t cap = r->hosts_cap ? 2 * r->hosts_cap : 16;
+        struct host *grown = realloc(r->hosts, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        r->hosts = grown;
+        r->hosts_cap = cap;
+    }
+    i = r->nhosts++;
+    r->hosts[i] = key;
+    if (2 * r->nhosts > r->nslots)
+        return host_rehash(r, 2 * r->nslots);
+    r->slot[k] = i + 1;
+    return true;
+}
+
 /* Records one "#  Rank N ... on HOST device D [bus] NAME" line. */
 static enum status rank_line(struct reader *r,
                              char **tok,
@@ -194,7 +232,7 @@ static enum status rank_line(struct reader *r,
     long rank;
     const char *host = NULL;
     int i;
-    size_t h, len;
+    size_t len;
     char what[64];
     if (n < 2 || !datafile_parse_long(tok[1], &rank) || rank < 0 ||
         rank > 10000000)
@@ -222,21 +260,8 @@ static enum status rank_line(struct reader *r,
     }
     r->ranks[rank] = 1;
     r->nranks++;
-    for (h = 0; h < r->nhosts; h++)
-        if (strcmp(r->hosts[h].name, host) == 0)
-            break;
-    if (h == r->nhosts) {
-        if (r->nhosts == r->hosts_cap) {
-            size_t cap = r->hosts_cap ? 2 * r->hosts_cap : 16;
-            struct host *grown = realloc(r->hosts, cap * sizeof *grown);
-            if (!grown)
-                return diag_add(d, STATUS_NOMEM, "%s: out of memory", r->path);
-            r->hosts = grown;
-            r->hosts_cap = cap;
-        }
-        snprintf(r->hosts[r->nhosts++].name, sizeof r->hosts[0].name, "%s",
-                 host);
-    }
+    if (!host_add(r, host))
+        return diag_add(d, STATUS_NOMEM, "%s: out of memory", r->path);
     if (rank == 0 || !r->run.gpu[0]) {
         /* The device name follows the "[bus id]" after "device N". */
         const char *close = strchr(text, ']');
@@ -293,9 +318,11 @@ data_row(struct reader *r, char **tok, int n, long line, struct diag *d)
                         "%s:%ld: data row: %d columns, but the header (line "
                         "%ld) puts busbw in column %d",
                         r->path, line, n, r->header_line, r->col_busbw + 1);
-    if (!datafile_parse_double(tok[r->col_size], &size) || size < 0)
+    if (!datafile_parse_double(tok[r->col_size], &size) || size < 0 ||
+        size != floor(size) || size > BYTES_MAX)
         return diag_add(d, STATUS_PARSE,
-                        "%s:%ld: size: expected a byte count, got \"%s\"",
+                        "%s:%ld: size: expected a byte count (a whole number "
+                        "up to 2^53), got \"%s\"",
                         r->path, line, tok[r->col_size]);
     if (!datafile_parse_double(tok[r->col_busbw], &busbw) || busbw < 0)
         return diag_add(d, STATUS_PARSE,
@@ -334,6 +361,19 @@ data_row(struct reader *r, char **tok, int n, long line, struct diag *d)
     return STATUS_OK;
 }
 
+/* The most a calibration file accepts for key of the curve's section. */
+static double field_max(enum calibration_link link,
+                        enum calibration_collective kind,
+                        const char *key)
+{
+    const struct datafile_schema *schema = calibration_schema();
+    char section[64];
+    long fi;
+    calibration_network_section(link, kind, section, sizeof section);
+    fi = datafile_field_index(schema, section, key);
+    return fi < 0 ? 0 : schema->fields[fi].max;
+}
+
 /* The link a run was measured on: the hint, checked against the hosts. */
 static enum status
 run_link(struct reader *r, enum nccl_import_link hint, struct diag *d)
@@ -342,11 +382,12 @@ run_link(struct reader *r, enum nccl_import_link hint, struct diag *d)
     bool several = r->nhosts > 1;
     if (r->nranks == 0) {
         if (hint == NCCL_IMPORT_LINK_AUTO)
-            return diag_add(d, STATUS_PARSE,
-                            "%s:%ld: no \"#  Rank N ... on HOST device\" "
-                            "lines to tell an intra-node run from an "
-                            "inter-node one: give the link (intra or inter)",
-                            r->path, run->line);
+            return diag_add(
+                d, STATUS_PARSE,
+                "%s:%ld: no \"#  Rank N ... on HOST device\" "
+                "lines to tell an intra-node run from an "
+                "inter-node one: give the link (--intra or --inter)",
+                r->path, run->line);
         run->link = hint == NCCL_IMPORT_LINK_INTRA ? CALIBRATION_LINK_INTRA
                                                    : CALIBRATION_LINK_INTER;
         run->nodes = hint == NCCL_IMPORT_LINK_INTRA ? 1 : 0;
@@ -365,6 +406,14 @@ run_link(struct reader *r, enum nccl_import_link hint, struct diag *d)
     run->link = several ? CALIBRATION_LINK_INTER : CALIBRATION_LINK_INTRA;
     run->ranks = r->nranks;
     run->nodes = (long)r->nhosts;
+    if ((double)run->ranks > field_max(run->link, run->kind, "ranks") ||
+        (double)run->nodes > field_max(run->link, run->kind, "nodes"))
+        return diag_add(d, STATUS_PARSE,
+                        "%s:%ld: %ld ranks on %ld hosts: a calibration "
+                        "curve holds at most %g ranks and %g nodes",
+                        r->path, run->line, run->ranks, run->nodes,
+                        field_max(run->link, run->kind, "ranks"),
+                        field_max(run->link, run->kind, "nodes"));
     return STATUS_OK;
 }
 
@@ -401,6 +450,14 @@ static enum status curve(struct reader *r, struct diag *d)
                                 r->path, r->row_line[i], r->row_busbw[i],
                                 factor, bw, run->ranks);
         }
+        if (!(bw <= BUSBW_MAX_GBPS))
+            return diag_add(d, STATUS_PARSE,
+                            "%s:%ld: busbw %g GB/s (%s) is above %g GB/s, "
+                            "what a link can move: is the time column in "
+                            "microseconds?",
+                            r->path, r->row_line[i], bw,
+                            timed ? "size / time x bus factor" : "as printed",
+                            BUSBW_MAX_GBPS);
         if (bw <= 0)
             continue;
         run->bytes[run->n] = r->row_bytes[i];
@@ -432,13 +489,14 @@ static enum status finish_run(struct reader *r,
                             "all_gather, reduce_scatter or alltoall",
                             kind_hint);
     } else if (!kind_from_name(base, &run->kind)) {
-        return diag_add(d, STATUS_PARSE,
-                        "%s:%ld: the output does not name its test (no \"# "
-                        "Collective test starting\" line) and neither does "
-                        "the file name: give the collective, or name the "
-                        "file after it (all_reduce, all_gather, "
-                        "reduce_scatter, alltoall)",
-                        r->path, run->line);
+        return diag_add(
+            d, STATUS_PARSE,
+            "%s:%ld: the output does not name its test (no \"# "
+            "Collective test starting\" line) and neither does "
+            "the file name: give it (--collective NAME), or name the "
+            "file after it (all_reduce, all_gather, "
+            "reduce_scatter, alltoall)",
+            r->path, run->line);
     }
     if (!run->test[0])
         snprintf(run->test, sizeof run->test, "%s_perf",
@@ -636,7 +694,7 @@ enum status nccl_import_read(struct nccl_import *imp,
                         kind_hint);
     memset(&r, 0, sizeof r);
     r.path = path;
-    st = read_file(path, &text, &len, d);
+    st = input_file_read(path, FILE_MAX_BYTES, &text, &len, d);
     if (st != STATUS_OK)
         return st;
     if (memchr(text, '\0', len)) {
@@ -688,5 +746,6 @@ done:
     free(text);
     free(r.ranks);
     free(r.hosts);
+    free(r.slot);
     return st;
 }

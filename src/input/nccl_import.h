@@ -59,10 +59,10 @@ enum nccl_import_link {
 
 /* One nccl-tests run found in a file. */
 struct nccl_import_run {
-    char path[256];
-    long line;     /* the run's first line */
-    char test[64]; /* "all_reduce_perf", as the output names it */
-    bool skipped;  /* a test roofplan does not model */
+    const char *path; /* nccl_import_read()'s path (borrowed), any length */
+    long line;        /* the run's first line */
+    char test[64];    /* "all_reduce_perf", as the output names it */
+    bool skipped;     /* a test roofplan does not model */
     enum calibration_collective kind;
     enum calibration_link link;
     long ranks;        /* 0: unknown */
@@ -93,8 +93,10 @@ struct nccl_import {
  * or a run starting before the previous one printed its table), a link
  * hint the device list contradicts, a second curve for the same link and
  * collective, or a different GPU than an earlier run. STATUS_USAGE for a
- * kind_hint that names no collective; STATUS_IO if path cannot be read.
- * On failure imp keeps the runs of earlier calls only.
+ * kind_hint that names no collective; STATUS_IO if path cannot be read
+ * (input_file_read(): a FIFO or directory is refused without waiting).
+ * On failure imp keeps the runs of earlier calls only. The runs point at
+ * path: it must live as long as imp (argv does).
  */
 enum status nccl_import_read(struct nccl_import *imp,
                              const char *path,

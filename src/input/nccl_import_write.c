@@ -129,14 +129,28 @@ enum status nccl_import_write(const struct nccl_import *imp,
                  "file (busbw in GB/s by message size).\n");
     for (i = 0; i < imp->n; i++) {
         const struct nccl_import_run *run = &imp->runs[i];
-        char where[300];
+        const char *base = strrchr(run->path, '/');
+        char where[300], line[LINE_MAX_CHARS + 1];
+        int w;
         if (!run->skipped)
             continue;
+        /* a data-file line: the whole path if it fits, else its last
+         * part, else cut short */
         ini_text(where, sizeof where, run->path);
-        fprintf(out,
-                "; skipped %s:%ld: %s is not a collective roofplan "
-                "models\n",
-                where, run->line, run->test);
+        w = snprintf(line, sizeof line,
+                     "; skipped %s:%ld: %s is not a collective roofplan "
+                     "models",
+                     where, run->line, run->test);
+        if ((w < 0 || (size_t)w >= sizeof line) && base) {
+            ini_text(where, sizeof where, base + 1);
+            w = snprintf(line, sizeof line,
+                         "; skipped %s:%ld: %s is not a collective roofplan "
+                         "models",
+                         where, run->line, run->test);
+        }
+        if (w < 0 || (size_t)w >= sizeof line) /* ends "...", a comment */
+            memcpy(line + sizeof line - 4, "...", 4);
+        fprintf(out, "%s\n", line);
     }
     for (l = 0; l < CALIBRATION_LINK_COUNT; l++) {
         for (c = 0; c < CALIBRATION_COLLECTIVE_COUNT; c++) {

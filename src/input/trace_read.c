@@ -23,6 +23,7 @@
 #include <zlib.h>
 
 #include "datafile_text.h"
+#include "input_file.h"
 
 #define CHUNK (256u * 1024u)
 #define STEP  (64u * 1024u) /* bytes parsed at once */
@@ -469,36 +470,6 @@ enum status trace_read_mem(const void *data,
     return st;
 }
 
-/* Opens path for reading only if it is a regular file: a FIFO or a
- * device is refused by its type, before it is opened (an open of a FIFO
- * would wait for a writer); O_NONBLOCK and fstat cover a swap between
- * the two calls. -1 with d set on failure. */
-static int open_regular(const char *path, struct diag *d, double *size)
-{
-    struct stat sb;
-    int fd;
-    if (stat(path, &sb) != 0) {
-        diag_set(d, STATUS_IO, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        diag_set(d, STATUS_PARSE, "%s: not a regular file", path);
-        return -1;
-    }
-    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        diag_set(d, STATUS_IO, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
-        diag_set(d, STATUS_PARSE, "%s: not a regular file", path);
-        return -1;
-    }
-    *size = (double)sb.st_size;
-    return fd;
-}
-
 enum status trace_read_file(const char *path,
                             trace_read_fn fn,
                             void *ctx,
@@ -511,13 +482,22 @@ enum status trace_read_file(const char *path,
     gzFile gz = NULL;
     unsigned char *buf = NULL;
     double size = 0;
+    FILE *f;
+    size_t fsize;
     int fd, shown = -1;
     enum status st = STATUS_OK;
 
     reader_init(&r, path, fn, ctx, d);
-    fd = open_regular(path, d, &size);
-    if (fd < 0)
+    /* the one reader's checks (a regular file, opened without blocking
+     * on a FIFO), then zlib's own descriptor */
+    if (input_file_open(path, 0, &f, &fsize, d) != STATUS_OK)
         return d->status;
+    size = (double)fsize;
+    fd = dup(fileno(f));
+    fclose(f);
+    if (fd < 0)
+        return diag_set(d, STATUS_IO, "%s: cannot read: %s", path,
+                        strerror(errno));
     gz = gzdopen(fd, "rb");
     if (!gz) {
         close(fd);

@@ -4,7 +4,6 @@
 #include "validation.h"
 
 #include <dirent.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,8 +211,12 @@ enum status validation_load_dir(const char *data_dir,
 
 static bool same_file(const char *a, const char *b)
 {
-    char ra[PATH_MAX], rb[PATH_MAX];
-    return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+    /* realpath() allocates: no buffer to outgrow */
+    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+    bool same = ra && rb && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
 }
 
 enum status validation_load_inputs(const struct validation_run *run,

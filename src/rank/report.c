@@ -11,6 +11,31 @@
 
 #include <sha256.h>
 
+#include "input_file.h"
+
+/* The SHA-256 of the file at path, as 64 hex digits, into hex[65]. */
+static enum status checksum(const char *path,
+                            char hex[SHA256_DIGEST_STRING_LENGTH],
+                            struct diag *d)
+{
+    SHA2_CTX ctx;
+    unsigned char chunk[65536];
+    size_t n, size;
+    FILE *f;
+    if (input_file_open(path, 0, &f, &size, d) != STATUS_OK)
+        return d->status;
+    SHA256Init(&ctx);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        SHA256Update(&ctx, chunk, n);
+    if (ferror(f)) {
+        fclose(f);
+        return diag_add(d, STATUS_IO, "%s: cannot read for its checksum", path);
+    }
+    fclose(f);
+    SHA256End(&ctx, hex);
+    return STATUS_OK;
+}
+
 enum status report_add_input(struct report *r,
                              const char *role,
                              const char *path,
@@ -21,9 +46,11 @@ enum status report_add_input(struct report *r,
         return STATUS_OK;
     in = &r->input[r->ninputs];
     snprintf(in->role, sizeof in->role, "%s", role);
-    snprintf(in->path, sizeof in->path, "%s", path);
-    if (!SHA256File(path, in->sha256))
-        return diag_set(d, STATUS_IO, "%s: cannot read for its checksum", path);
+    if (checksum(path, in->sha256, d) != STATUS_OK)
+        return d->status;
+    in->path = strdup(path);
+    if (!in->path)
+        return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
     r->ninputs++;
     return STATUS_OK;
 }
@@ -33,6 +60,11 @@ void report_free(struct report *r)
     size_t i;
     if (!r)
         return;
+    for (i = 0; i < r->ninputs; i++) {
+        free(r->input[i].path);
+        r->input[i].path = NULL;
+    }
+    r->ninputs = 0;
     free(r->rows);
     r->rows = NULL;
     r->nrows = 0;

@@ -311,7 +311,7 @@ struct report_validation {
 
 struct report_input {
     char role[16]; /* "model", "hardware", "sweep", "validation" */
-    char path[512];
+    char *path;    /* as given, any length; freed by report_free() */
     char sha256[65];
 };
 
@@ -428,8 +428,9 @@ struct report {
 
 /*
  * Records input file `path` (its role: "model", "hardware", "sweep",
- * "validation") and its SHA-256 for the About sheet. Returns STATUS_IO
- * when the file cannot be read.
+ * "validation") and its SHA-256 for the About sheet, the file read
+ * through input_file_open(). Returns STATUS_IO when the file cannot be
+ * read ("PATH: cannot open: ...", "PATH: not a regular file").
  */
 enum status report_add_input(struct report *r,
                              const char *role,

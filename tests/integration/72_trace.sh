@@ -26,7 +26,7 @@ expect 2 "cut.json: event " -- $ROOFPLAN import trace "$TMP/cut.json"
 expect 2 "truncated JSON" -- $ROOFPLAN import trace "$TMP/cut.json"
 mkfifo "$TMP/fifo.json"
 expect 2 "fifo.json: not a regular file" -- $ROOFPLAN import trace "$TMP/fifo.json"
-expect 2 "nothing.json: cannot read: No such file or directory" -- \
+expect 2 "nothing.json: cannot open: No such file or directory" -- \
     $ROOFPLAN import trace "$TMP/nothing.json"
 printf '{"traceEvents": [{"cat": "kernel", "name": "k", "ts": 1, "dur": -3}]}' >"$TMP/neg.json"
 expect 2 "neg.json: event 0: dur: negative duration" -- $ROOFPLAN import trace "$TMP/neg.json"

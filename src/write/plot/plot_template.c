@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "input_file.h"
+
 const char *plot_template_dir(void)
 {
     return "templates";
@@ -18,12 +20,12 @@ const char *plot_template_dir(void)
 enum status
 plot_template_read(const char *path, struct plot_text *out, struct diag *d)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     char chunk[8192];
-    size_t n, start = out->len;
-    if (!f)
-        return diag_set(d, STATUS_IO, "%s: cannot open: %s", path,
-                        strerror(errno));
+    size_t n, size, start = out->len;
+    diag_init(d);
+    if (input_file_open(path, 0, &f, &size, d) != STATUS_OK)
+        return d->status;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         plot_text_add(out, chunk, n);
         if (out->len - start > PLOT_TEMPLATE_MAX) {

@@ -42,8 +42,9 @@ const char *plot_template_dir(void);
 
 /*
  * Reads the template at path into out (appended, NUL-terminated even
- * when empty). Returns STATUS_IO "path: cannot open: reason", "path:
- * cannot read: reason" or "path: larger than N bytes" (PLOT_TEMPLATE_MAX),
+ * when empty), opened by input_file_open(). Returns STATUS_IO "path:
+ * cannot open: reason", "path: not a regular file", "path: cannot read:
+ * reason" or "path: larger than N bytes" (PLOT_TEMPLATE_MAX),
  * or STATUS_NOMEM.
  */
 enum status

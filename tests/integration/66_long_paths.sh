@@ -1,0 +1,14 @@
+# Input paths of any length the system takes (issue 20): a model and a
+# sweep file 1130 bytes deep in nested folders read in full by report, not
+# cut at a fixed buffer (before: "cannot read for its checksum", exit 2,
+# for a path over 511 bytes that eval read).
+LONG="$TMP$(printf '/%0100d' 1 2 3 4 5 6 7 8 9 10 11)"
+mkdir -p "$LONG"
+cp data/models/deepseek-v3.ini "$LONG/model.ini"
+cp data/sweeps/default.ini "$LONG/sweep.ini"
+check "the test path is over 1023 bytes" test "${#LONG}" -gt 1023
+expect 0 "" -- $ROOFPLAN check "$LONG/model.ini" "$LONG/sweep.ini"
+expect 0 "" -- $ROOFPLAN report -q --no-charts --no-csv -o "$TMP/long" -m "$LONG/model.ini" -s "$LONG/sweep.ini" --set space.tp=1 --set space.pp=16 --set space.ep=64 --set space.zero=1 --set space.mbs=1 --set space.schedule=dualpipe --set space.precision=fp8 --set space.recompute=selective
+check "the workbook names the whole model path" \
+    bash -c "unzip -p '$TMP/long/report.xlsx' | grep -qF '$LONG/model.ini'"
+rm -rf "$TMP/long" "$TMP/0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001"
