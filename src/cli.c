@@ -149,13 +149,16 @@ enum status cli_read_defaults_file(const char *path,
     if (datafile_load(path, &defaults_schema, &rel, NULL, NULL, 0, d) !=
         STATUS_OK)
         return d->status;
-    snprintf(def->model, sizeof def->model, "%s/%.200s", data_dir, rel.model);
-    snprintf(def->hardware, sizeof def->hardware, "%s/%.200s", data_dir,
-             rel.hardware);
-    snprintf(def->sweep, sizeof def->sweep, "%s/%.200s", data_dir, rel.sweep);
-    snprintf(def->training, sizeof def->training, "%s/%.200s", data_dir,
-             rel.training);
-    snprintf(def->stack, sizeof def->stack, "%s/%.200s", data_dir, rel.stack);
+    snprintf(def->model, sizeof def->model, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.model, 200), rel.model);
+    snprintf(def->hardware, sizeof def->hardware, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.hardware, 200), rel.hardware);
+    snprintf(def->sweep, sizeof def->sweep, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.sweep, 200), rel.sweep);
+    snprintf(def->training, sizeof def->training, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.training, 200), rel.training);
+    snprintf(def->stack, sizeof def->stack, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.stack, 200), rel.stack);
     return STATUS_OK;
 }
 
@@ -328,8 +331,8 @@ bool cli_generation_time(int64_t *out, struct diag *d)
     if (!datafile_parse_long(e, &v) || v < 0 || v > EPOCH_MAX) {
         diag_set(d, STATUS_USAGE,
                  "SOURCE_DATE_EPOCH: expected whole seconds since 1970 in "
-                 "0..%ld (year 9999), got \"%.40s\"",
-                 EPOCH_MAX, e);
+                 "0..%ld (year 9999), got \"%.*s\"",
+                 EPOCH_MAX, diag_utf8_prec(e, 40), e);
         return false;
     }
     *out = (int64_t)v;

@@ -518,7 +518,7 @@ enum status datafile_load(const char *path,
     memset(&p, 0, sizeof p);
     if (meta) {
         memset(meta, 0, sizeof *meta);
-        snprintf(meta->path, sizeof meta->path, "%s", path);
+        diag_snprintf(meta->path, sizeof meta->path, "%s", path);
         meta->schema = schema;
     }
     if (schema->n > DATAFILE_FIELDS_MAX)

@@ -169,7 +169,7 @@ enum status hf_config_read(const char *path,
     enum status st;
 
     memset(meta, 0, sizeof *meta);
-    snprintf(meta->path, sizeof meta->path, "%s", path);
+    diag_snprintf(meta->path, sizeof meta->path, "%s", path);
     meta->schema = model_schema();
     st = datafile_read(path, &text, &len, d);
     if (st != STATUS_OK)

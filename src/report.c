@@ -21,7 +21,7 @@ enum status report_add_input(struct report *r,
         return STATUS_OK;
     in = &r->input[r->ninputs];
     snprintf(in->role, sizeof in->role, "%s", role);
-    snprintf(in->path, sizeof in->path, "%s", path);
+    diag_snprintf(in->path, sizeof in->path, "%s", path);
     if (!SHA256File(path, in->sha256))
         return diag_set(d, STATUS_IO, "%s: cannot read for its checksum", path);
     r->ninputs++;

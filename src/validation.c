@@ -122,9 +122,9 @@ enum status validation_load(const char *path,
             return d->status;
         }
     }
-    snprintf(run->path, sizeof run->path, "%s", path);
+    diag_snprintf(run->path, sizeof run->path, "%s", path);
     memcpy(run->line, meta.line, sizeof run->line);
-    snprintf(run->name, sizeof run->name, "%s", vs.name);
+    diag_snprintf(run->name, sizeof run->name, "%s", vs.name);
     snprintf(run->source, sizeof run->source, "%s",
              datafile_meta_source(&meta, 0));
     datafile_meta_release(&meta);
