@@ -15,6 +15,19 @@
 #define OFF(member) offsetof(struct calibration_spec, member)
 #define TEXT        DATAFILE_TEXT_MAX
 
+/* The least GEMM or attention rate, and why (data/README.md says it). */
+#define RATE_MIN 0.1
+#define RATE_WHY                                                              \
+    "at least 0.1: a one-token GEMM does 1 FLOP per weight byte, 0.1 "        \
+    "TFLOP/s on the least HBM a hardware file takes (0.1 TB/s); at most the " \
+    "hardware's peak"
+
+/* The least measured bandwidth of a memory-bound kernel, and why. */
+#define TBPS_MIN 0.01
+#define TBPS_WHY                                                              \
+    "at least 0.01, a tenth of the least HBM a hardware file takes; at most " \
+    "the hardware's HBM peak"
+
 static const char *const gemm_keys[CALIBRATION_GEMM_COUNT] = {
     "attn_proj", "dense_up", "dense_down", "expert_up", "expert_down", "head"};
 static const char *const precision_keys[CALIBRATION_PRECISION_COUNT] = {"bf16",
@@ -32,80 +45,83 @@ static const char *const coll_keys[CALIBRATION_COLLECTIVE_COUNT] = {
      DATAFILE_STRING,                                                         \
      OFF(gemm[i].m_tokens),                                                   \
      TEXT,                                                                    \
-     0,                                                                       \
-     0,                                                                       \
+     1,                                                                       \
+     1e9,                                                                     \
      false,                                                                   \
      false,                                                                   \
      "",                                                                      \
      "tokens",                                                                \
      NULL,                                                                    \
-     "GEMM rows M measured, ascending (empty: class not measured)"},          \
+     "GEMM rows M measured, whole, ascending (empty: class not measured)"},   \
         {"gemm_" name,                                                        \
          "bf16_tflops",                                                       \
          DATAFILE_STRING,                                                     \
          OFF(gemm[i].bf16_tflops),                                            \
          TEXT,                                                                \
-         0,                                                                   \
-         0,                                                                   \
+         RATE_MIN,                                                            \
+         1e6,                                                                 \
          false,                                                               \
          false,                                                               \
          "",                                                                  \
          "TFLOP/s",                                                           \
          NULL,                                                                \
-         "achieved BF16 rate at each M (required with m_tokens)"},            \
+         "achieved BF16 rate at each M (required with m_tokens; " RATE_WHY    \
+         ")"},                                                                \
     {                                                                         \
         "gemm_" name, "fp8_tflops", DATAFILE_STRING, OFF(gemm[i].fp8_tflops), \
-            TEXT, 0, 0, false, false, "", "TFLOP/s", NULL,                    \
-            "achieved FP8 rate at each M (empty: not measured)"               \
+            TEXT, RATE_MIN, 1e6, false, false, "", "TFLOP/s", NULL,           \
+            "achieved FP8 rate at each M (empty: not measured; " RATE_WHY ")" \
     }
 
 /* Four fields per network curve. */
-#define NET_FIELDS(l, c, section)                                        \
-    {section,                                                            \
-     "bytes",                                                            \
-     DATAFILE_STRING,                                                    \
-     OFF(net[l][c].bytes),                                               \
-     TEXT,                                                               \
-     0,                                                                  \
-     0,                                                                  \
-     false,                                                              \
-     false,                                                              \
-     "",                                                                 \
-     "B",                                                                \
-     NULL,                                                               \
-     "nccl-tests message sizes, ascending (empty: no curve)"},           \
-        {section,                                                        \
-         "busbw_gbps",                                                   \
-         DATAFILE_STRING,                                                \
-         OFF(net[l][c].busbw_gbps),                                      \
-         TEXT,                                                           \
-         0,                                                              \
-         0,                                                              \
-         false,                                                          \
-         false,                                                          \
-         "",                                                             \
-         "GB/s",                                                         \
-         NULL,                                                           \
-         "nccl-tests out-of-place bus bandwidth at each size"},          \
-        {section,                                                        \
-         "ranks",                                                        \
-         DATAFILE_INT,                                                   \
-         OFF(net[l][c].ranks),                                           \
-         0,                                                              \
-         0,                                                              \
-         1e7,                                                            \
-         false,                                                          \
-         false,                                                          \
-         "0",                                                            \
-         "",                                                             \
-         NULL,                                                           \
-         "GPUs in the measured collective (0: "                          \
-         "unknown)"},                                                    \
-    {                                                                    \
-        section, "nodes", DATAFILE_INT, OFF(net[l][c].nodes), 0, 0, 1e6, \
-            false, false, "0", "", NULL,                                 \
-            "nodes the collective spanned (0: "                          \
-            "unknown)"                                                   \
+#define NET_FIELDS(l, c, section)                                           \
+    {section,                                                               \
+     "bytes",                                                               \
+     DATAFILE_STRING,                                                       \
+     OFF(net[l][c].bytes),                                                  \
+     TEXT,                                                                  \
+     1,                                                                     \
+     1e15,                                                                  \
+     false,                                                                 \
+     false,                                                                 \
+     "",                                                                    \
+     "B",                                                                   \
+     NULL,                                                                  \
+     "nccl-tests message sizes, ascending (empty: no curve; at most 1e15, " \
+     "more than any GPU holds)"},                                           \
+        {section,                                                           \
+         "busbw_gbps",                                                      \
+         DATAFILE_STRING,                                                   \
+         OFF(net[l][c].busbw_gbps),                                         \
+         TEXT,                                                              \
+         1e-6,                                                              \
+         1e6,                                                               \
+         false,                                                             \
+         false,                                                             \
+         "",                                                                \
+         "GB/s",                                                            \
+         NULL,                                                              \
+         "nccl-tests out-of-place bus bandwidth at each size (at least "    \
+         "1e-6: its 8-byte messages run near 1e-3)"},                       \
+        {section,                                                           \
+         "ranks",                                                           \
+         DATAFILE_INT,                                                      \
+         OFF(net[l][c].ranks),                                              \
+         0,                                                                 \
+         0,                                                                 \
+         1e7,                                                               \
+         false,                                                             \
+         false,                                                             \
+         "0",                                                               \
+         "",                                                                \
+         NULL,                                                              \
+         "GPUs in the measured collective (0: "                             \
+         "unknown)"},                                                       \
+    {                                                                       \
+        section, "nodes", DATAFILE_INT, OFF(net[l][c].nodes), 0, 0, 1e6,    \
+            false, false, "0", "", NULL,                                    \
+            "nodes the collective spanned (0: "                             \
+            "unknown)"                                                      \
     }
 
 /* clang-format off */
@@ -121,23 +137,23 @@ static const struct datafile_field fields[] = {
     GEMM_FIELDS(3, "expert_up"),
     GEMM_FIELDS(4, "expert_down"),
     GEMM_FIELDS(5, "head"),
-    {"attention_kernel", "head_dims", DATAFILE_STRING, OFF(head_dims), TEXT, 0, 0, false, true, NULL, "", NULL, "head dimensions measured, ascending"},
-    {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, 0, 0, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension"},
-    {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, 0, 0, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension"},
-    {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 0, 100, true, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting"},
-    {"elementwise", "copy_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_COPY]), 0, 0, 1e3, true, true, NULL, "TB/s", NULL, "device-to-device copy, bytes read + written"},
-    {"elementwise", "read_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_READ]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "read-only reduction (0: not measured)"},
-    {"elementwise", "norm_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_NORM]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "RMSNorm/LayerNorm forward (0: not measured)"},
-    {"elementwise", "activation_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "SwiGLU/activation forward (0: not measured)"},
-    {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e9, false, false, "0", "us", NULL, "router score function + top-k (0: not measured)"},
-    {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement"},
-    {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run"},
-    {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled"},
-    {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 0, 1e6, true, true, NULL, "s", NULL, "length of the sustained run"},
+    {"attention_kernel", "head_dims", DATAFILE_STRING, OFF(head_dims), TEXT, 1, 1e4, false, true, NULL, "", NULL, "head dimensions measured, ascending"},
+    {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension (at least 0.1, as a GEMM's; at most the hardware's BF16 peak)"},
+    {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension (as fwd_tflops)"},
+    {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 1, 5, false, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting (at least 1: the backward pass takes the gradient of both operands of each forward product; FlashAttention counts 2.5)"},
+    {"elementwise", "copy_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_COPY]), 0, TBPS_MIN, 1e3, false, true, NULL, "TB/s", NULL, "device-to-device copy, bytes read + written (" TBPS_WHY ")"},
+    {"elementwise", "read_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_READ]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "read-only reduction (0: not measured; else as copy_tbps)"},
+    {"elementwise", "norm_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_NORM]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "RMSNorm/LayerNorm forward (0: not measured; else as copy_tbps)"},
+    {"elementwise", "activation_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "SwiGLU/activation forward (0: not measured; else as copy_tbps)"},
+    {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e6, false, false, "0", "us", NULL, "router score function + top-k (0: not measured; else at least 1: a kernel launch alone takes microseconds)"},
+    {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement (0, or at least 1 with router_us)"},
+    {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run (at least 1, as the hardware file's rates; at most the hardware's peak)"},
+    {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled (at least 1, as burst_tflops)"},
+    {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 1e-6, 1e6, false, true, NULL, "s", NULL, "length of the sustained run (at least 1e-6: one kernel)"},
     {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
-    {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e5, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded)"},
-    {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e5, false, false, "0", "W", NULL, "settled board power (0: not recorded)"},
-    {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e5, false, false, "0", "W", NULL, "enforced power limit (0: not recorded)"},
+    {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e4, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded; else at least 100)"},
+    {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e4, false, false, "0", "W", NULL, "settled board power (0: not recorded; else at least 10)"},
+    {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e4, false, false, "0", "W", NULL, "enforced power limit (0: not recorded; else at least 10)"},
     NET_FIELDS(0, 0, "network_intra_all_reduce"),
     NET_FIELDS(0, 1, "network_intra_all_gather"),
     NET_FIELDS(0, 2, "network_intra_reduce_scatter"),
@@ -179,7 +195,8 @@ static void bad(const struct calibration *cal,
 /*
  * Splits text into numbers (blanks or commas between them) into v.
  * Returns the count, or -1 with the problem reported: text that is not a
- * number (STATUS_PARSE), too many values, a value below min, or not
+ * number (STATUS_PARSE), too many values, a value outside the schema's
+ * range for section.key (min..max, as data/README.md gives it), or not
  * strictly ascending when ascending is set (STATUS_RANGE).
  */
 static long parse_numbers(const struct calibration *cal,
@@ -188,11 +205,11 @@ static long parse_numbers(const struct calibration *cal,
                           const char *key,
                           const char *text,
                           double *v,
-                          double min,
-                          bool min_open,
                           bool integral,
                           bool ascending)
 {
+    const struct datafile_field *f =
+        &fields[datafile_field_index(calibration_schema(), section, key)];
     char word[TEXT];
     char why[TEXT + 80];
     const char *c = text;
@@ -220,9 +237,9 @@ static long parse_numbers(const struct calibration *cal,
             bad(cal, d, STATUS_RANGE, section, key, why);
             return -1;
         }
-        if (min_open ? !(x > min) : !(x >= min)) {
-            snprintf(why, sizeof why, "expected values %s %g, got %g",
-                     min_open ? ">" : ">=", min, x);
+        if (!(f->min_open ? x > f->min : x >= f->min) || x > f->max) {
+            snprintf(why, sizeof why, "expected values in %s%g, %g], got %g",
+                     f->min_open ? "(" : "[", f->min, f->max, x);
             bad(cal, d, STATUS_RANGE, section, key, why);
             return -1;
         }
@@ -254,8 +271,7 @@ static bool parse_rates(const struct calibration *cal,
                         const char *key_list)
 {
     char why[160];
-    long n =
-        parse_numbers(cal, d, section, key, text, v, 0, true, false, false);
+    long n = parse_numbers(cal, d, section, key, text, v, false, false);
     if (n < 0)
         return false;
     if ((size_t)n != want) {
@@ -291,8 +307,8 @@ static void check_gemm(struct calibration *cal, struct diag *d)
                     "rates without m_tokens (the M of each rate)");
             continue; /* a class not measured */
         }
-        n = parse_numbers(cal, d, section, "m_tokens", m, t->m_tokens, 1, false,
-                          false, true);
+        n = parse_numbers(cal, d, section, "m_tokens", m, t->m_tokens, true,
+                          true);
         if (n <= 0)
             continue;
         t->n = (size_t)n;
@@ -320,7 +336,7 @@ static void check_attention(struct calibration *cal, struct diag *d)
     long n;
     size_t i;
     n = parse_numbers(cal, d, s, "head_dims", cal->spec.head_dims, a->head_dim,
-                      1, false, true, true);
+                      true, true);
     if (n == 0)
         bad(cal, d, STATUS_RANGE, s, "head_dims",
             "expected at least one value");
@@ -348,10 +364,43 @@ static void check_attention(struct calibration *cal, struct diag *d)
     }
 }
 
+/*
+ * Values where 0 says "not measured" and any other value is a measurement
+ * with a physical least (as each one's help in the schema says): a
+ * bandwidth of 1e-300 TB/s would make times of 1e300 s, not "unmeasured".
+ */
+static const struct {
+    const char *section, *key;
+    size_t offset;
+    double least;
+} zero_or_least[] = {
+    {"elementwise", "read_tbps", OFF(ew_tbps[CALIBRATION_EW_READ]), TBPS_MIN},
+    {"elementwise", "norm_tbps", OFF(ew_tbps[CALIBRATION_EW_NORM]), TBPS_MIN},
+    {"elementwise", "activation_tbps", OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]),
+     TBPS_MIN},
+    {"elementwise", "router_us", OFF(router_us), 1},
+    {"elementwise", "router_tokens", OFF(router_tokens), 1},
+    {"clock", "sm_clock_mhz", OFF(sm_clock_mhz), 100},
+    {"clock", "power_w", OFF(power_w), 10},
+    {"clock", "power_limit_w", OFF(power_limit_w), 10},
+};
+
 static void check_scalars(const struct calibration *cal, struct diag *d)
 {
     const struct calibration_spec *s = &cal->spec;
     char why[160];
+    size_t i;
+    for (i = 0; i < sizeof zero_or_least / sizeof zero_or_least[0]; i++) {
+        double v = *(const double *)(const void *)((const char *)s +
+                                                   zero_or_least[i].offset);
+        if (v != 0 && v < zero_or_least[i].least) {
+            snprintf(why, sizeof why,
+                     "expected 0 (not measured) or at least %g, got %.15g",
+                     zero_or_least[i].least, v);
+            bad(cal, d, STATUS_RANGE, zero_or_least[i].section,
+                zero_or_least[i].key, why);
+        }
+    }
     if (s->router_us > 0 && !(s->router_tokens >= 1))
         bad(cal, d, STATUS_RANGE, "elementwise", "router_us",
             "needs router_tokens (>= 1), the tokens it was measured at");
@@ -390,8 +439,8 @@ static void check_network(struct calibration *cal, struct diag *d)
                     "rates without bytes (the size of each rate)");
                 continue;
             }
-            n = parse_numbers(cal, d, section, "bytes", bytes, cv->bytes, 0,
-                              true, false, true);
+            n = parse_numbers(cal, d, section, "bytes", bytes, cv->bytes, false,
+                              true);
             if (n <= 0)
                 continue;
             cv->n = (size_t)n;

@@ -378,6 +378,57 @@ static void test_calibration_load_reports_every_bad_value(void **state)
     assert_int_equal(d.lines, 9);
 }
 
+/*
+ * Values too small to be measurements, each of which made step times of
+ * 1e300 s and "inf days" (issue 20): refused at their line with the
+ * bounds of data/README.md. The lists and the "0: not measured" values
+ * are checked by calibration_load, the other numbers by the loader.
+ */
+static void test_calibration_load_bounds_every_value(void **state)
+{
+    struct calibration cal;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        calibration_load("tests/data/bad/calib-tiny.ini", &cal, NULL, 0, &d),
+        STATUS_RANGE);
+    assert_has_line(d.msg, "tests/data/bad/calib-tiny.ini:9: "
+                           "gemm_attn_proj.bf16_tflops: expected values in "
+                           "[0.1, 1e+06], got 1e-300");
+    assert_has_line(d.msg, "calib-tiny.ini:14: attention_kernel."
+                           "fwd_bwd_tflops: expected values in [0.1, 1e+06], "
+                           "got 0.05");
+    assert_has_line(d.msg, "calib-tiny.ini:18: elementwise.norm_tbps: "
+                           "expected 0 (not measured) or at least 0.01, got "
+                           "1e-300");
+    assert_has_line(d.msg, "calib-tiny.ini:19: elementwise.router_us: "
+                           "expected 0 (not measured) or at least 1, got 0.5");
+    assert_has_line(d.msg, "calib-tiny.ini:26: clock.power_w: expected 0 "
+                           "(not measured) or at least 10, got 1e-300");
+    assert_has_line(d.msg, "calib-tiny.ini:29: network_inter_all_reduce."
+                           "bytes: expected values in [1, 1e+15], got 0.5");
+    assert_has_line(d.msg, "calib-tiny.ini:34: network_intra_all_reduce."
+                           "busbw_gbps: expected values in [1e-06, 1e+06], "
+                           "got 1e-300");
+    assert_int_equal(d.lines, 7);
+    diag_init(&d);
+    assert_int_equal(calibration_load("tests/data/bad/calib-tiny-scalars.ini",
+                                      &cal, NULL, 0, &d),
+                     STATUS_RANGE);
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:10: attention_kernel."
+                           "bwd_flops_ratio: expected a number in 1..5");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:13: elementwise.copy_tbps: "
+                           "expected a number in 0.01..1000");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:16: clock.burst_tflops: "
+                           "expected a number in 1..1000000");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:17: clock.sustained_tflops: "
+                           "expected a number in 1..1000000");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:18: clock.run_s: expected "
+                           "a number in 1e-06..1000000");
+    assert_int_equal(d.lines, 5);
+}
+
 /* Keys and section names are the stable names the files use. */
 static void test_calibration_keys(void **state)
 {
@@ -413,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_calibration_files_cite_every_value),
         cmocka_unit_test(test_calibration_equal_rates_and_set),
         cmocka_unit_test(test_calibration_load_reports_every_bad_value),
+        cmocka_unit_test(test_calibration_load_bounds_every_value),
         cmocka_unit_test(test_calibration_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,3 +40,12 @@ except ValueError as e:
 else:
     raise AssertionError("a 59-value list was rendered")
 PYEOF
+
+# Every calibration value has bounds (issue 20, defect 2): a GEMM rate of
+# 1e-300 TFLOP/s made a 300-digit step, "inf days, $infM" and inf in
+# plans.csv with exit 0; it is refused with its key and range.
+CAL_PLAN="gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360"
+expect 2 "gemm_attn_proj.bf16_tflops: expected values in [0.1, 1e+06], got 1e-300" -- \
+    $ROOFPLAN eval --set gemm_attn_proj.bf16_tflops=1e-300 $CAL_PLAN
+expect 2 "elementwise.norm_tbps: expected 0 (not measured) or at least 0.01, got 1e-300" -- \
+    $ROOFPLAN eval --set elementwise.norm_tbps=1e-300 $CAL_PLAN
