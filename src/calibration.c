@@ -127,6 +127,7 @@ static const char *const coll_keys[CALIBRATION_COLLECTIVE_COUNT] = {
 /* clang-format off */
 static const struct datafile_field fields[] = {
     {"calibration", "gpu", DATAFILE_STRING, OFF(gpu), 128, 0, 0, false, true, NULL, "", NULL, "GPU the measurements ran on, as the driver names it"},
+    {"calibration", "hardware_gpu", DATAFILE_STRING, OFF(hardware_gpu), 128, 0, 0, false, true, NULL, "", NULL, "the gpu.name of the hardware files these rates are for: with a hardware file that names another GPU the calibration is refused, as it is when a rate is above that GPU's peak"},
     {"calibration", "date", DATAFILE_STRING, OFF(date), 32, 0, 0, false, true, NULL, "", NULL, "date of the measurements (YYYY-MM-DD)"},
     {"calibration", "driver", DATAFILE_STRING, OFF(driver), 64, 0, 0, false, false, "", "", NULL, "NVIDIA driver version"},
     {"calibration", "software", DATAFILE_STRING, OFF(software), TEXT, 0, 0, false, false, "", "", NULL, "framework and library versions (PyTorch, CUDA, cuBLAS)"},
@@ -654,6 +655,119 @@ double calibration_max_tbps(const struct calibration *cal)
     for (i = 0; i < CALIBRATION_EW_COUNT; i++)
         best = fmax(best, cal->spec.ew_tbps[i]);
     return best;
+}
+
+/* ---- Against the hardware it is used with ---- */
+
+bool calibration_for_gpu(const struct calibration *cal,
+                         const struct hardware *hw)
+{
+    return strcmp(cal->spec.hardware_gpu, hw->spec.gpu_name) == 0;
+}
+
+/* hw's section.key at its line, "a100.ini:5: gpu.name", into buf. */
+static void hw_key(const struct hardware *hw,
+                   const char *section,
+                   const char *key,
+                   char *buf,
+                   size_t size)
+{
+    long i = datafile_field_index(hardware_schema(), section, key);
+    long line = i < 0 ? 0 : hw->meta.line[i];
+    if (line > 0)
+        diag_snprintf(buf, size, "%s:%ld: %s.%s", hw->meta.path, line, section,
+                      key);
+    else
+        diag_snprintf(buf, size, "%s: %s.%s", hw->meta.path, section, key);
+}
+
+/* A rate of cal at section.key above hw's peak at peak_key. */
+static void above_peak(const struct calibration *cal,
+                       const struct hardware *hw,
+                       struct diag *d,
+                       const char *section,
+                       const char *key,
+                       const char *what,
+                       double rate,
+                       const char *peak_key,
+                       double peak)
+{
+    char where[700], why[900];
+    if (rate <= peak)
+        return;
+    hw_key(hw, "gpu", peak_key, where, sizeof where);
+    if (peak > 0)
+        diag_snprintf(why, sizeof why,
+                      "%s%.6g is above the GPU's peak (%s = %.15g): the "
+                      "expected step would beat the speed of light",
+                      what, rate, where, peak);
+    else
+        diag_snprintf(why, sizeof why, "%s%.6g for a GPU without it (%s = 0)",
+                      what, rate, where);
+    bad(cal, d, STATUS_RANGE, section, key, why);
+}
+
+/* The largest of n values. */
+static double largest(const double *v, size_t n)
+{
+    double m = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        m = fmax(m, v[i]);
+    return m;
+}
+
+enum status calibration_check_hardware(const struct calibration *cal,
+                                       const struct hardware *hw,
+                                       struct diag *d)
+{
+    static const char *const rate_keys[CALIBRATION_PRECISION_COUNT] = {
+        "bf16_tflops", "fp8_tflops"};
+    static const char *const peak_keys[CALIBRATION_PRECISION_COUNT] = {
+        "bf16_peak_tflops", "fp8_peak_tflops"};
+    const struct hardware_spec *h = &hw->spec;
+    const double peaks[CALIBRATION_PRECISION_COUNT] = {h->bf16_peak_tflops,
+                                                       h->fp8_peak_tflops};
+    const struct calibration_attention *a = &cal->attention;
+    char section[64], where[700], why[1000];
+    size_t i, p, lines = d->lines;
+    if (!calibration_for_gpu(cal, hw)) {
+        hw_key(hw, "gpu", "name", where, sizeof where);
+        diag_snprintf(why, sizeof why,
+                      "\"%s\" is not the GPU of the hardware it is used with "
+                      "(%s = \"%s\"): use that GPU's calibration, or "
+                      "measure it (scripts/measure-gpu)",
+                      cal->spec.hardware_gpu, where, h->gpu_name);
+        bad(cal, d, STATUS_RANGE, "calibration", "hardware_gpu", why);
+        diag_finish(d);
+        return STATUS_RANGE; /* its rates are another GPU's: not compared */
+    }
+    for (i = 0; i < CALIBRATION_GEMM_COUNT; i++) {
+        const struct calibration_gemm_table *t = &cal->gemm[i];
+        snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
+        for (p = 0; p < CALIBRATION_PRECISION_COUNT; p++)
+            if (t->has[p])
+                above_peak(cal, hw, d, section, rate_keys[p], "",
+                           largest(t->tflops[p], t->n), peak_keys[p], peaks[p]);
+    }
+    above_peak(cal, hw, d, "attention_kernel", "fwd_tflops", "",
+               largest(a->fwd_tflops, a->n), "bf16_peak_tflops",
+               h->bf16_peak_tflops);
+    above_peak(cal, hw, d, "attention_kernel", "fwd_bwd_tflops", "",
+               largest(a->fwd_bwd_tflops, a->n), "bf16_peak_tflops",
+               h->bf16_peak_tflops);
+    above_peak(cal, hw, d, "attention_kernel", "fwd_bwd_tflops",
+               "the backward rate it implies, ", largest(a->bwd_tflops, a->n),
+               "bf16_peak_tflops", h->bf16_peak_tflops);
+    above_peak(cal, hw, d, "clock", "burst_tflops", "", cal->spec.burst_tflops,
+               "bf16_peak_tflops", h->bf16_peak_tflops);
+    for (i = 0; i < CALIBRATION_EW_COUNT; i++) {
+        snprintf(section, sizeof section, "%s_tbps", ew_keys[i]);
+        above_peak(cal, hw, d, "elementwise", section, "", cal->spec.ew_tbps[i],
+                   "hbm_peak_tbps", h->hbm_peak_tbps);
+    }
+    diag_finish(d);
+    return d->lines > lines ? STATUS_RANGE : STATUS_OK;
 }
 
 /* ---- Names ---- */

@@ -222,8 +222,11 @@ cli_training_path(const struct cli_config *cfg, char *buf, size_t size)
 /*
  * What the expected step reads: the cluster's calibration (--calibration,
  * else data/calibration/ by the hardware file's name; none is no error:
- * the report then has the speed of light only) and the training stack
- * (--stack, else defaults.ini's).
+ * the report then has the speed of light only), refused when it is for
+ * another GPU or a rate is above the hardware's peaks (with compare's
+ * several clusters, --calibration is for those whose GPU it names, the
+ * others take their own); and the training stack (--stack, else
+ * defaults.ini's).
  */
 static void load_expected_inputs(struct cli_config *cfg,
                                  struct cli_inputs *in,
@@ -239,6 +242,24 @@ static void load_expected_inputs(struct cli_config *cfg,
     if (cp) {
         in->have_cal = calibration_load(cp, &in->cal, cfg->sets, cfg->nsets,
                                         d) == STATUS_OK;
+        if (in->have_cal && cp == cfg->calibration_path &&
+            cfg->calibration_matching_only &&
+            !calibration_for_gpu(&in->cal, &in->hw)) {
+            /* compare: another cluster's calibration; this one's own */
+            calibration_release(&in->cal);
+            cp = calibration_find(in->hw.meta.path, data_dir, cal, sizeof cal)
+                     ? cal
+                     : NULL;
+            in->have_cal = cp && calibration_load(cp, &in->cal, cfg->sets,
+                                                  cfg->nsets, d) == STATUS_OK;
+        } else if (in->have_cal && cp == cfg->calibration_path) {
+            cfg->calibration_applied++;
+        }
+        if (in->have_cal &&
+            calibration_check_hardware(&in->cal, &in->hw, d) != STATUS_OK) {
+            calibration_release(&in->cal);
+            in->have_cal = false;
+        }
         if (in->have_cal)
             in->hw.cal = &in->cal;
     }

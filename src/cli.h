@@ -55,6 +55,11 @@ struct cli_config {
     /* every -m and -g, for compare (the other commands take the last) */
     const char *models[COMPARE_PAIRS_MAX], *hws[COMPARE_PAIRS_MAX];
     size_t nmodels, nhws;
+    /* compare with several clusters: --calibration applies to those
+     * whose GPU it names (calibration.hardware_gpu), the others take
+     * their own; calibration_applied counts the pairs it timed */
+    bool calibration_matching_only;
+    size_t calibration_applied;
 };
 
 /* The files a command reads; each have_ flag says its member is loaded. */

@@ -252,6 +252,11 @@ enum status validation_load_inputs(const struct validation_run *run,
             calibration_find(run->hardware_path, data_dir, cal, sizeof cal)) {
             if (calibration_load(cal, &out->own_cal, NULL, 0, d) != STATUS_OK)
                 return d->status;
+            if (calibration_check_hardware(&out->own_cal, &out->own_hw, d) !=
+                STATUS_OK) {
+                calibration_release(&out->own_cal);
+                return d->status;
+            }
             out->has_cal = true;
             out->own_hw.cal = &out->own_cal;
         }
