@@ -344,7 +344,9 @@ void fit_write_text(const struct fit_result *r,
             r->hi);
     if (r->bound == 0)
         fprintf(out, ", inside)\n");
-    else if (r->value == r->start || (r->bound < 0) == (r->lo == 1))
+    else if (r->fitted_s >= r->measured_s)
+        /* stopped at the least-overhead end (the fast one), whatever the
+         * stack's own value: the measured step is shorter than it allows */
         fprintf(out,
                 "; BOUND HIT at %g: with the least overhead the expected "
                 "step is already %.1f%% above the measured)\n",
@@ -368,12 +370,13 @@ void fit_write_text(const struct fit_result *r,
     for (i = 0; i < r->nrows; i++) {
         const struct fit_row *w = &r->rows[i];
         if (w->default_s <= 0) {
-            fprintf(out, "  %-48.48s %s\n", w->name, w->note);
+            fprintf(out, "  %-48.*s %s\n", diag_utf8_prec(w->name, 48), w->name,
+                    w->note);
             continue;
         }
-        fprintf(out, "  %-48.48s %9.3f %9.3f %+6.1f%% %9.3f %+6.1f%%\n",
-                w->name, w->measured_s, w->default_s,
-                pct(w->default_s, w->measured_s), w->fitted_s,
+        fprintf(out, "  %-48.*s %9.3f %9.3f %+6.1f%% %9.3f %+6.1f%%\n",
+                diag_utf8_prec(w->name, 48), w->name, w->measured_s,
+                w->default_s, pct(w->default_s, w->measured_s), w->fitted_s,
                 pct(w->fitted_s, w->measured_s));
         sum_before += fabs(pct(w->default_s, w->measured_s));
         sum_after += fabs(pct(w->fitted_s, w->measured_s));
