@@ -305,7 +305,8 @@ static void test_calibration_equal_rates_and_set(void **state)
     snprintf(path, sizeof path, "%s/c.ini", dir);
     f = fopen(path, "w");
     assert_non_null(f);
-    fputs("[calibration]\nsource = test\ngpu = g\ndate = 2026-12-01\n"
+    fputs("[calibration]\nsource = test\ngpu = g\nhardware_gpu = g\n"
+          "date = 2026-12-01\n"
           "[gemm_expert_up]\nm_tokens = 128, 256 512\n"
           "bf16_tflops = 500 500 500\n"
           "[attention_kernel]\nhead_dims = 128\nfwd_tflops = 591\n"
@@ -351,31 +352,179 @@ static void test_calibration_load_reports_every_bad_value(void **state)
     assert_int_equal(
         calibration_load("tests/data/bad/calib-many.ini", &cal, NULL, 0, &d),
         STATUS_RANGE); /* the first problem's status: attn_proj's order */
-    assert_has_line(d.msg, "tests/data/bad/calib-many.ini:7: "
+    assert_has_line(d.msg, "tests/data/bad/calib-many.ini:8: "
                            "gemm_attn_proj.m_tokens: expected strictly "
                            "ascending values, got 2048 after 4096");
-    assert_has_line(d.msg, "calib-many.ini:11: gemm_expert_up.m_tokens: "
+    assert_has_line(d.msg, "calib-many.ini:12: gemm_expert_up.m_tokens: "
                            "expected numbers separated by blanks, got "
                            "\"5x12\"");
-    assert_has_line(d.msg, "calib-many.ini:16: gemm_head.bf16_tflops: 2 "
+    assert_has_line(d.msg, "calib-many.ini:17: gemm_head.bf16_tflops: 2 "
                            "values for the 1 of gemm_head.m_tokens");
-    assert_has_line(d.msg, "calib-many.ini:19: gemm_dense_up.bf16_tflops: "
+    assert_has_line(d.msg, "calib-many.ini:20: gemm_dense_up.bf16_tflops: "
                            "rates without m_tokens");
     /* 3.5 x 591 = 2068.5 */
-    assert_has_line(d.msg, "calib-many.ini:24: "
+    assert_has_line(d.msg, "calib-many.ini:25: "
                            "attention_kernel.fwd_bwd_tflops: 2100 at head "
                            "dim 128 leaves no time for the backward pass "
                            "(needs < (1 + bwd_flops_ratio) x fwd_tflops = "
                            "2068.5)");
-    assert_has_line(d.msg, "calib-many.ini:28: elementwise.router_us: needs "
+    assert_has_line(d.msg, "calib-many.ini:29: elementwise.router_us: needs "
                            "router_tokens");
-    assert_has_line(d.msg, "calib-many.ini:32: clock.sustained_tflops: 776 is "
+    assert_has_line(d.msg, "calib-many.ini:33: clock.sustained_tflops: 776 is "
                            "above clock.burst_tflops (700)");
-    assert_has_line(d.msg, "calib-many.ini:39: network_intra_all_reduce.nodes: "
+    assert_has_line(d.msg, "calib-many.ini:40: network_intra_all_reduce.nodes: "
                            "an intra-node curve spans one node, got 2");
-    assert_has_line(d.msg, "calib-many.ini:42: network_inter_alltoall.bytes: "
+    assert_has_line(d.msg, "calib-many.ini:43: network_inter_alltoall.bytes: "
                            "sizes without busbw_gbps");
     assert_int_equal(d.lines, 9);
+}
+
+/*
+ * Values too small to be measurements, each of which made step times of
+ * 1e300 s and "inf days" (issue 20): refused at their line with the
+ * bounds of data/README.md. The lists and the "0: not measured" values
+ * are checked by calibration_load, the other numbers by the loader.
+ */
+static void test_calibration_load_bounds_every_value(void **state)
+{
+    struct calibration cal;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        calibration_load("tests/data/bad/calib-tiny.ini", &cal, NULL, 0, &d),
+        STATUS_RANGE);
+    assert_has_line(d.msg, "tests/data/bad/calib-tiny.ini:10: "
+                           "gemm_attn_proj.bf16_tflops: expected values in "
+                           "[0.1, 1e+06], got 1e-300");
+    assert_has_line(d.msg, "calib-tiny.ini:15: attention_kernel."
+                           "fwd_bwd_tflops: expected values in [0.1, 1e+06], "
+                           "got 0.05");
+    assert_has_line(d.msg, "calib-tiny.ini:19: elementwise.norm_tbps: "
+                           "expected 0 (not measured) or at least 0.01, got "
+                           "1e-300");
+    assert_has_line(d.msg, "calib-tiny.ini:20: elementwise.router_us: "
+                           "expected 0 (not measured) or at least 1, got 0.5");
+    assert_has_line(d.msg, "calib-tiny.ini:27: clock.power_w: expected 0 "
+                           "(not measured) or at least 10, got 1e-300");
+    assert_has_line(d.msg, "calib-tiny.ini:30: network_inter_all_reduce."
+                           "bytes: expected values in [1, 1e+15], got 0.5");
+    assert_has_line(d.msg, "calib-tiny.ini:35: network_intra_all_reduce."
+                           "busbw_gbps: expected values in [1e-06, 1e+06], "
+                           "got 1e-300");
+    assert_int_equal(d.lines, 7);
+    diag_init(&d);
+    assert_int_equal(calibration_load("tests/data/bad/calib-tiny-scalars.ini",
+                                      &cal, NULL, 0, &d),
+                     STATUS_RANGE);
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:11: attention_kernel."
+                           "bwd_flops_ratio: expected a number in 1..5");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:14: elementwise.copy_tbps: "
+                           "expected a number in 0.01..1000");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:17: clock.burst_tflops: "
+                           "expected a number in 1..1000000");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:18: clock.sustained_tflops: "
+                           "expected a number in 1..1000000");
+    assert_has_line(d.msg, "calib-tiny-scalars.ini:19: clock.run_s: expected "
+                           "a number in 1e-06..1000000");
+    assert_int_equal(d.lines, 5);
+}
+
+static void load_hw(struct hardware *hw,
+                    const char *path,
+                    const char *const *sets,
+                    size_t nsets)
+{
+    struct datafile_set set[8];
+    struct diag d;
+    size_t i;
+    for (i = 0; i < nsets; i++)
+        util_set(&set[i], sets[i]);
+    diag_init(&d);
+    if (hardware_load(path, hw, set, nsets, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+/*
+ * A calibration is for one GPU (calibration.hardware_gpu, the hardware
+ * file's gpu.name): the H800 calibration with A100 hardware is refused
+ * (it was taken silently), and only that is said, as its rates are
+ * another GPU's; with its own H800 hardware it is accepted.
+ */
+static void test_calibration_check_hardware_refuses_another_gpu(void **state)
+{
+    struct calibration cal;
+    struct hardware h800, a100;
+    struct diag d;
+    (void)state;
+    load(&cal, "tests/data/snap/calibration/h800.ini");
+    load_hw(&h800, "tests/data/snap/hardware/h800.ini", NULL, 0);
+    load_hw(&a100, "tests/data/snap/hardware/a100.ini", NULL, 0);
+    diag_init(&d);
+    assert_true(calibration_for_gpu(&cal, &h800));
+    assert_int_equal(calibration_check_hardware(&cal, &h800, &d), STATUS_OK);
+    assert_int_equal(d.lines, 0);
+    assert_false(calibration_for_gpu(&cal, &a100));
+    assert_int_equal(calibration_check_hardware(&cal, &a100, &d), STATUS_RANGE);
+    assert_string_equal(
+        d.msg, "tests/data/snap/calibration/h800.ini:20: "
+               "calibration.hardware_gpu: \"NVIDIA H800 SXM5 80GB\" is not "
+               "the GPU of the hardware it is used with "
+               "(tests/data/snap/hardware/a100.ini:5: gpu.name = \"NVIDIA "
+               "A100 SXM4 80GB\"): use that GPU's calibration, or measure it "
+               "(scripts/measure-gpu)");
+    hardware_release(&a100);
+    hardware_release(&h800);
+    calibration_release(&cal);
+}
+
+/*
+ * No rate above the GPU's peaks (it would put the expected step below the
+ * speed of light). The snapshot H800 file's rates against lowered peaks,
+ * by hand: BF16 peak 760 is below expert_up's 783 and the clock's burst
+ * 776 (attn_proj 754.8, dense 687 and 664, head 681, expert_down 738,
+ * attention 634, its fwd+bwd 485 and derived backward 452.5 are not); FP8
+ * peak 1300 is below dense_up's 1304, dense_down's 1311 and expert_up's
+ * 1347 (attn_proj 1236.4, expert_down 1207, head 1275 are not); HBM peak
+ * 2.98 is below copy's 3.00 (read 2.96 is not).
+ */
+static void
+test_calibration_check_hardware_refuses_rates_above_peak(void **state)
+{
+    static const char *const sets[] = {
+        "gpu.bf16_peak_tflops=760", "gpu.fp8_peak_tflops=1300",
+        "gpu.fp8_achievable_tflops=1200", "gpu.hbm_peak_tbps=2.98",
+        "gpu.hbm_achievable_tbps=2.9"};
+    const char *c = "tests/data/snap/calibration/h800.ini";
+    struct calibration cal;
+    struct hardware hw;
+    struct diag d;
+    (void)state;
+    load(&cal, c);
+    load_hw(&hw, "tests/data/snap/hardware/h800.ini", sets,
+            sizeof sets / sizeof sets[0]);
+    diag_init(&d);
+    assert_int_equal(calibration_check_hardware(&cal, &hw, &d), STATUS_RANGE);
+    assert_has_line(d.msg, "h800.ini:58: gemm_expert_up.bf16_tflops: 783 is "
+                           "above the GPU's peak "
+                           "(tests/data/snap/hardware/h800.ini: "
+                           "gpu.bf16_peak_tflops = 760)");
+    assert_has_line(d.msg, "h800.ini:100: clock.burst_tflops: 776 is above");
+    assert_has_line(d.msg, "h800.ini:46: gemm_dense_up.fp8_tflops: 1304 is "
+                           "above the GPU's peak "
+                           "(tests/data/snap/hardware/h800.ini: "
+                           "gpu.fp8_peak_tflops = 1300)");
+    assert_has_line(d.msg, "h800.ini:52: gemm_dense_down.fp8_tflops: 1311 is "
+                           "above");
+    assert_has_line(d.msg, "h800.ini:59: gemm_expert_up.fp8_tflops: 1347 is "
+                           "above");
+    assert_has_line(d.msg, "h800.ini:86: elementwise.copy_tbps: 3 is above "
+                           "the GPU's peak "
+                           "(tests/data/snap/hardware/h800.ini: "
+                           "gpu.hbm_peak_tbps = 2.98)");
+    assert_int_equal(d.lines, 6);
+    hardware_release(&hw);
+    calibration_release(&cal);
 }
 
 /* Keys and section names are the stable names the files use. */
@@ -413,6 +562,10 @@ int main(void)
         cmocka_unit_test(test_calibration_files_cite_every_value),
         cmocka_unit_test(test_calibration_equal_rates_and_set),
         cmocka_unit_test(test_calibration_load_reports_every_bad_value),
+        cmocka_unit_test(test_calibration_load_bounds_every_value),
+        cmocka_unit_test(test_calibration_check_hardware_refuses_another_gpu),
+        cmocka_unit_test(
+            test_calibration_check_hardware_refuses_rates_above_peak),
         cmocka_unit_test(test_calibration_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -107,6 +107,35 @@ static void test_diag_cut_keeps_whole_characters(void **state)
     }
 }
 
+/*
+ * A name copied into a fixed buffer (a model named by its folder, 127
+ * bytes of room) is cut, never made into something not text. "\xD0\xB4"
+ * (Cyrillic de) is 2 bytes: 7 bytes of room hold 3 whole characters and
+ * half of a fourth, which is dropped; "\xF0\x9F\x9A\x80" (4 bytes) in 6
+ * bytes of room after "ab" fits whole, in 5 not at all.
+ */
+static void test_diag_snprintf_cuts_at_a_character_boundary(void **state)
+{
+    const char *de4 = "\xD0\xB4\xD0\xB4\xD0\xB4\xD0\xB4";
+    char buf[8];
+    (void)state;
+    assert_int_equal(diag_snprintf(buf, sizeof buf, "%s", de4), 8);
+    assert_string_equal(buf, "\xD0\xB4\xD0\xB4\xD0\xB4");
+    assert_int_equal(diag_snprintf(buf, 7, "ab%s", "\xF0\x9F\x9A\x80"), 6);
+    assert_string_equal(buf, "ab\xF0\x9F\x9A\x80");
+    assert_int_equal(diag_snprintf(buf, 6, "ab%s", "\xF0\x9F\x9A\x80"), 6);
+    assert_string_equal(buf, "ab");
+    assert_int_equal(diag_snprintf(buf, sizeof buf, "%s", "abc"), 3);
+    assert_string_equal(buf, "abc");
+    /* the same cut as diag_utf8_cut, and as "%.*s" with diag_utf8_prec */
+    assert_int_equal(diag_utf8_cut(de4, 7), 6);
+    assert_int_equal(diag_utf8_cut(de4, 6), 6);
+    assert_int_equal(diag_utf8_cut("abc", 2), 2);
+    assert_int_equal(diag_utf8_prec(de4, 5), 4);
+    assert_int_equal(diag_utf8_prec(de4, 100), 8);
+    assert_int_equal(diag_utf8_prec("ab", 2), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -114,6 +143,7 @@ int main(void)
         cmocka_unit_test(test_diag_add_keeps_whole_lines_when_full),
         cmocka_unit_test(test_diag_set_cuts_an_overlong_line),
         cmocka_unit_test(test_diag_cut_keeps_whole_characters),
+        cmocka_unit_test(test_diag_snprintf_cuts_at_a_character_boundary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

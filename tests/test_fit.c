@@ -421,6 +421,70 @@ static void test_fit_waterfall_bar(void **state)
                         "stack factors (fitted)");
 }
 
+/* fit_write_text of r into a string (the caller frees it). */
+static char *written(struct fit_result *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    fit_write_text(r, NULL, out);
+    assert_int_equal(fclose(out), 0);
+    return buf;
+}
+
+/*
+ * A bound hit where the stack's factor already sits at that bound was
+ * explained backwards ("with the least overhead ... already -33.3%
+ * above"). Stopped at the most-overhead end with the expected step below
+ * the measured one, it says so: 20 s expected against 30 s measured is
+ * 1 - 20/30 = 33.3% below, whether the stack started there or not; for
+ * network_efficiency the most-overhead end is its lower bound, 0.25.
+ */
+static void test_fit_write_text_bound_at_the_stacks_value(void **state)
+{
+    static const char most[] =
+        "BOUND HIT at %s: with the most overhead the expected step is "
+        "still 33.3%% below the measured)";
+    struct fit_result r;
+    char want[200], *buf;
+    (void)state;
+    memset(&r, 0, sizeof r);
+    r.factor = STACK_COMPUTE_OVERHEAD;
+    r.lo = 1;
+    r.hi = 2;
+    r.start = r.value = 2; /* the stack's value is the bound */
+    r.bound = 1;
+    r.measured_s = 30;
+    r.default_s = r.fitted_s = 20;
+    buf = written(&r);
+    snprintf(want, sizeof want, most, "2");
+    if (!strstr(buf, want))
+        fail_msg("lacks \"%s\":\n%s", want, buf);
+    free(buf);
+    r.factor = STACK_NETWORK_EFFICIENCY;
+    r.lo = 0.25;
+    r.hi = 1;
+    r.start = r.value = 0.25;
+    r.bound = -1;
+    buf = written(&r);
+    snprintf(want, sizeof want, most, "0.25");
+    if (!strstr(buf, want))
+        fail_msg("lacks \"%s\":\n%s", want, buf);
+    free(buf);
+    /* and the least-overhead end with the stack already there: 11 s
+     * expected against 10 s measured is 10.0% above */
+    r.start = r.value = 1;
+    r.bound = 1;
+    r.measured_s = 10;
+    r.fitted_s = 11;
+    buf = written(&r);
+    assert_non_null(strstr(buf, "BOUND HIT at 1: with the least overhead the "
+                                "expected step is already 10.0% above the "
+                                "measured)"));
+    free(buf);
+}
+
 /* The text says which factor, whether a bound stopped it, the residual
  * and the table with its mean errors (hand-made result). */
 static void test_fit_write_text(void **state)
@@ -482,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_fit_apply_sets_value_and_source),
         cmocka_unit_test(test_fit_waterfall_bar),
         cmocka_unit_test(test_fit_write_text),
+        cmocka_unit_test(test_fit_write_text_bound_at_the_stacks_value),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -16,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "datafile_text.h"
 #include "hf_config.h"
 #include "model.h"
 #include "test_util.h"
@@ -359,6 +361,47 @@ static void test_hf_config_key_given_twice(void **state)
     assert_non_null(strstr(d.msg, ": key 'hidden_size': given twice"));
 }
 
+/*
+ * A config.json names its model by its folder; in a folder with a long
+ * non-ASCII name, the name is cut to its 127 bytes of room at a character
+ * boundary: 100 x "\xD0\xB4" (Cyrillic de, 2 bytes) leaves 63 whole
+ * characters (126 bytes), not 63 and a half.
+ */
+static void test_hf_config_long_name_cut_at_a_character(void **state)
+{
+    char dir[64] = "/tmp/roofplan-test-XXXXXX", sub[512], path[600];
+    char want[128], why[80];
+    const char *text =
+        "{\"architectures\": [\"LlamaForCausalLM\"], " LLAMA_BASE "}\n";
+    size_t i, n, column;
+    struct model m;
+    struct diag d;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    n = (size_t)snprintf(sub, sizeof sub, "%s/", dir);
+    for (i = 0; i < 100; i++, n += 2)
+        memcpy(sub + n, "\xD0\xB4", 2);
+    sub[n] = '\0';
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(path, sizeof path, "%s/config.json", sub);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    diag_init(&d);
+    assert_int_equal(model_load_with_training(path, RECIPE, &m, NULL, 0, &d),
+                     STATUS_OK);
+    for (i = 0; i < 63; i++)
+        memcpy(want + 2 * i, "\xD0\xB4", 2);
+    want[126] = '\0';
+    assert_string_equal(m.spec.name, want);
+    assert_true(datafile_text_check(m.spec.name, strlen(m.spec.name), &column,
+                                    why, sizeof why));
+    model_release(&m);
+    assert_int_equal(util_remove_tree(dir), 0);
+}
+
 static void test_hf_config_is_json(void **state)
 {
     (void)state;
@@ -384,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_hf_config_syntax_error_line),
         cmocka_unit_test(test_hf_config_unknown_key),
         cmocka_unit_test(test_hf_config_key_given_twice),
+        cmocka_unit_test(test_hf_config_long_name_cut_at_a_character),
         cmocka_unit_test(test_hf_config_is_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,7 +94,8 @@ static void test_nccl_import_write_loads_as_calibration(void **state)
     f = fopen(path, "w");
     assert_non_null(f);
     fputs("[calibration]\nsource = test\ngpu = NVIDIA H100 80GB HBM3\n"
-          "date = 2026-12-01\n[attention_kernel]\nsource = test\n"
+          "hardware_gpu = NVIDIA H100 SXM5 80GB\ndate = "
+          "2026-12-01\n[attention_kernel]\nsource = test\n"
           "head_dims = 128\nfwd_tflops = 591\nfwd_bwd_tflops = 485\n"
           "[elementwise]\nsource = test\ncopy_tbps = 3\n[clock]\n"
           "source = test\nburst_tflops = 776\nsustained_tflops = 659\n"

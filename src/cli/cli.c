@@ -180,13 +180,16 @@ enum status cli_read_defaults_file(const char *path,
     if (datafile_load(path, &defaults_schema, &rel, NULL, NULL, 0, d) !=
         STATUS_OK)
         return d->status;
-    snprintf(def->model, sizeof def->model, "%s/%.200s", data_dir, rel.model);
-    snprintf(def->hardware, sizeof def->hardware, "%s/%.200s", data_dir,
-             rel.hardware);
-    snprintf(def->sweep, sizeof def->sweep, "%s/%.200s", data_dir, rel.sweep);
-    snprintf(def->training, sizeof def->training, "%s/%.200s", data_dir,
-             rel.training);
-    snprintf(def->stack, sizeof def->stack, "%s/%.200s", data_dir, rel.stack);
+    snprintf(def->model, sizeof def->model, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.model, 200), rel.model);
+    snprintf(def->hardware, sizeof def->hardware, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.hardware, 200), rel.hardware);
+    snprintf(def->sweep, sizeof def->sweep, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.sweep, 200), rel.sweep);
+    snprintf(def->training, sizeof def->training, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.training, 200), rel.training);
+    snprintf(def->stack, sizeof def->stack, "%s/%.*s", data_dir,
+             diag_utf8_prec(rel.stack, 200), rel.stack);
     return STATUS_OK;
 }
 
@@ -250,8 +253,11 @@ cli_training_path(const struct cli_config *cfg, char *buf, size_t size)
 /*
  * What the expected step reads: the cluster's calibration (--calibration,
  * else data/calibration/ by the hardware file's name; none is no error:
- * the report then has the speed of light only) and the training stack
- * (--stack, else defaults.ini's).
+ * the report then has the speed of light only), refused when it is for
+ * another GPU or a rate is above the hardware's peaks (with compare's
+ * several clusters, --calibration is for those whose GPU it names, the
+ * others take their own); and the training stack (--stack, else
+ * defaults.ini's).
  */
 static void load_expected_inputs(struct cli_config *cfg,
                                  struct cli_inputs *in,
@@ -267,6 +273,24 @@ static void load_expected_inputs(struct cli_config *cfg,
     if (cp) {
         in->have_cal = calibration_load(cp, &in->cal, cfg->sets, cfg->nsets,
                                         d) == STATUS_OK;
+        if (in->have_cal && cp == cfg->calibration_path &&
+            cfg->calibration_matching_only &&
+            !calibration_for_gpu(&in->cal, &in->hw)) {
+            /* compare: another cluster's calibration; this one's own */
+            calibration_release(&in->cal);
+            cp = calibration_find(in->hw.meta.path, data_dir, cal, sizeof cal)
+                     ? cal
+                     : NULL;
+            in->have_cal = cp && calibration_load(cp, &in->cal, cfg->sets,
+                                                  cfg->nsets, d) == STATUS_OK;
+        } else if (in->have_cal && cp == cfg->calibration_path) {
+            cfg->calibration_applied++;
+        }
+        if (in->have_cal &&
+            calibration_check_hardware(&in->cal, &in->hw, d) != STATUS_OK) {
+            calibration_release(&in->cal);
+            in->have_cal = false;
+        }
         if (in->have_cal)
             in->hw.cal = &in->cal;
     }
@@ -362,8 +386,8 @@ bool cli_generation_time(int64_t *out, struct diag *d)
     if (!datafile_parse_long(e, &v) || v < 0 || v > EPOCH_MAX) {
         diag_set(d, STATUS_USAGE,
                  "SOURCE_DATE_EPOCH: expected whole seconds since 1970 in "
-                 "0..%ld (year 9999), got \"%.40s\"",
-                 EPOCH_MAX, e);
+                 "0..%ld (year 9999), got \"%.*s\"",
+                 EPOCH_MAX, diag_utf8_prec(e, 40), e);
         return false;
     }
     *out = (int64_t)v;

@@ -62,6 +62,11 @@ struct cli_config {
      * (NULL: none); options like the others, in any position */
     enum nccl_import_link import_link;
     const char *import_kind;
+    /* compare with several clusters: --calibration applies to those
+     * whose GPU it names (calibration.hardware_gpu), the others take
+     * their own; calibration_applied counts the pairs it timed */
+    bool calibration_matching_only;
+    size_t calibration_applied;
 };
 
 /* The files a command reads; each have_ flag says its member is loaded. */

@@ -127,6 +127,55 @@ static void check_run(const char *path, const char *recipe, struct diag *d)
 
 /* compare: the best plan of each (model, hardware) pair into
  * <out>/compare.xlsx, committed as a report is. */
+/*
+ * compare with several clusters: --calibration is for the clusters whose
+ * GPU it names; false, with the message, when it names none of them (or
+ * does not load). A hardware file that does not load counts as a match:
+ * its own load reports it.
+ */
+static bool calibration_for_a_cluster(struct cli_config *cfg,
+                                      const char *const *hws,
+                                      size_t nh,
+                                      struct diag *d)
+{
+    struct calibration cal;
+    bool any = false;
+    size_t j;
+    char where[600];
+    long fi, line;
+    if (calibration_load(cfg->calibration_path, &cal, cfg->sets, cfg->nsets,
+                         d) != STATUS_OK)
+        return false;
+    for (j = 0; j < nh && !any; j++) {
+        struct hardware hw;
+        struct diag hd;
+        diag_init(&hd);
+        if (hardware_load(hws[j], &hw, cfg->sets, cfg->nsets, &hd) !=
+            STATUS_OK) {
+            any = true;
+            continue;
+        }
+        any = calibration_for_gpu(&cal, &hw);
+        hardware_release(&hw);
+    }
+    if (!any) {
+        fi = datafile_field_index(calibration_schema(), "calibration",
+                                  "hardware_gpu");
+        line = cal.meta.line[fi];
+        if (line > 0)
+            diag_snprintf(where, sizeof where, "%s:%ld", cal.meta.path, line);
+        else
+            diag_snprintf(where, sizeof where, "%s", cal.meta.path);
+        diag_set(d, STATUS_RANGE,
+                 "%s: calibration.hardware_gpu: \"%s\" is the GPU of none "
+                 "of the %zu clusters compared (-g): --calibration times the "
+                 "clusters whose gpu.name it names",
+                 where, cal.spec.hardware_gpu, nh);
+    }
+    calibration_release(&cal);
+    return any;
+}
+
 static int compare_pairs(struct cli_config *cfg,
                          struct compare_row *rows,
                          size_t *n,
@@ -150,6 +199,11 @@ static int compare_pairs(struct cli_config *cfg,
                  COMPARE_PAIRS_MAX);
         return CLI_EXIT_INPUT;
     }
+    cfg->calibration_matching_only = nh > 1;
+    cfg->calibration_applied = 0;
+    if (nh > 1 && cfg->calibration_path &&
+        !calibration_for_a_cluster(cfg, hws, nh, d))
+        return cli_exit_code(d->status, true);
     *n = 0;
     for (i = 0; i < nm; i++)
         for (j = 0; j < nh; j++) {
@@ -239,15 +293,17 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
             bool x = r->best.work.x.known;
             char xs[16] = "-";
             if (!r->any) {
-                printf("%-28.28s %-30.30s %6ld %s\n", r->model, r->gpu, r->gpus,
-                       r->why);
+                printf("%-28.*s %-30.*s %6ld %s\n",
+                       diag_utf8_prec(r->model, 28), r->model,
+                       diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus, r->why);
                 continue;
             }
             if (x)
                 snprintf(xs, sizeof xs, "%.3f", t->expected);
-            printf("%-28.28s %-30.30s %6ld %-16s %9s %9.3f %10.0f %12.0f  %s\n",
-                   r->model, r->gpu, r->gpus, r->best.family, xs, t->step,
-                   x ? t->x_tps : t->tokens_per_s_per_gpu,
+            printf("%-28.*s %-30.*s %6ld %-16s %9s %9.3f %10.0f %12.0f  %s\n",
+                   diag_utf8_prec(r->model, 28), r->model,
+                   diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus, r->best.family,
+                   xs, t->step, x ? t->x_tps : t->tokens_per_s_per_gpu,
                    x ? t->x_cost : t->cost_usd, r->best.fits ? "yes" : "no");
         }
         if (!cfg->quiet)
@@ -266,6 +322,70 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
     if (rc == 0)
         rc = cli_flush_stdout();
     return rc;
+}
+
+/* Whether path is a hardware file that loads (into hw, to release). */
+static bool load_hardware_file(struct cli_config *cfg,
+                               const char *path,
+                               struct hardware *hw)
+{
+    struct diag d;
+    char section[64];
+    diag_init(&d);
+    if (hf_config_is_json(path) ||
+        datafile_first_section(path, section, sizeof section, &d) !=
+            STATUS_OK ||
+        (strcmp(section, "gpu") != 0 && strcmp(section, "cluster") != 0))
+        return false;
+    /* a hardware file that does not load is reported on its own turn */
+    return hardware_load(path, hw, cfg->sets, cfg->nsets, &d) == STATUS_OK;
+}
+
+/*
+ * check FILE...: a calibration given beside hardware files is checked
+ * against each of them that is for its GPU (no rate above its peaks); when
+ * none is, it is refused as a calibration for another GPU (with one
+ * hardware file, calibration_check_hardware says which GPU that is).
+ */
+static void check_calibration_hardware(struct cli_config *cfg,
+                                       char **files,
+                                       size_t n,
+                                       const struct calibration *cal,
+                                       struct diag *d)
+{
+    struct hardware hw;
+    size_t j, nhw = 0, matched = 0;
+    char where[600];
+    long line;
+    for (j = 0; j < n; j++) {
+        if (!load_hardware_file(cfg, files[j], &hw))
+            continue;
+        nhw++;
+        matched += calibration_for_gpu(cal, &hw);
+        hardware_release(&hw);
+    }
+    if (nhw == 0)
+        return;
+    if (matched == 0 && nhw > 1) {
+        line = cal->meta.line[datafile_field_index(
+            calibration_schema(), "calibration", "hardware_gpu")];
+        if (line > 0)
+            diag_snprintf(where, sizeof where, "%s:%ld", cal->meta.path, line);
+        else
+            diag_snprintf(where, sizeof where, "%s", cal->meta.path);
+        diag_add(d, STATUS_RANGE,
+                 "%s: calibration.hardware_gpu: \"%s\" is the GPU of none "
+                 "of the %zu hardware files given",
+                 where, cal->spec.hardware_gpu, nhw);
+        return;
+    }
+    for (j = 0; j < n; j++) {
+        if (!load_hardware_file(cfg, files[j], &hw))
+            continue;
+        if (nhw == 1 || calibration_for_gpu(cal, &hw))
+            calibration_check_hardware(cal, &hw, d);
+        hardware_release(&hw);
+    }
 }
 
 int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
@@ -315,8 +435,10 @@ int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
             } else if (strcmp(section, "calibration") == 0) {
                 struct calibration cal;
                 if (calibration_load(files[i], &cal, cfg->sets, cfg->nsets,
-                                     &d) == STATUS_OK)
+                                     &d) == STATUS_OK) {
+                    check_calibration_hardware(cfg, files, n, &cal, &d);
                     calibration_release(&cal);
+                }
             } else if (strcmp(section, "stack") == 0) {
                 struct stack st;
                 if (stack_load(files[i], &st, cfg->sets, cfg->nsets, &d) ==

@@ -65,16 +65,17 @@ static bool probe_open(const struct validation_run *run,
     }
     if (!in->hw->cal) {
         why->key = "hardware";
-        snprintf(why->text, sizeof why->text,
-                 "no calibration for %.300s in the data directory's "
-                 "calibration/ (by the hardware file's name): no expected "
-                 "step",
-                 run->hardware_path);
+        diag_snprintf(why->text, sizeof why->text,
+                      "no calibration for %.*s in the data directory's "
+                      "calibration/ (by the hardware file's name): no "
+                      "expected step",
+                      diag_utf8_prec(run->hardware_path, 300),
+                      run->hardware_path);
         return false;
     }
     if (figures_validation_plan(run, in, &p, &pd) != STATUS_OK) {
         why->key = "plan";
-        snprintf(why->text, sizeof why->text, "%.500s", pd.msg);
+        diag_snprintf(why->text, sizeof why->text, "%s", pd.msg);
         return false;
     }
     if (cost_ctx_init(&ctx, in->m, in->hw, comm, d) != STATUS_OK)
@@ -164,7 +165,7 @@ enum status fit_run(const struct validation_run *run,
     struct why_not why;
     int f;
     memset(out, 0, sizeof *out);
-    snprintf(out->run_name, sizeof out->run_name, "%s", run->name);
+    diag_snprintf(out->run_name, sizeof out->run_name, "%s", run->name);
     snprintf(out->run_path, sizeof out->run_path, "%s", run->path);
     if (run->measured_step_s <= 0 && run->measured_tflops_per_gpu <= 0)
         return diag_set(d, STATUS_RANGE,
@@ -181,8 +182,8 @@ enum status fit_run(const struct validation_run *run,
         return diag_set(d, STATUS_RANGE, "%s: run.%s: %s", run->path, why.key,
                         why.text);
     }
-    snprintf(out->stack_name, sizeof out->stack_name, "%s",
-             in->stack->spec.name);
+    diag_snprintf(out->stack_name, sizeof out->stack_name, "%s",
+                  in->stack->spec.name);
     out->measured_s = validation_measured_step(run, pr.work.model_flops);
     out->default_s = pr.t.expected;
     /* the factor whose 1% more overhead lengthens the step most */
@@ -231,14 +232,14 @@ enum status fit_transfer(struct fit_result *r,
              runs[i].measured_tflops_per_gpu <= 0))
             continue;
         memset(row, 0, sizeof *row);
-        snprintf(row->name, sizeof row->name, "%s", runs[i].name);
-        snprintf(row->path, sizeof row->path, "%s", runs[i].path);
+        diag_snprintf(row->name, sizeof row->name, "%s", runs[i].name);
+        diag_snprintf(row->path, sizeof row->path, "%s", runs[i].path);
         r->nrows++;
         if (!probe_open(&runs[i], &in[i], in[i].stack, comm, &pr, &why, d)) {
             if (d->status != STATUS_OK)
                 return d->status;
-            snprintf(row->note, sizeof row->note, "run.%s: %.180s", why.key,
-                     why.text);
+            diag_snprintf(row->note, sizeof row->note, "run.%s: %s", why.key,
+                          why.text);
             continue;
         }
         row->measured_s =
@@ -346,7 +347,9 @@ void fit_write_text(const struct fit_result *r,
             r->hi);
     if (r->bound == 0)
         fprintf(out, ", inside)\n");
-    else if (r->value == r->start || (r->bound < 0) == (r->lo == 1))
+    else if (r->fitted_s >= r->measured_s)
+        /* stopped at the least-overhead end (the fast one), whatever the
+         * stack's own value: the measured step is shorter than it allows */
         fprintf(out,
                 "; BOUND HIT at %g: with the least overhead the expected "
                 "step is already %.1f%% above the measured)\n",
@@ -370,12 +373,13 @@ void fit_write_text(const struct fit_result *r,
     for (i = 0; i < r->nrows; i++) {
         const struct fit_row *w = &r->rows[i];
         if (w->default_s <= 0) {
-            fprintf(out, "  %-48.48s %s\n", w->name, w->note);
+            fprintf(out, "  %-48.*s %s\n", diag_utf8_prec(w->name, 48), w->name,
+                    w->note);
             continue;
         }
-        fprintf(out, "  %-48.48s %9.3f %9.3f %+6.1f%% %9.3f %+6.1f%%\n",
-                w->name, w->measured_s, w->default_s,
-                pct(w->default_s, w->measured_s), w->fitted_s,
+        fprintf(out, "  %-48.*s %9.3f %9.3f %+6.1f%% %9.3f %+6.1f%%\n",
+                diag_utf8_prec(w->name, 48), w->name, w->measured_s,
+                w->default_s, pct(w->default_s, w->measured_s), w->fitted_s,
                 pct(w->fitted_s, w->measured_s));
         sum_before += fabs(pct(w->default_s, w->measured_s));
         sum_after += fabs(pct(w->fitted_s, w->measured_s));

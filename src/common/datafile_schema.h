@@ -20,7 +20,9 @@ enum datafile_type {
     DATAFILE_INT,    /* long, stored at offset */
     DATAFILE_DOUBLE, /* double */
     DATAFILE_BOOL,   /* bool: true|false|yes|no|on|off */
-    DATAFILE_STRING, /* char[size] */
+    DATAFILE_STRING, /* char[size]; with max > 0, a list of numbers each in
+                        min..max that the file's owner splits and checks
+                        (a calibration's measured lists) */
     DATAFILE_ENUM,   /* int: index into choices "a|b|c" */
     DATAFILE_LIST    /* struct datafile_list: numbers, ranges or choices */
 };

@@ -106,6 +106,11 @@ void datafile_describe(const struct datafile_field *f, char *buf, size_t size)
         snprintf(buf, size, "true or false");
         return;
     }
+    if (f->type == DATAFILE_STRING && f->max > 0) {
+        snprintf(buf, size, "numbers in %s%.15g, %.15g], blank-separated",
+                 f->min_open ? "(" : "[", f->min, f->max);
+        return;
+    }
     if (f->type == DATAFILE_STRING) {
         snprintf(buf, size, "text of at most %zu characters",
                  f->size ? f->size - 1 : 0);

@@ -3,6 +3,7 @@
  */
 #include "diag.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,11 +11,7 @@
 /* Room kept in msg for diag_finish()'s note. */
 #define NOTE_ROOM 48
 
-/*
- * len, or less so that the first len bytes of text do not end inside a
- * UTF-8 character (a message is cut, never made into something not text).
- */
-static size_t char_boundary(const char *text, size_t len)
+size_t diag_utf8_cut(const char *text, size_t len)
 {
     const unsigned char *u = (const unsigned char *)text;
     size_t lead = len, need;
@@ -25,6 +22,33 @@ static size_t char_boundary(const char *text, size_t len)
     lead--; /* u[lead] starts the last character */
     need = u[lead] >= 0xF0 ? 4 : u[lead] >= 0xE0 ? 3 : u[lead] >= 0xC0 ? 2 : 1;
     return lead + need > len ? lead : len;
+}
+
+int diag_utf8_prec(const char *text, size_t max)
+{
+    size_t len;
+    if (max > INT_MAX)
+        max = INT_MAX;
+    len = strnlen(text, max);
+    if (len == max && text[len] != '\0')
+        len = diag_utf8_cut(text, len);
+    return (int)len;
+}
+
+int diag_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (size == 0)
+        return 0;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        buf[0] = '\0';
+    else if ((size_t)n >= size)
+        buf[diag_utf8_cut(buf, size - 1)] = '\0';
+    return n;
 }
 
 void diag_init(struct diag *d)
@@ -49,7 +73,7 @@ static void append_text(struct diag *d, const char *text, size_t keep)
         size_t need = (used > 0 ? 1 : 0) + len + 1;
         if (used == 0 && need + keep > sizeof d->msg) {
             /* A first line too long for msg: better cut than lost. */
-            len = char_boundary(text, sizeof d->msg - keep - 1);
+            len = diag_utf8_cut(text, sizeof d->msg - keep - 1);
             memcpy(d->msg, text, len);
             d->msg[len] = '\0';
             used = len;
@@ -73,7 +97,7 @@ static void append_line(struct diag *d, const char *fmt, va_list ap)
     char line[DIAG_MSG_MAX];
     int n = vsnprintf(line, sizeof line, fmt, ap);
     if (n >= (int)sizeof line) /* cut: not inside a character */
-        line[char_boundary(line, sizeof line - 1)] = '\0';
+        line[diag_utf8_cut(line, sizeof line - 1)] = '\0';
     append_text(d, line, NOTE_ROOM);
 }
 

@@ -54,6 +54,33 @@ enum status diag_add(struct diag *d, enum status st, const char *fmt, ...)
 /* Adds the "... and N more problems" line when lines were dropped. */
 void diag_finish(struct diag *d);
 
+/*
+ * len, or less, so that the first len bytes of text (valid UTF-8) do not
+ * end inside a character: where to cut text to at most len bytes so that
+ * what is kept is still text (a name cut for a fixed buffer, a message
+ * cut for its room).
+ *
+ *   diag_utf8_cut("caf\xC3\xA9", 4)  -> 3 ("caf", not half of the e-acute)
+ */
+size_t diag_utf8_cut(const char *text, size_t len);
+
+/*
+ * The precision to print text with "%.*s" so that at most max bytes of
+ * it show, cut at a character boundary (diag_utf8_cut):
+ *
+ *   snprintf(buf, size, "%.*s on ...", diag_utf8_prec(name, 60), name);
+ */
+int diag_utf8_prec(const char *text, size_t max);
+
+/*
+ * snprintf() into buf (size > 0) that, when the text does not fit, cuts
+ * it at a UTF-8 character boundary (diag_utf8_cut) rather than inside a
+ * character: every copy of a name into a fixed buffer goes through it.
+ * Returns what snprintf returns (the length of the whole text).
+ */
+int diag_snprintf(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Short English name of a status, e.g. "bad input"; never NULL. */
 const char *status_str(enum status st);
 

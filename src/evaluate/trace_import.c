@@ -525,6 +525,8 @@ enum status trace_import_summarize(const struct trace_import *imp,
     size_t i;
     int c;
     memset(s, 0, sizeof *s);
+    diag_snprintf(s->hardware_gpu, sizeof s->hardware_gpu, "%s",
+                  hw->spec.gpu_name);
     for (c = 0; c < TRACE_CLASSES; c++)
         s->cls[c].into = -1;
     for (i = 0; i < imp->cap; i++) {

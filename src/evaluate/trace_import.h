@@ -109,6 +109,7 @@ struct trace_import_summary {
     size_t files, kernels, names;
     char first_file[256];          /* the first trace's base name */
     char gpu[128];                 /* the trace's device name, or "" */
+    char hardware_gpu[128];        /* the hardware file's gpu.name (-g) */
     char date[16];                 /* the first kernel's UTC date, or "" */
     double fwd_passes, bwd_passes; /* layer forwards and backwards */
     double tokens;                 /* per micro-batch per GPU */

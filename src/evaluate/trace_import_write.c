@@ -223,6 +223,9 @@ static void header(const struct trace_import_summary *s,
         put(p, "calibration", "gpu", s->gpu, "");
     else if (base)
         put(p, "calibration", "gpu", base->spec.gpu, "");
+    /* the rates are checked against the hardware the import ran with */
+    put(p, "calibration", "hardware_gpu", s->hardware_gpu,
+        "the hardware file's gpu.name the trace was set against (-g)");
     if (s->date[0])
         put(p, "calibration", "date", s->date, "");
     else if (base)

@@ -42,7 +42,7 @@ enum status figures_families(struct report *r,
                       &f->ncoll_other);
         refit(r, &f->best);
         refit(r, &f->best_other);
-        snprintf(f->best.family, sizeof f->best.family, "%s", f->name);
+        diag_snprintf(f->best.family, sizeof f->best.family, "%s", f->name);
         snprintf(f->best_other.family, sizeof f->best_other.family, "%s",
                  f->name);
         r->families_by_step[i] = (long)i;
@@ -128,8 +128,8 @@ parse_choices(const char *text, struct choice *c, size_t *n, struct diag *why)
         if (!v || v == tok || !v[1] || *n == CHOICES_MAX) {
             diag_set(why, STATUS_PARSE,
                      "run.unpublished: expected KEY=V1,V2,... (at most %d "
-                     "keys), got \"%.40s\"",
-                     CHOICES_MAX, tok);
+                     "keys), got \"%.*s\"",
+                     CHOICES_MAX, diag_utf8_prec(tok, 40), tok);
             return false;
         }
         snprintf(c[*n].key, sizeof c[*n].key, "%.*s", (int)(v - tok), tok);
@@ -252,13 +252,13 @@ static enum status predict(struct report *r,
     enum status st = STATUS_OK;
 
     memset(v, 0, sizeof *v);
-    snprintf(v->name, sizeof v->name, "%s", run->name);
-    snprintf(v->source, sizeof v->source, "%s", run->source);
+    diag_snprintf(v->name, sizeof v->name, "%s", run->name);
+    diag_snprintf(v->source, sizeof v->source, "%s", run->source);
     snprintf(v->model_path, sizeof v->model_path, "%s", run->model_path);
     snprintf(v->hardware_path, sizeof v->hardware_path, "%s",
              run->hardware_path);
-    snprintf(v->model_name, sizeof v->model_name, "%s", in->m->spec.name);
-    snprintf(v->gpu_name, sizeof v->gpu_name, "%s", in->hw->spec.gpu_name);
+    diag_snprintf(v->model_name, sizeof v->model_name, "%s", in->m->spec.name);
+    diag_snprintf(v->gpu_name, sizeof v->gpu_name, "%s", in->hw->spec.gpu_name);
     v->measured_step_s = run->measured_step_s;
     v->measured_tflops_per_gpu = run->measured_tflops_per_gpu;
     v->measured_mfu = run->measured_mfu;
@@ -275,12 +275,12 @@ static enum status predict(struct report *r,
     *applies = figures_validation_plan(run, in, &v->plan, &why) == STATUS_OK;
     if (!*applies) {
         if (r->nvalidation_notes < REPORT_VALIDATIONS_MAX)
-            snprintf(r->validation_notes[r->nvalidation_notes++],
-                     sizeof r->validation_notes[0],
-                     "%.120s: skipped, its plan does not apply to %s: %.200s",
-                     run->name,
-                     in->current ? "this report's inputs" : "its inputs",
-                     why.msg);
+            diag_snprintf(r->validation_notes[r->nvalidation_notes++],
+                          sizeof r->validation_notes[0],
+                          "%.*s: skipped, its plan does not apply to %s: %.*s",
+                          diag_utf8_prec(run->name, 120), run->name,
+                          in->current ? "this report's inputs" : "its inputs",
+                          diag_utf8_prec(why.msg, 200), why.msg);
         return STATUS_OK;
     }
     if (in->current) {
@@ -354,8 +354,8 @@ figures_views(struct report *r, struct cost_ctx *other, struct diag *d)
         snprintf(r->when, sizeof r->when, "%lld", (long long)r->generated);
     /* the baseline and the published run on these inputs */
     memset(&r->baseline, 0, sizeof r->baseline);
-    snprintf(r->baseline.name, sizeof r->baseline.name, "%s",
-             r->sweep ? r->sweep->spec.r_baseline : "");
+    diag_snprintf(r->baseline.name, sizeof r->baseline.name, "%s",
+                  r->sweep ? r->sweep->spec.r_baseline : "");
     r->baseline.family = report_family_index(r, r->baseline.name);
     r->published = -1;
     for (i = 0; i < r->nvalidations && r->published < 0; i++)

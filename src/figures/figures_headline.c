@@ -356,7 +356,8 @@ static void sheet_result(const struct report *r, long at, struct cost_result *c)
     c->rank = row->rank;
     c->ep_ratio = row->ep_ratio;
     report_row_times(r, row, &c->t);
-    snprintf(c->family, sizeof c->family, "%s", r->family[row->family].name);
+    diag_snprintf(c->family, sizeof c->family, "%s",
+                  r->family[row->family].name);
 }
 
 enum status

@@ -26,7 +26,7 @@ void figures_waterfall_of(const struct cost_result *c,
     w->effects = expected_effect_shown(&c->work.x, EXPECTED_FACTORS)
                      ? EXPECTED_EFFECTS
                      : EXPECTED_FACTORS;
-    snprintf(w->name, sizeof w->name, "%s", name);
+    diag_snprintf(w->name, sizeof w->name, "%s", name);
     /* The same replay as eval's waterfall: each bar is the step with one
      * more effect on minus the step before it, so they telescope to
      * expected - sol whatever the effects' interactions (a max() of

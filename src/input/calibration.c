@@ -15,6 +15,19 @@
 #define OFF(member) offsetof(struct calibration_spec, member)
 #define TEXT        DATAFILE_TEXT_MAX
 
+/* The least GEMM or attention rate, and why (data/README.md says it). */
+#define RATE_MIN 0.1
+#define RATE_WHY                                                              \
+    "at least 0.1: a one-token GEMM does 1 FLOP per weight byte, 0.1 "        \
+    "TFLOP/s on the least HBM a hardware file takes (0.1 TB/s); at most the " \
+    "hardware's peak"
+
+/* The least measured bandwidth of a memory-bound kernel, and why. */
+#define TBPS_MIN 0.01
+#define TBPS_WHY                                                              \
+    "at least 0.01, a tenth of the least HBM a hardware file takes; at most " \
+    "the hardware's HBM peak"
+
 static const char *const gemm_keys[CALIBRATION_GEMM_COUNT] = {
     "attn_proj", "dense_up", "dense_down", "expert_up", "expert_down", "head"};
 static const char *const precision_keys[CALIBRATION_PRECISION_COUNT] = {"bf16",
@@ -32,85 +45,89 @@ static const char *const coll_keys[CALIBRATION_COLLECTIVE_COUNT] = {
      DATAFILE_STRING,                                                         \
      OFF(gemm[i].m_tokens),                                                   \
      TEXT,                                                                    \
-     0,                                                                       \
-     0,                                                                       \
+     1,                                                                       \
+     1e9,                                                                     \
      false,                                                                   \
      false,                                                                   \
      "",                                                                      \
      "tokens",                                                                \
      NULL,                                                                    \
-     "GEMM rows M measured, ascending (empty: class not measured)"},          \
+     "GEMM rows M measured, whole, ascending (empty: class not measured)"},   \
         {"gemm_" name,                                                        \
          "bf16_tflops",                                                       \
          DATAFILE_STRING,                                                     \
          OFF(gemm[i].bf16_tflops),                                            \
          TEXT,                                                                \
-         0,                                                                   \
-         0,                                                                   \
+         RATE_MIN,                                                            \
+         1e6,                                                                 \
          false,                                                               \
          false,                                                               \
          "",                                                                  \
          "TFLOP/s",                                                           \
          NULL,                                                                \
-         "achieved BF16 rate at each M (required with m_tokens)"},            \
+         "achieved BF16 rate at each M (required with m_tokens; " RATE_WHY    \
+         ")"},                                                                \
     {                                                                         \
         "gemm_" name, "fp8_tflops", DATAFILE_STRING, OFF(gemm[i].fp8_tflops), \
-            TEXT, 0, 0, false, false, "", "TFLOP/s", NULL,                    \
-            "achieved FP8 rate at each M (empty: not measured)"               \
+            TEXT, RATE_MIN, 1e6, false, false, "", "TFLOP/s", NULL,           \
+            "achieved FP8 rate at each M (empty: not measured; " RATE_WHY ")" \
     }
 
 /* Four fields per network curve. */
-#define NET_FIELDS(l, c, section)                                        \
-    {section,                                                            \
-     "bytes",                                                            \
-     DATAFILE_STRING,                                                    \
-     OFF(net[l][c].bytes),                                               \
-     TEXT,                                                               \
-     0,                                                                  \
-     0,                                                                  \
-     false,                                                              \
-     false,                                                              \
-     "",                                                                 \
-     "B",                                                                \
-     NULL,                                                               \
-     "nccl-tests message sizes, ascending (empty: no curve)"},           \
-        {section,                                                        \
-         "busbw_gbps",                                                   \
-         DATAFILE_STRING,                                                \
-         OFF(net[l][c].busbw_gbps),                                      \
-         TEXT,                                                           \
-         0,                                                              \
-         0,                                                              \
-         false,                                                          \
-         false,                                                          \
-         "",                                                             \
-         "GB/s",                                                         \
-         NULL,                                                           \
-         "nccl-tests out-of-place bus bandwidth at each size"},          \
-        {section,                                                        \
-         "ranks",                                                        \
-         DATAFILE_INT,                                                   \
-         OFF(net[l][c].ranks),                                           \
-         0,                                                              \
-         0,                                                              \
-         1e7,                                                            \
-         false,                                                          \
-         false,                                                          \
-         "0",                                                            \
-         "",                                                             \
-         NULL,                                                           \
-         "GPUs in the measured collective (0: "                          \
-         "unknown)"},                                                    \
-    {                                                                    \
-        section, "nodes", DATAFILE_INT, OFF(net[l][c].nodes), 0, 0, 1e6, \
-            false, false, "0", "", NULL,                                 \
-            "nodes the collective spanned (0: "                          \
-            "unknown)"                                                   \
+#define NET_FIELDS(l, c, section)                                           \
+    {section,                                                               \
+     "bytes",                                                               \
+     DATAFILE_STRING,                                                       \
+     OFF(net[l][c].bytes),                                                  \
+     TEXT,                                                                  \
+     1,                                                                     \
+     1e15,                                                                  \
+     false,                                                                 \
+     false,                                                                 \
+     "",                                                                    \
+     "B",                                                                   \
+     NULL,                                                                  \
+     "nccl-tests message sizes, ascending (empty: no curve; at most 1e15, " \
+     "more than any GPU holds)"},                                           \
+        {section,                                                           \
+         "busbw_gbps",                                                      \
+         DATAFILE_STRING,                                                   \
+         OFF(net[l][c].busbw_gbps),                                         \
+         TEXT,                                                              \
+         1e-6,                                                              \
+         1e6,                                                               \
+         false,                                                             \
+         false,                                                             \
+         "",                                                                \
+         "GB/s",                                                            \
+         NULL,                                                              \
+         "nccl-tests out-of-place bus bandwidth at each size (at least "    \
+         "1e-6: its 8-byte messages run near 1e-3)"},                       \
+        {section,                                                           \
+         "ranks",                                                           \
+         DATAFILE_INT,                                                      \
+         OFF(net[l][c].ranks),                                              \
+         0,                                                                 \
+         0,                                                                 \
+         1e7,                                                               \
+         false,                                                             \
+         false,                                                             \
+         "0",                                                               \
+         "",                                                                \
+         NULL,                                                              \
+         "GPUs in the measured collective (0: "                             \
+         "unknown)"},                                                       \
+    {                                                                       \
+        section, "nodes", DATAFILE_INT, OFF(net[l][c].nodes), 0, 0, 1e6,    \
+            false, false, "0", "", NULL,                                    \
+            "nodes the collective spanned (0: "                             \
+            "unknown)"                                                      \
     }
 
 /* clang-format off */
 static const struct datafile_field fields[] = {
     {"calibration", "gpu", DATAFILE_STRING, OFF(gpu), 128, 0, 0, false, true, NULL, "", NULL, "GPU the measurements ran on, as the driver names it"},
+    {"calibration", "hardware_gpu", DATAFILE_STRING, OFF(hardware_gpu), 128, 0, 0, false, true, NULL, "", NULL, "the gpu.name of the hardware files these rates are for: with a hardware file that names another GPU the calibration is refused, as it is when a rate is above that GPU's peak"},
     {"calibration", "date", DATAFILE_STRING, OFF(date), 32, 0, 0, false, true, NULL, "", NULL, "date of the measurements (YYYY-MM-DD)"},
     {"calibration", "driver", DATAFILE_STRING, OFF(driver), 64, 0, 0, false, false, "", "", NULL, "NVIDIA driver version"},
     {"calibration", "software", DATAFILE_STRING, OFF(software), TEXT, 0, 0, false, false, "", "", NULL, "framework and library versions (PyTorch, CUDA, cuBLAS)"},
@@ -121,23 +138,23 @@ static const struct datafile_field fields[] = {
     GEMM_FIELDS(3, "expert_up"),
     GEMM_FIELDS(4, "expert_down"),
     GEMM_FIELDS(5, "head"),
-    {"attention_kernel", "head_dims", DATAFILE_STRING, OFF(head_dims), TEXT, 0, 0, false, true, NULL, "", NULL, "head dimensions measured, ascending"},
-    {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, 0, 0, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension"},
-    {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, 0, 0, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension"},
-    {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 0, 100, true, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting"},
-    {"elementwise", "copy_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_COPY]), 0, 0, 1e3, true, true, NULL, "TB/s", NULL, "device-to-device copy, bytes read + written"},
-    {"elementwise", "read_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_READ]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "read-only reduction (0: not measured)"},
-    {"elementwise", "norm_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_NORM]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "RMSNorm/LayerNorm forward (0: not measured)"},
-    {"elementwise", "activation_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "SwiGLU/activation forward (0: not measured)"},
-    {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e9, false, false, "0", "us", NULL, "router score function + top-k (0: not measured)"},
-    {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement"},
-    {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run"},
-    {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 0, 1e6, true, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled"},
-    {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 0, 1e6, true, true, NULL, "s", NULL, "length of the sustained run"},
+    {"attention_kernel", "head_dims", DATAFILE_STRING, OFF(head_dims), TEXT, 1, 1e4, false, true, NULL, "", NULL, "head dimensions measured, ascending"},
+    {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension (at least 0.1, as a GEMM's; at most the hardware's BF16 peak)"},
+    {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension (as fwd_tflops)"},
+    {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 1, 5, false, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting (at least 1: the backward pass takes the gradient of both operands of each forward product; FlashAttention counts 2.5)"},
+    {"elementwise", "copy_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_COPY]), 0, TBPS_MIN, 1e3, false, true, NULL, "TB/s", NULL, "device-to-device copy, bytes read + written (" TBPS_WHY ")"},
+    {"elementwise", "read_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_READ]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "read-only reduction (0: not measured; else as copy_tbps)"},
+    {"elementwise", "norm_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_NORM]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "RMSNorm/LayerNorm forward (0: not measured; else as copy_tbps)"},
+    {"elementwise", "activation_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "SwiGLU/activation forward (0: not measured; else as copy_tbps)"},
+    {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e6, false, false, "0", "us", NULL, "router score function + top-k (0: not measured; else at least 1: a kernel launch alone takes microseconds)"},
+    {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement (0, or at least 1 with router_us)"},
+    {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run (at least 1, as the hardware file's rates; at most the hardware's peak)"},
+    {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled (at least 1, as burst_tflops)"},
+    {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 1e-6, 1e6, false, true, NULL, "s", NULL, "length of the sustained run (at least 1e-6: one kernel)"},
     {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
-    {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e5, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded)"},
-    {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e5, false, false, "0", "W", NULL, "settled board power (0: not recorded)"},
-    {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e5, false, false, "0", "W", NULL, "enforced power limit (0: not recorded)"},
+    {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e4, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded; else at least 100)"},
+    {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e4, false, false, "0", "W", NULL, "settled board power (0: not recorded; else at least 10)"},
+    {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e4, false, false, "0", "W", NULL, "enforced power limit (0: not recorded; else at least 10)"},
     NET_FIELDS(0, 0, "network_intra_all_reduce"),
     NET_FIELDS(0, 1, "network_intra_all_gather"),
     NET_FIELDS(0, 2, "network_intra_reduce_scatter"),
@@ -179,7 +196,8 @@ static void bad(const struct calibration *cal,
 /*
  * Splits text into numbers (blanks or commas between them) into v.
  * Returns the count, or -1 with the problem reported: text that is not a
- * number (STATUS_PARSE), too many values, a value below min, or not
+ * number (STATUS_PARSE), too many values, a value outside the schema's
+ * range for section.key (min..max, as data/README.md gives it), or not
  * strictly ascending when ascending is set (STATUS_RANGE).
  */
 static long parse_numbers(const struct calibration *cal,
@@ -188,11 +206,11 @@ static long parse_numbers(const struct calibration *cal,
                           const char *key,
                           const char *text,
                           double *v,
-                          double min,
-                          bool min_open,
                           bool integral,
                           bool ascending)
 {
+    const struct datafile_field *f =
+        &fields[datafile_field_index(calibration_schema(), section, key)];
     char word[TEXT];
     char why[TEXT + 80];
     const char *c = text;
@@ -220,9 +238,9 @@ static long parse_numbers(const struct calibration *cal,
             bad(cal, d, STATUS_RANGE, section, key, why);
             return -1;
         }
-        if (min_open ? !(x > min) : !(x >= min)) {
-            snprintf(why, sizeof why, "expected values %s %g, got %g",
-                     min_open ? ">" : ">=", min, x);
+        if (!(f->min_open ? x > f->min : x >= f->min) || x > f->max) {
+            snprintf(why, sizeof why, "expected values in %s%g, %g], got %g",
+                     f->min_open ? "(" : "[", f->min, f->max, x);
             bad(cal, d, STATUS_RANGE, section, key, why);
             return -1;
         }
@@ -254,8 +272,7 @@ static bool parse_rates(const struct calibration *cal,
                         const char *key_list)
 {
     char why[160];
-    long n =
-        parse_numbers(cal, d, section, key, text, v, 0, true, false, false);
+    long n = parse_numbers(cal, d, section, key, text, v, false, false);
     if (n < 0)
         return false;
     if ((size_t)n != want) {
@@ -291,8 +308,8 @@ static void check_gemm(struct calibration *cal, struct diag *d)
                     "rates without m_tokens (the M of each rate)");
             continue; /* a class not measured */
         }
-        n = parse_numbers(cal, d, section, "m_tokens", m, t->m_tokens, 1, false,
-                          false, true);
+        n = parse_numbers(cal, d, section, "m_tokens", m, t->m_tokens, true,
+                          true);
         if (n <= 0)
             continue;
         t->n = (size_t)n;
@@ -320,7 +337,7 @@ static void check_attention(struct calibration *cal, struct diag *d)
     long n;
     size_t i;
     n = parse_numbers(cal, d, s, "head_dims", cal->spec.head_dims, a->head_dim,
-                      1, false, true, true);
+                      true, true);
     if (n == 0)
         bad(cal, d, STATUS_RANGE, s, "head_dims",
             "expected at least one value");
@@ -348,10 +365,43 @@ static void check_attention(struct calibration *cal, struct diag *d)
     }
 }
 
+/*
+ * Values where 0 says "not measured" and any other value is a measurement
+ * with a physical least (as each one's help in the schema says): a
+ * bandwidth of 1e-300 TB/s would make times of 1e300 s, not "unmeasured".
+ */
+static const struct {
+    const char *section, *key;
+    size_t offset;
+    double least;
+} zero_or_least[] = {
+    {"elementwise", "read_tbps", OFF(ew_tbps[CALIBRATION_EW_READ]), TBPS_MIN},
+    {"elementwise", "norm_tbps", OFF(ew_tbps[CALIBRATION_EW_NORM]), TBPS_MIN},
+    {"elementwise", "activation_tbps", OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]),
+     TBPS_MIN},
+    {"elementwise", "router_us", OFF(router_us), 1},
+    {"elementwise", "router_tokens", OFF(router_tokens), 1},
+    {"clock", "sm_clock_mhz", OFF(sm_clock_mhz), 100},
+    {"clock", "power_w", OFF(power_w), 10},
+    {"clock", "power_limit_w", OFF(power_limit_w), 10},
+};
+
 static void check_scalars(const struct calibration *cal, struct diag *d)
 {
     const struct calibration_spec *s = &cal->spec;
     char why[160];
+    size_t i;
+    for (i = 0; i < sizeof zero_or_least / sizeof zero_or_least[0]; i++) {
+        double v = *(const double *)(const void *)((const char *)s +
+                                                   zero_or_least[i].offset);
+        if (v != 0 && v < zero_or_least[i].least) {
+            snprintf(why, sizeof why,
+                     "expected 0 (not measured) or at least %g, got %.15g",
+                     zero_or_least[i].least, v);
+            bad(cal, d, STATUS_RANGE, zero_or_least[i].section,
+                zero_or_least[i].key, why);
+        }
+    }
     if (s->router_us > 0 && !(s->router_tokens >= 1))
         bad(cal, d, STATUS_RANGE, "elementwise", "router_us",
             "needs router_tokens (>= 1), the tokens it was measured at");
@@ -390,8 +440,8 @@ static void check_network(struct calibration *cal, struct diag *d)
                     "rates without bytes (the size of each rate)");
                 continue;
             }
-            n = parse_numbers(cal, d, section, "bytes", bytes, cv->bytes, 0,
-                              true, false, true);
+            n = parse_numbers(cal, d, section, "bytes", bytes, cv->bytes, false,
+                              true);
             if (n <= 0)
                 continue;
             cv->n = (size_t)n;
@@ -605,6 +655,119 @@ double calibration_max_tbps(const struct calibration *cal)
     for (i = 0; i < CALIBRATION_EW_COUNT; i++)
         best = fmax(best, cal->spec.ew_tbps[i]);
     return best;
+}
+
+/* ---- Against the hardware it is used with ---- */
+
+bool calibration_for_gpu(const struct calibration *cal,
+                         const struct hardware *hw)
+{
+    return strcmp(cal->spec.hardware_gpu, hw->spec.gpu_name) == 0;
+}
+
+/* hw's section.key at its line, "a100.ini:5: gpu.name", into buf. */
+static void hw_key(const struct hardware *hw,
+                   const char *section,
+                   const char *key,
+                   char *buf,
+                   size_t size)
+{
+    long i = datafile_field_index(hardware_schema(), section, key);
+    long line = i < 0 ? 0 : hw->meta.line[i];
+    if (line > 0)
+        diag_snprintf(buf, size, "%s:%ld: %s.%s", hw->meta.path, line, section,
+                      key);
+    else
+        diag_snprintf(buf, size, "%s: %s.%s", hw->meta.path, section, key);
+}
+
+/* A rate of cal at section.key above hw's peak at peak_key. */
+static void above_peak(const struct calibration *cal,
+                       const struct hardware *hw,
+                       struct diag *d,
+                       const char *section,
+                       const char *key,
+                       const char *what,
+                       double rate,
+                       const char *peak_key,
+                       double peak)
+{
+    char where[700], why[900];
+    if (rate <= peak)
+        return;
+    hw_key(hw, "gpu", peak_key, where, sizeof where);
+    if (peak > 0)
+        diag_snprintf(why, sizeof why,
+                      "%s%.6g is above the GPU's peak (%s = %.15g): the "
+                      "expected step would beat the speed of light",
+                      what, rate, where, peak);
+    else
+        diag_snprintf(why, sizeof why, "%s%.6g for a GPU without it (%s = 0)",
+                      what, rate, where);
+    bad(cal, d, STATUS_RANGE, section, key, why);
+}
+
+/* The largest of n values. */
+static double largest(const double *v, size_t n)
+{
+    double m = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        m = fmax(m, v[i]);
+    return m;
+}
+
+enum status calibration_check_hardware(const struct calibration *cal,
+                                       const struct hardware *hw,
+                                       struct diag *d)
+{
+    static const char *const rate_keys[CALIBRATION_PRECISION_COUNT] = {
+        "bf16_tflops", "fp8_tflops"};
+    static const char *const peak_keys[CALIBRATION_PRECISION_COUNT] = {
+        "bf16_peak_tflops", "fp8_peak_tflops"};
+    const struct hardware_spec *h = &hw->spec;
+    const double peaks[CALIBRATION_PRECISION_COUNT] = {h->bf16_peak_tflops,
+                                                       h->fp8_peak_tflops};
+    const struct calibration_attention *a = &cal->attention;
+    char section[64], where[700], why[1000];
+    size_t i, p, lines = d->lines;
+    if (!calibration_for_gpu(cal, hw)) {
+        hw_key(hw, "gpu", "name", where, sizeof where);
+        diag_snprintf(why, sizeof why,
+                      "\"%s\" is not the GPU of the hardware it is used with "
+                      "(%s = \"%s\"): use that GPU's calibration, or "
+                      "measure it (scripts/measure-gpu)",
+                      cal->spec.hardware_gpu, where, h->gpu_name);
+        bad(cal, d, STATUS_RANGE, "calibration", "hardware_gpu", why);
+        diag_finish(d);
+        return STATUS_RANGE; /* its rates are another GPU's: not compared */
+    }
+    for (i = 0; i < CALIBRATION_GEMM_COUNT; i++) {
+        const struct calibration_gemm_table *t = &cal->gemm[i];
+        snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
+        for (p = 0; p < CALIBRATION_PRECISION_COUNT; p++)
+            if (t->has[p])
+                above_peak(cal, hw, d, section, rate_keys[p], "",
+                           largest(t->tflops[p], t->n), peak_keys[p], peaks[p]);
+    }
+    above_peak(cal, hw, d, "attention_kernel", "fwd_tflops", "",
+               largest(a->fwd_tflops, a->n), "bf16_peak_tflops",
+               h->bf16_peak_tflops);
+    above_peak(cal, hw, d, "attention_kernel", "fwd_bwd_tflops", "",
+               largest(a->fwd_bwd_tflops, a->n), "bf16_peak_tflops",
+               h->bf16_peak_tflops);
+    above_peak(cal, hw, d, "attention_kernel", "fwd_bwd_tflops",
+               "the backward rate it implies, ", largest(a->bwd_tflops, a->n),
+               "bf16_peak_tflops", h->bf16_peak_tflops);
+    above_peak(cal, hw, d, "clock", "burst_tflops", "", cal->spec.burst_tflops,
+               "bf16_peak_tflops", h->bf16_peak_tflops);
+    for (i = 0; i < CALIBRATION_EW_COUNT; i++) {
+        snprintf(section, sizeof section, "%s_tbps", ew_keys[i]);
+        above_peak(cal, hw, d, "elementwise", section, "", cal->spec.ew_tbps[i],
+                   "hbm_peak_tbps", h->hbm_peak_tbps);
+    }
+    diag_finish(d);
+    return d->lines > lines ? STATUS_RANGE : STATUS_OK;
 }
 
 /* ---- Names ---- */

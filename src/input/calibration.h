@@ -29,6 +29,7 @@
 
 #include "datafile.h"
 #include "diag.h"
+#include "hardware.h"
 
 /*
  * GEMM classes. Each has a section [gemm_<key>] with its measured table
@@ -138,6 +139,7 @@ struct calibration_curve {
 /* The file's values as datafile reads them (lists as text). */
 struct calibration_spec {
     char gpu[128];
+    char hardware_gpu[128]; /* the hardware files' gpu.name it is for */
     char date[32];
     char driver[64];
     char software[DATAFILE_TEXT_MAX];
@@ -335,6 +337,31 @@ double calibration_max_tflops(const struct calibration *cal,
 
 /* The highest elementwise bandwidth in TB/s, to compare with HBM peak. */
 double calibration_max_tbps(const struct calibration *cal);
+
+/* Whether cal is for hw's GPU: calibration.hardware_gpu is hw's gpu.name. */
+bool calibration_for_gpu(const struct calibration *cal,
+                         const struct hardware *hw);
+
+/*
+ * Checks that cal may time plans on hw: it is for hw's GPU
+ * (calibration_for_gpu; if not, that is the one problem reported), and no
+ * rate is above hw's peaks — every GEMM
+ * rate of a precision at most that precision's peak (FP8 rates only on a
+ * GPU with FP8), attention forward, backward (derived) and forward +
+ * backward rates and the clock's burst and sustained rates at most the
+ * BF16 peak, every elementwise bandwidth at most the HBM peak. A rate
+ * above peak would put the expected step below the speed of light.
+ * (nccl-tests bus bandwidths are not compared: NVLink SHARP and in-network
+ * reductions reach bus bandwidths above a link's one-direction peak.)
+ * Each problem is added to d as "cal:line: section.key: problem" naming
+ * the hardware file's value; returns STATUS_RANGE when there was one.
+ *
+ *   if (calibration_check_hardware(&cal, &hw, &d) != STATUS_OK)
+ *       return d.status; // "h800.ini:4: calibration.hardware_gpu: ..."
+ */
+enum status calibration_check_hardware(const struct calibration *cal,
+                                       const struct hardware *hw,
+                                       struct diag *d);
 
 /* Stable key names: "attn_proj", ..., "bf16"/"fp8", "copy", ...,
  * "intra"/"inter", "all_reduce", "all_gather", "reduce_scatter",

@@ -51,7 +51,7 @@ static void model_name(struct hf_reader *r)
     char *name = hf_reader_slot(r, fi);
     size_t size = model_schema()->fields[fi].size;
 
-    snprintf(buf, sizeof buf, "%s", r->path);
+    diag_snprintf(buf, sizeof buf, "%s", r->path);
     base = strrchr(buf, '/');
     base = base ? base + 1 : buf;
     dot = strrchr(base, '.');
@@ -68,7 +68,7 @@ static void model_name(struct hf_reader *r)
     }
     if (!*base || strcmp(base, "config") == 0 || strcmp(base, ".") == 0)
         base = (char *)arch_info[r->arch].name;
-    snprintf(name, size, "%s", base);
+    diag_snprintf(name, size, "%s", base); /* whole characters */
     hf_reader_source(r, fi, "the file's name (config.json names no model)");
 }
 

@@ -76,7 +76,8 @@ void hf_reader_source(struct hf_reader *r, long fi, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
     va_end(ap);
-    len = strlen(text) + 1;
+    len = diag_utf8_cut(text, strlen(text)); /* cut: whole characters */
+    text[len++] = '\0';
     copy = malloc(len);
     if (copy)
         memcpy(copy, text, len);

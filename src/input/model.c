@@ -164,13 +164,14 @@ static void merge_recipe_meta(struct model *m,
         char text[2 * DATAFILE_TEXT_MAX + 600];
         char *copy;
         if (t->given[j] && t->line[j] == 0)
-            snprintf(text, sizeof text, "%s", src); /* --set */
+            diag_snprintf(text, sizeof text, "%s", src); /* --set */
         else if (t->given[j])
-            snprintf(text, sizeof text, "%s:%ld%s%s", training_path, t->line[j],
-                     *src ? ": " : "", src);
+            diag_snprintf(text, sizeof text, "%s:%ld%s%s", training_path,
+                          t->line[j], *src ? ": " : "", src);
         else
-            snprintf(text, sizeof text, "%s: default%s%s%s", training_path,
-                     *src ? " (section source: " : "", src, *src ? ")" : "");
+            diag_snprintf(text, sizeof text, "%s: default%s%s%s", training_path,
+                          *src ? " (section source: " : "", src,
+                          *src ? ")" : "");
         len = strlen(text) + 1;
         copy = malloc(len);
         if (copy)

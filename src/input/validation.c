@@ -121,9 +121,9 @@ enum status validation_load(const char *path,
             return d->status;
         }
     }
-    snprintf(run->path, sizeof run->path, "%s", path);
+    diag_snprintf(run->path, sizeof run->path, "%s", path);
     memcpy(run->line, meta.line, sizeof run->line);
-    snprintf(run->name, sizeof run->name, "%s", vs.name);
+    diag_snprintf(run->name, sizeof run->name, "%s", vs.name);
     snprintf(run->source, sizeof run->source, "%s",
              datafile_meta_source(&meta, 0));
     datafile_meta_release(&meta);
@@ -257,6 +257,11 @@ enum status validation_load_inputs(const struct validation_run *run,
             calibration_find(run->hardware_path, data_dir, cal, sizeof cal)) {
             if (calibration_load(cal, &out->own_cal, NULL, 0, d) != STATUS_OK)
                 return d->status;
+            if (calibration_check_hardware(&out->own_cal, &out->own_hw, d) !=
+                STATUS_OK) {
+                calibration_release(&out->own_cal);
+                return d->status;
+            }
             out->has_cal = true;
             out->own_hw.cal = &out->own_cal;
         }

@@ -24,9 +24,10 @@ enum status compare_pair(struct compare_row *row,
     enum status st;
 
     memset(row, 0, sizeof *row);
-    snprintf(row->model, sizeof row->model, "%s", m->spec.name);
-    snprintf(row->gpu, sizeof row->gpu, "%s", hw->spec.gpu_name);
-    snprintf(row->cluster, sizeof row->cluster, "%s", hw->spec.cluster_name);
+    diag_snprintf(row->model, sizeof row->model, "%s", m->spec.name);
+    diag_snprintf(row->gpu, sizeof row->gpu, "%s", hw->spec.gpu_name);
+    diag_snprintf(row->cluster, sizeof row->cluster, "%s",
+                  hw->spec.cluster_name);
     snprintf(row->model_path, sizeof row->model_path, "%s", m->meta.path);
     snprintf(row->hardware_path, sizeof row->hardware_path, "%s",
              hw->meta.path);
@@ -56,7 +57,7 @@ enum status compare_pair(struct compare_row *row,
         cost_evaluate(ctx, &b->plan, &row->best, NULL, 0, NULL);
         plan_family(&b->plan, row->best.family, sizeof row->best.family);
     } else if (st == STATUS_RANGE) { /* nothing valid: say why, go on */
-        snprintf(row->why, sizeof row->why, "%.390s", why.msg);
+        diag_snprintf(row->why, sizeof row->why, "%s", why.msg);
         st = STATUS_OK;
     } else {
         diag_set(d, st, "%s", why.msg);

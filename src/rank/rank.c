@@ -375,8 +375,9 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
             diag_init(&d);
             plan_check(p, b->ctx->m, b->ctx->hw, true, &d);
             plan_format(p, text, sizeof text);
-            snprintf(b->examples[why][k], sizeof b->examples[why][k],
-                     "%.160s: %.150s", text, d.msg);
+            diag_snprintf(b->examples[why][k], sizeof b->examples[why][k],
+                          "%.*s: %.*s", diag_utf8_prec(text, 160), text,
+                          diag_utf8_prec(d.msg, 150), d.msg);
             b->example_at[why][k] = index;
         }
         return;
@@ -516,8 +517,9 @@ static enum status merge(struct report *r,
         memset(&r->family[r->nfamilies], 0, sizeof r->family[0]);
         for (t = 0; t < n; t++)
             if (sh[t].family_first[key] != UINT64_MAX) {
-                snprintf(r->family[r->nfamilies].name, sizeof r->family[0].name,
-                         "%s", sh[t].family[key].name);
+                diag_snprintf(r->family[r->nfamilies].name,
+                              sizeof r->family[0].name, "%s",
+                              sh[t].family[key].name);
                 merge_family(&r->family[r->nfamilies], &sh[t].family[key]);
             }
         r->nfamilies++;

@@ -79,3 +79,44 @@ if $PY -c 'import openpyxl' 2>/dev/null; then
 else
     echo "SKIP: Assumptions sources: /usr/bin/python3 has no openpyxl"
 fi
+
+# A config.json in a folder with a long non-ASCII name (issue 20, defect 1):
+# the model is named by its folder, cut to the name's 127 bytes at a
+# character boundary ("модель" is 12 bytes: 10 of them and "мод", 126
+# bytes; half of the next "е" is not kept), so eval --json stays UTF-8 and
+# every file of the report text, its workbook and SVGs well-formed XML.
+HF_LONG="$TMP/$($PY -c 'print("модель" * 15)')"
+mkdir -p "$HF_LONG" && cp tests/data/hf/qwen3-8b.config.json "$HF_LONG/config.json"
+hf_long_eval() {
+    $ROOFPLAN eval --json -m "$HF_LONG/config.json" gpus=8 tp=1 pp=1 \
+        >"$TMP/hf-long.json" || return 1
+    $PY - "$TMP/hf-long.json" <<'PYEOF'
+import json, sys
+j = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+assert j["model"] == "модель" * 10 + "мод", j["model"]
+PYEOF
+}
+check "eval --json: a long non-ASCII folder name is cut at a character" hf_long_eval
+hf_long_report() {
+    $ROOFPLAN report -q -m "$HF_LONG/config.json" -o "$TMP/hf-long" --top 5 \
+        --set cluster.gpus=64 >/dev/null 2>&1 || return 1
+    $PY - "$TMP/hf-long" <<'PYEOF'
+import os, sys, zipfile
+import xml.dom.minidom as md
+d = sys.argv[1]
+names = sorted(os.listdir(d))
+assert "report.xlsx" in names, names
+for f in names:
+    p = os.path.join(d, f)
+    if f.endswith(".xlsx"):
+        z = zipfile.ZipFile(p)
+        for n in z.namelist():
+            if n.endswith((".xml", ".rels")):
+                md.parseString(z.read(n))
+    elif f.endswith(".svg"):
+        md.parse(p)
+    elif f.endswith((".csv", ".gp", ".dat")):
+        open(p, "rb").read().decode("utf-8")
+PYEOF
+}
+check "report: a long non-ASCII model name leaves UTF-8 text and XML" hf_long_report

@@ -65,7 +65,9 @@ check "a relative PATH entry ran nothing" test ! -e "$TMP/evil/ran"
 # names from data files that try to run commands are shown, not run
 if command -v gnuplot >/dev/null 2>&1; then
     hostile='`touch pwned1` system("touch pwned2") @macro it'"'"'s'
-    expect 0 "" -- $ROOFPLAN report -q -o "$TMP/c6" $NARROW --set "model.name=$hostile" --set "gpu.name=@x@ !touch pwned3 ]]>"
+    # (a GPU renamed is another GPU: its calibration is renamed with it)
+    expect 0 "" -- $ROOFPLAN report -q -o "$TMP/c6" $NARROW --set "model.name=$hostile" \
+        --set "gpu.name=@x@ !touch pwned3 ]]>" --set "calibration.hardware_gpu=@x@ !touch pwned3 ]]>"
     check "hostile names ran nothing" test ! -e "$TMP/c6/pwned1" -a ! -e "$TMP/c6/pwned2" -a ! -e "$TMP/c6/pwned3" -a ! -e pwned1 -a ! -e pwned2
     check "hostile names are shown literally" grep -qF '`touch pwned1` system(' "$TMP/c6/roofline-ib.svg"
     check "the quote is doubled in the script" grep -qF "@macro it''s on 2048" "$TMP/c6/memory.gp"

@@ -92,6 +92,18 @@ check "without --calibrate the waterfall has no fitted effect" \
 expect 0 "BOUND HIT at 1: with the least overhead the expected step is already" -- \
     $ROOFPLAN eval --calibrate data/validation/llama3-405b-h100-8k.ini $DS
 
+# A stack whose compute_overhead already sits at its upper bound (2) and a
+# run measured three times slower: the fit stops at 2 with the expected
+# step still below the measured one. It was explained backwards ("with the
+# least overhead the expected step is already -N% above"; issue 20).
+sed 's/^\[stack\]$/[stack]\ncompute_overhead = 2/' data/stacks/deepseek-hai.ini >"$TMP/stack-at-2.ini"
+printf '[run]\nname = slow\nmodel = models/deepseek-v3.ini\nhardware = hardware/h800.ini\nplan = %s\nstep_s = 60\nstack = %s\n' \
+    "$DS" "$TMP/stack-at-2.ini" >"$TMP/slowrun.ini"
+expect 0 "BOUND HIT at 2: with the most overhead the expected step is still" -- \
+    $ROOFPLAN eval --calibrate "$TMP/slowrun.ini" $DS
+check "a bound hit at the stack's own value is not explained backwards" \
+    bash -c "! grep -q 'with the least overhead' '$TMP/out'"
+
 # Bad run files: file:line: key: problem, exit 2.
 printf '[run]\nname = x\nmodel = models/deepseek-v3.ini\nhardware = hardware/h800.ini\nplan = gpus=2048 pp=16 ep=64\nstep_s = fast\nstack = stacks/deepseek-hai.ini\n' >"$TMP/badrun.ini"
 expect 2 "$TMP/badrun.ini:6: run.step_s: expected a number" -- \

@@ -106,6 +106,6 @@ void plot_format_title(const struct report *r,
                        char *buf,
                        size_t size)
 {
-    snprintf(buf, size, "%s on %ld \xC3\x97 %s: %s", r->m->spec.name,
-             r->hw->spec.gpus, r->hw->spec.gpu_name, what);
+    diag_snprintf(buf, size, "%s on %ld \xC3\x97 %s: %s", r->m->spec.name,
+                  r->hw->spec.gpus, r->hw->spec.gpu_name, what);
 }

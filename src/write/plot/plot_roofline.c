@@ -103,8 +103,8 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
     for (i = 0; i < n; i++) {
         const struct report_block *b = &r->blocks[i];
         const struct report_family *f = &r->family[b->family];
-        snprintf(text, sizeof text, "%ld  %s  %.2f s", b->number, f->name,
-                 cost_rank_step(&f->best));
+        diag_snprintf(text, sizeof text, "%ld  %s  %.2f s", b->number, f->name,
+                      cost_rank_step(&f->best));
         plot_format_color(f->color, a, sizeof a);
         plot_text_printf(keys, "fam_color[%zu] = ", i + 1);
         plot_text_add_quoted(keys, a);
@@ -159,7 +159,7 @@ static void roofs(const struct report_roofline *o,
     for (i = 0; i < o->nroofs; i++) {
         const struct report_roof *f = &o->roof[i];
         plot_format_num(f->tflops, a, sizeof a);
-        snprintf(text, sizeof text, "%s %s TFLOP/s", f->name, a);
+        diag_snprintf(text, sizeof text, "%s %s TFLOP/s", f->name, a);
         plot_labels_place_roof(L, code, text, f->tflops,
                                f->peak ? "#555555" : "#000000");
     }

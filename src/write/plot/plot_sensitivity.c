@@ -41,8 +41,8 @@ static void family_arrays(const struct report *r,
     for (i = 0; i < n; i++) {
         const struct report_family *f = &r->family[c->family[i]];
         char name[96], hex[16];
-        snprintf(name, sizeof name, "%s%s", f->name,
-                 f->sens_unfit ? " (fastest plan; does not fit)" : "");
+        diag_snprintf(name, sizeof name, "%s%s", f->name,
+                      f->sens_unfit ? " (fastest plan; does not fit)" : "");
         plot_format_color(f->color, hex, sizeof hex);
         plot_text_printf(code, "fam_name[%zu] = ", i + 1);
         plot_text_add_quoted(code, name);
@@ -229,7 +229,7 @@ void plot_sensitivity_fill(const struct report *r,
                          "nohead lw 3 dt (10,6) lc rgb '%s' back\n",
                          c->mark_gbps, c->mark_gbps, color);
         plot_format_num(c->mark_gbps, a, sizeof a);
-        snprintf(text, sizeof text, "%s: %s GB/s", r->baseline.name, a);
+        diag_snprintf(text, sizeof text, "%s: %s GB/s", r->baseline.name, a);
         plot_text_printf(code, "set label ");
         plot_text_add_quoted(code, text);
         plot_text_printf(code,

@@ -64,8 +64,7 @@ static void shorten(const char *name, char buf[NAME_SHOWN + 4])
         memcpy(buf, name, n + 1);
         return;
     }
-    while (cut > 0 && ((unsigned char)name[cut] & 0xC0) == 0x80)
-        cut--; /* not inside a UTF-8 sequence */
+    cut = diag_utf8_cut(name, cut); /* not inside a UTF-8 sequence */
     memcpy(buf, name, cut);
     memcpy(buf + cut, "...", 4);
 }
@@ -168,7 +167,7 @@ sentences(const struct report *r, bool two, struct plot_template_vars *v)
              r->headline.plan.family);
     plot_template_set_str(v, "PANEL1", text);
     shorten(two ? p->name : "", name);
-    snprintf(text, sizeof text, "Published run: %s", name);
+    diag_snprintf(text, sizeof text, "Published run: %s", name);
     plot_template_set_str(v, "PANEL2", two ? text : "");
     if (two && p->measured > 0)
         snprintf(text, sizeof text, "measured %.2f s%s (expected %+.0f%%)",

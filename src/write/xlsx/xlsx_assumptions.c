@@ -219,10 +219,11 @@ static void validate(struct xlsx_book *b,
         dv.maximum_number = f->max;
     }
     datafile_describe(f, what, sizeof what);
-    snprintf(title, sizeof title, "%.31s", r->in->name);
-    snprintf(msg, sizeof msg, "%s: %s%s%s (the %s file's %s.%s).", r->in->name,
-             what, r->in->unit[0] ? " " : "", r->in->unit, r->file, f->section,
-             f->key);
+    diag_snprintf(title, sizeof title, "%.*s", diag_utf8_prec(r->in->name, 31),
+                  r->in->name);
+    diag_snprintf(msg, sizeof msg, "%s: %s%s%s (the %s file's %s.%s).",
+                  r->in->name, what, r->in->unit[0] ? " " : "", r->in->unit,
+                  r->file, f->section, f->key);
     dv.error_title = title;
     dv.error_message = msg;
     dv.show_error = LXW_VALIDATION_ON;

@@ -566,7 +566,11 @@ done:
 static void header_text(const char *s, char *buf, size_t size)
 {
     size_t o = 0;
-    for (; *s && o + 2 < size; s++) {
+    for (; *s; s++) {
+        if (o + (*s == '&' ? 2 : 1) + 1 > size) {
+            o = diag_utf8_cut(buf, o); /* whole characters only */
+            break;
+        }
         if (*s == '&')
             buf[o++] = '&';
         buf[o++] = *s;
@@ -585,8 +589,10 @@ void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, bool report_like)
         worksheet_gridlines(ws, LXW_HIDE_ALL_GRIDLINES);
     if (!r) /* a workbook of no single report (compare) */
         return;
-    snprintf(text, sizeof text, "%.60s on %ld x %.60s", r->m->spec.name,
-             r->hw->spec.gpus, r->hw->spec.gpu_name);
+    snprintf(text, sizeof text, "%.*s on %ld x %.*s",
+             diag_utf8_prec(r->m->spec.name, 60), r->m->spec.name,
+             r->hw->spec.gpus, diag_utf8_prec(r->hw->spec.gpu_name, 60),
+             r->hw->spec.gpu_name);
     header_text(text, what, sizeof what);
     snprintf(text, sizeof text, "&L%s&R&A", what);
     xlsx_book_check(b, worksheet_set_header(ws, text), "worksheet_set_header");

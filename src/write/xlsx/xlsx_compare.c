@@ -92,8 +92,9 @@ static void get(const void *item, int id, struct xlsx_value *out)
         xlsx_value_num(out, r->hbm_gib);
         return;
     case K_FILES:
-        snprintf(out->buf, sizeof out->buf, "%.230s; %.230s", r->model_path,
-                 r->hardware_path);
+        snprintf(out->buf, sizeof out->buf, "%.*s; %.*s",
+                 diag_utf8_prec(r->model_path, 230), r->model_path,
+                 diag_utf8_prec(r->hardware_path, 230), r->hardware_path);
         xlsx_value_text(out, out->buf);
         return;
     default:
@@ -210,7 +211,8 @@ enum status xlsx_compare_write(const struct compare_row *rows,
             xlsx_table_row(&b, ws, &table, row++, &rows[i]);
         row++;
         xlsx_book_strf(&b, ws, row, 0, xlsx_book_fmt(&b, XLSX_FMT_SMALL),
-                       "Command: %.1000s", command_line);
+                       "Command: %.*s", diag_utf8_prec(command_line, 1000),
+                       command_line);
     }
     return xlsx_book_close(&b, d);
 }

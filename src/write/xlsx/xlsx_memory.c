@@ -308,8 +308,8 @@ static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         struct mem_row mr = {label, true, &v->predicted, r->headroom_pct};
         if (!v->current)
             continue;
-        snprintf(label, sizeof label, "Published: %s (%s)", v->name,
-                 v->predicted.family);
+        diag_snprintf(label, sizeof label, "Published: %s (%s)", v->name,
+                      v->predicted.family);
         xlsx_table_row(b, ws, &mem_table, row++, &mr);
     }
     for (i = 0; i < r->nfamilies; i++) {

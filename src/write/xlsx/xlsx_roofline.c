@@ -293,7 +293,7 @@ static bool roof_series(struct xlsx_book *b,
         lxw_chart_line line;
         if (f->peak)
             continue;
-        snprintf(name, sizeof name, "%s over %s", f->name, o->link);
+        diag_snprintf(name, sizeof name, "%s over %s", f->name, o->link);
         for (p.at = 0; p.at < 3; p.at++)
             xlsx_table_row(b, ws, &roofs, r0 + (size_t)p.at, &p);
         *row += 3;

@@ -84,8 +84,8 @@ static size_t grid(struct xlsx_book *b,
         struct grid_row g;
         g.f = &r->family[c->family[i]];
         g.nv = nv;
-        snprintf(g.name, sizeof g.name, "%s%s", g.f->name,
-                 g.f->sens_unfit ? " (fastest; does not fit)" : "");
+        diag_snprintf(g.name, sizeof g.name, "%s%s", g.f->name,
+                      g.f->sens_unfit ? " (fastest; does not fit)" : "");
         xlsx_table_row(b, ws, &t, row++, &g);
     }
     for (i = 0; i < r->nfamilies; i++)
