@@ -334,7 +334,11 @@ static enum status write_report(const struct cli_config *cfg,
     snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
     if (!cfg->no_csv) {
         out_dir_path(&rr->out, "plans.csv", path, sizeof path);
-        if (csv_out_write(&rr->rep, path, d) != STATUS_OK)
+        if (csv_out_write(&rr->rep, path,
+                          cfg->all_plans ? CSV_OUT_ALL
+                          : cfg->top     ? CSV_OUT_KEPT
+                                         : CSV_OUT_SHEET,
+                          d) != STATUS_OK)
             return d->status;
         snprintf(written + strlen(written), size - strlen(written),
                  ", %s/plans.csv", cfg->out_dir);
@@ -410,8 +414,8 @@ static int run_report(const struct cli_config *cfg,
     opt.top = cfg->top;
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
-    /* plans.csv lists every plan: the sweep spills them */
-    opt.spill_dir = cfg->no_csv ? NULL : rr->out.stage;
+    /* --all-plans: plans.csv lists every plan, so the sweep spills them */
+    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
     memset(&pr, 0, sizeof pr);
@@ -458,9 +462,13 @@ static int run_report(const struct cli_config *cfg,
     if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
         fprintf(stderr,
                 "%s: %llu valid plans are not on the Plans sheet (%s; "
-                "--all-plans puts every kept plan there)\n",
+                "--all-plans puts every kept plan there and every plan in "
+                "plans.csv)\n",
                 CLI_PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
-                cfg->no_csv ? "--no-csv: no plans.csv" : "plans.csv has them");
+                cfg->no_csv      ? "--no-csv: no plans.csv"
+                : cfg->all_plans ? "plans.csv has them"
+                : cfg->top       ? "plans.csv has the kept ones"
+                                 : "nor in plans.csv");
     return 0;
 }
 

@@ -481,7 +481,7 @@ static void test_csv_out_write_rows(void **state)
     char *buf, *p;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/plans.csv", f->dir);
-    assert_int_equal(csv_out_write(&f->rep, path, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&f->rep, path, CSV_OUT_KEPT, &d), STATUS_OK);
     buf = slurp(path, &n);
     assert_non_null(buf);
     for (i = 0; i < n; i++)
@@ -494,8 +494,9 @@ static void test_csv_out_write_rows(void **state)
     free(buf);
     assert_int_equal(count_files(f->dir), 1);
     unlink(path);
-    assert_int_equal(csv_out_write(&f->rep, "/nonexistent-dir/p.csv", &d),
-                     STATUS_IO);
+    assert_int_equal(
+        csv_out_write(&f->rep, "/nonexistent-dir/p.csv", CSV_OUT_KEPT, &d),
+        STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-dir/p.csv: cannot write: No "
                                "such file or directory");
 }
