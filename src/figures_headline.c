@@ -15,6 +15,7 @@
 #include "eval_out.h"
 #include "rank.h"
 #include "sweep.h"
+#include "validation.h"
 
 #define GIB 1073741824.0
 
@@ -236,6 +237,25 @@ static void headline_costs(struct report_headline *h)
         c->t.gpu_hours_per_trillion * c->t.expected / c->t.step;
 }
 
+/* The expected figures' range: the validation runs' spread of measured
+ * over expected (validation_range), when the recommended plan has an
+ * expected step and a run has both. */
+static void headline_range(const struct report *r, struct report_headline *h)
+{
+    struct validation_range g = {0, 0, 0};
+    size_t i;
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct report_validation *v = &r->validation[i];
+        if (v->predicted.work.x.known)
+            validation_range_add(&g, v->measured_step_eq,
+                                 v->predicted.t.expected);
+    }
+    h->has_range = h->has_expected && g.n > 0;
+    h->range_lo = g.lo;
+    h->range_hi = g.hi;
+    h->range_runs = g.n;
+}
+
 /* The sentence on the difference between the speed of light and what a
  * run takes: the published run on these inputs, else the range over the
  * validation runs that published a step time. */
@@ -244,12 +264,21 @@ static void difference(const struct report *r, struct report_headline *h)
     double lo = INFINITY, hi = 0;
     size_t i, n = 0;
     if (h->has_expected) {
+        char x[32], low[32] = "", high[32] = "", range[300] = "";
+        report_sig3(h->expected.step_s, x, sizeof x);
+        if (h->has_range) {
+            report_sig3(h->expected.step_s * h->range_lo, low, sizeof low);
+            report_sig3(h->expected.step_s * h->range_hi, high, sizeof high);
+            snprintf(range, sizeof range,
+                     " (%s to %s s: the published runs here took %.2f to "
+                     "%.2fx their expected step, see Validation)",
+                     low, high, h->range_lo, h->range_hi);
+        }
         snprintf(h->difference, sizeof h->difference,
-                 "Expected: %.2f s per step on real kernels and network; the "
+                 "Expected: %s s per step on real kernels and network%s; the "
                  "speed of light, %.2f s, is a floor no run of this plan "
                  "beats (%.2fx apart).",
-                 h->expected.step_s, h->sol.step_s,
-                 h->expected.step_s / h->sol.step_s);
+                 x, range, h->sol.step_s, h->expected.step_s / h->sol.step_s);
         return;
     }
     if (r->published >= 0) {
@@ -349,12 +378,14 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
     h->fits = h->plan.fits;
     h->family = r->rows[r->sheet[r->sheet_recommended]].family;
     headline_costs(h);
+    headline_range(r, h);
     h->memory_gib = h->plan.mem.total / GIB;
     h->capacity_gib = h->plan.mem.capacity / GIB;
     h->usable_gib = h->capacity_gib * (1 - r->headroom_pct / 100);
     h->headroom_gib = h->capacity_gib - h->memory_gib;
     usable = h->usable_gib;
     plan_words(&h->plan.plan, words, sizeof words);
+    snprintf(h->words, sizeof h->words, "%s", words);
     verdict(&h->plan, v, sizeof v);
     if (h->fits)
         snprintf(h->verdict, sizeof h->verdict,
@@ -377,6 +408,8 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
         h->best_step_s = b->step;
         h->best_headroom_gib = (b->mem.capacity - b->mem.total) / GIB;
         h->best_differs = r->sheet_recommended != r->sheet_best;
+        if (h->best_differs)
+            plan_words(&b->plan, h->fastest_words, sizeof h->fastest_words);
         if (h->best_differs)
             snprintf(h->ties_text, sizeof h->ties_text,
                      "%zu plans are within %g%% of the fastest fitting plan "
@@ -412,7 +445,7 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
                      other_model(r), r->expected ? ", expected" : "");
         else
             snprintf(h->models, sizeof h->models,
-                     "The best plan changes with the communication model: "
+                     "The fastest plan changes with the communication model: "
                      "under %s the fastest fitting plan is %s (%s), %.3f "
                      "s%s, where %s gives %s.",
                      model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),

@@ -79,7 +79,7 @@ static void roofline_text(const struct report *r,
 }
 
 /* The families' key: colour, translucent colour, "1  ZeRO-1+TP+PP+EP
- * 7.23 s". */
+ * 16.13 s expected" (the step they are ordered by). */
 static void family_key(const struct report *r, struct plot_template_vars *v)
 {
     struct plot_text *keys = plot_template_var(v, "FAMILIES");
@@ -97,8 +97,9 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
     for (i = 0; i < n; i++) {
         const struct report_block *b = &r->blocks[i];
         const struct report_family *f = &r->family[b->family];
-        snprintf(text, sizeof text, "%ld  %s  %.2f s", b->number, f->name,
-                 f->best.t.step);
+        snprintf(text, sizeof text, "%ld  %s  %.2f s %s", b->number, f->name,
+                 cost_rank_step(&f->best),
+                 f->best.work.x.known ? "expected" : "speed of light");
         plot_format_color(f->color, a, sizeof a);
         plot_text_printf(keys, "fam_color[%zu] = ", i + 1);
         plot_text_add_quoted(keys, a);
@@ -302,6 +303,16 @@ void plot_roofline_fill(const struct report *r,
                               val->name, px, y, 14, NAN);
             plot_template_set_num(v, "HAVE_PUBLISHED", 1);
         }
+    }
+    if (r->has_recommended_point && r->recommended_x[l] > 0) {
+        double px = r->recommended_x[l], y = r->recommended_y;
+        plot_text_printf(labels,
+                         "set label '' at %.12g, %.12g point pt 4 ps 4.5 lw "
+                         "3 lc rgb '#000000' front\n",
+                         px, y);
+        plot_labels_take_point(L, plot_labels_px_x(L, px),
+                               plot_labels_px_y(L, y), 44, 44);
+        plot_labels_place(L, labels, "recommended plan", NULL, px, y, 14, NAN);
     }
     for (i = 0; i < o->nroofs; i++) {
         const struct report_roof *f = &o->roof[i];

@@ -135,7 +135,14 @@ struct report_headline {
     /* the published run on these inputs: measured over speed of light */
     bool has_ratio;
     double measured_over_sol;
-    char verdict[REPORT_TEXT];    /* "Recommended plan: ..." */
+    /* the expected figures' range: the validation runs' smallest and
+     * largest measured/expected (validation_range), times the expected */
+    bool has_range;
+    double range_lo, range_hi; /* measured over expected */
+    size_t range_runs;         /* the runs it is over */
+    char words[400];           /* the recommended plan in words */
+    char fastest_words[400];   /* the fastest fitting plan's, when it differs */
+    char verdict[REPORT_TEXT]; /* "Recommended plan: ..." */
     char difference[REPORT_TEXT]; /* speed of light against reality */
     char ties_text[REPORT_TEXT];
     char models[REPORT_TEXT]; /* the best plan under the other model */
@@ -218,9 +225,12 @@ struct report_series {
     uint32_t color;
 };
 
-/* One bar of the step-breakdown and memory charts (a family's best). */
+/* One bar of the step-breakdown and memory charts (the recommended
+ * plan, or a family's best). */
 struct report_bar {
     long family;
+    bool recommended; /* the recommended plan (the first bar) */
+    struct memory mem;
     double compute, exposed[4], bubble, optimizer, step, serial; /* s */
     double expected; /* s: the expected step; 0 without a calibration */
     bool fits;
@@ -386,12 +396,16 @@ struct report {
     char note_left_out[REPORT_TEXT];  /* "" or plans not on the sheet */
 
     /* Rooflines: [0] over IB, [1] over NVLink; every fitting kept plan
-     * as a point, one block per family (fastest family first). */
+     * as a point, one block per family (the recommended plan's family
+     * first, then the fastest family first). */
     struct report_roofline roofline[2];
     struct report_point *points;
     size_t npoints;
     struct report_block blocks[REPORT_FAMILIES_MAX];
     size_t nblocks;
+    /* the recommended plan's point (x[l] 0: no bytes on that link) */
+    bool has_recommended_point;
+    double recommended_x[2], recommended_y;
     /* The native charts: the best few Plans rows of each family, series
      * by series (the fastest families, the baseline, then the rest). */
     struct report_pick *roof_pick;
@@ -444,5 +458,9 @@ long report_family_index(const struct report *r, const char *name);
  * into buf; "%.3g" when it is not finite or beyond 1e18. For sentences,
  * sheets and charts alike. */
 void report_thousands(double v, char *buf, size_t size);
+
+/* v rounded to 3 significant digits, in fixed notation ("16.1", "0.901",
+ * "47.5", "1610"), into buf: for the prose's ranges. */
+void report_sig3(double v, char *buf, size_t size);
 
 #endif

@@ -8,7 +8,7 @@ has openpyxl).
   xlsx_check.py csv PLANS_CACHED.csv plans.csv      (cached = C values)
   xlsx_check.py set-name IN.xlsx OUT.xlsx NAME VALUE
   xlsx_check.py rebound CACHED_DIR RECALC_DIR       (after IB_GBPS=400)
-  xlsx_check.py best REPORT.xlsx RECALC_DIR         (BEST_PLAN, BEST_STEP_S)
+  xlsx_check.py best REPORT.xlsx RECALC_DIR         (FASTEST_PLAN, FASTEST_STEP_S)
   xlsx_check.py inputs REPORT.xlsx                  (every input is read)
 
 Each prints what it checked and exits 1 on the first failed check.
@@ -31,7 +31,7 @@ NAMES = ["IB_GBPS", "NVLINK_GBPS", "BF16_ACHIEVABLE_TFLOPS",
          "IB_LATENCY_US", "NVLINK_LATENCY_US", "GPU_HOUR_USD",
          "TRAINING_TOKENS", "COMPUTE_DERATE", "HEADROOM_PCT", "TIE_PCT",
          "FRAGMENTATION_PCT", "NCCL_BUFFERS_GIB", "CUDA_CONTEXT_GIB",
-         "BEST_PLAN", "BEST_STEP_S", "BEST_ROW", "RECOMMENDED_PLAN",
+         "FASTEST_PLAN", "FASTEST_STEP_S", "FASTEST_ROW", "RECOMMENDED_PLAN",
          "RECOMMENDED_ROW", "PLANS_PLAN", "PLANS_RANK_S", "PLANS_FITS"]
 
 
@@ -283,9 +283,9 @@ def name_cell(path, name):
 
 
 def best(path, recalc_dir):
-    """After a recalculation, BEST_STEP_S is the smallest step the plans
+    """After a recalculation, FASTEST_STEP_S is the smallest step the plans
     rank by (the expected step where the workbook has one, else the speed
-    of light) among the Plans rows that fit and BEST_PLAN that row's plan;
+    of light) among the Plans rows that fit and FASTEST_PLAN that row's plan;
     RECOMMENDED_PLAN is a fitting plan within TIE_PCT of it with the most
     free memory."""
     ex = exports(recalc_dir)
@@ -303,12 +303,12 @@ def best(path, recalc_dir):
     def value(name):
         sheet, r, c = name_cell(path, name)
         return read_csv(ex[sheet])[r][c]
-    got_step, got_plan = value("BEST_STEP_S"), value("BEST_PLAN")
+    got_step, got_plan = value("FASTEST_STEP_S"), value("FASTEST_PLAN")
     if not same(got_step, want[step], REL):
-        fail("BEST_STEP_S %s, the fastest fitting plan takes %s"
+        fail("FASTEST_STEP_S %s, the fastest fitting plan takes %s"
              % (got_step, want[step]))
     if got_plan != want[plan]:
-        fail("BEST_PLAN %r, the fastest fitting plan is %r"
+        fail("FASTEST_PLAN %r, the fastest fitting plan is %r"
              % (got_plan, want[plan]))
     names = defined_names(path)
     tie = float(read_csv(ex["Assumptions"])[name_cell(path, "TIE_PCT")[1]]
@@ -320,7 +320,7 @@ def best(path, recalc_dir):
     if rec not in [r[plan] for r in ties if same(r[free], str(most), REL)]:
         fail("RECOMMENDED_PLAN %r is not the tie with the most free memory"
              % rec)
-    print("best: BEST_PLAN and BEST_STEP_S name the fastest of %d fitting "
+    print("best: FASTEST_PLAN and FASTEST_STEP_S name the fastest of %d fitting "
           "plans (%s s); RECOMMENDED_PLAN the most free memory of %d ties "
           "(%d names defined)" % (len(rows), got_step, len(ties), len(names)))
 

@@ -12,6 +12,29 @@ export SOURCE_DATE_EPOCH=1735689600
 expect 0 "wrote $OUT/report.xlsx, $OUT/plans.csv" -- \
     $RP report -o "$OUT"
 check "report.xlsx and plans.csv written" test -s "$OUT/report.xlsx" -a -s "$OUT/plans.csv"
+cp "$TMP/out" "$TMP/report-stdout"
+# issue 18: one recommended plan, named the same on stdout (first, in
+# words, before the family table), on the Summary (RECOMMENDED_PLAN) and
+# as the step-breakdown chart's first bar; the fastest plan, where it is
+# another, as FASTEST_PLAN, never "best".
+check "stdout leads with the recommended plan, in words" \
+    bash -c "head -1 '$TMP/report-stdout' | grep -q '^Recommended: TP [0-9]* x '"
+check "stdout's recommended plan is the Summary's RECOMMENDED_PLAN; its figures the Summary's" \
+    $PY - "$OUT/report.xlsx" "$TMP/report-stdout" <<'PYEOF'
+import re, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1], data_only=True)
+def name(n):
+    sheet, ref = list(wb.defined_names[n].destinations)[0]
+    return wb[sheet][ref.replace("$", "")].value
+out = open(sys.argv[2]).read()
+plan = re.search(r"^  eval: (.*)$", out, re.M).group(1)
+assert plan == name("RECOMMENDED_PLAN"), (plan, name("RECOMMENDED_PLAN"))
+assert "best" not in out.split("\n\n")[0].lower()
+x = float(re.search(r"^  expected ([0-9.]+) s \(([0-9.]+) to ([0-9.]+) s\)", out, re.M).group(1))
+assert abs(x - name("RECOMMENDED_STEP_S")) <= 0.0005 * x, (x, name("RECOMMENDED_STEP_S"))
+if name("FASTEST_PLAN") != plan:
+    assert re.search(r"^Fastest: .* expected", out, re.M)
+PYEOF
 check "no temporary files left" test "$(ls -A "$OUT" | grep -c '^\.')" -eq 0
 
 # Same inputs, same command line, same SOURCE_DATE_EPOCH: same bytes.
@@ -59,9 +82,9 @@ else
     $SS --recalc "$TMP/ib400.xlsx" "$TMP/ib400/r_%n_%s.csv" >"$TMP/ss3.log" 2>&1
     check "IB_GBPS=400 re-times the plans (gnumeric)" \
         $CHECK rebound "$TMP/cached" "$TMP/ib400"
-    check "after IB_GBPS=400 BEST_PLAN and BEST_STEP_S name the fastest fitting plan" \
+    check "after IB_GBPS=400 FASTEST_PLAN and FASTEST_STEP_S name the fastest fitting plan" \
         $CHECK best "$TMP/ib400.xlsx" "$TMP/ib400"
-    check "before: BEST_PLAN and BEST_STEP_S name the fastest fitting plan" \
+    check "before: FASTEST_PLAN and FASTEST_STEP_S name the fastest fitting plan" \
         $CHECK best "$OUT/report.xlsx" "$TMP/recalc"
     # an input of 0 (past the cell's validation, which refuses it in Excel
     # and LibreOffice) makes the Summary say so, not #DIV/0!
