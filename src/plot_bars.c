@@ -153,7 +153,11 @@ void plot_bars_fill_steps(const struct report *r,
                  a, r->headroom_pct);
     omitted(r, text, sizeof text);
     plot_template_set_str(v, "SUB2", text);
-    plot_template_set_str(v, "XLABEL", "time per step, s");
+    plot_template_set_str(v, "XLABEL",
+                          r->expected ? "time per step (speed of light, "
+                                        "then expected), s"
+                                      : "time per step at the speed of "
+                                        "light, s");
 }
 
 /* One panel's rows (bars first..first+n-1) as a data block. */

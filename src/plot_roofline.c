@@ -74,8 +74,9 @@ static void roofline_text(const struct report *r,
              "operational intensity over %s: FLOPs per byte, per GPU per step",
              o->link);
     plot_template_set_str(v, "XLABEL", text);
-    plot_template_set_str(
-        v, "YLABEL", "attained TFLOP/s per GPU (executed FLOPs / step time)");
+    plot_template_set_str(v, "YLABEL",
+                          "attained TFLOP/s per GPU at the speed of light "
+                          "(executed FLOPs / step time)");
 }
 
 /* The families' key: colour, translucent colour, "1  ZeRO-1+TP+PP+EP

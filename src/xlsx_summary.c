@@ -463,7 +463,8 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
        XLSX_FMT_TEXT, NULL);
     name_cell(b, row++, "FASTEST_PLAN");
     kv(b, ws, row,
-       r->expected ? "its expected step time (s)" : "its step time (s)",
+       r->expected ? "its expected step time (s)"
+                   : "its speed-of-light step time (s)",
        OR_MESSAGE(FASTEST_STEP), true, best->step, NULL, XLSX_FMT_SEC,
        r->expected ? "the smallest expected step among plans that fit "
                      "(plans rank by it; PLANS_RANK_S)"
@@ -594,8 +595,8 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     memcpy(cols, columns, sizeof cols);
     for (k = 0; k < 6; k++) { /* "Step, topo (s)", "Bound, flat" */
         const char *head = columns[model_col[k]].header;
-        if (r->expected && k % 3 == 0) /* the steps are the ranking's */
-            head = "Expected step";
+        if (k % 3 == 0) /* the steps are the ranking's */
+            head = r->expected ? "Expected step" : "Speed-of-light step";
         snprintf(h[k], sizeof h[k], "%s, %s%s", head, k < 3 ? cm : co,
                  k < 3 ? "" : " (values)");
         cols[model_col[k]].header = h[k];

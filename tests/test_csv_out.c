@@ -105,7 +105,8 @@ static char *slurp(const char *path)
 static void test_csv_out_write_small_report(void **state)
 {
     static const char head[] = "Rank,Family,TP,PP,EP,ZeRO,Schedule,Precision,"
-                               "Recompute,Micro-batch (seq),Step (s),"
+                               "Recompute,Micro-batch (seq),"
+                               "\"Step, speed of light (s)\","
                                "Expected step (s),Bound,Comm/compute,Fits,"
                                "HBM free (GiB),";
     char dir[] = "/tmp/roofplan-test-csv-XXXXXX", path[128];

@@ -216,7 +216,8 @@ static void test_plot_bars_steps_placeholders_by_hand(void **state)
                         "'Below the dashed line no plan of the family fits "
                         "in 72 GiB (10% of HBM kept free; its fastest plan "
                         "is shown).'");
-    assert_string_equal(util_plot_var(&f->v, "XLABEL"), "'time per step, s'");
+    assert_string_equal(util_plot_var(&f->v, "XLABEL"),
+                        "'time per step at the speed of light, s'");
     assert_string_equal(util_plot_var(&f->v, "C_IB"), "'#EE7733'");
 }
 

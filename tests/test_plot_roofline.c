@@ -301,8 +301,8 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
                         "'operational intensity over IB: FLOPs per byte, "
                         "per GPU per step'");
     assert_string_equal(util_plot_var(&f->v, "YLABEL"),
-                        "'attained TFLOP/s per GPU (executed FLOPs / step "
-                        "time)'");
+                        "'attained TFLOP/s per GPU at the speed of light "
+                        "(executed FLOPs / step time)'");
 }
 
 /* Over NVLink: A's plan with no NVLink bytes left out; the baseline and

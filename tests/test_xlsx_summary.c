@@ -110,7 +110,7 @@ static void test_xlsx_summary_write_best_step(void **state)
     assert_non_null(strstr(f->x.sheet, want)); /* entered as an array */
     snprintf(ref, sizeof ref, "B%zu", row);
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
-                        "its step time (s)");
+                        "its speed-of-light step time (s)");
     /* FASTEST_PLAN, the row above: the plan in eval syntax */
     assert_int_equal(name_row(&f->x, "FASTEST_PLAN"), row - 1);
     plan_format(&f->s.rep.rows[at].plan, want, sizeof want);
@@ -157,7 +157,7 @@ static void test_xlsx_summary_write_families(void **state)
     assert_string_equal(util_xlsx_text(&f->x, "C1", buf, sizeof buf), "");
     snprintf(ref, sizeof ref, "C%zu", head);
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
-                        "Step, topo (s)");
+                        "Speed-of-light step, topo (s)");
     for (k = 0; k < r->nfamilies; k++) {
         size_t row = head + 1 + k;
         double fit = INFINITY, any = INFINITY, want_step, got;

@@ -80,14 +80,14 @@ def structure(path):
     row2 = [c.value for c in next(ws.iter_rows(min_row=2, max_row=2))]
     formulas = [h for h, v in zip(head, row2)
                 if isinstance(v, str) and v.startswith("=")]
-    for h in ["Step (s)", "Bound", "Fits", "MFU (each precision at its peak)",
-              "Compute (s)", "IB (s)", "NVLink (s)", "Tokens/s per GPU",
-              "Days for token budget", "Cost for token budget (USD)"]:
+    for h in ["Step, speed of light (s)", "Bound", "Fits", "MFU, speed of light (each precision at its peak)",
+              "Compute, speed of light (s)", "IB, speed of light (s)", "NVLink, speed of light (s)", "Tokens/s per GPU, speed of light",
+              "Days for token budget, speed of light", "Cost for token budget, speed of light (USD)"]:
         if h not in formulas:
             fail("Plans column %r is not a formula (row 2: %r)"
                  % (h, row2[head.index(h)] if h in head else None))
-    if "IB_GBPS" not in row2[head.index("IB (s)")]:
-        fail("IB (s) does not use IB_GBPS: %s" % row2[head.index("IB (s)")])
+    if "IB_GBPS" not in row2[head.index("IB, speed of light (s)")]:
+        fail("IB, speed of light (s) does not use IB_GBPS: %s" % row2[head.index("IB, speed of light (s)")])
     if "HEADROOM_PCT" not in row2[head.index("Fits")]:
         fail("Fits does not use HEADROOM_PCT: %s" % row2[head.index("Fits")])
     with zipfile.ZipFile(path) as z:
@@ -227,8 +227,8 @@ def rebound(cached_dir, recalc_dir):
     a = read_csv(exports(cached_dir)["Plans"])
     b = read_csv(exports(recalc_dir)["Plans"])
     h = a[0]
-    fam, bound, step = h.index("Family"), h.index("Bound"), h.index("Step (s)")
-    fit_col, ib, comp = h.index("Fits"), h.index("IB (s)"), h.index("Compute (s)")
+    fam, bound, step = h.index("Family"), h.index("Bound"), h.index("Step, speed of light (s)")
+    fit_col, ib, comp = h.index("Fits"), h.index("IB, speed of light (s)"), h.index("Compute, speed of light (s)")
     z3 = [(ra, rb) for ra, rb in zip(a[1:], b[1:])
           if ra[fam].startswith("ZeRO-3")]
     changed = [1 for ra, rb in z3 if ra[bound] != rb[bound]]
@@ -292,7 +292,7 @@ def best(path, recalc_dir):
     plans = read_csv(ex["Plans"])
     h = plans[0]
     step = h.index("Expected step (s)" if "Expected step (s)" in h
-                   else "Step (s)")
+                   else "Step, speed of light (s)")
     fit = h.index("Fits")
     plan, free = h.index("Plan (roofplan eval syntax)"), h.index("HBM free (GiB)")
     rows = [r for r in plans[1:] if fits(r[fit]) == "TRUE"]

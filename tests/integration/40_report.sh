@@ -31,7 +31,8 @@ plan = re.search(r"^  eval: (.*)$", out, re.M).group(1)
 assert plan == name("RECOMMENDED_PLAN"), (plan, name("RECOMMENDED_PLAN"))
 assert "best" not in out.split("\n\n")[0].lower()
 x = float(re.search(r"^  expected ([0-9.]+) s \(([0-9.]+) to ([0-9.]+) s\)", out, re.M).group(1))
-assert abs(x - name("RECOMMENDED_STEP_S")) <= 0.0005 * x, (x, name("RECOMMENDED_STEP_S"))
+v = name("RECOMMENDED_STEP_S")  # stdout: 3 significant digits
+assert abs(x - v) <= 0.005 * v, (x, v)
 if name("FASTEST_PLAN") != plan:
     assert re.search(r"^Fastest: .* expected", out, re.M)
 PYEOF
