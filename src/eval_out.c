@@ -15,12 +15,46 @@ void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
     const struct cost_times *t = &r->t;
     int link = t->ib >= t->nvlink ? COST_IB : COST_NVLINK;
     double comm = link == COST_IB ? t->ib : t->nvlink;
+    const struct expected_work *x = &r->work.x;
+    char hide[240], dp[200] = "";
+    double steady = fmax(t->ib_steady, t->nvlink_steady) / t->compute;
+    /* the step-end DP time one micro-batch's compute does not hide,
+     * named with its seconds: it is not under compute */
+    if (t->dp_exposed > 0.001 * t->step)
+        snprintf(dp, sizeof dp,
+                 "; the step-end %s exposed: %.2f s of the %.2f s step",
+                 t->sync > 0 && t->gather > 0
+                     ? "gradient sync and weight gather are"
+                 : t->gather > 0 ? "weight gather is"
+                                 : "gradient sync is",
+                 t->dp_exposed, t->step);
+    /* "can hide" only for the traffic with the micro-batches (the
+     * step-end sync is the dp clause's), and only where the stack
+     * overlaps it */
+    if (!(steady > 0.001))
+        hide[0] = '\0';
+    else if (!x->known)
+        snprintf(hide, sizeof hide,
+                 "; at the speed of light its traffic with the micro-batches "
+                 "(%.2f s per second of compute) hides under compute (no "
+                 "stack says how much a real run overlaps)",
+                 steady);
+    else if (t->x_exposed > 0.001 * t->expected)
+        snprintf(hide, sizeof hide,
+                 "; the stack does not overlap all of its traffic with the "
+                 "micro-batches: %.2f s of communication is exposed in the "
+                 "expected step",
+                 t->x_exposed);
+    else
+        snprintf(hide, sizeof hide,
+                 "; the stack overlaps its traffic with the micro-batches "
+                 "(%.2f s per second of compute): it can hide under compute",
+                 steady);
     if (t->bound == COST_COMPUTE)
         snprintf(buf, size,
                  "compute-bound: the busiest link (%s) needs %.2f s per "
-                 "second of compute, so communication can hide under "
-                 "compute",
-                 cost_bound_label(link), comm / t->compute);
+                 "second of compute%s%s",
+                 cost_bound_label(link), comm / t->compute, hide, dp);
     else if (t->bound == COST_HBM)
         snprintf(buf, size,
                  "HBM-bound: %.2f s of memory traffic per second of "
@@ -29,10 +63,10 @@ void eval_out_verdict(const struct cost_result *r, char *buf, size_t size)
     else
         snprintf(buf, size,
                  "%s-bound: %.1f s of %s traffic per second of compute; "
-                 "the GPUs wait on %s %.0f%% of the overlapped step",
+                 "the GPUs wait on %s %.0f%% of the overlapped step%s",
                  cost_bound_label(t->bound), comm / t->compute,
                  cost_bound_label(t->bound), cost_bound_label(t->bound),
-                 100 * (t->core - t->compute) / t->core);
+                 100 * (t->core - t->compute) / t->core, dp);
 }
 
 static void row(FILE *out, const char *label, double value)
@@ -156,7 +190,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     const struct memory *mem = &r->mem;
     const struct cost_times *t = &r->t;
     const struct cost_work *w = &r->work;
-    char plan[256], verdict[256], label[96];
+    char plan[256], verdict[640], label[96];
     size_t i;
 
     plan_format(p, plan, sizeof plan);

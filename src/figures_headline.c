@@ -174,7 +174,7 @@ enum status figures_sheet_rows(struct report *r, struct diag *d)
  * and whether the plan fits. */
 static void family_why(const struct report *r, struct report_family *f)
 {
-    char v[400], other[200] = "", fit[300] = "";
+    char v[640], other[200] = "", fit[300] = "";
     verdict(&f->best, v, sizeof v);
     if (f->best_other.t.bound != f->best.t.bound)
         snprintf(other, sizeof other, " The %s model says %s-bound (%.2f).",
@@ -368,7 +368,7 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
 {
     struct report_headline *h = &r->headline;
     struct cost_result ob;
-    char words[400], v[400];
+    char words[400], v[640];
     bool found;
     double usable;
     if (r->sheet_recommended < 0)
@@ -390,8 +390,8 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
     if (h->fits)
         snprintf(h->verdict, sizeof h->verdict,
                  "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "
-                 "per GPU (%.1f GiB free; a plan fits at %.1f GiB or less, "
-                 "keeping %g%% free).",
+                 "per GPU on its heaviest pipeline rank (%.1f GiB free; a "
+                 "plan fits at %.1f GiB or less, keeping %g%% free).",
                  h->plan.family, words, v, h->memory_gib, h->capacity_gib,
                  h->headroom_gib, usable, r->headroom_pct);
     else

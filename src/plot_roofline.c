@@ -53,7 +53,7 @@ static void roofline_text(const struct report *r,
     snprintf(text, sizeof text,
              "Each dot is a plan that fits in %s GiB (%s of %s valid "
              "plans%s). Left of a ridge a plan is %s-bound; right of it, "
-             "compute can hide its %s traffic.",
+             "compute can hide its %s traffic where the stack overlaps it.",
              c, a, b, o->nobytes ? "; those with traffic on this link" : "",
              o->link, o->link);
     plot_template_set_str(v, "SUB1", text);

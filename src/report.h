@@ -36,7 +36,7 @@
 #define REPORT_SERIES_MAX      12   /* families with a native chart series */
 #define REPORT_ROOF_PER_FAMILY 12   /* points per family on a native chart */
 #define REPORT_BARS_MAX        20   /* families of a bar chart */
-#define REPORT_TEXT            1200 /* a sentence or two */
+#define REPORT_TEXT            1600 /* a sentence or two */
 #define REPORT_INPUTS_MAX      24
 #define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 

@@ -602,7 +602,9 @@ static const struct glossary_entry glossary[] = {
               "IB, NVLink or HBM. Compute-bound is the goal: communication "
               "hides under compute."},
     {"comm/compute", "The busiest link's time over the compute time; below "
-                     "1, communication can hide under compute."},
+                     "1, communication can hide under compute where the "
+                     "training framework overlaps it (the stack file; the "
+                     "step-end gradient sync often is not)."},
     {"MFU",
      "Model FLOPs utilisation: model FLOPs per step over (step time x peak "
      "FLOP/s). Of the BF16 peak (DeepSeek's convention: an FP8 plan can "

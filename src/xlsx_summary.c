@@ -660,7 +660,9 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                     "Bound: the resource whose time sets the overlapped step "
                     "(grey: the plan does not fit). Comm/compute: the "
                     "busiest link's time over the compute time (below 1, "
-                    "communication can hide under compute). Blue headers: "
+                    "communication can hide under compute where the stack "
+                    "overlaps it; Why names what it leaves exposed). Blue "
+                    "headers: "
                     "live formulas over the Plans sheet.",
                     xlsx_book_fmt(b, XLSX_FMT_NOTE));
     return row + 1;

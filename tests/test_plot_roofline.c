@@ -288,11 +288,12 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: roofline over "
                         "InfiniBand (inter-node), speed of light'");
-    assert_string_equal(util_plot_var(&f->v, "SUB1"),
-                        "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
-                        "valid plans; those with traffic on this link). Left "
-                        "of a ridge a plan is IB-bound; right of it, compute "
-                        "can hide its IB traffic.'");
+    assert_string_equal(
+        util_plot_var(&f->v, "SUB1"),
+        "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
+        "valid plans; those with traffic on this link). Left "
+        "of a ridge a plan is IB-bound; right of it, compute "
+        "can hide its IB traffic where the stack overlaps it.'");
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Solid roofs: achievable (measured GEMM at a 0.9 "
                         "clock derate); dashed: datasheet peak. Numbered: "
