@@ -100,6 +100,13 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cli_release_inputs(&in);
         return cli_exit_code(d.status, true);
     }
+    {
+        char recipe[1600];
+        bool is_default;
+        if (cli_recipe_words(cfg, &in.m, recipe, sizeof recipe, &is_default))
+            fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
+                    in.m.meta.path, recipe);
+    }
     sweep_defaults(&in.sweep, &in.m, &in.hw, &defaults);
     if (plan_parse(args, nargs, &defaults, &p, &given_dp, &d) != STATUS_OK) {
         cli_print_diag(&d);
@@ -184,6 +191,17 @@ static void check_run(const char *path, const char *recipe, struct diag *d)
     free(run);
 }
 
+/* Whether --set gave the sweep's space.gbs. */
+static bool gbs_set(const struct cli_config *cfg)
+{
+    size_t k;
+    for (k = 0; k < cfg->nsets; k++)
+        if (strcmp(cfg->sets[k].section, "space") == 0 &&
+            strcmp(cfg->sets[k].key, "gbs") == 0)
+            return true;
+    return false;
+}
+
 /* compare: the recommended plan of each (model, hardware) pair into
  * <out>/compare.xlsx, committed as a report is. */
 static int compare_pairs(struct cli_config *cfg,
@@ -223,6 +241,20 @@ static int compare_pairs(struct cli_config *cfg,
             if (cli_load_inputs(cfg, &in, d) != STATUS_OK) {
                 cli_release_inputs(&in);
                 return cli_exit_code(d->status, true);
+            }
+            /* each model at its own batch (the model file's, or its
+             * recipe's), unless --set space.gbs says otherwise */
+            if (!gbs_set(cfg)) {
+                in.sweep.spec.gbs.n = 1;
+                in.sweep.spec.gbs.v[0] = 0;
+            }
+            {
+                char recipe[1600];
+                bool is_default;
+                if (cli_recipe_words(cfg, &in.m, recipe, sizeof recipe,
+                                     &is_default))
+                    fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
+                            in.m.meta.path, recipe);
             }
             st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
             ctx.stack = in.have_stack ? &in.stack : NULL;

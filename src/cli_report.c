@@ -9,6 +9,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include "cost.h"
 #include "csv_out.h"
 #include "figures.h"
+#include "hf_config.h"
 #include "plan.h"
 #include "rank.h"
 #include "report.h"
@@ -299,6 +301,40 @@ static void print_summary(const struct report *r)
         printf("  %s\n", r->validation_notes[i]);
 }
 
+bool cli_recipe_words(const struct cli_config *cfg,
+                      const struct model *m,
+                      char *buf,
+                      size_t size,
+                      bool *is_default)
+{
+    char path[1300], def[1300], a[PATH_MAX], b[PATH_MAX], batch[32];
+    const char *tp = cli_training_path(cfg, path, sizeof path);
+    bool json = hf_config_is_json(m->meta.path);
+    struct cli_config none;
+    report_thousands((double)m->spec.global_batch, batch, sizeof batch);
+    *is_default = false;
+    if (!json) {
+        snprintf(buf, size,
+                 "the model file's [training] section: sequence %ld tokens, "
+                 "global batch %s sequences, %.3gT tokens",
+                 m->spec.seq_len, batch, m->spec.tokens / 1e12);
+        return false;
+    }
+    memset(&none, 0, sizeof none); /* defaults.ini's recipe */
+    cli_training_path(&none, def, sizeof def);
+    *is_default = realpath(tp, a) && realpath(def, b) && strcmp(a, b) == 0;
+    snprintf(buf, size,
+             "%s: sequence %ld tokens, global batch %s sequences, %.3gT "
+             "tokens%s",
+             tp, m->spec.seq_len, batch, m->spec.tokens / 1e12,
+             *is_default ? " - the default recipe, DeepSeek-V3's published "
+                           "one, not this model's own: pass -t FILE with its "
+                           "own (a config.json does not say how the model "
+                           "was trained)"
+                         : "");
+    return true;
+}
+
 /* The PNG gnuplot drew for chart `name` this run, or NULL. */
 static const char *chart_png(const struct plot_files *charts, const char *name)
 {
@@ -455,9 +491,23 @@ static int run_report(const struct cli_config *cfg,
     if (!cli_generation_time(&rr->rep.generated, d))
         return CLI_EXIT_INPUT;
     cli_training_path(cfg, recipe, sizeof recipe);
-    /* read inputs */
+    /* the recipe the model runs with: said, and warned about when a
+     * config.json model takes DeepSeek-V3's default */
+    rr->rep.recipe_json =
+        cli_recipe_words(cfg, &rr->in.m, rr->rep.recipe, sizeof rr->rep.recipe,
+                         &rr->rep.recipe_default);
+    if (rr->rep.recipe_json)
+        fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
+                rr->in.m.meta.path, rr->rep.recipe);
+    /* read inputs: every file the report rests on, with its checksum */
     if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
+        (rr->rep.recipe_json &&
+         report_add_input(&rr->rep, "training", recipe, d)) ||
         report_add_input(&rr->rep, "hardware", rr->in.hw.meta.path, d) ||
+        (rr->in.have_cal &&
+         report_add_input(&rr->rep, "calibration", rr->in.cal.meta.path, d)) ||
+        (rr->in.have_stack &&
+         report_add_input(&rr->rep, "stack", rr->in.stack.meta.path, d)) ||
         report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
         load_validations(rr, data_dir, recipe, d))
         return cli_exit_code(d->status, true);

@@ -38,6 +38,7 @@ enum status compare_pair(struct compare_row *row,
     row->hbm_gib = hw->spec.hbm_gib;
     row->gpu_hour_usd = hw->spec.gpu_hour_usd;
     row->tokens = m->spec.tokens;
+    row->seq_len = m->spec.seq_len;
     if (!r)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     r->m = m;

@@ -32,6 +32,7 @@ struct compare_row {
     double hbm_gib;                     /* per GPU */
     double gpu_hour_usd;
     double tokens;                  /* the model's training budget */
+    long seq_len;                   /* the model's sequence length (tokens) */
     uint64_t valid, fitting;        /* plans of the sweep for this pair */
     bool any;                       /* a valid plan exists */
     char why[400];                  /* !any: why nothing is valid */

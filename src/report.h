@@ -312,7 +312,8 @@ struct report_validation {
 };
 
 struct report_input {
-    char role[16]; /* "model", "hardware", "sweep", "validation" */
+    char role[16]; /* "model", "training", "hardware", "calibration",
+                      "stack", "sweep", "validation" */
     char path[512];
     char sha256[65];
 };
@@ -331,6 +332,10 @@ struct report {
     int64_t generated; /* seconds since the epoch (SOURCE_DATE_EPOCH) */
     struct report_input input[REPORT_INPUTS_MAX];
     size_t ninputs;
+    /* the training recipe the model runs with, in words (About) */
+    char recipe[REPORT_TEXT];
+    bool recipe_json;    /* a config.json model: the recipe is a file */
+    bool recipe_default; /* ... and it is the default, DeepSeek-V3's */
 
     /* The sweep. */
     uint64_t enumerated;     /* combinations of the [space] lists */

@@ -35,6 +35,8 @@ enum id {
     K_VALID,
     K_PARAMS,
     K_ACTIVE,
+    K_SEQ,
+    K_GBS,
     K_PLAN,
     K_FILES
 };
@@ -64,6 +66,8 @@ static const struct xlsx_column cols[] = {
     {"valid", "Plans valid / fitting", "", XLSX_FMT_TEXT, 0, 14, NULL, K_VALID},
     {"params", "Parameters", "B", XLSX_FMT_BIG, 0, 11, NULL, K_PARAMS},
     {"active", "Active per token", "B", XLSX_FMT_BIG, 0, 11, NULL, K_ACTIVE},
+    {"seq", "Sequence length", "tokens", XLSX_FMT_CNT, 0, 9, NULL, K_SEQ},
+    {"gbs", "Global batch", "sequences", XLSX_FMT_CNT, 0, 10, NULL, K_GBS},
     {"plan", "Recommended plan (roofplan eval syntax)", "", XLSX_FMT_SMALL, 0, 90, NULL, K_PLAN},
     {"files", "Model file; hardware file", "", XLSX_FMT_SMALL, 0, 70, NULL, K_FILES},
 };
@@ -92,6 +96,9 @@ static void get(const void *item, int id, struct xlsx_value *out)
         return;
     case K_HBM:
         xlsx_value_num(out, r->hbm_gib);
+        return;
+    case K_SEQ:
+        xlsx_value_num(out, (double)r->seq_len);
         return;
     case K_FILES:
         snprintf(out->buf, sizeof out->buf, "%.230s; %.230s", r->model_path,
@@ -172,6 +179,9 @@ static void get(const void *item, int id, struct xlsx_value *out)
                  (unsigned long long)r->valid, (unsigned long long)r->fitting);
         xlsx_value_text(out, out->buf);
         return;
+    case K_GBS:
+        xlsx_value_num(out, (double)r->recommended.plan.gbs);
+        return;
     case K_PLAN:
         plan_format(&r->recommended.plan, out->buf, sizeof out->buf);
         xlsx_value_text(out, out->buf);
@@ -216,7 +226,9 @@ enum status xlsx_compare_write(const struct compare_row *rows,
                       "expected cost of each model's token budget; a cluster "
                       "without a calibration has the speed of light only, a "
                       "floor no run can beat, and ranks apart, after them. "
-                      "MFU is against each precision's own peak.",
+                      "Each model runs at its own sequence length and "
+                      "batch (its file's, or its training recipe's). MFU "
+                      "is against each precision's own peak.",
                       xlsx_book_fmt(&b, XLSX_FMT_NOTE));
         row++;
         xlsx_table_widths(&b, ws, &table);

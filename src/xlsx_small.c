@@ -510,6 +510,16 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     report_thousands((double)r->nsheet, num, sizeof num);
     fact(b, ws, row++, "Plans on the Plans sheet", num);
     fact(b, ws, row++, "Baseline family", r->baseline.name);
+    if (r->recipe[0])
+        fact(b, ws, row++, "Training recipe", r->recipe);
+    if (r->recipe_default)
+        xlsx_book_str(b, ws, row++, xlsx_table_col(&about_table, "path"),
+                      "Warning: this config.json model runs with the default "
+                      "training recipe, DeepSeek-V3's (its sequence length, "
+                      "batch and token budget), not its own: every time, day "
+                      "and cost here is for that recipe. Pass -t FILE with "
+                      "the model's own.",
+                      xlsx_book_fmt(b, XLSX_FMT_WARN));
     row++;
     xlsx_table_header(b, ws, &about_table, row++);
     for (i = 0; i < r->ninputs; i++)

@@ -42,6 +42,7 @@ static void make_rows(struct compare_row *r)
     r[0].params_total = 671e9;
     r[0].params_active = 37e9;
     r[0].hbm_gib = 79.21;
+    r[0].seq_len = 4096;
     r[0].valid = 1234;
     r[0].fitting = 56;
     r[0].any = true;
@@ -144,10 +145,12 @@ static void test_xlsx_compare_write_header(void **state)
     assert_string_equal(text(f, "Q", HEAD, buf),
                         "Cost for the token budget, speed of light (USD)");
     assert_string_equal(text(f, "R", HEAD, buf), "Memory per GPU (GiB)");
-    assert_string_equal(text(f, "X", HEAD, buf),
+    assert_string_equal(text(f, "X", HEAD, buf), "Sequence length (tokens)");
+    assert_string_equal(text(f, "Y", HEAD, buf), "Global batch (sequences)");
+    assert_string_equal(text(f, "Z", HEAD, buf),
                         "Recommended plan (roofplan eval syntax)");
-    assert_string_equal(text(f, "Y", HEAD, buf), "Model file; hardware file");
-    assert_string_equal(text(f, "Z", HEAD, buf), "");
+    assert_string_equal(text(f, "AA", HEAD, buf), "Model file; hardware file");
+    assert_string_equal(text(f, "AB", HEAD, buf), "");
 }
 
 /* A pair at the speed of light: marked in its rank, its numbers where
@@ -174,11 +177,14 @@ static void test_xlsx_compare_write_sol_row(void **state)
     assert_string_equal(text(f, "U", row, buf), "1234 / 56");
     assert_near(num(f, "V", row), 671, 1e-15);
     assert_near(num(f, "W", row), 37, 1e-15);
-    assert_string_equal(text(f, "X", row, buf),
+    assert_near(num(f, "X", row), 4096, 0);
+    assert_near(num(f, "Y", row), 15360, 0);
+    assert_string_equal(text(f, "Z", row, buf),
                         "gpus=2048 tp=1 pp=16 ep=64 cp=1 zero=1 "
                         "schedule=dualpipe vpp=1 precision=fp8 "
                         "recompute=selective mbs=1 gbs=15360");
-    assert_string_equal(text(f, "Y", row, buf), "models/dsv3.ini; hw/h800.ini");
+    assert_string_equal(text(f, "AA", row, buf),
+                        "models/dsv3.ini; hw/h800.ini");
 }
 
 static void test_xlsx_compare_write_expected_row(void **state)
@@ -203,7 +209,7 @@ static void test_xlsx_compare_write_no_valid_plan(void **state)
     assert_string_equal(text(f, "A", row, buf), "-");
     assert_string_equal(text(f, "B", row, buf), "GPT-3 175B");
     assert_string_equal(text(f, "E", row, buf), "no valid plan");
-    assert_string_equal(text(f, "X", row, buf),
+    assert_string_equal(text(f, "Z", row, buf),
                         "tp 16 exceeds 8 GPUs per node");
     assert_string_equal(text(f, "J", row, buf), "");
     assert_string_equal(text(f, "T", row, buf), "");

@@ -49,3 +49,16 @@ plans = {r[h.index('Recommended plan (roofplan eval syntax)')] for r in ws.iter_
 assert len(plans) == 1, plans
 " "$C/json/compare.xlsx"
 expect 2 "unexpected argument" -- $ROOFPLAN compare extra
+# issue 18, item 6: each model at its own batch, where its file gives one:
+# Llama 3 405B's is 2048 sequences of 8192 tokens (16M tokens per batch,
+# the Llama 3 paper's Table 4), not the default sweep's 15,360.
+expect 0 "" -- $ROOFPLAN compare -q -m data/models/llama-3-405b.ini -g data/hardware/h100.ini -o "$C/llama"
+check "compare: Llama 3 405B at its own sequence length and batch" $PY -c "
+import sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])['Compare']
+h = [c.value for c in ws[4]]
+r = list(ws.iter_rows(min_row=5, max_row=5, values_only=True))[0]
+assert r[h.index('Sequence length (tokens)')] == 8192, r
+assert r[h.index('Global batch (sequences)')] == 2048, r
+assert 'gbs=2048' in r[h.index('Recommended plan (roofplan eval syntax)')], r
+" "$C/llama/compare.xlsx"
