@@ -443,9 +443,9 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         xlsx_book_str(b, ws, row, col("step"), "expected",
                       xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
     if (h->has_range) {
-        xlsx_book_str(b, ws, row, col("bound"), "expected, low",
+        xlsx_book_str(b, ws, row, col("bound"), "expected low",
                       xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
-        xlsx_book_str(b, ws, row, col("ratio"), "expected, high",
+        xlsx_book_str(b, ws, row, col("ratio"), "expected high",
                       xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
     }
     xlsx_book_height(b, ws, row, 30);
