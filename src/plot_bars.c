@@ -55,8 +55,8 @@ static void bar_axis(const struct report *r,
         char hex[16], name[64];
         double y = (double)(n - i);
         plot_text_printf(tics, "%s", i ? ", " : "");
-        snprintf(name, sizeof name, "%s%s",
-                 b->recommended ? "recommended: " : "", f->name);
+        snprintf(name, sizeof name, "%s%s", b->recommended ? "* " : "",
+                 f->name);
         plot_text_add_quoted(tics, name);
         plot_text_printf(tics, " %g", y);
         plot_format_color(f->color, hex, sizeof hex);
@@ -123,9 +123,7 @@ void plot_bars_fill_steps(const struct report *r,
     plot_template_set_str(v, "C_OPTIMIZER", COLOR_OPTIMIZER);
     plot_template_set_str(v, "C_EXPECTED", COLOR_EXPECTED);
     plot_template_set_num(v, "EXPECTED", r->expected ? 1 : 0);
-    plot_format_title(r,
-                      "where the step time goes (the recommended plan, then "
-                      "each family's fastest)",
+    plot_format_title(r, "where the step time goes (* the recommended plan)",
                       text, sizeof text);
     plot_template_set_str(v, "TITLE", text);
     if (r->expected)
@@ -236,10 +234,8 @@ void plot_bars_fill_memory(const struct report *r,
     snprintf(text, sizeof text,
              "Do not fit in %s GiB (own scale: each bar whole)", b);
     plot_template_set_str(v, "UNFIT_LABEL", text);
-    plot_format_title(r,
-                      "memory per GPU (the recommended plan, then each "
-                      "family's fastest)",
-                      text, sizeof text);
+    plot_format_title(r, "memory per GPU (* the recommended plan)", text,
+                      sizeof text);
     plot_template_set_str(v, "TITLE", text);
     snprintf(text, sizeof text,
              "Heaviest pipeline rank: weights (ZeRO-3: with the gathered "

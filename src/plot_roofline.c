@@ -80,13 +80,19 @@ static void roofline_text(const struct report *r,
 }
 
 /* The families' key: colour, translucent colour, "1  ZeRO-1+TP+PP+EP
- * 16.13 s expected" (the step they are ordered by). */
+ * 16.13 s", the step they are ordered by (the key's title says which). */
 static void family_key(const struct report *r, struct plot_template_vars *v)
 {
     struct plot_text *keys = plot_template_var(v, "FAMILIES");
     size_t i, n = r->nblocks;
     char text[160], a[32];
     plot_template_set_num(v, "NFAM", (double)n);
+    /* the key is ordered by the step plans rank by, and shows it */
+    plot_template_set_str(v, "KEY_TITLE",
+                          r->expected
+                              ? "plans that fit, by family (expected step)"
+                              : "plans that fit, by family (speed-of-light "
+                                "step)");
     plot_text_printf(keys,
                      "array fam_color[%zu]\narray fam_dot[%zu]\narray "
                      "fam_key[%zu]\n",
@@ -98,9 +104,8 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
     for (i = 0; i < n; i++) {
         const struct report_block *b = &r->blocks[i];
         const struct report_family *f = &r->family[b->family];
-        snprintf(text, sizeof text, "%ld  %s  %.2f s %s", b->number, f->name,
-                 cost_rank_step(&f->best),
-                 f->best.work.x.known ? "expected" : "speed of light");
+        snprintf(text, sizeof text, "%ld  %s  %.2f s", b->number, f->name,
+                 cost_rank_step(&f->best));
         plot_format_color(f->color, a, sizeof a);
         plot_text_printf(keys, "fam_color[%zu] = ", i + 1);
         plot_text_add_quoted(keys, a);

@@ -205,8 +205,7 @@ static void test_plot_bars_steps_placeholders_by_hand(void **state)
         "dt (8,6) lw 1.5 lc rgb '#555555' front\n");
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: where the step time "
-                        "goes (the recommended plan, then each family''s "
-                        "fastest)'");
+                        "goes (* the recommended plan)'");
     assert_string_equal(util_plot_var(&f->v, "SUB1"),
                         "'Speed of light. Only the binding link''s time "
                         "beyond compute is exposed (it overlaps compute). "
@@ -230,8 +229,11 @@ static void test_plot_bars_steps_expected_all_fit(void **state)
     f->r.expected = true;
     f->r.bars[0].expected = 8.25;
     f->r.bars[1].expected = 9.125;
-    f->r.nbars = 2; /* C left out: A and B, both fit */
+    f->r.nbars = 2;                  /* C left out: A and B, both fit */
+    f->r.bars[0].recommended = true; /* issue 18: marked, first */
     plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    assert_string_equal(util_plot_var(&f->v, "YTICS"),
+                        "set ytics ('* A' 2, 'B' 1)\n");
     data_rows(f->dat.p, rows, sizeof rows);
     assert_string_equal(rows, "2 4 1.5 0.25 0 0.5 0.125 6.375 8 1 1 8.25\n"
                               "1 5 0 0 0.75 1 0.25 7 9.5 1 3 9.125\n");
@@ -349,8 +351,8 @@ static void test_plot_bars_memory_panels_by_hand(void **state)
     assert_string_equal(util_plot_var(&f->v, "UNFIT_LABEL"),
                         "'Do not fit in 72 GiB (own scale: each bar whole)'");
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
-                        "'Model-X on 64 \xC3\x97 GPU-Y: memory per GPU (the "
-                        "recommended plan, then each family''s fastest)'");
+                        "'Model-X on 64 \xC3\x97 GPU-Y: memory per GPU (* the "
+                        "recommended plan)'");
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'A plan fits when it leaves 10% of HBM free "
                         "(dashed line). Families where nothing fits are "

@@ -202,16 +202,19 @@ static void test_plot_roofline_ib_points_by_hand(void **state)
     assert_string_equal(util_plot_var(&f->v, "HAVE_BASELINE"), "1");
     assert_string_equal(util_plot_var(&f->v, "HAVE_PUBLISHED"), "1");
     assert_string_equal(util_plot_var(&f->v, "NFAM"), "3");
+    /* no calibration: the key is by the speed-of-light step, and says so */
+    assert_string_equal(util_plot_var(&f->v, "KEY_TITLE"),
+                        "'plans that fit, by family (speed-of-light step)'");
     /* the translucent dot: alpha 0xA0 before the colour */
     assert_string_equal(
         util_plot_var(&f->v, "FAMILIES"),
         "array fam_color[3]\narray fam_dot[3]\narray fam_key[3]\n"
         "fam_color[1] = '#0000FF'; fam_dot[1] = '#A00000FF'; fam_key[1] = "
-        "'1  A  5.00 s speed of light'\n"
+        "'1  A  5.00 s'\n"
         "fam_color[2] = '#00FF00'; fam_dot[2] = '#A000FF00'; fam_key[2] = "
-        "'2  B  5.50 s speed of light'\n"
+        "'2  B  5.50 s'\n"
         "fam_color[3] = '#FF0000'; fam_dot[3] = '#A0FF0000'; fam_key[3] = "
-        "'3  C  30.00 s speed of light'\n");
+        "'3  C  30.00 s'\n");
 }
 
 static void test_plot_roofline_ib_roofs_by_hand(void **state)

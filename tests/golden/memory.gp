@@ -9,7 +9,7 @@
 # Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
 
 # ---- values from the report ----
-title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: memory per GPU (the recommended plan, then each family''s fastest)'
+title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: memory per GPU (* the recommended plan)'
 sub1 = 'Heaviest pipeline rank: weights (ZeRO-3: with the gathered layers), gradients and optimizer state after ZeRO sharding, activations in flight, runtime.'
 sub2 = 'A plan fits when it leaves 10% of HBM free (dashed line). Families where nothing fits are drawn below, on their own scale.'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
@@ -75,7 +75,7 @@ if (NFIT > 0) {
     set xrange [0:XMAX]
     set yrange [0.4:NFIT + 0.6]
     unset object
-set ytics ('recommended: ZeRO-1+PP+EP' 3, 'ZeRO-3+PP+EP' 2, 'ZeRO-3+EP' 1)
+set ytics ('* ZeRO-1+PP+EP' 3, 'ZeRO-3+PP+EP' 2, 'ZeRO-3+EP' 1)
 
 set object 1 rect from graph -0.014, first 2.7 to graph -0.004, first 3.3 fc rgb '#0072B2' fs solid 1.0 noborder front noclip
 set object 2 rect from graph -0.014, first 1.7 to graph -0.004, first 2.3 fc rgb '#D55E00' fs solid 1.0 noborder front noclip

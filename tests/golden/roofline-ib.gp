@@ -23,9 +23,9 @@ HAVE_BASELINE = 1
 array fam_color[3]
 array fam_dot[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s speed of light'
-fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s speed of light'
-fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s speed of light'
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s'
+fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s'
+fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
 set lmargin at screen 0.075
@@ -57,7 +57,7 @@ set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rg
 set style textbox opaque fillcolor rgb '#50FFFFFF' noborder margins 2,1
 
 set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 spacing 1.2 font ',14'
-set key title 'plans that fit, by family (best step)' font ',14' left
+set key title 'plans that fit, by family (speed-of-light step)' font ',14' left
 
 set label '' at 39580, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
 set label '' at 29200, 1460 point pt 7 ps 1.6 lc rgb '#000000' front
