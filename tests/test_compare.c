@@ -77,10 +77,13 @@ static void load_sweep(struct sweep_file *sf, const char *tp, const char *rc)
 
 /*
  * Three combinations, each a valid plan (DeepSeek's, with none,
- * selective or full recomputation): valid = 3. The row's best is the
- * ranking's rule applied to the three evaluated here: the fastest of
- * those that fit. The files' own values are copied: the H800 snapshot's
- * 2048 GPUs of 79.21 GiB at 2 USD an hour, DeepSeek's 14.8T tokens.
+ * selective or full recomputation): valid = 3. The row's plan is the
+ * report's rule applied by hand to the three evaluated here: among those
+ * that fit within the sweep's tie_pct (2%) of the fastest that fits, the
+ * one with the most free memory (issue 18: compare names the plan the
+ * report recommends). The files' own values are copied: the H800
+ * snapshot's 2048 GPUs of 79.21 GiB at 2 USD an hour, DeepSeek's 14.8T
+ * tokens.
  */
 static void test_compare_pair_best_plan(void **state)
 {
@@ -90,8 +93,9 @@ static void test_compare_pair_best_plan(void **state)
     struct diag d;
     static const char *const policies[] = {
         "recompute=none", "recompute=selective", "recompute=full"};
-    int best = -1, k;
-    double best_step = 0;
+    int best = -1, rec = -1, k;
+    double best_step = 0, step[3], free_gib[3];
+    bool fits[3];
     uint64_t fitting = 0;
     diag_init(&d);
     load_sweep(&sf, "space.tp=1", "space.recompute=none selective full");
@@ -107,23 +111,30 @@ static void test_compare_pair_best_plan(void **state)
         assert_int_equal(cost_ctx_prepare(&f->ctx, p.pp, p.vpp, p.schedule, &d),
                          STATUS_OK);
         cost_evaluate(&f->ctx, &p, &r, NULL, 0, NULL);
+        fits[k] = r.fits;
+        step[k] = cost_rank_step(&r);
+        free_gib[k] = (r.mem.capacity - r.mem.total) / UTIL_GIB;
         if (r.fits) {
             fitting++;
-            if (best < 0 || r.t.step < best_step) {
+            if (best < 0 || step[k] < best_step) {
                 best = k;
-                best_step = r.t.step;
+                best_step = step[k];
             }
         }
     }
     assert_true(best >= 0);
+    for (k = 0; k < 3; k++)
+        if (fits[k] && step[k] <= best_step * 1.02 &&
+            (rec < 0 || free_gib[k] > free_gib[rec]))
+            rec = k;
     assert_int_equal(compare_pair(&row, &f->ctx, &sf, 2, &d), STATUS_OK);
     assert_true(row.any);
     assert_int_equal(row.valid, 3);
     assert_int_equal(row.fitting, fitting);
-    assert_true(row.best.fits);
-    assert_int_equal(row.best.plan.recompute, best);
-    assert_near(row.best.t.step, best_step, 1e-12);
-    assert_string_equal(row.best.family, "ZeRO-1+PP+EP");
+    assert_true(row.recommended.fits);
+    assert_int_equal(row.recommended.plan.recompute, rec);
+    assert_near(cost_rank_step(&row.recommended), step[rec], 1e-12);
+    assert_string_equal(row.recommended.family, "ZeRO-1+PP+EP");
     assert_string_equal(row.model, "DeepSeek-V3");
     assert_string_equal(row.gpu, "NVIDIA H800 SXM5 80GB");
     assert_string_equal(row.model_path, SNAP "models/deepseek-v3.ini");
@@ -157,10 +168,52 @@ static void test_compare_pair_nothing_valid(void **state)
     sweep_release(&sf);
 }
 
+/*
+ * compare_rank (issue 18): expected against expected. Four made-up rows
+ * in this order: A calibrated at $5M expected, B at the speed of light
+ * only at $1M (a floor: not comparable with A's), C calibrated at $3M
+ * ($9M at its speed of light: the expected cost decides), D with no
+ * valid plan. By hand: C (1), A (2), then B apart (1 of its kind), D
+ * last (no rank).
+ */
+static void test_compare_rank_expected_apart(void **state)
+{
+    struct compare_row *rows = calloc(4, sizeof *rows);
+    (void)state;
+    assert_non_null(rows);
+    snprintf(rows[0].model, sizeof rows[0].model, "A");
+    rows[0].any = true;
+    rows[0].recommended.work.x.known = true;
+    rows[0].recommended.t.x_cost = 5e6;
+    rows[0].recommended.t.cost_usd = 2e6;
+    snprintf(rows[1].model, sizeof rows[1].model, "B");
+    rows[1].any = true;
+    rows[1].recommended.t.cost_usd = 1e6;
+    snprintf(rows[2].model, sizeof rows[2].model, "C");
+    rows[2].any = true;
+    rows[2].recommended.work.x.known = true;
+    rows[2].recommended.t.x_cost = 3e6;
+    rows[2].recommended.t.cost_usd = 9e6;
+    snprintf(rows[3].model, sizeof rows[3].model, "D");
+    compare_rank(rows, 4);
+    assert_string_equal(rows[0].model, "C");
+    assert_true(rows[0].calibrated);
+    assert_int_equal(rows[0].rank, 1);
+    assert_string_equal(rows[1].model, "A");
+    assert_int_equal(rows[1].rank, 2);
+    assert_string_equal(rows[2].model, "B");
+    assert_false(rows[2].calibrated);
+    assert_int_equal(rows[2].rank, 1);
+    assert_string_equal(rows[3].model, "D");
+    assert_int_equal(rows[3].rank, 0);
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_pair_best_plan),
+        cmocka_unit_test(test_compare_rank_expected_apart),
         cmocka_unit_test(test_compare_pair_nothing_valid),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,8 +3,10 @@
  * only when it holds a comma, a quote, CR or LF, with its quotes doubled;
  * a small report's file — the header and one row, CRLF line ends, one
  * field per Plans column — against hand-written text; a file that cannot
- * be written leaves nothing behind. The cluster is tests/data/hw-h800.ini
- * (BF16 758 TFLOP/s achievable); the model tests/data/tiny-moe.ini.
+ * be written leaves nothing behind; by default the file holds the Plans
+ * sheet's rows only, with --top every kept one (issue 18, item 10). The cluster
+ * is tests/data/hw-h800.ini (BF16 758 TFLOP/s achievable); the model
+ * tests/data/tiny-moe.ini.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,7 +105,8 @@ static char *slurp(const char *path)
 static void test_csv_out_write_small_report(void **state)
 {
     static const char head[] = "Rank,Family,TP,PP,EP,ZeRO,Schedule,Precision,"
-                               "Recompute,Micro-batch (seq),Step (s),"
+                               "Recompute,Micro-batch (seq),"
+                               "\"Step, speed of light (s)\","
                                "Expected step (s),Bound,Comm/compute,Fits,"
                                "HBM free (GiB),";
     char dir[] = "/tmp/roofplan-test-csv-XXXXXX", path[128];
@@ -145,7 +148,7 @@ static void test_csv_out_write_small_report(void **state)
 
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/plans.csv", dir);
-    assert_int_equal(csv_out_write(r, path, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(r, path, CSV_OUT_KEPT, &d), STATUS_OK);
     text = slurp(path);
     plans_table_columns(&ncols);
     assert_int_equal(strncmp(text, head, strlen(head)), 0);
@@ -174,6 +177,94 @@ static void test_csv_out_write_small_report(void **state)
     free(r);
 }
 
+/* Lines of text (CRLF-ended) and the first field of line k (0: the
+ * header) into buf. */
+static size_t csv_lines(const char *text, size_t k, char *buf, size_t size)
+{
+    size_t n = 0;
+    const char *p = text;
+    buf[0] = '\0';
+    while (*p) {
+        const char *end = strstr(p, "\r\n");
+        if (!end)
+            break;
+        if (n == k)
+            snprintf(buf, size, "%.*s", (int)strcspn(p, ","), p);
+        n++;
+        p = end + 2;
+    }
+    return n;
+}
+
+/*
+ * Three kept plans ranked 1..3 of which the Plans sheet shows the first
+ * and the third (as when the second is beyond report.plans_sheet and the
+ * third is a family's best): by default plans.csv has the header and
+ * those two, ranks 1 and 3, as the sheet; with --top (CSV_OUT_KEPT) all
+ * three, ranks 1, 2, 3.
+ */
+static void test_csv_out_write_scope(void **state)
+{
+    char dir[] = "/tmp/roofplan-test-csv-XXXXXX", path[128], first[32];
+    struct model m;
+    struct hardware hw;
+    struct report *r = calloc(1, sizeof *r);
+    struct report_row rows[3];
+    size_t sheet[2] = {0, 2}, i;
+    struct diag d;
+    char *text;
+    (void)state;
+    assert_non_null(r);
+    diag_init(&d);
+    util_model(&m, "tests/data/tiny-moe.ini", NULL, 0);
+    if (hardware_load("tests/data/hw-h800.ini", &hw, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    memset(rows, 0, sizeof rows);
+    for (i = 0; i < 3; i++) {
+        util_plan(&m, &hw, "gpus=64 tp=2 pp=1 ep=8 zero=1 mbs=1 gbs=64",
+                  &rows[i].plan);
+        rows[i].work.bf16_flops = (double)(i + 1) * 758e12;
+        rows[i].work.model_flops = rows[i].work.bf16_flops;
+        rows[i].work.microbatches = 1;
+        rows[i].work.tokens = 64 * 4096;
+        rows[i].work.gpus = 64;
+        rows[i].mem.total = 60 * GIB;
+        rows[i].mem.capacity = hw.capacity_bytes;
+        rows[i].fits = true;
+        rows[i].step = (double)(i + 1);
+    }
+    r->m = &m;
+    r->hw = &hw;
+    r->rows = rows;
+    r->nrows = 3;
+    r->sheet = sheet;
+    r->nsheet = 2;
+    r->nfamilies = 1;
+    snprintf(r->family[0].name, sizeof r->family[0].name, "ZeRO-1+TP+EP");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/plans.csv", dir);
+
+    assert_int_equal(csv_out_write(r, path, CSV_OUT_SHEET, &d), STATUS_OK);
+    text = slurp(path);
+    assert_int_equal(csv_lines(text, 1, first, sizeof first), 3);
+    assert_string_equal(first, "1");
+    csv_lines(text, 2, first, sizeof first);
+    assert_string_equal(first, "3");
+    free(text);
+
+    assert_int_equal(csv_out_write(r, path, CSV_OUT_KEPT, &d), STATUS_OK);
+    text = slurp(path);
+    assert_int_equal(csv_lines(text, 2, first, sizeof first), 4);
+    assert_string_equal(first, "2");
+    free(text);
+
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+    hardware_release(&hw);
+    model_release(&m);
+    free(r);
+}
+
 /* A directory that does not exist: the target's path and the reason,
  * and no file made. */
 static void test_csv_out_write_missing_dir(void **state)
@@ -183,8 +274,9 @@ static void test_csv_out_write_missing_dir(void **state)
     (void)state;
     assert_non_null(r);
     diag_init(&d);
-    assert_int_equal(
-        csv_out_write(r, "/nonexistent-roofplan-dir/plans.csv", &d), STATUS_IO);
+    assert_int_equal(csv_out_write(r, "/nonexistent-roofplan-dir/plans.csv",
+                                   CSV_OUT_SHEET, &d),
+                     STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-roofplan-dir/plans.csv: cannot "
                                "write: No such file or directory");
     free(r);
@@ -195,6 +287,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_out_field_quoting),
         cmocka_unit_test(test_csv_out_write_small_report),
+        cmocka_unit_test(test_csv_out_write_scope),
         cmocka_unit_test(test_csv_out_write_missing_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

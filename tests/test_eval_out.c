@@ -72,7 +72,7 @@ static void assert_has(const char *text, const char *part)
 static void test_eval_out_text(void **state)
 {
     struct fixture *f = *state;
-    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll};
+    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll, {0, 0, 0}};
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -99,7 +99,7 @@ static void test_eval_out_text(void **state)
 static void test_eval_out_json(void **state)
 {
     struct fixture *f = *state;
-    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll};
+    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll, {0, 0, 0}};
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);

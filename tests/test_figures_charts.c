@@ -92,16 +92,25 @@ static void test_figures_colours_and_points(void **state)
     assert_true(r->roofline[0].yhi_decade >= r->roofline[0].yhi);
 }
 
-/* Bars: the fitting family, then the baseline; the axis holds both whole
+/* Bars (issue 18): the recommended plan first — A's 10.15 s plan with
+ * 40 GiB, the tie with the most free memory, not A's fastest — then A's
+ * fastest (10 s, 60 GiB), then the baseline; the axis holds all whole
  * (20.055 <= 2.5 x 10) with the baseline's serial step, 10 + 20.055 +
  * 18.75 s. */
 static void test_figures_bars(void **state)
 {
     const struct report *r = &((struct util_figures *)*state)->r;
-    assert_int_equal(r->nbars, 2);
-    assert_int_equal(r->nbars_fit, 1);
-    assert_int_equal(r->bars[1].family, 1);
-    assert_near(r->bars[1].exposed[COST_IB], 10.055, 1e-12);
+    assert_int_equal(r->nbars, 3);
+    assert_int_equal(r->nbars_fit, 2);
+    assert_true(r->bars[0].recommended);
+    assert_int_equal(r->bars[0].family, 0);
+    assert_near(r->bars[0].step, 10.15, 1e-12);
+    assert_near(r->bars[0].mem.total, 40 * UTIL_GIB, 1e-3);
+    assert_false(r->bars[1].recommended);
+    assert_int_equal(r->bars[1].family, 0);
+    assert_near(r->bars[1].mem.total, 60 * UTIL_GIB, 1e-3);
+    assert_int_equal(r->bars[2].family, 1);
+    assert_near(r->bars[2].exposed[COST_IB], 10.055, 1e-12);
     assert_near(r->steps_max, 10 + 20.055 + 18.75, 1e-12);
     assert_near(r->memory_unfit_max, 500, 1e-12);
     assert_near(r->memory_fit_max, 79.21, 1e-12);

@@ -189,7 +189,7 @@ static void test_figures_sheet_rows_nothing_fits(void **state)
 static void test_figures_verdict(void **state)
 {
     struct cost_result r;
-    char buf[256];
+    char buf[512];
     (void)state;
     memset(&r, 0, sizeof r);
     r.t.bound = COST_IB;
@@ -206,9 +206,43 @@ static void test_figures_verdict(void **state)
     r.t.ib = 1;
     r.t.nvlink = 0.5;
     figures_verdict(&r, buf, sizeof buf);
+    /* issue 18: nothing moves with the micro-batches: no word on hiding */
     assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
-                             "0.50 s per second of compute, so "
-                             "communication can hide under compute");
+                             "0.50 s per second of compute");
+    /* 0.8 s of IB with the micro-batches, 0.40 s per second of compute;
+     * no stack, so no claim that a run hides it */
+    r.t.ib_steady = 0.8;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
+                             "0.50 s per second of compute; at the speed of "
+                             "light its traffic with the micro-batches (0.40 "
+                             "s per second of compute) hides under compute "
+                             "(no stack says how much a real run overlaps)");
+    /* a stack that overlaps it all: it can hide */
+    r.work.x.known = true;
+    r.t.expected = 4;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
+                             "0.50 s per second of compute; the stack "
+                             "overlaps its traffic with the micro-batches "
+                             "(0.40 s per second of compute): it can hide "
+                             "under compute");
+    /* a stack that leaves 0.75 s exposed, and a step-end gradient sync
+     * (3 s, no gather) of which 1.25 s is beyond the last micro-batch's
+     * backward in a 3.5 s step: both named with their seconds */
+    r.t.x_exposed = 0.75;
+    r.t.sync = 3;
+    r.t.dp_exposed = 1.25;
+    r.t.step = 3.5;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
+                             "0.50 s per second of compute; the stack does "
+                             "not overlap all of its traffic with the "
+                             "micro-batches: 0.75 s of communication is "
+                             "exposed in the expected step; the step-end "
+                             "gradient sync is exposed: 1.25 s of the 3.50 s "
+                             "step");
+    r.t.dp_exposed = 0;
     r.t.bound = COST_HBM;
     r.t.hbm = 3;
     figures_verdict(&r, buf, sizeof buf);

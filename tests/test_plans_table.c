@@ -68,7 +68,8 @@ static void test_plans_table_names_unique(void **state)
     }
 }
 
-/* "Step (s)"; no parentheses without a unit; "FP8 work (TFLOP)". */
+/* "Step, speed of light (s)" (issue 18: every time says which it is);
+ * no parentheses without a unit; "FP8 work (TFLOP)". */
 static void test_plans_table_header(void **state)
 {
     size_t n;
@@ -76,7 +77,13 @@ static void test_plans_table_header(void **state)
     char buf[160];
     (void)state;
     plans_table_header(&cols[plans_table_find("step")], buf, sizeof buf);
-    assert_string_equal(buf, "Step (s)");
+    assert_string_equal(buf, "Step, speed of light (s)");
+    plans_table_header(&cols[plans_table_find("expected")], buf, sizeof buf);
+    assert_string_equal(buf, "Expected step (s)");
+    plans_table_header(&cols[plans_table_find("days")], buf, sizeof buf);
+    assert_string_equal(buf, "Days for token budget, speed of light");
+    plans_table_header(&cols[plans_table_find("x_days")], buf, sizeof buf);
+    assert_string_equal(buf, "Expected days for token budget");
     plans_table_header(&cols[plans_table_find("family")], buf, sizeof buf);
     assert_string_equal(buf, "Family");
     plans_table_header(&cols[plans_table_find("fp8_tflop")], buf, sizeof buf);

@@ -55,7 +55,8 @@ static void family(struct report *r,
         r->nfamilies = i + 1;
 }
 
-/* Bar i: family fam's best plan, seconds per step. */
+/* Bar i: family fam's best plan (its memory, set by family()), seconds
+ * per step. */
 static void bar(struct report *r,
                 size_t i,
                 long fam,
@@ -76,6 +77,7 @@ static void bar(struct report *r,
     b->expected = s[8];
     b->fits = fits;
     b->bound = bound;
+    b->mem = r->family[fam].best.mem;
 }
 
 /*
@@ -203,7 +205,7 @@ static void test_plot_bars_steps_placeholders_by_hand(void **state)
         "dt (8,6) lw 1.5 lc rgb '#555555' front\n");
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: where the step time "
-                        "goes (best plan of each family)'");
+                        "goes (* the recommended plan)'");
     assert_string_equal(util_plot_var(&f->v, "SUB1"),
                         "'Speed of light. Only the binding link''s time "
                         "beyond compute is exposed (it overlaps compute). "
@@ -213,7 +215,8 @@ static void test_plot_bars_steps_placeholders_by_hand(void **state)
                         "'Below the dashed line no plan of the family fits "
                         "in 72 GiB (10% of HBM kept free; its fastest plan "
                         "is shown).'");
-    assert_string_equal(util_plot_var(&f->v, "XLABEL"), "'time per step, s'");
+    assert_string_equal(util_plot_var(&f->v, "XLABEL"),
+                        "'time per step at the speed of light, s'");
     assert_string_equal(util_plot_var(&f->v, "C_IB"), "'#EE7733'");
 }
 
@@ -226,8 +229,11 @@ static void test_plot_bars_steps_expected_all_fit(void **state)
     f->r.expected = true;
     f->r.bars[0].expected = 8.25;
     f->r.bars[1].expected = 9.125;
-    f->r.nbars = 2; /* C left out: A and B, both fit */
+    f->r.nbars = 2;                  /* C left out: A and B, both fit */
+    f->r.bars[0].recommended = true; /* issue 18: marked, first */
     plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    assert_string_equal(util_plot_var(&f->v, "YTICS"),
+                        "set ytics ('* A' 2, 'B' 1)\n");
     data_rows(f->dat.p, rows, sizeof rows);
     assert_string_equal(rows, "2 4 1.5 0.25 0 0.5 0.125 6.375 8 1 1 8.25\n"
                               "1 5 0 0 0.75 1 0.25 7 9.5 1 3 9.125\n");
@@ -235,7 +241,7 @@ static void test_plot_bars_steps_expected_all_fit(void **state)
     assert_string_equal(util_plot_var(&f->v, "NROWS"), "2");
     assert_null(strstr(util_plot_var(&f->v, "SWATCHES"), "set arrow"));
     assert_string_equal(util_plot_var(&f->v, "SUB1"),
-                        "'Solid: speed of light (only the binding link''s "
+                        "'Solid: the speed of light (only the binding link''s "
                         "time beyond compute is exposed); hatched: on to "
                         "the expected step; diamond: no overlap.'");
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
@@ -345,8 +351,8 @@ static void test_plot_bars_memory_panels_by_hand(void **state)
     assert_string_equal(util_plot_var(&f->v, "UNFIT_LABEL"),
                         "'Do not fit in 72 GiB (own scale: each bar whole)'");
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
-                        "'Model-X on 64 \xC3\x97 GPU-Y: memory per GPU (best "
-                        "plan of each family)'");
+                        "'Model-X on 64 \xC3\x97 GPU-Y: memory per GPU (* the "
+                        "recommended plan)'");
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'A plan fits when it leaves 10% of HBM free "
                         "(dashed line). Families where nothing fits are "

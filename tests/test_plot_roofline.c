@@ -202,6 +202,9 @@ static void test_plot_roofline_ib_points_by_hand(void **state)
     assert_string_equal(util_plot_var(&f->v, "HAVE_BASELINE"), "1");
     assert_string_equal(util_plot_var(&f->v, "HAVE_PUBLISHED"), "1");
     assert_string_equal(util_plot_var(&f->v, "NFAM"), "3");
+    /* no calibration: the key is by the speed-of-light step, and says so */
+    assert_string_equal(util_plot_var(&f->v, "KEY_TITLE"),
+                        "'plans that fit, by family (speed-of-light step)'");
     /* the translucent dot: alpha 0xA0 before the colour */
     assert_string_equal(
         util_plot_var(&f->v, "FAMILIES"),
@@ -292,11 +295,12 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: roofline over "
                         "InfiniBand (inter-node), speed of light'");
-    assert_string_equal(util_plot_var(&f->v, "SUB1"),
-                        "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
-                        "valid plans; those with traffic on this link). Left "
-                        "of a ridge a plan is IB-bound; right of it, compute "
-                        "can hide its IB traffic.'");
+    assert_string_equal(
+        util_plot_var(&f->v, "SUB1"),
+        "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
+        "valid plans; those with traffic on this link). Left "
+        "of a ridge a plan is IB-bound; right of it, compute "
+        "can hide its IB traffic where the stack overlaps it.'");
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Solid roofs: achievable (measured GEMM at a 0.9 "
                         "clock derate); dashed: datasheet peak. Numbered: "
@@ -305,8 +309,8 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
                         "'operational intensity over IB: FLOPs per byte, "
                         "per GPU per step'");
     assert_string_equal(util_plot_var(&f->v, "YLABEL"),
-                        "'attained TFLOP/s per GPU (executed FLOPs / step "
-                        "time)'");
+                        "'attained TFLOP/s per GPU at the speed of light "
+                        "(executed FLOPs / step time)'");
 }
 
 /* Over NVLink: A's plan with no NVLink bytes left out; the baseline and

@@ -189,7 +189,7 @@ static void test_plot_sensitivity_ib_axes_by_hand(void **state)
     assert_string_equal(util_plot_var(&f->v, "XLABEL"),
                         "'InfiniBand bandwidth per GPU, GB/s (log scale)'");
     assert_string_equal(util_plot_var(&f->v, "YLABEL"),
-                        "'time per step, s (log "
+                        "'time per step at the speed of light, s (log "
                         "scale)'");
 }
 

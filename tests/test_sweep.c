@@ -369,7 +369,7 @@ static void test_sweep_pp_splits(void **state)
     diag_init(&d);
     assert_int_equal(cost_ctx_init(&ctx, &f->m, &f->hw, COMM_TOPO, &d),
                      STATUS_OK);
-    assert_int_equal(sweep_prepare(&sf, &ctx, &d), STATUS_OK);
+    assert_int_equal(rank_prepare(&sf, &ctx, &d), STATUS_OK);
     for (i = 0; i < seen.nvalid; i++) {
         const struct plan *p = &seen.valid[i];
         const struct model_partition *part = cost_ctx_partition(&ctx, p);

@@ -142,8 +142,8 @@ static void test_terms_workbook_names(void **state)
         for (k = i + 1; k < n; k++)
             assert_string_not_equal(names[i].name, names[k].name);
     }
-    assert_true(terms_name_known("BEST_PLAN", false));
-    assert_false(terms_name_known("BEST_PLANS", false));
+    assert_true(terms_name_known("FASTEST_PLAN", false));
+    assert_false(terms_name_known("FASTEST_PLANS", false));
     assert_true(terms_name_known("INDEX", true));
     assert_false(terms_name_known("INDIRECT", true));
 }

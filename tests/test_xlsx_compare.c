@@ -42,35 +42,41 @@ static void make_rows(struct compare_row *r)
     r[0].params_total = 671e9;
     r[0].params_active = 37e9;
     r[0].hbm_gib = 79.21;
+    r[0].seq_len = 4096;
     r[0].valid = 1234;
     r[0].fitting = 56;
     r[0].any = true;
-    snprintf(r[0].best.family, sizeof r[0].best.family, "ZeRO-1+PP+EP");
-    r[0].best.plan = (struct plan){.gpus = 2048,
-                                   .tp = 1,
-                                   .pp = 16,
-                                   .ep = 64,
-                                   .cp = 1,
-                                   .zero = 1,
-                                   .schedule = PLAN_DUALPIPE,
-                                   .vpp = 1,
-                                   .precision = MODEL_FP8,
-                                   .recompute = MODEL_RECOMPUTE_SELECTIVE,
-                                   .mbs = 1,
-                                   .gbs = 15360};
-    r[0].best.t.step = 12.5;
-    r[0].best.t.bound = COST_IB;
-    r[0].best.t.mfu = 0.41;
-    r[0].best.mem.total = 60.5 * GIB;
-    r[0].best.fits = true;
+    snprintf(r[0].recommended.family, sizeof r[0].recommended.family,
+             "ZeRO-1+PP+EP");
+    r[0].recommended.plan =
+        (struct plan){.gpus = 2048,
+                      .tp = 1,
+                      .pp = 16,
+                      .ep = 64,
+                      .cp = 1,
+                      .zero = 1,
+                      .schedule = PLAN_DUALPIPE,
+                      .vpp = 1,
+                      .precision = MODEL_FP8,
+                      .recompute = MODEL_RECOMPUTE_SELECTIVE,
+                      .mbs = 1,
+                      .gbs = 15360};
+    r[0].recommended.t.step = 12.5;
+    r[0].recommended.t.bound = COST_IB;
+    r[0].recommended.t.mfu = 0.41;
+    r[0].recommended.mem.total = 60.5 * GIB;
+    r[0].recommended.fits = true;
+    r[0].rank = 1; /* the first at the speed of light only */
     r[1] = r[0];
+    r[1].calibrated = true;
     snprintf(r[1].gpu, sizeof r[1].gpu, "NVIDIA H800 (calibrated)");
-    r[1].best.work.x.known = true;
-    r[1].best.t.expected = 19.9;
-    r[1].best.t.x_tps = 1234.5;
+    r[1].recommended.work.x.known = true;
+    r[1].recommended.t.expected = 19.9;
+    r[1].recommended.t.x_tps = 1234.5;
     r[2] = r[0];
     snprintf(r[2].model, sizeof r[2].model, "GPT-3 175B");
     r[2].any = false;
+    r[2].rank = 0;
     snprintf(r[2].why, sizeof r[2].why, "tp 16 exceeds 8 GPUs per node");
 }
 
@@ -123,42 +129,62 @@ static void test_xlsx_compare_write_header(void **state)
     struct fixture *f = *state;
     char buf[512];
     assert_string_equal(text(f, "A", 1, buf),
-                        "Best plan per model and cluster, side by side");
-    assert_string_equal(text(f, "A", HEAD, buf), "Model");
-    assert_string_equal(text(f, "E", HEAD, buf), "Step, speed of light (s)");
-    assert_string_equal(text(f, "F", HEAD, buf), "Expected step (s)");
-    assert_string_equal(text(f, "Q", HEAD, buf), "Memory per GPU (GiB)");
-    assert_string_equal(text(f, "X", HEAD, buf), "Model file; hardware file");
-    assert_string_equal(text(f, "Y", HEAD, buf), "");
+                        "Recommended plan per model and cluster, side by side");
+    assert_string_equal(text(f, "A", HEAD, buf),
+                        "Rank (cost, expected; else speed of light)");
+    assert_string_equal(text(f, "B", HEAD, buf), "Model");
+    assert_string_equal(text(f, "E", HEAD, buf), "Recommended plan's family");
+    /* issue 18: every figure says which it is, the expected ones first */
+    assert_string_equal(text(f, "F", HEAD, buf), "Step, expected (s)");
+    assert_string_equal(text(f, "I", HEAD, buf),
+                        "Cost for the token budget, expected (USD)");
+    assert_string_equal(text(f, "J", HEAD, buf), "Step, speed of light (s)");
+    assert_string_equal(text(f, "N", HEAD, buf), "MFU, speed of light");
+    assert_string_equal(text(f, "O", HEAD, buf),
+                        "Days for the token budget, speed of light");
+    assert_string_equal(text(f, "Q", HEAD, buf),
+                        "Cost for the token budget, speed of light (USD)");
+    assert_string_equal(text(f, "R", HEAD, buf), "Memory per GPU (GiB)");
+    assert_string_equal(text(f, "X", HEAD, buf), "Sequence length (tokens)");
+    assert_string_equal(text(f, "Y", HEAD, buf), "Global batch (sequences)");
+    assert_string_equal(text(f, "Z", HEAD, buf),
+                        "Recommended plan (roofplan eval syntax)");
+    assert_string_equal(text(f, "AA", HEAD, buf), "Model file; hardware file");
+    assert_string_equal(text(f, "AB", HEAD, buf), "");
 }
 
-/* A pair at the speed of light: its numbers where they belong, the
- * expected columns "n/a" without a calibration, memory in GiB,
- * parameters in billions. */
+/* A pair at the speed of light: marked in its rank, its numbers where
+ * they belong, the expected columns "n/a" without a calibration, memory
+ * in GiB, parameters in billions. */
 static void test_xlsx_compare_write_sol_row(void **state)
 {
     struct fixture *f = *state;
     const size_t row = HEAD + 1;
     char buf[512];
-    assert_string_equal(text(f, "A", row, buf), "DeepSeek-V3");
-    assert_near(num(f, "C", row), 2048, 0);
-    assert_string_equal(text(f, "D", row, buf), "ZeRO-1+PP+EP");
-    assert_near(num(f, "E", row), 12.5, 0);
+    assert_string_equal(text(f, "A", row, buf),
+                        "1, speed of light only (no calibration)");
+    assert_string_equal(text(f, "B", row, buf), "DeepSeek-V3");
+    assert_near(num(f, "D", row), 2048, 0);
+    assert_string_equal(text(f, "E", row, buf), "ZeRO-1+PP+EP");
     assert_string_equal(text(f, "F", row, buf), "n/a");
-    assert_string_equal(text(f, "G", row, buf), "IB");
-    assert_near(num(f, "J", row), 0.41, 0);
-    assert_string_equal(text(f, "N", row, buf), "n/a");
-    assert_near(num(f, "Q", row), 60.5, 1e-15);
-    assert_near(num(f, "R", row), 79.21, 0);
-    assert_string_equal(text(f, "S", row, buf), "yes");
-    assert_string_equal(text(f, "T", row, buf), "1234 / 56");
-    assert_near(num(f, "U", row), 671, 1e-15);
-    assert_near(num(f, "V", row), 37, 1e-15);
-    assert_string_equal(text(f, "W", row, buf),
+    assert_string_equal(text(f, "I", row, buf), "n/a");
+    assert_near(num(f, "J", row), 12.5, 0);
+    assert_string_equal(text(f, "K", row, buf), "IB");
+    assert_near(num(f, "N", row), 0.41, 0);
+    assert_near(num(f, "R", row), 60.5, 1e-15);
+    assert_near(num(f, "S", row), 79.21, 0);
+    assert_string_equal(text(f, "T", row, buf), "yes");
+    assert_string_equal(text(f, "U", row, buf), "1234 / 56");
+    assert_near(num(f, "V", row), 671, 1e-15);
+    assert_near(num(f, "W", row), 37, 1e-15);
+    assert_near(num(f, "X", row), 4096, 0);
+    assert_near(num(f, "Y", row), 15360, 0);
+    assert_string_equal(text(f, "Z", row, buf),
                         "gpus=2048 tp=1 pp=16 ep=64 cp=1 zero=1 "
                         "schedule=dualpipe vpp=1 precision=fp8 "
                         "recompute=selective mbs=1 gbs=15360");
-    assert_string_equal(text(f, "X", row, buf), "models/dsv3.ini; hw/h800.ini");
+    assert_string_equal(text(f, "AA", row, buf),
+                        "models/dsv3.ini; hw/h800.ini");
 }
 
 static void test_xlsx_compare_write_expected_row(void **state)
@@ -166,10 +192,11 @@ static void test_xlsx_compare_write_expected_row(void **state)
     struct fixture *f = *state;
     const size_t row = HEAD + 2;
     char buf[512];
-    assert_string_equal(text(f, "B", row, buf), "NVIDIA H800 (calibrated)");
-    assert_near(num(f, "E", row), 12.5, 0);
+    assert_string_equal(text(f, "A", row, buf), "1");
+    assert_string_equal(text(f, "C", row, buf), "NVIDIA H800 (calibrated)");
     assert_near(num(f, "F", row), 19.9, 0);
-    assert_near(num(f, "N", row), 1234.5, 0);
+    assert_near(num(f, "G", row), 1234.5, 0);
+    assert_near(num(f, "J", row), 12.5, 0);
 }
 
 /* No valid plan: the reason instead of a plan, no step, but the pair's
@@ -179,13 +206,14 @@ static void test_xlsx_compare_write_no_valid_plan(void **state)
     struct fixture *f = *state;
     const size_t row = HEAD + 3;
     char buf[512];
-    assert_string_equal(text(f, "A", row, buf), "GPT-3 175B");
-    assert_string_equal(text(f, "D", row, buf), "no valid plan");
-    assert_string_equal(text(f, "W", row, buf),
+    assert_string_equal(text(f, "A", row, buf), "-");
+    assert_string_equal(text(f, "B", row, buf), "GPT-3 175B");
+    assert_string_equal(text(f, "E", row, buf), "no valid plan");
+    assert_string_equal(text(f, "Z", row, buf),
                         "tp 16 exceeds 8 GPUs per node");
-    assert_string_equal(text(f, "E", row, buf), "");
-    assert_string_equal(text(f, "S", row, buf), "");
-    assert_near(num(f, "C", row), 2048, 0);
+    assert_string_equal(text(f, "J", row, buf), "");
+    assert_string_equal(text(f, "T", row, buf), "");
+    assert_near(num(f, "D", row), 2048, 0);
     /* a blank row, then the command line */
     assert_string_equal(text(f, "A", row + 1, buf), "");
     assert_string_equal(text(f, "A", row + 2, buf),

@@ -402,14 +402,14 @@ static void test_xlsx_out_formulas(void **state)
     unlink(path);
 }
 
-/* The Summary's names: BEST_STEP_S and the rest are defined over Summary
+/* The Summary's names: FASTEST_STEP_S and the rest are defined over Summary
  * cells, the Plans columns over their ranges; the cached values are the C
  * figures: the fastest fitting plan's step, the recommended plan's. */
 static void test_xlsx_out_summary_names(void **state)
 {
     struct fixture *f = *state;
     static const char *const names[] = {
-        "BEST_PLAN",       "BEST_STEP_S",      "BEST_ROW",
+        "FASTEST_PLAN",    "FASTEST_STEP_S",   "FASTEST_ROW",
         "RECOMMENDED_ROW", "RECOMMENDED_PLAN", "RECOMMENDED_STEP_S",
         "PLANS_PLAN",      "PLANS_RANK_S",     "PLANS_FITS"};
     const struct report *r = &f->rep;
@@ -430,12 +430,12 @@ static void test_xlsx_out_summary_names(void **state)
     }
     snprintf(tag, sizeof tag, "<definedName name=\"PLANS_RANK_S\">Plans!$");
     assert_non_null(strstr(book, tag));
-    /* BEST_STEP_S: Summary!$F$n; its cached value is the C best step */
-    at = strstr(book, "<definedName name=\"BEST_STEP_S\">Summary!$F$");
+    /* FASTEST_STEP_S: Summary!$F$n; its cached value is the C best step */
+    at = strstr(book, "<definedName name=\"FASTEST_STEP_S\">Summary!$F$");
     assert_non_null(at);
     snprintf(
         ref, sizeof ref, "F%ld",
-        strtol(at + strlen("<definedName name=\"BEST_STEP_S\">Summary!$F$"),
+        strtol(at + strlen("<definedName name=\"FASTEST_STEP_S\">Summary!$F$"),
                NULL, 10));
     assert_true(cell(summary, ref) == r->rows[r->sheet[r->sheet_best]].step);
     free(book);
@@ -481,7 +481,7 @@ static void test_csv_out_write_rows(void **state)
     char *buf, *p;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/plans.csv", f->dir);
-    assert_int_equal(csv_out_write(&f->rep, path, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&f->rep, path, CSV_OUT_KEPT, &d), STATUS_OK);
     buf = slurp(path, &n);
     assert_non_null(buf);
     for (i = 0; i < n; i++)
@@ -494,8 +494,9 @@ static void test_csv_out_write_rows(void **state)
     free(buf);
     assert_int_equal(count_files(f->dir), 1);
     unlink(path);
-    assert_int_equal(csv_out_write(&f->rep, "/nonexistent-dir/p.csv", &d),
-                     STATUS_IO);
+    assert_int_equal(
+        csv_out_write(&f->rep, "/nonexistent-dir/p.csv", CSV_OUT_KEPT, &d),
+        STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-dir/p.csv: cannot write: No "
                                "such file or directory");
 }

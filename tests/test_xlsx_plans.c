@@ -96,12 +96,12 @@ static void test_xlsx_plans_write_header(void **state)
         {"B1", "Family"},
         {"C1", "TP"},
         {"J1", "Micro-batch (seq)"},
-        {"K1", "Step (s)"},
+        {"K1", "Step, speed of light (s)"},
         {"O1", "Fits"},
-        {"AF1", "Optimizer step (s)"},
-        {"AL1", "Overlapped core (s)"},
-        {"AN1", "Pipeline bubble (s)"},
-        {"AO1", "Exposed step-end DP (s)"},
+        {"AF1", "Optimizer step, speed of light (s)"},
+        {"AL1", "Overlapped core, speed of light (s)"},
+        {"AN1", "Pipeline bubble, speed of light (s)"},
+        {"AO1", "Exposed step-end DP, speed of light (s)"},
     };
     char buf[128];
     size_t i;
@@ -241,7 +241,7 @@ static void test_xlsx_plans_write_big(void **state)
     size_t n = f->s.rep.nsheet;
     double sum;
     assert_string_equal(util_xlsx_text(&f->x, "T1", buf, sizeof buf),
-                        "Days for token budget");
+                        "Days for token budget, speed of light");
     assert_string_equal(util_xlsx_text(&f->x, "U1", buf, sizeof buf), "");
     assert_string_equal(util_xlsx_formula(&f->x, "K2", buf, sizeof buf), "");
     assert_null(strstr(f->x.sheet, "<f>"));

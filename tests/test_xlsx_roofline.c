@@ -113,7 +113,7 @@ static void test_xlsx_roofline_write_points(void **state)
     size_t row, n = 0, i;
     char buf[128], fm[256], want[256], ref[32];
     assert_string_equal(util_xlsx_text(&f->x, "F116", buf, sizeof buf),
-                        "Attained (TFLOP/s)");
+                        "Attained, speed of light (TFLOP/s)");
     for (row = POINTS_HEAD + 1;; row++, n++) {
         snprintf(ref, sizeof ref, "A%zu", row);
         if (!util_xlsx_text(&f->x, ref, buf, sizeof buf)[0])

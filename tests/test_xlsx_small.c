@@ -237,6 +237,39 @@ static void test_xlsx_small_about(void **state)
     util_xlsx_free(&x);
 }
 
+/* Issue 18: a config.json model on the default recipe — About says the
+ * recipe it ran with and warns, in the row below, that it is
+ * DeepSeek-V3's, not the model's own. */
+static int setup_recipe(void **state)
+{
+    struct util_book *f = util_book_new("test_xlsx_small", true);
+    snprintf(f->s.rep.recipe, sizeof f->s.rep.recipe,
+             "data/training/default.ini: sequence 4096 tokens");
+    f->s.rep.recipe_json = true;
+    f->s.rep.recipe_default = true;
+    util_book_write(f, false, write_small);
+    *state = f;
+    return 0;
+}
+
+static void test_xlsx_small_about_recipe(void **state)
+{
+    struct util_book *f = *state;
+    struct util_xlsx x;
+    char buf[400];
+    size_t row;
+    util_xlsx_read(&x, f->path, ABOUT);
+    row = util_xlsx_find(&x, "A", "Training recipe");
+    assert_true(row > 0);
+    assert_string_equal(util_xlsx_text_at(&x, 'B', row, buf, sizeof buf),
+                        "data/training/default.ini: sequence 4096 tokens");
+    assert_non_null(
+        strstr(util_xlsx_text_at(&x, 'B', row + 1, buf, sizeof buf),
+               "Warning: this config.json model runs with the default "
+               "training recipe, DeepSeek-V3's"));
+    util_xlsx_free(&x);
+}
+
 /* Glossary: a link back to the Summary, the header, 26 terms from the
  * speed of light to the cost. */
 static void test_xlsx_small_glossary(void **state)
@@ -273,6 +306,8 @@ int main(void)
         cmocka_unit_test(test_xlsx_small_validation_measured_vs_predicted),
         cmocka_unit_test(test_xlsx_small_validation_without_step),
         cmocka_unit_test(test_xlsx_small_about),
+        cmocka_unit_test_setup_teardown(test_xlsx_small_about_recipe,
+                                        setup_recipe, teardown),
         cmocka_unit_test(test_xlsx_small_glossary),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

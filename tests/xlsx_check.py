@@ -8,7 +8,7 @@ has openpyxl).
   xlsx_check.py csv PLANS_CACHED.csv plans.csv      (cached = C values)
   xlsx_check.py set-name IN.xlsx OUT.xlsx NAME VALUE
   xlsx_check.py rebound CACHED_DIR RECALC_DIR       (after IB_GBPS=400)
-  xlsx_check.py best REPORT.xlsx RECALC_DIR         (BEST_PLAN, BEST_STEP_S)
+  xlsx_check.py best REPORT.xlsx RECALC_DIR         (FASTEST_PLAN, FASTEST_STEP_S)
   xlsx_check.py inputs REPORT.xlsx                  (every input is read)
 
 Each prints what it checked and exits 1 on the first failed check.
@@ -31,7 +31,7 @@ NAMES = ["IB_GBPS", "NVLINK_GBPS", "BF16_ACHIEVABLE_TFLOPS",
          "IB_LATENCY_US", "NVLINK_LATENCY_US", "GPU_HOUR_USD",
          "TRAINING_TOKENS", "COMPUTE_DERATE", "HEADROOM_PCT", "TIE_PCT",
          "FRAGMENTATION_PCT", "NCCL_BUFFERS_GIB", "CUDA_CONTEXT_GIB",
-         "BEST_PLAN", "BEST_STEP_S", "BEST_ROW", "RECOMMENDED_PLAN",
+         "FASTEST_PLAN", "FASTEST_STEP_S", "FASTEST_ROW", "RECOMMENDED_PLAN",
          "RECOMMENDED_ROW", "PLANS_PLAN", "PLANS_RANK_S", "PLANS_FITS"]
 
 
@@ -80,14 +80,14 @@ def structure(path):
     row2 = [c.value for c in next(ws.iter_rows(min_row=2, max_row=2))]
     formulas = [h for h, v in zip(head, row2)
                 if isinstance(v, str) and v.startswith("=")]
-    for h in ["Step (s)", "Bound", "Fits", "MFU (each precision at its peak)",
-              "Compute (s)", "IB (s)", "NVLink (s)", "Tokens/s per GPU",
-              "Days for token budget", "Cost for token budget (USD)"]:
+    for h in ["Step, speed of light (s)", "Bound", "Fits", "MFU, speed of light (each precision at its peak)",
+              "Compute, speed of light (s)", "IB, speed of light (s)", "NVLink, speed of light (s)", "Tokens/s per GPU, speed of light",
+              "Days for token budget, speed of light", "Cost for token budget, speed of light (USD)"]:
         if h not in formulas:
             fail("Plans column %r is not a formula (row 2: %r)"
                  % (h, row2[head.index(h)] if h in head else None))
-    if "IB_GBPS" not in row2[head.index("IB (s)")]:
-        fail("IB (s) does not use IB_GBPS: %s" % row2[head.index("IB (s)")])
+    if "IB_GBPS" not in row2[head.index("IB, speed of light (s)")]:
+        fail("IB, speed of light (s) does not use IB_GBPS: %s" % row2[head.index("IB, speed of light (s)")])
     if "HEADROOM_PCT" not in row2[head.index("Fits")]:
         fail("Fits does not use HEADROOM_PCT: %s" % row2[head.index("Fits")])
     with zipfile.ZipFile(path) as z:
@@ -170,8 +170,8 @@ def fits(v):
 
 def csv_check(cached, plans_csv):
     """Every Plans row (the plans that fit, best first, up to the limit,
-    and each family's best) equals plans.csv's row of the same rank, and
-    plans.csv has every plan, ranked first."""
+    and each family's best) equals plans.csv's row of the same rank
+    (plans.csv holds at least the Plans sheet's rows)."""
     a, b = read_csv(cached), read_csv(plans_csv)
     if a[0] != b[0]:
         fail("plans.csv header differs from the Plans sheet:\n%s\n%s"
@@ -227,8 +227,8 @@ def rebound(cached_dir, recalc_dir):
     a = read_csv(exports(cached_dir)["Plans"])
     b = read_csv(exports(recalc_dir)["Plans"])
     h = a[0]
-    fam, bound, step = h.index("Family"), h.index("Bound"), h.index("Step (s)")
-    fit_col, ib, comp = h.index("Fits"), h.index("IB (s)"), h.index("Compute (s)")
+    fam, bound, step = h.index("Family"), h.index("Bound"), h.index("Step, speed of light (s)")
+    fit_col, ib, comp = h.index("Fits"), h.index("IB, speed of light (s)"), h.index("Compute, speed of light (s)")
     z3 = [(ra, rb) for ra, rb in zip(a[1:], b[1:])
           if ra[fam].startswith("ZeRO-3")]
     changed = [1 for ra, rb in z3 if ra[bound] != rb[bound]]
@@ -283,16 +283,16 @@ def name_cell(path, name):
 
 
 def best(path, recalc_dir):
-    """After a recalculation, BEST_STEP_S is the smallest step the plans
+    """After a recalculation, FASTEST_STEP_S is the smallest step the plans
     rank by (the expected step where the workbook has one, else the speed
-    of light) among the Plans rows that fit and BEST_PLAN that row's plan;
+    of light) among the Plans rows that fit and FASTEST_PLAN that row's plan;
     RECOMMENDED_PLAN is a fitting plan within TIE_PCT of it with the most
     free memory."""
     ex = exports(recalc_dir)
     plans = read_csv(ex["Plans"])
     h = plans[0]
     step = h.index("Expected step (s)" if "Expected step (s)" in h
-                   else "Step (s)")
+                   else "Step, speed of light (s)")
     fit = h.index("Fits")
     plan, free = h.index("Plan (roofplan eval syntax)"), h.index("HBM free (GiB)")
     rows = [r for r in plans[1:] if fits(r[fit]) == "TRUE"]
@@ -303,12 +303,12 @@ def best(path, recalc_dir):
     def value(name):
         sheet, r, c = name_cell(path, name)
         return read_csv(ex[sheet])[r][c]
-    got_step, got_plan = value("BEST_STEP_S"), value("BEST_PLAN")
+    got_step, got_plan = value("FASTEST_STEP_S"), value("FASTEST_PLAN")
     if not same(got_step, want[step], REL):
-        fail("BEST_STEP_S %s, the fastest fitting plan takes %s"
+        fail("FASTEST_STEP_S %s, the fastest fitting plan takes %s"
              % (got_step, want[step]))
     if got_plan != want[plan]:
-        fail("BEST_PLAN %r, the fastest fitting plan is %r"
+        fail("FASTEST_PLAN %r, the fastest fitting plan is %r"
              % (got_plan, want[plan]))
     names = defined_names(path)
     tie = float(read_csv(ex["Assumptions"])[name_cell(path, "TIE_PCT")[1]]
@@ -320,7 +320,7 @@ def best(path, recalc_dir):
     if rec not in [r[plan] for r in ties if same(r[free], str(most), REL)]:
         fail("RECOMMENDED_PLAN %r is not the tie with the most free memory"
              % rec)
-    print("best: BEST_PLAN and BEST_STEP_S name the fastest of %d fitting "
+    print("best: FASTEST_PLAN and FASTEST_STEP_S name the fastest of %d fitting "
           "plans (%s s); RECOMMENDED_PLAN the most free memory of %d ties "
           "(%d names defined)" % (len(rows), got_step, len(ties), len(names)))
 

@@ -157,6 +157,20 @@ const char *
 cli_training_path(const struct cli_config *cfg, char *buf, size_t size);
 
 /*
+ * The training recipe the model ran with, in words, into buf: for a
+ * config.json model the recipe file (cli_training_path) and what it set
+ * (sequence length, global batch, token budget); for an INI model its
+ * own [training] section's. *is_default: a config.json model on the
+ * data directory's default recipe (DeepSeek-V3's, not the model's own),
+ * which callers warn about. Returns whether the model is a config.json.
+ */
+bool cli_recipe_words(const struct cli_config *cfg,
+                      const struct model *m,
+                      char *buf,
+                      size_t size,
+                      bool *is_default);
+
+/*
  * Loads the model, hardware and sweep files (the options', else
  * defaults.ini's), reporting the problems of all three, then the
  * calibration (--calibration, else data/calibration/ by the hardware

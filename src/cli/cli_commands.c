@@ -1,6 +1,6 @@
 /*
  * cli_commands: the commands other than `report`: eval (one plan's
- * breakdown), check (validate data files), compare (the best plan per
+ * breakdown), check (validate data files), compare (the recommended plan per
  * model and cluster), schema (the data files' keys) and import (nccl-tests
  * output). Each reads its inputs through cli.c, calls the library and
  * prints; none computes anything itself.
@@ -18,12 +18,64 @@
 #include "cost.h"
 #include "eval_out.h"
 #include "figures.h"
+#include "fit.h"
 #include "hf_config.h"
 #include "nccl_import.h"
 #include "trace_classify.h"
 #include "plan.h"
 #include "validation.h"
 #include "xlsx_compare.h"
+
+/* What eval's range reads: data/validation's runs and their inputs, and
+ * their expected steps (fit_transfer's table); on the heap. */
+struct range_work {
+    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_inputs in[VALIDATION_RUNS_MAX];
+    struct fit_result table;
+    size_t nruns, nin;
+};
+
+/*
+ * The spread of measured over expected over the data directory's
+ * validation runs, each on its own inputs and stack (as the report's
+ * Validation sheet predicts them): the range of an expected figure.
+ * A bad run file is an input error, as for `report`.
+ */
+static enum status expected_range(const struct cli_config *cfg,
+                                  const struct cli_inputs *in,
+                                  struct validation_range *g,
+                                  struct diag *d)
+{
+    struct range_work *w = calloc(1, sizeof *w);
+    char data_dir[1024], recipe[1300];
+    size_t i;
+    memset(g, 0, sizeof *g);
+    if (!w)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    cli_data_directory(data_dir, sizeof data_dir);
+    cli_training_path(cfg, recipe, sizeof recipe);
+    if (validation_load_dir(data_dir, w->runs, VALIDATION_RUNS_MAX, &w->nruns,
+                            d) == STATUS_OK) {
+        for (i = 0; i < w->nruns; i++) {
+            if (validation_load_inputs(&w->runs[i], recipe, data_dir, &in->m,
+                                       &in->hw, &w->in[i], d) != STATUS_OK)
+                break;
+            w->nin = i + 1;
+        }
+    }
+    /* no run is the fitted one: every run with a measurement is a row */
+    w->table.factor = STACK_COMPUTE_OVERHEAD;
+    w->table.value = 1;
+    if (d->status == STATUS_OK)
+        fit_transfer(&w->table, w->runs, w->in, w->nin, cfg->comm, d);
+    for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++)
+        validation_range_add(g, w->table.rows[i].measured_s,
+                             w->table.rows[i].default_s);
+    for (i = 0; i < w->nin; i++)
+        validation_inputs_release(&w->in[i]);
+    free(w);
+    return d->status;
+}
 
 int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
 {
@@ -48,6 +100,13 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cli_print_diag(&d);
         cli_release_inputs(&in);
         return cli_exit_code(d.status, true);
+    }
+    {
+        char recipe[1600];
+        bool is_default;
+        if (cli_recipe_words(cfg, &in.m, recipe, sizeof recipe, &is_default))
+            fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
+                    in.m.meta.path, recipe);
     }
     sweep_defaults(&in.sweep, &in.m, &in.hw, &defaults);
     if (plan_parse(args, nargs, &defaults, &p, &given_dp, &d) != STATUS_OK) {
@@ -78,10 +137,18 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     ctx.stack = in.have_stack ? &in.stack : NULL;
     cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
     plan_family(&p, r.family, sizeof r.family);
+    memset(&view, 0, sizeof view);
     view.ctx = &ctx;
     view.r = &r;
     view.coll = coll;
     view.ncoll = ncoll;
+    if (r.work.x.known &&
+        expected_range(cfg, &in, &view.range, &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        cost_ctx_release(&ctx);
+        cli_release_inputs(&in);
+        return cli_exit_code(d.status, true);
+    }
     if (cfg->json)
         eval_out_json(stdout, &view);
     else
@@ -125,7 +192,18 @@ static void check_run(const char *path, const char *recipe, struct diag *d)
     free(run);
 }
 
-/* compare: the best plan of each (model, hardware) pair into
+/* Whether --set gave the sweep's space.gbs. */
+static bool gbs_set(const struct cli_config *cfg)
+{
+    size_t k;
+    for (k = 0; k < cfg->nsets; k++)
+        if (strcmp(cfg->sets[k].section, "space") == 0 &&
+            strcmp(cfg->sets[k].key, "gbs") == 0)
+            return true;
+    return false;
+}
+
+/* compare: the recommended plan of each (model, hardware) pair into
  * <out>/compare.xlsx, committed as a report is. */
 /*
  * compare with several clusters: --calibration is for the clusters whose
@@ -219,6 +297,20 @@ static int compare_pairs(struct cli_config *cfg,
                 cli_release_inputs(&in);
                 return cli_exit_code(d->status, true);
             }
+            /* each model at its own batch (the model file's, or its
+             * recipe's), unless --set space.gbs says otherwise */
+            if (!gbs_set(cfg)) {
+                in.sweep.spec.gbs.n = 1;
+                in.sweep.spec.gbs.v[0] = 0;
+            }
+            {
+                char recipe[1600];
+                bool is_default;
+                if (cli_recipe_words(cfg, &in.m, recipe, sizeof recipe,
+                                     &is_default))
+                    fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
+                            in.m.meta.path, recipe);
+            }
             st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
             ctx.stack = in.have_stack ? &in.stack : NULL;
             if (st == STATUS_OK)
@@ -230,7 +322,8 @@ static int compare_pairs(struct cli_config *cfg,
             if (!cfg->quiet)
                 fprintf(stderr, "%s: %s on %ld x %s: %s\n", CLI_PROG,
                         rows[*n].model, rows[*n].gpus, rows[*n].gpu,
-                        rows[*n].any ? rows[*n].best.family : "no valid plan");
+                        rows[*n].any ? rows[*n].recommended.family
+                                     : "no valid plan");
             (*n)++;
         }
     return 0;
@@ -266,6 +359,8 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
     out.lock_fd = -1;
     cli_guard_start(&g);
     rc = compare_pairs(cfg, rows, &n, &d);
+    if (rc == 0)
+        compare_rank(rows, n);
     if (rc == 0) {
         if (cli_out_open(cfg, &out, &d) != STATUS_OK) {
             rc = cli_exit_code(d.status, false);
@@ -282,29 +377,34 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
         }
     }
     if (rc == 0) {
-        /* the expected figures where the pair has a calibration and a
-         * stack, else the speed of light's ("-" under "expect s") */
-        printf("%-28s %-30s %6s %-16s %9s %9s %10s %12s  %s\n", "model", "GPU",
-               "GPUs", "best family", "expect s", "SOL s", "tok/s/GPU",
-               "cost USD", "fits");
+        /* ranked by the expected cost where the pair has a calibration
+         * and a stack; the others apart, at the speed of light only */
+        printf("%-5s %-28s %-30s %6s %-16s %10s %9s %10s %12s  %s\n", "rank",
+               "model", "GPU", "GPUs", "recommended", "expected s", "SOL s",
+               "tok/s/GPU", "cost USD", "fits");
         for (i = 0; i < n; i++) {
             const struct compare_row *r = &rows[i];
-            const struct cost_times *t = &r->best.t;
-            bool x = r->best.work.x.known;
-            char xs[16] = "-";
+            const struct cost_times *t = &r->recommended.t;
+            bool x = r->calibrated;
+            char xs[16] = "-", rank[16] = "-";
             if (!r->any) {
-                printf("%-28.*s %-30.*s %6ld %s\n",
+                printf("%-5s %-28.*s %-30.*s %6ld %s\n", rank,
                        diag_utf8_prec(r->model, 28), r->model,
                        diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus, r->why);
                 continue;
             }
+            snprintf(rank, sizeof rank, "%s%ld", x ? "" : "SOL ", r->rank);
             if (x)
                 snprintf(xs, sizeof xs, "%.3f", t->expected);
-            printf("%-28.*s %-30.*s %6ld %-16s %9s %9.3f %10.0f %12.0f  %s\n",
-                   diag_utf8_prec(r->model, 28), r->model,
-                   diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus, r->best.family,
-                   xs, t->step, x ? t->x_tps : t->tokens_per_s_per_gpu,
-                   x ? t->x_cost : t->cost_usd, r->best.fits ? "yes" : "no");
+            printf("%-5s %-28.*s %-30.*s %6ld %-16s %10s %9.3f %10.0f %12.0f "
+                   " %s%s\n",
+                   rank, diag_utf8_prec(r->model, 28), r->model,
+                   diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus,
+                   r->recommended.family, xs, t->step,
+                   x ? t->x_tps : t->tokens_per_s_per_gpu,
+                   x ? t->x_cost : t->cost_usd,
+                   r->recommended.fits ? "yes" : "no",
+                   x ? "" : "  (no calibration: speed of light, a floor)");
         }
         if (!cfg->quiet)
             fprintf(stderr, "%s: wrote %s/compare.xlsx\n", CLI_PROG,

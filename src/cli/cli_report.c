@@ -9,6 +9,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include "cost.h"
 #include "csv_out.h"
 #include "figures.h"
+#include "hf_config.h"
 #include "plan.h"
 #include "rank.h"
 #include "report.h"
@@ -180,21 +182,85 @@ void cli_guard_set(struct cli_guard *g,
     pthread_mutex_unlock(&g->lock);
 }
 
-/* The best plan of each family, fastest first, on stdout: its expected
- * step where the inputs have a calibration and a stack, and its speed of
- * light. */
+/* "16.1 s" or, with the range, "16.1 s (14.5 to 19.2)": v scaled by
+ * `scale` (1e6 for $M), prefixed (a "$"), suffixed (" s", "M"). */
+static void ranged(const struct report_headline *h,
+                   double v,
+                   double scale,
+                   const char *pre,
+                   const char *post,
+                   char *buf,
+                   size_t size)
+{
+    char a[32], lo[32], hi[32];
+    report_sig3(v / scale, a, sizeof a);
+    if (!h->has_range) {
+        snprintf(buf, size, "%s%s%s", pre, a, post);
+        return;
+    }
+    report_sig3(v * h->range_lo / scale, lo, sizeof lo);
+    report_sig3(v * h->range_hi / scale, hi, sizeof hi);
+    snprintf(buf, size, "%s%s%s (%s%s%s to %s%s%s)", pre, a, post, pre, lo,
+             pre[0] ? post : "", pre, hi, post);
+}
+
+/* The recommended plan first, in words, with its expected figures and
+ * their range and its speed of light; the fastest plan when another. */
+static void print_recommended(const struct report *r)
+{
+    const struct report_headline *h = &r->headline;
+    char plan[256], step[160], days[160], cost[160];
+    if (!h->any)
+        return;
+    printf("Recommended: %s (%s)%s\n", h->words, h->plan.family,
+           h->fits ? "" : "; no plan fits: the fastest is shown");
+    if (h->has_expected) {
+        ranged(h, h->expected.step_s, 1, "", " s", step, sizeof step);
+        ranged(h, h->expected.days, 1, "", " days", days, sizeof days);
+        ranged(h, h->expected.cost_usd, 1e6, "$", "M", cost, sizeof cost);
+        printf("  expected %s per step, %s, %s for the token budget\n", step,
+               days, cost);
+        if (h->has_range)
+            printf("  (ranges: the %zu validation runs took %.2f to %.2fx "
+                   "their expected step)\n",
+                   h->range_runs, h->range_lo, h->range_hi);
+    }
+    printf("  speed of light %.2f s per step, %.1f days, $%.2fM (a floor: no "
+           "run of this plan is faster)\n",
+           h->sol.step_s, h->sol.days, h->sol.cost_usd / 1e6);
+    printf("  %.1f GiB per GPU on the heaviest pipeline rank, of %.1f (%.1f "
+           "free)\n",
+           h->memory_gib, h->capacity_gib, h->headroom_gib);
+    plan_format(&h->plan.plan, plan, sizeof plan);
+    printf("  eval: %s\n", plan);
+    if (h->best_differs && r->sheet_best >= 0) {
+        const struct report_row *b = report_sheet_row(r, (size_t)r->sheet_best);
+        printf("Fastest: %s (%s), %.3f s %s, %.1f GiB free: within %g%% of "
+               "it the recommended plan keeps the most memory free\n",
+               h->fastest_words, r->family[b->family].name, h->best_step_s,
+               r->expected ? "expected" : "speed of light",
+               h->best_headroom_gib, r->tie_pct);
+    }
+    printf("\n");
+}
+
+/* The recommended plan, then the fastest plan of each family, fastest
+ * first, on stdout: its expected step where the inputs have a
+ * calibration and a stack, and its speed of light. */
 static void print_summary(const struct report *r)
 {
     size_t i;
-    printf("%-16s %9s %9s %-8s %8s %9s %5s  %s\n", "family", "expect s",
-           "SOL s", "bound", "comm/cmp", "mem GiB", "fits", "best plan");
+    print_recommended(r);
+    printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
+           "SOL s", "bound", "comm/cmp", "mem GiB", "fits",
+           "fastest plan of the family (SOL: speed of light)");
     for (i = 0; i < r->nfamilies; i++) {
         const struct report_family *f = &r->family[r->families_by_step[i]];
         char plan[256], x[16] = "-";
         plan_format(&f->best.plan, plan, sizeof plan);
         if (f->best.work.x.known)
             snprintf(x, sizeof x, "%.3f", f->best.t.expected);
-        printf("%-16s %9s %9.3f %-8s %8.2f %9.1f %5s  %s\n", f->name, x,
+        printf("%-16s %10s %9.3f %-8s %8.2f %9.1f %5s  %s\n", f->name, x,
                f->best.t.step, cost_bound_str(f->best.t.bound),
                f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
                f->best.fits ? "yes" : "no", plan);
@@ -238,6 +304,40 @@ static void print_summary(const struct report *r)
     }
     for (i = 0; i < r->nvalidation_notes; i++)
         printf("  %s\n", r->validation_notes[i]);
+}
+
+bool cli_recipe_words(const struct cli_config *cfg,
+                      const struct model *m,
+                      char *buf,
+                      size_t size,
+                      bool *is_default)
+{
+    char path[1300], def[1300], a[PATH_MAX], b[PATH_MAX], batch[32];
+    const char *tp = cli_training_path(cfg, path, sizeof path);
+    bool json = hf_config_is_json(m->meta.path);
+    struct cli_config none;
+    report_thousands((double)m->spec.global_batch, batch, sizeof batch);
+    *is_default = false;
+    if (!json) {
+        snprintf(buf, size,
+                 "the model file's [training] section: sequence %ld tokens, "
+                 "global batch %s sequences, %.3gT tokens",
+                 m->spec.seq_len, batch, m->spec.tokens / 1e12);
+        return false;
+    }
+    memset(&none, 0, sizeof none); /* defaults.ini's recipe */
+    cli_training_path(&none, def, sizeof def);
+    *is_default = realpath(tp, a) && realpath(def, b) && strcmp(a, b) == 0;
+    snprintf(buf, size,
+             "%s: sequence %ld tokens, global batch %s sequences, %.3gT "
+             "tokens%s",
+             tp, m->spec.seq_len, batch, m->spec.tokens / 1e12,
+             *is_default ? " - the default recipe, DeepSeek-V3's published "
+                           "one, not this model's own: pass -t FILE with its "
+                           "own (a config.json does not say how the model "
+                           "was trained)"
+                         : "");
+    return true;
 }
 
 /* The PNG gnuplot drew for chart `name` this run, or NULL. */
@@ -396,7 +496,11 @@ static enum status write_report(const struct cli_config *cfg,
     snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
     if (!cfg->no_csv) {
         out_dir_path(&rr->out, "plans.csv", path, sizeof path);
-        if (csv_out_write(&rr->rep, path, d) != STATUS_OK)
+        if (csv_out_write(&rr->rep, path,
+                          cfg->all_plans ? CSV_OUT_ALL
+                          : cfg->top     ? CSV_OUT_KEPT
+                                         : CSV_OUT_SHEET,
+                          d) != STATUS_OK)
             return d->status;
         snprintf(written + strlen(written), size - strlen(written),
                  ", %s/plans.csv", cfg->out_dir);
@@ -448,9 +552,23 @@ static int run_report(const struct cli_config *cfg,
     if (!cli_generation_time(&rr->rep.generated, d))
         return CLI_EXIT_INPUT;
     cli_training_path(cfg, recipe, sizeof recipe);
-    /* read inputs */
+    /* the recipe the model runs with: said, and warned about when a
+     * config.json model takes DeepSeek-V3's default */
+    rr->rep.recipe_json =
+        cli_recipe_words(cfg, &rr->in.m, rr->rep.recipe, sizeof rr->rep.recipe,
+                         &rr->rep.recipe_default);
+    if (rr->rep.recipe_json)
+        fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
+                rr->in.m.meta.path, rr->rep.recipe);
+    /* read inputs: every file the report rests on, with its checksum */
     if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
+        (rr->rep.recipe_json &&
+         report_add_input(&rr->rep, "training", recipe, d)) ||
         report_add_input(&rr->rep, "hardware", rr->in.hw.meta.path, d) ||
+        (rr->in.have_cal &&
+         report_add_input(&rr->rep, "calibration", rr->in.cal.meta.path, d)) ||
+        (rr->in.have_stack &&
+         report_add_input(&rr->rep, "stack", rr->in.stack.meta.path, d)) ||
         report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
         load_validations(rr, data_dir, recipe, d))
         return cli_exit_code(d->status, true);
@@ -468,8 +586,8 @@ static int run_report(const struct cli_config *cfg,
     opt.top = cfg->top;
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
-    /* plans.csv lists every plan: the sweep spills them */
-    opt.spill_dir = cfg->no_csv ? NULL : rr->out.stage;
+    /* --all-plans: plans.csv lists every plan, so the sweep spills them */
+    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
     memset(&pr, 0, sizeof pr);
@@ -516,9 +634,13 @@ static int run_report(const struct cli_config *cfg,
     if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
         fprintf(stderr,
                 "%s: %llu valid plans are not on the Plans sheet (%s; "
-                "--all-plans puts every kept plan there)\n",
+                "--all-plans puts every kept plan there and every plan in "
+                "plans.csv)\n",
                 CLI_PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
-                cfg->no_csv ? "--no-csv: no plans.csv" : "plans.csv has them");
+                cfg->no_csv      ? "--no-csv: no plans.csv"
+                : cfg->all_plans ? "plans.csv has them"
+                : cfg->top       ? "plans.csv has the kept ones"
+                                 : "nor in plans.csv");
     return 0;
 }
 

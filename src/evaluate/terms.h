@@ -14,7 +14,7 @@
  * - memory terms (the runtime's share, total, headroom, fit) and the
  *   link time of one collective, likewise template and C side by side.
  * - names: the names the workbook defines over its own tables
- *   (PLANS_RANK_S, BEST_PLAN, ...), which formulas may read too, and the
+ *   (PLANS_RANK_S, FASTEST_PLAN, ...), which formulas may read too, and the
  *   spreadsheet functions templates may call.
  *
  * Every template the workbook writes is compiled against this registry

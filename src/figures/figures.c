@@ -343,6 +343,11 @@ enum status figures_validations(struct report *r,
     return STATUS_OK;
 }
 
+enum status figures_recommend(struct report *r, struct diag *d)
+{
+    return figures_sheet_rows(r, d);
+}
+
 enum status
 figures_views(struct report *r, struct cost_ctx *other, struct diag *d)
 {

@@ -70,6 +70,15 @@ enum status figures_validations(struct report *r,
                                 struct diag *d);
 
 /*
+ * The Plans sheet's rows of r after rank_run (as figures_views makes
+ * them), the fastest fitting plan (r->sheet_best) and the recommended
+ * one (r->sheet_recommended: among the fitting plans within r->tie_pct of
+ * the fastest, the one with the most free memory), for callers that need
+ * no other view (compare). Allocates r->sheet. STATUS_NOMEM in d.
+ */
+enum status figures_recommend(struct report *r, struct diag *d);
+
+/*
  * Derives every view of r (report.h, "Figures") after
  * figures_families() and figures_validations(): the Plans sheet's rows
  * (r->plans_sheet fitting plans and every family's best; every kept plan

@@ -181,11 +181,14 @@ point_of(const struct cost_work *w, double step, double x[2], double *y)
     return true;
 }
 
-/* Every fitting kept plan, one block per family, fastest family first. */
+/* Every fitting kept plan, one block per family: the recommended plan's
+ * family first, then the fastest family first; the recommended plan's
+ * point. */
 static enum status points(struct report *r, struct diag *d)
 {
     size_t count[REPORT_FAMILIES_MAX] = {0}, at[REPORT_FAMILIES_MAX];
-    size_t i, k, n = 0;
+    size_t i, j, k, n = 0;
+    long rec;
     for (i = 0; i < r->nrows && r->rows[i].fits; i++)
         if (r->rows[i].family >= 0)
             count[r->rows[i].family]++;
@@ -193,9 +196,13 @@ static enum status points(struct report *r, struct diag *d)
     if (!r->points)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     r->nblocks = 0;
-    for (k = 0; k < r->nfamilies; k++) {
-        long f = r->families_by_step[k];
+    /* the recommended plan's family first: number 1 */
+    rec = r->headline.any && r->headline.fits ? r->headline.family : -1;
+    for (j = 0; j <= r->nfamilies; j++) {
+        long f = j == 0 ? rec : r->families_by_step[j - 1];
         struct report_block *b;
+        if (f < 0 || (j > 0 && f == rec))
+            continue;
         if (count[f] == 0)
             continue;
         b = &r->blocks[r->nblocks];
@@ -224,6 +231,9 @@ static enum status points(struct report *r, struct diag *d)
     r->npoints = n;
     for (k = 0; k < r->nblocks; k++)
         r->blocks[k].n = count[r->blocks[k].family];
+    r->has_recommended_point =
+        rec >= 0 && point_of(&r->headline.plan.work, r->headline.plan.t.step,
+                             r->recommended_x, &r->recommended_y);
     return STATUS_OK;
 }
 
@@ -358,21 +368,70 @@ static enum status picks(struct report *r, struct diag *d)
     return STATUS_OK;
 }
 
-/* The bar charts' families, in the report's order (fitting first, then
- * by step time): all up to REPORT_BARS_MAX; past that, the fitting ones
- * first, and the baseline kept. */
+/* The bar of plan c (of family f): its parts of the speed of light. */
+static void bar_of(const struct report *r,
+                   const struct cost_result *c,
+                   long f,
+                   struct report_bar *b)
+{
+    const struct cost_work *w = &c->work;
+    double exposed, ib, nv;
+    memset(b, 0, sizeof *b);
+    b->family = f;
+    b->compute = c->t.compute;
+    /* only the binding term's time beyond compute is exposed */
+    exposed = c->t.core - c->t.compute;
+    if (c->t.bound != COST_COMPUTE)
+        b->exposed[c->t.bound] = exposed;
+    else /* compute-bound: the SMs lost to overlapped comm stretch it */
+        b->compute += exposed;
+    /* the step-end DP time one micro-batch does not hide, on the link
+     * that carries most of the sync and gather */
+    ib = (w->ib_sync_bytes + w->ib_gather_bytes) / r->hw->ib_bps;
+    nv = (w->nvlink_sync_bytes + w->nvlink_gather_bytes) / r->hw->nvlink_bps;
+    b->exposed[ib >= nv ? COST_IB : COST_NVLINK] += c->t.dp_exposed;
+    b->bubble = c->t.bubble;
+    b->optimizer = c->t.optimizer;
+    b->step = c->t.step;
+    b->serial = c->t.step_serial;
+    b->expected = c->work.x.known ? c->t.expected : 0;
+    b->fits = c->fits;
+    b->bound = c->t.bound;
+    b->mem = c->mem;
+}
+
+/* The bar charts' plans: the recommended plan first (when one fits),
+ * then each family's best in the report's order (fitting first, then by
+ * step time), its family's left out when its best is the recommended
+ * plan: all up to REPORT_BARS_MAX; past that, the fitting ones first,
+ * and the baseline kept. */
 static void bars(struct report *r)
 {
     long base = r->baseline.family;
+    const struct report_headline *h = &r->headline;
+    bool rec = h->any && h->fits && h->family >= 0;
     size_t k, have = 0, room = REPORT_BARS_MAX;
     bool base_in = false;
     double fastest = INFINITY;
     r->nbars = r->nbars_fit = 0;
-    for (k = 0; k < r->nfamilies; k++)
-        if (r->family[r->families_by_step[k]].has_best)
+    if (rec) {
+        struct report_bar *b = &r->bars[r->nbars++];
+        bar_of(r, &h->plan, h->family, b);
+        b->recommended = true;
+        r->nbars_fit++;
+        have++;
+        fastest = cost_rank_step(&h->plan);
+    }
+    for (k = 0; k < r->nfamilies; k++) {
+        long f = r->families_by_step[k];
+        if (r->family[f].has_best &&
+            !(rec && f == h->family &&
+              memcmp(&r->family[f].best.plan, &h->plan.plan,
+                     sizeof h->plan.plan) == 0))
             have++;
+    }
     if (base >= 0 && have > REPORT_BARS_MAX) {
-        size_t pos = 0;
+        size_t pos = rec ? 1 : 0;
         for (k = 0; k < r->nfamilies && r->families_by_step[k] != base; k++)
             if (r->family[r->families_by_step[k]].has_best)
                 pos++;
@@ -383,39 +442,17 @@ static void bars(struct report *r)
         long f = r->families_by_step[k];
         const struct cost_result *c = &r->family[f].best;
         struct report_bar *b;
-        double exposed;
         if (!r->family[f].has_best)
             continue;
+        if (rec && f == h->family &&
+            memcmp(&c->plan, &h->plan.plan, sizeof c->plan) == 0)
+            continue; /* the recommended plan's bar, first */
         if (!(r->nbars < room ||
               (f == base && !base_in && r->nbars < REPORT_BARS_MAX)))
             continue;
         base_in = base_in || f == base;
         b = &r->bars[r->nbars++];
-        memset(b, 0, sizeof *b);
-        b->family = f;
-        b->compute = c->t.compute;
-        /* only the binding term's time beyond compute is exposed */
-        exposed = c->t.core - c->t.compute;
-        if (c->t.bound != COST_COMPUTE)
-            b->exposed[c->t.bound] = exposed;
-        else /* compute-bound: the SMs lost to overlapped comm stretch it */
-            b->compute += exposed;
-        /* the step-end DP time one micro-batch does not hide, on the link
-         * that carries most of the sync and gather */
-        {
-            const struct cost_work *w = &c->work;
-            double ib = (w->ib_sync_bytes + w->ib_gather_bytes) / r->hw->ib_bps;
-            double nv = (w->nvlink_sync_bytes + w->nvlink_gather_bytes) /
-                        r->hw->nvlink_bps;
-            b->exposed[ib >= nv ? COST_IB : COST_NVLINK] += c->t.dp_exposed;
-        }
-        b->bubble = c->t.bubble;
-        b->optimizer = c->t.optimizer;
-        b->step = c->t.step;
-        b->serial = c->t.step_serial;
-        b->expected = c->work.x.known ? c->t.expected : 0;
-        b->fits = c->fits;
-        b->bound = c->t.bound;
+        bar_of(r, c, f, b);
         if (b->fits)
             r->nbars_fit++;
         fastest = fmin(fastest, cost_rank_step(c));
@@ -428,7 +465,7 @@ static void bars(struct report *r)
     r->memory_unfit_max = 0;
     for (k = 0; k < r->nbars; k++) {
         const struct report_bar *b = &r->bars[k];
-        const struct memory *m = &r->family[b->family].best.mem;
+        const struct memory *m = &b->mem;
         double rank = b->expected > 0 ? b->expected : b->step;
         if (rank <= 2.5 * fastest)
             r->steps_max =
@@ -535,10 +572,6 @@ enum status figures_charts(struct report *r, struct diag *d)
         r->has_published_point =
             point_of(&c->work, c->t.step, r->published_x, &r->published_y);
     }
-    if (r->headline.any)
-        r->has_recommended_point =
-            point_of(&r->headline.plan.work, r->headline.plan.t.step,
-                     r->recommended_x, &r->recommended_y);
     if (points(r, d) != STATUS_OK || picks(r, d) != STATUS_OK)
         return d->status;
     roofline(r, true, &r->roofline[0]);

@@ -15,6 +15,7 @@
 #include "figures.h"
 #include "rank.h"
 #include "sweep.h"
+#include "validation.h"
 
 #define GIB 1073741824.0
 
@@ -104,12 +105,46 @@ void figures_verdict(const struct cost_result *r, char *buf, size_t size)
     const struct cost_times *t = &r->t;
     int link = t->ib >= t->nvlink ? COST_IB : COST_NVLINK;
     double comm = link == COST_IB ? t->ib : t->nvlink;
+    const struct expected_work *x = &r->work.x;
+    char hide[240], dp[200] = "";
+    double steady = fmax(t->ib_steady, t->nvlink_steady) / t->compute;
+    /* the step-end DP time one micro-batch's compute does not hide,
+     * named with its seconds: it is not under compute */
+    if (t->dp_exposed > 0.001 * t->step)
+        snprintf(dp, sizeof dp,
+                 "; the step-end %s exposed: %.2f s of the %.2f s step",
+                 t->sync > 0 && t->gather > 0
+                     ? "gradient sync and weight gather are"
+                 : t->gather > 0 ? "weight gather is"
+                                 : "gradient sync is",
+                 t->dp_exposed, t->step);
+    /* "can hide" only for the traffic with the micro-batches (the
+     * step-end sync is the dp clause's), and only where the stack
+     * overlaps it */
+    if (!(steady > 0.001))
+        hide[0] = '\0';
+    else if (!x->known)
+        snprintf(hide, sizeof hide,
+                 "; at the speed of light its traffic with the micro-batches "
+                 "(%.2f s per second of compute) hides under compute (no "
+                 "stack says how much a real run overlaps)",
+                 steady);
+    else if (t->x_exposed > 0.001 * t->expected)
+        snprintf(hide, sizeof hide,
+                 "; the stack does not overlap all of its traffic with the "
+                 "micro-batches: %.2f s of communication is exposed in the "
+                 "expected step",
+                 t->x_exposed);
+    else
+        snprintf(hide, sizeof hide,
+                 "; the stack overlaps its traffic with the micro-batches "
+                 "(%.2f s per second of compute): it can hide under compute",
+                 steady);
     if (t->bound == COST_COMPUTE)
         snprintf(buf, size,
                  "compute-bound: the busiest link (%s) needs %.2f s per "
-                 "second of compute, so communication can hide under "
-                 "compute",
-                 cost_bound_label(link), comm / t->compute);
+                 "second of compute%s%s",
+                 cost_bound_label(link), comm / t->compute, hide, dp);
     else if (t->bound == COST_HBM)
         snprintf(buf, size,
                  "HBM-bound: %.2f s of memory traffic per second of "
@@ -118,10 +153,10 @@ void figures_verdict(const struct cost_result *r, char *buf, size_t size)
     else
         snprintf(buf, size,
                  "%s-bound: %.1f s of %s traffic per second of compute; "
-                 "the GPUs wait on %s %.0f%% of the overlapped step",
+                 "the GPUs wait on %s %.0f%% of the overlapped step%s",
                  cost_bound_label(t->bound), comm / t->compute,
                  cost_bound_label(t->bound), cost_bound_label(t->bound),
-                 100 * (t->core - t->compute) / t->core);
+                 100 * (t->core - t->compute) / t->core, dp);
 }
 
 /* The verdict of c in words, its first letter upper case. */
@@ -198,7 +233,7 @@ enum status figures_sheet_rows(struct report *r, struct diag *d)
  * and whether the plan fits. */
 static void family_why(const struct report *r, struct report_family *f)
 {
-    char v[400], other[200] = "", fit[300] = "";
+    char v[640], other[200] = "", fit[300] = "";
     verdict(&f->best, v, sizeof v);
     if (f->best_other.t.bound != f->best.t.bound)
         snprintf(other, sizeof other, " The %s model says %s-bound (%.2f).",
@@ -261,6 +296,25 @@ static void headline_costs(struct report_headline *h)
         c->t.gpu_hours_per_trillion * c->t.expected / c->t.step;
 }
 
+/* The expected figures' range: the validation runs' spread of measured
+ * over expected (validation_range), when the recommended plan has an
+ * expected step and a run has both. */
+static void headline_range(const struct report *r, struct report_headline *h)
+{
+    struct validation_range g = {0, 0, 0};
+    size_t i;
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct report_validation *v = &r->validation[i];
+        if (v->predicted.work.x.known)
+            validation_range_add(&g, v->measured_step_eq,
+                                 v->predicted.t.expected);
+    }
+    h->has_range = h->has_expected && g.n > 0;
+    h->range_lo = g.lo;
+    h->range_hi = g.hi;
+    h->range_runs = g.n;
+}
+
 /* The sentence on the difference between the speed of light and what a
  * run takes: the published run on these inputs, else the range over the
  * validation runs that published a step time. */
@@ -269,12 +323,21 @@ static void difference(const struct report *r, struct report_headline *h)
     double lo = INFINITY, hi = 0;
     size_t i, n = 0;
     if (h->has_expected) {
+        char x[32], low[32] = "", high[32] = "", range[300] = "";
+        report_sig3(h->expected.step_s, x, sizeof x);
+        if (h->has_range) {
+            report_sig3(h->expected.step_s * h->range_lo, low, sizeof low);
+            report_sig3(h->expected.step_s * h->range_hi, high, sizeof high);
+            snprintf(range, sizeof range,
+                     " (%s to %s s: the published runs here took %.2f to "
+                     "%.2fx their expected step, see Validation)",
+                     low, high, h->range_lo, h->range_hi);
+        }
         snprintf(h->difference, sizeof h->difference,
-                 "Expected: %.2f s per step on real kernels and network; the "
+                 "Expected: %s s per step on real kernels and network%s; the "
                  "speed of light, %.2f s, is a floor no run of this plan "
                  "beats (%.2fx apart).",
-                 h->expected.step_s, h->sol.step_s,
-                 h->expected.step_s / h->sol.step_s);
+                 x, range, h->sol.step_s, h->expected.step_s / h->sol.step_s);
         return;
     }
     if (r->published >= 0) {
@@ -365,7 +428,7 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
 {
     struct report_headline *h = &r->headline;
     struct cost_result ob;
-    char words[400], v[400];
+    char words[400], v[640];
     bool found;
     double usable;
     if (r->sheet_recommended < 0)
@@ -375,20 +438,22 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
     h->fits = h->plan.fits;
     h->family = r->rows[r->sheet[r->sheet_recommended]].family;
     headline_costs(h);
+    headline_range(r, h);
     h->memory_gib = h->plan.mem.total / GIB;
     h->capacity_gib = h->plan.mem.capacity / GIB;
     h->usable_gib = h->capacity_gib * (1 - r->headroom_pct / 100);
     h->headroom_gib = h->capacity_gib - h->memory_gib;
     usable = h->usable_gib;
     plan_words(&h->plan.plan, words, sizeof words);
+    snprintf(h->words, sizeof h->words, "%s", words);
     verdict(&h->plan, v, sizeof v);
     snprintf(h->words, sizeof h->words, "%s", words);
     snprintf(h->why, sizeof h->why, "%s", v);
     if (h->fits)
         snprintf(h->verdict, sizeof h->verdict,
                  "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "
-                 "per GPU (%.1f GiB free; a plan fits at %.1f GiB or less, "
-                 "keeping %g%% free).",
+                 "per GPU on its heaviest pipeline rank (%.1f GiB free; a "
+                 "plan fits at %.1f GiB or less, keeping %g%% free).",
                  h->plan.family, words, v, h->memory_gib, h->capacity_gib,
                  h->headroom_gib, usable, r->headroom_pct);
     else
@@ -405,6 +470,8 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
         h->best_step_s = b->step;
         h->best_headroom_gib = (b->mem.capacity - b->mem.total) / GIB;
         h->best_differs = r->sheet_recommended != r->sheet_best;
+        if (h->best_differs)
+            plan_words(&b->plan, h->fastest_words, sizeof h->fastest_words);
         if (h->best_differs)
             snprintf(h->ties_text, sizeof h->ties_text,
                      "%zu plans are within %g%% of the fastest fitting plan "
@@ -440,7 +507,7 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
                      other_model(r), r->expected ? ", expected" : "");
         else
             snprintf(h->models, sizeof h->models,
-                     "The best plan changes with the communication model: "
+                     "The fastest plan changes with the communication model: "
                      "under %s the fastest fitting plan is %s (%s), %.3f "
                      "s%s, where %s gives %s.",
                      model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),

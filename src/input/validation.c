@@ -4,6 +4,8 @@
 #include "validation.h"
 
 #include <dirent.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,4 +291,15 @@ void validation_inputs_release(struct validation_inputs *in)
         hardware_release(&in->own_hw);
     }
     in->loaded = in->has_cal = in->has_stack = false;
+}
+
+void validation_range_add(struct validation_range *r, double m, double x)
+{
+    double q;
+    if (!(m > 0) || !(x > 0) || !isfinite(m) || !isfinite(x))
+        return;
+    q = m / x;
+    r->lo = r->n ? fmin(r->lo, q) : q;
+    r->hi = r->n ? fmax(r->hi, q) : q;
+    r->n++;
 }

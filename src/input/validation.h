@@ -79,6 +79,22 @@ long validation_line(const struct validation_run *run, const char *key);
 double validation_measured_step(const struct validation_run *run,
                                 double model_flops);
 
+/*
+ * The spread of the expected step over the published runs: the smallest
+ * and largest measured/expected over the runs with both (a run's
+ * measured step as validation_measured_step gives it, its expected step
+ * on its own inputs and stack). An expected figure's range is then
+ * expected x lo .. expected x hi. Start from {0}; add each run.
+ */
+struct validation_range {
+    size_t n;      /* runs with a measured and an expected step */
+    double lo, hi; /* measured over expected; 0 while n is 0 */
+};
+
+/* Counts the run with measured step m and expected step x (seconds) into
+ * r; a run without either (0, negative or not finite) is left out. */
+void validation_range_add(struct validation_range *r, double m, double x);
+
 /* The model, hardware, calibration and stack a run is predicted with. */
 struct validation_inputs {
     bool current; /* the report's own files: m and hw point at its inputs */

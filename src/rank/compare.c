@@ -1,5 +1,6 @@
 /*
- * compare: the best plan of each (model, hardware) pair (see compare.h).
+ * compare: the recommended plan of each (model, hardware) pair (see
+ * compare.h).
  */
 #include "compare.h"
 
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "rank.h"
 #include "report.h"
 
@@ -37,6 +39,7 @@ enum status compare_pair(struct compare_row *row,
     row->hbm_gib = hw->spec.hbm_gib;
     row->gpu_hour_usd = hw->spec.gpu_hour_usd;
     row->tokens = m->spec.tokens;
+    row->seq_len = m->spec.seq_len;
     if (!r)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     r->m = m;
@@ -44,18 +47,31 @@ enum status compare_pair(struct compare_row *row,
     r->sweep = sf;
     r->comm = ctx->comm;
     memset(&opt, 0, sizeof opt);
-    opt.top = 1; /* the best plan, fitting first */
+    opt.top = 0; /* as the report: its ties are among its Plans sheet */
     opt.threads = threads;
     diag_init(&why);
     st = rank_run(r, ctx, sf, &opt, &why);
+    if (st == STATUS_OK)
+        st = figures_recommend(r, &why);
     if (st == STATUS_OK) {
-        const struct report_row *b = &r->rows[0];
+        const struct report_row *b =
+            report_sheet_row(r, (size_t)r->sheet_recommended);
         row->any = true;
         row->valid = r->valid;
         row->fitting = r->fitting;
         /* its collectives are not needed: the row shows totals */
-        cost_evaluate(ctx, &b->plan, &row->best, NULL, 0, NULL);
-        plan_family(&b->plan, row->best.family, sizeof row->best.family);
+        cost_evaluate(ctx, &b->plan, &row->recommended, NULL, 0, NULL);
+        row->recommended.fits = b->fits; /* with the sweep's headroom */
+        plan_family(&b->plan, row->recommended.family,
+                    sizeof row->recommended.family);
+        row->calibrated = row->recommended.work.x.known;
+        if (r->sheet_best >= 0 && r->sheet_best != r->sheet_recommended) {
+            const struct report_row *f =
+                report_sheet_row(r, (size_t)r->sheet_best);
+            row->fastest_differs = true;
+            row->fastest = f->plan;
+            row->fastest_step = f->step;
+        }
     } else if (st == STATUS_RANGE) { /* nothing valid: say why, go on */
         diag_snprintf(row->why, sizeof row->why, "%s", why.msg);
         st = STATUS_OK;
@@ -65,4 +81,44 @@ enum status compare_pair(struct compare_row *row,
     report_free(r);
     free(r);
     return st;
+}
+
+/* The kind of a row: 0 expected, 1 speed of light only, 2 nothing valid. */
+static int kind(const struct compare_row *r)
+{
+    return !r->any ? 2 : r->calibrated ? 0 : 1;
+}
+
+static double cost_of(const struct compare_row *r)
+{
+    return r->calibrated ? r->recommended.t.x_cost : r->recommended.t.cost_usd;
+}
+
+/* Whether a ranks before b: its kind first, then its cost. */
+static bool before(const struct compare_row *a, const struct compare_row *b)
+{
+    if (kind(a) != kind(b))
+        return kind(a) < kind(b);
+    return kind(a) < 2 && cost_of(a) < cost_of(b);
+}
+
+void compare_rank(struct compare_row *rows, size_t n)
+{
+    size_t i, j;
+    long next[2] = {1, 1};
+    for (i = 0; i < n; i++)
+        rows[i].calibrated = rows[i].any && rows[i].recommended.work.x.known;
+    /* insertion sort: stable, and n is at most COMPARE_PAIRS_MAX */
+    for (i = 1; i < n; i++) {
+        struct compare_row *t = malloc(sizeof *t);
+        if (!t) /* unsorted, still ranked below */
+            break;
+        *t = rows[i];
+        for (j = i; j > 0 && before(t, &rows[j - 1]); j--)
+            rows[j] = rows[j - 1];
+        rows[j] = *t;
+        free(t);
+    }
+    for (i = 0; i < n; i++)
+        rows[i].rank = kind(&rows[i]) < 2 ? next[kind(&rows[i])]++ : 0;
 }

@@ -1,9 +1,13 @@
 /*
  * compare: the question a team asks before buying or renting — for each
- * (model, hardware) pair, the best plan of the same sweep, its step,
- * throughput and cost side by side. One row per pair; derived from a
- * ranking of that pair's plans (rank_run) and nothing else, so each row
- * is what `roofplan report` would print as the best plan for the pair.
+ * (model, hardware) pair, the recommended plan of the same sweep, its
+ * step, throughput and cost side by side. One row per pair; derived from
+ * a ranking of that pair's plans (rank_run) and the report's rule for the
+ * recommended plan (figures_recommend) and nothing else, so each row is
+ * what `roofplan report` recommends for the pair. The rows rank by the
+ * expected cost of each model's token budget among the pairs with an
+ * expected step (a calibration and a stack); the others, at the speed of
+ * light only, rank apart after them.
  *
  * Calls: rank (the sweep), report (its rows). Knows no output format.
  */
@@ -27,15 +31,33 @@ struct compare_row {
     double params_total, params_active; /* whole model */
     double hbm_gib;                     /* per GPU */
     double gpu_hour_usd;
-    double tokens;           /* the model's training budget */
-    uint64_t valid, fitting; /* plans of the sweep for this pair */
-    bool any;                /* a valid plan exists */
-    char why[400];           /* !any: why nothing is valid */
-    struct cost_result best; /* the best plan (fitting first) */
+    double tokens;                  /* the model's training budget */
+    long seq_len;                   /* the model's sequence length (tokens) */
+    uint64_t valid, fitting;        /* plans of the sweep for this pair */
+    bool any;                       /* a valid plan exists */
+    char why[400];                  /* !any: why nothing is valid */
+    struct cost_result recommended; /* the report's recommended plan */
+    bool fastest_differs;           /* the fastest fitting plan is another */
+    struct plan fastest;
+    double fastest_step; /* s, the step the ranking uses */
+    bool calibrated;     /* the recommended plan has an expected step */
+    long rank; /* compare_rank: 1.. among the rows of its kind (calibrated,
+                  or speed of light only); 0: no valid plan */
 };
 
 /*
- * Sweeps sf on ctx's model and cluster and fills row with the best plan
+ * Ranks rows[0..n) and sorts them: the pairs with an expected step first,
+ * by its cost for the model's token budget (expected against expected),
+ * then those at the speed of light only, by its cost, then those with no
+ * valid plan; ties keep their order. Sets each row's calibrated and rank
+ * (1.. within its kind).
+ */
+void compare_rank(struct compare_row *rows, size_t n);
+
+/*
+ * Sweeps sf on ctx's model and cluster and fills row with the recommended
+ * plan (the report's rule: among the fitting plans within the sweep's
+ * tie_pct of the fastest, the one with the most free memory)
  * (threads as for rank_run). A pair where no combination is valid is not
  * an error: row->any is false and row->why says why. Returns STATUS_NOMEM
  * or STATUS_IO (the sweep's failures), else STATUS_OK.

@@ -126,3 +126,18 @@ void report_thousands(double v, char *buf, size_t size)
     out[o] = '\0';
     snprintf(buf, size, "%s", out);
 }
+
+void report_sig3(double v, char *buf, size_t size)
+{
+    char e[32];
+    double x;
+    int decimals;
+    if (!isfinite(v) || fabs(v) >= 1e15) {
+        snprintf(buf, size, "%.3g", v);
+        return;
+    }
+    snprintf(e, sizeof e, "%.2e", v); /* rounded to 3 significant digits */
+    x = strtod(e, NULL);
+    decimals = x == 0 ? 0 : 2 - (int)floor(log10(fabs(x)));
+    snprintf(buf, size, "%.*f", decimals > 0 ? decimals : 0, x);
+}

@@ -36,7 +36,7 @@
 #define REPORT_SERIES_MAX      12   /* families with a native chart series */
 #define REPORT_ROOF_PER_FAMILY 12   /* points per family on a native chart */
 #define REPORT_BARS_MAX        20   /* families of a bar chart */
-#define REPORT_TEXT            1200 /* a sentence or two */
+#define REPORT_TEXT            1600 /* a sentence or two */
 #define REPORT_HUES            6    /* a family's colour, marker and dash */
 #define REPORT_MARKERS         6    /* (figures_colors) */
 #define REPORT_DASHES          4
@@ -141,9 +141,15 @@ struct report_headline {
     /* the published run on these inputs: measured over speed of light */
     bool has_ratio;
     double measured_over_sol;
-    char verdict[REPORT_TEXT];    /* "Recommended plan: ..." */
-    char words[400];              /* the plan in words: "TP 2 x PP 16 ..." */
-    char why[REPORT_TEXT];        /* its verdict sentence, capitalised */
+    /* the expected figures' range: the validation runs' smallest and
+     * largest measured/expected (validation_range), times the expected */
+    bool has_range;
+    double range_lo, range_hi; /* measured over expected */
+    size_t range_runs;         /* the runs it is over */
+    char words[400];           /* the recommended plan in words */
+    char fastest_words[400];   /* the fastest fitting plan's, when it differs */
+    char verdict[REPORT_TEXT]; /* "Recommended plan: ..." */
+    char why[REPORT_TEXT];     /* its verdict sentence, capitalised */
     char difference[REPORT_TEXT]; /* speed of light against reality */
     char ties_text[REPORT_TEXT];
     char models[REPORT_TEXT]; /* the best plan under the other model */
@@ -226,9 +232,12 @@ struct report_series {
     uint32_t color;
 };
 
-/* One bar of the step-breakdown and memory charts (a family's best). */
+/* One bar of the step-breakdown and memory charts (the recommended
+ * plan, or a family's best). */
 struct report_bar {
     long family;
+    bool recommended; /* the recommended plan (the first bar) */
+    struct memory mem;
     double compute, exposed[4], bubble, optimizer, step, serial; /* s */
     double expected; /* s: the expected step; 0 without a calibration */
     bool fits;
@@ -310,8 +319,9 @@ struct report_validation {
 };
 
 struct report_input {
-    char role[16]; /* "model", "hardware", "sweep", "validation" */
-    char *path;    /* as given, any length; freed by report_free() */
+    char role[16]; /* "model", "training", "hardware", "calibration",
+                      "stack", "sweep", "validation" */
+    char *path; /* as given, any length; freed by report_free() */
     char sha256[65];
 };
 
@@ -329,6 +339,10 @@ struct report {
     int64_t generated; /* seconds since the epoch (SOURCE_DATE_EPOCH) */
     struct report_input input[REPORT_INPUTS_MAX];
     size_t ninputs;
+    /* the training recipe the model runs with, in words (About) */
+    char recipe[REPORT_TEXT];
+    bool recipe_json;    /* a config.json model: the recipe is a file */
+    bool recipe_default; /* ... and it is the default, DeepSeek-V3's */
 
     /* The sweep. */
     uint64_t enumerated;     /* combinations of the [space] lists */
@@ -386,9 +400,6 @@ struct report {
     /* its point on the rooflines (published_x[l] 0: no bytes there) */
     bool has_published_point;
     double published_x[2], published_y;
-    /* the recommended plan's point on the rooflines (the summary card) */
-    bool has_recommended_point;
-    double recommended_x[2], recommended_y;
 
     struct report_headline headline;
     struct report_baseline baseline;
@@ -397,12 +408,16 @@ struct report {
     char note_left_out[REPORT_TEXT];  /* "" or plans not on the sheet */
 
     /* Rooflines: [0] over IB, [1] over NVLink; every fitting kept plan
-     * as a point, one block per family (fastest family first). */
+     * as a point, one block per family (the recommended plan's family
+     * first, then the fastest family first). */
     struct report_roofline roofline[2];
     struct report_point *points;
     size_t npoints;
     struct report_block blocks[REPORT_FAMILIES_MAX];
     size_t nblocks;
+    /* the recommended plan's point (x[l] 0: no bytes on that link) */
+    bool has_recommended_point;
+    double recommended_x[2], recommended_y;
     /* The native charts: the best few Plans rows of each family, series
      * by series (the fastest families, the baseline, then the rest). */
     struct report_pick *roof_pick;
@@ -456,5 +471,9 @@ long report_family_index(const struct report *r, const char *name);
  * into buf; "%.3g" when it is not finite or beyond 1e18. For sentences,
  * sheets and charts alike. */
 void report_thousands(double v, char *buf, size_t size);
+
+/* v rounded to 3 significant digits, in fixed notation ("16.1", "0.901",
+ * "47.5", "1610"), into buf: for the prose's ranges. */
+void report_sig3(double v, char *buf, size_t size);
 
 #endif

@@ -57,9 +57,10 @@ static void write_row(const struct report *r,
     fputs("\r\n", f);
 }
 
-/* Every plan of r (rank_cursor: the ranked ones, then any other the
- * sweep spilled); false when the spill could not be read back. */
-static bool write_rows(const struct report *r, FILE *f)
+/* The plans of `scope` (csv_out.h); false when the spill could not be
+ * read back. */
+static bool
+write_rows(const struct report *r, enum csv_out_scope scope, FILE *f)
 {
     size_t n, k, rank;
     const struct plans_column *cols = plans_table_columns(&n);
@@ -74,6 +75,16 @@ static bool write_rows(const struct report *r, FILE *f)
         csv_out_field(f, head);
     }
     fputs("\r\n", f);
+    if (scope == CSV_OUT_SHEET) { /* the Plans sheet's rows, its order */
+        for (k = 0; k < r->nsheet && !ferror(f); k++)
+            write_row(r, f, &r->rows[r->sheet[k]], r->sheet[k] + 1);
+        return true;
+    }
+    if (scope == CSV_OUT_KEPT) {
+        for (k = 0; k < r->nrows && !ferror(f); k++)
+            write_row(r, f, &r->rows[k], k + 1);
+        return true;
+    }
     rank_cursor_init(&c, r);
     while (!ferror(f) && rank_cursor_next(&c, &row, &rank))
         write_row(r, f, &row, rank);
@@ -82,8 +93,10 @@ static bool write_rows(const struct report *r, FILE *f)
     return ok;
 }
 
-enum status
-csv_out_write(const struct report *r, const char *path, struct diag *d)
+enum status csv_out_write(const struct report *r,
+                          const char *path,
+                          enum csv_out_scope scope,
+                          struct diag *d)
 {
     char tmp[1100];
     FILE *f;
@@ -98,7 +111,7 @@ csv_out_write(const struct report *r, const char *path, struct diag *d)
                         strerror(err));
     }
     errno = 0;
-    if (!write_rows(r, f) && !ferror(f)) {
+    if (!write_rows(r, scope, f) && !ferror(f)) {
         fclose(f);
         unlink(tmp);
         return diag_set(d, STATUS_IO,

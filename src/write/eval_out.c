@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "report.h"
 
 #define GIB 1073741824.0
 
@@ -102,9 +103,24 @@ static void expected_text(FILE *out, const struct eval_view *v)
     row(out, "expected step", t->expected);
     fprintf(out,
             "        %.0f tokens/s/GPU; MFU %.1f%%; %.1f days, $%.2fM for "
-            "the budget (%.2fx the speed of light)\n\n",
+            "the budget (%.2fx the speed of light)\n",
             t->x_tps, 100 * t->x_mfu, t->x_days, t->x_cost / 1e6,
             t->expected / t->step);
+    if (v->range.n > 0) {
+        char a[32], b[32], c[32], e[32], f[32], g[32];
+        report_sig3(t->expected * v->range.lo, a, sizeof a);
+        report_sig3(t->expected * v->range.hi, b, sizeof b);
+        report_sig3(t->x_days * v->range.lo, c, sizeof c);
+        report_sig3(t->x_days * v->range.hi, e, sizeof e);
+        report_sig3(t->x_cost * v->range.lo / 1e6, f, sizeof f);
+        report_sig3(t->x_cost * v->range.hi / 1e6, g, sizeof g);
+        fprintf(out,
+                "        range %s to %s s, %s to %s days, $%sM to $%sM (the "
+                "%zu validation runs took %.2f to %.2fx their expected "
+                "step)\n",
+                a, b, c, e, f, g, v->range.n, v->range.lo, v->range.hi);
+    }
+    fputc('\n', out);
 }
 
 void eval_out_text(FILE *out, const struct eval_view *v)
@@ -116,7 +132,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     const struct memory *mem = &r->mem;
     const struct cost_times *t = &r->t;
     const struct cost_work *w = &r->work;
-    char plan[256], verdict[256], label[96];
+    char plan[256], verdict[640], label[96];
     size_t i;
 
     plan_format(p, plan, sizeof plan);
@@ -378,7 +394,12 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "step", t->step, true);
     num(out, "step_serial", t->step_serial, true);
     /* the expected step: null without a calibration and a stack */
-    num(out, "expected", r->work.x.known ? t->expected : NAN, false);
+    num(out, "expected", r->work.x.known ? t->expected : NAN, true);
+    /* its range: the validation runs' spread of measured over expected */
+    num(out, "expected_low",
+        r->work.x.known && v->range.n ? t->expected * v->range.lo : NAN, true);
+    num(out, "expected_high",
+        r->work.x.known && v->range.n ? t->expected * v->range.hi : NAN, false);
     fputs("},\"waterfall\":[", out);
     if (r->work.x.known) {
         double sol, step[EXPECTED_EFFECTS], last;

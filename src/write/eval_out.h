@@ -10,6 +10,7 @@
 
 #include "comm.h"
 #include "cost.h"
+#include "validation.h"
 
 /* One evaluated plan with everything the outputs show. */
 struct eval_view {
@@ -17,6 +18,9 @@ struct eval_view {
     const struct cost_result *r;
     const struct comm_collective *coll; /* of the critical rank */
     size_t ncoll;
+    /* the validation runs' spread of measured over expected: the expected
+     * step's range (range.n 0: none) */
+    struct validation_range range;
 };
 
 /* Human-readable breakdown with a one-line verdict. */

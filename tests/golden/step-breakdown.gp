@@ -10,12 +10,11 @@
 # Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
 
 # ---- values from the report ----
-title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: where the step time goes (best plan of each family)'
-title_font = ',21.5'
+title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: where the step time goes (* the recommended plan)'
 sub1 = 'Speed of light. Only the binding link''s time beyond compute is exposed (it overlaps compute). Diamond: the step with no overlap.'
 sub2 = 'Below the dashed line no plan of the family fits in 71.3 GiB (10% of HBM kept free; its fastest plan is shown).'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
-xlabel_text = 'time per step, s'
+xlabel_text = 'time per step at the speed of light, s'
 data = './step-breakdown.dat'
 NROWS = 8
 EXPECTED = 0
@@ -27,7 +26,7 @@ c_hbm = '#EE3377'
 c_bubble = '#BBBBBB'
 c_optimizer = '#009988'
 c_expected = '#004488'
-set ytics ('ZeRO-1+PP+EP' 8, 'ZeRO-3+PP+EP' 7, 'ZeRO-3+EP' 6, 'ZeRO-1+EP' 5, 'ZeRO-1+PP' 4, 'ZeRO-1' 3, 'ZeRO-3' 2, 'ZeRO-3+PP' 1)
+set ytics ('* ZeRO-1+PP+EP' 8, 'ZeRO-3+PP+EP' 7, 'ZeRO-3+EP' 6, 'ZeRO-1+EP' 5, 'ZeRO-1+PP' 4, 'ZeRO-1' 3, 'ZeRO-3' 2, 'ZeRO-3+PP' 1)
 
 set object 1 rect from graph -0.014, first 7.7 to graph -0.004, first 8.3 fc rgb '#0072B2' fs solid 1.0 noborder front noclip
 set object 2 rect from graph -0.014, first 6.7 to graph -0.004, first 7.3 fc rgb '#D55E00' fs solid 1.0 noborder front noclip
@@ -57,7 +56,7 @@ set mxtics 2
 set grid xtics lw 1 lc rgb '#DDDDDD'
 set border 1 lw 1.5
 set xlabel xlabel_text font ',17'
-set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
+set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
 set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
 set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front

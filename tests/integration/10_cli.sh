@@ -68,3 +68,20 @@ check "Llama 3 405B's unpublished vpp, ZeRO stage and recompute give a SOL range
     grep -q "SOL .* over 24 completions of vpp=2,3,4,5,6,7 zero=1,2 recompute=none,selective" "$TMP/out"
 printf '[run]\nname = x\nmodel = models/gpt3-175b.ini\nhardware = hardware/a100.ini\nplan = tp=8\nstep_s = 2e-300\n' >"$TMP/vd/validation/tiny.ini"
 expect 2 "run.step_s: expected 0 (not published) or at least 0.001" -- $ROOFPLAN check "$TMP/vd/validation/tiny.ini"
+
+# issue 18, item 5: a compute-bound plan whose step-end gradient sync is
+# exposed (the DP family's fastest: plain DP over 2048 GPUs) says so, with
+# the seconds of its own breakdown, and does not claim that communication
+# hides under compute.
+expect 0 "" -- $ROOFPLAN eval gpus=2048 tp=1 pp=1 ep=1 zero=0 precision=fp8 recompute=none mbs=4 gbs=16384
+check "exposed step-end sync named with its seconds, no 'can hide'" $PY - "$TMP/out" <<'PYEOF'
+import re, sys
+out = open(sys.argv[1]).read()
+exposed = float(re.search(r"of which exposed \(beyond one micro-batch\)\s+([0-9.]+)", out).group(1))
+step = float(re.search(r"step, overlapped\s+([0-9.]+)", out).group(1))
+verdict = re.search(r"^verdict (.*)$", out, re.M).group(1)
+assert verdict.startswith("compute-bound"), verdict
+assert "can hide" not in verdict, verdict
+want = "the step-end gradient sync is exposed: %.2f s of the %.2f s step" % (exposed, step)
+assert want in verdict, (want, verdict)
+PYEOF

@@ -52,3 +52,11 @@ check "json: sp=0 in the plan" \
     json_check 'j["plan"]["sp"]==0 and any(c["kind"]=="all-reduce" and c["name"].startswith("TP") for c in j["collectives"])' -m tests/data/gpt-korthikanti.ini gpus=8 tp=8 gbs=8 sp=0
 check "json: ZeRO-2 says how it reduces gradients" \
     json_check 'j["grads_reduced"] in ("per_step","per_microbatch") and all(r["grads_reduced"] in ("per_step","per_microbatch") for r in j["memory_by_rank"])' gpus=2048 pp=16 ep=64 zero=2 schedule=dualpipe precision=fp8 recompute=selective gbs=15360
+# issue 18: the expected step's range, from data/validation's spread of
+# measured over expected at run time: the smallest is Llama 3 405B CP16's
+# (380 TFLOP/s measured, 342 expected: 0.900), the largest GPT-3 175B on
+# 1536 A100 (106 TFLOP/s measured, 126 expected: 1.189), README's table.
+check "eval --json: time_s.expected_low / expected_high from the validation spread" \
+    json_check "abs(j['time_s']['expected_low'] / j['time_s']['expected'] - 342 / 380) < 0.005 and abs(j['time_s']['expected_high'] / j['time_s']['expected'] - 126 / 106) < 0.005" $DS
+check "eval --json without a calibration: no range (null)" \
+    json_check "j['time_s']['expected_low'] is None and j['time_s']['expected_high'] is None" -g data/hardware/mi300x.ini gpus=1024 tp=1 pp=16 ep=64 zero=1 precision=fp8 mbs=1 gbs=15360

@@ -14,6 +14,31 @@ expect 0 "wrote $OUT/report.xlsx, $OUT/plans.csv" -- \
 check "report.xlsx and plans.csv written" test -s "$OUT/report.xlsx" -a -s "$OUT/plans.csv"
 check "no temporary files left" test "$(ls -A "$OUT" | grep '^\.' | grep -cvx '\.roofplan-manifest')" -eq 0
 check "the report's manifest lists its files" grep -qx "plans.csv" "$OUT/.roofplan-manifest"
+cp "$TMP/out" "$TMP/report-stdout"
+# issue 18: one recommended plan, named the same on stdout (first, in
+# words, before the family table), on the Summary (RECOMMENDED_PLAN) and
+# as the step-breakdown chart's first bar; the fastest plan, where it is
+# another, as FASTEST_PLAN, never "best".
+check "stdout leads with the recommended plan, in words" \
+    bash -c "head -1 '$TMP/report-stdout' | grep -q '^Recommended: TP [0-9]* x '"
+check "stdout's recommended plan is the Summary's RECOMMENDED_PLAN; its figures the Summary's" \
+    $PY - "$OUT/report.xlsx" "$TMP/report-stdout" <<'PYEOF'
+import re, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1], data_only=True)
+def name(n):
+    sheet, ref = list(wb.defined_names[n].destinations)[0]
+    return wb[sheet][ref.replace("$", "")].value
+out = open(sys.argv[2]).read()
+plan = re.search(r"^  eval: (.*)$", out, re.M).group(1)
+assert plan == name("RECOMMENDED_PLAN"), (plan, name("RECOMMENDED_PLAN"))
+assert "best" not in out.split("\n\n")[0].lower()
+x = float(re.search(r"^  expected ([0-9.]+) s \(([0-9.]+) to ([0-9.]+) s\)", out, re.M).group(1))
+v = name("RECOMMENDED_STEP_S")  # stdout: 3 significant digits
+assert abs(x - v) <= 0.005 * v, (x, v)
+if name("FASTEST_PLAN") != plan:
+    assert re.search(r"^Fastest: .* expected", out, re.M)
+PYEOF
+check "no temporary files left" test "$(ls -A "$OUT" | grep -c '^\.')" -eq 0
 
 # Same inputs, same command line, same SOURCE_DATE_EPOCH: same bytes.
 cp "$OUT/report.xlsx" "$TMP/first.xlsx"
@@ -60,9 +85,9 @@ else
     $SS --recalc "$TMP/ib400.xlsx" "$TMP/ib400/r_%n_%s.csv" >"$TMP/ss3.log" 2>&1
     check "IB_GBPS=400 re-times the plans (gnumeric)" \
         $CHECK rebound "$TMP/cached" "$TMP/ib400"
-    check "after IB_GBPS=400 BEST_PLAN and BEST_STEP_S name the fastest fitting plan" \
+    check "after IB_GBPS=400 FASTEST_PLAN and FASTEST_STEP_S name the fastest fitting plan" \
         $CHECK best "$TMP/ib400.xlsx" "$TMP/ib400"
-    check "before: BEST_PLAN and BEST_STEP_S name the fastest fitting plan" \
+    check "before: FASTEST_PLAN and FASTEST_STEP_S name the fastest fitting plan" \
         $CHECK best "$OUT/report.xlsx" "$TMP/recalc"
     # an input of 0 (past the cell's validation, which refuses it in Excel
     # and LibreOffice) makes the Summary say so, not #DIV/0!
@@ -74,11 +99,23 @@ else
 fi
 unset SOURCE_DATE_EPOCH
 
-# plans.csv keeps every plan even when --top (or Excel's limit) cuts the
-# ranking: the kept ones ranked first, the rest unranked, none twice.
+# plans.csv keeps what the report keeps (issue 18, item 10): by default
+# the Plans sheet's rows, in its order (58 MB of every plan before); with
+# --top N the N kept plans, ranked; every plan only with --all-plans.
 # (--csv is still accepted: plans.csv is always written.)
+check "the default plans.csv is at most 5 MB" \
+    test "$(stat -c %s "$OUT/plans.csv")" -le 5000000
+check "the default plans.csv holds the Plans sheet's rows" /usr/bin/python3 - "$OUT/report.xlsx" "$OUT/plans.csv" <<'PYEOF'
+import csv, sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1], read_only=True, data_only=True)["Plans"]
+rows = list(ws.iter_rows(values_only=True))
+key = rows[0].index("Plan (roofplan eval syntax)")
+with open(sys.argv[2], newline="") as f:
+    plans = list(csv.DictReader(f))
+assert [r[key] for r in rows[1:]] == [p["Plan (roofplan eval syntax)"] for p in plans], (len(rows) - 1, len(plans))
+PYEOF
 expect 0 "" -- $RP report -q --no-charts --csv --top 50 -o "$TMP/top50"
-check "plans.csv with --top keeps every plan, once" /usr/bin/python3 - "$TMP/top50/plans.csv" "$OUT/plans.csv" <<'PYEOF'
+check "plans.csv with --top 50 holds the 50 best, ranked" /usr/bin/python3 - "$TMP/top50/plans.csv" "$OUT/plans.csv" <<'PYEOF'
 import csv, sys
 def rows(p):
     with open(p, newline="") as f:
@@ -86,11 +123,9 @@ def rows(p):
     return r
 top, full = rows(sys.argv[1]), rows(sys.argv[2])
 key = lambda r: r["Plan (roofplan eval syntax)"]
-assert len(top) == len(full), (len(top), len(full))
-assert sorted(map(key, top)) == sorted(map(key, full))
-assert [r["Rank"] for r in top[:50]] == [str(i) for i in range(1, 51)]
-assert all(r["Rank"] == "" for r in top[50:])
-assert [key(r) for r in top[:50]] == [key(r) for r in full[:50]]
+assert len(top) == 50, len(top)
+assert [r["Rank"] for r in top] == [str(i) for i in range(1, 51)]
+assert [key(r) for r in top] == [key(r) for r in full[:50]]
 PYEOF
 
 # --all-plans: every kept plan on the Plans sheet (the default: those that
@@ -104,6 +139,19 @@ sheet = sum(1 for _ in ws.iter_rows(min_row=2))
 with open(sys.argv[2], newline="") as f:
     plans = sum(1 for _ in csv.DictReader(f))
 assert sheet == plans, (sheet, plans)
+PYEOF
+expect 0 "" -- $RP report -q --no-charts --all-plans --top 5 -o "$TMP/alltop" \
+    --set space.tp=1 --set "space.pp=1 16" --set "space.ep=1 64"
+check "--all-plans: plans.csv has every valid plan, the kept ones ranked" /usr/bin/python3 - "$TMP/alltop/plans.csv" "$TMP/all/plans.csv" <<'PYEOF'
+import csv, sys
+def rows(p):
+    with open(p, newline="") as f:
+        return list(csv.DictReader(f))
+top, full = rows(sys.argv[1]), rows(sys.argv[2])
+key = lambda r: r["Plan (roofplan eval syntax)"]
+assert len(top) == len(full), (len(top), len(full))
+assert sorted(map(key, top)) == sorted(map(key, full))
+assert [r["Rank"] for r in top] == ["1", "2", "3", "4", "5"] + [""] * (len(top) - 5)
 PYEOF
 expect 0 "" -- $RP report -q --no-charts -o "$TMP/few" --set report.plans_sheet=5 \
     --set space.tp=1 --set "space.pp=1 16" --set "space.ep=1 64"

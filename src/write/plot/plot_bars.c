@@ -1,9 +1,9 @@
 /*
- * plot_bars: the two bar charts of the best plan of each family, laid
- * out from the report's bars (figures: which families, in what order,
- * each segment's seconds, the axes' data extents). The data file has one
- * row per family (y position, then the segments); the script gets the
- * family names as y tick labels, colour swatches beside them and, for
+ * plot_bars: the two bar charts of the recommended plan and the fastest
+ * plan of each family, laid out from the report's bars (figures: which
+ * plans, in what order, each segment's seconds, the axes' data extents). The
+ * data file has one row per family (y position, then the segments); the script
+ * gets the family names as y tick labels, colour swatches beside them and, for
  * the step chart, the line between the families that fit and those that
  * do not. The memory chart draws those that fit and those that do not in
  * two panels, each on its own scale, so a bar is never cut.
@@ -50,11 +50,14 @@ static void bar_axis(const struct report *r,
     size_t i;
     plot_text_printf(tics, "set ytics (");
     for (i = 0; i < n; i++) {
-        const struct report_family *f = &r->family[r->bars[first + i].family];
-        char hex[16];
+        const struct report_bar *b = &r->bars[first + i];
+        const struct report_family *f = &r->family[b->family];
+        char hex[16], name[64];
         double y = (double)(n - i);
         plot_text_printf(tics, "%s", i ? ", " : "");
-        plot_text_add_quoted(tics, f->name);
+        snprintf(name, sizeof name, "%s%s", b->recommended ? "* " : "",
+                 f->name);
+        plot_text_add_quoted(tics, name);
         plot_text_printf(tics, " %g", y);
         plot_format_color(f->color, hex, sizeof hex);
         plot_text_printf(
@@ -84,8 +87,8 @@ void plot_bars_fill_steps(const struct report *r,
     char text[512], a[32];
 
     plot_text_printf(
-        dat, "# step-breakdown: the best plan of each family, fastest "
-             "first; seconds per step\n"
+        dat, "# step-breakdown: the recommended plan, then the fastest "
+             "plan of each family, fastest first; seconds per step\n"
              "# y, compute, exposed IB, exposed NVLink, exposed HBM, "
              "pipeline bubble, optimizer, step (overlapped), step (serial), "
              "fits (1/0), bound (0 compute, 1 IB, 2 NVLink, 3 HBM), "
@@ -120,12 +123,12 @@ void plot_bars_fill_steps(const struct report *r,
     plot_template_set_str(v, "C_OPTIMIZER", COLOR_OPTIMIZER);
     plot_template_set_str(v, "C_EXPECTED", COLOR_EXPECTED);
     plot_template_set_num(v, "EXPECTED", r->expected ? 1 : 0);
-    plot_format_title(r, "where the step time goes (best plan of each family)",
+    plot_format_title(r, "where the step time goes (* the recommended plan)",
                       text, sizeof text);
     plot_template_set_str(v, "TITLE", text);
     if (r->expected)
         snprintf(text, sizeof text,
-                 "Solid: speed of light (only the binding link's time "
+                 "Solid: the speed of light (only the binding link's time "
                  "beyond compute is exposed); hatched: on to the expected "
                  "step; diamond: no overlap.");
     else
@@ -148,7 +151,11 @@ void plot_bars_fill_steps(const struct report *r,
                  a, r->headroom_pct);
     omitted(r, text, sizeof text);
     plot_template_set_str(v, "SUB2", text);
-    plot_template_set_str(v, "XLABEL", "time per step, s");
+    plot_template_set_str(v, "XLABEL",
+                          r->expected ? "time per step (speed of light, "
+                                        "then expected), s"
+                                      : "time per step at the speed of "
+                                        "light, s");
 }
 
 /* One panel's rows (bars first..first+n-1) as a data block. */
@@ -160,7 +167,7 @@ static void memory_block(const struct report *r,
     size_t i;
     for (i = 0; i < n; i++) {
         const struct report_bar *b = &r->bars[first + i];
-        const struct memory *m = &r->family[b->family].best.mem;
+        const struct memory *m = &b->mem;
         plot_text_printf(
             dat, "%zu %.12g %.12g %.12g %.12g %.12g %.12g %.12g %d\n", n - i,
             m->weights / GIB, m->grads / GIB, m->optimizer / GIB,
@@ -192,8 +199,9 @@ void plot_bars_fill_memory(const struct report *r,
     if (nfit && nunfit && area - gap - h1 < 0.16)
         h1 = area - gap - 0.16;
     plot_text_printf(
-        dat, "# memory: per GPU on the heaviest pipeline rank, the best "
-             "plan of each family, GiB; block 0: those that fit, block 1: "
+        dat, "# memory: per GPU on the heaviest pipeline rank, the "
+             "recommended plan, then the fastest plan of each family, GiB; "
+             "block 0: those that fit, block 1: "
              "those that do not\n"
              "# y, weights, gradients, optimizer state, activations, other, "
              "total, HBM capacity, fits (1/0)\n");
@@ -226,7 +234,7 @@ void plot_bars_fill_memory(const struct report *r,
     snprintf(text, sizeof text,
              "Do not fit in %s GiB (own scale: each bar whole)", b);
     plot_template_set_str(v, "UNFIT_LABEL", text);
-    plot_format_title(r, "memory per GPU (best plan of each family)", text,
+    plot_format_title(r, "memory per GPU (* the recommended plan)", text,
                       sizeof text);
     plot_template_set_str(v, "TITLE", text);
     snprintf(text, sizeof text,

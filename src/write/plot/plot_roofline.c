@@ -53,7 +53,7 @@ static void roofline_text(const struct report *r,
     snprintf(text, sizeof text,
              "Each dot is a plan that fits in %s GiB (%s of %s valid "
              "plans%s). Left of a ridge a plan is %s-bound; right of it, "
-             "compute can hide its %s traffic.",
+             "compute can hide its %s traffic where the stack overlaps it.",
              c, a, b, o->nobytes ? "; those with traffic on this link" : "",
              o->link, o->link);
     plot_template_set_str(v, "SUB1", text);
@@ -74,8 +74,9 @@ static void roofline_text(const struct report *r,
              "operational intensity over %s: FLOPs per byte, per GPU per step",
              o->link);
     plot_template_set_str(v, "XLABEL", text);
-    plot_template_set_str(
-        v, "YLABEL", "attained TFLOP/s per GPU (executed FLOPs / step time)");
+    plot_template_set_str(v, "YLABEL",
+                          "attained TFLOP/s per GPU at the speed of light "
+                          "(executed FLOPs / step time)");
 }
 
 /* The families' key: colour, translucent colour, marker (filled for FP8
@@ -88,10 +89,12 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
     size_t i, n = r->nblocks;
     char text[160], a[32];
     plot_template_set_num(v, "NFAM", (double)n);
+    /* the key is ordered by the step plans rank by, and shows it */
     plot_template_set_str(v, "KEY_TITLE",
-                          r->expected ? "plans that fit, by expected step"
-                                      : "plans that fit, by step (speed of "
-                                        "light)");
+                          r->expected
+                              ? "plans that fit, by family (expected step)"
+                              : "plans that fit, by family (speed-of-light "
+                                "step)");
     plot_text_printf(keys,
                      "array fam_color[%zu]\narray fam_dot[%zu]\narray "
                      "fam_key[%zu]\narray fam_pt[%zu]\n",
@@ -309,6 +312,16 @@ void plot_roofline_fill(const struct report *r,
                               val->name, px, y, 14, NAN);
             plot_template_set_num(v, "HAVE_PUBLISHED", 1);
         }
+    }
+    if (r->has_recommended_point && r->recommended_x[l] > 0) {
+        double px = r->recommended_x[l], y = r->recommended_y;
+        plot_text_printf(labels,
+                         "set label '' at %.12g, %.12g point pt 4 ps 4.5 lw "
+                         "3 lc rgb '#000000' front\n",
+                         px, y);
+        plot_labels_take_point(L, plot_labels_px_x(L, px),
+                               plot_labels_px_y(L, y), 44, 44);
+        plot_labels_place(L, labels, "recommended plan", NULL, px, y, 14, NAN);
     }
     for (i = 0; i < o->nroofs; i++) {
         const struct report_roof *f = &o->roof[i];

@@ -255,5 +255,6 @@ void plot_sensitivity_fill(const struct report *r,
     plot_template_set_str(v, "SUB2", text);
     snprintf(text, sizeof text, "%s bandwidth per GPU, GB/s (log scale)", link);
     plot_template_set_str(v, "XLABEL", text);
-    plot_template_set_str(v, "YLABEL", "time per step, s (log scale)");
+    plot_template_set_str(v, "YLABEL",
+                          "time per step at the speed of light, s (log scale)");
 }

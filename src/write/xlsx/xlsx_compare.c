@@ -12,6 +12,7 @@
 #include "xlsx_table.h"
 
 enum id {
+    K_RANK,
     K_MODEL,
     K_GPU,
     K_GPUS,
@@ -34,35 +35,40 @@ enum id {
     K_VALID,
     K_PARAMS,
     K_ACTIVE,
+    K_SEQ,
+    K_GBS,
     K_PLAN,
     K_FILES
 };
 
 /* clang-format off */
 static const struct xlsx_column cols[] = {
+    {"rank", "Rank (cost, expected; else speed of light)", "", XLSX_FMT_TEXT, 0, 16, NULL, K_RANK},
     {"model", "Model", "", XLSX_FMT_BOLD, 0, 22, NULL, K_MODEL},
     {"gpu", "GPU", "", XLSX_FMT_TEXT, 0, 26, NULL, K_GPU},
     {"gpus", "GPUs", "", XLSX_FMT_CNT, 0, 8, NULL, K_GPUS},
-    {"family", "Best family", "", XLSX_FMT_TEXT, 0, 18, NULL, K_FAMILY},
+    {"family", "Recommended plan's family", "", XLSX_FMT_TEXT, 0, 18, NULL, K_FAMILY},
+    {"xstep", "Step, expected", "s", XLSX_FMT_SEC, 0, 10, NULL, K_XSTEP},
+    {"xtps", "Tokens/s per GPU, expected", "", XLSX_FMT_CNT, 0, 11, NULL, K_XTPS},
+    {"xdays", "Days for the token budget, expected", "", XLSX_FMT_DAYS, 0, 11, NULL, K_XDAYS},
+    {"xcost", "Cost for the token budget, expected", "USD", XLSX_FMT_USD, 0, 14, NULL, K_XCOST},
     {"step", "Step, speed of light", "s", XLSX_FMT_SEC, 0, 12, NULL, K_STEP},
-    {"xstep", "Expected step", "s", XLSX_FMT_SEC, 0, 10, NULL, K_XSTEP},
-    {"bound", "Bound", "", XLSX_FMT_TEXT, 0, 9, NULL, K_BOUND},
+    {"bound", "Bound (speed of light)", "", XLSX_FMT_TEXT, 0, 9, NULL, K_BOUND},
     {"ratio", "Comm/compute", "", XLSX_FMT_RAT, 0, 10, NULL, K_RATIO},
-    {"tps", "Tokens/s per GPU", "", XLSX_FMT_CNT, 0, 11, NULL, K_TPS},
-    {"mfu", "MFU", "", XLSX_FMT_PCT, 0, 8, NULL, K_MFU},
-    {"days", "Days for token budget", "", XLSX_FMT_DAYS, 0, 11, NULL, K_DAYS},
-    {"gpuh", "GPU-hours per 1T tokens", "", XLSX_FMT_CNT, 0, 12, NULL, K_GPUH},
-    {"cost", "Cost for token budget", "USD", XLSX_FMT_USD, 0, 14, NULL, K_COST},
-    {"xtps", "Expected tokens/s per GPU", "", XLSX_FMT_CNT, 0, 11, NULL, K_XTPS},
-    {"xdays", "Expected days for token budget", "", XLSX_FMT_DAYS, 0, 11, NULL, K_XDAYS},
-    {"xcost", "Expected cost for token budget", "USD", XLSX_FMT_USD, 0, 14, NULL, K_XCOST},
+    {"tps", "Tokens/s per GPU, speed of light", "", XLSX_FMT_CNT, 0, 11, NULL, K_TPS},
+    {"mfu", "MFU, speed of light", "", XLSX_FMT_PCT, 0, 8, NULL, K_MFU},
+    {"days", "Days for the token budget, speed of light", "", XLSX_FMT_DAYS, 0, 11, NULL, K_DAYS},
+    {"gpuh", "GPU-hours per 1T tokens, speed of light", "", XLSX_FMT_CNT, 0, 12, NULL, K_GPUH},
+    {"cost", "Cost for the token budget, speed of light", "USD", XLSX_FMT_USD, 0, 14, NULL, K_COST},
     {"mem", "Memory per GPU", "GiB", XLSX_FMT_GIB, 0, 10, NULL, K_MEM},
     {"hbm", "HBM per GPU", "GiB", XLSX_FMT_GIB, 0, 9, NULL, K_HBM},
     {"fits", "Fits", "", XLSX_FMT_TEXT, 0, 6, NULL, K_FITS},
     {"valid", "Plans valid / fitting", "", XLSX_FMT_TEXT, 0, 14, NULL, K_VALID},
     {"params", "Parameters", "B", XLSX_FMT_BIG, 0, 11, NULL, K_PARAMS},
     {"active", "Active per token", "B", XLSX_FMT_BIG, 0, 11, NULL, K_ACTIVE},
-    {"plan", "Best plan (roofplan eval syntax)", "", XLSX_FMT_SMALL, 0, 90, NULL, K_PLAN},
+    {"seq", "Sequence length", "tokens", XLSX_FMT_CNT, 0, 9, NULL, K_SEQ},
+    {"gbs", "Global batch", "sequences", XLSX_FMT_CNT, 0, 10, NULL, K_GBS},
+    {"plan", "Recommended plan (roofplan eval syntax)", "", XLSX_FMT_SMALL, 0, 90, NULL, K_PLAN},
     {"files", "Model file; hardware file", "", XLSX_FMT_SMALL, 0, 70, NULL, K_FILES},
 };
 /* clang-format on */
@@ -70,7 +76,7 @@ static const struct xlsx_column cols[] = {
 static void get(const void *item, int id, struct xlsx_value *out)
 {
     const struct compare_row *r = item;
-    const struct cost_times *t = &r->best.t;
+    const struct cost_times *t = &r->recommended.t;
     const double gib = 1073741824.0;
     switch (id) {
     case K_MODEL:
@@ -91,6 +97,9 @@ static void get(const void *item, int id, struct xlsx_value *out)
     case K_HBM:
         xlsx_value_num(out, r->hbm_gib);
         return;
+    case K_SEQ:
+        xlsx_value_num(out, (double)r->seq_len);
+        return;
     case K_FILES:
         snprintf(out->buf, sizeof out->buf, "%.*s; %.*s",
                  diag_utf8_prec(r->model_path, 230), r->model_path,
@@ -99,6 +108,18 @@ static void get(const void *item, int id, struct xlsx_value *out)
         return;
     default:
         break;
+    }
+    if (id == K_RANK) {
+        if (!r->any)
+            xlsx_value_text(out, "-");
+        else if (r->calibrated)
+            snprintf(out->buf, sizeof out->buf, "%ld", r->rank);
+        else
+            snprintf(out->buf, sizeof out->buf,
+                     "%ld, speed of light only (no calibration)", r->rank);
+        if (r->any)
+            xlsx_value_text(out, out->buf);
+        return;
     }
     if (!r->any) { /* no valid plan: the reason in the family column */
         if (id == K_FAMILY)
@@ -109,7 +130,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
     }
     switch (id) {
     case K_FAMILY:
-        xlsx_value_text(out, r->best.family);
+        xlsx_value_text(out, r->recommended.family);
         return;
     case K_STEP:
         xlsx_value_num(out, t->step);
@@ -118,7 +139,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
     case K_XTPS:
     case K_XDAYS:
     case K_XCOST:
-        if (!r->best.work.x.known) { /* no calibration or no stack */
+        if (!r->recommended.work.x.known) { /* no calibration or no stack */
             xlsx_value_text(out, "n/a");
             return;
         }
@@ -149,18 +170,21 @@ static void get(const void *item, int id, struct xlsx_value *out)
         xlsx_value_num(out, t->cost_usd);
         return;
     case K_MEM:
-        xlsx_value_num(out, r->best.mem.total / gib);
+        xlsx_value_num(out, r->recommended.mem.total / gib);
         return;
     case K_FITS:
-        xlsx_value_text(out, r->best.fits ? "yes" : "no");
+        xlsx_value_text(out, r->recommended.fits ? "yes" : "no");
         return;
     case K_VALID:
         snprintf(out->buf, sizeof out->buf, "%llu / %llu",
                  (unsigned long long)r->valid, (unsigned long long)r->fitting);
         xlsx_value_text(out, out->buf);
         return;
+    case K_GBS:
+        xlsx_value_num(out, (double)r->recommended.plan.gbs);
+        return;
     case K_PLAN:
-        plan_format(&r->best.plan, out->buf, sizeof out->buf);
+        plan_format(&r->recommended.plan, out->buf, sizeof out->buf);
         xlsx_value_text(out, out->buf);
         return;
     default:
@@ -191,17 +215,21 @@ enum status xlsx_compare_write(const struct compare_row *rows,
     if (b.err == 0 && ws) {
         xlsx_book_page(&b, ws, false);
         xlsx_book_str(&b, ws, row++, 0,
-                      "Best plan per model and cluster, side by side",
+                      "Recommended plan per model and cluster, side by side",
                       xlsx_book_fmt(&b, XLSX_FMT_TITLE));
         xlsx_book_str(&b, ws, row++, 0,
                       "Each row sweeps the same plan space on one model and "
-                      "one cluster and shows its best plan (fitting in "
-                      "memory first, then the fastest by its expected step "
-                      "where the cluster has a calibration, else by its "
-                      "speed of light). The speed of light is a floor no run "
-                      "of the plan can beat; the expected step is what it "
-                      "should take on measured kernels and network. MFU is "
-                      "against each precision's own peak.",
+                      "one cluster and shows the plan roofplan report "
+                      "recommends (of the fitting plans within the sweep's "
+                      "tie_pct of the fastest, by its expected step where the "
+                      "cluster has a calibration, else by its speed of light, "
+                      "the one with the most free memory). Rows rank by the "
+                      "expected cost of each model's token budget; a cluster "
+                      "without a calibration has the speed of light only, a "
+                      "floor no run can beat, and ranks apart, after them. "
+                      "Each model runs at its own sequence length and "
+                      "batch (its file's, or its training recipe's). MFU "
+                      "is against each precision's own peak.",
                       xlsx_book_fmt(&b, XLSX_FMT_NOTE));
         row++;
         xlsx_table_widths(&b, ws, &table);

@@ -16,9 +16,9 @@
 #define PRINT_PLANS 60  /* Plans rows on the printout */
 #define COLS_MAX    192 /* more columns than plans_table has is an error */
 
-/* The ties of the fastest fitting plan (Summary's BEST_STEP_S), live,
+/* The ties of the fastest fitting plan (Summary's FASTEST_STEP_S), live,
  * on the column the plans rank by ("%s": its key). */
-#define TIE_TEMPLATE "AND({fits},{%s}<=BEST_STEP_S*(1+TIE_PCT/100))"
+#define TIE_TEMPLATE "AND({fits},{%s}<=FASTEST_STEP_S*(1+TIE_PCT/100))"
 
 /* Conditional formats of the data rows 1..last: the bound's fill, a red
  * "does not fit", a data bar for MFU, the fastest plan's ties. */

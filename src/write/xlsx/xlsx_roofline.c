@@ -49,7 +49,7 @@ static const struct xlsx_column point_cols[] = {
     {"row", "Plans row", "", XLSX_FMT_INT, 0, 10, NULL, P_ROW},
     {"ib", "IB intensity", "FLOP/B", XLSX_FMT_CNT, 0, 14, NULL, P_IB},
     {"nvlink", "NVLink intensity", "FLOP/B", XLSX_FMT_CNT, 0, 14, NULL, P_NV},
-    {"attained", "Attained", "TFLOP/s", XLSX_FMT_BIG, XLSX_FMT_HEAD_LIVE, 14,
+    {"attained", "Attained, speed of light", "TFLOP/s", XLSX_FMT_BIG, XLSX_FMT_HEAD_LIVE, 14,
      NULL, P_Y},
     {"bound", "Bound", "", XLSX_FMT_TEXT, XLSX_FMT_HEAD_LIVE, 12, NULL,
      P_BOUND},
@@ -207,8 +207,8 @@ static void axes(lxw_chart *ch, const struct report_roofline *o, bool live)
              "step)",
              o->link);
     chart_axis_set_name(ch->x_axis, title);
-    chart_axis_set_name(ch->y_axis,
-                        "attained TFLOP/s per GPU (executed FLOPs / step)");
+    chart_axis_set_name(ch->y_axis, "attained TFLOP/s per GPU at the speed of "
+                                    "light (executed FLOPs / step)");
     chart_axis_set_log_base(ch->x_axis, 10);
     chart_axis_set_log_base(ch->y_axis, 10);
     chart_axis_set_min(ch->x_axis, o->xlo);

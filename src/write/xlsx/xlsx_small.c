@@ -510,6 +510,16 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     report_thousands((double)r->nsheet, num, sizeof num);
     fact(b, ws, row++, "Plans on the Plans sheet", num);
     fact(b, ws, row++, "Baseline family", r->baseline.name);
+    if (r->recipe[0])
+        fact(b, ws, row++, "Training recipe", r->recipe);
+    if (r->recipe_default)
+        xlsx_book_str(b, ws, row++, xlsx_table_col(&about_table, "path"),
+                      "Warning: this config.json model runs with the default "
+                      "training recipe, DeepSeek-V3's (its sequence length, "
+                      "batch and token budget), not its own: every time, day "
+                      "and cost here is for that recipe. Pass -t FILE with "
+                      "the model's own.",
+                      xlsx_book_fmt(b, XLSX_FMT_WARN));
     row++;
     xlsx_table_header(b, ws, &about_table, row++);
     for (i = 0; i < r->ninputs; i++)
@@ -602,7 +612,9 @@ static const struct glossary_entry glossary[] = {
               "IB, NVLink or HBM. Compute-bound is the goal: communication "
               "hides under compute."},
     {"comm/compute", "The busiest link's time over the compute time; below "
-                     "1, communication can hide under compute."},
+                     "1, communication can hide under compute where the "
+                     "training framework overlaps it (the stack file; the "
+                     "step-end gradient sync often is not)."},
     {"MFU",
      "Model FLOPs utilisation: model FLOPs per step over (step time x peak "
      "FLOP/s). Of the BF16 peak (DeepSeek's convention: an FP8 plan can "

@@ -95,15 +95,15 @@ static const struct xlsx_column columns[] = {
 /* The fastest plan that fits (the fastest when none does), and among the
  * plans within TIE_PCT of it the one with the most free memory. */
 #define ANY_FITS "SUMPRODUCT(PLANS_FITS)>0"
-#define BEST_STEP \
+#define FASTEST_STEP \
     "IF(" ANY_FITS ",MIN(IF(PLANS_FITS,PLANS_RANK_S)),MIN(PLANS_RANK_S))"
-#define BEST_ROW_F                                                      \
-    "IF(" ANY_FITS ",MATCH(BEST_STEP_S,IF(PLANS_FITS,PLANS_RANK_S),0)," \
-    "MATCH(BEST_STEP_S,PLANS_RANK_S,0))"
-#define TIE "PLANS_FITS*(PLANS_RANK_S<=BEST_STEP_S*(1+TIE_PCT/100))"
+#define FASTEST_ROW_F                                                      \
+    "IF(" ANY_FITS ",MATCH(FASTEST_STEP_S,IF(PLANS_FITS,PLANS_RANK_S),0)," \
+    "MATCH(FASTEST_STEP_S,PLANS_RANK_S,0))"
+#define TIE "PLANS_FITS*(PLANS_RANK_S<=FASTEST_STEP_S*(1+TIE_PCT/100))"
 #define RECOMMENDED_ROW_F                                       \
     "IFERROR(MATCH(MAX(IF(" TIE ",PLANS_HEADROOM_GIB)),IF(" TIE \
-    ",PLANS_HEADROOM_GIB),0),BEST_ROW)"
+    ",PLANS_HEADROOM_GIB),0),FASTEST_ROW)"
 
 /* One family row, prepared before it is written. */
 struct fam_row {
@@ -222,6 +222,15 @@ static void name_cell(struct xlsx_book *b, size_t row, const char *name)
     char ref[64], c[8];
     plans_table_col_name(col(KV_VALUE), c, sizeof c);
     snprintf(ref, sizeof ref, "=%s!$%s$%zu", XLSX_SUMMARY_SHEET, c, row + 1);
+    xlsx_book_define(b, name, ref);
+}
+
+/* Defines name over the cell at row, column c. */
+static void name_at(struct xlsx_book *b, size_t row, size_t c, const char *name)
+{
+    char ref[64], cn[8];
+    plans_table_col_name(c, cn, sizeof cn);
+    snprintf(ref, sizeof ref, "=%s!$%s$%zu", XLSX_SUMMARY_SHEET, cn, row + 1);
     xlsx_book_define(b, name, ref);
 }
 
@@ -344,8 +353,13 @@ expected_figure(struct xlsx_book *b, lxw_worksheet *ws, size_t row, int k)
                         e->mfu,      e->mfu_bf16_peak,
                         e->days,     e->gpu_hours,
                         e->cost_usd, e->gpu_hours_per_trillion};
+    /* the figures with a range (issue 18): the step, days and cost */
+    static const char *const ranged[] = {
+        "RECOMMENDED_STEP_S", NULL, NULL, NULL, "RECOMMENDED_DAYS", NULL,
+        "RECOMMENDED_COST",   NULL};
     struct xlsx_value c;
-    char fx[300];
+    char fx[300], name[64];
+    int side;
     if (!h->has_expected || k < 0 || k >= (int)(sizeof v / sizeof v[0]))
         return;
     memset(&c, 0, sizeof c);
@@ -355,6 +369,52 @@ expected_figure(struct xlsx_book *b, lxw_worksheet *ws, size_t row, int k)
     c.fmt = fmt[k];
     c.formula = b->big ? NULL : fx;
     xlsx_table_cell(b, ws, &table, row, col("step"), &c);
+    if (!ranged[k])
+        return;
+    name_at(b, row, col("step"), ranged[k]);
+    if (!h->has_range)
+        return;
+    for (side = 0; side < 2; side++) { /* low in Bound, high in Comm/compute */
+        snprintf(fx, sizeof fx, "IFERROR(%s*%s," INPUT_ERROR ")", formula[k],
+                 side ? "EXPECTED_SPREAD_HIGH" : "EXPECTED_SPREAD_LOW");
+        c.num = v[k] * (side ? h->range_hi : h->range_lo);
+        c.formula = b->big ? NULL : fx;
+        xlsx_table_cell(b, ws, &table, row, col(side ? "ratio" : "bound"), &c);
+        snprintf(name, sizeof name, "%s_%s", ranged[k], side ? "HIGH" : "LOW");
+        name_at(b, row, col(side ? "ratio" : "bound"), name);
+    }
+}
+
+/* The validation runs' spread of measured over expected: the ranges'
+ * factors (EXPECTED_SPREAD_LOW, _HIGH), values at the report's inputs. */
+static size_t spread(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report_headline *h = &b->r->headline;
+    struct xlsx_value c;
+    char note[300];
+    int side;
+    if (!h->has_range)
+        return row;
+    xlsx_book_str(b, ws, row, col(KV_LABEL),
+                  "Published runs: measured / expected",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    memset(&c, 0, sizeof c);
+    c.kind = XLSX_NUM;
+    c.fmt = XLSX_FMT_RAT;
+    for (side = 0; side < 2; side++) {
+        c.num = side ? h->range_hi : h->range_lo;
+        xlsx_table_cell(b, ws, &table, row, col(side ? "ratio" : "bound"), &c);
+        name_at(b, row, col(side ? "ratio" : "bound"),
+                side ? "EXPECTED_SPREAD_HIGH" : "EXPECTED_SPREAD_LOW");
+    }
+    snprintf(note, sizeof note,
+             "the smallest and largest over the %zu published runs on "
+             "Validation (each on its own inputs and stack): the expected "
+             "figures' low and high",
+             h->range_runs);
+    xlsx_book_str(b, ws, row, col(KV_NOTE), note,
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    return row + 1;
 }
 
 /* The recommended plan's figures and the names over them: live. */
@@ -382,6 +442,12 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     if (h->has_expected)
         xlsx_book_str(b, ws, row, col("step"), "expected",
                       xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
+    if (h->has_range) {
+        xlsx_book_str(b, ws, row, col("bound"), "expected low",
+                      xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
+        xlsx_book_str(b, ws, row, col("ratio"), "expected high",
+                      xlsx_book_fmt(b, XLSX_FMT_KEY_HEAD));
+    }
     xlsx_book_height(b, ws, row, 30);
     xlsx_book_str(b, ws, row++, col(KV_NOTE),
                   h->has_expected
@@ -393,19 +459,20 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 
     plan_format(&best->plan, plan, sizeof plan);
     kv(b, ws, row, "Fastest fitting plan",
-       OR_MESSAGE("INDEX(PLANS_PLAN,BEST_ROW)"), false, 0, plan, XLSX_FMT_TEXT,
-       NULL);
-    name_cell(b, row++, "BEST_PLAN");
+       OR_MESSAGE("INDEX(PLANS_PLAN,FASTEST_ROW)"), false, 0, plan,
+       XLSX_FMT_TEXT, NULL);
+    name_cell(b, row++, "FASTEST_PLAN");
     kv(b, ws, row,
-       r->expected ? "its expected step time (s)" : "its step time (s)",
-       OR_MESSAGE(BEST_STEP), true, best->step, NULL, XLSX_FMT_SEC,
+       r->expected ? "its expected step time (s)"
+                   : "its speed-of-light step time (s)",
+       OR_MESSAGE(FASTEST_STEP), true, best->step, NULL, XLSX_FMT_SEC,
        r->expected ? "the smallest expected step among plans that fit "
                      "(plans rank by it; PLANS_RANK_S)"
                    : "the smallest step among plans that fit (PLANS_RANK_S)");
-    name_cell(b, row++, "BEST_STEP_S");
-    kv(b, ws, row, "its row on Plans", OR_MESSAGE(BEST_ROW_F), true, best_row,
-       NULL, XLSX_FMT_INT, NULL);
-    name_cell(b, row++, "BEST_ROW");
+    name_cell(b, row++, "FASTEST_STEP_S");
+    kv(b, ws, row, "its row on Plans", OR_MESSAGE(FASTEST_ROW_F), true,
+       best_row, NULL, XLSX_FMT_INT, NULL);
+    name_cell(b, row++, "FASTEST_ROW");
     snprintf(note, sizeof note,
              "within TIE_PCT (%g%%) of the fastest and fitting: ties",
              r->tie_pct);
@@ -424,7 +491,9 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
        "pipeline bubble + optimizer step + the busiest of compute, IB, "
        "NVLink, HBM (overlapped)");
     expected_figure(b, ws, row, 0);
-    name_cell(b, row++, "RECOMMENDED_STEP_S");
+    if (!h->has_expected)
+        name_cell(b, row, "RECOMMENDED_STEP_S");
+    name_cell(b, row++, "RECOMMENDED_STEP_S_SOL");
     kv(b, ws, row, "Tokens/s per GPU", pick("PLANS_TPS", f, sizeof f), false,
        sol->tokens_per_s_per_gpu, NULL, XLSX_FMT_CNT, NULL);
     expected_figure(b, ws, row++, 1);
@@ -445,6 +514,9 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
              r->m->spec.tokens / 1e12, h->plan.plan.gpus);
     kv(b, ws, row, "Days for the token budget", pick("PLANS_DAYS", f, sizeof f),
        false, sol->days, NULL, XLSX_FMT_DAYS, note);
+    if (!h->has_expected)
+        name_cell(b, row, "RECOMMENDED_DAYS");
+    name_cell(b, row, "RECOMMENDED_DAYS_SOL");
     expected_figure(b, ws, row++, 4);
     kv(b, ws, row, "GPU-hours for the budget",
        "IFERROR(INDEX(PLANS_COST,RECOMMENDED_ROW)/GPU_HOUR_USD," INPUT_ERROR
@@ -455,6 +527,9 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
              r->hw->spec.gpu_hour_usd);
     kv(b, ws, row, "Cost for the budget", pick("PLANS_COST", f, sizeof f),
        false, sol->cost_usd, NULL, XLSX_FMT_USD_M, note);
+    if (!h->has_expected)
+        name_cell(b, row, "RECOMMENDED_COST");
+    name_cell(b, row, "RECOMMENDED_COST_SOL");
     expected_figure(b, ws, row++, 6);
     kv(b, ws, row, "GPU-hours per 1T tokens", pick("PLANS_GPUH", f, sizeof f),
        false, sol->gpu_hours_per_trillion, NULL, XLSX_FMT_CNT, NULL);
@@ -469,6 +544,7 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     kv(b, ws, row++, "Free memory per GPU (GiB)",
        pick("PLANS_HEADROOM_GIB", f, sizeof f), false, h->headroom_gib, NULL,
        XLSX_FMT_GIB, NULL);
+    row = spread(b, ws, row);
     return row + 1;
 }
 
@@ -488,8 +564,10 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                        "columns as values (no live formulas) and an "
                        "autofilter, and this sheet's figures are values; "
                        "plans.csv has every column."
-                     : "Live: the key figures above, the names BEST_PLAN, "
-                       "BEST_STEP_S, RECOMMENDED_PLAN and the family table's "
+                     : "Live: the key figures above, the names FASTEST_PLAN, "
+                       "FASTEST_STEP_S, RECOMMENDED_PLAN, RECOMMENDED_STEP_S "
+                       "(with _LOW, _HIGH and _SOL), RECOMMENDED_DAYS, "
+                       "RECOMMENDED_COST and the family table's "
                        "blue columns are formulas over the Plans sheet, which "
                        "re-times every plan when an input on Assumptions "
                        "changes (e.g. IB_GBPS). The sentences, the order of "
@@ -517,8 +595,8 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     memcpy(cols, columns, sizeof cols);
     for (k = 0; k < 6; k++) { /* "Step, topo (s)", "Bound, flat" */
         const char *head = columns[model_col[k]].header;
-        if (r->expected && k % 3 == 0) /* the steps are the ranking's */
-            head = "Expected step";
+        if (k % 3 == 0) /* the steps are the ranking's */
+            head = r->expected ? "Expected step" : "Speed-of-light step";
         snprintf(h[k], sizeof h[k], "%s, %s%s", head, k < 3 ? cm : co,
                  k < 3 ? "" : " (values)");
         cols[model_col[k]].header = h[k];
@@ -582,7 +660,9 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                     "Bound: the resource whose time sets the overlapped step "
                     "(grey: the plan does not fit). Comm/compute: the "
                     "busiest link's time over the compute time (below 1, "
-                    "communication can hide under compute). Blue headers: "
+                    "communication can hide under compute where the stack "
+                    "overlaps it; Why names what it leaves exposed). Blue "
+                    "headers: "
                     "live formulas over the Plans sheet.",
                     xlsx_book_fmt(b, XLSX_FMT_NOTE));
     return row + 1;
