@@ -259,7 +259,7 @@ static void step_times(const struct cost_work *w,
                        const struct hardware *hw,
                        struct cost_times *t)
 {
-    struct terms_env e = {w, hw, NULL, MODEL_BF16, t, 1, 0};
+    struct terms_env e = {w, hw, NULL, MODEL_BF16, t};
     terms_step(&e, t);
 }
 
@@ -269,12 +269,11 @@ void cost_times(const struct cost_work *w,
                 int precision,
                 struct cost_times *t)
 {
-    struct terms_env e = {w, hw, m, precision, t, 1, 0};
+    struct terms_env e = {w, hw, m, precision, t};
     memset(t, 0, sizeof *t);
     terms_step(&e, t);
     terms_derived(&e, t);
-    terms_expected_rates(&e, hw);
-    terms_expected(&e, t);
+    terms_expected(&e, NULL, t);
 }
 
 /* Bubble in units of the core time of one micro-batch (see top). */
