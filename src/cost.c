@@ -442,51 +442,95 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
-/* Evaluates p on the partition of cp: every distinct rank's work, the
- * slowest rank's work and step times, the heaviest rank's memory. */
+/* The work of distinct rank v of plan p, with its memory into *mem. */
+static void view_work(const struct cost_ctx *ctx,
+                      const struct plan *p,
+                      const struct plan_rank *v,
+                      const struct comm_groups *groups,
+                      struct memory *mem,
+                      struct cost_work *w)
+{
+    const struct model *m = ctx->m;
+    double tokens = (double)p->gbs * (double)m->spec.seq_len;
+    memory_view(m, ctx->hw, p, v, mem);
+    rank_work(ctx, p, v, groups, mem->grads_per_step, w, NULL, 0, NULL);
+    w->tokens = tokens;
+    w->gpus = (double)p->gpus;
+    w->model_flops = tokens * m->flops_per_token / w->gpus;
+    w->model_fp8_flops = p->precision == MODEL_FP8
+                             ? tokens * m->flops_per_token_fp8 / w->gpus
+                             : 0;
+}
+
+/* The ramp unit of work w at both rate sets: t's ramp and x_ramp. */
+static void ramps(const struct cost_ctx *ctx,
+                  const struct cost_work *w,
+                  struct cost_times *t)
+{
+    struct terms_env e = {w, ctx->hw, ctx->m, MODEL_BF16, t};
+    memset(t, 0, sizeof *t);
+    terms_step(&e, t);
+    terms_expected_step(&e, t);
+}
+
+double cost_ramp_skew(double sum, double count, double own)
+{
+    if (count <= 1 || own <= 0)
+        return 0;
+    return (sum - own) / ((count - 1) * own) - 1;
+}
+
+/* Evaluates p on the partition of cp: every distinct rank's work and its
+ * ramp unit, then each rank's step with the others' ramps in its bubble;
+ * the slowest rank's work and step times, the heaviest rank's memory. */
 static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
                         const struct comm_groups *groups,
                         struct cost_result *r)
 {
-    const struct model *m = ctx->m;
     const struct cost_layout *layout = layout_of(cp, p);
-    double tokens = (double)p->gbs * (double)m->spec.seq_len;
-    double ep_sum = 0, compute_sum = 0;
+    double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp;
+    int pass;
 
     r->rank = -1;
-    for (k = 0; k < n; k++) {
-        const struct plan_rank *v = layout ? &layout->views[k] : &own;
-        struct cost_work w;
-        struct cost_times t;
-        struct memory mem;
-        /* the ranks this one stands for weigh the pipeline-wide EP ratio */
-        double like = layout ? (double)layout->ranks[k] : 1;
-        if (!layout) /* not prepared: slower, same result */
-            plan_rank_view(p, &cp->part, k, &own);
-        memory_view(m, ctx->hw, p, v, &mem);
-        rank_work(ctx, p, v, groups, mem.grads_per_step, &w, NULL, 0, NULL);
-        w.tokens = tokens;
-        w.gpus = (double)p->gpus;
-        w.model_flops = tokens * m->flops_per_token / w.gpus;
-        w.model_fp8_flops = p->precision == MODEL_FP8
-                                ? tokens * m->flops_per_token_fp8 / w.gpus
-                                : 0;
-        step_times(&w, ctx->hw, &t);
-        ep_sum += like * t.ep;
-        compute_sum += like * t.compute;
-        if (r->rank < 0 || t.step > r->t.step) {
-            r->rank = v->rank;
-            r->work = w;
-            r->t = t;
-            r->grads_per_step = mem.grads_per_step;
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < n; k++) {
+            const struct plan_rank *v = layout ? &layout->views[k] : &own;
+            struct cost_work w;
+            struct cost_times t;
+            struct memory mem;
+            /* the ranks this one stands for */
+            double like = layout ? (double)layout->ranks[k] : 1;
+            if (!layout) /* not prepared: slower, same result */
+                plan_rank_view(p, &cp->part, k, &own);
+            view_work(ctx, p, v, groups, &mem, &w);
+            if (pass == 0) {
+                ramps(ctx, &w, &t);
+                sum += like * t.ramp;
+                xsum += like * t.x_ramp;
+                count += like;
+                /* the ranks weigh the pipeline-wide EP ratio */
+                ep_sum += like * t.ep;
+                compute_sum += like * t.compute;
+                if (k == 0 || mem.total > r->mem.total)
+                    r->mem = mem;
+                continue;
+            }
+            ramps(ctx, &w, &t);
+            w.ramp_skew = cost_ramp_skew(sum, count, t.ramp);
+            if (w.x.known)
+                w.x.ramp_skew = cost_ramp_skew(xsum, count, t.x_ramp);
+            step_times(&w, ctx->hw, &t);
+            if (r->rank < 0 || t.step > r->t.step) {
+                r->rank = v->rank;
+                r->work = w;
+                r->t = t;
+                r->grads_per_step = mem.grads_per_step;
+            }
         }
-        if (k == 0 || mem.total > r->mem.total)
-            r->mem = mem;
-    }
     r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }
 

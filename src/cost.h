@@ -14,7 +14,8 @@
  *   core      = max(compute + comm_sm, ib steady, nvlink steady, hbm)
  *   ramp      = max(compute, hbm) + the EP, TP and CP traffic's time
  *               (pipeline warm-up and cool-down overlap none of it)
- *   bubble    = bubble_coef x ramp / micro-batches  (per schedule)
+ *   bubble    = bubble_coef x (1 + skew) x ramp / micro-batches (per
+ *               schedule; skew: the other stages' ramps over this one's)
  *   dp_exposed = sync beyond one micro-batch's backward + gather beyond
  *               one micro-batch's forward
  *   step      = bubble + optimizer + core + dp_exposed
@@ -58,7 +59,10 @@ struct cost_work {
     double hbm_bytes;       /* weights, gradients, activations, MoE permute */
     double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
     double optimizer_bytes; /* the optimizer step */
-    double bubble_coef;     /* bubble = coef x ramp / microbatches */
+    double bubble_coef;     /* bubble = coef x (1 + skew) x ramp / mb */
+    /* the other pipeline ranks' mean ramp unit over this rank's, less 1
+     * (0: equal stages; cost_ramp_skew) */
+    double ramp_skew;
     double microbatches;
     double tokens; /* per step, whole cluster */
     double gpus;
@@ -224,6 +228,18 @@ void cost_times(const struct cost_work *w,
  */
 double
 cost_core(double compute, double ib, double nvlink, double hbm, int *bound);
+
+/*
+ * The skew of a rank's ramp: the other ranks' mean ramp unit over its
+ * own (own), less 1, from the sum over all `count` ranks (sum). The
+ * pipeline's warm-up and cool-down on a rank's critical path run one
+ * micro-batch of each other stage, not of this one (Narayanan et al.
+ * 2021 §2.2, 1F1B: the step is m x the slowest stage's forward and
+ * backward plus one of each other stage's), so the bubble is the
+ * schedule's coefficient x (1 + skew) x the rank's ramp unit. 0 with no
+ * other rank or no ramp.
+ */
+double cost_ramp_skew(double sum, double count, double own);
 
 /* The step a plan ranks by: the expected one where it is known, else the
  * speed of light. */

@@ -355,8 +355,10 @@ static void switch_off(const struct cost_work *w,
         r->ib_bps = hw->ib_bps;
         r->nvlink_bps = hw->nvlink_bps;
     }
-    if (from <= EXPECTED_GEMM)
+    if (from <= EXPECTED_GEMM) { /* the stages' balance moves with it */
         r->gemm_s = x->gemm_sol_s;
+        r->ramp_skew = w->ramp_skew;
+    }
     if (from <= EXPECTED_ATTN)
         r->attn_s = x->attn_sol_s;
     if (from <= EXPECTED_MEMORY) {

@@ -49,6 +49,9 @@ struct expected_work {
     /* 1 when the stack hides the sync under the last micro-batch's
      * backward (the gather under the first's forward), 0 when exposed */
     double grad_hide, param_hide;
+    /* the other pipeline ranks' mean ramp unit over this rank's at the
+     * expected rates, less 1 (cost_ramp_skew) */
+    double ramp_skew;
     /* the stack's free factors (stack.h), 1 when neutral */
     double compute_overhead;   /* x the expected compute time */
     double network_efficiency; /* x the links' bandwidth */

@@ -82,6 +82,7 @@ enum col_id {
     C_HBM_GB,
     C_OPT_GB,
     C_BUBBLE_COEF,
+    C_RAMP_SKEW,
     C_MICROBATCHES,
     C_TOKENS,
     C_GPUS,
@@ -222,6 +223,8 @@ static const struct plans_column columns[] = {
     {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, C_HBM_GB, NULL},
     {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, C_OPT_GB, NULL},
     {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL, C_BUBBLE_COEF, NULL},
+    {"ramp_skew", "Other stages' ramp / own - 1", "", "0.000", 10, NUM, NULL, C_RAMP_SKEW, NULL},
+    {"x_ramp_skew", "Expected other stages' ramp / own - 1", "", "0.000", 10, NUM, NULL, C_XWORK, NULL},
     {"microbatches", "Micro-batches", "", F_CNT, 9, NUM, NULL, C_MICROBATCHES, NULL},
     {"tokens", "Tokens per step", "", F_CNT, 12, NUM, NULL, C_TOKENS, NULL},
     {"gpus", "GPUs", "", F_CNT, 7, NUM, NULL, C_GPUS, NULL},
@@ -536,6 +539,9 @@ work_value(int id, const struct report_row *row, struct plans_value *out)
     case C_BUBBLE_COEF:
         number(out, w->bubble_coef);
         return true;
+    case C_RAMP_SKEW:
+        number(out, w->ramp_skew);
+        return true;
     case C_MICROBATCHES:
         number(out, w->microbatches);
         return true;
@@ -604,7 +610,8 @@ static bool xwork_value(const char *key,
              {"x_ib_gather_gb", x->gather_ib, 1e9},
              {"x_nv_gather_gb", x->gather_nv, 1e9},
              {"grad_hide", x->grad_hide, 1},
-             {"param_hide", x->param_hide, 1}};
+             {"param_hide", x->param_hide, 1},
+             {"x_ramp_skew", x->ramp_skew, 1}};
     size_t i;
     for (i = 0; i < sizeof f / sizeof f[0]; i++)
         if (strcmp(f[i].key, key) == 0) {

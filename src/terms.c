@@ -325,13 +325,18 @@ f_ramp(const struct terms_env *e, const struct terms_rates *r, const double *v)
                       e->w->nvlink_dep_calls);
 }
 
-#define T_BUBBLE(S) "{bubble_coef}*" S##_T_RAMP "/{microbatches}"
+/* The schedule's coefficient of the other stages' ramp units: this
+ * rank's ramp x (1 + skew) (cost_ramp_skew). */
+#define SOL_RAMP_SKEW "{ramp_skew}"
+#define EXP_RAMP_SKEW "{x_ramp_skew}"
+#define T_BUBBLE(S) \
+    "{bubble_coef}*(1+" S##_RAMP_SKEW ")*" S##_T_RAMP "/{microbatches}"
 static double f_bubble(const struct terms_env *e,
                        const struct terms_rates *r,
                        const double *v)
 {
-    (void)r;
-    return e->w->bubble_coef * v[F_RAMP] / e->w->microbatches;
+    return e->w->bubble_coef * (1 + r->ramp_skew) * v[F_RAMP] /
+           e->w->microbatches;
 }
 
 /* The step-end collectives hide only under the last micro-batch's
@@ -595,6 +600,7 @@ void terms_rates_sol(const struct cost_work *w,
     r->ib_gather = w->ib_gather_bytes;
     r->nv_gather = w->nvlink_gather_bytes;
     r->grad_hide = r->param_hide = 1;
+    r->ramp_skew = w->ramp_skew;
 }
 
 void terms_rates_x(const struct cost_work *w,
@@ -630,6 +636,7 @@ void terms_rates_x(const struct cost_work *w,
     r->nv_gather = x->gather_nv;
     r->grad_hide = x->grad_hide;
     r->param_hide = x->param_hide;
+    r->ramp_skew = x->ramp_skew;
 }
 
 const char *terms_template(const char *key)
@@ -679,6 +686,15 @@ void terms_derived(const struct terms_env *e, struct cost_times *t)
     t->mfu_bf16_peak = t_mfu_bf16_peak(e);
     t->gpu_hours_per_trillion = t_gpuh(e);
     evaluate(e, &r, TERMS_SOL, t, F_DAYS, F_COUNT);
+}
+
+void terms_expected_step(const struct terms_env *e, struct cost_times *t)
+{
+    struct terms_rates r;
+    if (!e->w->x.known)
+        return;
+    terms_rates_x(e->w, e->hw, &r);
+    evaluate(e, &r, TERMS_X, t, 0, F_TPS);
 }
 
 void terms_expected(const struct terms_env *e,

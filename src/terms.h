@@ -116,6 +116,8 @@ struct terms_rates {
     /* 1 when the step-end sync (gather) hides under one micro-batch's
      * backward (forward), 0 when exposed; the speed of light: 1 */
     double grad_hide, param_hide;
+    /* the other pipeline ranks' ramp units over this rank's, less 1 */
+    double ramp_skew;
 };
 
 /* The speed of light's rate set for work w on hw. */
@@ -260,6 +262,10 @@ void terms_derived(const struct terms_env *e, struct cost_times *t);
 void terms_expected(const struct terms_env *e,
                     const struct terms_rates *r,
                     struct cost_times *t);
+
+/* The expected terms up to the step (what ranking needs) under
+ * terms_rates_x, when e->w->x.known. */
+void terms_expected_step(const struct terms_env *e, struct cost_times *t);
 
 /* The value of term `id` in t (the bound as its enum cost_bound). */
 double terms_time(const struct cost_times *t, int id);

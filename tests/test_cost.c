@@ -262,6 +262,55 @@ static void test_cost_bubble_by_schedule(void **state)
     assert_between(zb.work.bubble_coef, 3 * 0.25, 3 * 0.45);
 }
 
+/*
+ * Issue 17 item 4, the bubble of unequal stages (Narayanan et al. 2021
+ * §2.2, 1F1B): the critical path is m x the slowest stage's forward and
+ * backward plus one of each other stage's, not (p - 1) x the slowest's.
+ * By hand: p = 4 stages of 1, 1, 1 and 2 s per micro-batch, m = 8: the
+ * step is 8 x 2 + (1 + 1 + 1) = 19 s, a bubble of 3 s (the old rule
+ * said 3 x 2 = 6 s). Per step the ramps are 8, 8, 8 and 16 s: the
+ * slowest's skew is (40 - 16) / (3 x 16) - 1 = -0.5, a fast stage's
+ * (40 - 8) / (3 x 8) - 1 = 1/3; equal stages none. The slowest stage as
+ * work: 16 s of compute (758 TFLOP x 16 at 758 TFLOP/s, no comm, no
+ * HBM), coefficient p - 1 = 3: bubble 3 x 0.5 x 16 / 8 = 3 s.
+ */
+static void test_cost_bubble_of_unequal_stages(void **state)
+{
+    struct fixture *f = *state;
+    struct hardware hw = f->hw;
+    struct cost_work w;
+    struct cost_times t;
+    struct cost_result r;
+    assert_near(cost_ramp_skew(40, 4, 16), -0.5, 1e-15);
+    assert_near(cost_ramp_skew(40, 4, 8), 1.0 / 3, 1e-15);
+    assert_near(cost_ramp_skew(32, 4, 8), 0, 1e-15);
+    assert_near(cost_ramp_skew(16, 1, 16), 0, 0);
+    hw.spec.clock_derate = 1;
+    hardware_derive(&hw);
+    memset(&w, 0, sizeof w);
+    w.bf16_flops = 16 * 758e12;
+    w.bubble_coef = 3;
+    w.ramp_skew = -0.5;
+    w.microbatches = 8;
+    w.fwd_share = 1.0 / 3;
+    w.tokens = 1e6;
+    w.gpus = 4;
+    w.model_flops = w.bf16_flops;
+    cost_times(&w, &hw, &f->ds, MODEL_BF16, &t);
+    assert_near(t.ramp, 16, 1e-12);
+    assert_near(t.bubble, 3, 1e-12);
+    assert_near(t.step, 19, 1e-12);
+    /* a plan: the critical rank's bubble is the others' ramps (GPT-3's
+     * last stage holds the 51,200-word head: the stages are unequal) */
+    evaluate(f, &f->gpt, "gpus=64 tp=8 pp=8 gbs=64 precision=bf16", COMM_TOPO,
+             &r);
+    assert_true(r.work.ramp_skew != 0);
+    assert_near(r.t.bubble,
+                r.work.bubble_coef * (1 + r.work.ramp_skew) * r.t.ramp /
+                    r.work.microbatches,
+                1e-12);
+}
+
 /* The serial bound is never below the overlapped one; memory adds up. */
 static void test_cost_invariants(void **state)
 {
@@ -373,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_cost_deepseek_not_slower_than_measured),
         cmocka_unit_test(test_cost_korthikanti_first_stage),
         cmocka_unit_test(test_cost_bubble_by_schedule),
+        cmocka_unit_test(test_cost_bubble_of_unequal_stages),
         cmocka_unit_test(test_cost_invariants),
         cmocka_unit_test(test_cost_deepseek_dualpipe_pairs),
         cmocka_unit_test(test_cost_fp8_not_slower_than_bf16),
