@@ -243,6 +243,48 @@ void cost_ctx_release(struct cost_ctx *ctx)
     comm_ep_table_release(&ctx->ep);
 }
 
+const char *cost_phase_str(int phase)
+{
+    static const char *const s[COST_PHASES] = {"warmup", "steady", "cooldown",
+                                               "bubble", "optimizer"};
+    return phase >= 0 && phase < COST_PHASES ? s[phase] : "?";
+}
+
+double cost_warmup_microbatches(const struct plan *p, long rank, double m)
+{
+    double pp = (double)p->pp, r = (double)rank, v = (double)p->vpp, n;
+    if (p->pp <= 1)
+        return 0;
+    switch (p->schedule) {
+    case PLAN_INTERLEAVED:
+        n = ((pp - r - 1) * 2 + (v - 1) * pp) / v;
+        break;
+    case PLAN_DUALPIPE:
+        n = pp;
+        break;
+    default:
+        n = pp - r - 1;
+        break;
+    }
+    return n < m ? n : m;
+}
+
+void cost_phases(const struct cost_result *r, double phase[COST_PHASES])
+{
+    const struct cost_times *t = &r->t;
+    const struct cost_work *w = &r->work;
+    bool x = w->x.known;
+    double core = x ? t->x_core : t->core;
+    double n = cost_warmup_microbatches(&r->plan, r->rank, w->microbatches);
+    double unit = w->microbatches > 0 ? core / w->microbatches : 0;
+    phase[COST_WARMUP] = n * w->fwd_share * unit;
+    phase[COST_COOLDOWN] = n * (1 - w->fwd_share) * unit;
+    phase[COST_STEADY] = core - phase[COST_WARMUP] - phase[COST_COOLDOWN];
+    phase[COST_BUBBLE] = x ? t->x_bubble : t->bubble;
+    phase[COST_OPTIMIZER] =
+        x ? t->x_optimizer + t->x_dp : t->optimizer + t->dp_exposed;
+}
+
 double cost_rank_step(const struct cost_result *r)
 {
     return r->work.x.known ? r->t.expected : r->t.step;

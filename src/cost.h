@@ -241,6 +241,46 @@ cost_core(double compute, double ib, double nvlink, double hbm, int *bound);
  */
 double cost_ramp_skew(double sum, double count, double own);
 
+/*
+ * The phases of a step on the critical pipeline rank, in seconds, summing
+ * to the step:
+ * - warmup: the rank's forward passes before its first backward (the
+ *   schedule's warm-up micro-batches, at its forward share of a
+ *   micro-batch's core time);
+ * - cooldown: the matching backward passes after its last forward;
+ * - steady: the rest of the core (forward and backward paired);
+ * - bubble: the rank idle, waiting for the other stages' ramps;
+ * - optimizer: the optimizer step and the exposed step-end DP sync and
+ *   gather.
+ */
+enum cost_phase {
+    COST_WARMUP,
+    COST_STEADY,
+    COST_COOLDOWN,
+    COST_BUBBLE,
+    COST_OPTIMIZER,
+    COST_PHASES
+};
+
+/* "warmup", "steady", "cooldown", "bubble", "optimizer". */
+const char *cost_phase_str(int phase);
+
+/*
+ * Micro-batches of warm-up (forward passes before the first backward) on
+ * pipeline rank `rank` of plan p with m micro-batches, in micro-batches of
+ * the rank's work, at most m: 1F1B and ZB1P p - rank - 1 (Megatron-LM
+ * schedules.py; ZB1P keeps 1F1B's warm-up, Qi et al. 2024); interleaved
+ * ((p - rank - 1) x 2 + (v - 1) x p) chunk forwards of 1/v each
+ * (Megatron-LM's interleaved schedule); DualPipe p chunk forwards
+ * (DualPipe's steps 1-2: (p/2 - h - 1) x 2 forwards, then h + 1 forward
+ * pairs, h the rank's distance to the nearer end).
+ */
+double cost_warmup_microbatches(const struct plan *p, long rank, double m);
+
+/* The phases (enum cost_phase) of r's expected step when known, else of
+ * its speed of light, on its critical rank. */
+void cost_phases(const struct cost_result *r, double phase[COST_PHASES]);
+
 /* The step a plan ranks by: the expected one where it is known, else the
  * speed of light. */
 double cost_rank_step(const struct cost_result *r);

@@ -125,9 +125,24 @@ static void expected_text(FILE *out, const struct eval_view *v)
     row(out, "expected step", t->expected);
     fprintf(out,
             "        %.0f tokens/s/GPU; MFU %.1f%%; %.1f days, $%.2fM for "
-            "the budget (%.2fx the speed of light)\n\n",
+            "the budget (%.2fx the speed of light)\n",
             t->x_tps, 100 * t->x_mfu, t->x_days, t->x_cost / 1e6,
             t->expected / t->step);
+    {
+        static const char *const label[COST_PHASES] = {
+            "warm-up (forwards before the first backward)",
+            "steady (forward and backward paired)",
+            "cool-down (backwards after the last forward)",
+            "bubble (idle, the other stages' ramps)",
+            "optimizer step and exposed step-end DP"};
+        double ph[COST_PHASES];
+        cost_phases(r, ph);
+        fprintf(out, "phases of the expected step, pipeline rank %ld %9s\n",
+                r->rank, "s");
+        for (k = 0; k < COST_PHASES; k++)
+            row(out, label[k], ph[k]);
+        fputs("\n", out);
+    }
 }
 
 void eval_out_text(FILE *out, const struct eval_view *v)
@@ -399,7 +414,19 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "step", t->step, true);
     num(out, "step_serial", t->step_serial, true);
     /* the expected step: null without a calibration and a stack */
-    num(out, "expected", r->work.x.known ? t->expected : NAN, false);
+    num(out, "expected", r->work.x.known ? t->expected : NAN, true);
+    /* its phases on the critical rank, summing to it (cost_phases) */
+    if (r->work.x.known) {
+        double ph[COST_PHASES];
+        int ip;
+        cost_phases(r, ph);
+        fputs("\"phases\":{", out);
+        for (ip = 0; ip < COST_PHASES; ip++)
+            num(out, cost_phase_str(ip), ph[ip], ip + 1 < COST_PHASES);
+        fputs("}", out);
+    } else {
+        fputs("\"phases\":null", out);
+    }
     fputs("},\"waterfall\":[", out);
     if (r->work.x.known) {
         double sol, step[EXPECTED_EFFECTS], last;

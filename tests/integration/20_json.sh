@@ -51,3 +51,12 @@ check "json: sp=0 in the plan" \
     json_check 'j["plan"]["sp"]==0 and any(c["kind"]=="all-reduce" and c["name"].startswith("TP") for c in j["collectives"])' -m tests/data/gpt-korthikanti.ini gpus=8 tp=8 gbs=8 sp=0
 check "json: ZeRO-2 says how it reduces gradients" \
     json_check 'j["grads_reduced"] in ("per_step","per_microbatch") and all(r["grads_reduced"] in ("per_step","per_microbatch") for r in j["memory_by_rank"])' gpus=2048 pp=16 ep=64 zero=2 schedule=dualpipe precision=fp8 recompute=selective gbs=15360
+# issue 17 item 5: the expected step's phases on the critical rank sum to
+# it; the last rank of a 1F1B pipeline has no warm-up (p - rank - 1 = 0)
+# and waits for the others (bubble); without a calibration, null
+check "json: time_s.phases sum to time_s.expected" \
+    json_check 'sorted(j["time_s"]["phases"])==sorted(["warmup","steady","cooldown","bubble","optimizer"]) and abs(sum(j["time_s"]["phases"].values())-j["time_s"]["expected"]) < 1e-9*j["time_s"]["expected"] and min(j["time_s"]["phases"].values()) >= 0' $DS
+check "json: the last 1F1B stage has no warm-up, a bubble" \
+    json_check 'j["critical_rank"]!=15 or (j["time_s"]["phases"]["warmup"]==0 and j["time_s"]["phases"]["bubble"]>0)' gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=1f1b precision=fp8 recompute=selective mbs=1 gbs=15360
+check "json: no expected step, no phases" \
+    json_check 'j["time_s"]["phases"] is None and j["time_s"]["expected"] is None' -m tests/data/gpt-korthikanti.ini -g tests/data/hw-h800.ini gpus=8 tp=8 gbs=8

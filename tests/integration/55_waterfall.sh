@@ -85,7 +85,13 @@ shares = [ws.cell(r, col["Share of the gap"]).value for r in range(sol + 1, sol 
 assert abs(sum(shares) - 1) < 1e-9, shares
 gap = row_of("Gap: all effects")
 assert abs(ws.cell(gap, col["Seconds"]).value - (rows[-1][2] - rows[0][2])) < 1e-9
-assert any("not live formulas" in str(c.value) for c in ws[expected + 1]), "the note says values"
+# issue 17 item 5: the expected step by phase on the critical rank,
+# five rows under their header, summing to the expected step
+assert str(ws.cell(expected + 1, head.column).value).startswith("Phases of the expected step"), "phases"
+phases = [ws.cell(r, col["Seconds"]).value for r in range(expected + 2, expected + 7)]
+assert abs(sum(phases) - rows[-1][2]) < 1e-9, phases
+assert abs(ws.cell(expected + 6, col["Cumulative step (s)"]).value - rows[-1][2]) < 1e-9
+assert any("not live formulas" in str(c.value) for c in ws[expected + 7]), "the note says values"
 # the step-time and waterfall PNGs in the Summary's drawing (openpyxl
 # reads images only with Pillow: read the parts)
 import re, zipfile
