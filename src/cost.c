@@ -275,14 +275,21 @@ void cost_phases(const struct cost_result *r, double phase[COST_PHASES])
     const struct cost_work *w = &r->work;
     bool x = w->x.known;
     double core = x ? t->x_core : t->core;
-    double n = cost_warmup_microbatches(&r->plan, r->rank, w->microbatches);
+    double fwd = x ? w->x.fwd_share : w->fwd_share;
+    double n = cost_warmup_microbatches(&r->plan, cost_result_rank(r),
+                                        w->microbatches);
     double unit = w->microbatches > 0 ? core / w->microbatches : 0;
-    phase[COST_WARMUP] = n * w->fwd_share * unit;
-    phase[COST_COOLDOWN] = n * (1 - w->fwd_share) * unit;
+    phase[COST_WARMUP] = n * fwd * unit;
+    phase[COST_COOLDOWN] = n * (1 - fwd) * unit;
     phase[COST_STEADY] = core - phase[COST_WARMUP] - phase[COST_COOLDOWN];
     phase[COST_BUBBLE] = x ? t->x_bubble : t->bubble;
     phase[COST_OPTIMIZER] =
         x ? t->x_optimizer + t->x_dp : t->optimizer + t->dp_exposed;
+}
+
+long cost_result_rank(const struct cost_result *r)
+{
+    return r->work.x.known ? r->work.x.rank : r->rank;
 }
 
 double cost_rank_step(const struct cost_result *r)
@@ -504,14 +511,20 @@ static void view_work(const struct cost_ctx *ctx,
                              : 0;
 }
 
-/* The ramp unit of work w at both rate sets: t's ramp and x_ramp. */
+/* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
+ * expected set's with the stack's free factors neutral: they scale every
+ * rank alike, so the stages' balance (cost_ramp_skew) does not move with
+ * them and a fit may re-time the work with another factor. */
 static void ramps(const struct cost_ctx *ctx,
                   const struct cost_work *w,
                   struct cost_times *t)
 {
+    struct cost_work neutral = *w;
     struct terms_env e = {w, ctx->hw, ctx->m, MODEL_BF16, t};
     memset(t, 0, sizeof *t);
     terms_step(&e, t);
+    neutral.x.compute_overhead = neutral.x.network_efficiency = 1;
+    e.w = &neutral;
     terms_expected_step(&e, t);
 }
 
@@ -534,7 +547,9 @@ static void evaluate_on(const struct cost_ctx *ctx,
     const struct cost_layout *layout = layout_of(cp, p);
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
-    long k, n = layout ? (long)layout->nreps : p->pp;
+    long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
+    double x_step = 0;
+    struct expected_work x;
     int pass;
 
     r->rank = -1;
@@ -565,7 +580,18 @@ static void evaluate_on(const struct cost_ctx *ctx,
             w.ramp_skew = cost_ramp_skew(sum, count, t.ramp);
             if (w.x.known)
                 w.x.ramp_skew = cost_ramp_skew(xsum, count, t.x_ramp);
+            w.x.rank = v->rank;
+            w.x.sol_ramp_skew = w.ramp_skew;
             step_times(&w, ctx->hw, &t);
+            if (w.x.known) { /* the slowest rank at the expected rates */
+                struct terms_env e = {&w, ctx->hw, ctx->m, MODEL_BF16, &t};
+                terms_expected_step(&e, &t);
+                if (x_rank < 0 || t.expected > x_step) {
+                    x_rank = v->rank;
+                    x_step = t.expected;
+                    x = w.x;
+                }
+            }
             if (r->rank < 0 || t.step > r->t.step) {
                 r->rank = v->rank;
                 r->work = w;
@@ -573,6 +599,10 @@ static void evaluate_on(const struct cost_ctx *ctx,
                 r->grads_per_step = mem.grads_per_step;
             }
         }
+    /* the expected terms of the slowest rank at their rates (issue 17:
+     * the last stage holds the head and MTP and can be slower there) */
+    if (x_rank >= 0)
+        r->work.x = x;
     r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }
 
@@ -620,14 +650,17 @@ void cost_evaluate(const struct cost_ctx *ctx,
         struct plan_rank own;
         struct cost_work w;
         size_t k;
+        long rank = cost_result_rank(r);
+        struct memory mem;
         for (k = 0; layout && k < layout->nreps && !critical; k++)
-            if (layout->views[k].rank == r->rank)
+            if (layout->views[k].rank == rank)
                 critical = &layout->views[k];
         if (!critical) {
-            plan_rank_view(p, &cp->part, r->rank, &own);
+            plan_rank_view(p, &cp->part, rank, &own);
             critical = &own;
         }
-        rank_work(ctx, p, critical, &groups, r->grads_per_step, &w, list, max,
+        memory_view(ctx->m, ctx->hw, p, critical, &mem);
+        rank_work(ctx, p, critical, &groups, mem.grads_per_step, &w, list, max,
                   nlist);
     }
     cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);

@@ -203,7 +203,8 @@ void cost_ctx_release(struct cost_ctx *ctx);
  * for it) into *r; r->family is left empty (see plan_family). An FP8 plan
  * whose critical rank is not compute-bound is also evaluated on the
  * BF16 (FLOP-balanced) partition and runs on the faster. When list
- * is not NULL, also writes the critical rank's collectives (up to max)
+ * is not NULL, also writes the collectives (up to max) of the rank the
+ * plan ranks by (cost_result_rank)
  * and stores their count in *nlist. Allocates nothing; safe to call from
  * several threads on one prepared ctx.
  */
@@ -278,8 +279,14 @@ const char *cost_phase_str(int phase);
 double cost_warmup_microbatches(const struct plan *p, long rank, double m);
 
 /* The phases (enum cost_phase) of r's expected step when known, else of
- * its speed of light, on its critical rank. */
+ * its speed of light, on the rank that is slowest there
+ * (cost_result_rank). */
 void cost_phases(const struct cost_result *r, double phase[COST_PHASES]);
+
+/* The pipeline rank whose step r ranks by: the slowest at the expected
+ * rates where the expected step is known (r->work.x.rank), else the
+ * slowest at the speed of light (r->rank). */
+long cost_result_rank(const struct cost_result *r);
 
 /* The step a plan ranks by: the expected one where it is known, else the
  * speed of light. */

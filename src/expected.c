@@ -340,6 +340,25 @@ void expected_fill(const struct model *m,
     x->network_efficiency = st->spec.network_efficiency;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     comm_work(cal, st, p, rk->ct, rk->w, x);
+    {
+        const struct cost_work *w = rk->w;
+        x->hbm_bytes = w->hbm_bytes;
+        x->optimizer_bytes = w->optimizer_bytes;
+        x->bubble_coef = w->bubble_coef;
+        x->fwd_share = w->fwd_share;
+        x->ib_dep_calls = w->ib_dep_calls;
+        x->nv_dep_calls = w->nvlink_dep_calls;
+        x->ib_sync_calls = w->ib_sync_calls;
+        x->nv_sync_calls = w->nvlink_sync_calls;
+        x->ib_gather_calls = w->ib_gather_calls;
+        x->nv_gather_calls = w->nvlink_gather_calls;
+        x->ib_dep_raw = w->ib_dep_bytes;
+        x->nv_dep_raw = w->nvlink_dep_bytes;
+        x->ib_sync_raw = w->ib_sync_bytes;
+        x->nv_sync_raw = w->nvlink_sync_bytes;
+        x->ib_gather_raw = w->ib_gather_bytes;
+        x->nv_gather_raw = w->nvlink_gather_bytes;
+    }
 }
 
 /* Rate set r (the expected one of w) with the effects from `from` on
@@ -357,7 +376,7 @@ static void switch_off(const struct cost_work *w,
     }
     if (from <= EXPECTED_GEMM) { /* the stages' balance moves with it */
         r->gemm_s = x->gemm_sol_s;
-        r->ramp_skew = w->ramp_skew;
+        r->ramp_skew = x->sol_ramp_skew;
     }
     if (from <= EXPECTED_ATTN)
         r->attn_s = x->attn_sol_s;
@@ -372,12 +391,12 @@ static void switch_off(const struct cost_work *w,
         r->nv_hid = x->hid_nv_raw;
         r->ib_xp = x->xp_ib_raw;
         r->nv_xp = x->xp_nv_raw;
-        r->ib_dep = w->ib_dep_bytes;
-        r->nv_dep = w->nvlink_dep_bytes;
-        r->ib_sync = w->ib_sync_bytes;
-        r->nv_sync = w->nvlink_sync_bytes;
-        r->ib_gather = w->ib_gather_bytes;
-        r->nv_gather = w->nvlink_gather_bytes;
+        r->ib_dep = x->ib_dep_raw;
+        r->nv_dep = x->nv_dep_raw;
+        r->ib_sync = x->ib_sync_raw;
+        r->nv_sync = x->nv_sync_raw;
+        r->ib_gather = x->ib_gather_raw;
+        r->nv_gather = x->nv_gather_raw;
     }
     if (from <= EXPECTED_EXPOSED) { /* everything overlapped, as the SOL */
         r->ib_hid += r->ib_xp;

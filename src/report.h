@@ -266,7 +266,9 @@ struct report_waterfall {
     /* s: the expected step's phases on the critical pipeline rank (enum
      * cost_phase; cost_phases), summing to expected */
     double phases[COST_PHASES];
-    long rank; /* the critical pipeline rank */
+    long rank;       /* the rank of the expected step (cost_result_rank),
+                        whose speed of light sol is */
+    long floor_rank; /* the rank of the plan's speed of light */
 };
 
 /* A published measured run and the prediction for it. */

@@ -134,6 +134,29 @@ enum fam {
 #define EXP_IB_GATHER    "{x_ib_gather_gb}"
 #define SOL_NV_GATHER    "{nv_gather_gb}"
 #define EXP_NV_GATHER    "{x_nv_gather_gb}"
+/* the rank's own work: HBM and optimizer bytes, bubble coefficient,
+ * forward share, the calls of the ramp's, sync's and gather's traffic
+ * (the expected set's may be another rank's: the slowest at its rates) */
+#define SOL_HBM_GB          "{hbm_gb}"
+#define EXP_HBM_GB          "{x_hbm_gb}"
+#define SOL_OPT_GB          "{opt_gb}"
+#define EXP_OPT_GB          "{x_opt_gb}"
+#define SOL_BUBBLE_COEF     "{bubble_coef}"
+#define EXP_BUBBLE_COEF     "{x_bubble_coef}"
+#define SOL_FWD_SHARE       "{fwd_share}"
+#define EXP_FWD_SHARE       "{x_fwd_share}"
+#define SOL_IB_DEP_CALLS    "{ib_dep_calls}"
+#define EXP_IB_DEP_CALLS    "{x_ib_dep_calls}"
+#define SOL_NV_DEP_CALLS    "{nv_dep_calls}"
+#define EXP_NV_DEP_CALLS    "{x_nv_dep_calls}"
+#define SOL_IB_SYNC_CALLS   "{ib_sync_calls}"
+#define EXP_IB_SYNC_CALLS   "{x_ib_sync_calls}"
+#define SOL_NV_SYNC_CALLS   "{nv_sync_calls}"
+#define EXP_NV_SYNC_CALLS   "{x_nv_sync_calls}"
+#define SOL_IB_GATHER_CALLS "{ib_gather_calls}"
+#define EXP_IB_GATHER_CALLS "{x_ib_gather_calls}"
+#define SOL_NV_GATHER_CALLS "{nv_gather_calls}"
+#define EXP_NV_GATHER_CALLS "{x_nv_gather_calls}"
 /* the stack hides the step-end sync / gather (the speed of light: 1) */
 #define SOL_GRAD_HIDE  ""
 #define EXP_GRAD_HIDE  "{grad_hide}*"
@@ -209,43 +232,45 @@ static double f_compute(const struct terms_env *e,
     return ((r->gemm_s + r->attn_s) / r->clock + r->ew_s) * r->compute_overhead;
 }
 
-#define T_HBM(S) "{hbm_gb}/" S##_HBM_RATE
+#define T_HBM(S) S##_HBM_GB "/" S##_HBM_RATE
 static double
 f_hbm(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
+    (void)e;
     (void)v;
-    return e->w->hbm_bytes / r->hbm_bps;
+    return r->hbm_bytes / r->hbm_bps;
 }
 
-#define T_OPTIMIZER(S) "{opt_gb}/" S##_HBM_RATE
+#define T_OPTIMIZER(S) S##_OPT_GB "/" S##_HBM_RATE
 static double f_optimizer(const struct terms_env *e,
                           const struct terms_rates *r,
                           const double *v)
 {
+    (void)e;
     (void)v;
-    return e->w->optimizer_bytes / r->hbm_bps;
+    return r->optimizer_bytes / r->hbm_bps;
 }
 
 #define T_SYNC(S) \
-    PHASE(S, S##_IB_SYNC, "{ib_sync_calls}", S##_NV_SYNC, "{nv_sync_calls}")
+    PHASE(S, S##_IB_SYNC, S##_IB_SYNC_CALLS, S##_NV_SYNC, S##_NV_SYNC_CALLS)
 static double
 f_sync(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
     (void)v;
-    return phase_time(e->hw, r, r->ib_sync, e->w->ib_sync_calls, r->nv_sync,
-                      e->w->nvlink_sync_calls);
+    return phase_time(e->hw, r, r->ib_sync, r->ib_sync_calls, r->nv_sync,
+                      r->nv_sync_calls);
 }
 
 #define T_GATHER(S)                                             \
-    PHASE(S, S##_IB_GATHER, "{ib_gather_calls}", S##_NV_GATHER, \
-          "{nv_gather_calls}")
+    PHASE(S, S##_IB_GATHER, S##_IB_GATHER_CALLS, S##_NV_GATHER, \
+          S##_NV_GATHER_CALLS)
 static double f_gather(const struct terms_env *e,
                        const struct terms_rates *r,
                        const double *v)
 {
     (void)v;
-    return phase_time(e->hw, r, r->ib_gather, e->w->ib_gather_calls,
-                      r->nv_gather, e->w->nvlink_gather_calls);
+    return phase_time(e->hw, r, r->ib_gather, r->ib_gather_calls, r->nv_gather,
+                      r->nv_gather_calls);
 }
 
 /* The traffic the set overlaps with compute, on each link. */
@@ -316,13 +341,13 @@ f_core(const struct terms_env *e, const struct terms_rates *r, const double *v)
  * forward and backward chunks overlap). */
 #define T_RAMP(S)                                  \
     "MAX(" S##_T_COMPUTE "," S##_T_HBM ")+" PHASE( \
-        S, S##_IB_DEP, "{ib_dep_calls}", S##_NV_DEP, "{nv_dep_calls}")
+        S, S##_IB_DEP, S##_IB_DEP_CALLS, S##_NV_DEP, S##_NV_DEP_CALLS)
 static double
 f_ramp(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
-    return max2(v[F_COMPUTE], v[F_HBM]) +
-           phase_time(e->hw, r, r->ib_dep, e->w->ib_dep_calls, r->nv_dep,
-                      e->w->nvlink_dep_calls);
+    return max2(v[F_COMPUTE], v[F_HBM]) + phase_time(e->hw, r, r->ib_dep,
+                                                     r->ib_dep_calls, r->nv_dep,
+                                                     r->nv_dep_calls);
 }
 
 /* The schedule's coefficient of the other stages' ramp units: this
@@ -330,31 +355,30 @@ f_ramp(const struct terms_env *e, const struct terms_rates *r, const double *v)
 #define SOL_RAMP_SKEW "{ramp_skew}"
 #define EXP_RAMP_SKEW "{x_ramp_skew}"
 #define T_BUBBLE(S) \
-    "{bubble_coef}*(1+" S##_RAMP_SKEW ")*" S##_T_RAMP "/{microbatches}"
+    S##_BUBBLE_COEF "*(1+" S##_RAMP_SKEW ")*" S##_T_RAMP "/{microbatches}"
 static double f_bubble(const struct terms_env *e,
                        const struct terms_rates *r,
                        const double *v)
 {
-    return e->w->bubble_coef * (1 + r->ramp_skew) * v[F_RAMP] /
-           e->w->microbatches;
+    return r->bubble_coef * (1 + r->ramp_skew) * v[F_RAMP] / e->w->microbatches;
 }
 
 /* The step-end collectives hide only under the last micro-batch's
  * backward (gradients reduce as their layers finish) and the first
  * micro-batch's forward (weights gathered as layers need them), and
  * only where the set overlaps them (hide 1 or 0). */
-#define T_DP(S)                                                \
-    "MAX(0," S##_T_SYNC "-" S##_GRAD_HIDE S##_T_COMPUTE        \
-        "*(1-{fwd_share})/{microbatches})+"                    \
-        "MAX(0," S##_T_GATHER "-" S##_PARAM_HIDE S##_T_COMPUTE \
-        "*{fwd_share}/{microbatches})"
+#define T_DP(S)                                                              \
+    "MAX(0," S##_T_SYNC "-" S##_GRAD_HIDE S##_T_COMPUTE "*(1-" S##_FWD_SHARE \
+        ")/{microbatches})+"                                                 \
+        "MAX(0," S##_T_GATHER "-" S##_PARAM_HIDE S##_T_COMPUTE               \
+        "*" S##_FWD_SHARE "/{microbatches})"
 static double
 f_dp(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
     const struct cost_work *w = e->w;
     return max2(0, v[F_SYNC] - r->grad_hide * v[F_COMPUTE] *
-                                   (1 - w->fwd_share) / w->microbatches) +
-           max2(0, v[F_GATHER] - r->param_hide * v[F_COMPUTE] * w->fwd_share /
+                                   (1 - r->fwd_share) / w->microbatches) +
+           max2(0, v[F_GATHER] - r->param_hide * v[F_COMPUTE] * r->fwd_share /
                                      w->microbatches);
 }
 
@@ -601,6 +625,16 @@ void terms_rates_sol(const struct cost_work *w,
     r->nv_gather = w->nvlink_gather_bytes;
     r->grad_hide = r->param_hide = 1;
     r->ramp_skew = w->ramp_skew;
+    r->hbm_bytes = w->hbm_bytes;
+    r->optimizer_bytes = w->optimizer_bytes;
+    r->bubble_coef = w->bubble_coef;
+    r->fwd_share = w->fwd_share;
+    r->ib_dep_calls = w->ib_dep_calls;
+    r->nv_dep_calls = w->nvlink_dep_calls;
+    r->ib_sync_calls = w->ib_sync_calls;
+    r->nv_sync_calls = w->nvlink_sync_calls;
+    r->ib_gather_calls = w->ib_gather_calls;
+    r->nv_gather_calls = w->nvlink_gather_calls;
 }
 
 void terms_rates_x(const struct cost_work *w,
@@ -637,6 +671,16 @@ void terms_rates_x(const struct cost_work *w,
     r->grad_hide = x->grad_hide;
     r->param_hide = x->param_hide;
     r->ramp_skew = x->ramp_skew;
+    r->hbm_bytes = x->hbm_bytes;
+    r->optimizer_bytes = x->optimizer_bytes;
+    r->bubble_coef = x->bubble_coef;
+    r->fwd_share = x->fwd_share;
+    r->ib_dep_calls = x->ib_dep_calls;
+    r->nv_dep_calls = x->nv_dep_calls;
+    r->ib_sync_calls = x->ib_sync_calls;
+    r->nv_sync_calls = x->nv_sync_calls;
+    r->ib_gather_calls = x->ib_gather_calls;
+    r->nv_gather_calls = x->nv_gather_calls;
 }
 
 const char *terms_template(const char *key)

@@ -118,6 +118,13 @@ struct terms_rates {
     double grad_hide, param_hide;
     /* the other pipeline ranks' ramp units over this rank's, less 1 */
     double ramp_skew;
+    /* the rank's own work (the expected set's: the slowest rank at its
+     * rates, which may not be the floor's): HBM and optimizer bytes, the
+     * schedule's bubble coefficient, the forward share of compute, the
+     * calls of the ramp's, sync's and gather's traffic */
+    double hbm_bytes, optimizer_bytes, bubble_coef, fwd_share;
+    double ib_dep_calls, nv_dep_calls, ib_sync_calls, nv_sync_calls;
+    double ib_gather_calls, nv_gather_calls;
 };
 
 /* The speed of light's rate set for work w on hw. */

@@ -336,6 +336,8 @@ static void test_cost_phases_by_hand(void **state)
     r.work.microbatches = 8;
     r.work.fwd_share = 1.0 / 3;
     r.work.x.known = true;
+    r.work.x.rank = 1; /* the expected step's rank, its forward share */
+    r.work.x.fwd_share = 1.0 / 3;
     r.t.x_core = 16;
     r.t.x_bubble = 3;
     r.t.x_optimizer = 0.5;
