@@ -293,6 +293,109 @@ static void test_cost_bubble_by_schedule(void **state)
     assert_between(zb.work.bubble_coef, 3 * 0.25, 3 * 0.45);
 }
 
+/*
+ * Issue 17 item 4, the bubble of unequal stages (Narayanan et al. 2021
+ * §2.2, 1F1B): the critical path is m x the slowest stage's forward and
+ * backward plus one of each other stage's, not (p - 1) x the slowest's.
+ * By hand: p = 4 stages of 1, 1, 1 and 2 s per micro-batch, m = 8: the
+ * step is 8 x 2 + (1 + 1 + 1) = 19 s, a bubble of 3 s (the old rule
+ * said 3 x 2 = 6 s). Per step the ramps are 8, 8, 8 and 16 s: the
+ * slowest's skew is (40 - 16) / (3 x 16) - 1 = -0.5, a fast stage's
+ * (40 - 8) / (3 x 8) - 1 = 1/3; equal stages none. The slowest stage as
+ * work: 16 s of compute (758 TFLOP x 16 at 758 TFLOP/s, no comm, no
+ * HBM), coefficient p - 1 = 3: bubble 3 x 0.5 x 16 / 8 = 3 s.
+ */
+static void test_cost_bubble_of_unequal_stages(void **state)
+{
+    struct fixture *f = *state;
+    struct hardware hw = f->hw;
+    struct cost_work w;
+    struct cost_times t;
+    struct cost_result r;
+    assert_near(cost_ramp_skew(40, 4, 16), -0.5, 1e-15);
+    assert_near(cost_ramp_skew(40, 4, 8), 1.0 / 3, 1e-15);
+    assert_near(cost_ramp_skew(32, 4, 8), 0, 1e-15);
+    assert_near(cost_ramp_skew(16, 1, 16), 0, 0);
+    hw.spec.clock_derate = 1;
+    hardware_derive(&hw);
+    memset(&w, 0, sizeof w);
+    w.bf16_flops = 16 * 758e12;
+    w.bubble_coef = 3;
+    w.ramp_skew = -0.5;
+    w.microbatches = 8;
+    w.fwd_share = 1.0 / 3;
+    w.tokens = 1e6;
+    w.gpus = 4;
+    w.model_flops = w.bf16_flops;
+    cost_times(&w, &hw, &f->ds, MODEL_BF16, &t);
+    assert_near(t.ramp, 16, 1e-12);
+    assert_near(t.bubble, 3, 1e-12);
+    assert_near(t.step, 19, 1e-12);
+    /* a plan: the critical rank's bubble is the others' ramps (GPT-3's
+     * last stage holds the 51,200-word head: the stages are unequal) */
+    evaluate(f, &f->gpt, "gpus=64 tp=8 pp=8 gbs=64 precision=bf16", COMM_TOPO,
+             &r);
+    assert_true(r.work.ramp_skew != 0);
+    assert_near(r.t.bubble,
+                r.work.bubble_coef * (1 + r.work.ramp_skew) * r.t.ramp /
+                    r.work.microbatches,
+                1e-12);
+}
+
+/*
+ * Issue 17 item 5, the phases of the expected step, by hand. 1F1B on
+ * p = 4, the critical rank 1, m = 8: Megatron-LM runs p - rank - 1 = 2
+ * warm-up forwards (schedules.py, num_warmup_microbatches) and as many
+ * cool-down backwards. A core of 16 s is 2 s per micro-batch, a third of
+ * it forward: warm-up 2 x 2/3 = 4/3 s, cool-down 2 x 4/3 = 8/3 s, steady
+ * 16 - 4 = 12 s; bubble 3 s; optimizer 0.5 s + exposed DP 0.25 s. The
+ * five sum to the expected step, 3 + 0.5 + 16 + 0.25 = 19.75 s.
+ * Warm-up counts: interleaved p = 4, v = 2, rank 0: (3 x 2 + 1 x 4) / 2
+ * = 5 micro-batches; DualPipe p = 8: 8 chunk forwards, at most m.
+ */
+static void test_cost_phases_by_hand(void **state)
+{
+    struct cost_result r;
+    double ph[COST_PHASES], sum = 0;
+    int k;
+    (void)state;
+    memset(&r, 0, sizeof r);
+    r.plan.pp = 4;
+    r.plan.vpp = 1;
+    r.plan.schedule = PLAN_1F1B;
+    r.rank = 1;
+    r.work.microbatches = 8;
+    r.work.fwd_share = 1.0 / 3;
+    r.work.x.known = true;
+    r.work.x.rank = 1; /* the expected step's rank, its forward share */
+    r.work.x.fwd_share = 1.0 / 3;
+    r.t.x_core = 16;
+    r.t.x_bubble = 3;
+    r.t.x_optimizer = 0.5;
+    r.t.x_dp = 0.25;
+    r.t.expected = 19.75;
+    cost_phases(&r, ph);
+    assert_near(ph[COST_WARMUP], 4.0 / 3, 1e-12);
+    assert_near(ph[COST_COOLDOWN], 8.0 / 3, 1e-12);
+    assert_near(ph[COST_STEADY], 12, 1e-12);
+    assert_near(ph[COST_BUBBLE], 3, 1e-12);
+    assert_near(ph[COST_OPTIMIZER], 0.75, 1e-12);
+    for (k = 0; k < COST_PHASES; k++)
+        sum += ph[k];
+    assert_near(sum, r.t.expected, 1e-12);
+    assert_string_equal(cost_phase_str(COST_WARMUP), "warmup");
+    r.plan.schedule = PLAN_INTERLEAVED;
+    r.plan.vpp = 2;
+    assert_near(cost_warmup_microbatches(&r.plan, 0, 8), 5, 1e-12);
+    r.plan.schedule = PLAN_DUALPIPE;
+    r.plan.vpp = 1;
+    r.plan.pp = 8;
+    assert_near(cost_warmup_microbatches(&r.plan, 3, 16), 8, 1e-12);
+    assert_near(cost_warmup_microbatches(&r.plan, 3, 4), 4, 1e-12);
+    r.plan.pp = 1;
+    assert_near(cost_warmup_microbatches(&r.plan, 0, 8), 0, 0);
+}
+
 /* The serial bound is never below the overlapped one; memory adds up. */
 static void test_cost_invariants(void **state)
 {
@@ -405,6 +508,8 @@ int main(void)
         cmocka_unit_test(test_cost_deepseek_not_slower_than_measured),
         cmocka_unit_test(test_cost_korthikanti_first_stage),
         cmocka_unit_test(test_cost_bubble_by_schedule),
+        cmocka_unit_test(test_cost_bubble_of_unequal_stages),
+        cmocka_unit_test(test_cost_phases_by_hand),
         cmocka_unit_test(test_cost_invariants),
         cmocka_unit_test(test_cost_deepseek_dualpipe_pairs),
         cmocka_unit_test(test_cost_fp8_not_slower_than_bf16),

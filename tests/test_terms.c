@@ -227,6 +227,79 @@ static void test_terms_templates_match_c(void **state)
     f->stack.spec.network_efficiency = 1;
 }
 
+/* One term family, two rate sets: the expected set's terms under the
+ * speed of light's rates (terms_rates_sol) are the speed of light's
+ * terms, bit for bit (the same C functions on the same numbers), and
+ * its exposed communication is zero (ideal overlap hides everything).
+ * Every expected row of the registry instantiates the family term its
+ * speed-of-light twin does, and each family term is in both sets. */
+static void test_terms_one_family_two_sets(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const plans[] = {
+        "gpus=64 tp=2 pp=2 ep=8 zero=1 mbs=1 gbs=64",
+        "gpus=64 pp=4 ep=16 zero=1 schedule=dualpipe precision=fp8 "
+        "recompute=selective mbs=1 gbs=64",
+        "gpus=64 zero=3 recompute=full mbs=1 gbs=64",
+    };
+    size_t n, i, j, k;
+    const struct terms_term *terms = terms_all(&n);
+    for (i = 0; i < n; i++) {
+        int twins = 0;
+        if (terms[i].fam < 0) {
+            assert_int_equal(terms[i].set, TERMS_SOL);
+            continue;
+        }
+        for (j = 0; j < n; j++)
+            if (j != i && terms[j].fam == terms[i].fam) {
+                assert_int_not_equal(terms[j].set, terms[i].set);
+                twins++;
+            }
+        /* exposed communication is the expected set's alone */
+        assert_int_equal(twins, terms[i].id == TERMS_X_EXPOSED ? 0 : 1);
+    }
+    for (k = 0; k < sizeof plans / sizeof plans[0]; k++) {
+        struct util_sheet sh;
+        struct cost_times t;
+        struct cost_work w;
+        struct terms_rates r;
+        struct plan p;
+        util_plan(&f->moe, &f->hw, plans[k], &p);
+        plan_row(f, &f->moe, plans[k], &sh, &t, NULL);
+        {
+            struct cost_ctx ctx;
+            struct cost_result res;
+            util_ctx(&ctx, &f->moe, &f->hw, COMM_TOPO, &p);
+            ctx.stack = &f->stack;
+            cost_evaluate(&ctx, &p, &res, NULL, 0, NULL);
+            cost_ctx_release(&ctx);
+            w = res.work;
+        }
+        {
+            struct terms_env e = {&w, &f->hw, &f->moe, p.precision, &t};
+            terms_rates_sol(&w, &f->hw, &r);
+            terms_expected(&e, &r, &t);
+        }
+        for (i = 0; i < n; i++) {
+            if (terms[i].set != TERMS_X)
+                continue;
+            if (terms[i].id == TERMS_X_EXPOSED) {
+                assert_true(terms_time(&t, terms[i].id) == 0);
+                continue;
+            }
+            for (j = 0; j < n; j++)
+                if (terms[j].set == TERMS_SOL && terms[j].fam == terms[i].fam)
+                    break;
+            assert_true(j < n);
+            if (terms_time(&t, terms[i].id) != terms_time(&t, terms[j].id))
+                fail_msg("%s: %.17g under the speed of light's rates, %s "
+                         "%.17g",
+                         terms[i].key, terms_time(&t, terms[i].id),
+                         terms[j].key, terms_time(&t, terms[j].id));
+        }
+    }
+}
+
 /* The bound's IF chain keeps the first maximum, as terms_core does:
  * with compute = IB, the plan is compute-bound (hand-made row). */
 static void test_terms_bound_ties_go_to_compute(void **state)
@@ -297,6 +370,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terms_templates_match_c),
+        cmocka_unit_test(test_terms_one_family_two_sets),
         cmocka_unit_test(test_terms_bound_ties_go_to_compute),
         cmocka_unit_test(test_terms_collective_time_by_hand),
     };

@@ -51,6 +51,13 @@ static int setup(void **state)
         w->share[k] = add[k] / 5;
     }
     w->expected = w->cum[2];
+    /* the 15 s by phase on rank 3, the floor's rank too */
+    w->rank = w->floor_rank = 3;
+    w->phases[COST_WARMUP] = 1;
+    w->phases[COST_STEADY] = 10;
+    w->phases[COST_COOLDOWN] = 2;
+    w->phases[COST_BUBBLE] = 1.5;
+    w->phases[COST_OPTIMIZER] = 0.5;
     snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_waterfall.XXXXXX");
     if (!mkdtemp(f.dir))
         return -1;
@@ -85,8 +92,9 @@ static void write_table(struct fixture *f, size_t *next, struct util_xlsx *x)
 }
 
 /* 1-based rows: 3 the heading, 4 the header, 5 the speed of light, 6-8
- * the effects, 9 the gap, 10 the expected step, 11 the note; the next
- * block starts after a blank row (0-based 12). */
+ * the effects, 9 the gap, 10 the expected step, 11 the phases' header,
+ * 12-16 the phases, 17 the note; the next block starts after a blank
+ * row (0-based 18). */
 static void test_xlsx_waterfall_table_rows(void **state)
 {
     struct fixture *f = *state;
@@ -99,7 +107,7 @@ static void test_xlsx_waterfall_table_rows(void **state)
     size_t next, k;
     double sum = 0;
     write_table(f, &next, &x);
-    assert_int_equal(next, 12);
+    assert_int_equal(next, 18);
     assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 3, buf, sizeof buf),
                            "From the speed of light to the expected step"));
     assert_string_equal(util_xlsx_text_at(&x, 'A', 4, buf, sizeof buf),
@@ -138,8 +146,17 @@ static void test_xlsx_waterfall_table_rows(void **state)
     /* merged cells: the label over A:B, the cumulative over E:F */
     assert_non_null(strstr(x.sheet, "<mergeCell ref=\"A6:B6\"/>"));
     assert_non_null(strstr(x.sheet, "<mergeCell ref=\"E6:F6\"/>"));
-    assert_non_null(strstr(x.sheet, "<mergeCell ref=\"A11:G11\"/>"));
-    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 11, buf, sizeof buf),
+    /* the phases of the 15 s: 1 + 10 + 2 + 1.5 + 0.5, shares of 15 s,
+     * cumulative to the expected step */
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 11, buf, sizeof buf),
+                        "Phases of the expected step, pipeline rank 3");
+    assert_string_equal(util_xlsx_text_at(&x, 'A', 12, buf, sizeof buf),
+                        "Warm-up (forwards before the first backward)");
+    assert_near(util_xlsx_num_at(&x, 'C', 13), 10, 0);
+    assert_near(util_xlsx_num_at(&x, 'D', 13), 10.0 / 15, 1e-15);
+    assert_near(util_xlsx_num_at(&x, 'E', 16), 15, 1e-15);
+    assert_non_null(strstr(x.sheet, "<mergeCell ref=\"A17:G17\"/>"));
+    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 17, buf, sizeof buf),
                            "Measured rates from the calibration (none)"));
     util_xlsx_free(&x);
 }
@@ -158,7 +175,7 @@ static void test_xlsx_waterfall_table_published_note(void **state)
     p->measured = 20;
     snprintf(p->name, sizeof p->name, "DeepSeek-V3 pre-training");
     write_table(f, &next, &x);
-    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 11, buf, sizeof buf),
+    assert_non_null(strstr(util_xlsx_text_at(&x, 'A', 17, buf, sizeof buf),
                            " The published run on these inputs (DeepSeek-V3 "
                            "pre-training): expected 19.00 s, measured 20.00 s "
                            "(-5%; see Validation)."));

@@ -316,6 +316,55 @@ void cost_ctx_release(struct cost_ctx *ctx)
     comm_ep_table_release(&ctx->ep);
 }
 
+const char *cost_phase_str(int phase)
+{
+    static const char *const s[COST_PHASES] = {"warmup", "steady", "cooldown",
+                                               "bubble", "optimizer"};
+    return phase >= 0 && phase < COST_PHASES ? s[phase] : "?";
+}
+
+double cost_warmup_microbatches(const struct plan *p, long rank, double m)
+{
+    double pp = (double)p->pp, r = (double)rank, v = (double)p->vpp, n;
+    if (p->pp <= 1)
+        return 0;
+    switch (p->schedule) {
+    case PLAN_INTERLEAVED:
+        n = ((pp - r - 1) * 2 + (v - 1) * pp) / v;
+        break;
+    case PLAN_DUALPIPE:
+        n = pp;
+        break;
+    default:
+        n = pp - r - 1;
+        break;
+    }
+    return n < m ? n : m;
+}
+
+void cost_phases(const struct cost_result *r, double phase[COST_PHASES])
+{
+    const struct cost_times *t = &r->t;
+    const struct cost_work *w = &r->work;
+    bool x = w->x.known;
+    double core = x ? t->x_core : t->core;
+    double fwd = x ? w->x.fwd_share : w->fwd_share;
+    double n = cost_warmup_microbatches(&r->plan, cost_result_rank(r),
+                                        w->microbatches);
+    double unit = w->microbatches > 0 ? core / w->microbatches : 0;
+    phase[COST_WARMUP] = n * fwd * unit;
+    phase[COST_COOLDOWN] = n * (1 - fwd) * unit;
+    phase[COST_STEADY] = core - phase[COST_WARMUP] - phase[COST_COOLDOWN];
+    phase[COST_BUBBLE] = x ? t->x_bubble : t->bubble;
+    phase[COST_OPTIMIZER] =
+        x ? t->x_optimizer + t->x_dp : t->optimizer + t->dp_exposed;
+}
+
+long cost_result_rank(const struct cost_result *r)
+{
+    return r->work.x.known ? r->work.x.rank : r->rank;
+}
+
 double cost_rank_step(const struct cost_result *r)
 {
     return r->work.x.known ? r->t.expected : r->t.step;
@@ -332,7 +381,7 @@ static void step_times(const struct cost_work *w,
                        const struct hardware *hw,
                        struct cost_times *t)
 {
-    struct terms_env e = {w, hw, NULL, MODEL_BF16, t, 1, 0};
+    struct terms_env e = {w, hw, NULL, MODEL_BF16, t};
     terms_step(&e, t);
 }
 
@@ -342,12 +391,11 @@ void cost_times(const struct cost_work *w,
                 int precision,
                 struct cost_times *t)
 {
-    struct terms_env e = {w, hw, m, precision, t, 1, 0};
+    struct terms_env e = {w, hw, m, precision, t};
     memset(t, 0, sizeof *t);
     terms_step(&e, t);
     terms_derived(&e, t);
-    terms_expected_rates(&e, hw);
-    terms_expected(&e, t);
+    terms_expected(&e, NULL, t);
 }
 
 /* Bubble in units of the core time of one micro-batch (see top). */
@@ -516,51 +564,118 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
-/* Evaluates p on the partition of cp: every distinct rank's work, the
- * slowest rank's work and step times, the heaviest rank's memory. */
+/* The work of distinct rank v of plan p, with its memory into *mem. */
+static void view_work(const struct cost_ctx *ctx,
+                      const struct plan *p,
+                      const struct plan_rank *v,
+                      const struct comm_groups *groups,
+                      struct memory *mem,
+                      struct cost_work *w)
+{
+    const struct model *m = ctx->m;
+    double tokens = (double)p->gbs * (double)m->spec.seq_len;
+    memory_view(m, ctx->hw, p, v, mem);
+    rank_work(ctx, p, v, groups, mem->grads_per_step, w, NULL, 0, NULL);
+    w->tokens = tokens;
+    w->gpus = (double)p->gpus;
+    w->model_flops = tokens * m->flops_per_token / w->gpus;
+    w->model_fp8_flops = p->precision == MODEL_FP8
+                             ? tokens * m->flops_per_token_fp8 / w->gpus
+                             : 0;
+}
+
+/* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
+ * expected set's with the stack's free factors neutral: they scale every
+ * rank alike, so the stages' balance (cost_ramp_skew) does not move with
+ * them and a fit may re-time the work with another factor. */
+static void ramps(const struct cost_ctx *ctx,
+                  const struct cost_work *w,
+                  struct cost_times *t)
+{
+    struct cost_work neutral = *w;
+    struct terms_env e = {w, ctx->hw, ctx->m, MODEL_BF16, t};
+    memset(t, 0, sizeof *t);
+    terms_step(&e, t);
+    neutral.x.compute_overhead = neutral.x.network_efficiency = 1;
+    e.w = &neutral;
+    terms_expected_step(&e, t);
+}
+
+double cost_ramp_skew(double sum, double count, double own)
+{
+    if (count <= 1 || own <= 0)
+        return 0;
+    return (sum - own) / ((count - 1) * own) - 1;
+}
+
+/* Evaluates p on the partition of cp: every distinct rank's work and its
+ * ramp unit, then each rank's step with the others' ramps in its bubble;
+ * the slowest rank's work and step times, the heaviest rank's memory. */
 static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
                         const struct comm_groups *groups,
                         struct cost_result *r)
 {
-    const struct model *m = ctx->m;
     const struct cost_layout *layout = layout_of(cp, p);
-    double tokens = (double)p->gbs * (double)m->spec.seq_len;
-    double ep_sum = 0, compute_sum = 0;
+    double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
-    long k, n = layout ? (long)layout->nreps : p->pp;
+    long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
+    double x_step = 0;
+    struct expected_work x;
+    int pass;
 
     r->rank = -1;
-    for (k = 0; k < n; k++) {
-        const struct plan_rank *v = layout ? &layout->views[k] : &own;
-        struct cost_work w;
-        struct cost_times t;
-        struct memory mem;
-        /* the ranks this one stands for weigh the pipeline-wide EP ratio */
-        double like = layout ? (double)layout->ranks[k] : 1;
-        if (!layout) /* not prepared: slower, same result */
-            plan_rank_view(p, &cp->part, k, &own);
-        memory_view(m, ctx->hw, p, v, &mem);
-        rank_work(ctx, p, v, groups, mem.grads_per_step, &w, NULL, 0, NULL);
-        w.tokens = tokens;
-        w.gpus = (double)p->gpus;
-        w.model_flops = tokens * m->flops_per_token / w.gpus;
-        w.model_fp8_flops = p->precision == MODEL_FP8
-                                ? tokens * m->flops_per_token_fp8 / w.gpus
-                                : 0;
-        step_times(&w, ctx->hw, &t);
-        ep_sum += like * t.ep;
-        compute_sum += like * t.compute;
-        if (r->rank < 0 || t.step > r->t.step) {
-            r->rank = v->rank;
-            r->work = w;
-            r->t = t;
-            r->grads_per_step = mem.grads_per_step;
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < n; k++) {
+            const struct plan_rank *v = layout ? &layout->views[k] : &own;
+            struct cost_work w;
+            struct cost_times t;
+            struct memory mem;
+            /* the ranks this one stands for */
+            double like = layout ? (double)layout->ranks[k] : 1;
+            if (!layout) /* not prepared: slower, same result */
+                plan_rank_view(p, &cp->part, k, &own);
+            view_work(ctx, p, v, groups, &mem, &w);
+            if (pass == 0) {
+                ramps(ctx, &w, &t);
+                sum += like * t.ramp;
+                xsum += like * t.x_ramp;
+                count += like;
+                /* the ranks weigh the pipeline-wide EP ratio */
+                ep_sum += like * t.ep;
+                compute_sum += like * t.compute;
+                if (k == 0 || mem.total > r->mem.total)
+                    r->mem = mem;
+                continue;
+            }
+            ramps(ctx, &w, &t);
+            w.ramp_skew = cost_ramp_skew(sum, count, t.ramp);
+            if (w.x.known)
+                w.x.ramp_skew = cost_ramp_skew(xsum, count, t.x_ramp);
+            w.x.rank = v->rank;
+            w.x.sol_ramp_skew = w.ramp_skew;
+            step_times(&w, ctx->hw, &t);
+            if (w.x.known) { /* the slowest rank at the expected rates */
+                struct terms_env e = {&w, ctx->hw, ctx->m, MODEL_BF16, &t};
+                terms_expected_step(&e, &t);
+                if (x_rank < 0 || t.expected > x_step) {
+                    x_rank = v->rank;
+                    x_step = t.expected;
+                    x = w.x;
+                }
+            }
+            if (r->rank < 0 || t.step > r->t.step) {
+                r->rank = v->rank;
+                r->work = w;
+                r->t = t;
+                r->grads_per_step = mem.grads_per_step;
+            }
         }
-        if (k == 0 || mem.total > r->mem.total)
-            r->mem = mem;
-    }
+    /* the expected terms of the slowest rank at their rates (issue 17:
+     * the last stage holds the head and MTP and can be slower there) */
+    if (x_rank >= 0)
+        r->work.x = x;
     r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }
 
@@ -610,14 +725,17 @@ void cost_evaluate(const struct cost_ctx *ctx,
         struct plan_rank own;
         struct cost_work w;
         size_t k;
+        long rank = cost_result_rank(r);
+        struct memory mem;
         for (k = 0; layout && k < layout->nreps && !critical; k++)
-            if (layout->views[k].rank == r->rank)
+            if (layout->views[k].rank == rank)
                 critical = &layout->views[k];
         if (!critical) {
-            plan_rank_view(p, &cp->part, r->rank, &own);
+            plan_rank_view(p, &cp->part, rank, &own);
             critical = &own;
         }
-        rank_work(ctx, p, critical, &groups, r->grads_per_step, &w, list, max,
+        memory_view(ctx->m, ctx->hw, p, critical, &mem);
+        rank_work(ctx, p, critical, &groups, mem.grads_per_step, &w, list, max,
                   nlist);
     }
     cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);

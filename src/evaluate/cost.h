@@ -14,7 +14,8 @@
  *   core      = max(compute + comm_sm, ib steady, nvlink steady, hbm)
  *   ramp      = max(compute, hbm) + the EP, TP and CP traffic's time
  *               (pipeline warm-up and cool-down overlap none of it)
- *   bubble    = bubble_coef x ramp / micro-batches  (per schedule)
+ *   bubble    = bubble_coef x (1 + skew) x ramp / micro-batches (per
+ *               schedule; skew: the other stages' ramps over this one's)
  *   dp_exposed = sync beyond one micro-batch's backward + gather beyond
  *               one micro-batch's forward
  *   step      = bubble + optimizer + core + dp_exposed
@@ -58,7 +59,10 @@ struct cost_work {
     double hbm_bytes;       /* weights, gradients, activations, MoE permute */
     double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
     double optimizer_bytes; /* the optimizer step */
-    double bubble_coef;     /* bubble = coef x ramp / microbatches */
+    double bubble_coef;     /* bubble = coef x (1 + skew) x ramp / mb */
+    /* the other pipeline ranks' mean ramp unit over this rank's, less 1
+     * (0: equal stages; cost_ramp_skew) */
+    double ramp_skew;
     double microbatches;
     double tokens; /* per step, whole cluster */
     double gpus;
@@ -217,7 +221,8 @@ void cost_ctx_release(struct cost_ctx *ctx);
  * for it) into *r; r->family is left empty (see plan_family). An FP8 plan
  * whose critical rank is not compute-bound is also evaluated on the
  * BF16 (FLOP-balanced) partition and runs on the faster. When list
- * is not NULL, also writes the critical rank's collectives (up to max)
+ * is not NULL, also writes the collectives (up to max) of the rank the
+ * plan ranks by (cost_result_rank)
  * and stores their count in *nlist. Allocates nothing; safe to call from
  * several threads on one prepared ctx.
  */
@@ -242,6 +247,64 @@ void cost_times(const struct cost_work *w,
  */
 double
 cost_core(double compute, double ib, double nvlink, double hbm, int *bound);
+
+/*
+ * The skew of a rank's ramp: the other ranks' mean ramp unit over its
+ * own (own), less 1, from the sum over all `count` ranks (sum). The
+ * pipeline's warm-up and cool-down on a rank's critical path run one
+ * micro-batch of each other stage, not of this one (Narayanan et al.
+ * 2021 §2.2, 1F1B: the step is m x the slowest stage's forward and
+ * backward plus one of each other stage's), so the bubble is the
+ * schedule's coefficient x (1 + skew) x the rank's ramp unit. 0 with no
+ * other rank or no ramp.
+ */
+double cost_ramp_skew(double sum, double count, double own);
+
+/*
+ * The phases of a step on the critical pipeline rank, in seconds, summing
+ * to the step:
+ * - warmup: the rank's forward passes before its first backward (the
+ *   schedule's warm-up micro-batches, at its forward share of a
+ *   micro-batch's core time);
+ * - cooldown: the matching backward passes after its last forward;
+ * - steady: the rest of the core (forward and backward paired);
+ * - bubble: the rank idle, waiting for the other stages' ramps;
+ * - optimizer: the optimizer step and the exposed step-end DP sync and
+ *   gather.
+ */
+enum cost_phase {
+    COST_WARMUP,
+    COST_STEADY,
+    COST_COOLDOWN,
+    COST_BUBBLE,
+    COST_OPTIMIZER,
+    COST_PHASES
+};
+
+/* "warmup", "steady", "cooldown", "bubble", "optimizer". */
+const char *cost_phase_str(int phase);
+
+/*
+ * Micro-batches of warm-up (forward passes before the first backward) on
+ * pipeline rank `rank` of plan p with m micro-batches, in micro-batches of
+ * the rank's work, at most m: 1F1B and ZB1P p - rank - 1 (Megatron-LM
+ * schedules.py; ZB1P keeps 1F1B's warm-up, Qi et al. 2024); interleaved
+ * ((p - rank - 1) x 2 + (v - 1) x p) chunk forwards of 1/v each
+ * (Megatron-LM's interleaved schedule); DualPipe p chunk forwards
+ * (DualPipe's steps 1-2: (p/2 - h - 1) x 2 forwards, then h + 1 forward
+ * pairs, h the rank's distance to the nearer end).
+ */
+double cost_warmup_microbatches(const struct plan *p, long rank, double m);
+
+/* The phases (enum cost_phase) of r's expected step when known, else of
+ * its speed of light, on the rank that is slowest there
+ * (cost_result_rank). */
+void cost_phases(const struct cost_result *r, double phase[COST_PHASES]);
+
+/* The pipeline rank whose step r ranks by: the slowest at the expected
+ * rates where the expected step is known (r->work.x.rank), else the
+ * slowest at the speed of light (r->rank). */
+long cost_result_rank(const struct cost_result *r);
 
 /* The step a plan ranks by: the expected one where it is known, else the
  * speed of light. */

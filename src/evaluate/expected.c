@@ -408,48 +408,71 @@ void expected_fill(const struct model *m,
     x->network_efficiency = st->spec.network_efficiency;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
+    {
+        const struct cost_work *w = rk->w;
+        x->hbm_bytes = w->hbm_bytes;
+        x->optimizer_bytes = w->optimizer_bytes;
+        x->bubble_coef = w->bubble_coef;
+        x->fwd_share = w->fwd_share;
+        x->ib_dep_calls = w->ib_dep_calls;
+        x->nv_dep_calls = w->nvlink_dep_calls;
+        x->ib_sync_calls = w->ib_sync_calls;
+        x->nv_sync_calls = w->nvlink_sync_calls;
+        x->ib_gather_calls = w->ib_gather_calls;
+        x->nv_gather_calls = w->nvlink_gather_calls;
+        x->ib_dep_raw = w->ib_dep_bytes;
+        x->nv_dep_raw = w->nvlink_dep_bytes;
+        x->ib_sync_raw = w->ib_sync_bytes;
+        x->nv_sync_raw = w->nvlink_sync_bytes;
+        x->ib_gather_raw = w->ib_gather_bytes;
+        x->nv_gather_raw = w->nvlink_gather_bytes;
+    }
 }
 
-/* w's expected work with the effects from `from` on switched off. */
+/* Rate set r (the expected one of w) with the effects from `from` on
+ * moved to the speed of light's rates, work and overlaps. */
 static void switch_off(const struct cost_work *w,
                        const struct hardware *hw,
                        int from,
-                       struct cost_work *out,
-                       struct terms_env *e)
+                       struct terms_rates *r)
 {
-    struct expected_work *x = &out->x;
-    *out = *w;
-    if (from <= EXPECTED_FACTORS)
-        x->compute_overhead = x->network_efficiency = 1;
-    if (from <= EXPECTED_GEMM)
-        x->gemm_cal_s = x->gemm_sol_s;
+    const struct expected_work *x = &w->x;
+    if (from <= EXPECTED_FACTORS) {
+        r->compute_overhead = 1;
+        r->ib_bps = hw->ib_bps;
+        r->nvlink_bps = hw->nvlink_bps;
+    }
+    if (from <= EXPECTED_GEMM) { /* the stages' balance moves with it */
+        r->gemm_s = x->gemm_sol_s;
+        r->ramp_skew = x->sol_ramp_skew;
+    }
     if (from <= EXPECTED_ATTN)
-        x->attn_cal_s = x->attn_sol_s;
+        r->attn_s = x->attn_sol_s;
     if (from <= EXPECTED_MEMORY) {
-        x->ew_s = 0;
-        e->copy_bps = hw->hbm_bps;
+        r->ew_s = 0;
+        r->hbm_bps = hw->hbm_bps;
     }
     if (from <= EXPECTED_CLOCK)
-        e->clock = 1;
+        r->clock = 1;
     if (from <= EXPECTED_NETWORK) {
-        x->hid_ib = x->hid_ib_raw;
-        x->hid_nv = x->hid_nv_raw;
-        x->xp_ib = x->xp_ib_raw;
-        x->xp_nv = x->xp_nv_raw;
-        x->dep_ib = w->ib_dep_bytes;
-        x->dep_nv = w->nvlink_dep_bytes;
-        x->sync_ib = w->ib_sync_bytes;
-        x->sync_nv = w->nvlink_sync_bytes;
-        x->gather_ib = w->ib_gather_bytes;
-        x->gather_nv = w->nvlink_gather_bytes;
+        r->ib_hid = x->hid_ib_raw;
+        r->nv_hid = x->hid_nv_raw;
+        r->ib_xp = x->xp_ib_raw;
+        r->nv_xp = x->xp_nv_raw;
+        r->ib_dep = x->ib_dep_raw;
+        r->nv_dep = x->nv_dep_raw;
+        r->ib_sync = x->ib_sync_raw;
+        r->nv_sync = x->nv_sync_raw;
+        r->ib_gather = x->ib_gather_raw;
+        r->nv_gather = x->nv_gather_raw;
     }
     if (from <= EXPECTED_EXPOSED) { /* everything overlapped, as the SOL */
-        x->hid_ib += x->xp_ib;
-        x->hid_nv += x->xp_nv;
-        x->hid_ib_calls += x->xp_ib_calls;
-        x->hid_nv_calls += x->xp_nv_calls;
-        x->xp_ib = x->xp_nv = x->xp_ib_calls = x->xp_nv_calls = 0;
-        x->grad_hide = x->param_hide = 1;
+        r->ib_hid += r->ib_xp;
+        r->nv_hid += r->nv_xp;
+        r->ib_hid_calls += r->ib_xp_calls;
+        r->nv_hid_calls += r->nv_xp_calls;
+        r->ib_xp = r->nv_xp = r->ib_xp_calls = r->nv_xp_calls = 0;
+        r->grad_hide = r->param_hide = 1;
     }
 }
 
@@ -461,16 +484,16 @@ void expected_waterfall(const struct cost_work *w,
                         double step[EXPECTED_EFFECTS])
 {
     int k;
+    struct cost_times t;
+    struct terms_env e = {w, hw, m, precision, &t};
+    memset(&t, 0, sizeof t);
+    terms_step(&e, &t);
+    terms_derived(&e, &t);
     for (k = -1; k < EXPECTED_EFFECTS; k++) {
-        struct cost_work v;
-        struct cost_times t;
-        struct terms_env e = {&v, hw, m, precision, &t, 1, 0};
-        terms_expected_rates(&e, hw);
-        switch_off(w, hw, k + 1, &v, &e);
-        memset(&t, 0, sizeof t);
-        terms_step(&e, &t);
-        terms_derived(&e, &t);
-        terms_expected(&e, &t);
+        struct terms_rates r;
+        terms_rates_x(w, hw, &r);
+        switch_off(w, hw, k + 1, &r);
+        terms_expected(&e, &r, &t);
         if (k < 0)
             *sol = t.expected;
         else

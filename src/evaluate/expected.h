@@ -49,6 +49,22 @@ struct expected_work {
     /* 1 when the stack hides the sync under the last micro-batch's
      * backward (the gather under the first's forward), 0 when exposed */
     double grad_hide, param_hide;
+    /* the other pipeline ranks' mean ramp unit over this rank's at the
+     * expected rates, less 1 (cost_ramp_skew) */
+    double ramp_skew;
+    /* The rank's own work that the expected terms read besides, copied
+     * from its struct cost_work (expected_fill), so that a plan's
+     * expected step can be of its slowest rank at the expected rates
+     * while its speed of light is of the slowest at the floor's: */
+    long rank; /* the pipeline rank (cost.c sets it) */
+    double hbm_bytes, optimizer_bytes, bubble_coef, fwd_share;
+    double ib_dep_calls, nv_dep_calls, ib_sync_calls, nv_sync_calls;
+    double ib_gather_calls, nv_gather_calls;
+    /* its ramp, sync and gather bytes as moved, and its skew at the
+     * floor's rates (the waterfall's speed of light of this rank) */
+    double ib_dep_raw, nv_dep_raw, ib_sync_raw, nv_sync_raw;
+    double ib_gather_raw, nv_gather_raw;
+    double sol_ramp_skew;
     /* the stack's free factors (stack.h), 1 when neutral */
     double compute_overhead;   /* x the expected compute time */
     double network_efficiency; /* x the links' bandwidth */

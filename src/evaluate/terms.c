@@ -59,15 +59,442 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
     return core;
 }
 
-/* Each function is the C side of the template in the table below, in
- * the same order of operations. */
+/* ---- The term family: each term once, in C and as a template ---- */
 
-static double t_compute(const struct terms_env *e)
+/*
+ * The terms both rate sets evaluate (enum fam), in an order where each
+ * reads only earlier ones. A term's C function reads the set's rates and
+ * work (struct terms_rates) and the set's earlier terms (v[]); its
+ * template, a macro of the set's prefix (SOL or EXP), reads the set's
+ * names below and is instantiated once per set in the registry.
+ */
+enum fam {
+    F_COMPUTE,
+    F_HBM,
+    F_OPTIMIZER,
+    F_SYNC,
+    F_GATHER,
+    F_IB_HID,
+    F_NV_HID,
+    F_COMM_SM,
+    F_EXPOSED,
+    F_CORE,
+    F_RAMP,
+    F_BUBBLE,
+    F_DP,
+    F_STEP,
+    F_TPS,
+    F_MFU,
+    F_DAYS,
+    F_COST,
+    F_COUNT
+};
+
+/* The rate sets' names in templates: SOL_* for the speed of light,
+ * EXP_* for the expected step. */
+#define IB_LAT "*IB_LATENCY_US*1E-06"
+#define NV_LAT "*NVLINK_LATENCY_US*1E-06"
+/* compute: FLOPs at the achievable rates / kernels at measured rates */
+#define SOL_COMPUTE_TIME             \
+    "{bf16_tflop}/BF16_TFLOPS_USED+" \
+    "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)"
+#define EXP_COMPUTE_TIME \
+    "(({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s})*COMPUTE_OVERHEAD"
+/* the links' and HBM's bandwidth */
+#define SOL_IB_RATE  "IB_GBPS"
+#define EXP_IB_RATE  "(IB_GBPS*NETWORK_EFFICIENCY)"
+#define SOL_NV_RATE  "NVLINK_GBPS"
+#define EXP_NV_RATE  "(NVLINK_GBPS*NETWORK_EFFICIENCY)"
+#define SOL_HBM_RATE "(HBM_ACHIEVABLE_TBPS*1000)"
+#define EXP_HBM_RATE "(HBM_COPY_TBPS*1000)"
+/* the work as each set sees it: overlapped traffic, exposed traffic
+ * (the speed of light's overlap is ideal: none), the ramp's, the
+ * step-end sync's and gather's (the expected: after efficiency) */
+#define SOL_IB_HID       "{ib_steady_gb}"
+#define EXP_IB_HID       "{x_ib_hid_gb}"
+#define SOL_IB_HID_CALLS "{ib_steady_calls}"
+#define EXP_IB_HID_CALLS "{x_ib_hid_calls}"
+#define SOL_NV_HID       "{nv_steady_gb}"
+#define EXP_NV_HID       "{x_nv_hid_gb}"
+#define SOL_NV_HID_CALLS "{nv_steady_calls}"
+#define EXP_NV_HID_CALLS "{x_nv_hid_calls}"
+#define EXP_IB_XP        "{x_ib_xp_gb}"
+#define EXP_IB_XP_CALLS  "{x_ib_xp_calls}"
+#define EXP_NV_XP        "{x_nv_xp_gb}"
+#define EXP_NV_XP_CALLS  "{x_nv_xp_calls}"
+#define SOL_IB_DEP       "{ib_dep_gb}"
+#define EXP_IB_DEP       "{x_ib_dep_gb}"
+#define SOL_NV_DEP       "{nv_dep_gb}"
+#define EXP_NV_DEP       "{x_nv_dep_gb}"
+#define SOL_IB_SYNC      "{ib_sync_gb}"
+#define EXP_IB_SYNC      "{x_ib_sync_gb}"
+#define SOL_NV_SYNC      "{nv_sync_gb}"
+#define EXP_NV_SYNC      "{x_nv_sync_gb}"
+#define SOL_IB_GATHER    "{ib_gather_gb}"
+#define EXP_IB_GATHER    "{x_ib_gather_gb}"
+#define SOL_NV_GATHER    "{nv_gather_gb}"
+#define EXP_NV_GATHER    "{x_nv_gather_gb}"
+/* the rank's own work: HBM and optimizer bytes, bubble coefficient,
+ * forward share, the calls of the ramp's, sync's and gather's traffic
+ * (the expected set's may be another rank's: the slowest at its rates) */
+#define SOL_HBM_GB          "{hbm_gb}"
+#define EXP_HBM_GB          "{x_hbm_gb}"
+#define SOL_OPT_GB          "{opt_gb}"
+#define EXP_OPT_GB          "{x_opt_gb}"
+#define SOL_BUBBLE_COEF     "{bubble_coef}"
+#define EXP_BUBBLE_COEF     "{x_bubble_coef}"
+#define SOL_FWD_SHARE       "{fwd_share}"
+#define EXP_FWD_SHARE       "{x_fwd_share}"
+#define SOL_IB_DEP_CALLS    "{ib_dep_calls}"
+#define EXP_IB_DEP_CALLS    "{x_ib_dep_calls}"
+#define SOL_NV_DEP_CALLS    "{nv_dep_calls}"
+#define EXP_NV_DEP_CALLS    "{x_nv_dep_calls}"
+#define SOL_IB_SYNC_CALLS   "{ib_sync_calls}"
+#define EXP_IB_SYNC_CALLS   "{x_ib_sync_calls}"
+#define SOL_NV_SYNC_CALLS   "{nv_sync_calls}"
+#define EXP_NV_SYNC_CALLS   "{x_nv_sync_calls}"
+#define SOL_IB_GATHER_CALLS "{ib_gather_calls}"
+#define EXP_IB_GATHER_CALLS "{x_ib_gather_calls}"
+#define SOL_NV_GATHER_CALLS "{nv_gather_calls}"
+#define EXP_NV_GATHER_CALLS "{x_nv_gather_calls}"
+/* the stack hides the step-end sync / gather (the speed of light: 1) */
+#define SOL_GRAD_HIDE  ""
+#define EXP_GRAD_HIDE  "{grad_hide}*"
+#define SOL_PARAM_HIDE ""
+#define EXP_PARAM_HIDE "{param_hide}*"
+/* the set's own terms: the Plans columns that show them */
+#define SOL_T_COMPUTE      "{compute}"
+#define EXP_T_COMPUTE      "{x_compute}"
+#define SOL_T_HBM          "{hbm}"
+#define EXP_T_HBM          "{x_hbm}"
+#define SOL_T_OPTIMIZER    "{optimizer}"
+#define EXP_T_OPTIMIZER    "{x_optimizer}"
+#define SOL_T_SYNC         "{sync}"
+#define EXP_T_SYNC         "{x_sync}"
+#define SOL_T_GATHER       "{gather}"
+#define EXP_T_GATHER       "{x_gather}"
+#define SOL_T_IB_HID       "{ib_steady}"
+#define EXP_T_IB_HID       "{x_ib_hid}"
+#define SOL_T_NV_HID       "{nv_steady}"
+#define EXP_T_NV_HID       "{x_nv_hid}"
+#define SOL_T_COMM_SM      "{comm_sm}"
+#define EXP_T_COMM_SM      "{x_comm_sm}"
+#define SOL_T_PLUS_EXPOSED ""
+#define EXP_T_PLUS_EXPOSED "+{x_exposed}"
+#define SOL_T_CORE         "{core}"
+#define EXP_T_CORE         "{x_core}"
+#define SOL_T_RAMP         "{ramp}"
+#define EXP_T_RAMP         "{x_ramp}"
+#define SOL_T_BUBBLE       "{bubble}"
+#define EXP_T_BUBBLE       "{x_bubble}"
+#define SOL_T_DP           "{dp_exposed}"
+#define EXP_T_DP           "{x_dp}"
+#define SOL_T_STEP         "{step}"
+#define EXP_T_STEP         "{expected}"
+#define SOL_T_TPS          "{tps}"
+#define EXP_T_TPS          "{x_tps}"
+#define SOL_T_DAYS         "{days}"
+#define EXP_T_DAYS         "{x_days}"
+
+/* A link's time: GB over the set's rate, plus a latency per call. */
+#define LINK(S, LINK_RATE, gb, calls, lat) gb "/" S##LINK_RATE "+" calls lat
+/* A phase on both links: the busier one. */
+#define PHASE(S, ib, ib_calls, nv, nv_calls) \
+    "MAX(" LINK(S, _IB_RATE, ib, ib_calls,   \
+                IB_LAT) "," LINK(S, _NV_RATE, nv, nv_calls, NV_LAT) ")"
+
+/* The busier link's time for a phase's bytes and calls. */
+static double phase_time(const struct hardware *hw,
+                         const struct terms_rates *r,
+                         double ib,
+                         double ib_calls,
+                         double nv,
+                         double nv_calls)
+{
+    return max2(
+        terms_link_time(ib, ib_calls, r->ib_bps, hw->ib_latency_s),
+        terms_link_time(nv, nv_calls, r->nvlink_bps, hw->nvlink_latency_s));
+}
+
+/* Compute: GEMMs and attention under the clock, elementwise work, times
+ * the stack's compute overhead. The speed of light's set holds all its
+ * FLOPs at the achievable rates as GEMM time (clock and overhead 1, no
+ * elementwise: the same number, bit for bit); the expected set the
+ * kernels at their measured (burst) rates and bandwidths. Each set's
+ * template names its own pricing (SOL_COMPUTE_TIME, EXP_COMPUTE_TIME). */
+#define T_COMPUTE(S) S##_COMPUTE_TIME
+static double f_compute(const struct terms_env *e,
+                        const struct terms_rates *r,
+                        const double *v)
+{
+    (void)e;
+    (void)v;
+    return ((r->gemm_s + r->attn_s) / r->clock + r->ew_s) * r->compute_overhead;
+}
+
+#define T_HBM(S) S##_HBM_GB "/" S##_HBM_RATE
+static double
+f_hbm(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    (void)e;
+    (void)v;
+    return r->hbm_bytes / r->hbm_bps;
+}
+
+#define T_OPTIMIZER(S) S##_OPT_GB "/" S##_HBM_RATE
+static double f_optimizer(const struct terms_env *e,
+                          const struct terms_rates *r,
+                          const double *v)
+{
+    (void)e;
+    (void)v;
+    return r->optimizer_bytes / r->hbm_bps;
+}
+
+#define T_SYNC(S) \
+    PHASE(S, S##_IB_SYNC, S##_IB_SYNC_CALLS, S##_NV_SYNC, S##_NV_SYNC_CALLS)
+static double
+f_sync(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    (void)v;
+    return phase_time(e->hw, r, r->ib_sync, r->ib_sync_calls, r->nv_sync,
+                      r->nv_sync_calls);
+}
+
+#define T_GATHER(S)                                             \
+    PHASE(S, S##_IB_GATHER, S##_IB_GATHER_CALLS, S##_NV_GATHER, \
+          S##_NV_GATHER_CALLS)
+static double f_gather(const struct terms_env *e,
+                       const struct terms_rates *r,
+                       const double *v)
+{
+    (void)v;
+    return phase_time(e->hw, r, r->ib_gather, r->ib_gather_calls, r->nv_gather,
+                      r->nv_gather_calls);
+}
+
+/* The traffic the set overlaps with compute, on each link. */
+#define T_IB_HID(S) LINK(S, _IB_RATE, S##_IB_HID, S##_IB_HID_CALLS, IB_LAT)
+static double f_ib_hid(const struct terms_env *e,
+                       const struct terms_rates *r,
+                       const double *v)
+{
+    (void)v;
+    return terms_link_time(r->ib_hid, r->ib_hid_calls, r->ib_bps,
+                           e->hw->ib_latency_s);
+}
+
+#define T_NV_HID(S) LINK(S, _NV_RATE, S##_NV_HID, S##_NV_HID_CALLS, NV_LAT)
+static double f_nv_hid(const struct terms_env *e,
+                       const struct terms_rates *r,
+                       const double *v)
+{
+    (void)v;
+    return terms_link_time(r->nv_hid, r->nv_hid_calls, r->nvlink_bps,
+                           e->hw->nvlink_latency_s);
+}
+
+/* SMs that run overlapped communication kernels are lost to compute
+ * while those run (DeepSeek-V3 §3.2.2: 20 of 132 H800 SMs). */
+#define T_COMM_SM(S)                                                          \
+    "MIN(" S##_T_COMPUTE ",MAX(" S##_T_IB_HID "," S##_T_NV_HID "))*COMM_SMS/" \
+                                                               "SMS"
+static double f_comm_sm(const struct terms_env *e,
+                        const struct terms_rates *r,
+                        const double *v)
+{
+    const struct hardware_spec *s = &e->hw->spec;
+    double comm = max2(v[F_IB_HID], v[F_NV_HID]);
+    (void)r;
+    return (v[F_COMPUTE] < comm ? v[F_COMPUTE] : comm) * (double)s->comm_sms /
+           (double)s->sms;
+}
+
+/* What the set does not overlap (the speed of light: nothing, 0). */
+#define T_EXPOSED(S) \
+    PHASE(S, S##_IB_XP, S##_IB_XP_CALLS, S##_NV_XP, S##_NV_XP_CALLS)
+static double f_exposed(const struct terms_env *e,
+                        const struct terms_rates *r,
+                        const double *v)
+{
+    (void)v;
+    return phase_time(e->hw, r, r->ib_xp, r->ib_xp_calls, r->nv_xp,
+                      r->nv_xp_calls);
+}
+
+#define T_CORE(S)                                                            \
+    "MAX(" S##_T_COMPUTE "+" S##_T_COMM_SM "," S##_T_IB_HID "," S##_T_NV_HID \
+        "," S##_T_HBM ")" S##_T_PLUS_EXPOSED
+static double
+f_core(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    int bound;
+    (void)e;
+    (void)r;
+    return terms_core(v[F_COMPUTE] + v[F_COMM_SM], v[F_IB_HID], v[F_NV_HID],
+                      v[F_HBM], &bound) +
+           v[F_EXPOSED];
+}
+
+/* Warm-up and cool-down run a micro-batch's chunks unpaired: its own EP,
+ * TP and CP traffic is not hidden there (DualPipe README: only paired
+ * forward and backward chunks overlap). */
+#define T_RAMP(S)                                  \
+    "MAX(" S##_T_COMPUTE "," S##_T_HBM ")+" PHASE( \
+        S, S##_IB_DEP, S##_IB_DEP_CALLS, S##_NV_DEP, S##_NV_DEP_CALLS)
+static double
+f_ramp(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    return max2(v[F_COMPUTE], v[F_HBM]) + phase_time(e->hw, r, r->ib_dep,
+                                                     r->ib_dep_calls, r->nv_dep,
+                                                     r->nv_dep_calls);
+}
+
+/* The schedule's coefficient of the other stages' ramp units: this
+ * rank's ramp x (1 + skew) (cost_ramp_skew). */
+#define SOL_RAMP_SKEW "{ramp_skew}"
+#define EXP_RAMP_SKEW "{x_ramp_skew}"
+#define T_BUBBLE(S) \
+    S##_BUBBLE_COEF "*(1+" S##_RAMP_SKEW ")*" S##_T_RAMP "/{microbatches}"
+static double f_bubble(const struct terms_env *e,
+                       const struct terms_rates *r,
+                       const double *v)
+{
+    return r->bubble_coef * (1 + r->ramp_skew) * v[F_RAMP] / e->w->microbatches;
+}
+
+/* The step-end collectives hide only under the last micro-batch's
+ * backward (gradients reduce as their layers finish) and the first
+ * micro-batch's forward (weights gathered as layers need them), and
+ * only where the set overlaps them (hide 1 or 0). */
+#define T_DP(S)                                                              \
+    "MAX(0," S##_T_SYNC "-" S##_GRAD_HIDE S##_T_COMPUTE "*(1-" S##_FWD_SHARE \
+        ")/{microbatches})+"                                                 \
+        "MAX(0," S##_T_GATHER "-" S##_PARAM_HIDE S##_T_COMPUTE               \
+        "*" S##_FWD_SHARE "/{microbatches})"
+static double
+f_dp(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
     const struct cost_work *w = e->w;
-    return w->bf16_flops / e->hw->bf16_flops +
-           (w->fp8_flops > 0 ? w->fp8_flops / e->hw->fp8_flops : 0);
+    return max2(0, v[F_SYNC] - r->grad_hide * v[F_COMPUTE] *
+                                   (1 - r->fwd_share) / w->microbatches) +
+           max2(0, v[F_GATHER] - r->param_hide * v[F_COMPUTE] * r->fwd_share /
+                                     w->microbatches);
 }
+
+#define T_STEP(S) S##_T_BUBBLE "+" S##_T_OPTIMIZER "+" S##_T_CORE "+" S##_T_DP
+static double
+f_step(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    (void)e;
+    (void)r;
+    return v[F_BUBBLE] + v[F_OPTIMIZER] + v[F_CORE] + v[F_DP];
+}
+
+#define T_TPS(S) "{tokens}/(" S##_T_STEP "*{gpus})"
+static double
+f_tps(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    (void)r;
+    return e->w->tokens / (v[F_STEP] * e->w->gpus);
+}
+
+/* Each precision's model FLOPs over its own peak: never above 100%. */
+#define T_MFU(S)                                                    \
+    "(IF({model_fp8_tflop}>0,{model_fp8_tflop}/FP8_PEAK_TFLOPS,0)+" \
+    "({model_tflop}-{model_fp8_tflop})/BF16_PEAK_TFLOPS)/" S##_T_STEP
+static double
+f_mfu(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    const struct cost_work *w = e->w;
+    double fp8 =
+        w->model_fp8_flops > 0 ? w->model_fp8_flops / e->hw->fp8_peak_flops : 0;
+    (void)r;
+    return (fp8 +
+            (w->model_flops - w->model_fp8_flops) / e->hw->bf16_peak_flops) /
+           v[F_STEP];
+}
+
+#define T_DAYS(S) "TRAINING_TOKENS/(" S##_T_TPS "*{gpus})/86400"
+static double
+f_days(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    (void)r;
+    return e->m->spec.tokens / (v[F_TPS] * e->w->gpus) / 86400;
+}
+
+#define T_COST(S) S##_T_DAYS "*24*{gpus}*GPU_HOUR_USD"
+static double
+f_cost(const struct terms_env *e, const struct terms_rates *r, const double *v)
+{
+    (void)r;
+    return v[F_DAYS] * 24 * e->w->gpus * e->hw->spec.gpu_hour_usd;
+}
+
+static double (*const family[F_COUNT])(const struct terms_env *,
+                                       const struct terms_rates *,
+                                       const double *) = {
+    f_compute, f_hbm,     f_optimizer, f_sync, f_gather, f_ib_hid,
+    f_nv_hid,  f_comm_sm, f_exposed,   f_core, f_ramp,   f_bubble,
+    f_dp,      f_step,    f_tps,       f_mfu,  f_days,   f_cost};
+
+/* Where set `set` keeps family term f in t, or NULL (the speed of light
+ * exposes nothing: no column). */
+static double *slot(struct cost_times *t, int set, int f)
+{
+    static const size_t off[F_COUNT][TERMS_SETS] = {
+#define BOTH(a, b) \
+    {offsetof(struct cost_times, a), offsetof(struct cost_times, b)}
+        [F_COMPUTE] = BOTH(compute, x_compute),
+        [F_HBM] = BOTH(hbm, x_hbm),
+        [F_OPTIMIZER] = BOTH(optimizer, x_optimizer),
+        [F_SYNC] = BOTH(sync, x_sync),
+        [F_GATHER] = BOTH(gather, x_gather),
+        [F_IB_HID] = BOTH(ib_steady, x_ib_hid),
+        [F_NV_HID] = BOTH(nvlink_steady, x_nv_hid),
+        [F_COMM_SM] = BOTH(comm_sm, x_comm_sm),
+        [F_EXPOSED] = {(size_t)-1, offsetof(struct cost_times, x_exposed)},
+        [F_CORE] = BOTH(core, x_core),
+        [F_RAMP] = BOTH(ramp, x_ramp),
+        [F_BUBBLE] = BOTH(bubble, x_bubble),
+        [F_DP] = BOTH(dp_exposed, x_dp),
+        [F_STEP] = BOTH(step, expected),
+        [F_TPS] = BOTH(tokens_per_s_per_gpu, x_tps),
+        [F_MFU] = BOTH(mfu, x_mfu),
+        [F_DAYS] = BOTH(days, x_days),
+        [F_COST] = BOTH(cost_usd, x_cost),
+#undef BOTH
+    };
+    if (off[f][set] == (size_t)-1)
+        return NULL;
+    return (double *)(void *)((char *)t + off[f][set]);
+}
+
+/* Evaluates family terms from .. to-1 under rate set r into set `set`'s
+ * terms of t, reading the earlier ones from t. */
+static void evaluate(const struct terms_env *e,
+                     const struct terms_rates *r,
+                     int set,
+                     struct cost_times *t,
+                     int from,
+                     int to)
+{
+    double v[F_COUNT];
+    int f;
+    for (f = 0; f < from; f++) {
+        const double *s = slot(t, set, f);
+        v[f] = s ? *s : 0;
+    }
+    for (f = from; f < to; f++) {
+        double *s;
+        v[f] = family[f](e, r, v);
+        s = slot(t, set, f);
+        if (s)
+            *s = v[f];
+    }
+}
+
+/* ---- The speed of light's own terms ---- */
 
 static double t_ib(const struct terms_env *e)
 {
@@ -79,113 +506,6 @@ static double t_nvlink(const struct terms_env *e)
 {
     return terms_link_time(e->w->nvlink_bytes, e->w->nvlink_calls,
                            e->hw->nvlink_bps, e->hw->nvlink_latency_s);
-}
-
-static double t_hbm(const struct terms_env *e)
-{
-    return e->w->hbm_bytes / e->hw->hbm_bps;
-}
-
-static double t_optimizer(const struct terms_env *e)
-{
-    return e->w->optimizer_bytes / e->hw->hbm_bps;
-}
-
-/* The busier link's time for a phase's bytes and calls. */
-static double phase_time(const struct hardware *hw,
-                         double ib,
-                         double ib_calls,
-                         double nv,
-                         double nv_calls)
-{
-    return max2(
-        terms_link_time(ib, ib_calls, hw->ib_bps, hw->ib_latency_s),
-        terms_link_time(nv, nv_calls, hw->nvlink_bps, hw->nvlink_latency_s));
-}
-
-static double t_sync(const struct terms_env *e)
-{
-    const struct cost_work *w = e->w;
-    return phase_time(e->hw, w->ib_sync_bytes, w->ib_sync_calls,
-                      w->nvlink_sync_bytes, w->nvlink_sync_calls);
-}
-
-static double t_gather(const struct terms_env *e)
-{
-    const struct cost_work *w = e->w;
-    return phase_time(e->hw, w->ib_gather_bytes, w->ib_gather_calls,
-                      w->nvlink_gather_bytes, w->nvlink_gather_calls);
-}
-
-static double t_ib_steady(const struct terms_env *e)
-{
-    return terms_link_time(e->w->ib_steady_bytes, e->w->ib_steady_calls,
-                           e->hw->ib_bps, e->hw->ib_latency_s);
-}
-
-static double t_nvlink_steady(const struct terms_env *e)
-{
-    return terms_link_time(e->w->nvlink_steady_bytes, e->w->nvlink_steady_calls,
-                           e->hw->nvlink_bps, e->hw->nvlink_latency_s);
-}
-
-/* SMs that run overlapped communication kernels are lost to compute
- * while those run (DeepSeek-V3 §3.2.2: 20 of 132 H800 SMs). */
-static double t_comm_sm(const struct terms_env *e)
-{
-    const struct cost_times *t = e->t;
-    const struct hardware_spec *s = &e->hw->spec;
-    double comm = max2(t->ib_steady, t->nvlink_steady);
-    return (t->compute < comm ? t->compute : comm) * (double)s->comm_sms /
-           (double)s->sms;
-}
-
-static double t_core(const struct terms_env *e)
-{
-    int bound;
-    return terms_core(e->t->compute + e->t->comm_sm, e->t->ib_steady,
-                      e->t->nvlink_steady, e->t->hbm, &bound);
-}
-
-static double t_bound(const struct terms_env *e)
-{
-    int bound;
-    terms_core(e->t->compute + e->t->comm_sm, e->t->ib_steady,
-               e->t->nvlink_steady, e->t->hbm, &bound);
-    return bound;
-}
-
-/* Warm-up and cool-down run a micro-batch's chunks unpaired: its own EP,
- * TP and CP traffic is not hidden there (DualPipe README: only paired
- * forward and backward chunks overlap). */
-static double t_ramp(const struct terms_env *e)
-{
-    const struct cost_work *w = e->w;
-    return max2(e->t->compute, e->t->hbm) +
-           phase_time(e->hw, w->ib_dep_bytes, w->ib_dep_calls,
-                      w->nvlink_dep_bytes, w->nvlink_dep_calls);
-}
-
-static double t_bubble(const struct terms_env *e)
-{
-    return e->w->bubble_coef * e->t->ramp / e->w->microbatches;
-}
-
-/* The step-end collectives hide only under the last micro-batch's
- * backward (gradients reduce as their layers finish) and the first
- * micro-batch's forward (weights gathered as layers need them). */
-static double t_dp_exposed(const struct terms_env *e)
-{
-    const struct cost_times *t = e->t;
-    const struct cost_work *w = e->w;
-    return max2(0,
-                t->sync - t->compute * (1 - w->fwd_share) / w->microbatches) +
-           max2(0, t->gather - t->compute * w->fwd_share / w->microbatches);
-}
-
-static double t_step(const struct terms_env *e)
-{
-    return e->t->bubble + e->t->optimizer + e->t->core + e->t->dp_exposed;
 }
 
 static double t_serial(const struct terms_env *e)
@@ -200,22 +520,6 @@ static double t_ratio(const struct terms_env *e)
     return max2(e->t->ib, e->t->nvlink) / e->t->compute;
 }
 
-static double t_tps(const struct terms_env *e)
-{
-    return e->w->tokens / (e->t->step * e->w->gpus);
-}
-
-/* Each precision's model FLOPs over its own peak: never above 100%. */
-static double t_mfu(const struct terms_env *e)
-{
-    const struct cost_work *w = e->w;
-    double fp8 =
-        w->model_fp8_flops > 0 ? w->model_fp8_flops / e->hw->fp8_peak_flops : 0;
-    return (fp8 +
-            (w->model_flops - w->model_fp8_flops) / e->hw->bf16_peak_flops) /
-           e->t->step;
-}
-
 static double t_mfu_bf16_peak(const struct terms_env *e)
 {
     return e->w->model_flops / (e->t->step * e->hw->bf16_peak_flops);
@@ -226,255 +530,158 @@ static double t_gpuh(const struct terms_env *e)
     return 1e12 / e->t->tokens_per_s_per_gpu / 3600;
 }
 
-static double t_days(const struct terms_env *e)
-{
-    return e->m->spec.tokens / (e->t->tokens_per_s_per_gpu * e->w->gpus) /
-           86400;
-}
-
-static double t_cost(const struct terms_env *e)
-{
-    return e->t->days * 24 * e->w->gpus * e->hw->spec.gpu_hour_usd;
-}
-
-/* ---- The expected step (expected.h fills w->x) ---- */
-
-/* The stack's free factors (1: neutral, and then exactly today's
- * arithmetic): compute_overhead multiplies the expected compute,
- * network_efficiency the links' bandwidth (not their latency). */
-
-static double x_compute(const struct terms_env *e)
-{
-    const struct expected_work *x = &e->w->x;
-    return ((x->gemm_cal_s + x->attn_cal_s) / e->clock + x->ew_s) *
-           x->compute_overhead;
-}
-
-/* phase_time at the links' bandwidth under the network efficiency. */
-static double x_phase_time(const struct terms_env *e,
-                           double ib,
-                           double ib_calls,
-                           double nv,
-                           double nv_calls)
-{
-    const struct hardware *hw = e->hw;
-    double eff = e->w->x.network_efficiency;
-    return max2(
-        terms_link_time(ib, ib_calls, hw->ib_bps * eff, hw->ib_latency_s),
-        terms_link_time(nv, nv_calls, hw->nvlink_bps * eff,
-                        hw->nvlink_latency_s));
-}
-
-static double x_hbm(const struct terms_env *e)
-{
-    return e->w->hbm_bytes / e->copy_bps;
-}
-
-static double x_ib_hid(const struct terms_env *e)
-{
-    const struct expected_work *x = &e->w->x;
-    return terms_link_time(x->hid_ib, x->hid_ib_calls,
-                           e->hw->ib_bps * x->network_efficiency,
-                           e->hw->ib_latency_s);
-}
-
-static double x_nv_hid(const struct terms_env *e)
-{
-    const struct expected_work *x = &e->w->x;
-    return terms_link_time(x->hid_nv, x->hid_nv_calls,
-                           e->hw->nvlink_bps * x->network_efficiency,
-                           e->hw->nvlink_latency_s);
-}
-
-static double x_comm_sm(const struct terms_env *e)
-{
-    const struct cost_times *t = e->t;
-    const struct hardware_spec *s = &e->hw->spec;
-    double comm = max2(t->x_ib_hid, t->x_nv_hid);
-    return (t->x_compute < comm ? t->x_compute : comm) * (double)s->comm_sms /
-           (double)s->sms;
-}
-
-static double x_exposed(const struct terms_env *e)
-{
-    const struct expected_work *x = &e->w->x;
-    return x_phase_time(e, x->xp_ib, x->xp_ib_calls, x->xp_nv, x->xp_nv_calls);
-}
-
-static double x_core(const struct terms_env *e)
-{
-    const struct cost_times *t = e->t;
-    int bound;
-    return terms_core(t->x_compute + t->x_comm_sm, t->x_ib_hid, t->x_nv_hid,
-                      t->x_hbm, &bound) +
-           t->x_exposed;
-}
-
-static double x_ramp(const struct terms_env *e)
-{
-    const struct cost_work *w = e->w;
-    return max2(e->t->x_compute, e->t->x_hbm) +
-           x_phase_time(e, w->x.dep_ib, w->ib_dep_calls, w->x.dep_nv,
-                        w->nvlink_dep_calls);
-}
-
-static double x_bubble(const struct terms_env *e)
-{
-    return e->w->bubble_coef * e->t->x_ramp / e->w->microbatches;
-}
-
-static double x_sync(const struct terms_env *e)
-{
-    const struct cost_work *w = e->w;
-    return x_phase_time(e, w->x.sync_ib, w->ib_sync_calls, w->x.sync_nv,
-                        w->nvlink_sync_calls);
-}
-
-static double x_gather(const struct terms_env *e)
-{
-    const struct cost_work *w = e->w;
-    return x_phase_time(e, w->x.gather_ib, w->ib_gather_calls, w->x.gather_nv,
-                        w->nvlink_gather_calls);
-}
-
-/* As dp_exposed, but only what the stack overlaps hides (hide 1 or 0). */
-static double x_dp(const struct terms_env *e)
-{
-    const struct cost_times *t = e->t;
-    const struct cost_work *w = e->w;
-    return max2(0, t->x_sync - w->x.grad_hide * t->x_compute *
-                                   (1 - w->fwd_share) / w->microbatches) +
-           max2(0, t->x_gather - w->x.param_hide * t->x_compute * w->fwd_share /
-                                     w->microbatches);
-}
-
-static double x_optimizer(const struct terms_env *e)
-{
-    return e->w->optimizer_bytes / e->copy_bps;
-}
-
-static double x_expected(const struct terms_env *e)
-{
-    const struct cost_times *t = e->t;
-    return t->x_bubble + t->x_optimizer + t->x_core + t->x_dp;
-}
-
-static double x_tps(const struct terms_env *e)
-{
-    return e->w->tokens / (e->t->expected * e->w->gpus);
-}
-
-static double x_mfu(const struct terms_env *e)
-{
-    return e->t->mfu * e->t->step / e->t->expected;
-}
-
-static double x_days(const struct terms_env *e)
-{
-    return e->m->spec.tokens / (e->t->x_tps * e->w->gpus) / 86400;
-}
-
-static double x_cost(const struct terms_env *e)
-{
-    return e->t->x_days * 24 * e->w->gpus * e->hw->spec.gpu_hour_usd;
-}
-
-#define IB_LAT "*IB_LATENCY_US*1E-06"
-#define NV_LAT "*NVLINK_LATENCY_US*1E-06"
-/* the expected terms' bandwidths: the links' under the network efficiency */
-#define IB_X "(IB_GBPS*NETWORK_EFFICIENCY)"
-#define NV_X "(NVLINK_GBPS*NETWORK_EFFICIENCY)"
+/* The registry: each family term instantiated for both sets (SOL, EXP),
+ * and the speed of light's own (total link times, bound, serial step,
+ * ratio, GPU-hours). */
+#define SOL_ROW(id, key, T, f)        \
+    {                                 \
+        id, key, T(SOL), TERMS_SOL, f \
+    }
+#define EXP_ROW(id, key, T, f)      \
+    {                               \
+        id, key, T(EXP), TERMS_X, f \
+    }
 
 /* clang-format off */
 static const struct terms_term terms[] = {
-    {TERMS_COMPUTE, "compute",
-     "{bf16_tflop}/BF16_TFLOPS_USED+"
-     "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)", t_compute},
-    {TERMS_IB, "ib", "{ib_gb}/IB_GBPS+{ib_calls}" IB_LAT, t_ib},
+    SOL_ROW(TERMS_COMPUTE, "compute", T_COMPUTE, F_COMPUTE),
+    {TERMS_IB, "ib", "{ib_gb}/IB_GBPS+{ib_calls}" IB_LAT, TERMS_SOL, -1},
     {TERMS_NVLINK, "nvlink", "{nv_gb}/NVLINK_GBPS+{nv_calls}" NV_LAT,
-     t_nvlink},
-    {TERMS_HBM, "hbm", "{hbm_gb}/(HBM_ACHIEVABLE_TBPS*1000)", t_hbm},
-    {TERMS_OPTIMIZER, "optimizer", "{opt_gb}/(HBM_ACHIEVABLE_TBPS*1000)",
-     t_optimizer},
-    {TERMS_SYNC, "sync",
-     "MAX({ib_sync_gb}/IB_GBPS+{ib_sync_calls}" IB_LAT ","
-     "{nv_sync_gb}/NVLINK_GBPS+{nv_sync_calls}" NV_LAT ")", t_sync},
-    {TERMS_GATHER, "gather",
-     "MAX({ib_gather_gb}/IB_GBPS+{ib_gather_calls}" IB_LAT ","
-     "{nv_gather_gb}/NVLINK_GBPS+{nv_gather_calls}" NV_LAT ")", t_gather},
-    {TERMS_IB_STEADY, "ib_steady",
-     "{ib_steady_gb}/IB_GBPS+{ib_steady_calls}" IB_LAT, t_ib_steady},
-    {TERMS_NVLINK_STEADY, "nv_steady",
-     "{nv_steady_gb}/NVLINK_GBPS+{nv_steady_calls}" NV_LAT, t_nvlink_steady},
-    {TERMS_COMM_SM, "comm_sm",
-     "MIN({compute},MAX({ib_steady},{nv_steady}))*COMM_SMS/SMS", t_comm_sm},
-    {TERMS_CORE, "core",
-     "MAX({compute}+{comm_sm},{ib_steady},{nv_steady},{hbm})", t_core},
+     TERMS_SOL, -1},
+    SOL_ROW(TERMS_HBM, "hbm", T_HBM, F_HBM),
+    SOL_ROW(TERMS_OPTIMIZER, "optimizer", T_OPTIMIZER, F_OPTIMIZER),
+    SOL_ROW(TERMS_SYNC, "sync", T_SYNC, F_SYNC),
+    SOL_ROW(TERMS_GATHER, "gather", T_GATHER, F_GATHER),
+    SOL_ROW(TERMS_IB_STEADY, "ib_steady", T_IB_HID, F_IB_HID),
+    SOL_ROW(TERMS_NVLINK_STEADY, "nv_steady", T_NV_HID, F_NV_HID),
+    SOL_ROW(TERMS_COMM_SM, "comm_sm", T_COMM_SM, F_COMM_SM),
+    SOL_ROW(TERMS_CORE, "core", T_CORE, F_CORE),
     /* The first of compute, IB, NVLink, HBM equal to the maximum: the
      * term terms_core() keeps (it moves on only when strictly greater). */
     {TERMS_BOUND, "bound",
      "IF({core}={compute}+{comm_sm},\"compute\",IF({core}={ib_steady},"
-     "\"IB\",IF({core}={nv_steady},\"NVLink\",\"HBM\")))", t_bound},
-    {TERMS_RAMP, "ramp",
-     "MAX({compute},{hbm})+MAX({ib_dep_gb}/IB_GBPS+{ib_dep_calls}" IB_LAT ","
-     "{nv_dep_gb}/NVLINK_GBPS+{nv_dep_calls}" NV_LAT ")", t_ramp},
-    {TERMS_BUBBLE, "bubble", "{bubble_coef}*{ramp}/{microbatches}", t_bubble},
-    {TERMS_DP_EXPOSED, "dp_exposed",
-     "MAX(0,{sync}-{compute}*(1-{fwd_share})/{microbatches})+"
-     "MAX(0,{gather}-{compute}*{fwd_share}/{microbatches})", t_dp_exposed},
-    {TERMS_STEP, "step", "{bubble}+{optimizer}+{core}+{dp_exposed}", t_step},
+     "\"IB\",IF({core}={nv_steady},\"NVLink\",\"HBM\")))", TERMS_SOL, -1},
+    SOL_ROW(TERMS_RAMP, "ramp", T_RAMP, F_RAMP),
+    SOL_ROW(TERMS_BUBBLE, "bubble", T_BUBBLE, F_BUBBLE),
+    SOL_ROW(TERMS_DP_EXPOSED, "dp_exposed", T_DP, F_DP),
+    SOL_ROW(TERMS_STEP, "step", T_STEP, F_STEP),
     {TERMS_SERIAL, "serial",
-     "{bubble}+{optimizer}+MAX({compute},{hbm})+{ib}+{nvlink}", t_serial},
-    {TERMS_RATIO, "ratio", "MAX({ib},{nvlink})/{compute}", t_ratio},
-    {TERMS_TPS, "tps", "{tokens}/({step}*{gpus})", t_tps},
-    {TERMS_MFU, "mfu",
-     "(IF({model_fp8_tflop}>0,{model_fp8_tflop}/FP8_PEAK_TFLOPS,0)+"
-     "({model_tflop}-{model_fp8_tflop})/BF16_PEAK_TFLOPS)/{step}", t_mfu},
+     "{bubble}+{optimizer}+MAX({compute},{hbm})+{ib}+{nvlink}", TERMS_SOL, -1},
+    {TERMS_RATIO, "ratio", "MAX({ib},{nvlink})/{compute}", TERMS_SOL, -1},
+    SOL_ROW(TERMS_TPS, "tps", T_TPS, F_TPS),
+    SOL_ROW(TERMS_MFU, "mfu", T_MFU, F_MFU),
     {TERMS_MFU_BF16_PEAK, "mfu_bf16_peak",
-     "{model_tflop}/({step}*BF16_PEAK_TFLOPS)", t_mfu_bf16_peak},
-    {TERMS_GPUH, "gpuh", "1E+12/{tps}/3600", t_gpuh},
-    {TERMS_DAYS, "days", "TRAINING_TOKENS/({tps}*{gpus})/86400", t_days},
-    {TERMS_COST, "cost", "{days}*24*{gpus}*GPU_HOUR_USD", t_cost},
-    {TERMS_X_COMPUTE, "x_compute",
-     "(({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s})*COMPUTE_OVERHEAD", x_compute},
-    {TERMS_X_HBM, "x_hbm", "{hbm_gb}/(HBM_COPY_TBPS*1000)", x_hbm},
-    {TERMS_X_IB_HID, "x_ib_hid", "{x_ib_hid_gb}/" IB_X "+{x_ib_hid_calls}" IB_LAT,
-     x_ib_hid},
-    {TERMS_X_NV_HID, "x_nv_hid",
-     "{x_nv_hid_gb}/" NV_X "+{x_nv_hid_calls}" NV_LAT, x_nv_hid},
-    {TERMS_X_COMM_SM, "x_comm_sm",
-     "MIN({x_compute},MAX({x_ib_hid},{x_nv_hid}))*COMM_SMS/SMS", x_comm_sm},
-    {TERMS_X_EXPOSED, "x_exposed",
-     "MAX({x_ib_xp_gb}/" IB_X "+{x_ib_xp_calls}" IB_LAT ","
-     "{x_nv_xp_gb}/" NV_X "+{x_nv_xp_calls}" NV_LAT ")", x_exposed},
-    {TERMS_X_CORE, "x_core",
-     "MAX({x_compute}+{x_comm_sm},{x_ib_hid},{x_nv_hid},{x_hbm})+{x_exposed}",
-     x_core},
-    {TERMS_X_RAMP, "x_ramp",
-     "MAX({x_compute},{x_hbm})+MAX({x_ib_dep_gb}/" IB_X "+{ib_dep_calls}" IB_LAT
-     ",{x_nv_dep_gb}/" NV_X "+{nv_dep_calls}" NV_LAT ")", x_ramp},
-    {TERMS_X_BUBBLE, "x_bubble", "{bubble_coef}*{x_ramp}/{microbatches}",
-     x_bubble},
-    {TERMS_X_SYNC, "x_sync",
-     "MAX({x_ib_sync_gb}/" IB_X "+{ib_sync_calls}" IB_LAT ","
-     "{x_nv_sync_gb}/" NV_X "+{nv_sync_calls}" NV_LAT ")", x_sync},
-    {TERMS_X_GATHER, "x_gather",
-     "MAX({x_ib_gather_gb}/" IB_X "+{ib_gather_calls}" IB_LAT ","
-     "{x_nv_gather_gb}/" NV_X "+{nv_gather_calls}" NV_LAT ")", x_gather},
-    {TERMS_X_DP, "x_dp",
-     "MAX(0,{x_sync}-{grad_hide}*{x_compute}*(1-{fwd_share})/{microbatches})+"
-     "MAX(0,{x_gather}-{param_hide}*{x_compute}*{fwd_share}/{microbatches})",
-     x_dp},
-    {TERMS_X_OPTIMIZER, "x_optimizer", "{opt_gb}/(HBM_COPY_TBPS*1000)",
-     x_optimizer},
-    {TERMS_EXPECTED, "expected", "{x_bubble}+{x_optimizer}+{x_core}+{x_dp}",
-     x_expected},
-    {TERMS_X_TPS, "x_tps", "{tokens}/({expected}*{gpus})", x_tps},
-    {TERMS_X_MFU, "x_mfu", "{mfu}*{step}/{expected}", x_mfu},
-    {TERMS_X_DAYS, "x_days", "TRAINING_TOKENS/({x_tps}*{gpus})/86400", x_days},
-    {TERMS_X_COST, "x_cost", "{x_days}*24*{gpus}*GPU_HOUR_USD", x_cost},
+     "{model_tflop}/({step}*BF16_PEAK_TFLOPS)", TERMS_SOL, -1},
+    {TERMS_GPUH, "gpuh", "1E+12/{tps}/3600", TERMS_SOL, -1},
+    SOL_ROW(TERMS_DAYS, "days", T_DAYS, F_DAYS),
+    SOL_ROW(TERMS_COST, "cost", T_COST, F_COST),
+    EXP_ROW(TERMS_X_COMPUTE, "x_compute", T_COMPUTE, F_COMPUTE),
+    EXP_ROW(TERMS_X_HBM, "x_hbm", T_HBM, F_HBM),
+    EXP_ROW(TERMS_X_IB_HID, "x_ib_hid", T_IB_HID, F_IB_HID),
+    EXP_ROW(TERMS_X_NV_HID, "x_nv_hid", T_NV_HID, F_NV_HID),
+    EXP_ROW(TERMS_X_COMM_SM, "x_comm_sm", T_COMM_SM, F_COMM_SM),
+    EXP_ROW(TERMS_X_EXPOSED, "x_exposed", T_EXPOSED, F_EXPOSED),
+    EXP_ROW(TERMS_X_CORE, "x_core", T_CORE, F_CORE),
+    EXP_ROW(TERMS_X_RAMP, "x_ramp", T_RAMP, F_RAMP),
+    EXP_ROW(TERMS_X_BUBBLE, "x_bubble", T_BUBBLE, F_BUBBLE),
+    EXP_ROW(TERMS_X_SYNC, "x_sync", T_SYNC, F_SYNC),
+    EXP_ROW(TERMS_X_GATHER, "x_gather", T_GATHER, F_GATHER),
+    EXP_ROW(TERMS_X_DP, "x_dp", T_DP, F_DP),
+    EXP_ROW(TERMS_X_OPTIMIZER, "x_optimizer", T_OPTIMIZER, F_OPTIMIZER),
+    EXP_ROW(TERMS_EXPECTED, "expected", T_STEP, F_STEP),
+    EXP_ROW(TERMS_X_TPS, "x_tps", T_TPS, F_TPS),
+    EXP_ROW(TERMS_X_MFU, "x_mfu", T_MFU, F_MFU),
+    EXP_ROW(TERMS_X_DAYS, "x_days", T_DAYS, F_DAYS),
+    EXP_ROW(TERMS_X_COST, "x_cost", T_COST, F_COST),
 };
 /* clang-format on */
+
+/* ---- The rate sets ---- */
+
+void terms_rates_sol(const struct cost_work *w,
+                     const struct hardware *hw,
+                     struct terms_rates *r)
+{
+    memset(r, 0, sizeof *r);
+    /* every FLOP at the achievable rates (attention and elementwise
+     * work included in the FLOPs), at the burst clock the rates state */
+    r->gemm_s = w->bf16_flops / hw->bf16_flops +
+                (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0);
+    r->clock = r->compute_overhead = 1;
+    r->ib_bps = hw->ib_bps;
+    r->nvlink_bps = hw->nvlink_bps;
+    r->hbm_bps = hw->hbm_bps;
+    /* ideal overlap: every steady byte hidden, the step-end collectives
+     * under one micro-batch each */
+    r->ib_hid = w->ib_steady_bytes;
+    r->ib_hid_calls = w->ib_steady_calls;
+    r->nv_hid = w->nvlink_steady_bytes;
+    r->nv_hid_calls = w->nvlink_steady_calls;
+    r->ib_dep = w->ib_dep_bytes;
+    r->nv_dep = w->nvlink_dep_bytes;
+    r->ib_sync = w->ib_sync_bytes;
+    r->nv_sync = w->nvlink_sync_bytes;
+    r->ib_gather = w->ib_gather_bytes;
+    r->nv_gather = w->nvlink_gather_bytes;
+    r->grad_hide = r->param_hide = 1;
+    r->ramp_skew = w->ramp_skew;
+    r->hbm_bytes = w->hbm_bytes;
+    r->optimizer_bytes = w->optimizer_bytes;
+    r->bubble_coef = w->bubble_coef;
+    r->fwd_share = w->fwd_share;
+    r->ib_dep_calls = w->ib_dep_calls;
+    r->nv_dep_calls = w->nvlink_dep_calls;
+    r->ib_sync_calls = w->ib_sync_calls;
+    r->nv_sync_calls = w->nvlink_sync_calls;
+    r->ib_gather_calls = w->ib_gather_calls;
+    r->nv_gather_calls = w->nvlink_gather_calls;
+}
+
+void terms_rates_x(const struct cost_work *w,
+                   const struct hardware *hw,
+                   struct terms_rates *r)
+{
+    const struct expected_work *x = &w->x;
+    memset(r, 0, sizeof *r);
+    r->gemm_s = x->gemm_cal_s;
+    r->attn_s = x->attn_cal_s;
+    r->ew_s = x->ew_s;
+    r->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
+    r->compute_overhead = x->compute_overhead;
+    r->ib_bps = hw->ib_bps * x->network_efficiency;
+    r->nvlink_bps = hw->nvlink_bps * x->network_efficiency;
+    r->hbm_bps =
+        hw->cal
+            ? calibration_elementwise_tbps(hw->cal, CALIBRATION_EW_COPY) * 1e12
+            : hw->hbm_bps;
+    r->ib_hid = x->hid_ib;
+    r->ib_hid_calls = x->hid_ib_calls;
+    r->nv_hid = x->hid_nv;
+    r->nv_hid_calls = x->hid_nv_calls;
+    r->ib_xp = x->xp_ib;
+    r->ib_xp_calls = x->xp_ib_calls;
+    r->nv_xp = x->xp_nv;
+    r->nv_xp_calls = x->xp_nv_calls;
+    r->ib_dep = x->dep_ib;
+    r->nv_dep = x->dep_nv;
+    r->ib_sync = x->sync_ib;
+    r->nv_sync = x->sync_nv;
+    r->ib_gather = x->gather_ib;
+    r->nv_gather = x->gather_nv;
+    r->grad_hide = x->grad_hide;
+    r->param_hide = x->param_hide;
+    r->ramp_skew = x->ramp_skew;
+    r->hbm_bytes = x->hbm_bytes;
+    r->optimizer_bytes = x->optimizer_bytes;
+    r->bubble_coef = x->bubble_coef;
+    r->fwd_share = x->fwd_share;
+    r->ib_dep_calls = x->ib_dep_calls;
+    r->nv_dep_calls = x->nv_dep_calls;
+    r->ib_sync_calls = x->ib_sync_calls;
+    r->nv_sync_calls = x->nv_sync_calls;
+    r->ib_gather_calls = x->ib_gather_calls;
+    r->nv_gather_calls = x->nv_gather_calls;
+}
 
 const char *terms_template(const char *key)
 {
@@ -499,72 +706,53 @@ void terms_step(const struct terms_env *e, struct cost_times *t)
 {
     const struct cost_work *w = e->w;
     const struct hardware *hw = e->hw;
-    t->compute = t_compute(e);
+    struct terms_rates r;
+    terms_rates_sol(w, hw, &r);
     t->ib = t_ib(e);
     t->nvlink = t_nvlink(e);
-    t->hbm = t_hbm(e);
-    t->optimizer = t_optimizer(e);
-    t->sync = t_sync(e);
-    t->gather = t_gather(e);
-    t->ib_steady = t_ib_steady(e);
-    t->nvlink_steady = t_nvlink_steady(e);
-    t->comm_sm = t_comm_sm(e);
     /* the MoE all-to-all alone (no column: the EP/compute ratio) */
     t->ep = max2(terms_link_time(w->ep_ib_bytes, w->ep_ib_calls, hw->ib_bps,
                                  hw->ib_latency_s),
                  terms_link_time(w->ep_nvlink_bytes, w->ep_nvlink_calls,
                                  hw->nvlink_bps, hw->nvlink_latency_s));
-    t->core = terms_core(t->compute + t->comm_sm, t->ib_steady,
-                         t->nvlink_steady, t->hbm, &t->bound);
-    t->ramp = t_ramp(e);
-    t->bubble = t_bubble(e);
-    t->dp_exposed = t_dp_exposed(e);
-    t->step = t_step(e);
+    evaluate(e, &r, TERMS_SOL, t, 0, F_TPS);
+    terms_core(t->compute + t->comm_sm, t->ib_steady, t->nvlink_steady, t->hbm,
+               &t->bound);
 }
 
 void terms_derived(const struct terms_env *e, struct cost_times *t)
 {
+    struct terms_rates r;
+    terms_rates_sol(e->w, e->hw, &r);
     t->step_serial = t_serial(e);
     t->comm_compute_ratio = t_ratio(e);
-    t->tokens_per_s_per_gpu = t_tps(e);
-    t->mfu = t_mfu(e);
+    evaluate(e, &r, TERMS_SOL, t, F_TPS, F_MFU + 1);
     t->mfu_bf16_peak = t_mfu_bf16_peak(e);
     t->gpu_hours_per_trillion = t_gpuh(e);
-    t->days = t_days(e);
-    t->cost_usd = t_cost(e);
+    evaluate(e, &r, TERMS_SOL, t, F_DAYS, F_COUNT);
 }
 
-void terms_expected_rates(struct terms_env *e, const struct hardware *hw)
+void terms_expected_step(const struct terms_env *e, struct cost_times *t)
 {
-    e->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
-    e->copy_bps =
-        hw->cal
-            ? calibration_elementwise_tbps(hw->cal, CALIBRATION_EW_COPY) * 1e12
-            : hw->hbm_bps;
-}
-
-void terms_expected(const struct terms_env *e, struct cost_times *t)
-{
+    struct terms_rates r;
     if (!e->w->x.known)
         return;
-    t->x_compute = x_compute(e);
-    t->x_hbm = x_hbm(e);
-    t->x_ib_hid = x_ib_hid(e);
-    t->x_nv_hid = x_nv_hid(e);
-    t->x_comm_sm = x_comm_sm(e);
-    t->x_exposed = x_exposed(e);
-    t->x_core = x_core(e);
-    t->x_ramp = x_ramp(e);
-    t->x_bubble = x_bubble(e);
-    t->x_sync = x_sync(e);
-    t->x_gather = x_gather(e);
-    t->x_dp = x_dp(e);
-    t->x_optimizer = x_optimizer(e);
-    t->expected = x_expected(e);
-    t->x_tps = x_tps(e);
-    t->x_mfu = x_mfu(e);
-    t->x_days = x_days(e);
-    t->x_cost = x_cost(e);
+    terms_rates_x(e->w, e->hw, &r);
+    evaluate(e, &r, TERMS_X, t, 0, F_TPS);
+}
+
+void terms_expected(const struct terms_env *e,
+                    const struct terms_rates *r,
+                    struct cost_times *t)
+{
+    struct terms_rates own;
+    if (!e->w->x.known)
+        return;
+    if (!r) {
+        terms_rates_x(e->w, e->hw, &own);
+        r = &own;
+    }
+    evaluate(e, r, TERMS_X, t, 0, F_COUNT);
 }
 
 double terms_time(const struct cost_times *t, int id)

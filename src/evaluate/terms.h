@@ -11,6 +11,16 @@
  *   formula template beside it. cost_times() runs the C expressions; the
  *   workbook writes the templates; tests/test_terms.c evaluates every
  *   template on sample plans and compares it with the C value.
+ *   The speed of light and the expected step are one family of terms
+ *   (compute, HBM, links overlapped and exposed, core, ramp, bubble,
+ *   step-end DP, optimizer, step, tokens/s, MFU, days, cost), each
+ *   written once, evaluated under two rate sets (struct terms_rates):
+ *   achievable peaks and ideal overlap for the floor; calibrated rates,
+ *   the stack's overlaps and the expected effects for the forecast. Its
+ *   template is instantiated once per set against the set's names
+ *   (IB_GBPS or IB_GBPS*NETWORK_EFFICIENCY, {compute} or {x_compute}).
+ *   The waterfall (expected.c) moves the expected set's rates to the
+ *   floor's one effect at a time.
  * - memory terms (the runtime's share, total, headroom, fit) and the
  *   link time of one collective, likewise template and C side by side.
  * - names: the names the workbook defines over its own tables
@@ -59,18 +69,74 @@ enum terms_origin {
     TERMS_DERIVED      /* a formula over other inputs */
 };
 
-/* What a term's C expression reads. */
+/* What a term's C expression reads besides its rate set. */
 struct terms_env {
     const struct cost_work *w;
     const struct hardware *hw;
     const struct model *m;
     int precision;              /* enum model_precision of the plan */
     const struct cost_times *t; /* terms evaluated so far */
-    /* the expected terms' rates (terms_expected sets them from hw->cal,
-     * the waterfall replays them with an effect off) */
-    double clock;    /* sustained / burst compute rate, (0, 1] */
-    double copy_bps; /* measured HBM copy bandwidth, B/s */
 };
+
+/*
+ * The two sets of rates and overlaps the time terms are evaluated with:
+ * the same terms (one C function and one template each) give the speed
+ * of light under the first and the expected step under the second.
+ */
+enum terms_set {
+    TERMS_SOL, /* achievable peaks, ideal overlap: the floor */
+    TERMS_X,   /* calibrated rates, the stack's overlaps: the forecast */
+    TERMS_SETS
+};
+
+/*
+ * One rate set: how it prices compute, its links' and HBM's bandwidth,
+ * and the work as it sees it (what it overlaps, what it exposes; the
+ * expected set's bytes after the network's efficiency at their message
+ * size). terms_rates_sol / terms_rates_x fill it; the waterfall moves an
+ * expected set's fields to the speed of light's, effect by effect.
+ */
+struct terms_rates {
+    /* compute, s: ((gemm + attn) / clock + ew) x overhead. The speed of
+     * light's gemm_s is every FLOP at the achievable rates (the rest 0,
+     * clock and overhead 1); the expected set's are kernels at measured
+     * (burst) rates and bandwidths */
+    double gemm_s, attn_s, ew_s;
+    double clock;              /* sustained / burst rate, (0, 1] */
+    double compute_overhead;   /* the stack's factor, 1 neutral */
+    double ib_bps, nvlink_bps; /* the links' bandwidth, B/s */
+    double hbm_bps;            /* HBM: achievable, or measured copy */
+    /* bytes and calls with the micro-batches: overlapped with compute
+     * (hid) and not (xp: none at the speed of light) */
+    double ib_hid, ib_hid_calls, nv_hid, nv_hid_calls;
+    double ib_xp, ib_xp_calls, nv_xp, nv_xp_calls;
+    /* bytes of the ramp's own traffic and of the step-end sync and
+     * gather (their calls are the work's) */
+    double ib_dep, nv_dep, ib_sync, nv_sync, ib_gather, nv_gather;
+    /* 1 when the step-end sync (gather) hides under one micro-batch's
+     * backward (forward), 0 when exposed; the speed of light: 1 */
+    double grad_hide, param_hide;
+    /* the other pipeline ranks' ramp units over this rank's, less 1 */
+    double ramp_skew;
+    /* the rank's own work (the expected set's: the slowest rank at its
+     * rates, which may not be the floor's): HBM and optimizer bytes, the
+     * schedule's bubble coefficient, the forward share of compute, the
+     * calls of the ramp's, sync's and gather's traffic */
+    double hbm_bytes, optimizer_bytes, bubble_coef, fwd_share;
+    double ib_dep_calls, nv_dep_calls, ib_sync_calls, nv_sync_calls;
+    double ib_gather_calls, nv_gather_calls;
+};
+
+/* The speed of light's rate set for work w on hw. */
+void terms_rates_sol(const struct cost_work *w,
+                     const struct hardware *hw,
+                     struct terms_rates *r);
+
+/* The expected step's rate set for work w (w->x known) on hw: hw->cal's
+ * clock and copy bandwidth, the stack's factors and overlaps in w->x. */
+void terms_rates_x(const struct cost_work *w,
+                   const struct hardware *hw,
+                   struct terms_rates *r);
 
 /* One named input of the workbook's formulas. */
 struct terms_input {
@@ -171,13 +237,16 @@ enum terms_id {
 /* The first expected term: terms before it are the speed of light's. */
 #define TERMS_EXPECTED_FIRST TERMS_X_COMPUTE
 
-/* One term: its key (the Plans column that shows it), its Excel
- * template, and its C expression. */
+/* One term of one rate set: its key (the Plans column that shows it)
+ * and its Excel template, instantiated from the term family's template
+ * with the set's names (terms.c) where fam >= 0. */
 struct terms_term {
     int id;              /* enum terms_id */
     const char *key;     /* "ib" */
     const char *formula; /* "{ib_gb}/IB_GBPS+{ib_calls}*IB_LATENCY_US*1E-06" */
-    double (*c)(const struct terms_env *e); /* the same, SI units */
+    int set;             /* enum terms_set */
+    int fam;             /* the family term it instantiates (terms.c), -1: the
+                          * speed of light's own (link totals, bound, serial, ...) */
 };
 
 /*
@@ -194,13 +263,16 @@ void terms_derived(const struct terms_env *e, struct cost_times *t);
 
 /*
  * Fills the expected terms of t (x_*, expected and what follows) after
- * terms_step() and terms_derived(), when e->w->x.known; e->clock and
- * e->copy_bps must be set (terms_expected_rates).
+ * terms_step() and terms_derived(), when e->w->x.known: the family's
+ * terms under rate set r (NULL: terms_rates_x of e->w and e->hw).
  */
-void terms_expected(const struct terms_env *e, struct cost_times *t);
+void terms_expected(const struct terms_env *e,
+                    const struct terms_rates *r,
+                    struct cost_times *t);
 
-/* The expected terms' rates from hw's calibration into e. */
-void terms_expected_rates(struct terms_env *e, const struct hardware *hw);
+/* The expected terms up to the step (what ranking needs) under
+ * terms_rates_x, when e->w->x.known. */
+void terms_expected_step(const struct terms_env *e, struct cost_times *t);
 
 /* The value of term `id` in t (the bound as its enum cost_bound). */
 double terms_time(const struct cost_times *t, int id);

@@ -33,7 +33,7 @@ static void retime(const struct cost_work *w,
                    const struct hardware *h,
                    struct cost_times *t)
 {
-    struct terms_env e = {w, h, NULL, MODEL_BF16, t, 1, 0};
+    struct terms_env e = {w, h, NULL, MODEL_BF16, t};
     memset(t, 0, sizeof *t);
     terms_step(&e, t);
 }

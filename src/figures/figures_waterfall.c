@@ -41,6 +41,9 @@ void figures_waterfall_of(const struct cost_result *c,
             w->largest = k;
     }
     w->expected = step[EXPECTED_EFFECTS - 1];
+    cost_phases(c, w->phases);
+    w->rank = cost_result_rank(c);
+    w->floor_rank = c->rank;
     gap = w->expected - w->sol;
     for (k = 0; k < EXPECTED_EFFECTS; k++)
         w->share[k] = fabs(gap) > 0 ? w->add[k] / gap : 0;

@@ -322,13 +322,13 @@ static void sensitivity(const struct shard *b,
     size_t i;
     for (i = 0; i < b->nsens_ib; i++) {
         struct cost_times t;
-        struct terms_env e = {&res->work, &b->sens_ib[i], NULL, 0, &t, 1, 0};
+        struct terms_env e = {&res->work, &b->sens_ib[i], NULL, 0, &t};
         terms_step(&e, &t);
         keep_min(&f->sens_ib_step[i], &f->sens_ib_bound[i], t.step, t.bound);
     }
     for (i = 0; i < b->nsens_nv; i++) {
         struct cost_times t;
-        struct terms_env e = {&res->work, &b->sens_nv[i], NULL, 0, &t, 1, 0};
+        struct terms_env e = {&res->work, &b->sens_nv[i], NULL, 0, &t};
         terms_step(&e, &t);
         keep_min(&f->sens_nv_step[i], &f->sens_nv_bound[i], t.step, t.bound);
     }

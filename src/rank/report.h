@@ -280,6 +280,12 @@ struct report_waterfall {
     double measured; /* s: the published run's measured step (or its
                         TFLOP/s as a step); 0: none */
     bool measured_from_tflops; /* the run published TFLOP/s, not a step */
+    /* s: the expected step's phases on the critical pipeline rank (enum
+     * cost_phase; cost_phases), summing to expected */
+    double phases[COST_PHASES];
+    long rank;       /* the rank of the expected step (cost_result_rank),
+                        whose speed of light sol is */
+    long floor_rank; /* the rank of the plan's speed of light */
 };
 
 /* A published measured run and the prediction for it. */

@@ -89,8 +89,24 @@ static void expected_text(FILE *out, const struct eval_view *v)
     }
     expected_waterfall(&r->work, v->ctx->hw, v->ctx->m, r->plan.precision, &sol,
                        step);
+    {
+        struct memory rm;
+        long xr = cost_result_rank(r);
+        cost_rank_memory(v->ctx, r, xr, &rm);
+        fprintf(out,
+                "slowest at the expected rates: pipeline rank %ld (%.2f GiB; "
+                "at the speed of light rank %ld)\n",
+                xr, rm.rank >= 0 ? rm.total / GIB : NAN, r->rank);
+    }
     fprintf(out, "expected step, from the speed of light %24s\n", "s");
-    row(out, "speed of light (the floor)", sol);
+    if (cost_result_rank(r) == r->rank) {
+        row(out, "speed of light (the floor)", sol);
+    } else { /* the floor is another rank's: this rank's at the floor */
+        char label[64];
+        snprintf(label, sizeof label, "speed of light of rank %ld",
+                 cost_result_rank(r));
+        row(out, label, sol);
+    }
     last = sol;
     for (k = 0; k < EXPECTED_EFFECTS; k++) {
         char label[64];
@@ -121,6 +137,21 @@ static void expected_text(FILE *out, const struct eval_view *v)
                 a, b, c, e, f, g, v->range.n, v->range.lo, v->range.hi);
     }
     fputc('\n', out);
+    {
+        static const char *const label[COST_PHASES] = {
+            "warm-up (forwards before the first backward)",
+            "steady (forward and backward paired)",
+            "cool-down (backwards after the last forward)",
+            "bubble (idle, the other stages' ramps)",
+            "optimizer step and exposed step-end DP"};
+        double ph[COST_PHASES];
+        cost_phases(r, ph);
+        fprintf(out, "phases of the expected step, pipeline rank %ld %9s\n",
+                cost_result_rank(r), "s");
+        for (k = 0; k < COST_PHASES; k++)
+            row(out, label[k], ph[k]);
+        fputs("\n", out);
+    }
 }
 
 void eval_out_text(FILE *out, const struct eval_view *v)
@@ -133,6 +164,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     const struct cost_times *t = &r->t;
     const struct cost_work *w = &r->work;
     char plan[256], verdict[640], label[96];
+    double ib_sum = 0, nv_sum = 0;
     size_t i;
 
     plan_format(p, plan, sizeof plan);
@@ -186,13 +218,16 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     ranks_text(out, v);
     fprintf(out,
             "communication per GPU per step, pipeline rank %ld (the "
-            "slowest)\n",
-            r->rank);
+            "slowest%s)\n",
+            cost_result_rank(r),
+            r->work.x.known ? " at the expected rates" : "");
     fprintf(out, "  %-46s %6s %9s %9s %9s %8s\n", "collective", "group",
             "GPUs/node", "IB GB", "NVLink GB", "time s");
     for (i = 0; i < v->ncoll; i++) {
         const struct comm_collective *c = &v->coll[i];
         char span[32];
+        ib_sum += c->ib_bytes;
+        nv_sum += c->nvlink_bytes;
         double time = c->ib_bytes / hw->ib_bps +
                       (c->ib_bytes > 0 ? c->calls * hw->ib_latency_s : 0);
         double tnv =
@@ -205,8 +240,10 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     }
     if (v->ncoll == 0)
         fprintf(out, "  (none: a single GPU)\n");
+    /* this rank's (the slowest at the expected rates: maybe not the
+     * speed of light's, whose totals are the time terms below) */
     fprintf(out, "  %-46s %6s %9s %9.1f %9.1f\n\n", "total", "", "",
-            w->ib_bytes / 1e9, w->nvlink_bytes / 1e9);
+            ib_sum / 1e9, nv_sum / 1e9);
 
     fprintf(out, "time per step %43s\n", "s");
     snprintf(label, sizeof label, "compute (%.0f TFLOP FP8, %.0f TFLOP BF16)",
@@ -399,13 +436,28 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "expected_low",
         r->work.x.known && v->range.n ? t->expected * v->range.lo : NAN, true);
     num(out, "expected_high",
-        r->work.x.known && v->range.n ? t->expected * v->range.hi : NAN, false);
+        r->work.x.known && v->range.n ? t->expected * v->range.hi : NAN, true);
+    /* its phases on the critical rank, summing to it (cost_phases) */
+    if (r->work.x.known) {
+        double ph[COST_PHASES];
+        int ip;
+        cost_phases(r, ph);
+        fputs("\"phases\":{", out);
+        for (ip = 0; ip < COST_PHASES; ip++)
+            num(out, cost_phase_str(ip), ph[ip], ip + 1 < COST_PHASES);
+        fputs("}", out);
+    } else {
+        fputs("\"phases\":null", out);
+    }
     fputs("},\"waterfall\":[", out);
     if (r->work.x.known) {
         double sol, step[EXPECTED_EFFECTS], last;
         int e;
         expected_waterfall(&r->work, v->ctx->hw, m, p->precision, &sol, step);
-        fprintf(out, "{\"effect\":\"speed of light\",\"seconds\":%.17g}", sol);
+        fprintf(out,
+                "{\"effect\":\"speed of light\",\"seconds\":%.17g,"
+                "\"rank\":%ld}",
+                sol, cost_result_rank(r));
         last = sol;
         for (e = 0; e < EXPECTED_EFFECTS; e++) {
             if (!expected_effect_shown(&r->work.x, e))
@@ -417,6 +469,9 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     }
     fprintf(out, "],\"bound\":\"%s\",", cost_bound_str(t->bound));
     num(out, "critical_rank", (double)r->rank, true);
+    /* the rank the expected step is of (null without one) */
+    num(out, "expected_rank",
+        r->work.x.known ? (double)cost_result_rank(r) : NAN, true);
     num(out, "comm_compute_ratio", t->comm_compute_ratio, true);
     num(out, "ep_compute_ratio", r->ep_ratio, true);
     num(out, "tokens_per_s_per_gpu", t->tokens_per_s_per_gpu, true);

@@ -82,6 +82,7 @@ enum col_id {
     C_HBM_GB,
     C_OPT_GB,
     C_BUBBLE_COEF,
+    C_RAMP_SKEW,
     C_MICROBATCHES,
     C_TOKENS,
     C_GPUS,
@@ -222,6 +223,18 @@ static const struct plans_column columns[] = {
     {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, C_HBM_GB, NULL},
     {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, C_OPT_GB, NULL},
     {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL, C_BUBBLE_COEF, NULL},
+    {"ramp_skew", "Other stages' ramp / own - 1", "", "0.000", 10, NUM, NULL, C_RAMP_SKEW, NULL},
+    {"x_ramp_skew", "Expected other stages' ramp / own - 1", "", "0.000", 10, NUM, NULL, C_XWORK, NULL},
+    {"x_hbm_gb", "HBM traffic, expected's rank", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_opt_gb", "Optimizer traffic, expected's rank", "GB", F_BIG, 10, NUM, NULL, C_XWORK, NULL},
+    {"x_bubble_coef", "Bubble coefficient, expected's rank", "", "0.000", 10, NUM, NULL, C_XWORK, NULL},
+    {"x_fwd_share", "Forward share, expected's rank", "", F_RAT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_dep_calls", "IB EP/TP/CP calls, expected's rank", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_dep_calls", "NVLink EP/TP/CP calls, expected's rank", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_sync_calls", "IB sync calls, expected's rank", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_sync_calls", "NVLink sync calls, expected's rank", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_ib_gather_calls", "IB gather calls, expected's rank", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
+    {"x_nv_gather_calls", "NVLink gather calls, expected's rank", "", F_CNT, 9, NUM, NULL, C_XWORK, NULL},
     {"microbatches", "Micro-batches", "", F_CNT, 9, NUM, NULL, C_MICROBATCHES, NULL},
     {"tokens", "Tokens per step", "", F_CNT, 12, NUM, NULL, C_TOKENS, NULL},
     {"gpus", "GPUs", "", F_CNT, 7, NUM, NULL, C_GPUS, NULL},
@@ -536,6 +549,9 @@ work_value(int id, const struct report_row *row, struct plans_value *out)
     case C_BUBBLE_COEF:
         number(out, w->bubble_coef);
         return true;
+    case C_RAMP_SKEW:
+        number(out, w->ramp_skew);
+        return true;
     case C_MICROBATCHES:
         number(out, w->microbatches);
         return true;
@@ -604,7 +620,18 @@ static bool xwork_value(const char *key,
              {"x_ib_gather_gb", x->gather_ib, 1e9},
              {"x_nv_gather_gb", x->gather_nv, 1e9},
              {"grad_hide", x->grad_hide, 1},
-             {"param_hide", x->param_hide, 1}};
+             {"param_hide", x->param_hide, 1},
+             {"x_ramp_skew", x->ramp_skew, 1},
+             {"x_hbm_gb", x->hbm_bytes, 1e9},
+             {"x_opt_gb", x->optimizer_bytes, 1e9},
+             {"x_bubble_coef", x->bubble_coef, 1},
+             {"x_fwd_share", x->fwd_share, 1},
+             {"x_ib_dep_calls", x->ib_dep_calls, 1},
+             {"x_nv_dep_calls", x->nv_dep_calls, 1},
+             {"x_ib_sync_calls", x->ib_sync_calls, 1},
+             {"x_nv_sync_calls", x->nv_sync_calls, 1},
+             {"x_ib_gather_calls", x->ib_gather_calls, 1},
+             {"x_nv_gather_calls", x->nv_gather_calls, 1}};
     size_t i;
     for (i = 0; i < sizeof f / sizeof f[0]; i++)
         if (strcmp(f[i].key, key) == 0) {

@@ -11,11 +11,11 @@
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over InfiniBand (inter-node), speed of light'
-sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is IB-bound; right of it, compute can hide its IB traffic where the stack overlaps it.'
+sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is IB-bound; right of it, compute can hide its IB traffic.'
 sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of the 5 fastest families.'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'operational intensity over IB: FLOPs per byte, per GPU per step'
-ylabel_text = 'attained TFLOP/s per GPU at the speed of light (executed FLOPs / step time)'
+ylabel_text = 'attained TFLOP/s per GPU (executed FLOPs / step time)'
 data = './roofline-ib.dat'
 NFAM = 3
 HAVE_PUBLISHED = 1
@@ -23,8 +23,8 @@ HAVE_BASELINE = 1
 array fam_color[3]
 array fam_dot[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s'
-fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s'
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'
+fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.36 s'
 fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
@@ -57,7 +57,7 @@ set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rg
 set style textbox opaque fillcolor rgb '#50FFFFFF' noborder margins 2,1
 
 set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 spacing 1.2 font ',14'
-set key title 'plans that fit, by family (speed-of-light step)' font ',14' left
+set key title 'plans that fit, by family (best step)' font ',14' left
 
 set label '' at 39580, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
 set label '' at 29200, 1460 point pt 7 ps 1.6 lc rgb '#000000' front
@@ -77,20 +77,17 @@ set arrow from 19780, 989 to 17528, 1063.66 nohead front lw 1.2 lc rgb '#333333'
 set label 'ridge 15.2k FLOP/B' at 4145, 911.158 left front boxed font ',13'
 set arrow from 15160, 758 to 13434, 815.223 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 28662.4226004, 1053.62538772 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 2158.05, 2034.74 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1601.18 left front boxed font ',14'
-set arrow from 28662.4, 1053.63 to 26323.8, 1420.39 nohead front lw 1.2 lc rgb '#333333'
-set label '' at 28662.4226004, 1053.62538772 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
-set label 'recommended plan' at 33345.3, 602.401 left front boxed font ',14'
-set arrow from 28662.4, 1053.63 to 32484.1, 679.078 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 28662.4226004, 1059.73223994 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 2158.05, 2046.54 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1610.47 left front boxed font ',14'
+set arrow from 28662.4, 1059.73 to 26323.8, 1428.62 nohead front lw 1.2 lc rgb '#333333'
 set label 'ZeRO-3 (the baseline): its best plan' at 1884.6, 41.3399 left front boxed font ',14'
 set label 'does not fit in memory' at 1884.6, 32.5313 left front boxed font ',14'
 set arrow from 1610.78, 36.6721 to 1835.92, 36.6721 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 27665.2, 1910.75 left front boxed font ',14'
-set arrow from 28662.4, 1053.63 to 28662.4, 1695 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 12103.9, 654.509 left front boxed font ',14'
-set arrow from 15200.7, 654.509 to 13336.6, 654.509 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 27665.2, 1921.83 left front boxed font ',14'
+set arrow from 28662.4, 1059.73 to 28662.4, 1704.83 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 12103.9, 655.935 left front boxed font ',14'
+set arrow from 15200.7, 655.935 to 13336.6, 655.935 nohead front lw 1.2 lc rgb '#333333'
 set label '3' at 9540.98, 402.753 left front boxed font ',14'
 set arrow from 8154.76, 402.753 to 9294.58, 402.753 nohead front lw 1.2 lc rgb '#333333'
 

@@ -11,11 +11,11 @@
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over NVLink (intra-node), speed of light'
-sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic where the stack overlaps it.'
+sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic.'
 sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of the 5 fastest families.'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'operational intensity over NVLink: FLOPs per byte, per GPU per step'
-ylabel_text = 'attained TFLOP/s per GPU at the speed of light (executed FLOPs / step time)'
+ylabel_text = 'attained TFLOP/s per GPU (executed FLOPs / step time)'
 data = './roofline-nvlink.dat'
 NFAM = 3
 HAVE_PUBLISHED = 1
@@ -23,8 +23,8 @@ HAVE_BASELINE = 1
 array fam_color[3]
 array fam_dot[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.66 s'
-fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.39 s'
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'
+fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.36 s'
 fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
@@ -57,7 +57,7 @@ set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rg
 set style textbox opaque fillcolor rgb '#50FFFFFF' noborder margins 2,1
 
 set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 spacing 1.2 font ',14'
-set key title 'plans that fit, by family (speed-of-light step)' font ',14' left
+set key title 'plans that fit, by family (best step)' font ',14' left
 
 set label '' at 9895, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
 set label '' at 9125, 1460 point pt 7 ps 1.6 lc rgb '#000000' front
@@ -78,20 +78,17 @@ set arrow from 4945, 989 to 4338.59, 989 nohead front lw 1.2 lc rgb '#333333'
 set label 'ridge 4.74k FLOP/B' at 1282.48, 758 left front boxed font ',13'
 set arrow from 4737.5, 758 to 4156.53, 758 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 16145.6328032, 1053.62538772 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 1043.48, 3477.32 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 1043.48, 2736.38 left front boxed font ',14'
-set arrow from 16145.6, 1053.63 to 12728.4, 2427.41 nohead front lw 1.2 lc rgb '#333333'
-set label '' at 16145.6328032, 1053.62538772 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
-set label 'recommended plan' at 9285.98, 480.368 left front boxed font ',14'
-set arrow from 16145.6, 1053.63 to 16145.6, 541.512 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 16145.6328032, 1059.73223994 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 1043.48, 3497.48 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 1043.48, 2752.24 left front boxed font ',14'
+set arrow from 16145.6, 1059.73 to 12728.4, 2441.48 nohead front lw 1.2 lc rgb '#333333'
 set label 'ZeRO-3 (the baseline): its best plan' at 247.369, 27.2895 left front boxed font ',14'
 set label 'does not fit in memory' at 247.369, 21.4747 left front boxed font ',14'
 set arrow from 229.213, 36.6721 to 240.98, 30.763 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 15583.9, 2931.17 left front boxed font ',14'
-set arrow from 16145.6, 1053.63 to 16145.6, 2600.2 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 6888.56, 539.851 left front boxed font ',14'
-set arrow from 8565.31, 654.509 to 7590.14, 608.567 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 12929.3, 605.892 left front boxed font ',14'
+set arrow from 16145.6, 1059.73 to 14246.1, 683.014 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 6888.56, 541.027 left front boxed font ',14'
+set arrow from 8565.31, 655.935 to 7590.14, 609.892 nohead front lw 1.2 lc rgb '#333333'
 set label '3' at 6743.86, 402.753 left front boxed font ',14'
 set arrow from 5764.04, 402.753 to 6569.69, 402.753 nohead front lw 1.2 lc rgb '#333333'
 

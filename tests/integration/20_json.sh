@@ -60,3 +60,18 @@ check "eval --json: time_s.expected_low / expected_high from the validation spre
     json_check "abs(j['time_s']['expected_low'] / j['time_s']['expected'] - 342 / 380) < 0.005 and abs(j['time_s']['expected_high'] / j['time_s']['expected'] - 126 / 106) < 0.005" $DS
 check "eval --json without a calibration: no range (null)" \
     json_check "j['time_s']['expected_low'] is None and j['time_s']['expected_high'] is None" -g data/hardware/mi300x.ini gpus=1024 tp=1 pp=16 ep=64 zero=1 precision=fp8 mbs=1 gbs=15360
+# issue 17 item 5: the expected step's phases on the critical rank sum to
+# it; the last rank of a 1F1B pipeline has no warm-up (p - rank - 1 = 0)
+# and waits for the others (bubble); without a calibration, null
+check "json: time_s.phases sum to time_s.expected" \
+    json_check 'sorted(j["time_s"]["phases"])==sorted(["warmup","steady","cooldown","bubble","optimizer"]) and abs(sum(j["time_s"]["phases"].values())-j["time_s"]["expected"]) < 1e-9*j["time_s"]["expected"] and min(j["time_s"]["phases"].values()) >= 0' $DS
+check "json: the phases are the expected step rank's: 1F1B warm-up but on the last stage" \
+    json_check '(j["expected_rank"]==15) == (j["time_s"]["phases"]["warmup"]==0) and j["time_s"]["phases"]["bubble"]>0' gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=1f1b precision=fp8 recompute=selective mbs=1 gbs=15360
+check "json: no expected step, no phases" \
+    json_check 'j["time_s"]["phases"] is None and j["time_s"]["expected"] is None' -m tests/data/gpt-korthikanti.ini -g tests/data/hw-h800.ini gpus=8 tp=8 gbs=8
+# issue 17 item 3: the expected step is the slowest rank's at the expected
+# rates. DeepSeek-V3 on 1F1B: the last stage (head and MTP) is the slowest
+# at the speed of light, an early stage at the expected rates; eval says
+# which, and the waterfall starts at that rank's floor (below the plan's)
+check "json: the expected step's rank is the slowest at the expected rates" \
+    json_check 'j["critical_rank"]==15 and j["expected_rank"]!=15 and j["waterfall"][0]["rank"]==j["expected_rank"] and j["waterfall"][0]["seconds"] < j["time_s"]["step"] and abs(sum(e["seconds"] for e in j["waterfall"])-j["time_s"]["expected"]) < 1e-9*j["time_s"]["expected"]' gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=1f1b precision=fp8 recompute=selective mbs=1 gbs=15360

@@ -35,7 +35,14 @@ for b in ("0", "1"):
                          capture_output=True, text=True, check=True).stdout
     j = json.loads(out)
     r = rows[int(b)]
-    assert abs(r[0][2] - j["time_s"]["step"]) < 1e-6, (b, r[0], j["time_s"])
+    # the first bar is the speed of light of the expected step's rank:
+    # the plan's floor when the same rank is slowest at both rates
+    assert abs(r[0][2] - j["waterfall"][0]["seconds"]) < 1e-6, (b, r[0], j["waterfall"])
+    assert j["waterfall"][0]["rank"] == j["expected_rank"], j["waterfall"][0]
+    if j["expected_rank"] == j["critical_rank"]:
+        assert abs(r[0][2] - j["time_s"]["step"]) < 1e-6, (b, r[0], j["time_s"])
+    else:
+        assert r[0][2] <= j["time_s"]["step"] + 1e-9, (b, r[0], j["time_s"])
     assert abs(r[-1][2] - j["time_s"]["expected"]) < 1e-6, (b, r[-1], j["time_s"])
     effects = [e["seconds"] for e in j["waterfall"][1:]]
     assert len(effects) == 6
@@ -77,7 +84,12 @@ def row_of(label):
         if ws.cell(r, head.column).value == label:
             return r
     raise AssertionError(label)
-sol, expected = row_of("Speed of light (the floor)"), row_of("Expected step")
+def row_like(prefix):
+    for r in range(head.row + 1, head.row + 12):
+        if str(ws.cell(r, head.column).value).startswith(prefix):
+            return r
+    raise AssertionError(prefix)
+sol, expected = row_like("Speed of light"), row_of("Expected step")
 assert abs(ws.cell(sol, col["Seconds"]).value - rows[0][2]) < 1e-9
 assert abs(ws.cell(expected, col["Seconds"]).value - rows[-1][2]) < 1e-9
 assert abs(ws.cell(expected, col["Cumulative step (s)"]).value - rows[-1][2]) < 1e-9
@@ -85,7 +97,13 @@ shares = [ws.cell(r, col["Share of the gap"]).value for r in range(sol + 1, sol 
 assert abs(sum(shares) - 1) < 1e-9, shares
 gap = row_of("Gap: all effects")
 assert abs(ws.cell(gap, col["Seconds"]).value - (rows[-1][2] - rows[0][2])) < 1e-9
-assert any("not live formulas" in str(c.value) for c in ws[expected + 1]), "the note says values"
+# issue 17 item 5: the expected step by phase on the critical rank,
+# five rows under their header, summing to the expected step
+assert str(ws.cell(expected + 1, head.column).value).startswith("Phases of the expected step"), "phases"
+phases = [ws.cell(r, col["Seconds"]).value for r in range(expected + 2, expected + 7)]
+assert abs(sum(phases) - rows[-1][2]) < 1e-9, phases
+assert abs(ws.cell(expected + 6, col["Cumulative step (s)"]).value - rows[-1][2]) < 1e-9
+assert any("not live formulas" in str(c.value) for c in ws[expected + 7]), "the note says values"
 # the step-time and waterfall PNGs in the Summary's drawing (openpyxl
 # reads images only with Pillow: read the parts)
 import re, zipfile

@@ -90,8 +90,12 @@ size_t xlsx_waterfall_table(struct xlsx_book *b,
         cell_str(b, ws, row, first[k], last[k], head[k],
                  k ? XLSX_FMT_HEAD : XLSX_FMT_HEAD_LEFT);
     xlsx_book_height(b, ws, row++, 30);
-    line(b, ws, row++, c, "Speed of light (the floor)", w->sol, NAN, w->sol,
-         true);
+    if (w->rank == w->floor_rank)
+        snprintf(label, sizeof label, "Speed of light (the floor)");
+    else /* the floor is another rank's: this rank's at the floor */
+        snprintf(label, sizeof label, "Speed of light of pipeline rank %ld",
+                 w->rank);
+    line(b, ws, row++, c, label, w->sol, NAN, w->sol, true);
     for (k = 0; k < (size_t)w->effects; k++) {
         snprintf(label, sizeof label, "+ %s", expected_effect_label((int)k));
         line(b, ws, row++, c, label, w->add[k], w->share[k], w->cum[k], false);
@@ -99,6 +103,30 @@ size_t xlsx_waterfall_table(struct xlsx_book *b,
     line(b, ws, row++, c, "Gap: all effects", w->expected - w->sol,
          w->expected != w->sol ? 1.0 : NAN, NAN, false);
     line(b, ws, row++, c, "Expected step", w->expected, NAN, w->expected, true);
+    /* the same step by phase on the critical rank (cost_phases) */
+    snprintf(label, sizeof label,
+             "Phases of the expected step, pipeline rank %ld", w->rank);
+    cell_str(b, ws, row, first[0], last[0], label, XLSX_FMT_HEAD_LEFT);
+    cell_str(b, ws, row, first[1], last[1], "Seconds", XLSX_FMT_HEAD);
+    cell_str(b, ws, row, first[2], last[2], "Share of the step", XLSX_FMT_HEAD);
+    cell_str(b, ws, row, first[3], last[3], "Cumulative step (s)",
+             XLSX_FMT_HEAD);
+    xlsx_book_height(b, ws, row++, 30);
+    {
+        static const char *const phase[COST_PHASES] = {
+            "Warm-up (forwards before the first backward)",
+            "Steady (forward and backward paired)",
+            "Cool-down (backwards after the last forward)",
+            "Bubble (idle: the other stages' ramps)",
+            "Optimizer step and exposed step-end DP"};
+        double cum = 0;
+        for (k = 0; k < COST_PHASES; k++) {
+            cum += w->phases[k];
+            line(b, ws, row++, c, phase[k], w->phases[k],
+                 w->expected > 0 ? w->phases[k] / w->expected : NAN, cum,
+                 false);
+        }
+    }
     /* Values, and why: the effects are the time model replayed in C with
      * one effect more switched on each time (expected_waterfall); the
      * Plans sheet's live PLANS_EXPECTED_S is the last row's formula. */
