@@ -218,7 +218,7 @@ static void test_plot_roofline_ib_points_by_hand(void **state)
         "'3  C  30.00 s'; fam_pt[3] = 6\n");
     /* no calibration here: the key is ordered by the speed of light */
     assert_string_equal(util_plot_var(&f->v, "KEY_TITLE"),
-                        "'plans that fit, by step (speed of light)'");
+                        "'plans that fit, by family (speed-of-light step)'");
 }
 
 static void test_plot_roofline_ib_roofs_by_hand(void **state)

@@ -327,7 +327,7 @@ struct report_validation {
 struct report_input {
     char role[16]; /* "model", "training", "hardware", "calibration",
                       "stack", "sweep", "validation" */
-    char *path; /* as given, any length; freed by report_free() */
+    char *path;    /* as given, any length; freed by report_free() */
     char sha256[65];
 };
 

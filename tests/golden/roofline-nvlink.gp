@@ -11,11 +11,12 @@
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over NVLink (intra-node), speed of light'
-sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic.'
+title_font = ',22'
+sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic where the stack overlaps it.'
 sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of the 5 fastest families.'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'operational intensity over NVLink: FLOPs per byte, per GPU per step'
-ylabel_text = 'attained TFLOP/s per GPU (executed FLOPs / step time)'
+ylabel_text = 'attained TFLOP/s per GPU at the speed of light (executed FLOPs / step time)'
 data = './roofline-nvlink.dat'
 NFAM = 3
 HAVE_PUBLISHED = 1
@@ -23,9 +24,10 @@ HAVE_BASELINE = 1
 array fam_color[3]
 array fam_dot[3]
 array fam_key[3]
-fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'
-fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.36 s'
-fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'
+array fam_pt[3]
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'; fam_pt[1] = 6
+fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.36 s'; fam_pt[2] = 4
+fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'; fam_pt[3] = 8
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
 set lmargin at screen 0.075
@@ -49,7 +51,7 @@ set grid xtics ytics lw 1 lc rgb '#DDDDDD'
 set border 3 lw 1.5
 set xlabel xlabel_text font ',17' offset 0,-0.3
 set ylabel ylabel_text font ',17' offset -1,0
-set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
+set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
 set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
 set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
@@ -57,7 +59,7 @@ set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rg
 set style textbox opaque fillcolor rgb '#50FFFFFF' noborder margins 2,1
 
 set key at screen 0.75, screen 0.835 left top vertical Left reverse samplen 1 spacing 1.2 font ',14'
-set key title 'plans that fit, by family (best step)' font ',14' left
+set key title 'plans that fit, by family (speed-of-light step)' font ',14' left
 
 set label '' at 9895, 1979 point pt 7 ps 1.6 lc rgb '#555555' front
 set label '' at 9125, 1460 point pt 7 ps 1.6 lc rgb '#000000' front
@@ -82,24 +84,27 @@ set label '' at 16145.6328032, 1059.73223994 point pt 6 ps 4 lw 3 lc rgb '#00000
 set label 'published plan' at 1043.48, 3497.48 left front boxed font ',14'
 set label 'DeepSeek-V3 pre-training, 2048 x H800' at 1043.48, 2752.24 left front boxed font ',14'
 set arrow from 16145.6, 1059.73 to 12728.4, 2441.48 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 16145.6328032, 1059.73223994 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
+set label 'recommended plan' at 9285.98, 483.152 left front boxed font ',14'
+set arrow from 16145.6, 1059.73 to 16145.6, 544.651 nohead front lw 1.2 lc rgb '#333333'
 set label 'ZeRO-3 (the baseline): its best plan' at 247.369, 27.2895 left front boxed font ',14'
 set label 'does not fit in memory' at 247.369, 21.4747 left front boxed font ',14'
 set arrow from 229.213, 36.6721 to 240.98, 30.763 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 12929.3, 605.892 left front boxed font ',14'
-set arrow from 16145.6, 1059.73 to 14246.1, 683.014 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 15583.9, 2324.39 left front boxed font ',14'
+set arrow from 16145.6, 1059.73 to 16145.6, 2061.93 nohead front lw 1.2 lc rgb '#333333'
 set label '2' at 6888.56, 541.027 left front boxed font ',14'
 set arrow from 8565.31, 655.935 to 7590.14, 609.892 nohead front lw 1.2 lc rgb '#333333'
 set label '3' at 6743.86, 402.753 left front boxed font ',14'
 set arrow from 5764.04, 402.753 to 6569.69, 402.753 nohead front lw 1.2 lc rgb '#333333'
 
 plot \
-    for [i=1:NFAM] NaN with points pt 7 ps 2 lc rgb fam_color[i] title fam_key[i], \
-    NaN with points pt 7 ps 1.3 lc rgb '#777777' title 'FP8 plan', \
-    NaN with points pt 9 ps 1.6 lc rgb '#777777' title 'BF16 plan', \
+    for [i=1:NFAM] NaN with points pt fam_pt[i] + 1 ps 2 lc rgb fam_color[i] title fam_key[i], \
+    NaN with points pt 7 ps 1.3 lc rgb '#777777' title 'FP8 plan (filled)', \
+    NaN with points pt 6 ps 1.3 lc rgb '#777777' title 'BF16 plan (open)', \
     NaN with points pt 7 ps 2.4 lc rgb '#000000' title 'best plan of a numbered family', \
     (HAVE_PUBLISHED ? NaN : 1/0) with points pt 6 ps 3 lw 3 lc rgb '#000000' title (HAVE_PUBLISHED ? 'published plan' : ''), \
     (HAVE_BASELINE ? NaN : 1/0) with points pt 2 ps 3 lw 3 lc rgb '#000000' title (HAVE_BASELINE ? 'baseline: best plan, does not fit' : ''), \
-    for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? 7 : 9) with points pt variable ps 0.9 lc rgb fam_dot[i > 1 ? i : 1] notitle, \
+    for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? fam_pt[i > 1 ? i : 1] + 1 : fam_pt[i > 1 ? i : 1]) with points pt variable ps 0.9 lc rgb fam_dot[i > 1 ? i : 1] notitle, \
     (x >= 9895 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
     (x >= 9125 ? 1460 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
     (x >= 4945 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \

@@ -12,6 +12,7 @@
 
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: expected step 15.76 s, 1.83× the speed of light'
+title_font = ',22'
 sub1 = 'Left, the recommended plan: tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360.'
 sub2 = 'Right, the published run''s plan: tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360.'
 sub3 = 'A bar: what one effect adds, with those above it on. Largest here: attention kernels, +2.43 s, 34% of the gap.'
@@ -96,7 +97,7 @@ do for [p = 0:NPANELS - 1] {
     unset arrow
     unset object
     if (p == 0) {
-        set label 101 title_text at screen 0.015, screen 0.955 left font ',22' front
+        set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
         set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
         set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
         set label 104 sub3 at screen 0.015, screen 0.831 left font ',15' textcolor rgb '#333333' front
