@@ -47,7 +47,7 @@ expect 2 "tiny-all_reduce.txt:30: busbw inf GB/s" -- $ROOFPLAN import nccl "$TMP
 check "a refused import writes nothing on stdout" test ! -s "$TMP/out"
 
 # What import writes, under a calibration file's other sections, checks.
-printf '[calibration]\nsource = test\ngpu = NVIDIA H100 80GB HBM3\ndate = 2026-12-01\n[attention_kernel]\nsource = test\nhead_dims = 128\nfwd_tflops = 591\nfwd_bwd_tflops = 485\n[elementwise]\nsource = test\ncopy_tbps = 3\n[clock]\nsource = test\nburst_tflops = 776\nsustained_tflops = 659\nrun_s = 20\n' >"$TMP/imp/head.ini"
+printf '[calibration]\nsource = test\ngpu = NVIDIA H100 80GB HBM3\nhardware_gpu = NVIDIA H100 SXM5 80GB\ndate = 2026-12-01\n[attention_kernel]\nsource = test\nhead_dims = 128\nfwd_tflops = 591\nfwd_bwd_tflops = 485\n[elementwise]\nsource = test\ncopy_tbps = 3\n[clock]\nsource = test\nburst_tflops = 776\nsustained_tflops = 659\nrun_s = 20\n' >"$TMP/imp/head.ini"
 for f in $N/h100-1node-all_reduce.txt $N/h100-1node-all_gather.txt $N/h100-1node-reduce_scatter.txt $N/h100-2node-alltoall-sendrecv.txt "$NODEV --inter" "$PLAIN --collective all_reduce" "$N/gh200-2node-all_reduce-indented.txt"; do
     # shellcheck disable=SC2086
     expect 0 "" -- $ROOFPLAN import nccl $f

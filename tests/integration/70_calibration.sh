@@ -54,7 +54,7 @@ check "every data/hardware file has a data/calibration file that check accepts" 
 check "compare gives B200 and H800 an expected step" \
     sh -c "$ROOFPLAN compare -q -m data/models/deepseek-v3.ini \
         -g data/hardware/b200.ini -g data/hardware/h800.ini -o '$TMP/cmp' \
-        >'$TMP/cmp.txt' && awk '/^DeepSeek-V3/ { n++; if (\$(NF-4) == \"-\") bad++ }
+        >'$TMP/cmp.txt' && awk '\$2 == \"DeepSeek-V3\" { n++; if (\$(NF-4) == \"-\") bad++ }
         END { exit !(n == 2 && !bad) }' '$TMP/cmp.txt'"
 # Every calibration value has bounds (issue 20, defect 2): a GEMM rate of
 # 1e-300 TFLOP/s made a 300-digit step, "inf days, $infM" and inf in
@@ -67,15 +67,18 @@ expect 2 "elementwise.norm_tbps: expected 0 (not measured) or at least 0.01, got
 
 # A calibration is for one GPU, with no rate above its peaks (issue 20,
 # defect 3): the H800 file with A100 hardware was taken silently, and
-# rates above peak put the expected step below the speed of light.
-expect 2 'data/calibration/h800.ini:20: calibration.hardware_gpu: "NVIDIA H800 SXM5 80GB" is not the GPU of the hardware it is used with (data/hardware/a100.ini:5: gpu.name = "NVIDIA A100 SXM4 80GB")' -- \
+# rates above peak put the expected step below the speed of light. The
+# messages name the file's own line of each key.
+HWGPU_LINE=$(grep -n '^hardware_gpu =' data/calibration/h800.ini | cut -d: -f1)
+EXPUP_LINE=$(awk '/^\[gemm_expert_up\]/ { s = 1 } s && /^bf16_tflops =/ { print NR; exit }' data/calibration/h800.ini)
+expect 2 "data/calibration/h800.ini:$HWGPU_LINE"': calibration.hardware_gpu: "NVIDIA H800 SXM5 80GB" is not the GPU of the hardware it is used with (data/hardware/a100.ini:5: gpu.name = "NVIDIA A100 SXM4 80GB")' -- \
     $ROOFPLAN eval -g data/hardware/a100.ini --calibration data/calibration/h800.ini gpus=64 tp=8 pp=8
 expect 2 'calibration.hardware_gpu: "NVIDIA H800 SXM5 80GB" is not the GPU' -- \
     $ROOFPLAN check data/calibration/h800.ini data/hardware/a100.ini
 # every shipped calibration is for a shipped hardware file, under its peaks
 expect 0 "" -- $ROOFPLAN check data/calibration/*.ini data/hardware/*.ini
 # the H800 file's expert_up BF16 rate (783) above a lowered peak
-expect 2 "h800.ini:58: gemm_expert_up.bf16_tflops: 783 is above the GPU's peak (data/hardware/h800.ini: gpu.bf16_peak_tflops = 760)" -- \
+expect 2 "h800.ini:$EXPUP_LINE: gemm_expert_up.bf16_tflops: 783 is above the GPU's peak (data/hardware/h800.ini: gpu.bf16_peak_tflops = 760)" -- \
     $ROOFPLAN eval --set gpu.bf16_peak_tflops=760 $CAL_PLAN
 # compare: --calibration times the clusters whose GPU it names, the others
 # keep their own (it applied the H800 file to the A100 cluster too); a
@@ -86,10 +89,11 @@ cal_compare_own() {
         -o "$TMP/cal-cmp" >"$TMP/cal-cmp.txt" || return 1
     $ROOFPLAN compare -q -m data/models/llama-3.1-70b.ini -g data/hardware/a100.ini \
         -o "$TMP/cal-cmp1" >"$TMP/cal-cmp1.txt" || return 1
-    test "$(grep A100 "$TMP/cal-cmp.txt")" = "$(grep A100 "$TMP/cal-cmp1.txt")" &&
+    # the same row but for its rank (column 1) among the clusters compared
+    test "$(grep A100 "$TMP/cal-cmp.txt" | cut -c7-)" = "$(grep A100 "$TMP/cal-cmp1.txt" | cut -c7-)" &&
         grep H800 "$TMP/cal-cmp.txt" | grep -qv ' - '
 }
 check "compare --calibration: the A100 cluster keeps its own calibration" cal_compare_own
-expect 2 'data/calibration/h800.ini:20: calibration.hardware_gpu: "NVIDIA H800 SXM5 80GB" is the GPU of none of the 2 clusters compared (-g)' -- \
+expect 2 "data/calibration/h800.ini:$HWGPU_LINE"': calibration.hardware_gpu: "NVIDIA H800 SXM5 80GB" is the GPU of none of the 2 clusters compared (-g)' -- \
     $ROOFPLAN compare -q -m data/models/llama-3.1-70b.ini -g data/hardware/h200.ini \
         -g data/hardware/a100.ini --calibration data/calibration/h800.ini -o "$TMP/cal-cmp2"
