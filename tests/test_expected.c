@@ -192,6 +192,62 @@ static void test_expected_ep_dispatcher_rates(void **state)
 }
 
 /*
+ * NCCL's share of the IB rate by collective (calibration
+ * network.<kind>_ib_share): the nccl-tests curves are normalised to their
+ * largest message, so their level over IB is this share of the
+ * hardware's ib_gbps. All-to-all at 0.8 on the EP16 plan above: NCCL's
+ * all-to-all moves its IB bytes at 0.8 x (25/100) of the rate, effective
+ * bytes 1 / 0.2 = 5x those moved; DeepEP's kernels keep the stack's 0.5
+ * (2x), not NCCL's share; NVLink is untouched. All-reduce at 0.5: data
+ * parallel over two nodes (gpt, ZeRO-0, 16 GPUs), the gradients'
+ * all-reduce over IB, with no inter-node curve, at half the rate:
+ * effective bytes 2x.
+ */
+static void test_expected_nccl_ib_share_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r;
+    struct stack st = f->stack;
+    struct fixture g = *f;
+    struct calibration_curve *c =
+        &g.cal.curve[CALIBRATION_LINK_INTER][CALIBRATION_ALLTOALL];
+    const char *text = "gpus=16 ep=16 zero=1 precision=bf16 mbs=1 gbs=16";
+    g.cal.spec.nccl_ib_share[CALIBRATION_ALLTOALL] = 0.8;
+    g.cal.spec.nccl_ib_share[CALIBRATION_ALL_REDUCE] = 0.5;
+    g.hw.cal = &g.cal;
+    assert_near(calibration_nccl_ib_share(&g.cal, CALIBRATION_ALLTOALL), 0.8,
+                0);
+    assert_near(calibration_nccl_ib_share(&g.cal, CALIBRATION_ALL_GATHER), 1,
+                0);
+    assert_near(calibration_nccl_ib_share(&f->cal, CALIBRATION_ALLTOALL), 1, 0);
+
+    st.spec.ep_dispatcher = STACK_DISPATCH_DEEPEP;
+    st.spec.ep_ib_efficiency = 0.5;
+    st.spec.ep_nvlink_efficiency = 0.8;
+    evaluate(&g, &g.moe, text, &st, &r);
+    assert_near(r.work.x.xp_ib, 2 * r.work.ep_ib_bytes, 1e-12);
+
+    memset(c, 0, sizeof *c);
+    c->present = true;
+    c->n = 2;
+    c->bytes[0] = 4194304;
+    c->bytes[1] = 4194304.0 * 1024;
+    c->busbw_gbps[0] = 25;
+    c->busbw_gbps[1] = 100;
+    c->ranks = 16;
+    c->nodes = 2;
+    st.spec.ep_dispatcher = STACK_DISPATCH_ALLTOALL;
+    evaluate(&g, &g.moe, text, &st, &r);
+    assert_true(r.work.ep_ib_bytes > 0);
+    assert_near(r.work.x.xp_ib, 5 * r.work.ep_ib_bytes, 1e-9);
+    assert_near(r.work.x.xp_nv, r.work.ep_nvlink_bytes, 1e-12);
+
+    evaluate(&g, &g.gpt, "gpus=16 mbs=1 gbs=16", &f->stack, &r);
+    assert_true(r.work.ib_sync_bytes > 0);
+    assert_near(r.work.x.sync_ib, 2 * r.work.ib_sync_bytes, 1e-9);
+}
+
+/*
  * A fine-grained FP8 recipe runs the FP8 GEMMs at the calibration's
  * factor (0.5) of their rate: their time, fp8 FLOPs / 730 TFLOP/s,
  * doubles; the BF16 GEMMs are unchanged.
@@ -255,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_expected_flat_rates_by_hand),
         cmocka_unit_test(test_expected_network_efficiency_by_hand),
         cmocka_unit_test(test_expected_ep_dispatcher_rates),
+        cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
     };

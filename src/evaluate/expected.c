@@ -26,7 +26,8 @@
  * - Network efficiency: a collective's message of b bytes per call runs
  *   at busbw(b) / busbw(largest measured) of the link's achievable rate,
  *   from the calibration's nccl-tests curve for its kind (efficiency 1
- *   where no curve is measured).
+ *   where no curve is measured), and over IB at NCCL's share of the
+ *   hardware's IB rate (calibration_nccl_ib_share; not DeepEP's kernels).
  * - What the stack overlaps: EP dispatch and combine under DualPipe's
  *   paired chunks (dualpipe, DualPipe schedule only) or combined 1F1B
  *   (any schedule); TP with tp_comm_overlap; pipeline sends as
@@ -123,8 +124,9 @@ static double gemm_rate(const struct calibration *cal,
     return r > peak ? peak : r;
 }
 
-/* Efficiency of the link for collective kind at `bytes` per call: the
- * curve's bus bandwidth there over its largest; 1 without a curve. */
+/* Efficiency of the link for NCCL's collective kind at `bytes` per call:
+ * the curve's bus bandwidth there over its largest (1 without a curve),
+ * times NCCL's share of the IB rate on the inter-node link. */
 static double efficiency(const struct calibration *cal,
                          enum calibration_link link,
                          enum calibration_collective kind,
@@ -132,14 +134,17 @@ static double efficiency(const struct calibration *cal,
 {
     const struct calibration_curve *c =
         cal ? calibration_curve_get(cal, link, kind) : NULL;
+    double level = cal && link == CALIBRATION_LINK_INTER
+                       ? calibration_nccl_ib_share(cal, kind)
+                       : 1;
     double at, top;
     if (!c || c->n == 0 || bytes <= 0)
-        return 1;
+        return level;
     at = calibration_busbw_gbps(cal, link, kind, bytes, NULL);
     top = calibration_busbw_gbps(cal, link, kind, c->bytes[c->n - 1], NULL);
     if (at <= 0 || top <= 0)
-        return 1;
-    return at < top ? at / top : 1;
+        return level;
+    return (at < top ? at / top : 1) * level;
 }
 
 /* Bytes of one purpose's traffic on a link after the efficiency at its
@@ -371,9 +376,12 @@ static void comm_work(const struct calibration *cal,
     route(x, cal, CALIBRATION_ALL_GATHER, s->dp_grad_overlap,
           dp_ib > 0 ? dp_ib : 0, dp_ib_calls > 0 ? dp_ib_calls : 0,
           dp_nv > 0 ? dp_nv : 0, dp_nv_calls > 0 ? dp_nv_calls : 0);
-    /* the ramp's own traffic (EP, TP, CP), after efficiency */
+    /* the ramp's own traffic (EP, TP, CP), after efficiency (DeepEP's
+     * kernels are not NCCL's: its share of the IB rate is the stack's) */
     x->dep_ib = effective(cal, CALIBRATION_LINK_INTER, CALIBRATION_ALLTOALL,
                           w->ib_dep_bytes, w->ib_dep_calls);
+    if (cal && s->ep_dispatcher == STACK_DISPATCH_DEEPEP)
+        x->dep_ib *= calibration_nccl_ib_share(cal, CALIBRATION_ALLTOALL);
     x->dep_nv = effective(cal, CALIBRATION_LINK_INTRA, CALIBRATION_ALLTOALL,
                           w->nvlink_dep_bytes, w->nvlink_dep_calls);
     x->sync_ib = effective(cal, CALIBRATION_LINK_INTER, sync, w->ib_sync_bytes,

@@ -163,6 +163,8 @@ struct calibration_spec {
     double sm_clock_mhz;     /* settled SM clock; 0: not recorded */
     double power_w;          /* settled board power; 0: not recorded */
     double power_limit_w;    /* enforced limit; 0: not recorded */
+    /* NCCL's large-message IB rate / ib_gbps by collective, (0, 1]; 0: 1 */
+    double nccl_ib_share[CALIBRATION_COLLECTIVE_COUNT];
     struct {
         char bytes[DATAFILE_TEXT_MAX];
         char busbw_gbps[DATAFILE_TEXT_MAX];
@@ -291,6 +293,19 @@ double calibration_router_s(const struct calibration *cal, double tokens);
  * tables measure, (0, 1]; 1 when not measured.
  */
 double calibration_fp8_fine_factor(const struct calibration *cal);
+
+/*
+ * The share of the hardware file's achievable IB rate (ib_gbps) that
+ * NCCL's collective kind reaches over InfiniBand at its largest messages,
+ * in (0, 1]; 1 when not measured (the hardware file's rate is NCCL's).
+ * The nccl-tests curves give the shape by message size, normalised to
+ * their largest; this gives their level where the hardware's rate is
+ * another library's (an H800's IB rate is DeepEP's) or the kind runs
+ * below it (all-to-all). Kernels that are not NCCL's (DeepEP) do not take
+ * it.
+ */
+double calibration_nccl_ib_share(const struct calibration *cal,
+                                 enum calibration_collective kind);
 
 /*
  * Sustained / burst rate of a long compute-bound GEMM run under the power
