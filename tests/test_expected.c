@@ -275,6 +275,48 @@ static void test_expected_fine_fp8_scaling_by_hand(void **state)
 }
 
 /*
+ * Issue 17 item 6: the recipe's granularity picks its factor. flat.ini
+ * measures fine_grained_factor 0.5 and nothing else; with a block factor
+ * of 0.25 set, a block-scaled recipe runs its FP8 GEMMs at a quarter of
+ * the table rate: 4x their per-tensor time, 3 x fp8 FLOPs / 730 TFLOP/s
+ * more; a row-wise one, with no row factor measured, at the fine-grained
+ * 0.5: 1 x fp8 FLOPs / 730 TFLOP/s more; per tensor: 1.
+ */
+static void test_expected_fp8_recipe_factor_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct fixture g = *f;
+    struct cost_result tensor, r;
+    struct model m;
+    struct datafile_set set;
+    struct diag d;
+    const char *text = "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8";
+    static const char *const kinds[] = {"fp8.scaling=block", "fp8.scaling=row"};
+    static const double extra[] = {3, 1};
+    int i;
+    g.cal.spec.fp8_block_factor = 0.25;
+    g.hw.cal = &g.cal;
+    assert_near(calibration_fp8_scaling_factor(&g.cal, CALIBRATION_FP8_TENSOR),
+                1, 0);
+    assert_near(calibration_fp8_scaling_factor(&g.cal, CALIBRATION_FP8_BLOCK),
+                0.25, 0);
+    assert_near(calibration_fp8_scaling_factor(&g.cal, CALIBRATION_FP8_ROW),
+                0.5, 0);
+    evaluate(&g, &g.moe, text, &g.stack, &tensor);
+    assert_true(tensor.work.fp8_flops > 0);
+    for (i = 0; i < 2; i++) {
+        diag_init(&d);
+        assert_int_equal(datafile_parse_set(kinds[i], &set, &d), STATUS_OK);
+        assert_int_equal(model_load("tests/data/tiny-moe.ini", &m, &set, 1, &d),
+                         STATUS_OK);
+        evaluate(&g, &m, text, &g.stack, &r);
+        assert_near(r.work.x.gemm_cal_s - tensor.work.x.gemm_cal_s,
+                    extra[i] * tensor.work.fp8_flops / 730e12, 1e-9);
+        model_release(&m);
+    }
+}
+
+/*
  * The waterfall starts at the speed of light, adds one effect at a time
  * and ends at the expected step; with flat rates every effect costs time
  * (none is negative), and the network bar is the sync's doubled bytes.
@@ -313,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_expected_ep_dispatcher_rates),
         cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
+        cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

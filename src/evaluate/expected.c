@@ -11,8 +11,9 @@
  * - A rate is never above the roofline of a small GEMM: 2 M FLOPs per
  *   weight byte at the measured copy bandwidth (weights dominate the
  *   bytes when M is small), nor above the datasheet peak.
- * - An FP8 recipe with fine-grained scales (fp8.scaling = fine) runs its
- *   FP8 GEMMs at the calibration's fine-grained factor of the table rate.
+ * - An FP8 recipe with fine-grained scales runs its FP8 GEMMs at the
+ *   calibration's factor for its granularity (fp8.scaling = row, block;
+ *   fine: the fine-grained factor) of the table rate.
  * - Backward GEMMs run at their forward class's rate (calibration.h);
  *   recomputed forward work at the rank's mean GEMM rate.
  * - Attention: the forward at the forward rate, the backward (the
@@ -295,10 +296,10 @@ static void compute_work(const struct model *m,
         if (f <= 0)
             continue;
         gemm_flops += f;
-        x->gemm_cal_s += f / (gemm_rate(cal, hw, g, eight, m_rows, copy_bps) *
-                              (eight && s->fp8_scaling == 1
-                                   ? calibration_fp8_fine_factor(cal)
-                                   : 1));
+        x->gemm_cal_s +=
+            f /
+            (gemm_rate(cal, hw, g, eight, m_rows, copy_bps) *
+             (eight ? calibration_fp8_scaling_factor(cal, s->fp8_scaling) : 1));
     }
     /* the forward work recomputation redoes, at the rank's mean rate */
     attn_flops = 3 * t * c->core_fwd;

@@ -165,6 +165,8 @@ struct calibration_spec {
     double power_limit_w;    /* enforced limit; 0: not recorded */
     /* NCCL's large-message IB rate / ib_gbps by collective, (0, 1]; 0: 1 */
     double nccl_ib_share[CALIBRATION_COLLECTIVE_COUNT];
+    double fp8_row_factor;   /* row-wise scales / per-tensor; 0: fine's */
+    double fp8_block_factor; /* block scales / per-tensor; 0: fine's */
     struct {
         char bytes[DATAFILE_TEXT_MAX];
         char busbw_gbps[DATAFILE_TEXT_MAX];
@@ -293,6 +295,23 @@ double calibration_router_s(const struct calibration *cal, double tokens);
  * tables measure, (0, 1]; 1 when not measured.
  */
 double calibration_fp8_fine_factor(const struct calibration *cal);
+
+/* An FP8 recipe's scale granularity, in the order of the model file's
+ * fp8.scaling (tensor|fine|row|block). */
+enum calibration_fp8_scaling {
+    CALIBRATION_FP8_TENSOR, /* one scale per tensor: the tables' rate */
+    CALIBRATION_FP8_FINE,   /* fine-grained, kind not said */
+    CALIBRATION_FP8_ROW,    /* one scale per row (cuBLAS row-wise) */
+    CALIBRATION_FP8_BLOCK   /* 1x128 activation tiles, 128x128 weight blocks */
+};
+
+/*
+ * The factor on the FP8 GEMM rate of a recipe with scaling: 1 per tensor;
+ * the calibration's row_factor or block_factor for those recipes, its
+ * fine_grained_factor where that one is not measured (and for `fine`).
+ */
+double calibration_fp8_scaling_factor(const struct calibration *cal,
+                                      int scaling);
 
 /*
  * The share of the hardware file's achievable IB rate (ib_gbps) that
