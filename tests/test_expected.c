@@ -317,6 +317,28 @@ static void test_expected_fp8_recipe_factor_by_hand(void **state)
 }
 
 /*
+ * Full recomputation reruns every layer's forward in the backward pass
+ * (Chen et al. 2016; Korthikanti et al. 2022 §4), its norms, residual
+ * adds, activation function and softmax/dropout kernels with it: those
+ * bytes move 4 times a step instead of 3 (forward, backward about twice).
+ * The loss is not recomputed. gpt-korthikanti on one GPU, one sequence of
+ * 2048 tokens, every elementwise rate 1.5 TB/s: the loss moves 2 x vocab
+ * 51200 x logits_bytes a token, 3 times; the rest, 4/3 of what it took
+ * without recomputation.
+ */
+static void test_expected_full_recompute_elementwise_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result none, full;
+    double loss = 3 * 2048 * 2 * 51200 * f->gpt.spec.logits_bytes / 1.5e12;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=none", &f->stack, &none);
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=full", &f->stack, &full);
+    assert_true(none.work.x.ew_s > loss && loss > 0);
+    assert_near(full.work.x.ew_s - loss, (none.work.x.ew_s - loss) * 4 / 3,
+                1e-12);
+}
+
+/*
  * The waterfall starts at the speed of light, adds one effect at a time
  * and ends at the expected step; with flat rates every effect costs time
  * (none is negative), and the network bar is the sync's doubled bytes.
@@ -356,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
+        cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -20,8 +20,9 @@
  *   calibration's FLOP convention: bwd_ratio x forward) at the backward
  *   rate, for the model's q/k head width.
  * - Elementwise work moves its forward's bytes three times in a step
- *   (forward, and about twice that in backward); each kind at its
- *   measured bandwidth; MoE permute/unpermute (the speed of light's HBM
+ *   (forward, and about twice that in backward), a fourth time where a
+ *   full recomputation reruns the layers' forward (not the loss's); each kind
+ * at its measured bandwidth; MoE permute/unpermute (the speed of light's HBM
  *   bytes) at the copy rate; the router twice its measured forward time
  *   per MoE layer and micro-batch.
  * - Network efficiency: a collective's message of b bytes per call runs
@@ -325,9 +326,14 @@ static void compute_work(const struct model *m,
     }
     x->ew_s = w->permute_bytes /
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
+    /* a full recomputation reruns each layer's forward, its elementwise
+     * kernels too (not the loss: MODEL_EW_LOSS) */
     for (k = 0; k < MODEL_EWS; k++)
-        x->ew_s += 3 * t * c->ew_fwd[k] /
-                   (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+        x->ew_s +=
+            (k != MODEL_EW_LOSS && p->recompute == MODEL_RECOMPUTE_FULL ? 4
+                                                                        : 3) *
+            t * c->ew_fwd[k] /
+            (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
     x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
                calibration_router_s(cal, rk->tokens);
 }
