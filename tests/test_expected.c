@@ -339,6 +339,25 @@ static void test_expected_full_recompute_elementwise_by_hand(void **state)
 }
 
 /*
+ * Without sequence parallelism (sp=0) the norms and residual adds run on
+ * the whole sequence on every TP rank (Korthikanti et al. 2022 §4.2.2).
+ * gpt-korthikanti (96 layers, h 12288, LayerNorm) on 8 GPUs, tp=8, one
+ * sequence of 2048: a rank holds 256 tokens; per token and layer the two
+ * norms read and write h BF16 elements (8h bytes) and the two residual
+ * adds read two and write one (12h bytes): 20h x 96 bytes a token, moved
+ * 3 times a step, by 7 more ranks' worth of tokens, at 1.5 TB/s.
+ */
+static void test_expected_no_sp_replicates_norms_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result sp, nosp;
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=1", &f->stack, &sp);
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=1 sp=0", &f->stack, &nosp);
+    assert_near(nosp.work.x.ew_s - sp.work.x.ew_s,
+                7.0 * 3 * 256 * 20 * 12288 * 96 / 1.5e12, 1e-12);
+}
+
+/*
  * The waterfall starts at the speed of light, adds one effect at a time
  * and ends at the expected step; with flat rates every effect costs time
  * (none is negative), and the network bar is the sync's doubled bytes.
@@ -379,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
+        cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

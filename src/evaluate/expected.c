@@ -336,6 +336,22 @@ static void compute_work(const struct model *m,
             (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
     x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
                calibration_router_s(cal, rk->tokens);
+    /* Without sequence parallelism the norms and residual adds are not
+     * split over the tensor-parallel group: every TP rank runs them on
+     * the whole sequence (Korthikanti et al. 2022 §4.2.2), tp times the
+     * tokens above. Residual adds: two a layer, two reads and a write of
+     * h (model_derive.c). */
+    if (p->no_sp && p->tp > 1)
+        x->ew_s +=
+            (double)(p->tp - 1) *
+            (p->recompute == MODEL_RECOMPUTE_FULL ? 4 : 3) * t *
+            (c->ew_fwd[MODEL_EW_NORM] /
+                 (calibration_elementwise_tbps(cal, CALIBRATION_EW_NORM) *
+                  1e12) +
+             s->activation_bytes * 2 * 3 * (double)s->hidden *
+                 (double)c->count /
+                 (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) *
+                  1e12));
 }
 
 /* Communication: by purpose, hidden or exposed as the stack says. */
