@@ -192,6 +192,62 @@ static void test_expected_ep_dispatcher_rates(void **state)
 }
 
 /*
+ * NCCL's share of the IB rate by collective (calibration
+ * network.<kind>_ib_share): the nccl-tests curves are normalised to their
+ * largest message, so their level over IB is this share of the
+ * hardware's ib_gbps. All-to-all at 0.8 on the EP16 plan above: NCCL's
+ * all-to-all moves its IB bytes at 0.8 x (25/100) of the rate, effective
+ * bytes 1 / 0.2 = 5x those moved; DeepEP's kernels keep the stack's 0.5
+ * (2x), not NCCL's share; NVLink is untouched. All-reduce at 0.5: data
+ * parallel over two nodes (gpt, ZeRO-0, 16 GPUs), the gradients'
+ * all-reduce over IB, with no inter-node curve, at half the rate:
+ * effective bytes 2x.
+ */
+static void test_expected_nccl_ib_share_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r;
+    struct stack st = f->stack;
+    struct fixture g = *f;
+    struct calibration_curve *c =
+        &g.cal.curve[CALIBRATION_LINK_INTER][CALIBRATION_ALLTOALL];
+    const char *text = "gpus=16 ep=16 zero=1 precision=bf16 mbs=1 gbs=16";
+    g.cal.spec.nccl_ib_share[CALIBRATION_ALLTOALL] = 0.8;
+    g.cal.spec.nccl_ib_share[CALIBRATION_ALL_REDUCE] = 0.5;
+    g.hw.cal = &g.cal;
+    assert_near(calibration_nccl_ib_share(&g.cal, CALIBRATION_ALLTOALL), 0.8,
+                0);
+    assert_near(calibration_nccl_ib_share(&g.cal, CALIBRATION_ALL_GATHER), 1,
+                0);
+    assert_near(calibration_nccl_ib_share(&f->cal, CALIBRATION_ALLTOALL), 1, 0);
+
+    st.spec.ep_dispatcher = STACK_DISPATCH_DEEPEP;
+    st.spec.ep_ib_efficiency = 0.5;
+    st.spec.ep_nvlink_efficiency = 0.8;
+    evaluate(&g, &g.moe, text, &st, &r);
+    assert_near(r.work.x.xp_ib, 2 * r.work.ep_ib_bytes, 1e-12);
+
+    memset(c, 0, sizeof *c);
+    c->present = true;
+    c->n = 2;
+    c->bytes[0] = 4194304;
+    c->bytes[1] = 4194304.0 * 1024;
+    c->busbw_gbps[0] = 25;
+    c->busbw_gbps[1] = 100;
+    c->ranks = 16;
+    c->nodes = 2;
+    st.spec.ep_dispatcher = STACK_DISPATCH_ALLTOALL;
+    evaluate(&g, &g.moe, text, &st, &r);
+    assert_true(r.work.ep_ib_bytes > 0);
+    assert_near(r.work.x.xp_ib, 5 * r.work.ep_ib_bytes, 1e-9);
+    assert_near(r.work.x.xp_nv, r.work.ep_nvlink_bytes, 1e-12);
+
+    evaluate(&g, &g.gpt, "gpus=16 mbs=1 gbs=16", &f->stack, &r);
+    assert_true(r.work.ib_sync_bytes > 0);
+    assert_near(r.work.x.sync_ib, 2 * r.work.ib_sync_bytes, 1e-9);
+}
+
+/*
  * A fine-grained FP8 recipe runs the FP8 GEMMs at the calibration's
  * factor (0.5) of their rate: their time, fp8 FLOPs / 730 TFLOP/s,
  * doubles; the BF16 GEMMs are unchanged.
@@ -216,6 +272,89 @@ static void test_expected_fine_fp8_scaling_by_hand(void **state)
     assert_near(scaled.work.x.gemm_cal_s - tensor.work.x.gemm_cal_s,
                 tensor.work.fp8_flops / 730e12, 1e-9);
     model_release(&fine);
+}
+
+/*
+ * Issue 17 item 6: the recipe's granularity picks its factor. flat.ini
+ * measures fine_grained_factor 0.5 and nothing else; with a block factor
+ * of 0.25 set, a block-scaled recipe runs its FP8 GEMMs at a quarter of
+ * the table rate: 4x their per-tensor time, 3 x fp8 FLOPs / 730 TFLOP/s
+ * more; a row-wise one, with no row factor measured, at the fine-grained
+ * 0.5: 1 x fp8 FLOPs / 730 TFLOP/s more; per tensor: 1.
+ */
+static void test_expected_fp8_recipe_factor_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct fixture g = *f;
+    struct cost_result tensor, r;
+    struct model m;
+    struct datafile_set set;
+    struct diag d;
+    const char *text = "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8";
+    static const char *const kinds[] = {"fp8.scaling=block", "fp8.scaling=row"};
+    static const double extra[] = {3, 1};
+    int i;
+    g.cal.spec.fp8_block_factor = 0.25;
+    g.hw.cal = &g.cal;
+    assert_near(calibration_fp8_scaling_factor(&g.cal, CALIBRATION_FP8_TENSOR),
+                1, 0);
+    assert_near(calibration_fp8_scaling_factor(&g.cal, CALIBRATION_FP8_BLOCK),
+                0.25, 0);
+    assert_near(calibration_fp8_scaling_factor(&g.cal, CALIBRATION_FP8_ROW),
+                0.5, 0);
+    evaluate(&g, &g.moe, text, &g.stack, &tensor);
+    assert_true(tensor.work.fp8_flops > 0);
+    for (i = 0; i < 2; i++) {
+        diag_init(&d);
+        assert_int_equal(datafile_parse_set(kinds[i], &set, &d), STATUS_OK);
+        assert_int_equal(model_load("tests/data/tiny-moe.ini", &m, &set, 1, &d),
+                         STATUS_OK);
+        evaluate(&g, &m, text, &g.stack, &r);
+        assert_near(r.work.x.gemm_cal_s - tensor.work.x.gemm_cal_s,
+                    extra[i] * tensor.work.fp8_flops / 730e12, 1e-9);
+        model_release(&m);
+    }
+}
+
+/*
+ * Full recomputation reruns every layer's forward in the backward pass
+ * (Chen et al. 2016; Korthikanti et al. 2022 §4), its norms, residual
+ * adds, activation function and softmax/dropout kernels with it: those
+ * bytes move 4 times a step instead of 3 (forward, backward about twice).
+ * The loss is not recomputed. gpt-korthikanti on one GPU, one sequence of
+ * 2048 tokens, every elementwise rate 1.5 TB/s: the loss moves 2 x vocab
+ * 51200 x logits_bytes a token, 3 times; the rest, 4/3 of what it took
+ * without recomputation.
+ */
+static void test_expected_full_recompute_elementwise_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result none, full;
+    double loss = 3 * 2048 * 2 * 51200 * f->gpt.spec.logits_bytes / 1.5e12;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=none", &f->stack, &none);
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=full", &f->stack, &full);
+    assert_true(none.work.x.ew_s > loss && loss > 0);
+    assert_near(full.work.x.ew_s - loss, (none.work.x.ew_s - loss) * 4 / 3,
+                1e-12);
+}
+
+/*
+ * Without sequence parallelism (sp=0) the norms and residual adds run on
+ * the whole sequence on every TP rank (Korthikanti et al. 2022 §4.2.2).
+ * gpt-korthikanti (96 layers, h 12288, LayerNorm) on 8 GPUs, tp=8, one
+ * sequence of 2048: a rank holds 256 tokens; per token and layer the two
+ * norms read and write h BF16 elements (8h bytes) and the two residual
+ * adds read two and write one (12h bytes): 20h x 96 bytes a token, moved
+ * 3 times a step, by 7 more ranks' worth of tokens, at 1.5 TB/s.
+ */
+static void test_expected_no_sp_replicates_norms_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result sp, nosp;
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=1", &f->stack, &sp);
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=1 sp=0", &f->stack, &nosp);
+    assert_near(nosp.work.x.ew_s - sp.work.x.ew_s,
+                7.0 * 3 * 256 * 20 * 12288 * 96 / 1.5e12, 1e-12);
 }
 
 /*
@@ -255,7 +394,11 @@ int main(void)
         cmocka_unit_test(test_expected_flat_rates_by_hand),
         cmocka_unit_test(test_expected_network_efficiency_by_hand),
         cmocka_unit_test(test_expected_ep_dispatcher_rates),
+        cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
+        cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
+        cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
+        cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -11,22 +11,25 @@
  * - A rate is never above the roofline of a small GEMM: 2 M FLOPs per
  *   weight byte at the measured copy bandwidth (weights dominate the
  *   bytes when M is small), nor above the datasheet peak.
- * - An FP8 recipe with fine-grained scales (fp8.scaling = fine) runs its
- *   FP8 GEMMs at the calibration's fine-grained factor of the table rate.
+ * - An FP8 recipe with fine-grained scales runs its FP8 GEMMs at the
+ *   calibration's factor for its granularity (fp8.scaling = row, block;
+ *   fine: the fine-grained factor) of the table rate.
  * - Backward GEMMs run at their forward class's rate (calibration.h);
  *   recomputed forward work at the rank's mean GEMM rate.
  * - Attention: the forward at the forward rate, the backward (the
  *   calibration's FLOP convention: bwd_ratio x forward) at the backward
  *   rate, for the model's q/k head width.
  * - Elementwise work moves its forward's bytes three times in a step
- *   (forward, and about twice that in backward); each kind at its
- *   measured bandwidth; MoE permute/unpermute (the speed of light's HBM
+ *   (forward, and about twice that in backward), a fourth time where a
+ *   full recomputation reruns the layers' forward (not the loss's); each kind
+ * at its measured bandwidth; MoE permute/unpermute (the speed of light's HBM
  *   bytes) at the copy rate; the router twice its measured forward time
  *   per MoE layer and micro-batch.
  * - Network efficiency: a collective's message of b bytes per call runs
  *   at busbw(b) / busbw(largest measured) of the link's achievable rate,
  *   from the calibration's nccl-tests curve for its kind (efficiency 1
- *   where no curve is measured).
+ *   where no curve is measured), and over IB at NCCL's share of the
+ *   hardware's IB rate (calibration_nccl_ib_share; not DeepEP's kernels).
  * - What the stack overlaps: EP dispatch and combine under DualPipe's
  *   paired chunks (dualpipe, DualPipe schedule only) or combined 1F1B
  *   (any schedule); TP with tp_comm_overlap; pipeline sends as
@@ -123,8 +126,9 @@ static double gemm_rate(const struct calibration *cal,
     return r > peak ? peak : r;
 }
 
-/* Efficiency of the link for collective kind at `bytes` per call: the
- * curve's bus bandwidth there over its largest; 1 without a curve. */
+/* Efficiency of the link for NCCL's collective kind at `bytes` per call:
+ * the curve's bus bandwidth there over its largest (1 without a curve),
+ * times NCCL's share of the IB rate on the inter-node link. */
 static double efficiency(const struct calibration *cal,
                          enum calibration_link link,
                          enum calibration_collective kind,
@@ -132,14 +136,17 @@ static double efficiency(const struct calibration *cal,
 {
     const struct calibration_curve *c =
         cal ? calibration_curve_get(cal, link, kind) : NULL;
+    double level = cal && link == CALIBRATION_LINK_INTER
+                       ? calibration_nccl_ib_share(cal, kind)
+                       : 1;
     double at, top;
     if (!c || c->n == 0 || bytes <= 0)
-        return 1;
+        return level;
     at = calibration_busbw_gbps(cal, link, kind, bytes, NULL);
     top = calibration_busbw_gbps(cal, link, kind, c->bytes[c->n - 1], NULL);
     if (at <= 0 || top <= 0)
-        return 1;
-    return at < top ? at / top : 1;
+        return level;
+    return (at < top ? at / top : 1) * level;
 }
 
 /* Bytes of one purpose's traffic on a link after the efficiency at its
@@ -290,10 +297,10 @@ static void compute_work(const struct model *m,
         if (f <= 0)
             continue;
         gemm_flops += f;
-        x->gemm_cal_s += f / (gemm_rate(cal, hw, g, eight, m_rows, copy_bps) *
-                              (eight && s->fp8_scaling == 1
-                                   ? calibration_fp8_fine_factor(cal)
-                                   : 1));
+        x->gemm_cal_s +=
+            f /
+            (gemm_rate(cal, hw, g, eight, m_rows, copy_bps) *
+             (eight ? calibration_fp8_scaling_factor(cal, s->fp8_scaling) : 1));
     }
     /* the forward work recomputation redoes, at the rank's mean rate */
     attn_flops = 3 * t * c->core_fwd;
@@ -319,11 +326,32 @@ static void compute_work(const struct model *m,
     }
     x->ew_s = w->permute_bytes /
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
+    /* a full recomputation reruns each layer's forward, its elementwise
+     * kernels too (not the loss: MODEL_EW_LOSS) */
     for (k = 0; k < MODEL_EWS; k++)
-        x->ew_s += 3 * t * c->ew_fwd[k] /
-                   (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+        x->ew_s +=
+            (k != MODEL_EW_LOSS && p->recompute == MODEL_RECOMPUTE_FULL ? 4
+                                                                        : 3) *
+            t * c->ew_fwd[k] /
+            (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
     x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
                calibration_router_s(cal, rk->tokens);
+    /* Without sequence parallelism the norms and residual adds are not
+     * split over the tensor-parallel group: every TP rank runs them on
+     * the whole sequence (Korthikanti et al. 2022 §4.2.2), tp times the
+     * tokens above. Residual adds: two a layer, two reads and a write of
+     * h (model_derive.c). */
+    if (p->no_sp && p->tp > 1)
+        x->ew_s +=
+            (double)(p->tp - 1) *
+            (p->recompute == MODEL_RECOMPUTE_FULL ? 4 : 3) * t *
+            (c->ew_fwd[MODEL_EW_NORM] /
+                 (calibration_elementwise_tbps(cal, CALIBRATION_EW_NORM) *
+                  1e12) +
+             s->activation_bytes * 2 * 3 * (double)s->hidden *
+                 (double)c->count /
+                 (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) *
+                  1e12));
 }
 
 /* Communication: by purpose, hidden or exposed as the stack says. */
@@ -371,9 +399,12 @@ static void comm_work(const struct calibration *cal,
     route(x, cal, CALIBRATION_ALL_GATHER, s->dp_grad_overlap,
           dp_ib > 0 ? dp_ib : 0, dp_ib_calls > 0 ? dp_ib_calls : 0,
           dp_nv > 0 ? dp_nv : 0, dp_nv_calls > 0 ? dp_nv_calls : 0);
-    /* the ramp's own traffic (EP, TP, CP), after efficiency */
+    /* the ramp's own traffic (EP, TP, CP), after efficiency (DeepEP's
+     * kernels are not NCCL's: its share of the IB rate is the stack's) */
     x->dep_ib = effective(cal, CALIBRATION_LINK_INTER, CALIBRATION_ALLTOALL,
                           w->ib_dep_bytes, w->ib_dep_calls);
+    if (cal && s->ep_dispatcher == STACK_DISPATCH_DEEPEP)
+        x->dep_ib *= calibration_nccl_ib_share(cal, CALIBRATION_ALLTOALL);
     x->dep_nv = effective(cal, CALIBRATION_LINK_INTRA, CALIBRATION_ALLTOALL,
                           w->nvlink_dep_bytes, w->nvlink_dep_calls);
     x->sync_ib = effective(cal, CALIBRATION_LINK_INTER, sync, w->ib_sync_bytes,

@@ -152,6 +152,12 @@ static const struct datafile_field fields[] = {
     {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled (at least 1, as burst_tflops)"},
     {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 1e-6, 1e6, false, true, NULL, "s", NULL, "length of the sustained run (at least 1e-6: one kernel)"},
     {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
+    {"fp8_scaling", "row_factor", DATAFILE_DOUBLE, OFF(fp8_row_factor), 0, 0, 1, false, false, "0", "", NULL, "as fine_grained_factor, for one scale per row (fp8.scaling = row); 0: fine_grained_factor"},
+    {"fp8_scaling", "block_factor", DATAFILE_DOUBLE, OFF(fp8_block_factor), 0, 0, 1, false, false, "0", "", NULL, "as fine_grained_factor, for 1x128 activation tiles and 128x128 weight blocks (fp8.scaling = block, DeepSeek-V3's recipe); 0: fine_grained_factor"},
+    {"network", "all_reduce_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALL_REDUCE]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-reduce reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
+    {"network", "all_gather_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALL_GATHER]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-gather reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
+    {"network", "reduce_scatter_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_REDUCE_SCATTER]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's reduce-scatter reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
+    {"network", "alltoall_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALLTOALL]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-to-all reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
     {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e4, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded; else at least 100)"},
     {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e4, false, false, "0", "W", NULL, "settled board power (0: not recorded; else at least 10)"},
     {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e4, false, false, "0", "W", NULL, "enforced power limit (0: not recorded; else at least 10)"},
@@ -593,6 +599,28 @@ double calibration_router_s(const struct calibration *cal, double tokens)
 double calibration_fp8_fine_factor(const struct calibration *cal)
 {
     return cal->spec.fp8_fine_factor > 0 ? cal->spec.fp8_fine_factor : 1;
+}
+
+double calibration_fp8_scaling_factor(const struct calibration *cal,
+                                      int scaling)
+{
+    double v = 0;
+    if (scaling == CALIBRATION_FP8_TENSOR)
+        return 1;
+    if (scaling == CALIBRATION_FP8_ROW)
+        v = cal->spec.fp8_row_factor;
+    else if (scaling == CALIBRATION_FP8_BLOCK)
+        v = cal->spec.fp8_block_factor;
+    return v > 0 ? v : calibration_fp8_fine_factor(cal);
+}
+
+double calibration_nccl_ib_share(const struct calibration *cal,
+                                 enum calibration_collective kind)
+{
+    double v = kind >= 0 && kind < CALIBRATION_COLLECTIVE_COUNT
+                   ? cal->spec.nccl_ib_share[kind]
+                   : 0;
+    return v > 0 ? v : 1;
 }
 
 double calibration_clock_factor(const struct calibration *cal)

@@ -163,6 +163,10 @@ struct calibration_spec {
     double sm_clock_mhz;     /* settled SM clock; 0: not recorded */
     double power_w;          /* settled board power; 0: not recorded */
     double power_limit_w;    /* enforced limit; 0: not recorded */
+    /* NCCL's large-message IB rate / ib_gbps by collective, (0, 1]; 0: 1 */
+    double nccl_ib_share[CALIBRATION_COLLECTIVE_COUNT];
+    double fp8_row_factor;   /* row-wise scales / per-tensor; 0: fine's */
+    double fp8_block_factor; /* block scales / per-tensor; 0: fine's */
     struct {
         char bytes[DATAFILE_TEXT_MAX];
         char busbw_gbps[DATAFILE_TEXT_MAX];
@@ -291,6 +295,36 @@ double calibration_router_s(const struct calibration *cal, double tokens);
  * tables measure, (0, 1]; 1 when not measured.
  */
 double calibration_fp8_fine_factor(const struct calibration *cal);
+
+/* An FP8 recipe's scale granularity, in the order of the model file's
+ * fp8.scaling (tensor|fine|row|block). */
+enum calibration_fp8_scaling {
+    CALIBRATION_FP8_TENSOR, /* one scale per tensor: the tables' rate */
+    CALIBRATION_FP8_FINE,   /* fine-grained, kind not said */
+    CALIBRATION_FP8_ROW,    /* one scale per row (cuBLAS row-wise) */
+    CALIBRATION_FP8_BLOCK   /* 1x128 activation tiles, 128x128 weight blocks */
+};
+
+/*
+ * The factor on the FP8 GEMM rate of a recipe with scaling: 1 per tensor;
+ * the calibration's row_factor or block_factor for those recipes, its
+ * fine_grained_factor where that one is not measured (and for `fine`).
+ */
+double calibration_fp8_scaling_factor(const struct calibration *cal,
+                                      int scaling);
+
+/*
+ * The share of the hardware file's achievable IB rate (ib_gbps) that
+ * NCCL's collective kind reaches over InfiniBand at its largest messages,
+ * in (0, 1]; 1 when not measured (the hardware file's rate is NCCL's).
+ * The nccl-tests curves give the shape by message size, normalised to
+ * their largest; this gives their level where the hardware's rate is
+ * another library's (an H800's IB rate is DeepEP's) or the kind runs
+ * below it (all-to-all). Kernels that are not NCCL's (DeepEP) do not take
+ * it.
+ */
+double calibration_nccl_ib_share(const struct calibration *cal,
+                                 enum calibration_collective kind);
 
 /*
  * Sustained / burst rate of a long compute-bound GEMM run under the power

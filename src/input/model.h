@@ -97,7 +97,7 @@ struct model_spec {
     double combine_bytes;
     double dispatch_grad_bytes;
     double combine_grad_bytes;
-    int fp8_scaling; /* 0: per tensor; 1: fine-grained (tiles, blocks) */
+    int fp8_scaling; /* calibration_fp8_scaling: tensor, fine, row, block */
 };
 
 /* Per layer kind (dense, MoE, MTP module): everything per token
