@@ -840,9 +840,12 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                        "RECOMMENDED_COST and the family table's "
                        "blue columns are formulas over the Plans sheet, which "
                        "re-times every plan when an input on Assumptions "
-                       "changes (e.g. IB_GBPS). The sentences, the order of "
-                       "the families and the other model's columns are at the "
-                       "report's inputs.",
+                       "changes (e.g. IB_GBPS), and so are the lines at the "
+                       "top. The sentences under Verdict, the order of the "
+                       "families and the other model's columns are at the "
+                       "report's inputs: INPUTS_AS_SHIPPED turns FALSE, and "
+                       "a warning shows at the top, once an input differs "
+                       "from the value it was written with.",
               XLSX_FMT_NOTE_WRAP, 11);
     return row + 1;
 }
