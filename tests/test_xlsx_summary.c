@@ -483,6 +483,30 @@ static void test_xlsx_summary_write_first_screen(void **state)
     }
 }
 
+/*
+ * In constant-memory mode (a big sweep: rows written once, in order) the
+ * first screen is written too: the flag and its warning, the verdict
+ * over the named cells, which there hold values.
+ */
+static void test_xlsx_summary_write_first_screen_big(void **state)
+{
+    struct util_book *f = util_book_new("test_xlsx_summary", true);
+    char ref[16], buf[2048];
+    size_t row;
+    (void)state;
+    util_book_write(f, true, write_summary);
+    name_ref(&f->x, "INPUTS_AS_SHIPPED", ref, sizeof ref);
+    assert_near(util_xlsx_num(&f->x, ref), 1, 0);
+    row = util_xlsx_find(&f->x, "B", "Recommended plan");
+    assert_true(row > 3);
+    snprintf(ref, sizeof ref, "B%zu", row - 1);
+    assert_true(strncmp(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "Recommended: TP ", 16) == 0);
+    assert_non_null(strstr(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                           "TEXT(GPU_HOUR_USD,\"0.00\")"));
+    util_book_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +528,7 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_first_screen,
                                         setup_ranges, teardown),
+        cmocka_unit_test(test_xlsx_summary_write_first_screen_big),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
