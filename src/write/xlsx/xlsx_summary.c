@@ -24,6 +24,13 @@
 
 #define GIB 1073741824.0
 
+/* The line the Summary shows once an input differs from its shipped
+ * value (INPUTS_AS_SHIPPED FALSE). */
+#define EDITED_WARNING                                                   \
+    "Inputs edited: the figures on this sheet follow them, but the "     \
+    "sentences under Verdict and the plan's words describe the shipped " \
+    "inputs; rerun roofplan for the words of the new inputs."
+
 /* The paragraphs are merged from Family to Best plan (139 characters,
  * 1052 px at Calibri 11: inside a 1366-px screen, issue 18); a little
  * under that for wrapping them. */
@@ -443,20 +450,21 @@ static size_t glance(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     char flag[8192], plan_f[400], note[160];
     size_t warn_row = row;
 
+    /* the warning: "" while INPUTS_AS_SHIPPED is TRUE; its row tall
+     * enough for the text it shows when FALSE */
+    xlsx_book_merge(b, ws, row, col("family"), col(TEXT_LAST), "",
+                    xlsx_book_fmt(b, XLSX_FMT_WARN));
+    snprintf(flag, sizeof flag, "=IF(INPUTS_AS_SHIPPED,\"\",\"%s\")",
+             EDITED_WARNING);
+    xlsx_book_formula_str(b, ws, row, col("family"), flag, "",
+                          xlsx_book_fmt(b, XLSX_FMT_WARN));
+    xlsx_book_height(
+        b, ws, row++,
+        xlsx_book_text_height(strlen(EDITED_WARNING), TEXT_WIDTH, 11));
     if (!shipped_formula(r, flag, sizeof flag)) {
         xlsx_book_invalid(b, "INPUTS_AS_SHIPPED");
         return row;
     }
-    /* the warning: "" while INPUTS_AS_SHIPPED is TRUE */
-    xlsx_book_merge(b, ws, row, col("family"), col(TEXT_LAST), "",
-                    xlsx_book_fmt(b, XLSX_FMT_WARN));
-    xlsx_book_formula_str(
-        b, ws, row++, col("family"),
-        "=IF(INPUTS_AS_SHIPPED,\"\",\"Inputs edited: the figures on this "
-        "sheet follow them, but the sentences under Verdict and the plan's "
-        "words describe the shipped inputs; rerun roofplan for the words of "
-        "the new inputs.\")",
-        "", xlsx_book_fmt(b, XLSX_FMT_WARN));
     if (!h->any)
         goto flag_row;
 
@@ -576,7 +584,9 @@ static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct report *r = b->r;
     const struct report_headline *h = &r->headline;
-    xlsx_book_str(b, ws, row++, col("family"), "Verdict",
+    xlsx_book_str(b, ws, row++, col("family"),
+                  "Verdict (in words, at the shipped inputs: see "
+                  "INPUTS_AS_SHIPPED above)",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     if (!h->any) {
         paragraph(b, ws, row++, "No plan was evaluated.", XLSX_FMT_HEADLINE,
