@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "terms.h"
 #include "xlsx_book.h"
 #include "xlsx_summary.h"
 #include "test_util.h"
@@ -300,6 +301,212 @@ static void test_xlsx_summary_write_ranges(void **state)
     assert_near(util_xlsx_num(&f->x, ref), cost * hi, 1e-6);
 }
 
+/*
+ * Issue 18, item 4: the first screen's verdict is a formula over live
+ * cells. Its cached text is the sentence at the report's inputs, rebuilt
+ * here from the headline's figures (the step, days and cost of the
+ * recommended plan, their ranges at the hand-set spread 0.901 and 1.19,
+ * the price per GPU-hour of the hardware file): the plan in words (its
+ * degrees, no key=value), the price quoted from GPU_HOUR_USD.
+ */
+static void test_xlsx_summary_write_live_verdict(void **state)
+{
+    struct util_book *f = *state;
+    const struct report *r = &f->s.rep;
+    const struct report_headline *h = &r->headline;
+    const struct plan *p = &h->plan.plan;
+    size_t row = util_xlsx_find(&f->x, "B", "Recommended plan") - 1;
+    char ref[16], buf[4096], want[600], part[120];
+    const double lo = 0.901, hi = 1.19;
+    assert_true(row >= 3 && h->fits);
+    snprintf(ref, sizeof ref, "B%zu", row);
+    util_xlsx_text(&f->x, ref, buf, sizeof buf);
+    snprintf(want, sizeof want, "Recommended: TP %ld × PP %ld ", p->tp, p->pp);
+    assert_non_null(strstr(buf, want));
+    assert_true(strstr(buf, want) == buf);
+    snprintf(part, sizeof part, " × EP %ld, ZeRO-%ld, FP8", p->ep, p->zero);
+    assert_non_null(strstr(buf, part));
+    assert_null(strchr(buf, '=')); /* words, not the plan's syntax */
+    snprintf(part, sizeof part,
+             " at %.1f s per step expected (range %.1f to %.1f); speed of "
+             "light %.1f s: %.1f days and $%.2fM at $%.2f per GPU-hour.",
+             h->plan.t.expected, h->plan.t.expected * lo,
+             h->plan.t.expected * hi, h->plan.t.step, h->plan.t.x_days,
+             h->plan.t.x_cost / 1e6, r->hw->spec.gpu_hour_usd);
+    assert_non_null(strstr(buf, part));
+    /* live: the figures and the price are the named cells' */
+    util_xlsx_formula(&f->x, ref, buf, sizeof buf);
+    assert_non_null(strstr(buf, "TEXT(RECOMMENDED_STEP_S,\"0.0\")"));
+    assert_non_null(strstr(buf, "TEXT(RECOMMENDED_STEP_S_LOW,\"0.0\")"));
+    assert_non_null(strstr(buf, "TEXT(RECOMMENDED_DAYS,\"0.0\")"));
+    assert_non_null(strstr(buf, "TEXT(RECOMMENDED_COST/1E+06,\"0.00\")"));
+    assert_non_null(strstr(buf, "TEXT(GPU_HOUR_USD,\"0.00\")"));
+    /* the words while the recommended row is the report's, else the live
+     * plan */
+    snprintf(want, sizeof want, "IF(RECOMMENDED_ROW=%ld,\"",
+             (long)r->sheet_recommended + 1);
+    assert_non_null(strstr(buf, want));
+    assert_non_null(strstr(buf, "\",RECOMMENDED_PLAN)"));
+    /* days and cost with their ranges and the floor, on their own rows */
+    snprintf(ref, sizeof ref, "C%zu",
+             util_xlsx_find(&f->x, "B", "Expected days"));
+    snprintf(want, sizeof want,
+             "%.1f (range %.1f to %.1f); speed of light %.1f days",
+             h->plan.t.x_days, h->plan.t.x_days * lo, h->plan.t.x_days * hi,
+             h->plan.t.days);
+    assert_non_null(strstr(util_xlsx_text(&f->x, ref, buf, sizeof buf), want));
+    snprintf(ref, sizeof ref, "C%zu",
+             util_xlsx_find(&f->x, "B", "Expected cost"));
+    snprintf(want, sizeof want,
+             "$%.2fM (range $%.2fM to $%.2fM); speed of light $%.2fM at "
+             "$%.2f per GPU-hour",
+             h->plan.t.x_cost / 1e6, h->plan.t.x_cost * lo / 1e6,
+             h->plan.t.x_cost * hi / 1e6, h->plan.t.cost_usd / 1e6,
+             r->hw->spec.gpu_hour_usd);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), want);
+}
+
+/*
+ * INPUTS_AS_SHIPPED: 1 (shown TRUE) as written, a formula comparing
+ * every editable input of the registry this cluster has with the value
+ * the Assumptions sheet holds (IB_GBPS with the hardware file's ib_gbps);
+ * the warning line above the verdict is a formula on it, "" as written.
+ */
+static void test_xlsx_summary_write_shipped_flag(void **state)
+{
+    struct util_book *f = *state;
+    const struct report *r = &f->s.rep;
+    size_t n, i, warn;
+    const struct terms_input *in = terms_inputs(&n);
+    char ref[16], buf[8192], want[96];
+    name_ref(&f->x, "INPUTS_AS_SHIPPED", ref, sizeof ref);
+    assert_near(util_xlsx_num(&f->x, ref), 1, 0);
+    util_xlsx_formula(&f->x, ref, buf, sizeof buf);
+    assert_true(strncmp(buf, "IF(AND(TRUE,", 12) == 0);
+    snprintf(want, sizeof want, ",ABS(IB_GBPS-(%.15g))<=", r->hw->spec.ib_gbps);
+    assert_non_null(strstr(buf, want));
+    snprintf(want, sizeof want,
+             ",ABS(GPU_HOUR_USD-(%.15g))<=", r->hw->spec.gpu_hour_usd);
+    assert_non_null(strstr(buf, want));
+    for (i = 0; i < n; i++) {
+        bool editable = in[i].origin != TERMS_DERIVED &&
+                        terms_input_available(&in[i], r->hw) &&
+                        terms_input_field(&in[i]) >= 0;
+        snprintf(want, sizeof want, ",ABS(%s-(", in[i].name);
+        if (editable && !strstr(buf, want)) {
+            snprintf(want, sizeof want, ",%s=0", in[i].name);
+            assert_non_null(strstr(buf, want));
+        }
+        if (!editable)
+            assert_null(strstr(buf, want));
+    }
+    warn = util_xlsx_find(&f->x, "B",
+                          "Parallelism plan for DeepSeek-V3 on "
+                          "2048 x NVIDIA H800 SXM5 80GB") +
+           2;
+    snprintf(ref, sizeof ref, "B%zu", warn);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), "");
+    util_xlsx_formula(&f->x, ref, buf, sizeof buf);
+    assert_true(
+        strncmp(buf, "IF(INPUTS_AS_SHIPPED,\"\",\"Inputs edited: ", 40) == 0);
+}
+
+/* Column letters to a 1-based index ("M" -> 13). */
+static int col_index(const char *s)
+{
+    int c = 0;
+    while (*s >= 'A' && *s <= 'Z')
+        c = c * 26 + (*s++ - 'A' + 1);
+    return c;
+}
+
+/*
+ * Pixels of columns 1..last from the sheet's <col> widths. ECMA-376 Part
+ * 1, 18.3.1.13 (col): a stored width w is w * (maximum digit width) px,
+ * the digit of Calibri 11 being 7 px at 96 dpi; a column without <col>
+ * has the default 8.43 characters (64 px).
+ */
+static double cols_px(const char *sheet, int last)
+{
+    double px = 0;
+    int c;
+    for (c = 1; c <= last; c++) {
+        const char *p = sheet;
+        double w = 64.0 / 7;
+        while ((p = strstr(p, "<col ")) != NULL) {
+            int lo = atoi(strstr(p, "min=\"") + 5);
+            int hi = atoi(strstr(p, "max=\"") + 5);
+            if (c >= lo && c <= hi) {
+                w = atof(strstr(p, "width=\"") + 7);
+                break;
+            }
+            p++;
+        }
+        px += ceil(w * 7);
+    }
+    return px;
+}
+
+/*
+ * Issue 18, item 7: at 1366 x 768 and 100% zoom Excel shows about the
+ * first 25 rows (20 px each at Calibri 11; a wrapped verdict takes 3 to
+ * 4) and 1366 px less the row headers (~26 px), the scroll bar (~17 px)
+ * and the window's borders: 1300 px. The verdict, the plan in words, the
+ * expected days and cost and the flag lie in those rows; no cell or
+ * merged range there reaches past 1300 px.
+ */
+static void test_xlsx_summary_write_first_screen(void **state)
+{
+    struct util_book *f = *state;
+    const char *p;
+    const size_t rows = 25;
+    const double visible = 1300;
+    assert_true(util_xlsx_find(&f->x, "B", "Recommended plan") <= rows);
+    assert_true(util_xlsx_find(&f->x, "B", "Expected days") <= rows);
+    assert_true(util_xlsx_find(&f->x, "B", "Expected cost") <= rows);
+    assert_true(util_xlsx_find(&f->x, "B", "Inputs as shipped") <= rows);
+    for (p = f->x.sheet; (p = strstr(p, "<mergeCell ref=\"")) != NULL; p++) {
+        const char *end = strchr(p + 16, ':') + 1;
+        int c = col_index(end);
+        size_t row =
+            (size_t)atoi(end + strspn(end, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"));
+        if (row <= rows && cols_px(f->x.sheet, c) > visible)
+            fail_msg("merged range ending %.6s runs past %g px: %g", end,
+                     visible, cols_px(f->x.sheet, c));
+    }
+    for (p = f->x.sheet; (p = strstr(p, "<c r=\"")) != NULL; p++) {
+        int c = col_index(p + 6);
+        size_t row =
+            (size_t)atoi(p + 6 + strspn(p + 6, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"));
+        if (row <= rows && cols_px(f->x.sheet, c) > visible)
+            fail_msg("cell %.6s lies past %g px", p + 6, visible);
+    }
+}
+
+/*
+ * In constant-memory mode (a big sweep: rows written once, in order) the
+ * first screen is written too: the flag and its warning, the verdict
+ * over the named cells, which there hold values.
+ */
+static void test_xlsx_summary_write_first_screen_big(void **state)
+{
+    struct util_book *f = util_book_new("test_xlsx_summary", true);
+    char ref[16], buf[2048];
+    size_t row;
+    (void)state;
+    util_book_write(f, true, write_summary);
+    name_ref(&f->x, "INPUTS_AS_SHIPPED", ref, sizeof ref);
+    assert_near(util_xlsx_num(&f->x, ref), 1, 0);
+    row = util_xlsx_find(&f->x, "B", "Recommended plan");
+    assert_true(row > 3);
+    snprintf(ref, sizeof ref, "B%zu", row - 1);
+    assert_true(strncmp(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "Recommended: TP ", 16) == 0);
+    assert_non_null(strstr(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
+                           "TEXT(GPU_HOUR_USD,\"0.00\")"));
+    util_book_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +522,13 @@ int main(void)
                                         setup_expected, teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_ranges,
                                         setup_ranges, teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_live_verdict,
+                                        setup_ranges, teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_shipped_flag,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_first_screen,
+                                        setup_ranges, teardown),
+        cmocka_unit_test(test_xlsx_summary_write_first_screen_big),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

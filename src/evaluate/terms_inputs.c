@@ -251,6 +251,7 @@ static const struct terms_name names[] = {
     {"RECOMMENDED_COST_SOL", "Summary: its cost at the speed of light (USD)"},
     {"EXPECTED_SPREAD_LOW", "Summary: the smallest measured/expected step over the published runs"},
     {"EXPECTED_SPREAD_HIGH", "Summary: the largest measured/expected step over the published runs"},
+    {"INPUTS_AS_SHIPPED", "Summary: TRUE while every input on Assumptions holds its shipped value"},
 };
 /* clang-format on */
 

@@ -83,6 +83,31 @@ static void plan_words(const struct plan *p, char *buf, size_t size)
              recompute_words(p->recompute), p->mbs, p->gbs);
 }
 
+/* "TP 2 × PP 16 zero-bubble × EP 32, ZeRO-1, FP8": the plan as a
+ * headline names it (the degrees, the schedule, the sharding, the
+ * precision; the recomputation when there is one). */
+static void plan_title(const struct plan *p, char *buf, size_t size)
+{
+    char pp[96] = "", cp[32] = "", dp[32], rc[48] = "";
+    if (p->pp > 1 && p->schedule == PLAN_INTERLEAVED)
+        snprintf(pp, sizeof pp, " × PP %ld interleaved (%ld chunks)", p->pp,
+                 p->vpp);
+    else if (p->pp > 1)
+        snprintf(pp, sizeof pp, " × PP %ld %s", p->pp,
+                 p->schedule == PLAN_ZB ? "zero-bubble"
+                                        : schedule_words(p->schedule));
+    if (p->cp > 1)
+        snprintf(cp, sizeof cp, " × CP %ld", p->cp);
+    if (p->zero > 0)
+        snprintf(dp, sizeof dp, "ZeRO-%ld", p->zero);
+    else
+        snprintf(dp, sizeof dp, "plain DP");
+    if (p->recompute != MODEL_RECOMPUTE_NONE)
+        snprintf(rc, sizeof rc, ", %s", recompute_words(p->recompute));
+    diag_snprintf(buf, size, "TP %ld%s × EP %ld%s, %s, %s%s", p->tp, pp, p->ep,
+                  cp, dp, p->precision == MODEL_FP8 ? "FP8" : "BF16", rc);
+}
+
 /* "TP 2, PP 2 (zb), EP 256, ZeRO-1, FP8, recompute none, mbs 1". */
 static void plan_short(const struct plan *p, char *buf, size_t size)
 {
@@ -446,8 +471,8 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
     usable = h->usable_gib;
     plan_words(&h->plan.plan, words, sizeof words);
     snprintf(h->words, sizeof h->words, "%s", words);
+    plan_title(&h->plan.plan, h->title, sizeof h->title);
     verdict(&h->plan, v, sizeof v);
-    snprintf(h->words, sizeof h->words, "%s", words);
     snprintf(h->why, sizeof h->why, "%s", v);
     if (h->fits)
         snprintf(h->verdict, sizeof h->verdict,

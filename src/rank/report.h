@@ -147,6 +147,7 @@ struct report_headline {
     double range_lo, range_hi; /* measured over expected */
     size_t range_runs;         /* the runs it is over */
     char words[400];           /* the recommended plan in words */
+    char title[200]; /* in a few words: "TP 2 × PP 16 zero-bubble × ..." */
     char fastest_words[400];   /* the fastest fitting plan's, when it differs */
     char verdict[REPORT_TEXT]; /* "Recommended plan: ..." */
     char why[REPORT_TEXT];     /* its verdict sentence, capitalised */

@@ -95,6 +95,59 @@ else
     $SS --recalc "$TMP/ib0.xlsx" "$TMP/ib0/r_%n_%s.csv" >"$TMP/ss4.log" 2>&1
     check "IB_GBPS=0: the Summary shows a message, no error values" bash -c \
         "grep -q 'check the inputs on Assumptions' '$TMP/ib0/r_0_Summary.csv' && ! grep -q '#DIV/0\|#N/A\|#VALUE' '$TMP/ib0/r_0_Summary.csv'"
+    # issue 18, item 4: a Summary that stays true after an edit. IB at
+    # 100 GB/s and $3.50 per GPU-hour: the verdict's sentence is a formula
+    # over the named cells, so it quotes $3.50 and a cost that is its days
+    # x 24 h x GPUs x $3.50; INPUTS_AS_SHIPPED turns FALSE and the warning
+    # line above the verdict shows. As written: TRUE, no warning, $ of the
+    # hardware file. gnumeric, then LibreOffice (recalculating on load).
+    mkdir -p "$TMP/edit" "$TMP/edit-lo"
+    check "set IB_GBPS=100 and GPU_HOUR_USD=3.50" bash -c \
+        "$CHECK set-name '$OUT/report.xlsx' '$TMP/ib100.xlsx' IB_GBPS 100 && $CHECK set-name '$TMP/ib100.xlsx' '$TMP/edit.xlsx' GPU_HOUR_USD 3.5"
+    $SS --recalc "$TMP/edit.xlsx" "$TMP/edit/r_%n_%s.csv" >"$TMP/ss5.log" 2>&1
+    cat >"$TMP/edited.py" <<'PYEOF'
+import csv, re, sys
+rows = [[c for c in r if c] for r in csv.reader(open(sys.argv[1], encoding="utf-8"))]
+price, edited = float(sys.argv[2]), sys.argv[3] == "edited"
+gpus = int(re.search(r" on (\d+) x ", rows[0][0]).group(1))
+verdict = next(r[0] for r in rows if r and r[0].startswith(("Recommended: ", "No plan fits")))
+m = re.search(r": ([0-9.]+) days and \$([0-9.]+)M at \$([0-9.]+) per GPU-hour\.$", verdict)
+assert m, verdict
+days, cost, quoted = float(m.group(1)), float(m.group(2)) * 1e6, float(m.group(3))
+assert quoted == price, (quoted, price)
+# the cost is the days' GPU-hours at the price (days to 0.1, cost to $10k)
+want = days * 24 * gpus * price
+assert abs(cost - want) <= 0.002 * want + 1e4, (cost, want, verdict)
+flag = next(r[1] for r in rows if r and r[0] == "Inputs as shipped")
+assert flag.upper() in (("FALSE", "0") if edited else ("TRUE", "1")), flag
+warned = any(r and r[0].startswith("Inputs edited: ") for r in rows)
+assert warned == edited, (warned, edited)
+if not edited:
+    assert "=" not in verdict, verdict  # the plan in words
+print("verdict:", verdict)
+PYEOF
+    SHIPPED_USD=$(sed -n 's/^gpu_hour_usd *= *\([0-9.]*\).*/\1/p' data/hardware/h800.ini)
+    check "as written: INPUTS_AS_SHIPPED TRUE, no warning, the verdict at the file's price (gnumeric)" \
+        $PY "$TMP/edited.py" "$TMP/recalc/r_0_Summary.csv" "$SHIPPED_USD" shipped
+    check "after IB 100 and \$3.50: the verdict quotes \$3.50, the flag is FALSE, the warning shows (gnumeric)" \
+        $PY "$TMP/edited.py" "$TMP/edit/r_0_Summary.csv" 3.50 edited
+    if command -v soffice >/dev/null; then
+        mkdir -p "$TMP/lo/user"
+        cat >"$TMP/lo/user/registrymodifications.xcu" <<'XEOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+XEOF
+        # the first sheet (Summary) as UTF-8 CSV, recalculated on load
+        timeout 300 soffice --headless --norestore "-env:UserInstallation=file://$TMP/lo" \
+            --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76' \
+            --outdir "$TMP/edit-lo" "$TMP/edit.xlsx" >"$TMP/lo.log" 2>&1
+        check "after IB 100 and \$3.50: the verdict quotes \$3.50, the flag is FALSE, the warning shows (LibreOffice)" \
+            $PY "$TMP/edited.py" "$TMP/edit-lo/edit.csv" 3.50 edited
+    else
+        echo "SKIP: LibreOffice recalculation after an edit: no soffice"
+    fi
 fi
 unset SOURCE_DATE_EPOCH
 

@@ -11,20 +11,31 @@
 #include "xlsx_summary.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <xlsxwriter.h>
 
 #include "plans_table.h"
+#include "terms.h"
 #include "xlsx_table.h"
 #include "xlsx_waterfall.h"
 
 #define GIB 1073741824.0
 
-/* A little under the width of the columns Family..Why (196 characters),
- * for wrapping the merged paragraphs. */
-#define TEXT_WIDTH 190.0
+/* The line the Summary shows once an input differs from its shipped
+ * value (INPUTS_AS_SHIPPED FALSE). */
+#define EDITED_WARNING                                                   \
+    "Inputs edited: the figures on this sheet follow them, but the "     \
+    "sentences under Verdict and the plan's words describe the shipped " \
+    "inputs; rerun roofplan for the words of the new inputs."
+
+/* The paragraphs are merged from Family to Best plan (139 characters,
+ * 1052 px at Calibri 11: inside a 1366-px screen, issue 18); a little
+ * under that for wrapping them. */
+#define TEXT_LAST  "plan"
+#define TEXT_WIDTH 134.0
 
 /* The message a figure shows when an input makes it undefined (a rate
  * of 0 divides by zero): instead of #DIV/0! in every cell. */
@@ -210,7 +221,7 @@ static void paragraph(struct xlsx_book *b,
                       enum xlsx_fmt f,
                       double pt)
 {
-    xlsx_book_merge(b, ws, row, col("family"), NCOLS - 1, text_,
+    xlsx_book_merge(b, ws, row, col("family"), col(TEXT_LAST), text_,
                     xlsx_book_fmt(b, f));
     xlsx_book_height(b, ws, row,
                      xlsx_book_text_height(strlen(text_), TEXT_WIDTH, pt));
@@ -271,6 +282,273 @@ static const char *pick(const char *column, char *buf, size_t size)
     return buf;
 }
 
+/* ---- The first screen: live sentences and the shipped-inputs flag ---- */
+
+/* A sentence built twice: as a formula over live cells (f) and as its
+ * value at the report's inputs (v), the formula's cached result. */
+struct live_text {
+    char f[3072], v[1024];
+    bool over; /* a buffer ran out: a programming error */
+};
+
+static void
+live_append(struct live_text *t, char *dst, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+live_append(struct live_text *t, char *dst, size_t size, const char *fmt, ...)
+{
+    size_t n = strlen(dst);
+    va_list ap;
+    int w;
+    va_start(ap, fmt);
+    w = vsnprintf(dst + n, size - n, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= size - n)
+        t->over = true;
+}
+
+/* Literal text: a quoted string in the formula (quotes doubled). */
+static void live_lit(struct live_text *t, const char *s)
+{
+    const char *p;
+    live_append(t, t->f, sizeof t->f, "%s\"", t->f[0] ? "&" : "");
+    for (p = s; *p; p++) {
+        char c[2] = {*p, 0};
+        live_append(t, t->f, sizeof t->f, "%s", c);
+        if (*p == '"')
+            live_append(t, t->f, sizeof t->f, "\"");
+    }
+    live_append(t, t->f, sizeof t->f, "\"");
+    live_append(t, t->v, sizeof t->v, "%s", s);
+}
+
+/* A number: TEXT(expr, "0.0" or "0.00") in the formula, v printed with
+ * the same decimals. */
+static void
+live_num(struct live_text *t, const char *expr, int decimals, double v)
+{
+    live_append(t, t->f, sizeof t->f, "%sTEXT(%s,\"0.%s\")", t->f[0] ? "&" : "",
+                expr, decimals > 1 ? "00" : "0");
+    live_append(t, t->v, sizeof t->v, "%.*f", decimals, v);
+}
+
+/* A text expression of the formula, cached as s. */
+static void live_expr(struct live_text *t, const char *expr, const char *s)
+{
+    live_append(t, t->f, sizeof t->f, "%s%s", t->f[0] ? "&" : "", expr);
+    live_append(t, t->v, sizeof t->v, "%s", s);
+}
+
+/* The sentence merged over Family..Best plan from column c on, as a
+ * live formula with its cached value. */
+static void live_write(struct xlsx_book *b,
+                       lxw_worksheet *ws,
+                       size_t row,
+                       size_t c,
+                       const struct live_text *t,
+                       enum xlsx_fmt f,
+                       double pt)
+{
+    char fx[sizeof t->f + 64];
+    if (t->over) {
+        xlsx_book_invalid(b, "a live sentence of the Summary");
+        return;
+    }
+    snprintf(fx, sizeof fx, "=IFERROR(%s," INPUT_ERROR ")", t->f);
+    xlsx_book_merge(b, ws, row, c, col(TEXT_LAST), "", xlsx_book_fmt(b, f));
+    xlsx_book_formula_str(b, ws, row, c, fx, t->v, xlsx_book_fmt(b, f));
+    xlsx_book_height(b, ws, row,
+                     xlsx_book_text_height(strlen(t->v), TEXT_WIDTH, pt));
+}
+
+/*
+ * INPUTS_AS_SHIPPED's formula: every input the Assumptions sheet offers
+ * for editing (the registry's data-file keys this cluster has) compared
+ * with the value it was written with, to 1e-9 of it: 1 (shown TRUE) when
+ * all hold, else 0 (FALSE), a number as the Fits cells are (libxlsxwriter
+ * caches no booleans). Returns false when the buffer is too small.
+ */
+static bool shipped_formula(const struct report *r, char *buf, size_t size)
+{
+    size_t n, i, len;
+    const struct terms_input *in = terms_inputs(&n);
+    int w = snprintf(buf, size, "=IF(AND(TRUE");
+    if (w < 0 || (size_t)w >= size)
+        return false;
+    len = (size_t)w;
+    for (i = 0; i < n; i++) {
+        double v;
+        if (in[i].origin == TERMS_DERIVED ||
+            !terms_input_available(&in[i], r->hw) ||
+            terms_input_field(&in[i]) < 0 ||
+            !terms_input_value(&in[i], r->hw, r->m, r->sweep, &v))
+            continue;
+        if (v == 0)
+            w = snprintf(buf + len, size - len, ",%s=0", in[i].name);
+        else
+            w = snprintf(buf + len, size - len,
+                         ",ABS(%s-(%.15g))<=1E-09*ABS(%.15g)", in[i].name, v,
+                         v);
+        if (w < 0 || (size_t)w >= size - len)
+            return false;
+        len += (size_t)w;
+    }
+    w = snprintf(buf + len, size - len, "),1,0)");
+    return w >= 0 && (size_t)w < size - len;
+}
+
+/* "$9.87M": a cost in millions, two decimals. */
+static void live_usd(struct live_text *t, const char *name, double usd)
+{
+    char e[80];
+    snprintf(e, sizeof e, "%s/1E+06", name);
+    live_lit(t, "$");
+    live_num(t, e, 2, usd / 1e6);
+    live_lit(t, "M");
+}
+
+/* " (range LOW to HIGH)" of a name with _LOW and _HIGH. */
+static void live_range(struct live_text *t,
+                       const char *name,
+                       bool usd,
+                       double v,
+                       const struct report_headline *h)
+{
+    char lo[64], hi[64];
+    snprintf(lo, sizeof lo, "%s_LOW", name);
+    snprintf(hi, sizeof hi, "%s_HIGH", name);
+    live_lit(t, " (range ");
+    if (usd)
+        live_usd(t, lo, v * h->range_lo);
+    else
+        live_num(t, lo, 1, v * h->range_lo);
+    live_lit(t, " to ");
+    if (usd)
+        live_usd(t, hi, v * h->range_hi);
+    else
+        live_num(t, hi, 1, v * h->range_hi);
+    live_lit(t, ")");
+}
+
+/*
+ * The first screen (issue 18): a warning line that shows when an input
+ * was edited, the verdict in one live sentence, the recommended plan in
+ * words, its expected days and cost with their ranges beside the speed
+ * of light's, and the flag INPUTS_AS_SHIPPED. Every figure is a formula
+ * over the named cells below (RECOMMENDED_*) and GPU_HOUR_USD; the plan's
+ * words are the report's while RECOMMENDED_ROW is the report's row, else
+ * the live plan's key=value form.
+ */
+static size_t glance(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    const struct report_headline *h = &r->headline;
+    const struct report_cost *sol = &h->sol, *x = &h->expected;
+    const struct report_cost *c = h->has_expected ? x : sol;
+    struct live_text t;
+    char flag[8192], plan_f[400], note[160];
+    size_t warn_row = row;
+
+    /* the warning: "" while INPUTS_AS_SHIPPED is TRUE; its row tall
+     * enough for the text it shows when FALSE */
+    xlsx_book_merge(b, ws, row, col("family"), col(TEXT_LAST), "",
+                    xlsx_book_fmt(b, XLSX_FMT_WARN));
+    snprintf(flag, sizeof flag, "=IF(INPUTS_AS_SHIPPED,\"\",\"%s\")",
+             EDITED_WARNING);
+    xlsx_book_formula_str(b, ws, row, col("family"), flag, "",
+                          xlsx_book_fmt(b, XLSX_FMT_WARN));
+    xlsx_book_height(
+        b, ws, row++,
+        xlsx_book_text_height(strlen(EDITED_WARNING), TEXT_WIDTH, 11));
+    if (!shipped_formula(r, flag, sizeof flag)) {
+        xlsx_book_invalid(b, "INPUTS_AS_SHIPPED");
+        return row;
+    }
+    if (!h->any)
+        goto flag_row;
+
+    /* the verdict, live */
+    memset(&t, 0, sizeof t);
+    snprintf(plan_f, sizeof plan_f,
+             "IF(RECOMMENDED_ROW=%ld,\"%s\",RECOMMENDED_PLAN)",
+             (long)r->sheet_recommended + 1, h->title);
+    live_lit(&t, h->fits ? "Recommended: " : "No plan fits; the fastest: ");
+    live_expr(&t, plan_f, h->title);
+    live_lit(&t, " at ");
+    live_num(&t, "RECOMMENDED_STEP_S", 1, c->step_s);
+    live_lit(&t, h->has_expected ? " s per step expected" : " s per step");
+    if (h->has_expected && h->has_range)
+        live_range(&t, "RECOMMENDED_STEP_S", false, x->step_s, h);
+    if (h->has_expected) {
+        live_lit(&t, "; speed of light ");
+        live_num(&t, "RECOMMENDED_STEP_S_SOL", 1, sol->step_s);
+        live_lit(&t, " s");
+    } else {
+        live_lit(&t, " at the speed of light (no calibration)");
+    }
+    live_lit(&t, ": ");
+    live_num(&t, "RECOMMENDED_DAYS", 1, c->days);
+    live_lit(&t, " days and ");
+    live_usd(&t, "RECOMMENDED_COST", c->cost_usd);
+    live_lit(&t, " at $");
+    live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
+    live_lit(&t, " per GPU-hour.");
+    live_write(b, ws, row++, col("family"), &t, XLSX_FMT_HEADLINE, 12);
+
+    /* the plan in words */
+    xlsx_book_str(b, ws, row, col("family"), "Recommended plan",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    memset(&t, 0, sizeof t);
+    live_expr(&t, plan_f, h->title);
+    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_BOLD, 11);
+
+    /* days and cost, each with its range and the floor */
+    xlsx_book_str(b, ws, row, col("family"),
+                  h->has_expected ? "Expected days" : "Days (speed of light)",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    memset(&t, 0, sizeof t);
+    live_num(&t, "RECOMMENDED_DAYS", 1, c->days);
+    if (h->has_expected && h->has_range)
+        live_range(&t, "RECOMMENDED_DAYS", false, x->days, h);
+    if (h->has_expected) {
+        live_lit(&t, "; speed of light ");
+        live_num(&t, "RECOMMENDED_DAYS_SOL", 1, sol->days);
+    }
+    live_lit(&t, " days for the token budget");
+    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
+
+    xlsx_book_str(b, ws, row, col("family"),
+                  h->has_expected ? "Expected cost" : "Cost (speed of light)",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    memset(&t, 0, sizeof t);
+    live_usd(&t, "RECOMMENDED_COST", c->cost_usd);
+    if (h->has_expected && h->has_range)
+        live_range(&t, "RECOMMENDED_COST", true, x->cost_usd, h);
+    if (h->has_expected) {
+        live_lit(&t, "; speed of light ");
+        live_usd(&t, "RECOMMENDED_COST_SOL", sol->cost_usd);
+    }
+    live_lit(&t, " at $");
+    live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
+    live_lit(&t, " per GPU-hour");
+    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
+
+flag_row:
+    xlsx_book_str(b, ws, row, col("family"), "Inputs as shipped",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_book_formula_num(b, ws, row, col("step"), flag, 1,
+                          xlsx_book_fmt(b, XLSX_FMT_FITS));
+    name_at(b, row, col("step"), "INPUTS_AS_SHIPPED");
+    snprintf(note, sizeof note,
+             "FALSE once an input on Assumptions differs from its shipped "
+             "value: then the warning on row %zu shows",
+             warn_row + 1);
+    xlsx_book_merge(b, ws, row, col("bound"), col(TEXT_LAST), note,
+                    xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    return row + 2;
+}
+
 /* The links to the sheets the Summary cites. */
 static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
@@ -283,12 +561,12 @@ static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     for (i = 0; i < sizeof sheets / sizeof sheets[0]; i++) {
         double room = 0;
         size_t first;
-        if (c >= NCOLS) { /* the rest on the next row */
+        if (c > col(TEXT_LAST)) { /* the rest on the next row */
             c = col("family") + 1;
             row++;
         }
         first = c;
-        while (c < NCOLS && room < (double)strlen(sheets[i]) + 2)
+        while (c <= col(TEXT_LAST) && room < (double)strlen(sheets[i]) + 2)
             room += columns[c++].width;
         /* a link's text does not run into the next cell: merge its cells */
         if (c - 1 > first)
@@ -306,7 +584,9 @@ static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct report *r = b->r;
     const struct report_headline *h = &r->headline;
-    xlsx_book_str(b, ws, row++, col("family"), "Verdict",
+    xlsx_book_str(b, ws, row++, col("family"),
+                  "Verdict (in words, at the shipped inputs: see "
+                  "INPUTS_AS_SHIPPED above)",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     if (!h->any) {
         paragraph(b, ws, row++, "No plan was evaluated.", XLSX_FMT_HEADLINE,
@@ -570,9 +850,12 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                        "RECOMMENDED_COST and the family table's "
                        "blue columns are formulas over the Plans sheet, which "
                        "re-times every plan when an input on Assumptions "
-                       "changes (e.g. IB_GBPS). The sentences, the order of "
-                       "the families and the other model's columns are at the "
-                       "report's inputs.",
+                       "changes (e.g. IB_GBPS), and so are the lines at the "
+                       "top. The sentences under Verdict, the order of the "
+                       "families and the other model's columns are at the "
+                       "report's inputs: INPUTS_AS_SHIPPED turns FALSE, and "
+                       "a warning shows at the top, once an input differs "
+                       "from the value it was written with.",
               XLSX_FMT_NOTE_WRAP, 11);
     return row + 1;
 }
@@ -695,6 +978,7 @@ void xlsx_summary_write(struct xlsx_book *b,
         "%s; %s communication model (also shown: %s); roofplan %s, %s",
         r->hw->spec.cluster_name, comm_model_str(r->comm),
         xlsx_book_other_model(r), r->version, r->when);
+    row = glance(b, ws, row);
     row = links(b, ws, row) + 1;
     row = verdict(b, ws, row);
     row = key_figures(b, ws, row);
