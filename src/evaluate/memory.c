@@ -17,12 +17,12 @@
 
 double memory_dense_replicas(const struct plan *p)
 {
-    return (double)(p->dp * p->cp) * (p->schedule == PLAN_DUALPIPE ? 2 : 1);
+    return (double)(p->dp * p->cp) * plan_schedule_of(p->schedule)->copies;
 }
 
 double memory_expert_replicas(const struct plan *p)
 {
-    return (double)p->edp * (p->schedule == PLAN_DUALPIPE ? 2 : 1);
+    return (double)p->edp * plan_schedule_of(p->schedule)->copies;
 }
 
 double memory_tp_bytes(const struct plan *p, double all, double rep)

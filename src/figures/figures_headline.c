@@ -34,20 +34,6 @@ static const char *model_words(enum comm_model comm)
                              : "the flat model";
 }
 
-static const char *schedule_words(int s)
-{
-    switch (s) {
-    case PLAN_INTERLEAVED:
-        return "interleaved 1F1B";
-    case PLAN_ZB:
-        return "zero-bubble (ZB1P)";
-    case PLAN_DUALPIPE:
-        return "DualPipe";
-    default:
-        return "1F1B";
-    }
-}
-
 static const char *recompute_words(int r)
 {
     switch (r) {
@@ -65,12 +51,12 @@ static const char *recompute_words(int r)
 static void plan_words(const struct plan *p, char *buf, size_t size)
 {
     char pp[96] = "", dp[64];
-    if (p->pp > 1 && p->schedule == PLAN_INTERLEAVED)
-        snprintf(pp, sizeof pp, " x PP %ld (interleaved 1F1B, %ld chunks)",
-                 p->pp, p->vpp);
+    const struct plan_schedule_row *s = plan_schedule_of(p->schedule);
+    if (p->pp > 1 && s->vpp)
+        snprintf(pp, sizeof pp, " x PP %ld (%s, %ld chunks)", p->pp, s->words,
+                 p->vpp);
     else if (p->pp > 1)
-        snprintf(pp, sizeof pp, " x PP %ld (%s)", p->pp,
-                 schedule_words(p->schedule));
+        snprintf(pp, sizeof pp, " x PP %ld (%s)", p->pp, s->words);
     if (p->zero > 0)
         snprintf(dp, sizeof dp, "ZeRO-%ld over DP %ld", p->zero, p->dp);
     else
