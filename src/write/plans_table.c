@@ -660,7 +660,7 @@ void plans_table_value_row(const struct plans_column *c,
         out->kind = PLANS_BOOL;
         out->flag = row->fits;
     } else if (c->id == C_HEADROOM) {
-        number(out, (row->mem.capacity - row->mem.total) / GIB);
+        number(out, terms_mem_headroom(&row->mem) / GIB);
     } else if (c->id == C_XTERM || c->id == C_XWORK) {
         const struct terms_term *term = terms_find(c->key);
         if (!row->work.x.known) /* no calibration: no expected figures */
