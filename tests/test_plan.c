@@ -408,6 +408,32 @@ static void test_plan_schedule_rows(void **state)
     assert_float_equal(plan_schedule_of(PLAN_DUALPIPE)->warmup(&p, 0), 16, 0);
 }
 
+/* The schedule-and-vpp rules alone, as a sweep's [defaults] checks them
+ * without a model: the same reasons and sentences as plan_check (the
+ * README's PLAN keys: vpp only with the interleaved schedule, >= 2). */
+static void test_plan_check_vpp_alone(void **state)
+{
+    struct plan p;
+    struct diag d;
+    (void)state;
+    memset(&p, 0, sizeof p);
+    p.schedule = PLAN_ZB;
+    p.vpp = 2;
+    assert_int_equal(plan_check_vpp(&p, &d), PLAN_BAD_VPP);
+    assert_string_equal(
+        d.msg, "vpp=2 needs schedule=interleaved (other schedules take vpp=1)");
+    p.schedule = PLAN_INTERLEAVED;
+    p.vpp = 1;
+    assert_int_equal(plan_check_vpp(&p, &d), PLAN_BAD_INTERLEAVED);
+    assert_string_equal(d.msg,
+                        "schedule=interleaved needs vpp >= 2, got vpp=1");
+    p.vpp = 4;
+    assert_int_equal(plan_check_vpp(&p, NULL), PLAN_OK);
+    p.schedule = PLAN_DUALPIPE;
+    p.vpp = 1;
+    assert_int_equal(plan_check_vpp(&p, NULL), PLAN_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_plan_nvlink_domain),
         cmocka_unit_test(test_plan_dualpipe_inflight_per_chunk),
         cmocka_unit_test(test_plan_schedule_rows),
+        cmocka_unit_test(test_plan_check_vpp_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

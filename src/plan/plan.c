@@ -217,6 +217,24 @@ void plan_vpp_schedules(char *buf, size_t size)
                                  used ? "|" : "", plan_schedule_of(i)->name);
 }
 
+enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d)
+{
+    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    if (!sch->vpp && p->vpp != 1) {
+        char names[64] = "";
+        if (d)
+            plan_vpp_schedules(names, sizeof names);
+        return reject(d, PLAN_BAD_VPP,
+                      "vpp=%ld needs schedule=%s (other schedules take vpp=1)",
+                      p->vpp, names);
+    }
+    if (sch->vpp && p->vpp < 2)
+        return reject(d, sch->shape_reason,
+                      "schedule=%s needs vpp >= 2, got vpp=%ld", sch->name,
+                      p->vpp);
+    return PLAN_OK;
+}
+
 enum plan_reason plan_check(struct plan *p,
                             const struct model *m,
                             const struct hardware *hw,
@@ -229,6 +247,7 @@ enum plan_reason plan_check(struct plan *p,
     long heads_kv = s->attention == MODEL_GQA ? s->kv_heads : s->heads;
     long chunks;
     const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    enum plan_reason why;
 
     p->dp = p->edp = p->microbatches = 0;
     if (p->gpus > gpn ? p->gpus % gpn != 0 : gpn % p->gpus != 0)
@@ -280,18 +299,9 @@ enum plan_reason plan_check(struct plan *p,
                       "pipeline stage)",
                       p->ep, stage);
     p->edp = stage / p->ep;
-    if (!sch->vpp && p->vpp != 1) {
-        char names[64] = "";
-        if (d)
-            plan_vpp_schedules(names, sizeof names);
-        return reject(d, PLAN_BAD_VPP,
-                      "vpp=%ld needs schedule=%s (other schedules take vpp=1)",
-                      p->vpp, names);
-    }
-    if (sch->vpp && p->vpp < 2)
-        return reject(d, sch->shape_reason,
-                      "schedule=%s needs vpp >= 2, got vpp=%ld", sch->name,
-                      p->vpp);
+    why = plan_check_vpp(p, d);
+    if (why != PLAN_OK)
+        return why;
     chunks = p->pp * p->vpp;
     if (chunks > m->units)
         return reject(d, PLAN_BAD_PP_LAYERS,

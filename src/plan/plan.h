@@ -174,6 +174,13 @@ enum plan_reason plan_check(struct plan *p,
                             struct diag *d);
 
 /*
+ * The rules of plan_check() on the schedule and vpp alone, with the same
+ * reason and sentence: a schedule with virtual stages needs vpp >= 2, the
+ * others vpp = 1. A sweep's [defaults] checks them without a model.
+ */
+enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d);
+
+/*
  * Family of a plan by its non-trivial dimensions, e.g. "ZeRO-3",
  * "ZeRO-1+PP+EP", "DP+TP+PP": the data-parallel flavour first (DP for
  * ZeRO-0, ZeRO-n otherwise, omitted when dp = 1), then TP, CP, PP, EP.

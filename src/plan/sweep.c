@@ -96,19 +96,13 @@ static void check_defaults(const struct sweep_file *sf, struct diag *d)
     const struct plan_schedule_row *sch = plan_schedule_of(s->d_schedule);
     char why[200];
     long split, dp, mb;
-    if (sch->vpp && s->d_vpp < 2) {
-        snprintf(why, sizeof why, "schedule=%s needs vpp >= 2, got vpp=%ld",
-                 sch->name, s->d_vpp);
-        defaults_bad(sf, d, "vpp", "schedule", why);
-    }
-    if (!sch->vpp && s->d_vpp != 1) {
-        char names[64];
-        plan_vpp_schedules(names, sizeof names);
-        snprintf(why, sizeof why,
-                 "vpp=%ld needs schedule=%s (other schedules take vpp=1)",
-                 s->d_vpp, names);
-        defaults_bad(sf, d, "vpp", "schedule", why);
-    }
+    struct plan p;
+    struct diag pd;
+    memset(&p, 0, sizeof p);
+    p.schedule = s->d_schedule;
+    p.vpp = s->d_vpp;
+    if (plan_check_vpp(&p, &pd) != PLAN_OK)
+        defaults_bad(sf, d, "vpp", "schedule", pd.msg);
     if (sch->pp_even && s->d_pp % 2 != 0) {
         snprintf(why, sizeof why, "schedule=%s needs an even pp, got %ld",
                  sch->name, s->d_pp);
