@@ -359,6 +359,81 @@ static void test_plan_dualpipe_inflight_per_chunk(void **state)
     assert_near(plan_inflight(&p, 3), 17, 0);
 }
 
+/* The schedule rows against the published bubbles, for pp = 16, vpp = 2
+ * and a micro-batch split f = 1/3, w = 1/3, b = 2/3 of F+B (F = W = B/2):
+ * 1F1B (p-1) = 15 (Narayanan et al. 2021); interleaved (p-1)/v = 7.5
+ * (ibid. §2.2); ZB1P (p-1)(1-2w) = 15/3 = 5 (Qi et al. 2024, ZB-H1);
+ * DualPipe (p/2-1)(1+b-3w) = 7 (1 + 2/3 - 1) = 14/3 (DualPipe README,
+ * (PP/2-1)(F&B+B-3W)). The shape rules: DualPipe needs an even pp and
+ * micro-batches a multiple of 2, interleaved a multiple of pp; DualPipe
+ * keeps two copies of the weights; only interleaved takes vpp. */
+static void test_plan_schedule_rows(void **state)
+{
+    struct plan p;
+    double f = 1.0 / 3, w = 1.0 / 3, b = 2.0 / 3;
+    char names[64];
+    int i, vpp = 0;
+    (void)state;
+    memset(&p, 0, sizeof p);
+    p.pp = 16;
+    p.vpp = 2;
+    p.microbatches = 120;
+    assert_float_equal(plan_schedule_of(PLAN_1F1B)->bubble(&p, f, w, b), 15,
+                       1e-12);
+    assert_float_equal(plan_schedule_of(PLAN_INTERLEAVED)->bubble(&p, f, w, b),
+                       7.5, 1e-12);
+    assert_float_equal(plan_schedule_of(PLAN_ZB)->bubble(&p, f, w, b), 5,
+                       1e-12);
+    assert_float_equal(plan_schedule_of(PLAN_DUALPIPE)->bubble(&p, f, w, b),
+                       14.0 / 3, 1e-12);
+    assert_int_equal(plan_schedule_mb_unit(PLAN_1F1B, 16), 1);
+    assert_int_equal(plan_schedule_mb_unit(PLAN_ZB, 16), 1);
+    assert_int_equal(plan_schedule_mb_unit(PLAN_DUALPIPE, 16), 2);
+    assert_int_equal(plan_schedule_mb_unit(PLAN_INTERLEAVED, 16), 16);
+    assert_int_equal(plan_schedule_of(PLAN_DUALPIPE)->copies, 2);
+    assert_int_equal(plan_schedule_of(PLAN_ZB)->copies, 1);
+    assert_true(plan_schedule_of(PLAN_DUALPIPE)->pp_even);
+    for (i = 0; i < PLAN_SCHEDULES; i++) {
+        vpp += plan_schedule_of(i)->vpp;
+        assert_string_equal(plan_schedule_str(i), plan_schedule_of(i)->name);
+    }
+    assert_int_equal(vpp, 1);
+    plan_vpp_schedules(names, sizeof names);
+    assert_string_equal(names, "interleaved");
+    /* warm-up of rank 0, pp 16: 1F1B pp-1 = 15; Megatron-LM interleaved
+     * ((pp-1) 2 + (v-1) pp) / v = (30 + 16) / 2 = 23; DualPipe pp = 16 */
+    assert_float_equal(plan_schedule_of(PLAN_1F1B)->warmup(&p, 0), 15, 0);
+    assert_float_equal(plan_schedule_of(PLAN_INTERLEAVED)->warmup(&p, 0), 23,
+                       0);
+    assert_float_equal(plan_schedule_of(PLAN_DUALPIPE)->warmup(&p, 0), 16, 0);
+}
+
+/* The schedule-and-vpp rules alone, as a sweep's [defaults] checks them
+ * without a model: the same reasons and sentences as plan_check (the
+ * README's PLAN keys: vpp only with the interleaved schedule, >= 2). */
+static void test_plan_check_vpp_alone(void **state)
+{
+    struct plan p;
+    struct diag d;
+    (void)state;
+    memset(&p, 0, sizeof p);
+    p.schedule = PLAN_ZB;
+    p.vpp = 2;
+    assert_int_equal(plan_check_vpp(&p, &d), PLAN_BAD_VPP);
+    assert_string_equal(
+        d.msg, "vpp=2 needs schedule=interleaved (other schedules take vpp=1)");
+    p.schedule = PLAN_INTERLEAVED;
+    p.vpp = 1;
+    assert_int_equal(plan_check_vpp(&p, &d), PLAN_BAD_INTERLEAVED);
+    assert_string_equal(d.msg,
+                        "schedule=interleaved needs vpp >= 2, got vpp=1");
+    p.vpp = 4;
+    assert_int_equal(plan_check_vpp(&p, NULL), PLAN_OK);
+    p.schedule = PLAN_DUALPIPE;
+    p.vpp = 1;
+    assert_int_equal(plan_check_vpp(&p, NULL), PLAN_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +447,8 @@ int main(void)
         cmocka_unit_test(test_plan_pp_split_keys),
         cmocka_unit_test(test_plan_nvlink_domain),
         cmocka_unit_test(test_plan_dualpipe_inflight_per_chunk),
+        cmocka_unit_test(test_plan_schedule_rows),
+        cmocka_unit_test(test_plan_check_vpp_alone),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -322,6 +322,36 @@ static void test_plans_table_expected_empty_without_calibration(void **state)
 }
 
 /* The ranking's column: the expected step once the report has one. */
+/* Each column is one row: its unit and the scale its field is shown
+ * over agree (GB = 1e9 bytes, TFLOP = 1e12 FLOP, a field in GiB over
+ * 2^30 bytes; the units the workbook's formulas divide by rates in,
+ * plans_table.c), and the frozen panes end at the tenth column, the
+ * micro-batch (rank, family, tp, pp, ep, zero, schedule, precision,
+ * recompute, mbs: the plan's identity). */
+static void test_plans_table_units_are_scales(void **state)
+{
+    size_t n, i, gb = 0, tflop = 0;
+    const struct plans_column *cols = plans_table_columns(&n);
+    (void)state;
+    for (i = 0; i < n; i++) {
+        if (strcmp(cols[i].unit, "GB") == 0) {
+            assert_true(cols[i].scale == 1e9);
+            gb++;
+        } else if (strcmp(cols[i].unit, "TFLOP") == 0) {
+            assert_true(cols[i].scale == 1e12);
+            tflop++;
+        } else if (strcmp(cols[i].unit, "GiB") == 0 &&
+                   strcmp(cols[i].key, "headroom") != 0) {
+            assert_true(cols[i].scale == GIB);
+        } else {
+            assert_true(cols[i].scale == 1);
+        }
+    }
+    assert_true(gb >= 20 && tflop == 4);
+    assert_int_equal(plans_table_frozen(), 10);
+    assert_string_equal(cols[plans_table_frozen() - 1].key, "mbs");
+}
+
 static void test_plans_table_rank_key(void **state)
 {
     struct report *r = calloc(1, sizeof *r);
@@ -346,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_plans_table_value_by_hand),
         cmocka_unit_test(test_plans_table_expected_empty_without_calibration),
         cmocka_unit_test(test_plans_table_rank_key),
+        cmocka_unit_test(test_plans_table_units_are_scales),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

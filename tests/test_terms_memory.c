@@ -59,6 +59,34 @@ static void test_terms_fits_by_hand(void **state)
 }
 
 /* Sets the Plans column `key` of row sh to v. */
+/* The memory terms in bytes, the one place each is written (memory.c,
+ * figures, the Memory sheet, the Plans column and the charts call them):
+ * the same parts as test_terms_memory_by_hand (70 GiB allocated, 5.8 GiB
+ * context, buffers and fragmentation on the fixture's H800); usable:
+ * 79.21 GiB less 10% = 71.289 GiB; headroom 79.21 - 75.8 = 3.41 GiB. */
+static void test_terms_memory_bytes_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    const double gib = 1073741824.0;
+    struct memory mem;
+    memset(&mem, 0, sizeof mem);
+    mem.weights = 20 * gib;
+    mem.grads = 10 * gib;
+    mem.optimizer = 30 * gib;
+    mem.activations = 10 * gib;
+    mem.other = terms_mem_other(&f->hw.spec, &mem);
+    assert_near(mem.other / gib, 5.8, 1e-12);
+    mem.total = terms_mem_total(&mem);
+    assert_near(mem.total / gib, 75.8, 1e-12);
+    mem.capacity = f->hw.capacity_bytes;
+    assert_near(terms_mem_usable(mem.capacity, 10) / gib, 71.289, 1e-12);
+    assert_near(terms_mem_headroom(&mem) / gib, 3.41, 1e-12);
+    /* the fit rule is the usable share: at it fits, above it does not */
+    assert_true(
+        terms_fits(terms_mem_usable(mem.capacity, 10), mem.capacity, 10));
+    assert_false(terms_fits(mem.total, mem.capacity, 10));
+}
+
 static void set_cell(struct util_sheet *sh, const char *key, double v)
 {
     long k = plans_table_find(key);
@@ -160,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terms_fits_by_hand),
         cmocka_unit_test(test_terms_memory_by_hand),
+        cmocka_unit_test(test_terms_memory_bytes_by_hand),
         cmocka_unit_test(test_terms_memory_templates_by_key),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -235,7 +235,8 @@ void comm_ep_dispatch(const struct model *m,
 }
 
 /*
- * DualPipe: pipeline rank r also holds the chunk of rank pp-1-r, so its
+ * A schedule with two copies (DualPipe): pipeline rank r also holds the
+ * chunk of rank pp-1-r, so its
  * data-parallel groups gain that rank's replicas. They sit on other nodes
  * unless both ranks' GPUs share one node (a pipeline inside a node).
  */
@@ -244,7 +245,7 @@ doubled(struct plan_span s, const struct plan *p, long rank, long domain)
 {
     long stage = p->tp * p->cp * p->dp;
     long lo = rank < p->pp - 1 - rank ? rank : p->pp - 1 - rank;
-    if (p->schedule != PLAN_DUALPIPE)
+    if (plan_schedule_of(p->schedule)->copies < 2)
         return s;
     s.size *= 2;
     if (s.nodes == 1 &&
@@ -509,7 +510,8 @@ size_t comm_view(const struct model *m,
                COMM_SEND_RECV, g->pp, pp_sends, bytes, g->pp_cross ? bytes : 0,
                g->pp_cross ? 0 : bytes);
     }
-    if (p->schedule == PLAN_DUALPIPE) { /* the mirrored chunk's replicas */
+    if (plan_schedule_of(p->schedule)->copies > 1) { /* the mirrored chunk's
+                                                      * replicas */
         struct comm_group dp =
             group_of(doubled(g->dp.span, p, rank, g->domain), g->model);
         struct comm_group edp =

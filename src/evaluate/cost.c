@@ -1,13 +1,11 @@
 /*
  * cost: work of each pipeline rank, the slowest rank's times, MFU.
  *
- * Bubbles (DualPipe README table; Narayanan et al. 2021 §2.2; Qi et al.
- * 2024), with F, B, W the forward, full backward and weight-gradient
- * times of one micro-batch through one stage:
- *   1F1B (p-1)(F+B); interleaved (p-1)(F+B)/v; ZB1P (p-1)(F+B-2W);
- *   DualPipe (p/2-1)(F&B+B-3W), F&B = F+B (forward and backward chunks
- *   overlapped). F+B is the step's core time over the micro-batches;
- *   F, B and W split it by FLOPs (W = the GEMMs' forward FLOPs).
+ * Bubbles: each schedule's rule is in its row (src/plan/schedule.c),
+ * in units of F+B, the forward and full backward times of one
+ * micro-batch through one stage. F+B is the step's core time over the
+ * micro-batches; F, B and W split it by FLOPs (W = the GEMMs' forward
+ * FLOPs).
  */
 #include "cost.h"
 
@@ -56,9 +54,10 @@ enum status cost_ctx_init(struct cost_ctx *ctx,
 
 static int layout_kind(int schedule, long pp)
 {
-    if (pp > 1 && schedule == PLAN_DUALPIPE)
+    enum plan_layout l = plan_schedule_of(schedule)->layout;
+    if (pp > 1 && l == PLAN_LAYOUT_PAIRED)
         return COST_DUAL;
-    if (schedule == PLAN_INTERLEAVED)
+    if (l == PLAN_LAYOUT_INTERLEAVED)
         return COST_INTERLEAVED;
     return COST_SINGLE;
 }
@@ -325,20 +324,10 @@ const char *cost_phase_str(int phase)
 
 double cost_warmup_microbatches(const struct plan *p, long rank, double m)
 {
-    double pp = (double)p->pp, r = (double)rank, v = (double)p->vpp, n;
+    double n;
     if (p->pp <= 1)
         return 0;
-    switch (p->schedule) {
-    case PLAN_INTERLEAVED:
-        n = ((pp - r - 1) * 2 + (v - 1) * pp) / v;
-        break;
-    case PLAN_DUALPIPE:
-        n = pp;
-        break;
-    default:
-        n = pp - r - 1;
-        break;
-    }
+    n = plan_schedule_of(p->schedule)->warmup(p, rank);
     return n < m ? n : m;
 }
 
@@ -398,24 +387,15 @@ void cost_times(const struct cost_work *w,
     terms_expected(&e, NULL, t);
 }
 
-/* Bubble in units of the core time of one micro-batch (see top). */
+/* Bubble in units of the core time of one micro-batch: the schedule's
+ * rule (see top). */
 static double
 bubble_coef(const struct plan *p, double fwd, double wgrad, double total)
 {
-    double pp = (double)p->pp;
     double f = fwd / total, w = wgrad / total, b = 1 - f;
     if (p->pp == 1)
         return 0;
-    switch (p->schedule) {
-    case PLAN_INTERLEAVED:
-        return (pp - 1) / (double)p->vpp;
-    case PLAN_ZB:
-        return (pp - 1) * (1 - 2 * w);
-    case PLAN_DUALPIPE:
-        return (pp / 2 - 1) * (1 + b - 3 * w);
-    default:
-        return pp - 1;
-    }
+    return plan_schedule_of(p->schedule)->bubble(p, f, w, b);
 }
 
 /*

@@ -17,12 +17,12 @@
 
 double memory_dense_replicas(const struct plan *p)
 {
-    return (double)(p->dp * p->cp) * (p->schedule == PLAN_DUALPIPE ? 2 : 1);
+    return (double)(p->dp * p->cp) * plan_schedule_of(p->schedule)->copies;
 }
 
 double memory_expert_replicas(const struct plan *p)
 {
-    return (double)p->edp * (p->schedule == PLAN_DUALPIPE ? 2 : 1);
+    return (double)p->edp * plan_schedule_of(p->schedule)->copies;
 }
 
 double memory_tp_bytes(const struct plan *p, double all, double rep)
@@ -98,12 +98,8 @@ static void fill(const struct model *m,
         out->logits = seq / (tp * (double)p->cp) * (double)s->vocab *
                       s->logits_bytes * (1 + (double)s->mtp_depth);
     out->activations += out->working + out->logits;
-    out->other =
-        (hw->spec.cuda_context_gib + hw->spec.nccl_buffers_gib) * GIB +
-        hw->spec.fragmentation_pct / 100 *
-            (out->weights + out->grads + out->optimizer + out->activations);
-    out->total = out->weights + out->grads + out->optimizer + out->activations +
-                 out->other;
+    out->other = terms_mem_other(&hw->spec, out);
+    out->total = terms_mem_total(out);
     out->capacity = hw->capacity_bytes;
 }
 

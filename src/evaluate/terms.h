@@ -344,6 +344,22 @@ const struct terms_mem_term *terms_memory(size_t *n);
 bool terms_fits(double total, double capacity, double headroom_pct);
 
 /*
+ * The memory terms in bytes, each written once (the TERMS_MEM_* rows
+ * divide these by 2^30, which is exact; a GiB figure elsewhere is one of
+ * these over 2^30 too):
+ *   other    CUDA context and NCCL buffers (GiB in hw) plus the
+ *            fragmentation share of the parts m holds (weights,
+ *            gradients, optimizer, activations)
+ *   total    those parts and m->other
+ *   usable   what a plan may use of capacity, headroom_pct kept free
+ *   headroom what m leaves free of m->capacity
+ */
+double terms_mem_other(const struct hardware_spec *hw, const struct memory *m);
+double terms_mem_total(const struct memory *m);
+double terms_mem_usable(double capacity, double headroom_pct);
+double terms_mem_headroom(const struct memory *m);
+
+/*
  * The template shown under `key` wherever a table has a column of that
  * key: a time term's, a memory term's, "ib_s" / "nv_s" for a
  * collective's link time; NULL for any other key.

@@ -11,30 +11,49 @@
 
 /* ---- Memory terms ---- */
 
+double terms_mem_other(const struct hardware_spec *s, const struct memory *m)
+{
+    return (s->cuda_context_gib + s->nccl_buffers_gib) * GIB +
+           s->fragmentation_pct / 100 *
+               (m->weights + m->grads + m->optimizer + m->activations);
+}
+
+double terms_mem_total(const struct memory *m)
+{
+    return m->weights + m->grads + m->optimizer + m->activations + m->other;
+}
+
+double terms_mem_usable(double capacity, double headroom_pct)
+{
+    return capacity * (1 - headroom_pct / 100);
+}
+
+double terms_mem_headroom(const struct memory *m)
+{
+    return m->capacity - m->total;
+}
+
+/* Each row's C side: the bytes above over 2^30 (exact scaling, so the
+ * same number as the GiB sum the template computes, to the last bit
+ * where the template's order matches). */
 static double m_other(const struct terms_mem_env *e)
 {
-    const struct memory *m = e->mem;
-    const struct hardware_spec *s = &e->hw->spec;
-    return s->cuda_context_gib + s->nccl_buffers_gib +
-           s->fragmentation_pct / 100 *
-               ((m->weights + m->grads + m->optimizer + m->activations) / GIB);
+    return terms_mem_other(&e->hw->spec, e->mem) / GIB;
 }
 
 static double m_total(const struct terms_mem_env *e)
 {
-    const struct memory *m = e->mem;
-    return (m->weights + m->grads + m->optimizer + m->activations + m->other) /
-           GIB;
+    return terms_mem_total(e->mem) / GIB;
 }
 
 static double m_headroom(const struct terms_mem_env *e)
 {
-    return (e->mem->capacity - e->mem->total) / GIB;
+    return terms_mem_headroom(e->mem) / GIB;
 }
 
 bool terms_fits(double total, double capacity, double headroom_pct)
 {
-    return total <= capacity * (1 - headroom_pct / 100);
+    return total <= terms_mem_usable(capacity, headroom_pct);
 }
 
 static double m_fits(const struct terms_mem_env *e)

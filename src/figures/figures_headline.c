@@ -15,6 +15,7 @@
 #include "figures.h"
 #include "rank.h"
 #include "sweep.h"
+#include "terms.h"
 #include "validation.h"
 
 #define GIB 1073741824.0
@@ -34,20 +35,6 @@ static const char *model_words(enum comm_model comm)
                              : "the flat model";
 }
 
-static const char *schedule_words(int s)
-{
-    switch (s) {
-    case PLAN_INTERLEAVED:
-        return "interleaved 1F1B";
-    case PLAN_ZB:
-        return "zero-bubble (ZB1P)";
-    case PLAN_DUALPIPE:
-        return "DualPipe";
-    default:
-        return "1F1B";
-    }
-}
-
 static const char *recompute_words(int r)
 {
     switch (r) {
@@ -65,12 +52,12 @@ static const char *recompute_words(int r)
 static void plan_words(const struct plan *p, char *buf, size_t size)
 {
     char pp[96] = "", dp[64];
-    if (p->pp > 1 && p->schedule == PLAN_INTERLEAVED)
-        snprintf(pp, sizeof pp, " x PP %ld (interleaved 1F1B, %ld chunks)",
-                 p->pp, p->vpp);
+    const struct plan_schedule_row *s = plan_schedule_of(p->schedule);
+    if (p->pp > 1 && s->vpp)
+        snprintf(pp, sizeof pp, " x PP %ld (%s, %ld chunks)", p->pp, s->words,
+                 p->vpp);
     else if (p->pp > 1)
-        snprintf(pp, sizeof pp, " x PP %ld (%s)", p->pp,
-                 schedule_words(p->schedule));
+        snprintf(pp, sizeof pp, " x PP %ld (%s)", p->pp, s->words);
     if (p->zero > 0)
         snprintf(dp, sizeof dp, "ZeRO-%ld over DP %ld", p->zero, p->dp);
     else
@@ -243,8 +230,8 @@ enum status figures_sheet_rows(struct report *r, struct diag *d)
         r->headline.ties++;
         have = rec >= 0 ? &r->rows[r->sheet[rec]] : NULL;
         /* the most free memory; the first (faster) on equal */
-        if (!have || row->mem.capacity - row->mem.total >
-                         have->mem.capacity - have->mem.total)
+        if (!have ||
+            terms_mem_headroom(&row->mem) > terms_mem_headroom(&have->mem))
             rec = (long)i;
     }
     r->sheet_recommended = rec >= 0 ? rec : (r->nsheet > 0 ? 0 : -1);
@@ -268,7 +255,7 @@ static void family_why(const struct report *r, struct report_family *f)
         snprintf(fit, sizeof fit,
                  " No plan of this family fits in %.1f GiB per GPU (%.1f "
                  "less the %g%% headroom): the fastest needs %.0f GiB.",
-                 f->best.mem.capacity / GIB * (1 - r->headroom_pct / 100),
+                 terms_mem_usable(f->best.mem.capacity, r->headroom_pct) / GIB,
                  f->best.mem.capacity / GIB, r->headroom_pct,
                  f->best.mem.total / GIB);
     snprintf(f->why, sizeof f->why, "%s.%s%s", v, other, fit);
@@ -466,8 +453,9 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
     headline_range(r, h);
     h->memory_gib = h->plan.mem.total / GIB;
     h->capacity_gib = h->plan.mem.capacity / GIB;
-    h->usable_gib = h->capacity_gib * (1 - r->headroom_pct / 100);
-    h->headroom_gib = h->capacity_gib - h->memory_gib;
+    h->usable_gib =
+        terms_mem_usable(h->plan.mem.capacity, r->headroom_pct) / GIB;
+    h->headroom_gib = terms_mem_headroom(&h->plan.mem) / GIB;
     usable = h->usable_gib;
     plan_words(&h->plan.plan, words, sizeof words);
     snprintf(h->words, sizeof h->words, "%s", words);
@@ -493,7 +481,7 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
         const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
         h->best = b->plan;
         h->best_step_s = b->step;
-        h->best_headroom_gib = (b->mem.capacity - b->mem.total) / GIB;
+        h->best_headroom_gib = terms_mem_headroom(&b->mem) / GIB;
         h->best_differs = r->sheet_recommended != r->sheet_best;
         if (h->best_differs)
             plan_words(&b->plan, h->fastest_words, sizeof h->fastest_words);
@@ -567,7 +555,7 @@ void figures_baseline_sentence(struct report *r)
     b->lightest_gib = f->has_lightest ? f->lightest_mem.total / GIB : 0;
     b->lightest_weights_gib =
         f->has_lightest ? f->lightest_mem.weights / GIB : 0;
-    usable = f->best.mem.capacity / GIB * (1 - r->headroom_pct / 100);
+    usable = terms_mem_usable(f->best.mem.capacity, r->headroom_pct) / GIB;
     if (b->bound == b->bound_other)
         snprintf(bound, sizeof bound,
                  "%s-bound under both communication models",

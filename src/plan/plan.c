@@ -205,6 +205,36 @@ reject(struct diag *d, enum plan_reason r, const char *fmt, ...)
     return r;
 }
 
+void plan_vpp_schedules(char *buf, size_t size)
+{
+    size_t used = 0;
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < PLAN_SCHEDULES; i++)
+        if (plan_schedule_of(i)->vpp && used < size)
+            used +=
+                (size_t)snprintf(buf + used, size - used, "%s%s",
+                                 used ? "|" : "", plan_schedule_of(i)->name);
+}
+
+enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d)
+{
+    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    if (!sch->vpp && p->vpp != 1) {
+        char names[64] = "";
+        if (d)
+            plan_vpp_schedules(names, sizeof names);
+        return reject(d, PLAN_BAD_VPP,
+                      "vpp=%ld needs schedule=%s (other schedules take vpp=1)",
+                      p->vpp, names);
+    }
+    if (sch->vpp && p->vpp < 2)
+        return reject(d, sch->shape_reason,
+                      "schedule=%s needs vpp >= 2, got vpp=%ld", sch->name,
+                      p->vpp);
+    return PLAN_OK;
+}
+
 enum plan_reason plan_check(struct plan *p,
                             const struct model *m,
                             const struct hardware *hw,
@@ -216,6 +246,8 @@ enum plan_reason plan_check(struct plan *p,
     long split, stage;
     long heads_kv = s->attention == MODEL_GQA ? s->kv_heads : s->heads;
     long chunks;
+    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    enum plan_reason why;
 
     p->dp = p->edp = p->microbatches = 0;
     if (p->gpus > gpn ? p->gpus % gpn != 0 : gpn % p->gpus != 0)
@@ -267,15 +299,9 @@ enum plan_reason plan_check(struct plan *p,
                       "pipeline stage)",
                       p->ep, stage);
     p->edp = stage / p->ep;
-    if (p->schedule != PLAN_INTERLEAVED && p->vpp != 1)
-        return reject(d, PLAN_BAD_VPP,
-                      "vpp=%ld needs schedule=interleaved (other schedules "
-                      "take vpp=1)",
-                      p->vpp);
-    if (p->schedule == PLAN_INTERLEAVED && p->vpp < 2)
-        return reject(d, PLAN_BAD_INTERLEAVED,
-                      "schedule=interleaved needs vpp >= 2, got vpp=%ld",
-                      p->vpp);
+    why = plan_check_vpp(p, d);
+    if (why != PLAN_OK)
+        return why;
     chunks = p->pp * p->vpp;
     if (chunks > m->units)
         return reject(d, PLAN_BAD_PP_LAYERS,
@@ -297,17 +323,20 @@ enum plan_reason plan_check(struct plan *p,
                       "gbs=%ld is not a multiple of dp*mbs=%ld", p->gbs,
                       p->dp * p->mbs);
     p->microbatches = p->gbs / (p->dp * p->mbs);
-    if (p->schedule == PLAN_DUALPIPE &&
-        (p->pp % 2 != 0 || p->microbatches % 2 != 0))
-        return reject(d, PLAN_BAD_DUALPIPE,
-                      "schedule=dualpipe needs an even pp and an even number "
-                      "of micro-batches, got pp=%ld and %ld",
+    if ((sch->pp_even && p->pp % 2 != 0) ||
+        (sch->mb_even && p->microbatches % 2 != 0))
+        return reject(d, sch->shape_reason,
+                      "schedule=%s needs %s, got pp=%ld and %ld", sch->name,
+                      sch->pp_even && sch->mb_even
+                          ? "an even pp and an even number of micro-batches"
+                      : sch->pp_even ? "an even pp"
+                                     : "an even number of micro-batches",
                       p->pp, p->microbatches);
-    if (p->schedule == PLAN_INTERLEAVED && p->microbatches % p->pp != 0)
-        return reject(d, PLAN_BAD_INTERLEAVED,
-                      "schedule=interleaved needs micro-batches (%ld) to be a "
+    if (sch->mb_pp && p->microbatches % p->pp != 0)
+        return reject(d, sch->shape_reason,
+                      "schedule=%s needs micro-batches (%ld) to be a "
                       "multiple of pp=%ld",
-                      p->microbatches, p->pp);
+                      sch->name, p->microbatches, p->pp);
     if (p->precision == MODEL_FP8 && hw->spec.fp8_peak_tflops <= 0)
         return reject(d, PLAN_BAD_NO_FP8,
                       "precision=fp8 on a GPU without FP8 tensor cores "
@@ -356,8 +385,9 @@ static const char *word(const char *const *words, size_t n, int i)
 
 const char *plan_schedule_str(int schedule)
 {
-    static const char *const w[] = {"1f1b", "interleaved", "zb", "dualpipe"};
-    return word(w, sizeof w / sizeof w[0], schedule);
+    return schedule >= 0 && schedule < PLAN_SCHEDULES
+               ? plan_schedule_of(schedule)->name
+               : "?";
 }
 
 const char *plan_precision_str(int precision)
@@ -418,13 +448,14 @@ size_t plan_rank_chunks(const struct plan *p,
     double m = (double)p->microbatches;
     size_t n = 0;
     long j;
-    if (p->schedule == PLAN_DUALPIPE && p->pp >= 2) {
+    enum plan_layout l = plan_schedule_of(p->schedule)->layout;
+    if (l == PLAN_LAYOUT_PAIRED && p->pp >= 2) {
         chunk[0] = rank;
         chunk[1] = p->pp - 1 - rank;
         microbatches[0] = microbatches[1] = m / 2;
         return 2;
     }
-    if (p->schedule == PLAN_INTERLEAVED) {
+    if (l == PLAN_LAYOUT_INTERLEAVED) {
         for (j = 0; j < p->vpp && n < PLAN_RANK_CHUNKS_MAX; j++) {
             chunk[n] = rank + j * p->pp;
             microbatches[n++] = m;
@@ -438,21 +469,9 @@ size_t plan_rank_chunks(const struct plan *p,
 
 double plan_inflight(const struct plan *p, long rank)
 {
-    double m = (double)p->microbatches, n;
     if (p->pp == 1)
         return 1;
-    switch (p->schedule) {
-    case PLAN_INTERLEAVED:
-        n = (double)(2 * (p->pp - rank - 1) + (p->vpp - 1) * p->pp + 1);
-        return n < m * (double)p->vpp ? n : m * (double)p->vpp;
-    case PLAN_DUALPIPE:
-        n = (double)(p->pp + 1);
-        break;
-    default:
-        n = (double)(p->pp - rank);
-        break;
-    }
-    return n < m ? n : m;
+    return plan_schedule_of(p->schedule)->inflight(p, rank);
 }
 
 double plan_inflight_chunk(const struct plan *p, long rank, size_t j)
@@ -460,7 +479,8 @@ double plan_inflight_chunk(const struct plan *p, long rank, size_t j)
     long chunk[PLAN_RANK_CHUNKS_MAX];
     double mb[PLAN_RANK_CHUNKS_MAX], n, half;
     size_t chunks;
-    if (p->schedule == PLAN_DUALPIPE && p->pp >= 2) {
+    if (plan_schedule_of(p->schedule)->layout == PLAN_LAYOUT_PAIRED &&
+        p->pp >= 2) {
         half = (double)p->microbatches / 2;
         n = (double)(j == 0 ? p->pp - rank : rank + 1);
         return n < half ? n : half;
@@ -480,7 +500,11 @@ void plan_rank_view(const struct plan *p,
     memset(out, 0, sizeof *out);
     out->rank = rank;
     out->chunks = (double)n;
-    out->mb_share = p->schedule == PLAN_DUALPIPE && p->pp >= 2 ? 0.5 : 1;
+    out->mb_share =
+        plan_schedule_of(p->schedule)->layout == PLAN_LAYOUT_PAIRED &&
+                p->pp >= 2
+            ? 0.5
+            : 1;
     out->part = part;
     for (i = 0; i < n; i++) {
         out->index[i] = chunk[i];

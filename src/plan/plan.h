@@ -19,8 +19,11 @@
 #include "hardware.h"
 #include "model.h"
 
+/* The pipeline schedules, in the order of their rows in schedule.c and
+ * of their PLAN words in PLAN_SCHEDULE_CHOICES. A new schedule is a
+ * constant and a word here and a row (with its bubble rule) there. */
 enum plan_schedule {
-    PLAN_1F1B,
+    PLAN_1F1B, /* the first: with pp = 1 every schedule is this one */
     PLAN_INTERLEAVED,
     PLAN_ZB,
     PLAN_DUALPIPE,
@@ -83,6 +86,59 @@ enum plan_reason {
     PLAN_REASONS
 };
 
+/* Which pipeline chunks a rank holds (plan_rank_chunks). */
+enum plan_layout {
+    PLAN_LAYOUT_SINGLE,      /* chunk rank */
+    PLAN_LAYOUT_INTERLEAVED, /* vpp chunks rank + j pp */
+    PLAN_LAYOUT_PAIRED       /* chunks rank and pp-1-rank, each half the
+                              * micro-batches (with pp >= 2) */
+};
+
+/*
+ * One pipeline schedule: its words, its shape rules and its rules of
+ * time and memory; every caller reads these instead of naming the
+ * schedule. The functions are called with pp >= 2 only (with pp = 1 no
+ * schedule has a bubble or a warm-up, and one micro-batch is in flight).
+ */
+struct plan_schedule_row {
+    const char *name;  /* PLAN word: "dualpipe" */
+    const char *words; /* for a reader: "DualPipe" */
+    enum plan_layout layout;
+    bool vpp;     /* needs vpp >= 2 (virtual stages); the others vpp = 1 */
+    bool pp_even; /* needs an even pp */
+    bool mb_even; /* needs an even number of micro-batches */
+    bool mb_pp;   /* needs micro-batches a multiple of pp */
+    /* the reason plan_check gives when pp_even, mb_even or mb_pp fail */
+    enum plan_reason shape_reason;
+    /* copies of a rank's weights (and their optimizer state) the
+     * schedule keeps in each data-parallel group: 2 where a rank also
+     * holds its mirror rank's chunk */
+    int copies;
+    /* bubble in units of the core time of one micro-batch, from the
+     * forward, weight-gradient and backward (1 - forward) shares of it */
+    double (*bubble)(const struct plan *p,
+                     double fwd,
+                     double wgrad,
+                     double bwd);
+    /* warm-up forward micro-batches of rank `rank` before its first
+     * backward (not yet capped at the micro-batches that exist) */
+    double (*warmup)(const struct plan *p, long rank);
+    /* micro-batches of activations rank `rank` keeps in flight, capped
+     * (plan_inflight) */
+    double (*inflight)(const struct plan *p, long rank);
+};
+
+/* The row of a schedule (enum plan_schedule); asserts it is one. */
+const struct plan_schedule_row *plan_schedule_of(int schedule);
+
+/* "interleaved": the PLAN words of the schedules with virtual stages
+ * (vpp), '|' between them. */
+void plan_vpp_schedules(char *buf, size_t size);
+
+/* Micro-batches a step's count must be a multiple of under schedule
+ * `schedule` with pp stages: 1, 2 (mb_even), pp (mb_pp), 2 pp. */
+long plan_schedule_mb_unit(int schedule, long pp);
+
 /* Short name of a reason ("ep does not divide tp*cp*dp"); never NULL. */
 const char *plan_reason_str(enum plan_reason r);
 
@@ -116,6 +172,13 @@ enum plan_reason plan_check(struct plan *p,
                             const struct hardware *hw,
                             bool redundant,
                             struct diag *d);
+
+/*
+ * The rules of plan_check() on the schedule and vpp alone, with the same
+ * reason and sentence: a schedule with virtual stages needs vpp >= 2, the
+ * others vpp = 1. A sweep's [defaults] checks them without a model.
+ */
+enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d);
 
 /*
  * Family of a plan by its non-trivial dimensions, e.g. "ZeRO-3",

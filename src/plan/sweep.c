@@ -93,23 +93,19 @@ static void defaults_bad(const struct sweep_file *sf,
 static void check_defaults(const struct sweep_file *sf, struct diag *d)
 {
     const struct sweep_spec *s = &sf->spec;
+    const struct plan_schedule_row *sch = plan_schedule_of(s->d_schedule);
     char why[200];
     long split, dp, mb;
-    if (s->d_schedule == PLAN_INTERLEAVED && s->d_vpp < 2) {
-        snprintf(why, sizeof why,
-                 "schedule=interleaved needs vpp >= 2, got vpp=%ld", s->d_vpp);
-        defaults_bad(sf, d, "vpp", "schedule", why);
-    }
-    if (s->d_schedule != PLAN_INTERLEAVED && s->d_vpp != 1) {
-        snprintf(why, sizeof why,
-                 "vpp=%ld needs schedule=interleaved (other schedules take "
-                 "vpp=1)",
-                 s->d_vpp);
-        defaults_bad(sf, d, "vpp", "schedule", why);
-    }
-    if (s->d_schedule == PLAN_DUALPIPE && s->d_pp % 2 != 0) {
-        snprintf(why, sizeof why, "schedule=dualpipe needs an even pp, got %ld",
-                 s->d_pp);
+    struct plan p;
+    struct diag pd;
+    memset(&p, 0, sizeof p);
+    p.schedule = s->d_schedule;
+    p.vpp = s->d_vpp;
+    if (plan_check_vpp(&p, &pd) != PLAN_OK)
+        defaults_bad(sf, d, "vpp", "schedule", pd.msg);
+    if (sch->pp_even && s->d_pp % 2 != 0) {
+        snprintf(why, sizeof why, "schedule=%s needs an even pp, got %ld",
+                 sch->name, s->d_pp);
         defaults_bad(sf, d, "pp", "schedule", why);
     }
     if (s->d_gpus == 0)
@@ -138,18 +134,17 @@ static void check_defaults(const struct sweep_file *sf, struct diag *d)
         return;
     }
     mb = s->d_gbs / (dp * s->d_mbs);
-    if (s->d_schedule == PLAN_DUALPIPE && mb % 2 != 0) {
+    if (sch->mb_even && mb % 2 != 0) {
         snprintf(why, sizeof why,
-                 "schedule=dualpipe needs an even number of micro-batches, "
-                 "got %ld",
-                 mb);
+                 "schedule=%s needs an even number of micro-batches, got %ld",
+                 sch->name, mb);
         defaults_bad(sf, d, "gbs", "schedule", why);
     }
-    if (s->d_schedule == PLAN_INTERLEAVED && mb % s->d_pp != 0) {
+    if (sch->mb_pp && mb % s->d_pp != 0) {
         snprintf(why, sizeof why,
-                 "schedule=interleaved needs micro-batches (%ld) to be a "
-                 "multiple of pp=%ld",
-                 mb, s->d_pp);
+                 "schedule=%s needs micro-batches (%ld) to be a multiple of "
+                 "pp=%ld",
+                 sch->name, mb, s->d_pp);
         defaults_bad(sf, d, "gbs", "schedule", why);
     }
 }
@@ -259,7 +254,7 @@ uint64_t sweep_count(const struct sweep_file *sf)
     uint64_t n = 1, sched = 0;
     size_t i;
     for (i = 0; i < s->schedule.n; i++)
-        sched += (int)s->schedule.v[i] == PLAN_INTERLEAVED ? s->vpp.n : 1;
+        sched += plan_schedule_of((int)s->schedule.v[i])->vpp ? s->vpp.n : 1;
     n = mul(n, s->gpus.n);
     n = mul(n, s->tp.n);
     n = mul(n, s->pp.n);
@@ -329,10 +324,7 @@ static long gbs_at(const struct sweep_spec *s,
     long target = s->gbs.v[i] > 0 ? (long)s->gbs.v[i] : m->spec.global_batch;
     long split = p->tp * p->pp * p->cp;
     long unit = (p->gpus % split == 0 ? p->gpus / split : 1) * p->mbs;
-    if (p->schedule == PLAN_DUALPIPE)
-        unit *= 2;
-    else if (p->schedule == PLAN_INTERLEAVED)
-        unit *= p->pp;
+    unit *= plan_schedule_mb_unit(p->schedule, p->pp);
     return round_batch(target, unit);
 }
 
@@ -374,7 +366,8 @@ static void plan_at(const struct sweep_spec *s,
     p->ep = (long)s->ep.v[idx[D_EP]];
     p->zero = (long)s->zero.v[idx[D_ZERO]];
     p->schedule = (int)s->schedule.v[idx[D_SCHED]];
-    p->vpp = p->schedule == PLAN_INTERLEAVED ? (long)s->vpp.v[idx[D_VPP]] : 1;
+    p->vpp =
+        plan_schedule_of(p->schedule)->vpp ? (long)s->vpp.v[idx[D_VPP]] : 1;
     p->precision = (int)s->precision.v[idx[D_PREC]];
     p->recompute = (int)s->recompute.v[idx[D_REC]];
     p->mbs = (long)s->mbs.v[idx[D_MBS]];
@@ -414,11 +407,12 @@ void sweep_run(const struct sweep_file *sf,
         }
         index++;
         for (d = DIMS - 1; d >= 0; d--) {
-            /* vpp only varies under the interleaved schedule */
-            size_t len = d == D_VPP && (int)s->schedule.v[idx[D_SCHED]] !=
-                                           PLAN_INTERLEAVED
-                             ? 1
-                             : list[d]->n;
+            /* vpp only varies under a schedule with virtual stages */
+            size_t len =
+                d == D_VPP &&
+                        !plan_schedule_of((int)s->schedule.v[idx[D_SCHED]])->vpp
+                    ? 1
+                    : list[d]->n;
             if (++idx[d] < len)
                 break;
             idx[d] = 0;

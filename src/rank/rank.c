@@ -52,13 +52,15 @@ rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
     for (i = 0; i < s->pp.n; i++)
         for (j = 0; j < s->schedule.n; j++) {
             int sched = (int)s->schedule.v[j];
-            bool inter = sched == PLAN_INTERLEAVED;
+            const struct plan_schedule_row *row = plan_schedule_of(sched);
+            bool inter = row->vpp;
             for (k = 0; k < (inter ? s->vpp.n : 1); k++) {
                 long pp = (long)s->pp.v[i];
                 long vpp = inter ? (long)s->vpp.v[k] : 1;
-                /* plan_check rejects these; DualPipe needs an even pp */
+                /* plan_check rejects these: more chunks than layers, an
+                 * odd pp where the schedule needs an even one */
                 if ((double)pp * (double)vpp > (double)ctx->m->units ||
-                    (sched == PLAN_DUALPIPE && pp % 2 != 0))
+                    (row->pp_even && pp % 2 != 0))
                     continue;
                 if (cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK ||
                     prepare_splits(s, ctx, pp, vpp, sched, d) != STATUS_OK)

@@ -39,9 +39,13 @@ struct plans_column {
     int kind;               /* enum plans_kind */
     const char *formula;    /* template without '='; NULL: a value; "":
                                the time term of the same key (terms.h) */
-    int id;                 /* private: which value plans_table_value() gives */
     const char *name;       /* the workbook name of its range (terms_names):
                                "PLANS_FITS"; NULL: none */
+    /* private: where plans_table_value() reads the value: a source, the
+     * field's offset in its struct and the scale it is shown over */
+    int id;
+    size_t off;
+    double scale;
 };
 
 /* One cell's value; str points into buf or at a string constant. */

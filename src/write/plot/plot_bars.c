@@ -20,6 +20,7 @@
 #include "cost.h"
 #include "memory.h"
 #include "plot_format.h"
+#include "terms.h"
 
 #define GIB 1073741824.0
 
@@ -137,8 +138,9 @@ void plot_bars_fill_steps(const struct report *r,
                  "compute is exposed (it overlaps compute). Diamond: the "
                  "step with no overlap.");
     plot_template_set_str(v, "SUB1", text);
-    plot_format_num(r->hw->spec.hbm_gib * (1 - r->headroom_pct / 100), a,
-                    sizeof a);
+    plot_format_num(terms_mem_usable(r->hw->capacity_bytes, r->headroom_pct) /
+                        GIB,
+                    a, sizeof a);
     if (nfit < n)
         snprintf(text, sizeof text,
                  "Below the dashed line no plan of the family fits in %s GiB "
@@ -185,7 +187,8 @@ void plot_bars_fill_memory(const struct report *r,
 {
     size_t nfit = r->nbars_fit, nunfit = r->nbars - r->nbars_fit;
     double cap = r->hw->capacity_bytes / GIB;
-    double usable = cap * (1 - r->headroom_pct / 100);
+    double usable =
+        terms_mem_usable(r->hw->capacity_bytes, r->headroom_pct) / GIB;
     double area = AREA_TOP - AREA_BOTTOM, gap = nfit && nunfit ? PANEL_GAP : 0;
     double h1 = nunfit == 0 ? area
                 : nfit == 0

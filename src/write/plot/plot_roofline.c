@@ -22,6 +22,9 @@
 #include "cost.h"
 #include "plot_format.h"
 #include "plot_labels.h"
+#include "terms.h"
+
+#define GIB 1073741824.0
 
 /* The labelled families' numbers, the roofs', the published plan's and
  * the baseline's labels: the label table must hold them all. */
@@ -48,8 +51,9 @@ static void roofline_text(const struct report *r,
     plot_template_set_str(v, "TITLE", title);
     plot_format_num((double)o->npoints, a, sizeof a);
     plot_format_num((double)r->valid, b, sizeof b);
-    plot_format_num(hw->spec.hbm_gib * (1 - r->headroom_pct / 100), c,
-                    sizeof c);
+    plot_format_num(terms_mem_usable(hw->spec.hbm_gib * GIB, r->headroom_pct) /
+                        GIB,
+                    c, sizeof c);
     snprintf(text, sizeof text,
              "Each dot is a plan that fits in %s GiB (%s of %s valid "
              "plans%s). Left of a ridge a plan is %s-bound; right of it, "

@@ -106,10 +106,11 @@ static void mem_get(const void *item, int id, struct xlsx_value *out)
         xlsx_value_num(out, m->capacity / GIB);
         break;
     case M_USABLE:
-        xlsx_value_num(out, m->capacity / GIB * (1 - r->headroom_pct / 100));
+        xlsx_value_num(out,
+                       terms_mem_usable(m->capacity, r->headroom_pct) / GIB);
         break;
     case M_HEADROOM:
-        xlsx_value_num(out, (m->capacity - m->total) / GIB);
+        xlsx_value_num(out, terms_mem_headroom(m) / GIB);
         out->formula = terms_template("headroom");
         break;
     case M_FITS:
