@@ -82,7 +82,7 @@ static void plan_title(const struct plan *p, char *buf, size_t size)
     else if (p->pp > 1)
         snprintf(pp, sizeof pp, " × PP %ld %s", p->pp,
                  p->schedule == PLAN_ZB ? "zero-bubble"
-                                        : schedule_words(p->schedule));
+                                        : plan_schedule_of(p->schedule)->words);
     if (p->cp > 1)
         snprintf(cp, sizeof cp, " × CP %ld", p->cp);
     if (p->zero > 0)
