@@ -608,6 +608,9 @@ double cost_ramp_skew(double sum, double count, double own)
     return (sum - own) / ((count - 1) * own) - 1;
 }
 
+/* Distinct ranks whose work evaluate_on keeps between its passes. */
+#define EVALUATE_SEEN 8
+
 /* Evaluates p on the partition of cp: every distinct rank's work and its
  * ramp unit, then each rank's step with the others' ramps in its bubble;
  * the slowest rank's work and step times, the heaviest rank's memory. */
@@ -623,6 +626,13 @@ static void evaluate_on(const struct cost_ctx *ctx,
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
     double x_step = 0;
     struct expected_work x;
+    /* the first pass's work and ramps of the first distinct ranks, which
+     * the second pass reads instead of evaluating them again */
+    struct {
+        struct cost_work w;
+        struct cost_times t;
+        struct memory mem;
+    } seen[EVALUATE_SEEN];
     int pass;
 
     r->rank = -1;
@@ -634,11 +644,23 @@ static void evaluate_on(const struct cost_ctx *ctx,
             struct memory mem;
             /* the ranks this one stands for */
             double like = layout ? (double)layout->ranks[k] : 1;
+            bool kept = layout && k < EVALUATE_SEEN;
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
-            view_work(ctx, p, v, groups, &mem, &w);
-            if (pass == 0) {
+            if (pass == 1 && kept) {
+                w = seen[k].w;
+                mem = seen[k].mem;
+                t = seen[k].t;
+            } else {
+                view_work(ctx, p, v, groups, &mem, &w);
                 ramps(ctx, &w, &t);
+            }
+            if (pass == 0) {
+                if (kept) {
+                    seen[k].w = w;
+                    seen[k].mem = mem;
+                    seen[k].t = t;
+                }
                 sum += like * t.ramp;
                 xsum += like * t.x_ramp;
                 count += like;
@@ -649,7 +671,6 @@ static void evaluate_on(const struct cost_ctx *ctx,
                     r->mem = mem;
                 continue;
             }
-            ramps(ctx, &w, &t);
             w.ramp_skew = cost_ramp_skew(sum, count, t.ramp);
             if (w.x.known)
                 w.x.ramp_skew = cost_ramp_skew(xsum, count, t.x_ramp);
