@@ -445,6 +445,7 @@ static void rank_work(const struct cost_ctx *ctx,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       bool grads_per_step,
+                      struct expected_memo *memo,
                       struct cost_work *w,
                       struct comm_collective *list,
                       size_t max,
@@ -545,7 +546,7 @@ static void rank_work(const struct cost_ctx *ctx,
     w->ep_ib_calls = ct.what_ib_calls[COMM_EP];
     w->ep_nvlink_calls = ct.what_nvlink_calls[COMM_EP];
     if (ctx->hw->cal && ctx->stack) { /* the expected step's work */
-        struct expected_rank rk = {c, tokens, mb, &ct, w};
+        struct expected_rank rk = {c, tokens, mb, &ct, w, memo};
         expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
     } else {
         w->x.known = false;
@@ -569,13 +570,14 @@ static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
+                      struct expected_memo *memo,
                       struct memory *mem,
                       struct cost_work *w)
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
     memory_view(m, ctx->hw, p, v, mem);
-    rank_work(ctx, p, v, groups, mem->grads_per_step, w, NULL, 0, NULL);
+    rank_work(ctx, p, v, groups, mem->grads_per_step, memo, w, NULL, 0, NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
     w->model_flops = tokens * m->flops_per_token / w->gpus;
@@ -618,6 +620,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
                         const struct comm_groups *groups,
+                        struct expected_memo *memo,
                         struct cost_result *r)
 {
     const struct cost_layout *layout = layout_of(cp, p);
@@ -652,7 +655,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
                 mem = seen[k].mem;
                 t = seen[k].t;
             } else {
-                view_work(ctx, p, v, groups, &mem, &w);
+                view_work(ctx, p, v, groups, memo, &mem, &w);
                 ramps(ctx, &w, &t);
             }
             if (pass == 0) {
@@ -709,14 +712,16 @@ void cost_evaluate(const struct cost_ctx *ctx,
 {
     const struct cost_parts *cp = parts_of(ctx, p, p->precision);
     struct comm_groups groups;
+    struct expected_memo memo;
 
+    memset(&memo, 0, sizeof memo);
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
-    evaluate_on(ctx, p, cp, &groups, r);
+    evaluate_on(ctx, p, cp, &groups, &memo, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -732,7 +737,7 @@ void cost_evaluate(const struct cost_ctx *ctx,
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {
-            evaluate_on(ctx, p, alt, &groups, &other);
+            evaluate_on(ctx, p, alt, &groups, &memo, &other);
             if (other.t.step < r->t.step * (1 - 1e-12)) {
                 *r = other;
                 r->balance_precision = MODEL_BF16;
@@ -756,8 +761,8 @@ void cost_evaluate(const struct cost_ctx *ctx,
             critical = &own;
         }
         memory_view(ctx->m, ctx->hw, p, critical, &mem);
-        rank_work(ctx, p, critical, &groups, mem.grads_per_step, &w, list, max,
-                  nlist);
+        rank_work(ctx, p, critical, &groups, mem.grads_per_step, &memo, &w,
+                  list, max, nlist);
     }
     cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);
     r->fits = r->mem.total <= r->mem.capacity;
