@@ -376,15 +376,6 @@ cost_core(double compute, double ib, double nvlink, double hbm, int *bound)
     return terms_core(compute, ib, nvlink, hbm, bound);
 }
 
-/* The time terms and the step: what ranking needs, nothing more. */
-static void step_times(const struct cost_work *w,
-                       const struct hardware *hw,
-                       struct cost_times *t)
-{
-    struct terms_env e = {w, hw, NULL, MODEL_BF16, t};
-    terms_step(&e, t);
-}
-
 void cost_times(const struct cost_work *w,
                 const struct hardware *hw,
                 const struct model *m,
@@ -679,10 +670,18 @@ static void evaluate_on(const struct cost_ctx *ctx,
                 w.x.ramp_skew = cost_ramp_skew(xsum, count, t.x_ramp);
             w.x.rank = v->rank;
             w.x.sol_ramp_skew = w.ramp_skew;
-            step_times(&w, ctx->hw, &t);
-            if (w.x.known) { /* the slowest rank at the expected rates */
+            {
+                /* t holds the ramps' terms: only the skew moved, and the
+                 * expected set's factors where they are not neutral */
                 struct terms_env e = {&w, ctx->hw, ctx->m, MODEL_BF16, &t};
-                terms_expected_step(&e, &t);
+                terms_restep(&e, false, &t);
+                if (w.x.known && w.x.compute_overhead == 1 &&
+                    w.x.network_efficiency == 1)
+                    terms_restep(&e, true, &t);
+                else if (w.x.known)
+                    terms_expected_step(&e, &t);
+            }
+            if (w.x.known) { /* the slowest rank at the expected rates */
                 if (x_rank < 0 || t.expected > x_step) {
                     x_rank = v->rank;
                     x_step = t.expected;
