@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "rank.h"
+#include "terms.h"
 #include "test_util.h"
 
 /*
@@ -105,10 +106,119 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
     model_release(&m);
 }
 
+/* The family's best step at bandwidth i of a grid, by brute force: every
+ * fitting plan of the family re-timed on the cluster at that rate. */
+static double sens_by_hand(const struct report_row *rows,
+                           size_t n,
+                           int family,
+                           const struct hardware *hw,
+                           bool ib,
+                           double gbps)
+{
+    struct hardware at;
+    double best = 0;
+    size_t k;
+    hardware_at_link(hw, ib, gbps, &at);
+    for (k = 0; k < n; k++) {
+        struct cost_times t;
+        struct terms_env e = {&rows[k].work, &at, NULL, 0, &t};
+        if (!rows[k].fits || rows[k].family != family)
+            continue;
+        terms_step(&e, &t);
+        if (best == 0 || t.step < best)
+            best = t.step;
+    }
+    return best;
+}
+
+/*
+ * The sensitivity grids skip a bandwidth where the plan's step at the
+ * grid's fastest rate is already above the family's best (rank.c:
+ * sensitivity_grid): each family's best step at each IB and NVLink rate
+ * must still be the minimum over all its fitting plans, computed here
+ * plan by plan from the spilled rows (one thread and two).
+ */
+static void test_rank_sensitivity_is_each_familys_best(void **state)
+{
+    static const char *const sets[] = {"space.tp=1 2",
+                                       "space.pp=1 8 16",
+                                       "space.ep=8 32 64",
+                                       "space.zero=1 2 3",
+                                       "space.schedule=1f1b zb dualpipe",
+                                       "space.precision=bf16 fp8",
+                                       "space.recompute=selective full",
+                                       "space.mbs=1 2"};
+    size_t threads;
+    (void)state;
+    for (threads = 1; threads <= 2; threads++) {
+        char dir[] = "/tmp/roofplan-test-rank-XXXXXX";
+        struct datafile_set s[8];
+        struct model m;
+        struct hardware hw;
+        struct sweep_file sf;
+        struct cost_ctx ctx;
+        struct rank_options opt;
+        struct report *r = calloc(1, sizeof *r);
+        struct report_row *rows, row;
+        struct rank_cursor c;
+        struct diag d;
+        size_t i, n = 0, rank, checked = 0;
+        assert_non_null(r);
+        diag_init(&d);
+        for (i = 0; i < 8; i++)
+            util_set(&s[i], sets[i]);
+        util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
+        if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0,
+                          &d) ||
+            sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 8, &d) ||
+            cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
+            fail_msg("%s", d.msg);
+        assert_non_null(mkdtemp(dir));
+        memset(&opt, 0, sizeof opt);
+        opt.top = 5;
+        opt.threads = threads;
+        opt.spill_dir = dir;
+        assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
+        assert_true(r->nsens_ib > 1 && r->nsens_nv > 1);
+        rows = calloc(r->valid + 1, sizeof *rows);
+        assert_non_null(rows);
+        rank_cursor_init(&c, r);
+        while (rank_cursor_next(&c, &row, &rank))
+            rows[n++] = row;
+        assert_false(c.failed);
+        assert_int_equal(n, r->valid);
+        for (i = 0; i < r->nfamilies; i++) {
+            size_t k;
+            if (r->family[i].fitting == 0)
+                continue;
+            for (k = 0; k < r->nsens_ib; k++)
+                assert_true(r->family[i].sens_ib_step[k] ==
+                            sens_by_hand(rows, n, (int)i, &hw, true,
+                                         r->sens_ib_gbps[k]));
+            for (k = 0; k < r->nsens_nv; k++)
+                assert_true(r->family[i].sens_nv_step[k] ==
+                            sens_by_hand(rows, n, (int)i, &hw, false,
+                                         r->sens_nv_gbps[k]));
+            checked++;
+        }
+        assert_true(checked > 1);
+        rank_cursor_release(&c);
+        free(rows);
+        report_free(r);
+        free(r);
+        assert_int_equal(rmdir(dir), 0);
+        cost_ctx_release(&ctx);
+        sweep_release(&sf);
+        hardware_release(&hw);
+        model_release(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_run_spill_lists_every_plan_once),
+        cmocka_unit_test(test_rank_sensitivity_is_each_familys_best),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

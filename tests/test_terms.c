@@ -300,6 +300,50 @@ static void test_terms_one_family_two_sets(void **state)
     }
 }
 
+/* terms_restep (cost.c's second pass: only the ramp skew moved) leaves
+ * every term as terms_step and terms_expected_step compute them afresh,
+ * bit for bit, for each set. */
+static void test_terms_restep_equals_a_fresh_step(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const plans[] = {
+        "gpus=64 tp=2 pp=2 ep=8 zero=1 mbs=1 gbs=64",
+        "gpus=64 pp=4 ep=16 zero=1 schedule=dualpipe precision=fp8 "
+        "recompute=selective mbs=1 gbs=64",
+        "gpus=64 pp=4 zero=3 schedule=zb recompute=full mbs=1 gbs=64",
+    };
+    size_t k;
+    for (k = 0; k < sizeof plans / sizeof plans[0]; k++) {
+        struct cost_ctx ctx;
+        struct cost_result res;
+        struct cost_times again, fresh;
+        struct cost_work w;
+        struct plan p;
+        struct terms_env e = {&w, &f->hw, &f->moe, MODEL_BF16, &again};
+        util_plan(&f->moe, &f->hw, plans[k], &p);
+        util_ctx(&ctx, &f->moe, &f->hw, COMM_TOPO, &p);
+        ctx.stack = &f->stack;
+        cost_evaluate(&ctx, &p, &res, NULL, 0, NULL);
+        cost_ctx_release(&ctx);
+        w = res.work;
+        assert_true(w.x.known);
+        w.ramp_skew = w.x.ramp_skew = 0;
+        memset(&again, 0, sizeof again);
+        terms_step(&e, &again);
+        terms_expected_step(&e, &again);
+        w.ramp_skew = 0.375;
+        w.x.ramp_skew = -0.125;
+        terms_restep(&e, false, &again);
+        terms_restep(&e, true, &again);
+        memset(&fresh, 0, sizeof fresh);
+        e.t = &fresh;
+        terms_step(&e, &fresh);
+        terms_expected_step(&e, &fresh);
+        assert_true(fresh.bubble > 0 && fresh.x_bubble > 0);
+        assert_memory_equal(&again, &fresh, sizeof fresh);
+    }
+}
+
 /* The bound's IF chain keeps the first maximum, as terms_core does:
  * with compute = IB, the plan is compute-bound (hand-made row). */
 static void test_terms_bound_ties_go_to_compute(void **state)
@@ -371,6 +415,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terms_templates_match_c),
         cmocka_unit_test(test_terms_one_family_two_sets),
+        cmocka_unit_test(test_terms_restep_equals_a_fresh_step),
         cmocka_unit_test(test_terms_bound_ties_go_to_compute),
         cmocka_unit_test(test_terms_collective_time_by_hand),
     };

@@ -365,15 +365,6 @@ cost_core(double compute, double ib, double nvlink, double hbm, int *bound)
     return terms_core(compute, ib, nvlink, hbm, bound);
 }
 
-/* The time terms and the step: what ranking needs, nothing more. */
-static void step_times(const struct cost_work *w,
-                       const struct hardware *hw,
-                       struct cost_times *t)
-{
-    struct terms_env e = {w, hw, NULL, MODEL_BF16, t};
-    terms_step(&e, t);
-}
-
 void cost_times(const struct cost_work *w,
                 const struct hardware *hw,
                 const struct model *m,
@@ -425,6 +416,7 @@ static void rank_work(const struct cost_ctx *ctx,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       bool grads_per_step,
+                      struct expected_memo *memo,
                       struct cost_work *w,
                       struct comm_collective *list,
                       size_t max,
@@ -525,7 +517,7 @@ static void rank_work(const struct cost_ctx *ctx,
     w->ep_ib_calls = ct.what_ib_calls[COMM_EP];
     w->ep_nvlink_calls = ct.what_nvlink_calls[COMM_EP];
     if (ctx->hw->cal && ctx->stack) { /* the expected step's work */
-        struct expected_rank rk = {c, tokens, mb, &ct, w};
+        struct expected_rank rk = {c, tokens, mb, &ct, w, memo};
         expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
     } else {
         w->x.known = false;
@@ -549,13 +541,14 @@ static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
+                      struct expected_memo *memo,
                       struct memory *mem,
                       struct cost_work *w)
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
     memory_view(m, ctx->hw, p, v, mem);
-    rank_work(ctx, p, v, groups, mem->grads_per_step, w, NULL, 0, NULL);
+    rank_work(ctx, p, v, groups, mem->grads_per_step, memo, w, NULL, 0, NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
     w->model_flops = tokens * m->flops_per_token / w->gpus;
@@ -588,6 +581,9 @@ double cost_ramp_skew(double sum, double count, double own)
     return (sum - own) / ((count - 1) * own) - 1;
 }
 
+/* Distinct ranks whose work evaluate_on keeps between its passes. */
+#define EVALUATE_SEEN 8
+
 /* Evaluates p on the partition of cp: every distinct rank's work and its
  * ramp unit, then each rank's step with the others' ramps in its bubble;
  * the slowest rank's work and step times, the heaviest rank's memory. */
@@ -595,6 +591,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
                         const struct comm_groups *groups,
+                        struct expected_memo *memo,
                         struct cost_result *r)
 {
     const struct cost_layout *layout = layout_of(cp, p);
@@ -603,6 +600,13 @@ static void evaluate_on(const struct cost_ctx *ctx,
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
     double x_step = 0;
     struct expected_work x;
+    /* the first pass's work and ramps of the first distinct ranks, which
+     * the second pass reads instead of evaluating them again */
+    struct {
+        struct cost_work w;
+        struct cost_times t;
+        struct memory mem;
+    } seen[EVALUATE_SEEN];
     int pass;
 
     r->rank = -1;
@@ -614,11 +618,23 @@ static void evaluate_on(const struct cost_ctx *ctx,
             struct memory mem;
             /* the ranks this one stands for */
             double like = layout ? (double)layout->ranks[k] : 1;
+            bool kept = layout && k < EVALUATE_SEEN;
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
-            view_work(ctx, p, v, groups, &mem, &w);
-            if (pass == 0) {
+            if (pass == 1 && kept) {
+                w = seen[k].w;
+                mem = seen[k].mem;
+                t = seen[k].t;
+            } else {
+                view_work(ctx, p, v, groups, memo, &mem, &w);
                 ramps(ctx, &w, &t);
+            }
+            if (pass == 0) {
+                if (kept) {
+                    seen[k].w = w;
+                    seen[k].mem = mem;
+                    seen[k].t = t;
+                }
                 sum += like * t.ramp;
                 xsum += like * t.x_ramp;
                 count += like;
@@ -629,16 +645,23 @@ static void evaluate_on(const struct cost_ctx *ctx,
                     r->mem = mem;
                 continue;
             }
-            ramps(ctx, &w, &t);
             w.ramp_skew = cost_ramp_skew(sum, count, t.ramp);
             if (w.x.known)
                 w.x.ramp_skew = cost_ramp_skew(xsum, count, t.x_ramp);
             w.x.rank = v->rank;
             w.x.sol_ramp_skew = w.ramp_skew;
-            step_times(&w, ctx->hw, &t);
-            if (w.x.known) { /* the slowest rank at the expected rates */
+            {
+                /* t holds the ramps' terms: only the skew moved, and the
+                 * expected set's factors where they are not neutral */
                 struct terms_env e = {&w, ctx->hw, ctx->m, MODEL_BF16, &t};
-                terms_expected_step(&e, &t);
+                terms_restep(&e, false, &t);
+                if (w.x.known && w.x.compute_overhead == 1 &&
+                    w.x.network_efficiency == 1)
+                    terms_restep(&e, true, &t);
+                else if (w.x.known)
+                    terms_expected_step(&e, &t);
+            }
+            if (w.x.known) { /* the slowest rank at the expected rates */
                 if (x_rank < 0 || t.expected > x_step) {
                     x_rank = v->rank;
                     x_step = t.expected;
@@ -668,14 +691,16 @@ void cost_evaluate(const struct cost_ctx *ctx,
 {
     const struct cost_parts *cp = parts_of(ctx, p, p->precision);
     struct comm_groups groups;
+    struct expected_memo memo;
 
+    memset(&memo, 0, sizeof memo);
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
-    evaluate_on(ctx, p, cp, &groups, r);
+    evaluate_on(ctx, p, cp, &groups, &memo, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -691,7 +716,7 @@ void cost_evaluate(const struct cost_ctx *ctx,
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {
-            evaluate_on(ctx, p, alt, &groups, &other);
+            evaluate_on(ctx, p, alt, &groups, &memo, &other);
             if (other.t.step < r->t.step * (1 - 1e-12)) {
                 *r = other;
                 r->balance_precision = MODEL_BF16;
@@ -715,8 +740,8 @@ void cost_evaluate(const struct cost_ctx *ctx,
             critical = &own;
         }
         memory_view(ctx->m, ctx->hw, p, critical, &mem);
-        rank_work(ctx, p, critical, &groups, mem.grads_per_step, &w, list, max,
-                  nlist);
+        rank_work(ctx, p, critical, &groups, mem.grads_per_step, &memo, &w,
+                  list, max, nlist);
     }
     cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);
     r->fits = r->mem.total <= r->mem.capacity;

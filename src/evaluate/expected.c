@@ -103,6 +103,10 @@ bool expected_gemm_fp8(const struct model_spec *s, int g)
     }
 }
 
+/* The lookups of the plan expected_fill is filling (expected_rank.memo),
+ * or NULL: per thread, set for the call only. */
+static _Thread_local struct expected_memo *memo;
+
 /* FLOP/s of one GEMM kind at M rows: the measured rate, capped by the
  * small-GEMM roofline and the peak; the achievable rate where the
  * calibration has no table for it. */
@@ -113,17 +117,26 @@ static double gemm_rate(const struct calibration *cal,
                         double m_rows,
                         double copy_bps)
 {
-    double r = calibration_gemm_tflops(cal, expected_gemm_class(g),
-                                       fp8 ? CALIBRATION_FP8 : CALIBRATION_BF16,
-                                       m_rows, NULL) *
-               1e12;
-    double peak = fp8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
+    double r, peak = fp8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
     double roof = copy_bps * 2 * m_rows / (fp8 ? 1.0 : 2.0);
+    if (memo && memo->gemm[g][fp8].rate > 0 &&
+        memo->gemm[g][fp8].m_rows == m_rows)
+        return memo->gemm[g][fp8].rate;
+    r = calibration_gemm_tflops(cal, expected_gemm_class(g),
+                                fp8 ? CALIBRATION_FP8 : CALIBRATION_BF16,
+                                m_rows, NULL) *
+        1e12;
     if (r <= 0)
         r = fp8 ? hw->fp8_flops : hw->bf16_flops;
     if (r > roof)
         r = roof;
-    return r > peak ? peak : r;
+    if (r > peak)
+        r = peak;
+    if (memo) {
+        memo->gemm[g][fp8].m_rows = m_rows;
+        memo->gemm[g][fp8].rate = r;
+    }
+    return r;
 }
 
 /* Efficiency of the link for NCCL's collective kind at `bytes` per call:
@@ -139,14 +152,26 @@ static double efficiency(const struct calibration *cal,
     double level = cal && link == CALIBRATION_LINK_INTER
                        ? calibration_nccl_ib_share(cal, kind)
                        : 1;
-    double at, top;
+    double at, top, eff;
+    size_t i;
     if (!c || c->n == 0 || bytes <= 0)
         return level;
+    if (memo)
+        for (i = 0; i < memo->net[link][kind].n; i++)
+            if (memo->net[link][kind].bytes[i] == bytes)
+                return memo->net[link][kind].eff[i] * level;
     at = calibration_busbw_gbps(cal, link, kind, bytes, NULL);
     top = calibration_busbw_gbps(cal, link, kind, c->bytes[c->n - 1], NULL);
-    if (at <= 0 || top <= 0)
-        return level;
-    return (at < top ? at / top : 1) * level;
+    eff = at <= 0 || top <= 0 ? 1 : at < top ? at / top : 1;
+    if (memo) { /* the oldest size gives way */
+        i = memo->net[link][kind].next;
+        memo->net[link][kind].bytes[i] = bytes;
+        memo->net[link][kind].eff[i] = eff;
+        memo->net[link][kind].next = (i + 1) % EXPECTED_MEMO_SIZES;
+        if (memo->net[link][kind].n < EXPECTED_MEMO_SIZES)
+            memo->net[link][kind].n++;
+    }
+    return eff * level;
 }
 
 /* Bytes of one purpose's traffic on a link after the efficiency at its
@@ -437,8 +462,10 @@ void expected_fill(const struct model *m,
     x->known = true;
     x->compute_overhead = st->spec.compute_overhead;
     x->network_efficiency = st->spec.network_efficiency;
+    memo = rk->memo;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
+    memo = NULL;
     {
         const struct cost_work *w = rk->w;
         x->hbm_bytes = w->hbm_bytes;

@@ -103,13 +103,32 @@ enum calibration_gemm expected_gemm_class(int g);
 /* Whether an FP8 plan runs GEMM kind g in FP8 (the model's [fp8] flags). */
 bool expected_gemm_fp8(const struct model_spec *s, int g);
 
+/*
+ * The calibration's lookups one plan's ranks share (its GEMMs' M and its
+ * messages' sizes repeat from rank to rank): each GEMM kind's rate at its
+ * M, each link and collective's efficiency at the last sizes asked. Valid
+ * for one calibration and cluster: zero it for each plan (cost_evaluate
+ * does).
+ */
+#define EXPECTED_MEMO_SIZES 4
+struct expected_memo {
+    struct {
+        double m_rows, rate; /* rate 0: not looked up */
+    } gemm[MODEL_GEMMS][2];  /* [kind][FP8] */
+    struct {
+        double bytes[EXPECTED_MEMO_SIZES], eff[EXPECTED_MEMO_SIZES];
+        size_t n, next;
+    } net[CALIBRATION_LINK_COUNT][CALIBRATION_COLLECTIVE_COUNT];
+};
+
 /* What one pipeline rank runs per step, as cost.c sees it. */
 struct expected_rank {
     const struct model_chunk *c; /* the rank's chunks, summed */
     double tokens;               /* per micro-batch per chunk on this GPU */
     double microbatches;         /* per chunk per step */
     const struct comm_totals *ct;
-    const struct cost_work *w; /* its speed-of-light work, filled */
+    const struct cost_work *w;  /* its speed-of-light work, filled */
+    struct expected_memo *memo; /* the plan's lookups, or NULL */
 };
 
 /*

@@ -741,6 +741,20 @@ void terms_expected_step(const struct terms_env *e, struct cost_times *t)
     evaluate(e, &r, TERMS_X, t, 0, F_TPS);
 }
 
+void terms_restep(const struct terms_env *e,
+                  bool expected,
+                  struct cost_times *t)
+{
+    struct terms_rates r;
+    if (!expected) {
+        terms_rates_sol(e->w, e->hw, &r);
+        evaluate(e, &r, TERMS_SOL, t, F_BUBBLE, F_TPS);
+    } else if (e->w->x.known) {
+        terms_rates_x(e->w, e->hw, &r);
+        evaluate(e, &r, TERMS_X, t, F_BUBBLE, F_TPS);
+    }
+}
+
 void terms_expected(const struct terms_env *e,
                     const struct terms_rates *r,
                     struct cost_times *t)

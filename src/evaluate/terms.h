@@ -274,6 +274,16 @@ void terms_expected(const struct terms_env *e,
  * terms_rates_x, when e->w->x.known. */
 void terms_expected_step(const struct terms_env *e, struct cost_times *t);
 
+/*
+ * The step's terms from the bubble on, of the speed of light (expected
+ * false) or of the expected set (when e->w->x.known), reading the
+ * earlier ones from t: for work whose ramp skew alone changed since
+ * terms_step or terms_expected_step filled t under the same rates.
+ */
+void terms_restep(const struct terms_env *e,
+                  bool expected,
+                  struct cost_times *t);
+
 /* The value of term `id` in t (the bound as its enum cost_bound). */
 double terms_time(const struct cost_times *t, int id);
 

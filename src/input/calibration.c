@@ -635,8 +635,8 @@ double calibration_busbw_gbps(const struct calibration *cal,
                               bool *outside)
 {
     const struct calibration_curve *cv = &cal->curve[link][kind];
-    double lx[CALIBRATION_POINTS_MAX], ly[CALIBRATION_POINTS_MAX];
-    size_t i;
+    size_t n = cv->n, i;
+    double q, lo, hi, t;
     if (!cv->present || !(bytes > 0))
         return 0;
     if (bytes < cv->bytes[0]) {
@@ -645,11 +645,34 @@ double calibration_busbw_gbps(const struct calibration *cal,
             *outside = true;
         return cv->busbw_gbps[0] * bytes / cv->bytes[0];
     }
-    for (i = 0; i < cv->n; i++) {
-        lx[i] = log(cv->bytes[i]);
-        ly[i] = log(cv->busbw_gbps[i]);
+    /* Linear in ln bytes and ln busbw, held at the ends (interp on the
+     * logs of the table), taking the logs of the bracketing points only:
+     * this runs per collective per plan. */
+    q = log(bytes);
+    lo = log(cv->bytes[0]);
+    if (q <= lo || n == 1) {
+        if (outside && q != lo)
+            *outside = true;
+        return exp(log(cv->busbw_gbps[0]));
     }
-    return exp(interp(lx, ly, cv->n, log(bytes), false, outside));
+    hi = log(cv->bytes[n - 1]);
+    if (q >= hi) {
+        if (outside && q != hi)
+            *outside = true;
+        return exp(log(cv->busbw_gbps[n - 1]));
+    }
+    /* the first i >= 1 with ln bytes[i] >= q: ln is monotone, so the
+     * first bytes[i] >= bytes is it or follows points of the same log */
+    i = 1;
+    while (i < n - 1 && cv->bytes[i] < bytes)
+        i++;
+    while (i > 1 && log(cv->bytes[i - 1]) >= q)
+        i--;
+    lo = log(cv->bytes[i - 1]);
+    hi = log(cv->bytes[i]);
+    t = (q - lo) / (hi - lo);
+    lo = log(cv->busbw_gbps[i - 1]);
+    return exp(lo + t * (log(cv->busbw_gbps[i]) - lo));
 }
 
 const struct calibration_curve *

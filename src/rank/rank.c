@@ -120,6 +120,7 @@ struct shard {
     const struct rank_options *opt;
     /* the cluster at each sensitivity bandwidth (only that rate differs) */
     const struct hardware *sens_ib, *sens_nv;
+    const double *sens_ib_gbps, *sens_nv_gbps;
     size_t nsens_ib, nsens_nv;
     double headroom_pct; /* of HBM kept free (terms_fits) */
     FILE *spill;         /* every valid plan, or NULL */
@@ -313,27 +314,50 @@ static void keep_min(double *step, int *bound, double s, int b)
 }
 
 /*
- * The family's best step at other IB and NVLink bandwidths: the plan's
- * work re-timed by the time model on the cluster with that one rate
- * changed (terms_step: only the link term moves).
+ * The family's best step over one bandwidth grid (the cluster at each
+ * rate: hw[0..n-1], rates gbps), into step[] and bound[]: the plan's work
+ * re-timed by the time model on the cluster with that one rate changed
+ * (terms_step: only the link terms move). The step does not grow with a
+ * link's rate (every term is a sum, maximum or minimum of the link times,
+ * or a non-negative multiple of one, when the bubble's coefficient is not
+ * negative), so the step at the grid's fastest rate bounds the others
+ * from below: a point whose best step is already below it is skipped.
  */
+static void sensitivity_grid(const struct cost_work *w,
+                             const struct hardware *hw,
+                             const double *gbps,
+                             size_t n,
+                             double *step,
+                             int *bound)
+{
+    size_t i, fastest = 0;
+    double floor_s = 0;
+    bool monotone = w->bubble_coef * (1 + w->ramp_skew) >= 0;
+    for (i = 1; i < n; i++)
+        if (gbps[i] > gbps[fastest])
+            fastest = i;
+    for (i = 0; i < n; i++) {
+        size_t k = i == 0 ? fastest : i == fastest ? 0 : i;
+        struct cost_times t;
+        struct terms_env e = {w, &hw[k], NULL, 0, &t};
+        if (i > 0 && monotone && step[k] > 0 && floor_s > step[k])
+            continue;
+        terms_step(&e, &t);
+        if (i == 0)
+            floor_s = t.step;
+        keep_min(&step[k], &bound[k], t.step, t.bound);
+    }
+}
+
+/* The family's best step at other IB and NVLink bandwidths. */
 static void sensitivity(const struct shard *b,
                         struct report_family *f,
                         const struct cost_result *res)
 {
-    size_t i;
-    for (i = 0; i < b->nsens_ib; i++) {
-        struct cost_times t;
-        struct terms_env e = {&res->work, &b->sens_ib[i], NULL, 0, &t};
-        terms_step(&e, &t);
-        keep_min(&f->sens_ib_step[i], &f->sens_ib_bound[i], t.step, t.bound);
-    }
-    for (i = 0; i < b->nsens_nv; i++) {
-        struct cost_times t;
-        struct terms_env e = {&res->work, &b->sens_nv[i], NULL, 0, &t};
-        terms_step(&e, &t);
-        keep_min(&f->sens_nv_step[i], &f->sens_nv_bound[i], t.step, t.bound);
-    }
+    sensitivity_grid(&res->work, b->sens_ib, b->sens_ib_gbps, b->nsens_ib,
+                     f->sens_ib_step, f->sens_ib_bound);
+    sensitivity_grid(&res->work, b->sens_nv, b->sens_nv_gbps, b->nsens_nv,
+                     f->sens_nv_step, f->sens_nv_bound);
 }
 
 /* True when plan p with memory m is lighter than the family's lightest:
@@ -645,6 +669,8 @@ enum status rank_run(struct report *r,
         sh[t].opt = opt;
         sh[t].sens_ib = hw_ib;
         sh[t].sens_nv = hw_nv;
+        sh[t].sens_ib_gbps = r->sens_ib_gbps;
+        sh[t].sens_nv_gbps = r->sens_nv_gbps;
         sh[t].nsens_ib = r->nsens_ib;
         sh[t].nsens_nv = r->nsens_nv;
         sh[t].headroom_pct = r->headroom_pct;
