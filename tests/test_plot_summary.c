@@ -31,10 +31,12 @@ struct fixture {
 
 /*
  * By hand: the speed of light 9.397 s, 25.61 days, $2.5204M; expected
- * 16.129 s, 43.95 days, $4.3251M. Three significant digits: "9.4" (%.3g
- * drops the trailing zero), "25.6", "2.52"; "16.1", "44" (43.95 rounds
- * to 44.0, printed "44"), "4.33". Waterfall: 9.397 s, then +1.412 and
- * -0.4 s: 9.397 -> 10.809 -> 10.409 s, the expected step.
+ * 16.129 s, 43.95 days, $4.3251M. Three significant digits, trailing
+ * zeros kept: "9.40", "25.6", "2.52"; "16.1", "44.0" (43.95 rounds up),
+ * "4.33". Waterfall: 9.397 s, then +1.412 and -0.4 s ("-0.400 s"):
+ * 9.397 -> 10.809 -> 10.409 s, the expected step. The range: the
+ * validation runs took 0.9 to 1.2x their expected step: 14.5 to 19.4 s,
+ * 39.6 to 52.7 days, $3.89M to $5.19M.
  */
 static int setup(void **state)
 {
@@ -62,6 +64,10 @@ static int setup(void **state)
     h->expected.days = 43.95;
     h->expected.cost_usd = 4.3251e6;
     h->memory_gib = 60.43;
+    h->has_range = true;
+    h->range_lo = 0.9;
+    h->range_hi = 1.2;
+    h->range_runs = 6;
     h->capacity_gib = 79.21;
     w = &f->r.waterfall[0];
     w->known = true;
@@ -108,10 +114,10 @@ static void test_plot_summary_words_by_hand(void **state)
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 2048 \xC3\x97 GPU-Y: planning summary'");
     assert_string_equal(util_plot_var(&f->v, "EXPECTED"),
-                        "'Expected: 16.1 s per step, 44 days, $4.33M for "
+                        "'Expected: 16.1 s per step, 44.0 days, $4.33M for "
                         "the token budget'");
     assert_string_equal(util_plot_var(&f->v, "SOL"),
-                        "'Speed of light (the floor no run beats): 9.4 s "
+                        "'Speed of light (the floor no run beats): 9.40 s "
                         "per step, 25.6 days, $2.52M for the token budget'");
     /* "Recommended: " + the words is 147 bytes: cut at the last space
      * before byte 100, after "no recomputation," */
@@ -120,6 +126,10 @@ static void test_plot_summary_words_by_hand(void **state)
                         "EP 32, ZeRO-1 over DP 64, FP8, no recomputation,'");
     assert_string_equal(util_plot_var(&f->v, "PLAN2"),
                         "'micro-batch 1, global batch 15360 sequences'");
+    assert_string_equal(util_plot_var(&f->v, "RANGE"),
+                        "'Range: 14.5 to 19.4 s, 39.6 to 52.7 days, $3.89M "
+                        "to $5.19M (the 6 validation runs took 0.90 to 1.20x "
+                        "their expected step)'");
     assert_string_equal(util_plot_var(&f->v, "VERDICT1"),
                         "'Compute-bound: short'");
     assert_string_equal(util_plot_var(&f->v, "VERDICT2"), "''");
@@ -133,9 +143,9 @@ static void test_plot_summary_data_by_hand(void **state)
     struct fixture *f = *state;
     plot_summary_fill(&f->r, &f->v, &f->dat);
     /* the waterfall: the floor, two effects end to end, the answer */
-    assert_non_null(strstr(f->dat.p, "0 4 0 9.397 \"9.4 s\"\n"
+    assert_non_null(strstr(f->dat.p, "0 4 0 9.397 \"9.40 s\"\n"
                                      "1 3 9.397 10.809 \"+1.41 s\"\n"
-                                     "1 2 10.809 10.409 \"-0.4 s\"\n"
+                                     "1 2 10.809 10.409 \"-0.400 s\"\n"
                                      "2 1 0 10.409 \"10.4 s\"\n\n\n"));
     assert_string_equal(util_plot_var(&f->v, "HAVE_WF"), "1");
     assert_string_equal(util_plot_var(&f->v, "NROWS"), "4");

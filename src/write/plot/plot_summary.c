@@ -24,14 +24,14 @@ bool plot_summary_wanted(const struct report *r)
     return r->headline.any;
 }
 
-/* x to three significant digits ("16.1", "0.0421", "1.23e+04" never:
- * past 1000 the integer). */
+/* x to three significant digits, trailing zeros kept ("16.1", "12.0",
+ * "0.0421"); from 100 on the integer (never "1.23e+04"). */
 static void sig3(double x, char *buf, size_t size)
 {
-    if (fabs(x) >= 1000)
+    if (fabs(x) >= 99.95)
         snprintf(buf, size, "%.0f", x);
     else
-        snprintf(buf, size, "%.3g", x);
+        snprintf(buf, size, "%#.3g", x);
 }
 
 /* "16.1 s per step, 43.7 days, $4.31M" of one cost. */
@@ -90,7 +90,22 @@ static void words(const struct report *r, struct plot_template_vars *v)
         snprintf(text, sizeof text,
                  "Expected: not computed (no calibration for this GPU)");
     plot_template_set_str(v, "EXPECTED", text);
-    plot_template_set_str(v, "RANGE", "");
+    if (h->has_expected && h->has_range) {
+        char s1[32], s2[32], d1[32], d2[32], c1[32], c2[32];
+        sig3(h->expected.step_s * h->range_lo, s1, sizeof s1);
+        sig3(h->expected.step_s * h->range_hi, s2, sizeof s2);
+        sig3(h->expected.days * h->range_lo, d1, sizeof d1);
+        sig3(h->expected.days * h->range_hi, d2, sizeof d2);
+        sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
+        sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
+        snprintf(text, sizeof text,
+                 "Range: %s to %s s, %s to %s days, $%sM to $%sM (the %zu "
+                 "validation runs took %.2f to %.2fx their expected step)",
+                 s1, s2, d1, d2, c1, c2, h->range_runs, h->range_lo,
+                 h->range_hi);
+    } else
+        text[0] = '\0';
+    plot_template_set_str(v, "RANGE", text);
     cost_words(&h->sol, "Speed of light (the floor no run beats)", text,
                sizeof text);
     plot_template_set_str(v, "SOL", text);
@@ -131,7 +146,14 @@ static void waterfall(const struct report *r,
         return;
     }
     plot_text_printf(tics, "set ytics nomirror font ',13' (");
-    plot_text_add_quoted(tics, "speed of light");
+    /* the expected step's rank's floor: the plan's own when the same rank
+     * is the slowest at both rate sets */
+    if (w->rank != w->floor_rank) {
+        char label[64];
+        snprintf(label, sizeof label, "speed of light, rank %ld", w->rank);
+        plot_text_add_quoted(tics, label);
+    } else
+        plot_text_add_quoted(tics, "speed of light");
     plot_text_printf(tics, " %d", nrows);
     sig3(w->sol, s, sizeof s);
     plot_text_printf(dat, "0 %d 0 %.12g \"%s s\"\n", nrows, w->sol, s);
