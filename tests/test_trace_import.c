@@ -291,6 +291,28 @@ static void test_trace_rules_first_match_wins(void **state)
     unlink(path);
 }
 
+/* A key or value that is not text (found by fuzz_readers: a bit flipped
+ * in "library" made a message with a byte no terminal should get) is
+ * refused by the data files' text rule and shown escaped: 0x01 is a
+ * control character, the 1st character of the key "\x01ib". */
+static void test_trace_rules_refuse_what_is_not_text(void **state)
+{
+    static const char text[] = "[kernels]\nsource = here\n"
+                               "[norm]\n\x01ib = L\nlibrary = L\n"
+                               "pattern = *n\xff*\n";
+    char path[64], want[512];
+    struct diag d;
+    (void)state;
+    assert_null(rules_text(text, &d, path));
+    snprintf(want, sizeof want,
+             "%s:4: [norm] \\x01ib: control character U+0001 at character 1",
+             path);
+    assert_non_null(strstr(d.msg, want));
+    snprintf(want, sizeof want, "%s:6: [norm] pattern: invalid UTF-8", path);
+    assert_non_null(strstr(d.msg, want));
+    unlink(path);
+}
+
 static void test_trace_rules_reports_every_bad_line(void **state)
 {
     static const char text[] = "[kernels]\nsource = here\n"
@@ -614,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_trace_read_file_refuses_fifo),
         cmocka_unit_test(test_trace_read_file_gzip),
         cmocka_unit_test(test_trace_rules_first_match_wins),
+        cmocka_unit_test(test_trace_rules_refuse_what_is_not_text),
         cmocka_unit_test(test_trace_rules_reports_every_bad_line),
         cmocka_unit_test(test_trace_rules_shipped_file),
         cmocka_unit_test_setup_teardown(test_trace_import_overlap_by_hand,

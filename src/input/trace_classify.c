@@ -14,6 +14,7 @@
 #include <ini.h>
 
 #include "datafile.h"
+#include "datafile_text.h"
 
 /* The one list of classes: section key, table label, communication, and
  * the model's work a class's kernels are timed against (trace_import). */
@@ -204,8 +205,23 @@ on_value(void *user, const char *section, const char *key, const char *value)
 {
     struct parse *p = user;
     struct trace_rules *r = p->r;
+    const char *part[3] = {section, key, value};
     char *copy;
-    int m;
+    int m, i;
+    /* the text rule of every data file (it reaches messages, the
+     * calibration written and the terminal): refused, shown escaped */
+    for (i = 0; i < 3; i++) {
+        char why[80], qs[80], qk[80];
+        size_t col;
+        if (datafile_text_check(part[i], strlen(part[i]), &col, why,
+                                sizeof why))
+            continue;
+        datafile_text_quote(section, qs, sizeof qs);
+        datafile_text_quote(key, qk, sizeof qk);
+        diag_add(p->d, STATUS_PARSE, "%s:%ld: [%s] %s: %s at character %zu",
+                 p->path, p->line, qs, qk, why, col);
+        return 1;
+    }
     if (!p->first_section_seen || strcmp(section, p->section) != 0)
         enter(p, section);
     if (p->in_kernels) {
