@@ -24,24 +24,14 @@ bool plot_summary_wanted(const struct report *r)
     return r->headline.any;
 }
 
-/* x to three significant digits, trailing zeros kept ("16.1", "12.0",
- * "0.0421"); from 100 on the integer (never "1.23e+04"). */
-static void sig3(double x, char *buf, size_t size)
-{
-    if (fabs(x) >= 99.95)
-        snprintf(buf, size, "%.0f", x);
-    else
-        snprintf(buf, size, "%#.3g", x);
-}
-
 /* "16.1 s per step, 43.7 days, $4.31M" of one cost. */
 static void
 cost_words(const struct report_cost *c, const char *what, char *buf, size_t n)
 {
     char s[32], d[32], m[32];
-    sig3(c->step_s, s, sizeof s);
-    sig3(c->days, d, sizeof d);
-    sig3(c->cost_usd / 1e6, m, sizeof m);
+    report_sig3(c->step_s, s, sizeof s);
+    report_sig3(c->days, d, sizeof d);
+    report_sig3(c->cost_usd / 1e6, m, sizeof m);
     snprintf(buf, n, "%s: %s s per step, %s days, $%sM for the token budget",
              what, s, d, m);
 }
@@ -92,12 +82,12 @@ static void words(const struct report *r, struct plot_template_vars *v)
     plot_template_set_str(v, "EXPECTED", text);
     if (h->has_expected && h->has_range) {
         char s1[32], s2[32], d1[32], d2[32], c1[32], c2[32];
-        sig3(h->expected.step_s * h->range_lo, s1, sizeof s1);
-        sig3(h->expected.step_s * h->range_hi, s2, sizeof s2);
-        sig3(h->expected.days * h->range_lo, d1, sizeof d1);
-        sig3(h->expected.days * h->range_hi, d2, sizeof d2);
-        sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
-        sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
+        report_sig3(h->expected.step_s * h->range_lo, s1, sizeof s1);
+        report_sig3(h->expected.step_s * h->range_hi, s2, sizeof s2);
+        report_sig3(h->expected.days * h->range_lo, d1, sizeof d1);
+        report_sig3(h->expected.days * h->range_hi, d2, sizeof d2);
+        report_sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
+        report_sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
         snprintf(text, sizeof text,
                  "Range: %s to %s s, %s to %s days, $%sM to $%sM (the %zu "
                  "validation runs took %.2f to %.2fx their expected step)",
@@ -110,8 +100,8 @@ static void words(const struct report *r, struct plot_template_vars *v)
                sizeof text);
     plot_template_set_str(v, "SOL", text);
     two_lines(h->why, LINE_CHARS, "VERDICT1", "VERDICT2", v);
-    sig3(h->memory_gib, a, sizeof a);
-    sig3(h->capacity_gib, b, sizeof b);
+    report_sig3(h->memory_gib, a, sizeof a);
+    report_sig3(h->capacity_gib, b, sizeof b);
     snprintf(text, sizeof text,
              "Memory: %s of %s GiB per GPU on its heaviest "
              "pipeline rank (%s).",
@@ -155,11 +145,11 @@ static void waterfall(const struct report *r,
     } else
         plot_text_add_quoted(tics, "speed of light");
     plot_text_printf(tics, " %d", nrows);
-    sig3(w->sol, s, sizeof s);
+    report_sig3(w->sol, s, sizeof s);
     plot_text_printf(dat, "0 %d 0 %.12g \"%s s\"\n", nrows, w->sol, s);
     for (k = 0; k < w->effects; k++) {
         double add = w->cum[k] - last;
-        sig3(fabs(add), s, sizeof s);
+        report_sig3(fabs(add), s, sizeof s);
         plot_text_printf(tics, ", ");
         plot_text_add_quoted(tics, expected_effect_label(k));
         plot_text_printf(tics, " %d", nrows - 1 - k);
@@ -171,7 +161,7 @@ static void waterfall(const struct report *r,
     plot_text_printf(tics, ", ");
     plot_text_add_quoted(tics, "expected step");
     plot_text_printf(tics, " 1)\n");
-    sig3(w->expected, s, sizeof s);
+    report_sig3(w->expected, s, sizeof s);
     plot_text_printf(dat, "2 1 0 %.12g \"%s s\"\n\n\n", w->expected, s);
     plot_template_set_num(v, "WF_XMAX", plot_format_nice_ceil(top * 1.2));
 }
