@@ -27,7 +27,13 @@
 
 static void write_summary(struct xlsx_book *b)
 {
-    xlsx_summary_write(b, xlsx_book_sheet(b, XLSX_SUMMARY_SHEET), NULL, NULL);
+    xlsx_summary_write(b, xlsx_book_sheet(b, XLSX_SUMMARY_SHEET));
+}
+
+static void write_families(struct xlsx_book *b)
+{
+    xlsx_summary_families(b, xlsx_book_sheet(b, XLSX_FAMILIES_SHEET), NULL,
+                          NULL);
 }
 
 static int setup_with(void **state, bool expected)
@@ -41,6 +47,14 @@ static int setup_with(void **state, bool expected)
 static int setup(void **state)
 {
     return setup_with(state, false);
+}
+
+static int setup_families(void **state)
+{
+    struct util_book *f = util_book_new("test_xlsx_summary", false);
+    util_book_write(f, false, write_families);
+    *state = f;
+    return 0;
 }
 
 static int setup_expected(void **state)
@@ -507,6 +521,19 @@ static void test_xlsx_summary_write_first_screen_big(void **state)
     util_book_free(f);
 }
 
+/* Issue 18 item 7: the Summary prints on one landscape page — fit to one
+ * page wide and one tall (ECMA-376 Part 1 §18.3.1.64 pageSetup fitToWidth /
+ * fitToHeight with §18.3.1.65 sheetPr/pageSetUpPr fitToPage), and the
+ * family table has moved to the Families sheet. */
+static void test_xlsx_summary_write_one_page(void **state)
+{
+    struct util_book *f = *state;
+    assert_non_null(strstr(f->x.sheet, "<pageSetUpPr fitToPage=\"1\"/>"));
+    assert_non_null(strstr(f->x.sheet, "orientation=\"landscape\""));
+    assert_null(strstr(f->x.sheet, "fitToHeight=\"0\""));
+    assert_int_equal(util_xlsx_find(&f->x, "B", "Family"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,8 +543,10 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_ties, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_families, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_families,
+                                        setup_families, teardown),
+        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_one_page,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_expected,
                                         setup_expected, teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_ranges,

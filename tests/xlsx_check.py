@@ -22,7 +22,7 @@ import sys
 import zipfile
 
 REL = 1e-9
-SHEETS = ["Summary", "Glossary", "Assumptions", "Plans", "Memory",
+SHEETS = ["Summary", "Families", "Glossary", "Assumptions", "Plans", "Memory",
           "Communication", "Roofline", "Sensitivity", "Rejected",
           "Validation", "About"]
 NAMES = ["IB_GBPS", "NVLINK_GBPS", "BF16_ACHIEVABLE_TFLOPS",

@@ -104,11 +104,11 @@ phases = [ws.cell(r, col["Seconds"]).value for r in range(expected + 2, expected
 assert abs(sum(phases) - rows[-1][2]) < 1e-9, phases
 assert abs(ws.cell(expected + 6, col["Cumulative step (s)"]).value - rows[-1][2]) < 1e-9
 assert any("not live formulas" in str(c.value) for c in ws[expected + 7]), "the note says values"
-# the step-time and waterfall PNGs in the Summary's drawing (openpyxl
-# reads images only with Pillow: read the parts)
+# the step-time and waterfall PNGs in the drawing of Families, the
+# second sheet (openpyxl reads images only with Pillow: read the parts)
 import re, zipfile
 z = zipfile.ZipFile(sys.argv[1])
-rels = z.read("xl/worksheets/_rels/sheet1.xml.rels").decode()
+rels = z.read("xl/worksheets/_rels/sheet2.xml.rels").decode()
 drawing = re.search(r'Target="\.\./drawings/(drawing\d+\.xml)"', rels).group(1)
 images = z.read("xl/drawings/_rels/%s.rels" % drawing).decode().count("../media/")
 assert images == 2, ("step-time and waterfall charts", images)

@@ -23,6 +23,7 @@
 /* The sheets, in tab order. */
 enum sheet {
     SUMMARY,
+    FAMILIES,
     GLOSSARY,
     ASSUMPTIONS,
     PLANS,
@@ -59,7 +60,7 @@ enum status xlsx_out_write(const struct report *r,
                            struct diag *d)
 {
     static const char *const names[NSHEETS] = {
-        XLSX_SUMMARY_SHEET,    XLSX_GLOSSARY_SHEET,    XLSX_ASSUMPTIONS_SHEET,
+        XLSX_SUMMARY_SHEET,    XLSX_FAMILIES_SHEET,    XLSX_GLOSSARY_SHEET,    XLSX_ASSUMPTIONS_SHEET,
         XLSX_PLANS_SHEET,      XLSX_MEMORY_SHEET,      XLSX_COMM_SHEET,
         XLSX_ROOFLINE_SHEET,   XLSX_SENSITIVITY_SHEET, XLSX_REJECTED_SHEET,
         XLSX_VALIDATION_SHEET, XLSX_ABOUT_SHEET};
@@ -97,8 +98,9 @@ enum status xlsx_out_write(const struct report *r,
         xlsx_small_validation(&b, ws[VALIDATION]);
         xlsx_small_about(&b, ws[ABOUT]);
         xlsx_small_glossary(&b, ws[GLOSSARY]);
-        xlsx_summary_write(&b, ws[SUMMARY], images->step_breakdown,
-                           images->waterfall);
+        xlsx_summary_write(&b, ws[SUMMARY]);
+        xlsx_summary_families(&b, ws[FAMILIES], images->step_breakdown,
+                              images->waterfall);
         xlsx_roofline_write(&b, ws[ROOFLINE], images->roofline_ib,
                             images->roofline_nvlink);
     }

@@ -553,8 +553,9 @@ flag_row:
 static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     static const char *const sheets[] = {
-        "Glossary", "Assumptions", "Plans",    "Memory",     "Communication",
-        "Roofline", "Sensitivity", "Rejected", "Validation", "About"};
+        "Families", "Glossary",    "Assumptions", "Plans",
+        "Memory",   "Communication", "Roofline", "Sensitivity",
+        "Rejected", "Validation",  "About"};
     size_t i, c = col("family") + 1;
     xlsx_book_str(b, ws, row, col("family"),
                   "Sheets (links):", xlsx_book_fmt(b, XLSX_FMT_LABEL));
@@ -847,8 +848,8 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                      : "Live: the key figures above, the names FASTEST_PLAN, "
                        "FASTEST_STEP_S, RECOMMENDED_PLAN, RECOMMENDED_STEP_S "
                        "(with _LOW, _HIGH and _SOL), RECOMMENDED_DAYS, "
-                       "RECOMMENDED_COST and the family table's "
-                       "blue columns are formulas over the Plans sheet, which "
+                       "RECOMMENDED_COST and the blue columns of the "
+                       "family table on Families are formulas over the Plans sheet, which "
                        "re-times every plan when an input on Assumptions "
                        "changes (e.g. IB_GBPS), and so are the lines at the "
                        "top. The sentences under Verdict, the order of the "
@@ -951,24 +952,27 @@ static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
-void xlsx_summary_write(struct xlsx_book *b,
-                        lxw_worksheet *ws,
-                        const char *step_png,
-                        const char *waterfall_png)
+/* The column grid both sheets share (the family table's columns). */
+static void grid(struct xlsx_book *b, lxw_worksheet *ws)
+{
+    size_t k;
+    for (k = 0; k < NCOLS; k++) /* one range each: the layout's grid */
+        xlsx_book_width(b, ws, k, k, columns[k].width);
+}
+
+void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
     const struct report *r = b->r;
-    lxw_row_t breaks[3] = {0, 0, 0}; /* each chart on its page */
     /* the effect's words over Family and Step (the expected figures'
      * column), the seconds and share in the narrow columns after it */
     const struct xlsx_waterfall_cols waterfall_cols = {
         col("family"), col("bound"),   col("ratio"),
         col("step_o"), col("bound_o"), NCOLS - 1};
-    size_t row = 0, k, nbreaks = 0;
+    size_t row = 0;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
     xlsx_book_page(b, ws, true);
-    for (k = 0; k < NCOLS; k++) /* one range each: the layout's grid */
-        xlsx_book_width(b, ws, k, k, columns[k].width);
+    grid(b, ws);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
                    "Parallelism plan for %s on %ld x %s", r->m->spec.name,
@@ -984,7 +988,31 @@ void xlsx_summary_write(struct xlsx_book *b,
     row = key_figures(b, ws, row);
     row = xlsx_waterfall_table(b, ws, row, &waterfall_cols);
     row = notes(b, ws, row);
-    row = families(b, ws, row);
+    /* the page a manager prints: all of it on one landscape page */
+    worksheet_fit_to_pages(ws, 1, 1);
+    xlsx_book_print_area(b, ws, 0, row - 1, NCOLS - 1);
+    worksheet_activate(ws);
+}
+
+void xlsx_summary_families(struct xlsx_book *b,
+                           lxw_worksheet *ws,
+                           const char *step_png,
+                           const char *waterfall_png)
+{
+    const struct report *r = b->r;
+    lxw_row_t breaks[3] = {0, 0, 0}; /* each chart on its page */
+    size_t row = 0, nbreaks = 0;
+
+    worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
+    xlsx_book_page(b, ws, true);
+    grid(b, ws);
+    xlsx_book_strf(b, ws, row++, col("family"),
+                   xlsx_book_fmt(b, XLSX_FMT_TITLE),
+                   "Plan families for %s on %ld x %s", r->m->spec.name,
+                   r->hw->spec.gpus, r->hw->spec.gpu_name);
+    xlsx_book_link(b, ws, row++, col("family"), XLSX_SUMMARY_SHEET,
+                   "Back to the Summary");
+    row = families(b, ws, row + 1);
     if (step_png) {
         lxw_image_options io;
         breaks[nbreaks++] = (lxw_row_t)row;
@@ -1010,5 +1038,4 @@ void xlsx_summary_write(struct xlsx_book *b,
         xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
                         "worksheet_set_h_pagebreaks");
     xlsx_book_print_area(b, ws, 0, row, NCOLS - 1);
-    worksheet_activate(ws);
 }
