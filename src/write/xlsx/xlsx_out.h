@@ -20,11 +20,11 @@
 struct xlsx_images {
     const char *roofline_ib;        /* on the Roofline sheet */
     const char *roofline_nvlink;    /* on the Roofline sheet */
-    const char *step_breakdown;     /* on the Summary sheet */
+    const char *step_breakdown;     /* on the Families sheet */
     const char *memory;             /* on the Memory sheet */
     const char *sensitivity_ib;     /* on the Sensitivity sheet */
     const char *sensitivity_nvlink; /* on the Sensitivity sheet */
-    const char *waterfall;          /* on the Summary sheet */
+    const char *waterfall;          /* on the Families sheet */
 };
 
 /* A Plans sheet above this many rows is written in libxlsxwriter's
