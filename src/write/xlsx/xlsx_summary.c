@@ -1,8 +1,9 @@
 /*
  * xlsx_summary: the Summary and Families sheets (see xlsx_summary.h).
  * Their columns are those of the family table (on Families); the
- * Summary's key figures and paragraphs use the same grid (labels under Family, values under the other model's
- * Step, paragraphs merged from Family to Why). Every sentence is the
+ * Summary's key figures and paragraphs use the same grid (labels under
+ * Family, values under the other model's Step, paragraphs merged from
+ * Family to Why). Every sentence is the
  * report's (figures); the figures that follow the inputs are formulas
  * over the Plans sheet's named columns (PLANS_*), cached with the C
  * values, and the names BEST_* and RECOMMENDED_* are defined over cells
