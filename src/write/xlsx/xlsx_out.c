@@ -60,10 +60,10 @@ enum status xlsx_out_write(const struct report *r,
                            struct diag *d)
 {
     static const char *const names[NSHEETS] = {
-        XLSX_SUMMARY_SHEET,    XLSX_FAMILIES_SHEET,    XLSX_GLOSSARY_SHEET,    XLSX_ASSUMPTIONS_SHEET,
-        XLSX_PLANS_SHEET,      XLSX_MEMORY_SHEET,      XLSX_COMM_SHEET,
-        XLSX_ROOFLINE_SHEET,   XLSX_SENSITIVITY_SHEET, XLSX_REJECTED_SHEET,
-        XLSX_VALIDATION_SHEET, XLSX_ABOUT_SHEET};
+        XLSX_SUMMARY_SHEET,     XLSX_FAMILIES_SHEET,   XLSX_GLOSSARY_SHEET,
+        XLSX_ASSUMPTIONS_SHEET, XLSX_PLANS_SHEET,      XLSX_MEMORY_SHEET,
+        XLSX_COMM_SHEET,        XLSX_ROOFLINE_SHEET,   XLSX_SENSITIVITY_SHEET,
+        XLSX_REJECTED_SHEET,    XLSX_VALIDATION_SHEET, XLSX_ABOUT_SHEET};
     const struct xlsx_images none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     struct lxw_worksheet *ws[NSHEETS];
     struct xlsx_book b;

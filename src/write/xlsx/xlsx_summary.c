@@ -554,9 +554,9 @@ flag_row:
 static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     static const char *const sheets[] = {
-        "Families", "Glossary",    "Assumptions", "Plans",
-        "Memory",   "Communication", "Roofline", "Sensitivity",
-        "Rejected", "Validation",  "About"};
+        "Families", "Glossary",      "Assumptions", "Plans",
+        "Memory",   "Communication", "Roofline",    "Sensitivity",
+        "Rejected", "Validation",    "About"};
     size_t i, c = col("family") + 1;
     xlsx_book_str(b, ws, row, col("family"),
                   "Sheets (links):", xlsx_book_fmt(b, XLSX_FMT_LABEL));
@@ -850,7 +850,8 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                        "FASTEST_STEP_S, RECOMMENDED_PLAN, RECOMMENDED_STEP_S "
                        "(with _LOW, _HIGH and _SOL), RECOMMENDED_DAYS, "
                        "RECOMMENDED_COST and the blue columns of the "
-                       "family table on Families are formulas over the Plans sheet, which "
+                       "family table on Families are formulas over the Plans "
+                       "sheet, which "
                        "re-times every plan when an input on Assumptions "
                        "changes (e.g. IB_GBPS), and so are the lines at the "
                        "top. The sentences under Verdict, the order of the "
