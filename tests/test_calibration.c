@@ -619,7 +619,8 @@ int main(void)
         cmocka_unit_test(test_calibration_check_hardware_refuses_another_gpu),
         cmocka_unit_test(
             test_calibration_check_hardware_refuses_rates_above_peak),
-        cmocka_unit_test(test_calibration_check_floor_refuses_rates_above_floor),
+        cmocka_unit_test(
+            test_calibration_check_floor_refuses_rates_above_floor),
         cmocka_unit_test(test_calibration_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,8 +41,8 @@ struct tally {
     struct plan worst_plan;
 };
 
-static void visit(void *user, struct plan *p, enum plan_reason why,
-                  uint64_t index)
+static void
+visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
     struct tally *t = user;
     struct cost_result r;

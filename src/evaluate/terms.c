@@ -382,10 +382,10 @@ static double f_bubble(const struct terms_env *e,
  * large sweep's 5.76M plans had an expected step below the floor). */
 #define SOL_DP_WINDOW SOL_T_CORE
 #define EXP_DP_WINDOW EXP_T_COMPUTE
-#define T_DP(S)                                                                \
+#define T_DP(S)                                                              \
     "MAX(0," S##_T_SYNC "-" S##_GRAD_HIDE S##_DP_WINDOW "*(1-" S##_FWD_SHARE \
-        ")/{microbatches})+"                                                   \
-        "MAX(0," S##_T_GATHER "-" S##_PARAM_HIDE S##_DP_WINDOW                 \
+        ")/{microbatches})+"                                                 \
+        "MAX(0," S##_T_GATHER "-" S##_PARAM_HIDE S##_DP_WINDOW               \
         "*" S##_FWD_SHARE "/{microbatches})"
 static double
 f_dp(const struct terms_env *e, const struct terms_rates *r, const double *v)

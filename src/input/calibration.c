@@ -831,13 +831,13 @@ enum status calibration_check_floor(const struct calibration *cal,
         for (p = 0; p < CALIBRATION_PRECISION_COUNT; p++)
             if (t->has[p]) {
                 double r = largest(t->tflops[p], t->n);
-                above_floor(cal, hw, d, section, rate_keys[p], "", r,
-                            r * clock, ach_keys[p], floor[p]);
+                above_floor(cal, hw, d, section, rate_keys[p], "", r, r * clock,
+                            ach_keys[p], floor[p]);
             }
     }
     above_floor(cal, hw, d, "attention_kernel", "fwd_bwd_tflops",
-                "at the model's count of attention FLOPs, ", attn,
-                attn * clock, ach_keys[0], floor[0]);
+                "at the model's count of attention FLOPs, ", attn, attn * clock,
+                ach_keys[0], floor[0]);
     above_floor(cal, hw, d, "elementwise", "copy_tbps",
                 "(the HBM rate of the expected step) ",
                 cal->spec.ew_tbps[CALIBRATION_EW_COPY],
