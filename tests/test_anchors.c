@@ -209,8 +209,7 @@ static void test_anchors_published_plans_fit(void **state)
         ctx.stack = in.stack;
         cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
         print_message("%s: %.2f of %.2f GiB%s\n", runs[i].path,
-                      r.mem.total / 1073741824.0,
-                      r.mem.capacity / 1073741824.0,
+                      r.mem.total / 1073741824.0, r.mem.capacity / 1073741824.0,
                       open ? " (known: does not fit)" : "");
         if (open)
             assert_false(r.fits); /* fixed? drop it from the exception */
