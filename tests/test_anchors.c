@@ -13,8 +13,13 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
+#include "cost.h"
+#include "figures.h"
 #include "model.h"
 #include "test_util.h"
+#include "validation.h"
 
 /* DeepSeek-V3 report §4.2 and README_WEIGHTS.md: 671B total, 37B active
  * (36.7B + 0.9B head counted separately = 37.5B with embedding and head:
@@ -167,6 +172,56 @@ static void test_anchors_llama31_70b_card(void **state)
     model_release(&m);
 }
 
+/*
+ * A run that was measured ran (issue 17 item 9): each validation run's
+ * published plan, on its own files and recipe, fits in its GPUs' memory
+ * (cost_evaluate's fits: total <= HBM; the report's planning headroom is
+ * not a measured run's). One known exception, left open: Llama 3 405B on
+ * 8192 H100 needs 84.0 of 79.2 GiB on its pipeline rank 1, 71.1 GiB of it
+ * Megatron's interleaved warm-up (2(16-1-1) + (7-1)16 + 1 = 125 chunk
+ * micro-batches of 8/7 layers, 533 MB a layer at 8K tokens, TP 8): the
+ * paper's own memory optimisations (arXiv 2407.21783 §3.3.2: tensors
+ * deallocated by profiling, a tunable schedule) are not modelled.
+ */
+static void test_anchors_published_plans_fit(void **state)
+{
+    static struct validation_run runs[VALIDATION_RUNS_MAX];
+    size_t n = 0, i;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    if (validation_load_dir("data", runs, VALIDATION_RUNS_MAX, &n, &d))
+        fail_msg("%s", d.msg);
+    assert_true(n >= 6);
+    for (i = 0; i < n; i++) {
+        struct validation_inputs in;
+        struct cost_ctx ctx;
+        struct cost_result r;
+        struct plan p;
+        const char *base = strrchr(runs[i].path, '/');
+        bool open = base && strcmp(base, "/llama3-405b-h100-8k.ini") == 0;
+        if (validation_load_inputs(&runs[i], "data/training/default.ini",
+                                   "data", NULL, NULL, &in, &d) ||
+            figures_validation_plan(&runs[i], &in, &p, &d) ||
+            cost_ctx_init(&ctx, in.m, in.hw, COMM_TOPO, &d) ||
+            cost_ctx_prepare_plan(&ctx, &p, &d))
+            fail_msg("%s: %s", runs[i].path, d.msg);
+        ctx.stack = in.stack;
+        cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+        print_message("%s: %.2f of %.2f GiB%s\n", runs[i].path,
+                      r.mem.total / 1073741824.0, r.mem.capacity / 1073741824.0,
+                      open ? " (known: does not fit)" : "");
+        if (open)
+            assert_false(r.fits); /* fixed? drop it from the exception */
+        else if (!r.fits)
+            fail_msg("%s: its published plan does not fit: %.2f of %.2f GiB",
+                     runs[i].path, r.mem.total / 1073741824.0,
+                     r.mem.capacity / 1073741824.0);
+        cost_ctx_release(&ctx);
+        validation_inputs_release(&in);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_anchors_kimi_k2_card),
         cmocka_unit_test(test_anchors_mixtral_8x22b_card),
         cmocka_unit_test(test_anchors_llama31_70b_card),
+        cmocka_unit_test(test_anchors_published_plans_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

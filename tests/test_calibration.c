@@ -527,6 +527,59 @@ test_calibration_check_hardware_refuses_rates_above_peak(void **state)
     calibration_release(&cal);
 }
 
+/*
+ * No rate above the speed of light's (issue 17: the floor is a floor by
+ * construction): at the sustained clock (the snapshot's 659/776 =
+ * 0.84923) no GEMM runs faster than the hardware's achievable rate times
+ * its clock derate (1 here), and HBM copies no faster than its achievable
+ * bandwidth. By hand, with BF16 achievable 600, FP8 1100 and HBM 2.9:
+ * BF16 attn_proj 754.8 -> 640.996, expert_up 783 -> 664.945, expert_down
+ * 738 -> 626.729 are above 600 (dense_up 583.4, dense_down 563.9, head
+ * 578.3 are not); FP8 dense_up 1304 -> 1107.39, dense_down 1311 -> 1113.34,
+ * expert_up 1347 -> 1143.9 are above 1100 (attn_proj 1050.0, expert_down
+ * 1025.0, head 1082.8 are not); attention's 485 fwd+bwd at the model's
+ * count (3 / 3.5 of it, 415.7) -> 353.0 is not; copy 3.00 > 2.9 is.
+ */
+static void test_calibration_check_floor_refuses_rates_above_floor(void **state)
+{
+    static const char *const sets[] = {"gpu.bf16_achievable_tflops=600",
+                                       "gpu.fp8_achievable_tflops=1100",
+                                       "gpu.hbm_achievable_tbps=2.9"};
+    const char *c = "tests/data/snap/calibration/h800.ini";
+    struct calibration cal;
+    struct hardware hw;
+    struct diag d;
+    (void)state;
+    load(&cal, c);
+    load_hw(&hw, "tests/data/snap/hardware/h800.ini", sets,
+            sizeof sets / sizeof sets[0]);
+    diag_init(&d);
+    /* within the peaks: check_hardware takes it; the floor does not */
+    assert_int_equal(calibration_check_hardware(&cal, &hw, &d), STATUS_OK);
+    assert_int_equal(calibration_check_floor(&cal, &hw, &d), STATUS_RANGE);
+    assert_has_line(d.msg,
+                    "h800.ini:37: gemm_attn_proj.bf16_tflops: 754.8 (640.996 "
+                    "at the sustained clock) is above the rate the speed of "
+                    "light takes for it (tests/data/snap/hardware/h800.ini: "
+                    "gpu.bf16_achievable_tflops x clock_derate = 600)");
+    assert_has_line(d.msg, "h800.ini:58: gemm_expert_up.bf16_tflops: 783 "
+                           "(664.945 at the sustained clock) is above");
+    assert_has_line(d.msg, "h800.ini:64: gemm_expert_down.bf16_tflops: 738 "
+                           "(626.729 at the sustained clock) is above");
+    assert_has_line(d.msg, "h800.ini:46: gemm_dense_up.fp8_tflops: 1304 "
+                           "(1107.39 at the sustained clock) is above");
+    assert_has_line(d.msg, "h800.ini:52: gemm_dense_down.fp8_tflops: 1311 "
+                           "(1113.34 at the sustained clock) is above");
+    assert_has_line(d.msg, "h800.ini:59: gemm_expert_up.fp8_tflops: 1347 "
+                           "(1143.91 at the sustained clock) is above");
+    assert_has_line(d.msg, "h800.ini:86: elementwise.copy_tbps: (the HBM rate "
+                           "of the expected step) 3 (3 at the sustained "
+                           "clock) is above");
+    assert_int_equal(d.lines, 7);
+    hardware_release(&hw);
+    calibration_release(&cal);
+}
+
 /* Keys and section names are the stable names the files use. */
 static void test_calibration_keys(void **state)
 {
@@ -566,6 +619,8 @@ int main(void)
         cmocka_unit_test(test_calibration_check_hardware_refuses_another_gpu),
         cmocka_unit_test(
             test_calibration_check_hardware_refuses_rates_above_peak),
+        cmocka_unit_test(
+            test_calibration_check_floor_refuses_rates_above_floor),
         cmocka_unit_test(test_calibration_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

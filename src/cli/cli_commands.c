@@ -443,7 +443,8 @@ static bool load_hardware_file(struct cli_config *cfg,
 
 /*
  * check FILE...: a calibration given beside hardware files is checked
- * against each of them that is for its GPU (no rate above its peaks); when
+ * against each of them that is for its GPU (no rate above its peaks, nor
+ * above the rates its speed of light takes: calibration_check_floor); when
  * none is, it is refused as a calibration for another GPU (with one
  * hardware file, calibration_check_hardware says which GPU that is).
  */
@@ -482,8 +483,9 @@ static void check_calibration_hardware(struct cli_config *cfg,
     for (j = 0; j < n; j++) {
         if (!load_hardware_file(cfg, files[j], &hw))
             continue;
-        if (nhw == 1 || calibration_for_gpu(cal, &hw))
-            calibration_check_hardware(cal, &hw, d);
+        if ((nhw == 1 || calibration_for_gpu(cal, &hw)) &&
+            calibration_check_hardware(cal, &hw, d) == STATUS_OK)
+            calibration_check_floor(cal, &hw, d);
         hardware_release(&hw);
     }
 }

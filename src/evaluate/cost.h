@@ -17,7 +17,8 @@
  *   bubble    = bubble_coef x (1 + skew) x ramp / micro-batches (per
  *               schedule; skew: the other stages' ramps over this one's)
  *   dp_exposed = sync beyond one micro-batch's backward + gather beyond
- *               one micro-batch's forward
+ *               one micro-batch's forward (its share of the core: the
+ *               floor's ideal overlap; the expected step's, of compute)
  *   step      = bubble + optimizer + core + dp_exposed
  *   serial    = bubble + optimizer + max(compute, hbm) + ib + nvlink
  */

@@ -349,6 +349,18 @@ static void compute_work(const struct model *m,
                             ? f / (fwd * 1e12) + ratio * f / (bwd * 1e12)
                             : x->attn_sol_s;
     }
+    /* No faster than the speed of light (issue 17): the calibrated
+     * GEMMs and attention, at the sustained clock f_compute divides them
+     * by, take at least the floor's time for their FLOPs. `check`
+     * refuses a calibration above it (calibration_check_floor); a --set
+     * of the hardware's rates below the calibration's runs capped. */
+    {
+        double clock = calibration_clock_factor(cal);
+        if (x->gemm_cal_s < x->gemm_sol_s * clock)
+            x->gemm_cal_s = x->gemm_sol_s * clock;
+        if (x->attn_cal_s < x->attn_sol_s * clock)
+            x->attn_cal_s = x->attn_sol_s * clock;
+    }
     x->ew_s = w->permute_bytes /
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     /* a full recomputation reruns each layer's forward, its elementwise
@@ -531,6 +543,7 @@ static void switch_off(const struct cost_work *w,
         r->nv_hid_calls += r->nv_xp_calls;
         r->ib_xp = r->nv_xp = r->ib_xp_calls = r->nv_xp_calls = 0;
         r->grad_hide = r->param_hide = 1;
+        r->dp_window_core = true;
     }
 }
 

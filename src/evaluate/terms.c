@@ -106,7 +106,8 @@ enum fam {
 #define SOL_NV_RATE  "NVLINK_GBPS"
 #define EXP_NV_RATE  "(NVLINK_GBPS*NETWORK_EFFICIENCY)"
 #define SOL_HBM_RATE "(HBM_ACHIEVABLE_TBPS*1000)"
-#define EXP_HBM_RATE "(HBM_COPY_TBPS*1000)"
+/* the copy bandwidth, no faster than the floor's HBM (issue 17) */
+#define EXP_HBM_RATE "(MIN(HBM_COPY_TBPS,HBM_ACHIEVABLE_TBPS)*1000)"
 /* the work as each set sees it: overlapped traffic, exposed traffic
  * (the speed of light's overlap is ideal: none), the ramp's, the
  * step-end sync's and gather's (the expected: after efficiency) */
@@ -366,20 +367,35 @@ static double f_bubble(const struct terms_env *e,
 /* The step-end collectives hide only under the last micro-batch's
  * backward (gradients reduce as their layers finish) and the first
  * micro-batch's forward (weights gathered as layers need them), and
- * only where the set overlaps them (hide 1 or 0). */
+ * only where the set overlaps them (hide 1 or 0). How long that
+ * micro-batch lasts is the set's window: the expected step's stack
+ * overlaps them with the micro-batch's compute kernels ({x_compute});
+ * the speed of light's ideal overlap hides them under the whole
+ * micro-batch, whatever binds it ({core}: compute or a link's steady
+ * traffic). With the core as the window the floor is monotone in every
+ * rate: core + MAX(0, sync - core x (1 - fwd) / mb) + MAX(0, gather -
+ * core x fwd / mb) grows with core (slope at least 1 - 1/mb), and the
+ * expected step's compute window is at most its core, so its exposed
+ * sync is at least what the core window leaves. Under the compute
+ * window a link-bound floor would hide less behind its faster compute
+ * than the expected step behind its slower one (issue 17: 25,574 of the
+ * large sweep's 5.76M plans had an expected step below the floor). */
+#define SOL_DP_WINDOW SOL_T_CORE
+#define EXP_DP_WINDOW EXP_T_COMPUTE
 #define T_DP(S)                                                              \
-    "MAX(0," S##_T_SYNC "-" S##_GRAD_HIDE S##_T_COMPUTE "*(1-" S##_FWD_SHARE \
+    "MAX(0," S##_T_SYNC "-" S##_GRAD_HIDE S##_DP_WINDOW "*(1-" S##_FWD_SHARE \
         ")/{microbatches})+"                                                 \
-        "MAX(0," S##_T_GATHER "-" S##_PARAM_HIDE S##_T_COMPUTE               \
+        "MAX(0," S##_T_GATHER "-" S##_PARAM_HIDE S##_DP_WINDOW               \
         "*" S##_FWD_SHARE "/{microbatches})"
 static double
 f_dp(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
     const struct cost_work *w = e->w;
-    return max2(0, v[F_SYNC] - r->grad_hide * v[F_COMPUTE] *
-                                   (1 - r->fwd_share) / w->microbatches) +
-           max2(0, v[F_GATHER] - r->param_hide * v[F_COMPUTE] * r->fwd_share /
-                                     w->microbatches);
+    double window = r->dp_window_core ? v[F_CORE] : v[F_COMPUTE];
+    return max2(0, v[F_SYNC] - r->grad_hide * window * (1 - r->fwd_share) /
+                                   w->microbatches) +
+           max2(0, v[F_GATHER] -
+                       r->param_hide * window * r->fwd_share / w->microbatches);
 }
 
 #define T_STEP(S) S##_T_BUBBLE "+" S##_T_OPTIMIZER "+" S##_T_CORE "+" S##_T_DP
@@ -624,6 +640,7 @@ void terms_rates_sol(const struct cost_work *w,
     r->ib_gather = w->ib_gather_bytes;
     r->nv_gather = w->nvlink_gather_bytes;
     r->grad_hide = r->param_hide = 1;
+    r->dp_window_core = true;
     r->ramp_skew = w->ramp_skew;
     r->hbm_bytes = w->hbm_bytes;
     r->optimizer_bytes = w->optimizer_bytes;
@@ -650,10 +667,12 @@ void terms_rates_x(const struct cost_work *w,
     r->compute_overhead = x->compute_overhead;
     r->ib_bps = hw->ib_bps * x->network_efficiency;
     r->nvlink_bps = hw->nvlink_bps * x->network_efficiency;
-    r->hbm_bps =
-        hw->cal
-            ? calibration_elementwise_tbps(hw->cal, CALIBRATION_EW_COPY) * 1e12
-            : hw->hbm_bps;
+    r->hbm_bps = hw->hbm_bps;
+    if (hw->cal &&
+        calibration_elementwise_tbps(hw->cal, CALIBRATION_EW_COPY) * 1e12 <
+            hw->hbm_bps)
+        r->hbm_bps =
+            calibration_elementwise_tbps(hw->cal, CALIBRATION_EW_COPY) * 1e12;
     r->ib_hid = x->hid_ib;
     r->ib_hid_calls = x->hid_ib_calls;
     r->nv_hid = x->hid_nv;

@@ -116,6 +116,10 @@ struct terms_rates {
     /* 1 when the step-end sync (gather) hides under one micro-batch's
      * backward (forward), 0 when exposed; the speed of light: 1 */
     double grad_hide, param_hide;
+    /* what that micro-batch's time is: its share of the core (true: the
+     * speed of light's ideal overlap, under whatever binds the step) or
+     * of its compute (false: the stack overlaps them with kernels) */
+    bool dp_window_core;
     /* the other pipeline ranks' ramp units over this rank's, less 1 */
     double ramp_skew;
     /* the rank's own work (the expected set's: the slowest rank at its

@@ -238,7 +238,10 @@ static enum status completions(const struct validation_run *run,
 }
 
 /* Predicts run `run` with its inputs into v; false (and a note) when its
- * plan does not apply to them. */
+ * plan does not apply to them. A measured run ran: its plan is judged
+ * against its GPUs' memory (cost_evaluate's fits), not with the report's
+ * headroom, a planning margin for allocator spikes that the hardware's
+ * fragmentation share already stands for (issue 17 item 9). */
 static enum status predict(struct report *r,
                            const struct validation_run *run,
                            const struct validation_inputs *in,
@@ -295,7 +298,6 @@ static enum status predict(struct report *r,
         ctx->stack = mine;
         cost_evaluate(other, &v->plan, &alt, v->coll_other, COMM_LIST_MAX,
                       &v->ncoll_other);
-        refit(r, &v->predicted);
     } else {
         struct cost_ctx own;
         st = cost_ctx_init(&own, in->m, in->hw, ctx->comm, d);
@@ -304,7 +306,6 @@ static enum status predict(struct report *r,
             st = cost_ctx_prepare_plan(&own, &v->plan, d);
         if (st == STATUS_OK) {
             cost_evaluate(&own, &v->plan, &v->predicted, NULL, 0, NULL);
-            refit(r, &v->predicted);
         }
         cost_ctx_release(&own);
     }

@@ -603,8 +603,8 @@ void figures_notes(struct report *r)
                      "predicted %.3f s per step, %s-bound, %s.",
                      v->name, words, v->rank, b, v->predicted.t.step,
                      cost_bound_label(v->predicted.t.bound),
-                     v->predicted.fits ? "fits with the headroom"
-                                       : "does not fit with the headroom");
+                     v->predicted.fits ? "fits in its GPUs' memory"
+                                       : "does not fit in its GPUs' memory");
         else
             snprintf(r->note_published, sizeof r->note_published,
                      "The published plan (%s: %s) is not among the plans "

@@ -758,6 +758,35 @@ static void above_peak(const struct calibration *cal,
     bad(cal, d, STATUS_RANGE, section, key, why);
 }
 
+/* A rate of cal at section.key that, at the sustained clock, is above
+ * the rate the speed of light prices the same work at (hw's achievable
+ * rate at ach_key, times its clock derate): the expected step would then
+ * beat the floor. sustained: the rate as the expected step runs it;
+ * rate: as the file states it. */
+static void above_floor(const struct calibration *cal,
+                        const struct hardware *hw,
+                        struct diag *d,
+                        const char *section,
+                        const char *key,
+                        const char *what,
+                        double rate,
+                        double sustained,
+                        const char *ach_key,
+                        double floor_rate)
+{
+    char where[700], why[1000];
+    if (sustained <= floor_rate * (1 + 1e-12))
+        return;
+    hw_key(hw, "gpu", ach_key, where, sizeof where);
+    diag_snprintf(why, sizeof why,
+                  "%s%.6g (%.6g at the sustained clock) is above the rate the "
+                  "speed of light takes for it (%s x clock_derate = %.6g): "
+                  "the expected step would beat the floor; raise the "
+                  "achievable rate to what was measured or lower this one",
+                  what, rate, sustained, where, floor_rate);
+    bad(cal, d, STATUS_RANGE, section, key, why);
+}
+
 /* The largest of n values. */
 static double largest(const double *v, size_t n)
 {
@@ -766,6 +795,56 @@ static double largest(const double *v, size_t n)
     for (i = 0; i < n; i++)
         m = fmax(m, v[i]);
     return m;
+}
+
+/*
+ * The floor (issue 17): the speed of light prices every FLOP at hw's
+ * achievable rates times its clock derate and HBM traffic at its
+ * achievable bandwidth; the expected step prices the same work at the
+ * calibrated rates times the sustained clock factor and HBM at the copy
+ * bandwidth. Where no calibrated rate is above the floor's, the expected
+ * compute, HBM and optimizer terms are at least the floor's, term by
+ * term. Attention is compared at the model's count (3 FLOPs per forward
+ * one, model_derive.c): (1 + bwd_flops_ratio) FLOPs in the kernels'
+ * count run at fwd_bwd_tflops, that is 3 / (1 + ratio) x fwd_bwd_tflops
+ * of the model's.
+ */
+enum status calibration_check_floor(const struct calibration *cal,
+                                    const struct hardware *hw,
+                                    struct diag *d)
+{
+    static const char *const rate_keys[CALIBRATION_PRECISION_COUNT] = {
+        "bf16_tflops", "fp8_tflops"};
+    static const char *const ach_keys[CALIBRATION_PRECISION_COUNT] = {
+        "bf16_achievable_tflops", "fp8_achievable_tflops"};
+    const double floor[CALIBRATION_PRECISION_COUNT] = {hw->bf16_flops / 1e12,
+                                                       hw->fp8_flops / 1e12};
+    const struct calibration_attention *a = &cal->attention;
+    double clock = calibration_clock_factor(cal);
+    double attn = largest(a->fwd_bwd_tflops, a->n) * 3 /
+                  (1 + calibration_attention_bwd_ratio(cal));
+    char section[64];
+    size_t i, p, lines = d->lines;
+    for (i = 0; i < CALIBRATION_GEMM_COUNT; i++) {
+        const struct calibration_gemm_table *t = &cal->gemm[i];
+        snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
+        for (p = 0; p < CALIBRATION_PRECISION_COUNT; p++)
+            if (t->has[p]) {
+                double r = largest(t->tflops[p], t->n);
+                above_floor(cal, hw, d, section, rate_keys[p], "", r, r * clock,
+                            ach_keys[p], floor[p]);
+            }
+    }
+    above_floor(cal, hw, d, "attention_kernel", "fwd_bwd_tflops",
+                "at the model's count of attention FLOPs, ", attn, attn * clock,
+                ach_keys[0], floor[0]);
+    above_floor(cal, hw, d, "elementwise", "copy_tbps",
+                "(the HBM rate of the expected step) ",
+                cal->spec.ew_tbps[CALIBRATION_EW_COPY],
+                cal->spec.ew_tbps[CALIBRATION_EW_COPY], "hbm_achievable_tbps",
+                hw->hbm_bps / 1e12);
+    diag_finish(d);
+    return d->lines > lines ? STATUS_RANGE : STATUS_OK;
 }
 
 enum status calibration_check_hardware(const struct calibration *cal,

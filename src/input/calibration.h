@@ -397,6 +397,25 @@ enum status calibration_check_hardware(const struct calibration *cal,
                                        const struct hardware *hw,
                                        struct diag *d);
 
+/*
+ * Checks that no rate of cal, as the expected step runs it, is above the
+ * rate the speed of light prices the same work at on hw (issue 17: the
+ * floor is a lower bound of the expected step): every GEMM rate times the
+ * sustained clock factor (sustained / burst) at most hw's achievable rate
+ * of its precision times the clock derate, attention at the model's count
+ * of its FLOPs (3 / (1 + bwd_flops_ratio) x fwd_bwd_tflops) likewise
+ * against BF16, the copy bandwidth at most hw's achievable HBM bandwidth.
+ * `roofplan check` refuses such a pair (with cal checked against hw by
+ * calibration_check_hardware first); `report` and `eval` time plans with
+ * the calibrated work capped at the floor's (expected.c), so a --set of
+ * the hardware's achievable rates below the calibration's runs.
+ * Each problem is added to d as "cal:line: section.key: problem";
+ * returns STATUS_RANGE when there was one.
+ */
+enum status calibration_check_floor(const struct calibration *cal,
+                                    const struct hardware *hw,
+                                    struct diag *d);
+
 /* Stable key names: "attn_proj", ..., "bf16"/"fp8", "copy", ...,
  * "intra"/"inter", "all_reduce", "all_gather", "reduce_scatter",
  * "alltoall". Never NULL for a valid enum value. */

@@ -25,7 +25,7 @@ array fam_color[3]
 array fam_dot[3]
 array fam_key[3]
 array fam_pt[3]
-fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.61 s'; fam_pt[1] = 6
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.60 s'; fam_pt[1] = 6
 fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.36 s'; fam_pt[2] = 4
 fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'; fam_pt[3] = 8
 
@@ -79,20 +79,20 @@ set arrow from 19780, 989 to 17528, 1063.66 nohead front lw 1.2 lc rgb '#333333'
 set label 'ridge 15.2k FLOP/B' at 4145, 911.158 left front boxed font ',13'
 set arrow from 15160, 758 to 13434, 815.223 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 28662.4226004, 1059.73223994 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 2158.05, 2046.54 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1610.47 left front boxed font ',14'
-set arrow from 28662.4, 1059.73 to 26323.8, 1428.62 nohead front lw 1.2 lc rgb '#333333'
-set label '' at 28662.4226004, 1059.73223994 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
-set label 'recommended plan' at 33345.3, 605.892 left front boxed font ',14'
-set arrow from 28662.4, 1059.73 to 32484.1, 683.014 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 28662.4226004, 1060.71580054 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 2158.05, 2048.44 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1611.96 left front boxed font ',14'
+set arrow from 28662.4, 1060.72 to 26323.8, 1429.95 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 28662.4226004, 1060.71580054 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
+set label 'recommended plan' at 33345.3, 606.455 left front boxed font ',14'
+set arrow from 28662.4, 1060.72 to 32484.1, 683.648 nohead front lw 1.2 lc rgb '#333333'
 set label 'ZeRO-3 (the baseline): its best plan' at 1884.6, 41.3399 left front boxed font ',14'
 set label 'does not fit in memory' at 1884.6, 32.5313 left front boxed font ',14'
 set arrow from 1610.78, 36.6721 to 1835.92, 36.6721 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 27665.2, 1921.83 left front boxed font ',14'
-set arrow from 28662.4, 1059.73 to 28662.4, 1704.83 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 12103.9, 655.935 left front boxed font ',14'
-set arrow from 15200.7, 655.935 to 13336.6, 655.935 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 27665.2, 1923.61 left front boxed font ',14'
+set arrow from 28662.4, 1060.72 to 28662.4, 1706.41 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 12103.9, 656.067 left front boxed font ',14'
+set arrow from 15200.7, 656.067 to 13336.6, 656.067 nohead front lw 1.2 lc rgb '#333333'
 set label '3' at 9540.98, 402.753 left front boxed font ',14'
 set arrow from 8154.76, 402.753 to 9294.58, 402.753 nohead front lw 1.2 lc rgb '#333333'
 

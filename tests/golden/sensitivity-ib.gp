@@ -45,7 +45,7 @@ set output './sensitivity-ib.png'
 
 set logscale xy 10
 set xrange [10:500]
-set yrange [6.04350222799:544.1786443]
+set yrange [6.03947230769:544.1786443]
 set xtics ('12.5' 12.5, '25' 25, '50' 50, '100' 100, '200' 200, '400' 400)
 
 set format y '%g'

@@ -45,7 +45,7 @@ set output './sensitivity-nvlink.png'
 
 set logscale xy 10
 set xrange [64:1125]
-set yrange [6.88424579706:597.3226737]
+set yrange [6.87786230308:597.3226737]
 set xtics ('80' 80, '113' 113, '160' 160, '226' 226, '320' 320, '450' 450, '640' 640, '900' 900)
 
 set format y '%g'

@@ -1,0 +1,264 @@
+/*
+ * test_floor: the speed of light is a floor of the expected step. Every
+ * plan of the default sweep, on the default inputs (DeepSeek-V3 on 2048
+ * H800, its calibration and stack) and on every validation run's inputs
+ * (data/validation: model, cluster, calibration and stack as the run
+ * names them), has an expected step at or above its speed of light
+ * (issue 17; issue 19 prunes the sweep with it, which is sound only if
+ * it holds). Like test_anchors, this reads the shipped data/ files on
+ * purpose: a calibration or stack edit that breaks the floor fails here.
+ * Beside it, the step-end DP term by hand (terms.c f_dp).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "calibration.h"
+#include "cost.h"
+#include "hardware.h"
+#include "model.h"
+#include "rank.h"
+#include "stack.h"
+#include "sweep.h"
+#include "terms.h"
+#include "test_util.h"
+#include "validation.h"
+
+/* The largest relative shortfall the rounding of two sums of the same
+ * terms in another order may leave. */
+#define FLOOR_EPS 1e-9
+
+struct tally {
+    const struct cost_ctx *ctx;
+    size_t plans, below;
+    double worst; /* lowest expected / speed of light */
+    struct plan worst_plan;
+};
+
+static void
+visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
+{
+    struct tally *t = user;
+    struct cost_result r;
+    double q;
+    (void)index;
+    if (why != PLAN_OK)
+        return;
+    cost_evaluate(t->ctx, p, &r, NULL, 0, NULL);
+    if (!r.work.x.known)
+        return;
+    t->plans++;
+    q = r.t.expected / r.t.step;
+    if (q < 1 - FLOOR_EPS)
+        t->below++;
+    if (t->plans == 1 || q < t->worst) {
+        t->worst = q;
+        t->worst_plan = r.plan;
+    }
+}
+
+/* Sweeps the default space, with `nsets` overrides (--set) of it, on m
+ * and hw (hw->cal its calibration; its headroom is set to the sweep's, as
+ * roofplan's report does) with stack st; fails with the worst plan when
+ * any expected step is below its speed of light. */
+static void sweep_floor(const char *what,
+                        const struct model *m,
+                        struct hardware *hw,
+                        const struct stack *st,
+                        const char *const *sets,
+                        size_t nsets)
+{
+    struct datafile_set s[4];
+    struct sweep_file sf;
+    struct cost_ctx ctx;
+    struct tally t;
+    struct diag d;
+    char text[512];
+    size_t i;
+    diag_init(&d);
+    assert_non_null(hw->cal);
+    assert_true(nsets <= 4);
+    for (i = 0; i < nsets; i++)
+        util_set(&s[i], sets[i]);
+    if (sweep_load("data/sweeps/default.ini", &sf, s, nsets, &d))
+        fail_msg("%s: %s", what, d.msg);
+    hw->headroom_pct = sf.spec.r_headroom_pct;
+    if (cost_ctx_init(&ctx, m, hw, COMM_TOPO, &d))
+        fail_msg("%s: %s", what, d.msg);
+    ctx.stack = st;
+    if (rank_prepare(&sf, &ctx, &d))
+        fail_msg("%s: %s", what, d.msg);
+    memset(&t, 0, sizeof t);
+    t.ctx = &ctx;
+    sweep_run(&sf, m, hw, 0, 1, visit, &t);
+    plan_format(&t.worst_plan, text, sizeof text);
+    print_message("%s: %zu plans, lowest expected/SOL %.6f (%s)\n", what,
+                  t.plans, t.worst, text);
+    assert_true(t.plans > 100); /* else the sweep checked nothing */
+    if (t.below > 0)
+        fail_msg("%s: %zu of %zu plans expected below the speed of light, "
+                 "down to %.6fx (%s)",
+                 what, t.below, t.plans, t.worst, text);
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+}
+
+/*
+ * The step-end DP term by hand (terms.c f_dp), a plan the floor's old
+ * compute window got wrong. H800 links (IB 50 GB/s), no latency: IB
+ * steady 200 GB (4 s) and a step-end gradient sync of 100 GB (2 s), 4
+ * micro-batches, forward a third of the compute.
+ * Speed of light: compute 1 s (758 TFLOP BF16 at 758); comm SMs
+ * min(1, 4) x 20/132 = 0.15152 s; core max(1.15152, 4) = 4 s, IB-bound.
+ * The sync hides under the last micro-batch's backward, the core's
+ * share: 4 x (2/3) / 4 = 0.66667 s, so 2 - 0.66667 = 1.33333 s exposed;
+ * step 4 + 1.33333 = 5.33333 s.
+ * Expected (no calibration: clock 1; the stack hides the steady traffic
+ * and the sync): compute 3 s; comm SMs min(3, 4) x 20/132 = 0.45455 s;
+ * core max(3.45455, 4) = 4 s; the sync hides under the backward's
+ * compute, 3 x (2/3) / 4 = 0.5 s: 1.5 s exposed; expected 5.5 s.
+ * The floor's old window (its compute, 1 x (2/3) / 4 = 0.16667 s) left
+ * 1.83333 s exposed: a floor of 5.83333 s above the expected 5.5 s.
+ */
+static void test_floor_dp_term_by_hand(void **state)
+{
+    struct model m;
+    struct hardware hw;
+    struct cost_work w;
+    struct cost_times t;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    hw.spec.comm_sms = 20;
+    hw.spec.sms = 132;
+    hw.spec.clock_derate = 1;
+    hw.spec.ib_gbps = 50;
+    hw.spec.ib_latency_us = hw.spec.nvlink_latency_us = 0;
+    hardware_derive(&hw);
+    memset(&w, 0, sizeof w);
+    w.bf16_flops = 758e12;
+    w.ib_bytes = 300e9;
+    w.ib_steady_bytes = 200e9;
+    w.ib_sync_bytes = 100e9;
+    w.microbatches = 4;
+    w.fwd_share = 1.0 / 3;
+    w.tokens = 1e6;
+    w.gpus = 8;
+    w.model_flops = 758e12;
+    w.x.known = true;
+    w.x.gemm_cal_s = 3;
+    w.x.compute_overhead = w.x.network_efficiency = 1;
+    w.x.hid_ib = w.x.hid_ib_raw = 200e9;
+    w.x.sync_ib = w.x.ib_sync_raw = 100e9;
+    w.x.grad_hide = w.x.param_hide = 1;
+    w.x.fwd_share = 1.0 / 3;
+    cost_times(&w, &hw, &m, MODEL_BF16, &t);
+    assert_near(t.compute, 1, 1e-12);
+    assert_near(t.core, 4, 1e-12);
+    assert_int_equal(t.bound, COST_IB);
+    assert_near(t.sync, 2, 1e-12);
+    assert_near(t.dp_exposed, 2 - 4 * (2.0 / 3) / 4, 1e-12);
+    assert_near(t.step, 5.0 + 1.0 / 3, 1e-12);
+    assert_near(t.x_compute, 3, 1e-12);
+    assert_near(t.x_core, 4, 1e-12);
+    assert_near(t.x_dp, 1.5, 1e-12);
+    assert_near(t.expected, 5.5, 1e-12);
+    assert_true(t.expected >= t.step);
+    hardware_release(&hw);
+    model_release(&m);
+}
+
+static void test_floor_default_inputs(void **state)
+{
+    struct model m;
+    struct hardware hw;
+    struct calibration cal;
+    struct stack st;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    util_model(&m, "data/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("data/hardware/h800.ini", &hw, NULL, 0, &d) ||
+        calibration_load("data/calibration/h800.ini", &cal, NULL, 0, &d) ||
+        calibration_check_hardware(&cal, &hw, &d) ||
+        calibration_check_floor(&cal, &hw, &d) ||
+        stack_load("data/stacks/deepseek-hai.ini", &st, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    hw.cal = &cal;
+    sweep_floor("defaults", &m, &hw, &st, NULL, 0);
+    stack_release(&st);
+    calibration_release(&cal);
+    hardware_release(&hw);
+    model_release(&m);
+}
+
+/* The same on 16384 GPUs with context parallelism 4 and a 4096-sequence
+ * batch: link-bound plans with a step-end sync exposed at the floor (1,365
+ * of its 40,320 plans were below the floor with the floor's old DP
+ * window, down to 0.905x). */
+static void test_floor_link_bound_space(void **state)
+{
+    static const char *const sets[] = {"space.gpus=16384", "space.cp=4",
+                                       "space.gbs=4096"};
+    struct model m;
+    struct hardware hw;
+    struct calibration cal;
+    struct stack st;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    util_model(&m, "data/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("data/hardware/h800.ini", &hw, NULL, 0, &d) ||
+        calibration_load("data/calibration/h800.ini", &cal, NULL, 0, &d) ||
+        calibration_check_hardware(&cal, &hw, &d) ||
+        calibration_check_floor(&cal, &hw, &d) ||
+        stack_load("data/stacks/deepseek-hai.ini", &st, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    hw.cal = &cal;
+    sweep_floor("16384 GPUs, cp 4, gbs 4096", &m, &hw, &st, sets, 3);
+    stack_release(&st);
+    calibration_release(&cal);
+    hardware_release(&hw);
+    model_release(&m);
+}
+
+static void test_floor_validation_inputs(void **state)
+{
+    static struct validation_run runs[VALIDATION_RUNS_MAX];
+    size_t n = 0, i;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    if (validation_load_dir("data", runs, VALIDATION_RUNS_MAX, &n, &d))
+        fail_msg("%s", d.msg);
+    assert_true(n >= 6);
+    for (i = 0; i < n; i++) {
+        struct validation_inputs in;
+        if (validation_load_inputs(&runs[i], "data/training/default.ini",
+                                   "data", NULL, NULL, &in, &d))
+            fail_msg("%s: %s", runs[i].path, d.msg);
+        assert_non_null(in.stack);
+        sweep_floor(runs[i].path, in.m, &in.own_hw, in.stack, NULL, 0);
+        validation_inputs_release(&in);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_floor_dp_term_by_hand),
+        cmocka_unit_test(test_floor_default_inputs),
+        cmocka_unit_test(test_floor_link_bound_space),
+        cmocka_unit_test(test_floor_validation_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
