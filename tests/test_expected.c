@@ -116,6 +116,47 @@ static void test_expected_flat_rates_by_hand(void **state)
 }
 
 /*
+ * Host launch work (stack host_us_per_kernel x kernels_per_layer): one
+ * GPU, one micro-batch of the 96-layer GPT, so 96 layer passes. At 1000
+ * kernels of 1000 us a layer the host takes 96 x 1000 x 1e-3 = 96 s,
+ * longer than the kernels (about 6 s of GEMMs): compute is the host's
+ * time. At 10 kernels of 1 us (0.96 ms) the host runs ahead and compute
+ * is the kernels' as without it. With CUDA graphs a layer is 2 launches
+ * (its forward and backward graphs): 96 x 2 x 1000 us = 0.192 s. The
+ * waterfall's host effect adds exactly the difference.
+ */
+static void test_expected_host_overhead_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct stack st = f->stack;
+    struct cost_result r, base;
+    double kernels, sol, step[EXPECTED_EFFECTS];
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &f->stack, &base);
+    assert_near(base.work.x.host_s, 0, 0); /* the test stack has none */
+    kernels = base.t.x_compute;
+    st.spec.host_us_per_kernel = 1000;
+    st.spec.kernels_per_layer = 1000;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_s, 96.0, 1e-12);
+    assert_true(kernels < 96.0);
+    assert_near(r.t.x_compute, 96.0, 1e-12);
+    expected_waterfall(&r.work, &f->hw, &f->gpt, r.plan.precision, &sol, step);
+    assert_near(step[EXPECTED_HOST] - step[EXPECTED_HOST - 1],
+                r.t.expected - base.t.expected, 1e-9);
+    st.spec.host_us_per_kernel = 1;
+    st.spec.kernels_per_layer = 10;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_s, 96 * 10 * 1e-6, 1e-15);
+    assert_near(r.t.x_compute, kernels, 0);
+    st.spec.host_us_per_kernel = 1000;
+    st.spec.kernels_per_layer = 1000;
+    st.spec.cuda_graphs = true;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_s, 96 * 2 * 1e-3, 1e-12);
+    assert_near(r.t.x_compute, kernels, 0);
+}
+
+/*
  * Data parallel over the 8 GPUs of one node, ZeRO-0: the gradients'
  * all-reduce at the step's end runs over NVLink at 50 of the curve's 100
  * GB/s, so its effective bytes are twice the bytes moved.
@@ -394,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_expected_flat_rates_by_hand),
         cmocka_unit_test(test_expected_network_efficiency_by_hand),
         cmocka_unit_test(test_expected_ep_dispatcher_rates),
+        cmocka_unit_test(test_expected_host_overhead_by_hand),
         cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),

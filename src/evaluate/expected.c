@@ -37,6 +37,17 @@
  *   attention (ring attention overlaps by construction); per-micro-batch
  *   DP (ZeRO-2/3) with dp_grad_overlap; the step-end sync and gather with
  *   one micro-batch's compute when dp_grad_overlap / dp_param_overlap.
+ * - Host work: without CUDA graphs the host spends the stack's
+ *   host_us_per_kernel on each of kernels_per_layer kernels per layer and
+ *   micro-batch (with graphs: one launch of the forward's graph and one of
+ *   the backward's, as Megatron-LM's DeepSeek-V3 GB200 write-up captures
+ *   them, L x M x 2 graphs). Launches are asynchronous: the host runs
+ *   ahead of the GPU and the GPU waits only where the host's time for a
+ *   stretch of kernels is longer than the kernels' own (a layer's: MoE
+ *   layers sync host and device per layer for the tokens per expert, the
+ *   write-up's "device-host sync"). For layers alike, the sum over layers
+ *   of max(host, GPU) is max(host, GPU) of the rank: the compute term
+ *   takes the larger of the kernels' time and host_s (terms.c).
  * - The stack's free factors (stack.h) come last in the waterfall: what a
  *   fit to a measured run adds on top of every measured effect.
  */
@@ -53,6 +64,7 @@ const char *expected_effect_label(int effect)
     static const char *const labels[] = {
         "GEMM efficiency by shape",   "attention kernels",
         "elementwise and memory",     "sustained clock (power cap)",
+        "host overhead (launches)",
         "network efficiency by size", "communication not overlapped",
         "stack factors (fitted)"};
     if (effect >= 0 && effect < EXPECTED_EFFECTS)
@@ -379,6 +391,16 @@ static void compute_work(const struct model *m,
                   1e12));
 }
 
+/* The host's time to launch the rank's kernels for a step: passes
+ * (layers x micro-batches) x launches per layer x time per launch. */
+static double host_work(const struct stack_spec *s,
+                        const struct expected_rank *rk)
+{
+    double passes = (double)rk->c->count * rk->microbatches;
+    double launches = s->cuda_graphs ? 2 : s->kernels_per_layer;
+    return passes * launches * s->host_us_per_kernel * 1e-6;
+}
+
 /* Communication: by purpose, hidden or exposed as the stack says. */
 static void comm_work(const struct calibration *cal,
                       const struct stack *st,
@@ -464,6 +486,7 @@ void expected_fill(const struct model *m,
     x->network_efficiency = st->spec.network_efficiency;
     memo = rk->memo;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
+    x->host_s = host_work(&st->spec, rk);
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
     memo = NULL;
     {
@@ -510,6 +533,8 @@ static void switch_off(const struct cost_work *w,
         r->ew_s = 0;
         r->hbm_bps = hw->hbm_bps;
     }
+    if (from <= EXPECTED_HOST)
+        r->host_s = 0;
     if (from <= EXPECTED_CLOCK)
         r->clock = 1;
     if (from <= EXPECTED_NETWORK) {

@@ -99,7 +99,7 @@ enum fam {
     "{bf16_tflop}/BF16_TFLOPS_USED+" \
     "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)"
 #define EXP_COMPUTE_TIME \
-    "(({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s})*COMPUTE_OVERHEAD"
+    "MAX(({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s},{host_s})*COMPUTE_OVERHEAD"
 /* the links' and HBM's bandwidth */
 #define SOL_IB_RATE  "IB_GBPS"
 #define EXP_IB_RATE  "(IB_GBPS*NETWORK_EFFICIENCY)"
@@ -216,8 +216,9 @@ static double phase_time(const struct hardware *hw,
         terms_link_time(nv, nv_calls, r->nvlink_bps, hw->nvlink_latency_s));
 }
 
-/* Compute: GEMMs and attention under the clock, elementwise work, times
- * the stack's compute overhead. The speed of light's set holds all its
+/* Compute: GEMMs and attention under the clock, elementwise work, or the
+ * host's time to launch them where that is longer (launches run ahead of
+ * the GPU: expected.c), times the stack's compute overhead. The speed of light's set holds all its
  * FLOPs at the achievable rates as GEMM time (clock and overhead 1, no
  * elementwise: the same number, bit for bit); the expected set the
  * kernels at their measured (burst) rates and bandwidths. Each set's
@@ -229,7 +230,8 @@ static double f_compute(const struct terms_env *e,
 {
     (void)e;
     (void)v;
-    return ((r->gemm_s + r->attn_s) / r->clock + r->ew_s) * r->compute_overhead;
+    return max2((r->gemm_s + r->attn_s) / r->clock + r->ew_s, r->host_s) *
+           r->compute_overhead;
 }
 
 #define T_HBM(S) S##_HBM_GB "/" S##_HBM_RATE
@@ -646,6 +648,7 @@ void terms_rates_x(const struct cost_work *w,
     r->gemm_s = x->gemm_cal_s;
     r->attn_s = x->attn_cal_s;
     r->ew_s = x->ew_s;
+    r->host_s = x->host_s;
     r->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
     r->compute_overhead = x->compute_overhead;
     r->ib_bps = hw->ib_bps * x->network_efficiency;

@@ -70,6 +70,12 @@ struct stack_spec {
                                flush too (else exposed there) */
     int ep_a2a_overlap;     /* enum stack_ep_overlap */
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
+    bool cuda_graphs;       /* layers replayed from CUDA graphs: one
+                               launch per layer's forward and backward */
+    double host_us_per_kernel; /* host time per kernel launched, us; 0:
+                                  host work not modelled */
+    double kernels_per_layer;  /* kernels a layer launches per micro-batch,
+                                  forward and backward, without graphs */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
                                communication (W chunks, --delay-wgrad-compute) */
     /* ep_dispatcher = deepep: the share of each link's achievable rate
