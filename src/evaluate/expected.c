@@ -18,7 +18,9 @@
  *   recomputed forward work at the rank's mean GEMM rate.
  * - Attention: the forward at the forward rate, the backward (the
  *   calibration's FLOP convention: bwd_ratio x forward) at the backward
- *   rate, for the model's q/k head width.
+ *   rate, for the model's real head widths (calibration_attention_s: an
+ *   MLA kernel's QK^T at its q/k width's rate, PV at its v width's, unless
+ *   the calibration measured that very kernel).
  * - Elementwise work moves its forward's bytes three times in a step
  *   (forward, and about twice that in backward), a fourth time where a
  *   full recomputation reruns the layers' forward (not the loss's); each kind
@@ -352,14 +354,14 @@ static void compute_work(const struct model *m,
                     x->attn_sol_s;
     ratio = calibration_attention_bwd_ratio(cal);
     {
-        double fwd = calibration_attention_tflops(cal, CALIBRATION_ATTN_FWD,
-                                                  m->attn_head_dim, NULL);
-        double bwd = calibration_attention_tflops(cal, CALIBRATION_ATTN_BWD,
-                                                  m->attn_head_dim, NULL);
         double f = t * c->core_fwd;
-        x->attn_cal_s = fwd > 0 && bwd > 0
-                            ? f / (fwd * 1e12) + ratio * f / (bwd * 1e12)
-                            : x->attn_sol_s;
+        double fwd = calibration_attention_s(cal, CALIBRATION_ATTN_FWD,
+                                             m->attn_head_dim,
+                                             m->attn_v_head_dim, f);
+        double bwd = calibration_attention_s(cal, CALIBRATION_ATTN_BWD,
+                                             m->attn_head_dim,
+                                             m->attn_v_head_dim, ratio * f);
+        x->attn_cal_s = fwd > 0 && bwd > 0 ? fwd + bwd : x->attn_sol_s;
     }
     x->ew_s = w->permute_bytes /
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);

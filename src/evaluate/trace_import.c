@@ -481,6 +481,7 @@ static void kernels_other(const struct model *m,
     tb = s->cls[TRACE_ATTN_BWD].measured_s + s->cls[TRACE_ATTN_AUX].measured_s;
     if (nf > 0 && nb > 0 && tf > 0 && tb > 0 && f1 > 0) {
         s->head_dim = m->attn_head_dim;
+        s->v_head_dim = m->attn_v_head_dim;
         s->attn_fwd_tflops = f1 / (tf / nf) * 1e-12 / s->clock;
         s->attn_fwd_bwd_tflops =
             (1 + r) * f1 / (tf / nf + tb / nb) * 1e-12 / s->clock;

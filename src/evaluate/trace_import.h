@@ -121,6 +121,7 @@ struct trace_import_summary {
     double gemm_m[CALIBRATION_GEMM_COUNT];
     size_t gemm_kernels[CALIBRATION_GEMM_COUNT][CALIBRATION_PRECISION_COUNT];
     double head_dim, attn_fwd_tflops, attn_fwd_bwd_tflops, attn_bwd_ratio;
+    double v_head_dim; /* the attention kernel's value width */
     /* the base's sustained / burst clock, (0, 1]: the GEMM and attention
      * rates above are the measured ones over it (see the file comment) */
     double clock;
