@@ -33,9 +33,10 @@
  *   where no curve is measured), and over IB at NCCL's share of the
  *   hardware's IB rate (calibration_nccl_ib_share; not DeepEP's kernels).
  * - What the stack overlaps: EP dispatch and combine under DualPipe's
- *   paired chunks (dualpipe, DualPipe schedule only) or combined 1F1B
- *   (any schedule); TP with tp_comm_overlap; pipeline sends as
- *   stack_p2p_hidden says; context-parallel keys and values with their
+ *   paired chunks (dualpipe, a schedule whose row pairs forward and
+ *   backward chunks: paired_fb) or combined 1F1B (any schedule); TP with
+ *   tp_comm_overlap; pipeline sends as stack_p2p_hidden says (interleaved:
+ *   a schedule of virtual stages, its row's vpp); context-parallel keys and values with their
  *   attention (ring attention overlaps by construction); per-micro-batch
  *   DP (ZeRO-2/3) with dp_grad_overlap; the step-end sync and gather with
  *   one micro-batch's compute when dp_grad_overlap / dp_param_overlap.
@@ -413,10 +414,11 @@ static void comm_work(const struct calibration *cal,
                       struct expected_work *x)
 {
     const struct stack_spec *s = &st->spec;
-    bool ep_hidden = (s->ep_a2a_overlap == STACK_EP_DUALPIPE &&
-                      p->schedule == PLAN_DUALPIPE) ||
-                     s->ep_a2a_overlap == STACK_EP_COMBINED_1F1B;
-    bool pp_hidden = stack_p2p_hidden(st, p->schedule == PLAN_INTERLEAVED);
+    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    bool ep_hidden =
+        (s->ep_a2a_overlap == STACK_EP_DUALPIPE && sch->paired_fb) ||
+        s->ep_a2a_overlap == STACK_EP_COMBINED_1F1B;
+    bool pp_hidden = stack_p2p_hidden(st, sch->vpp);
     enum calibration_collective sync =
         p->zero == 0 ? CALIBRATION_ALL_REDUCE : CALIBRATION_REDUCE_SCATTER;
     double dp_ib, dp_nv, dp_ib_calls, dp_nv_calls;

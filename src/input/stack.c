@@ -160,10 +160,10 @@ void stack_release(struct stack *s)
         datafile_meta_release(&s->meta);
 }
 
-bool stack_p2p_hidden(const struct stack *s, bool interleaved)
+bool stack_p2p_hidden(const struct stack *s, bool virtual_stages)
 {
     return s->spec.pp_p2p_overlap == STACK_P2P_ALWAYS ||
-           (s->spec.pp_p2p_overlap == STACK_P2P_INTERLEAVED && interleaved);
+           (s->spec.pp_p2p_overlap == STACK_P2P_INTERLEAVED && virtual_stages);
 }
 
 const char *stack_factor_key(enum stack_factor f)

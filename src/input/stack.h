@@ -138,10 +138,12 @@ void stack_release(struct stack *s);
 
 /*
  * Whether pipeline point-to-point communication is hidden in the steady
- * state of a schedule; interleaved: the plan runs the interleaved
- * schedule. (Warm-up and flush follow ramp_comm_overlap.)
+ * state of a schedule; virtual_stages: the plan's schedule runs virtual
+ * pipeline stages (its schedule row's vpp, as the interleaved schedule
+ * does: pp_p2p_overlap = interleaved hides them there only). (Warm-up and
+ * flush follow ramp_comm_overlap.)
  */
-bool stack_p2p_hidden(const struct stack *s, bool interleaved);
+bool stack_p2p_hidden(const struct stack *s, bool virtual_stages);
 
 /* The stack file's key of factor f ("compute_overhead"). */
 const char *stack_factor_key(enum stack_factor f);
