@@ -198,15 +198,15 @@ static void test_calibration_attention_real_widths(void **state)
     struct diag d;
     (void)state;
     load(&cal, "tests/data/snap/calibration/h200.ini");
-    assert_near(calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 128,
-                                        1e12),
-                0.6 / 634 + 0.4 / 591, 1e-12);
-    assert_near(calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 192,
-                                        1e12),
-                1.0 / 634, 1e-12);
-    assert_near(calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 128, 128,
-                                        2e12),
-                2.0 / 591, 1e-12);
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 128, 1e12),
+        0.6 / 634 + 0.4 / 591, 1e-12);
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 192, 1e12),
+        1.0 / 634, 1e-12);
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 128, 128, 2e12),
+        2.0 / 591, 1e-12);
     calibration_release(&cal);
     diag_init(&d);
     assert_int_equal(
@@ -215,9 +215,9 @@ static void test_calibration_attention_real_widths(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, &set, 1, &d),
                      STATUS_OK);
-    assert_near(calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 128,
-                                        1e12),
-                1.0 / 634, 1e-12);
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 128, 1e12),
+        1.0 / 634, 1e-12);
     calibration_release(&cal);
 }
 

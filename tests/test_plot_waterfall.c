@@ -38,8 +38,8 @@ struct row {
  * The recommended plan, by hand: speed of light 10 s; the effects add
  * 1.5, -0.8 (a shape faster than the achievable rate), 2.0, 0.5, 0 (host
  * launches hidden), 0 and 1.2 s, so the step runs 10 -> 11.5 -> 10.7 ->
- * 12.7 -> 13.2 -> 13.2 -> 13.2 -> 14.4 s: expected 14.4 s, a gap of 4.4 s, elementwise (+2.0 s, 2.0 /
- * 4.4 = 45.5% of it) the largest.
+ * 12.7 -> 13.2 -> 13.2 -> 13.2 -> 14.4 s: expected 14.4 s, a gap of 4.4 s,
+ * elementwise (+2.0 s, 2.0 / 4.4 = 45.5% of it) the largest.
  */
 static const double sol0 = 10,
                     add0[EXPECTED_EFFECTS] = {1.5, -0.8, 2.0, 0.5, 0, 0, 1.2};

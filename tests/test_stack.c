@@ -124,12 +124,11 @@ static void test_stack_host_figures(void **state)
     assert_near(s.spec.host_us_per_kernel, 0, 0);
     assert_near(s.spec.kernels_per_layer, 0, 0);
     i = datafile_field_index(stack_schema(), "stack", "host_us_per_kernel");
-    assert_non_null(strstr(datafile_meta_source(&s.meta, (size_t)i),
-                           "not modelled"));
+    assert_non_null(
+        strstr(datafile_meta_source(&s.meta, (size_t)i), "not modelled"));
     stack_release(&s);
     assert_int_equal(
-        datafile_parse_set("stack.host_us_per_kernel=19", &set, &d),
-        STATUS_OK);
+        datafile_parse_set("stack.host_us_per_kernel=19", &set, &d), STATUS_OK);
     assert_int_not_equal(
         stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
         STATUS_OK);

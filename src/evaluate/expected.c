@@ -36,10 +36,15 @@
  *   paired chunks (dualpipe, a schedule whose row pairs forward and
  *   backward chunks: paired_fb) or combined 1F1B (any schedule); TP with
  *   tp_comm_overlap; pipeline sends as stack_p2p_hidden says (interleaved:
- *   a schedule of virtual stages, its row's vpp); context-parallel keys and values with their
- *   attention (ring attention overlaps by construction); per-micro-batch
- *   DP (ZeRO-2/3) with dp_grad_overlap; the step-end sync and gather with
- *   one micro-batch's compute when dp_grad_overlap / dp_param_overlap.
+ *   a schedule of virtual stages, its row's vpp); context-parallel keys
+ *   and values with their attention (ring attention overlaps by
+ *   construction); per-micro-batch DP (ZeRO-2/3) with dp_grad_overlap;
+ *   the step-end sync and gather with one micro-batch's compute when
+ *   dp_grad_overlap / dp_param_overlap.
+ * - The sustained clock: the calibration's sustained/burst factor on the
+ *   compute-bound kernels, in proportion to their share of the kernels'
+ *   time and to the step's compute beyond the burst window (terms.c
+ *   f_compute says why).
  * - Host work: without CUDA graphs the host spends the stack's
  *   host_us_per_kernel on each of kernels_per_layer kernels per layer and
  *   micro-batch (with graphs: one launch of the forward's graph and one of
@@ -65,11 +70,10 @@
 const char *expected_effect_label(int effect)
 {
     static const char *const labels[] = {
-        "GEMM efficiency by shape",   "attention kernels",
-        "elementwise and memory",     "sustained clock (power cap)",
-        "host overhead (launches)",
-        "network efficiency by size", "communication not overlapped",
-        "stack factors (fitted)"};
+        "GEMM efficiency by shape",     "attention kernels",
+        "elementwise and memory",       "sustained clock (power cap)",
+        "host overhead (launches)",     "network efficiency by size",
+        "communication not overlapped", "stack factors (fitted)"};
     if (effect >= 0 && effect < EXPECTED_EFFECTS)
         return labels[effect];
     return "?";
@@ -356,12 +360,11 @@ static void compute_work(const struct model *m,
     ratio = calibration_attention_bwd_ratio(cal);
     {
         double f = t * c->core_fwd;
-        double fwd = calibration_attention_s(cal, CALIBRATION_ATTN_FWD,
-                                             m->attn_head_dim,
-                                             m->attn_v_head_dim, f);
-        double bwd = calibration_attention_s(cal, CALIBRATION_ATTN_BWD,
-                                             m->attn_head_dim,
-                                             m->attn_v_head_dim, ratio * f);
+        double fwd = calibration_attention_s(
+            cal, CALIBRATION_ATTN_FWD, m->attn_head_dim, m->attn_v_head_dim, f);
+        double bwd =
+            calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
+                                    m->attn_v_head_dim, ratio * f);
         x->attn_cal_s = fwd > 0 && bwd > 0 ? fwd + bwd : x->attn_sol_s;
     }
     x->ew_s = w->permute_bytes /

@@ -150,6 +150,7 @@ static const struct datafile_field fields[] = {
     {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e6, false, false, "0", "us", NULL, "router score function + top-k (0: not measured; else at least 1: a kernel launch alone takes microseconds)"},
     {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement (0, or at least 1 with router_us)"},
     {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run (at least 1, as the hardware file's rates; at most the hardware's peak)"},
+    {"clock", "burst_s", DATAFILE_DOUBLE, OFF(burst_s), 0, 0, 60, false, false, "0", "s", NULL, "how long the burst rate held before the power cap lowered the clock: compute stretches shorter than this run at the burst rate (0: not measured)"},
     {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled (at least 1, as burst_tflops)"},
     {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 1e-6, 1e6, false, true, NULL, "s", NULL, "length of the sustained run (at least 1e-6: one kernel)"},
     {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
@@ -576,9 +577,8 @@ double calibration_attention_tflops(const struct calibration *cal,
 }
 
 /* The measured entry whose kernel had q/k width qk and v width v, or -1. */
-static long attention_entry(const struct calibration_attention *a,
-                            double qk,
-                            double v)
+static long
+attention_entry(const struct calibration_attention *a, double qk, double v)
 {
     size_t i;
     for (i = 0; i < a->n; i++)
@@ -660,6 +660,11 @@ double calibration_nccl_ib_share(const struct calibration *cal,
                    ? cal->spec.nccl_ib_share[kind]
                    : 0;
     return v > 0 ? v : 1;
+}
+
+double calibration_burst_s(const struct calibration *cal)
+{
+    return cal->spec.burst_s;
 }
 
 double calibration_clock_factor(const struct calibration *cal)

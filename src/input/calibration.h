@@ -162,6 +162,7 @@ struct calibration_spec {
     double burst_tflops;     /* first ~100 ms of back-to-back GEMMs */
     double sustained_tflops; /* the same GEMMs once the clock settled */
     double run_s;            /* length of the sustained run */
+    double burst_s;          /* how long the burst rate held; 0: unknown */
     double fp8_fine_factor;  /* fine-grained FP8 scales / per-tensor, (0, 1] */
     double sm_clock_mhz;     /* settled SM clock; 0: not recorded */
     double power_w;          /* settled board power; 0: not recorded */
@@ -357,6 +358,10 @@ double calibration_nccl_ib_share(const struct calibration *cal,
  * (divides compute-bound time by). Kept apart from the speed of light.
  */
 double calibration_clock_factor(const struct calibration *cal);
+
+/* Seconds the burst rate held at the start of the sustained run before
+ * the power cap lowered the clock (clock.burst_s), 0 when not measured. */
+double calibration_burst_s(const struct calibration *cal);
 
 /*
  * Bus bandwidth in GB/s (nccl-tests' busbw) of collective kind on link

@@ -72,12 +72,14 @@ struct stack_spec {
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
     bool cuda_graphs;       /* layers replayed from CUDA graphs: one
                                launch per layer's forward and backward */
-    double host_us_per_kernel; /* host time per kernel launched, us; 0:
-                                  host work not modelled */
-    double kernels_per_layer;  /* kernels a layer launches per micro-batch,
-                                  forward and backward, without graphs */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
                                communication (W chunks, --delay-wgrad-compute) */
+
+    /* the host's work: its time per kernel launched, us, and the kernels
+     * a layer launches per micro-batch, forward and backward, without
+     * graphs; 0: not modelled */
+    double host_us_per_kernel;
+    double kernels_per_layer;
     /* ep_dispatcher = deepep: the share of each link's achievable rate
      * its kernels reach, as published (NCCL dispatchers take the
      * calibration's nccl-tests curves instead); 1 when not given */
