@@ -146,9 +146,9 @@ static void test_expected_clock_burst_window_by_hand(void **state)
     diag_init(&d);
     snprintf(text, sizeof text, "clock.burst_s=%.17g", kernels / 2);
     assert_int_equal(datafile_parse_set(text, &set, &d), STATUS_OK);
-    assert_int_equal(calibration_load("tests/data/calibration/flat.ini", &cal,
-                                      &set, 1, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        calibration_load("tests/data/calibration/flat.ini", &cal, &set, 1, &d),
+        STATUS_OK);
     hw.cal = &cal;
     util_plan(&f->gpt, &hw, "gpus=1 mbs=1 gbs=1", &p);
     util_ctx(&ctx, &f->gpt, &hw, COMM_TOPO, &p);
@@ -160,9 +160,9 @@ static void test_expected_clock_burst_window_by_hand(void **state)
     calibration_release(&cal);
     snprintf(text, sizeof text, "clock.burst_s=60");
     assert_int_equal(datafile_parse_set(text, &set, &d), STATUS_OK);
-    assert_int_equal(calibration_load("tests/data/calibration/flat.ini", &cal,
-                                      &set, 1, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        calibration_load("tests/data/calibration/flat.ini", &cal, &set, 1, &d),
+        STATUS_OK);
     assert_true(kernels < 60);
     util_ctx(&ctx, &f->gpt, &hw, COMM_TOPO, &p);
     ctx.stack = &f->stack;
