@@ -182,6 +182,45 @@ static void test_calibration_attention_by_head_dim(void **state)
     calibration_release(&cal);
 }
 
+/*
+ * Attention at the kernel's real widths (issue 17 item 6): the snapshot
+ * H200 measured square kernels (forward 591 at 128, 634 at 192; V padded
+ * to 192). MLA's q/k 192, v 128 runs QK^T (192/320 of the FLOPs) at 634
+ * and PV (128/320) at 591: 1e12 FLOPs take 0.6/634 + 0.4/591 s. A
+ * calibration that measured that very kernel (v_head_dims 128 at 192, as
+ * the H800 trace did) times all of them at its rate, 1/634 s; so does a
+ * square kernel at its width, and v 192 (the padded kernel) too.
+ */
+static void test_calibration_attention_real_widths(void **state)
+{
+    struct calibration cal;
+    struct datafile_set set;
+    struct diag d;
+    (void)state;
+    load(&cal, "tests/data/snap/calibration/h200.ini");
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 128, 1e12),
+        0.6 / 634 + 0.4 / 591, 1e-12);
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 192, 1e12),
+        1.0 / 634, 1e-12);
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 128, 128, 2e12),
+        2.0 / 591, 1e-12);
+    calibration_release(&cal);
+    diag_init(&d);
+    assert_int_equal(
+        datafile_parse_set("attention_kernel.v_head_dims=128 128", &set, &d),
+        STATUS_OK);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, &set, 1, &d),
+                     STATUS_OK);
+    assert_near(
+        calibration_attention_s(&cal, CALIBRATION_ATTN_FWD, 192, 128, 1e12),
+        1.0 / 634, 1e-12);
+    calibration_release(&cal);
+}
+
 /* Memory-bound rates, router time, clock factor and the peak data. */
 static void test_calibration_elementwise_router_clock(void **state)
 {
@@ -611,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_calibration_attn_proj_is_the_flop_weighted_mean),
         cmocka_unit_test(test_calibration_attention_by_head_dim),
         cmocka_unit_test(test_calibration_elementwise_router_clock),
+        cmocka_unit_test(test_calibration_attention_real_widths),
         cmocka_unit_test(test_calibration_busbw_by_message_size),
         cmocka_unit_test(test_calibration_files_cite_every_value),
         cmocka_unit_test(test_calibration_equal_rates_and_set),

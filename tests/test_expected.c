@@ -82,7 +82,8 @@ static void evaluate(const struct fixture *f,
 /*
  * One GPU, BF16, no communication. GEMMs and attention at half the
  * achievable rate take twice their speed-of-light time; compute is their
- * sum over the clock factor 0.8 plus the elementwise work; HBM traffic
+ * sum over the clock plus the elementwise work, the clock's loss (1 -
+ * 0.8) scaled by their share of the kernels' time (terms.c); HBM traffic
  * and the optimizer's at 1.5 TB/s; the step is the optimizer plus the
  * larger of compute and HBM (no bubble, no DP, no exposed link).
  */
@@ -91,7 +92,7 @@ static void test_expected_flat_rates_by_hand(void **state)
     struct fixture *f = *state;
     struct cost_result r;
     const struct expected_work *x;
-    double compute;
+    double compute, bound;
     evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &f->stack, &r);
     x = &r.work.x;
     assert_true(x->known);
@@ -101,8 +102,12 @@ static void test_expected_flat_rates_by_hand(void **state)
     /* the speed of light's compute is the same FLOPs at 758 TFLOP/s */
     assert_near(x->gemm_sol_s + x->attn_sol_s,
                 (r.work.bf16_flops + r.work.fp8_flops) / 758e12, 1e-12);
-    compute = (x->gemm_cal_s + x->attn_cal_s) / 0.8 + x->ew_s;
+    /* the clock's loss, 1 - 0.8, in proportion to the GEMM and attention
+     * share of the kernels' time (flat.ini has no burst window) */
+    bound = x->gemm_cal_s + x->attn_cal_s;
+    compute = bound / (1 - 0.2 * bound / (bound + x->ew_s)) + x->ew_s;
     assert_near(r.t.x_compute, compute, 1e-12);
+    assert_true(compute < bound / 0.8 + x->ew_s);
     assert_near(r.t.x_hbm, r.work.hbm_bytes / 1.5e12, 1e-12);
     assert_near(r.t.x_optimizer, r.work.optimizer_bytes / 1.5e12, 1e-12);
     assert_near(r.t.expected,
@@ -113,6 +118,101 @@ static void test_expected_flat_rates_by_hand(void **state)
     evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", NULL, &r);
     assert_false(r.work.x.known);
     assert_near(cost_rank_step(&r), r.t.step, 0);
+}
+
+/*
+ * The burst window (clock.burst_s): the first burst_s of a step's kernels
+ * run at the burst rate, the loss applies beyond it. With the window at
+ * half the kernels' time the loss of the flat calibration (1 - 0.8, times
+ * the compute-bound share d) halves: clock 1 - 0.2 d / 2; with a window
+ * longer than the step there is none, and the waterfall's clock bar is 0.
+ */
+static void test_expected_clock_burst_window_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct hardware hw = f->hw;
+    struct calibration cal;
+    struct datafile_set set;
+    struct diag d;
+    struct cost_result r;
+    struct plan p;
+    struct cost_ctx ctx;
+    double bound, kernels, d_share, sol, step[EXPECTED_EFFECTS];
+    char text[64];
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &f->stack, &r);
+    bound = r.work.x.gemm_cal_s + r.work.x.attn_cal_s;
+    kernels = bound + r.work.x.ew_s;
+    d_share = bound / kernels;
+    diag_init(&d);
+    snprintf(text, sizeof text, "clock.burst_s=%.17g", kernels / 2);
+    assert_int_equal(datafile_parse_set(text, &set, &d), STATUS_OK);
+    assert_int_equal(
+        calibration_load("tests/data/calibration/flat.ini", &cal, &set, 1, &d),
+        STATUS_OK);
+    hw.cal = &cal;
+    util_plan(&f->gpt, &hw, "gpus=1 mbs=1 gbs=1", &p);
+    util_ctx(&ctx, &f->gpt, &hw, COMM_TOPO, &p);
+    ctx.stack = &f->stack;
+    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_ctx_release(&ctx);
+    assert_near(r.t.x_compute,
+                bound / (1 - 0.2 * d_share * 0.5) + r.work.x.ew_s, 1e-12);
+    calibration_release(&cal);
+    snprintf(text, sizeof text, "clock.burst_s=60");
+    assert_int_equal(datafile_parse_set(text, &set, &d), STATUS_OK);
+    assert_int_equal(
+        calibration_load("tests/data/calibration/flat.ini", &cal, &set, 1, &d),
+        STATUS_OK);
+    assert_true(kernels < 60);
+    util_ctx(&ctx, &f->gpt, &hw, COMM_TOPO, &p);
+    ctx.stack = &f->stack;
+    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_ctx_release(&ctx);
+    assert_near(r.t.x_compute, kernels, 1e-12);
+    expected_waterfall(&r.work, &hw, &f->gpt, r.plan.precision, &sol, step);
+    assert_near(step[EXPECTED_CLOCK] - step[EXPECTED_CLOCK - 1], 0, 1e-12);
+    calibration_release(&cal);
+}
+
+/*
+ * Host launch work (stack host_us_per_kernel x kernels_per_layer): one
+ * GPU, one micro-batch of the 96-layer GPT, so 96 layer passes. At 1000
+ * kernels of 1000 us a layer the host takes 96 x 1000 x 1e-3 = 96 s,
+ * longer than the kernels (about 6 s of GEMMs): compute is the host's
+ * time. At 10 kernels of 1 us (0.96 ms) the host runs ahead and compute
+ * is the kernels' as without it. With CUDA graphs a layer is 2 launches
+ * (its forward and backward graphs): 96 x 2 x 1000 us = 0.192 s. The
+ * waterfall's host effect adds exactly the difference.
+ */
+static void test_expected_host_overhead_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct stack st = f->stack;
+    struct cost_result r, base;
+    double kernels, sol, step[EXPECTED_EFFECTS];
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &f->stack, &base);
+    assert_near(base.work.x.host_s, 0, 0); /* the test stack has none */
+    kernels = base.t.x_compute;
+    st.spec.host_us_per_kernel = 1000;
+    st.spec.kernels_per_layer = 1000;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_s, 96.0, 1e-12);
+    assert_true(kernels < 96.0);
+    assert_near(r.t.x_compute, 96.0, 1e-12);
+    expected_waterfall(&r.work, &f->hw, &f->gpt, r.plan.precision, &sol, step);
+    assert_near(step[EXPECTED_HOST] - step[EXPECTED_HOST - 1],
+                r.t.expected - base.t.expected, 1e-9);
+    st.spec.host_us_per_kernel = 1;
+    st.spec.kernels_per_layer = 10;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_s, 96 * 10 * 1e-6, 1e-15);
+    assert_near(r.t.x_compute, kernels, 0);
+    st.spec.host_us_per_kernel = 1000;
+    st.spec.kernels_per_layer = 1000;
+    st.spec.cuda_graphs = true;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_s, 96 * 2 * 1e-3, 1e-12);
+    assert_near(r.t.x_compute, kernels, 0);
 }
 
 /*
@@ -394,6 +494,8 @@ int main(void)
         cmocka_unit_test(test_expected_flat_rates_by_hand),
         cmocka_unit_test(test_expected_network_efficiency_by_hand),
         cmocka_unit_test(test_expected_ep_dispatcher_rates),
+        cmocka_unit_test(test_expected_host_overhead_by_hand),
+        cmocka_unit_test(test_expected_clock_burst_window_by_hand),
         cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),

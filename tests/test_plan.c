@@ -406,6 +406,13 @@ static void test_plan_schedule_rows(void **state)
     assert_float_equal(plan_schedule_of(PLAN_INTERLEAVED)->warmup(&p, 0), 23,
                        0);
     assert_float_equal(plan_schedule_of(PLAN_DUALPIPE)->warmup(&p, 0), 16, 0);
+    /* what a stack's overlap switches ask of a schedule: DualPipe alone
+     * pairs forward and backward chunks (ep_a2a_overlap = dualpipe); the
+     * interleaved schedule alone runs virtual stages (pp_p2p_overlap =
+     * interleaved) */
+    for (i = 0; i < PLAN_SCHEDULES; i++)
+        assert_int_equal(plan_schedule_of(i)->paired_fb, i == PLAN_DUALPIPE);
+    assert_true(plan_schedule_of(PLAN_INTERLEAVED)->vpp);
 }
 
 /* The schedule-and-vpp rules alone, as a sweep's [defaults] checks them

@@ -108,6 +108,34 @@ static void test_stack_set_overrides(void **state)
     stack_release(&s);
 }
 
+/* The host's time is per kernel launched: a figure without the count of
+ * kernels is refused; neither given, both are 0 (not modelled) with a
+ * source that says so. */
+static void test_stack_host_figures(void **state)
+{
+    struct stack s;
+    struct datafile_set set;
+    struct diag d;
+    long i;
+    (void)state;
+    diag_init(&d);
+    load(&s, "tests/data/snap/stacks/megatron-lm.ini");
+    assert_false(s.spec.cuda_graphs);
+    assert_near(s.spec.host_us_per_kernel, 0, 0);
+    assert_near(s.spec.kernels_per_layer, 0, 0);
+    i = datafile_field_index(stack_schema(), "stack", "host_us_per_kernel");
+    assert_non_null(
+        strstr(datafile_meta_source(&s.meta, (size_t)i), "not modelled"));
+    stack_release(&s);
+    assert_int_equal(
+        datafile_parse_set("stack.host_us_per_kernel=19", &set, &d), STATUS_OK);
+    assert_int_not_equal(
+        stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
+        STATUS_OK);
+    assert_has_line(d.msg, "stack.host_us_per_kernel: needs "
+                           "kernels_per_layer");
+}
+
 /* Megatron-LM refuses --overlap-param-gather without
  * --overlap-grad-reduce; DualPipe needs the W split. */
 static void test_stack_cross_key_rules(void **state)
@@ -206,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_stack_load_megatron),
         cmocka_unit_test(test_stack_set_overrides),
         cmocka_unit_test(test_stack_cross_key_rules),
+        cmocka_unit_test(test_stack_host_figures),
         cmocka_unit_test(test_stack_bad_values),
         cmocka_unit_test(test_stack_factors_default_and_bounds),
         cmocka_unit_test(test_stack_keys),

@@ -203,17 +203,27 @@ static void test_terms_templates_match_c(void **state)
     double neutral[sizeof moe_plans / sizeof moe_plans[0]];
     /* the stack's free factors neutral, then fitted-like (inside their
      * bounds), so the templates' COMPUTE_OVERHEAD and NETWORK_EFFICIENCY
-     * are checked against the C where they change the terms */
-    for (pass = 0; pass < 2; pass++) {
-        f->stack.spec.compute_overhead = pass ? 1.37 : 1;
-        f->stack.spec.network_efficiency = pass ? 0.61 : 1;
+     * are checked against the C where they change the terms; then a
+     * burst window (CLOCK_BURST_S) half the first plan's compute, which
+     * some plans' kernels outlast and some not; then host launch work
+     * (1000 kernels of 1 ms a layer) longer than every plan's kernels */
+    for (pass = 0; pass < 4; pass++) {
+        f->stack.spec.compute_overhead = pass == 1 ? 1.37 : 1;
+        f->stack.spec.network_efficiency = pass == 1 ? 0.61 : 1;
+        f->cal.spec.burst_s = pass == 2 ? neutral[0] / 2 : 0;
+        f->stack.spec.host_us_per_kernel = pass == 3 ? 1000 : 0;
+        f->stack.spec.kernels_per_layer = pass == 3 ? 1000 : 0;
         for (i = 0; i < sizeof moe_plans / sizeof moe_plans[0]; i++) {
             plan_row(f, &f->moe, moe_plans[i], &sh, &t, &mem);
             /* the overhead multiplies the whole expected compute */
             if (pass == 0)
                 neutral[i] = t.x_compute;
-            else
+            else if (pass == 1)
                 assert_near(t.x_compute, 1.37 * neutral[i], 1e-12);
+            else if (pass == 2 && i == 0) /* the window eases the clock */
+                assert_true(t.x_compute < neutral[i]);
+            else if (pass == 3)
+                assert_true(t.x_compute > neutral[i]);
             check_terms(&sh, &t);
             check_memory(f, &sh, &mem);
         }
@@ -225,6 +235,9 @@ static void test_terms_templates_match_c(void **state)
     }
     f->stack.spec.compute_overhead = 1;
     f->stack.spec.network_efficiency = 1;
+    f->cal.spec.burst_s = 0;
+    f->stack.spec.host_us_per_kernel = 0;
+    f->stack.spec.kernels_per_layer = 0;
 }
 
 /* One term family, two rate sets: the expected set's terms under the

@@ -100,7 +100,7 @@ struct util_value {
 
 /* One row of cells (column index -> value) and the inputs' values. */
 struct util_sheet {
-    struct util_value cell[128];
+    struct util_value cell[160];
     size_t ncells;
     const struct hardware *hw;
     const struct model *m;

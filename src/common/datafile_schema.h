@@ -28,7 +28,7 @@ enum datafile_type {
 };
 
 #define DATAFILE_LIST_MAX   256 /* values in one list */
-#define DATAFILE_FIELDS_MAX 80  /* fields in one schema */
+#define DATAFILE_FIELDS_MAX 96  /* fields in one schema */
 #define DATAFILE_TEXT_MAX   200 /* a value's text, as inih reads lines */
 
 /* A list value: numbers, or enum indexes when the field has choices. */

@@ -18,7 +18,9 @@
  *   recomputed forward work at the rank's mean GEMM rate.
  * - Attention: the forward at the forward rate, the backward (the
  *   calibration's FLOP convention: bwd_ratio x forward) at the backward
- *   rate, for the model's q/k head width.
+ *   rate, for the model's real head widths (calibration_attention_s: an
+ *   MLA kernel's QK^T at its q/k width's rate, PV at its v width's, unless
+ *   the calibration measured that very kernel).
  * - Elementwise work moves its forward's bytes three times in a step
  *   (forward, and about twice that in backward), a fourth time where a
  *   full recomputation reruns the layers' forward (not the loss's); each kind
@@ -31,12 +33,29 @@
  *   where no curve is measured), and over IB at NCCL's share of the
  *   hardware's IB rate (calibration_nccl_ib_share; not DeepEP's kernels).
  * - What the stack overlaps: EP dispatch and combine under DualPipe's
- *   paired chunks (dualpipe, DualPipe schedule only) or combined 1F1B
- *   (any schedule); TP with tp_comm_overlap; pipeline sends as
- *   stack_p2p_hidden says; context-parallel keys and values with their
- *   attention (ring attention overlaps by construction); per-micro-batch
- *   DP (ZeRO-2/3) with dp_grad_overlap; the step-end sync and gather with
- *   one micro-batch's compute when dp_grad_overlap / dp_param_overlap.
+ *   paired chunks (dualpipe, a schedule whose row pairs forward and
+ *   backward chunks: paired_fb) or combined 1F1B (any schedule); TP with
+ *   tp_comm_overlap; pipeline sends as stack_p2p_hidden says (interleaved:
+ *   a schedule of virtual stages, its row's vpp); context-parallel keys
+ *   and values with their attention (ring attention overlaps by
+ *   construction); per-micro-batch DP (ZeRO-2/3) with dp_grad_overlap;
+ *   the step-end sync and gather with one micro-batch's compute when
+ *   dp_grad_overlap / dp_param_overlap.
+ * - The sustained clock: the calibration's sustained/burst factor on the
+ *   compute-bound kernels, in proportion to their share of the kernels'
+ *   time and to the step's compute beyond the burst window (terms.c
+ *   f_compute says why).
+ * - Host work: without CUDA graphs the host spends the stack's
+ *   host_us_per_kernel on each of kernels_per_layer kernels per layer and
+ *   micro-batch (with graphs: one launch of the forward's graph and one of
+ *   the backward's, as Megatron-LM's DeepSeek-V3 GB200 write-up captures
+ *   them, L x M x 2 graphs). Launches are asynchronous: the host runs
+ *   ahead of the GPU and the GPU waits only where the host's time for a
+ *   stretch of kernels is longer than the kernels' own (a layer's: MoE
+ *   layers sync host and device per layer for the tokens per expert, the
+ *   write-up's "device-host sync"). For layers alike, the sum over layers
+ *   of max(host, GPU) is max(host, GPU) of the rank: the compute term
+ *   takes the larger of the kernels' time and host_s (terms.c).
  * - The stack's free factors (stack.h) come last in the waterfall: what a
  *   fit to a measured run adds on top of every measured effect.
  */
@@ -51,10 +70,10 @@
 const char *expected_effect_label(int effect)
 {
     static const char *const labels[] = {
-        "GEMM efficiency by shape",   "attention kernels",
-        "elementwise and memory",     "sustained clock (power cap)",
-        "network efficiency by size", "communication not overlapped",
-        "stack factors (fitted)"};
+        "GEMM efficiency by shape",     "attention kernels",
+        "elementwise and memory",       "sustained clock (power cap)",
+        "host overhead (launches)",     "network efficiency by size",
+        "communication not overlapped", "stack factors (fitted)"};
     if (effect >= 0 && effect < EXPECTED_EFFECTS)
         return labels[effect];
     return "?";
@@ -340,14 +359,13 @@ static void compute_work(const struct model *m,
                     x->attn_sol_s;
     ratio = calibration_attention_bwd_ratio(cal);
     {
-        double fwd = calibration_attention_tflops(cal, CALIBRATION_ATTN_FWD,
-                                                  m->attn_head_dim, NULL);
-        double bwd = calibration_attention_tflops(cal, CALIBRATION_ATTN_BWD,
-                                                  m->attn_head_dim, NULL);
         double f = t * c->core_fwd;
-        x->attn_cal_s = fwd > 0 && bwd > 0
-                            ? f / (fwd * 1e12) + ratio * f / (bwd * 1e12)
-                            : x->attn_sol_s;
+        double fwd = calibration_attention_s(
+            cal, CALIBRATION_ATTN_FWD, m->attn_head_dim, m->attn_v_head_dim, f);
+        double bwd =
+            calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
+                                    m->attn_v_head_dim, ratio * f);
+        x->attn_cal_s = fwd > 0 && bwd > 0 ? fwd + bwd : x->attn_sol_s;
     }
     /* No faster than the speed of light (issue 17): the calibrated
      * GEMMs and attention, at the sustained clock f_compute divides them
@@ -391,6 +409,16 @@ static void compute_work(const struct model *m,
                   1e12));
 }
 
+/* The host's time to launch the rank's kernels for a step: passes
+ * (layers x micro-batches) x launches per layer x time per launch. */
+static double host_work(const struct stack_spec *s,
+                        const struct expected_rank *rk)
+{
+    double passes = (double)rk->c->count * rk->microbatches;
+    double launches = s->cuda_graphs ? 2 : s->kernels_per_layer;
+    return passes * launches * s->host_us_per_kernel * 1e-6;
+}
+
 /* Communication: by purpose, hidden or exposed as the stack says. */
 static void comm_work(const struct calibration *cal,
                       const struct stack *st,
@@ -401,10 +429,11 @@ static void comm_work(const struct calibration *cal,
                       struct expected_work *x)
 {
     const struct stack_spec *s = &st->spec;
-    bool ep_hidden = (s->ep_a2a_overlap == STACK_EP_DUALPIPE &&
-                      p->schedule == PLAN_DUALPIPE) ||
-                     s->ep_a2a_overlap == STACK_EP_COMBINED_1F1B;
-    bool pp_hidden = stack_p2p_hidden(st, p->schedule == PLAN_INTERLEAVED);
+    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    bool ep_hidden =
+        (s->ep_a2a_overlap == STACK_EP_DUALPIPE && sch->paired_fb) ||
+        s->ep_a2a_overlap == STACK_EP_COMBINED_1F1B;
+    bool pp_hidden = stack_p2p_hidden(st, sch->vpp);
     enum calibration_collective sync =
         p->zero == 0 ? CALIBRATION_ALL_REDUCE : CALIBRATION_REDUCE_SCATTER;
     double dp_ib, dp_nv, dp_ib_calls, dp_nv_calls;
@@ -476,6 +505,7 @@ void expected_fill(const struct model *m,
     x->network_efficiency = st->spec.network_efficiency;
     memo = rk->memo;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
+    x->host_s = host_work(&st->spec, rk);
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
     memo = NULL;
     {
@@ -522,6 +552,8 @@ static void switch_off(const struct cost_work *w,
         r->ew_s = 0;
         r->hbm_bps = hw->hbm_bps;
     }
+    if (from <= EXPECTED_HOST)
+        r->host_s = 0;
     if (from <= EXPECTED_CLOCK)
         r->clock = 1;
     if (from <= EXPECTED_NETWORK) {

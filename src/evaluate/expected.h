@@ -37,6 +37,8 @@ struct expected_work {
     double attn_cal_s; /* the attention core at its measured rates */
     double attn_sol_s; /* the same FLOPs at the achievable BF16 rate */
     double ew_s;       /* elementwise, loss and router work */
+    double host_s;     /* the host's time to launch the rank's kernels
+                          (the stack's per-kernel figure; 0 unmodelled) */
     /* Communication with the micro-batches: hidden under compute (hid) or
      * waited for (xp) as the stack overlaps it, the ramp's own (dep), and
      * the step-end DP sync and gather: bytes per link divided by the
@@ -76,6 +78,7 @@ enum expected_effect {
     EXPECTED_ATTN,    /* attention kernels, forward and backward */
     EXPECTED_MEMORY,  /* elementwise work; HBM at the measured copy rate */
     EXPECTED_CLOCK,   /* sustained clock under the power cap */
+    EXPECTED_HOST,    /* host launch work the GPU waits for */
     EXPECTED_NETWORK, /* network efficiency by message size */
     EXPECTED_EXPOSED, /* communication the stack does not overlap */
     EXPECTED_FACTORS, /* the stack's free factors (fitted by --calibrate) */

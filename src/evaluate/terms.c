@@ -98,8 +98,13 @@ enum fam {
 #define SOL_COMPUTE_TIME             \
     "{bf16_tflop}/BF16_TFLOPS_USED+" \
     "IF({fp8_tflop}>0,{fp8_tflop}/FP8_TFLOPS_USED,0)"
+#define EXP_KERNELS "({gemm_s}+{attn_s}+{ew_s})"
+#define EXP_CLOCK                         \
+    "(1-(1-CLOCK_FACTOR)*IF(" EXP_KERNELS \
+    ">0,({gemm_s}+{attn_s})/" EXP_KERNELS \
+    "*MAX(0,1-CLOCK_BURST_S/" EXP_KERNELS "),0))"
 #define EXP_COMPUTE_TIME \
-    "(({gemm_s}+{attn_s})/CLOCK_FACTOR+{ew_s})*COMPUTE_OVERHEAD"
+    "MAX(({gemm_s}+{attn_s})/" EXP_CLOCK "+{ew_s},{host_s})*COMPUTE_OVERHEAD"
 /* the links' and HBM's bandwidth */
 #define SOL_IB_RATE  "IB_GBPS"
 #define EXP_IB_RATE  "(IB_GBPS*NETWORK_EFFICIENCY)"
@@ -217,20 +222,38 @@ static double phase_time(const struct hardware *hw,
         terms_link_time(nv, nv_calls, r->nvlink_bps, hw->nvlink_latency_s));
 }
 
-/* Compute: GEMMs and attention under the clock, elementwise work, times
- * the stack's compute overhead. The speed of light's set holds all its
- * FLOPs at the achievable rates as GEMM time (clock and overhead 1, no
- * elementwise: the same number, bit for bit); the expected set the
- * kernels at their measured (burst) rates and bandwidths. Each set's
+/* Compute: GEMMs and attention under the clock, elementwise work, or the
+ * host's time to launch them where that is longer (launches run ahead of
+ * the GPU: expected.c), times the stack's compute overhead.
+ * The clock: the power cap holds the board's power averaged over a window
+ * of about the burst time (the H200 ran 8192^3 GEMMs at the burst rate
+ * for ~100 ms, then at the sustained rate, throttle reason power cap), so
+ * it throttles where compute-bound kernels (GEMMs, attention) fill that
+ * window. Memory-bound kernels (elementwise) draw less; taken to draw no
+ * more than the cap allows, the rate lost, 1 - sustained/burst, scales
+ * with the compute-bound kernels' share of the kernels' time (linear: an
+ * assumption; no memory-bound kernel's power is measured). Each step's
+ * compute starts after the step-end idle (optimizer, DP sync, bubble), so
+ * its first burst_s run at the burst rate: the loss applies to the share
+ * beyond it, max(0, 1 - burst_s / kernels). A long GEMM-bound step takes
+ * the whole measured factor; a short or memory-bound one less. The speed of
+ * light's set holds all its FLOPs at the achievable rates as GEMM time (clock
+ * and overhead 1, no elementwise: the same number, bit for bit); the expected
+ * set the kernels at their measured (burst) rates and bandwidths. Each set's
  * template names its own pricing (SOL_COMPUTE_TIME, EXP_COMPUTE_TIME). */
 #define T_COMPUTE(S) S##_COMPUTE_TIME
 static double f_compute(const struct terms_env *e,
                         const struct terms_rates *r,
                         const double *v)
 {
+    double bound = r->gemm_s + r->attn_s, kernels = bound + r->ew_s;
+    double clock = 1;
     (void)e;
     (void)v;
-    return ((r->gemm_s + r->attn_s) / r->clock + r->ew_s) * r->compute_overhead;
+    if (kernels > 0)
+        clock = 1 - (1 - r->clock) * bound / kernels *
+                        max2(0, 1 - r->burst_s / kernels);
+    return max2(bound / clock + r->ew_s, r->host_s) * r->compute_overhead;
 }
 
 #define T_HBM(S) S##_HBM_GB "/" S##_HBM_RATE
@@ -663,7 +686,9 @@ void terms_rates_x(const struct cost_work *w,
     r->gemm_s = x->gemm_cal_s;
     r->attn_s = x->attn_cal_s;
     r->ew_s = x->ew_s;
+    r->host_s = x->host_s;
     r->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
+    r->burst_s = hw->cal ? calibration_burst_s(hw->cal) : 0;
     r->compute_overhead = x->compute_overhead;
     r->ib_bps = hw->ib_bps * x->network_efficiency;
     r->nvlink_bps = hw->nvlink_bps * x->network_efficiency;

@@ -97,12 +97,16 @@ enum terms_set {
  * expected set's fields to the speed of light's, effect by effect.
  */
 struct terms_rates {
-    /* compute, s: ((gemm + attn) / clock + ew) x overhead. The speed of
-     * light's gemm_s is every FLOP at the achievable rates (the rest 0,
+    /* compute, s: max((gemm + attn) / clock + ew, host) x overhead. The speed
+     * of light's gemm_s is every FLOP at the achievable rates (the rest 0,
      * clock and overhead 1); the expected set's are kernels at measured
      * (burst) rates and bandwidths */
     double gemm_s, attn_s, ew_s;
+    /* the host's launch time for the same kernels, s (the speed of
+     * light's: 0); compute is the larger of the kernels' and this */
+    double host_s;
     double clock;              /* sustained / burst rate, (0, 1] */
+    double burst_s;            /* how long the burst rate holds, s */
     double compute_overhead;   /* the stack's factor, 1 neutral */
     double ib_bps, nvlink_bps; /* the links' bandwidth, B/s */
     double hbm_bps;            /* HBM: achievable, or measured copy */

@@ -88,6 +88,7 @@ static const struct terms_input inputs[] = {
     {"TIE_PCT", SW, "report", "tie_pct", "%", 0.01, NULL, NULL, NULL},
     {"CLOCK_BURST_TFLOPS", CA, "clock", "burst_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
     {"CLOCK_SUSTAINED_TFLOPS", CA, "clock", "sustained_tflops", "TFLOP/s", 1e12, NULL, NULL, NULL},
+    {"CLOCK_BURST_S", CA, "clock", "burst_s", "s", 1, NULL, NULL, NULL},
     {"HBM_COPY_TBPS", CA, "elementwise", "copy_tbps", "TB/s", 1e12, NULL, NULL, NULL},
     {"COMPUTE_OVERHEAD", ST, "stack", "compute_overhead", "", 1, NULL, NULL, NULL},
     {"NETWORK_EFFICIENCY", ST, "stack", "network_efficiency", "", 1, NULL, NULL, NULL},

@@ -72,6 +72,28 @@ void trace_import_free(struct trace_import *imp)
 }
 
 /* FNV-1a, 64 bits. */
+/* The clock the trace's compute ran at, as the expected step prices it
+ * (terms.c f_compute): the base's sustained/burst loss in proportion to
+ * the compute-bound kernels' share of the compute kernels' time (GEMMs
+ * with the FP8 recipe's casts, which the calibration folds into their
+ * rate, and attention), no burst credit (a trace samples a running job).
+ * 1 without a base. */
+static double trace_clock(const struct trace_import_summary *s,
+                          const struct calibration *base)
+{
+    double bound = 0, all = 0;
+    int c;
+    if (!base)
+        return 1;
+    for (c = TRACE_GEMM_FP8; c <= TRACE_OTHER; c++) {
+        all += s->cls[c].measured_s;
+        if (c <= TRACE_ATTN_AUX || c == TRACE_FP8_CAST)
+            bound += s->cls[c].measured_s;
+    }
+    return 1 -
+           (1 - calibration_clock_factor(base)) * (all > 0 ? bound / all : 1);
+}
+
 static uint64_t hash_name(const char *s)
 {
     uint64_t h = 1469598103934665603u;
@@ -481,6 +503,7 @@ static void kernels_other(const struct model *m,
     tb = s->cls[TRACE_ATTN_BWD].measured_s + s->cls[TRACE_ATTN_AUX].measured_s;
     if (nf > 0 && nb > 0 && tf > 0 && tb > 0 && f1 > 0) {
         s->head_dim = m->attn_head_dim;
+        s->v_head_dim = m->attn_v_head_dim;
         s->attn_fwd_tflops = f1 / (tf / nf) * 1e-12 / s->clock;
         s->attn_fwd_bwd_tflops =
             (1 + r) * f1 / (tf / nf + tb / nb) * 1e-12 / s->clock;
@@ -553,7 +576,7 @@ enum status trace_import_summarize(const struct trace_import *imp,
     s->tokens = (double)p->mbs * (double)m->spec.seq_len /
                 ((double)p->tp * (double)p->cp);
     s->attn_bwd_ratio = base ? calibration_attention_bwd_ratio(base) : 2.5;
-    s->clock = base ? calibration_clock_factor(base) : 1;
+    s->clock = trace_clock(s, base);
     gemms(m, L, p, s);
     for (c = TRACE_GEMM_FP8; c <= TRACE_GEMM_FP8_WGRAD; c++)
         s->cls[c].sol_s =

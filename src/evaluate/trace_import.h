@@ -32,7 +32,9 @@
  *   under the power cap, while a calibration's GEMM and attention rates
  *   are burst rates that the expected step slows by the clock factor
  *   (calibration.h); so the measured compute rates are written divided
- *   by the base's factor, lest the power cap count twice. Elementwise
+ *   by the clock they ran at, lest the power cap count twice: the base's
+ *   factor as the expected step applies it to the trace's kernels (its
+ *   loss x the compute-bound share of their time, terms.c). Elementwise
  *   bandwidths are memory-bound and written as measured.
  *
  * The calibration written is the base calibration (the hardware's, or
@@ -121,8 +123,10 @@ struct trace_import_summary {
     double gemm_m[CALIBRATION_GEMM_COUNT];
     size_t gemm_kernels[CALIBRATION_GEMM_COUNT][CALIBRATION_PRECISION_COUNT];
     double head_dim, attn_fwd_tflops, attn_fwd_bwd_tflops, attn_bwd_ratio;
-    /* the base's sustained / burst clock, (0, 1]: the GEMM and attention
-     * rates above are the measured ones over it (see the file comment) */
+    double v_head_dim; /* the attention kernel's value width */
+    /* the clock the trace ran at, from the base's sustained / burst
+     * factor, (0, 1]: the GEMM and attention rates above are the
+     * measured ones over it (see the file comment) */
     double clock;
     double norm_tbps, activation_tbps, fine_factor;
     size_t unknowns; /* entries in unknown */

@@ -133,6 +133,11 @@ static void measured(const struct trace_import_summary *s,
         snprintf(v, sizeof v, "%.4g", s->head_dim);
         snprintf(src, sizeof src, "%s: the model's q/k head width", t);
         put(p, "attention_kernel", "head_dims", v, src);
+        if (s->v_head_dim > 0 && s->v_head_dim != s->head_dim) {
+            snprintf(v, sizeof v, "%.4g", s->v_head_dim);
+            snprintf(src, sizeof src, "%s: the model's v head width", t);
+            put(p, "attention_kernel", "v_head_dims", v, src);
+        }
         snprintf(v, sizeof v, "%.4g", s->attn_fwd_tflops);
         snprintf(src, sizeof src,
                  "%s: %zu attention forward kernels, the model's causal "

@@ -139,6 +139,7 @@ static const struct datafile_field fields[] = {
     GEMM_FIELDS(4, "expert_down"),
     GEMM_FIELDS(5, "head"),
     {"attention_kernel", "head_dims", DATAFILE_STRING, OFF(head_dims), TEXT, 1, 1e4, false, true, NULL, "", NULL, "head dimensions measured, ascending"},
+    {"attention_kernel", "v_head_dims", DATAFILE_STRING, OFF(v_head_dims), TEXT, 1, 1e4, false, false, "", "", NULL, "value (v) head width of the kernel measured at each head dimension, where it is not the q/k width (MLA: v 128 at q/k 192; empty: the same as head_dims)"},
     {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension (at least 0.1, as a GEMM's; at most the hardware's BF16 peak)"},
     {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension (as fwd_tflops)"},
     {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 1, 5, false, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting (at least 1: the backward pass takes the gradient of both operands of each forward product; FlashAttention counts 2.5)"},
@@ -149,6 +150,7 @@ static const struct datafile_field fields[] = {
     {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e6, false, false, "0", "us", NULL, "router score function + top-k (0: not measured; else at least 1: a kernel launch alone takes microseconds)"},
     {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement (0, or at least 1 with router_us)"},
     {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run (at least 1, as the hardware file's rates; at most the hardware's peak)"},
+    {"clock", "burst_s", DATAFILE_DOUBLE, OFF(burst_s), 0, 0, 60, false, false, "0", "s", NULL, "how long the burst rate held before the power cap lowered the clock: compute stretches shorter than this run at the burst rate (0: not measured)"},
     {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled (at least 1, as burst_tflops)"},
     {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 1e-6, 1e6, false, true, NULL, "s", NULL, "length of the sustained run (at least 1e-6: one kernel)"},
     {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
@@ -350,6 +352,12 @@ static void check_attention(struct calibration *cal, struct diag *d)
     if (n <= 0)
         return;
     a->n = (size_t)n;
+    for (i = 0; i < a->n; i++)
+        a->v_head_dim[i] = a->head_dim[i];
+    if (given(cal->spec.v_head_dims) &&
+        !parse_rates(cal, d, s, "v_head_dims", cal->spec.v_head_dims,
+                     a->v_head_dim, a->n, "head_dims"))
+        return;
     if (!parse_rates(cal, d, s, "fwd_tflops", cal->spec.fwd_tflops,
                      a->fwd_tflops, a->n, "head_dims") ||
         !parse_rates(cal, d, s, "fwd_bwd_tflops", cal->spec.fwd_bwd_tflops,
@@ -568,6 +576,37 @@ double calibration_attention_tflops(const struct calibration *cal,
     return interp(a->head_dim, y, a->n, head_dim, false, outside);
 }
 
+/* The measured entry whose kernel had q/k width qk and v width v, or -1. */
+static long
+attention_entry(const struct calibration_attention *a, double qk, double v)
+{
+    size_t i;
+    for (i = 0; i < a->n; i++)
+        if (a->head_dim[i] == qk && a->v_head_dim[i] == v)
+            return (long)i;
+    return -1;
+}
+
+double calibration_attention_s(const struct calibration *cal,
+                               enum calibration_attention_pass pass,
+                               double qk_dim,
+                               double v_dim,
+                               double flops)
+{
+    const struct calibration_attention *a = &cal->attention;
+    long i = attention_entry(a, qk_dim, v_dim);
+    double qk_share = qk_dim / (qk_dim + v_dim), r_qk, r_v;
+    if (a->n == 0 || flops <= 0)
+        return 0;
+    if (i >= 0 || qk_dim == v_dim)
+        return flops /
+               (calibration_attention_tflops(cal, pass, qk_dim, NULL) * 1e12);
+    r_qk = calibration_attention_tflops(cal, pass, qk_dim, NULL);
+    r_v = calibration_attention_tflops(cal, pass, v_dim, NULL);
+    return flops * qk_share / (r_qk * 1e12) +
+           flops * (1 - qk_share) / (r_v * 1e12);
+}
+
 double calibration_attention_bwd_ratio(const struct calibration *cal)
 {
     return cal->spec.bwd_flops_ratio;
@@ -621,6 +660,11 @@ double calibration_nccl_ib_share(const struct calibration *cal,
                    ? cal->spec.nccl_ib_share[kind]
                    : 0;
     return v > 0 ? v : 1;
+}
+
+double calibration_burst_s(const struct calibration *cal)
+{
+    return cal->spec.burst_s;
 }
 
 double calibration_clock_factor(const struct calibration *cal)

@@ -124,6 +124,8 @@ struct calibration_attention {
     double fwd_tflops[CALIBRATION_POINTS_MAX];     /* measured */
     double fwd_bwd_tflops[CALIBRATION_POINTS_MAX]; /* measured */
     double bwd_tflops[CALIBRATION_POINTS_MAX];     /* derived at load */
+    double v_head_dim[CALIBRATION_POINTS_MAX];     /* the kernel's v width
+                                                      (head_dim unless said) */
 };
 
 /* A bus-bandwidth curve as nccl-tests prints it (out-of-place busbw). */
@@ -150,6 +152,7 @@ struct calibration_spec {
         char fp8_tflops[DATAFILE_TEXT_MAX];
     } gemm[CALIBRATION_GEMM_COUNT];
     char head_dims[DATAFILE_TEXT_MAX];
+    char v_head_dims[DATAFILE_TEXT_MAX];
     char fwd_tflops[DATAFILE_TEXT_MAX];
     char fwd_bwd_tflops[DATAFILE_TEXT_MAX];
     double bwd_flops_ratio;               /* backward FLOPs / forward FLOPs */
@@ -159,6 +162,7 @@ struct calibration_spec {
     double burst_tflops;     /* first ~100 ms of back-to-back GEMMs */
     double sustained_tflops; /* the same GEMMs once the clock settled */
     double run_s;            /* length of the sustained run */
+    double burst_s;          /* how long the burst rate held; 0: unknown */
     double fp8_fine_factor;  /* fine-grained FP8 scales / per-tensor, (0, 1] */
     double sm_clock_mhz;     /* settled SM clock; 0: not recorded */
     double power_w;          /* settled board power; 0: not recorded */
@@ -265,6 +269,28 @@ double calibration_attention_tflops(const struct calibration *cal,
                                     double head_dim,
                                     bool *outside);
 
+/*
+ * Seconds of `flops` attention FLOPs of pass (forward or the derived
+ * backward) for a kernel of q/k head width qk_dim and value width v_dim,
+ * the FLOPs counted at the real widths (QK^T at qk_dim, PV at v_dim, in
+ * the file's causal convention). A measured entry of that very kernel
+ * (head_dims with v_head_dims) times all of them at its rate; so does a
+ * kernel of equal widths (calibration_attention_tflops at that width).
+ * Otherwise each product runs at the rate measured at its own width:
+ * the qk_dim / (qk_dim + v_dim) share of the FLOPs at the rate at qk_dim,
+ * the rest at the rate at v_dim (MLA, q/k 192 and v 128, against
+ * kernels measured with V padded to 192: the PV product is not run
+ * padded). 0 without an attention table or FLOPs.
+ *
+ * Example (H200 file: fwd 591 at 128, 634 at 192): 1e12 forward FLOPs
+ * at q/k 192, v 128 take 0.6 / 634 + 0.4 / 591 s = 1.6231 ms.
+ */
+double calibration_attention_s(const struct calibration *cal,
+                               enum calibration_attention_pass pass,
+                               double qk_dim,
+                               double v_dim,
+                               double flops);
+
 /* The attention backward FLOPs per forward FLOP the rates assume. */
 double calibration_attention_bwd_ratio(const struct calibration *cal);
 
@@ -332,6 +358,10 @@ double calibration_nccl_ib_share(const struct calibration *cal,
  * (divides compute-bound time by). Kept apart from the speed of light.
  */
 double calibration_clock_factor(const struct calibration *cal);
+
+/* Seconds the burst rate held at the start of the sustained run before
+ * the power cap lowered the clock (clock.burst_s), 0 when not measured. */
+double calibration_burst_s(const struct calibration *cal);
 
 /*
  * Bus bandwidth in GB/s (nccl-tests' busbw) of collective kind on link

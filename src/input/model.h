@@ -163,6 +163,7 @@ struct model {
     double flops_per_token_mtp;  /* MTP modules alone (0 when depth 0) */
     double flops_per_token_fp8;  /* of flops_per_token, FP8-recipe GEMMs */
     double attn_head_dim;        /* the attention kernel's q/k head width */
+    double attn_v_head_dim;      /* its value (v) head width */
     struct model_tensor tensor[MODEL_TENSORS_MAX];
     size_t tensors;
     unsigned selective; /* modules `selective` recomputes (bit mask) */

@@ -310,6 +310,7 @@ void model_derive(struct model *m)
      * the FP8 peak). */
     head8 = s->fp8_head ? m->head_fwd : 0;
     m->attn_head_dim = attention(s).qk_dim;
+    m->attn_v_head_dim = attention(s).v_dim;
     m->flops_per_token_fp8 =
         3 *
         ((double)dense_layers * m->layer[MODEL_LAYER_DENSE].fwd_fp8 +

@@ -25,6 +25,9 @@ static const struct datafile_field fields[] = {
     {"stack", "ramp_comm_overlap", DATAFILE_BOOL, OFF(ramp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "communication hidden in pipeline warm-up and flush too (Megatron --overlap-p2p-communication-warmup-flush)"},
     {"stack", "ep_a2a_overlap", DATAFILE_ENUM, OFF(ep_a2a_overlap), 0, 0, 0, false, true, NULL, "", EP_CHOICES, "what hides the MoE dispatch/combine all-to-all"},
     {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", DISPATCH_CHOICES, "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
+    {"stack", "cuda_graphs", DATAFILE_BOOL, OFF(cuda_graphs), 0, 0, 0, false, true, NULL, "", NULL, "each layer's forward and backward captured in CUDA graphs and replayed, one launch each (Megatron --cuda-graph-impl; else every kernel is launched from the host)"},
+    {"stack", "host_us_per_kernel", DATAFILE_DOUBLE, OFF(host_us_per_kernel), 0, 0, 1000, false, false, "0", "us", NULL, "host (CPU) time the framework spends per kernel it launches: Python, the framework's operator and the launch call (0: host work not modelled)"},
+    {"stack", "kernels_per_layer", DATAFILE_DOUBLE, OFF(kernels_per_layer), 0, 0, 1e5, false, false, "0", "", NULL, "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
     {"stack", "delay_wgrad", DATAFILE_BOOL, OFF(delay_wgrad), 0, 0, 0, false, true, NULL, "", NULL, "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
     {"stack", "ep_ib_efficiency", DATAFILE_DOUBLE, OFF(ep_ib_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the IB rate (hardware file) its kernels reach, as published (1: the link's rate)"},
     {"stack", "ep_nvlink_efficiency", DATAFILE_DOUBLE, OFF(ep_nvlink_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the NVLink rate its kernels reach, as published (1: the link's rate)"},
@@ -59,6 +62,9 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
 /* The source of a deepep efficiency the file leaves out. */
 #define LINK_RATE \
     "not given: 1, the link's achievable rate of the hardware file"
+
+/* The source of a host figure the file leaves out. */
+#define NO_HOST "not given: 0, the host's work per kernel is not modelled"
 
 /* Gives field `key`, when neither set nor cited, the source `why`. */
 static void cite_default(struct stack *s,
@@ -127,12 +133,19 @@ enum status stack_load(const char *path,
                 "applies to ep_dispatcher = deepep only (NCCL dispatchers "
                 "run at the calibration's nccl-tests curves)");
     }
+    if (s->spec.host_us_per_kernel > 0 && s->spec.kernels_per_layer <= 0)
+        bad(s, d, "host_us_per_kernel",
+            "needs kernels_per_layer (the host's time is per kernel launched)");
     for (f = 0; f < STACK_FACTORS && d->status == STATUS_OK; f++)
         cite_default(s, d, factor_keys[f], NOT_FITTED, sizeof NOT_FITTED);
     if (d->status == STATUS_OK)
         cite_default(s, d, "ep_ib_efficiency", LINK_RATE, sizeof LINK_RATE);
     if (d->status == STATUS_OK)
         cite_default(s, d, "ep_nvlink_efficiency", LINK_RATE, sizeof LINK_RATE);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "host_us_per_kernel", NO_HOST, sizeof NO_HOST);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "kernels_per_layer", NO_HOST, sizeof NO_HOST);
     diag_finish(d);
     if (d->status != STATUS_OK) {
         stack_release(s);
@@ -147,10 +160,10 @@ void stack_release(struct stack *s)
         datafile_meta_release(&s->meta);
 }
 
-bool stack_p2p_hidden(const struct stack *s, bool interleaved)
+bool stack_p2p_hidden(const struct stack *s, bool virtual_stages)
 {
     return s->spec.pp_p2p_overlap == STACK_P2P_ALWAYS ||
-           (s->spec.pp_p2p_overlap == STACK_P2P_INTERLEAVED && interleaved);
+           (s->spec.pp_p2p_overlap == STACK_P2P_INTERLEAVED && virtual_stages);
 }
 
 const char *stack_factor_key(enum stack_factor f)

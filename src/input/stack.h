@@ -70,8 +70,16 @@ struct stack_spec {
                                flush too (else exposed there) */
     int ep_a2a_overlap;     /* enum stack_ep_overlap */
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
+    bool cuda_graphs;       /* layers replayed from CUDA graphs: one
+                               launch per layer's forward and backward */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
                                communication (W chunks, --delay-wgrad-compute) */
+
+    /* the host's work: its time per kernel launched, us, and the kernels
+     * a layer launches per micro-batch, forward and backward, without
+     * graphs; 0: not modelled */
+    double host_us_per_kernel;
+    double kernels_per_layer;
     /* ep_dispatcher = deepep: the share of each link's achievable rate
      * its kernels reach, as published (NCCL dispatchers take the
      * calibration's nccl-tests curves instead); 1 when not given */
@@ -132,10 +140,12 @@ void stack_release(struct stack *s);
 
 /*
  * Whether pipeline point-to-point communication is hidden in the steady
- * state of a schedule; interleaved: the plan runs the interleaved
- * schedule. (Warm-up and flush follow ramp_comm_overlap.)
+ * state of a schedule; virtual_stages: the plan's schedule runs virtual
+ * pipeline stages (its schedule row's vpp, as the interleaved schedule
+ * does: pp_p2p_overlap = interleaved hides them there only). (Warm-up and
+ * flush follow ramp_comm_overlap.)
  */
-bool stack_p2p_hidden(const struct stack *s, bool interleaved);
+bool stack_p2p_hidden(const struct stack *s, bool virtual_stages);
 
 /* The stack file's key of factor f ("compute_overhead"). */
 const char *stack_factor_key(enum stack_factor f);

@@ -126,6 +126,11 @@ struct plan_schedule_row {
     /* micro-batches of activations rank `rank` keeps in flight, capped
      * (plan_inflight) */
     double (*inflight)(const struct plan *p, long rank);
+    /* runs a forward and a backward chunk of two micro-batches paired in
+     * its steady state, each hiding the other's communication: what a
+     * stack's ep_a2a_overlap = dualpipe needs (a row's vpp, virtual
+     * stages, is what its pp_p2p_overlap = interleaved needs) */
+    bool paired_fb;
 };
 
 /* The row of a schedule (enum plan_schedule); asserts it is one. */

@@ -1,8 +1,10 @@
 /*
  * schedule: the pipeline schedules as rows of one table (plan.h, struct
  * plan_schedule_row): the words, the shape rules plan_check applies, and
- * each schedule's bubble, warm-up and in-flight rules. A new schedule is
- * its constant and PLAN word in plan.h and its row here.
+ * each schedule's bubble, warm-up and in-flight rules, and what a stack's
+ * overlap switches ask of it (virtual stages, paired forward and backward
+ * chunks). A new schedule is its constant and PLAN word in plan.h and its
+ * row here.
  *
  * Bubbles (DualPipe README table; Narayanan et al. 2021 §2.2; Qi et al.
  * 2024), with F, B, W the forward, full backward and weight-gradient
@@ -93,17 +95,18 @@ static double inflight_dualpipe(const struct plan *p, long rank)
 
 static const struct plan_schedule_row rows[PLAN_SCHEDULES] = {
     [PLAN_1F1B] = {"1f1b", "1F1B", PLAN_LAYOUT_SINGLE, false, false, false,
-                   false, PLAN_OK, 1, bubble_1f1b, warmup_1f1b, inflight_1f1b},
+                   false, PLAN_OK, 1, bubble_1f1b, warmup_1f1b, inflight_1f1b,
+                   false},
     [PLAN_INTERLEAVED] = {"interleaved", "interleaved 1F1B",
                           PLAN_LAYOUT_INTERLEAVED, true, false, false, true,
                           PLAN_BAD_INTERLEAVED, 1, bubble_interleaved,
-                          warmup_interleaved, inflight_interleaved},
+                          warmup_interleaved, inflight_interleaved, false},
     [PLAN_ZB] = {"zb", "zero-bubble (ZB1P)", PLAN_LAYOUT_SINGLE, false, false,
                  false, false, PLAN_OK, 1, bubble_zb, warmup_1f1b,
-                 inflight_1f1b},
+                 inflight_1f1b, false},
     [PLAN_DUALPIPE] = {"dualpipe", "DualPipe", PLAN_LAYOUT_PAIRED, false, true,
                        true, false, PLAN_BAD_DUALPIPE, 2, bubble_dualpipe,
-                       warmup_dualpipe, inflight_dualpipe},
+                       warmup_dualpipe, inflight_dualpipe, true},
 };
 
 const struct plan_schedule_row *plan_schedule_of(int schedule)
