@@ -368,17 +368,17 @@ static void compute_work(const struct model *m,
         x->attn_cal_s = fwd > 0 && bwd > 0 ? fwd + bwd : x->attn_sol_s;
     }
     /* No faster than the speed of light (issue 17): the calibrated
-     * GEMMs and attention, at the sustained clock f_compute divides them
-     * by, take at least the floor's time for their FLOPs. `check`
-     * refuses a calibration above it (calibration_check_floor); a --set
-     * of the hardware's rates below the calibration's runs capped. */
-    {
-        double clock = calibration_clock_factor(cal);
-        if (x->gemm_cal_s < x->gemm_sol_s * clock)
-            x->gemm_cal_s = x->gemm_sol_s * clock;
-        if (x->attn_cal_s < x->attn_sol_s * clock)
-            x->attn_cal_s = x->attn_sol_s * clock;
-    }
+     * GEMMs and attention take at least the floor's time for their
+     * FLOPs, at the burst clock (f_compute divides them by a clock
+     * factor at most 1, which then only lengthens them: the cap holds
+     * whatever share of the step the power cap throttles). `check`
+     * refuses a calibration above the floor (calibration_check_floor);
+     * a --set of the hardware's rates below the calibration's runs
+     * capped. */
+    if (x->gemm_cal_s < x->gemm_sol_s)
+        x->gemm_cal_s = x->gemm_sol_s;
+    if (x->attn_cal_s < x->attn_sol_s)
+        x->attn_cal_s = x->attn_sol_s;
     x->ew_s = w->permute_bytes /
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     /* a full recomputation reruns each layer's forward, its elementwise
