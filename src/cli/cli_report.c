@@ -44,36 +44,10 @@ static struct plot_options plot_options(char *tdir, size_t size)
     return o;
 }
 
-/* When and how the sweep's progress is shown. */
-struct progress {
-    struct timespec t0;
-    double next_s; /* seconds after t0 of the next line (off a terminal) */
-    bool tty;      /* stderr is a terminal and -q was not given */
-    bool shown;    /* a line was written: end it */
-};
-
-#define PROGRESS_QUIET_S 5.0 /* a sweep this long shows progress anyway */
-
-static double seconds_since(const struct timespec *t0);
-
-/* rank_options.progress: on a terminal, one line updated in place; off
- * one (or under -q), a line every PROGRESS_QUIET_S seconds once the sweep
- * has taken that long, so a long sweep never looks hung. */
-static void progress(void *user, uint64_t done, uint64_t total)
+/* rank_options.progress: the sweep's threads count into the line. */
+static void sweep_progress(void *user, uint64_t more)
 {
-    struct progress *pr = user;
-    double s = seconds_since(&pr->t0);
-    double pct = 100.0 * (double)done / (double)total;
-    if (pr->tty) {
-        fprintf(stderr, "\r%s: %llu of %llu combinations (%.0f%%)", CLI_PROG,
-                (unsigned long long)done, (unsigned long long)total, pct);
-        pr->shown = true;
-    } else if (s >= pr->next_s) {
-        fprintf(stderr, "%s: %llu of %llu combinations (%.0f%%) after %.0f s\n",
-                CLI_PROG, (unsigned long long)done, (unsigned long long)total,
-                pct, s);
-        pr->next_s = s + PROGRESS_QUIET_S;
-    }
+    progress_add(user, more);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -435,6 +409,7 @@ struct report_run {
     struct plot_job job;
     struct plot_files charts;
     bool job_pending; /* plot_out_start succeeded, _finish not yet called */
+    struct progress progress; /* the line on stderr */
 };
 
 /* Reads the validation runs and the inputs each is predicted with. */
@@ -536,10 +511,10 @@ static int run_report(const struct cli_config *cfg,
 {
     char recipe[1300];
     struct rank_options opt;
-    struct progress pr;
     struct timespec t0;
     char written[3 * OUT_DIR_MAX];
     long cpus;
+    enum status st;
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rr->rep.m = &rr->in.m;
@@ -584,26 +559,25 @@ static int run_report(const struct cli_config *cfg,
     /* enumerate, evaluate, rank */
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
+    /* without --top the report shows the Plans sheet's plans: keep only
+     * those (--all-plans: every plan up to Excel's row limit) */
+    opt.sheet_only = !cfg->all_plans;
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
     /* --all-plans: plans.csv lists every plan, so the sweep spills them */
     opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
-    memset(&pr, 0, sizeof pr);
-    pr.t0 = t0;
-    pr.next_s = PROGRESS_QUIET_S;
-    pr.tty = !cfg->quiet && isatty(fileno(stderr));
-    opt.progress = progress;
-    opt.progress_user = &pr;
-    if (rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d) != STATUS_OK) {
-        if (pr.shown)
-            fputc('\n', stderr);
+    opt.progress = sweep_progress;
+    opt.progress_user = &rr->progress;
+    rr->rep.progress = &rr->progress;
+    progress_begin(&rr->progress, "sweep", "combinations",
+                   sweep_count(&rr->in.sweep));
+    st = rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d);
+    progress_end(&rr->progress);
+    if (st != STATUS_OK)
         return cli_exit_code(d->status, d->status != STATUS_NOMEM &&
                                             d->status != STATUS_IO);
-    }
-    if (pr.shown)
-        fputc('\n', stderr);
     rr->rep.elapsed_s = seconds_since(&t0);
     /* derive figures */
     if (figures_families(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
@@ -663,6 +637,10 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
         return CLI_EXIT_RUNTIME;
     }
     rr->out.lock_fd = -1;
+    /* on a terminal unless -q; anywhere with --progress */
+    progress_init(&rr->progress, stderr, CLI_PROG,
+                  cfg->progress || (!cfg->quiet && isatty(fileno(stderr))),
+                  cfg->progress);
     diag_init(&d);
     cli_guard_start(&g);
     if (cli_load_inputs(cfg, &rr->in, &d) != STATUS_OK) {
@@ -671,6 +649,7 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
         cli_data_directory(data_dir, sizeof data_dir);
         rc = run_report(cfg, rr, &g, data_dir, &d);
     }
+    progress_end(&rr->progress); /* a line left open ends before a message */
     if (rc != 0 && d.status != STATUS_OK) {
         cli_unstage(&d, &rr->out);
         cli_print_diag(&d);
@@ -689,6 +668,7 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
     for (i = 0; i < rr->nruns; i++)
         validation_inputs_release(&rr->vin[i]);
     cli_release_inputs(&rr->in);
+    progress_release(&rr->progress);
     free(rr);
     if (rc == 0)
         rc = cli_flush_stdout();
