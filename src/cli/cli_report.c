@@ -437,8 +437,51 @@ static enum status load_validations(struct report_run *rr,
     return STATUS_OK;
 }
 
-/* Draws the charts (while the CSV is written), then the workbook with
- * them, into the staging directory; lists the names in `written`. */
+/* What the workbook's wait needs: the run and its signal guard. */
+struct chart_wait {
+    struct report_run *rr;
+    struct cli_guard *g;
+};
+
+/* xlsx_out_write_waiting's wait: the charts gnuplot has been drawing
+ * while plans.csv and the workbook's big sheets were written; then the
+ * workbook's packing, a step of its own on the progress line. */
+static enum status
+wait_charts(void *user, struct xlsx_images *img, struct diag *d)
+{
+    struct chart_wait *w = user;
+    struct report_run *rr = w->rr;
+    enum status st = STATUS_OK;
+    if (rr->job_pending) {
+        rr->job_pending = false;
+        progress_begin(&rr->progress, "charts", "charts", rr->charts.ncharts);
+        rr->job.progress = &rr->progress;
+        st = plot_out_finish(&rr->job, &rr->charts, d);
+        cli_guard_set(w->g, &rr->out, NULL);
+        progress_end(&rr->progress);
+        if (st != STATUS_OK)
+            return st;
+    }
+    img->roofline_ib = chart_png(&rr->charts, "roofline-ib");
+    img->roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
+    img->step_breakdown = chart_png(&rr->charts, "step-breakdown");
+    img->memory = chart_png(&rr->charts, "memory");
+    img->sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
+    img->sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
+    img->waterfall = chart_png(&rr->charts, "waterfall");
+    progress_begin(&rr->progress, "packing report.xlsx", "", 0);
+    return STATUS_OK;
+}
+
+/* The plans plans.csv lists. */
+static uint64_t csv_plans(const struct cli_config *cfg, const struct report *r)
+{
+    return cfg->all_plans ? r->valid : cfg->top ? r->nrows : r->nsheet;
+}
+
+/* Starts gnuplot on the charts, writes plans.csv and the workbook while
+ * it draws them, and embeds them in the workbook when they are done, all
+ * into the staging directory; lists the names in `written`. */
 static enum status write_report(const struct cli_config *cfg,
                                 struct report_run *rr,
                                 struct cli_guard *g,
@@ -447,8 +490,8 @@ static enum status write_report(const struct cli_config *cfg,
                                 struct diag *d)
 {
     char path[OUT_DIR_MAX + 64], tdir[1100];
-    struct xlsx_images img;
     struct plot_options popt = plot_options(tdir, sizeof tdir);
+    struct chart_wait w = {rr, g};
     enum status st;
 
     written[0] = '\0';
@@ -471,34 +514,31 @@ static enum status write_report(const struct cli_config *cfg,
     snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
     if (!cfg->no_csv) {
         out_dir_path(&rr->out, "plans.csv", path, sizeof path);
-        if (csv_out_write(&rr->rep, path,
-                          cfg->all_plans ? CSV_OUT_ALL
-                          : cfg->top     ? CSV_OUT_KEPT
-                                         : CSV_OUT_SHEET,
-                          d) != STATUS_OK)
-            return d->status;
-        snprintf(written + strlen(written), size - strlen(written),
-                 ", %s/plans.csv", cfg->out_dir);
-    }
-    if (rr->job_pending) {
-        rr->job_pending = false;
-        st = plot_out_finish(&rr->job, &rr->charts, d);
-        cli_guard_set(g, &rr->out, NULL);
+        progress_begin(&rr->progress, "plans.csv", "plans",
+                       csv_plans(cfg, &rr->rep));
+        st = csv_out_write(&rr->rep, path,
+                           cfg->all_plans ? CSV_OUT_ALL
+                           : cfg->top     ? CSV_OUT_KEPT
+                                          : CSV_OUT_SHEET,
+                           d);
+        progress_end(&rr->progress);
         if (st != STATUS_OK)
             return st;
         snprintf(written + strlen(written), size - strlen(written),
-                 " and %zu charts", rr->charts.ncharts);
+                 ", %s/plans.csv", cfg->out_dir);
     }
-    memset(&img, 0, sizeof img);
-    img.roofline_ib = chart_png(&rr->charts, "roofline-ib");
-    img.roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
-    img.step_breakdown = chart_png(&rr->charts, "step-breakdown");
-    img.memory = chart_png(&rr->charts, "memory");
-    img.sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
-    img.sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
-    img.waterfall = chart_png(&rr->charts, "waterfall");
+    /* the workbook's big sheets while gnuplot draws (a failure there
+     * leaves job_pending: the caller stops gnuplot) */
     out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
-    return xlsx_out_write(&rr->rep, path, &img, d);
+    progress_begin(&rr->progress, "report.xlsx", "Plans rows", rr->rep.nsheet);
+    st = xlsx_out_write_waiting(&rr->rep, path, wait_charts, &w, d);
+    progress_end(&rr->progress);
+    if (st != STATUS_OK)
+        return st;
+    if (!cfg->no_charts)
+        snprintf(written + strlen(written), size - strlen(written),
+                 " and %zu charts", rr->charts.ncharts);
+    return STATUS_OK;
 }
 
 /* read inputs -> enumerate, evaluate, rank -> derive figures -> write,

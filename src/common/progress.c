@@ -51,7 +51,10 @@ void progress_format(const char *prog,
                       : 0;
     thousands(done, d, sizeof d);
     thousands(total, t, sizeof t);
-    if (finished)
+    if (unit[0] == '\0') /* a step without a count */
+        snprintf(buf, size, "%s: %s%s %.1f s", prog, what,
+                 finished ? " in" : ",", elapsed_s);
+    else if (finished)
         snprintf(buf, size, "%s: %s: %s %s in %.1f s", prog, what, d, unit,
                  elapsed_s);
     else if (total == 0)

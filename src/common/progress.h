@@ -58,7 +58,8 @@ void progress_release(struct progress *p);
 
 /*
  * Starts step `what` of `total` `unit`s (total 0: not known; the line
- * then says only what is done and for how long). Ends the step before,
+ * then says only what is done and for how long; unit "": a step without
+ * a count, "roofplan: packing report.xlsx, 1.2 s"). Ends the step before,
  * if any. Not thread-safe: the thread that runs the steps calls it. p may
  * be NULL (all calls are then no-ops).
  */

@@ -40,6 +40,7 @@ static void write_row(const struct report *r,
     if (ferror(f))
         return;
     report_row_times(r, row, &t);
+    progress_add(r->progress, 1);
     for (k = 0; k < n; k++) {
         struct plans_value v;
         plans_table_value_row(&cols[k], r, row, rank, &t, &v);

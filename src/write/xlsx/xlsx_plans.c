@@ -217,8 +217,10 @@ void xlsx_plans_write(struct xlsx_book *b,
     }
     xlsx_book_freeze(b, ws, 1, plans_table_frozen());
 
-    for (i = 0; i < r->nsheet && b->err == 0; i++)
+    for (i = 0; i < r->nsheet && b->err == 0; i++) {
         plan_row(b, ws, i, cols, t, fmt, n);
+        progress_add(r->progress, 1);
+    }
     free(t);
     conditional(b, ws, last);
     names(b, cols, n, last);
