@@ -23,8 +23,8 @@ static void test_progress_format_lines(void **state)
 {
     char buf[PROGRESS_LINE];
     (void)state;
-    progress_format("roofplan", "sweep", "combinations", 4571136, 10160640,
-                    3.2, false, buf, sizeof buf);
+    progress_format("roofplan", "sweep", "combinations", 4571136, 10160640, 3.2,
+                    false, buf, sizeof buf);
     assert_string_equal(buf, "roofplan: sweep: 4,571,136 of 10,160,640 "
                              "combinations (45%), 3.2 s, about 3.9 s left");
     progress_format("roofplan", "sweep", "combinations", 1000, 1000000, 20,
@@ -34,13 +34,12 @@ static void test_progress_format_lines(void **state)
     progress_format("roofplan", "charts", "charts", 0, 8, 0, false, buf,
                     sizeof buf);
     assert_string_equal(buf, "roofplan: charts: 0 of 8 charts, 0.0 s");
-    progress_format("roofplan", "report.xlsx", "rows", 12, 0, 1.25, false,
-                    buf, sizeof buf);
+    progress_format("roofplan", "report.xlsx", "rows", 12, 0, 1.25, false, buf,
+                    sizeof buf);
     assert_string_equal(buf, "roofplan: report.xlsx: 12 rows, 1.2 s");
     progress_format("roofplan", "sweep", "combinations", 48384, 48384, 0.84,
                     true, buf, sizeof buf);
-    assert_string_equal(buf,
-                        "roofplan: sweep: 48,384 combinations in 0.8 s");
+    assert_string_equal(buf, "roofplan: sweep: 48,384 combinations in 0.8 s");
 }
 
 struct adder {
@@ -93,8 +92,9 @@ static void test_progress_threads_count_into_one_line(void **state)
     s = slurp(f);
     /* begins with the step's first line, rewritten in place with '\r',
      * and ends with its total on a line of its own */
-    assert_true(strncmp(s, "\rroofplan: sweep: 0 of 200,000 combinations, "
-                           "0.0 s",
+    assert_true(strncmp(s,
+                        "\rroofplan: sweep: 0 of 200,000 combinations, "
+                        "0.0 s",
                         strlen("\rroofplan: sweep: 0 of 200,000 "
                                "combinations, 0.0 s")) == 0);
     assert_ptr_equal(strchr(s, '\n'), s + strlen(s) - 1);

@@ -234,8 +234,7 @@ struct waiter {
     bool fail;
 };
 
-static enum status
-waiter(void *user, struct xlsx_images *img, struct diag *d)
+static enum status waiter(void *user, struct xlsx_images *img, struct diag *d)
 {
     struct waiter *w = user;
     w->calls++;

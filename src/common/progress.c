@@ -100,11 +100,11 @@ static void show(struct progress *p, double s, bool finished)
 {
     char line[PROGRESS_LINE];
     size_t n;
-    progress_format(p->prog, p->what, p->unit, atomic_load(&p->done),
-                    p->total, s, finished, line, sizeof line);
+    progress_format(p->prog, p->what, p->unit, atomic_load(&p->done), p->total,
+                    s, finished, line, sizeof line);
     n = strlen(line);
-    fprintf(p->out, "\r%s%*s%s", line,
-            p->width > n ? (int)(p->width - n) : 0, "", finished ? "\n" : "");
+    fprintf(p->out, "\r%s%*s%s", line, p->width > n ? (int)(p->width - n) : 0,
+            "", finished ? "\n" : "");
     fflush(p->out);
     p->width = finished ? 0 : n;
     p->shown = !finished;

@@ -26,17 +26,17 @@
 struct progress {
     FILE *out;        /* borrowed: stderr */
     const char *prog; /* borrowed: "roofplan", each line's prefix */
-    bool on;     /* lines are written at all */
-    bool always; /* from a step's start, not after PROGRESS_AFTER_S */
+    bool on;          /* lines are written at all */
+    bool always;      /* from a step's start, not after PROGRESS_AFTER_S */
     pthread_mutex_t lock;
-    atomic_uint_fast64_t done; /* of total, this step */
-    uint64_t total;            /* 0: unknown (no share, no time left) */
-    char what[48], unit[32];   /* "sweep", "combinations" */
-    struct timespec t0;        /* the step's start */
+    atomic_uint_fast64_t done;    /* of total, this step */
+    uint64_t total;               /* 0: unknown (no share, no time left) */
+    char what[48], unit[32];      /* "sweep", "combinations" */
+    struct timespec t0;           /* the step's start */
     atomic_uint_fast64_t next_ns; /* the next update, ns after t0 */
-    size_t width;              /* characters of the line shown */
-    bool shown;                /* the line is on the screen: end it */
-    bool active;               /* between progress_begin and _end */
+    size_t width;                 /* characters of the line shown */
+    bool shown;                   /* the line is on the screen: end it */
+    bool active;                  /* between progress_begin and _end */
 };
 
 /*

@@ -605,8 +605,8 @@ enum status rank_run(struct report *r,
     /* heap slots are 32-bit; more plans than that would not fit anyway */
     size_t top = opt->top && opt->top < UINT32_MAX ? opt->top
                  : opt->top                        ? UINT32_MAX
-                 : opt->sheet_only ? rank_keep_sheet_top(sf)
-                                   : REPORT_EXCEL_ROWS;
+                 : opt->sheet_only                 ? rank_keep_sheet_top(sf)
+                                                   : REPORT_EXCEL_ROWS;
     bool nomem = false, spill_failed = false;
     enum status st = STATUS_OK;
 

@@ -30,9 +30,8 @@ static int compare_rows(const void *x, const void *y)
 }
 
 /* The row the sweep's visitor would have kept for family fam's best. */
-static void row_of_best(const struct report_family *f,
-                        long fam,
-                        struct report_row *row)
+static void
+row_of_best(const struct report_family *f, long fam, struct report_row *row)
 {
     const struct cost_result *c = &f->best;
     memset(row, 0, sizeof *row);

@@ -126,8 +126,7 @@ enum status xlsx_out_write_waiting(const struct report *r,
         xlsx_small_validation(&b, ws[VALIDATION]);
         xlsx_small_about(&b, ws[ABOUT]);
         xlsx_small_glossary(&b, ws[GLOSSARY]);
-        xlsx_summary_write(&b, ws[SUMMARY], img.step_breakdown,
-                           img.waterfall);
+        xlsx_summary_write(&b, ws[SUMMARY], img.step_breakdown, img.waterfall);
         xlsx_roofline_write(&b, ws[ROOFLINE], img.roofline_ib,
                             img.roofline_nvlink);
     }

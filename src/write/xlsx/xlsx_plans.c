@@ -132,8 +132,8 @@ static void plan_row(struct xlsx_book *b,
     report_row_times(r, row, &tm);
     for (k = 0; k < n; k++) {
         struct plans_value v;
-        plans_table_value_row(&cols[k], r, row,
-                              report_row_rank(r, r->sheet[i]), &tm, &v);
+        plans_table_value_row(&cols[k], r, row, report_row_rank(r, r->sheet[i]),
+                              &tm, &v);
         if (v.kind == PLANS_EMPTY)
             continue;
         if (plans_table_formula(&cols[k]) && !b->big) {
