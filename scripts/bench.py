@@ -183,6 +183,10 @@ def main():
                          tmp))
         rows.append(case(f"sweep 10M, --top 1000, {cpus} threads",
                          fast + [str(cpus)], tmp))
+        # issue 19: without --top only the Plans sheet's plans are kept,
+        # so memory stays flat (plans.csv included: it lists those)
+        rows.append(case(f"sweep 10M, no --top, {cpus} threads, plans.csv",
+                         ["--no-charts", "--threads", str(cpus)], tmp))
         default = [BIN, "report", "-o", tmp]
         walls, shares, size = [], [], 0
         for _ in range(RUNS):

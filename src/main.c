@@ -73,8 +73,10 @@ static const char usage_text[] =
     "      --no-csv           (report) skip plans.csv (by default it holds "
     "the Plans sheet's plans; with --top N the N best)\n"
     "      --no-charts        (report) skip gnuplot\n"
-    "      --top N            (report) keep the N best plans (default: all, "
-    "up to Excel's row limit)\n"
+    "      --top N            (report) keep the N best plans (default: the "
+    "Plans sheet's;\n"
+    "                         with --all-plans every plan, up to Excel's row "
+    "limit)\n"
     "      --threads N        (report) sweep on N threads (default: online "
     "CPUs); same output\n"
     "      --wait SECONDS     (report, compare) wait at most this long for "
@@ -86,7 +88,14 @@ static const char usage_text[] =
     "device list\n"
     "      --collective NAME  (import nccl) the collective of output that "
     "does not name it\n"
-    "  -q, --quiet            no progress on stderr\n"
+    "      --progress         (report) how far each long step has gone, "
+    "with the\n"
+    "                         time left, on stderr even when it is not a "
+    "terminal\n"
+    "                         (default: on a terminal, for steps over about "
+    "a\n"
+    "                         second)\n"
+    "  -q, --quiet            no progress on stderr (unless --progress)\n"
     "\n"
     "PLAN is key=value pairs, as several arguments or one argument separated\n"
     "by spaces or commas: gpus tp pp ep cp zero schedule vpp precision\n"
@@ -175,6 +184,9 @@ static int apply_option(struct cli_config *cfg,
     case 'q':
         cfg->quiet = true;
         return -1;
+    case 'R':
+        cfg->progress = true;
+        return -1;
     case 'T': {
         long n;
         if (!datafile_parse_long(arg, &n) || n < 1)
@@ -244,6 +256,7 @@ int main(int argc, char **argv)
         {"no-csv", no_argument, NULL, 'X'},
         {"no-charts", no_argument, NULL, 'n'},
         {"quiet", no_argument, NULL, 'q'},
+        {"progress", no_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {"top", required_argument, NULL, 'T'},

@@ -214,11 +214,97 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
     }
 }
 
+/* The rows of a rank_run on the 32-combination space above with the Plans
+ * sheet at 3 plans (threads 2): every plan kept, or only the sheet's. */
+static void run_sheet_space(struct report *r, bool sheet_only)
+{
+    static const char *const sets[] = {"space.tp=1 2",
+                                       "space.pp=1 16",
+                                       "space.ep=8 64",
+                                       "space.zero=1 3",
+                                       "space.schedule=1f1b dualpipe",
+                                       "space.precision=fp8",
+                                       "space.recompute=selective",
+                                       "space.mbs=1",
+                                       "report.plans_sheet=3"};
+    struct datafile_set s[9];
+    struct model m;
+    struct hardware hw;
+    struct sweep_file sf;
+    struct cost_ctx ctx;
+    struct rank_options opt;
+    struct diag d;
+    size_t i;
+    diag_init(&d);
+    for (i = 0; i < 9; i++)
+        util_set(&s[i], sets[i]);
+    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d) ||
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 9, &d) ||
+        cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
+        fail_msg("%s", d.msg);
+    memset(&opt, 0, sizeof opt);
+    opt.threads = 2;
+    opt.sheet_only = sheet_only;
+    assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+    hardware_release(&hw);
+    model_release(&m);
+}
+
+/*
+ * Without --top the sweep keeps the Plans sheet's plans only: the best
+ * report.plans_sheet (3) in rank order, ranked 1, 2, 3, then the best plan
+ * of each family not among them, unranked, in rank order: the same rows,
+ * in the same order, as the first 3 of every plan kept and the first of
+ * each other family.
+ */
+static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
+{
+    struct report *all = calloc(1, sizeof *all);
+    struct report *sheet = calloc(1, sizeof *sheet);
+    bool seen[REPORT_FAMILIES_MAX] = {false};
+    size_t i, n = 0;
+    (void)state;
+    assert_non_null(all);
+    assert_non_null(sheet);
+    run_sheet_space(all, false);
+    run_sheet_space(sheet, true);
+    assert_int_equal(all->nrows, all->valid);
+    assert_int_equal(sheet->valid, all->valid);
+    assert_int_equal(sheet->nranked, 3);
+    assert_int_equal(sheet->nfamilies, all->nfamilies);
+    for (i = 0; i < all->nrows; i++) {
+        const struct report_row *want = &all->rows[i];
+        bool first = !seen[want->family];
+        seen[want->family] = true;
+        if (i >= 3 && !first)
+            continue;
+        assert_true(n < sheet->nrows);
+        assert_memory_equal(&sheet->rows[n].plan, &want->plan,
+                            sizeof want->plan);
+        assert_true(sheet->rows[n].step == want->step);
+        assert_int_equal(sheet->rows[n].family, want->family);
+        assert_int_equal(sheet->rows[n].fits, want->fits);
+        assert_int_equal(report_row_rank(sheet, n), n < 3 ? n + 1 : 0);
+        n++;
+    }
+    assert_true(n > 3); /* some family's best is beyond the first 3 */
+    assert_int_equal(sheet->nrows, n);
+    assert_int_equal(sheet->dropped, sheet->valid - n);
+    report_free(all);
+    report_free(sheet);
+    free(all);
+    free(sheet);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_run_spill_lists_every_plan_once),
         cmocka_unit_test(test_rank_sensitivity_is_each_familys_best),
+        cmocka_unit_test(test_rank_run_sheet_only_keeps_the_sheets_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

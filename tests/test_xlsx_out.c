@@ -228,6 +228,62 @@ static void test_xlsx_out_write_failure_keeps_old_file(void **state)
     unlink(png);
 }
 
+/* xlsx_out_write_waiting's wait: counts its calls; fails when asked. */
+struct waiter {
+    int calls;
+    bool fail;
+};
+
+static enum status waiter(void *user, struct xlsx_images *img, struct diag *d)
+{
+    struct waiter *w = user;
+    w->calls++;
+    assert_null(img->roofline_ib); /* zeroed before the call */
+    if (w->fail)
+        return diag_set(d, STATUS_PLOT, "charts: gnuplot failed");
+    return STATUS_OK;
+}
+
+/* Writing while the charts are drawn: the same bytes as the workbook
+ * written at once; a wait that fails drops the workbook, leaves the
+ * previous file and no temporary one, and returns the wait's status. */
+static void test_xlsx_out_write_waiting(void **state)
+{
+    struct fixture *f = *state;
+    struct waiter ok = {0, false}, bad = {0, true};
+    char a[128], b[128];
+    char *x, *y;
+    size_t nx = 0, ny = 0;
+    struct diag d;
+    diag_init(&d);
+    snprintf(a, sizeof a, "%s/a.xlsx", f->dir);
+    snprintf(b, sizeof b, "%s/b.xlsx", f->dir);
+    assert_int_equal(xlsx_out_write(&f->rep, a, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write_waiting(&f->rep, b, waiter, &ok, &d),
+                     STATUS_OK);
+    assert_int_equal(ok.calls, 1);
+    x = slurp(a, &nx);
+    y = slurp(b, &ny);
+    assert_non_null(x);
+    assert_non_null(y);
+    assert_int_equal(nx, ny);
+    assert_memory_equal(x, y, nx);
+    free(x);
+    free(y);
+    unlink(a);
+    write_text(b, "previous workbook");
+    assert_int_equal(xlsx_out_write_waiting(&f->rep, b, waiter, &bad, &d),
+                     STATUS_PLOT);
+    assert_int_equal(bad.calls, 1);
+    assert_string_equal(d.msg, "charts: gnuplot failed");
+    y = slurp(b, &ny);
+    assert_non_null(y);
+    assert_string_equal(y, "previous workbook");
+    free(y);
+    assert_int_equal(count_files(f->dir), 1);
+    unlink(b);
+}
+
 /* A chart that cannot be read is named before anything is written. */
 static void test_xlsx_out_write_missing_image(void **state)
 {
@@ -571,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_xlsx_out_write_is_reproducible),
         cmocka_unit_test(test_xlsx_out_write_failure_keeps_old_file),
         cmocka_unit_test(test_xlsx_out_write_missing_image),
+        cmocka_unit_test(test_xlsx_out_write_waiting),
         cmocka_unit_test(test_xlsx_out_write_unwritable_dir),
         cmocka_unit_test(test_xlsx_out_write_read_only_dir),
         cmocka_unit_test(test_xlsx_out_memory_total),

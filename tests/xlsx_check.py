@@ -177,17 +177,30 @@ def csv_check(cached, plans_csv):
         fail("plans.csv header differs from the Plans sheet:\n%s\n%s"
              % (a[0], b[0]))
     rank, fit = a[0].index("Rank"), a[0].index("Fits")
+    plan = len(a[0]) - 1  # the plan in eval syntax, the last column
     by_rank = {r[rank]: r for r in b[1:] if r[rank]}
+    # a family's best beyond the plans kept in order has no rank (issue
+    # 19: without --top the sweep keeps only the Plans sheet's plans)
+    by_plan = {r[plan]: r for r in b[1:] if not r[rank]}
     if len(b) - 1 < len(a) - 1:
         fail("Plans has %d rows, plans.csv only %d" % (len(a), len(b)))
     last = 0
     for i, ra in enumerate(a[1:]):
-        rb = by_rank.get(ra[rank])
-        if rb is None:
-            fail("Plans row %d: rank %r not in plans.csv" % (i + 2, ra[rank]))
-        if int(ra[rank]) <= last:
-            fail("Plans row %d: rank %s after %d" % (i + 2, ra[rank], last))
-        last = int(ra[rank])
+        if not ra[rank]:
+            rb = by_plan.get(ra[plan])
+            if rb is None:
+                fail("Plans row %d: unranked plan %r not in plans.csv"
+                     % (i + 2, ra[plan]))
+            last = float("inf")  # ranked rows come first
+        else:
+            rb = by_rank.get(ra[rank])
+            if rb is None:
+                fail("Plans row %d: rank %r not in plans.csv"
+                     % (i + 2, ra[rank]))
+            if int(ra[rank]) <= last:
+                fail("Plans row %d: rank %s after %s"
+                     % (i + 2, ra[rank], last))
+            last = int(ra[rank])
         ra = list(ra)
         ra[fit] = fits(ra[fit])
         for j, (va, vb) in enumerate(zip(ra, rb)):

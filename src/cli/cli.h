@@ -49,6 +49,7 @@ struct cli_config {
     size_t nsets;
     enum comm_model comm;
     bool json, no_charts, quiet;
+    bool progress;  /* --progress: progress lines even off a terminal */
     bool all_plans; /* --all-plans: every kept plan on the Plans sheet */
     bool no_csv;    /* --no-csv: no plans.csv (nor the sweep's spill) */
     size_t top;     /* --top N; 0: Excel's limit */

@@ -44,36 +44,10 @@ static struct plot_options plot_options(char *tdir, size_t size)
     return o;
 }
 
-/* When and how the sweep's progress is shown. */
-struct progress {
-    struct timespec t0;
-    double next_s; /* seconds after t0 of the next line (off a terminal) */
-    bool tty;      /* stderr is a terminal and -q was not given */
-    bool shown;    /* a line was written: end it */
-};
-
-#define PROGRESS_QUIET_S 5.0 /* a sweep this long shows progress anyway */
-
-static double seconds_since(const struct timespec *t0);
-
-/* rank_options.progress: on a terminal, one line updated in place; off
- * one (or under -q), a line every PROGRESS_QUIET_S seconds once the sweep
- * has taken that long, so a long sweep never looks hung. */
-static void progress(void *user, uint64_t done, uint64_t total)
+/* rank_options.progress: the sweep's threads count into the line. */
+static void sweep_progress(void *user, uint64_t more)
 {
-    struct progress *pr = user;
-    double s = seconds_since(&pr->t0);
-    double pct = 100.0 * (double)done / (double)total;
-    if (pr->tty) {
-        fprintf(stderr, "\r%s: %llu of %llu combinations (%.0f%%)", CLI_PROG,
-                (unsigned long long)done, (unsigned long long)total, pct);
-        pr->shown = true;
-    } else if (s >= pr->next_s) {
-        fprintf(stderr, "%s: %llu of %llu combinations (%.0f%%) after %.0f s\n",
-                CLI_PROG, (unsigned long long)done, (unsigned long long)total,
-                pct, s);
-        pr->next_s = s + PROGRESS_QUIET_S;
-    }
+    progress_add(user, more);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -435,6 +409,7 @@ struct report_run {
     struct plot_job job;
     struct plot_files charts;
     bool job_pending; /* plot_out_start succeeded, _finish not yet called */
+    struct progress progress; /* the line on stderr */
 };
 
 /* Reads the validation runs and the inputs each is predicted with. */
@@ -462,8 +437,51 @@ static enum status load_validations(struct report_run *rr,
     return STATUS_OK;
 }
 
-/* Draws the charts (while the CSV is written), then the workbook with
- * them, into the staging directory; lists the names in `written`. */
+/* What the workbook's wait needs: the run and its signal guard. */
+struct chart_wait {
+    struct report_run *rr;
+    struct cli_guard *g;
+};
+
+/* xlsx_out_write_waiting's wait: the charts gnuplot has been drawing
+ * while plans.csv and the workbook's big sheets were written; then the
+ * workbook's packing, a step of its own on the progress line. */
+static enum status
+wait_charts(void *user, struct xlsx_images *img, struct diag *d)
+{
+    struct chart_wait *w = user;
+    struct report_run *rr = w->rr;
+    enum status st = STATUS_OK;
+    if (rr->job_pending) {
+        rr->job_pending = false;
+        progress_begin(&rr->progress, "charts", "charts", rr->charts.ncharts);
+        rr->job.progress = &rr->progress;
+        st = plot_out_finish(&rr->job, &rr->charts, d);
+        cli_guard_set(w->g, &rr->out, NULL);
+        progress_end(&rr->progress);
+        if (st != STATUS_OK)
+            return st;
+    }
+    img->roofline_ib = chart_png(&rr->charts, "roofline-ib");
+    img->roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
+    img->step_breakdown = chart_png(&rr->charts, "step-breakdown");
+    img->memory = chart_png(&rr->charts, "memory");
+    img->sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
+    img->sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
+    img->waterfall = chart_png(&rr->charts, "waterfall");
+    progress_begin(&rr->progress, "packing report.xlsx", "", 0);
+    return STATUS_OK;
+}
+
+/* The plans plans.csv lists. */
+static uint64_t csv_plans(const struct cli_config *cfg, const struct report *r)
+{
+    return cfg->all_plans ? r->valid : cfg->top ? r->nrows : r->nsheet;
+}
+
+/* Starts gnuplot on the charts, writes plans.csv and the workbook while
+ * it draws them, and embeds them in the workbook when they are done, all
+ * into the staging directory; lists the names in `written`. */
 static enum status write_report(const struct cli_config *cfg,
                                 struct report_run *rr,
                                 struct cli_guard *g,
@@ -472,8 +490,8 @@ static enum status write_report(const struct cli_config *cfg,
                                 struct diag *d)
 {
     char path[OUT_DIR_MAX + 64], tdir[1100];
-    struct xlsx_images img;
     struct plot_options popt = plot_options(tdir, sizeof tdir);
+    struct chart_wait w = {rr, g};
     enum status st;
 
     written[0] = '\0';
@@ -496,34 +514,31 @@ static enum status write_report(const struct cli_config *cfg,
     snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
     if (!cfg->no_csv) {
         out_dir_path(&rr->out, "plans.csv", path, sizeof path);
-        if (csv_out_write(&rr->rep, path,
-                          cfg->all_plans ? CSV_OUT_ALL
-                          : cfg->top     ? CSV_OUT_KEPT
-                                         : CSV_OUT_SHEET,
-                          d) != STATUS_OK)
-            return d->status;
-        snprintf(written + strlen(written), size - strlen(written),
-                 ", %s/plans.csv", cfg->out_dir);
-    }
-    if (rr->job_pending) {
-        rr->job_pending = false;
-        st = plot_out_finish(&rr->job, &rr->charts, d);
-        cli_guard_set(g, &rr->out, NULL);
+        progress_begin(&rr->progress, "plans.csv", "plans",
+                       csv_plans(cfg, &rr->rep));
+        st = csv_out_write(&rr->rep, path,
+                           cfg->all_plans ? CSV_OUT_ALL
+                           : cfg->top     ? CSV_OUT_KEPT
+                                          : CSV_OUT_SHEET,
+                           d);
+        progress_end(&rr->progress);
         if (st != STATUS_OK)
             return st;
         snprintf(written + strlen(written), size - strlen(written),
-                 " and %zu charts", rr->charts.ncharts);
+                 ", %s/plans.csv", cfg->out_dir);
     }
-    memset(&img, 0, sizeof img);
-    img.roofline_ib = chart_png(&rr->charts, "roofline-ib");
-    img.roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
-    img.step_breakdown = chart_png(&rr->charts, "step-breakdown");
-    img.memory = chart_png(&rr->charts, "memory");
-    img.sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
-    img.sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
-    img.waterfall = chart_png(&rr->charts, "waterfall");
+    /* the workbook's big sheets while gnuplot draws (a failure there
+     * leaves job_pending: the caller stops gnuplot) */
     out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
-    return xlsx_out_write(&rr->rep, path, &img, d);
+    progress_begin(&rr->progress, "report.xlsx", "Plans rows", rr->rep.nsheet);
+    st = xlsx_out_write_waiting(&rr->rep, path, wait_charts, &w, d);
+    progress_end(&rr->progress);
+    if (st != STATUS_OK)
+        return st;
+    if (!cfg->no_charts)
+        snprintf(written + strlen(written), size - strlen(written),
+                 " and %zu charts", rr->charts.ncharts);
+    return STATUS_OK;
 }
 
 /* read inputs -> enumerate, evaluate, rank -> derive figures -> write,
@@ -536,10 +551,10 @@ static int run_report(const struct cli_config *cfg,
 {
     char recipe[1300];
     struct rank_options opt;
-    struct progress pr;
     struct timespec t0;
     char written[3 * OUT_DIR_MAX];
     long cpus;
+    enum status st;
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rr->rep.m = &rr->in.m;
@@ -584,26 +599,25 @@ static int run_report(const struct cli_config *cfg,
     /* enumerate, evaluate, rank */
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
+    /* without --top the report shows the Plans sheet's plans: keep only
+     * those (--all-plans: every plan up to Excel's row limit) */
+    opt.sheet_only = !cfg->all_plans;
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
     /* --all-plans: plans.csv lists every plan, so the sweep spills them */
     opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
-    memset(&pr, 0, sizeof pr);
-    pr.t0 = t0;
-    pr.next_s = PROGRESS_QUIET_S;
-    pr.tty = !cfg->quiet && isatty(fileno(stderr));
-    opt.progress = progress;
-    opt.progress_user = &pr;
-    if (rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d) != STATUS_OK) {
-        if (pr.shown)
-            fputc('\n', stderr);
+    opt.progress = sweep_progress;
+    opt.progress_user = &rr->progress;
+    rr->rep.progress = &rr->progress;
+    progress_begin(&rr->progress, "sweep", "combinations",
+                   sweep_count(&rr->in.sweep));
+    st = rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d);
+    progress_end(&rr->progress);
+    if (st != STATUS_OK)
         return cli_exit_code(d->status, d->status != STATUS_NOMEM &&
                                             d->status != STATUS_IO);
-    }
-    if (pr.shown)
-        fputc('\n', stderr);
     rr->rep.elapsed_s = seconds_since(&t0);
     /* derive figures */
     if (figures_families(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
@@ -663,6 +677,10 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
         return CLI_EXIT_RUNTIME;
     }
     rr->out.lock_fd = -1;
+    /* on a terminal unless -q; anywhere with --progress */
+    progress_init(&rr->progress, stderr, CLI_PROG,
+                  cfg->progress || (!cfg->quiet && isatty(fileno(stderr))),
+                  cfg->progress);
     diag_init(&d);
     cli_guard_start(&g);
     if (cli_load_inputs(cfg, &rr->in, &d) != STATUS_OK) {
@@ -671,6 +689,7 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
         cli_data_directory(data_dir, sizeof data_dir);
         rc = run_report(cfg, rr, &g, data_dir, &d);
     }
+    progress_end(&rr->progress); /* a line left open ends before a message */
     if (rc != 0 && d.status != STATUS_OK) {
         cli_unstage(&d, &rr->out);
         cli_print_diag(&d);
@@ -689,6 +708,7 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
     for (i = 0; i < rr->nruns; i++)
         validation_inputs_release(&rr->vin[i]);
     cli_release_inputs(&rr->in);
+    progress_release(&rr->progress);
     free(rr);
     if (rc == 0)
         rc = cli_flush_stdout();

@@ -389,9 +389,8 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     struct report_family *f;
     int key;
 
-    if (b->opt->progress && b->thread == 0 && (++b->done & 0xff) == 0)
-        b->opt->progress(b->opt->progress_user, b->done * b->nthreads,
-                         b->enumerated);
+    if (b->opt->progress && (++b->done & 0xfff) == 0)
+        b->opt->progress(b->opt->progress_user, 0x1000);
     if (why != PLAN_OK) {
         b->rejected[why]++;
         if (b->nexamples[why] < REPORT_EXAMPLES) {
@@ -450,6 +449,8 @@ static void *run_shard(void *arg)
 {
     struct shard *b = arg;
     sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads, visit, b);
+    if (b->opt->progress && (b->done & 0xfff) != 0) /* the rest counted */
+        b->opt->progress(b->opt->progress_user, b->done & 0xfff);
     return NULL;
 }
 
@@ -604,6 +605,7 @@ enum status rank_run(struct report *r,
     /* heap slots are 32-bit; more plans than that would not fit anyway */
     size_t top = opt->top && opt->top < UINT32_MAX ? opt->top
                  : opt->top                        ? UINT32_MAX
+                 : opt->sheet_only                 ? rank_keep_sheet_top(sf)
                                                    : REPORT_EXCEL_ROWS;
     bool nomem = false, spill_failed = false;
     enum status st = STATUS_OK;
@@ -703,6 +705,9 @@ enum status rank_run(struct report *r,
     }
     if (!nomem && !spill_failed)
         st = merge(r, sh, nthreads, sh[0].shared, top, d);
+    if (!nomem && !spill_failed && st == STATUS_OK && opt->sheet_only &&
+        !opt->top)
+        st = rank_keep_family_bests(r, d);
     for (t = 0; t < nthreads; t++) {
         free(sh[t].own.rows);
         free(sh[t].own.keys);

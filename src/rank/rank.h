@@ -30,14 +30,20 @@
 #include "sweep.h"
 
 struct rank_options {
-    size_t top;     /* plans kept in order; 0: Excel's row limit */
+    size_t top; /* plans kept in order; 0: Excel's row limit, or the Plans
+                   sheet's plans with sheet_only */
+    /* With top 0: keep only what the Plans sheet needs (the best
+     * report.plans_sheet plans and each family's best: rank_keep.c), so
+     * memory does not grow with the sweep. */
+    bool sheet_only;
     size_t threads; /* 0 or 1: this thread only */
     /* Directory for the spill files of every valid plan (for a CSV of
      * all plans); NULL: no spill. The files are unlinked at creation. */
     const char *spill_dir;
-    /* Called about every 2^16 combinations from the first thread (may be
-     * NULL); done and total count combinations. */
-    void (*progress)(void *user, uint64_t done, uint64_t total);
+    /* Called from every sweep thread (so it must be thread-safe) about
+     * every 4096 combinations that thread has visited, with how many it
+     * visited since its last call (may be NULL). */
+    void (*progress)(void *user, uint64_t more);
     void *progress_user;
 };
 
@@ -68,6 +74,27 @@ bool rank_before(bool a_fits,
                  bool b_fits,
                  double b_step,
                  const struct plan *b);
+
+/* ---- Keeping the Plans sheet's plans (rank_keep.c) ---- */
+
+/*
+ * The heap's size for the Plans sheet's plans: the sweep's
+ * report.plans_sheet (at least 1). The fitting plans rank first, so the
+ * best plans_sheet plans hold every fitting plan the sheet shows.
+ */
+size_t rank_keep_sheet_top(const struct sweep_file *sf);
+
+/*
+ * Adds to r->rows each family's best plan (r->family[i].best) that is not
+ * there, as a row after the ranked ones (r->nranked: they rank after the
+ * best plans kept, and their rank among all plans is not known), in rank
+ * order: with the best
+ * report.plans_sheet plans, every row figures_sheet_rows() puts on the
+ * Plans sheet. A family's best ranks before its other plans, so it is
+ * among the rows when any plan of its family is. Updates r->dropped.
+ * STATUS_NOMEM when the rows cannot grow.
+ */
+enum status rank_keep_family_bests(struct report *r, struct diag *d);
 
 /* ---- The spill files (rank_spill.c) ---- */
 

@@ -85,6 +85,11 @@ void report_free(struct report *r)
     r->nroof_pick = 0;
 }
 
+size_t report_row_rank(const struct report *r, size_t index)
+{
+    return r->nranked == 0 || index < r->nranked ? index + 1 : 0;
+}
+
 const struct report_row *report_sheet_row(const struct report *r, size_t i)
 {
     return &r->rows[r->sheet[i]];

@@ -24,6 +24,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "progress.h"
 #include "sweep.h"
 
 /* Excel's sheet has 1,048,576 rows; one is the header. */
@@ -362,6 +363,10 @@ struct report {
     /* Ranked plans: fitting first, then by step time; at most `top`. */
     struct report_row *rows;
     size_t nrows;
+    /* rows[0..nranked-1] are the best plans in order (rank: index + 1);
+     * the rows after them, the families' bests beyond those, are not
+     * ranked (rank_keep.c). 0: every row is ranked. */
+    size_t nranked;
     uint64_t dropped; /* valid plans not kept (beyond --top or Excel) */
 
     struct report_family family[REPORT_FAMILIES_MAX];
@@ -376,6 +381,9 @@ struct report {
     double headroom_pct, tie_pct; /* percent */
     size_t plans_sheet;           /* rows of the Plans sheet */
     bool all_plans;               /* --all-plans: every kept plan (main) */
+    /* where the writers count the rows they write (borrowed; NULL:
+     * nowhere): the command begins and ends each step */
+    struct progress *progress;
 
     struct report_validation validation[REPORT_VALIDATIONS_MAX];
     size_t nvalidations;
@@ -467,6 +475,10 @@ void report_free(struct report *r);
 void report_row_times(const struct report *r,
                       const struct report_row *row,
                       struct cost_times *t);
+
+/* The rank of r->rows[index]: index + 1, or 0 for a row beyond the
+ * ranked ones (nranked). */
+size_t report_row_rank(const struct report *r, size_t index);
 
 /* The kept row behind Plans sheet row i (0-based, below the header). */
 const struct report_row *report_sheet_row(const struct report *r, size_t i);

@@ -40,6 +40,7 @@ static void write_row(const struct report *r,
     if (ferror(f))
         return;
     report_row_times(r, row, &t);
+    progress_add(r->progress, 1);
     for (k = 0; k < n; k++) {
         struct plans_value v;
         plans_table_value_row(&cols[k], r, row, rank, &t, &v);
@@ -77,12 +78,13 @@ write_rows(const struct report *r, enum csv_out_scope scope, FILE *f)
     fputs("\r\n", f);
     if (scope == CSV_OUT_SHEET) { /* the Plans sheet's rows, its order */
         for (k = 0; k < r->nsheet && !ferror(f); k++)
-            write_row(r, f, &r->rows[r->sheet[k]], r->sheet[k] + 1);
+            write_row(r, f, &r->rows[r->sheet[k]],
+                      report_row_rank(r, r->sheet[k]));
         return true;
     }
     if (scope == CSV_OUT_KEPT) {
         for (k = 0; k < r->nrows && !ferror(f); k++)
-            write_row(r, f, &r->rows[k], k + 1);
+            write_row(r, f, &r->rows[k], report_row_rank(r, k));
         return true;
     }
     rank_cursor_init(&c, r);

@@ -272,7 +272,8 @@ void plans_table_value(const struct plans_column *c,
                        const struct cost_times *t,
                        struct plans_value *out)
 {
-    plans_table_value_row(c, r, &r->rows[index], index + 1, t, out);
+    plans_table_value_row(c, r, &r->rows[index], report_row_rank(r, index), t,
+                          out);
 }
 
 /* The double at byte offset off of *base. */

@@ -223,7 +223,7 @@ plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d)
     if (!job->started)
         return STATUS_OK; /* no gnuplot: the warning says so */
     job->started = false;
-    plot_run_wait(job->runs, job->nruns);
+    plot_run_wait_counting(job->runs, job->nruns, job->progress);
     for (c = 0; c < job->nruns; c++)
         check_chart(job, c, &out->chart[c], d);
     st = d->status;

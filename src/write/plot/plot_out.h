@@ -85,6 +85,9 @@ struct plot_job {
     atomic_bool spawning; /* a spawn is in flight: its child is not yet in
                              runs[].running, abort waits for it */
     struct plot_stamp before[PLOT_CHARTS][PLOT_IMAGES]; /* by runs[] */
+    /* where _finish counts the charts as gnuplot ends them (borrowed;
+     * NULL: nowhere); set by the caller, _start leaves it */
+    struct progress *progress;
 };
 
 /*

@@ -351,8 +351,15 @@ static void check(struct plot_run *run, double now)
 
 void plot_run_wait(struct plot_run *runs, size_t n)
 {
+    plot_run_wait_counting(runs, n, NULL);
+}
+
+void plot_run_wait_counting(struct plot_run *runs,
+                            size_t n,
+                            struct progress *progress)
+{
     struct pollfd pfd[PLOT_RUN_WAIT_MAX];
-    size_t i;
+    size_t i, ended = 0;
     assert(n <= PLOT_RUN_WAIT_MAX);
     for (;;) {
         size_t out = 0, nfd = 0;
@@ -376,6 +383,8 @@ void plot_run_wait(struct plot_run *runs, size_t n)
                 nfd++;
             }
         }
+        progress_add(progress, n - out - ended); /* 0 adds time only */
+        ended = n - out;
         if (out == 0)
             break;
         /* Sleep until output comes, the next deadline, or POLL_MS. */

@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "diag.h"
+#include "progress.h"
 
 #define PLOT_RUN_KEEP     16384 /* bytes of a child's output kept (the last) */
 #define PLOT_RUN_WAIT_MAX 16    /* runs one plot_run_wait() may watch */
@@ -97,6 +98,12 @@ enum status plot_run_spawn(struct plot_run *run,
  * Returns at once for runs already waited for.
  */
 void plot_run_wait(struct plot_run *runs, size_t n);
+
+/* plot_run_wait() that counts each run into progress (may be NULL) as it
+ * ends. */
+void plot_run_wait_counting(struct plot_run *runs,
+                            size_t n,
+                            struct progress *progress);
 
 /*
  * Kills the process group of every run in runs[0..n) that is still

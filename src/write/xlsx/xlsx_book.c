@@ -361,6 +361,13 @@ enum status xlsx_book_close(struct xlsx_book *b, struct diag *d)
     return out_file_commit(b->tmp, b->path, d);
 }
 
+void xlsx_book_abandon(struct xlsx_book *b)
+{
+    lxw_workbook_free(b->wb); /* frees without packaging anything */
+    b->wb = NULL;
+    unlink(b->tmp);
+}
+
 void xlsx_book_check(struct xlsx_book *b, unsigned err, const char *what)
 {
     if (err != 0 && b->err == 0) { /* 0: LXW_NO_ERROR */

@@ -166,6 +166,10 @@ struct lxw_worksheet *xlsx_book_sheet(struct xlsx_book *b, const char *name);
  */
 enum status xlsx_book_close(struct xlsx_book *b, struct diag *d);
 
+/* Drops an open workbook without writing it (a step it waited for
+ * failed): frees it and removes its temporary file. */
+void xlsx_book_abandon(struct xlsx_book *b);
+
 /* Records lxw_error err (passed as unsigned: this header does not see the
  * enum) of call `what` when it is the first failure. */
 void xlsx_book_check(struct xlsx_book *b, unsigned err, const char *what);

@@ -60,4 +60,21 @@ enum status xlsx_out_write(const struct report *r,
                            const struct xlsx_images *images,
                            struct diag *d);
 
+/*
+ * xlsx_out_write() with its charts still being drawn: writes the sheets
+ * that embed no chart (Assumptions and Plans, the bulk of the work), then
+ * calls wait(user, img, d) once, which returns when the charts are done
+ * and fills *img (zeroed before the call; NULL paths: none), then writes
+ * the rest. The sheets are written in xlsx_out_write's order, so the file
+ * is the same byte for byte. When wait returns another status than
+ * STATUS_OK (d filled), the workbook is dropped and that status returned.
+ */
+enum status xlsx_out_write_waiting(const struct report *r,
+                                   const char *path,
+                                   enum status (*wait)(void *user,
+                                                       struct xlsx_images *img,
+                                                       struct diag *d),
+                                   void *user,
+                                   struct diag *d);
+
 #endif

@@ -132,7 +132,8 @@ static void plan_row(struct xlsx_book *b,
     report_row_times(r, row, &tm);
     for (k = 0; k < n; k++) {
         struct plans_value v;
-        plans_table_value_row(&cols[k], r, row, r->sheet[i] + 1, &tm, &v);
+        plans_table_value_row(&cols[k], r, row, report_row_rank(r, r->sheet[i]),
+                              &tm, &v);
         if (v.kind == PLANS_EMPTY)
             continue;
         if (plans_table_formula(&cols[k]) && !b->big) {
@@ -216,8 +217,10 @@ void xlsx_plans_write(struct xlsx_book *b,
     }
     xlsx_book_freeze(b, ws, 1, plans_table_frozen());
 
-    for (i = 0; i < r->nsheet && b->err == 0; i++)
+    for (i = 0; i < r->nsheet && b->err == 0; i++) {
         plan_row(b, ws, i, cols, t, fmt, n);
+        progress_add(r->progress, 1);
+    }
     free(t);
     conditional(b, ws, last);
     names(b, cols, n, last);

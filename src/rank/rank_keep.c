@@ -1,0 +1,75 @@
+/*
+ * rank_keep: what the sweep keeps when no --top is given (rank.h):
+ * instead of every plan up to Excel's row limit (about 1 GB for a sweep of
+ * ten million combinations), the Plans sheet's plans: the best
+ * report.plans_sheet plans and each family's best, added here from the
+ * families after the merge. Memory then stays flat however large the
+ * sweep; plans.csv lists the same plans, --all-plans every plan (from the
+ * spill, rank_spill.c).
+ */
+#include "rank.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t rank_keep_sheet_top(const struct sweep_file *sf)
+{
+    long n = sf->spec.r_plans_sheet;
+    return n > 0 ? (size_t)n : 1;
+}
+
+/* qsort comparator over rows: rank order (rank_before). */
+static int compare_rows(const void *x, const void *y)
+{
+    const struct report_row *a = x, *b = y;
+    if (rank_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan))
+        return -1;
+    return rank_before(b->fits, b->step, &b->plan, a->fits, a->step, &a->plan)
+               ? 1
+               : 0;
+}
+
+/* The row the sweep's visitor would have kept for family fam's best. */
+static void
+row_of_best(const struct report_family *f, long fam, struct report_row *row)
+{
+    const struct cost_result *c = &f->best;
+    memset(row, 0, sizeof *row);
+    row->plan = c->plan;
+    row->work = c->work;
+    row->mem = c->mem;
+    row->ep_ratio = c->ep_ratio;
+    row->step = cost_rank_step(c);
+    row->family = (int)fam;
+    row->fits = c->fits;
+    row->rank = c->rank;
+}
+
+enum status rank_keep_family_bests(struct report *r, struct diag *d)
+{
+    bool present[REPORT_FAMILIES_MAX] = {false};
+    size_t i, missing = 0;
+    struct report_row *rows;
+    for (i = 0; i < r->nrows; i++)
+        if (r->rows[i].family >= 0 && r->rows[i].family < REPORT_FAMILIES_MAX)
+            present[r->rows[i].family] = true;
+    for (i = 0; i < r->nfamilies; i++)
+        if (r->family[i].has_best && !present[i])
+            missing++;
+    r->nranked = r->nrows;
+    if (missing == 0)
+        return STATUS_OK;
+    rows = realloc(r->rows, (r->nrows + missing) * sizeof *rows);
+    if (!rows)
+        return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
+                        r->nrows + missing);
+    r->rows = rows;
+    for (i = 0; i < r->nfamilies; i++)
+        if (r->family[i].has_best && !present[i])
+            row_of_best(&r->family[i], (long)i, &r->rows[r->nrows++]);
+    /* the rows added rank after the kept ones: only they need ordering */
+    qsort(r->rows + r->nranked, r->nrows - r->nranked, sizeof *r->rows,
+          compare_rows);
+    r->dropped = r->valid - r->nrows;
+    return STATUS_OK;
+}
