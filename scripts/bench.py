@@ -25,7 +25,8 @@ BIN = os.path.join(ROOT, "build", "roofplan")
 LARGE = os.path.join(ROOT, "data", "sweeps", "large.ini")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CLOSING = re.compile(r"(\d+) plans enumerated, (\d+) valid, (\d+) fit in "
-                     r"memory; sweep ([0-9.]+) s")
+                     r"memory; sweep ([0-9.]+) s(?: \((\d+) timed at the "
+                     r"speed of light only)?")
 
 # Subsets of data/sweeps/large.ini of about 10^4, 10^5, 10^6 combinations.
 NARROW = ["--set", "space.gpus=2048", "--set", "space.cp=1",
@@ -57,13 +58,14 @@ def run(args, out_dir):
 def case(name, args, out_dir, runs=None):
     """Runs a case RUNS times (or `runs`); returns a table row."""
     walls, sweeps, rss = [], [], []
-    enumerated = valid = 0
+    enumerated = valid = skipped = 0
     for _ in range(runs or RUNS):
         wall, usage, err = run(args, out_dir)
         m = CLOSING.search(err)
         if not m:
             sys.exit(f"bench: no closing line from roofplan:\n{err}")
         enumerated, valid = int(m.group(1)), int(m.group(2))
+        skipped = int(m.group(5) or 0)
         walls.append(wall)
         sweeps.append(float(m.group(4)))
         rss.append(usage.ru_maxrss / 1024)  # KiB -> MiB
@@ -72,6 +74,7 @@ def case(name, args, out_dir, runs=None):
         "case": name,
         "combinations": enumerated,
         "valid": valid,
+        "skipped": skipped,
         "wall": statistics.median(walls),
         "wall_spread": (min(walls), max(walls)),
         "sweep": sweep,
@@ -84,7 +87,7 @@ def case(name, args, out_dir, runs=None):
 def fmt(row):
     lo, hi = row["wall_spread"]
     return (f"{row['case']:<44} {row['combinations']:>11,} "
-            f"{row['valid']:>10,} {row['wall']:>8.2f} "
+            f"{row['valid']:>10,} {row['skipped']:>10,} {row['wall']:>8.2f} "
             f"({lo:.2f}-{hi:.2f}) {row['sweep']:>8.2f} "
             f"{row['combos_per_s'] / 1e6:>8.2f} "
             f"{row['valid_per_s'] / 1e6:>8.2f} {row['rss']:>8.0f}")
@@ -214,7 +217,8 @@ def main():
         traces = trace_case(tmp)
         imports = import_nccl(tmp)
     callgrind = instructions(tmp_args=SCALES[1][1])
-    head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'wall s':>8} "
+    head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'floor only':>10} "
+            f"{'wall s':>8} "
             f"{'(spread)':>11} {'sweep s':>8} {'Mcomb/s':>8} {'Mplan/s':>8} "
             f"{'RSS MiB':>8}")
     lines = [f"roofplan benchmark: {RUNS} runs per case, median wall time, "

@@ -299,12 +299,120 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
     free(sheet);
 }
 
+/*
+ * Issue 19 item 2: with the best plans kept (--top 5), a plan whose speed
+ * of light cannot enter them nor beat its family's best is not timed at
+ * the expected rates (the floor is a lower bound of the expected step:
+ * test_floor.c). Run twice on DeepSeek-V3's shipped calibration and
+ * stack over a 288-combination space: once with a spill directory (which
+ * lists every plan's times, so nothing is skipped) and once without. The
+ * kept rows, every family's best and lightest plan, the counts and the
+ * sensitivity grids are the same, bit for bit; the second run skipped
+ * some expected steps (floor_only > 0), the first none.
+ */
+static void run_calibrated(struct report *r, const char *spill_dir)
+{
+    static const char *const sets[] = {"space.tp=1 2 4",
+                                       "space.pp=1 8 16",
+                                       "space.ep=8 64",
+                                       "space.zero=1 3",
+                                       "space.schedule=1f1b dualpipe",
+                                       "space.precision=fp8 bf16",
+                                       "space.recompute=selective",
+                                       "space.mbs=1 2"};
+    struct datafile_set s[8];
+    struct model m;
+    struct hardware hw;
+    struct calibration cal;
+    struct stack st;
+    struct sweep_file sf;
+    struct cost_ctx ctx;
+    struct rank_options opt;
+    struct diag d;
+    size_t i;
+    diag_init(&d);
+    for (i = 0; i < 8; i++)
+        util_set(&s[i], sets[i]);
+    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d) ||
+        calibration_load("tests/data/snap/calibration/h800.ini", &cal, NULL, 0,
+                         &d) ||
+        stack_load("tests/data/snap/stacks/deepseek-hai.ini", &st, NULL, 0,
+                   &d) ||
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 8, &d))
+        fail_msg("%s", d.msg);
+    hw.cal = &cal;
+    if (cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
+        fail_msg("%s", d.msg);
+    ctx.stack = &st;
+    assert_int_equal(sweep_count(&sf), 288);
+    memset(&opt, 0, sizeof opt);
+    opt.top = 5;
+    opt.threads = 2;
+    opt.spill_dir = spill_dir;
+    assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+    stack_release(&st);
+    calibration_release(&cal);
+    hardware_release(&hw);
+    model_release(&m);
+}
+
+static void test_rank_run_floor_skips_what_cannot_enter(void **state)
+{
+    struct report *all = calloc(1, sizeof *all);
+    struct report *pruned = calloc(1, sizeof *pruned);
+    char dir[] = "/tmp/roofplan-test-rank-XXXXXX";
+    size_t i;
+    (void)state;
+    assert_non_null(all);
+    assert_non_null(pruned);
+    assert_non_null(mkdtemp(dir));
+    run_calibrated(all, dir);
+    run_calibrated(pruned, NULL);
+    assert_int_equal(all->floor_only, 0);
+    assert_true(pruned->floor_only > 0);
+    assert_true(pruned->floor_only < pruned->valid);
+    assert_int_equal(pruned->valid, all->valid);
+    assert_int_equal(pruned->fitting, all->fitting);
+    assert_int_equal(pruned->nrows, 5);
+    assert_int_equal(all->nrows, 5);
+    for (i = 0; i < 5; i++) {
+        assert_memory_equal(&pruned->rows[i].plan, &all->rows[i].plan,
+                            sizeof all->rows[i].plan);
+        assert_true(pruned->rows[i].step == all->rows[i].step);
+        assert_true(all->rows[i].work.x.known); /* ranked by the expected */
+    }
+    assert_int_equal(pruned->nfamilies, all->nfamilies);
+    for (i = 0; i < all->nfamilies; i++) {
+        const struct report_family *a = &all->family[i],
+                                   *b = &pruned->family[i];
+        assert_string_equal(b->name, a->name);
+        assert_int_equal(b->plans, a->plans);
+        assert_int_equal(b->fitting, a->fitting);
+        assert_memory_equal(&b->best.plan, &a->best.plan, sizeof a->best.plan);
+        assert_true(cost_rank_step(&b->best) == cost_rank_step(&a->best));
+        assert_memory_equal(&b->lightest, &a->lightest, sizeof a->lightest);
+        assert_memory_equal(b->sens_ib_step, a->sens_ib_step,
+                            sizeof a->sens_ib_step);
+        assert_memory_equal(b->sens_nv_step, a->sens_nv_step,
+                            sizeof a->sens_nv_step);
+    }
+    report_free(all);
+    report_free(pruned);
+    free(all);
+    free(pruned);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_run_spill_lists_every_plan_once),
         cmocka_unit_test(test_rank_sensitivity_is_each_familys_best),
         cmocka_unit_test(test_rank_run_sheet_only_keeps_the_sheets_plans),
+        cmocka_unit_test(test_rank_run_floor_skips_what_cannot_enter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

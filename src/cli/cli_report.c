@@ -640,11 +640,13 @@ static int run_report(const struct cli_config *cfg,
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
-                "sweep %.3f s, total %.3f s; wrote %s\n",
+                "sweep %.3f s (%llu timed at the speed of light only: it "
+                "could not enter the kept plans), total %.3f s; wrote %s\n",
                 CLI_PROG, (unsigned long long)rr->rep.enumerated,
                 (unsigned long long)rr->rep.valid,
                 (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
-                seconds_since(&t0), written);
+                (unsigned long long)rr->rep.floor_only, seconds_since(&t0),
+                written);
     if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
         fprintf(stderr,
                 "%s: %llu valid plans are not on the Plans sheet (%s; "

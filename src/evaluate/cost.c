@@ -516,7 +516,7 @@ static void rank_work(const struct cost_ctx *ctx,
     w->ep_nvlink_bytes = ct.what_nvlink[COMM_EP];
     w->ep_ib_calls = ct.what_ib_calls[COMM_EP];
     w->ep_nvlink_calls = ct.what_nvlink_calls[COMM_EP];
-    if (ctx->hw->cal && ctx->stack) { /* the expected step's work */
+    if (ctx->hw->cal && ctx->stack && memo) { /* the expected step's work */
         struct expected_rank rk = {c, tokens, mb, &ct, w, memo};
         expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
     } else {
@@ -682,25 +682,28 @@ static void evaluate_on(const struct cost_ctx *ctx,
     r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }
 
-void cost_evaluate(const struct cost_ctx *ctx,
-                   const struct plan *p,
-                   struct cost_result *r,
-                   struct comm_collective *list,
-                   size_t max,
-                   size_t *nlist)
+/* cost_evaluate, or with expected false its speed of light alone (no
+ * memo: rank_work leaves the expected work unknown). */
+static void evaluate(const struct cost_ctx *ctx,
+                     const struct plan *p,
+                     struct cost_result *r,
+                     struct comm_collective *list,
+                     size_t max,
+                     size_t *nlist,
+                     bool expected)
 {
     const struct cost_parts *cp = parts_of(ctx, p, p->precision);
     struct comm_groups groups;
-    struct expected_memo memo;
+    struct expected_memo memo_, *memo = expected ? &memo_ : NULL;
 
-    memset(&memo, 0, sizeof memo);
+    memset(&memo_, 0, sizeof memo_);
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
-    evaluate_on(ctx, p, cp, &groups, &memo, r);
+    evaluate_on(ctx, p, cp, &groups, memo, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -716,7 +719,7 @@ void cost_evaluate(const struct cost_ctx *ctx,
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {
-            evaluate_on(ctx, p, alt, &groups, &memo, &other);
+            evaluate_on(ctx, p, alt, &groups, memo, &other);
             if (other.t.step < r->t.step * (1 - 1e-12)) {
                 *r = other;
                 r->balance_precision = MODEL_BF16;
@@ -740,9 +743,26 @@ void cost_evaluate(const struct cost_ctx *ctx,
             critical = &own;
         }
         memory_view(ctx->m, ctx->hw, p, critical, &mem);
-        rank_work(ctx, p, critical, &groups, mem.grads_per_step, &memo, &w,
-                  list, max, nlist);
+        rank_work(ctx, p, critical, &groups, mem.grads_per_step, memo, &w, list,
+                  max, nlist);
     }
     cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);
     r->fits = r->mem.total <= r->mem.capacity;
+}
+
+void cost_evaluate(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   struct cost_result *r,
+                   struct comm_collective *list,
+                   size_t max,
+                   size_t *nlist)
+{
+    evaluate(ctx, p, r, list, max, nlist, true);
+}
+
+void cost_evaluate_floor(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         struct cost_result *r)
+{
+    evaluate(ctx, p, r, NULL, 0, NULL, false);
 }

@@ -234,6 +234,18 @@ void cost_evaluate(const struct cost_ctx *ctx,
                    size_t max,
                    size_t *nlist);
 
+/*
+ * The speed of light of p alone: cost_evaluate without the expected step
+ * (r->work.x.known false, so cost_rank_step(r) is the floor), the same
+ * memory, fit, critical rank and speed-of-light times. It is a lower bound
+ * of the rank step cost_evaluate gives p (the floor holds by construction:
+ * tests/test_floor.c), so a sweep keeping the best plans may skip the
+ * expected step of a plan whose floor cannot enter (rank.c).
+ */
+void cost_evaluate_floor(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         struct cost_result *r);
+
 /* Times from work and the hardware's rates (the spreadsheet's formulas). */
 void cost_times(const struct cost_work *w,
                 const struct hardware *hw,

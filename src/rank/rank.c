@@ -129,6 +129,7 @@ struct shard {
     size_t thread, nthreads, top, cap;
     bool nomem;
     uint64_t valid, fitting, done, rejected[PLAN_REASONS];
+    uint64_t floor_only; /* valid plans whose expected step was skipped */
     uint64_t example_at[PLAN_REASONS][REPORT_EXAMPLES]; /* combination */
     char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
     size_t nexamples[PLAN_REASONS];
@@ -380,6 +381,32 @@ static void spill(struct shard *b, const struct report_row *row, uint64_t index)
         b->spill_failed = true;
 }
 
+/*
+ * True when a plan whose speed of light is floor (its result so far,
+ * cost_evaluate_floor) can enter neither the kept plans nor its family's
+ * best: its rank step at the expected rates is at least the floor (the
+ * floor holds by construction), so nothing the report shows needs it
+ * (issue 19 item 2). Not with a spill, which lists every plan's times.
+ * A stale root of the shared heap is no better than the current one, so
+ * reading it without the lock only skips fewer plans.
+ */
+static bool cannot_enter(const struct shard *b,
+                         const struct cost_result *floor,
+                         const struct report_family *f)
+{
+    double step = cost_rank_step(floor);
+    const struct heap *h = &b->own;
+    if (b->spill || !f->has_best || beats_best(floor, f))
+        return false;
+    if (b->shared)
+        return b->have_worst &&
+               !rank_before(floor->fits, step, &floor->plan, b->worst.fits,
+                            b->worst.step, &b->worst.plan);
+    return h->n == h->top && h->n > 0 &&
+           !rank_before(floor->fits, step, &floor->plan, h->keys[0].fits,
+                        h->keys[0].step, &h->rows[h->keys[0].slot].plan);
+}
+
 static void
 visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
@@ -388,6 +415,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     struct report_row row;
     struct report_family *f;
     int key;
+    bool floor_only = false;
 
     if (b->opt->progress && (++b->done & 0xfff) == 0)
         b->opt->progress(b->opt->progress_user, 0x1000);
@@ -407,10 +435,18 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         }
         return;
     }
-    cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
-    res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
     key = family_key(p);
     f = &b->family[key];
+    /* the floor first where the expected step may not be needed */
+    if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
+        cost_evaluate_floor(b->ctx, p, &res);
+        res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
+        floor_only = cannot_enter(b, &res, f);
+    }
+    if (!floor_only) {
+        cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
+        res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
+    }
     if (b->family_first[key] == UINT64_MAX) {
         b->family_first[key] = index;
         plan_family(p, f->name, sizeof f->name);
@@ -421,6 +457,21 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         b->fitting++;
         f->fitting++;
     }
+    if (lighter(p, &res.mem, f)) {
+        f->lightest = *p;
+        f->lightest_mem = res.mem;
+        f->has_lightest = true;
+    }
+    if (res.fits) /* speed-of-light terms only: the floor's work has them */
+        sensitivity(b, f, &res);
+    if (floor_only) {
+        b->floor_only++;
+        return;
+    }
+    if (!f->has_best || beats_best(&res, f)) {
+        f->best = res;
+        f->has_best = true;
+    }
     memset(&row, 0, sizeof row);
     row.plan = *p;
     row.work = res.work;
@@ -430,17 +481,6 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     row.family = key;
     row.fits = res.fits;
     row.rank = res.rank;
-    if (!f->has_best || beats_best(&res, f)) {
-        f->best = res;
-        f->has_best = true;
-    }
-    if (lighter(p, &res.mem, f)) {
-        f->lightest = *p;
-        f->lightest_mem = res.mem;
-        f->has_lightest = true;
-    }
-    if (res.fits)
-        sensitivity(b, f, &res);
     spill(b, &row, index);
     keep_row(b, &row);
 }
@@ -496,6 +536,7 @@ static enum status merge(struct report *r,
 
     for (t = 0; t < n; t++) {
         r->valid += sh[t].valid;
+        r->floor_only += sh[t].floor_only;
         r->fitting += sh[t].fitting;
         for (why = 0; why < PLAN_REASONS; why++)
             r->rejected[why] += sh[t].rejected[why];

@@ -355,6 +355,8 @@ struct report {
     /* The sweep. */
     uint64_t enumerated;     /* combinations of the [space] lists */
     uint64_t valid, fitting; /* evaluated; of which fit in memory */
+    uint64_t floor_only;     /* valid plans timed at the floor only: it
+                                could not enter the kept plans (rank.c) */
     uint64_t rejected[PLAN_REASONS];
     char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
     size_t nexamples[PLAN_REASONS];
