@@ -20,6 +20,7 @@
 
 #include "calibration.h"
 #include "figures.h"
+#include "rank.h"
 #include "stack.h"
 #include "test_util.h"
 
@@ -47,7 +48,7 @@ static void test_figures_difference_from_published_run(void **state)
     r.validation[0].measured_step_s = 19.926;
     r.validation[0].predicted.t.step = 7.655;
     diag_init(&d);
-    assert_int_equal(figures_views(&r, &f->other, &d), STATUS_OK);
+    assert_int_equal(figures_views(&r, &d), STATUS_OK);
     assert_int_equal(r.published, 0);
     assert_true(r.headline.has_ratio);
     assert_near(r.headline.measured_over_sol, 19.926 / 7.655, 1e-12);
@@ -70,7 +71,7 @@ static void test_figures_validations_name_expected_inputs(void **state)
     struct hardware hw = f->hw; /* shallow: with a calibration */
     struct cost_ctx ctx, other;
     struct diag d;
-    const struct report_validation *v;
+    const struct validate_result *v;
     assert_non_null(r);
     diag_init(&d);
     if (calibration_load("tests/data/snap/calibration/h800.ini", &cal, NULL, 0,
@@ -96,7 +97,7 @@ static void test_figures_validations_name_expected_inputs(void **state)
         cost_ctx_init(&other, &f->m, &hw, COMM_FLAT, &d))
         fail_msg("%s", d.msg);
     ctx.stack = other.stack = &st;
-    assert_int_equal(figures_validations(r, &run, &in, 1, &ctx, &other, &d),
+    assert_int_equal(rank_finish_validations(r, &run, &in, 1, &ctx, &other, &d),
                      STATUS_OK);
     assert_int_equal(r->nvalidations, 1);
     v = &r->validation[0];
@@ -109,7 +110,7 @@ static void test_figures_validations_name_expected_inputs(void **state)
     hw.cal = NULL;
     in.stack = NULL;
     r->nvalidations = 0;
-    assert_int_equal(figures_validations(r, &run, &in, 1, &ctx, &other, &d),
+    assert_int_equal(rank_finish_validations(r, &run, &in, 1, &ctx, &other, &d),
                      STATUS_OK);
     assert_false(v->predicted.work.x.known);
     assert_string_equal(v->calibration_path, "");

@@ -25,6 +25,7 @@
 #include "plan.h"
 #include "validation.h"
 #include "xlsx_compare.h"
+#include "validate.h"
 
 /* What eval's range reads: data/validation's runs and their inputs, and
  * their expected steps (fit_transfer's table); on the heap. */
@@ -185,7 +186,7 @@ static void check_run(const char *path, const char *recipe, struct diag *d)
             STATUS_OK) {
         struct diag why;
         diag_init(&why);
-        if (figures_validation_plan(run, &in, &p, &why) != STATUS_OK)
+        if (validate_plan(run, &in, &p, &why) != STATUS_OK)
             diag_set(d, STATUS_RANGE, "%s: run.plan: %s", path, why.msg);
         validation_inputs_release(&in);
     }

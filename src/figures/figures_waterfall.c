@@ -56,7 +56,7 @@ void figures_waterfall(struct report *r)
         figures_waterfall_of(&r->headline.plan, r->m, r->hw, "recommended plan",
                              &r->waterfall[0]);
     if (r->published >= 0) {
-        const struct report_validation *v = &r->validation[r->published];
+        const struct validate_result *v = &r->validation[r->published];
         struct report_waterfall *w = &r->waterfall[1];
         /* a run on these inputs: this report's model and cluster, with
          * its calibration; the run's stack is in its work already */

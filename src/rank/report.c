@@ -90,13 +90,6 @@ const struct report_row *report_sheet_row(const struct report *r, size_t i)
     return &r->rows[r->sheet[i]];
 }
 
-void report_row_times(const struct report *r,
-                      const struct report_row *row,
-                      struct cost_times *t)
-{
-    cost_times(&row->work, r->hw, r->m, row->plan.precision, t);
-}
-
 long report_family_index(const struct report *r, const char *name)
 {
     size_t i;

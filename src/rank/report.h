@@ -25,6 +25,7 @@
 #include "model.h"
 #include "plan.h"
 #include "sweep.h"
+#include "validate.h"
 
 /* Excel's sheet has 1,048,576 rows; one is the header. */
 #define REPORT_EXCEL_ROWS      1048575
@@ -43,11 +44,13 @@
 #define REPORT_INPUTS_MAX      24
 #define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 
-/* One evaluated plan as kept for output; times follow from work by
- * cost_times(). */
+/* One evaluated plan as kept for output, with every time the later
+ * stages show (rank fills t when it keeps the row: cost_times of work on
+ * the report's hardware, as cost_evaluate gave it). */
 struct report_row {
     struct plan plan;
     struct cost_work work;
+    struct cost_times t;
     struct memory mem;
     double ep_ratio;
     double step; /* s, for ranking */
@@ -83,8 +86,9 @@ struct report_family {
     struct comm_collective coll_other[COMM_LIST_MAX];
     size_t ncoll_other;
     /* Best fitting step time of the family at each sensitivity point
-     * (0 = no fitting plan), and its bound; figures fills the baseline's
-     * from its fastest plan, re-timed, when none of it fits (sens_unfit). */
+     * (0 = no fitting plan), and its bound; rank_finish_crossovers fills
+     * the baseline's from its fastest plan, re-timed, when none of it
+     * fits (sens_unfit). */
     double sens_ib_step[REPORT_SENS_MAX];
     int sens_ib_bound[REPORT_SENS_MAX];
     double sens_nv_step[REPORT_SENS_MAX];
@@ -94,11 +98,12 @@ struct report_family {
     bool has_lightest;
     struct plan lightest;
     struct memory lightest_mem;
-    /* Figures: where the best plan turns compute-bound as IB (NVLink)
-     * gets faster, the family's colour (0xRRGGBB, the same in every chart
+    /* Rank (rank_finish_crossovers): where the best plan turns
+     * compute-bound as IB (NVLink) gets faster. */
+    struct report_crossover cross_ib, cross_nv;
+    /* Figures: the family's colour (0xRRGGBB, the same in every chart
      * and the workbook), the best plan's place on the Plans sheet (-1:
      * not there) and the sentences. */
-    struct report_crossover cross_ib, cross_nv;
     uint32_t color;
     int marker; /* < REPORT_MARKERS: circle, square, triangle up and down,
                    diamond, pentagon (figures_colors) */
@@ -289,42 +294,6 @@ struct report_waterfall {
     long floor_rank; /* the rank of the plan's speed of light */
 };
 
-/* A published measured run and the prediction for it. */
-struct report_validation {
-    char name[128]; /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
-    char source[200];
-    char model_path[1024], hardware_path[1024];
-    char model_name[128], gpu_name[128];
-    struct plan plan;
-    double measured_step_s;         /* 0 when not published */
-    double measured_tflops_per_gpu; /* 0 when not published */
-    double measured_mfu;            /* fraction of BF16 peak; 0 if none */
-    double measured_gpu_hours_per_trillion; /* 0 when not published */
-    struct cost_result predicted;
-    /* When current: the critical rank's collectives, this report's comm
-     * model and the other one. */
-    struct comm_collective coll[COMM_LIST_MAX], coll_other[COMM_LIST_MAX];
-    size_t ncoll, ncoll_other;
-    bool current; /* same model and hardware files as this report */
-    long rank;    /* its place in this report's ranking (1 = best);
-                     0 when not current or not among the kept plans */
-    /* The speed of light over every completion of what the run did not
-     * publish (its plan with each combination of the `unpublished`
-     * choices; just the plan when there are none). */
-    char unpublished[200];   /* the choices, as the file gives them */
-    size_t completions;      /* valid completions evaluated */
-    double sol_min_step_s;   /* the fastest completion's step */
-    double sol_max_step_s;   /* the slowest completion's step */
-    struct plan slowest;     /* the completion of sol_max_step_s */
-    double measured_step_eq; /* the measured step, or model FLOPs per GPU
-                                per step / measured TFLOP/s; 0 if neither */
-    bool holds; /* every completion's SOL is at or below the measured */
-    /* The files its expected step came from (predicted.work.x.known):
-     * the calibration (its hardware file's, by name) and the stack (its
-     * framework's, named in the run's file); "" when none. */
-    char calibration_path[1024], stack_path[1024];
-};
-
 struct report_input {
     char role[16]; /* "model", "training", "hardware", "calibration",
                       "stack", "sweep", "validation" */
@@ -367,6 +336,10 @@ struct report {
     struct report_family family[REPORT_FAMILIES_MAX];
     size_t nfamilies;
     long families_by_step[REPORT_FAMILIES_MAX]; /* indexes, fastest first */
+    /* the fastest fitting kept plan under the other communication model
+     * (rank_finish_other_best) */
+    bool has_other_best;
+    struct cost_result other_best;
 
     /* The sweep's [report] settings (rank_run copies them). */
     double sens_ib_gbps[REPORT_SENS_MAX];
@@ -377,7 +350,7 @@ struct report {
     size_t plans_sheet;           /* rows of the Plans sheet */
     bool all_plans;               /* --all-plans: every kept plan (main) */
 
-    struct report_validation validation[REPORT_VALIDATIONS_MAX];
+    struct validate_result validation[REPORT_VALIDATIONS_MAX];
     size_t nvalidations;
     /* runs left out: "name: skipped, its plan does not apply ...: why" */
     char validation_notes[REPORT_VALIDATIONS_MAX][400];
@@ -462,11 +435,6 @@ enum status report_add_input(struct report *r,
 /* Frees what r owns (rows, spill files, the figures' arrays); r may be
  * zeroed. */
 void report_free(struct report *r);
-
-/* Times of a kept row (cost_times with the report's hardware). */
-void report_row_times(const struct report *r,
-                      const struct report_row *row,
-                      struct cost_times *t);
 
 /* The kept row behind Plans sheet row i (0-based, below the header). */
 const struct report_row *report_sheet_row(const struct report *r, size_t i);

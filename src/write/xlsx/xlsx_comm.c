@@ -236,7 +236,7 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
         row = rows(b, ws, row, f->name, co, f->coll_other, f->ncoll_other);
     }
     for (i = 0; i < r->nvalidations; i++) { /* the published plan's */
-        const struct report_validation *v = &r->validation[i];
+        const struct validate_result *v = &r->validation[i];
         if (!v->current)
             continue;
         row = rows(b, ws, row, "published plan", cm, v->coll, v->ncoll);
