@@ -517,6 +517,7 @@ int util_figures_setup(void **state)
     diag_init(&d);
     rank_finish_crossovers(r);
     if (rank_finish_other_best(r, &f.other, &d) != STATUS_OK ||
+        rank_finish_replays(r, &d) != STATUS_OK ||
         figures_views(r, &d) != STATUS_OK) {
         fprintf(stderr, "%s\n", d.msg);
         return -1;

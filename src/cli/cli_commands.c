@@ -137,6 +137,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     }
     ctx.stack = in.have_stack ? &in.stack : NULL;
     cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
+    comm_collective_times(coll, ncoll, &in.hw);
     plan_family(&p, r.family, sizeof r.family);
     memset(&view, 0, sizeof view);
     view.ctx = &ctx;

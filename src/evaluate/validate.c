@@ -244,6 +244,8 @@ enum status validate_predict(const struct validation_run *run,
         ctx->stack = mine;
         cost_evaluate(other, &v->plan, &alt, v->coll_other, COMM_LIST_MAX,
                       &v->ncoll_other);
+        comm_collective_times(v->coll, v->ncoll, in->hw);
+        comm_collective_times(v->coll_other, v->ncoll_other, in->hw);
         refit(headroom_pct, &v->predicted);
     } else {
         struct cost_ctx own;
@@ -258,6 +260,7 @@ enum status validate_predict(const struct validation_run *run,
         cost_ctx_release(&own);
     }
     plan_family(&v->plan, v->predicted.family, sizeof v->predicted.family);
+    replay_fill(&v->predicted, in->m, in->hw, &v->replay);
     if (st == STATUS_OK)
         st = completions(run, in, ctx, v, d);
     return st;

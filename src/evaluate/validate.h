@@ -20,6 +20,7 @@
 #include "cost.h"
 #include "diag.h"
 #include "plan.h"
+#include "replay.h"
 #include "validation.h"
 
 /* A published measured run and the prediction for it. */
@@ -57,6 +58,8 @@ struct validate_result {
      * the calibration (its hardware file's, by name) and the stack (its
      * framework's, named in the run's file); "" when none. */
     char calibration_path[1024], stack_path[1024];
+    /* its waterfall's steps, phases and ranks (on the inputs it names) */
+    struct replay replay;
 };
 
 /*

@@ -64,7 +64,8 @@ enum status rank_run(struct report *r,
 /*
  * After rank_run: every time the later stages show that the rows do not
  * carry, evaluated once here (figures and writers evaluate nothing):
- * rank_finish_families, rank_finish_crossovers, rank_finish_other_best.
+ * rank_finish_families, rank_finish_crossovers, rank_finish_other_best,
+ * rank_finish_replays.
  * ctx and other (the other communication model) are prepared here for
  * the plans they evaluate. STATUS_NOMEM (or a preparation's status) in d.
  */
@@ -72,6 +73,14 @@ enum status rank_finish(struct report *r,
                         struct cost_ctx *ctx,
                         struct cost_ctx *other,
                         struct diag *d);
+
+/*
+ * The waterfall's replay (replay_fill) of every kept row that can be the
+ * recommended plan: the fitting rows within r->tie_pct of the fastest
+ * (figures picks among them by free memory), or row 0 when it does not
+ * fit; r->replays[i] is row i's, for i < r->nreplays. STATUS_NOMEM.
+ */
+enum status rank_finish_replays(struct report *r, struct diag *d);
 
 /*
  * Predicts each validation run with the inputs it names (in[i], read by

@@ -9,6 +9,7 @@
 #include "rank.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "terms.h"
@@ -35,6 +36,8 @@ enum status rank_finish_families(struct report *r,
         cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
         cost_evaluate(other, &p, &f->best_other, f->coll_other, COMM_LIST_MAX,
                       &f->ncoll_other);
+        comm_collective_times(f->coll, f->ncoll, r->hw);
+        comm_collective_times(f->coll_other, f->ncoll_other, r->hw);
         refit(r, &f->best);
         refit(r, &f->best_other);
         diag_snprintf(f->best.family, sizeof f->best.family, "%s", f->name);
@@ -191,6 +194,45 @@ rank_finish_other_best(struct report *r, struct cost_ctx *other, struct diag *d)
     return STATUS_OK;
 }
 
+/* ---- The waterfalls' replays ---- */
+
+enum status rank_finish_replays(struct report *r, struct diag *d)
+{
+    size_t n = 0, i;
+    free(r->replays);
+    r->replays = NULL;
+    r->nreplays = 0;
+    if (r->nrows == 0)
+        return STATUS_OK;
+    /* the recommended plan is a tie of the fastest fitting plan (rows
+     * are ranked fitting first, then by step), or row 0 when none fits */
+    if (r->rows[0].fits) {
+        double limit = r->rows[0].step * (1 + r->tie_pct / 100);
+        while (n < r->nrows && r->rows[n].fits && r->rows[n].step <= limit)
+            n++;
+    } else {
+        n = 1;
+    }
+    r->replays = calloc(n, sizeof *r->replays);
+    if (!r->replays)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < n; i++) {
+        const struct report_row *row = &r->rows[i];
+        struct cost_result c;
+        memset(&c, 0, sizeof c);
+        c.plan = row->plan;
+        c.work = row->work;
+        c.t = row->t;
+        c.mem = row->mem;
+        c.fits = row->fits;
+        c.rank = row->rank;
+        c.ep_ratio = row->ep_ratio;
+        replay_fill(&c, r->m, r->hw, &r->replays[i]);
+    }
+    r->nreplays = n;
+    return STATUS_OK;
+}
+
 /* ---- Validation runs ---- */
 
 enum status rank_finish_validations(struct report *r,
@@ -235,5 +277,7 @@ enum status rank_finish(struct report *r,
     if (rank_finish_families(r, ctx, other, d) != STATUS_OK)
         return d->status;
     rank_finish_crossovers(r);
-    return rank_finish_other_best(r, other, d);
+    if (rank_finish_other_best(r, other, d) != STATUS_OK)
+        return d->status;
+    return rank_finish_replays(r, d);
 }

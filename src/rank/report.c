@@ -68,6 +68,9 @@ void report_free(struct report *r)
     free(r->rows);
     r->rows = NULL;
     r->nrows = 0;
+    free(r->replays);
+    r->replays = NULL;
+    r->nreplays = 0;
     for (i = 0; i < r->nspill; i++)
         if (r->spill[i])
             fclose(r->spill[i]);

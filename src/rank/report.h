@@ -340,6 +340,11 @@ struct report {
      * (rank_finish_other_best) */
     bool has_other_best;
     struct cost_result other_best;
+    /* the waterfall's replay of every plan that can be recommended: the
+     * kept rows [0, nreplays), the fitting ones within tie_pct of the
+     * fastest (row 0 alone when it does not fit) (rank_finish_replays) */
+    struct replay *replays;
+    size_t nreplays;
 
     /* The sweep's [report] settings (rank_run copies them). */
     double sens_ib_gbps[REPORT_SENS_MAX];

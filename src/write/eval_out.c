@@ -228,11 +228,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
         char span[32];
         ib_sum += c->ib_bytes;
         nv_sum += c->nvlink_bytes;
-        double time = c->ib_bytes / hw->ib_bps +
-                      (c->ib_bytes > 0 ? c->calls * hw->ib_latency_s : 0);
-        double tnv =
-            c->nvlink_bytes / hw->nvlink_bps +
-            (c->nvlink_bytes > 0 ? c->calls * hw->nvlink_latency_s : 0);
+        double time = c->ib_s, tnv = c->nvlink_s;
         span_text(&c->span, span, sizeof span);
         fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f\n", c->name,
                 c->span.size, span, c->ib_bytes / 1e9, c->nvlink_bytes / 1e9,
