@@ -1,12 +1,17 @@
 /*
  * report: the document `roofplan report` writes, filled by the stages in
- * order before anything is written — main (the inputs and their
- * checksums), rank (the sweep's counts, families and ranked plans),
- * figures (each family's best plan under both communication models, the
- * validation runs' predictions, and every view the writers show: the
- * Plans sheet's rows, the headline, the baseline, the roofline points
- * and roofs with their axis ranges, the families each chart shows, the
- * sensitivity curves and crossovers, the bars, every sentence). Writers
+ * order before anything is written, each field by one stage (the
+ * comments in struct report name it; docs/ARCHITECTURE.md, "Hand-offs"):
+ * cli (read inputs: the inputs and their checksums), rank (rank_run: the
+ * sweep's counts, families and the ranked rows with their times;
+ * rank_finish: each family's best plan under both communication models
+ * with its collectives and crossovers, the fastest plan under the other
+ * model, the waterfall's replays, the validation runs that evaluate
+ * predicted, placed), figures (every view the writers show: the Plans
+ * sheet's rows, the headline, the baseline, the roofline points and
+ * roofs with their axis ranges, the families each chart shows, the
+ * sensitivity charts, the bars, the waterfalls, every sentence). Figures
+ * and writers evaluate nothing (scripts/check-layers.py); writers
  * (xlsx_*, plot_*, csv_out) only lay it out. This module owns the struct
  * and a few read-only helpers.
  */
@@ -302,7 +307,7 @@ struct report_input {
 };
 
 struct report {
-    /* Inputs (borrowed; they outlive the report). */
+    /* ---- Read inputs (cli): borrowed; they outlive the report ---- */
     const struct model *m;
     const struct hardware *hw;
     const struct sweep_file *sweep;
@@ -320,6 +325,8 @@ struct report {
     bool recipe_json;    /* a config.json model: the recipe is a file */
     bool recipe_default; /* ... and it is the default, DeepSeek-V3's */
 
+    /* ---- Rank (rank_run) ---- */
+
     /* The sweep. */
     uint64_t enumerated;     /* combinations of the [space] lists */
     uint64_t valid, fitting; /* evaluated; of which fit in memory */
@@ -333,6 +340,9 @@ struct report {
     size_t nrows;
     uint64_t dropped; /* valid plans not kept (beyond --top or Excel) */
 
+    /* rank_run; rank_finish fills each family's best plan under both
+     * models with its collectives and crossovers, and families_by_step;
+     * figures its colour, marker, dash, sheet row and sentences */
     struct report_family family[REPORT_FAMILIES_MAX];
     size_t nfamilies;
     long families_by_step[REPORT_FAMILIES_MAX]; /* indexes, fastest first */
@@ -355,11 +365,14 @@ struct report {
     size_t plans_sheet;           /* rows of the Plans sheet */
     bool all_plans;               /* --all-plans: every kept plan (main) */
 
+    /* ---- Rank (rank_finish_validations, from validate_predict) ---- */
     struct validate_result validation[REPORT_VALIDATIONS_MAX];
     size_t nvalidations;
     /* runs left out: "name: skipped, its plan does not apply ...: why" */
     char validation_notes[REPORT_VALIDATIONS_MAX][400];
     size_t nvalidation_notes;
+
+    /* ---- Rank (rank_run) ---- */
 
     /* Every valid plan, spilled by rank_run for rank_cursor (NULL: none;
      * one unlinked file per sweep thread), and the family index of each
