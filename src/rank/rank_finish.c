@@ -36,8 +36,8 @@ enum status rank_finish_families(struct report *r,
         cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
         cost_evaluate(other, &p, &f->best_other, f->coll_other, COMM_LIST_MAX,
                       &f->ncoll_other);
-        comm_collective_times(f->coll, f->ncoll, r->hw);
-        comm_collective_times(f->coll_other, f->ncoll_other, r->hw);
+        comm_collective_times(f->coll, f->ncoll, ctx->hw);
+        comm_collective_times(f->coll_other, f->ncoll_other, other->hw);
         refit(r, &f->best);
         refit(r, &f->best_other);
         diag_snprintf(f->best.family, sizeof f->best.family, "%s", f->name);
