@@ -6,7 +6,8 @@
  * families with their best plan, their lightest plan and their best step
  * at the sweep's sensitivity bandwidths, and the best plans in order
  * (fitting first, then faster, then by plan text, so the order never
- * depends on threads). A plan fits when its memory leaves the sweep's
+ * depends on threads), each row with its times (report_row.t), so that
+ * no later stage times a plan. A plan fits when its memory leaves the sweep's
  * headroom free (terms_fits). Optionally spills every valid plan to
  * unlinked temporary files so plans.csv can list every plan through a
  * cursor without sweeping again.
@@ -15,7 +16,8 @@
  * rank_spill.c the spill files and the cursor that reads them back;
  * rank_finish.c what rank hands over besides the rows (rank_finish).
  *
- * Calls: sweep (enumeration), plan, cost, terms. Knows no output format.
+ * Calls: sweep (enumeration), plan, cost, comm, terms, replay, validate.
+ * Knows no output format.
  */
 #ifndef PROJ_RANK_H
 #define PROJ_RANK_H
