@@ -6,6 +6,15 @@ include that runs back up, or one that names a header in no folder, fails.
 Within a folder no order is kept, but headers form no circle (a header
 that reaches itself through the headers it includes).
 
+The hand-offs (docs/ARCHITECTURE.md, "Hand-offs"): rank hands over rows
+and results that carry every time the later stages show, so a source of
+figures/ or write/ calls no function of the evaluate stage that times,
+sizes or evaluates a plan (cost_evaluate, cost_times, cost_ctx_*,
+expected_waterfall, terms_step, ...), nor re-times a cluster
+(hardware_at_link). Names, labels, templates, accessors of what was
+carried and the memory terms over a carried struct memory stay callable
+(AFTER_RANK_MAY_CALL).
+
 Usage: scripts/check-layers.py [SRC_DIR]   (exit 1 on a violation)
 """
 import os
@@ -29,6 +38,67 @@ LAYERS = [
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+# The stages after rank: they derive views and lay them out.
+AFTER_RANK = ("figures", "write", "write/xlsx", "write/plot")
+# Functions of the evaluate stage that compute nothing about a plan:
+# names and labels, the term registry's templates and input cells,
+# accessors of carried results, the memory terms over a carried memory.
+AFTER_RANK_MAY_CALL = {
+    "comm_kind_str", "comm_model_str",
+    "cost_bound_label", "cost_bound_str", "cost_phase_str",
+    "cost_rank_step", "cost_result_rank",
+    "expected_effect_label", "expected_effect_shown",
+    "terms_all", "terms_find", "terms_time", "terms_template",
+    "terms_template_token", "terms_name_known", "terms_inputs",
+    "terms_input_available", "terms_input_field", "terms_input_value",
+    "terms_mem_headroom", "terms_mem_usable",
+}
+# Not of the evaluate stage, but a re-timing all the same.
+AFTER_RANK_NEVER = {"hardware_at_link"}
+# Sources after rank that still evaluate, each with why (none: keep it so).
+AFTER_RANK_EXEMPT = {}
+DECL = re.compile(r'^[A-Za-z_][\w \t\*]*?[\s\*](\w+)\s*\(', re.M)
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+
+
+def blank(m):
+    """A comment or string literal as spaces, its newlines kept."""
+    return re.sub(r'[^\n]', ' ', m.group(0))
+
+
+def evaluate_functions(src):
+    """The functions the evaluate stage's headers declare."""
+    names = set()
+    path = os.path.join(src, "evaluate")
+    for name in sorted(os.listdir(path)):
+        if name.endswith(".h"):
+            with open(os.path.join(path, name), encoding="utf-8") as f:
+                text = COMMENT.sub(blank, f.read())
+            names.update(m.group(1) for m in DECL.finditer(text))
+    names -= {"if", "for", "while", "return", "sizeof", "switch"}
+    return (names - AFTER_RANK_MAY_CALL) | AFTER_RANK_NEVER
+
+
+def after_rank_calls(src, files):
+    """Calls into evaluate from figures/ and write/: each a violation."""
+    bad = 0
+    names = evaluate_functions(src)
+    call = re.compile(r'\b(' + "|".join(sorted(names)) + r')\s*\(')
+    for full, folder in files:
+        rel = os.path.relpath(full, src)
+        if folder not in AFTER_RANK or not full.endswith(".c") or \
+                rel in AFTER_RANK_EXEMPT:
+            continue
+        with open(full, encoding="utf-8") as f:
+            text = COMMENT.sub(blank, f.read())
+        for m in call.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            print(f"{full}:{line}: calls {m.group(1)}, an evaluation after "
+                  f"rank (use what rank handed over: report_row.t, "
+                  f"rank_finish)")
+            bad += 1
+    return bad
 
 
 def main():
@@ -71,6 +141,7 @@ def main():
                 print(f"{full}:{line}: includes {inc} from {home[inc]}/, "
                       f"a stage above {folder}/")
                 bad += 1
+    bad += after_rank_calls(src, files)
     # headers form no circle
     graph = {}
     for full, folder in files:
@@ -99,7 +170,7 @@ def main():
     for h in sorted(graph):
         visit(h, [])
     print(f"check-layers: {len(files)} files in {len(LAYERS)} stages, "
-          f"{bad} include(s) against the order")
+          f"{bad} problem(s): includes against the order, evaluation after rank")
     return 1 if bad else 0
 
 

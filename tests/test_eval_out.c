@@ -31,7 +31,25 @@ struct fixture {
     struct cost_result r;
     struct comm_collective coll[COMM_LIST_MAX];
     size_t ncoll;
+    struct memory rank_mem[2]; /* pp 2 */
+    struct replay replay;
 };
+
+/* The view eval lays out, evaluated as cli_cmd_eval does. */
+static struct eval_view view_of(const struct fixture *f)
+{
+    struct eval_view v;
+    memset(&v, 0, sizeof v);
+    v.ctx = &f->ctx;
+    v.r = &f->r;
+    v.coll = f->coll;
+    v.ncoll = f->ncoll;
+    v.rank_mem = f->rank_mem;
+    v.nrank_mem = 2;
+    v.part = cost_result_partition(&f->ctx, &f->r);
+    v.replay = &f->replay;
+    return v;
+}
 
 static int setup(void **state)
 {
@@ -46,6 +64,10 @@ static int setup(void **state)
     util_ctx(&f->ctx, &f->m, &f->hw, COMM_TOPO, &p);
     cost_evaluate(&f->ctx, &p, &f->r, f->coll, COMM_LIST_MAX, &f->ncoll);
     plan_family(&p, f->r.family, sizeof f->r.family);
+    comm_collective_times(f->coll, f->ncoll, &f->hw);
+    cost_rank_memory(&f->ctx, &f->r, 0, &f->rank_mem[0]);
+    cost_rank_memory(&f->ctx, &f->r, 1, &f->rank_mem[1]);
+    replay_fill(&f->r, &f->m, &f->hw, &f->replay);
     *state = f;
     return 0;
 }
@@ -72,7 +94,7 @@ static void assert_has(const char *text, const char *part)
 static void test_eval_out_text(void **state)
 {
     struct fixture *f = *state;
-    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll, {0, 0, 0}};
+    struct eval_view v = view_of(f);
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -91,6 +113,9 @@ static void test_eval_out_text(void **state)
     assert_has(text, "model   0.12 B parameters, 0.03 B active per token; "
                      "0.2 GFLOP/token (fwd+bwd, causal)\n");
     assert_has(text, "memory by pipeline rank (GiB)\n");
+    /* both ranks' rows, laid out from the view */
+    assert_has(text, "\n     0 ");
+    assert_has(text, "\n     1 ");
     free(text);
 }
 
@@ -99,7 +124,7 @@ static void test_eval_out_text(void **state)
 static void test_eval_out_json(void **state)
 {
     struct fixture *f = *state;
-    struct eval_view v = {&f->ctx, &f->r, f->coll, f->ncoll, {0, 0, 0}};
+    struct eval_view v = view_of(f);
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);

@@ -1,11 +1,11 @@
 /*
  * test_figures_waterfall: the report's waterfalls agree with the time
- * model evaluated the ordinary way. The replay (expected_waterfall, one
- * effect switched on at a time) must start at the speed of light that
- * cost_evaluate() gave the plan and end at its expected step, its bars
- * must add up to the difference, and the published run's waterfall
- * carries its measured step. Fixtures are the snapshots in tests/data
- * (DeepSeek-V3 on H800 with the H800 calibration and DeepSeek's stack).
+ * model evaluated the ordinary way. The replay (replay_fill through
+ * expected_waterfall, one effect switched on at a time) must start at the speed
+ * of light that cost_evaluate() gave the plan and end at its expected step, its
+ * bars must add up to the difference, and the published run's waterfall carries
+ * its measured step. Fixtures are the snapshots in tests/data (DeepSeek-V3 on
+ * H800 with the H800 calibration and DeepSeek's stack).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +22,7 @@
 #include "calibration.h"
 #include "cost.h"
 #include "figures_waterfall.h"
+#include "replay.h"
 #include "stack.h"
 #include "test_util.h"
 
@@ -91,9 +92,11 @@ static void check_against_times(const struct fixture *f,
                                 const struct cost_result *c)
 {
     struct report_waterfall w;
+    struct replay x;
     double sum = 0, shares = 0;
     int k, largest = 0;
-    figures_waterfall_of(c, &f->m, &f->hw, "recommended plan", &w);
+    replay_fill(c, &f->m, &f->hw, &x);
+    figures_waterfall_of(c, &x, "recommended plan", &w);
     assert_true(w.known);
     assert_string_equal(w.name, "recommended plan");
     assert_memory_equal(&w.plan, &c->plan, sizeof w.plan);
@@ -139,10 +142,14 @@ static void test_figures_waterfall_of_unknown_without_stack(void **state)
     struct fixture *f = *state;
     struct cost_result c;
     struct report_waterfall w;
+    struct replay x;
     evaluate(f, DEEPSEEK, NULL, &c);
     assert_false(c.work.x.known);
     memset(&w, 0xff, sizeof w);
-    figures_waterfall_of(&c, &f->m, &f->hw, "x", &w);
+    memset(&x, 0xff, sizeof x);
+    replay_fill(&c, &f->m, &f->hw, &x);
+    assert_false(x.known);
+    figures_waterfall_of(&c, &x, "x", &w);
     assert_false(w.known);
     assert_near(w.sol, 0, 0);
 }
@@ -152,22 +159,32 @@ static void test_figures_waterfall_fills_both_panels(void **state)
     struct fixture *f = *state;
     struct report *r = calloc(1, sizeof *r);
     struct report_waterfall own;
+    struct replay rec;
+    size_t sheet[1] = {0};
     assert_non_null(r);
     r->m = &f->m;
     r->hw = &f->hw;
     r->headline.any = true;
     evaluate(f, ZB, &f->stack, &r->headline.plan);
+    /* the recommended plan is kept row 0, whose replay rank made */
+    replay_fill(&r->headline.plan, &f->m, &f->hw, &rec);
+    r->sheet = sheet;
+    r->nsheet = 1;
+    r->sheet_recommended = 0;
+    r->replays = &rec;
+    r->nreplays = 1;
     r->nvalidations = 1;
     r->published = 0;
     snprintf(r->validation[0].name, sizeof r->validation[0].name,
              "DeepSeek-V3 pre-training");
     evaluate(f, DEEPSEEK, &f->stack, &r->validation[0].predicted);
+    replay_fill(&r->validation[0].predicted, &f->m, &f->hw,
+                &r->validation[0].replay);
     /* DeepSeek ISCA'25 Table 4: 19.926 s per step */
     r->validation[0].measured_step_s = 19.926;
     r->validation[0].measured_step_eq = 19.926;
     figures_waterfall(r);
-    figures_waterfall_of(&r->headline.plan, &f->m, &f->hw, "recommended plan",
-                         &own);
+    figures_waterfall_of(&r->headline.plan, &rec, "recommended plan", &own);
     assert_memory_equal(&r->waterfall[0], &own, sizeof own);
     assert_true(r->waterfall[1].known);
     assert_string_equal(r->waterfall[1].name, "DeepSeek-V3 pre-training");
@@ -186,6 +203,10 @@ static void test_figures_waterfall_fills_both_panels(void **state)
     figures_waterfall(r);
     assert_true(r->waterfall[0].known);
     assert_false(r->waterfall[1].known);
+    /* a recommended row without a replay: no waterfall (not a stale one) */
+    r->nreplays = 0;
+    figures_waterfall(r);
+    assert_false(r->waterfall[0].known);
     free(r);
 }
 

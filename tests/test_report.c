@@ -85,57 +85,6 @@ static void test_report_family_index(void **state)
     free(r);
 }
 
-/*
- * A row's times from its work on the H800 snapshot (BF16 758 TFLOP/s,
- * IB 50 GB/s, HBM 3 TB/s, 20 of 132 SMs for communication): 3 x 758e12
- * BF16 FLOPs are 3 s of compute; 50 GB over IB 1 s, all of it with the
- * micro-batches (steady), during which its 20 SMs are lost to compute:
- * comm_sm = min(3, 1) x 20/132 = 0.151515 s; 1.5 TB of HBM 0.5 s; no
- * bubble, nothing at the step's end. The step is the core, max(3 +
- * 0.151515, 1, 0, 0.5) = 3.151515 s, compute-bound; serially 3 + 1 = 4 s.
- */
-static void test_report_row_times(void **state)
-{
-    struct report r;
-    struct report_row row;
-    struct cost_times t;
-    struct model m;
-    struct hardware hw;
-    struct diag d;
-    (void)state;
-    diag_init(&d);
-    assert_int_equal(
-        model_load("tests/data/snap/models/deepseek-v3.ini", &m, NULL, 0, &d),
-        STATUS_OK);
-    assert_int_equal(
-        hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d),
-        STATUS_OK);
-    memset(&r, 0, sizeof r);
-    memset(&row, 0, sizeof row);
-    r.m = &m;
-    r.hw = &hw;
-    row.plan.precision = MODEL_BF16;
-    row.work.bf16_flops = 3 * 758e12;
-    row.work.ib_bytes = 50e9;
-    row.work.ib_steady_bytes = 50e9;
-    row.work.hbm_bytes = 1.5e12;
-    row.work.microbatches = 1;
-    row.work.tokens = 1;
-    row.work.gpus = 1;
-    report_row_times(&r, &row, &t);
-    assert_near(t.compute, 3, 1e-12);
-    assert_near(t.ib, 1, 1e-12);
-    assert_near(t.ib_steady, 1, 1e-12);
-    assert_near(t.comm_sm, 0.1515151515, 1e-9);
-    assert_near(t.hbm, 0.5, 1e-12);
-    assert_near(t.core, 3.1515151515, 1e-9);
-    assert_near(t.step, 3.1515151515, 1e-9);
-    assert_near(t.step_serial, 4, 1e-12);
-    assert_int_equal(t.bound, COST_COMPUTE);
-    model_release(&m);
-    hardware_release(&hw);
-}
-
 /* Release frees the rows and closes the spill files; a zeroed report and
  * NULL are fine, and so is a second release. */
 static void test_report_free(void **state)
@@ -184,7 +133,6 @@ int main(void)
         cmocka_unit_test(test_report_thousands),
         cmocka_unit_test(test_report_add_input),
         cmocka_unit_test(test_report_family_index),
-        cmocka_unit_test(test_report_row_times),
         cmocka_unit_test(test_report_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

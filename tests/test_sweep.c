@@ -75,7 +75,7 @@ static void build(const struct fixture *f,
     if (cost_ctx_init(ctx, &f->m, &f->hw, COMM_TOPO, &d) != STATUS_OK ||
         cost_ctx_init(other, &f->m, &f->hw, COMM_FLAT, &d) != STATUS_OK ||
         rank_run(r, ctx, sf, &opt, &d) != STATUS_OK ||
-        figures_families(r, ctx, other, &d) != STATUS_OK)
+        rank_finish_families(r, ctx, other, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
 }
 

@@ -101,6 +101,7 @@ static void plan_row(const struct fixture *f,
     memset(&row, 0, sizeof row);
     row.plan = p;
     row.work = r.work;
+    row.t = r.t;
     row.mem = r.mem;
     row.fits = r.fits;
     row.family = -1;

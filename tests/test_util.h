@@ -37,7 +37,7 @@ void util_ctx(struct cost_ctx *ctx,
 
 /*
  * Runs the report's stages as `roofplan report` does (rank_run,
- * figures_families and, when data_dir is not NULL, the validation runs
+ * rank_finish and, when data_dir is not NULL, the validation runs
  * of data_dir) into *r for the writers' tests; r->m, r->hw, r->sweep and
  * the About fields are set. Fails the test on error. Release with
  * report_free().

@@ -83,16 +83,16 @@ void util_report(struct report *r,
     opt.top = top;
     st = rank_run(r, ctx, sf, &opt, &d);
     if (st == STATUS_OK)
-        st = figures_families(r, ctx, other, &d);
+        st = rank_finish(r, ctx, other, &d);
     if (st == STATUS_OK && data_dir)
         st = validation_load_dir(data_dir, runs, VALIDATION_RUNS_MAX, &n, &d);
     for (i = 0; st == STATUS_OK && i < n; i++, loaded++)
         st = validation_load_inputs(&runs[i], NULL, data_dir, ctx->m, ctx->hw,
                                     &in[i], &d);
     if (st == STATUS_OK)
-        st = figures_validations(r, runs, in, n, ctx, other, &d);
+        st = rank_finish_validations(r, runs, in, n, ctx, other, &d);
     if (st == STATUS_OK)
-        st = figures_views(r, other, &d);
+        st = figures_views(r, &d);
     for (i = 0; i < loaded; i++)
         validation_inputs_release(&in[i]);
     if (st != STATUS_OK)
@@ -427,9 +427,11 @@ static void figures_row(const struct util_figures *f,
     row->fits = terms_fits(row->mem.total, row->mem.capacity, 10);
     row->family = family;
     row->step = step_s;
+    /* the row's times as rank keeps them: cost_times of its work */
+    cost_times(&row->work, &f->hw, &f->m, row->plan.precision, &row->t);
 }
 
-/* The family's best plan as figures_families leaves it. */
+/* The family's best plan as rank_finish_families leaves it. */
 static void figures_best(const struct util_figures *f,
                          const struct report_row *row,
                          struct cost_result *c)
@@ -513,7 +515,10 @@ int util_figures_setup(void **state)
     /* the flat model calls the baseline NVLink-bound */
     r->family[1].best_other.t.bound = COST_NVLINK;
     diag_init(&d);
-    if (figures_views(r, &f.other, &d) != STATUS_OK) {
+    rank_finish_crossovers(r);
+    if (rank_finish_other_best(r, &f.other, &d) != STATUS_OK ||
+        rank_finish_replays(r, &d) != STATUS_OK ||
+        figures_views(r, &d) != STATUS_OK) {
         fprintf(stderr, "%s\n", d.msg);
         return -1;
     }

@@ -25,6 +25,7 @@
 #include "plan.h"
 #include "validation.h"
 #include "xlsx_compare.h"
+#include "validate.h"
 
 /* What eval's range reads: data/validation's runs and their inputs, and
  * their expected steps (fit_transfer's table); on the heap. */
@@ -89,6 +90,8 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     size_t ncoll = 0, i;
     long given_dp = 0;
     int rc = 0;
+    struct memory *rank_mem = NULL;
+    struct replay replay;
 
     diag_init(&d);
     for (i = 0; i < nargs && strspn(args[i], " \t,") == strlen(args[i]); i++)
@@ -137,14 +140,31 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     ctx.stack = in.have_stack ? &in.stack : NULL;
     cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
     plan_family(&p, r.family, sizeof r.family);
+    /* everything eval shows, evaluated here: the writer lays it out */
+    comm_collective_times(coll, ncoll, &in.hw);
+    rank_mem = calloc((size_t)p.pp, sizeof *rank_mem);
+    if (!rank_mem) {
+        fprintf(stderr, "%s: out of memory\n", CLI_PROG);
+        cost_ctx_release(&ctx);
+        cli_release_inputs(&in);
+        return CLI_EXIT_RUNTIME;
+    }
+    for (i = 0; i < (size_t)p.pp; i++)
+        cost_rank_memory(&ctx, &r, (long)i, &rank_mem[i]);
+    replay_fill(&r, &in.m, &in.hw, &replay);
     memset(&view, 0, sizeof view);
     view.ctx = &ctx;
     view.r = &r;
     view.coll = coll;
     view.ncoll = ncoll;
+    view.rank_mem = rank_mem;
+    view.nrank_mem = (size_t)p.pp;
+    view.part = cost_result_partition(&ctx, &r);
+    view.replay = &replay;
     if (r.work.x.known &&
         expected_range(cfg, &in, &view.range, &d) != STATUS_OK) {
         cli_print_diag(&d);
+        free(rank_mem);
         cost_ctx_release(&ctx);
         cli_release_inputs(&in);
         return cli_exit_code(d.status, true);
@@ -157,6 +177,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         perror(CLI_PROG ": stdout");
         rc = CLI_EXIT_RUNTIME;
     }
+    free(rank_mem);
     cost_ctx_release(&ctx);
     cli_release_inputs(&in);
     return rc;
@@ -185,7 +206,7 @@ static void check_run(const char *path, const char *recipe, struct diag *d)
             STATUS_OK) {
         struct diag why;
         diag_init(&why);
-        if (figures_validation_plan(run, &in, &p, &why) != STATUS_OK)
+        if (validate_plan(run, &in, &p, &why) != STATUS_OK)
             diag_set(d, STATUS_RANGE, "%s: run.plan: %s", path, why.msg);
         validation_inputs_release(&in);
     }

@@ -242,7 +242,7 @@ static void print_summary(const struct report *r)
     printf("\nvalidation: speed-of-light prediction (measured, where "
            "published)\n");
     for (i = 0; i < r->nvalidations; i++) {
-        const struct report_validation *v = &r->validation[i];
+        const struct validate_result *v = &r->validation[i];
         const struct cost_result *p = &v->predicted;
         char step[32] = "", tflops[32] = "", mfu[32] = "";
         if (v->measured_step_s > 0)
@@ -619,11 +619,11 @@ static int run_report(const struct cli_config *cfg,
         return cli_exit_code(d->status, d->status != STATUS_NOMEM &&
                                             d->status != STATUS_IO);
     rr->rep.elapsed_s = seconds_since(&t0);
-    /* derive figures */
-    if (figures_families(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
-        figures_validations(&rr->rep, rr->runs, rr->vin, rr->nruns, &rr->ctx,
-                            &rr->other, d) != STATUS_OK ||
-        figures_views(&rr->rep, &rr->other, d) != STATUS_OK)
+    /* what rank hands over besides the rows; then derive figures */
+    if (rank_finish(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
+        rank_finish_validations(&rr->rep, rr->runs, rr->vin, rr->nruns,
+                                &rr->ctx, &rr->other, d) != STATUS_OK ||
+        figures_views(&rr->rep, d) != STATUS_OK)
         return cli_exit_code(d->status, false);
     print_summary(&rr->rep);
     /* write, then commit the report at once (a signal waits for it) */

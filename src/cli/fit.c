@@ -16,6 +16,7 @@
 
 #include "cost.h"
 #include "figures.h"
+#include "validate.h"
 
 /* Bisection halves lo..hi until the midpoint repeats an end: at most
  * about 60 steps on [0.25, 2] in doubles; the cap only guards. */
@@ -73,7 +74,7 @@ static bool probe_open(const struct validation_run *run,
                       run->hardware_path);
         return false;
     }
-    if (figures_validation_plan(run, in, &p, &pd) != STATUS_OK) {
+    if (validate_plan(run, in, &p, &pd) != STATUS_OK) {
         why->key = "plan";
         diag_snprintf(why->text, sizeof why->text, "%s", pd.msg);
         return false;

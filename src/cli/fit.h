@@ -22,7 +22,7 @@
  * factor in their place: how far one calibration transfers.
  *
  * Part of the derive-figures stage: it predicts a run as the Validation
- * sheet does (figures_validation_plan), then times it with cost and terms
+ * sheet does (validate_plan), then times it with cost and terms
  * (earlier stages); reads runs with validation. Prints only through
  * fit_write_text's stream.
  */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "memory.h"
+#include "terms.h"
 
 struct acc {
     struct comm_collective *list;
@@ -527,4 +528,18 @@ size_t comm_view(const struct model *m,
                       mb_avg, true, grads_per_step);
     }
     return a.n;
+}
+
+void comm_collective_times(struct comm_collective *c,
+                           size_t n,
+                           const struct hardware *hw)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        c[i].ib_s = terms_collective_time(c[i].ib_bytes, c[i].calls, hw->ib_bps,
+                                          hw->ib_latency_s);
+        c[i].nvlink_s =
+            terms_collective_time(c[i].nvlink_bytes, c[i].calls, hw->nvlink_bps,
+                                  hw->nvlink_latency_s);
+    }
 }

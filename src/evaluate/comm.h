@@ -72,6 +72,8 @@ struct comm_collective {
     double bytes;        /* algorithmic volume per GPU per step */
     double ib_bytes;     /* of which over IB (per the comm model) */
     double nvlink_bytes; /* of which over NVLink */
+    /* s: its time on each link (comm_collective_times; 0 until then) */
+    double ib_s, nvlink_s;
 };
 
 struct comm_totals {
@@ -217,5 +219,15 @@ void comm_ep_dispatch(const struct model *m,
 /* Short names: "all-gather", "IB"... ; never NULL. */
 const char *comm_kind_str(int kind);
 const char *comm_model_str(enum comm_model model);
+
+/*
+ * Fills each of c[0..n)'s times on hw's links (ib_s, nvlink_s): bytes
+ * over the link's bandwidth plus a latency per call
+ * (terms_collective_time, the C side of the workbook's link-time
+ * templates), so that no later stage computes them.
+ */
+void comm_collective_times(struct comm_collective *c,
+                           size_t n,
+                           const struct hardware *hw);
 
 #endif

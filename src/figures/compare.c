@@ -59,9 +59,15 @@ enum status compare_pair(struct compare_row *row,
         row->any = true;
         row->valid = r->valid;
         row->fitting = r->fitting;
-        /* its collectives are not needed: the row shows totals */
-        cost_evaluate(ctx, &b->plan, &row->recommended, NULL, 0, NULL);
+        /* the kept row as rank timed it (its collectives are not
+         * needed: the row shows totals) */
+        row->recommended.plan = b->plan;
+        row->recommended.work = b->work;
+        row->recommended.t = b->t;
+        row->recommended.mem = b->mem;
         row->recommended.fits = b->fits; /* with the sweep's headroom */
+        row->recommended.rank = b->rank;
+        row->recommended.ep_ratio = b->ep_ratio;
         plan_family(&b->plan, row->recommended.family,
                     sizeof row->recommended.family);
         row->calibrated = row->recommended.work.x.known;

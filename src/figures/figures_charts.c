@@ -28,16 +28,6 @@ static double pow10_ceil(double x)
     return pow(10, ceil(log10(x)));
 }
 
-/* The step of work w on hardware h (terms_step: what ranking needs). */
-static void retime(const struct cost_work *w,
-                   const struct hardware *h,
-                   struct cost_times *t)
-{
-    struct terms_env e = {w, h, NULL, MODEL_BF16, t};
-    memset(t, 0, sizeof *t);
-    terms_step(&e, t);
-}
-
 /* "IB" or "NVLink". */
 static const char *link_name(bool ib)
 {
@@ -74,96 +64,6 @@ void figures_colors(struct report *r)
         } else
             f->color = k == r->baseline.family ? 0x000000 : 0x999999;
     }
-}
-
-/* ---- Crossovers and the baseline's curves ---- */
-
-/*
- * Where plan c (this report's model) turns compute-bound as the IB (ib)
- * or NVLink bandwidth grows, everything else as it is, by the bound's own
- * rule (terms_core): the bandwidth at which the link's time with the
- * micro-batches (bytes / bandwidth + calls x latency; the step-end DP
- * traffic is its own, exposed term) meets the compute side of the
- * overlapped core, compute plus the SMs that overlapped communication
- * takes (all of its run while the link is at least as long), and what
- * binds there (re-timed a hair above it, so a tie in the rounding does
- * not decide). "Already" when the link is within the compute side now.
- */
-static void crossover(const struct report *r,
-                      const struct cost_result *c,
-                      bool ib,
-                      struct report_crossover *x)
-{
-    const struct cost_work *w = &c->work;
-    const struct cost_times *t = &c->t;
-    const struct hardware_spec *s = &r->hw->spec;
-    double link = ib ? t->ib_steady : t->nvlink_steady;
-    double bytes = ib ? w->ib_steady_bytes : w->nvlink_steady_bytes;
-    double calls = ib ? w->ib_steady_calls : w->nvlink_steady_calls;
-    double lat = ib ? r->hw->ib_latency_s : r->hw->nvlink_latency_s;
-    const double *grid = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
-    size_t n = ib ? r->nsens_ib : r->nsens_nv;
-    double side = t->compute * (1 + (double)s->comm_sms / (double)s->sms);
-    double room = side - calls * lat;
-    struct hardware h;
-    struct cost_times at;
-    memset(x, 0, sizeof *x);
-    x->then_bound = t->bound;
-    if (link <= t->compute + t->comm_sm) {
-        x->state = REPORT_CROSS_ALREADY;
-        return;
-    }
-    if (room <= 0) {
-        x->state = REPORT_CROSS_LATENCY;
-        return;
-    }
-    x->state = REPORT_CROSS_AT;
-    x->gbps = bytes / room / 1e9;
-    hardware_at_link(r->hw, ib, x->gbps * (1 + 1e-9), &h);
-    retime(w, &h, &at);
-    x->then_bound = at.bound;
-    x->in_range = n > 0 && x->gbps >= grid[0] && x->gbps <= grid[n - 1];
-}
-
-/* The baseline's curves when none of its plans fits: its fastest plan,
- * re-timed at each bandwidth of the grids. */
-static void baseline_curves(struct report *r)
-{
-    struct report_family *f;
-    size_t i;
-    if (r->baseline.family < 0)
-        return;
-    f = &r->family[r->baseline.family];
-    if (f->fitting > 0 || !f->has_best)
-        return;
-    f->sens_unfit = true;
-    for (i = 0; i < r->nsens_ib; i++) {
-        struct hardware h;
-        struct cost_times t;
-        hardware_at_link(r->hw, true, r->sens_ib_gbps[i], &h);
-        retime(&f->best.work, &h, &t);
-        f->sens_ib_step[i] = t.step;
-        f->sens_ib_bound[i] = t.bound;
-    }
-    for (i = 0; i < r->nsens_nv; i++) {
-        struct hardware h;
-        struct cost_times t;
-        hardware_at_link(r->hw, false, r->sens_nv_gbps[i], &h);
-        retime(&f->best.work, &h, &t);
-        f->sens_nv_step[i] = t.step;
-        f->sens_nv_bound[i] = t.bound;
-    }
-}
-
-void figures_crossovers(struct report *r)
-{
-    size_t i;
-    for (i = 0; i < r->nfamilies; i++) {
-        struct report_family *f = &r->family[i];
-        crossover(r, &f->best, true, &f->cross_ib);
-        crossover(r, &f->best, false, &f->cross_nv);
-    }
-    baseline_curves(r);
 }
 
 /* ---- Charts ---- */
@@ -218,14 +118,12 @@ static enum status points(struct report *r, struct diag *d)
     for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
         const struct report_row *row = &r->rows[i];
         struct report_point *p;
-        struct cost_times t;
         if (row->family < 0)
             continue;
         p = &r->points[at[row->family]++];
-        report_row_times(r, row, &t);
-        if (!point_of(&row->work, t.step, p->x, &p->y))
+        if (!point_of(&row->work, row->t.step, p->x, &p->y))
             p->x[0] = p->x[1] = p->y = 0;
-        p->step = t.step;
+        p->step = row->t.step;
         p->fp8 = row->plan.precision == MODEL_FP8;
     }
     r->npoints = n;
@@ -350,16 +248,14 @@ static enum status picks(struct report *r, struct diag *d)
         for (i = 0; i < r->nsheet; i++) {
             const struct report_row *row = report_sheet_row(r, i);
             struct report_pick *p = &r->roof_pick[n];
-            struct cost_times t;
             if (row->family < 0 || series_of[row->family] != (long)k ||
                 per[row->family] >= REPORT_ROOF_PER_FAMILY)
                 continue;
-            report_row_times(r, row, &t);
-            if (!point_of(&row->work, t.step, p->x, &p->y))
+            if (!point_of(&row->work, row->t.step, p->x, &p->y))
                 continue;
             per[row->family]++;
             p->sheet = i;
-            p->bound = t.bound;
+            p->bound = row->t.bound;
             n++;
         }
         s->n = n - s->first;

@@ -316,7 +316,7 @@ static void headline_range(const struct report *r, struct report_headline *h)
     struct validation_range g = {0, 0, 0};
     size_t i;
     for (i = 0; i < r->nvalidations; i++) {
-        const struct report_validation *v = &r->validation[i];
+        const struct validate_result *v = &r->validation[i];
         if (v->predicted.work.x.known)
             validation_range_add(&g, v->measured_step_eq,
                                  v->predicted.t.expected);
@@ -353,7 +353,7 @@ static void difference(const struct report *r, struct report_headline *h)
         return;
     }
     if (r->published >= 0) {
-        const struct report_validation *v = &r->validation[r->published];
+        const struct validate_result *v = &r->validation[r->published];
         if (v->measured_step_s > 0 && v->predicted.t.step > 0) {
             h->has_ratio = true;
             h->measured_over_sol = v->measured_step_s / v->predicted.t.step;
@@ -370,7 +370,7 @@ static void difference(const struct report *r, struct report_headline *h)
         }
     }
     for (i = 0; i < r->nvalidations; i++) {
-        const struct report_validation *v = &r->validation[i];
+        const struct validate_result *v = &r->validation[i];
         double q;
         if (!(v->measured_step_s > 0) || !(v->predicted.t.step > 0))
             continue;
@@ -392,33 +392,6 @@ static void difference(const struct report *r, struct report_headline *h)
                  "no published run here says how far real runs are from it.");
 }
 
-/* The fastest fitting plan under the other communication model, among
- * the fitting kept plans (memory does not depend on the model). */
-static enum status other_best(struct report *r,
-                              struct cost_ctx *other,
-                              struct cost_result *best,
-                              bool *found,
-                              struct diag *d)
-{
-    size_t i;
-    *found = false;
-    if (r->sweep && rank_prepare(r->sweep, other, d) != STATUS_OK)
-        return d->status;
-    for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
-        struct cost_result c;
-        const struct plan *p = &r->rows[i].plan;
-        if (cost_ctx_prepare_plan(other, p, d) != STATUS_OK)
-            return d->status;
-        cost_evaluate(other, p, &c, NULL, 0, NULL);
-        if (!*found || rank_before(true, cost_rank_step(&c), &c.plan, true,
-                                   cost_rank_step(best), &best->plan)) {
-            *best = c;
-            *found = true;
-        }
-    }
-    return STATUS_OK;
-}
-
 /* The recommended plan as a cost result (this report's model). */
 static void sheet_result(const struct report *r, long at, struct cost_result *c)
 {
@@ -430,21 +403,19 @@ static void sheet_result(const struct report *r, long at, struct cost_result *c)
     c->fits = row->fits;
     c->rank = row->rank;
     c->ep_ratio = row->ep_ratio;
-    report_row_times(r, row, &c->t);
+    c->t = row->t;
     diag_snprintf(c->family, sizeof c->family, "%s",
                   r->family[row->family].name);
 }
 
-enum status
-figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
+void figures_headline(struct report *r)
 {
     struct report_headline *h = &r->headline;
-    struct cost_result ob;
+    const struct cost_result *ob = &r->other_best;
     char words[400], v[640];
-    bool found;
     double usable;
     if (r->sheet_recommended < 0)
-        return STATUS_OK;
+        return;
     h->any = true;
     sheet_result(r, r->sheet_recommended, &h->plan);
     h->fits = h->plan.fits;
@@ -504,19 +475,17 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
             snprintf(h->ties_text, sizeof h->ties_text,
                      "No other plan is within %g%% of it.", r->tie_pct);
     }
-    /* the other communication model */
-    if (other_best(r, other, &ob, &found, d) != STATUS_OK)
-        return d->status;
-    if (found && r->sheet_best >= 0) {
+    /* the other communication model (rank_finish_other_best) */
+    if (r->has_other_best && r->sheet_best >= 0) {
         const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
         char fam[32], sh[256];
-        plan_family(&ob.plan, fam, sizeof fam);
-        plan_short(&ob.plan, sh, sizeof sh);
-        if (memcmp(&ob.plan, &b->plan, sizeof ob.plan) == 0)
+        plan_family(&ob->plan, fam, sizeof fam);
+        plan_short(&ob->plan, sh, sizeof sh);
+        if (memcmp(&ob->plan, &b->plan, sizeof ob->plan) == 0)
             snprintf(h->models, sizeof h->models,
                      "Both communication models pick the same fastest plan "
                      "(%.3f s under %s, %.3f s under %s%s).",
-                     b->step, comm_model_str(r->comm), cost_rank_step(&ob),
+                     b->step, comm_model_str(r->comm), cost_rank_step(ob),
                      other_model(r), r->expected ? ", expected" : "");
         else
             snprintf(h->models, sizeof h->models,
@@ -524,11 +493,10 @@ figures_headline(struct report *r, struct cost_ctx *other, struct diag *d)
                      "under %s the fastest fitting plan is %s (%s), %.3f "
                      "s%s, where %s gives %s.",
                      model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),
-                     fam, sh, cost_rank_step(&ob),
+                     fam, sh, cost_rank_step(ob),
                      r->expected ? " expected" : "", model_words(r->comm),
                      r->family[b->family].name);
     }
-    return STATUS_OK;
 }
 
 /* Why not the baseline, in one sentence with numbers. */
@@ -593,10 +561,14 @@ void figures_notes(struct report *r)
     uint64_t rejected =
         r->enumerated >= r->valid ? r->enumerated - r->valid : 0;
     if (r->published >= 0) {
-        const struct report_validation *v = &r->validation[r->published];
-        char words[400];
+        const struct validate_result *v = &r->validation[r->published];
+        char words[400], kept[32];
         plan_words(&v->plan, words, sizeof words);
-        report_thousands((double)r->nrows, b, sizeof b);
+        report_thousands((double)(r->nranked ? r->nranked : r->nrows), kept,
+                         sizeof kept);
+        /* the kept plans are the best of every valid plan, in order: a
+         * kept plan's rank is its rank among them all */
+        report_thousands((double)r->valid, b, sizeof b);
         if (v->rank > 0)
             snprintf(r->note_published, sizeof r->note_published,
                      "The published plan (%s: %s) ranks %ld of %s: "
@@ -607,9 +579,9 @@ void figures_notes(struct report *r)
                                        : "does not fit in its GPUs' memory");
         else
             snprintf(r->note_published, sizeof r->note_published,
-                     "The published plan (%s: %s) is not among the plans "
-                     "kept here; predicted %.3f s per step, %s-bound.",
-                     v->name, words, v->predicted.t.step,
+                     "The published plan (%s: %s) is not among the %s best "
+                     "plans kept here; predicted %.3f s per step, %s-bound.",
+                     v->name, words, kept, v->predicted.t.step,
                      cost_bound_label(v->predicted.t.bound));
     }
     report_thousands((double)r->enumerated, a, sizeof a);

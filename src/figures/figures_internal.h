@@ -36,12 +36,10 @@ void figures_family_words(struct report *r);
 /*
  * The headline of the recommended plan (after figures_sheet_rows): its
  * costs at the speed of light and expected, verdict, the difference from
- * the published runs, the ties, and the fastest plan under the other
- * communication model (other is prepared here for every layout of
- * r->sweep). Returns STATUS_OK or what preparing other returned.
+ * the published runs, the ties, and the sentence on the fastest plan
+ * under the other communication model (r->other_best, from rank).
  */
-enum status
-figures_headline(struct report *r, struct cost_ctx *other, struct diag *d);
+void figures_headline(struct report *r);
 
 /* Why not the baseline, in one sentence with numbers; also the
  * baseline's fit, bounds, slowdown and lightest plan (r->baseline). */
@@ -56,11 +54,6 @@ void figures_notes(struct report *r);
 /* Each family's colour, marker and dash: no two fitting families differ
  * by hue alone; grey where nothing fits, black for the baseline. */
 void figures_colors(struct report *r);
-
-/* Each family's crossovers on both links (f->cross_ib, f->cross_nv) and,
- * when none of the baseline's plans fits, its fastest plan re-timed on
- * the sensitivity grids. */
-void figures_crossovers(struct report *r);
 
 /*
  * The charts (after figures_baseline_sentence): the baseline's and the

@@ -4,10 +4,11 @@
  * Summary's table): the recommended plan's and, when the report has one,
  * the published run's on these inputs with its measured step beside it.
  * Part of the derive-figures stage (figures_views calls it once the
- * headline is known); replays the time model's terms through
- * expected_waterfall and computes nothing else about plans.
+ * headline is known); the steps it shows were evaluated before it
+ * (struct replay: rank's for the recommended plan, validate's for the
+ * published run), so it times nothing.
  *
- * Calls: expected, report.
+ * Calls: report.
  */
 #ifndef PROJ_FIGURES_WATERFALL_H
 #define PROJ_FIGURES_WATERFALL_H
@@ -16,16 +17,14 @@
 #include "report.h"
 
 /*
- * Fills w from the evaluated plan c (times and work from cost_evaluate
- * on model m and cluster hw, whose calibration c was timed with): the
- * speed of light, each effect's bar, the cumulative step, each bar's
- * share of the gap and the largest effect. name is copied (truncated to
- * fit). w->known is false, and nothing else set, when c has no expected
- * step (no calibration or no stack). measured is left 0.
+ * Fills w from plan c and its replay x (replay_fill): the speed of
+ * light, each effect's bar, the cumulative step, each bar's share of the
+ * gap and the largest effect. name is copied (truncated to fit).
+ * w->known is false, and nothing else set, when c has no expected step
+ * (no calibration or no stack). measured is left 0.
  */
 void figures_waterfall_of(const struct cost_result *c,
-                          const struct model *m,
-                          const struct hardware *hw,
+                          const struct replay *x,
                           const char *name,
                           struct report_waterfall *w);
 

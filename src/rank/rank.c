@@ -475,6 +475,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     memset(&row, 0, sizeof row);
     row.plan = *p;
     row.work = res.work;
+    row.t = res.t;
     row.mem = res.mem;
     row.ep_ratio = res.ep_ratio;
     row.step = cost_rank_step(&res);

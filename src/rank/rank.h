@@ -6,15 +6,18 @@
  * families with their best plan, their lightest plan and their best step
  * at the sweep's sensitivity bandwidths, and the best plans in order
  * (fitting first, then faster, then by plan text, so the order never
- * depends on threads). A plan fits when its memory leaves the sweep's
+ * depends on threads), each row with its times (report_row.t), so that
+ * no later stage times a plan. A plan fits when its memory leaves the sweep's
  * headroom free (terms_fits). Optionally spills every valid plan to
  * unlinked temporary files so plans.csv can list every plan through a
  * cursor without sweeping again.
  *
  * rank.c holds the sweep's threads, their merge and the ranking;
- * rank_spill.c the spill files and the cursor that reads them back.
+ * rank_spill.c the spill files and the cursor that reads them back;
+ * rank_finish.c what rank hands over besides the rows (rank_finish).
  *
- * Calls: sweep (enumeration), plan, cost, terms. Knows no output format.
+ * Calls: sweep (enumeration), plan, cost, comm, terms, replay, validate.
+ * Knows no output format.
  */
 #ifndef PROJ_RANK_H
 #define PROJ_RANK_H
@@ -63,6 +66,74 @@ enum status rank_run(struct report *r,
                      const struct sweep_file *sf,
                      const struct rank_options *opt,
                      struct diag *d);
+
+/* ---- What rank hands over besides the rows (rank_finish.c) ---- */
+
+/*
+ * After rank_run: every time the later stages show that the rows do not
+ * carry, evaluated once here (figures and writers evaluate nothing):
+ * rank_finish_families, rank_finish_crossovers, rank_finish_other_best,
+ * rank_finish_replays.
+ * ctx and other (the other communication model) are prepared here for
+ * the plans they evaluate. STATUS_NOMEM (or a preparation's status) in d.
+ */
+enum status rank_finish(struct report *r,
+                        struct cost_ctx *ctx,
+                        struct cost_ctx *other,
+                        struct diag *d);
+
+/*
+ * The waterfall's replay (replay_fill) of every kept row that can be the
+ * recommended plan: the fitting rows within r->tie_pct of the fastest
+ * (figures picks among them by free memory), or row 0 when it does not
+ * fit; r->replays[i] is row i's, for i < r->nreplays. STATUS_NOMEM.
+ */
+enum status rank_finish_replays(struct report *r, struct diag *d);
+
+/*
+ * Predicts each validation run with the inputs it names (in[i], read by
+ * validation_load_inputs) into r->validation (validate_predict: with ctx
+ * and other when the run uses this report's own files) and ranks the
+ * runs on these inputs among r->rows (v->rank). A run whose plan does
+ * not apply to its inputs is skipped and a note says why
+ * (r->validation_notes). After rank_finish.
+ */
+enum status rank_finish_validations(struct report *r,
+                                    const struct validation_run *runs,
+                                    const struct validation_inputs *in,
+                                    size_t n,
+                                    struct cost_ctx *ctx,
+                                    struct cost_ctx *other,
+                                    struct diag *d);
+
+/*
+ * Each family's best plan under ctx's communication model and the same
+ * plan under `other`'s (best, best_other), with their collectives, and
+ * r->families_by_step; a plan fits when it leaves r->headroom_pct of HBM
+ * free.
+ */
+enum status rank_finish_families(struct report *r,
+                                 struct cost_ctx *ctx,
+                                 struct cost_ctx *other,
+                                 struct diag *d);
+
+/*
+ * Each family's crossovers on both links (f->cross_ib, f->cross_nv: where
+ * its best plan turns compute-bound as the link gets faster, and what
+ * binds there) and, when none of the baseline's plans fits (r->sweep's
+ * [report] baseline), its fastest plan re-timed on the sensitivity grids
+ * (sens_unfit). After rank_finish_families.
+ */
+void rank_finish_crossovers(struct report *r);
+
+/*
+ * The fastest fitting kept plan under the other communication model
+ * (r->other_best, r->has_other_best; memory does not depend on the
+ * model), other prepared here for every layout of r->sweep.
+ */
+enum status rank_finish_other_best(struct report *r,
+                                   struct cost_ctx *other,
+                                   struct diag *d);
 
 /*
  * True when plan a ranks before plan b: fitting first, then the faster

@@ -68,6 +68,9 @@ void report_free(struct report *r)
     free(r->rows);
     r->rows = NULL;
     r->nrows = 0;
+    free(r->replays);
+    r->replays = NULL;
+    r->nreplays = 0;
     for (i = 0; i < r->nspill; i++)
         if (r->spill[i])
             fclose(r->spill[i]);
@@ -93,13 +96,6 @@ size_t report_row_rank(const struct report *r, size_t index)
 const struct report_row *report_sheet_row(const struct report *r, size_t i)
 {
     return &r->rows[r->sheet[i]];
-}
-
-void report_row_times(const struct report *r,
-                      const struct report_row *row,
-                      struct cost_times *t)
-{
-    cost_times(&row->work, r->hw, r->m, row->plan.precision, t);
 }
 
 long report_family_index(const struct report *r, const char *name)

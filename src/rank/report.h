@@ -1,12 +1,17 @@
 /*
  * report: the document `roofplan report` writes, filled by the stages in
- * order before anything is written — main (the inputs and their
- * checksums), rank (the sweep's counts, families and ranked plans),
- * figures (each family's best plan under both communication models, the
- * validation runs' predictions, and every view the writers show: the
- * Plans sheet's rows, the headline, the baseline, the roofline points
- * and roofs with their axis ranges, the families each chart shows, the
- * sensitivity curves and crossovers, the bars, every sentence). Writers
+ * order before anything is written, each field by one stage (the
+ * comments in struct report name it; docs/ARCHITECTURE.md, "Hand-offs"):
+ * cli (read inputs: the inputs and their checksums), rank (rank_run: the
+ * sweep's counts, families and the ranked rows with their times;
+ * rank_finish: each family's best plan under both communication models
+ * with its collectives and crossovers, the fastest plan under the other
+ * model, the waterfall's replays, the validation runs that evaluate
+ * predicted, placed), figures (every view the writers show: the Plans
+ * sheet's rows, the headline, the baseline, the roofline points and
+ * roofs with their axis ranges, the families each chart shows, the
+ * sensitivity charts, the bars, the waterfalls, every sentence). Figures
+ * and writers evaluate nothing (scripts/check-layers.py); writers
  * (xlsx_*, plot_*, csv_out) only lay it out. This module owns the struct
  * and a few read-only helpers.
  */
@@ -26,6 +31,7 @@
 #include "plan.h"
 #include "progress.h"
 #include "sweep.h"
+#include "validate.h"
 
 /* Excel's sheet has 1,048,576 rows; one is the header. */
 #define REPORT_EXCEL_ROWS      1048575
@@ -44,11 +50,13 @@
 #define REPORT_INPUTS_MAX      24
 #define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 
-/* One evaluated plan as kept for output; times follow from work by
- * cost_times(). */
+/* One evaluated plan as kept for output, with every time the later
+ * stages show (rank fills t when it keeps the row: cost_times of work on
+ * the report's hardware, as cost_evaluate gave it). */
 struct report_row {
     struct plan plan;
     struct cost_work work;
+    struct cost_times t;
     struct memory mem;
     double ep_ratio;
     double step; /* s, for ranking */
@@ -84,8 +92,9 @@ struct report_family {
     struct comm_collective coll_other[COMM_LIST_MAX];
     size_t ncoll_other;
     /* Best fitting step time of the family at each sensitivity point
-     * (0 = no fitting plan), and its bound; figures fills the baseline's
-     * from its fastest plan, re-timed, when none of it fits (sens_unfit). */
+     * (0 = no fitting plan), and its bound; rank_finish_crossovers fills
+     * the baseline's from its fastest plan, re-timed, when none of it
+     * fits (sens_unfit). */
     double sens_ib_step[REPORT_SENS_MAX];
     int sens_ib_bound[REPORT_SENS_MAX];
     double sens_nv_step[REPORT_SENS_MAX];
@@ -95,11 +104,12 @@ struct report_family {
     bool has_lightest;
     struct plan lightest;
     struct memory lightest_mem;
-    /* Figures: where the best plan turns compute-bound as IB (NVLink)
-     * gets faster, the family's colour (0xRRGGBB, the same in every chart
+    /* Rank (rank_finish_crossovers): where the best plan turns
+     * compute-bound as IB (NVLink) gets faster. */
+    struct report_crossover cross_ib, cross_nv;
+    /* Figures: the family's colour (0xRRGGBB, the same in every chart
      * and the workbook), the best plan's place on the Plans sheet (-1:
      * not there) and the sentences. */
-    struct report_crossover cross_ib, cross_nv;
     uint32_t color;
     int marker; /* < REPORT_MARKERS: circle, square, triangle up and down,
                    diamond, pentagon (figures_colors) */
@@ -290,42 +300,6 @@ struct report_waterfall {
     long floor_rank; /* the rank of the plan's speed of light */
 };
 
-/* A published measured run and the prediction for it. */
-struct report_validation {
-    char name[128]; /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
-    char source[200];
-    char model_path[1024], hardware_path[1024];
-    char model_name[128], gpu_name[128];
-    struct plan plan;
-    double measured_step_s;         /* 0 when not published */
-    double measured_tflops_per_gpu; /* 0 when not published */
-    double measured_mfu;            /* fraction of BF16 peak; 0 if none */
-    double measured_gpu_hours_per_trillion; /* 0 when not published */
-    struct cost_result predicted;
-    /* When current: the critical rank's collectives, this report's comm
-     * model and the other one. */
-    struct comm_collective coll[COMM_LIST_MAX], coll_other[COMM_LIST_MAX];
-    size_t ncoll, ncoll_other;
-    bool current; /* same model and hardware files as this report */
-    long rank;    /* its place in this report's ranking (1 = best);
-                     0 when not current or not among the kept plans */
-    /* The speed of light over every completion of what the run did not
-     * publish (its plan with each combination of the `unpublished`
-     * choices; just the plan when there are none). */
-    char unpublished[200];   /* the choices, as the file gives them */
-    size_t completions;      /* valid completions evaluated */
-    double sol_min_step_s;   /* the fastest completion's step */
-    double sol_max_step_s;   /* the slowest completion's step */
-    struct plan slowest;     /* the completion of sol_max_step_s */
-    double measured_step_eq; /* the measured step, or model FLOPs per GPU
-                                per step / measured TFLOP/s; 0 if neither */
-    bool holds; /* every completion's SOL is at or below the measured */
-    /* The files its expected step came from (predicted.work.x.known):
-     * the calibration (its hardware file's, by name) and the stack (its
-     * framework's, named in the run's file); "" when none. */
-    char calibration_path[1024], stack_path[1024];
-};
-
 struct report_input {
     char role[16]; /* "model", "training", "hardware", "calibration",
                       "stack", "sweep", "validation" */
@@ -334,7 +308,7 @@ struct report_input {
 };
 
 struct report {
-    /* Inputs (borrowed; they outlive the report). */
+    /* ---- Read inputs (cli): borrowed; they outlive the report ---- */
     const struct model *m;
     const struct hardware *hw;
     const struct sweep_file *sweep;
@@ -351,6 +325,8 @@ struct report {
     char recipe[REPORT_TEXT];
     bool recipe_json;    /* a config.json model: the recipe is a file */
     bool recipe_default; /* ... and it is the default, DeepSeek-V3's */
+
+    /* ---- Rank (rank_run) ---- */
 
     /* The sweep. */
     uint64_t enumerated;     /* combinations of the [space] lists */
@@ -371,9 +347,21 @@ struct report {
     size_t nranked;
     uint64_t dropped; /* valid plans not kept (beyond --top or Excel) */
 
+    /* rank_run; rank_finish fills each family's best plan under both
+     * models with its collectives and crossovers, and families_by_step;
+     * figures its colour, marker, dash, sheet row and sentences */
     struct report_family family[REPORT_FAMILIES_MAX];
     size_t nfamilies;
     long families_by_step[REPORT_FAMILIES_MAX]; /* indexes, fastest first */
+    /* the fastest fitting kept plan under the other communication model
+     * (rank_finish_other_best) */
+    bool has_other_best;
+    struct cost_result other_best;
+    /* the waterfall's replay of every plan that can be recommended: the
+     * kept rows [0, nreplays), the fitting ones within tie_pct of the
+     * fastest (row 0 alone when it does not fit) (rank_finish_replays) */
+    struct replay *replays;
+    size_t nreplays;
 
     /* The sweep's [report] settings (rank_run copies them). */
     double sens_ib_gbps[REPORT_SENS_MAX];
@@ -387,11 +375,14 @@ struct report {
      * nowhere): the command begins and ends each step */
     struct progress *progress;
 
-    struct report_validation validation[REPORT_VALIDATIONS_MAX];
+    /* ---- Rank (rank_finish_validations, from validate_predict) ---- */
+    struct validate_result validation[REPORT_VALIDATIONS_MAX];
     size_t nvalidations;
     /* runs left out: "name: skipped, its plan does not apply ...: why" */
     char validation_notes[REPORT_VALIDATIONS_MAX][400];
     size_t nvalidation_notes;
+
+    /* ---- Rank (rank_run) ---- */
 
     /* Every valid plan, spilled by rank_run for rank_cursor (NULL: none;
      * one unlinked file per sweep thread), and the family index of each
@@ -472,11 +463,6 @@ enum status report_add_input(struct report *r,
 /* Frees what r owns (rows, spill files, the figures' arrays); r may be
  * zeroed. */
 void report_free(struct report *r);
-
-/* Times of a kept row (cost_times with the report's hardware). */
-void report_row_times(const struct report *r,
-                      const struct report_row *row,
-                      struct cost_times *t);
 
 /* The rank of r->rows[index]: index + 1, or 0 for a row beyond the
  * ranked ones (nranked). */

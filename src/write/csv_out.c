@@ -36,14 +36,12 @@ static void write_row(const struct report *r,
 {
     size_t n, k;
     const struct plans_column *cols = plans_table_columns(&n);
-    struct cost_times t;
     if (ferror(f))
         return;
-    report_row_times(r, row, &t);
     progress_add(r->progress, 1);
     for (k = 0; k < n; k++) {
         struct plans_value v;
-        plans_table_value_row(&cols[k], r, row, rank, &t, &v);
+        plans_table_value_row(&cols[k], r, row, rank, &row->t, &v);
         if (k > 0)
             fputc(',', f);
         if (v.kind == PLANS_EMPTY)

@@ -16,7 +16,7 @@ static void row(FILE *out, const char *label, double value)
     fprintf(out, "  %-46s %8.3f\n", label, value);
 }
 
-/* Every pipeline rank's memory (cost_rank_memory): the heaviest rank's
+/* Every pipeline rank's memory (v->rank_mem): the heaviest rank's
  * breakdown above does not say how the others compare. */
 static void ranks_text(FILE *out, const struct eval_view *v)
 {
@@ -30,10 +30,12 @@ static void ranks_text(FILE *out, const struct eval_view *v)
             "rank", "weights", "grads", "optim", "activ", "other", "total",
             "gradients reduced");
     for (k = 0; k < r->plan.pp; k++) {
+        const struct memory *mk =
+            (size_t)k < v->nrank_mem ? &v->rank_mem[k] : NULL;
         struct memory m;
-        cost_rank_memory(v->ctx, r, k, &m);
-        if (m.rank < 0)
+        if (!mk || mk->rank < 0)
             return;
+        m = *mk;
         fprintf(out, "  %4ld %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f  %s\n", k,
                 m.weights / GIB, m.grads / GIB, m.optimizer / GIB,
                 m.activations / GIB, m.other / GIB, m.total / GIB,
@@ -56,7 +58,7 @@ static bool m_has_mtp(const struct eval_view *v)
 static void stages_text(FILE *out, const struct eval_view *v)
 {
     const struct plan *p = &v->r->plan;
-    const struct model_partition *part = cost_result_partition(v->ctx, v->r);
+    const struct model_partition *part = v->part;
     long i, shown;
     if (p->pp * p->vpp == 1 || !part)
         return;
@@ -80,19 +82,21 @@ static void expected_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
     const struct cost_times *t = &r->t;
-    double sol, step[EXPECTED_EFFECTS], last;
+    const double *step = v->replay->step;
+    double sol = v->replay->sol, last;
     int k;
     if (!r->work.x.known) {
         fprintf(out, "expected (no calibration or stack for this cluster: "
                      "the speed of light only)\n\n");
         return;
     }
-    expected_waterfall(&r->work, v->ctx->hw, v->ctx->m, r->plan.precision, &sol,
-                       step);
     {
         struct memory rm;
         long xr = cost_result_rank(r);
-        cost_rank_memory(v->ctx, r, xr, &rm);
+        memset(&rm, 0, sizeof rm);
+        rm.rank = -1;
+        if (xr >= 0 && (size_t)xr < v->nrank_mem)
+            rm = v->rank_mem[xr];
         fprintf(out,
                 "slowest at the expected rates: pipeline rank %ld (%.2f GiB; "
                 "at the speed of light rank %ld)\n",
@@ -144,8 +148,7 @@ static void expected_text(FILE *out, const struct eval_view *v)
             "cool-down (backwards after the last forward)",
             "bubble (idle, the other stages' ramps)",
             "optimizer step and exposed step-end DP"};
-        double ph[COST_PHASES];
-        cost_phases(r, ph);
+        const double *ph = v->replay->phases;
         fprintf(out, "phases of the expected step, pipeline rank %ld %9s\n",
                 cost_result_rank(r), "s");
         for (k = 0; k < COST_PHASES; k++)
@@ -228,11 +231,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
         char span[32];
         ib_sum += c->ib_bytes;
         nv_sum += c->nvlink_bytes;
-        double time = c->ib_bytes / hw->ib_bps +
-                      (c->ib_bytes > 0 ? c->calls * hw->ib_latency_s : 0);
-        double tnv =
-            c->nvlink_bytes / hw->nvlink_bps +
-            (c->nvlink_bytes > 0 ? c->calls * hw->nvlink_latency_s : 0);
+        double time = c->ib_s, tnv = c->nvlink_s;
         span_text(&c->span, span, sizeof span);
         fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f\n", c->name,
                 c->span.size, span, c->ib_bytes / 1e9, c->nvlink_bytes / 1e9,
@@ -383,9 +382,9 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     fprintf(out, "},\"memory_by_rank\":[");
     for (k = 0; k < p->pp; k++) {
         struct memory rm;
-        cost_rank_memory(v->ctx, r, k, &rm);
-        if (rm.rank < 0)
+        if ((size_t)k >= v->nrank_mem || v->rank_mem[k].rank < 0)
             break;
+        rm = v->rank_mem[k];
         fputs(k ? ",{" : "{", out);
         num(out, "rank", (double)k, true);
         num(out, "weights", rm.weights / GIB, true);
@@ -439,9 +438,8 @@ void eval_out_json(FILE *out, const struct eval_view *v)
         r->work.x.known && v->range.n ? t->expected * v->range.hi : NAN, true);
     /* its phases on the critical rank, summing to it (cost_phases) */
     if (r->work.x.known) {
-        double ph[COST_PHASES];
+        const double *ph = v->replay->phases;
         int ip;
-        cost_phases(r, ph);
         fputs("\"phases\":{", out);
         for (ip = 0; ip < COST_PHASES; ip++)
             num(out, cost_phase_str(ip), ph[ip], ip + 1 < COST_PHASES);
@@ -451,9 +449,9 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     }
     fputs("},\"waterfall\":[", out);
     if (r->work.x.known) {
-        double sol, step[EXPECTED_EFFECTS], last;
+        const double *step = v->replay->step;
+        double sol = v->replay->sol, last;
         int e;
-        expected_waterfall(&r->work, v->ctx->hw, m, p->precision, &sol, step);
         fprintf(out,
                 "{\"effect\":\"speed of light\",\"seconds\":%.17g,"
                 "\"rank\":%ld}",

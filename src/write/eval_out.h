@@ -10,6 +10,8 @@
 
 #include "comm.h"
 #include "cost.h"
+#include "memory.h"
+#include "replay.h"
 #include "validation.h"
 
 /* One evaluated plan with everything the outputs show. */
@@ -21,6 +23,16 @@ struct eval_view {
     /* the validation runs' spread of measured over expected: the expected
      * step's range (range.n 0: none) */
     struct validation_range range;
+    /* What the writer lays out beyond r, evaluated by the caller (eval):
+     * every pipeline rank's memory, rank_mem[k] for k < nrank_mem (r's
+     * plan.pp; cost_rank_memory, a rank of -1 when it has none), the
+     * partition the plan runs on (cost_result_partition; NULL: none) and
+     * the expected step's replay (replay_fill). The writer evaluates
+     * nothing. */
+    const struct memory *rank_mem;
+    size_t nrank_mem;
+    const struct model_partition *part;
+    const struct replay *replay;
 };
 
 /* Human-readable breakdown with a one-line verdict. */

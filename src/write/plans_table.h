@@ -77,10 +77,11 @@ const char *plans_table_rank_key(const struct report *r);
 long plans_table_find(const char *key);
 
 /*
- * Value of column c for kept row `row` of r, whose times t came from
- * report_row_times(). For formula columns this is the C result the
- * formula must reproduce (its cached value). `index` is the row's
- * position in r->rows (0-based; the rank shown is index + 1).
+ * Value of column c for kept row `row` of r, whose times t are the
+ * row's own (report_row.t, filled by rank). For formula columns this is
+ * the C result the formula must reproduce (its cached value). `index`
+ * is the row's position in r->rows (0-based; the rank shown is
+ * index + 1).
  */
 void plans_table_value(const struct plans_column *c,
                        const struct report *r,

@@ -21,3 +21,27 @@ mkdir "$TMP/lay/extra" && printf 'int x;\n' >"$TMP/lay/extra/x.c"
 expect 1 "in no stage (add it to LAYERS)" -- \
     /usr/bin/python3 scripts/check-layers.py "$TMP/lay"
 rm -rf "$TMP/lay"
+# the hand-offs: figures/ and write/ call nothing of evaluate that times a
+# plan (issue 21, item 2); labels and templates stay callable
+lay
+printf 'static void f(void) { cost_times(0, 0, 0, 0, 0); }\n' \
+    >>"$TMP/lay/figures/figures.c"
+expect 1 "figures/figures.c:" -- /usr/bin/python3 scripts/check-layers.py "$TMP/lay"
+expect 1 "calls cost_times, an evaluation after rank" -- \
+    /usr/bin/python3 scripts/check-layers.py "$TMP/lay"
+lay
+printf 'static void f(void) { hardware_at_link(0, 1, 0, 0); }\n' \
+    >>"$TMP/lay/write/xlsx/xlsx_comm.c"
+expect 1 "calls hardware_at_link, an evaluation after rank" -- \
+    /usr/bin/python3 scripts/check-layers.py "$TMP/lay"
+lay
+printf 'static void f(void) { cost_ctx_prepare_plan(0, 0, 0); }\n' \
+    >>"$TMP/lay/write/plot/plot_out.c"
+expect 1 "calls cost_ctx_prepare_plan" -- \
+    /usr/bin/python3 scripts/check-layers.py "$TMP/lay"
+lay
+printf '/* cost_evaluate(ctx) in a comment */ static const char *s = "expected_waterfall(";\nstatic const char *f(void) { return cost_bound_label(0); }\n' \
+    >>"$TMP/lay/figures/figures.c"
+check "a comment, a string or a label is no evaluation" \
+    /usr/bin/python3 scripts/check-layers.py "$TMP/lay"
+rm -rf "$TMP/lay"

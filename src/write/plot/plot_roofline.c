@@ -300,7 +300,7 @@ void plot_roofline_fill(const struct report *r,
      * families' numbers. */
     plot_template_set_num(v, "HAVE_PUBLISHED", 0);
     if (r->has_published_point && r->published_x[l] > 0) {
-        const struct report_validation *val = &r->validation[r->published];
+        const struct validate_result *val = &r->validation[r->published];
         double px = r->published_x[l], y = r->published_y;
         {
             plot_text_printf(labels,

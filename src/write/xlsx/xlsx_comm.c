@@ -56,7 +56,6 @@ static const struct xlsx_column columns[] = {
 struct row {
     const char *family, *model;
     const struct comm_collective *c;
-    const struct hardware *hw;
     size_t n;
     double sum[4]; /* subtotal: IB GB, NVLink GB, IB s, NVLink s */
     char buf[48];
@@ -114,7 +113,6 @@ static void get(const void *item, int id, struct xlsx_value *out)
 {
     const struct row *r = item;
     const struct comm_collective *c = r->c;
-    const struct hardware *hw = r->hw;
     if (!c) {
         get_total(r, id, out);
         return;
@@ -154,15 +152,11 @@ static void get(const void *item, int id, struct xlsx_value *out)
         xlsx_value_num(out, c->nvlink_bytes / 1e9);
         break;
     case K_IB_S:
-        xlsx_value_num(out,
-                       terms_collective_time(c->ib_bytes, c->calls, hw->ib_bps,
-                                             hw->ib_latency_s));
+        xlsx_value_num(out, c->ib_s);
         out->formula = terms_template("ib_s");
         break;
     default:
-        xlsx_value_num(out, terms_collective_time(c->nvlink_bytes, c->calls,
-                                                  hw->nvlink_bps,
-                                                  hw->nvlink_latency_s));
+        xlsx_value_num(out, c->nvlink_s);
         out->formula = terms_template("nv_s");
         break;
     }
@@ -181,7 +175,6 @@ static size_t rows(struct xlsx_book *b,
                    const struct comm_collective *c,
                    size_t n)
 {
-    const struct hardware *hw = b->r->hw;
     struct row r;
     size_t i;
     if (n == 0)
@@ -189,16 +182,13 @@ static size_t rows(struct xlsx_book *b,
     memset(&r, 0, sizeof r);
     r.family = family;
     r.model = model;
-    r.hw = hw;
     for (i = 0; i < n; i++) {
         r.c = &c[i];
         xlsx_table_row(b, ws, &table, row++, &r);
         r.sum[0] += c[i].ib_bytes / 1e9;
         r.sum[1] += c[i].nvlink_bytes / 1e9;
-        r.sum[2] += terms_collective_time(c[i].ib_bytes, c[i].calls, hw->ib_bps,
-                                          hw->ib_latency_s);
-        r.sum[3] += terms_collective_time(c[i].nvlink_bytes, c[i].calls,
-                                          hw->nvlink_bps, hw->nvlink_latency_s);
+        r.sum[2] += c[i].ib_s;
+        r.sum[3] += c[i].nvlink_s;
     }
     r.c = NULL;
     r.n = n;
@@ -236,7 +226,7 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
         row = rows(b, ws, row, f->name, co, f->coll_other, f->ncoll_other);
     }
     for (i = 0; i < r->nvalidations; i++) { /* the published plan's */
-        const struct report_validation *v = &r->validation[i];
+        const struct validate_result *v = &r->validation[i];
         if (!v->current)
             continue;
         row = rows(b, ws, row, "published plan", cm, v->coll, v->ncoll);

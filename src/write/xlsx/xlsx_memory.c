@@ -304,7 +304,7 @@ static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     size_t i, first = row;
     lxw_conditional_format cf;
     for (i = 0; i < r->nvalidations; i++) {
-        const struct report_validation *v = &r->validation[i];
+        const struct validate_result *v = &r->validation[i];
         char label[200];
         struct mem_row mr = {label, true, &v->predicted, r->headroom_pct};
         if (!v->current)

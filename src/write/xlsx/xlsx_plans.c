@@ -127,13 +127,11 @@ static void plan_row(struct xlsx_book *b,
     const struct report *r = b->r;
     const struct report_row *row = report_sheet_row(r, i);
     char formula[PLANS_FORMULA_MAX];
-    struct cost_times tm;
     size_t k;
-    report_row_times(r, row, &tm);
     for (k = 0; k < n; k++) {
         struct plans_value v;
         plans_table_value_row(&cols[k], r, row, report_row_rank(r, r->sheet[i]),
-                              &tm, &v);
+                              &row->t, &v);
         if (v.kind == PLANS_EMPTY)
             continue;
         if (plans_table_formula(&cols[k]) && !b->big) {

@@ -244,7 +244,7 @@ static const struct xlsx_column val_cols[] = {
 
 /* A run and its prediction. */
 struct val_row {
-    const struct report_validation *v;
+    const struct validate_result *v;
     double tflops; /* predicted, per GPU */
     bool ok;       /* not slower than the measured run */
     bool expected; /* the run has an expected step */
@@ -278,7 +278,7 @@ static void file_or_none(const char *path, struct xlsx_value *out)
 static void val_get(const void *item, int id, struct xlsx_value *out)
 {
     const struct val_row *vr = item;
-    const struct report_validation *v = vr->v;
+    const struct validate_result *v = vr->v;
     const struct cost_result *p = &v->predicted;
     switch (id) {
     case V_RUN:
@@ -379,7 +379,7 @@ static void note_row(struct xlsx_book *b,
 }
 
 /* Not slower than reality: by the first figure the run published. */
-static bool not_slower(const struct report_validation *v, double tflops)
+static bool not_slower(const struct validate_result *v, double tflops)
 {
     const struct cost_result *p = &v->predicted;
     if (v->measured_step_s > 0)
@@ -426,7 +426,7 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
         xlsx_book_str(b, ws, row++, at, "No validation runs (data/validation).",
                       xlsx_book_fmt(b, XLSX_FMT_NOTE));
     for (i = 0; i < r->nvalidations; i++) {
-        const struct report_validation *v = &r->validation[i];
+        const struct validate_result *v = &r->validation[i];
         const struct cost_result *p = &v->predicted;
         struct val_row vr;
         char plan[256], about[800];
