@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cost.h"
-#include "figures.h"
+#include "validate.h"
 #include "model.h"
 #include "test_util.h"
 #include "validation.h"
@@ -202,7 +202,7 @@ static void test_anchors_published_plans_fit(void **state)
         bool open = base && strcmp(base, "/llama3-405b-h100-8k.ini") == 0;
         if (validation_load_inputs(&runs[i], "data/training/default.ini",
                                    "data", NULL, NULL, &in, &d) ||
-            figures_validation_plan(&runs[i], &in, &p, &d) ||
+            validate_plan(&runs[i], &in, &p, &d) ||
             cost_ctx_init(&ctx, in.m, in.hw, COMM_TOPO, &d) ||
             cost_ctx_prepare_plan(&ctx, &p, &d))
             fail_msg("%s: %s", runs[i].path, d.msg);
