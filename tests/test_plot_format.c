@@ -125,10 +125,31 @@ static void test_plot_format_title_pt(void **state)
     assert_true(plot_format_title_pt(t) == 11);
 }
 
+/* A subtitle line (issue 18 item 8: nothing clipped): 150 characters
+ * keep 15 pt; 200: 15 x 150 / 200 = 11.25 -> 11; 163: 13.80 -> 13.5;
+ * 400: 5.6 -> the floor, 10. */
+static void test_plot_format_sub_pt(void **state)
+{
+    char t[500];
+    (void)state;
+    memset(t, 'a', 150);
+    t[150] = '\0';
+    assert_true(plot_format_sub_pt(t) == 15);
+    memset(t, 'a', 200);
+    t[200] = '\0';
+    assert_true(plot_format_sub_pt(t) == 11);
+    t[163] = '\0';
+    assert_true(plot_format_sub_pt(t) == 13.5);
+    memset(t, 'a', 400);
+    t[400] = '\0';
+    assert_true(plot_format_sub_pt(t) == 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_format_title_pt),
+        cmocka_unit_test(test_plot_format_sub_pt),
         cmocka_unit_test(test_plot_format_num_groups_thousands),
         cmocka_unit_test(test_plot_format_num_truncates_to_size),
         cmocka_unit_test(test_plot_format_si_picks_prefix),

@@ -13,6 +13,8 @@ title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: memory per GPU (* th
 title_font = ',22'
 sub1 = 'Heaviest pipeline rank: weights (ZeRO-3: with the gathered layers), gradients and optimizer state after ZeRO sharding, activations in flight, runtime.'
 sub2 = 'A plan fits when it leaves 10% of HBM free (dashed line). Families where nothing fits are drawn below, on their own scale.'
+sub1_font = ',14.5'
+sub2_font = ',15'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'memory per GPU, GiB'
 cap_label = 'HBM 79.2 GiB'
@@ -66,8 +68,8 @@ if (t == 3 && strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 if (t < 3 || strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set multiplot
 set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
-set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
-set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 102 sub1 at screen 0.015, screen 0.905 left font sub1_font textcolor rgb '#333333' front
+set label 103 sub2 at screen 0.015, screen 0.868 left font sub2_font textcolor rgb '#333333' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
 set key at screen 0.17, screen 0.848 left top horizontal Left reverse samplen 1.2 width 1 font ',14' maxcols 5
 if (NFIT > 0) {

@@ -12,11 +12,13 @@
 # ---- values from the report ----
 title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: roofline over NVLink (intra-node), speed of light'
 title_font = ',22'
-sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Left of a ridge a plan is NVLink-bound; right of it, compute can hide its NVLink traffic where the stack overlaps it.'
-sub2 = 'Solid roofs: achievable (measured GEMM); dashed: datasheet peak. Numbered: the best plan of the 5 fastest families.'
+sub1 = 'Each dot is a plan that fits in 71.3 GiB (5 of 12 valid plans). Numbered: the best plan of the 5 fastest families.'
+sub2 = 'Left of a ridge: NVLink-bound; right of it, compute can hide the NVLink traffic the stack overlaps. Solid roofs: achievable (measured GEMM); dashed: datasheet peak.'
+sub1_font = ',15'
+sub2_font = ',13.5'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'operational intensity over NVLink: FLOPs per byte, per GPU per step'
-ylabel_text = 'attained TFLOP/s per GPU at the speed of light (executed FLOPs / step time)'
+ylabel_text = 'TFLOP/s per GPU at the speed of light (FLOPs / step)'
 data = './roofline-nvlink.dat'
 NFAM = 3
 HAVE_PUBLISHED = 1
@@ -52,8 +54,8 @@ set border 3 lw 1.5
 set xlabel xlabel_text font ',17' offset 0,-0.3
 set ylabel ylabel_text font ',17' offset -1,0
 set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
-set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
-set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 102 sub1 at screen 0.015, screen 0.905 left font sub1_font textcolor rgb '#333333' front
+set label 103 sub2 at screen 0.015, screen 0.868 left font sub2_font textcolor rgb '#333333' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
 # label boxes let the dots behind them show through
 set style textbox opaque fillcolor rgb '#50FFFFFF' noborder margins 2,1

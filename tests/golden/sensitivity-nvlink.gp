@@ -16,6 +16,8 @@ title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: step time against NV
 title_font = ',22'
 sub1 = 'Speed of light. The best fitting plan of each family at each bandwidth (the plan may change along a line); everything else stays as today.'
 sub2 = 'Filled dots: compute-bound there; open: bound by a link or HBM. Flat lines do not need more NVLink.'
+sub1_font = ',15'
+sub2_font = ',15'
 sub3 = 'ZeRO-3: no NVLink bandwidth alone makes it compute-bound: at 4,821 GB/s its NVLink time meets compute, but IB still binds'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'NVLink bandwidth per GPU, GB/s (log scale)'
@@ -59,8 +61,8 @@ set border 3 lw 1.5
 set xlabel xlabel_text font ',17' offset 0,-0.3
 set ylabel ylabel_text font ',17' offset -1,0
 set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
-set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
-set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 102 sub1 at screen 0.015, screen 0.905 left font sub1_font textcolor rgb '#333333' front
+set label 103 sub2 at screen 0.015, screen 0.868 left font sub2_font textcolor rgb '#333333' front
 set label 105 sub3 at screen 0.015, screen 0.828 left font 'Sans Bold,15' textcolor rgb '#000000' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
 set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1

@@ -14,6 +14,8 @@ title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: where the step time 
 title_font = ',22'
 sub1 = 'Speed of light. Only the binding link''s time beyond compute is exposed (it overlaps compute). Diamond: the step with no overlap.'
 sub2 = 'Below the dashed line no plan of the family fits in 71.3 GiB (10% of HBM kept free; its fastest plan is shown).'
+sub1_font = ',15'
+sub2_font = ',15'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'time per step at the speed of light, s'
 data = './step-breakdown.dat'
@@ -58,8 +60,8 @@ set grid xtics lw 1 lc rgb '#DDDDDD'
 set border 1 lw 1.5
 set xlabel xlabel_text font ',17'
 set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
-set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
-set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+set label 102 sub1 at screen 0.015, screen 0.905 left font sub1_font textcolor rgb '#333333' front
+set label 103 sub2 at screen 0.015, screen 0.868 left font sub2_font textcolor rgb '#333333' front
 set label 104 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
 set style textbox opaque fillcolor rgb '#FFFFFF' noborder margins 2,1
 set style fill solid 1.0 border rgb '#FFFFFF'

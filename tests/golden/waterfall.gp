@@ -15,6 +15,8 @@ title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: expected step 14.90 
 title_font = ',22'
 sub1 = 'Left, the recommended plan: tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360.'
 sub2 = 'Right, the published run''s plan: tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360.'
+sub1_font = ',15'
+sub2_font = ',15'
 sub3 = 'A bar: what one effect adds, with those above it on. Largest here: attention kernels, +1.96 s, 31% of the gap.'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'time per step, s'
@@ -98,8 +100,8 @@ do for [p = 0:NPANELS - 1] {
     unset object
     if (p == 0) {
         set label 101 title_text at screen 0.015, screen 0.955 left font title_font front
-        set label 102 sub1 at screen 0.015, screen 0.905 left font ',15' textcolor rgb '#333333' front
-        set label 103 sub2 at screen 0.015, screen 0.868 left font ',15' textcolor rgb '#333333' front
+        set label 102 sub1 at screen 0.015, screen 0.905 left font sub1_font textcolor rgb '#333333' front
+        set label 103 sub2 at screen 0.015, screen 0.868 left font sub2_font textcolor rgb '#333333' front
         set label 104 sub3 at screen 0.015, screen 0.831 left font ',15' textcolor rgb '#333333' front
         set label 105 footer at screen 0.985, screen 0.016 right font ',11' textcolor rgb '#777777' front
         x = 0.015

@@ -70,14 +70,24 @@ static void common_vars(const struct report *r,
 }
 
 /* TITLE_FONT: the font of the chart's TITLE ("',22'"), smaller for a
- * long title so that none is clipped (plot_format_title_pt). */
+ * long title so that none is clipped (plot_format_title_pt); SUB1_FONT
+ * and SUB2_FONT, the subtitles' ("',15'", plot_format_sub_pt). */
 static void title_font(struct plot_template_vars *v)
 {
+    static const char *const subs[2][2] = {{"SUB1", "SUB1_FONT"},
+                                           {"SUB2", "SUB2_FONT"}};
     const char *title = plot_template_var(v, "TITLE")->p;
     char font[32];
+    size_t i;
     snprintf(font, sizeof font, ",%g",
              plot_format_title_pt(title ? title : ""));
     plot_template_set_str(v, "TITLE_FONT", font);
+    for (i = 0; i < 2; i++) {
+        const struct plot_text *t = plot_template_var(v, subs[i][0]);
+        snprintf(font, sizeof font, ",%g",
+                 plot_format_sub_pt(t && t->p ? t->p : ""));
+        plot_template_set_str(v, subs[i][1], font);
+    }
 }
 
 /* Writes n bytes to path, created (0666 less the umask) or truncated;

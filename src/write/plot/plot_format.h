@@ -55,6 +55,10 @@ int plot_format_dash(int dash);
  * half points). */
 double plot_format_title_pt(const char *title);
 
+/* The font size (points) of a subtitle line: 15, smaller for a line over
+ * about 150 characters so that none runs off the chart, at least 10. */
+double plot_format_sub_pt(const char *line);
+
 /* A chart's title: "<model> on <gpus> x <gpu>: <what>" (a real
  * multiplication sign, UTF-8). */
 void plot_format_title(const struct report *r,

@@ -56,31 +56,27 @@ static void roofline_text(const struct report *r,
                     c, sizeof c);
     snprintf(text, sizeof text,
              "Each dot is a plan that fits in %s GiB (%s of %s valid "
-             "plans%s). Left of a ridge a plan is %s-bound; right of it, "
-             "compute can hide its %s traffic where the stack overlaps it.",
+             "plans%s). Numbered: the best plan of the %d fastest families.",
              c, a, b, o->nobytes ? "; those with traffic on this link" : "",
-             o->link, o->link);
+             REPORT_LABELLED);
     plot_template_set_str(v, "SUB1", text);
     plot_format_num(hw->compute_derate, a, sizeof a);
-    if (hw->compute_derate < 1)
-        snprintf(text, sizeof text,
-                 "Solid roofs: achievable (measured GEMM at a %s clock "
-                 "derate); dashed: datasheet peak. Numbered: the best plan "
-                 "of the %d fastest families.",
-                 a, REPORT_LABELLED);
-    else
-        snprintf(text, sizeof text,
-                 "Solid roofs: achievable (measured GEMM); dashed: datasheet "
-                 "peak. Numbered: the best plan of the %d fastest families.",
-                 REPORT_LABELLED);
+    snprintf(text, sizeof text,
+             "Left of a ridge: %s-bound; right of it, compute can hide the "
+             "%s traffic the stack overlaps. Solid roofs: achievable "
+             "(measured GEMM%s%s%s); dashed: datasheet peak.",
+             o->link, o->link, hw->compute_derate < 1 ? " at a " : "",
+             hw->compute_derate < 1 ? a : "",
+             hw->compute_derate < 1 ? " clock derate" : "");
     plot_template_set_str(v, "SUB2", text);
     snprintf(text, sizeof text,
              "operational intensity over %s: FLOPs per byte, per GPU per step",
              o->link);
     plot_template_set_str(v, "XLABEL", text);
+    /* one line along the plot's height (about 55 characters at 17 pt) */
     plot_template_set_str(v, "YLABEL",
-                          "attained TFLOP/s per GPU at the speed of light "
-                          "(executed FLOPs / step time)");
+                          "TFLOP/s per GPU at the speed of light "
+                          "(FLOPs / step)");
 }
 
 /* The families' key: colour, translucent colour, marker (filled for FP8
