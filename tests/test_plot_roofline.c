@@ -298,19 +298,19 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
     assert_string_equal(
         util_plot_var(&f->v, "SUB1"),
         "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
-        "valid plans; those with traffic on this link). Left "
-        "of a ridge a plan is IB-bound; right of it, compute "
-        "can hide its IB traffic where the stack overlaps it.'");
+        "valid plans; those with traffic on this link). "
+        "Numbered: the best plan of the 5 fastest families.'");
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
-                        "'Solid roofs: achievable (measured GEMM at a 0.9 "
-                        "clock derate); dashed: datasheet peak. Numbered: "
-                        "the best plan of the 5 fastest families.'");
+                        "'Left of a ridge: IB-bound; right of it, compute "
+                        "can hide the IB traffic the stack overlaps. Solid "
+                        "roofs: achievable (measured GEMM at a 0.9 clock "
+                        "derate); dashed: datasheet peak.'");
     assert_string_equal(util_plot_var(&f->v, "XLABEL"),
                         "'operational intensity over IB: FLOPs per byte, "
                         "per GPU per step'");
     assert_string_equal(util_plot_var(&f->v, "YLABEL"),
-                        "'attained TFLOP/s per GPU at the speed of light "
-                        "(executed FLOPs / step time)'");
+                        "'TFLOP/s per GPU at the speed of light "
+                        "(FLOPs / step)'");
 }
 
 /* Over NVLink: A's plan with no NVLink bytes left out; the baseline and
@@ -356,9 +356,10 @@ static void test_plot_roofline_nvlink_by_hand(void **state)
         strstr(util_plot_var(&f->v, "ROOFS"), "'ridge 1.5k FLOP/B'"));
     assert_null(strstr(util_plot_var(&f->v, "ROOFS"), "NVLink peak"));
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
-                        "'Solid roofs: achievable (measured GEMM); dashed: "
-                        "datasheet peak. Numbered: the best plan of the 5 "
-                        "fastest families.'");
+                        "'Left of a ridge: NVLink-bound; right of it, compute "
+                        "can hide the NVLink traffic the stack overlaps. "
+                        "Solid roofs: achievable (measured GEMM); dashed: "
+                        "datasheet peak.'");
     assert_non_null(strstr(util_plot_var(&f->v, "TITLE"),
                            ": roofline over NVLink "
                            "(intra-node), speed of "
@@ -389,7 +390,7 @@ static void test_plot_roofline_nothing_labelled(void **state)
     assert_null(strstr(util_plot_var(&f->v, "LABELS"), "set label '1' at"));
     assert_non_null(strstr(util_plot_var(&f->v, "SUB1"),
                            "(5 of 1,234 valid plans). "
-                           "Left"));
+                           "Numbered"));
 }
 
 /* No family at all: one-element arrays gnuplot's loop can read. */
