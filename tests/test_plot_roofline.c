@@ -295,11 +295,10 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 64 \xC3\x97 GPU-Y: roofline over "
                         "InfiniBand (inter-node), speed of light'");
-    assert_string_equal(
-        util_plot_var(&f->v, "SUB1"),
-        "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
-        "valid plans; those with traffic on this link). "
-        "Numbered: the best plan of the 5 fastest families.'");
+    assert_string_equal(util_plot_var(&f->v, "SUB1"),
+                        "'Each dot is a plan that fits in 72 GiB (5 of 1,234 "
+                        "valid plans; those with traffic on this link). "
+                        "Numbered: the best plan of the 5 fastest families.'");
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Left of a ridge: IB-bound; right of it, compute "
                         "can hide the IB traffic the stack overlaps. Solid "
@@ -367,8 +366,7 @@ static void test_plot_roofline_nvlink_by_hand(void **state)
     assert_non_null(strstr(util_plot_var(&f->v, "SUB1"),
                            "(5 of 1,234 valid plans; "
                            "those with traffic on this "
-                           "link). Left of a ridge a "
-                           "plan is NVLink-bound"));
+                           "link). Numbered"));
 }
 
 /* Nothing labelled and every plan with bytes on the link: the labelled
