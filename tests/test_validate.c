@@ -83,8 +83,8 @@ static void predict(struct fixture *f, struct validate_result *v, bool *applies)
     struct diag d;
     char note[400] = "";
     diag_init(&d);
-    assert_int_equal(validate_predict(&f->run, &f->in, &f->ctx, &f->other,
-                                      v, applies, note, sizeof note, &d),
+    assert_int_equal(validate_predict(&f->run, &f->in, &f->ctx, &f->other, v,
+                                      applies, note, sizeof note, &d),
                      STATUS_OK);
     assert_true(*applies);
     assert_string_equal(note, "");
@@ -170,7 +170,7 @@ static void test_validate_predict_skips_a_plan_that_does_not_apply(void **state)
     assert_non_null(v);
     diag_init(&d);
     snprintf(run.plan, sizeof run.plan, "gpus=64 pp=3 mbs=1 gbs=64");
-    assert_int_equal(validate_predict(&run, &f->in, &f->ctx, &f->other, 10, v,
+    assert_int_equal(validate_predict(&run, &f->in, &f->ctx, &f->other, v,
                                       &applies, note, sizeof note, &d),
                      STATUS_OK);
     assert_false(applies);
