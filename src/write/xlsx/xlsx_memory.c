@@ -372,8 +372,7 @@ static size_t inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     }
     ir.t = NULL;
     for (ir.kind = 0; ir.kind < MODEL_LAYER_KINDS; ir.kind++)
-        if (ir.kind == MODEL_LAYER_DENSE ||
-            model_layer_kind_count(m, ir.kind) > 0)
+        if (model_layer_kind_count(m, ir.kind) > 0)
             xlsx_table_row(b, ws, &inv_table, row++, &ir);
     return row;
 }
