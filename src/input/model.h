@@ -135,7 +135,7 @@ struct model_layer {
     double gemm_fwd[MODEL_GEMMS];
     double core_fwd;
     double ew_fwd[MODEL_EWS];
-    bool moe; /* routed experts (the MoE inventory, all-to-alls) */
+    bool moe; /* routed experts (all-to-alls, a chunk's MoE layers) */
     bool mtp; /* an MTP module: outside the main model's params and MFU
                * FLOPs, runs the shared output head again */
 };

@@ -249,7 +249,6 @@ build_layer(const struct model *m, struct model_layer *L, bool moe, bool mtp)
     L->ep_recompute[MODEL_RECOMPUTE_FULL] = moe;
     L->ep_recompute[MODEL_RECOMPUTE_SELECTIVE] =
         moe && recomputes(m, MODEL_MOD_MOE);
-    model_layer_bytes(m, L);
 }
 
 /* ---- The layer kinds: one row each, in the order of the units ---- */
@@ -339,6 +338,7 @@ void model_derive(struct model *m)
     m->units = 0;
     for (k = 0; k < MODEL_LAYER_KINDS; k++) {
         kinds[k].build(m, &m->layer[k]);
+        model_layer_bytes(m, k, &m->layer[k]);
         m->units += kinds[k].count(s);
     }
 

@@ -237,10 +237,10 @@ static void inv_get(const void *item, int id, struct xlsx_value *out)
         xlsx_value_text(out, t->name ? t->name : "?");
         break;
     case I_DENSE:
-        xlsx_value_text(out, yes(t->in_dense));
+        xlsx_value_text(out, yes(t->kinds & (1u << MODEL_LAYER_DENSE)));
         break;
     case I_MOE:
-        xlsx_value_text(out, yes(t->in_moe));
+        xlsx_value_text(out, yes(t->kinds & (1u << MODEL_LAYER_MOE)));
         break;
     case I_ELEMS:
         xlsx_value_num(out, t->elems);
