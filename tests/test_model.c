@@ -90,6 +90,37 @@ static void test_model_unit_kind(void **state)
     model_release(&m);
 }
 
+/* The layer kinds' rows: DeepSeek-V3 has 3 dense layers, 58 MoE layers
+ * and 1 MTP module, the units in that order; GPT-3 (Korthikanti's) 96
+ * dense layers only. The Memory sheet names a kind by its words. */
+static void test_model_layer_kind_rows(void **state)
+{
+    struct model m;
+    long n = 0;
+    int k;
+    (void)state;
+    util_model(&m, DEEPSEEK, NULL, 0);
+    assert_int_equal(model_layer_kind_count(&m, MODEL_LAYER_DENSE), 3);
+    assert_int_equal(model_layer_kind_count(&m, MODEL_LAYER_MOE), 58);
+    assert_int_equal(model_layer_kind_count(&m, MODEL_LAYER_MTP), 1);
+    for (k = 0; k < MODEL_LAYER_KINDS; k++)
+        n += model_layer_kind_count(&m, k);
+    assert_int_equal(n, m.units);
+    assert_true(m.layer[MODEL_LAYER_MOE].moe);
+    assert_true(m.layer[MODEL_LAYER_MTP].mtp);
+    assert_false(m.layer[MODEL_LAYER_MOE].mtp);
+    assert_string_equal(model_layer_kind_name(MODEL_LAYER_DENSE),
+                        "dense layer");
+    assert_string_equal(model_layer_kind_name(MODEL_LAYER_MOE), "MoE layer");
+    assert_string_equal(model_layer_kind_name(MODEL_LAYER_MTP), "MTP module");
+    model_release(&m);
+    util_model(&m, "tests/data/gpt-korthikanti.ini", NULL, 0);
+    assert_int_equal(model_layer_kind_count(&m, MODEL_LAYER_DENSE), 96);
+    assert_int_equal(model_layer_kind_count(&m, MODEL_LAYER_MOE), 0);
+    assert_int_equal(model_layer_kind_count(&m, MODEL_LAYER_MTP), 0);
+    model_release(&m);
+}
+
 /* An INI model file is its own recipe: model_load_with_training() reads
  * it as model_load() does, without a recipe path. */
 static void test_model_load_with_training_ini(void **state)
@@ -114,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_model_load_cross_field_checks),
         cmocka_unit_test(test_model_load_qk_norm_not_on_mla),
         cmocka_unit_test(test_model_unit_kind),
+        cmocka_unit_test(test_model_layer_kind_rows),
         cmocka_unit_test(test_model_load_with_training_ini),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -284,13 +284,3 @@ void model_release(struct model *m)
     if (m)
         datafile_meta_release(&m->meta);
 }
-
-enum model_layer_kind model_unit_kind(const struct model *m, long u)
-{
-    const struct model_spec *s = &m->spec;
-    if (u >= s->layers)
-        return MODEL_LAYER_MTP;
-    if (s->routed_experts > 0 && u >= s->first_dense_layers)
-        return MODEL_LAYER_MOE;
-    return MODEL_LAYER_DENSE;
-}

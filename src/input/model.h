@@ -135,19 +135,29 @@ struct model_layer {
     double gemm_fwd[MODEL_GEMMS];
     double core_fwd;
     double ew_fwd[MODEL_EWS];
-    bool moe;
+    bool moe; /* routed experts (all-to-alls, a chunk's MoE layers) */
+    bool mtp; /* an MTP module: outside the main model's params and MFU
+               * FLOPs, runs the shared output head again */
 };
 
-enum model_layer_kind { MODEL_LAYER_DENSE, MODEL_LAYER_MOE, MODEL_LAYER_MTP };
+/* Kinds of layer, in the order of the units (model_unit_kind()). Each is
+ * a row of model_derive.c's table (its words, its count, how it is built);
+ * a new kind is an entry here and a row there. */
+enum model_layer_kind {
+    MODEL_LAYER_DENSE,
+    MODEL_LAYER_MOE,
+    MODEL_LAYER_MTP,
+    MODEL_LAYER_KINDS /* count, not a kind */
+};
 
 struct model {
     struct model_spec spec;
     struct datafile_meta meta;
     /* Derived at load (model_derive, model_inventory): */
-    struct model_layer layer[3]; /* by enum model_layer_kind */
-    long units;                  /* layers + MTP modules */
-    double params_embedding;     /* token (+ position) embedding */
-    double params_head;          /* output head (0 when tied) */
+    struct model_layer layer[MODEL_LAYER_KINDS]; /* by model_layer_kind */
+    long units;                                  /* layers + MTP modules */
+    double params_embedding; /* token (+ position) embedding */
+    double params_head;      /* output head (0 when tied) */
     double params_final_norm;
     double params_total;  /* main model, MTP excluded */
     double params_active; /* main model, per token */
@@ -230,7 +240,19 @@ bool model_field_is_training(size_t i);
 /* Frees what m owns (its metadata); m itself is the caller's. */
 void model_release(struct model *m);
 
-/* Kind of unit u (0 .. units-1): dense layer, MoE layer or MTP module. */
+/*
+ * Kind of unit u (0 .. units-1): the units are the kinds' layers in the
+ * order of enum model_layer_kind, model_layer_kind_count() of each (for a
+ * DeepSeek-style model: dense layers, MoE layers, MTP modules). A u past
+ * the last unit is of the last kind.
+ */
 enum model_layer_kind model_unit_kind(const struct model *m, long u);
+
+/* Words for a reader: "dense layer", "MoE layer", "MTP module". Static. */
+const char *model_layer_kind_name(enum model_layer_kind k);
+
+/* How many units of kind k m has (0 when it has none, e.g. MoE layers of
+ * a dense model). */
+long model_layer_kind_count(const struct model *m, enum model_layer_kind k);
 
 #endif

@@ -10,6 +10,11 @@
  *   Megatron-Bridge's flop_utils.py count them.
  * - MLA shapes: DeepSeek-V2/V3 (q_a, q_b, kv_a, kv_b, o projections).
  * - Saved activations: model_inventory.c.
+ *
+ * The kinds of layer (dense, MoE, MTP module) are rows of one table,
+ * kinds[] below: words for a reader, how many units of the kind a model
+ * has, how one is built. The units, the parameter and FLOP totals and the
+ * Memory sheet's totals walk the rows; none names a kind.
  */
 #include "model_derive.h"
 
@@ -110,7 +115,7 @@ static bool recomputes(const struct model *m, int module)
 
 /* Fills one layer kind's numbers; mtp adds the MTP module's extras. */
 static void
-build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
+build_layer(const struct model *m, struct model_layer *L, bool moe, bool mtp)
 {
     const struct model_spec *s = &m->spec;
     struct attn_numbers a = attention(s);
@@ -126,6 +131,7 @@ build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
 
     memset(L, 0, sizeof *L);
     L->moe = moe;
+    L->mtp = mtp;
     if (moe) {
         double fe = (double)s->expert_width;
         double E = (double)s->routed_experts, k = (double)s->top_k;
@@ -243,21 +249,84 @@ build_layer(struct model *m, struct model_layer *L, bool moe, bool mtp)
     L->ep_recompute[MODEL_RECOMPUTE_FULL] = moe;
     L->ep_recompute[MODEL_RECOMPUTE_SELECTIVE] =
         moe && recomputes(m, MODEL_MOD_MOE);
-    model_layer_bytes(m, L);
+}
+
+/* ---- The layer kinds: one row each, in the order of the units ---- */
+
+static long dense_count(const struct model_spec *s)
+{
+    return s->routed_experts > 0 ? s->first_dense_layers : s->layers;
+}
+
+static long moe_count(const struct model_spec *s)
+{
+    return s->routed_experts > 0 ? s->layers - s->first_dense_layers : 0;
+}
+
+/* MTP modules are trained with the model: they always run (memory,
+ * FLOPs, time); only what MFU counts is a convention. */
+static long mtp_count(const struct model_spec *s)
+{
+    return s->mtp_depth;
+}
+
+static void dense_build(const struct model *m, struct model_layer *L)
+{
+    build_layer(m, L, false, false);
+}
+
+static void moe_build(const struct model *m, struct model_layer *L)
+{
+    build_layer(m, L, true, false);
+}
+
+/* DeepSeek-V3's MTP module carries the main model's FFN kind. */
+static void mtp_build(const struct model *m, struct model_layer *L)
+{
+    build_layer(m, L, m->spec.routed_experts > 0, true);
+}
+
+static const struct model_layer_kind_row {
+    const char *name;                          /* words for a reader */
+    long (*count)(const struct model_spec *s); /* units of this kind */
+    void (*build)(const struct model *m, struct model_layer *L);
+} kinds[MODEL_LAYER_KINDS] = {
+    [MODEL_LAYER_DENSE] = {"dense layer", dense_count, dense_build},
+    [MODEL_LAYER_MOE] = {"MoE layer", moe_count, moe_build},
+    [MODEL_LAYER_MTP] = {"MTP module", mtp_count, mtp_build},
+};
+
+const char *model_layer_kind_name(enum model_layer_kind k)
+{
+    return kinds[k].name;
+}
+
+long model_layer_kind_count(const struct model *m, enum model_layer_kind k)
+{
+    return kinds[k].count(&m->spec);
+}
+
+enum model_layer_kind model_unit_kind(const struct model *m, long u)
+{
+    int k;
+    for (k = 0; k < MODEL_LAYER_KINDS - 1; k++) {
+        long n = kinds[k].count(&m->spec);
+        if (u < n)
+            break;
+        u -= n;
+    }
+    return (enum model_layer_kind)k;
 }
 
 void model_derive(struct model *m)
 {
     const struct model_spec *s = &m->spec;
     double h = (double)s->hidden, V = (double)s->vocab;
-    bool moe = s->routed_experts > 0;
-    long dense_layers = moe ? s->first_dense_layers : s->layers;
-    long moe_layers = s->layers - dense_layers;
     struct attn_numbers a = attention(s);
     struct model_head_widths widths;
-    struct model_layer *mtp;
-    double fwd, head8;
+    double fwd = 0, fwd8 = 0, mtp8 = 0, head8;
     size_t i;
+    int k;
 
     m->selective = 0;
     for (i = 0; i < s->selective.n; i++)
@@ -266,55 +335,54 @@ void model_derive(struct model *m)
     widths.v = a.v_dim;
     widths.kv_heads = kv_heads(s);
     model_inventory_build(m, &widths);
-    build_layer(m, &m->layer[MODEL_LAYER_DENSE], false, false);
-    build_layer(m, &m->layer[MODEL_LAYER_MOE], true, false);
-    build_layer(m, &m->layer[MODEL_LAYER_MTP], moe, true);
-    mtp = &m->layer[MODEL_LAYER_MTP];
+    m->units = 0;
+    for (k = 0; k < MODEL_LAYER_KINDS; k++) {
+        kinds[k].build(m, &m->layer[k]);
+        model_layer_bytes(m, k, &m->layer[k]);
+        m->units += kinds[k].count(s);
+    }
 
     m->params_embedding = V * h + (double)s->max_positions * h;
     m->params_head = s->tied_embeddings ? 0 : V * h;
     m->params_final_norm = norm_params(s, h);
     m->head_fwd = 2 * h * V;
-    /* MTP modules are trained with the model: they always run (memory,
-     * FLOPs, time); only what MFU counts is a convention. */
-    m->units = s->layers + s->mtp_depth;
+    head8 = s->fp8_head ? m->head_fwd : 0;
 
+    /* Per kind present: the main model's layers into its params and
+     * FLOPs (3 x forward: forward + backward), the MTP modules into
+     * theirs; each MTP module runs its block and the shared output head
+     * again. Of the FLOPs, the GEMMs an FP8 plan runs in FP8 (MFU weighs
+     * them by the FP8 peak). */
     m->params_total =
-        m->params_embedding + m->params_head + m->params_final_norm +
-        (double)dense_layers * m->layer[MODEL_LAYER_DENSE].params_dense;
+        m->params_embedding + m->params_head + m->params_final_norm;
     m->params_active = m->params_total;
-    if (moe_layers > 0) {
-        const struct model_layer *L = &m->layer[MODEL_LAYER_MOE];
-        m->params_total +=
-            (double)moe_layers * (L->params_dense + L->params_expert);
-        m->params_active += (double)moe_layers * L->params_active;
+    m->params_mtp = 0;
+    m->params_mtp_active = 0;
+    m->flops_per_token_mtp = 0;
+    for (k = 0; k < MODEL_LAYER_KINDS; k++) {
+        const struct model_layer *L = &m->layer[k];
+        double n = (double)kinds[k].count(s);
+        if (n == 0)
+            continue;
+        if (L->mtp) {
+            m->params_mtp += n * (L->params_dense + L->params_expert);
+            m->params_mtp_active += n * L->params_active;
+            m->flops_per_token_mtp +=
+                3 * n * (L->fwd_fp8 + L->fwd_other + m->head_fwd);
+            mtp8 += n * (L->fwd_fp8 + head8);
+        } else {
+            m->params_total += n * (L->params_dense + L->params_expert);
+            m->params_active += n * L->params_active;
+            fwd += n * (L->fwd_fp8 + L->fwd_other);
+            fwd8 += n * L->fwd_fp8;
+        }
     }
-    m->params_mtp =
-        (double)s->mtp_depth * (mtp->params_dense + mtp->params_expert);
-    m->params_mtp_active = (double)s->mtp_depth * mtp->params_active;
-
-    /* Model FLOPs per token: 3 x forward (forward + backward). */
-    fwd = (double)dense_layers * (m->layer[MODEL_LAYER_DENSE].fwd_fp8 +
-                                  m->layer[MODEL_LAYER_DENSE].fwd_other) +
-          (double)moe_layers * (m->layer[MODEL_LAYER_MOE].fwd_fp8 +
-                                m->layer[MODEL_LAYER_MOE].fwd_other) +
-          m->head_fwd;
-    m->flops_per_token_main = 3 * fwd;
-    /* Each MTP module runs its block and the shared output head again. */
-    m->flops_per_token_mtp = 3 * (double)s->mtp_depth *
-                             (mtp->fwd_fp8 + mtp->fwd_other + m->head_fwd);
+    m->flops_per_token_main = 3 * (fwd + m->head_fwd);
     m->flops_per_token_run = m->flops_per_token_main + m->flops_per_token_mtp;
     m->flops_per_token = m->flops_per_token_main +
                          (s->mtp_count_in_mfu ? m->flops_per_token_mtp : 0);
-    /* Of those, the GEMMs an FP8 plan runs in FP8 (MFU weighs them by
-     * the FP8 peak). */
-    head8 = s->fp8_head ? m->head_fwd : 0;
     m->attn_head_dim = attention(s).qk_dim;
     m->attn_v_head_dim = attention(s).v_dim;
     m->flops_per_token_fp8 =
-        3 *
-        ((double)dense_layers * m->layer[MODEL_LAYER_DENSE].fwd_fp8 +
-         (double)moe_layers * m->layer[MODEL_LAYER_MOE].fwd_fp8 + head8 +
-         (s->mtp_count_in_mfu ? (double)s->mtp_depth * (mtp->fwd_fp8 + head8)
-                              : 0));
+        3 * (fwd8 + head8 + (s->mtp_count_in_mfu ? mtp8 : 0));
 }

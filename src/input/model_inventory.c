@@ -38,8 +38,11 @@ static void add_tensor(struct model *m,
         return;
     t = &m->tensor[m->tensors++];
     t->name = name;
-    t->in_dense = at.dense;
-    t->in_moe = at.moe;
+    /* an MTP module's block carries the main model's FFN kind */
+    t->kinds = (at.dense ? 1u << MODEL_LAYER_DENSE : 0) |
+               (at.moe ? 1u << MODEL_LAYER_MOE : 0);
+    if (m->spec.routed_experts > 0 ? at.moe : at.dense)
+        t->kinds |= 1u << MODEL_LAYER_MTP;
     t->elems = elems;
     t->routed = at.routed;
     t->dtype = dtype;
@@ -228,7 +231,7 @@ bool model_tensor_kept(const struct model *m,
 
 /* Saved bytes, their share outside TP regions and the backward working
  * set of one layer kind (see struct model_layer). */
-void model_layer_bytes(const struct model *m, struct model_layer *L)
+void model_layer_bytes(const struct model *m, int k, struct model_layer *L)
 {
     const struct model_spec *s = &m->spec;
     double grad = 0, grad_rep = 0;
@@ -238,7 +241,7 @@ void model_layer_bytes(const struct model *m, struct model_layer *L)
     for (i = 0; i < m->tensors; i++) {
         const struct model_tensor *t = &m->tensor[i];
         double g;
-        if (!(L->moe ? t->in_moe : t->in_dense))
+        if (!(t->kinds & (1u << k)))
             continue;
         /* gradients are produced in the activation dtype */
         g = t->elems * s->activation_bytes * (t->routed ? (double)s->top_k : 1);

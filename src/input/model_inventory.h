@@ -101,8 +101,8 @@ enum model_dtype {
 /* One saved tensor of a layer, per token. */
 struct model_tensor {
     const char *name;
-    bool in_dense;    /* present in dense layers */
-    bool in_moe;      /* present in MoE layers */
+    unsigned kinds;   /* bit 1 << enum model_layer_kind for each kind of
+                       * layer that saves it */
     double elems;     /* elements per token (per routed copy if routed) */
     bool routed;      /* multiplied by top_k (one copy per routed expert) */
     int dtype;        /* enum model_dtype */
@@ -134,12 +134,13 @@ struct model_head_widths {
 void model_inventory_build(struct model *m, const struct model_head_widths *w);
 
 /*
- * Adds to L's act_bytes and act_rep the bytes per token one layer of L's
- * kind (L->moe) saves under each precision and policy, and sets its
- * backward working set (work_bytes, work_rep). L's byte arrays start at
- * zero; m's inventory is built and m->selective set.
+ * Adds to L's act_bytes and act_rep the bytes per token one layer of kind
+ * k (an enum model_layer_kind: the tensors with k's bit in kinds) saves under
+ * each precision and policy, and sets its backward working set (work_bytes,
+ * work_rep). L's byte arrays start at zero; m's inventory is built and
+ * m->selective set.
  */
-void model_layer_bytes(const struct model *m, struct model_layer *L);
+void model_layer_bytes(const struct model *m, int k, struct model_layer *L);
 
 /*
  * Bytes per token tensor t takes under a precision (before any tensor or

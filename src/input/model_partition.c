@@ -26,7 +26,7 @@ static double unit_cost(const struct model *m, long u, double w8, double w16)
 {
     const struct model_layer *L = &m->layer[model_unit_kind(m, u)];
     double c = L->fwd_fp8 * w8 + L->fwd_other * w16;
-    if (u >= m->spec.layers)
+    if (L->mtp)
         c += head_cost(m, w8, w16); /* an MTP module runs the head again */
     return c;
 }
@@ -45,8 +45,7 @@ static double max2(double a, double b)
 
 static void add_unit(const struct model *m, struct model_chunk *c, long u)
 {
-    enum model_layer_kind k = model_unit_kind(m, u);
-    const struct model_layer *L = &m->layer[k];
+    const struct model_layer *L = &m->layer[model_unit_kind(m, u)];
     int p, r;
     c->count++;
     if (L->moe)
@@ -83,8 +82,8 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
     c->core_fwd += L->core_fwd;
     for (p = 0; p < MODEL_EWS; p++)
         c->ew_fwd[p] += L->ew_fwd[p];
-    if (k == MODEL_LAYER_MTP) { /* its embedding lookup and the shared
-                                 * head, run once more */
+    if (L->mtp) { /* its embedding lookup and the shared
+                   * head, run once more */
         double head_fp8 = m->spec.fp8_head ? m->head_fwd : 0;
         c->mtp_units++;
         c->gemm_fwd[MODEL_GEMM_HEAD] += m->head_fwd;

@@ -171,7 +171,7 @@ static const struct xlsx_column inv_cols[] = {
 struct inv_row {
     const struct model *m;
     const struct model_tensor *t;
-    int kind; /* enum model_layer_kind, for a total */
+    enum model_layer_kind kind; /* for a total */
 };
 
 static const char *dtype_name(int dt)
@@ -211,11 +211,10 @@ static const char *yes(bool v)
 /* The saved bytes per token of one kind of layer, per policy. */
 static void total_get(const struct inv_row *r, int id, struct xlsx_value *out)
 {
-    static const char *const kinds[] = {"Saved bytes/token, dense layer",
-                                        "Saved bytes/token, MoE layer",
-                                        "Saved bytes/token, MTP module"};
     if (id == I_TENSOR) {
-        xlsx_value_text(out, kinds[r->kind]);
+        snprintf(out->buf, sizeof out->buf, "Saved bytes/token, %s",
+                 model_layer_kind_name(r->kind));
+        xlsx_value_text(out, out->buf);
         out->fmt = XLSX_FMT_BOLD;
     } else if (id >= I_POLICY) {
         int p = (id - I_POLICY) / MODEL_RECOMPUTES;
@@ -238,10 +237,10 @@ static void inv_get(const void *item, int id, struct xlsx_value *out)
         xlsx_value_text(out, t->name ? t->name : "?");
         break;
     case I_DENSE:
-        xlsx_value_text(out, yes(t->in_dense));
+        xlsx_value_text(out, yes(t->kinds & (1u << MODEL_LAYER_DENSE)));
         break;
     case I_MOE:
-        xlsx_value_text(out, yes(t->in_moe));
+        xlsx_value_text(out, yes(t->kinds & (1u << MODEL_LAYER_MOE)));
         break;
     case I_ELEMS:
         xlsx_value_num(out, t->elems);
@@ -372,13 +371,9 @@ static size_t inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
              "worksheet_conditional_format_range (inventory)");
     }
     ir.t = NULL;
-    for (ir.kind = MODEL_LAYER_DENSE; ir.kind <= MODEL_LAYER_MTP; ir.kind++) {
-        if (ir.kind == MODEL_LAYER_MOE && m->spec.routed_experts == 0)
-            continue;
-        if (ir.kind == MODEL_LAYER_MTP && m->spec.mtp_depth == 0)
-            continue;
-        xlsx_table_row(b, ws, &inv_table, row++, &ir);
-    }
+    for (ir.kind = 0; ir.kind < MODEL_LAYER_KINDS; ir.kind++)
+        if (model_layer_kind_count(m, ir.kind) > 0)
+            xlsx_table_row(b, ws, &inv_table, row++, &ir);
     return row;
 }
 
