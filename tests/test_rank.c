@@ -285,6 +285,8 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
         assert_memory_equal(&sheet->rows[n].plan, &want->plan,
                             sizeof want->plan);
         assert_true(sheet->rows[n].step == want->step);
+        /* the times the writers lay out, a family's best added too */
+        assert_memory_equal(&sheet->rows[n].t, &want->t, sizeof want->t);
         assert_int_equal(sheet->rows[n].family, want->family);
         assert_int_equal(sheet->rows[n].fits, want->fits);
         assert_int_equal(report_row_rank(sheet, n), n < 3 ? n + 1 : 0);

@@ -75,14 +75,18 @@ static void plan_words(const struct plan *p, char *buf, size_t size)
  * precision; the recomputation when there is one). */
 static void plan_title(const struct plan *p, char *buf, size_t size)
 {
+    const struct plan_schedule_row *row = plan_schedule_of(p->schedule);
     char pp[96] = "", cp[32] = "", dp[32], rc[48] = "";
-    if (p->pp > 1 && p->schedule == PLAN_INTERLEAVED)
-        snprintf(pp, sizeof pp, " × PP %ld interleaved (%ld chunks)", p->pp,
-                 p->vpp);
+    /* the schedule's words without their parenthesis ("zero-bubble"),
+     * with the chunks per rank where it has virtual stages */
+    int words = (int)strcspn(row->words, "(");
+    while (words > 0 && row->words[words - 1] == ' ')
+        words--;
+    if (p->pp > 1 && row->vpp)
+        snprintf(pp, sizeof pp, " × PP %ld %.*s (%ld chunks)", p->pp, words,
+                 row->words, p->vpp);
     else if (p->pp > 1)
-        snprintf(pp, sizeof pp, " × PP %ld %s", p->pp,
-                 p->schedule == PLAN_ZB ? "zero-bubble"
-                                        : plan_schedule_of(p->schedule)->words);
+        snprintf(pp, sizeof pp, " × PP %ld %.*s", p->pp, words, row->words);
     if (p->cp > 1)
         snprintf(cp, sizeof cp, " × CP %ld", p->cp);
     if (p->zero > 0)

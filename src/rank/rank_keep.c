@@ -37,6 +37,7 @@ row_of_best(const struct report_family *f, long fam, struct report_row *row)
     memset(row, 0, sizeof *row);
     row->plan = c->plan;
     row->work = c->work;
+    row->t = c->t;
     row->mem = c->mem;
     row->ep_ratio = c->ep_ratio;
     row->step = cost_rank_step(c);
