@@ -383,10 +383,10 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
     if (rc == 0)
         compare_rank(rows, n);
     if (rc == 0) {
+        cli_guard_set(&g, &out, NULL); /* before its staging directory */
         if (cli_out_open(cfg, &out, &d) != STATUS_OK) {
             rc = cli_exit_code(d.status, false);
         } else {
-            cli_guard_set(&g, &out, NULL);
             out_dir_path(&out, "compare.xlsx", path, sizeof path);
             if (xlsx_compare_write(rows, n, path, when, cfg->command_line,
                                    &d) != STATUS_OK)

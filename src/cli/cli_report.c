@@ -592,10 +592,13 @@ static int run_report(const struct cli_config *cfg,
                       cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d))
         return CLI_EXIT_RUNTIME;
     rr->ctx.stack = rr->other.stack = rr->in.have_stack ? &rr->in.stack : NULL;
-    /* the output directory: locked, with a private staging directory */
+    /* the output directory: locked, with a private staging directory;
+     * the guard knows it before the staging directory exists (rr->out is
+     * zeroed: nothing to undo yet), so a signal while it is made removes
+     * it, not only one after */
+    cli_guard_set(g, &rr->out, NULL);
     if (cli_out_open(cfg, &rr->out, d) != STATUS_OK)
         return cli_exit_code(d->status, false);
-    cli_guard_set(g, &rr->out, NULL);
     /* enumerate, evaluate, rank */
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
