@@ -91,31 +91,34 @@ int plot_format_dash(int dash)
 #define TITLE_PT    22.0
 #define TITLE_CHARS 96.0
 
-double plot_format_title_pt(const char *title)
-{
-    double chars = 0, pt;
-    const unsigned char *p = (const unsigned char *)title;
-    for (; *p; p++)
-        chars += (*p & 0xC0) != 0x80; /* UTF-8: count characters */
-    pt = chars > TITLE_CHARS ? TITLE_PT * TITLE_CHARS / chars : TITLE_PT;
-    return pt < 11 ? 11 : floor(pt * 2) / 2;
-}
-
 /* A subtitle line: 15 pt fits about 150 characters across the 1600-pixel
  * charts (measured on the rendered PNGs: 9.2 to 10 px a character at
- * 15 pt, 1570 px from the left margin to the right edge); a longer line
- * gets a proportionally smaller font, never below 10 pt. */
+ * 15 pt, 1570 px from the left margin to the right edge). */
 #define SUB_PT    15.0
 #define SUB_CHARS 150.0
 
+/* pt for text that fits `chars` characters at pt, proportionally smaller
+ * for a longer one (UTF-8 characters counted once), in half points, at
+ * least `least`. */
+static double fit_pt(const char *text, double pt, double chars, double least)
+{
+    double n = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    for (; *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    if (n > chars)
+        pt = pt * chars / n;
+    return pt < least ? least : floor(pt * 2) / 2;
+}
+
+double plot_format_title_pt(const char *title)
+{
+    return fit_pt(title, TITLE_PT, TITLE_CHARS, 11);
+}
+
 double plot_format_sub_pt(const char *line)
 {
-    double chars = 0, pt;
-    const unsigned char *p = (const unsigned char *)line;
-    for (; *p; p++)
-        chars += (*p & 0xC0) != 0x80;
-    pt = chars > SUB_CHARS ? SUB_PT * SUB_CHARS / chars : SUB_PT;
-    return pt < 10 ? 10 : floor(pt * 2) / 2;
+    return fit_pt(line, SUB_PT, SUB_CHARS, 10);
 }
 
 void plot_format_title(const struct report *r,
