@@ -584,6 +584,13 @@ double cost_ramp_skew(double sum, double count, double own)
 /* Distinct ranks whose work evaluate_on keeps between its passes. */
 #define EVALUATE_SEEN 8
 
+/* One distinct rank's work, times and memory (evaluate_on). */
+struct rank_eval {
+    struct cost_work w;
+    struct cost_times t;
+    struct memory mem;
+};
+
 /* Evaluates p on the partition of cp: every distinct rank's work and its
  * ramp unit, then each rank's step with the others' ramps in its bubble;
  * the slowest rank's work and step times, the heaviest rank's memory. */
@@ -599,86 +606,92 @@ static void evaluate_on(const struct cost_ctx *ctx,
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
     double x_step = 0;
-    struct expected_work x;
-    /* the first pass's work and ramps of the first distinct ranks, which
-     * the second pass reads instead of evaluating them again */
-    struct {
-        struct cost_work w;
-        struct cost_times t;
-        struct memory mem;
-    } seen[EVALUATE_SEEN];
+    /* The first pass's work and ramps of the first distinct ranks, which
+     * the second pass reads (and re-steps in place) instead of evaluating
+     * them again; a rank beyond them is evaluated into `spare` each pass.
+     * The slowest rank's and the slowest expected rank's are pointed to,
+     * and copied out only when they sit in `spare` (a later rank reuses
+     * it): whole structs are not copied per rank. */
+    struct rank_eval seen[EVALUATE_SEEN], spare, slow_copy;
+    struct expected_work x_copy;
+    const struct rank_eval *slow = NULL;
+    const struct expected_work *x = NULL;
     int pass;
 
     r->rank = -1;
     for (pass = 0; pass < 2; pass++)
         for (k = 0; k < n; k++) {
             const struct plan_rank *v = layout ? &layout->views[k] : &own;
-            struct cost_work w;
-            struct cost_times t;
-            struct memory mem;
             /* the ranks this one stands for */
             double like = layout ? (double)layout->ranks[k] : 1;
             bool kept = layout && k < EVALUATE_SEEN;
+            struct rank_eval *e = kept ? &seen[k] : &spare;
+            struct cost_work *w = &e->w;
+            struct cost_times *t = &e->t;
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
-            if (pass == 1 && kept) {
-                w = seen[k].w;
-                mem = seen[k].mem;
-                t = seen[k].t;
-            } else {
-                view_work(ctx, p, v, groups, memo, &mem, &w);
-                ramps(ctx, &w, &t);
+            if (pass == 0 || !kept) {
+                view_work(ctx, p, v, groups, memo, &e->mem, w);
+                ramps(ctx, w, t);
             }
             if (pass == 0) {
-                if (kept) {
-                    seen[k].w = w;
-                    seen[k].mem = mem;
-                    seen[k].t = t;
-                }
-                sum += like * t.ramp;
-                xsum += like * t.x_ramp;
+                sum += like * t->ramp;
+                xsum += like * t->x_ramp;
                 count += like;
                 /* the ranks weigh the pipeline-wide EP ratio */
-                ep_sum += like * t.ep;
-                compute_sum += like * t.compute;
-                if (k == 0 || mem.total > r->mem.total)
-                    r->mem = mem;
+                ep_sum += like * t->ep;
+                compute_sum += like * t->compute;
+                if (k == 0 || e->mem.total > r->mem.total)
+                    r->mem = e->mem;
                 continue;
             }
-            w.ramp_skew = cost_ramp_skew(sum, count, t.ramp);
-            if (w.x.known)
-                w.x.ramp_skew = cost_ramp_skew(xsum, count, t.x_ramp);
-            w.x.rank = v->rank;
-            w.x.sol_ramp_skew = w.ramp_skew;
+            w->ramp_skew = cost_ramp_skew(sum, count, t->ramp);
+            if (w->x.known)
+                w->x.ramp_skew = cost_ramp_skew(xsum, count, t->x_ramp);
+            w->x.rank = v->rank;
+            w->x.sol_ramp_skew = w->ramp_skew;
             {
                 /* t holds the ramps' terms: only the skew moved, and the
                  * expected set's factors where they are not neutral */
-                struct terms_env e = {&w, ctx->hw, ctx->m, MODEL_BF16, &t};
-                terms_restep(&e, false, &t);
-                if (w.x.known && w.x.compute_overhead == 1 &&
-                    w.x.network_efficiency == 1)
-                    terms_restep(&e, true, &t);
-                else if (w.x.known)
-                    terms_expected_step(&e, &t);
+                struct terms_env te = {w, ctx->hw, ctx->m, MODEL_BF16, t};
+                terms_restep(&te, false, t);
+                if (w->x.known && w->x.compute_overhead == 1 &&
+                    w->x.network_efficiency == 1)
+                    terms_restep(&te, true, t);
+                else if (w->x.known)
+                    terms_expected_step(&te, t);
             }
-            if (w.x.known) { /* the slowest rank at the expected rates */
-                if (x_rank < 0 || t.expected > x_step) {
+            if (w->x.known) { /* the slowest rank at the expected rates */
+                if (x_rank < 0 || t->expected > x_step) {
                     x_rank = v->rank;
-                    x_step = t.expected;
-                    x = w.x;
+                    x_step = t->expected;
+                    if (kept) {
+                        x = &w->x;
+                    } else {
+                        x_copy = w->x;
+                        x = &x_copy;
+                    }
                 }
             }
-            if (r->rank < 0 || t.step > r->t.step) {
+            if (r->rank < 0 || t->step > slow->t.step) {
                 r->rank = v->rank;
-                r->work = w;
-                r->t = t;
-                r->grads_per_step = mem.grads_per_step;
+                if (kept) {
+                    slow = e;
+                } else {
+                    slow_copy = *e;
+                    slow = &slow_copy;
+                }
             }
         }
+    if (slow) {
+        r->work = slow->w;
+        r->t = slow->t;
+        r->grads_per_step = slow->mem.grads_per_step;
+    }
     /* the expected terms of the slowest rank at their rates (issue 17:
      * the last stage holds the head and MTP and can be slower there) */
-    if (x_rank >= 0)
-        r->work.x = x;
+    if (x)
+        r->work.x = *x;
     r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }
 
