@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 enum status validate_plan(const struct validation_run *run,
                           const struct validation_inputs *in,
                           struct plan *p,

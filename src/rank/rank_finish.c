@@ -248,8 +248,8 @@ enum status rank_finish_validations(struct report *r,
         struct validate_result *v = &r->validation[r->nvalidations];
         char note[sizeof r->validation_notes[0]] = "";
         bool applies;
-        if (validate_predict(&runs[i], &in[i], ctx, other, v,
-                             &applies, note, sizeof note, d) != STATUS_OK)
+        if (validate_predict(&runs[i], &in[i], ctx, other, v, &applies, note,
+                             sizeof note, d) != STATUS_OK)
             return d->status;
         if (!applies) {
             if (r->nvalidation_notes < REPORT_VALIDATIONS_MAX)
