@@ -625,6 +625,9 @@ static void evaluate_on(const struct cost_ctx *ctx,
             /* the ranks this one stands for */
             double like = layout ? (double)layout->ranks[k] : 1;
             bool kept = layout && k < EVALUATE_SEEN;
+            /* e is written by view_work and ramps before it is read
+             * (pass 0, or a rank beyond seen[]) */
+            /* cppcheck-suppress uninitvar */
             struct rank_eval *e = kept ? &seen[k] : &spare;
             struct cost_work *w = &e->w;
             struct cost_times *t = &e->t;
@@ -707,9 +710,10 @@ static void evaluate(const struct cost_ctx *ctx,
 {
     const struct cost_parts *cp = parts_of(ctx, p, p->precision);
     struct comm_groups groups;
-    struct expected_memo memo_, *memo = expected ? &memo_ : NULL;
+    struct expected_memo memo_, *memo;
 
     memset(&memo_, 0, sizeof memo_);
+    memo = expected ? &memo_ : NULL;
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
