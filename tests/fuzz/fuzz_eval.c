@@ -40,6 +40,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "replay.h"
 
 #define OVERRIDES_MAX 12
 #define LAYERS_MAX    96
@@ -131,7 +132,8 @@ pick_number(struct fuzz_bytes *b, const struct datafile_field *f, bool *refused)
         *refused = true;
         if (integer)
             return fuzz_bool(b) ? lo - 1 : hi + 1;
-        return fuzz_bool(b) ? nextafter(lo, -HUGE_VAL) : nextafter(hi, HUGE_VAL);
+        return fuzz_bool(b) ? nextafter(lo, -HUGE_VAL)
+                            : nextafter(hi, HUGE_VAL);
     case 7: /* subnormal: 2^-1074 .. 2^-1023 (refused by the parser) */
         *refused = true;
         if (integer)
@@ -158,11 +160,18 @@ pick_text(struct fuzz_bytes *b, char *buf, size_t size, bool *refused)
     static const char *const ok[] = {
         "GPU", "H800 SXM5 80GB", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
         "a]]>b <&> \"q\" 'a' \\ %s ${x} `id`", "tab\there"};
-    static const char *const bad[] = {
-        "\x1b[31mred",    "\x1b]0;title\x07", ("csi\xc2\x9b" "2J"),
-        "del\x7f",        "cr\rhere",         "latin1 caf\xe9",
-        "over\xc0\xaflong", "sur\xed\xa0\x80", "cut\xe2\x82",
-        "big\xf4\x90\x80\x80", "non\xef\xbf\xbf"};
+    static const char *const bad[] = {"\x1b[31mred",
+                                      "\x1b]0;title\x07",
+                                      ("csi\xc2\x9b"
+                                       "2J"),
+                                      "del\x7f",
+                                      "cr\rhere",
+                                      "latin1 caf\xe9",
+                                      "over\xc0\xaflong",
+                                      "sur\xed\xa0\x80",
+                                      "cut\xe2\x82",
+                                      "big\xf4\x90\x80\x80",
+                                      "non\xef\xbf\xbf"};
     *refused = fuzz_bool(b);
     if (*refused)
         snprintf(buf, size, "%s",
@@ -241,8 +250,9 @@ struct picks {
 /* Fills sets with up to OVERRIDES_MAX overrides of distinct fields (so
  * none is replaced by a later one); counts them in pk. An override that
  * is not text must fail datafile_parse_set() and is dropped. */
-static void
-pick_overrides(struct fuzz_bytes *b, struct datafile_set *sets, struct picks *pk)
+static void pick_overrides(struct fuzz_bytes *b,
+                           struct datafile_set *sets,
+                           struct picks *pk)
 {
     size_t want = (size_t)fuzz_range(b, 0, OVERRIDES_MAX), j;
     const struct datafile_field *used[OVERRIDES_MAX];
@@ -349,11 +359,10 @@ static void check_result(const struct cost_result *r, const char *plan)
      * steady part: the step-end sync and gather hide under compute
      * but for dp_exposed) */
     const double times[] = {
-        t->compute, t->ib_steady,   t->nvlink_steady, t->hbm,
-        t->optimizer, t->bubble,    t->ib,            t->nvlink,
-        t->core,    t->step,        t->step_serial,   t->ep,
-        t->comm_sm, t->sync,        t->gather,        t->ramp,
-        t->dp_exposed};
+        t->compute,     t->ib_steady, t->nvlink_steady, t->hbm,  t->optimizer,
+        t->bubble,      t->ib,        t->nvlink,        t->core, t->step,
+        t->step_serial, t->ep,        t->comm_sm,       t->sync, t->gather,
+        t->ramp,        t->dp_exposed};
     const double mem[] = {mm->weights,     mm->grads,  mm->optimizer,
                           mm->activations, mm->logits, mm->other};
     double sum = 0;
@@ -438,8 +447,10 @@ static void evaluate(const struct model *m,
     struct cost_result r;
     struct cost_ctx cc;
     struct eval_view view;
+    struct memory *rank_mem;
+    struct replay replay;
     struct diag d;
-    size_t i, ncoll = 0, len = 0;
+    size_t i, k, ncoll = 0, len = 0;
     char *text = NULL;
     FILE *mem;
 
@@ -451,10 +462,24 @@ static void evaluate(const struct model *m,
         cost_evaluate(&cc, p, &r, coll, COMM_LIST_MAX, &ncoll);
         check_result(&r, plan);
         check_links(&cc, p, plan);
+        /* what eval shows, evaluated as cli_cmd_eval does: the writer
+         * lays it out */
+        comm_collective_times(coll, ncoll, hw);
+        rank_mem = calloc((size_t)p->pp, sizeof *rank_mem);
+        if (!rank_mem)
+            abort();
+        for (k = 0; k < (size_t)p->pp; k++)
+            cost_rank_memory(&cc, &r, (long)k, &rank_mem[k]);
+        replay_fill(&r, m, hw, &replay);
+        memset(&view, 0, sizeof view);
         view.ctx = &cc;
         view.r = &r;
         view.coll = coll;
         view.ncoll = ncoll;
+        view.rank_mem = rank_mem;
+        view.nrank_mem = (size_t)p->pp;
+        view.part = cost_result_partition(&cc, &r);
+        view.replay = &replay;
         mem = open_memstream(&text, &len);
         if (!mem)
             abort();
@@ -465,6 +490,7 @@ static void evaluate(const struct model *m,
         fuzz_need_text(text, true); /* names reach the terminal */
         free(text);
         text = NULL;
+        free(rank_mem);
         cost_ctx_release(&cc);
     }
 }
