@@ -177,14 +177,17 @@ static void test_floor_dp_term_by_hand(void **state)
     model_release(&m);
 }
 
-static void test_floor_default_inputs(void **state)
+/* sweep_floor over the shipped DeepSeek-V3 model on the H800 cluster,
+ * with its calibration (checked against the hardware and the floor) and
+ * DeepSeek's stack, the sweep's lists changed by sets. */
+static void
+shipped_sweep(const char *label, const char *const *sets, size_t nsets)
 {
     struct model m;
     struct hardware hw;
     struct calibration cal;
     struct stack st;
     struct diag d;
-    (void)state;
     diag_init(&d);
     util_model(&m, "data/models/deepseek-v3.ini", NULL, 0);
     if (hardware_load("data/hardware/h800.ini", &hw, NULL, 0, &d) ||
@@ -194,11 +197,17 @@ static void test_floor_default_inputs(void **state)
         stack_load("data/stacks/deepseek-hai.ini", &st, NULL, 0, &d))
         fail_msg("%s", d.msg);
     hw.cal = &cal;
-    sweep_floor("defaults", &m, &hw, &st, NULL, 0);
+    sweep_floor(label, &m, &hw, &st, sets, nsets);
     stack_release(&st);
     calibration_release(&cal);
     hardware_release(&hw);
     model_release(&m);
+}
+
+static void test_floor_default_inputs(void **state)
+{
+    (void)state;
+    shipped_sweep("defaults", NULL, 0);
 }
 
 /* The same on 16384 GPUs with context parallelism 4 and a 4096-sequence
@@ -209,26 +218,8 @@ static void test_floor_link_bound_space(void **state)
 {
     static const char *const sets[] = {"space.gpus=16384", "space.cp=4",
                                        "space.gbs=4096"};
-    struct model m;
-    struct hardware hw;
-    struct calibration cal;
-    struct stack st;
-    struct diag d;
     (void)state;
-    diag_init(&d);
-    util_model(&m, "data/models/deepseek-v3.ini", NULL, 0);
-    if (hardware_load("data/hardware/h800.ini", &hw, NULL, 0, &d) ||
-        calibration_load("data/calibration/h800.ini", &cal, NULL, 0, &d) ||
-        calibration_check_hardware(&cal, &hw, &d) ||
-        calibration_check_floor(&cal, &hw, &d) ||
-        stack_load("data/stacks/deepseek-hai.ini", &st, NULL, 0, &d))
-        fail_msg("%s", d.msg);
-    hw.cal = &cal;
-    sweep_floor("16384 GPUs, cp 4, gbs 4096", &m, &hw, &st, sets, 3);
-    stack_release(&st);
-    calibration_release(&cal);
-    hardware_release(&hw);
-    model_release(&m);
+    shipped_sweep("16384 GPUs, cp 4, gbs 4096", sets, 3);
 }
 
 static void test_floor_validation_inputs(void **state)
