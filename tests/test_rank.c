@@ -214,6 +214,57 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
     }
 }
 
+/*
+ * rank_run on DeepSeek-V3 on 2048 H800s (the snapshots in tests/data/snap)
+ * over the default sweep with `sets`, on two threads with opt's --top,
+ * spill and sheet rule; with `calibrated` the H800 calibration and
+ * DeepSeek's stack give every plan its expected step.
+ */
+static void run_space(struct report *r,
+                      const char *const *sets,
+                      size_t nsets,
+                      bool calibrated,
+                      struct rank_options opt)
+{
+    struct datafile_set s[16];
+    struct model m;
+    struct hardware hw;
+    struct calibration cal;
+    struct stack st;
+    struct sweep_file sf;
+    struct cost_ctx ctx;
+    struct diag d;
+    size_t i;
+    assert_true(nsets <= 16);
+    diag_init(&d);
+    for (i = 0; i < nsets; i++)
+        util_set(&s[i], sets[i]);
+    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d) ||
+        (calibrated && (calibration_load("tests/data/snap/calibration/h800.ini",
+                                         &cal, NULL, 0, &d) ||
+                        stack_load("tests/data/snap/stacks/deepseek-hai.ini",
+                                   &st, NULL, 0, &d))) ||
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, nsets, &d))
+        fail_msg("%s", d.msg);
+    if (calibrated)
+        hw.cal = &cal;
+    if (cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
+        fail_msg("%s", d.msg);
+    if (calibrated)
+        ctx.stack = &st;
+    opt.threads = 2;
+    assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+    if (calibrated) {
+        stack_release(&st);
+        calibration_release(&cal);
+    }
+    hardware_release(&hw);
+    model_release(&m);
+}
+
 /* The rows of a rank_run on the 32-combination space above with the Plans
  * sheet at 3 plans (threads 2): every plan kept, or only the sheet's. */
 static void run_sheet_space(struct report *r, bool sheet_only)
@@ -227,30 +278,10 @@ static void run_sheet_space(struct report *r, bool sheet_only)
                                        "space.recompute=selective",
                                        "space.mbs=1",
                                        "report.plans_sheet=3"};
-    struct datafile_set s[9];
-    struct model m;
-    struct hardware hw;
-    struct sweep_file sf;
-    struct cost_ctx ctx;
     struct rank_options opt;
-    struct diag d;
-    size_t i;
-    diag_init(&d);
-    for (i = 0; i < 9; i++)
-        util_set(&s[i], sets[i]);
-    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
-    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d) ||
-        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 9, &d) ||
-        cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
-        fail_msg("%s", d.msg);
     memset(&opt, 0, sizeof opt);
-    opt.threads = 2;
     opt.sheet_only = sheet_only;
-    assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
-    cost_ctx_release(&ctx);
-    sweep_release(&sf);
-    hardware_release(&hw);
-    model_release(&m);
+    run_space(r, sets, 9, false, opt);
 }
 
 /*
@@ -322,43 +353,12 @@ static void run_calibrated(struct report *r, const char *spill_dir)
                                        "space.precision=fp8 bf16",
                                        "space.recompute=selective",
                                        "space.mbs=1 2"};
-    struct datafile_set s[8];
-    struct model m;
-    struct hardware hw;
-    struct calibration cal;
-    struct stack st;
-    struct sweep_file sf;
-    struct cost_ctx ctx;
     struct rank_options opt;
-    struct diag d;
-    size_t i;
-    diag_init(&d);
-    for (i = 0; i < 8; i++)
-        util_set(&s[i], sets[i]);
-    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
-    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d) ||
-        calibration_load("tests/data/snap/calibration/h800.ini", &cal, NULL, 0,
-                         &d) ||
-        stack_load("tests/data/snap/stacks/deepseek-hai.ini", &st, NULL, 0,
-                   &d) ||
-        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, 8, &d))
-        fail_msg("%s", d.msg);
-    hw.cal = &cal;
-    if (cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
-        fail_msg("%s", d.msg);
-    ctx.stack = &st;
-    assert_int_equal(sweep_count(&sf), 288);
     memset(&opt, 0, sizeof opt);
     opt.top = 5;
-    opt.threads = 2;
     opt.spill_dir = spill_dir;
-    assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
-    cost_ctx_release(&ctx);
-    sweep_release(&sf);
-    stack_release(&st);
-    calibration_release(&cal);
-    hardware_release(&hw);
-    model_release(&m);
+    run_space(r, sets, 8, true, opt);
+    assert_int_equal(r->enumerated, 288);
 }
 
 static void test_rank_run_floor_skips_what_cannot_enter(void **state)
