@@ -386,9 +386,10 @@ static void spill(struct shard *b, const struct report_row *row, uint64_t index)
  * cost_evaluate_floor) can enter neither the kept plans nor its family's
  * best: its rank step at the expected rates is at least the floor (the
  * floor holds by construction), so nothing the report shows needs it
- * (issue 19 item 2). Not with a spill, which lists every plan's times.
- * A stale root of the shared heap is no better than the current one, so
- * reading it without the lock only skips fewer plans.
+ * (issue 19 item 2). The caller asks only where f has a best and there
+ * is no spill (which lists every plan's times). A stale root of the shared heap
+ * is no better than the current one, so reading it without the lock only skips
+ * fewer plans.
  */
 static bool cannot_enter(const struct shard *b,
                          const struct cost_result *floor,
@@ -396,7 +397,7 @@ static bool cannot_enter(const struct shard *b,
 {
     double step = cost_rank_step(floor);
     const struct heap *h = &b->own;
-    if (b->spill || !f->has_best || beats_best(floor, f))
+    if (beats_best(floor, f)) /* the caller: f has a best, no spill */
         return false;
     if (b->shared)
         return b->have_worst &&
