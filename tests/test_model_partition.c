@@ -89,18 +89,53 @@ static void test_model_partition_split_counts(void **state)
     assert_int_equal(p.chunk[15].mtp_units, 1);
     assert_true(p.chunk[15].has_head);
     model_partition_release(&p);
-    /* 56 layers over 15 stages: refused */
-    assert_int_equal(model_partition_split(&m, 16, 5, 0, &p, &d), STATUS_RANGE);
+    /* 52 layers over 14 stages: refused */
+    assert_int_equal(model_partition_split(&m, 16, 5, 4, &p, &d), STATUS_RANGE);
     assert_string_equal(d.msg, "cannot split 61 layers into 16 pipeline "
-                               "chunks with 5 on the first and 0 on the last");
+                               "chunks with 5 on the first and 4 on the last");
     model_release(&m);
     assert_true(model_partition_split_ok(126, 16, 7, 7));
-    assert_true(model_partition_split_ok(64, 16, 0, 0)); /* uniform */
-    assert_false(model_partition_split_ok(61, 16, 0, 0));
+    assert_true(model_partition_split_ok(64, 16, 4, 4));  /* uniform */
+    assert_false(model_partition_split_ok(64, 16, 0, 0)); /* 64 for 14 */
+    assert_false(model_partition_split_ok(61, 16, 4, 4));
     assert_true(model_partition_split_ok(4, 2, 2, 2));
     assert_false(model_partition_split_ok(4, 2, 3, 2));
     assert_false(model_partition_split_ok(17, 16, 1, 1)); /* 15 for 14 */
     assert_true(model_partition_split_ok(16, 16, 1, 1));  /* 14 for 14 */
+    assert_true(model_partition_split_ok(94, 96, 0, 0));  /* 94 for 94 */
+    assert_false(model_partition_split_ok(94, 96, 0, -1));
+}
+
+/*
+ * Ends that hold no decoder layer: Qwen3-235B-A22B's 94 layers on PP 32
+ * x VPP 3 = 96 chunks with Megatron-LM's --account-for-embedding-in-
+ * pipeline-split and --account-for-loss-in-pipeline-split (the Megatron-
+ * MoE-ModelZoo's Qwen3 A2A run): 96 counted layers, one per chunk, so
+ * the first chunk holds the embedding alone and the last the head alone.
+ */
+static void test_model_partition_split_empty_ends(void **state)
+{
+    struct model m;
+    struct model_partition p;
+    struct diag d;
+    long k;
+    (void)state;
+    diag_init(&d);
+    util_model(&m, SNAP "models/qwen3-235b-a22b.ini", NULL, 0);
+    assert_int_equal(model_partition_split(&m, 96, 0, 0, &p, &d), STATUS_OK);
+    assert_int_equal(p.chunks, 96);
+    assert_int_equal(p.chunk[0].count, 0);
+    assert_true(p.chunk[0].has_embedding);
+    assert_true(p.chunk[0].params_dense > 0); /* the embedding's */
+    for (k = 1; k < 95; k++) {
+        assert_int_equal(p.chunk[k].first, k - 1);
+        assert_int_equal(p.chunk[k].count, 1);
+    }
+    assert_int_equal(p.chunk[95].count, 0);
+    assert_true(p.chunk[95].has_head);
+    assert_true(p.chunk[95].fwd_linear > 0); /* the head's GEMM */
+    model_partition_release(&p);
+    model_release(&m);
 }
 
 static void test_model_partition_balanced(void **state)
@@ -302,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_model_partition_pairs_never_worse),
         cmocka_unit_test(test_model_chunk_add_sums_and_maxima),
         cmocka_unit_test(test_model_partition_split_counts),
+        cmocka_unit_test(test_model_partition_split_empty_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

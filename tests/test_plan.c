@@ -95,7 +95,7 @@ static void test_plan_parse_rejects_bad_tokens(void **state)
     assert_string_equal(d.msg, "PLAN token 'bogus=2': unknown key 'bogus' "
                                "(keys: gpus tp pp ep cp zero schedule vpp "
                                "precision recompute mbs gbs dp sp pp_first "
-                               "pp_last)");
+                               "pp_last pp_split)");
     assert_int_equal(plan_parse(a2, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "PLAN token 'tp=x': tp expects an integer in "
                                "1..1000000");
@@ -295,6 +295,79 @@ static void test_plan_pp_split_keys(void **state)
     assert_int_equal(check_text(f, "pp=16 ep=64 gbs=15360", &p, &d), PLAN_OK);
     plan_format(&p, text, sizeof text);
     assert_null(strstr(text, "pp_first"));
+    assert_null(strstr(text, "pp_split"));
+}
+
+/*
+ * pp_split: Megatron-LM's get_num_layers_to_build counts the embedding
+ * and/or the loss as a layer, splits the counted layers equally over the
+ * pp*vpp chunks and builds one decoder layer fewer at each counted end.
+ * DeepSeek-V3's 61 layers (the fixture), by hand: with the loss, 62 =
+ * 2 x 31: 31 first, 30 last; 62 = 31 x 2: 2 first, 1 last, 2 between.
+ * With both, 63 = 21 x 3 (pp 7 x vpp 3): 2, 19 x 3, 2. Uniform: 61 is
+ * prime, so no pp of 2 to 60 splits it; 63 over 16 chunks does not.
+ */
+static void test_plan_pp_split_rule(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p, q;
+    struct diag d;
+    char text[256];
+    char *args[1];
+    long dp, first, last;
+    assert_int_equal(
+        check_text(f, "pp=2 ep=64 pp_split=loss gbs=15360", &p, &d), PLAN_OK);
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 31);
+    assert_int_equal(last, 30);
+    p.pp = 31;
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 2);
+    assert_int_equal(last, 1);
+    assert_int_equal(check_text(f,
+                                "gpus=1792 pp=7 ep=64 schedule=interleaved "
+                                "vpp=3 pp_split=embedding_loss gbs=14336",
+                                &p, &d),
+                     PLAN_OK);
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 2);
+    assert_int_equal(last, 2);
+    plan_format(&p, text, sizeof text);
+    assert_non_null(strstr(text, " pp_split=embedding_loss"));
+    args[0] = text;
+    assert_int_equal(plan_parse(args, 1, &f->base, &q, &dp, &d), STATUS_OK);
+    assert_int_equal(q.pp_split, PLAN_SPLIT_EMBEDDING_LOSS);
+    assert_int_equal(check_text(f,
+                                "pp=16 ep=64 pp_split=embedding_loss "
+                                "gbs=15360",
+                                &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_string_equal(d.msg,
+                        "pp_split=embedding_loss: 61 layers, with the "
+                        "embedding and the loss counted as the split counts "
+                        "them, do not split equally over pp*vpp=16 chunks, "
+                        "at least one decoder layer each in the middle "
+                        "(Megatron-LM's rule)");
+    assert_int_equal(
+        check_text(f, "pp=2 ep=64 pp_split=uniform gbs=15360", &p, &d),
+        PLAN_BAD_PP_SPLIT);
+    /* with pp = 1, or with pp_first: refused */
+    assert_int_equal(check_text(f, "ep=64 pp_split=loss gbs=15360", &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_int_equal(check_text(f,
+                                "pp=2 ep=64 pp_first=31 pp_split=loss "
+                                "gbs=15360",
+                                &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    /* balanced: no split */
+    assert_int_equal(check_text(f, "pp=16 ep=64 gbs=15360", &p, &d), PLAN_OK);
+    assert_false(plan_split_layers(&p, 61, &first, &last));
+    /* pp_first alone: the last holds the others' share, (61 - 1) / 15 */
+    assert_int_equal(check_text(f, "pp=16 ep=64 pp_first=1 gbs=15360", &p, &d),
+                     PLAN_OK);
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 1);
+    assert_int_equal(last, 4);
 }
 
 /*
@@ -452,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_plan_span),
         cmocka_unit_test(test_plan_sp_key),
         cmocka_unit_test(test_plan_pp_split_keys),
+        cmocka_unit_test(test_plan_pp_split_rule),
         cmocka_unit_test(test_plan_nvlink_domain),
         cmocka_unit_test(test_plan_dualpipe_inflight_per_chunk),
         cmocka_unit_test(test_plan_schedule_rows),

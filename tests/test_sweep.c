@@ -386,6 +386,61 @@ static void test_sweep_pp_splits(void **state)
 }
 
 /*
+ * pp_split's rules (Megatron-LM's get_num_layers_to_build) in a sweep:
+ * DeepSeek-V3's 61 layers on pp = 2. Balanced: accepted; loss: 62
+ * counted, 31 per stage, 30 decoder layers (and the MTP module) on the
+ * last; embedding_loss: 63 over 2, refused; uniform: 61 over 2, refused.
+ * Both accepted splits are prepared apart and every plan evaluates on its
+ * own partition (two prepared splits once shared a moving array).
+ */
+static void test_sweep_pp_split_rules(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct seen seen;
+    struct cost_ctx ctx;
+    struct cost_result r;
+    struct diag d;
+    static const char *const sets[] = {
+        "space.gpus=2048",
+        "space.tp=1",
+        "space.pp=2",
+        "space.pp_split=balanced loss embedding_loss uniform",
+        "space.ep=64",
+        "space.zero=1",
+        "space.schedule=1f1b",
+        "space.precision=bf16",
+        "space.recompute=full",
+        "space.mbs=1",
+        "space.gbs=15360"};
+    size_t i;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    assert_int_equal(sweep_count(&sf), 4);
+    memset(&seen, 0, sizeof seen);
+    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
+    assert_int_equal(seen.reasons[PLAN_OK], 2);
+    assert_int_equal(seen.reasons[PLAN_BAD_PP_SPLIT], 2);
+    diag_init(&d);
+    assert_int_equal(cost_ctx_init(&ctx, &f->m, &f->hw, COMM_TOPO, &d),
+                     STATUS_OK);
+    assert_int_equal(rank_prepare(&sf, &ctx, &d), STATUS_OK);
+    for (i = 0; i < seen.nvalid; i++) {
+        const struct plan *p = &seen.valid[i];
+        const struct model_partition *part = cost_ctx_partition(&ctx, p);
+        assert_non_null(part);
+        if (p->pp_split == PLAN_SPLIT_LOSS) {
+            assert_int_equal(part->chunk[0].count, 31);
+            assert_int_equal(part->chunk[1].count, 31); /* 30 and MTP */
+            assert_int_equal(part->chunk[1].mtp_units, 1);
+        }
+        cost_evaluate(&ctx, p, &r, NULL, 0, NULL);
+        assert_true(cost_rank_step(&r) > 0);
+    }
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+}
+
+/*
  * A rounded gbs stays within what `eval` accepts (1e9). gpus = 504000
  * with mbs = 1000: one unit is 5.04e8 sequences; 1e9 is 1.98 units, so
  * the nearest multiple, 2 units = 1.008e9, is over and 1 unit is taken.
@@ -585,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_sweep_empty_space),
         cmocka_unit_test(test_sweep_lists_each_plan_once),
         cmocka_unit_test(test_sweep_pp_splits),
+        cmocka_unit_test(test_sweep_pp_split_rules),
         cmocka_unit_test(test_sweep_batch_within_plan_range),
         cmocka_unit_test(test_sweep_defaults_checked_at_load),
         cmocka_unit_test(test_sweep_defaults_divisions),

@@ -183,7 +183,7 @@ static struct cost_parts *split_of(const struct cost_ctx *ctx,
 {
     size_t i;
     for (i = 0; i < ctx->nsplits; i++) {
-        struct cost_split *s = &ctx->splits[i];
+        struct cost_split *s = ctx->splits[i];
         if (s->precision == precision && s->chunks == chunks &&
             s->first == first && s->last == last)
             return &s->parts;
@@ -195,30 +195,33 @@ enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
                                   const struct plan *p,
                                   struct diag *d)
 {
-    long chunks = p->pp * p->vpp;
+    long chunks = p->pp * p->vpp, first, last;
     int prec;
-    if (p->pp_first <= 0 && p->pp_last <= 0)
+    if (!plan_split_layers(p, ctx->m->spec.layers, &first, &last))
         return cost_ctx_prepare(ctx, p->pp, p->vpp, p->schedule, d);
     for (prec = 0; prec < MODEL_PRECISIONS; prec++) {
-        struct cost_parts *cp =
-            split_of(ctx, prec, chunks, p->pp_first, p->pp_last);
+        struct cost_parts *cp = split_of(ctx, prec, chunks, first, last);
         enum status st;
         if (!cp) {
-            struct cost_split *grown =
+            /* each split apart: its rank views point into its
+             * partition, which must not move as the list grows */
+            struct cost_split **grown =
                 realloc(ctx->splits, (ctx->nsplits + 1) * sizeof *grown);
             struct cost_split *s;
             if (!grown)
                 return diag_set(d, STATUS_NOMEM, "out of memory");
             ctx->splits = grown;
-            s = &ctx->splits[ctx->nsplits++];
-            memset(s, 0, sizeof *s);
+            s = calloc(1, sizeof *s);
+            if (!s)
+                return diag_set(d, STATUS_NOMEM, "out of memory");
+            ctx->splits[ctx->nsplits++] = s;
             s->precision = prec;
             s->chunks = chunks;
-            s->first = p->pp_first;
-            s->last = p->pp_last;
+            s->first = first;
+            s->last = last;
             cp = &s->parts;
-            st = model_partition_split(ctx->m, chunks, p->pp_first, p->pp_last,
-                                       &cp->part, d);
+            st = model_partition_split(ctx->m, chunks, first, last, &cp->part,
+                                       d);
             if (st != STATUS_OK)
                 return st;
         }
@@ -234,15 +237,16 @@ enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
 static const struct cost_parts *
 parts_of(const struct cost_ctx *ctx, const struct plan *p, int precision)
 {
-    long chunks = p->pp * p->vpp;
+    long chunks = p->pp * p->vpp, first, last;
     const struct cost_parts *cp;
-    if (chunks < 1 || chunks >= ctx->nparts || precision < 0 ||
-        precision >= MODEL_PRECISIONS)
+    if (precision < 0 || precision >= MODEL_PRECISIONS)
         return NULL;
-    if (p->pp_first > 0 || p->pp_last > 0) {
-        cp = split_of(ctx, precision, chunks, p->pp_first, p->pp_last);
+    if (plan_split_layers(p, ctx->m->spec.layers, &first, &last)) {
+        cp = split_of(ctx, precision, chunks, first, last);
         return cp && cp->part.chunks == chunks ? cp : NULL;
     }
+    if (chunks < 1 || chunks >= ctx->nparts)
+        return NULL;
     cp = &ctx->parts[precision][balance_of(p->schedule, p->pp)][chunks];
     return cp->part.chunks == chunks ? cp : NULL;
 }
@@ -300,7 +304,7 @@ void cost_ctx_release(struct cost_ctx *ctx)
             ctx->parts[p][b] = NULL;
         }
     for (j = 0; j < ctx->nsplits; j++) {
-        struct cost_parts *cp = &ctx->splits[j].parts;
+        struct cost_parts *cp = &ctx->splits[j]->parts;
         size_t k;
         model_partition_release(&cp->part);
         for (k = 0; k < cp->nlayouts; k++) {
@@ -308,6 +312,7 @@ void cost_ctx_release(struct cost_ctx *ctx)
             free(cp->layouts[k].ranks);
         }
         free(cp->layouts);
+        free(ctx->splits[j]);
     }
     free(ctx->splits);
     ctx->splits = NULL;

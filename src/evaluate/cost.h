@@ -138,7 +138,8 @@ struct cost_parts {
 };
 
 /* A partition split by layer counts (model_partition_split) and its
- * layouts, for the plans with its pp*vpp, pp_first and pp_last. */
+ * layouts, for the plans whose pp*vpp chunks split with these exact
+ * first and last chunks' layers (plan_split_layers). */
 struct cost_split {
     int precision;
     long chunks, first, last;
@@ -156,8 +157,8 @@ struct cost_ctx {
     struct cost_parts *parts[MODEL_PRECISIONS][2];
     long nparts;
     struct comm_ep_table ep; /* MoE dispatch expectations by ep */
-    /* partitions split by layer counts (plan pp_first, pp_last) */
-    struct cost_split *splits;
+    /* partitions split by layer counts (plan_split_layers) */
+    struct cost_split **splits; /* each allocated apart */
     size_t nsplits;
     /* the training framework's overlaps, for the expected step (with
      * hw->cal; borrowed, set by the caller after cost_ctx_init; NULL:
@@ -188,9 +189,10 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
                              int schedule,
                              struct diag *d);
 
-/* cost_ctx_prepare() for plan p: with pp_first or pp_last, the
- * partition split by those layer counts (model_partition_split) instead
- * of the balanced one. Not thread-safe, as cost_ctx_prepare(). */
+/* cost_ctx_prepare() for plan p: with a layer split (pp_first, pp_last
+ * or pp_split: plan_split_layers), the partition split by those layer
+ * counts (model_partition_split) instead of the balanced one. Not thread-safe,
+ * as cost_ctx_prepare(). */
 enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
                                   const struct plan *p,
                                   struct diag *d);

@@ -400,13 +400,12 @@ static void fill(const struct model *m,
 
 bool model_partition_split_ok(long layers, long chunks, long first, long last)
 {
-    long fixed = (first > 0) + (last > 0);
-    long rest = layers - first - last, stages = chunks - fixed;
-    if (first < 0 || last < 0 || chunks < 2 || fixed > chunks)
+    long rest = layers - first - last, middle = chunks - 2;
+    if (first < 0 || last < 0 || chunks < 2 || rest < 0)
         return false;
-    if (stages == 0)
+    if (middle == 0)
         return rest == 0;
-    return rest >= stages && rest % stages == 0;
+    return rest >= middle && rest % middle == 0;
 }
 
 enum status model_partition_split(const struct model *m,
@@ -417,7 +416,6 @@ enum status model_partition_split(const struct model *m,
                                   struct diag *d)
 {
     long L = m->spec.layers, k, each;
-    long fixed = (first > 0) + (last > 0);
     long *start;
     memset(p, 0, sizeof *p);
     if (!model_partition_split_ok(L, chunks, first, last))
@@ -425,7 +423,7 @@ enum status model_partition_split(const struct model *m,
                         "cannot split %ld layers into %ld pipeline chunks "
                         "with %ld on the first and %ld on the last",
                         L, chunks, first, last);
-    each = chunks > fixed ? (L - first - last) / (chunks - fixed) : 0;
+    each = chunks > 2 ? (L - first - last) / (chunks - 2) : 0;
     start = calloc((size_t)chunks + 1, sizeof *start);
     p->chunk = calloc((size_t)chunks, sizeof *p->chunk);
     if (!start || !p->chunk) {
@@ -433,7 +431,7 @@ enum status model_partition_split(const struct model *m,
         model_partition_release(p);
         return diag_set(d, STATUS_NOMEM, "out of memory partitioning layers");
     }
-    start[1] = first > 0 ? first : each;
+    start[1] = first;
     for (k = 2; k < chunks; k++)
         start[k] = start[k - 1] + each;
     start[chunks] = m->units; /* the last: its layers and every MTP unit */

@@ -77,16 +77,17 @@ enum status model_partition(const struct model *m,
                             struct diag *d);
 
 /*
- * The split a framework makes by layer counts, as Megatron-LM's
- * --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-
- * layers: `first` decoder layers on the first chunk, `last` on the last
- * (0: not fixed), the other layers in equal runs over the other chunks
- * (Megatron refuses a split where they do not divide evenly); the
- * embedding on the first chunk, the output head and every MTP module on
- * the last (Megatron Core's MTP docs: "By default, all MTP layers sit on
- * the last pipeline stage"). Returns STATUS_RANGE when
- * model_partition_split_ok() does not hold. Allocates p->chunk; free with
- * model_partition_release().
+ * The split a framework makes by layer counts: exactly `first` decoder
+ * layers on the first chunk and `last` on the last (either may be 0: a
+ * chunk holding only the embedding, or only the head, as Megatron-LM's
+ * --account-for-embedding/loss-in-pipeline-split leave one), the other
+ * layers in equal runs over the other chunks (Megatron refuses a split
+ * where they do not divide evenly); the embedding on the first chunk, the
+ * output head and every MTP module on the last (Megatron Core's MTP docs:
+ * "By default, all MTP layers sit on the last pipeline stage"). How a
+ * plan's keys give these counts is plan_split_layers(). Returns
+ * STATUS_RANGE when model_partition_split_ok() does not hold. Allocates
+ * p->chunk; free with model_partition_release().
  */
 enum status model_partition_split(const struct model *m,
                                   long chunks,
@@ -95,9 +96,9 @@ enum status model_partition_split(const struct model *m,
                                   struct model_partition *p,
                                   struct diag *d);
 
-/* Whether `layers` split into `chunks` (>= 2) with `first` and `last`
- * layers (0: not fixed, not both) leave the other chunks an equal
- * number of layers, at least one. */
+/* Whether `layers` split into `chunks` (>= 2) with exactly `first` and
+ * `last` layers on the first and last chunk leave each other chunk an
+ * equal number of layers, at least one. */
 bool model_partition_split_ok(long layers, long chunks, long first, long last);
 
 /* Forward cost of chunk c by the weights of model_partition (head

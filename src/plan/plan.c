@@ -71,6 +71,7 @@ static const struct key keys[] = {
     {"sp", offsetof(struct plan, no_sp), true, NULL, 0, 1},
     {"pp_first", offsetof(struct plan, pp_first), true, NULL, 0, 1000000},
     {"pp_last", offsetof(struct plan, pp_last), true, NULL, 0, 1000000},
+    {"pp_split", offsetof(struct plan, pp_split), false, PLAN_SPLIT_CHOICES, 0, 0},
 };
 /* clang-format on */
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -102,7 +103,7 @@ static enum status parse_token(const char *tok,
         return diag_set(d, STATUS_USAGE,
                         "PLAN token '%s': expected key=value (keys: gpus tp "
                         "pp ep cp zero schedule vpp precision recompute mbs "
-                        "gbs dp sp pp_first pp_last)",
+                        "gbs dp sp pp_first pp_last pp_split)",
                         shown);
     snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
     for (i = 0; i < NKEYS; i++) {
@@ -142,7 +143,7 @@ static enum status parse_token(const char *tok,
     return diag_set(d, STATUS_USAGE,
                     "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
                     "cp zero schedule vpp precision recompute mbs gbs dp sp "
-                    "pp_first pp_last)",
+                    "pp_first pp_last pp_split)",
                     shown, key_shown);
 }
 
@@ -303,21 +304,40 @@ enum plan_reason plan_check(struct plan *p,
     if (why != PLAN_OK)
         return why;
     chunks = p->pp * p->vpp;
-    if (chunks > m->units)
+    if (p->pp_first > 0 || p->pp_last > 0 ||
+        p->pp_split != PLAN_SPLIT_BALANCED) {
+        long first = 0, last = 0;
+        bool counts = p->pp_first > 0 || p->pp_last > 0;
+        if (p->pp < 2 || (counts && (p->vpp != 1 || p->pp_split != 0)))
+            return reject(d, PLAN_BAD_PP_SPLIT,
+                          "pp_first=%ld pp_last=%ld pp_split=%s with pp=%ld "
+                          "and vpp=%ld: a layer split needs pp >= 2, "
+                          "pp_first/pp_last need vpp = 1 and pp_split "
+                          "balanced (Megatron-LM's rules)",
+                          p->pp_first, p->pp_last, plan_split_str(p->pp_split),
+                          p->pp, p->vpp);
+        plan_split_layers(p, s->layers, &first, &last);
+        if (counts && !model_partition_split_ok(s->layers, chunks, first, last))
+            return reject(d, PLAN_BAD_PP_SPLIT,
+                          "pp_first=%ld pp_last=%ld: with pp=%ld and vpp=%ld "
+                          "the other %ld layers must split equally over the "
+                          "other stages, at least one each (Megatron-LM's "
+                          "rule for --decoder-first/last-pipeline-num-layers; "
+                          "pp >= 2, vpp = 1)",
+                          p->pp_first, p->pp_last, p->pp, p->vpp,
+                          s->layers - p->pp_first - p->pp_last);
+        if (!model_partition_split_ok(s->layers, chunks, first, last))
+            return reject(d, PLAN_BAD_PP_SPLIT,
+                          "pp_split=%s: %ld layers, with the embedding and "
+                          "the loss counted as the split counts them, do "
+                          "not split equally over pp*vpp=%ld chunks, at "
+                          "least one decoder layer each in the middle "
+                          "(Megatron-LM's rule)",
+                          plan_split_str(p->pp_split), s->layers, chunks);
+    } else if (chunks > m->units)
         return reject(d, PLAN_BAD_PP_LAYERS,
                       "pp*vpp=%ld pipeline chunks for %ld layers", chunks,
                       m->units);
-    if ((p->pp_first > 0 || p->pp_last > 0) &&
-        (p->pp < 2 || p->vpp != 1 ||
-         !model_partition_split_ok(s->layers, p->pp, p->pp_first, p->pp_last)))
-        return reject(d, PLAN_BAD_PP_SPLIT,
-                      "pp_first=%ld pp_last=%ld: with pp=%ld and vpp=%ld the "
-                      "other %ld layers must split equally over the other "
-                      "stages, at least one each (Megatron-LM's rule for "
-                      "--decoder-first/last-pipeline-num-layers; pp >= 2, "
-                      "vpp = 1)",
-                      p->pp_first, p->pp_last, p->pp, p->vpp,
-                      s->layers - p->pp_first - p->pp_last);
     if (p->gbs % (p->dp * p->mbs) != 0)
         return reject(d, PLAN_BAD_BATCH,
                       "gbs=%ld is not a multiple of dp*mbs=%ld", p->gbs,
@@ -402,12 +422,63 @@ const char *plan_recompute_str(int recompute)
     return word(w, sizeof w / sizeof w[0], recompute);
 }
 
+const char *plan_split_str(int split)
+{
+    static const char *const w[] = {"balanced", "uniform", "embedding", "loss",
+                                    "embedding_loss"};
+    return word(w, sizeof w / sizeof w[0], split);
+}
+
+bool plan_split_layers(const struct plan *p,
+                       long layers,
+                       long *first,
+                       long *last)
+{
+    long chunks = p->pp * p->vpp, counted = layers, each;
+    bool embedding = p->pp_split == PLAN_SPLIT_EMBEDDING ||
+                     p->pp_split == PLAN_SPLIT_EMBEDDING_LOSS;
+    bool loss = p->pp_split == PLAN_SPLIT_LOSS ||
+                p->pp_split == PLAN_SPLIT_EMBEDDING_LOSS;
+    *first = *last = 0;
+    if (chunks < 2)
+        return p->pp_first > 0 || p->pp_last > 0 ||
+               p->pp_split != PLAN_SPLIT_BALANCED;
+    if (p->pp_first > 0 || p->pp_last > 0) {
+        /* Megatron's --decoder-first/last-pipeline-num-layers: an unset
+         * end holds the others' share */
+        long fixed = (p->pp_first > 0) + (p->pp_last > 0);
+        long share = chunks > fixed ? (layers - p->pp_first - p->pp_last) /
+                                          (chunks - fixed)
+                                    : 0;
+        *first = p->pp_first > 0 ? p->pp_first : share;
+        *last = p->pp_last > 0 ? p->pp_last : share;
+        if (share * (chunks - fixed) != layers - p->pp_first - p->pp_last)
+            *first = -1; /* unequal: refused by model_partition_split_ok */
+        return true;
+    }
+    if (p->pp_split == PLAN_SPLIT_BALANCED)
+        return false;
+    /* get_num_layers_to_build: the embedding and the loss count as a
+     * layer each, the counted layers split equally, the ends build one
+     * decoder layer fewer */
+    counted += embedding + loss;
+    each = counted / chunks;
+    if (counted % chunks != 0)
+        each = -1; /* refused by model_partition_split_ok */
+    *first = each - embedding;
+    *last = each - loss;
+    return true;
+}
+
 void plan_format(const struct plan *p, char *buf, size_t size)
 {
-    char split[64] = "";
+    char split[96] = "";
     if (p->pp_first > 0 || p->pp_last > 0)
         snprintf(split, sizeof split, " pp_first=%ld pp_last=%ld", p->pp_first,
                  p->pp_last);
+    else if (p->pp_split != PLAN_SPLIT_BALANCED)
+        snprintf(split, sizeof split, " pp_split=%s",
+                 plan_split_str(p->pp_split));
     snprintf(buf, size,
              "gpus=%ld tp=%ld pp=%ld ep=%ld cp=%ld zero=%ld schedule=%s "
              "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld%s%s",

@@ -33,6 +33,26 @@ enum plan_schedule {
 #define PLAN_PRECISION_CHOICES "bf16|fp8"
 #define PLAN_RECOMPUTE_CHOICES "none|selective|full"
 
+/* How a plan's layers split over its pipeline chunks when pp_first and
+ * pp_last are 0 (plan_split_layers), in the order of PLAN_SPLIT_CHOICES.
+ * Balanced: roofplan's split by forward time (model_partition). The
+ * others are Megatron-LM's rules (megatron/core/transformer/
+ * transformer_block.py, get_num_layers_to_build): uniform, every chunk
+ * the same number of decoder layers; embedding, loss, embedding_loss:
+ * --account-for-embedding-in-pipeline-split and/or
+ * --account-for-loss-in-pipeline-split count the embedding and the loss
+ * (with the head) as one layer each, so the first and/or last chunk holds
+ * one decoder layer fewer than the others. */
+enum plan_split {
+    PLAN_SPLIT_BALANCED,
+    PLAN_SPLIT_UNIFORM,
+    PLAN_SPLIT_EMBEDDING,
+    PLAN_SPLIT_LOSS,
+    PLAN_SPLIT_EMBEDDING_LOSS,
+    PLAN_SPLITS
+};
+#define PLAN_SPLIT_CHOICES "balanced|uniform|embedding|loss|embedding_loss"
+
 struct plan {
     long gpus;
     long tp, pp, ep, cp;
@@ -47,10 +67,11 @@ struct plan {
      * Megatron-LM's --decoder-first-pipeline-num-layers and
      * --decoder-last-pipeline-num-layers (the other stages an equal
      * share, model_partition_split); both 0: roofplan's split balanced
-     * by forward time (model_partition) */
+     * by forward time (model_partition), or pp_split's rule */
     long pp_first, pp_last;
-    long mbs; /* micro-batch, sequences */
-    long gbs; /* global batch, sequences */
+    int pp_split; /* enum plan_split (with pp_first and pp_last 0) */
+    long mbs;     /* micro-batch, sequences */
+    long gbs;     /* global batch, sequences */
     /* Derived by plan_check(): */
     long dp;           /* gpus / (tp pp cp) */
     long edp;          /* tp cp dp / ep: expert data parallel */
@@ -81,8 +102,10 @@ enum plan_reason {
                           plan (gbs targets rounding alike; gpus 0 and the
                           cluster's size): set by sweep_run, not plan_check */
     PLAN_BAD_SP_MOE,   /* MoE with tp > 1 but no sequence parallelism */
-    PLAN_BAD_PP_SPLIT, /* pp_first/pp_last leave the other stages unequal
-                          layers, or with pp = 1 or vpp > 1 */
+    PLAN_BAD_PP_SPLIT, /* pp_first/pp_last or pp_split leave the other
+                          chunks unequal layers (or none), pp_first/pp_last
+                          with vpp > 1 or with pp_split, or either with
+                          pp = 1 */
     PLAN_REASONS
 };
 
@@ -150,8 +173,9 @@ const char *plan_reason_str(enum plan_reason r);
 /*
  * Parses PLAN arguments: each argument holds key=value pairs separated by
  * spaces or commas. Keys: gpus tp pp ep cp zero schedule vpp precision
- * recompute mbs gbs dp sp pp_first pp_last (sp=0|1: sequence parallelism
- * with tp, default 1; pp_first, pp_last: struct plan). Keys not given keep
+ * recompute mbs gbs dp sp pp_first pp_last pp_split (sp=0|1: sequence
+ * parallelism with tp, default 1; pp_first, pp_last, pp_split: struct
+ * plan). Keys not given keep
  * their value from *defaults. `dp`, when given, is checked against gpus/(tp pp
  * cp) by plan_check(). Returns STATUS_USAGE naming the offending token on
  * unknown keys, bad values, duplicates or a missing '='.
@@ -198,9 +222,26 @@ const char *plan_schedule_str(int schedule);
 const char *plan_precision_str(int precision);
 const char *plan_recompute_str(int recompute);
 
+/*
+ * The layer split of plan p's pp*vpp chunks for a model of `layers`
+ * decoder layers: false when p's layers are balanced by time (pp_first,
+ * pp_last 0 and pp_split balanced); else true with the exact decoder
+ * layers of the first and the last chunk (model_partition_split; the
+ * others an equal share, which model_partition_split_ok checks). With
+ * pp_first or pp_last, 0 stands for the others' share (Megatron's
+ * --decoder-first/last-pipeline-num-layers unset).
+ */
+bool plan_split_layers(const struct plan *p,
+                       long layers,
+                       long *first,
+                       long *last);
+
+/* PLAN word of a layer split ("embedding_loss"); "?" when out of range. */
+const char *plan_split_str(int split);
+
 /* "tp=1 pp=16 ep=64 ..." in PLAN syntax (round-trips through plan_parse);
  * " sp=0" only when sequence parallelism is off, pp_first and pp_last only
- * when not 0. */
+ * when not 0, pp_split only when not balanced. */
 void plan_format(const struct plan *p, char *buf, size_t size);
 
 /* Where a parallel group's GPUs sit. */

@@ -10,6 +10,7 @@
 #define SC          PLAN_SCHEDULE_CHOICES
 #define PC          PLAN_PRECISION_CHOICES
 #define RC          PLAN_RECOMPUTE_CHOICES
+#define LC          PLAN_SPLIT_CHOICES
 
 /* clang-format off */
 static const struct datafile_field fields[] = {
@@ -19,6 +20,7 @@ static const struct datafile_field fields[] = {
     {"space", "ep", DATAFILE_LIST, OFF(ep), 0, 1, 1e6, false, false, "1", "", NULL, "expert-parallel sizes"},
     {"space", "pp_first", DATAFILE_LIST, OFF(pp_first), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the first pipeline stage (Megatron-LM --decoder-first-pipeline-num-layers; 0 with pp_last 0: the split balanced by time)"},
     {"space", "pp_last", DATAFILE_LIST, OFF(pp_last), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the last pipeline stage (Megatron-LM --decoder-last-pipeline-num-layers), MTP modules besides"},
+    {"space", "pp_split", DATAFILE_LIST, OFF(pp_split), 0, 0, 0, false, false, "balanced", "", LC, "layer splits where pp_first and pp_last are 0: balanced (roofplan's, by forward time), uniform (Megatron-LM's default), embedding, loss, embedding_loss (Megatron-LM's --account-for-embedding/loss-in-pipeline-split: the ends hold a decoder layer fewer)"},
     {"space", "cp", DATAFILE_LIST, OFF(cp), 0, 1, 1e6, false, false, "1", "", NULL, "context-parallel sizes"},
     {"space", "zero", DATAFILE_LIST, OFF(zero), 0, 0, 3, false, false, "0", "", NULL, "ZeRO stages"},
     {"space", "schedule", DATAFILE_LIST, OFF(schedule), 0, 0, 0, false, false, "1f1b", "", SC, "pipeline schedules"},
@@ -41,6 +43,7 @@ static const struct datafile_field fields[] = {
     {"defaults", "gbs", DATAFILE_INT, OFF(d_gbs), 0, 0, 1e9, false, false, "0", "sequences", NULL, "global batch (0: the model file's)"},
     {"defaults", "pp_first", DATAFILE_INT, OFF(d_pp_first), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the first pipeline stage (0 with pp_last 0: balanced)"},
     {"defaults", "pp_last", DATAFILE_INT, OFF(d_pp_last), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the last pipeline stage"},
+    {"defaults", "pp_split", DATAFILE_ENUM, OFF(d_pp_split), 0, 0, 0, false, false, "balanced", "", LC, "layer split where pp_first and pp_last are 0 (the [space] key's words)"},
     {"defaults", "sp", DATAFILE_INT, OFF(d_sp), 0, 0, 1, false, false, "1", "", NULL, "sequence parallelism with tp (1: on, 0: off)"},
     {"report", "baseline", DATAFILE_STRING, OFF(r_baseline), sizeof(((struct sweep_spec *)0)->r_baseline), 0, 0, false, false, "ZeRO-3", "", NULL, "family every report compares against: its name as the Plans sheet writes it (pure FSDP: ZeRO-3)"},
     {"report", "sens_ib_gbps", DATAFILE_LIST, OFF(r_sens_ib), 0, 0.001, 1e6, false, false, "12.5 17.7 25 35.4 50 70.7 100 141 200 283 400", "GB/s", NULL, "IB bandwidths per GPU of the sensitivity grid, ascending, at most 16"},
@@ -239,6 +242,7 @@ void sweep_defaults(const struct sweep_file *sf,
     out->no_sp = s->d_sp == 0;
     out->pp_first = s->d_pp_first;
     out->pp_last = s->d_pp_last;
+    out->pp_split = s->d_pp_split;
 }
 
 static uint64_t mul(uint64_t a, uint64_t b)
@@ -260,6 +264,7 @@ uint64_t sweep_count(const struct sweep_file *sf)
     n = mul(n, s->pp.n);
     n = mul(n, s->pp_first.n);
     n = mul(n, s->pp_last.n);
+    n = mul(n, s->pp_split.n);
     n = mul(n, s->cp.n);
     n = mul(n, s->ep.n);
     n = mul(n, s->zero.n);
@@ -295,6 +300,7 @@ enum {
     D_PP,
     D_PPF,
     D_PPL,
+    D_SPLIT,
     D_CP,
     D_EP,
     D_ZERO,
@@ -362,6 +368,7 @@ static void plan_at(const struct sweep_spec *s,
     p->pp = (long)s->pp.v[idx[D_PP]];
     p->pp_first = (long)s->pp_first.v[idx[D_PPF]];
     p->pp_last = (long)s->pp_last.v[idx[D_PPL]];
+    p->pp_split = (int)s->pp_split.v[idx[D_SPLIT]];
     p->cp = (long)s->cp.v[idx[D_CP]];
     p->ep = (long)s->ep.v[idx[D_EP]];
     p->zero = (long)s->zero.v[idx[D_ZERO]];
@@ -384,9 +391,9 @@ void sweep_run(const struct sweep_file *sf,
 {
     const struct sweep_spec *s = &sf->spec;
     const struct datafile_list *list[DIMS] = {
-        &s->gpus,      &s->tp,        &s->pp,   &s->pp_first, &s->pp_last,
-        &s->cp,        &s->ep,        &s->zero, &s->schedule, &s->vpp,
-        &s->precision, &s->recompute, &s->mbs,  &s->gbs};
+        &s->gpus,     &s->tp,        &s->pp,        &s->pp_first, &s->pp_last,
+        &s->pp_split, &s->cp,        &s->ep,        &s->zero,     &s->schedule,
+        &s->vpp,      &s->precision, &s->recompute, &s->mbs,      &s->gbs};
     size_t idx[DIMS] = {0};
     struct plan p;
     uint64_t index = 0;

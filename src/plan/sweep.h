@@ -21,6 +21,7 @@
 struct sweep_spec {
     struct datafile_list gpus, tp, pp, ep, cp, zero, schedule, vpp;
     struct datafile_list pp_first, pp_last; /* plan.h: layer-count splits */
+    struct datafile_list pp_split;          /* enum plan_split */
     struct datafile_list precision, recompute, mbs, gbs;
     long d_gpus, d_tp, d_pp, d_ep, d_cp, d_zero;
     int d_schedule;
@@ -29,6 +30,7 @@ struct sweep_spec {
     long d_mbs, d_gbs;
     long d_sp; /* sequence parallelism with tp: 1 (default) or 0 */
     long d_pp_first, d_pp_last;
+    int d_pp_split; /* enum plan_split */
     /* [report] */
     char r_baseline[32];            /* family name: "ZeRO-3" */
     struct datafile_list r_sens_ib; /* GB/s, ascending, >= 0.001 */

@@ -15,8 +15,8 @@
 #include "model_partition.h"
 #include "terms.h"
 
-/* The layer-count splits of the space's pp_first and pp_last lists that
- * plan_check() accepts with this pp and vpp. */
+/* The layer splits of the space's pp_first, pp_last and pp_split lists
+ * that plan_check() accepts with this pp and vpp. */
 static enum status prepare_splits(const struct sweep_spec *s,
                                   struct cost_ctx *ctx,
                                   long pp,
@@ -24,23 +24,30 @@ static enum status prepare_splits(const struct sweep_spec *s,
                                   int sched,
                                   struct diag *d)
 {
-    size_t a, b;
+    size_t a, b, c;
     struct plan p;
     memset(&p, 0, sizeof p);
     p.pp = pp;
     p.vpp = vpp;
     p.schedule = sched;
     for (a = 0; a < s->pp_first.n; a++)
-        for (b = 0; b < s->pp_last.n; b++) {
-            p.pp_first = (long)s->pp_first.v[a];
-            p.pp_last = (long)s->pp_last.v[b];
-            if ((p.pp_first == 0 && p.pp_last == 0) || vpp != 1 ||
-                !model_partition_split_ok(ctx->m->spec.layers, pp, p.pp_first,
-                                          p.pp_last))
-                continue;
-            if (cost_ctx_prepare_plan(ctx, &p, d) != STATUS_OK)
-                return d->status;
-        }
+        for (b = 0; b < s->pp_last.n; b++)
+            for (c = 0; c < s->pp_split.n; c++) {
+                long first, last;
+                bool counts;
+                p.pp_first = (long)s->pp_first.v[a];
+                p.pp_last = (long)s->pp_last.v[b];
+                p.pp_split = (int)s->pp_split.v[c];
+                counts = p.pp_first > 0 || p.pp_last > 0;
+                if (pp < 2 || (counts && (vpp != 1 || p.pp_split != 0)) ||
+                    !plan_split_layers(&p, ctx->m->spec.layers, &first,
+                                       &last) ||
+                    !model_partition_split_ok(ctx->m->spec.layers, pp * vpp,
+                                              first, last))
+                    continue;
+                if (cost_ctx_prepare_plan(ctx, &p, d) != STATUS_OK)
+                    return d->status;
+            }
     return STATUS_OK;
 }
 
@@ -57,12 +64,12 @@ rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
             for (k = 0; k < (inter ? s->vpp.n : 1); k++) {
                 long pp = (long)s->pp.v[i];
                 long vpp = inter ? (long)s->vpp.v[k] : 1;
-                /* plan_check rejects these: more chunks than layers, an
-                 * odd pp where the schedule needs an even one */
-                if ((double)pp * (double)vpp > (double)ctx->m->units ||
-                    (row->pp_even && pp % 2 != 0))
+                /* plan_check rejects these: an odd pp where the schedule
+                 * needs an even one, more chunks than layers to balance */
+                if (row->pp_even && pp % 2 != 0)
                     continue;
-                if (cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK ||
+                if (((double)pp * (double)vpp <= (double)ctx->m->units &&
+                     cost_ctx_prepare(ctx, pp, vpp, sched, d) != STATUS_OK) ||
                     prepare_splits(s, ctx, pp, vpp, sched, d) != STATUS_OK)
                     return d->status;
             }

@@ -350,6 +350,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "sp", p->no_sp ? 0 : 1, true);
     num(out, "pp_first", (double)p->pp_first, true);
     num(out, "pp_last", (double)p->pp_last, true);
+    fprintf(out, "\"pp_split\":\"%s\",", plan_split_str(p->pp_split));
     num(out, "mbs", (double)p->mbs, true);
     num(out, "gbs", (double)p->gbs, true);
     num(out, "microbatches", (double)p->microbatches, false);

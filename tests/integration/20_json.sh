@@ -8,7 +8,8 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 need = {
     "plan": ["gpus", "dp", "tp", "pp", "ep", "cp", "zero", "schedule", "vpp",
-             "precision", "recompute", "pp_first", "pp_last", "mbs", "gbs",
+             "precision", "recompute", "pp_first", "pp_last", "pp_split", "mbs",
+             "gbs",
              "microbatches"],
     "params": ["total", "active"],
     "memory_gib": ["weights", "grads", "optimizer", "activations", "other",
