@@ -177,9 +177,9 @@ static void test_anchors_llama31_70b_card(void **state)
  * published plan, on its own files and recipe, fits in its GPUs' memory
  * (cost_evaluate's fits: total <= HBM; the report's planning headroom is
  * not a measured run's). One known exception, left open: Llama 3 405B on
- * 8192 H100 needs 84.0 of 79.2 GiB on its pipeline rank 1, 71.1 GiB of it
- * Megatron's interleaved warm-up (2(16-1-1) + (7-1)16 + 1 = 125 chunk
- * micro-batches of 8/7 layers, 533 MB a layer at 8K tokens, TP 8): the
+ * 8192 H100 needs 83.1 of 79.2 GiB on its pipeline rank 1, 70.2 GiB of it
+ * Megatron's interleaved warm-up (2(16-1-1) + (8-1)16 + 1 = 141 chunk
+ * micro-batches of one layer, 533 MB a layer at 8K tokens, TP 8): the
  * paper's own memory optimisations (arXiv 2407.21783 §3.3.2: tensors
  * deallocated by profiling, a tunable schedule) are not modelled.
  */
