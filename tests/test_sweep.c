@@ -339,6 +339,31 @@ static void test_sweep_lists_each_plan_once(void **state)
     sweep_release(&sf);
 }
 
+/* Loads a layer-split sweep of ok + bad combinations, checks how many
+ * plan_check accepts and refuses for their split, and prepares ctx for
+ * it (rank_prepare). */
+static void sweep_splits(struct fixture *f,
+                         const char *const *sets,
+                         size_t nsets,
+                         long ok,
+                         long bad,
+                         struct sweep_file *sf,
+                         struct seen *seen,
+                         struct cost_ctx *ctx)
+{
+    struct diag d;
+    load_sweep(sf, sets, nsets);
+    assert_int_equal(sweep_count(sf), ok + bad);
+    memset(seen, 0, sizeof *seen);
+    sweep_run(sf, &f->m, &f->hw, 0, 1, see, seen);
+    assert_int_equal(seen->reasons[PLAN_OK], ok);
+    assert_int_equal(seen->reasons[PLAN_BAD_PP_SPLIT], bad);
+    diag_init(&d);
+    assert_int_equal(cost_ctx_init(ctx, &f->m, &f->hw, COMM_TOPO, &d),
+                     STATUS_OK);
+    assert_int_equal(rank_prepare(sf, ctx, &d), STATUS_OK);
+}
+
 /*
  * Issue 17 item 2: the sweep tries the balanced split and the framework's.
  * DeepSeek-V3's 61 layers on pp = 16 with pp_first in {0, 1} and pp_last
@@ -353,23 +378,13 @@ static void test_sweep_pp_splits(void **state)
     struct sweep_file sf;
     struct seen seen;
     struct cost_ctx ctx;
-    struct diag d;
     static const char *const sets[] = {
         "space.gpus=2048",      "space.tp=1",          "space.pp=16",
         "space.pp_first=0 1",   "space.pp_last=0 4",   "space.ep=64",
         "space.zero=1",         "space.schedule=1f1b", "space.precision=bf16",
         "space.recompute=full", "space.mbs=1",         "space.gbs=15360"};
     size_t i;
-    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
-    assert_int_equal(sweep_count(&sf), 4);
-    memset(&seen, 0, sizeof seen);
-    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
-    assert_int_equal(seen.reasons[PLAN_OK], 3);
-    assert_int_equal(seen.reasons[PLAN_BAD_PP_SPLIT], 1);
-    diag_init(&d);
-    assert_int_equal(cost_ctx_init(&ctx, &f->m, &f->hw, COMM_TOPO, &d),
-                     STATUS_OK);
-    assert_int_equal(rank_prepare(&sf, &ctx, &d), STATUS_OK);
+    sweep_splits(f, sets, sizeof sets / sizeof *sets, 3, 1, &sf, &seen, &ctx);
     for (i = 0; i < seen.nvalid; i++) {
         const struct plan *p = &seen.valid[i];
         const struct model_partition *part = cost_ctx_partition(&ctx, p);
@@ -400,7 +415,6 @@ static void test_sweep_pp_split_rules(void **state)
     struct seen seen;
     struct cost_ctx ctx;
     struct cost_result r;
-    struct diag d;
     static const char *const sets[] = {
         "space.gpus=2048",
         "space.tp=1",
@@ -414,16 +428,7 @@ static void test_sweep_pp_split_rules(void **state)
         "space.mbs=1",
         "space.gbs=15360"};
     size_t i;
-    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
-    assert_int_equal(sweep_count(&sf), 4);
-    memset(&seen, 0, sizeof seen);
-    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
-    assert_int_equal(seen.reasons[PLAN_OK], 2);
-    assert_int_equal(seen.reasons[PLAN_BAD_PP_SPLIT], 2);
-    diag_init(&d);
-    assert_int_equal(cost_ctx_init(&ctx, &f->m, &f->hw, COMM_TOPO, &d),
-                     STATUS_OK);
-    assert_int_equal(rank_prepare(&sf, &ctx, &d), STATUS_OK);
+    sweep_splits(f, sets, sizeof sets / sizeof *sets, 2, 2, &sf, &seen, &ctx);
     for (i = 0; i < seen.nvalid; i++) {
         const struct plan *p = &seen.valid[i];
         const struct model_partition *part = cost_ctx_partition(&ctx, p);
