@@ -308,7 +308,7 @@ enum plan_reason plan_check(struct plan *p,
         p->pp_split != PLAN_SPLIT_BALANCED) {
         long first = 0, last = 0;
         bool counts = p->pp_first > 0 || p->pp_last > 0;
-        if (p->pp < 2 || (counts && (p->vpp != 1 || p->pp_split != 0)))
+        if (!plan_split_shape_ok(p))
             return reject(d, PLAN_BAD_PP_SPLIT,
                           "pp_first=%ld pp_last=%ld pp_split=%s with pp=%ld "
                           "and vpp=%ld: a layer split needs pp >= 2, "
@@ -427,6 +427,13 @@ const char *plan_split_str(int split)
     static const char *const w[] = {"balanced", "uniform", "embedding", "loss",
                                     "embedding_loss"};
     return word(w, sizeof w / sizeof w[0], split);
+}
+
+bool plan_split_shape_ok(const struct plan *p)
+{
+    bool counts = p->pp_first > 0 || p->pp_last > 0;
+    return p->pp >= 2 &&
+           !(counts && (p->vpp != 1 || p->pp_split != PLAN_SPLIT_BALANCED));
 }
 
 bool plan_split_layers(const struct plan *p,

@@ -236,6 +236,12 @@ bool plan_split_layers(const struct plan *p,
                        long *first,
                        long *last);
 
+/* Whether plan p's layer split keys go together (plan_check's first rule
+ * for them): a split needs pp >= 2; pp_first/pp_last need vpp = 1 and
+ * pp_split balanced (Megatron takes the counts or the account flags, and
+ * the counts without virtual stages). */
+bool plan_split_shape_ok(const struct plan *p);
+
 /* PLAN word of a layer split ("embedding_loss"); "?" when out of range. */
 const char *plan_split_str(int split);
 

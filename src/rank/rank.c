@@ -34,12 +34,10 @@ static enum status prepare_splits(const struct sweep_spec *s,
         for (b = 0; b < s->pp_last.n; b++)
             for (c = 0; c < s->pp_split.n; c++) {
                 long first, last;
-                bool counts;
                 p.pp_first = (long)s->pp_first.v[a];
                 p.pp_last = (long)s->pp_last.v[b];
                 p.pp_split = (int)s->pp_split.v[c];
-                counts = p.pp_first > 0 || p.pp_last > 0;
-                if (pp < 2 || (counts && (vpp != 1 || p.pp_split != 0)) ||
+                if (!plan_split_shape_ok(&p) ||
                     !plan_split_layers(&p, ctx->m->spec.layers, &first,
                                        &last) ||
                     !model_partition_split_ok(ctx->m->spec.layers, pp * vpp,
