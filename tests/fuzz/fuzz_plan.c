@@ -117,9 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             p.tp * p.pp * p.cp * p.dp != p.gpus ||
             p.dp * p.mbs * p.microbatches != p.gbs)
             abort(); /* derived values disagree with the plan */
-        if (cost_ctx_prepare(&ctx.cost, p.pp, p.vpp, p.schedule, &d) !=
-            STATUS_OK)
-            abort(); /* plan_check() promised pp*vpp <= units */
+        if (cost_ctx_prepare_plan(&ctx.cost, &p, &d) != STATUS_OK)
+            abort(); /* plan_check() promised pp*vpp <= units, or a
+                        layer split that divides */
         cost_evaluate(&ctx.cost, &p, &res, NULL, 0, NULL);
         if (!(res.t.step > 0) || res.rank < 0 || res.rank >= p.pp)
             abort();
