@@ -782,6 +782,42 @@ void cost_evaluate(const struct cost_ctx *ctx,
     evaluate(ctx, p, r, list, max, nlist, true);
 }
 
+/* The heaviest rank's memory of p on the partition of cp, as
+ * evaluate_on's first pass keeps it in r->mem. */
+static void heaviest(const struct cost_ctx *ctx,
+                     const struct plan *p,
+                     const struct cost_parts *cp,
+                     struct memory *mem)
+{
+    const struct cost_layout *layout = layout_of(cp, p);
+    long k, n = layout ? (long)layout->nreps : p->pp;
+    struct plan_rank own;
+    struct memory e;
+    for (k = 0; k < n; k++) {
+        const struct plan_rank *v = layout ? &layout->views[k] : &own;
+        if (!layout)
+            plan_rank_view(p, &cp->part, k, &own);
+        memory_view(ctx->m, ctx->hw, p, v, &e);
+        if (k == 0 || e.total > mem->total)
+            *mem = e;
+    }
+}
+
+size_t cost_memory_candidates(const struct cost_ctx *ctx,
+                              const struct plan *p,
+                              struct memory mem[2])
+{
+    const struct cost_parts *alt;
+    heaviest(ctx, p, parts_of(ctx, p, p->precision), &mem[0]);
+    if (p->precision != MODEL_FP8)
+        return 1;
+    alt = parts_of(ctx, p, MODEL_BF16);
+    if (!alt)
+        return 1;
+    heaviest(ctx, p, alt, &mem[1]);
+    return 2;
+}
+
 void cost_evaluate_floor(const struct cost_ctx *ctx,
                          const struct plan *p,
                          struct cost_result *r)

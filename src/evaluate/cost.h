@@ -248,6 +248,19 @@ void cost_evaluate_floor(const struct cost_ctx *ctx,
                          const struct plan *p,
                          struct cost_result *r);
 
+/*
+ * The memory cost_evaluate_floor and cost_evaluate may give p in r->mem,
+ * without timing it: the heaviest rank's on the partition balanced for
+ * p's precision (mem[0]) and, for an FP8 plan, on the BF16 partition it
+ * runs on where that is faster (mem[1]; which one it runs on takes its
+ * times). Returns how many (1 or 2). For a sweep that needs only a plan's
+ * memory: one that fits nowhere cannot enter kept plans that all fit
+ * (rank.c). Same preconditions as cost_evaluate; allocates nothing.
+ */
+size_t cost_memory_candidates(const struct cost_ctx *ctx,
+                              const struct plan *p,
+                              struct memory mem[2]);
+
 /* Times from work and the hardware's rates (the spreadsheet's formulas). */
 void cost_times(const struct cost_work *w,
                 const struct hardware *hw,

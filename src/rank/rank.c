@@ -413,6 +413,37 @@ static bool cannot_enter(const struct shard *b,
                         h->keys[0].step, &h->rows[h->keys[0].slot].plan);
 }
 
+/*
+ * True when plan p fits in none of the memories it may run with
+ * (cost_memory_candidates), is lighter than f's lightest with none of
+ * them, and every kept plan and f's best fit: then it can enter neither,
+ * whatever its step (rank_before puts fitting plans first), and nothing
+ * the report shows needs its times. *mem receives a memory it may run
+ * with: one that fits no more than the one it runs with and is not lighter
+ * either, so the visitor counts it as a timed plan would be counted. The
+ * caller asks only where cannot_enter would be asked.
+ */
+static bool unfit_only(const struct shard *b,
+                       const struct plan *p,
+                       const struct report_family *f,
+                       struct memory *mem)
+{
+    struct memory m[2];
+    size_t i, n;
+    bool kept_fit = b->shared ? b->have_worst && b->worst.fits
+                              : b->own.n == b->own.top && b->own.n > 0 &&
+                                    b->own.keys[0].fits;
+    if (!kept_fit || !f->best.fits)
+        return false;
+    n = cost_memory_candidates(b->ctx, p, m);
+    for (i = 0; i < n; i++)
+        if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) ||
+            lighter(p, &m[i], f))
+            return false;
+    *mem = m[0];
+    return true;
+}
+
 static void
 visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
@@ -444,7 +475,12 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     key = family_key(p);
     f = &b->family[key];
     /* the floor first where the expected step may not be needed */
-    if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
+    if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best &&
+        unfit_only(b, p, f, &res.mem)) {
+        res.fits = false; /* the memory alone: no times (unfit_only) */
+        floor_only = true;
+    } else if (b->ctx->hw->cal && b->ctx->stack && !b->spill &&
+               f->has_best) {
         cost_evaluate_floor(b->ctx, p, &res);
         res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
         floor_only = cannot_enter(b, &res, f);
