@@ -414,6 +414,41 @@ permute_bytes(const struct model_spec *s, bool fp8, double fwd, double bwd)
            bwd * (2 * h * ab + k * h * (dg + cg));
 }
 
+/* The FLOPs of one pipeline rank per step at each precision's rate, and
+ * the schedule's bubble coefficient and forward share over them: the one
+ * arithmetic of rank_work and cost_floor_bounds. */
+struct rank_flops {
+    double fp8, bf16; /* FLOPs at the FP8 and at the BF16 rate */
+    double bubble_coef, fwd_share;
+};
+
+static void rank_flops(const struct model *m,
+                       const struct plan *p,
+                       const struct plan_rank *v,
+                       struct rank_flops *f)
+{
+    const struct model_spec *s = &m->spec;
+    const struct model_chunk *c = &v->sum;
+    double tp = (double)p->tp;
+    double seq = (double)(p->mbs * s->seq_len);
+    double tokens = seq / (tp * (double)p->cp);
+    double mb = (double)p->microbatches * v->mb_share; /* per chunk */
+    double t = mb * tokens;
+    int rec = p->recompute;
+    double lin8 = 3 * c->fwd_fp8 + c->recompute_fp8[rec];
+    double other = 3 * c->fwd_other + c->recompute_other[rec];
+    if (p->precision == MODEL_FP8) {
+        f->fp8 = t * lin8;
+        f->bf16 = t * other;
+    } else {
+        f->fp8 = 0;
+        f->bf16 = t * (lin8 + other);
+    }
+    f->bubble_coef = bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other),
+                                 t * c->fwd_linear, f->fp8 + f->bf16);
+    f->fwd_share = t * (c->fwd_fp8 + c->fwd_other) / (f->fp8 + f->bf16);
+}
+
 /* Work of one pipeline rank: everything but model_flops and tokens.
  * grads_per_step as memory_view decided for the rank. */
 static void rank_work(const struct cost_ctx *ctx,
@@ -437,8 +472,6 @@ static void rank_work(const struct cost_ctx *ctx,
     int prec = p->precision, rec = p->recompute;
     bool fp8 = prec == MODEL_FP8, full = rec == MODEL_RECOMPUTE_FULL;
     double wb = s->weight_bytes;
-    double lin8 = 3 * c->fwd_fp8 + c->recompute_fp8[rec];
-    double other = 3 * c->fwd_other + c->recompute_other[rec];
     /* this GPU's weights; the embedding is a lookup, not a GEMM read */
     double dense = c->params_dense / tp, expert = c->params_expert / ep;
     double gpu = (c->params_dense - c->params_embedding) / tp + expert;
@@ -449,15 +482,13 @@ static void rank_work(const struct cost_ctx *ctx,
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
     struct comm_totals ct;
+    struct rank_flops fl;
     size_t nl;
 
     memset(w, 0, sizeof *w);
-    if (fp8) {
-        w->fp8_flops = t * lin8;
-        w->bf16_flops = t * other;
-    } else {
-        w->bf16_flops = t * (lin8 + other);
-    }
+    rank_flops(ctx->m, p, v, &fl);
+    w->fp8_flops = fl.fp8;
+    w->bf16_flops = fl.bf16;
     /* Per micro-batch: weights read in forward, backward (and the
      * recomputed forward), gradients accumulated (read + write) or, when
      * reduce-scattered every micro-batch, written once; ZeRO-3 gathers
@@ -480,11 +511,8 @@ static void rank_work(const struct cost_ctx *ctx,
         (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
          expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
         (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes + wb);
-    w->bubble_coef =
-        bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other), t * c->fwd_linear,
-                    w->fp8_flops + w->bf16_flops);
-    w->fwd_share =
-        t * (c->fwd_fp8 + c->fwd_other) / (w->fp8_flops + w->bf16_flops);
+    w->bubble_coef = fl.bubble_coef;
+    w->fwd_share = fl.fwd_share;
     w->microbatches = (double)p->microbatches;
 
     nl = comm_view(ctx->m, p, v, groups, &ctx->ep, grads_per_step, list, max,
@@ -816,6 +844,69 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
         return 1;
     heaviest(ctx, p, alt, &mem[1]);
     return 2;
+}
+
+/* Over the distinct ranks of p on the partition of cp: the largest and
+ * the smallest compute term at the speed of light, into *hi and *lo;
+ * false when a rank's bubble coefficient is below 0. */
+static bool compute_span(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         const struct cost_parts *cp,
+                         double *hi,
+                         double *lo)
+{
+    const struct cost_layout *layout = layout_of(cp, p);
+    long k, n = layout ? (long)layout->nreps : p->pp;
+    struct plan_rank own;
+    struct rank_flops fl;
+    for (k = 0; k < n; k++) {
+        const struct plan_rank *v = layout ? &layout->views[k] : &own;
+        double c;
+        if (!layout)
+            plan_rank_view(p, &cp->part, k, &own);
+        rank_flops(ctx->m, p, v, &fl);
+        if (!(fl.bubble_coef >= 0))
+            return false;
+        c = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
+        if (k == 0 || c > *hi)
+            *hi = c;
+        if (k == 0 || c < *lo)
+            *lo = c;
+    }
+    return n > 0;
+}
+
+/*
+ * Why these bound the floor: a rank's step is its bubble + optimizer +
+ * core + exposed DP, each at least 0 where the bubble coefficient is
+ * (the other stages' ramps over this one's, 1 + skew, is a ratio of
+ * sums of times), and its core at least its compute term (terms.c). The
+ * compute term does not move with the links' bandwidth and is computed
+ * here by the same arithmetic as in rank_work and terms_rates_sol, so the
+ * step of the slowest rank is at least the largest compute term and any
+ * rank's step, at any IB or NVLink bandwidth, at least the smallest. An
+ * FP8 plan may run on either partition (evaluate): the smaller bound of
+ * the two. The margin covers a skew's rounding below -1 by an ulp.
+ */
+bool cost_floor_bounds(const struct cost_ctx *ctx,
+                       const struct plan *p,
+                       double *step,
+                       double *any_rank)
+{
+    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    double hi, lo, hi2, lo2;
+    if (!cp || !compute_span(ctx, p, cp, &hi, &lo))
+        return false;
+    alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
+    if (alt) {
+        if (!compute_span(ctx, p, alt, &hi2, &lo2))
+            return false;
+        hi = hi2 < hi ? hi2 : hi;
+        lo = lo2 < lo ? lo2 : lo;
+    }
+    *step = hi * (1 - 1e-9);
+    *any_rank = lo * (1 - 1e-9);
+    return true;
 }
 
 void cost_evaluate_floor(const struct cost_ctx *ctx,

@@ -261,6 +261,21 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               const struct plan *p,
                               struct memory mem[2]);
 
+/*
+ * Lower bounds of p's speed of light without timing it, from its ranks'
+ * compute alone: *step of the step cost_evaluate_floor gives p (its
+ * slowest rank's), *any_rank of the step of any of its ranks, also on
+ * the cluster with another IB or NVLink bandwidth (the sensitivity grids
+ * re-time the slowest rank's work there). Returns false when it knows
+ * none (a rank whose schedule's bubble coefficient is below 0). For a
+ * sweep: a plan whose bound cannot enter is not timed at all (rank.c).
+ * Same preconditions as cost_evaluate; allocates nothing.
+ */
+bool cost_floor_bounds(const struct cost_ctx *ctx,
+                       const struct plan *p,
+                       double *step,
+                       double *any_rank);
+
 /* Times from work and the hardware's rates (the spreadsheet's formulas). */
 void cost_times(const struct cost_work *w,
                 const struct hardware *hw,

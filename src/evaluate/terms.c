@@ -637,15 +637,22 @@ static const struct terms_term terms[] = {
 
 /* ---- The rate sets ---- */
 
+double terms_sol_compute(const struct hardware *hw,
+                         double bf16_flops,
+                         double fp8_flops)
+{
+    /* every FLOP at the achievable rates (attention and elementwise
+     * work included in the FLOPs), at the burst clock the rates state */
+    return bf16_flops / hw->bf16_flops +
+           (fp8_flops > 0 ? fp8_flops / hw->fp8_flops : 0);
+}
+
 void terms_rates_sol(const struct cost_work *w,
                      const struct hardware *hw,
                      struct terms_rates *r)
 {
     memset(r, 0, sizeof *r);
-    /* every FLOP at the achievable rates (attention and elementwise
-     * work included in the FLOPs), at the burst clock the rates state */
-    r->gemm_s = w->bf16_flops / hw->bf16_flops +
-                (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0);
+    r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
     r->clock = r->compute_overhead = 1;
     r->ib_bps = hw->ib_bps;
     r->nvlink_bps = hw->nvlink_bps;

@@ -135,6 +135,13 @@ struct terms_rates {
     double ib_gather_calls, nv_gather_calls;
 };
 
+/* The speed of light's compute term, s: FLOPs at the achievable BF16
+ * and FP8 rates (its rate set's gemm_s; f_compute returns it unchanged,
+ * clock and overhead 1, no elementwise or host time). */
+double terms_sol_compute(const struct hardware *hw,
+                         double bf16_flops,
+                         double fp8_flops);
+
 /* The speed of light's rate set for work w on hw. */
 void terms_rates_sol(const struct cost_work *w,
                      const struct hardware *hw,

@@ -413,34 +413,68 @@ static bool cannot_enter(const struct shard *b,
                         h->keys[0].step, &h->rows[h->keys[0].slot].plan);
 }
 
+/* The step a plan must beat to enter the kept plans when they are all
+ * full and fit, else -1 (a stale root of the shared heap is no better
+ * than the current one: comparing with it skips fewer plans). */
+static double kept_worst_fitting(const struct shard *b)
+{
+    const struct heap *h = &b->own;
+    if (b->shared)
+        return b->have_worst && b->worst.fits ? b->worst.step : -1;
+    if (h->n == h->top && h->n > 0 && h->keys[0].fits)
+        return h->keys[0].step;
+    return -1;
+}
+
+/* True when every point of a sensitivity grid is below step (keep_min
+ * would change none of them). */
+static bool grid_below(const double *grid, size_t n, double step)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!(grid[i] > 0 && step > grid[i]))
+            return false;
+    return true;
+}
+
 /*
- * True when plan p fits in none of the memories it may run with
- * (cost_memory_candidates), is lighter than f's lightest with none of
- * them, and every kept plan and f's best fit: then it can enter neither,
- * whatever its step (rank_before puts fitting plans first), and nothing
- * the report shows needs its times. *mem receives a memory it may run
- * with: one that fits no more than the one it runs with and is not lighter
- * either, so the visitor counts it as a timed plan would be counted. The
- * caller asks only where cannot_enter would be asked.
+ * True when plan p need not be timed at all, only its memory known: its
+ * memories (cost_memory_candidates: it runs with one of them) agree on
+ * whether it fits, none is lighter than f's lightest, every kept plan and
+ * f's best fit, and then either it does not fit (rank_before puts the
+ * fitting plans first: it cannot enter them whatever its step) or its
+ * speed of light's lower bound (cost_floor_bounds) is above the kept
+ * plans' worst step, f's best step and every point of f's sensitivity
+ * grids (which its work re-timed there could not lower). Then it is
+ * counted as cannot_enter would count it, from res->mem and res->fits (a
+ * memory it may run with), and nothing the report shows needs its times.
+ * The caller asks only where cannot_enter would be asked.
  */
-static bool unfit_only(const struct shard *b,
-                       const struct plan *p,
-                       const struct report_family *f,
-                       struct memory *mem)
+static bool untimed(const struct shard *b,
+                    const struct plan *p,
+                    const struct report_family *f,
+                    struct cost_result *res)
 {
     struct memory m[2];
     size_t i, n;
-    bool kept_fit = b->shared ? b->have_worst && b->worst.fits
-                              : b->own.n == b->own.top && b->own.n > 0 &&
-                                    b->own.keys[0].fits;
-    if (!kept_fit || !f->best.fits)
+    bool fits;
+    double worst = kept_worst_fitting(b), step, any_rank;
+    if (worst < 0 || !f->best.fits)
         return false;
     n = cost_memory_candidates(b->ctx, p, m);
+    fits = terms_fits(m[0].total, m[0].capacity, b->headroom_pct);
     for (i = 0; i < n; i++)
-        if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) ||
+        if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) != fits ||
             lighter(p, &m[i], f))
             return false;
-    *mem = m[0];
+    if (fits &&
+        (!cost_floor_bounds(b->ctx, p, &step, &any_rank) || !(step > worst) ||
+         !(step > cost_rank_step(&f->best)) ||
+         !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
+         !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
+        return false;
+    res->mem = m[0];
+    res->fits = fits;
     return true;
 }
 
@@ -452,7 +486,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     struct report_row row;
     struct report_family *f;
     int key;
-    bool floor_only = false;
+    bool floor_only = false, timed = true;
 
     if (b->opt->progress && (++b->done & 0xfff) == 0)
         b->opt->progress(b->opt->progress_user, 0x1000);
@@ -476,9 +510,9 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     f = &b->family[key];
     /* the floor first where the expected step may not be needed */
     if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best &&
-        unfit_only(b, p, f, &res.mem)) {
-        res.fits = false; /* the memory alone: no times (unfit_only) */
+        untimed(b, p, f, &res)) {
         floor_only = true;
+        timed = false;
     } else if (b->ctx->hw->cal && b->ctx->stack && !b->spill &&
                f->has_best) {
         cost_evaluate_floor(b->ctx, p, &res);
@@ -504,7 +538,9 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         f->lightest_mem = res.mem;
         f->has_lightest = true;
     }
-    if (res.fits) /* speed-of-light terms only: the floor's work has them */
+    /* speed-of-light terms only: the floor's work has them (an untimed
+     * plan changes no point of the grids) */
+    if (res.fits && timed)
         sensitivity(b, f, &res);
     if (floor_only) {
         b->floor_only++;
