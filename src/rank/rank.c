@@ -440,12 +440,13 @@ static bool grid_below(const double *grid, size_t n, double step)
 /*
  * True when plan p need not be timed at all, only its memory known: its
  * memories (cost_memory_candidates: it runs with one of them) agree on
- * whether it fits, none is lighter than f's lightest, every kept plan and
- * f's best fit, and then either it does not fit (rank_before puts the
- * fitting plans first: it cannot enter them whatever its step) or its
- * speed of light's lower bound (cost_floor_bounds) is above the kept
- * plans' worst step, f's best step and every point of f's sensitivity
- * grids (which its work re-timed there could not lower). Then it is
+ * whether it fits, none is lighter than f's lightest, the kept plans are
+ * full and all fit, and either it does not fit where f's best does
+ * (rank_before puts the fitting plans first: it can enter neither
+ * whatever its step) or its speed of light's lower bound
+ * (cost_floor_bounds) is above f's best step (both fitting, or neither)
+ * and, fitting, above the kept plans' worst step and every point of f's
+ * sensitivity grids (which its work re-timed there could not lower). Then it is
  * counted as cannot_enter would count it, from res->mem and res->fits (a
  * memory it may run with), and nothing the report shows needs its times.
  * The caller asks only where cannot_enter would be asked.
@@ -459,7 +460,7 @@ static bool untimed(const struct shard *b,
     size_t i, n;
     bool fits;
     double worst = kept_worst_fitting(b), step, any_rank;
-    if (worst < 0 || !f->best.fits)
+    if (worst < 0)
         return false;
     n = cost_memory_candidates(b->ctx, p, m);
     fits = terms_fits(m[0].total, m[0].capacity, b->headroom_pct);
@@ -467,12 +468,20 @@ static bool untimed(const struct shard *b,
         if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) != fits ||
             lighter(p, &m[i], f))
             return false;
-    if (fits &&
-        (!cost_floor_bounds(b->ctx, p, &step, &any_rank) || !(step > worst) ||
-         !(step > cost_rank_step(&f->best)) ||
-         !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
-         !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
+    if (fits && !f->best.fits) /* it beats that best */
         return false;
+    if (!fits && f->best.fits) /* it enters neither, whatever its step */
+        goto untimed;
+    /* it enters neither if it is slower than f's best (both fit or
+     * neither) and, fitting, than the kept plans' worst */
+    if (!cost_floor_bounds(b->ctx, p, &step, &any_rank) ||
+        !(step > cost_rank_step(&f->best)))
+        return false;
+    if (fits && (!(step > worst) ||
+                 !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
+                 !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
+        return false;
+untimed:
     res->mem = m[0];
     res->fits = fits;
     return true;
@@ -513,8 +522,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         untimed(b, p, f, &res)) {
         floor_only = true;
         timed = false;
-    } else if (b->ctx->hw->cal && b->ctx->stack && !b->spill &&
-               f->has_best) {
+    } else if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
         cost_evaluate_floor(b->ctx, p, &res);
         res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
         floor_only = cannot_enter(b, &res, f);
