@@ -414,12 +414,14 @@ permute_bytes(const struct model_spec *s, bool fp8, double fwd, double bwd)
            bwd * (2 * h * ab + k * h * (dg + cg));
 }
 
-/* The FLOPs of one pipeline rank per step at each precision's rate, and
- * the schedule's bubble coefficient and forward share over them: the one
- * arithmetic of rank_work and cost_floor_bounds. */
+/* The work of one pipeline rank that needs neither its memory nor its
+ * collectives: FLOPs per step at each precision's rate, the schedule's
+ * bubble coefficient and forward share over them, the optimizer's bytes.
+ * The one arithmetic of rank_work and cost_floor_bounds. */
 struct rank_flops {
     double fp8, bf16; /* FLOPs at the FP8 and at the BF16 rate */
     double bubble_coef, fwd_share;
+    double optimizer_bytes;
 };
 
 static void rank_flops(const struct model *m,
@@ -429,7 +431,8 @@ static void rank_flops(const struct model *m,
 {
     const struct model_spec *s = &m->spec;
     const struct model_chunk *c = &v->sum;
-    double tp = (double)p->tp;
+    double tp = (double)p->tp, ep = (double)p->ep;
+    double dense = c->params_dense / tp, expert = c->params_expert / ep;
     double seq = (double)(p->mbs * s->seq_len);
     double tokens = seq / (tp * (double)p->cp);
     double mb = (double)p->microbatches * v->mb_share; /* per chunk */
@@ -447,6 +450,14 @@ static void rank_flops(const struct model *m,
     f->bubble_coef = bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other),
                                  t * c->fwd_linear, f->fp8 + f->bf16);
     f->fwd_share = t * (c->fwd_fp8 + c->fwd_other) / (f->fp8 + f->bf16);
+    /* Adam: read gradient, read+write master and both moments, write the
+     * compute copy of the weights (FP8 copies under the FP8 recipe: as
+     * many bytes, struct memory), for this GPU's optimizer shard. */
+    f->optimizer_bytes =
+        (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
+         expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
+        (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes +
+         s->weight_bytes);
 }
 
 /* Work of one pipeline rank: everything but model_flops and tokens.
@@ -473,7 +484,7 @@ static void rank_work(const struct cost_ctx *ctx,
     bool fp8 = prec == MODEL_FP8, full = rec == MODEL_RECOMPUTE_FULL;
     double wb = s->weight_bytes;
     /* this GPU's weights; the embedding is a lookup, not a GEMM read */
-    double dense = c->params_dense / tp, expert = c->params_expert / ep;
+    double expert = c->params_expert / ep;
     double gpu = (c->params_dense - c->params_embedding) / tp + expert;
     double gpu8 = fp8 ? c->params_fp8 / tp + c->params_fp8_expert / ep : 0;
     double read = gpu8 * 1 + (gpu - gpu8) * wb; /* FP8 copies: 1 byte */
@@ -504,13 +515,7 @@ static void rank_work(const struct cost_ctx *ctx,
                          gpu * s->grad_bytes * (grads_per_step ? 2 : 1) +
                          (p->zero >= 3 ? 2 * gpu * wb : 0) + 2 * saved) +
                    w->permute_bytes;
-    /* Adam: read gradient, read+write master and both moments, write the
-     * compute copy of the weights (FP8 copies under the FP8 recipe: as
-     * many bytes, struct memory), for this GPU's optimizer shard. */
-    w->optimizer_bytes =
-        (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
-         expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
-        (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes + wb);
+    w->optimizer_bytes = fl.optimizer_bytes;
     w->bubble_coef = fl.bubble_coef;
     w->fwd_share = fl.fwd_share;
     w->microbatches = (double)p->microbatches;
@@ -846,47 +851,65 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
     return 2;
 }
 
-/* Over the distinct ranks of p on the partition of cp: the largest and
- * the smallest compute term at the speed of light, into *hi and *lo;
- * false when a rank's bubble coefficient is below 0. */
-static bool compute_span(const struct cost_ctx *ctx,
-                         const struct plan *p,
-                         const struct cost_parts *cp,
-                         double *hi,
-                         double *lo)
+/* Over the distinct ranks of p on the partition of cp: the largest lower
+ * bound of a rank's step into *hi, the smallest of a rank's step at any
+ * link bandwidth into *lo (see below); false when a rank's bubble
+ * coefficient is below 0. */
+static bool rank_bounds(const struct cost_ctx *ctx,
+                        const struct plan *p,
+                        const struct cost_parts *cp,
+                        double *hi,
+                        double *lo)
 {
     const struct cost_layout *layout = layout_of(cp, p);
     long k, n = layout ? (long)layout->nreps : p->pp;
+    double sum = 0, count = 0, mb = (double)p->microbatches;
     struct plan_rank own;
     struct rank_flops fl;
-    for (k = 0; k < n; k++) {
-        const struct plan_rank *v = layout ? &layout->views[k] : &own;
-        double c;
-        if (!layout)
-            plan_rank_view(p, &cp->part, k, &own);
-        rank_flops(ctx->m, p, v, &fl);
-        if (!(fl.bubble_coef >= 0))
-            return false;
-        c = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
-        if (k == 0 || c > *hi)
-            *hi = c;
-        if (k == 0 || c < *lo)
-            *lo = c;
-    }
+    int pass;
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < n; k++) {
+            const struct plan_rank *v = layout ? &layout->views[k] : &own;
+            double like = layout ? (double)layout->ranks[k] : 1;
+            double c, fixed, others, step;
+            if (!layout)
+                plan_rank_view(p, &cp->part, k, &own);
+            rank_flops(ctx->m, p, v, &fl);
+            c = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
+            if (pass == 0) {
+                if (!(fl.bubble_coef >= 0))
+                    return false;
+                sum += like * c;
+                count += like;
+                continue;
+            }
+            /* the other ranks' mean ramp, at least their mean compute */
+            others = count > 1 && c > 0 ? (sum - c) / (count - 1) : c;
+            fixed = fl.optimizer_bytes / ctx->hw->hbm_bps + c;
+            step = fl.bubble_coef * others / mb + fixed;
+            if (k == 0 || step > *hi)
+                *hi = step;
+            if (k == 0 || fixed < *lo)
+                *lo = fixed;
+        }
     return n > 0;
 }
 
 /*
- * Why these bound the floor: a rank's step is its bubble + optimizer +
- * core + exposed DP, each at least 0 where the bubble coefficient is
- * (the other stages' ramps over this one's, 1 + skew, is a ratio of
- * sums of times), and its core at least its compute term (terms.c). The
- * compute term does not move with the links' bandwidth and is computed
- * here by the same arithmetic as in rank_work and terms_rates_sol, so the
- * step of the slowest rank is at least the largest compute term and any
- * rank's step, at any IB or NVLink bandwidth, at least the smallest. An
- * FP8 plan may run on either partition (evaluate): the smaller bound of
- * the two. The margin covers a skew's rounding below -1 by an ulp.
+ * Why these bound the floor (terms.c): a rank's step is its bubble +
+ * optimizer + core + exposed DP, the last at least 0 and its core at
+ * least its compute term. Its bubble is the coefficient x (1 + skew) x
+ * its ramp / micro-batches, where (1 + skew) x ramp is the other ranks'
+ * mean ramp (cost_ramp_skew), and a ramp is at least its compute: with a
+ * coefficient of at least 0 the bubble is at least the coefficient x the
+ * other ranks' mean compute / micro-batches. Compute and optimizer do not
+ * move with the links' bandwidth and are computed here by the same
+ * arithmetic as in rank_work and terms_rates_sol, so the slowest rank's
+ * step is at least the largest such sum, and any rank's step at any IB
+ * or NVLink bandwidth at least its compute + optimizer (the sensitivity
+ * grids keep the skew of the base rates: only bubble >= 0 is known
+ * there). An FP8 plan may run on either partition (evaluate): the
+ * smaller bound of the two. The margin covers rounding (a few ulps).
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
@@ -895,11 +918,11 @@ bool cost_floor_bounds(const struct cost_ctx *ctx,
 {
     const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
     double hi, lo, hi2, lo2;
-    if (!cp || !compute_span(ctx, p, cp, &hi, &lo))
+    if (!cp || !rank_bounds(ctx, p, cp, &hi, &lo))
         return false;
     alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
     if (alt) {
-        if (!compute_span(ctx, p, alt, &hi2, &lo2))
+        if (!rank_bounds(ctx, p, alt, &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;
         lo = lo2 < lo ? lo2 : lo;
