@@ -736,6 +736,25 @@ static void evaluate_on(const struct cost_ctx *ctx,
     r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }
 
+/*
+ * cost_times(&r->work, ...) into r->t, from where evaluate_on leaves it:
+ * r->t holds the slowest rank's speed-of-light step terms as terms_step
+ * gives them from r->work (its ramps' terms read no skew, and the terms
+ * from the bubble on were re-stepped with the skew r->work holds), so
+ * only what follows from the step is added (terms_derived); the expected
+ * set, whose work may be another rank's (r->work.x), is evaluated whole
+ * (every expected term: none of the first rank's stays). The same
+ * numbers, without stepping the slowest rank a third time.
+ */
+static void finish_times(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         struct cost_result *r)
+{
+    struct terms_env e = {&r->work, ctx->hw, ctx->m, p->precision, &r->t};
+    terms_derived(&e, &r->t);
+    terms_expected(&e, NULL, &r->t);
+}
+
 /* cost_evaluate, or with expected false its speed of light alone (no
  * memo: rank_work leaves the expected work unknown). */
 static void evaluate(const struct cost_ctx *ctx,
@@ -801,7 +820,7 @@ static void evaluate(const struct cost_ctx *ctx,
         rank_work(ctx, p, critical, &groups, mem.grads_per_step, memo, &w, list,
                   max, nlist);
     }
-    cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);
+    finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;
 }
 
@@ -851,10 +870,13 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
     return 2;
 }
 
+/* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
+#define BOUND_RANKS 64
+
 /* Over the distinct ranks of p on the partition of cp: the largest lower
  * bound of a rank's step into *hi, the smallest of a rank's step at any
- * link bandwidth into *lo (see below); false when a rank's bubble
- * coefficient is below 0. */
+ * link bandwidth into *lo (see below); false when it knows none (a rank's
+ * bubble coefficient below 0). */
 static bool rank_bounds(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
@@ -864,35 +886,36 @@ static bool rank_bounds(const struct cost_ctx *ctx,
     const struct cost_layout *layout = layout_of(cp, p);
     long k, n = layout ? (long)layout->nreps : p->pp;
     double sum = 0, count = 0, mb = (double)p->microbatches;
+    double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
     struct plan_rank own;
     struct rank_flops fl;
-    int pass;
-    for (pass = 0; pass < 2; pass++)
-        for (k = 0; k < n; k++) {
-            const struct plan_rank *v = layout ? &layout->views[k] : &own;
-            double like = layout ? (double)layout->ranks[k] : 1;
-            double c, fixed, others, step;
-            if (!layout)
-                plan_rank_view(p, &cp->part, k, &own);
-            rank_flops(ctx->m, p, v, &fl);
-            c = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
-            if (pass == 0) {
-                if (!(fl.bubble_coef >= 0))
-                    return false;
-                sum += like * c;
-                count += like;
-                continue;
-            }
-            /* the other ranks' mean ramp, at least their mean compute */
-            others = count > 1 && c > 0 ? (sum - c) / (count - 1) : c;
-            fixed = fl.optimizer_bytes / ctx->hw->hbm_bps + c;
-            step = fl.bubble_coef * others / mb + fixed;
-            if (k == 0 || step > *hi)
-                *hi = step;
-            if (k == 0 || fixed < *lo)
-                *lo = fixed;
-        }
-    return n > 0;
+    if (n < 1 || n > BOUND_RANKS)
+        return false;
+    for (k = 0; k < n; k++) {
+        const struct plan_rank *v = layout ? &layout->views[k] : &own;
+        double like = layout ? (double)layout->ranks[k] : 1;
+        if (!layout)
+            plan_rank_view(p, &cp->part, k, &own);
+        rank_flops(ctx->m, p, v, &fl);
+        if (!(fl.bubble_coef >= 0))
+            return false;
+        c[k] = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
+        fixed[k] = fl.optimizer_bytes / ctx->hw->hbm_bps + c[k];
+        coef[k] = fl.bubble_coef;
+        sum += like * c[k];
+        count += like;
+    }
+    for (k = 0; k < n; k++) {
+        /* the other ranks' mean ramp, at least their mean compute */
+        double others =
+            count > 1 && c[k] > 0 ? (sum - c[k]) / (count - 1) : c[k];
+        double step = coef[k] * others / mb + fixed[k];
+        if (k == 0 || step > *hi)
+            *hi = step;
+        if (k == 0 || fixed[k] < *lo)
+            *lo = fixed[k];
+    }
+    return true;
 }
 
 /*

@@ -127,6 +127,11 @@ void memory_view(const struct model *m,
     out->grads_per_step = true;
     if (p->zero < 2 || terms_fits(out->total, out->capacity, hw->headroom_pct))
         return;
-    fill(m, hw, p, v, (dense / rd + expert / rx) * s->grad_bytes, out);
+    /* Sharded gradients: fill's other parts do not read the gradients'
+     * bytes, so only they and what sums them change (fill's last lines,
+     * in its order: the same numbers as filling again). */
+    out->grads = (dense / rd + expert / rx) * s->grad_bytes;
+    out->other = terms_mem_other(&hw->spec, out);
+    out->total = terms_mem_total(out);
     out->grads_per_step = false;
 }

@@ -651,8 +651,10 @@ void terms_rates_sol(const struct cost_work *w,
                      const struct hardware *hw,
                      struct terms_rates *r)
 {
-    memset(r, 0, sizeof *r);
+    /* every field is set: no memset (this runs several times per rank) */
     r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
+    r->attn_s = r->ew_s = r->host_s = r->burst_s = 0;
+    r->ib_xp = r->ib_xp_calls = r->nv_xp = r->nv_xp_calls = 0;
     r->clock = r->compute_overhead = 1;
     r->ib_bps = hw->ib_bps;
     r->nvlink_bps = hw->nvlink_bps;
