@@ -835,10 +835,12 @@ void cost_evaluate(const struct cost_ctx *ctx,
 }
 
 /* The heaviest rank's memory of p on the partition of cp, as
- * evaluate_on's first pass keeps it in r->mem. */
+ * evaluate_on's first pass keeps it in r->mem, or the first rank's whose
+ * total is above `above` (then the heaviest's is too). */
 static void heaviest(const struct cost_ctx *ctx,
                      const struct plan *p,
                      const struct cost_parts *cp,
+                     double above,
                      struct memory *mem)
 {
     const struct cost_layout *layout = layout_of(cp, p);
@@ -852,21 +854,24 @@ static void heaviest(const struct cost_ctx *ctx,
         memory_view(ctx->m, ctx->hw, p, v, &e);
         if (k == 0 || e.total > mem->total)
             *mem = e;
+        if (mem->total > above)
+            return;
     }
 }
 
 size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               const struct plan *p,
+                              double above,
                               struct memory mem[2])
 {
     const struct cost_parts *alt;
-    heaviest(ctx, p, parts_of(ctx, p, p->precision), &mem[0]);
+    heaviest(ctx, p, parts_of(ctx, p, p->precision), above, &mem[0]);
     if (p->precision != MODEL_FP8)
         return 1;
     alt = parts_of(ctx, p, MODEL_BF16);
     if (!alt)
         return 1;
-    heaviest(ctx, p, alt, &mem[1]);
+    heaviest(ctx, p, alt, above, &mem[1]);
     return 2;
 }
 

@@ -253,12 +253,16 @@ void cost_evaluate_floor(const struct cost_ctx *ctx,
  * without timing it: the heaviest rank's on the partition balanced for
  * p's precision (mem[0]) and, for an FP8 plan, on the BF16 partition it
  * runs on where that is faster (mem[1]; which one it runs on takes its
- * times). Returns how many (1 or 2). For a sweep that needs only a plan's
- * memory: one that fits nowhere cannot enter kept plans that all fit
- * (rank.c). Same preconditions as cost_evaluate; allocates nothing.
+ * times). Where a rank's total is above `above` bytes, that rank's
+ * memory instead (the heaviest's total is above it too: a caller that
+ * only asks whether it is, say whether it fits, need not weigh the other
+ * ranks). Returns how many (1 or 2). For a sweep that needs only a
+ * plan's memory: one that fits nowhere cannot enter kept plans that all
+ * fit (rank.c). Same preconditions as cost_evaluate; allocates nothing.
  */
 size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               const struct plan *p,
+                              double above,
                               struct memory mem[2]);
 
 /*

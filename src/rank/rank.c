@@ -447,8 +447,10 @@ static bool grid_below(const double *grid, size_t n, double step)
  * (cost_floor_bounds) is above f's best step (both fitting, or neither)
  * and, fitting, above the kept plans' worst step and every point of f's
  * sensitivity grids (which its work re-timed there could not lower). Then it is
- * counted as cannot_enter would count it, from res->mem and res->fits (a
- * memory it may run with), and nothing the report shows needs its times.
+ * counted as cannot_enter would count it, from res->mem and res->fits
+ * (the memory of a rank it may run with, which fits and is lighter as
+ * its heaviest rank's would), and nothing the report shows needs its
+ * times.
  * The caller asks only where cannot_enter would be asked.
  */
 static bool untimed(const struct shard *b,
@@ -460,9 +462,15 @@ static bool untimed(const struct shard *b,
     size_t i, n;
     bool fits;
     double worst = kept_worst_fitting(b), step, any_rank;
-    if (worst < 0)
+    double usable =
+        terms_mem_usable(b->ctx->hw->capacity_bytes, b->headroom_pct);
+    if (worst < 0 || !f->has_lightest)
         return false;
-    n = cost_memory_candidates(b->ctx, p, m);
+    /* a rank above both the usable bytes and f's lightest: the plan
+     * neither fits nor is lighter, whatever its other ranks hold */
+    n = cost_memory_candidates(
+        b->ctx, p,
+        usable > f->lightest_mem.total ? usable : f->lightest_mem.total, m);
     fits = terms_fits(m[0].total, m[0].capacity, b->headroom_pct);
     for (i = 0; i < n; i++)
         if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) != fits ||
