@@ -574,18 +574,23 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
-/* The work of distinct rank v of plan p, with its memory into *mem. */
+/* The work of distinct rank v of plan p, with its memory into *mem
+ * (known's, when not NULL). */
 static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       struct expected_memo *memo,
+                      const struct memory *known,
                       struct memory *mem,
                       struct cost_work *w)
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
-    memory_view(m, ctx->hw, p, v, mem);
+    if (known) /* memory_view's of this rank (cost_memory_candidates) */
+        *mem = *known;
+    else
+        memory_view(m, ctx->hw, p, v, mem);
     rank_work(ctx, p, v, groups, mem->grads_per_step, memo, w, NULL, 0, NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
@@ -639,9 +644,13 @@ static void evaluate_on(const struct cost_ctx *ctx,
                         const struct cost_parts *cp,
                         const struct comm_groups *groups,
                         struct expected_memo *memo,
+                        const struct cost_memories *known,
                         struct cost_result *r)
 {
     const struct cost_layout *layout = layout_of(cp, p);
+    /* the first ranks' memories, where the caller weighed them on cp */
+    const struct memory *kmem = NULL;
+    size_t i, nk = 0;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
@@ -658,6 +667,11 @@ static void evaluate_on(const struct cost_ctx *ctx,
     const struct expected_work *x = NULL;
     int pass;
 
+    for (i = 0; known && i < known->n; i++)
+        if (known->parts[i] == cp) {
+            kmem = known->rank[i];
+            nk = known->known[i];
+        }
     r->rank = -1;
     for (pass = 0; pass < 2; pass++)
         for (k = 0; k < n; k++) {
@@ -674,7 +688,8 @@ static void evaluate_on(const struct cost_ctx *ctx,
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
             if (pass == 0 || !kept) {
-                view_work(ctx, p, v, groups, memo, &e->mem, w);
+                view_work(ctx, p, v, groups, memo,
+                          (size_t)k < nk ? &kmem[k] : NULL, &e->mem, w);
                 ramps(ctx, w, t);
             }
             if (pass == 0) {
@@ -761,6 +776,7 @@ static void finish_times(const struct cost_ctx *ctx,
  * memo: rank_work leaves the expected work unknown). */
 static void evaluate(const struct cost_ctx *ctx,
                      const struct plan *p,
+                     const struct cost_memories *known,
                      struct cost_result *r,
                      struct comm_collective *list,
                      size_t max,
@@ -779,7 +795,7 @@ static void evaluate(const struct cost_ctx *ctx,
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
-    evaluate_on(ctx, p, cp, &groups, memo, r);
+    evaluate_on(ctx, p, cp, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -795,7 +811,7 @@ static void evaluate(const struct cost_ctx *ctx,
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {
-            evaluate_on(ctx, p, alt, &groups, memo, &other);
+            evaluate_on(ctx, p, alt, &groups, memo, known, &other);
             if (other.t.step < r->t.step * (1 - 1e-12)) {
                 *r = other;
                 r->balance_precision = MODEL_BF16;
@@ -833,29 +849,36 @@ void cost_evaluate(const struct cost_ctx *ctx,
                    size_t max,
                    size_t *nlist)
 {
-    evaluate(ctx, p, r, list, max, nlist, true);
+    evaluate(ctx, p, NULL, r, list, max, nlist, true);
 }
 
 /* The heaviest rank's memory of p on the partition of cp, as
  * evaluate_on's first pass keeps it in r->mem, or the first rank's whose
- * total is above `above` (then the heaviest's is too). */
+ * total is above `above` (then the heaviest's is too); the first ranks'
+ * memories into rank[], their count into *known. */
 static void heaviest(const struct cost_ctx *ctx,
                      const struct plan *p,
                      const struct cost_parts *cp,
                      double above,
-                     struct memory *mem)
+                     struct memory *mem,
+                     struct memory rank[COST_KNOWN_RANKS],
+                     size_t *known)
 {
     const struct cost_layout *layout = layout_of(cp, p);
     long k, n = layout ? (long)layout->nreps : p->pp;
     struct plan_rank own;
-    struct memory e;
+    struct memory spare;
+    *known = 0;
     for (k = 0; k < n; k++) {
         const struct plan_rank *v = layout ? &layout->views[k] : &own;
+        struct memory *e = k < COST_KNOWN_RANKS ? &rank[k] : &spare;
         if (!layout)
             plan_rank_view(p, &cp->part, k, &own);
-        memory_view(ctx->m, ctx->hw, p, v, &e);
-        if (k == 0 || e.total > mem->total)
-            *mem = e;
+        memory_view(ctx->m, ctx->hw, p, v, e);
+        if (k < COST_KNOWN_RANKS)
+            *known = (size_t)k + 1;
+        if (k == 0 || e->total > mem->total)
+            *mem = *e;
         if (mem->total > above)
             return;
     }
@@ -864,17 +887,18 @@ static void heaviest(const struct cost_ctx *ctx,
 size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               const struct plan *p,
                               double above,
-                              struct memory mem[2])
+                              struct cost_memories *out)
 {
-    const struct cost_parts *alt;
-    heaviest(ctx, p, parts_of(ctx, p, p->precision), above, &mem[0]);
-    if (p->precision != MODEL_FP8)
-        return 1;
-    alt = parts_of(ctx, p, MODEL_BF16);
-    if (!alt)
-        return 1;
-    heaviest(ctx, p, alt, above, &mem[1]);
-    return 2;
+    const struct cost_parts *alt =
+        p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
+    size_t i;
+    out->parts[0] = parts_of(ctx, p, p->precision);
+    out->parts[1] = alt;
+    out->n = alt ? 2 : 1;
+    for (i = 0; i < out->n; i++)
+        heaviest(ctx, p, out->parts[i], above, &out->mem[i], out->rank[i],
+                 &out->known[i]);
+    return out->n;
 }
 
 /* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
@@ -966,5 +990,13 @@ void cost_evaluate_floor(const struct cost_ctx *ctx,
                          const struct plan *p,
                          struct cost_result *r)
 {
-    evaluate(ctx, p, r, NULL, 0, NULL, false);
+    evaluate(ctx, p, NULL, r, NULL, 0, NULL, false);
+}
+
+void cost_evaluate_floor_known(const struct cost_ctx *ctx,
+                               const struct plan *p,
+                               const struct cost_memories *known,
+                               struct cost_result *r)
+{
+    evaluate(ctx, p, known, r, NULL, 0, NULL, false);
 }

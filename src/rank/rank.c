@@ -451,26 +451,29 @@ static bool grid_below(const double *grid, size_t n, double step)
  * (the memory of a rank it may run with, which fits and is lighter as
  * its heaviest rank's would), and nothing the report shows needs its
  * times.
- * The caller asks only where cannot_enter would be asked.
+ * The caller asks only where cannot_enter would be asked; *known
+ * receives the memories weighed (cost_evaluate_floor_known).
  */
 static bool untimed(const struct shard *b,
                     const struct plan *p,
                     const struct report_family *f,
+                    struct cost_memories *known,
                     struct cost_result *res)
 {
-    struct memory m[2];
+    const struct memory *m = known->mem;
     size_t i, n;
     bool fits;
     double worst = kept_worst_fitting(b), step, any_rank;
     double usable =
         terms_mem_usable(b->ctx->hw->capacity_bytes, b->headroom_pct);
+    known->n = 0; /* none weighed yet */
     if (worst < 0 || !f->has_lightest)
         return false;
     /* a rank above both the usable bytes and f's lightest: the plan
      * neither fits nor is lighter, whatever its other ranks hold */
     n = cost_memory_candidates(
         b->ctx, p,
-        usable > f->lightest_mem.total ? usable : f->lightest_mem.total, m);
+        usable > f->lightest_mem.total ? usable : f->lightest_mem.total, known);
     fits = terms_fits(m[0].total, m[0].capacity, b->headroom_pct);
     for (i = 0; i < n; i++)
         if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) != fits ||
@@ -500,6 +503,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
     struct shard *b = user;
     struct cost_result res;
+    struct cost_memories known;
     struct report_row row;
     struct report_family *f;
     int key;
@@ -526,14 +530,16 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     key = family_key(p);
     f = &b->family[key];
     /* the floor first where the expected step may not be needed */
-    if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best &&
-        untimed(b, p, f, &res)) {
-        floor_only = true;
-        timed = false;
-    } else if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
-        cost_evaluate_floor(b->ctx, p, &res);
-        res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
-        floor_only = cannot_enter(b, &res, f);
+    if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
+        if (untimed(b, p, f, &known, &res)) {
+            floor_only = true;
+            timed = false;
+        } else {
+            cost_evaluate_floor_known(b->ctx, p, &known, &res);
+            res.fits =
+                terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
+            floor_only = cannot_enter(b, &res, f);
+        }
     }
     if (!floor_only) {
         cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
