@@ -424,19 +424,38 @@ struct rank_flops {
     double optimizer_bytes;
 };
 
-static void rank_flops(const struct model *m,
-                       const struct plan *p,
+/* What rank_flops reads of the plan alone, the same for every rank. */
+struct rank_plan {
+    double tokens;       /* per micro-batch per GPU */
+    double rd, rx;       /* the optimizer's shards: dense, expert */
+    double opt_per_byte; /* optimizer bytes per byte of weights */
+};
+
+static void
+rank_plan(const struct model *m, const struct plan *p, struct rank_plan *k)
+{
+    const struct model_spec *s = &m->spec;
+    double seq = (double)(p->mbs * s->seq_len);
+    k->tokens = seq / ((double)p->tp * (double)p->cp);
+    k->rd = p->zero >= 1 ? memory_dense_replicas(p) : 1;
+    k->rx = p->zero >= 1 ? memory_expert_replicas(p) : 1;
+    /* Adam: read gradient, read+write master and both moments, write the
+     * compute copy of the weights (FP8 copies under the FP8 recipe: as
+     * many bytes, struct memory), for this GPU's optimizer shard. */
+    k->opt_per_byte = s->grad_bytes + 2 * s->master_bytes +
+                      4 * s->moment_bytes + s->weight_bytes;
+}
+
+static void rank_flops(const struct plan *p,
+                       const struct rank_plan *k,
                        const struct plan_rank *v,
                        struct rank_flops *f)
 {
-    const struct model_spec *s = &m->spec;
     const struct model_chunk *c = &v->sum;
     double tp = (double)p->tp, ep = (double)p->ep;
     double dense = c->params_dense / tp, expert = c->params_expert / ep;
-    double seq = (double)(p->mbs * s->seq_len);
-    double tokens = seq / (tp * (double)p->cp);
     double mb = (double)p->microbatches * v->mb_share; /* per chunk */
-    double t = mb * tokens;
+    double t = mb * k->tokens;
     int rec = p->recompute;
     double lin8 = 3 * c->fwd_fp8 + c->recompute_fp8[rec];
     double other = 3 * c->fwd_other + c->recompute_other[rec];
@@ -450,14 +469,7 @@ static void rank_flops(const struct model *m,
     f->bubble_coef = bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other),
                                  t * c->fwd_linear, f->fp8 + f->bf16);
     f->fwd_share = t * (c->fwd_fp8 + c->fwd_other) / (f->fp8 + f->bf16);
-    /* Adam: read gradient, read+write master and both moments, write the
-     * compute copy of the weights (FP8 copies under the FP8 recipe: as
-     * many bytes, struct memory), for this GPU's optimizer shard. */
-    f->optimizer_bytes =
-        (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
-         expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
-        (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes +
-         s->weight_bytes);
+    f->optimizer_bytes = (dense / k->rd + expert / k->rx) * k->opt_per_byte;
 }
 
 /* Work of one pipeline rank: everything but model_flops and tokens.
@@ -493,11 +505,13 @@ static void rank_work(const struct cost_ctx *ctx,
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
     struct comm_totals ct;
+    struct rank_plan rp;
     struct rank_flops fl;
     size_t nl;
 
     memset(w, 0, sizeof *w);
-    rank_flops(ctx->m, p, v, &fl);
+    rank_plan(ctx->m, p, &rp);
+    rank_flops(p, &rp, v, &fl);
     w->fp8_flops = fl.fp8;
     w->bf16_flops = fl.bf16;
     /* Per micro-batch: weights read in forward, backward (and the
@@ -919,15 +933,17 @@ static bool rank_bounds(const struct cost_ctx *ctx,
     double sum = 0, count = 0, mb = (double)p->microbatches;
     double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
     struct plan_rank own;
+    struct rank_plan rp;
     struct rank_flops fl;
     if (n < 1 || n > BOUND_RANKS)
         return false;
+    rank_plan(ctx->m, p, &rp);
     for (k = 0; k < n; k++) {
         const struct plan_rank *v = layout ? &layout->views[k] : &own;
         double like = layout ? (double)layout->ranks[k] : 1;
         if (!layout)
             plan_rank_view(p, &cp->part, k, &own);
-        rank_flops(ctx->m, p, v, &fl);
+        rank_flops(p, &rp, v, &fl);
         if (!(fl.bubble_coef >= 0))
             return false;
         c[k] = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
