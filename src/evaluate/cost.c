@@ -141,6 +141,16 @@ static enum status build_layout(struct cost_parts *cp,
     return STATUS_OK;
 }
 
+/* True when partitions a and b hold the same chunks. Chunks come from
+ * calloc and are only added to (chunk_same), so memcmp compares them. */
+static bool partition_same(const struct model_partition *a,
+                           const struct model_partition *b)
+{
+    return a->chunks == b->chunks && a->chunks > 0 &&
+           memcmp(a->chunk, b->chunk, (size_t)a->chunks * sizeof *a->chunk) ==
+               0;
+}
+
 enum status cost_ctx_prepare(struct cost_ctx *ctx,
                              long pp,
                              long vpp,
@@ -171,6 +181,9 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
         if (st != STATUS_OK)
             return st;
     }
+    ctx->parts[MODEL_FP8][bal][chunks].same_as_bf16 =
+        partition_same(&ctx->parts[MODEL_FP8][bal][chunks].part,
+                       &ctx->parts[MODEL_BF16][bal][chunks].part);
     return STATUS_OK;
 }
 
@@ -228,6 +241,12 @@ enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
         st = build_layout(cp, p->pp, p->vpp, p->schedule, d);
         if (st != STATUS_OK)
             return st;
+    }
+    {
+        struct cost_parts *c8 = split_of(ctx, MODEL_FP8, chunks, first, last);
+        const struct cost_parts *c16 =
+            split_of(ctx, MODEL_BF16, chunks, first, last);
+        c8->same_as_bf16 = partition_same(&c8->part, &c16->part);
     }
     return STATUS_OK;
 }
@@ -821,7 +840,8 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    if (p->precision == MODEL_FP8 && r->t.bound != COST_COMPUTE) {
+    if (p->precision == MODEL_FP8 && r->t.bound != COST_COMPUTE &&
+        !cp->same_as_bf16) { /* (the same chunks: the same times) */
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {

@@ -135,6 +135,9 @@ struct cost_parts {
     struct model_partition part; /* .chunks == 0 until built */
     struct cost_layout *layouts;
     size_t nlayouts;
+    /* FP8's: every chunk equal to the BF16 partition's (an FP8 plan on
+     * either runs the same: cost_evaluate need not time both) */
+    bool same_as_bf16;
 };
 
 /* A partition split by layer counts (model_partition_split) and its
