@@ -643,12 +643,12 @@ static void ramps(const struct cost_ctx *ctx,
 {
     struct terms_env e = {w, ctx->hw, ctx->m, MODEL_BF16, t};
     memset(t, 0, sizeof *t);
-    terms_step(&e, t);
+    terms_ramp(&e, false, t);
     if (w->x.known) { /* (the speed of light alone has no expected set) */
         struct cost_work neutral = *w;
         neutral.x.compute_overhead = neutral.x.network_efficiency = 1;
         e.w = &neutral;
-        terms_expected_step(&e, t);
+        terms_ramp(&e, true, t);
     }
 }
 

@@ -755,7 +755,8 @@ const char *terms_template(const char *key)
 
 /* ---- The step ---- */
 
-void terms_step(const struct terms_env *e, struct cost_times *t)
+/* terms_step's terms up to family term `to` (exclusive). */
+static void step_sol(const struct terms_env *e, struct cost_times *t, int to)
 {
     const struct cost_work *w = e->w;
     const struct hardware *hw = e->hw;
@@ -768,9 +769,25 @@ void terms_step(const struct terms_env *e, struct cost_times *t)
                                  hw->ib_latency_s),
                  terms_link_time(w->ep_nvlink_bytes, w->ep_nvlink_calls,
                                  hw->nvlink_bps, hw->nvlink_latency_s));
-    evaluate(e, &r, TERMS_SOL, t, 0, F_TPS);
+    evaluate(e, &r, TERMS_SOL, t, 0, to);
     terms_core(t->compute + t->comm_sm, t->ib_steady, t->nvlink_steady, t->hbm,
                &t->bound);
+}
+
+void terms_step(const struct terms_env *e, struct cost_times *t)
+{
+    step_sol(e, t, F_TPS);
+}
+
+void terms_ramp(const struct terms_env *e, bool expected, struct cost_times *t)
+{
+    struct terms_rates r;
+    if (!expected) {
+        step_sol(e, t, F_BUBBLE);
+    } else if (e->w->x.known) {
+        terms_rates_x(e->w, e->hw, &r);
+        evaluate(e, &r, TERMS_X, t, 0, F_BUBBLE);
+    }
 }
 
 void terms_derived(const struct terms_env *e, struct cost_times *t)

@@ -290,6 +290,16 @@ void terms_expected(const struct terms_env *e,
 void terms_expected_step(const struct terms_env *e, struct cost_times *t);
 
 /*
+ * The step's terms before the bubble, through the ramp, of the speed of
+ * light (expected false: as terms_step sets them, with the links' totals,
+ * ep and the bound) or of the expected set (when e->w->x.known: as
+ * terms_expected_step): what a pipeline rank's ramp needs before its skew
+ * is known. terms_restep adds the rest; the terms from the bubble on are
+ * left as they were.
+ */
+void terms_ramp(const struct terms_env *e, bool expected, struct cost_times *t);
+
+/*
  * The step's terms from the bubble on, of the speed of light (expected
  * false) or of the expected set (when e->w->x.known), reading the
  * earlier ones from t: for work whose ramp skew alone changed since
