@@ -446,13 +446,13 @@ static bool grid_below(const double *grid, size_t n, double step)
  * whatever its step) or its speed of light's lower bound
  * (cost_floor_bounds) is above f's best step (both fitting, or neither)
  * and, fitting, above the kept plans' worst step and every point of f's
- * sensitivity grids (which its work re-timed there could not lower). Then it is
- * counted as cannot_enter would count it, from res->mem and res->fits
- * (the memory of a rank it may run with, which fits and is lighter as
- * its heaviest rank's would), and nothing the report shows needs its
- * times.
- * The caller asks only where cannot_enter would be asked; *known
- * receives the memories weighed (cost_evaluate_floor_known).
+ * sensitivity grids (which its work re-timed there could not lower).
+ * Then it is counted as cannot_enter would count it, from res->mem and
+ * res->fits (the memory of a rank it may run with, which fits and is
+ * lighter as its heaviest rank's would), and nothing the report shows
+ * needs its times. The caller asks only where cannot_enter would be
+ * asked; *known receives the memories weighed (for
+ * cost_evaluate_floor_known).
  */
 static bool untimed(const struct shard *b,
                     const struct plan *p,
@@ -481,18 +481,18 @@ static bool untimed(const struct shard *b,
             return false;
     if (fits && !f->best.fits) /* it beats that best */
         return false;
-    if (!fits && f->best.fits) /* it enters neither, whatever its step */
-        goto untimed;
-    /* it enters neither if it is slower than f's best (both fit or
-     * neither) and, fitting, than the kept plans' worst */
-    if (!cost_floor_bounds(b->ctx, p, &step, &any_rank) ||
-        !(step > cost_rank_step(&f->best)))
-        return false;
-    if (fits && (!(step > worst) ||
-                 !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
-                 !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
-        return false;
-untimed:
+    /* Not fitting where f's best fits, it enters neither whatever its
+     * step; else only if it is slower than f's best (both fit or
+     * neither) and, fitting, than the kept plans' worst. */
+    if (fits || !f->best.fits) {
+        if (!cost_floor_bounds(b->ctx, p, &step, &any_rank) ||
+            !(step > cost_rank_step(&f->best)))
+            return false;
+        if (fits && (!(step > worst) ||
+                     !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
+                     !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
+            return false;
+    }
     res->mem = m[0];
     res->fits = fits;
     return true;
