@@ -141,6 +141,16 @@ static enum status build_layout(struct cost_parts *cp,
     return STATUS_OK;
 }
 
+/* True when partitions a and b hold the same chunks. Chunks come from
+ * calloc and are only added to (chunk_same), so memcmp compares them. */
+static bool partition_same(const struct model_partition *a,
+                           const struct model_partition *b)
+{
+    return a->chunks == b->chunks && a->chunks > 0 &&
+           memcmp(a->chunk, b->chunk, (size_t)a->chunks * sizeof *a->chunk) ==
+               0;
+}
+
 enum status cost_ctx_prepare(struct cost_ctx *ctx,
                              long pp,
                              long vpp,
@@ -171,6 +181,9 @@ enum status cost_ctx_prepare(struct cost_ctx *ctx,
         if (st != STATUS_OK)
             return st;
     }
+    ctx->parts[MODEL_FP8][bal][chunks].same_as_bf16 =
+        partition_same(&ctx->parts[MODEL_FP8][bal][chunks].part,
+                       &ctx->parts[MODEL_BF16][bal][chunks].part);
     return STATUS_OK;
 }
 
@@ -228,6 +241,12 @@ enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
         st = build_layout(cp, p->pp, p->vpp, p->schedule, d);
         if (st != STATUS_OK)
             return st;
+    }
+    {
+        struct cost_parts *c8 = split_of(ctx, MODEL_FP8, chunks, first, last);
+        const struct cost_parts *c16 =
+            split_of(ctx, MODEL_BF16, chunks, first, last);
+        c8->same_as_bf16 = partition_same(&c8->part, &c16->part);
     }
     return STATUS_OK;
 }
@@ -414,6 +433,64 @@ permute_bytes(const struct model_spec *s, bool fp8, double fwd, double bwd)
            bwd * (2 * h * ab + k * h * (dg + cg));
 }
 
+/* The work of one pipeline rank that needs neither its memory nor its
+ * collectives: FLOPs per step at each precision's rate, the schedule's
+ * bubble coefficient and forward share over them, the optimizer's bytes.
+ * The one arithmetic of rank_work and cost_floor_bounds. */
+struct rank_flops {
+    double fp8, bf16; /* FLOPs at the FP8 and at the BF16 rate */
+    double bubble_coef, fwd_share;
+    double optimizer_bytes;
+};
+
+/* What rank_flops reads of the plan alone, the same for every rank. */
+struct rank_plan {
+    double tokens;       /* per micro-batch per GPU */
+    double rd, rx;       /* the optimizer's shards: dense, expert */
+    double opt_per_byte; /* optimizer bytes per byte of weights */
+};
+
+static void
+rank_plan(const struct model *m, const struct plan *p, struct rank_plan *k)
+{
+    const struct model_spec *s = &m->spec;
+    double seq = (double)(p->mbs * s->seq_len);
+    k->tokens = seq / ((double)p->tp * (double)p->cp);
+    k->rd = p->zero >= 1 ? memory_dense_replicas(p) : 1;
+    k->rx = p->zero >= 1 ? memory_expert_replicas(p) : 1;
+    /* Adam: read gradient, read+write master and both moments, write the
+     * compute copy of the weights (FP8 copies under the FP8 recipe: as
+     * many bytes, struct memory), for this GPU's optimizer shard. */
+    k->opt_per_byte = s->grad_bytes + 2 * s->master_bytes +
+                      4 * s->moment_bytes + s->weight_bytes;
+}
+
+static void rank_flops(const struct plan *p,
+                       const struct rank_plan *k,
+                       const struct plan_rank *v,
+                       struct rank_flops *f)
+{
+    const struct model_chunk *c = &v->sum;
+    double tp = (double)p->tp, ep = (double)p->ep;
+    double dense = c->params_dense / tp, expert = c->params_expert / ep;
+    double mb = (double)p->microbatches * v->mb_share; /* per chunk */
+    double t = mb * k->tokens;
+    int rec = p->recompute;
+    double lin8 = 3 * c->fwd_fp8 + c->recompute_fp8[rec];
+    double other = 3 * c->fwd_other + c->recompute_other[rec];
+    if (p->precision == MODEL_FP8) {
+        f->fp8 = t * lin8;
+        f->bf16 = t * other;
+    } else {
+        f->fp8 = 0;
+        f->bf16 = t * (lin8 + other);
+    }
+    f->bubble_coef = bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other),
+                                 t * c->fwd_linear, f->fp8 + f->bf16);
+    f->fwd_share = t * (c->fwd_fp8 + c->fwd_other) / (f->fp8 + f->bf16);
+    f->optimizer_bytes = (dense / k->rd + expert / k->rx) * k->opt_per_byte;
+}
+
 /* Work of one pipeline rank: everything but model_flops and tokens.
  * grads_per_step as memory_view decided for the rank. */
 static void rank_work(const struct cost_ctx *ctx,
@@ -437,10 +514,8 @@ static void rank_work(const struct cost_ctx *ctx,
     int prec = p->precision, rec = p->recompute;
     bool fp8 = prec == MODEL_FP8, full = rec == MODEL_RECOMPUTE_FULL;
     double wb = s->weight_bytes;
-    double lin8 = 3 * c->fwd_fp8 + c->recompute_fp8[rec];
-    double other = 3 * c->fwd_other + c->recompute_other[rec];
     /* this GPU's weights; the embedding is a lookup, not a GEMM read */
-    double dense = c->params_dense / tp, expert = c->params_expert / ep;
+    double expert = c->params_expert / ep;
     double gpu = (c->params_dense - c->params_embedding) / tp + expert;
     double gpu8 = fp8 ? c->params_fp8 / tp + c->params_fp8_expert / ep : 0;
     double read = gpu8 * 1 + (gpu - gpu8) * wb; /* FP8 copies: 1 byte */
@@ -449,15 +524,15 @@ static void rank_work(const struct cost_ctx *ctx,
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
     struct comm_totals ct;
+    struct rank_plan rp;
+    struct rank_flops fl;
     size_t nl;
 
     memset(w, 0, sizeof *w);
-    if (fp8) {
-        w->fp8_flops = t * lin8;
-        w->bf16_flops = t * other;
-    } else {
-        w->bf16_flops = t * (lin8 + other);
-    }
+    rank_plan(ctx->m, p, &rp);
+    rank_flops(p, &rp, v, &fl);
+    w->fp8_flops = fl.fp8;
+    w->bf16_flops = fl.bf16;
     /* Per micro-batch: weights read in forward, backward (and the
      * recomputed forward), gradients accumulated (read + write) or, when
      * reduce-scattered every micro-batch, written once; ZeRO-3 gathers
@@ -473,18 +548,9 @@ static void rank_work(const struct cost_ctx *ctx,
                          gpu * s->grad_bytes * (grads_per_step ? 2 : 1) +
                          (p->zero >= 3 ? 2 * gpu * wb : 0) + 2 * saved) +
                    w->permute_bytes;
-    /* Adam: read gradient, read+write master and both moments, write the
-     * compute copy of the weights (FP8 copies under the FP8 recipe: as
-     * many bytes, struct memory), for this GPU's optimizer shard. */
-    w->optimizer_bytes =
-        (dense / (p->zero >= 1 ? memory_dense_replicas(p) : 1) +
-         expert / (p->zero >= 1 ? memory_expert_replicas(p) : 1)) *
-        (s->grad_bytes + 2 * s->master_bytes + 4 * s->moment_bytes + wb);
-    w->bubble_coef =
-        bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other), t * c->fwd_linear,
-                    w->fp8_flops + w->bf16_flops);
-    w->fwd_share =
-        t * (c->fwd_fp8 + c->fwd_other) / (w->fp8_flops + w->bf16_flops);
+    w->optimizer_bytes = fl.optimizer_bytes;
+    w->bubble_coef = fl.bubble_coef;
+    w->fwd_share = fl.fwd_share;
     w->microbatches = (double)p->microbatches;
 
     nl = comm_view(ctx->m, p, v, groups, &ctx->ep, grads_per_step, list, max,
@@ -541,18 +607,23 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
-/* The work of distinct rank v of plan p, with its memory into *mem. */
+/* The work of distinct rank v of plan p, with its memory into *mem
+ * (known's, when not NULL). */
 static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       struct expected_memo *memo,
+                      const struct memory *known,
                       struct memory *mem,
                       struct cost_work *w)
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
-    memory_view(m, ctx->hw, p, v, mem);
+    if (known) /* memory_view's of this rank (cost_memory_candidates) */
+        *mem = *known;
+    else
+        memory_view(m, ctx->hw, p, v, mem);
     rank_work(ctx, p, v, groups, mem->grads_per_step, memo, w, NULL, 0, NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
@@ -570,13 +641,15 @@ static void ramps(const struct cost_ctx *ctx,
                   const struct cost_work *w,
                   struct cost_times *t)
 {
-    struct cost_work neutral = *w;
     struct terms_env e = {w, ctx->hw, ctx->m, MODEL_BF16, t};
     memset(t, 0, sizeof *t);
-    terms_step(&e, t);
-    neutral.x.compute_overhead = neutral.x.network_efficiency = 1;
-    e.w = &neutral;
-    terms_expected_step(&e, t);
+    terms_ramp(&e, false, t);
+    if (w->x.known) { /* (the speed of light alone has no expected set) */
+        struct cost_work neutral = *w;
+        neutral.x.compute_overhead = neutral.x.network_efficiency = 1;
+        e.w = &neutral;
+        terms_ramp(&e, true, t);
+    }
 }
 
 double cost_ramp_skew(double sum, double count, double own)
@@ -604,9 +677,13 @@ static void evaluate_on(const struct cost_ctx *ctx,
                         const struct cost_parts *cp,
                         const struct comm_groups *groups,
                         struct expected_memo *memo,
+                        const struct cost_memories *known,
                         struct cost_result *r)
 {
     const struct cost_layout *layout = layout_of(cp, p);
+    /* the first ranks' memories, where the caller weighed them on cp */
+    const struct memory *kmem = NULL;
+    size_t i, nk = 0;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
@@ -623,6 +700,11 @@ static void evaluate_on(const struct cost_ctx *ctx,
     const struct expected_work *x = NULL;
     int pass;
 
+    for (i = 0; known && i < known->n; i++)
+        if (known->parts[i] == cp) {
+            kmem = known->rank[i];
+            nk = known->known[i];
+        }
     r->rank = -1;
     for (pass = 0; pass < 2; pass++)
         for (k = 0; k < n; k++) {
@@ -639,7 +721,8 @@ static void evaluate_on(const struct cost_ctx *ctx,
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
             if (pass == 0 || !kept) {
-                view_work(ctx, p, v, groups, memo, &e->mem, w);
+                view_work(ctx, p, v, groups, memo,
+                          (size_t)k < nk ? &kmem[k] : NULL, &e->mem, w);
                 ramps(ctx, w, t);
             }
             if (pass == 0) {
@@ -703,10 +786,30 @@ static void evaluate_on(const struct cost_ctx *ctx,
     r->ep_ratio = compute_sum > 0 ? ep_sum / compute_sum : 0;
 }
 
+/*
+ * cost_times(&r->work, ...) into r->t, from where evaluate_on leaves it:
+ * r->t holds the slowest rank's speed-of-light step terms as terms_step
+ * gives them from r->work (its ramps' terms read no skew, and the terms
+ * from the bubble on were re-stepped with the skew r->work holds), so
+ * only what follows from the step is added (terms_derived); the expected
+ * set, whose work may be another rank's (r->work.x), is evaluated whole
+ * (every expected term: none of the first rank's stays). The same
+ * numbers, without stepping the slowest rank a third time.
+ */
+static void finish_times(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         struct cost_result *r)
+{
+    struct terms_env e = {&r->work, ctx->hw, ctx->m, p->precision, &r->t};
+    terms_derived(&e, &r->t);
+    terms_expected(&e, NULL, &r->t);
+}
+
 /* cost_evaluate, or with expected false its speed of light alone (no
  * memo: rank_work leaves the expected work unknown). */
 static void evaluate(const struct cost_ctx *ctx,
                      const struct plan *p,
+                     const struct cost_memories *known,
                      struct cost_result *r,
                      struct comm_collective *list,
                      size_t max,
@@ -725,7 +828,7 @@ static void evaluate(const struct cost_ctx *ctx,
     comm_groups_init(&groups, ctx->hw, p, ctx->comm);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
-    evaluate_on(ctx, p, cp, &groups, memo, r);
+    evaluate_on(ctx, p, cp, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -737,11 +840,12 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    if (p->precision == MODEL_FP8 && r->t.bound != COST_COMPUTE) {
+    if (p->precision == MODEL_FP8 && r->t.bound != COST_COMPUTE &&
+        !cp->same_as_bf16) { /* (the same chunks: the same times) */
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {
-            evaluate_on(ctx, p, alt, &groups, memo, &other);
+            evaluate_on(ctx, p, alt, &groups, memo, known, &other);
             if (other.t.step < r->t.step * (1 - 1e-12)) {
                 *r = other;
                 r->balance_precision = MODEL_BF16;
@@ -768,7 +872,7 @@ static void evaluate(const struct cost_ctx *ctx,
         rank_work(ctx, p, critical, &groups, mem.grads_per_step, memo, &w, list,
                   max, nlist);
     }
-    cost_times(&r->work, ctx->hw, ctx->m, p->precision, &r->t);
+    finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;
 }
 
@@ -779,12 +883,156 @@ void cost_evaluate(const struct cost_ctx *ctx,
                    size_t max,
                    size_t *nlist)
 {
-    evaluate(ctx, p, r, list, max, nlist, true);
+    evaluate(ctx, p, NULL, r, list, max, nlist, true);
+}
+
+/* The heaviest rank's memory of p on the partition of cp, as
+ * evaluate_on's first pass keeps it in r->mem, or the first rank's whose
+ * total is above `above` (then the heaviest's is too); the first ranks'
+ * memories into rank[], their count into *known. */
+static void heaviest(const struct cost_ctx *ctx,
+                     const struct plan *p,
+                     const struct cost_parts *cp,
+                     double above,
+                     struct memory *mem,
+                     struct memory rank[COST_KNOWN_RANKS],
+                     size_t *known)
+{
+    const struct cost_layout *layout = layout_of(cp, p);
+    long k, n = layout ? (long)layout->nreps : p->pp;
+    struct plan_rank own;
+    struct memory spare;
+    *known = 0;
+    for (k = 0; k < n; k++) {
+        const struct plan_rank *v = layout ? &layout->views[k] : &own;
+        struct memory *e = k < COST_KNOWN_RANKS ? &rank[k] : &spare;
+        if (!layout)
+            plan_rank_view(p, &cp->part, k, &own);
+        memory_view(ctx->m, ctx->hw, p, v, e);
+        if (k < COST_KNOWN_RANKS)
+            *known = (size_t)k + 1;
+        if (k == 0 || e->total > mem->total)
+            *mem = *e;
+        if (mem->total > above)
+            return;
+    }
+}
+
+size_t cost_memory_candidates(const struct cost_ctx *ctx,
+                              const struct plan *p,
+                              double above,
+                              struct cost_memories *out)
+{
+    const struct cost_parts *alt =
+        p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
+    size_t i;
+    out->parts[0] = parts_of(ctx, p, p->precision);
+    out->parts[1] = alt;
+    out->n = alt ? 2 : 1;
+    for (i = 0; i < out->n; i++)
+        heaviest(ctx, p, out->parts[i], above, &out->mem[i], out->rank[i],
+                 &out->known[i]);
+    return out->n;
+}
+
+/* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
+#define BOUND_RANKS 64
+
+/* Over the distinct ranks of p on the partition of cp: the largest lower
+ * bound of a rank's step into *hi, the smallest of a rank's step at any
+ * link bandwidth into *lo (see below); false when it knows none (a rank's
+ * bubble coefficient below 0). */
+static bool rank_bounds(const struct cost_ctx *ctx,
+                        const struct plan *p,
+                        const struct cost_parts *cp,
+                        double *hi,
+                        double *lo)
+{
+    const struct cost_layout *layout = layout_of(cp, p);
+    long k, n = layout ? (long)layout->nreps : p->pp;
+    double sum = 0, count = 0, mb = (double)p->microbatches;
+    double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
+    struct plan_rank own;
+    struct rank_plan rp;
+    struct rank_flops fl;
+    if (n < 1 || n > BOUND_RANKS)
+        return false;
+    rank_plan(ctx->m, p, &rp);
+    for (k = 0; k < n; k++) {
+        const struct plan_rank *v = layout ? &layout->views[k] : &own;
+        double like = layout ? (double)layout->ranks[k] : 1;
+        if (!layout)
+            plan_rank_view(p, &cp->part, k, &own);
+        rank_flops(p, &rp, v, &fl);
+        if (!(fl.bubble_coef >= 0))
+            return false;
+        c[k] = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
+        fixed[k] = fl.optimizer_bytes / ctx->hw->hbm_bps + c[k];
+        coef[k] = fl.bubble_coef;
+        sum += like * c[k];
+        count += like;
+    }
+    for (k = 0; k < n; k++) {
+        /* the other ranks' mean ramp, at least their mean compute */
+        double others =
+            count > 1 && c[k] > 0 ? (sum - c[k]) / (count - 1) : c[k];
+        double step = coef[k] * others / mb + fixed[k];
+        if (k == 0 || step > *hi)
+            *hi = step;
+        if (k == 0 || fixed[k] < *lo)
+            *lo = fixed[k];
+    }
+    return true;
+}
+
+/*
+ * Why these bound the floor (terms.c): a rank's step is its bubble +
+ * optimizer + core + exposed DP, the last at least 0 and its core at
+ * least its compute term. Its bubble is the coefficient x (1 + skew) x
+ * its ramp / micro-batches, where (1 + skew) x ramp is the other ranks'
+ * mean ramp (cost_ramp_skew), and a ramp is at least its compute: with a
+ * coefficient of at least 0 the bubble is at least the coefficient x the
+ * other ranks' mean compute / micro-batches. Compute and optimizer do not
+ * move with the links' bandwidth and are computed here by the same
+ * arithmetic as in rank_work and terms_rates_sol, so the slowest rank's
+ * step is at least the largest such sum, and any rank's step at any IB
+ * or NVLink bandwidth at least its compute + optimizer (the sensitivity
+ * grids keep the skew of the base rates: only bubble >= 0 is known
+ * there). An FP8 plan may run on either partition (evaluate): the
+ * smaller bound of the two. The margin covers rounding (a few ulps).
+ */
+bool cost_floor_bounds(const struct cost_ctx *ctx,
+                       const struct plan *p,
+                       double *step,
+                       double *any_rank)
+{
+    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    double hi, lo, hi2, lo2;
+    if (!cp || !rank_bounds(ctx, p, cp, &hi, &lo))
+        return false;
+    alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
+    if (alt) {
+        if (!rank_bounds(ctx, p, alt, &hi2, &lo2))
+            return false;
+        hi = hi2 < hi ? hi2 : hi;
+        lo = lo2 < lo ? lo2 : lo;
+    }
+    *step = hi * (1 - 1e-9);
+    *any_rank = lo * (1 - 1e-9);
+    return true;
 }
 
 void cost_evaluate_floor(const struct cost_ctx *ctx,
                          const struct plan *p,
                          struct cost_result *r)
 {
-    evaluate(ctx, p, r, NULL, 0, NULL, false);
+    evaluate(ctx, p, NULL, r, NULL, 0, NULL, false);
+}
+
+void cost_evaluate_floor_known(const struct cost_ctx *ctx,
+                               const struct plan *p,
+                               const struct cost_memories *known,
+                               struct cost_result *r)
+{
+    evaluate(ctx, p, known, r, NULL, 0, NULL, false);
 }

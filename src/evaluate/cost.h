@@ -135,6 +135,9 @@ struct cost_parts {
     struct model_partition part; /* .chunks == 0 until built */
     struct cost_layout *layouts;
     size_t nlayouts;
+    /* FP8's: every chunk equal to the BF16 partition's (an FP8 plan on
+     * either runs the same: cost_evaluate need not time both) */
+    bool same_as_bf16;
 };
 
 /* A partition split by layer counts (model_partition_split) and its
@@ -247,6 +250,62 @@ void cost_evaluate(const struct cost_ctx *ctx,
 void cost_evaluate_floor(const struct cost_ctx *ctx,
                          const struct plan *p,
                          struct cost_result *r);
+
+/* The first distinct ranks whose memories cost_memory_candidates keeps. */
+#define COST_KNOWN_RANKS 8
+
+/* What cost_memory_candidates weighed: each candidate's memory and the
+ * memories of its partition's first distinct ranks, which
+ * cost_evaluate_floor_known takes instead of weighing them again. */
+struct cost_memories {
+    size_t n;                          /* candidates: 1 or 2 */
+    struct memory mem[2];              /* candidate i's (see below) */
+    const struct cost_parts *parts[2]; /* the partition it runs on */
+    size_t known[2]; /* its first ranks weighed, 0 .. COST_KNOWN_RANKS */
+    struct memory rank[2][COST_KNOWN_RANKS];
+};
+
+/*
+ * The memory cost_evaluate_floor and cost_evaluate may give p in r->mem,
+ * without timing it, into out->mem[]: the heaviest rank's on the
+ * partition balanced for p's precision (mem[0]) and, for an FP8 plan, on
+ * the BF16 partition it runs on where that is faster (mem[1]; which one
+ * it runs on takes its times). Where a rank's total is above `above`
+ * bytes, that rank's memory instead (the heaviest's total is above it
+ * too: a caller that only asks whether it is, say whether it fits, need
+ * not weigh the other ranks). Returns how many (out->n, 1 or 2). For a
+ * sweep that needs only a plan's memory: one that fits nowhere cannot
+ * enter kept plans that all fit (rank.c). Same preconditions as
+ * cost_evaluate; allocates nothing.
+ */
+size_t cost_memory_candidates(const struct cost_ctx *ctx,
+                              const struct plan *p,
+                              double above,
+                              struct cost_memories *out);
+
+/* cost_evaluate_floor(ctx, p, r) with the rank memories `known` holds for
+ * p (cost_memory_candidates of the same plan and ctx) taken instead of
+ * weighed again: the same result. */
+void cost_evaluate_floor_known(const struct cost_ctx *ctx,
+                               const struct plan *p,
+                               const struct cost_memories *known,
+                               struct cost_result *r);
+
+/*
+ * Lower bounds of p's speed of light without timing it, from its ranks'
+ * compute, optimizer step and bubble (cost.c says why they bound it,
+ * above cost_floor_bounds): *step of the step cost_evaluate_floor gives p (its
+ * slowest rank's), *any_rank of the step of any of its ranks, also on
+ * the cluster with another IB or NVLink bandwidth (the sensitivity grids
+ * re-time the slowest rank's work there). Returns false when it knows
+ * none (a rank whose schedule's bubble coefficient is below 0). For a
+ * sweep: a plan whose bound cannot enter is not timed at all (rank.c).
+ * Same preconditions as cost_evaluate; allocates nothing.
+ */
+bool cost_floor_bounds(const struct cost_ctx *ctx,
+                       const struct plan *p,
+                       double *step,
+                       double *any_rank);
 
 /* Times from work and the hardware's rates (the spreadsheet's formulas). */
 void cost_times(const struct cost_work *w,

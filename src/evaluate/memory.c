@@ -33,18 +33,20 @@ double memory_tp_bytes(const struct plan *p, double all, double rep)
     return ((all - rep) / tp + rep) / cp;
 }
 
-/* Fills everything but grads from sharded gradients of `grads` bytes. */
+/* Fills everything but grads from sharded gradients of `grads` bytes;
+ * rd and rx: memory_dense_replicas(p), memory_expert_replicas(p). */
 static void fill(const struct model *m,
                  const struct hardware *hw,
                  const struct plan *p,
                  const struct plan_rank *v,
+                 double rd,
+                 double rx,
                  double grads,
                  struct memory *out)
 {
     const struct model_spec *s = &m->spec;
     double tp = (double)p->tp, ep = (double)p->ep;
     double seq = (double)(p->mbs * s->seq_len); /* tokens per micro-batch */
-    double rd = memory_dense_replicas(p), rx = memory_expert_replicas(p);
     double dense = v->sum.params_dense / tp, expert = v->sum.params_expert / ep;
     double wb = s->weight_bytes, fp8;
     int prec = p->precision, rec = p->recompute;
@@ -123,10 +125,15 @@ void memory_view(const struct model *m,
      * plan's own rule (terms_fits, with the headroom it keeps free): a
      * plan that fits with sharded gradients is not to be judged by a
      * variant that fits only the bare HBM. */
-    fill(m, hw, p, v, full, out);
+    fill(m, hw, p, v, rd, rx, full, out);
     out->grads_per_step = true;
     if (p->zero < 2 || terms_fits(out->total, out->capacity, hw->headroom_pct))
         return;
-    fill(m, hw, p, v, (dense / rd + expert / rx) * s->grad_bytes, out);
+    /* Sharded gradients: fill's other parts do not read the gradients'
+     * bytes, so only they and what sums them change (fill's last lines,
+     * in its order: the same numbers as filling again). */
+    out->grads = (dense / rd + expert / rx) * s->grad_bytes;
+    out->other = terms_mem_other(&hw->spec, out);
+    out->total = terms_mem_total(out);
     out->grads_per_step = false;
 }

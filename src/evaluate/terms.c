@@ -637,15 +637,24 @@ static const struct terms_term terms[] = {
 
 /* ---- The rate sets ---- */
 
+double terms_sol_compute(const struct hardware *hw,
+                         double bf16_flops,
+                         double fp8_flops)
+{
+    /* every FLOP at the achievable rates (attention and elementwise
+     * work included in the FLOPs), at the burst clock the rates state */
+    return bf16_flops / hw->bf16_flops +
+           (fp8_flops > 0 ? fp8_flops / hw->fp8_flops : 0);
+}
+
 void terms_rates_sol(const struct cost_work *w,
                      const struct hardware *hw,
                      struct terms_rates *r)
 {
-    memset(r, 0, sizeof *r);
-    /* every FLOP at the achievable rates (attention and elementwise
-     * work included in the FLOPs), at the burst clock the rates state */
-    r->gemm_s = w->bf16_flops / hw->bf16_flops +
-                (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0);
+    /* every field is set: no memset (this runs several times per rank) */
+    r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
+    r->attn_s = r->ew_s = r->host_s = r->burst_s = 0;
+    r->ib_xp = r->ib_xp_calls = r->nv_xp = r->nv_xp_calls = 0;
     r->clock = r->compute_overhead = 1;
     r->ib_bps = hw->ib_bps;
     r->nvlink_bps = hw->nvlink_bps;
@@ -746,7 +755,8 @@ const char *terms_template(const char *key)
 
 /* ---- The step ---- */
 
-void terms_step(const struct terms_env *e, struct cost_times *t)
+/* terms_step's terms up to family term `to` (exclusive). */
+static void step_sol(const struct terms_env *e, struct cost_times *t, int to)
 {
     const struct cost_work *w = e->w;
     const struct hardware *hw = e->hw;
@@ -759,9 +769,25 @@ void terms_step(const struct terms_env *e, struct cost_times *t)
                                  hw->ib_latency_s),
                  terms_link_time(w->ep_nvlink_bytes, w->ep_nvlink_calls,
                                  hw->nvlink_bps, hw->nvlink_latency_s));
-    evaluate(e, &r, TERMS_SOL, t, 0, F_TPS);
+    evaluate(e, &r, TERMS_SOL, t, 0, to);
     terms_core(t->compute + t->comm_sm, t->ib_steady, t->nvlink_steady, t->hbm,
                &t->bound);
+}
+
+void terms_step(const struct terms_env *e, struct cost_times *t)
+{
+    step_sol(e, t, F_TPS);
+}
+
+void terms_ramp(const struct terms_env *e, bool expected, struct cost_times *t)
+{
+    struct terms_rates r;
+    if (!expected) {
+        step_sol(e, t, F_BUBBLE);
+    } else if (e->w->x.known) {
+        terms_rates_x(e->w, e->hw, &r);
+        evaluate(e, &r, TERMS_X, t, 0, F_BUBBLE);
+    }
 }
 
 void terms_derived(const struct terms_env *e, struct cost_times *t)

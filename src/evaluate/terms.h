@@ -135,6 +135,13 @@ struct terms_rates {
     double ib_gather_calls, nv_gather_calls;
 };
 
+/* The speed of light's compute term, s: FLOPs at the achievable BF16
+ * and FP8 rates (its rate set's gemm_s; f_compute returns it unchanged,
+ * clock and overhead 1, no elementwise or host time). */
+double terms_sol_compute(const struct hardware *hw,
+                         double bf16_flops,
+                         double fp8_flops);
+
 /* The speed of light's rate set for work w on hw. */
 void terms_rates_sol(const struct cost_work *w,
                      const struct hardware *hw,
@@ -281,6 +288,16 @@ void terms_expected(const struct terms_env *e,
 /* The expected terms up to the step (what ranking needs) under
  * terms_rates_x, when e->w->x.known. */
 void terms_expected_step(const struct terms_env *e, struct cost_times *t);
+
+/*
+ * The step's terms before the bubble, through the ramp, of the speed of
+ * light (expected false: as terms_step sets them, with the links' totals,
+ * ep and the bound) or of the expected set (when e->w->x.known: as
+ * terms_expected_step): what a pipeline rank's ramp needs before its skew
+ * is known. terms_restep adds the rest; the terms from the bubble on are
+ * left as they were.
+ */
+void terms_ramp(const struct terms_env *e, bool expected, struct cost_times *t);
 
 /*
  * The step's terms from the bubble on, of the speed of light (expected

@@ -413,15 +413,101 @@ static bool cannot_enter(const struct shard *b,
                         h->keys[0].step, &h->rows[h->keys[0].slot].plan);
 }
 
+/* The step a plan must beat to enter the kept plans when they are all
+ * full and fit, else -1 (a stale root of the shared heap is no better
+ * than the current one: comparing with it skips fewer plans). */
+static double kept_worst_fitting(const struct shard *b)
+{
+    const struct heap *h = &b->own;
+    if (b->shared)
+        return b->have_worst && b->worst.fits ? b->worst.step : -1;
+    if (h->n == h->top && h->n > 0 && h->keys[0].fits)
+        return h->keys[0].step;
+    return -1;
+}
+
+/* True when every point of a sensitivity grid is below step (keep_min
+ * would change none of them). */
+static bool grid_below(const double *grid, size_t n, double step)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!(grid[i] > 0 && step > grid[i]))
+            return false;
+    return true;
+}
+
+/*
+ * True when plan p need not be timed at all, only its memory known: its
+ * memories (cost_memory_candidates: it runs with one of them) agree on
+ * whether it fits, none is lighter than f's lightest, the kept plans are
+ * full and all fit, and either it does not fit where f's best does
+ * (rank_before puts the fitting plans first: it can enter neither
+ * whatever its step) or its speed of light's lower bound
+ * (cost_floor_bounds) is above f's best step (both fitting, or neither)
+ * and, fitting, above the kept plans' worst step and every point of f's
+ * sensitivity grids (which its work re-timed there could not lower).
+ * Then it is counted as cannot_enter would count it, from res->mem and
+ * res->fits (the memory of a rank it may run with, which fits and is
+ * lighter as its heaviest rank's would), and nothing the report shows
+ * needs its times. The caller asks only where cannot_enter would be
+ * asked; *known receives the memories weighed (for
+ * cost_evaluate_floor_known).
+ */
+static bool untimed(const struct shard *b,
+                    const struct plan *p,
+                    const struct report_family *f,
+                    struct cost_memories *known,
+                    struct cost_result *res)
+{
+    const struct memory *m = known->mem;
+    size_t i, n;
+    bool fits;
+    double worst = kept_worst_fitting(b), step, any_rank;
+    double usable =
+        terms_mem_usable(b->ctx->hw->capacity_bytes, b->headroom_pct);
+    known->n = 0; /* none weighed yet */
+    if (worst < 0 || !f->has_lightest)
+        return false;
+    /* a rank above both the usable bytes and f's lightest: the plan
+     * neither fits nor is lighter, whatever its other ranks hold */
+    n = cost_memory_candidates(
+        b->ctx, p,
+        usable > f->lightest_mem.total ? usable : f->lightest_mem.total, known);
+    fits = terms_fits(m[0].total, m[0].capacity, b->headroom_pct);
+    for (i = 0; i < n; i++)
+        if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) != fits ||
+            lighter(p, &m[i], f))
+            return false;
+    if (fits && !f->best.fits) /* it beats that best */
+        return false;
+    /* Not fitting where f's best fits, it enters neither whatever its
+     * step; else only if it is slower than f's best (both fit or
+     * neither) and, fitting, than the kept plans' worst. */
+    if (fits || !f->best.fits) {
+        if (!cost_floor_bounds(b->ctx, p, &step, &any_rank) ||
+            !(step > cost_rank_step(&f->best)))
+            return false;
+        if (fits && (!(step > worst) ||
+                     !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
+                     !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
+            return false;
+    }
+    res->mem = m[0];
+    res->fits = fits;
+    return true;
+}
+
 static void
 visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
     struct shard *b = user;
     struct cost_result res;
+    struct cost_memories known;
     struct report_row row;
     struct report_family *f;
     int key;
-    bool floor_only = false;
+    bool floor_only = false, timed = true;
 
     if (b->opt->progress && (++b->done & 0xfff) == 0)
         b->opt->progress(b->opt->progress_user, 0x1000);
@@ -445,9 +531,15 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     f = &b->family[key];
     /* the floor first where the expected step may not be needed */
     if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
-        cost_evaluate_floor(b->ctx, p, &res);
-        res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
-        floor_only = cannot_enter(b, &res, f);
+        if (untimed(b, p, f, &known, &res)) {
+            floor_only = true;
+            timed = false;
+        } else {
+            cost_evaluate_floor_known(b->ctx, p, &known, &res);
+            res.fits =
+                terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
+            floor_only = cannot_enter(b, &res, f);
+        }
     }
     if (!floor_only) {
         cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
@@ -468,7 +560,9 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         f->lightest_mem = res.mem;
         f->has_lightest = true;
     }
-    if (res.fits) /* speed-of-light terms only: the floor's work has them */
+    /* speed-of-light terms only: the floor's work has them (an untimed
+     * plan changes no point of the grids) */
+    if (res.fits && timed)
         sensitivity(b, f, &res);
     if (floor_only) {
         b->floor_only++;
