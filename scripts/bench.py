@@ -25,8 +25,8 @@ BIN = os.path.join(ROOT, "build", "roofplan")
 LARGE = os.path.join(ROOT, "data", "sweeps", "large.ini")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CLOSING = re.compile(r"(\d+) plans enumerated, (\d+) valid, (\d+) fit in "
-                     r"memory; sweep ([0-9.]+) s(?: \((\d+) timed at the "
-                     r"speed of light only)?")
+                     r"memory; sweep ([0-9.]+) s(?: \((\d+) not timed at "
+                     r"the expected rates)?")
 
 # Subsets of data/sweeps/large.ini of about 10^4, 10^5, 10^6 combinations.
 NARROW = ["--set", "space.gpus=2048", "--set", "space.cp=1",
@@ -217,7 +217,7 @@ def main():
         traces = trace_case(tmp)
         imports = import_nccl(tmp)
     callgrind = instructions(tmp_args=SCALES[1][1])
-    head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'floor only':>10} "
+    head = (f"{'case':<44} {'combos':>11} {'valid':>10} {'not timed':>10} "
             f"{'wall s':>8} "
             f"{'(spread)':>11} {'sweep s':>8} {'Mcomb/s':>8} {'Mplan/s':>8} "
             f"{'RSS MiB':>8}")

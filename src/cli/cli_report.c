@@ -643,8 +643,8 @@ static int run_report(const struct cli_config *cfg,
     if (!cfg->quiet)
         fprintf(stderr,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
-                "sweep %.3f s (%llu timed at the speed of light only: it "
-                "could not enter the kept plans), total %.3f s; wrote %s\n",
+                "sweep %.3f s (%llu not timed at the expected rates: "
+                "none could enter the kept plans), total %.3f s; wrote %s\n",
                 CLI_PROG, (unsigned long long)rr->rep.enumerated,
                 (unsigned long long)rr->rep.valid,
                 (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
