@@ -904,7 +904,11 @@ static void heaviest(const struct cost_ctx *ctx,
     struct memory spare;
     *known = 0;
     for (k = 0; k < n; k++) {
+        /* own and spare are written (plan_rank_view, memory_view)
+         * before they are read: only their addresses are taken here */
+        /* cppcheck-suppress uninitvar */
         const struct plan_rank *v = layout ? &layout->views[k] : &own;
+        /* cppcheck-suppress uninitvar */
         struct memory *e = k < COST_KNOWN_RANKS ? &rank[k] : &spare;
         if (!layout)
             plan_rank_view(p, &cp->part, k, &own);
@@ -959,6 +963,9 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         return false;
     rank_plan(ctx->m, p, &rp);
     for (k = 0; k < n; k++) {
+        /* own is written by plan_rank_view before it is read: only its
+         * address is taken here */
+        /* cppcheck-suppress uninitvar */
         const struct plan_rank *v = layout ? &layout->views[k] : &own;
         double like = layout ? (double)layout->ranks[k] : 1;
         if (!layout)
