@@ -78,3 +78,12 @@ check "json: no expected step, no phases" \
 # which, and the waterfall starts at that rank's floor (below the plan's)
 check "json: the expected step's rank is the slowest at the expected rates" \
     json_check 'j["critical_rank"]==15 and j["expected_rank"]!=15 and j["waterfall"][0]["rank"]==j["expected_rank"] and j["waterfall"][0]["seconds"] < j["time_s"]["step"] and abs(sum(e["seconds"] for e in j["waterfall"])-j["time_s"]["expected"]) < 1e-9*j["time_s"]["expected"]' gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=1f1b precision=fp8 recompute=selective mbs=1 gbs=15360
+# issue 17: two plans measured on one cluster are ranked in their measured
+# order. Megatron-MoE-ModelZoo best_practice/Qwen3/readme.md @c1ad0b5,
+# Qwen3-235B-A22B on 256 H100 with DeepEP: TP2 EP32 PP8 VPP4 took 19.7 s,
+# TP4 EP8 PP8 VPP4 29.0 s (data/validation/qwen3-235b-h100-deepep-*.ini).
+QW="-m data/models/qwen3-235b-a22b.ini -g data/hardware/h100.ini --stack data/stacks/megatron-moe-deepep.ini"
+$ROOFPLAN eval --json $QW --set training.selective=layernorm,moe_act gpus=256 tp=2 pp=8 ep=32 cp=1 zero=1 schedule=interleaved vpp=4 precision=bf16 recompute=selective mbs=1 gbs=2048 pp_split=embedding_loss >"$TMP/qw-ep32.json" 2>/dev/null
+$ROOFPLAN eval --json $QW gpus=256 tp=4 pp=8 ep=8 cp=1 zero=1 schedule=interleaved vpp=4 precision=bf16 recompute=none mbs=1 gbs=2048 pp_split=embedding_loss >"$TMP/qw-tp4.json" 2>/dev/null
+check "json: the ModelZoo's Qwen3 pair in its measured order (TP2 EP32 before TP4 EP8)" \
+    $PY -c "import json,sys; a=json.load(open(sys.argv[1]))['time_s']['expected']; b=json.load(open(sys.argv[2]))['time_s']['expected']; sys.exit(0 if a < b else 1)" "$TMP/qw-ep32.json" "$TMP/qw-tp4.json"
