@@ -24,6 +24,12 @@
 #include "terms.h"
 #include "test_util.h"
 
+/* The 32-combination space below (its --set arguments). */
+#define SPACE_32                                                        \
+    "space.tp=1 2", "space.pp=1 16", "space.ep=8 64", "space.zero=1 3", \
+        "space.schedule=1f1b dualpipe", "space.precision=fp8",          \
+        "space.recompute=selective", "space.mbs=1"
+
 /*
  * A space of 2 tp x 2 pp x 2 ep x 2 zero x 2 schedules = 32
  * combinations of DeepSeek-V3 on 2048 H800s, on two threads, keeping
@@ -31,14 +37,7 @@
  */
 static void test_rank_run_spill_lists_every_plan_once(void **state)
 {
-    static const char *const sets[] = {"space.tp=1 2",
-                                       "space.pp=1 16",
-                                       "space.ep=8 64",
-                                       "space.zero=1 3",
-                                       "space.schedule=1f1b dualpipe",
-                                       "space.precision=fp8",
-                                       "space.recompute=selective",
-                                       "space.mbs=1"};
+    static const char *const sets[] = {SPACE_32};
     char dir[] = "/tmp/roofplan-test-rank-XXXXXX";
     struct datafile_set s[8];
     struct model m;
@@ -269,15 +268,7 @@ static void run_space(struct report *r,
  * sheet at 3 plans (threads 2): every plan kept, or only the sheet's. */
 static void run_sheet_space(struct report *r, bool sheet_only)
 {
-    static const char *const sets[] = {"space.tp=1 2",
-                                       "space.pp=1 16",
-                                       "space.ep=8 64",
-                                       "space.zero=1 3",
-                                       "space.schedule=1f1b dualpipe",
-                                       "space.precision=fp8",
-                                       "space.recompute=selective",
-                                       "space.mbs=1",
-                                       "report.plans_sheet=3"};
+    static const char *const sets[] = {SPACE_32, "report.plans_sheet=3"};
     struct rank_options opt;
     memset(&opt, 0, sizeof opt);
     opt.sheet_only = sheet_only;

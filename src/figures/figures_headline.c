@@ -400,14 +400,7 @@ static void difference(const struct report *r, struct report_headline *h)
 static void sheet_result(const struct report *r, long at, struct cost_result *c)
 {
     const struct report_row *row = &r->rows[r->sheet[at]];
-    memset(c, 0, sizeof *c);
-    c->plan = row->plan;
-    c->work = row->work;
-    c->mem = row->mem;
-    c->fits = row->fits;
-    c->rank = row->rank;
-    c->ep_ratio = row->ep_ratio;
-    c->t = row->t;
+    report_row_result(row, c);
     diag_snprintf(c->family, sizeof c->family, "%s",
                   r->family[row->family].name);
 }

@@ -572,16 +572,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         f->best = res;
         f->has_best = true;
     }
-    memset(&row, 0, sizeof row);
-    row.plan = *p;
-    row.work = res.work;
-    row.t = res.t;
-    row.mem = res.mem;
-    row.ep_ratio = res.ep_ratio;
-    row.step = cost_rank_step(&res);
-    row.family = key;
-    row.fits = res.fits;
-    row.rank = res.rank;
+    report_row_of(&res, key, &row); /* res.plan is *p (cost_evaluate) */
     spill(b, &row, index);
     keep_row(b, &row);
 }

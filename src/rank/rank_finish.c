@@ -219,14 +219,7 @@ enum status rank_finish_replays(struct report *r, struct diag *d)
     for (i = 0; i < n; i++) {
         const struct report_row *row = &r->rows[i];
         struct cost_result c;
-        memset(&c, 0, sizeof c);
-        c.plan = row->plan;
-        c.work = row->work;
-        c.t = row->t;
-        c.mem = row->mem;
-        c.fits = row->fits;
-        c.rank = row->rank;
-        c.ep_ratio = row->ep_ratio;
+        report_row_result(row, &c);
         replay_fill(&c, r->m, r->hw, &r->replays[i]);
     }
     r->nreplays = n;

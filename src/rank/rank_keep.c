@@ -29,23 +29,6 @@ static int compare_rows(const void *x, const void *y)
                : 0;
 }
 
-/* The row the sweep's visitor would have kept for family fam's best. */
-static void
-row_of_best(const struct report_family *f, long fam, struct report_row *row)
-{
-    const struct cost_result *c = &f->best;
-    memset(row, 0, sizeof *row);
-    row->plan = c->plan;
-    row->work = c->work;
-    row->t = c->t;
-    row->mem = c->mem;
-    row->ep_ratio = c->ep_ratio;
-    row->step = cost_rank_step(c);
-    row->family = (int)fam;
-    row->fits = c->fits;
-    row->rank = c->rank;
-}
-
 enum status rank_keep_family_bests(struct report *r, struct diag *d)
 {
     bool present[REPORT_FAMILIES_MAX] = {false};
@@ -67,7 +50,8 @@ enum status rank_keep_family_bests(struct report *r, struct diag *d)
     r->rows = rows;
     for (i = 0; i < r->nfamilies; i++)
         if (r->family[i].has_best && !present[i])
-            row_of_best(&r->family[i], (long)i, &r->rows[r->nrows++]);
+            /* the row the sweep's visitor would have kept */
+            report_row_of(&r->family[i].best, (int)i, &r->rows[r->nrows++]);
     /* the rows added rank after the kept ones: only they need ordering */
     qsort(r->rows + r->nranked, r->nrows - r->nranked, sizeof *r->rows,
           compare_rows);

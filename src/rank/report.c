@@ -55,6 +55,34 @@ enum status report_add_input(struct report *r,
     return STATUS_OK;
 }
 
+void report_row_of(const struct cost_result *c,
+                   int family,
+                   struct report_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->plan = c->plan;
+    row->work = c->work;
+    row->t = c->t;
+    row->mem = c->mem;
+    row->ep_ratio = c->ep_ratio;
+    row->step = cost_rank_step(c);
+    row->family = family;
+    row->fits = c->fits;
+    row->rank = c->rank;
+}
+
+void report_row_result(const struct report_row *row, struct cost_result *c)
+{
+    memset(c, 0, sizeof *c);
+    c->plan = row->plan;
+    c->work = row->work;
+    c->t = row->t;
+    c->mem = row->mem;
+    c->fits = row->fits;
+    c->rank = row->rank;
+    c->ep_ratio = row->ep_ratio;
+}
+
 void report_free(struct report *r)
 {
     size_t i;

@@ -460,6 +460,14 @@ enum status report_add_input(struct report *r,
                              const char *path,
                              struct diag *d);
 
+/* The row a sweep keeps for result c of family `family` (its plan,
+ * work, times, memory, fit, critical rank and step), and back: the cost
+ * result a row carries (no collectives, no family name). */
+void report_row_of(const struct cost_result *c,
+                   int family,
+                   struct report_row *row);
+void report_row_result(const struct report_row *row, struct cost_result *c);
+
 /* Frees what r owns (rows, spill files, the figures' arrays); r may be
  * zeroed. */
 void report_free(struct report *r);
