@@ -488,6 +488,58 @@ static void test_expected_waterfall_sums(void **state)
     }
 }
 
+/*
+ * Dropless routing (the stack's moe_load_cv). The factor: 1 + cv z(ep),
+ * z(n) the expected largest of n standard normal draws; the exact z from
+ * the tables of normal order statistics (Harter 1961; here by numerical
+ * integration of n x phi(x) Phi(x)^(n-1)): z(2) = 0.56419, z(8) =
+ * 1.42360, z(32) = 2.06967. Blom's approximation is within 4.5% at n = 2
+ * and 0.6% from n = 8. In a plan (tiny-moe, EP16, DeepEP at half the IB
+ * rate): the routed experts' GEMMs, the permutes and the all-to-all's
+ * bytes take the loaded rank's share, and the waterfall's step before
+ * the load bar is the balanced plan's expected step.
+ */
+static void test_expected_load_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r0, r;
+    struct stack st = f->stack;
+    const char *text = "gpus=16 ep=16 zero=1 precision=bf16 mbs=1 gbs=16";
+    double load, sol, step[EXPECTED_EFFECTS];
+    assert_near(expected_load_factor(0, 8, 256), 1, 0);
+    assert_near(expected_load_factor(0.5, 1, 256), 1, 0);
+    assert_near(expected_load_factor(1, 2, 256), 1 + 0.56419, 0.56419 * 0.045);
+    assert_near(expected_load_factor(1, 8, 256), 1 + 1.42360, 1.42360 * 0.006);
+    assert_near(expected_load_factor(0.5, 32, 256), 1 + 0.5 * 2.06967,
+                0.5 * 2.06967 * 0.006);
+
+    st.spec.ep_dispatcher = STACK_DISPATCH_DEEPEP;
+    st.spec.ep_ib_efficiency = 0.5;
+    st.spec.ep_nvlink_efficiency = 0.8;
+    evaluate(f, &f->moe, text, &st, &r0);
+    st.spec.moe_load_cv = 0.25;
+    evaluate(f, &f->moe, text, &st, &r);
+    load = expected_load_factor(0.25, 16, f->moe.spec.routed_experts);
+    assert_true(load > 1);
+    assert_near(r0.work.x.load, 1, 0);
+    assert_near(r.work.x.load, load, 0);
+    assert_near(r.work.x.xp_ib_raw, load * r.work.ep_ib_bytes, 1e-9);
+    assert_near(r.work.x.xp_ib, 2 * load * r.work.ep_ib_bytes, 1e-9);
+    /* the permutes at the copy rate, 1.5 TB/s */
+    assert_true(r.work.permute_bytes > 0);
+    assert_near(r.work.x.ew_s - r.work.x.ew_bal_s,
+                (load - 1) * r.work.permute_bytes / 1.5e12, 1e-15);
+    assert_near(r.work.x.ew_bal_s, r0.work.x.ew_s, 1e-15);
+    assert_near(r.work.x.gemm_bal_s, r0.work.x.gemm_cal_s, 1e-15);
+    assert_true(r.work.x.gemm_cal_s > r0.work.x.gemm_cal_s &&
+                r.work.x.gemm_cal_s < load * r0.work.x.gemm_cal_s);
+    expected_waterfall(&r.work, &f->hw, &f->moe, r.plan.precision, &sol, step);
+    assert_near(step[EXPECTED_LOAD - 1], r0.t.expected, 1e-12);
+    assert_near(step[EXPECTED_LOAD], r.t.expected, 1e-12);
+    assert_true(r.t.expected > r0.t.expected);
+    assert_near(sol, r0.t.step, 1e-12); /* the floor: balanced */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
+        cmocka_unit_test(test_expected_load_by_hand),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -200,7 +200,8 @@ static void test_plot_waterfall_fill_placeholders_by_hand(void **state)
     struct fixture *f = *state;
     plot_waterfall_fill(&f->r, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "NPANELS"), "2");
-    assert_string_equal(util_plot_var(&f->v, "NROWS"), "9");
+    /* the speed of light, 8 effects (factors neutral), the expected step */
+    assert_string_equal(util_plot_var(&f->v, "NROWS"), "10");
     /* both panels on one scale: 14.8 s x 1.3 = 19.24, rounded up to 20 */
     assert_string_equal(util_plot_var(&f->v, "XMAX"), "20");
     assert_string_equal(util_plot_var(&f->v, "NSAVE"), "2"); /* -0.8 and -0.5 */
@@ -220,8 +221,8 @@ static void test_plot_waterfall_fill_placeholders_by_hand(void **state)
                         "'Published run: Published "
                         "run Z'");
     assert_non_null(strstr(util_plot_var(&f->v, "YTICS"),
-                           "'speed of light' 9, 'GEMM efficiency by shape' "
-                           "8"));
+                           "'speed of light' 10, 'GEMM efficiency by shape' "
+                           "9"));
     assert_non_null(
         strstr(util_plot_var(&f->v, "YTICS"), "'expected step' 1)"));
 }

@@ -56,6 +56,15 @@
  *   write-up's "device-host sync"). For layers alike, the sum over layers
  *   of max(host, GPU) is max(host, GPU) of the rank: the compute term
  *   takes the larger of the kernels' time and host_s (terms.c).
+ * - Dropless routing (the stack's moe_load_cv > 0): each MoE layer's
+ *   routed experts run on the tokens their EP rank received, and the
+ *   layer's combine waits for the most loaded rank, so the routed
+ *   experts' GEMMs, the permutes and the dispatch and combine all-to-all
+ *   take the most loaded rank's tokens, expected_load_factor x the mean
+ *   (balanced routing: the mean). The router, shared experts and the
+ *   experts' activation function are left at the mean (an activation's
+ *   share of the expert work is not split out of the elementwise rows).
+ *   The speed of light keeps the mean: a floor for any routing.
  * - The stack's free factors (stack.h) come last in the waterfall: what a
  *   fit to a measured run adds on top of every measured effect.
  */
@@ -73,7 +82,8 @@ const char *expected_effect_label(int effect)
         "GEMM efficiency by shape",     "attention kernels",
         "elementwise and memory",       "sustained clock (power cap)",
         "host overhead (launches)",     "network efficiency by size",
-        "communication not overlapped", "stack factors (fitted)"};
+        "communication not overlapped", "expert load (dropless routing)",
+        "stack factors (fitted)"};
     if (effect >= 0 && effect < EXPECTED_EFFECTS)
         return labels[effect];
     return "?";
@@ -120,6 +130,20 @@ bool expected_gemm_fp8(const struct model_spec *s, int g)
     default:
         return s->fp8_experts;
     }
+}
+
+double expected_load_factor(double cv, long ep, long experts)
+{
+    /* Abramowitz & Stegun 26.2.23: the x with upper tail q (0 < q <= 0.5) */
+    static const double c0 = 2.515517, c1 = 0.802853, c2 = 0.010328;
+    static const double d1 = 1.432788, d2 = 0.189269, d3 = 0.001308;
+    double q, t, z;
+    if (cv <= 0 || ep <= 1 || experts < ep)
+        return 1;
+    q = 0.625 / ((double)ep + 0.25); /* Blom: 1 - (n - 0.375) / (n + 0.25) */
+    t = sqrt(-2 * log(q));
+    z = t - (c0 + t * (c1 + t * c2)) / (1 + t * (d1 + t * (d2 + t * d3)));
+    return 1 + cv * z;
 }
 
 /* The lookups of the plan expected_fill is filling (expected_rank.memo),
@@ -268,10 +292,15 @@ static void ep_route(struct expected_work *x,
                      const struct comm_totals *ct,
                      bool hidden)
 {
-    double ib = ct->what_ib[COMM_EP], nv = ct->what_nvlink[COMM_EP];
+    /* the most loaded rank's tokens (x->load; 1: balanced) */
+    double ib = ct->what_ib[COMM_EP] * x->load;
+    double nv = ct->what_nvlink[COMM_EP] * x->load;
     double ib_calls = ct->what_ib_calls[COMM_EP];
     double nv_calls = ct->what_nvlink_calls[COMM_EP];
     double ib_scale = 1, nv_scale = 1;
+    double *eib = hidden ? &x->hid_ib : &x->xp_ib;
+    double *env = hidden ? &x->hid_nv : &x->xp_nv;
+    double eib0 = *eib, env0 = *env;
     if (s->ep_dispatcher == STACK_DISPATCH_ALLTOALL) {
         struct plan_span sp = plan_span(p->ep, 1, domain);
         double e = (double)sp.size, g = (double)sp.per_node;
@@ -305,6 +334,11 @@ static void ep_route(struct expected_work *x,
         double en = s->ep_nvlink_efficiency > 0 ? s->ep_nvlink_efficiency : 1;
         add(x, hidden, ib / ei, nv / en, ib, ib_calls, nv, nv_calls);
     }
+    x->ep_hidden = hidden;
+    x->ep_ib = *eib - eib0;
+    x->ep_nv = *env - env0;
+    x->ep_ib_raw = ib;
+    x->ep_nv_raw = nv;
 }
 
 /* Compute: GEMMs by shape, attention, elementwise work. */
@@ -316,11 +350,13 @@ static void compute_work(const struct model *m,
                          double copy_bps,
                          struct expected_work *x)
 {
+    double load = x->load;
     const struct model_spec *s = &m->spec;
     const struct model_chunk *c = rk->c;
     const struct cost_work *w = rk->w;
     double t = rk->tokens * rk->microbatches; /* per step, this GPU */
     double rows = rk->tokens, gemm_flops = 0, total, attn_flops, ratio;
+    double permute_s;
     double expert_rows = s->routed_experts > 0
                              ? rk->tokens * (double)p->ep * (double)s->top_k /
                                    (double)s->routed_experts
@@ -331,26 +367,31 @@ static void compute_work(const struct model *m,
         CALIBRATION_EW_NORM, CALIBRATION_EW_ACTIVATION, CALIBRATION_EW_COPY,
         CALIBRATION_EW_READ};
 
-    x->gemm_cal_s = 0;
+    x->gemm_cal_s = x->gemm_bal_s = 0;
     for (g = 0; g < MODEL_GEMMS; g++) {
-        double f = 3 * t * c->gemm_fwd[g];
+        double f = 3 * t * c->gemm_fwd[g], at;
         bool eight = fp8 && expected_gemm_fp8(s, g);
-        double m_rows = g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN
-                            ? expert_rows
-                            : rows;
+        bool routed =
+            g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN;
+        double m_rows = routed ? expert_rows : rows;
         if (f <= 0)
             continue;
         gemm_flops += f;
-        x->gemm_cal_s +=
-            f /
-            (gemm_rate(cal, hw, g, eight, m_rows, copy_bps) *
-             (eight ? calibration_fp8_scaling_factor(cal, s->fp8_scaling) : 1));
+        /* the rate at the mean load's M (a loaded rank's larger M runs
+         * no slower) */
+        at = f / (gemm_rate(cal, hw, g, eight, m_rows, copy_bps) *
+                  (eight ? calibration_fp8_scaling_factor(cal, s->fp8_scaling)
+                         : 1));
+        x->gemm_bal_s += at;
+        x->gemm_cal_s += routed ? at * load : at;
     }
     /* the forward work recomputation redoes, at the rank's mean rate */
     attn_flops = 3 * t * c->core_fwd;
     total = w->fp8_flops + w->bf16_flops;
-    if (gemm_flops > 0 && total > gemm_flops + attn_flops)
+    if (gemm_flops > 0 && total > gemm_flops + attn_flops) {
         x->gemm_cal_s *= (total - attn_flops) / gemm_flops;
+        x->gemm_bal_s *= (total - attn_flops) / gemm_flops;
+    }
     /* the speed of light's time for the same work: its compute less the
      * attention core at the achievable BF16 rate */
     x->attn_sol_s = attn_flops / hw->bf16_flops;
@@ -375,12 +416,15 @@ static void compute_work(const struct model *m,
      * refuses a calibration above the floor (calibration_check_floor);
      * a --set of the hardware's rates below the calibration's runs
      * capped. */
+    if (x->gemm_bal_s < x->gemm_sol_s)
+        x->gemm_bal_s = x->gemm_sol_s;
     if (x->gemm_cal_s < x->gemm_sol_s)
         x->gemm_cal_s = x->gemm_sol_s;
     if (x->attn_cal_s < x->attn_sol_s)
         x->attn_cal_s = x->attn_sol_s;
     x->ew_s = w->permute_bytes /
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
+    permute_s = x->ew_s;
     /* a full recomputation reruns each layer's forward, its elementwise
      * kernels too (not the loss: MODEL_EW_LOSS) */
     for (k = 0; k < MODEL_EWS; k++)
@@ -407,6 +451,8 @@ static void compute_work(const struct model *m,
                  (double)c->count /
                  (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) *
                   1e12));
+    x->ew_bal_s = x->ew_s;
+    x->ew_s += (load - 1) * permute_s;
 }
 
 /* The host's time to launch the rank's kernels for a step: passes
@@ -504,6 +550,8 @@ void expected_fill(const struct model *m,
     x->compute_overhead = st->spec.compute_overhead;
     x->network_efficiency = st->spec.network_efficiency;
     memo = rk->memo;
+    x->load = expected_load_factor(st->spec.moe_load_cv, p->ep,
+                                   m->spec.routed_experts);
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     x->host_s = host_work(&st->spec, rk);
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
@@ -537,10 +585,20 @@ static void switch_off(const struct cost_work *w,
                        struct terms_rates *r)
 {
     const struct expected_work *x = &w->x;
+    /* the loaded rank's share beyond the mean (0: balanced) */
+    double extra = x->load > 1 ? 1 - 1 / x->load : 0;
     if (from <= EXPECTED_FACTORS) {
         r->compute_overhead = 1;
         r->ib_bps = hw->ib_bps;
         r->nvlink_bps = hw->nvlink_bps;
+    }
+    if (from <= EXPECTED_LOAD) { /* every EP rank the mean load */
+        r->gemm_s = x->gemm_bal_s;
+        r->ew_s = x->ew_bal_s;
+        /* the all-to-all's bytes after efficiency scaled to the mean (at
+         * the loaded message's efficiency) */
+        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib * extra;
+        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv * extra;
     }
     if (from <= EXPECTED_GEMM) { /* the stages' balance moves with it */
         r->gemm_s = x->gemm_sol_s;
@@ -561,6 +619,8 @@ static void switch_off(const struct cost_work *w,
         r->nv_hid = x->hid_nv_raw;
         r->ib_xp = x->xp_ib_raw;
         r->nv_xp = x->xp_nv_raw;
+        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib_raw * extra;
+        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv_raw * extra;
         r->ib_dep = x->ib_dep_raw;
         r->nv_dep = x->nv_dep_raw;
         r->ib_sync = x->ib_sync_raw;

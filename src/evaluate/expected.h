@@ -39,6 +39,17 @@ struct expected_work {
     double ew_s;       /* elementwise, loss and router work */
     double host_s;     /* the host's time to launch the rank's kernels
                           (the stack's per-kernel figure; 0 unmodelled) */
+    /* Dropless routing (the stack's moe_load_cv): the most loaded
+     * expert-parallel rank's tokens over the mean (expected_load_factor;
+     * 1: balanced), which the routed experts' GEMMs, the permutes and the
+     * EP all-to-all above carry; and what they were at the mean load:
+     * the GEMMs' and elementwise time, and the all-to-all's share of the
+     * hidden (ep_hidden) or exposed traffic, after efficiency and as
+     * moved. */
+    double load;
+    double gemm_bal_s, ew_bal_s;
+    bool ep_hidden;
+    double ep_ib, ep_nv, ep_ib_raw, ep_nv_raw;
     /* Communication with the micro-batches: hidden under compute (hid) or
      * waited for (xp) as the stack overlaps it, the ramp's own (dep), and
      * the step-end DP sync and gather: bytes per link divided by the
@@ -81,9 +92,24 @@ enum expected_effect {
     EXPECTED_HOST,    /* host launch work the GPU waits for */
     EXPECTED_NETWORK, /* network efficiency by message size */
     EXPECTED_EXPOSED, /* communication the stack does not overlap */
+    EXPECTED_LOAD,    /* dropless routing's most loaded EP rank */
     EXPECTED_FACTORS, /* the stack's free factors (fitted by --calibrate) */
     EXPECTED_EFFECTS
 };
+
+/*
+ * The most loaded of `ep` expert-parallel ranks' routed tokens over the
+ * mean, each rank holding experts / ep of the routed experts, where one
+ * expert's tokens per micro-batch vary with coefficient of variation cv
+ * (the stack's moe_load_cv): the experts' loads taken as independent, a
+ * rank's sum varies with cv / sqrt(experts / ep), and the largest of ep
+ * such sums lies z(ep) standard deviations above the mean, z(n) the
+ * expected maximum of n standard normal draws (Blom 1958's
+ * Phi^-1((n - 0.375) / (n + 0.25)), Phi^-1 by Abramowitz & Stegun
+ * 26.2.23: within 0.6% of the exact z for n >= 8, 4.4% at n = 2).
+ * 1 where cv is 0, ep is 1 or there are no routed experts.
+ */
+double expected_load_factor(double cv, long ep, long experts);
 
 /* "GEMM efficiency by shape", ... : a waterfall bar's label. */
 const char *expected_effect_label(int effect);

@@ -30,6 +30,7 @@ static const struct datafile_field fields[] = {
     {"stack", "kernels_per_layer", DATAFILE_DOUBLE, OFF(kernels_per_layer), 0, 0, 1e5, false, false, "0", "", NULL, "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
     {"stack", "delay_wgrad", DATAFILE_BOOL, OFF(delay_wgrad), 0, 0, 0, false, true, NULL, "", NULL, "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
     {"stack", "ep_ib_efficiency", DATAFILE_DOUBLE, OFF(ep_ib_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the IB rate (hardware file) its kernels reach, as published (1: the link's rate)"},
+    {"stack", "moe_load_cv", DATAFILE_DOUBLE, OFF(moe_load_cv), 0, 0, 10, false, false, "0", "", NULL, "dropless routing: spread (coefficient of variation) of the tokens one routed expert receives per micro-batch under the stack's router and balancing loss; each MoE layer waits for the most loaded expert-parallel rank (0: balanced, as forced or capacity-bound routing)"},
     {"stack", "ep_nvlink_efficiency", DATAFILE_DOUBLE, OFF(ep_nvlink_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the NVLink rate its kernels reach, as published (1: the link's rate)"},
     /* The free factors. Bounds: the calibration times each kernel alone at
      * its best and nccl-tests each collective alone, so a framework can
@@ -65,6 +66,7 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
 
 /* The source of a host figure the file leaves out. */
 #define NO_HOST "not given: 0, the host's work per kernel is not modelled"
+#define BALANCED "not given: 0, routing taken as balanced (every expert the mean load)"
 
 /* Gives field `key`, when neither set nor cited, the source `why`. */
 static void cite_default(struct stack *s,
@@ -146,6 +148,8 @@ enum status stack_load(const char *path,
         cite_default(s, d, "host_us_per_kernel", NO_HOST, sizeof NO_HOST);
     if (d->status == STATUS_OK)
         cite_default(s, d, "kernels_per_layer", NO_HOST, sizeof NO_HOST);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "moe_load_cv", BALANCED, sizeof BALANCED);
     diag_finish(d);
     if (d->status != STATUS_OK) {
         stack_release(s);

@@ -85,6 +85,10 @@ struct stack_spec {
      * calibration's nccl-tests curves instead); 1 when not given */
     double ep_ib_efficiency;
     double ep_nvlink_efficiency;
+    /* dropless routing: the coefficient of variation of the tokens one
+     * routed expert receives per micro-batch under the stack's router and
+     * load-balancing loss (expected_load_factor); 0: balanced routing */
+    double moe_load_cv;
     /* free factors (STACK_FACTORS), 1 when not fitted: */
     double compute_overhead;   /* the expected compute time x this, 1..2 */
     double network_efficiency; /* share of the calibrated bus bandwidth the

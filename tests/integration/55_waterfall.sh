@@ -28,7 +28,7 @@ assert "0" in plans and "1" in plans, plans
 blocks = [b for b in text.split("\n\n\n") if b.strip()]
 rows = [[list(map(float, l.split())) for l in b.splitlines() if l and l[0] != "#"]
         for b in blocks]
-assert len(rows) == 2 and all(len(r) == 9 for r in rows), rows
+assert len(rows) == 2 and all(len(r) == 10 for r in rows), rows
 stack = {"0": [], "1": ["--stack", "data/stacks/deepseek-hai.ini"]}
 for b in ("0", "1"):
     out = subprocess.run([rp, "eval", "--json", *stack[b], plans[b]],
@@ -45,13 +45,14 @@ for b in ("0", "1"):
         assert r[0][2] <= j["time_s"]["step"] + 1e-9, (b, r[0], j["time_s"])
     assert abs(r[-1][2] - j["time_s"]["expected"]) < 1e-6, (b, r[-1], j["time_s"])
     effects = [e["seconds"] for e in j["waterfall"][1:]]
-    assert len(effects) == 7
-    for row, s in zip(r[1:8], effects):
+    # eight effects (the stack's factors neutral: not shown)
+    assert len(effects) == 8
+    for row, s in zip(r[1:9], effects):
         assert abs(row[3] - s) < 1e-6, (b, row, s)
     # floating bars: each starts where the one above ended
-    for above, row in zip(r[:7], r[1:8]):
+    for above, row in zip(r[:8], r[1:9]):
         assert above[2] == row[1], (above, row)
-    assert abs(sum(row[3] for row in r[1:8]) - (r[-1][2] - r[0][2])) < 1e-6
+    assert abs(sum(row[3] for row in r[1:9]) - (r[-1][2] - r[0][2])) < 1e-6
     # the expected figures follow from the expected step as the speed of
     # light's do from its step: throughput and days scale by step/expected,
     # cost with days (same GPUs, same price)
