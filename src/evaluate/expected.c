@@ -371,8 +371,7 @@ static void compute_work(const struct model *m,
     for (g = 0; g < MODEL_GEMMS; g++) {
         double f = 3 * t * c->gemm_fwd[g], at;
         bool eight = fp8 && expected_gemm_fp8(s, g);
-        bool routed =
-            g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN;
+        bool routed = g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN;
         double m_rows = routed ? expert_rows : rows;
         if (f <= 0)
             continue;

@@ -64,9 +64,11 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
 #define LINK_RATE \
     "not given: 1, the link's achievable rate of the hardware file"
 
-/* The source of a host figure the file leaves out. */
+/* The source of a host figure the file leaves out, and of the routing's
+ * load spread. */
 #define NO_HOST "not given: 0, the host's work per kernel is not modelled"
-#define BALANCED "not given: 0, routing taken as balanced (every expert the mean load)"
+#define BALANCED \
+    "not given: 0, routing taken as balanced (every expert the mean load)"
 
 /* Gives field `key`, when neither set nor cited, the source `why`. */
 static void cite_default(struct stack *s,
