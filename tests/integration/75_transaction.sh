@@ -25,7 +25,8 @@ same_report() {
 }
 # the directory holds the new report, complete: the files of $1 (an
 # uninterrupted run of the same inputs), byte for byte but the workbook
-# and the PDFs, which carry the time of their run
+# (its About sheet names the command line, output directory included)
+# and the PDFs (their creation time)
 new_report() {
     local ref=$1 dir=$2 f
     [ "$(ls -A "$dir" | sort)" = "$(ls -A "$ref" | sort)" ] || return 1
