@@ -99,15 +99,15 @@ enum expected_effect {
 
 /*
  * The most loaded of `ep` expert-parallel ranks' routed tokens over the
- * mean, each rank holding experts / ep of the routed experts, where one
- * expert's tokens per micro-batch vary with coefficient of variation cv
- * (the stack's moe_load_cv): the experts' loads taken as independent, a
- * rank's sum varies with cv / sqrt(experts / ep), and the largest of ep
- * such sums lies z(ep) standard deviations above the mean, z(n) the
- * expected maximum of n standard normal draws (Blom 1958's
- * Phi^-1((n - 0.375) / (n + 0.25)), Phi^-1 by Abramowitz & Stegun
- * 26.2.23: within 0.6% of the exact z for n >= 8, 4.4% at n = 2).
- * 1 where cv is 0, ep is 1 or there are no routed experts.
+ * mean, where one rank's tokens per micro-batch vary with coefficient of
+ * variation cv (the stack's moe_load_cv, measured at one EP size and
+ * taken as the same at any: no source gives its dependence on the
+ * experts a rank holds): the largest of ep such loads lies z(ep) standard
+ * deviations above the mean, 1 + cv z(ep), z(n) the expected maximum of n
+ * standard normal draws (Blom 1958's Phi^-1((n - 0.375) / (n + 0.25)),
+ * Phi^-1 by Abramowitz & Stegun 26.2.23: within 0.6% of the exact z for
+ * n >= 8, 4.4% at n = 2). 1 where cv is 0, ep is 1 or there are fewer
+ * routed experts than ranks (none: a dense model).
  */
 double expected_load_factor(double cv, long ep, long experts);
 

@@ -86,8 +86,8 @@ struct stack_spec {
     double ep_ib_efficiency;
     double ep_nvlink_efficiency;
     /* dropless routing: the coefficient of variation of the tokens one
-     * routed expert receives per micro-batch under the stack's router and
-     * load-balancing loss (expected_load_factor); 0: balanced routing */
+     * expert-parallel rank receives per micro-batch under the stack's
+     * router and load-balancing loss (expected_load_factor); 0: balanced */
     double moe_load_cv;
     /* free factors (STACK_FACTORS), 1 when not fitted: */
     double compute_overhead;   /* the expected compute time x this, 1..2 */
