@@ -607,14 +607,73 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
+/* Whether plans a and b agree in everything memory_view reads of them
+ * but the micro-batches in flight (gbs and microbatches aside). */
+static bool same_but_batch(const struct plan *a, const struct plan *b)
+{
+    return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp &&
+           a->ep == b->ep && a->cp == b->cp && a->zero == b->zero &&
+           a->schedule == b->schedule && a->vpp == b->vpp &&
+           a->precision == b->precision && a->recompute == b->recompute &&
+           a->no_sp == b->no_sp && a->pp_first == b->pp_first &&
+           a->pp_last == b->pp_last && a->pp_split == b->pp_split &&
+           a->mbs == b->mbs && a->dp == b->dp && a->edp == b->edp;
+}
+
+/* memory_view of rank v of p, through memo (struct cost_memo) where it
+ * is not NULL: v is then the k-th distinct rank of a prepared layout of
+ * partition `slot` (0: balanced for p's precision, 1: the BF16 one an
+ * FP8 plan may run on). */
+static void memo_view(const struct cost_ctx *ctx,
+                      struct cost_memo *memo,
+                      int slot,
+                      long k,
+                      const struct plan *p,
+                      const struct plan_rank *v,
+                      struct memory *out)
+{
+    struct cost_memo_rank *e;
+    double inflight[COST_MEMO_CHUNKS];
+    size_t i, n = (size_t)v->chunks;
+    bool same;
+    if (!memo || k >= COST_MEMO_RANKS || n > COST_MEMO_CHUNKS) {
+        memory_view(ctx->m, ctx->hw, p, v, out);
+        return;
+    }
+    if (memo->gen == 0 || !same_but_batch(&memo->key, p)) {
+        memo->gen++;
+        memo->key = *p;
+    }
+    e = &memo->rank[slot][k];
+    /* what memory_view reads of the micro-batch count (fill) */
+    for (i = 0; i < n; i++)
+        inflight[i] = plan_inflight_chunk(p, v->rank, i);
+    same = e->gen == memo->gen && e->v == v;
+    for (i = 0; i < n && same; i++)
+        same = inflight[i] == e->inflight[i];
+    if (same) {
+        *out = e->mem;
+        return;
+    }
+    memory_view(ctx->m, ctx->hw, p, v, out);
+    e->gen = memo->gen;
+    e->v = v;
+    memcpy(e->inflight, inflight, n * sizeof *inflight);
+    e->mem = *out;
+}
+
 /* The work of distinct rank v of plan p, with its memory into *mem
- * (known's, when not NULL). */
+ * (known's, when not NULL, else through mm: memo_view's, the k-th
+ * distinct rank of partition slot). */
 static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       struct expected_memo *memo,
                       const struct memory *known,
+                      struct cost_memo *mm,
+                      int slot,
+                      long k,
                       struct memory *mem,
                       struct cost_work *w)
 {
@@ -623,7 +682,7 @@ static void view_work(const struct cost_ctx *ctx,
     if (known) /* memory_view's of this rank (cost_memory_candidates) */
         *mem = *known;
     else
-        memory_view(m, ctx->hw, p, v, mem);
+        memo_view(ctx, mm, slot, k, p, v, mem);
     rank_work(ctx, p, v, groups, mem->grads_per_step, memo, w, NULL, 0, NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
@@ -683,6 +742,9 @@ static void evaluate_on(const struct cost_ctx *ctx,
     const struct cost_layout *layout = layout_of(cp, p);
     /* the first ranks' memories, where the caller weighed them on cp */
     const struct memory *kmem = NULL;
+    /* the thread's memo for prepared ranks (memo_view) */
+    struct cost_memo *mm = known && layout ? known->memo : NULL;
+    int slot = cp == parts_of(ctx, p, p->precision) ? 0 : 1;
     size_t i, nk = 0;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
@@ -722,7 +784,8 @@ static void evaluate_on(const struct cost_ctx *ctx,
                 plan_rank_view(p, &cp->part, k, &own);
             if (pass == 0 || !kept) {
                 view_work(ctx, p, v, groups, memo,
-                          (size_t)k < nk ? &kmem[k] : NULL, &e->mem, w);
+                          (size_t)k < nk ? &kmem[k] : NULL, mm, slot, k,
+                          &e->mem, w);
                 ramps(ctx, w, t);
             }
             if (pass == 0) {
@@ -893,6 +956,8 @@ void cost_evaluate(const struct cost_ctx *ctx,
 static void heaviest(const struct cost_ctx *ctx,
                      const struct plan *p,
                      const struct cost_parts *cp,
+                     struct cost_memo *memo,
+                     int slot,
                      double above,
                      struct memory *mem,
                      struct memory rank[COST_KNOWN_RANKS],
@@ -912,7 +977,7 @@ static void heaviest(const struct cost_ctx *ctx,
         struct memory *e = k < COST_KNOWN_RANKS ? &rank[k] : &spare;
         if (!layout)
             plan_rank_view(p, &cp->part, k, &own);
-        memory_view(ctx->m, ctx->hw, p, v, e);
+        memo_view(ctx, layout ? memo : NULL, slot, k, p, v, e);
         if (k < COST_KNOWN_RANKS)
             *known = (size_t)k + 1;
         if (k == 0 || e->total > mem->total)
@@ -934,8 +999,8 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
     out->parts[1] = alt;
     out->n = alt ? 2 : 1;
     for (i = 0; i < out->n; i++)
-        heaviest(ctx, p, out->parts[i], above, &out->mem[i], out->rank[i],
-                 &out->known[i]);
+        heaviest(ctx, p, out->parts[i], out->memo, (int)i, above, &out->mem[i],
+                 out->rank[i], &out->known[i]);
     return out->n;
 }
 

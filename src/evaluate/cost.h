@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "comm.h"
 #include "diag.h"
@@ -254,15 +255,45 @@ void cost_evaluate_floor(const struct cost_ctx *ctx,
 /* The first distinct ranks whose memories cost_memory_candidates keeps. */
 #define COST_KNOWN_RANKS 8
 
+/* Distinct ranks per partition whose memories a struct cost_memo keeps,
+ * and the chunks a rank may hold for it to keep its memory. */
+#define COST_MEMO_RANKS  64
+#define COST_MEMO_CHUNKS 8
+
+/* One rank's memory in a struct cost_memo. */
+struct cost_memo_rank {
+    uint64_t gen;              /* the memo's gen when weighed; 0: none */
+    const struct plan_rank *v; /* the prepared view it is of */
+    double inflight[COST_MEMO_CHUNKS]; /* plan_inflight_chunk's, by chunk */
+    struct memory mem;                 /* memory_view's */
+};
+
+/*
+ * A sweep thread's memory of the last plan's rank memories (caller-owned,
+ * zeroed before first use, one per thread): a rank's memory depends on
+ * the plan's global batch only through the micro-batches in flight, so a
+ * plan that differs from the last one only in gbs (the sweep's fastest
+ * dimension) takes the memories of its prepared ranks whose in-flight
+ * counts did not move instead of weighing them again: the same numbers.
+ */
+struct cost_memo {
+    uint64_t gen;    /* bumped when key changes; 0: unused */
+    struct plan key; /* the plan, its gbs and micro-batches aside */
+    struct cost_memo_rank rank[2][COST_MEMO_RANKS]; /* [partition][rank] */
+};
+
 /* What cost_memory_candidates weighed: each candidate's memory and the
  * memories of its partition's first distinct ranks, which
- * cost_evaluate_floor_known takes instead of weighing them again. */
+ * cost_evaluate_floor_known takes instead of weighing them again; memo,
+ * set by the caller (or NULL), the thread's memo they are weighed
+ * through (cost_memory_candidates and cost_evaluate_floor_known). */
 struct cost_memories {
     size_t n;                          /* candidates: 1 or 2 */
     struct memory mem[2];              /* candidate i's (see below) */
     const struct cost_parts *parts[2]; /* the partition it runs on */
     size_t known[2]; /* its first ranks weighed, 0 .. COST_KNOWN_RANKS */
     struct memory rank[2][COST_KNOWN_RANKS];
+    struct cost_memo *memo;
 };
 
 /*

@@ -554,16 +554,18 @@ double plan_inflight(const struct plan *p, long rank)
 
 double plan_inflight_chunk(const struct plan *p, long rank, size_t j)
 {
-    long chunk[PLAN_RANK_CHUNKS_MAX];
-    double mb[PLAN_RANK_CHUNKS_MAX], n, half;
-    size_t chunks;
-    if (plan_schedule_of(p->schedule)->layout == PLAN_LAYOUT_PAIRED &&
-        p->pp >= 2) {
+    enum plan_layout l = plan_schedule_of(p->schedule)->layout;
+    double n, half;
+    long chunks = 1; /* plan_rank_chunks' count, without the chunks */
+    if (l == PLAN_LAYOUT_PAIRED && p->pp >= 2) {
         half = (double)p->microbatches / 2;
         n = (double)(j == 0 ? p->pp - rank : rank + 1);
         return n < half ? n : half;
     }
-    chunks = plan_rank_chunks(p, rank, chunk, mb);
+    if (l == PLAN_LAYOUT_INTERLEAVED) /* vpp, at most the most a rank holds */
+        chunks = p->vpp < PLAN_RANK_CHUNKS_MAX ? p->vpp : PLAN_RANK_CHUNKS_MAX;
+    if (chunks < 0)
+        chunks = 0;
     return plan_inflight(p, rank) / (double)chunks;
 }
 

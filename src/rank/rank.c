@@ -147,6 +147,7 @@ struct shard {
     pthread_mutex_t *lock;
     struct report_row worst; /* the shared heap's root, when last seen */
     bool have_worst;
+    struct cost_memo memo; /* the thread's rank memories (zeroed) */
 };
 
 static int family_key(const struct plan *p)
@@ -529,6 +530,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     }
     key = family_key(p);
     f = &b->family[key];
+    known.memo = &b->memo;
     /* the floor first where the expected step may not be needed */
     if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
         if (untimed(b, p, f, &known, &res)) {
