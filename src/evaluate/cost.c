@@ -492,9 +492,11 @@ static void rank_flops(const struct plan *p,
 }
 
 /* Work of one pipeline rank: everything but model_flops and tokens.
- * grads_per_step as memory_view decided for the rank. */
+ * grads_per_step as memory_view decided for the rank; rp: rank_plan's of
+ * p. */
 static void rank_work(const struct cost_ctx *ctx,
                       const struct plan *p,
+                      const struct rank_plan *rp,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       bool grads_per_step,
@@ -524,13 +526,11 @@ static void rank_work(const struct cost_ctx *ctx,
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
     struct comm_totals ct;
-    struct rank_plan rp;
     struct rank_flops fl;
     size_t nl;
 
     memset(w, 0, sizeof *w);
-    rank_plan(ctx->m, p, &rp);
-    rank_flops(p, &rp, v, &fl);
+    rank_flops(p, rp, v, &fl);
     w->fp8_flops = fl.fp8;
     w->bf16_flops = fl.bf16;
     /* Per micro-batch: weights read in forward, backward (and the
@@ -667,6 +667,7 @@ static void memo_view(const struct cost_ctx *ctx,
  * distinct rank of partition slot). */
 static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
+                      const struct rank_plan *rp,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       struct expected_memo *memo,
@@ -683,7 +684,8 @@ static void view_work(const struct cost_ctx *ctx,
         *mem = *known;
     else
         memo_view(ctx, mm, slot, k, p, v, mem);
-    rank_work(ctx, p, v, groups, mem->grads_per_step, memo, w, NULL, 0, NULL);
+    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, memo, w, NULL, 0,
+              NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
     w->model_flops = tokens * m->flops_per_token / w->gpus;
@@ -718,8 +720,9 @@ double cost_ramp_skew(double sum, double count, double own)
     return (sum - own) / ((count - 1) * own) - 1;
 }
 
-/* Distinct ranks whose work evaluate_on keeps between its passes. */
-#define EVALUATE_SEEN 8
+/* Distinct ranks whose work evaluate_on keeps between its passes (32
+ * DualPipe stages of DeepSeek-V3 have 10). */
+#define EVALUATE_SEEN 16
 
 /* One distinct rank's work, times and memory (evaluate_on). */
 struct rank_eval {
@@ -760,7 +763,10 @@ static void evaluate_on(const struct cost_ctx *ctx,
     struct expected_work x_copy;
     const struct rank_eval *slow = NULL;
     const struct expected_work *x = NULL;
+    struct rank_plan rp;
     int pass;
+
+    rank_plan(ctx->m, p, &rp);
 
     for (i = 0; known && i < known->n; i++)
         if (known->parts[i] == cp) {
@@ -783,7 +789,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
             if (pass == 0 || !kept) {
-                view_work(ctx, p, v, groups, memo,
+                view_work(ctx, p, &rp, v, groups, memo,
                           (size_t)k < nk ? &kmem[k] : NULL, mm, slot, k,
                           &e->mem, w);
                 ramps(ctx, w, t);
@@ -868,6 +874,26 @@ static void finish_times(const struct cost_ctx *ctx,
     terms_expected(&e, NULL, &r->t);
 }
 
+/* comm_groups_init(g, ctx->hw, p, ctx->comm), through memo where it is
+ * not NULL (struct cost_memo: one ctx per memo). */
+static void groups_of(const struct cost_ctx *ctx,
+                      struct cost_memo *memo,
+                      const struct plan *p,
+                      struct comm_groups *g)
+{
+    long key[6] = {p->tp, p->cp, p->dp, p->edp, p->ep, p->pp};
+    if (!memo) {
+        comm_groups_init(g, ctx->hw, p, ctx->comm);
+        return;
+    }
+    if (!memo->has_groups || memcmp(key, memo->groups_of, sizeof key) != 0) {
+        comm_groups_init(&memo->groups, ctx->hw, p, ctx->comm);
+        memcpy(memo->groups_of, key, sizeof key);
+        memo->has_groups = true;
+    }
+    *g = memo->groups;
+}
+
 /* cost_evaluate, or with expected false its speed of light alone (no
  * memo: rank_work leaves the expected work unknown). */
 static void evaluate(const struct cost_ctx *ctx,
@@ -888,7 +914,7 @@ static void evaluate(const struct cost_ctx *ctx,
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
-    comm_groups_init(&groups, ctx->hw, p, ctx->comm);
+    groups_of(ctx, known ? known->memo : NULL, p, &groups);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
     evaluate_on(ctx, p, cp, &groups, memo, known, r);
@@ -924,6 +950,7 @@ static void evaluate(const struct cost_ctx *ctx,
         size_t k;
         long rank = cost_result_rank(r);
         struct memory mem;
+        struct rank_plan rp;
         for (k = 0; layout && k < layout->nreps && !critical; k++)
             if (layout->views[k].rank == rank)
                 critical = &layout->views[k];
@@ -931,9 +958,10 @@ static void evaluate(const struct cost_ctx *ctx,
             plan_rank_view(p, &cp->part, rank, &own);
             critical = &own;
         }
+        rank_plan(ctx->m, p, &rp);
         memory_view(ctx->m, ctx->hw, p, critical, &mem);
-        rank_work(ctx, p, critical, &groups, mem.grads_per_step, memo, &w, list,
-                  max, nlist);
+        rank_work(ctx, p, &rp, critical, &groups, mem.grads_per_step, memo, &w,
+                  list, max, nlist);
     }
     finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;

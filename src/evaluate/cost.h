@@ -280,6 +280,12 @@ struct cost_memo {
     uint64_t gen;    /* bumped when key changes; 0: unused */
     struct plan key; /* the plan, its gbs and micro-batches aside */
     struct cost_memo_rank rank[2][COST_MEMO_RANKS]; /* [partition][rank] */
+    /* comm_groups_init's placement for the last plan, by what it reads
+     * of it (tp, cp, dp, edp, ep, pp; the sweep's inner dimensions keep
+     * them) */
+    bool has_groups;
+    long groups_of[6];
+    struct comm_groups groups;
 };
 
 /* What cost_memory_candidates weighed: each candidate's memory and the
