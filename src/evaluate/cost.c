@@ -620,7 +620,19 @@ static bool same_but_batch(const struct plan *a, const struct plan *b)
            a->mbs == b->mbs && a->dp == b->dp && a->edp == b->edp;
 }
 
-/* memory_view of rank v of p, through memo (struct cost_memo) where it
+/* memo (or NULL) for plan p: its rank memories kept where p differs from
+ * the plan they were weighed for only in the micro-batches. Call before
+ * memo_view for p. */
+static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
+{
+    if (memo && (memo->gen == 0 || !same_but_batch(&memo->key, p))) {
+        memo->gen++;
+        memo->key = *p;
+    }
+    return memo;
+}
+
+/* memory_view of rank v of p, through memo (memo_for(memo, p)) where it
  * is not NULL: v is then the k-th distinct rank of a prepared layout of
  * partition `slot` (0: balanced for p's precision, 1: the BF16 one an
  * FP8 plan may run on). */
@@ -640,14 +652,9 @@ static void memo_view(const struct cost_ctx *ctx,
         memory_view(ctx->m, ctx->hw, p, v, out);
         return;
     }
-    if (memo->gen == 0 || !same_but_batch(&memo->key, p)) {
-        memo->gen++;
-        memo->key = *p;
-    }
     e = &memo->rank[slot][k];
     /* what memory_view reads of the micro-batch count (fill) */
-    for (i = 0; i < n; i++)
-        inflight[i] = plan_inflight_chunk(p, v->rank, i);
+    plan_inflight_chunks(p, v->rank, n, inflight);
     same = e->gen == memo->gen && e->v == v;
     for (i = 0; i < n && same; i++)
         same = inflight[i] == e->inflight[i];
@@ -746,7 +753,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
     /* the first ranks' memories, where the caller weighed them on cp */
     const struct memory *kmem = NULL;
     /* the thread's memo for prepared ranks (memo_view) */
-    struct cost_memo *mm = known && layout ? known->memo : NULL;
+    struct cost_memo *mm = memo_for(known && layout ? known->memo : NULL, p);
     int slot = cp == parts_of(ctx, p, p->precision) ? 0 : 1;
     size_t i, nk = 0;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
@@ -1027,8 +1034,8 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
     out->parts[1] = alt;
     out->n = alt ? 2 : 1;
     for (i = 0; i < out->n; i++)
-        heaviest(ctx, p, out->parts[i], out->memo, (int)i, above, &out->mem[i],
-                 out->rank[i], &out->known[i]);
+        heaviest(ctx, p, out->parts[i], memo_for(out->memo, p), (int)i, above,
+                 &out->mem[i], out->rank[i], &out->known[i]);
     return out->n;
 }
 

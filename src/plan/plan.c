@@ -569,6 +569,23 @@ double plan_inflight_chunk(const struct plan *p, long rank, size_t j)
     return plan_inflight(p, rank) / (double)chunks;
 }
 
+void plan_inflight_chunks(const struct plan *p, long rank, size_t n, double *in)
+{
+    size_t j;
+    double each;
+    if (n == 0)
+        return;
+    if (plan_schedule_of(p->schedule)->layout == PLAN_LAYOUT_PAIRED &&
+        p->pp >= 2) {
+        for (j = 0; j < n; j++)
+            in[j] = plan_inflight_chunk(p, rank, j);
+        return;
+    }
+    each = plan_inflight_chunk(p, rank, 0); /* an equal share each */
+    for (j = 0; j < n; j++)
+        in[j] = each;
+}
+
 void plan_rank_view(const struct plan *p,
                     const struct model_partition *part,
                     long rank,
