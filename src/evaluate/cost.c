@@ -916,8 +916,11 @@ static void evaluate(const struct cost_ctx *ctx,
     struct comm_groups groups;
     struct expected_memo memo_, *memo;
 
-    memset(&memo_, 0, sizeof memo_);
-    memo = expected ? &memo_ : NULL;
+    memo = NULL;
+    if (expected) {
+        memset(&memo_, 0, sizeof memo_);
+        memo = &memo_;
+    }
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
@@ -1110,6 +1113,7 @@ static bool rank_bounds(const struct cost_ctx *ctx,
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       double at_most,
                        double *step,
                        double *any_rank)
 {
@@ -1118,7 +1122,7 @@ bool cost_floor_bounds(const struct cost_ctx *ctx,
     if (!cp || !rank_bounds(ctx, p, cp, &hi, &lo))
         return false;
     alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
-    if (alt) {
+    if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
         if (!rank_bounds(ctx, p, alt, &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;

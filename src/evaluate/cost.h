@@ -337,10 +337,15 @@ void cost_evaluate_floor_known(const struct cost_ctx *ctx,
  * re-time the slowest rank's work there). Returns false when it knows
  * none (a rank whose schedule's bubble coefficient is below 0). For a
  * sweep: a plan whose bound cannot enter is not timed at all (rank.c).
- * Same preconditions as cost_evaluate; allocates nothing.
+ * An FP8 plan's bounds are the smaller of its two partitions'; where the
+ * first one's *step is already at most at_most, so is the plan's, and
+ * that one is given without weighing the other (for a caller that asks
+ * only whether *step is above at_most; -1: always both). Same
+ * preconditions as cost_evaluate; allocates nothing.
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       double at_most,
                        double *step,
                        double *any_rank);
 

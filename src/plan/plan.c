@@ -552,16 +552,21 @@ double plan_inflight(const struct plan *p, long rank)
     return plan_schedule_of(p->schedule)->inflight(p, rank);
 }
 
+/* DualPipe's in-flight micro-batches through chunk j of a rank (see
+ * plan_inflight_chunk). */
+static double inflight_paired(const struct plan *p, long rank, size_t j)
+{
+    double half = (double)p->microbatches / 2;
+    double n = (double)(j == 0 ? p->pp - rank : rank + 1);
+    return n < half ? n : half;
+}
+
 double plan_inflight_chunk(const struct plan *p, long rank, size_t j)
 {
     enum plan_layout l = plan_schedule_of(p->schedule)->layout;
-    double n, half;
     long chunks = 1; /* plan_rank_chunks' count, without the chunks */
-    if (l == PLAN_LAYOUT_PAIRED && p->pp >= 2) {
-        half = (double)p->microbatches / 2;
-        n = (double)(j == 0 ? p->pp - rank : rank + 1);
-        return n < half ? n : half;
-    }
+    if (l == PLAN_LAYOUT_PAIRED && p->pp >= 2)
+        return inflight_paired(p, rank, j);
     if (l == PLAN_LAYOUT_INTERLEAVED) /* vpp, at most the most a rank holds */
         chunks = p->vpp < PLAN_RANK_CHUNKS_MAX ? p->vpp : PLAN_RANK_CHUNKS_MAX;
     if (chunks < 0)
@@ -578,7 +583,7 @@ void plan_inflight_chunks(const struct plan *p, long rank, size_t n, double *in)
     if (plan_schedule_of(p->schedule)->layout == PLAN_LAYOUT_PAIRED &&
         p->pp >= 2) {
         for (j = 0; j < n; j++)
-            in[j] = plan_inflight_chunk(p, rank, j);
+            in[j] = inflight_paired(p, rank, j);
         return;
     }
     each = plan_inflight_chunk(p, rank, 0); /* an equal share each */

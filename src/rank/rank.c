@@ -486,8 +486,9 @@ static bool untimed(const struct shard *b,
      * step; else only if it is slower than f's best (both fit or
      * neither) and, fitting, than the kept plans' worst. */
     if (fits || !f->best.fits) {
-        if (!cost_floor_bounds(b->ctx, p, &step, &any_rank) ||
-            !(step > cost_rank_step(&f->best)))
+        double best = cost_rank_step(&f->best);
+        if (!cost_floor_bounds(b->ctx, p, best, &step, &any_rank) ||
+            !(step > best))
             return false;
         if (fits && (!(step > worst) ||
                      !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
