@@ -738,12 +738,15 @@ struct rank_eval {
     struct memory mem;
 };
 
-/* Evaluates p on the partition of cp: every distinct rank's work and its
- * ramp unit, then each rank's step with the others' ramps in its bubble;
- * the slowest rank's work and step times, the heaviest rank's memory. */
+/* Evaluates p on the partition of cp (slot 0: balanced for p's
+ * precision, 1: the BF16 one, memo_view): every distinct rank's work and
+ * its ramp unit, then each rank's step with the others' ramps in its
+ * bubble; the slowest rank's work and step times, the heaviest rank's
+ * memory. */
 static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
+                        int slot,
                         const struct comm_groups *groups,
                         struct expected_memo *memo,
                         const struct cost_memories *known,
@@ -754,7 +757,6 @@ static void evaluate_on(const struct cost_ctx *ctx,
     const struct memory *kmem = NULL;
     /* the thread's memo for prepared ranks (memo_view) */
     struct cost_memo *mm = memo_for(known && layout ? known->memo : NULL, p);
-    int slot = cp == parts_of(ctx, p, p->precision) ? 0 : 1;
     size_t i, nk = 0;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
@@ -927,7 +929,7 @@ static void evaluate(const struct cost_ctx *ctx,
     groups_of(ctx, known ? known->memo : NULL, p, &groups);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
-    evaluate_on(ctx, p, cp, &groups, memo, known, r);
+    evaluate_on(ctx, p, cp, 0, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -944,7 +946,7 @@ static void evaluate(const struct cost_ctx *ctx,
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {
-            evaluate_on(ctx, p, alt, &groups, memo, known, &other);
+            evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
             if (other.t.step < r->t.step * (1 - 1e-12)) {
                 *r = other;
                 r->balance_precision = MODEL_BF16;
@@ -1146,4 +1148,12 @@ void cost_evaluate_floor_known(const struct cost_ctx *ctx,
                                struct cost_result *r)
 {
     evaluate(ctx, p, known, r, NULL, 0, NULL, false);
+}
+
+void cost_evaluate_known(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         const struct cost_memories *known,
+                         struct cost_result *r)
+{
+    evaluate(ctx, p, known, r, NULL, 0, NULL, true);
 }

@@ -292,7 +292,8 @@ struct cost_memo {
  * memories of its partition's first distinct ranks, which
  * cost_evaluate_floor_known takes instead of weighing them again; memo,
  * set by the caller (or NULL), the thread's memo they are weighed
- * through (cost_memory_candidates and cost_evaluate_floor_known). */
+ * through (cost_memory_candidates, cost_evaluate_floor_known and
+ * cost_evaluate_known). */
 struct cost_memories {
     size_t n;                          /* candidates: 1 or 2 */
     struct memory mem[2];              /* candidate i's (see below) */
@@ -327,6 +328,14 @@ void cost_evaluate_floor_known(const struct cost_ctx *ctx,
                                const struct plan *p,
                                const struct cost_memories *known,
                                struct cost_result *r);
+
+/* cost_evaluate(ctx, p, r, NULL, 0, NULL) with the rank memories `known`
+ * holds for p taken as cost_evaluate_floor_known takes them (known->n 0:
+ * none, only its memo): the same result. */
+void cost_evaluate_known(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         const struct cost_memories *known,
+                         struct cost_result *r);
 
 /*
  * Lower bounds of p's speed of light without timing it, from its ranks'

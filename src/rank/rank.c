@@ -532,6 +532,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     key = family_key(p);
     f = &b->family[key];
     known.memo = &b->memo;
+    known.n = 0; /* none weighed yet (untimed weighs them) */
     /* the floor first where the expected step may not be needed */
     if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
         if (untimed(b, p, f, &known, &res)) {
@@ -545,7 +546,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         }
     }
     if (!floor_only) {
-        cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
+        cost_evaluate_known(b->ctx, p, &known, &res);
         res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
     }
     if (b->family_first[key] == UINT64_MAX) {
