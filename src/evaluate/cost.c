@@ -492,9 +492,11 @@ static void rank_flops(const struct plan *p,
 }
 
 /* Work of one pipeline rank: everything but model_flops and tokens.
- * grads_per_step as memory_view decided for the rank. */
+ * grads_per_step as memory_view decided for the rank; rp: rank_plan's of
+ * p. */
 static void rank_work(const struct cost_ctx *ctx,
                       const struct plan *p,
+                      const struct rank_plan *rp,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       bool grads_per_step,
@@ -524,13 +526,11 @@ static void rank_work(const struct cost_ctx *ctx,
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
     struct comm_totals ct;
-    struct rank_plan rp;
     struct rank_flops fl;
     size_t nl;
 
     memset(w, 0, sizeof *w);
-    rank_plan(ctx->m, p, &rp);
-    rank_flops(p, &rp, v, &fl);
+    rank_flops(p, rp, v, &fl);
     w->fp8_flops = fl.fp8;
     w->bf16_flops = fl.bf16;
     /* Per micro-batch: weights read in forward, backward (and the
@@ -607,14 +607,81 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
+/* Whether plans a and b agree in everything memory_view reads of them
+ * but the micro-batches in flight (gbs and microbatches aside). */
+static bool same_but_batch(const struct plan *a, const struct plan *b)
+{
+    return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp &&
+           a->ep == b->ep && a->cp == b->cp && a->zero == b->zero &&
+           a->schedule == b->schedule && a->vpp == b->vpp &&
+           a->precision == b->precision && a->recompute == b->recompute &&
+           a->no_sp == b->no_sp && a->pp_first == b->pp_first &&
+           a->pp_last == b->pp_last && a->pp_split == b->pp_split &&
+           a->mbs == b->mbs && a->dp == b->dp && a->edp == b->edp;
+}
+
+/* memo (or NULL) for plan p: its rank memories kept where p differs from
+ * the plan they were weighed for only in the micro-batches. Call before
+ * memo_view for p. */
+static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
+{
+    if (memo && (memo->gen == 0 || !same_but_batch(&memo->key, p))) {
+        memo->gen++;
+        memo->key = *p;
+    }
+    return memo;
+}
+
+/* memory_view of rank v of p, through memo (memo_for(memo, p)) where it
+ * is not NULL: v is then the k-th distinct rank of a prepared layout of
+ * partition `slot` (0: balanced for p's precision, 1: the BF16 one an
+ * FP8 plan may run on). */
+static void memo_view(const struct cost_ctx *ctx,
+                      struct cost_memo *memo,
+                      int slot,
+                      long k,
+                      const struct plan *p,
+                      const struct plan_rank *v,
+                      struct memory *out)
+{
+    struct cost_memo_rank *e;
+    double inflight[COST_MEMO_CHUNKS];
+    size_t i, n = (size_t)v->chunks;
+    bool same;
+    if (!memo || k >= COST_MEMO_RANKS || n > COST_MEMO_CHUNKS) {
+        memory_view(ctx->m, ctx->hw, p, v, out);
+        return;
+    }
+    e = &memo->rank[slot][k];
+    /* what memory_view reads of the micro-batch count (fill) */
+    plan_inflight_chunks(p, v->rank, n, inflight);
+    same = e->gen == memo->gen && e->v == v;
+    for (i = 0; i < n && same; i++)
+        same = inflight[i] == e->inflight[i];
+    if (same) {
+        *out = e->mem;
+        return;
+    }
+    memory_view(ctx->m, ctx->hw, p, v, out);
+    e->gen = memo->gen;
+    e->v = v;
+    memcpy(e->inflight, inflight, n * sizeof *inflight);
+    e->mem = *out;
+}
+
 /* The work of distinct rank v of plan p, with its memory into *mem
- * (known's, when not NULL). */
+ * (known's, when not NULL, else through mm: memo_view's, the k-th
+ * distinct rank of partition slot). */
 static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
+                      const struct rank_plan *rp,
                       const struct plan_rank *v,
                       const struct comm_groups *groups,
                       struct expected_memo *memo,
                       const struct memory *known,
+                      struct cost_memo *mm,
+                      int slot,
+                      long k,
                       struct memory *mem,
                       struct cost_work *w)
 {
@@ -623,8 +690,9 @@ static void view_work(const struct cost_ctx *ctx,
     if (known) /* memory_view's of this rank (cost_memory_candidates) */
         *mem = *known;
     else
-        memory_view(m, ctx->hw, p, v, mem);
-    rank_work(ctx, p, v, groups, mem->grads_per_step, memo, w, NULL, 0, NULL);
+        memo_view(ctx, mm, slot, k, p, v, mem);
+    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, memo, w, NULL, 0,
+              NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
     w->model_flops = tokens * m->flops_per_token / w->gpus;
@@ -659,8 +727,9 @@ double cost_ramp_skew(double sum, double count, double own)
     return (sum - own) / ((count - 1) * own) - 1;
 }
 
-/* Distinct ranks whose work evaluate_on keeps between its passes. */
-#define EVALUATE_SEEN 8
+/* Distinct ranks whose work evaluate_on keeps between its passes (32
+ * DualPipe stages of DeepSeek-V3 have 10). */
+#define EVALUATE_SEEN 16
 
 /* One distinct rank's work, times and memory (evaluate_on). */
 struct rank_eval {
@@ -669,12 +738,15 @@ struct rank_eval {
     struct memory mem;
 };
 
-/* Evaluates p on the partition of cp: every distinct rank's work and its
- * ramp unit, then each rank's step with the others' ramps in its bubble;
- * the slowest rank's work and step times, the heaviest rank's memory. */
+/* Evaluates p on the partition of cp (slot 0: balanced for p's
+ * precision, 1: the BF16 one, memo_view): every distinct rank's work and
+ * its ramp unit, then each rank's step with the others' ramps in its
+ * bubble; the slowest rank's work and step times, the heaviest rank's
+ * memory. */
 static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
+                        int slot,
                         const struct comm_groups *groups,
                         struct expected_memo *memo,
                         const struct cost_memories *known,
@@ -683,6 +755,8 @@ static void evaluate_on(const struct cost_ctx *ctx,
     const struct cost_layout *layout = layout_of(cp, p);
     /* the first ranks' memories, where the caller weighed them on cp */
     const struct memory *kmem = NULL;
+    /* the thread's memo for prepared ranks (memo_view) */
+    struct cost_memo *mm = memo_for(known && layout ? known->memo : NULL, p);
     size_t i, nk = 0;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
@@ -698,7 +772,10 @@ static void evaluate_on(const struct cost_ctx *ctx,
     struct expected_work x_copy;
     const struct rank_eval *slow = NULL;
     const struct expected_work *x = NULL;
+    struct rank_plan rp;
     int pass;
+
+    rank_plan(ctx->m, p, &rp);
 
     for (i = 0; known && i < known->n; i++)
         if (known->parts[i] == cp) {
@@ -721,8 +798,9 @@ static void evaluate_on(const struct cost_ctx *ctx,
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
             if (pass == 0 || !kept) {
-                view_work(ctx, p, v, groups, memo,
-                          (size_t)k < nk ? &kmem[k] : NULL, &e->mem, w);
+                view_work(ctx, p, &rp, v, groups, memo,
+                          (size_t)k < nk ? &kmem[k] : NULL, mm, slot, k,
+                          &e->mem, w);
                 ramps(ctx, w, t);
             }
             if (pass == 0) {
@@ -805,6 +883,26 @@ static void finish_times(const struct cost_ctx *ctx,
     terms_expected(&e, NULL, &r->t);
 }
 
+/* comm_groups_init(g, ctx->hw, p, ctx->comm), through memo where it is
+ * not NULL (struct cost_memo: one ctx per memo). */
+static void groups_of(const struct cost_ctx *ctx,
+                      struct cost_memo *memo,
+                      const struct plan *p,
+                      struct comm_groups *g)
+{
+    long key[6] = {p->tp, p->cp, p->dp, p->edp, p->ep, p->pp};
+    if (!memo) {
+        comm_groups_init(g, ctx->hw, p, ctx->comm);
+        return;
+    }
+    if (!memo->has_groups || memcmp(key, memo->groups_of, sizeof key) != 0) {
+        comm_groups_init(&memo->groups, ctx->hw, p, ctx->comm);
+        memcpy(memo->groups_of, key, sizeof key);
+        memo->has_groups = true;
+    }
+    *g = memo->groups;
+}
+
 /* cost_evaluate, or with expected false its speed of light alone (no
  * memo: rank_work leaves the expected work unknown). */
 static void evaluate(const struct cost_ctx *ctx,
@@ -820,15 +918,18 @@ static void evaluate(const struct cost_ctx *ctx,
     struct comm_groups groups;
     struct expected_memo memo_, *memo;
 
-    memset(&memo_, 0, sizeof memo_);
-    memo = expected ? &memo_ : NULL;
+    memo = NULL;
+    if (expected) {
+        memset(&memo_, 0, sizeof memo_);
+        memo = &memo_;
+    }
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
-    comm_groups_init(&groups, ctx->hw, p, ctx->comm);
+    groups_of(ctx, known ? known->memo : NULL, p, &groups);
     if (ctx->stack) /* the stack's kernel moves the MoE tokens */
         groups.dispatcher = ctx->stack->spec.ep_dispatcher;
-    evaluate_on(ctx, p, cp, &groups, memo, known, r);
+    evaluate_on(ctx, p, cp, 0, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -845,7 +946,7 @@ static void evaluate(const struct cost_ctx *ctx,
         const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
         struct cost_result other = *r;
         if (alt) {
-            evaluate_on(ctx, p, alt, &groups, memo, known, &other);
+            evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
             if (other.t.step < r->t.step * (1 - 1e-12)) {
                 *r = other;
                 r->balance_precision = MODEL_BF16;
@@ -861,6 +962,7 @@ static void evaluate(const struct cost_ctx *ctx,
         size_t k;
         long rank = cost_result_rank(r);
         struct memory mem;
+        struct rank_plan rp;
         for (k = 0; layout && k < layout->nreps && !critical; k++)
             if (layout->views[k].rank == rank)
                 critical = &layout->views[k];
@@ -868,9 +970,10 @@ static void evaluate(const struct cost_ctx *ctx,
             plan_rank_view(p, &cp->part, rank, &own);
             critical = &own;
         }
+        rank_plan(ctx->m, p, &rp);
         memory_view(ctx->m, ctx->hw, p, critical, &mem);
-        rank_work(ctx, p, critical, &groups, mem.grads_per_step, memo, &w, list,
-                  max, nlist);
+        rank_work(ctx, p, &rp, critical, &groups, mem.grads_per_step, memo, &w,
+                  list, max, nlist);
     }
     finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;
@@ -893,6 +996,8 @@ void cost_evaluate(const struct cost_ctx *ctx,
 static void heaviest(const struct cost_ctx *ctx,
                      const struct plan *p,
                      const struct cost_parts *cp,
+                     struct cost_memo *memo,
+                     int slot,
                      double above,
                      struct memory *mem,
                      struct memory rank[COST_KNOWN_RANKS],
@@ -912,7 +1017,7 @@ static void heaviest(const struct cost_ctx *ctx,
         struct memory *e = k < COST_KNOWN_RANKS ? &rank[k] : &spare;
         if (!layout)
             plan_rank_view(p, &cp->part, k, &own);
-        memory_view(ctx->m, ctx->hw, p, v, e);
+        memo_view(ctx, layout ? memo : NULL, slot, k, p, v, e);
         if (k < COST_KNOWN_RANKS)
             *known = (size_t)k + 1;
         if (k == 0 || e->total > mem->total)
@@ -934,8 +1039,8 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
     out->parts[1] = alt;
     out->n = alt ? 2 : 1;
     for (i = 0; i < out->n; i++)
-        heaviest(ctx, p, out->parts[i], above, &out->mem[i], out->rank[i],
-                 &out->known[i]);
+        heaviest(ctx, p, out->parts[i], memo_for(out->memo, p), (int)i, above,
+                 &out->mem[i], out->rank[i], &out->known[i]);
     return out->n;
 }
 
@@ -1010,6 +1115,7 @@ static bool rank_bounds(const struct cost_ctx *ctx,
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       double at_most,
                        double *step,
                        double *any_rank)
 {
@@ -1018,7 +1124,7 @@ bool cost_floor_bounds(const struct cost_ctx *ctx,
     if (!cp || !rank_bounds(ctx, p, cp, &hi, &lo))
         return false;
     alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
-    if (alt) {
+    if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
         if (!rank_bounds(ctx, p, alt, &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;
@@ -1042,4 +1148,12 @@ void cost_evaluate_floor_known(const struct cost_ctx *ctx,
                                struct cost_result *r)
 {
     evaluate(ctx, p, known, r, NULL, 0, NULL, false);
+}
+
+void cost_evaluate_known(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         const struct cost_memories *known,
+                         struct cost_result *r)
+{
+    evaluate(ctx, p, known, r, NULL, 0, NULL, true);
 }

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "comm.h"
 #include "diag.h"
@@ -254,15 +255,52 @@ void cost_evaluate_floor(const struct cost_ctx *ctx,
 /* The first distinct ranks whose memories cost_memory_candidates keeps. */
 #define COST_KNOWN_RANKS 8
 
+/* Distinct ranks per partition whose memories a struct cost_memo keeps,
+ * and the chunks a rank may hold for it to keep its memory. */
+#define COST_MEMO_RANKS  64
+#define COST_MEMO_CHUNKS 8
+
+/* One rank's memory in a struct cost_memo. */
+struct cost_memo_rank {
+    uint64_t gen;              /* the memo's gen when weighed; 0: none */
+    const struct plan_rank *v; /* the prepared view it is of */
+    double inflight[COST_MEMO_CHUNKS]; /* plan_inflight_chunk's, by chunk */
+    struct memory mem;                 /* memory_view's */
+};
+
+/*
+ * A sweep thread's memory of the last plan's rank memories (caller-owned,
+ * zeroed before first use, one per thread): a rank's memory depends on
+ * the plan's global batch only through the micro-batches in flight, so a
+ * plan that differs from the last one only in gbs (the sweep's fastest
+ * dimension) takes the memories of its prepared ranks whose in-flight
+ * counts did not move instead of weighing them again: the same numbers.
+ */
+struct cost_memo {
+    uint64_t gen;    /* bumped when key changes; 0: unused */
+    struct plan key; /* the plan, its gbs and micro-batches aside */
+    struct cost_memo_rank rank[2][COST_MEMO_RANKS]; /* [partition][rank] */
+    /* comm_groups_init's placement for the last plan, by what it reads
+     * of it (tp, cp, dp, edp, ep, pp; the sweep's inner dimensions keep
+     * them) */
+    bool has_groups;
+    long groups_of[6];
+    struct comm_groups groups;
+};
+
 /* What cost_memory_candidates weighed: each candidate's memory and the
  * memories of its partition's first distinct ranks, which
- * cost_evaluate_floor_known takes instead of weighing them again. */
+ * cost_evaluate_floor_known takes instead of weighing them again; memo,
+ * set by the caller (or NULL), the thread's memo they are weighed
+ * through (cost_memory_candidates, cost_evaluate_floor_known and
+ * cost_evaluate_known). */
 struct cost_memories {
     size_t n;                          /* candidates: 1 or 2 */
     struct memory mem[2];              /* candidate i's (see below) */
     const struct cost_parts *parts[2]; /* the partition it runs on */
     size_t known[2]; /* its first ranks weighed, 0 .. COST_KNOWN_RANKS */
     struct memory rank[2][COST_KNOWN_RANKS];
+    struct cost_memo *memo;
 };
 
 /*
@@ -291,6 +329,14 @@ void cost_evaluate_floor_known(const struct cost_ctx *ctx,
                                const struct cost_memories *known,
                                struct cost_result *r);
 
+/* cost_evaluate(ctx, p, r, NULL, 0, NULL) with the rank memories `known`
+ * holds for p taken as cost_evaluate_floor_known takes them (known->n 0:
+ * none, only its memo): the same result. */
+void cost_evaluate_known(const struct cost_ctx *ctx,
+                         const struct plan *p,
+                         const struct cost_memories *known,
+                         struct cost_result *r);
+
 /*
  * Lower bounds of p's speed of light without timing it, from its ranks'
  * compute, optimizer step and bubble (cost.c says why they bound it,
@@ -300,10 +346,15 @@ void cost_evaluate_floor_known(const struct cost_ctx *ctx,
  * re-time the slowest rank's work there). Returns false when it knows
  * none (a rank whose schedule's bubble coefficient is below 0). For a
  * sweep: a plan whose bound cannot enter is not timed at all (rank.c).
- * Same preconditions as cost_evaluate; allocates nothing.
+ * An FP8 plan's bounds are the smaller of its two partitions'; where the
+ * first one's *step is already at most at_most, so is the plan's, and
+ * that one is given without weighing the other (for a caller that asks
+ * only whether *step is above at_most; -1: always both). Same
+ * preconditions as cost_evaluate; allocates nothing.
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       double at_most,
                        double *step,
                        double *any_rank);
 

@@ -48,9 +48,11 @@ static void fill(const struct model *m,
     double tp = (double)p->tp, ep = (double)p->ep;
     double seq = (double)(p->mbs * s->seq_len); /* tokens per micro-batch */
     double dense = v->sum.params_dense / tp, expert = v->sum.params_expert / ep;
-    double wb = s->weight_bytes, fp8;
+    double wb = s->weight_bytes, fp8, inflight[PLAN_RANK_CHUNKS_MAX];
     int prec = p->precision, rec = p->recompute;
-    size_t i;
+    size_t i, chunks = (size_t)v->chunks < PLAN_RANK_CHUNKS_MAX
+                           ? (size_t)v->chunks
+                           : PLAN_RANK_CHUNKS_MAX;
 
     out->rank = v->rank;
     /* FP8 recipe: each FP8-run weight is kept as its FP8 copy and that
@@ -84,10 +86,11 @@ static void fill(const struct model *m,
     /* Each chunk's activations times the micro-batches in flight
      * through it. */
     out->activations = 0;
-    for (i = 0; i < (size_t)v->chunks && i < PLAN_RANK_CHUNKS_MAX; i++) {
+    plan_inflight_chunks(p, v->rank, chunks, inflight);
+    for (i = 0; i < chunks; i++) {
         const struct model_chunk *c = &v->part->chunk[v->index[i]];
         out->activations +=
-            plan_inflight_chunk(p, v->rank, i) * seq *
+            inflight[i] * seq *
             memory_tp_bytes(p, c->act_bytes[prec][rec], c->act_rep[prec][rec]);
     }
     /* One layer at a time is backpropagated: its rematerialised tensors

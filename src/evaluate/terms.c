@@ -15,6 +15,7 @@
  */
 #include "terms.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -250,6 +251,11 @@ static double f_compute(const struct terms_env *e,
     double clock = 1;
     (void)e;
     (void)v;
+    /* at a clock factor of 1 (the speed of light's) the loss is 0 x a
+     * number, not NaN: the clock stays 1 and bound / 1 is bound, without
+     * the divisions */
+    if (r->clock == 1 && isfinite(bound) && !isnan(r->burst_s))
+        return max2(bound + r->ew_s, r->host_s) * r->compute_overhead;
     if (kernels > 0)
         clock = 1 - (1 - r->clock) * bound / kernels *
                         max2(0, 1 - r->burst_s / kernels);

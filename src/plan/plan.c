@@ -552,19 +552,43 @@ double plan_inflight(const struct plan *p, long rank)
     return plan_schedule_of(p->schedule)->inflight(p, rank);
 }
 
+/* DualPipe's in-flight micro-batches through chunk j of a rank (see
+ * plan_inflight_chunk). */
+static double inflight_paired(const struct plan *p, long rank, size_t j)
+{
+    double half = (double)p->microbatches / 2;
+    double n = (double)(j == 0 ? p->pp - rank : rank + 1);
+    return n < half ? n : half;
+}
+
 double plan_inflight_chunk(const struct plan *p, long rank, size_t j)
 {
-    long chunk[PLAN_RANK_CHUNKS_MAX];
-    double mb[PLAN_RANK_CHUNKS_MAX], n, half;
-    size_t chunks;
+    enum plan_layout l = plan_schedule_of(p->schedule)->layout;
+    long chunks = 1; /* plan_rank_chunks' count, without the chunks */
+    if (l == PLAN_LAYOUT_PAIRED && p->pp >= 2)
+        return inflight_paired(p, rank, j);
+    if (l == PLAN_LAYOUT_INTERLEAVED) /* vpp, at most the most a rank holds */
+        chunks = p->vpp < PLAN_RANK_CHUNKS_MAX ? p->vpp : PLAN_RANK_CHUNKS_MAX;
+    if (chunks < 0)
+        chunks = 0;
+    return plan_inflight(p, rank) / (double)chunks;
+}
+
+void plan_inflight_chunks(const struct plan *p, long rank, size_t n, double *in)
+{
+    size_t j;
+    double each;
+    if (n == 0)
+        return;
     if (plan_schedule_of(p->schedule)->layout == PLAN_LAYOUT_PAIRED &&
         p->pp >= 2) {
-        half = (double)p->microbatches / 2;
-        n = (double)(j == 0 ? p->pp - rank : rank + 1);
-        return n < half ? n : half;
+        for (j = 0; j < n; j++)
+            in[j] = inflight_paired(p, rank, j);
+        return;
     }
-    chunks = plan_rank_chunks(p, rank, chunk, mb);
-    return plan_inflight(p, rank) / (double)chunks;
+    each = plan_inflight_chunk(p, rank, 0); /* an equal share each */
+    for (j = 0; j < n; j++)
+        in[j] = each;
 }
 
 void plan_rank_view(const struct plan *p,

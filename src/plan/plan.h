@@ -326,4 +326,11 @@ double plan_inflight(const struct plan *p, long rank);
  */
 double plan_inflight_chunk(const struct plan *p, long rank, size_t j);
 
+/* plan_inflight_chunk(p, rank, j) into in[j] for j < n: the same
+ * numbers, the schedule looked up once (n at most PLAN_RANK_CHUNKS_MAX). */
+void plan_inflight_chunks(const struct plan *p,
+                          long rank,
+                          size_t n,
+                          double *in);
+
 #endif

@@ -320,17 +320,21 @@ gpus_at(const struct sweep_spec *s, size_t i, const struct hardware *hw)
     return s->gpus.v[i] > 0 ? (long)s->gpus.v[i] : hw->spec.gpus;
 }
 
-/* Global batch of plan p (all but gbs set) for entry i of the gbs list:
- * the target (0: the model's) rounded as sweep.h says. */
-static long gbs_at(const struct sweep_spec *s,
-                   size_t i,
-                   const struct model *m,
-                   const struct plan *p)
+/* The unit plan p's global batch is rounded to a multiple of (all but
+ * gbs set): its data-parallel size times mbs times the schedule's. */
+static long batch_unit(const struct plan *p)
 {
-    long target = s->gbs.v[i] > 0 ? (long)s->gbs.v[i] : m->spec.global_batch;
     long split = p->tp * p->pp * p->cp;
     long unit = (p->gpus % split == 0 ? p->gpus / split : 1) * p->mbs;
-    unit *= plan_schedule_mb_unit(p->schedule, p->pp);
+    return unit * plan_schedule_mb_unit(p->schedule, p->pp);
+}
+
+/* Global batch for entry i of the gbs list, of a plan whose batch_unit is
+ * unit: the target (0: the model's) rounded as sweep.h says. */
+static long
+gbs_at(const struct sweep_spec *s, size_t i, const struct model *m, long unit)
+{
+    long target = s->gbs.v[i] > 0 ? (long)s->gbs.v[i] : m->spec.global_batch;
     return round_batch(target, unit);
 }
 
@@ -344,24 +348,27 @@ static bool repeats(const struct sweep_spec *s,
                     const size_t *idx,
                     const struct model *m,
                     const struct hardware *hw,
-                    const struct plan *p)
+                    const struct plan *p,
+                    long unit)
 {
     size_t j;
     for (j = 0; j < idx[D_GPUS]; j++)
         if (gpus_at(s, j, hw) == p->gpus)
             return true;
     for (j = 0; j < idx[D_GBS]; j++)
-        if (gbs_at(s, j, m, p) == p->gbs)
+        if (gbs_at(s, j, m, unit) == p->gbs)
             return true;
     return false;
 }
 
-/* The plan at odometer position idx (gbs rounded, see sweep.h). */
+/* The plan at odometer position idx (gbs rounded, see sweep.h); its
+ * batch_unit into *unit. */
 static void plan_at(const struct sweep_spec *s,
                     const size_t *idx,
                     const struct model *m,
                     const struct hardware *hw,
-                    struct plan *p)
+                    struct plan *p,
+                    long *unit)
 {
     p->gpus = gpus_at(s, idx[D_GPUS], hw);
     p->tp = (long)s->tp.v[idx[D_TP]];
@@ -378,7 +385,8 @@ static void plan_at(const struct sweep_spec *s,
     p->precision = (int)s->precision.v[idx[D_PREC]];
     p->recompute = (int)s->recompute.v[idx[D_REC]];
     p->mbs = (long)s->mbs.v[idx[D_MBS]];
-    p->gbs = gbs_at(s, idx[D_GBS], m, p);
+    *unit = batch_unit(p);
+    p->gbs = gbs_at(s, idx[D_GBS], m, *unit);
 }
 
 void sweep_run(const struct sweep_file *sf,
@@ -406,9 +414,10 @@ void sweep_run(const struct sweep_file *sf,
     for (;;) { /* an odometer over the lists, the last one fastest */
         if ((index / SWEEP_BLOCK) % threads == thread) {
             enum plan_reason why;
-            plan_at(s, idx, m, hw, &p);
+            long unit;
+            plan_at(s, idx, m, hw, &p, &unit);
             why = plan_check(&p, m, hw, true, NULL);
-            if (why == PLAN_OK && repeats(s, idx, m, hw, &p))
+            if (why == PLAN_OK && repeats(s, idx, m, hw, &p, unit))
                 why = PLAN_SAME_PLAN;
             visit(user, &p, why, index);
         }

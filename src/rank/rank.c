@@ -147,6 +147,7 @@ struct shard {
     pthread_mutex_t *lock;
     struct report_row worst; /* the shared heap's root, when last seen */
     bool have_worst;
+    struct cost_memo memo; /* the thread's rank memories (zeroed) */
 };
 
 static int family_key(const struct plan *p)
@@ -485,8 +486,9 @@ static bool untimed(const struct shard *b,
      * step; else only if it is slower than f's best (both fit or
      * neither) and, fitting, than the kept plans' worst. */
     if (fits || !f->best.fits) {
-        if (!cost_floor_bounds(b->ctx, p, &step, &any_rank) ||
-            !(step > cost_rank_step(&f->best)))
+        double best = cost_rank_step(&f->best);
+        if (!cost_floor_bounds(b->ctx, p, best, &step, &any_rank) ||
+            !(step > best))
             return false;
         if (fits && (!(step > worst) ||
                      !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
@@ -529,6 +531,8 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     }
     key = family_key(p);
     f = &b->family[key];
+    known.memo = &b->memo;
+    known.n = 0; /* none weighed yet (untimed weighs them) */
     /* the floor first where the expected step may not be needed */
     if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
         if (untimed(b, p, f, &known, &res)) {
@@ -542,7 +546,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         }
     }
     if (!floor_only) {
-        cost_evaluate(b->ctx, p, &res, NULL, 0, NULL);
+        cost_evaluate_known(b->ctx, p, &known, &res);
         res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
     }
     if (b->family_first[key] == UINT64_MAX) {
