@@ -436,11 +436,7 @@ static void figures_best(const struct util_figures *f,
                          const struct report_row *row,
                          struct cost_result *c)
 {
-    memset(c, 0, sizeof *c);
-    c->plan = row->plan;
-    c->work = row->work;
-    c->mem = row->mem;
-    c->fits = row->fits;
+    report_row_result(row, c);
     cost_times(&row->work, &f->hw, &f->m, row->plan.precision, &c->t);
 }
 
