@@ -523,8 +523,16 @@ static void test_expected_load_by_hand(void **state)
     assert_true(load > 1);
     assert_near(r0.work.x.load, 1, 0);
     assert_near(r.work.x.load, load, 0);
-    assert_near(r.work.x.xp_ib_raw, load * r.work.ep_ib_bytes, 1e-9);
-    assert_near(r.work.x.xp_ib, 2 * load * r.work.ep_ib_bytes, 1e-9);
+    /* DeepEP: IB carries the busier of the group's two nodes, each the
+     * sum of 8 ranks: spread 0.25 / sqrt(8), 1 + 0.08839 z(2), z(2) =
+     * 0.56419 (Harter) within Blom's 4.5%; NVLink the loaded rank's */
+    assert_near(r.work.x.load_ib, 1 + 0.25 / sqrt(8) * 0.56419,
+                0.25 / sqrt(8) * 0.56419 * 0.045);
+    assert_near(r.work.x.load_nv, load, 0);
+    assert_near(r.work.x.xp_ib_raw, r.work.x.load_ib * r.work.ep_ib_bytes,
+                1e-9);
+    assert_near(r.work.x.xp_ib, 2 * r.work.x.load_ib * r.work.ep_ib_bytes,
+                1e-9);
     /* the permutes at the copy rate, 1.5 TB/s */
     assert_true(r.work.permute_bytes > 0);
     assert_near(r.work.x.ew_s - r.work.x.ew_bal_s,
@@ -538,6 +546,18 @@ static void test_expected_load_by_hand(void **state)
     assert_near(step[EXPECTED_LOAD], r.t.expected, 1e-12);
     assert_true(r.t.expected > r0.t.expected);
     assert_near(sol, r0.t.step, 1e-12); /* the floor: balanced */
+
+    /* NCCL all-to-all: each copy straight to its expert's GPU, both links
+     * the loaded rank's; all-gather: every token to every rank, neither */
+    st.spec.ep_dispatcher = STACK_DISPATCH_ALLTOALL;
+    evaluate(f, &f->moe, text, &st, &r);
+    assert_near(r.work.x.load_ib, load, 0);
+    assert_near(r.work.x.load_nv, load, 0);
+    st.spec.ep_dispatcher = STACK_DISPATCH_ALLGATHER;
+    evaluate(f, &f->moe, text, &st, &r);
+    assert_near(r.work.x.load, load, 0);
+    assert_near(r.work.x.load_ib, 1, 0);
+    assert_near(r.work.x.load_nv, 1, 0);
 }
 
 int main(void)

@@ -61,10 +61,11 @@
  *   layer's combine waits for the most loaded rank, so the routed
  *   experts' GEMMs, the permutes and the dispatch and combine all-to-all
  *   take the most loaded rank's tokens, expected_load_factor x the mean
- *   (balanced routing: the mean). The router, shared experts and the
- *   experts' activation function are left at the mean (an activation's
- *   share of the expert work is not split out of the elementwise rows).
- *   The speed of light keeps the mean: a floor for any routing.
+ *   (balanced routing: the mean); the all-to-all on each link the load
+ *   its busiest receiver sees (ep_link_loads). The router, shared experts and
+ * the experts' activation function are left at the mean (an activation's share
+ * of the expert work is not split out of the elementwise rows). The speed of
+ * light keeps the mean: a floor for any routing.
  * - The stack's free factors (stack.h) come last in the waterfall: what a
  *   fit to a measured run adds on top of every measured effect.
  */
@@ -293,8 +294,8 @@ static void ep_route(struct expected_work *x,
                      bool hidden)
 {
     /* the most loaded rank's tokens (x->load; 1: balanced) */
-    double ib = ct->what_ib[COMM_EP] * x->load;
-    double nv = ct->what_nvlink[COMM_EP] * x->load;
+    double ib = ct->what_ib[COMM_EP] * x->load_ib;
+    double nv = ct->what_nvlink[COMM_EP] * x->load_nv;
     double ib_calls = ct->what_ib_calls[COMM_EP];
     double nv_calls = ct->what_nvlink_calls[COMM_EP];
     double ib_scale = 1, nv_scale = 1;
@@ -454,6 +455,50 @@ static void compute_work(const struct model *m,
     x->ew_s += (load - 1) * permute_s;
 }
 
+/*
+ * The all-to-all's load on each link (x->load_ib, x->load_nv) under
+ * dropless routing. What waits is the busiest receiver of each link:
+ * - NCCL all-to-all: each copy of a token goes to its expert's GPU, over
+ *   IB from another node: both links carry the most loaded rank's share,
+ *   x->load.
+ * - All-gather: every token goes to every rank, whatever its experts:
+ *   no rank receives more than another (1, 1).
+ * - DeepEP: a token crosses IB once per destination node, to the GPU of
+ *   its sender's index there, which forwards it over NVLink to its
+ *   experts' GPUs. A GPU's NVLink receives its own experts' tokens (the
+ *   most loaded rank's share); its NIC, its index's share of everything
+ *   bound for its node: the node's load, the sum of its `g` EP ranks'
+ *   loads, whose spread is cv / sqrt(g) where the ranks' loads vary
+ *   independently (the one spread the stack gives is per rank), the most
+ *   loaded of the group's nodes 1 + cv / sqrt(g) z(nodes).
+ */
+static void ep_link_loads(const struct stack_spec *s,
+                          const struct plan *p,
+                          long domain,
+                          long experts,
+                          struct expected_work *x)
+{
+    struct plan_span sp;
+    if (x->load <= 1 || s->ep_dispatcher == STACK_DISPATCH_ALLGATHER) {
+        x->load_ib = x->load_nv = 1;
+        return;
+    }
+    switch (s->ep_dispatcher) {
+    case STACK_DISPATCH_DEEPEP:
+        sp = plan_span(p->ep, 1, domain);
+        x->load_nv = x->load;
+        x->load_ib = sp.nodes > 1
+                         ? expected_load_factor(s->moe_load_cv /
+                                                    sqrt((double)sp.per_node),
+                                                sp.nodes, experts)
+                         : 1;
+        return;
+    default:
+        x->load_ib = x->load_nv = x->load;
+        return;
+    }
+}
+
 /* The host's time to launch the rank's kernels for a step: passes
  * (layers x micro-batches) x launches per layer x time per launch. */
 static double host_work(const struct stack_spec *s,
@@ -551,6 +596,7 @@ void expected_fill(const struct model *m,
     memo = rk->memo;
     x->load = expected_load_factor(st->spec.moe_load_cv, p->ep,
                                    m->spec.routed_experts);
+    ep_link_loads(&st->spec, p, hw->domain, m->spec.routed_experts, x);
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     x->host_s = host_work(&st->spec, rk);
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
@@ -584,8 +630,10 @@ static void switch_off(const struct cost_work *w,
                        struct terms_rates *r)
 {
     const struct expected_work *x = &w->x;
-    /* the loaded rank's share beyond the mean (0: balanced) */
-    double extra = x->load > 1 ? 1 - 1 / x->load : 0;
+    /* the loaded rank's share beyond the mean (0: balanced), on each
+     * link's all-to-all */
+    double extra_ib = x->load_ib > 1 ? 1 - 1 / x->load_ib : 0;
+    double extra_nv = x->load_nv > 1 ? 1 - 1 / x->load_nv : 0;
     if (from <= EXPECTED_FACTORS) {
         r->compute_overhead = 1;
         r->ib_bps = hw->ib_bps;
@@ -596,8 +644,8 @@ static void switch_off(const struct cost_work *w,
         r->ew_s = x->ew_bal_s;
         /* the all-to-all's bytes after efficiency scaled to the mean (at
          * the loaded message's efficiency) */
-        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib * extra;
-        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv * extra;
+        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib * extra_ib;
+        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv * extra_nv;
     }
     if (from <= EXPECTED_GEMM) { /* the stages' balance moves with it */
         r->gemm_s = x->gemm_sol_s;
@@ -618,8 +666,8 @@ static void switch_off(const struct cost_work *w,
         r->nv_hid = x->hid_nv_raw;
         r->ib_xp = x->xp_ib_raw;
         r->nv_xp = x->xp_nv_raw;
-        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib_raw * extra;
-        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv_raw * extra;
+        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib_raw * extra_ib;
+        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv_raw * extra_nv;
         r->ib_dep = x->ib_dep_raw;
         r->nv_dep = x->nv_dep_raw;
         r->ib_sync = x->ib_sync_raw;

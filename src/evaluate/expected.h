@@ -45,8 +45,9 @@ struct expected_work {
      * EP all-to-all above carry; and what they were at the mean load:
      * the GEMMs' and elementwise time, and the all-to-all's share of the
      * hidden (ep_hidden) or exposed traffic, after efficiency and as
-     * moved. */
-    double load;
+     * moved. load_ib and load_nv are the all-to-all's own factors on
+     * each link (expected_fill says why they differ from load). */
+    double load, load_ib, load_nv;
     double gemm_bal_s, ew_bal_s;
     bool ep_hidden;
     double ep_ib, ep_nv, ep_ib_raw, ep_nv_raw;
