@@ -50,7 +50,11 @@ static void test_report_add_input(void **state)
     assert_int_equal(r->ninputs, 2);
     for (i = 2; i < REPORT_INPUTS_MAX; i++)
         assert_int_equal(report_add_input(r, "validation", abc, &d), STATUS_OK);
-    assert_int_equal(report_add_input(r, "validation", abc, &d), STATUS_OK);
+    /* one more than the About sheet holds is an error, not a file left
+     * off the list unseen */
+    diag_init(&d);
+    assert_int_equal(report_add_input(r, "validation", abc, &d), STATUS_RANGE);
+    assert_non_null(strstr(d.msg, "more than"));
     assert_int_equal(r->ninputs, REPORT_INPUTS_MAX);
     remove(abc);
     remove(empty);

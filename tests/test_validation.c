@@ -60,9 +60,14 @@ static void test_validation_load_dir(void **state)
     /* not published: 0 */
     assert_near(runs[1].measured_tflops_per_gpu, 0, 0);
     assert_near(runs[2].measured_step_s, 0, 0);
-    /* at most max; a directory without validation/ has none */
-    assert_int_equal(validation_load_dir(SNAP, runs, 2, &n, &d), STATUS_OK);
-    assert_int_equal(n, 2);
+    /* all or none: four runs where two fit is an error naming the
+     * directory (a run left out unseen would move the range); a directory
+     * without validation/ has none */
+    assert_int_equal(validation_load_dir(SNAP, runs, 2, &n, &d), STATUS_RANGE);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(d.msg, SNAP "/validation: 4 validation runs, at "
+                                       "most 2"));
+    diag_init(&d);
     assert_int_equal(validation_load_dir("tests/data/nccl", runs,
                                          VALIDATION_RUNS_MAX, &n, &d),
                      STATUS_OK);
@@ -173,6 +178,30 @@ static void test_validation_load_inputs(void **state)
     assert_string_equal(in.hw->meta.path, SNAP "/hardware/a100.ini");
     validation_inputs_release(&in);
     assert_false(in.loaded);
+    /* a run's `set` reaches every file it names, its stack too (the
+     * snapshot's Megatron-LM stack has tp_comm_overlap = false); one that
+     * no file takes is refused with the file and line, not dropped */
+    snprintf(runs[1].stack_path, sizeof runs[1].stack_path, "%s",
+             SNAP "/stacks/megatron-lm.ini");
+    assert_int_equal(
+        datafile_parse_set("stack.tp_comm_overlap=true", &runs[1].sets[0], &d),
+        STATUS_OK);
+    runs[1].nsets = 1;
+    assert_int_equal(
+        validation_load_inputs(&runs[1], NULL, NULL, &m, &hw, &in, &d),
+        STATUS_OK);
+    assert_true(in.has_stack && in.stack->spec.tp_comm_overlap);
+    validation_inputs_release(&in);
+    assert_int_equal(datafile_parse_set("nosuch.key=1", &runs[1].sets[1], &d),
+                     STATUS_OK);
+    runs[1].nsets = 2;
+    assert_int_equal(
+        validation_load_inputs(&runs[1], NULL, NULL, &m, &hw, &in, &d),
+        STATUS_USAGE);
+    assert_non_null(strstr(d.msg, "gpt3-175b-a100-korthikanti.ini:"));
+    assert_non_null(strstr(d.msg, ": run.set: nosuch.key=1: no file of the "
+                                  "run has section [nosuch]"));
+    assert_false(in.loaded || in.has_stack);
     model_release(&m);
     hardware_release(&hw);
 }

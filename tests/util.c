@@ -64,7 +64,7 @@ void util_report(struct report *r,
                  int64_t generated)
 {
     static struct validation_run runs[VALIDATION_RUNS_MAX];
-    struct validation_inputs in[VALIDATION_RUNS_MAX];
+    static struct validation_inputs in[VALIDATION_RUNS_MAX];
     struct rank_options opt;
     struct diag d;
     size_t n = 0, i, loaded = 0;

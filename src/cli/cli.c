@@ -225,7 +225,7 @@ static enum status check_sets_used(struct cli_config *cfg, struct diag *d)
             diag_add(d, STATUS_USAGE,
                      "--set %s: unknown section [%s] (model: model attention "
                      "ffn moe mtp training fp8; hardware: gpu cluster; sweep: "
-                     "space defaults)",
+                     "space defaults; stack: stack; calibration: its own)",
                      cfg->sets[i].arg, cfg->sets[i].section);
     diag_finish(d);
     return d->status;

@@ -30,7 +30,7 @@ static const struct datafile_field fields[] = {
     {"run", "plan", DATAFILE_STRING, VOFF(plan), DATAFILE_TEXT_MAX, 0, 0, false, true, NULL, "", NULL, "the run's plan in PLAN syntax"},
     {"run", "unpublished", DATAFILE_STRING, VOFF(unpublished), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run did not publish, as PLAN keys with their possible values (\"vpp=2,4 zero=1,2\"): its speed of light must hold for every completion"},
     {"run", "stack", DATAFILE_STRING, VOFF(stack), 256, 0, 0, false, false, "", "", NULL, "the run's training framework (a stack file, relative to the data directory), for the expected step"},
-    {"run", "set", DATAFILE_STRING, VOFF(sets), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run changed in its model or hardware file, as --set arguments (\"training.seq_len=131072\")"},
+    {"run", "set", DATAFILE_STRING, VOFF(sets), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run changed in its model, training recipe, hardware, calibration or stack file, as --set arguments (\"training.seq_len=131072\", \"stack.tp_comm_overlap=true\")"},
     {"run", "step_s", DATAFILE_DOUBLE, VOFF(step_s), 0, 0, 1e9, false, false, "0", "s", NULL, "measured time per step (0: not published)"},
     {"run", "tflops_per_gpu", DATAFILE_DOUBLE, VOFF(tflops_per_gpu), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured model TFLOP/s per GPU"},
     {"run", "mfu", DATAFILE_DOUBLE, VOFF(mfu), 0, 0, 1, false, false, "0", "", NULL, "measured MFU against the BF16 peak"},
@@ -198,10 +198,16 @@ enum status validation_load_dir(const char *data_dir,
     }
     closedir(dir);
     qsort(names, count, sizeof names[0], compare_names);
+    /* every run or none: a run left out would move the range unseen */
+    if (count > max)
+        st = diag_set(d, STATUS_RANGE,
+                      "%s: %zu validation runs, at most %zu (add fewer, or "
+                      "raise VALIDATION_RUNS_MAX)",
+                      vdir, count, max);
     for (i = 0; i < count; i++) {
         char path[2100];
         snprintf(path, sizeof path, "%s/%s", vdir, names[i]);
-        if (st == STATUS_OK && *n < max) {
+        if (st == STATUS_OK) {
             st = validation_load(path, data_dir, &runs[*n], d);
             if (st == STATUS_OK)
                 (*n)++;
@@ -231,7 +237,11 @@ enum status validation_load_inputs(const struct validation_run *run,
 {
     struct datafile_set sets[VALIDATION_SETS_MAX];
     char cal[1300];
+    size_t i;
     memset(out, 0, sizeof *out);
+    /* each load marks the overrides it takes: copies, so the run stays
+     * const and every file sees every override */
+    memcpy(sets, run->sets, sizeof sets);
     out->current = m && hw && run->nsets == 0 &&
                    same_file(run->model_path, m->meta.path) &&
                    same_file(run->hardware_path, hw->meta.path);
@@ -239,9 +249,6 @@ enum status validation_load_inputs(const struct validation_run *run,
         out->m = m;
         out->hw = hw;
     } else {
-        /* each load marks the overrides it takes: copies, so the run stays
-         * const and both files see every override */
-        memcpy(sets, run->sets, sizeof sets);
         if (model_load_with_training(run->model_path, recipe, &out->own_m, sets,
                                      run->nsets, d) != STATUS_OK)
             return d->status;
@@ -257,7 +264,8 @@ enum status validation_load_inputs(const struct validation_run *run,
         out->hw = &out->own_hw;
         if (data_dir &&
             calibration_find(run->hardware_path, data_dir, cal, sizeof cal)) {
-            if (calibration_load(cal, &out->own_cal, NULL, 0, d) != STATUS_OK)
+            if (calibration_load(cal, &out->own_cal, sets, run->nsets, d) !=
+                STATUS_OK)
                 return d->status;
             if (calibration_check_hardware(&out->own_cal, &out->own_hw, d) !=
                 STATUS_OK) {
@@ -269,13 +277,25 @@ enum status validation_load_inputs(const struct validation_run *run,
         }
     }
     if (run->stack_path[0]) {
-        if (stack_load(run->stack_path, &out->own_stack, NULL, 0, d) !=
+        if (stack_load(run->stack_path, &out->own_stack, sets, run->nsets, d) !=
             STATUS_OK)
             return d->status;
         out->has_stack = true;
         out->stack = &out->own_stack;
     }
-    return STATUS_OK;
+    /* an override no file of the run took would be dropped unseen */
+    for (i = 0; i < run->nsets; i++)
+        if (!sets[i].used)
+            diag_add(d, STATUS_USAGE,
+                     "%s:%ld: run.set: %s: no file of the run has section "
+                     "[%s] (its model, training recipe, hardware, calibration "
+                     "and stack)",
+                     run->path, validation_line(run, "set"), sets[i].arg,
+                     sets[i].section);
+    diag_finish(d);
+    if (d->status != STATUS_OK)
+        validation_inputs_release(out);
+    return d->status;
 }
 
 void validation_inputs_release(struct validation_inputs *in)

@@ -18,7 +18,7 @@
 #include "stack.h"
 #include "calibration.h"
 
-#define VALIDATION_RUNS_MAX 16
+#define VALIDATION_RUNS_MAX 32
 #define VALIDATION_SETS_MAX 4 /* `set` overrides of one run */
 
 struct validation_run {
@@ -58,9 +58,10 @@ enum status validation_load(const char *path,
                             struct diag *d);
 
 /*
- * Reads every *.ini in data_dir/validation, in name order, into runs (at
- * most max; further files are ignored) and sets *n. A missing directory
- * gives no runs and STATUS_OK. Stops at the first bad file.
+ * Reads every *.ini in data_dir/validation, in name order, into runs and
+ * sets *n: all of them or none (more than max files is STATUS_RANGE,
+ * naming the directory). A missing directory gives no runs and
+ * STATUS_OK. Stops at the first bad file.
  */
 enum status validation_load_dir(const char *data_dir,
                                 struct validation_run *runs,

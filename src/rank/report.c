@@ -42,8 +42,9 @@ enum status report_add_input(struct report *r,
                              struct diag *d)
 {
     struct report_input *in;
-    if (r->ninputs == REPORT_INPUTS_MAX)
-        return STATUS_OK;
+    if (r->ninputs == REPORT_INPUTS_MAX) /* the About sheet lists all */
+        return diag_add(d, STATUS_RANGE, "%s: more than %d input files", path,
+                        REPORT_INPUTS_MAX);
     in = &r->input[r->ninputs];
     snprintf(in->role, sizeof in->role, "%s", role);
     if (checksum(path, in->sha256, d) != STATUS_OK)

@@ -37,8 +37,8 @@
 #define REPORT_EXCEL_ROWS      1048575
 #define REPORT_FAMILIES_MAX    64
 #define REPORT_EXAMPLES        3 /* examples kept per rejection reason */
-#define REPORT_SENS_MAX        SWEEP_SENS_MAX /* bandwidths of a grid */
-#define REPORT_VALIDATIONS_MAX 16
+#define REPORT_SENS_MAX        SWEEP_SENS_MAX      /* bandwidths of a grid */
+#define REPORT_VALIDATIONS_MAX VALIDATION_RUNS_MAX /* every run loaded */
 #define REPORT_LABELLED        5    /* families labelled on the rooflines */
 #define REPORT_SERIES_MAX      12   /* families with a native chart series */
 #define REPORT_ROOF_PER_FAMILY 12   /* points per family on a native chart */
@@ -47,7 +47,7 @@
 #define REPORT_HUES            6    /* a family's colour, marker and dash */
 #define REPORT_MARKERS         6    /* (figures_colors) */
 #define REPORT_DASHES          4
-#define REPORT_INPUTS_MAX      24
+#define REPORT_INPUTS_MAX      (VALIDATION_RUNS_MAX + 16) /* runs, files */
 #define REPORT_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
 
 /* One evaluated plan as kept for output, with every time the later

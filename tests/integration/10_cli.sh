@@ -53,6 +53,9 @@ check "check accepts data/calibration, data/stacks, data/validation, data/defaul
 printf '[run]\nname = bad\nmodel = models/gpt3-175b.ini\nhardware = hardware/a100.ini\nplan = tp=3\n' >"$TMP/badrun.ini"
 mkdir -p "$TMP/vd/validation" && cp -r data/models data/hardware data/training "$TMP/vd/" && cp "$TMP/badrun.ini" "$TMP/vd/validation/"
 expect 2 "badrun.ini: run.plan: " -- $ROOFPLAN check "$TMP/vd/validation/badrun.ini"
+# a run's `set` that none of its files takes is refused, not dropped
+printf '[run]\nname = badset\nmodel = models/gpt3-175b.ini\nhardware = hardware/a100.ini\nplan = gpus=64 tp=8 pp=8 zero=1 precision=bf16 mbs=1 gbs=64\nstep_s = 10\nset = nosuch.key=1\n' >"$TMP/vd/validation/badset.ini"
+expect 2 "badset.ini:7: run.set: nosuch.key=1: no file of the run has section [nosuch]" -- $ROOFPLAN check "$TMP/vd/validation/badset.ini"
 # import nccl: nccl-tests output to a calibration file's network sections
 expect 0 "" -- $ROOFPLAN import nccl tests/data/nccl/h100-1node-all_reduce.txt tests/data/nccl/h100-1node-all_gather.txt
 check "import nccl writes the intra-node curves" grep -q '^\[network_intra_all_reduce\]' "$TMP/out"
