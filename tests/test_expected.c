@@ -207,6 +207,25 @@ static void test_expected_host_overhead_by_hand(void **state)
     evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
     assert_near(r.work.x.host_s, 96 * 10 * 1e-6, 1e-15);
     assert_near(r.t.x_compute, kernels, 0);
+    /* A framework that syncs host and device in each layer: at 50 us x
+     * 1000 kernels the host's 4.8 s run under the ~6 s of kernels, but
+     * half of them (2.4 s) are launches the GPU waits for beside the
+     * GEMMs and attention: compute is those plus the larger of the
+     * elementwise time and 2.4 s. */
+    st.spec.host_us_per_kernel = 50;
+    st.spec.kernels_per_layer = 1000;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_s, 4.8, 1e-12);
+    assert_near(r.t.x_compute, kernels, 0); /* runs ahead: hidden */
+    st.spec.host_sync_share = 0.5;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.host_paced_s, 2.4, 1e-12);
+    assert_true(base.work.x.ew_s < 2.4);
+    assert_near(r.t.x_compute, kernels - base.work.x.ew_s + 2.4, 1e-9);
+    expected_waterfall(&r.work, &f->hw, &f->gpt, r.plan.precision, &sol, step);
+    assert_near(step[EXPECTED_HOST] - step[EXPECTED_HOST - 1],
+                r.t.expected - base.t.expected, 1e-9);
+    st.spec.host_sync_share = 0;
     st.spec.host_us_per_kernel = 1000;
     st.spec.kernels_per_layer = 1000;
     st.spec.cuda_graphs = true;

@@ -134,6 +134,21 @@ static void test_stack_host_figures(void **state)
         STATUS_OK);
     assert_has_line(d.msg, "stack.host_us_per_kernel: needs "
                            "kernels_per_layer");
+    /* the synced share is a share of that time: 0 by default, with a
+     * source; alone it is refused */
+    load(&s, "tests/data/snap/stacks/megatron-lm.ini");
+    assert_near(s.spec.host_sync_share, 0, 0);
+    i = datafile_field_index(stack_schema(), "stack", "host_sync_share");
+    assert_non_null(
+        strstr(datafile_meta_source(&s.meta, (size_t)i), "runs ahead"));
+    stack_release(&s);
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("stack.host_sync_share=0.5", &set, &d),
+                     STATUS_OK);
+    assert_int_not_equal(
+        stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
+        STATUS_OK);
+    assert_has_line(d.msg, "stack.host_sync_share: needs host_us_per_kernel");
 }
 
 /* Megatron-LM refuses --overlap-param-gather without

@@ -55,7 +55,14 @@
  *   layers sync host and device per layer for the tokens per expert, the
  *   write-up's "device-host sync"). For layers alike, the sum over layers
  *   of max(host, GPU) is max(host, GPU) of the rank: the compute term
- *   takes the larger of the kernels' time and host_s (terms.c).
+ *   takes the larger of the kernels' time and host_s (terms.c). Where the
+ *   framework syncs host and device inside the layer (the stack's
+ *   host_sync_share > 0: Megatron's MoE router, dispatcher, permutation
+ *   and grouped MLP), the queue the host built under the GEMMs is gone
+ *   after each sync, and the short kernels between them run as fast as
+ *   the host launches them: that share of the host's time (host_paced_s)
+ *   takes the elementwise work's place beside the GEMMs and attention
+ *   where it is longer.
  * - Dropless routing (the stack's moe_load_cv > 0): each MoE layer's
  *   routed experts run on the tokens their EP rank received, and the
  *   layer's combine waits for the most loaded rank, so the routed
@@ -599,6 +606,7 @@ void expected_fill(const struct model *m,
     ep_link_loads(&st->spec, p, hw->domain, m->spec.routed_experts, x);
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     x->host_s = host_work(&st->spec, rk);
+    x->host_paced_s = x->host_s * st->spec.host_sync_share;
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
     memo = NULL;
     {
@@ -658,7 +666,7 @@ static void switch_off(const struct cost_work *w,
         r->hbm_bps = hw->hbm_bps;
     }
     if (from <= EXPECTED_HOST)
-        r->host_s = 0;
+        r->host_s = r->host_paced_s = 0;
     if (from <= EXPECTED_CLOCK)
         r->clock = 1;
     if (from <= EXPECTED_NETWORK) {

@@ -104,8 +104,9 @@ enum fam {
     "(1-(1-CLOCK_FACTOR)*IF(" EXP_KERNELS \
     ">0,({gemm_s}+{attn_s})/" EXP_KERNELS \
     "*MAX(0,1-CLOCK_BURST_S/" EXP_KERNELS "),0))"
-#define EXP_COMPUTE_TIME \
-    "MAX(({gemm_s}+{attn_s})/" EXP_CLOCK "+{ew_s},{host_s})*COMPUTE_OVERHEAD"
+#define EXP_COMPUTE_TIME                 \
+    "MAX(({gemm_s}+{attn_s})/" EXP_CLOCK \
+    "+MAX({ew_s},{host_s}*HOST_SYNC_SHARE),{host_s})*COMPUTE_OVERHEAD"
 /* the links' and HBM's bandwidth */
 #define SOL_IB_RATE  "IB_GBPS"
 #define EXP_IB_RATE  "(IB_GBPS*NETWORK_EFFICIENCY)"
@@ -225,7 +226,10 @@ static double phase_time(const struct hardware *hw,
 
 /* Compute: GEMMs and attention under the clock, elementwise work, or the
  * host's time to launch them where that is longer (launches run ahead of
- * the GPU: expected.c), times the stack's compute overhead.
+ * the GPU: expected.c), times the stack's compute overhead. Where the
+ * framework syncs host and device in a layer, the launches of the short
+ * kernels between the GEMMs (host_paced_s) replace the elementwise time
+ * where they are longer: the host cannot queue them under the GEMMs.
  * The clock: the power cap holds the board's power averaged over a window
  * of about the burst time (the H200 ran 8192^3 GEMMs at the burst rate
  * for ~100 ms, then at the sustained rate, throttle reason power cap), so
@@ -255,11 +259,13 @@ static double f_compute(const struct terms_env *e,
      * number, not NaN: the clock stays 1 and bound / 1 is bound, without
      * the divisions */
     if (r->clock == 1 && isfinite(bound) && !isnan(r->burst_s))
-        return max2(bound + r->ew_s, r->host_s) * r->compute_overhead;
+        return max2(bound + max2(r->ew_s, r->host_paced_s), r->host_s) *
+               r->compute_overhead;
     if (kernels > 0)
         clock = 1 - (1 - r->clock) * bound / kernels *
                         max2(0, 1 - r->burst_s / kernels);
-    return max2(bound / clock + r->ew_s, r->host_s) * r->compute_overhead;
+    return max2(bound / clock + max2(r->ew_s, r->host_paced_s), r->host_s) *
+           r->compute_overhead;
 }
 
 #define T_HBM(S) S##_HBM_GB "/" S##_HBM_RATE
@@ -659,7 +665,7 @@ void terms_rates_sol(const struct cost_work *w,
 {
     /* every field is set: no memset (this runs several times per rank) */
     r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
-    r->attn_s = r->ew_s = r->host_s = r->burst_s = 0;
+    r->attn_s = r->ew_s = r->host_s = r->host_paced_s = r->burst_s = 0;
     r->ib_xp = r->ib_xp_calls = r->nv_xp = r->nv_xp_calls = 0;
     r->clock = r->compute_overhead = 1;
     r->ib_bps = hw->ib_bps;
@@ -702,6 +708,7 @@ void terms_rates_x(const struct cost_work *w,
     r->attn_s = x->attn_cal_s;
     r->ew_s = x->ew_s;
     r->host_s = x->host_s;
+    r->host_paced_s = x->host_paced_s;
     r->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
     r->burst_s = hw->cal ? calibration_burst_s(hw->cal) : 0;
     r->compute_overhead = x->compute_overhead;

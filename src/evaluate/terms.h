@@ -105,6 +105,9 @@ struct terms_rates {
     /* the host's launch time for the same kernels, s (the speed of
      * light's: 0); compute is the larger of the kernels' and this */
     double host_s;
+    /* the part of it the elementwise kernels wait for beside the GEMMs
+     * and attention (a framework that syncs host and device in a layer) */
+    double host_paced_s;
     double clock;              /* sustained / burst rate, (0, 1] */
     double burst_s;            /* how long the burst rate holds, s */
     double compute_overhead;   /* the stack's factor, 1 neutral */

@@ -92,6 +92,7 @@ static const struct terms_input inputs[] = {
     {"HBM_COPY_TBPS", CA, "elementwise", "copy_tbps", "TB/s", 1e12, NULL, NULL, NULL},
     {"COMPUTE_OVERHEAD", ST, "stack", "compute_overhead", "", 1, NULL, NULL, NULL},
     {"NETWORK_EFFICIENCY", ST, "stack", "network_efficiency", "", 1, NULL, NULL, NULL},
+    {"HOST_SYNC_SHARE", ST, "stack", "host_sync_share", "", 1, NULL, NULL, NULL},
 
     {"COMPUTE_DERATE", DE, NULL, NULL, "", 1, "CLOCK_DERATE", derate,
      "share of the achievable GEMM rate compute keeps (the clock derate; "

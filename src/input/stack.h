@@ -80,6 +80,11 @@ struct stack_spec {
      * graphs; 0: not modelled */
     double host_us_per_kernel;
     double kernels_per_layer;
+    /* the share of those launches the host cannot queue ahead of the GPU
+     * because the framework synchronises host and device inside each
+     * layer (the kernels besides GEMMs and attention, which then wait for
+     * their launches while those run); 0: the host runs ahead */
+    double host_sync_share;
     /* ep_dispatcher = deepep: the share of each link's achievable rate
      * its kernels reach, as published (NCCL dispatchers take the
      * calibration's nccl-tests curves instead); 1 when not given */

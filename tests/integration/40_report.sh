@@ -78,6 +78,14 @@ else
         $CHECK csv "$TMP/cached/r_4_Plans.csv" "$OUT/plans.csv"
     check "every formula recalculates to its cached value (gnumeric)" \
         $CHECK compare "$TMP/cached" "$TMP/recalc"
+    # a stack whose host cannot run ahead (host_sync_share): Megatron MoE on
+    # Qwen3's TP4 plans, where the synced launches set the compute time
+    expect 0 "" -- $RP report -q --no-charts -o "$TMP/sync" -m data/models/qwen3-235b-a22b.ini -g data/hardware/h100.ini --stack data/stacks/megatron-moe-deepep.ini --set space.gpus=256 --set "space.tp=2 4" --set space.pp=8 --set "space.ep=8 32" --set space.zero=1 --set space.schedule=interleaved --set space.vpp=4 --set space.precision=bf16 --set "space.recompute=none selective" --set space.mbs=1 --set space.gbs=2048
+    mkdir -p "$TMP/sync-cached" "$TMP/sync-recalc"
+    $SS "$TMP/sync/report.xlsx" "$TMP/sync-cached/r_%n_%s.csv" >"$TMP/ss6.log" 2>&1
+    $SS --recalc "$TMP/sync/report.xlsx" "$TMP/sync-recalc/r_%n_%s.csv" >"$TMP/ss7.log" 2>&1
+    check "synced host launches: formulas recalculate to the C values" \
+        bash -c "$PY -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); sys.exit(0 if any(b\"HOST_SYNC_SHARE\" in z.read(n) for n in z.namelist() if n.startswith(\"xl/worksheets/\")) else 1)' '$TMP/sync/report.xlsx' && $CHECK compare '$TMP/sync-cached' '$TMP/sync-recalc' && $CHECK csv '$TMP/sync-cached/r_4_Plans.csv' '$TMP/sync/plans.csv'"
     # IB at 400 GB/s: ZeRO-3 plans change bound, plans re-rank
     check "set IB_GBPS=400" \
         $CHECK set-name "$OUT/report.xlsx" "$TMP/ib400.xlsx" IB_GBPS 400
