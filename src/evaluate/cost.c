@@ -727,6 +727,23 @@ double cost_ramp_skew(double sum, double count, double own)
     return (sum - own) / ((count - 1) * own) - 1;
 }
 
+/* The first distinct ranks' memories known holds for the partition of
+ * cp, their count into *n; NULL (and 0) where it weighed none there or
+ * known is NULL. */
+static const struct memory *known_ranks(const struct cost_memories *known,
+                                        const struct cost_parts *cp,
+                                        size_t *n)
+{
+    size_t i;
+    *n = 0;
+    for (i = 0; known && i < known->n; i++)
+        if (known->parts[i] == cp) {
+            *n = known->known[i];
+            return known->rank[i];
+        }
+    return NULL;
+}
+
 /* Distinct ranks whose work evaluate_on keeps between its passes (32
  * DualPipe stages of DeepSeek-V3 have 10). */
 #define EVALUATE_SEEN 16
@@ -754,10 +771,10 @@ static void evaluate_on(const struct cost_ctx *ctx,
 {
     const struct cost_layout *layout = layout_of(cp, p);
     /* the first ranks' memories, where the caller weighed them on cp */
-    const struct memory *kmem = NULL;
+    const struct memory *kmem;
     /* the thread's memo for prepared ranks (memo_view) */
     struct cost_memo *mm = memo_for(known && layout ? known->memo : NULL, p);
-    size_t i, nk = 0;
+    size_t nk;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
@@ -777,11 +794,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
 
     rank_plan(ctx->m, p, &rp);
 
-    for (i = 0; known && i < known->n; i++)
-        if (known->parts[i] == cp) {
-            kmem = known->rank[i];
-            nk = known->known[i];
-        }
+    kmem = known_ranks(known, cp, &nk);
     r->rank = -1;
     for (pass = 0; pass < 2; pass++)
         for (k = 0; k < n; k++) {
@@ -884,7 +897,8 @@ static void finish_times(const struct cost_ctx *ctx,
 }
 
 /* comm_groups_init(g, ctx->hw, p, ctx->comm), through memo where it is
- * not NULL (struct cost_memo: one ctx per memo). */
+ * not NULL (struct cost_memo: one ctx per memo), with the stack's MoE
+ * dispatcher: the groups p's collectives run over. */
 static void groups_of(const struct cost_ctx *ctx,
                       struct cost_memo *memo,
                       const struct plan *p,
@@ -893,14 +907,17 @@ static void groups_of(const struct cost_ctx *ctx,
     long key[6] = {p->tp, p->cp, p->dp, p->edp, p->ep, p->pp};
     if (!memo) {
         comm_groups_init(g, ctx->hw, p, ctx->comm);
-        return;
+    } else {
+        if (!memo->has_groups ||
+            memcmp(key, memo->groups_of, sizeof key) != 0) {
+            comm_groups_init(&memo->groups, ctx->hw, p, ctx->comm);
+            memcpy(memo->groups_of, key, sizeof key);
+            memo->has_groups = true;
+        }
+        *g = memo->groups;
     }
-    if (!memo->has_groups || memcmp(key, memo->groups_of, sizeof key) != 0) {
-        comm_groups_init(&memo->groups, ctx->hw, p, ctx->comm);
-        memcpy(memo->groups_of, key, sizeof key);
-        memo->has_groups = true;
-    }
-    *g = memo->groups;
+    if (ctx->stack) /* the stack's kernel moves the MoE tokens */
+        g->dispatcher = ctx->stack->spec.ep_dispatcher;
 }
 
 /* cost_evaluate, or with expected false its speed of light alone (no
@@ -927,8 +944,6 @@ static void evaluate(const struct cost_ctx *ctx,
     r->family[0] = '\0';
     r->balance_precision = p->precision;
     groups_of(ctx, known ? known->memo : NULL, p, &groups);
-    if (ctx->stack) /* the stack's kernel moves the MoE tokens */
-        groups.dispatcher = ctx->stack->spec.ep_dispatcher;
     evaluate_on(ctx, p, cp, 0, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
@@ -1047,13 +1062,22 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
 /* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
 #define BOUND_RANKS 64
 
-/* Over the distinct ranks of p on the partition of cp: the largest lower
- * bound of a rank's step into *hi, the smallest of a rank's step at any
- * link bandwidth into *lo (see below); false when it knows none (a rank's
- * bubble coefficient below 0). */
+/* Over the distinct ranks of p on the partition of cp (slot as
+ * evaluate_on's): the largest lower bound of a rank's step into *hi, the
+ * smallest of a rank's step at any link bandwidth into *lo (see below);
+ * false when it knows none (a rank's bubble coefficient below 0). Where
+ * *hi is at most at_most and groups is not NULL (p's, groups_of), the
+ * ranks' full work tightens it (their links, HBM and exposed DP besides
+ * their compute), one rank at a time from the likeliest slowest, until
+ * it is above at_most: known's memories (or NULL) as evaluate_on takes
+ * them. */
 static bool rank_bounds(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
+                        int slot,
+                        const struct cost_memories *known,
+                        const struct comm_groups *groups,
+                        double at_most,
                         double *hi,
                         double *lo)
 {
@@ -1061,9 +1085,13 @@ static bool rank_bounds(const struct cost_ctx *ctx,
     long k, n = layout ? (long)layout->nreps : p->pp;
     double sum = 0, count = 0, mb = (double)p->microbatches;
     double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
+    double bubble[BOUND_RANKS], step[BOUND_RANKS];
+    const struct memory *kmem;
+    struct cost_memo *mm;
     struct plan_rank own;
     struct rank_plan rp;
     struct rank_flops fl;
+    size_t nk;
     if (n < 1 || n > BOUND_RANKS)
         return false;
     rank_plan(ctx->m, p, &rp);
@@ -1088,13 +1116,48 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         /* the other ranks' mean ramp, at least their mean compute */
         double others =
             count > 1 && c[k] > 0 ? (sum - c[k]) / (count - 1) : c[k];
-        double step = coef[k] * others / mb + fixed[k];
-        if (k == 0 || step > *hi)
-            *hi = step;
+        bubble[k] = coef[k] * others / mb;
+        step[k] = bubble[k] + fixed[k];
+        if (k == 0 || step[k] > *hi)
+            *hi = step[k];
         if (k == 0 || fixed[k] < *lo)
             *lo = fixed[k];
     }
-    return true;
+    if (!groups || !layout || *hi > at_most)
+        return true;
+    /*
+     * A rank's step is its bubble + optimizer + core + exposed DP, and
+     * only the bubble reads the other ranks (their ramps, at least their
+     * compute: above). Its work, as evaluate_on weighs it, gives the
+     * other three exactly (terms_step: they read no skew), so their sum
+     * with the bubble's bound bounds its step from below, links and all.
+     * The ranks go from the largest compute bound down: the first one
+     * above at_most settles it and the others are not weighed.
+     */
+    kmem = known_ranks(known, cp, &nk);
+    mm = memo_for(known ? known->memo : NULL, p);
+    for (;;) {
+        struct rank_eval e;
+        struct terms_env te = {&e.w, ctx->hw, ctx->m, MODEL_BF16, &e.t};
+        long next = -1;
+        double full;
+        for (k = 0; k < n; k++) /* the largest not weighed yet */
+            if (step[k] >= 0 && (next < 0 || step[k] > step[next]))
+                next = k;
+        if (next < 0)
+            return true;
+        step[next] = -1; /* weighed */
+        view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
+                  (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
+                  &e.mem, &e.w);
+        memset(&e.t, 0, sizeof e.t);
+        terms_step(&te, &e.t);
+        full = bubble[next] + e.t.optimizer + e.t.core + e.t.dp_exposed;
+        if (full > *hi)
+            *hi = full;
+        if (*hi > at_most)
+            return true;
+    }
 }
 
 /*
@@ -1110,22 +1173,33 @@ static bool rank_bounds(const struct cost_ctx *ctx,
  * step is at least the largest such sum, and any rank's step at any IB
  * or NVLink bandwidth at least its compute + optimizer (the sensitivity
  * grids keep the skew of the base rates: only bubble >= 0 is known
- * there). An FP8 plan may run on either partition (evaluate): the
- * smaller bound of the two. The margin covers rounding (a few ulps).
+ * there). With known, a rank's core and exposed DP replace its compute
+ * where that bound is not enough (rank_bounds). An FP8 plan may run on
+ * either partition (evaluate): the smaller bound of the two. The margin
+ * covers rounding (a few ulps).
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       const struct cost_memories *known,
                        double at_most,
                        double *step,
                        double *any_rank)
 {
     const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    struct comm_groups groups;
+    const struct comm_groups *g = NULL;
+    /* rank_bounds compares its sums unrounded */
+    double above = at_most / (1 - 1e-9);
     double hi, lo, hi2, lo2;
-    if (!cp || !rank_bounds(ctx, p, cp, &hi, &lo))
+    if (known) {
+        groups_of(ctx, known->memo, p, &groups);
+        g = &groups;
+    }
+    if (!cp || !rank_bounds(ctx, p, cp, 0, known, g, above, &hi, &lo))
         return false;
     alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
     if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
-        if (!rank_bounds(ctx, p, alt, &hi2, &lo2))
+        if (!rank_bounds(ctx, p, alt, 1, known, g, above, &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;
         lo = lo2 < lo ? lo2 : lo;

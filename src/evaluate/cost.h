@@ -349,11 +349,17 @@ void cost_evaluate_known(const struct cost_ctx *ctx,
  * An FP8 plan's bounds are the smaller of its two partitions'; where the
  * first one's *step is already at most at_most, so is the plan's, and
  * that one is given without weighing the other (for a caller that asks
- * only whether *step is above at_most; -1: always both). Same
- * preconditions as cost_evaluate; allocates nothing.
+ * only whether *step is above at_most; -1: always both). With known
+ * (cost_memory_candidates of the same plan and ctx; NULL: none), where
+ * that *step is at most at_most, the ranks' full speed-of-light work
+ * tightens it (their links, HBM and exposed DP too), one distinct rank at
+ * a time until it is above at_most: a plan far above at_most costs one
+ * rank's work instead of cost_evaluate_floor's every rank on both
+ * partitions. Same preconditions as cost_evaluate; allocates nothing.
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       const struct cost_memories *known,
                        double at_most,
                        double *step,
                        double *any_rank);

@@ -8,6 +8,7 @@
 #include "rank.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,14 +428,27 @@ static double kept_worst_fitting(const struct shard *b)
     return -1;
 }
 
-/* True when every point of a sensitivity grid is below step (keep_min
- * would change none of them). */
-static bool grid_below(const double *grid, size_t n, double step)
+/* True when every point of a sensitivity grid (its clusters hw, of
+ * link `ib` or NVLink) is below the step a plan's slowest rank takes
+ * there (keep_min would change none of them): a step at least `any`
+ * anywhere, and at least `base` where the link is no faster than
+ * b's cluster's (base: a bound of its step there; the step does not
+ * fall as a link slows, sensitivity_grid). */
+static bool grid_below(const struct shard *b,
+                       const double *grid,
+                       const struct hardware *hw,
+                       size_t n,
+                       bool ib,
+                       double base,
+                       double any)
 {
+    double rate = ib ? b->ctx->hw->ib_bps : b->ctx->hw->nvlink_bps;
     size_t i;
-    for (i = 0; i < n; i++)
-        if (!(grid[i] > 0 && step > grid[i]))
+    for (i = 0; i < n; i++) {
+        double at = (ib ? hw[i].ib_bps : hw[i].nvlink_bps) <= rate ? base : any;
+        if (!(grid[i] > 0 && at > grid[i]))
             return false;
+    }
     return true;
 }
 
@@ -445,9 +459,13 @@ static bool grid_below(const double *grid, size_t n, double step)
  * full and all fit, and either it does not fit where f's best does
  * (rank_before puts the fitting plans first: it can enter neither
  * whatever its step) or its speed of light's lower bound
- * (cost_floor_bounds) is above f's best step (both fitting, or neither)
- * and, fitting, above the kept plans' worst step and every point of f's
- * sensitivity grids (which its work re-timed there could not lower).
+ * (cost_floor_bounds: its ranks' compute, then, where that is not
+ * enough, their full work one rank at a time) is above f's best step
+ * (both fitting, or neither) and, fitting, above the kept plans' worst
+ * step and every point of f's sensitivity grids (which its work re-timed
+ * there could not lower: at least that bound where the link is no
+ * faster than the cluster's, at least any rank's compute and optimizer
+ * step where it is).
  * Then it is counted as cannot_enter would count it, from res->mem and
  * res->fits (the memory of a rank it may run with, which fits and is
  * lighter as its heaviest rank's would), and nothing the report shows
@@ -487,12 +505,26 @@ static bool untimed(const struct shard *b,
      * neither) and, fitting, than the kept plans' worst. */
     if (fits || !f->best.fits) {
         double best = cost_rank_step(&f->best);
-        if (!cost_floor_bounds(b->ctx, p, best, &step, &any_rank) ||
-            !(step > best))
+        double above = fits && worst > best ? worst : best;
+        /* the ranks' compute first: where it leaves a point of the grids
+         * where the links are faster (which only any_rank bounds) above
+         * the plan, weighing their links cannot settle it */
+        if (!cost_floor_bounds(b->ctx, p, NULL, above, &step, &any_rank) ||
+            (fits && (!grid_below(b, f->sens_ib_step, b->sens_ib, b->nsens_ib,
+                                  true, HUGE_VAL, any_rank) ||
+                      !grid_below(b, f->sens_nv_step, b->sens_nv, b->nsens_nv,
+                                  false, HUGE_VAL, any_rank))))
+            return false;
+        if (!(step > above) &&
+            !cost_floor_bounds(b->ctx, p, known, above, &step, &any_rank))
+            return false;
+        if (!(step > best))
             return false;
         if (fits && (!(step > worst) ||
-                     !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
-                     !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
+                     !grid_below(b, f->sens_ib_step, b->sens_ib, b->nsens_ib,
+                                 true, step, any_rank) ||
+                     !grid_below(b, f->sens_nv_step, b->sens_nv, b->nsens_nv,
+                                 false, step, any_rank)))
             return false;
     }
     res->mem = m[0];
