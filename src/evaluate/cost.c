@@ -491,9 +491,32 @@ static void rank_flops(const struct plan *p,
     f->optimizer_bytes = (dense / k->rd + expert / k->rx) * k->opt_per_byte;
 }
 
-/* Work of one pipeline rank: everything but model_flops and tokens.
- * grads_per_step as memory_view decided for the rank; rp: rank_plan's of
- * p. */
+/* The expected step's work of rank v of p into w->x, from its
+ * speed-of-light work (w) and collectives' totals (ct) as rank_work
+ * gives them; with memo NULL (or no calibration or stack) only
+ * w->x.known = false. */
+static void rank_expected(const struct cost_ctx *ctx,
+                          const struct plan *p,
+                          const struct plan_rank *v,
+                          const struct comm_totals *ct,
+                          struct expected_memo *memo,
+                          struct cost_work *w)
+{
+    const struct model_spec *s = &ctx->m->spec;
+    double seq = (double)(p->mbs * s->seq_len);
+    double tokens = seq / ((double)p->tp * (double)p->cp);
+    double mb = (double)p->microbatches * v->mb_share; /* per chunk */
+    if (ctx->hw->cal && ctx->stack && memo) {
+        struct expected_rank rk = {&v->sum, tokens, mb, ct, w, memo};
+        expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
+    } else {
+        w->x.known = false;
+    }
+}
+
+/* Work of one pipeline rank: everything but model_flops and tokens, and
+ * its collectives' totals into *ct. grads_per_step as memory_view
+ * decided for the rank; rp: rank_plan's of p. */
 static void rank_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct rank_plan *rp,
@@ -502,6 +525,7 @@ static void rank_work(const struct cost_ctx *ctx,
                       bool grads_per_step,
                       struct expected_memo *memo,
                       struct cost_work *w,
+                      struct comm_totals *ct,
                       struct comm_collective *list,
                       size_t max,
                       size_t *nlist)
@@ -525,7 +549,6 @@ static void rank_work(const struct cost_ctx *ctx,
      * not: memory_tp_bytes) */
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
-    struct comm_totals ct;
     struct rank_flops fl;
     size_t nl;
 
@@ -554,45 +577,40 @@ static void rank_work(const struct cost_ctx *ctx,
     w->microbatches = (double)p->microbatches;
 
     nl = comm_view(ctx->m, p, v, groups, &ctx->ep, grads_per_step, list, max,
-                   &ct);
+                   ct);
     if (nlist)
         *nlist = nl;
-    w->ib_bytes = ct.ib_bytes;
-    w->nvlink_bytes = ct.nvlink_bytes;
-    w->ib_calls = ct.ib_calls;
-    w->nvlink_calls = ct.nvlink_calls;
-    w->ib_steady_bytes = ct.phase_ib[COMM_STEADY];
-    w->nvlink_steady_bytes = ct.phase_nvlink[COMM_STEADY];
-    w->ib_steady_calls = ct.phase_ib_calls[COMM_STEADY];
-    w->nvlink_steady_calls = ct.phase_nvlink_calls[COMM_STEADY];
-    w->ib_sync_bytes = ct.phase_ib[COMM_SYNC];
-    w->nvlink_sync_bytes = ct.phase_nvlink[COMM_SYNC];
-    w->ib_sync_calls = ct.phase_ib_calls[COMM_SYNC];
-    w->nvlink_sync_calls = ct.phase_nvlink_calls[COMM_SYNC];
-    w->ib_gather_bytes = ct.phase_ib[COMM_GATHER];
-    w->nvlink_gather_bytes = ct.phase_nvlink[COMM_GATHER];
-    w->ib_gather_calls = ct.phase_ib_calls[COMM_GATHER];
-    w->nvlink_gather_calls = ct.phase_nvlink_calls[COMM_GATHER];
+    w->ib_bytes = ct->ib_bytes;
+    w->nvlink_bytes = ct->nvlink_bytes;
+    w->ib_calls = ct->ib_calls;
+    w->nvlink_calls = ct->nvlink_calls;
+    w->ib_steady_bytes = ct->phase_ib[COMM_STEADY];
+    w->nvlink_steady_bytes = ct->phase_nvlink[COMM_STEADY];
+    w->ib_steady_calls = ct->phase_ib_calls[COMM_STEADY];
+    w->nvlink_steady_calls = ct->phase_nvlink_calls[COMM_STEADY];
+    w->ib_sync_bytes = ct->phase_ib[COMM_SYNC];
+    w->nvlink_sync_bytes = ct->phase_nvlink[COMM_SYNC];
+    w->ib_sync_calls = ct->phase_ib_calls[COMM_SYNC];
+    w->nvlink_sync_calls = ct->phase_nvlink_calls[COMM_SYNC];
+    w->ib_gather_bytes = ct->phase_ib[COMM_GATHER];
+    w->nvlink_gather_bytes = ct->phase_nvlink[COMM_GATHER];
+    w->ib_gather_calls = ct->phase_ib_calls[COMM_GATHER];
+    w->nvlink_gather_calls = ct->phase_nvlink_calls[COMM_GATHER];
     /* what a micro-batch's own compute waits for */
     w->ib_dep_bytes =
-        ct.what_ib[COMM_EP] + ct.what_ib[COMM_TP] + ct.what_ib[COMM_CP];
-    w->nvlink_dep_bytes = ct.what_nvlink[COMM_EP] + ct.what_nvlink[COMM_TP] +
-                          ct.what_nvlink[COMM_CP];
-    w->ib_dep_calls = ct.what_ib_calls[COMM_EP] + ct.what_ib_calls[COMM_TP] +
-                      ct.what_ib_calls[COMM_CP];
-    w->nvlink_dep_calls = ct.what_nvlink_calls[COMM_EP] +
-                          ct.what_nvlink_calls[COMM_TP] +
-                          ct.what_nvlink_calls[COMM_CP];
-    w->ep_ib_bytes = ct.what_ib[COMM_EP];
-    w->ep_nvlink_bytes = ct.what_nvlink[COMM_EP];
-    w->ep_ib_calls = ct.what_ib_calls[COMM_EP];
-    w->ep_nvlink_calls = ct.what_nvlink_calls[COMM_EP];
-    if (ctx->hw->cal && ctx->stack && memo) { /* the expected step's work */
-        struct expected_rank rk = {c, tokens, mb, &ct, w, memo};
-        expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
-    } else {
-        w->x.known = false;
-    }
+        ct->what_ib[COMM_EP] + ct->what_ib[COMM_TP] + ct->what_ib[COMM_CP];
+    w->nvlink_dep_bytes = ct->what_nvlink[COMM_EP] + ct->what_nvlink[COMM_TP] +
+                          ct->what_nvlink[COMM_CP];
+    w->ib_dep_calls = ct->what_ib_calls[COMM_EP] + ct->what_ib_calls[COMM_TP] +
+                      ct->what_ib_calls[COMM_CP];
+    w->nvlink_dep_calls = ct->what_nvlink_calls[COMM_EP] +
+                          ct->what_nvlink_calls[COMM_TP] +
+                          ct->what_nvlink_calls[COMM_CP];
+    w->ep_ib_bytes = ct->what_ib[COMM_EP];
+    w->ep_nvlink_bytes = ct->what_nvlink[COMM_EP];
+    w->ep_ib_calls = ct->what_ib_calls[COMM_EP];
+    w->ep_nvlink_calls = ct->what_nvlink_calls[COMM_EP];
+    rank_expected(ctx, p, v, ct, memo, w); /* the expected step's work */
 }
 
 /* The prepared layout of plan p (cost_ctx_prepare), or NULL. */
@@ -625,9 +643,17 @@ static bool same_but_batch(const struct plan *a, const struct plan *b)
  * memo_view for p. */
 static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
 {
-    if (memo && (memo->gen == 0 || !same_but_batch(&memo->key, p))) {
+    if (!memo)
+        return NULL;
+    if (memo->gen == 0 || !same_but_batch(&memo->key, p)) {
         memo->gen++;
         memo->key = *p;
+    }
+    /* the ranks' work: for this very plan (its bytes: a plan with other
+     * padding is weighed again, never taken for another) */
+    if (memo->work_gen == 0 || memcmp(&memo->work_key, p, sizeof *p) != 0) {
+        memo->work_gen++;
+        memo->work_key = *p;
     }
     return memo;
 }
@@ -671,7 +697,10 @@ static void memo_view(const struct cost_ctx *ctx,
 
 /* The work of distinct rank v of plan p, with its memory into *mem
  * (known's, when not NULL, else through mm: memo_view's, the k-th
- * distinct rank of partition slot). */
+ * distinct rank of partition slot). Through mm (memo_for(mm, p)) where
+ * it is not NULL: the speed-of-light work it keeps for the rank, weighed
+ * for p before, is taken (rank_work's, bit for bit: the same arithmetic
+ * on the same plan) and only the expected step's is added (memo). */
 static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct rank_plan *rp,
@@ -687,11 +716,20 @@ static void view_work(const struct cost_ctx *ctx,
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
+    struct cost_memo_work *kept =
+        mm && k < COST_MEMO_WORKS ? &mm->work[slot][k] : NULL;
+    struct comm_totals ct;
+    if (kept && kept->gen == mm->work_gen && kept->v == v) {
+        *mem = kept->mem;
+        *w = kept->w;
+        rank_expected(ctx, p, v, &kept->ct, memo, w);
+        return;
+    }
     if (known) /* memory_view's of this rank (cost_memory_candidates) */
         *mem = *known;
     else
         memo_view(ctx, mm, slot, k, p, v, mem);
-    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, memo, w, NULL, 0,
+    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, memo, w, &ct, NULL, 0,
               NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
@@ -699,6 +737,15 @@ static void view_work(const struct cost_ctx *ctx,
     w->model_fp8_flops = p->precision == MODEL_FP8
                              ? tokens * m->flops_per_token_fp8 / w->gpus
                              : 0;
+    if (kept) { /* its speed-of-light work: x as rank_work leaves it
+                 * without the expected step's (zeroed, unknown) */
+        kept->gen = mm->work_gen;
+        kept->v = v;
+        kept->w = *w;
+        memset(&kept->w.x, 0, sizeof kept->w.x);
+        kept->ct = ct;
+        kept->mem = *mem;
+    }
 }
 
 /* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
@@ -978,6 +1025,7 @@ static void evaluate(const struct cost_ctx *ctx,
         long rank = cost_result_rank(r);
         struct memory mem;
         struct rank_plan rp;
+        struct comm_totals ct;
         for (k = 0; layout && k < layout->nreps && !critical; k++)
             if (layout->views[k].rank == rank)
                 critical = &layout->views[k];
@@ -988,7 +1036,7 @@ static void evaluate(const struct cost_ctx *ctx,
         rank_plan(ctx->m, p, &rp);
         memory_view(ctx->m, ctx->hw, p, critical, &mem);
         rank_work(ctx, p, &rp, critical, &groups, mem.grads_per_step, memo, &w,
-                  list, max, nlist);
+                  &ct, list, max, nlist);
     }
     finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;

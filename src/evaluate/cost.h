@@ -268,6 +268,21 @@ struct cost_memo_rank {
     struct memory mem;                 /* memory_view's */
 };
 
+/* Distinct ranks per partition whose work a struct cost_memo keeps for
+ * the plan it last weighed. */
+#define COST_MEMO_WORKS 16
+
+/* One distinct rank's speed-of-light work in a struct cost_memo: what
+ * rank_work gives it without the expected step (w.x unknown), its
+ * collectives' totals (for the expected step's work) and its memory. */
+struct cost_memo_work {
+    uint64_t gen;              /* the memo's work_gen when weighed; 0: none */
+    const struct plan_rank *v; /* the prepared view it is of */
+    struct cost_work w;
+    struct comm_totals ct;
+    struct memory mem;
+};
+
 /*
  * A sweep thread's memory of the last plan's rank memories (caller-owned,
  * zeroed before first use, one per thread): a rank's memory depends on
@@ -286,6 +301,13 @@ struct cost_memo {
     bool has_groups;
     long groups_of[6];
     struct comm_groups groups;
+    /* The last plan's distinct ranks' work, by partition and rank: the
+     * bound (cost_floor_bounds), the floor and the expected step of one
+     * plan weigh each rank once (the expected step adds its own work to
+     * it). work_gen is bumped when the plan changes in any field. */
+    uint64_t work_gen;
+    struct plan work_key;
+    struct cost_memo_work work[2][COST_MEMO_WORKS];
 };
 
 /* What cost_memory_candidates weighed: each candidate's memory and the

@@ -8,7 +8,6 @@
 #include "rank.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,26 +427,71 @@ static double kept_worst_fitting(const struct shard *b)
     return -1;
 }
 
-/* True when every point of a sensitivity grid (its clusters hw, of
- * link `ib` or NVLink) is below the step a plan's slowest rank takes
- * there (keep_min would change none of them): a step at least `any`
- * anywhere, and at least `base` where the link is no faster than
- * b's cluster's (base: a bound of its step there; the step does not
- * fall as a link slows, sensitivity_grid). */
+/*
+ * The step a plan's slowest rank takes at a point of a sensitivity grid
+ * (the cluster hw with link `ib` or NVLink at another rate), from
+ * bounds of its step on b's cluster (step) and of any rank's step at any
+ * link rate (any): where the link is no faster, at least step (the step
+ * does not fall as a link slows: sensitivity_grid); where it is r times
+ * faster, at least step / r too (each time term is at least its value on
+ * a cluster with every rate r times faster and every latency r times
+ * shorter, where every term, so the step, takes 1 / r of its time: the
+ * step grows with each term, terms.c).
+ */
+static double grid_step(const struct shard *b,
+                        const struct hardware *hw,
+                        bool ib,
+                        double step,
+                        double any)
+{
+    double base = ib ? b->ctx->hw->ib_bps : b->ctx->hw->nvlink_bps;
+    double rate = ib ? hw->ib_bps : hw->nvlink_bps;
+    double faster = step * (base / rate);
+    if (rate <= base)
+        return step;
+    return faster > any ? faster : any;
+}
+
+/* True when every point of a sensitivity grid is below the step of a
+ * plan with those bounds there (grid_step: keep_min would change none of
+ * them). */
 static bool grid_below(const struct shard *b,
                        const double *grid,
                        const struct hardware *hw,
                        size_t n,
                        bool ib,
-                       double base,
+                       double step,
                        double any)
 {
-    double rate = ib ? b->ctx->hw->ib_bps : b->ctx->hw->nvlink_bps;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!(grid[i] > 0 && grid_step(b, &hw[i], ib, step, any) > grid[i]))
+            return false;
+    return true;
+}
+
+/* Raises *need to the step bound grid_below needs for every point of the
+ * grid that any does not already clear; false when a point has no
+ * fitting plan yet (the plan would set it). */
+static bool grid_need(const struct shard *b,
+                      const double *grid,
+                      const struct hardware *hw,
+                      size_t n,
+                      bool ib,
+                      double any,
+                      double *need)
+{
+    double base = ib ? b->ctx->hw->ib_bps : b->ctx->hw->nvlink_bps;
     size_t i;
     for (i = 0; i < n; i++) {
-        double at = (ib ? hw[i].ib_bps : hw[i].nvlink_bps) <= rate ? base : any;
-        if (!(grid[i] > 0 && at > grid[i]))
+        double rate = ib ? hw[i].ib_bps : hw[i].nvlink_bps, at;
+        if (!(grid[i] > 0))
             return false;
+        if (any > grid[i])
+            continue;
+        at = rate <= base ? grid[i] : grid[i] * (rate / base);
+        if (at > *need)
+            *need = at;
     }
     return true;
 }
@@ -505,18 +549,23 @@ static bool untimed(const struct shard *b,
      * neither) and, fitting, than the kept plans' worst. */
     if (fits || !f->best.fits) {
         double best = cost_rank_step(&f->best);
-        double above = fits && worst > best ? worst : best;
-        /* the ranks' compute first: where it leaves a point of the grids
-         * where the links are faster (which only any_rank bounds) above
-         * the plan, weighing their links cannot settle it */
-        if (!cost_floor_bounds(b->ctx, p, NULL, above, &step, &any_rank) ||
-            (fits && (!grid_below(b, f->sens_ib_step, b->sens_ib, b->nsens_ib,
-                                  true, HUGE_VAL, any_rank) ||
-                      !grid_below(b, f->sens_nv_step, b->sens_nv, b->nsens_nv,
-                                  false, HUGE_VAL, any_rank))))
+        /* the bound the step must be above to settle it */
+        double need = fits && worst > best ? worst : best;
+        /* the ranks' compute first, then, where the step's bound is not
+         * above what the step and the grids need, their full work
+         * (cost_floor_bounds; any_rank may be one partition's until the
+         * step is above need, so grid_below checks the grids again) */
+        if (!cost_floor_bounds(b->ctx, p, NULL, need, &step, &any_rank) ||
+            (fits && (!grid_need(b, f->sens_ib_step, b->sens_ib, b->nsens_ib,
+                                 true, any_rank, &need) ||
+                      !grid_need(b, f->sens_nv_step, b->sens_nv, b->nsens_nv,
+                                 false, any_rank, &need))))
             return false;
-        if (!(step > above) &&
-            !cost_floor_bounds(b->ctx, p, known, above, &step, &any_rank))
+        /* (not above need, *step may be one partition's alone: see
+         * cost.h) */
+        if (!(step > need) &&
+            (!cost_floor_bounds(b->ctx, p, known, need, &step, &any_rank) ||
+             !(step > need)))
             return false;
         if (!(step > best))
             return false;
