@@ -722,14 +722,17 @@ static void view_work(const struct cost_ctx *ctx,
     if (kept && kept->gen == mm->work_gen && kept->v == v) {
         *mem = kept->mem;
         *w = kept->w;
-        rank_expected(ctx, p, v, &kept->ct, memo, w);
+        if (memo)
+            rank_expected(ctx, p, v, &kept->ct, memo, w);
         return;
     }
     if (known) /* memory_view's of this rank (cost_memory_candidates) */
         *mem = *known;
     else
         memo_view(ctx, mm, slot, k, p, v, mem);
-    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, memo, w, &ct, NULL, 0,
+    /* the speed of light's work first, the expected step's added below
+     * (rank_work's order: the expected step reads only the former) */
+    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, NULL, w, &ct, NULL, 0,
               NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
@@ -737,15 +740,15 @@ static void view_work(const struct cost_ctx *ctx,
     w->model_fp8_flops = p->precision == MODEL_FP8
                              ? tokens * m->flops_per_token_fp8 / w->gpus
                              : 0;
-    if (kept) { /* its speed-of-light work: x as rank_work leaves it
-                 * without the expected step's (zeroed, unknown) */
+    if (kept) {
         kept->gen = mm->work_gen;
         kept->v = v;
         kept->w = *w;
-        memset(&kept->w.x, 0, sizeof kept->w.x);
         kept->ct = ct;
         kept->mem = *mem;
     }
+    if (memo)
+        rank_expected(ctx, p, v, &ct, memo, w);
 }
 
 /* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
@@ -1198,8 +1201,7 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
                   (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
                   &e.mem, &e.w);
-        memset(&e.t, 0, sizeof e.t);
-        terms_step(&te, &e.t);
+        terms_step(&te, &e.t); /* (writes every term it reads) */
         full = bubble[next] + e.t.optimizer + e.t.core + e.t.dp_exposed;
         if (full > *hi)
             *hi = full;
