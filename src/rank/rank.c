@@ -428,51 +428,19 @@ static double kept_worst_fitting(const struct shard *b)
 }
 
 /*
- * The step a plan's slowest rank takes at a point of a sensitivity grid
- * (the cluster hw with link `ib` or NVLink at another rate), from
- * bounds of its step on b's cluster (step) and of any rank's step at any
- * link rate (any): where the link is no faster, at least step (the step
- * does not fall as a link slows: sensitivity_grid); where it is r times
- * faster, at least step / r too (each time term is at least its value on
- * a cluster with every rate r times faster and every latency r times
- * shorter, where every term, so the step, takes 1 / r of its time: the
- * step grows with each term, terms.c).
+ * Raises *need to the bound of a plan's speed of light (on b's cluster)
+ * that puts the step its slowest rank takes at every point of a
+ * sensitivity grid (the clusters hw, with link `ib` or NVLink at another
+ * rate) above the grid's step there (keep_min would change none of
+ * them), where a bound of any rank's step at any link rate (any) does
+ * not already: where the link is no faster, the step there is at least
+ * the floor (it does not fall as a link slows: sensitivity_grid); where
+ * it is r times faster, at least the floor / r (each time term is at
+ * least its value on a cluster with every rate r times faster and every
+ * latency r times shorter, where every term, so the step, takes 1 / r of
+ * its time: the step grows with each term, terms.c). False when a point
+ * has no fitting plan yet (the plan would set it).
  */
-static double grid_step(const struct shard *b,
-                        const struct hardware *hw,
-                        bool ib,
-                        double step,
-                        double any)
-{
-    double base = ib ? b->ctx->hw->ib_bps : b->ctx->hw->nvlink_bps;
-    double rate = ib ? hw->ib_bps : hw->nvlink_bps;
-    double faster = step * (base / rate);
-    if (rate <= base)
-        return step;
-    return faster > any ? faster : any;
-}
-
-/* True when every point of a sensitivity grid is below the step of a
- * plan with those bounds there (grid_step: keep_min would change none of
- * them). */
-static bool grid_below(const struct shard *b,
-                       const double *grid,
-                       const struct hardware *hw,
-                       size_t n,
-                       bool ib,
-                       double step,
-                       double any)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (!(grid[i] > 0 && grid_step(b, &hw[i], ib, step, any) > grid[i]))
-            return false;
-    return true;
-}
-
-/* Raises *need to the step bound grid_below needs for every point of the
- * grid that any does not already clear; false when a point has no
- * fitting plan yet (the plan would set it). */
 static bool grid_need(const struct shard *b,
                       const double *grid,
                       const struct hardware *hw,
@@ -496,6 +464,18 @@ static bool grid_need(const struct shard *b,
     return true;
 }
 
+/* grid_need over both of f's grids. */
+static bool grids_need(const struct shard *b,
+                       const struct report_family *f,
+                       double any,
+                       double *need)
+{
+    return grid_need(b, f->sens_ib_step, b->sens_ib, b->nsens_ib, true, any,
+                     need) &&
+           grid_need(b, f->sens_nv_step, b->sens_nv, b->nsens_nv, false, any,
+                     need);
+}
+
 /*
  * True when plan p need not be timed at all, only its memory known: its
  * memories (cost_memory_candidates: it runs with one of them) agree on
@@ -507,9 +487,7 @@ static bool grid_need(const struct shard *b,
  * enough, their full work one rank at a time) is above f's best step
  * (both fitting, or neither) and, fitting, above the kept plans' worst
  * step and every point of f's sensitivity grids (which its work re-timed
- * there could not lower: at least that bound where the link is no
- * faster than the cluster's, at least any rank's compute and optimizer
- * step where it is).
+ * there could not lower: grid_need).
  * Then it is counted as cannot_enter would count it, from res->mem and
  * res->fits (the memory of a rank it may run with, which fits and is
  * lighter as its heaviest rank's would), and nothing the report shows
@@ -549,32 +527,24 @@ static bool untimed(const struct shard *b,
      * neither) and, fitting, than the kept plans' worst. */
     if (fits || !f->best.fits) {
         double best = cost_rank_step(&f->best);
-        /* the bound the step must be above to settle it */
-        double need = fits && worst > best ? worst : best;
-        /* the ranks' compute first, then, where the step's bound is not
-         * above what the step and the grids need, their full work
-         * (cost_floor_bounds; any_rank may be one partition's until the
-         * step is above need, so grid_below checks the grids again) */
-        if (!cost_floor_bounds(b->ctx, p, NULL, need, &step, &any_rank) ||
-            (fits && (!grid_need(b, f->sens_ib_step, b->sens_ib, b->nsens_ib,
-                                 true, any_rank, &need) ||
-                      !grid_need(b, f->sens_nv_step, b->sens_nv, b->nsens_nv,
-                                 false, any_rank, &need))))
+        /* what the step's bound must be above: f's best and, fitting,
+         * the kept plans' worst and the grids' points (grids_need) */
+        double least = fits && worst > best ? worst : best, need = least;
+        /* the ranks' compute first, then, where that bound is not above
+         * need, their full work (cost_floor_bounds); until it is above
+         * need, the bounds may be one partition's alone (cost.h), so the
+         * grids' need is weighed again with both partitions' any_rank */
+        if (!cost_floor_bounds(b->ctx, p, NULL, least, &step, &any_rank) ||
+            (fits && !grids_need(b, f, any_rank, &need)))
             return false;
-        /* (not above need, *step may be one partition's alone: see
-         * cost.h) */
-        if (!(step > need) &&
-            (!cost_floor_bounds(b->ctx, p, known, need, &step, &any_rank) ||
-             !(step > need)))
-            return false;
-        if (!(step > best))
-            return false;
-        if (fits && (!(step > worst) ||
-                     !grid_below(b, f->sens_ib_step, b->sens_ib, b->nsens_ib,
-                                 true, step, any_rank) ||
-                     !grid_below(b, f->sens_nv_step, b->sens_nv, b->nsens_nv,
-                                 false, step, any_rank)))
-            return false;
+        if (!(step > need)) {
+            if (!cost_floor_bounds(b->ctx, p, known, need, &step, &any_rank) ||
+                !(step > need))
+                return false;
+            need = least;
+            if (fits && (!grids_need(b, f, any_rank, &need) || !(step > need)))
+                return false;
+        }
     }
     res->mem = m[0];
     res->fits = fits;
