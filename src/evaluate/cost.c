@@ -270,6 +270,18 @@ parts_of(const struct cost_ctx *ctx, const struct plan *p, int precision)
     return cp->part.chunks == chunks ? cp : NULL;
 }
 
+/* The BF16 partition an FP8 plan p balanced on cp may also run on
+ * (evaluate), or NULL: none, or one holding cp's chunks (the same
+ * memories and times: nothing to weigh twice). */
+static const struct cost_parts *alt_of(const struct cost_ctx *ctx,
+                                       const struct plan *p,
+                                       const struct cost_parts *cp)
+{
+    if (p->precision != MODEL_FP8 || !cp || cp->same_as_bf16)
+        return NULL;
+    return parts_of(ctx, p, MODEL_BF16);
+}
+
 const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
                                                  const struct plan *p)
 {
@@ -981,7 +993,7 @@ static void evaluate(const struct cost_ctx *ctx,
                      size_t *nlist,
                      bool expected)
 {
-    const struct cost_parts *cp = parts_of(ctx, p, p->precision);
+    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
     struct comm_groups groups;
     struct expected_memo memo_, *memo;
 
@@ -1006,17 +1018,14 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    if (p->precision == MODEL_FP8 && r->t.bound != COST_COMPUTE &&
-        !cp->same_as_bf16) { /* (the same chunks: the same times) */
-        const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
+    alt = r->t.bound != COST_COMPUTE ? alt_of(ctx, p, cp) : NULL;
+    if (alt) {
         struct cost_result other = *r;
-        if (alt) {
-            evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
-            if (other.t.step < r->t.step * (1 - 1e-12)) {
-                *r = other;
-                r->balance_precision = MODEL_BF16;
-                cp = alt;
-            }
+        evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
+        if (other.t.step < r->t.step * (1 - 1e-12)) {
+            *r = other;
+            r->balance_precision = MODEL_BF16;
+            cp = alt;
         }
     }
     if (list) {
@@ -1098,12 +1107,10 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               double above,
                               struct cost_memories *out)
 {
-    const struct cost_parts *alt =
-        p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
     size_t i;
     out->parts[0] = parts_of(ctx, p, p->precision);
-    out->parts[1] = alt;
-    out->n = alt ? 2 : 1;
+    out->parts[1] = alt_of(ctx, p, out->parts[0]);
+    out->n = out->parts[1] ? 2 : 1;
     for (i = 0; i < out->n; i++)
         heaviest(ctx, p, out->parts[i], memo_for(out->memo, p), (int)i, above,
                  &out->mem[i], out->rank[i], &out->known[i]);
@@ -1247,7 +1254,7 @@ bool cost_floor_bounds(const struct cost_ctx *ctx,
     }
     if (!cp || !rank_bounds(ctx, p, cp, 0, known, g, above, &hi, &lo))
         return false;
-    alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
+    alt = alt_of(ctx, p, cp);
     if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
         if (!rank_bounds(ctx, p, alt, 1, known, g, above, &hi2, &lo2))
             return false;

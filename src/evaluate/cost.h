@@ -330,7 +330,8 @@ struct cost_memories {
  * without timing it, into out->mem[]: the heaviest rank's on the
  * partition balanced for p's precision (mem[0]) and, for an FP8 plan, on
  * the BF16 partition it runs on where that is faster (mem[1]; which one
- * it runs on takes its times). Where a rank's total is above `above`
+ * it runs on takes its times; none where that partition holds the same
+ * chunks: the same memories). Where a rank's total is above `above`
  * bytes, that rank's memory instead (the heaviest's total is above it
  * too: a caller that only asks whether it is, say whether it fits, need
  * not weigh the other ranks). Returns how many (out->n, 1 or 2). For a
