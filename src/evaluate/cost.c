@@ -655,15 +655,18 @@ static bool same_but_batch(const struct plan *a, const struct plan *b)
  * memo_view for p. */
 static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
 {
+    bool same;
     if (!memo)
         return NULL;
-    if (memo->gen == 0 || !same_but_batch(&memo->key, p)) {
+    same = memo->gen != 0 && same_but_batch(&memo->key, p);
+    if (!same) {
         memo->gen++;
         memo->key = *p;
     }
-    /* the ranks' work: for this very plan (its bytes: a plan with other
-     * padding is weighed again, never taken for another) */
-    if (memo->work_gen == 0 || memcmp(&memo->work_key, p, sizeof *p) != 0) {
+    /* the ranks' work: for this very plan (key and work_key agree but in
+     * the batch, both set to the last plan) */
+    if (!same || memo->work_gen == 0 || memo->work_key.gbs != p->gbs ||
+        memo->work_key.microbatches != p->microbatches) {
         memo->work_gen++;
         memo->work_key = *p;
     }
