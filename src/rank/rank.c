@@ -126,6 +126,9 @@ struct shard {
     /* the cluster at each sensitivity bandwidth (only that rate differs) */
     const struct hardware *sens_ib, *sens_nv;
     const double *sens_ib_gbps, *sens_nv_gbps;
+    /* each point's link rate over the cluster's where faster, else 1
+     * (grid_need) */
+    const double *sens_ib_faster, *sens_nv_faster;
     size_t nsens_ib, nsens_nv;
     double headroom_pct; /* of HBM kept free (terms_fits) */
     FILE *spill;         /* every valid plan, or NULL */
@@ -428,36 +431,34 @@ static double kept_worst_fitting(const struct shard *b)
 }
 
 /*
- * Raises *need to the bound of a plan's speed of light (on b's cluster)
- * that puts the step its slowest rank takes at every point of a
- * sensitivity grid (the clusters hw, with link `ib` or NVLink at another
- * rate) above the grid's step there (keep_min would change none of
- * them), where a bound of any rank's step at any link rate (any) does
- * not already: where the link is no faster, the step there is at least
- * the floor (it does not fall as a link slows: sensitivity_grid); where
- * it is r times faster, at least the floor / r (each time term is at
+ * Raises *need to the bound of a plan's speed of light (on the sweep's
+ * cluster) that puts the step its slowest rank takes at every point of a
+ * sensitivity grid (grid: its steps; faster: r, the point's link rate
+ * over the cluster's where faster, else 1) above the grid's step there
+ * (keep_min would change none of them), where a bound of any rank's step
+ * at any link rate (any) does not already: where the link is no faster,
+ * the step there is at least the floor (it does not fall as a link
+ * slows: sensitivity_grid); where it is r times faster, at least the
+ * floor / r (each time term is at
  * least its value on a cluster with every rate r times faster and every
  * latency r times shorter, where every term, so the step, takes 1 / r of
  * its time: the step grows with each term, terms.c). False when a point
  * has no fitting plan yet (the plan would set it).
  */
-static bool grid_need(const struct shard *b,
-                      const double *grid,
-                      const struct hardware *hw,
+static bool grid_need(const double *grid,
+                      const double *faster,
                       size_t n,
-                      bool ib,
                       double any,
                       double *need)
 {
-    double base = ib ? b->ctx->hw->ib_bps : b->ctx->hw->nvlink_bps;
     size_t i;
     for (i = 0; i < n; i++) {
-        double rate = ib ? hw[i].ib_bps : hw[i].nvlink_bps, at;
+        double at;
         if (!(grid[i] > 0))
             return false;
         if (any > grid[i])
             continue;
-        at = rate <= base ? grid[i] : grid[i] * (rate / base);
+        at = grid[i] * faster[i];
         if (at > *need)
             *need = at;
     }
@@ -470,9 +471,9 @@ static bool grids_need(const struct shard *b,
                        double any,
                        double *need)
 {
-    return grid_need(b, f->sens_ib_step, b->sens_ib, b->nsens_ib, true, any,
+    return grid_need(f->sens_ib_step, b->sens_ib_faster, b->nsens_ib, any,
                      need) &&
-           grid_need(b, f->sens_nv_step, b->sens_nv, b->nsens_nv, false, any,
+           grid_need(f->sens_nv_step, b->sens_nv_faster, b->nsens_nv, any,
                      need);
 }
 
@@ -787,6 +788,7 @@ enum status rank_run(struct report *r,
     struct heap shared;
     const struct sweep_spec *spec = &sf->spec;
     struct hardware hw_ib[REPORT_SENS_MAX], hw_nv[REPORT_SENS_MAX];
+    double ib_faster[REPORT_SENS_MAX], nv_faster[REPORT_SENS_MAX];
     pthread_mutex_t lock;
     pthread_t *tid;
     size_t i, t, nthreads, started;
@@ -842,10 +844,16 @@ enum status rank_run(struct report *r,
     for (i = 0; i < r->nsens_ib; i++) {
         r->sens_ib_gbps[i] = spec->r_sens_ib.v[i];
         hardware_at_link(ctx->hw, true, r->sens_ib_gbps[i], &hw_ib[i]);
+        ib_faster[i] = hw_ib[i].ib_bps > ctx->hw->ib_bps
+                           ? hw_ib[i].ib_bps / ctx->hw->ib_bps
+                           : 1;
     }
     for (i = 0; i < r->nsens_nv; i++) {
         r->sens_nv_gbps[i] = spec->r_sens_nv.v[i];
         hardware_at_link(ctx->hw, false, r->sens_nv_gbps[i], &hw_nv[i]);
+        nv_faster[i] = hw_nv[i].nvlink_bps > ctx->hw->nvlink_bps
+                           ? hw_nv[i].nvlink_bps / ctx->hw->nvlink_bps
+                           : 1;
     }
     r->headroom_pct = spec->r_headroom_pct;
     r->tie_pct = spec->r_tie_pct;
@@ -861,6 +869,8 @@ enum status rank_run(struct report *r,
         sh[t].sens_nv = hw_nv;
         sh[t].sens_ib_gbps = r->sens_ib_gbps;
         sh[t].sens_nv_gbps = r->sens_nv_gbps;
+        sh[t].sens_ib_faster = ib_faster;
+        sh[t].sens_nv_faster = nv_faster;
         sh[t].nsens_ib = r->nsens_ib;
         sh[t].nsens_nv = r->nsens_nv;
         sh[t].headroom_pct = r->headroom_pct;
