@@ -7,7 +7,10 @@
  * (issue 17; issue 19 prunes the sweep with it, which is sound only if
  * it holds). Like test_anchors, this reads the shipped data/ files on
  * purpose: a calibration or stack edit that breaks the floor fails here.
- * Beside it, the step-end DP term by hand (terms.c f_dp).
+ * Over the same plans, what the sweep prunes and reuses with it
+ * (check_memo: the bound from the ranks' full work, the work a thread's
+ * memo keeps, the sensitivity grids' bounds). Beside it, the step-end DP
+ * term by hand (terms.c f_dp).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +20,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "calibration.h"
@@ -39,7 +43,107 @@ struct tally {
     size_t plans, below;
     double worst; /* lowest expected / speed of light */
     struct plan worst_plan;
+    struct cost_memo *memo; /* a sweep thread's (zeroed before the sweep) */
+    size_t tightened;       /* plans whose ranks' links raised their bound */
 };
+
+/* The same numbers, bit for bit: the times, work, memory, ranks and
+ * partition of two results of one plan. */
+static void assert_same(const struct cost_result *a,
+                        const struct cost_result *b,
+                        const char *what,
+                        const struct plan *p)
+{
+    char text[300];
+    if (memcmp(&a->t, &b->t, sizeof a->t) == 0 &&
+        memcmp(&a->work, &b->work, sizeof a->work) == 0 &&
+        memcmp(&a->mem, &b->mem, sizeof a->mem) == 0 && a->rank == b->rank &&
+        a->balance_precision == b->balance_precision && a->fits == b->fits)
+        return;
+    plan_format(p, text, sizeof text);
+    fail_msg("%s: %s: step %.17g against %.17g, expected %.17g against %.17g",
+             text, what, a->t.step, b->t.step, a->t.expected, b->t.expected);
+}
+
+/*
+ * What the sweep's threads take for plan p (rank.c) against r, its
+ * cost_evaluate without a memo: through the thread's memo (struct
+ * cost_memo keeps the last plan's ranks' work) the bound with the ranks'
+ * full work (cost_floor_bounds, weighed up to a share of the floor), the
+ * floor and the expected step give r's numbers bit for bit (every other
+ * plan the expected step first: the work it keeps must not carry the
+ * expected step's into the floor) and the bound is at most r's floor; r's
+ * slowest rank re-timed with a link slower is at least the floor, with a link k
+ * times faster at least the floor / k (rank.c, grid_step: the sensitivity
+ * grids' bound).
+ */
+static void check_memo(struct tally *t,
+                       const struct plan *p,
+                       const struct cost_result *r,
+                       bool full_first)
+{
+    static const double scale[] = {0.25, 0.7, 1, 1.4, 2, 8};
+    static const double share[] = {0.3, 0.6, 0.9, 0.99, 0.9999};
+    struct cost_memories known;
+    struct cost_result floor, a, b;
+    double step, any, loose, any0;
+    const struct cost_work *w = &r->work;
+    size_t i;
+    int ib;
+    char text[300];
+    plan_format(p, text, sizeof text);
+    memset(&known, 0, sizeof known);
+    known.memo = t->memo;
+    cost_memory_candidates(t->ctx, p, 1e30, &known);
+    memset(&floor, 0, sizeof floor);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    cost_evaluate_floor(t->ctx, p, &floor);
+    if (full_first) { /* the ranks weighed with the expected step first */
+        cost_evaluate_known(t->ctx, p, &known, &b);
+        assert_same(&b, r, "the expected step through the memo", p);
+    }
+    /* each target a share of the floor: the ranks are weighed until the
+     * bound is above it, where it must still be at most the floor */
+    for (i = 0; i < sizeof share / sizeof share[0] &&
+                cost_floor_bounds(t->ctx, p, NULL, -1, &loose, &any0);
+         i++) {
+        double at_most = share[i] * r->t.step;
+        if (!cost_floor_bounds(t->ctx, p, &known, at_most, &step, &any) ||
+            !(step > at_most))
+            continue; /* (not above: may be one partition's alone) */
+        if (!(step <= r->t.step) || !(any == any0) || !(any <= r->t.step))
+            fail_msg("%s: bound %.17g (compute alone %.17g), any rank "
+                     "%.17g, above the floor %.17g",
+                     text, step, loose, any, r->t.step);
+        if (step > loose)
+            t->tightened++;
+    }
+    /* (the work kept holds no expected step's) */
+    cost_evaluate_floor_known(t->ctx, p, &known, &a);
+    assert_same(&a, &floor, "the floor through the memo", p);
+    memset(&b, 0, sizeof b);
+    cost_evaluate_known(t->ctx, p, &known, &b);
+    assert_same(&b, r, "the expected step through the memo", p);
+    if (!(w->bubble_coef * (1 + w->ramp_skew) >= 0))
+        return; /* (the grids' bounds need a bubble that grows) */
+    for (ib = 0; ib < 2; ib++)
+        for (i = 0; i < sizeof scale / sizeof scale[0]; i++) {
+            const struct hardware *hw = t->ctx->hw;
+            double base = ib ? hw->ib_bps : hw->nvlink_bps;
+            double at = r->t.step * (scale[i] > 1 ? 1 / scale[i] : 1);
+            struct hardware other;
+            struct cost_times ti;
+            struct terms_env e = {w, &other, NULL, 0, &ti};
+            hardware_at_link(hw, ib, base * scale[i] / 1e9, &other);
+            memset(&ti, 0, sizeof ti);
+            terms_step(&e, &ti);
+            if (!(ti.step >= at * (1 - FLOOR_EPS)))
+                fail_msg("%s: %s x %g: step %.17g below the floor's bound "
+                         "%.17g",
+                         text, ib ? "IB" : "NVLink", scale[i], ti.step, at);
+        }
+}
 
 static void
 visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
@@ -47,10 +151,10 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     struct tally *t = user;
     struct cost_result r;
     double q;
-    (void)index;
     if (why != PLAN_OK)
         return;
     cost_evaluate(t->ctx, p, &r, NULL, 0, NULL);
+    check_memo(t, p, &r, index % 2 == 0);
     if (!r.work.x.known)
         return;
     t->plans++;
@@ -96,10 +200,14 @@ static void sweep_floor(const char *what,
         fail_msg("%s: %s", what, d.msg);
     memset(&t, 0, sizeof t);
     t.ctx = &ctx;
+    t.memo = calloc(1, sizeof *t.memo);
+    assert_non_null(t.memo);
     sweep_run(&sf, m, hw, 0, 1, visit, &t);
+    free(t.memo);
     plan_format(&t.worst_plan, text, sizeof text);
-    print_message("%s: %zu plans, lowest expected/SOL %.6f (%s)\n", what,
-                  t.plans, t.worst, text);
+    print_message("%s: %zu plans, lowest expected/SOL %.6f (%s); %zu "
+                  "bounds raised by the ranks' links\n",
+                  what, t.plans, t.worst, text, t.tightened);
     assert_true(t.plans > 100); /* else the sweep checked nothing */
     if (t.below > 0)
         fail_msg("%s: %zu of %zu plans expected below the speed of light, "

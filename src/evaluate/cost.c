@@ -270,6 +270,18 @@ parts_of(const struct cost_ctx *ctx, const struct plan *p, int precision)
     return cp->part.chunks == chunks ? cp : NULL;
 }
 
+/* The BF16 partition an FP8 plan p balanced on cp may also run on
+ * (evaluate), or NULL: none, or one holding cp's chunks (the same
+ * memories and times: nothing to weigh twice). */
+static const struct cost_parts *alt_of(const struct cost_ctx *ctx,
+                                       const struct plan *p,
+                                       const struct cost_parts *cp)
+{
+    if (p->precision != MODEL_FP8 || !cp || cp->same_as_bf16)
+        return NULL;
+    return parts_of(ctx, p, MODEL_BF16);
+}
+
 const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
                                                  const struct plan *p)
 {
@@ -491,9 +503,32 @@ static void rank_flops(const struct plan *p,
     f->optimizer_bytes = (dense / k->rd + expert / k->rx) * k->opt_per_byte;
 }
 
-/* Work of one pipeline rank: everything but model_flops and tokens.
- * grads_per_step as memory_view decided for the rank; rp: rank_plan's of
- * p. */
+/* The expected step's work of rank v of p into w->x, from its
+ * speed-of-light work (w) and collectives' totals (ct) as rank_work
+ * gives them; with memo NULL (or no calibration or stack) only
+ * w->x.known = false. */
+static void rank_expected(const struct cost_ctx *ctx,
+                          const struct plan *p,
+                          const struct plan_rank *v,
+                          const struct comm_totals *ct,
+                          struct expected_memo *memo,
+                          struct cost_work *w)
+{
+    const struct model_spec *s = &ctx->m->spec;
+    double seq = (double)(p->mbs * s->seq_len);
+    double tokens = seq / ((double)p->tp * (double)p->cp);
+    double mb = (double)p->microbatches * v->mb_share; /* per chunk */
+    if (ctx->hw->cal && ctx->stack && memo) {
+        struct expected_rank rk = {&v->sum, tokens, mb, ct, w, memo};
+        expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
+    } else {
+        w->x.known = false;
+    }
+}
+
+/* Work of one pipeline rank: everything but model_flops and tokens, and
+ * its collectives' totals into *ct. grads_per_step as memory_view
+ * decided for the rank; rp: rank_plan's of p. */
 static void rank_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct rank_plan *rp,
@@ -502,6 +537,7 @@ static void rank_work(const struct cost_ctx *ctx,
                       bool grads_per_step,
                       struct expected_memo *memo,
                       struct cost_work *w,
+                      struct comm_totals *ct,
                       struct comm_collective *list,
                       size_t max,
                       size_t *nlist)
@@ -525,7 +561,6 @@ static void rank_work(const struct cost_ctx *ctx,
      * not: memory_tp_bytes) */
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
-    struct comm_totals ct;
     struct rank_flops fl;
     size_t nl;
 
@@ -554,45 +589,40 @@ static void rank_work(const struct cost_ctx *ctx,
     w->microbatches = (double)p->microbatches;
 
     nl = comm_view(ctx->m, p, v, groups, &ctx->ep, grads_per_step, list, max,
-                   &ct);
+                   ct);
     if (nlist)
         *nlist = nl;
-    w->ib_bytes = ct.ib_bytes;
-    w->nvlink_bytes = ct.nvlink_bytes;
-    w->ib_calls = ct.ib_calls;
-    w->nvlink_calls = ct.nvlink_calls;
-    w->ib_steady_bytes = ct.phase_ib[COMM_STEADY];
-    w->nvlink_steady_bytes = ct.phase_nvlink[COMM_STEADY];
-    w->ib_steady_calls = ct.phase_ib_calls[COMM_STEADY];
-    w->nvlink_steady_calls = ct.phase_nvlink_calls[COMM_STEADY];
-    w->ib_sync_bytes = ct.phase_ib[COMM_SYNC];
-    w->nvlink_sync_bytes = ct.phase_nvlink[COMM_SYNC];
-    w->ib_sync_calls = ct.phase_ib_calls[COMM_SYNC];
-    w->nvlink_sync_calls = ct.phase_nvlink_calls[COMM_SYNC];
-    w->ib_gather_bytes = ct.phase_ib[COMM_GATHER];
-    w->nvlink_gather_bytes = ct.phase_nvlink[COMM_GATHER];
-    w->ib_gather_calls = ct.phase_ib_calls[COMM_GATHER];
-    w->nvlink_gather_calls = ct.phase_nvlink_calls[COMM_GATHER];
+    w->ib_bytes = ct->ib_bytes;
+    w->nvlink_bytes = ct->nvlink_bytes;
+    w->ib_calls = ct->ib_calls;
+    w->nvlink_calls = ct->nvlink_calls;
+    w->ib_steady_bytes = ct->phase_ib[COMM_STEADY];
+    w->nvlink_steady_bytes = ct->phase_nvlink[COMM_STEADY];
+    w->ib_steady_calls = ct->phase_ib_calls[COMM_STEADY];
+    w->nvlink_steady_calls = ct->phase_nvlink_calls[COMM_STEADY];
+    w->ib_sync_bytes = ct->phase_ib[COMM_SYNC];
+    w->nvlink_sync_bytes = ct->phase_nvlink[COMM_SYNC];
+    w->ib_sync_calls = ct->phase_ib_calls[COMM_SYNC];
+    w->nvlink_sync_calls = ct->phase_nvlink_calls[COMM_SYNC];
+    w->ib_gather_bytes = ct->phase_ib[COMM_GATHER];
+    w->nvlink_gather_bytes = ct->phase_nvlink[COMM_GATHER];
+    w->ib_gather_calls = ct->phase_ib_calls[COMM_GATHER];
+    w->nvlink_gather_calls = ct->phase_nvlink_calls[COMM_GATHER];
     /* what a micro-batch's own compute waits for */
     w->ib_dep_bytes =
-        ct.what_ib[COMM_EP] + ct.what_ib[COMM_TP] + ct.what_ib[COMM_CP];
-    w->nvlink_dep_bytes = ct.what_nvlink[COMM_EP] + ct.what_nvlink[COMM_TP] +
-                          ct.what_nvlink[COMM_CP];
-    w->ib_dep_calls = ct.what_ib_calls[COMM_EP] + ct.what_ib_calls[COMM_TP] +
-                      ct.what_ib_calls[COMM_CP];
-    w->nvlink_dep_calls = ct.what_nvlink_calls[COMM_EP] +
-                          ct.what_nvlink_calls[COMM_TP] +
-                          ct.what_nvlink_calls[COMM_CP];
-    w->ep_ib_bytes = ct.what_ib[COMM_EP];
-    w->ep_nvlink_bytes = ct.what_nvlink[COMM_EP];
-    w->ep_ib_calls = ct.what_ib_calls[COMM_EP];
-    w->ep_nvlink_calls = ct.what_nvlink_calls[COMM_EP];
-    if (ctx->hw->cal && ctx->stack && memo) { /* the expected step's work */
-        struct expected_rank rk = {c, tokens, mb, &ct, w, memo};
-        expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
-    } else {
-        w->x.known = false;
-    }
+        ct->what_ib[COMM_EP] + ct->what_ib[COMM_TP] + ct->what_ib[COMM_CP];
+    w->nvlink_dep_bytes = ct->what_nvlink[COMM_EP] + ct->what_nvlink[COMM_TP] +
+                          ct->what_nvlink[COMM_CP];
+    w->ib_dep_calls = ct->what_ib_calls[COMM_EP] + ct->what_ib_calls[COMM_TP] +
+                      ct->what_ib_calls[COMM_CP];
+    w->nvlink_dep_calls = ct->what_nvlink_calls[COMM_EP] +
+                          ct->what_nvlink_calls[COMM_TP] +
+                          ct->what_nvlink_calls[COMM_CP];
+    w->ep_ib_bytes = ct->what_ib[COMM_EP];
+    w->ep_nvlink_bytes = ct->what_nvlink[COMM_EP];
+    w->ep_ib_calls = ct->what_ib_calls[COMM_EP];
+    w->ep_nvlink_calls = ct->what_nvlink_calls[COMM_EP];
+    rank_expected(ctx, p, v, ct, memo, w); /* the expected step's work */
 }
 
 /* The prepared layout of plan p (cost_ctx_prepare), or NULL. */
@@ -625,9 +655,20 @@ static bool same_but_batch(const struct plan *a, const struct plan *b)
  * memo_view for p. */
 static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
 {
-    if (memo && (memo->gen == 0 || !same_but_batch(&memo->key, p))) {
+    bool same;
+    if (!memo)
+        return NULL;
+    same = memo->gen != 0 && same_but_batch(&memo->key, p);
+    if (!same) {
         memo->gen++;
         memo->key = *p;
+    }
+    /* the ranks' work: for this very plan (key and work_key agree but in
+     * the batch, both set to the last plan) */
+    if (!same || memo->work_gen == 0 || memo->work_key.gbs != p->gbs ||
+        memo->work_key.microbatches != p->microbatches) {
+        memo->work_gen++;
+        memo->work_key = *p;
     }
     return memo;
 }
@@ -671,7 +712,10 @@ static void memo_view(const struct cost_ctx *ctx,
 
 /* The work of distinct rank v of plan p, with its memory into *mem
  * (known's, when not NULL, else through mm: memo_view's, the k-th
- * distinct rank of partition slot). */
+ * distinct rank of partition slot). Through mm (memo_for(mm, p)) where
+ * it is not NULL: the speed-of-light work it keeps for the rank, weighed
+ * for p before, is taken (rank_work's, bit for bit: the same arithmetic
+ * on the same plan) and only the expected step's is added (memo). */
 static void view_work(const struct cost_ctx *ctx,
                       const struct plan *p,
                       const struct rank_plan *rp,
@@ -687,11 +731,23 @@ static void view_work(const struct cost_ctx *ctx,
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
+    struct cost_memo_work *kept =
+        mm && k < COST_MEMO_WORKS ? &mm->work[slot][k] : NULL;
+    struct comm_totals ct;
+    if (kept && kept->gen == mm->work_gen && kept->v == v) {
+        *mem = kept->mem;
+        *w = kept->w;
+        if (memo)
+            rank_expected(ctx, p, v, &kept->ct, memo, w);
+        return;
+    }
     if (known) /* memory_view's of this rank (cost_memory_candidates) */
         *mem = *known;
     else
         memo_view(ctx, mm, slot, k, p, v, mem);
-    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, memo, w, NULL, 0,
+    /* the speed of light's work first, the expected step's added below
+     * (rank_work's order: the expected step reads only the former) */
+    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, NULL, w, &ct, NULL, 0,
               NULL);
     w->tokens = tokens;
     w->gpus = (double)p->gpus;
@@ -699,6 +755,15 @@ static void view_work(const struct cost_ctx *ctx,
     w->model_fp8_flops = p->precision == MODEL_FP8
                              ? tokens * m->flops_per_token_fp8 / w->gpus
                              : 0;
+    if (kept) {
+        kept->gen = mm->work_gen;
+        kept->v = v;
+        kept->w = *w;
+        kept->ct = ct;
+        kept->mem = *mem;
+    }
+    if (memo)
+        rank_expected(ctx, p, v, &ct, memo, w);
 }
 
 /* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
@@ -725,6 +790,23 @@ double cost_ramp_skew(double sum, double count, double own)
     if (count <= 1 || own <= 0)
         return 0;
     return (sum - own) / ((count - 1) * own) - 1;
+}
+
+/* The first distinct ranks' memories known holds for the partition of
+ * cp, their count into *n; NULL (and 0) where it weighed none there or
+ * known is NULL. */
+static const struct memory *known_ranks(const struct cost_memories *known,
+                                        const struct cost_parts *cp,
+                                        size_t *n)
+{
+    size_t i;
+    *n = 0;
+    for (i = 0; known && i < known->n; i++)
+        if (known->parts[i] == cp) {
+            *n = known->known[i];
+            return known->rank[i];
+        }
+    return NULL;
 }
 
 /* Distinct ranks whose work evaluate_on keeps between its passes (32
@@ -754,10 +836,10 @@ static void evaluate_on(const struct cost_ctx *ctx,
 {
     const struct cost_layout *layout = layout_of(cp, p);
     /* the first ranks' memories, where the caller weighed them on cp */
-    const struct memory *kmem = NULL;
+    const struct memory *kmem;
     /* the thread's memo for prepared ranks (memo_view) */
     struct cost_memo *mm = memo_for(known && layout ? known->memo : NULL, p);
-    size_t i, nk = 0;
+    size_t nk;
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
@@ -777,11 +859,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
 
     rank_plan(ctx->m, p, &rp);
 
-    for (i = 0; known && i < known->n; i++)
-        if (known->parts[i] == cp) {
-            kmem = known->rank[i];
-            nk = known->known[i];
-        }
+    kmem = known_ranks(known, cp, &nk);
     r->rank = -1;
     for (pass = 0; pass < 2; pass++)
         for (k = 0; k < n; k++) {
@@ -884,7 +962,8 @@ static void finish_times(const struct cost_ctx *ctx,
 }
 
 /* comm_groups_init(g, ctx->hw, p, ctx->comm), through memo where it is
- * not NULL (struct cost_memo: one ctx per memo). */
+ * not NULL (struct cost_memo: one ctx per memo), with the stack's MoE
+ * dispatcher: the groups p's collectives run over. */
 static void groups_of(const struct cost_ctx *ctx,
                       struct cost_memo *memo,
                       const struct plan *p,
@@ -893,14 +972,17 @@ static void groups_of(const struct cost_ctx *ctx,
     long key[6] = {p->tp, p->cp, p->dp, p->edp, p->ep, p->pp};
     if (!memo) {
         comm_groups_init(g, ctx->hw, p, ctx->comm);
-        return;
+    } else {
+        if (!memo->has_groups ||
+            memcmp(key, memo->groups_of, sizeof key) != 0) {
+            comm_groups_init(&memo->groups, ctx->hw, p, ctx->comm);
+            memcpy(memo->groups_of, key, sizeof key);
+            memo->has_groups = true;
+        }
+        *g = memo->groups;
     }
-    if (!memo->has_groups || memcmp(key, memo->groups_of, sizeof key) != 0) {
-        comm_groups_init(&memo->groups, ctx->hw, p, ctx->comm);
-        memcpy(memo->groups_of, key, sizeof key);
-        memo->has_groups = true;
-    }
-    *g = memo->groups;
+    if (ctx->stack) /* the stack's kernel moves the MoE tokens */
+        g->dispatcher = ctx->stack->spec.ep_dispatcher;
 }
 
 /* cost_evaluate, or with expected false its speed of light alone (no
@@ -914,7 +996,7 @@ static void evaluate(const struct cost_ctx *ctx,
                      size_t *nlist,
                      bool expected)
 {
-    const struct cost_parts *cp = parts_of(ctx, p, p->precision);
+    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
     struct comm_groups groups;
     struct expected_memo memo_, *memo;
 
@@ -927,8 +1009,6 @@ static void evaluate(const struct cost_ctx *ctx,
     r->family[0] = '\0';
     r->balance_precision = p->precision;
     groups_of(ctx, known ? known->memo : NULL, p, &groups);
-    if (ctx->stack) /* the stack's kernel moves the MoE tokens */
-        groups.dispatcher = ctx->stack->spec.ep_dispatcher;
     evaluate_on(ctx, p, cp, 0, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
@@ -941,17 +1021,14 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    if (p->precision == MODEL_FP8 && r->t.bound != COST_COMPUTE &&
-        !cp->same_as_bf16) { /* (the same chunks: the same times) */
-        const struct cost_parts *alt = parts_of(ctx, p, MODEL_BF16);
+    alt = r->t.bound != COST_COMPUTE ? alt_of(ctx, p, cp) : NULL;
+    if (alt) {
         struct cost_result other = *r;
-        if (alt) {
-            evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
-            if (other.t.step < r->t.step * (1 - 1e-12)) {
-                *r = other;
-                r->balance_precision = MODEL_BF16;
-                cp = alt;
-            }
+        evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
+        if (other.t.step < r->t.step * (1 - 1e-12)) {
+            *r = other;
+            r->balance_precision = MODEL_BF16;
+            cp = alt;
         }
     }
     if (list) {
@@ -963,6 +1040,7 @@ static void evaluate(const struct cost_ctx *ctx,
         long rank = cost_result_rank(r);
         struct memory mem;
         struct rank_plan rp;
+        struct comm_totals ct;
         for (k = 0; layout && k < layout->nreps && !critical; k++)
             if (layout->views[k].rank == rank)
                 critical = &layout->views[k];
@@ -973,7 +1051,7 @@ static void evaluate(const struct cost_ctx *ctx,
         rank_plan(ctx->m, p, &rp);
         memory_view(ctx->m, ctx->hw, p, critical, &mem);
         rank_work(ctx, p, &rp, critical, &groups, mem.grads_per_step, memo, &w,
-                  list, max, nlist);
+                  &ct, list, max, nlist);
     }
     finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;
@@ -1032,12 +1110,10 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               double above,
                               struct cost_memories *out)
 {
-    const struct cost_parts *alt =
-        p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
     size_t i;
     out->parts[0] = parts_of(ctx, p, p->precision);
-    out->parts[1] = alt;
-    out->n = alt ? 2 : 1;
+    out->parts[1] = alt_of(ctx, p, out->parts[0]);
+    out->n = out->parts[1] ? 2 : 1;
     for (i = 0; i < out->n; i++)
         heaviest(ctx, p, out->parts[i], memo_for(out->memo, p), (int)i, above,
                  &out->mem[i], out->rank[i], &out->known[i]);
@@ -1047,13 +1123,22 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
 /* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
 #define BOUND_RANKS 64
 
-/* Over the distinct ranks of p on the partition of cp: the largest lower
- * bound of a rank's step into *hi, the smallest of a rank's step at any
- * link bandwidth into *lo (see below); false when it knows none (a rank's
- * bubble coefficient below 0). */
+/* Over the distinct ranks of p on the partition of cp (slot as
+ * evaluate_on's): the largest lower bound of a rank's step into *hi, the
+ * smallest of a rank's step at any link bandwidth into *lo (see below);
+ * false when it knows none (a rank's bubble coefficient below 0). Where
+ * *hi is at most at_most and groups is not NULL (p's, groups_of), the
+ * ranks' full work tightens it (their links, HBM and exposed DP besides
+ * their compute), one rank at a time from the likeliest slowest, until
+ * it is above at_most: known's memories (or NULL) as evaluate_on takes
+ * them. */
 static bool rank_bounds(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
+                        int slot,
+                        const struct cost_memories *known,
+                        const struct comm_groups *groups,
+                        double at_most,
                         double *hi,
                         double *lo)
 {
@@ -1061,9 +1146,13 @@ static bool rank_bounds(const struct cost_ctx *ctx,
     long k, n = layout ? (long)layout->nreps : p->pp;
     double sum = 0, count = 0, mb = (double)p->microbatches;
     double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
+    double bubble[BOUND_RANKS], step[BOUND_RANKS];
+    const struct memory *kmem;
+    struct cost_memo *mm;
     struct plan_rank own;
     struct rank_plan rp;
     struct rank_flops fl;
+    size_t nk;
     if (n < 1 || n > BOUND_RANKS)
         return false;
     rank_plan(ctx->m, p, &rp);
@@ -1088,13 +1177,47 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         /* the other ranks' mean ramp, at least their mean compute */
         double others =
             count > 1 && c[k] > 0 ? (sum - c[k]) / (count - 1) : c[k];
-        double step = coef[k] * others / mb + fixed[k];
-        if (k == 0 || step > *hi)
-            *hi = step;
+        bubble[k] = coef[k] * others / mb;
+        step[k] = bubble[k] + fixed[k];
+        if (k == 0 || step[k] > *hi)
+            *hi = step[k];
         if (k == 0 || fixed[k] < *lo)
             *lo = fixed[k];
     }
-    return true;
+    if (!groups || !layout || *hi > at_most)
+        return true;
+    /*
+     * A rank's step is its bubble + optimizer + core + exposed DP, and
+     * only the bubble reads the other ranks (their ramps, at least their
+     * compute: above). Its work, as evaluate_on weighs it, gives the
+     * other three exactly (terms_step: they read no skew), so their sum
+     * with the bubble's bound bounds its step from below, links and all.
+     * The ranks go from the largest compute bound down: the first one
+     * above at_most settles it and the others are not weighed.
+     */
+    kmem = known_ranks(known, cp, &nk);
+    mm = memo_for(known ? known->memo : NULL, p);
+    for (;;) {
+        struct rank_eval e;
+        struct terms_env te = {&e.w, ctx->hw, ctx->m, MODEL_BF16, &e.t};
+        long next = -1;
+        double full;
+        for (k = 0; k < n; k++) /* the largest not weighed yet */
+            if (step[k] >= 0 && (next < 0 || step[k] > step[next]))
+                next = k;
+        if (next < 0)
+            return true;
+        step[next] = -1; /* weighed */
+        view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
+                  (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
+                  &e.mem, &e.w);
+        terms_step(&te, &e.t); /* (writes every term it reads) */
+        full = bubble[next] + e.t.optimizer + e.t.core + e.t.dp_exposed;
+        if (full > *hi)
+            *hi = full;
+        if (*hi > at_most)
+            return true;
+    }
 }
 
 /*
@@ -1110,22 +1233,33 @@ static bool rank_bounds(const struct cost_ctx *ctx,
  * step is at least the largest such sum, and any rank's step at any IB
  * or NVLink bandwidth at least its compute + optimizer (the sensitivity
  * grids keep the skew of the base rates: only bubble >= 0 is known
- * there). An FP8 plan may run on either partition (evaluate): the
- * smaller bound of the two. The margin covers rounding (a few ulps).
+ * there). With known, a rank's core and exposed DP replace its compute
+ * where that bound is not enough (rank_bounds). An FP8 plan may run on
+ * either partition (evaluate): the smaller bound of the two. The margin
+ * covers rounding (a few ulps).
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       const struct cost_memories *known,
                        double at_most,
                        double *step,
                        double *any_rank)
 {
     const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    struct comm_groups groups;
+    const struct comm_groups *g = NULL;
+    /* rank_bounds compares its sums unrounded */
+    double above = at_most / (1 - 1e-9);
     double hi, lo, hi2, lo2;
-    if (!cp || !rank_bounds(ctx, p, cp, &hi, &lo))
+    if (known) {
+        groups_of(ctx, known->memo, p, &groups);
+        g = &groups;
+    }
+    if (!cp || !rank_bounds(ctx, p, cp, 0, known, g, above, &hi, &lo))
         return false;
-    alt = p->precision == MODEL_FP8 ? parts_of(ctx, p, MODEL_BF16) : NULL;
+    alt = alt_of(ctx, p, cp);
     if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
-        if (!rank_bounds(ctx, p, alt, &hi2, &lo2))
+        if (!rank_bounds(ctx, p, alt, 1, known, g, above, &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;
         lo = lo2 < lo ? lo2 : lo;

@@ -268,6 +268,21 @@ struct cost_memo_rank {
     struct memory mem;                 /* memory_view's */
 };
 
+/* Distinct ranks per partition whose work a struct cost_memo keeps for
+ * the plan it last weighed. */
+#define COST_MEMO_WORKS 16
+
+/* One distinct rank's speed-of-light work in a struct cost_memo: what
+ * rank_work gives it without the expected step (w.x unknown), its
+ * collectives' totals (for the expected step's work) and its memory. */
+struct cost_memo_work {
+    uint64_t gen;              /* the memo's work_gen when weighed; 0: none */
+    const struct plan_rank *v; /* the prepared view it is of */
+    struct cost_work w;
+    struct comm_totals ct;
+    struct memory mem;
+};
+
 /*
  * A sweep thread's memory of the last plan's rank memories (caller-owned,
  * zeroed before first use, one per thread): a rank's memory depends on
@@ -286,6 +301,13 @@ struct cost_memo {
     bool has_groups;
     long groups_of[6];
     struct comm_groups groups;
+    /* The last plan's distinct ranks' work, by partition and rank: the
+     * bound (cost_floor_bounds), the floor and the expected step of one
+     * plan weigh each rank once (the expected step adds its own work to
+     * it). work_gen is bumped when the plan changes in any field. */
+    uint64_t work_gen;
+    struct plan work_key;
+    struct cost_memo_work work[2][COST_MEMO_WORKS];
 };
 
 /* What cost_memory_candidates weighed: each candidate's memory and the
@@ -308,7 +330,8 @@ struct cost_memories {
  * without timing it, into out->mem[]: the heaviest rank's on the
  * partition balanced for p's precision (mem[0]) and, for an FP8 plan, on
  * the BF16 partition it runs on where that is faster (mem[1]; which one
- * it runs on takes its times). Where a rank's total is above `above`
+ * it runs on takes its times; none where that partition holds the same
+ * chunks: the same memories). Where a rank's total is above `above`
  * bytes, that rank's memory instead (the heaviest's total is above it
  * too: a caller that only asks whether it is, say whether it fits, need
  * not weigh the other ranks). Returns how many (out->n, 1 or 2). For a
@@ -349,11 +372,17 @@ void cost_evaluate_known(const struct cost_ctx *ctx,
  * An FP8 plan's bounds are the smaller of its two partitions'; where the
  * first one's *step is already at most at_most, so is the plan's, and
  * that one is given without weighing the other (for a caller that asks
- * only whether *step is above at_most; -1: always both). Same
- * preconditions as cost_evaluate; allocates nothing.
+ * only whether *step is above at_most; -1: always both). With known
+ * (cost_memory_candidates of the same plan and ctx; NULL: none), where
+ * that *step is at most at_most, the ranks' full speed-of-light work
+ * tightens it (their links, HBM and exposed DP too), one distinct rank at
+ * a time until it is above at_most: a plan far above at_most costs one
+ * rank's work instead of cost_evaluate_floor's every rank on both
+ * partitions. Same preconditions as cost_evaluate; allocates nothing.
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
+                       const struct cost_memories *known,
                        double at_most,
                        double *step,
                        double *any_rank);

@@ -126,6 +126,9 @@ struct shard {
     /* the cluster at each sensitivity bandwidth (only that rate differs) */
     const struct hardware *sens_ib, *sens_nv;
     const double *sens_ib_gbps, *sens_nv_gbps;
+    /* each point's link rate over the cluster's where faster, else 1
+     * (grid_need) */
+    const double *sens_ib_faster, *sens_nv_faster;
     size_t nsens_ib, nsens_nv;
     double headroom_pct; /* of HBM kept free (terms_fits) */
     FILE *spill;         /* every valid plan, or NULL */
@@ -427,15 +430,51 @@ static double kept_worst_fitting(const struct shard *b)
     return -1;
 }
 
-/* True when every point of a sensitivity grid is below step (keep_min
- * would change none of them). */
-static bool grid_below(const double *grid, size_t n, double step)
+/*
+ * Raises *need to the bound of a plan's speed of light (on the sweep's
+ * cluster) that puts the step its slowest rank takes at every point of a
+ * sensitivity grid (grid: its steps; faster: r, the point's link rate
+ * over the cluster's where faster, else 1) above the grid's step there
+ * (keep_min would change none of them), where a bound of any rank's step
+ * at any link rate (any) does not already: where the link is no faster,
+ * the step there is at least the floor (it does not fall as a link
+ * slows: sensitivity_grid); where it is r times faster, at least the
+ * floor / r (each time term is at
+ * least its value on a cluster with every rate r times faster and every
+ * latency r times shorter, where every term, so the step, takes 1 / r of
+ * its time: the step grows with each term, terms.c). False when a point
+ * has no fitting plan yet (the plan would set it).
+ */
+static bool grid_need(const double *grid,
+                      const double *faster,
+                      size_t n,
+                      double any,
+                      double *need)
 {
     size_t i;
-    for (i = 0; i < n; i++)
-        if (!(grid[i] > 0 && step > grid[i]))
+    for (i = 0; i < n; i++) {
+        double at;
+        if (!(grid[i] > 0))
             return false;
+        if (any > grid[i])
+            continue;
+        at = grid[i] * faster[i];
+        if (at > *need)
+            *need = at;
+    }
     return true;
+}
+
+/* grid_need over both of f's grids. */
+static bool grids_need(const struct shard *b,
+                       const struct report_family *f,
+                       double any,
+                       double *need)
+{
+    return grid_need(f->sens_ib_step, b->sens_ib_faster, b->nsens_ib, any,
+                     need) &&
+           grid_need(f->sens_nv_step, b->sens_nv_faster, b->nsens_nv, any,
+                     need);
 }
 
 /*
@@ -445,9 +484,11 @@ static bool grid_below(const double *grid, size_t n, double step)
  * full and all fit, and either it does not fit where f's best does
  * (rank_before puts the fitting plans first: it can enter neither
  * whatever its step) or its speed of light's lower bound
- * (cost_floor_bounds) is above f's best step (both fitting, or neither)
- * and, fitting, above the kept plans' worst step and every point of f's
- * sensitivity grids (which its work re-timed there could not lower).
+ * (cost_floor_bounds: its ranks' compute, then, where that is not
+ * enough, their full work one rank at a time) is above f's best step
+ * (both fitting, or neither) and, fitting, above the kept plans' worst
+ * step and every point of f's sensitivity grids (which its work re-timed
+ * there could not lower: grid_need).
  * Then it is counted as cannot_enter would count it, from res->mem and
  * res->fits (the memory of a rank it may run with, which fits and is
  * lighter as its heaviest rank's would), and nothing the report shows
@@ -487,13 +528,24 @@ static bool untimed(const struct shard *b,
      * neither) and, fitting, than the kept plans' worst. */
     if (fits || !f->best.fits) {
         double best = cost_rank_step(&f->best);
-        if (!cost_floor_bounds(b->ctx, p, best, &step, &any_rank) ||
-            !(step > best))
+        /* what the step's bound must be above: f's best and, fitting,
+         * the kept plans' worst and the grids' points (grids_need) */
+        double least = fits && worst > best ? worst : best, need = least;
+        /* the ranks' compute first, then, where that bound is not above
+         * need, their full work (cost_floor_bounds); until it is above
+         * need, the bounds may be one partition's alone (cost.h), so the
+         * grids' need is weighed again with both partitions' any_rank */
+        if (!cost_floor_bounds(b->ctx, p, NULL, least, &step, &any_rank) ||
+            (fits && !grids_need(b, f, any_rank, &need)))
             return false;
-        if (fits && (!(step > worst) ||
-                     !grid_below(f->sens_ib_step, b->nsens_ib, any_rank) ||
-                     !grid_below(f->sens_nv_step, b->nsens_nv, any_rank)))
-            return false;
+        if (!(step > need)) {
+            if (!cost_floor_bounds(b->ctx, p, known, need, &step, &any_rank) ||
+                !(step > need))
+                return false;
+            need = least;
+            if (fits && (!grids_need(b, f, any_rank, &need) || !(step > need)))
+                return false;
+        }
     }
     res->mem = m[0];
     res->fits = fits;
@@ -736,6 +788,7 @@ enum status rank_run(struct report *r,
     struct heap shared;
     const struct sweep_spec *spec = &sf->spec;
     struct hardware hw_ib[REPORT_SENS_MAX], hw_nv[REPORT_SENS_MAX];
+    double ib_faster[REPORT_SENS_MAX], nv_faster[REPORT_SENS_MAX];
     pthread_mutex_t lock;
     pthread_t *tid;
     size_t i, t, nthreads, started;
@@ -791,10 +844,16 @@ enum status rank_run(struct report *r,
     for (i = 0; i < r->nsens_ib; i++) {
         r->sens_ib_gbps[i] = spec->r_sens_ib.v[i];
         hardware_at_link(ctx->hw, true, r->sens_ib_gbps[i], &hw_ib[i]);
+        ib_faster[i] = hw_ib[i].ib_bps > ctx->hw->ib_bps
+                           ? hw_ib[i].ib_bps / ctx->hw->ib_bps
+                           : 1;
     }
     for (i = 0; i < r->nsens_nv; i++) {
         r->sens_nv_gbps[i] = spec->r_sens_nv.v[i];
         hardware_at_link(ctx->hw, false, r->sens_nv_gbps[i], &hw_nv[i]);
+        nv_faster[i] = hw_nv[i].nvlink_bps > ctx->hw->nvlink_bps
+                           ? hw_nv[i].nvlink_bps / ctx->hw->nvlink_bps
+                           : 1;
     }
     r->headroom_pct = spec->r_headroom_pct;
     r->tie_pct = spec->r_tie_pct;
@@ -810,6 +869,8 @@ enum status rank_run(struct report *r,
         sh[t].sens_nv = hw_nv;
         sh[t].sens_ib_gbps = r->sens_ib_gbps;
         sh[t].sens_nv_gbps = r->sens_nv_gbps;
+        sh[t].sens_ib_faster = ib_faster;
+        sh[t].sens_nv_faster = nv_faster;
         sh[t].nsens_ib = r->nsens_ib;
         sh[t].nsens_nv = r->nsens_nv;
         sh[t].headroom_pct = r->headroom_pct;
