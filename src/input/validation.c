@@ -238,6 +238,7 @@ enum status validation_load_inputs(const struct validation_run *run,
     struct datafile_set sets[VALIDATION_SETS_MAX];
     char cal[1300];
     size_t i;
+    bool unused = false;
     memset(out, 0, sizeof *out);
     /* each load marks the overrides it takes: copies, so the run stays
      * const and every file sees every override */
@@ -285,16 +286,19 @@ enum status validation_load_inputs(const struct validation_run *run,
     }
     /* an override no file of the run took would be dropped unseen */
     for (i = 0; i < run->nsets; i++)
-        if (!sets[i].used)
+        if (!sets[i].used) {
             diag_add(d, STATUS_USAGE,
                      "%s:%ld: run.set: %s: no file of the run has section "
                      "[%s] (its model, training recipe, hardware, calibration "
                      "and stack)",
                      run->path, validation_line(run, "set"), sets[i].arg,
                      sets[i].section);
+            unused = true;
+        }
+    if (!unused)
+        return STATUS_OK;
     diag_finish(d);
-    if (d->status != STATUS_OK)
-        validation_inputs_release(out);
+    validation_inputs_release(out);
     return d->status;
 }
 
