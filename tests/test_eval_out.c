@@ -131,15 +131,15 @@ static void test_eval_out_json(void **state)
     assert_non_null(out);
     eval_out_json(out, &v);
     assert_int_equal(fclose(out), 0);
-    assert_has(text,
-               "{\"plan\":{\"gpus\":16,\"dp\":8,\"tp\":1,\"pp\":2,"
-               "\"ep\":4,\"cp\":1,\"edp\":2,\"zero\":1,\"schedule\":"
-               "\"1f1b\",\"vpp\":1,\"precision\":\"bf16\","
-               "\"recompute\":\"none\",\"sp\":1,\"pp_first\":0,"
-               "\"pp_last\":0,\"pp_split\":\"balanced\",\"mbs\":1,\"gbs\":64,"
-               "\"microbatches\":8},\"family\":\"ZeRO-1+PP+EP\","
-               "\"model\":\"tiny MoE\",\"cluster\":\"DeepSeek-V3 "
-               "training cluster\",\"comm_model\":\"topo\",");
+    assert_has(text, "{\"plan\":{\"gpus\":16,\"dp\":8,\"tp\":1,\"pp\":2,"
+                     "\"ep\":4,\"cp\":1,\"edp\":2,\"zero\":1,\"schedule\":"
+                     "\"1f1b\",\"vpp\":1,\"precision\":\"bf16\","
+                     "\"recompute\":\"none\",\"sp\":1,\"pp_first\":0,"
+                     "\"pp_last\":0,\"pp_split\":\"balanced\",\"pp_layout\":"
+                     "null,\"mbs\":1,\"gbs\":64,"
+                     "\"microbatches\":8},\"family\":\"ZeRO-1+PP+EP\","
+                     "\"model\":\"tiny MoE\",\"cluster\":\"DeepSeek-V3 "
+                     "training cluster\",\"comm_model\":\"topo\",");
     assert_has(text, "\"params\":{\"total\":119563264,\"active\":31482880,"
                      "\"mtp\":0},\"flops_per_token\":207863808,"
                      "\"flops_per_token_run\":207863808,");

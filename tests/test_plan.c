@@ -95,7 +95,7 @@ static void test_plan_parse_rejects_bad_tokens(void **state)
     assert_string_equal(d.msg, "PLAN token 'bogus=2': unknown key 'bogus' "
                                "(keys: gpus tp pp ep cp zero schedule vpp "
                                "precision recompute mbs gbs dp sp pp_first "
-                               "pp_last pp_split)");
+                               "pp_last pp_split pp_layout)");
     assert_int_equal(plan_parse(a2, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "PLAN token 'tp=x': tp expects an integer in "
                                "1..1000000");
@@ -371,6 +371,109 @@ static void test_plan_pp_split_rule(void **state)
 }
 
 /*
+ * pp_layout: Megatron-LM's --pipeline-model-parallel-layout. Megatron-
+ * Bridge's DeepSeek-V3 H100 recipe (scripts/performance/configs/deepseek/
+ * deepseek_workload_base_configs.py, DEEPSEEK_V3_PRETRAIN_CONFIG_H100_V1:
+ * pp 8, vpp 4, "Et|(tt|)*30mL") puts, by hand: the embedding and 1
+ * decoder layer on the first of 32 chunks, 2 on each of the 30 between,
+ * the MTP module and the loss alone on the last: 1 + 60 + 0 = 61. Its
+ * GB300 recipe "Et*4|(t*4|)*14tmL" on pp 2 x vpp 8: 4, 14 x 4, 1 + MTP =
+ * 61. Printed in the canonical form, which round-trips; refused: a
+ * layout of other chunk counts or layer counts than the plan and model,
+ * or of shapes the partition cannot place.
+ */
+static void test_plan_pp_layout(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p, q;
+    struct diag d;
+    char text[256];
+    char *args[1];
+    long dp, first, last;
+    assert_int_equal(check_text(f,
+                                "gpus=1024 pp=8 ep=64 schedule=interleaved "
+                                "vpp=4 pp_layout=Et|(tt|)*30mL gbs=8192",
+                                &p, &d),
+                     PLAN_OK);
+    assert_int_equal(p.layout_chunks, 32);
+    assert_int_equal(p.layout_first, 1);
+    assert_int_equal(p.layout_middle, 2);
+    assert_int_equal(p.layout_last, 0);
+    assert_int_equal(p.layout_mtp, 1);
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 1);
+    assert_int_equal(last, 0);
+    plan_format(&p, text, sizeof text);
+    assert_non_null(strstr(text, " pp_layout=Et|(t*2|)*30mL"));
+    args[0] = text;
+    assert_int_equal(plan_parse(args, 1, &f->base, &q, &dp, &d), STATUS_OK);
+    assert_int_equal(q.layout_chunks, 32);
+    assert_int_equal(q.layout_first, 1);
+    assert_int_equal(q.layout_middle, 2);
+    assert_int_equal(q.layout_last, 0);
+    assert_int_equal(check_text(f,
+                                "gpus=256 pp=2 ep=64 schedule=interleaved "
+                                "vpp=8 pp_layout=Et*4|(t*4|)*14tmL gbs=2048",
+                                &p, &d),
+                     PLAN_OK);
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 4);
+    assert_int_equal(last, 1);
+    assert_int_equal(p.layout_middle, 4);
+    /* 32 chunks on pp 16 x vpp 1; 62 decoder layers; no MTP module */
+    assert_int_equal(check_text(f,
+                                "gpus=1024 pp=16 ep=64 pp_layout=Et|(tt|)*30mL "
+                                "gbs=8192",
+                                &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_int_equal(check_text(f,
+                                "gpus=1024 pp=8 ep=64 schedule=interleaved "
+                                "vpp=4 pp_layout=Et|(tt|)*30tmL gbs=8192",
+                                &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_string_equal(d.msg, "pp_layout=Et|(t*2|)*30tmL places 62 decoder "
+                               "layers; the model has 61");
+    assert_int_equal(check_text(f,
+                                "gpus=1024 pp=8 ep=64 schedule=interleaved "
+                                "vpp=4 pp_layout=Et|(tt|)*30L gbs=8192",
+                                &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_string_equal(d.msg, "pp_layout=Et|(t*2|)*30L places 0 MTP "
+                               "modules ('m'); the model has 1 (Megatron-LM's "
+                               "rule)");
+    /* shapes the partition cannot place */
+    {
+        static const char *const bad[][2] = {
+            {"tE|(tt|)*30tmL", "'E' must open the first chunk"},
+            {"Et|tt|t|(tt|)*28ttmL",
+             "must hold equal decoder layers (2 and 1)"},
+            {"Etm|(tt|)*30L", "MTP modules ('m') only in the last chunk"},
+            {"Et|(tt|)*30mLt", "'L' must end the last chunk"},
+            {"Et|(tx|)*30mL", "'x' is not one of"},
+            {"Et|(tt|*30mL", "'(' without ')'"},
+            {"Et|tt)*30mL", "')' without '('"},
+            {"Et|(tt|)*0mL", "'*' wants a count"},
+            {"EttmL", "at least two chunks"},
+            {"Et||ttmL", "a middle chunk without a decoder layer"},
+            {"(((((((((t)))))))))", "nests '(' too deep"},
+            {"E(t*4096)", "expands past 4096"},
+        };
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            char tok[128];
+            char *a[1];
+            snprintf(tok, sizeof tok, "pp_layout=%s", bad[i][0]);
+            a[0] = tok;
+            diag_init(&d);
+            assert_int_equal(plan_parse(a, 1, &f->base, &q, &dp, &d),
+                             STATUS_USAGE);
+            if (!strstr(d.msg, bad[i][1]))
+                fail_msg("%s: %s", bad[i][0], d.msg);
+        }
+    }
+}
+
+/*
  * NVLink domains larger than a host (issue 11 item 9): GB200 NVL72 has 72
  * GPUs on one NVLink fabric, 4 per host. gpus need whole hosts, not whole
  * domains (128 = a domain of 72 and a partial one of 56); tp may not
@@ -526,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_plan_sp_key),
         cmocka_unit_test(test_plan_pp_split_keys),
         cmocka_unit_test(test_plan_pp_split_rule),
+        cmocka_unit_test(test_plan_pp_layout),
         cmocka_unit_test(test_plan_nvlink_domain),
         cmocka_unit_test(test_plan_dualpipe_inflight_per_chunk),
         cmocka_unit_test(test_plan_schedule_rows),

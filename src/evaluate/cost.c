@@ -647,7 +647,11 @@ static bool same_but_batch(const struct plan *a, const struct plan *b)
            a->precision == b->precision && a->recompute == b->recompute &&
            a->no_sp == b->no_sp && a->pp_first == b->pp_first &&
            a->pp_last == b->pp_last && a->pp_split == b->pp_split &&
-           a->mbs == b->mbs && a->dp == b->dp && a->edp == b->edp;
+           a->layout_chunks == b->layout_chunks &&
+           a->layout_first == b->layout_first &&
+           a->layout_middle == b->layout_middle &&
+           a->layout_last == b->layout_last && a->mbs == b->mbs &&
+           a->dp == b->dp && a->edp == b->edp;
 }
 
 /* memo (or NULL) for plan p: its rank memories kept where p differs from

@@ -19,7 +19,7 @@
 #include "calibration.h"
 
 #define VALIDATION_RUNS_MAX 32
-#define VALIDATION_SETS_MAX 4 /* `set` overrides of one run */
+#define VALIDATION_SETS_MAX 8 /* `set` overrides of one run */
 
 struct validation_run {
     char path[1024];  /* the file */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "datafile.h"
@@ -72,6 +73,7 @@ static const struct key keys[] = {
     {"pp_first", offsetof(struct plan, pp_first), true, NULL, 0, 1000000},
     {"pp_last", offsetof(struct plan, pp_last), true, NULL, 0, 1000000},
     {"pp_split", offsetof(struct plan, pp_split), false, PLAN_SPLIT_CHOICES, 0, 0},
+    {"pp_layout", offsetof(struct plan, layout_chunks), false, NULL, 0, 0},
 };
 /* clang-format on */
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -103,7 +105,7 @@ static enum status parse_token(const char *tok,
         return diag_set(d, STATUS_USAGE,
                         "PLAN token '%s': expected key=value (keys: gpus tp "
                         "pp ep cp zero schedule vpp precision recompute mbs "
-                        "gbs dp sp pp_first pp_last pp_split)",
+                        "gbs dp sp pp_first pp_last pp_split pp_layout)",
                         shown);
     snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
     for (i = 0; i < NKEYS; i++) {
@@ -116,7 +118,12 @@ static enum status parse_token(const char *tok,
             return diag_set(d, STATUS_USAGE, "PLAN token '%s': %s given twice",
                             shown, name);
         seen[i] = true;
-        if (k->is_int) {
+        if (!k->is_int && !k->choices) { /* pp_layout */
+            char why[96];
+            if (!plan_layout_parse(val, out, why, sizeof why))
+                return diag_set(d, STATUS_USAGE, "PLAN token '%s': %s", shown,
+                                why);
+        } else if (k->is_int) {
             long v;
             if (!datafile_parse_long(val, &v) || v < k->min || v > k->max)
                 return diag_set(d, STATUS_USAGE,
@@ -143,7 +150,7 @@ static enum status parse_token(const char *tok,
     return diag_set(d, STATUS_USAGE,
                     "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
                     "cp zero schedule vpp precision recompute mbs gbs dp sp "
-                    "pp_first pp_last pp_split)",
+                    "pp_first pp_last pp_split pp_layout)",
                     shown, key_shown);
 }
 
@@ -304,8 +311,32 @@ enum plan_reason plan_check(struct plan *p,
     if (why != PLAN_OK)
         return why;
     chunks = p->pp * p->vpp;
-    if (p->pp_first > 0 || p->pp_last > 0 ||
-        p->pp_split != PLAN_SPLIT_BALANCED) {
+    if (p->layout_chunks > 0) {
+        long first = 0, last = 0;
+        char layout[64];
+        plan_layout_format(p, layout, sizeof layout);
+        if (!plan_split_shape_ok(p))
+            return reject(d, PLAN_BAD_PP_SPLIT,
+                          "pp_layout=%s: %ld chunks with pp=%ld and vpp=%ld: "
+                          "a layout lists pp*vpp chunks (pp >= 2), without "
+                          "pp_first/pp_last or pp_split",
+                          layout, p->layout_chunks, p->pp, p->vpp);
+        plan_split_layers(p, s->layers, &first, &last);
+        if (!model_partition_split_ok(s->layers, chunks, first, last))
+            return reject(d, PLAN_BAD_PP_SPLIT,
+                          "pp_layout=%s places %ld decoder layers; the model "
+                          "has %ld",
+                          layout,
+                          p->layout_first + p->layout_last +
+                              p->layout_middle * (chunks - 2),
+                          s->layers);
+        if (p->layout_mtp != s->mtp_depth)
+            return reject(d, PLAN_BAD_PP_SPLIT,
+                          "pp_layout=%s places %ld MTP modules ('m'); the "
+                          "model has %ld (Megatron-LM's rule)",
+                          layout, p->layout_mtp, s->mtp_depth);
+    } else if (p->pp_first > 0 || p->pp_last > 0 ||
+               p->pp_split != PLAN_SPLIT_BALANCED) {
         long first = 0, last = 0;
         bool counts = p->pp_first > 0 || p->pp_last > 0;
         if (!plan_split_shape_ok(p))
@@ -422,6 +453,183 @@ const char *plan_recompute_str(int recompute)
     return word(w, sizeof w / sizeof w[0], recompute);
 }
 
+/* ---- Megatron-LM's pipeline layout notation ---- */
+
+/* Longest expanded layout: 4096 symbols (Megatron's layouts for
+ * 61-layer models expand to under 100). */
+#define LAYOUT_MAX 4096
+
+/* Appends the symbols of text from *at up to its end or a ')' to buf
+ * (*n of them so far), each "X*N" and "(...)*N" repeated N times. */
+static bool layout_expand(const char **at,
+                          char *buf,
+                          size_t *n,
+                          int depth,
+                          char *why,
+                          size_t why_size)
+{
+    while (**at && **at != ')') {
+        size_t from = *n, len;
+        long times = 1;
+        if (**at == '(') {
+            if (depth >= 8) {
+                snprintf(why, why_size, "pp_layout nests '(' too deep");
+                return false;
+            }
+            (*at)++;
+            if (!layout_expand(at, buf, n, depth + 1, why, why_size))
+                return false;
+            if (**at != ')') {
+                snprintf(why, why_size, "pp_layout: '(' without ')'");
+                return false;
+            }
+            (*at)++;
+        } else if (strchr("EtmL|", **at)) {
+            if (*n + 1 >= LAYOUT_MAX) {
+                snprintf(why, why_size, "pp_layout expands past %d symbols",
+                         LAYOUT_MAX);
+                return false;
+            }
+            buf[(*n)++] = *(*at)++;
+        } else {
+            snprintf(why, why_size,
+                     "pp_layout: '%c' is not one of E t m L | ( ) *N", **at);
+            return false;
+        }
+        if (**at == '*') {
+            char *end;
+            (*at)++;
+            times = strtol(*at, &end, 10);
+            if (end == *at || times < 1 || times > LAYOUT_MAX) {
+                snprintf(why, why_size, "pp_layout: '*' wants a count 1..%d",
+                         LAYOUT_MAX);
+                return false;
+            }
+            *at = end;
+        }
+        len = *n - from;
+        if (len * (size_t)(times - 1) + *n >= LAYOUT_MAX) {
+            snprintf(why, why_size, "pp_layout expands past %d symbols",
+                     LAYOUT_MAX);
+            return false;
+        }
+        for (; times > 1; times--, *n += len)
+            memcpy(buf + *n, buf + from, len);
+    }
+    return true;
+}
+
+bool plan_layout_parse(const char *text,
+                       struct plan *p,
+                       char *why,
+                       size_t why_size)
+{
+    char buf[LAYOUT_MAX];
+    const char *at = text;
+    size_t n = 0, i;
+    long chunk = 0, t = 0, first = -1, middle = -1, mtp = 0;
+    bool embedding = false, loss = false;
+    if (!layout_expand(&at, buf, &n, 0, why, why_size))
+        return false;
+    if (*at == ')') {
+        snprintf(why, why_size, "pp_layout: ')' without '('");
+        return false;
+    }
+    buf[n] = '|'; /* closes the last chunk */
+    for (i = 0; i <= n; i++) {
+        char c = buf[i];
+        if (loss && c != '|') {
+            snprintf(why, why_size, "pp_layout: 'L' must end the last chunk");
+            return false;
+        }
+        if (c == 't')
+            t++;
+        else if (c == 'E') {
+            if (chunk != 0 || i != 0) {
+                snprintf(why, why_size,
+                         "pp_layout: 'E' must open the first chunk");
+                return false;
+            }
+            embedding = true;
+        } else if (c == 'm')
+            mtp++;
+        else if (c == 'L')
+            loss = true;
+        else { /* '|': chunk `chunk` ends with t decoder layers */
+            if (mtp > 0 && i != n) {
+                snprintf(why, why_size,
+                         "pp_layout: MTP modules ('m') only in the last "
+                         "chunk (roofplan places them with the head)");
+                return false;
+            }
+            if (chunk == 0)
+                first = t;
+            else if (i != n) {
+                if (middle >= 0 && t != middle) {
+                    snprintf(why, why_size,
+                             "pp_layout: the chunks between the first and "
+                             "the last must hold equal decoder layers (%ld "
+                             "and %ld)",
+                             middle, t);
+                    return false;
+                }
+                middle = t;
+            }
+            if (i == n)
+                break;
+            chunk++;
+            t = 0;
+        }
+    }
+    if (!embedding || !loss || chunk < 1) {
+        snprintf(why, why_size,
+                 "pp_layout needs 'E' in the first chunk, 'L' at the end of "
+                 "the last and at least two chunks");
+        return false;
+    }
+    if (middle == 0) {
+        snprintf(why, why_size,
+                 "pp_layout: a middle chunk without a decoder layer");
+        return false;
+    }
+    p->layout_chunks = chunk + 1;
+    p->layout_first = first;
+    p->layout_middle = middle > 0 ? middle : 0;
+    p->layout_last = t;
+    p->layout_mtp = mtp;
+    return true;
+}
+
+/* "t", "t*N" or "" for n decoder layers. */
+static void layout_layers(long n, char *buf, size_t size)
+{
+    if (n <= 0)
+        buf[0] = '\0';
+    else if (n == 1)
+        snprintf(buf, size, "t");
+    else
+        snprintf(buf, size, "t*%ld", n);
+}
+
+void plan_layout_format(const struct plan *p, char *buf, size_t size)
+{
+    char first[24], middle[24], last[24], mid[64] = "", mtp[24] = "";
+    if (p->layout_chunks < 2) {
+        snprintf(buf, size, "%s", "");
+        return;
+    }
+    layout_layers(p->layout_first, first, sizeof first);
+    layout_layers(p->layout_middle, middle, sizeof middle);
+    layout_layers(p->layout_last, last, sizeof last);
+    if (p->layout_chunks > 2)
+        snprintf(mid, sizeof mid, "(%s|)*%ld", middle, p->layout_chunks - 2);
+    if (p->layout_mtp == 1)
+        snprintf(mtp, sizeof mtp, "m");
+    else if (p->layout_mtp > 1)
+        snprintf(mtp, sizeof mtp, "m*%ld", p->layout_mtp);
+    snprintf(buf, size, "E%s|%s%s%sL", first, mid, last, mtp);
+}
+
 const char *plan_split_str(int split)
 {
     static const char *const w[] = {"balanced", "uniform", "embedding", "loss",
@@ -432,6 +640,9 @@ const char *plan_split_str(int split)
 bool plan_split_shape_ok(const struct plan *p)
 {
     bool counts = p->pp_first > 0 || p->pp_last > 0;
+    if (p->layout_chunks > 0)
+        return p->pp >= 2 && !counts && p->pp_split == PLAN_SPLIT_BALANCED &&
+               p->layout_chunks == p->pp * p->vpp;
     return p->pp >= 2 &&
            !(counts && (p->vpp != 1 || p->pp_split != PLAN_SPLIT_BALANCED));
 }
@@ -449,7 +660,19 @@ bool plan_split_layers(const struct plan *p,
     *first = *last = 0;
     if (chunks < 2)
         return p->pp_first > 0 || p->pp_last > 0 ||
-               p->pp_split != PLAN_SPLIT_BALANCED;
+               p->pp_split != PLAN_SPLIT_BALANCED || p->layout_chunks > 0;
+    if (p->layout_chunks > 0) {
+        /* the layout's ends; its middle chunks must be the others' share
+         * (model_partition_split_ok's, checked by plan_check) */
+        *first = p->layout_first;
+        *last = p->layout_last;
+        if (p->layout_chunks != chunks ||
+            p->layout_first + p->layout_last +
+                    p->layout_middle * (chunks - 2) !=
+                layers)
+            *first = -1; /* refused by model_partition_split_ok */
+        return true;
+    }
     if (p->pp_first > 0 || p->pp_last > 0) {
         /* Megatron's --decoder-first/last-pipeline-num-layers: an unset
          * end holds the others' share */
@@ -479,8 +702,11 @@ bool plan_split_layers(const struct plan *p,
 
 void plan_format(const struct plan *p, char *buf, size_t size)
 {
-    char split[96] = "";
-    if (p->pp_first > 0 || p->pp_last > 0)
+    char split[96] = "", layout[64];
+    if (p->layout_chunks > 0) {
+        plan_layout_format(p, layout, sizeof layout);
+        snprintf(split, sizeof split, " pp_layout=%s", layout);
+    } else if (p->pp_first > 0 || p->pp_last > 0)
         snprintf(split, sizeof split, " pp_first=%ld pp_last=%ld", p->pp_first,
                  p->pp_last);
     else if (p->pp_split != PLAN_SPLIT_BALANCED)

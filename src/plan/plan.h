@@ -70,8 +70,14 @@ struct plan {
      * by forward time (model_partition), or pp_split's rule */
     long pp_first, pp_last;
     int pp_split; /* enum plan_split (with pp_first and pp_last 0) */
-    long mbs;     /* micro-batch, sequences */
-    long gbs;     /* global batch, sequences */
+    /* pp_layout, Megatron-LM's --pipeline-model-parallel-layout of
+     * equal middle chunks (plan_layout_parse): the decoder layers of the
+     * first, each middle and the last of layout_chunks chunks, and the
+     * MTP modules ('m') in the last; layout_chunks 0: no layout */
+    long layout_chunks, layout_first, layout_middle, layout_last;
+    long layout_mtp;
+    long mbs; /* micro-batch, sequences */
+    long gbs; /* global batch, sequences */
     /* Derived by plan_check(): */
     long dp;           /* gpus / (tp pp cp) */
     long edp;          /* tp cp dp / ep: expert data parallel */
@@ -239,8 +245,30 @@ bool plan_split_layers(const struct plan *p,
 /* Whether plan p's layer split keys go together (plan_check's first rule
  * for them): a split needs pp >= 2; pp_first/pp_last need vpp = 1 and
  * pp_split balanced (Megatron takes the counts or the account flags, and
- * the counts without virtual stages). */
+ * the counts without virtual stages); a pp_layout lists pp*vpp chunks and
+ * goes with neither. */
 bool plan_split_shape_ok(const struct plan *p);
+
+/*
+ * Megatron-LM's --pipeline-model-parallel-layout notation, as its
+ * PipelineParallelLayerLayout reads it (megatron/core/transformer/
+ * pipeline_parallel_layer_layout.py): chunks in virtual-stage order
+ * separated by '|', 'E' the embedding, 't' a decoder layer, 'm' an MTP
+ * module, 'L' the loss (with the output head), "X*N" and "(...)*N"
+ * repeating. roofplan takes the layouts its partition can place: 'E' the
+ * first symbol of the first chunk, 'L' the last of the last, 'm' only in
+ * the last chunk, and every chunk between the same number of decoder
+ * layers (at least one). Fills p's layout_* fields; false with `why`
+ * when the text is not such a layout.
+ */
+bool plan_layout_parse(const char *text,
+                       struct plan *p,
+                       char *why,
+                       size_t why_size);
+
+/* p's layout in the notation (canonical: "Et|(tt|)*30mL"), "" when p
+ * names none. */
+void plan_layout_format(const struct plan *p, char *buf, size_t size);
 
 /* PLAN word of a layer split ("embedding_loss"); "?" when out of range. */
 const char *plan_split_str(int split);

@@ -333,6 +333,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     const struct cost_work *w = &r->work;
     size_t i;
     long k;
+    char layout[64];
 
     fputs("{\"plan\":{", out);
     num(out, "gpus", (double)p->gpus, true);
@@ -351,6 +352,13 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "pp_first", (double)p->pp_first, true);
     num(out, "pp_last", (double)p->pp_last, true);
     fprintf(out, "\"pp_split\":\"%s\",", plan_split_str(p->pp_split));
+    plan_layout_format(p, layout, sizeof layout);
+    fputs("\"pp_layout\":", out);
+    if (layout[0])
+        eval_out_json_string(out, layout);
+    else
+        fputs("null", out);
+    fputc(',', out);
     num(out, "mbs", (double)p->mbs, true);
     num(out, "gbs", (double)p->gbs, true);
     num(out, "microbatches", (double)p->microbatches, false);

@@ -8,7 +8,7 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 need = {
     "plan": ["gpus", "dp", "tp", "pp", "ep", "cp", "zero", "schedule", "vpp",
-             "precision", "recompute", "pp_first", "pp_last", "pp_split", "mbs",
+             "precision", "recompute", "pp_first", "pp_last", "pp_split", "pp_layout", "mbs",
              "gbs",
              "microbatches"],
     "params": ["total", "active"],
