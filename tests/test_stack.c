@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "plan.h"
 #include "stack.h"
 #include "test_util.h"
 
@@ -80,7 +81,22 @@ static void test_stack_load_megatron(void **state)
     assert_int_equal(s.spec.ep_a2a_overlap, STACK_EP_NONE);
     assert_int_equal(s.spec.ep_dispatcher, STACK_DISPATCH_ALLTOALL);
     assert_false(s.spec.delay_wgrad);
+    /* get_num_layers_to_build's default: equal decoder layers per chunk */
+    assert_int_equal(s.spec.pp_split, PLAN_SPLIT_UNIFORM);
     assert_every_value_cited(&s);
+    stack_release(&s);
+}
+
+/* The stack's pp_split words are enum plan_split's, in its order (the
+ * stack file sits a floor below plan.h and spells them itself), and a
+ * stack that does not publish its split keeps roofplan's balanced one. */
+static void test_stack_pp_split_words(void **state)
+{
+    struct stack s;
+    (void)state;
+    assert_string_equal(STACK_SPLIT_CHOICES, PLAN_SPLIT_CHOICES);
+    load(&s, "tests/data/snap/stacks/deepseek-hai.ini");
+    assert_int_equal(s.spec.pp_split, PLAN_SPLIT_BALANCED);
     stack_release(&s);
 }
 
@@ -247,6 +263,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stack_load_deepseek),
         cmocka_unit_test(test_stack_load_megatron),
+        cmocka_unit_test(test_stack_pp_split_words),
         cmocka_unit_test(test_stack_set_overrides),
         cmocka_unit_test(test_stack_cross_key_rules),
         cmocka_unit_test(test_stack_host_figures),

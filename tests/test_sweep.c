@@ -401,6 +401,49 @@ static void test_sweep_pp_splits(void **state)
 }
 
 /*
+ * The split word `framework` (issue 17 item 2: the sweep tries roofplan's
+ * balanced split and the framework's): the stack's split takes its place,
+ * once. By hand: {balanced, framework} with Megatron-LM's uniform gives
+ * {balanced, uniform}; with DeepSeek's balanced, {balanced}; {framework,
+ * uniform, framework} with uniform, {uniform}; without a stack (-1) the
+ * word is dropped, {balanced}; a [defaults] framework takes the stack's.
+ */
+static void test_sweep_framework_split(void **state)
+{
+    struct sweep_file sf;
+    static const char *const both[] = {"space.pp_split=balanced framework",
+                                       "defaults.pp_split=framework"};
+    static const char *const thrice[] = {
+        "space.pp_split=framework uniform framework"};
+    (void)state;
+    load_sweep(&sf, both, 1);
+    assert_true(sweep_names_framework_split(&sf));
+    sweep_use_framework_split(&sf, PLAN_SPLIT_UNIFORM);
+    assert_false(sweep_names_framework_split(&sf));
+    assert_int_equal(sf.spec.pp_split.n, 2);
+    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_BALANCED);
+    assert_int_equal((int)sf.spec.pp_split.v[1], PLAN_SPLIT_UNIFORM);
+    sweep_release(&sf);
+    load_sweep(&sf, both, 2);
+    sweep_use_framework_split(&sf, PLAN_SPLIT_BALANCED);
+    assert_int_equal(sf.spec.pp_split.n, 1);
+    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_BALANCED);
+    assert_int_equal(sf.spec.d_pp_split, PLAN_SPLIT_BALANCED);
+    sweep_release(&sf);
+    load_sweep(&sf, thrice, 1);
+    sweep_use_framework_split(&sf, PLAN_SPLIT_UNIFORM);
+    assert_int_equal(sf.spec.pp_split.n, 1);
+    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_UNIFORM);
+    sweep_release(&sf);
+    load_sweep(&sf, both, 2);
+    sweep_use_framework_split(&sf, -1);
+    assert_int_equal(sf.spec.pp_split.n, 1);
+    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_BALANCED);
+    assert_true(sweep_names_framework_split(&sf)); /* the default's */
+    sweep_release(&sf);
+}
+
+/*
  * pp_split's rules (Megatron-LM's get_num_layers_to_build) in a sweep:
  * DeepSeek-V3's 61 layers on pp = 2. Balanced: accepted; loss: 62
  * counted, 31 per stage, 30 decoder layers (and the MTP module) on the
@@ -646,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_sweep_lists_each_plan_once),
         cmocka_unit_test(test_sweep_pp_splits),
         cmocka_unit_test(test_sweep_pp_split_rules),
+        cmocka_unit_test(test_sweep_framework_split),
         cmocka_unit_test(test_sweep_batch_within_plan_range),
         cmocka_unit_test(test_sweep_defaults_checked_at_load),
         cmocka_unit_test(test_sweep_defaults_divisions),

@@ -361,6 +361,28 @@ cli_load_inputs(struct cli_config *cfg, struct cli_inputs *in, struct diag *d)
         diag_add(d, d3.status, "%s", d3.msg);
     if (d->status == STATUS_OK)
         load_expected_inputs(cfg, in, data_dir, def.stack, d);
+    /* the sweep's `framework` split is the stack's; without a stack the
+     * word tries nothing, but a sweep left without a split (or a default
+     * that is only that word) cannot run */
+    if (d->status == STATUS_OK && sweep_names_framework_split(&in->sweep)) {
+        sweep_use_framework_split(
+            &in->sweep, in->have_stack ? in->stack.spec.pp_split : -1);
+        if (in->sweep.spec.pp_split.n == 0 ||
+            sweep_names_framework_split(&in->sweep)) {
+            /* the list's line (the [defaults] key's when only it names
+             * the word); 0 when a --set gave it */
+            long i = datafile_field_index(sweep_schema(), "space", "pp_split");
+            long line = i >= 0 ? in->sweep.meta.line[i] : 0;
+            char at[32] = "";
+            if (line > 0)
+                snprintf(at, sizeof at, ":%ld", line);
+            diag_set(d, STATUS_USAGE,
+                     "%s%s: space.pp_split: 'framework' is the stack file's "
+                     "split, and no stack file is given (--stack, or "
+                     "data/defaults.ini's stack)",
+                     sp, at);
+        }
+    }
     if (d->status == STATUS_OK && cfg->calibrate_path)
         calibrate(cfg, in, data_dir, tp, d);
     if (d->status == STATUS_OK)

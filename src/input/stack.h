@@ -74,6 +74,9 @@ struct stack_spec {
                                launch per layer's forward and backward */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
                                communication (W chunks, --delay-wgrad-compute) */
+    int pp_split;           /* the framework's own layer split, enum plan_split
+                             * (STACK_SPLIT_CHOICES): what a sweep's `framework`
+                             * split stands for */
 
     /* the host's work: its time per kernel launched, us, and the kernels
      * a layer launches per micro-batch, forward and backward, without
@@ -106,6 +109,10 @@ enum stack_factor {
     STACK_NETWORK_EFFICIENCY, /* smaller: slower (divides bandwidth) */
     STACK_FACTORS
 };
+
+/* enum plan_split's words in its order (plan.h: PLAN_SPLIT_CHOICES, a
+ * floor above; test_stack holds the two equal) */
+#define STACK_SPLIT_CHOICES "balanced|uniform|embedding|loss|embedding_loss"
 
 struct stack {
     struct stack_spec spec;

@@ -10,7 +10,7 @@
 #define SC          PLAN_SCHEDULE_CHOICES
 #define PC          PLAN_PRECISION_CHOICES
 #define RC          PLAN_RECOMPUTE_CHOICES
-#define LC          PLAN_SPLIT_CHOICES
+#define LC          PLAN_SPLIT_CHOICES "|framework"
 
 /* clang-format off */
 static const struct datafile_field fields[] = {
@@ -20,7 +20,7 @@ static const struct datafile_field fields[] = {
     {"space", "ep", DATAFILE_LIST, OFF(ep), 0, 1, 1e6, false, false, "1", "", NULL, "expert-parallel sizes"},
     {"space", "pp_first", DATAFILE_LIST, OFF(pp_first), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the first pipeline stage (Megatron-LM --decoder-first-pipeline-num-layers; 0 with pp_last 0: the split balanced by time)"},
     {"space", "pp_last", DATAFILE_LIST, OFF(pp_last), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the last pipeline stage (Megatron-LM --decoder-last-pipeline-num-layers), MTP modules besides"},
-    {"space", "pp_split", DATAFILE_LIST, OFF(pp_split), 0, 0, 0, false, false, "balanced", "", LC, "layer splits where pp_first and pp_last are 0: balanced (roofplan's, by forward time), uniform (Megatron-LM's default), embedding, loss, embedding_loss (Megatron-LM's --account-for-embedding/loss-in-pipeline-split: the ends hold a decoder layer fewer)"},
+    {"space", "pp_split", DATAFILE_LIST, OFF(pp_split), 0, 0, 0, false, false, "balanced", "", LC, "layer splits where pp_first and pp_last are 0: balanced (roofplan's, by forward time), uniform (Megatron-LM's default), embedding, loss, embedding_loss (Megatron-LM's --account-for-embedding/loss-in-pipeline-split: the ends hold a decoder layer fewer), framework (the stack file's pp_split)"},
     {"space", "cp", DATAFILE_LIST, OFF(cp), 0, 1, 1e6, false, false, "1", "", NULL, "context-parallel sizes"},
     {"space", "zero", DATAFILE_LIST, OFF(zero), 0, 0, 3, false, false, "0", "", NULL, "ZeRO stages"},
     {"space", "schedule", DATAFILE_LIST, OFF(schedule), 0, 0, 0, false, false, "1f1b", "", SC, "pipeline schedules"},
@@ -243,6 +243,32 @@ void sweep_defaults(const struct sweep_file *sf,
     out->pp_first = s->d_pp_first;
     out->pp_last = s->d_pp_last;
     out->pp_split = s->d_pp_split;
+}
+
+bool sweep_names_framework_split(const struct sweep_file *sf)
+{
+    const struct datafile_list *l = &sf->spec.pp_split;
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        if ((int)l->v[i] == SWEEP_SPLIT_FRAMEWORK)
+            return true;
+    return sf->spec.d_pp_split == SWEEP_SPLIT_FRAMEWORK;
+}
+
+void sweep_use_framework_split(struct sweep_file *sf, int split)
+{
+    struct datafile_list *l = &sf->spec.pp_split;
+    size_t i, j, n = 0;
+    for (i = 0; i < l->n; i++) {
+        double v = (int)l->v[i] == SWEEP_SPLIT_FRAMEWORK ? split : l->v[i];
+        for (j = 0; j < n && l->v[j] != v; j++)
+            ;
+        if (j == n && v >= 0)
+            l->v[n++] = v;
+    }
+    l->n = n;
+    if (sf->spec.d_pp_split == SWEEP_SPLIT_FRAMEWORK && split >= 0)
+        sf->spec.d_pp_split = split;
 }
 
 static uint64_t mul(uint64_t a, uint64_t b)

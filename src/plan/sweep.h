@@ -83,6 +83,20 @@ void sweep_defaults(const struct sweep_file *sf,
  * schedules vpp = 1); UINT64_MAX when the product overflows. */
 uint64_t sweep_count(const struct sweep_file *sf);
 
+/* The pp_split word `framework` ([space] list or [defaults]): the stack
+ * file's pp_split, filled in by sweep_use_framework_split. */
+#define SWEEP_SPLIT_FRAMEWORK PLAN_SPLITS
+
+/* Whether sf names the split `framework` (in [space] or [defaults]). */
+bool sweep_names_framework_split(const struct sweep_file *sf);
+
+/* `framework` in sf's pp_split list and default replaced by split (enum
+ * plan_split: the stack's), a word the list then holds twice kept once,
+ * in its first place; split -1 (no stack): dropped from the list, and
+ * the default left as it is (sweep_names_framework_split then tells
+ * whether one remains). */
+void sweep_use_framework_split(struct sweep_file *sf, int split);
+
 /* Largest sweep roofplan accepts (about an hour at 2-3M plans/s). */
 #define SWEEP_MAX_COMBINATIONS 10000000000ULL
 

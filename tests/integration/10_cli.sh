@@ -25,6 +25,9 @@ expect 2 "--set cluster.nokey=1: unknown key 'nokey' in [cluster]" -- $ROOFPLAN 
 expect 2 "--set ib=1: expected SECTION.KEY=VALUE" -- $ROOFPLAN eval --set ib=1 $DS
 expect 2 "no-such.ini: cannot open: No such file or directory" -- $ROOFPLAN eval -m no-such.ini $DS
 expect 2 "tests/data/bad/hw-many.ini:4: gpu.bf16_achievable_tflops" -- $ROOFPLAN eval -g tests/data/bad/hw-many.ini $DS
+# issue 17 item 2: the sweep's `framework` split is the stack file's
+expect 2 "space.pp_split: 'framework' is the stack file's split, and no stack file is given" -- $ROOFPLAN eval --stack '' --set space.pp_split=framework $DS
+expect 2 "PLAN: pp_layout=Et|(t*2|)*30mL: 32 chunks with pp=16 and vpp=1" -- $ROOFPLAN eval $DS "pp_layout=Et|(tt|)*30mL"
 # options after the command, and --set that turns a verdict around
 # with IB and NVLink made endless, pure FSDP over 256 experts per GPU meets HBM
 expect 0 "verdict HBM-bound" -- $ROOFPLAN eval gpus=2048 zero=3 gbs=16384 --set cluster.ib_gbps=100000 --set cluster.nvlink_gbps=100000 --set cluster.ib_peak_gbps=100000 --set cluster.nvlink_peak_gbps=100000
