@@ -449,6 +449,8 @@ static void test_plan_pp_layout(void **state)
              "must hold equal decoder layers (2 and 1)"},
             {"Etm|(tt|)*30L", "MTP modules ('m') only in the last chunk"},
             {"Et|(tt|)*30mLt", "'L' must end the last chunk"},
+            {"EtL|(tt|)*30m", "'L' must end the last chunk"},
+            {"Et*61L|", "'L' must end the last chunk"},
             {"Et|(tx|)*30mL", "'x' is not one of"},
             {"Et|(tt|*30mL", "'(' without ')'"},
             {"Et|tt)*30mL", "')' without '('"},

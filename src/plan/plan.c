@@ -556,6 +556,11 @@ bool plan_layout_parse(const char *text,
         else if (c == 'L')
             loss = true;
         else { /* '|': chunk `chunk` ends with t decoder layers */
+            if (loss && i != n) {
+                snprintf(why, why_size,
+                         "pp_layout: 'L' must end the last chunk");
+                return false;
+            }
             if (mtp > 0 && i != n) {
                 snprintf(why, why_size,
                          "pp_layout: MTP modules ('m') only in the last "
