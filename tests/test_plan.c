@@ -452,6 +452,7 @@ static void test_plan_pp_layout(void **state)
             {"EtL|(tt|)*30m", "'L' must end the last chunk"},
             {"Et*61L|", "'L' must end the last chunk"},
             {"Et|(tx|)*30mL", "'x' is not one of"},
+            {"Et|(t\333|)*30mL", "'\\xDB' is not one of"},
             {"Et|(tt|*30mL", "'(' without ')'"},
             {"Et|tt)*30mL", "')' without '('"},
             {"Et|(tt|)*0mL", "'*' wants a count"},

@@ -492,8 +492,10 @@ static bool layout_expand(const char **at,
             }
             buf[(*n)++] = *(*at)++;
         } else {
+            char one[2] = {**at, '\0'}, sym[16];
+            datafile_text_quote(one, sym, sizeof sym); /* \xNN: not text */
             snprintf(why, why_size,
-                     "pp_layout: '%c' is not one of E t m L | ( ) *N", **at);
+                     "pp_layout: '%s' is not one of E t m L | ( ) *N", sym);
             return false;
         }
         if (**at == '*') {
