@@ -202,7 +202,7 @@ static void sweep_floor(const char *what,
     t.ctx = &ctx;
     t.memo = calloc(1, sizeof *t.memo);
     assert_non_null(t.memo);
-    sweep_run(&sf, m, hw, 0, 1, visit, &t);
+    sweep_run(&sf, m, hw, 0, 1, visit, NULL, &t);
     free(t.memo);
     plan_format(&t.worst_plan, text, sizeof text);
     print_message("%s: %zu plans, lowest expected/SOL %.6f (%s); %zu "

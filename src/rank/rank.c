@@ -633,10 +633,28 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     keep_row(b, &row);
 }
 
+/* sweep_skip: count rejected combinations as visit would, once the
+ * reason's examples are kept (the first ones in enumeration order). */
+static bool skip(void *user, enum plan_reason why, uint64_t count)
+{
+    struct shard *b = user;
+    uint64_t before = b->done;
+    if (b->nexamples[why] < REPORT_EXAMPLES)
+        return false;
+    b->rejected[why] += count;
+    b->done += count;
+    /* progress in whole steps of 0x1000, as visit reports them */
+    if (b->opt->progress && (b->done >> 12) != (before >> 12))
+        b->opt->progress(b->opt->progress_user,
+                         ((b->done >> 12) - (before >> 12)) << 12);
+    return true;
+}
+
 static void *run_shard(void *arg)
 {
     struct shard *b = arg;
-    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads, visit, b);
+    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads, visit, skip,
+              b);
     if (b->opt->progress && (b->done & 0xfff) != 0) /* the rest counted */
         b->opt->progress(b->opt->progress_user, b->done & 0xfff);
     return NULL;
