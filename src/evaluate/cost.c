@@ -673,6 +673,30 @@ static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
     return memo;
 }
 
+/* p's partitions (parts_of its precision's, alt_of's) and their prepared
+ * layouts (layout_of) into *out, through memo (memo_for(memo, p)) where
+ * it is not NULL: kept while p differs from the plan they were found for
+ * only in the batch (none of them reads it). */
+static void plan_parts(const struct cost_ctx *ctx,
+                       struct cost_memo *memo,
+                       const struct plan *p,
+                       struct cost_plan_parts *out)
+{
+    int i;
+    if (memo && memo->parts.gen == memo->gen) {
+        *out = memo->parts;
+        return;
+    }
+    out->parts[0] = parts_of(ctx, p, p->precision);
+    out->parts[1] = alt_of(ctx, p, out->parts[0]);
+    for (i = 0; i < 2; i++)
+        out->layouts[i] = out->parts[i] ? layout_of(out->parts[i], p) : NULL;
+    if (memo) {
+        out->gen = memo->gen;
+        memo->parts = *out;
+    }
+}
+
 /* memory_view of rank v of p, through memo (memo_for(memo, p)) where it
  * is not NULL: v is then the k-th distinct rank of a prepared layout of
  * partition `slot` (0: balanced for p's precision, 1: the BF16 one an
@@ -828,13 +852,13 @@ struct rank_eval {
 static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
+                        const struct cost_layout *layout,
                         int slot,
                         const struct comm_groups *groups,
                         struct expected_memo *memo,
                         const struct cost_memories *known,
                         struct cost_result *r)
 {
-    const struct cost_layout *layout = layout_of(cp, p);
     /* the first ranks' memories, where the caller weighed them on cp */
     const struct memory *kmem;
     /* the thread's memo for prepared ranks (memo_view) */
@@ -996,7 +1020,9 @@ static void evaluate(const struct cost_ctx *ctx,
                      size_t *nlist,
                      bool expected)
 {
-    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
+    const struct cost_parts *cp, *alt;
+    struct cost_plan_parts pp;
     struct comm_groups groups;
     struct expected_memo memo_, *memo;
 
@@ -1008,8 +1034,10 @@ static void evaluate(const struct cost_ctx *ctx,
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
-    groups_of(ctx, known ? known->memo : NULL, p, &groups);
-    evaluate_on(ctx, p, cp, 0, &groups, memo, known, r);
+    plan_parts(ctx, mm, p, &pp);
+    cp = pp.parts[0];
+    groups_of(ctx, mm, p, &groups);
+    evaluate_on(ctx, p, cp, pp.layouts[0], 0, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -1021,10 +1049,11 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    alt = r->t.bound != COST_COMPUTE ? alt_of(ctx, p, cp) : NULL;
+    alt = r->t.bound != COST_COMPUTE ? pp.parts[1] : NULL;
     if (alt) {
         struct cost_result other = *r;
-        evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
+        evaluate_on(ctx, p, alt, pp.layouts[1], 1, &groups, memo, known,
+                    &other);
         if (other.t.step < r->t.step * (1 - 1e-12)) {
             *r = other;
             r->balance_precision = MODEL_BF16;
@@ -1074,6 +1103,7 @@ void cost_evaluate(const struct cost_ctx *ctx,
 static void heaviest(const struct cost_ctx *ctx,
                      const struct plan *p,
                      const struct cost_parts *cp,
+                     const struct cost_layout *layout,
                      struct cost_memo *memo,
                      int slot,
                      double above,
@@ -1081,7 +1111,6 @@ static void heaviest(const struct cost_ctx *ctx,
                      struct memory rank[COST_KNOWN_RANKS],
                      size_t *known)
 {
-    const struct cost_layout *layout = layout_of(cp, p);
     long k, n = layout ? (long)layout->nreps : p->pp;
     struct plan_rank own;
     struct memory spare;
@@ -1110,52 +1139,44 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               double above,
                               struct cost_memories *out)
 {
+    struct cost_memo *mm = memo_for(out->memo, p);
+    struct cost_plan_parts pp;
     size_t i;
-    out->parts[0] = parts_of(ctx, p, p->precision);
-    out->parts[1] = alt_of(ctx, p, out->parts[0]);
+    plan_parts(ctx, mm, p, &pp);
+    out->parts[0] = pp.parts[0];
+    out->parts[1] = pp.parts[1];
     out->n = out->parts[1] ? 2 : 1;
     for (i = 0; i < out->n; i++)
-        heaviest(ctx, p, out->parts[i], memo_for(out->memo, p), (int)i, above,
+        heaviest(ctx, p, out->parts[i], pp.layouts[i], mm, (int)i, above,
                  &out->mem[i], out->rank[i], &out->known[i]);
     return out->n;
 }
 
 /* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
-#define BOUND_RANKS 64
+#define BOUND_RANKS COST_MEMO_BOUND_RANKS
 
-/* Over the distinct ranks of p on the partition of cp (slot as
- * evaluate_on's): the largest lower bound of a rank's step into *hi, the
- * smallest of a rank's step at any link bandwidth into *lo (see below);
- * false when it knows none (a rank's bubble coefficient below 0). Where
- * *hi is at most at_most and groups is not NULL (p's, groups_of), the
- * ranks' full work tightens it (their links, HBM and exposed DP besides
- * their compute), one rank at a time from the likeliest slowest, until
- * it is above at_most: known's memories (or NULL) as evaluate_on takes
- * them. */
-static bool rank_bounds(const struct cost_ctx *ctx,
-                        const struct plan *p,
-                        const struct cost_parts *cp,
-                        int slot,
-                        const struct cost_memories *known,
-                        const struct comm_groups *groups,
-                        double at_most,
-                        double *hi,
-                        double *lo)
+/* The bounds from compute of rank_bounds over the n distinct ranks of p
+ * on the partition of cp (its prepared layout, or NULL): each rank's
+ * bubble bound and its sum with the rank's compute and optimizer into
+ * bubble[] and step[], their largest into *hi and the smallest compute
+ * and optimizer into *lo; false when it knows none (a rank's bubble
+ * coefficient below 0). rp: rank_plan's of p. */
+static bool compute_bounds(const struct cost_ctx *ctx,
+                           const struct plan *p,
+                           const struct cost_parts *cp,
+                           const struct cost_layout *layout,
+                           const struct rank_plan *rp,
+                           long n,
+                           double *bubble,
+                           double *step,
+                           double *hi,
+                           double *lo)
 {
-    const struct cost_layout *layout = layout_of(cp, p);
-    long k, n = layout ? (long)layout->nreps : p->pp;
+    long k;
     double sum = 0, count = 0, mb = (double)p->microbatches;
     double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
-    double bubble[BOUND_RANKS], step[BOUND_RANKS];
-    const struct memory *kmem;
-    struct cost_memo *mm;
     struct plan_rank own;
-    struct rank_plan rp;
     struct rank_flops fl;
-    size_t nk;
-    if (n < 1 || n > BOUND_RANKS)
-        return false;
-    rank_plan(ctx->m, p, &rp);
     for (k = 0; k < n; k++) {
         /* own is written by plan_rank_view before it is read: only its
          * address is taken here */
@@ -1164,7 +1185,7 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         double like = layout ? (double)layout->ranks[k] : 1;
         if (!layout)
             plan_rank_view(p, &cp->part, k, &own);
-        rank_flops(p, &rp, v, &fl);
+        rank_flops(p, rp, v, &fl);
         if (!(fl.bubble_coef >= 0))
             return false;
         c[k] = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
@@ -1184,6 +1205,63 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         if (k == 0 || fixed[k] < *lo)
             *lo = fixed[k];
     }
+    return true;
+}
+
+/* Over the distinct ranks of p on the partition of cp (its prepared
+ * layout, or NULL; slot as evaluate_on's): the largest lower bound of a
+ * rank's step into *hi, the smallest of a rank's step at any link
+ * bandwidth into *lo (compute_bounds); false when it knows none. Through
+ * mm (memo_for(mm, p), or NULL) the bounds from compute are weighed once
+ * per plan and partition. Where *hi is at most at_most and groups is not
+ * NULL (p's, groups_of), the ranks' full work tightens it (their links,
+ * HBM and exposed DP besides their compute), one rank at a time from the
+ * likeliest slowest, until it is above at_most: known's memories (or
+ * NULL) as evaluate_on takes them. */
+static bool rank_bounds(const struct cost_ctx *ctx,
+                        const struct plan *p,
+                        const struct cost_parts *cp,
+                        const struct cost_layout *layout,
+                        int slot,
+                        const struct cost_memories *known,
+                        struct cost_memo *mm,
+                        const struct comm_groups *groups,
+                        double at_most,
+                        double *hi,
+                        double *lo)
+{
+    long k, n = layout ? (long)layout->nreps : p->pp;
+    double bubble[BOUND_RANKS], step[BOUND_RANKS];
+    struct cost_memo_bound *kept = mm && layout ? &mm->bound[slot] : NULL;
+    const struct memory *kmem;
+    struct rank_plan rp;
+    size_t nk;
+    if (n < 1 || n > BOUND_RANKS)
+        return false;
+    rank_plan(ctx->m, p, &rp);
+    if (kept && kept->gen == mm->work_gen) {
+        if (!kept->known)
+            return false;
+        *hi = kept->hi;
+        *lo = kept->lo;
+        memcpy(bubble, kept->bubble, (size_t)n * sizeof *bubble);
+        memcpy(step, kept->step, (size_t)n * sizeof *step);
+    } else {
+        bool ok =
+            compute_bounds(ctx, p, cp, layout, &rp, n, bubble, step, hi, lo);
+        if (kept) {
+            kept->gen = mm->work_gen;
+            kept->known = ok;
+            if (ok) {
+                kept->hi = *hi;
+                kept->lo = *lo;
+                memcpy(kept->bubble, bubble, (size_t)n * sizeof *bubble);
+                memcpy(kept->step, step, (size_t)n * sizeof *step);
+            }
+        }
+        if (!ok)
+            return false;
+    }
     if (!groups || !layout || *hi > at_most)
         return true;
     /*
@@ -1196,7 +1274,6 @@ static bool rank_bounds(const struct cost_ctx *ctx,
      * above at_most settles it and the others are not weighed.
      */
     kmem = known_ranks(known, cp, &nk);
-    mm = memo_for(known ? known->memo : NULL, p);
     for (;;) {
         struct rank_eval e;
         struct terms_env te = {&e.w, ctx->hw, ctx->m, MODEL_BF16, &e.t};
@@ -1241,25 +1318,32 @@ static bool rank_bounds(const struct cost_ctx *ctx,
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
                        const struct cost_memories *known,
+                       bool full,
                        double at_most,
                        double *step,
                        double *any_rank)
 {
-    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
+    const struct cost_parts *cp, *alt;
+    struct cost_plan_parts pp;
     struct comm_groups groups;
     const struct comm_groups *g = NULL;
     /* rank_bounds compares its sums unrounded */
     double above = at_most / (1 - 1e-9);
     double hi, lo, hi2, lo2;
-    if (known) {
-        groups_of(ctx, known->memo, p, &groups);
+    plan_parts(ctx, mm, p, &pp);
+    cp = pp.parts[0];
+    if (known && full) {
+        groups_of(ctx, mm, p, &groups);
         g = &groups;
     }
-    if (!cp || !rank_bounds(ctx, p, cp, 0, known, g, above, &hi, &lo))
+    if (!cp || !rank_bounds(ctx, p, cp, pp.layouts[0], 0, known, mm, g, above,
+                            &hi, &lo))
         return false;
-    alt = alt_of(ctx, p, cp);
+    alt = pp.parts[1];
     if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
-        if (!rank_bounds(ctx, p, alt, 1, known, g, above, &hi2, &lo2))
+        if (!rank_bounds(ctx, p, alt, pp.layouts[1], 1, known, mm, g, above,
+                         &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;
         lo = lo2 < lo ? lo2 : lo;

@@ -532,14 +532,17 @@ static bool untimed(const struct shard *b,
          * the kept plans' worst and the grids' points (grids_need) */
         double least = fits && worst > best ? worst : best, need = least;
         /* the ranks' compute first, then, where that bound is not above
-         * need, their full work (cost_floor_bounds); until it is above
+         * need, their full work (cost_floor_bounds; the compute weighed
+         * once, through known's memo); until it is above
          * need, the bounds may be one partition's alone (cost.h), so the
          * grids' need is weighed again with both partitions' any_rank */
-        if (!cost_floor_bounds(b->ctx, p, NULL, least, &step, &any_rank) ||
+        if (!cost_floor_bounds(b->ctx, p, known, false, least, &step,
+                               &any_rank) ||
             (fits && !grids_need(b, f, any_rank, &need)))
             return false;
         if (!(step > need)) {
-            if (!cost_floor_bounds(b->ctx, p, known, need, &step, &any_rank) ||
+            if (!cost_floor_bounds(b->ctx, p, known, true, need, &step,
+                                   &any_rank) ||
                 !(step > need))
                 return false;
             need = least;
