@@ -665,36 +665,40 @@ static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
     }
     /* the ranks' work: for this very plan (key and work_key agree but in
      * the batch, both set to the last plan) */
-    if (!same || memo->work_gen == 0 || memo->work_key.gbs != p->gbs ||
-        memo->work_key.microbatches != p->microbatches) {
+    if (!same || memo->work_gen == 0 || memo->work_gbs != p->gbs ||
+        memo->work_microbatches != p->microbatches) {
         memo->work_gen++;
-        memo->work_key = *p;
+        memo->work_gbs = p->gbs;
+        memo->work_microbatches = p->microbatches;
     }
     return memo;
 }
 
 /* p's partitions (parts_of its precision's, alt_of's) and their prepared
- * layouts (layout_of) into *out, through memo (memo_for(memo, p)) where
- * it is not NULL: kept while p differs from the plan they were found for
- * only in the batch (none of them reads it). */
-static void plan_parts(const struct cost_ctx *ctx,
-                       struct cost_memo *memo,
-                       const struct plan *p,
-                       struct cost_plan_parts *out)
+ * layouts (layout_of): memo's (where it is not NULL), kept while the plan
+ * agrees with the one they were found for in what they read (its
+ * pipeline, schedule, precision and layer split), else found into
+ * *spare. */
+static const struct cost_plan_parts *plan_parts(const struct cost_ctx *ctx,
+                                                struct cost_memo *memo,
+                                                const struct plan *p,
+                                                struct cost_plan_parts *spare)
 {
+    struct cost_plan_parts *out = memo ? &memo->parts : spare;
+    const struct plan *k = &out->key;
     int i;
-    if (memo && memo->parts.gen == memo->gen) {
-        *out = memo->parts;
-        return;
-    }
+    if (memo && out->known && k->pp == p->pp && k->vpp == p->vpp &&
+        k->schedule == p->schedule && k->precision == p->precision &&
+        k->pp_first == p->pp_first && k->pp_last == p->pp_last &&
+        k->pp_split == p->pp_split)
+        return out;
     out->parts[0] = parts_of(ctx, p, p->precision);
     out->parts[1] = alt_of(ctx, p, out->parts[0]);
     for (i = 0; i < 2; i++)
         out->layouts[i] = out->parts[i] ? layout_of(out->parts[i], p) : NULL;
-    if (memo) {
-        out->gen = memo->gen;
-        memo->parts = *out;
-    }
+    out->known = true;
+    out->key = *p;
+    return out;
 }
 
 /* memory_view of rank v of p, through memo (memo_for(memo, p)) where it
@@ -727,7 +731,7 @@ static void memo_view(const struct cost_ctx *ctx,
         *out = e->mem;
         return;
     }
-    memory_view(ctx->m, ctx->hw, p, v, out);
+    memory_view_inflight(ctx->m, ctx->hw, p, v, inflight, out);
     e->gen = memo->gen;
     e->v = v;
     memcpy(e->inflight, inflight, n * sizeof *inflight);
@@ -1022,7 +1026,8 @@ static void evaluate(const struct cost_ctx *ctx,
 {
     struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
     const struct cost_parts *cp, *alt;
-    struct cost_plan_parts pp;
+    const struct cost_plan_parts *pp;
+    struct cost_plan_parts spare;
     struct comm_groups groups;
     struct expected_memo memo_, *memo;
 
@@ -1034,10 +1039,10 @@ static void evaluate(const struct cost_ctx *ctx,
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
-    plan_parts(ctx, mm, p, &pp);
-    cp = pp.parts[0];
+    pp = plan_parts(ctx, mm, p, &spare);
+    cp = pp->parts[0];
     groups_of(ctx, mm, p, &groups);
-    evaluate_on(ctx, p, cp, pp.layouts[0], 0, &groups, memo, known, r);
+    evaluate_on(ctx, p, cp, pp->layouts[0], 0, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -1049,10 +1054,10 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    alt = r->t.bound != COST_COMPUTE ? pp.parts[1] : NULL;
+    alt = r->t.bound != COST_COMPUTE ? pp->parts[1] : NULL;
     if (alt) {
         struct cost_result other = *r;
-        evaluate_on(ctx, p, alt, pp.layouts[1], 1, &groups, memo, known,
+        evaluate_on(ctx, p, alt, pp->layouts[1], 1, &groups, memo, known,
                     &other);
         if (other.t.step < r->t.step * (1 - 1e-12)) {
             *r = other;
@@ -1140,14 +1145,14 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               struct cost_memories *out)
 {
     struct cost_memo *mm = memo_for(out->memo, p);
-    struct cost_plan_parts pp;
+    struct cost_plan_parts spare;
+    const struct cost_plan_parts *pp = plan_parts(ctx, mm, p, &spare);
     size_t i;
-    plan_parts(ctx, mm, p, &pp);
-    out->parts[0] = pp.parts[0];
-    out->parts[1] = pp.parts[1];
+    out->parts[0] = pp->parts[0];
+    out->parts[1] = pp->parts[1];
     out->n = out->parts[1] ? 2 : 1;
     for (i = 0; i < out->n; i++)
-        heaviest(ctx, p, out->parts[i], pp.layouts[i], mm, (int)i, above,
+        heaviest(ctx, p, out->parts[i], pp->layouts[i], mm, (int)i, above,
                  &out->mem[i], out->rank[i], &out->known[i]);
     return out->n;
 }
@@ -1325,24 +1330,25 @@ bool cost_floor_bounds(const struct cost_ctx *ctx,
 {
     struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
     const struct cost_parts *cp, *alt;
-    struct cost_plan_parts pp;
+    const struct cost_plan_parts *pp;
+    struct cost_plan_parts spare;
     struct comm_groups groups;
     const struct comm_groups *g = NULL;
     /* rank_bounds compares its sums unrounded */
     double above = at_most / (1 - 1e-9);
     double hi, lo, hi2, lo2;
-    plan_parts(ctx, mm, p, &pp);
-    cp = pp.parts[0];
+    pp = plan_parts(ctx, mm, p, &spare);
+    cp = pp->parts[0];
     if (known && full) {
         groups_of(ctx, mm, p, &groups);
         g = &groups;
     }
-    if (!cp || !rank_bounds(ctx, p, cp, pp.layouts[0], 0, known, mm, g, above,
+    if (!cp || !rank_bounds(ctx, p, cp, pp->layouts[0], 0, known, mm, g, above,
                             &hi, &lo))
         return false;
-    alt = pp.parts[1];
+    alt = pp->parts[1];
     if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
-        if (!rank_bounds(ctx, p, alt, pp.layouts[1], 1, known, mm, g, above,
+        if (!rank_bounds(ctx, p, alt, pp->layouts[1], 1, known, mm, g, above,
                          &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;

@@ -287,7 +287,8 @@ struct cost_memo_work {
  * [0] balanced for its precision, [1] the BF16 one an FP8 plan may also
  * run on (none where it holds the same chunks). */
 struct cost_plan_parts {
-    uint64_t gen; /* the memo's gen they were found at; 0: none */
+    bool known;      /* false: none found yet */
+    struct plan key; /* the plan they were found for */
     const struct cost_parts *parts[2];
     const struct cost_layout *layouts[2];
 };
@@ -328,9 +329,10 @@ struct cost_memo {
      * plan weigh each rank once (the expected step adds its own work to
      * it). work_gen is bumped when the plan changes in any field. */
     uint64_t work_gen;
-    struct plan work_key;
+    long work_gbs, work_microbatches; /* of the plan work_gen is for */
     struct cost_memo_work work[2][COST_MEMO_WORKS];
-    /* the last plan's partitions and layouts (they read no batch), and
+    /* the last plan's partitions and layouts (read by plans that agree
+     * with it in its pipeline, schedule, precision and split), and
      * its bounds from compute by partition (a bound weighed first from
      * compute alone, then with the ranks' full work, weighs the compute
      * once) */
