@@ -743,31 +743,40 @@ static void memo_view(const struct cost_ctx *ctx,
  * distinct rank of partition slot). Through mm (memo_for(mm, p)) where
  * it is not NULL: the speed-of-light work it keeps for the rank, weighed
  * for p before, is taken (rank_work's, bit for bit: the same arithmetic
- * on the same plan) and only the expected step's is added (memo). */
-static void view_work(const struct cost_ctx *ctx,
-                      const struct plan *p,
-                      const struct rank_plan *rp,
-                      const struct plan_rank *v,
-                      const struct comm_groups *groups,
-                      struct expected_memo *memo,
-                      const struct memory *known,
-                      struct cost_memo *mm,
-                      int slot,
-                      long k,
-                      struct memory *mem,
-                      struct cost_work *w)
+ * on the same plan) and only the expected step's is added (memo).
+ * Returns the work: *w, or with borrow (and memo NULL: the speed of
+ * light alone) the memo's own copy where it keeps the rank, read in
+ * place, without copying it (valid until the memo weighs another plan). */
+static const struct cost_work *view_work(const struct cost_ctx *ctx,
+                                         const struct plan *p,
+                                         const struct rank_plan *rp,
+                                         const struct plan_rank *v,
+                                         const struct comm_groups *groups,
+                                         struct expected_memo *memo,
+                                         const struct memory *known,
+                                         struct cost_memo *mm,
+                                         int slot,
+                                         long k,
+                                         struct memory *mem,
+                                         struct cost_work *w,
+                                         bool borrow)
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
     struct cost_memo_work *kept =
         mm && k < COST_MEMO_WORKS ? &mm->work[slot][k] : NULL;
-    struct comm_totals ct;
+    /* where the work is weighed: in place in the memo when it is
+     * borrowed there (the speed of light alone), else in *w */
+    struct cost_work *to = kept && borrow && !memo ? &kept->w : w;
+    struct comm_totals own, *ct = kept ? &kept->ct : &own;
     if (kept && kept->gen == mm->work_gen && kept->v == v) {
         *mem = kept->mem;
+        if (to == &kept->w)
+            return to;
         *w = kept->w;
         if (memo)
             rank_expected(ctx, p, v, &kept->ct, memo, w);
-        return;
+        return w;
     }
     if (known) /* memory_view's of this rank (cost_memory_candidates) */
         *mem = *known;
@@ -775,23 +784,24 @@ static void view_work(const struct cost_ctx *ctx,
         memo_view(ctx, mm, slot, k, p, v, mem);
     /* the speed of light's work first, the expected step's added below
      * (rank_work's order: the expected step reads only the former) */
-    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, NULL, w, &ct, NULL, 0,
+    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, NULL, to, ct, NULL, 0,
               NULL);
-    w->tokens = tokens;
-    w->gpus = (double)p->gpus;
-    w->model_flops = tokens * m->flops_per_token / w->gpus;
-    w->model_fp8_flops = p->precision == MODEL_FP8
-                             ? tokens * m->flops_per_token_fp8 / w->gpus
-                             : 0;
+    to->tokens = tokens;
+    to->gpus = (double)p->gpus;
+    to->model_flops = tokens * m->flops_per_token / to->gpus;
+    to->model_fp8_flops = p->precision == MODEL_FP8
+                              ? tokens * m->flops_per_token_fp8 / to->gpus
+                              : 0;
     if (kept) {
         kept->gen = mm->work_gen;
         kept->v = v;
-        kept->w = *w;
-        kept->ct = ct;
+        if (to != &kept->w)
+            kept->w = *to;
         kept->mem = *mem;
     }
     if (memo)
-        rank_expected(ctx, p, v, &ct, memo, w);
+        rank_expected(ctx, p, v, ct, memo, to);
+    return to;
 }
 
 /* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
@@ -906,7 +916,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
             if (pass == 0 || !kept) {
                 view_work(ctx, p, &rp, v, groups, memo,
                           (size_t)k < nk ? &kmem[k] : NULL, mm, slot, k,
-                          &e->mem, w);
+                          &e->mem, w, false);
                 ramps(ctx, w, t);
             }
             if (pass == 0) {
@@ -1281,7 +1291,7 @@ static bool rank_bounds(const struct cost_ctx *ctx,
     kmem = known_ranks(known, cp, &nk);
     for (;;) {
         struct rank_eval e;
-        struct terms_env te = {&e.w, ctx->hw, ctx->m, MODEL_BF16, &e.t};
+        struct terms_env te = {NULL, ctx->hw, ctx->m, MODEL_BF16, &e.t};
         long next = -1;
         double full;
         for (k = 0; k < n; k++) /* the largest not weighed yet */
@@ -1290,9 +1300,10 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         if (next < 0)
             return true;
         step[next] = -1; /* weighed */
-        view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
-                  (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
-                  &e.mem, &e.w);
+        /* the work read in place where the memo keeps it */
+        te.w = view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
+                         (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
+                         &e.mem, &e.w, true);
         terms_step(&te, &e.t); /* (writes every term it reads) */
         full = bubble[next] + e.t.optimizer + e.t.core + e.t.dp_exposed;
         if (full > *hi)
