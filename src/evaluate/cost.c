@@ -768,7 +768,11 @@ static const struct cost_work *view_work(const struct cost_ctx *ctx,
     /* where the work is weighed: in place in the memo when it is
      * borrowed there (the speed of light alone), else in *w */
     struct cost_work *to = kept && borrow && !memo ? &kept->w : w;
-    struct comm_totals own, *ct = kept ? &kept->ct : &own;
+    struct comm_totals own;
+    /* own is written by rank_work before it is read: only its address
+     * is taken here */
+    /* cppcheck-suppress uninitvar */
+    struct comm_totals *ct = kept ? &kept->ct : &own;
     if (kept && kept->gen == mm->work_gen && kept->v == v) {
         *mem = kept->mem;
         if (to == &kept->w)
