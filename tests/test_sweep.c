@@ -346,12 +346,19 @@ struct tally {
     uint64_t reasons[PLAN_REASONS];
     uint64_t valid_sum;
     uint64_t skips, refuse;
+    const struct model *m;     /* each visit's verdict checked against */
+    const struct hardware *hw; /* plan_check's on them */
 };
 
 static void
 tally_visit(void *user, struct plan *p, enum plan_reason why, uint64_t i)
 {
     struct tally *t = user;
+    struct plan q = *p;
+    enum plan_reason again = plan_check(&q, t->m, t->hw, true, NULL);
+    /* (a repeat is one plan_check accepts) */
+    assert_int_equal(again, why == PLAN_SAME_PLAN ? PLAN_OK : why);
+    assert_memory_equal(&q, p, sizeof q); /* dp, edp, micro-batches too */
     t->reasons[why]++;
     if (why == PLAN_OK)
         t->valid_sum += i * 2654435761u + (uint64_t)p->gbs;
@@ -372,7 +379,9 @@ static bool tally_skip(void *user, enum plan_reason why, uint64_t count)
  * dividing gpus, ep not dividing a stage, more chunks than layers) are
  * counted without visiting each: every thread's share gets the same
  * counts by reason and the same valid plans as visiting every one, also
- * when the skip asks for visits (a shard keeping its examples).
+ * when the skip asks for visits (a shard keeping its examples); each
+ * plan visited comes with plan_check's verdict and derived fields (the
+ * sweep checks the outer dimensions once for the inner ones).
  */
 static void test_sweep_skip_counts_alike(void **state)
 {
@@ -400,6 +409,8 @@ static void test_sweep_skip_counts_alike(void **state)
                 struct tally each, skipped;
                 memset(&each, 0, sizeof each);
                 memset(&skipped, 0, sizeof skipped);
+                each.m = skipped.m = &f->m;
+                each.hw = skipped.hw = &f->hw;
                 skipped.refuse = refuse;
                 sweep_run(&sf, &f->m, &f->hw, thread, threads, tally_visit,
                           NULL, &each);

@@ -281,19 +281,15 @@ enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d)
     return PLAN_OK;
 }
 
-enum plan_reason plan_check(struct plan *p,
-                            const struct model *m,
-                            const struct hardware *hw,
-                            bool redundant,
-                            struct diag *d)
+enum plan_reason plan_check_split(struct plan *p,
+                                  const struct model *m,
+                                  const struct hardware *hw,
+                                  struct diag *d)
 {
     const struct model_spec *s = &m->spec;
     long gpn = hw->spec.gpus_per_node, dom = hw->domain;
     long split, stage;
     long heads_kv = s->attention == MODEL_GQA ? s->kv_heads : s->heads;
-    long chunks;
-    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
-    enum plan_reason why;
 
     p->dp = p->edp = p->microbatches = 0;
     if (p->gpus > gpn ? p->gpus % gpn != 0 : gpn % p->gpus != 0)
@@ -345,6 +341,21 @@ enum plan_reason plan_check(struct plan *p,
                       "pipeline stage)",
                       p->ep, stage);
     p->edp = stage / p->ep;
+    return PLAN_OK;
+}
+
+enum plan_reason plan_check_rest(struct plan *p,
+                                 const struct model *m,
+                                 const struct hardware *hw,
+                                 bool redundant,
+                                 struct diag *d)
+{
+    const struct model_spec *s = &m->spec;
+    long chunks;
+    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    enum plan_reason why;
+
+    p->microbatches = 0;
     why = plan_check_vpp(p, d);
     if (why != PLAN_OK)
         return why;
@@ -415,6 +426,18 @@ enum plan_reason plan_check(struct plan *p,
                       "zero=%ld without data parallelism has no effect",
                       p->zero);
     return PLAN_OK;
+}
+
+enum plan_reason plan_check(struct plan *p,
+                            const struct model *m,
+                            const struct hardware *hw,
+                            bool redundant,
+                            struct diag *d)
+{
+    enum plan_reason why = plan_check_split(p, m, hw, d);
+    if (why != PLAN_OK)
+        return why;
+    return plan_check_rest(p, m, hw, redundant, d);
 }
 
 /* ---- Names ---- */

@@ -235,6 +235,24 @@ enum plan_field {
 unsigned plan_reason_fields(enum plan_reason r);
 
 /*
+ * plan_check() in two parts: its first rules, on gpus, tp, pp, cp, sp
+ * and ep alone (PLAN_BAD_GPUS to PLAN_BAD_EP_GROUP, deriving dp and
+ * edp), and the rest, for a plan whose gpus, tp, pp, cp, sp and ep
+ * passed the first (dp and edp as it derived them). A sweep checks the
+ * first once for every combination of the inner dimensions (sweep_run).
+ * The same reasons and sentences as plan_check.
+ */
+enum plan_reason plan_check_split(struct plan *p,
+                                  const struct model *m,
+                                  const struct hardware *hw,
+                                  struct diag *d);
+enum plan_reason plan_check_rest(struct plan *p,
+                                 const struct model *m,
+                                 const struct hardware *hw,
+                                 bool redundant,
+                                 struct diag *d);
+
+/*
  * The rules of plan_check() on the schedule and vpp alone, with the same
  * reason and sentence: a schedule with virtual stages needs vpp >= 2, the
  * others vpp = 1. A sweep's [defaults] checks them without a model.

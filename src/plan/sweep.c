@@ -502,6 +502,9 @@ void sweep_run(const struct sweep_file *sf,
      * the odometer moved last (the dimensions after it stand at their
      * first entry) */
     int from = 0, top = 0;
+    /* plan_check_split's verdict on p's dimensions up to ep (the inner
+     * ones do not move it) */
+    enum plan_reason outer = PLAN_OK;
     struct plan p;
     uint64_t index = 0;
     int d;
@@ -526,6 +529,8 @@ void sweep_run(const struct sweep_file *sf,
         if (mine || top <= deepest) {
             enum plan_reason why;
             plan_move(s, idx, hw, from, &p);
+            if (from <= D_EP)
+                outer = plan_check_split(&p, m, hw, NULL);
             if (from <= D_MBS && batch_unit(&p) != unit) {
                 unit = batch_unit(&p); /* the gbs entries rounded anew */
                 for (i = 0; i < s->gbs.n; i++) {
@@ -537,7 +542,8 @@ void sweep_run(const struct sweep_file *sf,
             }
             p.gbs = gbs[idx[D_GBS]];
             from = DIMS;
-            why = plan_check(&p, m, hw, true, NULL);
+            why = outer != PLAN_OK ? outer
+                                   : plan_check_rest(&p, m, hw, true, NULL);
             /* a plan an earlier combination gave: an earlier gpus entry
              * of the same size (0 and the cluster's), or an earlier gbs
              * target rounding to the same batch (the lists themselves
