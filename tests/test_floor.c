@@ -106,10 +106,10 @@ static void check_memo(struct tally *t,
     /* each target a share of the floor: the ranks are weighed until the
      * bound is above it, where it must still be at most the floor */
     for (i = 0; i < sizeof share / sizeof share[0] &&
-                cost_floor_bounds(t->ctx, p, NULL, -1, &loose, &any0);
+                cost_floor_bounds(t->ctx, p, NULL, false, -1, &loose, &any0);
          i++) {
         double at_most = share[i] * r->t.step;
-        if (!cost_floor_bounds(t->ctx, p, &known, at_most, &step, &any) ||
+        if (!cost_floor_bounds(t->ctx, p, &known, true, at_most, &step, &any) ||
             !(step > at_most))
             continue; /* (not above: may be one partition's alone) */
         if (!(step <= r->t.step) || !(any == any0) || !(any <= r->t.step))
@@ -118,6 +118,20 @@ static void check_memo(struct tally *t,
                      text, step, loose, any, r->t.step);
         if (step > loose)
             t->tightened++;
+    }
+    /* the bounds from compute the memo keeps for p (weighed above, or
+     * now) are those weighed without it, bit for bit */
+    if (cost_floor_bounds(t->ctx, p, NULL, false, -1, &loose, &any0)) {
+        double kept_step, kept_any;
+        assert_true(cost_floor_bounds(t->ctx, p, &known, false, -1, &kept_step,
+                                      &kept_any));
+        assert_true(
+            cost_floor_bounds(t->ctx, p, &known, false, -1, &step, &any));
+        if (!(kept_step == loose && kept_any == any0 && step == loose &&
+              any == any0))
+            fail_msg("%s: bounds from compute through the memo %.17g, "
+                     "%.17g, without %.17g, %.17g",
+                     text, kept_step, kept_any, loose, any0);
     }
     /* (the work kept holds no expected step's) */
     cost_evaluate_floor_known(t->ctx, p, &known, &a);
@@ -202,7 +216,7 @@ static void sweep_floor(const char *what,
     t.ctx = &ctx;
     t.memo = calloc(1, sizeof *t.memo);
     assert_non_null(t.memo);
-    sweep_run(&sf, m, hw, 0, 1, visit, &t);
+    sweep_run(&sf, m, hw, 0, 1, visit, NULL, &t);
     free(t.memo);
     plan_format(&t.worst_plan, text, sizeof text);
     print_message("%s: %zu plans, lowest expected/SOL %.6f (%s); %zu "

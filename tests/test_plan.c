@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -620,6 +621,159 @@ static void test_plan_check_vpp_alone(void **state)
     assert_int_equal(plan_check_vpp(&p, NULL), PLAN_OK);
 }
 
+/* ---- plan_reason_fields ---- */
+
+/* A field of struct plan and values for it, some passing and some
+ * failing each rule of plan_check. */
+struct field_values {
+    unsigned field; /* enum plan_field */
+    size_t offset;
+    char kind; /* 'l' long, 'i' int, 'b' bool */
+    long v[8];
+    size_t n;
+};
+
+#define FV(field, member, kind, ...)                               \
+    {                                                              \
+        field, offsetof(struct plan, member), kind, {__VA_ARGS__}, \
+            sizeof((long[]){__VA_ARGS__}) / sizeof(long)           \
+    }
+
+static const struct field_values field_values[] = {
+    FV(PLAN_FIELD_GPUS, gpus, 'l', 4, 12, 24, 256, 2048, 2056, 16384),
+    FV(PLAN_FIELD_TP, tp, 'l', 1, 2, 3, 8, 16),
+    FV(PLAN_FIELD_PP, pp, 'l', 1, 2, 3, 8, 16, 64),
+    FV(PLAN_FIELD_EP, ep, 'l', 1, 2, 3, 8, 64, 256, 512),
+    FV(PLAN_FIELD_CP, cp, 'l', 1, 2, 3, 4),
+    FV(PLAN_FIELD_ZERO, zero, 'l', 0, 1, 2, 3),
+    FV(PLAN_FIELD_SCHEDULE,
+       schedule,
+       'i',
+       PLAN_1F1B,
+       PLAN_INTERLEAVED,
+       PLAN_ZB,
+       PLAN_DUALPIPE),
+    FV(PLAN_FIELD_VPP, vpp, 'l', 1, 2, 3, 4),
+    FV(PLAN_FIELD_PRECISION, precision, 'i', MODEL_BF16, MODEL_FP8),
+    FV(PLAN_FIELD_RECOMPUTE, recompute, 'i', 0, 1, 2),
+    FV(PLAN_FIELD_SP, no_sp, 'b', 0, 1),
+    FV(PLAN_FIELD_PP_FIRST, pp_first, 'l', 0, 1, 3, 4),
+    FV(PLAN_FIELD_PP_LAST, pp_last, 'l', 0, 1, 4),
+    FV(PLAN_FIELD_PP_SPLIT,
+       pp_split,
+       'i',
+       PLAN_SPLIT_BALANCED,
+       PLAN_SPLIT_UNIFORM,
+       PLAN_SPLIT_EMBEDDING,
+       PLAN_SPLIT_LOSS,
+       PLAN_SPLIT_EMBEDDING_LOSS),
+    FV(PLAN_FIELD_MBS, mbs, 'l', 1, 2, 3, 8),
+    FV(PLAN_FIELD_GBS, gbs, 'l', 15360, 16384, 4096, 3000, 61440, 8),
+};
+
+#define NFIELDS (sizeof field_values / sizeof field_values[0])
+
+/* A small linear congruential generator: the same draws on every run. */
+static size_t draw(uint64_t *seed, size_t n)
+{
+    *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (size_t)((*seed >> 33) % n);
+}
+
+/* Sets field f of p to a random one of its values, the first (one a
+ * valid plan may have) half the time: rejections late in plan_check's
+ * order come up too. */
+static void
+set_random(struct plan *p, const struct field_values *f, uint64_t *seed)
+{
+    long v = f->v[draw(seed, 2) ? 0 : draw(seed, f->n)];
+    char *at = (char *)p + f->offset;
+    if (f->kind == 'l')
+        memcpy(at, &v, sizeof v);
+    else if (f->kind == 'i') {
+        int i = (int)v;
+        memcpy(at, &i, sizeof i);
+    } else {
+        bool b = v != 0;
+        memcpy(at, &b, sizeof b);
+    }
+}
+
+/* Random plans on model m and cluster hw: for each rejected one, plans
+ * that differ from it only outside plan_reason_fields(its reason) (each
+ * such field drawn anew) get the same reason. Counts reasons in seen. */
+static void reason_fields_hold(const struct model *m,
+                               const struct hardware *hw,
+                               uint64_t seed,
+                               uint64_t seen[PLAN_REASONS])
+{
+    size_t i, k, t;
+    for (i = 0; i < 40000; i++) {
+        struct plan p, q;
+        enum plan_reason r;
+        bool redundant = i % 2 == 0;
+        unsigned fields;
+        memset(&p, 0, sizeof p);
+        for (k = 0; k < NFIELDS; k++)
+            set_random(&p, &field_values[k], &seed);
+        r = plan_check(&p, m, hw, redundant, NULL);
+        if (r == PLAN_OK)
+            continue;
+        seen[r]++;
+        fields = plan_reason_fields(r);
+        for (t = 0; t < 8; t++) {
+            enum plan_reason again;
+            q = p;
+            for (k = 0; k < NFIELDS; k++)
+                if (!(fields & field_values[k].field))
+                    set_random(&q, &field_values[k], &seed);
+            again = plan_check(&q, m, hw, redundant, NULL);
+            if (again != r) {
+                char a[200], b[200];
+                plan_format(&p, a, sizeof a);
+                plan_format(&q, b, sizeof b);
+                fail_msg("%s: %s, but %s: %s", a, plan_reason_str(r), b,
+                         plan_reason_str(again));
+            }
+        }
+    }
+}
+
+/* plan_reason_fields is what a sweep counts blocks of rejected
+ * combinations by (sweep_run): a plan differing from a rejected one only
+ * in other fields is rejected for the same reason. Drawn over a MoE and a
+ * dense model (of 12 heads), a cluster with FP8 and one without; every
+ * reason plan_check gives comes up. */
+static void test_plan_reason_fields_decide(void **state)
+{
+    struct fixture *f = *state;
+    struct model dense;
+    struct hardware a100;
+    struct diag d;
+    uint64_t seen[PLAN_REASONS] = {0};
+    int r;
+    diag_init(&d);
+    if (model_load("tests/data/snap/models/llama-3-405b.ini", &dense, NULL, 0,
+                   &d) ||
+        hardware_load("tests/data/snap/hardware/a100.ini", &a100, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    assert_true(a100.spec.fp8_peak_tflops <= 0);
+    /* heads that tp = 8 does not divide (the shipped models' all do) */
+    dense.spec.heads = dense.spec.kv_heads = 12;
+    reason_fields_hold(&f->m, &f->hw, 1, seen);
+    reason_fields_hold(&f->m, &a100, 2, seen);
+    reason_fields_hold(&dense, &f->hw, 3, seen);
+    for (r = 1; r < PLAN_REASONS; r++)
+        if (r != PLAN_SAME_PLAN && seen[r] == 0)
+            fail_msg("no plan drawn was rejected for %s",
+                     plan_reason_str((enum plan_reason)r));
+    /* the fields of a valid plan, and of one a sweep finds repeated: all */
+    assert_int_equal(plan_reason_fields(PLAN_OK), PLAN_FIELDS);
+    assert_int_equal(plan_reason_fields(PLAN_SAME_PLAN), PLAN_FIELDS);
+    model_release(&dense);
+    hardware_release(&a100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_plan_dualpipe_inflight_per_chunk),
         cmocka_unit_test(test_plan_schedule_rows),
         cmocka_unit_test(test_plan_check_vpp_alone),
+        cmocka_unit_test(test_plan_reason_fields_decide),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -327,7 +327,7 @@ static void test_sweep_lists_each_plan_once(void **state)
     load_sweep(&sf, sets, sizeof sets / sizeof *sets);
     assert_int_equal(sweep_count(&sf), 8);
     memset(&seen, 0, sizeof seen);
-    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
+    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, NULL, &seen);
     assert_int_equal(seen.reasons[PLAN_OK], 2);
     assert_int_equal(seen.reasons[PLAN_SAME_PLAN], 6);
     assert_int_equal(seen.valid[0].gbs, 16384);
@@ -336,6 +336,95 @@ static void test_sweep_lists_each_plan_once(void **state)
         for (j = 0; j < i; j++)
             assert_memory_not_equal(&seen.valid[i], &seen.valid[j],
                                     sizeof seen.valid[i]);
+    sweep_release(&sf);
+}
+
+/* What sweep_run handed a thread: combinations by reason (visited or
+ * skipped), a checksum of the valid plans' places and batches, and the
+ * skip calls, the first `refuse` of which ask for visits instead. */
+struct tally {
+    uint64_t reasons[PLAN_REASONS];
+    uint64_t valid_sum;
+    uint64_t skips, refuse;
+    const struct model *m;     /* each visit's verdict checked against */
+    const struct hardware *hw; /* plan_check's on them */
+};
+
+static void
+tally_visit(void *user, struct plan *p, enum plan_reason why, uint64_t i)
+{
+    struct tally *t = user;
+    struct plan q = *p;
+    enum plan_reason again = plan_check(&q, t->m, t->hw, true, NULL);
+    /* (a repeat is one plan_check accepts) */
+    assert_int_equal(again, why == PLAN_SAME_PLAN ? PLAN_OK : why);
+    assert_memory_equal(&q, p, sizeof q); /* dp, edp, micro-batches too */
+    t->reasons[why]++;
+    if (why == PLAN_OK)
+        t->valid_sum += i * 2654435761u + (uint64_t)p->gbs;
+}
+
+static bool tally_skip(void *user, enum plan_reason why, uint64_t count)
+{
+    struct tally *t = user;
+    assert_int_not_equal(why, PLAN_OK);
+    if (t->skips++ < t->refuse)
+        return false;
+    t->reasons[why] += count;
+    return true;
+}
+
+/*
+ * Blocks of combinations rejected by their outer dimensions (tp*pp*cp not
+ * dividing gpus, ep not dividing a stage, more chunks than layers) are
+ * counted without visiting each: every thread's share gets the same
+ * counts by reason and the same valid plans as visiting every one, also
+ * when the skip asks for visits (a shard keeping its examples); each
+ * plan visited comes with plan_check's verdict and derived fields (the
+ * sweep checks the outer dimensions once for the inner ones).
+ */
+static void test_sweep_skip_counts_alike(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    static const char *const sets[] = {
+        "space.gpus=256 1024 2048",
+        "space.tp=1 2 8 16",
+        "space.pp=1 2 16 64",
+        "space.ep=1 3 64 256",
+        "space.cp=1 2",
+        "space.zero=0 1",
+        "space.schedule=1f1b interleaved dualpipe",
+        "space.vpp=2 4",
+        "space.precision=bf16 fp8",
+        "space.recompute=none full",
+        "space.mbs=1 2",
+        "space.gbs=15360 16000"};
+    size_t threads, thread, r;
+    uint64_t refuse;
+    load_sweep(&sf, sets, sizeof sets / sizeof *sets);
+    for (threads = 1; threads <= 3; threads++)
+        for (thread = 0; thread < threads; thread++)
+            for (refuse = 0; refuse <= 5; refuse += 5) {
+                struct tally each, skipped;
+                memset(&each, 0, sizeof each);
+                memset(&skipped, 0, sizeof skipped);
+                each.m = skipped.m = &f->m;
+                each.hw = skipped.hw = &f->hw;
+                skipped.refuse = refuse;
+                sweep_run(&sf, &f->m, &f->hw, thread, threads, tally_visit,
+                          NULL, &each);
+                sweep_run(&sf, &f->m, &f->hw, thread, threads, tally_visit,
+                          tally_skip, &skipped);
+                for (r = 0; r < PLAN_REASONS; r++)
+                    assert_int_equal(skipped.reasons[r], each.reasons[r]);
+                assert_int_equal(skipped.valid_sum, each.valid_sum);
+                assert_true(skipped.skips > refuse); /* some were skipped */
+                assert_true(each.reasons[PLAN_OK] > 0);
+                assert_true(each.reasons[PLAN_BAD_DIVIDE] > 0);
+                assert_true(each.reasons[PLAN_BAD_EP_GROUP] > 0);
+                assert_true(each.reasons[PLAN_BAD_PP_LAYERS] > 0);
+            }
     sweep_release(&sf);
 }
 
@@ -355,7 +444,7 @@ static void sweep_splits(struct fixture *f,
     load_sweep(sf, sets, nsets);
     assert_int_equal(sweep_count(sf), ok + bad);
     memset(seen, 0, sizeof *seen);
-    sweep_run(sf, &f->m, &f->hw, 0, 1, see, seen);
+    sweep_run(sf, &f->m, &f->hw, 0, 1, see, NULL, seen);
     assert_int_equal(seen->reasons[PLAN_OK], ok);
     assert_int_equal(seen->reasons[PLAN_BAD_PP_SPLIT], bad);
     diag_init(&d);
@@ -512,7 +601,7 @@ static void test_sweep_batch_within_plan_range(void **state)
                                        "space.gbs=1000000000"};
     load_sweep(&sf, sets, sizeof sets / sizeof *sets);
     memset(&seen, 0, sizeof seen);
-    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, &seen);
+    sweep_run(&sf, &f->m, &f->hw, 0, 1, see, NULL, &seen);
     assert_int_equal(seen.reasons[PLAN_OK], 1);
     assert_int_equal(seen.valid[0].gbs, 504000000);
     assert_int_equal(seen.reasons[PLAN_BAD_BATCH], 1);
@@ -687,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_sweep_top_keeps_best),
         cmocka_unit_test(test_sweep_empty_space),
         cmocka_unit_test(test_sweep_lists_each_plan_once),
+        cmocka_unit_test(test_sweep_skip_counts_alike),
         cmocka_unit_test(test_sweep_pp_splits),
         cmocka_unit_test(test_sweep_pp_split_rules),
         cmocka_unit_test(test_sweep_framework_split),

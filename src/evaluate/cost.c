@@ -669,12 +669,40 @@ static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
     }
     /* the ranks' work: for this very plan (key and work_key agree but in
      * the batch, both set to the last plan) */
-    if (!same || memo->work_gen == 0 || memo->work_key.gbs != p->gbs ||
-        memo->work_key.microbatches != p->microbatches) {
+    if (!same || memo->work_gen == 0 || memo->work_gbs != p->gbs ||
+        memo->work_microbatches != p->microbatches) {
         memo->work_gen++;
-        memo->work_key = *p;
+        memo->work_gbs = p->gbs;
+        memo->work_microbatches = p->microbatches;
     }
     return memo;
+}
+
+/* p's partitions (parts_of its precision's, alt_of's) and their prepared
+ * layouts (layout_of): memo's (where it is not NULL), kept while the plan
+ * agrees with the one they were found for in what they read (its
+ * pipeline, schedule, precision and layer split), else found into
+ * *spare. */
+static const struct cost_plan_parts *plan_parts(const struct cost_ctx *ctx,
+                                                struct cost_memo *memo,
+                                                const struct plan *p,
+                                                struct cost_plan_parts *spare)
+{
+    struct cost_plan_parts *out = memo ? &memo->parts : spare;
+    const struct plan *k = &out->key;
+    int i;
+    if (memo && out->known && k->pp == p->pp && k->vpp == p->vpp &&
+        k->schedule == p->schedule && k->precision == p->precision &&
+        k->pp_first == p->pp_first && k->pp_last == p->pp_last &&
+        k->pp_split == p->pp_split)
+        return out;
+    out->parts[0] = parts_of(ctx, p, p->precision);
+    out->parts[1] = alt_of(ctx, p, out->parts[0]);
+    for (i = 0; i < 2; i++)
+        out->layouts[i] = out->parts[i] ? layout_of(out->parts[i], p) : NULL;
+    out->known = true;
+    out->key = *p;
+    return out;
 }
 
 /* memory_view of rank v of p, through memo (memo_for(memo, p)) where it
@@ -707,7 +735,7 @@ static void memo_view(const struct cost_ctx *ctx,
         *out = e->mem;
         return;
     }
-    memory_view(ctx->m, ctx->hw, p, v, out);
+    memory_view_inflight(ctx->m, ctx->hw, p, v, inflight, out);
     e->gen = memo->gen;
     e->v = v;
     memcpy(e->inflight, inflight, n * sizeof *inflight);
@@ -719,31 +747,44 @@ static void memo_view(const struct cost_ctx *ctx,
  * distinct rank of partition slot). Through mm (memo_for(mm, p)) where
  * it is not NULL: the speed-of-light work it keeps for the rank, weighed
  * for p before, is taken (rank_work's, bit for bit: the same arithmetic
- * on the same plan) and only the expected step's is added (memo). */
-static void view_work(const struct cost_ctx *ctx,
-                      const struct plan *p,
-                      const struct rank_plan *rp,
-                      const struct plan_rank *v,
-                      const struct comm_groups *groups,
-                      struct expected_memo *memo,
-                      const struct memory *known,
-                      struct cost_memo *mm,
-                      int slot,
-                      long k,
-                      struct memory *mem,
-                      struct cost_work *w)
+ * on the same plan) and only the expected step's is added (memo).
+ * Returns the work: *w, or with borrow (and memo NULL: the speed of
+ * light alone) the memo's own copy where it keeps the rank, read in
+ * place, without copying it (valid until the memo weighs another plan). */
+static const struct cost_work *view_work(const struct cost_ctx *ctx,
+                                         const struct plan *p,
+                                         const struct rank_plan *rp,
+                                         const struct plan_rank *v,
+                                         const struct comm_groups *groups,
+                                         struct expected_memo *memo,
+                                         const struct memory *known,
+                                         struct cost_memo *mm,
+                                         int slot,
+                                         long k,
+                                         struct memory *mem,
+                                         struct cost_work *w,
+                                         bool borrow)
 {
     const struct model *m = ctx->m;
     double tokens = (double)p->gbs * (double)m->spec.seq_len;
     struct cost_memo_work *kept =
         mm && k < COST_MEMO_WORKS ? &mm->work[slot][k] : NULL;
-    struct comm_totals ct;
+    /* where the work is weighed: in place in the memo when it is
+     * borrowed there (the speed of light alone), else in *w */
+    struct cost_work *to = kept && borrow && !memo ? &kept->w : w;
+    struct comm_totals own;
+    /* own is written by rank_work before it is read: only its address
+     * is taken here */
+    /* cppcheck-suppress uninitvar */
+    struct comm_totals *ct = kept ? &kept->ct : &own;
     if (kept && kept->gen == mm->work_gen && kept->v == v) {
         *mem = kept->mem;
+        if (to == &kept->w)
+            return to;
         *w = kept->w;
         if (memo)
             rank_expected(ctx, p, v, &kept->ct, memo, w);
-        return;
+        return w;
     }
     if (known) /* memory_view's of this rank (cost_memory_candidates) */
         *mem = *known;
@@ -751,23 +792,24 @@ static void view_work(const struct cost_ctx *ctx,
         memo_view(ctx, mm, slot, k, p, v, mem);
     /* the speed of light's work first, the expected step's added below
      * (rank_work's order: the expected step reads only the former) */
-    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, NULL, w, &ct, NULL, 0,
+    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, NULL, to, ct, NULL, 0,
               NULL);
-    w->tokens = tokens;
-    w->gpus = (double)p->gpus;
-    w->model_flops = tokens * m->flops_per_token / w->gpus;
-    w->model_fp8_flops = p->precision == MODEL_FP8
-                             ? tokens * m->flops_per_token_fp8 / w->gpus
-                             : 0;
+    to->tokens = tokens;
+    to->gpus = (double)p->gpus;
+    to->model_flops = tokens * m->flops_per_token / to->gpus;
+    to->model_fp8_flops = p->precision == MODEL_FP8
+                              ? tokens * m->flops_per_token_fp8 / to->gpus
+                              : 0;
     if (kept) {
         kept->gen = mm->work_gen;
         kept->v = v;
-        kept->w = *w;
-        kept->ct = ct;
+        if (to != &kept->w)
+            kept->w = *to;
         kept->mem = *mem;
     }
     if (memo)
-        rank_expected(ctx, p, v, &ct, memo, w);
+        rank_expected(ctx, p, v, ct, memo, to);
+    return to;
 }
 
 /* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
@@ -832,13 +874,13 @@ struct rank_eval {
 static void evaluate_on(const struct cost_ctx *ctx,
                         const struct plan *p,
                         const struct cost_parts *cp,
+                        const struct cost_layout *layout,
                         int slot,
                         const struct comm_groups *groups,
                         struct expected_memo *memo,
                         const struct cost_memories *known,
                         struct cost_result *r)
 {
-    const struct cost_layout *layout = layout_of(cp, p);
     /* the first ranks' memories, where the caller weighed them on cp */
     const struct memory *kmem;
     /* the thread's memo for prepared ranks (memo_view) */
@@ -882,7 +924,7 @@ static void evaluate_on(const struct cost_ctx *ctx,
             if (pass == 0 || !kept) {
                 view_work(ctx, p, &rp, v, groups, memo,
                           (size_t)k < nk ? &kmem[k] : NULL, mm, slot, k,
-                          &e->mem, w);
+                          &e->mem, w, false);
                 ramps(ctx, w, t);
             }
             if (pass == 0) {
@@ -1000,7 +1042,10 @@ static void evaluate(const struct cost_ctx *ctx,
                      size_t *nlist,
                      bool expected)
 {
-    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
+    const struct cost_parts *cp, *alt;
+    const struct cost_plan_parts *pp;
+    struct cost_plan_parts spare;
     struct comm_groups groups;
     struct expected_memo memo_, *memo;
 
@@ -1012,8 +1057,10 @@ static void evaluate(const struct cost_ctx *ctx,
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
-    groups_of(ctx, known ? known->memo : NULL, p, &groups);
-    evaluate_on(ctx, p, cp, 0, &groups, memo, known, r);
+    pp = plan_parts(ctx, mm, p, &spare);
+    cp = pp->parts[0];
+    groups_of(ctx, mm, p, &groups);
+    evaluate_on(ctx, p, cp, pp->layouts[0], 0, &groups, memo, known, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -1025,10 +1072,11 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    alt = r->t.bound != COST_COMPUTE ? alt_of(ctx, p, cp) : NULL;
+    alt = r->t.bound != COST_COMPUTE ? pp->parts[1] : NULL;
     if (alt) {
         struct cost_result other = *r;
-        evaluate_on(ctx, p, alt, 1, &groups, memo, known, &other);
+        evaluate_on(ctx, p, alt, pp->layouts[1], 1, &groups, memo, known,
+                    &other);
         if (other.t.step < r->t.step * (1 - 1e-12)) {
             *r = other;
             r->balance_precision = MODEL_BF16;
@@ -1078,6 +1126,7 @@ void cost_evaluate(const struct cost_ctx *ctx,
 static void heaviest(const struct cost_ctx *ctx,
                      const struct plan *p,
                      const struct cost_parts *cp,
+                     const struct cost_layout *layout,
                      struct cost_memo *memo,
                      int slot,
                      double above,
@@ -1085,7 +1134,6 @@ static void heaviest(const struct cost_ctx *ctx,
                      struct memory rank[COST_KNOWN_RANKS],
                      size_t *known)
 {
-    const struct cost_layout *layout = layout_of(cp, p);
     long k, n = layout ? (long)layout->nreps : p->pp;
     struct plan_rank own;
     struct memory spare;
@@ -1114,52 +1162,44 @@ size_t cost_memory_candidates(const struct cost_ctx *ctx,
                               double above,
                               struct cost_memories *out)
 {
+    struct cost_memo *mm = memo_for(out->memo, p);
+    struct cost_plan_parts spare;
+    const struct cost_plan_parts *pp = plan_parts(ctx, mm, p, &spare);
     size_t i;
-    out->parts[0] = parts_of(ctx, p, p->precision);
-    out->parts[1] = alt_of(ctx, p, out->parts[0]);
+    out->parts[0] = pp->parts[0];
+    out->parts[1] = pp->parts[1];
     out->n = out->parts[1] ? 2 : 1;
     for (i = 0; i < out->n; i++)
-        heaviest(ctx, p, out->parts[i], memo_for(out->memo, p), (int)i, above,
+        heaviest(ctx, p, out->parts[i], pp->layouts[i], mm, (int)i, above,
                  &out->mem[i], out->rank[i], &out->known[i]);
     return out->n;
 }
 
 /* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
-#define BOUND_RANKS 64
+#define BOUND_RANKS COST_MEMO_BOUND_RANKS
 
-/* Over the distinct ranks of p on the partition of cp (slot as
- * evaluate_on's): the largest lower bound of a rank's step into *hi, the
- * smallest of a rank's step at any link bandwidth into *lo (see below);
- * false when it knows none (a rank's bubble coefficient below 0). Where
- * *hi is at most at_most and groups is not NULL (p's, groups_of), the
- * ranks' full work tightens it (their links, HBM and exposed DP besides
- * their compute), one rank at a time from the likeliest slowest, until
- * it is above at_most: known's memories (or NULL) as evaluate_on takes
- * them. */
-static bool rank_bounds(const struct cost_ctx *ctx,
-                        const struct plan *p,
-                        const struct cost_parts *cp,
-                        int slot,
-                        const struct cost_memories *known,
-                        const struct comm_groups *groups,
-                        double at_most,
-                        double *hi,
-                        double *lo)
+/* The bounds from compute of rank_bounds over the n distinct ranks of p
+ * on the partition of cp (its prepared layout, or NULL): each rank's
+ * bubble bound and its sum with the rank's compute and optimizer into
+ * bubble[] and step[], their largest into *hi and the smallest compute
+ * and optimizer into *lo; false when it knows none (a rank's bubble
+ * coefficient below 0). rp: rank_plan's of p. */
+static bool compute_bounds(const struct cost_ctx *ctx,
+                           const struct plan *p,
+                           const struct cost_parts *cp,
+                           const struct cost_layout *layout,
+                           const struct rank_plan *rp,
+                           long n,
+                           double *bubble,
+                           double *step,
+                           double *hi,
+                           double *lo)
 {
-    const struct cost_layout *layout = layout_of(cp, p);
-    long k, n = layout ? (long)layout->nreps : p->pp;
+    long k;
     double sum = 0, count = 0, mb = (double)p->microbatches;
     double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
-    double bubble[BOUND_RANKS], step[BOUND_RANKS];
-    const struct memory *kmem;
-    struct cost_memo *mm;
     struct plan_rank own;
-    struct rank_plan rp;
     struct rank_flops fl;
-    size_t nk;
-    if (n < 1 || n > BOUND_RANKS)
-        return false;
-    rank_plan(ctx->m, p, &rp);
     for (k = 0; k < n; k++) {
         /* own is written by plan_rank_view before it is read: only its
          * address is taken here */
@@ -1168,7 +1208,7 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         double like = layout ? (double)layout->ranks[k] : 1;
         if (!layout)
             plan_rank_view(p, &cp->part, k, &own);
-        rank_flops(p, &rp, v, &fl);
+        rank_flops(p, rp, v, &fl);
         if (!(fl.bubble_coef >= 0))
             return false;
         c[k] = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
@@ -1188,6 +1228,63 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         if (k == 0 || fixed[k] < *lo)
             *lo = fixed[k];
     }
+    return true;
+}
+
+/* Over the distinct ranks of p on the partition of cp (its prepared
+ * layout, or NULL; slot as evaluate_on's): the largest lower bound of a
+ * rank's step into *hi, the smallest of a rank's step at any link
+ * bandwidth into *lo (compute_bounds); false when it knows none. Through
+ * mm (memo_for(mm, p), or NULL) the bounds from compute are weighed once
+ * per plan and partition. Where *hi is at most at_most and groups is not
+ * NULL (p's, groups_of), the ranks' full work tightens it (their links,
+ * HBM and exposed DP besides their compute), one rank at a time from the
+ * likeliest slowest, until it is above at_most: known's memories (or
+ * NULL) as evaluate_on takes them. */
+static bool rank_bounds(const struct cost_ctx *ctx,
+                        const struct plan *p,
+                        const struct cost_parts *cp,
+                        const struct cost_layout *layout,
+                        int slot,
+                        const struct cost_memories *known,
+                        struct cost_memo *mm,
+                        const struct comm_groups *groups,
+                        double at_most,
+                        double *hi,
+                        double *lo)
+{
+    long k, n = layout ? (long)layout->nreps : p->pp;
+    double bubble[BOUND_RANKS], step[BOUND_RANKS];
+    struct cost_memo_bound *kept = mm && layout ? &mm->bound[slot] : NULL;
+    const struct memory *kmem;
+    struct rank_plan rp;
+    size_t nk;
+    if (n < 1 || n > BOUND_RANKS)
+        return false;
+    rank_plan(ctx->m, p, &rp);
+    if (kept && kept->gen == mm->work_gen) {
+        if (!kept->known)
+            return false;
+        *hi = kept->hi;
+        *lo = kept->lo;
+        memcpy(bubble, kept->bubble, (size_t)n * sizeof *bubble);
+        memcpy(step, kept->step, (size_t)n * sizeof *step);
+    } else {
+        bool ok =
+            compute_bounds(ctx, p, cp, layout, &rp, n, bubble, step, hi, lo);
+        if (kept) {
+            kept->gen = mm->work_gen;
+            kept->known = ok;
+            if (ok) {
+                kept->hi = *hi;
+                kept->lo = *lo;
+                memcpy(kept->bubble, bubble, (size_t)n * sizeof *bubble);
+                memcpy(kept->step, step, (size_t)n * sizeof *step);
+            }
+        }
+        if (!ok)
+            return false;
+    }
     if (!groups || !layout || *hi > at_most)
         return true;
     /*
@@ -1200,10 +1297,9 @@ static bool rank_bounds(const struct cost_ctx *ctx,
      * above at_most settles it and the others are not weighed.
      */
     kmem = known_ranks(known, cp, &nk);
-    mm = memo_for(known ? known->memo : NULL, p);
     for (;;) {
         struct rank_eval e;
-        struct terms_env te = {&e.w, ctx->hw, ctx->m, MODEL_BF16, &e.t};
+        struct terms_env te = {NULL, ctx->hw, ctx->m, MODEL_BF16, &e.t};
         long next = -1;
         double full;
         for (k = 0; k < n; k++) /* the largest not weighed yet */
@@ -1212,9 +1308,10 @@ static bool rank_bounds(const struct cost_ctx *ctx,
         if (next < 0)
             return true;
         step[next] = -1; /* weighed */
-        view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
-                  (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
-                  &e.mem, &e.w);
+        /* the work read in place where the memo keeps it */
+        te.w = view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
+                         (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
+                         &e.mem, &e.w, true);
         terms_step(&te, &e.t); /* (writes every term it reads) */
         full = bubble[next] + e.t.optimizer + e.t.core + e.t.dp_exposed;
         if (full > *hi)
@@ -1245,25 +1342,33 @@ static bool rank_bounds(const struct cost_ctx *ctx,
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
                        const struct cost_memories *known,
+                       bool full,
                        double at_most,
                        double *step,
                        double *any_rank)
 {
-    const struct cost_parts *cp = parts_of(ctx, p, p->precision), *alt;
+    struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
+    const struct cost_parts *cp, *alt;
+    const struct cost_plan_parts *pp;
+    struct cost_plan_parts spare;
     struct comm_groups groups;
     const struct comm_groups *g = NULL;
     /* rank_bounds compares its sums unrounded */
     double above = at_most / (1 - 1e-9);
     double hi, lo, hi2, lo2;
-    if (known) {
-        groups_of(ctx, known->memo, p, &groups);
+    pp = plan_parts(ctx, mm, p, &spare);
+    cp = pp->parts[0];
+    if (known && full) {
+        groups_of(ctx, mm, p, &groups);
         g = &groups;
     }
-    if (!cp || !rank_bounds(ctx, p, cp, 0, known, g, above, &hi, &lo))
+    if (!cp || !rank_bounds(ctx, p, cp, pp->layouts[0], 0, known, mm, g, above,
+                            &hi, &lo))
         return false;
-    alt = alt_of(ctx, p, cp);
+    alt = pp->parts[1];
     if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
-        if (!rank_bounds(ctx, p, alt, 1, known, g, above, &hi2, &lo2))
+        if (!rank_bounds(ctx, p, alt, pp->layouts[1], 1, known, mm, g, above,
+                         &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;
         lo = lo2 < lo ? lo2 : lo;

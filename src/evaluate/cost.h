@@ -283,6 +283,29 @@ struct cost_memo_work {
     struct memory mem;
 };
 
+/* The partitions a plan may run on and their prepared layouts (or NULL):
+ * [0] balanced for its precision, [1] the BF16 one an FP8 plan may also
+ * run on (none where it holds the same chunks). */
+struct cost_plan_parts {
+    bool known;      /* false: none found yet */
+    struct plan key; /* the plan they were found for */
+    const struct cost_parts *parts[2];
+    const struct cost_layout *layouts[2];
+};
+
+/* Distinct ranks per partition whose speed-of-light bounds from compute
+ * a struct cost_memo keeps (cost_floor_bounds). */
+#define COST_MEMO_BOUND_RANKS 64
+
+/* One partition's bounds from its ranks' compute, optimizer and bubble
+ * (cost_floor_bounds), for the plan a struct cost_memo last weighed. */
+struct cost_memo_bound {
+    uint64_t gen; /* the memo's work_gen when weighed; 0: none */
+    bool known;   /* false: no bound (a bubble coefficient below 0) */
+    double hi, lo;
+    double bubble[COST_MEMO_BOUND_RANKS], step[COST_MEMO_BOUND_RANKS];
+};
+
 /*
  * A sweep thread's memory of the last plan's rank memories (caller-owned,
  * zeroed before first use, one per thread): a rank's memory depends on
@@ -306,8 +329,15 @@ struct cost_memo {
      * plan weigh each rank once (the expected step adds its own work to
      * it). work_gen is bumped when the plan changes in any field. */
     uint64_t work_gen;
-    struct plan work_key;
+    long work_gbs, work_microbatches; /* of the plan work_gen is for */
     struct cost_memo_work work[2][COST_MEMO_WORKS];
+    /* the last plan's partitions and layouts (read by plans that agree
+     * with it in its pipeline, schedule, precision and split), and
+     * its bounds from compute by partition (a bound weighed first from
+     * compute alone, then with the ranks' full work, weighs the compute
+     * once) */
+    struct cost_plan_parts parts;
+    struct cost_memo_bound bound[2];
 };
 
 /* What cost_memory_candidates weighed: each candidate's memory and the
@@ -373,16 +403,20 @@ void cost_evaluate_known(const struct cost_ctx *ctx,
  * first one's *step is already at most at_most, so is the plan's, and
  * that one is given without weighing the other (for a caller that asks
  * only whether *step is above at_most; -1: always both). With known
- * (cost_memory_candidates of the same plan and ctx; NULL: none), where
- * that *step is at most at_most, the ranks' full speed-of-light work
- * tightens it (their links, HBM and exposed DP too), one distinct rank at
- * a time until it is above at_most: a plan far above at_most costs one
- * rank's work instead of cost_evaluate_floor's every rank on both
- * partitions. Same preconditions as cost_evaluate; allocates nothing.
+ * (cost_memory_candidates of the same plan and ctx; NULL: none) and
+ * full, where that *step is at most at_most, the ranks' full
+ * speed-of-light work tightens it (their links, HBM and exposed DP too),
+ * one distinct rank at a time until it is above at_most: a plan far
+ * above at_most costs one rank's work instead of cost_evaluate_floor's
+ * every rank on both partitions. Through known's memo the bounds from
+ * compute are weighed once per plan: a call with full after one without
+ * takes them (the same numbers). Same preconditions as cost_evaluate;
+ * allocates nothing.
  */
 bool cost_floor_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
                        const struct cost_memories *known,
+                       bool full,
                        double at_most,
                        double *step,
                        double *any_rank);

@@ -34,7 +34,9 @@ double memory_tp_bytes(const struct plan *p, double all, double rep)
 }
 
 /* Fills everything but grads from sharded gradients of `grads` bytes;
- * rd and rx: memory_dense_replicas(p), memory_expert_replicas(p). */
+ * rd and rx: memory_dense_replicas(p), memory_expert_replicas(p);
+ * given: the chunks' in-flight micro-batches (plan_inflight_chunks), or
+ * NULL. */
 static void fill(const struct model *m,
                  const struct hardware *hw,
                  const struct plan *p,
@@ -42,6 +44,7 @@ static void fill(const struct model *m,
                  double rd,
                  double rx,
                  double grads,
+                 const double *given,
                  struct memory *out)
 {
     const struct model_spec *s = &m->spec;
@@ -86,11 +89,14 @@ static void fill(const struct model *m,
     /* Each chunk's activations times the micro-batches in flight
      * through it. */
     out->activations = 0;
-    plan_inflight_chunks(p, v->rank, chunks, inflight);
+    if (!given) {
+        plan_inflight_chunks(p, v->rank, chunks, inflight);
+        given = inflight;
+    }
     for (i = 0; i < chunks; i++) {
         const struct model_chunk *c = &v->part->chunk[v->index[i]];
         out->activations +=
-            inflight[i] * seq *
+            given[i] * seq *
             memory_tp_bytes(p, c->act_bytes[prec][rec], c->act_rep[prec][rec]);
     }
     /* One layer at a time is backpropagated: its rematerialised tensors
@@ -114,6 +120,16 @@ void memory_view(const struct model *m,
                  const struct plan_rank *v,
                  struct memory *out)
 {
+    memory_view_inflight(m, hw, p, v, NULL, out);
+}
+
+void memory_view_inflight(const struct model *m,
+                          const struct hardware *hw,
+                          const struct plan *p,
+                          const struct plan_rank *v,
+                          const double *inflight,
+                          struct memory *out)
+{
     const struct model_spec *s = &m->spec;
     double tp = (double)p->tp, ep = (double)p->ep;
     double dense = v->sum.params_dense / tp, expert = v->sum.params_expert / ep;
@@ -128,7 +144,7 @@ void memory_view(const struct model *m,
      * plan's own rule (terms_fits, with the headroom it keeps free): a
      * plan that fits with sharded gradients is not to be judged by a
      * variant that fits only the bare HBM. */
-    fill(m, hw, p, v, rd, rx, full, out);
+    fill(m, hw, p, v, rd, rx, full, inflight, out);
     out->grads_per_step = true;
     if (p->zero < 2 || terms_fits(out->total, out->capacity, hw->headroom_pct))
         return;

@@ -48,6 +48,16 @@ void memory_view(const struct model *m,
                  const struct plan_rank *v,
                  struct memory *out);
 
+/* memory_view with the rank's in-flight micro-batches per chunk given
+ * (plan_inflight_chunks(p, v->rank, v->chunks, inflight), for a caller
+ * that has them; NULL: computed): the same numbers. */
+void memory_view_inflight(const struct model *m,
+                          const struct hardware *hw,
+                          const struct plan *p,
+                          const struct plan_rank *v,
+                          const double *inflight,
+                          struct memory *out);
+
 /* Replicas that share (ZeRO-shard) one non-expert / expert parameter. */
 double memory_dense_replicas(const struct plan *p);
 double memory_expert_replicas(const struct plan *p);

@@ -213,6 +213,51 @@ reject(struct diag *d, enum plan_reason r, const char *fmt, ...)
     return r;
 }
 
+/* The fields plan_check's checks read, cumulated in its order: each
+ * reason's row is the set up to the last check giving it. Keep in step
+ * with plan_check (tests/test_plan.c varies every other field of
+ * rejected plans and holds their reason). */
+#define F_GPUS  PLAN_FIELD_GPUS
+#define F_SPLIT (F_GPUS | PLAN_FIELD_TP | PLAN_FIELD_PP | PLAN_FIELD_CP)
+#define F_SP    (F_SPLIT | PLAN_FIELD_SP)
+#define F_EP    (F_SP | PLAN_FIELD_EP)
+#define F_VPP   (F_EP | PLAN_FIELD_SCHEDULE | PLAN_FIELD_VPP)
+#define F_LAYERS \
+    (F_VPP | PLAN_FIELD_PP_FIRST | PLAN_FIELD_PP_LAST | PLAN_FIELD_PP_SPLIT)
+#define F_BATCH (F_LAYERS | PLAN_FIELD_GBS | PLAN_FIELD_MBS)
+#define F_FP8   (F_BATCH | PLAN_FIELD_PRECISION)
+#define F_ZERO  (F_FP8 | PLAN_FIELD_ZERO)
+
+unsigned plan_reason_fields(enum plan_reason r)
+{
+    static const unsigned fields[PLAN_REASONS] = {
+        [PLAN_OK] = PLAN_FIELDS,
+        [PLAN_BAD_GPUS] = F_GPUS,
+        [PLAN_BAD_DIVIDE] = F_SPLIT,
+        [PLAN_BAD_TP_NODE] = F_SPLIT,
+        [PLAN_BAD_TP_HEADS] = F_SPLIT,
+        [PLAN_BAD_SP_MOE] = F_SP,
+        [PLAN_BAD_CP_SEQ] = F_SP,
+        [PLAN_BAD_EP_DENSE] = F_EP,
+        [PLAN_BAD_EP_EXPERTS] = F_EP,
+        [PLAN_BAD_EP_GROUP] = F_EP,
+        [PLAN_BAD_VPP] = F_VPP,
+        [PLAN_BAD_PP_SPLIT] = F_LAYERS,
+        [PLAN_BAD_PP_LAYERS] = F_LAYERS,
+        [PLAN_BAD_BATCH] = F_BATCH,
+        /* the shape rules, after the batch (interleaved's vpp >= 2 too) */
+        [PLAN_BAD_DUALPIPE] = F_BATCH,
+        [PLAN_BAD_INTERLEAVED] = F_BATCH,
+        [PLAN_BAD_NO_FP8] = F_FP8,
+        [PLAN_SAME_SCHEDULE] = F_FP8,
+        [PLAN_SAME_ZERO] = F_ZERO,
+        [PLAN_SAME_PLAN] = PLAN_FIELDS,
+    };
+    if ((int)r >= 0 && r < PLAN_REASONS)
+        return fields[r];
+    return PLAN_FIELDS;
+}
+
 void plan_vpp_schedules(char *buf, size_t size)
 {
     size_t used = 0;
@@ -243,19 +288,15 @@ enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d)
     return PLAN_OK;
 }
 
-enum plan_reason plan_check(struct plan *p,
-                            const struct model *m,
-                            const struct hardware *hw,
-                            bool redundant,
-                            struct diag *d)
+enum plan_reason plan_check_split(struct plan *p,
+                                  const struct model *m,
+                                  const struct hardware *hw,
+                                  struct diag *d)
 {
     const struct model_spec *s = &m->spec;
     long gpn = hw->spec.gpus_per_node, dom = hw->domain;
     long split, stage;
     long heads_kv = s->attention == MODEL_GQA ? s->kv_heads : s->heads;
-    long chunks;
-    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
-    enum plan_reason why;
 
     p->dp = p->edp = p->microbatches = 0;
     if (p->gpus > gpn ? p->gpus % gpn != 0 : gpn % p->gpus != 0)
@@ -307,6 +348,21 @@ enum plan_reason plan_check(struct plan *p,
                       "pipeline stage)",
                       p->ep, stage);
     p->edp = stage / p->ep;
+    return PLAN_OK;
+}
+
+enum plan_reason plan_check_rest(struct plan *p,
+                                 const struct model *m,
+                                 const struct hardware *hw,
+                                 bool redundant,
+                                 struct diag *d)
+{
+    const struct model_spec *s = &m->spec;
+    long chunks;
+    const struct plan_schedule_row *sch = plan_schedule_of(p->schedule);
+    enum plan_reason why;
+
+    p->microbatches = 0;
     why = plan_check_vpp(p, d);
     if (why != PLAN_OK)
         return why;
@@ -401,6 +457,18 @@ enum plan_reason plan_check(struct plan *p,
                       "zero=%ld without data parallelism has no effect",
                       p->zero);
     return PLAN_OK;
+}
+
+enum plan_reason plan_check(struct plan *p,
+                            const struct model *m,
+                            const struct hardware *hw,
+                            bool redundant,
+                            struct diag *d)
+{
+    enum plan_reason why = plan_check_split(p, m, hw, d);
+    if (why != PLAN_OK)
+        return why;
+    return plan_check_rest(p, m, hw, redundant, d);
 }
 
 /* ---- Names ---- */

@@ -208,6 +208,56 @@ enum plan_reason plan_check(struct plan *p,
                             bool redundant,
                             struct diag *d);
 
+/* The fields of struct plan a sweep sets, as bits (plan_reason_fields). */
+enum plan_field {
+    PLAN_FIELD_GPUS = 1 << 0,
+    PLAN_FIELD_TP = 1 << 1,
+    PLAN_FIELD_PP = 1 << 2,
+    PLAN_FIELD_EP = 1 << 3,
+    PLAN_FIELD_CP = 1 << 4,
+    PLAN_FIELD_ZERO = 1 << 5,
+    PLAN_FIELD_SCHEDULE = 1 << 6,
+    PLAN_FIELD_VPP = 1 << 7,
+    PLAN_FIELD_PRECISION = 1 << 8,
+    PLAN_FIELD_RECOMPUTE = 1 << 9,
+    PLAN_FIELD_SP = 1 << 10, /* no_sp */
+    PLAN_FIELD_PP_FIRST = 1 << 11,
+    PLAN_FIELD_PP_LAST = 1 << 12,
+    PLAN_FIELD_PP_SPLIT = 1 << 13,
+    PLAN_FIELD_MBS = 1 << 14,
+    PLAN_FIELD_GBS = 1 << 15,
+    PLAN_FIELDS = (1 << 16) - 1 /* every one */
+};
+
+/*
+ * The fields (enum plan_field bits) whose values decide that plan_check()
+ * rejects a plan for reason r, redundant or not, on one model and
+ * cluster: those its checks read up to the last one that can give r (the
+ * checks before it passed). Two plans that agree in these fields get the
+ * same verdict when one of them is rejected for r, so a sweep counts a
+ * block of combinations that vary only other fields without checking
+ * each one (sweep_run). PLAN_OK and PLAN_SAME_PLAN: PLAN_FIELDS.
+ */
+unsigned plan_reason_fields(enum plan_reason r);
+
+/*
+ * plan_check() in two parts: its first rules, on gpus, tp, pp, cp, sp
+ * and ep alone (PLAN_BAD_GPUS to PLAN_BAD_EP_GROUP, deriving dp and
+ * edp), and the rest, for a plan whose gpus, tp, pp, cp, sp and ep
+ * passed the first (dp and edp as it derived them). A sweep checks the
+ * first once for every combination of the inner dimensions (sweep_run).
+ * The same reasons and sentences as plan_check.
+ */
+enum plan_reason plan_check_split(struct plan *p,
+                                  const struct model *m,
+                                  const struct hardware *hw,
+                                  struct diag *d);
+enum plan_reason plan_check_rest(struct plan *p,
+                                 const struct model *m,
+                                 const struct hardware *hw,
+                                 bool redundant,
+                                 struct diag *d);
+
 /*
  * The rules of plan_check() on the schedule and vpp alone, with the same
  * reason and sentence: a schedule with virtual stages needs vpp >= 2, the

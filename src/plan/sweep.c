@@ -364,55 +364,142 @@ gbs_at(const struct sweep_spec *s, size_t i, const struct model *m, long unit)
     return round_batch(target, unit);
 }
 
-/*
- * Whether the plan at idx is one an earlier combination already gave:
- * an earlier gpus entry of the same size (0 and the cluster's), or an
- * earlier gbs target that rounds to the same batch (the lists themselves
- * hold no repeated value; no other dimension resolves).
- */
-static bool repeats(const struct sweep_spec *s,
-                    const size_t *idx,
-                    const struct model *m,
-                    const struct hardware *hw,
-                    const struct plan *p,
-                    long unit)
+/* The plan fields (enum plan_field) an entry of each dimension moves:
+ * its own and those derived from it (vpp is 1 off the schedules with
+ * virtual stages; gbs is rounded to the batch unit). */
+static const unsigned dim_fields[DIMS] = {
+    [D_GPUS] = PLAN_FIELD_GPUS | PLAN_FIELD_GBS,
+    [D_TP] = PLAN_FIELD_TP | PLAN_FIELD_GBS,
+    [D_PP] = PLAN_FIELD_PP | PLAN_FIELD_GBS,
+    [D_PPF] = PLAN_FIELD_PP_FIRST,
+    [D_PPL] = PLAN_FIELD_PP_LAST,
+    [D_SPLIT] = PLAN_FIELD_PP_SPLIT,
+    [D_CP] = PLAN_FIELD_CP | PLAN_FIELD_GBS,
+    [D_EP] = PLAN_FIELD_EP,
+    [D_ZERO] = PLAN_FIELD_ZERO,
+    [D_SCHED] = PLAN_FIELD_SCHEDULE | PLAN_FIELD_VPP | PLAN_FIELD_GBS,
+    [D_VPP] = PLAN_FIELD_VPP,
+    [D_PREC] = PLAN_FIELD_PRECISION,
+    [D_REC] = PLAN_FIELD_RECOMPUTE,
+    [D_MBS] = PLAN_FIELD_MBS | PLAN_FIELD_GBS,
+    [D_GBS] = PLAN_FIELD_GBS,
+};
+
+/* The innermost dimension that moves a field of `want`: plans whose
+ * dimensions up to it agree share those fields. */
+static int innermost(unsigned want)
 {
-    size_t j;
-    for (j = 0; j < idx[D_GPUS]; j++)
-        if (gpus_at(s, j, hw) == p->gpus)
-            return true;
-    for (j = 0; j < idx[D_GBS]; j++)
-        if (gbs_at(s, j, m, unit) == p->gbs)
-            return true;
-    return false;
+    int d;
+    for (d = DIMS - 1; d > 0; d--)
+        if (dim_fields[d] & want)
+            return d;
+    return 0;
 }
 
-/* The plan at odometer position idx (gbs rounded, see sweep.h); its
- * batch_unit into *unit. */
-static void plan_at(const struct sweep_spec *s,
-                    const size_t *idx,
-                    const struct model *m,
-                    const struct hardware *hw,
-                    struct plan *p,
-                    long *unit)
+/* Entries of dimension d at odometer position idx (vpp only varies under
+ * a schedule with virtual stages). */
+static size_t
+dim_len(const struct datafile_list *const *list, const size_t *idx, int d)
 {
-    p->gpus = gpus_at(s, idx[D_GPUS], hw);
-    p->tp = (long)s->tp.v[idx[D_TP]];
-    p->pp = (long)s->pp.v[idx[D_PP]];
-    p->pp_first = (long)s->pp_first.v[idx[D_PPF]];
-    p->pp_last = (long)s->pp_last.v[idx[D_PPL]];
-    p->pp_split = (int)s->pp_split.v[idx[D_SPLIT]];
-    p->cp = (long)s->cp.v[idx[D_CP]];
-    p->ep = (long)s->ep.v[idx[D_EP]];
-    p->zero = (long)s->zero.v[idx[D_ZERO]];
-    p->schedule = (int)s->schedule.v[idx[D_SCHED]];
-    p->vpp =
-        plan_schedule_of(p->schedule)->vpp ? (long)s->vpp.v[idx[D_VPP]] : 1;
-    p->precision = (int)s->precision.v[idx[D_PREC]];
-    p->recompute = (int)s->recompute.v[idx[D_REC]];
-    p->mbs = (long)s->mbs.v[idx[D_MBS]];
-    *unit = batch_unit(p);
-    p->gbs = gbs_at(s, idx[D_GBS], m, *unit);
+    if (d == D_VPP &&
+        !plan_schedule_of((int)list[D_SCHED]->v[idx[D_SCHED]])->vpp)
+        return 1;
+    return list[d]->n;
+}
+
+/* Combinations from position idx, whose dimensions after `level` all
+ * stand at their first entry, to the next change of a dimension up to
+ * `level`: those that share idx's entries up to it. */
+static uint64_t block_size(const struct datafile_list *const *list,
+                           const size_t *idx,
+                           int level)
+{
+    uint64_t n = 1;
+    int d;
+    for (d = level + 1; d < DIMS; d++) {
+        if (d == D_SCHED && level < D_SCHED) { /* vpp with each schedule */
+            uint64_t sched = 0;
+            size_t i;
+            for (i = 0; i < list[D_SCHED]->n; i++)
+                sched += plan_schedule_of((int)list[D_SCHED]->v[i])->vpp
+                             ? list[D_VPP]->n
+                             : 1;
+            n *= sched;
+            d = D_VPP;
+            continue;
+        }
+        n *= dim_len(list, idx, d);
+    }
+    return n;
+}
+
+/* Combinations before `index` in the share of thread `thread` of
+ * `threads` (blocks of SWEEP_BLOCK dealt round-robin). */
+static uint64_t share_before(uint64_t index, size_t thread, size_t threads)
+{
+    uint64_t round = (uint64_t)SWEEP_BLOCK * threads;
+    uint64_t into = index % round, start = (uint64_t)SWEEP_BLOCK * thread;
+    uint64_t part = into <= start                 ? 0
+                    : into - start >= SWEEP_BLOCK ? SWEEP_BLOCK
+                                                  : into - start;
+    return index / round * SWEEP_BLOCK + part;
+}
+
+/* Sets p's fields that dimensions `from` onwards give at position idx
+ * (the others stand); gbs is set by the caller (it needs the unit). */
+static void plan_move(const struct sweep_spec *s,
+                      const size_t *idx,
+                      const struct hardware *hw,
+                      int from,
+                      struct plan *p)
+{
+    switch (from) {
+    case D_GPUS:
+        p->gpus = gpus_at(s, idx[D_GPUS], hw);
+        /* fall through */
+    case D_TP:
+        p->tp = (long)s->tp.v[idx[D_TP]];
+        /* fall through */
+    case D_PP:
+        p->pp = (long)s->pp.v[idx[D_PP]];
+        /* fall through */
+    case D_PPF:
+        p->pp_first = (long)s->pp_first.v[idx[D_PPF]];
+        /* fall through */
+    case D_PPL:
+        p->pp_last = (long)s->pp_last.v[idx[D_PPL]];
+        /* fall through */
+    case D_SPLIT:
+        p->pp_split = (int)s->pp_split.v[idx[D_SPLIT]];
+        /* fall through */
+    case D_CP:
+        p->cp = (long)s->cp.v[idx[D_CP]];
+        /* fall through */
+    case D_EP:
+        p->ep = (long)s->ep.v[idx[D_EP]];
+        /* fall through */
+    case D_ZERO:
+        p->zero = (long)s->zero.v[idx[D_ZERO]];
+        /* fall through */
+    case D_SCHED:
+        p->schedule = (int)s->schedule.v[idx[D_SCHED]];
+        /* fall through */
+    case D_VPP:
+        p->vpp =
+            plan_schedule_of(p->schedule)->vpp ? (long)s->vpp.v[idx[D_VPP]] : 1;
+        /* fall through */
+    case D_PREC:
+        p->precision = (int)s->precision.v[idx[D_PREC]];
+        /* fall through */
+    case D_REC:
+        p->recompute = (int)s->recompute.v[idx[D_REC]];
+        /* fall through */
+    case D_MBS:
+        p->mbs = (long)s->mbs.v[idx[D_MBS]];
+        /* fall through */
+    default:
+        break;
+    }
 }
 
 void sweep_run(const struct sweep_file *sf,
@@ -421,14 +508,29 @@ void sweep_run(const struct sweep_file *sf,
                size_t thread,
                size_t threads,
                sweep_visit visit,
+               sweep_skip skip,
                void *user)
 {
     const struct sweep_spec *s = &sf->spec;
-    const struct datafile_list *list[DIMS] = {
+    const struct datafile_list *const list[DIMS] = {
         &s->gpus,     &s->tp,        &s->pp,        &s->pp_first, &s->pp_last,
         &s->pp_split, &s->cp,        &s->ep,        &s->zero,     &s->schedule,
         &s->vpp,      &s->precision, &s->recompute, &s->mbs,      &s->gbs};
-    size_t idx[DIMS] = {0};
+    size_t idx[DIMS] = {0}, i, j;
+    /* an earlier entry gives the same gpus; the gbs of each entry at the
+     * batch unit `unit` and whether an earlier entry gives the same */
+    bool gpus_again[DATAFILE_LIST_MAX], gbs_again[DATAFILE_LIST_MAX];
+    long gbs[DATAFILE_LIST_MAX], unit = 0;
+    /* the innermost dimension deciding each reason (plan_reason_fields),
+     * and the deepest of those above the last: where a block may start */
+    int level[PLAN_REASONS], deepest = -1;
+    /* the outermost dimension moved since p was set; the outermost one
+     * the odometer moved last (the dimensions after it stand at their
+     * first entry) */
+    int from = 0, top = 0;
+    /* plan_check_split's verdict on p's dimensions up to ep (the inner
+     * ones do not move it) */
+    enum plan_reason outer = PLAN_OK;
     struct plan p;
     uint64_t index = 0;
     int d;
@@ -436,30 +538,73 @@ void sweep_run(const struct sweep_file *sf,
     for (d = 0; d < DIMS; d++)
         if (list[d]->n == 0)
             return;
+    for (i = 0; i < s->gpus.n; i++) {
+        gpus_again[i] = false;
+        for (j = 0; j < i; j++)
+            gpus_again[i] =
+                gpus_again[i] || gpus_at(s, j, hw) == gpus_at(s, i, hw);
+    }
+    for (d = 0; d < PLAN_REASONS; d++) {
+        level[d] = innermost(plan_reason_fields((enum plan_reason)d));
+        if (skip && d != PLAN_OK && level[d] < DIMS - 1 && level[d] > deepest)
+            deepest = level[d];
+    }
     memset(&p, 0, sizeof p);
     for (;;) { /* an odometer over the lists, the last one fastest */
-        if ((index / SWEEP_BLOCK) % threads == thread) {
+        bool mine = (index / SWEEP_BLOCK) % threads == thread;
+        if (mine || top <= deepest) {
             enum plan_reason why;
-            long unit;
-            plan_at(s, idx, m, hw, &p, &unit);
-            why = plan_check(&p, m, hw, true, NULL);
-            if (why == PLAN_OK && repeats(s, idx, m, hw, &p, unit))
+            plan_move(s, idx, hw, from, &p);
+            if (from <= D_EP)
+                outer = plan_check_split(&p, m, hw, NULL);
+            if (from <= D_MBS && batch_unit(&p) != unit) {
+                unit = batch_unit(&p); /* the gbs entries rounded anew */
+                for (i = 0; i < s->gbs.n; i++) {
+                    gbs[i] = gbs_at(s, i, m, unit);
+                    gbs_again[i] = false;
+                    for (j = 0; j < i && !gbs_again[i]; j++)
+                        gbs_again[i] = gbs[j] == gbs[i];
+                }
+            }
+            p.gbs = gbs[idx[D_GBS]];
+            from = DIMS;
+            why = outer != PLAN_OK ? outer
+                                   : plan_check_rest(&p, m, hw, true, NULL);
+            /* a plan an earlier combination gave: an earlier gpus entry
+             * of the same size (0 and the cluster's), or an earlier gbs
+             * target rounding to the same batch (the lists themselves
+             * hold no repeated value; no other dimension resolves) */
+            if (why == PLAN_OK &&
+                (gpus_again[idx[D_GPUS]] || gbs_again[idx[D_GBS]]))
                 why = PLAN_SAME_PLAN;
-            visit(user, &p, why, index);
+            /* every combination that shares this one's entries up to
+             * level[why] is rejected for why: count them at once */
+            if (skip && why != PLAN_OK && level[why] >= top &&
+                level[why] < DIMS - 1) {
+                uint64_t n = block_size(list, idx, level[why]);
+                uint64_t own = share_before(index + n, thread, threads) -
+                               share_before(index, thread, threads);
+                if (own == 0 || skip(user, why, own)) {
+                    index += n;
+                    d = level[why];
+                    goto next;
+                }
+            }
+            if (mine)
+                visit(user, &p, why, index);
         }
         index++;
-        for (d = DIMS - 1; d >= 0; d--) {
-            /* vpp only varies under a schedule with virtual stages */
-            size_t len =
-                d == D_VPP &&
-                        !plan_schedule_of((int)s->schedule.v[idx[D_SCHED]])->vpp
-                    ? 1
-                    : list[d]->n;
-            if (++idx[d] < len)
+        d = DIMS - 1;
+    next:
+        for (; d >= 0; d--) {
+            if (++idx[d] < dim_len(list, idx, d))
                 break;
             idx[d] = 0;
         }
         if (d < 0)
             return;
+        top = d;
+        if (d < from)
+            from = d;
     }
 }

@@ -9,6 +9,7 @@
 #ifndef PROJ_SWEEP_H
 #define PROJ_SWEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -115,11 +116,25 @@ typedef void (*sweep_visit)(void *user,
                             uint64_t index);
 
 /*
- * Enumerates the space in a fixed order (gpus, tp, pp, cp, ep, zero,
- * schedule, vpp, precision, recompute, mbs, gbs), calling visit for each
- * combination of this thread's share: blocks of SWEEP_BLOCK consecutive
- * combinations dealt round-robin to `threads` threads. `index` is the
- * combination's place in the whole enumeration. Allocates nothing.
+ * Called instead of visit for `count` combinations of this thread's share
+ * that are rejected for `why` (not PLAN_OK): a block of the enumeration
+ * varying only dimensions that do not decide why (plan_reason_fields).
+ * Returns true when it counted them; false when it wants each one
+ * visited (it keeps examples of why, say): then they are.
+ */
+typedef bool (*sweep_skip)(void *user, enum plan_reason why, uint64_t count);
+
+/*
+ * Enumerates the space in a fixed order (gpus, tp, pp, pp_first, pp_last,
+ * pp_split, cp, ep, zero, schedule, vpp, precision, recompute, mbs, gbs),
+ * calling visit for each combination of this thread's share: blocks of
+ * SWEEP_BLOCK consecutive combinations dealt round-robin to `threads`
+ * threads. `index` is the combination's place in the whole enumeration.
+ * Where skip is not NULL, a block of combinations rejected for one reason
+ * by entries of the outer dimensions alone (tp*pp*cp not dividing gpus,
+ * ep not dividing a stage, more chunks than layers) is handed to skip
+ * instead, one call for the thread's share of it: the same counts as
+ * visiting each. Allocates nothing.
  */
 void sweep_run(const struct sweep_file *sf,
                const struct model *m,
@@ -127,6 +142,7 @@ void sweep_run(const struct sweep_file *sf,
                size_t thread,
                size_t threads,
                sweep_visit visit,
+               sweep_skip skip,
                void *user);
 
 #define SWEEP_BLOCK 4096

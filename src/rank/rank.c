@@ -532,14 +532,17 @@ static bool untimed(const struct shard *b,
          * the kept plans' worst and the grids' points (grids_need) */
         double least = fits && worst > best ? worst : best, need = least;
         /* the ranks' compute first, then, where that bound is not above
-         * need, their full work (cost_floor_bounds); until it is above
+         * need, their full work (cost_floor_bounds; the compute weighed
+         * once, through known's memo); until it is above
          * need, the bounds may be one partition's alone (cost.h), so the
          * grids' need is weighed again with both partitions' any_rank */
-        if (!cost_floor_bounds(b->ctx, p, NULL, least, &step, &any_rank) ||
+        if (!cost_floor_bounds(b->ctx, p, known, false, least, &step,
+                               &any_rank) ||
             (fits && !grids_need(b, f, any_rank, &need)))
             return false;
         if (!(step > need)) {
-            if (!cost_floor_bounds(b->ctx, p, known, need, &step, &any_rank) ||
+            if (!cost_floor_bounds(b->ctx, p, known, true, need, &step,
+                                   &any_rank) ||
                 !(step > need))
                 return false;
             need = least;
@@ -633,10 +636,28 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     keep_row(b, &row);
 }
 
+/* sweep_skip: count rejected combinations as visit would, once the
+ * reason's examples are kept (the first ones in enumeration order). */
+static bool skip(void *user, enum plan_reason why, uint64_t count)
+{
+    struct shard *b = user;
+    uint64_t before = b->done;
+    if (b->nexamples[why] < REPORT_EXAMPLES)
+        return false;
+    b->rejected[why] += count;
+    b->done += count;
+    /* progress in whole steps of 0x1000, as visit reports them */
+    if (b->opt->progress && (b->done >> 12) != (before >> 12))
+        b->opt->progress(b->opt->progress_user,
+                         ((b->done >> 12) - (before >> 12)) << 12);
+    return true;
+}
+
 static void *run_shard(void *arg)
 {
     struct shard *b = arg;
-    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads, visit, b);
+    sweep_run(b->sf, b->ctx->m, b->ctx->hw, b->thread, b->nthreads, visit, skip,
+              b);
     if (b->opt->progress && (b->done & 0xfff) != 0) /* the rest counted */
         b->opt->progress(b->opt->progress_user, b->done & 0xfff);
     return NULL;
