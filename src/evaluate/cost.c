@@ -645,12 +645,7 @@ static bool same_but_batch(const struct plan *a, const struct plan *b)
            a->ep == b->ep && a->cp == b->cp && a->zero == b->zero &&
            a->schedule == b->schedule && a->vpp == b->vpp &&
            a->precision == b->precision && a->recompute == b->recompute &&
-           a->no_sp == b->no_sp && a->pp_first == b->pp_first &&
-           a->pp_last == b->pp_last && a->pp_split == b->pp_split &&
-           a->layout_chunks == b->layout_chunks &&
-           a->layout_first == b->layout_first &&
-           a->layout_middle == b->layout_middle &&
-           a->layout_last == b->layout_last && a->mbs == b->mbs &&
+           a->no_sp == b->no_sp && plan_split_same(a, b) && a->mbs == b->mbs &&
            a->dp == b->dp && a->edp == b->edp;
 }
 
@@ -693,8 +688,7 @@ static const struct cost_plan_parts *plan_parts(const struct cost_ctx *ctx,
     int i;
     if (memo && out->known && k->pp == p->pp && k->vpp == p->vpp &&
         k->schedule == p->schedule && k->precision == p->precision &&
-        k->pp_first == p->pp_first && k->pp_last == p->pp_last &&
-        k->pp_split == p->pp_split)
+        plan_split_same(k, p))
         return out;
     out->parts[0] = parts_of(ctx, p, p->precision);
     out->parts[1] = alt_of(ctx, p, out->parts[0]);
