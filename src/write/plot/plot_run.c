@@ -354,15 +354,20 @@ void plot_run_wait(struct plot_run *runs, size_t n)
     plot_run_wait_counting(runs, n, NULL);
 }
 
-void plot_run_wait_counting(struct plot_run *runs,
-                            size_t n,
-                            struct progress *progress)
+/* The wait of plot_run_wait_counting and _wait_ready: until every run
+ * has ended or, with `ready`, is ready. */
+static void wait_runs(struct plot_run *runs,
+                      size_t n,
+                      bool (*ready)(void *user, size_t i),
+                      void *user,
+                      struct progress *progress)
 {
     struct pollfd pfd[PLOT_RUN_WAIT_MAX];
-    size_t i, ended = 0;
+    bool is_ready[PLOT_RUN_WAIT_MAX] = {false};
+    size_t i, counted = 0;
     assert(n <= PLOT_RUN_WAIT_MAX);
     for (;;) {
-        size_t out = 0, nfd = 0;
+        size_t waiting = 0, nfd = 0;
         double now = now_s(), next = INFINITY;
         int ms;
         for (i = 0; i < n; i++) {
@@ -373,7 +378,11 @@ void plot_run_wait_counting(struct plot_run *runs,
             check(run, now);
             if (done(run))
                 continue;
-            out++;
+            /* once ready, ready for good: no need to ask again */
+            if (ready && !is_ready[i])
+                is_ready[i] = ready(user, i);
+            if (!is_ready[i])
+                waiting++;
             if (run->deadline_s < next)
                 next = run->deadline_s;
             if (run->fd >= 0) {
@@ -383,9 +392,9 @@ void plot_run_wait_counting(struct plot_run *runs,
                 nfd++;
             }
         }
-        progress_add(progress, n - out - ended); /* 0 adds time only */
-        ended = n - out;
-        if (out == 0)
+        progress_add(progress, n - waiting - counted); /* 0 adds time only */
+        counted = n - waiting;
+        if (waiting == 0)
             break;
         /* Sleep until output comes, the next deadline, or POLL_MS. */
         ms = next - now < POLL_MS / 1000.0 ? (int)((next - now) * 1000) + 1
@@ -394,10 +403,27 @@ void plot_run_wait_counting(struct plot_run *runs,
             ms = 1;
         poll(pfd, (nfds_t)nfd, ms);
     }
+}
+
+void plot_run_wait_counting(struct plot_run *runs,
+                            size_t n,
+                            struct progress *progress)
+{
+    size_t i;
+    wait_runs(runs, n, NULL, NULL, progress);
     for (i = 0; i < n; i++) {
         drain(&runs[i]); /* what a killed child wrote last */
         plot_run_release(&runs[i]);
     }
+}
+
+void plot_run_wait_ready(struct plot_run *runs,
+                         size_t n,
+                         bool (*ready)(void *user, size_t i),
+                         void *user,
+                         struct progress *progress)
+{
+    wait_runs(runs, n, ready, user, progress);
 }
 
 void plot_run_abort(struct plot_run *runs, size_t n)

@@ -106,6 +106,25 @@ void plot_run_wait_counting(struct plot_run *runs,
                             struct progress *progress);
 
 /*
+ * plot_run_wait_counting() that returns early: once each spawned run of
+ * runs[0..n) has ended or ready(user, i) has said true for it (a file it
+ * writes is complete, say). A run found ready is not asked again; it
+ * goes on running, its pipe open, until a later plot_run_wait() (which
+ * must follow) or plot_run_abort(). Counts each run into progress (may
+ * be NULL) as it ends or gets ready. Deadlines are kept meanwhile, as in
+ * plot_run_wait().
+ *
+ *   plot_run_wait_ready(runs, n, png_done, &job, NULL);
+ *   ... use the PNGs ...
+ *   plot_run_wait(runs, n);
+ */
+void plot_run_wait_ready(struct plot_run *runs,
+                         size_t n,
+                         bool (*ready)(void *user, size_t i),
+                         void *user,
+                         struct progress *progress);
+
+/*
  * Kills the process group of every run in runs[0..n) that is still
  * running (SIGKILL) and reaps it. Calls only kill() and waitpid() (and
  * atomic operations on `running`): safe from a signal-handling thread
