@@ -87,6 +87,24 @@ enum status plot_run_spawn(struct plot_run *run,
                            struct diag *d);
 
 /*
+ * plot_run_spawn() with one more variable in the child's environment:
+ * extra_env ("NAME=value", borrowed for the call) unless NAME is set in
+ * ours already (the user's value wins); NULL adds nothing. Meant for
+ * hints that change nothing but speed: the child gets our environment
+ * as it is when the copy cannot be made.
+ *
+ *   plot_run_spawn_env(&run, gp, dir, "memory.gp",
+ *                      "GLIBC_TUNABLES=glibc.malloc.hugetlb=1", 30, &d);
+ */
+enum status plot_run_spawn_env(struct plot_run *run,
+                               const char *prog,
+                               const char *dir,
+                               const char *arg,
+                               const char *extra_env,
+                               double timeout_s,
+                               struct diag *d);
+
+/*
  * Waits for the spawned runs among runs[0..n) (n <= PLOT_RUN_WAIT_MAX),
  * reading their output meanwhile (a child that writes much never blocks
  * on a full pipe, and only the last PLOT_RUN_KEEP bytes are kept), until
