@@ -530,6 +530,106 @@ static void test_plot_out_abort_before_start_spawns_nothing(void **state)
     assert_false(job.started);
 }
 
+/* A fake gnuplot that writes its chart's PNG (`png`: a printf format of
+ * its bytes) and then hangs, as a gnuplot drawing its SVG and PDF. */
+static void
+png_then_hang(struct fixture *f, const char *png, char *prog, size_t size)
+{
+    char text[512];
+    snprintf(prog, size, "%s/gnuplot", f->dir);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nprintf '%s' >\"${1%%.gp}.png\"\nexec sleep 60\n", png);
+    write_script(prog, text);
+}
+
+/* A whole PNG (signature, IHDR, IEND; the CRCs are not looked at) and
+ * the same without its IEND. */
+#define PNG_HEAD                                                              \
+    "\\211PNG\\r\\n\\032\\n\\0\\0\\0\\015IHDR\\0\\0\\0\\1\\0\\0\\0\\1\\10\\6" \
+    "\\0\\0\\0CRC!"
+#define PNG_WHOLE PNG_HEAD "\\0\\0\\0\\0IEND\\256B`\\202"
+
+static void test_plot_out_wait_png_returns_before_gnuplot_ends(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {60, "templates", NULL};
+    struct plot_files pf;
+    struct plot_job job;
+    struct diag d;
+    char prog[128], want[256];
+    struct timespec t0, t1;
+    size_t c;
+    png_then_hang(f, PNG_WHOLE, prog, sizeof prog);
+    opt.gnuplot = prog;
+    memset(&job, 0, sizeof job);
+    diag_init(&d);
+    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+                     STATUS_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(plot_out_wait_png(&job, &pf, &d), STATUS_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(t1.tv_sec - t0.tv_sec < 5); /* not the 60 s of sleep */
+    for (c = 0; c < pf.ncharts; c++) {
+        snprintf(want, sizeof want, "%s/%s.png", f->dir, pf.chart[c].name);
+        assert_string_equal(pf.chart[c].png, want);
+        assert_string_equal(pf.chart[c].svg, "");
+        assert_true(atomic_load(&job.runs[c].running)); /* still drawing */
+    }
+    /* _finish still follows: here the SVGs never come */
+    plot_out_abort(&job);
+    assert_int_equal(plot_out_finish(&job, &pf, &d), STATUS_PLOT);
+    assert_false(pf.rendered);
+}
+
+static void test_plot_out_wait_png_waits_for_a_whole_png(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {0.5, "templates", NULL};
+    struct plot_files pf;
+    struct plot_job job;
+    struct diag d;
+    char prog[128], want[256];
+    png_then_hang(f, PNG_HEAD, prog, sizeof prog);
+    opt.gnuplot = prog;
+    memset(&job, 0, sizeof job);
+    diag_init(&d);
+    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+                     STATUS_OK);
+    /* no IEND: not ready until the deadline, and then _finish's verdict */
+    assert_int_equal(plot_out_wait_png(&job, &pf, &d), STATUS_PLOT);
+    snprintf(want, sizeof want,
+             "%s/roofline-ib.gp: gnuplot did not finish within 0.5 s", f->dir);
+    assert_non_null(strstr(d.msg, want));
+    assert_false(pf.rendered);
+    assert_false(job.started);
+    /* a _finish after that has nothing left to do */
+    diag_init(&d);
+    assert_int_equal(plot_out_finish(&job, &pf, &d), STATUS_OK);
+}
+
+static void test_plot_out_wait_png_reports_a_failed_gnuplot(void **state)
+{
+    struct fixture *f = *state;
+    struct plot_options opt = {60, "templates", NULL};
+    struct plot_files pf;
+    struct plot_job job;
+    struct diag d;
+    char prog[128], want[256];
+    snprintf(prog, sizeof prog, "%s/gnuplot", f->dir);
+    write_script(prog, "#!/bin/sh\necho 'no such terminal' >&2\nexit 3\n");
+    opt.gnuplot = prog;
+    memset(&job, 0, sizeof job);
+    diag_init(&d);
+    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+                     STATUS_OK);
+    assert_int_equal(plot_out_wait_png(&job, &pf, &d), STATUS_PLOT);
+    snprintf(want, sizeof want,
+             "%s/memory.gp: gnuplot failed (exit status 3): no such terminal",
+             f->dir);
+    assert_non_null(strstr(d.msg, want));
+    assert_string_equal(pf.chart[0].png, "");
+}
+
 static void test_plot_out_write_keeps_earlier_files(void **state)
 {
     struct fixture *f = *state;
@@ -587,6 +687,14 @@ int main(void)
                                         make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(
             test_plot_out_abort_before_start_spawns_nothing, make_dir,
+            remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_wait_png_returns_before_gnuplot_ends, make_dir,
+            remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_wait_png_waits_for_a_whole_png, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_plot_out_wait_png_reports_a_failed_gnuplot, make_dir,
             remove_dir),
         cmocka_unit_test_setup_teardown(test_plot_out_write_keeps_earlier_files,
                                         make_dir, remove_dir),

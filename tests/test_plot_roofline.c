@@ -239,16 +239,16 @@ static void test_plot_roofline_ib_roofs_by_hand(void **state)
      * achievable roof (600); the peak one, 0.05, up to the highest (1000) */
     assert_string_equal(
         util_plot_var(&f->v, "ROOF_PLOTS"),
-        "(x >= 20000 ? 1000 : 1/0) with lines lw 2 dt (12,6) lc rgb "
-        "'#555555' notitle, \\\n    "
-        "(x >= 15000 ? 600 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' "
-        "notitle, \\\n    "
-        "(x >= 7500 ? 300 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' "
-        "notitle, \\\n    "
-        "(x * 0.04 < 600 ? x * 0.04 : 1/0) with lines lw 3 dt 1 lc rgb "
+        "'+' using 1:($1 >= 20000 ? 1000 : 1/0) with lines lw 2 dt (12,6) "
+        "lc rgb '#555555' notitle, \\\n    "
+        "'+' using 1:($1 >= 15000 ? 600 : 1/0) with lines lw 3 dt 1 lc rgb "
         "'#000000' notitle, \\\n    "
-        "(x * 0.05 < 1000 ? x * 0.05 : 1/0) with lines lw 2 dt (12,6) lc "
-        "rgb '#555555' notitle, \\\n    ");
+        "'+' using 1:($1 >= 7500 ? 300 : 1/0) with lines lw 3 dt 1 lc rgb "
+        "'#000000' notitle, \\\n    "
+        "'+' using 1:($1 * 0.04 < 600 ? $1 * 0.04 : 1/0) with lines lw 3 dt "
+        "1 lc rgb '#000000' notitle, \\\n    "
+        "'+' using 1:($1 * 0.05 < 1000 ? $1 * 0.05 : 1/0) with lines lw 2 "
+        "dt (12,6) lc rgb '#555555' notitle, \\\n    ");
     /* a dot on each ridge, then the labels */
     roofs = util_plot_var(&f->v, "ROOFS");
     assert_prefix(roofs, "set label '' at 20000, 1000 point pt 7 ps 1.6 lc "
@@ -339,12 +339,12 @@ static void test_plot_roofline_nvlink_by_hand(void **state)
     /* 400e9 / 1e12 = 0.4 */
     assert_string_equal(
         util_plot_var(&f->v, "ROOF_PLOTS"),
-        "(x >= 1500 ? 600 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' "
-        "notitle, \\\n    "
-        "(x >= 750 ? 300 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' "
-        "notitle, \\\n    "
-        "(x * 0.4 < 600 ? x * 0.4 : 1/0) with lines lw 3 dt 1 lc rgb "
-        "'#000000' notitle, \\\n    ");
+        "'+' using 1:($1 >= 1500 ? 600 : 1/0) with lines lw 3 dt 1 lc rgb "
+        "'#000000' notitle, \\\n    "
+        "'+' using 1:($1 >= 750 ? 300 : 1/0) with lines lw 3 dt 1 lc rgb "
+        "'#000000' notitle, \\\n    "
+        "'+' using 1:($1 * 0.4 < 600 ? $1 * 0.4 : 1/0) with lines lw 3 dt 1 "
+        "lc rgb '#000000' notitle, \\\n    ");
     /* five x decades: atan(277.70 / (1600 x 0.66 / 5)) = 52.7 degrees */
     assert_non_null(strstr(util_plot_var(&f->v, "ROOFS"),
                            "'NVLink achievable 400 "

@@ -200,6 +200,44 @@ static void test_plot_run_spawn_captures_output_and_status(void **state)
     assert_int_equal(access(cwd_file, F_OK), 0);
 }
 
+static void test_plot_run_spawn_env_adds_a_variable(void **state)
+{
+    struct fixture *f = *state;
+    struct diag d;
+    char msg[256];
+    write_script(
+        f->prog,
+        "#!/bin/sh\necho \"[$ROOFPLAN_TEST_HINT] $ROOFPLAN_TEST_OTHER\"\n");
+    unsetenv("ROOFPLAN_TEST_HINT");
+    setenv("ROOFPLAN_TEST_OTHER", "kept", 1);
+    diag_init(&d);
+    assert_int_equal(plot_run_spawn_env(&f->run, f->prog, f->dir, "a.gp",
+                                        "ROOFPLAN_TEST_HINT=a=1:b=2", 10, &d),
+                     STATUS_OK);
+    plot_run_wait(&f->run, 1);
+    plot_run_output(&f->run, msg, sizeof msg);
+    /* added, and the rest of ours kept */
+    unsetenv("ROOFPLAN_TEST_OTHER");
+    assert_string_equal(msg, "[a=1:b=2] kept");
+}
+
+static void test_plot_run_spawn_env_keeps_the_users_value(void **state)
+{
+    struct fixture *f = *state;
+    struct diag d;
+    char msg[256];
+    write_script(f->prog, "#!/bin/sh\necho \"[$ROOFPLAN_TEST_HINT]\"\n");
+    setenv("ROOFPLAN_TEST_HINT", "mine", 1);
+    diag_init(&d);
+    assert_int_equal(plot_run_spawn_env(&f->run, f->prog, f->dir, "a.gp",
+                                        "ROOFPLAN_TEST_HINT=ours", 10, &d),
+                     STATUS_OK);
+    plot_run_wait(&f->run, 1);
+    unsetenv("ROOFPLAN_TEST_HINT");
+    plot_run_output(&f->run, msg, sizeof msg);
+    assert_string_equal(msg, "[mine]");
+}
+
 static void test_plot_run_output_is_capped(void **state)
 {
     struct fixture *f = *state;
@@ -421,6 +459,8 @@ int main(void)
         T(test_plot_run_find_needs_executable_file),
         T(test_plot_run_find_name_with_slash),
         T(test_plot_run_spawn_captures_output_and_status),
+        T(test_plot_run_spawn_env_adds_a_variable),
+        T(test_plot_run_spawn_env_keeps_the_users_value),
         T(test_plot_run_output_is_capped),
         T(test_plot_run_deadline_counts_from_spawn),
         T(test_plot_run_finished_child_is_not_killed_late),

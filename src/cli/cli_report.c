@@ -443,9 +443,11 @@ struct chart_wait {
     struct cli_guard *g;
 };
 
-/* xlsx_out_write_waiting's wait: the charts gnuplot has been drawing
- * while plans.csv and the workbook's big sheets were written; then the
- * workbook's packing, a step of its own on the progress line. */
+/* xlsx_out_write_waiting's wait: the PNGs gnuplot has been drawing
+ * while plans.csv and the workbook's big sheets were written (it draws
+ * the SVGs and PDFs while the workbook is packed: write_report waits
+ * for those); then the workbook's packing, a step of its own on the
+ * progress line. */
 static enum status
 wait_charts(void *user, struct xlsx_images *img, struct diag *d)
 {
@@ -453,14 +455,16 @@ wait_charts(void *user, struct xlsx_images *img, struct diag *d)
     struct report_run *rr = w->rr;
     enum status st = STATUS_OK;
     if (rr->job_pending) {
-        rr->job_pending = false;
         progress_begin(&rr->progress, "charts", "charts", rr->charts.ncharts);
         rr->job.progress = &rr->progress;
-        st = plot_out_finish(&rr->job, &rr->charts, d);
-        cli_guard_set(w->g, &rr->out, NULL);
+        st = plot_out_wait_png(&rr->job, &rr->charts, d);
         progress_end(&rr->progress);
-        if (st != STATUS_OK)
+        if (st != STATUS_OK) {
+            /* _wait_png has waited for every run: nothing left */
+            rr->job_pending = false;
+            cli_guard_set(w->g, &rr->out, NULL);
             return st;
+        }
     }
     img->roofline_ib = chart_png(&rr->charts, "roofline-ib");
     img->roofline_nvlink = chart_png(&rr->charts, "roofline-nvlink");
@@ -535,6 +539,17 @@ static enum status write_report(const struct cli_config *cfg,
     progress_end(&rr->progress);
     if (st != STATUS_OK)
         return st;
+    /* the SVGs and PDFs gnuplot drew while the workbook was packed */
+    if (rr->job_pending) {
+        rr->job_pending = false;
+        progress_begin(&rr->progress, "SVG and PDF", "charts",
+                       rr->charts.ncharts);
+        st = plot_out_finish(&rr->job, &rr->charts, d);
+        cli_guard_set(g, &rr->out, NULL);
+        progress_end(&rr->progress);
+        if (st != STATUS_OK)
+            return st;
+    }
     if (!cfg->no_charts)
         snprintf(written + strlen(written), size - strlen(written),
                  " and %zu charts", rr->charts.ncharts);

@@ -37,6 +37,11 @@ set rmargin at screen 0.735
 set bmargin at screen 0.125
 set tmargin at screen 0.835
 
+# Speed: gnuplot sets and clears a SIGFPE handler around every `using`
+# expression of every point (three system calls each, most of its system
+# time); this data is plain finite numbers, so nothing can trap.
+set datafile nofpe_trap
+
 set terminal pngcairo size 1600,900 noenhanced font 'Sans,15' background rgb '#FFFFFF'
 set output './roofline-nvlink.png'
 
@@ -99,20 +104,25 @@ set arrow from 8565.31, 656.067 to 7590.14, 610.015 nohead front lw 1.2 lc rgb '
 set label '3' at 6743.86, 402.753 left front boxed font ',14'
 set arrow from 5764.04, 402.753 to 6569.69, 402.753 nohead front lw 1.2 lc rgb '#333333'
 
+# The key's entries first: `keyentry` draws one without plotting anything
+# (a NaN function in its place is evaluated at every sample, on every
+# terminal); a loop of HAVE_* turns, 0 or 1, draws one only when wanted.
+# The roofs and slopes are sampled with '+' (as a function would be, at
+# `set samples`) for the same reason: its `using` skips the FPE trap.
 plot \
-    for [i=1:NFAM] NaN with points pt fam_pt[i] + 1 ps 2 lc rgb fam_color[i] title fam_key[i], \
-    NaN with points pt 7 ps 1.3 lc rgb '#777777' title 'FP8 plan (filled)', \
-    NaN with points pt 6 ps 1.3 lc rgb '#777777' title 'BF16 plan (open)', \
-    NaN with points pt 7 ps 2.4 lc rgb '#000000' title 'best plan of a numbered family', \
-    (HAVE_PUBLISHED ? NaN : 1/0) with points pt 6 ps 3 lw 3 lc rgb '#000000' title (HAVE_PUBLISHED ? 'published plan' : ''), \
-    (HAVE_BASELINE ? NaN : 1/0) with points pt 2 ps 3 lw 3 lc rgb '#000000' title (HAVE_BASELINE ? 'baseline: best plan, does not fit' : ''), \
+    for [i=1:NFAM] keyentry with points pt fam_pt[i] + 1 ps 2 lc rgb fam_color[i] title fam_key[i], \
+    keyentry with points pt 7 ps 1.3 lc rgb '#777777' title 'FP8 plan (filled)', \
+    keyentry with points pt 6 ps 1.3 lc rgb '#777777' title 'BF16 plan (open)', \
+    keyentry with points pt 7 ps 2.4 lc rgb '#000000' title 'best plan of a numbered family', \
+    for [k=1:HAVE_PUBLISHED] keyentry with points pt 6 ps 3 lw 3 lc rgb '#000000' title 'published plan', \
+    for [k=1:HAVE_BASELINE] keyentry with points pt 2 ps 3 lw 3 lc rgb '#000000' title 'baseline: best plan, does not fit', \
     for [i=NFAM:1:-1] data index (i > 1 ? i - 1 : 0) using 1:2:($3 == 1 ? fam_pt[i > 1 ? i : 1] + 1 : fam_pt[i > 1 ? i : 1]) with points pt variable ps 0.9 lc rgb fam_dot[i > 1 ? i : 1] notitle, \
-    (x >= 9895 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
-    (x >= 9125 ? 1460 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
-    (x >= 4945 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
-    (x >= 4737.5 ? 758 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
-    (x * 0.16 < 1460 ? x * 0.16 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
-    (x * 0.2 < 1979 ? x * 0.2 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
+    '+' using 1:($1 >= 9895 ? 1979 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
+    '+' using 1:($1 >= 9125 ? 1460 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    '+' using 1:($1 >= 4945 ? 989 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
+    '+' using 1:($1 >= 4737.5 ? 758 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    '+' using 1:($1 * 0.16 < 1460 ? $1 * 0.16 : 1/0) with lines lw 3 dt 1 lc rgb '#000000' notitle, \
+    '+' using 1:($1 * 0.2 < 1979 ? $1 * 0.2 : 1/0) with lines lw 2 dt (12,6) lc rgb '#555555' notitle, \
     data index NFAM using 1:2 with points pt 7 ps 2.3 lc rgb '#000000' notitle, \
     data index NFAM using 1:2:3 with points pt 7 ps 1.7 lc rgb variable notitle, \
     data index NFAM + 1 using 1:2 with points pt 2 ps 3 lw 3 lc rgb '#000000' notitle

@@ -1,6 +1,7 @@
 # roofplan report --progress (issue 19): the progress line's form on
 # stderr when asked for off a terminal (a file here): each step (sweep,
-# plans.csv, report.xlsx, charts, packing report.xlsx) rewritten in place with '\r' and ended
+# plans.csv, report.xlsx, charts (the PNGs), packing report.xlsx, SVG and
+# PDF) rewritten in place with '\r' and ended
 # with its total on a line of its own; nothing of it without --progress
 # (stderr is not a terminal) and under -q unless asked; stdout the same
 # either way. The lines' form only, never their timing. Sourced by
@@ -21,7 +22,7 @@ import re, sys
 text = open(sys.argv[1]).read()
 n = r"[0-9]{1,3}(,[0-9]{3})*"
 t = r"[0-9]+\.[0-9] s"
-step = r"(sweep|plans\.csv|report\.xlsx|charts)"
+step = r"(sweep|plans\.csv|report\.xlsx|charts|SVG and PDF)"
 going = re.compile(rf"roofplan: {step}: {n}( of {n})? [A-Za-z. ]+?"
                    rf"( \([0-9]+%\))?, {t}(, about [0-9]+(\.[0-9])? s left)? *$")
 ended = re.compile(rf"roofplan: {step}: {n} [A-Za-z. ]+ in {t} *$")

@@ -142,6 +142,20 @@ enum status
 plot_out_finish(struct plot_job *job, struct plot_files *out, struct diag *d);
 
 /*
+ * Waits (as _finish does, deadlines kept) only until gnuplot has drawn
+ * every chart's PNG, each checked complete, and fills out->chart[].png;
+ * gnuplot goes on with the SVG and PDF meanwhile. The PNGs are final:
+ * the caller may read them at once (to embed them in a workbook). Call
+ * it at most once, between a successful _start and the _finish that
+ * must still follow (it checks the rest and fills the SVG and PDF
+ * paths). Returns STATUS_OK, also without gnuplot (no paths then); when
+ * a run ends before its PNG (failed, timed out, stopped) it is _finish
+ * itself, with its error (a later _finish returns STATUS_OK at once).
+ */
+enum status
+plot_out_wait_png(struct plot_job *job, struct plot_files *out, struct diag *d);
+
+/*
  * Stops the job: kills the process group of every gnuplot still running
  * (SIGKILL), reaps it, and keeps plot_out_start() from spawning more.
  * Calls only kill(), waitpid() and nanosleep() (and atomic operations on

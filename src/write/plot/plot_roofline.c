@@ -123,7 +123,9 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
 }
 
 /* The roofs right of their ridge and the slopes up to their roof, as
- * plot commands; their labels placed. */
+ * plot commands, sampled with '+' like functions (`set samples` points)
+ * but with the template's nofpe_trap (a function plot sets a SIGFPE
+ * handler at each sample); their labels placed. */
 static void roofs(const struct report_roofline *o,
                   struct plot_labels *L,
                   struct plot_template_vars *v)
@@ -137,8 +139,8 @@ static void roofs(const struct report_roofline *o,
         const struct report_roof *f = &o->roof[i];
         const char *color = f->peak ? "#555555" : "#000000";
         plot_text_printf(plot,
-                         "(x >= %.12g ? %.12g : 1/0) with lines lw %s dt %s lc "
-                         "rgb '%s' notitle, \\\n    ",
+                         "'+' using 1:($1 >= %.12g ? %.12g : 1/0) with lines "
+                         "lw %s dt %s lc rgb '%s' notitle, \\\n    ",
                          f->ridge, f->tflops, f->peak ? "2" : "3",
                          f->peak ? "(12,6)" : "1", color);
         plot_text_printf(code,
@@ -152,8 +154,8 @@ static void roofs(const struct report_roofline *o,
     for (i = 0; i < o->nslopes; i++) {
         double s = o->slope_bps[i];
         plot_text_printf(plot,
-                         "(x * %.12g < %.12g ? x * %.12g : 1/0) with lines lw "
-                         "%s dt %s lc rgb '%s' notitle, \\\n    ",
+                         "'+' using 1:($1 * %.12g < %.12g ? $1 * %.12g : 1/0) "
+                         "with lines lw %s dt %s lc rgb '%s' notitle, \\\n    ",
                          s / 1e12,
                          i == 0 && o->nslopes > 1 ? o->top_achievable : top,
                          s / 1e12, i == 0 ? "3" : "2", i == 0 ? "1" : "(12,6)",

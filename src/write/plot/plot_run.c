@@ -112,6 +112,7 @@ static double now_s(void)
 static _Noreturn void child(const char *prog,
                             const char *dir,
                             char **argv,
+                            char **envp,
                             int out,
                             int errfd,
                             pid_t parent)
@@ -145,7 +146,7 @@ static _Noreturn void child(const char *prog,
     fd = open("/dev/null", O_RDONLY);
     if (fd < 0 || dup2(fd, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
         goto fail;
-    execve(prog, argv, environ);
+    execve(prog, argv, envp);
 fail:
     e = errno;
     while (write(errfd, &e, sizeof e) < 0 && errno == EINTR)
@@ -160,7 +161,41 @@ enum status plot_run_spawn(struct plot_run *run,
                            double timeout_s,
                            struct diag *d)
 {
-    char *argv[3];
+    return plot_run_spawn_env(run, prog, dir, arg, NULL, timeout_s, d);
+}
+
+/* environ with `extra` ("NAME=value") added unless NAME is set there;
+ * NULL when there is nothing to add (or no memory: extra is only ever a
+ * hint). Free the array only, not its strings. */
+static char **with_env(const char *extra)
+{
+    const char *eq = extra ? strchr(extra, '=') : NULL;
+    size_t n, i;
+    char **env;
+    if (!eq)
+        return NULL;
+    for (n = 0; environ[n]; n++)
+        if (strncmp(environ[n], extra, (size_t)(eq - extra) + 1) == 0)
+            return NULL;
+    env = malloc((n + 2) * sizeof *env);
+    if (!env)
+        return NULL;
+    for (i = 0; i < n; i++)
+        env[i] = environ[i];
+    env[n] = (char *)extra;
+    env[n + 1] = NULL;
+    return env;
+}
+
+enum status plot_run_spawn_env(struct plot_run *run,
+                               const char *prog,
+                               const char *dir,
+                               const char *arg,
+                               const char *extra_env,
+                               double timeout_s,
+                               struct diag *d)
+{
+    char *argv[3], **env;
     int pipefd[2], errpipe[2], e = 0;
     pid_t parent = getpid(), pid;
     ssize_t got;
@@ -183,13 +218,18 @@ enum status plot_run_spawn(struct plot_run *run,
     argv[0] = (char *)prog;
     argv[1] = (char *)arg;
     argv[2] = NULL;
+    /* built before the fork: the child may only make async-signal-safe
+     * calls (the parent may have other threads) */
+    env = with_env(extra_env);
     /* The clock starts here, not when someone first waits. */
     run->deadline_s = now_s() + timeout_s;
     pid = fork();
     if (pid == 0)
-        child(prog, dir, argv, pipefd[1], errpipe[1], parent);
+        child(prog, dir, argv, env ? env : environ, pipefd[1], errpipe[1],
+              parent);
     if (pid < 0)
         e = errno;
+    free(env); /* the child has its own copy */
     close(pipefd[1]);
     close(errpipe[1]);
     /* Until exec (or its failure) the child has not set its group: wait
@@ -354,15 +394,20 @@ void plot_run_wait(struct plot_run *runs, size_t n)
     plot_run_wait_counting(runs, n, NULL);
 }
 
-void plot_run_wait_counting(struct plot_run *runs,
-                            size_t n,
-                            struct progress *progress)
+/* The wait of plot_run_wait_counting and _wait_ready: until every run
+ * has ended or, with `ready`, is ready. */
+static void wait_runs(struct plot_run *runs,
+                      size_t n,
+                      bool (*ready)(void *user, size_t i),
+                      void *user,
+                      struct progress *progress)
 {
     struct pollfd pfd[PLOT_RUN_WAIT_MAX];
-    size_t i, ended = 0;
+    bool is_ready[PLOT_RUN_WAIT_MAX] = {false};
+    size_t i, counted = 0;
     assert(n <= PLOT_RUN_WAIT_MAX);
     for (;;) {
-        size_t out = 0, nfd = 0;
+        size_t waiting = 0, nfd = 0;
         double now = now_s(), next = INFINITY;
         int ms;
         for (i = 0; i < n; i++) {
@@ -373,7 +418,11 @@ void plot_run_wait_counting(struct plot_run *runs,
             check(run, now);
             if (done(run))
                 continue;
-            out++;
+            /* once ready, ready for good: no need to ask again */
+            if (ready && !is_ready[i])
+                is_ready[i] = ready(user, i);
+            if (!is_ready[i])
+                waiting++;
             if (run->deadline_s < next)
                 next = run->deadline_s;
             if (run->fd >= 0) {
@@ -383,9 +432,9 @@ void plot_run_wait_counting(struct plot_run *runs,
                 nfd++;
             }
         }
-        progress_add(progress, n - out - ended); /* 0 adds time only */
-        ended = n - out;
-        if (out == 0)
+        progress_add(progress, n - waiting - counted); /* 0 adds time only */
+        counted = n - waiting;
+        if (waiting == 0)
             break;
         /* Sleep until output comes, the next deadline, or POLL_MS. */
         ms = next - now < POLL_MS / 1000.0 ? (int)((next - now) * 1000) + 1
@@ -394,10 +443,27 @@ void plot_run_wait_counting(struct plot_run *runs,
             ms = 1;
         poll(pfd, (nfds_t)nfd, ms);
     }
+}
+
+void plot_run_wait_counting(struct plot_run *runs,
+                            size_t n,
+                            struct progress *progress)
+{
+    size_t i;
+    wait_runs(runs, n, NULL, NULL, progress);
     for (i = 0; i < n; i++) {
         drain(&runs[i]); /* what a killed child wrote last */
         plot_run_release(&runs[i]);
     }
+}
+
+void plot_run_wait_ready(struct plot_run *runs,
+                         size_t n,
+                         bool (*ready)(void *user, size_t i),
+                         void *user,
+                         struct progress *progress)
+{
+    wait_runs(runs, n, ready, user, progress);
 }
 
 void plot_run_abort(struct plot_run *runs, size_t n)

@@ -87,6 +87,24 @@ enum status plot_run_spawn(struct plot_run *run,
                            struct diag *d);
 
 /*
+ * plot_run_spawn() with one more variable in the child's environment:
+ * extra_env ("NAME=value", borrowed for the call) unless NAME is set in
+ * ours already (the user's value wins); NULL adds nothing. Meant for
+ * hints that change nothing but speed: the child gets our environment
+ * as it is when the copy cannot be made.
+ *
+ *   plot_run_spawn_env(&run, gp, dir, "memory.gp",
+ *                      "GLIBC_TUNABLES=glibc.malloc.hugetlb=1", 30, &d);
+ */
+enum status plot_run_spawn_env(struct plot_run *run,
+                               const char *prog,
+                               const char *dir,
+                               const char *arg,
+                               const char *extra_env,
+                               double timeout_s,
+                               struct diag *d);
+
+/*
  * Waits for the spawned runs among runs[0..n) (n <= PLOT_RUN_WAIT_MAX),
  * reading their output meanwhile (a child that writes much never blocks
  * on a full pipe, and only the last PLOT_RUN_KEEP bytes are kept), until
@@ -104,6 +122,25 @@ void plot_run_wait(struct plot_run *runs, size_t n);
 void plot_run_wait_counting(struct plot_run *runs,
                             size_t n,
                             struct progress *progress);
+
+/*
+ * plot_run_wait_counting() that returns early: once each spawned run of
+ * runs[0..n) has ended or ready(user, i) has said true for it (a file it
+ * writes is complete, say). A run found ready is not asked again; it
+ * goes on running, its pipe open, until a later plot_run_wait() (which
+ * must follow) or plot_run_abort(). Counts each run into progress (may
+ * be NULL) as it ends or gets ready. Deadlines are kept meanwhile, as in
+ * plot_run_wait().
+ *
+ *   plot_run_wait_ready(runs, n, png_done, &job, NULL);
+ *   ... use the PNGs ...
+ *   plot_run_wait(runs, n);
+ */
+void plot_run_wait_ready(struct plot_run *runs,
+                         size_t n,
+                         bool (*ready)(void *user, size_t i),
+                         void *user,
+                         struct progress *progress);
 
 /*
  * Kills the process group of every run in runs[0..n) that is still

@@ -166,7 +166,9 @@ static void waterfall(const struct report *r,
     plot_template_set_num(v, "WF_XMAX", plot_format_nice_ceil(top * 1.2));
 }
 
-/* The roofline over InfiniBand: blocks 1 and 2, its roofs as curves. */
+/* The roofline over InfiniBand: blocks 1 and 2, its roofs as curves
+ * sampled with '+' (the template's nofpe_trap spares them the SIGFPE
+ * handler a function plot sets at each sample). */
 static void roofline(const struct report *r,
                      struct plot_template_vars *v,
                      struct plot_text *dat)
@@ -185,8 +187,8 @@ static void roofline(const struct report *r,
     for (i = 0; i < o->nroofs; i++) {
         const struct report_roof *f = &o->roof[i];
         plot_text_printf(code,
-                         "(x >= %.12g ? %.12g : 1/0) with lines lw %s dt %s "
-                         "lc rgb '%s' notitle, ",
+                         "'+' using 1:($1 >= %.12g ? %.12g : 1/0) with lines "
+                         "lw %s dt %s lc rgb '%s' notitle, ",
                          f->ridge, f->tflops, f->peak ? "1.5" : "2.5",
                          f->peak ? "(12,6)" : "1",
                          f->peak ? "#555555" : "#000000");
@@ -195,8 +197,8 @@ static void roofline(const struct report *r,
         double s = o->slope_bps[0] / 1e12;
         double top = o->nslopes > 1 ? o->top_achievable : o->roof[0].tflops;
         plot_text_printf(code,
-                         "(x * %.12g < %.12g ? x * %.12g : 1/0) with lines "
-                         "lw 2.5 lc rgb '#000000' notitle, ",
+                         "'+' using 1:($1 * %.12g < %.12g ? $1 * %.12g : 1/0) "
+                         "with lines lw 2.5 lc rgb '#000000' notitle, ",
                          s, top, s);
     }
     plot_text_printf(dat, "# block 1: every fitting plan over IB (FLOP per "
