@@ -83,7 +83,8 @@ static void test_datafile_set_overrides(void **state)
                      STATUS_OK);
     assert_near(h.spec.ib_gbps, 25, 0);
     assert_true(s[0].used);
-    assert_string_equal(datafile_meta_source(&h.meta, 20),
+    /* 21: cluster.ib_gbps, the 22nd field of hardware.c's schema */
+    assert_string_equal(datafile_meta_source(&h.meta, 21),
                         "--set on the command line");
     hardware_release(&h);
 

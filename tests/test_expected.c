@@ -477,6 +477,56 @@ static void test_expected_no_sp_replicates_norms_by_hand(void **state)
 }
 
 /*
+ * The casts of a per-tensor FP8 recipe (expected.c fp8_cast_bytes; the
+ * Transformer Engine docs, "FP8 Current Scaling"). gpt-korthikanti (96
+ * layers, h 12288, MHA, GeLU 4h) on 8 GPUs, tp=8, one sequence of 2048: a
+ * rank holds 256 tokens. Per token and layer the FP8 GEMMs' operands are
+ * QKV (reads h gathered, writes 3h), the output projection (reads h,
+ * gradient h gathered), FC1 (h gathered, 4h), FC2 (4h, h gathered):
+ * 5h + 7h local, 4h gathered. Delayed scaling on a GPU that takes TN
+ * operands only (hw-h800.ini's default): a local element is read once in
+ * BF16 (2 bytes) and written twice in FP8 (as is and transposed: 2), 48h;
+ * a gathered one is cast on its shard (2 + 1, 12h) and the gathered
+ * tensor, 8 ranks' tokens, transposed (1 + 1, 8 x 4h x 2 = 64h): 124h a
+ * token and layer, moved once a step, at 1.5 TB/s. Current scaling reads
+ * each tensor once more (2 bytes on 12h + 4h: 32h more); Blackwell's
+ * layouts need no transposed copy (local 36h, shard 12h: 48h). A block
+ * recipe's casts are its calibrated factor's (none here).
+ */
+static void test_expected_fp8_casts_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct fixture g = *f;
+    struct cost_result block, r;
+    struct model m;
+    struct datafile_set set[2];
+    struct diag d;
+    const char *text = "gpus=8 tp=8 mbs=1 gbs=1 precision=fp8 recompute=none";
+    const double per_h = 12288.0 * 96 * 256 / 1.5e12;
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("fp8.scaling=block", &set[0], &d),
+                     STATUS_OK);
+    assert_int_equal(
+        model_load("tests/data/gpt-korthikanti.ini", &m, set, 1, &d),
+        STATUS_OK);
+    evaluate(f, &m, text, &f->stack, &block);
+    model_release(&m);
+    evaluate(f, &f->gpt, text, &f->stack, &r); /* tensor, delayed */
+    assert_near(r.work.x.ew_s - block.work.x.ew_s, 124 * per_h, 1e-12);
+    g.hw.spec.fp8_transpose = false;
+    evaluate(&g, &f->gpt, text, &f->stack, &r);
+    assert_near(r.work.x.ew_s - block.work.x.ew_s, 48 * per_h, 1e-12);
+    assert_int_equal(datafile_parse_set("fp8.amax=current", &set[1], &d),
+                     STATUS_OK);
+    assert_int_equal(
+        model_load("tests/data/gpt-korthikanti.ini", &m, &set[1], 1, &d),
+        STATUS_OK);
+    evaluate(f, &m, text, &f->stack, &r);
+    assert_near(r.work.x.ew_s - block.work.x.ew_s, 156 * per_h, 1e-12);
+    model_release(&m);
+}
+
+/*
  * The waterfall starts at the speed of light, adds one effect at a time
  * and ends at the expected step; with flat rates every effect costs time
  * (none is negative), and the network bar is the sync's doubled bytes.
@@ -592,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
+        cmocka_unit_test(test_expected_fp8_casts_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
         cmocka_unit_test(test_expected_load_by_hand),
     };

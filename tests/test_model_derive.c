@@ -33,6 +33,19 @@ static void test_model_derive_deepseek_layer_shapes(void **state)
     assert_near(moe->params_dense,
                 187105280.0 + 2048 + 2 * 7168 + 44040192.0 + 256.0 * 7168,
                 1e-12);
+    /* The operands the FP8 recipe casts, elements per token. MLA: q_a
+     * and kv_a read the gathered hidden (2 x 7168 in, 1536 + 576 out),
+     * q_b and kv_b the latents (1536 + 512 in; 128 x 192 + 128 x 256
+     * out), o is row-parallel (128 x 128 in, 7168 out gathered). Eight
+     * routed experts, not split: 8 x (7168 + 2048) in, 8 x (2 x 2048 +
+     * 7168) out. The shared expert, TP-split as a dense FFN: 7168
+     * gathered and 2048 in, 2 x 2048 and 7168 gathered out. The router
+     * stays BF16 (fp8.router = false). */
+    assert_near(moe->cast_in, 1536 + 512 + 16384 + 8 * 9216.0 + 2048, 0);
+    assert_near(moe->cast_in_sp, 2 * 7168 + 7168.0, 0);
+    assert_near(moe->cast_grad, 1536 + 576 + 24576 + 32768 + 8 * 11264.0 + 4096,
+                0);
+    assert_near(moe->cast_grad_sp, 7168 + 7168.0, 0);
     model_release(&m);
 }
 
@@ -149,6 +162,15 @@ static void test_model_derive_tiny_moe_by_hand(void **state)
     assert_near(m.params_total, 119563264.0, 1e-15);
     assert_near(m.params_active, 31482880.0, 1e-15);
     assert_near(m.flops_per_token, 207863808.0, 1e-15);
+    /* FP8 operands a layer casts (attention and experts in FP8, the
+     * router not): QKV reads the gathered 1024 and writes 3 x 1024, the
+     * output projection reads 1024 and its gradient is gathered (1024);
+     * two routed experts, not split, read 1024 + 512 and write 2 x 512 +
+     * 1024 each. */
+    assert_near(m.layer[MODEL_LAYER_MOE].cast_in, 1024 + 2 * 1536.0, 0);
+    assert_near(m.layer[MODEL_LAYER_MOE].cast_in_sp, 1024, 0);
+    assert_near(m.layer[MODEL_LAYER_MOE].cast_grad, 3072 + 2 * 2048.0, 0);
+    assert_near(m.layer[MODEL_LAYER_MOE].cast_grad_sp, 1024, 0);
     model_release(&m);
 }
 

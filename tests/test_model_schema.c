@@ -17,8 +17,8 @@
 #include "test_util.h"
 
 /* What a config.json does not say is the recipe's: the 11 [training]
- * keys, the 16 [fp8] keys (scaling among them), model.dropout,
- * model.flash_attention and mtp.count_in_mfu, 30 fields; the architecture's
+ * keys, the 17 [fp8] keys (scaling and amax among them), model.dropout,
+ * model.flash_attention and mtp.count_in_mfu, 31 fields; the architecture's
  * (mtp.depth, model.name) and an index past the schema are not. */
 static void test_model_field_is_training(void **state)
 {
@@ -27,7 +27,7 @@ static void test_model_field_is_training(void **state)
     (void)state;
     for (i = 0; i < s->n; i++)
         n += model_field_is_training(i);
-    assert_int_equal(n, 30);
+    assert_int_equal(n, 31);
     assert_true(model_field_is_training(
         (size_t)datafile_field_index(s, "model", "dropout")));
     assert_true(model_field_is_training(

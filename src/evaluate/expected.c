@@ -349,6 +349,54 @@ static void ep_route(struct expected_work *x,
     x->ep_nv_raw = nv;
 }
 
+/*
+ * The HBM traffic, bytes per step on this GPU, of the casts a per-tensor
+ * or row-wise FP8 recipe runs before its GEMMs (the block and
+ * fine-grained factors of a calibration measured from a trace hold their
+ * recipe's casts already: calibration.h). Every operand the recipe casts
+ * (model_layer's cast_*) is read in BF16 and written in FP8 (one byte);
+ * Transformer Engine's documentation of FP8 current scaling ("FP8 Current
+ * Scaling", docs/features/low_precision_training): a current-scaling cast
+ * reads its tensor twice (amax, then cast), and a row-wise recipe, which
+ * scales the backward's copy by columns, reads it twice as well; where
+ * the GEMMs take K-major operands only (hardware fp8_transpose: Hopper,
+ * Ada) the cast also writes the transposed copy the backward's GEMMs
+ * take. With sequence parallelism a gathered operand is cast on its
+ * shard (the all-gather moves FP8, its scale reduced first) and, as the
+ * transposed tensor cannot be all-gathered, the gathered one is
+ * transposed (read and written, one byte each). Without it every TP rank
+ * casts the whole replicated tensor. Forward inputs are cast once more
+ * where full recomputation reruns the forward. Weights are cast once a
+ * step (Megatron-LM passes is_first_microbatch, and Transformer Engine
+ * keeps the cast): left out, under 0.1% of a step at any micro-batch
+ * count the sweep gives.
+ */
+static double fp8_cast_bytes(const struct model_spec *s,
+                             const struct hardware *hw,
+                             const struct plan *p,
+                             const struct model_chunk *c,
+                             double t)
+{
+    bool row = s->fp8_scaling == CALIBRATION_FP8_ROW;
+    double reads = s->activation_bytes *
+                   (row || s->fp8_amax == MODEL_FP8_AMAX_CURRENT ? 2 : 1);
+    double writes = row || hw->spec.fp8_transpose ? 2 : 1;
+    double tp = (double)p->tp, local, gathered;
+    double in_passes = p->recompute == MODEL_RECOMPUTE_FULL ? 2 : 1;
+    double g = in_passes * c->cast_in_sp + c->cast_grad_sp;
+    if (s->fp8_scaling != CALIBRATION_FP8_TENSOR && !row)
+        return 0;
+    local = (in_passes * c->cast_in + c->cast_grad) * (reads + writes);
+    if (p->tp == 1)
+        gathered = g * (reads + writes);
+    else if (p->no_sp)
+        gathered = tp * g * (reads + writes);
+    else
+        gathered =
+            g * (reads + 1) + (hw->spec.fp8_transpose || row ? tp * g * 2 : 0);
+    return t * (local + gathered);
+}
+
 /* Compute: GEMMs by shape, attention, elementwise work. */
 static void compute_work(const struct model *m,
                          const struct hardware *hw,
@@ -442,6 +490,10 @@ static void compute_work(const struct model *m,
             (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
     x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
                calibration_router_s(cal, rk->tokens);
+    if (fp8)
+        x->ew_s +=
+            fp8_cast_bytes(s, hw, p, c, t) /
+            (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     /* Without sequence parallelism the norms and residual adds are not
      * split over the tensor-parallel group: every TP rank runs them on
      * the whole sequence (Korthikanti et al. 2022 §4.2.2), tp times the

@@ -33,6 +33,7 @@ struct hardware_spec {
     double cuda_context_gib;
     double nccl_buffers_gib;
     double fragmentation_pct; /* of the allocated bytes */
+    bool fp8_transpose;       /* FP8 GEMMs take K-major operands only (TN) */
     char cluster_name[128];
     long gpus;
     long gpus_per_node;       /* per host (server) */

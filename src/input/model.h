@@ -98,7 +98,14 @@ struct model_spec {
     double dispatch_grad_bytes;
     double combine_grad_bytes;
     int fp8_scaling; /* calibration_fp8_scaling: tensor, fine, row, block */
+    int fp8_amax;    /* enum model_fp8_amax: a per-tensor scale's amax */
 };
+
+/* Where a per-tensor FP8 scale's amax comes from: the history of earlier
+ * steps, found by the cast kernel as it casts (Transformer Engine's
+ * DelayedScaling), or the tensor itself in a pass of its own before the
+ * cast (Float8CurrentScaling: the tensor is read twice). */
+enum model_fp8_amax { MODEL_FP8_AMAX_DELAYED, MODEL_FP8_AMAX_CURRENT };
 
 /* Per layer kind (dense, MoE, MTP module): everything per token
  * (model_derive; the saved bytes model_inventory's). */
@@ -135,6 +142,12 @@ struct model_layer {
     double gemm_fwd[MODEL_GEMMS];
     double core_fwd;
     double ew_fwd[MODEL_EWS];
+    /* The FP8 GEMMs' operands the recipe casts, elements per token at
+     * the layer's full width: the forward's inputs (cast_in) and the
+     * backward's output gradients (cast_grad); of them, cast_*_sp the
+     * ones sequence parallelism all-gathers (column-parallel inputs,
+     * row-parallel output gradients), the rest TP-split or local. */
+    double cast_in, cast_in_sp, cast_grad, cast_grad_sp;
     bool moe; /* routed experts (all-to-alls, a chunk's MoE layers) */
     bool mtp; /* an MTP module: outside the main model's params and MFU
                * FLOPs, runs the shared output head again */

@@ -40,14 +40,38 @@ static double norm_params(const struct model_spec *s, double width)
     return s->norm == MODEL_LAYERNORM ? 2 * width : width;
 }
 
+/* Operands of a layer's GEMMs, elements per token (see model_layer's
+ * cast_*): inputs and output gradients, local (TP-split or not split)
+ * or all-gathered by sequence parallelism. */
+struct cast_operands {
+    double in, in_sp, grad, grad_sp;
+};
+
+/* A column-parallel GEMM of width k -> n: its input gathered, its
+ * output split. */
+static void column(struct cast_operands *o, double k, double n, double times)
+{
+    o->in_sp += times * k;
+    o->grad += times * n;
+}
+
+/* A row-parallel GEMM k -> n: its input split, its output's gradient
+ * gathered. */
+static void row(struct cast_operands *o, double k, double n, double times)
+{
+    o->in += times * k;
+    o->grad_sp += times * n;
+}
+
 struct attn_numbers {
-    double params;   /* projections, biases, latent norms */
-    double proj_fwd; /* projection GEMM FLOPs/token */
-    double up_fwd;   /* MLA up-projection GEMM FLOPs/token */
-    double core_fwd; /* QK^T and PV FLOPs/token, causal */
-    double qk_dim;   /* per-head query/key dimension */
-    double v_dim;    /* per-head value dimension */
-    double kv_elems; /* K and V elements per token (all heads) */
+    double params;             /* projections, biases, latent norms */
+    double proj_fwd;           /* projection GEMM FLOPs/token */
+    double up_fwd;             /* MLA up-projection GEMM FLOPs/token */
+    double core_fwd;           /* QK^T and PV FLOPs/token, causal */
+    double qk_dim;             /* per-head query/key dimension */
+    double v_dim;              /* per-head value dimension */
+    double kv_elems;           /* K and V elements per token (all heads) */
+    struct cast_operands cast; /* the projections' operands */
 };
 
 static struct attn_numbers attention(const struct model_spec *s)
@@ -72,6 +96,20 @@ static struct attn_numbers attention(const struct model_spec *s)
         a.proj_fwd = 2 * (q_down + q_up + kv_down + kv_up + out);
         a.qk_dim = nope + rope;
         a.v_dim = v;
+        /* down projections from the gathered hidden; up projections
+         * from the latents (split as their outputs); the output
+         * projection row-parallel */
+        if (ql > 0) {
+            column(&a.cast, h, ql, 1);
+            a.cast.in += ql;
+            a.cast.grad += n * (nope + rope);
+        } else {
+            column(&a.cast, h, n * (nope + rope), 1);
+        }
+        column(&a.cast, h, kl + rope, 1);
+        a.cast.in += kl;
+        a.cast.grad += n * (nope + v);
+        row(&a.cast, n * v, h, 1);
     } else {
         double d = hd_mha(s), kvh = kv_heads(s);
         double q = h * n * d, kv = 2 * h * kvh * d, out = n * d * h;
@@ -85,6 +123,8 @@ static struct attn_numbers attention(const struct model_spec *s)
         a.proj_fwd = 2 * (q + kv + out);
         a.qk_dim = d;
         a.v_dim = d;
+        column(&a.cast, h, (n + 2 * kvh) * d, 1); /* fused QKV */
+        row(&a.cast, n * d, h, 1);
     }
     a.core_fwd = 2 * n * a.qk_dim * ctx + 2 * n * a.v_dim * ctx;
     a.kv_elems = n * (a.qk_dim + a.v_dim);
@@ -111,6 +151,57 @@ static double ffn_fwd(const struct model_spec *s, double f)
 static bool recomputes(const struct model *m, int module)
 {
     return (m->selective & (1u << module)) != 0;
+}
+
+/* An FFN of width f's operands: the up (and gate) projection
+ * column-parallel, the down projection row-parallel; `split` false for
+ * routed experts (expert tensor parallel 1: nothing gathered). */
+static void ffn_cast(const struct model_spec *s,
+                     struct cast_operands *o,
+                     double f,
+                     double times,
+                     bool split)
+{
+    double h = (double)s->hidden;
+    double up = (s->activation == MODEL_SWIGLU ? 2 : 1) * f;
+    if (split) {
+        column(o, h, up, times);
+        row(o, f, h, times);
+    } else {
+        o->in += times * (h + f);
+        o->grad += times * (up + h);
+    }
+}
+
+/* The operands of the GEMMs the FP8 recipe runs (model_layer's cast_*). */
+static void cast_layer(const struct model_spec *s,
+                       const struct cast_operands *attn,
+                       bool moe,
+                       bool mtp,
+                       struct model_layer *L)
+{
+    struct cast_operands o = {0};
+    double h = (double)s->hidden;
+    if (s->fp8_attention_proj) {
+        o = *attn;
+        if (mtp) /* the [h; emb] projection */
+            column(&o, 2 * h, h, 1);
+    }
+    if (moe && s->fp8_experts) {
+        ffn_cast(s, &o, (double)s->expert_width, (double)s->top_k, false);
+        ffn_cast(s, &o, (double)s->expert_width, (double)s->shared_experts,
+                 true);
+    }
+    if (moe && s->fp8_router) { /* on the sequence-split hidden */
+        o.in += h;
+        o.grad += (double)s->routed_experts;
+    }
+    if (!moe && s->fp8_ffn)
+        ffn_cast(s, &o, (double)s->ffn_width, 1, true);
+    L->cast_in = o.in;
+    L->cast_in_sp = o.in_sp;
+    L->cast_grad = o.grad;
+    L->cast_grad_sp = o.grad_sp;
 }
 
 /* Fills one layer kind's numbers; mtp adds the MTP module's extras. */
@@ -183,6 +274,7 @@ build_layer(const struct model *m, struct model_layer *L, bool moe, bool mtp)
     L->gemm_fwd[MODEL_GEMM_SHARED_DOWN] = shared_f * (1 - up);
     L->gemm_fwd[MODEL_GEMM_ROUTER] = router_f;
     L->core_fwd = a.core_fwd;
+    cast_layer(s, &a.cast, moe, mtp, L);
     /* Elementwise traffic of the forward pass, BF16 elements (2 bytes
      * each, activation_bytes): two norms (read and write h each), two
      * residual adds (two reads and a write of h), the activation

@@ -22,6 +22,26 @@ static double loss_bytes(const struct model *m)
     return 2 * (double)m->spec.vocab * m->spec.logits_bytes;
 }
 
+static void add_casts(struct model_chunk *c,
+                      double in,
+                      double in_sp,
+                      double grad,
+                      double grad_sp)
+{
+    c->cast_in += in;
+    c->cast_in_sp += in_sp;
+    c->cast_grad += grad;
+    c->cast_grad_sp += grad_sp;
+}
+
+/* The output head's FP8 operands, where the recipe runs it in FP8: a
+ * column-parallel (vocabulary-parallel) GEMM h -> vocab. */
+static void head_casts(const struct model *m, struct model_chunk *c)
+{
+    if (m->spec.fp8_head)
+        add_casts(c, 0, (double)m->spec.hidden, (double)m->spec.vocab, 0);
+}
+
 static double unit_cost(const struct model *m, long u, double w8, double w16)
 {
     const struct model_layer *L = &m->layer[model_unit_kind(m, u)];
@@ -82,12 +102,14 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
     c->core_fwd += L->core_fwd;
     for (p = 0; p < MODEL_EWS; p++)
         c->ew_fwd[p] += L->ew_fwd[p];
+    add_casts(c, L->cast_in, L->cast_in_sp, L->cast_grad, L->cast_grad_sp);
     if (L->mtp) { /* its embedding lookup and the shared
                    * head, run once more */
         double head_fp8 = m->spec.fp8_head ? m->head_fwd : 0;
         c->mtp_units++;
         c->gemm_fwd[MODEL_GEMM_HEAD] += m->head_fwd;
         c->ew_fwd[MODEL_EW_LOSS] += loss_bytes(m);
+        head_casts(m, c);
         c->fwd_fp8 += head_fp8;
         c->fwd_other += m->head_fwd - head_fp8;
         c->fwd_linear += m->head_fwd;
@@ -114,6 +136,7 @@ static void add_head(const struct model *m, struct model_chunk *c)
     c->tp_collectives += 1; /* vocab-parallel head */
     c->gemm_fwd[MODEL_GEMM_HEAD] += m->head_fwd;
     c->ew_fwd[MODEL_EW_LOSS] += loss_bytes(m);
+    head_casts(m, c);
 }
 
 /*
@@ -541,4 +564,5 @@ void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c)
     sum->core_fwd += c->core_fwd;
     for (p = 0; p < MODEL_EWS; p++)
         sum->ew_fwd[p] += c->ew_fwd[p];
+    add_casts(sum, c->cast_in, c->cast_in_sp, c->cast_grad, c->cast_grad_sp);
 }

@@ -44,6 +44,7 @@ struct model_chunk {
     double gemm_fwd[MODEL_GEMMS]; /* sums of the units' (model_layer) */
     double core_fwd;
     double ew_fwd[MODEL_EWS]; /* with the head's loss (softmax, vocab) */
+    double cast_in, cast_in_sp, cast_grad, cast_grad_sp; /* model_layer's */
 };
 
 /* How model_partition balances the chunks. */

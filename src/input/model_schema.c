@@ -73,6 +73,7 @@ static const struct datafile_field fields[] = {
     {"fp8", "dispatch_grad_bytes", DATAFILE_DOUBLE, OFF(dispatch_grad_bytes), 0, 0.125, 8, false, false, "2", "bytes", NULL, "bytes per element of the combine's backward (gradient dispatch); at least 0.125 (one bit)"},
     {"fp8", "combine_grad_bytes", DATAFILE_DOUBLE, OFF(combine_grad_bytes), 0, 0.125, 8, false, false, "2", "bytes", NULL, "bytes per element of the dispatch's backward (gradient combine); at least 0.125 (one bit)"},
     {"fp8", "scaling", DATAFILE_ENUM, OFF(fp8_scaling), 0, 0, 0, false, false, "tensor", "", "tensor|fine|row|block", "FP8 scale granularity: one per tensor; fine-grained of a kind not said (the calibration's fine_grained_factor); per row (cuBLAS row-wise); per 1x128 activation tile and 128x128 weight block (DeepSeek-V3, DeepGEMM). Each but tensor runs the FP8 GEMMs at the calibration's factor for it"},
+    {"fp8", "amax", DATAFILE_ENUM, OFF(fp8_amax), 0, 0, 0, false, false, "delayed", "", "delayed|current", "where a per-tensor scale (scaling = tensor) takes its amax: the history of earlier steps, found as the cast runs (Transformer Engine DelayedScaling); or the tensor itself, in a pass before the cast (Float8CurrentScaling): every cast tensor is read twice"},
 };
 /* clang-format on */
 
