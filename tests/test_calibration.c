@@ -221,6 +221,83 @@ static void test_calibration_attention_real_widths(void **state)
     calibration_release(&cal);
 }
 
+/*
+ * [attention_length]: a benchmark's rate by length, causal and full, over
+ * its causal rate at the length the kernel rates were measured at. Set
+ * on the snapshot H200: lengths 1024 4096 16384, causal 400 500 600, full
+ * 550 600 650, measured at 4096. Causal at 4096: 1; full: 600/500; at
+ * 8192, half-way in log length: 550/500; beyond the ends, the end's:
+ * 650/500 at 65536, 400/500 at 512. Measured at 2048 (half-way from 1024
+ * to 4096: 450) a causal kernel there runs at 1. Without the section: 1.
+ * A curve without its lengths, a rate list of the wrong length and a
+ * curve whose measurement has no length are refused.
+ */
+static void test_calibration_attention_length(void **state)
+{
+    struct calibration cal;
+    struct datafile_set set[5];
+    struct diag d;
+    static const char *const sets[] = {
+        "attention_kernel.seq_len=4096",
+        "attention_length.seq_lens=1024 4096 16384",
+        "attention_length.causal_tflops=400 500 600",
+        "attention_length.full_tflops=550 600 650",
+        "attention_kernel.seq_len=2048"};
+    size_t i;
+    (void)state;
+    load(&cal, "tests/data/snap/calibration/h200.ini");
+    assert_near(calibration_attention_length_factor(&cal, false, 65536), 1, 0);
+    calibration_release(&cal);
+    diag_init(&d);
+    for (i = 0; i < 5; i++)
+        assert_int_equal(datafile_parse_set(sets[i], &set[i], &d), STATUS_OK);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, set, 4, &d),
+                     STATUS_OK);
+    assert_near(calibration_attention_length_factor(&cal, true, 4096), 1,
+                1e-15);
+    assert_near(calibration_attention_length_factor(&cal, false, 4096), 1.2,
+                1e-15);
+    assert_near(calibration_attention_length_factor(&cal, true, 8192), 1.1,
+                1e-15);
+    assert_near(calibration_attention_length_factor(&cal, false, 65536), 1.3,
+                1e-15);
+    assert_near(calibration_attention_length_factor(&cal, true, 512), 0.8,
+                1e-15);
+    calibration_release(&cal);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, &set[1], 4, &d),
+                     STATUS_OK);
+    assert_near(calibration_attention_length_factor(&cal, true, 2048), 1,
+                1e-15);
+    calibration_release(&cal);
+
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, &set[2], 1, &d),
+                     STATUS_RANGE);
+    assert_has_line(d.msg, "h200.ini: attention_length.causal_tflops: rates "
+                           "without seq_lens");
+    diag_init(&d);
+    assert_int_equal(
+        datafile_parse_set("attention_length.full_tflops=550 600", &set[3], &d),
+        STATUS_OK);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, set, 4, &d),
+                     STATUS_RANGE);
+    assert_has_line(d.msg, "h200.ini: attention_length.full_tflops: 2 values "
+                           "for the 3 of attention_length.seq_lens");
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("attention_length.full_tflops=550 600 "
+                                        "650",
+                                        &set[3], &d),
+                     STATUS_OK);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, &set[1], 3, &d),
+                     STATUS_RANGE);
+    assert_has_line(d.msg, "h200.ini: attention_length.seq_lens: a length "
+                           "curve needs attention_kernel.seq_len");
+}
+
 /* Memory-bound rates, router time, clock factor and the peak data. */
 static void test_calibration_elementwise_router_clock(void **state)
 {
@@ -651,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_calibration_attention_by_head_dim),
         cmocka_unit_test(test_calibration_elementwise_router_clock),
         cmocka_unit_test(test_calibration_attention_real_widths),
+        cmocka_unit_test(test_calibration_attention_length),
         cmocka_unit_test(test_calibration_busbw_by_message_size),
         cmocka_unit_test(test_calibration_files_cite_every_value),
         cmocka_unit_test(test_calibration_equal_rates_and_set),

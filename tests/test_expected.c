@@ -477,6 +477,45 @@ static void test_expected_no_sp_replicates_norms_by_hand(void **state)
 }
 
 /*
+ * Attention by length and mask (expected.c attention_length_time). A
+ * curve on the flat calibration, measured at 2048 tokens: causal 250 at
+ * 512 and 500 at 2048, full 500 and 1000. gpt-korthikanti's 2048-token
+ * sequences on cp=4: a ring whose first step is a causal kernel over 512
+ * tokens (1/4 of the work, at 250/500 of the measured rate) and whose
+ * other steps are full blocks of 512 (3/4, at 500/500): 1/(4 x 0.5) +
+ * 0.75/1 = 1.25 times the kernels' time without the curve. Without
+ * context parallelism one causal kernel of 2048 tokens: the measured
+ * rate, time unchanged.
+ */
+static void test_expected_attention_length_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct fixture g = *f;
+    struct cost_result flat, curve;
+    struct calibration_attention *a = &g.cal.attention;
+    static const char *const plans[] = {"gpus=4 cp=4 mbs=1 gbs=1",
+                                        "gpus=4 tp=4 mbs=1 gbs=1"};
+    static const double ratio[] = {1.25, 1};
+    int i;
+    a->len_n = 2;
+    a->len_seq[0] = 512;
+    a->len_seq[1] = 2048;
+    a->len_causal[0] = 250;
+    a->len_causal[1] = 500;
+    a->len_full[0] = 500;
+    a->len_full[1] = 1000;
+    g.cal.spec.attn_seq_len = 2048;
+    g.hw.cal = &g.cal;
+    for (i = 0; i < 2; i++) {
+        evaluate(f, &f->gpt, plans[i], &f->stack, &flat);
+        evaluate(&g, &g.gpt, plans[i], &g.stack, &curve);
+        assert_true(flat.work.x.attn_cal_s > 0);
+        assert_near(curve.work.x.attn_cal_s, ratio[i] * flat.work.x.attn_cal_s,
+                    1e-12 * flat.work.x.attn_cal_s);
+    }
+}
+
+/*
  * The casts of a per-tensor FP8 recipe (expected.c fp8_cast_bytes; the
  * Transformer Engine docs, "FP8 Current Scaling"). gpt-korthikanti (96
  * layers, h 12288, MHA, GeLU 4h) on 8 GPUs, tp=8, one sequence of 2048: a
@@ -643,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_fp8_casts_by_hand),
+        cmocka_unit_test(test_expected_attention_length_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
         cmocka_unit_test(test_expected_load_by_hand),
     };

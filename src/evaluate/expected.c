@@ -397,6 +397,28 @@ static double fp8_cast_bytes(const struct model_spec *s,
     return t * (local + gathered);
 }
 
+/*
+ * The attention kernels' time over the measured rates' (causal, at the
+ * calibration's length) for this plan's kernels: without context
+ * parallelism one causal kernel over each sequence; with it, a ring
+ * (Transformer Engine's p2p, the sequence in 2 cp chunks, a rank holding
+ * chunk i and 2cp-1-i: Megatron-LM's load balancing) whose first step is
+ * a causal kernel over the rank's seq/cp tokens, 1/cp of its work, and
+ * whose other steps attend to other ranks' chunks without a mask: full
+ * blocks, at the full rate for seq/cp tokens.
+ */
+static double attention_length_time(const struct calibration *cal,
+                                    const struct model_spec *s,
+                                    const struct plan *p)
+{
+    double cp = (double)p->cp, seq = (double)s->seq_len / cp;
+    double causal = calibration_attention_length_factor(cal, true, seq);
+    if (p->cp <= 1)
+        return 1 / causal;
+    return 1 / (cp * causal) +
+           (1 - 1 / cp) / calibration_attention_length_factor(cal, false, seq);
+}
+
 /* Compute: GEMMs by shape, attention, elementwise work. */
 static void compute_work(const struct model *m,
                          const struct hardware *hw,
@@ -461,7 +483,9 @@ static void compute_work(const struct model *m,
         double bwd =
             calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
                                     m->attn_v_head_dim, ratio * f);
-        x->attn_cal_s = fwd > 0 && bwd > 0 ? fwd + bwd : x->attn_sol_s;
+        x->attn_cal_s = fwd > 0 && bwd > 0
+                            ? (fwd + bwd) * attention_length_time(cal, s, p)
+                            : x->attn_sol_s;
     }
     /* No faster than the speed of light (issue 17): the calibrated
      * GEMMs and attention take at least the floor's time for their

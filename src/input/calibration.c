@@ -143,6 +143,10 @@ static const struct datafile_field fields[] = {
     {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension (at least 0.1, as a GEMM's; at most the hardware's BF16 peak)"},
     {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension (as fwd_tflops)"},
     {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 1, 5, false, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting (at least 1: the backward pass takes the gradient of both operands of each forward product; FlashAttention counts 2.5)"},
+    {"attention_kernel", "seq_len", DATAFILE_DOUBLE, OFF(attn_seq_len), 0, 0, 1e8, false, false, "0", "tokens", NULL, "sequence length of the measured rates, causal (0: not said; [attention_length] then cannot scale them)"},
+    {"attention_length", "seq_lens", DATAFILE_STRING, OFF(len_seqs), TEXT, 1, 1e8, false, false, "", "tokens", NULL, "sequence lengths of a published attention benchmark, ascending (empty: the measured rates hold at every length and mask)"},
+    {"attention_length", "causal_tflops", DATAFILE_STRING, OFF(len_causal), TEXT, RATE_MIN, 1e6, false, false, "", "TFLOP/s", NULL, "the benchmark's rate with a causal mask at each length: what scales the measured (causal) rates to another length"},
+    {"attention_length", "full_tflops", DATAFILE_STRING, OFF(len_full), TEXT, RATE_MIN, 1e6, false, false, "", "TFLOP/s", NULL, "the benchmark's rate without a mask at each length: the full blocks of a context-parallel ring, over its causal rate at the measured length"},
     {"elementwise", "copy_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_COPY]), 0, TBPS_MIN, 1e3, false, true, NULL, "TB/s", NULL, "device-to-device copy, bytes read + written (" TBPS_WHY ")"},
     {"elementwise", "read_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_READ]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "read-only reduction (0: not measured; else as copy_tbps)"},
     {"elementwise", "norm_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_NORM]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "RMSNorm/LayerNorm forward (0: not measured; else as copy_tbps)"},
@@ -336,6 +340,39 @@ static void check_gemm(struct calibration *cal, struct diag *d)
     }
 }
 
+/* [attention_length]: a length list, a causal and a full rate at each,
+ * and the measurement's own length to scale from. */
+static void check_attention_length(struct calibration *cal, struct diag *d)
+{
+    struct calibration_attention *a = &cal->attention;
+    const char *s = "attention_length";
+    const struct calibration_spec *sp = &cal->spec;
+    long n;
+    if (!given(sp->len_seqs)) {
+        if (given(sp->len_causal) || given(sp->len_full))
+            bad(cal, d, STATUS_RANGE, s,
+                given(sp->len_causal) ? "causal_tflops" : "full_tflops",
+                "rates without seq_lens (the length of each rate)");
+        return;
+    }
+    n = parse_numbers(cal, d, s, "seq_lens", sp->len_seqs, a->len_seq, true,
+                      true);
+    if (n <= 0)
+        return;
+    if (!parse_rates(cal, d, s, "causal_tflops", sp->len_causal, a->len_causal,
+                     (size_t)n, "seq_lens") ||
+        !parse_rates(cal, d, s, "full_tflops", sp->len_full, a->len_full,
+                     (size_t)n, "seq_lens"))
+        return;
+    if (!(sp->attn_seq_len > 0)) {
+        bad(cal, d, STATUS_RANGE, s, "seq_lens",
+            "a length curve needs attention_kernel.seq_len (the length the "
+            "measured rates ran at)");
+        return;
+    }
+    a->len_n = (size_t)n;
+}
+
 static void check_attention(struct calibration *cal, struct diag *d)
 {
     struct calibration_attention *a = &cal->attention;
@@ -377,6 +414,7 @@ static void check_attention(struct calibration *cal, struct diag *d)
         }
         a->bwd_tflops[i] = r / per_flop;
     }
+    check_attention_length(cal, d);
 }
 
 /*
@@ -605,6 +643,19 @@ double calibration_attention_s(const struct calibration *cal,
     r_v = calibration_attention_tflops(cal, pass, v_dim, NULL);
     return flops * qk_share / (r_qk * 1e12) +
            flops * (1 - qk_share) / (r_v * 1e12);
+}
+
+double calibration_attention_length_factor(const struct calibration *cal,
+                                           bool causal,
+                                           double seq)
+{
+    const struct calibration_attention *a = &cal->attention;
+    if (a->len_n == 0 || !(seq > 0))
+        return 1;
+    return interp(a->len_seq, causal ? a->len_causal : a->len_full, a->len_n,
+                  seq, true, NULL) /
+           interp(a->len_seq, a->len_causal, a->len_n, cal->spec.attn_seq_len,
+                  true, NULL);
 }
 
 double calibration_attention_bwd_ratio(const struct calibration *cal)

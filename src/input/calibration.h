@@ -126,6 +126,13 @@ struct calibration_attention {
     double bwd_tflops[CALIBRATION_POINTS_MAX];     /* derived at load */
     double v_head_dim[CALIBRATION_POINTS_MAX];     /* the kernel's v width
                                                       (head_dim unless said) */
+    /* A published benchmark's rate by sequence length, with a causal
+     * mask and without ([attention_length]; len_n 0: none), and the
+     * length the rates above were measured at (causal) */
+    size_t len_n;
+    double len_seq[CALIBRATION_POINTS_MAX]; /* ascending */
+    double len_causal[CALIBRATION_POINTS_MAX];
+    double len_full[CALIBRATION_POINTS_MAX];
 };
 
 /* A bus-bandwidth curve as nccl-tests prints it (out-of-place busbw). */
@@ -155,7 +162,11 @@ struct calibration_spec {
     char v_head_dims[DATAFILE_TEXT_MAX];
     char fwd_tflops[DATAFILE_TEXT_MAX];
     char fwd_bwd_tflops[DATAFILE_TEXT_MAX];
-    double bwd_flops_ratio;               /* backward FLOPs / forward FLOPs */
+    double bwd_flops_ratio; /* backward FLOPs / forward FLOPs */
+    double attn_seq_len;    /* tokens of the attention measurement; 0: unsaid */
+    char len_seqs[DATAFILE_TEXT_MAX];
+    char len_causal[DATAFILE_TEXT_MAX];
+    char len_full[DATAFILE_TEXT_MAX];
     double ew_tbps[CALIBRATION_EW_COUNT]; /* 0: not measured (not COPY) */
     double router_us;        /* router sigmoid/softmax + top-k; 0: unmeasured */
     double router_tokens;    /* tokens of that measurement */
@@ -292,6 +303,18 @@ double calibration_attention_s(const struct calibration *cal,
                                double flops);
 
 /* The attention backward FLOPs per forward FLOP the rates assume. */
+/*
+ * The rate of an attention kernel over sequences of seq tokens, with a
+ * causal mask or without (the full blocks context parallelism's ring
+ * steps run), over the rate [attention_kernel] measured (causal, at its
+ * seq_len): the [attention_length] benchmark's ratio of the two,
+ * interpolated in log length and held beyond its ends. 1 where the file
+ * has no such curve.
+ */
+double calibration_attention_length_factor(const struct calibration *cal,
+                                           bool causal,
+                                           double seq);
+
 double calibration_attention_bwd_ratio(const struct calibration *cal);
 
 /*
