@@ -237,6 +237,7 @@ static void test_calibration_attention_length(void **state)
     struct calibration cal;
     struct datafile_set set[5];
     struct diag d;
+    double causal, full;
     static const char *const sets[] = {
         "attention_kernel.seq_len=4096",
         "attention_length.seq_lens=1024 4096 16384",
@@ -246,7 +247,9 @@ static void test_calibration_attention_length(void **state)
     size_t i;
     (void)state;
     load(&cal, "tests/data/snap/calibration/h200.ini");
-    assert_near(calibration_attention_length_factor(&cal, false, 65536), 1, 0);
+    calibration_attention_length_factors(&cal, 65536, &causal, &full);
+    assert_near(causal, 1, 0);
+    assert_near(full, 1, 0);
     calibration_release(&cal);
     diag_init(&d);
     for (i = 0; i < 5; i++)
@@ -254,22 +257,21 @@ static void test_calibration_attention_length(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, set, 4, &d),
                      STATUS_OK);
-    assert_near(calibration_attention_length_factor(&cal, true, 4096), 1,
-                1e-15);
-    assert_near(calibration_attention_length_factor(&cal, false, 4096), 1.2,
-                1e-15);
-    assert_near(calibration_attention_length_factor(&cal, true, 8192), 1.1,
-                1e-15);
-    assert_near(calibration_attention_length_factor(&cal, false, 65536), 1.3,
-                1e-15);
-    assert_near(calibration_attention_length_factor(&cal, true, 512), 0.8,
-                1e-15);
+    calibration_attention_length_factors(&cal, 4096, &causal, &full);
+    assert_near(causal, 1, 1e-15);
+    assert_near(full, 1.2, 1e-15);
+    calibration_attention_length_factors(&cal, 8192, &causal, &full);
+    assert_near(causal, 1.1, 1e-15);
+    calibration_attention_length_factors(&cal, 65536, &causal, &full);
+    assert_near(full, 1.3, 1e-15);
+    calibration_attention_length_factors(&cal, 512, &causal, &full);
+    assert_near(causal, 0.8, 1e-15);
     calibration_release(&cal);
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, &set[1], 4, &d),
                      STATUS_OK);
-    assert_near(calibration_attention_length_factor(&cal, true, 2048), 1,
-                1e-15);
+    calibration_attention_length_factors(&cal, 2048, &causal, &full);
+    assert_near(causal, 1, 1e-15);
     calibration_release(&cal);
 
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",

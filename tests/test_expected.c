@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -504,6 +505,9 @@ static void test_expected_attention_length_by_hand(void **state)
     a->len_causal[1] = 500;
     a->len_full[0] = 500;
     a->len_full[1] = 1000;
+    a->len_ln[0] = log(512);
+    a->len_ln[1] = log(2048);
+    a->len_ref = 500; /* causal at the measured 2048 */
     g.cal.spec.attn_seq_len = 2048;
     g.hw.cal = &g.cal;
     for (i = 0; i < 2; i++) {

@@ -411,12 +411,17 @@ static double attention_length_time(const struct calibration *cal,
                                     const struct model_spec *s,
                                     const struct plan *p)
 {
-    double cp = (double)p->cp, seq = (double)s->seq_len / cp;
-    double causal = calibration_attention_length_factor(cal, true, seq);
-    if (p->cp <= 1)
-        return 1 / causal;
-    return 1 / (cp * causal) +
-           (1 - 1 / cp) / calibration_attention_length_factor(cal, false, seq);
+    double cp = (double)p->cp, causal, full, t;
+    if (memo && memo->attn_cp == p->cp)
+        return memo->attn_time;
+    calibration_attention_length_factors(cal, (double)s->seq_len / cp, &causal,
+                                         &full);
+    t = p->cp <= 1 ? 1 / causal : 1 / (cp * causal) + (1 - 1 / cp) / full;
+    if (memo) {
+        memo->attn_cp = p->cp;
+        memo->attn_time = t;
+    }
+    return t;
 }
 
 /* Compute: GEMMs by shape, attention, elementwise work. */

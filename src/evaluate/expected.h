@@ -152,6 +152,8 @@ struct expected_memo {
         double bytes[EXPECTED_MEMO_SIZES], eff[EXPECTED_MEMO_SIZES];
         size_t n, next;
     } net[CALIBRATION_LINK_COUNT][CALIBRATION_COLLECTIVE_COUNT];
+    long attn_cp;     /* the cp attn_time was found for; 0: none */
+    double attn_time; /* attention's time over the measured rates' */
 };
 
 /* What one pipeline rank runs per step, as cost.c sees it. */

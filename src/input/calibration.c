@@ -340,6 +340,22 @@ static void check_gemm(struct calibration *cal, struct diag *d)
     }
 }
 
+/* A rate of the [attention_length] curve y at the log length ln q:
+ * linear in log length between its points, its end's value beyond. */
+static double
+interp_ln(const struct calibration_attention *a, const double *y, double lq)
+{
+    size_t i = 1;
+    if (lq <= a->len_ln[0] || a->len_n == 1)
+        return y[0];
+    if (lq >= a->len_ln[a->len_n - 1])
+        return y[a->len_n - 1];
+    while (a->len_ln[i] < lq) /* stops by the last, as lq is below it */
+        i++;
+    return y[i - 1] + (lq - a->len_ln[i - 1]) /
+                          (a->len_ln[i] - a->len_ln[i - 1]) * (y[i] - y[i - 1]);
+}
+
 /* [attention_length]: a length list, a causal and a full rate at each,
  * and the measurement's own length to scale from. */
 static void check_attention_length(struct calibration *cal, struct diag *d)
@@ -348,6 +364,7 @@ static void check_attention_length(struct calibration *cal, struct diag *d)
     const char *s = "attention_length";
     const struct calibration_spec *sp = &cal->spec;
     long n;
+    size_t i;
     if (!given(sp->len_seqs)) {
         if (given(sp->len_causal) || given(sp->len_full))
             bad(cal, d, STATUS_RANGE, s,
@@ -371,6 +388,9 @@ static void check_attention_length(struct calibration *cal, struct diag *d)
         return;
     }
     a->len_n = (size_t)n;
+    for (i = 0; i < a->len_n; i++)
+        a->len_ln[i] = log(a->len_seq[i]);
+    a->len_ref = interp_ln(a, a->len_causal, log(sp->attn_seq_len));
 }
 
 static void check_attention(struct calibration *cal, struct diag *d)
@@ -645,17 +665,19 @@ double calibration_attention_s(const struct calibration *cal,
            flops * (1 - qk_share) / (r_v * 1e12);
 }
 
-double calibration_attention_length_factor(const struct calibration *cal,
-                                           bool causal,
-                                           double seq)
+void calibration_attention_length_factors(const struct calibration *cal,
+                                          double seq,
+                                          double *causal,
+                                          double *full)
 {
     const struct calibration_attention *a = &cal->attention;
+    double lq;
+    *causal = *full = 1;
     if (a->len_n == 0 || !(seq > 0))
-        return 1;
-    return interp(a->len_seq, causal ? a->len_causal : a->len_full, a->len_n,
-                  seq, true, NULL) /
-           interp(a->len_seq, a->len_causal, a->len_n, cal->spec.attn_seq_len,
-                  true, NULL);
+        return;
+    lq = log(seq);
+    *causal = interp_ln(a, a->len_causal, lq) / a->len_ref;
+    *full = interp_ln(a, a->len_full, lq) / a->len_ref;
 }
 
 double calibration_attention_bwd_ratio(const struct calibration *cal)

@@ -131,8 +131,10 @@ struct calibration_attention {
      * length the rates above were measured at (causal) */
     size_t len_n;
     double len_seq[CALIBRATION_POINTS_MAX]; /* ascending */
+    double len_ln[CALIBRATION_POINTS_MAX];  /* their logarithms */
     double len_causal[CALIBRATION_POINTS_MAX];
     double len_full[CALIBRATION_POINTS_MAX];
+    double len_ref; /* the causal rate at attention_kernel.seq_len */
 };
 
 /* A bus-bandwidth curve as nccl-tests prints it (out-of-place busbw). */
@@ -304,16 +306,17 @@ double calibration_attention_s(const struct calibration *cal,
 
 /* The attention backward FLOPs per forward FLOP the rates assume. */
 /*
- * The rate of an attention kernel over sequences of seq tokens, with a
- * causal mask or without (the full blocks context parallelism's ring
- * steps run), over the rate [attention_kernel] measured (causal, at its
- * seq_len): the [attention_length] benchmark's ratio of the two,
- * interpolated in log length and held beyond its ends. 1 where the file
- * has no such curve.
+ * The rates of attention kernels over sequences of seq tokens, with a
+ * causal mask (*causal) and without (*full: the blocks of a
+ * context-parallel ring's later steps), over the rate [attention_kernel]
+ * measured (causal, at its seq_len): the [attention_length] benchmark's
+ * ratio of the two, interpolated in log length and held beyond its ends.
+ * 1 and 1 where the file has no such curve.
  */
-double calibration_attention_length_factor(const struct calibration *cal,
-                                           bool causal,
-                                           double seq);
+void calibration_attention_length_factors(const struct calibration *cal,
+                                          double seq,
+                                          double *causal,
+                                          double *full);
 
 double calibration_attention_bwd_ratio(const struct calibration *cal);
 
