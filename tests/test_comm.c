@@ -199,6 +199,14 @@ static void test_comm_ep_affinity_routing(void **state)
     /* EP8 in one node: the limit does not bind, nothing crosses IB */
     comm_ep_copies(&f->ds, plan_span(8, 1, 8), &ib, &nv);
     assert_near(ib, 0, 1e-12);
+    /* EP256 over 256 nodes of one GPU: 4 nodes hold 4 experts, fewer than
+     * a token's 8, so the limit cannot hold (it gave 0/0, found by
+     * fuzz_eval): routing is unlimited, 8 experts drawn from 256 on as
+     * many nodes: IB copies 256 (1 - C(255,8)/C(256,8)) x 255/256 =
+     * 8 x 255/256; nothing on NVLink (one GPU a node) */
+    comm_ep_copies(&f->ds, plan_span(256, 1, 1), &ib, &nv);
+    assert_near(ib, 8.0 * 255 / 256, 1e-12);
+    assert_near(nv, 0, 0);
 }
 
 /*

@@ -176,6 +176,14 @@ void comm_ep_copies(const struct model *m,
     double M = limited ? (double)s->node_limit : n;
     double pool = M * E / n; /* experts on the M nodes a token may use */
     double nodes, gpus;
+    /* M nodes holding fewer than top_k experts cannot take a token's
+     * top_k (EP spread so thin that a node holds under top_k / M of
+     * them): the limit cannot hold there, and routing is unlimited */
+    if (limited && pool < k) {
+        limited = false;
+        M = n;
+        pool = E;
+    }
     if (limited && s->node_routing == MODEL_ROUTING_AFFINITY) {
         /* The M nodes are chosen by their experts' affinity to the token
          * (DeepSeek-V3: the sum of each node's top-2, arXiv 2412.19437
