@@ -277,8 +277,8 @@ static void test_calibration_attention_length(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, &set[2], 1, &d),
                      STATUS_RANGE);
-    assert_has_line(d.msg, "h200.ini: attention_length.causal_tflops: rates "
-                           "without seq_lens");
+    assert_has_line(d.msg, "h200.ini: --set attention_length.causal_tflops: "
+                           "rates without seq_lens");
     diag_init(&d);
     assert_int_equal(
         datafile_parse_set("attention_length.full_tflops=550 600", &set[3], &d),
@@ -286,8 +286,8 @@ static void test_calibration_attention_length(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, set, 4, &d),
                      STATUS_RANGE);
-    assert_has_line(d.msg, "h200.ini: attention_length.full_tflops: 2 values "
-                           "for the 3 of attention_length.seq_lens");
+    assert_has_line(d.msg, "h200.ini: --set attention_length.full_tflops: 2 "
+                           "values for the 3 of attention_length.seq_lens");
     diag_init(&d);
     assert_int_equal(datafile_parse_set("attention_length.full_tflops=550 600 "
                                         "650",
@@ -296,8 +296,8 @@ static void test_calibration_attention_length(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, &set[1], 3, &d),
                      STATUS_RANGE);
-    assert_has_line(d.msg, "h200.ini: attention_length.seq_lens: a length "
-                           "curve needs attention_kernel.seq_len");
+    assert_has_line(d.msg, "h200.ini: --set attention_length.seq_lens: a "
+                           "length curve needs attention_kernel.seq_len");
 }
 
 /* Memory-bound rates, router time, clock factor and the peak data. */

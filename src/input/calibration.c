@@ -201,6 +201,9 @@ static void bad(const struct calibration *cal,
     if (line > 0)
         diag_add(d, st, "%s:%ld: %s.%s: %s", cal->meta.path, line, section, key,
                  problem);
+    else if (i >= 0 && cal->meta.given[i]) /* a --set of the file's value */
+        diag_add(d, st, "%s: --set %s.%s: %s", cal->meta.path, section, key,
+                 problem);
     else
         diag_add(d, st, "%s: %s.%s: %s", cal->meta.path, section, key, problem);
 }
