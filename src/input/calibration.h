@@ -304,7 +304,6 @@ double calibration_attention_s(const struct calibration *cal,
                                double v_dim,
                                double flops);
 
-/* The attention backward FLOPs per forward FLOP the rates assume. */
 /*
  * The rates of attention kernels over sequences of seq tokens, with a
  * causal mask (*causal) and without (*full: the blocks of a
@@ -318,6 +317,7 @@ void calibration_attention_length_factors(const struct calibration *cal,
                                           double *causal,
                                           double *full);
 
+/* The attention backward FLOPs per forward FLOP the rates assume. */
 double calibration_attention_bwd_ratio(const struct calibration *cal);
 
 /*
