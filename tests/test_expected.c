@@ -532,9 +532,10 @@ static void test_expected_attention_length_by_hand(void **state)
  * a gathered one is cast on its shard (2 + 1, 12h) and the gathered
  * tensor, 8 ranks' tokens, transposed (1 + 1, 8 x 4h x 2 = 64h): 124h a
  * token and layer, moved once a step, at 1.5 TB/s. Current scaling reads
- * each tensor once more (2 bytes on 12h + 4h: 32h more); Blackwell's
- * layouts need no transposed copy (local 36h, shard 12h: 48h). A block
- * recipe's casts are its calibrated factor's (none here).
+ * each tensor once more (2 bytes on 12h + 4h: 32h more), as row-wise
+ * scales do; Blackwell's layouts need no transposed copy (local 36h,
+ * shard 12h: 48h). A block recipe's casts are its calibrated factor's
+ * (none here).
  */
 static void test_expected_fp8_casts_by_hand(void **state)
 {
@@ -563,6 +564,16 @@ static void test_expected_fp8_casts_by_hand(void **state)
                      STATUS_OK);
     assert_int_equal(
         model_load("tests/data/gpt-korthikanti.ini", &m, &set[1], 1, &d),
+        STATUS_OK);
+    evaluate(f, &m, text, &f->stack, &r);
+    assert_near(r.work.x.ew_s - block.work.x.ew_s, 156 * per_h, 1e-12);
+    model_release(&m);
+    /* row-wise scales read each tensor twice too (rows, then columns
+     * for the backward's copy): the same bytes as current scaling */
+    assert_int_equal(datafile_parse_set("fp8.scaling=row", &set[0], &d),
+                     STATUS_OK);
+    assert_int_equal(
+        model_load("tests/data/gpt-korthikanti.ini", &m, set, 1, &d),
         STATUS_OK);
     evaluate(f, &m, text, &f->stack, &r);
     assert_near(r.work.x.ew_s - block.work.x.ew_s, 156 * per_h, 1e-12);
