@@ -609,6 +609,12 @@ void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, bool report_like)
     xlsx_book_check(b, worksheet_set_footer(ws, text), "worksheet_set_footer");
 }
 
+void xlsx_book_repeat_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    xlsx_book_check(b, worksheet_repeat_rows(ws, R(b, row), R(b, row)),
+                    "worksheet_repeat_rows");
+}
+
 void xlsx_book_print_area(struct xlsx_book *b,
                           lxw_worksheet *ws,
                           size_t first,

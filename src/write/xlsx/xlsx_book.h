@@ -304,6 +304,11 @@ void xlsx_book_page(struct xlsx_book *b,
                     struct lxw_worksheet *ws,
                     bool report_like);
 
+/* Prints row `row` (0-based: a table's header) atop every page. */
+void xlsx_book_repeat_row(struct xlsx_book *b,
+                          struct lxw_worksheet *ws,
+                          size_t row);
+
 /* Prints rows first..last, columns 0..last_col (0-based). */
 void xlsx_book_print_area(struct xlsx_book *b,
                           struct lxw_worksheet *ws,

@@ -242,7 +242,5 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
     xlsx_book_freeze(b, ws, head + 1, 0);
     xlsx_book_print_area(b, ws, 0, row > head + 1 ? row - 1 : head,
                          table.ncols - 1);
-    xlsx_book_check(b,
-                    worksheet_repeat_rows(ws, (lxw_row_t)head, (lxw_row_t)head),
-                    "worksheet_repeat_rows");
+    xlsx_book_repeat_row(b, ws, head);
 }

@@ -223,8 +223,7 @@ void xlsx_plans_write(struct xlsx_book *b,
     conditional(b, ws, last);
     names(b, cols, n, last);
     xlsx_book_page(b, ws, false);
-    xlsx_book_check(b, worksheet_repeat_rows(ws, 0, 0),
-                    "worksheet_repeat_rows");
+    xlsx_book_repeat_row(b, ws, 0);
     {
         long core = plans_table_find("bubble");
         size_t lastcol = core > 0 && (size_t)core < n ? (size_t)core : n - 1;

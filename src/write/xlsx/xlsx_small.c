@@ -420,6 +420,7 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
              "on this sheet.");
     row++;
     xlsx_table_header(b, ws, &val_table, row);
+    xlsx_book_repeat_row(b, ws, row); /* the runs outgrow a page */
     xlsx_book_height(b, ws, row++, 62);
     xlsx_book_freeze(b, ws, row, at + 1);
     if (r->nvalidations == 0)
