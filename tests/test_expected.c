@@ -80,6 +80,24 @@ static void evaluate(const struct fixture *f,
     cost_ctx_release(&ctx);
 }
 
+/* Plan `text` of the model file at path with one --set (set_text),
+ * evaluated as evaluate() does with the fixture's stack. */
+static void evaluate_set(const struct fixture *f,
+                         const char *path,
+                         const char *set_text,
+                         const char *text,
+                         struct cost_result *r)
+{
+    struct model m;
+    struct datafile_set set;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set(set_text, &set, &d), STATUS_OK);
+    assert_int_equal(model_load(path, &m, &set, 1, &d), STATUS_OK);
+    evaluate(f, &m, text, &f->stack, r);
+    model_release(&m);
+}
+
 /*
  * One GPU, BF16, no communication. GEMMs and attention at half the
  * achievable rate take twice their speed-of-light time; compute is their
@@ -375,23 +393,14 @@ static void test_expected_nccl_ib_share_by_hand(void **state)
 static void test_expected_fine_fp8_scaling_by_hand(void **state)
 {
     struct fixture *f = *state;
-    struct model fine;
     struct cost_result tensor, scaled;
-    struct datafile_set set;
-    struct diag d;
-    diag_init(&d);
-    assert_int_equal(datafile_parse_set("fp8.scaling=fine", &set, &d),
-                     STATUS_OK);
-    assert_int_equal(model_load("tests/data/tiny-moe.ini", &fine, &set, 1, &d),
-                     STATUS_OK);
     evaluate(f, &f->moe, "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8", &f->stack,
              &tensor);
-    evaluate(f, &fine, "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8", &f->stack,
-             &scaled);
+    evaluate_set(f, "tests/data/tiny-moe.ini", "fp8.scaling=fine",
+                 "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8", &scaled);
     assert_true(tensor.work.fp8_flops > 0);
     assert_near(scaled.work.x.gemm_cal_s - tensor.work.x.gemm_cal_s,
                 tensor.work.fp8_flops / 730e12, 1e-9);
-    model_release(&fine);
 }
 
 /*
@@ -407,9 +416,6 @@ static void test_expected_fp8_recipe_factor_by_hand(void **state)
     struct fixture *f = *state;
     struct fixture g = *f;
     struct cost_result tensor, r;
-    struct model m;
-    struct datafile_set set;
-    struct diag d;
     const char *text = "gpus=8 ep=8 precision=fp8 mbs=1 gbs=8";
     static const char *const kinds[] = {"fp8.scaling=block", "fp8.scaling=row"};
     static const double extra[] = {3, 1};
@@ -425,14 +431,9 @@ static void test_expected_fp8_recipe_factor_by_hand(void **state)
     evaluate(&g, &g.moe, text, &g.stack, &tensor);
     assert_true(tensor.work.fp8_flops > 0);
     for (i = 0; i < 2; i++) {
-        diag_init(&d);
-        assert_int_equal(datafile_parse_set(kinds[i], &set, &d), STATUS_OK);
-        assert_int_equal(model_load("tests/data/tiny-moe.ini", &m, &set, 1, &d),
-                         STATUS_OK);
-        evaluate(&g, &m, text, &g.stack, &r);
+        evaluate_set(&g, "tests/data/tiny-moe.ini", kinds[i], text, &r);
         assert_near(r.work.x.gemm_cal_s - tensor.work.x.gemm_cal_s,
                     extra[i] * tensor.work.fp8_flops / 730e12, 1e-9);
-        model_release(&m);
     }
 }
 
@@ -542,42 +543,21 @@ static void test_expected_fp8_casts_by_hand(void **state)
     struct fixture *f = *state;
     struct fixture g = *f;
     struct cost_result block, r;
-    struct model m;
-    struct datafile_set set[2];
-    struct diag d;
+    const char *gpt = "tests/data/gpt-korthikanti.ini";
     const char *text = "gpus=8 tp=8 mbs=1 gbs=1 precision=fp8 recompute=none";
     const double per_h = 12288.0 * 96 * 256 / 1.5e12;
-    diag_init(&d);
-    assert_int_equal(datafile_parse_set("fp8.scaling=block", &set[0], &d),
-                     STATUS_OK);
-    assert_int_equal(
-        model_load("tests/data/gpt-korthikanti.ini", &m, set, 1, &d),
-        STATUS_OK);
-    evaluate(f, &m, text, &f->stack, &block);
-    model_release(&m);
+    evaluate_set(f, gpt, "fp8.scaling=block", text, &block);
     evaluate(f, &f->gpt, text, &f->stack, &r); /* tensor, delayed */
     assert_near(r.work.x.ew_s - block.work.x.ew_s, 124 * per_h, 1e-12);
     g.hw.spec.fp8_transpose = false;
     evaluate(&g, &f->gpt, text, &f->stack, &r);
     assert_near(r.work.x.ew_s - block.work.x.ew_s, 48 * per_h, 1e-12);
-    assert_int_equal(datafile_parse_set("fp8.amax=current", &set[1], &d),
-                     STATUS_OK);
-    assert_int_equal(
-        model_load("tests/data/gpt-korthikanti.ini", &m, &set[1], 1, &d),
-        STATUS_OK);
-    evaluate(f, &m, text, &f->stack, &r);
+    evaluate_set(f, gpt, "fp8.amax=current", text, &r);
     assert_near(r.work.x.ew_s - block.work.x.ew_s, 156 * per_h, 1e-12);
-    model_release(&m);
     /* row-wise scales read each tensor twice too (rows, then columns
      * for the backward's copy): the same bytes as current scaling */
-    assert_int_equal(datafile_parse_set("fp8.scaling=row", &set[0], &d),
-                     STATUS_OK);
-    assert_int_equal(
-        model_load("tests/data/gpt-korthikanti.ini", &m, set, 1, &d),
-        STATUS_OK);
-    evaluate(f, &m, text, &f->stack, &r);
+    evaluate_set(f, gpt, "fp8.scaling=row", text, &r);
     assert_near(r.work.x.ew_s - block.work.x.ew_s, 156 * per_h, 1e-12);
-    model_release(&m);
 }
 
 /*

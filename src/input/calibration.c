@@ -343,20 +343,35 @@ static void check_gemm(struct calibration *cal, struct diag *d)
     }
 }
 
-/* A rate of the [attention_length] curve y at the log length ln q:
- * linear in log length between its points, its end's value beyond. */
-static double
-interp_ln(const struct calibration_attention *a, const double *y, double lq)
+/*
+ * y at q on the table (x[i], y[i]), linear in ln x (log_x) or in x,
+ * held at the nearest end outside it.
+ */
+static double interp(const double *x,
+                     const double *y,
+                     size_t n,
+                     double q,
+                     bool log_x,
+                     bool *outside)
 {
-    size_t i = 1;
-    if (lq <= a->len_ln[0] || a->len_n == 1)
+    size_t i;
+    double t;
+    if (q <= x[0] || n == 1) {
+        if (outside && q != x[0])
+            *outside = true;
         return y[0];
-    if (lq >= a->len_ln[a->len_n - 1])
-        return y[a->len_n - 1];
-    while (a->len_ln[i] < lq) /* stops by the last, as lq is below it */
+    }
+    if (q >= x[n - 1]) {
+        if (outside && q != x[n - 1])
+            *outside = true;
+        return y[n - 1];
+    }
+    i = 1;
+    while (x[i] < q) /* stops by x[n - 1], as q < x[n - 1] */
         i++;
-    return y[i - 1] + (lq - a->len_ln[i - 1]) /
-                          (a->len_ln[i] - a->len_ln[i - 1]) * (y[i] - y[i - 1]);
+    t = log_x ? (log(q) - log(x[i - 1])) / (log(x[i]) - log(x[i - 1]))
+              : (q - x[i - 1]) / (x[i] - x[i - 1]);
+    return y[i - 1] + t * (y[i] - y[i - 1]);
 }
 
 /* [attention_length]: a length list, a causal and a full rate at each,
@@ -393,7 +408,8 @@ static void check_attention_length(struct calibration *cal, struct diag *d)
     a->len_n = (size_t)n;
     for (i = 0; i < a->len_n; i++)
         a->len_ln[i] = log(a->len_seq[i]);
-    a->len_ref = interp_ln(a, a->len_causal, log(sp->attn_seq_len));
+    a->len_ref = interp(a->len_ln, a->len_causal, a->len_n,
+                        log(sp->attn_seq_len), false, NULL);
 }
 
 static void check_attention(struct calibration *cal, struct diag *d)
@@ -580,37 +596,6 @@ void calibration_release(struct calibration *cal)
 
 /* ---- Lookups ---- */
 
-/*
- * y at q on the table (x[i], y[i]), linear in ln x (log_x) or in x,
- * held at the nearest end outside it.
- */
-static double interp(const double *x,
-                     const double *y,
-                     size_t n,
-                     double q,
-                     bool log_x,
-                     bool *outside)
-{
-    size_t i;
-    double t;
-    if (q <= x[0] || n == 1) {
-        if (outside && q != x[0])
-            *outside = true;
-        return y[0];
-    }
-    if (q >= x[n - 1]) {
-        if (outside && q != x[n - 1])
-            *outside = true;
-        return y[n - 1];
-    }
-    i = 1;
-    while (x[i] < q) /* stops by x[n - 1], as q < x[n - 1] */
-        i++;
-    t = log_x ? (log(q) - log(x[i - 1])) / (log(x[i]) - log(x[i - 1]))
-              : (q - x[i - 1]) / (x[i] - x[i - 1]);
-    return y[i - 1] + t * (y[i] - y[i - 1]);
-}
-
 double calibration_gemm_tflops(const struct calibration *cal,
                                enum calibration_gemm cls,
                                enum calibration_precision p,
@@ -679,8 +664,11 @@ void calibration_attention_length_factors(const struct calibration *cal,
     if (a->len_n == 0 || !(seq > 0))
         return;
     lq = log(seq);
-    *causal = interp_ln(a, a->len_causal, lq) / a->len_ref;
-    *full = interp_ln(a, a->len_full, lq) / a->len_ref;
+    /* linear in ln(seq): interpolated on the lengths' logarithms */
+    *causal = interp(a->len_ln, a->len_causal, a->len_n, lq, false, NULL) /
+              a->len_ref;
+    *full =
+        interp(a->len_ln, a->len_full, a->len_n, lq, false, NULL) / a->len_ref;
 }
 
 double calibration_attention_bwd_ratio(const struct calibration *cal)
