@@ -300,6 +300,46 @@ static void test_calibration_attention_length(void **state)
                            "length curve needs attention_kernel.seq_len");
 }
 
+/*
+ * A factor measured with its recipe's casts (issue 17 item 6): the flag
+ * describes a measured factor, so flat.ini (fine_grained_factor only)
+ * refuses row_casts and block_casts as --set values, naming them; with
+ * fine_grained_casts a block recipe, which takes the fine-grained factor
+ * there, counts no casts, and per-tensor scaling always counts them.
+ */
+static void test_calibration_casts_need_their_factor(void **state)
+{
+    struct calibration cal;
+    struct datafile_set set[2];
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        datafile_parse_set("fp8_scaling.row_casts=true", &set[0], &d),
+        STATUS_OK);
+    assert_int_equal(
+        datafile_parse_set("fp8_scaling.block_casts=true", &set[1], &d),
+        STATUS_OK);
+    assert_int_equal(
+        calibration_load("tests/data/calibration/flat.ini", &cal, set, 2, &d),
+        STATUS_RANGE);
+    assert_has_line(d.msg, "flat.ini: --set fp8_scaling.row_casts: true "
+                           "describes a row_factor the file does not give");
+    assert_has_line(d.msg, "flat.ini: --set fp8_scaling.block_casts: true "
+                           "describes a block_factor the file does not give");
+    diag_init(&d);
+    assert_int_equal(
+        datafile_parse_set("fp8_scaling.fine_grained_casts=true", &set[0], &d),
+        STATUS_OK);
+    assert_int_equal(
+        calibration_load("tests/data/calibration/flat.ini", &cal, set, 1, &d),
+        STATUS_OK);
+    assert_false(calibration_fp8_casts_counted(&cal, CALIBRATION_FP8_BLOCK));
+    assert_false(calibration_fp8_casts_counted(&cal, CALIBRATION_FP8_ROW));
+    assert_true(calibration_fp8_casts_counted(&cal, CALIBRATION_FP8_TENSOR));
+    calibration_release(&cal);
+}
+
 /* Memory-bound rates, router time, clock factor and the peak data. */
 static void test_calibration_elementwise_router_clock(void **state)
 {
@@ -734,6 +774,7 @@ int main(void)
         cmocka_unit_test(test_calibration_busbw_by_message_size),
         cmocka_unit_test(test_calibration_files_cite_every_value),
         cmocka_unit_test(test_calibration_equal_rates_and_set),
+        cmocka_unit_test(test_calibration_casts_need_their_factor),
         cmocka_unit_test(test_calibration_load_reports_every_bad_value),
         cmocka_unit_test(test_calibration_load_bounds_every_value),
         cmocka_unit_test(test_calibration_check_hardware_refuses_another_gpu),

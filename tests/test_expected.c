@@ -521,8 +521,8 @@ static void test_expected_attention_length_by_hand(void **state)
 }
 
 /*
- * The casts of a per-tensor FP8 recipe (expected.c fp8_cast_bytes; the
- * Transformer Engine docs, "FP8 Current Scaling"). gpt-korthikanti (96
+ * The casts of an FP8 recipe (expected.c fp8_cast_bytes; the Transformer
+ * Engine docs, "FP8 Current Scaling" and "MXFP8"). gpt-korthikanti (96
  * layers, h 12288, MHA, GeLU 4h) on 8 GPUs, tp=8, one sequence of 2048: a
  * rank holds 256 tokens. Per token and layer the FP8 GEMMs' operands are
  * QKV (reads h gathered, writes 3h), the output projection (reads h,
@@ -535,29 +535,45 @@ static void test_expected_attention_length_by_hand(void **state)
  * token and layer, moved once a step, at 1.5 TB/s. Current scaling reads
  * each tensor once more (2 bytes on 12h + 4h: 32h more), as row-wise
  * scales do; Blackwell's layouts need no transposed copy (local 36h,
- * shard 12h: 48h). A block recipe's casts are its calibrated factor's
- * (none here).
+ * shard 12h: 48h). Block scales read once and write the rowwise and the
+ * columnwise copy on any GPU, both all-gathered quantized (2 + 2 on 12h
+ * local and on the 4h shard: 64h), unless the calibrated factor the
+ * recipe takes holds its casts (a trace's: none then, the baseline).
  */
 static void test_expected_fp8_casts_by_hand(void **state)
 {
     struct fixture *f = *state;
-    struct fixture g = *f;
-    struct cost_result block, r;
+    struct fixture g = *f, held = *f;
+    struct cost_result none, r;
     const char *gpt = "tests/data/gpt-korthikanti.ini";
     const char *text = "gpus=8 tp=8 mbs=1 gbs=1 precision=fp8 recompute=none";
     const double per_h = 12288.0 * 96 * 256 / 1.5e12;
-    evaluate_set(f, gpt, "fp8.scaling=block", text, &block);
+    /* flat.ini measures no block factor: block takes fine_grained's */
+    held.cal.spec.fp8_fine_casts = true;
+    held.hw.cal = &held.cal;
+    evaluate_set(&held, gpt, "fp8.scaling=block", text, &none);
     evaluate(f, &f->gpt, text, &f->stack, &r); /* tensor, delayed */
-    assert_near(r.work.x.ew_s - block.work.x.ew_s, 124 * per_h, 1e-12);
+    assert_near(r.work.x.ew_s - none.work.x.ew_s, 124 * per_h, 1e-12);
     g.hw.spec.fp8_transpose = false;
     evaluate(&g, &f->gpt, text, &f->stack, &r);
-    assert_near(r.work.x.ew_s - block.work.x.ew_s, 48 * per_h, 1e-12);
+    assert_near(r.work.x.ew_s - none.work.x.ew_s, 48 * per_h, 1e-12);
     evaluate_set(f, gpt, "fp8.amax=current", text, &r);
-    assert_near(r.work.x.ew_s - block.work.x.ew_s, 156 * per_h, 1e-12);
+    assert_near(r.work.x.ew_s - none.work.x.ew_s, 156 * per_h, 1e-12);
     /* row-wise scales read each tensor twice too (rows, then columns
      * for the backward's copy): the same bytes as current scaling */
     evaluate_set(f, gpt, "fp8.scaling=row", text, &r);
-    assert_near(r.work.x.ew_s - block.work.x.ew_s, 156 * per_h, 1e-12);
+    assert_near(r.work.x.ew_s - none.work.x.ew_s, 156 * per_h, 1e-12);
+    /* block scales whose factor times the GEMMs alone, on Hopper and on
+     * Blackwell alike; fine-grained ones the same */
+    evaluate_set(f, gpt, "fp8.scaling=block", text, &r);
+    assert_near(r.work.x.ew_s - none.work.x.ew_s, 64 * per_h, 1e-12);
+    evaluate_set(&g, gpt, "fp8.scaling=fine", text, &r);
+    assert_near(r.work.x.ew_s - none.work.x.ew_s, 64 * per_h, 1e-12);
+    assert_false(
+        calibration_fp8_casts_counted(&held.cal, CALIBRATION_FP8_FINE));
+    assert_true(
+        calibration_fp8_casts_counted(&held.cal, CALIBRATION_FP8_TENSOR));
+    assert_true(calibration_fp8_casts_counted(&f->cal, CALIBRATION_FP8_BLOCK));
 }
 
 /*

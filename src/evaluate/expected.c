@@ -350,50 +350,64 @@ static void ep_route(struct expected_work *x,
 }
 
 /*
- * The HBM traffic, bytes per step on this GPU, of the casts a per-tensor
- * or row-wise FP8 recipe runs before its GEMMs (the block and
- * fine-grained factors of a calibration measured from a trace hold their
- * recipe's casts already: calibration.h). Every operand the recipe casts
- * (model_layer's cast_*) is read in BF16 and written in FP8 (one byte);
- * Transformer Engine's documentation of FP8 current scaling ("FP8 Current
- * Scaling", docs/features/low_precision_training): a current-scaling cast
- * reads its tensor twice (amax, then cast), and a row-wise recipe, which
- * scales the backward's copy by columns, reads it twice as well; where
- * the GEMMs take K-major operands only (hardware fp8_transpose: Hopper,
- * Ada) the cast also writes the transposed copy the backward's GEMMs
- * take. With sequence parallelism a gathered operand is cast on its
- * shard (the all-gather moves FP8, its scale reduced first) and, as the
- * transposed tensor cannot be all-gathered, the gathered one is
- * transposed (read and written, one byte each). Without it every TP rank
- * casts the whole replicated tensor. Forward inputs are cast once more
- * where full recomputation reruns the forward. Weights are cast once a
- * step (Megatron-LM passes is_first_microbatch, and Transformer Engine
- * keeps the cast): left out, under 0.1% of a step at any micro-batch
- * count the sweep gives.
+ * The HBM traffic, bytes per step on this GPU, of the casts an FP8 recipe
+ * runs before its GEMMs, where its calibrated factor does not hold them
+ * already (calibration_fp8_casts_counted: a block or fine-grained factor
+ * measured from a trace does). Every operand the recipe casts
+ * (model_layer's cast_*) is read in BF16 and written in FP8 (one byte;
+ * the scales, a byte per 32 elements at most, are left out), from
+ * Transformer Engine's documentation (docs/features/low_precision_training):
+ * - One scale per tensor ("FP8 Current Scaling"): a current-scaling cast
+ *   reads its tensor twice (amax, then cast); where the GEMMs take
+ *   K-major operands only (hardware fp8_transpose: Hopper, Ada) the cast
+ *   also writes the transposed copy the backward's GEMMs take. With
+ *   sequence parallelism a gathered operand is cast on its shard (the
+ *   all-gather moves FP8, its scale reduced first) and, as the transposed
+ *   tensor cannot be all-gathered, the gathered one is transposed (read
+ *   and written, one byte each).
+ * - One scale per row: the backward's copy is scaled by columns, so the
+ *   tensor is read twice and written twice, and a gathered one is
+ *   transposed as above.
+ * - Block and fine-grained scales ("MXFP8", "Handling transposes": "rowwise
+ *   and columnwise MXFP8 tensors are numerically different ... Both must
+ *   be quantized independently from the full-precision data"): read once
+ *   (each block's amax in the same pass), written twice on any GPU; both
+ *   copies are all-gathered quantized ("All-gather of columnwise tensors
+ *   is supported"), so a gathered operand is cast on its shard alone.
+ * Without sequence parallelism every TP rank casts the whole replicated
+ * tensor. Forward inputs are cast once more where full recomputation
+ * reruns the forward. Weights are cast once a step (Megatron-LM passes
+ * is_first_microbatch, and Transformer Engine keeps the cast): left out,
+ * under 0.1% of a step at any micro-batch count the sweep gives.
  */
 static double fp8_cast_bytes(const struct model_spec *s,
                              const struct hardware *hw,
+                             const struct calibration *cal,
                              const struct plan *p,
                              const struct model_chunk *c,
                              double t)
 {
     bool row = s->fp8_scaling == CALIBRATION_FP8_ROW;
-    double reads = s->activation_bytes *
-                   (row || s->fp8_amax == MODEL_FP8_AMAX_CURRENT ? 2 : 1);
-    double writes = row || hw->spec.fp8_transpose ? 2 : 1;
+    bool blocks = s->fp8_scaling == CALIBRATION_FP8_FINE ||
+                  s->fp8_scaling == CALIBRATION_FP8_BLOCK;
+    bool twice = row || (!blocks && s->fp8_amax == MODEL_FP8_AMAX_CURRENT);
+    double reads = s->activation_bytes * (twice ? 2 : 1);
+    double writes = row || blocks || hw->spec.fp8_transpose ? 2 : 1;
     double tp = (double)p->tp, local, gathered;
     double in_passes = p->recompute == MODEL_RECOMPUTE_FULL ? 2 : 1;
     double g = in_passes * c->cast_in_sp + c->cast_grad_sp;
-    if (s->fp8_scaling != CALIBRATION_FP8_TENSOR && !row)
+    bool transposed = !blocks && (row || hw->spec.fp8_transpose);
+    if (!calibration_fp8_casts_counted(cal, s->fp8_scaling))
         return 0;
     local = (in_passes * c->cast_in + c->cast_grad) * (reads + writes);
     if (p->tp == 1)
         gathered = g * (reads + writes);
     else if (p->no_sp)
         gathered = tp * g * (reads + writes);
+    else if (blocks)
+        gathered = g * (reads + writes);
     else
-        gathered =
-            g * (reads + 1) + (hw->spec.fp8_transpose || row ? tp * g * 2 : 0);
+        gathered = g * (reads + 1) + (transposed ? tp * g * 2 : 0);
     return t * (local + gathered);
 }
 
@@ -521,7 +535,7 @@ static void compute_work(const struct model *m,
                calibration_router_s(cal, rk->tokens);
     if (fp8)
         x->ew_s +=
-            fp8_cast_bytes(s, hw, p, c, t) /
+            fp8_cast_bytes(s, hw, cal, p, c, t) /
             (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     /* Without sequence parallelism the norms and residual adds are not
      * split over the tensor-parallel group: every TP rank runs them on

@@ -179,6 +179,10 @@ static void measured(const struct trace_import_summary *s,
                  "kernels' time) [computed]",
                  t, s->cls[TRACE_FP8_CAST].kernels);
         put(p, "fp8_scaling", "fine_grained_factor", v, src);
+        /* the factor's denominator holds the casts: the expected step
+         * adds none for a recipe that takes it */
+        put(p, "fp8_scaling", "fine_grained_casts", "true",
+            "the factor above: its cast and transpose kernels are in it");
     }
 }
 
@@ -203,6 +207,12 @@ static void base_value(const struct datafile_field *f,
         long x;
         memcpy(&x, at, sizeof x);
         snprintf(buf, size, "%ld", x);
+        break;
+    }
+    case DATAFILE_BOOL: {
+        bool x;
+        memcpy(&x, at, sizeof x);
+        snprintf(buf, size, "%s", x ? "true" : "false");
         break;
     }
     default: /* the calibration schema has no other types */

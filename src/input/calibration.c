@@ -160,6 +160,9 @@ static const struct datafile_field fields[] = {
     {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
     {"fp8_scaling", "row_factor", DATAFILE_DOUBLE, OFF(fp8_row_factor), 0, 0, 1, false, false, "0", "", NULL, "as fine_grained_factor, for one scale per row (fp8.scaling = row); 0: fine_grained_factor"},
     {"fp8_scaling", "block_factor", DATAFILE_DOUBLE, OFF(fp8_block_factor), 0, 0, 1, false, false, "0", "", NULL, "as fine_grained_factor, for 1x128 activation tiles and 128x128 weight blocks (fp8.scaling = block, DeepSeek-V3's recipe); 0: fine_grained_factor"},
+    {"fp8_scaling", "fine_grained_casts", DATAFILE_BOOL, OFF(fp8_fine_casts), 0, 0, 0, false, false, "false", "", NULL, "fine_grained_factor was measured from a trace with the recipe's cast and transpose kernels in it: the expected step adds no cast bytes for a recipe that takes it (false: the factor times the GEMMs alone, or is not measured)"},
+    {"fp8_scaling", "row_casts", DATAFILE_BOOL, OFF(fp8_row_casts), 0, 0, 0, false, false, "false", "", NULL, "as fine_grained_casts, for row_factor (true needs a row_factor)"},
+    {"fp8_scaling", "block_casts", DATAFILE_BOOL, OFF(fp8_block_casts), 0, 0, 0, false, false, "false", "", NULL, "as fine_grained_casts, for block_factor (true needs a block_factor)"},
     {"network", "all_reduce_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALL_REDUCE]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-reduce reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
     {"network", "all_gather_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALL_GATHER]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-gather reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
     {"network", "reduce_scatter_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_REDUCE_SCATTER]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's reduce-scatter reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
@@ -501,6 +504,12 @@ static void check_scalars(const struct calibration *cal, struct diag *d)
                  s->sustained_tflops, s->burst_tflops);
         bad(cal, d, STATUS_RANGE, "clock", "sustained_tflops", why);
     }
+    if (s->fp8_row_casts && !(s->fp8_row_factor > 0))
+        bad(cal, d, STATUS_RANGE, "fp8_scaling", "row_casts",
+            "true describes a row_factor the file does not give");
+    if (s->fp8_block_casts && !(s->fp8_block_factor > 0))
+        bad(cal, d, STATUS_RANGE, "fp8_scaling", "block_casts",
+            "true describes a block_factor the file does not give");
     if (s->power_w > 0 && s->power_limit_w > 0 &&
         s->power_w > s->power_limit_w) {
         snprintf(why, sizeof why, "%g is above clock.power_limit_w (%g)",
@@ -715,6 +724,22 @@ double calibration_fp8_scaling_factor(const struct calibration *cal,
     else if (scaling == CALIBRATION_FP8_BLOCK)
         v = cal->spec.fp8_block_factor;
     return v > 0 ? v : calibration_fp8_fine_factor(cal);
+}
+
+bool calibration_fp8_casts_counted(const struct calibration *cal, int scaling)
+{
+    const struct calibration_spec *s = &cal->spec;
+    switch (scaling) {
+    case CALIBRATION_FP8_TENSOR:
+        return true;
+    case CALIBRATION_FP8_ROW:
+        return s->fp8_row_factor > 0 ? !s->fp8_row_casts : !s->fp8_fine_casts;
+    case CALIBRATION_FP8_BLOCK:
+        return s->fp8_block_factor > 0 ? !s->fp8_block_casts
+                                       : !s->fp8_fine_casts;
+    default:
+        return !s->fp8_fine_casts;
+    }
 }
 
 double calibration_nccl_ib_share(const struct calibration *cal,

@@ -184,6 +184,9 @@ struct calibration_spec {
     double nccl_ib_share[CALIBRATION_COLLECTIVE_COUNT];
     double fp8_row_factor;   /* row-wise scales / per-tensor; 0: fine's */
     double fp8_block_factor; /* block scales / per-tensor; 0: fine's */
+    /* each factor measured from a trace with its recipe's cast kernels
+     * in it (calibration_fp8_casts_counted) */
+    bool fp8_fine_casts, fp8_row_casts, fp8_block_casts;
     struct {
         char bytes[DATAFILE_TEXT_MAX];
         char busbw_gbps[DATAFILE_TEXT_MAX];
@@ -364,6 +367,18 @@ enum calibration_fp8_scaling {
  */
 double calibration_fp8_scaling_factor(const struct calibration *cal,
                                       int scaling);
+
+/*
+ * Whether the expected step counts the HBM bytes of the casts a recipe
+ * with scaling runs before its FP8 GEMMs: always for one scale per
+ * tensor (the tables time the GEMMs alone); for the others unless the
+ * factor the recipe takes (as calibration_fp8_scaling_factor picks it)
+ * was measured from a trace with the recipe's cast and transpose kernels
+ * in it (fine_grained_casts, row_casts, block_casts: DeepSeek's H800
+ * trace). A factor measured on GEMMs alone, or not measured (1), holds
+ * no casts.
+ */
+bool calibration_fp8_casts_counted(const struct calibration *cal, int scaling);
 
 /*
  * The share of the hardware file's achievable IB rate (ib_gbps) that
