@@ -172,6 +172,20 @@ static void test_anchors_llama31_70b_card(void **state)
     model_release(&m);
 }
 
+/* Llama 3 8B, by hand (arXiv 2407.21783 Table 3): per layer q and o
+ * 4096x4096, k and v 4096x1024, MLP 3x4096x14336, two norms: 218,112,000;
+ * x 32 + final norm 4096 + embedding and head 2x128256x4096 =
+ * 8,030,261,248, the "8.03B" Hugging Face lists for the checkpoint. */
+static void test_anchors_llama3_8b_card(void **state)
+{
+    struct model m;
+    (void)state;
+    util_model(&m, "data/models/llama-3-8b.ini", NULL, 0);
+    assert_near(m.params_total, 8030261248.0, 1e-15);
+    assert_near(m.params_total, 8.03e9, 0.5 / 803);
+    model_release(&m);
+}
+
 /*
  * A run that was measured ran (issue 17 item 9): each validation run's
  * published plan, on its own files and recipe, fits in its GPUs' memory
@@ -234,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_anchors_kimi_k2_card),
         cmocka_unit_test(test_anchors_mixtral_8x22b_card),
         cmocka_unit_test(test_anchors_llama31_70b_card),
+        cmocka_unit_test(test_anchors_llama3_8b_card),
         cmocka_unit_test(test_anchors_published_plans_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -396,18 +396,16 @@ static double fp8_cast_bytes(const struct model_spec *s,
     double tp = (double)p->tp, local, gathered;
     double in_passes = p->recompute == MODEL_RECOMPUTE_FULL ? 2 : 1;
     double g = in_passes * c->cast_in_sp + c->cast_grad_sp;
-    bool transposed = !blocks && (row || hw->spec.fp8_transpose);
     if (!calibration_fp8_casts_counted(cal, s->fp8_scaling))
         return 0;
     local = (in_passes * c->cast_in + c->cast_grad) * (reads + writes);
-    if (p->tp == 1)
-        gathered = g * (reads + writes);
-    else if (p->no_sp)
+    if (p->no_sp && p->tp > 1)
         gathered = tp * g * (reads + writes);
-    else if (blocks)
+    else if (p->tp == 1 || blocks) /* cast where it lies, gathered as is */
         gathered = g * (reads + writes);
-    else
-        gathered = g * (reads + 1) + (transposed ? tp * g * 2 : 0);
+    else /* cast on the shard, the gathered tensor transposed */
+        gathered =
+            g * (reads + 1) + (row || hw->spec.fp8_transpose ? tp * g * 2 : 0);
     return t * (local + gathered);
 }
 
