@@ -391,13 +391,13 @@ static double fp8_cast_bytes(const struct model_spec *s,
     bool blocks = s->fp8_scaling == CALIBRATION_FP8_FINE ||
                   s->fp8_scaling == CALIBRATION_FP8_BLOCK;
     bool twice = row || (!blocks && s->fp8_amax == MODEL_FP8_AMAX_CURRENT);
-    double reads = s->activation_bytes * (twice ? 2 : 1);
-    double writes = row || blocks || hw->spec.fp8_transpose ? 2 : 1;
-    double tp = (double)p->tp, local, gathered;
+    double reads, writes, tp = (double)p->tp, local, gathered;
     double in_passes = p->recompute == MODEL_RECOMPUTE_FULL ? 2 : 1;
     double g = in_passes * c->cast_in_sp + c->cast_grad_sp;
     if (!calibration_fp8_casts_counted(cal, s->fp8_scaling))
         return 0;
+    reads = s->activation_bytes * (twice ? 2 : 1);
+    writes = row || blocks || hw->spec.fp8_transpose ? 2 : 1;
     local = (in_passes * c->cast_in + c->cast_grad) * (reads + writes);
     if (p->no_sp && p->tp > 1)
         gathered = tp * g * (reads + writes);

@@ -713,33 +713,45 @@ double calibration_fp8_fine_factor(const struct calibration *cal)
     return cal->spec.fp8_fine_factor > 0 ? cal->spec.fp8_fine_factor : 1;
 }
 
+/* The factor a recipe with fine-grained scaling takes (its own where
+ * measured, else fine_grained_factor's) and whether that factor holds
+ * the recipe's casts. */
+static void fp8_factor(const struct calibration *cal,
+                       int scaling,
+                       double *factor,
+                       bool *casts)
+{
+    const struct calibration_spec *s = &cal->spec;
+    *factor = calibration_fp8_fine_factor(cal);
+    *casts = s->fp8_fine_casts;
+    if (scaling == CALIBRATION_FP8_ROW && s->fp8_row_factor > 0) {
+        *factor = s->fp8_row_factor;
+        *casts = s->fp8_row_casts;
+    } else if (scaling == CALIBRATION_FP8_BLOCK && s->fp8_block_factor > 0) {
+        *factor = s->fp8_block_factor;
+        *casts = s->fp8_block_casts;
+    }
+}
+
 double calibration_fp8_scaling_factor(const struct calibration *cal,
                                       int scaling)
 {
-    double v = 0;
+    double factor;
+    bool casts;
     if (scaling == CALIBRATION_FP8_TENSOR)
         return 1;
-    if (scaling == CALIBRATION_FP8_ROW)
-        v = cal->spec.fp8_row_factor;
-    else if (scaling == CALIBRATION_FP8_BLOCK)
-        v = cal->spec.fp8_block_factor;
-    return v > 0 ? v : calibration_fp8_fine_factor(cal);
+    fp8_factor(cal, scaling, &factor, &casts);
+    return factor;
 }
 
 bool calibration_fp8_casts_counted(const struct calibration *cal, int scaling)
 {
-    const struct calibration_spec *s = &cal->spec;
-    switch (scaling) {
-    case CALIBRATION_FP8_TENSOR:
+    double factor;
+    bool casts;
+    if (scaling == CALIBRATION_FP8_TENSOR)
         return true;
-    case CALIBRATION_FP8_ROW:
-        return s->fp8_row_factor > 0 ? !s->fp8_row_casts : !s->fp8_fine_casts;
-    case CALIBRATION_FP8_BLOCK:
-        return s->fp8_block_factor > 0 ? !s->fp8_block_casts
-                                       : !s->fp8_fine_casts;
-    default:
-        return !s->fp8_fine_casts;
-    }
+    fp8_factor(cal, scaling, &factor, &casts);
+    return !casts;
 }
 
 double calibration_nccl_ib_share(const struct calibration *cal,
