@@ -644,6 +644,9 @@ static int run_report(const struct cli_config *cfg,
         figures_views(&rr->rep, d) != STATUS_OK)
         return cli_exit_code(d->status, false);
     print_summary(&rr->rep);
+    /* the summary (stdout) before the counts (stderr) where both go to
+     * one pipe: stdout is block-buffered there */
+    fflush(stdout);
     /* write, then commit the report at once (a signal waits for it) */
     if (write_report(cfg, rr, g, written, sizeof written, d) != STATUS_OK)
         return CLI_EXIT_RUNTIME;
