@@ -254,6 +254,40 @@ static void test_expected_host_overhead_by_hand(void **state)
 }
 
 /*
+ * Per-expert host work (the stack's expert_host_us, Transformer Engine's
+ * per-expert grouped GEMM): tiny-moe's 4 MoE layers at EP2 leave 8 of its
+ * 16 experts on each GPU, and 8 sequences over 2 GPUs are 4 micro-batches
+ * a GPU: 4 x 4 x 8 x 10 ms = 1.28 s, by hand. All of it follows the
+ * layer's read of the token counts, so the GPU waits for it as for the
+ * paced launches: compute is the GEMMs and attention plus the larger of
+ * the elementwise time and 1.28 s, though the host's other launches are
+ * not modelled in the test stack. The waterfall's host effect holds it; a
+ * dense model has no experts and adds none.
+ */
+static void test_expected_expert_host_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct stack st = f->stack;
+    struct cost_result r, base;
+    double sol, step[EXPECTED_EFFECTS];
+    const char *text = "gpus=2 ep=2 zero=1 precision=bf16 mbs=1 gbs=8";
+    evaluate(f, &f->moe, text, &st, &base);
+    assert_near(base.work.x.expert_host_s, 0, 0); /* one grouped kernel */
+    assert_near(base.work.x.host_s, 0, 0);
+    st.spec.expert_host_us = 10000;
+    evaluate(f, &f->moe, text, &st, &r);
+    assert_near(r.work.x.expert_host_s, 1.28, 1e-12);
+    assert_true(base.work.x.ew_s < 1.28);
+    assert_near(r.t.x_compute, base.t.x_compute - base.work.x.ew_s + 1.28,
+                1e-9);
+    expected_waterfall(&r.work, &f->hw, &f->moe, r.plan.precision, &sol, step);
+    assert_near(step[EXPECTED_HOST] - step[EXPECTED_HOST - 1],
+                r.t.expected - base.t.expected, 1e-9);
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1", &st, &r);
+    assert_near(r.work.x.expert_host_s, 0, 0);
+}
+
+/*
  * Data parallel over the 8 GPUs of one node, ZeRO-0: the gradients'
  * all-reduce at the step's end runs over NVLink at 50 of the curve's 100
  * GB/s, so its effective bytes are twice the bytes moved.
@@ -686,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_expected_network_efficiency_by_hand),
         cmocka_unit_test(test_expected_ep_dispatcher_rates),
         cmocka_unit_test(test_expected_host_overhead_by_hand),
+        cmocka_unit_test(test_expected_expert_host_by_hand),
         cmocka_unit_test(test_expected_clock_burst_window_by_hand),
         cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),

@@ -165,6 +165,29 @@ static void test_stack_host_figures(void **state)
         stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
         STATUS_OK);
     assert_has_line(d.msg, "stack.host_sync_share: needs host_us_per_kernel");
+    /* the host's work per expert: 0 by default (one grouped kernel), with
+     * a source; a --set is taken, a negative one refused by the schema */
+    load(&s, "tests/data/snap/stacks/megatron-lm.ini");
+    assert_near(s.spec.expert_host_us, 0, 0);
+    i = datafile_field_index(stack_schema(), "stack", "expert_host_us");
+    assert_non_null(
+        strstr(datafile_meta_source(&s.meta, (size_t)i), "one grouped kernel"));
+    stack_release(&s);
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("stack.expert_host_us=51.6", &set, &d),
+                     STATUS_OK);
+    assert_int_equal(
+        stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
+        STATUS_OK);
+    assert_near(s.spec.expert_host_us, 51.6, 0);
+    stack_release(&s);
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("stack.expert_host_us=-1", &set, &d),
+                     STATUS_OK);
+    assert_int_not_equal(
+        stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
+        STATUS_OK);
+    assert_has_line(d.msg, "expert_host_us");
 }
 
 /* Megatron-LM refuses --overlap-param-gather without

@@ -62,7 +62,11 @@
  *   after each sync, and the short kernels between them run as fast as
  *   the host launches them: that share of the host's time (host_paced_s)
  *   takes the elementwise work's place beside the GEMMs and attention
- *   where it is longer.
+ *   where it is longer. A grouped GEMM that runs one expert at a time
+ *   (the stack's expert_host_us: Transformer Engine's per-expert path)
+ *   adds the host's work per local expert in each MoE layer
+ *   (expert_host_s), after the layer's read of the token counts: all of
+ *   it paced, and part of the host's whole time (terms.c).
  * - Dropless routing (the stack's moe_load_cv > 0): each MoE layer's
  *   routed experts run on the tokens their EP rank received, and the
  *   layer's combine waits for the most loaded rank, so the routed
@@ -609,6 +613,22 @@ static double host_work(const struct stack_spec *s,
     return passes * launches * s->host_us_per_kernel * 1e-6;
 }
 
+/* The host's per-expert work for a step (the stack's expert_host_us):
+ * the rank's MoE layers x micro-batches x its local experts. A full
+ * recomputation's second forward is not counted (no source splits the
+ * figure between the passes). */
+static double expert_host_work(const struct model_spec *m,
+                               const struct stack_spec *s,
+                               const struct plan *p,
+                               const struct expected_rank *rk)
+{
+    if (m->routed_experts <= 0 || s->expert_host_us <= 0)
+        return 0;
+    return (double)rk->c->moe_layers * rk->microbatches *
+           ((double)m->routed_experts / (double)p->ep) * s->expert_host_us *
+           1e-6;
+}
+
 /* Communication: by purpose, hidden or exposed as the stack says. */
 static void comm_work(const struct calibration *cal,
                       const struct stack *st,
@@ -700,6 +720,7 @@ void expected_fill(const struct model *m,
     compute_work(m, hw, cal, p, rk, copy_bps, x);
     x->host_s = host_work(&st->spec, rk);
     x->host_paced_s = x->host_s * st->spec.host_sync_share;
+    x->expert_host_s = expert_host_work(&m->spec, &st->spec, p, rk);
     comm_work(cal, st, hw->domain, p, rk->ct, rk->w, x);
     memo = NULL;
     {

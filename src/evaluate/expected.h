@@ -31,17 +31,20 @@ struct cost_times;
 
 /* Per GPU per step, for the critical pipeline rank (see cost_work.x). */
 struct expected_work {
-    bool known;          /* a calibration and a stack were given */
-    double gemm_cal_s;   /* GEMMs at their measured rates by shape (burst) */
-    double gemm_sol_s;   /* the same FLOPs at the achievable rates */
-    double attn_cal_s;   /* the attention core at its measured rates */
-    double attn_sol_s;   /* the same FLOPs at the achievable BF16 rate */
-    double ew_s;         /* elementwise, loss and router work */
-    double host_s;       /* the host's time to launch the rank's kernels
-                            (the stack's per-kernel figure; 0 unmodelled) */
-    double host_paced_s; /* the part of it the GPU waits for beside the
-                            GEMMs and attention (the stack's
-                            host_sync_share; 0: the host runs ahead) */
+    bool known;           /* a calibration and a stack were given */
+    double gemm_cal_s;    /* GEMMs at their measured rates by shape (burst) */
+    double gemm_sol_s;    /* the same FLOPs at the achievable rates */
+    double attn_cal_s;    /* the attention core at its measured rates */
+    double attn_sol_s;    /* the same FLOPs at the achievable BF16 rate */
+    double ew_s;          /* elementwise, loss and router work */
+    double host_s;        /* the host's time to launch the rank's kernels
+                             (the stack's per-kernel figure; 0 unmodelled) */
+    double host_paced_s;  /* the part of it the GPU waits for beside the
+                             GEMMs and attention (the stack's
+                             host_sync_share; 0: the host runs ahead) */
+    double expert_host_s; /* the host's work per local expert (the stack's
+                             expert_host_us), all of it waited for: in
+                             neither field above */
     /* Dropless routing (the stack's moe_load_cv): the most loaded
      * expert-parallel rank's tokens over the mean (expected_load_factor;
      * 1: balanced), which the routed experts' GEMMs, the permutes and the

@@ -104,9 +104,10 @@ enum fam {
     "(1-(1-CLOCK_FACTOR)*IF(" EXP_KERNELS \
     ">0,({gemm_s}+{attn_s})/" EXP_KERNELS \
     "*MAX(0,1-CLOCK_BURST_S/" EXP_KERNELS "),0))"
-#define EXP_COMPUTE_TIME                 \
-    "MAX(({gemm_s}+{attn_s})/" EXP_CLOCK \
-    "+MAX({ew_s},{host_s}*HOST_SYNC_SHARE),{host_s})*COMPUTE_OVERHEAD"
+#define EXP_COMPUTE_TIME                                     \
+    "MAX(({gemm_s}+{attn_s})/" EXP_CLOCK                     \
+    "+MAX({ew_s},{host_s}*HOST_SYNC_SHARE+{expert_host_s})," \
+    "{host_s}+{expert_host_s})*COMPUTE_OVERHEAD"
 /* the links' and HBM's bandwidth */
 #define SOL_IB_RATE  "IB_GBPS"
 #define EXP_IB_RATE  "(IB_GBPS*NETWORK_EFFICIENCY)"
@@ -707,8 +708,9 @@ void terms_rates_x(const struct cost_work *w,
     r->gemm_s = x->gemm_cal_s;
     r->attn_s = x->attn_cal_s;
     r->ew_s = x->ew_s;
-    r->host_s = x->host_s;
-    r->host_paced_s = x->host_paced_s;
+    /* the per-expert host work is the host's and is waited for */
+    r->host_s = x->host_s + x->expert_host_s;
+    r->host_paced_s = x->host_paced_s + x->expert_host_s;
     r->clock = hw->cal ? calibration_clock_factor(hw->cal) : 1;
     r->burst_s = hw->cal ? calibration_burst_s(hw->cal) : 0;
     r->compute_overhead = x->compute_overhead;

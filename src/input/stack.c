@@ -30,6 +30,7 @@ static const struct datafile_field fields[] = {
     {"stack", "host_us_per_kernel", DATAFILE_DOUBLE, OFF(host_us_per_kernel), 0, 0, 1000, false, false, "0", "us", NULL, "host (CPU) time the framework spends per kernel it launches: Python, the framework's operator and the launch call (0: host work not modelled)"},
     {"stack", "kernels_per_layer", DATAFILE_DOUBLE, OFF(kernels_per_layer), 0, 0, 1e5, false, false, "0", "", NULL, "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
     {"stack", "host_sync_share", DATAFILE_DOUBLE, OFF(host_sync_share), 0, 0, 1, false, false, "0", "", NULL, "share of the kernels the host cannot launch ahead of the GPU where the framework synchronises host and device inside each layer: the kernels besides GEMMs and attention, which wait for their launches while those run, so compute is the GEMMs' and attention's time plus the larger of the elementwise time and this share of the host's (0: the host runs ahead, compute the larger of the kernels' time and the host's)"},
+    {"stack", "expert_host_us", DATAFILE_DOUBLE, OFF(expert_host_us), 0, 0, 10000, false, false, "0", "us", NULL, "host (CPU) time per local expert in each MoE layer's forward and backward where the grouped GEMM runs one expert at a time (Transformer Engine's per-expert path: the token counts read on the host, then per expert a split, allocations, quantisation and a GEMM launch), all of it after that sync, so the GPU waits for it (0: one grouped kernel for all experts, no per-expert host work)"},
     {"stack", "delay_wgrad", DATAFILE_BOOL, OFF(delay_wgrad), 0, 0, 0, false, true, NULL, "", NULL, "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
     {"stack", "ep_ib_efficiency", DATAFILE_DOUBLE, OFF(ep_ib_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the IB rate (hardware file) its kernels reach, as published (1: the link's rate)"},
     {"stack", "moe_load_cv", DATAFILE_DOUBLE, OFF(moe_load_cv), 0, 0, 10, false, false, "0", "", NULL, "dropless routing: spread (coefficient of variation) of the tokens one expert-parallel rank receives per micro-batch under the stack's router and balancing loss; each MoE layer waits for the most loaded rank, 1 + cv z(ep) of the mean (0: balanced, as forced or capacity-bound routing)"},
@@ -73,6 +74,9 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
     "not given: 0, the host runs ahead of the GPU (no sync in a layer)"
 #define BALANCED \
     "not given: 0, routing taken as balanced (every expert the mean load)"
+#define GROUPED                                                             \
+    "not given: 0, one grouped kernel for all local experts (no host work " \
+    "per expert)"
 
 /* Gives field `key`, when neither set nor cited, the source `why`. */
 static void cite_default(struct stack *s,
@@ -162,6 +166,8 @@ enum status stack_load(const char *path,
         cite_default(s, d, "host_sync_share", NO_SYNC, sizeof NO_SYNC);
     if (d->status == STATUS_OK)
         cite_default(s, d, "moe_load_cv", BALANCED, sizeof BALANCED);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "expert_host_us", GROUPED, sizeof GROUPED);
     diag_finish(d);
     if (d->status != STATUS_OK) {
         stack_release(s);

@@ -88,6 +88,12 @@ struct stack_spec {
      * layer (the kernels besides GEMMs and attention, which then wait for
      * their launches while those run); 0: the host runs ahead */
     double host_sync_share;
+    /* the host's work per local expert in each MoE layer's forward and
+     * backward, us, where the grouped GEMM runs one expert at a time
+     * (Transformer Engine's per-expert path); it follows the layer's read
+     * of the token counts, so the GPU waits for all of it; 0: one grouped
+     * kernel */
+    double expert_host_us;
     /* ep_dispatcher = deepep: the share of each link's achievable rate
      * its kernels reach, as published (NCCL dispatchers take the
      * calibration's nccl-tests curves instead); 1 when not given */

@@ -156,6 +156,7 @@ static const struct plans_column columns[] = {
     {"attn_s", "Attention at measured rates", "s", F_SEC, 10, NUM, NULL, NULL, XWORK_FIELD(attn_cal_s, 1)},
     {"ew_s", "Elementwise at measured rates", "s", F_SEC, 10, NUM, NULL, NULL, XWORK_FIELD(ew_s, 1)},
     {"host_s", "Host launch work", "s", F_SEC, 10, NUM, NULL, NULL, XWORK_FIELD(host_s, 1)},
+    {"expert_host_s", "Host work per expert", "s", F_SEC, 10, NUM, NULL, NULL, XWORK_FIELD(expert_host_s, 1)},
     {"x_ib_hid_gb", "IB overlapped, effective", "GB", F_BIG, 10, NUM, NULL, NULL, XWORK_FIELD(hid_ib, 1e9)},
     {"x_ib_hid_calls", "IB overlapped calls", "", F_CNT, 9, NUM, NULL, NULL, XWORK_FIELD(hid_ib_calls, 1)},
     {"x_nv_hid_gb", "NVLink overlapped, effective", "GB", F_BIG, 10, NUM, NULL, NULL, XWORK_FIELD(hid_nv, 1e9)},
