@@ -83,8 +83,8 @@ static void test_datafile_set_overrides(void **state)
                      STATUS_OK);
     assert_near(h.spec.ib_gbps, 25, 0);
     assert_true(s[0].used);
-    /* 21: cluster.ib_gbps, the 22nd field of hardware.c's schema */
-    assert_string_equal(datafile_meta_source(&h.meta, 21),
+    /* 22: cluster.ib_gbps, the 23rd field of hardware.c's schema */
+    assert_string_equal(datafile_meta_source(&h.meta, 22),
                         "--set on the command line");
     hardware_release(&h);
 

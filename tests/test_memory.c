@@ -78,6 +78,33 @@ static void test_memory_without_sequence_parallel(void **state)
 }
 
 /*
+ * Activation offloading (the plan's offload): the first N layers'
+ * activations leave the GPU ("at most (model_layers - num_layers) sets of
+ * activations are on GPU at any time", Transformer Engine's CPU
+ * offloading guide). GPT-3 with sequence parallelism keeps sbh(34 +
+ * 5as/h)/t a layer (Korthikanti et al. 2022 §4.2.2): t = 8, s = 2048,
+ * h = 12288, a = 96 (5as/h = 80), one micro-batch in flight (pp = 1):
+ * 40 layers x 2048 x 12288 x 114 / 8 bytes go to host memory, the same
+ * bytes the step's work copies each way per micro-batch.
+ */
+static void test_memory_offload(void **state)
+{
+    struct fixture *f = *state;
+    struct hardware hw = f->hw;
+    struct memory all, off;
+    double s = 2048, h = 12288, t = 8, layer = s * h * (34 + 80) / t;
+    struct plan p;
+    hw.spec.host_link_gbps = 55;
+    rank_memory(&f->gpt, &hw, "gpus=8 tp=8 gbs=1", 0, &all);
+    rank_memory(&f->gpt, &hw, "gpus=8 tp=8 gbs=1 offload=40", 0, &off);
+    assert_near(off.offloaded, 40 * layer, 1e-9);
+    assert_near(all.activations - off.activations, 40 * layer, 1e-9);
+    assert_near(all.offloaded, 0, 0);
+    util_plan(&f->gpt, &hw, "gpus=8 tp=8 gbs=1 offload=40", &p);
+    assert_near(memory_offload_bytes(&f->gpt, &p), 40 * layer, 1e-9);
+}
+
+/*
  * Issue 11 item 7: full recomputation keeps each layer's input (2 s h /t
  * with SP) but the layer being backpropagated is rematerialised, with the
  * gradient of its largest tensor: (32h + 7as) s / t (test_model). GPT-3,
@@ -192,6 +219,7 @@ static void test_memory_tp_bytes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memory_offload),
         cmocka_unit_test(test_memory_without_sequence_parallel),
         cmocka_unit_test(test_memory_full_recompute_working_set),
         cmocka_unit_test(test_memory_fp8_weight_copies),

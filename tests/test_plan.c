@@ -96,7 +96,7 @@ static void test_plan_parse_rejects_bad_tokens(void **state)
     assert_string_equal(d.msg, "PLAN token 'bogus=2': unknown key 'bogus' "
                                "(keys: gpus tp pp ep cp zero schedule vpp "
                                "precision recompute mbs gbs dp sp pp_first "
-                               "pp_last pp_split pp_layout)");
+                               "pp_last pp_split pp_layout offload)");
     assert_int_equal(plan_parse(a2, 1, &f->base, &p, &dp, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "PLAN token 'tp=x': tp expects an integer in "
                                "1..1000000");
@@ -124,6 +124,47 @@ static void test_plan_check_deepseek(void **state)
     assert_int_equal(p.dp, 128);
     assert_int_equal(p.edp, 2);
     assert_int_equal(p.microbatches, 120);
+}
+
+/* Activation offloading: Megatron-Core's TransformerConfig refuses it
+ * with pipeline parallelism, with recomputation and for every layer
+ * ("CPU offloading can be done only for layers less than" num_layers);
+ * roofplan also without the hardware's host link (the snapshot's H800
+ * file gives none). DeepSeek-V3: 61 decoder layers. */
+static void test_plan_check_offload(void **state)
+{
+    struct fixture *f = *state;
+    struct hardware saved = f->hw;
+    struct plan p;
+    struct diag d;
+    assert_int_equal(
+        check_text(f, "gpus=16 pp=2 ep=8 gbs=16 offload=3", &p, &d),
+        PLAN_BAD_OFFLOAD);
+    assert_string_equal(d.msg, "offload=3 with pp=2: activation offloading "
+                               "runs without pipeline parallelism "
+                               "(Megatron-Core's rule)");
+    assert_int_equal(
+        check_text(f, "gpus=8 ep=8 gbs=8 recompute=full offload=3", &p, &d),
+        PLAN_BAD_OFFLOAD);
+    assert_string_equal(d.msg, "offload=3 with recompute=full: activation "
+                               "offloading runs without recomputation "
+                               "(Megatron-Core's rule)");
+    assert_int_equal(check_text(f, "gpus=8 ep=8 gbs=8 offload=3", &p, &d),
+                     PLAN_BAD_OFFLOAD);
+    assert_string_equal(d.msg, "offload=3: the hardware file gives no "
+                               "gpu.host_link_gbps (the GPU's link to host "
+                               "memory)");
+    f->hw.spec.host_link_gbps = 55;
+    assert_int_equal(check_text(f, "gpus=8 ep=8 gbs=8 offload=61", &p, &d),
+                     PLAN_BAD_OFFLOAD);
+    assert_string_equal(d.msg, "offload=61 of 61 layers: at most 60 (the last "
+                               "layer's activations stay on the GPU)");
+    assert_int_equal(check_text(f, "gpus=8 ep=8 gbs=8 offload=60", &p, &d),
+                     PLAN_OK);
+    assert_int_equal(p.offload, 60);
+    assert_int_equal(check_text(f, "gpus=8 ep=8 gbs=8", &p, &d), PLAN_OK);
+    assert_int_equal(p.offload, 0);
+    f->hw = saved;
 }
 
 static void test_plan_check_reasons(void **state)
@@ -763,13 +804,16 @@ static void test_plan_reason_fields_decide(void **state)
     reason_fields_hold(&f->m, &f->hw, 1, seen);
     reason_fields_hold(&f->m, &a100, 2, seen);
     reason_fields_hold(&dense, &f->hw, 3, seen);
+    /* (offload is no sweep's field: its rule is the last, over every
+     * field, test_plan_check_offload) */
     for (r = 1; r < PLAN_REASONS; r++)
-        if (r != PLAN_SAME_PLAN && seen[r] == 0)
+        if (r != PLAN_SAME_PLAN && r != PLAN_BAD_OFFLOAD && seen[r] == 0)
             fail_msg("no plan drawn was rejected for %s",
                      plan_reason_str((enum plan_reason)r));
     /* the fields of a valid plan, and of one a sweep finds repeated: all */
     assert_int_equal(plan_reason_fields(PLAN_OK), PLAN_FIELDS);
     assert_int_equal(plan_reason_fields(PLAN_SAME_PLAN), PLAN_FIELDS);
+    assert_int_equal(plan_reason_fields(PLAN_BAD_OFFLOAD), PLAN_FIELDS);
     model_release(&dense);
     hardware_release(&a100);
 }
@@ -781,6 +825,7 @@ int main(void)
         cmocka_unit_test(test_plan_parse_rejects_bad_tokens),
         cmocka_unit_test(test_plan_check_deepseek),
         cmocka_unit_test(test_plan_check_reasons),
+        cmocka_unit_test(test_plan_check_offload),
         cmocka_unit_test(test_plan_family_names),
         cmocka_unit_test(test_plan_span),
         cmocka_unit_test(test_plan_sp_key),

@@ -55,6 +55,10 @@ static int setup(void **state)
     }
     f.hw.cal = &f.cal;
     f.hw.stack = &f.stack; /* its free factors are inputs too */
+    /* a host link slow enough that offloaded copies outlast GPT-3's
+     * passes (test_terms_offload_by_hand): 10 GB/s a way */
+    f.hw.spec.host_link_gbps = 10;
+    f.hw.host_link_bps = 10e9;
     f.rep = calloc(1, sizeof *f.rep);
     if (!f.rep)
         return -1;
@@ -195,6 +199,10 @@ static void test_terms_templates_match_c(void **state)
     };
     static const char *const gpt_plans[] = {
         "gpus=64 tp=8 pp=8 mbs=1 gbs=64 recompute=selective",
+        /* activation offloading: hidden, exposed, nearly every layer */
+        "gpus=64 tp=8 mbs=1 gbs=64 offload=2",
+        "gpus=64 tp=8 mbs=1 gbs=64 offload=40",
+        "gpus=64 tp=8 mbs=1 gbs=64 offload=95",
     };
     struct util_sheet sh;
     struct cost_times t;
@@ -387,6 +395,40 @@ static void test_terms_bound_ties_go_to_compute(void **state)
     assert_int_equal(bound, COST_IB);
 }
 
+/*
+ * Activation offloading: GPT-3 with sequence parallelism saves sbh(34 +
+ * 5as/h)/t a layer (Korthikanti et al. 2022 §4.2.2; s = 2048, h = 12288,
+ * 5as/h = 80, t = 8): 40 layers copy 40 x 2048 x 12288 x 114 / 8 bytes =
+ * 14.35 GB each way per micro-batch, 1.435 s at 10 GB/s, longer than a
+ * micro-batch's forward or backward (8 micro-batches of 175B's FLOPs on
+ * 64 GPUs). Both copies outlast their passes, so the wait is 8 x (2 copy -
+ * one micro-batch's compute) = 16 copy - compute, in either rate set. With
+ * 6 layers (0.215 s a way) the backward (two thirds of a micro-batch's
+ * FLOPs: training is 3 x forward) hides its copy and the forward not: 8 x
+ * (copy - compute / 24); with 2 the forward hides its copy too; without
+ * offload there is no wait.
+ */
+static void test_terms_offload_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct util_sheet sh;
+    struct cost_times t;
+    double copy = 40 * 2048.0 * 12288 * 114 / 8 / 10e9;
+    plan_row(f, &f->gpt, "gpus=64 tp=8 mbs=1 gbs=64 offload=40", &sh, &t, NULL);
+    assert_true(t.compute / 8 / 3 * 2 < copy); /* the backward is shorter */
+    assert_near(t.offload, 16 * copy - t.compute, 1e-9);
+    assert_near(t.x_offload, 16 * copy - t.x_compute, 1e-9);
+    assert_near(t.core, t.compute + t.comm_sm + t.offload, 1e-9);
+    plan_row(f, &f->gpt, "gpus=64 tp=8 mbs=1 gbs=64 offload=6", &sh, &t, NULL);
+    assert_true(t.compute / 24 < copy * 6 / 40 &&
+                copy * 6 / 40 < t.compute / 12);
+    assert_near(t.offload, 8 * (copy * 6 / 40 - t.compute / 24), 1e-9);
+    plan_row(f, &f->gpt, "gpus=64 tp=8 mbs=1 gbs=64 offload=2", &sh, &t, NULL);
+    assert_true(t.offload == 0);
+    plan_row(f, &f->gpt, "gpus=64 tp=8 mbs=1 gbs=64", &sh, &t, NULL);
+    assert_true(t.offload == 0 && t.x_offload == 0);
+}
+
 /* A collective's link-time templates (the Communication sheet's) give
  * terms_collective_time(): 90 GB over 50 GB/s and 2,000 calls at 55 us
  * is 1.8 + 0.11 s (by hand); no bytes, no latency. */
@@ -431,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_terms_one_family_two_sets),
         cmocka_unit_test(test_terms_restep_equals_a_fresh_step),
         cmocka_unit_test(test_terms_bound_ties_go_to_compute),
+        cmocka_unit_test(test_terms_offload_by_hand),
         cmocka_unit_test(test_terms_collective_time_by_hand),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -99,9 +99,10 @@ static void test_xlsx_plans_write_header(void **state)
         {"K1", "Step, speed of light (s)"},
         {"O1", "Fits"},
         {"AF1", "Optimizer step, speed of light (s)"},
-        {"AL1", "Overlapped core, speed of light (s)"},
-        {"AN1", "Pipeline bubble, speed of light (s)"},
-        {"AO1", "Exposed step-end DP, speed of light (s)"},
+        {"AL1", "Waiting for activation offload, speed of light (s)"},
+        {"AM1", "Overlapped core, speed of light (s)"},
+        {"AO1", "Pipeline bubble, speed of light (s)"},
+        {"AP1", "Exposed step-end DP, speed of light (s)"},
     };
     char buf[128];
     size_t i;
@@ -113,7 +114,7 @@ static void test_xlsx_plans_write_header(void **state)
 }
 
 /* The step is the time model's template {bubble}+{optimizer}+{core}+
- * {dp_exposed} (terms.c) over columns AN, AF, AL and AO of the same row,
+ * {dp_exposed} (terms.c) over columns AO, AF, AM and AP of the same row,
  * and its cached value is their sum, on the first and the last row. */
 static void test_xlsx_plans_write_step_formula(void **state)
 {
@@ -125,10 +126,10 @@ static void test_xlsx_plans_write_step_formula(void **state)
     rows[1] = n + 1;
     for (i = 0; i < 2; i++) {
         size_t r = rows[i];
-        double sum = num_at(&f->x, "AN", r) + num_at(&f->x, "AF", r) +
-                     num_at(&f->x, "AL", r) + num_at(&f->x, "AO", r);
+        double sum = num_at(&f->x, "AO", r) + num_at(&f->x, "AF", r) +
+                     num_at(&f->x, "AM", r) + num_at(&f->x, "AP", r);
         snprintf(ref, sizeof ref, "K%zu", r);
-        snprintf(want, sizeof want, "AN%zu+AF%zu+AL%zu+AO%zu", r, r, r, r);
+        snprintf(want, sizeof want, "AO%zu+AF%zu+AM%zu+AP%zu", r, r, r, r);
         assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
         assert_true(sum > 0);
         assert_near(util_xlsx_num(&f->x, ref), sum, 1e-12);

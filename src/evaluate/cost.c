@@ -579,9 +579,14 @@ static void rank_work(const struct cost_ctx *ctx,
                                 (double)c->moe_layers + c->ep_recompute[rec],
                                 (double)c->moe_layers)
             : 0;
+    /* activations offloaded to host memory (pp = 1: this rank's first
+     * layers): copied out in the forward and back in the backward, each
+     * way across the host link and HBM once more */
+    w->offload_bytes = memory_offload_bytes(ctx->m, p);
     w->hbm_bytes = mb * (read * (full ? 3 : 2) +
                          gpu * s->grad_bytes * (grads_per_step ? 2 : 1) +
-                         (p->zero >= 3 ? 2 * gpu * wb : 0) + 2 * saved) +
+                         (p->zero >= 3 ? 2 * gpu * wb : 0) + 2 * saved +
+                         2 * w->offload_bytes) +
                    w->permute_bytes;
     w->optimizer_bytes = fl.optimizer_bytes;
     w->bubble_coef = fl.bubble_coef;

@@ -11,7 +11,10 @@
  *   sync, gather = the step-end gradient reduction and weight all-gather
  *   steady    = a link's time less sync and gather (with the micro-batches)
  *   comm_sm   = min(compute, busiest steady link) x comm SMs / SMs
- *   core      = max(compute + comm_sm, ib steady, nvlink steady, hbm)
+ *   offload   = the activation offload's copies beyond the forward (out)
+ *               and backward (back) they run beside, per micro-batch
+ *   core      = max(compute + comm_sm + offload, ib steady, nvlink
+ *               steady, hbm)
  *   ramp      = max(compute, hbm) + the EP, TP and CP traffic's time
  *               (pipeline warm-up and cool-down overlap none of it)
  *   bubble    = bubble_coef x (1 + skew) x ramp / micro-batches (per
@@ -61,7 +64,11 @@ struct cost_work {
     double hbm_bytes;       /* weights, gradients, activations, MoE permute */
     double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
     double optimizer_bytes; /* the optimizer step */
-    double bubble_coef;     /* bubble = coef x (1 + skew) x ramp / mb */
+    /* saved activations one micro-batch sends to host memory in its
+     * forward and reads back in its backward (the plan's offload), per
+     * direction */
+    double offload_bytes;
+    double bubble_coef; /* bubble = coef x (1 + skew) x ramp / mb */
     /* the other pipeline ranks' mean ramp unit over this rank's, less 1
      * (0: equal stages; cost_ramp_skew) */
     double ramp_skew;
@@ -78,7 +85,8 @@ struct cost_times {
     double sync, gather;             /* step-end DP collectives, busiest link */
     double ib_steady, nvlink_steady; /* link time with the micro-batches */
     double comm_sm; /* compute lost to SMs running overlapped comm */
-    double core;    /* max(compute + comm_sm, steady links, hbm) */
+    double offload; /* compute waiting for the activation offload's copies */
+    double core;    /* max(compute + comm_sm + offload, steady links, hbm) */
     double ramp;    /* the pipeline ramp's unit: compute + its own comm */
     double bubble, dp_exposed;
     double step, step_serial;
@@ -95,7 +103,8 @@ struct cost_times {
      * compute at measured rates under the sustained clock, HBM at the
      * measured copy rate, links after the network's efficiency, what the
      * stack does not overlap exposed. */
-    double x_compute, x_hbm, x_ib_hid, x_nv_hid, x_comm_sm, x_exposed;
+    double x_compute, x_hbm, x_ib_hid, x_nv_hid, x_comm_sm, x_offload;
+    double x_exposed;
     double x_core, x_ramp, x_bubble, x_sync, x_gather, x_dp, x_optimizer;
     double expected;
     double x_tps, x_mfu, x_days, x_cost;

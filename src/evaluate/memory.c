@@ -33,6 +33,20 @@ double memory_tp_bytes(const struct plan *p, double all, double rep)
     return ((all - rep) / tp + rep) / cp;
 }
 
+double memory_offload_bytes(const struct model *m, const struct plan *p)
+{
+    double all = 0, rep = 0;
+    long u;
+    for (u = 0; u < p->offload && u < m->spec.layers; u++) {
+        const struct model_layer *L = &m->layer[model_unit_kind(m, u)];
+        all += L->act_bytes[p->precision][p->recompute];
+        rep += L->act_rep[p->precision][p->recompute];
+    }
+    return all > 0 ? (double)(p->mbs * m->spec.seq_len) *
+                         memory_tp_bytes(p, all, rep)
+                   : 0;
+}
+
 /* Fills everything but grads from sharded gradients of `grads` bytes;
  * rd and rx: memory_dense_replicas(p), memory_expert_replicas(p);
  * given: the chunks' in-flight micro-batches (plan_inflight_chunks), or
@@ -99,6 +113,12 @@ static void fill(const struct model *m,
             given[i] * seq *
             memory_tp_bytes(p, c->act_bytes[prec][rec], c->act_rep[prec][rec]);
     }
+    /* Offloading (pp = 1: one chunk, the first layers) keeps the last
+     * layers - offload layers' activations on the GPU ("at most
+     * (model_layers - num_layers) sets of activations are on GPU at any
+     * time": Transformer Engine's CPU offloading guide) */
+    out->offloaded = chunks > 0 ? given[0] * memory_offload_bytes(m, p) : 0;
+    out->activations -= out->offloaded;
     /* One layer at a time is backpropagated: its rematerialised tensors
      * and the gradient of its largest one (model_layer.work_bytes). */
     out->working = seq * memory_tp_bytes(p, v->sum.work_bytes[prec][rec],

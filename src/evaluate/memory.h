@@ -27,6 +27,8 @@ struct memory {
     double activations; /* saved activations incl. logits and working */
     double logits;      /* of which the loss's logits */
     double working;     /* of which one layer's backward working set */
+    double offloaded;   /* saved activations in host memory instead (the
+                         * plan's offload; not in activations or total) */
     double other;       /* CUDA context, NCCL buffers, fragmentation */
     double total;
     double capacity; /* the GPU's, from the hardware file */
@@ -36,6 +38,14 @@ struct memory {
      * reduce-scattered every micro-batch into the shards. */
     bool grads_per_step;
 };
+
+/*
+ * Bytes per GPU one micro-batch saves in the first p->offload decoder
+ * layers (the plan's offload, Transformer Engine's CPU offloading: what
+ * goes to host memory in its forward and comes back in its backward);
+ * 0 without offload.
+ */
+double memory_offload_bytes(const struct model *m, const struct plan *p);
 
 /*
  * Memory of one pipeline rank under plan p (which passed plan_check()),

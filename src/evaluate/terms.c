@@ -78,6 +78,7 @@ enum fam {
     F_IB_HID,
     F_NV_HID,
     F_COMM_SM,
+    F_OFFLOAD,
     F_EXPOSED,
     F_CORE,
     F_RAMP,
@@ -188,6 +189,8 @@ enum fam {
 #define EXP_T_NV_HID       "{x_nv_hid}"
 #define SOL_T_COMM_SM      "{comm_sm}"
 #define EXP_T_COMM_SM      "{x_comm_sm}"
+#define SOL_T_OFFLOAD      "{offload}"
+#define EXP_T_OFFLOAD      "{x_offload}"
 #define SOL_T_PLUS_EXPOSED ""
 #define EXP_T_PLUS_EXPOSED "+{x_exposed}"
 #define SOL_T_CORE         "{core}"
@@ -347,6 +350,34 @@ static double f_comm_sm(const struct terms_env *e,
            (double)s->sms;
 }
 
+/* Activation offloading (the plan's offload; Transformer Engine's CPU
+ * offloading, default scheduling): a micro-batch's first layers copy
+ * their saved activations to host memory as they are saved, beside its
+ * forward, and back before their backward needs them, beside its
+ * backward; the layers after them wait where a copy outlasts the pass it
+ * runs beside ("both compute and reload may be stalled"). Each way at
+ * the host link's rate per direction (PCIe and NVLink-C2C are full
+ * duplex); the pass: the set's compute per micro-batch split by the
+ * forward's share of the FLOPs. */
+#define OFFLOAD_COPY "{offload_gb}/HOST_LINK_GBPS"
+#define T_OFFLOAD(S)                                                          \
+    "IF({offload_gb}>0,{microbatches}*(MAX(0," OFFLOAD_COPY "-" S##_T_COMPUTE \
+        "*" S##_FWD_SHARE "/{microbatches})+MAX(0," OFFLOAD_COPY              \
+                          "-" S##_T_COMPUTE "*(1-" S##_FWD_SHARE              \
+        ")/{microbatches})),0)"
+static double f_offload(const struct terms_env *e,
+                        const struct terms_rates *r,
+                        const double *v)
+{
+    double mb = e->w->microbatches, copy, pass;
+    if (!(e->w->offload_bytes > 0))
+        return 0;
+    copy = e->w->offload_bytes / e->hw->host_link_bps;
+    pass = v[F_COMPUTE] / mb;
+    return mb * (max2(0, copy - pass * r->fwd_share) +
+                 max2(0, copy - pass * (1 - r->fwd_share)));
+}
+
 /* What the set does not overlap (the speed of light: nothing, 0). */
 #define T_EXPOSED(S) \
     PHASE(S, S##_IB_XP, S##_IB_XP_CALLS, S##_NV_XP, S##_NV_XP_CALLS)
@@ -359,17 +390,17 @@ static double f_exposed(const struct terms_env *e,
                       r->nv_xp_calls);
 }
 
-#define T_CORE(S)                                                            \
-    "MAX(" S##_T_COMPUTE "+" S##_T_COMM_SM "," S##_T_IB_HID "," S##_T_NV_HID \
-        "," S##_T_HBM ")" S##_T_PLUS_EXPOSED
+#define T_CORE(S)                                                             \
+    "MAX(" S##_T_COMPUTE "+" S##_T_COMM_SM "+" S##_T_OFFLOAD "," S##_T_IB_HID \
+        "," S##_T_NV_HID "," S##_T_HBM ")" S##_T_PLUS_EXPOSED
 static double
 f_core(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
     int bound;
     (void)e;
     (void)r;
-    return terms_core(v[F_COMPUTE] + v[F_COMM_SM], v[F_IB_HID], v[F_NV_HID],
-                      v[F_HBM], &bound) +
+    return terms_core(v[F_COMPUTE] + v[F_COMM_SM] + v[F_OFFLOAD], v[F_IB_HID],
+                      v[F_NV_HID], v[F_HBM], &bound) +
            v[F_EXPOSED];
 }
 
@@ -486,9 +517,9 @@ f_cost(const struct terms_env *e, const struct terms_rates *r, const double *v)
 static double (*const family[F_COUNT])(const struct terms_env *,
                                        const struct terms_rates *,
                                        const double *) = {
-    f_compute, f_hbm,     f_optimizer, f_sync, f_gather, f_ib_hid,
-    f_nv_hid,  f_comm_sm, f_exposed,   f_core, f_ramp,   f_bubble,
-    f_dp,      f_step,    f_tps,       f_mfu,  f_days,   f_cost};
+    f_compute, f_hbm,     f_optimizer, f_sync, f_gather, f_ib_hid, f_nv_hid,
+    f_comm_sm, f_offload, f_exposed,   f_core, f_ramp,   f_bubble, f_dp,
+    f_step,    f_tps,     f_mfu,       f_days, f_cost};
 
 /* Where set `set` keeps family term f in t, or NULL (the speed of light
  * exposes nothing: no column). */
@@ -505,6 +536,7 @@ static double *slot(struct cost_times *t, int set, int f)
         [F_IB_HID] = BOTH(ib_steady, x_ib_hid),
         [F_NV_HID] = BOTH(nvlink_steady, x_nv_hid),
         [F_COMM_SM] = BOTH(comm_sm, x_comm_sm),
+        [F_OFFLOAD] = BOTH(offload, x_offload),
         [F_EXPOSED] = {(size_t)-1, offsetof(struct cost_times, x_exposed)},
         [F_CORE] = BOTH(core, x_core),
         [F_RAMP] = BOTH(ramp, x_ramp),
@@ -607,11 +639,13 @@ static const struct terms_term terms[] = {
     SOL_ROW(TERMS_IB_STEADY, "ib_steady", T_IB_HID, F_IB_HID),
     SOL_ROW(TERMS_NVLINK_STEADY, "nv_steady", T_NV_HID, F_NV_HID),
     SOL_ROW(TERMS_COMM_SM, "comm_sm", T_COMM_SM, F_COMM_SM),
+    SOL_ROW(TERMS_OFFLOAD, "offload", T_OFFLOAD, F_OFFLOAD),
     SOL_ROW(TERMS_CORE, "core", T_CORE, F_CORE),
     /* The first of compute, IB, NVLink, HBM equal to the maximum: the
      * term terms_core() keeps (it moves on only when strictly greater). */
     {TERMS_BOUND, "bound",
-     "IF({core}={compute}+{comm_sm},\"compute\",IF({core}={ib_steady},"
+     "IF({core}={compute}+{comm_sm}+{offload},\"compute\","
+     "IF({core}={ib_steady},"
      "\"IB\",IF({core}={nv_steady},\"NVLink\",\"HBM\")))", TERMS_SOL, -1},
     SOL_ROW(TERMS_RAMP, "ramp", T_RAMP, F_RAMP),
     SOL_ROW(TERMS_BUBBLE, "bubble", T_BUBBLE, F_BUBBLE),
@@ -632,6 +666,7 @@ static const struct terms_term terms[] = {
     EXP_ROW(TERMS_X_IB_HID, "x_ib_hid", T_IB_HID, F_IB_HID),
     EXP_ROW(TERMS_X_NV_HID, "x_nv_hid", T_NV_HID, F_NV_HID),
     EXP_ROW(TERMS_X_COMM_SM, "x_comm_sm", T_COMM_SM, F_COMM_SM),
+    EXP_ROW(TERMS_X_OFFLOAD, "x_offload", T_OFFLOAD, F_OFFLOAD),
     EXP_ROW(TERMS_X_EXPOSED, "x_exposed", T_EXPOSED, F_EXPOSED),
     EXP_ROW(TERMS_X_CORE, "x_core", T_CORE, F_CORE),
     EXP_ROW(TERMS_X_RAMP, "x_ramp", T_RAMP, F_RAMP),
@@ -785,8 +820,8 @@ static void step_sol(const struct terms_env *e, struct cost_times *t, int to)
                  terms_link_time(w->ep_nvlink_bytes, w->ep_nvlink_calls,
                                  hw->nvlink_bps, hw->nvlink_latency_s));
     evaluate(e, &r, TERMS_SOL, t, 0, to);
-    terms_core(t->compute + t->comm_sm, t->ib_steady, t->nvlink_steady, t->hbm,
-               &t->bound);
+    terms_core(t->compute + t->comm_sm + t->offload, t->ib_steady,
+               t->nvlink_steady, t->hbm, &t->bound);
 }
 
 void terms_step(const struct terms_env *e, struct cost_times *t)
@@ -867,6 +902,8 @@ double terms_time(const struct cost_times *t, int id)
         return t->x_nv_hid;
     case TERMS_X_COMM_SM:
         return t->x_comm_sm;
+    case TERMS_X_OFFLOAD:
+        return t->x_offload;
     case TERMS_X_EXPOSED:
         return t->x_exposed;
     case TERMS_X_CORE:
@@ -913,6 +950,8 @@ double terms_time(const struct cost_times *t, int id)
         return t->nvlink_steady;
     case TERMS_COMM_SM:
         return t->comm_sm;
+    case TERMS_OFFLOAD:
+        return t->offload;
     case TERMS_CORE:
         return t->core;
     case TERMS_BOUND:

@@ -77,6 +77,7 @@ static const struct terms_input inputs[] = {
     {"HBM_ACHIEVABLE_TBPS", HW, "gpu", "hbm_achievable_tbps", "TB/s", 1e12, NULL, NULL, NULL},
     {"SMS", HW, "gpu", "sms", "", 1, NULL, NULL, NULL},
     {"COMM_SMS", HW, "gpu", "comm_sms", "", 1, NULL, NULL, NULL},
+    {"HOST_LINK_GBPS", HW, "gpu", "host_link_gbps", "GB/s", 1e9, NULL, NULL, NULL},
     {"CLOCK_DERATE", HW, "gpu", "clock_derate", "", 1, NULL, NULL, NULL},
     {"NVLINK_GBPS", HW, "cluster", "nvlink_gbps", "GB/s", 1e9, NULL, NULL, NULL},
     {"IB_GBPS", HW, "cluster", "ib_gbps", "GB/s", 1e9, NULL, NULL, NULL},

@@ -24,6 +24,7 @@ static const struct datafile_field fields[] = {
     {"gpu", "cuda_context_gib", DATAFILE_DOUBLE, OFF(cuda_context_gib), 0, 0, 1e3, false, false, "0", "GiB", NULL, "CUDA context and kernels per process"},
     {"gpu", "nccl_buffers_gib", DATAFILE_DOUBLE, OFF(nccl_buffers_gib), 0, 0, 1e3, false, false, "0", "GiB", NULL, "communication library buffers"},
     {"gpu", "fragmentation_pct", DATAFILE_DOUBLE, OFF(fragmentation_pct), 0, 0, 100, false, false, "0", "%", NULL, "allocator overhead over the allocated bytes"},
+    {"gpu", "host_link_gbps", DATAFILE_DOUBLE, OFF(host_link_gbps), 0, 0, 1e4, false, false, "0", "GB/s", NULL, "the GPU's link to its host's memory per direction (PCIe, NVLink-C2C): what activation offloading (the plan's offload) copies over; 0: not known, offloading plans refused"},
     {"gpu", "fp8_transpose", DATAFILE_BOOL, OFF(fp8_transpose), 0, 0, 0, false, false, "true", "", NULL, "FP8 GEMMs take K-major operands only (Hopper, Ada: the TN layout): an FP8 recipe writes each operand it casts twice, as is and transposed for the backward, and transposes an all-gathered one after the gather; false where the tensor cores take any layout (Blackwell)"},
     {"cluster", "name", DATAFILE_STRING, OFF(cluster_name), 128, 0, 0, false, true, NULL, "", NULL, "cluster name shown in reports"},
     {"cluster", "gpus", DATAFILE_INT, OFF(gpus), 0, 1, 1e7, false, true, NULL, "", NULL, "GPUs in the cluster"},
@@ -140,6 +141,7 @@ void hardware_derive(struct hardware *h)
     h->bf16_peak_flops = s->bf16_peak_tflops * 1e12;
     h->fp8_peak_flops = s->fp8_peak_tflops * 1e12;
     h->hbm_bps = s->hbm_achievable_tbps * 1e12;
+    h->host_link_bps = s->host_link_gbps * 1e9;
     h->nvlink_bps = s->nvlink_gbps * 1e9;
     h->ib_bps = s->ib_gbps * 1e9;
     h->nvlink_latency_s = s->nvlink_latency_us * 1e-6;

@@ -33,6 +33,7 @@ struct hardware_spec {
     double cuda_context_gib;
     double nccl_buffers_gib;
     double fragmentation_pct; /* of the allocated bytes */
+    double host_link_gbps;    /* to host memory, per direction; 0: unknown */
     bool fp8_transpose;       /* FP8 GEMMs take K-major operands only (TN) */
     char cluster_name[128];
     long gpus;
@@ -56,6 +57,7 @@ struct hardware {
     double bf16_peak_flops;
     double fp8_peak_flops;
     double hbm_bps;
+    double host_link_bps; /* 0: unknown */
     double nvlink_bps;
     double ib_bps;
     double nvlink_latency_s;

@@ -38,6 +38,8 @@ const char *plan_reason_str(enum plan_reason r)
         [PLAN_BAD_SP_MOE] = "MoE with tp > 1 needs sequence parallelism",
         [PLAN_BAD_PP_SPLIT] = "pp_first/pp_last leave the other stages "
                               "unequal layers",
+        [PLAN_BAD_OFFLOAD] = "offload needs pp=1, no recomputation and "
+                             "the GPU's host link",
     };
     if ((int)r >= 0 && r < PLAN_REASONS && names[r])
         return names[r];
@@ -74,6 +76,7 @@ static const struct key keys[] = {
     {"pp_last", offsetof(struct plan, pp_last), true, NULL, 0, 1000000},
     {"pp_split", offsetof(struct plan, pp_split), false, PLAN_SPLIT_CHOICES, 0, 0},
     {"pp_layout", offsetof(struct plan, layout_chunks), false, NULL, 0, 0},
+    {"offload", offsetof(struct plan, offload), true, NULL, 0, 1000000},
 };
 /* clang-format on */
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -102,11 +105,12 @@ static enum status parse_token(const char *tok,
     /* messages quote the token: control characters shown as \xNN */
     datafile_text_quote(tok, shown, sizeof shown);
     if (!eq || eq == tok)
-        return diag_set(d, STATUS_USAGE,
-                        "PLAN token '%s': expected key=value (keys: gpus tp "
-                        "pp ep cp zero schedule vpp precision recompute mbs "
-                        "gbs dp sp pp_first pp_last pp_split pp_layout)",
-                        shown);
+        return diag_set(
+            d, STATUS_USAGE,
+            "PLAN token '%s': expected key=value (keys: gpus tp "
+            "pp ep cp zero schedule vpp precision recompute mbs "
+            "gbs dp sp pp_first pp_last pp_split pp_layout offload)",
+            shown);
     snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
     for (i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
@@ -150,7 +154,7 @@ static enum status parse_token(const char *tok,
     return diag_set(d, STATUS_USAGE,
                     "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
                     "cp zero schedule vpp precision recompute mbs gbs dp sp "
-                    "pp_first pp_last pp_split pp_layout)",
+                    "pp_first pp_last pp_split pp_layout offload)",
                     shown, key_shown);
 }
 
@@ -252,6 +256,8 @@ unsigned plan_reason_fields(enum plan_reason r)
         [PLAN_SAME_SCHEDULE] = F_FP8,
         [PLAN_SAME_ZERO] = F_ZERO,
         [PLAN_SAME_PLAN] = PLAN_FIELDS,
+        /* the last check, of a field no sweep sets */
+        [PLAN_BAD_OFFLOAD] = PLAN_FIELDS,
     };
     if ((int)r >= 0 && r < PLAN_REASONS)
         return fields[r];
@@ -456,6 +462,40 @@ enum plan_reason plan_check_rest(struct plan *p,
         return reject(d, PLAN_SAME_ZERO,
                       "zero=%ld without data parallelism has no effect",
                       p->zero);
+    return plan_check_offload(p, m, hw, d);
+}
+
+enum plan_reason plan_check_offload(const struct plan *p,
+                                    const struct model *m,
+                                    const struct hardware *hw,
+                                    struct diag *d)
+{
+    if (p->offload == 0)
+        return PLAN_OK;
+    /* Megatron-Core's TransformerConfig: "no support for Pipeline
+     * parallelism with CPU offloading", "CPU offloading does not work when
+     * activation recomputation is enabled", "CPU offloading can be done
+     * only for layers less than" the layers */
+    if (p->pp > 1)
+        return reject(d, PLAN_BAD_OFFLOAD,
+                      "offload=%ld with pp=%ld: activation offloading runs "
+                      "without pipeline parallelism (Megatron-Core's rule)",
+                      p->offload, p->pp);
+    if (p->recompute != MODEL_RECOMPUTE_NONE)
+        return reject(d, PLAN_BAD_OFFLOAD,
+                      "offload=%ld with recompute=%s: activation offloading "
+                      "runs without recomputation (Megatron-Core's rule)",
+                      p->offload, plan_recompute_str(p->recompute));
+    if (p->offload >= m->spec.layers)
+        return reject(d, PLAN_BAD_OFFLOAD,
+                      "offload=%ld of %ld layers: at most %ld (the last "
+                      "layer's activations stay on the GPU)",
+                      p->offload, m->spec.layers, m->spec.layers - 1);
+    if (hw->spec.host_link_gbps <= 0)
+        return reject(d, PLAN_BAD_OFFLOAD,
+                      "offload=%ld: the hardware file gives no "
+                      "gpu.host_link_gbps (the GPU's link to host memory)",
+                      p->offload);
     return PLAN_OK;
 }
 
@@ -786,7 +826,9 @@ bool plan_split_layers(const struct plan *p,
 
 void plan_format(const struct plan *p, char *buf, size_t size)
 {
-    char split[96] = "", layout[64];
+    char split[96] = "", layout[64], offload[32] = "";
+    if (p->offload > 0)
+        snprintf(offload, sizeof offload, " offload=%ld", p->offload);
     if (p->layout_chunks > 0) {
         plan_layout_format(p, layout, sizeof layout);
         snprintf(split, sizeof split, " pp_layout=%s", layout);
@@ -798,11 +840,11 @@ void plan_format(const struct plan *p, char *buf, size_t size)
                  plan_split_str(p->pp_split));
     snprintf(buf, size,
              "gpus=%ld tp=%ld pp=%ld ep=%ld cp=%ld zero=%ld schedule=%s "
-             "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld%s%s",
+             "vpp=%ld precision=%s recompute=%s mbs=%ld gbs=%ld%s%s%s",
              p->gpus, p->tp, p->pp, p->ep, p->cp, p->zero,
              plan_schedule_str(p->schedule), p->vpp,
              plan_precision_str(p->precision), plan_recompute_str(p->recompute),
-             p->mbs, p->gbs, p->no_sp ? " sp=0" : "", split);
+             p->mbs, p->gbs, p->no_sp ? " sp=0" : "", split, offload);
 }
 
 struct plan_span plan_span(long size, long stride, long domain)

@@ -78,6 +78,11 @@ struct plan {
     long layout_mtp;
     long mbs; /* micro-batch, sequences */
     long gbs; /* global batch, sequences */
+    /* decoder layers whose saved activations wait in host memory between
+     * their forward and backward (Megatron-Core's cpu_offloading_num_layers,
+     * Transformer Engine's CPU offloading: the first `offload` layers);
+     * 0: none. pp = 1 and no recomputation (Megatron-Core's rules) */
+    long offload;
     /* Derived by plan_check(): */
     long dp;           /* gpus / (tp pp cp) */
     long edp;          /* tp cp dp / ep: expert data parallel */
@@ -112,6 +117,8 @@ enum plan_reason {
                           chunks unequal layers (or none), pp_first/pp_last
                           with vpp > 1 or with pp_split, or either with
                           pp = 1 */
+    PLAN_BAD_OFFLOAD,  /* offload with pp > 1 or recomputation, of every
+                          layer, or without the hardware's host link */
     PLAN_REASONS
 };
 
@@ -179,9 +186,9 @@ const char *plan_reason_str(enum plan_reason r);
 /*
  * Parses PLAN arguments: each argument holds key=value pairs separated by
  * spaces or commas. Keys: gpus tp pp ep cp zero schedule vpp precision
- * recompute mbs gbs dp sp pp_first pp_last pp_split (sp=0|1: sequence
- * parallelism with tp, default 1; pp_first, pp_last, pp_split: struct
- * plan). Keys not given keep
+ * recompute mbs gbs dp sp pp_first pp_last pp_split pp_layout offload
+ * (sp=0|1: sequence parallelism with tp, default 1; pp_first, pp_last,
+ * pp_split, pp_layout, offload: struct plan). Keys not given keep
  * their value from *defaults. `dp`, when given, is checked against gpus/(tp pp
  * cp) by plan_check(). Returns STATUS_USAGE naming the offending token on
  * unknown keys, bad values, duplicates or a missing '='.
@@ -257,6 +264,16 @@ enum plan_reason plan_check_rest(struct plan *p,
                                  const struct hardware *hw,
                                  bool redundant,
                                  struct diag *d);
+
+/*
+ * plan_check()'s last rule, on the plan's offload (PLAN_BAD_OFFLOAD):
+ * activation offloading needs pp = 1, no recomputation, fewer layers
+ * than the model's and the hardware's host link (gpu.host_link_gbps).
+ */
+enum plan_reason plan_check_offload(const struct plan *p,
+                                    const struct model *m,
+                                    const struct hardware *hw,
+                                    struct diag *d);
 
 /*
  * The rules of plan_check() on the schedule and vpp alone, with the same

@@ -214,6 +214,11 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     snprintf(label, sizeof label, "activations (logits %.2f, working set %.2f)",
              mem->logits / GIB, mem->working / GIB);
     row(out, label, mem->activations / GIB);
+    if (p->offload > 0) {
+        snprintf(label, sizeof label,
+                 "  on the host instead (offload=%ld layers)", p->offload);
+        row(out, label, mem->offloaded / GIB);
+    }
     row(out, "other (CUDA context, NCCL, fragmentation)", mem->other / GIB);
     fprintf(out, "  %-46s %8.2f of %.2f: %s\n\n", "total", mem->total / GIB,
             mem->capacity / GIB, r->fits ? "fits" : "DOES NOT FIT");
@@ -254,6 +259,12 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     row(out, "  IB with the micro-batches (less step-end DP)", t->ib_steady);
     row(out, "  NVLink with the micro-batches", t->nvlink_steady);
     row(out, "  compute lost to SMs running that comm", t->comm_sm);
+    if (p->offload > 0) {
+        snprintf(label, sizeof label,
+                 "  waiting for offload (%.2f GB a way/mb)",
+                 w->offload_bytes / 1e9);
+        row(out, label, t->offload);
+    }
     row(out, "overlapped core", t->core);
     row(out, "optimizer step", t->optimizer);
     row(out, "pipeline bubble (ramp unit x coefficient)", t->bubble);
@@ -361,6 +372,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     fputc(',', out);
     num(out, "mbs", (double)p->mbs, true);
     num(out, "gbs", (double)p->gbs, true);
+    num(out, "offload", (double)p->offload, true);
     num(out, "microbatches", (double)p->microbatches, false);
     fputs("},\"family\":", out);
     eval_out_json_string(out, r->family);
@@ -384,6 +396,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "logits", mem->logits / GIB, true);
     num(out, "backward_working_set", mem->working / GIB, true);
     num(out, "fp8_copies", mem->fp8_copies / GIB, true);
+    num(out, "offloaded", mem->offloaded / GIB, true);
     num(out, "other", mem->other / GIB, true);
     num(out, "total", mem->total / GIB, true);
     num(out, "capacity", mem->capacity / GIB, true);
@@ -415,6 +428,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "nvlink", w->nvlink_bytes, true);
     num(out, "hbm", w->hbm_bytes, true);
     num(out, "hbm_moe_permute", w->permute_bytes, true);
+    num(out, "offload_per_microbatch", w->offload_bytes, true);
     num(out, "optimizer", w->optimizer_bytes, false);
     fputs("},\"flops_per_gpu\":{", out);
     num(out, "fp8", w->fp8_flops, true);
@@ -431,6 +445,8 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     num(out, "ib_steady", t->ib_steady, true);
     num(out, "nvlink_steady", t->nvlink_steady, true);
     num(out, "comm_sm", t->comm_sm, true);
+    num(out, "offload", t->offload, true);
+    num(out, "offload_expected", r->work.x.known ? t->x_offload : NAN, true);
     num(out, "core", t->core, true);
     num(out, "ramp", t->ramp, true);
     num(out, "bubble", t->bubble, true);

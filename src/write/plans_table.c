@@ -109,6 +109,7 @@ static const struct plans_column columns[] = {
     {"ib_steady", "IB with micro-batches, speed of light", "s", F_SEC, 10, NUM, TERM, NULL, TIME_FIELD(ib_steady)},
     {"nv_steady", "NVLink with micro-batches, speed of light", "s", F_SEC, 10, NUM, TERM, NULL, TIME_FIELD(nvlink_steady)},
     {"comm_sm", "Compute lost to comm SMs, speed of light", "s", F_SEC, 10, NUM, TERM, NULL, TIME_FIELD(comm_sm)},
+    {"offload", "Waiting for activation offload, speed of light", "s", F_SEC, 10, NUM, TERM, NULL, TIME_FIELD(offload)},
     {"core", "Overlapped core, speed of light", "s", F_SEC, 10, NUM, TERM, NULL, TIME_FIELD(core)},
     {"ramp", "Pipeline ramp unit, speed of light", "s", F_SEC, 10, NUM, TERM, NULL, TIME_FIELD(ramp)},
     {"bubble", "Pipeline bubble, speed of light", "s", F_SEC, 10, NUM, TERM, NULL, TIME_FIELD(bubble)},
@@ -118,6 +119,7 @@ static const struct plans_column columns[] = {
     {"x_ib_hid", "Expected IB, overlapped", "s", F_SEC, 10, NUM, TERM, NULL, DERIVED(C_XTERM)},
     {"x_nv_hid", "Expected NVLink, overlapped", "s", F_SEC, 10, NUM, TERM, NULL, DERIVED(C_XTERM)},
     {"x_comm_sm", "Expected compute lost to comm SMs", "s", F_SEC, 10, NUM, TERM, NULL, DERIVED(C_XTERM)},
+    {"x_offload", "Expected wait for activation offload", "s", F_SEC, 10, NUM, TERM, NULL, DERIVED(C_XTERM)},
     {"x_exposed", "Expected comm not overlapped", "s", F_SEC, 10, NUM, TERM, NULL, DERIVED(C_XTERM)},
     {"x_core", "Expected core", "s", F_SEC, 10, NUM, TERM, NULL, DERIVED(C_XTERM)},
     {"x_ramp", "Expected ramp unit", "s", F_SEC, 10, NUM, TERM, NULL, DERIVED(C_XTERM)},
@@ -175,6 +177,7 @@ static const struct plans_column columns[] = {
     {"param_hide", "Stack hides the gather (1/0)", "", F_INT, 8, NUM, NULL, NULL, XWORK_FIELD(param_hide, 1)},
     {"hbm_gb", "HBM traffic", "GB", F_BIG, 10, NUM, NULL, NULL, WORK_FIELD(hbm_bytes, 1e9)},
     {"opt_gb", "Optimizer traffic", "GB", F_BIG, 10, NUM, NULL, NULL, WORK_FIELD(optimizer_bytes, 1e9)},
+    {"offload_gb", "Activations offloaded per micro-batch, each way", "GB", F_BIG, 10, NUM, NULL, NULL, WORK_FIELD(offload_bytes, 1e9)},
     {"bubble_coef", "Bubble coefficient", "", "0.000", 10, NUM, NULL, NULL, WORK_FIELD(bubble_coef, 1)},
     {"ramp_skew", "Other stages' ramp / own - 1", "", "0.000", 10, NUM, NULL, NULL, WORK_FIELD(ramp_skew, 1)},
     {"x_ramp_skew", "Expected other stages' ramp / own - 1", "", "0.000", 10, NUM, NULL, NULL, XWORK_FIELD(ramp_skew, 1)},
@@ -196,6 +199,7 @@ static const struct plans_column columns[] = {
     {"mem_grads", "Gradients", "GiB", F_GIB, 9, NUM, NULL, NULL, MEM_FIELD(grads)},
     {"mem_opt", "Optimizer state", "GiB", F_GIB, 9, NUM, NULL, NULL, MEM_FIELD(optimizer)},
     {"mem_act", "Activations", "GiB", F_GIB, 10, NUM, NULL, NULL, MEM_FIELD(activations)},
+    {"mem_offloaded", "Activations in host memory (not in the total)", "GiB", F_GIB, 10, NUM, NULL, NULL, MEM_FIELD(offloaded)},
     {"mem_other", "Other memory", "GiB", F_GIB, 9, NUM, TERM, NULL, MEM_FIELD(other)},
     {"mem_total", "Memory total", "GiB", F_GIB, 9, NUM, TERM, "PLANS_MEM_TOTAL", MEM_FIELD(total)},
 
@@ -204,6 +208,7 @@ static const struct plans_column columns[] = {
     {"edp", "Expert DP", "", F_INT, 7, NUM, NULL, NULL, PLAN_FIELD(edp)},
     {"vpp", "VPP", "", F_INT, 5, NUM, NULL, NULL, PLAN_FIELD(vpp)},
     {"gbs", "Global batch", "seq", F_CNT, 9, NUM, NULL, NULL, PLAN_FIELD(gbs)},
+    {"offload_layers", "Layers offloaded to host", "", F_INT, 8, NUM, NULL, NULL, PLAN_FIELD(offload)},
     {"plan", "Plan (roofplan eval syntax)", "", NULL, 100, TEXT, NULL, "PLANS_PLAN", DERIVED(C_PLAN)},
 };
 /* clang-format on */

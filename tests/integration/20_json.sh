@@ -9,7 +9,7 @@ j = json.load(open(sys.argv[1]))
 need = {
     "plan": ["gpus", "dp", "tp", "pp", "ep", "cp", "zero", "schedule", "vpp",
              "precision", "recompute", "pp_first", "pp_last", "pp_split", "pp_layout", "mbs",
-             "gbs",
+             "gbs", "offload",
              "microbatches"],
     "params": ["total", "active"],
     "memory_gib": ["weights", "grads", "optimizer", "activations", "other",
@@ -88,3 +88,18 @@ $ROOFPLAN eval --json $QW --set training.selective=layernorm,moe_act gpus=256 tp
 $ROOFPLAN eval --json $QW gpus=256 tp=4 pp=8 ep=8 cp=1 zero=1 schedule=interleaved vpp=4 precision=bf16 recompute=none mbs=1 gbs=2048 pp_split=embedding_loss >"$TMP/qw-tp4.json" 2>/dev/null
 check "json: the ModelZoo's Qwen3 pair in its measured order (TP2 EP32 before TP4 EP8)" \
     $PY -c "import json,sys; a=json.load(open(sys.argv[1]))['time_s']['expected']; b=json.load(open(sys.argv[2]))['time_s']['expected']; sys.exit(0 if a < b else 1)" "$TMP/qw-ep32.json" "$TMP/qw-tp4.json"
+# Activation offloading (the plan's offload): GPT-3 with sequence
+# parallelism saves sbh(34 + 5as/h)/t a layer (Korthikanti et al. 2022
+# §4.2.2: s 2048, h 12288, 5as/h = 80, t 8): 40 layers keep 40 x 2048 x
+# 12288 x 114 / 8 bytes = 13.36 GiB in host memory, copied each way per
+# micro-batch (0.26 s at 55 GB/s): the GPU waits where a copy outlasts its
+# micro-batch's forward (a third of its compute: training is 3 x forward)
+# or backward (two thirds), 8 micro-batches; at 0.001 GB/s the copies
+# outlast every pass.
+OFF="-m tests/data/gpt-korthikanti.ini gpus=8 tp=8 gbs=8"
+check "json offload: 40 layers' activations on the host, out of the GPU's" \
+    json_check 'j["plan"]["offload"]==40 and abs(j["memory_gib"]["offloaded"]-40*2048*12288*114/8/2**30)<1e-9 and abs(j["bytes_per_gpu"]["offload_per_microbatch"]-40*2048*12288*114/8)<1e-3 and abs(j["time_s"]["offload"]-8*(max(0,40*2048*12288*114/8/55e9-j["time_s"]["compute"]/24)+max(0,40*2048*12288*114/8/55e9-j["time_s"]["compute"]/12)))<1e-9' --set gpu.host_link_gbps=55 $OFF offload=40
+check "json offload: a slow host link makes the GPU wait" \
+    json_check 'j["time_s"]["offload"] > 100 and j["time_s"]["offload_expected"] > 100 and j["time_s"]["core"] >= j["time_s"]["offload"]' --set gpu.host_link_gbps=0.001 $OFF offload=40
+check "json offload: none by default" \
+    json_check 'j["plan"]["offload"]==0 and j["memory_gib"]["offloaded"]==0 and j["time_s"]["offload"]==0' $OFF
