@@ -136,7 +136,7 @@ static void test_eval_out_json(void **state)
                      "\"1f1b\",\"vpp\":1,\"precision\":\"bf16\","
                      "\"recompute\":\"none\",\"sp\":1,\"pp_first\":0,"
                      "\"pp_last\":0,\"pp_split\":\"balanced\",\"pp_layout\":"
-                     "null,\"mbs\":1,\"gbs\":64,"
+                     "null,\"mbs\":1,\"gbs\":64,\"offload\":0,"
                      "\"microbatches\":8},\"family\":\"ZeRO-1+PP+EP\","
                      "\"model\":\"tiny MoE\",\"cluster\":\"DeepSeek-V3 "
                      "training cluster\",\"comm_model\":\"topo\",");

@@ -228,9 +228,10 @@ reject(struct diag *d, enum plan_reason r, const char *fmt, ...)
 #define F_VPP   (F_EP | PLAN_FIELD_SCHEDULE | PLAN_FIELD_VPP)
 #define F_LAYERS \
     (F_VPP | PLAN_FIELD_PP_FIRST | PLAN_FIELD_PP_LAST | PLAN_FIELD_PP_SPLIT)
-#define F_BATCH (F_LAYERS | PLAN_FIELD_GBS | PLAN_FIELD_MBS)
-#define F_FP8   (F_BATCH | PLAN_FIELD_PRECISION)
-#define F_ZERO  (F_FP8 | PLAN_FIELD_ZERO)
+#define F_BATCH   (F_LAYERS | PLAN_FIELD_GBS | PLAN_FIELD_MBS)
+#define F_FP8     (F_BATCH | PLAN_FIELD_PRECISION)
+#define F_ZERO    (F_FP8 | PLAN_FIELD_ZERO)
+#define F_OFFLOAD (F_ZERO | PLAN_FIELD_RECOMPUTE | PLAN_FIELD_OFFLOAD)
 
 unsigned plan_reason_fields(enum plan_reason r)
 {
@@ -256,8 +257,8 @@ unsigned plan_reason_fields(enum plan_reason r)
         [PLAN_SAME_SCHEDULE] = F_FP8,
         [PLAN_SAME_ZERO] = F_ZERO,
         [PLAN_SAME_PLAN] = PLAN_FIELDS,
-        /* the last check, of a field no sweep sets */
-        [PLAN_BAD_OFFLOAD] = PLAN_FIELDS,
+        /* the last check: pp (in F_ZERO), recompute and offload */
+        [PLAN_BAD_OFFLOAD] = F_OFFLOAD,
     };
     if ((int)r >= 0 && r < PLAN_REASONS)
         return fields[r];

@@ -233,7 +233,8 @@ enum plan_field {
     PLAN_FIELD_PP_SPLIT = 1 << 13,
     PLAN_FIELD_MBS = 1 << 14,
     PLAN_FIELD_GBS = 1 << 15,
-    PLAN_FIELDS = (1 << 16) - 1 /* every one */
+    PLAN_FIELD_OFFLOAD = 1 << 16,
+    PLAN_FIELDS = (1 << 17) - 1 /* every one */
 };
 
 /*

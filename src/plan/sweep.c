@@ -27,6 +27,7 @@ static const struct datafile_field fields[] = {
     {"space", "vpp", DATAFILE_LIST, OFF(vpp), 0, 2, 64, false, false, "2", "", NULL, "virtual stages per GPU, for the interleaved schedule"},
     {"space", "precision", DATAFILE_LIST, OFF(precision), 0, 0, 0, false, false, "bf16", "", PC, "GEMM precisions"},
     {"space", "recompute", DATAFILE_LIST, OFF(recompute), 0, 0, 0, false, false, "none", "", RC, "recomputation policies"},
+    {"space", "offload", DATAFILE_LIST, OFF(offload), 0, 0, 1e6, false, false, "0", "layers", NULL, "decoder layers whose activations are offloaded to host memory (Megatron-Core's cpu_offloading_num_layers; with pp 1, no recomputation and the hardware's host_link_gbps)"},
     {"space", "mbs", DATAFILE_LIST, OFF(mbs), 0, 1, 1e6, false, false, "1", "sequences", NULL, "micro-batch sizes"},
     {"space", "gbs", DATAFILE_LIST, OFF(gbs), 0, 0, 1e9, false, false, "0", "sequences", NULL, "target global batches (0: the model file's)"},
     {"defaults", "gpus", DATAFILE_INT, OFF(d_gpus), 0, 0, 1e8, false, false, "0", "", NULL, "GPUs (0: the hardware file's)"},
@@ -39,6 +40,7 @@ static const struct datafile_field fields[] = {
     {"defaults", "vpp", DATAFILE_INT, OFF(d_vpp), 0, 1, 64, false, false, "1", "", NULL, "virtual stages per GPU"},
     {"defaults", "precision", DATAFILE_ENUM, OFF(d_precision), 0, 0, 0, false, false, "bf16", "", PC, "GEMM precision"},
     {"defaults", "recompute", DATAFILE_ENUM, OFF(d_recompute), 0, 0, 0, false, false, "none", "", RC, "recomputation"},
+    {"defaults", "offload", DATAFILE_INT, OFF(d_offload), 0, 0, 1e6, false, false, "0", "layers", NULL, "decoder layers whose activations are offloaded to host memory"},
     {"defaults", "mbs", DATAFILE_INT, OFF(d_mbs), 0, 1, 1e6, false, false, "1", "sequences", NULL, "micro-batch"},
     {"defaults", "gbs", DATAFILE_INT, OFF(d_gbs), 0, 0, 1e9, false, false, "0", "sequences", NULL, "global batch (0: the model file's)"},
     {"defaults", "pp_first", DATAFILE_INT, OFF(d_pp_first), 0, 0, 1e6, false, false, "0", "", NULL, "decoder layers on the first pipeline stage (0 with pp_last 0: balanced)"},
@@ -237,6 +239,7 @@ void sweep_defaults(const struct sweep_file *sf,
     out->vpp = s->d_vpp;
     out->precision = s->d_precision;
     out->recompute = s->d_recompute;
+    out->offload = s->d_offload;
     out->mbs = s->d_mbs;
     out->gbs = s->d_gbs ? s->d_gbs : m->spec.global_batch;
     out->no_sp = s->d_sp == 0;
@@ -297,6 +300,7 @@ uint64_t sweep_count(const struct sweep_file *sf)
     n = mul(n, sched);
     n = mul(n, s->precision.n);
     n = mul(n, s->recompute.n);
+    n = mul(n, s->offload.n);
     n = mul(n, s->mbs.n);
     n = mul(n, s->gbs.n);
     return n;
@@ -334,6 +338,7 @@ enum {
     D_VPP,
     D_PREC,
     D_REC,
+    D_OFFLOAD,
     D_MBS,
     D_GBS,
     DIMS
@@ -381,6 +386,7 @@ static const unsigned dim_fields[DIMS] = {
     [D_VPP] = PLAN_FIELD_VPP,
     [D_PREC] = PLAN_FIELD_PRECISION,
     [D_REC] = PLAN_FIELD_RECOMPUTE,
+    [D_OFFLOAD] = PLAN_FIELD_OFFLOAD,
     [D_MBS] = PLAN_FIELD_MBS | PLAN_FIELD_GBS,
     [D_GBS] = PLAN_FIELD_GBS,
 };
@@ -494,6 +500,9 @@ static void plan_move(const struct sweep_spec *s,
     case D_REC:
         p->recompute = (int)s->recompute.v[idx[D_REC]];
         /* fall through */
+    case D_OFFLOAD:
+        p->offload = (long)s->offload.v[idx[D_OFFLOAD]];
+        /* fall through */
     case D_MBS:
         p->mbs = (long)s->mbs.v[idx[D_MBS]];
         /* fall through */
@@ -513,9 +522,10 @@ void sweep_run(const struct sweep_file *sf,
 {
     const struct sweep_spec *s = &sf->spec;
     const struct datafile_list *const list[DIMS] = {
-        &s->gpus,     &s->tp,        &s->pp,        &s->pp_first, &s->pp_last,
-        &s->pp_split, &s->cp,        &s->ep,        &s->zero,     &s->schedule,
-        &s->vpp,      &s->precision, &s->recompute, &s->mbs,      &s->gbs};
+        &s->gpus,      &s->tp,       &s->pp,  &s->pp_first,
+        &s->pp_last,   &s->pp_split, &s->cp,  &s->ep,
+        &s->zero,      &s->schedule, &s->vpp, &s->precision,
+        &s->recompute, &s->offload,  &s->mbs, &s->gbs};
     size_t idx[DIMS] = {0}, i, j;
     /* an earlier entry gives the same gpus; the gbs of each entry at the
      * batch unit `unit` and whether an earlier entry gives the same */

@@ -24,6 +24,7 @@ struct sweep_spec {
     struct datafile_list pp_first, pp_last; /* plan.h: layer-count splits */
     struct datafile_list pp_split;          /* enum plan_split */
     struct datafile_list precision, recompute, mbs, gbs;
+    struct datafile_list offload; /* plan.h: layers offloaded */
     long d_gpus, d_tp, d_pp, d_ep, d_cp, d_zero;
     int d_schedule;
     long d_vpp;
@@ -32,6 +33,7 @@ struct sweep_spec {
     long d_sp; /* sequence parallelism with tp: 1 (default) or 0 */
     long d_pp_first, d_pp_last;
     int d_pp_split; /* enum plan_split */
+    long d_offload;
     /* [report] */
     char r_baseline[32];            /* family name: "ZeRO-3" */
     struct datafile_list r_sens_ib; /* GB/s, ascending, >= 0.001 */
@@ -126,10 +128,10 @@ typedef bool (*sweep_skip)(void *user, enum plan_reason why, uint64_t count);
 
 /*
  * Enumerates the space in a fixed order (gpus, tp, pp, pp_first, pp_last,
- * pp_split, cp, ep, zero, schedule, vpp, precision, recompute, mbs, gbs),
- * calling visit for each combination of this thread's share: blocks of
- * SWEEP_BLOCK consecutive combinations dealt round-robin to `threads`
- * threads. `index` is the combination's place in the whole enumeration.
+ * pp_split, cp, ep, zero, schedule, vpp, precision, recompute, offload,
+ * mbs, gbs), calling visit for each combination of this thread's share:
+ * blocks of SWEEP_BLOCK consecutive combinations dealt round-robin to
+ * `threads` threads. `index` is the combination's place in the whole enumeration.
  * Where skip is not NULL, a block of combinations rejected for one reason
  * by entries of the outer dimensions alone (tp*pp*cp not dividing gpus,
  * ep not dividing a stage, more chunks than layers) is handed to skip

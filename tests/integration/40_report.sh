@@ -86,6 +86,14 @@ else
     $SS --recalc "$TMP/sync/report.xlsx" "$TMP/sync-recalc/r_%n_%s.csv" >"$TMP/ss7.log" 2>&1
     check "synced host launches: formulas recalculate to the C values" \
         bash -c "$PY -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); sys.exit(0 if any(b\"HOST_SYNC_SHARE\" in z.read(n) for n in z.namelist() if n.startswith(\"xl/worksheets/\")) else 1)' '$TMP/sync/report.xlsx' && $CHECK compare '$TMP/sync-cached' '$TMP/sync-recalc' && $CHECK csv '$TMP/sync-cached/r_4_Plans.csv' '$TMP/sync/plans.csv'"
+    # activation offloading (a sweep's offload list) over a slow host link:
+    # plans that wait for their copies, the wait in the core's formula
+    expect 0 "" -- $RP report -q --no-charts -o "$TMP/offload" -m data/models/llama-3.1-70b.ini -g data/hardware/gb200-nvl72.ini --stack data/stacks/megatron-lm.ini --set gpu.host_link_gbps=20 --set space.gpus=64 --set "space.tp=1 2" --set space.pp=1 --set space.ep=1 --set space.zero=3 --set space.precision=fp8 --set space.recompute=none --set "space.offload=0 20 40" --set "space.mbs=1 2" --set space.gbs=256
+    mkdir -p "$TMP/offload-cached" "$TMP/offload-recalc"
+    $SS "$TMP/offload/report.xlsx" "$TMP/offload-cached/r_%n_%s.csv" >"$TMP/ss8.log" 2>&1
+    $SS --recalc "$TMP/offload/report.xlsx" "$TMP/offload-recalc/r_%n_%s.csv" >"$TMP/ss9.log" 2>&1
+    check "activation offloading: waits recalculate to the C values" \
+        bash -c "$PY -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1]))); k = [c for c in r[0] if c.startswith(\"Expected wait for activation offload\")][0]; sys.exit(0 if any(float(x[k]) > 0 for x in r) else 1)' '$TMP/offload/plans.csv' && $CHECK compare '$TMP/offload-cached' '$TMP/offload-recalc' && $CHECK csv '$TMP/offload-cached/r_4_Plans.csv' '$TMP/offload/plans.csv'"
     # IB at 400 GB/s: ZeRO-3 plans change bound, plans re-rank
     check "set IB_GBPS=400" \
         $CHECK set-name "$OUT/report.xlsx" "$TMP/ib400.xlsx" IB_GBPS 400
