@@ -131,12 +131,12 @@ typedef bool (*sweep_skip)(void *user, enum plan_reason why, uint64_t count);
  * pp_split, cp, ep, zero, schedule, vpp, precision, recompute, offload,
  * mbs, gbs), calling visit for each combination of this thread's share:
  * blocks of SWEEP_BLOCK consecutive combinations dealt round-robin to
- * `threads` threads. `index` is the combination's place in the whole enumeration.
- * Where skip is not NULL, a block of combinations rejected for one reason
- * by entries of the outer dimensions alone (tp*pp*cp not dividing gpus,
- * ep not dividing a stage, more chunks than layers) is handed to skip
- * instead, one call for the thread's share of it: the same counts as
- * visiting each. Allocates nothing.
+ * `threads` threads. `index` is the combination's place in the whole
+ * enumeration. Where skip is not NULL, a block of combinations rejected
+ * for one reason by entries of the outer dimensions alone (tp*pp*cp not
+ * dividing gpus, ep not dividing a stage, more chunks than layers) is
+ * handed to skip instead, one call for the thread's share of it: the same
+ * counts as visiting each. Allocates nothing.
  */
 void sweep_run(const struct sweep_file *sf,
                const struct model *m,
