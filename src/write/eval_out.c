@@ -261,7 +261,7 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     row(out, "  compute lost to SMs running that comm", t->comm_sm);
     if (p->offload > 0) {
         snprintf(label, sizeof label,
-                 "  waiting for offload (%.2f GB a way/mb)",
+                 "  waiting for offload (%.2f GB per copy)",
                  w->offload_bytes / 1e9);
         row(out, label, t->offload);
     }

@@ -11,6 +11,11 @@ expect 2 "--comm-model mesh: expected topo or flat" -- $ROOFPLAN eval --comm-mod
 expect 0 "ZeRO-1+PP+EP" -- $ROOFPLAN eval $DS
 expect 0 "verdict compute-bound" -- $ROOFPLAN eval "$(echo $DS | tr ' ' ',')"
 expect 0 "NVLink-bound" -- $ROOFPLAN eval gpus=2048 zero=3 gbs=16384
+# activation offloading in the text: GPT-3's 40 layers keep 40 x 2048 x
+# 12288 x 114 / 8 bytes = 13.359 GiB on the host, 14.34 GB a copy
+# (Korthikanti et al. 2022 §4.2.2: sbh(34 + 5as/h)/t a layer)
+expect 0 "on the host instead (offload=40 layers)        13.359" -- $ROOFPLAN eval --set gpu.host_link_gbps=55 -m tests/data/gpt-korthikanti.ini gpus=8 tp=8 gbs=8 offload=40
+expect 0 "waiting for offload (14.34 GB per copy)" -- $ROOFPLAN eval --set gpu.host_link_gbps=55 -m tests/data/gpt-korthikanti.ini gpus=8 tp=8 gbs=8 offload=40
 expect 0 "IB-bound" -- $ROOFPLAN eval --comm-model flat gpus=2048 zero=3 gbs=16384
 expect 2 "PLAN: gbs=15360 is not a multiple of dp*mbs=2048" -- $ROOFPLAN eval zero=3
 expect 2 "PLAN token 'dp=64': gpus/(tp*pp*cp) = 2048/16 = 128" -- $ROOFPLAN eval $DS dp=64
