@@ -249,6 +249,25 @@ static void test_figures_verdict(void **state)
     assert_string_equal(buf, "HBM-bound: 1.50 s of memory traffic per second "
                              "of compute (GEMMs too small to reuse their "
                              "weights)");
+    /* activation offloading (40 layers): its copies hidden, then 0.37 s
+     * a step waited for in the expected step (the floor's 0.2 s is not
+     * the one named: the expected step is known) */
+    r.t.bound = COST_COMPUTE;
+    r.t.x_exposed = 0;
+    r.t.ib_steady = 0;
+    r.plan.offload = 40;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
+                             "0.50 s per second of compute; the copies of 40 "
+                             "layers' activations to and from host memory "
+                             "hide under the passes");
+    r.t.offload = 0.2;
+    r.t.x_offload = 0.37;
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "compute-bound: the busiest link (IB) needs "
+                             "0.50 s per second of compute; the GPU waits "
+                             "0.37 s a step for the copies of 40 layers' "
+                             "activations to and from host memory");
 }
 
 int main(void)

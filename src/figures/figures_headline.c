@@ -122,8 +122,21 @@ void figures_verdict(const struct cost_result *r, char *buf, size_t size)
     int link = t->ib >= t->nvlink ? COST_IB : COST_NVLINK;
     double comm = link == COST_IB ? t->ib : t->nvlink;
     const struct expected_work *x = &r->work.x;
-    char hide[240], dp[200] = "";
+    char hide[240], dp[200] = "", off[160] = "";
     double steady = fmax(t->ib_steady, t->nvlink_steady) / t->compute;
+    double wait = x->known ? t->x_offload : t->offload;
+    /* activation offloading: the wait for its copies is inside the
+     * compute-bound core, so it is named with its seconds */
+    if (r->plan.offload > 0 && wait > 0)
+        snprintf(off, sizeof off,
+                 "; the GPU waits %.2f s a step for the copies of %ld "
+                 "layers' activations to and from host memory",
+                 wait, r->plan.offload);
+    else if (r->plan.offload > 0)
+        snprintf(off, sizeof off,
+                 "; the copies of %ld layers' activations to and from host "
+                 "memory hide under the passes",
+                 r->plan.offload);
     /* the step-end DP time one micro-batch's compute does not hide,
      * named with its seconds: it is not under compute */
     if (t->dp_exposed > 0.001 * t->step)
@@ -159,20 +172,20 @@ void figures_verdict(const struct cost_result *r, char *buf, size_t size)
     if (t->bound == COST_COMPUTE)
         snprintf(buf, size,
                  "compute-bound: the busiest link (%s) needs %.2f s per "
-                 "second of compute%s%s",
-                 cost_bound_label(link), comm / t->compute, hide, dp);
+                 "second of compute%s%s%s",
+                 cost_bound_label(link), comm / t->compute, hide, dp, off);
     else if (t->bound == COST_HBM)
         snprintf(buf, size,
                  "HBM-bound: %.2f s of memory traffic per second of "
-                 "compute (GEMMs too small to reuse their weights)",
-                 t->hbm / t->compute);
+                 "compute (GEMMs too small to reuse their weights)%s",
+                 t->hbm / t->compute, off);
     else
         snprintf(buf, size,
                  "%s-bound: %.1f s of %s traffic per second of compute; "
-                 "the GPUs wait on %s %.0f%% of the overlapped step%s",
+                 "the GPUs wait on %s %.0f%% of the overlapped step%s%s",
                  cost_bound_label(t->bound), comm / t->compute,
                  cost_bound_label(t->bound), cost_bound_label(t->bound),
-                 100 * (t->core - t->compute) / t->core, dp);
+                 100 * (t->core - t->compute) / t->core, dp, off);
 }
 
 /* The verdict of c in words, its first letter upper case. */
