@@ -37,14 +37,14 @@ double memory_offload_bytes(const struct model *m, const struct plan *p)
 {
     double all = 0, rep = 0;
     long u;
+    if (p->offload <= 0) /* every plan of a sweep without offloading */
+        return 0;
     for (u = 0; u < p->offload && u < m->spec.layers; u++) {
         const struct model_layer *L = &m->layer[model_unit_kind(m, u)];
         all += L->act_bytes[p->precision][p->recompute];
         rep += L->act_rep[p->precision][p->recompute];
     }
-    return all > 0 ? (double)(p->mbs * m->spec.seq_len) *
-                         memory_tp_bytes(p, all, rep)
-                   : 0;
+    return (double)(p->mbs * m->spec.seq_len) * memory_tp_bytes(p, all, rep);
 }
 
 /* Fills everything but grads from sharded gradients of `grads` bytes;
