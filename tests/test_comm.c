@@ -210,6 +210,34 @@ static void test_comm_ep_affinity_routing(void **state)
 }
 
 /*
+ * Fewer experts a token than nodes it may use (top_k 1 or 2 under a
+ * 4-node limit): not every picked node can receive one (the affinity
+ * condition has chance 0: it gave 0/0, found by fuzz_eval in CI), so
+ * the experts are drawn from the 4 nodes' 128 as in the uniform case.
+ * EP64 over 8 nodes. top_k 1: one expert is one node and one GPU, IB
+ * copies 7/8 and NVLink 7/8. top_k 2: a node missed with chance
+ * C(96,2)/C(128,2) = 9120/16256, IB copies 4 x 7136/16256 x 7/8; a GPU
+ * (4 experts) with C(124,2)/C(128,2) = 15252/16256, NVLink 32 x
+ * 1004/16256 x 7/8.
+ */
+static void test_comm_ep_affinity_fewer_experts_than_nodes(void **state)
+{
+    struct fixture *f = *state;
+    struct model m = f->ds;
+    double ib, nv;
+    assert_int_equal(m.spec.node_routing, MODEL_ROUTING_AFFINITY);
+    assert_int_equal(m.spec.node_limit, 4);
+    m.spec.top_k = 1;
+    comm_ep_copies(&m, plan_span(64, 1, 8), &ib, &nv);
+    assert_near(ib, 7.0 / 8, 1e-12);
+    assert_near(nv, 7.0 / 8, 1e-12);
+    m.spec.top_k = 2;
+    comm_ep_copies(&m, plan_span(64, 1, 8), &ib, &nv);
+    assert_near(ib, 4 * 7136.0 / 16256 * 7 / 8, 1e-12);
+    assert_near(nv, 32 * 1004.0 / 16256 * 7 / 8, 1e-12);
+}
+
+/*
  * Issue 17 item 1: the stack's dispatcher decides the copies of a token.
  * tiny-moe: 16 experts, top_k 2, EP16 over 2 nodes of 8 GPUs (one expert
  * per GPU, 8 per node), topo model.
@@ -510,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_comm_pipeline_send),
         cmocka_unit_test(test_comm_ep_node_limited_copies),
         cmocka_unit_test(test_comm_ep_affinity_routing),
+        cmocka_unit_test(test_comm_ep_affinity_fewer_experts_than_nodes),
         cmocka_unit_test(test_comm_ep_dispatchers),
         cmocka_unit_test(test_comm_ep_stack_dispatcher),
         cmocka_unit_test(test_comm_tp_without_sequence_parallel),

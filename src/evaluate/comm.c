@@ -184,12 +184,14 @@ void comm_ep_copies(const struct model *m,
         M = n;
         pool = E;
     }
-    if (limited && s->node_routing == MODEL_ROUTING_AFFINITY) {
+    if (limited && s->node_routing == MODEL_ROUTING_AFFINITY && k >= M) {
         /* The M nodes are chosen by their experts' affinity to the token
          * (DeepSeek-V3: the sum of each node's top-2, arXiv 2412.19437
          * §2.1.2; config n_group 8, topk_group 4), so each holds at least
          * one of its top_k experts: experts drawn from the M nodes' pool
-         * given that every node gets one. */
+         * given that every node gets one. Fewer experts than nodes
+         * (k < M) cannot reach every node (the condition has chance 0):
+         * they are drawn from the pool as the uniform case below. */
         double c = E / n, e = E / ep;
         double all = all_groups(pool, c, M, k);
         nodes = M;
