@@ -129,11 +129,12 @@ static bool process_start(long pid, long long *start)
     fclose(f);
     buf[n] = '\0';
     /* the command name (field 2) is in parentheses and may hold spaces;
-     * the start time is field 22 */
+     * the start time is field 22 (proc(5)): the n-th space after the
+     * parenthesis opens field n + 2 */
     p = strrchr(buf, ')');
     if (!p || hz <= 0)
         return false;
-    for (field = 2; field < 21 && p; field++)
+    for (field = 2; field < 22 && p; field++)
         p = strchr(p + 1, ' ');
     if (!p || sscanf(p, " %llu", &ticks) != 1)
         return false;
