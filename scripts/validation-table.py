@@ -82,7 +82,7 @@ def main():
                if measured > 0 and expected > 0 else "n/a")
         cells = ([name, f"{measured:.2f}" if measured else "n/a",
                   f"{sol:.2f}"] +
-                 [f"{eff.get(e, 0):.2f}" for e in effects] +
+                 [f"{round(eff.get(e, 0), 2) + 0.0:.2f}" for e in effects] +
                  [f"{expected:.2f}", err, "yes" if fits else "no"])
         print("| " + " | ".join(cells) + " |")
 
