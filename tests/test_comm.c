@@ -210,8 +210,8 @@ static void test_comm_ep_affinity_routing(void **state)
 }
 
 /*
- * Fewer experts a token than nodes it may use (top_k 1 or 2 under a
- * 4-node limit): not every picked node can receive one (the affinity
+ * A token with fewer experts than the nodes it may use (top_k 1 or 2
+ * under a 4-node limit): not every picked node can receive one (the affinity
  * condition has chance 0: it gave 0/0, found by fuzz_eval in CI), so
  * the experts are drawn from the 4 nodes' 128 as in the uniform case.
  * EP64 over 8 nodes. top_k 1: one expert is one node and one GPU, IB

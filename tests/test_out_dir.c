@@ -302,10 +302,10 @@ static void test_out_dir_open_finishes_killed_commit(void **state)
 /* Issue 20, defect 6: only the staging directories of runs that ended
  * go. A live process that started before `since` owns its own (here the
  * test itself); one whose pid is alive but started after `since` is a
- * later process given the pid: its run has ended. Ten minutes before
- * this test began, well after the machine booted on any machine up
- * longer: a start time read as the boot time (field 21 of
- * /proc/PID/stat, always 0, for the start time, field 22) kept it. */
+ * later process given the pid: its run has ended. That one took the
+ * lock ten minutes before this test began: on any machine up longer, a
+ * start time read as the boot time (field 21 of /proc/PID/stat, always
+ * 0, in place of the start time, field 22) kept it. */
 static void test_out_dir_open_keeps_live_stage(void **state)
 {
     struct fixture *f = *state;
