@@ -156,6 +156,12 @@ static void test_trace_read_rejects_bad_input(void **state)
     refused("{\"traceEvents\": [" K("4e9") "]}",
             "t.json: event 0: dur: absurd duration (over an hour for one "
             "kernel)");
+    /* a start 2^53 + 2 microseconds from the clock's zero (the fuzzer's
+     * 1.7e195 made a 271-character line of the calibration it wrote) */
+    refused("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
+            "\"ts\": -9007199254740994, \"dur\": 2}]}",
+            "t.json: event 0: ts: beyond 2^53 microseconds: not the "
+            "profiler's clock");
     refused("{\"traceEvents\": [" K("1e999") "]}",
             "t.json: event 0: dur: not a finite number: 1e999");
     refused("{\"traceEvents\": [" K("\"12\"") "]}",

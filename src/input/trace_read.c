@@ -281,6 +281,9 @@ static int end_event(struct reader *r)
     if (r->dur > TRACE_READ_DUR_MAX_US)
         return stop(r, "dur", "%s",
                     "absurd duration (over an hour for one kernel)");
+    if (fabs(r->ts) > TRACE_READ_TS_MAX_US)
+        return stop(r, "ts", "%s",
+                    "beyond 2^53 microseconds: not the profiler's clock");
     r->info.kernels++;
     k.name = r->name;
     k.ts_us = r->ts;

@@ -16,7 +16,8 @@
  * TRACE_READ_DEPTH_MAX, a string longer than TRACE_READ_STRING_MAX
  * (refused before yajl buffers it), a kernel without a name, ts or dur,
  * a number that is not finite, a negative duration or one above
- * TRACE_READ_DUR_MAX_US, no traceEvents array, no kernel events.
+ * TRACE_READ_DUR_MAX_US, a start time beyond TRACE_READ_TS_MAX_US, no
+ * traceEvents array, no kernel events.
  *
  * Owns: the reading. Classifying and adding up the kernels is the
  * caller's (trace_import).
@@ -33,12 +34,16 @@
 #define TRACE_READ_DEPTH_MAX  64         /* nested arrays and objects */
 #define TRACE_READ_STRING_MAX (1L << 20) /* bytes of one JSON string */
 #define TRACE_READ_DUR_MAX_US 3.6e9      /* one hour: longer is absurd */
-#define TRACE_READ_GPU_MAX    128        /* device name kept, bytes */
+/* a start time, µs either side of the clock's zero: 2^53, the most a
+ * double holds to the microsecond (285 years; the profiler's clock, µs
+ * since 1970, is near 1.7e15) */
+#define TRACE_READ_TS_MAX_US 9007199254740992.0
+#define TRACE_READ_GPU_MAX   128 /* device name kept, bytes */
 
 /* One kernel event, as read; the strings are borrowed for the call. */
 struct trace_kernel {
     const char *name;
-    double ts_us;  /* start, µs (the trace's clock) */
+    double ts_us;  /* start, µs (the trace's clock), |ts| <= TS_MAX */
     double dur_us; /* duration, µs, 0 .. TRACE_READ_DUR_MAX_US */
     long stream;   /* args.stream; -1 when absent */
     long grid[3];  /* args.grid; 0 when absent */
