@@ -394,6 +394,12 @@ cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d)
                 "ended without committing\n",
                 CLI_PROG, cfg->out_dir, out->stale - out->finished,
                 out->stale - out->finished == 1 ? "y" : "ies");
+    if (out->foreign)
+        fprintf(stderr,
+                "%s: %s: left %zu staging director%s of another user's "
+                "ended runs alone (only that user's runs remove them)\n",
+                CLI_PROG, cfg->out_dir, out->foreign,
+                out->foreign == 1 ? "y" : "ies");
     return STATUS_OK;
 }
 

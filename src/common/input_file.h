@@ -53,4 +53,25 @@ enum status input_file_read(const char *path,
                             size_t *len,
                             struct diag *d);
 
+/*
+ * As input_file_read(), the file `name` of the directory open as dirfd,
+ * never through a symbolic link: for a file of roofplan's own in a folder
+ * others may write (an output directory's manifest, a staging directory's
+ * journal), where a link, a FIFO or a device put in its place must be
+ * neither followed nor waited on. A link is "not a regular file"; the
+ * type is checked before the open (a FIFO is never opened) and again on
+ * the open descriptor. A missing file is no error: STATUS_OK with *out
+ * NULL and *len 0. Messages name the file as `shown`.
+ *
+ *   st = input_file_read_at(dir_fd, ".roofplan-manifest",
+ *                           "out/.roofplan-manifest", 65536, &text, &len, d);
+ */
+enum status input_file_read_at(int dirfd,
+                               const char *name,
+                               const char *shown,
+                               size_t max_bytes,
+                               char **out,
+                               size_t *len,
+                               struct diag *d);
+
 #endif

@@ -20,7 +20,18 @@
  * that complete report. A staging directory without a journal is a
  * report that was never committed: it is removed, the earlier report is
  * whole. Either way only staging directories whose run has ended are
- * touched.
+ * touched, and only the run's user's: in a folder others may write,
+ * another user's staging directory is left alone (counted, for the
+ * command to say so). A stale one is cleaned before the run makes its
+ * own, so that on a full disk the space it held is there for the run.
+ *
+ * Every file operation after the output directory is opened is relative
+ * to a directory descriptor (the output directory's, a staging
+ * directory's opened with O_NOFOLLOW and its owner checked), by plain
+ * names: a staging directory, or an entry in it, swapped for a symbolic
+ * link is never followed, so nothing outside the output directory is
+ * emptied, moved in or read. A journal or manifest that is no regular
+ * file (a FIFO, a device, a link) is never waited on.
  *
  * With each report goes a manifest (OUT_DIR_MANIFEST) listing its files:
  * a later report removes only files the manifest lists, never a file of
@@ -46,6 +57,11 @@
 
 /* Names of report files out_dir_commit() keeps track of. */
 #define OUT_DIR_REPORT_MAX 64
+
+/* The largest manifest or journal a run writes, and so reads: every name
+ * of a report and every kept name (OUT_DIR_REPORT_MAX each, each at most
+ * 255 bytes with a prefix and a newline), and four more lines. */
+#define OUT_DIR_LIST_MAX ((OUT_DIR_REPORT_MAX * 2 + 4) * (255 + 16))
 
 /* The manifest of the report in an output directory. */
 #define OUT_DIR_MANIFEST ".roofplan-manifest"
@@ -77,18 +93,22 @@ struct out_dir_wait {
 struct out_dir {
     char dir[OUT_DIR_MAX + 1];
     char stage[OUT_DIR_MAX + 64]; /* "" when none */
-    int lock_fd;                  /* -1 when not locked */
+    int lock_fd;     /* the output directory, open and locked; -1 when not */
+    int stage_fd;    /* the staging directory, open (when stage is not "") */
     size_t stale;    /* staging directories of ended runs removed by open */
     size_t finished; /* of them, commits finished (journal complete) */
+    size_t foreign;  /* of ended runs of another user, left alone */
 };
 
 /*
  * Creates dir (and its parents) when missing, locks it (waiting for
  * another run to finish, as w says, or OUT_DIR_WAIT_DEFAULT_S without a
  * callback when w is NULL; *waited tells whether it had to), finishes or
- * removes the staging directories of runs that ended, and makes the
- * staging directory. Returns STATUS_USAGE for an empty or too long path,
- * STATUS_IO when dir cannot be created, locked in time or written.
+ * removes the staging directories of this user's runs that ended
+ * (o->stale, o->finished; another user's are counted in o->foreign), and
+ * then makes the staging directory. Returns STATUS_USAGE for an empty or
+ * too long path, STATUS_IO when dir cannot be created, locked in time or
+ * written.
  */
 enum status out_dir_open(struct out_dir *o,
                          const char *dir,
@@ -111,7 +131,9 @@ void out_dir_path(const struct out_dir *o,
  * files); then removes the staging directory. Renames only: the earlier
  * files are moved into the staging directory until the end; if a rename
  * fails half-way, every file is put back, so the directory holds the
- * earlier report, and STATUS_IO is returned.
+ * earlier report, and STATUS_IO is returned, as it is when the earlier
+ * manifest is not a regular file or larger than OUT_DIR_LIST_MAX
+ * ("DIR/.roofplan-manifest: not a regular file").
  */
 enum status out_dir_commit(struct out_dir *o,
                            const char *const *report,
@@ -120,8 +142,11 @@ enum status out_dir_commit(struct out_dir *o,
 
 /*
  * Removes the staging directory and everything in it (for a failure, or
- * from a signal handler thread: it only reads o->stage). Repeats until
- * the directory is gone, so a file a writer creates meanwhile goes too.
+ * from a signal handler thread: it only reads o's fields, and closes the
+ * staging directory's descriptor). Repeats until the directory is gone,
+ * so a file a writer creates meanwhile goes too. The directory emptied
+ * is the one made by out_dir_open(), wherever it now is: its name, if
+ * taken by something else since, is left.
  */
 void out_dir_abort(struct out_dir *o);
 

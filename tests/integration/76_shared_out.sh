@@ -107,6 +107,30 @@ if [ "$(id -u)" = 0 ] && [ "$(cat /proc/sys/fs/protected_hardlinks 2>/dev/null)"
     rm -rf "$G"
 fi
 
+# Another user's staging directory of an ended run (issue 34, item 1),
+# where this runs as root: nobody leaves one in a folder both may write,
+# its journal a FIFO. The run leaves it alone, says so, and does not wait
+# on the FIFO (before, it waited for a writer as long as nobody liked,
+# then followed whatever the directory had become).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+    G=$(mktemp -d /tmp/roofplan-foreign-XXXXXX)
+    chmod 0777 "$G"
+    sh -c 'exit 0' &
+    dead=$!
+    wait $dead
+    theirs="$G/.roofplan-$dead-$(date +%s)-NoBody"
+    setpriv --reuid=nobody --regid=nogroup --clear-groups \
+        sh -c "mkdir -m 700 '$theirs' && mkfifo '$theirs/.commit' && echo theirs >'$theirs/report.xlsx'"
+    expect 0 "left 1 staging directory of another user's ended runs alone" -- \
+        timeout 60 $ROOFPLAN report --no-charts -o "$G" "${TINY[@]}"
+    check "another user's staging directory is left as it was" \
+        bash -c "test -p '$theirs/.commit' && test \"\$(stat -c %U '$theirs')\" = nobody"
+    check "... and the run's own report is written" test -s "$G/report.xlsx"
+    rm -rf "$G"
+else
+    echo "SKIP: another user's staging directory: not root, or no setpriv or nobody"
+fi
+
 # --- 6. a broken pipe, a kill -9 ---
 # A reader that stops reading (| head, | true) ends the summary on stdout
 # quietly: the report is still written whole and the run exits 0.
