@@ -341,6 +341,44 @@ static void test_plan_pp_split_keys(void **state)
 }
 
 /*
+ * Issue 34 item 2: an end left to the others' share must get at least one
+ * layer. Megatron-LM's TransformerConfig (__post_init__, "Uneven PP")
+ * takes the set ends' layers and stages away and refuses "Mismatch: 0
+ * middle layers remaining but 1 middle PP stages available": pp=2 with
+ * all 61 layers last (or first) is refused, where it gave the first
+ * stage no layer. A layout that says so is Megatron's way to ask for it
+ * (its pipeline_parallel_layout.md: "Empty stages are allowed"), and is
+ * accepted.
+ */
+static void test_plan_pp_split_leaves_a_stage_empty(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p;
+    struct diag d;
+    long first, last;
+    assert_int_equal(check_text(f, "pp=2 ep=64 pp_last=61 gbs=15360", &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_string_equal(d.msg,
+                        "pp_first=0 pp_last=61: with pp=2 and vpp=1 the other "
+                        "0 layers must split equally over the other stages, "
+                        "at least one each (Megatron-LM's rule for "
+                        "--decoder-first/last-pipeline-num-layers; pp >= 2, "
+                        "vpp = 1)");
+    assert_int_equal(check_text(f, "pp=2 ep=64 pp_first=61 gbs=15360", &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    /* 60 + 1 on pp=2 is two set ends, each with a layer */
+    assert_int_equal(
+        check_text(f, "pp=2 ep=64 pp_first=60 pp_last=1 gbs=15360", &p, &d),
+        PLAN_OK);
+    assert_int_equal(
+        check_text(f, "pp=2 ep=64 pp_layout=E|t*61mL gbs=15360", &p, &d),
+        PLAN_OK);
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 0);
+    assert_int_equal(last, 61);
+}
+
+/*
  * pp_split: Megatron-LM's get_num_layers_to_build counts the embedding
  * and/or the loss as a layer, splits the counted layers equally over the
  * pp*vpp chunks and builds one decoder layer fewer at each counted end.
@@ -855,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_plan_span),
         cmocka_unit_test(test_plan_sp_key),
         cmocka_unit_test(test_plan_pp_split_keys),
+        cmocka_unit_test(test_plan_pp_split_leaves_a_stage_empty),
         cmocka_unit_test(test_plan_pp_split_rule),
         cmocka_unit_test(test_plan_pp_layout),
         cmocka_unit_test(test_plan_nvlink_domain),

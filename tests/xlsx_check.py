@@ -10,6 +10,7 @@ has openpyxl).
   xlsx_check.py rebound CACHED_DIR RECALC_DIR       (after IB_GBPS=400)
   xlsx_check.py best REPORT.xlsx RECALC_DIR         (FASTEST_PLAN, FASTEST_STEP_S)
   xlsx_check.py inputs REPORT.xlsx                  (every input is read)
+  xlsx_check.py finite BOOK.xlsx                    (no NaN or infinity)
 
 Each prints what it checked and exits 1 on the first failed check.
 """
@@ -384,6 +385,26 @@ def inputs(path):
           "and validated (%d formulas)" % (len(styled), len(formulas)))
 
 
+def finite(path):
+    """No cell holds a NaN or an infinity, as a number or written in its
+    text ("-nan s", "inf s of IB"); formulas are not read."""
+    import openpyxl
+    wb = openpyxl.load_workbook(path)
+    word = re.compile(r"(?i)(?<![a-z])-?(nan|inf)(?![a-z])")
+    cells = 0
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                v = c.value
+                cells += v is not None
+                if isinstance(v, float) and not math.isfinite(v):
+                    fail("%s!%s is %r" % (ws.title, c.coordinate, v))
+                if isinstance(v, str) and not v.startswith("=") and \
+                        word.search(v):
+                    fail("%s!%s reads %r" % (ws.title, c.coordinate, v[:120]))
+    print("finite: %d cells, none NaN or infinite" % cells)
+
+
 def main(argv):
     if len(argv) < 2:
         fail(__doc__)
@@ -402,6 +423,8 @@ def main(argv):
         best(*args)
     elif cmd == "inputs" and len(args) == 1:
         inputs(*args)
+    elif cmd == "finite" and len(args) == 1:
+        finite(*args)
     else:
         fail("usage:" + __doc__)
 

@@ -800,15 +800,18 @@ bool plan_split_layers(const struct plan *p,
     }
     if (p->pp_first > 0 || p->pp_last > 0) {
         /* Megatron's --decoder-first/last-pipeline-num-layers: an unset
-         * end holds the others' share */
+         * end holds the others' share, at least one layer (Megatron-LM's
+         * TransformerConfig: "Mismatch: 0 middle layers remaining but 1
+         * middle PP stages available" for pp=2 with every layer last) */
         long fixed = (p->pp_first > 0) + (p->pp_last > 0);
         long share = chunks > fixed ? (layers - p->pp_first - p->pp_last) /
                                           (chunks - fixed)
                                     : 0;
         *first = p->pp_first > 0 ? p->pp_first : share;
         *last = p->pp_last > 0 ? p->pp_last : share;
-        if (share * (chunks - fixed) != layers - p->pp_first - p->pp_last)
-            *first = -1; /* unequal: refused by model_partition_split_ok */
+        if (share * (chunks - fixed) != layers - p->pp_first - p->pp_last ||
+            (chunks > fixed && share < 1))
+            *first = -1; /* refused by model_partition_split_ok */
         return true;
     }
     if (p->pp_split == PLAN_SPLIT_BALANCED)
