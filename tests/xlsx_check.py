@@ -11,6 +11,7 @@ has openpyxl).
   xlsx_check.py best REPORT.xlsx RECALC_DIR         (FASTEST_PLAN, FASTEST_STEP_S)
   xlsx_check.py inputs REPORT.xlsx                  (every input is read)
   xlsx_check.py finite BOOK.xlsx                    (no NaN or infinity)
+  xlsx_check.py utf8 BOOK.xlsx TEXT                 (XML parts UTF-8, TEXT in a cell)
 
 Each prints what it checked and exits 1 on the first failed check.
 """
@@ -405,6 +406,30 @@ def finite(path):
     print("finite: %d cells, none NaN or infinite" % cells)
 
 
+def utf8(path, text):
+    """Every XML part decodes as UTF-8 and parses; openpyxl reads the
+    book; some cell holds text (the escaped form of what was not UTF-8)."""
+    import openpyxl
+    import xml.dom.minidom
+    with zipfile.ZipFile(path) as z:
+        names = [n for n in z.namelist() if n.endswith((".xml", ".rels"))]
+        for n in names:
+            data = z.read(n)
+            try:
+                data.decode("utf-8", errors="strict")
+            except UnicodeDecodeError as e:
+                fail("%s: not UTF-8: %s" % (n, e))
+            xml.dom.minidom.parseString(data)
+    wb = openpyxl.load_workbook(path)
+    found = [(ws.title, c.coordinate) for ws in wb.worksheets
+             for row in ws.iter_rows() for c in row
+             if isinstance(c.value, str) and text in c.value]
+    if not found:
+        fail("no cell holds %r" % text)
+    print("utf8: %d XML parts UTF-8 and well-formed; %r in %s!%s"
+          % (len(names), text, found[0][0], found[0][1]))
+
+
 def main(argv):
     if len(argv) < 2:
         fail(__doc__)
@@ -425,6 +450,8 @@ def main(argv):
         inputs(*args)
     elif cmd == "finite" and len(args) == 1:
         finite(*args)
+    elif cmd == "utf8" and len(args) == 2:
+        utf8(*args)
     else:
         fail("usage:" + __doc__)
 
