@@ -181,8 +181,11 @@ static void test_plan_check_reasons(void **state)
     assert_int_equal(check_text(f, "gpus=128 pp=64 ep=4 gbs=16", &p, &d),
                      PLAN_BAD_EP_GROUP);
     assert_int_equal(check_text(f, "pp=64 gbs=32", &p, &d), PLAN_BAD_PP_LAYERS);
-    /* 61 layers and the MTP module, which always runs (issue 11) */
-    assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 62 layers");
+    /* 61 layers and the MTP module, which always runs (issue 11) and may
+     * fill a chunk alone; named apart, not as a 62nd layer (issue 34) */
+    assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 61 decoder "
+                               "layers and 1 MTP module: at most 62 chunks, "
+                               "each holding one or more");
     assert_int_equal(check_text(f, "gbs=1000", &p, &d), PLAN_BAD_BATCH);
     assert_string_equal(d.msg, "gbs=1000 is not a multiple of dp*mbs=2048");
     assert_int_equal(check_text(f, "pp=16 schedule=dualpipe gbs=1152", &p, &d),
@@ -224,6 +227,20 @@ static void test_plan_family_names(void **state)
     check_text(f, "gpus=8 tp=8 gbs=8 zero=0", &p, &d);
     plan_family(&p, name, sizeof name);
     assert_string_equal(name, "TP");
+    /* a report's baseline must be a name plan_family writes (issue 34:
+     * report.baseline=nonexistent was taken): the data-parallel part (DP,
+     * ZeRO-1..3, or none), then TP, CP, PP, EP in that order */
+    assert_true(plan_family_known("ZeRO-3"));
+    assert_true(plan_family_known("ZeRO-1+PP+EP"));
+    assert_true(plan_family_known("DP+TP+CP+PP+EP"));
+    assert_true(plan_family_known("TP"));
+    assert_true(plan_family_known("single GPU"));
+    assert_false(plan_family_known("nonexistent"));
+    assert_false(plan_family_known("ZeRO-4"));
+    assert_false(plan_family_known("ZeRO-0"));
+    assert_false(plan_family_known("ZeRO-1+EP+PP"));
+    assert_false(plan_family_known("ZeRO-3+"));
+    assert_false(plan_family_known(""));
 }
 
 /* Rank order tp, cp, dp: a DP group of 128 at stride 1 fills 16 nodes of

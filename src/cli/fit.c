@@ -330,6 +330,8 @@ fit_apply(const struct fit_result *r, struct stack *s, struct diag *d)
     memcpy(s->meta.source[i], src, n + 1);
     s->meta.given[i] = true;
     s->meta.line[i] = 0;
+    free(s->meta.set_arg[i]); /* a --set of it is replaced */
+    s->meta.set_arg[i] = NULL;
     return STATUS_OK;
 }
 
