@@ -14,6 +14,10 @@ pass=0
 fail=0
 TMP=$(mktemp -d)
 export TMP
+# what roofplan keeps in $TMPDIR (a failed gnuplot's scripts) goes away
+# with the rest
+TMPDIR=$TMP
+export TMPDIR
 trap 'rm -rf "$TMP"' EXIT
 
 # expect STATUS FRAGMENT -- command...: exit status and a stderr fragment

@@ -96,6 +96,52 @@ static void test_datafile_set_overrides(void **state)
                                "in 0.1..1000000, got \"fast\"");
 }
 
+/*
+ * Issue 34 item 13a: where a value came from, for a check across keys
+ * (hardware.c: ib_gbps above ib_peak_gbps): a file line, the --set as
+ * typed, or the default. The --set message named the file alone.
+ */
+static void test_datafile_meta_where(void **state)
+{
+    struct hardware h;
+    struct diag d;
+    struct datafile_set s;
+    char buf[200];
+    long ib = datafile_field_index(hardware_schema(), "cluster", "ib_gbps");
+    long nv = datafile_field_index(hardware_schema(), "cluster", "nvlink_gbps");
+    long dom =
+        datafile_field_index(hardware_schema(), "cluster", "nvlink_domain");
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("cluster.ib_gbps=60", &s, &d),
+                     STATUS_OK);
+    assert_int_equal(hardware_load(SNAP "hardware/h800.ini", &h, &s, 1, &d),
+                     STATUS_RANGE);
+    assert_string_equal(d.msg, SNAP "hardware/h800.ini: --set "
+                                    "cluster.ib_gbps=60: 60 is above "
+                                    "cluster.ib_peak_gbps (50)");
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("cluster.ib_gbps=40", &s, &d),
+                     STATUS_OK);
+    assert_int_equal(hardware_load(SNAP "hardware/h800.ini", &h, &s, 1, &d),
+                     STATUS_OK);
+    assert_string_equal(
+        datafile_meta_where(&h.meta, (size_t)ib, buf, sizeof buf),
+        SNAP "hardware/h800.ini: --set cluster.ib_gbps=40");
+    /* line 41 of the snapshot (test_datafile_sources) */
+    assert_string_equal(
+        datafile_meta_where(&h.meta, (size_t)nv, buf, sizeof buf),
+        SNAP "hardware/h800.ini:41: cluster.nvlink_gbps");
+    /* not in the snapshot: its default */
+    assert_string_equal(
+        datafile_meta_where(&h.meta, (size_t)dom, buf, sizeof buf),
+        SNAP "hardware/h800.ini: cluster.nvlink_domain");
+    /* cut at a character boundary, NUL-terminated */
+    datafile_meta_where(&h.meta, (size_t)ib, buf, 12);
+    assert_string_equal(buf, "tests/data/");
+    hardware_release(&h);
+}
+
 static void test_datafile_parse_set_rejects_malformed(void **state)
 {
     struct datafile_set s;
@@ -387,6 +433,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_datafile_load_reports_every_bad_line),
         cmocka_unit_test(test_datafile_set_overrides),
+        cmocka_unit_test(test_datafile_meta_where),
         cmocka_unit_test(test_datafile_parse_set_rejects_malformed),
         cmocka_unit_test(test_datafile_unreadable_files),
         cmocka_unit_test(test_datafile_sources),

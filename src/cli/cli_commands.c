@@ -241,7 +241,7 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
     bool any = false;
     size_t j;
     char where[600];
-    long fi, line;
+    long fi;
     if (calibration_load(cfg->calibration_path, &cal, cfg->sets, cfg->nsets,
                          d) != STATUS_OK)
         return false;
@@ -260,13 +260,9 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
     if (!any) {
         fi = datafile_field_index(calibration_schema(), "calibration",
                                   "hardware_gpu");
-        line = cal.meta.line[fi];
-        if (line > 0)
-            diag_snprintf(where, sizeof where, "%s:%ld", cal.meta.path, line);
-        else
-            diag_snprintf(where, sizeof where, "%s", cal.meta.path);
+        datafile_meta_where(&cal.meta, (size_t)fi, where, sizeof where);
         diag_set(d, STATUS_RANGE,
-                 "%s: calibration.hardware_gpu: \"%s\" is the GPU of none "
+                 "%s: \"%s\" is the GPU of none "
                  "of the %zu clusters compared (-g): --calibration times the "
                  "clusters whose gpu.name it names",
                  where, cal.spec.hardware_gpu, nh);
@@ -478,7 +474,6 @@ static void check_calibration_hardware(struct cli_config *cfg,
     struct hardware hw;
     size_t j, nhw = 0, matched = 0;
     char where[600];
-    long line;
     for (j = 0; j < n; j++) {
         if (!load_hardware_file(cfg, files[j], &hw))
             continue;
@@ -489,14 +484,13 @@ static void check_calibration_hardware(struct cli_config *cfg,
     if (nhw == 0)
         return;
     if (matched == 0 && nhw > 1) {
-        line = cal->meta.line[datafile_field_index(
-            calibration_schema(), "calibration", "hardware_gpu")];
-        if (line > 0)
-            diag_snprintf(where, sizeof where, "%s:%ld", cal->meta.path, line);
-        else
-            diag_snprintf(where, sizeof where, "%s", cal->meta.path);
+        datafile_meta_where(&cal->meta,
+                            (size_t)datafile_field_index(calibration_schema(),
+                                                         "calibration",
+                                                         "hardware_gpu"),
+                            where, sizeof where);
         diag_add(d, STATUS_RANGE,
-                 "%s: calibration.hardware_gpu: \"%s\" is the GPU of none "
+                 "%s: \"%s\" is the GPU of none "
                  "of the %zu hardware files given",
                  where, cal->spec.hardware_gpu, nhw);
         return;

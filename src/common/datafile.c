@@ -309,6 +309,13 @@ static bool store(const struct datafile_field *f,
     double v;
     switch (f->type) {
     case DATAFILE_STRING:
+        if (f->required && text[0] == '\0') {
+            /* a required value is one given: an empty name is none */
+            char want[160];
+            datafile_describe(f, want, sizeof want);
+            snprintf(why, why_size, "expected %s, got \"\" (required)", want);
+            return false;
+        }
         if (strlen(text) + 1 > f->size) {
             snprintf(why, why_size, "text longer than %zu characters",
                      f->size - 1);
@@ -316,19 +323,16 @@ static bool store(const struct datafile_field *f,
         }
         memcpy(at, text, strlen(text) + 1);
         return true;
-    case DATAFILE_BOOL: {
-        static const char *const yes[] = {"true", "yes", "on"};
-        static const char *const no[] = {"false", "no", "off"};
-        size_t i;
-        for (i = 0; i < 3; i++) {
-            if (strcmp(text, yes[i]) == 0 || strcmp(text, no[i]) == 0) {
-                *(bool *)(void *)at = strcmp(text, yes[i]) == 0;
-                return true;
-            }
+    case DATAFILE_BOOL:
+        /* only the words datafile_describe() and the schema's Markdown
+         * document ("true or false"): "yes" and "on" were read as true
+         * undocumented (issue 34) */
+        if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
+            *(bool *)(void *)at = text[0] == 't';
+            return true;
         }
         snprintf(why, why_size, "expected true or false, got \"%s\"", text);
         return false;
-    }
     case DATAFILE_LIST:
         return datafile_parse_list(f, text, (struct datafile_list *)(void *)at,
                                    why, why_size);
@@ -542,6 +546,12 @@ enum status datafile_load(const char *path,
             meta->line[i] =
                 set_text[i] || !by_field[i] ? 0 : (long)by_field[i]->line;
             meta->given[i] = set_text[i] || by_field[i];
+            if (set_arg[i]) {
+                meta->set_arg[i] = dup_text(set_arg[i]);
+                if (!meta->set_arg[i])
+                    diag_add(d, STATUS_NOMEM, "--set %s: out of memory",
+                             set_arg[i]);
+            }
         }
     }
     if (meta) {
@@ -583,6 +593,8 @@ void datafile_meta_release(struct datafile_meta *meta)
         /* section sources are one copy per field: free each */
         free(meta->section_source[i]);
         meta->section_source[i] = NULL;
+        free(meta->set_arg[i]);
+        meta->set_arg[i] = NULL;
     }
 }
 
@@ -595,6 +607,23 @@ const char *datafile_meta_source(const struct datafile_meta *meta, size_t i)
     if (meta->section_source[i])
         return meta->section_source[i];
     return "";
+}
+
+const char *datafile_meta_where(const struct datafile_meta *meta,
+                                size_t i,
+                                char *buf,
+                                size_t size)
+{
+    const struct datafile_field *f = &meta->schema->fields[i];
+    const char *path = meta->path ? meta->path : meta->schema->kind;
+    if (meta->line[i] > 0)
+        diag_snprintf(buf, size, "%s:%ld: %s.%s", path, meta->line[i],
+                      f->section, f->key);
+    else if (meta->set_arg[i])
+        diag_snprintf(buf, size, "%s: --set %s", path, meta->set_arg[i]);
+    else
+        diag_snprintf(buf, size, "%s: %s.%s", path, f->section, f->key);
+    return buf;
 }
 
 enum status

@@ -44,6 +44,8 @@ struct datafile_meta {
     bool given[DATAFILE_FIELDS_MAX];           /* in the file or by --set */
     char *source[DATAFILE_FIELDS_MAX];         /* NULL when none given */
     char *section_source[DATAFILE_FIELDS_MAX]; /* per field's section */
+    char *set_arg[DATAFILE_FIELDS_MAX]; /* the --set given ("sec.key=val");
+                                         * NULL: the file's or default */
 };
 
 /*
@@ -85,6 +87,21 @@ void datafile_meta_release(struct datafile_meta *meta);
  * section's `source`, else "" (never NULL).
  */
 const char *datafile_meta_source(const struct datafile_meta *meta, size_t i);
+
+/*
+ * Where field i's value came from, for a message about it (the caller
+ * adds ": problem"), into buf: "path:line: sec.key" from a line of the
+ * file, "path: --set sec.key=value" (the argument as typed) from the
+ * command line, "path: sec.key" for its default. Cut at a character
+ * boundary where it does not fit. Returns buf.
+ *
+ *   datafile_meta_where(&hw->meta, i, buf, sizeof buf);
+ *   -> "data/hardware/h800.ini: --set cluster.ib_gbps=60"
+ */
+const char *datafile_meta_where(const struct datafile_meta *meta,
+                                size_t i,
+                                char *buf,
+                                size_t size);
 
 /*
  * Parses "SEC.KEY=VALUE" (a --set argument) into out. Returns STATUS_USAGE

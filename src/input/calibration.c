@@ -200,15 +200,14 @@ static void bad(const struct calibration *cal,
                 const char *problem)
 {
     long i = datafile_field_index(calibration_schema(), section, key);
-    long line = i < 0 ? 0 : cal->meta.line[i];
-    if (line > 0)
-        diag_add(d, st, "%s:%ld: %s.%s: %s", cal->meta.path, line, section, key,
-                 problem);
-    else if (i >= 0 && cal->meta.given[i]) /* a --set of the file's value */
-        diag_add(d, st, "%s: --set %s.%s: %s", cal->meta.path, section, key,
-                 problem);
-    else
+    char where[1200];
+    if (i < 0)
         diag_add(d, st, "%s: %s.%s: %s", cal->meta.path, section, key, problem);
+    else
+        diag_add(
+            d, st, "%s: %s",
+            datafile_meta_where(&cal->meta, (size_t)i, where, sizeof where),
+            problem);
 }
 
 /*
@@ -861,7 +860,8 @@ bool calibration_for_gpu(const struct calibration *cal,
     return strcmp(cal->spec.hardware_gpu, hw->spec.gpu_name) == 0;
 }
 
-/* hw's section.key at its line, "a100.ini:5: gpu.name", into buf. */
+/* hw's section.key at its line, "a100.ini:5: gpu.name", or "a100.ini:
+ * --set gpu.name" where a --set gave it, into buf. */
 static void hw_key(const struct hardware *hw,
                    const char *section,
                    const char *key,
@@ -872,6 +872,9 @@ static void hw_key(const struct hardware *hw,
     long line = i < 0 ? 0 : hw->meta.line[i];
     if (line > 0)
         diag_snprintf(buf, size, "%s:%ld: %s.%s", hw->meta.path, line, section,
+                      key);
+    else if (i >= 0 && hw->meta.set_arg[i]) /* "= value" follows */
+        diag_snprintf(buf, size, "%s: --set %s.%s", hw->meta.path, section,
                       key);
     else
         diag_snprintf(buf, size, "%s: %s.%s", hw->meta.path, section, key);

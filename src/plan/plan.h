@@ -53,10 +53,12 @@ enum plan_split {
 };
 #define PLAN_SPLIT_CHOICES "balanced|uniform|embedding|loss|embedding_loss"
 
+#define PLAN_ZERO_MAX 3 /* ZeRO stages 0..3 */
+
 struct plan {
     long gpus;
     long tp, pp, ep, cp;
-    long zero;     /* 0..3 */
+    long zero;     /* 0..PLAN_ZERO_MAX */
     int schedule;  /* enum plan_schedule */
     long vpp;      /* virtual stages per GPU (interleaved), else 1 */
     int precision; /* enum model_precision */
@@ -289,6 +291,12 @@ enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d);
  * ZeRO-0, ZeRO-n otherwise, omitted when dp = 1), then TP, CP, PP, EP.
  */
 void plan_family(const struct plan *p, char *buf, size_t size);
+
+/*
+ * Whether name is one plan_family() can write for some plan (a sweep's
+ * report.baseline names one): "ZeRO-3", "DP+TP", "single GPU", ...
+ */
+bool plan_family_known(const char *name);
 
 /* PLAN words of a schedule, precision, recompute policy ("dualpipe",
  * "fp8", "selective"); "?" when out of range. */
