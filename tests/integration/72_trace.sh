@@ -36,3 +36,9 @@ expect 2 "--plan: ep=7 does not divide the 256 routed experts of DeepSeek-V3" --
 expect 2 "tp=x" -- $ROOFPLAN import trace --plan "tp=x" "$TMP/t.json"
 check "a refused trace leaves stdout empty" \
     sh -c "! $ROOFPLAN import trace '$TMP/t.json' '$TMP/neg.json' >'$TMP/half.ini' 2>/dev/null && [ ! -s '$TMP/half.ini' ]"
+# stdout that cannot be written is a runtime failure (1), as `import nccl`
+# and `eval` say, not bad input (2)
+if [ -w /dev/full ]; then
+    expect 1 "stdout: cannot write: No space left on device" -- \
+        bash -c "$ROOFPLAN import trace --plan '$TRACE_PLAN' '$TMP/t.json' >/dev/full"
+fi
