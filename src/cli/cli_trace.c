@@ -85,6 +85,14 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
 
     if (nargs == 0)
         return cli_usage_error("import trace: %s", "missing FILE");
+    if (nargs > TRACE_IMPORT_FILES_MAX) {
+        /* counted before any is read: a long read then a refusal helps
+         * nobody */
+        char many[96];
+        snprintf(many, sizeof many, "%zu trace files, at most %d in one import",
+                 nargs, TRACE_IMPORT_FILES_MAX);
+        return cli_usage_error("import trace: %s", many);
+    }
     diag_init(&d);
     if (cli_load_inputs(cfg, &in, &d) != STATUS_OK) {
         cli_print_diag(&d);

@@ -42,3 +42,9 @@ if [ -w /dev/full ]; then
     expect 1 "stdout: cannot write: No space left on device" -- \
         bash -c "$ROOFPLAN import trace --plan '$TRACE_PLAN' '$TMP/t.json' >/dev/full"
 fi
+# 257 files are refused before any is read: the first, a bad trace, is
+# not what the message names
+many=("$TMP/neg.json")
+for _ in $(seq 256); do many+=("$TMP/t.json"); done
+expect 2 "import trace: 257 trace files, at most 256 in one import" -- \
+    $ROOFPLAN import trace "${many[@]}"
