@@ -110,6 +110,44 @@ static void test_trace_read_device_name_printable(void **state)
     assert_string_equal(info.gpu, "H800\\x0A[clock]? x");
 }
 
+static void test_trace_read_old_kineto_category(void **state)
+{
+    /* Kineto wrote "cat": "Kernel" from its first commit (ecaafbe8,
+     * 2020-09-21, output_json.cpp handleGpuActivity) until "Refactor 5/n"
+     * (1679e50e, 2022-04-08) took the category from ActivityType's names
+     * ("kernel"): the traces of PyTorch 1.8 to 1.11. An event as that
+     * code wrote it (tid "stream N", the args it listed); "KERNEL" is
+     * neither spelling */
+    static const char json[] =
+        "{\"schemaVersion\": 1, \"traceEvents\": [\n"
+        "  {\n    \"ph\": \"X\", \"cat\": \"Kernel\", \"ts\": "
+        "1616000000000100, "
+        "\"dur\": 52,\n    \"pid\": 0, \"tid\": \"stream 7\",\n"
+        "    \"name\": \"volta_sgemm_128x64_nn\",\n    \"args\": {\n"
+        "      \"queued\": 0, \"device\": 0, \"context\": 1,\n"
+        "      \"stream\": 7, \"correlation\": 311, \"external id\": 22,\n"
+        "      \"registers per thread\": 128,\n      \"shared memory\": 0,\n"
+        "      \"warps per SM\": 4.5,\n      \"grid\": [112, 1, 1],\n"
+        "      \"block\": [256, 1, 1]\n    }\n  },\n"
+        "  {\"ph\": \"X\", \"cat\": \"KERNEL\", \"name\": \"x\", \"ts\": 1, "
+        "\"dur\": 1}]}";
+    struct seen s;
+    struct diag d;
+    struct trace_read_info info;
+    (void)state;
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(
+        trace_read_mem(json, strlen(json), "t.json", count, &s, &info, &d),
+        STATUS_OK);
+    assert_int_equal(s.n, 1);
+    assert_string_equal(s.name[0], "volta_sgemm_128x64_nn");
+    assert_near(s.dur[0], 52, 1e-12);
+    assert_int_equal(s.stream[0], 7);
+    assert_int_equal(s.grid[0][0], 112);
+    assert_int_equal(info.kernels, 1);
+}
+
 /* One refusal: the exact message. */
 static void refused(const char *json, const char *msg)
 {
@@ -140,8 +178,9 @@ static void test_trace_read_rejects_bad_input(void **state)
             "PyTorch profiler)");
     refused("{\"traceEvents\": [{\"cat\": \"cpu_op\", \"name\": \"x\", "
             "\"ts\": 1, \"dur\": 2}]}",
-            "t.json: traceEvents: no kernel events (cat \"kernel\") among 1 "
-            "events: was the profiler's CUDA activity on?");
+            "t.json: traceEvents: no kernel events (cat \"kernel\", or "
+            "\"Kernel\" before 2022) among 1 events: was the profiler's CUDA "
+            "activity on?");
     refused("{\"traceEvents\": [" K("1") ", " K("-5") "]}",
             "t.json: event 1: dur: negative duration");
     refused("{\"traceEvents\": [" K("4e9") "]}",
@@ -255,6 +294,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_read_mem_kernels),
         cmocka_unit_test(test_trace_read_device_name_printable),
+        cmocka_unit_test(test_trace_read_old_kineto_category),
         cmocka_unit_test(test_trace_read_rejects_bad_input),
         cmocka_unit_test(test_trace_read_rejects_nesting_bomb),
         cmocka_unit_test(test_trace_read_rejects_huge_string),

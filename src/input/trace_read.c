@@ -152,7 +152,11 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
         return stop(r, r->ev_key == EV_TS ? "ts" : "dur", "%s",
                     "expected a number, got a string");
     if (r->ev_key == EV_CAT) {
-        r->is_kernel = n == 6 && memcmp(s, "kernel", 6) == 0;
+        /* Kineto's two spellings: "Kernel" from its first commit
+         * (ecaafbe8, 2020-09-21) to "Refactor 5/n" (1679e50e,
+         * 2022-04-08; PyTorch 1.8 to 1.11), "kernel" since */
+        r->is_kernel = n == 6 && (memcmp(s, "kernel", 6) == 0 ||
+                                  memcmp(s, "Kernel", 6) == 0);
     } else if (r->ev_key == EV_NAME) {
         if (n + 1 > r->name_cap) {
             size_t cap = r->name_cap ? r->name_cap : 256;
@@ -437,9 +441,9 @@ static enum status feed(struct reader *r,
                         r->path);
     if (r->info.kernels == 0)
         return diag_set(r->d, STATUS_PARSE,
-                        "%s: traceEvents: no kernel events (cat \"kernel\") "
-                        "among %zu events: was the profiler's CUDA activity "
-                        "on?",
+                        "%s: traceEvents: no kernel events (cat \"kernel\", "
+                        "or \"Kernel\" before 2022) among %zu events: was the "
+                        "profiler's CUDA activity on?",
                         r->path, r->info.events);
     return STATUS_OK;
 }

@@ -1,7 +1,8 @@
 /*
  * trace_read: the kernels of a PyTorch profiler trace (Kineto's Chrome
  * trace JSON: {"traceEvents": [{"cat": "kernel", "name": ..., "ts": µs,
- * "dur": µs, "args": {"stream": N, "grid": [x, y, z]}}, ...]}), read as
+ * "dur": µs, "args": {"stream": N, "grid": [x, y, z]}}, ...]}; "Kernel"
+ * in Kineto before April 2022, PyTorch 1.8 to 1.11), read as
  * a stream with yajl's event parser, gzip-compressed or not (zlib), so a
  * trace of hundreds of MB is read in constant memory: each kernel event
  * is handed to the caller's function as it ends, nothing else is kept.
@@ -61,7 +62,7 @@ typedef enum status (*trace_read_fn)(void *ctx,
 /* What one read saw. */
 struct trace_read_info {
     size_t events;  /* elements of traceEvents */
-    size_t kernels; /* of them, cat "kernel" */
+    size_t kernels; /* of them, cat "kernel" (or "Kernel") */
     /* deviceProperties[0].name, or "": as datafile_text_quote() shows
      * it, ';' replaced by '?' (it may become a data-file line) */
     char gpu[TRACE_READ_GPU_MAX];
