@@ -244,6 +244,36 @@ static void test_trace_read_rejects_huge_string(void **state)
     free(json);
 }
 
+static void test_trace_read_rejects_long_number(void **state)
+{
+    /* a number of TRACE_READ_NUMBER_MAX + 1 digits where nothing reads
+     * it: refused before yajl buffers it (yajl lexes a number cut by a
+     * chunk's end again from its start with each chunk: a 16 MB number
+     * took 10 s); one of TRACE_READ_NUMBER_MAX digits reads */
+    char json[512], digits[TRACE_READ_NUMBER_MAX + 2];
+    struct seen s;
+    struct diag d;
+    (void)state;
+    memset(digits, '7', TRACE_READ_NUMBER_MAX + 1);
+    digits[TRACE_READ_NUMBER_MAX + 1] = '\0';
+    snprintf(json, sizeof json,
+             "{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
+             "\"ts\": 1, \"dur\": 2, \"x\": %s}]}",
+             digits);
+    refused(json, "t.json: event 0: number: longer than 64 characters");
+    digits[TRACE_READ_NUMBER_MAX] = '\0';
+    snprintf(json, sizeof json,
+             "{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
+             "\"ts\": 1, \"dur\": 2, \"x\": %s}]}",
+             digits);
+    assert_int_equal(read_text(json, &s, &d), STATUS_OK);
+    assert_int_equal(s.n, 1);
+    /* before the events (the byte where it passes the bound), and a
+     * fraction with its exponent counts whole */
+    snprintf(json, sizeof json, "{\"a\": -0.%se+5}", digits);
+    refused(json, "t.json: byte 70: number: longer than 64 characters");
+}
+
 static void test_trace_read_file_refuses_fifo(void **state)
 {
     /* a FIFO with no writer: an open for reading would wait forever */
@@ -298,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_trace_read_rejects_bad_input),
         cmocka_unit_test(test_trace_read_rejects_nesting_bomb),
         cmocka_unit_test(test_trace_read_rejects_huge_string),
+        cmocka_unit_test(test_trace_read_rejects_long_number),
         cmocka_unit_test(test_trace_read_file_refuses_fifo),
         cmocka_unit_test(test_trace_read_file_gzip),
     };

@@ -14,8 +14,9 @@
  * elements of traceEvents from 0; before the array, "path: byte B"):
  * not a regular file (a FIFO is refused before it is opened), not JSON
  * or truncated JSON (yajl's message), nesting deeper than
- * TRACE_READ_DEPTH_MAX, a string longer than TRACE_READ_STRING_MAX
- * (refused before yajl buffers it), a kernel without a name, ts or dur,
+ * TRACE_READ_DEPTH_MAX, a string longer than TRACE_READ_STRING_MAX or
+ * a number longer than TRACE_READ_NUMBER_MAX (both refused before yajl
+ * buffers them), a kernel without a name, ts or dur,
  * a number that is not finite, a negative duration or one above
  * TRACE_READ_DUR_MAX_US, a start time beyond TRACE_READ_TS_MAX_US, no
  * traceEvents array, no kernel events.
@@ -34,7 +35,11 @@
 
 #define TRACE_READ_DEPTH_MAX  64         /* nested arrays and objects */
 #define TRACE_READ_STRING_MAX (1L << 20) /* bytes of one JSON string */
-#define TRACE_READ_DUR_MAX_US 3.6e9      /* one hour: longer is absurd */
+/* characters of one JSON number: a double printed whole is at most 24
+ * ("-1.2345678901234567e-308"); the profiler's clock, 21 with its
+ * fraction */
+#define TRACE_READ_NUMBER_MAX 64
+#define TRACE_READ_DUR_MAX_US 3.6e9 /* one hour: longer is absurd */
 /* a start time, µs either side of the clock's zero: 2^53, the most a
  * double holds to the microsecond (285 years; the profiler's clock, µs
  * since 1970, is near 1.7e15) */
