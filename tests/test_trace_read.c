@@ -319,6 +319,64 @@ static void test_trace_read_file_gzip(void **state)
     assert_int_equal(util_remove_tree(dir), 0);
 }
 
+/* Writes text to dir/name and gzips it there (gzip -n: name.gz). */
+static void gzip_file(const char *dir, const char *name, const char *text)
+{
+    char path[128], cmd[256];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "gzip -n '%s'", path);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_trace_read_file_gzip_members_and_trailing_data(void **state)
+{
+    /* RFC 1952 2.2: a gzip file is a series of members; gzip -d reads
+     * them one after another (here the JSON cut in two, one member
+     * each). zlib's gzread() also takes anything else after a member
+     * as its end, silently: that is refused, at the byte of the
+     * compressed file it starts at (the two members' sizes) */
+    char dir[] = "/tmp/roofplan-trace-XXXXXX", path[64], cmd[256], want[160];
+    struct seen s;
+    struct diag d;
+    struct stat st;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    gzip_file(dir, "a", "{\"traceEvents\": [" K("7") ", ");
+    gzip_file(dir, "b", K("9") "]}");
+    snprintf(cmd, sizeof cmd, "cat '%s/a.gz' '%s/b.gz' >'%s/t.json.gz'", dir,
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/t.json.gz", dir);
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(trace_read_file(path, count, &s, NULL, NULL, &d),
+                     STATUS_OK);
+    assert_int_equal(s.n, 2);
+    assert_near(s.dur[1], 9, 1e-12);
+    /* the same with text after the second member */
+    assert_int_equal(stat(path, &st), 0);
+    f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("garbage\n", f);
+    assert_int_equal(fclose(f), 0);
+    memset(&s, 0, sizeof s);
+    diag_init(&d);
+    assert_int_equal(trace_read_file(path, count, &s, NULL, NULL, &d),
+                     STATUS_PARSE);
+    snprintf(want, sizeof want,
+             ": compressed byte %lld: data after the gzip stream that is "
+             "no gzip member",
+             (long long)st.st_size);
+    util_expect_msg(&d, path, want);
+    assert_int_equal(util_remove_tree(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_trace_read_rejects_long_number),
         cmocka_unit_test(test_trace_read_file_refuses_fifo),
         cmocka_unit_test(test_trace_read_file_gzip),
+        cmocka_unit_test(test_trace_read_file_gzip_members_and_trailing_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
@@ -511,6 +510,159 @@ enum status trace_read_mem(const void *data,
     return st;
 }
 
+/* ---- The file: plain JSON or gzip ---- */
+
+/*
+ * The bytes of a trace file, inflated when it begins with gzip's magic
+ * (RFC 1952 2.3.1: 0x1f 0x8b), else as they are: what zlib's gzread()
+ * does, but strict where gzread() is lenient. A gzip file is a series of
+ * members (2.2) and each is inflated in turn; after a member only
+ * another (its magic) or the end of the file may come, where gzread()
+ * takes anything else for the end and reads no further, silently.
+ */
+struct source {
+    FILE *f;
+    const char *path;
+    bool gzip, z_init, member_end, eof;
+    z_stream z;
+    unsigned char *in; /* CHUNK bytes of the file */
+    size_t pending;    /* plain: bytes of in[] not yet handed out */
+    double raw;        /* bytes read from the file */
+};
+
+/* Reads the next bytes of the file into in[]; false (d set) on error. */
+static bool source_fill(struct source *src, struct diag *d)
+{
+    size_t n = fread(src->in, 1, CHUNK, src->f);
+    if (n == 0 && ferror(src->f)) {
+        diag_set(d, STATUS_IO, "%s: cannot read: %s", src->path,
+                 strerror(errno));
+        return false;
+    }
+    src->eof = n == 0;
+    src->raw += (double)n;
+    src->z.next_in = src->in;
+    src->z.avail_in = (uInt)n;
+    return true;
+}
+
+/* Opens src over f; false (d set) when out of memory or unreadable. */
+static bool
+source_open(struct source *src, FILE *f, const char *path, struct diag *d)
+{
+    memset(src, 0, sizeof *src);
+    src->f = f;
+    src->path = path;
+    src->in = malloc(CHUNK);
+    if (!src->in) {
+        diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+        return false;
+    }
+    if (!source_fill(src, d))
+        return false;
+    src->gzip =
+        src->z.avail_in >= 2 && src->in[0] == 0x1f && src->in[1] == 0x8b;
+    if (!src->gzip) {
+        src->pending = src->z.avail_in;
+        return true;
+    }
+    /* 16 + 15: a gzip wrapper, the largest window */
+    if (inflateInit2(&src->z, 16 + MAX_WBITS) != Z_OK) {
+        diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+        return false;
+    }
+    src->z_init = true;
+    return true;
+}
+
+static void source_close(struct source *src)
+{
+    if (src->z_init)
+        inflateEnd(&src->z);
+    free(src->in);
+}
+
+/* Where the next member must begin: its magic, or the end of the file;
+ * false (d set) at anything else. */
+static bool next_member(struct source *src, struct diag *d)
+{
+    if (src->z.avail_in == 0 && !src->eof && !source_fill(src, d))
+        return false;
+    if (src->z.avail_in == 0)
+        return true; /* the end: the caller sees eof */
+    if (src->z.next_in[0] != 0x1f) {
+        diag_set(d, STATUS_PARSE,
+                 "%s: compressed byte %.0f: data after the gzip stream that "
+                 "is no gzip member",
+                 src->path, src->raw - (double)src->z.avail_in);
+        return false;
+    }
+    inflateReset(&src->z);
+    src->member_end = false;
+    return true;
+}
+
+/* Up to size bytes of JSON into out: *n of them, 0 at the end; false (d
+ * set, json_at the JSON bytes read before) on error. */
+static bool source_read(struct source *src,
+                        unsigned char *out,
+                        size_t size,
+                        size_t *n,
+                        double json_at,
+                        struct diag *d)
+{
+    *n = 0;
+    if (!src->gzip) {
+        if (src->pending > 0) { /* the first bytes, read to look */
+            *n = src->pending < size ? src->pending : size;
+            memcpy(out, src->z.next_in, *n);
+            src->z.next_in += *n;
+            src->pending -= *n;
+            return true;
+        }
+        *n = fread(out, 1, size, src->f);
+        src->raw += (double)*n;
+        if (*n == 0 && ferror(src->f)) {
+            diag_set(d, STATUS_IO, "%s: cannot read: %s", src->path,
+                     strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    while (*n == 0) {
+        int zr;
+        if (src->member_end) {
+            if (!next_member(src, d))
+                return false;
+            if (src->member_end || (src->z.avail_in == 0 && src->eof))
+                return true;
+        }
+        if (src->z.avail_in == 0 && !source_fill(src, d))
+            return false;
+        if (src->z.avail_in == 0) {
+            diag_set(d, STATUS_PARSE,
+                     "%s: byte %.0f: cannot read: unexpected end of file "
+                     "(a gzip member cut short)",
+                     src->path, json_at);
+            return false;
+        }
+        src->z.next_out = out;
+        src->z.avail_out = (uInt)size;
+        zr = inflate(&src->z, Z_NO_FLUSH);
+        *n = size - src->z.avail_out;
+        if (zr == Z_STREAM_END) {
+            src->member_end = true;
+        } else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+            diag_set(d, zr == Z_MEM_ERROR ? STATUS_NOMEM : STATUS_PARSE,
+                     "%s: byte %.0f: cannot read: %s", src->path,
+                     json_at + (double)*n,
+                     src->z.msg ? src->z.msg : "not gzip data");
+            return false;
+        }
+    }
+    return true;
+}
+
 enum status trace_read_file(const char *path,
                             trace_read_fn fn,
                             void *ctx,
@@ -519,53 +671,40 @@ enum status trace_read_file(const char *path,
                             struct diag *d)
 {
     struct reader r;
+    struct source src;
     yajl_handle h = NULL;
-    gzFile gz = NULL;
     unsigned char *buf = NULL;
     double size = 0;
     FILE *f;
     size_t fsize;
-    int fd, shown = -1;
+    int shown = -1;
     enum status st = STATUS_OK;
 
     reader_init(&r, path, fn, ctx, d);
-    /* the one reader's checks (a regular file, opened without blocking
-     * on a FIFO), then zlib's own descriptor */
+    /* the one reader's checks: a regular file, opened without blocking
+     * on a FIFO */
     if (input_file_open(path, 0, &f, &fsize, d) != STATUS_OK)
         return d->status;
     size = (double)fsize;
-    fd = dup(fileno(f));
-    fclose(f);
-    if (fd < 0)
-        return diag_set(d, STATUS_IO, "%s: cannot read: %s", path,
-                        strerror(errno));
-    gz = gzdopen(fd, "rb");
-    if (!gz) {
-        close(fd);
-        return diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
-    }
     buf = malloc(CHUNK);
     h = yajl_alloc(&callbacks, NULL, &r);
-    if (!buf || !h) {
-        st = diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+    if (!source_open(&src, f, path, d) || !buf || !h) {
+        st = d->status != STATUS_OK
+                 ? d->status
+                 : diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
         goto done;
     }
     for (;;) {
-        int n = gzread(gz, buf, CHUNK);
-        if (n < 0) {
-            int zerr;
-            const char *m = gzerror(gz, &zerr);
-            st = diag_set(d, zerr == Z_ERRNO ? STATUS_IO : STATUS_PARSE,
-                          "%s: byte %.0f: cannot read: %s", path, r.offset,
-                          zerr == Z_ERRNO ? strerror(errno) : m);
+        size_t n;
+        if (!source_read(&src, buf, CHUNK, &n, r.offset, d)) {
+            st = d->status;
             goto done;
         }
-        st = feed(&r, h, buf, (size_t)n, n == 0);
+        st = feed(&r, h, buf, n, n == 0);
         if (st != STATUS_OK || n == 0)
             break;
         if (progress && size > 0) {
-            long at = gzoffset(gz);
-            int pct = (int)(100.0 * (double)at / size);
+            int pct = (int)(100.0 * src.raw / size);
             if (pct != shown && pct <= 100) {
                 shown = pct;
                 fprintf(progress, "\rroofplan: reading %s: %3d%%", path, pct);
@@ -579,7 +718,8 @@ done:
     if (h)
         yajl_free(h);
     free(buf);
-    gzclose(gz);
+    source_close(&src);
+    fclose(f);
     finish(&r, info);
     return st;
 }

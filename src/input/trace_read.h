@@ -12,7 +12,9 @@
  *
  * Bad input is refused with "path: event N: key: problem" (N counts the
  * elements of traceEvents from 0; before the array, "path: byte B"):
- * not a regular file (a FIFO is refused before it is opened), not JSON
+ * not a regular file (a FIFO is refused before it is opened), gzip data
+ * that does not inflate, is cut short, or is followed by anything but
+ * another gzip member ("path: compressed byte B: ..."), not JSON
  * or truncated JSON (yajl's message), nesting deeper than
  * TRACE_READ_DEPTH_MAX, a string longer than TRACE_READ_STRING_MAX or
  * a number longer than TRACE_READ_NUMBER_MAX (both refused before yajl
