@@ -374,6 +374,115 @@ static void test_trace_import_write_loads_as_calibration(void **state)
     trace_import_free(imp);
 }
 
+/* A trace of the kernels ks[0..n) (name, ts, dur in µs, stream), read
+ * into imp as name; the read's status. */
+struct k {
+    const char *name;
+    double ts, dur;
+    int stream;
+};
+
+static enum status read_kernels(struct trace_import *imp,
+                                const char *name,
+                                const struct k *ks,
+                                size_t n,
+                                struct diag *d)
+{
+    char json[4096];
+    size_t at = 0, i;
+    at += (size_t)snprintf(json, sizeof json, "{\"traceEvents\": [");
+    for (i = 0; i < n; i++)
+        at += (size_t)snprintf(json + at, sizeof json - at,
+                               "%s{\"cat\": \"kernel\", \"name\": \"%s\", "
+                               "\"ts\": %g, \"dur\": %g, \"args\": "
+                               "{\"stream\": %d}}",
+                               i ? ", " : "", ks[i].name, ks[i].ts, ks[i].dur,
+                               ks[i].stream);
+    snprintf(json + at, sizeof json - at, "]}");
+    diag_init(d);
+    return trace_import_read_mem(imp, json, strlen(json), name, d);
+}
+
+static void test_trace_import_bounds_kernels_per_file(void **state)
+{
+    /* Kept for the overlap: one file's kernels at a time, at most
+     * limits.kernels of them (the default, 2^22, would take 96 MiB; it
+     * took 80 bytes per kernel of every file, unbounded). Two files of
+     * 3 kernels read under a bound of 3; the overlap is each file's,
+     * added up. a.json: compute [0,10] on 7, communication [5,15] on 27,
+     * attention [20,21]: busy 11, comm 10, hidden 5, span 21. b.json:
+     * compute [100,110], communication [100,104] and [108,120]: busy 10,
+     * comm 16, hidden 4 + 2 = 6, span 20. A third file of 4 kernels is
+     * refused at its 4th. */
+    static const struct k a[] = {{"rotary_kernel", 0, 10, 7},
+                                 {"ncclDevKernel_SendRecv", 5, 10, 27},
+                                 {"flash_fwd_kernel", 20, 1, 7}};
+    static const struct k b[] = {{"rotary_kernel", 100, 10, 7},
+                                 {"ncclDevKernel_SendRecv", 100, 4, 27},
+                                 {"ncclDevKernel_SendRecv", 108, 12, 27}};
+    static const struct k c[] = {{"rotary_kernel", 1, 1, 7},
+                                 {"rotary_kernel", 2, 1, 7},
+                                 {"rotary_kernel", 3, 1, 7},
+                                 {"rotary_kernel", 4, 1, 7}};
+    struct fixture *f = *state;
+    struct trace_import *imp = trace_import_new(f->rules);
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct trace_import_limits lim = TRACE_IMPORT_LIMITS;
+    struct diag d;
+    assert_non_null(imp);
+    assert_non_null(s);
+    assert_int_equal(lim.kernels, 1u << 22);
+    lim.kernels = 3;
+    trace_import_set_limits(imp, &lim);
+    assert_int_equal(read_kernels(imp, "a.json", a, 3, &d), STATUS_OK);
+    assert_int_equal(read_kernels(imp, "b.json", b, 3, &d), STATUS_OK);
+    assert_int_equal(
+        trace_import_summarize(imp, &f->m, &f->hw, &f->p, NULL, s, &d),
+        STATUS_OK);
+    assert_int_equal(s->compute_stream, 7);
+    assert_near(s->compute_busy_s, 21e-6, 1e-9);
+    assert_near(s->comm_busy_s, 26e-6, 1e-9);
+    assert_near(s->hidden_s, 11e-6, 1e-9);
+    assert_near(s->span_s, 41e-6, 1e-9);
+    assert_int_equal(read_kernels(imp, "c.json", c, 4, &d), STATUS_RANGE);
+    assert_string_equal(d.msg,
+                        "c.json: event 3: more than 3 kernels in one trace "
+                        "(the overlap keeps each one's interval): profile "
+                        "fewer steps (torch.profiler's schedule, active=1)");
+    free(s);
+    trace_import_free(imp);
+}
+
+static void test_trace_import_bounds_names(void **state)
+{
+    /* distinct names are kept (each classified once): at most
+     * limits.names of them and limits.name_bytes of their text, NULs
+     * included; a name seen before costs nothing */
+    static const struct k three[] = {
+        {"aa", 1, 1, 7}, {"bb", 2, 1, 7}, {"aa", 3, 1, 7}, {"cc", 4, 1, 7}};
+    struct fixture *f = *state;
+    struct trace_import_limits lim = TRACE_IMPORT_LIMITS;
+    struct trace_import *imp = trace_import_new(f->rules);
+    struct diag d;
+    assert_non_null(imp);
+    lim.names = 2;
+    trace_import_set_limits(imp, &lim);
+    assert_int_equal(read_kernels(imp, "n.json", three, 4, &d), STATUS_RANGE);
+    assert_string_equal(d.msg, "n.json: event 3: more than 2 distinct kernel "
+                               "names (a training step has hundreds)");
+    trace_import_free(imp);
+    imp = trace_import_new(f->rules);
+    assert_non_null(imp);
+    lim = (struct trace_import_limits)TRACE_IMPORT_LIMITS;
+    lim.name_bytes = 8; /* "aa", "bb" and "cc" take 9 */
+    trace_import_set_limits(imp, &lim);
+    assert_int_equal(read_kernels(imp, "n.json", three, 4, &d), STATUS_RANGE);
+    assert_string_equal(d.msg, "n.json: event 3: distinct kernel names of "
+                               "more than 8 bytes (a training step has "
+                               "hundreds)");
+    trace_import_free(imp);
+}
+
 static void test_trace_import_needs_attention(void **state)
 {
     /* without attention kernels the layers cannot be counted */
@@ -414,6 +523,10 @@ int main(void)
             test_trace_import_write_loads_as_calibration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_import_needs_attention,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_trace_import_bounds_kernels_per_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_import_bounds_names, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

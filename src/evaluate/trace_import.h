@@ -26,7 +26,8 @@
  * - Overlap: per trace, the compute stream (the stream with the most
  *   non-communication kernel time) and its busy time (the union of its
  *   kernels), and the communication kernels' busy time split into what
- *   runs while some compute kernel runs (hidden) and what does not.
+ *   runs while some compute kernel runs (hidden) and what does not;
+ *   worked out as each file ends, then added up.
  *
  * - The clock: a trace is taken in a running job, at the sustained clock
  *   under the power cap, while a calibration's GEMM and attention rates
@@ -64,9 +65,35 @@
 /* The kernels read so far, by class and by name. Opaque. */
 struct trace_import;
 
-/* An empty import classifying with rules (borrowed: must outlive it);
- * NULL when out of memory. Free with trace_import_free(). */
+/*
+ * What an import keeps, bounded: a trace beyond a bound is refused
+ * (STATUS_RANGE, "path: event N: ..."), not read into memory without end.
+ * Each kernel of the file being read is kept for the overlap (24 bytes:
+ * its interval, stream and class; the file's overlap is added up when it
+ * ends and its kernels dropped); each distinct name once.
+ */
+struct trace_import_limits {
+    size_t kernels;    /* kernels of one file (2^22: 96 MiB) */
+    size_t names;      /* distinct kernel names over the files */
+    size_t name_bytes; /* their text, NULs included */
+};
+/* The bounds of trace_import_new(): 2^22 kernels in one file (at about
+ * 1 KB of JSON a kernel with its CPU operator and launch, a 4 GB trace;
+ * one step of DeepSeek-V3 on a GPU holds about 10^5), 2^16 names of
+ * 64 MiB (DeepSeek's H800 trace has 89 of 8 KB) */
+#define TRACE_IMPORT_LIMITS          \
+    {                                \
+        1u << 22, 1u << 16, 1u << 26 \
+    }
+
+/* An empty import classifying with rules (borrowed: must outlive it),
+ * with the bounds TRACE_IMPORT_LIMITS; NULL when out of memory. Free with
+ * trace_import_free(). */
 struct trace_import *trace_import_new(const struct trace_rules *rules);
+
+/* Sets imp's bounds (before the first read; tests lower them). */
+void trace_import_set_limits(struct trace_import *imp,
+                             const struct trace_import_limits *limits);
 
 /* Frees imp; NULL is a no-op. */
 void trace_import_free(struct trace_import *imp);
