@@ -354,8 +354,9 @@ static void test_trace_import_write_loads_as_calibration(void **state)
         STATUS_OK);
     mem = open_memstream(&text, &len);
     assert_non_null(mem);
-    assert_int_equal(trace_import_write(s, &base, "h800.ini", "test", mem, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        trace_import_write(s, &base, "h800.ini", "test", &f->hw, mem, &d),
+        STATUS_OK);
     assert_int_equal(fclose(mem), 0);
     util_temp_file(path, text, len);
     if (calibration_load(path, &out, NULL, 0, &d) != STATUS_OK)
@@ -483,6 +484,48 @@ static void test_trace_import_bounds_names(void **state)
     trace_import_free(imp);
 }
 
+static void test_trace_import_write_refuses_above_peak(void **state)
+{
+    /* the one layer's attention forward runs at 687.19 TFLOP/s (worked
+     * out above): on a GPU whose BF16 peak is 600, what would be written
+     * is refused as `check` refuses it, and nothing is written */
+    struct fixture *f = *state;
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct trace_import *imp;
+    struct calibration base;
+    struct diag d;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem;
+    assert_non_null(s);
+    imp = one_layer(f, s, &d);
+    diag_init(&d);
+    assert_int_equal(
+        calibration_load("data/calibration/h800.ini", &base, NULL, 0, &d),
+        STATUS_OK);
+    f->hw.spec.bf16_peak_tflops = 600;
+    mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    assert_int_equal(trace_import_write(s, &base, "h800.ini", "model M, plan P",
+                                        &f->hw, mem, &d),
+                     STATUS_RANGE);
+    assert_int_equal(fclose(mem), 0);
+    assert_int_equal(len, 0);
+    assert_non_null(strstr(
+        d.msg, "import trace: nothing written: the calibration from trace "
+               "l.json (model M, plan P) is not one roofplan accepts; are "
+               "the trace, the model (-m), the plan (--plan: tp, cp, ep, "
+               "mbs, precision) and the GPU (-g) the run's?\n"));
+    assert_non_null(strstr(d.msg,
+                           ": attention_kernel.fwd_tflops: 687.2 is above the "
+                           "GPU's peak (data/hardware/h800.ini:7: "
+                           "gpu.bf16_peak_tflops = 600)"));
+    calibration_release(&base);
+    free(text);
+    free(s);
+    trace_import_free(imp);
+}
+
 static void test_trace_import_needs_attention(void **state)
 {
     /* without attention kernels the layers cannot be counted */
@@ -521,6 +564,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_trace_import_write_loads_as_calibration, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_trace_import_write_refuses_above_peak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_import_needs_attention,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(

@@ -136,9 +136,9 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
     fprintf(stderr, "%s: %s on %s\n", CLI_PROG, in.m.spec.name, planbuf);
     trace_import_table(s, stderr);
     if (trace_import_write(s, in.have_cal ? &in.cal : NULL, base_name, cmd,
-                           stdout, &d) != STATUS_OK) {
-        /* stdout that cannot be written is no bad input: 1, as for
-         * `import nccl` and `eval` */
+                           &in.hw, stdout, &d) != STATUS_OK) {
+        /* a calibration refused is bad input (2); stdout that cannot be
+         * written is not: 1, as for `import nccl` and `eval` */
         cli_print_diag(&d);
         rc = cli_exit_code(d.status, false);
     }

@@ -591,6 +591,7 @@ enum status trace_import_summarize(const struct trace_import *imp,
                         imp->first_file);
     s->tokens = (double)p->mbs * (double)m->spec.seq_len /
                 ((double)p->tp * (double)p->cp);
+    s->attn_seq_len = (double)m->spec.seq_len / (double)p->cp;
     s->attn_bwd_ratio = base ? calibration_attention_bwd_ratio(base) : 2.5;
     s->clock = trace_clock(s, base);
     gemms(m, L, p, s);

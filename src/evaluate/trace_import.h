@@ -150,7 +150,8 @@ struct trace_import_summary {
     double gemm_m[CALIBRATION_GEMM_COUNT];
     size_t gemm_kernels[CALIBRATION_GEMM_COUNT][CALIBRATION_PRECISION_COUNT];
     double head_dim, attn_fwd_tflops, attn_fwd_bwd_tflops, attn_bwd_ratio;
-    double v_head_dim; /* the attention kernel's value width */
+    double v_head_dim;   /* the attention kernel's value width */
+    double attn_seq_len; /* tokens it ran over: seq_len / cp */
     /* the clock the trace ran at, from the base's sustained / burst
      * factor, (0, 1]: the GEMM and attention rates above are the
      * measured ones over it (see the file comment) */
@@ -179,14 +180,23 @@ enum status trace_import_summarize(const struct trace_import *imp,
  * Writes the calibration file: base (its values and, where the trace is
  * silent, a source naming base_name) with the measured values of s put
  * in, each with a source naming the trace, the kernels and their count.
- * The whole text is built first and written with one call: on failure
- * (STATUS_IO, STATUS_NOMEM) nothing or all of it may have reached out,
- * never a part the caller cannot tell from whole.
+ * Each GEMM class the trace measures gets one M, whole, with a rate of
+ * each precision the trace or the base has (the base's at that M); the
+ * attention kernel one head width with its v width and the sequence it
+ * ran over. The whole text is built first and checked as `roofplan
+ * check` would check it beside hw (the hardware the trace was set
+ * against, whose gpu.name it names): if the loader or hw's peaks or
+ * speed-of-light rates refuse it, nothing is written and d says why
+ * (STATUS_RANGE or STATUS_PARSE, the first line naming the trace and
+ * command, "model M, plan P"). Then it is written with one call: on
+ * failure (STATUS_IO, STATUS_NOMEM) nothing or all of it may have
+ * reached out, never a part the caller cannot tell from whole.
  */
 enum status trace_import_write(const struct trace_import_summary *s,
                                const struct calibration *base,
                                const char *base_name,
                                const char *command,
+                               const struct hardware *hw,
                                FILE *out,
                                struct diag *d);
 
