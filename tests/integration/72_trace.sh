@@ -100,3 +100,10 @@ expect 2 "attention_kernel.fwd_tflops: expected numbers separated by blanks, got
 sed 's/"dur": 115,/"dur": 1e-7,/; s/"dur": 147,/"dur": 1e-7,/' "$TMP/t.json" >"$TMP/norm.json"
 expect 2 "elementwise.norm_tbps: expected a number in 0..1000, got 7.046e+08" -- \
     $ROOFPLAN import trace --plan "$TRACE_PLAN" "$TMP/norm.json"
+# check alone refuses what eval refuses: a rate above the peak of the
+# shipped hardware file of its GPU (hardware_gpu), found by that name
+sed '/^\[gemm_expert_up\]/,/^\[/s/^fp8_tflops = .*/fp8_tflops = 7420/' "$TMP/t.ini" >"$TMP/peak.ini"
+expect 2 "peak.ini:43: gemm_expert_up.fp8_tflops: 7420 is above the GPU's peak (data/hardware/h800.ini:11: gpu.fp8_peak_tflops = 1979)" -- \
+    $ROOFPLAN check "$TMP/peak.ini"
+expect 2 "gemm_expert_up.fp8_tflops: 7420 is above the GPU's peak" -- \
+    $ROOFPLAN eval --calibration "$TMP/peak.ini" $TRACE_PLAN
