@@ -76,15 +76,16 @@ trace_name(const struct trace_import_summary *s, char *buf, size_t size)
     return buf;
 }
 
-/* The values the trace measured, with their sources. */
-static void measured(const struct trace_import_summary *s,
-                     const struct calibration *base,
-                     const char *base_name,
-                     struct puts *p)
+/* The GEMM classes the trace measures: one M each, whole, and a rate of
+ * each precision at it. */
+static void measured_gemms(const struct trace_import_summary *s,
+                           const struct calibration *base,
+                           const char *base_name,
+                           const char *t,
+                           struct puts *p)
 {
-    char t[80], v[2 * LINE], src[2 * LINE], sec[48];
+    char v[2 * LINE], src[2 * LINE], sec[48];
     int k, q;
-    trace_name(s, t, sizeof t);
     for (k = 0; k < CALIBRATION_GEMM_COUNT; k++) {
         bool any = false;
         for (q = 0; q < CALIBRATION_PRECISION_COUNT; q++)
@@ -135,6 +136,17 @@ static void measured(const struct trace_import_summary *s,
             put(p, sec, key, v, src);
         }
     }
+}
+
+/* The values the trace measured, with their sources. */
+static void measured(const struct trace_import_summary *s,
+                     const struct calibration *base,
+                     const char *base_name,
+                     struct puts *p)
+{
+    char t[80], v[2 * LINE], src[2 * LINE];
+    trace_name(s, t, sizeof t);
+    measured_gemms(s, base, base_name, t, p);
     if (s->attn_fwd_tflops > 0) {
         /* one head width, and its v width (the base's list, one per
          * width of its own, would not match) */
