@@ -186,6 +186,15 @@ static void test_trace_read_rejects_bad_input(void **state)
     refused("{\"traceEvents\": [" K("4e9") "]}",
             "t.json: event 0: dur: absurd duration (over an hour for one "
             "kernel)");
+    /* a positive duration under a nanosecond (found by fuzz_trace: one
+     * of 1e-300 us gave an infinite attention rate and a table line of
+     * 300 digits) */
+    refused("{\"traceEvents\": [" K("1") ", " K("1e-300") "]}",
+            "t.json: event 1: dur: shorter than a nanosecond (the "
+            "profiler's clock counts nanoseconds)");
+    refused("{\"traceEvents\": [" K("0.0009") "]}",
+            "t.json: event 0: dur: shorter than a nanosecond (the "
+            "profiler's clock counts nanoseconds)");
     /* a start 2^53 + 2 microseconds from the clock's zero (the fuzzer's
      * 1.7e195 made a 271-character line of the calibration it wrote) */
     refused("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "

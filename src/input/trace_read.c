@@ -288,6 +288,10 @@ static int end_event(struct reader *r)
     if (r->dur > TRACE_READ_DUR_MAX_US)
         return stop(r, "dur", "%s",
                     "absurd duration (over an hour for one kernel)");
+    if (r->dur > 0 && r->dur < TRACE_READ_DUR_MIN_US)
+        return stop(r, "dur", "%s",
+                    "shorter than a nanosecond (the profiler's clock counts "
+                    "nanoseconds)");
     if (fabs(r->ts) > TRACE_READ_TS_MAX_US)
         return stop(r, "ts", "%s",
                     "beyond 2^53 microseconds: not the profiler's clock");

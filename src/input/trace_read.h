@@ -19,9 +19,10 @@
  * TRACE_READ_DEPTH_MAX, a string longer than TRACE_READ_STRING_MAX or
  * a number longer than TRACE_READ_NUMBER_MAX (both refused before yajl
  * buffers them), a kernel without a name, ts or dur,
- * a number that is not finite, a negative duration or one above
- * TRACE_READ_DUR_MAX_US, a start time beyond TRACE_READ_TS_MAX_US, no
- * traceEvents array, no kernel events.
+ * a number that is not finite, a negative duration, one above
+ * TRACE_READ_DUR_MAX_US or one between 0 and TRACE_READ_DUR_MIN_US
+ * (what no profiler measures: its rates would pass any number), a start
+ * time beyond TRACE_READ_TS_MAX_US, no traceEvents array, no kernel events.
  *
  * Owns: the reading. Classifying and adding up the kernels is the
  * caller's (trace_import).
@@ -42,6 +43,9 @@
  * fraction */
 #define TRACE_READ_NUMBER_MAX 64
 #define TRACE_READ_DUR_MAX_US 3.6e9 /* one hour: longer is absurd */
+/* the least duration but 0: CUPTI's clock counts nanoseconds, Kineto
+ * writes them in µs with three decimals */
+#define TRACE_READ_DUR_MIN_US 1e-3
 /* a start time, µs either side of the clock's zero: 2^53, the most a
  * double holds to the microsecond (285 years; the profiler's clock, µs
  * since 1970, is near 1.7e15) */
@@ -52,7 +56,7 @@
 struct trace_kernel {
     const char *name;
     double ts_us;  /* start, µs (the trace's clock), |ts| <= TS_MAX */
-    double dur_us; /* duration, µs, 0 .. TRACE_READ_DUR_MAX_US */
+    double dur_us; /* duration, µs: 0, or DUR_MIN_US .. DUR_MAX_US */
     long stream;   /* args.stream; -1 when absent */
     long grid[3];  /* args.grid; 0 when absent */
     size_t event;  /* index in traceEvents, from 0 */

@@ -128,8 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_need_text(d.msg, true);
         goto done;
     }
-    need_lines(cal_text);
-    /* what is written is a calibration check accepts */
+    /* what is written is a calibration check accepts (before
+     * need_lines() cuts the text into lines) */
     diag_init(&d);
     if (calibration_load_text("fuzz.ini", cal_text, cal_len, &cal, &d) !=
         STATUS_OK)
@@ -138,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         calibration_check_floor(&cal, &hw, &d) != STATUS_OK)
         abort();
     calibration_release(&cal);
+    need_lines(cal_text);
 done:
     free(cal_text);
     free(text);
