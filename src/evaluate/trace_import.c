@@ -313,9 +313,10 @@ on_kernel(void *ctx, const struct trace_kernel *k, struct diag *d)
                         c->path, k->event, imp->limits.kernels);
     if (imp->n == imp->ncap) {
         size_t cap = imp->ncap ? imp->ncap * 2 : 4096;
+        struct launch *p;
         if (cap > imp->limits.kernels)
             cap = imp->limits.kernels;
-        struct launch *p = realloc(imp->launches, cap * sizeof *p);
+        p = realloc(imp->launches, cap * sizeof *p);
         if (!p)
             return diag_set(d, STATUS_NOMEM, "%s: event %zu: out of memory",
                             c->path, k->event);

@@ -87,6 +87,9 @@ static void measured_gemms(const struct trace_import_summary *s,
     char v[2 * LINE], src[2 * LINE], sec[48];
     int k, q;
     for (k = 0; k < CALIBRATION_GEMM_COUNT; k++) {
+        /* M is a whole count of rows (the loader's rule): a routed
+         * expert's average (Kimi K2 at ep=8: 682.7) to the nearest */
+        double m = fmax(1, round(s->gemm_m[k]));
         bool any = false;
         for (q = 0; q < CALIBRATION_PRECISION_COUNT; q++)
             any = any || s->gemm_tflops[k][q] > 0;
@@ -94,9 +97,7 @@ static void measured_gemms(const struct trace_import_summary *s,
             continue;
         snprintf(sec, sizeof sec, "gemm_%s",
                  calibration_gemm_key((enum calibration_gemm)k));
-        /* M is a whole count of rows (the loader's rule): a routed
-         * expert's average (Kimi K2 at ep=8: 682.7) to the nearest */
-        snprintf(v, sizeof v, "%.0f", fmax(1, round(s->gemm_m[k])));
+        snprintf(v, sizeof v, "%.0f", m);
         snprintf(src, sizeof src,
                  "%s: tokens per GPU per micro-batch (routed experts: x ep "
                  "x top_k / experts, rounded) of the plan",
@@ -121,8 +122,7 @@ static void measured_gemms(const struct trace_import_summary *s,
             } else {
                 double r = base ? calibration_gemm_tflops(
                                       base, (enum calibration_gemm)k,
-                                      (enum calibration_precision)q,
-                                      s->gemm_m[k], NULL)
+                                      (enum calibration_precision)q, m, NULL)
                                 : 0;
                 if (r <= 0)
                     continue;
@@ -130,8 +130,7 @@ static void measured_gemms(const struct trace_import_summary *s,
                 snprintf(src, sizeof src,
                          "%s at M = %.0f (the trace has no %s GEMM of "
                          "this class) [derived]",
-                         base_name, fmax(1, round(s->gemm_m[k])),
-                         q ? "FP8" : "BF16");
+                         base_name, m, q ? "FP8" : "BF16");
             }
             put(p, sec, key, v, src);
         }
