@@ -428,6 +428,47 @@ static void test_datafile_load_many_keys(void **state)
     assert_has_line(d.msg, " more problems");
 }
 
+/* The same loader over text in memory (what `import trace` checks before
+ * it writes): the file's every problem, at its lines, under the name
+ * given; nothing read from the disk by that name. */
+static void test_datafile_load_text_as_the_file(void **state)
+{
+    struct hardware_spec spec;
+    struct datafile_meta meta;
+    struct diag d;
+    char *text = NULL;
+    size_t len = 0;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        datafile_read("tests/data/bad/hw-many.ini", &text, &len, &d),
+        STATUS_OK);
+    assert_int_not_equal(datafile_load_text("in memory", text, len,
+                                            hardware_schema(), &spec, &meta,
+                                            &d),
+                         STATUS_OK);
+    assert_has_line(d.msg, "in memory:11: malformed line (expected "
+                           "[section], key = value or a ; comment)");
+    assert_has_line(d.msg, "in memory:9: gpu.sms: expected an integer in "
+                           "1..100000, got \"132.5\"");
+    assert_has_line(d.msg, "in memory: cluster.ib_gbps: missing (required; "
+                           "a number in 0.1..1000000, in GB/s)");
+    assert_int_equal(d.lines, 11);
+    free(text);
+    /* a good text loads, its lines and path as a file's */
+    diag_init(&d);
+    assert_int_equal(datafile_read(SNAP "hardware/h800.ini", &text, &len, &d),
+                     STATUS_OK);
+    assert_int_equal(datafile_load_text("in memory", text, len,
+                                        hardware_schema(), &spec, &meta, &d),
+                     STATUS_OK);
+    assert_string_equal(meta.path, "in memory");
+    assert_true(
+        meta.line[datafile_field_index(hardware_schema(), "gpu", "name")] > 0);
+    datafile_meta_release(&meta);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_datafile_load_refuses_path_not_text),
         cmocka_unit_test(test_datafile_parse_set_refuses_control_text),
         cmocka_unit_test(test_datafile_load_many_keys),
+        cmocka_unit_test(test_datafile_load_text_as_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

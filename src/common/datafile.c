@@ -464,21 +464,22 @@ static void check_entries(const struct parse *p,
     }
 }
 
-enum status datafile_load(const char *path,
-                          const struct datafile_schema *schema,
-                          void *dest,
-                          struct datafile_meta *meta,
-                          struct datafile_set *sets,
-                          size_t nsets,
-                          struct diag *d)
+/* datafile_load() of the text of path, text[len] a NUL (borrowed). */
+static enum status load_text(const char *path,
+                             const char *text,
+                             size_t len,
+                             const struct datafile_schema *schema,
+                             void *dest,
+                             struct datafile_meta *meta,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
 {
     struct parse p;
     const struct entry *by_field[DATAFILE_FIELDS_MAX] = {0};
     const char *set_text[DATAFILE_FIELDS_MAX] = {0};
     const char *set_arg[DATAFILE_FIELDS_MAX] = {0};
-    char *text = NULL;
     size_t i;
-    enum status st;
 
     memset(&p, 0, sizeof p);
     if (meta) {
@@ -487,10 +488,8 @@ enum status datafile_load(const char *path,
     }
     if (schema->n > DATAFILE_FIELDS_MAX)
         return diag_add(d, STATUS_RANGE, "%s: schema too large", schema->kind);
-    st = datafile_read(path, &text, &p.len, d);
-    if (st != STATUS_OK)
-        return st;
     p.text = text;
+    p.len = len;
     if (parse_entries(&p, path, d) == STATUS_NOMEM)
         goto done;
     check_sections(&p, schema, path, d);
@@ -571,13 +570,46 @@ enum status datafile_load(const char *path,
     }
 done:
     diag_finish(d);
-    free(text);
     free(p.bad);
     free(p.entries);
     free(p.pool);
     if (d->status != STATUS_OK && meta)
         datafile_meta_release(meta);
     return d->status;
+}
+
+enum status datafile_load(const char *path,
+                          const struct datafile_schema *schema,
+                          void *dest,
+                          struct datafile_meta *meta,
+                          struct datafile_set *sets,
+                          size_t nsets,
+                          struct diag *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    enum status st;
+    if (meta) {
+        memset(meta, 0, sizeof *meta);
+        meta->schema = schema;
+    }
+    st = datafile_read(path, &text, &len, d);
+    if (st != STATUS_OK)
+        return st;
+    st = load_text(path, text, len, schema, dest, meta, sets, nsets, d);
+    free(text);
+    return st;
+}
+
+enum status datafile_load_text(const char *name,
+                               const char *text,
+                               size_t len,
+                               const struct datafile_schema *schema,
+                               void *dest,
+                               struct datafile_meta *meta,
+                               struct diag *d)
+{
+    return load_text(name, text, len, schema, dest, meta, NULL, 0, d);
 }
 
 void datafile_meta_release(struct datafile_meta *meta)

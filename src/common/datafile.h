@@ -69,6 +69,19 @@ enum status datafile_load(const char *path,
                           struct diag *d);
 
 /*
+ * datafile_load() of text[0..len) (text[len] a NUL; borrowed) as if it
+ * were the file `name`, without overrides: for text a program wrote and
+ * is about to hand out, checked as any file of its kind will be.
+ */
+enum status datafile_load_text(const char *name,
+                               const char *text,
+                               size_t len,
+                               const struct datafile_schema *schema,
+                               void *dest,
+                               struct datafile_meta *meta,
+                               struct diag *d);
+
+/*
  * Reads the whole file at path (at most 1 MiB) into a NUL-terminated
  * buffer the caller frees: opened without blocking (a FIFO is refused, not
  * waited on), checked to be a regular file, its name checked as text, a

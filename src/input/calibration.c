@@ -572,18 +572,10 @@ static void check_network(struct calibration *cal, struct diag *d)
     }
 }
 
-enum status calibration_load(const char *path,
-                             struct calibration *cal,
-                             struct datafile_set *sets,
-                             size_t nsets,
-                             struct diag *d)
+/* The checks of a calibration datafile has read (the file's own and
+ * against each other); on failure cal is released. */
+static enum status checked(struct calibration *cal, struct diag *d)
 {
-    enum status st;
-    memset(cal, 0, sizeof *cal);
-    st = datafile_load(path, calibration_schema(), &cal->spec, &cal->meta, sets,
-                       nsets, d);
-    if (st != STATUS_OK)
-        return st;
     check_gemm(cal, d);
     check_attention(cal, d);
     check_scalars(cal, d);
@@ -594,6 +586,32 @@ enum status calibration_load(const char *path,
         return d->status;
     }
     return STATUS_OK;
+}
+
+enum status calibration_load(const char *path,
+                             struct calibration *cal,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
+{
+    enum status st;
+    memset(cal, 0, sizeof *cal);
+    st = datafile_load(path, calibration_schema(), &cal->spec, &cal->meta, sets,
+                       nsets, d);
+    return st != STATUS_OK ? st : checked(cal, d);
+}
+
+enum status calibration_load_text(const char *name,
+                                  const char *text,
+                                  size_t len,
+                                  struct calibration *cal,
+                                  struct diag *d)
+{
+    enum status st;
+    memset(cal, 0, sizeof *cal);
+    st = datafile_load_text(name, text, len, calibration_schema(), &cal->spec,
+                            &cal->meta, d);
+    return st != STATUS_OK ? st : checked(cal, d);
 }
 
 void calibration_release(struct calibration *cal)
