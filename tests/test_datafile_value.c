@@ -28,6 +28,13 @@ static void assert_has_line(const char *msg, const char *line)
         fail_msg("message lacks \"%s\"; it was:\n%s", line, msg);
 }
 
+/* The words of a schedule field, as a row table's word function answers. */
+static const char *schedule_word(int i)
+{
+    static const char *const w[] = {"1f1b", "zb", "dualpipe"};
+    return i >= 0 && i < 3 ? w[i] : NULL;
+}
+
 /* Fields as a schema would define them (only what parsing reads). */
 static const struct datafile_field counts = {.section = "space",
                                              .key = "tp",
@@ -37,7 +44,7 @@ static const struct datafile_field counts = {.section = "space",
 static const struct datafile_field words = {.section = "space",
                                             .key = "schedule",
                                             .type = DATAFILE_LIST,
-                                            .choices = "1f1b|zb|dualpipe"};
+                                            .word = schedule_word};
 static const struct datafile_field rate = {.section = "gpu",
                                            .key = "clock_derate",
                                            .type = DATAFILE_DOUBLE,

@@ -58,25 +58,15 @@ value_text(const struct model_spec *spec, size_t i, char *buf, size_t size)
     case DATAFILE_LIST: {
         const struct datafile_list *l = (const void *)at;
         buf[0] = '\0';
-        for (k = 0; k < l->n && used < size; k++) {
-            /* a choice list: the index's name in "a|b|c" */
-            const char *c = f->choices;
-            int idx = (int)l->v[k], j;
-            for (j = 0; j < idx; j++)
-                c = strchr(c, '|') + 1;
-            used += (size_t)snprintf(buf + used, size - used, "%s%.*s",
-                                     k ? " " : "", (int)strcspn(c, "|"), c);
-        }
+        for (k = 0; k < l->n && used < size; k++)
+            /* a word list: the index's word */
+            used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                     k ? " " : "", f->word((int)l->v[k]));
         break;
     }
-    case DATAFILE_ENUM: { /* the index's name in "a|b|c" */
-        const char *c = f->choices;
-        int idx = *(const int *)(const void *)at, j;
-        for (j = 0; j < idx; j++)
-            c = strchr(c, '|') + 1;
-        snprintf(buf, size, "%.*s", (int)strcspn(c, "|"), c);
+    case DATAFILE_ENUM: /* the index's word */
+        snprintf(buf, size, "%s", f->word(*(const int *)(const void *)at));
         break;
-    }
     default:
         fail_msg("field %s.%s: no text for its type", f->section, f->key);
     }

@@ -433,7 +433,7 @@ static void test_plan_pp_split_rule(void **state)
     assert_non_null(strstr(text, " pp_split=embedding_loss"));
     args[0] = text;
     assert_int_equal(plan_parse(args, 1, &f->base, &q, &dp, &d), STATUS_OK);
-    assert_int_equal(q.pp_split, PLAN_SPLIT_EMBEDDING_LOSS);
+    assert_int_equal(q.pp_split, MODEL_SPLIT_EMBEDDING_LOSS);
     assert_int_equal(check_text(f,
                                 "pp=16 ep=64 pp_split=embedding_loss "
                                 "gbs=15360",
@@ -758,11 +758,11 @@ static const struct field_values field_values[] = {
     FV(PLAN_FIELD_PP_SPLIT,
        pp_split,
        'i',
-       PLAN_SPLIT_BALANCED,
-       PLAN_SPLIT_UNIFORM,
-       PLAN_SPLIT_EMBEDDING,
-       PLAN_SPLIT_LOSS,
-       PLAN_SPLIT_EMBEDDING_LOSS),
+       MODEL_SPLIT_BALANCED,
+       MODEL_SPLIT_UNIFORM,
+       MODEL_SPLIT_EMBEDDING,
+       MODEL_SPLIT_LOSS,
+       MODEL_SPLIT_EMBEDDING_LOSS),
     FV(PLAN_FIELD_MBS, mbs, 'l', 1, 2, 3, 8),
     FV(PLAN_FIELD_GBS, gbs, 'l', 15360, 16384, 4096, 3000, 61440, 8),
     FV(PLAN_FIELD_OFFLOAD, offload, 'l', 0, 2, 60, 61, 200),

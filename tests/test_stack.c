@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "model_partition.h"
 #include "plan.h"
 #include "stack.h"
 #include "test_util.h"
@@ -82,21 +83,35 @@ static void test_stack_load_megatron(void **state)
     assert_int_equal(s.spec.ep_dispatcher, STACK_DISPATCH_ALLTOALL);
     assert_false(s.spec.delay_wgrad);
     /* get_num_layers_to_build's default: equal decoder layers per chunk */
-    assert_int_equal(s.spec.pp_split, PLAN_SPLIT_UNIFORM);
+    assert_int_equal(s.spec.pp_split, MODEL_SPLIT_UNIFORM);
     assert_every_value_cited(&s);
     stack_release(&s);
 }
 
-/* The stack's pp_split words are enum plan_split's, in its order (the
- * stack file sits a floor below plan.h and spells them itself), and a
- * stack that does not publish its split keeps roofplan's balanced one. */
+/* The stack's pp_split words are enum model_split's (model_split_word,
+ * the one list a plan's and a sweep's pp_split read too): each selects
+ * its rule; and a stack that does not publish its split keeps roofplan's
+ * balanced one. */
 static void test_stack_pp_split_words(void **state)
 {
     struct stack s;
+    struct datafile_set set;
+    struct diag d;
+    char text[64];
+    int i;
     (void)state;
-    assert_string_equal(STACK_SPLIT_CHOICES, PLAN_SPLIT_CHOICES);
+    diag_init(&d);
+    for (i = 0; i < MODEL_SPLITS; i++) {
+        snprintf(text, sizeof text, "stack.pp_split=%s", model_split_word(i));
+        assert_int_equal(datafile_parse_set(text, &set, &d), STATUS_OK);
+        assert_int_equal(stack_load("tests/data/snap/stacks/deepseek-hai.ini",
+                                    &s, &set, 1, &d),
+                         STATUS_OK);
+        assert_int_equal(s.spec.pp_split, i);
+        stack_release(&s);
+    }
     load(&s, "tests/data/snap/stacks/deepseek-hai.ini");
-    assert_int_equal(s.spec.pp_split, PLAN_SPLIT_BALANCED);
+    assert_int_equal(s.spec.pp_split, MODEL_SPLIT_BALANCED);
     stack_release(&s);
 }
 

@@ -520,27 +520,27 @@ static void test_sweep_framework_split(void **state)
     (void)state;
     load_sweep(&sf, both, 1);
     assert_true(sweep_names_framework_split(&sf));
-    sweep_use_framework_split(&sf, PLAN_SPLIT_UNIFORM);
+    sweep_use_framework_split(&sf, MODEL_SPLIT_UNIFORM);
     assert_false(sweep_names_framework_split(&sf));
     assert_int_equal(sf.spec.pp_split.n, 2);
-    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_BALANCED);
-    assert_int_equal((int)sf.spec.pp_split.v[1], PLAN_SPLIT_UNIFORM);
+    assert_int_equal((int)sf.spec.pp_split.v[0], MODEL_SPLIT_BALANCED);
+    assert_int_equal((int)sf.spec.pp_split.v[1], MODEL_SPLIT_UNIFORM);
     sweep_release(&sf);
     load_sweep(&sf, both, 2);
-    sweep_use_framework_split(&sf, PLAN_SPLIT_BALANCED);
+    sweep_use_framework_split(&sf, MODEL_SPLIT_BALANCED);
     assert_int_equal(sf.spec.pp_split.n, 1);
-    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_BALANCED);
-    assert_int_equal(sf.spec.d_pp_split, PLAN_SPLIT_BALANCED);
+    assert_int_equal((int)sf.spec.pp_split.v[0], MODEL_SPLIT_BALANCED);
+    assert_int_equal(sf.spec.d_pp_split, MODEL_SPLIT_BALANCED);
     sweep_release(&sf);
     load_sweep(&sf, thrice, 1);
-    sweep_use_framework_split(&sf, PLAN_SPLIT_UNIFORM);
+    sweep_use_framework_split(&sf, MODEL_SPLIT_UNIFORM);
     assert_int_equal(sf.spec.pp_split.n, 1);
-    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_UNIFORM);
+    assert_int_equal((int)sf.spec.pp_split.v[0], MODEL_SPLIT_UNIFORM);
     sweep_release(&sf);
     load_sweep(&sf, both, 2);
     sweep_use_framework_split(&sf, -1);
     assert_int_equal(sf.spec.pp_split.n, 1);
-    assert_int_equal((int)sf.spec.pp_split.v[0], PLAN_SPLIT_BALANCED);
+    assert_int_equal((int)sf.spec.pp_split.v[0], MODEL_SPLIT_BALANCED);
     assert_true(sweep_names_framework_split(&sf)); /* the default's */
     sweep_release(&sf);
 }
@@ -578,7 +578,7 @@ static void test_sweep_pp_split_rules(void **state)
         const struct plan *p = &seen.valid[i];
         const struct model_partition *part = cost_ctx_partition(&ctx, p);
         assert_non_null(part);
-        if (p->pp_split == PLAN_SPLIT_LOSS) {
+        if (p->pp_split == MODEL_SPLIT_LOSS) {
             assert_int_equal(part->chunk[0].count, 31);
             assert_int_equal(part->chunk[1].count, 31); /* 30 and MTP */
             assert_int_equal(part->chunk[1].mtp_units, 1);

@@ -74,21 +74,30 @@ bool datafile_parse_long(const char *text, long *out)
     return true;
 }
 
-/* Index of word in "a|b|c", or -1. */
-static int choice_index(const char *choices, const char *word)
+int datafile_word_index(datafile_word_fn *word, const char *text)
 {
-    int i = 0;
-    const char *c = choices;
-    size_t wl = strlen(word);
-    while (c && *c) {
-        const char *bar = strchr(c, '|');
-        size_t l = bar ? (size_t)(bar - c) : strlen(c);
-        if (l == wl && strncmp(c, word, l) == 0)
+    int i;
+    const char *w;
+    for (i = 0; (w = word(i)) != NULL; i++)
+        if (strcmp(w, text) == 0)
             return i;
-        i++;
-        c = bar ? bar + 1 : NULL;
-    }
     return -1;
+}
+
+void datafile_words_join(datafile_word_fn *word, char *buf, size_t size)
+{
+    size_t used = 0;
+    int i;
+    const char *w;
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    for (i = 0; (w = word(i)) != NULL && used + 1 < size; i++) {
+        int n = snprintf(buf + used, size - used, "%s%s", i ? "|" : "", w);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
 }
 
 /* Whether f takes whole numbers: integers, and number lists whose
@@ -96,7 +105,7 @@ static int choice_index(const char *choices, const char *word)
 static bool is_integral(const struct datafile_field *f)
 {
     return f->type == DATAFILE_INT ||
-           (f->type == DATAFILE_LIST && !f->choices && f->min == floor(f->min));
+           (f->type == DATAFILE_LIST && !f->word && f->min == floor(f->min));
 }
 
 void datafile_describe(const struct datafile_field *f, char *buf, size_t size)
@@ -116,8 +125,10 @@ void datafile_describe(const struct datafile_field *f, char *buf, size_t size)
                  f->size ? f->size - 1 : 0);
         return;
     }
-    if (f->choices) {
-        snprintf(buf, size, "one of %s", f->choices);
+    if (f->word) {
+        char words[DATAFILE_TEXT_MAX];
+        datafile_words_join(f->word, words, sizeof words);
+        snprintf(buf, size, "one of %s", words);
         return;
     }
     what = is_integral(f) ? "an integer" : "a number";
@@ -139,8 +150,8 @@ bool datafile_parse_scalar(const struct datafile_field *f,
     char want[160];
     double v;
     datafile_describe(f, want, sizeof want);
-    if (f->choices) {
-        int i = choice_index(f->choices, text);
+    if (f->word) {
+        int i = datafile_word_index(f->word, text);
         if (i < 0) {
             snprintf(why, why_size, "expected %s, got \"%s\"", want, text);
             return false;
@@ -197,7 +208,7 @@ static bool parse_range(const struct datafile_field *f,
 
     snprintf(lo_text, sizeof lo_text, "%.*s", (int)len, item);
     snprintf(hi_text, sizeof hi_text, "%s", dots + 2);
-    if (f->choices) {
+    if (f->word) {
         snprintf(why, why_size, "a range (\"%s\") needs numbers", item);
         return false;
     }

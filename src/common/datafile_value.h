@@ -1,7 +1,7 @@
 /*
  * datafile_value: strict parsing of the values of data files, --set and
  * the command line: numbers in plain decimal only (jq), a field's scalar
- * checked against its range or choices, and lists ("1 2 4", "1..64 x2",
+ * checked against its range or words, and lists ("1 2 4", "1..64 x2",
  * "2..16 +2", "fp8 bf16").
  *
  * Owns: the number syntax and what a field accepts. Calls nothing but
@@ -38,7 +38,7 @@ bool datafile_parse_scalar(const struct datafile_field *f,
 
 /*
  * Parses a list value of field f ("1 2 4", "1,2,4", "1..64 x2",
- * "2..16 +2", "fp8 bf16": numbers, ranges with a step, or f's choices)
+ * "2..16 +2", "fp8 bf16": numbers, ranges with a step, or f's words)
  * into *l, each item checked as datafile_parse_scalar() checks it;
  * duplicates collapse. On failure writes the problem into why and
  * returns false.
@@ -51,5 +51,15 @@ bool datafile_parse_list(const struct datafile_field *f,
 
 /* Describes what f accepts ("an integer in 1..64"), for messages. */
 void datafile_describe(const struct datafile_field *f, char *buf, size_t size);
+
+/*
+ * The words `word` answers, joined with '|' ("1f1b|interleaved|zb"), into
+ * buf (cut at size, always terminated): what a message or data/README.md
+ * shows an enum field to accept.
+ */
+void datafile_words_join(datafile_word_fn *word, char *buf, size_t size);
+
+/* The index of text among the words `word` answers, or -1. */
+int datafile_word_index(datafile_word_fn *word, const char *text);
 
 #endif

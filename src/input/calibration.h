@@ -362,8 +362,8 @@ double calibration_router_s(const struct calibration *cal, double tokens);
  */
 double calibration_fp8_fine_factor(const struct calibration *cal);
 
-/* An FP8 recipe's scale granularity, in the order of the model file's
- * fp8.scaling (tensor|fine|row|block). */
+/* An FP8 recipe's scale granularity, the model file's fp8.scaling (its
+ * words in model_schema.c, by these constants). */
 enum calibration_fp8_scaling {
     CALIBRATION_FP8_TENSOR, /* one scale per tensor: the tables' rate */
     CALIBRATION_FP8_FINE,   /* fine-grained, kind not said */

@@ -11,6 +11,20 @@
 
 #define MOD(x) (1u << (MODEL_MOD_##x))
 
+const char *model_module_word(int module)
+{
+    static const char *const words[MODEL_MODULES] = {
+        [MODEL_MOD_CORE_ATTN] = "core_attn",
+        [MODEL_MOD_MLA_UP_PROJ] = "mla_up_proj",
+        [MODEL_MOD_MLP] = "mlp",
+        [MODEL_MOD_MOE] = "moe",
+        [MODEL_MOD_MOE_ACT] = "moe_act",
+        [MODEL_MOD_LAYERNORM] = "layernorm",
+        [MODEL_MOD_SHARED_EXPERTS] = "shared_experts",
+    };
+    return DATAFILE_WORD_AT(words, module);
+}
+
 /* Tensor flags: where it sits in a layer and who drops it. */
 struct place {
     bool dense, moe; /* present in dense / MoE layers */
@@ -18,12 +32,14 @@ struct place {
     bool tp_split;   /* inside a tensor-parallel region */
 };
 
-static const struct place at_any = {true, true, false, false};
-static const struct place at_any_tp = {true, true, false, true};
-static const struct place at_dense_tp = {true, false, false, true};
-static const struct place at_moe = {false, true, false, false};
-static const struct place at_moe_tp = {false, true, false, true};
-static const struct place at_routed = {false, true, true, false};
+static const struct place at_any = {.dense = true, .moe = true};
+static const struct place at_any_tp = {.dense = true,
+                                       .moe = true,
+                                       .tp_split = true};
+static const struct place at_dense_tp = {.dense = true, .tp_split = true};
+static const struct place at_moe = {.moe = true};
+static const struct place at_moe_tp = {.moe = true, .tp_split = true};
+static const struct place at_routed = {.moe = true, .routed = true};
 
 static void add_tensor(struct model *m,
                        const char *name,

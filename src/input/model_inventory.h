@@ -84,8 +84,11 @@ enum model_module {
     MODEL_MOD_SHARED_EXPERTS, /* the shared experts (their internals) */
     MODEL_MODULES
 };
-#define MODEL_MODULE_CHOICES \
-    "core_attn|mla_up_proj|mlp|moe|moe_act|layernorm|shared_experts"
+
+/* The Megatron-LM name of module `module` (enum model_module:
+ * "core_attn"), NULL outside the enum (a datafile word function: the
+ * model schema's training.selective accepts these words). */
+const char *model_module_word(int module);
 
 /* Storage classes of saved tensors; bytes per element per precision. */
 enum model_dtype {

@@ -421,6 +421,18 @@ static void fill(const struct model *m,
     add_head(m, &p->chunk[chunks - 1]);
 }
 
+const char *model_split_word(int split)
+{
+    static const char *const words[MODEL_SPLITS] = {
+        [MODEL_SPLIT_BALANCED] = "balanced",
+        [MODEL_SPLIT_UNIFORM] = "uniform",
+        [MODEL_SPLIT_EMBEDDING] = "embedding",
+        [MODEL_SPLIT_LOSS] = "loss",
+        [MODEL_SPLIT_EMBEDDING_LOSS] = "embedding_loss",
+    };
+    return DATAFILE_WORD_AT(words, split);
+}
+
 bool model_partition_split_ok(long layers, long chunks, long first, long last)
 {
     long rest = layers - first - last, middle = chunks - 2;

@@ -97,6 +97,34 @@ enum status model_partition_split(const struct model *m,
                                   struct model_partition *p,
                                   struct diag *d);
 
+/*
+ * How a plan's layers split over its pipeline chunks when it gives no
+ * counts (plan_split_layers: a plan's pp_split, a stack's framework
+ * split). Balanced: roofplan's split by forward time
+ * (model_partition). The others are Megatron-LM's rules
+ * (megatron/core/transformer/transformer_block.py,
+ * get_num_layers_to_build): uniform, every chunk the same number of
+ * decoder layers; embedding, loss, embedding_loss:
+ * --account-for-embedding-in-pipeline-split and/or
+ * --account-for-loss-in-pipeline-split count the embedding and the loss
+ * (with the head) as one layer each, so the first and/or last chunk holds
+ * one decoder layer fewer than the others. A new rule is a constant here
+ * and its word in model_split_word's table.
+ */
+enum model_split {
+    MODEL_SPLIT_BALANCED,
+    MODEL_SPLIT_UNIFORM,
+    MODEL_SPLIT_EMBEDDING,
+    MODEL_SPLIT_LOSS,
+    MODEL_SPLIT_EMBEDDING_LOSS,
+    MODEL_SPLITS
+};
+
+/* The word of split rule `split` ("embedding_loss"), as plans, sweeps
+ * and stacks write it; NULL outside 0..MODEL_SPLITS-1 (a datafile
+ * word function: datafile_schema.h). */
+const char *model_split_word(int split);
+
 /* Whether `layers` split into `chunks` (>= 2) with exactly `first` and
  * `last` layers on the first and last chunk leave each other chunk an
  * equal number of layers, at least one. */

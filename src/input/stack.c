@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OFF(member) offsetof(struct stack_spec, member)
+#include "model_partition.h"
 
-#define P2P_CHOICES      "never|interleaved|always"
-#define EP_CHOICES       "none|shared_expert|combined_1f1b|dualpipe"
-#define DISPATCH_CHOICES "alltoall|allgather|deepep"
+#define OFF(member) offsetof(struct stack_spec, member)
 
 /* clang-format off */
 static const struct datafile_field fields[] = {
@@ -21,11 +19,11 @@ static const struct datafile_field fields[] = {
     {"stack", "dp_param_overlap", DATAFILE_BOOL, OFF(dp_param_overlap), 0, 0, 0, false, true, NULL, "", NULL, "distributed-optimizer parameter all-gather hidden under the next forward (Megatron --overlap-param-gather)"},
     {"stack", "dp_exposed_chunks", DATAFILE_INT, OFF(dp_exposed_chunks), 0, 0, 1e6, false, true, NULL, "", NULL, "DP communication chunks left exposed when overlapped (a layer, or a virtual pipeline stage with PP)"},
     {"stack", "tp_comm_overlap", DATAFILE_BOOL, OFF(tp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "TP all-gather/reduce-scatter overlapped with the GEMMs (Megatron --tp-comm-overlap)"},
-    {"stack", "pp_p2p_overlap", DATAFILE_ENUM, OFF(pp_p2p_overlap), 0, 0, 0, false, true, NULL, "", P2P_CHOICES, "pipeline send/receive hidden in the steady state: never, with the interleaved schedule only, or always"},
+    {"stack", "pp_p2p_overlap", DATAFILE_ENUM, OFF(pp_p2p_overlap), 0, 0, 0, false, true, NULL, "", stack_p2p_overlap_key, "pipeline send/receive hidden in the steady state: never, with the interleaved schedule only, or always"},
     {"stack", "ramp_comm_overlap", DATAFILE_BOOL, OFF(ramp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "communication hidden in pipeline warm-up and flush too (Megatron --overlap-p2p-communication-warmup-flush)"},
-    {"stack", "ep_a2a_overlap", DATAFILE_ENUM, OFF(ep_a2a_overlap), 0, 0, 0, false, true, NULL, "", EP_CHOICES, "what hides the MoE dispatch/combine all-to-all"},
-    {"stack", "pp_split", DATAFILE_ENUM, OFF(pp_split), 0, 0, 0, false, false, "balanced", "", STACK_SPLIT_CHOICES, "the framework's own layer split over pipeline chunks, which a sweep's pp_split word `framework` tries: balanced (roofplan's, by forward time, where the framework's is not published), uniform (Megatron-LM's default), embedding, loss, embedding_loss (the ends hold a decoder layer fewer)"},
-    {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", DISPATCH_CHOICES, "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
+    {"stack", "ep_a2a_overlap", DATAFILE_ENUM, OFF(ep_a2a_overlap), 0, 0, 0, false, true, NULL, "", stack_ep_overlap_key, "what hides the MoE dispatch/combine all-to-all"},
+    {"stack", "pp_split", DATAFILE_ENUM, OFF(pp_split), 0, 0, 0, false, false, "balanced", "", model_split_word, "the framework's own layer split over pipeline chunks, which a sweep's pp_split word `framework` tries: balanced (roofplan's, by forward time, where the framework's is not published), uniform (Megatron-LM's default), embedding, loss, embedding_loss (the ends hold a decoder layer fewer)"},
+    {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", stack_ep_dispatcher_key, "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
     {"stack", "cuda_graphs", DATAFILE_BOOL, OFF(cuda_graphs), 0, 0, 0, false, true, NULL, "", NULL, "each layer's forward and backward captured in CUDA graphs and replayed, one launch each (Megatron --cuda-graph-impl; else every kernel is launched from the host)"},
     {"stack", "host_us_per_kernel", DATAFILE_DOUBLE, OFF(host_us_per_kernel), 0, 0, 1000, false, false, "0", "us", NULL, "host (CPU) time the framework spends per kernel it launches: Python, the framework's operator and the launch call (0: host work not modelled)"},
     {"stack", "kernels_per_layer", DATAFILE_DOUBLE, OFF(kernels_per_layer), 0, 0, 1e5, false, false, "0", "", NULL, "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
@@ -95,10 +93,22 @@ static void cite_default(struct stack *s,
         memcpy(s->meta.source[i], why, len);
 }
 
-static const char *const p2p_keys[] = {"never", "interleaved", "always"};
-static const char *const ep_keys[] = {"none", "shared_expert", "combined_1f1b",
-                                      "dualpipe"};
-static const char *const dispatch_keys[] = {"alltoall", "allgather", "deepep"};
+static const char *const p2p_keys[STACK_P2P_OVERLAPS] = {
+    [STACK_P2P_NEVER] = "never",
+    [STACK_P2P_INTERLEAVED] = "interleaved",
+    [STACK_P2P_ALWAYS] = "always",
+};
+static const char *const ep_keys[STACK_EP_OVERLAPS] = {
+    [STACK_EP_NONE] = "none",
+    [STACK_EP_SHARED_EXPERT] = "shared_expert",
+    [STACK_EP_COMBINED_1F1B] = "combined_1f1b",
+    [STACK_EP_DUALPIPE] = "dualpipe",
+};
+static const char *const dispatch_keys[STACK_DISPATCHERS] = {
+    [STACK_DISPATCH_ALLTOALL] = "alltoall",
+    [STACK_DISPATCH_ALLGATHER] = "allgather",
+    [STACK_DISPATCH_DEEPEP] = "deepep",
+};
 
 static void
 bad(const struct stack *s, struct diag *d, const char *key, const char *why)
@@ -216,17 +226,17 @@ void stack_factor_bounds(enum stack_factor f, double *lo, double *hi)
     *hi = fd->max;
 }
 
-const char *stack_p2p_overlap_key(enum stack_p2p_overlap v)
+const char *stack_p2p_overlap_key(int v)
 {
-    return p2p_keys[v];
+    return DATAFILE_WORD_AT(p2p_keys, v);
 }
 
-const char *stack_ep_overlap_key(enum stack_ep_overlap v)
+const char *stack_ep_overlap_key(int v)
 {
-    return ep_keys[v];
+    return DATAFILE_WORD_AT(ep_keys, v);
 }
 
-const char *stack_ep_dispatcher_key(enum stack_ep_dispatcher v)
+const char *stack_ep_dispatcher_key(int v)
 {
-    return dispatch_keys[v];
+    return DATAFILE_WORD_AT(dispatch_keys, v);
 }

@@ -33,7 +33,8 @@
 enum stack_p2p_overlap {
     STACK_P2P_NEVER,       /* every send/receive waits on the critical path */
     STACK_P2P_INTERLEAVED, /* hidden with the interleaved schedule only */
-    STACK_P2P_ALWAYS       /* hidden with every schedule the stack runs */
+    STACK_P2P_ALWAYS,      /* hidden with every schedule the stack runs */
+    STACK_P2P_OVERLAPS
 };
 
 /* Expert-parallel dispatch/combine all-to-all overlap. */
@@ -43,8 +44,9 @@ enum stack_ep_overlap {
     STACK_EP_COMBINED_1F1B, /* one micro-batch's all-to-all under an
                                adjacent micro-batch's compute (1F1B steady
                                state; Megatron "combined 1F1B") */
-    STACK_EP_DUALPIPE       /* a forward and a backward chunk paired, each
+    STACK_EP_DUALPIPE,      /* a forward and a backward chunk paired, each
                                hiding the other's all-to-all (DualPipe) */
+    STACK_EP_OVERLAPS
 };
 
 /* The kernel that moves tokens to experts (whose bandwidth applies). */
@@ -52,7 +54,8 @@ enum stack_ep_dispatcher {
     STACK_DISPATCH_ALLTOALL,  /* NCCL all-to-all (nccl-tests alltoall) */
     STACK_DISPATCH_ALLGATHER, /* all-gather of every token, local select
                                  (Megatron's default dispatcher) */
-    STACK_DISPATCH_DEEPEP     /* DeepEP-style node-limited kernels */
+    STACK_DISPATCH_DEEPEP,    /* DeepEP-style node-limited kernels */
+    STACK_DISPATCHERS
 };
 
 struct stack_spec {
@@ -74,9 +77,9 @@ struct stack_spec {
                                launch per layer's forward and backward */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
                                communication (W chunks, --delay-wgrad-compute) */
-    int pp_split;           /* the framework's own layer split, enum plan_split
-                             * (STACK_SPLIT_CHOICES): what a sweep's `framework`
-                             * split stands for */
+    int pp_split;           /* the framework's own layer split, enum
+                             * model_split (model_split_word): what a sweep's
+                             * `framework` split stands for */
 
     /* the host's work: its time per kernel launched, us, and the kernels
      * a layer launches per micro-batch, forward and backward, without
@@ -115,10 +118,6 @@ enum stack_factor {
     STACK_NETWORK_EFFICIENCY, /* smaller: slower (divides bandwidth) */
     STACK_FACTORS
 };
-
-/* enum plan_split's words in its order (plan.h: PLAN_SPLIT_CHOICES, a
- * floor above; test_stack holds the two equal) */
-#define STACK_SPLIT_CHOICES "balanced|uniform|embedding|loss|embedding_loss"
 
 struct stack {
     struct stack_spec spec;
@@ -181,9 +180,12 @@ void stack_factor_set(struct stack_spec *s, enum stack_factor f, double v);
 /* Factor f's bounds, from the schema: *lo and *hi. */
 void stack_factor_bounds(enum stack_factor f, double *lo, double *hi);
 
-/* Stable names of the enum values, as the stack file writes them. */
-const char *stack_p2p_overlap_key(enum stack_p2p_overlap v);
-const char *stack_ep_overlap_key(enum stack_ep_overlap v);
-const char *stack_ep_dispatcher_key(enum stack_ep_dispatcher v);
+/* Stable names of the enum values (enum stack_p2p_overlap,
+ * stack_ep_overlap, stack_ep_dispatcher), as the stack file writes them;
+ * NULL outside the enum (datafile word functions: the schema's fields
+ * accept these words). */
+const char *stack_p2p_overlap_key(int v);
+const char *stack_ep_overlap_key(int v);
+const char *stack_ep_dispatcher_key(int v);
 
 #endif

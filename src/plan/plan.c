@@ -48,49 +48,110 @@ const char *plan_reason_str(enum plan_reason r)
 
 /* ---- Parsing ---- */
 
+/* What a PLAN key's value is. */
+enum key_kind {
+    KEY_COUNT,  /* an integer in min..max, stored as long */
+    KEY_WORD,   /* one of word's words, stored as int (its index) */
+    KEY_LAYOUT, /* Megatron-LM's layout notation (plan_layout_parse) */
+};
+
 struct key {
     const char *name;
     size_t offset; /* into struct plan */
-    bool is_int;   /* long, else int enum */
-    const char *choices;
-    long min, max;
+    enum key_kind kind;
+    datafile_word_fn *word; /* KEY_WORD */
+    long min, max;          /* KEY_COUNT */
 };
 
+#define OFF(field) offsetof(struct plan, field)
+
+/* The PLAN keys, in the order messages and --help list them. */
 /* clang-format off */
 static const struct key keys[] = {
-    {"gpus", offsetof(struct plan, gpus), true, NULL, 1, 100000000},
-    {"tp", offsetof(struct plan, tp), true, NULL, 1, 1000000},
-    {"pp", offsetof(struct plan, pp), true, NULL, 1, 1000000},
-    {"ep", offsetof(struct plan, ep), true, NULL, 1, 1000000},
-    {"cp", offsetof(struct plan, cp), true, NULL, 1, 1000000},
-    {"zero", offsetof(struct plan, zero), true, NULL, 0, PLAN_ZERO_MAX},
-    {"schedule", offsetof(struct plan, schedule), false, PLAN_SCHEDULE_CHOICES, 0, 0},
-    {"vpp", offsetof(struct plan, vpp), true, NULL, 1, 1000},
-    {"precision", offsetof(struct plan, precision), false, PLAN_PRECISION_CHOICES, 0, 0},
-    {"recompute", offsetof(struct plan, recompute), false, PLAN_RECOMPUTE_CHOICES, 0, 0},
-    {"mbs", offsetof(struct plan, mbs), true, NULL, 1, 1000000},
-    {"gbs", offsetof(struct plan, gbs), true, NULL, 1, 1000000000},
-    {"dp", offsetof(struct plan, dp), true, NULL, 1, 100000000},
-    {"sp", offsetof(struct plan, no_sp), true, NULL, 0, 1},
-    {"pp_first", offsetof(struct plan, pp_first), true, NULL, 0, 1000000},
-    {"pp_last", offsetof(struct plan, pp_last), true, NULL, 0, 1000000},
-    {"pp_split", offsetof(struct plan, pp_split), false, PLAN_SPLIT_CHOICES, 0, 0},
-    {"pp_layout", offsetof(struct plan, layout_chunks), false, NULL, 0, 0},
-    {"offload", offsetof(struct plan, offload), true, NULL, 0, 1000000},
+    {.name = "gpus", .offset = OFF(gpus), .kind = KEY_COUNT, .min = 1, .max = 100000000},
+    {.name = "tp", .offset = OFF(tp), .kind = KEY_COUNT, .min = 1, .max = 1000000},
+    {.name = "pp", .offset = OFF(pp), .kind = KEY_COUNT, .min = 1, .max = 1000000},
+    {.name = "ep", .offset = OFF(ep), .kind = KEY_COUNT, .min = 1, .max = 1000000},
+    {.name = "cp", .offset = OFF(cp), .kind = KEY_COUNT, .min = 1, .max = 1000000},
+    {.name = "zero", .offset = OFF(zero), .kind = KEY_COUNT, .min = 0, .max = PLAN_ZERO_MAX},
+    {.name = "schedule", .offset = OFF(schedule), .kind = KEY_WORD, .word = plan_schedule_word},
+    {.name = "vpp", .offset = OFF(vpp), .kind = KEY_COUNT, .min = 1, .max = 1000},
+    {.name = "precision", .offset = OFF(precision), .kind = KEY_WORD, .word = plan_precision_word},
+    {.name = "recompute", .offset = OFF(recompute), .kind = KEY_WORD, .word = plan_recompute_word},
+    {.name = "mbs", .offset = OFF(mbs), .kind = KEY_COUNT, .min = 1, .max = 1000000},
+    {.name = "gbs", .offset = OFF(gbs), .kind = KEY_COUNT, .min = 1, .max = 1000000000},
+    /* dp: checked against gpus/(tp pp cp), not stored (given_dp) */
+    {.name = "dp", .offset = OFF(dp), .kind = KEY_COUNT, .min = 1, .max = 100000000},
+    /* sp: stored inverted (no_sp), so a zeroed plan has it on */
+    {.name = "sp", .offset = OFF(no_sp), .kind = KEY_COUNT, .min = 0, .max = 1},
+    {.name = "pp_first", .offset = OFF(pp_first), .kind = KEY_COUNT, .min = 0, .max = 1000000},
+    {.name = "pp_last", .offset = OFF(pp_last), .kind = KEY_COUNT, .min = 0, .max = 1000000},
+    {.name = "pp_split", .offset = OFF(pp_split), .kind = KEY_WORD, .word = model_split_word},
+    {.name = "pp_layout", .offset = OFF(layout_chunks), .kind = KEY_LAYOUT},
+    {.name = "offload", .offset = OFF(offload), .kind = KEY_COUNT, .min = 0, .max = 1000000},
 };
 /* clang-format on */
+#undef OFF
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-static int choice(const char *choices, const char *word)
+/* "gpus tp pp ...": the keys' names, for messages. */
+static void key_names(char *buf, size_t size)
 {
-    struct datafile_field f = {0};
-    double v;
-    char why[8];
-    f.type = DATAFILE_ENUM;
-    f.choices = choices;
-    if (!datafile_parse_scalar(&f, word, &v, why, sizeof why))
-        return -1;
-    return (int)v;
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < NKEYS && used < size; i++) {
+        int n = snprintf(buf + used, size - used, "%s%s", i ? " " : "",
+                         keys[i].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* Stores the value text val of key k (named name) into out. */
+static enum status parse_value(const struct key *k,
+                               const char *name,
+                               const char *val,
+                               const char *shown,
+                               struct plan *out,
+                               long *given_dp,
+                               struct diag *d)
+{
+    char *at = (char *)out + k->offset;
+    char why[96];
+    long v;
+    int w;
+    switch (k->kind) {
+    case KEY_LAYOUT:
+        if (!plan_layout_parse(val, out, why, sizeof why))
+            return diag_set(d, STATUS_USAGE, "PLAN token '%s': %s", shown, why);
+        break;
+    case KEY_COUNT:
+        if (!datafile_parse_long(val, &v) || v < k->min || v > k->max)
+            return diag_set(d, STATUS_USAGE,
+                            "PLAN token '%s': %s expects an integer in "
+                            "%ld..%ld",
+                            shown, name, k->min, k->max);
+        if (strcmp(name, "dp") == 0)
+            *given_dp = v;
+        else if (strcmp(name, "sp") == 0) /* stored inverted */
+            *(bool *)(void *)at = v == 0;
+        else
+            *(long *)(void *)at = v;
+        break;
+    case KEY_WORD:
+        w = datafile_word_index(k->word, val);
+        if (w < 0) {
+            char words[160];
+            datafile_words_join(k->word, words, sizeof words);
+            return diag_set(d, STATUS_USAGE,
+                            "PLAN token '%s': %s expects one of %s", shown,
+                            name, words);
+        }
+        *(int *)(void *)at = w;
+        break;
+    }
+    return STATUS_OK;
 }
 
 static enum status parse_token(const char *tok,
@@ -100,62 +161,29 @@ static enum status parse_token(const char *tok,
                                struct diag *d)
 {
     const char *eq = strchr(tok, '=');
-    char name[32], shown[160], key_shown[140];
+    char name[32], shown[160], key_shown[140], names[200];
     size_t i;
     /* messages quote the token: control characters shown as \xNN */
     datafile_text_quote(tok, shown, sizeof shown);
+    key_names(names, sizeof names);
     if (!eq || eq == tok)
-        return diag_set(
-            d, STATUS_USAGE,
-            "PLAN token '%s': expected key=value (keys: gpus tp "
-            "pp ep cp zero schedule vpp precision recompute mbs "
-            "gbs dp sp pp_first pp_last pp_split pp_layout offload)",
-            shown);
+        return diag_set(d, STATUS_USAGE,
+                        "PLAN token '%s': expected key=value (keys: %s)", shown,
+                        names);
     snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
     for (i = 0; i < NKEYS; i++) {
-        const struct key *k = &keys[i];
-        char *at = (char *)out + k->offset;
-        const char *val = eq + 1;
-        if (strcmp(k->name, name) != 0)
+        if (strcmp(keys[i].name, name) != 0)
             continue;
         if (seen[i])
             return diag_set(d, STATUS_USAGE, "PLAN token '%s': %s given twice",
                             shown, name);
         seen[i] = true;
-        if (!k->is_int && !k->choices) { /* pp_layout */
-            char why[96];
-            if (!plan_layout_parse(val, out, why, sizeof why))
-                return diag_set(d, STATUS_USAGE, "PLAN token '%s': %s", shown,
-                                why);
-        } else if (k->is_int) {
-            long v;
-            if (!datafile_parse_long(val, &v) || v < k->min || v > k->max)
-                return diag_set(d, STATUS_USAGE,
-                                "PLAN token '%s': %s expects an integer in "
-                                "%ld..%ld",
-                                shown, name, k->min, k->max);
-            if (strcmp(name, "dp") == 0)
-                *given_dp = v;
-            else if (strcmp(name, "sp") == 0) /* stored inverted */
-                *(bool *)(void *)at = v == 0;
-            else
-                *(long *)(void *)at = v;
-        } else {
-            int v = choice(k->choices, val);
-            if (v < 0)
-                return diag_set(d, STATUS_USAGE,
-                                "PLAN token '%s': %s expects one of %s", shown,
-                                name, k->choices);
-            *(int *)(void *)at = v;
-        }
-        return STATUS_OK;
+        return parse_value(&keys[i], name, eq + 1, shown, out, given_dp, d);
     }
     datafile_text_quote(name, key_shown, sizeof key_shown);
     return diag_set(d, STATUS_USAGE,
-                    "PLAN token '%s': unknown key '%s' (keys: gpus tp pp ep "
-                    "cp zero schedule vpp precision recompute mbs gbs dp sp "
-                    "pp_first pp_last pp_split pp_layout offload)",
-                    shown, key_shown);
+                    "PLAN token '%s': unknown key '%s' (keys: %s)", shown,
+                    key_shown, names);
 }
 
 enum status plan_parse(char *const *args,
@@ -399,7 +427,7 @@ enum plan_reason plan_check_rest(struct plan *p,
                           "model has %ld (Megatron-LM's rule)",
                           layout, p->layout_mtp, s->mtp_depth);
     } else if (p->pp_first > 0 || p->pp_last > 0 ||
-               p->pp_split != PLAN_SPLIT_BALANCED) {
+               p->pp_split != MODEL_SPLIT_BALANCED) {
         long first = 0, last = 0;
         bool counts = p->pp_first > 0 || p->pp_last > 0;
         if (!plan_split_shape_ok(p))
@@ -573,28 +601,47 @@ bool plan_family_known(const char *name)
     return false;
 }
 
-static const char *word(const char *const *words, size_t n, int i)
+const char *plan_schedule_word(int schedule)
 {
-    return i >= 0 && (size_t)i < n ? words[i] : "?";
+    return schedule >= 0 && schedule < PLAN_SCHEDULES
+               ? plan_schedule_of(schedule)->name
+               : NULL;
+}
+
+const char *plan_precision_word(int precision)
+{
+    static const char *const w[MODEL_PRECISIONS] = {
+        [MODEL_BF16] = "bf16", [MODEL_FP8] = "fp8"};
+    return DATAFILE_WORD_AT(w, precision);
+}
+
+const char *plan_recompute_word(int recompute)
+{
+    static const char *const w[MODEL_RECOMPUTES] = {
+        [MODEL_RECOMPUTE_NONE] = "none",
+        [MODEL_RECOMPUTE_SELECTIVE] = "selective",
+        [MODEL_RECOMPUTE_FULL] = "full"};
+    return DATAFILE_WORD_AT(w, recompute);
+}
+
+static const char *or_unknown(const char *word)
+{
+    return word ? word : "?";
 }
 
 const char *plan_schedule_str(int schedule)
 {
-    return schedule >= 0 && schedule < PLAN_SCHEDULES
-               ? plan_schedule_of(schedule)->name
-               : "?";
+    return or_unknown(plan_schedule_word(schedule));
 }
 
 const char *plan_precision_str(int precision)
 {
-    static const char *const w[] = {"bf16", "fp8"};
-    return word(w, sizeof w / sizeof w[0], precision);
+    return or_unknown(plan_precision_word(precision));
 }
 
 const char *plan_recompute_str(int recompute)
 {
-    static const char *const w[] = {"none", "selective", "full"};
-    return word(w, sizeof w / sizeof w[0], recompute);
+    return or_unknown(plan_recompute_word(recompute));
 }
 
 /* ---- Megatron-LM's pipeline layout notation ---- */
@@ -783,9 +830,7 @@ void plan_layout_format(const struct plan *p, char *buf, size_t size)
 
 const char *plan_split_str(int split)
 {
-    static const char *const w[] = {"balanced", "uniform", "embedding", "loss",
-                                    "embedding_loss"};
-    return word(w, sizeof w / sizeof w[0], split);
+    return or_unknown(model_split_word(split));
 }
 
 bool plan_split_same(const struct plan *a, const struct plan *b)
@@ -801,10 +846,10 @@ bool plan_split_shape_ok(const struct plan *p)
 {
     bool counts = p->pp_first > 0 || p->pp_last > 0;
     if (p->layout_chunks > 0)
-        return p->pp >= 2 && !counts && p->pp_split == PLAN_SPLIT_BALANCED &&
+        return p->pp >= 2 && !counts && p->pp_split == MODEL_SPLIT_BALANCED &&
                p->layout_chunks == p->pp * p->vpp;
     return p->pp >= 2 &&
-           !(counts && (p->vpp != 1 || p->pp_split != PLAN_SPLIT_BALANCED));
+           !(counts && (p->vpp != 1 || p->pp_split != MODEL_SPLIT_BALANCED));
 }
 
 bool plan_split_layers(const struct plan *p,
@@ -813,14 +858,14 @@ bool plan_split_layers(const struct plan *p,
                        long *last)
 {
     long chunks = p->pp * p->vpp, counted = layers, each;
-    bool embedding = p->pp_split == PLAN_SPLIT_EMBEDDING ||
-                     p->pp_split == PLAN_SPLIT_EMBEDDING_LOSS;
-    bool loss = p->pp_split == PLAN_SPLIT_LOSS ||
-                p->pp_split == PLAN_SPLIT_EMBEDDING_LOSS;
+    bool embedding = p->pp_split == MODEL_SPLIT_EMBEDDING ||
+                     p->pp_split == MODEL_SPLIT_EMBEDDING_LOSS;
+    bool loss = p->pp_split == MODEL_SPLIT_LOSS ||
+                p->pp_split == MODEL_SPLIT_EMBEDDING_LOSS;
     *first = *last = 0;
     if (chunks < 2)
         return p->pp_first > 0 || p->pp_last > 0 ||
-               p->pp_split != PLAN_SPLIT_BALANCED || p->layout_chunks > 0;
+               p->pp_split != MODEL_SPLIT_BALANCED || p->layout_chunks > 0;
     if (p->layout_chunks > 0) {
         /* the layout's ends; its middle chunks must be the others' share
          * (model_partition_split_ok's, checked by plan_check) */
@@ -849,7 +894,7 @@ bool plan_split_layers(const struct plan *p,
             *first = -1; /* refused by model_partition_split_ok */
         return true;
     }
-    if (p->pp_split == PLAN_SPLIT_BALANCED)
+    if (p->pp_split == MODEL_SPLIT_BALANCED)
         return false;
     /* get_num_layers_to_build: the embedding and the loss count as a
      * layer each, the counted layers split equally, the ends build one
@@ -874,7 +919,7 @@ void plan_format(const struct plan *p, char *buf, size_t size)
     } else if (p->pp_first > 0 || p->pp_last > 0)
         snprintf(split, sizeof split, " pp_first=%ld pp_last=%ld", p->pp_first,
                  p->pp_last);
-    else if (p->pp_split != PLAN_SPLIT_BALANCED)
+    else if (p->pp_split != MODEL_SPLIT_BALANCED)
         snprintf(split, sizeof split, " pp_split=%s",
                  plan_split_str(p->pp_split));
     snprintf(buf, size,

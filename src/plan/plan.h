@@ -19,9 +19,9 @@
 #include "hardware.h"
 #include "model.h"
 
-/* The pipeline schedules, in the order of their rows in schedule.c and
- * of their PLAN words in PLAN_SCHEDULE_CHOICES. A new schedule is a
- * constant and a word here and a row (with its bubble rule) there. */
+/* The pipeline schedules, in the order of their rows in schedule.c. A
+ * new schedule is a constant here and a row (with its PLAN word and its
+ * bubble rule) there. */
 enum plan_schedule {
     PLAN_1F1B, /* the first: with pp = 1 every schedule is this one */
     PLAN_INTERLEAVED,
@@ -29,29 +29,6 @@ enum plan_schedule {
     PLAN_DUALPIPE,
     PLAN_SCHEDULES
 };
-#define PLAN_SCHEDULE_CHOICES  "1f1b|interleaved|zb|dualpipe"
-#define PLAN_PRECISION_CHOICES "bf16|fp8"
-#define PLAN_RECOMPUTE_CHOICES "none|selective|full"
-
-/* How a plan's layers split over its pipeline chunks when pp_first and
- * pp_last are 0 (plan_split_layers), in the order of PLAN_SPLIT_CHOICES.
- * Balanced: roofplan's split by forward time (model_partition). The
- * others are Megatron-LM's rules (megatron/core/transformer/
- * transformer_block.py, get_num_layers_to_build): uniform, every chunk
- * the same number of decoder layers; embedding, loss, embedding_loss:
- * --account-for-embedding-in-pipeline-split and/or
- * --account-for-loss-in-pipeline-split count the embedding and the loss
- * (with the head) as one layer each, so the first and/or last chunk holds
- * one decoder layer fewer than the others. */
-enum plan_split {
-    PLAN_SPLIT_BALANCED,
-    PLAN_SPLIT_UNIFORM,
-    PLAN_SPLIT_EMBEDDING,
-    PLAN_SPLIT_LOSS,
-    PLAN_SPLIT_EMBEDDING_LOSS,
-    PLAN_SPLITS
-};
-#define PLAN_SPLIT_CHOICES "balanced|uniform|embedding|loss|embedding_loss"
 
 #define PLAN_ZERO_MAX 3 /* ZeRO stages 0..3 */
 
@@ -71,7 +48,7 @@ struct plan {
      * share, model_partition_split); both 0: roofplan's split balanced
      * by forward time (model_partition), or pp_split's rule */
     long pp_first, pp_last;
-    int pp_split; /* enum plan_split (with pp_first and pp_last 0) */
+    int pp_split; /* enum model_split (with pp_first and pp_last 0) */
     /* pp_layout, Megatron-LM's --pipeline-model-parallel-layout of
      * equal middle chunks (plan_layout_parse): the decoder layers of the
      * first, each middle and the last of layout_chunks chunks, and the
@@ -304,6 +281,14 @@ const char *plan_schedule_str(int schedule);
 const char *plan_precision_str(int precision);
 const char *plan_recompute_str(int recompute);
 
+/* The same words as datafile word functions (datafile_schema.h): NULL
+ * past the last, so a schema's enum field and a PLAN key accept the
+ * words of the rows (the schedules', enum model_precision's, enum
+ * model_recompute's) and messages list them. */
+const char *plan_schedule_word(int schedule);
+const char *plan_precision_word(int precision);
+const char *plan_recompute_word(int recompute);
+
 /*
  * The layer split of plan p's pp*vpp chunks for a model of `layers`
  * decoder layers: false when p's layers are balanced by time (pp_first,
@@ -351,7 +336,8 @@ void plan_layout_format(const struct plan *p, char *buf, size_t size);
  * vpp and model, are the same). */
 bool plan_split_same(const struct plan *a, const struct plan *b);
 
-/* PLAN word of a layer split ("embedding_loss"); "?" when out of range. */
+/* PLAN word of a layer split ("embedding_loss", model_split_word); "?"
+ * when out of range. */
 const char *plan_split_str(int split);
 
 /* "tp=1 pp=16 ep=64 ..." in PLAN syntax (round-trips through plan_parse);

@@ -6,11 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model_partition.h"
+
 #define OFF(member) offsetof(struct sweep_spec, member)
-#define SC          PLAN_SCHEDULE_CHOICES
-#define PC          PLAN_PRECISION_CHOICES
-#define RC          PLAN_RECOMPUTE_CHOICES
-#define LC          PLAN_SPLIT_CHOICES "|framework"
+#define SC          plan_schedule_word
+#define PC          plan_precision_word
+#define RC          plan_recompute_word
+#define LC          split_word
+
+/* The words of a sweep's pp_split: the split rules' and `framework`
+ * (SWEEP_SPLIT_FRAMEWORK, the stack file's rule). */
+static const char *split_word(int i)
+{
+    return i == SWEEP_SPLIT_FRAMEWORK ? "framework" : model_split_word(i);
+}
 
 /* clang-format off */
 static const struct datafile_field fields[] = {

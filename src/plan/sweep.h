@@ -22,7 +22,7 @@
 struct sweep_spec {
     struct datafile_list gpus, tp, pp, ep, cp, zero, schedule, vpp;
     struct datafile_list pp_first, pp_last; /* plan.h: layer-count splits */
-    struct datafile_list pp_split;          /* enum plan_split */
+    struct datafile_list pp_split;          /* enum model_split */
     struct datafile_list precision, recompute, mbs, gbs;
     struct datafile_list offload; /* plan.h: layers offloaded */
     long d_gpus, d_tp, d_pp, d_ep, d_cp, d_zero;
@@ -32,7 +32,7 @@ struct sweep_spec {
     long d_mbs, d_gbs;
     long d_sp; /* sequence parallelism with tp: 1 (default) or 0 */
     long d_pp_first, d_pp_last;
-    int d_pp_split; /* enum plan_split */
+    int d_pp_split; /* enum model_split */
     long d_offload;
     /* [report] */
     char r_baseline[32];            /* family name: "ZeRO-3" */
@@ -88,7 +88,7 @@ uint64_t sweep_count(const struct sweep_file *sf);
 
 /* The pp_split word `framework` ([space] list or [defaults]): the stack
  * file's pp_split, filled in by sweep_use_framework_split. */
-#define SWEEP_SPLIT_FRAMEWORK PLAN_SPLITS
+#define SWEEP_SPLIT_FRAMEWORK MODEL_SPLITS
 
 /* Whether sf names the split `framework` (in [space] or [defaults]). */
 bool sweep_names_framework_split(const struct sweep_file *sf);

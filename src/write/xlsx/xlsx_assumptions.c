@@ -76,18 +76,9 @@ static void field_text(const struct datafile_field *f,
                            ? *(const int *)(const void *)base
                            : l->v[i];
             char item[64] = "";
-            if (f->choices) {
-                const char *c = f->choices;
-                long k = (long)v;
-                while (k > 0 && c) {
-                    c = strchr(c, '|');
-                    if (c)
-                        c++;
-                    k--;
-                }
-                if (c)
-                    snprintf(item, sizeof item, "%.*s", (int)strcspn(c, "|"),
-                             c);
+            if (f->word) {
+                const char *w = f->word((int)v);
+                snprintf(item, sizeof item, "%s", w ? w : "");
             } else {
                 snprintf(item, sizeof item, "%g", v);
             }
