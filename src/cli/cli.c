@@ -152,16 +152,17 @@ void cli_template_directory(char *buf, size_t size)
 #define DOFF(member) offsetof(struct cli_defaults, member)
 /* clang-format off */
 static const struct datafile_field default_fields[] = {
-    {"inputs", "model", DATAFILE_STRING, DOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file read when -m is not given"},
-    {"inputs", "hardware", DATAFILE_STRING, DOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file read when -g is not given"},
-    {"inputs", "sweep", DATAFILE_STRING, DOFF(sweep), 256, 0, 0, false, true, NULL, "", NULL, "sweep file read when -s is not given"},
-    {"inputs", "training", DATAFILE_STRING, DOFF(training), 256, 0, 0, false, true, NULL, "", NULL, "training recipe read when -t is not given (what a config.json does not say)"},
-    {"inputs", "stack", DATAFILE_STRING, DOFF(stack), 256, 0, 0, false, true, NULL, "", NULL, "training framework (what it overlaps) read when --stack is not given, for the expected step"},
+    {.section = "inputs", .key = "model", .type = DATAFILE_STRING, .offset = DOFF(model), .size = 256, .required = true, .help = "model file read when -m is not given"},
+    {.section = "inputs", .key = "hardware", .type = DATAFILE_STRING, .offset = DOFF(hardware), .size = 256, .required = true, .help = "hardware file read when -g is not given"},
+    {.section = "inputs", .key = "sweep", .type = DATAFILE_STRING, .offset = DOFF(sweep), .size = 256, .required = true, .help = "sweep file read when -s is not given"},
+    {.section = "inputs", .key = "training", .type = DATAFILE_STRING, .offset = DOFF(training), .size = 256, .required = true, .help = "training recipe read when -t is not given (what a config.json does not say)"},
+    {.section = "inputs", .key = "stack", .type = DATAFILE_STRING, .offset = DOFF(stack), .size = 256, .required = true, .help = "training framework (what it overlaps) read when --stack is not given, for the expected step"},
 };
 /* clang-format on */
 static const struct datafile_schema defaults_schema = {
-    "defaults", default_fields,
-    sizeof default_fields / sizeof default_fields[0]};
+    .kind = "defaults",
+    .fields = default_fields,
+    .n = sizeof default_fields / sizeof default_fields[0]};
 
 const struct datafile_schema *cli_defaults_schema(void)
 {

@@ -523,10 +523,10 @@ static enum status load_text(const char *path,
             if (f->required) {
                 char want[160];
                 datafile_describe(f, want, sizeof want);
-                diag_add(d, STATUS_PARSE,
-                         "%s: %s.%s: missing (required; %s%s%s)", path,
-                         f->section, f->key, want, *f->unit ? ", in " : "",
-                         f->unit);
+                diag_add(
+                    d, STATUS_PARSE, "%s: %s.%s: missing (required; %s%s%s)",
+                    path, f->section, f->key, want,
+                    f->unit && *f->unit ? ", in " : "", f->unit ? f->unit : "");
             }
             continue;
         }
@@ -656,6 +656,23 @@ const char *datafile_meta_where(const struct datafile_meta *meta,
     else
         diag_snprintf(buf, size, "%s: %s.%s", path, f->section, f->key);
     return buf;
+}
+
+void datafile_meta_problem(const struct datafile_meta *meta,
+                           struct diag *d,
+                           enum status st,
+                           const char *section,
+                           const char *key,
+                           const char *problem)
+{
+    long i = datafile_field_index(meta->schema, section, key);
+    char where[1200];
+    if (i < 0)
+        diag_add(d, st, "%s: %s.%s: %s", meta->path, section, key, problem);
+    else
+        diag_add(d, st, "%s: %s",
+                 datafile_meta_where(meta, (size_t)i, where, sizeof where),
+                 problem);
 }
 
 enum status

@@ -117,6 +117,19 @@ const char *datafile_meta_where(const struct datafile_meta *meta,
                                 size_t size);
 
 /*
+ * Adds problem with section.key of the file meta describes to d, with
+ * status st, where the value came from (datafile_meta_where: "path:line:
+ * sec.key: problem"), or "path: sec.key: problem" for a key the schema
+ * does not hold. The one shape of a file's cross-key messages.
+ */
+void datafile_meta_problem(const struct datafile_meta *meta,
+                           struct diag *d,
+                           enum status st,
+                           const char *section,
+                           const char *key,
+                           const char *problem);
+
+/*
  * Parses "SEC.KEY=VALUE" (a --set argument) into out. Returns STATUS_USAGE
  * with a message naming the argument when it has no '.', no '=', or an
  * empty part.

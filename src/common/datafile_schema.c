@@ -49,7 +49,7 @@ void datafile_schema_markdown(const struct datafile_schema *schema, FILE *out)
         cell(out, section);
         cell(out, f->key);
         cell(out, accepts);
-        cell(out, f->unit);
+        cell(out, f->unit ? f->unit : "");
         cell(out, f->def ? f->def : "(required)");
         cell(out, f->help);
         fputs("\n", out);

@@ -1,5 +1,7 @@
 /*
- * calibration: the calibration file's schema, its checks and the lookups.
+ * calibration: loading a calibration file, its own checks and the
+ * lookups. Its keys are calibration_schema.c's; the checks against the
+ * hardware it is used with, calibration_hardware.c's.
  *
  * Measured lists (M values, rates, message sizes) are read as text and
  * split here rather than as datafile lists: a datafile list folds equal
@@ -12,182 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define OFF(member) offsetof(struct calibration_spec, member)
-#define TEXT        DATAFILE_TEXT_MAX
-
-/* The least GEMM or attention rate, and why (data/README.md says it). */
-#define RATE_MIN 0.1
-#define RATE_WHY                                                              \
-    "at least 0.1: a one-token GEMM does 1 FLOP per weight byte, 0.1 "        \
-    "TFLOP/s on the least HBM a hardware file takes (0.1 TB/s); at most the " \
-    "hardware's peak"
-
-/* The least measured bandwidth of a memory-bound kernel, and why. */
-#define TBPS_MIN 0.01
-#define TBPS_WHY                                                              \
-    "at least 0.01, a tenth of the least HBM a hardware file takes; at most " \
-    "the hardware's HBM peak"
-
-static const char *const gemm_keys[CALIBRATION_GEMM_COUNT] = {
-    "attn_proj", "dense_up", "dense_down", "expert_up", "expert_down", "head"};
-static const char *const precision_keys[CALIBRATION_PRECISION_COUNT] = {"bf16",
-                                                                        "fp8"};
-static const char *const ew_keys[CALIBRATION_EW_COUNT] = {"copy", "read",
-                                                          "norm", "activation"};
-static const char *const link_keys[CALIBRATION_LINK_COUNT] = {"intra", "inter"};
-static const char *const coll_keys[CALIBRATION_COLLECTIVE_COUNT] = {
-    "all_reduce", "all_gather", "reduce_scatter", "alltoall"};
-
-/* Three fields per GEMM class: its M list and a rate list per precision. */
-#define GEMM_FIELDS(i, name)                                                  \
-    {"gemm_" name,                                                            \
-     "m_tokens",                                                              \
-     DATAFILE_STRING,                                                         \
-     OFF(gemm[i].m_tokens),                                                   \
-     TEXT,                                                                    \
-     1,                                                                       \
-     1e9,                                                                     \
-     false,                                                                   \
-     false,                                                                   \
-     "",                                                                      \
-     "tokens",                                                                \
-     NULL,                                                                    \
-     "GEMM rows M measured, whole, ascending (empty: class not measured)"},   \
-        {"gemm_" name,                                                        \
-         "bf16_tflops",                                                       \
-         DATAFILE_STRING,                                                     \
-         OFF(gemm[i].bf16_tflops),                                            \
-         TEXT,                                                                \
-         RATE_MIN,                                                            \
-         1e6,                                                                 \
-         false,                                                               \
-         false,                                                               \
-         "",                                                                  \
-         "TFLOP/s",                                                           \
-         NULL,                                                                \
-         "achieved BF16 rate at each M (required with m_tokens; " RATE_WHY    \
-         ")"},                                                                \
-    {                                                                         \
-        "gemm_" name, "fp8_tflops", DATAFILE_STRING, OFF(gemm[i].fp8_tflops), \
-            TEXT, RATE_MIN, 1e6, false, false, "", "TFLOP/s", NULL,           \
-            "achieved FP8 rate at each M (empty: not measured; " RATE_WHY ")" \
-    }
-
-/* Four fields per network curve. */
-#define NET_FIELDS(l, c, section)                                           \
-    {section,                                                               \
-     "bytes",                                                               \
-     DATAFILE_STRING,                                                       \
-     OFF(net[l][c].bytes),                                                  \
-     TEXT,                                                                  \
-     1,                                                                     \
-     1e15,                                                                  \
-     false,                                                                 \
-     false,                                                                 \
-     "",                                                                    \
-     "B",                                                                   \
-     NULL,                                                                  \
-     "nccl-tests message sizes, ascending (empty: no curve; at most 1e15, " \
-     "more than any GPU holds)"},                                           \
-        {section,                                                           \
-         "busbw_gbps",                                                      \
-         DATAFILE_STRING,                                                   \
-         OFF(net[l][c].busbw_gbps),                                         \
-         TEXT,                                                              \
-         1e-6,                                                              \
-         1e6,                                                               \
-         false,                                                             \
-         false,                                                             \
-         "",                                                                \
-         "GB/s",                                                            \
-         NULL,                                                              \
-         "nccl-tests out-of-place bus bandwidth at each size (at least "    \
-         "1e-6: its 8-byte messages run near 1e-3)"},                       \
-        {section,                                                           \
-         "ranks",                                                           \
-         DATAFILE_INT,                                                      \
-         OFF(net[l][c].ranks),                                              \
-         0,                                                                 \
-         0,                                                                 \
-         1e7,                                                               \
-         false,                                                             \
-         false,                                                             \
-         "0",                                                               \
-         "",                                                                \
-         NULL,                                                              \
-         "GPUs in the measured collective (0: "                             \
-         "unknown)"},                                                       \
-    {                                                                       \
-        section, "nodes", DATAFILE_INT, OFF(net[l][c].nodes), 0, 0, 1e6,    \
-            false, false, "0", "", NULL,                                    \
-            "nodes the collective spanned (0: "                             \
-            "unknown)"                                                      \
-    }
-
-/* clang-format off */
-static const struct datafile_field fields[] = {
-    {"calibration", "gpu", DATAFILE_STRING, OFF(gpu), 128, 0, 0, false, true, NULL, "", NULL, "GPU the measurements ran on, as the driver names it"},
-    {"calibration", "hardware_gpu", DATAFILE_STRING, OFF(hardware_gpu), 128, 0, 0, false, true, NULL, "", NULL, "the gpu.name of the hardware files these rates are for: with a hardware file that names another GPU the calibration is refused, as it is when a rate is above that GPU's peak"},
-    {"calibration", "date", DATAFILE_STRING, OFF(date), 32, 0, 0, false, true, NULL, "", NULL, "date of the measurements (YYYY-MM-DD)"},
-    {"calibration", "driver", DATAFILE_STRING, OFF(driver), 64, 0, 0, false, false, "", "", NULL, "NVIDIA driver version"},
-    {"calibration", "software", DATAFILE_STRING, OFF(software), TEXT, 0, 0, false, false, "", "", NULL, "framework and library versions (PyTorch, CUDA, cuBLAS)"},
-    {"calibration", "derived_from", DATAFILE_STRING, OFF(derived_from), TEXT, 0, 0, false, false, "", "", NULL, "for a derived file: the measured file and the assumption"},
-    GEMM_FIELDS(0, "attn_proj"),
-    GEMM_FIELDS(1, "dense_up"),
-    GEMM_FIELDS(2, "dense_down"),
-    GEMM_FIELDS(3, "expert_up"),
-    GEMM_FIELDS(4, "expert_down"),
-    GEMM_FIELDS(5, "head"),
-    {"attention_kernel", "head_dims", DATAFILE_STRING, OFF(head_dims), TEXT, 1, 1e4, false, true, NULL, "", NULL, "head dimensions measured, ascending"},
-    {"attention_kernel", "v_head_dims", DATAFILE_STRING, OFF(v_head_dims), TEXT, 1, 1e4, false, false, "", "", NULL, "value (v) head width of the kernel measured at each head dimension, where it is not the q/k width (MLA: v 128 at q/k 192; empty: the same as head_dims)"},
-    {"attention_kernel", "fwd_tflops", DATAFILE_STRING, OFF(fwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward attention rate at each head dimension (at least 0.1, as a GEMM's; at most the hardware's BF16 peak)"},
-    {"attention_kernel", "fwd_bwd_tflops", DATAFILE_STRING, OFF(fwd_bwd_tflops), TEXT, RATE_MIN, 1e6, false, true, NULL, "TFLOP/s", NULL, "forward + backward rate at each head dimension (as fwd_tflops)"},
-    {"attention_kernel", "bwd_flops_ratio", DATAFILE_DOUBLE, OFF(bwd_flops_ratio), 0, 1, 5, false, false, "2.5", "", NULL, "backward FLOPs per forward FLOP in the rates' counting (at least 1: the backward pass takes the gradient of both operands of each forward product; FlashAttention counts 2.5)"},
-    {"attention_kernel", "seq_len", DATAFILE_DOUBLE, OFF(attn_seq_len), 0, 0, 1e8, false, false, "0", "tokens", NULL, "sequence length of the measured rates, causal (0: not said; [attention_length] then cannot scale them)"},
-    {"attention_length", "seq_lens", DATAFILE_STRING, OFF(len_seqs), TEXT, 1, 1e8, false, false, "", "tokens", NULL, "sequence lengths of a published attention benchmark, ascending (empty: the measured rates hold at every length and mask)"},
-    {"attention_length", "causal_tflops", DATAFILE_STRING, OFF(len_causal), TEXT, RATE_MIN, 1e6, false, false, "", "TFLOP/s", NULL, "the benchmark's rate with a causal mask at each length: what scales the measured (causal) rates to another length"},
-    {"attention_length", "full_tflops", DATAFILE_STRING, OFF(len_full), TEXT, RATE_MIN, 1e6, false, false, "", "TFLOP/s", NULL, "the benchmark's rate without a mask at each length: the full blocks of a context-parallel ring, over its causal rate at the measured length"},
-    {"elementwise", "copy_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_COPY]), 0, TBPS_MIN, 1e3, false, true, NULL, "TB/s", NULL, "device-to-device copy, bytes read + written (" TBPS_WHY ")"},
-    {"elementwise", "read_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_READ]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "read-only reduction (0: not measured; else as copy_tbps)"},
-    {"elementwise", "norm_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_NORM]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "RMSNorm/LayerNorm forward (0: not measured; else as copy_tbps)"},
-    {"elementwise", "activation_tbps", DATAFILE_DOUBLE, OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]), 0, 0, 1e3, false, false, "0", "TB/s", NULL, "SwiGLU/activation forward (0: not measured; else as copy_tbps)"},
-    {"elementwise", "router_us", DATAFILE_DOUBLE, OFF(router_us), 0, 0, 1e6, false, false, "0", "us", NULL, "router score function + top-k (0: not measured; else at least 1: a kernel launch alone takes microseconds)"},
-    {"elementwise", "router_tokens", DATAFILE_DOUBLE, OFF(router_tokens), 0, 0, 1e9, false, false, "0", "tokens", NULL, "tokens of the router measurement (0, or at least 1 with router_us)"},
-    {"clock", "burst_tflops", DATAFILE_DOUBLE, OFF(burst_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "GEMM rate in the first ~100 ms of a long run (at least 1, as the hardware file's rates; at most the hardware's peak)"},
-    {"clock", "burst_s", DATAFILE_DOUBLE, OFF(burst_s), 0, 0, 60, false, false, "0", "s", NULL, "how long the burst rate held before the power cap lowered the clock: compute stretches shorter than this run at the burst rate (0: not measured)"},
-    {"clock", "sustained_tflops", DATAFILE_DOUBLE, OFF(sustained_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "the same GEMMs once clock and power settled (at least 1, as burst_tflops)"},
-    {"clock", "run_s", DATAFILE_DOUBLE, OFF(run_s), 0, 1e-6, 1e6, false, true, NULL, "s", NULL, "length of the sustained run (at least 1e-6: one kernel)"},
-    {"fp8_scaling", "fine_grained_factor", DATAFILE_DOUBLE, OFF(fp8_fine_factor), 0, 0.1, 1, false, false, "1", "", NULL, "rate of an FP8 GEMM with fine-grained (per-row or per-block) scales over one with a per-tensor scale, as the gemm tables measure it"},
-    {"fp8_scaling", "row_factor", DATAFILE_DOUBLE, OFF(fp8_row_factor), 0, 0, 1, false, false, "0", "", NULL, "as fine_grained_factor, for one scale per row (fp8.scaling = row); 0: fine_grained_factor"},
-    {"fp8_scaling", "block_factor", DATAFILE_DOUBLE, OFF(fp8_block_factor), 0, 0, 1, false, false, "0", "", NULL, "as fine_grained_factor, for 1x128 activation tiles and 128x128 weight blocks (fp8.scaling = block, DeepSeek-V3's recipe); 0: fine_grained_factor"},
-    {"fp8_scaling", "fine_grained_casts", DATAFILE_BOOL, OFF(fp8_fine_casts), 0, 0, 0, false, false, "false", "", NULL, "fine_grained_factor was measured from a trace with the recipe's cast and transpose kernels in it: the expected step adds no cast bytes for a recipe that takes it (false: the factor times the GEMMs alone, or is not measured)"},
-    {"fp8_scaling", "row_casts", DATAFILE_BOOL, OFF(fp8_row_casts), 0, 0, 0, false, false, "false", "", NULL, "as fine_grained_casts, for row_factor (true needs a row_factor)"},
-    {"fp8_scaling", "block_casts", DATAFILE_BOOL, OFF(fp8_block_casts), 0, 0, 0, false, false, "false", "", NULL, "as fine_grained_casts, for block_factor (true needs a block_factor)"},
-    {"network", "all_reduce_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALL_REDUCE]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-reduce reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
-    {"network", "all_gather_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALL_GATHER]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-gather reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
-    {"network", "reduce_scatter_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_REDUCE_SCATTER]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's reduce-scatter reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
-    {"network", "alltoall_ib_share", DATAFILE_DOUBLE, OFF(nccl_ib_share[CALIBRATION_ALLTOALL]), 0, 0.1, 1, false, false, "1", "", NULL, "share of the hardware file's IB rate (ib_gbps) NCCL's all-to-all reaches over InfiniBand at its largest messages, (0.1, 1] (1: the hardware's rate is NCCL's)"},
-    {"clock", "sm_clock_mhz", DATAFILE_DOUBLE, OFF(sm_clock_mhz), 0, 0, 1e4, false, false, "0", "MHz", NULL, "settled SM clock (0: not recorded; else at least 100)"},
-    {"clock", "power_w", DATAFILE_DOUBLE, OFF(power_w), 0, 0, 1e4, false, false, "0", "W", NULL, "settled board power (0: not recorded; else at least 10)"},
-    {"clock", "power_limit_w", DATAFILE_DOUBLE, OFF(power_limit_w), 0, 0, 1e4, false, false, "0", "W", NULL, "enforced power limit (0: not recorded; else at least 10)"},
-    NET_FIELDS(0, 0, "network_intra_all_reduce"),
-    NET_FIELDS(0, 1, "network_intra_all_gather"),
-    NET_FIELDS(0, 2, "network_intra_reduce_scatter"),
-    NET_FIELDS(0, 3, "network_intra_alltoall"),
-    NET_FIELDS(1, 0, "network_inter_all_reduce"),
-    NET_FIELDS(1, 1, "network_inter_all_gather"),
-    NET_FIELDS(1, 2, "network_inter_reduce_scatter"),
-    NET_FIELDS(1, 3, "network_inter_alltoall"),
-};
-/* clang-format on */
-
-static const struct datafile_schema schema = {"calibration", fields,
-                                              sizeof fields / sizeof fields[0]};
-
-const struct datafile_schema *calibration_schema(void)
-{
-    return &schema;
-}
+#define TEXT DATAFILE_TEXT_MAX
 
 /* ---- Checks ---- */
 
@@ -199,15 +26,7 @@ static void bad(const struct calibration *cal,
                 const char *key,
                 const char *problem)
 {
-    long i = datafile_field_index(calibration_schema(), section, key);
-    char where[1200];
-    if (i < 0)
-        diag_add(d, st, "%s: %s.%s: %s", cal->meta.path, section, key, problem);
-    else
-        diag_add(
-            d, st, "%s: %s",
-            datafile_meta_where(&cal->meta, (size_t)i, where, sizeof where),
-            problem);
+    datafile_meta_problem(&cal->meta, d, st, section, key, problem);
 }
 
 /*
@@ -227,7 +46,8 @@ static long parse_numbers(const struct calibration *cal,
                           bool ascending)
 {
     const struct datafile_field *f =
-        &fields[datafile_field_index(calibration_schema(), section, key)];
+        &calibration_schema()
+             ->fields[datafile_field_index(calibration_schema(), section, key)];
     char word[TEXT];
     char why[TEXT + 80];
     const char *c = text;
@@ -317,7 +137,8 @@ static void check_gemm(struct calibration *cal, struct diag *d)
         const char *bf16 = cal->spec.gemm[i].bf16_tflops;
         const char *fp8 = cal->spec.gemm[i].fp8_tflops;
         long n;
-        snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
+        snprintf(section, sizeof section, "gemm_%s",
+                 calibration_gemm_key((enum calibration_gemm)i));
         if (!given(m)) {
             if (given(bf16) || given(fp8))
                 bad(cal, d, STATUS_RANGE, section,
@@ -465,18 +286,22 @@ static void check_attention(struct calibration *cal, struct diag *d)
  */
 static const struct {
     const char *section, *key;
-    size_t offset;
     double least;
 } zero_or_least[] = {
-    {"elementwise", "read_tbps", OFF(ew_tbps[CALIBRATION_EW_READ]), TBPS_MIN},
-    {"elementwise", "norm_tbps", OFF(ew_tbps[CALIBRATION_EW_NORM]), TBPS_MIN},
-    {"elementwise", "activation_tbps", OFF(ew_tbps[CALIBRATION_EW_ACTIVATION]),
-     TBPS_MIN},
-    {"elementwise", "router_us", OFF(router_us), 1},
-    {"elementwise", "router_tokens", OFF(router_tokens), 1},
-    {"clock", "sm_clock_mhz", OFF(sm_clock_mhz), 100},
-    {"clock", "power_w", OFF(power_w), 10},
-    {"clock", "power_limit_w", OFF(power_limit_w), 10},
+    {.section = "elementwise",
+     .key = "read_tbps",
+     .least = CALIBRATION_TBPS_MIN},
+    {.section = "elementwise",
+     .key = "norm_tbps",
+     .least = CALIBRATION_TBPS_MIN},
+    {.section = "elementwise",
+     .key = "activation_tbps",
+     .least = CALIBRATION_TBPS_MIN},
+    {.section = "elementwise", .key = "router_us", .least = 1},
+    {.section = "elementwise", .key = "router_tokens", .least = 1},
+    {.section = "clock", .key = "sm_clock_mhz", .least = 100},
+    {.section = "clock", .key = "power_w", .least = 10},
+    {.section = "clock", .key = "power_limit_w", .least = 10},
 };
 
 static void check_scalars(const struct calibration *cal, struct diag *d)
@@ -485,8 +310,11 @@ static void check_scalars(const struct calibration *cal, struct diag *d)
     char why[160];
     size_t i;
     for (i = 0; i < sizeof zero_or_least / sizeof zero_or_least[0]; i++) {
-        double v = *(const double *)(const void *)((const char *)s +
-                                                   zero_or_least[i].offset);
+        const struct datafile_field *f =
+            &calibration_schema()->fields[datafile_field_index(
+                calibration_schema(), zero_or_least[i].section,
+                zero_or_least[i].key)];
+        double v = *(const double *)(const void *)((const char *)s + f->offset);
         if (v != 0 && v < zero_or_least[i].least) {
             snprintf(why, sizeof why,
                      "expected 0 (not measured) or at least %g, got %.15g",
@@ -868,252 +696,6 @@ double calibration_max_tbps(const struct calibration *cal)
     for (i = 0; i < CALIBRATION_EW_COUNT; i++)
         best = fmax(best, cal->spec.ew_tbps[i]);
     return best;
-}
-
-/* ---- Against the hardware it is used with ---- */
-
-bool calibration_for_gpu(const struct calibration *cal,
-                         const struct hardware *hw)
-{
-    return strcmp(cal->spec.hardware_gpu, hw->spec.gpu_name) == 0;
-}
-
-/* hw's section.key at its line, "a100.ini:5: gpu.name", or "a100.ini:
- * --set gpu.name" where a --set gave it, into buf. */
-static void hw_key(const struct hardware *hw,
-                   const char *section,
-                   const char *key,
-                   char *buf,
-                   size_t size)
-{
-    long i = datafile_field_index(hardware_schema(), section, key);
-    long line = i < 0 ? 0 : hw->meta.line[i];
-    if (line > 0)
-        diag_snprintf(buf, size, "%s:%ld: %s.%s", hw->meta.path, line, section,
-                      key);
-    else if (i >= 0 && hw->meta.set_arg[i]) /* "= value" follows */
-        diag_snprintf(buf, size, "%s: --set %s.%s", hw->meta.path, section,
-                      key);
-    else
-        diag_snprintf(buf, size, "%s: %s.%s", hw->meta.path, section, key);
-}
-
-/* A rate of cal at section.key above hw's peak at peak_key. */
-static void above_peak(const struct calibration *cal,
-                       const struct hardware *hw,
-                       struct diag *d,
-                       const char *section,
-                       const char *key,
-                       const char *what,
-                       double rate,
-                       const char *peak_key,
-                       double peak)
-{
-    char where[700], why[900];
-    if (rate <= peak)
-        return;
-    hw_key(hw, "gpu", peak_key, where, sizeof where);
-    if (peak > 0)
-        diag_snprintf(why, sizeof why,
-                      "%s%.6g is above the GPU's peak (%s = %.15g): the "
-                      "expected step would beat the speed of light",
-                      what, rate, where, peak);
-    else
-        diag_snprintf(why, sizeof why, "%s%.6g for a GPU without it (%s = 0)",
-                      what, rate, where);
-    bad(cal, d, STATUS_RANGE, section, key, why);
-}
-
-/* A rate of cal at section.key that, at the sustained clock, is above
- * the rate the speed of light prices the same work at (hw's achievable
- * rate at ach_key, times its clock derate): the expected step would then
- * beat the floor. sustained: the rate as the expected step runs it;
- * rate: as the file states it. */
-static void above_floor(const struct calibration *cal,
-                        const struct hardware *hw,
-                        struct diag *d,
-                        const char *section,
-                        const char *key,
-                        const char *what,
-                        double rate,
-                        double sustained,
-                        const char *ach_key,
-                        double floor_rate)
-{
-    char where[700], why[1000];
-    if (sustained <= floor_rate * (1 + 1e-12))
-        return;
-    hw_key(hw, "gpu", ach_key, where, sizeof where);
-    diag_snprintf(why, sizeof why,
-                  "%s%.6g (%.6g at the sustained clock) is above the rate the "
-                  "speed of light takes for it (%s x clock_derate = %.6g): "
-                  "the expected step would beat the floor; raise the "
-                  "achievable rate to what was measured or lower this one",
-                  what, rate, sustained, where, floor_rate);
-    bad(cal, d, STATUS_RANGE, section, key, why);
-}
-
-/* The largest of n values. */
-static double largest(const double *v, size_t n)
-{
-    double m = 0;
-    size_t i;
-    for (i = 0; i < n; i++)
-        m = fmax(m, v[i]);
-    return m;
-}
-
-/*
- * The floor (issue 17): the speed of light prices every FLOP at hw's
- * achievable rates times its clock derate and HBM traffic at its
- * achievable bandwidth; the expected step prices the same work at the
- * calibrated rates times the sustained clock factor and HBM at the copy
- * bandwidth. Where no calibrated rate is above the floor's, the expected
- * compute, HBM and optimizer terms are at least the floor's, term by
- * term. Attention is compared at the model's count (3 FLOPs per forward
- * one, model_derive.c): (1 + bwd_flops_ratio) FLOPs in the kernels'
- * count run at fwd_bwd_tflops, that is 3 / (1 + ratio) x fwd_bwd_tflops
- * of the model's.
- */
-enum status calibration_check_floor(const struct calibration *cal,
-                                    const struct hardware *hw,
-                                    struct diag *d)
-{
-    static const char *const rate_keys[CALIBRATION_PRECISION_COUNT] = {
-        "bf16_tflops", "fp8_tflops"};
-    static const char *const ach_keys[CALIBRATION_PRECISION_COUNT] = {
-        "bf16_achievable_tflops", "fp8_achievable_tflops"};
-    const double floor[CALIBRATION_PRECISION_COUNT] = {hw->bf16_flops / 1e12,
-                                                       hw->fp8_flops / 1e12};
-    const struct calibration_attention *a = &cal->attention;
-    double clock = calibration_clock_factor(cal);
-    double attn = largest(a->fwd_bwd_tflops, a->n) * 3 /
-                  (1 + calibration_attention_bwd_ratio(cal));
-    char section[64];
-    size_t i, p, lines = d->lines;
-    for (i = 0; i < CALIBRATION_GEMM_COUNT; i++) {
-        const struct calibration_gemm_table *t = &cal->gemm[i];
-        snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
-        for (p = 0; p < CALIBRATION_PRECISION_COUNT; p++)
-            if (t->has[p]) {
-                double r = largest(t->tflops[p], t->n);
-                above_floor(cal, hw, d, section, rate_keys[p], "", r, r * clock,
-                            ach_keys[p], floor[p]);
-            }
-    }
-    above_floor(cal, hw, d, "attention_kernel", "fwd_bwd_tflops",
-                "at the model's count of attention FLOPs, ", attn, attn * clock,
-                ach_keys[0], floor[0]);
-    above_floor(cal, hw, d, "elementwise", "copy_tbps",
-                "(the HBM rate of the expected step) ",
-                cal->spec.ew_tbps[CALIBRATION_EW_COPY],
-                cal->spec.ew_tbps[CALIBRATION_EW_COPY], "hbm_achievable_tbps",
-                hw->hbm_bps / 1e12);
-    diag_finish(d);
-    return d->lines > lines ? STATUS_RANGE : STATUS_OK;
-}
-
-enum status calibration_check_hardware(const struct calibration *cal,
-                                       const struct hardware *hw,
-                                       struct diag *d)
-{
-    static const char *const rate_keys[CALIBRATION_PRECISION_COUNT] = {
-        "bf16_tflops", "fp8_tflops"};
-    static const char *const peak_keys[CALIBRATION_PRECISION_COUNT] = {
-        "bf16_peak_tflops", "fp8_peak_tflops"};
-    const struct hardware_spec *h = &hw->spec;
-    const double peaks[CALIBRATION_PRECISION_COUNT] = {h->bf16_peak_tflops,
-                                                       h->fp8_peak_tflops};
-    const struct calibration_attention *a = &cal->attention;
-    char section[64], where[700], why[1000];
-    size_t i, p, lines = d->lines;
-    if (!calibration_for_gpu(cal, hw)) {
-        hw_key(hw, "gpu", "name", where, sizeof where);
-        diag_snprintf(why, sizeof why,
-                      "\"%s\" is not the GPU of the hardware it is used with "
-                      "(%s = \"%s\"): use that GPU's calibration, or "
-                      "measure it (scripts/measure-gpu)",
-                      cal->spec.hardware_gpu, where, h->gpu_name);
-        bad(cal, d, STATUS_RANGE, "calibration", "hardware_gpu", why);
-        diag_finish(d);
-        return STATUS_RANGE; /* its rates are another GPU's: not compared */
-    }
-    for (i = 0; i < CALIBRATION_GEMM_COUNT; i++) {
-        const struct calibration_gemm_table *t = &cal->gemm[i];
-        snprintf(section, sizeof section, "gemm_%s", gemm_keys[i]);
-        for (p = 0; p < CALIBRATION_PRECISION_COUNT; p++)
-            if (t->has[p])
-                above_peak(cal, hw, d, section, rate_keys[p], "",
-                           largest(t->tflops[p], t->n), peak_keys[p], peaks[p]);
-    }
-    above_peak(cal, hw, d, "attention_kernel", "fwd_tflops", "",
-               largest(a->fwd_tflops, a->n), "bf16_peak_tflops",
-               h->bf16_peak_tflops);
-    above_peak(cal, hw, d, "attention_kernel", "fwd_bwd_tflops", "",
-               largest(a->fwd_bwd_tflops, a->n), "bf16_peak_tflops",
-               h->bf16_peak_tflops);
-    above_peak(cal, hw, d, "attention_kernel", "fwd_bwd_tflops",
-               "the backward rate it implies, ", largest(a->bwd_tflops, a->n),
-               "bf16_peak_tflops", h->bf16_peak_tflops);
-    above_peak(cal, hw, d, "clock", "burst_tflops", "", cal->spec.burst_tflops,
-               "bf16_peak_tflops", h->bf16_peak_tflops);
-    for (i = 0; i < CALIBRATION_EW_COUNT; i++) {
-        snprintf(section, sizeof section, "%s_tbps", ew_keys[i]);
-        above_peak(cal, hw, d, "elementwise", section, "", cal->spec.ew_tbps[i],
-                   "hbm_peak_tbps", h->hbm_peak_tbps);
-    }
-    diag_finish(d);
-    return d->lines > lines ? STATUS_RANGE : STATUS_OK;
-}
-
-/* ---- Names ---- */
-
-const char *calibration_gemm_key(enum calibration_gemm cls)
-{
-    return gemm_keys[cls];
-}
-
-const char *calibration_precision_key(enum calibration_precision p)
-{
-    return precision_keys[p];
-}
-
-const char *calibration_elementwise_key(enum calibration_elementwise kind)
-{
-    return ew_keys[kind];
-}
-
-const char *calibration_link_key(enum calibration_link link)
-{
-    return link_keys[link];
-}
-
-const char *calibration_collective_key(enum calibration_collective kind)
-{
-    return coll_keys[kind];
-}
-
-bool calibration_collective_from_key(const char *key,
-                                     enum calibration_collective *out)
-{
-    size_t i;
-    for (i = 0; i < CALIBRATION_COLLECTIVE_COUNT; i++) {
-        if (strcmp(key, coll_keys[i]) == 0) {
-            *out = (enum calibration_collective)i;
-            return true;
-        }
-    }
-    return false;
-}
-
-bool calibration_network_section(enum calibration_link link,
-                                 enum calibration_collective kind,
-                                 char *buf,
-                                 size_t size)
-{
-    int n =
-        snprintf(buf, size, "network_%s_%s", link_keys[link], coll_keys[kind]);
-    return n >= 0 && (size_t)n < size;
 }
 
 bool calibration_find(const char *hardware_path,

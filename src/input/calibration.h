@@ -31,6 +31,12 @@
 #include "diag.h"
 #include "hardware.h"
 
+/* The least GEMM or attention rate a calibration takes, TFLOP/s, and the
+ * least measured bandwidth of a memory-bound kernel, TB/s (the schema's
+ * ranges; its help says why). */
+#define CALIBRATION_RATE_MIN 0.1
+#define CALIBRATION_TBPS_MIN 0.01
+
 /*
  * GEMM classes. Each has a section [gemm_<key>] with its measured table
  * (a class the model lacks, e.g. experts of a dense model, may be absent).

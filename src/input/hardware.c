@@ -10,38 +10,40 @@
 
 /* clang-format off */
 static const struct datafile_field fields[] = {
-    {"gpu", "name", DATAFILE_STRING, OFF(gpu_name), 128, 0, 0, false, true, NULL, "", NULL, "GPU model"},
-    {"gpu", "bf16_peak_tflops", DATAFILE_DOUBLE, OFF(bf16_peak_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "dense BF16 tensor-core peak (at least 1: a 2016 P100 did 19 in FP16)"},
-    {"gpu", "bf16_achievable_tflops", DATAFILE_DOUBLE, OFF(bf16_achievable_tflops), 0, 1, 1e6, false, true, NULL, "TFLOP/s", NULL, "measured BF16 GEMM rate (at least 1, as the peak: every time divides by it)"},
-    {"gpu", "fp8_peak_tflops", DATAFILE_DOUBLE, OFF(fp8_peak_tflops), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "dense FP8 tensor-core peak (0: no FP8; else at least 1, as BF16)"},
-    {"gpu", "fp8_achievable_tflops", DATAFILE_DOUBLE, OFF(fp8_achievable_tflops), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured FP8 GEMM rate (0 or at least 1, as the peak)"},
-    {"gpu", "hbm_gib", DATAFILE_DOUBLE, OFF(hbm_gib), 0, 1, 1e6, false, true, NULL, "GiB", NULL, "memory the CUDA runtime reports per GPU (at least 1: a 2016 P100 has 16)"},
-    {"gpu", "hbm_peak_tbps", DATAFILE_DOUBLE, OFF(hbm_peak_tbps), 0, 0.1, 1e3, false, true, NULL, "TB/s", NULL, "HBM bandwidth, specification (at least 0.1: a 2016 P100 has 0.72)"},
-    {"gpu", "hbm_achievable_tbps", DATAFILE_DOUBLE, OFF(hbm_achievable_tbps), 0, 0.1, 1e3, false, true, NULL, "TB/s", NULL, "HBM bandwidth, measured (at least 0.1, as the peak: HBM times divide by it)"},
-    {"gpu", "sms", DATAFILE_INT, OFF(sms), 0, 1, 1e5, false, true, NULL, "", NULL, "streaming multiprocessors"},
-    {"gpu", "comm_sms", DATAFILE_INT, OFF(comm_sms), 0, 0, 1e5, false, false, "0", "", NULL, "SMs reserved for communication kernels"},
-    {"gpu", "clock_derate", DATAFILE_DOUBLE, OFF(clock_derate), 0, 0.1, 1, false, false, "1", "", NULL, "sustained/boost clock under power caps with real data (at least 0.1: capped GPUs sustain over half their boost clock)"},
-    {"gpu", "cuda_context_gib", DATAFILE_DOUBLE, OFF(cuda_context_gib), 0, 0, 1e3, false, false, "0", "GiB", NULL, "CUDA context and kernels per process"},
-    {"gpu", "nccl_buffers_gib", DATAFILE_DOUBLE, OFF(nccl_buffers_gib), 0, 0, 1e3, false, false, "0", "GiB", NULL, "communication library buffers"},
-    {"gpu", "fragmentation_pct", DATAFILE_DOUBLE, OFF(fragmentation_pct), 0, 0, 100, false, false, "0", "%", NULL, "allocator overhead over the allocated bytes"},
-    {"gpu", "host_link_gbps", DATAFILE_DOUBLE, OFF(host_link_gbps), 0, 0, 1e4, false, false, "0", "GB/s", NULL, "the GPU's link to its host's memory per direction (PCIe, NVLink-C2C): what activation offloading (the plan's offload) copies over; 0: not known, offloading plans refused"},
-    {"gpu", "fp8_transpose", DATAFILE_BOOL, OFF(fp8_transpose), 0, 0, 0, false, false, "true", "", NULL, "FP8 GEMMs take K-major operands only (Hopper, Ada: the TN layout): an FP8 recipe writes each operand it casts twice, as is and transposed for the backward, and transposes an all-gathered one after the gather; false where the tensor cores take any layout (Blackwell)"},
-    {"cluster", "name", DATAFILE_STRING, OFF(cluster_name), 128, 0, 0, false, true, NULL, "", NULL, "cluster name shown in reports"},
-    {"cluster", "gpus", DATAFILE_INT, OFF(gpus), 0, 1, 1e7, false, true, NULL, "", NULL, "GPUs in the cluster"},
-    {"cluster", "gpus_per_node", DATAFILE_INT, OFF(gpus_per_node), 0, 1, 1e4, false, true, NULL, "", NULL, "GPUs per host (server); gpus is a multiple"},
-    {"cluster", "nvlink_peak_gbps", DATAFILE_DOUBLE, OFF(nvlink_peak_gbps), 0, 1, 1e6, false, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, specification (at least 1: PCIe 3.0 x16 moves 16)"},
-    {"cluster", "nvlink_gbps", DATAFILE_DOUBLE, OFF(nvlink_gbps), 0, 1, 1e6, false, true, NULL, "GB/s", NULL, "NVLink per GPU per direction, achievable (at least 1, as the peak)"},
-    {"cluster", "ib_peak_gbps", DATAFILE_DOUBLE, OFF(ib_peak_gbps), 0, 0.1, 1e6, false, true, NULL, "GB/s", NULL, "scale-out network per GPU per direction, specification (at least 0.1: 1 Gb/s Ethernet moves 0.125)"},
-    {"cluster", "ib_gbps", DATAFILE_DOUBLE, OFF(ib_gbps), 0, 0.1, 1e6, false, true, NULL, "GB/s", NULL, "scale-out network per GPU per direction, achievable (at least 0.1, as the peak)"},
-    {"cluster", "nvlink_latency_us", DATAFILE_DOUBLE, OFF(nvlink_latency_us), 0, 0, 1e6, false, false, "0", "us", NULL, "latency of one collective call inside a node"},
-    {"cluster", "ib_latency_us", DATAFILE_DOUBLE, OFF(ib_latency_us), 0, 0, 1e6, false, false, "0", "us", NULL, "latency of one collective call across nodes"},
-    {"cluster", "gpu_hour_usd", DATAFILE_DOUBLE, OFF(gpu_hour_usd), 0, 0, 1e6, false, false, "0", "USD", NULL, "rental price of one GPU-hour"},
-    {"cluster", "nvlink_domain", DATAFILE_INT, OFF(nvlink_domain), 0, 0, 1e6, false, false, "0", "", NULL, "GPUs sharing one NVLink fabric, whole hosts (0: gpus_per_node); the last domain may be partial"},
+    {.section = "gpu", .key = "name", .type = DATAFILE_STRING, .offset = OFF(gpu_name), .size = 128, .required = true, .help = "GPU model"},
+    {.section = "gpu", .key = "bf16_peak_tflops", .type = DATAFILE_DOUBLE, .offset = OFF(bf16_peak_tflops), .min = 1, .max = 1e6, .required = true, .unit = "TFLOP/s", .help = "dense BF16 tensor-core peak (at least 1: a 2016 P100 did 19 in FP16)"},
+    {.section = "gpu", .key = "bf16_achievable_tflops", .type = DATAFILE_DOUBLE, .offset = OFF(bf16_achievable_tflops), .min = 1, .max = 1e6, .required = true, .unit = "TFLOP/s", .help = "measured BF16 GEMM rate (at least 1, as the peak: every time divides by it)"},
+    {.section = "gpu", .key = "fp8_peak_tflops", .type = DATAFILE_DOUBLE, .offset = OFF(fp8_peak_tflops), .max = 1e6, .def = "0", .unit = "TFLOP/s", .help = "dense FP8 tensor-core peak (0: no FP8; else at least 1, as BF16)"},
+    {.section = "gpu", .key = "fp8_achievable_tflops", .type = DATAFILE_DOUBLE, .offset = OFF(fp8_achievable_tflops), .max = 1e6, .def = "0", .unit = "TFLOP/s", .help = "measured FP8 GEMM rate (0 or at least 1, as the peak)"},
+    {.section = "gpu", .key = "hbm_gib", .type = DATAFILE_DOUBLE, .offset = OFF(hbm_gib), .min = 1, .max = 1e6, .required = true, .unit = "GiB", .help = "memory the CUDA runtime reports per GPU (at least 1: a 2016 P100 has 16)"},
+    {.section = "gpu", .key = "hbm_peak_tbps", .type = DATAFILE_DOUBLE, .offset = OFF(hbm_peak_tbps), .min = 0.1, .max = 1e3, .required = true, .unit = "TB/s", .help = "HBM bandwidth, specification (at least 0.1: a 2016 P100 has 0.72)"},
+    {.section = "gpu", .key = "hbm_achievable_tbps", .type = DATAFILE_DOUBLE, .offset = OFF(hbm_achievable_tbps), .min = 0.1, .max = 1e3, .required = true, .unit = "TB/s", .help = "HBM bandwidth, measured (at least 0.1, as the peak: HBM times divide by it)"},
+    {.section = "gpu", .key = "sms", .type = DATAFILE_INT, .offset = OFF(sms), .min = 1, .max = 1e5, .required = true, .help = "streaming multiprocessors"},
+    {.section = "gpu", .key = "comm_sms", .type = DATAFILE_INT, .offset = OFF(comm_sms), .max = 1e5, .def = "0", .help = "SMs reserved for communication kernels"},
+    {.section = "gpu", .key = "clock_derate", .type = DATAFILE_DOUBLE, .offset = OFF(clock_derate), .min = 0.1, .max = 1, .def = "1", .help = "sustained/boost clock under power caps with real data (at least 0.1: capped GPUs sustain over half their boost clock)"},
+    {.section = "gpu", .key = "cuda_context_gib", .type = DATAFILE_DOUBLE, .offset = OFF(cuda_context_gib), .max = 1e3, .def = "0", .unit = "GiB", .help = "CUDA context and kernels per process"},
+    {.section = "gpu", .key = "nccl_buffers_gib", .type = DATAFILE_DOUBLE, .offset = OFF(nccl_buffers_gib), .max = 1e3, .def = "0", .unit = "GiB", .help = "communication library buffers"},
+    {.section = "gpu", .key = "fragmentation_pct", .type = DATAFILE_DOUBLE, .offset = OFF(fragmentation_pct), .max = 100, .def = "0", .unit = "%", .help = "allocator overhead over the allocated bytes"},
+    {.section = "gpu", .key = "host_link_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(host_link_gbps), .max = 1e4, .def = "0", .unit = "GB/s", .help = "the GPU's link to its host's memory per direction (PCIe, NVLink-C2C): what activation offloading (the plan's offload) copies over; 0: not known, offloading plans refused"},
+    {.section = "gpu", .key = "fp8_transpose", .type = DATAFILE_BOOL, .offset = OFF(fp8_transpose), .def = "true", .help = "FP8 GEMMs take K-major operands only (Hopper, Ada: the TN layout): an FP8 recipe writes each operand it casts twice, as is and transposed for the backward, and transposes an all-gathered one after the gather; false where the tensor cores take any layout (Blackwell)"},
+    {.section = "cluster", .key = "name", .type = DATAFILE_STRING, .offset = OFF(cluster_name), .size = 128, .required = true, .help = "cluster name shown in reports"},
+    {.section = "cluster", .key = "gpus", .type = DATAFILE_INT, .offset = OFF(gpus), .min = 1, .max = 1e7, .required = true, .help = "GPUs in the cluster"},
+    {.section = "cluster", .key = "gpus_per_node", .type = DATAFILE_INT, .offset = OFF(gpus_per_node), .min = 1, .max = 1e4, .required = true, .help = "GPUs per host (server); gpus is a multiple"},
+    {.section = "cluster", .key = "nvlink_peak_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(nvlink_peak_gbps), .min = 1, .max = 1e6, .required = true, .unit = "GB/s", .help = "NVLink per GPU per direction, specification (at least 1: PCIe 3.0 x16 moves 16)"},
+    {.section = "cluster", .key = "nvlink_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(nvlink_gbps), .min = 1, .max = 1e6, .required = true, .unit = "GB/s", .help = "NVLink per GPU per direction, achievable (at least 1, as the peak)"},
+    {.section = "cluster", .key = "ib_peak_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ib_peak_gbps), .min = 0.1, .max = 1e6, .required = true, .unit = "GB/s", .help = "scale-out network per GPU per direction, specification (at least 0.1: 1 Gb/s Ethernet moves 0.125)"},
+    {.section = "cluster", .key = "ib_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ib_gbps), .min = 0.1, .max = 1e6, .required = true, .unit = "GB/s", .help = "scale-out network per GPU per direction, achievable (at least 0.1, as the peak)"},
+    {.section = "cluster", .key = "nvlink_latency_us", .type = DATAFILE_DOUBLE, .offset = OFF(nvlink_latency_us), .max = 1e6, .def = "0", .unit = "us", .help = "latency of one collective call inside a node"},
+    {.section = "cluster", .key = "ib_latency_us", .type = DATAFILE_DOUBLE, .offset = OFF(ib_latency_us), .max = 1e6, .def = "0", .unit = "us", .help = "latency of one collective call across nodes"},
+    {.section = "cluster", .key = "gpu_hour_usd", .type = DATAFILE_DOUBLE, .offset = OFF(gpu_hour_usd), .max = 1e6, .def = "0", .unit = "USD", .help = "rental price of one GPU-hour"},
+    {.section = "cluster", .key = "nvlink_domain", .type = DATAFILE_INT, .offset = OFF(nvlink_domain), .max = 1e6, .def = "0", .help = "GPUs sharing one NVLink fabric, whole hosts (0: gpus_per_node); the last domain may be partial"},
 };
 /* clang-format on */
 
-static const struct datafile_schema schema = {"hardware", fields,
-                                              sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {.kind = "hardware",
+                                              .fields = fields,
+                                              .n = sizeof fields /
+                                                   sizeof fields[0]};
 
 const struct datafile_schema *hardware_schema(void)
 {
@@ -54,15 +56,7 @@ static void bad(const struct hardware *h,
                 const char *key,
                 const char *problem)
 {
-    long i = datafile_field_index(hardware_schema(), section, key);
-    char where[1200];
-    if (i < 0)
-        diag_add(d, STATUS_RANGE, "%s: %s.%s: %s", h->meta.path, section, key,
-                 problem);
-    else
-        diag_add(d, STATUS_RANGE, "%s: %s",
-                 datafile_meta_where(&h->meta, (size_t)i, where, sizeof where),
-                 problem);
+    datafile_meta_problem(&h->meta, d, STATUS_RANGE, section, key, problem);
 }
 
 static void not_above(const struct hardware *h,

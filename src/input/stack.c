@@ -13,38 +13,40 @@
 
 /* clang-format off */
 static const struct datafile_field fields[] = {
-    {"stack", "name", DATAFILE_STRING, OFF(name), 128, 0, 0, false, true, NULL, "", NULL, "stack name shown in reports"},
-    {"stack", "framework", DATAFILE_STRING, OFF(framework), 128, 0, 0, false, true, NULL, "", NULL, "training framework and version the switches are from"},
-    {"stack", "dp_grad_overlap", DATAFILE_BOOL, OFF(dp_grad_overlap), 0, 0, 0, false, true, NULL, "", NULL, "DP gradient reduce hidden under the backward pass (Megatron --overlap-grad-reduce)"},
-    {"stack", "dp_param_overlap", DATAFILE_BOOL, OFF(dp_param_overlap), 0, 0, 0, false, true, NULL, "", NULL, "distributed-optimizer parameter all-gather hidden under the next forward (Megatron --overlap-param-gather)"},
-    {"stack", "dp_exposed_chunks", DATAFILE_INT, OFF(dp_exposed_chunks), 0, 0, 1e6, false, true, NULL, "", NULL, "DP communication chunks left exposed when overlapped (a layer, or a virtual pipeline stage with PP)"},
-    {"stack", "tp_comm_overlap", DATAFILE_BOOL, OFF(tp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "TP all-gather/reduce-scatter overlapped with the GEMMs (Megatron --tp-comm-overlap)"},
-    {"stack", "pp_p2p_overlap", DATAFILE_ENUM, OFF(pp_p2p_overlap), 0, 0, 0, false, true, NULL, "", stack_p2p_overlap_key, "pipeline send/receive hidden in the steady state: never, with the interleaved schedule only, or always"},
-    {"stack", "ramp_comm_overlap", DATAFILE_BOOL, OFF(ramp_comm_overlap), 0, 0, 0, false, true, NULL, "", NULL, "communication hidden in pipeline warm-up and flush too (Megatron --overlap-p2p-communication-warmup-flush)"},
-    {"stack", "ep_a2a_overlap", DATAFILE_ENUM, OFF(ep_a2a_overlap), 0, 0, 0, false, true, NULL, "", stack_ep_overlap_key, "what hides the MoE dispatch/combine all-to-all"},
-    {"stack", "pp_split", DATAFILE_ENUM, OFF(pp_split), 0, 0, 0, false, false, "balanced", "", model_split_word, "the framework's own layer split over pipeline chunks, which a sweep's pp_split word `framework` tries: balanced (roofplan's, by forward time, where the framework's is not published), uniform (Megatron-LM's default), embedding, loss, embedding_loss (the ends hold a decoder layer fewer)"},
-    {"stack", "ep_dispatcher", DATAFILE_ENUM, OFF(ep_dispatcher), 0, 0, 0, false, true, NULL, "", stack_ep_dispatcher_key, "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
-    {"stack", "cuda_graphs", DATAFILE_BOOL, OFF(cuda_graphs), 0, 0, 0, false, true, NULL, "", NULL, "each layer's forward and backward captured in CUDA graphs and replayed, one launch each (Megatron --cuda-graph-impl; else every kernel is launched from the host)"},
-    {"stack", "host_us_per_kernel", DATAFILE_DOUBLE, OFF(host_us_per_kernel), 0, 0, 1000, false, false, "0", "us", NULL, "host (CPU) time the framework spends per kernel it launches: Python, the framework's operator and the launch call (0: host work not modelled)"},
-    {"stack", "kernels_per_layer", DATAFILE_DOUBLE, OFF(kernels_per_layer), 0, 0, 1e5, false, false, "0", "", NULL, "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
-    {"stack", "host_sync_share", DATAFILE_DOUBLE, OFF(host_sync_share), 0, 0, 1, false, false, "0", "", NULL, "share of the kernels the host cannot launch ahead of the GPU where the framework synchronises host and device inside each layer: the kernels besides GEMMs and attention, which wait for their launches while those run, so compute is the GEMMs' and attention's time plus the larger of the elementwise time and this share of the host's (0: the host runs ahead, compute the larger of the kernels' time and the host's)"},
-    {"stack", "expert_host_us", DATAFILE_DOUBLE, OFF(expert_host_us), 0, 0, 10000, false, false, "0", "us", NULL, "host (CPU) time per local expert in each MoE layer's forward and backward where the grouped GEMM runs one expert at a time (Transformer Engine's per-expert path: the token counts read on the host, then per expert a split, allocations, quantisation and a GEMM launch), all of it after that sync, so the GPU waits for it (0: one grouped kernel for all experts, no per-expert host work)"},
-    {"stack", "delay_wgrad", DATAFILE_BOOL, OFF(delay_wgrad), 0, 0, 0, false, true, NULL, "", NULL, "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
-    {"stack", "ep_ib_efficiency", DATAFILE_DOUBLE, OFF(ep_ib_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the IB rate (hardware file) its kernels reach, as published (1: the link's rate)"},
-    {"stack", "moe_load_cv", DATAFILE_DOUBLE, OFF(moe_load_cv), 0, 0, 10, false, false, "0", "", NULL, "dropless routing: spread (coefficient of variation) of the tokens one expert-parallel rank receives per micro-batch under the stack's router and balancing loss; each MoE layer waits for the most loaded rank, 1 + cv z(ep) of the mean (0: balanced, as forced or capacity-bound routing)"},
-    {"stack", "ep_nvlink_efficiency", DATAFILE_DOUBLE, OFF(ep_nvlink_efficiency), 0, 0, 1, true, false, "1", "", NULL, "ep_dispatcher = deepep: share of the NVLink rate its kernels reach, as published (1: the link's rate)"},
+    {.section = "stack", .key = "name", .type = DATAFILE_STRING, .offset = OFF(name), .size = 128, .required = true, .help = "stack name shown in reports"},
+    {.section = "stack", .key = "framework", .type = DATAFILE_STRING, .offset = OFF(framework), .size = 128, .required = true, .help = "training framework and version the switches are from"},
+    {.section = "stack", .key = "dp_grad_overlap", .type = DATAFILE_BOOL, .offset = OFF(dp_grad_overlap), .required = true, .help = "DP gradient reduce hidden under the backward pass (Megatron --overlap-grad-reduce)"},
+    {.section = "stack", .key = "dp_param_overlap", .type = DATAFILE_BOOL, .offset = OFF(dp_param_overlap), .required = true, .help = "distributed-optimizer parameter all-gather hidden under the next forward (Megatron --overlap-param-gather)"},
+    {.section = "stack", .key = "dp_exposed_chunks", .type = DATAFILE_INT, .offset = OFF(dp_exposed_chunks), .max = 1e6, .required = true, .help = "DP communication chunks left exposed when overlapped (a layer, or a virtual pipeline stage with PP)"},
+    {.section = "stack", .key = "tp_comm_overlap", .type = DATAFILE_BOOL, .offset = OFF(tp_comm_overlap), .required = true, .help = "TP all-gather/reduce-scatter overlapped with the GEMMs (Megatron --tp-comm-overlap)"},
+    {.section = "stack", .key = "pp_p2p_overlap", .type = DATAFILE_ENUM, .offset = OFF(pp_p2p_overlap), .required = true, .word = stack_p2p_overlap_key, .help = "pipeline send/receive hidden in the steady state: never, with the interleaved schedule only, or always"},
+    {.section = "stack", .key = "ramp_comm_overlap", .type = DATAFILE_BOOL, .offset = OFF(ramp_comm_overlap), .required = true, .help = "communication hidden in pipeline warm-up and flush too (Megatron --overlap-p2p-communication-warmup-flush)"},
+    {.section = "stack", .key = "ep_a2a_overlap", .type = DATAFILE_ENUM, .offset = OFF(ep_a2a_overlap), .required = true, .word = stack_ep_overlap_key, .help = "what hides the MoE dispatch/combine all-to-all"},
+    {.section = "stack", .key = "pp_split", .type = DATAFILE_ENUM, .offset = OFF(pp_split), .def = "balanced", .word = model_split_word, .help = "the framework's own layer split over pipeline chunks, which a sweep's pp_split word `framework` tries: balanced (roofplan's, by forward time, where the framework's is not published), uniform (Megatron-LM's default), embedding, loss, embedding_loss (the ends hold a decoder layer fewer)"},
+    {.section = "stack", .key = "ep_dispatcher", .type = DATAFILE_ENUM, .offset = OFF(ep_dispatcher), .required = true, .word = stack_ep_dispatcher_key, .help = "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
+    {.section = "stack", .key = "cuda_graphs", .type = DATAFILE_BOOL, .offset = OFF(cuda_graphs), .required = true, .help = "each layer's forward and backward captured in CUDA graphs and replayed, one launch each (Megatron --cuda-graph-impl; else every kernel is launched from the host)"},
+    {.section = "stack", .key = "host_us_per_kernel", .type = DATAFILE_DOUBLE, .offset = OFF(host_us_per_kernel), .max = 1000, .def = "0", .unit = "us", .help = "host (CPU) time the framework spends per kernel it launches: Python, the framework's operator and the launch call (0: host work not modelled)"},
+    {.section = "stack", .key = "kernels_per_layer", .type = DATAFILE_DOUBLE, .offset = OFF(kernels_per_layer), .max = 1e5, .def = "0", .help = "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
+    {.section = "stack", .key = "host_sync_share", .type = DATAFILE_DOUBLE, .offset = OFF(host_sync_share), .max = 1, .def = "0", .help = "share of the kernels the host cannot launch ahead of the GPU where the framework synchronises host and device inside each layer: the kernels besides GEMMs and attention, which wait for their launches while those run, so compute is the GEMMs' and attention's time plus the larger of the elementwise time and this share of the host's (0: the host runs ahead, compute the larger of the kernels' time and the host's)"},
+    {.section = "stack", .key = "expert_host_us", .type = DATAFILE_DOUBLE, .offset = OFF(expert_host_us), .max = 10000, .def = "0", .unit = "us", .help = "host (CPU) time per local expert in each MoE layer's forward and backward where the grouped GEMM runs one expert at a time (Transformer Engine's per-expert path: the token counts read on the host, then per expert a split, allocations, quantisation and a GEMM launch), all of it after that sync, so the GPU waits for it (0: one grouped kernel for all experts, no per-expert host work)"},
+    {.section = "stack", .key = "delay_wgrad", .type = DATAFILE_BOOL, .offset = OFF(delay_wgrad), .required = true, .help = "weight-gradient GEMMs split off and deferred (DualPipe W chunks, Megatron --delay-wgrad-compute)"},
+    {.section = "stack", .key = "ep_ib_efficiency", .type = DATAFILE_DOUBLE, .offset = OFF(ep_ib_efficiency), .max = 1, .min_open = true, .def = "1", .help = "ep_dispatcher = deepep: share of the IB rate (hardware file) its kernels reach, as published (1: the link's rate)"},
+    {.section = "stack", .key = "moe_load_cv", .type = DATAFILE_DOUBLE, .offset = OFF(moe_load_cv), .max = 10, .def = "0", .help = "dropless routing: spread (coefficient of variation) of the tokens one expert-parallel rank receives per micro-batch under the stack's router and balancing loss; each MoE layer waits for the most loaded rank, 1 + cv z(ep) of the mean (0: balanced, as forced or capacity-bound routing)"},
+    {.section = "stack", .key = "ep_nvlink_efficiency", .type = DATAFILE_DOUBLE, .offset = OFF(ep_nvlink_efficiency), .max = 1, .min_open = true, .def = "1", .help = "ep_dispatcher = deepep: share of the NVLink rate its kernels reach, as published (1: the link's rate)"},
     /* The free factors. Bounds: the calibration times each kernel alone at
      * its best and nccl-tests each collective alone, so a framework can
      * only add (compute_overhead >= 1, network_efficiency <= 1); an
      * overhead that doubles compute or quarters the bandwidth is a fault
      * to find, not a factor to fit. */
-    {"stack", "compute_overhead", DATAFILE_DOUBLE, OFF(compute_overhead), 0, 1, 2, false, false, "1", "", NULL, "free factor on the expected compute time: kernel launch gaps, host and Python overhead, stragglers, load imbalance the calibrated kernels do not show (1: none; --calibrate fits it)"},
-    {"stack", "network_efficiency", DATAFILE_DOUBLE, OFF(network_efficiency), 0, 0.25, 1, false, false, "1", "", NULL, "free factor: share of the calibrated bus bandwidth the job's collectives get, under contention with each other and with compute (1: as measured alone; --calibrate fits it)"},
+    {.section = "stack", .key = "compute_overhead", .type = DATAFILE_DOUBLE, .offset = OFF(compute_overhead), .min = 1, .max = 2, .def = "1", .help = "free factor on the expected compute time: kernel launch gaps, host and Python overhead, stragglers, load imbalance the calibrated kernels do not show (1: none; --calibrate fits it)"},
+    {.section = "stack", .key = "network_efficiency", .type = DATAFILE_DOUBLE, .offset = OFF(network_efficiency), .min = 0.25, .max = 1, .def = "1", .help = "free factor: share of the calibrated bus bandwidth the job's collectives get, under contention with each other and with compute (1: as measured alone; --calibrate fits it)"},
 };
 /* clang-format on */
 
-static const struct datafile_schema schema = {"stack", fields,
-                                              sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {.kind = "stack",
+                                              .fields = fields,
+                                              .n = sizeof fields /
+                                                   sizeof fields[0]};
 
 const struct datafile_schema *stack_schema(void)
 {
@@ -113,14 +115,7 @@ static const char *const dispatch_keys[STACK_DISPATCHERS] = {
 static void
 bad(const struct stack *s, struct diag *d, const char *key, const char *why)
 {
-    long i = datafile_field_index(stack_schema(), "stack", key);
-    char where[1200];
-    if (i < 0)
-        diag_add(d, STATUS_RANGE, "%s: stack.%s: %s", s->meta.path, key, why);
-    else
-        diag_add(d, STATUS_RANGE, "%s: %s",
-                 datafile_meta_where(&s->meta, (size_t)i, where, sizeof where),
-                 why);
+    datafile_meta_problem(&s->meta, d, STATUS_RANGE, "stack", key, why);
 }
 
 enum status stack_load(const char *path,

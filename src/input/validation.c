@@ -24,22 +24,24 @@ struct validation_spec {
 #define VOFF(member) offsetof(struct validation_spec, member)
 /* clang-format off */
 static const struct datafile_field fields[] = {
-    {"run", "name", DATAFILE_STRING, VOFF(name), 128, 0, 0, false, true, NULL, "", NULL, "the measured run"},
-    {"run", "model", DATAFILE_STRING, VOFF(model), 256, 0, 0, false, true, NULL, "", NULL, "model file, relative to the data directory"},
-    {"run", "hardware", DATAFILE_STRING, VOFF(hardware), 256, 0, 0, false, true, NULL, "", NULL, "hardware file, relative to the data directory"},
-    {"run", "plan", DATAFILE_STRING, VOFF(plan), DATAFILE_TEXT_MAX, 0, 0, false, true, NULL, "", NULL, "the run's plan in PLAN syntax"},
-    {"run", "unpublished", DATAFILE_STRING, VOFF(unpublished), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run did not publish, as PLAN keys with their possible values (\"vpp=2,4 zero=1,2\"): its speed of light must hold for every completion"},
-    {"run", "stack", DATAFILE_STRING, VOFF(stack), 256, 0, 0, false, false, "", "", NULL, "the run's training framework (a stack file, relative to the data directory), for the expected step"},
-    {"run", "set", DATAFILE_STRING, VOFF(sets), DATAFILE_TEXT_MAX, 0, 0, false, false, "", "", NULL, "what the run changed in its model, training recipe, hardware, calibration or stack file, as --set arguments (\"training.seq_len=131072\", \"stack.tp_comm_overlap=true\")"},
-    {"run", "step_s", DATAFILE_DOUBLE, VOFF(step_s), 0, 0, 1e9, false, false, "0", "s", NULL, "measured time per step (0: not published)"},
-    {"run", "tflops_per_gpu", DATAFILE_DOUBLE, VOFF(tflops_per_gpu), 0, 0, 1e6, false, false, "0", "TFLOP/s", NULL, "measured model TFLOP/s per GPU"},
-    {"run", "mfu", DATAFILE_DOUBLE, VOFF(mfu), 0, 0, 1, false, false, "0", "", NULL, "measured MFU against the BF16 peak"},
-    {"run", "gpu_hours_per_trillion", DATAFILE_DOUBLE, VOFF(gpu_hours_per_trillion), 0, 0, 1e12, false, false, "0", "GPU-h", NULL, "measured GPU-hours per trillion tokens"},
+    {.section = "run", .key = "name", .type = DATAFILE_STRING, .offset = VOFF(name), .size = 128, .required = true, .help = "the measured run"},
+    {.section = "run", .key = "model", .type = DATAFILE_STRING, .offset = VOFF(model), .size = 256, .required = true, .help = "model file, relative to the data directory"},
+    {.section = "run", .key = "hardware", .type = DATAFILE_STRING, .offset = VOFF(hardware), .size = 256, .required = true, .help = "hardware file, relative to the data directory"},
+    {.section = "run", .key = "plan", .type = DATAFILE_STRING, .offset = VOFF(plan), .size = DATAFILE_TEXT_MAX, .required = true, .help = "the run's plan in PLAN syntax"},
+    {.section = "run", .key = "unpublished", .type = DATAFILE_STRING, .offset = VOFF(unpublished), .size = DATAFILE_TEXT_MAX, .def = "", .help = "what the run did not publish, as PLAN keys with their possible values (\"vpp=2,4 zero=1,2\"): its speed of light must hold for every completion"},
+    {.section = "run", .key = "stack", .type = DATAFILE_STRING, .offset = VOFF(stack), .size = 256, .def = "", .help = "the run's training framework (a stack file, relative to the data directory), for the expected step"},
+    {.section = "run", .key = "set", .type = DATAFILE_STRING, .offset = VOFF(sets), .size = DATAFILE_TEXT_MAX, .def = "", .help = "what the run changed in its model, training recipe, hardware, calibration or stack file, as --set arguments (\"training.seq_len=131072\", \"stack.tp_comm_overlap=true\")"},
+    {.section = "run", .key = "step_s", .type = DATAFILE_DOUBLE, .offset = VOFF(step_s), .max = 1e9, .def = "0", .unit = "s", .help = "measured time per step (0: not published)"},
+    {.section = "run", .key = "tflops_per_gpu", .type = DATAFILE_DOUBLE, .offset = VOFF(tflops_per_gpu), .max = 1e6, .def = "0", .unit = "TFLOP/s", .help = "measured model TFLOP/s per GPU"},
+    {.section = "run", .key = "mfu", .type = DATAFILE_DOUBLE, .offset = VOFF(mfu), .max = 1, .def = "0", .help = "measured MFU against the BF16 peak"},
+    {.section = "run", .key = "gpu_hours_per_trillion", .type = DATAFILE_DOUBLE, .offset = VOFF(gpu_hours_per_trillion), .max = 1e12, .def = "0", .unit = "GPU-h", .help = "measured GPU-hours per trillion tokens"},
 };
 /* clang-format on */
 
-static const struct datafile_schema schema = {"validation", fields,
-                                              sizeof fields / sizeof fields[0]};
+static const struct datafile_schema schema = {.kind = "validation",
+                                              .fields = fields,
+                                              .n = sizeof fields /
+                                                   sizeof fields[0]};
 
 const struct datafile_schema *validation_schema(void)
 {
