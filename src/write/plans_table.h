@@ -33,7 +33,7 @@ enum plans_kind {
 struct plans_column {
     const char *key;        /* id used in formula templates: "step" */
     const char *header;     /* "Step" */
-    const char *unit;       /* "s"; "" when none */
+    const char *unit;       /* "s"; NULL when none */
     const char *num_format; /* Excel number format: "0.000"; NULL: text */
     double width;           /* column width in characters */
     int kind;               /* enum plans_kind */

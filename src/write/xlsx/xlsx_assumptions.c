@@ -25,12 +25,12 @@ enum col_id { A_NAME, A_VALUE, A_UNIT, A_MEANING, A_KEY, A_SOURCE };
 
 /* clang-format off */
 static const struct xlsx_column columns[] = {
-    {"name", "Name", "", XLSX_FMT_TEXT, 0, 26, NULL, A_NAME},
-    {"value", "Value", "", XLSX_FMT_IN_NUM, 0, 22, NULL, A_VALUE},
-    {"unit", "Unit", "", XLSX_FMT_TEXT, 0, 9, NULL, A_UNIT},
-    {"meaning", "Meaning", "", XLSX_FMT_TEXT, 0, 60, NULL, A_MEANING},
-    {"key", "File: section.key", "", XLSX_FMT_TEXT, 0, 30, NULL, A_KEY},
-    {"source", "Source", "", XLSX_FMT_TEXT, 0, 90, NULL, A_SOURCE},
+    {.key = "name", .header = "Name", .fmt = XLSX_FMT_TEXT, .width = 26, .id = A_NAME},
+    {.key = "value", .header = "Value", .fmt = XLSX_FMT_IN_NUM, .width = 22, .id = A_VALUE},
+    {.key = "unit", .header = "Unit", .fmt = XLSX_FMT_TEXT, .width = 9, .id = A_UNIT},
+    {.key = "meaning", .header = "Meaning", .fmt = XLSX_FMT_TEXT, .width = 60, .id = A_MEANING},
+    {.key = "key", .header = "File: section.key", .fmt = XLSX_FMT_TEXT, .width = 30, .id = A_KEY},
+    {.key = "source", .header = "Source", .fmt = XLSX_FMT_TEXT, .width = 90, .id = A_SOURCE},
 };
 /* clang-format on */
 #define NCOLS (sizeof columns / sizeof columns[0])

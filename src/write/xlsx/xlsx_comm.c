@@ -33,21 +33,19 @@ enum col_id {
  * "nv_s": TERMS_IB_TIME, TERMS_NVLINK_TIME), set by the getter. */
 /* clang-format off */
 static const struct xlsx_column columns[] = {
-    {"family", "Family", "", XLSX_FMT_TEXT, 0, 17, NULL, K_FAMILY},
-    {"model", "Comm model", "", XLSX_FMT_TEXT, 0, 8, NULL, K_MODEL},
-    {"name", "Collective", "", XLSX_FMT_TEXT, 0, 44, NULL, K_NAME},
-    {"kind", "Kind", "", XLSX_FMT_TEXT, 0, 14, NULL, K_KIND},
-    {"group", "Group", "GPUs", XLSX_FMT_CNT, 0, 10, NULL, K_GROUP},
-    {"per_node", "GPUs per node", "", XLSX_FMT_CNT, 0, 10, NULL, K_PER_NODE},
-    {"nodes", "Nodes", "", XLSX_FMT_CNT, 0, 10, NULL, K_NODES},
-    {"calls", "Calls per step", "", XLSX_FMT_CNT, 0, 10, NULL, K_CALLS},
-    {"gb", "Volume", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_GB},
-    {"ib_gb", "IB", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_IB_GB},
-    {"nv_gb", "NVLink", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_NV_GB},
-    {"ib_s", "IB time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10, NULL,
-     K_IB_S},
-    {"nv_s", "NVLink time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10, NULL,
-     K_NV_S},
+    {.key = "family", .header = "Family", .fmt = XLSX_FMT_TEXT, .width = 17, .id = K_FAMILY},
+    {.key = "model", .header = "Comm model", .fmt = XLSX_FMT_TEXT, .width = 8, .id = K_MODEL},
+    {.key = "name", .header = "Collective", .fmt = XLSX_FMT_TEXT, .width = 44, .id = K_NAME},
+    {.key = "kind", .header = "Kind", .fmt = XLSX_FMT_TEXT, .width = 14, .id = K_KIND},
+    {.key = "group", .header = "Group", .unit = "GPUs", .fmt = XLSX_FMT_CNT, .width = 10, .id = K_GROUP},
+    {.key = "per_node", .header = "GPUs per node", .fmt = XLSX_FMT_CNT, .width = 10, .id = K_PER_NODE},
+    {.key = "nodes", .header = "Nodes", .fmt = XLSX_FMT_CNT, .width = 10, .id = K_NODES},
+    {.key = "calls", .header = "Calls per step", .fmt = XLSX_FMT_CNT, .width = 10, .id = K_CALLS},
+    {.key = "gb", .header = "Volume", .unit = "GB", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_GB},
+    {.key = "ib_gb", .header = "IB", .unit = "GB", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_IB_GB},
+    {.key = "nv_gb", .header = "NVLink", .unit = "GB", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_NV_GB},
+    {.key = "ib_s", .header = "IB time", .unit = "s", .fmt = XLSX_FMT_SEC, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 10, .id = K_IB_S},
+    {.key = "nv_s", .header = "NVLink time", .unit = "s", .fmt = XLSX_FMT_SEC, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 10, .id = K_NV_S},
 };
 /* clang-format on */
 

@@ -44,17 +44,14 @@ enum point_id { P_FAMILY, P_RANK, P_ROW, P_IB, P_NV, P_Y, P_BOUND, P_PLAN };
     "INDEX(PLANS_STEP_S,{row})"
 /* clang-format off */
 static const struct xlsx_column point_cols[] = {
-    {"family", "Family", "", XLSX_FMT_TEXT, 0, 24, NULL, P_FAMILY},
-    {"rank", "Rank", "", XLSX_FMT_INT, 0, 12, NULL, P_RANK},
-    {"row", "Plans row", "", XLSX_FMT_INT, 0, 10, NULL, P_ROW},
-    {"ib", "IB intensity", "FLOP/B", XLSX_FMT_CNT, 0, 14, NULL, P_IB},
-    {"nvlink", "NVLink intensity", "FLOP/B", XLSX_FMT_CNT, 0, 14, NULL, P_NV},
-    {"attained", "Attained, speed of light", "TFLOP/s", XLSX_FMT_BIG, XLSX_FMT_HEAD_LIVE, 14,
-     NULL, P_Y},
-    {"bound", "Bound", "", XLSX_FMT_TEXT, XLSX_FMT_HEAD_LIVE, 12, NULL,
-     P_BOUND},
-    {"plan", "Plan (roofplan eval syntax)", "", XLSX_FMT_TEXT, 0, 100, NULL,
-     P_PLAN},
+    {.key = "family", .header = "Family", .fmt = XLSX_FMT_TEXT, .width = 24, .id = P_FAMILY},
+    {.key = "rank", .header = "Rank", .fmt = XLSX_FMT_INT, .width = 12, .id = P_RANK},
+    {.key = "row", .header = "Plans row", .fmt = XLSX_FMT_INT, .width = 10, .id = P_ROW},
+    {.key = "ib", .header = "IB intensity", .unit = "FLOP/B", .fmt = XLSX_FMT_CNT, .width = 14, .id = P_IB},
+    {.key = "nvlink", .header = "NVLink intensity", .unit = "FLOP/B", .fmt = XLSX_FMT_CNT, .width = 14, .id = P_NV},
+    {.key = "attained", .header = "Attained, speed of light", .unit = "TFLOP/s", .fmt = XLSX_FMT_BIG, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 14, .id = P_Y},
+    {.key = "bound", .header = "Bound", .fmt = XLSX_FMT_TEXT, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 12, .id = P_BOUND},
+    {.key = "plan", .header = "Plan (roofplan eval syntax)", .fmt = XLSX_FMT_TEXT, .width = 100, .id = P_PLAN},
 };
 /* clang-format on */
 
@@ -117,10 +114,10 @@ enum roof_id { R_ROOF, R_POINT, R_X, R_Y };
 
 /* clang-format off */
 static const struct xlsx_column roof_cols[] = {
-    {"roof", "Roof", "", XLSX_FMT_TEXT, 0, 0, NULL, R_ROOF},
-    {"point", "Point", "", XLSX_FMT_TEXT, 0, 0, NULL, R_POINT},
-    {"x", "x", "FLOP/B", XLSX_FMT_CNT, 0, 0, NULL, R_X},
-    {"y", "y", "TFLOP/s", XLSX_FMT_BIG, 0, 0, NULL, R_Y},
+    {.key = "roof", .header = "Roof", .fmt = XLSX_FMT_TEXT, .width = 0, .id = R_ROOF},
+    {.key = "point", .header = "Point", .fmt = XLSX_FMT_TEXT, .width = 0, .id = R_POINT},
+    {.key = "x", .header = "x", .unit = "FLOP/B", .fmt = XLSX_FMT_CNT, .width = 0, .id = R_X},
+    {.key = "y", .header = "y", .unit = "TFLOP/s", .fmt = XLSX_FMT_BIG, .width = 0, .id = R_Y},
 };
 /* clang-format on */
 

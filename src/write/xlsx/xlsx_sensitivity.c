@@ -107,14 +107,12 @@ enum cross_id { X_FAMILY, X_BOUND, X_IB, X_IB_THEN, X_NV, X_NV_THEN };
 
 /* clang-format off */
 static const struct xlsx_column cross_cols[] = {
-    {"family", "Family", "", XLSX_FMT_BOLD, XLSX_FMT_HEAD_LEFT, 0, NULL,
-     X_FAMILY},
-    {"bound", "Bound now", "", XLSX_FMT_TEXT, 0, 0, NULL, X_BOUND},
-    {"ib", "IB meets compute at", "GB/s", XLSX_FMT_GBPS, 0, 0, NULL, X_IB},
-    {"ib_then", "then bound by", "", XLSX_FMT_TEXT, 0, 0, NULL, X_IB_THEN},
-    {"nvlink", "NVLink meets compute at", "GB/s", XLSX_FMT_GBPS, 0, 0, NULL,
-     X_NV},
-    {"nv_then", "then bound by", "", XLSX_FMT_TEXT, 0, 0, NULL, X_NV_THEN},
+    {.key = "family", .header = "Family", .fmt = XLSX_FMT_BOLD, .head_fmt = XLSX_FMT_HEAD_LEFT, .width = 0, .id = X_FAMILY},
+    {.key = "bound", .header = "Bound now", .fmt = XLSX_FMT_TEXT, .width = 0, .id = X_BOUND},
+    {.key = "ib", .header = "IB meets compute at", .unit = "GB/s", .fmt = XLSX_FMT_GBPS, .width = 0, .id = X_IB},
+    {.key = "ib_then", .header = "then bound by", .fmt = XLSX_FMT_TEXT, .width = 0, .id = X_IB_THEN},
+    {.key = "nvlink", .header = "NVLink meets compute at", .unit = "GB/s", .fmt = XLSX_FMT_GBPS, .width = 0, .id = X_NV},
+    {.key = "nv_then", .header = "then bound by", .fmt = XLSX_FMT_TEXT, .width = 0, .id = X_NV_THEN},
 };
 /* clang-format on */
 

@@ -17,11 +17,10 @@ enum rej_id { J_REASON, J_COUNT, J_SHARE, J_EXAMPLES };
 
 /* clang-format off */
 static const struct xlsx_column rej_cols[] = {
-    {"reason", "Reason", "", XLSX_FMT_TEXT, 0, 44, NULL, J_REASON},
-    {"count", "Combinations", "", XLSX_FMT_CNT, 0, 13, NULL, J_COUNT},
-    {"share", "Share", "", XLSX_FMT_PCT, 0, 13, NULL, J_SHARE},
-    {"examples", "Examples (plan: why)", "", XLSX_FMT_SMALL, 0, 110, NULL,
-     J_EXAMPLES},
+    {.key = "reason", .header = "Reason", .fmt = XLSX_FMT_TEXT, .width = 44, .id = J_REASON},
+    {.key = "count", .header = "Combinations", .fmt = XLSX_FMT_CNT, .width = 13, .id = J_COUNT},
+    {.key = "share", .header = "Share", .fmt = XLSX_FMT_PCT, .width = 13, .id = J_SHARE},
+    {.key = "examples", .header = "Examples (plan: why)", .fmt = XLSX_FMT_SMALL, .width = 110, .id = J_EXAMPLES},
 };
 /* clang-format on */
 
@@ -204,39 +203,27 @@ enum val_id {
 
 /* clang-format off */
 static const struct xlsx_column val_cols[] = {
-    {"run", "Run", "", XLSX_FMT_LABEL_WRAP, 0, 34, NULL, V_RUN},
-    {"gpus", "GPUs", "", XLSX_FMT_CNT, 0, 10, NULL, V_GPUS},
-    {"m_step", "Measured step", "s", XLSX_FMT_SEC, 0, 10, NULL, V_M_STEP},
-    {"p_step", "Speed-of-light step", "s", XLSX_FMT_SEC, 0, 10, NULL,
-     V_P_STEP},
-    {"ratio", "Measured / speed of light", "", XLSX_FMT_RAT, 0, 10, NULL,
-     V_RATIO},
-    {"x_step", "Expected step", "s", XLSX_FMT_SEC, 0, 10, NULL, V_X_STEP},
-    {"x_err", "Expected vs measured", "", XLSX_FMT_PCT, 0, 10, NULL,
-     V_X_ERR},
-    {"m_tflops", "Measured TFLOP/s per GPU", "", XLSX_FMT_CNT, 0, 10, NULL,
-     V_M_TFLOPS},
-    {"p_tflops", "Speed-of-light TFLOP/s per GPU", "", XLSX_FMT_CNT, 0, 10,
-     NULL, V_P_TFLOPS},
-    {"x_tflops", "Expected TFLOP/s per GPU", "", XLSX_FMT_CNT, 0, 10, NULL,
-     V_X_TFLOPS},
-    {"m_mfu", "Measured MFU", "", XLSX_FMT_PCT, 0, 10, NULL, V_M_MFU},
-    {"p_mfu", "Speed-of-light MFU", "", XLSX_FMT_PCT, 0, 10, NULL, V_P_MFU},
-    {"x_mfu", "Expected MFU", "", XLSX_FMT_PCT, 0, 10, NULL, V_X_MFU},
-    {"m_gpuh", "Measured GPU-h per 1T tokens", "", XLSX_FMT_CNT, 0, 10, NULL,
-     V_M_GPUH},
-    {"p_gpuh", "Speed-of-light GPU-h per 1T tokens", "", XLSX_FMT_CNT, 0, 10,
-     NULL, V_P_GPUH},
-    {"ok", "Speed of light not slower than reality", "", XLSX_FMT_OK, 0, 10,
-     NULL, V_OK},
-    {"bound", "Speed-of-light bound", "", XLSX_FMT_TEXT, 0, 10, NULL,
-     V_BOUND},
-    {"fits", "Fits", "", XLSX_FMT_BOOL, 0, 10, NULL, V_FITS},
-    {"rank", "Rank here", "", XLSX_FMT_CNT, 0, 10, NULL, V_RANK},
-    {"cal", "Calibration file (expected)", "", XLSX_FMT_SMALL, 0, 22, NULL,
-     V_CAL},
-    {"stack", "Stack file (expected)", "", XLSX_FMT_SMALL, 0, 22, NULL,
-     V_STACK},
+    {.key = "run", .header = "Run", .fmt = XLSX_FMT_LABEL_WRAP, .width = 34, .id = V_RUN},
+    {.key = "gpus", .header = "GPUs", .fmt = XLSX_FMT_CNT, .width = 10, .id = V_GPUS},
+    {.key = "m_step", .header = "Measured step", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 10, .id = V_M_STEP},
+    {.key = "p_step", .header = "Speed-of-light step", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 10, .id = V_P_STEP},
+    {.key = "ratio", .header = "Measured / speed of light", .fmt = XLSX_FMT_RAT, .width = 10, .id = V_RATIO},
+    {.key = "x_step", .header = "Expected step", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 10, .id = V_X_STEP},
+    {.key = "x_err", .header = "Expected vs measured", .fmt = XLSX_FMT_PCT, .width = 10, .id = V_X_ERR},
+    {.key = "m_tflops", .header = "Measured TFLOP/s per GPU", .fmt = XLSX_FMT_CNT, .width = 10, .id = V_M_TFLOPS},
+    {.key = "p_tflops", .header = "Speed-of-light TFLOP/s per GPU", .fmt = XLSX_FMT_CNT, .width = 10, .id = V_P_TFLOPS},
+    {.key = "x_tflops", .header = "Expected TFLOP/s per GPU", .fmt = XLSX_FMT_CNT, .width = 10, .id = V_X_TFLOPS},
+    {.key = "m_mfu", .header = "Measured MFU", .fmt = XLSX_FMT_PCT, .width = 10, .id = V_M_MFU},
+    {.key = "p_mfu", .header = "Speed-of-light MFU", .fmt = XLSX_FMT_PCT, .width = 10, .id = V_P_MFU},
+    {.key = "x_mfu", .header = "Expected MFU", .fmt = XLSX_FMT_PCT, .width = 10, .id = V_X_MFU},
+    {.key = "m_gpuh", .header = "Measured GPU-h per 1T tokens", .fmt = XLSX_FMT_CNT, .width = 10, .id = V_M_GPUH},
+    {.key = "p_gpuh", .header = "Speed-of-light GPU-h per 1T tokens", .fmt = XLSX_FMT_CNT, .width = 10, .id = V_P_GPUH},
+    {.key = "ok", .header = "Speed of light not slower than reality", .fmt = XLSX_FMT_OK, .width = 10, .id = V_OK},
+    {.key = "bound", .header = "Speed-of-light bound", .fmt = XLSX_FMT_TEXT, .width = 10, .id = V_BOUND},
+    {.key = "fits", .header = "Fits", .fmt = XLSX_FMT_BOOL, .width = 10, .id = V_FITS},
+    {.key = "rank", .header = "Rank here", .fmt = XLSX_FMT_CNT, .width = 10, .id = V_RANK},
+    {.key = "cal", .header = "Calibration file (expected)", .fmt = XLSX_FMT_SMALL, .width = 22, .id = V_CAL},
+    {.key = "stack", .header = "Stack file (expected)", .fmt = XLSX_FMT_SMALL, .width = 22, .id = V_STACK},
 };
 /* clang-format on */
 #define VAL_COLS (sizeof val_cols / sizeof val_cols[0])
@@ -458,9 +445,9 @@ enum about_id { B_ROLE, B_PATH, B_SHA };
 
 /* clang-format off */
 static const struct xlsx_column about_cols[] = {
-    {"role", "Input", "", XLSX_FMT_TEXT, 0, 22, NULL, B_ROLE},
-    {"path", "Path", "", XLSX_FMT_TEXT, 0, 70, NULL, B_PATH},
-    {"sha256", "SHA-256", "", XLSX_FMT_TEXT, 0, 68, NULL, B_SHA},
+    {.key = "role", .header = "Input", .fmt = XLSX_FMT_TEXT, .width = 22, .id = B_ROLE},
+    {.key = "path", .header = "Path", .fmt = XLSX_FMT_TEXT, .width = 70, .id = B_PATH},
+    {.key = "sha256", .header = "SHA-256", .fmt = XLSX_FMT_TEXT, .width = 68, .id = B_SHA},
 };
 /* clang-format on */
 
@@ -537,8 +524,8 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
 
 /* clang-format off */
 static const struct xlsx_column glo_cols[] = {
-    {"term", "Term", "", XLSX_FMT_LABEL_WRAP, 0, 24, NULL, 0},
-    {"meaning", "Meaning", "", XLSX_FMT_WRAP, 0, 110, NULL, 1},
+    {.key = "term", .header = "Term", .fmt = XLSX_FMT_LABEL_WRAP, .width = 24, .id = 0},
+    {.key = "meaning", .header = "Meaning", .fmt = XLSX_FMT_WRAP, .width = 110, .id = 1},
 };
 /* clang-format on */
 
