@@ -73,16 +73,16 @@ static void write_file(const char *dir, const char *path, const char *text)
 static void test_cli_exit_code_by_status(void **state)
 {
     (void)state;
-    assert_int_equal(cli_exit_code(STATUS_OK, false), 0);
-    assert_int_equal(cli_exit_code(STATUS_OK, true), 0);
-    assert_int_equal(cli_exit_code(STATUS_USAGE, false), 2);
-    assert_int_equal(cli_exit_code(STATUS_PARSE, false), 2);
-    assert_int_equal(cli_exit_code(STATUS_RANGE, false), 2);
-    assert_int_equal(cli_exit_code(STATUS_IO, true), 2);
-    assert_int_equal(cli_exit_code(STATUS_IO, false), 1);
-    assert_int_equal(cli_exit_code(STATUS_NOMEM, true), 1);
-    assert_int_equal(cli_exit_code(STATUS_XLSX, false), 1);
-    assert_int_equal(cli_exit_code(STATUS_PLOT, false), 1);
+    assert_int_equal(cli_exit_code(STATUS_OK, CLI_IO_OUTPUT), 0);
+    assert_int_equal(cli_exit_code(STATUS_OK, CLI_IO_INPUT), 0);
+    assert_int_equal(cli_exit_code(STATUS_USAGE, CLI_IO_OUTPUT), 2);
+    assert_int_equal(cli_exit_code(STATUS_PARSE, CLI_IO_OUTPUT), 2);
+    assert_int_equal(cli_exit_code(STATUS_RANGE, CLI_IO_OUTPUT), 2);
+    assert_int_equal(cli_exit_code(STATUS_IO, CLI_IO_INPUT), 2);
+    assert_int_equal(cli_exit_code(STATUS_IO, CLI_IO_OUTPUT), 1);
+    assert_int_equal(cli_exit_code(STATUS_NOMEM, CLI_IO_INPUT), 1);
+    assert_int_equal(cli_exit_code(STATUS_XLSX, CLI_IO_OUTPUT), 1);
+    assert_int_equal(cli_exit_code(STATUS_PLOT, CLI_IO_OUTPUT), 1);
     assert_int_equal(CLI_EXIT_RUNTIME, 1);
     assert_int_equal(CLI_EXIT_INPUT, 2);
 }
@@ -125,7 +125,7 @@ static void test_cli_read_defaults_file_bad_key(void **state)
     util_expect_msg(&d, path,
                     ":7: inputs.modle: unknown key (accepted in [inputs]: "
                     "model hardware sweep training stack)");
-    assert_int_equal(cli_exit_code(d.status, true), CLI_EXIT_INPUT);
+    assert_int_equal(cli_exit_code(d.status, CLI_IO_INPUT), CLI_EXIT_INPUT);
     unlink(path);
 }
 

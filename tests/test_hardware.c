@@ -176,11 +176,11 @@ static void test_hardware_at_link(void **state)
     struct hardware h, at;
     (void)state;
     load(&h, NULL);
-    hardware_at_link(&h, true, 400, &at);
+    hardware_at_link(&h, HARDWARE_LINK_IB, 400, &at);
     assert_near(at.spec.ib_gbps, 400, 0);
     assert_near(at.ib_bps, 4e11, 1e-15);
     assert_near(at.nvlink_bps, 1.6e11, 1e-15);
-    hardware_at_link(&h, false, 900, &at);
+    hardware_at_link(&h, HARDWARE_LINK_NVLINK, 900, &at);
     assert_near(at.nvlink_bps, 9e11, 1e-15);
     assert_near(at.ib_bps, 5e10, 1e-15);
     assert_near(h.ib_bps, 5e10, 1e-15); /* the original is untouched */

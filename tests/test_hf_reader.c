@@ -116,25 +116,25 @@ static void test_hf_reader_int_field(void **state)
     (void)state;
     open_reader(&f, "{\"num_hidden_layers\": 61, \"hidden_size\": 64.5}");
     assert_true(hf_reader_int_field(&f.r, "num_hidden_layers", "model",
-                                    "layers", true, 0, ""));
+                                    "layers", HF_REQUIRED, 0, ""));
     assert_int_equal(f.spec.layers, 61);
     fi = hf_reader_field("model", "layers");
     assert_string_equal(datafile_meta_source(&f.meta, (size_t)fi),
                         "x.json: num_hidden_layers");
     assert_true(f.meta.given[fi]);
     assert_false(hf_reader_int_field(&f.r, "hidden_size", "model", "hidden",
-                                     true, 0, ""));
+                                     HF_REQUIRED, 0, ""));
     assert_string_equal(f.d.msg, "x.json: key 'hidden_size': expected an "
                                  "integer in 1..1000000, got 64.5");
     diag_init(&f.d);
-    assert_false(
-        hf_reader_int_field(&f.r, "vocab_size", "model", "vocab", true, 0, ""));
+    assert_false(hf_reader_int_field(&f.r, "vocab_size", "model", "vocab",
+                                     HF_REQUIRED, 0, ""));
     assert_string_equal(f.d.msg, "x.json: key 'vocab_size': missing (required "
                                  "for LlamaForCausalLM; an integer in "
                                  "1..100000000)");
     diag_init(&f.d);
     assert_false(hf_reader_int_field(&f.r, "head_dim", "attention", "head_dim",
-                                     false, 0, "absent: hidden / heads"));
+                                     HF_OPTIONAL, 0, "absent: hidden / heads"));
     assert_int_equal(f.d.status, STATUS_OK);
     assert_int_equal(f.spec.head_dim, 0);
     fi = hf_reader_field("attention", "head_dim");

@@ -58,7 +58,7 @@ check_text(struct fixture *f, const char *text, struct plan *p, struct diag *d)
     diag_init(d);
     if (plan_parse(args, 1, &f->base, p, &dp, d) != STATUS_OK)
         fail_msg("%s: %s", text, d->msg);
-    return plan_check(p, &f->m, &f->hw, false, d);
+    return plan_check(p, &f->m, &f->hw, PLAN_CHECK_RUNNABLE, d);
 }
 
 /* DESIGN §2: one argument separated by commas or spaces, or several. */
@@ -596,18 +596,22 @@ static void test_plan_nvlink_domain(void **state)
     p.tp = p.pp = p.ep = p.cp = p.vpp = p.mbs = 1;
     p.gbs = 128;
     diag_init(&d);
-    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_OK);
+    assert_int_equal(plan_check(&p, &f->m, &nvl, PLAN_CHECK_RUNNABLE, &d),
+                     PLAN_OK);
     p.gpus = 126; /* not whole hosts of 4 */
     p.gbs = 126;
-    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_BAD_GPUS);
+    assert_int_equal(plan_check(&p, &f->m, &nvl, PLAN_CHECK_RUNNABLE, &d),
+                     PLAN_BAD_GPUS);
     assert_string_equal(d.msg, "gpus=126 does not fill whole nodes of 4 GPUs");
     p.gpus = 128;
     p.gbs = 128;
     p.tp = 8;
-    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_OK);
+    assert_int_equal(plan_check(&p, &f->m, &nvl, PLAN_CHECK_RUNNABLE, &d),
+                     PLAN_OK);
     p.tp = 16;
     p.gbs = 8;
-    assert_int_equal(plan_check(&p, &f->m, &nvl, false, &d), PLAN_BAD_TP_NODE);
+    assert_int_equal(plan_check(&p, &f->m, &nvl, PLAN_CHECK_RUNNABLE, &d),
+                     PLAN_BAD_TP_NODE);
     assert_string_equal(d.msg,
                         "tp=16 does not divide the NVLink domain (72 GPUs): "
                         "some tensor-parallel groups would straddle two");
@@ -803,7 +807,7 @@ static void reason_fields_hold_for(const struct model *m,
                                    const struct hardware *hw,
                                    const struct plan *p,
                                    enum plan_reason r,
-                                   bool redundant,
+                                   enum plan_check_mode mode,
                                    uint64_t *seed,
                                    uint64_t seen[PLAN_REASONS])
 {
@@ -816,7 +820,7 @@ static void reason_fields_hold_for(const struct model *m,
         for (k = 0; k < NFIELDS; k++)
             if (!(fields & field_values[k].field))
                 set_random(&q, &field_values[k], seed);
-        again = plan_check(&q, m, hw, redundant, NULL);
+        again = plan_check(&q, m, hw, mode, NULL);
         if (again != r) {
             char a[200], b[200];
             plan_format(p, a, sizeof a);
@@ -838,13 +842,14 @@ static void reason_fields_hold(const struct model *m,
     for (i = 0; i < 40000; i++) {
         struct plan p;
         enum plan_reason r;
-        bool redundant = i % 2 == 0;
+        enum plan_check_mode mode =
+            i % 2 == 0 ? PLAN_CHECK_DISTINCT : PLAN_CHECK_RUNNABLE;
         memset(&p, 0, sizeof p);
         for (k = 0; k < NFIELDS; k++)
             set_random(&p, &field_values[k], &seed);
-        r = plan_check(&p, m, hw, redundant, NULL);
+        r = plan_check(&p, m, hw, mode, NULL);
         if (r != PLAN_OK)
-            reason_fields_hold_for(m, hw, &p, r, redundant, &seed, seen);
+            reason_fields_hold_for(m, hw, &p, r, mode, &seed, seen);
     }
 }
 
@@ -882,8 +887,9 @@ static void test_plan_reason_fields_decide(void **state)
         p.tp = p.pp = p.ep = 2;
         p.cp = p.vpp = p.mbs = p.zero = 1;
         p.gbs = 8;
-        assert_int_equal(plan_check(&p, &f->m, &f->hw, true, NULL),
-                         PLAN_SAME_ZERO);
+        assert_int_equal(
+            plan_check(&p, &f->m, &f->hw, PLAN_CHECK_DISTINCT, NULL),
+            PLAN_SAME_ZERO);
         reason_fields_hold_for(&f->m, &f->hw, &p, PLAN_SAME_ZERO, true, &seed,
                                seen);
     }

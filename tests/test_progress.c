@@ -81,7 +81,7 @@ static void test_progress_threads_count_into_one_line(void **state)
     size_t i;
     (void)state;
     assert_non_null(f);
-    progress_init(&p, f, "roofplan", true, true);
+    progress_init(&p, f, "roofplan", PROGRESS_ALWAYS);
     progress_begin(&p, "sweep", "combinations", 200000);
     for (i = 0; i < 4; i++)
         assert_int_equal(pthread_create(&t[i], NULL, add_many, &a), 0);
@@ -114,7 +114,7 @@ static void test_progress_off_writes_nothing(void **state)
     FILE *f = tmpfile();
     (void)state;
     assert_non_null(f);
-    progress_init(&p, f, "roofplan", false, false);
+    progress_init(&p, f, "roofplan", PROGRESS_NEVER);
     progress_begin(&p, "sweep", "combinations", 10);
     progress_add(&p, 10);
     progress_end(&p);

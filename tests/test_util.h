@@ -19,6 +19,7 @@
 #include "report.h"
 #include "stack.h"
 #include "sweep.h"
+#include "xlsx_book.h"
 
 /* Parses PLAN text (omitted keys 1, gpus and gbs required) and checks it
  * on m and hw; fails the test with the message when it is not valid. */
@@ -197,18 +198,16 @@ struct util_book {
     struct util_xlsx x;
 };
 
-struct xlsx_book;
-
 /* The fixture for the test file `name`: the report (expected: with the
  * calibration and stack) and the directory /tmp/name.XXXXXX; malloc'd,
  * release with util_book_free(). Fails the test on error. */
 struct util_book *util_book_new(const char *name, bool expected);
 
-/* Writes f->path (big: libxlsxwriter's constant-memory mode): a book on
- * f's report, write(b) adding the sheets, closed, the first sheet read
- * back into f->x. Fails the test on error. */
+/* Writes f->path in `mode` (xlsx_book_open): a book on f's report,
+ * write(b) adding the sheets, closed, the first sheet read back into
+ * f->x. Fails the test on error. */
 void util_book_write(struct util_book *f,
-                     bool big,
+                     enum xlsx_book_mode mode,
                      void (*write)(struct xlsx_book *b));
 
 void util_book_free(struct util_book *f);

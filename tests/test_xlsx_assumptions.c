@@ -30,7 +30,7 @@ static void write_assumptions(struct xlsx_book *b)
 static int setup_with(void **state, bool expected)
 {
     struct util_book *f = util_book_new("test_xlsx_assumptions", expected);
-    util_book_write(f, false, write_assumptions);
+    util_book_write(f, XLSX_BOOK_TABLES, write_assumptions);
     *state = f;
     return 0;
 }

@@ -92,7 +92,7 @@ static void test_xlsx_book_formats_from_table(void **state)
     struct lxw_format *four;
     int id;
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     assert_non_null(xlsx_book_sheet(&b, "Sheet"));
     for (id = XLSX_FMT_NONE + 1; id < XLSX_FMT_COUNT; id++)
@@ -134,7 +134,7 @@ static void test_xlsx_book_cells(void **state)
     struct diag d;
     char *xml, *sst;
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_book_num(&b, ws, 0, 0, NAN, NULL);
@@ -206,7 +206,7 @@ static void test_xlsx_book_text_not_utf8(void **state)
         "xl/sharedStrings.xml", "xl/worksheets/sheet1.xml", "docProps/core.xml",
         "xl/tables/table1.xml"};
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_book_properties(&b, "title \xe4", "subject \x1b[2J", "c", 1);
@@ -255,7 +255,7 @@ static void test_xlsx_book_close_after_failed_call(void **state)
     char want[256];
     diag_init(&d);
     write_text(f->path, "previous workbook");
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_book_num(&b, ws, 2000000, 0, 1, NULL); /* past Excel's last row */
@@ -283,7 +283,7 @@ static void test_xlsx_book_full_disk(void **state)
     size_t row, col;
     diag_init(&d);
     write_text(f->path, "previous workbook");
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     /* about 1.3 MB of sheet XML that deflates to about a tenth */
@@ -312,9 +312,9 @@ static void test_xlsx_book_open_unwritable(void **state)
     struct xlsx_book b;
     struct diag d;
     diag_init(&d);
-    assert_int_equal(
-        xlsx_book_open(&b, &f->rep, "/nonexistent-dir/r.xlsx", false, &d),
-        STATUS_IO);
+    assert_int_equal(xlsx_book_open(&b, &f->rep, "/nonexistent-dir/r.xlsx",
+                                    XLSX_BOOK_TABLES, &d),
+                     STATUS_IO);
     assert_string_equal(
         d.msg, "/nonexistent-dir/r.xlsx: cannot write: No such file or "
                "directory");

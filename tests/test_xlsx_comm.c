@@ -35,7 +35,7 @@ static void write_comm(struct xlsx_book *b)
 static int setup(void **state)
 {
     struct util_book *f = util_book_new("test_xlsx_comm", false);
-    util_book_write(f, false, write_comm);
+    util_book_write(f, XLSX_BOOK_TABLES, write_comm);
     *state = f;
     return 0;
 }

@@ -26,27 +26,27 @@ static void write_plans(struct xlsx_book *b)
     xlsx_plans_write(b, xlsx_book_sheet(b, XLSX_PLANS_SHEET), 20);
 }
 
-static int setup_with(void **state, bool expected, bool big)
+static int setup_with(void **state, bool expected, enum xlsx_book_mode mode)
 {
     struct util_book *f = util_book_new("test_xlsx_plans", expected);
-    util_book_write(f, big, write_plans);
+    util_book_write(f, mode, write_plans);
     *state = f;
     return 0;
 }
 
 static int setup(void **state)
 {
-    return setup_with(state, false, false);
+    return setup_with(state, false, XLSX_BOOK_TABLES);
 }
 
 static int setup_expected(void **state)
 {
-    return setup_with(state, true, false);
+    return setup_with(state, true, XLSX_BOOK_TABLES);
 }
 
 static int setup_big(void **state)
 {
-    return setup_with(state, false, true);
+    return setup_with(state, false, XLSX_BOOK_STREAM);
 }
 
 static int teardown(void **state)

@@ -32,7 +32,7 @@ static void write_roofline(struct xlsx_book *b)
 static int setup(void **state)
 {
     struct util_book *f = util_book_new("test_xlsx_roofline", false);
-    util_book_write(f, false, write_roofline);
+    util_book_write(f, XLSX_BOOK_TABLES, write_roofline);
     *state = f;
     return 0;
 }

@@ -34,7 +34,7 @@ static void write_sensitivity(struct xlsx_book *b)
 static int setup(void **state)
 {
     struct util_book *f = util_book_new("test_xlsx_sensitivity", false);
-    util_book_write(f, false, write_sensitivity);
+    util_book_write(f, XLSX_BOOK_TABLES, write_sensitivity);
     *state = f;
     return 0;
 }

@@ -45,7 +45,7 @@ static int setup(void **state)
     diag_init(&d);
     if (report_add_input(&f->s.rep, "model", MODEL_FILE, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
-    util_book_write(f, false, write_small);
+    util_book_write(f, XLSX_BOOK_TABLES, write_small);
     *state = f;
     return 0;
 }
@@ -247,7 +247,7 @@ static int setup_recipe(void **state)
              "data/training/default.ini: sequence 4096 tokens");
     f->s.rep.recipe_json = true;
     f->s.rep.recipe_default = true;
-    util_book_write(f, false, write_small);
+    util_book_write(f, XLSX_BOOK_TABLES, write_small);
     *state = f;
     return 0;
 }

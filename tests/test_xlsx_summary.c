@@ -39,7 +39,7 @@ static void write_families(struct xlsx_book *b)
 static int setup_with(void **state, bool expected)
 {
     struct util_book *f = util_book_new("test_xlsx_summary", expected);
-    util_book_write(f, false, write_summary);
+    util_book_write(f, XLSX_BOOK_TABLES, write_summary);
     *state = f;
     return 0;
 }
@@ -52,7 +52,7 @@ static int setup(void **state)
 static int setup_families(void **state)
 {
     struct util_book *f = util_book_new("test_xlsx_summary", false);
-    util_book_write(f, false, write_families);
+    util_book_write(f, XLSX_BOOK_TABLES, write_families);
     *state = f;
     return 0;
 }
@@ -269,7 +269,7 @@ static int setup_ranges(void **state)
     h->range_lo = 0.901;
     h->range_hi = 1.19;
     h->range_runs = 6;
-    util_book_write(f, false, write_summary);
+    util_book_write(f, XLSX_BOOK_TABLES, write_summary);
     *state = f;
     return 0;
 }
@@ -508,7 +508,7 @@ static void test_xlsx_summary_write_first_screen_big(void **state)
     char ref[16], buf[2048];
     size_t row;
     (void)state;
-    util_book_write(f, true, write_summary);
+    util_book_write(f, XLSX_BOOK_STREAM, write_summary);
     name_ref(&f->x, "INPUTS_AS_SHIPPED", ref, sizeof ref);
     assert_near(util_xlsx_num(&f->x, ref), 1, 0);
     row = util_xlsx_find(&f->x, "B", "Recommended plan");

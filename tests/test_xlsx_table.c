@@ -141,7 +141,8 @@ static void test_xlsx_table_write(void **state)
     diag_init(&d);
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/t.xlsx", dir);
-    assert_int_equal(xlsx_book_open(&b, &rep, path, false, &d), STATUS_OK);
+    assert_int_equal(xlsx_book_open(&b, &rep, path, XLSX_BOOK_TABLES, &d),
+                     STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_table_widths(&b, ws, &table);
     xlsx_table_header(&b, ws, &table, 0);
@@ -194,7 +195,8 @@ static void test_xlsx_table_bad_template(void **state)
     diag_init(&d);
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/t.xlsx", dir);
-    assert_int_equal(xlsx_book_open(&b, &rep, path, false, &d), STATUS_OK);
+    assert_int_equal(xlsx_book_open(&b, &rep, path, XLSX_BOOK_TABLES, &d),
+                     STATUS_OK);
     xlsx_table_row(&b, xlsx_book_sheet(&b, "Sheet"), &t, 1, &r);
     assert_int_equal(xlsx_book_close(&b, &d), STATUS_XLSX);
     snprintf(want, sizeof want, "%s: formula template {nosuch}+1: ", path);

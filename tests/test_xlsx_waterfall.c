@@ -81,7 +81,7 @@ static void write_table(struct fixture *f, size_t *next, struct util_xlsx *x)
     struct lxw_worksheet *ws;
     struct diag d;
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     ws = xlsx_book_sheet(&b, "Summary");
     *next = xlsx_waterfall_table(&b, ws, FIRST, &cols);
@@ -227,7 +227,7 @@ static void test_xlsx_waterfall_chart_rows(void **state)
         assert_int_equal(fwrite(png1x1, 1, sizeof png1x1, fp), sizeof png1x1);
         assert_int_equal(fclose(fp), 0);
     }
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     ws = xlsx_book_sheet(&b, "Summary");
     assert_int_equal(xlsx_waterfall_chart(&b, ws, 7, 1, NULL, 0.8), 7);

@@ -38,7 +38,7 @@ void util_plan(const struct model *m,
     args[0] = buf;
     diag_init(&d);
     if (plan_parse(args, 1, &base, out, &dp, &d) != STATUS_OK ||
-        plan_check(out, m, hw, false, &d) != PLAN_OK)
+        plan_check(out, m, hw, PLAN_CHECK_RUNNABLE, &d) != PLAN_OK)
         fail_msg("%s: %s", text, d.msg);
 }
 

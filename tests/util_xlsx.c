@@ -333,13 +333,13 @@ struct util_book *util_book_new(const char *name, bool expected)
 }
 
 void util_book_write(struct util_book *f,
-                     bool big,
+                     enum xlsx_book_mode mode,
                      void (*write)(struct xlsx_book *b))
 {
     struct xlsx_book b;
     struct diag d;
     diag_init(&d);
-    if (xlsx_book_open(&b, &f->s.rep, f->path, big, &d) != STATUS_OK)
+    if (xlsx_book_open(&b, &f->s.rep, f->path, mode, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     write(&b);
     if (xlsx_book_close(&b, &d) != STATUS_OK)

@@ -31,7 +31,7 @@ void cli_print_diag(const struct diag *d)
     }
 }
 
-int cli_exit_code(enum status st, bool input)
+int cli_exit_code(enum status st, enum cli_io io)
 {
     switch (st) {
     case STATUS_OK:
@@ -41,7 +41,7 @@ int cli_exit_code(enum status st, bool input)
     case STATUS_RANGE:
         return CLI_EXIT_INPUT;
     case STATUS_IO:
-        return input ? CLI_EXIT_INPUT : CLI_EXIT_RUNTIME;
+        return io == CLI_IO_INPUT ? CLI_EXIT_INPUT : CLI_EXIT_RUNTIME;
     default:
         return CLI_EXIT_RUNTIME;
     }

@@ -107,12 +107,18 @@ struct cli_guard {
 /* Prints every line of d's message on stderr as "roofplan: line". */
 void cli_print_diag(const struct diag *d);
 
+/* Which file a STATUS_IO failure was about (cli_exit_code). */
+enum cli_io {
+    CLI_IO_OUTPUT, /* one the command writes: a runtime failure */
+    CLI_IO_INPUT   /* one the command reads: bad input */
+};
+
 /*
  * The exit code for status st: 0 for STATUS_OK, CLI_EXIT_INPUT for bad
- * usage or input (STATUS_IO too when `input`: an input file could not be
- * read), else CLI_EXIT_RUNTIME.
+ * usage or input (STATUS_IO too with CLI_IO_INPUT: an input file could not
+ * be read), else CLI_EXIT_RUNTIME.
  */
-int cli_exit_code(enum status st, bool input);
+int cli_exit_code(enum status st, enum cli_io io);
 
 /* 0 when everything printed reached stdout, or when its reader stopped
  * reading (a pipe to `head`: a normal, quiet end), else a message on

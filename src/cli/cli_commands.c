@@ -103,7 +103,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     if (cli_load_inputs(cfg, &in, &d) != STATUS_OK) {
         cli_print_diag(&d);
         cli_release_inputs(&in);
-        return cli_exit_code(d.status, true);
+        return cli_exit_code(d.status, CLI_IO_INPUT);
     }
     {
         char recipe[1600];
@@ -119,7 +119,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cli_release_inputs(&in);
         return CLI_EXIT_INPUT;
     }
-    if (plan_check(&p, &in.m, &in.hw, false, &d) != PLAN_OK) {
+    if (plan_check(&p, &in.m, &in.hw, PLAN_CHECK_RUNNABLE, &d) != PLAN_OK) {
         fprintf(stderr, "%s: PLAN: %s\n", CLI_PROG, d.msg);
         cli_release_inputs(&in);
         return CLI_EXIT_INPUT;
@@ -136,7 +136,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cli_print_diag(&d);
         cost_ctx_release(&ctx);
         cli_release_inputs(&in);
-        return cli_exit_code(d.status, true);
+        return cli_exit_code(d.status, CLI_IO_INPUT);
     }
     ctx.stack = in.have_stack ? &in.stack : NULL;
     cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
@@ -168,7 +168,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         free(rank_mem);
         cost_ctx_release(&ctx);
         cli_release_inputs(&in);
-        return cli_exit_code(d.status, true);
+        return cli_exit_code(d.status, CLI_IO_INPUT);
     }
     if (cfg->json)
         eval_out_json(stdout, &view);
@@ -299,7 +299,7 @@ static int compare_pairs(struct cli_config *cfg,
     cfg->calibration_applied = 0;
     if (nh > 1 && cfg->calibration_path &&
         !calibration_for_a_cluster(cfg, hws, nh, d))
-        return cli_exit_code(d->status, true);
+        return cli_exit_code(d->status, CLI_IO_INPUT);
     *n = 0;
     for (i = 0; i < nm; i++)
         for (j = 0; j < nh; j++) {
@@ -313,7 +313,7 @@ static int compare_pairs(struct cli_config *cfg,
                 cfg->sets[k].used = false;
             if (cli_load_inputs(cfg, &in, d) != STATUS_OK) {
                 cli_release_inputs(&in);
-                return cli_exit_code(d->status, true);
+                return cli_exit_code(d->status, CLI_IO_INPUT);
             }
             /* each model at its own batch (the model file's, or its
              * recipe's), unless --set space.gbs says otherwise */
@@ -336,7 +336,7 @@ static int compare_pairs(struct cli_config *cfg,
             cost_ctx_release(&ctx);
             cli_release_inputs(&in);
             if (st != STATUS_OK)
-                return cli_exit_code(st, false);
+                return cli_exit_code(st, CLI_IO_OUTPUT);
             if (!cfg->quiet)
                 fprintf(stderr, "%s: %s on %ld x %s: %s\n", CLI_PROG,
                         rows[*n].model, rows[*n].gpus, rows[*n].gpu,
@@ -382,7 +382,7 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
     if (rc == 0) {
         cli_guard_set(&g, &out, NULL); /* before its staging directory */
         if (cli_out_open(cfg, &out, &d) != STATUS_OK) {
-            rc = cli_exit_code(d.status, false);
+            rc = cli_exit_code(d.status, CLI_IO_OUTPUT);
         } else {
             out_dir_path(&out, "compare.xlsx", path, sizeof path);
             if (xlsx_compare_write(rows, n, path, when, cfg->command_line,
@@ -696,7 +696,7 @@ int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs)
         if (nccl_import_read(imp, args[i], cfg->import_link, cfg->import_kind,
                              &d) != STATUS_OK) {
             cli_print_diag(&d);
-            rc = cli_exit_code(d.status, true);
+            rc = cli_exit_code(d.status, CLI_IO_INPUT);
         } else {
             files++;
         }
@@ -705,7 +705,7 @@ int cli_cmd_import(struct cli_config *cfg, char **args, size_t nargs)
         rc = cli_usage_error("import nccl: %s", "missing FILE");
     if (rc == 0 && nccl_import_write(imp, stdout, "stdout", &d) != STATUS_OK) {
         cli_print_diag(&d);
-        rc = cli_exit_code(d.status, true);
+        rc = cli_exit_code(d.status, CLI_IO_INPUT);
     }
     free(imp);
     return rc ? rc : cli_flush_stdout();

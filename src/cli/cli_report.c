@@ -79,50 +79,33 @@ static double seconds_since(const struct timespec *t0)
 
 /* ---- report: the stages in order, committed all at once ---- */
 
-/* The files a report may hold; the earlier report's ones this report
- * does not write are removed when it is committed. */
-static const char *const report_files[] = {"report.xlsx",
-                                           "plans.csv",
-                                           "roofline-ib.png",
-                                           "roofline-ib.svg",
-                                           "roofline-ib.pdf",
-                                           "roofline-ib.gp",
-                                           "roofline-ib.dat",
-                                           "roofline-nvlink.png",
-                                           "roofline-nvlink.svg",
-                                           "roofline-nvlink.pdf",
-                                           "roofline-nvlink.gp",
-                                           "roofline-nvlink.dat",
-                                           "step-breakdown.png",
-                                           "step-breakdown.svg",
-                                           "step-breakdown.pdf",
-                                           "step-breakdown.gp",
-                                           "step-breakdown.dat",
-                                           "memory.png",
-                                           "memory.svg",
-                                           "memory.pdf",
-                                           "memory.gp",
-                                           "memory.dat",
-                                           "sensitivity-ib.png",
-                                           "sensitivity-ib.svg",
-                                           "sensitivity-ib.pdf",
-                                           "sensitivity-ib.gp",
-                                           "sensitivity-ib.dat",
-                                           "sensitivity-nvlink.png",
-                                           "sensitivity-nvlink.svg",
-                                           "sensitivity-nvlink.pdf",
-                                           "sensitivity-nvlink.gp",
-                                           "sensitivity-nvlink.dat",
-                                           "waterfall.png",
-                                           "waterfall.svg",
-                                           "waterfall.pdf",
-                                           "waterfall.gp",
-                                           "waterfall.dat",
-                                           "summary.png",
-                                           "summary.svg",
-                                           "summary.pdf",
-                                           "summary.gp",
-                                           "summary.dat"};
+#define WORKBOOK  "report.xlsx"
+#define PLANS_CSV "plans.csv"
+
+/* The files a report may hold, in the order of its manifest: the
+ * workbook, plans.csv and each chart's files (plot_charts_name with each
+ * plot_out_suffix); the earlier report's ones this report does not write
+ * are removed when it is committed. */
+#define REPORT_FILES (2 + PLOT_CHARTS * PLOT_FILES)
+_Static_assert(REPORT_FILES <= OUT_DIR_REPORT_MAX,
+               "out_dir_commit keeps track of every file of a report");
+struct report_files {
+    char name[REPORT_FILES][64];
+    const char *list[REPORT_FILES];
+};
+
+static void report_files(struct report_files *f)
+{
+    size_t c, k, n = 0;
+    snprintf(f->name[n++], sizeof f->name[0], "%s", WORKBOOK);
+    snprintf(f->name[n++], sizeof f->name[0], "%s", PLANS_CSV);
+    for (c = 0; c < PLOT_CHARTS; c++)
+        for (k = 0; k < PLOT_FILES; k++)
+            snprintf(f->name[n++], sizeof f->name[0], "%s%s",
+                     plot_charts_name(c), plot_out_suffix((enum plot_file)k));
+    for (n = 0; n < REPORT_FILES; n++)
+        f->list[n] = f->name[n];
+}
 
 /* ---- The signal guard (struct cli_guard, cli.h) ---- */
 
@@ -596,7 +579,7 @@ wait_charts(void *user, struct xlsx_images *img, struct diag *d)
     img->sensitivity_ib = chart_png(&rr->charts, "sensitivity-ib");
     img->sensitivity_nvlink = chart_png(&rr->charts, "sensitivity-nvlink");
     img->waterfall = chart_png(&rr->charts, "waterfall");
-    progress_begin(&rr->progress, "packing report.xlsx", "", 0);
+    progress_begin(&rr->progress, "packing " WORKBOOK, "", 0);
     return STATUS_OK;
 }
 
@@ -639,10 +622,10 @@ static enum status write_report(const struct cli_config *cfg,
                             "gnuplot-nox, or run with --no-charts)");
         rr->job_pending = true;
     }
-    snprintf(written, size, "%s/report.xlsx", cfg->out_dir);
+    snprintf(written, size, "%s/" WORKBOOK, cfg->out_dir);
     if (!cfg->no_csv) {
-        out_dir_path(&rr->out, "plans.csv", path, sizeof path);
-        progress_begin(&rr->progress, "plans.csv", "plans",
+        out_dir_path(&rr->out, PLANS_CSV, path, sizeof path);
+        progress_begin(&rr->progress, PLANS_CSV, "plans",
                        csv_plans(cfg, &rr->rep));
         st = csv_out_write(&rr->rep, path,
                            cfg->all_plans ? CSV_OUT_ALL
@@ -653,12 +636,12 @@ static enum status write_report(const struct cli_config *cfg,
         if (st != STATUS_OK)
             return st;
         snprintf(written + strlen(written), size - strlen(written),
-                 ", %s/plans.csv", cfg->out_dir);
+                 ", %s/" PLANS_CSV, cfg->out_dir);
     }
     /* the workbook's big sheets while gnuplot draws (a failure there
      * leaves job_pending: the caller stops gnuplot) */
-    out_dir_path(&rr->out, "report.xlsx", path, sizeof path);
-    progress_begin(&rr->progress, "report.xlsx", "Plans rows", rr->rep.nsheet);
+    out_dir_path(&rr->out, WORKBOOK, path, sizeof path);
+    progress_begin(&rr->progress, WORKBOOK, "Plans rows", rr->rep.nsheet);
     st = xlsx_out_write_waiting(&rr->rep, path, wait_charts, &w, d);
     progress_end(&rr->progress);
     if (st != STATUS_OK)
@@ -692,6 +675,7 @@ static int run_report(const struct cli_config *cfg,
     struct rank_options opt;
     struct timespec t0;
     char written[3 * OUT_DIR_MAX];
+    struct report_files files;
     long cpus;
     enum status st;
 
@@ -725,7 +709,7 @@ static int run_report(const struct cli_config *cfg,
          report_add_input(&rr->rep, "stack", rr->in.stack.meta.path, d)) ||
         report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
         load_validations(rr, data_dir, recipe, d))
-        return cli_exit_code(d->status, true);
+        return cli_exit_code(d->status, CLI_IO_INPUT);
     if (cost_ctx_init(&rr->ctx, &rr->in.m, &rr->in.hw, cfg->comm, d) ||
         cost_ctx_init(&rr->other, &rr->in.m, &rr->in.hw,
                       cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d))
@@ -737,7 +721,7 @@ static int run_report(const struct cli_config *cfg,
      * it, not only one after */
     cli_guard_set(g, &rr->out, NULL);
     if (cli_out_open(cfg, &rr->out, d) != STATUS_OK)
-        return cli_exit_code(d->status, false);
+        return cli_exit_code(d->status, CLI_IO_OUTPUT);
     /* enumerate, evaluate, rank */
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
@@ -757,16 +741,15 @@ static int run_report(const struct cli_config *cfg,
                    sweep_count(&rr->in.sweep));
     st = rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d);
     progress_end(&rr->progress);
-    if (st != STATUS_OK)
-        return cli_exit_code(d->status, d->status != STATUS_NOMEM &&
-                                            d->status != STATUS_IO);
+    if (st != STATUS_OK) /* an I/O failure there is its spill file's */
+        return cli_exit_code(d->status, CLI_IO_OUTPUT);
     rr->rep.elapsed_s = seconds_since(&t0);
     /* what rank hands over besides the rows; then derive figures */
     if (rank_finish(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
         rank_finish_validations(&rr->rep, rr->runs, rr->vin, rr->nruns,
                                 &rr->ctx, &rr->other, d) != STATUS_OK ||
         figures_views(&rr->rep, d) != STATUS_OK)
-        return cli_exit_code(d->status, false);
+        return cli_exit_code(d->status, CLI_IO_OUTPUT);
     print_summary(&rr->rep);
     /* the summary (stdout) before the counts (stderr) where both go to
      * one pipe: stdout is block-buffered there */
@@ -775,9 +758,8 @@ static int run_report(const struct cli_config *cfg,
     if (write_report(cfg, rr, g, written, sizeof written, d) != STATUS_OK)
         return CLI_EXIT_RUNTIME;
     pthread_mutex_lock(&g->lock);
-    if (out_dir_commit(&rr->out, report_files,
-                       sizeof report_files / sizeof report_files[0],
-                       d) != STATUS_OK) {
+    report_files(&files);
+    if (out_dir_commit(&rr->out, files.list, REPORT_FILES, d) != STATUS_OK) {
         pthread_mutex_unlock(&g->lock);
         return CLI_EXIT_RUNTIME;
     }
@@ -824,15 +806,16 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
         return CLI_EXIT_RUNTIME;
     }
     rr->out.lock_fd = -1;
-    /* on a terminal unless -q; anywhere with --progress */
+    /* anywhere with --progress; else on a terminal unless -q */
     progress_init(&rr->progress, stderr, CLI_PROG,
-                  cfg->progress || (!cfg->quiet && isatty(fileno(stderr))),
-                  cfg->progress);
+                  cfg->progress                           ? PROGRESS_ALWAYS
+                  : !cfg->quiet && isatty(fileno(stderr)) ? PROGRESS_SLOW
+                                                          : PROGRESS_NEVER);
     diag_init(&d);
     cli_guard_start(&g);
     if (!gnuplot_timeout(&rr->gnuplot_timeout_s, &d) ||
         cli_load_inputs(cfg, &rr->in, &d) != STATUS_OK) {
-        rc = cli_exit_code(d.status, true);
+        rc = cli_exit_code(d.status, CLI_IO_INPUT);
     } else {
         cli_data_directory(data_dir, sizeof data_dir);
         rc = run_report(cfg, rr, &g, data_dir, &d);

@@ -97,7 +97,7 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
     if (cli_load_inputs(cfg, &in, &d) != STATUS_OK) {
         cli_print_diag(&d);
         cli_release_inputs(&in);
-        return cli_exit_code(d.status, true);
+        return cli_exit_code(d.status, CLI_IO_INPUT);
     }
     rc = read_plan(cfg, &in, &p);
     if (rc)
@@ -140,12 +140,12 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
         /* a calibration refused is bad input (2); stdout that cannot be
          * written is not: 1, as for `import nccl` and `eval` */
         cli_print_diag(&d);
-        rc = cli_exit_code(d.status, false);
+        rc = cli_exit_code(d.status, CLI_IO_OUTPUT);
     }
     goto done;
 fail:
     cli_print_diag(&d);
-    rc = cli_exit_code(d.status, true);
+    rc = cli_exit_code(d.status, CLI_IO_INPUT);
 done:
     free(s);
     trace_import_free(imp);

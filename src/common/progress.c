@@ -73,14 +73,13 @@ void progress_format(const char *prog,
 void progress_init(struct progress *p,
                    FILE *out,
                    const char *prog,
-                   bool on,
-                   bool always)
+                   enum progress_show show)
 {
     memset(p, 0, sizeof *p);
     p->out = out;
     p->prog = prog;
-    p->on = on && out;
-    p->always = always;
+    p->on = show != PROGRESS_NEVER && out;
+    p->always = show == PROGRESS_ALWAYS;
     atomic_init(&p->done, 0);
     atomic_init(&p->next_ns, 0);
     pthread_mutex_init(&p->lock, NULL);

@@ -39,19 +39,26 @@ struct progress {
     bool active;                  /* between progress_begin and _end */
 };
 
+/* When progress lines show. */
+enum progress_show {
+    PROGRESS_NEVER,
+    PROGRESS_SLOW,  /* a step's line once it has run PROGRESS_AFTER_S */
+    PROGRESS_ALWAYS /* each step's line from its start */
+};
+
 /*
- * Prepares p to write to `out` when `on`, each line starting "prog: "
- * (both borrowed; they must outlive p); with `always`, each step's line
- * shows from its start. Release with progress_release(). Example, a
- * terminal without -q, or --progress:
+ * Prepares p to write to `out` as `show` says, each line starting "prog:
+ * " (both borrowed; they must outlive p). Release with progress_release().
+ * Example, --progress, else a terminal without -q:
  *
- *   progress_init(&p, stderr, "roofplan", asked || (tty && !quiet), asked);
+ *   progress_init(&p, stderr, "roofplan",
+ *                 asked ? PROGRESS_ALWAYS : tty && !quiet ? PROGRESS_SLOW
+ *                                                         : PROGRESS_NEVER);
  */
 void progress_init(struct progress *p,
                    FILE *out,
                    const char *prog,
-                   bool on,
-                   bool always);
+                   enum progress_show show);
 
 /* Frees p's lock; ends an open line. p may be NULL. */
 void progress_release(struct progress *p);

@@ -29,9 +29,9 @@ static double pow10_ceil(double x)
 }
 
 /* "IB" or "NVLink". */
-static const char *link_name(bool ib)
+static const char *link_name(enum hardware_link which)
 {
-    return ib ? "IB" : "NVLink";
+    return which == HARDWARE_LINK_IB ? "IB" : "NVLink";
 }
 
 /* ---- Colours ---- */
@@ -136,8 +136,10 @@ static enum status points(struct report *r, struct diag *d)
 }
 
 /* One roofline's roofs, slopes and axis ranges. */
-static void roofline(struct report *r, bool ib, struct report_roofline *o)
+static void
+roofline(struct report *r, enum hardware_link which, struct report_roofline *o)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     const struct hardware *hw = r->hw;
     double bw = ib ? hw->ib_bps : hw->nvlink_bps;
     double bw_peak =
@@ -145,7 +147,7 @@ static void roofline(struct report *r, bool ib, struct report_roofline *o)
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, top = 0;
     size_t i, l = ib ? 0 : 1;
     memset(o, 0, sizeof *o);
-    o->link = link_name(ib);
+    o->link = link_name(which);
     o->bw_name = ib ? "IB_GBPS" : "NVLINK_GBPS";
     /* highest first: the charts place their labels in this order */
     if (hw->fp8_flops > 0) {
@@ -374,13 +376,15 @@ static void bars(struct report *r)
 }
 
 /* What becomes of the baseline on one link's chart, in two lines. */
-static void
-sens_words(const struct report *r, bool ib, struct report_sens_chart *c)
+static void sens_words(const struct report *r,
+                       enum hardware_link which,
+                       struct report_sens_chart *c)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     const struct report_baseline *b = &r->baseline;
     const struct report_family *f;
     const struct report_crossover *x;
-    const char *link = link_name(ib);
+    const char *link = link_name(which);
     char a[32], grid_end[64];
     if (b->family < 0)
         return;
@@ -425,12 +429,13 @@ sens_words(const struct report *r, bool ib, struct report_sens_chart *c)
 
 /* One sensitivity chart: the families with a fitting plan, and the
  * baseline re-timed when none of it fits. */
-static void sens_chart(struct report *r, bool ib)
+static void sens_chart(struct report *r, enum hardware_link which)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     struct report_sens_chart *c = &r->sens[ib ? 0 : 1];
     size_t k, i;
     memset(c, 0, sizeof *c);
-    c->link = link_name(ib);
+    c->link = link_name(which);
     c->gbps = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
     c->n = ib ? r->nsens_ib : r->nsens_nv;
     c->today = ib ? r->hw->spec.ib_gbps : r->hw->spec.nvlink_gbps;
@@ -453,7 +458,7 @@ static void sens_chart(struct report *r, bool ib)
         c->ylo = 1;
         c->yhi = 10;
     }
-    sens_words(r, ib, c);
+    sens_words(r, which, c);
 }
 
 enum status figures_charts(struct report *r, struct diag *d)
@@ -470,10 +475,10 @@ enum status figures_charts(struct report *r, struct diag *d)
     }
     if (points(r, d) != STATUS_OK || picks(r, d) != STATUS_OK)
         return d->status;
-    roofline(r, true, &r->roofline[0]);
-    roofline(r, false, &r->roofline[1]);
+    roofline(r, HARDWARE_LINK_IB, &r->roofline[0]);
+    roofline(r, HARDWARE_LINK_NVLINK, &r->roofline[1]);
     bars(r);
-    sens_chart(r, true);
-    sens_chart(r, false);
+    sens_chart(r, HARDWARE_LINK_IB);
+    sens_chart(r, HARDWARE_LINK_NVLINK);
     return STATUS_OK;
 }

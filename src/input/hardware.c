@@ -168,12 +168,12 @@ enum status hardware_load(const char *path,
 }
 
 void hardware_at_link(const struct hardware *hw,
-                      bool ib,
+                      enum hardware_link link,
                       double gbps,
                       struct hardware *out)
 {
     *out = *hw;
-    if (ib) {
+    if (link == HARDWARE_LINK_IB) {
         out->spec.ib_gbps = gbps;
         out->ib_bps = gbps * 1e9;
     } else {

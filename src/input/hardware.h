@@ -100,14 +100,23 @@ enum status hardware_load(const char *path,
                           size_t nsets,
                           struct diag *d);
 
+/* A cluster's two links: NVLink inside an NVLink domain, the scale-out
+ * network (InfiniBand, RoCE, EFA: "IB") across domains. */
+enum hardware_link {
+    HARDWARE_LINK_NVLINK,
+    HARDWARE_LINK_IB,
+};
+
 /*
- * A shallow copy of hw into out with its IB (ib true) or NVLink bandwidth
- * set to gbps, the file value and the derived rate alike: the cluster
- * the sensitivity charts re-time plans on. out borrows hw's pointers
- * (calibration, stack); never release it.
+ * A shallow copy of hw into out with the bandwidth of `link` set to gbps,
+ * the file value and the derived rate alike: the cluster the sensitivity
+ * charts re-time plans on. out borrows hw's pointers (calibration,
+ * stack); never release it.
+ *
+ *   hardware_at_link(hw, HARDWARE_LINK_IB, 100, &at);
  */
 void hardware_at_link(const struct hardware *hw,
-                      bool ib,
+                      enum hardware_link link,
                       double gbps,
                       struct hardware *out);
 

@@ -80,11 +80,13 @@ static void read_common(struct hf_reader *r)
     bool tied;
 
     model_name(r);
-    hf_reader_int_field(r, "num_hidden_layers", "model", "layers", true, 0, "");
-    hf_reader_int_field(r, "hidden_size", "model", "hidden", true, 0, "");
-    hf_reader_int_field(r, "vocab_size", "model", "vocab", true, 0, "");
-    hf_reader_int_field(r, "num_attention_heads", "attention", "heads", true, 0,
+    hf_reader_int_field(r, "num_hidden_layers", "model", "layers", HF_REQUIRED,
+                        0, "");
+    hf_reader_int_field(r, "hidden_size", "model", "hidden", HF_REQUIRED, 0,
                         "");
+    hf_reader_int_field(r, "vocab_size", "model", "vocab", HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "num_attention_heads", "attention", "heads",
+                        HF_REQUIRED, 0, "");
     if (hf_reader_get_bool(r, "tie_word_embeddings", false, &tied)) {
         long fi = hf_reader_field("model", "tied_embeddings");
         *(bool *)hf_reader_slot(r, fi) = tied;
@@ -258,7 +260,7 @@ static void read_gqa(struct hf_reader *r)
             hf_reader_fix_long(r, "attention", "kv_heads", kv,
                                "num_key_value_heads");
     }
-    hf_reader_int_field(r, "head_dim", "attention", "head_dim", false, 0,
+    hf_reader_int_field(r, "head_dim", "attention", "head_dim", HF_OPTIONAL, 0,
                         "absent: hidden_size / num_attention_heads");
     hf_reader_fix_long(r, "attention", "q_lora_rank", 0, "not MLA");
     hf_reader_fix_long(r, "attention", "kv_lora_rank", 0, "not MLA");
@@ -284,21 +286,21 @@ static void read_mla(struct hf_reader *r)
 {
     hf_reader_fix_int(r, "attention", "type", MODEL_MLA,
                       "DeepseekV3: multi-head latent attention");
-    hf_reader_int_field(r, "q_lora_rank", "attention", "q_lora_rank", false, 0,
-                        "null: no query compression");
+    hf_reader_int_field(r, "q_lora_rank", "attention", "q_lora_rank",
+                        HF_OPTIONAL, 0, "null: no query compression");
     if (!cJSON_GetObjectItemCaseSensitive(r->root, "q_lora_rank"))
         diag_add(r->d, STATUS_PARSE,
                  "%s: key 'q_lora_rank': missing (required for %s; a number, "
                  "or null for no query compression)",
                  r->path, arch_info[r->arch].name);
-    hf_reader_int_field(r, "kv_lora_rank", "attention", "kv_lora_rank", true, 0,
-                        "");
+    hf_reader_int_field(r, "kv_lora_rank", "attention", "kv_lora_rank",
+                        HF_REQUIRED, 0, "");
     hf_reader_int_field(r, "qk_nope_head_dim", "attention", "qk_nope_head_dim",
-                        true, 0, "");
+                        HF_REQUIRED, 0, "");
     hf_reader_int_field(r, "qk_rope_head_dim", "attention", "qk_rope_head_dim",
-                        true, 0, "");
-    hf_reader_int_field(r, "v_head_dim", "attention", "v_head_dim", true, 0,
-                        "");
+                        HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "v_head_dim", "attention", "v_head_dim", HF_REQUIRED,
+                        0, "");
     /* MLA's key/value heads are the query heads; transformers' class keeps
      * num_key_value_heads (and head_dim = the RoPE width) unused here. */
     hf_reader_take(r, "num_key_value_heads");
@@ -343,11 +345,14 @@ static void read_qwen3_moe(struct hf_reader *r)
     long step = 1, k = 0, i = 0;
     bool found;
 
-    hf_reader_int_field(r, "num_experts", "moe", "routed_experts", true, 0, "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", true, 0, "");
-    hf_reader_int_field(r, "moe_intermediate_size", "moe", "expert_width", true,
+    hf_reader_int_field(r, "num_experts", "moe", "routed_experts", HF_REQUIRED,
                         0, "");
-    hf_reader_int_field(r, "intermediate_size", "ffn", "width", true, 0, "");
+    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
+                        0, "");
+    hf_reader_int_field(r, "moe_intermediate_size", "moe", "expert_width",
+                        HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "intermediate_size", "ffn", "width", HF_REQUIRED, 0,
+                        "");
     hf_reader_fix_long(r, "moe", "shared_experts", 0,
                        "Qwen3Moe: no shared experts");
     hf_reader_fix_long(r, "moe", "node_limit", 0,
@@ -410,11 +415,12 @@ static void read_qwen3_moe(struct hf_reader *r)
 
 static void read_mixtral(struct hf_reader *r)
 {
-    hf_reader_int_field(r, "num_local_experts", "moe", "routed_experts", true,
+    hf_reader_int_field(r, "num_local_experts", "moe", "routed_experts",
+                        HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
                         0, "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", true, 0, "");
-    hf_reader_int_field(r, "intermediate_size", "moe", "expert_width", true, 0,
-                        "");
+    hf_reader_int_field(r, "intermediate_size", "moe", "expert_width",
+                        HF_REQUIRED, 0, "");
     hf_reader_fix_long(r, "ffn", "width", 0,
                        "Mixtral: every layer MoE, no dense FFN");
     hf_reader_fix_long(r, "moe", "shared_experts", 0,
@@ -440,7 +446,8 @@ static void read_deepseek_moe(struct hf_reader *r)
     bool found, g1, g2;
     const cJSON *routed;
 
-    hf_reader_int_field(r, "intermediate_size", "ffn", "width", true, 0, "");
+    hf_reader_int_field(r, "intermediate_size", "ffn", "width", HF_REQUIRED, 0,
+                        "");
     routed = cJSON_GetObjectItemCaseSensitive(r->root, "n_routed_experts");
     if (hf_reader_absent(routed)) {
         hf_reader_take(r, "n_routed_experts");
@@ -454,15 +461,16 @@ static void read_deepseek_moe(struct hf_reader *r)
         dense_moe_fields(r, "n_routed_experts null: dense model");
         return;
     }
-    hf_reader_int_field(r, "n_routed_experts", "moe", "routed_experts", true, 0,
-                        "");
-    hf_reader_int_field(r, "n_shared_experts", "moe", "shared_experts", true, 0,
-                        "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", true, 0, "");
-    hf_reader_int_field(r, "moe_intermediate_size", "moe", "expert_width", true,
+    hf_reader_int_field(r, "n_routed_experts", "moe", "routed_experts",
+                        HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "n_shared_experts", "moe", "shared_experts",
+                        HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
                         0, "");
+    hf_reader_int_field(r, "moe_intermediate_size", "moe", "expert_width",
+                        HF_REQUIRED, 0, "");
     hf_reader_int_field(r, "first_k_dense_replace", "moe", "first_dense_layers",
-                        true, 0, "");
+                        HF_REQUIRED, 0, "");
     if (hf_reader_get_int(r, "moe_layer_freq", 1, 1e4, "an integer in 1..10000",
                           &found, &freq) &&
         freq != 1)
@@ -564,7 +572,7 @@ void hf_arch_read(struct hf_reader *r)
         read_mla(r);
         read_deepseek_moe(r);
         hf_reader_int_field(r, "num_nextn_predict_layers", "mtp", "depth",
-                            false, 0, "absent: no MTP modules");
+                            HF_OPTIONAL, 0, "absent: no MTP modules");
     } else {
         read_gqa(r);
         check_window(r);
@@ -573,8 +581,8 @@ void hf_arch_read(struct hf_reader *r)
         else if (r->arch == ARCH_MIXTRAL)
             read_mixtral(r);
         else {
-            hf_reader_int_field(r, "intermediate_size", "ffn", "width", true, 0,
-                                "");
+            hf_reader_int_field(r, "intermediate_size", "ffn", "width",
+                                HF_REQUIRED, 0, "");
             dense_moe_fields(r, "dense model");
         }
         hf_reader_fix_long(r, "mtp", "depth", 0,

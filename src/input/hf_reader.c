@@ -117,7 +117,7 @@ bool hf_reader_int_field(struct hf_reader *r,
                          const char *key,
                          const char *section,
                          const char *name,
-                         bool required,
+                         enum hf_need need,
                          long def,
                          const char *why)
 {
@@ -133,7 +133,7 @@ bool hf_reader_int_field(struct hf_reader *r,
         hf_reader_source(r, fi, "%s", key);
         return true;
     }
-    if (required) {
+    if (need == HF_REQUIRED) {
         diag_add(r->d, STATUS_PARSE, "%s: key '%s': %s (required for %s; %s)",
                  r->path, key,
                  cJSON_GetObjectItemCaseSensitive(r->root, key) ? "null"

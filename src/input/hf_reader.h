@@ -80,16 +80,22 @@ bool hf_reader_get_int(struct hf_reader *r,
                        bool *found,
                        long *out);
 
+/* Whether a config.json key must be there (hf_reader_int_field). */
+enum hf_need {
+    HF_OPTIONAL, /* absent or null: a default, with its source */
+    HF_REQUIRED  /* absent or null: an error */
+};
+
 /*
  * Reads key as an integer into model_schema()'s section.name (its range).
- * Absent or null: an error when required (naming r->arch_name), else def
- * with why as source. Returns whether a value was given.
+ * Absent or null: an error when HF_REQUIRED (naming r->arch_name), else
+ * def with why as source. Returns whether a value was given.
  */
 bool hf_reader_int_field(struct hf_reader *r,
                          const char *key,
                          const char *section,
                          const char *name,
-                         bool required,
+                         enum hf_need need,
                          long def,
                          const char *why);
 

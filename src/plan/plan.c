@@ -389,7 +389,7 @@ enum plan_reason plan_check_split(struct plan *p,
 enum plan_reason plan_check_rest(struct plan *p,
                                  const struct model *m,
                                  const struct hardware *hw,
-                                 bool redundant,
+                                 enum plan_check_mode mode,
                                  struct diag *d)
 {
     const struct model_spec *s = &m->spec;
@@ -493,10 +493,11 @@ enum plan_reason plan_check_rest(struct plan *p,
                       "precision=fp8 on a GPU without FP8 tensor cores "
                       "(%s)",
                       hw->spec.gpu_name);
-    if (redundant && p->pp == 1 && p->schedule != PLAN_1F1B)
+    if (mode == PLAN_CHECK_DISTINCT && p->pp == 1 && p->schedule != PLAN_1F1B)
         return reject(d, PLAN_SAME_SCHEDULE,
                       "pp=%ld: the schedule has no effect", p->pp);
-    if (redundant && p->zero > 0 && p->dp * p->cp == 1 && p->edp == 1)
+    if (mode == PLAN_CHECK_DISTINCT && p->zero > 0 && p->dp * p->cp == 1 &&
+        p->edp == 1)
         return reject(d, PLAN_SAME_ZERO,
                       "zero=%ld without data parallelism has no effect",
                       p->zero);
@@ -540,13 +541,13 @@ enum plan_reason plan_check_offload(const struct plan *p,
 enum plan_reason plan_check(struct plan *p,
                             const struct model *m,
                             const struct hardware *hw,
-                            bool redundant,
+                            enum plan_check_mode mode,
                             struct diag *d)
 {
     enum plan_reason why = plan_check_split(p, m, hw, d);
     if (why != PLAN_OK)
         return why;
-    return plan_check_rest(p, m, hw, redundant, d);
+    return plan_check_rest(p, m, hw, mode, d);
 }
 
 /* ---- Names ---- */

@@ -181,17 +181,23 @@ enum status plan_parse(char *const *args,
                        long *given_dp,
                        struct diag *d);
 
+/* What plan_check() refuses besides plans that cannot run. */
+enum plan_check_mode {
+    PLAN_CHECK_RUNNABLE, /* only plans that cannot run (eval, a run) */
+    PLAN_CHECK_DISTINCT  /* also a plan the same as another one (a sweep) */
+};
+
 /*
  * Derives dp, edp and microbatches and checks that the plan can run on
- * the model and cluster. `redundant` also rejects plans that are the same
- * as another (pp = 1 with a schedule other than 1f1b; a ZeRO stage > 0
- * with no data parallelism), as a sweep wants. Returns the reason; when d
+ * the model and cluster; with PLAN_CHECK_DISTINCT also plans that are the
+ * same as another (pp = 1 with a schedule other than 1f1b; a ZeRO stage
+ * > 0 with no data parallelism), as a sweep wants. Returns the reason; when d
  * is not NULL, also a sentence with the values and what is accepted.
  */
 enum plan_reason plan_check(struct plan *p,
                             const struct model *m,
                             const struct hardware *hw,
-                            bool redundant,
+                            enum plan_check_mode mode,
                             struct diag *d);
 
 /* The fields of struct plan a sweep sets, as bits (plan_reason_fields). */
@@ -242,7 +248,7 @@ enum plan_reason plan_check_split(struct plan *p,
 enum plan_reason plan_check_rest(struct plan *p,
                                  const struct model *m,
                                  const struct hardware *hw,
-                                 bool redundant,
+                                 enum plan_check_mode mode,
                                  struct diag *d);
 
 /*

@@ -608,8 +608,9 @@ void sweep_run(const struct sweep_file *sf,
             }
             p.gbs = gbs[idx[D_GBS]];
             from = DIMS;
-            why = outer != PLAN_OK ? outer
-                                   : plan_check_rest(&p, m, hw, true, NULL);
+            why = outer != PLAN_OK
+                      ? outer
+                      : plan_check_rest(&p, m, hw, PLAN_CHECK_DISTINCT, NULL);
             /* a plan an earlier combination gave: an earlier gpus entry
              * of the same size (0 and the cluster's), or an earlier gbs
              * target rounding to the same batch (the lists themselves

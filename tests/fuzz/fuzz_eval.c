@@ -592,7 +592,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     args[0] = plan_text;
     diag_init(&d);
     if (plan_parse(args, 1, &defaults, &p, &given_dp, &d) != STATUS_OK ||
-        plan_check(&p, m, hw, false, &d) != PLAN_OK)
+        plan_check(&p, m, hw, PLAN_CHECK_RUNNABLE, &d) != PLAN_OK)
         goto done;
     evaluate(m, hw, &p, plan_text);
 done:

@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_round_trip(&p);
-    r = plan_check(&p, &ctx.m, &ctx.hw, false, &d);
+    r = plan_check(&p, &ctx.m, &ctx.hw, PLAN_CHECK_RUNNABLE, &d);
     if (r != PLAN_OK) {
         if (d.msg[0] == '\0' || plan_reason_str(r)[0] == '\0')
             abort();
@@ -124,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(res.t.step > 0) || res.rank < 0 || res.rank >= p.pp)
             abort();
         /* The sweep's stricter check may only reject more. */
-        r = plan_check(&p, &ctx.m, &ctx.hw, true, NULL);
+        r = plan_check(&p, &ctx.m, &ctx.hw, PLAN_CHECK_DISTINCT, NULL);
         (void)r;
     }
     free(text);

@@ -25,22 +25,73 @@
 
 #define PATH_MAX_CHARS 1100 /* a template path: tdir + name + ".gp.in" */
 
-#define WATERFALL 6 /* the charts a report may not have */
-#define SUMMARY   7
+/* Each chart's data and placeholders; the link variants bind their link. */
+typedef void fill_fn(const struct report *r,
+                     struct plot_template_vars *v,
+                     struct plot_text *dat);
 
-static const char *const chart_names[PLOT_CHARTS] = {
-    "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
-    "sensitivity-ib", "sensitivity-nvlink", "waterfall",      "summary"};
+static void roofline_ib(const struct report *r,
+                        struct plot_template_vars *v,
+                        struct plot_text *dat)
+{
+    plot_roofline_fill(r, HARDWARE_LINK_IB, v, dat);
+}
+
+static void roofline_nvlink(const struct report *r,
+                            struct plot_template_vars *v,
+                            struct plot_text *dat)
+{
+    plot_roofline_fill(r, HARDWARE_LINK_NVLINK, v, dat);
+}
+
+static void sensitivity_ib(const struct report *r,
+                           struct plot_template_vars *v,
+                           struct plot_text *dat)
+{
+    plot_sensitivity_fill(r, HARDWARE_LINK_IB, v, dat);
+}
+
+static void sensitivity_nvlink(const struct report *r,
+                               struct plot_template_vars *v,
+                               struct plot_text *dat)
+{
+    plot_sensitivity_fill(r, HARDWARE_LINK_NVLINK, v, dat);
+}
+
+/* One chart: its name (its files' base name and its template's), what
+ * fills it, and whether a report has it (NULL: every report). A new chart
+ * is a row here (and PLOT_CHARTS one more). */
+struct chart {
+    const char *name;
+    fill_fn *fill;
+    bool (*wanted)(const struct report *r);
+};
+
+static const struct chart charts[] = {
+    {.name = "roofline-ib", .fill = roofline_ib},
+    {.name = "roofline-nvlink", .fill = roofline_nvlink},
+    {.name = "step-breakdown", .fill = plot_bars_fill_steps},
+    {.name = "memory", .fill = plot_bars_fill_memory},
+    {.name = "sensitivity-ib", .fill = sensitivity_ib},
+    {.name = "sensitivity-nvlink", .fill = sensitivity_nvlink},
+    {.name = "waterfall",
+     .fill = plot_waterfall_fill,
+     .wanted = plot_waterfall_wanted},
+    {.name = "summary",
+     .fill = plot_summary_fill,
+     .wanted = plot_summary_wanted},
+};
+_Static_assert(sizeof charts / sizeof charts[0] == PLOT_CHARTS,
+               "PLOT_CHARTS counts the rows of charts[]");
 
 const char *plot_charts_name(size_t c)
 {
-    return c < PLOT_CHARTS ? chart_names[c] : "";
+    return c < PLOT_CHARTS ? charts[c].name : "";
 }
 
 bool plot_charts_wanted(const struct report *r, size_t c)
 {
-    return c < PLOT_CHARTS && (c != WATERFALL || plot_waterfall_wanted(r)) &&
-           (c != SUMMARY || plot_summary_wanted(r));
+    return c < PLOT_CHARTS && (!charts[c].wanted || charts[c].wanted(r));
 }
 
 /* Placeholders every template has: footer, output and data paths. */
@@ -124,35 +175,6 @@ write_file(const char *path, const char *text, size_t n, struct diag *d)
     return STATUS_OK;
 }
 
-/* The chart's placeholders and data, by chart. */
-static void fill(const struct report *r,
-                 size_t c,
-                 struct plot_template_vars *v,
-                 struct plot_text *dat)
-{
-    switch (c) {
-    case 0:
-    case 1:
-        plot_roofline_fill(r, c == 0, v, dat);
-        break;
-    case 2:
-        plot_bars_fill_steps(r, v, dat);
-        break;
-    case 3:
-        plot_bars_fill_memory(r, v, dat);
-        break;
-    case WATERFALL:
-        plot_waterfall_fill(r, v, dat);
-        break;
-    case SUMMARY:
-        plot_summary_fill(r, v, dat);
-        break;
-    default:
-        plot_sensitivity_fill(r, c == 4, v, dat);
-        break;
-    }
-}
-
 enum status plot_charts_write(const struct report *r,
                               size_t c,
                               const char *tdir,
@@ -170,7 +192,7 @@ enum status plot_charts_write(const struct report *r,
 
     memset(&v, 0, sizeof v);
     common_vars(r, name, &v);
-    fill(r, c, &v, &dat);
+    charts[c].fill(r, &v, &dat);
     title_font(&v);
     if (plot_template_vars_nomem(&v) || dat.nomem) {
         st = diag_set(d, STATUS_NOMEM, "out of memory drawing %s", name);

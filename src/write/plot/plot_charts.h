@@ -23,12 +23,13 @@
 #include "diag.h"
 #include "report.h"
 
+/* The charts: the rows of plot_charts.c's table (a static assertion
+ * holds the two equal). */
 #define PLOT_CHARTS 8
 
-/* Name of chart c (< PLOT_CHARTS), also its files' base name, in this
- * order: "roofline-ib", "roofline-nvlink", "step-breakdown", "memory",
- * "sensitivity-ib", "sensitivity-nvlink", "waterfall", "summary" (the
- * one-page card). */
+/* Name of chart c (< PLOT_CHARTS), also its files' base name, in the
+ * order of plot_charts.c's rows ("roofline-ib", "roofline-nvlink", ...,
+ * "summary", the one-page card); "" past the last. */
 const char *plot_charts_name(size_t c);
 
 /* Whether report r has chart c: every chart but "waterfall", which needs

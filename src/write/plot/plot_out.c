@@ -19,7 +19,16 @@
 
 #define OUTPUT_SHOWN 1200 /* bytes of gnuplot's output in a message */
 
-static const char *const image_ext[PLOT_IMAGES] = {".png", ".svg", ".pdf"};
+static const char *const suffix[PLOT_FILES] = {
+    [PLOT_FILE_PNG] = ".png",  [PLOT_FILE_SVG] = ".svg",
+    [PLOT_FILE_PDF] = ".pdf",  [PLOT_FILE_SCRIPT] = ".gp",
+    [PLOT_FILE_DATA] = ".dat",
+};
+
+const char *plot_out_suffix(enum plot_file f)
+{
+    return (unsigned)f < PLOT_FILES ? suffix[f] : "";
+}
 
 /* gnuplot's malloc (glibc 2.35 and later; others ignore it): its heap on
  * transparent huge pages, and the image surfaces (1600 x 1000 x 4 bytes,
@@ -102,7 +111,8 @@ spawn_all(struct plot_job *job, const struct plot_files *out, struct diag *d)
             atomic_store(&job->spawning, false);
             break;
         }
-        snprintf(script, sizeof script, "%s.gp", out->chart[c].name);
+        snprintf(script, sizeof script, "%s%s", out->chart[c].name,
+                 suffix[PLOT_FILE_SCRIPT]);
         st = plot_run_spawn_env(&job->runs[c], job->gnuplot, job->dir, script,
                                 GNUPLOT_TUNABLES, job->timeout_s, d);
         atomic_store(&job->spawning, false);
@@ -156,12 +166,14 @@ enum status plot_out_start(const struct report *r,
         if (!plot_charts_wanted(r, c))
             continue;
         snprintf(pc->name, sizeof pc->name, "%s", plot_charts_name(c));
-        if (path_join(pc->script, dir, pc->name, ".gp", d) != STATUS_OK ||
-            path_join(pc->data, dir, pc->name, ".dat", d) != STATUS_OK)
+        if (path_join(pc->script, dir, pc->name, suffix[PLOT_FILE_SCRIPT], d) !=
+                STATUS_OK ||
+            path_join(pc->data, dir, pc->name, suffix[PLOT_FILE_DATA], d) !=
+                STATUS_OK)
             return d->status;
         for (k = 0; k < PLOT_IMAGES; k++) {
             char img[PLOT_PATH_MAX];
-            if (path_join(img, dir, pc->name, image_ext[k], d) != STATUS_OK)
+            if (path_join(img, dir, pc->name, suffix[k], d) != STATUS_OK)
                 return d->status;
             job->before[out->ncharts][k] = stamp(img);
         }
@@ -197,7 +209,7 @@ static void check_chart(const struct plot_job *job,
     int s = run->status;
     size_t k;
     for (k = 0; k < PLOT_IMAGES; k++)
-        path_join(img[k], job->dir, pc->name, image_ext[k], d);
+        path_join(img[k], job->dir, pc->name, suffix[k], d);
     plot_run_output(run, msg, sizeof msg);
     sep = msg[0] ? ": " : "";
     if (run->aborted)
@@ -290,8 +302,8 @@ static bool png_ready(void *user, size_t i)
     struct diag unused;
     char png[PLOT_PATH_MAX];
     diag_init(&unused);
-    return path_join(png, w->job->dir, w->out->chart[i].name, image_ext[0],
-                     &unused) == STATUS_OK &&
+    return path_join(png, w->job->dir, w->out->chart[i].name,
+                     suffix[PLOT_FILE_PNG], &unused) == STATUS_OK &&
            drawn(png, &w->job->before[i][0]) && png_complete(png);
 }
 
@@ -315,7 +327,7 @@ plot_out_wait_png(struct plot_job *job, struct plot_files *out, struct diag *d)
     }
     for (c = 0; c < job->nruns; c++)
         if (path_join(out->chart[c].png, job->dir, out->chart[c].name,
-                      image_ext[0], d) != STATUS_OK)
+                      suffix[PLOT_FILE_PNG], d) != STATUS_OK)
             return d->status;
     return STATUS_OK;
 }

@@ -32,7 +32,18 @@
 #define PLOT_PATH_MAX    1100
 #define PLOT_TIMEOUT_S   30.0 /* default deadline of a gnuplot run */
 #define PLOT_WARNING_MAX 512
-#define PLOT_IMAGES      3 /* png, svg, pdf */
+
+/* The files of one chart, in the order a report lists them: its images
+ * (the first PLOT_IMAGES), its gnuplot script and its data. */
+enum plot_file {
+    PLOT_FILE_PNG,
+    PLOT_FILE_SVG,
+    PLOT_FILE_PDF, /* where gnuplot has the pdfcairo terminal */
+    PLOT_FILE_SCRIPT,
+    PLOT_FILE_DATA,
+    PLOT_FILES
+};
+#define PLOT_IMAGES PLOT_FILE_SCRIPT /* png, svg, pdf */
 
 struct plot_options {
     double timeout_s;         /* per run, from its start, > 0; 0: default */
@@ -89,6 +100,10 @@ struct plot_job {
      * NULL: nowhere); set by the caller, _start leaves it */
     struct progress *progress;
 };
+
+/* The suffix of a chart's file f (".png", ".gp", ".dat"); "" outside the
+ * enum. The files of chart c are plot_charts_name(c) with each. */
+const char *plot_out_suffix(enum plot_file f);
 
 /*
  * Writes the charts of r into the existing directory dir:

@@ -39,9 +39,10 @@ _Static_assert(REPORT_LABELLED + 16 <= PLOT_LABELS_MAX,
  * read it, with the counts it drew. */
 static void roofline_text(const struct report *r,
                           const struct report_roofline *o,
-                          bool ib,
+                          enum hardware_link which,
                           struct plot_template_vars *v)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     const struct hardware *hw = r->hw;
     char text[512], title[1024], a[32], b[32], c[32];
 
@@ -214,10 +215,11 @@ static void slope_names(const struct report_roofline *o,
 }
 
 void plot_roofline_fill(const struct report *r,
-                        bool ib,
+                        enum hardware_link which,
                         struct plot_template_vars *v,
                         struct plot_text *dat)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     const struct report_roofline *o = &r->roofline[ib ? 0 : 1];
     size_t l = ib ? 0 : 1, i, k, nbest = 0;
     struct plot_labels layout, *L = &layout;
@@ -348,5 +350,5 @@ void plot_roofline_fill(const struct report *r,
         snprintf(text, sizeof text, "%ld", b->number);
         plot_labels_place(L, labels, text, NULL, p->x[l], p->y, 14, NAN);
     }
-    roofline_text(r, o, ib, v);
+    roofline_text(r, o, which, v);
 }

@@ -22,11 +22,11 @@
  * Fills the placeholders of templates/roofline-{ib,nvlink}.gp.in into v
  * (TITLE, SUB1, SUB2, XLABEL, YLABEL, NFAM, FAMILIES, HAVE_PUBLISHED,
  * XMIN .. YMAX, LMARGIN .. TMARGIN, ROOFS, ROOF_PLOTS, LABELS) and
- * appends the chart's data file to dat; ib picks the link (InfiniBand,
- * else NVLink). Out of memory shows in v and dat (plot_text.nomem).
+ * appends the chart's data file to dat, for the link `which`. Out of
+ * memory shows in v and dat (plot_text.nomem).
  */
 void plot_roofline_fill(const struct report *r,
-                        bool ib,
+                        enum hardware_link which,
                         struct plot_template_vars *v,
                         struct plot_text *dat);
 

@@ -78,11 +78,12 @@ static void family_arrays(const struct report *r,
 #define KEY_MAX 6
 static void direct_labels(const struct report *r,
                           const struct report_sens_chart *c,
-                          bool ib,
+                          enum hardware_link which,
                           double ylo,
                           double yhi,
                           struct plot_template_vars *v)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     struct plot_text *code = plot_template_var(v, "KEY");
     size_t n = c->nfamilies, i, j, order[REPORT_FAMILIES_MAX];
     double lastx[REPORT_FAMILIES_MAX], lasty[REPORT_FAMILIES_MAX];
@@ -168,10 +169,11 @@ static void log_tics(struct plot_text *code, char axis, double lo, double hi)
 }
 
 void plot_sensitivity_fill(const struct report *r,
-                           bool ib,
+                           enum hardware_link which,
                            struct plot_template_vars *v,
                            struct plot_text *dat)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     const struct report_sens_chart *c = &r->sens[ib ? 0 : 1];
     const char *link = ib ? "InfiniBand" : "NVLink";
     struct plot_text *code = plot_template_var(v, "MARKS");
@@ -201,7 +203,7 @@ void plot_sensitivity_fill(const struct report *r,
         plot_text_printf(dat, "\n\n");
     }
     family_arrays(r, c, v);
-    direct_labels(r, c, ib, ylo, yhi, v);
+    direct_labels(r, c, which, ylo, yhi, v);
     plot_template_set_num(v, "XMIN", x0 / 1.25);
     plot_template_set_num(v, "XMAX", x1 * 1.25);
     plot_template_set_num(v, "YMIN", ylo);

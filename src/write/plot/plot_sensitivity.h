@@ -18,12 +18,12 @@
 #include "report.h"
 
 /*
- * Fills the placeholders of templates/sensitivity-ib.gp.in (ib) or
- * sensitivity-nvlink.gp.in into v and appends the chart's data file to
- * dat (one block per family: GB/s, step time s, bound).
+ * Fills the placeholders of templates/sensitivity-ib.gp.in (which:
+ * HARDWARE_LINK_IB) or sensitivity-nvlink.gp.in into v and appends the chart's
+ * data file to dat (one block per family: GB/s, step time s, bound).
  */
 void plot_sensitivity_fill(const struct report *r,
-                           bool ib,
+                           enum hardware_link which,
                            struct plot_template_vars *v,
                            struct plot_text *dat);
 

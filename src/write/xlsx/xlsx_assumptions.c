@@ -389,7 +389,7 @@ void xlsx_assumptions_write(struct xlsx_book *b, lxw_worksheet *ws)
     size_t row = 0;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_INPUTS);
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_table_widths(b, ws, &table);
     xlsx_book_str(b, ws, row++, 0,
                   "Assumptions: the inputs, with their units and sources",

@@ -279,7 +279,7 @@ struct lxw_format *xlsx_book_fill(struct xlsx_book *b, uint32_t rgb)
 enum status xlsx_book_open(struct xlsx_book *b,
                            const struct report *r,
                            const char *path,
-                           bool big,
+                           enum xlsx_book_mode mode,
                            struct diag *d)
 {
     lxw_workbook_options opt;
@@ -288,7 +288,7 @@ enum status xlsx_book_open(struct xlsx_book *b,
     memset(b, 0, sizeof *b);
     b->r = r;
     b->path = path;
-    b->big = big;
+    b->big = mode == XLSX_BOOK_STREAM;
     if (!slash)
         snprintf(b->tmpdir, sizeof b->tmpdir, ".");
     else if ((size_t)(slash - path) + 1 < sizeof b->tmpdir)
@@ -299,7 +299,7 @@ enum status xlsx_book_open(struct xlsx_book *b,
     if (out_file_temp(path, b->tmp, sizeof b->tmp, d) != STATUS_OK)
         return d->status;
     memset(&opt, 0, sizeof opt);
-    opt.constant_memory = big ? LXW_TRUE : LXW_FALSE;
+    opt.constant_memory = b->big ? LXW_TRUE : LXW_FALSE;
     opt.tmpdir = b->tmpdir;
     b->wb = workbook_new_opt(b->tmp, &opt);
     if (!b->wb) {
@@ -635,7 +635,7 @@ static void header_text(const char *s, char *buf, size_t size)
     buf[o] = '\0';
 }
 
-void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, bool report_like)
+void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, enum xlsx_page page)
 {
     const struct report *r = b->r;
     char what[200], ver[64], text[256], *owned;
@@ -643,7 +643,7 @@ void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, bool report_like)
     worksheet_set_landscape(ws);
     worksheet_fit_to_pages(ws, 1, 0);
     worksheet_set_margins(ws, 0.4, 0.4, 0.6, 0.6);
-    if (report_like)
+    if (page == XLSX_PAGE_REPORT)
         worksheet_gridlines(ws, LXW_HIDE_ALL_GRIDLINES);
     if (!r) /* a workbook of no single report (compare) */
         return;

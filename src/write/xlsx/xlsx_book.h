@@ -121,13 +121,19 @@ struct xlsx_book {
     size_t nextra;
 };
 
+/* How libxlsxwriter keeps a workbook's cells until it is closed. */
+enum xlsx_book_mode {
+    XLSX_BOOK_TABLES, /* in memory: any order, Excel tables */
+    XLSX_BOOK_STREAM  /* constant_memory: rows in ascending order, written
+                       * as they come, no Excel tables (a big Plans sheet) */
+};
+
 /*
  * Starts the workbook for r, to be renamed over path by
  * xlsx_book_close(): creates the temporary file beside path (out_file),
  * opens the workbook on it with libxlsxwriter's scratch files in the
  * same directory (so a full disk there shows in every part), and makes
- * every format. big selects libxlsxwriter's constant_memory mode (rows
- * in ascending order, no Excel tables). b need not be initialised.
+ * every format, in `mode`. b need not be initialised.
  * Returns STATUS_OK, STATUS_IO ("path: cannot write: reason") or
  * STATUS_XLSX; on failure nothing is left on disk and b needs no close.
  * A format that cannot be made is recorded in b->err (the sheets are
@@ -136,7 +142,7 @@ struct xlsx_book {
 enum status xlsx_book_open(struct xlsx_book *b,
                            const struct report *r,
                            const char *path,
-                           bool big,
+                           enum xlsx_book_mode mode,
                            struct diag *d);
 
 /*
@@ -314,13 +320,18 @@ void xlsx_book_table(struct xlsx_book *b,
                      const char *const *headers,
                      struct lxw_format *const *head);
 
+/* What a sheet holds, for its page setup. */
+enum xlsx_page {
+    XLSX_PAGE_TABLE, /* tables of data: gridlines shown */
+    XLSX_PAGE_REPORT /* text and charts: no gridlines */
+};
+
 /* Landscape, one page wide, a header (the report's model and cluster,
  * the sheet's name) and a footer (roofplan's version, the date of the
- * inputs, page N of M); report_like hides the gridlines (sheets of text
- * and charts rather than tables of data). */
+ * inputs, page N of M); gridlines as `page` says. */
 void xlsx_book_page(struct xlsx_book *b,
                     struct lxw_worksheet *ws,
-                    bool report_like);
+                    enum xlsx_page page);
 
 /* Prints row `row` (0-based: a table's header) atop every page. */
 void xlsx_book_repeat_row(struct xlsx_book *b,

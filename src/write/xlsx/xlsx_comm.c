@@ -201,7 +201,7 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
     const size_t head = 2; /* the header row, under the title and note */
     size_t row = head + 1, i, at = xlsx_table_col(&table, "family");
 
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_table_widths(b, ws, &table);
     xlsx_book_str(b, ws, 0, at,
                   "Communication of each family's best plan and of the "

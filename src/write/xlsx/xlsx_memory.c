@@ -376,7 +376,7 @@ void xlsx_memory_write(struct xlsx_book *b,
 {
     size_t row = 0, at = xlsx_table_col(&mem_table, "plan");
 
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_table_widths(b, ws, &inv_table); /* the wider of the two */
     xlsx_book_str(b, ws, row++, at, "Memory per GPU",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));

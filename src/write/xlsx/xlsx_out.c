@@ -94,8 +94,10 @@ enum status xlsx_out_write_waiting(const struct report *r,
     char subject[400];
     size_t i;
 
-    if (xlsx_book_open(&b, r, path, r->nsheet > XLSX_OUT_TABLE_ROWS_MAX, d) !=
-        STATUS_OK)
+    if (xlsx_book_open(&b, r, path,
+                       r->nsheet > XLSX_OUT_TABLE_ROWS_MAX ? XLSX_BOOK_STREAM
+                                                           : XLSX_BOOK_TABLES,
+                       d) != STATUS_OK)
         return d->status;
     for (i = 0; i < NSHEETS; i++)
         ws[i] = xlsx_book_sheet(&b, names[i]);

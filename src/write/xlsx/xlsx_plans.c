@@ -222,7 +222,7 @@ void xlsx_plans_write(struct xlsx_book *b,
     free(t);
     conditional(b, ws, last);
     names(b, cols, n, last);
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_book_repeat_row(b, ws, 0);
     {
         long core = plans_table_find("bubble");

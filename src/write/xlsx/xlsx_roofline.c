@@ -410,7 +410,7 @@ void xlsx_roofline_write(struct xlsx_book *b,
     size_t right = xlsx_table_col(&points, "bound"); /* the charts' width */
     size_t i;
 
-    xlsx_book_page(b, ws, true);
+    xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
     worksheet_set_portrait(ws);
     xlsx_table_widths(b, ws, &points);
     xlsx_book_str(b, ws, 0, at,

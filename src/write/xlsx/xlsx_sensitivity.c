@@ -213,7 +213,7 @@ void xlsx_sensitivity_write(struct xlsx_book *b,
                                       "NVLink-bound", "HBM-bound"};
     size_t row = 0, i, last;
 
-    xlsx_book_page(b, ws, true);
+    xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
     xlsx_book_width(b, ws, 0, 0, FAMILY_WIDTH);
     xlsx_book_width(b, ws, 1, GRID_WIDTH_COLS, 11);
     xlsx_book_str(b, ws, row++, 0, "Sensitivity to link bandwidth",

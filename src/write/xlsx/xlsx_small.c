@@ -133,7 +133,7 @@ void xlsx_small_rejected(struct xlsx_book *b, struct lxw_worksheet *ws)
     size_t row = 0, at = xlsx_table_col(&rej_table, "reason");
     int i;
 
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_table_widths(b, ws, &rej_table);
     xlsx_book_str(b, ws, row++, at, "Rejected combinations and families",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
@@ -384,7 +384,7 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
     const struct report *r = b->r;
     size_t row = 0, i, at = xlsx_table_col(&val_table, "run");
 
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_table_widths(b, ws, &val_table);
     xlsx_book_str(b, ws, row++, at,
                   "Validation against published measured runs",
@@ -482,7 +482,7 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     char when[64], num[32], version[64];
     size_t row = 0, i, at = xlsx_table_col(&about_table, "role");
 
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_table_widths(b, ws, &about_table);
     xlsx_book_str(b, ws, row++, at, "About this workbook",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
@@ -631,7 +631,7 @@ static const struct xlsx_table glo_table = {
 void xlsx_small_glossary(struct xlsx_book *b, struct lxw_worksheet *ws)
 {
     size_t row = 0, i, n = sizeof glossary / sizeof glossary[0];
-    xlsx_book_page(b, ws, false);
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_table_widths(b, ws, &glo_table);
     xlsx_book_str(b, ws, row++, 0, "Glossary",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));

@@ -968,7 +968,7 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
     size_t row = 0;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
-    xlsx_book_page(b, ws, true);
+    xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
     grid(b, ws);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
@@ -1001,7 +1001,7 @@ void xlsx_summary_families(struct xlsx_book *b,
     size_t row = 0, nbreaks = 0;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
-    xlsx_book_page(b, ws, true);
+    xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
     grid(b, ws);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
