@@ -541,6 +541,96 @@ static void plan_move(const struct sweep_spec *s,
     }
 }
 
+/* Whether each gpus entry resolves to the size of an earlier one (0 and
+ * the cluster's size). */
+static void
+gpus_repeats(const struct sweep_spec *s, const struct hardware *hw, bool *again)
+{
+    size_t i, j;
+    for (i = 0; i < s->gpus.n; i++) {
+        again[i] = false;
+        for (j = 0; j < i; j++)
+            again[i] = again[i] || gpus_at(s, j, hw) == gpus_at(s, i, hw);
+    }
+}
+
+/* The gbs entries at batch unit `unit`, and whether each rounds to the
+ * batch of an earlier one. */
+static void gbs_entries(const struct sweep_spec *s,
+                        const struct model *m,
+                        long unit,
+                        long *gbs,
+                        bool *again)
+{
+    size_t i, j;
+    for (i = 0; i < s->gbs.n; i++) {
+        gbs[i] = gbs_at(s, i, m, unit);
+        again[i] = false;
+        for (j = 0; j < i && !again[i]; j++)
+            again[i] = gbs[j] == gbs[i];
+    }
+}
+
+/* The innermost dimension deciding each reason (plan_reason_fields) into
+ * level[]; returns the deepest of those above the last, where a block of
+ * rejected combinations may start (-1 without skip: none). */
+static int reason_levels(bool skip, int *level)
+{
+    int d, deepest = -1;
+    for (d = 0; d < PLAN_REASONS; d++) {
+        level[d] = innermost(plan_reason_fields((enum plan_reason)d));
+        if (skip && d != PLAN_OK && level[d] < DIMS - 1 && level[d] > deepest)
+            deepest = level[d];
+    }
+    return deepest;
+}
+
+/* Moves the odometer idx at dimension d (the ones after it stand at their
+ * first entry): the dimension that moved, -1 past the last combination. */
+static int advance(const struct datafile_list *const *list, size_t *idx, int d)
+{
+    for (; d >= 0; d--) {
+        if (++idx[d] < dim_len(list, idx, d))
+            break;
+        idx[d] = 0;
+    }
+    return d;
+}
+
+/* p's verdict: outer's (plan_check_split's on the outer dimensions),
+ * else plan_check_rest's; a valid plan an earlier combination gave
+ * (`again`: an earlier gpus entry of the same size, 0 and the cluster's,
+ * or an earlier gbs target rounding to the same batch; the lists
+ * themselves hold no repeated value and no other dimension resolves)
+ * is PLAN_SAME_PLAN. */
+static enum plan_reason verdict(struct plan *p,
+                                const struct model *m,
+                                const struct hardware *hw,
+                                enum plan_reason outer,
+                                bool again)
+{
+    enum plan_reason why =
+        outer != PLAN_OK ? outer
+                         : plan_check_rest(p, m, hw, PLAN_CHECK_DISTINCT, NULL);
+    return why == PLAN_OK && again ? PLAN_SAME_PLAN : why;
+}
+
+/* Whether skip counted the n combinations from `index` (a block rejected
+ * for why) at once, the share of thread `thread` of `threads` of them:
+ * they are then passed over. */
+static bool skipped(sweep_skip skip,
+                    void *user,
+                    enum plan_reason why,
+                    uint64_t index,
+                    uint64_t n,
+                    size_t thread,
+                    size_t threads)
+{
+    uint64_t own = share_before(index + n, thread, threads) -
+                   share_before(index, thread, threads);
+    return own == 0 || skip(user, why, own);
+}
+
 void sweep_run(const struct sweep_file *sf,
                const struct model *m,
                const struct hardware *hw,
@@ -556,14 +646,14 @@ void sweep_run(const struct sweep_file *sf,
         &s->pp_last,   &s->pp_split, &s->cp,  &s->ep,
         &s->zero,      &s->schedule, &s->vpp, &s->precision,
         &s->recompute, &s->offload,  &s->mbs, &s->gbs};
-    size_t idx[DIMS] = {0}, i, j;
+    size_t idx[DIMS] = {0};
     /* an earlier entry gives the same gpus; the gbs of each entry at the
      * batch unit `unit` and whether an earlier entry gives the same */
     bool gpus_again[DATAFILE_LIST_MAX], gbs_again[DATAFILE_LIST_MAX];
     long gbs[DATAFILE_LIST_MAX], unit = 0;
-    /* the innermost dimension deciding each reason (plan_reason_fields),
-     * and the deepest of those above the last: where a block may start */
-    int level[PLAN_REASONS], deepest = -1;
+    /* the innermost dimension deciding each reason, and where a block may
+     * start (reason_levels) */
+    int level[PLAN_REASONS], deepest = reason_levels(skip != NULL, level);
     /* the outermost dimension moved since p was set; the outermost one
      * the odometer moved last (the dimensions after it stand at their
      * first entry) */
@@ -578,17 +668,7 @@ void sweep_run(const struct sweep_file *sf,
     for (d = 0; d < DIMS; d++)
         if (list[d]->n == 0)
             return;
-    for (i = 0; i < s->gpus.n; i++) {
-        gpus_again[i] = false;
-        for (j = 0; j < i; j++)
-            gpus_again[i] =
-                gpus_again[i] || gpus_at(s, j, hw) == gpus_at(s, i, hw);
-    }
-    for (d = 0; d < PLAN_REASONS; d++) {
-        level[d] = innermost(plan_reason_fields((enum plan_reason)d));
-        if (skip && d != PLAN_OK && level[d] < DIMS - 1 && level[d] > deepest)
-            deepest = level[d];
-    }
+    gpus_repeats(s, hw, gpus_again);
     memset(&p, 0, sizeof p);
     for (;;) { /* an odometer over the lists, the last one fastest */
         bool mine = (index / SWEEP_BLOCK) % threads == thread;
@@ -599,33 +679,18 @@ void sweep_run(const struct sweep_file *sf,
                 outer = plan_check_split(&p, m, hw, NULL);
             if (from <= D_MBS && batch_unit(&p) != unit) {
                 unit = batch_unit(&p); /* the gbs entries rounded anew */
-                for (i = 0; i < s->gbs.n; i++) {
-                    gbs[i] = gbs_at(s, i, m, unit);
-                    gbs_again[i] = false;
-                    for (j = 0; j < i && !gbs_again[i]; j++)
-                        gbs_again[i] = gbs[j] == gbs[i];
-                }
+                gbs_entries(s, m, unit, gbs, gbs_again);
             }
             p.gbs = gbs[idx[D_GBS]];
             from = DIMS;
-            why = outer != PLAN_OK
-                      ? outer
-                      : plan_check_rest(&p, m, hw, PLAN_CHECK_DISTINCT, NULL);
-            /* a plan an earlier combination gave: an earlier gpus entry
-             * of the same size (0 and the cluster's), or an earlier gbs
-             * target rounding to the same batch (the lists themselves
-             * hold no repeated value; no other dimension resolves) */
-            if (why == PLAN_OK &&
-                (gpus_again[idx[D_GPUS]] || gbs_again[idx[D_GBS]]))
-                why = PLAN_SAME_PLAN;
+            why = verdict(&p, m, hw, outer,
+                          gpus_again[idx[D_GPUS]] || gbs_again[idx[D_GBS]]);
             /* every combination that shares this one's entries up to
              * level[why] is rejected for why: count them at once */
             if (skip && why != PLAN_OK && level[why] >= top &&
                 level[why] < DIMS - 1) {
                 uint64_t n = block_size(list, idx, level[why]);
-                uint64_t own = share_before(index + n, thread, threads) -
-                               share_before(index, thread, threads);
-                if (own == 0 || skip(user, why, own)) {
+                if (skipped(skip, user, why, index, n, thread, threads)) {
                     index += n;
                     d = level[why];
                     goto next;
@@ -637,11 +702,7 @@ void sweep_run(const struct sweep_file *sf,
         index++;
         d = DIMS - 1;
     next:
-        for (; d >= 0; d--) {
-            if (++idx[d] < dim_len(list, idx, d))
-                break;
-            idx[d] = 0;
-        }
+        d = advance(list, idx, d);
         if (d < 0)
             return;
         top = d;
