@@ -3,10 +3,9 @@
  * snapshots (tests/data/snap: DeepSeek-V3 on 2048 H800, a narrowed sweep)
  * and read back: the title, FASTEST_STEP_S's formula and its cached value
  * (the smallest step among the fitting plans, found here from the
- * report's rows), the ties within TIE_PCT, the family table (one row per
- * family, fastest first, each the family's best plan, live over Plans),
- * and the expected figures beside the speed of light's with a
- * calibration.
+ * report's rows), the ties within TIE_PCT, and the expected figures
+ * beside the speed of light's with a calibration (the family table:
+ * test_xlsx_families).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,12 +29,6 @@ static void write_summary(struct xlsx_book *b)
     xlsx_summary_write(b, xlsx_book_sheet(b, XLSX_SUMMARY_SHEET));
 }
 
-static void write_families(struct xlsx_book *b)
-{
-    xlsx_summary_families(b, xlsx_book_sheet(b, XLSX_FAMILIES_SHEET), NULL,
-                          NULL);
-}
-
 static int setup_with(void **state, bool expected)
 {
     struct util_book *f = util_book_new("test_xlsx_summary", expected);
@@ -47,14 +40,6 @@ static int setup_with(void **state, bool expected)
 static int setup(void **state)
 {
     return setup_with(state, false);
-}
-
-static int setup_families(void **state)
-{
-    struct util_book *f = util_book_new("test_xlsx_summary", false);
-    util_book_write(f, XLSX_BOOK_TABLES, write_families);
-    *state = f;
-    return 0;
 }
 
 static int setup_expected(void **state)
@@ -156,62 +141,6 @@ static void test_xlsx_summary_write_ties(void **state)
     snprintf(ref, sizeof ref, "F%zu", name_row(&f->x, "RECOMMENDED_STEP_S"));
     rec = util_xlsx_num(&f->x, ref);
     assert_true(rec >= best && rec <= best * 1.02);
-}
-
-/* The family table: its header's Family cell, then one row per family,
- * fastest first; each row's step is the family's best (the fastest of
- * its fitting plans, else its fastest), live over Plans by its row. */
-static void test_xlsx_summary_write_families(void **state)
-{
-    struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
-    size_t head = util_xlsx_find(&f->x, "B", "Family"), k, i;
-    double prev = 0;
-    char ref[32], buf[160], want[160];
-    assert_true(head > 0 && r->nfamilies > 1);
-    assert_string_equal(util_xlsx_text(&f->x, "C1", buf, sizeof buf), "");
-    snprintf(ref, sizeof ref, "C%zu", head);
-    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
-                        "Speed-of-light step, topo (s)");
-    for (k = 0; k < r->nfamilies; k++) {
-        size_t row = head + 1 + k;
-        double fit = INFINITY, any = INFINITY, want_step, got;
-        bool any_fits = false;
-        snprintf(ref, sizeof ref, "B%zu", row);
-        util_xlsx_text(&f->x, ref, buf, sizeof buf);
-        for (i = 0; i < r->nfamilies; i++)
-            if (strcmp(r->family[i].name, buf) == 0)
-                break;
-        assert_true(i < r->nfamilies); /* a family's name */
-        for (size_t j = 0; j < r->nrows; j++) {
-            const struct report_row *rw = &r->rows[j];
-            if (rw->family != (int)i)
-                continue;
-            any = fmin(any, rw->step);
-            if (rw->fits) {
-                fit = fmin(fit, rw->step);
-                any_fits = true;
-            }
-        }
-        want_step = any_fits ? fit : any;
-        snprintf(ref, sizeof ref, "C%zu", row);
-        got = util_xlsx_num(&f->x, ref);
-        assert_near(got, want_step, 1e-12);
-        snprintf(want, sizeof want, "IFERROR(INDEX(PLANS_RANK_S,K%zu),\"n/a\")",
-                 row);
-        assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
-                            want);
-        /* Fits (J): TRUE as a cached 1 */
-        snprintf(ref, sizeof ref, "J%zu", row);
-        assert_near(util_xlsx_num(&f->x, ref), any_fits ? 1 : 0, 0);
-        if (k > 0 && any_fits)
-            assert_true(got >= prev);
-        if (any_fits)
-            prev = got;
-    }
-    /* the row after the last family is the note, not a family */
-    snprintf(ref, sizeof ref, "C%zu", head + 1 + r->nfamilies);
-    assert_true(isnan(util_xlsx_num(&f->x, ref)));
 }
 
 /* With a calibration, the expected step of the recommended plan stands
@@ -543,8 +472,6 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_ties, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_xlsx_summary_write_families,
-                                        setup_families, teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_one_page, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_xlsx_summary_write_expected,

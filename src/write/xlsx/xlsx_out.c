@@ -18,6 +18,7 @@
 #include "xlsx_roofline.h"
 #include "xlsx_sensitivity.h"
 #include "xlsx_small.h"
+#include "xlsx_families.h"
 #include "xlsx_summary.h"
 
 /* The sheets, in tab order. */
@@ -130,8 +131,8 @@ enum status xlsx_out_write_waiting(const struct report *r,
         xlsx_small_about(&b, ws[ABOUT]);
         xlsx_small_glossary(&b, ws[GLOSSARY]);
         xlsx_summary_write(&b, ws[SUMMARY]);
-        xlsx_summary_families(&b, ws[FAMILIES], img.step_breakdown,
-                              img.waterfall);
+        xlsx_families_write(&b, ws[FAMILIES], img.step_breakdown,
+                            img.waterfall);
         xlsx_roofline_write(&b, ws[ROOFLINE], img.roofline_ib,
                             img.roofline_nvlink);
     }

@@ -1,9 +1,9 @@
 /*
- * xlsx_summary: the Summary and Families sheets (see xlsx_summary.h).
- * Their columns are those of the family table (on Families); the
- * Summary's key figures and paragraphs use the same grid (labels under
- * Family, values under the other model's Step, paragraphs merged from
- * Family to Why). Every sentence is the
+ * xlsx_summary: the Summary sheet (see xlsx_summary.h). Its columns are
+ * those of the family table (xlsx_families, on Families): key figures
+ * and paragraphs on that grid (labels under Family, values under the
+ * other model's Step, paragraphs merged from Family to Best plan); its
+ * first screen's sentences are live (xlsx_live). Every sentence is the
  * report's (figures); the figures that follow the inputs are formulas
  * over the Plans sheet's named columns (PLANS_*), cached with the C
  * values, and the names BEST_* and RECOMMENDED_* are defined over cells
@@ -11,8 +11,6 @@
  */
 #include "xlsx_summary.h"
 
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,10 +18,10 @@
 
 #include "plans_table.h"
 #include "terms.h"
+#include "xlsx_families.h"
+#include "xlsx_live.h"
 #include "xlsx_table.h"
 #include "xlsx_waterfall.h"
-
-#define GIB 1073741824.0
 
 /* The line the Summary shows once an input differs from its shipped
  * value (INPUTS_AS_SHIPPED FALSE). */
@@ -42,62 +40,10 @@
  * of 0 divides by zero): instead of #DIV/0! in every cell. */
 #define INPUT_ERROR   "\"check the inputs on Assumptions\""
 #define OR_MESSAGE(f) "IFERROR(" f "," INPUT_ERROR ")"
-/* A family's figure from its Plans row; "n/a" when an input makes it
- * undefined. */
-#define FAMILY_CELL(column) "IFERROR(INDEX(" column ",{row}),\"n/a\")"
-
-enum col_id {
-    S_SWATCH,
-    S_FAMILY,
-    S_STEP,
-    S_BOUND,
-    S_RATIO,
-    S_STEP_O, /* the other communication model */
-    S_BOUND_O,
-    S_RATIO_O,
-    S_MEM,
-    S_FITS,
-    S_ROW,
-    S_COUNT,
-    S_PLAN,
-    S_WHY
-};
-
-/* The headers of the six model columns are set when written (they name
- * the models). */
-/* clang-format off */
-static const struct xlsx_column columns[] = {
-    {.key = "swatch", .fmt = XLSX_FMT_NONE, .width = 2, .id = S_SWATCH},
-    {.key = "family", .header = "Family", .fmt = XLSX_FMT_LABEL, .width = 24, .id = S_FAMILY},
-    {.key = "step", .header = "Step", .unit = "s", .fmt = XLSX_FMT_SEC, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 9, .id = S_STEP},
-    {.key = "bound", .header = "Bound", .fmt = XLSX_FMT_TEXT, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 8, .id = S_BOUND},
-    {.key = "ratio", .header = "Comm/ compute", .fmt = XLSX_FMT_RAT, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 8, .id = S_RATIO},
-    {.key = "step_o", .header = "Step", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 9, .id = S_STEP_O},
-    {.key = "bound_o", .header = "Bound", .fmt = XLSX_FMT_TEXT, .width = 8, .id = S_BOUND_O},
-    {.key = "ratio_o", .header = "Comm/ compute", .fmt = XLSX_FMT_RAT, .width = 8, .id = S_RATIO_O},
-    {.key = "mem", .header = "Memory", .unit = "GiB", .fmt = XLSX_FMT_GIB, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 8, .id = S_MEM},
-    {.key = "fits", .header = "Fits", .fmt = XLSX_FMT_FITS, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 6, .id = S_FITS},
-    {.key = "row", .header = "Plans row", .fmt = XLSX_FMT_INT, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 6, .id = S_ROW},
-    {.key = "count", .header = "Fitting / evaluated", .fmt = XLSX_FMT_RIGHT, .width = 11, .id = S_COUNT},
-    {.key = "plan", .header = "Best plan", .fmt = XLSX_FMT_SMALL, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 34, .id = S_PLAN},
-    {.key = "why", .header = "Why (plain words)", .fmt = XLSX_FMT_SMALL, .width = 60, .id = S_WHY},
-};
-/* clang-format on */
-#define NCOLS (sizeof columns / sizeof columns[0])
-
 /* Where the key figures go on the same grid. */
 #define KV_LABEL "family"
 #define KV_VALUE "step_o"
 #define KV_NOTE  "bound_o"
-
-/* A family's best plan on the Plans sheet: the fastest that fits, else
- * the fastest, of the rows whose family is the name in {family}. */
-#define FAM_FIT "(PLANS_FAMILY={family})*PLANS_FITS"
-#define FAMILY_ROW                                                   \
-    "IF(SUMPRODUCT(" FAM_FIT ")>0,MATCH(MIN(IF(" FAM_FIT             \
-    ",PLANS_RANK_S)),IF(" FAM_FIT ",PLANS_RANK_S),0),MATCH(MIN(IF("  \
-    "PLANS_FAMILY={family},PLANS_RANK_S)),IF(PLANS_FAMILY={family}," \
-    "PLANS_RANK_S),0))"
 
 /* The fastest plan that fits (the fastest when none does), and among the
  * plans within TIE_PCT of it the one with the most free memory. */
@@ -112,99 +58,12 @@ static const struct xlsx_column columns[] = {
     "IFERROR(MATCH(MAX(IF(" TIE ",PLANS_HEADROOM_GIB)),IF(" TIE \
     ",PLANS_HEADROOM_GIB),0),FASTEST_ROW)"
 
-/* One family row, prepared before it is written. */
-struct fam_row {
-    const struct report *r;
-    const struct report_family *f;
-    struct lxw_format *swatch;
-    char count[80], plan[256];
-    bool live; /* its best plan is on the Plans sheet */
-};
-
-/* A bound: its colour when the plan fits; grey when it does not (a
- * family that does not fit is not "compute" green). */
-static void bound(struct xlsx_value *out, int b, bool fits)
-{
-    xlsx_value_text(out, plans_table_bound_label(b));
-    out->fmt =
-        fits ? xlsx_book_bound_fmt(b, XLSX_BOUND_TEXT) : XLSX_FMT_NA_BOUND;
-}
-
-/* A live formula over the family's Plans row, when it is there. */
-static void
-live(const struct fam_row *fr, const char *tmpl, struct xlsx_value *out)
-{
-    if (fr->live)
-        out->formula = tmpl;
-}
-
-static void get(const void *item, int id, struct xlsx_value *out)
-{
-    const struct fam_row *fr = item;
-    const struct cost_result *b = &fr->f->best, *o = &fr->f->best_other;
-    switch (id) {
-    case S_SWATCH:
-        xlsx_value_text(out, "");
-        out->raw = fr->swatch;
-        break;
-    case S_FAMILY:
-        xlsx_value_text(out, fr->f->name);
-        break;
-    case S_STEP:
-        xlsx_value_num(out, cost_rank_step(b));
-        live(fr, FAMILY_CELL("PLANS_RANK_S"), out);
-        break;
-    case S_BOUND:
-        bound(out, b->t.bound, b->fits);
-        live(fr, FAMILY_CELL("PLANS_BOUND"), out);
-        break;
-    case S_RATIO:
-        xlsx_value_num(out, b->t.comm_compute_ratio);
-        live(fr, FAMILY_CELL("PLANS_RATIO"), out);
-        break;
-    case S_STEP_O:
-        xlsx_value_num(out, cost_rank_step(o));
-        break;
-    case S_BOUND_O:
-        bound(out, o->t.bound, o->fits);
-        break;
-    case S_RATIO_O:
-        xlsx_value_num(out, o->t.comm_compute_ratio);
-        break;
-    case S_MEM:
-        xlsx_value_num(out, b->mem.total / GIB);
-        live(fr, FAMILY_CELL("PLANS_MEM_TOTAL"), out);
-        break;
-    case S_FITS:
-        out->kind = XLSX_BOOL;
-        out->flag = b->fits;
-        live(fr, FAMILY_CELL("PLANS_FITS"), out);
-        break;
-    case S_ROW:
-        if (!fr->live)
-            break;
-        xlsx_value_num(out, (double)fr->f->sheet_row + 1);
-        out->formula = "IFERROR(" FAMILY_ROW ",\"n/a\")";
-        out->array = true;
-        break;
-    case S_COUNT:
-        xlsx_value_text(out, fr->count);
-        break;
-    case S_PLAN:
-        xlsx_value_text(out, fr->plan);
-        live(fr, FAMILY_CELL("PLANS_PLAN"), out);
-        break;
-    default:
-        xlsx_value_text(out, fr->f->why);
-        break;
-    }
-}
-
-static const struct xlsx_table table = {columns, NCOLS, XLSX_FMT_HEAD, get};
+/* The Summary's columns: the family table's (xlsx_families). */
+#define NCOLS (xlsx_families_table()->ncols)
 
 static size_t col(const char *key)
 {
-    return xlsx_table_col(&table, key);
+    return xlsx_table_col(xlsx_families_table(), key);
 }
 
 /* ---- Blocks ---- */
@@ -241,32 +100,37 @@ static void name_at(struct xlsx_book *b, size_t row, size_t c, const char *name)
     xlsx_book_define(b, name, ref);
 }
 
-/* One key figure: label, value (a formula when live, else the C value;
- * numeric, or text when s is not NULL), note. */
+/* One key figure: its label, its value (live: the formula, cached as
+ * the C value v, or the text s when not NULL) and a note. */
+struct key_figure {
+    const char *label;
+    const char *formula; /* without '='; NULL: the value alone */
+    bool array;          /* an array formula (over whole columns) */
+    double v;
+    const char *s;
+    enum xlsx_fmt fmt;
+    const char *note; /* NULL: none */
+};
+
+/* Key figure k on row `row`: label, value (a formula when live). */
 static void kv(struct xlsx_book *b,
                lxw_worksheet *ws,
                size_t row,
-               const char *label,
-               const char *formula,
-               bool array,
-               double v,
-               const char *s,
-               enum xlsx_fmt f,
-               const char *note)
+               const struct key_figure *k)
 {
     struct xlsx_value x;
     memset(&x, 0, sizeof x);
-    x.kind = s ? XLSX_TEXT : XLSX_NUM;
-    x.num = v;
-    x.str = s;
-    x.fmt = f;
-    x.array = array;
-    x.formula = b->big ? NULL : formula;
-    xlsx_book_str(b, ws, row, col(KV_LABEL), label,
+    x.kind = k->s ? XLSX_TEXT : XLSX_NUM;
+    x.num = k->v;
+    x.str = k->s;
+    x.fmt = k->fmt;
+    x.array = k->array;
+    x.formula = b->big ? NULL : k->formula;
+    xlsx_book_str(b, ws, row, col(KV_LABEL), k->label,
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
-    xlsx_table_cell(b, ws, &table, row, col(KV_VALUE), &x);
-    if (note)
-        xlsx_book_str(b, ws, row, col(KV_NOTE), note,
+    xlsx_table_cell(b, ws, xlsx_families_table(), row, col(KV_VALUE), &x);
+    if (k->note)
+        xlsx_book_str(b, ws, row, col(KV_NOTE), k->note,
                       xlsx_book_fmt(b, XLSX_FMT_NOTE));
 }
 
@@ -280,69 +144,13 @@ static const char *pick(const char *column, char *buf, size_t size)
 
 /* ---- The first screen: live sentences and the shipped-inputs flag ---- */
 
-/* A sentence built twice: as a formula over live cells (f) and as its
- * value at the report's inputs (v), the formula's cached result. */
-struct live_text {
-    char f[3072], v[1024];
-    bool over; /* a buffer ran out: a programming error */
-};
-
-static void
-live_append(struct live_text *t, char *dst, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-live_append(struct live_text *t, char *dst, size_t size, const char *fmt, ...)
-{
-    size_t n = strlen(dst);
-    va_list ap;
-    int w;
-    va_start(ap, fmt);
-    w = vsnprintf(dst + n, size - n, fmt, ap);
-    va_end(ap);
-    if (w < 0 || (size_t)w >= size - n)
-        t->over = true;
-}
-
-/* Literal text: a quoted string in the formula (quotes doubled). */
-static void live_lit(struct live_text *t, const char *s)
-{
-    const char *p;
-    live_append(t, t->f, sizeof t->f, "%s\"", t->f[0] ? "&" : "");
-    for (p = s; *p; p++) {
-        char c[2] = {*p, 0};
-        live_append(t, t->f, sizeof t->f, "%s", c);
-        if (*p == '"')
-            live_append(t, t->f, sizeof t->f, "\"");
-    }
-    live_append(t, t->f, sizeof t->f, "\"");
-    live_append(t, t->v, sizeof t->v, "%s", s);
-}
-
-/* A number: TEXT(expr, "0.0" or "0.00") in the formula, v printed with
- * the same decimals. */
-static void
-live_num(struct live_text *t, const char *expr, int decimals, double v)
-{
-    live_append(t, t->f, sizeof t->f, "%sTEXT(%s,\"0.%s\")", t->f[0] ? "&" : "",
-                expr, decimals > 1 ? "00" : "0");
-    live_append(t, t->v, sizeof t->v, "%.*f", decimals, v);
-}
-
-/* A text expression of the formula, cached as s. */
-static void live_expr(struct live_text *t, const char *expr, const char *s)
-{
-    live_append(t, t->f, sizeof t->f, "%s%s", t->f[0] ? "&" : "", expr);
-    live_append(t, t->v, sizeof t->v, "%s", s);
-}
-
 /* The sentence merged over Family..Best plan from column c on, as a
  * live formula with its cached value. */
 static void live_write(struct xlsx_book *b,
                        lxw_worksheet *ws,
                        size_t row,
                        size_t c,
-                       const struct live_text *t,
+                       const struct xlsx_live *t,
                        enum xlsx_fmt f,
                        double pt)
 {
@@ -394,60 +202,48 @@ static bool shipped_formula(const struct report *r, char *buf, size_t size)
     return w >= 0 && (size_t)w < size - len;
 }
 
-/* "$9.87M": a cost in millions, two decimals. */
-static void live_usd(struct live_text *t, const char *name, double usd)
+/* How a figure of a live sentence is written: a number with one
+ * decimal (tenths), or a cost (xlsx_live_usd). */
+typedef void figure_fn(struct xlsx_live *t, const char *name, double v);
+
+static void tenths(struct xlsx_live *t, const char *name, double v)
 {
-    char e[80];
-    snprintf(e, sizeof e, "%s/1E+06", name);
-    live_lit(t, "$");
-    live_num(t, e, 2, usd / 1e6);
-    live_lit(t, "M");
+    xlsx_live_num(t, name, 1, v);
 }
 
-/* " (range LOW to HIGH)" of a name with _LOW and _HIGH. */
-static void live_range(struct live_text *t,
+/* " (range LOW to HIGH)" of a name with _LOW and _HIGH, each written by
+ * put. */
+static void live_range(struct xlsx_live *t,
                        const char *name,
-                       bool usd,
+                       figure_fn *put,
                        double v,
                        const struct report_headline *h)
 {
     char lo[64], hi[64];
     snprintf(lo, sizeof lo, "%s_LOW", name);
     snprintf(hi, sizeof hi, "%s_HIGH", name);
-    live_lit(t, " (range ");
-    if (usd)
-        live_usd(t, lo, v * h->range_lo);
-    else
-        live_num(t, lo, 1, v * h->range_lo);
-    live_lit(t, " to ");
-    if (usd)
-        live_usd(t, hi, v * h->range_hi);
-    else
-        live_num(t, hi, 1, v * h->range_hi);
-    live_lit(t, ")");
+    xlsx_live_lit(t, " (range ");
+    put(t, lo, v * h->range_lo);
+    xlsx_live_lit(t, " to ");
+    put(t, hi, v * h->range_hi);
+    xlsx_live_lit(t, ")");
 }
 
-/*
- * The first screen (issue 18): a warning line that shows when an input
- * was edited, the verdict in one live sentence, the recommended plan in
- * words, its expected days and cost with their ranges beside the speed
- * of light's, and the flag INPUTS_AS_SHIPPED. Every figure is a formula
- * over the named cells below (RECOMMENDED_*) and GPU_HOUR_USD; the plan's
- * words are the report's while RECOMMENDED_ROW is the report's row, else
- * the live plan's key=value form.
- */
-static size_t glance(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+/* The recommended plan's words while RECOMMENDED_ROW is the report's
+ * row, else the live plan's key=value form: the formula into buf. */
+static const char *plan_words(const struct report *r, char *buf, size_t size)
 {
-    const struct report *r = b->r;
-    const struct report_headline *h = &r->headline;
-    const struct report_cost *sol = &h->sol, *x = &h->expected;
-    const struct report_cost *c = h->has_expected ? x : sol;
-    struct live_text t;
-    char flag[8192], plan_f[400], note[160];
-    size_t warn_row = row;
+    snprintf(buf, size, "IF(RECOMMENDED_ROW=%ld,\"%s\",RECOMMENDED_PLAN)",
+             (long)r->sheet_recommended + 1, r->headline.title);
+    return buf;
+}
 
-    /* the warning: "" while INPUTS_AS_SHIPPED is TRUE; its row tall
-     * enough for the text it shows when FALSE */
+/* The warning that shows once an input was edited: "" while
+ * INPUTS_AS_SHIPPED is TRUE; its row tall enough for the text it shows
+ * when FALSE. */
+static void edited_warning(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    char flag[sizeof EDITED_WARNING + 64];
     xlsx_book_merge(b, ws, row, col("family"), col(TEXT_LAST), "",
                     xlsx_book_fmt(b, XLSX_FMT_WARN));
     snprintf(flag, sizeof flag, "=IF(INPUTS_AS_SHIPPED,\"\",\"%s\")",
@@ -455,82 +251,118 @@ static size_t glance(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     xlsx_book_formula_str(b, ws, row, col("family"), flag, "",
                           xlsx_book_fmt(b, XLSX_FMT_WARN));
     xlsx_book_height(
-        b, ws, row++,
+        b, ws, row,
         xlsx_book_text_height(strlen(EDITED_WARNING), TEXT_WIDTH, 11));
-    if (!shipped_formula(r, flag, sizeof flag)) {
-        xlsx_book_invalid(b, "INPUTS_AS_SHIPPED");
-        return row;
-    }
-    if (!h->any)
-        goto flag_row;
+}
 
-    /* the verdict, live */
+/* The verdict in one live sentence: the plan, its step, days and cost. */
+static void glance_verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    const struct report_headline *h = &r->headline;
+    const struct report_cost *sol = &h->sol, *x = &h->expected;
+    const struct report_cost *c = h->has_expected ? x : sol;
+    struct xlsx_live t;
+    char plan_f[400];
+
+    plan_words(r, plan_f, sizeof plan_f);
     memset(&t, 0, sizeof t);
-    snprintf(plan_f, sizeof plan_f,
-             "IF(RECOMMENDED_ROW=%ld,\"%s\",RECOMMENDED_PLAN)",
-             (long)r->sheet_recommended + 1, h->title);
-    live_lit(&t, h->fits ? "Recommended: " : "No plan fits; the fastest: ");
-    live_expr(&t, plan_f, h->title);
-    live_lit(&t, " at ");
-    live_num(&t, "RECOMMENDED_STEP_S", 1, c->step_s);
-    live_lit(&t, h->has_expected ? " s per step expected" : " s per step");
+    xlsx_live_lit(&t,
+                  h->fits ? "Recommended: " : "No plan fits; the fastest: ");
+    xlsx_live_expr(&t, plan_f, h->title);
+    xlsx_live_lit(&t, " at ");
+    xlsx_live_num(&t, "RECOMMENDED_STEP_S", 1, c->step_s);
+    xlsx_live_lit(&t, h->has_expected ? " s per step expected" : " s per step");
     if (h->has_expected && h->has_range)
-        live_range(&t, "RECOMMENDED_STEP_S", false, x->step_s, h);
+        live_range(&t, "RECOMMENDED_STEP_S", tenths, x->step_s, h);
     if (h->has_expected) {
-        live_lit(&t, "; speed of light ");
-        live_num(&t, "RECOMMENDED_STEP_S_SOL", 1, sol->step_s);
-        live_lit(&t, " s");
+        xlsx_live_lit(&t, "; speed of light ");
+        xlsx_live_num(&t, "RECOMMENDED_STEP_S_SOL", 1, sol->step_s);
+        xlsx_live_lit(&t, " s");
     } else {
-        live_lit(&t, " at the speed of light (no calibration)");
+        xlsx_live_lit(&t, " at the speed of light (no calibration)");
     }
-    live_lit(&t, ": ");
-    live_num(&t, "RECOMMENDED_DAYS", 1, c->days);
-    live_lit(&t, " days and ");
-    live_usd(&t, "RECOMMENDED_COST", c->cost_usd);
-    live_lit(&t, " at $");
-    live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
-    live_lit(&t, " per GPU-hour.");
-    live_write(b, ws, row++, col("family"), &t, XLSX_FMT_HEADLINE, 12);
+    xlsx_live_lit(&t, ": ");
+    xlsx_live_num(&t, "RECOMMENDED_DAYS", 1, c->days);
+    xlsx_live_lit(&t, " days and ");
+    xlsx_live_usd(&t, "RECOMMENDED_COST", c->cost_usd);
+    xlsx_live_lit(&t, " at $");
+    xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
+    xlsx_live_lit(&t, " per GPU-hour.");
+    live_write(b, ws, row, col("family"), &t, XLSX_FMT_HEADLINE, 12);
+}
 
-    /* the plan in words */
+/* The plan in words, then its days and cost, each with its range and
+ * the floor; returns the row after them. */
+static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    const struct report_headline *h = &r->headline;
+    const struct report_cost *sol = &h->sol, *x = &h->expected;
+    const struct report_cost *c = h->has_expected ? x : sol;
+    struct xlsx_live t;
+    char plan_f[400];
+
+    plan_words(r, plan_f, sizeof plan_f);
     xlsx_book_str(b, ws, row, col("family"), "Recommended plan",
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
     memset(&t, 0, sizeof t);
-    live_expr(&t, plan_f, h->title);
+    xlsx_live_expr(&t, plan_f, h->title);
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_BOLD, 11);
 
-    /* days and cost, each with its range and the floor */
     xlsx_book_str(b, ws, row, col("family"),
                   h->has_expected ? "Expected days" : "Days (speed of light)",
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
     memset(&t, 0, sizeof t);
-    live_num(&t, "RECOMMENDED_DAYS", 1, c->days);
+    xlsx_live_num(&t, "RECOMMENDED_DAYS", 1, c->days);
     if (h->has_expected && h->has_range)
-        live_range(&t, "RECOMMENDED_DAYS", false, x->days, h);
+        live_range(&t, "RECOMMENDED_DAYS", tenths, x->days, h);
     if (h->has_expected) {
-        live_lit(&t, "; speed of light ");
-        live_num(&t, "RECOMMENDED_DAYS_SOL", 1, sol->days);
+        xlsx_live_lit(&t, "; speed of light ");
+        xlsx_live_num(&t, "RECOMMENDED_DAYS_SOL", 1, sol->days);
     }
-    live_lit(&t, " days for the token budget");
+    xlsx_live_lit(&t, " days for the token budget");
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
 
     xlsx_book_str(b, ws, row, col("family"),
                   h->has_expected ? "Expected cost" : "Cost (speed of light)",
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
     memset(&t, 0, sizeof t);
-    live_usd(&t, "RECOMMENDED_COST", c->cost_usd);
+    xlsx_live_usd(&t, "RECOMMENDED_COST", c->cost_usd);
     if (h->has_expected && h->has_range)
-        live_range(&t, "RECOMMENDED_COST", true, x->cost_usd, h);
+        live_range(&t, "RECOMMENDED_COST", xlsx_live_usd, x->cost_usd, h);
     if (h->has_expected) {
-        live_lit(&t, "; speed of light ");
-        live_usd(&t, "RECOMMENDED_COST_SOL", sol->cost_usd);
+        xlsx_live_lit(&t, "; speed of light ");
+        xlsx_live_usd(&t, "RECOMMENDED_COST_SOL", sol->cost_usd);
     }
-    live_lit(&t, " at $");
-    live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
-    live_lit(&t, " per GPU-hour");
+    xlsx_live_lit(&t, " at $");
+    xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
+    xlsx_live_lit(&t, " per GPU-hour");
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
+    return row;
+}
 
-flag_row:
+/*
+ * The first screen (issue 18): a warning line that shows when an input
+ * was edited, the verdict in one live sentence, the recommended plan in
+ * words, its expected days and cost with their ranges beside the speed
+ * of light's, and the flag INPUTS_AS_SHIPPED. Every figure is a formula
+ * over the named cells below (RECOMMENDED_*) and GPU_HOUR_USD.
+ */
+static size_t glance(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    char flag[8192], note[160];
+    size_t warn_row = row;
+
+    edited_warning(b, ws, row++);
+    if (!shipped_formula(b->r, flag, sizeof flag)) {
+        xlsx_book_invalid(b, "INPUTS_AS_SHIPPED");
+        return row;
+    }
+    if (b->r->headline.any) {
+        glance_verdict(b, ws, row++);
+        row = glance_budget(b, ws, row);
+    }
     xlsx_book_str(b, ws, row, col("family"), "Inputs as shipped",
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
     xlsx_book_formula_num(b, ws, row, col("step"), flag, 1,
@@ -564,7 +396,7 @@ static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         }
         first = c;
         while (c <= col(TEXT_LAST) && room < (double)strlen(sheets[i]) + 2)
-            room += columns[c++].width;
+            room += xlsx_families_table()->col[c++].width;
         /* a link's text does not run into the next cell: merge its cells */
         if (c - 1 > first)
             xlsx_book_merge(b, ws, row, first, c - 1, "",
@@ -645,7 +477,7 @@ expected_figure(struct xlsx_book *b, lxw_worksheet *ws, size_t row, int k)
     c.num = v[k];
     c.fmt = fmt[k];
     c.formula = b->big ? NULL : fx;
-    xlsx_table_cell(b, ws, &table, row, col("step"), &c);
+    xlsx_table_cell(b, ws, xlsx_families_table(), row, col("step"), &c);
     if (!ranged[k])
         return;
     name_at(b, row, col("step"), ranged[k]);
@@ -656,7 +488,8 @@ expected_figure(struct xlsx_book *b, lxw_worksheet *ws, size_t row, int k)
                  side ? "EXPECTED_SPREAD_HIGH" : "EXPECTED_SPREAD_LOW");
         c.num = v[k] * (side ? h->range_hi : h->range_lo);
         c.formula = b->big ? NULL : fx;
-        xlsx_table_cell(b, ws, &table, row, col(side ? "ratio" : "bound"), &c);
+        xlsx_table_cell(b, ws, xlsx_families_table(), row,
+                        col(side ? "ratio" : "bound"), &c);
         snprintf(name, sizeof name, "%s_%s", ranged[k], side ? "HIGH" : "LOW");
         name_at(b, row, col(side ? "ratio" : "bound"), name);
     }
@@ -680,7 +513,8 @@ static size_t spread(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     c.fmt = XLSX_FMT_RAT;
     for (side = 0; side < 2; side++) {
         c.num = side ? h->range_hi : h->range_lo;
-        xlsx_table_cell(b, ws, &table, row, col(side ? "ratio" : "bound"), &c);
+        xlsx_table_cell(b, ws, xlsx_families_table(), row,
+                        col(side ? "ratio" : "bound"), &c);
         name_at(b, row, col(side ? "ratio" : "bound"),
                 side ? "EXPECTED_SPREAD_HIGH" : "EXPECTED_SPREAD_LOW");
     }
@@ -694,21 +528,10 @@ static size_t spread(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
-/* The recommended plan's figures and the names over them: live. */
-static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+/* The key figures' heading and the captions of their columns. */
+static size_t key_head(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
-    const struct report_headline *h = &r->headline;
-    const struct report_cost *sol = &h->sol;
-    char f[200], note[200], plan[256];
-    const struct report_row *best =
-        r->sheet_best >= 0 ? report_sheet_row(r, (size_t)r->sheet_best)
-                           : (r->nsheet ? report_sheet_row(r, 0) : NULL);
-    double best_row = r->sheet_best >= 0 ? (double)r->sheet_best + 1 : 1;
-    double rec_row = (double)r->sheet_recommended + 1;
-
-    if (!h->any || !best)
-        return row;
+    const struct report_headline *h = &b->r->headline;
     xlsx_book_strf(b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_H2),
                    "The recommended plan%s",
                    b->big ? " (values)"
@@ -734,93 +557,206 @@ static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                         "difference above)",
                   xlsx_book_fmt(b, XLSX_FMT_NOTE));
 
+    return row;
+}
+
+/* The fastest fitting plan, the ties and the recommended one among them,
+ * with the names over them (FASTEST_*, RECOMMENDED_PLAN, _ROW). */
+static size_t key_choice(struct xlsx_book *b,
+                         lxw_worksheet *ws,
+                         size_t row,
+                         const struct report_row *best)
+{
+    const struct report *r = b->r;
+    const struct report_headline *h = &r->headline;
+    char note[200], plan[256];
+    double best_row = r->sheet_best >= 0 ? (double)r->sheet_best + 1 : 1;
+    double rec_row = (double)r->sheet_recommended + 1;
+
     plan_format(&best->plan, plan, sizeof plan);
-    kv(b, ws, row, "Fastest fitting plan",
-       OR_MESSAGE("INDEX(PLANS_PLAN,FASTEST_ROW)"), false, 0, plan,
-       XLSX_FMT_TEXT, NULL);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "Fastest fitting plan",
+                            .formula =
+                                OR_MESSAGE("INDEX(PLANS_PLAN,FASTEST_ROW)"),
+                            .s = plan,
+                            .fmt = XLSX_FMT_TEXT});
     name_cell(b, row++, "FASTEST_PLAN");
     kv(b, ws, row,
-       r->expected ? "its expected step time (s)"
-                   : "its speed-of-light step time (s)",
-       OR_MESSAGE(FASTEST_STEP), true, best->step, NULL, XLSX_FMT_SEC,
-       r->expected ? "the smallest expected step among plans that fit "
+       &(struct key_figure){
+           .label = r->expected ? "its expected step time (s)"
+                                : "its speed-of-light step time (s)",
+           .formula = OR_MESSAGE(FASTEST_STEP),
+           .array = true,
+           .v = best->step,
+           .fmt = XLSX_FMT_SEC,
+           .note =
+               r->expected
+                   ? "the smallest expected step among plans that fit "
                      "(plans rank by it; PLANS_RANK_S)"
-                   : "the smallest step among plans that fit (PLANS_RANK_S)");
+                   : "the smallest step among plans that fit (PLANS_RANK_S)"});
     name_cell(b, row++, "FASTEST_STEP_S");
-    kv(b, ws, row, "its row on Plans", OR_MESSAGE(FASTEST_ROW_F), true,
-       best_row, NULL, XLSX_FMT_INT, NULL);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "its row on Plans",
+                            .formula = OR_MESSAGE(FASTEST_ROW_F),
+                            .array = true,
+                            .v = best_row,
+                            .fmt = XLSX_FMT_INT});
     name_cell(b, row++, "FASTEST_ROW");
     snprintf(note, sizeof note,
              "within TIE_PCT (%g%%) of the fastest and fitting: ties",
              r->tie_pct);
-    kv(b, ws, row++, "Ties", OR_MESSAGE("SUMPRODUCT(" TIE ")"), false,
-       (double)h->ties, NULL, XLSX_FMT_CNT, note);
+    kv(b, ws, row++,
+       &(struct key_figure){.label = "Ties",
+                            .formula = OR_MESSAGE("SUMPRODUCT(" TIE ")"),
+                            .v = (double)h->ties,
+                            .fmt = XLSX_FMT_CNT,
+                            .note = note});
     plan_format(&h->plan.plan, plan, sizeof plan);
-    kv(b, ws, row, "Recommended: most free memory of the ties",
-       OR_MESSAGE("INDEX(PLANS_PLAN,RECOMMENDED_ROW)"), false, 0, plan,
-       XLSX_FMT_LABEL, NULL);
+    kv(b, ws, row,
+       &(struct key_figure){
+           .label = "Recommended: most free memory of the ties",
+           .formula = OR_MESSAGE("INDEX(PLANS_PLAN,RECOMMENDED_ROW)"),
+           .s = plan,
+           .fmt = XLSX_FMT_LABEL});
     name_cell(b, row++, "RECOMMENDED_PLAN");
-    kv(b, ws, row, "its row on Plans", OR_MESSAGE(RECOMMENDED_ROW_F), true,
-       rec_row, NULL, XLSX_FMT_INT, NULL);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "its row on Plans",
+                            .formula = OR_MESSAGE(RECOMMENDED_ROW_F),
+                            .array = true,
+                            .v = rec_row,
+                            .fmt = XLSX_FMT_INT});
     name_cell(b, row++, "RECOMMENDED_ROW");
-    kv(b, ws, row, "Step time (s)", pick("PLANS_STEP_S", f, sizeof f), false,
-       sol->step_s, NULL, XLSX_FMT_SEC,
-       "pipeline bubble + optimizer step + the busiest of compute, IB, "
-       "NVLink, HBM (overlapped)");
+    return row;
+}
+
+/* The recommended plan's step, throughput and MFU, the speed of light's
+ * and the expected beside it. */
+static size_t key_speed(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report_headline *h = &b->r->headline;
+    const struct report_cost *sol = &h->sol;
+    char f[200];
+
+    kv(b, ws, row,
+       &(struct key_figure){
+           .label = "Step time (s)",
+           .formula = pick("PLANS_STEP_S", f, sizeof f),
+           .v = sol->step_s,
+           .fmt = XLSX_FMT_SEC,
+           .note =
+               "pipeline bubble + optimizer step + the busiest of compute, IB, "
+               "NVLink, HBM (overlapped)"});
     expected_figure(b, ws, row, 0);
     if (!h->has_expected)
         name_cell(b, row, "RECOMMENDED_STEP_S");
     name_cell(b, row++, "RECOMMENDED_STEP_S_SOL");
-    kv(b, ws, row, "Tokens/s per GPU", pick("PLANS_TPS", f, sizeof f), false,
-       sol->tokens_per_s_per_gpu, NULL, XLSX_FMT_CNT, NULL);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "Tokens/s per GPU",
+                            .formula = pick("PLANS_TPS", f, sizeof f),
+                            .v = sol->tokens_per_s_per_gpu,
+                            .fmt = XLSX_FMT_CNT});
     expected_figure(b, ws, row++, 1);
-    kv(b, ws, row, "MFU", pick("PLANS_MFU", f, sizeof f), false, sol->mfu, NULL,
-       XLSX_FMT_PCT,
-       "model FLOPs over each precision's own peak (FP8 GEMMs at the FP8 "
-       "peak, the rest at BF16's): at most 100%");
+    kv(b, ws, row,
+       &(struct key_figure){.label = "MFU",
+                            .formula = pick("PLANS_MFU", f, sizeof f),
+                            .v = sol->mfu,
+                            .fmt = XLSX_FMT_PCT,
+                            .note = "model FLOPs over each precision's own "
+                                    "peak (FP8 GEMMs at the FP8 "
+                                    "peak, the rest at BF16's): at most 100%"});
     expected_figure(b, ws, row++, 2);
-    kv(b, ws, row, "MFU of the BF16 peak",
-       pick("PLANS_MFU_BF16_PEAK", f, sizeof f), false, sol->mfu_bf16_peak,
-       NULL, XLSX_FMT_PCT,
-       "model FLOPs / (step x BF16 dense peak), as DeepSeek reports it: an "
-       "FP8 plan can exceed 100%");
+    kv(b, ws, row,
+       &(struct key_figure){.label = "MFU of the BF16 peak",
+                            .formula = pick("PLANS_MFU_BF16_PEAK", f, sizeof f),
+                            .v = sol->mfu_bf16_peak,
+                            .fmt = XLSX_FMT_PCT,
+                            .note = "model FLOPs / (step x BF16 dense peak), "
+                                    "as DeepSeek reports it: an "
+                                    "FP8 plan can exceed 100%"});
     expected_figure(b, ws, row++, 3);
+    return row;
+}
+
+/* What the token budget costs the recommended plan (days, GPU-hours,
+ * dollars) and its memory. */
+static size_t key_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    const struct report_headline *h = &r->headline;
+    const struct report_cost *sol = &h->sol;
+    char f[200], note[200];
+
     snprintf(note, sizeof note,
              "the model's budget of %.1fT tokens (TRAINING_TOKENS) on %ld "
              "GPUs",
              r->m->spec.tokens / 1e12, h->plan.plan.gpus);
-    kv(b, ws, row, "Days for the token budget", pick("PLANS_DAYS", f, sizeof f),
-       false, sol->days, NULL, XLSX_FMT_DAYS, note);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "Days for the token budget",
+                            .formula = pick("PLANS_DAYS", f, sizeof f),
+                            .v = sol->days,
+                            .fmt = XLSX_FMT_DAYS,
+                            .note = note});
     if (!h->has_expected)
         name_cell(b, row, "RECOMMENDED_DAYS");
     name_cell(b, row, "RECOMMENDED_DAYS_SOL");
     expected_figure(b, ws, row++, 4);
-    kv(b, ws, row, "GPU-hours for the budget",
-       "IFERROR(INDEX(PLANS_COST,RECOMMENDED_ROW)/GPU_HOUR_USD," INPUT_ERROR
-       ")",
-       false, sol->gpu_hours, NULL, XLSX_FMT_CNT, NULL);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "GPU-hours for the budget",
+                            .formula = "IFERROR(INDEX(PLANS_COST,RECOMMENDED_"
+                                       "ROW)/GPU_HOUR_USD," INPUT_ERROR ")",
+                            .v = sol->gpu_hours,
+                            .fmt = XLSX_FMT_CNT});
     expected_figure(b, ws, row++, 5);
     snprintf(note, sizeof note, "at GPU_HOUR_USD ($%.2f per GPU-hour)",
              r->hw->spec.gpu_hour_usd);
-    kv(b, ws, row, "Cost for the budget", pick("PLANS_COST", f, sizeof f),
-       false, sol->cost_usd, NULL, XLSX_FMT_USD_M, note);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "Cost for the budget",
+                            .formula = pick("PLANS_COST", f, sizeof f),
+                            .v = sol->cost_usd,
+                            .fmt = XLSX_FMT_USD_M,
+                            .note = note});
     if (!h->has_expected)
         name_cell(b, row, "RECOMMENDED_COST");
     name_cell(b, row, "RECOMMENDED_COST_SOL");
     expected_figure(b, ws, row++, 6);
-    kv(b, ws, row, "GPU-hours per 1T tokens", pick("PLANS_GPUH", f, sizeof f),
-       false, sol->gpu_hours_per_trillion, NULL, XLSX_FMT_CNT, NULL);
+    kv(b, ws, row,
+       &(struct key_figure){.label = "GPU-hours per 1T tokens",
+                            .formula = pick("PLANS_GPUH", f, sizeof f),
+                            .v = sol->gpu_hours_per_trillion,
+                            .fmt = XLSX_FMT_CNT});
     expected_figure(b, ws, row++, 7);
     snprintf(note, sizeof note,
              "heaviest pipeline rank, of %.1f GiB (HBM_GIB); fits at %.1f "
              "(HEADROOM_PCT %g%% kept free)",
              h->capacity_gib, h->usable_gib, r->headroom_pct);
-    kv(b, ws, row++, "Memory per GPU (GiB)",
-       pick("PLANS_MEM_TOTAL", f, sizeof f), false, h->memory_gib, NULL,
-       XLSX_FMT_GIB, note);
-    kv(b, ws, row++, "Free memory per GPU (GiB)",
-       pick("PLANS_HEADROOM_GIB", f, sizeof f), false, h->headroom_gib, NULL,
-       XLSX_FMT_GIB, NULL);
+    kv(b, ws, row++,
+       &(struct key_figure){.label = "Memory per GPU (GiB)",
+                            .formula = pick("PLANS_MEM_TOTAL", f, sizeof f),
+                            .v = h->memory_gib,
+                            .fmt = XLSX_FMT_GIB,
+                            .note = note});
+    kv(b, ws, row++,
+       &(struct key_figure){.label = "Free memory per GPU (GiB)",
+                            .formula = pick("PLANS_HEADROOM_GIB", f, sizeof f),
+                            .v = h->headroom_gib,
+                            .fmt = XLSX_FMT_GIB});
+    return row;
+}
+
+/* The recommended plan's figures and the names over them: live. */
+static size_t key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    const struct report_row *best =
+        r->sheet_best >= 0 ? report_sheet_row(r, (size_t)r->sheet_best)
+                           : (r->nsheet ? report_sheet_row(r, 0) : NULL);
+
+    if (!r->headline.any || !best)
+        return row;
+    row = key_head(b, ws, row);
+    row = key_choice(b, ws, row, best);
+    row = key_speed(b, ws, row);
+    row = key_budget(b, ws, row);
     row = spread(b, ws, row);
     return row + 1;
 }
@@ -858,105 +794,6 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
-/* The family table, fastest family first. */
-static size_t families(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
-{
-    const struct report *r = b->r;
-    const char *cm = comm_model_str(r->comm), *co = xlsx_book_other_model(r);
-    struct xlsx_column cols[NCOLS];
-    struct xlsx_table t = table;
-    char h[6][96];
-    static const int model_col[6] = {S_STEP,   S_BOUND,   S_RATIO,
-                                     S_STEP_O, S_BOUND_O, S_RATIO_O};
-    struct fam_row fr;
-    size_t i, k, first;
-    lxw_conditional_format cf;
-    char grey[PLANS_FORMULA_MAX];
-
-    memcpy(cols, columns, sizeof cols);
-    for (k = 0; k < 6; k++) { /* "Step, topo (s)", "Bound, flat" */
-        const char *head = columns[model_col[k]].header;
-        if (k % 3 == 0) /* the steps are the ranking's */
-            head = r->expected ? "Expected step" : "Speed-of-light step";
-        snprintf(h[k], sizeof h[k], "%s, %s%s", head, k < 3 ? cm : co,
-                 k < 3 ? "" : " (values)");
-        cols[model_col[k]].header = h[k];
-    }
-    t.col = cols;
-    xlsx_book_str(b, ws, row++, col("family"),
-                  "Best plan per family (the fastest that fits, else the "
-                  "fastest), fastest first",
-                  xlsx_book_fmt(b, XLSX_FMT_H2));
-    xlsx_table_header(b, ws, &t, row);
-    /* "Expected step, flat (values) (s)" wraps to five lines */
-    xlsx_book_height(b, ws, row++, r->expected ? 62 : 44);
-    first = row;
-    for (i = 0; i < r->nfamilies; i++) {
-        size_t fi = (size_t)r->families_by_step[i];
-        char a[32], b2[32];
-        fr.r = r;
-        fr.f = &r->family[fi];
-        fr.live = !b->big && fr.f->sheet_row >= 0;
-        fr.swatch = xlsx_book_fill(b, fr.f->color);
-        plan_format(&fr.f->best.plan, fr.plan, sizeof fr.plan);
-        report_thousands((double)fr.f->fitting, a, sizeof a);
-        report_thousands((double)fr.f->plans, b2, sizeof b2);
-        snprintf(fr.count, sizeof fr.count, "%s / %s", a, b2);
-        xlsx_table_row(b, ws, &t, row, &fr);
-        xlsx_book_height(b, ws, row,
-                         fmax(xlsx_book_text_height(strlen(fr.f->why),
-                                                    columns[S_WHY].width, 9),
-                              xlsx_book_text_height(strlen(fr.plan),
-                                                    columns[S_PLAN].width, 9)));
-        row++;
-    }
-    if (row > first && !b->big) {
-        /* live: a family that stops fitting turns its bound grey and its
-         * fit red */
-        memset(&cf, 0, sizeof cf);
-        cf.type = LXW_CONDITIONAL_TYPE_CELL;
-        cf.criteria = LXW_CONDITIONAL_CRITERIA_EQUAL_TO;
-        cf.value_string = "0"; /* 1 / 0 formulas, shown TRUE / FALSE */
-        cf.format = xlsx_book_fmt(b, XLSX_FMT_CF_RED);
-        xlsx_book_check(b,
-                        worksheet_conditional_format_range(
-                            ws, (lxw_row_t)first, (lxw_col_t)col("fits"),
-                            (lxw_row_t)(row - 1), (lxw_col_t)col("fits"), &cf),
-                        "worksheet_conditional_format_range (fits)");
-        if (xlsx_table_formula(&table, "NOT({fits})", first, grey,
-                               sizeof grey)) {
-            memset(&cf, 0, sizeof cf);
-            cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
-            cf.value_string = grey;
-            cf.format = xlsx_book_fmt(b, XLSX_FMT_NA_BOUND);
-            xlsx_book_check(b,
-                            worksheet_conditional_format_range(
-                                ws, (lxw_row_t)first, (lxw_col_t)col("bound"),
-                                (lxw_row_t)(row - 1), (lxw_col_t)col("bound"),
-                                &cf),
-                            "worksheet_conditional_format_range (bound)");
-        }
-    }
-    xlsx_book_merge(b, ws, row++, col("family"), NCOLS - 1,
-                    "Bound: the resource whose time sets the overlapped step "
-                    "(grey: the plan does not fit). Comm/compute: the "
-                    "busiest link's time over the compute time (below 1, "
-                    "communication can hide under compute where the stack "
-                    "overlaps it; Why names what it leaves exposed). Blue "
-                    "headers: "
-                    "live formulas over the Plans sheet.",
-                    xlsx_book_fmt(b, XLSX_FMT_NOTE));
-    return row + 1;
-}
-
-/* The column grid both sheets share (the family table's columns). */
-static void grid(struct xlsx_book *b, lxw_worksheet *ws)
-{
-    size_t k;
-    for (k = 0; k < NCOLS; k++) /* one range each: the layout's grid */
-        xlsx_book_width(b, ws, k, k, columns[k].width);
-}
-
 void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
     const struct report *r = b->r;
@@ -969,7 +806,7 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
 
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
     xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
-    grid(b, ws);
+    xlsx_families_grid(b, ws);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
                    "Parallelism plan for %s on %ld x %s", r->m->spec.name,
@@ -989,50 +826,4 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
     worksheet_fit_to_pages(ws, 1, 1);
     xlsx_book_print_area(b, ws, 0, row - 1, NCOLS - 1);
     worksheet_activate(ws);
-}
-
-void xlsx_summary_families(struct xlsx_book *b,
-                           lxw_worksheet *ws,
-                           const char *step_png,
-                           const char *waterfall_png)
-{
-    const struct report *r = b->r;
-    lxw_row_t breaks[3] = {0, 0, 0}; /* each chart on its page */
-    size_t row = 0, nbreaks = 0;
-
-    worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
-    xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
-    grid(b, ws);
-    xlsx_book_strf(b, ws, row++, col("family"),
-                   xlsx_book_fmt(b, XLSX_FMT_TITLE),
-                   "Plan families for %s on %ld x %s", r->m->spec.name,
-                   r->hw->spec.gpus, r->hw->spec.gpu_name);
-    xlsx_book_link(b, ws, row++, col("family"), XLSX_SUMMARY_SHEET,
-                   "Back to the Summary");
-    row = families(b, ws, row + 1);
-    if (step_png) {
-        lxw_image_options io;
-        breaks[nbreaks++] = (lxw_row_t)row;
-        memset(&io, 0, sizeof io);
-        io.x_scale = io.y_scale = 0.8;
-        io.description = "Step-time breakdown per family";
-        xlsx_book_strf(
-            b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_H2),
-            "Step time per family (chart at the inputs of %s)", r->when);
-        xlsx_book_check(b,
-                        worksheet_insert_image_opt(ws, (lxw_row_t)row,
-                                                   (lxw_col_t)col("family"),
-                                                   step_png, &io),
-                        "worksheet_insert_image (step breakdown)");
-        row += 37; /* 720 px */
-    }
-    if (waterfall_png) {
-        breaks[nbreaks++] = (lxw_row_t)row;
-        row =
-            xlsx_waterfall_chart(b, ws, row, col("family"), waterfall_png, 0.8);
-    }
-    if (nbreaks > 0)
-        xlsx_book_check(b, worksheet_set_h_pagebreaks(ws, breaks),
-                        "worksheet_set_h_pagebreaks");
-    xlsx_book_print_area(b, ws, 0, row, NCOLS - 1);
 }
