@@ -3,6 +3,7 @@
  */
 #include "eval_out.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -157,21 +158,16 @@ static void expected_text(FILE *out, const struct eval_view *v)
     }
 }
 
-void eval_out_text(FILE *out, const struct eval_view *v)
+/* The plan, its family and chunks, the model's size and FLOPs. */
+static void head_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
     const struct plan *p = &r->plan;
     const struct model *m = v->ctx->m;
     const struct hardware *hw = v->ctx->hw;
-    const struct memory *mem = &r->mem;
-    const struct cost_times *t = &r->t;
-    const struct cost_work *w = &r->work;
-    char plan[256], verdict[640], label[96];
-    double ib_sum = 0, nv_sum = 0;
-    size_t i;
+    char plan[256];
 
     plan_format(p, plan, sizeof plan);
-    figures_verdict(r, verdict, sizeof verdict);
     fprintf(out, "%s on %ld x %s (%s), comm model %s\n", m->spec.name, p->gpus,
             hw->spec.gpu_name, hw->spec.cluster_name,
             comm_model_str(v->ctx->comm));
@@ -196,6 +192,14 @@ void eval_out_text(FILE *out, const struct eval_view *v)
                 m->spec.mtp_depth, m->spec.mtp_depth > 1 ? "s" : "",
                 m->params_mtp / 1e9, m->flops_per_token_run / 1e9);
     fputc('\n', out);
+}
+
+/* The heaviest rank's memory, term by term. */
+static void memory_text(FILE *out, const struct cost_result *r)
+{
+    const struct plan *p = &r->plan;
+    const struct memory *mem = &r->mem;
+    char label[96];
 
     fprintf(out, "memory per GPU, pipeline rank %ld (the heaviest) %11s\n",
             mem->rank, "GiB");
@@ -222,8 +226,15 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     row(out, "other (CUDA context, NCCL, fragmentation)", mem->other / GIB);
     fprintf(out, "  %-46s %8.2f of %.2f: %s\n\n", "total", mem->total / GIB,
             mem->capacity / GIB, r->fits ? "fits" : "DOES NOT FIT");
+}
 
-    ranks_text(out, v);
+/* The collectives of the slowest rank, with their totals. */
+static void comm_text(FILE *out, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    double ib_sum = 0, nv_sum = 0;
+    size_t i;
+
     fprintf(out,
             "communication per GPU per step, pipeline rank %ld (the "
             "slowest%s)\n",
@@ -248,6 +259,15 @@ void eval_out_text(FILE *out, const struct eval_view *v)
      * speed of light's, whose totals are the time terms below) */
     fprintf(out, "  %-46s %6s %9s %9.1f %9.1f\n\n", "total", "", "",
             ib_sum / 1e9, nv_sum / 1e9);
+}
+
+/* Every time term of the step at the speed of light. */
+static void times_text(FILE *out, const struct cost_result *r)
+{
+    const struct plan *p = &r->plan;
+    const struct cost_times *t = &r->t;
+    const struct cost_work *w = &r->work;
+    char label[96];
 
     fprintf(out, "time per step %43s\n", "s");
     snprintf(label, sizeof label, "compute (%.0f TFLOP FP8, %.0f TFLOP BF16)",
@@ -274,8 +294,19 @@ void eval_out_text(FILE *out, const struct eval_view *v)
     row(out, "step, overlapped", t->step);
     row(out, "step, serial (no overlap)", t->step_serial);
     fputc('\n', out);
-    expected_text(out, v);
+}
 
+/* The bound, the speed, the budget and the verdict. */
+static void verdict_text(FILE *out, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    const struct plan *p = &r->plan;
+    const struct model *m = v->ctx->m;
+    const struct memory *mem = &r->mem;
+    const struct cost_times *t = &r->t;
+    char verdict[640];
+
+    figures_verdict(r, verdict, sizeof verdict);
     fprintf(out,
             "bound   %s; comm/compute %.2f; MoE all-to-all/compute %.2f "
             "(all pipeline ranks)\n",
@@ -304,6 +335,17 @@ void eval_out_text(FILE *out, const struct eval_view *v)
             mem->total / GIB, mem->capacity / GIB);
 }
 
+void eval_out_text(FILE *out, const struct eval_view *v)
+{
+    head_text(out, v);
+    memory_text(out, v->r);
+    ranks_text(out, v);
+    comm_text(out, v);
+    times_text(out, v->r);
+    expected_text(out, v);
+    verdict_text(out, v);
+}
+
 void eval_out_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -323,212 +365,312 @@ void eval_out_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* A JSON member; a value that is not finite (e.g. days at a bandwidth
- * of almost 0) is null, since JSON has no inf. */
-static void num(FILE *out, const char *key, double v, bool comma)
+/* ---- JSON ---- */
+
+#define JSON_DEPTH 8 /* nested objects and arrays */
+
+/* A JSON document being written: at each depth, whether a member was
+ * written there (the next one takes a comma). */
+struct json {
+    FILE *out;
+    int depth;
+    bool more[JSON_DEPTH];
+};
+
+/* Starts a member: its comma and its key ("key":), none in an array
+ * (key NULL). */
+static void json_key(struct json *j, const char *key)
 {
+    if (j->more[j->depth])
+        fputc(',', j->out);
+    j->more[j->depth] = true;
+    if (key)
+        fprintf(j->out, "\"%s\":", key);
+}
+
+/* Opens an object ('{') or array ('[') as member key. */
+static void json_open(struct json *j, const char *key, char bracket)
+{
+    json_key(j, key);
+    fputc(bracket, j->out);
+    assert(j->depth + 1 < JSON_DEPTH);
+    j->more[++j->depth] = false;
+}
+
+static void json_close(struct json *j, char bracket)
+{
+    fputc(bracket, j->out);
+    j->depth--;
+}
+
+/* A number; one that is not finite (e.g. days at a bandwidth of almost
+ * 0) is null, since JSON has no inf. */
+static void json_num(struct json *j, const char *key, double v)
+{
+    json_key(j, key);
     if (isfinite(v))
-        fprintf(out, "\"%s\":%.17g%s", key, v, comma ? "," : "");
+        fprintf(j->out, "%.17g", v);
     else
-        fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
+        fputs("null", j->out);
+}
+
+/* A string (escaped); NULL: null. */
+static void json_str(struct json *j, const char *key, const char *s)
+{
+    json_key(j, key);
+    if (s)
+        eval_out_json_string(j->out, s);
+    else
+        fputs("null", j->out);
+}
+
+static void json_bool(struct json *j, const char *key, bool b)
+{
+    json_key(j, key);
+    fputs(b ? "true" : "false", j->out);
+}
+
+static void json_plan(struct json *j, const struct plan *p)
+{
+    char layout[64];
+    plan_layout_format(p, layout, sizeof layout);
+    json_open(j, "plan", '{');
+    json_num(j, "gpus", (double)p->gpus);
+    json_num(j, "dp", (double)p->dp);
+    json_num(j, "tp", (double)p->tp);
+    json_num(j, "pp", (double)p->pp);
+    json_num(j, "ep", (double)p->ep);
+    json_num(j, "cp", (double)p->cp);
+    json_num(j, "edp", (double)p->edp);
+    json_num(j, "zero", (double)p->zero);
+    json_str(j, "schedule", plan_schedule_str(p->schedule));
+    json_num(j, "vpp", (double)p->vpp);
+    json_str(j, "precision", plan_precision_str(p->precision));
+    json_str(j, "recompute", plan_recompute_str(p->recompute));
+    json_num(j, "sp", p->no_sp ? 0 : 1);
+    json_num(j, "pp_first", (double)p->pp_first);
+    json_num(j, "pp_last", (double)p->pp_last);
+    json_str(j, "pp_split", plan_split_str(p->pp_split));
+    json_str(j, "pp_layout", layout[0] ? layout : NULL);
+    json_num(j, "mbs", (double)p->mbs);
+    json_num(j, "gbs", (double)p->gbs);
+    json_num(j, "offload", (double)p->offload);
+    json_num(j, "microbatches", (double)p->microbatches);
+    json_close(j, '}');
+}
+
+static const char *reduced(bool per_step)
+{
+    return per_step ? "per_step" : "per_microbatch";
+}
+
+/* The heaviest rank's memory, then every pipeline rank's. */
+static void json_memory(struct json *j, const struct eval_view *v)
+{
+    const struct memory *mem = &v->r->mem;
+    long k;
+    json_open(j, "memory_gib", '{');
+    json_num(j, "weights", mem->weights / GIB);
+    json_num(j, "grads", mem->grads / GIB);
+    json_num(j, "optimizer", mem->optimizer / GIB);
+    json_num(j, "activations", mem->activations / GIB);
+    json_num(j, "logits", mem->logits / GIB);
+    json_num(j, "backward_working_set", mem->working / GIB);
+    json_num(j, "fp8_copies", mem->fp8_copies / GIB);
+    json_num(j, "offloaded", mem->offloaded / GIB);
+    json_num(j, "other", mem->other / GIB);
+    json_num(j, "total", mem->total / GIB);
+    json_num(j, "capacity", mem->capacity / GIB);
+    json_num(j, "rank", (double)mem->rank);
+    json_close(j, '}');
+    json_open(j, "memory_by_rank", '[');
+    for (k = 0; k < v->r->plan.pp; k++) {
+        struct memory rm;
+        if ((size_t)k >= v->nrank_mem || v->rank_mem[k].rank < 0)
+            break;
+        rm = v->rank_mem[k];
+        json_open(j, NULL, '{');
+        json_num(j, "rank", (double)k);
+        json_num(j, "weights", rm.weights / GIB);
+        json_num(j, "grads", rm.grads / GIB);
+        json_num(j, "optimizer", rm.optimizer / GIB);
+        json_num(j, "activations", rm.activations / GIB);
+        json_num(j, "other", rm.other / GIB);
+        json_num(j, "total", rm.total / GIB);
+        json_str(j, "grads_reduced", reduced(rm.grads_per_step));
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+}
+
+/* The bytes and FLOPs one GPU moves and runs per step. */
+static void json_work(struct json *j, const struct cost_work *w)
+{
+    json_open(j, "bytes_per_gpu", '{');
+    json_num(j, "ib", w->ib_bytes);
+    json_num(j, "nvlink", w->nvlink_bytes);
+    json_num(j, "hbm", w->hbm_bytes);
+    json_num(j, "hbm_moe_permute", w->permute_bytes);
+    json_num(j, "offload_per_microbatch", w->offload_bytes);
+    json_num(j, "optimizer", w->optimizer_bytes);
+    json_close(j, '}');
+    json_open(j, "flops_per_gpu", '{');
+    json_num(j, "fp8", w->fp8_flops);
+    json_num(j, "bf16", w->bf16_flops);
+    json_num(j, "model", w->model_flops);
+    json_close(j, '}');
+}
+
+/* Every time term; the expected step, its range and its phases are null
+ * without a calibration and a stack. */
+static void json_times(struct json *j, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    const struct cost_times *t = &r->t;
+    bool x = r->work.x.known;
+    int ip;
+    json_open(j, "time_s", '{');
+    json_num(j, "compute", t->compute);
+    json_num(j, "ib", t->ib);
+    json_num(j, "nvlink", t->nvlink);
+    json_num(j, "hbm", t->hbm);
+    json_num(j, "optimizer", t->optimizer);
+    json_num(j, "sync", t->sync);
+    json_num(j, "gather", t->gather);
+    json_num(j, "ib_steady", t->ib_steady);
+    json_num(j, "nvlink_steady", t->nvlink_steady);
+    json_num(j, "comm_sm", t->comm_sm);
+    json_num(j, "offload", t->offload);
+    json_num(j, "offload_expected", x ? t->x_offload : NAN);
+    json_num(j, "core", t->core);
+    json_num(j, "ramp", t->ramp);
+    json_num(j, "bubble", t->bubble);
+    json_num(j, "dp_exposed", t->dp_exposed);
+    json_num(j, "ep_all_to_all", t->ep);
+    json_num(j, "step", t->step);
+    json_num(j, "step_serial", t->step_serial);
+    json_num(j, "expected", x ? t->expected : NAN);
+    /* its range: the validation runs' spread of measured over expected */
+    json_num(j, "expected_low",
+             x && v->range.n ? t->expected * v->range.lo : NAN);
+    json_num(j, "expected_high",
+             x && v->range.n ? t->expected * v->range.hi : NAN);
+    /* its phases on the critical rank, summing to it (cost_phases) */
+    if (x) {
+        json_open(j, "phases", '{');
+        for (ip = 0; ip < COST_PHASES; ip++)
+            json_num(j, cost_phase_str(ip), v->replay->phases[ip]);
+        json_close(j, '}');
+    } else {
+        json_str(j, "phases", NULL);
+    }
+    json_close(j, '}');
+}
+
+/* The expected step effect by effect from the speed of light. */
+static void json_waterfall(struct json *j, const struct eval_view *v)
+{
+    const struct cost_result *r = v->r;
+    double last = v->replay->sol;
+    int e;
+    json_open(j, "waterfall", '[');
+    if (r->work.x.known) {
+        json_open(j, NULL, '{');
+        json_str(j, "effect", "speed of light");
+        json_num(j, "seconds", v->replay->sol);
+        json_num(j, "rank", (double)cost_result_rank(r));
+        json_close(j, '}');
+        for (e = 0; e < EXPECTED_EFFECTS; e++) {
+            if (!expected_effect_shown(&r->work.x, e))
+                continue;
+            json_open(j, NULL, '{');
+            json_str(j, "effect", expected_effect_label(e));
+            json_num(j, "seconds", v->replay->step[e] - last);
+            json_close(j, '}');
+            last = v->replay->step[e];
+        }
+    }
+    json_close(j, ']');
+}
+
+/* The bound, the ratios and what the plan costs, at the speed of light
+ * and at the expected step (null without one). */
+static void json_figures(struct json *j, const struct cost_result *r)
+{
+    const struct cost_times *t = &r->t;
+    bool x = r->work.x.known;
+    json_str(j, "bound", cost_bound_str(t->bound));
+    json_num(j, "critical_rank", (double)r->rank);
+    json_num(j, "expected_rank", x ? (double)cost_result_rank(r) : NAN);
+    json_num(j, "comm_compute_ratio", t->comm_compute_ratio);
+    json_num(j, "ep_compute_ratio", r->ep_ratio);
+    json_num(j, "tokens_per_s_per_gpu", t->tokens_per_s_per_gpu);
+    json_num(j, "mfu", t->mfu);
+    json_num(j, "mfu_bf16_peak", t->mfu_bf16_peak);
+    json_num(j, "gpu_hours_per_trillion_tokens", t->gpu_hours_per_trillion);
+    json_num(j, "days", t->days);
+    json_num(j, "cost_usd", t->cost_usd);
+    json_open(j, "expected", '{');
+    json_num(j, "step_s", x ? t->expected : NAN);
+    json_num(j, "tokens_per_s_per_gpu", x ? t->x_tps : NAN);
+    json_num(j, "mfu", x ? t->x_mfu : NAN);
+    json_num(j, "mfu_bf16_peak",
+             x ? t->mfu_bf16_peak * t->step / t->expected : NAN);
+    json_num(j, "days", x ? t->x_days : NAN);
+    json_num(j, "cost_usd", x ? t->x_cost : NAN);
+    json_close(j, '}');
+}
+
+static void json_collectives(struct json *j, const struct eval_view *v)
+{
+    size_t i;
+    json_open(j, "collectives", '[');
+    for (i = 0; i < v->ncoll; i++) {
+        const struct comm_collective *c = &v->coll[i];
+        json_open(j, NULL, '{');
+        json_str(j, "name", c->name);
+        json_str(j, "kind", comm_kind_str(c->kind));
+        json_num(j, "group", (double)c->span.size);
+        json_num(j, "gpus_per_node", (double)c->span.per_node);
+        json_num(j, "nodes", (double)c->span.nodes);
+        json_num(j, "calls", c->calls);
+        json_num(j, "bytes", c->bytes);
+        json_num(j, "ib_bytes", c->ib_bytes);
+        json_num(j, "nvlink_bytes", c->nvlink_bytes);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
 }
 
 void eval_out_json(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
-    const struct plan *p = &r->plan;
     const struct model *m = v->ctx->m;
-    const struct hardware *hw = v->ctx->hw;
-    const struct memory *mem = &r->mem;
-    const struct cost_times *t = &r->t;
-    const struct cost_work *w = &r->work;
-    size_t i;
-    long k;
-    char layout[64];
+    struct json j = {.out = out};
 
-    fputs("{\"plan\":{", out);
-    num(out, "gpus", (double)p->gpus, true);
-    num(out, "dp", (double)p->dp, true);
-    num(out, "tp", (double)p->tp, true);
-    num(out, "pp", (double)p->pp, true);
-    num(out, "ep", (double)p->ep, true);
-    num(out, "cp", (double)p->cp, true);
-    num(out, "edp", (double)p->edp, true);
-    num(out, "zero", (double)p->zero, true);
-    fprintf(out, "\"schedule\":\"%s\",", plan_schedule_str(p->schedule));
-    num(out, "vpp", (double)p->vpp, true);
-    fprintf(out, "\"precision\":\"%s\",", plan_precision_str(p->precision));
-    fprintf(out, "\"recompute\":\"%s\",", plan_recompute_str(p->recompute));
-    num(out, "sp", p->no_sp ? 0 : 1, true);
-    num(out, "pp_first", (double)p->pp_first, true);
-    num(out, "pp_last", (double)p->pp_last, true);
-    fprintf(out, "\"pp_split\":\"%s\",", plan_split_str(p->pp_split));
-    plan_layout_format(p, layout, sizeof layout);
-    fputs("\"pp_layout\":", out);
-    if (layout[0])
-        eval_out_json_string(out, layout);
-    else
-        fputs("null", out);
-    fputc(',', out);
-    num(out, "mbs", (double)p->mbs, true);
-    num(out, "gbs", (double)p->gbs, true);
-    num(out, "offload", (double)p->offload, true);
-    num(out, "microbatches", (double)p->microbatches, false);
-    fputs("},\"family\":", out);
-    eval_out_json_string(out, r->family);
-    fputs(",\"model\":", out);
-    eval_out_json_string(out, m->spec.name);
-    fputs(",\"cluster\":", out);
-    eval_out_json_string(out, hw->spec.cluster_name);
-    fprintf(out, ",\"comm_model\":\"%s\",", comm_model_str(v->ctx->comm));
-    fputs("\"params\":{", out);
-    num(out, "total", m->params_total, true);
-    num(out, "active", m->params_active, true);
-    num(out, "mtp", m->params_mtp, false);
-    fputs("},", out);
-    num(out, "flops_per_token", m->flops_per_token, true);
-    num(out, "flops_per_token_run", m->flops_per_token_run, true);
-    fputs("\"memory_gib\":{", out);
-    num(out, "weights", mem->weights / GIB, true);
-    num(out, "grads", mem->grads / GIB, true);
-    num(out, "optimizer", mem->optimizer / GIB, true);
-    num(out, "activations", mem->activations / GIB, true);
-    num(out, "logits", mem->logits / GIB, true);
-    num(out, "backward_working_set", mem->working / GIB, true);
-    num(out, "fp8_copies", mem->fp8_copies / GIB, true);
-    num(out, "offloaded", mem->offloaded / GIB, true);
-    num(out, "other", mem->other / GIB, true);
-    num(out, "total", mem->total / GIB, true);
-    num(out, "capacity", mem->capacity / GIB, true);
-    num(out, "rank", (double)mem->rank, false);
-    fprintf(out, "},\"memory_by_rank\":[");
-    for (k = 0; k < p->pp; k++) {
-        struct memory rm;
-        if ((size_t)k >= v->nrank_mem || v->rank_mem[k].rank < 0)
-            break;
-        rm = v->rank_mem[k];
-        fputs(k ? ",{" : "{", out);
-        num(out, "rank", (double)k, true);
-        num(out, "weights", rm.weights / GIB, true);
-        num(out, "grads", rm.grads / GIB, true);
-        num(out, "optimizer", rm.optimizer / GIB, true);
-        num(out, "activations", rm.activations / GIB, true);
-        num(out, "other", rm.other / GIB, true);
-        num(out, "total", rm.total / GIB, false);
-        fprintf(out, ",\"grads_reduced\":\"%s\"}",
-                rm.grads_per_step ? "per_step" : "per_microbatch");
-    }
-    fprintf(out, "],\"grads_reduced\":\"%s\",",
-            r->grads_per_step ? "per_step" : "per_microbatch");
-    fprintf(out, "\"stages_balanced_by\":\"%s\",",
-            r->balance_precision == p->precision ? "time" : "flops");
-    fprintf(out, "\"fits\":%s,", r->fits ? "true" : "false");
-    fputs("\"bytes_per_gpu\":{", out);
-    num(out, "ib", w->ib_bytes, true);
-    num(out, "nvlink", w->nvlink_bytes, true);
-    num(out, "hbm", w->hbm_bytes, true);
-    num(out, "hbm_moe_permute", w->permute_bytes, true);
-    num(out, "offload_per_microbatch", w->offload_bytes, true);
-    num(out, "optimizer", w->optimizer_bytes, false);
-    fputs("},\"flops_per_gpu\":{", out);
-    num(out, "fp8", w->fp8_flops, true);
-    num(out, "bf16", w->bf16_flops, true);
-    num(out, "model", w->model_flops, false);
-    fputs("},\"time_s\":{", out);
-    num(out, "compute", t->compute, true);
-    num(out, "ib", t->ib, true);
-    num(out, "nvlink", t->nvlink, true);
-    num(out, "hbm", t->hbm, true);
-    num(out, "optimizer", t->optimizer, true);
-    num(out, "sync", t->sync, true);
-    num(out, "gather", t->gather, true);
-    num(out, "ib_steady", t->ib_steady, true);
-    num(out, "nvlink_steady", t->nvlink_steady, true);
-    num(out, "comm_sm", t->comm_sm, true);
-    num(out, "offload", t->offload, true);
-    num(out, "offload_expected", r->work.x.known ? t->x_offload : NAN, true);
-    num(out, "core", t->core, true);
-    num(out, "ramp", t->ramp, true);
-    num(out, "bubble", t->bubble, true);
-    num(out, "dp_exposed", t->dp_exposed, true);
-    num(out, "ep_all_to_all", t->ep, true);
-    num(out, "step", t->step, true);
-    num(out, "step_serial", t->step_serial, true);
-    /* the expected step: null without a calibration and a stack */
-    num(out, "expected", r->work.x.known ? t->expected : NAN, true);
-    /* its range: the validation runs' spread of measured over expected */
-    num(out, "expected_low",
-        r->work.x.known && v->range.n ? t->expected * v->range.lo : NAN, true);
-    num(out, "expected_high",
-        r->work.x.known && v->range.n ? t->expected * v->range.hi : NAN, true);
-    /* its phases on the critical rank, summing to it (cost_phases) */
-    if (r->work.x.known) {
-        const double *ph = v->replay->phases;
-        int ip;
-        fputs("\"phases\":{", out);
-        for (ip = 0; ip < COST_PHASES; ip++)
-            num(out, cost_phase_str(ip), ph[ip], ip + 1 < COST_PHASES);
-        fputs("}", out);
-    } else {
-        fputs("\"phases\":null", out);
-    }
-    fputs("},\"waterfall\":[", out);
-    if (r->work.x.known) {
-        const double *step = v->replay->step;
-        double sol = v->replay->sol, last;
-        int e;
-        fprintf(out,
-                "{\"effect\":\"speed of light\",\"seconds\":%.17g,"
-                "\"rank\":%ld}",
-                sol, cost_result_rank(r));
-        last = sol;
-        for (e = 0; e < EXPECTED_EFFECTS; e++) {
-            if (!expected_effect_shown(&r->work.x, e))
-                continue;
-            fprintf(out, ",{\"effect\":\"%s\",\"seconds\":%.17g}",
-                    expected_effect_label(e), step[e] - last);
-            last = step[e];
-        }
-    }
-    fprintf(out, "],\"bound\":\"%s\",", cost_bound_str(t->bound));
-    num(out, "critical_rank", (double)r->rank, true);
-    /* the rank the expected step is of (null without one) */
-    num(out, "expected_rank",
-        r->work.x.known ? (double)cost_result_rank(r) : NAN, true);
-    num(out, "comm_compute_ratio", t->comm_compute_ratio, true);
-    num(out, "ep_compute_ratio", r->ep_ratio, true);
-    num(out, "tokens_per_s_per_gpu", t->tokens_per_s_per_gpu, true);
-    num(out, "mfu", t->mfu, true);
-    num(out, "mfu_bf16_peak", t->mfu_bf16_peak, true);
-    num(out, "gpu_hours_per_trillion_tokens", t->gpu_hours_per_trillion, true);
-    num(out, "days", t->days, true);
-    num(out, "cost_usd", t->cost_usd, true);
-    /* the same figures at the expected step: null without one */
-    fputs("\"expected\":{", out);
-    {
-        bool x = r->work.x.known;
-        num(out, "step_s", x ? t->expected : NAN, true);
-        num(out, "tokens_per_s_per_gpu", x ? t->x_tps : NAN, true);
-        num(out, "mfu", x ? t->x_mfu : NAN, true);
-        num(out, "mfu_bf16_peak",
-            x ? t->mfu_bf16_peak * t->step / t->expected : NAN, true);
-        num(out, "days", x ? t->x_days : NAN, true);
-        num(out, "cost_usd", x ? t->x_cost : NAN, false);
-    }
-    fputs("},\"collectives\":[", out);
-    for (i = 0; i < v->ncoll; i++) {
-        const struct comm_collective *c = &v->coll[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        eval_out_json_string(out, c->name);
-        fprintf(out, ",\"kind\":\"%s\",", comm_kind_str(c->kind));
-        num(out, "group", (double)c->span.size, true);
-        num(out, "gpus_per_node", (double)c->span.per_node, true);
-        num(out, "nodes", (double)c->span.nodes, true);
-        num(out, "calls", c->calls, true);
-        num(out, "bytes", c->bytes, true);
-        num(out, "ib_bytes", c->ib_bytes, true);
-        num(out, "nvlink_bytes", c->nvlink_bytes, false);
-        fputc('}', out);
-    }
-    fputs("]}\n", out);
+    json_open(&j, NULL, '{');
+    json_plan(&j, &r->plan);
+    json_str(&j, "family", r->family);
+    json_str(&j, "model", m->spec.name);
+    json_str(&j, "cluster", v->ctx->hw->spec.cluster_name);
+    json_str(&j, "comm_model", comm_model_str(v->ctx->comm));
+    json_open(&j, "params", '{');
+    json_num(&j, "total", m->params_total);
+    json_num(&j, "active", m->params_active);
+    json_num(&j, "mtp", m->params_mtp);
+    json_close(&j, '}');
+    json_num(&j, "flops_per_token", m->flops_per_token);
+    json_num(&j, "flops_per_token_run", m->flops_per_token_run);
+    json_memory(&j, v);
+    json_str(&j, "grads_reduced", reduced(r->grads_per_step));
+    json_str(&j, "stages_balanced_by",
+             r->balance_precision == r->plan.precision ? "time" : "flops");
+    json_bool(&j, "fits", r->fits);
+    json_work(&j, &r->work);
+    json_times(&j, v);
+    json_waterfall(&j, v);
+    json_figures(&j, r);
+    json_collectives(&j, v);
+    json_close(&j, '}');
+    fputc('\n', out);
 }
