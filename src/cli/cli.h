@@ -164,6 +164,14 @@ const char *
 cli_training_path(const struct cli_config *cfg, char *buf, size_t size);
 
 /*
+ * Prints report r's summary on stdout: the recommended plan first, then
+ * the fastest plan of each family, fastest first (its expected step where
+ * the inputs have a calibration and a stack, and its speed of light), and
+ * the validation runs.
+ */
+void cli_print_summary(const struct report *r);
+
+/*
  * The training recipe the model ran with, in words, into buf: for a
  * config.json model the recipe file (cli_training_path) and what it set
  * (sequence length, global batch, token budget); for an INI model its
@@ -214,6 +222,9 @@ void cli_guard_set(struct cli_guard *g,
 
 /* Stops the signal thread and unblocks the signals. */
 void cli_guard_stop(struct cli_guard *g);
+
+/* d's message with every occurrence of `stage` replaced by dir. */
+void cli_restage(struct diag *d, const char *stage, const char *dir);
 
 /* Rewrites d's message so the staging directory's path reads as the
  * output directory's: messages name files where the user will find them. */

@@ -28,6 +28,9 @@
 #include "xlsx_compare.h"
 #include "validate.h"
 
+/* compare's one file, in its output directory. */
+#define COMPARE_BOOK "compare.xlsx"
+
 /* What eval's range reads: data/validation's runs and their inputs, and
  * their expected steps (fit_transfer's table); on the heap. */
 struct range_work {
@@ -79,17 +82,71 @@ static enum status expected_range(const struct cli_config *cfg,
     return d->status;
 }
 
+/* The training recipe a config.json model runs with, on stderr. */
+static void say_recipe(const struct cli_config *cfg, const struct model *m)
+{
+    char recipe[1600];
+    bool is_default;
+    if (cli_recipe_words(cfg, m, recipe, sizeof recipe, &is_default))
+        fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG, m->meta.path,
+                recipe);
+}
+
+/* eval's PLAN arguments on in's model and cluster into *p: parsed over
+ * the sweep's [defaults] and checked (a dp given must be the one
+ * derived); false with the message printed. */
+static bool eval_plan(const struct cli_inputs *in,
+                      char **args,
+                      size_t nargs,
+                      struct plan *p)
+{
+    struct plan defaults;
+    struct diag d;
+    long given_dp = 0;
+    diag_init(&d);
+    sweep_defaults(&in->sweep, &in->m, &in->hw, &defaults);
+    if (plan_parse(args, nargs, &defaults, p, &given_dp, &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        fprintf(stderr, "%s: try '%s --help'\n", CLI_PROG, CLI_PROG);
+        return false;
+    }
+    if (plan_check(p, &in->m, &in->hw, PLAN_CHECK_RUNNABLE, &d) != PLAN_OK) {
+        fprintf(stderr, "%s: PLAN: %s\n", CLI_PROG, d.msg);
+        return false;
+    }
+    if (given_dp && given_dp != p->dp) {
+        fprintf(stderr,
+                "%s: PLAN token 'dp=%ld': gpus/(tp*pp*cp) = %ld/%ld = %ld\n",
+                CLI_PROG, given_dp, p->gpus, p->tp * p->pp * p->cp, p->dp);
+        return false;
+    }
+    return true;
+}
+
+/* The evaluated plan on stdout, as text or JSON; 0, else the exit code. */
+static int eval_print(const struct cli_config *cfg, const struct eval_view *v)
+{
+    if (cfg->json)
+        eval_out_json(stdout, v);
+    else
+        eval_out_text(stdout, v);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror(CLI_PROG ": stdout");
+        return CLI_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
 int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
 {
     struct cli_inputs in;
     struct diag d;
-    struct plan defaults, p;
+    struct plan p;
     struct cost_ctx ctx;
     struct cost_result r;
     struct comm_collective coll[COMM_LIST_MAX];
     struct eval_view view;
     size_t ncoll = 0, i;
-    long given_dp = 0;
     int rc = 0;
     struct memory *rank_mem = NULL;
     struct replay replay;
@@ -105,29 +162,8 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cli_release_inputs(&in);
         return cli_exit_code(d.status, CLI_IO_INPUT);
     }
-    {
-        char recipe[1600];
-        bool is_default;
-        if (cli_recipe_words(cfg, &in.m, recipe, sizeof recipe, &is_default))
-            fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
-                    in.m.meta.path, recipe);
-    }
-    sweep_defaults(&in.sweep, &in.m, &in.hw, &defaults);
-    if (plan_parse(args, nargs, &defaults, &p, &given_dp, &d) != STATUS_OK) {
-        cli_print_diag(&d);
-        fprintf(stderr, "%s: try '%s --help'\n", CLI_PROG, CLI_PROG);
-        cli_release_inputs(&in);
-        return CLI_EXIT_INPUT;
-    }
-    if (plan_check(&p, &in.m, &in.hw, PLAN_CHECK_RUNNABLE, &d) != PLAN_OK) {
-        fprintf(stderr, "%s: PLAN: %s\n", CLI_PROG, d.msg);
-        cli_release_inputs(&in);
-        return CLI_EXIT_INPUT;
-    }
-    if (given_dp && given_dp != p.dp) {
-        fprintf(stderr,
-                "%s: PLAN token 'dp=%ld': gpus/(tp*pp*cp) = %ld/%ld = %ld\n",
-                CLI_PROG, given_dp, p.gpus, p.tp * p.pp * p.cp, p.dp);
+    say_recipe(cfg, &in.m);
+    if (!eval_plan(&in, args, nargs, &p)) {
         cli_release_inputs(&in);
         return CLI_EXIT_INPUT;
     }
@@ -170,14 +206,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cli_release_inputs(&in);
         return cli_exit_code(d.status, CLI_IO_INPUT);
     }
-    if (cfg->json)
-        eval_out_json(stdout, &view);
-    else
-        eval_out_text(stdout, &view);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        perror(CLI_PROG ": stdout");
-        rc = CLI_EXIT_RUNTIME;
-    }
+    rc = eval_print(cfg, &view);
     free(rank_mem);
     cost_ctx_release(&ctx);
     cli_release_inputs(&in);
@@ -347,16 +376,50 @@ static int compare_pairs(struct cli_config *cfg,
     return 0;
 }
 
+/* The pairs on stdout, ranked by the expected cost where the pair has a
+ * calibration and a stack; the others apart, at the speed of light
+ * only. */
+static void print_pairs(const struct compare_row *rows, size_t n)
+{
+    size_t i;
+    printf("%-5s %-28s %-30s %6s %-16s %10s %9s %10s %12s  %s\n", "rank",
+           "model", "GPU", "GPUs", "recommended", "expected s", "SOL s",
+           "tok/s/GPU", "cost USD", "fits");
+    for (i = 0; i < n; i++) {
+        const struct compare_row *r = &rows[i];
+        const struct cost_times *t = &r->recommended.t;
+        bool x = r->calibrated;
+        char xs[16] = "-", rank[16] = "-";
+        if (!r->any) {
+            printf("%-5s %-28.*s %-30.*s %6ld %s\n", rank,
+                   diag_utf8_prec(r->model, 28), r->model,
+                   diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus, r->why);
+            continue;
+        }
+        snprintf(rank, sizeof rank, "%s%ld", x ? "" : "SOL ", r->rank);
+        if (x)
+            snprintf(xs, sizeof xs, "%.3f", t->expected);
+        printf("%-5s %-28.*s %-30.*s %6ld %-16s %10s %9.3f %10.0f %12.0f "
+               " %s%s\n",
+               rank, diag_utf8_prec(r->model, 28), r->model,
+               diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus,
+               r->recommended.family, xs, t->step,
+               x ? t->x_tps : t->tokens_per_s_per_gpu,
+               x ? t->x_cost : t->cost_usd, r->recommended.fits ? "yes" : "no",
+               x ? "" : "  (no calibration: speed of light, a floor)");
+    }
+}
+
 int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
 {
-    static const char *const files[] = {"compare.xlsx"};
+    static const char *const files[] = {COMPARE_BOOK};
     struct compare_row *rows;
     struct out_dir out;
     struct cli_guard g;
     struct diag d;
     int64_t when;
     char path[OUT_DIR_MAX + 64];
-    size_t n = 0, i;
+    size_t n = 0;
     int rc;
 
     if (nargs > 0)
@@ -384,7 +447,7 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
         if (cli_out_open(cfg, &out, &d) != STATUS_OK) {
             rc = cli_exit_code(d.status, CLI_IO_OUTPUT);
         } else {
-            out_dir_path(&out, "compare.xlsx", path, sizeof path);
+            out_dir_path(&out, COMPARE_BOOK, path, sizeof path);
             if (xlsx_compare_write(rows, n, path, when, cfg->command_line,
                                    &d) != STATUS_OK)
                 rc = CLI_EXIT_RUNTIME;
@@ -395,37 +458,9 @@ int cli_cmd_compare(struct cli_config *cfg, char **args, size_t nargs)
         }
     }
     if (rc == 0) {
-        /* ranked by the expected cost where the pair has a calibration
-         * and a stack; the others apart, at the speed of light only */
-        printf("%-5s %-28s %-30s %6s %-16s %10s %9s %10s %12s  %s\n", "rank",
-               "model", "GPU", "GPUs", "recommended", "expected s", "SOL s",
-               "tok/s/GPU", "cost USD", "fits");
-        for (i = 0; i < n; i++) {
-            const struct compare_row *r = &rows[i];
-            const struct cost_times *t = &r->recommended.t;
-            bool x = r->calibrated;
-            char xs[16] = "-", rank[16] = "-";
-            if (!r->any) {
-                printf("%-5s %-28.*s %-30.*s %6ld %s\n", rank,
-                       diag_utf8_prec(r->model, 28), r->model,
-                       diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus, r->why);
-                continue;
-            }
-            snprintf(rank, sizeof rank, "%s%ld", x ? "" : "SOL ", r->rank);
-            if (x)
-                snprintf(xs, sizeof xs, "%.3f", t->expected);
-            printf("%-5s %-28.*s %-30.*s %6ld %-16s %10s %9.3f %10.0f %12.0f "
-                   " %s%s\n",
-                   rank, diag_utf8_prec(r->model, 28), r->model,
-                   diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus,
-                   r->recommended.family, xs, t->step,
-                   x ? t->x_tps : t->tokens_per_s_per_gpu,
-                   x ? t->x_cost : t->cost_usd,
-                   r->recommended.fits ? "yes" : "no",
-                   x ? "" : "  (no calibration: speed of light, a floor)");
-        }
+        print_pairs(rows, n);
         if (!cfg->quiet)
-            fprintf(stderr, "%s: wrote %s/compare.xlsx\n", CLI_PROG,
+            fprintf(stderr, "%s: wrote %s/" COMPARE_BOOK "\n", CLI_PROG,
                     cfg->out_dir);
     } else if (d.status != STATUS_OK) {
         cli_unstage(&d, &out);
@@ -564,80 +599,173 @@ static void check_calibration_hardware(struct cli_config *cfg,
     }
 }
 
+/* What `check` knows of the file it checks. */
+struct check_args {
+    struct cli_config *cfg;
+    char **files; /* every file given: a calibration is checked against
+                     the hardware files among them */
+    size_t n;
+    const char *path;     /* the file checked */
+    const char *training; /* the training recipe a config.json takes */
+};
+
+static void check_model(const struct check_args *a, struct diag *d)
+{
+    struct model m;
+    if (model_load(a->path, &m, a->cfg->sets, a->cfg->nsets, d) == STATUS_OK)
+        model_release(&m);
+}
+
+static void check_training(const struct check_args *a, struct diag *d)
+{
+    model_check_training(a->path, a->cfg->sets, a->cfg->nsets, d);
+}
+
+static void check_hardware(const struct check_args *a, struct diag *d)
+{
+    struct hardware h;
+    if (hardware_load(a->path, &h, a->cfg->sets, a->cfg->nsets, d) == STATUS_OK)
+        hardware_release(&h);
+}
+
+static void check_sweep(const struct check_args *a, struct diag *d)
+{
+    struct sweep_file s;
+    if (sweep_load(a->path, &s, a->cfg->sets, a->cfg->nsets, d) == STATUS_OK)
+        sweep_release(&s);
+}
+
+static void check_run_file(const struct check_args *a, struct diag *d)
+{
+    check_run(a->path, a->training, d);
+}
+
+static void check_calibration(const struct check_args *a, struct diag *d)
+{
+    struct calibration cal;
+    if (calibration_load(a->path, &cal, a->cfg->sets, a->cfg->nsets, d) ==
+        STATUS_OK) {
+        check_calibration_hardware(a->cfg, a->files, a->n, &cal, d);
+        calibration_release(&cal);
+    }
+}
+
+static void check_stack(const struct check_args *a, struct diag *d)
+{
+    struct stack st;
+    if (stack_load(a->path, &st, a->cfg->sets, a->cfg->nsets, d) == STATUS_OK)
+        stack_release(&st);
+}
+
+static void check_defaults(const struct check_args *a, struct diag *d)
+{
+    struct cli_defaults def;
+    cli_read_defaults_file(a->path, ".", &def, d);
+}
+
+static void check_kernels(const struct check_args *a, struct diag *d)
+{
+    trace_rules_free(trace_rules_load(a->path, d));
+}
+
+/* A kind of data file `check` knows by its first section: the sections
+ * that name it (the first one is how messages name the kind) and its
+ * check. A new kind of file is a row. */
+struct file_kind {
+    const char *sections; /* blank-separated */
+    void (*check)(const struct check_args *a, struct diag *d);
+};
+
+static const struct file_kind file_kinds[] = {
+    {.sections = "model attention ffn moe mtp fp8", .check = check_model},
+    {.sections = "training", .check = check_training},
+    {.sections = "gpu cluster", .check = check_hardware},
+    {.sections = "space defaults", .check = check_sweep},
+    {.sections = "run", .check = check_run_file},
+    {.sections = "calibration", .check = check_calibration},
+    {.sections = "stack", .check = check_stack},
+    {.sections = "inputs", .check = check_defaults},
+    {.sections = "kernels", .check = check_kernels},
+};
+#define FILE_KINDS (sizeof file_kinds / sizeof file_kinds[0])
+
+/* The kind whose sections hold `section`, or NULL. */
+static const struct file_kind *file_kind_of(const char *section)
+{
+    size_t k, len = strlen(section);
+    for (k = 0; k < FILE_KINDS && len > 0; k++) {
+        const char *w = file_kinds[k].sections;
+        while (*w) {
+            size_t n = strcspn(w, " ");
+            if (n == len && strncmp(w, section, n) == 0)
+                return &file_kinds[k];
+            w += n + (w[n] == ' ');
+        }
+    }
+    return NULL;
+}
+
+/* "[model], [training], ... or [kernels]": each kind's first section. */
+static void file_kind_list(char *buf, size_t size)
+{
+    size_t k, used = 0;
+    buf[0] = '\0';
+    for (k = 0; k < FILE_KINDS && used < size; k++) {
+        const char *w = file_kinds[k].sections;
+        int m = snprintf(buf + used, size - used, "%s[%.*s]",
+                         k == 0               ? ""
+                         : k + 1 < FILE_KINDS ? ", "
+                                              : " or ",
+                         (int)strcspn(w, " "), w);
+        if (m < 0)
+            break;
+        used += (size_t)m;
+    }
+}
+
+/* Checks one file: a config.json, or a data file by its first section. */
+static void check_file(const struct check_args *a, struct diag *d)
+{
+    const struct file_kind *kind;
+    char section[64], kinds[256];
+    if (hf_config_is_json(a->path)) {
+        struct model m;
+        if (model_load_with_training(a->path, a->training, &m, a->cfg->sets,
+                                     a->cfg->nsets, d) == STATUS_OK)
+            model_release(&m);
+        return;
+    }
+    if (datafile_first_section(a->path, section, sizeof section, d) !=
+        STATUS_OK)
+        return;
+    kind = file_kind_of(section);
+    if (kind) {
+        kind->check(a, d);
+        return;
+    }
+    file_kind_list(kinds, sizeof kinds);
+    diag_set(d, STATUS_PARSE,
+             "%s: not a roofplan data file (%s%s%s; expected %s first, or a "
+             "config.json)",
+             a->path, section[0] ? "its first section is [" : "",
+             section[0] ? section : "it has no [section]",
+             section[0] ? "]" : "", kinds);
+}
+
 int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
 {
-    static const char *const model_sections[] = {
-        "model", "attention", "ffn", "moe", "mtp", "training", "fp8"};
-    size_t i, j;
-    int rc = 0;
     char tbuf[1300];
-    const char *tp = cli_training_path(cfg, tbuf, sizeof tbuf);
+    struct check_args a = {.cfg = cfg, .files = files, .n = n};
+    size_t i;
+    int rc = 0;
+    a.training = cli_training_path(cfg, tbuf, sizeof tbuf);
     if (n == 0)
         return cli_usage_error("check: %s", "missing FILE");
     for (i = 0; i < n; i++) {
         struct diag d;
-        char section[64];
-        bool is_model = false;
         diag_init(&d);
-        if (hf_config_is_json(files[i])) {
-            struct model m;
-            if (model_load_with_training(files[i], tp, &m, cfg->sets,
-                                         cfg->nsets, &d) == STATUS_OK)
-                model_release(&m);
-        } else if (datafile_first_section(files[i], section, sizeof section,
-                                          &d) == STATUS_OK) {
-            for (j = 0; j < sizeof model_sections / sizeof *model_sections; j++)
-                if (strcmp(section, model_sections[j]) == 0)
-                    is_model = true;
-            if (strcmp(section, "training") == 0) { /* a recipe */
-                model_check_training(files[i], cfg->sets, cfg->nsets, &d);
-            } else if (is_model) {
-                struct model m;
-                if (model_load(files[i], &m, cfg->sets, cfg->nsets, &d) ==
-                    STATUS_OK)
-                    model_release(&m);
-            } else if (strcmp(section, "gpu") == 0 ||
-                       strcmp(section, "cluster") == 0) {
-                struct hardware h;
-                if (hardware_load(files[i], &h, cfg->sets, cfg->nsets, &d) ==
-                    STATUS_OK)
-                    hardware_release(&h);
-            } else if (strcmp(section, "space") == 0 ||
-                       strcmp(section, "defaults") == 0) {
-                struct sweep_file s;
-                if (sweep_load(files[i], &s, cfg->sets, cfg->nsets, &d) ==
-                    STATUS_OK)
-                    sweep_release(&s);
-            } else if (strcmp(section, "calibration") == 0) {
-                struct calibration cal;
-                if (calibration_load(files[i], &cal, cfg->sets, cfg->nsets,
-                                     &d) == STATUS_OK) {
-                    check_calibration_hardware(cfg, files, n, &cal, &d);
-                    calibration_release(&cal);
-                }
-            } else if (strcmp(section, "stack") == 0) {
-                struct stack st;
-                if (stack_load(files[i], &st, cfg->sets, cfg->nsets, &d) ==
-                    STATUS_OK)
-                    stack_release(&st);
-            } else if (strcmp(section, "run") == 0) {
-                check_run(files[i], tp, &d);
-            } else if (strcmp(section, "kernels") == 0) {
-                trace_rules_free(trace_rules_load(files[i], &d));
-            } else if (strcmp(section, "inputs") == 0) {
-                struct cli_defaults def;
-                cli_read_defaults_file(files[i], ".", &def, &d);
-            } else {
-                diag_set(&d, STATUS_PARSE,
-                         "%s: not a roofplan data file (%s%s%s; expected "
-                         "[model], [training], [gpu], [space], [run], "
-                         "[calibration], [stack], [inputs] or [kernels] "
-                         "first, or a config.json)",
-                         files[i], section[0] ? "its first section is [" : "",
-                         section[0] ? section : "it has no [section]",
-                         section[0] ? "]" : "");
-            }
-        }
+        a.path = files[i];
+        check_file(&a, &d);
         if (d.status != STATUS_OK) {
             cli_print_diag(&d);
             rc = CLI_EXIT_INPUT;

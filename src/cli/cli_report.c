@@ -2,9 +2,9 @@
  * cli_report: the `report` command: read the inputs, sweep and rank the
  * plans (with progress on stderr), derive the figures, print the summary,
  * write the workbook, plans.csv and the charts into a staging directory
- * and commit them at once; and the signal guard that keeps a report whole
- * (compare uses it too). Computes nothing itself: rank, figures and the
- * writers do.
+ * and commit them at once (the directory and the signal guard that keeps
+ * it whole: cli_out.c; the summary printed: cli_summary.c). Computes
+ * nothing itself: rank, figures and the writers do.
  */
 #include "cli.h"
 
@@ -107,215 +107,6 @@ static void report_files(struct report_files *f)
         f->list[n] = f->name[n];
 }
 
-/* ---- The signal guard (struct cli_guard, cli.h) ---- */
-
-/* The thread that takes the blocked signals. */
-static void *guard_wait(void *arg)
-{
-    struct cli_guard *g = arg;
-    int sig = 0;
-    if (sigwait(&g->set, &sig) != 0)
-        return NULL;
-    pthread_mutex_lock(&g->lock);
-    if (g->job)
-        plot_out_abort(g->job);
-    if (g->out)
-        out_dir_abort(g->out);
-    _exit(128 + sig);
-}
-
-void cli_guard_start(struct cli_guard *g)
-{
-    memset(g, 0, sizeof *g);
-    sigemptyset(&g->set);
-    sigaddset(&g->set, SIGINT);
-    sigaddset(&g->set, SIGTERM);
-    sigaddset(&g->set, SIGHUP);
-    pthread_mutex_init(&g->lock, NULL);
-    /* before any other thread exists, so every one inherits the mask */
-    pthread_sigmask(SIG_BLOCK, &g->set, NULL);
-    g->started = pthread_create(&g->thread, NULL, guard_wait, g) == 0;
-}
-
-void cli_guard_stop(struct cli_guard *g)
-{
-    if (g->started) {
-        pthread_cancel(g->thread); /* sigwait is a cancellation point */
-        pthread_join(g->thread, NULL);
-    }
-    pthread_mutex_destroy(&g->lock);
-    pthread_sigmask(SIG_UNBLOCK, &g->set, NULL);
-}
-
-/* Sets (or clears) what the signal thread must undo. */
-void cli_guard_set(struct cli_guard *g,
-                   struct out_dir *out,
-                   struct plot_job *job)
-{
-    pthread_mutex_lock(&g->lock);
-    g->out = out;
-    g->job = job;
-    pthread_mutex_unlock(&g->lock);
-}
-
-/* "16.1 s" or, with the range, "16.1 s (14.5 to 19.2)": v scaled by
- * `scale` (1e6 for $M), prefixed (a "$"), suffixed (" s", "M"). */
-static void ranged(const struct report_headline *h,
-                   double v,
-                   double scale,
-                   const char *pre,
-                   const char *post,
-                   char *buf,
-                   size_t size)
-{
-    char a[32], lo[32], hi[32];
-    report_sig3(v / scale, a, sizeof a);
-    if (!h->has_range) {
-        snprintf(buf, size, "%s%s%s", pre, a, post);
-        return;
-    }
-    report_sig3(v * h->range_lo / scale, lo, sizeof lo);
-    report_sig3(v * h->range_hi / scale, hi, sizeof hi);
-    snprintf(buf, size, "%s%s%s (%s%s%s to %s%s%s)", pre, a, post, pre, lo,
-             pre[0] ? post : "", pre, hi, post);
-}
-
-/* The recommended plan first, in words, with its expected figures and
- * their range and its speed of light; the fastest plan when another. */
-static void print_recommended(const struct report *r)
-{
-    const struct report_headline *h = &r->headline;
-    char plan[256], step[160], days[160], cost[160];
-    if (!h->any)
-        return;
-    printf("Recommended: %s (%s)%s\n", h->words, h->plan.family,
-           h->fits ? "" : "; no plan fits: the fastest is shown");
-    if (h->has_expected) {
-        ranged(h, h->expected.step_s, 1, "", " s", step, sizeof step);
-        ranged(h, h->expected.days, 1, "", " days", days, sizeof days);
-        ranged(h, h->expected.cost_usd, 1e6, "$", "M", cost, sizeof cost);
-        printf("  expected %s per step, %s, %s for the token budget\n", step,
-               days, cost);
-        if (h->has_range)
-            printf("  (ranges: the %zu validation runs took %.2f to %.2fx "
-                   "their expected step)\n",
-                   h->range_runs, h->range_lo, h->range_hi);
-    }
-    printf("  speed of light %.2f s per step, %.1f days, $%.2fM (a floor: no "
-           "run of this plan is faster)\n",
-           h->sol.step_s, h->sol.days, h->sol.cost_usd / 1e6);
-    printf("  %.1f GiB per GPU on the heaviest pipeline rank, of %.1f (%.1f "
-           "free)\n",
-           h->memory_gib, h->capacity_gib, h->headroom_gib);
-    plan_format(&h->plan.plan, plan, sizeof plan);
-    printf("  eval: %s\n", plan);
-    if (h->best_differs && r->sheet_best >= 0) {
-        const struct report_row *b = report_sheet_row(r, (size_t)r->sheet_best);
-        printf("Fastest: %s (%s), %.3f s %s, %.1f GiB free: within %g%% of "
-               "it the recommended plan keeps the most memory free\n",
-               h->fastest_words, r->family[b->family].name, h->best_step_s,
-               r->expected ? "expected" : "speed of light",
-               h->best_headroom_gib, r->tie_pct);
-    }
-    printf("\n");
-}
-
-/* The recommended plan, then the fastest plan of each family, fastest
- * first, on stdout: its expected step where the inputs have a
- * calibration and a stack, and its speed of light. */
-static void print_summary(const struct report *r)
-{
-    size_t i;
-    print_recommended(r);
-    printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
-           "SOL s", "bound", "comm/cmp", "mem GiB", "fits",
-           "fastest plan of the family (SOL: speed of light)");
-    for (i = 0; i < r->nfamilies; i++) {
-        const struct report_family *f = &r->family[r->families_by_step[i]];
-        char plan[256], x[16] = "-";
-        plan_format(&f->best.plan, plan, sizeof plan);
-        if (f->best.work.x.known)
-            snprintf(x, sizeof x, "%.3f", f->best.t.expected);
-        printf("%-16s %10s %9.3f %-8s %8.2f %9.1f %5s  %s\n", f->name, x,
-               f->best.t.step, cost_bound_str(f->best.t.bound),
-               f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
-               f->best.fits ? "yes" : "no", plan);
-    }
-    printf("\nvalidation: speed-of-light prediction (measured, where "
-           "published)\n");
-    for (i = 0; i < r->nvalidations; i++) {
-        const struct validate_result *v = &r->validation[i];
-        const struct cost_result *p = &v->predicted;
-        char step[32] = "", tflops[32] = "", mfu[32] = "";
-        if (v->measured_step_s > 0)
-            snprintf(step, sizeof step, " (%.2f)", v->measured_step_s);
-        if (v->measured_tflops_per_gpu > 0)
-            snprintf(tflops, sizeof tflops, " (%.0f)",
-                     v->measured_tflops_per_gpu);
-        if (v->measured_mfu > 0)
-            snprintf(mfu, sizeof mfu, " (%.1f%%)", 100 * v->measured_mfu);
-        printf("  %-48s %6.2f s/step%s, %4.0f TFLOP/s/GPU%s, MFU %5.1f%%%s%s\n",
-               v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
-               tflops, 100 * p->t.mfu_bf16_peak, mfu,
-               p->fits ? "" : "; does not fit");
-        if (p->work.x.known)
-            printf("  %-48s expected %6.2f s/step, %4.0f TFLOP/s/GPU, MFU "
-                   "%5.1f%% (step %+.0f%% off the measured)\n",
-                   "", p->t.expected,
-                   p->work.model_flops / p->t.expected / 1e12,
-                   100 * p->t.mfu_bf16_peak * p->t.step / p->t.expected,
-                   v->measured_step_eq > 0
-                       ? 100 * (p->t.expected / v->measured_step_eq - 1)
-                       : 0);
-        if (v->completions > 1)
-            printf("  %-48s SOL %.2f-%.2f s over %zu completions of %s\n", "",
-                   v->sol_min_step_s, v->sol_max_step_s, v->completions,
-                   v->unpublished);
-        if (v->measured_step_eq > 0)
-            printf("  %-48s %s\n", "",
-                   v->holds ? "the speed of light holds: no completion is "
-                              "slower than the measured run"
-                            : "SPEED OF LIGHT BROKEN: a completion is "
-                              "slower than the measured run");
-    }
-    for (i = 0; i < r->nvalidation_notes; i++)
-        printf("  %s\n", r->validation_notes[i]);
-}
-
-bool cli_recipe_words(const struct cli_config *cfg,
-                      const struct model *m,
-                      char *buf,
-                      size_t size,
-                      bool *is_default)
-{
-    char path[1300], def[1300], a[PATH_MAX], b[PATH_MAX], batch[32];
-    const char *tp = cli_training_path(cfg, path, sizeof path);
-    bool json = hf_config_is_json(m->meta.path);
-    struct cli_config none;
-    report_thousands((double)m->spec.global_batch, batch, sizeof batch);
-    *is_default = false;
-    if (!json) {
-        snprintf(buf, size,
-                 "the model file's [training] section: sequence %ld tokens, "
-                 "global batch %s sequences, %.3gT tokens",
-                 m->spec.seq_len, batch, m->spec.tokens / 1e12);
-        return false;
-    }
-    memset(&none, 0, sizeof none); /* defaults.ini's recipe */
-    cli_training_path(&none, def, sizeof def);
-    *is_default = realpath(tp, a) && realpath(def, b) && strcmp(a, b) == 0;
-    snprintf(buf, size,
-             "%s: sequence %ld tokens, global batch %s sequences, %.3gT "
-             "tokens%s",
-             tp, m->spec.seq_len, batch, m->spec.tokens / 1e12,
-             *is_default ? " - the default recipe, DeepSeek-V3's published "
-                           "one, not this model's own: pass -t FILE with its "
-                           "own (a config.json does not say how the model "
-                           "was trained)"
-                         : "");
-    return true;
-}
-
 /* The PNG gnuplot drew for chart `name` this run, or NULL. */
 static const char *chart_png(const struct plot_files *charts, const char *name)
 {
@@ -324,31 +115,6 @@ static const char *chart_png(const struct plot_files *charts, const char *name)
         if (strcmp(charts->chart[i].name, name) == 0 && charts->chart[i].png[0])
             return charts->chart[i].png;
     return NULL;
-}
-
-/* d's message with every stage replaced by dir. */
-static void restage(struct diag *d, const char *stage, const char *dir)
-{
-    char msg[sizeof d->msg];
-    size_t n = strlen(stage), used = 0;
-    const char *s = d->msg, *hit;
-    if (n == 0)
-        return;
-    while ((hit = strstr(s, stage)) != NULL && used < sizeof msg) {
-        used += (size_t)snprintf(msg + used, sizeof msg - used, "%.*s%s",
-                                 (int)(hit - s), s, dir);
-        s = hit + n;
-    }
-    if (used < sizeof msg)
-        snprintf(msg + used, sizeof msg - used, "%s", s);
-    memcpy(d->msg, msg, sizeof msg);
-}
-
-/* Messages name a report's files where the user will find them: the
- * staging directory's path becomes the output directory's. */
-void cli_unstage(struct diag *d, const struct out_dir *out)
-{
-    restage(d, out->stage, out->dir);
 }
 
 /* Copies the regular file from into to, created (not replaced: to's
@@ -409,66 +175,6 @@ keep_charts(const struct plot_files *charts, char *kept, size_t size)
     return ok;
 }
 
-/* out_dir_wait.waiting: says who holds the lock while we wait. */
-static void say_waiting(void *user,
-                        const char *dir,
-                        const struct out_dir_holder *h,
-                        double timeout_s)
-{
-    char when[32] = "?";
-    time_t t = (time_t)h->since;
-    struct tm tm;
-    (void)user;
-    if (!h->pid) {
-        fprintf(stderr,
-                "%s: %s: another run is writing a report here; waiting up "
-                "to %g s (--wait)\n",
-                CLI_PROG, dir, timeout_s);
-        return;
-    }
-    if (gmtime_r(&t, &tm))
-        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
-    fprintf(stderr,
-            "%s: %s: another run (pid %ld, since %s) is writing a report "
-            "here; waiting up to %g s (--wait)\n",
-            CLI_PROG, dir, h->pid, when, timeout_s);
-}
-
-enum status
-cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d)
-{
-    struct out_dir_wait w;
-    bool waited;
-    w.timeout_s = cfg->wait_s;
-    w.waiting = cfg->quiet ? NULL : say_waiting;
-    w.user = NULL;
-    if (out_dir_open(out, cfg->out_dir, &w, &waited, d) != STATUS_OK)
-        return d->status;
-    if (cfg->quiet)
-        return STATUS_OK;
-    if (waited)
-        fprintf(stderr, "%s: %s: waited for another report to finish\n",
-                CLI_PROG, cfg->out_dir);
-    if (out->finished)
-        fprintf(stderr,
-                "%s: %s: completed the commit of a run killed while "
-                "committing its report\n",
-                CLI_PROG, cfg->out_dir);
-    if (out->stale > out->finished)
-        fprintf(stderr,
-                "%s: %s: removed %zu staging director%s of runs that "
-                "ended without committing\n",
-                CLI_PROG, cfg->out_dir, out->stale - out->finished,
-                out->stale - out->finished == 1 ? "y" : "ies");
-    if (out->foreign)
-        fprintf(stderr,
-                "%s: %s: left %zu staging director%s of another user's "
-                "ended runs alone (only that user's runs remove them)\n",
-                CLI_PROG, cfg->out_dir, out->foreign,
-                out->foreign == 1 ? "y" : "ies");
-    return STATUS_OK;
-}
-
 /* Everything `report` holds between its stages. */
 struct report_run {
     struct cli_inputs in;
@@ -494,7 +200,7 @@ static void print_failure(struct diag *d, struct report_run *rr)
                 !atomic_load(&rr->job.stop) && rr->out.stage[0] &&
                 strstr(d->msg, rr->out.stage);
     if (plot && keep_charts(&rr->charts, kept, sizeof kept)) {
-        restage(d, rr->out.stage, kept);
+        cli_restage(d, rr->out.stage, kept);
         cli_print_diag(d);
         fprintf(stderr,
                 "%s: the charts' scripts and data are kept in %s (the "
@@ -506,7 +212,7 @@ static void print_failure(struct diag *d, struct report_run *rr)
     if (plot) { /* not kept: the files went with the staging directory */
         char stage[sizeof rr->out.stage + 1];
         snprintf(stage, sizeof stage, "%s/", rr->out.stage);
-        restage(d, stage, "");
+        cli_restage(d, stage, "");
         cli_print_diag(d);
         fprintf(stderr,
                 "%s: the charts' scripts could not be kept (in $TMPDIR or "
@@ -665,21 +371,17 @@ static enum status write_report(const struct cli_config *cfg,
 
 /* read inputs -> enumerate, evaluate, rank -> derive figures -> write,
  * then commit the whole report or nothing. */
-static int run_report(const struct cli_config *cfg,
-                      struct report_run *rr,
-                      struct cli_guard *g,
-                      const char *data_dir,
-                      struct diag *d)
+/* The report's inputs: every file it rests on with its checksum, the
+ * training recipe (said, and warned about when a config.json model takes
+ * DeepSeek-V3's default; its path into recipe), the validation runs; 0,
+ * else the exit code. */
+static int report_inputs(const struct cli_config *cfg,
+                         struct report_run *rr,
+                         const char *data_dir,
+                         char *recipe,
+                         size_t size,
+                         struct diag *d)
 {
-    char recipe[1300];
-    struct rank_options opt;
-    struct timespec t0;
-    char written[3 * OUT_DIR_MAX];
-    struct report_files files;
-    long cpus;
-    enum status st;
-
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     rr->rep.m = &rr->in.m;
     rr->rep.hw = &rr->in.hw;
     rr->rep.sweep = &rr->in.sweep;
@@ -689,16 +391,13 @@ static int run_report(const struct cli_config *cfg,
     snprintf(rr->rep.version, sizeof rr->rep.version, "%s", ROOFPLAN_VERSION);
     if (!cli_generation_time(&rr->rep.generated, d))
         return CLI_EXIT_INPUT;
-    cli_training_path(cfg, recipe, sizeof recipe);
-    /* the recipe the model runs with: said, and warned about when a
-     * config.json model takes DeepSeek-V3's default */
+    cli_training_path(cfg, recipe, size);
     rr->rep.recipe_json =
         cli_recipe_words(cfg, &rr->in.m, rr->rep.recipe, sizeof rr->rep.recipe,
                          &rr->rep.recipe_default);
     if (rr->rep.recipe_json)
         fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
                 rr->in.m.meta.path, rr->rep.recipe);
-    /* read inputs: every file the report rests on, with its checksum */
     if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
         (rr->rep.recipe_json &&
          report_add_input(&rr->rep, "training", recipe, d)) ||
@@ -710,19 +409,19 @@ static int run_report(const struct cli_config *cfg,
         report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
         load_validations(rr, data_dir, recipe, d))
         return cli_exit_code(d->status, CLI_IO_INPUT);
-    if (cost_ctx_init(&rr->ctx, &rr->in.m, &rr->in.hw, cfg->comm, d) ||
-        cost_ctx_init(&rr->other, &rr->in.m, &rr->in.hw,
-                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d))
-        return CLI_EXIT_RUNTIME;
-    rr->ctx.stack = rr->other.stack = rr->in.have_stack ? &rr->in.stack : NULL;
-    /* the output directory: locked, with a private staging directory;
-     * the guard knows it before the staging directory exists (rr->out is
-     * zeroed: nothing to undo yet), so a signal while it is made removes
-     * it, not only one after */
-    cli_guard_set(g, &rr->out, NULL);
-    if (cli_out_open(cfg, &rr->out, d) != STATUS_OK)
-        return cli_exit_code(d->status, CLI_IO_OUTPUT);
-    /* enumerate, evaluate, rank */
+    return 0;
+}
+
+/* Enumerates, evaluates and ranks the sweep (cfg's --top, --all-plans,
+ * --threads), with its progress line. */
+static enum status sweep_and_rank(const struct cli_config *cfg,
+                                  struct report_run *rr,
+                                  struct diag *d)
+{
+    struct rank_options opt;
+    long cpus;
+    enum status st;
+
     memset(&opt, 0, sizeof opt);
     opt.top = cfg->top;
     /* without --top the report shows the Plans sheet's plans: keep only
@@ -741,7 +440,68 @@ static int run_report(const struct cli_config *cfg,
                    sweep_count(&rr->in.sweep));
     st = rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d);
     progress_end(&rr->progress);
-    if (st != STATUS_OK) /* an I/O failure there is its spill file's */
+    return st;
+}
+
+/* The counts on stderr (unless -q), and where the plans not on the Plans
+ * sheet are. */
+static void say_counts(const struct cli_config *cfg,
+                       const struct report_run *rr,
+                       double total_s,
+                       const char *written)
+{
+    if (!cfg->quiet)
+        fprintf(stderr,
+                "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
+                "sweep %.3f s (%llu not timed at the expected rates: "
+                "none could enter the kept plans), total %.3f s; wrote %s\n",
+                CLI_PROG, (unsigned long long)rr->rep.enumerated,
+                (unsigned long long)rr->rep.valid,
+                (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
+                (unsigned long long)rr->rep.floor_only, total_s, written);
+    if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
+        fprintf(stderr,
+                "%s: %llu valid plans are not on the Plans sheet (%s; "
+                "--all-plans puts every kept plan there and every plan in "
+                "plans.csv)\n",
+                CLI_PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
+                cfg->no_csv      ? "--no-csv: no plans.csv"
+                : cfg->all_plans ? "plans.csv has them"
+                : cfg->top       ? "plans.csv has the kept ones"
+                                 : "nor in plans.csv");
+}
+
+static int run_report(const struct cli_config *cfg,
+                      struct report_run *rr,
+                      struct cli_guard *g,
+                      const char *data_dir,
+                      struct diag *d)
+{
+    char recipe[1300];
+    struct timespec t0;
+    char written[3 * OUT_DIR_MAX];
+    struct report_files files;
+    int rc;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = report_inputs(cfg, rr, data_dir, recipe, sizeof recipe, d);
+    if (rc != 0)
+        return rc;
+    if (cost_ctx_init(&rr->ctx, &rr->in.m, &rr->in.hw, cfg->comm, d) ||
+        cost_ctx_init(&rr->other, &rr->in.m, &rr->in.hw,
+                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d))
+        return CLI_EXIT_RUNTIME;
+    rr->ctx.stack = rr->other.stack = rr->in.have_stack ? &rr->in.stack : NULL;
+    /* the output directory: locked, with a private staging directory;
+     * the guard knows it before the staging directory exists (rr->out is
+     * zeroed: nothing to undo yet), so a signal while it is made removes
+     * it, not only one after */
+    cli_guard_set(g, &rr->out, NULL);
+    if (cli_out_open(cfg, &rr->out, d) != STATUS_OK)
+        return cli_exit_code(d->status, CLI_IO_OUTPUT);
+    /* enumerate, evaluate, rank (an I/O failure there is its spill
+     * file's) */
+    if (sweep_and_rank(cfg, rr, d) != STATUS_OK)
         return cli_exit_code(d->status, CLI_IO_OUTPUT);
     rr->rep.elapsed_s = seconds_since(&t0);
     /* what rank hands over besides the rows; then derive figures */
@@ -750,7 +510,7 @@ static int run_report(const struct cli_config *cfg,
                                 &rr->ctx, &rr->other, d) != STATUS_OK ||
         figures_views(&rr->rep, d) != STATUS_OK)
         return cli_exit_code(d->status, CLI_IO_OUTPUT);
-    print_summary(&rr->rep);
+    cli_print_summary(&rr->rep);
     /* the summary (stdout) before the counts (stderr) where both go to
      * one pipe: stdout is block-buffered there */
     fflush(stdout);
@@ -764,26 +524,7 @@ static int run_report(const struct cli_config *cfg,
         return CLI_EXIT_RUNTIME;
     }
     pthread_mutex_unlock(&g->lock);
-    if (!cfg->quiet)
-        fprintf(stderr,
-                "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
-                "sweep %.3f s (%llu not timed at the expected rates: "
-                "none could enter the kept plans), total %.3f s; wrote %s\n",
-                CLI_PROG, (unsigned long long)rr->rep.enumerated,
-                (unsigned long long)rr->rep.valid,
-                (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
-                (unsigned long long)rr->rep.floor_only, seconds_since(&t0),
-                written);
-    if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
-        fprintf(stderr,
-                "%s: %llu valid plans are not on the Plans sheet (%s; "
-                "--all-plans puts every kept plan there and every plan in "
-                "plans.csv)\n",
-                CLI_PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
-                cfg->no_csv      ? "--no-csv: no plans.csv"
-                : cfg->all_plans ? "plans.csv has them"
-                : cfg->top       ? "plans.csv has the kept ones"
-                                 : "nor in plans.csv");
+    say_counts(cfg, rr, seconds_since(&t0), written);
     return 0;
 }
 

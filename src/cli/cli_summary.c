@@ -1,0 +1,134 @@
+/*
+ * cli_summary: what `report` prints on stdout (cli.h, cli_print_summary):
+ * the recommended plan in words with its expected figures and their
+ * range, the fastest plan of each family, and the validation runs' speed
+ * of light beside their measured steps.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+
+#include "cost.h"
+#include "plan.h"
+#include "report.h"
+
+/* "16.1 s" or, with the range, "16.1 s (14.5 to 19.2)": v scaled by
+ * `scale` (1e6 for $M), prefixed (a "$"), suffixed (" s", "M"). */
+static void ranged(const struct report_headline *h,
+                   double v,
+                   double scale,
+                   const char *pre,
+                   const char *post,
+                   char *buf,
+                   size_t size)
+{
+    char a[32], lo[32], hi[32];
+    report_sig3(v / scale, a, sizeof a);
+    if (!h->has_range) {
+        snprintf(buf, size, "%s%s%s", pre, a, post);
+        return;
+    }
+    report_sig3(v * h->range_lo / scale, lo, sizeof lo);
+    report_sig3(v * h->range_hi / scale, hi, sizeof hi);
+    snprintf(buf, size, "%s%s%s (%s%s%s to %s%s%s)", pre, a, post, pre, lo,
+             pre[0] ? post : "", pre, hi, post);
+}
+
+/* The recommended plan first, in words, with its expected figures and
+ * their range and its speed of light; the fastest plan when another. */
+static void print_recommended(const struct report *r)
+{
+    const struct report_headline *h = &r->headline;
+    char plan[256], step[160], days[160], cost[160];
+    if (!h->any)
+        return;
+    printf("Recommended: %s (%s)%s\n", h->words, h->plan.family,
+           h->fits ? "" : "; no plan fits: the fastest is shown");
+    if (h->has_expected) {
+        ranged(h, h->expected.step_s, 1, "", " s", step, sizeof step);
+        ranged(h, h->expected.days, 1, "", " days", days, sizeof days);
+        ranged(h, h->expected.cost_usd, 1e6, "$", "M", cost, sizeof cost);
+        printf("  expected %s per step, %s, %s for the token budget\n", step,
+               days, cost);
+        if (h->has_range)
+            printf("  (ranges: the %zu validation runs took %.2f to %.2fx "
+                   "their expected step)\n",
+                   h->range_runs, h->range_lo, h->range_hi);
+    }
+    printf("  speed of light %.2f s per step, %.1f days, $%.2fM (a floor: no "
+           "run of this plan is faster)\n",
+           h->sol.step_s, h->sol.days, h->sol.cost_usd / 1e6);
+    printf("  %.1f GiB per GPU on the heaviest pipeline rank, of %.1f (%.1f "
+           "free)\n",
+           h->memory_gib, h->capacity_gib, h->headroom_gib);
+    plan_format(&h->plan.plan, plan, sizeof plan);
+    printf("  eval: %s\n", plan);
+    if (h->best_differs && r->sheet_best >= 0) {
+        const struct report_row *b = report_sheet_row(r, (size_t)r->sheet_best);
+        printf("Fastest: %s (%s), %.3f s %s, %.1f GiB free: within %g%% of "
+               "it the recommended plan keeps the most memory free\n",
+               h->fastest_words, r->family[b->family].name, h->best_step_s,
+               r->expected ? "expected" : "speed of light",
+               h->best_headroom_gib, r->tie_pct);
+    }
+    printf("\n");
+}
+
+void cli_print_summary(const struct report *r)
+{
+    size_t i;
+    print_recommended(r);
+    printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
+           "SOL s", "bound", "comm/cmp", "mem GiB", "fits",
+           "fastest plan of the family (SOL: speed of light)");
+    for (i = 0; i < r->nfamilies; i++) {
+        const struct report_family *f = &r->family[r->families_by_step[i]];
+        char plan[256], x[16] = "-";
+        plan_format(&f->best.plan, plan, sizeof plan);
+        if (f->best.work.x.known)
+            snprintf(x, sizeof x, "%.3f", f->best.t.expected);
+        printf("%-16s %10s %9.3f %-8s %8.2f %9.1f %5s  %s\n", f->name, x,
+               f->best.t.step, cost_bound_str(f->best.t.bound),
+               f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
+               f->best.fits ? "yes" : "no", plan);
+    }
+    printf("\nvalidation: speed-of-light prediction (measured, where "
+           "published)\n");
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct validate_result *v = &r->validation[i];
+        const struct cost_result *p = &v->predicted;
+        char step[32] = "", tflops[32] = "", mfu[32] = "";
+        if (v->measured_step_s > 0)
+            snprintf(step, sizeof step, " (%.2f)", v->measured_step_s);
+        if (v->measured_tflops_per_gpu > 0)
+            snprintf(tflops, sizeof tflops, " (%.0f)",
+                     v->measured_tflops_per_gpu);
+        if (v->measured_mfu > 0)
+            snprintf(mfu, sizeof mfu, " (%.1f%%)", 100 * v->measured_mfu);
+        printf("  %-48s %6.2f s/step%s, %4.0f TFLOP/s/GPU%s, MFU %5.1f%%%s%s\n",
+               v->name, p->t.step, step, p->work.model_flops / p->t.step / 1e12,
+               tflops, 100 * p->t.mfu_bf16_peak, mfu,
+               p->fits ? "" : "; does not fit");
+        if (p->work.x.known)
+            printf("  %-48s expected %6.2f s/step, %4.0f TFLOP/s/GPU, MFU "
+                   "%5.1f%% (step %+.0f%% off the measured)\n",
+                   "", p->t.expected,
+                   p->work.model_flops / p->t.expected / 1e12,
+                   100 * p->t.mfu_bf16_peak * p->t.step / p->t.expected,
+                   v->measured_step_eq > 0
+                       ? 100 * (p->t.expected / v->measured_step_eq - 1)
+                       : 0);
+        if (v->completions > 1)
+            printf("  %-48s SOL %.2f-%.2f s over %zu completions of %s\n", "",
+                   v->sol_min_step_s, v->sol_max_step_s, v->completions,
+                   v->unpublished);
+        if (v->measured_step_eq > 0)
+            printf("  %-48s %s\n", "",
+                   v->holds ? "the speed of light holds: no completion is "
+                              "slower than the measured run"
+                            : "SPEED OF LIGHT BROKEN: a completion is "
+                              "slower than the measured run");
+    }
+    for (i = 0; i < r->nvalidation_notes; i++)
+        printf("  %s\n", r->validation_notes[i]);
+}
