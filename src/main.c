@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,170 +110,323 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.\n";
 
-/* Applies one parsed option; returns -1 to go on, else an exit code. */
-static int apply_option(struct cli_config *cfg,
-                        int opt,
+/* ---- Commands and options: one row each ---- */
+
+static int schema(struct cli_config *cfg, char **args, size_t nargs)
+{
+    (void)cfg, (void)args, (void)nargs;
+    return cli_cmd_schema();
+}
+
+/* A command: its word and what runs it; import_options: it takes --intra,
+ * --inter and --collective (import nccl). */
+struct command {
+    const char *name;
+    int (*run)(struct cli_config *cfg, char **args, size_t nargs);
+    bool import_options;
+};
+
+static const struct command commands[] = {
+    {.name = "report", .run = cli_cmd_report},
+    {.name = "eval", .run = cli_cmd_eval},
+    {.name = "check", .run = cli_cmd_check},
+    {.name = "compare", .run = cli_cmd_compare},
+    {.name = "import", .run = cli_cmd_import, .import_options = true},
+    {.name = "schema", .run = schema},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* "report, eval, ... or schema": the commands' words. */
+static void command_names(char *buf, size_t size)
+{
+    size_t c, used = 0;
+    buf[0] = '\0';
+    for (c = 0; c < NCOMMANDS && used < size; c++) {
+        int n = snprintf(buf + used, size - used, "%s%s",
+                         c == 0              ? ""
+                         : c + 1 < NCOMMANDS ? ", "
+                                             : " or ",
+                         commands[c].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+struct opt_row;
+
+/* An option that does more than store: returns -1 to go on, else an exit
+ * code. arg is its argument, token the argument as typed. */
+typedef int opt_fn(struct cli_config *cfg,
+                   const struct opt_row *o,
+                   const char *arg,
+                   const char *token);
+
+/* What an option does. */
+enum opt_kind {
+    OPT_TEXT, /* stores its argument in the const char * at `field` */
+    OPT_FLAG, /* sets the bool at `field` */
+    OPT_CALL  /* calls `call` */
+};
+
+/* One option: --name, its getopt code (its letter, where -letter is an
+ * option too: `letter`), whether it takes an argument, and what it does.
+ * A new option is a row (and its lines in usage_text). */
+struct opt_row {
+    const char *name;
+    int code;
+    bool letter;  /* -code as well as --name */
+    bool has_arg; /* a required argument */
+    enum opt_kind kind;
+    size_t field; /* OPT_TEXT, OPT_FLAG: offset in struct cli_config */
+    opt_fn *call; /* OPT_CALL */
+};
+
+static int opt_model(struct cli_config *cfg,
+                     const struct opt_row *o,
+                     const char *arg,
+                     const char *token)
+{
+    (void)o, (void)token;
+    cfg->model_path = arg;
+    if (cfg->nmodels == COMPARE_PAIRS_MAX)
+        return cli_usage_error("-m %s: too many models", arg);
+    cfg->models[cfg->nmodels++] = arg;
+    return -1;
+}
+
+static int opt_hardware(struct cli_config *cfg,
+                        const struct opt_row *o,
                         const char *arg,
                         const char *token)
 {
+    (void)o, (void)token;
+    cfg->hw_path = arg;
+    if (cfg->nhws == COMPARE_PAIRS_MAX)
+        return cli_usage_error("-g %s: too many clusters", arg);
+    cfg->hws[cfg->nhws++] = arg;
+    return -1;
+}
+
+static int opt_set(struct cli_config *cfg,
+                   const struct opt_row *o,
+                   const char *arg,
+                   const char *token)
+{
     struct diag d;
-    switch (opt) {
-    case 'm':
-        cfg->model_path = arg;
-        if (cfg->nmodels == COMPARE_PAIRS_MAX)
-            return cli_usage_error("-m %s: too many models", arg);
-        cfg->models[cfg->nmodels++] = arg;
-        return -1;
-    case 'g':
-        cfg->hw_path = arg;
-        if (cfg->nhws == COMPARE_PAIRS_MAX)
-            return cli_usage_error("-g %s: too many clusters", arg);
-        cfg->hws[cfg->nhws++] = arg;
-        return -1;
-    case 's':
-        cfg->sweep_path = arg;
-        return -1;
-    case 't':
-        cfg->training_path = arg;
-        return -1;
-    case 'o':
-        cfg->out_dir = arg;
-        return -1;
-    case 'S':
-        diag_init(&d);
-        if (cfg->nsets == CLI_SETS_MAX)
-            return cli_usage_error("--set %s: too many overrides", arg);
-        if (datafile_parse_set(arg, &cfg->sets[cfg->nsets], &d) != STATUS_OK) {
-            cli_print_diag(&d);
-            fprintf(stderr, "%s: try '%s --help'\n", CLI_PROG, CLI_PROG);
-            return CLI_EXIT_INPUT;
+    (void)o, (void)token;
+    diag_init(&d);
+    if (cfg->nsets == CLI_SETS_MAX)
+        return cli_usage_error("--set %s: too many overrides", arg);
+    if (datafile_parse_set(arg, &cfg->sets[cfg->nsets], &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        fprintf(stderr, "%s: try '%s --help'\n", CLI_PROG, CLI_PROG);
+        return CLI_EXIT_INPUT;
+    }
+    cfg->nsets++;
+    return -1;
+}
+
+static int opt_comm(struct cli_config *cfg,
+                    const struct opt_row *o,
+                    const char *arg,
+                    const char *token)
+{
+    (void)o, (void)token;
+    if (strcmp(arg, "topo") == 0)
+        cfg->comm = COMM_TOPO;
+    else if (strcmp(arg, "flat") == 0)
+        cfg->comm = COMM_FLAT;
+    else
+        return cli_usage_error("--comm-model %s: expected topo or flat", arg);
+    return -1;
+}
+
+/* --csv: plans.csv is always written; kept for scripts. */
+static int opt_none(struct cli_config *cfg,
+                    const struct opt_row *o,
+                    const char *arg,
+                    const char *token)
+{
+    (void)cfg, (void)o, (void)arg, (void)token;
+    return -1;
+}
+
+static int opt_top(struct cli_config *cfg,
+                   const struct opt_row *o,
+                   const char *arg,
+                   const char *token)
+{
+    long n;
+    (void)o, (void)token;
+    if (!datafile_parse_long(arg, &n) || n < 1)
+        return cli_usage_error("--top %s: expected a positive integer", arg);
+    cfg->top = (size_t)n;
+    return -1;
+}
+
+static int opt_threads(struct cli_config *cfg,
+                       const struct opt_row *o,
+                       const char *arg,
+                       const char *token)
+{
+    long n;
+    (void)o, (void)token;
+    if (!datafile_parse_long(arg, &n) || n < 1 || n > 1024)
+        return cli_usage_error("--threads %s: expected an integer in 1..1024",
+                               arg);
+    cfg->threads = (size_t)n;
+    return -1;
+}
+
+static int opt_wait(struct cli_config *cfg,
+                    const struct opt_row *o,
+                    const char *arg,
+                    const char *token)
+{
+    double v;
+    (void)o, (void)token;
+    if (!datafile_parse_double(arg, &v) || !(v >= 0) || v > OUT_DIR_WAIT_MAX_S)
+        return cli_usage_error("--wait %s: expected seconds in 0..86400", arg);
+    cfg->wait_s = v;
+    return -1;
+}
+
+/* --intra, --inter: the link of nccl-tests output without a device list. */
+static int opt_link(struct cli_config *cfg,
+                    const struct opt_row *o,
+                    const char *arg,
+                    const char *token)
+{
+    enum nccl_import_link link =
+        o->code == 'I' ? NCCL_IMPORT_LINK_INTRA : NCCL_IMPORT_LINK_INTER;
+    (void)arg;
+    if (cfg->import_link != NCCL_IMPORT_LINK_AUTO && cfg->import_link != link)
+        return cli_usage_error("%s: give --intra or --inter, not both", token);
+    cfg->import_link = link;
+    return -1;
+}
+
+static int opt_collective(struct cli_config *cfg,
+                          const struct opt_row *o,
+                          const char *arg,
+                          const char *token)
+{
+    (void)o, (void)token;
+    if (cfg->import_kind && strcmp(cfg->import_kind, arg) != 0)
+        return cli_usage_error("--collective %s: given twice", arg);
+    cfg->import_kind = arg;
+    return -1;
+}
+
+static int opt_help(struct cli_config *cfg,
+                    const struct opt_row *o,
+                    const char *arg,
+                    const char *token)
+{
+    (void)cfg, (void)o, (void)arg, (void)token;
+    fputs(usage_text, stdout);
+    return cli_flush_stdout();
+}
+
+static int opt_version(struct cli_config *cfg,
+                       const struct opt_row *o,
+                       const char *arg,
+                       const char *token)
+{
+    (void)cfg, (void)o, (void)arg, (void)token;
+    printf("%s %s\n", CLI_PROG, ROOFPLAN_VERSION);
+    return cli_flush_stdout();
+}
+
+#define TEXT(f) .kind = OPT_TEXT, .field = offsetof(struct cli_config, f)
+#define FLAG(f) .kind = OPT_FLAG, .field = offsetof(struct cli_config, f)
+#define CALL(f) .kind = OPT_CALL, .call = f
+
+/* clang-format off */
+static const struct opt_row opts[] = {
+    {.name = "model", .code = 'm', .letter = true, .has_arg = true, CALL(opt_model)},
+    {.name = "hardware", .code = 'g', .letter = true, .has_arg = true, CALL(opt_hardware)},
+    {.name = "sweep", .code = 's', .letter = true, .has_arg = true, TEXT(sweep_path)},
+    {.name = "training", .code = 't', .letter = true, .has_arg = true, TEXT(training_path)},
+    {.name = "out", .code = 'o', .letter = true, .has_arg = true, TEXT(out_dir)},
+    {.name = "set", .code = 'S', .has_arg = true, CALL(opt_set)},
+    {.name = "comm-model", .code = 'C', .has_arg = true, CALL(opt_comm)},
+    {.name = "json", .code = 'j', FLAG(json)},
+    {.name = "csv", .code = 'c', CALL(opt_none)},
+    {.name = "all-plans", .code = 'A', FLAG(all_plans)},
+    {.name = "no-csv", .code = 'X', FLAG(no_csv)},
+    {.name = "no-charts", .code = 'n', FLAG(no_charts)},
+    {.name = "quiet", .code = 'q', .letter = true, FLAG(quiet)},
+    {.name = "progress", .code = 'R', FLAG(progress)},
+    {.name = "help", .code = 'h', .letter = true, CALL(opt_help)},
+    {.name = "version", .code = 'V', CALL(opt_version)},
+    {.name = "top", .code = 'T', .has_arg = true, CALL(opt_top)},
+    {.name = "calibration", .code = 'K', .has_arg = true, TEXT(calibration_path)},
+    {.name = "stack", .code = 'k', .has_arg = true, TEXT(stack_path)},
+    {.name = "calibrate", .code = 'F', .has_arg = true, TEXT(calibrate_path)},
+    {.name = "threads", .code = 'P', .has_arg = true, CALL(opt_threads)},
+    {.name = "wait", .code = 'W', .has_arg = true, CALL(opt_wait)},
+    {.name = "plan", .code = 'L', .has_arg = true, TEXT(plan_text)},
+    {.name = "intra", .code = 'I', CALL(opt_link)},
+    {.name = "inter", .code = 'E', CALL(opt_link)},
+    {.name = "collective", .code = 'U', .has_arg = true, CALL(opt_collective)},
+};
+/* clang-format on */
+#undef TEXT
+#undef FLAG
+#undef CALL
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+/* getopt_long's tables from the rows: the long options (NULL-ended) and
+ * the short ones ("m:g:..."). */
+static void getopt_tables(struct option *longs, char *shorts)
+{
+    size_t i, n = 0;
+    for (i = 0; i < NOPTS; i++) {
+        longs[i] = (struct option){
+            .name = opts[i].name,
+            .has_arg = opts[i].has_arg ? required_argument : no_argument,
+            .val = opts[i].code};
+        if (opts[i].letter) {
+            shorts[n++] = (char)opts[i].code;
+            if (opts[i].has_arg)
+                shorts[n++] = ':';
         }
-        cfg->nsets++;
-        return -1;
-    case 'C':
-        if (strcmp(arg, "topo") == 0)
-            cfg->comm = COMM_TOPO;
-        else if (strcmp(arg, "flat") == 0)
-            cfg->comm = COMM_FLAT;
+    }
+    longs[NOPTS] = (struct option){0};
+    shorts[n] = '\0';
+}
+
+/* Applies one parsed option (getopt's code, '?' for one it does not
+ * know); returns -1 to go on, else an exit code. */
+static int apply_option(struct cli_config *cfg,
+                        int code,
+                        const char *arg,
+                        const char *token)
+{
+    size_t i;
+    for (i = 0; i < NOPTS; i++) {
+        const struct opt_row *o = &opts[i];
+        char *at = (char *)cfg + o->field;
+        if (o->code != code)
+            continue;
+        if (o->kind == OPT_TEXT)
+            *(const char **)(void *)at = arg;
+        else if (o->kind == OPT_FLAG)
+            *(bool *)(void *)at = true;
         else
-            return cli_usage_error("--comm-model %s: expected topo or flat",
-                                   arg);
-        return -1;
-    case 'j':
-        cfg->json = true;
-        return -1;
-    case 'K':
-        cfg->calibration_path = arg;
-        return -1;
-    case 'k':
-        cfg->stack_path = arg;
-        return -1;
-    case 'F':
-        cfg->calibrate_path = arg;
-        return -1;
-    case 'L':
-        cfg->plan_text = arg;
-        return -1;
-    case 'c': /* --csv: plans.csv is always written; kept for scripts */
-        return -1;
-    case 'A':
-        cfg->all_plans = true;
-        return -1;
-    case 'X':
-        cfg->no_csv = true;
-        return -1;
-    case 'n':
-        cfg->no_charts = true;
-        return -1;
-    case 'q':
-        cfg->quiet = true;
-        return -1;
-    case 'R':
-        cfg->progress = true;
-        return -1;
-    case 'T': {
-        long n;
-        if (!datafile_parse_long(arg, &n) || n < 1)
-            return cli_usage_error("--top %s: expected a positive integer",
-                                   arg);
-        cfg->top = (size_t)n;
+            return o->call(cfg, o, arg, token);
         return -1;
     }
-    case 'P': {
-        long n;
-        if (!datafile_parse_long(arg, &n) || n < 1 || n > 1024)
-            return cli_usage_error(
-                "--threads %s: expected an integer in 1..1024", arg);
-        cfg->threads = (size_t)n;
-        return -1;
-    }
-    case 'W': {
-        double v;
-        if (!datafile_parse_double(arg, &v) || !(v >= 0) ||
-            v > OUT_DIR_WAIT_MAX_S)
-            return cli_usage_error("--wait %s: expected seconds in 0..86400",
-                                   arg);
-        cfg->wait_s = v;
-        return -1;
-    }
-    case 'I':
-    case 'E': {
-        enum nccl_import_link link =
-            opt == 'I' ? NCCL_IMPORT_LINK_INTRA : NCCL_IMPORT_LINK_INTER;
-        if (cfg->import_link != NCCL_IMPORT_LINK_AUTO &&
-            cfg->import_link != link)
-            return cli_usage_error("%s: give --intra or --inter, not both",
-                                   token);
-        cfg->import_link = link;
-        return -1;
-    }
-    case 'U':
-        if (cfg->import_kind && strcmp(cfg->import_kind, arg) != 0)
-            return cli_usage_error("--collective %s: given twice", arg);
-        cfg->import_kind = arg;
-        return -1;
-    case 'h':
-        fputs(usage_text, stdout);
-        return cli_flush_stdout();
-    case 'V':
-        printf("%s %s\n", CLI_PROG, ROOFPLAN_VERSION);
-        return cli_flush_stdout();
-    default:
-        return cli_usage_error("unknown option or missing argument: '%s'",
-                               token);
-    }
+    return cli_usage_error("unknown option or missing argument: '%s'", token);
 }
 
 int main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"model", required_argument, NULL, 'm'},
-        {"hardware", required_argument, NULL, 'g'},
-        {"sweep", required_argument, NULL, 's'},
-        {"training", required_argument, NULL, 't'},
-        {"out", required_argument, NULL, 'o'},
-        {"set", required_argument, NULL, 'S'},
-        {"comm-model", required_argument, NULL, 'C'},
-        {"json", no_argument, NULL, 'j'},
-        {"csv", no_argument, NULL, 'c'},
-        {"all-plans", no_argument, NULL, 'A'},
-        {"no-csv", no_argument, NULL, 'X'},
-        {"no-charts", no_argument, NULL, 'n'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"progress", no_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {"top", required_argument, NULL, 'T'},
-        {"calibration", required_argument, NULL, 'K'},
-        {"stack", required_argument, NULL, 'k'},
-        {"calibrate", required_argument, NULL, 'F'},
-        {"threads", required_argument, NULL, 'P'},
-        {"wait", required_argument, NULL, 'W'},
-        {"plan", required_argument, NULL, 'L'},
-        {"intra", no_argument, NULL, 'I'},
-        {"inter", no_argument, NULL, 'E'},
-        {"collective", required_argument, NULL, 'U'},
-        {NULL, 0, NULL, 0}};
+    struct option longs[NOPTS + 1];
+    char shorts[2 * NOPTS + 1], names[128], unknown[160];
+    size_t c;
     struct cli_config cfg;
     const char *command;
     char **args;
@@ -301,8 +455,8 @@ int main(int argc, char **argv)
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command
      * and the PLAN tokens. */
-    while ((opt = getopt_long(argc, argv, "m:g:s:t:o:qh", options, NULL)) !=
-           -1) {
+    getopt_tables(longs, shorts);
+    while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         int rc = apply_option(&cfg, opt, optarg, argv[optind - 1]);
         if (rc >= 0)
             return rc;
@@ -312,24 +466,17 @@ int main(int argc, char **argv)
     command = argv[optind];
     args = argv + optind + 1;
     nargs = (size_t)(argc - optind - 1);
-    if (strcmp(command, "import") == 0)
-        return cli_cmd_import(&cfg, args, nargs);
-    if (cfg.import_link != NCCL_IMPORT_LINK_AUTO || cfg.import_kind)
+    for (c = 0; c < NCOMMANDS && strcmp(command, commands[c].name) != 0; c++)
+        ;
+    if ((c == NCOMMANDS || !commands[c].import_options) &&
+        (cfg.import_link != NCCL_IMPORT_LINK_AUTO || cfg.import_kind))
         return cli_usage_error("%s: --intra, --inter and --collective are "
                                "options of 'import nccl'",
                                command);
-    if (strcmp(command, "eval") == 0)
-        return cli_cmd_eval(&cfg, args, nargs);
-    if (strcmp(command, "check") == 0)
-        return cli_cmd_check(&cfg, args, nargs);
-    if (strcmp(command, "schema") == 0)
-        return cli_cmd_schema();
-    if (strcmp(command, "report") == 0)
-        return cli_cmd_report(&cfg, args, nargs);
-    if (strcmp(command, "compare") == 0)
-        return cli_cmd_compare(&cfg, args, nargs);
-    return cli_usage_error(
-        "unknown command '%s' (report, eval, check, compare, import or "
-        "schema)",
-        command);
+    if (c < NCOMMANDS)
+        return commands[c].run(&cfg, args, nargs);
+    command_names(names, sizeof names);
+    /* the words are the rows' (no '%'): the command is the one argument */
+    snprintf(unknown, sizeof unknown, "unknown command '%%s' (%s)", names);
+    return cli_usage_error(unknown, command);
 }
