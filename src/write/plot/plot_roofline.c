@@ -214,19 +214,15 @@ static void slope_names(const struct report_roofline *o,
     }
 }
 
-void plot_roofline_fill(const struct report *r,
-                        enum hardware_link which,
-                        struct plot_template_vars *v,
-                        struct plot_text *dat)
+/* The data's first blocks: every plan that fits, one block per family,
+ * at its intensity over link l (0 IB, 1 NVLink). */
+static void family_blocks(const struct report *r,
+                          const struct report_roofline *o,
+                          size_t l,
+                          const char *name,
+                          struct plot_text *dat)
 {
-    const bool ib = which == HARDWARE_LINK_IB;
-    const struct report_roofline *o = &r->roofline[ib ? 0 : 1];
-    size_t l = ib ? 0 : 1, i, k, nbest = 0;
-    struct plot_labels layout, *L = &layout;
-    struct plot_text *labels = plot_template_var(v, "LABELS");
-    const struct report_baseline *base = &r->baseline;
-    char text[512];
-
+    size_t i, k;
     plot_text_printf(
         dat,
         "# %s: every plan that fits in memory, one block per family "
@@ -234,7 +230,7 @@ void plot_roofline_fill(const struct report *r,
         "# intensity (FLOP per byte over %s per GPU per step), "
         "attained TFLOP/s per GPU (executed FLOPs / step time), "
         "precision (0 bf16, 1 fp8), step time s\n",
-        ib ? "roofline-ib" : "roofline-nvlink", o->link);
+        name, o->link);
     for (k = 0; k < r->nblocks; k++) {
         const struct report_block *b = &r->blocks[k];
         plot_text_printf(dat, "# block %zu\n", k);
@@ -248,19 +244,17 @@ void plot_roofline_fill(const struct report *r,
         plot_text_printf(dat, "%.12g %.12g 0 0\n\n\n", o->xlo / 10,
                          o->ylo / 10);
     }
+}
 
-    plot_labels_init(L, 0.075, 0.735, 0.125, 0.835, o->xlo, o->xhi, o->ylo,
-                     o->yhi);
-    plot_template_set_num(v, "XMIN", o->xlo);
-    plot_template_set_num(v, "XMAX", o->xhi);
-    plot_template_set_num(v, "YMIN", o->ylo);
-    plot_template_set_num(v, "YMAX", o->yhi);
-    plot_template_set_num(v, "LMARGIN", L->l);
-    plot_template_set_num(v, "RMARGIN", L->r);
-    plot_template_set_num(v, "BMARGIN", L->b);
-    plot_template_set_num(v, "TMARGIN", L->t);
-
-    /* The best plan of each labelled family: a block drawn large. */
+/* The block after them: the best plan of each labelled family, drawn
+ * large (its marks taken in the label layout). */
+static void best_block(const struct report *r,
+                       const struct report_roofline *o,
+                       size_t l,
+                       struct plot_labels *L,
+                       struct plot_text *dat)
+{
+    size_t k, nbest = 0;
     plot_text_printf(dat,
                      "# block %zu: the best plan of the labelled families: "
                      "intensity, TFLOP/s, colour 0xRRGGBB, precision\n",
@@ -278,7 +272,17 @@ void plot_roofline_fill(const struct report *r,
     }
     if (nbest == 0) /* keeps the index valid: one point off the axes */
         plot_text_printf(dat, "%.12g %.12g 0 0\n", o->xlo / 10, o->ylo / 10);
-    /* The baseline's best plan when none of it fits. */
+}
+
+/* The last block: the baseline's best plan when none of it fits. */
+static void baseline_block(const struct report *r,
+                           const struct report_roofline *o,
+                           size_t l,
+                           struct plot_labels *L,
+                           struct plot_template_vars *v,
+                           struct plot_text *dat)
+{
+    const struct report_baseline *base = &r->baseline;
     plot_text_printf(dat,
                      "\n\n# block %zu: the baseline's best plan (%s) when "
                      "none of it fits: intensity, TFLOP/s\n",
@@ -292,12 +296,15 @@ void plot_roofline_fill(const struct report *r,
     } else {
         plot_text_printf(dat, "%.12g %.12g\n", o->xlo / 10, o->ylo / 10);
     }
-    family_key(r, v);
-    roofs(o, L, v);
-    slope_names(o, L, plot_template_var(v, "ROOFS"));
+}
 
-    /* The published plan, the ridges' values, the baseline, the labelled
-     * families' numbers. */
+/* The published and the recommended plan's marks and labels. */
+static void plan_marks(const struct report *r,
+                       size_t l,
+                       struct plot_labels *L,
+                       struct plot_template_vars *v)
+{
+    struct plot_text *labels = plot_template_var(v, "LABELS");
     plot_template_set_num(v, "HAVE_PUBLISHED", 0);
     if (r->has_published_point && r->published_x[l] > 0) {
         const struct validate_result *val = &r->validation[r->published];
@@ -327,6 +334,19 @@ void plot_roofline_fill(const struct report *r,
                                plot_labels_px_y(L, y), 44, 44);
         plot_labels_place(L, labels, "recommended plan", NULL, px, y, 14, NAN);
     }
+}
+
+/* The ridges' values, the baseline and the labelled families' numbers. */
+static void value_labels(const struct report *r,
+                         const struct report_roofline *o,
+                         size_t l,
+                         struct plot_labels *L,
+                         struct plot_template_vars *v)
+{
+    struct plot_text *labels = plot_template_var(v, "LABELS");
+    const struct report_baseline *base = &r->baseline;
+    char text[512];
+    size_t i, k;
     for (i = 0; i < o->nroofs; i++) {
         const struct report_roof *f = &o->roof[i];
         char a[32];
@@ -350,5 +370,38 @@ void plot_roofline_fill(const struct report *r,
         snprintf(text, sizeof text, "%ld", b->number);
         plot_labels_place(L, labels, text, NULL, p->x[l], p->y, 14, NAN);
     }
+}
+
+void plot_roofline_fill(const struct report *r,
+                        enum hardware_link which,
+                        struct plot_template_vars *v,
+                        struct plot_text *dat)
+{
+    const bool ib = which == HARDWARE_LINK_IB;
+    const struct report_roofline *o = &r->roofline[ib ? 0 : 1];
+    size_t l = ib ? 0 : 1;
+    struct plot_labels layout, *L = &layout;
+
+    family_blocks(r, o, l, ib ? "roofline-ib" : "roofline-nvlink", dat);
+    plot_labels_init(L, 0.075, 0.735, 0.125, 0.835, o->xlo, o->xhi, o->ylo,
+                     o->yhi);
+    plot_template_set_num(v, "XMIN", o->xlo);
+    plot_template_set_num(v, "XMAX", o->xhi);
+    plot_template_set_num(v, "YMIN", o->ylo);
+    plot_template_set_num(v, "YMAX", o->yhi);
+    plot_template_set_num(v, "LMARGIN", L->l);
+    plot_template_set_num(v, "RMARGIN", L->r);
+    plot_template_set_num(v, "BMARGIN", L->b);
+    plot_template_set_num(v, "TMARGIN", L->t);
+
+    best_block(r, o, l, L, dat);
+    baseline_block(r, o, l, L, v, dat);
+    family_key(r, v);
+    roofs(o, L, v);
+    slope_names(o, L, plot_template_var(v, "ROOFS"));
+    /* The published plan, the ridges' values, the baseline, the labelled
+     * families' numbers. */
+    plan_marks(r, l, L, v);
+    value_labels(r, o, l, L, v);
     roofline_text(r, o, which, v);
 }

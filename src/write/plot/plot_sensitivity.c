@@ -168,22 +168,15 @@ static void log_tics(struct plot_text *code, char axis, double lo, double hi)
     plot_text_printf(code, ")\n");
 }
 
-void plot_sensitivity_fill(const struct report *r,
-                           enum hardware_link which,
-                           struct plot_template_vars *v,
-                           struct plot_text *dat)
+/* The data: each family's best fitting plan at each bandwidth, one
+ * block per family (GB/s, step time s, bound). */
+static void family_lines(const struct report *r,
+                         const struct report_sens_chart *c,
+                         enum hardware_link which,
+                         struct plot_text *dat)
 {
     const bool ib = which == HARDWARE_LINK_IB;
-    const struct report_sens_chart *c = &r->sens[ib ? 0 : 1];
-    const char *link = ib ? "InfiniBand" : "NVLink";
-    struct plot_text *code = plot_template_var(v, "MARKS");
-    struct plot_text *tics = plot_template_var(v, "XTICS");
-    char title[600];
-    double x0 = c->n ? c->gbps[0] : 1, x1 = c->n ? c->gbps[c->n - 1] : 10;
-    double ylo = c->ylo / 1.25, yhi = c->yhi * 1.25;
-    size_t i, k, step = c->n > 8 ? 2 : 1;
-    char text[512], a[32];
-
+    size_t i, k;
     plot_text_printf(dat,
                      "# sensitivity-%s: step time of each family's best "
                      "fitting plan at each %s bandwidth, one block per "
@@ -202,26 +195,16 @@ void plot_sensitivity_fill(const struct report *r,
                                  bd[i]);
         plot_text_printf(dat, "\n\n");
     }
-    family_arrays(r, c, v);
-    direct_labels(r, c, which, ylo, yhi, v);
-    plot_template_set_num(v, "XMIN", x0 / 1.25);
-    plot_template_set_num(v, "XMAX", x1 * 1.25);
-    plot_template_set_num(v, "YMIN", ylo);
-    plot_template_set_num(v, "YMAX", yhi);
-    log_tics(plot_template_var(v, "YTICS"), 'y', ylo, yhi);
-    plot_template_set_num(v, "TODAY", c->today);
-    plot_text_printf(tics, "set xtics (");
-    for (i = 0; i < c->n; i += step)
-        plot_text_printf(tics, "%s'%g' %.12g", i ? ", " : "", c->gbps[i],
-                         c->gbps[i]);
-    plot_text_printf(tics, ")\n");
-    plot_format_num(c->today, a, sizeof a);
-    snprintf(text, sizeof text, "today: %s GB/s", a);
-    plot_template_set_str(v, "TODAY_LABEL", text);
+}
 
-    /* The baseline on this link: a line where it turns compute-bound
-     * (with its bandwidth at the foot), and a line under the subtitles
-     * saying what binds. */
+/* The baseline on this link: a line where it turns compute-bound (with
+ * its bandwidth at the foot). */
+static void baseline_mark(const struct report *r,
+                          const struct report_sens_chart *c,
+                          struct plot_template_vars *v)
+{
+    struct plot_text *code = plot_template_var(v, "MARKS");
+    char text[512], a[32];
     if (c->mark_gbps > 0 && r->baseline.family >= 0) {
         char color[16];
         plot_format_color(r->family[r->baseline.family].color, color,
@@ -239,6 +222,16 @@ void plot_sensitivity_fill(const struct report *r,
                          "front boxed font 'Sans Bold,13'\n",
                          c->mark_gbps);
     }
+}
+
+/* The title, the subtitles (the third says what binds the baseline) and
+ * the axis labels. */
+static void sens_words(const struct report *r,
+                       const struct report_sens_chart *c,
+                       const char *link,
+                       struct plot_template_vars *v)
+{
+    char text[512], title[600];
     snprintf(text, sizeof text, "%s%s%s", c->line1, c->line2[0] ? ": " : "",
              c->line2);
     plot_template_set_str(v, "SUB3", text);
@@ -259,4 +252,39 @@ void plot_sensitivity_fill(const struct report *r,
     plot_template_set_str(v, "XLABEL", text);
     plot_template_set_str(v, "YLABEL",
                           "time per step at the speed of light, s (log scale)");
+}
+
+void plot_sensitivity_fill(const struct report *r,
+                           enum hardware_link which,
+                           struct plot_template_vars *v,
+                           struct plot_text *dat)
+{
+    const bool ib = which == HARDWARE_LINK_IB;
+    const struct report_sens_chart *c = &r->sens[ib ? 0 : 1];
+    struct plot_text *tics = plot_template_var(v, "XTICS");
+    double x0 = c->n ? c->gbps[0] : 1, x1 = c->n ? c->gbps[c->n - 1] : 10;
+    double ylo = c->ylo / 1.25, yhi = c->yhi * 1.25;
+    size_t i, step = c->n > 8 ? 2 : 1;
+    char text[512], a[32];
+
+    family_lines(r, c, which, dat);
+    family_arrays(r, c, v);
+    direct_labels(r, c, which, ylo, yhi, v);
+    plot_template_set_num(v, "XMIN", x0 / 1.25);
+    plot_template_set_num(v, "XMAX", x1 * 1.25);
+    plot_template_set_num(v, "YMIN", ylo);
+    plot_template_set_num(v, "YMAX", yhi);
+    log_tics(plot_template_var(v, "YTICS"), 'y', ylo, yhi);
+    plot_template_set_num(v, "TODAY", c->today);
+    plot_text_printf(tics, "set xtics (");
+    for (i = 0; i < c->n; i += step)
+        plot_text_printf(tics, "%s'%g' %.12g", i ? ", " : "", c->gbps[i],
+                         c->gbps[i]);
+    plot_text_printf(tics, ")\n");
+    plot_format_num(c->today, a, sizeof a);
+    snprintf(text, sizeof text, "today: %s GB/s", a);
+    plot_template_set_str(v, "TODAY_LABEL", text);
+
+    baseline_mark(r, c, v);
+    sens_words(r, c, ib ? "InfiniBand" : "NVLink", v);
 }
