@@ -204,92 +204,79 @@ static void cast_layer(const struct model_spec *s,
     L->cast_grad_sp = o.grad_sp;
 }
 
-/* Fills one layer kind's numbers; mtp adds the MTP module's extras. */
-static void
-build_layer(const struct model *m, struct model_layer *L, bool moe, bool mtp)
-{
-    const struct model_spec *s = &m->spec;
-    struct attn_numbers a = attention(s);
-    double h = (double)s->hidden;
-    double fp8_attn = s->fp8_attention_proj ? 1 : 0;
-    double ffn_p = 0, ffn_f = 0, exp_p = 0, exp_f = 0, shared_p = 0;
-    double shared_f = 0, router_p = 0, router_f = 0, extra_p = 0;
-    double extra_f = 0;
-    double norms = 2 * norm_params(s, h);
-    double *sel8 = &L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE];
-    double *sel16 = &L->recompute_other[MODEL_RECOMPUTE_SELECTIVE];
-    double shared_tp = 0, up, act_w, rope;
+/* What a layer kind adds to the attention: its FFN (dense) or its
+ * routed and shared experts with their router, parameters and forward
+ * FLOPs per token. */
+struct ffn_numbers {
+    double ffn_p, ffn_f;       /* the dense FFN */
+    double exp_p, exp_f;       /* every expert's (routed and shared) */
+    double shared_p, shared_f; /* of them, the shared experts' */
+    double router_p, router_f;
+};
 
-    memset(L, 0, sizeof *L);
-    L->moe = moe;
-    L->mtp = mtp;
+static struct ffn_numbers ffn_numbers(const struct model_spec *s, bool moe)
+{
+    struct ffn_numbers f = {0};
+    double h = (double)s->hidden;
     if (moe) {
         double fe = (double)s->expert_width;
         double E = (double)s->routed_experts, k = (double)s->top_k;
         double S = (double)s->shared_experts;
-        exp_p = E * ffn_params(s, fe);
-        shared_p = S * ffn_params(s, fe);
-        exp_f = (k + S) * ffn_fwd(s, fe);
-        shared_f = S * ffn_fwd(s, fe);
-        router_p = E * h;
-        router_f = 2 * E * h;
+        f.exp_p = E * ffn_params(s, fe);
+        f.shared_p = S * ffn_params(s, fe);
+        f.exp_f = (k + S) * ffn_fwd(s, fe);
+        f.shared_f = S * ffn_fwd(s, fe);
+        f.router_p = E * h;
+        f.router_f = 2 * E * h;
     } else {
-        ffn_p = ffn_params(s, (double)s->ffn_width);
-        ffn_f = ffn_fwd(s, (double)s->ffn_width);
+        f.ffn_p = ffn_params(s, (double)s->ffn_width);
+        f.ffn_f = ffn_fwd(s, (double)s->ffn_width);
     }
-    if (mtp) {
-        /* DeepSeek-V3 MTP module: two input norms, the projection of
-         * [h; emb] (2d x d), a transformer block and a final norm; the
-         * embedding and output head are shared (§2.2). */
-        extra_p = 2 * h * h + 3 * norm_params(s, h);
-        extra_f = 2 * 2 * h * h;
-    }
-    L->params_dense = a.params + norms + ffn_p + shared_p + router_p + extra_p;
-    L->params_expert = exp_p;
-    L->params_fp8 = a.params * fp8_attn + (s->fp8_ffn ? ffn_p : 0) +
-                    (s->fp8_experts ? shared_p : 0) +
-                    (s->fp8_router ? router_p : 0) +
-                    (s->fp8_attention_proj ? 2 * h * h * (mtp ? 1 : 0) : 0);
-    L->params_fp8_expert = s->fp8_experts ? exp_p : 0;
-    L->params_active = a.params + norms + ffn_p + extra_p + router_p +
-                       (moe ? (double)(s->top_k + s->shared_experts) *
-                                  ffn_params(s, (double)s->expert_width)
-                            : 0);
-    L->fwd_fp8 = a.proj_fwd * fp8_attn + (s->fp8_ffn ? ffn_f : 0) +
-                 (s->fp8_experts ? exp_f : 0) + (s->fp8_router ? router_f : 0) +
-                 extra_f * fp8_attn;
-    L->fwd_linear = a.proj_fwd + ffn_f + exp_f + router_f + extra_f;
-    L->fwd_other = a.core_fwd + L->fwd_linear - L->fwd_fp8;
-    L->kv_elems = a.kv_elems;
-    /* By class: an FFN's up (and gate) projection is 2 of SwiGLU's 3
-     * matrices (1 of GeLU's 2), its down projection the rest. The MTP
-     * module's [h; emb] projection runs with the attention's. */
-    up = s->activation == MODEL_SWIGLU ? 2.0 / 3 : 0.5;
-    L->gemm_fwd[MODEL_GEMM_ATTN] = a.proj_fwd + extra_f;
-    L->gemm_fwd[MODEL_GEMM_DENSE_UP] = ffn_f * up;
-    L->gemm_fwd[MODEL_GEMM_DENSE_DOWN] = ffn_f * (1 - up);
-    L->gemm_fwd[MODEL_GEMM_EXPERT_UP] = (exp_f - shared_f) * up;
-    L->gemm_fwd[MODEL_GEMM_EXPERT_DOWN] = (exp_f - shared_f) * (1 - up);
-    L->gemm_fwd[MODEL_GEMM_SHARED_UP] = shared_f * up;
-    L->gemm_fwd[MODEL_GEMM_SHARED_DOWN] = shared_f * (1 - up);
-    L->gemm_fwd[MODEL_GEMM_ROUTER] = router_f;
-    L->core_fwd = a.core_fwd;
-    cast_layer(s, &a.cast, moe, mtp, L);
-    /* Elementwise traffic of the forward pass, BF16 elements (2 bytes
-     * each, activation_bytes): two norms (read and write h each), two
-     * residual adds (two reads and a write of h), the activation
-     * function (SwiGLU reads gate and up and writes their product over
-     * its width; GeLU reads and writes it), RoPE (reads and writes the
-     * rotated part of queries and keys). Backward moves about twice as
-     * much (expected.c). */
-    act_w =
-        moe ? (double)(s->top_k + s->shared_experts) * (double)s->expert_width
-            : (double)s->ffn_width;
-    rope = s->attention == MODEL_MLA
-               ? (double)s->qk_rope_head_dim * ((double)s->heads + 1)
-               : a.qk_dim * ((double)s->heads + kv_heads(s));
+    return f;
+}
+
+/* L's forward GEMM FLOPs by class: an FFN's up (and gate) projection is 2
+ * of SwiGLU's 3 matrices (1 of GeLU's 2), its down projection the rest.
+ * The MTP module's [h; emb] projection (extra_f) runs with the
+ * attention's. */
+static void gemm_classes(const struct model_spec *s,
+                         const struct attn_numbers *a,
+                         const struct ffn_numbers *f,
+                         double extra_f,
+                         struct model_layer *L)
+{
+    double up = s->activation == MODEL_SWIGLU ? 2.0 / 3 : 0.5;
+    L->gemm_fwd[MODEL_GEMM_ATTN] = a->proj_fwd + extra_f;
+    L->gemm_fwd[MODEL_GEMM_DENSE_UP] = f->ffn_f * up;
+    L->gemm_fwd[MODEL_GEMM_DENSE_DOWN] = f->ffn_f * (1 - up);
+    L->gemm_fwd[MODEL_GEMM_EXPERT_UP] = (f->exp_f - f->shared_f) * up;
+    L->gemm_fwd[MODEL_GEMM_EXPERT_DOWN] = (f->exp_f - f->shared_f) * (1 - up);
+    L->gemm_fwd[MODEL_GEMM_SHARED_UP] = f->shared_f * up;
+    L->gemm_fwd[MODEL_GEMM_SHARED_DOWN] = f->shared_f * (1 - up);
+    L->gemm_fwd[MODEL_GEMM_ROUTER] = f->router_f;
+}
+
+/*
+ * Elementwise traffic of L's forward pass, BF16 elements (2 bytes each,
+ * activation_bytes): two norms (read and write h each), two residual adds
+ * (two reads and a write of h), the activation function (SwiGLU reads
+ * gate and up and writes their product over its width; GeLU reads and
+ * writes it), RoPE (reads and writes the rotated part of queries and
+ * keys). Backward moves about twice as much (expected.c).
+ */
+static void elementwise(const struct model_spec *s,
+                        const struct attn_numbers *a,
+                        struct model_layer *L)
+{
+    double h = (double)s->hidden;
+    double act_w = L->moe ? (double)(s->top_k + s->shared_experts) *
+                                (double)s->expert_width
+                          : (double)s->ffn_width;
+    double rope = s->attention == MODEL_MLA
+                      ? (double)s->qk_rope_head_dim * ((double)s->heads + 1)
+                      : a->qk_dim * ((double)s->heads + kv_heads(s));
     L->ew_fwd[MODEL_EW_NORM] =
-        s->activation_bytes * 2 * (2 + (mtp ? 3 : 0)) * h;
+        s->activation_bytes * 2 * (2 + (L->mtp ? 3 : 0)) * h;
     L->ew_fwd[MODEL_EW_COPY] = s->activation_bytes * (2 * 3 * h + 2 * rope);
     /* Without fused (flash) attention the s x s scores are materialised:
      * Korthikanti et al. 2022 Table 2 saves the softmax output (2as
@@ -301,34 +288,51 @@ build_layer(const struct model *m, struct model_layer *L, bool moe, bool mtp)
             (s->dropout ? 10.0 : 4.0) * (double)s->heads * (double)s->seq_len;
     L->ew_fwd[MODEL_EW_ACTIVATION] =
         s->activation_bytes * (s->activation == MODEL_SWIGLU ? 3 : 2) * act_w;
+}
 
-    /* Recomputation redoes forward work in the backward pass: `full` the
-     * whole layer; `selective` the modules listed (norms and activation
-     * functions are elementwise: no GEMM FLOPs). */
+/* Recomputation redoes forward work in the backward pass: `full` the
+ * whole layer; `selective` the modules listed (norms and activation
+ * functions are elementwise: no GEMM FLOPs). */
+static void recompute_flops(const struct model *m,
+                            const struct attn_numbers *a,
+                            const struct ffn_numbers *f,
+                            struct model_layer *L)
+{
+    const struct model_spec *s = &m->spec;
+    double fp8_attn = s->fp8_attention_proj ? 1 : 0;
+    double *sel8 = &L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE];
+    double *sel16 = &L->recompute_other[MODEL_RECOMPUTE_SELECTIVE];
+    bool moe = L->moe;
     L->recompute_fp8[MODEL_RECOMPUTE_FULL] = L->fwd_fp8;
     L->recompute_other[MODEL_RECOMPUTE_FULL] = L->fwd_other;
     if (recomputes(m, MODEL_MOD_CORE_ATTN))
-        *sel16 += a.core_fwd;
+        *sel16 += a->core_fwd;
     if (s->attention == MODEL_MLA && recomputes(m, MODEL_MOD_MLA_UP_PROJ)) {
-        *sel8 += a.up_fwd * fp8_attn;
-        *sel16 += a.up_fwd * (1 - fp8_attn);
+        *sel8 += a->up_fwd * fp8_attn;
+        *sel16 += a->up_fwd * (1 - fp8_attn);
     }
     if (!moe && recomputes(m, MODEL_MOD_MLP))
-        *(s->fp8_ffn ? sel8 : sel16) += ffn_f;
+        *(s->fp8_ffn ? sel8 : sel16) += f->ffn_f;
     if (moe && recomputes(m, MODEL_MOD_MOE)) {
-        *(s->fp8_experts ? sel8 : sel16) += exp_f;
-        *(s->fp8_router ? sel8 : sel16) += router_f;
+        *(s->fp8_experts ? sel8 : sel16) += f->exp_f;
+        *(s->fp8_router ? sel8 : sel16) += f->router_f;
     } else if (moe && recomputes(m, MODEL_MOD_SHARED_EXPERTS)) {
-        *(s->fp8_experts ? sel8 : sel16) += shared_f;
+        *(s->fp8_experts ? sel8 : sel16) += f->shared_f;
     }
+}
 
-    /* Tensor parallel with sequence parallelism (Korthikanti et al.
-     * §4.2.2): an all-gather before and a reduce-scatter after each
-     * TP-split block, per pass. Routed experts are split over ep only
-     * (expert tensor parallel 1), so a MoE layer has the attention's pair
-     * and, when it has shared experts (TP-split as Megatron-LM's
-     * SharedExpertMLP), theirs; a dense layer the attention's and the
-     * FFN's. Recomputing a module redoes the pairs inside it. */
+/* Tensor parallel with sequence parallelism (Korthikanti et al. §4.2.2):
+ * an all-gather before and a reduce-scatter after each TP-split block,
+ * per pass. Routed experts are split over ep only (expert tensor parallel
+ * 1), so a MoE layer has the attention's pair and, when it has shared
+ * experts (TP-split as Megatron-LM's SharedExpertMLP), theirs; a dense
+ * layer the attention's and the FFN's. Recomputing a module redoes the
+ * pairs inside it. */
+static void tp_collectives(const struct model *m, struct model_layer *L)
+{
+    const struct model_spec *s = &m->spec;
+    bool moe = L->moe;
+    double shared_tp = 0;
     if (moe && s->shared_experts > 0)
         shared_tp = 2;
     L->tp_collectives = 2 + (moe ? shared_tp : 2);
@@ -341,6 +345,62 @@ build_layer(const struct model *m, struct model_layer *L, bool moe, bool mtp)
     L->ep_recompute[MODEL_RECOMPUTE_FULL] = moe;
     L->ep_recompute[MODEL_RECOMPUTE_SELECTIVE] =
         moe && recomputes(m, MODEL_MOD_MOE);
+}
+
+/* What a layer kind is built from (build_layer). */
+enum layer_parts {
+    LAYER_DENSE = 0,    /* a dense FFN */
+    LAYER_MOE = 1 << 0, /* routed (and shared) experts instead */
+    LAYER_MTP = 1 << 1  /* and the MTP module's extras */
+};
+
+/* Fills one layer kind's numbers from its parts. */
+static void
+build_layer(const struct model *m, struct model_layer *L, unsigned parts)
+{
+    const struct model_spec *s = &m->spec;
+    struct attn_numbers a = attention(s);
+    bool moe = parts & LAYER_MOE, mtp = parts & LAYER_MTP;
+    struct ffn_numbers f = ffn_numbers(s, moe);
+    double h = (double)s->hidden;
+    double fp8_attn = s->fp8_attention_proj ? 1 : 0;
+    double extra_p = 0, extra_f = 0;
+    double norms = 2 * norm_params(s, h);
+
+    memset(L, 0, sizeof *L);
+    L->moe = moe;
+    L->mtp = mtp;
+    if (mtp) {
+        /* DeepSeek-V3 MTP module: two input norms, the projection of
+         * [h; emb] (2d x d), a transformer block and a final norm; the
+         * embedding and output head are shared (§2.2). */
+        extra_p = 2 * h * h + 3 * norm_params(s, h);
+        extra_f = 2 * 2 * h * h;
+    }
+    L->params_dense =
+        a.params + norms + f.ffn_p + f.shared_p + f.router_p + extra_p;
+    L->params_expert = f.exp_p;
+    L->params_fp8 = a.params * fp8_attn + (s->fp8_ffn ? f.ffn_p : 0) +
+                    (s->fp8_experts ? f.shared_p : 0) +
+                    (s->fp8_router ? f.router_p : 0) +
+                    (s->fp8_attention_proj ? 2 * h * h * (mtp ? 1 : 0) : 0);
+    L->params_fp8_expert = s->fp8_experts ? f.exp_p : 0;
+    L->params_active = a.params + norms + f.ffn_p + extra_p + f.router_p +
+                       (moe ? (double)(s->top_k + s->shared_experts) *
+                                  ffn_params(s, (double)s->expert_width)
+                            : 0);
+    L->fwd_fp8 = a.proj_fwd * fp8_attn + (s->fp8_ffn ? f.ffn_f : 0) +
+                 (s->fp8_experts ? f.exp_f : 0) +
+                 (s->fp8_router ? f.router_f : 0) + extra_f * fp8_attn;
+    L->fwd_linear = a.proj_fwd + f.ffn_f + f.exp_f + f.router_f + extra_f;
+    L->fwd_other = a.core_fwd + L->fwd_linear - L->fwd_fp8;
+    L->kv_elems = a.kv_elems;
+    gemm_classes(s, &a, &f, extra_f, L);
+    L->core_fwd = a.core_fwd;
+    cast_layer(s, &a.cast, moe, mtp, L);
+    elementwise(s, &a, L);
+    recompute_flops(m, &a, &f, L);
+    tp_collectives(m, L);
 }
 
 /* ---- The layer kinds: one row each, in the order of the units ---- */
@@ -364,18 +424,20 @@ static long mtp_count(const struct model_spec *s)
 
 static void dense_build(const struct model *m, struct model_layer *L)
 {
-    build_layer(m, L, false, false);
+    build_layer(m, L, LAYER_DENSE);
 }
 
 static void moe_build(const struct model *m, struct model_layer *L)
 {
-    build_layer(m, L, true, false);
+    build_layer(m, L, LAYER_MOE);
 }
 
 /* DeepSeek-V3's MTP module carries the main model's FFN kind. */
 static void mtp_build(const struct model *m, struct model_layer *L)
 {
-    build_layer(m, L, m->spec.routed_experts > 0, true);
+    build_layer(m, L,
+                LAYER_MTP |
+                    (m->spec.routed_experts > 0 ? LAYER_MOE : LAYER_DENSE));
 }
 
 static const struct model_layer_kind_row {

@@ -80,21 +80,15 @@ static void add_tensor(struct model *m,
  * internals (normal checkpointing keeps the module's input); `moe_act` the
  * routed experts' activation output.
  */
-void model_inventory_build(struct model *m, const struct model_head_widths *w)
+/* The attention's tensors, from its projections' inputs and outputs
+ * (MLA's latents and up-projections, or Q, K, V) to its output and the
+ * residual dropout after it. */
+static void attention_tensors(struct model *m,
+                              const struct model_head_widths *w)
 {
     const struct model_spec *s = &m->spec;
     double h = (double)s->hidden, n = (double)s->heads;
     double S = (double)s->seq_len;
-    bool moe = s->routed_experts > 0;
-    bool dense = !moe || s->first_dense_layers > 0;
-    double f = (double)s->ffn_width, fe = (double)s->expert_width;
-    bool swiglu = s->activation == MODEL_SWIGLU;
-
-    m->tensors = 0;
-    add_tensor(m, "layer input (attention norm input)", at_any, h, MODEL_DT_ACT,
-               MODEL_TAG_INPUT, 0);
-    add_tensor(m, "attention norm output (projection input)", at_any, h,
-               MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
     if (s->attention == MODEL_MLA) {
         double ql = (double)s->q_lora_rank, kl = (double)s->kv_lora_rank;
         double rope = (double)s->qk_rope_head_dim;
@@ -153,10 +147,18 @@ void model_inventory_build(struct model *m, const struct model_head_widths *w)
     if (s->dropout)
         add_tensor(m, "residual dropout mask (attention)", at_any, h,
                    MODEL_DT_MASK, MODEL_TAG_KEPT, 0);
-    add_tensor(m, "FFN norm input (residual)", at_any, h, MODEL_DT_ACT,
-               MODEL_TAG_KEPT, 0);
-    add_tensor(m, "FFN norm output (FFN, router and dispatch input)", at_any, h,
-               MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
+}
+
+/* The FFN's tensors: a dense layer's (SwiGLU or GeLU) and a MoE layer's
+ * router, shared and routed experts. */
+static void ffn_tensors(struct model *m)
+{
+    const struct model_spec *s = &m->spec;
+    double h = (double)s->hidden;
+    bool moe = s->routed_experts > 0;
+    bool dense = !moe || s->first_dense_layers > 0;
+    double f = (double)s->ffn_width, fe = (double)s->expert_width;
+    bool swiglu = s->activation == MODEL_SWIGLU;
     if (dense) {
         if (swiglu) {
             add_tensor(m, "dense gate/up output (SwiGLU input)", at_dense_tp,
@@ -190,6 +192,24 @@ void model_inventory_build(struct model *m, const struct model_head_widths *w)
                    MODEL_DT_LIN_IN, MODEL_TAG_SWIGLU_OUT,
                    MOD(MOE) | MOD(MOE_ACT));
     }
+}
+
+void model_inventory_build(struct model *m, const struct model_head_widths *w)
+{
+    const struct model_spec *s = &m->spec;
+    double h = (double)s->hidden;
+
+    m->tensors = 0;
+    add_tensor(m, "layer input (attention norm input)", at_any, h, MODEL_DT_ACT,
+               MODEL_TAG_INPUT, 0);
+    add_tensor(m, "attention norm output (projection input)", at_any, h,
+               MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
+    attention_tensors(m, w);
+    add_tensor(m, "FFN norm input (residual)", at_any, h, MODEL_DT_ACT,
+               MODEL_TAG_KEPT, 0);
+    add_tensor(m, "FFN norm output (FFN, router and dispatch input)", at_any, h,
+               MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
+    ffn_tensors(m);
     if (s->dropout)
         add_tensor(m, "residual dropout mask (FFN)", at_any, h, MODEL_DT_MASK,
                    MODEL_TAG_KEPT, 0);
