@@ -69,6 +69,30 @@ static int read_plan(const struct cli_config *cfg,
     return 0;
 }
 
+/* The trace files' count: at least one, at most TRACE_IMPORT_FILES_MAX,
+ * counted before any is read (a long read then a refusal helps nobody);
+ * 0, else the exit code. */
+static int count_files(size_t nargs)
+{
+    char many[96];
+    if (nargs == 0)
+        return cli_usage_error("import trace: %s", "missing FILE");
+    if (nargs <= TRACE_IMPORT_FILES_MAX)
+        return 0;
+    snprintf(many, sizeof many, "%zu trace files, at most %d in one import",
+             nargs, TRACE_IMPORT_FILES_MAX);
+    return cli_usage_error("import trace: %s", many);
+}
+
+/* The base calibration's file name, as the file written names it. */
+static const char *calibration_name(const struct cli_inputs *in)
+{
+    const char *slash = in->have_cal ? strrchr(in->cal.meta.path, '/') : NULL;
+    return slash          ? slash + 1
+           : in->have_cal ? in->cal.meta.path
+                          : "no base calibration";
+}
+
 int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
 {
     struct cli_inputs in;
@@ -83,16 +107,9 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
     size_t i;
     int rc = 0;
 
-    if (nargs == 0)
-        return cli_usage_error("import trace: %s", "missing FILE");
-    if (nargs > TRACE_IMPORT_FILES_MAX) {
-        /* counted before any is read: a long read then a refusal helps
-         * nobody */
-        char many[96];
-        snprintf(many, sizeof many, "%zu trace files, at most %d in one import",
-                 nargs, TRACE_IMPORT_FILES_MAX);
-        return cli_usage_error("import trace: %s", many);
-    }
+    rc = count_files(nargs);
+    if (rc)
+        return rc;
     diag_init(&d);
     if (cli_load_inputs(cfg, &in, &d) != STATUS_OK) {
         cli_print_diag(&d);
@@ -127,10 +144,7 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
                                in.have_cal ? &in.cal : NULL, s,
                                &d) != STATUS_OK)
         goto fail;
-    base_name = in.have_cal ? strrchr(in.cal.meta.path, '/') : NULL;
-    base_name = base_name     ? base_name + 1
-                : in.have_cal ? in.cal.meta.path
-                              : "no base calibration";
+    base_name = calibration_name(&in);
     plan_format(&p, planbuf, sizeof planbuf);
     snprintf(cmd, sizeof cmd, "model %s, plan %.400s", in.m.spec.name, planbuf);
     fprintf(stderr, "%s: %s on %s\n", CLI_PROG, in.m.spec.name, planbuf);

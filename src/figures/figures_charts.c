@@ -135,6 +135,30 @@ static enum status points(struct report *r, struct diag *d)
     return STATUS_OK;
 }
 
+/* A precision's two roofs ("FP8") on a link ("IB"): its peak over the
+ * link's peak bandwidth, and its achievable rate (FP8_TFLOPS_USED, its
+ * ridge RIDGE_IB_FP8) over the achievable bandwidth. */
+static void precision_roofs(struct report_roofline *o,
+                            const char *prec,
+                            double peak_flops,
+                            double flops,
+                            double bw_peak,
+                            double bw,
+                            const char *link)
+{
+    struct report_roof *a = &o->roof[o->nroofs++];
+    snprintf(a->name, sizeof a->name, "%s peak", prec);
+    a->tflops = peak_flops / 1e12;
+    a->bps = bw_peak;
+    a->peak = true;
+    a = &o->roof[o->nroofs++];
+    snprintf(a->name, sizeof a->name, "%s achievable", prec);
+    snprintf(a->rate_name, sizeof a->rate_name, "%s_TFLOPS_USED", prec);
+    snprintf(a->ridge_name, sizeof a->ridge_name, "RIDGE_%s_%s", link, prec);
+    a->tflops = flops / 1e12;
+    a->bps = bw;
+}
+
 /* One roofline's roofs, slopes and axis ranges. */
 static void
 roofline(struct report *r, enum hardware_link which, struct report_roofline *o)
@@ -150,34 +174,11 @@ roofline(struct report *r, enum hardware_link which, struct report_roofline *o)
     o->link = link_name(which);
     o->bw_name = ib ? "IB_GBPS" : "NVLINK_GBPS";
     /* highest first: the charts place their labels in this order */
-    if (hw->fp8_flops > 0) {
-        struct report_roof *a = &o->roof[o->nroofs++];
-        snprintf(a->name, sizeof a->name, "FP8 peak");
-        a->tflops = hw->fp8_peak_flops / 1e12;
-        a->bps = bw_peak;
-        a->peak = true;
-        a = &o->roof[o->nroofs++];
-        snprintf(a->name, sizeof a->name, "FP8 achievable");
-        snprintf(a->rate_name, sizeof a->rate_name, "FP8_TFLOPS_USED");
-        snprintf(a->ridge_name, sizeof a->ridge_name, "RIDGE_%s_FP8",
-                 ib ? "IB" : "NVLINK");
-        a->tflops = hw->fp8_flops / 1e12;
-        a->bps = bw;
-    }
-    {
-        struct report_roof *a = &o->roof[o->nroofs++];
-        snprintf(a->name, sizeof a->name, "BF16 peak");
-        a->tflops = hw->bf16_peak_flops / 1e12;
-        a->bps = bw_peak;
-        a->peak = true;
-        a = &o->roof[o->nroofs++];
-        snprintf(a->name, sizeof a->name, "BF16 achievable");
-        snprintf(a->rate_name, sizeof a->rate_name, "BF16_TFLOPS_USED");
-        snprintf(a->ridge_name, sizeof a->ridge_name, "RIDGE_%s_BF16",
-                 ib ? "IB" : "NVLINK");
-        a->tflops = hw->bf16_flops / 1e12;
-        a->bps = bw;
-    }
+    if (hw->fp8_flops > 0)
+        precision_roofs(o, "FP8", hw->fp8_peak_flops, hw->fp8_flops, bw_peak,
+                        bw, ib ? "IB" : "NVLINK");
+    precision_roofs(o, "BF16", hw->bf16_peak_flops, hw->bf16_flops, bw_peak, bw,
+                    ib ? "IB" : "NVLINK");
     o->slope_bps[o->nslopes++] = bw;
     if (bw_peak != bw)
         o->slope_bps[o->nslopes++] = bw_peak;

@@ -418,10 +418,65 @@ static void sheet_result(const struct report *r, long at, struct cost_result *c)
                   r->family[row->family].name);
 }
 
+/* The fastest fitting plan (sheet row sheet_best) beside the
+ * recommended one: the ties within tie_pct, in words. */
+static void headline_ties(const struct report *r, struct report_headline *h)
+{
+    const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
+    h->best = b->plan;
+    h->best_step_s = b->step;
+    h->best_headroom_gib = terms_mem_headroom(&b->mem) / GIB;
+    h->best_differs = r->sheet_recommended != r->sheet_best;
+    if (h->best_differs)
+        plan_words(&b->plan, h->fastest_words, sizeof h->fastest_words);
+    if (h->best_differs)
+        snprintf(h->ties_text, sizeof h->ties_text,
+                 "%zu plans are within %g%% of the fastest fitting plan "
+                 "(%s, %.3f s%s, %.1f GiB free): ties at this precision. "
+                 "The recommended one is %.1f%% slower and keeps the most "
+                 "memory free, %.1f GiB.",
+                 h->ties, r->tie_pct, r->family[b->family].name, b->step,
+                 r->expected ? " expected" : "", h->best_headroom_gib,
+                 100 * (cost_rank_step(&h->plan) / b->step - 1),
+                 h->headroom_gib);
+    else if (h->ties > 1)
+        snprintf(h->ties_text, sizeof h->ties_text,
+                 "%zu plans are within %g%% of it (ties at this "
+                 "precision); it keeps the most memory free of them.",
+                 h->ties, r->tie_pct);
+    else
+        snprintf(h->ties_text, sizeof h->ties_text,
+                 "No other plan is within %g%% of it.", r->tie_pct);
+}
+
+/* Whether the other communication model picks the same fastest plan
+ * (rank_finish_other_best), in words. */
+static void headline_models(const struct report *r, struct report_headline *h)
+{
+    const struct cost_result *ob = &r->other_best;
+    const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
+    char fam[32], sh[256];
+    plan_family(&ob->plan, fam, sizeof fam);
+    plan_short(&ob->plan, sh, sizeof sh);
+    if (memcmp(&ob->plan, &b->plan, sizeof ob->plan) == 0)
+        snprintf(h->models, sizeof h->models,
+                 "Both communication models pick the same fastest plan "
+                 "(%.3f s under %s, %.3f s under %s%s).",
+                 b->step, comm_model_str(r->comm), cost_rank_step(ob),
+                 other_model(r), r->expected ? ", expected" : "");
+    else
+        snprintf(h->models, sizeof h->models,
+                 "The fastest plan changes with the communication model: "
+                 "under %s the fastest fitting plan is %s (%s), %.3f "
+                 "s%s, where %s gives %s.",
+                 model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO), fam,
+                 sh, cost_rank_step(ob), r->expected ? " expected" : "",
+                 model_words(r->comm), r->family[b->family].name);
+}
+
 void figures_headline(struct report *r)
 {
     struct report_headline *h = &r->headline;
-    const struct cost_result *ob = &r->other_best;
     char words[400], v[640];
     double usable;
     if (r->sheet_recommended < 0)
@@ -457,56 +512,10 @@ void figures_headline(struct report *r)
                  usable, h->capacity_gib, r->headroom_pct, h->plan.family,
                  words, h->memory_gib, v);
     difference(r, h);
-    /* ties */
-    if (r->sheet_best >= 0) {
-        const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
-        h->best = b->plan;
-        h->best_step_s = b->step;
-        h->best_headroom_gib = terms_mem_headroom(&b->mem) / GIB;
-        h->best_differs = r->sheet_recommended != r->sheet_best;
-        if (h->best_differs)
-            plan_words(&b->plan, h->fastest_words, sizeof h->fastest_words);
-        if (h->best_differs)
-            snprintf(h->ties_text, sizeof h->ties_text,
-                     "%zu plans are within %g%% of the fastest fitting plan "
-                     "(%s, %.3f s%s, %.1f GiB free): ties at this precision. "
-                     "The recommended one is %.1f%% slower and keeps the most "
-                     "memory free, %.1f GiB.",
-                     h->ties, r->tie_pct, r->family[b->family].name, b->step,
-                     r->expected ? " expected" : "", h->best_headroom_gib,
-                     100 * (cost_rank_step(&h->plan) / b->step - 1),
-                     h->headroom_gib);
-        else if (h->ties > 1)
-            snprintf(h->ties_text, sizeof h->ties_text,
-                     "%zu plans are within %g%% of it (ties at this "
-                     "precision); it keeps the most memory free of them.",
-                     h->ties, r->tie_pct);
-        else
-            snprintf(h->ties_text, sizeof h->ties_text,
-                     "No other plan is within %g%% of it.", r->tie_pct);
-    }
-    /* the other communication model (rank_finish_other_best) */
-    if (r->has_other_best && r->sheet_best >= 0) {
-        const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
-        char fam[32], sh[256];
-        plan_family(&ob->plan, fam, sizeof fam);
-        plan_short(&ob->plan, sh, sizeof sh);
-        if (memcmp(&ob->plan, &b->plan, sizeof ob->plan) == 0)
-            snprintf(h->models, sizeof h->models,
-                     "Both communication models pick the same fastest plan "
-                     "(%.3f s under %s, %.3f s under %s%s).",
-                     b->step, comm_model_str(r->comm), cost_rank_step(ob),
-                     other_model(r), r->expected ? ", expected" : "");
-        else
-            snprintf(h->models, sizeof h->models,
-                     "The fastest plan changes with the communication model: "
-                     "under %s the fastest fitting plan is %s (%s), %.3f "
-                     "s%s, where %s gives %s.",
-                     model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),
-                     fam, sh, cost_rank_step(ob),
-                     r->expected ? " expected" : "", model_words(r->comm),
-                     r->family[b->family].name);
-    }
+    if (r->sheet_best >= 0)
+        headline_ties(r, h);
+    if (r->has_other_best && r->sheet_best >= 0)
+        headline_models(r, h);
 }
 
 /* Why not the baseline, in one sentence with numbers. */

@@ -42,8 +42,11 @@ static void cell_num(struct xlsx_book *b,
     xlsx_book_num(b, ws, row, first, v, xlsx_book_fmt(b, f));
 }
 
-/* One row: label, seconds, share (NAN: blank), cumulative (NAN: blank);
- * a total (the speed of light, the expected step) in bold. */
+/* What a row of the table is: a part of the step, or a total (the speed
+ * of light, the expected step), shown in bold. */
+enum line_kind { LINE_PART, LINE_TOTAL };
+
+/* One row: label, seconds, share (NAN: blank), cumulative (NAN: blank). */
 static void line(struct xlsx_book *b,
                  lxw_worksheet *ws,
                  size_t row,
@@ -52,8 +55,9 @@ static void line(struct xlsx_book *b,
                  double s,
                  double share,
                  double cum,
-                 bool total)
+                 enum line_kind kind)
 {
+    bool total = kind == LINE_TOTAL;
     enum xlsx_fmt sec = total ? XLSX_FMT_SEC_BOLD : XLSX_FMT_SEC;
     cell_str(b, ws, row, c->effect, c->seconds - 1, label,
              total ? XLSX_FMT_LABEL : XLSX_FMT_TEXT);
@@ -64,46 +68,26 @@ static void line(struct xlsx_book *b,
         cell_num(b, ws, row, c->cumulative, c->cumulative_last, cum, sec);
 }
 
-size_t xlsx_waterfall_table(struct xlsx_book *b,
-                            lxw_worksheet *ws,
-                            size_t row,
-                            const struct xlsx_waterfall_cols *c)
+/* The same step by phase on the critical rank (cost_phases), its header
+ * first; returns the row after them. */
+static size_t phase_rows(struct xlsx_book *b,
+                         lxw_worksheet *ws,
+                         size_t row,
+                         const struct xlsx_waterfall_cols *c)
 {
-    const struct report *r = b->r;
-    const struct report_waterfall *w = &r->waterfall[0];
-    const struct report_waterfall *p = &r->waterfall[1];
+    static const char *const phase[COST_PHASES] = {
+        "Warm-up (forwards before the first backward)",
+        "Steady (forward and backward paired)",
+        "Cool-down (backwards after the last forward)",
+        "Bubble (idle: the other stages' ramps)",
+        "Optimizer step and exposed step-end DP"};
+    const struct report_waterfall *w = &b->r->waterfall[0];
     const size_t first[4] = {c->effect, c->seconds, c->share, c->cumulative};
     const size_t last[4] = {c->seconds - 1, c->share - 1, c->cumulative - 1,
                             c->cumulative_last};
-    static const char *const head[4] = {"Effect", "Seconds", "Share of the gap",
-                                        "Cumulative step (s)"};
-    char note[1400], label[96];
-    size_t k, len;
-
-    if (!w->known)
-        return row;
-    xlsx_book_str(b, ws, row++, c->effect,
-                  "From the speed of light to the expected step (the "
-                  "recommended plan, values)",
-                  xlsx_book_fmt(b, XLSX_FMT_H2));
-    for (k = 0; k < 4; k++)
-        cell_str(b, ws, row, first[k], last[k], head[k],
-                 k ? XLSX_FMT_HEAD : XLSX_FMT_HEAD_LEFT);
-    xlsx_book_height(b, ws, row++, 30);
-    if (w->rank == w->floor_rank)
-        snprintf(label, sizeof label, "Speed of light (the floor)");
-    else /* the floor is another rank's: this rank's at the floor */
-        snprintf(label, sizeof label, "Speed of light of pipeline rank %ld",
-                 w->rank);
-    line(b, ws, row++, c, label, w->sol, NAN, w->sol, true);
-    for (k = 0; k < (size_t)w->effects; k++) {
-        snprintf(label, sizeof label, "+ %s", expected_effect_label((int)k));
-        line(b, ws, row++, c, label, w->add[k], w->share[k], w->cum[k], false);
-    }
-    line(b, ws, row++, c, "Gap: all effects", w->expected - w->sol,
-         w->expected != w->sol ? 1.0 : NAN, NAN, false);
-    line(b, ws, row++, c, "Expected step", w->expected, NAN, w->expected, true);
-    /* the same step by phase on the critical rank (cost_phases) */
+    char label[96];
+    double cum = 0;
+    size_t k;
     snprintf(label, sizeof label,
              "Phases of the expected step, pipeline rank %ld", w->rank);
     cell_str(b, ws, row, first[0], last[0], label, XLSX_FMT_HEAD_LEFT);
@@ -112,21 +96,26 @@ size_t xlsx_waterfall_table(struct xlsx_book *b,
     cell_str(b, ws, row, first[3], last[3], "Cumulative step (s)",
              XLSX_FMT_HEAD);
     xlsx_book_height(b, ws, row++, 30);
-    {
-        static const char *const phase[COST_PHASES] = {
-            "Warm-up (forwards before the first backward)",
-            "Steady (forward and backward paired)",
-            "Cool-down (backwards after the last forward)",
-            "Bubble (idle: the other stages' ramps)",
-            "Optimizer step and exposed step-end DP"};
-        double cum = 0;
-        for (k = 0; k < COST_PHASES; k++) {
-            cum += w->phases[k];
-            line(b, ws, row++, c, phase[k], w->phases[k],
-                 w->expected > 0 ? w->phases[k] / w->expected : NAN, cum,
-                 false);
-        }
+    for (k = 0; k < COST_PHASES; k++) {
+        cum += w->phases[k];
+        line(b, ws, row++, c, phase[k], w->phases[k],
+             w->expected > 0 ? w->phases[k] / w->expected : NAN, cum,
+             LINE_PART);
     }
+    return row;
+}
+
+/* The note under the table: values, and why; the published run's
+ * expected and measured step. Returns the row after it. */
+static size_t table_note(struct xlsx_book *b,
+                         lxw_worksheet *ws,
+                         size_t row,
+                         const struct xlsx_waterfall_cols *c)
+{
+    const struct report *r = b->r;
+    const struct report_waterfall *p = &r->waterfall[1];
+    char note[1400];
+    size_t len;
     /* Values, and why: the effects are the time model replayed in C with
      * one effect more switched on each time (expected_waterfall); the
      * Plans sheet's live PLANS_EXPECTED_S is the last row's formula. */
@@ -150,6 +139,51 @@ size_t xlsx_waterfall_table(struct xlsx_book *b,
                     xlsx_book_fmt(b, XLSX_FMT_NOTE_WRAP));
     xlsx_book_height(b, ws, row++,
                      xlsx_book_text_height(strlen(note), 190, 11));
+    return row;
+}
+
+size_t xlsx_waterfall_table(struct xlsx_book *b,
+                            lxw_worksheet *ws,
+                            size_t row,
+                            const struct xlsx_waterfall_cols *c)
+{
+    const struct report *r = b->r;
+    const struct report_waterfall *w = &r->waterfall[0];
+    const size_t first[4] = {c->effect, c->seconds, c->share, c->cumulative};
+    const size_t last[4] = {c->seconds - 1, c->share - 1, c->cumulative - 1,
+                            c->cumulative_last};
+    static const char *const head[4] = {"Effect", "Seconds", "Share of the gap",
+                                        "Cumulative step (s)"};
+    char label[96];
+    size_t k;
+
+    if (!w->known)
+        return row;
+    xlsx_book_str(b, ws, row++, c->effect,
+                  "From the speed of light to the expected step (the "
+                  "recommended plan, values)",
+                  xlsx_book_fmt(b, XLSX_FMT_H2));
+    for (k = 0; k < 4; k++)
+        cell_str(b, ws, row, first[k], last[k], head[k],
+                 k ? XLSX_FMT_HEAD : XLSX_FMT_HEAD_LEFT);
+    xlsx_book_height(b, ws, row++, 30);
+    if (w->rank == w->floor_rank)
+        snprintf(label, sizeof label, "Speed of light (the floor)");
+    else /* the floor is another rank's: this rank's at the floor */
+        snprintf(label, sizeof label, "Speed of light of pipeline rank %ld",
+                 w->rank);
+    line(b, ws, row++, c, label, w->sol, NAN, w->sol, LINE_TOTAL);
+    for (k = 0; k < (size_t)w->effects; k++) {
+        snprintf(label, sizeof label, "+ %s", expected_effect_label((int)k));
+        line(b, ws, row++, c, label, w->add[k], w->share[k], w->cum[k],
+             LINE_PART);
+    }
+    line(b, ws, row++, c, "Gap: all effects", w->expected - w->sol,
+         w->expected != w->sol ? 1.0 : NAN, NAN, LINE_PART);
+    line(b, ws, row++, c, "Expected step", w->expected, NAN, w->expected,
+         LINE_TOTAL);
+    row = phase_rows(b, ws, row, c);
+    row = table_note(b, ws, row, c);
     return row + 1;
 }
 
