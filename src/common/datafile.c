@@ -465,36 +465,24 @@ static void check_entries(const struct parse *p,
 }
 
 /* datafile_load() of the text of path, text[len] a NUL (borrowed). */
-static enum status load_text(const char *path,
-                             const char *text,
-                             size_t len,
-                             const struct datafile_schema *schema,
-                             void *dest,
-                             struct datafile_meta *meta,
-                             struct datafile_set *sets,
-                             size_t nsets,
-                             struct diag *d)
+/* Where each field's value comes from: a --set (its value and the
+ * argument as typed), else a line of the file, else the schema's
+ * default. */
+struct sources {
+    const struct entry *by_field[DATAFILE_FIELDS_MAX];
+    const char *set_text[DATAFILE_FIELDS_MAX];
+    const char *set_arg[DATAFILE_FIELDS_MAX];
+};
+
+/* The --set overrides of the schema's sections into src (the last one of
+ * a key wins); an unknown key is a usage error. */
+static void take_sets(const struct datafile_schema *schema,
+                      struct datafile_set *sets,
+                      size_t nsets,
+                      struct sources *src,
+                      struct diag *d)
 {
-    struct parse p;
-    const struct entry *by_field[DATAFILE_FIELDS_MAX] = {0};
-    const char *set_text[DATAFILE_FIELDS_MAX] = {0};
-    const char *set_arg[DATAFILE_FIELDS_MAX] = {0};
     size_t i;
-
-    memset(&p, 0, sizeof p);
-    if (meta) {
-        memset(meta, 0, sizeof *meta);
-        meta->schema = schema;
-    }
-    if (schema->n > DATAFILE_FIELDS_MAX)
-        return diag_add(d, STATUS_RANGE, "%s: schema too large", schema->kind);
-    p.text = text;
-    p.len = len;
-    if (parse_entries(&p, path, d) == STATUS_NOMEM)
-        goto done;
-    check_sections(&p, schema, path, d);
-    check_entries(&p, schema, path, by_field, meta, d);
-
     for (i = 0; i < nsets; i++) {
         long fi;
         if (!schema_has_section(schema, sets[i].section))
@@ -509,15 +497,28 @@ static enum status load_text(const char *path,
                      sets[i].arg, sets[i].key, sets[i].section, keys);
             continue;
         }
-        set_text[fi] = sets[i].value; /* the last --set wins */
-        set_arg[fi] = sets[i].arg;
+        src->set_text[fi] = sets[i].value; /* the last --set wins */
+        src->set_arg[fi] = sets[i].arg;
     }
+}
 
+/* Stores every field's value into dest (a missing required one, or one
+ * out of range, reported where it came from) and notes in meta where each
+ * came from. */
+static void store_fields(const struct parse *p,
+                         const char *path,
+                         const struct datafile_schema *schema,
+                         const struct sources *src,
+                         void *dest,
+                         struct datafile_meta *meta,
+                         struct diag *d)
+{
+    size_t i;
     for (i = 0; i < schema->n; i++) {
         const struct datafile_field *f = &schema->fields[i];
-        const char *value = set_text[i]   ? set_text[i]
-                            : by_field[i] ? str(&p, by_field[i]->value)
-                                          : f->def;
+        const char *value = src->set_text[i]   ? src->set_text[i]
+                            : src->by_field[i] ? str(p, src->by_field[i]->value)
+                                               : f->def;
         char why[512];
         if (!value) {
             if (f->required) {
@@ -531,35 +532,69 @@ static enum status load_text(const char *path,
             continue;
         }
         if (!store(f, value, dest, why, sizeof why)) {
-            if (set_text[i])
-                diag_add(d, STATUS_USAGE, "--set %s: %s", set_arg[i], why);
-            else if (by_field[i])
+            if (src->set_text[i])
+                diag_add(d, STATUS_USAGE, "--set %s: %s", src->set_arg[i], why);
+            else if (src->by_field[i])
                 diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", path,
-                         (long)by_field[i]->line, f->section, f->key, why);
+                         (long)src->by_field[i]->line, f->section, f->key, why);
             else
                 diag_add(d, STATUS_RANGE, "%s: %s.%s: default: %s", path,
                          f->section, f->key, why);
             continue;
         }
         if (meta) {
-            meta->line[i] =
-                set_text[i] || !by_field[i] ? 0 : (long)by_field[i]->line;
-            meta->given[i] = set_text[i] || by_field[i];
-            if (set_arg[i]) {
-                meta->set_arg[i] = dup_text(set_arg[i]);
+            meta->line[i] = src->set_text[i] || !src->by_field[i]
+                                ? 0
+                                : (long)src->by_field[i]->line;
+            meta->given[i] = src->set_text[i] || src->by_field[i];
+            if (src->set_arg[i]) {
+                meta->set_arg[i] = dup_text(src->set_arg[i]);
                 if (!meta->set_arg[i])
                     diag_add(d, STATUS_NOMEM, "--set %s: out of memory",
-                             set_arg[i]);
+                             src->set_arg[i]);
             }
         }
     }
+}
+
+static enum status load_text(const char *path,
+                             const char *text,
+                             size_t len,
+                             const struct datafile_schema *schema,
+                             void *dest,
+                             struct datafile_meta *meta,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
+{
+    struct parse p;
+    struct sources src;
+    size_t i;
+
+    memset(&p, 0, sizeof p);
+    memset(&src, 0, sizeof src);
+    if (meta) {
+        memset(meta, 0, sizeof *meta);
+        meta->schema = schema;
+    }
+    if (schema->n > DATAFILE_FIELDS_MAX)
+        return diag_add(d, STATUS_RANGE, "%s: schema too large", schema->kind);
+    p.text = text;
+    p.len = len;
+    if (parse_entries(&p, path, d) == STATUS_NOMEM)
+        goto done;
+    check_sections(&p, schema, path, d);
+    check_entries(&p, schema, path, src.by_field, meta, d);
+
+    take_sets(schema, sets, nsets, &src, d);
+    store_fields(&p, path, schema, &src, dest, meta, d);
     if (meta) {
         for (i = 0; i < schema->n; i++)
-            if ((meta->source[i] && !*meta->source[i]) || set_text[i]) {
+            if ((meta->source[i] && !*meta->source[i]) || src.set_text[i]) {
                 free(meta->source[i]);
-                meta->source[i] = set_text[i] ? dup_text("--set on the "
-                                                         "command line")
-                                              : NULL;
+                meta->source[i] = src.set_text[i] ? dup_text("--set on the "
+                                                             "command line")
+                                                  : NULL;
             }
     }
     /* the path as given, however long: no copy of it is cut */

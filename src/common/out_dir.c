@@ -355,6 +355,36 @@ static void roll_back(const struct out_dir *o, struct step *s, size_t n)
     unlinkat(o->stage_fd, OUT_DIR_JOURNAL, 0);
 }
 
+/* The manifest's step, placed after the files it lists move in (the
+ * steps that move come first): the count of steps with it. */
+static size_t manifest_step(struct step *s, size_t ns)
+{
+    size_t i;
+    for (i = 0; i < ns && s[i].move; i++)
+        ;
+    memmove(&s[i + 1], &s[i], (ns - i) * sizeof s[0]);
+    s[i].name = OUT_DIR_MANIFEST;
+    s[i].move = true;
+    s[i].old_out = s[i].new_in = false;
+    return ns + 1;
+}
+
+/* The journal of the ns steps, staged: complete (ending in "end") before
+ * anything moves. */
+static enum status write_journal(struct out_dir *o,
+                                 const struct step *s,
+                                 size_t ns,
+                                 struct diag *d)
+{
+    static char journal[OUT_DIR_LIST_MAX];
+    size_t i, jlen = 0;
+    for (i = 0; i < ns; i++)
+        append(journal, sizeof journal, &jlen, s[i].move ? "move " : "remove ",
+               s[i].name);
+    append(journal, sizeof journal, &jlen, "", "end");
+    return write_staged(o, OUT_DIR_JOURNAL, journal, d);
+}
+
 enum status out_dir_commit(struct out_dir *o,
                            const char *const *report,
                            size_t nreport,
@@ -362,11 +392,11 @@ enum status out_dir_commit(struct out_dir *o,
 {
     static name_buf carry[OUT_DIR_REPORT_MAX];
     /* every name, with a prefix, in the manifest and in the journal */
-    static char manifest[OUT_DIR_LIST_MAX], journal[OUT_DIR_LIST_MAX];
+    static char manifest[OUT_DIR_LIST_MAX];
     char dest[PATH_BUF], prev[OUT_DIR_NAME_MAX + 16];
     struct step s[OUT_DIR_REPORT_MAX + 1];
     bool had[OUT_DIR_REPORT_MAX] = {false};
-    size_t i, ns = 0, ncarry, mlen = 0, jlen = 0;
+    size_t i, ns = 0, ncarry, mlen = 0;
     struct stat st;
     int err;
     if (nreport > OUT_DIR_REPORT_MAX)
@@ -403,20 +433,8 @@ enum status out_dir_commit(struct out_dir *o,
     }
     if (write_staged(o, OUT_DIR_MANIFEST, manifest, d) != STATUS_OK)
         return d->status;
-    /* the manifest moves in after the files it lists */
-    for (i = 0; i < ns && s[i].move; i++)
-        ;
-    memmove(&s[i + 1], &s[i], (ns - i) * sizeof s[0]);
-    s[i].name = OUT_DIR_MANIFEST;
-    s[i].move = true;
-    s[i].old_out = s[i].new_in = false;
-    ns++;
-    /* the journal: complete (ending in "end") before anything moves */
-    for (i = 0; i < ns; i++)
-        append(journal, sizeof journal, &jlen, s[i].move ? "move " : "remove ",
-               s[i].name);
-    append(journal, sizeof journal, &jlen, "", "end");
-    if (write_staged(o, OUT_DIR_JOURNAL, journal, d) != STATUS_OK)
+    ns = manifest_step(s, ns);
+    if (write_journal(o, s, ns, d) != STATUS_OK)
         return d->status;
     /* one file at a time: the earlier one aside, the new one in; each
      * between the two directories' descriptors, so that neither is

@@ -297,6 +297,64 @@ largest_pair(const double *prefix, double head, const long *start, long chunks)
     return most;
 }
 
+/*
+ * Of the splits whose largest pair is least, walk back one that keeps
+ * DualPipe's activations low: rank r holds pp - r micro-batches of
+ * its front chunk in flight and r + 1 of its back chunk
+ * (plan_inflight_chunk), so small front chunks and large back ones
+ * cost least (a chunk's cost stands in for its activations). The
+ * innermost window as far forward as it goes, split where its two
+ * chunks are closest; then at each step the predecessor whose chunks
+ * weigh least (every reachable window leads back to W_0).
+ */
+static void
+walk_back(const struct pairs *g, double hi, long chunks, long *start)
+{
+    long U = g->U, P = g->P, r, a, b = U, i, m;
+    double head = g->head, gap;
+    a = -1;
+    for (i = U; i >= 0; i--)
+        for (m = i + 2; m <= U; m++)
+            if (REACH(g, P - 1, i, m) && span_cost(g, i, m) <= hi) {
+                a = i;
+                b = m;
+            }
+    if (a < 0)
+        return;
+    gap = HUGE_VAL;
+    start[P] = a + 1;
+    for (m = a + 1; m < b; m++) {
+        double g2 = fabs(span_cost(g, a, m) - span_cost(g, m, b));
+        if (g2 < gap * (1 - 1e-12)) {
+            gap = g2;
+            start[P] = m;
+        }
+    }
+    start[chunks] = U;
+    for (r = P - 1; r >= 1; r--) { /* the window pair r-1 peeled off */
+        double extra = r == 1 ? head : 0;
+        long na = 0, nb = U;
+        start[r] = a;
+        start[chunks - r] = b;
+        gap = HUGE_VAL;
+        for (i = 0; i < a; i++)
+            for (m = U; m > b; m--) {
+                double held = (double)(chunks - (r - 1)) * span_cost(g, i, a) +
+                              (double)r * span_cost(g, b, m);
+                if (REACH(g, r - 1, i, m) &&
+                    span_cost(g, i, m) + extra <= span_cost(g, a, b) + hi &&
+                    held < gap * (1 - 1e-12)) {
+                    gap = held;
+                    na = i;
+                    nb = m;
+                }
+            }
+        a = na;
+        b = nb;
+    }
+    start[0] = 0;
+}
+
 static enum status split_pairs(const double *prefix,
                                long U,
                                long chunks,
@@ -306,8 +364,8 @@ static enum status split_pairs(const double *prefix,
 {
     struct pairs g;
     size_t W = (size_t)(U + 1);
-    long P = chunks / 2, r, a = 0, b = U, i, m;
-    double lo = (prefix[U] + head) / (double)P, hi, gap;
+    long P = chunks / 2;
+    double lo = (prefix[U] + head) / (double)P, hi;
     enum status st;
     int it;
 
@@ -337,57 +395,7 @@ static enum status split_pairs(const double *prefix,
     }
     if (!pairs_fit(&g, hi)) /* fills reach for the walk back */
         goto done;          /* never: then the chunk split stands */
-    /*
-     * Of the splits whose largest pair is least, walk back one that keeps
-     * DualPipe's activations low: rank r holds pp - r micro-batches of
-     * its front chunk in flight and r + 1 of its back chunk
-     * (plan_inflight_chunk), so small front chunks and large back ones
-     * cost least (a chunk's cost stands in for its activations). The
-     * innermost window as far forward as it goes, split where its two
-     * chunks are closest; then at each step the predecessor whose chunks
-     * weigh least (every reachable window leads back to W_0).
-     */
-    a = -1;
-    for (i = U; i >= 0; i--)
-        for (m = i + 2; m <= U; m++)
-            if (REACH(&g, P - 1, i, m) && span_cost(&g, i, m) <= hi) {
-                a = i;
-                b = m;
-            }
-    if (a < 0)
-        goto done;
-    gap = HUGE_VAL;
-    start[P] = a + 1;
-    for (m = a + 1; m < b; m++) {
-        double g2 = fabs(span_cost(&g, a, m) - span_cost(&g, m, b));
-        if (g2 < gap * (1 - 1e-12)) {
-            gap = g2;
-            start[P] = m;
-        }
-    }
-    start[chunks] = U;
-    for (r = P - 1; r >= 1; r--) { /* the window pair r-1 peeled off */
-        double extra = r == 1 ? head : 0;
-        long na = 0, nb = U;
-        start[r] = a;
-        start[chunks - r] = b;
-        gap = HUGE_VAL;
-        for (i = 0; i < a; i++)
-            for (m = U; m > b; m--) {
-                double held = (double)(chunks - (r - 1)) * span_cost(&g, i, a) +
-                              (double)r * span_cost(&g, b, m);
-                if (REACH(&g, r - 1, i, m) &&
-                    span_cost(&g, i, m) + extra <= span_cost(&g, a, b) + hi &&
-                    held < gap * (1 - 1e-12)) {
-                    gap = held;
-                    na = i;
-                    nb = m;
-                }
-            }
-        a = na;
-        b = nb;
-    }
-    start[0] = 0;
+    walk_back(&g, hi, chunks, start);
 done:
     free(g.reach);
     free(g.run);

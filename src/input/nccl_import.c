@@ -569,6 +569,73 @@ static enum status run_start_line(struct reader *r,
     return STATUS_OK;
 }
 
+/* "# nccl-tests version 2.13.8 nccl-headers=... nccl-library=22104":
+ * printed before "Collective test starting", it opens a run only
+ * together with the lines after it. */
+static enum status version_line(struct reader *r,
+                                struct nccl_import *imp,
+                                char **tok,
+                                int n,
+                                long line,
+                                enum nccl_import_link link_hint,
+                                const char *kind_hint,
+                                struct diag *d)
+{
+    const char *lib = "";
+    int i;
+    long code;
+    char text[128], nccl[40] = "";
+    enum status st;
+    for (i = 0; i < n; i++)
+        if (starts_with(tok[i], "nccl-library="))
+            lib = tok[i] + strlen("nccl-library=");
+    /* NCCL_VERSION_CODE: major * 10000 + minor * 100 + patch */
+    if (*lib && datafile_parse_long(lib, &code) && code >= 10000)
+        snprintf(nccl, sizeof nccl, " (NCCL %ld.%ld.%ld)", code / 10000,
+                 code % 10000 / 100, code % 100);
+    snprintf(text, sizeof text, "%s%s", n > 2 ? tok[2] : "", nccl);
+    if (r->open && r->header_line == 0 && r->seen_version)
+        return interleaved(r, line,
+                           "a second \"nccl-tests version\" "
+                           "line",
+                           d);
+    if (r->open && r->header_line > 0) {
+        st = finish_run(r, imp, link_hint, kind_hint, d);
+        if (st != STATUS_OK)
+            return st;
+    }
+    if (r->open) {
+        snprintf(r->run.version, sizeof r->run.version, "%s", text);
+        r->seen_version = true;
+    } else {
+        snprintf(r->pending_version, sizeof r->pending_version, "%s", text);
+        r->pending_line = line;
+    }
+    return STATUS_OK;
+}
+
+/* A comment that may be the table's column header ("size ... busbw"). */
+static enum status
+column_header(struct reader *r, char **tok, int n, long line, struct diag *d)
+{
+    int i;
+    bool has_size = false, has_busbw = false;
+    for (i = 0; i < n; i++) {
+        has_size |= strcmp(tok[i], "size") == 0 || strcmp(tok[i], "bytes") == 0;
+        has_busbw |= strcmp(tok[i], "busbw") == 0;
+    }
+    if (has_size && has_busbw) {
+        if (!r->open)
+            reader_reset_run(r, line);
+        if (r->header_line > 0 && r->run.n > 0)
+            return interleaved(r, line,
+                               "a second column header after data rows", d);
+        if (r->header_line == 0)
+            header_line(r, tok, n, line);
+    }
+    return STATUS_OK;
+}
+
 static enum status comment_line(struct reader *r,
                                 struct nccl_import *imp,
                                 char *body,
@@ -585,42 +652,8 @@ static enum status comment_line(struct reader *r,
     n = tokenize(copy, tok);
     if (n == 0)
         return STATUS_OK;
-    if (starts_with(body, "nccl-tests version")) {
-        /* Printed before "Collective test starting": it opens a run only
-         * together with the lines after it. */
-        const char *lib = "";
-        int i;
-        char text[128];
-
-        for (i = 0; i < n; i++)
-            if (starts_with(tok[i], "nccl-library="))
-                lib = tok[i] + strlen("nccl-library=");
-        long code;
-        char nccl[40] = "";
-        /* NCCL_VERSION_CODE: major * 10000 + minor * 100 + patch */
-        if (*lib && datafile_parse_long(lib, &code) && code >= 10000)
-            snprintf(nccl, sizeof nccl, " (NCCL %ld.%ld.%ld)", code / 10000,
-                     code % 10000 / 100, code % 100);
-        snprintf(text, sizeof text, "%s%s", n > 2 ? tok[2] : "", nccl);
-        if (r->open && r->header_line == 0 && r->seen_version)
-            return interleaved(r, line,
-                               "a second \"nccl-tests version\" "
-                               "line",
-                               d);
-        if (r->open && r->header_line > 0) {
-            st = finish_run(r, imp, link_hint, kind_hint, d);
-            if (st != STATUS_OK)
-                return st;
-        }
-        if (r->open) {
-            snprintf(r->run.version, sizeof r->run.version, "%s", text);
-            r->seen_version = true;
-        } else {
-            snprintf(r->pending_version, sizeof r->pending_version, "%s", text);
-            r->pending_line = line;
-        }
-        return STATUS_OK;
-    }
+    if (starts_with(body, "nccl-tests version"))
+        return version_line(r, imp, tok, n, line, link_hint, kind_hint, d);
     if (starts_with(body, "Collective test starting:")) {
         st = run_start_line(r, imp, &r->seen_starting,
                             "a second \"Collective test starting\" line", line,
@@ -652,25 +685,7 @@ static enum status comment_line(struct reader *r,
                         "%s:%ld: nccl-tests found wrong results (%s): a run "
                         "that computes wrong values is no measurement",
                         r->path, line, body);
-    {
-        int i;
-        bool has_size = false, has_busbw = false;
-        for (i = 0; i < n; i++) {
-            has_size |=
-                strcmp(tok[i], "size") == 0 || strcmp(tok[i], "bytes") == 0;
-            has_busbw |= strcmp(tok[i], "busbw") == 0;
-        }
-        if (has_size && has_busbw) {
-            if (!r->open)
-                reader_reset_run(r, line);
-            if (r->header_line > 0 && r->run.n > 0)
-                return interleaved(r, line,
-                                   "a second column header after data rows", d);
-            if (r->header_line == 0)
-                header_line(r, tok, n, line);
-        }
-    }
-    return STATUS_OK;
+    return column_header(r, tok, n, line, d);
 }
 
 enum status nccl_import_read(struct nccl_import *imp,

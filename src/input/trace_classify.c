@@ -200,16 +200,16 @@ static int nomem(struct parse *p)
     return 0;
 }
 
-static int
-on_value(void *user, const char *section, const char *key, const char *value)
+/* The text rule of every data file (its text reaches messages, the
+ * calibration written and the terminal): false with the problem said,
+ * the text shown escaped. */
+static bool text_ok(struct parse *p,
+                    const char *section,
+                    const char *key,
+                    const char *value)
 {
-    struct parse *p = user;
-    struct trace_rules *r = p->r;
     const char *part[3] = {section, key, value};
-    char *copy;
-    int m, i;
-    /* the text rule of every data file (it reaches messages, the
-     * calibration written and the terminal): refused, shown escaped */
+    int i;
     for (i = 0; i < 3; i++) {
         char why[80], qs[80], qk[80];
         size_t col;
@@ -220,49 +220,57 @@ on_value(void *user, const char *section, const char *key, const char *value)
         datafile_text_quote(key, qk, sizeof qk);
         diag_add(p->d, STATUS_PARSE, "%s:%ld: [%s] %s: %s at character %zu",
                  p->path, p->line, qs, qk, why, col);
-        return 1;
+        return false;
     }
-    if (!p->first_section_seen || strcmp(section, p->section) != 0)
-        enter(p, section);
-    if (p->in_kernels) {
-        if (strcmp(key, "source") != 0)
-            diag_add(p->d, STATUS_PARSE, "%s:%ld: [kernels] %s: unknown key",
-                     p->path, p->line, key);
-        else if (!value[0])
-            diag_add(p->d, STATUS_PARSE, "%s:%ld: [kernels] source: empty",
-                     p->path, p->line);
-        else {
-            free(r->source);
-            r->source = strdup(value);
-            if (!r->source)
-                return nomem(p);
-        }
-        return 1;
-    }
-    if (p->cls < 0)
-        return 1;
-    if (strcmp(key, "library") == 0) {
-        if (!value[0]) {
-            diag_add(p->d, STATUS_PARSE, "%s:%ld: [%s] library: empty", p->path,
-                     p->line, section);
-            return 1;
-        }
-        if (!grow((void **)&r->libraries, &r->libcap, r->nlib,
-                  sizeof *r->libraries))
+    return true;
+}
+
+/* [kernels] source = ...: where the rules come from. */
+static int kernels_key(struct parse *p, const char *key, const char *value)
+{
+    struct trace_rules *r = p->r;
+    if (strcmp(key, "source") != 0)
+        diag_add(p->d, STATUS_PARSE, "%s:%ld: [kernels] %s: unknown key",
+                 p->path, p->line, key);
+    else if (!value[0])
+        diag_add(p->d, STATUS_PARSE, "%s:%ld: [kernels] source: empty", p->path,
+                 p->line);
+    else {
+        free(r->source);
+        r->source = strdup(value);
+        if (!r->source)
             return nomem(p);
-        copy = strdup(value);
-        if (!copy)
-            return nomem(p);
-        r->libraries[r->nlib] = copy;
-        p->library = (long)r->nlib++;
+    }
+    return 1;
+}
+
+/* A class's library = NAME: the library of the patterns after it. */
+static int library_key(struct parse *p, const char *section, const char *value)
+{
+    struct trace_rules *r = p->r;
+    char *copy;
+    if (!value[0]) {
+        diag_add(p->d, STATUS_PARSE, "%s:%ld: [%s] library: empty", p->path,
+                 p->line, section);
         return 1;
     }
-    if (strcmp(key, "pattern") != 0) {
-        diag_add(p->d, STATUS_PARSE,
-                 "%s:%ld: [%s] %s: unknown key (library or pattern)", p->path,
-                 p->line, section, key);
-        return 1;
-    }
+    if (!grow((void **)&r->libraries, &r->libcap, r->nlib,
+              sizeof *r->libraries))
+        return nomem(p);
+    copy = strdup(value);
+    if (!copy)
+        return nomem(p);
+    r->libraries[r->nlib] = copy;
+    p->library = (long)r->nlib++;
+    return 1;
+}
+
+/* A class's pattern = GLOB: one rule, of the section's library. */
+static int pattern_key(struct parse *p, const char *section, const char *value)
+{
+    struct trace_rules *r = p->r;
+    char *copy;
+    int m;
     if (p->library < 0) {
         diag_add(p->d, STATUS_PARSE,
                  "%s:%ld: [%s] pattern: before the section's library", p->path,
@@ -285,6 +293,29 @@ on_value(void *user, const char *section, const char *key, const char *value)
     r->rules[r->n].cls = p->cls;
     r->n++;
     return 1;
+}
+
+static int
+on_value(void *user, const char *section, const char *key, const char *value)
+{
+    struct parse *p = user;
+    if (!text_ok(p, section, key, value))
+        return 1;
+    if (!p->first_section_seen || strcmp(section, p->section) != 0)
+        enter(p, section);
+    if (p->in_kernels)
+        return kernels_key(p, key, value);
+    if (p->cls < 0)
+        return 1;
+    if (strcmp(key, "library") == 0)
+        return library_key(p, section, value);
+    if (strcmp(key, "pattern") != 0) {
+        diag_add(p->d, STATUS_PARSE,
+                 "%s:%ld: [%s] %s: unknown key (library or pattern)", p->path,
+                 p->line, section, key);
+        return 1;
+    }
+    return pattern_key(p, section, value);
 }
 
 struct trace_rules *trace_rules_load(const char *path, struct diag *d)

@@ -1,6 +1,10 @@
 /*
  * xlsx_compare: the comparison workbook (see xlsx_compare.h): a title,
  * one column table of the pairs, the command line.
+ *
+ * get() is one switch over the table's columns (over 80 lines): the
+ * value of each column of the rows above beside its key, one concept;
+ * cut in parts, a column's value would sit away from its case.
  */
 #include "xlsx_compare.h"
 

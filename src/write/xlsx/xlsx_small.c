@@ -1,6 +1,9 @@
 /*
  * xlsx_small: the Rejected, Validation, About and Glossary sheets (see
  * xlsx_small.h), each one column table with a few lines around it.
+ *
+ * val_get() is one switch over the Validation table's columns (over 80
+ * lines): each column's value beside its case, one concept.
  */
 #include "xlsx_small.h"
 
