@@ -32,12 +32,24 @@ static const struct {
     const char *model_type; /* used when architectures is absent */
     const char *modeling;   /* transformers file that builds the layers */
 } arch_info[ARCHS] = {
-    {"LlamaForCausalLM", "llama", "modeling_llama.py"},
-    {"Qwen2ForCausalLM", "qwen2", "modeling_qwen2.py"},
-    {"Qwen3ForCausalLM", "qwen3", "modeling_qwen3.py"},
-    {"Qwen3MoeForCausalLM", "qwen3_moe", "modeling_qwen3_moe.py"},
-    {"MixtralForCausalLM", "mixtral", "modeling_mixtral.py"},
-    {"DeepseekV3ForCausalLM", "deepseek_v3", "modeling_deepseek_v3.py"},
+    [ARCH_LLAMA] = {.name = "LlamaForCausalLM",
+                    .model_type = "llama",
+                    .modeling = "modeling_llama.py"},
+    [ARCH_QWEN2] = {.name = "Qwen2ForCausalLM",
+                    .model_type = "qwen2",
+                    .modeling = "modeling_qwen2.py"},
+    [ARCH_QWEN3] = {.name = "Qwen3ForCausalLM",
+                    .model_type = "qwen3",
+                    .modeling = "modeling_qwen3.py"},
+    [ARCH_QWEN3_MOE] = {.name = "Qwen3MoeForCausalLM",
+                        .model_type = "qwen3_moe",
+                        .modeling = "modeling_qwen3_moe.py"},
+    [ARCH_MIXTRAL] = {.name = "MixtralForCausalLM",
+                      .model_type = "mixtral",
+                      .modeling = "modeling_mixtral.py"},
+    [ARCH_DEEPSEEK_V3] = {.name = "DeepseekV3ForCausalLM",
+                          .model_type = "deepseek_v3",
+                          .modeling = "modeling_deepseek_v3.py"},
 };
 
 /* ---- Shared by every architecture ---- */
