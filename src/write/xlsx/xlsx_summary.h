@@ -12,6 +12,18 @@
 
 #define XLSX_SUMMARY_SHEET "Summary"
 
+/* The text a figure on the Summary shows when an input makes it
+ * undefined (a rate of 0 divides by zero), instead of #DIV/0! in every
+ * cell: a formula's string. */
+#define XLSX_SUMMARY_INPUT_ERROR "\"check the inputs on Assumptions\""
+
+/* Defines the workbook name `name` over the Summary's cell at row, column
+ * c (0-based). */
+void xlsx_summary_define(struct xlsx_book *b,
+                         size_t row,
+                         size_t c,
+                         const char *name);
+
 /* Writes the Summary — the verdict, the key figures, the waterfall table
  * and the notes, printed on one landscape page — and makes it the sheet
  * the workbook opens on. */
