@@ -77,26 +77,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* ---- Overrides ---- */
 
-/* The n-th word of "a|b|c" into buf. */
-static void choice_word(const char *choices, long n, char *buf, size_t size)
+/* The n-th word an enum field accepts into buf. */
+static void choice_word(datafile_word_fn *word, long n, char *buf, size_t size)
 {
-    const char *c = choices;
-    long i;
-    for (i = 0; i < n; i++) {
-        const char *bar = strchr(c, '|');
-        if (!bar)
-            break;
-        c = bar + 1;
-    }
-    snprintf(buf, size, "%.*s", (int)strcspn(c, "|"), c);
+    const char *w = word((int)n);
+    snprintf(buf, size, "%s", w ? w : "");
 }
 
-static long count_choices(const char *choices)
+/* The words an enum field accepts. */
+static long count_choices(datafile_word_fn *word)
 {
-    long n = 1;
-    for (; *choices; choices++)
-        if (*choices == '|')
-            n++;
+    long n = 0;
+    while (word((int)n))
+        n++;
     return n;
 }
 
@@ -199,19 +192,19 @@ static bool pick_value(struct fuzz_bytes *b,
         snprintf(buf, size, "%s", fuzz_bool(b) ? "true" : "false");
         return true;
     case DATAFILE_ENUM:
-        choice_word(f->choices, fuzz_range(b, 0, count_choices(f->choices) - 1),
-                    buf, size);
+        choice_word(f->word, fuzz_range(b, 0, count_choices(f->word) - 1), buf,
+                    size);
         return true;
     case DATAFILE_LIST:
-        if (f->choices) { /* a non-empty subset of the words */
-            long n = count_choices(f->choices), i;
+        if (f->word) { /* a non-empty subset of the words */
+            long n = count_choices(f->word), i;
             unsigned mask = fuzz_u8(b);
             size_t used = 0;
             char word[64];
             buf[0] = '\0';
             for (i = 0; i < n && used < size; i++)
                 if (mask & (1u << i) || (i == n - 1 && used == 0)) {
-                    choice_word(f->choices, i, word, sizeof word);
+                    choice_word(f->word, i, word, sizeof word);
                     used += (size_t)snprintf(buf + used, size - used, "%s%s",
                                              used ? " " : "", word);
                 }

@@ -155,9 +155,9 @@ static size_t text_char(const unsigned char *s, bool nl)
     };
     size_t i, k;
     if (s[0] < 0x80)
-        return s[0] >= 0x20 && s[0] != 0x7F ? 1
+        return s[0] >= 0x20 && s[0] != 0x7F           ? 1
                : s[0] == '\t' || (nl && s[0] == '\n') ? 1
-                                                     : 0;
+                                                      : 0;
     for (i = 0; i < sizeof forms / sizeof *forms; i++) {
         if (s[0] < forms[i].lead_lo || s[0] > forms[i].lead_hi)
             continue;
@@ -189,19 +189,20 @@ void fuzz_need_text(const char *s, bool lines)
     }
 }
 
-static long count_words(const char *choices)
+/* The words an enum field accepts (its word function's). */
+static long count_words(datafile_word_fn *word)
 {
-    long n = 1;
-    for (; *choices; choices++)
-        n += *choices == '|';
+    long n = 0;
+    while (word((int)n))
+        n++;
     return n;
 }
 
 /* v is a number field f may hold. */
 static bool in_range(const struct datafile_field *f, double v, bool integer)
 {
-    if (f->choices)
-        return v >= 0 && v < (double)count_words(f->choices) && v == floor(v);
+    if (f->word)
+        return v >= 0 && v < (double)count_words(f->word) && v == floor(v);
     if (!isfinite(v) || (v != 0 && fabs(v) < DBL_MIN))
         return false;
     if (integer && v != floor(v))
@@ -237,7 +238,7 @@ void fuzz_need_loaded(const struct datafile_schema *schema,
             break;
         case DATAFILE_LIST: {
             const struct datafile_list *l = (const void *)at;
-            bool integer = !f->choices && f->min == floor(f->min);
+            bool integer = !f->word && f->min == floor(f->min);
             ok = l->n >= 1 && l->n <= DATAFILE_LIST_MAX;
             for (j = 0; ok && j < l->n; j++) {
                 ok = in_range(f, l->v[j], integer);
