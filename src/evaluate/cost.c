@@ -651,7 +651,7 @@ static bool same_but_batch(const struct plan *a, const struct plan *b)
            a->schedule == b->schedule && a->vpp == b->vpp &&
            a->precision == b->precision && a->recompute == b->recompute &&
            a->no_sp == b->no_sp && plan_split_same(a, b) && a->mbs == b->mbs &&
-           a->dp == b->dp && a->edp == b->edp;
+           a->offload == b->offload && a->dp == b->dp && a->edp == b->edp;
 }
 
 /* memo (or NULL) for plan p: its rank memories kept where p differs from
