@@ -642,16 +642,14 @@ static const struct cost_layout *layout_of(const struct cost_parts *cp,
     return NULL;
 }
 
-/* Whether plans a and b agree in everything memory_view reads of them
- * but the micro-batches in flight (gbs and microbatches aside). */
+/* Whether plans a and b agree in every field (plan_same: a new field
+ * too) but their batch (gbs and the micro-batches it gives), all a
+ * rank's memory may not share between them. */
 static bool same_but_batch(const struct plan *a, const struct plan *b)
 {
-    return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp &&
-           a->ep == b->ep && a->cp == b->cp && a->zero == b->zero &&
-           a->schedule == b->schedule && a->vpp == b->vpp &&
-           a->precision == b->precision && a->recompute == b->recompute &&
-           a->no_sp == b->no_sp && plan_split_same(a, b) && a->mbs == b->mbs &&
-           a->offload == b->offload && a->dp == b->dp && a->edp == b->edp;
+    struct plan x = *a, y = *b;
+    x.gbs = y.gbs = x.microbatches = y.microbatches = 0;
+    return plan_same(&x, &y);
 }
 
 /* memo (or NULL) for plan p: its rank memories kept where p differs from
