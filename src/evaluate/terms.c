@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "calibration.h"
-#include "cost.h"
+#include "cost_work.h"
 
 /* ---- Terms ---- */
 

@@ -51,12 +51,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cost_work.h"
 #include "hardware.h"
 #include "memory.h"
 #include "model.h"
 
-struct cost_work;
-struct cost_times;
 struct sweep_file;
 
 /* Where an input's value comes from. */
