@@ -323,7 +323,8 @@ static void test_comm_ep_stack_dispatcher(void **state)
         util_ctx(&ctx, &f->ds, &f->hw, COMM_TOPO, &p);
         st.spec.ep_dispatcher = disp[k];
         ctx.stack = &st;
-        cost_evaluate(&ctx, &p, &r, l, COMM_LIST_MAX, &n);
+        cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
+        n = cost_collectives(&ctx, &r, l, COMM_LIST_MAX);
         ib = nv = 0;
         for (i = 0; i < n; i++)
             if (l[i].what == COMM_EP) {

@@ -9,7 +9,7 @@
  * purpose: a calibration or stack edit that breaks the floor fails here.
  * Over the same plans, what the sweep prunes and reuses with it
  * (check_memo: the bound from the ranks' full work, the work a thread's
- * memo keeps, the sensitivity grids' bounds). Beside it, the step-end DP
+ * cache keeps, the sensitivity grids' bounds). Beside it, the step-end DP
  * term by hand (terms.c f_dp).
  */
 #include <stdarg.h>
@@ -28,6 +28,8 @@
 #include "hardware.h"
 #include "model.h"
 #include "rank.h"
+#include "rank_cache.h"
+#include "rank_prune.h"
 #include "stack.h"
 #include "sweep.h"
 #include "terms.h"
@@ -43,8 +45,9 @@ struct tally {
     size_t plans, below;
     double worst; /* lowest expected / speed of light */
     struct plan worst_plan;
-    struct cost_memo *memo; /* a sweep thread's (zeroed before the sweep) */
-    size_t tightened;       /* plans whose ranks' links raised their bound */
+    struct rank_cache *cache; /* a sweep thread's (zeroed before the sweep) */
+    struct rank_cache *cold;  /* forgotten before each use */
+    size_t tightened;         /* plans whose ranks' links raised their bound */
 };
 
 /* The same numbers, bit for bit: the times, work, memory, ranks and
@@ -65,11 +68,21 @@ static void assert_same(const struct cost_result *a,
              text, what, a->t.step, b->t.step, a->t.expected, b->t.expected);
 }
 
+/* rank_prune_bounds of p from compute alone on t's cold cache (forgotten
+ * first: what a thread weighs for a plan it meets first). */
+static bool
+cold_bounds(struct tally *t, const struct plan *p, double *step, double *any)
+{
+    rank_cache_forget(t->cold);
+    rank_cache_hint(t->cold, p);
+    return rank_prune_bounds(t->ctx, p, t->cold, false, -1, step, any);
+}
+
 /*
  * What the sweep's threads take for plan p (rank.c) against r, its
- * cost_evaluate without a memo: through the thread's memo (struct
- * cost_memo keeps the last plan's ranks' work) the bound with the ranks'
- * full work (cost_floor_bounds, weighed up to a share of the floor), the
+ * cost_evaluate without a hint: through the thread's cache (struct
+ * rank_cache keeps the last plan's ranks' work) the bound with the ranks'
+ * full work (rank_prune_bounds, weighed up to a share of the floor), the
  * floor and the expected step give r's numbers bit for bit (every other
  * plan the expected step first: the work it keeps must not carry the
  * expected step's into the floor) and the bound is at most r's floor; r's
@@ -84,6 +97,7 @@ static void check_memo(struct tally *t,
 {
     static const double scale[] = {0.25, 0.7, 1, 1.4, 2, 8};
     static const double share[] = {0.3, 0.6, 0.9, 0.99, 0.9999};
+    struct cost_hint *hint = rank_cache_hint(t->cache, p);
     struct cost_memories known;
     struct cost_result floor, a, b;
     double step, any, loose, any0;
@@ -92,24 +106,23 @@ static void check_memo(struct tally *t,
     int ib;
     char text[300];
     plan_format(p, text, sizeof text);
-    memset(&known, 0, sizeof known);
-    known.memo = t->memo;
-    cost_memory_candidates(t->ctx, p, 1e30, &known);
+    cost_memory(t->ctx, p, 1e30, hint, &known);
     memset(&floor, 0, sizeof floor);
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
-    cost_evaluate_floor(t->ctx, p, &floor);
+    cost_evaluate(t->ctx, p, COST_FLOOR, NULL, &floor);
     if (full_first) { /* the ranks weighed with the expected step first */
-        cost_evaluate_known(t->ctx, p, &known, &b);
-        assert_same(&b, r, "the expected step through the memo", p);
+        cost_evaluate(t->ctx, p, COST_FLOOR | COST_EXPECTED, hint, &b);
+        assert_same(&b, r, "the expected step through the cache", p);
     }
     /* each target a share of the floor: the ranks are weighed until the
      * bound is above it, where it must still be at most the floor */
-    for (i = 0; i < sizeof share / sizeof share[0] &&
-                cost_floor_bounds(t->ctx, p, NULL, false, -1, &loose, &any0);
+    for (i = 0;
+         i < sizeof share / sizeof share[0] && cold_bounds(t, p, &loose, &any0);
          i++) {
         double at_most = share[i] * r->t.step;
-        if (!cost_floor_bounds(t->ctx, p, &known, true, at_most, &step, &any) ||
+        if (!rank_prune_bounds(t->ctx, p, t->cache, true, at_most, &step,
+                               &any) ||
             !(step > at_most))
             continue; /* (not above: may be one partition's alone) */
         if (!(step <= r->t.step) || !(any == any0) || !(any <= r->t.step))
@@ -119,26 +132,26 @@ static void check_memo(struct tally *t,
         if (step > loose)
             t->tightened++;
     }
-    /* the bounds from compute the memo keeps for p (weighed above, or
-     * now) are those weighed without it, bit for bit */
-    if (cost_floor_bounds(t->ctx, p, NULL, false, -1, &loose, &any0)) {
+    /* the bounds from compute the cache keeps for p (weighed above, or
+     * now) are those weighed cold, bit for bit */
+    if (cold_bounds(t, p, &loose, &any0)) {
         double kept_step, kept_any;
-        assert_true(cost_floor_bounds(t->ctx, p, &known, false, -1, &kept_step,
-                                      &kept_any));
+        assert_true(rank_prune_bounds(t->ctx, p, t->cache, false, -1,
+                                      &kept_step, &kept_any));
         assert_true(
-            cost_floor_bounds(t->ctx, p, &known, false, -1, &step, &any));
+            rank_prune_bounds(t->ctx, p, t->cache, false, -1, &step, &any));
         if (!(kept_step == loose && kept_any == any0 && step == loose &&
               any == any0))
-            fail_msg("%s: bounds from compute through the memo %.17g, "
-                     "%.17g, without %.17g, %.17g",
+            fail_msg("%s: bounds from compute through the cache %.17g, "
+                     "%.17g, cold %.17g, %.17g",
                      text, kept_step, kept_any, loose, any0);
     }
     /* (the work kept holds no expected step's) */
-    cost_evaluate_floor_known(t->ctx, p, &known, &a);
-    assert_same(&a, &floor, "the floor through the memo", p);
+    cost_evaluate(t->ctx, p, COST_FLOOR, hint, &a);
+    assert_same(&a, &floor, "the floor through the cache", p);
     memset(&b, 0, sizeof b);
-    cost_evaluate_known(t->ctx, p, &known, &b);
-    assert_same(&b, r, "the expected step through the memo", p);
+    cost_evaluate(t->ctx, p, COST_FLOOR | COST_EXPECTED, hint, &b);
+    assert_same(&b, r, "the expected step through the cache", p);
     if (!(w->bubble_coef * (1 + w->ramp_skew) >= 0))
         return; /* (the grids' bounds need a bubble that grows) */
     for (ib = 0; ib < 2; ib++)
@@ -167,7 +180,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     double q;
     if (why != PLAN_OK)
         return;
-    cost_evaluate(t->ctx, p, &r, NULL, 0, NULL);
+    cost_evaluate(t->ctx, p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     check_memo(t, p, &r, index % 2 == 0);
     if (!r.work.x.known)
         return;
@@ -214,10 +227,11 @@ static void sweep_floor(const char *what,
         fail_msg("%s: %s", what, d.msg);
     memset(&t, 0, sizeof t);
     t.ctx = &ctx;
-    t.memo = calloc(1, sizeof *t.memo);
-    assert_non_null(t.memo);
+    t.cache = calloc(2, sizeof *t.cache);
+    assert_non_null(t.cache);
+    t.cold = &t.cache[1];
     sweep_run(&sf, m, hw, 0, 1, visit, NULL, &t);
-    free(t.memo);
+    free(t.cache);
     plan_format(&t.worst_plan, text, sizeof text);
     print_message("%s: %zu plans, lowest expected/SOL %.6f (%s); %zu "
                   "bounds raised by the ranks' links\n",

@@ -472,7 +472,7 @@ static void sweep_offload(const char *offload)
         plan_format(&row->plan, text, sizeof text);
         util_ctx(&cold, &m, &hw, COMM_TOPO, &row->plan);
         cold.stack = &st;
-        cost_evaluate(&cold, &row->plan, &c, NULL, 0, NULL);
+        cost_evaluate(&cold, &row->plan, COST_FLOOR | COST_EXPECTED, NULL, &c);
         if (!(row->mem.total == c.mem.total && row->t.step == c.t.step &&
               row->t.expected == c.t.expected && row->rank == c.rank &&
               row->fits == terms_fits(c.mem.total, c.mem.capacity,

@@ -24,13 +24,21 @@
  *               floor's ideal overlap; the expected step's, of compute)
  *   step      = bubble + optimizer + core + dp_exposed
  *   serial    = bubble + optimizer + max(compute, hbm) + ib + nvlink
+ *
+ * This module weighs one plan: its pipeline ranks' work and memory on the
+ * partitions cost_prepare.h built, the slowest rank's times, the
+ * heaviest rank's memory. It keeps nothing between plans: what a sweep
+ * reuses from one plan to the next (a rank's memory or work) it hands in
+ * as a hint (struct cost_hint), which the sweep owns and keeps true for
+ * the plan it passes it with (rank_cache.c); what the sweep may skip, it
+ * decides (rank_prune.c). Two entry points weigh a plan: cost_evaluate()
+ * and cost_memory().
  */
 #ifndef PROJ_COST_H
 #define PROJ_COST_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "comm.h"
 #include "cost_prepare.h"
@@ -58,6 +66,135 @@ struct cost_result {
                           * per step (struct memory) */
 };
 
+/* What cost_evaluate weighs (bits, combined with |). */
+enum cost_want {
+    /* the speed of light: the result's work, times, memory, fit and
+     * critical rank, without the expected step (r->work.x.known false) */
+    COST_FLOOR = 1 << 0,
+    /* and the expected step, where ctx has a calibration and a stack */
+    COST_EXPECTED = 1 << 1,
+    /* no result (out may be NULL): the hint's distinct ranks, each with
+     * its FLOPs and what its `need` asks (struct cost_hint_part) */
+    COST_RANKS = 1 << 2
+};
+
+/* What a hint holds, as bits: of a distinct rank (struct cost_hint_rank:
+ * what it holds, or what COST_RANKS is to weigh of it) and of the plan
+ * (struct cost_hint). */
+enum cost_have {
+    COST_HAVE_MEMORY = 1 << 0, /* a rank's mem and inflight */
+    COST_HAVE_WORK = 1 << 1,   /* a rank's w and ct */
+    COST_HAVE_PARTS = 1 << 2,  /* the plan's partitions and layouts */
+    COST_HAVE_GROUPS = 1 << 3, /* the plan's groups */
+    /* the plan's distinct ranks listed: each part's runs and nranks, each
+     * rank's view, like and flops (COST_RANKS) */
+    COST_HAVE_RANKS = 1 << 4
+};
+
+/* Distinct ranks per partition a hint holds (32 DualPipe stages of
+ * DeepSeek-V3 have 10), and the chunks a rank may hold for its memory
+ * to be held. */
+#define COST_HINT_RANKS  64
+#define COST_HINT_CHUNKS 8
+
+/* What a pipeline rank's FLOPs give before its memory and collectives
+ * are weighed: the fields of its struct cost_work of the same names. */
+struct cost_flops {
+    double fp8, bf16; /* FLOPs at the FP8 and at the BF16 rate */
+    double bubble_coef, fwd_share, optimizer_bytes;
+};
+
+/* One distinct pipeline rank of a partition in a hint. */
+struct cost_hint_rank {
+    unsigned have; /* enum cost_have: which of mem and w hold */
+    unsigned need; /* enum cost_have: what COST_RANKS is to weigh */
+    const struct plan_rank *view; /* its prepared view (cost_prepare.h) */
+    double like;                  /* how many ranks it stands for */
+    /* its chunks' micro-batches in flight (plan_inflight_chunks), what
+     * its memory reads of the batch */
+    double inflight[COST_HINT_CHUNKS];
+    struct memory mem;
+    struct cost_flops flops;
+    struct cost_work w;    /* no expected step (w.x.known false) */
+    struct comm_totals ct; /* its collectives' totals */
+};
+
+/* The distinct ranks of one partition a plan may run on. */
+struct cost_hint_part {
+    bool runs;     /* COST_RANKS: the plan may run on this partition */
+    size_t nranks; /* COST_RANKS: its distinct ranks (0: none listed:
+                    * not prepared, or more than COST_HINT_RANKS) */
+    size_t held;   /* the entries from rank[held] on hold nothing */
+    struct cost_hint_rank rank[COST_HINT_RANKS];
+};
+
+/*
+ * What a caller hands cost_evaluate and cost_memory besides the plan, for
+ * plan p: what it holds (the have bits) is taken as p's instead of being
+ * weighed again, and what they weigh is left in it. The caller owns it
+ * and keeps it true for the plan it passes it with: zeroed, it holds
+ * nothing; between two plans it clears what the second does not share
+ * (rank_cache.c: a rank's memory is the same for plans equal but in the
+ * batch where the rank's micro-batches in flight are; its work and FLOPs
+ * for the same plan only). One per thread and context.
+ */
+struct cost_hint {
+    unsigned have; /* COST_HAVE_PARTS, _GROUPS, _RANKS (enum cost_have) */
+    struct cost_plan_parts parts;
+    struct comm_groups groups; /* the plan's, with the stack's dispatcher */
+    /* [0] the partition balanced for the plan's precision, [1] the BF16
+     * one an FP8 plan may run on (cost_plan_parts) */
+    struct cost_hint_part part[2];
+};
+
+/*
+ * Weighs plan p (which passed plan_check(), with cost_ctx_prepare done for
+ * it) as `want` asks (enum cost_want) into *out; out->family is left
+ * empty (see plan_family). An FP8 plan whose critical rank is not
+ * compute-bound is also weighed on the BF16 (FLOP-balanced) partition and
+ * runs on the faster. The speed of light is a lower bound of the rank
+ * step the expected step gives (the floor holds by construction:
+ * tests/test_floor.c), so a sweep may skip the expected step of a plan
+ * whose floor cannot enter (rank.c). hint: NULL, or what the caller
+ * keeps for p (struct cost_hint); the result is the same either way.
+ * Allocates nothing; safe to call from several threads on one prepared
+ * ctx, each with its own hint. Example:
+ *
+ *     struct cost_result r;
+ *     cost_evaluate(ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
+ */
+void cost_evaluate(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   unsigned want,
+                   struct cost_hint *hint,
+                   struct cost_result *out);
+
+/* What cost_memory weighed: 1 or 2 candidates' memories. */
+struct cost_memories {
+    size_t n;             /* candidates: 1 or 2 */
+    struct memory mem[2]; /* candidate i's (see cost_memory) */
+};
+
+/*
+ * The memory cost_evaluate may give p in out->mem, without timing it,
+ * into out->mem[]: the heaviest rank's on the partition balanced for p's
+ * precision (mem[0]) and, for an FP8 plan, on the BF16 partition it runs
+ * on where that is faster (mem[1]; which one it runs on takes its times;
+ * none where that partition holds the same chunks: the same memories).
+ * Where a rank's total is above `above` bytes, that rank's memory instead
+ * (the heaviest's total is above it too: a caller that only asks whether
+ * it is, say whether it fits, need not weigh the other ranks). Returns
+ * how many (out->n, 1 or 2). The ranks' memories are left in hint (NULL:
+ * none) for cost_evaluate. For a sweep that needs only a plan's memory:
+ * one that fits nowhere cannot enter kept plans that all fit (rank.c).
+ * Same preconditions as cost_evaluate; allocates nothing.
+ */
+size_t cost_memory(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   double above,
+                   struct cost_hint *hint,
+                   struct cost_memories *out);
+
 /* The partition evaluated plan r runs on (r->balance_precision), or
  * NULL when not prepared. */
 const struct model_partition *
@@ -74,194 +211,15 @@ void cost_rank_memory(const struct cost_ctx *ctx,
                       struct memory *out);
 
 /*
- * Evaluates plan p (which passed plan_check(), with cost_ctx_prepare done
- * for it) into *r; r->family is left empty (see plan_family). An FP8 plan
- * whose critical rank is not compute-bound is also evaluated on the
- * BF16 (FLOP-balanced) partition and runs on the faster. When list
- * is not NULL, also writes the collectives (up to max) of the rank the
- * plan ranks by (cost_result_rank)
- * and stores their count in *nlist. Allocates nothing; safe to call from
- * several threads on one prepared ctx.
+ * The collectives (up to max into list) of the pipeline rank evaluated
+ * plan r ranks by (cost_result_rank), on the partition it runs on; returns
+ * their count (0 when not prepared). For `eval`'s and the workbook's
+ * collective tables. Allocates nothing.
  */
-void cost_evaluate(const struct cost_ctx *ctx,
-                   const struct plan *p,
-                   struct cost_result *r,
-                   struct comm_collective *list,
-                   size_t max,
-                   size_t *nlist);
-
-/*
- * The speed of light of p alone: cost_evaluate without the expected step
- * (r->work.x.known false, so cost_rank_step(r) is the floor), the same
- * memory, fit, critical rank and speed-of-light times. It is a lower bound
- * of the rank step cost_evaluate gives p (the floor holds by construction:
- * tests/test_floor.c), so a sweep keeping the best plans may skip the
- * expected step of a plan whose floor cannot enter (rank.c).
- */
-void cost_evaluate_floor(const struct cost_ctx *ctx,
-                         const struct plan *p,
-                         struct cost_result *r);
-
-/* The first distinct ranks whose memories cost_memory_candidates keeps. */
-#define COST_KNOWN_RANKS 8
-
-/* Distinct ranks per partition whose memories a struct cost_memo keeps,
- * and the chunks a rank may hold for it to keep its memory. */
-#define COST_MEMO_RANKS  64
-#define COST_MEMO_CHUNKS 8
-
-/* One rank's memory in a struct cost_memo. */
-struct cost_memo_rank {
-    uint64_t gen;              /* the memo's gen when weighed; 0: none */
-    const struct plan_rank *v; /* the prepared view it is of */
-    double inflight[COST_MEMO_CHUNKS]; /* plan_inflight_chunk's, by chunk */
-    struct memory mem;                 /* memory_view's */
-};
-
-/* Distinct ranks per partition whose work a struct cost_memo keeps for
- * the plan it last weighed. */
-#define COST_MEMO_WORKS 16
-
-/* One distinct rank's speed-of-light work in a struct cost_memo: what
- * rank_work gives it without the expected step (w.x unknown), its
- * collectives' totals (for the expected step's work) and its memory. */
-struct cost_memo_work {
-    uint64_t gen;              /* the memo's work_gen when weighed; 0: none */
-    const struct plan_rank *v; /* the prepared view it is of */
-    struct cost_work w;
-    struct comm_totals ct;
-    struct memory mem;
-};
-
-/* Distinct ranks per partition whose speed-of-light bounds from compute
- * a struct cost_memo keeps (cost_floor_bounds). */
-#define COST_MEMO_BOUND_RANKS 64
-
-/* One partition's bounds from its ranks' compute, optimizer and bubble
- * (cost_floor_bounds), for the plan a struct cost_memo last weighed. */
-struct cost_memo_bound {
-    uint64_t gen; /* the memo's work_gen when weighed; 0: none */
-    bool known;   /* false: no bound (a bubble coefficient below 0) */
-    double hi, lo;
-    double bubble[COST_MEMO_BOUND_RANKS], step[COST_MEMO_BOUND_RANKS];
-};
-
-/*
- * A sweep thread's memory of the last plan's rank memories (caller-owned,
- * zeroed before first use, one per thread): a rank's memory depends on
- * the plan's global batch only through the micro-batches in flight, so a
- * plan that differs from the last one only in gbs (the sweep's fastest
- * dimension) takes the memories of its prepared ranks whose in-flight
- * counts did not move instead of weighing them again: the same numbers.
- */
-struct cost_memo {
-    uint64_t gen;    /* bumped when key changes; 0: unused */
-    struct plan key; /* the plan, its gbs and micro-batches aside */
-    struct cost_memo_rank rank[2][COST_MEMO_RANKS]; /* [partition][rank] */
-    /* comm_groups_init's placement for the last plan, by what it reads
-     * of it (tp, cp, dp, edp, ep, pp; the sweep's inner dimensions keep
-     * them) */
-    bool has_groups;
-    long groups_of[6];
-    struct comm_groups groups;
-    /* The last plan's distinct ranks' work, by partition and rank: the
-     * bound (cost_floor_bounds), the floor and the expected step of one
-     * plan weigh each rank once (the expected step adds its own work to
-     * it). work_gen is bumped when the plan changes in any field. */
-    uint64_t work_gen;
-    long work_gbs, work_microbatches; /* of the plan work_gen is for */
-    struct cost_memo_work work[2][COST_MEMO_WORKS];
-    /* the last plan's partitions and layouts (cost_ctx_plan_parts, read
-     * by plans that agree with the one they were found for, parts_key,
-     * in its pipeline, schedule, precision and split), and its bounds
-     * from compute by partition (a bound weighed first from compute
-     * alone, then with the ranks' full work, weighs the compute once) */
-    bool parts_known;
-    struct plan parts_key;
-    struct cost_plan_parts parts;
-    struct cost_memo_bound bound[2];
-};
-
-/* What cost_memory_candidates weighed: each candidate's memory and the
- * memories of its partition's first distinct ranks, which
- * cost_evaluate_floor_known takes instead of weighing them again; memo,
- * set by the caller (or NULL), the thread's memo they are weighed
- * through (cost_memory_candidates, cost_evaluate_floor_known and
- * cost_evaluate_known). */
-struct cost_memories {
-    size_t n;                          /* candidates: 1 or 2 */
-    struct memory mem[2];              /* candidate i's (see below) */
-    const struct cost_parts *parts[2]; /* the partition it runs on */
-    size_t known[2]; /* its first ranks weighed, 0 .. COST_KNOWN_RANKS */
-    struct memory rank[2][COST_KNOWN_RANKS];
-    struct cost_memo *memo;
-};
-
-/*
- * The memory cost_evaluate_floor and cost_evaluate may give p in r->mem,
- * without timing it, into out->mem[]: the heaviest rank's on the
- * partition balanced for p's precision (mem[0]) and, for an FP8 plan, on
- * the BF16 partition it runs on where that is faster (mem[1]; which one
- * it runs on takes its times; none where that partition holds the same
- * chunks: the same memories). Where a rank's total is above `above`
- * bytes, that rank's memory instead (the heaviest's total is above it
- * too: a caller that only asks whether it is, say whether it fits, need
- * not weigh the other ranks). Returns how many (out->n, 1 or 2). For a
- * sweep that needs only a plan's memory: one that fits nowhere cannot
- * enter kept plans that all fit (rank.c). Same preconditions as
- * cost_evaluate; allocates nothing.
- */
-size_t cost_memory_candidates(const struct cost_ctx *ctx,
-                              const struct plan *p,
-                              double above,
-                              struct cost_memories *out);
-
-/* cost_evaluate_floor(ctx, p, r) with the rank memories `known` holds for
- * p (cost_memory_candidates of the same plan and ctx) taken instead of
- * weighed again: the same result. */
-void cost_evaluate_floor_known(const struct cost_ctx *ctx,
-                               const struct plan *p,
-                               const struct cost_memories *known,
-                               struct cost_result *r);
-
-/* cost_evaluate(ctx, p, r, NULL, 0, NULL) with the rank memories `known`
- * holds for p taken as cost_evaluate_floor_known takes them (known->n 0:
- * none, only its memo): the same result. */
-void cost_evaluate_known(const struct cost_ctx *ctx,
-                         const struct plan *p,
-                         const struct cost_memories *known,
-                         struct cost_result *r);
-
-/*
- * Lower bounds of p's speed of light without timing it, from its ranks'
- * compute, optimizer step and bubble (cost.c says why they bound it,
- * above cost_floor_bounds): *step of the step cost_evaluate_floor gives p (its
- * slowest rank's), *any_rank of the step of any of its ranks, also on
- * the cluster with another IB or NVLink bandwidth (the sensitivity grids
- * re-time the slowest rank's work there). Returns false when it knows
- * none (a rank whose schedule's bubble coefficient is below 0). For a
- * sweep: a plan whose bound cannot enter is not timed at all (rank.c).
- * An FP8 plan's bounds are the smaller of its two partitions'; where the
- * first one's *step is already at most at_most, so is the plan's, and
- * that one is given without weighing the other (for a caller that asks
- * only whether *step is above at_most; -1: always both). With known
- * (cost_memory_candidates of the same plan and ctx; NULL: none) and
- * full, where that *step is at most at_most, the ranks' full
- * speed-of-light work tightens it (their links, HBM and exposed DP too),
- * one distinct rank at a time until it is above at_most: a plan far
- * above at_most costs one rank's work instead of cost_evaluate_floor's
- * every rank on both partitions. Through known's memo the bounds from
- * compute are weighed once per plan: a call with full after one without
- * takes them (the same numbers). Same preconditions as cost_evaluate;
- * allocates nothing.
- */
-bool cost_floor_bounds(const struct cost_ctx *ctx,
-                       const struct plan *p,
-                       const struct cost_memories *known,
-                       bool full,
-                       double at_most,
-                       double *step,
-                       double *any_rank);
+size_t cost_collectives(const struct cost_ctx *ctx,
+                        const struct cost_result *r,
+                        struct comm_collective *list,
+                        size_t max);
 
 /* Times from work and the hardware's rates (the spreadsheet's formulas). */
 void cost_times(const struct cost_work *w,

@@ -695,18 +695,33 @@ double terms_sol_compute(const struct hardware *hw,
            (fp8_flops > 0 ? fp8_flops / hw->fp8_flops : 0);
 }
 
+/* The speed of light's rates and the rank's own work: what its compute,
+ * HBM, optimizer and bubble terms read (terms_step_floor's from FLOPs
+ * alone); rates_sol_links adds the links'. Every field it names is set. */
+static void rates_sol_own(const struct cost_work *w,
+                          const struct hardware *hw,
+                          struct terms_rates *r)
+{
+    r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
+    r->attn_s = r->ew_s = r->host_s = r->host_paced_s = r->burst_s = 0;
+    r->clock = r->compute_overhead = 1;
+    r->hbm_bps = hw->hbm_bps;
+    r->ramp_skew = w->ramp_skew;
+    r->hbm_bytes = w->hbm_bytes;
+    r->optimizer_bytes = w->optimizer_bytes;
+    r->bubble_coef = w->bubble_coef;
+    r->fwd_share = w->fwd_share;
+}
+
 void terms_rates_sol(const struct cost_work *w,
                      const struct hardware *hw,
                      struct terms_rates *r)
 {
     /* every field is set: no memset (this runs several times per rank) */
-    r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
-    r->attn_s = r->ew_s = r->host_s = r->host_paced_s = r->burst_s = 0;
+    rates_sol_own(w, hw, r);
     r->ib_xp = r->ib_xp_calls = r->nv_xp = r->nv_xp_calls = 0;
-    r->clock = r->compute_overhead = 1;
     r->ib_bps = hw->ib_bps;
     r->nvlink_bps = hw->nvlink_bps;
-    r->hbm_bps = hw->hbm_bps;
     /* ideal overlap: every steady byte hidden, the step-end collectives
      * under one micro-batch each */
     r->ib_hid = w->ib_steady_bytes;
@@ -721,11 +736,6 @@ void terms_rates_sol(const struct cost_work *w,
     r->nv_gather = w->nvlink_gather_bytes;
     r->grad_hide = r->param_hide = 1;
     r->dp_window_core = true;
-    r->ramp_skew = w->ramp_skew;
-    r->hbm_bytes = w->hbm_bytes;
-    r->optimizer_bytes = w->optimizer_bytes;
-    r->bubble_coef = w->bubble_coef;
-    r->fwd_share = w->fwd_share;
     r->ib_dep_calls = w->ib_dep_calls;
     r->nv_dep_calls = w->nvlink_dep_calls;
     r->ib_sync_calls = w->ib_sync_calls;
@@ -873,6 +883,37 @@ void terms_restep(const struct terms_env *e,
         terms_rates_x(e->w, e->hw, &r);
         evaluate(e, &r, TERMS_X, t, F_BUBBLE, F_TPS);
     }
+}
+
+double terms_step_floor(const struct terms_env *e,
+                        double ramp,
+                        int from,
+                        double *fixed)
+{
+    struct terms_rates r;
+    double v[F_COUNT] = {0};
+    rates_sol_own(e->w, e->hw, &r); /* (what the terms below read) */
+    if (from == TERMS_FLOOR_WORK) {
+        struct cost_times t;
+        struct terms_env own = *e;
+        own.t = &t;
+        step_sol(&own, &t, F_TPS); /* (writes every term it reads) */
+        v[F_COMPUTE] = t.compute;
+        v[F_OPTIMIZER] = t.optimizer;
+        v[F_CORE] = t.core;
+        v[F_DP] = t.dp_exposed;
+    } else {
+        v[F_COMPUTE] = f_compute(e, &r, v);
+        v[F_OPTIMIZER] = f_optimizer(e, &r, v);
+        v[F_CORE] = v[F_COMPUTE]; /* the core is a max over compute */
+        v[F_DP] = 0;              /* exposed DP is at least 0 */
+    }
+    r.ramp_skew = 0; /* ramp is the others' mean already */
+    v[F_RAMP] = ramp;
+    v[F_BUBBLE] = f_bubble(e, &r, v);
+    if (fixed)
+        *fixed = v[F_OPTIMIZER] + v[F_COMPUTE];
+    return f_step(e, &r, v);
 }
 
 void terms_expected(const struct terms_env *e,

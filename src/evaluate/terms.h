@@ -313,6 +313,33 @@ void terms_restep(const struct terms_env *e,
                   bool expected,
                   struct cost_times *t);
 
+/* What terms_step_floor knows of a rank's work. */
+enum terms_floor_from {
+    /* its FLOPs, optimizer bytes, bubble coefficient and micro-batches
+     * alone (the fields struct cost_flops names; the rest 0) */
+    TERMS_FLOOR_FLOPS,
+    TERMS_FLOOR_WORK /* its whole speed-of-light work */
+};
+
+/*
+ * A lower bound of a pipeline rank's speed-of-light step where its
+ * ramp's skew is not known: the step's own terms (bubble + optimizer +
+ * core + exposed DP) with the bubble over `ramp`, at most the other
+ * ranks' mean ramp unit (the bubble is the schedule's coefficient x their
+ * mean ramp / micro-batches: cost_ramp_skew; a ramp is at least its
+ * compute), at no skew. From TERMS_FLOOR_FLOPS (enum terms_floor_from):
+ * the core at its compute term (the core is a max over it) and no exposed
+ * DP (at least 0). From TERMS_FLOOR_WORK: the core and exposed DP the
+ * work gives (as terms_step: they read no skew). *fixed (may be NULL):
+ * its compute and optimizer terms, which no link's bandwidth moves, a
+ * bound of its step at any. A coefficient below 0 bounds nothing (the
+ * caller checks). The sweep's bounds (rank_prune.c) are built from it.
+ */
+double terms_step_floor(const struct terms_env *e,
+                        double ramp,
+                        int from,
+                        double *fixed);
+
 /* The value of term `id` in t (the bound as its enum cost_bound). */
 double terms_time(const struct cost_times *t, int id);
 

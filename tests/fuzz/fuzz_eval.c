@@ -459,7 +459,8 @@ static void evaluate(const struct model *m,
         if (cost_ctx_init(&cc, m, hw, models[i], &d) != STATUS_OK ||
             cost_ctx_prepare(&cc, p->pp, p->vpp, p->schedule, &d) != STATUS_OK)
             need(false, "a checked plan can be partitioned", plan);
-        cost_evaluate(&cc, p, &r, coll, COMM_LIST_MAX, &ncoll);
+        cost_evaluate(&cc, p, COST_FLOOR | COST_EXPECTED, NULL, &r);
+        ncoll = cost_collectives(&cc, &r, coll, COMM_LIST_MAX);
         check_result(&r, plan);
         check_links(&cc, p, plan);
         /* what eval shows, evaluated as cli_cmd_eval does: the writer
