@@ -357,8 +357,8 @@ static void rank_work(struct eval *ev,
     w->model_flops = tokens * m->flops_per_token / w->gpus;
     w->model_fp8_flops = fp8 ? tokens * m->flops_per_token_fp8 / w->gpus : 0;
 
-    comm_view(m, p, v, eval_groups(ev), &ev->ctx->ep, grads_per_step, NULL, 0,
-              ct);
+    comm_view(m, p, v, eval_groups(ev), &ev->ctx->ep, grads_per_step,
+              &(struct comm_out){NULL, 0, ct});
     w->ib_bytes = ct->ib_bytes;
     w->nvlink_bytes = ct->nvlink_bytes;
     w->ib_calls = ct->ib_calls;
@@ -777,5 +777,5 @@ size_t cost_collectives(const struct cost_ctx *ctx,
     eval_begin(&ev, ctx, p, NULL);
     memory_view(ctx->m, ctx->hw, p, critical, &mem);
     return comm_view(ctx->m, p, critical, eval_groups(&ev), &ctx->ep,
-                     mem.grads_per_step, list, max, &ct);
+                     mem.grads_per_step, &(struct comm_out){list, max, &ct});
 }

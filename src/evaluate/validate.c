@@ -184,9 +184,7 @@ enum status validate_predict(const struct validation_run *run,
                              struct cost_ctx *ctx,
                              struct cost_ctx *other,
                              struct validate_result *v,
-                             bool *applies,
-                             char *note,
-                             size_t note_size,
+                             struct diag *skip,
                              struct diag *d)
 {
     struct diag why;
@@ -213,13 +211,12 @@ enum status validate_predict(const struct validation_run *run,
                  in->stack->meta.path);
 
     diag_init(&why);
-    *applies = validate_plan(run, in, &v->plan, &why) == STATUS_OK;
-    if (!*applies) {
-        diag_snprintf(note, note_size,
-                      "%.*s: skipped, its plan does not apply to %s: %.*s",
-                      diag_utf8_prec(run->name, 120), run->name,
-                      in->current ? "this report's inputs" : "its inputs",
-                      diag_utf8_prec(why.msg, 200), why.msg);
+    if (validate_plan(run, in, &v->plan, &why) != STATUS_OK) {
+        diag_set(skip, STATUS_RANGE,
+                 "%.*s: skipped, its plan does not apply to %s: %.*s",
+                 diag_utf8_prec(run->name, 120), run->name,
+                 in->current ? "this report's inputs" : "its inputs",
+                 diag_utf8_prec(why.msg, 200), why.msg);
         return STATUS_OK;
     }
     if (in->current) {

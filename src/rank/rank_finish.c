@@ -242,15 +242,15 @@ enum status rank_finish_validations(struct report *r,
     size_t i, k;
     for (i = 0; i < n && r->nvalidations < REPORT_VALIDATIONS_MAX; i++) {
         struct validate_result *v = &r->validation[r->nvalidations];
-        char note[sizeof r->validation_notes[0]] = "";
-        bool applies;
-        if (validate_predict(&runs[i], &in[i], ctx, other, v, &applies, note,
-                             sizeof note, d) != STATUS_OK)
+        struct diag skip;
+        diag_init(&skip);
+        if (validate_predict(&runs[i], &in[i], ctx, other, v, &skip, d) !=
+            STATUS_OK)
             return d->status;
-        if (!applies) {
+        if (skip.status != STATUS_OK) {
             if (r->nvalidation_notes < REPORT_VALIDATIONS_MAX)
-                memcpy(r->validation_notes[r->nvalidation_notes++], note,
-                       sizeof note);
+                diag_snprintf(r->validation_notes[r->nvalidation_notes++],
+                              sizeof r->validation_notes[0], "%s", skip.msg);
             continue;
         }
         r->nvalidations++;

@@ -411,7 +411,8 @@ check_links(const struct cost_ctx *cc, const struct plan *p, const char *plan)
     need(part != NULL, "a prepared plan has its partition", plan);
     for (rank = 0; rank < p->pp; rank++) {
         struct comm_totals t;
-        comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, &cc->ep, NULL, 0, &t);
+        comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, &cc->ep,
+                  &(struct comm_out){NULL, 0, &t});
         finite(t.ib_bytes, "IB bytes", plan);
         finite(t.nvlink_bytes, "NVLink bytes", plan);
         need(t.ib_bytes >= 0 && t.nvlink_bytes >= 0, "bytes >= 0", plan);
