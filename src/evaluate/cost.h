@@ -97,13 +97,6 @@ enum cost_have {
 #define COST_HINT_RANKS  64
 #define COST_HINT_CHUNKS 8
 
-/* What a pipeline rank's FLOPs give before its memory and collectives
- * are weighed: the fields of its struct cost_work of the same names. */
-struct cost_flops {
-    double fp8, bf16; /* FLOPs at the FP8 and at the BF16 rate */
-    double bubble_coef, fwd_share, optimizer_bytes;
-};
-
 /* One distinct pipeline rank of a partition in a hint. */
 struct cost_hint_rank {
     unsigned have; /* enum cost_have: which of mem and w hold */

@@ -83,4 +83,11 @@ struct cost_times {
     double x_tps, x_mfu, x_days, x_cost;
 };
 
+/* What a pipeline rank's FLOPs give before its memory and collectives
+ * are weighed: the fields of its struct cost_work of the same names. */
+struct cost_flops {
+    double fp8, bf16; /* FLOPs at the FP8 and at the BF16 rate */
+    double bubble_coef, fwd_share, optimizer_bytes;
+};
+
 #endif

@@ -695,16 +695,23 @@ double terms_sol_compute(const struct hardware *hw,
            (fp8_flops > 0 ? fp8_flops / hw->fp8_flops : 0);
 }
 
-/* The speed of light's rates and the rank's own work: what its compute,
- * HBM, optimizer and bubble terms read (terms_step_floor's from FLOPs
- * alone); rates_sol_links adds the links'. Every field it names is set. */
-static void rates_sol_own(const struct cost_work *w,
-                          const struct hardware *hw,
-                          struct terms_rates *r)
+/* The speed of light's compute rates (what f_compute reads) for work w:
+ * every FLOP at the achievable rates as GEMM time. */
+static void rates_sol_compute(const struct cost_work *w,
+                              const struct hardware *hw,
+                              struct terms_rates *r)
 {
     r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
     r->attn_s = r->ew_s = r->host_s = r->host_paced_s = r->burst_s = 0;
     r->clock = r->compute_overhead = 1;
+}
+
+/* The speed of light's HBM rate and the rank's own work (what the HBM,
+ * optimizer and bubble terms read). */
+static void rates_sol_work(const struct cost_work *w,
+                           const struct hardware *hw,
+                           struct terms_rates *r)
+{
     r->hbm_bps = hw->hbm_bps;
     r->ramp_skew = w->ramp_skew;
     r->hbm_bytes = w->hbm_bytes;
@@ -718,7 +725,8 @@ void terms_rates_sol(const struct cost_work *w,
                      struct terms_rates *r)
 {
     /* every field is set: no memset (this runs several times per rank) */
-    rates_sol_own(w, hw, r);
+    rates_sol_compute(w, hw, r);
+    rates_sol_work(w, hw, r);
     r->ib_xp = r->ib_xp_calls = r->nv_xp = r->nv_xp_calls = 0;
     r->ib_bps = hw->ib_bps;
     r->nvlink_bps = hw->nvlink_bps;
@@ -885,34 +893,66 @@ void terms_restep(const struct terms_env *e,
     }
 }
 
-double terms_step_floor(const struct terms_env *e,
-                        double ramp,
-                        int from,
-                        double *fixed)
+bool terms_step_floors(const struct hardware *hw,
+                       const struct cost_flops *const *f,
+                       const double *like,
+                       size_t n,
+                       double microbatches,
+                       struct terms_floor *out)
+{
+    struct cost_work w;
+    struct terms_env e = {&w, hw, NULL, MODEL_BF16, NULL};
+    struct terms_rates r;
+    double v[F_COUNT] = {0}, sum = 0, count = 0;
+    size_t k;
+    memset(&w, 0, sizeof w);
+    w.microbatches = microbatches;
+    for (k = 0; k < n; k++) { /* compute and optimizer: no skew read */
+        if (!(f[k]->bubble_coef >= 0))
+            return false;
+        w.fp8_flops = f[k]->fp8;
+        w.bf16_flops = f[k]->bf16;
+        w.optimizer_bytes = f[k]->optimizer_bytes;
+        rates_sol_compute(&w, hw, &r);
+        rates_sol_work(&w, hw, &r);
+        out[k].compute = f_compute(&e, &r, v);
+        out[k].optimizer = f_optimizer(&e, &r, v);
+        sum += like[k] * out[k].compute;
+        count += like[k];
+    }
+    for (k = 0; k < n; k++) {
+        double c = out[k].compute;
+        /* the other ranks' mean ramp, at least their mean compute (a
+         * ramp is at least its compute), over which the bubble is the
+         * coefficient's share at no skew (cost_ramp_skew) */
+        out[k].ramp = count > 1 && c > 0 ? (sum - c) / (count - 1) : c;
+        w.bubble_coef = f[k]->bubble_coef;
+        rates_sol_work(&w, hw, &r);
+        v[F_RAMP] = out[k].ramp;
+        v[F_BUBBLE] = f_bubble(&e, &r, v);
+        v[F_OPTIMIZER] = out[k].optimizer;
+        v[F_CORE] = c; /* the core is a max over compute */
+        v[F_DP] = 0;   /* exposed DP is at least 0 */
+        out[k].step = f_step(&e, &r, v);
+    }
+    return true;
+}
+
+double terms_step_floor(const struct terms_env *e, double ramp)
 {
     struct terms_rates r;
+    struct cost_times t;
+    struct terms_env own = *e;
     double v[F_COUNT] = {0};
-    rates_sol_own(e->w, e->hw, &r); /* (what the terms below read) */
-    if (from == TERMS_FLOOR_WORK) {
-        struct cost_times t;
-        struct terms_env own = *e;
-        own.t = &t;
-        step_sol(&own, &t, F_TPS); /* (writes every term it reads) */
-        v[F_COMPUTE] = t.compute;
-        v[F_OPTIMIZER] = t.optimizer;
-        v[F_CORE] = t.core;
-        v[F_DP] = t.dp_exposed;
-    } else {
-        v[F_COMPUTE] = f_compute(e, &r, v);
-        v[F_OPTIMIZER] = f_optimizer(e, &r, v);
-        v[F_CORE] = v[F_COMPUTE]; /* the core is a max over compute */
-        v[F_DP] = 0;              /* exposed DP is at least 0 */
-    }
+    own.t = &t;
+    step_sol(&own, &t, F_TPS); /* (writes every term it reads) */
+    v[F_OPTIMIZER] = t.optimizer;
+    v[F_CORE] = t.core;
+    v[F_DP] = t.dp_exposed;
+    rates_sol_work(e->w, e->hw, &r);
     r.ramp_skew = 0; /* ramp is the others' mean already */
     v[F_RAMP] = ramp;
     v[F_BUBBLE] = f_bubble(e, &r, v);
-    if (fixed)
-        *fixed = v[F_OPTIMIZER] + v[F_COMPUTE];
     return f_step(e, &r, v);
 }
 

@@ -25,50 +25,36 @@
 
 #include "terms.h"
 
-/* The bounds from compute of the n distinct ranks of partition part
- * into b: each rank's step bound and the bound of the other ranks' mean
- * ramp its bubble is over, their largest into b->hi and the smallest
- * compute + optimizer into b->lo; b->known false where a rank's bubble
- * coefficient is below 0. */
+/* The bounds from compute of the distinct ranks of partition part into
+ * b (terms_step_floors): each rank's step bound and the bound of the
+ * other ranks' mean ramp its bubble is over, their largest into b->hi
+ * and the smallest compute + optimizer into b->lo; b->known false where
+ * there is none (a rank's bubble coefficient below 0). */
 static void compute_bounds(const struct cost_ctx *ctx,
                            const struct plan *p,
                            const struct cost_hint_part *part,
                            struct rank_cache_bound *b)
 {
+    const struct cost_flops *f[COST_HINT_RANKS];
+    double like[COST_HINT_RANKS];
+    struct terms_floor fl[COST_HINT_RANKS];
     size_t k, n = part->nranks;
-    double sum = 0, count = 0, c[COST_HINT_RANKS];
-    struct cost_work w;
-    struct terms_env e = {&w, ctx->hw, ctx->m, MODEL_BF16, NULL};
     b->valid = true;
-    b->known = false;
     for (k = 0; k < n; k++) {
-        const struct cost_hint_rank *r = &part->rank[k];
-        if (!(r->flops.bubble_coef >= 0))
-            return;
-        c[k] = terms_sol_compute(ctx->hw, r->flops.bf16, r->flops.fp8);
-        sum += r->like * c[k];
-        count += r->like;
+        f[k] = &part->rank[k].flops;
+        like[k] = part->rank[k].like;
     }
-    memset(&w, 0, sizeof w);
-    w.microbatches = (double)p->microbatches;
-    for (k = 0; k < n; k++) {
-        const struct cost_flops *f = &part->rank[k].flops;
-        double fixed;
-        w.fp8_flops = f->fp8;
-        w.bf16_flops = f->bf16;
-        w.bubble_coef = f->bubble_coef;
-        w.fwd_share = f->fwd_share;
-        w.optimizer_bytes = f->optimizer_bytes;
-        /* the other ranks' mean ramp, at least their mean compute */
-        b->ramp[k] = count > 1 && c[k] > 0 ? (sum - c[k]) / (count - 1) : c[k];
-        b->step[k] =
-            terms_step_floor(&e, b->ramp[k], TERMS_FLOOR_FLOPS, &fixed);
+    b->known = n > 0 && terms_step_floors(ctx->hw, f, like, n,
+                                          (double)p->microbatches, fl);
+    for (k = 0; b->known && k < n; k++) {
+        double fixed = fl[k].optimizer + fl[k].compute;
+        b->ramp[k] = fl[k].ramp;
+        b->step[k] = fl[k].step;
         if (k == 0 || b->step[k] > b->hi)
             b->hi = b->step[k];
         if (k == 0 || fixed < b->lo)
             b->lo = fixed;
     }
-    b->known = n > 0;
 }
 
 /* Over the distinct ranks of p on partition s (struct cost_hint): the
@@ -118,7 +104,7 @@ static bool part_bounds(const struct cost_ctx *ctx,
             cost_evaluate(ctx, p, COST_RANKS, &c->hint, NULL);
         }
         te.w = &r->w;
-        bound = terms_step_floor(&te, b->ramp[next], TERMS_FLOOR_WORK, NULL);
+        bound = terms_step_floor(&te, b->ramp[next]);
         if (bound > *hi)
             *hi = bound;
         if (*hi > at_most)
