@@ -12,7 +12,7 @@
  * move with the links' bandwidth, so the slowest rank's step is at least
  * the largest such sum, and any rank's step at any IB or NVLink bandwidth
  * at least its compute + optimizer (the sensitivity grids keep the skew
- * of the base rates: only bubble >= 0 is known there). terms_step_floor
+ * of the base rates: only bubble >= 0 is known there). terms_step_floors
  * writes these sums with the terms' own functions. A rank's work gives
  * its core and exposed DP exactly (they read no skew), so where the
  * compute bound is not enough they replace it, one rank at a time. An

@@ -2,7 +2,7 @@
  * rank_prune: a plan's speed of light bounded from below without timing
  * it, so a sweep keeping the best plans skips what cannot enter them
  * (rank.c decides what it must beat). The bounds are the step's own
- * terms with what is not yet known bounded (terms_step_floor, terms.c,
+ * terms with what is not yet known bounded (terms_step_floors, terms.c,
  * beside the terms it bounds); the ranks' FLOPs and work are evaluate's
  * (cost_evaluate's COST_RANKS), weighed once per plan through the
  * thread's cache (rank_cache.h).
