@@ -373,11 +373,6 @@ bool plan_layout_parse(const char *text,
  * names none. */
 void plan_layout_format(const struct plan *p, char *buf, size_t size);
 
-/* Whether plans a and b split their layers alike: the same pp_first,
- * pp_last, pp_split and pp_layout (their partitions, for the same pp,
- * vpp and model, are the same). */
-bool plan_split_same(const struct plan *a, const struct plan *b);
-
 /* PLAN word of a layer split ("embedding_loss"); "?" when out of range. */
 const char *plan_split_str(int split);
 
