@@ -8,8 +8,9 @@
  * waits for another's lock told who holds it, then giving up. Issue 34:
  * nothing outside the output directory is followed, emptied or moved in
  * (another user's staging directory is left alone; a staging directory
- * swapped for a symbolic link is not followed), and a FIFO or a device
- * where a journal or a manifest should be does not hang the run.
+ * swapped for a symbolic link is not followed, neither by the clean-up
+ * nor by the writers), and a FIFO or a device where a journal or a
+ * manifest should be does not hang the run.
  */
 #define _GNU_SOURCE /* setresuid, setgroups, MAP_ANONYMOUS */
 #include <stdarg.h>
@@ -35,6 +36,7 @@
 #include <unistd.h>
 
 #include "out_dir.h"
+#include "out_file.h"
 #include "test_util.h"
 
 /* The names any report may have, as main gives them. */
@@ -170,14 +172,15 @@ static void killed_stage(const struct fixture *f,
 }
 
 /* The output directory and its parents are made; the staging directory
- * is private (0700) and inside it; staged paths are under it. */
+ * is private (0700) and inside it; staged paths are under it, reached by
+ * its descriptor (/proc/self/fd/N, the same directory). */
 static void test_out_dir_open_makes_dirs(void **state)
 {
     struct fixture *f = *state;
     struct out_dir o;
     struct diag d;
-    struct stat st;
-    char deep[160], path[1024];
+    struct stat st, by_fd;
+    char deep[160], path[1024], want[64];
     bool waited = true;
     snprintf(deep, sizeof deep, "%s/a/b/c", f->top);
     diag_init(&d);
@@ -187,10 +190,13 @@ static void test_out_dir_open_makes_dirs(void **state)
     assert_int_equal(st.st_mode & 0777, 0700);
     assert_int_equal(strncmp(o.stage, deep, strlen(deep)), 0);
     out_dir_path(&o, "report.xlsx", path, sizeof path);
-    assert_int_equal(strncmp(path, o.stage, strlen(o.stage)), 0);
-    assert_string_equal(path + strlen(o.stage), "/report.xlsx");
+    snprintf(want, sizeof want, "/proc/self/fd/%d/report.xlsx", o.stage_fd);
+    assert_string_equal(path, want);
+    assert_int_equal(stat(o.handle, &by_fd), 0);
+    assert_true(by_fd.st_dev == st.st_dev && by_fd.st_ino == st.st_ino);
     out_dir_close(&o);
     assert_int_equal(staged_dirs(deep), 0);
+    assert_string_equal(o.handle, "");
 }
 
 /* The new report replaces the earlier one: report.xlsx is the new one,
@@ -718,6 +724,95 @@ static void test_out_dir_commit_not_through_link(void **state)
     assert_string_equal(text_of(aside, "report.xlsx"), "(none)");
 }
 
+/* The number of entries of dir (but . and ..). */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* swap_own_stage() done by user uid (-1: this one) in a child process. */
+static void swap_stage_as(const struct out_dir *o,
+                          const char *victim,
+                          long uid,
+                          long gid,
+                          char *aside,
+                          size_t size)
+{
+    pid_t pid;
+    int status;
+    snprintf(aside, size, "%s.aside", o->stage);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (uid >= 0 && (setgroups(0, NULL) != 0 ||
+                         setresgid((gid_t)gid, (gid_t)gid, (gid_t)gid) != 0 ||
+                         setresuid((uid_t)uid, (uid_t)uid, (uid_t)uid) != 0))
+            _exit(2);
+        if (rename(o->stage, aside) != 0 || symlink(victim, o->stage) != 0)
+            _exit(3);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/*
+ * Issue 34, item 1, the writers: in a folder another user may write
+ * (0777, not sticky), that user (nobody, where the tests run as root;
+ * else this user) swaps the run's staging directory for a link to a
+ * directory of the run's user while the run writes. A file written at
+ * out_dir_path() as the writers write it (a temporary file beside it,
+ * then a rename: out_file) goes into the run's own directory, wherever
+ * that now is, and the commit moves it in; nothing is written into the
+ * directory the link names. Before, the writers' path went through the
+ * link: the victim's report.xlsx was replaced.
+ */
+static void test_out_dir_path_not_through_link(void **state)
+{
+    struct fixture *f = *state;
+    struct passwd *pw = getpwnam("nobody");
+    struct out_dir o;
+    struct diag d;
+    char victim[1024], aside[1200], path[1200], tmp[1300];
+    long uid = -1, gid = -1;
+    bool waited;
+    FILE *fp;
+    make_victim(f, victim, sizeof victim);
+    if (geteuid() == 0) {
+        uid = pw ? (long)pw->pw_uid : 65534;
+        gid = pw ? (long)pw->pw_gid : 65534;
+        assert_int_equal(chmod(f->top, 0711), 0); /* nobody may pass */
+    }
+    assert_int_equal(mkdir(f->dir, 0777), 0);
+    assert_int_equal(chmod(f->dir, 0777), 0);
+    diag_init(&d);
+    assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
+    swap_stage_as(&o, victim, uid, gid, aside, sizeof aside);
+    out_dir_path(&o, "report.xlsx", path, sizeof path);
+    assert_int_equal(out_file_temp(path, tmp, sizeof tmp, &d), STATUS_OK);
+    fp = fopen(tmp, "w");
+    assert_non_null(fp);
+    fputs("new report\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(out_file_commit(tmp, path, &d), STATUS_OK);
+    assert_victim_whole(victim);
+    assert_int_equal(entries(victim), 2);
+    assert_string_equal(text_of(aside, "report.xlsx"), "new report\n");
+    assert_int_equal(out_dir_commit(&o, report, NREPORT, &d), STATUS_OK);
+    out_dir_close(&o);
+    assert_victim_whole(victim);
+    assert_int_equal(entries(victim), 2);
+    assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
+}
+
 /* What a bounded child hands back. */
 struct bounded {
     struct diag d;
@@ -894,6 +989,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_out_dir_abort_not_through_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_dir_commit_not_through_link,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_out_dir_path_not_through_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_out_dir_open_fifo_journal_does_not_hang, setup, teardown),

@@ -324,23 +324,35 @@ static const char *chart_png(const struct plot_files *charts, const char *name)
     return NULL;
 }
 
-/* Messages name a report's files where the user will find them: the
- * staging directory's path becomes the output directory's. */
-void cli_unstage(struct diag *d, const struct out_dir *out)
+/* Replaces `from` in d's message by `to`, where what follows it is no
+ * digit (so "/proc/self/fd/5" is not found in "/proc/self/fd/57"). */
+static void replace_path(struct diag *d, const char *from, const char *to)
 {
     char msg[sizeof d->msg];
-    size_t n = strlen(out->stage), used = 0;
-    const char *s = d->msg, *hit;
+    size_t n = strlen(from), used = 0;
+    const char *s = d->msg, *at = d->msg, *hit;
     if (n == 0)
         return;
-    while ((hit = strstr(s, out->stage)) != NULL && used < sizeof msg) {
+    while ((hit = strstr(at, from)) != NULL && used < sizeof msg) {
+        at = hit + n;
+        if (*at >= '0' && *at <= '9')
+            continue;
         used += (size_t)snprintf(msg + used, sizeof msg - used, "%.*s%s",
-                                 (int)(hit - s), s, out->dir);
-        s = hit + n;
+                                 (int)(hit - s), s, to);
+        s = at;
     }
     if (used < sizeof msg)
         snprintf(msg + used, sizeof msg - used, "%s", s);
     memcpy(d->msg, msg, sizeof msg);
+}
+
+/* Messages name a report's files where the user will find them: the
+ * staging directory's path, and the path the writers reach it by
+ * (/proc/self/fd/N), become the output directory's. */
+void cli_unstage(struct diag *d, const struct out_dir *out)
+{
+    replace_path(d, out->handle, out->dir);
+    replace_path(d, out->stage, out->dir);
 }
 
 /* out_dir_wait.waiting: says who holds the lock while we wait. */
@@ -510,7 +522,7 @@ static enum status write_report(const struct cli_config *cfg,
          * job is zeroed: see plot_out_start); a signal in the middle of
          * the spawns would otherwise leave the ones spawned running */
         cli_guard_set(g, &rr->out, &rr->job);
-        st = plot_out_start(&rr->rep, rr->out.stage, &popt, &rr->job,
+        st = plot_out_start(&rr->rep, rr->out.handle, &popt, &rr->job,
                             &rr->charts, d);
         if (st != STATUS_OK)
             return st;
@@ -629,7 +641,7 @@ static int run_report(const struct cli_config *cfg,
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
     /* --all-plans: plans.csv lists every plan, so the sweep spills them */
-    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
+    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.handle;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
     opt.progress = sweep_progress;
