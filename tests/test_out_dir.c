@@ -10,7 +10,9 @@
  * (another user's staging directory is left alone; a staging directory
  * swapped for a symbolic link is not followed, neither by the clean-up
  * nor by the writers), and a FIFO or a device where a journal or a
- * manifest should be does not hang the run.
+ * manifest should be does not hang the run. (The marks that tell a
+ * staging directory from a directory merely named like one:
+ * test_out_dir_stale.c.)
  */
 #define _GNU_SOURCE /* setresuid, setgroups, MAP_ANONYMOUS */
 #include <stdarg.h>
@@ -155,8 +157,29 @@ static long ended_pid(void)
     return (long)pid;
 }
 
+/* Writes into the staging directory `stage` the mark run (pid, since)
+ * puts there (out_dir_stale.h: one line naming the directory's device
+ * and inode, and the run); 0, or -1 on a failure. No assertion: a child
+ * process calls it too. */
+static int mark_stage(const char *stage, long pid, long long since)
+{
+    char path[1100];
+    struct stat st;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/.roofplan-stage", stage);
+    if (stat(stage, &st) != 0 || !(f = fopen(path, "w")))
+        return -1;
+    fprintf(f,
+            "roofplan staging directory: dev %llu ino %llu pid %ld since "
+            "%lld\n",
+            (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, pid,
+            since);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 /* Makes the staging directory a run (pid, since) would have made, with
- * `journal` (NULL: none) and a staged report.xlsx; its path into buf. */
+ * its mark, `journal` (NULL: none) and a staged report.xlsx; its path
+ * into buf. */
 static void killed_stage(const struct fixture *f,
                          long pid,
                          long long since,
@@ -166,6 +189,7 @@ static void killed_stage(const struct fixture *f,
 {
     snprintf(buf, size, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir, pid, since);
     assert_int_equal(mkdir(buf, 0700), 0);
+    assert_int_equal(mark_stage(buf, pid, since), 0);
     write_text(buf, "report.xlsx", "new report\n");
     if (journal)
         write_text(buf, ".commit", journal);
@@ -335,6 +359,7 @@ static void test_out_dir_open_keeps_live_stage(void **state)
     snprintf(reused, sizeof reused, "%s/.roofplan-%ld-%lld-Zz99Yy", f->dir,
              (long)getpid(), now - 600);
     assert_int_equal(mkdir(reused, 0700), 0);
+    assert_int_equal(mark_stage(reused, (long)getpid(), now - 600), 0);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     out_dir_close(&o);
@@ -514,16 +539,21 @@ static void sleep_ms(long ms)
 
 /*
  * The child of plant_swapper(): becomes user uid (when >= 0), makes the
- * staging directory `stage` of an ended run with a FIFO as its journal,
- * says so on `ready`, then waits up to 10 s for a run to open the FIFO
- * to read it. When one does, it swaps the staging directory for a
- * symbolic link to `victim` and writes a complete journal that moves
- * report.xlsx in: a run that works on the staging directory by its path
- * from then on works in the victim's directory. Exits 1 when a run
+ * staging directory `stage` of an ended run (pid, since: its name's)
+ * with its mark and a FIFO as its journal, says so on `ready`, then waits up to
+ * 10 s for a run to open the FIFO to read it. When one does, it swaps the
+ * staging directory for a symbolic link to `victim` and writes a complete
+ * journal that moves report.xlsx in: a run that works on the staging directory
+ * by its path from then on works in the victim's directory. Exits 1 when a run
  * opened the FIFO, 0 when none did, 2 and more on a failure.
  */
-static void
-swapper(const char *stage, const char *victim, long uid, long gid, int ready)
+static void swapper(const char *stage,
+                    long pid,
+                    long long since,
+                    const char *victim,
+                    long uid,
+                    long gid,
+                    int ready)
 {
     static const char journal[] = "move report.xlsx\nend\n";
     char fifo[1024], aside[1024];
@@ -534,7 +564,8 @@ swapper(const char *stage, const char *victim, long uid, long gid, int ready)
         _exit(2);
     snprintf(fifo, sizeof fifo, "%s/.commit", stage);
     snprintf(aside, sizeof aside, "%s.aside", stage);
-    if (mkdir(stage, 0700) != 0 || mkfifo(fifo, 0600) != 0)
+    if (mkdir(stage, 0700) != 0 || mark_stage(stage, pid, since) != 0 ||
+        mkfifo(fifo, 0600) != 0)
         _exit(3);
     if (write(ready, "r", 1) != 1)
         _exit(4);
@@ -554,25 +585,33 @@ swapper(const char *stage, const char *victim, long uid, long gid, int ready)
     _exit(1);
 }
 
-/* Starts swapper() as user uid (-1: this one); returns once the staging
- * directory is in place. */
-static pid_t
-plant_swapper(const char *stage, const char *victim, long uid, long gid)
+/* Starts swapper() as user uid (-1: this one) on the staging directory
+ * of run (pid, since) in f's output directory, its path into stage;
+ * returns once the directory is in place. */
+static pid_t plant_swapper(const struct fixture *f,
+                           long pid,
+                           long long since,
+                           const char *victim,
+                           long uid,
+                           long gid,
+                           char *stage,
+                           size_t size)
 {
     int ready[2];
-    pid_t pid;
+    pid_t child;
     char c;
+    snprintf(stage, size, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir, pid, since);
     assert_int_equal(pipe(ready), 0);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
         close(ready[0]);
-        swapper(stage, victim, uid, gid, ready[1]);
+        swapper(stage, pid, since, victim, uid, gid, ready[1]);
     }
     close(ready[1]);
     assert_int_equal(read(ready[0], &c, 1), 1);
     close(ready[0]);
-    return pid;
+    return child;
 }
 
 /* Ends the swapper; true when a run had opened its FIFO (it exited 1
@@ -617,10 +656,9 @@ static void test_out_dir_open_leaves_other_users_stage(void **state)
     assert_int_equal(chmod(f->top, 0711), 0); /* nobody may pass */
     assert_int_equal(mkdir(f->dir, 0777), 0);
     assert_int_equal(chmod(f->dir, 0777), 0);
-    snprintf(stage, sizeof stage, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir,
-             ended_pid(), (long long)time(NULL));
-    pid = plant_swapper(stage, victim, pw ? (long)pw->pw_uid : 65534,
-                        pw ? (long)pw->pw_gid : 65534);
+    pid = plant_swapper(f, ended_pid(), (long long)time(NULL), victim,
+                        pw ? (long)pw->pw_uid : 65534,
+                        pw ? (long)pw->pw_gid : 65534, stage, sizeof stage);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     opened = stop_swapper(pid);
@@ -651,9 +689,8 @@ static void test_out_dir_open_stage_swapped_for_link(void **state)
     pid_t pid;
     make_victim(f, victim, sizeof victim);
     assert_int_equal(mkdir(f->dir, 0777), 0);
-    snprintf(stage, sizeof stage, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir,
-             ended_pid(), (long long)time(NULL));
-    pid = plant_swapper(stage, victim, -1, -1);
+    pid = plant_swapper(f, ended_pid(), (long long)time(NULL), victim, -1, -1,
+                        stage, sizeof stage);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     opened = stop_swapper(pid);

@@ -412,6 +412,15 @@ cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d)
                 "ended runs alone (only that user's runs remove them)\n",
                 CLI_PROG, cfg->out_dir, out->foreign,
                 out->foreign == 1 ? "y" : "ies");
+    if (out->unmarked)
+        fprintf(stderr,
+                "%s: %s: left %zu director%s named like a staging directory "
+                "alone: no run of roofplan marked %s as its own (another "
+                "user may have renamed a directory of yours so; an earlier "
+                "version's stale one can be removed by hand)\n",
+                CLI_PROG, cfg->out_dir, out->unmarked,
+                out->unmarked == 1 ? "y" : "ies",
+                out->unmarked == 1 ? "it" : "them");
     return STATUS_OK;
 }
 

@@ -135,6 +135,30 @@ static enum status lock_dir(struct out_dir *o,
     return STATUS_OK;
 }
 
+/* Writes the mark of the run's staging directory, open as o->stage_fd
+ * and made by run (pid, since), into it (out_dir_stale.h). */
+static enum status
+write_mark(const struct out_dir *o, long pid, long long since, struct diag *d)
+{
+    char text[OUT_DIR_MARK_MAX];
+    size_t n;
+    int fd, e = 0;
+    if (!out_dir_stale_mark_text(o->stage_fd, pid, since, text, sizeof text))
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->stage,
+                        strerror(errno ? errno : EIO));
+    n = strlen(text);
+    fd = openat(o->stage_fd, OUT_DIR_STAGE_MARK,
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || write(fd, text, n) != (ssize_t)n)
+        e = errno ? errno : EIO;
+    if (fd >= 0 && close(fd) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (e)
+        return diag_set(d, STATUS_IO, "%s/%s: cannot write: %s", o->stage,
+                        OUT_DIR_STAGE_MARK, strerror(e));
+    return STATUS_OK;
+}
+
 /* Sets o->handle, the path through /proc that reaches the staging
  * directory by its descriptor, once it is seen to reach that very
  * directory (a system without /proc cannot write safely into a folder
@@ -157,8 +181,8 @@ static enum status open_handle(struct out_dir *o, struct diag *d)
 /*
  * Makes the run's staging directory in the output directory and opens
  * it: ".roofplan-PID-SINCE-XXXXXX" (PID and SINCE name the run, for a
- * run that waits for the lock; six random letters), mode 0700. A name
- * already taken (by anything: a link another user put
+ * run that waits for the lock; six random letters), mode 0700, its mark
+ * inside. A name already taken (by anything: a link another user put
  * there is not followed) is passed over; the directory opened must be
  * the run's own (its owner, not a link), else it is refused. On a
  * failure after the open, the directory is removed again.
@@ -171,10 +195,14 @@ static enum status make_stage(struct out_dir *o, struct diag *d)
     unsigned char rnd[6];
     struct stat st;
     int tries, fd, e = EEXIST;
+    long pid = (long)getpid();
+    long long since = 0;
     size_t i, n;
     for (tries = 0; tries < 100; tries++) {
-        int k = snprintf(name, sizeof name, "%s%ld-%lld-", OUT_DIR_STAGE_PREFIX,
-                         (long)getpid(), (long long)time(NULL));
+        int k;
+        since = (long long)time(NULL);
+        k = snprintf(name, sizeof name, "%s%ld-%lld-", OUT_DIR_STAGE_PREFIX,
+                     pid, since);
         if (k < 0 || (size_t)k + sizeof rnd >= sizeof name)
             return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->dir,
                             strerror(ENAMETOOLONG));
@@ -215,6 +243,10 @@ static enum status make_stage(struct out_dir *o, struct diag *d)
         return d->status;
     }
     snprintf(o->stage, sizeof o->stage, "%s/%s", o->dir, name);
+    if (write_mark(o, pid, since, d) != STATUS_OK) {
+        out_dir_abort(o);
+        return d->status;
+    }
     return STATUS_OK;
 }
 

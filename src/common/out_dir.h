@@ -38,6 +38,13 @@
  * and whatever another user has put under its name (Linux; a run where
  * /proc is not mounted refuses to write).
  *
+ * A staging directory is known for one by a mark inside it
+ * (OUT_DIR_STAGE_MARK: its own device and inode, the run's pid and
+ * time), a regular file of the run's user that no other user can put in
+ * a directory of that user's they cannot write: a directory merely named
+ * like a staging directory (another user can rename one of yours in a
+ * folder you share into such a name) is left alone, counted.
+ *
  * With each report goes a manifest (OUT_DIR_MANIFEST) listing its files:
  * a later report removes only files the manifest lists, never a file of
  * the user's that merely has a report file's name.
@@ -107,6 +114,7 @@ struct out_dir {
     size_t stale;    /* staging directories of ended runs removed by open */
     size_t finished; /* of them, commits finished (journal complete) */
     size_t foreign;  /* of ended runs of another user, left alone */
+    size_t unmarked; /* this user's, without the mark of a run: left alone */
 };
 
 /*
@@ -114,8 +122,9 @@ struct out_dir {
  * another run to finish, as w says, or OUT_DIR_WAIT_DEFAULT_S without a
  * callback when w is NULL; *waited tells whether it had to), finishes or
  * removes the staging directories of this user's runs that ended
- * (o->stale, o->finished; another user's are counted in o->foreign), and
- * then makes the staging directory and opens o->handle. Returns
+ * (o->stale, o->finished; another user's are counted in o->foreign, and
+ * this user's directories without a run's mark in o->unmarked), and then
+ * makes the staging directory with its mark and opens o->handle. Returns
  * STATUS_USAGE for an empty or too long path, STATUS_IO when dir cannot
  * be created, locked in time or written, or when /proc/self/fd does not
  * reach the staging directory ("DIR: cannot write safely: ...").

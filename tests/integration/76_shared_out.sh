@@ -234,9 +234,11 @@ if [ -f "$FAULTLIB" ]; then
     for g in $alive; do kill -KILL -- "-$g" 2>/dev/null; done
 fi
 
-# Only staging directories whose run has ended go: one named for a live
-# process stays; one for an ended process, and one of an earlier
-# roofplan (no owner in its name) go.
+# Only staging directories whose run has ended go, and only those their
+# run marked (issue 34, item 1): one named for a live process stays; one
+# for an ended process goes; one without its run's mark (an earlier
+# roofplan's, no owner in its name, or a directory of the user's another
+# user renamed so) stays, with its files, and the run says so.
 mkdir -p "$Y/own"
 sleep 60 &
 live=$!
@@ -244,12 +246,18 @@ sh -c 'exit 0' &
 dead=$!
 wait $dead
 now=$(date +%s)
-mkdir "$Y/own/.roofplan-$live-$now-aaaaaa" "$Y/own/.roofplan-$dead-$now-bbbbbb" "$Y/own/.roofplan-cccccc"
+mkdir "$Y/own/.roofplan-$live-$now-aaaaaa" "$Y/own/.roofplan-$dead-$now-bbbbbb" \
+    "$Y/own/.roofplan-cccccc" "$Y/own/.roofplan-$dead-$now-dddddd"
+mark_stage "$Y/own/.roofplan-$live-$now-aaaaaa" "$live" "$now"
+mark_stage "$Y/own/.roofplan-$dead-$now-bbbbbb" "$dead" "$now"
 echo half >"$Y/own/.roofplan-$dead-$now-bbbbbb/plans.csv"
-expect 0 "" -- $ROOFPLAN report -q --no-charts -o "$Y/own" "${TINY[@]}"
+echo mine >"$Y/own/.roofplan-$dead-$now-dddddd/notes.txt"
+expect 0 "left 2 directories named like a staging directory alone: no run of roofplan marked them" -- \
+    $ROOFPLAN report --no-charts -o "$Y/own" "${TINY[@]}"
 check "a live run's staging directory stays" test -d "$Y/own/.roofplan-$live-$now-aaaaaa"
-check "an ended run's staging directories go" \
-    test ! -e "$Y/own/.roofplan-$dead-$now-bbbbbb" -a ! -e "$Y/own/.roofplan-cccccc"
+check "an ended run's marked staging directory goes" test ! -e "$Y/own/.roofplan-$dead-$now-bbbbbb"
+check "directories without a run's mark stay, with their files" \
+    bash -c "test -d '$Y/own/.roofplan-cccccc' && grep -qx mine '$Y/own/.roofplan-$dead-$now-dddddd/notes.txt'"
 kill $live
 wait $live 2>/dev/null
 
