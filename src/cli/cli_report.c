@@ -343,18 +343,22 @@ static const char *chart_png(const struct plot_files *charts, const char *name)
     return NULL;
 }
 
-/* d's message with every stage replaced by dir. */
-static void restage(struct diag *d, const char *stage, const char *dir)
+/* Replaces `from` in d's message by `to`, where what follows it is no
+ * digit (so "/proc/self/fd/5" is not found in "/proc/self/fd/57"). */
+static void replace_path(struct diag *d, const char *from, const char *to)
 {
     char msg[sizeof d->msg];
-    size_t n = strlen(stage), used = 0;
-    const char *s = d->msg, *hit;
+    size_t n = strlen(from), used = 0;
+    const char *s = d->msg, *at = d->msg, *hit;
     if (n == 0)
         return;
-    while ((hit = strstr(s, stage)) != NULL && used < sizeof msg) {
+    while ((hit = strstr(at, from)) != NULL && used < sizeof msg) {
+        at = hit + n;
+        if (*at >= '0' && *at <= '9')
+            continue;
         used += (size_t)snprintf(msg + used, sizeof msg - used, "%.*s%s",
-                                 (int)(hit - s), s, dir);
-        s = hit + n;
+                                 (int)(hit - s), s, to);
+        s = at;
     }
     if (used < sizeof msg)
         snprintf(msg + used, sizeof msg - used, "%s", s);
@@ -362,10 +366,12 @@ static void restage(struct diag *d, const char *stage, const char *dir)
 }
 
 /* Messages name a report's files where the user will find them: the
- * staging directory's path becomes the output directory's. */
+ * staging directory's path, and the path the writers reach it by
+ * (/proc/self/fd/N), become the output directory's. */
 void cli_unstage(struct diag *d, const struct out_dir *out)
 {
-    restage(d, out->stage, out->dir);
+    replace_path(d, out->handle, out->dir);
+    replace_path(d, out->stage, out->dir);
 }
 
 /* Copies the regular file from into to, created (not replaced: to's
@@ -483,6 +489,15 @@ cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d)
                 "ended runs alone (only that user's runs remove them)\n",
                 CLI_PROG, cfg->out_dir, out->foreign,
                 out->foreign == 1 ? "y" : "ies");
+    if (out->unmarked)
+        fprintf(stderr,
+                "%s: %s: left %zu director%s named like a staging directory "
+                "alone: no run of roofplan marked %s as its own (another "
+                "user may have renamed a directory of yours so; an earlier "
+                "version's stale one can be removed by hand)\n",
+                CLI_PROG, cfg->out_dir, out->unmarked,
+                out->unmarked == 1 ? "y" : "ies",
+                out->unmarked == 1 ? "it" : "them");
     return STATUS_OK;
 }
 
@@ -509,9 +524,11 @@ static void print_failure(struct diag *d, struct report_run *rr)
     char kept[PATH_MAX];
     bool plot = d->status == STATUS_PLOT && !rr->job_pending &&
                 !atomic_load(&rr->job.stop) && rr->out.stage[0] &&
-                strstr(d->msg, rr->out.stage);
+                (strstr(d->msg, rr->out.stage) ||
+                 (rr->out.handle[0] && strstr(d->msg, rr->out.handle)));
     if (plot && keep_charts(&rr->charts, kept, sizeof kept)) {
-        restage(d, rr->out.stage, kept);
+        replace_path(d, rr->out.handle, kept);
+        replace_path(d, rr->out.stage, kept);
         cli_print_diag(d);
         fprintf(stderr,
                 "%s: the charts' scripts and data are kept in %s (the "
@@ -522,8 +539,11 @@ static void print_failure(struct diag *d, struct report_run *rr)
     }
     if (plot) { /* not kept: the files went with the staging directory */
         char stage[sizeof rr->out.stage + 1];
+        char handle[sizeof rr->out.handle + 1];
         snprintf(stage, sizeof stage, "%s/", rr->out.stage);
-        restage(d, stage, "");
+        snprintf(handle, sizeof handle, "%s/", rr->out.handle);
+        replace_path(d, handle, "");
+        replace_path(d, stage, "");
         cli_print_diag(d);
         fprintf(stderr,
                 "%s: the charts' scripts could not be kept (in $TMPDIR or "
@@ -628,7 +648,7 @@ static enum status write_report(const struct cli_config *cfg,
          * job is zeroed: see plot_out_start); a signal in the middle of
          * the spawns would otherwise leave the ones spawned running */
         cli_guard_set(g, &rr->out, &rr->job);
-        st = plot_out_start(&rr->rep, rr->out.stage, &popt, &rr->job,
+        st = plot_out_start(&rr->rep, rr->out.handle, &popt, &rr->job,
                             &rr->charts, d);
         if (st != STATUS_OK)
             return st;
@@ -747,7 +767,7 @@ static int run_report(const struct cli_config *cfg,
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
     /* --all-plans: plans.csv lists every plan, so the sweep spills them */
-    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
+    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.handle;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
     opt.progress = sweep_progress;
