@@ -43,7 +43,7 @@ REL_OBJ  := $(patsubst src/%.c,$(BUILD)/release/%.o,$(SRC))
 DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
-.PHONY: all debug run test unit test-slow integration deps deps-test format bench layers tsan analyze \
+.PHONY: all debug run test unit test-slow integration deps deps-test format bench layers links tsan analyze \
         check-format clean plots golden print-pkgs install
 
 all: $(BUILD)/roofplan
@@ -146,12 +146,18 @@ integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan $(BUILD)/faultinject.so
 # `make test` installs what the tests run (python3, gnumeric, ...) first, so
 # the README's command works on a fresh machine.
 test: deps-test
-	$(Q)$(MAKE) --no-print-directory layers unit integration test-slow
+	$(Q)$(MAKE) --no-print-directory layers links unit integration test-slow
 
 # The include rule of src/'s stage folders (docs/ARCHITECTURE.md): a folder
 # includes only from folders below it, and headers form no circle.
 layers:
 	$(Q)/usr/bin/python3 scripts/check-layers.py src
+
+# The documentation's links and paths (README.md, docs/*.md): each relative
+# link and each repository path it names exists, anchors included, and no
+# link leaves the repository (scripts/check-links.py).
+links:
+	$(Q)/usr/bin/python3 scripts/check-links.py
 
 # ThreadSanitizer: the tool built with -fsanitize=thread, then a sweep on
 # four threads (rank.c's workers, the bounded heaps and the spill) and the

@@ -5,15 +5,18 @@
  * fputc, fprintf, vfprintf, fflush) and every later one fail with ENOSPC
  * (a full disk); with FAULT_OP=close
  * the N-th fclose or close of a regular file fails with EIO (the file is
- * closed, as Linux does); with FAULT_OP=rename the N-th rename or link
- * fails with EIO. FAULT_AT=N (0: none fails). FAULT_KILL_AT=M kills the
+ * closed, as Linux does); with FAULT_OP=rename the N-th rename, renameat
+ * or link fails with EIO. FAULT_AT=N (0: none fails). FAULT_KILL_AT=M kills the
  * process with SIGKILL at the M-th operation of kind FAULT_OP instead (a
  * crash at that point; with FAULT_AT, the N-th fails first). With
  * FAULT_LINK=EPERM every link() fails with EPERM, as the kernel refuses a
  * hard link to another user's file (fs.protected_hardlinks). With
  * FAULT_FORK_DELAY_MS=MS the parent sleeps MS milliseconds after each
  * fork(), as a loaded machine may: a signal then comes while a child is
- * started but not yet known to the parent. With
+ * started but not yet known to the parent. With FAULT_FULL_WHILE=PATH
+ * the disk is full while PATH exists (the file that fills it): every
+ * write to a regular file, and making any directory that does not exist
+ * yet (mkdir, mkdirat, mkdtemp), fails with ENOSPC. With
  * FAULT_COUNT=FILE,
  * the number of operations of kind FAULT_OP is written there at exit, so
  * a test knows how many there are to fail. Calls between libraries go
@@ -39,6 +42,13 @@
 #include <unistd.h>
 
 static long counted; /* operations of kind FAULT_OP so far */
+
+/* The disk is full: FAULT_FULL_WHILE names a file that exists. */
+static bool full(void)
+{
+    const char *path = getenv("FAULT_FULL_WHILE");
+    return path && access(path, F_OK) == 0;
+}
 
 /* Counts calls of kind op; true when this one is to fail: the N-th
  * close or rename; for writes the N-th and every later one, as a disk
@@ -94,7 +104,7 @@ static bool regular(FILE *f)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-    if (regular_fd(fd) && fault("write")) {
+    if (regular_fd(fd) && (full() || fault("write"))) {
         errno = ENOSPC;
         return -1;
     }
@@ -103,7 +113,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 size_t fwrite(const void *buf, size_t size, size_t n, FILE *f)
 {
-    if (regular(f) && size * n > 0 && fault("write")) {
+    if (regular(f) && size * n > 0 && (full() || fault("write"))) {
         errno = ENOSPC;
         f->_flags |= 0x20; /* _IO_ERR_SEEN: ferror() reports it */
         return 0;
@@ -114,7 +124,7 @@ size_t fwrite(const void *buf, size_t size, size_t n, FILE *f)
 
 int fputs(const char *s, FILE *f)
 {
-    if (regular(f) && fault("write")) {
+    if (regular(f) && (full() || fault("write"))) {
         errno = ENOSPC;
         f->_flags |= 0x20;
         return EOF;
@@ -124,7 +134,7 @@ int fputs(const char *s, FILE *f)
 
 int fputc(int c, FILE *f)
 {
-    if (regular(f) && fault("write")) {
+    if (regular(f) && (full() || fault("write"))) {
         errno = ENOSPC;
         f->_flags |= 0x20;
         return EOF;
@@ -134,7 +144,7 @@ int fputc(int c, FILE *f)
 
 int vfprintf(FILE *f, const char *fmt, va_list ap)
 {
-    if (regular(f) && fault("write")) {
+    if (regular(f) && (full() || fault("write"))) {
         errno = ENOSPC;
         f->_flags |= 0x20;
         return -1;
@@ -154,7 +164,7 @@ int fprintf(FILE *f, const char *fmt, ...)
 
 int fflush(FILE *f)
 {
-    if (regular(f) && fault("write")) {
+    if (regular(f) && (full() || fault("write"))) {
         errno = ENOSPC;
         f->_flags |= 0x20;
         return EOF;
@@ -200,6 +210,41 @@ int rename(const char *from, const char *to)
         return -1;
     }
     return REAL("rename", int (*)(const char *, const char *))(from, to);
+}
+
+int renameat(int fromfd, const char *from, int tofd, const char *to)
+{
+    if (fault("rename")) {
+        errno = EIO;
+        return -1;
+    }
+    return REAL("renameat", int (*)(int, const char *, int, const char *))(
+        fromfd, from, tofd, to);
+}
+
+int mkdirat(int dirfd, const char *path, mode_t mode)
+{
+    struct stat st;
+    if (full() && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        errno = ENOSPC;
+        return -1;
+    }
+    return REAL("mkdirat", int (*)(int, const char *, mode_t))(dirfd, path,
+                                                               mode);
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+    return mkdirat(AT_FDCWD, path, mode);
+}
+
+char *mkdtemp(char *tmpl)
+{
+    if (full()) {
+        errno = ENOSPC;
+        return NULL;
+    }
+    return REAL("mkdtemp", char *(*)(char *))(tmpl);
 }
 
 int link(const char *from, const char *to)

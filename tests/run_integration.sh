@@ -14,6 +14,10 @@ pass=0
 fail=0
 TMP=$(mktemp -d)
 export TMP
+# what roofplan keeps in $TMPDIR (a failed gnuplot's scripts) goes away
+# with the rest
+TMPDIR=$TMP
+export TMPDIR
 trap 'rm -rf "$TMP"' EXIT
 
 # expect STATUS FRAGMENT -- command...: exit status and a stderr fragment
@@ -43,6 +47,14 @@ check() {
         sed 's/^/    /' "$TMP/check.out" | head -30
         fail=$((fail + 1))
     fi
+}
+
+# mark_stage DIR PID SINCE: writes the mark a run (PID, SINCE) puts into
+# its staging directory DIR (src/common/out_dir_stale.h): the clean-up
+# removes a stale staging directory only with it
+mark_stage() {
+    printf 'roofplan staging directory: dev %s ino %s pid %s since %s\n' \
+        $(stat -c '%d %i' "$1") "$2" "$3" >"$1/.roofplan-stage"
 }
 
 if [ $# -gt 0 ]; then files=("$@"); else files=(tests/integration/*.sh); fi

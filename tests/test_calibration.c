@@ -277,8 +277,8 @@ static void test_calibration_attention_length(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, &set[2], 1, &d),
                      STATUS_RANGE);
-    assert_has_line(d.msg, "h200.ini: --set attention_length.causal_tflops: "
-                           "rates without seq_lens");
+    assert_has_line(d.msg, "h200.ini: --set attention_length.causal_tflops="
+                           "400 500 600: rates without seq_lens");
     diag_init(&d);
     assert_int_equal(
         datafile_parse_set("attention_length.full_tflops=550 600", &set[3], &d),
@@ -286,8 +286,9 @@ static void test_calibration_attention_length(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, set, 4, &d),
                      STATUS_RANGE);
-    assert_has_line(d.msg, "h200.ini: --set attention_length.full_tflops: 2 "
-                           "values for the 3 of attention_length.seq_lens");
+    assert_has_line(d.msg, "h200.ini: --set attention_length.full_tflops=550 "
+                           "600: 2 values for the 3 of "
+                           "attention_length.seq_lens");
     diag_init(&d);
     assert_int_equal(datafile_parse_set("attention_length.full_tflops=550 600 "
                                         "650",
@@ -296,8 +297,9 @@ static void test_calibration_attention_length(void **state)
     assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
                                       &cal, &set[1], 3, &d),
                      STATUS_RANGE);
-    assert_has_line(d.msg, "h200.ini: --set attention_length.seq_lens: a "
-                           "length curve needs attention_kernel.seq_len");
+    assert_has_line(d.msg, "h200.ini: --set attention_length.seq_lens=1024 "
+                           "4096 16384: a length curve needs "
+                           "attention_kernel.seq_len");
 }
 
 /*
@@ -323,9 +325,9 @@ static void test_calibration_casts_need_their_factor(void **state)
     assert_int_equal(
         calibration_load("tests/data/calibration/flat.ini", &cal, set, 2, &d),
         STATUS_RANGE);
-    assert_has_line(d.msg, "flat.ini: --set fp8_scaling.row_casts: true "
+    assert_has_line(d.msg, "flat.ini: --set fp8_scaling.row_casts=true: true "
                            "describes a row_factor the file does not give");
-    assert_has_line(d.msg, "flat.ini: --set fp8_scaling.block_casts: true "
+    assert_has_line(d.msg, "flat.ini: --set fp8_scaling.block_casts=true: true "
                            "describes a block_factor the file does not give");
     diag_init(&d);
     assert_int_equal(
@@ -665,12 +667,12 @@ test_calibration_check_hardware_refuses_rates_above_peak(void **state)
     assert_int_equal(calibration_check_hardware(&cal, &hw, &d), STATUS_RANGE);
     assert_has_line(d.msg, "h800.ini:58: gemm_expert_up.bf16_tflops: 783 is "
                            "above the GPU's peak "
-                           "(tests/data/snap/hardware/h800.ini: "
+                           "(tests/data/snap/hardware/h800.ini: --set "
                            "gpu.bf16_peak_tflops = 760)");
     assert_has_line(d.msg, "h800.ini:100: clock.burst_tflops: 776 is above");
     assert_has_line(d.msg, "h800.ini:46: gemm_dense_up.fp8_tflops: 1304 is "
                            "above the GPU's peak "
-                           "(tests/data/snap/hardware/h800.ini: "
+                           "(tests/data/snap/hardware/h800.ini: --set "
                            "gpu.fp8_peak_tflops = 1300)");
     assert_has_line(d.msg, "h800.ini:52: gemm_dense_down.fp8_tflops: 1311 is "
                            "above");
@@ -678,7 +680,7 @@ test_calibration_check_hardware_refuses_rates_above_peak(void **state)
                            "above");
     assert_has_line(d.msg, "h800.ini:86: elementwise.copy_tbps: 3 is above "
                            "the GPU's peak "
-                           "(tests/data/snap/hardware/h800.ini: "
+                           "(tests/data/snap/hardware/h800.ini: --set "
                            "gpu.hbm_peak_tbps = 2.98)");
     assert_int_equal(d.lines, 6);
     hardware_release(&hw);
@@ -719,7 +721,8 @@ static void test_calibration_check_floor_refuses_rates_above_floor(void **state)
                     "h800.ini:37: gemm_attn_proj.bf16_tflops: 754.8 (640.996 "
                     "at the sustained clock) is above the rate the speed of "
                     "light takes for it (tests/data/snap/hardware/h800.ini: "
-                    "gpu.bf16_achievable_tflops x clock_derate = 600)");
+                    "--set gpu.bf16_achievable_tflops x clock_derate = "
+                    "600)");
     assert_has_line(d.msg, "h800.ini:58: gemm_expert_up.bf16_tflops: 783 "
                            "(664.945 at the sustained clock) is above");
     assert_has_line(d.msg, "h800.ini:64: gemm_expert_down.bf16_tflops: 738 "

@@ -346,6 +346,44 @@ static void test_cost_bubble_of_unequal_stages(void **state)
 }
 
 /*
+ * Issue 34 item 2: a first stage of the embedding alone, which Megatron-LM
+ * allows (its pipeline_parallel_layout.md: "Empty stages are allowed").
+ * It runs no FLOPs and no EP, TP or CP traffic, so its ramp unit is 0 and
+ * the stage holding every layer waits for nothing: 1F1B's critical path
+ * is m x that stage's forward and backward plus one of each other stage's
+ * (Narayanan et al. 2021 §2.2), + 0 here. So rank 1 is the slowest, its
+ * bubble is 0 under 1F1B and ZB1P alike (the schedules differ only in the
+ * bubble: the same step), and the step is optimizer + core + exposed DP.
+ * (The first stage's forward share was 0/0: NaN steps, rank 0 "slowest".)
+ */
+static void test_cost_embedding_only_first_stage(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result r, zb;
+    evaluate(f, &f->ds,
+             "gpus=2048 tp=1 pp=2 ep=64 zero=1 schedule=1f1b precision=fp8 "
+             "recompute=selective mbs=1 gbs=15360 pp_layout=E|t*61mL",
+             COMM_TOPO, &r);
+    evaluate(f, &f->ds,
+             "gpus=2048 tp=1 pp=2 ep=64 zero=1 schedule=zb precision=fp8 "
+             "recompute=selective mbs=1 gbs=15360 pp_layout=E|t*61mL",
+             COMM_TOPO, &zb);
+    assert_int_equal(r.rank, 1);
+    assert_int_equal(zb.rank, 1);
+    assert_near(r.work.ramp_skew, -1, 0);
+    assert_near(r.t.bubble, 0, 0);
+    assert_near(zb.t.bubble, 0, 0);
+    assert_true(r.t.step > 0);
+    assert_near(r.t.step, r.t.optimizer + r.t.core + r.t.dp_exposed, 1e-15);
+    assert_near(zb.t.step, r.t.step, 1e-15);
+    assert_true(r.t.compute > 0 && r.t.compute < r.t.step);
+    assert_near(r.t.comm_compute_ratio,
+                (r.t.ib > r.t.nvlink ? r.t.ib : r.t.nvlink) / r.t.compute,
+                1e-15);
+    assert_true(r.t.tokens_per_s_per_gpu > 0 && r.t.days > 0);
+}
+
+/*
  * Issue 17 item 5, the phases of the expected step, by hand. 1F1B on
  * p = 4, the critical rank 1, m = 8: Megatron-LM runs p - rank - 1 = 2
  * warm-up forwards (schedules.py, num_warmup_microbatches) and as many
@@ -512,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_cost_korthikanti_first_stage),
         cmocka_unit_test(test_cost_bubble_by_schedule),
         cmocka_unit_test(test_cost_bubble_of_unequal_stages),
+        cmocka_unit_test(test_cost_embedding_only_first_stage),
         cmocka_unit_test(test_cost_phases_by_hand),
         cmocka_unit_test(test_cost_invariants),
         cmocka_unit_test(test_cost_deepseek_dualpipe_pairs),

@@ -96,6 +96,52 @@ static void test_datafile_set_overrides(void **state)
                                "in 0.1..1000000, got \"fast\"");
 }
 
+/*
+ * Issue 34 item 13a: where a value came from, for a check across keys
+ * (hardware.c: ib_gbps above ib_peak_gbps): a file line, the --set as
+ * typed, or the default. The --set message named the file alone.
+ */
+static void test_datafile_meta_where(void **state)
+{
+    struct hardware h;
+    struct diag d;
+    struct datafile_set s;
+    char buf[200];
+    long ib = datafile_field_index(hardware_schema(), "cluster", "ib_gbps");
+    long nv = datafile_field_index(hardware_schema(), "cluster", "nvlink_gbps");
+    long dom =
+        datafile_field_index(hardware_schema(), "cluster", "nvlink_domain");
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("cluster.ib_gbps=60", &s, &d),
+                     STATUS_OK);
+    assert_int_equal(hardware_load(SNAP "hardware/h800.ini", &h, &s, 1, &d),
+                     STATUS_RANGE);
+    assert_string_equal(d.msg, SNAP "hardware/h800.ini: --set "
+                                    "cluster.ib_gbps=60: 60 is above "
+                                    "cluster.ib_peak_gbps (50)");
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set("cluster.ib_gbps=40", &s, &d),
+                     STATUS_OK);
+    assert_int_equal(hardware_load(SNAP "hardware/h800.ini", &h, &s, 1, &d),
+                     STATUS_OK);
+    assert_string_equal(
+        datafile_meta_where(&h.meta, (size_t)ib, buf, sizeof buf),
+        SNAP "hardware/h800.ini: --set cluster.ib_gbps=40");
+    /* line 41 of the snapshot (test_datafile_sources) */
+    assert_string_equal(
+        datafile_meta_where(&h.meta, (size_t)nv, buf, sizeof buf),
+        SNAP "hardware/h800.ini:41: cluster.nvlink_gbps");
+    /* not in the snapshot: its default */
+    assert_string_equal(
+        datafile_meta_where(&h.meta, (size_t)dom, buf, sizeof buf),
+        SNAP "hardware/h800.ini: cluster.nvlink_domain");
+    /* cut at a character boundary, NUL-terminated */
+    datafile_meta_where(&h.meta, (size_t)ib, buf, 12);
+    assert_string_equal(buf, "tests/data/");
+    hardware_release(&h);
+}
+
 static void test_datafile_parse_set_rejects_malformed(void **state)
 {
     struct datafile_set s;
@@ -382,11 +428,53 @@ static void test_datafile_load_many_keys(void **state)
     assert_has_line(d.msg, " more problems");
 }
 
+/* The same loader over text in memory (what `import trace` checks before
+ * it writes): the file's every problem, at its lines, under the name
+ * given; nothing read from the disk by that name. */
+static void test_datafile_load_text_as_the_file(void **state)
+{
+    struct hardware_spec spec;
+    struct datafile_meta meta;
+    struct diag d;
+    char *text = NULL;
+    size_t len = 0;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        datafile_read("tests/data/bad/hw-many.ini", &text, &len, &d),
+        STATUS_OK);
+    assert_int_not_equal(datafile_load_text("in memory", text, len,
+                                            hardware_schema(), &spec, &meta,
+                                            &d),
+                         STATUS_OK);
+    assert_has_line(d.msg, "in memory:11: malformed line (expected "
+                           "[section], key = value or a ; comment)");
+    assert_has_line(d.msg, "in memory:9: gpu.sms: expected an integer in "
+                           "1..100000, got \"132.5\"");
+    assert_has_line(d.msg, "in memory: cluster.ib_gbps: missing (required; "
+                           "a number in 0.1..1000000, in GB/s)");
+    assert_int_equal(d.lines, 11);
+    free(text);
+    /* a good text loads, its lines and path as a file's */
+    diag_init(&d);
+    assert_int_equal(datafile_read(SNAP "hardware/h800.ini", &text, &len, &d),
+                     STATUS_OK);
+    assert_int_equal(datafile_load_text("in memory", text, len,
+                                        hardware_schema(), &spec, &meta, &d),
+                     STATUS_OK);
+    assert_string_equal(meta.path, "in memory");
+    assert_true(
+        meta.line[datafile_field_index(hardware_schema(), "gpu", "name")] > 0);
+    datafile_meta_release(&meta);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_datafile_load_reports_every_bad_line),
         cmocka_unit_test(test_datafile_set_overrides),
+        cmocka_unit_test(test_datafile_meta_where),
         cmocka_unit_test(test_datafile_parse_set_rejects_malformed),
         cmocka_unit_test(test_datafile_unreadable_files),
         cmocka_unit_test(test_datafile_sources),
@@ -399,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_datafile_load_refuses_path_not_text),
         cmocka_unit_test(test_datafile_parse_set_refuses_control_text),
         cmocka_unit_test(test_datafile_load_many_keys),
+        cmocka_unit_test(test_datafile_load_text_as_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

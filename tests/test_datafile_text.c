@@ -74,11 +74,45 @@ static void test_datafile_text_quote(void **state)
     assert_string_equal(buf, "");
 }
 
+/*
+ * Issue 34 item 4: text for the workbook's XML. A Latin-1 "März" (0xE4:
+ * a lead byte without its continuation, so not UTF-8) shows as M\xE4rz;
+ * XML 1.0's Char production forbids C0 controls but tab, newline and
+ * carriage return, and U+FFFE/U+FFFF; the text rule also escapes
+ * carriage return, DEL and C1 (as messages do). Newlines stay: a cell
+ * holds several lines. The length returned is the whole escaped text's,
+ * as snprintf's, so a first call with size 0 sizes the buffer; an
+ * unchanged length means nothing was escaped.
+ */
+static void test_datafile_text_xml(void **state)
+{
+    char buf[64], small[6];
+    const char *ok = "a\tb\nc \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
+    (void)state;
+    assert_int_equal(datafile_text_xml(ok, NULL, 0), strlen(ok));
+    assert_int_equal(datafile_text_xml(ok, buf, sizeof buf), strlen(ok));
+    assert_string_equal(buf, ok);
+    /* "M\xE4rz": 1 + 4 + 2 bytes */
+    assert_int_equal(datafile_text_xml("M\xe4rz", NULL, 0), 7);
+    assert_int_equal(datafile_text_xml("M\xe4rz", buf, sizeof buf), 7);
+    assert_string_equal(buf, "M\\xE4rz");
+    datafile_text_xml("\x01\x1b[1m\r\x7f\xc2\x9b\xef\xbf\xbe.", buf,
+                      sizeof buf);
+    assert_string_equal(buf, "\\x01\\x1B[1m\\x0D\\x7F\\xC2\\x9B"
+                             "\\xEF\\xBF\\xBE.");
+    /* cut where it does not fit, NUL-terminated, the whole length said */
+    assert_int_equal(datafile_text_xml("M\xe4rz", small, sizeof small), 7);
+    assert_string_equal(small, "M\\xE4");
+    /* every byte escaped: 4 bytes each, the bound the header gives */
+    assert_int_equal(datafile_text_xml("\xff\xfe", NULL, 0), 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_datafile_text_check),
         cmocka_unit_test(test_datafile_text_quote),
+        cmocka_unit_test(test_datafile_text_xml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,6 +253,61 @@ static void test_fit_run_errors(void **state)
                     ":7: run.plan: ep=3 does not divide the 16 routed experts");
 }
 
+/*
+ * Issue 34 item 2: a fit on a step that is not a finite time stopped at
+ * the overhead's upper bound and applied it (compute_overhead = 2 on a
+ * NaN). The time model gives every valid plan a finite step; a cluster
+ * with no HBM bandwidth (which the hardware reader refuses, set here in
+ * memory) makes an infinite one: refused, naming the run's plan.
+ */
+static void test_fit_run_refuses_a_step_that_is_not_finite(void **state)
+{
+    struct fixture *f = *state;
+    struct validation_run run;
+    struct validation_inputs in;
+    struct fit_result r;
+    struct hardware no_hbm = f->hw;
+    struct diag d;
+    diag_init(&d);
+    no_hbm.hbm_bps = 0;
+    make_inputs(f, &f->deepseek, &in);
+    in.hw = &no_hbm;
+    make_run(&run, ONE_GPU, 1);
+    run.line[datafile_field_index(validation_schema(), "run", "plan")] = 9;
+    assert_int_equal(fit_run(&run, &in, COMM_TOPO, &r, &d), STATUS_RANGE);
+    assert_string_equal(d.msg, "tests/data/no-such-run.ini:9: run.plan: its "
+                               "expected step is not a positive finite time: "
+                               "nothing to fit (a bug in roofplan's time "
+                               "model: please report it with this run file)");
+}
+
+/*
+ * Issue 34 item 2: a run whose first pipeline stage holds the embedding
+ * alone (Megatron-LM: "Empty stages are allowed"), measured at the step
+ * its plan takes with compute_overhead 1.3: the fit recovers 1.3 (it
+ * fitted 2, the bound, on the NaN step the empty stage gave).
+ */
+static void test_fit_run_embedding_only_first_stage(void **state)
+{
+    struct fixture *f = *state;
+    const char *plan = "gpus=2 pp=2 pp_layout=E|t*4L mbs=1 gbs=8";
+    struct validation_run run;
+    struct validation_inputs in;
+    struct fit_result r;
+    struct cost_times planted;
+    struct diag d;
+    diag_init(&d);
+    evaluate(f, &f->deepseek, plan, 1.3, 1, &planted);
+    make_run(&run, plan, planted.expected);
+    make_inputs(f, &f->deepseek, &in);
+    if (fit_run(&run, &in, COMM_TOPO, &r, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(r.factor, STACK_COMPUTE_OVERHEAD);
+    assert_near(r.value, 1.3, 1e-6);
+    assert_int_equal(r.bound, 0);
+    assert_near(r.fitted_s, planted.expected, 1e-9);
+}
+
 /* Leave-one-out: the fitted run's own file and an unmeasured run are left
  * out; another run gets its expected step with its stack's factor and
  * with the fitted one, as the report's path computes them; a run without
@@ -541,6 +596,8 @@ int main(void)
         cmocka_unit_test(test_fit_run_recovers_network_efficiency),
         cmocka_unit_test(test_fit_run_stops_at_bounds),
         cmocka_unit_test(test_fit_run_errors),
+        cmocka_unit_test(test_fit_run_refuses_a_step_that_is_not_finite),
+        cmocka_unit_test(test_fit_run_embedding_only_first_stage),
         cmocka_unit_test(test_fit_transfer_rows),
         cmocka_unit_test(test_fit_calibrate_file),
         cmocka_unit_test(test_fit_apply_sets_value_and_source),

@@ -96,9 +96,9 @@ static void test_hardware_nvlink_domain(void **state)
     assert_int_equal(datafile_parse_set("cluster.nvlink_domain=12", &s, &d),
                      STATUS_OK);
     assert_int_equal(hardware_load(H800, &h, &s, 1, &d), STATUS_RANGE);
-    assert_string_equal(d.msg, H800 ": cluster.nvlink_domain: expected whole "
-                                    "hosts: a multiple of gpus_per_node (8), "
-                                    "got 12");
+    assert_string_equal(d.msg, H800 ": --set cluster.nvlink_domain=12: "
+                                    "expected whole hosts: a multiple of "
+                                    "gpus_per_node (8), got 12");
 }
 
 /* A GPU with FP8 peaks needs an achievable FP8 rate. */
@@ -112,8 +112,8 @@ static void test_hardware_fp8_rate_required(void **state)
     assert_int_equal(datafile_parse_set("gpu.fp8_achievable_tflops=0", &s, &d),
                      STATUS_OK);
     assert_int_equal(hardware_load(H800, &h, &s, 1, &d), STATUS_RANGE);
-    assert_string_equal(d.msg, H800 ": gpu.fp8_achievable_tflops: required "
-                                    "(> 0) when fp8_peak_tflops > 0");
+    assert_string_equal(d.msg, H800 ": --set gpu.fp8_achievable_tflops=0: "
+                                    "required (> 0) when fp8_peak_tflops > 0");
 }
 
 /* Rules across keys name the key and its line (tests/data/bad/
@@ -165,8 +165,8 @@ static void test_hardware_rates_have_lower_bounds(void **state)
     diag_init(&d);
     datafile_parse_set("gpu.fp8_achievable_tflops=0.5", &s, &d);
     assert_int_not_equal(hardware_load(H800, &h, &s, 1, &d), STATUS_OK);
-    assert_has_line(d.msg, "gpu.fp8_achievable_tflops: expected 0 (no FP8) "
-                           "or at least 1, got 0.5");
+    assert_has_line(d.msg, "--set gpu.fp8_achievable_tflops=0.5: expected 0 "
+                           "(no FP8) or at least 1, got 0.5");
 }
 
 /* The H800 with IB at 400 GB/s (4e11 B/s): only IB moves; NVLink stays

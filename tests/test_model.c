@@ -65,9 +65,9 @@ static void test_model_load_qk_norm_not_on_mla(void **state)
     diag_init(&d);
     util_set(&s, "attention.qk_norm=true");
     assert_int_equal(model_load(DEEPSEEK, &m, &s, 1, &d), STATUS_RANGE);
-    assert_string_equal(d.msg, DEEPSEEK ": attention.qk_norm: not modelled "
-                                        "for type mla (MLA normalises its "
-                                        "latents)");
+    assert_string_equal(d.msg, DEEPSEEK ": --set attention.qk_norm=true: not "
+                                        "modelled for type mla (MLA "
+                                        "normalises its latents)");
 }
 
 /* DeepSeek-V3: 61 layers, the first 3 dense, then MoE, then one MTP

@@ -181,8 +181,11 @@ static void test_plan_check_reasons(void **state)
     assert_int_equal(check_text(f, "gpus=128 pp=64 ep=4 gbs=16", &p, &d),
                      PLAN_BAD_EP_GROUP);
     assert_int_equal(check_text(f, "pp=64 gbs=32", &p, &d), PLAN_BAD_PP_LAYERS);
-    /* 61 layers and the MTP module, which always runs (issue 11) */
-    assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 62 layers");
+    /* 61 layers and the MTP module, which always runs (issue 11) and may
+     * fill a chunk alone; named apart, not as a 62nd layer (issue 34) */
+    assert_string_equal(d.msg, "pp*vpp=64 pipeline chunks for 61 decoder "
+                               "layers and 1 MTP module: at most 62 chunks, "
+                               "each holding one or more");
     assert_int_equal(check_text(f, "gbs=1000", &p, &d), PLAN_BAD_BATCH);
     assert_string_equal(d.msg, "gbs=1000 is not a multiple of dp*mbs=2048");
     assert_int_equal(check_text(f, "pp=16 schedule=dualpipe gbs=1152", &p, &d),
@@ -224,6 +227,20 @@ static void test_plan_family_names(void **state)
     check_text(f, "gpus=8 tp=8 gbs=8 zero=0", &p, &d);
     plan_family(&p, name, sizeof name);
     assert_string_equal(name, "TP");
+    /* a report's baseline must be a name plan_family writes (issue 34:
+     * report.baseline=nonexistent was taken): the data-parallel part (DP,
+     * ZeRO-1..3, or none), then TP, CP, PP, EP in that order */
+    assert_true(plan_family_known("ZeRO-3"));
+    assert_true(plan_family_known("ZeRO-1+PP+EP"));
+    assert_true(plan_family_known("DP+TP+CP+PP+EP"));
+    assert_true(plan_family_known("TP"));
+    assert_true(plan_family_known("single GPU"));
+    assert_false(plan_family_known("nonexistent"));
+    assert_false(plan_family_known("ZeRO-4"));
+    assert_false(plan_family_known("ZeRO-0"));
+    assert_false(plan_family_known("ZeRO-1+EP+PP"));
+    assert_false(plan_family_known("ZeRO-3+"));
+    assert_false(plan_family_known(""));
 }
 
 /* Rank order tp, cp, dp: a DP group of 128 at stride 1 fills 16 nodes of
@@ -338,6 +355,44 @@ static void test_plan_pp_split_keys(void **state)
     plan_format(&p, text, sizeof text);
     assert_null(strstr(text, "pp_first"));
     assert_null(strstr(text, "pp_split"));
+}
+
+/*
+ * Issue 34 item 2: an end left to the others' share must get at least one
+ * layer. Megatron-LM's TransformerConfig (__post_init__, "Uneven PP")
+ * takes the set ends' layers and stages away and refuses "Mismatch: 0
+ * middle layers remaining but 1 middle PP stages available": pp=2 with
+ * all 61 layers last (or first) is refused, where it gave the first
+ * stage no layer. A layout that says so is Megatron's way to ask for it
+ * (its pipeline_parallel_layout.md: "Empty stages are allowed"), and is
+ * accepted.
+ */
+static void test_plan_pp_split_leaves_a_stage_empty(void **state)
+{
+    struct fixture *f = *state;
+    struct plan p;
+    struct diag d;
+    long first, last;
+    assert_int_equal(check_text(f, "pp=2 ep=64 pp_last=61 gbs=15360", &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    assert_string_equal(d.msg,
+                        "pp_first=0 pp_last=61: with pp=2 and vpp=1 the other "
+                        "0 layers must split equally over the other stages, "
+                        "at least one each (Megatron-LM's rule for "
+                        "--decoder-first/last-pipeline-num-layers; pp >= 2, "
+                        "vpp = 1)");
+    assert_int_equal(check_text(f, "pp=2 ep=64 pp_first=61 gbs=15360", &p, &d),
+                     PLAN_BAD_PP_SPLIT);
+    /* 60 + 1 on pp=2 is two set ends, each with a layer */
+    assert_int_equal(
+        check_text(f, "pp=2 ep=64 pp_first=60 pp_last=1 gbs=15360", &p, &d),
+        PLAN_OK);
+    assert_int_equal(
+        check_text(f, "pp=2 ep=64 pp_layout=E|t*61mL gbs=15360", &p, &d),
+        PLAN_OK);
+    assert_true(plan_split_layers(&p, 61, &first, &last));
+    assert_int_equal(first, 0);
+    assert_int_equal(last, 61);
 }
 
 /*
@@ -855,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_plan_span),
         cmocka_unit_test(test_plan_sp_key),
         cmocka_unit_test(test_plan_pp_split_keys),
+        cmocka_unit_test(test_plan_pp_split_leaves_a_stage_empty),
         cmocka_unit_test(test_plan_pp_split_rule),
         cmocka_unit_test(test_plan_pp_layout),
         cmocka_unit_test(test_plan_nvlink_domain),

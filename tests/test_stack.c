@@ -148,8 +148,9 @@ static void test_stack_host_figures(void **state)
     assert_int_not_equal(
         stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
         STATUS_OK);
-    assert_has_line(d.msg, "stack.host_us_per_kernel: needs "
-                           "kernels_per_layer");
+    assert_has_line(d.msg,
+                    "megatron-lm.ini: --set stack.host_us_per_kernel=19: "
+                    "needs kernels_per_layer");
     /* the synced share is a share of that time: 0 by default, with a
      * source; alone it is refused */
     load(&s, "tests/data/snap/stacks/megatron-lm.ini");
@@ -164,7 +165,8 @@ static void test_stack_host_figures(void **state)
     assert_int_not_equal(
         stack_load("tests/data/snap/stacks/megatron-lm.ini", &s, &set, 1, &d),
         STATUS_OK);
-    assert_has_line(d.msg, "stack.host_sync_share: needs host_us_per_kernel");
+    assert_has_line(d.msg, "--set stack.host_sync_share=0.5: needs "
+                           "host_us_per_kernel");
     /* the host's work per expert: 0 by default (one grouped kernel), with
      * a source; a --set is taken, a negative one refused by the schema */
     load(&s, "tests/data/snap/stacks/megatron-lm.ini");

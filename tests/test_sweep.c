@@ -723,14 +723,14 @@ static void test_sweep_report_rejects(void **state)
     (void)state;
     assert_int_equal(load_one("report.sens_ib_gbps=50 25", &sf, &d),
                      STATUS_RANGE);
-    assert_string_equal(
-        d.msg, "tests/data/snap/sweeps/default.ini: report.sens_ib_gbps: "
-               "bandwidths must ascend, got 25 after 50");
+    assert_string_equal(d.msg, "tests/data/snap/sweeps/default.ini: --set "
+                               "report.sens_ib_gbps=50 25: bandwidths must "
+                               "ascend, got 25 after 50");
     assert_int_equal(load_one("report.sens_nvlink_gbps=1..17 +1", &sf, &d),
                      STATUS_RANGE);
-    assert_string_equal(d.msg, "tests/data/snap/sweeps/default.ini: "
-                               "report.sens_nvlink_gbps: expected 1 to 16 "
-                               "bandwidths, got 17");
+    assert_string_equal(d.msg, "tests/data/snap/sweeps/default.ini: --set "
+                               "report.sens_nvlink_gbps=1..17 +1: expected 1 "
+                               "to 16 bandwidths, got 17");
     /* a --set out of range is a usage error naming the argument */
     assert_int_equal(load_one("report.headroom_pct=95", &sf, &d), STATUS_USAGE);
     assert_non_null(strstr(d.msg, "--set report.headroom_pct=95"));

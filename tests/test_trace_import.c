@@ -1,9 +1,8 @@
 /*
- * Tests of trace_read (the streaming reader and its refusals),
- * trace_classify (the kernel file) and trace_import (the sums, the
- * overlap, the work of the model and the calibration written), on small
- * traces written here. Expected values are worked out by hand in the
- * comments.
+ * Tests of trace_classify (the kernel file) and trace_import (the sums,
+ * the overlap, the work of the model and the calibration written), on
+ * small traces written here (trace_read's own: test_trace_read.c).
+ * Expected values are worked out by hand in the comments.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,242 +21,7 @@
 #include "model.h"
 #include "trace_classify.h"
 #include "trace_import.h"
-#include "trace_read.h"
 #include "test_util.h"
-
-/* ---- trace_read ---- */
-
-struct seen {
-    size_t n;
-    char name[2][64];
-    double ts[2], dur[2];
-    long stream[2], grid[2][3];
-    size_t event[2];
-};
-
-static enum status
-count(void *ctx, const struct trace_kernel *k, struct diag *d)
-{
-    struct seen *s = ctx;
-    (void)d;
-    if (s->n < 2) {
-        snprintf(s->name[s->n], sizeof s->name[0], "%s", k->name);
-        s->ts[s->n] = k->ts_us;
-        s->dur[s->n] = k->dur_us;
-        s->stream[s->n] = k->stream;
-        memcpy(s->grid[s->n], k->grid, sizeof k->grid);
-        s->event[s->n] = k->event;
-    }
-    s->n++;
-    return STATUS_OK;
-}
-
-static enum status read_text(const char *json, struct seen *s, struct diag *d)
-{
-    memset(s, 0, sizeof *s);
-    diag_init(d);
-    return trace_read_mem(json, strlen(json), "t.json", count, s, NULL, d);
-}
-
-static void test_trace_read_mem_kernels(void **state)
-{
-    /* a CPU operator, then two kernels (the second without args), then
-     * an annotation: the kernels in file order, their fields as given */
-    static const char json[] =
-        "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, "
-        "\"name\": \"NVIDIA H800\"}], \"traceEvents\": ["
-        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", "
-        "\"ts\": 5, \"dur\": 9},"
-        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_a\", "
-        "\"ts\": 100.5, \"dur\": 52, \"args\": {\"stream\": 7, "
-        "\"grid\": [112, 1, 1], \"nested\": {\"stream\": 9}}},"
-        "{\"cat\": \"kernel\", \"dur\": 3, \"ts\": 200, \"name\": \"b\"},"
-        "{\"cat\": \"user_annotation\", \"name\": \"attn(F)\", \"ts\": 1, "
-        "\"dur\": 2}]}";
-    struct seen s;
-    struct diag d;
-    struct trace_read_info info;
-    (void)state;
-    memset(&s, 0, sizeof s);
-    diag_init(&d);
-    assert_int_equal(
-        trace_read_mem(json, strlen(json), "t.json", count, &s, &info, &d),
-        STATUS_OK);
-    assert_int_equal(s.n, 2);
-    assert_string_equal(s.name[0], "gemm_a");
-    assert_near(s.ts[0], 100.5, 1e-12);
-    assert_near(s.dur[0], 52, 1e-12);
-    assert_int_equal(s.stream[0], 7);
-    assert_int_equal(s.grid[0][0], 112);
-    assert_int_equal(s.grid[0][1], 1);
-    assert_int_equal(s.event[0], 1);
-    assert_string_equal(s.name[1], "b");
-    assert_int_equal(s.stream[1], -1);
-    assert_int_equal(s.event[1], 2);
-    assert_int_equal(info.events, 4);
-    assert_int_equal(info.kernels, 2);
-    assert_string_equal(info.gpu, "NVIDIA H800");
-}
-
-static void test_trace_read_device_name_printable(void **state)
-{
-    /* the device name becomes a `gpu = ` line: a newline (JSON "\n") or
-     * a ';' must not start a line or a comment there */
-    static const char json[] =
-        "{\"deviceProperties\": [{\"name\": \"H800\\n[clock]; x\"}], "
-        "\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
-        "\"ts\": 1, \"dur\": 2}]}";
-    struct seen s;
-    struct diag d;
-    struct trace_read_info info;
-    (void)state;
-    memset(&s, 0, sizeof s);
-    diag_init(&d);
-    assert_int_equal(
-        trace_read_mem(json, strlen(json), "t.json", count, &s, &info, &d),
-        STATUS_OK);
-    assert_string_equal(info.gpu, "H800\\x0A[clock]? x");
-}
-
-/* One refusal: the exact message. */
-static void refused(const char *json, const char *msg)
-{
-    struct seen s;
-    struct diag d;
-    assert_int_equal(read_text(json, &s, &d), STATUS_PARSE);
-    assert_string_equal(d.msg, msg);
-}
-
-/* One refusal by yajl: the message's start (yajl words the rest). */
-static void refused_prefix(const char *json, const char *start)
-{
-    struct seen s;
-    struct diag d;
-    assert_int_equal(read_text(json, &s, &d), STATUS_PARSE);
-    if (strncmp(d.msg, start, strlen(start)) != 0)
-        fail_msg("message \"%s\" does not begin with \"%s\"", d.msg, start);
-}
-
-#define K(dur) \
-    "{\"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": " dur "}"
-
-static void test_trace_read_rejects_bad_input(void **state)
-{
-    (void)state;
-    refused("{\"a\": [1, 2]}",
-            "t.json: traceEvents: missing (not a Chrome trace JSON of the "
-            "PyTorch profiler)");
-    refused("{\"traceEvents\": [{\"cat\": \"cpu_op\", \"name\": \"x\", "
-            "\"ts\": 1, \"dur\": 2}]}",
-            "t.json: traceEvents: no kernel events (cat \"kernel\") among 1 "
-            "events: was the profiler's CUDA activity on?");
-    refused("{\"traceEvents\": [" K("1") ", " K("-5") "]}",
-            "t.json: event 1: dur: negative duration");
-    refused("{\"traceEvents\": [" K("4e9") "]}",
-            "t.json: event 0: dur: absurd duration (over an hour for one "
-            "kernel)");
-    /* a start 2^53 + 2 microseconds from the clock's zero (the fuzzer's
-     * 1.7e195 made a 271-character line of the calibration it wrote) */
-    refused("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
-            "\"ts\": -9007199254740994, \"dur\": 2}]}",
-            "t.json: event 0: ts: beyond 2^53 microseconds: not the "
-            "profiler's clock");
-    refused("{\"traceEvents\": [" K("1e999") "]}",
-            "t.json: event 0: dur: not a finite number: 1e999");
-    refused("{\"traceEvents\": [" K("\"12\"") "]}",
-            "t.json: event 0: dur: expected a number, got a string");
-    refused("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", "
-            "\"ts\": 1}]}",
-            "t.json: event 0: dur: missing in a kernel event");
-    refused("[" K("1") "]",
-            "t.json: JSON: expected an object with traceEvents, got an "
-            "array");
-    /* NaN is no JSON: yajl refuses it where it stands */
-    refused_prefix("{\"traceEvents\": [" K("1") ", " K("NaN") "]}",
-                   "t.json: event 1: not JSON: ");
-    refused_prefix("{\"traceEvents\": [" K("1") ", {\"cat\": \"ker",
-                   "t.json: event 1: truncated JSON: ");
-    refused_prefix("hello", "t.json: byte 1: not JSON: ");
-    refused_prefix("", "t.json: byte 0: truncated JSON: ");
-}
-
-static void test_trace_read_rejects_nesting_bomb(void **state)
-{
-    /* 65 nested arrays inside the top object: one level too many */
-    char json[300];
-    size_t i, n = 0;
-    (void)state;
-    n += (size_t)snprintf(json, sizeof json, "{\"x\": ");
-    for (i = 0; i < 64; i++)
-        json[n++] = '[';
-    json[n] = '\0';
-    refused(json, "t.json: JSON: nesting deeper than 64 levels");
-}
-
-static void test_trace_read_rejects_huge_string(void **state)
-{
-    /* a name of TRACE_READ_STRING_MAX + 1 bytes, refused before yajl
-     * buffers it, in the event that holds it */
-    size_t n = (size_t)TRACE_READ_STRING_MAX + 1;
-    const char *head = "{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"";
-    char *json = malloc(strlen(head) + n + 8);
-    struct seen s;
-    struct diag d;
-    (void)state;
-    assert_non_null(json);
-    strcpy(json, head);
-    memset(json + strlen(head), 'a', n);
-    strcpy(json + strlen(head) + n, "\"}]}");
-    assert_int_equal(read_text(json, &s, &d), STATUS_PARSE);
-    assert_string_equal(d.msg,
-                        "t.json: event 0: string: longer than 1048576 bytes");
-    free(json);
-}
-
-static void test_trace_read_file_refuses_fifo(void **state)
-{
-    /* a FIFO with no writer: an open for reading would wait forever */
-    char dir[] = "/tmp/roofplan-trace-XXXXXX", path[64];
-    struct seen s;
-    struct diag d;
-    (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/fifo.json", dir);
-    assert_int_equal(mkfifo(path, 0600), 0);
-    memset(&s, 0, sizeof s);
-    diag_init(&d);
-    /* refused by the one input reader (input_file_open), as every input */
-    assert_int_equal(trace_read_file(path, count, &s, NULL, NULL, &d),
-                     STATUS_IO);
-    util_expect_msg(&d, path, ": not a regular file");
-    assert_int_equal(util_remove_tree(dir), 0);
-}
-
-static void test_trace_read_file_gzip(void **state)
-{
-    /* the same trace through gzip reads the same */
-    char dir[] = "/tmp/roofplan-trace-XXXXXX", path[64], cmd[160];
-    struct seen s;
-    struct diag d;
-    FILE *f;
-    (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/t.json", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("{\"traceEvents\": [" K("7") "]}", f);
-    assert_int_equal(fclose(f), 0);
-    snprintf(cmd, sizeof cmd, "gzip -n '%s'", path);
-    assert_int_equal(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/t.json.gz", dir);
-    memset(&s, 0, sizeof s);
-    diag_init(&d);
-    assert_int_equal(trace_read_file(path, count, &s, NULL, NULL, &d),
-                     STATUS_OK);
-    assert_int_equal(s.n, 1);
-    assert_near(s.dur[0], 7, 1e-12);
-    assert_int_equal(util_remove_tree(dir), 0);
-}
 
 /* ---- trace_classify ---- */
 
@@ -400,6 +164,10 @@ static void test_trace_rules_shipped_file(void **state)
 }
 
 /* ---- trace_import ---- */
+
+/* A kernel event of duration dur (text) named k. */
+#define K(dur) \
+    "{\"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": " dur "}"
 
 struct fixture {
     struct trace_rules *rules;
@@ -586,8 +354,9 @@ static void test_trace_import_write_loads_as_calibration(void **state)
         STATUS_OK);
     mem = open_memstream(&text, &len);
     assert_non_null(mem);
-    assert_int_equal(trace_import_write(s, &base, "h800.ini", "test", mem, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        trace_import_write(s, &base, "h800.ini", "test", &f->hw, mem, &d),
+        STATUS_OK);
     assert_int_equal(fclose(mem), 0);
     util_temp_file(path, text, len);
     if (calibration_load(path, &out, NULL, 0, &d) != STATUS_OK)
@@ -601,6 +370,157 @@ static void test_trace_import_write_loads_as_calibration(void **state)
     calibration_release(&out);
     calibration_release(&base);
     unlink(path);
+    free(text);
+    free(s);
+    trace_import_free(imp);
+}
+
+/* A trace of the kernels ks[0..n) (name, ts, dur in µs, stream), read
+ * into imp as name; the read's status. */
+struct k {
+    const char *name;
+    double ts, dur;
+    int stream;
+};
+
+static enum status read_kernels(struct trace_import *imp,
+                                const char *name,
+                                const struct k *ks,
+                                size_t n,
+                                struct diag *d)
+{
+    char json[4096];
+    size_t at = 0, i;
+    at += (size_t)snprintf(json, sizeof json, "{\"traceEvents\": [");
+    for (i = 0; i < n; i++)
+        at += (size_t)snprintf(json + at, sizeof json - at,
+                               "%s{\"cat\": \"kernel\", \"name\": \"%s\", "
+                               "\"ts\": %g, \"dur\": %g, \"args\": "
+                               "{\"stream\": %d}}",
+                               i ? ", " : "", ks[i].name, ks[i].ts, ks[i].dur,
+                               ks[i].stream);
+    snprintf(json + at, sizeof json - at, "]}");
+    diag_init(d);
+    return trace_import_read_mem(imp, json, strlen(json), name, d);
+}
+
+static void test_trace_import_bounds_kernels_per_file(void **state)
+{
+    /* Kept for the overlap: one file's kernels at a time, at most
+     * limits.kernels of them (the default, 2^22, would take 96 MiB; it
+     * took 80 bytes per kernel of every file, unbounded). Two files of
+     * 3 kernels read under a bound of 3; the overlap is each file's,
+     * added up. a.json: compute [0,10] on 7, communication [5,15] on 27,
+     * attention [20,21]: busy 11, comm 10, hidden 5, span 21. b.json:
+     * compute [100,110], communication [100,104] and [108,120]: busy 10,
+     * comm 16, hidden 4 + 2 = 6, span 20. A third file of 4 kernels is
+     * refused at its 4th. */
+    static const struct k a[] = {{"rotary_kernel", 0, 10, 7},
+                                 {"ncclDevKernel_SendRecv", 5, 10, 27},
+                                 {"flash_fwd_kernel", 20, 1, 7}};
+    static const struct k b[] = {{"rotary_kernel", 100, 10, 7},
+                                 {"ncclDevKernel_SendRecv", 100, 4, 27},
+                                 {"ncclDevKernel_SendRecv", 108, 12, 27}};
+    static const struct k c[] = {{"rotary_kernel", 1, 1, 7},
+                                 {"rotary_kernel", 2, 1, 7},
+                                 {"rotary_kernel", 3, 1, 7},
+                                 {"rotary_kernel", 4, 1, 7}};
+    struct fixture *f = *state;
+    struct trace_import *imp = trace_import_new(f->rules);
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct trace_import_limits lim = TRACE_IMPORT_LIMITS;
+    struct diag d;
+    assert_non_null(imp);
+    assert_non_null(s);
+    assert_int_equal(lim.kernels, 1u << 22);
+    lim.kernels = 3;
+    trace_import_set_limits(imp, &lim);
+    assert_int_equal(read_kernels(imp, "a.json", a, 3, &d), STATUS_OK);
+    assert_int_equal(read_kernels(imp, "b.json", b, 3, &d), STATUS_OK);
+    assert_int_equal(
+        trace_import_summarize(imp, &f->m, &f->hw, &f->p, NULL, s, &d),
+        STATUS_OK);
+    assert_int_equal(s->compute_stream, 7);
+    assert_near(s->compute_busy_s, 21e-6, 1e-9);
+    assert_near(s->comm_busy_s, 26e-6, 1e-9);
+    assert_near(s->hidden_s, 11e-6, 1e-9);
+    assert_near(s->span_s, 41e-6, 1e-9);
+    assert_int_equal(read_kernels(imp, "c.json", c, 4, &d), STATUS_RANGE);
+    assert_string_equal(d.msg,
+                        "c.json: event 3: more than 3 kernels in one trace "
+                        "(the overlap keeps each one's interval): profile "
+                        "fewer steps (torch.profiler's schedule, active=1)");
+    free(s);
+    trace_import_free(imp);
+}
+
+static void test_trace_import_bounds_names(void **state)
+{
+    /* distinct names are kept (each classified once): at most
+     * limits.names of them and limits.name_bytes of their text, NULs
+     * included; a name seen before costs nothing */
+    static const struct k three[] = {
+        {"aa", 1, 1, 7}, {"bb", 2, 1, 7}, {"aa", 3, 1, 7}, {"cc", 4, 1, 7}};
+    struct fixture *f = *state;
+    struct trace_import_limits lim = TRACE_IMPORT_LIMITS;
+    struct trace_import *imp = trace_import_new(f->rules);
+    struct diag d;
+    assert_non_null(imp);
+    lim.names = 2;
+    trace_import_set_limits(imp, &lim);
+    assert_int_equal(read_kernels(imp, "n.json", three, 4, &d), STATUS_RANGE);
+    assert_string_equal(d.msg, "n.json: event 3: more than 2 distinct kernel "
+                               "names (a training step has hundreds)");
+    trace_import_free(imp);
+    imp = trace_import_new(f->rules);
+    assert_non_null(imp);
+    lim = (struct trace_import_limits)TRACE_IMPORT_LIMITS;
+    lim.name_bytes = 8; /* "aa", "bb" and "cc" take 9 */
+    trace_import_set_limits(imp, &lim);
+    assert_int_equal(read_kernels(imp, "n.json", three, 4, &d), STATUS_RANGE);
+    assert_string_equal(d.msg, "n.json: event 3: distinct kernel names of "
+                               "more than 8 bytes (a training step has "
+                               "hundreds)");
+    trace_import_free(imp);
+}
+
+static void test_trace_import_write_refuses_above_peak(void **state)
+{
+    /* the one layer's attention forward runs at 687.19 TFLOP/s (worked
+     * out above): on a GPU whose BF16 peak is 600, what would be written
+     * is refused as `check` refuses it, and nothing is written */
+    struct fixture *f = *state;
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct trace_import *imp;
+    struct calibration base;
+    struct diag d;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem;
+    assert_non_null(s);
+    imp = one_layer(f, s, &d);
+    diag_init(&d);
+    assert_int_equal(
+        calibration_load("data/calibration/h800.ini", &base, NULL, 0, &d),
+        STATUS_OK);
+    f->hw.spec.bf16_peak_tflops = 600;
+    mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    assert_int_equal(trace_import_write(s, &base, "h800.ini", "model M, plan P",
+                                        &f->hw, mem, &d),
+                     STATUS_RANGE);
+    assert_int_equal(fclose(mem), 0);
+    assert_int_equal(len, 0);
+    assert_non_null(strstr(
+        d.msg, "import trace: nothing written: the calibration from trace "
+               "l.json (model M, plan P) is not one roofplan accepts; are "
+               "the trace, the model (-m), the plan (--plan: tp, cp, ep, "
+               "mbs, precision) and the GPU (-g) the run's?\n"));
+    assert_non_null(strstr(d.msg,
+                           ": attention_kernel.fwd_tflops: 687.2 is above the "
+                           "GPU's peak (data/hardware/h800.ini:7: "
+                           "gpu.bf16_peak_tflops = 600)"));
+    calibration_release(&base);
     free(text);
     free(s);
     trace_import_free(imp);
@@ -634,13 +554,6 @@ static void test_trace_import_needs_attention(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trace_read_mem_kernels),
-        cmocka_unit_test(test_trace_read_device_name_printable),
-        cmocka_unit_test(test_trace_read_rejects_bad_input),
-        cmocka_unit_test(test_trace_read_rejects_nesting_bomb),
-        cmocka_unit_test(test_trace_read_rejects_huge_string),
-        cmocka_unit_test(test_trace_read_file_refuses_fifo),
-        cmocka_unit_test(test_trace_read_file_gzip),
         cmocka_unit_test(test_trace_rules_first_match_wins),
         cmocka_unit_test(test_trace_rules_refuse_what_is_not_text),
         cmocka_unit_test(test_trace_rules_reports_every_bad_line),
@@ -651,8 +564,14 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_trace_import_write_loads_as_calibration, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_trace_import_write_refuses_above_peak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_import_needs_attention,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_trace_import_bounds_kernels_per_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_import_bounds_names, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,91 @@ static void test_xlsx_book_cells(void **state)
     free(sst);
 }
 
+/* No byte of part p is 0x80 or above but in a well-formed UTF-8
+ * sequence of 2 to 4 bytes (RFC 3629 lead and continuation bytes), and
+ * no C0 control but tab, newline and carriage return (XML 1.0 Char). */
+static bool xml_utf8(const char *p)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    while (*s) {
+        int n = *s >= 0xF0 && *s <= 0xF4   ? 3
+                : *s >= 0xE0 && *s <= 0xEF ? 2
+                : *s >= 0xC2 && *s <= 0xDF ? 1
+                                           : 0;
+        int k;
+        if (*s >= 0x80 && n == 0)
+            return false;
+        if (*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
+            return false;
+        for (k = 1; k <= n; k++)
+            if ((s[k] & 0xC0) != 0x80)
+                return false;
+        s += n + 1;
+    }
+    return true;
+}
+
+/*
+ * Issue 34 item 4: text that is not UTF-8 (an output folder or argv[0] in
+ * Latin-1: "M\xe4rz") or holds control characters reaches the workbook
+ * through every writer of text (a cell, printf, a merged range, a link,
+ * a formula's cached text, a table's header, the document properties)
+ * as \xNN: each part is UTF-8 (openpyxl refused the sharedStrings.xml;
+ * LibreOffice dropped the cells). Valid text, newlines included, is
+ * written unchanged.
+ */
+static void test_xlsx_book_text_not_utf8(void **state)
+{
+    struct fixture *f = *state;
+    struct xlsx_book b;
+    struct lxw_worksheet *ws;
+    struct lxw_format *head[1] = {NULL};
+    const char *headers[1] = {"col \xe4"};
+    struct diag d;
+    char *part;
+    size_t i;
+    static const char *const parts[] = {
+        "xl/sharedStrings.xml", "xl/worksheets/sheet1.xml", "docProps/core.xml",
+        "xl/tables/table1.xml"};
+    diag_init(&d);
+    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, false, &d),
+                     STATUS_OK);
+    ws = xlsx_book_sheet(&b, "Sheet");
+    xlsx_book_properties(&b, "title \xe4", "subject \x1b[2J", "c", 1);
+    xlsx_book_str(&b, ws, 0, 0, "-o /tmp/M\xe4rz/out", NULL);
+    xlsx_book_strf(&b, ws, 0, 1, NULL, "%s", "/M\xe4rz/roofplan");
+    xlsx_book_merge(&b, ws, 1, 0, 2, "merged \xe4\x01", NULL);
+    xlsx_book_link(&b, ws, 2, 0, "Sheet", "link \xe4");
+    xlsx_book_formula_str(&b, ws, 2, 1, "=\"a\"", "cached \xe4", NULL);
+    xlsx_book_str(&b, ws, 3, 0, "two\nlines caf\xc3\xa9", NULL);
+    xlsx_book_str(&b, ws, 5, 0, "x", NULL);
+    xlsx_book_table(&b, ws, "T", 4, 5, 1, headers, head);
+    assert_int_equal(xlsx_book_close(&b, &d), STATUS_OK);
+    for (i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        part = util_zip_part(f->path, parts[i]);
+        if (!xml_utf8(part))
+            fail_msg("%s is not UTF-8 XML text", parts[i]);
+        free(part);
+    }
+    part = util_zip_part(f->path, "xl/sharedStrings.xml");
+    assert_non_null(strstr(part, "<t>-o /tmp/M\\xE4rz/out</t>"));
+    assert_non_null(strstr(part, "<t>/M\\xE4rz/roofplan</t>"));
+    assert_non_null(strstr(part, "<t>merged \\xE4\\x01</t>"));
+    assert_non_null(strstr(part, "<t>link \\xE4</t>"));
+    assert_non_null(strstr(part, "two\nlines caf\xc3\xa9</t>"));
+    free(part);
+    part = util_zip_part(f->path, "xl/worksheets/sheet1.xml");
+    assert_non_null(strstr(part, "<v>cached \\xE4</v>"));
+    free(part);
+    part = util_zip_part(f->path, "docProps/core.xml");
+    assert_non_null(strstr(part, "title \\xE4"));
+    assert_non_null(strstr(part, "subject \\x1B[2J"));
+    free(part);
+    part = util_zip_part(f->path, "xl/tables/table1.xml");
+    assert_non_null(strstr(part, "name=\"col \\xE4\""));
+    free(part);
+}
+
 /* A failed call is reported by name at close; the earlier file stays
  * and no temporary file is left. */
 static void test_xlsx_book_close_after_failed_call(void **state)
@@ -255,6 +340,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_xlsx_book_formats_from_table),
         cmocka_unit_test(test_xlsx_book_cells),
+        cmocka_unit_test(test_xlsx_book_text_not_utf8),
         cmocka_unit_test(test_xlsx_book_close_after_failed_call),
         cmocka_unit_test(test_xlsx_book_full_disk),
         cmocka_unit_test(test_xlsx_book_open_unwritable),

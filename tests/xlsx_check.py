@@ -10,6 +10,8 @@ has openpyxl).
   xlsx_check.py rebound CACHED_DIR RECALC_DIR       (after IB_GBPS=400)
   xlsx_check.py best REPORT.xlsx RECALC_DIR         (FASTEST_PLAN, FASTEST_STEP_S)
   xlsx_check.py inputs REPORT.xlsx                  (every input is read)
+  xlsx_check.py finite BOOK.xlsx                    (no NaN or infinity)
+  xlsx_check.py utf8 BOOK.xlsx TEXT                 (XML parts UTF-8, TEXT in a cell)
 
 Each prints what it checked and exits 1 on the first failed check.
 """
@@ -384,6 +386,50 @@ def inputs(path):
           "and validated (%d formulas)" % (len(styled), len(formulas)))
 
 
+def finite(path):
+    """No cell holds a NaN or an infinity, as a number or written in its
+    text ("-nan s", "inf s of IB"); formulas are not read."""
+    import openpyxl
+    wb = openpyxl.load_workbook(path)
+    word = re.compile(r"(?i)(?<![a-z])-?(nan|inf)(?![a-z])")
+    cells = 0
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                v = c.value
+                cells += v is not None
+                if isinstance(v, float) and not math.isfinite(v):
+                    fail("%s!%s is %r" % (ws.title, c.coordinate, v))
+                if isinstance(v, str) and not v.startswith("=") and \
+                        word.search(v):
+                    fail("%s!%s reads %r" % (ws.title, c.coordinate, v[:120]))
+    print("finite: %d cells, none NaN or infinite" % cells)
+
+
+def utf8(path, text):
+    """Every XML part decodes as UTF-8 and parses; openpyxl reads the
+    book; some cell holds text (the escaped form of what was not UTF-8)."""
+    import openpyxl
+    import xml.dom.minidom
+    with zipfile.ZipFile(path) as z:
+        names = [n for n in z.namelist() if n.endswith((".xml", ".rels"))]
+        for n in names:
+            data = z.read(n)
+            try:
+                data.decode("utf-8", errors="strict")
+            except UnicodeDecodeError as e:
+                fail("%s: not UTF-8: %s" % (n, e))
+            xml.dom.minidom.parseString(data)
+    wb = openpyxl.load_workbook(path)
+    found = [(ws.title, c.coordinate) for ws in wb.worksheets
+             for row in ws.iter_rows() for c in row
+             if isinstance(c.value, str) and text in c.value]
+    if not found:
+        fail("no cell holds %r" % text)
+    print("utf8: %d XML parts UTF-8 and well-formed; %r in %s!%s"
+          % (len(names), text, found[0][0], found[0][1]))
+
+
 def main(argv):
     if len(argv) < 2:
         fail(__doc__)
@@ -402,6 +448,10 @@ def main(argv):
         best(*args)
     elif cmd == "inputs" and len(args) == 1:
         inputs(*args)
+    elif cmd == "finite" and len(args) == 1:
+        finite(*args)
+    elif cmd == "utf8" and len(args) == 2:
+        utf8(*args)
     else:
         fail("usage:" + __doc__)
 

@@ -370,17 +370,18 @@ cli_load_inputs(struct cli_config *cfg, struct cli_inputs *in, struct diag *d)
         if (in->sweep.spec.pp_split.n == 0 ||
             sweep_names_framework_split(&in->sweep)) {
             /* the list's line (the [defaults] key's when only it names
-             * the word); 0 when a --set gave it */
+             * the word), or the --set that gave it */
             long i = datafile_field_index(sweep_schema(), "space", "pp_split");
-            long line = i >= 0 ? in->sweep.meta.line[i] : 0;
-            char at[32] = "";
-            if (line > 0)
-                snprintf(at, sizeof at, ":%ld", line);
+            char where[1200];
+            if (i >= 0)
+                datafile_meta_where(&in->sweep.meta, (size_t)i, where,
+                                    sizeof where);
+            else
+                diag_snprintf(where, sizeof where, "%s: space.pp_split", sp);
             diag_set(d, STATUS_USAGE,
-                     "%s%s: space.pp_split: 'framework' is the stack file's "
-                     "split, and no stack file is given (--stack, or "
-                     "data/defaults.ini's stack)",
-                     sp, at);
+                     "%s: 'framework' is the stack file's split, and no stack "
+                     "file is given (--stack, or data/defaults.ini's stack)",
+                     where);
         }
     }
     if (d->status == STATUS_OK && cfg->calibrate_path)

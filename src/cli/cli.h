@@ -209,8 +209,9 @@ void cli_guard_set(struct cli_guard *g,
 /* Stops the signal thread and unblocks the signals. */
 void cli_guard_stop(struct cli_guard *g);
 
-/* Rewrites d's message so the staging directory's path reads as the
- * output directory's: messages name files where the user will find them. */
+/* Rewrites d's message so the staging directory's path, and the path
+ * the writers reach it by (/proc/self/fd/N), read as the output
+ * directory's: messages name files where the user will find them. */
 void cli_unstage(struct diag *d, const struct out_dir *out);
 
 /*

@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -242,7 +243,7 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
     bool any = false;
     size_t j;
     char where[600];
-    long fi, line;
+    long fi;
     if (calibration_load(cfg->calibration_path, &cal, cfg->sets, cfg->nsets,
                          d) != STATUS_OK)
         return false;
@@ -261,13 +262,9 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
     if (!any) {
         fi = datafile_field_index(calibration_schema(), "calibration",
                                   "hardware_gpu");
-        line = cal.meta.line[fi];
-        if (line > 0)
-            diag_snprintf(where, sizeof where, "%s:%ld", cal.meta.path, line);
-        else
-            diag_snprintf(where, sizeof where, "%s", cal.meta.path);
+        datafile_meta_where(&cal.meta, (size_t)fi, where, sizeof where);
         diag_set(d, STATUS_RANGE,
-                 "%s: calibration.hardware_gpu: \"%s\" is the GPU of none "
+                 "%s: \"%s\" is the GPU of none "
                  "of the %zu clusters compared (-g): --calibration times the "
                  "clusters whose gpu.name it names",
                  where, cal.spec.hardware_gpu, nh);
@@ -463,12 +460,69 @@ static bool load_hardware_file(struct cli_config *cfg,
     return hardware_load(path, hw, cfg->sets, cfg->nsets, &d) == STATUS_OK;
 }
 
+/* The calibration checked against one hardware file: its peaks, then
+ * the rates its speed of light takes. */
+static void check_against(const struct calibration *cal,
+                          const struct hardware *hw,
+                          struct diag *d)
+{
+    if (calibration_check_hardware(cal, hw, d) == STATUS_OK)
+        calibration_check_floor(cal, hw, d);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A calibration given alone: checked against each hardware file of the
+ * data directory for its GPU (calibration.hardware_gpu is its gpu.name),
+ * in name order, as `eval` and `report` would check it with that file;
+ * a GPU none of them has is not checked. */
+static void check_against_shipped(struct cli_config *cfg,
+                                  const struct calibration *cal,
+                                  struct diag *d)
+{
+    char data[1024], dir[1100], path[1400], *names[64];
+    struct hardware hw;
+    struct dirent *e;
+    size_t n = 0, i;
+    DIR *dd;
+    cli_data_directory(data, sizeof data);
+    snprintf(dir, sizeof dir, "%s/hardware", data);
+    dd = opendir(dir);
+    if (!dd)
+        return;
+    while ((e = readdir(dd)) != NULL && n < sizeof names / sizeof *names) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && e->d_name[0] != '.' &&
+            strcmp(e->d_name + len - 4, ".ini") == 0) {
+            names[n] = strdup(e->d_name);
+            if (names[n])
+                n++;
+        }
+    }
+    closedir(dd);
+    qsort(names, n, sizeof *names, compare_names);
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (load_hardware_file(cfg, path, &hw)) {
+            if (calibration_for_gpu(cal, &hw))
+                check_against(cal, &hw, d);
+            hardware_release(&hw);
+        }
+        free(names[i]);
+    }
+}
+
 /*
  * check FILE...: a calibration given beside hardware files is checked
  * against each of them that is for its GPU (no rate above its peaks, nor
  * above the rates its speed of light takes: calibration_check_floor); when
  * none is, it is refused as a calibration for another GPU (with one
  * hardware file, calibration_check_hardware says which GPU that is).
+ * Given without hardware files, against the data directory's for its GPU
+ * (check_against_shipped): what `eval` would refuse, `check` refuses.
  */
 static void check_calibration_hardware(struct cli_config *cfg,
                                        char **files,
@@ -479,7 +533,6 @@ static void check_calibration_hardware(struct cli_config *cfg,
     struct hardware hw;
     size_t j, nhw = 0, matched = 0;
     char where[600];
-    long line;
     for (j = 0; j < n; j++) {
         if (!load_hardware_file(cfg, files[j], &hw))
             continue;
@@ -487,17 +540,18 @@ static void check_calibration_hardware(struct cli_config *cfg,
         matched += calibration_for_gpu(cal, &hw);
         hardware_release(&hw);
     }
-    if (nhw == 0)
+    if (nhw == 0) {
+        check_against_shipped(cfg, cal, d);
         return;
+    }
     if (matched == 0 && nhw > 1) {
-        line = cal->meta.line[datafile_field_index(
-            calibration_schema(), "calibration", "hardware_gpu")];
-        if (line > 0)
-            diag_snprintf(where, sizeof where, "%s:%ld", cal->meta.path, line);
-        else
-            diag_snprintf(where, sizeof where, "%s", cal->meta.path);
+        datafile_meta_where(&cal->meta,
+                            (size_t)datafile_field_index(calibration_schema(),
+                                                         "calibration",
+                                                         "hardware_gpu"),
+                            where, sizeof where);
         diag_add(d, STATUS_RANGE,
-                 "%s: calibration.hardware_gpu: \"%s\" is the GPU of none "
+                 "%s: \"%s\" is the GPU of none "
                  "of the %zu hardware files given",
                  where, cal->spec.hardware_gpu, nhw);
         return;
@@ -505,9 +559,8 @@ static void check_calibration_hardware(struct cli_config *cfg,
     for (j = 0; j < n; j++) {
         if (!load_hardware_file(cfg, files[j], &hw))
             continue;
-        if ((nhw == 1 || calibration_for_gpu(cal, &hw)) &&
-            calibration_check_hardware(cal, &hw, d) == STATUS_OK)
-            calibration_check_floor(cal, &hw, d);
+        if (nhw == 1 || calibration_for_gpu(cal, &hw))
+            check_against(cal, &hw, d);
         hardware_release(&hw);
     }
 }

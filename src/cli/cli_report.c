@@ -29,16 +29,35 @@
 #include "validation.h"
 #include "xlsx_out.h"
 
-/* gnuplot's deadline: ROOFPLAN_GNUPLOT_TIMEOUT seconds when set (tests,
- * slow machines), else plot_out's default; the templates found like the
- * data (cli_template_directory). */
-static struct plot_options plot_options(char *tdir, size_t size)
+/* gnuplot's deadline into *s: ROOFPLAN_GNUPLOT_TIMEOUT seconds (tests,
+ * slow machines), a number above 0; 0 (plot_out's default) when unset or
+ * empty. False, with the problem in d, for anything else: a value that
+ * was not a number was ignored without a word (issue 34). */
+static bool gnuplot_timeout(double *s, struct diag *d)
+{
+    const char *e = getenv("ROOFPLAN_GNUPLOT_TIMEOUT");
+    char shown[160];
+    *s = 0;
+    if (!e || !*e)
+        return true;
+    if (datafile_parse_double(e, s) && *s > 0)
+        return true;
+    *s = 0;
+    datafile_text_quote(e, shown, sizeof shown);
+    diag_set(d, STATUS_USAGE,
+             "ROOFPLAN_GNUPLOT_TIMEOUT (environment): expected seconds, a "
+             "number above 0, got \"%s\"",
+             shown);
+    return false;
+}
+
+/* gnuplot's deadline, timeout_s (gnuplot_timeout); the templates found
+ * like the data (cli_template_directory). */
+static struct plot_options
+plot_options(double timeout_s, char *tdir, size_t size)
 {
     struct plot_options o = {0, NULL, NULL};
-    const char *e = getenv("ROOFPLAN_GNUPLOT_TIMEOUT");
-    double v;
-    if (e && datafile_parse_double(e, &v) && v > 0)
-        o.timeout_s = v;
+    o.timeout_s = timeout_s;
     cli_template_directory(tdir, size);
     o.template_dir = tdir;
     return o;
@@ -324,23 +343,93 @@ static const char *chart_png(const struct plot_files *charts, const char *name)
     return NULL;
 }
 
-/* Messages name a report's files where the user will find them: the
- * staging directory's path becomes the output directory's. */
-void cli_unstage(struct diag *d, const struct out_dir *out)
+/* Replaces `from` in d's message by `to`, where what follows it is no
+ * digit (so "/proc/self/fd/5" is not found in "/proc/self/fd/57"). */
+static void replace_path(struct diag *d, const char *from, const char *to)
 {
     char msg[sizeof d->msg];
-    size_t n = strlen(out->stage), used = 0;
-    const char *s = d->msg, *hit;
+    size_t n = strlen(from), used = 0;
+    const char *s = d->msg, *at = d->msg, *hit;
     if (n == 0)
         return;
-    while ((hit = strstr(s, out->stage)) != NULL && used < sizeof msg) {
+    while ((hit = strstr(at, from)) != NULL && used < sizeof msg) {
+        at = hit + n;
+        if (*at >= '0' && *at <= '9')
+            continue;
         used += (size_t)snprintf(msg + used, sizeof msg - used, "%.*s%s",
-                                 (int)(hit - s), s, out->dir);
-        s = hit + n;
+                                 (int)(hit - s), s, to);
+        s = at;
     }
     if (used < sizeof msg)
         snprintf(msg + used, sizeof msg - used, "%s", s);
     memcpy(d->msg, msg, sizeof msg);
+}
+
+/* Messages name a report's files where the user will find them: the
+ * staging directory's path, and the path the writers reach it by
+ * (/proc/self/fd/N), become the output directory's. */
+void cli_unstage(struct diag *d, const struct out_dir *out)
+{
+    replace_path(d, out->handle, out->dir);
+    replace_path(d, out->stage, out->dir);
+}
+
+/* Copies the regular file from into to, created (not replaced: to's
+ * directory is new and private). */
+static bool copy_file(const char *from, const char *to)
+{
+    char buf[65536];
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wbx") : NULL;
+    size_t n;
+    bool ok = in && out;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    ok = ok && !ferror(in);
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        ok = false;
+    return ok;
+}
+
+/*
+ * After gnuplot failed: the charts' scripts and data live in the failed
+ * report's staging directory, which is removed with it (the output
+ * directory keeps the earlier report), so a message naming them there or
+ * in the output directory named a file that is not there (issue 34).
+ * Copies each chart's <name>.gp and <name>.dat (the script reads its data
+ * as ./<name>.dat: it re-runs there) into a new directory under $TMPDIR
+ * (else /tmp), its path into kept; false, leaving nothing, on failure.
+ */
+static bool
+keep_charts(const struct plot_files *charts, char *kept, size_t size)
+{
+    static const char *const ext[2] = {".gp", ".dat"};
+    const char *tmp = getenv("TMPDIR");
+    char to[PLOT_CHARTS][2][PATH_MAX];
+    size_t c, k, n = 0;
+    bool ok = true;
+    if (!tmp || tmp[0] != '/')
+        tmp = "/tmp";
+    if ((size_t)snprintf(kept, size, "%s/roofplan-charts.XXXXXX", tmp) >=
+            size ||
+        !mkdtemp(kept))
+        return false;
+    for (c = 0; ok && c < charts->ncharts; c++) {
+        const char *from[2] = {charts->chart[c].script, charts->chart[c].data};
+        for (k = 0; ok && k < 2; k++) {
+            ok = (size_t)snprintf(to[c][k], PATH_MAX, "%s/%s%s", kept,
+                                  charts->chart[c].name, ext[k]) < PATH_MAX &&
+                 copy_file(from[k], to[c][k]);
+            n++; /* (a failed copy may have made its file) */
+        }
+    }
+    if (!ok) {
+        for (c = 0; c < n; c++)
+            unlink(to[c / 2][c % 2]);
+        rmdir(kept);
+    }
+    return ok;
 }
 
 /* out_dir_wait.waiting: says who holds the lock while we wait. */
@@ -394,6 +483,21 @@ cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d)
                 "ended without committing\n",
                 CLI_PROG, cfg->out_dir, out->stale - out->finished,
                 out->stale - out->finished == 1 ? "y" : "ies");
+    if (out->foreign)
+        fprintf(stderr,
+                "%s: %s: left %zu staging director%s of another user's "
+                "ended runs alone (only that user's runs remove them)\n",
+                CLI_PROG, cfg->out_dir, out->foreign,
+                out->foreign == 1 ? "y" : "ies");
+    if (out->unmarked)
+        fprintf(stderr,
+                "%s: %s: left %zu director%s named like a staging directory "
+                "alone: no run of roofplan marked %s as its own (another "
+                "user may have renamed a directory of yours so; an earlier "
+                "version's stale one can be removed by hand)\n",
+                CLI_PROG, cfg->out_dir, out->unmarked,
+                out->unmarked == 1 ? "y" : "ies",
+                out->unmarked == 1 ? "it" : "them");
     return STATUS_OK;
 }
 
@@ -409,8 +513,47 @@ struct report_run {
     struct plot_job job;
     struct plot_files charts;
     bool job_pending; /* plot_out_start succeeded, _finish not yet called */
+    double gnuplot_timeout_s; /* 0: plot_out's default (gnuplot_timeout) */
     struct progress progress; /* the line on stderr */
 };
+
+/* A failed report's message, printed: files named where they are (the
+ * charts' scripts kept after a gnuplot failure: keep_charts). */
+static void print_failure(struct diag *d, struct report_run *rr)
+{
+    char kept[PATH_MAX];
+    bool plot = d->status == STATUS_PLOT && !rr->job_pending &&
+                !atomic_load(&rr->job.stop) && rr->out.stage[0] &&
+                (strstr(d->msg, rr->out.stage) ||
+                 (rr->out.handle[0] && strstr(d->msg, rr->out.handle)));
+    if (plot && keep_charts(&rr->charts, kept, sizeof kept)) {
+        replace_path(d, rr->out.handle, kept);
+        replace_path(d, rr->out.stage, kept);
+        cli_print_diag(d);
+        fprintf(stderr,
+                "%s: the charts' scripts and data are kept in %s (the "
+                "report was not written): run `gnuplot NAME.gp` there to "
+                "see a chart's error\n",
+                CLI_PROG, kept);
+        return;
+    }
+    if (plot) { /* not kept: the files went with the staging directory */
+        char stage[sizeof rr->out.stage + 1];
+        char handle[sizeof rr->out.handle + 1];
+        snprintf(stage, sizeof stage, "%s/", rr->out.stage);
+        snprintf(handle, sizeof handle, "%s/", rr->out.handle);
+        replace_path(d, handle, "");
+        replace_path(d, stage, "");
+        cli_print_diag(d);
+        fprintf(stderr,
+                "%s: the charts' scripts could not be kept (in $TMPDIR or "
+                "/tmp); the report was not written\n",
+                CLI_PROG);
+        return;
+    }
+    cli_unstage(d, &rr->out);
+    cli_print_diag(d);
+}
 
 /* Reads the validation runs and the inputs each is predicted with. */
 static enum status load_validations(struct report_run *rr,
@@ -494,7 +637,8 @@ static enum status write_report(const struct cli_config *cfg,
                                 struct diag *d)
 {
     char path[OUT_DIR_MAX + 64], tdir[1100];
-    struct plot_options popt = plot_options(tdir, sizeof tdir);
+    struct plot_options popt =
+        plot_options(rr->gnuplot_timeout_s, tdir, sizeof tdir);
     struct chart_wait w = {rr, g};
     enum status st;
 
@@ -504,7 +648,7 @@ static enum status write_report(const struct cli_config *cfg,
          * job is zeroed: see plot_out_start); a signal in the middle of
          * the spawns would otherwise leave the ones spawned running */
         cli_guard_set(g, &rr->out, &rr->job);
-        st = plot_out_start(&rr->rep, rr->out.stage, &popt, &rr->job,
+        st = plot_out_start(&rr->rep, rr->out.handle, &popt, &rr->job,
                             &rr->charts, d);
         if (st != STATUS_OK)
             return st;
@@ -623,7 +767,7 @@ static int run_report(const struct cli_config *cfg,
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
     /* --all-plans: plans.csv lists every plan, so the sweep spills them */
-    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
+    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.handle;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
     opt.progress = sweep_progress;
@@ -706,17 +850,16 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
                   cfg->progress);
     diag_init(&d);
     cli_guard_start(&g);
-    if (cli_load_inputs(cfg, &rr->in, &d) != STATUS_OK) {
+    if (!gnuplot_timeout(&rr->gnuplot_timeout_s, &d) ||
+        cli_load_inputs(cfg, &rr->in, &d) != STATUS_OK) {
         rc = cli_exit_code(d.status, true);
     } else {
         cli_data_directory(data_dir, sizeof data_dir);
         rc = run_report(cfg, rr, &g, data_dir, &d);
     }
     progress_end(&rr->progress); /* a line left open ends before a message */
-    if (rc != 0 && d.status != STATUS_OK) {
-        cli_unstage(&d, &rr->out);
-        cli_print_diag(&d);
-    }
+    if (rc != 0 && d.status != STATUS_OK)
+        print_failure(&d, rr);
     if (rr->job_pending)
         plot_out_abort(&rr->job);
     pthread_mutex_lock(&g.lock);

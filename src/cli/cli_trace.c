@@ -85,6 +85,14 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
 
     if (nargs == 0)
         return cli_usage_error("import trace: %s", "missing FILE");
+    if (nargs > TRACE_IMPORT_FILES_MAX) {
+        /* counted before any is read: a long read then a refusal helps
+         * nobody */
+        char many[96];
+        snprintf(many, sizeof many, "%zu trace files, at most %d in one import",
+                 nargs, TRACE_IMPORT_FILES_MAX);
+        return cli_usage_error("import trace: %s", many);
+    }
     diag_init(&d);
     if (cli_load_inputs(cfg, &in, &d) != STATUS_OK) {
         cli_print_diag(&d);
@@ -128,8 +136,12 @@ int cli_cmd_import_trace(struct cli_config *cfg, char **args, size_t nargs)
     fprintf(stderr, "%s: %s on %s\n", CLI_PROG, in.m.spec.name, planbuf);
     trace_import_table(s, stderr);
     if (trace_import_write(s, in.have_cal ? &in.cal : NULL, base_name, cmd,
-                           stdout, &d) != STATUS_OK)
-        goto fail;
+                           &in.hw, stdout, &d) != STATUS_OK) {
+        /* a calibration refused is bad input (2); stdout that cannot be
+         * written is not: 1, as for `import nccl` and `eval` */
+        cli_print_diag(&d);
+        rc = cli_exit_code(d.status, false);
+    }
     goto done;
 fail:
     cli_print_diag(&d);

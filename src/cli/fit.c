@@ -88,6 +88,16 @@ static bool probe_open(const struct validation_run *run,
     }
     cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     cost_ctx_release(&ctx);
+    if (!(isfinite(r.t.expected) && r.t.expected > 0)) {
+        /* a fit would stop at a bound on it and apply that (issue 34:
+         * compute_overhead = 2 fitted on a NaN step) */
+        why->key = "plan";
+        snprintf(why->text, sizeof why->text,
+                 "its expected step is not a positive finite time: "
+                 "nothing to fit (a bug in roofplan's time model: please "
+                 "report it with this run file)");
+        return false;
+    }
     pr->hw = in->hw;
     pr->m = in->m;
     pr->precision = p.precision;
@@ -320,6 +330,8 @@ fit_apply(const struct fit_result *r, struct stack *s, struct diag *d)
     memcpy(s->meta.source[i], src, n + 1);
     s->meta.given[i] = true;
     s->meta.line[i] = 0;
+    free(s->meta.set_arg[i]); /* a --set of it is replaced */
+    s->meta.set_arg[i] = NULL;
     return STATUS_OK;
 }
 

@@ -309,6 +309,13 @@ static bool store(const struct datafile_field *f,
     double v;
     switch (f->type) {
     case DATAFILE_STRING:
+        if (f->required && text[0] == '\0') {
+            /* a required value is one given: an empty name is none */
+            char want[160];
+            datafile_describe(f, want, sizeof want);
+            snprintf(why, why_size, "expected %s, got \"\" (required)", want);
+            return false;
+        }
         if (strlen(text) + 1 > f->size) {
             snprintf(why, why_size, "text longer than %zu characters",
                      f->size - 1);
@@ -316,19 +323,16 @@ static bool store(const struct datafile_field *f,
         }
         memcpy(at, text, strlen(text) + 1);
         return true;
-    case DATAFILE_BOOL: {
-        static const char *const yes[] = {"true", "yes", "on"};
-        static const char *const no[] = {"false", "no", "off"};
-        size_t i;
-        for (i = 0; i < 3; i++) {
-            if (strcmp(text, yes[i]) == 0 || strcmp(text, no[i]) == 0) {
-                *(bool *)(void *)at = strcmp(text, yes[i]) == 0;
-                return true;
-            }
+    case DATAFILE_BOOL:
+        /* only the words datafile_describe() and the schema's Markdown
+         * document ("true or false"): "yes" and "on" were read as true
+         * undocumented (issue 34) */
+        if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
+            *(bool *)(void *)at = text[0] == 't';
+            return true;
         }
         snprintf(why, why_size, "expected true or false, got \"%s\"", text);
         return false;
-    }
     case DATAFILE_LIST:
         return datafile_parse_list(f, text, (struct datafile_list *)(void *)at,
                                    why, why_size);
@@ -460,21 +464,22 @@ static void check_entries(const struct parse *p,
     }
 }
 
-enum status datafile_load(const char *path,
-                          const struct datafile_schema *schema,
-                          void *dest,
-                          struct datafile_meta *meta,
-                          struct datafile_set *sets,
-                          size_t nsets,
-                          struct diag *d)
+/* datafile_load() of the text of path, text[len] a NUL (borrowed). */
+static enum status load_text(const char *path,
+                             const char *text,
+                             size_t len,
+                             const struct datafile_schema *schema,
+                             void *dest,
+                             struct datafile_meta *meta,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
 {
     struct parse p;
     const struct entry *by_field[DATAFILE_FIELDS_MAX] = {0};
     const char *set_text[DATAFILE_FIELDS_MAX] = {0};
     const char *set_arg[DATAFILE_FIELDS_MAX] = {0};
-    char *text = NULL;
     size_t i;
-    enum status st;
 
     memset(&p, 0, sizeof p);
     if (meta) {
@@ -483,10 +488,8 @@ enum status datafile_load(const char *path,
     }
     if (schema->n > DATAFILE_FIELDS_MAX)
         return diag_add(d, STATUS_RANGE, "%s: schema too large", schema->kind);
-    st = datafile_read(path, &text, &p.len, d);
-    if (st != STATUS_OK)
-        return st;
     p.text = text;
+    p.len = len;
     if (parse_entries(&p, path, d) == STATUS_NOMEM)
         goto done;
     check_sections(&p, schema, path, d);
@@ -542,6 +545,12 @@ enum status datafile_load(const char *path,
             meta->line[i] =
                 set_text[i] || !by_field[i] ? 0 : (long)by_field[i]->line;
             meta->given[i] = set_text[i] || by_field[i];
+            if (set_arg[i]) {
+                meta->set_arg[i] = dup_text(set_arg[i]);
+                if (!meta->set_arg[i])
+                    diag_add(d, STATUS_NOMEM, "--set %s: out of memory",
+                             set_arg[i]);
+            }
         }
     }
     if (meta) {
@@ -561,13 +570,46 @@ enum status datafile_load(const char *path,
     }
 done:
     diag_finish(d);
-    free(text);
     free(p.bad);
     free(p.entries);
     free(p.pool);
     if (d->status != STATUS_OK && meta)
         datafile_meta_release(meta);
     return d->status;
+}
+
+enum status datafile_load(const char *path,
+                          const struct datafile_schema *schema,
+                          void *dest,
+                          struct datafile_meta *meta,
+                          struct datafile_set *sets,
+                          size_t nsets,
+                          struct diag *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    enum status st;
+    if (meta) {
+        memset(meta, 0, sizeof *meta);
+        meta->schema = schema;
+    }
+    st = datafile_read(path, &text, &len, d);
+    if (st != STATUS_OK)
+        return st;
+    st = load_text(path, text, len, schema, dest, meta, sets, nsets, d);
+    free(text);
+    return st;
+}
+
+enum status datafile_load_text(const char *name,
+                               const char *text,
+                               size_t len,
+                               const struct datafile_schema *schema,
+                               void *dest,
+                               struct datafile_meta *meta,
+                               struct diag *d)
+{
+    return load_text(name, text, len, schema, dest, meta, NULL, 0, d);
 }
 
 void datafile_meta_release(struct datafile_meta *meta)
@@ -583,6 +625,8 @@ void datafile_meta_release(struct datafile_meta *meta)
         /* section sources are one copy per field: free each */
         free(meta->section_source[i]);
         meta->section_source[i] = NULL;
+        free(meta->set_arg[i]);
+        meta->set_arg[i] = NULL;
     }
 }
 
@@ -595,6 +639,23 @@ const char *datafile_meta_source(const struct datafile_meta *meta, size_t i)
     if (meta->section_source[i])
         return meta->section_source[i];
     return "";
+}
+
+const char *datafile_meta_where(const struct datafile_meta *meta,
+                                size_t i,
+                                char *buf,
+                                size_t size)
+{
+    const struct datafile_field *f = &meta->schema->fields[i];
+    const char *path = meta->path ? meta->path : meta->schema->kind;
+    if (meta->line[i] > 0)
+        diag_snprintf(buf, size, "%s:%ld: %s.%s", path, meta->line[i],
+                      f->section, f->key);
+    else if (meta->set_arg[i])
+        diag_snprintf(buf, size, "%s: --set %s", path, meta->set_arg[i]);
+    else
+        diag_snprintf(buf, size, "%s: %s.%s", path, f->section, f->key);
+    return buf;
 }
 
 enum status

@@ -44,6 +44,8 @@ struct datafile_meta {
     bool given[DATAFILE_FIELDS_MAX];           /* in the file or by --set */
     char *source[DATAFILE_FIELDS_MAX];         /* NULL when none given */
     char *section_source[DATAFILE_FIELDS_MAX]; /* per field's section */
+    char *set_arg[DATAFILE_FIELDS_MAX]; /* the --set given ("sec.key=val");
+                                         * NULL: the file's or default */
 };
 
 /*
@@ -67,6 +69,19 @@ enum status datafile_load(const char *path,
                           struct diag *d);
 
 /*
+ * datafile_load() of text[0..len) (text[len] a NUL; borrowed) as if it
+ * were the file `name`, without overrides: for text a program wrote and
+ * is about to hand out, checked as any file of its kind will be.
+ */
+enum status datafile_load_text(const char *name,
+                               const char *text,
+                               size_t len,
+                               const struct datafile_schema *schema,
+                               void *dest,
+                               struct datafile_meta *meta,
+                               struct diag *d);
+
+/*
  * Reads the whole file at path (at most 1 MiB) into a NUL-terminated
  * buffer the caller frees: opened without blocking (a FIFO is refused, not
  * waited on), checked to be a regular file, its name checked as text, a
@@ -85,6 +100,21 @@ void datafile_meta_release(struct datafile_meta *meta);
  * section's `source`, else "" (never NULL).
  */
 const char *datafile_meta_source(const struct datafile_meta *meta, size_t i);
+
+/*
+ * Where field i's value came from, for a message about it (the caller
+ * adds ": problem"), into buf: "path:line: sec.key" from a line of the
+ * file, "path: --set sec.key=value" (the argument as typed) from the
+ * command line, "path: sec.key" for its default. Cut at a character
+ * boundary where it does not fit. Returns buf.
+ *
+ *   datafile_meta_where(&hw->meta, i, buf, sizeof buf);
+ *   -> "data/hardware/h800.ini: --set cluster.ib_gbps=60"
+ */
+const char *datafile_meta_where(const struct datafile_meta *meta,
+                                size_t i,
+                                char *buf,
+                                size_t size);
 
 /*
  * Parses "SEC.KEY=VALUE" (a --set argument) into out. Returns STATUS_USAGE

@@ -19,7 +19,7 @@
 enum datafile_type {
     DATAFILE_INT,    /* long, stored at offset */
     DATAFILE_DOUBLE, /* double */
-    DATAFILE_BOOL,   /* bool: true|false|yes|no|on|off */
+    DATAFILE_BOOL,   /* bool: true|false (no other words) */
     DATAFILE_STRING, /* char[size]; with max > 0, a list of numbers each in
                         min..max that the file's owner splits and checks
                         (a calibration's measured lists) */

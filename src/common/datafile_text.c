@@ -135,3 +135,31 @@ void datafile_text_quote(const char *text, char *buf, size_t size)
     }
     buf[used] = '\0';
 }
+
+size_t datafile_text_xml(const char *text, char *buf, size_t size)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t len = strlen(text), i = 0, used = 0;
+    while (i < len) {
+        unsigned long cp;
+        size_t n = utf8_decode(s + i, len - i, &cp), k;
+        char piece[20];
+        size_t plen = 0;
+        if (n == 0 || (!text_char(cp) && cp != '\n')) {
+            /* each byte of it as \xNN: invalid sequences show one byte */
+            for (k = 0; k < (n == 0 ? 1 : n); k++)
+                plen += (size_t)snprintf(piece + plen, sizeof piece - plen,
+                                         "\\x%02X", s[i + k]);
+        } else {
+            memcpy(piece, s + i, n);
+            plen = n;
+        }
+        i += n == 0 ? 1 : n;
+        for (k = 0; k < plen; k++, used++)
+            if (used + 1 < size)
+                buf[used] = piece[k];
+    }
+    if (size > 0)
+        buf[used < size ? used : size - 1] = '\0';
+    return used;
+}

@@ -40,4 +40,18 @@ bool datafile_text_check(const char *text,
  */
 void datafile_text_quote(const char *text, char *buf, size_t size);
 
+/*
+ * The NUL-terminated text as XML (a workbook cell, a chart's name) may
+ * carry it: what datafile_text_check() accepts, and newlines, as they
+ * are; every byte of anything else as \xNN (invalid UTF-8, such as a
+ * Latin-1 path; control characters XML forbids or terminals act on).
+ * Writes into buf as much as fits in size bytes with the NUL (buf may
+ * be NULL when size is 0) and returns the length of the whole, as
+ * snprintf: equal to strlen(text) exactly when nothing is escaped;
+ * 4 x strlen(text) + 1 bytes always hold it. Never cuts.
+ *
+ *   datafile_text_xml("M\xe4rz\n", buf, sizeof buf);  -> M\xE4rz + newline
+ */
+size_t datafile_text_xml(const char *text, char *buf, size_t size);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "diag.h"
 
@@ -52,5 +53,46 @@ enum status input_file_read(const char *path,
                             char **out,
                             size_t *len,
                             struct diag *d);
+
+/*
+ * As input_file_read(), the file `name` of the directory open as dirfd,
+ * never through a symbolic link: for a file of roofplan's own in a folder
+ * others may write (an output directory's manifest, a staging directory's
+ * journal), where a link, a FIFO or a device put in its place must be
+ * neither followed nor waited on. A link is "not a regular file"; the
+ * type is checked before the open (a FIFO is never opened) and again on
+ * the open descriptor. A missing file is no error: STATUS_OK with *out
+ * NULL and *len 0. Messages name the file as `shown`.
+ *
+ *   st = input_file_read_at(dir_fd, ".roofplan-manifest",
+ *                           "out/.roofplan-manifest", 65536, &text, &len, d);
+ */
+enum status input_file_read_at(int dirfd,
+                               const char *name,
+                               const char *shown,
+                               size_t max_bytes,
+                               char **out,
+                               size_t *len,
+                               struct diag *d);
+
+/*
+ * As input_file_read_at(), and the file must be user `owner`'s (checked
+ * on the open descriptor): one of another user's is refused, STATUS_IO
+ * "SHOWN: owned by user N, not M". For a mark roofplan leaves in a
+ * directory of its own, where another user cannot have put a file of
+ * roofplan's user ((uid_t)-1: any owner).
+ *
+ *   st = input_file_read_own_at(stage_fd, ".roofplan-stage",
+ *                               ".roofplan-stage", geteuid(), 256,
+ *                               &text, &len, d);
+ */
+enum status input_file_read_own_at(int dirfd,
+                                   const char *name,
+                                   const char *shown,
+                                   uid_t owner,
+                                   size_t max_bytes,
+                                   char **out,
+                                   size_t *len,
+                                   struct diag *d);
 
 #endif

@@ -1,35 +1,30 @@
 /*
- * out_dir: staging directory, lock and commit of a report (see out_dir.h).
+ * out_dir: staging directory, lock and commit of a report (see out_dir.h);
+ * the staging directories runs left behind are out_dir_stale.c's.
  */
 #include "out_dir.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Where a staging directory's name starts, and its journal. */
-#define STAGE_PREFIX  ".roofplan-"
-#define JOURNAL       ".commit"
-#define NAME_MAX_LEN  255  /* a file name the journal or manifest may hold */
-#define STALE_MAX     64   /* staging directories looked at by one open */
+#include "input_file.h"
+#include "out_dir_stale.h"
+
 #define POLL_S        0.05 /* how often a waiting run tries the lock */
 #define HOLDER_WAIT_S 1.0  /* how long it looks for the holder's name */
-/* Slack between a process's start time from /proc (whole seconds since
- * boot, rounded) and the time its run took the lock. */
-#define START_SLACK_S 2
 
 /* A path inside a staging directory of the output directory. */
-#define PATH_BUF (OUT_DIR_MAX + 2 * NAME_MAX_LEN + 16)
+#define PATH_BUF (OUT_DIR_MAX + 2 * OUT_DIR_NAME_MAX + 16)
 
-typedef char name_buf[NAME_MAX_LEN + 1];
+typedef char name_buf[OUT_DIR_NAME_MAX + 1];
 
 /* Creates dir and its parents (mkdir -p). */
 static enum status make_dirs(const char *dir, struct diag *d)
@@ -68,274 +63,22 @@ static void sleep_s(double s)
         ;
 }
 
-/* A plain file name: no directory, not "." or "..". */
-static bool plain_name(const char *s)
+/* The run's staging directory's name in the output directory. */
+static const char *stage_name(const struct out_dir *o)
 {
-    size_t n = strlen(s);
-    return n > 0 && n <= NAME_MAX_LEN && !strchr(s, '/') &&
-           strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
-}
-
-/* ---- Owners of staging directories ---- */
-
-/* Reads a decimal number at *p (advancing it); false when none. */
-static bool read_number(const char **p, long long *v)
-{
-    long long x = 0;
-    const char *s = *p;
-    if (*s < '0' || *s > '9')
-        return false;
-    while (*s >= '0' && *s <= '9') {
-        if (x > (1LL << 50))
-            return false;
-        x = 10 * x + (*s++ - '0');
-    }
-    *v = x;
-    *p = s;
-    return true;
-}
-
-/* The run a staging directory's name says owns it
- * (".roofplan-PID-SINCE-XXXXXX"); false for another name (a staging
- * directory of an earlier version of roofplan: ".roofplan-XXXXXX"). */
-static bool stage_owner(const char *name, struct out_dir_holder *h)
-{
-    const char *p = name + strlen(STAGE_PREFIX);
-    long long pid, since;
-    if (strncmp(name, STAGE_PREFIX, strlen(STAGE_PREFIX)) != 0 ||
-        !read_number(&p, &pid) || *p++ != '-' || !read_number(&p, &since) ||
-        *p++ != '-' || strlen(p) != 6 || pid <= 0 || pid > 0x7fffffff)
-        return false;
-    h->pid = (long)pid;
-    h->since = since;
-    return true;
-}
-
-/* When process pid started, in seconds since 1970, from Linux's /proc;
- * false where that cannot be read. */
-static bool process_start(long pid, long long *start)
-{
-    char path[64], buf[1024], *p;
-    unsigned long long ticks, btime = 0;
-    long hz = sysconf(_SC_CLK_TCK);
-    size_t n;
-    int field;
-    FILE *f;
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    f = fopen(path, "r");
-    if (!f)
-        return false;
-    n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    /* the command name (field 2) is in parentheses and may hold spaces;
-     * the start time is field 22 (proc(5)): the n-th space after the
-     * parenthesis opens field n + 2 */
-    p = strrchr(buf, ')');
-    if (!p || hz <= 0)
-        return false;
-    for (field = 2; field < 22 && p; field++)
-        p = strchr(p + 1, ' ');
-    if (!p || sscanf(p, " %llu", &ticks) != 1)
-        return false;
-    f = fopen("/proc/stat", "r");
-    if (!f)
-        return false;
-    while (fgets(buf, sizeof buf, f))
-        if (sscanf(buf, "btime %llu", &btime) == 1)
-            break;
-    fclose(f);
-    if (btime == 0)
-        return false;
-    *start = (long long)(btime + ticks / (unsigned long long)hz);
-    return true;
-}
-
-/* The run that owns a staging directory is still running: its pid is
- * alive and that process started before the run took the lock (not a
- * later process given the same pid). */
-static bool owner_alive(const struct out_dir_holder *h)
-{
-    long long start;
-    if (kill((pid_t)h->pid, 0) != 0 && errno != EPERM)
-        return false;
-    return !process_start(h->pid, &start) || start <= h->since + START_SLACK_S;
-}
-
-/* A staging directory of dir (a directory, not a link to one). */
-static bool is_stage(const char *dir, const char *name)
-{
-    char path[PATH_BUF];
-    struct stat st;
-    if (strncmp(name, STAGE_PREFIX, strlen(STAGE_PREFIX)) != 0)
-        return false;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The live run that holds dir's lock, as its staging directory names it
- * (the latest one); h->pid 0 when there is none. */
-static void find_holder(const char *dir, struct out_dir_holder *h)
-{
-    DIR *dd = opendir(dir);
-    struct dirent *e;
-    h->pid = 0;
-    h->since = 0;
-    if (!dd)
-        return;
-    while ((e = readdir(dd)) != NULL) {
-        struct out_dir_holder o;
-        if (stage_owner(e->d_name, &o) && is_stage(dir, e->d_name) &&
-            o.since >= h->since && owner_alive(&o))
-            *h = o;
-    }
-    closedir(dd);
-}
-
-/* ---- Staging directories ---- */
-
-/* Removes every entry of a staging directory, its journal first (so a
- * half-removed one is never finished); false on a failure. */
-static bool empty_stage(const char *stage)
-{
-    char path[PATH_BUF];
-    DIR *dir;
-    struct dirent *e;
-    bool ok = true;
-    snprintf(path, sizeof path, "%s/%s", stage, JOURNAL);
-    if (unlink(path) != 0 && errno != ENOENT)
-        ok = false;
-    dir = opendir(stage);
-    if (!dir)
-        return ok && errno == ENOENT;
-    while ((e = readdir(dir)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", stage, e->d_name);
-        if (unlink(path) != 0 && errno != ENOENT)
-            ok = false;
-    }
-    closedir(dir);
-    return ok;
-}
-
-/* Removes a staging directory; repeats while a writer (a gnuplot still
- * running) adds files. False when it stays. */
-static bool remove_stage(const char *stage)
-{
-    int tries;
-    for (tries = 0; tries < 100; tries++) {
-        if (!empty_stage(stage))
-            return false;
-        if (rmdir(stage) == 0 || errno == ENOENT)
-            return true;
-    }
-    return false;
+    return o->stage + strlen(o->dir) + 1;
 }
 
 void out_dir_abort(struct out_dir *o)
 {
     if (!o->stage[0])
         return;
-    remove_stage(o->stage);
+    /* the descriptor stays open (out_dir_close closes it): a writer
+     * still at work through o->handle finds the directory removed, never
+     * another directory opened meanwhile under the same number */
+    if (o->handle[0])
+        out_dir_stale_remove(o->lock_fd, stage_name(o), o->stage_fd);
     o->stage[0] = '\0';
-}
-
-/* Reads one line of f into buf without its newline; a longer line is
- * skipped (buf ""). False at the end. */
-static bool read_line(FILE *f, char *buf, size_t size)
-{
-    size_t n;
-    if (!fgets(buf, (int)size, f))
-        return false;
-    n = strlen(buf);
-    if (n > 0 && buf[n - 1] == '\n') {
-        buf[n - 1] = '\0';
-    } else if (!feof(f)) {
-        int c;
-        while ((c = fgetc(f)) != EOF && c != '\n')
-            ;
-        buf[0] = '\0';
-    }
-    return true;
-}
-
-/*
- * Finishes the commit a run that ended left in staging directory `stage`
- * of dir, when its journal is complete: every new file still staged is
- * moved in (replacing the earlier one, wherever the commit stopped), every
- * earlier file to remove is removed. *journal tells whether there was a
- * complete journal. False when a move failed: the directory is then kept
- * for a later run.
- */
-static bool finish_commit(const char *dir, const char *stage, bool *journal)
-{
-    char path[PATH_BUF], line[NAME_MAX_LEN + 16];
-    char from[PATH_BUF], to[PATH_BUF];
-    bool ended = false, ok = true;
-    FILE *f;
-    *journal = false;
-    snprintf(path, sizeof path, "%s/%s", stage, JOURNAL);
-    f = fopen(path, "r");
-    if (!f)
-        return errno == ENOENT;
-    while (!ended && read_line(f, line, sizeof line))
-        ended = strcmp(line, "end") == 0;
-    if (!ended) { /* written only in part: the commit never began */
-        fclose(f);
-        return true;
-    }
-    *journal = true;
-    rewind(f);
-    while (ok && read_line(f, line, sizeof line) && strcmp(line, "end") != 0) {
-        struct stat st;
-        if (strncmp(line, "move ", 5) == 0 && plain_name(line + 5)) {
-            snprintf(from, sizeof from, "%s/%.255s", stage, line + 5);
-            snprintf(to, sizeof to, "%s/%s", dir, line + 5);
-            if (lstat(from, &st) == 0 && rename(from, to) != 0)
-                ok = false;
-        } else if (strncmp(line, "remove ", 7) == 0 && plain_name(line + 7)) {
-            snprintf(to, sizeof to, "%s/%s", dir, line + 7);
-            if (lstat(to, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(to) != 0)
-                ok = false;
-        }
-    }
-    fclose(f);
-    return ok;
-}
-
-/* Finishes or removes the staging directories of dir whose run has ended
- * (all but `own`); counts them in o. Best effort: one that cannot be
- * read or removed (another user's) is left. */
-static void clean_stale(struct out_dir *o, const char *own)
-{
-    static name_buf names[STALE_MAX];
-    size_t n = 0, i;
-    DIR *dd = opendir(o->dir);
-    struct dirent *e;
-    if (!dd)
-        return;
-    while ((e = readdir(dd)) != NULL && n < STALE_MAX) {
-        struct out_dir_holder h;
-        if (strcmp(e->d_name, own) == 0 || !is_stage(o->dir, e->d_name) ||
-            strlen(e->d_name) > NAME_MAX_LEN)
-            continue;
-        /* no owner in its name: an earlier version's, whose run has
-         * ended, as we hold the lock it held */
-        if (stage_owner(e->d_name, &h) && owner_alive(&h))
-            continue;
-        snprintf(names[n++], sizeof names[0], "%s", e->d_name);
-    }
-    closedir(dd);
-    for (i = 0; i < n; i++) {
-        char stage[OUT_DIR_MAX + NAME_MAX_LEN + 2];
-        bool journal;
-        snprintf(stage, sizeof stage, "%s/%.255s", o->dir, names[i]);
-        if (!finish_commit(o->dir, stage, &journal) || !remove_stage(stage))
-            continue;
-        o->stale++;
-        o->finished += journal;
-    }
 }
 
 /* ---- Lock ---- */
@@ -372,7 +115,7 @@ static enum status lock_dir(struct out_dir *o,
         t = now_s() - t0;
         *waited = true;
         if (!told && timeout > 0) {
-            find_holder(o->dir, &h);
+            out_dir_stale_holder(o->lock_fd, &h);
             if (h.pid || t >= HOLDER_WAIT_S || t >= timeout) {
                 told = true;
                 if (w && w->waiting)
@@ -380,7 +123,7 @@ static enum status lock_dir(struct out_dir *o,
             }
         }
         if (t >= timeout) {
-            find_holder(o->dir, &h);
+            out_dir_stale_holder(o->lock_fd, &h);
             holder_text(&h, who, sizeof who);
             return diag_set(d, STATUS_IO,
                             "%s: another run%s is writing a report here; "
@@ -388,6 +131,121 @@ static enum status lock_dir(struct out_dir *o,
                             o->dir, who, timeout);
         }
         sleep_s(timeout - t < POLL_S ? timeout - t : POLL_S);
+    }
+    return STATUS_OK;
+}
+
+/* Writes the mark of the run's staging directory, open as o->stage_fd
+ * and made by run (pid, since), into it (out_dir_stale.h). */
+static enum status
+write_mark(const struct out_dir *o, long pid, long long since, struct diag *d)
+{
+    char text[OUT_DIR_MARK_MAX];
+    size_t n;
+    int fd, e = 0;
+    if (!out_dir_stale_mark_text(o->stage_fd, pid, since, text, sizeof text))
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->stage,
+                        strerror(errno ? errno : EIO));
+    n = strlen(text);
+    fd = openat(o->stage_fd, OUT_DIR_STAGE_MARK,
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || write(fd, text, n) != (ssize_t)n)
+        e = errno ? errno : EIO;
+    if (fd >= 0 && close(fd) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (e)
+        return diag_set(d, STATUS_IO, "%s/%s: cannot write: %s", o->stage,
+                        OUT_DIR_STAGE_MARK, strerror(e));
+    return STATUS_OK;
+}
+
+/* Sets o->handle, the path through /proc that reaches the staging
+ * directory by its descriptor, once it is seen to reach that very
+ * directory (a system without /proc cannot write safely into a folder
+ * another user may write: refused). */
+static enum status open_handle(struct out_dir *o, struct diag *d)
+{
+    char path[sizeof o->handle];
+    struct stat a, b;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", o->stage_fd);
+    if (stat(path, &a) != 0 || fstat(o->stage_fd, &b) != 0 ||
+        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return diag_set(d, STATUS_IO,
+                        "%s: cannot write safely: %s does not reach the "
+                        "staging directory (is /proc mounted?)",
+                        o->dir, path);
+    memcpy(o->handle, path, sizeof path);
+    return STATUS_OK;
+}
+
+/*
+ * Makes the run's staging directory in the output directory and opens
+ * it: ".roofplan-PID-SINCE-XXXXXX" (PID and SINCE name the run, for a
+ * run that waits for the lock; six random letters), mode 0700, its mark
+ * inside. A name already taken (by anything: a link another user put
+ * there is not followed) is passed over; the directory opened must be
+ * the run's own (its owner, not a link), else it is refused. On a
+ * failure after the open, the directory is removed again.
+ */
+static enum status make_stage(struct out_dir *o, struct diag *d)
+{
+    static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                  "abcdefghijklmnopqrstuvwxyz0123456789";
+    char name[63]; /* with the output directory's path, fits o->stage */
+    unsigned char rnd[6];
+    struct stat st;
+    int tries, fd, e = EEXIST;
+    long pid = (long)getpid();
+    long long since = 0;
+    size_t i, n;
+    for (tries = 0; tries < 100; tries++) {
+        int k;
+        since = (long long)time(NULL);
+        k = snprintf(name, sizeof name, "%s%ld-%lld-", OUT_DIR_STAGE_PREFIX,
+                     pid, since);
+        if (k < 0 || (size_t)k + sizeof rnd >= sizeof name)
+            return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->dir,
+                            strerror(ENAMETOOLONG));
+        n = (size_t)k;
+        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+            for (i = 0; i < sizeof rnd; i++) /* no entropy: the clock */
+                rnd[i] = (unsigned char)((long)(now_s() * 1e9) >> (5 * i)) ^
+                         (unsigned char)tries;
+        for (i = 0; i < sizeof rnd; i++)
+            name[n + i] = letters[rnd[i] % (sizeof letters - 1)];
+        name[n + sizeof rnd] = '\0';
+        if (mkdirat(o->lock_fd, name, 0700) == 0)
+            break;
+        e = errno;
+        if (e != EEXIST)
+            return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->dir,
+                            strerror(e));
+    }
+    if (tries == 100)
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->dir,
+                        strerror(e));
+    fd = openat(o->lock_fd, name,
+                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_uid != geteuid()) {
+        e = fd < 0 ? errno : EPERM;
+        if (fd >= 0)
+            close(fd);
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->dir,
+                        strerror(e));
+    }
+    /* the descriptor and the handle first: a signal's abort needs them
+     * with the path, and removes the directory from then on */
+    o->stage_fd = fd;
+    if (open_handle(o, d) != STATUS_OK) {
+        out_dir_stale_remove(o->lock_fd, name, fd); /* empty yet */
+        close(fd);
+        o->stage_fd = -1;
+        return d->status;
+    }
+    snprintf(o->stage, sizeof o->stage, "%s/%s", o->dir, name);
+    if (write_mark(o, pid, since, d) != STATUS_OK) {
+        out_dir_abort(o);
+        return d->status;
     }
     return STATUS_OK;
 }
@@ -401,6 +259,7 @@ enum status out_dir_open(struct out_dir *o,
     size_t n = strlen(dir);
     memset(o, 0, sizeof *o);
     o->lock_fd = -1;
+    o->stage_fd = -1;
     *waited = false;
     if (n == 0)
         return diag_set(d, STATUS_USAGE, "--out: empty directory name");
@@ -418,16 +277,10 @@ enum status out_dir_open(struct out_dir *o,
                         strerror(errno));
     if (lock_dir(o, w, waited, d) != STATUS_OK)
         return d->status;
-    /* who holds the lock, for a run that waits for it */
-    snprintf(o->stage, sizeof o->stage, "%s/%s%ld-%lld-XXXXXX", dir,
-             STAGE_PREFIX, (long)getpid(), (long long)time(NULL));
-    if (!mkdtemp(o->stage)) {
-        int e = errno;
-        o->stage[0] = '\0';
-        return diag_set(d, STATUS_IO, "%s: cannot write: %s", dir, strerror(e));
-    }
-    clean_stale(o, o->stage + n + 1);
-    return STATUS_OK;
+    /* the stale ones first: on a full disk the space they hold is what
+     * this run's staging directory needs */
+    out_dir_stale_clean(o);
+    return make_stage(o, d);
 }
 
 void out_dir_path(const struct out_dir *o,
@@ -435,7 +288,7 @@ void out_dir_path(const struct out_dir *o,
                   char *buf,
                   size_t size)
 {
-    snprintf(buf, size, "%s/%s", o->stage, name);
+    snprintf(buf, size, "%s/%s", o->handle, name);
 }
 
 /* ---- Commit ---- */
@@ -448,23 +301,18 @@ struct step {
     bool new_in;  /* the new file is in place */
 };
 
-/* Paths of report file `name`: where it goes, where the new one is
- * staged, and where the earlier one is kept until the commit is done. */
-static void paths(const struct out_dir *o,
-                  const char *name,
-                  char *dest,
-                  char *fresh,
-                  char *prev,
-                  size_t size)
+/* The name report file `name`'s earlier version has in the staging
+ * directory until the commit is done. */
+static void prev_name(const char *name, char *buf, size_t size)
 {
-    snprintf(dest, size, "%s/%s", o->dir, name);
-    snprintf(fresh, size, "%s/%s", o->stage, name);
-    snprintf(prev, size, "%s/.prev.%s", o->stage, name);
+    snprintf(buf, size, ".prev.%s", name);
 }
 
 /* Reads the earlier report's manifest: had[i] for the names of `report`
  * it lists, and its other names still present into carry (another
- * command's files). No manifest: nothing is an earlier report's. */
+ * command's files). No manifest: nothing is an earlier report's. One
+ * that is not a regular file (a FIFO, a link: never followed) or larger
+ * than any a run writes is refused. */
 static enum status read_manifest(const struct out_dir *o,
                                  const char *const *report,
                                  size_t n,
@@ -473,20 +321,22 @@ static enum status read_manifest(const struct out_dir *o,
                                  size_t *ncarry,
                                  struct diag *d)
 {
-    char path[PATH_BUF], line[NAME_MAX_LEN + 2];
-    size_t i;
-    FILE *f;
+    char path[PATH_BUF], line[OUT_DIR_NAME_MAX + 2], *text;
+    const char *p, *end;
+    size_t i, len;
+    struct diag rd;
     *ncarry = 0;
     snprintf(path, sizeof path, "%s/%s", o->dir, OUT_DIR_MANIFEST);
-    f = fopen(path, "r");
-    if (!f)
-        return errno == ENOENT ? STATUS_OK
-                               : diag_set(d, STATUS_IO, "%s: cannot read: %s",
-                                          path, strerror(errno));
-    while (read_line(f, line, sizeof line)) {
-        char file[PATH_BUF];
+    diag_init(&rd);
+    if (input_file_read_at(o->lock_fd, OUT_DIR_MANIFEST, path, OUT_DIR_LIST_MAX,
+                           &text, &len, &rd) != STATUS_OK)
+        return diag_set(d, STATUS_IO, "%s", rd.msg); /* not bad input */
+    if (!text)
+        return STATUS_OK;
+    end = text + len;
+    for (p = text; out_dir_stale_line(&p, end, line, sizeof line);) {
         struct stat st;
-        if (line[0] == '#' || !plain_name(line) ||
+        if (line[0] == '#' || !out_dir_stale_plain_name(line) ||
             strcmp(line, OUT_DIR_MANIFEST) == 0)
             continue;
         for (i = 0; i < n && strcmp(line, report[i]) != 0; i++)
@@ -497,16 +347,11 @@ static enum status read_manifest(const struct out_dir *o,
         }
         for (i = 0; i < *ncarry && strcmp(line, carry[i]) != 0; i++)
             ;
-        snprintf(file, sizeof file, "%s/%s", o->dir, line);
-        if (i == *ncarry && i < OUT_DIR_REPORT_MAX && lstat(file, &st) == 0)
+        if (i == *ncarry && i < OUT_DIR_REPORT_MAX &&
+            fstatat(o->lock_fd, line, &st, AT_SYMLINK_NOFOLLOW) == 0)
             snprintf(carry[(*ncarry)++], sizeof carry[0], "%.255s", line);
     }
-    if (ferror(f)) {
-        fclose(f);
-        return diag_set(d, STATUS_IO, "%s: cannot read: %s", path,
-                        strerror(EIO));
-    }
-    fclose(f);
+    free(text);
     return STATUS_OK;
 }
 
@@ -517,10 +362,16 @@ static enum status write_staged(const struct out_dir *o,
                                 struct diag *d)
 {
     char path[PATH_BUF];
-    FILE *f;
-    int e = 0;
+    FILE *f = NULL;
+    int e = 0, fd;
     snprintf(path, sizeof path, "%s/%s", o->stage, name);
-    f = fopen(path, "w");
+    fd = openat(o->stage_fd, name,
+                O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+        f = fdopen(fd, "w");
+        if (!f)
+            close(fd);
+    }
     if (!f)
         return diag_set(d, STATUS_IO, "%s: cannot write: %s", path,
                         strerror(errno));
@@ -552,16 +403,15 @@ static void append(char *buf,
  * earlier file back in place; then the journal goes. */
 static void roll_back(const struct out_dir *o, struct step *s, size_t n)
 {
-    char dest[PATH_BUF], fresh[PATH_BUF], prev[PATH_BUF];
+    char prev[OUT_DIR_NAME_MAX + 16];
     while (n-- > 0) {
-        paths(o, s[n].name, dest, fresh, prev, sizeof dest);
+        prev_name(s[n].name, prev, sizeof prev);
         if (s[n].new_in)
-            rename(dest, fresh);
+            renameat(o->lock_fd, s[n].name, o->stage_fd, s[n].name);
         if (s[n].old_out)
-            rename(prev, dest);
+            renameat(o->stage_fd, prev, o->lock_fd, s[n].name);
     }
-    snprintf(dest, sizeof dest, "%s/%s", o->stage, JOURNAL);
-    unlink(dest);
+    unlinkat(o->stage_fd, OUT_DIR_JOURNAL, 0);
 }
 
 enum status out_dir_commit(struct out_dir *o,
@@ -571,9 +421,8 @@ enum status out_dir_commit(struct out_dir *o,
 {
     static name_buf carry[OUT_DIR_REPORT_MAX];
     /* every name, with a prefix, in the manifest and in the journal */
-    static char manifest[(OUT_DIR_REPORT_MAX * 2 + 4) * (NAME_MAX_LEN + 16)],
-        journal[(OUT_DIR_REPORT_MAX * 2 + 4) * (NAME_MAX_LEN + 16)];
-    char dest[PATH_BUF], fresh[PATH_BUF], prev[PATH_BUF];
+    static char manifest[OUT_DIR_LIST_MAX], journal[OUT_DIR_LIST_MAX];
+    char dest[PATH_BUF], prev[OUT_DIR_NAME_MAX + 16];
     struct step s[OUT_DIR_REPORT_MAX + 1];
     bool had[OUT_DIR_REPORT_MAX] = {false};
     size_t i, ns = 0, ncarry, mlen = 0, jlen = 0;
@@ -593,8 +442,7 @@ enum status out_dir_commit(struct out_dir *o,
     for (i = 0; i < ncarry; i++)
         append(manifest, sizeof manifest, &mlen, "", carry[i]);
     for (i = 0; i < nreport; i++) {
-        paths(o, report[i], dest, fresh, prev, sizeof dest);
-        if (lstat(fresh, &st) == 0) {
+        if (fstatat(o->stage_fd, report[i], &st, AT_SYMLINK_NOFOLLOW) == 0) {
             s[ns].move = true;
             append(manifest, sizeof manifest, &mlen, "", report[i]);
         } else if (had[i]) {
@@ -602,9 +450,12 @@ enum status out_dir_commit(struct out_dir *o,
         } else {
             continue;
         }
-        if (lstat(dest, &st) == 0 && S_ISDIR(st.st_mode))
+        if (fstatat(o->lock_fd, report[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISDIR(st.st_mode)) {
+            snprintf(dest, sizeof dest, "%s/%s", o->dir, report[i]);
             return diag_set(d, STATUS_IO, "%s: cannot write: %s", dest,
                             strerror(EISDIR));
+        }
         s[ns].name = report[i];
         s[ns].old_out = s[ns].new_in = false;
         ns++;
@@ -624,17 +475,19 @@ enum status out_dir_commit(struct out_dir *o,
         append(journal, sizeof journal, &jlen, s[i].move ? "move " : "remove ",
                s[i].name);
     append(journal, sizeof journal, &jlen, "", "end");
-    if (write_staged(o, JOURNAL, journal, d) != STATUS_OK)
+    if (write_staged(o, OUT_DIR_JOURNAL, journal, d) != STATUS_OK)
         return d->status;
-    /* one file at a time: the earlier one aside, the new one in */
+    /* one file at a time: the earlier one aside, the new one in; each
+     * between the two directories' descriptors, so that neither is
+     * reached through a link put in its place since the open */
     for (i = 0; i < ns; i++) {
-        paths(o, s[i].name, dest, fresh, prev, sizeof dest);
-        if (rename(dest, prev) == 0)
+        prev_name(s[i].name, prev, sizeof prev);
+        if (renameat(o->lock_fd, s[i].name, o->stage_fd, prev) == 0)
             s[i].old_out = true;
         else if (errno != ENOENT)
             goto fail;
         if (s[i].move) {
-            if (rename(fresh, dest) != 0)
+            if (renameat(o->stage_fd, s[i].name, o->lock_fd, s[i].name) != 0)
                 goto fail;
             s[i].new_in = true;
         }
@@ -644,12 +497,17 @@ enum status out_dir_commit(struct out_dir *o,
 fail:
     err = errno;
     roll_back(o, s, i + 1);
+    snprintf(dest, sizeof dest, "%s/%s", o->dir, s[i].name);
     return diag_set(d, STATUS_IO, "%s: cannot write: %s", dest, strerror(err));
 }
 
 void out_dir_close(struct out_dir *o)
 {
     out_dir_abort(o);
+    if (o->handle[0])
+        close(o->stage_fd);
+    o->handle[0] = '\0';
+    o->stage_fd = -1;
     if (o->lock_fd >= 0)
         close(o->lock_fd); /* releases the lock */
     o->lock_fd = -1;

@@ -20,7 +20,30 @@
  * that complete report. A staging directory without a journal is a
  * report that was never committed: it is removed, the earlier report is
  * whole. Either way only staging directories whose run has ended are
- * touched.
+ * touched, and only the run's user's: in a folder others may write,
+ * another user's staging directory is left alone (counted, for the
+ * command to say so). A stale one is cleaned before the run makes its
+ * own, so that on a full disk the space it held is there for the run.
+ *
+ * Every file operation after the output directory is opened is relative
+ * to a directory descriptor (the output directory's, a staging
+ * directory's opened with O_NOFOLLOW and its owner checked), by plain
+ * names: a staging directory, or an entry in it, swapped for a symbolic
+ * link is never followed, so nothing outside the output directory is
+ * emptied, moved in or read. A journal or manifest that is no regular
+ * file (a FIFO, a device, a link) is never waited on. The writers too
+ * reach the run's staging directory by its descriptor: the path they are
+ * given is "/proc/self/fd/N" (o->handle), which the kernel resolves to
+ * the directory the run made and opened, wherever it has been renamed
+ * and whatever another user has put under its name (Linux; a run where
+ * /proc is not mounted refuses to write).
+ *
+ * A staging directory is known for one by a mark inside it
+ * (OUT_DIR_STAGE_MARK: its own device and inode, the run's pid and
+ * time), a regular file of the run's user that no other user can put in
+ * a directory of that user's they cannot write: a directory merely named
+ * like a staging directory (another user can rename one of yours in a
+ * folder you share into such a name) is left alone, counted.
  *
  * With each report goes a manifest (OUT_DIR_MANIFEST) listing its files:
  * a later report removes only files the manifest lists, never a file of
@@ -46,6 +69,11 @@
 
 /* Names of report files out_dir_commit() keeps track of. */
 #define OUT_DIR_REPORT_MAX 64
+
+/* The largest manifest or journal a run writes, and so reads: every name
+ * of a report and every kept name (OUT_DIR_REPORT_MAX each, each at most
+ * 255 bytes with a prefix and a newline), and four more lines. */
+#define OUT_DIR_LIST_MAX ((OUT_DIR_REPORT_MAX * 2 + 4) * (255 + 16))
 
 /* The manifest of the report in an output directory. */
 #define OUT_DIR_MANIFEST ".roofplan-manifest"
@@ -76,19 +104,30 @@ struct out_dir_wait {
 
 struct out_dir {
     char dir[OUT_DIR_MAX + 1];
-    char stage[OUT_DIR_MAX + 64]; /* "" when none */
-    int lock_fd;                  /* -1 when not locked */
+    char stage[OUT_DIR_MAX + 64]; /* its path, for messages; "" when none */
+    /* "/proc/self/fd/N": the staging directory by its descriptor, where
+     * the writers write (also after an abort, until out_dir_close: a
+     * removed directory takes no new file); "" when stage_fd is closed */
+    char handle[32];
+    int lock_fd;     /* the output directory, open and locked; -1 when not */
+    int stage_fd;    /* the staging directory, open (when handle is not "") */
     size_t stale;    /* staging directories of ended runs removed by open */
     size_t finished; /* of them, commits finished (journal complete) */
+    size_t foreign;  /* of ended runs of another user, left alone */
+    size_t unmarked; /* this user's, without the mark of a run: left alone */
 };
 
 /*
  * Creates dir (and its parents) when missing, locks it (waiting for
  * another run to finish, as w says, or OUT_DIR_WAIT_DEFAULT_S without a
  * callback when w is NULL; *waited tells whether it had to), finishes or
- * removes the staging directories of runs that ended, and makes the
- * staging directory. Returns STATUS_USAGE for an empty or too long path,
- * STATUS_IO when dir cannot be created, locked in time or written.
+ * removes the staging directories of this user's runs that ended
+ * (o->stale, o->finished; another user's are counted in o->foreign, and
+ * this user's directories without a run's mark in o->unmarked), and then
+ * makes the staging directory with its mark and opens o->handle. Returns
+ * STATUS_USAGE for an empty or too long path, STATUS_IO when dir cannot
+ * be created, locked in time or written, or when /proc/self/fd does not
+ * reach the staging directory ("DIR: cannot write safely: ...").
  */
 enum status out_dir_open(struct out_dir *o,
                          const char *dir,
@@ -96,7 +135,10 @@ enum status out_dir_open(struct out_dir *o,
                          bool *waited,
                          struct diag *d);
 
-/* The staged path of report file `name` ("report.xlsx") into buf. */
+/* The path a writer writes report file `name` ("report.xlsx") at, into
+ * buf: "/proc/self/fd/N/report.xlsx", in the staging directory by its
+ * descriptor (o->handle). A message that names it is for the user once
+ * o->handle and o->stage are replaced by o->dir (cli_unstage). */
 void out_dir_path(const struct out_dir *o,
                   const char *name,
                   char *buf,
@@ -111,7 +153,9 @@ void out_dir_path(const struct out_dir *o,
  * files); then removes the staging directory. Renames only: the earlier
  * files are moved into the staging directory until the end; if a rename
  * fails half-way, every file is put back, so the directory holds the
- * earlier report, and STATUS_IO is returned.
+ * earlier report, and STATUS_IO is returned, as it is when the earlier
+ * manifest is not a regular file or larger than OUT_DIR_LIST_MAX
+ * ("DIR/.roofplan-manifest: not a regular file").
  */
 enum status out_dir_commit(struct out_dir *o,
                            const char *const *report,
@@ -120,12 +164,18 @@ enum status out_dir_commit(struct out_dir *o,
 
 /*
  * Removes the staging directory and everything in it (for a failure, or
- * from a signal handler thread: it only reads o->stage). Repeats until
+ * from a signal handler thread: it only reads o's fields). Repeats until
  * the directory is gone, so a file a writer creates meanwhile goes too.
+ * The directory emptied is the one made by out_dir_open(), wherever it
+ * now is: its name, if taken by something else since, is left. Its
+ * descriptor stays open until out_dir_close(), so that o->handle never
+ * comes to name another directory opened meanwhile under the same
+ * number: a writer still at work finds no directory to create files in.
  */
 void out_dir_abort(struct out_dir *o);
 
-/* Aborts what is still staged and unlocks the directory. */
+/* Aborts what is still staged, closes the staging directory's
+ * descriptor and unlocks the directory. */
 void out_dir_close(struct out_dir *o);
 
 #endif

@@ -116,12 +116,25 @@ void cost_times(const struct cost_work *w,
     terms_expected(&e, NULL, t);
 }
 
+/*
+ * The forward's share of a micro-batch on a pipeline rank that runs no
+ * FLOPs: a stage of the embedding alone, which Megatron-LM's layouts allow
+ * ("E|t*61mL"; docs/user-guide/features/pipeline_parallel_layout.md:
+ * "Empty stages are allowed") and its account-for-embedding split makes
+ * where each chunk holds one layer. Its micro-batch is the forward's
+ * activations sent on and the backward's gradients received back, the
+ * same bytes each way (comm.c's PP pair): half the micro-batch each. It
+ * has no weight gradients to defer. (0/0 gave NaN steps.)
+ */
+#define EMPTY_RANK_FWD_SHARE 0.5
+
 /* Bubble in units of the core time of one micro-batch: the schedule's
- * rule (see top). */
+ * rule (see top); on a rank with no FLOPs, EMPTY_RANK_FWD_SHARE. */
 static double
 bubble_coef(const struct plan *p, double fwd, double wgrad, double total)
 {
-    double f = fwd / total, w = wgrad / total, b = 1 - f;
+    double f = total > 0 ? fwd / total : EMPTY_RANK_FWD_SHARE;
+    double w = total > 0 ? wgrad / total : 0, b = 1 - f;
     if (p->pp == 1)
         return 0;
     return plan_schedule_of(p->schedule)->bubble(p, f, w, b);
@@ -269,7 +282,9 @@ static void rank_flops(const struct eval *ev,
     }
     f->bubble_coef = bubble_coef(p, t * (c->fwd_fp8 + c->fwd_other),
                                  t * c->fwd_linear, f->fp8 + f->bf16);
-    f->fwd_share = t * (c->fwd_fp8 + c->fwd_other) / (f->fp8 + f->bf16);
+    f->fwd_share = f->fp8 + f->bf16 > 0
+                       ? t * (c->fwd_fp8 + c->fwd_other) / (f->fp8 + f->bf16)
+                       : EMPTY_RANK_FWD_SHARE;
     f->optimizer_bytes = (dense / k->rd + expert / k->rx) * k->opt_per_byte;
 }
 

@@ -2,8 +2,12 @@
  * trace_import: kernels added up by class and set against the model's
  * work (trace_import.h). Kernel names repeat (a step holds hundreds of
  * distinct names and up to millions of launches), so each distinct name
- * is classified once and kept in a hash table; each launch keeps only
- * its interval, stream and class (24 bytes) for the overlap.
+ * is classified once and kept in a hash table; each launch of the file
+ * being read keeps only its interval, stream and class (24 bytes) for
+ * the overlap, which is worked out when the file ends (its launches
+ * sorted in place, each union a running merge) and added up: what is
+ * kept is one file's launches and the names, each bounded
+ * (struct trace_import_limits).
  */
 #include "trace_import.h"
 
@@ -29,16 +33,23 @@ struct launch {
     double ts, end; /* µs */
     int32_t stream;
     uint16_t cls;
-    uint16_t file;
+};
+
+/* The overlap of the files read, added up (trace_import_summary's). */
+struct overlap {
+    long compute_stream; /* of the first file */
+    double span_s, compute_busy_s, compute_all_s, comm_busy_s, hidden_s;
 };
 
 struct trace_import {
     const struct trace_rules *rules;
+    struct trace_import_limits limits;
     struct name_entry *names; /* open addressing, cap a power of two */
-    size_t nnames, cap;
-    struct launch *launches;
+    size_t nnames, cap, name_bytes;
+    struct launch *launches; /* of the file being read */
     size_t n, ncap;
     size_t files;
+    struct overlap ov;
     char first_file[256];
     char gpu[128];
     double first_ts;
@@ -50,6 +61,8 @@ struct trace_import *trace_import_new(const struct trace_rules *rules)
     if (!imp)
         return NULL;
     imp->rules = rules;
+    imp->limits = (struct trace_import_limits)TRACE_IMPORT_LIMITS;
+    imp->ov.compute_stream = -1;
     imp->cap = 256;
     imp->names = calloc(imp->cap, sizeof *imp->names);
     if (!imp->names) {
@@ -57,6 +70,12 @@ struct trace_import *trace_import_new(const struct trace_rules *rules)
         return NULL;
     }
     return imp;
+}
+
+void trace_import_set_limits(struct trace_import *imp,
+                             const struct trace_import_limits *limits)
+{
+    imp->limits = *limits;
 }
 
 void trace_import_free(struct trace_import *imp)
@@ -125,177 +144,94 @@ static bool rehash(struct trace_import *imp)
     return true;
 }
 
-/* The entry of name, added (and classified) if new; NULL: no memory. */
-static struct name_entry *lookup(struct trace_import *imp, const char *name)
+/* The entry of name, added (and classified) if new; NULL with d set
+ * when out of memory or a new name would pass the bounds. */
+static struct name_entry *lookup(struct trace_import *imp,
+                                 const char *name,
+                                 const char *path,
+                                 size_t event,
+                                 struct diag *d)
 {
     uint64_t h = hash_name(name);
-    size_t j;
-    if ((imp->nnames + 1) * 2 > imp->cap && !rehash(imp))
-        return NULL;
+    size_t j, len;
     j = (size_t)h & (imp->cap - 1);
     while (imp->names[j].name) {
         if (imp->names[j].hash == h && strcmp(imp->names[j].name, name) == 0)
             return &imp->names[j];
         j = (j + 1) & (imp->cap - 1);
     }
+    len = strlen(name) + 1;
+    if (imp->nnames >= imp->limits.names) {
+        diag_set(d, STATUS_RANGE,
+                 "%s: event %zu: more than %zu distinct kernel names (a "
+                 "training step has hundreds)",
+                 path, event, imp->limits.names);
+        return NULL;
+    }
+    if (len > imp->limits.name_bytes - imp->name_bytes) {
+        diag_set(d, STATUS_RANGE,
+                 "%s: event %zu: distinct kernel names of more than %zu "
+                 "bytes (a training step has hundreds)",
+                 path, event, imp->limits.name_bytes);
+        return NULL;
+    }
+    if ((imp->nnames + 1) * 2 > imp->cap) {
+        if (!rehash(imp))
+            goto nomem;
+        j = (size_t)h & (imp->cap - 1);
+        while (imp->names[j].name)
+            j = (j + 1) & (imp->cap - 1);
+    }
     imp->names[j].name = strdup(name);
     if (!imp->names[j].name)
-        return NULL;
+        goto nomem;
+    imp->name_bytes += len;
     imp->names[j].hash = h;
     imp->names[j].cls = trace_rules_classify(imp->rules, name, NULL);
     imp->nnames++;
     return &imp->names[j];
-}
-
-struct read_ctx {
-    struct trace_import *imp;
-    const char *path;
-};
-
-static enum status
-on_kernel(void *ctx, const struct trace_kernel *k, struct diag *d)
-{
-    struct read_ctx *c = ctx;
-    struct trace_import *imp = c->imp;
-    struct name_entry *e = lookup(imp, k->name);
-    struct launch *l;
-    if (!e)
-        return diag_set(d, STATUS_NOMEM, "%s: event %zu: out of memory",
-                        c->path, k->event);
-    if (imp->n == imp->ncap) {
-        size_t cap = imp->ncap ? imp->ncap * 2 : 4096;
-        struct launch *p = realloc(imp->launches, cap * sizeof *p);
-        if (!p)
-            return diag_set(d, STATUS_NOMEM, "%s: event %zu: out of memory",
-                            c->path, k->event);
-        imp->launches = p;
-        imp->ncap = cap;
-    }
-    e->kernels++;
-    e->us += k->dur_us;
-    l = &imp->launches[imp->n++];
-    l->ts = k->ts_us;
-    l->end = k->ts_us + k->dur_us;
-    l->stream = (int32_t)(k->stream > INT32_MAX ? INT32_MAX : k->stream);
-    l->cls = (uint16_t)e->cls;
-    l->file = (uint16_t)imp->files;
-    if (imp->files == 0 && (imp->first_ts == 0 || k->ts_us < imp->first_ts))
-        imp->first_ts = k->ts_us;
-    return STATUS_OK;
-}
-
-/* Common to the file and memory reads: a file read whole counts. */
-static enum status added(struct trace_import *imp,
-                         const char *path,
-                         const struct trace_read_info *info,
-                         enum status st)
-{
-    const char *base = strrchr(path, '/');
-    if (st != STATUS_OK)
-        return st;
-    if (imp->files == 0) {
-        snprintf(imp->first_file, sizeof imp->first_file, "%s",
-                 base ? base + 1 : path);
-        snprintf(imp->gpu, sizeof imp->gpu, "%s", info->gpu);
-    }
-    imp->files++;
-    return STATUS_OK;
-}
-
-enum status trace_import_read(struct trace_import *imp,
-                              const char *path,
-                              FILE *progress,
-                              struct diag *d)
-{
-    struct read_ctx c = {imp, path};
-    struct trace_read_info info;
-    enum status st;
-    if (imp->files >= TRACE_IMPORT_FILES_MAX)
-        return diag_set(d, STATUS_USAGE, "%s: more than %d trace files", path,
-                        TRACE_IMPORT_FILES_MAX);
-    st = trace_read_file(path, on_kernel, &c, progress, &info, d);
-    return added(imp, path, &info, st);
-}
-
-enum status trace_import_read_mem(struct trace_import *imp,
-                                  const void *data,
-                                  size_t len,
-                                  const char *name,
-                                  struct diag *d)
-{
-    struct read_ctx c = {imp, name};
-    struct trace_read_info info;
-    enum status st;
-    if (imp->files >= TRACE_IMPORT_FILES_MAX)
-        return diag_set(d, STATUS_USAGE, "%s: more than %d trace files", name,
-                        TRACE_IMPORT_FILES_MAX);
-    st = trace_read_mem(data, len, name, on_kernel, &c, &info, d);
-    return added(imp, name, &info, st);
+nomem:
+    diag_set(d, STATUS_NOMEM, "%s: event %zu: out of memory", path, event);
+    return NULL;
 }
 
 /* ---- Overlap ---- */
 
-static int by_file_start(const void *a, const void *b)
+static int by_start(const void *a, const void *b)
 {
     const struct launch *x = a, *y = b;
-    if (x->file != y->file)
-        return x->file < y->file ? -1 : 1;
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-struct span {
-    double a, b;
-};
+/* Which launches a union takes: compute (not communication),
+ * communication, one stream's, or all. */
+enum take { TAKE_COMPUTE, TAKE_COMM, TAKE_STREAM, TAKE_ALL };
 
-/* Merges the launches of l[0..n) (sorted by start) that keep() accepts
- * into disjoint spans; returns their count. */
-static size_t
-merge(const struct launch *l, size_t n, int mode, long stream, struct span *out)
+/* The length of the union of the intervals of the launches l[0..n)
+ * (sorted by start) that take accepts, in µs: a running merge. */
+static double
+union_us(const struct launch *l, size_t n, enum take take, long stream)
 {
-    size_t i, k = 0;
+    double t = 0, a = 0, b = 0;
+    bool open = false;
+    size_t i;
     for (i = 0; i < n; i++) {
         bool comm = trace_class_is_comm(l[i].cls);
-        if ((mode == 0 && comm) || (mode == 1 && !comm) ||
-            (mode == 2 && l[i].stream != stream))
+        if ((take == TAKE_COMPUTE && comm) || (take == TAKE_COMM && !comm) ||
+            (take == TAKE_STREAM && l[i].stream != stream))
             continue;
-        if (k > 0 && l[i].ts <= out[k - 1].b) {
-            if (l[i].end > out[k - 1].b)
-                out[k - 1].b = l[i].end;
-        } else {
-            out[k].a = l[i].ts;
-            out[k].b = l[i].end;
-            k++;
+        if (open && l[i].ts <= b) {
+            if (l[i].end > b)
+                b = l[i].end;
+            continue;
         }
-    }
-    return k;
-}
-
-static double total(const struct span *s, size_t n)
-{
-    double t = 0;
-    size_t i;
-    for (i = 0; i < n; i++)
-        t += s->b - s->a, s++;
-    return t;
-}
-
-/* Length of the intersection of two sets of disjoint sorted spans. */
-static double
-common(const struct span *x, size_t nx, const struct span *y, size_t ny)
-{
-    size_t i = 0, j = 0;
-    double t = 0;
-    while (i < nx && j < ny) {
-        double a = x[i].a > y[j].a ? x[i].a : y[j].a;
-        double b = x[i].b < y[j].b ? x[i].b : y[j].b;
-        if (b > a)
+        if (open)
             t += b - a;
-        if (x[i].b < y[j].b)
-            i++;
-        else
-            j++;
+        a = l[i].ts;
+        b = l[i].end;
+        open = true;
     }
-    return t;
+    return open ? t + (b - a) : t;
 }
 
 /* The stream with the most non-communication time in l[0..n). */
@@ -325,50 +261,131 @@ static long busiest_stream(const struct launch *l, size_t n)
     return ns ? s[best].stream : -1;
 }
 
-static enum status overlap(const struct trace_import *imp,
-                           struct trace_import_summary *s,
-                           struct diag *d)
+/* The overlap of the file just read (its launches, sorted here), added
+ * to imp's. Hidden communication is the intersection of the compute
+ * and communication unions: |C| + |M| - |C u M|. */
+static void file_overlap(struct trace_import *imp)
 {
-    struct launch *l = malloc((imp->n ? imp->n : 1) * sizeof *l);
-    struct span *x = malloc((imp->n ? imp->n : 1) * sizeof *x);
-    struct span *y = malloc((imp->n ? imp->n : 1) * sizeof *y);
-    size_t i = 0;
-    if (!l || !x || !y) {
-        free(l);
-        free(x);
-        free(y);
-        return diag_set(d, STATUS_NOMEM, "out of memory");
+    struct launch *l = imp->launches;
+    size_t i, n = imp->n;
+    double last, compute, comm;
+    long stream;
+    if (n == 0)
+        return;
+    qsort(l, n, sizeof *l, by_start);
+    last = l[0].end;
+    for (i = 1; i < n; i++)
+        if (l[i].end > last)
+            last = l[i].end;
+    stream = busiest_stream(l, n);
+    if (imp->ov.compute_stream < 0)
+        imp->ov.compute_stream = stream;
+    compute = union_us(l, n, TAKE_COMPUTE, 0);
+    comm = union_us(l, n, TAKE_COMM, 0);
+    imp->ov.span_s += (last - l[0].ts) * 1e-6;
+    imp->ov.compute_busy_s += union_us(l, n, TAKE_STREAM, stream) * 1e-6;
+    imp->ov.compute_all_s += compute * 1e-6;
+    imp->ov.comm_busy_s += comm * 1e-6;
+    imp->ov.hidden_s += (compute + comm - union_us(l, n, TAKE_ALL, 0)) * 1e-6;
+}
+
+/* ---- Reading ---- */
+
+struct read_ctx {
+    struct trace_import *imp;
+    const char *path;
+};
+
+static enum status
+on_kernel(void *ctx, const struct trace_kernel *k, struct diag *d)
+{
+    struct read_ctx *c = ctx;
+    struct trace_import *imp = c->imp;
+    struct name_entry *e = lookup(imp, k->name, c->path, k->event, d);
+    struct launch *l;
+    if (!e)
+        return d->status;
+    if (imp->n >= imp->limits.kernels)
+        return diag_set(d, STATUS_RANGE,
+                        "%s: event %zu: more than %zu kernels in one trace "
+                        "(the overlap keeps each one's interval): profile "
+                        "fewer steps (torch.profiler's schedule, active=1)",
+                        c->path, k->event, imp->limits.kernels);
+    if (imp->n == imp->ncap) {
+        size_t cap = imp->ncap ? imp->ncap * 2 : 4096;
+        struct launch *p;
+        if (cap > imp->limits.kernels)
+            cap = imp->limits.kernels;
+        p = realloc(imp->launches, cap * sizeof *p);
+        if (!p)
+            return diag_set(d, STATUS_NOMEM, "%s: event %zu: out of memory",
+                            c->path, k->event);
+        imp->launches = p;
+        imp->ncap = cap;
     }
-    memcpy(l, imp->launches, imp->n * sizeof *l);
-    qsort(l, imp->n, sizeof *l, by_file_start);
-    s->compute_stream = -1;
-    while (i < imp->n) {
-        size_t j = i, nx, ny;
-        double first, last = l[i].end;
-        long stream;
-        while (j < imp->n && l[j].file == l[i].file) {
-            if (l[j].end > last)
-                last = l[j].end;
-            j++;
-        }
-        first = l[i].ts;
-        stream = busiest_stream(l + i, j - i);
-        if (s->compute_stream < 0)
-            s->compute_stream = stream;
-        s->span_s += (last - first) * 1e-6;
-        nx = merge(l + i, j - i, 2, stream, x);
-        s->compute_busy_s += total(x, nx) * 1e-6;
-        nx = merge(l + i, j - i, 0, 0, x);
-        ny = merge(l + i, j - i, 1, 0, y);
-        s->compute_all_s += total(x, nx) * 1e-6;
-        s->comm_busy_s += total(y, ny) * 1e-6;
-        s->hidden_s += common(x, nx, y, ny) * 1e-6;
-        i = j;
-    }
-    free(l);
-    free(x);
-    free(y);
+    e->kernels++;
+    e->us += k->dur_us;
+    l = &imp->launches[imp->n++];
+    l->ts = k->ts_us;
+    l->end = k->ts_us + k->dur_us;
+    l->stream = (int32_t)(k->stream > INT32_MAX ? INT32_MAX : k->stream);
+    l->cls = (uint16_t)e->cls;
+    if (imp->files == 0 && (imp->first_ts == 0 || k->ts_us < imp->first_ts))
+        imp->first_ts = k->ts_us;
     return STATUS_OK;
+}
+
+/* Common to the file and memory reads: a file read whole counts. */
+static enum status added(struct trace_import *imp,
+                         const char *path,
+                         const struct trace_read_info *info,
+                         enum status st)
+{
+    const char *base = strrchr(path, '/');
+    if (st != STATUS_OK)
+        return st;
+    file_overlap(imp);
+    imp->n = 0; /* the next file's launches in the same array */
+    if (imp->files == 0) {
+        snprintf(imp->first_file, sizeof imp->first_file, "%s",
+                 base ? base + 1 : path);
+        snprintf(imp->gpu, sizeof imp->gpu, "%s", info->gpu);
+    }
+    imp->files++;
+    return STATUS_OK;
+}
+
+enum status trace_import_read(struct trace_import *imp,
+                              const char *path,
+                              FILE *progress,
+                              struct diag *d)
+{
+    struct read_ctx c = {imp, path};
+    struct trace_read_info info;
+    enum status st;
+    if (imp->files >= TRACE_IMPORT_FILES_MAX)
+        return diag_set(d, STATUS_USAGE, "%s: more than %d trace files", path,
+                        TRACE_IMPORT_FILES_MAX);
+    imp->n = 0;
+    st = trace_read_file(path, on_kernel, &c, progress, &info, d);
+    return added(imp, path, &info, st);
+}
+
+enum status trace_import_read_mem(struct trace_import *imp,
+                                  const void *data,
+                                  size_t len,
+                                  const char *name,
+                                  struct diag *d)
+{
+    struct read_ctx c = {imp, name};
+    struct trace_read_info info;
+    enum status st;
+    if (imp->files >= TRACE_IMPORT_FILES_MAX)
+        return diag_set(d, STATUS_USAGE, "%s: more than %d trace files", name,
+                        TRACE_IMPORT_FILES_MAX);
+    imp->n = 0;
+    st = trace_read_mem(data, len, name, on_kernel, &c, &info, d);
+    return added(imp, name, &info, st);
 }
 
 /* ---- Attribution ---- */
@@ -575,6 +592,7 @@ enum status trace_import_summarize(const struct trace_import *imp,
                         imp->first_file);
     s->tokens = (double)p->mbs * (double)m->spec.seq_len /
                 ((double)p->tp * (double)p->cp);
+    s->attn_seq_len = (double)m->spec.seq_len / (double)p->cp;
     s->attn_bwd_ratio = base ? calibration_attention_bwd_ratio(base) : 2.5;
     s->clock = trace_clock(s, base);
     gemms(m, L, p, s);
@@ -596,5 +614,11 @@ enum status trace_import_summarize(const struct trace_import *imp,
             s->fine_factor = g / (g + cast);
     }
     list_unknown(imp, s);
-    return overlap(imp, s, d);
+    s->compute_stream = imp->ov.compute_stream;
+    s->span_s = imp->ov.span_s;
+    s->compute_busy_s = imp->ov.compute_busy_s;
+    s->compute_all_s = imp->ov.compute_all_s;
+    s->comm_busy_s = imp->ov.comm_busy_s;
+    s->hidden_s = imp->ov.hidden_s;
+    return STATUS_OK;
 }

@@ -26,7 +26,8 @@
  * - Overlap: per trace, the compute stream (the stream with the most
  *   non-communication kernel time) and its busy time (the union of its
  *   kernels), and the communication kernels' busy time split into what
- *   runs while some compute kernel runs (hidden) and what does not.
+ *   runs while some compute kernel runs (hidden) and what does not;
+ *   worked out as each file ends, then added up.
  *
  * - The clock: a trace is taken in a running job, at the sustained clock
  *   under the power cap, while a calibration's GEMM and attention rates
@@ -64,9 +65,35 @@
 /* The kernels read so far, by class and by name. Opaque. */
 struct trace_import;
 
-/* An empty import classifying with rules (borrowed: must outlive it);
- * NULL when out of memory. Free with trace_import_free(). */
+/*
+ * What an import keeps, bounded: a trace beyond a bound is refused
+ * (STATUS_RANGE, "path: event N: ..."), not read into memory without end.
+ * Each kernel of the file being read is kept for the overlap (24 bytes:
+ * its interval, stream and class; the file's overlap is added up when it
+ * ends and its kernels dropped); each distinct name once.
+ */
+struct trace_import_limits {
+    size_t kernels;    /* kernels of one file (2^22: 96 MiB) */
+    size_t names;      /* distinct kernel names over the files */
+    size_t name_bytes; /* their text, NULs included */
+};
+/* The bounds of trace_import_new(): 2^22 kernels in one file (at about
+ * 1 KB of JSON a kernel with its CPU operator and launch, a 4 GB trace;
+ * one step of DeepSeek-V3 on a GPU holds about 10^5), 2^16 names of
+ * 64 MiB (DeepSeek's H800 trace has 89 of 8 KB) */
+#define TRACE_IMPORT_LIMITS          \
+    {                                \
+        1u << 22, 1u << 16, 1u << 26 \
+    }
+
+/* An empty import classifying with rules (borrowed: must outlive it),
+ * with the bounds TRACE_IMPORT_LIMITS; NULL when out of memory. Free with
+ * trace_import_free(). */
 struct trace_import *trace_import_new(const struct trace_rules *rules);
+
+/* Sets imp's bounds (before the first read; tests lower them). */
+void trace_import_set_limits(struct trace_import *imp,
+                             const struct trace_import_limits *limits);
 
 /* Frees imp; NULL is a no-op. */
 void trace_import_free(struct trace_import *imp);
@@ -123,7 +150,8 @@ struct trace_import_summary {
     double gemm_m[CALIBRATION_GEMM_COUNT];
     size_t gemm_kernels[CALIBRATION_GEMM_COUNT][CALIBRATION_PRECISION_COUNT];
     double head_dim, attn_fwd_tflops, attn_fwd_bwd_tflops, attn_bwd_ratio;
-    double v_head_dim; /* the attention kernel's value width */
+    double v_head_dim;   /* the attention kernel's value width */
+    double attn_seq_len; /* tokens it ran over: seq_len / cp */
     /* the clock the trace ran at, from the base's sustained / burst
      * factor, (0, 1]: the GEMM and attention rates above are the
      * measured ones over it (see the file comment) */
@@ -152,14 +180,23 @@ enum status trace_import_summarize(const struct trace_import *imp,
  * Writes the calibration file: base (its values and, where the trace is
  * silent, a source naming base_name) with the measured values of s put
  * in, each with a source naming the trace, the kernels and their count.
- * The whole text is built first and written with one call: on failure
- * (STATUS_IO, STATUS_NOMEM) nothing or all of it may have reached out,
- * never a part the caller cannot tell from whole.
+ * Each GEMM class the trace measures gets one M, whole, with a rate of
+ * each precision the trace or the base has (the base's at that M); the
+ * attention kernel one head width with its v width and the sequence it
+ * ran over. The whole text is built first and checked as `roofplan
+ * check` would check it beside hw (the hardware the trace was set
+ * against, whose gpu.name it names): if the loader or hw's peaks or
+ * speed-of-light rates refuse it, nothing is written and d says why
+ * (STATUS_RANGE or STATUS_PARSE, the first line naming the trace and
+ * command, "model M, plan P"). Then it is written with one call: on
+ * failure (STATUS_IO, STATUS_NOMEM) nothing or all of it may have
+ * reached out, never a part the caller cannot tell from whole.
  */
 enum status trace_import_write(const struct trace_import_summary *s,
                                const struct calibration *base,
                                const char *base_name,
                                const char *command,
+                               const struct hardware *hw,
                                FILE *out,
                                struct diag *d);
 

@@ -9,6 +9,7 @@
 #include "trace_import.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,16 +76,20 @@ trace_name(const struct trace_import_summary *s, char *buf, size_t size)
     return buf;
 }
 
-/* The values the trace measured, with their sources. */
-static void measured(const struct trace_import_summary *s,
-                     const struct calibration *base,
-                     const char *base_name,
-                     struct puts *p)
+/* The GEMM classes the trace measures: one M each, whole, and a rate of
+ * each precision at it. */
+static void measured_gemms(const struct trace_import_summary *s,
+                           const struct calibration *base,
+                           const char *base_name,
+                           const char *t,
+                           struct puts *p)
 {
-    char t[80], v[2 * LINE], src[2 * LINE], sec[48];
+    char v[2 * LINE], src[2 * LINE], sec[48];
     int k, q;
-    trace_name(s, t, sizeof t);
     for (k = 0; k < CALIBRATION_GEMM_COUNT; k++) {
+        /* M is a whole count of rows (the loader's rule): a routed
+         * expert's average (Kimi K2 at ep=8: 682.7) to the nearest */
+        double m = fmax(1, round(s->gemm_m[k]));
         bool any = false;
         for (q = 0; q < CALIBRATION_PRECISION_COUNT; q++)
             any = any || s->gemm_tflops[k][q] > 0;
@@ -92,12 +97,15 @@ static void measured(const struct trace_import_summary *s,
             continue;
         snprintf(sec, sizeof sec, "gemm_%s",
                  calibration_gemm_key((enum calibration_gemm)k));
-        snprintf(v, sizeof v, "%.4g", s->gemm_m[k]);
+        snprintf(v, sizeof v, "%.0f", m);
         snprintf(src, sizeof src,
                  "%s: tokens per GPU per micro-batch (routed experts: x ep "
-                 "x top_k / experts) of the plan",
+                 "x top_k / experts, rounded) of the plan",
                  t);
         put(p, sec, "m_tokens", v, src);
+        /* each rate list has one value per M: where the trace has no
+         * GEMM of a precision, the base's rate at this M, not the
+         * base's whole list */
         for (q = 0; q < CALIBRATION_PRECISION_COUNT; q++) {
             const char *pk =
                 calibration_precision_key((enum calibration_precision)q);
@@ -111,33 +119,50 @@ static void measured(const struct trace_import_summary *s,
                          "[computed]",
                          t, s->gemm_kernels[k][q], q ? "FP8" : "BF16",
                          s->clock);
-            } else if (q == CALIBRATION_BF16 && base) {
-                /* required beside m_tokens: the base's rate at this M */
-                double r = calibration_gemm_tflops(
-                    base, (enum calibration_gemm)k, CALIBRATION_BF16,
-                    s->gemm_m[k], NULL);
+            } else {
+                double r = base ? calibration_gemm_tflops(
+                                      base, (enum calibration_gemm)k,
+                                      (enum calibration_precision)q, m, NULL)
+                                : 0;
                 if (r <= 0)
                     continue;
                 snprintf(v, sizeof v, "%.4g", r);
                 snprintf(src, sizeof src,
-                         "%s at M = %.4g (the trace has no BF16 GEMM of "
+                         "%s at M = %.0f (the trace has no %s GEMM of "
                          "this class) [derived]",
-                         base_name, s->gemm_m[k]);
-            } else {
-                continue;
+                         base_name, m, q ? "FP8" : "BF16");
             }
             put(p, sec, key, v, src);
         }
     }
+}
+
+/* The values the trace measured, with their sources. */
+static void measured(const struct trace_import_summary *s,
+                     const struct calibration *base,
+                     const char *base_name,
+                     struct puts *p)
+{
+    char t[80], v[2 * LINE], src[2 * LINE];
+    trace_name(s, t, sizeof t);
+    measured_gemms(s, base, base_name, t, p);
     if (s->attn_fwd_tflops > 0) {
-        snprintf(v, sizeof v, "%.4g", s->head_dim);
+        /* one head width, and its v width (the base's list, one per
+         * width of its own, would not match) */
+        snprintf(v, sizeof v, "%.0f", s->head_dim);
         snprintf(src, sizeof src, "%s: the model's q/k head width", t);
         put(p, "attention_kernel", "head_dims", v, src);
-        if (s->v_head_dim > 0 && s->v_head_dim != s->head_dim) {
-            snprintf(v, sizeof v, "%.4g", s->v_head_dim);
-            snprintf(src, sizeof src, "%s: the model's v head width", t);
-            put(p, "attention_kernel", "v_head_dims", v, src);
-        }
+        snprintf(v, sizeof v, "%.0f",
+                 s->v_head_dim > 0 ? s->v_head_dim : s->head_dim);
+        snprintf(src, sizeof src, "%s: the model's v head width", t);
+        put(p, "attention_kernel", "v_head_dims", v, src);
+        /* what [attention_length] scales the rates from */
+        snprintf(v, sizeof v, "%.0f", s->attn_seq_len);
+        snprintf(src, sizeof src,
+                 "%s: the sequence the rates above ran over (the model's, "
+                 "over cp)",
+                 t);
+        put(p, "attention_kernel", "seq_len", v, src);
         snprintf(v, sizeof v, "%.4g", s->attn_fwd_tflops);
         snprintf(src, sizeof src,
                  "%s: %zu attention forward kernels, the model's causal "
@@ -312,10 +337,51 @@ static enum status write_text(const struct trace_import_summary *s,
     return STATUS_OK;
 }
 
+/*
+ * The text written, checked as `roofplan check` checks it beside hw: the
+ * calibration loader (the schema's ranges, each list as long as its
+ * keys, M and head widths whole), then hw's peaks and the rates its speed
+ * of light takes (calibration_check_hardware, calibration_check_floor).
+ * A trace of another model, plan or GPU than the run's gives such rates
+ * (a BF16 rate 125 times the peak when the plan's precision is not the
+ * trace's); so does a trace whose kernels are too short to be real.
+ */
+static enum status check_text(const struct trace_import_summary *s,
+                              const struct hardware *hw,
+                              const char *command,
+                              const char *text,
+                              size_t len,
+                              struct diag *d)
+{
+    struct calibration cal;
+    struct diag found;
+    char t[80], name[120];
+    trace_name(s, t, sizeof t);
+    snprintf(name, sizeof name, "the calibration from %s", t);
+    diag_init(&found);
+    if (calibration_load_text(name, text, len, &cal, &found) == STATUS_OK) {
+        if (calibration_check_hardware(&cal, hw, &found) == STATUS_OK)
+            calibration_check_floor(&cal, hw, &found);
+        calibration_release(&cal);
+    }
+    if (found.status == STATUS_OK)
+        return STATUS_OK;
+    diag_set(d, found.status,
+             "import trace: nothing written: the calibration from %s (%.*s) "
+             "is not one roofplan accepts; are the trace, the model (-m), the "
+             "plan (--plan: tp, cp, ep, mbs, precision) and the GPU (-g) the "
+             "run's?",
+             t, diag_utf8_prec(command, 300), command);
+    diag_add(d, found.status, "%s", found.msg);
+    diag_finish(d);
+    return d->status;
+}
+
 enum status trace_import_write(const struct trace_import_summary *s,
                                const struct calibration *base,
                                const char *base_name,
                                const char *command,
+                               const struct hardware *hw,
                                FILE *out,
                                struct diag *d)
 {
@@ -339,7 +405,9 @@ enum status trace_import_write(const struct trace_import_summary *s,
         free(p);
         return diag_set(d, STATUS_NOMEM, "out of memory");
     }
-    if (fwrite(text, 1, len, out) != len || fflush(out) != 0)
+    if (check_text(s, hw, command, text, len, d) != STATUS_OK)
+        st = d->status;
+    else if (fwrite(text, 1, len, out) != len || fflush(out) != 0)
         st =
             diag_set(d, STATUS_IO, "stdout: cannot write: %s", strerror(errno));
     free(text);

@@ -200,15 +200,14 @@ static void bad(const struct calibration *cal,
                 const char *problem)
 {
     long i = datafile_field_index(calibration_schema(), section, key);
-    long line = i < 0 ? 0 : cal->meta.line[i];
-    if (line > 0)
-        diag_add(d, st, "%s:%ld: %s.%s: %s", cal->meta.path, line, section, key,
-                 problem);
-    else if (i >= 0 && cal->meta.given[i]) /* a --set of the file's value */
-        diag_add(d, st, "%s: --set %s.%s: %s", cal->meta.path, section, key,
-                 problem);
-    else
+    char where[1200];
+    if (i < 0)
         diag_add(d, st, "%s: %s.%s: %s", cal->meta.path, section, key, problem);
+    else
+        diag_add(
+            d, st, "%s: %s",
+            datafile_meta_where(&cal->meta, (size_t)i, where, sizeof where),
+            problem);
 }
 
 /*
@@ -573,18 +572,10 @@ static void check_network(struct calibration *cal, struct diag *d)
     }
 }
 
-enum status calibration_load(const char *path,
-                             struct calibration *cal,
-                             struct datafile_set *sets,
-                             size_t nsets,
-                             struct diag *d)
+/* The checks of a calibration datafile has read (the file's own and
+ * against each other); on failure cal is released. */
+static enum status checked(struct calibration *cal, struct diag *d)
 {
-    enum status st;
-    memset(cal, 0, sizeof *cal);
-    st = datafile_load(path, calibration_schema(), &cal->spec, &cal->meta, sets,
-                       nsets, d);
-    if (st != STATUS_OK)
-        return st;
     check_gemm(cal, d);
     check_attention(cal, d);
     check_scalars(cal, d);
@@ -595,6 +586,32 @@ enum status calibration_load(const char *path,
         return d->status;
     }
     return STATUS_OK;
+}
+
+enum status calibration_load(const char *path,
+                             struct calibration *cal,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
+{
+    enum status st;
+    memset(cal, 0, sizeof *cal);
+    st = datafile_load(path, calibration_schema(), &cal->spec, &cal->meta, sets,
+                       nsets, d);
+    return st != STATUS_OK ? st : checked(cal, d);
+}
+
+enum status calibration_load_text(const char *name,
+                                  const char *text,
+                                  size_t len,
+                                  struct calibration *cal,
+                                  struct diag *d)
+{
+    enum status st;
+    memset(cal, 0, sizeof *cal);
+    st = datafile_load_text(name, text, len, calibration_schema(), &cal->spec,
+                            &cal->meta, d);
+    return st != STATUS_OK ? st : checked(cal, d);
 }
 
 void calibration_release(struct calibration *cal)
@@ -861,7 +878,8 @@ bool calibration_for_gpu(const struct calibration *cal,
     return strcmp(cal->spec.hardware_gpu, hw->spec.gpu_name) == 0;
 }
 
-/* hw's section.key at its line, "a100.ini:5: gpu.name", into buf. */
+/* hw's section.key at its line, "a100.ini:5: gpu.name", or "a100.ini:
+ * --set gpu.name" where a --set gave it, into buf. */
 static void hw_key(const struct hardware *hw,
                    const char *section,
                    const char *key,
@@ -872,6 +890,9 @@ static void hw_key(const struct hardware *hw,
     long line = i < 0 ? 0 : hw->meta.line[i];
     if (line > 0)
         diag_snprintf(buf, size, "%s:%ld: %s.%s", hw->meta.path, line, section,
+                      key);
+    else if (i >= 0 && hw->meta.set_arg[i]) /* "= value" follows */
+        diag_snprintf(buf, size, "%s: --set %s.%s", hw->meta.path, section,
                       key);
     else
         diag_snprintf(buf, size, "%s: %s.%s", hw->meta.path, section, key);

@@ -238,6 +238,17 @@ enum status calibration_load(const char *path,
                              struct diag *d);
 
 /*
+ * calibration_load() of text[0..len) (text[len] a NUL; borrowed), named
+ * `name` in messages, without overrides: what a program that writes a
+ * calibration checks before it hands the text out (`import trace`).
+ */
+enum status calibration_load_text(const char *name,
+                                  const char *text,
+                                  size_t len,
+                                  struct calibration *cal,
+                                  struct diag *d);
+
+/*
  * The calibration file of a cluster: data_dir/calibration/NAME.ini for
  * the hardware file NAME.ini (the convention the shipped files follow),
  * into buf; false when there is none.

@@ -55,12 +55,13 @@ static void bad(const struct hardware *h,
                 const char *problem)
 {
     long i = datafile_field_index(hardware_schema(), section, key);
-    long line = i < 0 ? 0 : h->meta.line[i];
-    if (line > 0)
-        diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", h->meta.path, line,
-                 section, key, problem);
-    else
+    char where[1200];
+    if (i < 0)
         diag_add(d, STATUS_RANGE, "%s: %s.%s: %s", h->meta.path, section, key,
+                 problem);
+    else
+        diag_add(d, STATUS_RANGE, "%s: %s",
+                 datafile_meta_where(&h->meta, (size_t)i, where, sizeof where),
                  problem);
 }
 

@@ -15,25 +15,22 @@
 
 /* ---- Validation across fields ---- */
 
-static long line_of(const struct model *m, const char *section, const char *key)
-{
-    long i = datafile_field_index(model_schema(), section, key);
-    return i < 0 ? 0 : m->meta.line[i];
-}
-
-/* Reports "path:line: section.key: problem" for a cross-field check. */
+/* Reports "path:line: section.key: problem" for a cross-field check
+ * (datafile_meta_where: "path: --set section.key=value" for a --set). */
 static void bad(struct model *m,
                 struct diag *d,
                 const char *section,
                 const char *key,
                 const char *problem)
 {
-    long line = line_of(m, section, key);
-    if (line > 0)
-        diag_add(d, STATUS_RANGE, "%s:%ld: %s.%s: %s", m->meta.path, line,
-                 section, key, problem);
-    else
+    long i = datafile_field_index(model_schema(), section, key);
+    char where[1200];
+    if (i < 0)
         diag_add(d, STATUS_RANGE, "%s: %s.%s: %s", m->meta.path, section, key,
+                 problem);
+    else
+        diag_add(d, STATUS_RANGE, "%s: %s",
+                 datafile_meta_where(&m->meta, (size_t)i, where, sizeof where),
                  problem);
 }
 
@@ -180,6 +177,14 @@ static void merge_recipe_meta(struct model *m,
         m->meta.source[i] = copy;
         m->meta.given[i] = t->given[j];
         m->meta.line[i] = 0; /* meta.path is the config.json's */
+        free(m->meta.set_arg[i]);
+        m->meta.set_arg[i] = NULL;
+        if (t->set_arg[j]) { /* messages say the --set (no memory: not) */
+            len = strlen(t->set_arg[j]) + 1;
+            m->meta.set_arg[i] = malloc(len);
+            if (m->meta.set_arg[i])
+                memcpy(m->meta.set_arg[i], t->set_arg[j], len);
+        }
     }
 }
 

@@ -104,12 +104,13 @@ static void
 bad(const struct stack *s, struct diag *d, const char *key, const char *why)
 {
     long i = datafile_field_index(stack_schema(), "stack", key);
-    long line = i < 0 ? 0 : s->meta.line[i];
-    if (line > 0)
-        diag_add(d, STATUS_RANGE, "%s:%ld: stack.%s: %s", s->meta.path, line,
-                 key, why);
-    else
+    char where[1200];
+    if (i < 0)
         diag_add(d, STATUS_RANGE, "%s: stack.%s: %s", s->meta.path, key, why);
+    else
+        diag_add(d, STATUS_RANGE, "%s: %s",
+                 datafile_meta_where(&s->meta, (size_t)i, where, sizeof where),
+                 why);
 }
 
 enum status stack_load(const char *path,

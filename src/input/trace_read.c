@@ -3,10 +3,14 @@
  *
  * yajl calls back for each token; the reader keeps only the path of
  * containers it is in (the depth and what the depth-1 key was) and the
- * fields of the event being read. Strings are bounded before yajl sees
- * them: a small scanner over each chunk follows string quotes and
- * escapes and stops a string at TRACE_READ_STRING_MAX bytes, since yajl
- * would otherwise buffer a string of any length.
+ * fields of the event being read. Strings and numbers are bounded
+ * before yajl sees them: a small scanner over each chunk follows string
+ * quotes and escapes and stops a string at TRACE_READ_STRING_MAX bytes
+ * and a number at TRACE_READ_NUMBER_MAX characters, since yajl would
+ * otherwise buffer a token of any length, and lexes a token cut by the
+ * end of a chunk again from its start with each chunk fed (a number of
+ * n characters, one long run of digits, took n^2 / STEP steps: 10 s for
+ * 16 MB, a 16 KB gzip file).
  */
 #include "trace_read.h"
 
@@ -17,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
@@ -55,7 +58,7 @@ struct reader {
     size_t grid_n;
     /* the string scanner */
     bool in_str, esc;
-    long str_len;
+    long str_len, num_len;
     double offset; /* bytes fed before this chunk */
 };
 
@@ -82,7 +85,7 @@ static int stop(struct reader *r, const char *key, const char *fmt, ...)
 static int
 number(struct reader *r, const char *s, size_t n, const char *key, double *out)
 {
-    char buf[64];
+    char buf[TRACE_READ_NUMBER_MAX + 1]; /* scan_tokens bounds n */
     char *end;
     if (n >= sizeof buf)
         return stop(r, key, "%s", "number too long");
@@ -152,7 +155,11 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
         return stop(r, r->ev_key == EV_TS ? "ts" : "dur", "%s",
                     "expected a number, got a string");
     if (r->ev_key == EV_CAT) {
-        r->is_kernel = n == 6 && memcmp(s, "kernel", 6) == 0;
+        /* Kineto's two spellings: "Kernel" from its first commit
+         * (ecaafbe8, 2020-09-21) to "Refactor 5/n" (1679e50e,
+         * 2022-04-08; PyTorch 1.8 to 1.11), "kernel" since */
+        r->is_kernel = n == 6 && (memcmp(s, "kernel", 6) == 0 ||
+                                  memcmp(s, "Kernel", 6) == 0);
     } else if (r->ev_key == EV_NAME) {
         if (n + 1 > r->name_cap) {
             size_t cap = r->name_cap ? r->name_cap : 256;
@@ -281,6 +288,10 @@ static int end_event(struct reader *r)
     if (r->dur > TRACE_READ_DUR_MAX_US)
         return stop(r, "dur", "%s",
                     "absurd duration (over an hour for one kernel)");
+    if (r->dur > 0 && r->dur < TRACE_READ_DUR_MIN_US)
+        return stop(r, "dur", "%s",
+                    "shorter than a nanosecond (the profiler's clock counts "
+                    "nanoseconds)");
     if (fabs(r->ts) > TRACE_READ_TS_MAX_US)
         return stop(r, "ts", "%s",
                     "beyond 2^53 microseconds: not the profiler's clock");
@@ -321,15 +332,48 @@ static const yajl_callbacks callbacks = {
     on_null,      on_bool, NULL,   NULL,           on_number, on_string,
     on_start_map, on_key,  on_end, on_start_array, on_end};
 
-/* Follows strings through a chunk; false (d set) at an overlong one. */
-static bool scan_strings(struct reader *r, const unsigned char *p, size_t n)
+/* A token over its bound at byte i of the chunk: "path: event N: what:
+ * longer than max unit" (or "byte B" before the events). */
+static enum status too_long(struct reader *r,
+                            size_t i,
+                            const char *what,
+                            long max,
+                            const char *unit)
+{
+    if (r->in_events)
+        return diag_set(
+            r->d, STATUS_PARSE, "%s: event %zu: %s: longer than %ld %s",
+            r->path, r->info.events ? r->info.events - 1 : 0, what, max, unit);
+    return diag_set(r->d, STATUS_PARSE, "%s: byte %.0f: %s: longer than %ld %s",
+                    r->path, r->offset + (double)i, what, max, unit);
+}
+
+/* A character of a JSON number (a run of them outside strings is one
+ * number; "true", "false" hold one 'e' each). */
+static bool number_char(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+           c == 'e' || c == 'E';
+}
+
+/* Follows strings and numbers through a chunk: the bytes before the
+ * first overlong token's bound (n when there is none; *over then says
+ * which kind: 's'tring, 'n'umber, else 0). */
+static size_t
+scan_tokens(struct reader *r, const unsigned char *p, size_t n, int *over)
 {
     size_t i;
+    *over = 0;
     for (i = 0; i < n; i++) {
         if (!r->in_str) {
             if (p[i] == '"') {
                 r->in_str = true;
                 r->str_len = 0;
+            }
+            r->num_len = number_char(p[i]) ? r->num_len + 1 : 0;
+            if (r->num_len > TRACE_READ_NUMBER_MAX) {
+                *over = 'n';
+                return i;
             }
             continue;
         }
@@ -342,19 +386,11 @@ static bool scan_strings(struct reader *r, const unsigned char *p, size_t n)
             continue;
         }
         if (++r->str_len > TRACE_READ_STRING_MAX) {
-            if (r->in_events)
-                diag_set(r->d, STATUS_PARSE,
-                         "%s: event %zu: string: longer than %ld bytes",
-                         r->path, r->info.events ? r->info.events - 1 : 0,
-                         TRACE_READ_STRING_MAX);
-            else
-                diag_set(r->d, STATUS_PARSE,
-                         "%s: byte %.0f: string: longer than %ld bytes",
-                         r->path, r->offset + (double)i, TRACE_READ_STRING_MAX);
-            return false;
+            *over = 's';
+            return i;
         }
     }
-    return true;
+    return n;
 }
 
 /* yajl's message for a parse error, into d. */
@@ -405,18 +441,23 @@ static enum status feed(struct reader *r,
 {
     yajl_status st;
     while (n > 0) {
-        /* in steps, so that a string found too long is reported in the
-         * event yajl has reached, the steps before it parsed */
+        /* in steps, of which yajl parses what comes before a token
+         * found too long: that is then reported in the event it is in */
         size_t k = n < STEP ? n : STEP;
-        if (!scan_strings(r, p, k))
-            return r->d->status;
-        st = yajl_parse(h, p, k);
+        int over;
+        size_t ok = scan_tokens(r, p, k, &over);
+        st = yajl_parse(h, p, ok);
         if (st == yajl_status_client_canceled)
             return r->d->status;
         if (st != yajl_status_ok) {
-            parse_error(r, h, p, k, false);
+            parse_error(r, h, p, ok, false);
             return STATUS_PARSE;
         }
+        if (over == 'n')
+            return too_long(r, ok, "number", TRACE_READ_NUMBER_MAX,
+                            "characters");
+        if (over == 's')
+            return too_long(r, ok, "string", TRACE_READ_STRING_MAX, "bytes");
         r->offset += (double)k;
         p += k;
         n -= k;
@@ -437,9 +478,9 @@ static enum status feed(struct reader *r,
                         r->path);
     if (r->info.kernels == 0)
         return diag_set(r->d, STATUS_PARSE,
-                        "%s: traceEvents: no kernel events (cat \"kernel\") "
-                        "among %zu events: was the profiler's CUDA activity "
-                        "on?",
+                        "%s: traceEvents: no kernel events (cat \"kernel\", "
+                        "or \"Kernel\" before 2022) among %zu events: was the "
+                        "profiler's CUDA activity on?",
                         r->path, r->info.events);
     return STATUS_OK;
 }
@@ -473,6 +514,159 @@ enum status trace_read_mem(const void *data,
     return st;
 }
 
+/* ---- The file: plain JSON or gzip ---- */
+
+/*
+ * The bytes of a trace file, inflated when it begins with gzip's magic
+ * (RFC 1952 2.3.1: 0x1f 0x8b), else as they are: what zlib's gzread()
+ * does, but strict where gzread() is lenient. A gzip file is a series of
+ * members (2.2) and each is inflated in turn; after a member only
+ * another (its magic) or the end of the file may come, where gzread()
+ * takes anything else for the end and reads no further, silently.
+ */
+struct source {
+    FILE *f;
+    const char *path;
+    bool gzip, z_init, member_end, eof;
+    z_stream z;
+    unsigned char *in; /* CHUNK bytes of the file */
+    size_t pending;    /* plain: bytes of in[] not yet handed out */
+    double raw;        /* bytes read from the file */
+};
+
+/* Reads the next bytes of the file into in[]; false (d set) on error. */
+static bool source_fill(struct source *src, struct diag *d)
+{
+    size_t n = fread(src->in, 1, CHUNK, src->f);
+    if (n == 0 && ferror(src->f)) {
+        diag_set(d, STATUS_IO, "%s: cannot read: %s", src->path,
+                 strerror(errno));
+        return false;
+    }
+    src->eof = n == 0;
+    src->raw += (double)n;
+    src->z.next_in = src->in;
+    src->z.avail_in = (uInt)n;
+    return true;
+}
+
+/* Opens src over f; false (d set) when out of memory or unreadable. */
+static bool
+source_open(struct source *src, FILE *f, const char *path, struct diag *d)
+{
+    memset(src, 0, sizeof *src);
+    src->f = f;
+    src->path = path;
+    src->in = malloc(CHUNK);
+    if (!src->in) {
+        diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+        return false;
+    }
+    if (!source_fill(src, d))
+        return false;
+    src->gzip =
+        src->z.avail_in >= 2 && src->in[0] == 0x1f && src->in[1] == 0x8b;
+    if (!src->gzip) {
+        src->pending = src->z.avail_in;
+        return true;
+    }
+    /* 16 + 15: a gzip wrapper, the largest window */
+    if (inflateInit2(&src->z, 16 + MAX_WBITS) != Z_OK) {
+        diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+        return false;
+    }
+    src->z_init = true;
+    return true;
+}
+
+static void source_close(struct source *src)
+{
+    if (src->z_init)
+        inflateEnd(&src->z);
+    free(src->in);
+}
+
+/* Where the next member must begin: its magic, or the end of the file;
+ * false (d set) at anything else. */
+static bool next_member(struct source *src, struct diag *d)
+{
+    if (src->z.avail_in == 0 && !src->eof && !source_fill(src, d))
+        return false;
+    if (src->z.avail_in == 0)
+        return true; /* the end: the caller sees eof */
+    if (src->z.next_in[0] != 0x1f) {
+        diag_set(d, STATUS_PARSE,
+                 "%s: compressed byte %.0f: data after the gzip stream that "
+                 "is no gzip member",
+                 src->path, src->raw - (double)src->z.avail_in);
+        return false;
+    }
+    inflateReset(&src->z);
+    src->member_end = false;
+    return true;
+}
+
+/* Up to size bytes of JSON into out: *n of them, 0 at the end; false (d
+ * set, json_at the JSON bytes read before) on error. */
+static bool source_read(struct source *src,
+                        unsigned char *out,
+                        size_t size,
+                        size_t *n,
+                        double json_at,
+                        struct diag *d)
+{
+    *n = 0;
+    if (!src->gzip) {
+        if (src->pending > 0) { /* the first bytes, read to look */
+            *n = src->pending < size ? src->pending : size;
+            memcpy(out, src->z.next_in, *n);
+            src->z.next_in += *n;
+            src->pending -= *n;
+            return true;
+        }
+        *n = fread(out, 1, size, src->f);
+        src->raw += (double)*n;
+        if (*n == 0 && ferror(src->f)) {
+            diag_set(d, STATUS_IO, "%s: cannot read: %s", src->path,
+                     strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    while (*n == 0) {
+        int zr;
+        if (src->member_end) {
+            if (!next_member(src, d))
+                return false;
+            if (src->member_end || (src->z.avail_in == 0 && src->eof))
+                return true;
+        }
+        if (src->z.avail_in == 0 && !source_fill(src, d))
+            return false;
+        if (src->z.avail_in == 0) {
+            diag_set(d, STATUS_PARSE,
+                     "%s: byte %.0f: cannot read: unexpected end of file "
+                     "(a gzip member cut short)",
+                     src->path, json_at);
+            return false;
+        }
+        src->z.next_out = out;
+        src->z.avail_out = (uInt)size;
+        zr = inflate(&src->z, Z_NO_FLUSH);
+        *n = size - src->z.avail_out;
+        if (zr == Z_STREAM_END) {
+            src->member_end = true;
+        } else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+            diag_set(d, zr == Z_MEM_ERROR ? STATUS_NOMEM : STATUS_PARSE,
+                     "%s: byte %.0f: cannot read: %s", src->path,
+                     json_at + (double)*n,
+                     src->z.msg ? src->z.msg : "not gzip data");
+            return false;
+        }
+    }
+    return true;
+}
+
 enum status trace_read_file(const char *path,
                             trace_read_fn fn,
                             void *ctx,
@@ -481,53 +675,40 @@ enum status trace_read_file(const char *path,
                             struct diag *d)
 {
     struct reader r;
+    struct source src;
     yajl_handle h = NULL;
-    gzFile gz = NULL;
     unsigned char *buf = NULL;
     double size = 0;
     FILE *f;
     size_t fsize;
-    int fd, shown = -1;
+    int shown = -1;
     enum status st = STATUS_OK;
 
     reader_init(&r, path, fn, ctx, d);
-    /* the one reader's checks (a regular file, opened without blocking
-     * on a FIFO), then zlib's own descriptor */
+    /* the one reader's checks: a regular file, opened without blocking
+     * on a FIFO */
     if (input_file_open(path, 0, &f, &fsize, d) != STATUS_OK)
         return d->status;
     size = (double)fsize;
-    fd = dup(fileno(f));
-    fclose(f);
-    if (fd < 0)
-        return diag_set(d, STATUS_IO, "%s: cannot read: %s", path,
-                        strerror(errno));
-    gz = gzdopen(fd, "rb");
-    if (!gz) {
-        close(fd);
-        return diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
-    }
     buf = malloc(CHUNK);
     h = yajl_alloc(&callbacks, NULL, &r);
-    if (!buf || !h) {
-        st = diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
+    if (!source_open(&src, f, path, d) || !buf || !h) {
+        st = d->status != STATUS_OK
+                 ? d->status
+                 : diag_set(d, STATUS_NOMEM, "%s: out of memory", path);
         goto done;
     }
     for (;;) {
-        int n = gzread(gz, buf, CHUNK);
-        if (n < 0) {
-            int zerr;
-            const char *m = gzerror(gz, &zerr);
-            st = diag_set(d, zerr == Z_ERRNO ? STATUS_IO : STATUS_PARSE,
-                          "%s: byte %.0f: cannot read: %s", path, r.offset,
-                          zerr == Z_ERRNO ? strerror(errno) : m);
+        size_t n;
+        if (!source_read(&src, buf, CHUNK, &n, r.offset, d)) {
+            st = d->status;
             goto done;
         }
-        st = feed(&r, h, buf, (size_t)n, n == 0);
+        st = feed(&r, h, buf, n, n == 0);
         if (st != STATUS_OK || n == 0)
             break;
         if (progress && size > 0) {
-            long at = gzoffset(gz);
-            int pct = (int)(100.0 * (double)at / size);
+            int pct = (int)(100.0 * src.raw / size);
             if (pct != shown && pct <= 100) {
                 shown = pct;
                 fprintf(progress, "\rroofplan: reading %s: %3d%%", path, pct);
@@ -541,7 +722,8 @@ done:
     if (h)
         yajl_free(h);
     free(buf);
-    gzclose(gz);
+    source_close(&src);
+    fclose(f);
     finish(&r, info);
     return st;
 }

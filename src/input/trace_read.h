@@ -1,7 +1,8 @@
 /*
  * trace_read: the kernels of a PyTorch profiler trace (Kineto's Chrome
  * trace JSON: {"traceEvents": [{"cat": "kernel", "name": ..., "ts": µs,
- * "dur": µs, "args": {"stream": N, "grid": [x, y, z]}}, ...]}), read as
+ * "dur": µs, "args": {"stream": N, "grid": [x, y, z]}}, ...]}; "Kernel"
+ * in Kineto before April 2022, PyTorch 1.8 to 1.11), read as
  * a stream with yajl's event parser, gzip-compressed or not (zlib), so a
  * trace of hundreds of MB is read in constant memory: each kernel event
  * is handed to the caller's function as it ends, nothing else is kept.
@@ -11,13 +12,17 @@
  *
  * Bad input is refused with "path: event N: key: problem" (N counts the
  * elements of traceEvents from 0; before the array, "path: byte B"):
- * not a regular file (a FIFO is refused before it is opened), not JSON
+ * not a regular file (a FIFO is refused before it is opened), gzip data
+ * that does not inflate, is cut short, or is followed by anything but
+ * another gzip member ("path: compressed byte B: ..."), not JSON
  * or truncated JSON (yajl's message), nesting deeper than
- * TRACE_READ_DEPTH_MAX, a string longer than TRACE_READ_STRING_MAX
- * (refused before yajl buffers it), a kernel without a name, ts or dur,
- * a number that is not finite, a negative duration or one above
- * TRACE_READ_DUR_MAX_US, a start time beyond TRACE_READ_TS_MAX_US, no
- * traceEvents array, no kernel events.
+ * TRACE_READ_DEPTH_MAX, a string longer than TRACE_READ_STRING_MAX or
+ * a number longer than TRACE_READ_NUMBER_MAX (both refused before yajl
+ * buffers them), a kernel without a name, ts or dur,
+ * a number that is not finite, a negative duration, one above
+ * TRACE_READ_DUR_MAX_US or one between 0 and TRACE_READ_DUR_MIN_US
+ * (what no profiler measures: its rates would pass any number), a start
+ * time beyond TRACE_READ_TS_MAX_US, no traceEvents array, no kernel events.
  *
  * Owns: the reading. Classifying and adding up the kernels is the
  * caller's (trace_import).
@@ -33,7 +38,14 @@
 
 #define TRACE_READ_DEPTH_MAX  64         /* nested arrays and objects */
 #define TRACE_READ_STRING_MAX (1L << 20) /* bytes of one JSON string */
-#define TRACE_READ_DUR_MAX_US 3.6e9      /* one hour: longer is absurd */
+/* characters of one JSON number: a double printed whole is at most 24
+ * ("-1.2345678901234567e-308"); the profiler's clock, 21 with its
+ * fraction */
+#define TRACE_READ_NUMBER_MAX 64
+#define TRACE_READ_DUR_MAX_US 3.6e9 /* one hour: longer is absurd */
+/* the least duration but 0: CUPTI's clock counts nanoseconds, Kineto
+ * writes them in µs with three decimals */
+#define TRACE_READ_DUR_MIN_US 1e-3
 /* a start time, µs either side of the clock's zero: 2^53, the most a
  * double holds to the microsecond (285 years; the profiler's clock, µs
  * since 1970, is near 1.7e15) */
@@ -44,7 +56,7 @@
 struct trace_kernel {
     const char *name;
     double ts_us;  /* start, µs (the trace's clock), |ts| <= TS_MAX */
-    double dur_us; /* duration, µs, 0 .. TRACE_READ_DUR_MAX_US */
+    double dur_us; /* duration, µs: 0, or DUR_MIN_US .. DUR_MAX_US */
     long stream;   /* args.stream; -1 when absent */
     long grid[3];  /* args.grid; 0 when absent */
     size_t event;  /* index in traceEvents, from 0 */
@@ -61,7 +73,7 @@ typedef enum status (*trace_read_fn)(void *ctx,
 /* What one read saw. */
 struct trace_read_info {
     size_t events;  /* elements of traceEvents */
-    size_t kernels; /* of them, cat "kernel" */
+    size_t kernels; /* of them, cat "kernel" (or "Kernel") */
     /* deviceProperties[0].name, or "": as datafile_text_quote() shows
      * it, ';' replaced by '?' (it may become a data-file line) */
     char gpu[TRACE_READ_GPU_MAX];

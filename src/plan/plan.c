@@ -63,7 +63,7 @@ static const struct key keys[] = {
     {"pp", offsetof(struct plan, pp), true, NULL, 1, 1000000},
     {"ep", offsetof(struct plan, ep), true, NULL, 1, 1000000},
     {"cp", offsetof(struct plan, cp), true, NULL, 1, 1000000},
-    {"zero", offsetof(struct plan, zero), true, NULL, 0, 3},
+    {"zero", offsetof(struct plan, zero), true, NULL, 0, PLAN_ZERO_MAX},
     {"schedule", offsetof(struct plan, schedule), false, PLAN_SCHEDULE_CHOICES, 0, 0},
     {"vpp", offsetof(struct plan, vpp), true, NULL, 1, 1000},
     {"precision", offsetof(struct plan, precision), false, PLAN_PRECISION_CHOICES, 0, 0},
@@ -428,7 +428,16 @@ enum plan_reason plan_check_rest(struct plan *p,
                           "least one decoder layer each in the middle "
                           "(Megatron-LM's rule)",
                           plan_split_str(p->pp_split), s->layers, chunks);
-    } else if (chunks > m->units)
+    } else if (chunks > m->units && s->mtp_depth > 0)
+        /* an MTP module may fill a chunk alone (Megatron-LM's layouts:
+         * "...|mL"), so the units count; named apart from the layers */
+        return reject(d, PLAN_BAD_PP_LAYERS,
+                      "pp*vpp=%ld pipeline chunks for %ld decoder layers and "
+                      "%ld MTP module%s: at most %ld chunks, each holding "
+                      "one or more",
+                      chunks, s->layers, s->mtp_depth,
+                      s->mtp_depth == 1 ? "" : "s", m->units);
+    else if (chunks > m->units)
         return reject(d, PLAN_BAD_PP_LAYERS,
                       "pp*vpp=%ld pipeline chunks for %ld layers", chunks,
                       m->units);
@@ -514,28 +523,54 @@ enum plan_reason plan_check(struct plan *p,
 
 /* ---- Names ---- */
 
-void plan_family(const struct plan *p, char *buf, size_t size)
+/* The parallelism a family names after its data-parallel part, in
+ * order (plan_family, plan_family_known). */
+static const char *const family_parts[] = {"TP", "CP", "PP", "EP"};
+#define FAMILY_PARTS (sizeof family_parts / sizeof family_parts[0])
+
+/* The family name of data parallelism with ZeRO stage zero (zero < 0:
+ * none) and the family_parts[] whose bit is set in parts. */
+static void family_name(long zero, unsigned parts, char *buf, size_t size)
 {
-    size_t used = 0;
+    size_t used = 0, k;
     buf[0] = '\0';
-#define PART(cond, text)                                              \
-    do {                                                              \
-        if ((cond) && used < size)                                    \
-            used += (size_t)snprintf(buf + used, size - used, "%s%s", \
-                                     used ? "+" : "", (text));        \
-    } while (0)
-    if (p->dp > 1) {
-        char z[16];
-        snprintf(z, sizeof z, "ZeRO-%ld", p->zero);
-        PART(true, p->zero == 0 ? "DP" : z);
+    if (zero >= 0) {
+        if (zero == 0)
+            used = (size_t)snprintf(buf, size, "DP");
+        else
+            used = (size_t)snprintf(buf, size, "ZeRO-%ld", zero);
     }
-    PART(p->tp > 1, "TP");
-    PART(p->cp > 1, "CP");
-    PART(p->pp > 1, "PP");
-    PART(p->ep > 1, "EP");
-#undef PART
+    for (k = 0; k < FAMILY_PARTS && used < size; k++)
+        if (parts & (1u << k))
+            used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                     used ? "+" : "", family_parts[k]);
     if (used == 0)
         snprintf(buf, size, "single GPU");
+}
+
+void plan_family(const struct plan *p, char *buf, size_t size)
+{
+    const long degree[FAMILY_PARTS] = {p->tp, p->cp, p->pp, p->ep};
+    unsigned parts = 0;
+    size_t k;
+    for (k = 0; k < FAMILY_PARTS; k++)
+        if (degree[k] > 1)
+            parts |= 1u << k;
+    family_name(p->dp > 1 ? p->zero : -1, parts, buf, size);
+}
+
+bool plan_family_known(const char *name)
+{
+    long zero;
+    unsigned parts;
+    char buf[64];
+    for (zero = -1; zero <= PLAN_ZERO_MAX; zero++)
+        for (parts = 0; parts < 1u << FAMILY_PARTS; parts++) {
+            family_name(zero, parts, buf, sizeof buf);
+            if (strcmp(buf, name) == 0)
+                return true;
+        }
+    return false;
 }
 
 static const char *word(const char *const *words, size_t n, int i)
@@ -791,15 +826,18 @@ bool plan_split_layers(const struct plan *p,
     }
     if (p->pp_first > 0 || p->pp_last > 0) {
         /* Megatron's --decoder-first/last-pipeline-num-layers: an unset
-         * end holds the others' share */
+         * end holds the others' share, at least one layer (Megatron-LM's
+         * TransformerConfig: "Mismatch: 0 middle layers remaining but 1
+         * middle PP stages available" for pp=2 with every layer last) */
         long fixed = (p->pp_first > 0) + (p->pp_last > 0);
         long share = chunks > fixed ? (layers - p->pp_first - p->pp_last) /
                                           (chunks - fixed)
                                     : 0;
         *first = p->pp_first > 0 ? p->pp_first : share;
         *last = p->pp_last > 0 ? p->pp_last : share;
-        if (share * (chunks - fixed) != layers - p->pp_first - p->pp_last)
-            *first = -1; /* unequal: refused by model_partition_split_ok */
+        if (share * (chunks - fixed) != layers - p->pp_first - p->pp_last ||
+            (chunks > fixed && share < 1))
+            *first = -1; /* refused by model_partition_split_ok */
         return true;
     }
     if (p->pp_split == PLAN_SPLIT_BALANCED)

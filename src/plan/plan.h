@@ -53,6 +53,8 @@ enum plan_split {
 };
 #define PLAN_SPLIT_CHOICES "balanced|uniform|embedding|loss|embedding_loss"
 
+#define PLAN_ZERO_MAX 3 /* ZeRO stages 0..3 */
+
 /*
  * The fields of a plan, one row each: X(type, name). struct plan is
  * generated from these rows, and so are plan_same() and plan_members(),
@@ -65,7 +67,7 @@ enum plan_split {
     X(long, pp)                                                               \
     X(long, ep)                                                               \
     X(long, cp)                                                               \
-    X(long, zero)     /* 0..3 */                                              \
+    X(long, zero)     /* 0..PLAN_ZERO_MAX */                                  \
     X(int, schedule)  /* enum plan_schedule */                                \
     X(long, vpp)      /* virtual stages per GPU (interleaved), else 1 */      \
     X(int, precision) /* enum model_precision */                              \
@@ -324,6 +326,12 @@ enum plan_reason plan_check_vpp(const struct plan *p, struct diag *d);
  * ZeRO-0, ZeRO-n otherwise, omitted when dp = 1), then TP, CP, PP, EP.
  */
 void plan_family(const struct plan *p, char *buf, size_t size);
+
+/*
+ * Whether name is one plan_family() can write for some plan (a sweep's
+ * report.baseline names one): "ZeRO-3", "DP+TP", "single GPU", ...
+ */
+bool plan_family_known(const char *name);
 
 /* PLAN words of a schedule, precision, recompute policy ("dualpipe",
  * "fp8", "selective"); "?" when out of range. */

@@ -81,9 +81,16 @@ static void defaults_bad(const struct sweep_file *sf,
     long line = i >= 0 && sf->meta.line[i] > 0   ? sf->meta.line[i]
                 : j >= 0 && sf->meta.line[j] > 0 ? sf->meta.line[j]
                                                  : 0;
+    /* a --set of key or alt: the argument as typed */
+    const char *set = i >= 0 && sf->meta.set_arg[i]   ? sf->meta.set_arg[i]
+                      : j >= 0 && sf->meta.set_arg[j] ? sf->meta.set_arg[j]
+                                                      : NULL;
     if (line > 0)
         diag_add(d, STATUS_RANGE, "%s:%ld: defaults.%s: %s", sf->meta.path,
                  line, key, problem);
+    else if (set)
+        diag_add(d, STATUS_RANGE, "%s: --set %s: defaults.%s: %s",
+                 sf->meta.path, set, key, problem);
     else
         diag_add(d, STATUS_RANGE, "%s: defaults.%s: %s", sf->meta.path, key,
                  problem);
@@ -161,11 +168,13 @@ static void report_bad(const struct sweep_file *sf,
                        const char *problem)
 {
     long i = datafile_field_index(&schema, "report", key);
-    if (i >= 0 && sf->meta.line[i] > 0)
-        diag_add(d, STATUS_RANGE, "%s:%ld: report.%s: %s", sf->meta.path,
-                 sf->meta.line[i], key, problem);
-    else
+    char where[1200];
+    if (i < 0)
         diag_add(d, STATUS_RANGE, "%s: report.%s: %s", sf->meta.path, key,
+                 problem);
+    else
+        diag_add(d, STATUS_RANGE, "%s: %s",
+                 datafile_meta_where(&sf->meta, (size_t)i, where, sizeof where),
                  problem);
 }
 
@@ -210,6 +219,16 @@ enum status sweep_load(const char *path,
     check_grid(sf, d, "sens_nvlink_gbps", &sf->spec.r_sens_nv);
     if (sf->spec.r_baseline[0] == '\0')
         report_bad(sf, d, "baseline", "expected a family name, got \"\"");
+    else if (!plan_family_known(sf->spec.r_baseline)) {
+        char why[300];
+        diag_snprintf(why, sizeof why,
+                      "\"%s\" is no family name: expected one as the Plans "
+                      "sheet writes it (ZeRO-0..3 as DP or ZeRO-n, then TP, "
+                      "CP, PP, EP joined by '+'; e.g. ZeRO-3, ZeRO-1+PP+EP, "
+                      "DP+TP)",
+                      sf->spec.r_baseline);
+        report_bad(sf, d, "baseline", why);
+    }
     diag_finish(d);
     if (d->status != STATUS_OK)
         sweep_release(sf);

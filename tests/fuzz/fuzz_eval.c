@@ -290,8 +290,58 @@ static void pick_overrides(struct fuzz_bytes *b,
 
 /* ---- The plan ---- */
 
-/* A plan whose sizes multiply out: gpus = tp pp cp dp, gbs = dp mbs m. */
+/* The layer split (" key=value", or "" for roofplan's own) into buf of
+ * PICK_SPLIT_MAX: Megatron-LM's rules, first/last counts, or a layout
+ * whose end chunks may hold no decoder layer (issue 34 item 2: a first
+ * stage of the embedding alone gave NaN steps). Picked last: an input
+ * that ends before it keeps roofplan's split, as the corpus's older
+ * inputs did. */
+#define PICK_SPLIT_MAX 160
+static void
+pick_split(struct fuzz_bytes *b, const struct model *m, long chunks, char *buf)
+{
+    static const char *const rule[] = {"uniform", "embedding", "loss",
+                                       "embedding_loss"};
+    long layers = m->spec.layers, first, each = 0, middle = chunks - 2;
+    char mid[48] = "", ends[2][32] = {"", ""}, mtp[32] = "";
+    buf[0] = '\0';
+    switch (fuzz_u8(b) % 4) {
+    case 1:
+        snprintf(buf, PICK_SPLIT_MAX, " pp_split=%s",
+                 rule[fuzz_range(b, 0, 3)]);
+        return;
+    case 2:
+        first = fuzz_range(b, 0, layers);
+        snprintf(buf, PICK_SPLIT_MAX, " pp_first=%ld pp_last=%ld", first,
+                 fuzz_range(b, 0, layers));
+        return;
+    case 3: /* E t*first | (t*each|)*middle t*last m*mtp L */
+        first = fuzz_range(b, 0, layers);
+        if (middle > 0) {
+            each = fuzz_range(b, 1, layers / middle > 1 ? layers / middle : 1);
+            snprintf(mid, sizeof mid, "(t*%ld|)*%ld", each, middle);
+        } else {
+            middle = 0;
+        }
+        if (first > 0)
+            snprintf(ends[0], sizeof ends[0], "t*%ld", first);
+        if (layers - first - each * middle > 0)
+            snprintf(ends[1], sizeof ends[1], "t*%ld",
+                     layers - first - each * middle);
+        if (m->spec.mtp_depth > 0)
+            snprintf(mtp, sizeof mtp, "m*%ld", m->spec.mtp_depth);
+        snprintf(buf, PICK_SPLIT_MAX, " pp_layout=E%s|%s%s%sL", ends[0], mid,
+                 ends[1], mtp);
+        return;
+    default:
+        return;
+    }
+}
+
+/* A plan whose sizes multiply out: gpus = tp pp cp dp, gbs = dp mbs m;
+ * the layer split last (pick_split). */
 static void pick_plan(struct fuzz_bytes *b,
+                      const struct model *model,
                       const struct hardware *hw,
                       char *buf,
                       size_t size)
@@ -310,6 +360,8 @@ static void pick_plan(struct fuzz_bytes *b,
     long sc = fuzz_range(b, 0, 3);
     long vpp = sc == 1 ? fuzz_range(b, 2, 4) : 1;
     long gpus = tp * pp * cp * dp;
+    char split[PICK_SPLIT_MAX];
+    size_t used;
     if (fuzz_u8(b) < 16) /* sometimes not a multiple at all */
         gpus = fuzz_range(b, 1, 100000000);
     snprintf(buf, size,
@@ -318,6 +370,9 @@ static void pick_plan(struct fuzz_bytes *b,
              gpus, tp, pp, cp, ep, fuzz_range(b, 0, 3), sched[sc], vpp,
              prec[fuzz_range(b, 0, 1)], rec[fuzz_range(b, 0, 2)], mbs,
              dp * mbs * m > 1000000000 ? 1 : dp * mbs * m);
+    pick_split(b, model, pp * vpp, split);
+    used = strlen(buf);
+    snprintf(buf + used, size - used, "%s", split);
 }
 
 /* ---- Invariants ---- */
@@ -458,7 +513,7 @@ static void evaluate(const struct model *m,
     for (i = 0; i < 2; i++) {
         diag_init(&d);
         if (cost_ctx_init(&cc, m, hw, models[i], &d) != STATUS_OK ||
-            cost_ctx_prepare(&cc, p->pp, p->vpp, p->schedule, &d) != STATUS_OK)
+            cost_ctx_prepare_plan(&cc, p, &d) != STATUS_OK)
             need(false, "a checked plan can be partitioned", plan);
         cost_evaluate(&cc, p, COST_FLOOR | COST_EXPECTED, NULL, &r);
         ncoll = cost_collectives(&cc, &r, coll, COMM_LIST_MAX);
@@ -534,7 +589,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_need_text(d.msg, true);
     if (!have_m || !have_hw || m->units > LAYERS_MAX + 16)
         goto done;
-    pick_plan(&b, hw, plan_text, sizeof plan_text);
+    pick_plan(&b, m, hw, plan_text, sizeof plan_text);
     memset(&defaults, 0, sizeof defaults);
     args[0] = plan_text;
     diag_init(&d);

@@ -2,10 +2,12 @@
  * fuzz_trace: the input as a profiler trace, through trace_import_read()
  * and, when it reads and covers a layer, trace_import_summarize() on
  * DeepSeek-V3 and the H800 under the profiled plan, trace_import_table()
- * and trace_import_write(). It must never crash, leak or hit undefined
- * behaviour; a read that fails must say why in printable text, one that
- * succeeds must say nothing, and what is written must load as data-file
- * lines (at most 198 bytes, printable text).
+ * and trace_import_write(), with the import's bounds lowered (FUZZ_LIMITS)
+ * so that inputs of a few KB reach them. It must never crash, leak or hit
+ * undefined behaviour; a read that fails must say why in printable text, one
+ * that succeeds must say nothing; what is written must be data-file lines
+ * (at most 198 bytes, printable text), the calibration one that `check`
+ * accepts beside the H800, or nothing with a printable reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,13 @@ static struct trace_rules *rules;
 static struct model model;
 static struct hardware hw;
 static struct calibration base;
+
+/* kernels of one file, distinct names, their bytes: a few KB of JSON
+ * passes each (the defaults take hundreds of MB) */
+#define FUZZ_LIMITS   \
+    {                 \
+        256, 64, 4096 \
+    }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -68,14 +77,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct trace_import *imp = trace_import_new(rules);
     struct trace_import_summary *s = calloc(1, sizeof *s);
+    const struct trace_import_limits limits = FUZZ_LIMITS;
     struct plan p;
     struct diag d;
-    char *text = NULL;
-    size_t len = 0;
+    char *text = NULL, *cal_text = NULL;
+    size_t len = 0, cal_len = 0;
+    struct calibration cal;
+    enum status st;
     FILE *out;
     if (!imp || !s)
         abort();
     diag_init(&d);
+    trace_import_set_limits(imp, &limits);
     if (trace_import_read_mem(imp, data, size, "fuzz.json", &d) != STATUS_OK) {
         if (!d.msg[0])
             abort(); /* a failure must say why */
@@ -98,12 +111,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!out)
         abort();
     trace_import_table(s, out);
-    if (trace_import_write(s, &base, "h800.ini", "fuzz", out, &d) != STATUS_OK)
-        abort();
     if (fclose(out) != 0)
         abort();
     need_lines(text);
+    out = open_memstream(&cal_text, &cal_len);
+    if (!out)
+        abort();
+    st = trace_import_write(s, &base, "h800.ini", "fuzz", &hw, out, &d);
+    if (fclose(out) != 0)
+        abort();
+    if (st != STATUS_OK) {
+        /* refused (rates no calibration may hold): said, nothing written */
+        if ((st != STATUS_RANGE && st != STATUS_PARSE) || !d.msg[0] ||
+            cal_len != 0)
+            abort();
+        fuzz_need_text(d.msg, true);
+        goto done;
+    }
+    /* what is written is a calibration check accepts (before
+     * need_lines() cuts the text into lines) */
+    diag_init(&d);
+    if (calibration_load_text("fuzz.ini", cal_text, cal_len, &cal, &d) !=
+        STATUS_OK)
+        abort();
+    if (calibration_check_hardware(&cal, &hw, &d) != STATUS_OK ||
+        calibration_check_floor(&cal, &hw, &d) != STATUS_OK)
+        abort();
+    calibration_release(&cal);
+    need_lines(cal_text);
 done:
+    free(cal_text);
     free(text);
     free(s);
     trace_import_free(imp);

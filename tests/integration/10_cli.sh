@@ -31,7 +31,7 @@ expect 2 "--set ib=1: expected SECTION.KEY=VALUE" -- $ROOFPLAN eval --set ib=1 $
 expect 2 "no-such.ini: cannot open: No such file or directory" -- $ROOFPLAN eval -m no-such.ini $DS
 expect 2 "tests/data/bad/hw-many.ini:4: gpu.bf16_achievable_tflops" -- $ROOFPLAN eval -g tests/data/bad/hw-many.ini $DS
 # issue 17 item 2: the sweep's `framework` split is the stack file's
-expect 2 "space.pp_split: 'framework' is the stack file's split, and no stack file is given" -- $ROOFPLAN eval --stack '' --set space.pp_split=framework $DS
+expect 2 "default.ini: --set space.pp_split=framework: 'framework' is the stack file's split, and no stack file is given" -- $ROOFPLAN eval --stack '' --set space.pp_split=framework $DS
 expect 2 "PLAN: pp_layout=Et|(t*2|)*30mL: 32 chunks with pp=16 and vpp=1" -- $ROOFPLAN eval $DS "pp_layout=Et|(tt|)*30mL"
 # options after the command, and --set that turns a verdict around
 # with IB and NVLink made endless, pure FSDP over 256 experts per GPU meets HBM

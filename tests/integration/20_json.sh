@@ -58,7 +58,7 @@ check "json: ZeRO-2 says how it reduces gradients" \
 # dropless run (Megatron-MoE-ModelZoo: 455 TFLOP/s measured, 389.0
 # expected: 0.855), the largest Qwen3-235B's NCCL
 # all-to-all run on 256 H100 (same source: 24.2 s measured, 19.406 s
-# expected: 1.247), README's table.
+# expected: 1.247), docs/validation.md's table.
 check "eval --json: time_s.expected_low / expected_high from the validation spread" \
     json_check "abs(j['time_s']['expected_low'] / j['time_s']['expected'] - 389.0 / 455) < 0.002 and abs(j['time_s']['expected_high'] / j['time_s']['expected'] - 24.2 / 19.406) < 0.002" $DS
 # every shipped GPU has a calibration: a test cluster file without one

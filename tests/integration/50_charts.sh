@@ -42,6 +42,20 @@ chmod +x "$TMP/failing/gnuplot"
 expect 1 "memory.gp: gnuplot failed (exit status 1): fake gnuplot: cannot open terminal" -- env PATH="$TMP/failing:$PATH" $ROOFPLAN report -q -o "$TMP/c4" $NARROW
 check "a failed gnuplot writes no part of the report" bash -c "test -z \"\$(ls -A '$TMP/c4')\""
 check "a failed gnuplot still prints the summary" grep -q "ZeRO-1+PP+EP" "$TMP/out"
+# the scripts are named where they are (issue 34: the messages named
+# $TMP/c4/memory.gp, which the failed report never wrote): kept in a new
+# directory under $TMPDIR, each beside its data, which it re-runs on
+kept=$(sed -n 's/^roofplan: the charts.* are kept in \(.*\) (the report was not written).*/\1/p' "$TMP/err")
+check "a failed gnuplot's message says where the scripts are kept" test -n "$kept"
+check "the kept directory is under TMPDIR" test "${kept#"$TMP"/roofplan-charts.}" != "$kept"
+check "each script a message names is there" bash -c "
+    grep -o '^roofplan: [^ ]*\.gp: gnuplot failed' '$TMP/err' | cut -d' ' -f2 | tr -d : |
+    while read -r f; do test -s \"\$f\" -a -s \"\${f%.gp}.dat\" || exit 1; n=1; done"
+check "every message names a kept script" test "$(grep -c "^roofplan: $kept/[a-z-]*\.gp: gnuplot failed" "$TMP/err")" -eq "$(grep -c 'gnuplot failed' "$TMP/err")"
+if command -v gnuplot >/dev/null 2>&1 && [ -n "$kept" ]; then
+    check "a kept script re-runs with gnuplot where it is kept" \
+        bash -c "cd '$kept' && gnuplot memory.gp && test -s memory.png"
+fi
 
 # a gnuplot that hangs: killed at the deadline, exit 1
 mkdir -p "$TMP/hanging"
@@ -51,6 +65,12 @@ start=$(date +%s)
 expect 1 "roofline-ib.gp: gnuplot did not finish within 1 s and was killed" -- env ROOFPLAN_GNUPLOT_TIMEOUT=1 PATH="$TMP/hanging:$PATH" $ROOFPLAN report -q -o "$TMP/c5" $NARROW
 check "the hanging gnuplot was stopped in time" test $(($(date +%s) - start)) -lt 20
 check "the hanging gnuplot's process group was killed" bash -c "! pgrep -f '^(/bin/sh .*/hanging/gnuplot|sleep 117)' >/dev/null"
+
+# a deadline that is not a number was ignored (issue 34 item 13d): bad
+# input, exit 2, nothing written
+expect 2 "ROOFPLAN_GNUPLOT_TIMEOUT (environment): expected seconds, a number above 0, got \"abc\"" -- env ROOFPLAN_GNUPLOT_TIMEOUT=abc $ROOFPLAN report -q -o "$TMP/c7" $NARROW
+check "a bad ROOFPLAN_GNUPLOT_TIMEOUT writes nothing" test ! -e "$TMP/c7"
+expect 2 "got \"0\"" -- env ROOFPLAN_GNUPLOT_TIMEOUT=0 $ROOFPLAN report -q -o "$TMP/c7" $NARROW
 
 # PATH with an empty entry (read by POSIX as the working directory): a
 # `gnuplot` in the working or output directory is not found, not run

@@ -60,9 +60,9 @@ check "compare gives B200 and H800 an expected step" \
 # 1e-300 TFLOP/s made a 300-digit step, "inf days, $infM" and inf in
 # plans.csv with exit 0; it is refused with its key and range.
 CAL_PLAN="gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360"
-expect 2 "gemm_attn_proj.bf16_tflops: expected values in [0.1, 1e+06], got 1e-300" -- \
+expect 2 "h800.ini: --set gemm_attn_proj.bf16_tflops=1e-300: expected values in [0.1, 1e+06], got 1e-300" -- \
     $ROOFPLAN eval --set gemm_attn_proj.bf16_tflops=1e-300 $CAL_PLAN
-expect 2 "elementwise.norm_tbps: expected 0 (not measured) or at least 0.01, got 1e-300" -- \
+expect 2 "h800.ini: --set elementwise.norm_tbps=1e-300: expected 0 (not measured) or at least 0.01, got 1e-300" -- \
     $ROOFPLAN eval --set elementwise.norm_tbps=1e-300 $CAL_PLAN
 
 # A calibration is for one GPU, with no rate above its peaks (issue 20,
@@ -78,7 +78,7 @@ expect 2 'calibration.hardware_gpu: "NVIDIA H800 SXM5 80GB" is not the GPU' -- \
 # every shipped calibration is for a shipped hardware file, under its peaks
 expect 0 "" -- $ROOFPLAN check data/calibration/*.ini data/hardware/*.ini
 # the H800 file's expert_up BF16 rate (783) above a lowered peak
-expect 2 "h800.ini:$EXPUP_LINE: gemm_expert_up.bf16_tflops: 783 is above the GPU's peak (data/hardware/h800.ini: gpu.bf16_peak_tflops = 760)" -- \
+expect 2 "h800.ini:$EXPUP_LINE: gemm_expert_up.bf16_tflops: 783 is above the GPU's peak (data/hardware/h800.ini: --set gpu.bf16_peak_tflops = 760)" -- \
     $ROOFPLAN eval --set gpu.bf16_peak_tflops=760 $CAL_PLAN
 # compare: --calibration times the clusters whose GPU it names, the others
 # keep their own (it applied the H800 file to the A100 cluster too); a

@@ -77,6 +77,27 @@ if [ -f "$FAULTLIB" ]; then
     expect 0 "" -- $REL report -q --csv --no-charts -o "$X/d" "${TINY[@]}"
     check "after the faults a clean run writes the new report" \
         bash -c "test -s '$X/d/report.xlsx' && ! cmp -s '$X/d/plans.csv' '$X/saved/plans.csv'"
+
+    # A full disk, filled by the staging directory of a run that ended
+    # (issue 34, item 10): the fault library keeps the disk full while
+    # that directory's file is there. The next run removes it before it
+    # makes its own, and writes its report; before, it failed making its
+    # own staging directory first, and so did every later run.
+    rm -rf "$X/full" && cp -r "$X/saved" "$X/full"
+    sh -c 'exit 0' &
+    dead=$!
+    wait $dead
+    since=$(date +%s)
+    filler="$X/full/.roofplan-$dead-$since-FuLLdk"
+    mkdir -m 700 "$filler" && mark_stage "$filler" "$dead" "$since" &&
+        echo filler >"$filler/report.xlsx"
+    expect 0 "removed 1 staging directory of runs that ended" -- \
+        env FAULT_FULL_WHILE="$filler/report.xlsx" LD_PRELOAD="$FAULTLIB" \
+        $REL report --csv --no-charts -o "$X/full" "${TINY[@]}"
+    check "a full disk: the stale staging directory that fills it goes first" \
+        test ! -e "$filler"
+    check "a full disk: then the run writes its report" \
+        bash -c "test -s '$X/full/report.xlsx' && ! cmp -s '$X/full/plans.csv' '$X/saved/plans.csv'"
 else
     echo "SKIP: fault injection: $FAULTLIB not built"
 fi

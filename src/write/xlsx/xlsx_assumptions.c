@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <xlsxwriter.h>
@@ -200,7 +201,7 @@ static void validate(struct xlsx_book *b,
                      const struct row *r)
 {
     const struct datafile_field *f = field_of(r);
-    char what[160], msg[256], title[40];
+    char what[160], msg[256], title[40], *owned[2];
     lxw_data_validation dv;
     size_t col = xlsx_table_col(&table, "value");
     memset(&dv, 0, sizeof dv);
@@ -224,14 +225,18 @@ static void validate(struct xlsx_book *b,
     diag_snprintf(msg, sizeof msg, "%s: %s%s%s (the %s file's %s.%s).",
                   r->in->name, what, r->in->unit[0] ? " " : "", r->in->unit,
                   r->file, f->section, f->key);
-    dv.error_title = title;
-    dv.error_message = msg;
+    /* read only, by libxlsxwriter */
+    dv.error_title = (char *)xlsx_book_text(b, title, &owned[0]);
+    dv.error_message = (char *)xlsx_book_text(b, msg, &owned[1]);
     dv.show_error = LXW_VALIDATION_ON;
     dv.error_type = LXW_VALIDATION_ERROR_TYPE_STOP;
-    xlsx_book_check(
-        b,
-        worksheet_data_validation_cell(ws, (lxw_row_t)row, (lxw_col_t)col, &dv),
-        "worksheet_data_validation_cell");
+    if (dv.error_title && dv.error_message)
+        xlsx_book_check(b,
+                        worksheet_data_validation_cell(ws, (lxw_row_t)row,
+                                                       (lxw_col_t)col, &dv),
+                        "worksheet_data_validation_cell");
+    free(owned[0]);
+    free(owned[1]);
 }
 
 /* Writes row r at `row`, naming (and validating) an input's or derived

@@ -14,6 +14,7 @@
 
 #include <xlsxwriter.h>
 
+#include "datafile_text.h"
 #include "out_file.h"
 #include "terms.h"
 #include "zip_check.h"
@@ -318,15 +319,19 @@ void xlsx_book_properties(struct xlsx_book *b,
                           int64_t created)
 {
     lxw_doc_properties props;
+    char *owned[3];
     memset(&props, 0, sizeof props);
     /* libxlsxwriter copies these and never writes through them */
-    props.title = (char *)title;
-    props.subject = (char *)subject;
+    props.title = (char *)xlsx_book_text(b, title, &owned[0]);
+    props.subject = (char *)xlsx_book_text(b, subject, &owned[1]);
     props.author = "roofplan";
-    props.comments = (char *)comments;
+    props.comments = (char *)xlsx_book_text(b, comments, &owned[2]);
     props.created = created > 0 ? (time_t)created : 1;
     xlsx_book_check(b, workbook_set_properties(b->wb, &props),
                     "workbook_set_properties");
+    free(owned[0]);
+    free(owned[1]);
+    free(owned[2]);
 }
 
 struct lxw_worksheet *xlsx_book_sheet(struct xlsx_book *b, const char *name)
@@ -404,6 +409,31 @@ static lxw_col_t C(struct xlsx_book *b, size_t col)
     return (lxw_col_t)col;
 }
 
+const char *xlsx_book_text(struct xlsx_book *b, const char *s, char **owned)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n;
+    *owned = NULL;
+    if (!s)
+        return NULL;
+    /* printable ASCII, newline and tab need no escape: the common case,
+     * told without decoding (a big Plans sheet has millions of cells) */
+    while ((*p >= 0x20 && *p < 0x7F) || *p == '\n' || *p == '\t')
+        p++;
+    if (*p == '\0')
+        return s;
+    n = datafile_text_xml(s, NULL, 0);
+    if (n == strlen(s))
+        return s;
+    *owned = malloc(n + 1);
+    if (!*owned) {
+        xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED, "text");
+        return NULL;
+    }
+    datafile_text_xml(s, *owned, n + 1);
+    return *owned;
+}
+
 void xlsx_book_str(struct xlsx_book *b,
                    lxw_worksheet *ws,
                    size_t row,
@@ -411,8 +441,13 @@ void xlsx_book_str(struct xlsx_book *b,
                    const char *s,
                    lxw_format *f)
 {
-    xlsx_book_check(b, worksheet_write_string(ws, R(b, row), C(b, col), s, f),
-                    "worksheet_write_string");
+    char *owned;
+    const char *t = xlsx_book_text(b, s, &owned);
+    if (t || !s) /* (NULL: a blank cell) */
+        xlsx_book_check(b,
+                        worksheet_write_string(ws, R(b, row), C(b, col), t, f),
+                        "worksheet_write_string");
+    free(owned);
 }
 
 void xlsx_book_strf(struct xlsx_book *b,
@@ -481,9 +516,15 @@ void xlsx_book_formula_str(struct xlsx_book *b,
                            const char *v,
                            lxw_format *f)
 {
-    xlsx_book_check(
-        b, worksheet_write_formula_str(ws, R(b, row), C(b, col), formula, f, v),
-        "worksheet_write_formula_str");
+    char *owned[2];
+    const char *tf = xlsx_book_text(b, formula, &owned[0]);
+    const char *tv = xlsx_book_text(b, v, &owned[1]);
+    if ((tf || !formula) && (tv || !v))
+        xlsx_book_check(
+            b, worksheet_write_formula_str(ws, R(b, row), C(b, col), tf, f, tv),
+            "worksheet_write_formula_str");
+    free(owned[0]);
+    free(owned[1]);
 }
 
 void xlsx_book_merge(struct xlsx_book *b,
@@ -494,10 +535,14 @@ void xlsx_book_merge(struct xlsx_book *b,
                      const char *s,
                      lxw_format *f)
 {
-    xlsx_book_check(b,
-                    worksheet_merge_range(ws, R(b, row), C(b, first), R(b, row),
-                                          C(b, last), s, f),
-                    "worksheet_merge_range");
+    char *owned;
+    const char *t = xlsx_book_text(b, s, &owned);
+    if (t || !s)
+        xlsx_book_check(b,
+                        worksheet_merge_range(ws, R(b, row), C(b, first),
+                                              R(b, row), C(b, last), t, f),
+                        "worksheet_merge_range");
+    free(owned);
 }
 
 void xlsx_book_width(struct xlsx_book *b,
@@ -539,18 +584,20 @@ void xlsx_book_table(struct xlsx_book *b,
 {
     lxw_table_options opt;
     lxw_table_column *tc, **tcp;
-    char what[96];
+    char what[96], **owned;
     size_t k;
     if (ncols == 0)
         return;
     tc = calloc(ncols, sizeof *tc);
     tcp = calloc(ncols + 1, sizeof *tcp);
-    if (!tc || !tcp) {
+    owned = calloc(ncols, sizeof *owned);
+    if (!tc || !tcp || !owned) {
         xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED, name);
         goto done;
     }
     for (k = 0; k < ncols; k++) {
-        tc[k].header = (char *)headers[k]; /* read only, by libxlsxwriter */
+        /* read only, by libxlsxwriter (owned[k]: a copy to free) */
+        tc[k].header = (char *)xlsx_book_text(b, headers[k], &owned[k]);
         tc[k].header_format = head[k];
         tcp[k] = &tc[k];
     }
@@ -565,6 +612,9 @@ void xlsx_book_table(struct xlsx_book *b,
                                         C(b, ncols - 1), &opt),
                     what);
 done:
+    for (k = 0; owned && k < ncols; k++)
+        free(owned[k]);
+    free(owned);
     free(tc);
     free(tcp);
 }
@@ -588,7 +638,8 @@ static void header_text(const char *s, char *buf, size_t size)
 void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, bool report_like)
 {
     const struct report *r = b->r;
-    char what[200], ver[64], text[256];
+    char what[200], ver[64], text[256], *owned;
+    const char *t;
     worksheet_set_landscape(ws);
     worksheet_fit_to_pages(ws, 1, 0);
     worksheet_set_margins(ws, 0.4, 0.4, 0.6, 0.6);
@@ -602,11 +653,17 @@ void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, bool report_like)
              r->hw->spec.gpu_name);
     header_text(text, what, sizeof what);
     snprintf(text, sizeof text, "&L%s&R&A", what);
-    xlsx_book_check(b, worksheet_set_header(ws, text), "worksheet_set_header");
+    t = xlsx_book_text(b, text, &owned);
+    if (t)
+        xlsx_book_check(b, worksheet_set_header(ws, t), "worksheet_set_header");
+    free(owned);
     header_text(r->version, ver, sizeof ver);
     snprintf(text, sizeof text,
              "&Lroofplan %s, at the inputs of %s&RPage &P of &N", ver, r->when);
-    xlsx_book_check(b, worksheet_set_footer(ws, text), "worksheet_set_footer");
+    t = xlsx_book_text(b, text, &owned);
+    if (t)
+        xlsx_book_check(b, worksheet_set_footer(ws, t), "worksheet_set_footer");
+    free(owned);
 }
 
 void xlsx_book_repeat_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
@@ -638,17 +695,21 @@ void xlsx_book_link(struct xlsx_book *b,
                     const char *sheet,
                     const char *text)
 {
-    char url[96];
+    char url[96], *owned;
+    const char *t;
     if (row >= LXW_ROW_MAX || col >= LXW_COL_MAX) {
         xlsx_book_invalid(b, "link");
         return;
     }
     snprintf(url, sizeof url, "internal:'%s'!A1", sheet);
-    xlsx_book_check(
-        b,
-        worksheet_write_url_opt(ws, (lxw_row_t)row, (lxw_col_t)col, url,
-                                xlsx_book_fmt(b, XLSX_FMT_LINK), text, NULL),
-        "worksheet_write_url_opt");
+    t = xlsx_book_text(b, text, &owned);
+    if (t || !text)
+        xlsx_book_check(
+            b,
+            worksheet_write_url_opt(ws, (lxw_row_t)row, (lxw_col_t)col, url,
+                                    xlsx_book_fmt(b, XLSX_FMT_LINK), t, NULL),
+            "worksheet_write_url_opt");
+    free(owned);
 }
 
 void xlsx_book_define(struct xlsx_book *b, const char *name, const char *ref)

@@ -11,7 +11,9 @@
  * keeps the first failure and the call's name; the writers carry on and
  * xlsx_book_close() reports it. Strings from data files go through
  * xlsx_book_str() only, so a value starting with '=' stays text; numbers
- * that are not finite are written as the text "n/a".
+ * that are not finite are written as the text "n/a". Every string handed
+ * to libxlsxwriter passes through xlsx_book_text() first, so the XML is
+ * UTF-8 whatever the text (an output path or argv[0] in Latin-1).
  */
 #ifndef PROJ_XLSX_BOOK_H
 #define PROJ_XLSX_BOOK_H
@@ -199,6 +201,22 @@ struct lxw_format *xlsx_book_number(struct xlsx_book *b,
 /* A format with fill colour 0xRRGGBB and nothing else (a swatch); NULL
  * after recording a failure. */
 struct lxw_format *xlsx_book_fill(struct xlsx_book *b, uint32_t rgb);
+
+/*
+ * s as the workbook's XML may carry it (datafile_text_xml: invalid UTF-8
+ * and control characters but newline and tab as \xNN): s itself where
+ * nothing needs escaping, else a malloc'd copy also stored in *owned,
+ * which the caller frees once libxlsxwriter has copied it (*owned NULL
+ * otherwise). NULL (and NULL) for NULL, or after recording a failure
+ * when out of memory. The one gate of text into the workbook:
+ *
+ *   char *owned;
+ *   const char *t = xlsx_book_text(b, path, &owned);
+ *   if (t)
+ *       chart_title_set_name(chart, t);
+ *   free(owned);
+ */
+const char *xlsx_book_text(struct xlsx_book *b, const char *s, char **owned);
 
 /* ---- Cells (row and col 0-based; past Excel's limits the failure is
  * recorded and nothing written) ---- */

@@ -190,14 +190,44 @@ static void point_of(const struct xlsx_book *b,
     plan_format(&rw->plan, p->plan, sizeof p->plan);
 }
 
-static void axes(lxw_chart *ch, const struct report_roofline *o, bool live)
+/* The chart's title (axis NULL) or axis's name, through the workbook's
+ * gate of text (xlsx_book_text). */
+static void chart_name(struct xlsx_book *b,
+                       lxw_chart *ch,
+                       lxw_chart_axis *axis,
+                       const char *s)
+{
+    char *owned;
+    const char *t = xlsx_book_text(b, s, &owned);
+    if (t && axis)
+        chart_axis_set_name(axis, t);
+    else if (t)
+        chart_title_set_name(ch, t);
+    free(owned);
+}
+
+/* A series' name, through the workbook's gate of text. */
+static void
+series_name(struct xlsx_book *b, lxw_chart_series *se, const char *s)
+{
+    char *owned;
+    const char *t = xlsx_book_text(b, s, &owned);
+    if (t)
+        chart_series_set_name(se, t);
+    free(owned);
+}
+
+static void axes(struct xlsx_book *b,
+                 lxw_chart *ch,
+                 const struct report_roofline *o,
+                 bool live)
 {
     char title[200];
     lxw_chart_font tf;
     snprintf(title, sizeof title,
              "Roofline over %s: attained vs operational intensity%s", o->link,
              live ? " (live)" : "");
-    chart_title_set_name(ch, title);
+    chart_name(b, ch, NULL, title);
     memset(&tf, 0, sizeof tf);
     tf.size = 12;
     tf.bold = 1;
@@ -206,9 +236,10 @@ static void axes(lxw_chart *ch, const struct report_roofline *o, bool live)
              "operational intensity over %s (FLOP per byte, per GPU per "
              "step)",
              o->link);
-    chart_axis_set_name(ch->x_axis, title);
-    chart_axis_set_name(ch->y_axis, "attained TFLOP/s per GPU at the speed of "
-                                    "light (executed FLOPs / step)");
+    chart_name(b, ch, ch->x_axis, title);
+    chart_name(b, ch, ch->y_axis,
+               "attained TFLOP/s per GPU at the speed of light (executed "
+               "FLOPs / step)");
     chart_axis_set_log_base(ch->x_axis, 10);
     chart_axis_set_log_base(ch->y_axis, 10);
     chart_axis_set_min(ch->x_axis, o->xlo);
@@ -255,11 +286,11 @@ static bool plan_series(struct xlsx_book *b, lxw_chart *ch, size_t l)
         if (!se)
             return false;
         if (s->family < 0)
-            chart_series_set_name(se, "other families");
+            series_name(b, se, "other families");
         else if (s->family == r->baseline.family && !r->baseline.fits)
-            chart_series_set_name(se, "baseline (does not fit)");
+            series_name(b, se, "baseline (does not fit)");
         else
-            chart_series_set_name(se, r->family[s->family].name);
+            series_name(b, se, r->family[s->family].name);
         chart_series_set_marker_type(se, s->family == r->baseline.family
                                              ? LXW_CHART_MARKER_X
                                              : LXW_CHART_MARKER_CIRCLE);
@@ -304,7 +335,7 @@ static bool roof_series(struct xlsx_book *b,
         se = add_series(b, ch, xs, ys);
         if (!se)
             return false;
-        chart_series_set_name(se, name);
+        series_name(b, se, name);
         chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
         memset(&line, 0, sizeof line);
         line.color =
@@ -331,7 +362,7 @@ static bool charts(struct xlsx_book *b, lxw_worksheet *ws)
         }
         if (!plan_series(b, ch, l) || !roof_series(b, ws, ch, l, &row))
             return false;
-        axes(ch, &b->r->roofline[l], !b->big);
+        axes(b, ch, &b->r->roofline[l], !b->big);
         memset(&co, 0, sizeof co);
         co.x_scale = 1.45;
         co.y_scale = 1.45;
