@@ -35,12 +35,15 @@ HDR      := $(wildcard src/*.h src/*/*.h src/*/*/*.h)
 INC      := -Isrc $(patsubst %/,-I%,$(SRC_DIRS))
 LIB_SRC  := $(filter-out src/main.c,$(SRC))
 TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+# The slow tier (make test-slow, part of make test): whole sweeps checked
+# plan by plan, kept out of the unit tests' time.
+SLOW     := $(patsubst tests/slow/%.c,%,$(wildcard tests/slow/test_*.c))
 
 REL_OBJ  := $(patsubst src/%.c,$(BUILD)/release/%.o,$(SRC))
 DBG_OBJ  := $(patsubst src/%.c,$(BUILD)/debug/%.o,$(SRC))
 DBG_LIB  := $(filter-out $(BUILD)/debug/main.o,$(DBG_OBJ))
 
-.PHONY: all debug run test unit integration deps deps-test format bench layers links tsan analyze \
+.PHONY: all debug run test unit test-slow integration deps deps-test format bench layers links tsan analyze \
         check-format clean plots golden print-pkgs install
 
 all: $(BUILD)/roofplan
@@ -94,17 +97,39 @@ $(BUILD)/debug/test_%: $(BUILD)/debug/tests/test_%.o \
 	$(Q)$(CC) $(DEBUG_LDFLAGS) $^ $(PKG_LIBS) \
 	    $(shell pkg-config --libs cmocka) -o $@
 
+$(BUILD)/debug/slow/tests/%.o: tests/slow/%.c | $(BUILD)/.deps
+	$(Q)mkdir -p $(@D)
+	@$(if $(V),,echo "  CC (test) $<")
+	$(Q)$(CC) $(DEBUG_FLAGS) $(INC) -Itests $(PKG_CFLAGS) \
+	    $(shell pkg-config --cflags cmocka) -c $< -o $@
+
+$(BUILD)/debug/slow/test_%: $(BUILD)/debug/slow/tests/test_%.o \
+                            $(BUILD)/debug/tests/util.o \
+                            $(BUILD)/debug/tests/util_xlsx.o $(DBG_LIB)
+	@$(if $(V),,echo "  LD (test) $@")
+	$(Q)$(CC) $(DEBUG_LDFLAGS) $^ $(PKG_LIBS) \
+	    $(shell pkg-config --libs cmocka) -o $@
+
 run: $(BUILD)/roofplan
 	$(Q)$(BUILD)/roofplan report -o out
 
-unit: $(addprefix $(BUILD)/debug/,$(TESTS))
-	$(Q)fail=0; for t in $^; do \
+# $(call run_tests,BINARIES): each cmocka binary under ASan and UBSan,
+# its output in build/NAME.log (shown whole when it fails).
+define run_tests
+	$(Q)fail=0; for t in $(1); do \
 	    echo "== $$t"; \
 	    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	        $$t >$(BUILD)/$$(basename $$t).log 2>&1 || { fail=1; \
 	        cat $(BUILD)/$$(basename $$t).log; }; \
 	    tail -n 1 $(BUILD)/$$(basename $$t).log; \
 	done; exit $$fail
+endef
+
+unit: $(addprefix $(BUILD)/debug/,$(TESTS))
+	$(call run_tests,$^)
+
+test-slow: $(addprefix $(BUILD)/debug/slow/,$(SLOW))
+	$(call run_tests,$^)
 
 # An LD_PRELOAD library that fails the N-th write, close or rename
 # (tests/integration/70_transaction.sh).
@@ -121,7 +146,7 @@ integration: $(BUILD)/debug/roofplan $(BUILD)/roofplan $(BUILD)/faultinject.so
 # `make test` installs what the tests run (python3, gnumeric, ...) first, so
 # the README's command works on a fresh machine.
 test: deps-test
-	$(Q)$(MAKE) --no-print-directory layers links unit integration
+	$(Q)$(MAKE) --no-print-directory layers links unit integration test-slow
 
 # The include rule of src/'s stage folders (docs/ARCHITECTURE.md): a folder
 # includes only from folders below it, and headers form no circle.
@@ -188,10 +213,11 @@ golden: $(BUILD)/debug/test_plot_out $(BUILD)/debug/roofplan
 	$(Q)git status --short tests/golden
 
 format:
-	$(Q)clang-format -i $(SRC) $(HDR) tests/*.c tests/*.h
+	$(Q)clang-format -i $(SRC) $(HDR) tests/*.c tests/*.h tests/slow/*.c
 
 check-format:
-	$(Q)clang-format --dry-run --Werror $(SRC) $(HDR) tests/*.c tests/*.h
+	$(Q)clang-format --dry-run --Werror $(SRC) $(HDR) tests/*.c tests/*.h \
+	    tests/slow/*.c
 
 plots:
 	$(Q)for f in out/*.gp; do (cd out && gnuplot "$$(basename $$f)") || exit 1; done
@@ -214,7 +240,8 @@ clean:
 -include $(wildcard $(BUILD)/release/*.d $(BUILD)/release/*/*.d \
     $(BUILD)/tsan/*.d $(BUILD)/tsan/*/*.d $(BUILD)/tsan/*/*/*.d \
     $(BUILD)/release/*/*/*.d $(BUILD)/debug/*.d $(BUILD)/debug/*/*.d \
-    $(BUILD)/debug/*/*/*.d $(BUILD)/debug/tests/*.d)
+    $(BUILD)/debug/*/*/*.d $(BUILD)/debug/tests/*.d \
+    $(BUILD)/debug/slow/tests/*.d)
 
 # ---- Fuzzing (libFuzzer; clang) ----
 # `make fuzz` builds tests/fuzz/fuzz_*.c into build/fuzz/ and runs each

@@ -49,6 +49,14 @@ check() {
     fi
 }
 
+# mark_stage DIR PID SINCE: writes the mark a run (PID, SINCE) puts into
+# its staging directory DIR (src/common/out_dir_stale.h): the clean-up
+# removes a stale staging directory only with it
+mark_stage() {
+    printf 'roofplan staging directory: dev %s ino %s pid %s since %s\n' \
+        $(stat -c '%d %i' "$1") "$2" "$3" >"$1/.roofplan-stage"
+}
+
 if [ $# -gt 0 ]; then files=("$@"); else files=(tests/integration/*.sh); fi
 for f in "${files[@]}"; do
     # shellcheck source=/dev/null

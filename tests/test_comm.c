@@ -59,7 +59,7 @@ static size_t run(const struct fixture *f,
     util_plan(m, &f->hw, text, &p);
     util_ctx(&ctx, m, &f->hw, model, &p);
     n = comm_rank(m, &f->hw, &p, cost_ctx_partition(&ctx, &p), 0, model,
-                  &ctx.ep, list, COMM_LIST_MAX, tot);
+                  &ctx.ep, &(struct comm_out){list, COMM_LIST_MAX, tot});
     cost_ctx_release(&ctx);
     return n;
 }
@@ -323,7 +323,8 @@ static void test_comm_ep_stack_dispatcher(void **state)
         util_ctx(&ctx, &f->ds, &f->hw, COMM_TOPO, &p);
         st.spec.ep_dispatcher = disp[k];
         ctx.stack = &st;
-        cost_evaluate(&ctx, &p, &r, l, COMM_LIST_MAX, &n);
+        cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
+        n = cost_collectives(&ctx, &r, l, COMM_LIST_MAX);
         ib = nv = 0;
         for (i = 0; i < n; i++)
             if (l[i].what == COMM_EP) {
@@ -451,7 +452,7 @@ static void test_comm_zero2_grads_once_or_per_microbatch(void **state)
     util_plan(&f->gpt, &big, "gpus=128 tp=8 pp=8 zero=2 gbs=16", &p);
     util_ctx(&ctx, &f->gpt, &big, COMM_TOPO, &p);
     n = comm_rank(&f->gpt, &big, &p, cost_ctx_partition(&ctx, &p), 0, COMM_TOPO,
-                  &ctx.ep, l, COMM_LIST_MAX, &t);
+                  &ctx.ep, &(struct comm_out){l, COMM_LIST_MAX, &t});
     cost_ctx_release(&ctx);
     each = find(l, n, "gradient reduce-scatter (per micro-batch)");
     assert_near(each->calls, 8, 0);

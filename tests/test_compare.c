@@ -110,7 +110,7 @@ static void test_compare_pair_best_plan(void **state)
         util_plan(&f->m, &f->hw, text, &p);
         assert_int_equal(cost_ctx_prepare(&f->ctx, p.pp, p.vpp, p.schedule, &d),
                          STATUS_OK);
-        cost_evaluate(&f->ctx, &p, &r, NULL, 0, NULL);
+        cost_evaluate(&f->ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
         fits[k] = r.fits;
         step[k] = cost_rank_step(&r);
         free_gib[k] = (r.mem.capacity - r.mem.total) / UTIL_GIB;

@@ -62,7 +62,8 @@ static int setup(void **state)
         return -1;
     util_plan(&f->m, &f->hw, PLAN, &p);
     util_ctx(&f->ctx, &f->m, &f->hw, COMM_TOPO, &p);
-    cost_evaluate(&f->ctx, &p, &f->r, f->coll, COMM_LIST_MAX, &f->ncoll);
+    cost_evaluate(&f->ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &f->r);
+    f->ncoll = cost_collectives(&f->ctx, &f->r, f->coll, COMM_LIST_MAX);
     plan_family(&p, f->r.family, sizeof f->r.family);
     comm_collective_times(f->coll, f->ncoll, &f->hw);
     cost_rank_memory(&f->ctx, &f->r, 0, &f->rank_mem[0]);

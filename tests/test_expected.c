@@ -76,7 +76,7 @@ static void evaluate(const struct fixture *f,
     util_plan(m, &f->hw, text, &p);
     util_ctx(&ctx, m, &f->hw, COMM_TOPO, &p);
     ctx.stack = st;
-    cost_evaluate(&ctx, &p, r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, r);
     cost_ctx_release(&ctx);
 }
 
@@ -172,7 +172,7 @@ static void test_expected_clock_burst_window_by_hand(void **state)
     util_plan(&f->gpt, &hw, "gpus=1 mbs=1 gbs=1", &p);
     util_ctx(&ctx, &f->gpt, &hw, COMM_TOPO, &p);
     ctx.stack = &f->stack;
-    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     cost_ctx_release(&ctx);
     assert_near(r.t.x_compute,
                 bound / (1 - 0.2 * d_share * 0.5) + r.work.x.ew_s, 1e-12);
@@ -185,7 +185,7 @@ static void test_expected_clock_burst_window_by_hand(void **state)
     assert_true(kernels < 60);
     util_ctx(&ctx, &f->gpt, &hw, COMM_TOPO, &p);
     ctx.stack = &f->stack;
-    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     cost_ctx_release(&ctx);
     assert_near(r.t.x_compute, kernels, 1e-12);
     expected_waterfall(&r.work, &hw, &f->gpt, r.plan.precision, &sol, step);
@@ -354,7 +354,7 @@ static void test_expected_ep_dispatcher_rates(void **state)
     util_plan(&f->moe, &hw, text, &p);
     util_ctx(&ctx, &f->moe, &hw, COMM_TOPO, &p);
     ctx.stack = &st;
-    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     cost_ctx_release(&ctx);
     /* 1 IB copy a token: 2 MiB a call */
     assert_near(r.work.ep_ib_bytes / r.work.ep_ib_calls, 2097152, 1e-12);

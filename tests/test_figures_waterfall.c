@@ -83,7 +83,7 @@ static void evaluate(const struct fixture *f,
     util_plan(&f->m, &f->hw, text, &p);
     util_ctx(&ctx, &f->m, &f->hw, COMM_TOPO, &p);
     ctx.stack = st;
-    cost_evaluate(&ctx, &p, c, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, c);
     cost_ctx_release(&ctx);
 }
 

@@ -105,7 +105,7 @@ static void evaluate(struct fixture *f,
     util_plan(&f->moe, &f->hw, plan, &p);
     util_ctx(&ctx, &f->moe, &f->hw, COMM_TOPO, &p);
     ctx.stack = &copy;
-    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     cost_ctx_release(&ctx);
     assert_true(r.work.x.known);
     *t = r.t;
@@ -457,9 +457,9 @@ static void test_fit_waterfall_bar(void **state)
     util_plan(&f->moe, &f->hw, ONE_GPU, &p);
     util_ctx(&ctx, &f->moe, &f->hw, COMM_TOPO, &p);
     ctx.stack = &copy;
-    cost_evaluate(&ctx, &p, &r0, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r0);
     copy.spec.compute_overhead = 1.3;
-    cost_evaluate(&ctx, &p, &r1, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r1);
     cost_ctx_release(&ctx);
     expected_waterfall(&r0.work, &f->hw, &f->moe, p.precision, &sol0, s0);
     expected_waterfall(&r1.work, &f->hw, &f->moe, p.precision, &sol1, s1);

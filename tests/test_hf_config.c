@@ -108,7 +108,7 @@ evaluate(const struct model *m, const char *plan_text, struct cost_result *r)
         fail_msg("%s", d.msg);
     util_plan(m, &hw, plan_text, &p);
     util_ctx(&ctx, m, &hw, COMM_TOPO, &p);
-    cost_evaluate(&ctx, &p, r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, r);
     cost_ctx_release(&ctx);
     hardware_release(&hw);
 }

@@ -8,8 +8,11 @@
  * waits for another's lock told who holds it, then giving up. Issue 34:
  * nothing outside the output directory is followed, emptied or moved in
  * (another user's staging directory is left alone; a staging directory
- * swapped for a symbolic link is not followed), and a FIFO or a device
- * where a journal or a manifest should be does not hang the run.
+ * swapped for a symbolic link is not followed, neither by the clean-up
+ * nor by the writers), and a FIFO or a device where a journal or a
+ * manifest should be does not hang the run. (The marks that tell a
+ * staging directory from a directory merely named like one:
+ * test_out_dir_stale.c.)
  */
 #define _GNU_SOURCE /* setresuid, setgroups, MAP_ANONYMOUS */
 #include <stdarg.h>
@@ -35,6 +38,7 @@
 #include <unistd.h>
 
 #include "out_dir.h"
+#include "out_file.h"
 #include "test_util.h"
 
 /* The names any report may have, as main gives them. */
@@ -153,8 +157,29 @@ static long ended_pid(void)
     return (long)pid;
 }
 
+/* Writes into the staging directory `stage` the mark run (pid, since)
+ * puts there (out_dir_stale.h: one line naming the directory's device
+ * and inode, and the run); 0, or -1 on a failure. No assertion: a child
+ * process calls it too. */
+static int mark_stage(const char *stage, long pid, long long since)
+{
+    char path[1100];
+    struct stat st;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/.roofplan-stage", stage);
+    if (stat(stage, &st) != 0 || !(f = fopen(path, "w")))
+        return -1;
+    fprintf(f,
+            "roofplan staging directory: dev %llu ino %llu pid %ld since "
+            "%lld\n",
+            (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, pid,
+            since);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 /* Makes the staging directory a run (pid, since) would have made, with
- * `journal` (NULL: none) and a staged report.xlsx; its path into buf. */
+ * its mark, `journal` (NULL: none) and a staged report.xlsx; its path
+ * into buf. */
 static void killed_stage(const struct fixture *f,
                          long pid,
                          long long since,
@@ -164,20 +189,22 @@ static void killed_stage(const struct fixture *f,
 {
     snprintf(buf, size, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir, pid, since);
     assert_int_equal(mkdir(buf, 0700), 0);
+    assert_int_equal(mark_stage(buf, pid, since), 0);
     write_text(buf, "report.xlsx", "new report\n");
     if (journal)
         write_text(buf, ".commit", journal);
 }
 
 /* The output directory and its parents are made; the staging directory
- * is private (0700) and inside it; staged paths are under it. */
+ * is private (0700) and inside it; staged paths are under it, reached by
+ * its descriptor (/proc/self/fd/N, the same directory). */
 static void test_out_dir_open_makes_dirs(void **state)
 {
     struct fixture *f = *state;
     struct out_dir o;
     struct diag d;
-    struct stat st;
-    char deep[160], path[1024];
+    struct stat st, by_fd;
+    char deep[160], path[1024], want[64];
     bool waited = true;
     snprintf(deep, sizeof deep, "%s/a/b/c", f->top);
     diag_init(&d);
@@ -187,10 +214,13 @@ static void test_out_dir_open_makes_dirs(void **state)
     assert_int_equal(st.st_mode & 0777, 0700);
     assert_int_equal(strncmp(o.stage, deep, strlen(deep)), 0);
     out_dir_path(&o, "report.xlsx", path, sizeof path);
-    assert_int_equal(strncmp(path, o.stage, strlen(o.stage)), 0);
-    assert_string_equal(path + strlen(o.stage), "/report.xlsx");
+    snprintf(want, sizeof want, "/proc/self/fd/%d/report.xlsx", o.stage_fd);
+    assert_string_equal(path, want);
+    assert_int_equal(stat(o.handle, &by_fd), 0);
+    assert_true(by_fd.st_dev == st.st_dev && by_fd.st_ino == st.st_ino);
     out_dir_close(&o);
     assert_int_equal(staged_dirs(deep), 0);
+    assert_string_equal(o.handle, "");
 }
 
 /* The new report replaces the earlier one: report.xlsx is the new one,
@@ -329,6 +359,7 @@ static void test_out_dir_open_keeps_live_stage(void **state)
     snprintf(reused, sizeof reused, "%s/.roofplan-%ld-%lld-Zz99Yy", f->dir,
              (long)getpid(), now - 600);
     assert_int_equal(mkdir(reused, 0700), 0);
+    assert_int_equal(mark_stage(reused, (long)getpid(), now - 600), 0);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     out_dir_close(&o);
@@ -508,16 +539,21 @@ static void sleep_ms(long ms)
 
 /*
  * The child of plant_swapper(): becomes user uid (when >= 0), makes the
- * staging directory `stage` of an ended run with a FIFO as its journal,
- * says so on `ready`, then waits up to 10 s for a run to open the FIFO
- * to read it. When one does, it swaps the staging directory for a
- * symbolic link to `victim` and writes a complete journal that moves
- * report.xlsx in: a run that works on the staging directory by its path
- * from then on works in the victim's directory. Exits 1 when a run
+ * staging directory `stage` of an ended run (pid, since: its name's)
+ * with its mark and a FIFO as its journal, says so on `ready`, then waits up to
+ * 10 s for a run to open the FIFO to read it. When one does, it swaps the
+ * staging directory for a symbolic link to `victim` and writes a complete
+ * journal that moves report.xlsx in: a run that works on the staging directory
+ * by its path from then on works in the victim's directory. Exits 1 when a run
  * opened the FIFO, 0 when none did, 2 and more on a failure.
  */
-static void
-swapper(const char *stage, const char *victim, long uid, long gid, int ready)
+static void swapper(const char *stage,
+                    long pid,
+                    long long since,
+                    const char *victim,
+                    long uid,
+                    long gid,
+                    int ready)
 {
     static const char journal[] = "move report.xlsx\nend\n";
     char fifo[1024], aside[1024];
@@ -528,7 +564,8 @@ swapper(const char *stage, const char *victim, long uid, long gid, int ready)
         _exit(2);
     snprintf(fifo, sizeof fifo, "%s/.commit", stage);
     snprintf(aside, sizeof aside, "%s.aside", stage);
-    if (mkdir(stage, 0700) != 0 || mkfifo(fifo, 0600) != 0)
+    if (mkdir(stage, 0700) != 0 || mark_stage(stage, pid, since) != 0 ||
+        mkfifo(fifo, 0600) != 0)
         _exit(3);
     if (write(ready, "r", 1) != 1)
         _exit(4);
@@ -548,25 +585,33 @@ swapper(const char *stage, const char *victim, long uid, long gid, int ready)
     _exit(1);
 }
 
-/* Starts swapper() as user uid (-1: this one); returns once the staging
- * directory is in place. */
-static pid_t
-plant_swapper(const char *stage, const char *victim, long uid, long gid)
+/* Starts swapper() as user uid (-1: this one) on the staging directory
+ * of run (pid, since) in f's output directory, its path into stage;
+ * returns once the directory is in place. */
+static pid_t plant_swapper(const struct fixture *f,
+                           long pid,
+                           long long since,
+                           const char *victim,
+                           long uid,
+                           long gid,
+                           char *stage,
+                           size_t size)
 {
     int ready[2];
-    pid_t pid;
+    pid_t child;
     char c;
+    snprintf(stage, size, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir, pid, since);
     assert_int_equal(pipe(ready), 0);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
         close(ready[0]);
-        swapper(stage, victim, uid, gid, ready[1]);
+        swapper(stage, pid, since, victim, uid, gid, ready[1]);
     }
     close(ready[1]);
     assert_int_equal(read(ready[0], &c, 1), 1);
     close(ready[0]);
-    return pid;
+    return child;
 }
 
 /* Ends the swapper; true when a run had opened its FIFO (it exited 1
@@ -611,10 +656,9 @@ static void test_out_dir_open_leaves_other_users_stage(void **state)
     assert_int_equal(chmod(f->top, 0711), 0); /* nobody may pass */
     assert_int_equal(mkdir(f->dir, 0777), 0);
     assert_int_equal(chmod(f->dir, 0777), 0);
-    snprintf(stage, sizeof stage, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir,
-             ended_pid(), (long long)time(NULL));
-    pid = plant_swapper(stage, victim, pw ? (long)pw->pw_uid : 65534,
-                        pw ? (long)pw->pw_gid : 65534);
+    pid = plant_swapper(f, ended_pid(), (long long)time(NULL), victim,
+                        pw ? (long)pw->pw_uid : 65534,
+                        pw ? (long)pw->pw_gid : 65534, stage, sizeof stage);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     opened = stop_swapper(pid);
@@ -645,9 +689,8 @@ static void test_out_dir_open_stage_swapped_for_link(void **state)
     pid_t pid;
     make_victim(f, victim, sizeof victim);
     assert_int_equal(mkdir(f->dir, 0777), 0);
-    snprintf(stage, sizeof stage, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir,
-             ended_pid(), (long long)time(NULL));
-    pid = plant_swapper(stage, victim, -1, -1);
+    pid = plant_swapper(f, ended_pid(), (long long)time(NULL), victim, -1, -1,
+                        stage, sizeof stage);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     opened = stop_swapper(pid);
@@ -716,6 +759,95 @@ static void test_out_dir_commit_not_through_link(void **state)
     assert_string_equal(text_of(victim, ".roofplan-manifest"), "(none)");
     assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
     assert_string_equal(text_of(aside, "report.xlsx"), "(none)");
+}
+
+/* The number of entries of dir (but . and ..). */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* swap_own_stage() done by user uid (-1: this one) in a child process. */
+static void swap_stage_as(const struct out_dir *o,
+                          const char *victim,
+                          long uid,
+                          long gid,
+                          char *aside,
+                          size_t size)
+{
+    pid_t pid;
+    int status;
+    snprintf(aside, size, "%s.aside", o->stage);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (uid >= 0 && (setgroups(0, NULL) != 0 ||
+                         setresgid((gid_t)gid, (gid_t)gid, (gid_t)gid) != 0 ||
+                         setresuid((uid_t)uid, (uid_t)uid, (uid_t)uid) != 0))
+            _exit(2);
+        if (rename(o->stage, aside) != 0 || symlink(victim, o->stage) != 0)
+            _exit(3);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/*
+ * Issue 34, item 1, the writers: in a folder another user may write
+ * (0777, not sticky), that user (nobody, where the tests run as root;
+ * else this user) swaps the run's staging directory for a link to a
+ * directory of the run's user while the run writes. A file written at
+ * out_dir_path() as the writers write it (a temporary file beside it,
+ * then a rename: out_file) goes into the run's own directory, wherever
+ * that now is, and the commit moves it in; nothing is written into the
+ * directory the link names. Before, the writers' path went through the
+ * link: the victim's report.xlsx was replaced.
+ */
+static void test_out_dir_path_not_through_link(void **state)
+{
+    struct fixture *f = *state;
+    struct passwd *pw = getpwnam("nobody");
+    struct out_dir o;
+    struct diag d;
+    char victim[1024], aside[1200], path[1200], tmp[1300];
+    long uid = -1, gid = -1;
+    bool waited;
+    FILE *fp;
+    make_victim(f, victim, sizeof victim);
+    if (geteuid() == 0) {
+        uid = pw ? (long)pw->pw_uid : 65534;
+        gid = pw ? (long)pw->pw_gid : 65534;
+        assert_int_equal(chmod(f->top, 0711), 0); /* nobody may pass */
+    }
+    assert_int_equal(mkdir(f->dir, 0777), 0);
+    assert_int_equal(chmod(f->dir, 0777), 0);
+    diag_init(&d);
+    assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
+    swap_stage_as(&o, victim, uid, gid, aside, sizeof aside);
+    out_dir_path(&o, "report.xlsx", path, sizeof path);
+    assert_int_equal(out_file_temp(path, tmp, sizeof tmp, &d), STATUS_OK);
+    fp = fopen(tmp, "w");
+    assert_non_null(fp);
+    fputs("new report\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(out_file_commit(tmp, path, &d), STATUS_OK);
+    assert_victim_whole(victim);
+    assert_int_equal(entries(victim), 2);
+    assert_string_equal(text_of(aside, "report.xlsx"), "new report\n");
+    assert_int_equal(out_dir_commit(&o, report, NREPORT, &d), STATUS_OK);
+    out_dir_close(&o);
+    assert_victim_whole(victim);
+    assert_int_equal(entries(victim), 2);
+    assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
 }
 
 /* What a bounded child hands back. */
@@ -894,6 +1026,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_out_dir_abort_not_through_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_dir_commit_not_through_link,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_out_dir_path_not_through_link,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_out_dir_open_fifo_journal_does_not_hang, setup, teardown),

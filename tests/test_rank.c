@@ -399,6 +399,109 @@ static void test_rank_run_floor_skips_what_cannot_enter(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/*
+ * A sweep's answer does not depend on the order of a list (issue 34 item
+ * 12): Llama 3.1 70B on 64 GB200, as the validation run
+ * llama3-70b-gb200-mbridge-fsdp-offload.ini runs it (FSDP over 64 GPUs,
+ * FP8, mbs 2, gbs 256, no recomputation), with [space] offload = 0 40 and
+ * 40 0, on one thread (one thread's memo sees both plans, in the list's
+ * order). Each plan the sweep ranks has the memory, fit, critical rank
+ * and steps cost_evaluate gives it alone on a fresh context. The run's
+ * source (Megatron-Bridge's recipe, cpu_offloading_num_layers 40) runs
+ * it with 40 layers offloaded on GB200's 184 GiB, and the run's file
+ * says that without offloading the plan needs 256 GiB: offload=40 fits,
+ * offload=0 does not. (The sweep's memo once kept a plan's rank memories
+ * for the next plan that differed in offload alone: the offload-40 plan
+ * at 260.8 GiB after offload=0, the offload-0 plan at 150.4 GiB, fitting,
+ * after offload=40.)
+ */
+static void sweep_offload(const char *offload)
+{
+    const char *sets[] = {"space.gpus=64",
+                          "space.tp=1",
+                          "space.pp=1",
+                          "space.ep=1",
+                          "space.cp=1",
+                          "space.zero=3",
+                          "space.schedule=1f1b",
+                          "space.pp_split=balanced",
+                          "space.precision=fp8",
+                          "space.recompute=none",
+                          "space.mbs=2",
+                          "space.gbs=256",
+                          offload};
+    size_t nsets = sizeof sets / sizeof sets[0];
+    struct datafile_set s[16];
+    struct model m;
+    struct hardware hw;
+    struct calibration cal;
+    struct stack st;
+    struct sweep_file sf;
+    struct cost_ctx ctx;
+    struct rank_options opt;
+    struct report *r = calloc(1, sizeof *r);
+    struct diag d;
+    size_t i;
+    assert_non_null(r);
+    diag_init(&d);
+    for (i = 0; i < nsets; i++)
+        util_set(&s[i], sets[i]);
+    util_model(&m, "tests/data/snap/models/llama-3.1-70b.ini", NULL, 0);
+    if (hardware_load("tests/data/snap/hardware/gb200-nvl72.ini", &hw, NULL, 0,
+                      &d) ||
+        calibration_load("tests/data/snap/calibration/gb200-nvl72.ini", &cal,
+                         NULL, 0, &d) ||
+        stack_load("tests/data/snap/stacks/megatron-lm.ini", &st, NULL, 0,
+                   &d) ||
+        sweep_load("tests/data/snap/sweeps/default.ini", &sf, s, nsets, &d) ||
+        cost_ctx_init(&ctx, &m, &hw, COMM_TOPO, &d))
+        fail_msg("%s", d.msg);
+    hw.cal = &cal;
+    ctx.stack = &st;
+    memset(&opt, 0, sizeof opt);
+    opt.top = 10;
+    opt.threads = 1;
+    assert_int_equal(rank_run(r, &ctx, &sf, &opt, &d), STATUS_OK);
+    assert_int_equal(r->valid, 2);
+    assert_int_equal(r->nrows, 2);
+    for (i = 0; i < r->nrows; i++) {
+        const struct report_row *row = &r->rows[i];
+        struct cost_ctx cold;
+        struct cost_result c;
+        char text[200];
+        plan_format(&row->plan, text, sizeof text);
+        util_ctx(&cold, &m, &hw, COMM_TOPO, &row->plan);
+        cold.stack = &st;
+        cost_evaluate(&cold, &row->plan, COST_FLOOR | COST_EXPECTED, NULL, &c);
+        if (!(row->mem.total == c.mem.total && row->t.step == c.t.step &&
+              row->t.expected == c.t.expected && row->rank == c.rank &&
+              row->fits == terms_fits(c.mem.total, c.mem.capacity,
+                                      sf.spec.r_headroom_pct)))
+            fail_msg("%s: %s: the sweep's %.1f GiB, step %.6f s, expected "
+                     "%.6f s; alone %.1f GiB, %.6f s, %.6f s",
+                     offload, text, row->mem.total / 1073741824.0, row->t.step,
+                     row->t.expected, c.mem.total / 1073741824.0, c.t.step,
+                     c.t.expected);
+        assert_int_equal(row->fits, row->plan.offload == 40);
+        cost_ctx_release(&cold);
+    }
+    report_free(r);
+    free(r);
+    cost_ctx_release(&ctx);
+    sweep_release(&sf);
+    stack_release(&st);
+    calibration_release(&cal);
+    hardware_release(&hw);
+    model_release(&m);
+}
+
+static void test_rank_run_offload_in_any_order(void **state)
+{
+    (void)state;
+    sweep_offload("space.offload=0 40");
+    sweep_offload("space.offload=40 0");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_rank_sensitivity_is_each_familys_best),
         cmocka_unit_test(test_rank_run_sheet_only_keeps_the_sheets_plans),
         cmocka_unit_test(test_rank_run_floor_skips_what_cannot_enter),
+        cmocka_unit_test(test_rank_run_offload_in_any_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -584,7 +584,7 @@ static void test_sweep_pp_split_rules(void **state)
             assert_int_equal(part->chunk[1].count, 31); /* 30 and MTP */
             assert_int_equal(part->chunk[1].mtp_units, 1);
         }
-        cost_evaluate(&ctx, p, &r, NULL, 0, NULL);
+        cost_evaluate(&ctx, p, COST_FLOOR | COST_EXPECTED, NULL, &r);
         assert_true(cost_rank_step(&r) > 0);
     }
     cost_ctx_release(&ctx);

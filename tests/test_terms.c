@@ -99,7 +99,7 @@ static void plan_row(const struct fixture *f,
     util_plan(m, &f->hw, text, &p);
     util_ctx(&ctx, m, &f->hw, COMM_TOPO, &p);
     ctx.stack = &f->stack;
-    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     assert_true(r.work.x.known);
     cost_ctx_release(&ctx);
     memset(&row, 0, sizeof row);
@@ -293,7 +293,7 @@ static void test_terms_one_family_two_sets(void **state)
             struct cost_result res;
             util_ctx(&ctx, &f->moe, &f->hw, COMM_TOPO, &p);
             ctx.stack = &f->stack;
-            cost_evaluate(&ctx, &p, &res, NULL, 0, NULL);
+            cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &res);
             cost_ctx_release(&ctx);
             w = res.work;
         }
@@ -345,7 +345,7 @@ static void test_terms_restep_equals_a_fresh_step(void **state)
         util_plan(&f->moe, &f->hw, plans[k], &p);
         util_ctx(&ctx, &f->moe, &f->hw, COMM_TOPO, &p);
         ctx.stack = &f->stack;
-        cost_evaluate(&ctx, &p, &res, NULL, 0, NULL);
+        cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &res);
         cost_ctx_release(&ctx);
         w = res.work;
         assert_true(w.x.known);

@@ -78,16 +78,16 @@ static int teardown(void **state)
     return 0;
 }
 
-static void predict(struct fixture *f, struct validate_result *v, bool *applies)
+static void predict(struct fixture *f, struct validate_result *v)
 {
-    struct diag d;
-    char note[400] = "";
+    struct diag d, skip;
     diag_init(&d);
-    assert_int_equal(validate_predict(&f->run, &f->in, &f->ctx, &f->other, v,
-                                      applies, note, sizeof note, &d),
-                     STATUS_OK);
-    assert_true(*applies);
-    assert_string_equal(note, "");
+    diag_init(&skip);
+    assert_int_equal(
+        validate_predict(&f->run, &f->in, &f->ctx, &f->other, v, &skip, &d),
+        STATUS_OK);
+    assert_int_equal(skip.status, STATUS_OK); /* it applies */
+    assert_string_equal(skip.msg, "");
 }
 
 /* A run on these inputs names the calibration and the stack its expected
@@ -96,9 +96,8 @@ static void test_validate_predict_names_expected_inputs(void **state)
 {
     struct fixture *f = *state;
     struct validate_result *v = calloc(1, sizeof *v);
-    bool applies;
     assert_non_null(v);
-    predict(f, v, &applies);
+    predict(f, v);
     assert_true(v->predicted.work.x.known);
     assert_string_equal(v->calibration_path,
                         "tests/data/snap/calibration/h800.ini");
@@ -107,7 +106,7 @@ static void test_validate_predict_names_expected_inputs(void **state)
     /* no calibration, no stack: no expected step, no files named */
     f->hw.cal = NULL;
     f->in.stack = NULL;
-    predict(f, v, &applies);
+    predict(f, v);
     f->hw.cal = &f->cal;
     f->in.stack = &f->st;
     assert_false(v->predicted.work.x.known);
@@ -126,10 +125,9 @@ static void test_validate_predict_carries_times(void **state)
 {
     struct fixture *f = *state;
     struct validate_result *v = calloc(1, sizeof *v);
-    bool applies;
     size_t i;
     assert_non_null(v);
-    predict(f, v, &applies);
+    predict(f, v);
     assert_true(v->ncoll > 0 && v->ncoll_other > 0);
     for (i = 0; i < v->ncoll; i++) {
         const struct comm_collective *c = &v->coll[i];
@@ -164,19 +162,18 @@ static void test_validate_predict_skips_a_plan_that_does_not_apply(void **state)
     struct fixture *f = *state;
     struct validate_result *v = calloc(1, sizeof *v);
     struct validation_run run = f->run;
-    char note[400] = "";
-    bool applies = true;
-    struct diag d;
+    struct diag d, skip;
     assert_non_null(v);
     diag_init(&d);
+    diag_init(&skip);
     snprintf(run.plan, sizeof run.plan, "gpus=64 pp=3 mbs=1 gbs=64");
-    assert_int_equal(validate_predict(&run, &f->in, &f->ctx, &f->other, v,
-                                      &applies, note, sizeof note, &d),
-                     STATUS_OK);
-    assert_false(applies);
-    if (!strstr(note, "run: skipped, its plan does not apply to this "
-                      "report's inputs: "))
-        fail_msg("note: %s", note);
+    assert_int_equal(
+        validate_predict(&run, &f->in, &f->ctx, &f->other, v, &skip, &d),
+        STATUS_OK);
+    assert_int_equal(skip.status, STATUS_RANGE);
+    if (!strstr(skip.msg, "run: skipped, its plan does not apply to this "
+                          "report's inputs: "))
+        fail_msg("note: %s", skip.msg);
     free(v);
 }
 

@@ -223,11 +223,14 @@ void cli_guard_set(struct cli_guard *g,
 /* Stops the signal thread and unblocks the signals. */
 void cli_guard_stop(struct cli_guard *g);
 
-/* d's message with every occurrence of `stage` replaced by dir. */
-void cli_restage(struct diag *d, const char *stage, const char *dir);
+/* d's message with every occurrence of `from` replaced by `to`, where
+ * what follows it is no digit (so "/proc/self/fd/5" is not found in
+ * "/proc/self/fd/57"). */
+void cli_restage(struct diag *d, const char *from, const char *to);
 
-/* Rewrites d's message so the staging directory's path reads as the
- * output directory's: messages name files where the user will find them. */
+/* Rewrites d's message so the staging directory's path, and the path
+ * the writers reach it by (/proc/self/fd/N), read as the output
+ * directory's: messages name files where the user will find them. */
 void cli_unstage(struct diag *d, const struct out_dir *out);
 
 /*

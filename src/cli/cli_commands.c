@@ -173,7 +173,8 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         return cli_exit_code(d.status, CLI_IO_INPUT);
     }
     ctx.stack = in.have_stack ? &in.stack : NULL;
-    cost_evaluate(&ctx, &p, &r, coll, COMM_LIST_MAX, &ncoll);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
+    ncoll = cost_collectives(&ctx, &r, coll, COMM_LIST_MAX);
     plan_family(&p, r.family, sizeof r.family);
     /* everything eval shows, evaluated here: the writer lays it out */
     comm_collective_times(coll, ncoll, &in.hw);

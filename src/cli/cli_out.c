@@ -66,17 +66,20 @@ void cli_guard_set(struct cli_guard *g,
 
 /* ---- The directory ---- */
 
-void cli_restage(struct diag *d, const char *stage, const char *dir)
+void cli_restage(struct diag *d, const char *from, const char *to)
 {
     char msg[sizeof d->msg];
-    size_t n = strlen(stage), used = 0;
-    const char *s = d->msg, *hit;
+    size_t n = strlen(from), used = 0;
+    const char *s = d->msg, *at = d->msg, *hit;
     if (n == 0)
         return;
-    while ((hit = strstr(s, stage)) != NULL && used < sizeof msg) {
+    while ((hit = strstr(at, from)) != NULL && used < sizeof msg) {
+        at = hit + n;
+        if (*at >= '0' && *at <= '9')
+            continue;
         used += (size_t)snprintf(msg + used, sizeof msg - used, "%.*s%s",
-                                 (int)(hit - s), s, dir);
-        s = hit + n;
+                                 (int)(hit - s), s, to);
+        s = at;
     }
     if (used < sizeof msg)
         snprintf(msg + used, sizeof msg - used, "%s", s);
@@ -85,6 +88,7 @@ void cli_restage(struct diag *d, const char *stage, const char *dir)
 
 void cli_unstage(struct diag *d, const struct out_dir *out)
 {
+    cli_restage(d, out->handle, out->dir);
     cli_restage(d, out->stage, out->dir);
 }
 
@@ -145,5 +149,14 @@ cli_out_open(const struct cli_config *cfg, struct out_dir *out, struct diag *d)
                 "ended runs alone (only that user's runs remove them)\n",
                 CLI_PROG, cfg->out_dir, out->foreign,
                 out->foreign == 1 ? "y" : "ies");
+    if (out->unmarked)
+        fprintf(stderr,
+                "%s: %s: left %zu director%s named like a staging directory "
+                "alone: no run of roofplan marked %s as its own (another "
+                "user may have renamed a directory of yours so; an earlier "
+                "version's stale one can be removed by hand)\n",
+                CLI_PROG, cfg->out_dir, out->unmarked,
+                out->unmarked == 1 ? "y" : "ies",
+                out->unmarked == 1 ? "it" : "them");
     return STATUS_OK;
 }

@@ -198,8 +198,10 @@ static void print_failure(struct diag *d, struct report_run *rr)
     char kept[PATH_MAX];
     bool plot = d->status == STATUS_PLOT && !rr->job_pending &&
                 !atomic_load(&rr->job.stop) && rr->out.stage[0] &&
-                strstr(d->msg, rr->out.stage);
+                (strstr(d->msg, rr->out.stage) ||
+                 (rr->out.handle[0] && strstr(d->msg, rr->out.handle)));
     if (plot && keep_charts(&rr->charts, kept, sizeof kept)) {
+        cli_restage(d, rr->out.handle, kept);
         cli_restage(d, rr->out.stage, kept);
         cli_print_diag(d);
         fprintf(stderr,
@@ -211,7 +213,10 @@ static void print_failure(struct diag *d, struct report_run *rr)
     }
     if (plot) { /* not kept: the files went with the staging directory */
         char stage[sizeof rr->out.stage + 1];
+        char handle[sizeof rr->out.handle + 1];
         snprintf(stage, sizeof stage, "%s/", rr->out.stage);
+        snprintf(handle, sizeof handle, "%s/", rr->out.handle);
+        cli_restage(d, handle, "");
         cli_restage(d, stage, "");
         cli_print_diag(d);
         fprintf(stderr,
@@ -317,7 +322,7 @@ static enum status write_report(const struct cli_config *cfg,
          * job is zeroed: see plot_out_start); a signal in the middle of
          * the spawns would otherwise leave the ones spawned running */
         cli_guard_set(g, &rr->out, &rr->job);
-        st = plot_out_start(&rr->rep, rr->out.stage, &popt, &rr->job,
+        st = plot_out_start(&rr->rep, rr->out.handle, &popt, &rr->job,
                             &rr->charts, d);
         if (st != STATUS_OK)
             return st;
@@ -430,7 +435,7 @@ static enum status sweep_and_rank(const struct cli_config *cfg,
     cpus = sysconf(_SC_NPROCESSORS_ONLN);
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
     /* --all-plans: plans.csv lists every plan, so the sweep spills them */
-    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.stage;
+    opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.handle;
     rr->rep.all_plans = cfg->all_plans;
     rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
     opt.progress = sweep_progress;

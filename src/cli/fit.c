@@ -86,7 +86,7 @@ static bool probe_open(const struct validation_run *run,
         cost_ctx_release(&ctx);
         return false;
     }
-    cost_evaluate(&ctx, &p, &r, NULL, 0, NULL);
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
     cost_ctx_release(&ctx);
     if (!(isfinite(r.t.expected) && r.t.expected > 0)) {
         /* a fit would stop at a bound on it and apply that (issue 34:

@@ -15,17 +15,23 @@
 /* Where open_regular() finds no file and the caller accepts that. */
 #define MISSING (-2)
 
+/* Any owner, for open_regular(). */
+#define ANY_OWNER ((uid_t)-1)
+
 /*
  * The descriptor of the regular file `name` of dirfd (AT_FDCWD: a path),
  * opened without blocking, its size in *size; -1 with a message naming it
  * as `shown` in d otherwise. With `own` (a file of roofplan's own), a
  * symbolic link is not followed and counts as not a regular file, the
  * type is checked before the open too, and a missing file gives MISSING.
+ * An owner other than ANY_OWNER refuses a file of another user's
+ * (checked on the descriptor, so no file swapped in since the open).
  */
 static int open_regular(int dirfd,
                         const char *name,
                         const char *shown,
                         bool own,
+                        uid_t owner,
                         size_t max_bytes,
                         size_t *size,
                         struct diag *d)
@@ -62,6 +68,12 @@ static int open_regular(int dirfd,
         diag_add(d, STATUS_IO, "%s: not a regular file", shown);
         return -1;
     }
+    if (owner != ANY_OWNER && st.st_uid != owner) {
+        close(fd);
+        diag_add(d, STATUS_IO, "%s: owned by user %lu, not %lu", shown,
+                 (unsigned long)st.st_uid, (unsigned long)owner);
+        return -1;
+    }
     if (st.st_size < 0 ||
         (max_bytes > 0 && (unsigned long long)st.st_size > max_bytes)) {
         close(fd);
@@ -82,7 +94,8 @@ enum status input_file_open(const char *path,
     int fd, flags;
     FILE *f;
     *out = NULL;
-    fd = open_regular(AT_FDCWD, path, path, false, max_bytes, size, d);
+    fd = open_regular(AT_FDCWD, path, path, false, ANY_OWNER, max_bytes, size,
+                      d);
     if (fd < 0)
         return d->status;
     /* A regular file never blocks; a stream reader expects blocking
@@ -144,7 +157,8 @@ enum status input_file_read(const char *path,
                             struct diag *d)
 {
     size_t size;
-    int fd = open_regular(AT_FDCWD, path, path, false, max_bytes, &size, d);
+    int fd = open_regular(AT_FDCWD, path, path, false, ANY_OWNER, max_bytes,
+                          &size, d);
     if (fd < 0)
         return d->status;
     return read_whole(fd, size, path, out, len, d);
@@ -158,8 +172,21 @@ enum status input_file_read_at(int dirfd,
                                size_t *len,
                                struct diag *d)
 {
+    return input_file_read_own_at(dirfd, name, shown, ANY_OWNER, max_bytes, out,
+                                  len, d);
+}
+
+enum status input_file_read_own_at(int dirfd,
+                                   const char *name,
+                                   const char *shown,
+                                   uid_t owner,
+                                   size_t max_bytes,
+                                   char **out,
+                                   size_t *len,
+                                   struct diag *d)
+{
     size_t size;
-    int fd = open_regular(dirfd, name, shown, true, max_bytes, &size, d);
+    int fd = open_regular(dirfd, name, shown, true, owner, max_bytes, &size, d);
     *out = NULL;
     *len = 0;
     if (fd == MISSING)

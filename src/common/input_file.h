@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "diag.h"
 
@@ -73,5 +74,25 @@ enum status input_file_read_at(int dirfd,
                                char **out,
                                size_t *len,
                                struct diag *d);
+
+/*
+ * As input_file_read_at(), and the file must be user `owner`'s (checked
+ * on the open descriptor): one of another user's is refused, STATUS_IO
+ * "SHOWN: owned by user N, not M". For a mark roofplan leaves in a
+ * directory of its own, where another user cannot have put a file of
+ * roofplan's user ((uid_t)-1: any owner).
+ *
+ *   st = input_file_read_own_at(stage_fd, ".roofplan-stage",
+ *                               ".roofplan-stage", geteuid(), 256,
+ *                               &text, &len, d);
+ */
+enum status input_file_read_own_at(int dirfd,
+                                   const char *name,
+                                   const char *shown,
+                                   uid_t owner,
+                                   size_t max_bytes,
+                                   char **out,
+                                   size_t *len,
+                                   struct diag *d);
 
 #endif

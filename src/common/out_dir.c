@@ -73,11 +73,11 @@ void out_dir_abort(struct out_dir *o)
 {
     if (!o->stage[0])
         return;
-    if (o->stage_fd >= 0) {
+    /* the descriptor stays open (out_dir_close closes it): a writer
+     * still at work through o->handle finds the directory removed, never
+     * another directory opened meanwhile under the same number */
+    if (o->handle[0])
         out_dir_stale_remove(o->lock_fd, stage_name(o), o->stage_fd);
-        close(o->stage_fd);
-    }
-    o->stage_fd = -1;
     o->stage[0] = '\0';
 }
 
@@ -135,13 +135,57 @@ static enum status lock_dir(struct out_dir *o,
     return STATUS_OK;
 }
 
+/* Writes the mark of the run's staging directory, open as o->stage_fd
+ * and made by run (pid, since), into it (out_dir_stale.h). */
+static enum status
+write_mark(const struct out_dir *o, long pid, long long since, struct diag *d)
+{
+    char text[OUT_DIR_MARK_MAX];
+    size_t n;
+    int fd, e = 0;
+    if (!out_dir_stale_mark_text(o->stage_fd, pid, since, text, sizeof text))
+        return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->stage,
+                        strerror(errno ? errno : EIO));
+    n = strlen(text);
+    fd = openat(o->stage_fd, OUT_DIR_STAGE_MARK,
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || write(fd, text, n) != (ssize_t)n)
+        e = errno ? errno : EIO;
+    if (fd >= 0 && close(fd) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (e)
+        return diag_set(d, STATUS_IO, "%s/%s: cannot write: %s", o->stage,
+                        OUT_DIR_STAGE_MARK, strerror(e));
+    return STATUS_OK;
+}
+
+/* Sets o->handle, the path through /proc that reaches the staging
+ * directory by its descriptor, once it is seen to reach that very
+ * directory (a system without /proc cannot write safely into a folder
+ * another user may write: refused). */
+static enum status open_handle(struct out_dir *o, struct diag *d)
+{
+    char path[sizeof o->handle];
+    struct stat a, b;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", o->stage_fd);
+    if (stat(path, &a) != 0 || fstat(o->stage_fd, &b) != 0 ||
+        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return diag_set(d, STATUS_IO,
+                        "%s: cannot write safely: %s does not reach the "
+                        "staging directory (is /proc mounted?)",
+                        o->dir, path);
+    memcpy(o->handle, path, sizeof path);
+    return STATUS_OK;
+}
+
 /*
  * Makes the run's staging directory in the output directory and opens
  * it: ".roofplan-PID-SINCE-XXXXXX" (PID and SINCE name the run, for a
- * run that waits for the lock; six random letters), mode 0700. A name
- * already taken (by anything: a link another user put there is not
- * followed) is passed over; the directory opened must be the run's own
- * (its owner, not a link), else it is refused.
+ * run that waits for the lock; six random letters), mode 0700, its mark
+ * inside. A name already taken (by anything: a link another user put
+ * there is not followed) is passed over; the directory opened must be
+ * the run's own (its owner, not a link), else it is refused. On a
+ * failure after the open, the directory is removed again.
  */
 static enum status make_stage(struct out_dir *o, struct diag *d)
 {
@@ -151,10 +195,14 @@ static enum status make_stage(struct out_dir *o, struct diag *d)
     unsigned char rnd[6];
     struct stat st;
     int tries, fd, e = EEXIST;
+    long pid = (long)getpid();
+    long long since = 0;
     size_t i, n;
     for (tries = 0; tries < 100; tries++) {
-        int k = snprintf(name, sizeof name, "%s%ld-%lld-", OUT_DIR_STAGE_PREFIX,
-                         (long)getpid(), (long long)time(NULL));
+        int k;
+        since = (long long)time(NULL);
+        k = snprintf(name, sizeof name, "%s%ld-%lld-", OUT_DIR_STAGE_PREFIX,
+                     pid, since);
         if (k < 0 || (size_t)k + sizeof rnd >= sizeof name)
             return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->dir,
                             strerror(ENAMETOOLONG));
@@ -185,9 +233,20 @@ static enum status make_stage(struct out_dir *o, struct diag *d)
         return diag_set(d, STATUS_IO, "%s: cannot write: %s", o->dir,
                         strerror(e));
     }
-    /* the descriptor first: a signal's abort needs both */
+    /* the descriptor and the handle first: a signal's abort needs them
+     * with the path, and removes the directory from then on */
     o->stage_fd = fd;
+    if (open_handle(o, d) != STATUS_OK) {
+        out_dir_stale_remove(o->lock_fd, name, fd); /* empty yet */
+        close(fd);
+        o->stage_fd = -1;
+        return d->status;
+    }
     snprintf(o->stage, sizeof o->stage, "%s/%s", o->dir, name);
+    if (write_mark(o, pid, since, d) != STATUS_OK) {
+        out_dir_abort(o);
+        return d->status;
+    }
     return STATUS_OK;
 }
 
@@ -229,7 +288,7 @@ void out_dir_path(const struct out_dir *o,
                   char *buf,
                   size_t size)
 {
-    snprintf(buf, size, "%s/%s", o->stage, name);
+    snprintf(buf, size, "%s/%s", o->handle, name);
 }
 
 /* ---- Commit ---- */
@@ -463,6 +522,10 @@ fail:
 void out_dir_close(struct out_dir *o)
 {
     out_dir_abort(o);
+    if (o->handle[0])
+        close(o->stage_fd);
+    o->handle[0] = '\0';
+    o->stage_fd = -1;
     if (o->lock_fd >= 0)
         close(o->lock_fd); /* releases the lock */
     o->lock_fd = -1;

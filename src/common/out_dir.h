@@ -31,7 +31,19 @@
  * names: a staging directory, or an entry in it, swapped for a symbolic
  * link is never followed, so nothing outside the output directory is
  * emptied, moved in or read. A journal or manifest that is no regular
- * file (a FIFO, a device, a link) is never waited on.
+ * file (a FIFO, a device, a link) is never waited on. The writers too
+ * reach the run's staging directory by its descriptor: the path they are
+ * given is "/proc/self/fd/N" (o->handle), which the kernel resolves to
+ * the directory the run made and opened, wherever it has been renamed
+ * and whatever another user has put under its name (Linux; a run where
+ * /proc is not mounted refuses to write).
+ *
+ * A staging directory is known for one by a mark inside it
+ * (OUT_DIR_STAGE_MARK: its own device and inode, the run's pid and
+ * time), a regular file of the run's user that no other user can put in
+ * a directory of that user's they cannot write: a directory merely named
+ * like a staging directory (another user can rename one of yours in a
+ * folder you share into such a name) is left alone, counted.
  *
  * With each report goes a manifest (OUT_DIR_MANIFEST) listing its files:
  * a later report removes only files the manifest lists, never a file of
@@ -92,12 +104,17 @@ struct out_dir_wait {
 
 struct out_dir {
     char dir[OUT_DIR_MAX + 1];
-    char stage[OUT_DIR_MAX + 64]; /* "" when none */
+    char stage[OUT_DIR_MAX + 64]; /* its path, for messages; "" when none */
+    /* "/proc/self/fd/N": the staging directory by its descriptor, where
+     * the writers write (also after an abort, until out_dir_close: a
+     * removed directory takes no new file); "" when stage_fd is closed */
+    char handle[32];
     int lock_fd;     /* the output directory, open and locked; -1 when not */
-    int stage_fd;    /* the staging directory, open (when stage is not "") */
+    int stage_fd;    /* the staging directory, open (when handle is not "") */
     size_t stale;    /* staging directories of ended runs removed by open */
     size_t finished; /* of them, commits finished (journal complete) */
     size_t foreign;  /* of ended runs of another user, left alone */
+    size_t unmarked; /* this user's, without the mark of a run: left alone */
 };
 
 /*
@@ -105,10 +122,12 @@ struct out_dir {
  * another run to finish, as w says, or OUT_DIR_WAIT_DEFAULT_S without a
  * callback when w is NULL; *waited tells whether it had to), finishes or
  * removes the staging directories of this user's runs that ended
- * (o->stale, o->finished; another user's are counted in o->foreign), and
- * then makes the staging directory. Returns STATUS_USAGE for an empty or
- * too long path, STATUS_IO when dir cannot be created, locked in time or
- * written.
+ * (o->stale, o->finished; another user's are counted in o->foreign, and
+ * this user's directories without a run's mark in o->unmarked), and then
+ * makes the staging directory with its mark and opens o->handle. Returns
+ * STATUS_USAGE for an empty or too long path, STATUS_IO when dir cannot
+ * be created, locked in time or written, or when /proc/self/fd does not
+ * reach the staging directory ("DIR: cannot write safely: ...").
  */
 enum status out_dir_open(struct out_dir *o,
                          const char *dir,
@@ -116,7 +135,10 @@ enum status out_dir_open(struct out_dir *o,
                          bool *waited,
                          struct diag *d);
 
-/* The staged path of report file `name` ("report.xlsx") into buf. */
+/* The path a writer writes report file `name` ("report.xlsx") at, into
+ * buf: "/proc/self/fd/N/report.xlsx", in the staging directory by its
+ * descriptor (o->handle). A message that names it is for the user once
+ * o->handle and o->stage are replaced by o->dir (cli_unstage). */
 void out_dir_path(const struct out_dir *o,
                   const char *name,
                   char *buf,
@@ -142,15 +164,18 @@ enum status out_dir_commit(struct out_dir *o,
 
 /*
  * Removes the staging directory and everything in it (for a failure, or
- * from a signal handler thread: it only reads o's fields, and closes the
- * staging directory's descriptor). Repeats until the directory is gone,
- * so a file a writer creates meanwhile goes too. The directory emptied
- * is the one made by out_dir_open(), wherever it now is: its name, if
- * taken by something else since, is left.
+ * from a signal handler thread: it only reads o's fields). Repeats until
+ * the directory is gone, so a file a writer creates meanwhile goes too.
+ * The directory emptied is the one made by out_dir_open(), wherever it
+ * now is: its name, if taken by something else since, is left. Its
+ * descriptor stays open until out_dir_close(), so that o->handle never
+ * comes to name another directory opened meanwhile under the same
+ * number: a writer still at work finds no directory to create files in.
  */
 void out_dir_abort(struct out_dir *o);
 
-/* Aborts what is still staged and unlocks the directory. */
+/* Aborts what is still staged, closes the staging directory's
+ * descriptor and unlocks the directory. */
 void out_dir_close(struct out_dir *o);
 
 #endif

@@ -168,9 +168,57 @@ void out_dir_stale_holder(int dirfd, struct out_dir_holder *h)
 
 /* ---- Staging directories ---- */
 
+bool out_dir_stale_mark_text(int fd,
+                             long pid,
+                             long long since,
+                             char *buf,
+                             size_t size)
+{
+    struct stat st;
+    int n;
+    if (fstat(fd, &st) != 0)
+        return false;
+    n = snprintf(buf, size,
+                 "roofplan staging directory: dev %llu ino %llu pid %ld "
+                 "since %lld\n",
+                 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                 pid, since);
+    return n > 0 && (size_t)n < size;
+}
+
+/*
+ * The directory open as fd, `name` in the output directory, holds the
+ * mark of the run its name says made it: a regular file of this user's
+ * (read without following a link or waiting on a FIFO) naming this very
+ * directory. Another user who may write the output directory can rename
+ * a directory of ours into a staging directory's name, but cannot put a
+ * file of ours into it, and a mark copied from elsewhere names another
+ * directory.
+ */
+static bool marked(int fd, const char *name)
+{
+    char want[OUT_DIR_MARK_MAX], *text;
+    struct out_dir_holder h;
+    struct diag d;
+    size_t len;
+    bool ok;
+    diag_init(&d);
+    if (!stage_owner(name, &h) ||
+        !out_dir_stale_mark_text(fd, h.pid, h.since, want, sizeof want) ||
+        input_file_read_own_at(fd, OUT_DIR_STAGE_MARK, OUT_DIR_STAGE_MARK,
+                               geteuid(), sizeof want, &text, &len,
+                               &d) != STATUS_OK ||
+        !text)
+        return false;
+    ok = len == strlen(want) && memcmp(text, want, len) == 0;
+    free(text);
+    return ok;
+}
+
 /* Removes every entry of the staging directory open as fd, its journal
- * first (so a half-removed one is never finished); false on a failure.
- * Each entry is unlinked where it is: a link is never followed. */
+ * first (so a half-removed one is never finished) and its mark last (so
+ * a half-removed one is still known for one); false on a failure. Each
+ * entry is unlinked where it is: a link is never followed. */
 static bool empty_stage(int fd)
 {
     DIR *dir;
@@ -182,12 +230,15 @@ static bool empty_stage(int fd)
     if (!dir)
         return false;
     while ((e = readdir(dir)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            strcmp(e->d_name, OUT_DIR_STAGE_MARK) == 0)
             continue;
         if (unlinkat(fd, e->d_name, 0) != 0 && errno != ENOENT)
             ok = false;
     }
     closedir(dir);
+    if (ok && unlinkat(fd, OUT_DIR_STAGE_MARK, 0) != 0 && errno != ENOENT)
+        ok = false;
     return ok;
 }
 
@@ -301,8 +352,8 @@ static bool finish_commit(int dirfd, int stage_fd, bool *journal)
 }
 
 /* Finishes or removes the stale staging directory `name` (its run has
- * ended), opened without following a link; one of another user's is
- * left alone and counted. */
+ * ended), opened without following a link; one of another user's, or
+ * one without its run's mark, is left alone and counted. */
 static void clean_one(struct out_dir *o, const char *name)
 {
     struct stat st;
@@ -315,6 +366,8 @@ static void clean_one(struct out_dir *o, const char *name)
         /* gone */
     } else if (st.st_uid != geteuid()) {
         o->foreign++;
+    } else if (!marked(fd, name)) {
+        o->unmarked++;
     } else if (finish_commit(o->lock_fd, fd, &journal) &&
                out_dir_stale_remove(o->lock_fd, name, fd)) {
         o->stale++;
@@ -327,7 +380,10 @@ static void clean_one(struct out_dir *o, const char *name)
  * whose run has ended; counts them in o. Best effort: one that cannot be
  * read or removed is left; one of another user's is left alone (in a
  * folder others may write, its journal and its entries are theirs to
- * choose: nothing in it is followed, read or moved in) and counted. */
+ * choose: nothing in it is followed, read or moved in) and counted, and
+ * so is one of ours without its run's mark (one of our directories
+ * another user renamed into a staging directory's name: its files are
+ * ours, not a run's; or an earlier version's, made before the mark). */
 void out_dir_stale_clean(struct out_dir *o)
 {
     name_buf names[STALE_MAX];
@@ -343,7 +399,7 @@ void out_dir_stale_clean(struct out_dir *o)
             strlen(e->d_name) > OUT_DIR_NAME_MAX)
             continue;
         /* no owner in its name: an earlier version's, whose run has
-         * ended, as we hold the lock it held */
+         * ended, as we hold the lock it held (without a mark: left) */
         if (stage_owner(e->d_name, &h) && owner_alive(&h))
             continue;
         if (uid != geteuid()) {

@@ -25,6 +25,18 @@ struct acc {
     size_t max, n;
     struct comm_totals *tot;
     int phase; /* enum comm_phase of what is recorded now */
+    /* the rank's: its model, plan, micro-batches per chunk and whether
+     * ZeRO-2/3 gradients are reduced once per step (data_parallel) */
+    const struct model_spec *s;
+    const struct plan *p;
+    double mb;
+    bool per_step;
+};
+
+/* What one collective moves (record): calls, bytes in total and over
+ * each link. */
+struct flow {
+    double calls, bytes, ib, nv;
 };
 
 const char *comm_kind_str(int kind)
@@ -47,12 +59,10 @@ static inline void record(struct acc *a,
                           int what,
                           int kind,
                           struct plan_span span,
-                          double calls,
-                          double bytes,
-                          double ib,
-                          double nv)
+                          struct flow f)
 {
     struct comm_totals *t = a->tot;
+    double calls = f.calls, bytes = f.bytes, ib = f.ib, nv = f.nv;
     double ib_calls = ib > 0 ? calls : 0, nv_calls = nv > 0 ? calls : 0;
     t->ib_bytes += ib;
     t->nvlink_bytes += nv;
@@ -117,8 +127,9 @@ static inline void ring(struct acc *a,
     double passes = kind == COMM_ALL_REDUCE ? 2 : 1;
     if (g->span.size <= 1 || buffer <= 0)
         return;
-    record(a, name, what, kind, g->span, calls, passes * buffer * g->volume,
-           passes * buffer * g->ib, passes * buffer * g->nv);
+    record(a, name, what, kind, g->span,
+           (struct flow){calls, passes * buffer * g->volume,
+                         passes * buffer * g->ib, passes * buffer * g->nv});
 }
 
 /* C(N-K, k) / C(N, k): chance that k draws from N miss K marked items. */
@@ -293,15 +304,15 @@ void comm_groups_init(struct comm_groups *g,
  * micro-batch into the shards.
  */
 static void data_parallel(struct acc *a,
-                          const struct model_spec *s,
-                          const struct plan *p,
                           const struct comm_group *span,
                           double params,
                           double layers,
-                          double mb,
-                          bool expert,
-                          bool per_step)
+                          bool expert)
 {
+    const struct model_spec *s = a->s;
+    const struct plan *p = a->p;
+    double mb = a->mb;
+    bool per_step = a->per_step;
     double wb = s->weight_bytes, gb = s->grad_comm_bytes;
     double layer_mb = layers * mb;
     int grads = expert ? COMM_EDP_GRADS : COMM_DP_GRADS;
@@ -406,9 +417,7 @@ size_t comm_rank(const struct model *m,
                  long rank,
                  enum comm_model model,
                  const struct comm_ep_table *ept,
-                 struct comm_collective *list,
-                 size_t max,
-                 struct comm_totals *tot)
+                 const struct comm_out *out)
 {
     struct comm_groups g;
     struct plan_rank v;
@@ -416,7 +425,7 @@ size_t comm_rank(const struct model *m,
     comm_groups_init(&g, hw, p, model);
     plan_rank_view(p, part, rank, &v);
     memory_view(m, hw, p, &v, &mem);
-    return comm_view(m, p, &v, &g, ept, mem.grads_per_step, list, max, tot);
+    return comm_view(m, p, &v, &g, ept, mem.grads_per_step, out);
 }
 
 size_t comm_view(const struct model *m,
@@ -425,9 +434,7 @@ size_t comm_view(const struct model *m,
                  const struct comm_groups *g,
                  const struct comm_ep_table *ept,
                  bool grads_per_step,
-                 struct comm_collective *list,
-                 size_t max,
-                 struct comm_totals *tot)
+                 const struct comm_out *out)
 {
     const struct model_spec *s = &m->spec;
     const struct model_chunk *sum = &v->sum;
@@ -450,12 +457,16 @@ size_t comm_view(const struct model *m,
     double pp_sends = mb_avg * v->pp_sends;
     struct acc a;
 
-    memset(tot, 0, sizeof *tot);
-    a.list = list;
-    a.max = max;
+    memset(out->tot, 0, sizeof *out->tot);
+    a.list = out->list;
+    a.max = out->max;
     a.n = 0;
-    a.tot = tot;
+    a.tot = out->tot;
     a.phase = COMM_STEADY;
+    a.s = s;
+    a.p = p;
+    a.mb = mb_avg;
+    a.per_step = grads_per_step;
 
     if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
         double buffer = tp_calls * seq_mb * h * ab / cp;
@@ -501,25 +512,26 @@ size_t comm_view(const struct model *m,
         if (gather) { /* Megatron's allgather dispatcher: the combine is a
                        * reduce-scatter, the backward the reverse */
             record(&a, "EP dispatch all-gather (fwd) + reduce-scatter (bwd)",
-                   COMM_EP, COMM_ALL_GATHER, g->ep.span, calls, copies * dsp,
-                   ib * dsp, nv * dsp);
+                   COMM_EP, COMM_ALL_GATHER, g->ep.span,
+                   (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
             record(&a, "EP combine reduce-scatter (fwd) + all-gather (bwd)",
-                   COMM_EP, COMM_REDUCE_SCATTER, g->ep.span, calls,
-                   copies * cmb, ib * cmb, nv * cmb);
+                   COMM_EP, COMM_REDUCE_SCATTER, g->ep.span,
+                   (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
         } else {
             record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
-                   COMM_ALL_TO_ALL, g->ep.span, calls, copies * dsp, ib * dsp,
-                   nv * dsp);
+                   COMM_ALL_TO_ALL, g->ep.span,
+                   (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
             record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
-                   COMM_ALL_TO_ALL, g->ep.span, calls, copies * cmb, ib * cmb,
-                   nv * cmb);
+                   COMM_ALL_TO_ALL, g->ep.span,
+                   (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
         }
     }
     if (p->pp > 1 && pp_sends > 0) {
         double bytes = pp_sends * seq_mb * h * ab / (tp * cp);
         record(&a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
-               COMM_SEND_RECV, g->pp, pp_sends, bytes, g->pp_cross ? bytes : 0,
-               g->pp_cross ? 0 : bytes);
+               COMM_SEND_RECV, g->pp,
+               (struct flow){pp_sends, bytes, g->pp_cross ? bytes : 0,
+                             g->pp_cross ? 0 : bytes});
     }
     if (plan_schedule_of(p->schedule)->copies > 1) { /* the mirrored chunk's
                                                       * replicas */
@@ -527,15 +539,11 @@ size_t comm_view(const struct model *m,
             group_of(doubled(g->dp.span, p, rank, g->domain), g->model);
         struct comm_group edp =
             group_of(doubled(g->edp.span, p, rank, g->domain), g->model);
-        data_parallel(&a, s, p, &dp, dense, (double)sum->count, mb_avg, false,
-                      grads_per_step);
-        data_parallel(&a, s, p, &edp, expert, (double)sum->moe_layers, mb_avg,
-                      true, grads_per_step);
+        data_parallel(&a, &dp, dense, (double)sum->count, false);
+        data_parallel(&a, &edp, expert, (double)sum->moe_layers, true);
     } else {
-        data_parallel(&a, s, p, &g->dp, dense, (double)sum->count, mb_avg,
-                      false, grads_per_step);
-        data_parallel(&a, s, p, &g->edp, expert, (double)sum->moe_layers,
-                      mb_avg, true, grads_per_step);
+        data_parallel(&a, &g->dp, dense, (double)sum->count, false);
+        data_parallel(&a, &g->edp, expert, (double)sum->moe_layers, true);
     }
     return a.n;
 }

@@ -134,6 +134,14 @@ void comm_groups_init(struct comm_groups *g,
                       const struct plan *p,
                       enum comm_model model);
 
+/* Where comm_view and comm_rank put a rank's collectives: each one, up to
+ * max, into list (NULL: none listed), and their totals into *tot. */
+struct comm_out {
+    struct comm_collective *list;
+    size_t max;
+    struct comm_totals *tot; /* always filled */
+};
+
 /*
  * comm_rank() for a rank view, with the plan's groups already placed.
  * grads_per_step: ZeRO-2/3 gradients were accumulated unsharded and are
@@ -145,18 +153,16 @@ size_t comm_view(const struct model *m,
                  const struct comm_groups *groups,
                  const struct comm_ep_table *ep,
                  bool grads_per_step,
-                 struct comm_collective *list,
-                 size_t max,
-                 struct comm_totals *tot);
+                 const struct comm_out *out);
 
 /*
  * Collectives of pipeline rank `rank` under plan p (which passed
  * plan_check()) and its partition part. ep (may be NULL) caches the MoE
  * dispatch expectations. ZeRO-2/3 gradients are reduced once per step or
- * per micro-batch as memory_view() decides for the rank. Fills *tot; when
- * list is not NULL also writes up
- * to max collectives there and returns their count (0 otherwise).
- * Allocates nothing.
+ * per micro-batch as memory_view() decides for the rank. Fills
+ * *out->tot; when out->list is not NULL also writes up to out->max
+ * collectives there and returns their count (0 otherwise). Allocates
+ * nothing.
  */
 size_t comm_rank(const struct model *m,
                  const struct hardware *hw,
@@ -165,9 +171,7 @@ size_t comm_rank(const struct model *m,
                  long rank,
                  enum comm_model model,
                  const struct comm_ep_table *ep,
-                 struct comm_collective *list,
-                 size_t max,
-                 struct comm_totals *tot);
+                 const struct comm_out *out);
 
 /*
  * Expected copies of one token that DeepEP-style MoE dispatch sends over

@@ -1,5 +1,6 @@
 /*
- * cost: work of each pipeline rank, the slowest rank's times, MFU.
+ * cost: one plan's cost (cost.h): the work of each distinct pipeline
+ * rank, the slowest rank's times, the heaviest rank's memory, MFU.
  *
  * Bubbles: each schedule's rule is in its row (src/plan/schedule.c),
  * in units of F+B, the forward and full backward times of one
@@ -9,7 +10,6 @@
  */
 #include "cost.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "terms.h"
@@ -30,269 +30,11 @@ const char *cost_bound_str(int bound)
     return "?";
 }
 
-enum status cost_ctx_init(struct cost_ctx *ctx,
-                          const struct model *m,
-                          const struct hardware *hw,
-                          enum comm_model comm,
-                          struct diag *d)
-{
-    int p, b;
-    memset(ctx, 0, sizeof *ctx);
-    ctx->m = m;
-    ctx->hw = hw;
-    ctx->comm = comm;
-    ctx->nparts = m->units + 1;
-    for (p = 0; p < MODEL_PRECISIONS; p++)
-        for (b = 0; b < 2; b++) {
-            ctx->parts[p][b] =
-                calloc((size_t)ctx->nparts, sizeof *ctx->parts[p][b]);
-            if (!ctx->parts[p][b])
-                return diag_set(d, STATUS_NOMEM, "out of memory");
-        }
-    return comm_ep_table_init(&ctx->ep, m, hw->domain, d);
-}
-
-static int layout_kind(int schedule, long pp)
-{
-    enum plan_layout l = plan_schedule_of(schedule)->layout;
-    if (pp > 1 && l == PLAN_LAYOUT_PAIRED)
-        return COST_DUAL;
-    if (l == PLAN_LAYOUT_INTERLEAVED)
-        return COST_INTERLEAVED;
-    return COST_SINGLE;
-}
-
-/* DualPipe's rank runs a pair of chunks: balance the pairs. */
-static enum model_balance balance_of(int schedule, long pp)
-{
-    return layout_kind(schedule, pp) == COST_DUAL ? MODEL_BALANCE_PAIR
-                                                  : MODEL_BALANCE_CHUNK;
-}
-
-/* Chunks that cost the same wherever they sit: equal in every field but
- * `first`, and alike in being first or last. Chunks come from calloc and
- * are only added to, so their padding is zero and memcmp compares them. */
-static bool chunk_same(const struct model_chunk *a,
-                       const struct model_chunk *b,
-                       long chunks)
-{
-    struct model_chunk x, y;
-    if ((a->first == 0) != (b->first == 0) ||
-        (a->first + a->count == chunks) != (b->first + b->count == chunks))
-        return false;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    x.first = y.first = 0;
-    return memcmp(&x, &y, sizeof x) == 0;
-}
-
-static enum status build_layout(struct cost_parts *cp,
-                                long pp,
-                                long vpp,
-                                int schedule,
-                                struct diag *d)
-{
-    struct plan p;
-    struct cost_layout *grown, *l;
-    long r, chunk[PLAN_RANK_CHUNKS_MAX], other[PLAN_RANK_CHUNKS_MAX];
-    double mb[PLAN_RANK_CHUNKS_MAX];
-    size_t i;
-    int kind = layout_kind(schedule, pp);
-
-    for (i = 0; i < cp->nlayouts; i++)
-        if (cp->layouts[i].kind == kind && cp->layouts[i].pp == pp)
-            return STATUS_OK;
-    grown = realloc(cp->layouts, (cp->nlayouts + 1) * sizeof *grown);
-    if (!grown)
-        return diag_set(d, STATUS_NOMEM, "out of memory");
-    cp->layouts = grown;
-    l = &cp->layouts[cp->nlayouts];
-    l->kind = kind;
-    l->pp = pp;
-    l->nreps = 0;
-    l->views = calloc((size_t)pp, sizeof *l->views);
-    l->ranks = calloc((size_t)pp, sizeof *l->ranks);
-    cp->nlayouts++;
-    if (!l->views || !l->ranks)
-        return diag_set(d, STATUS_NOMEM, "out of memory");
-    memset(&p, 0, sizeof p);
-    p.pp = pp;
-    p.vpp = vpp;
-    p.schedule = schedule;
-    p.microbatches = 2;
-    for (r = 0; r < pp; r++) {
-        size_t n = plan_rank_chunks(&p, r, chunk, mb), k, j;
-        bool seen = false;
-        for (k = 0; k < l->nreps && !seen; k++) {
-            size_t m = plan_rank_chunks(&p, l->views[k].rank, other, mb);
-            bool same = m == n;
-            for (j = 0; j < n && same; j++)
-                same = chunk_same(&cp->part.chunk[chunk[j]],
-                                  &cp->part.chunk[other[j]], cp->part.chunks);
-            if (same)
-                l->ranks[k]++;
-            seen = same;
-        }
-        if (!seen) {
-            l->ranks[l->nreps] = 1;
-            plan_rank_view(&p, &cp->part, r, &l->views[l->nreps++]);
-        }
-    }
-    return STATUS_OK;
-}
-
-/* True when partitions a and b hold the same chunks. Chunks come from
- * calloc and are only added to (chunk_same), so memcmp compares them. */
-static bool partition_same(const struct model_partition *a,
-                           const struct model_partition *b)
-{
-    return a->chunks == b->chunks && a->chunks > 0 &&
-           memcmp(a->chunk, b->chunk, (size_t)a->chunks * sizeof *a->chunk) ==
-               0;
-}
-
-enum status cost_ctx_prepare(struct cost_ctx *ctx,
-                             long pp,
-                             long vpp,
-                             int schedule,
-                             struct diag *d)
-{
-    long chunks = pp * vpp;
-    enum model_balance bal = balance_of(schedule, pp);
-    int p;
-    if (chunks < 1 || chunks >= ctx->nparts)
-        return diag_set(d, STATUS_RANGE,
-                        "cannot split %ld layers into %ld pipeline chunks",
-                        ctx->m->units, chunks);
-    for (p = 0; p < MODEL_PRECISIONS; p++) {
-        struct cost_parts *cp = &ctx->parts[p][bal][chunks];
-        /* FP8 plans run eligible GEMMs at the FP8 rate: weigh by time. */
-        double w16 = 1 / ctx->hw->bf16_flops;
-        double w8 = p == MODEL_FP8 && ctx->hw->fp8_flops > 0
-                        ? 1 / ctx->hw->fp8_flops
-                        : w16;
-        enum status st;
-        if (cp->part.chunks != chunks) {
-            st = model_partition(ctx->m, chunks, w8, w16, bal, &cp->part, d);
-            if (st != STATUS_OK)
-                return st;
-        }
-        st = build_layout(cp, pp, vpp, schedule, d);
-        if (st != STATUS_OK)
-            return st;
-    }
-    ctx->parts[MODEL_FP8][bal][chunks].same_as_bf16 =
-        partition_same(&ctx->parts[MODEL_FP8][bal][chunks].part,
-                       &ctx->parts[MODEL_BF16][bal][chunks].part);
-    return STATUS_OK;
-}
-
-/* The split of `chunks` by layer counts for precision, or NULL. */
-static struct cost_parts *split_of(const struct cost_ctx *ctx,
-                                   int precision,
-                                   long chunks,
-                                   long first,
-                                   long last)
-{
-    size_t i;
-    for (i = 0; i < ctx->nsplits; i++) {
-        struct cost_split *s = ctx->splits[i];
-        if (s->precision == precision && s->chunks == chunks &&
-            s->first == first && s->last == last)
-            return &s->parts;
-    }
-    return NULL;
-}
-
-enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
-                                  const struct plan *p,
-                                  struct diag *d)
-{
-    long chunks = p->pp * p->vpp, first, last;
-    int prec;
-    if (!plan_split_layers(p, ctx->m->spec.layers, &first, &last))
-        return cost_ctx_prepare(ctx, p->pp, p->vpp, p->schedule, d);
-    for (prec = 0; prec < MODEL_PRECISIONS; prec++) {
-        struct cost_parts *cp = split_of(ctx, prec, chunks, first, last);
-        enum status st;
-        if (!cp) {
-            /* each split apart: its rank views point into its
-             * partition, which must not move as the list grows */
-            struct cost_split **grown =
-                realloc(ctx->splits, (ctx->nsplits + 1) * sizeof *grown);
-            struct cost_split *s;
-            if (!grown)
-                return diag_set(d, STATUS_NOMEM, "out of memory");
-            ctx->splits = grown;
-            s = calloc(1, sizeof *s);
-            if (!s)
-                return diag_set(d, STATUS_NOMEM, "out of memory");
-            ctx->splits[ctx->nsplits++] = s;
-            s->precision = prec;
-            s->chunks = chunks;
-            s->first = first;
-            s->last = last;
-            cp = &s->parts;
-            st = model_partition_split(ctx->m, chunks, first, last, &cp->part,
-                                       d);
-            if (st != STATUS_OK)
-                return st;
-        }
-        st = build_layout(cp, p->pp, p->vpp, p->schedule, d);
-        if (st != STATUS_OK)
-            return st;
-    }
-    {
-        struct cost_parts *c8 = split_of(ctx, MODEL_FP8, chunks, first, last);
-        const struct cost_parts *c16 =
-            split_of(ctx, MODEL_BF16, chunks, first, last);
-        c8->same_as_bf16 = partition_same(&c8->part, &c16->part);
-    }
-    return STATUS_OK;
-}
-
-/* The prepared parts of plan p balanced for `precision` (split by its
- * layer counts where it gives them), or NULL. */
-static const struct cost_parts *
-parts_of(const struct cost_ctx *ctx, const struct plan *p, int precision)
-{
-    long chunks = p->pp * p->vpp, first, last;
-    const struct cost_parts *cp;
-    if (precision < 0 || precision >= MODEL_PRECISIONS)
-        return NULL;
-    if (plan_split_layers(p, ctx->m->spec.layers, &first, &last)) {
-        cp = split_of(ctx, precision, chunks, first, last);
-        return cp && cp->part.chunks == chunks ? cp : NULL;
-    }
-    if (chunks < 1 || chunks >= ctx->nparts)
-        return NULL;
-    cp = &ctx->parts[precision][balance_of(p->schedule, p->pp)][chunks];
-    return cp->part.chunks == chunks ? cp : NULL;
-}
-
-/* The BF16 partition an FP8 plan p balanced on cp may also run on
- * (evaluate), or NULL: none, or one holding cp's chunks (the same
- * memories and times: nothing to weigh twice). */
-static const struct cost_parts *alt_of(const struct cost_ctx *ctx,
-                                       const struct plan *p,
-                                       const struct cost_parts *cp)
-{
-    if (p->precision != MODEL_FP8 || !cp || cp->same_as_bf16)
-        return NULL;
-    return parts_of(ctx, p, MODEL_BF16);
-}
-
-const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
-                                                 const struct plan *p)
-{
-    const struct cost_parts *cp = parts_of(ctx, p, p->precision);
-    return cp ? &cp->part : NULL;
-}
-
 const struct model_partition *cost_result_partition(const struct cost_ctx *ctx,
                                                     const struct cost_result *r)
 {
-    const struct cost_parts *cp = parts_of(ctx, &r->plan, r->balance_precision);
+    const struct cost_parts *cp =
+        cost_ctx_parts(ctx, &r->plan, r->balance_precision);
     return cp ? &cp->part : NULL;
 }
 
@@ -309,46 +51,6 @@ void cost_rank_memory(const struct cost_ctx *ctx,
         return;
     plan_rank_view(&r->plan, part, rank, &v);
     memory_view(ctx->m, ctx->hw, &r->plan, &v, out);
-}
-
-void cost_ctx_release(struct cost_ctx *ctx)
-{
-    long i;
-    size_t j;
-    int p, b;
-    if (!ctx)
-        return;
-    for (p = 0; p < MODEL_PRECISIONS; p++)
-        for (b = 0; b < 2; b++) {
-            if (!ctx->parts[p][b])
-                continue;
-            for (i = 0; i < ctx->nparts; i++) {
-                struct cost_parts *cp = &ctx->parts[p][b][i];
-                model_partition_release(&cp->part);
-                for (j = 0; j < cp->nlayouts; j++) {
-                    free(cp->layouts[j].views);
-                    free(cp->layouts[j].ranks);
-                }
-                free(cp->layouts);
-            }
-            free(ctx->parts[p][b]);
-            ctx->parts[p][b] = NULL;
-        }
-    for (j = 0; j < ctx->nsplits; j++) {
-        struct cost_parts *cp = &ctx->splits[j]->parts;
-        size_t k;
-        model_partition_release(&cp->part);
-        for (k = 0; k < cp->nlayouts; k++) {
-            free(cp->layouts[k].views);
-            free(cp->layouts[k].ranks);
-        }
-        free(cp->layouts);
-        free(ctx->splits[j]);
-    }
-    free(ctx->splits);
-    ctx->splits = NULL;
-    ctx->nsplits = 0;
-    comm_ep_table_release(&ctx->ep);
 }
 
 const char *cost_phase_str(int phase)
@@ -458,21 +160,25 @@ permute_bytes(const struct model_spec *s, bool fp8, double fwd, double bwd)
            bwd * (2 * h * ab + k * h * (dg + cg));
 }
 
-/* The work of one pipeline rank that needs neither its memory nor its
- * collectives: FLOPs per step at each precision's rate, the schedule's
- * bubble coefficient and forward share over them, the optimizer's bytes.
- * The one arithmetic of rank_work and cost_floor_bounds. */
-struct rank_flops {
-    double fp8, bf16; /* FLOPs at the FP8 and at the BF16 rate */
-    double bubble_coef, fwd_share;
-    double optimizer_bytes;
-};
-
 /* What rank_flops reads of the plan alone, the same for every rank. */
 struct rank_plan {
     double tokens;       /* per micro-batch per GPU */
     double rd, rx;       /* the optimizer's shards: dense, expert */
     double opt_per_byte; /* optimizer bytes per byte of weights */
+};
+
+/* One plan being weighed (one call of cost_evaluate or cost_memory):
+ * what every rank of it reads. */
+struct eval {
+    const struct cost_ctx *ctx;
+    const struct plan *p;
+    struct cost_hint *hint;       /* the caller's, or NULL */
+    struct cost_plan_parts parts; /* p's partitions and layouts */
+    struct rank_plan rp;
+    const struct comm_groups *groups; /* p's (eval_groups), or NULL */
+    struct comm_groups own_groups;    /* where the hint holds none */
+    struct expected_memo *memo;       /* the expected step's lookups, or NULL:
+                                       * the speed of light alone */
 };
 
 static void
@@ -490,11 +196,75 @@ rank_plan(const struct model *m, const struct plan *p, struct rank_plan *k)
                       4 * s->moment_bytes + s->weight_bytes;
 }
 
-static void rank_flops(const struct plan *p,
-                       const struct rank_plan *k,
-                       const struct plan_rank *v,
-                       struct rank_flops *f)
+/* Starts weighing p: its partitions and layouts, the hint's where it
+ * holds them. */
+static void eval_begin(struct eval *ev,
+                       const struct cost_ctx *ctx,
+                       const struct plan *p,
+                       struct cost_hint *hint)
 {
+    ev->ctx = ctx;
+    ev->p = p;
+    ev->hint = hint;
+    ev->groups = NULL;
+    ev->memo = NULL;
+    if (hint && (hint->have & COST_HAVE_PARTS)) {
+        ev->parts = hint->parts;
+    } else {
+        cost_ctx_plan_parts(ctx, p, &ev->parts);
+        if (hint) {
+            hint->parts = ev->parts;
+            hint->have |= COST_HAVE_PARTS;
+        }
+    }
+    rank_plan(ctx->m, p, &ev->rp);
+}
+
+/* The groups p's collectives run over (comm_groups_init), with the
+ * stack's MoE dispatcher: the hint's where it holds them. */
+static const struct comm_groups *eval_groups(struct eval *ev)
+{
+    const struct cost_ctx *ctx = ev->ctx;
+    struct comm_groups *g = ev->hint ? &ev->hint->groups : &ev->own_groups;
+    if (ev->groups)
+        return ev->groups;
+    if (!ev->hint || !(ev->hint->have & COST_HAVE_GROUPS)) {
+        comm_groups_init(g, ctx->hw, ev->p, ctx->comm);
+        if (ctx->stack) /* the stack's kernel moves the MoE tokens */
+            g->dispatcher = ctx->stack->spec.ep_dispatcher;
+        if (ev->hint)
+            ev->hint->have |= COST_HAVE_GROUPS;
+    }
+    ev->groups = g;
+    return g;
+}
+
+/* The hint's entry of distinct rank k of partition slot (0: balanced
+ * for p's precision, 1: the BF16 one an FP8 plan may run on), for
+ * holding what is weighed of it, or NULL: no hint, no prepared layout
+ * (its views are not the layout's), or beyond what a hint holds. */
+static struct cost_hint_rank *hint_rank(const struct eval *ev, int slot, long k)
+{
+    struct cost_hint_part *part;
+    if (!ev->hint || !ev->parts.layouts[slot] || k >= COST_HINT_RANKS)
+        return NULL;
+    part = &ev->hint->part[slot];
+    if ((size_t)k >= part->held)
+        part->held = (size_t)k + 1;
+    return &part->rank[k];
+}
+
+/* The work of one pipeline rank that needs neither its memory nor its
+ * collectives: FLOPs per step at each precision's rate, the schedule's
+ * bubble coefficient and forward share over them, the optimizer's
+ * bytes. The one arithmetic of rank_work and COST_RANKS (the sweep's
+ * bounds, rank_prune.c). */
+static void rank_flops(const struct eval *ev,
+                       const struct plan_rank *v,
+                       struct cost_flops *f)
+{
+    const struct plan *p = ev->p;
+    const struct rank_plan *k = &ev->rp;
     const struct model_chunk *c = &v->sum;
     double tp = (double)p->tp, ep = (double)p->ep;
     double dense = c->params_dense / tp, expert = c->params_expert / ep;
@@ -518,52 +288,43 @@ static void rank_flops(const struct plan *p,
     f->optimizer_bytes = (dense / k->rd + expert / k->rx) * k->opt_per_byte;
 }
 
-/* The expected step's work of rank v of p into w->x, from its
- * speed-of-light work (w) and collectives' totals (ct) as rank_work
- * gives them; with memo NULL (or no calibration or stack) only
- * w->x.known = false. */
-static void rank_expected(const struct cost_ctx *ctx,
-                          const struct plan *p,
+/* The expected step's work of rank v into w->x, from its speed-of-light
+ * work (w) and collectives' totals (ct) as rank_work gives them; without
+ * ev->memo (or no calibration or stack) only w->x.known = false. */
+static void rank_expected(const struct eval *ev,
                           const struct plan_rank *v,
                           const struct comm_totals *ct,
-                          struct expected_memo *memo,
                           struct cost_work *w)
 {
-    const struct model_spec *s = &ctx->m->spec;
-    double seq = (double)(p->mbs * s->seq_len);
-    double tokens = seq / ((double)p->tp * (double)p->cp);
+    const struct cost_ctx *ctx = ev->ctx;
+    const struct plan *p = ev->p;
     double mb = (double)p->microbatches * v->mb_share; /* per chunk */
-    if (ctx->hw->cal && ctx->stack && memo) {
-        struct expected_rank rk = {&v->sum, tokens, mb, ct, w, memo};
+    if (ctx->hw->cal && ctx->stack && ev->memo) {
+        struct expected_rank rk = {&v->sum, ev->rp.tokens, mb, ct, w, ev->memo};
         expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
     } else {
         w->x.known = false;
     }
 }
 
-/* Work of one pipeline rank: everything but model_flops and tokens, and
- * its collectives' totals into *ct. grads_per_step as memory_view
- * decided for the rank; rp: rank_plan's of p. */
-static void rank_work(const struct cost_ctx *ctx,
-                      const struct plan *p,
-                      const struct rank_plan *rp,
+/* The speed-of-light work of one pipeline rank (no expected step: w->x
+ * unknown), and its collectives' totals into *ct. grads_per_step as
+ * memory_view decided for the rank. */
+static void rank_work(struct eval *ev,
                       const struct plan_rank *v,
-                      const struct comm_groups *groups,
                       bool grads_per_step,
-                      struct expected_memo *memo,
                       struct cost_work *w,
-                      struct comm_totals *ct,
-                      struct comm_collective *list,
-                      size_t max,
-                      size_t *nlist)
+                      struct comm_totals *ct)
 {
-    const struct model_spec *s = &ctx->m->spec;
+    const struct model *m = ev->ctx->m;
+    const struct plan *p = ev->p;
+    const struct model_spec *s = &m->spec;
     const struct model_chunk *c = &v->sum;
     double tp = (double)p->tp, ep = (double)p->ep;
     double seq = (double)(p->mbs * s->seq_len);
-    double tokens = seq / (tp * (double)p->cp);
     double mb = (double)p->microbatches * v->mb_share; /* per chunk */
-    double t = mb * tokens;
+    double t = mb * ev->rp.tokens;
+    double tokens = (double)p->gbs * (double)s->seq_len; /* per step */
     int prec = p->precision, rec = p->recompute;
     bool fp8 = prec == MODEL_FP8, full = rec == MODEL_RECOMPUTE_FULL;
     double wb = s->weight_bytes;
@@ -576,11 +337,10 @@ static void rank_work(const struct cost_ctx *ctx,
      * not: memory_tp_bytes) */
     double saved = seq * memory_tp_bytes(p, c->act_bytes[prec][rec],
                                          c->act_rep[prec][rec]);
-    struct rank_flops fl;
-    size_t nl;
+    struct cost_flops fl;
 
     memset(w, 0, sizeof *w);
-    rank_flops(p, rp, v, &fl);
+    rank_flops(ev, v, &fl);
     w->fp8_flops = fl.fp8;
     w->bf16_flops = fl.bf16;
     /* Per micro-batch: weights read in forward, backward (and the
@@ -597,7 +357,7 @@ static void rank_work(const struct cost_ctx *ctx,
     /* activations offloaded to host memory (pp = 1: this rank's first
      * layers): copied out in the forward and back in the backward, each
      * way across the host link and HBM once more */
-    w->offload_bytes = memory_offload_bytes(ctx->m, p);
+    w->offload_bytes = memory_offload_bytes(m, p);
     w->hbm_bytes = mb * (read * (full ? 3 : 2) +
                          gpu * s->grad_bytes * (grads_per_step ? 2 : 1) +
                          (p->zero >= 3 ? 2 * gpu * wb : 0) + 2 * saved +
@@ -607,11 +367,13 @@ static void rank_work(const struct cost_ctx *ctx,
     w->bubble_coef = fl.bubble_coef;
     w->fwd_share = fl.fwd_share;
     w->microbatches = (double)p->microbatches;
+    w->tokens = tokens;
+    w->gpus = (double)p->gpus;
+    w->model_flops = tokens * m->flops_per_token / w->gpus;
+    w->model_fp8_flops = fp8 ? tokens * m->flops_per_token_fp8 / w->gpus : 0;
 
-    nl = comm_view(ctx->m, p, v, groups, &ctx->ep, grads_per_step, list, max,
-                   ct);
-    if (nlist)
-        *nlist = nl;
+    comm_view(m, p, v, eval_groups(ev), &ev->ctx->ep, grads_per_step,
+              &(struct comm_out){NULL, 0, ct});
     w->ib_bytes = ct->ib_bytes;
     w->nvlink_bytes = ct->nvlink_bytes;
     w->ib_calls = ct->ib_calls;
@@ -642,188 +404,58 @@ static void rank_work(const struct cost_ctx *ctx,
     w->ep_nvlink_bytes = ct->what_nvlink[COMM_EP];
     w->ep_ib_calls = ct->what_ib_calls[COMM_EP];
     w->ep_nvlink_calls = ct->what_nvlink_calls[COMM_EP];
-    rank_expected(ctx, p, v, ct, memo, w); /* the expected step's work */
+    w->x.known = false; /* the expected step's is rank_expected's */
 }
 
-/* The prepared layout of plan p (cost_ctx_prepare), or NULL. */
-static const struct cost_layout *layout_of(const struct cost_parts *cp,
-                                           const struct plan *p)
+/* memory_view of distinct rank k of partition slot (view v) into *out:
+ * the hint's where it holds it, else weighed (and left in the hint). */
+static void rank_memory(const struct eval *ev,
+                        int slot,
+                        long k,
+                        const struct plan_rank *v,
+                        struct memory *out)
 {
-    int kind = layout_kind(p->schedule, p->pp);
-    size_t i;
-    for (i = 0; i < cp->nlayouts; i++)
-        if (cp->layouts[i].kind == kind && cp->layouts[i].pp == p->pp)
-            return &cp->layouts[i];
-    return NULL;
-}
-
-/* Whether plans a and b agree in everything memory_view reads of them
- * but the micro-batches in flight (gbs and microbatches aside). */
-static bool same_but_batch(const struct plan *a, const struct plan *b)
-{
-    return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp &&
-           a->ep == b->ep && a->cp == b->cp && a->zero == b->zero &&
-           a->schedule == b->schedule && a->vpp == b->vpp &&
-           a->precision == b->precision && a->recompute == b->recompute &&
-           a->no_sp == b->no_sp && plan_split_same(a, b) && a->mbs == b->mbs &&
-           a->dp == b->dp && a->edp == b->edp;
-}
-
-/* memo (or NULL) for plan p: its rank memories kept where p differs from
- * the plan they were weighed for only in the micro-batches. Call before
- * memo_view for p. */
-static struct cost_memo *memo_for(struct cost_memo *memo, const struct plan *p)
-{
-    bool same;
-    if (!memo)
-        return NULL;
-    same = memo->gen != 0 && same_but_batch(&memo->key, p);
-    if (!same) {
-        memo->gen++;
-        memo->key = *p;
-    }
-    /* the ranks' work: for this very plan (key and work_key agree but in
-     * the batch, both set to the last plan) */
-    if (!same || memo->work_gen == 0 || memo->work_gbs != p->gbs ||
-        memo->work_microbatches != p->microbatches) {
-        memo->work_gen++;
-        memo->work_gbs = p->gbs;
-        memo->work_microbatches = p->microbatches;
-    }
-    return memo;
-}
-
-/* p's partitions (parts_of its precision's, alt_of's) and their prepared
- * layouts (layout_of): memo's (where it is not NULL), kept while the plan
- * agrees with the one they were found for in what they read (its
- * pipeline, schedule, precision and layer split), else found into
- * *spare. */
-static const struct cost_plan_parts *plan_parts(const struct cost_ctx *ctx,
-                                                struct cost_memo *memo,
-                                                const struct plan *p,
-                                                struct cost_plan_parts *spare)
-{
-    struct cost_plan_parts *out = memo ? &memo->parts : spare;
-    const struct plan *k = &out->key;
-    int i;
-    if (memo && out->known && k->pp == p->pp && k->vpp == p->vpp &&
-        k->schedule == p->schedule && k->precision == p->precision &&
-        plan_split_same(k, p))
-        return out;
-    out->parts[0] = parts_of(ctx, p, p->precision);
-    out->parts[1] = alt_of(ctx, p, out->parts[0]);
-    for (i = 0; i < 2; i++)
-        out->layouts[i] = out->parts[i] ? layout_of(out->parts[i], p) : NULL;
-    out->known = true;
-    out->key = *p;
-    return out;
-}
-
-/* memory_view of rank v of p, through memo (memo_for(memo, p)) where it
- * is not NULL: v is then the k-th distinct rank of a prepared layout of
- * partition `slot` (0: balanced for p's precision, 1: the BF16 one an
- * FP8 plan may run on). */
-static void memo_view(const struct cost_ctx *ctx,
-                      struct cost_memo *memo,
-                      int slot,
-                      long k,
-                      const struct plan *p,
-                      const struct plan_rank *v,
-                      struct memory *out)
-{
-    struct cost_memo_rank *e;
-    double inflight[COST_MEMO_CHUNKS];
-    size_t i, n = (size_t)v->chunks;
-    bool same;
-    if (!memo || k >= COST_MEMO_RANKS || n > COST_MEMO_CHUNKS) {
-        memory_view(ctx->m, ctx->hw, p, v, out);
+    const struct cost_ctx *ctx = ev->ctx;
+    struct cost_hint_rank *e = hint_rank(ev, slot, k);
+    size_t n = (size_t)v->chunks;
+    if (!e || n > COST_HINT_CHUNKS) {
+        memory_view(ctx->m, ctx->hw, ev->p, v, out);
         return;
     }
-    e = &memo->rank[slot][k];
-    /* what memory_view reads of the micro-batch count (fill) */
-    plan_inflight_chunks(p, v->rank, n, inflight);
-    same = e->gen == memo->gen && e->v == v;
-    for (i = 0; i < n && same; i++)
-        same = inflight[i] == e->inflight[i];
-    if (same) {
+    if (e->have & COST_HAVE_MEMORY) {
         *out = e->mem;
         return;
     }
-    memory_view_inflight(ctx->m, ctx->hw, p, v, inflight, out);
-    e->gen = memo->gen;
-    e->v = v;
-    memcpy(e->inflight, inflight, n * sizeof *inflight);
+    /* what memory_view reads of the micro-batch count, kept for the
+     * hint's owner to tell whether another batch moves it */
+    plan_inflight_chunks(ev->p, v->rank, n, e->inflight);
+    memory_view_inflight(ctx->m, ctx->hw, ev->p, v, e->inflight, out);
+    e->view = v;
     e->mem = *out;
+    e->have |= COST_HAVE_MEMORY;
 }
 
-/* The work of distinct rank v of plan p, with its memory into *mem
- * (known's, when not NULL, else through mm: memo_view's, the k-th
- * distinct rank of partition slot). Through mm (memo_for(mm, p)) where
- * it is not NULL: the speed-of-light work it keeps for the rank, weighed
- * for p before, is taken (rank_work's, bit for bit: the same arithmetic
- * on the same plan) and only the expected step's is added (memo).
- * Returns the work: *w, or with borrow (and memo NULL: the speed of
- * light alone) the memo's own copy where it keeps the rank, read in
- * place, without copying it (valid until the memo weighs another plan). */
-static const struct cost_work *view_work(const struct cost_ctx *ctx,
-                                         const struct plan *p,
-                                         const struct rank_plan *rp,
-                                         const struct plan_rank *v,
-                                         const struct comm_groups *groups,
-                                         struct expected_memo *memo,
-                                         const struct memory *known,
-                                         struct cost_memo *mm,
-                                         int slot,
-                                         long k,
-                                         struct memory *mem,
-                                         struct cost_work *w,
-                                         bool borrow)
+/* Distinct rank k of partition slot (view v) at the speed of light: its
+ * work, collectives' totals and memory, the hint's where it holds them,
+ * else weighed, into the hint where it may hold them (left there), else
+ * into *spare. Returns where they are. */
+static const struct cost_hint_rank *rank_sol(struct eval *ev,
+                                             int slot,
+                                             long k,
+                                             const struct plan_rank *v,
+                                             struct cost_hint_rank *spare)
 {
-    const struct model *m = ctx->m;
-    double tokens = (double)p->gbs * (double)m->spec.seq_len;
-    struct cost_memo_work *kept =
-        mm && k < COST_MEMO_WORKS ? &mm->work[slot][k] : NULL;
-    /* where the work is weighed: in place in the memo when it is
-     * borrowed there (the speed of light alone), else in *w */
-    struct cost_work *to = kept && borrow && !memo ? &kept->w : w;
-    struct comm_totals own;
-    /* own is written by rank_work before it is read: only its address
-     * is taken here */
-    /* cppcheck-suppress uninitvar */
-    struct comm_totals *ct = kept ? &kept->ct : &own;
-    if (kept && kept->gen == mm->work_gen && kept->v == v) {
-        *mem = kept->mem;
-        if (to == &kept->w)
-            return to;
-        *w = kept->w;
-        if (memo)
-            rank_expected(ctx, p, v, &kept->ct, memo, w);
-        return w;
+    struct cost_hint_rank *h = hint_rank(ev, slot, k);
+    struct cost_hint_rank *e = h ? h : spare;
+    if (h && (h->have & COST_HAVE_WORK))
+        return h;
+    rank_memory(ev, slot, k, v, &e->mem);
+    rank_work(ev, v, e->mem.grads_per_step, &e->w, &e->ct);
+    if (h) {
+        h->view = v;
+        h->have |= COST_HAVE_WORK;
     }
-    if (known) /* memory_view's of this rank (cost_memory_candidates) */
-        *mem = *known;
-    else
-        memo_view(ctx, mm, slot, k, p, v, mem);
-    /* the speed of light's work first, the expected step's added below
-     * (rank_work's order: the expected step reads only the former) */
-    rank_work(ctx, p, rp, v, groups, mem->grads_per_step, NULL, to, ct, NULL, 0,
-              NULL);
-    to->tokens = tokens;
-    to->gpus = (double)p->gpus;
-    to->model_flops = tokens * m->flops_per_token / to->gpus;
-    to->model_fp8_flops = p->precision == MODEL_FP8
-                              ? tokens * m->flops_per_token_fp8 / to->gpus
-                              : 0;
-    if (kept) {
-        kept->gen = mm->work_gen;
-        kept->v = v;
-        if (to != &kept->w)
-            kept->w = *to;
-        kept->mem = *mem;
-    }
-    if (memo)
-        rank_expected(ctx, p, v, ct, memo, to);
-    return to;
+    return e;
 }
 
 /* The ramp unit of work w at both rate sets: t's ramp and x_ramp. The
@@ -852,23 +484,6 @@ double cost_ramp_skew(double sum, double count, double own)
     return (sum - own) / ((count - 1) * own) - 1;
 }
 
-/* The first distinct ranks' memories known holds for the partition of
- * cp, their count into *n; NULL (and 0) where it weighed none there or
- * known is NULL. */
-static const struct memory *known_ranks(const struct cost_memories *known,
-                                        const struct cost_parts *cp,
-                                        size_t *n)
-{
-    size_t i;
-    *n = 0;
-    for (i = 0; known && i < known->n; i++)
-        if (known->parts[i] == cp) {
-            *n = known->known[i];
-            return known->rank[i];
-        }
-    return NULL;
-}
-
 /* Distinct ranks whose work evaluate_on keeps between its passes (32
  * DualPipe stages of DeepSeek-V3 have 10). */
 #define EVALUATE_SEEN 16
@@ -880,26 +495,58 @@ struct rank_eval {
     struct memory mem;
 };
 
-/* Evaluates p on the partition of cp (slot 0: balanced for p's
- * precision, 1: the BF16 one, memo_view): every distinct rank's work and
- * its ramp unit, then each rank's step with the others' ramps in its
- * bubble; the slowest rank's work and step times, the heaviest rank's
- * memory. */
-static void evaluate_on(const struct cost_ctx *ctx,
-                        const struct plan *p,
-                        const struct cost_parts *cp,
-                        const struct cost_layout *layout,
-                        int slot,
-                        const struct comm_groups *groups,
-                        struct expected_memo *memo,
-                        const struct cost_memories *known,
-                        struct cost_result *r)
+/* Rank k's work (with the expected step's where ev->memo asks for it),
+ * its ramps and memory into *e (view v; evaluate_on's first pass). */
+static void rank_eval(struct eval *ev,
+                      int slot,
+                      long k,
+                      const struct plan_rank *v,
+                      struct rank_eval *e)
 {
-    /* the first ranks' memories, where the caller weighed them on cp */
-    const struct memory *kmem;
-    /* the thread's memo for prepared ranks (memo_view) */
-    struct cost_memo *mm = memo_for(known && layout ? known->memo : NULL, p);
-    size_t nk;
+    struct cost_hint_rank spare;
+    const struct cost_hint_rank *h = rank_sol(ev, slot, k, v, &spare);
+    e->mem = h->mem;
+    e->w = h->w;
+    if (ev->memo) /* the expected step's work added to the speed of light's */
+        rank_expected(ev, v, &h->ct, &e->w);
+    ramps(ev->ctx, &e->w, &e->t);
+}
+
+/* Each rank's step with the others' ramps in its bubble: t holds the
+ * ramps' terms, so only the skew moved (and the expected set's factors
+ * where they are not neutral). */
+static void restep(const struct cost_ctx *ctx,
+                   double sum,
+                   double xsum,
+                   double count,
+                   long rank,
+                   struct rank_eval *e)
+{
+    struct cost_work *w = &e->w;
+    struct cost_times *t = &e->t;
+    struct terms_env te = {w, ctx->hw, ctx->m, MODEL_BF16, t};
+    w->ramp_skew = cost_ramp_skew(sum, count, t->ramp);
+    if (w->x.known)
+        w->x.ramp_skew = cost_ramp_skew(xsum, count, t->x_ramp);
+    w->x.rank = rank;
+    w->x.sol_ramp_skew = w->ramp_skew;
+    terms_restep(&te, false, t);
+    if (w->x.known && w->x.compute_overhead == 1 &&
+        w->x.network_efficiency == 1)
+        terms_restep(&te, true, t);
+    else if (w->x.known)
+        terms_expected_step(&te, t);
+}
+
+/* Evaluates p on partition slot (0: balanced for p's precision, 1: the
+ * BF16 one): every distinct rank's work and its ramp unit, then each
+ * rank's step with the others' ramps in its bubble; the slowest rank's
+ * work and step times, the heaviest rank's memory. */
+static void evaluate_on(struct eval *ev, int slot, struct cost_result *r)
+{
+    const struct plan *p = ev->p;
+    const struct cost_parts *cp = ev->parts.parts[slot];
+    const struct cost_layout *layout = ev->parts.layouts[slot];
     double ep_sum = 0, compute_sum = 0, sum = 0, xsum = 0, count = 0;
     struct plan_rank own;
     long k, n = layout ? (long)layout->nreps : p->pp, x_rank = -1;
@@ -914,12 +561,8 @@ static void evaluate_on(const struct cost_ctx *ctx,
     struct expected_work x_copy;
     const struct rank_eval *slow = NULL;
     const struct expected_work *x = NULL;
-    struct rank_plan rp;
     int pass;
 
-    rank_plan(ctx->m, p, &rp);
-
-    kmem = known_ranks(known, cp, &nk);
     r->rank = -1;
     for (pass = 0; pass < 2; pass++)
         for (k = 0; k < n; k++) {
@@ -927,60 +570,39 @@ static void evaluate_on(const struct cost_ctx *ctx,
             /* the ranks this one stands for */
             double like = layout ? (double)layout->ranks[k] : 1;
             bool kept = layout && k < EVALUATE_SEEN;
-            /* e is written by view_work and ramps before it is read
-             * (pass 0, or a rank beyond seen[]) */
+            /* e is written by rank_eval before it is read (pass 0, or a
+             * rank beyond seen[]) */
             /* cppcheck-suppress uninitvar */
             struct rank_eval *e = kept ? &seen[k] : &spare;
-            struct cost_work *w = &e->w;
-            struct cost_times *t = &e->t;
             if (!layout) /* not prepared: slower, same result */
                 plan_rank_view(p, &cp->part, k, &own);
-            if (pass == 0 || !kept) {
-                view_work(ctx, p, &rp, v, groups, memo,
-                          (size_t)k < nk ? &kmem[k] : NULL, mm, slot, k,
-                          &e->mem, w, false);
-                ramps(ctx, w, t);
-            }
+            if (pass == 0 || !kept)
+                rank_eval(ev, slot, k, v, e);
             if (pass == 0) {
-                sum += like * t->ramp;
-                xsum += like * t->x_ramp;
+                sum += like * e->t.ramp;
+                xsum += like * e->t.x_ramp;
                 count += like;
                 /* the ranks weigh the pipeline-wide EP ratio */
-                ep_sum += like * t->ep;
-                compute_sum += like * t->compute;
+                ep_sum += like * e->t.ep;
+                compute_sum += like * e->t.compute;
                 if (k == 0 || e->mem.total > r->mem.total)
                     r->mem = e->mem;
                 continue;
             }
-            w->ramp_skew = cost_ramp_skew(sum, count, t->ramp);
-            if (w->x.known)
-                w->x.ramp_skew = cost_ramp_skew(xsum, count, t->x_ramp);
-            w->x.rank = v->rank;
-            w->x.sol_ramp_skew = w->ramp_skew;
-            {
-                /* t holds the ramps' terms: only the skew moved, and the
-                 * expected set's factors where they are not neutral */
-                struct terms_env te = {w, ctx->hw, ctx->m, MODEL_BF16, t};
-                terms_restep(&te, false, t);
-                if (w->x.known && w->x.compute_overhead == 1 &&
-                    w->x.network_efficiency == 1)
-                    terms_restep(&te, true, t);
-                else if (w->x.known)
-                    terms_expected_step(&te, t);
-            }
-            if (w->x.known) { /* the slowest rank at the expected rates */
-                if (x_rank < 0 || t->expected > x_step) {
+            restep(ev->ctx, sum, xsum, count, v->rank, e);
+            if (e->w.x.known) { /* the slowest rank at the expected rates */
+                if (x_rank < 0 || e->t.expected > x_step) {
                     x_rank = v->rank;
-                    x_step = t->expected;
+                    x_step = e->t.expected;
                     if (kept) {
-                        x = &w->x;
+                        x = &e->w.x;
                     } else {
-                        x_copy = w->x;
+                        x_copy = e->w.x;
                         x = &x_copy;
                     }
                 }
             }
-            if (r->rank < 0 || t->step > slow->t.step) {
+            if (r->rank < 0 || e->t.step > slow->t.step) {
                 r->rank = v->rank;
                 if (kept) {
                     slow = e;
@@ -1021,60 +643,63 @@ static void finish_times(const struct cost_ctx *ctx,
     terms_expected(&e, NULL, &r->t);
 }
 
-/* comm_groups_init(g, ctx->hw, p, ctx->comm), through memo where it is
- * not NULL (struct cost_memo: one ctx per memo), with the stack's MoE
- * dispatcher: the groups p's collectives run over. */
-static void groups_of(const struct cost_ctx *ctx,
-                      struct cost_memo *memo,
-                      const struct plan *p,
-                      struct comm_groups *g)
+/* COST_RANKS: the distinct ranks of each partition p may run on into
+ * the hint, each with its FLOPs (unless the hint holds them), and what
+ * each rank's `need` asks. */
+static void list_ranks(struct eval *ev)
 {
-    long key[6] = {p->tp, p->cp, p->dp, p->edp, p->ep, p->pp};
-    if (!memo) {
-        comm_groups_init(g, ctx->hw, p, ctx->comm);
-    } else {
-        if (!memo->has_groups ||
-            memcmp(key, memo->groups_of, sizeof key) != 0) {
-            comm_groups_init(&memo->groups, ctx->hw, p, ctx->comm);
-            memcpy(memo->groups_of, key, sizeof key);
-            memo->has_groups = true;
+    struct cost_hint *h = ev->hint;
+    bool listed = (h->have & COST_HAVE_RANKS) != 0;
+    int s;
+    for (s = 0; s < 2; s++) {
+        struct cost_hint_part *hp = &h->part[s];
+        const struct cost_layout *l = ev->parts.layouts[s];
+        size_t k;
+        if (!listed) {
+            hp->runs = ev->parts.parts[s] != NULL;
+            hp->nranks = l && l->nreps <= COST_HINT_RANKS ? l->nreps : 0;
         }
-        *g = memo->groups;
+        for (k = 0; k < hp->nranks; k++) {
+            struct cost_hint_rank *e = hint_rank(ev, s, (long)k);
+            const struct plan_rank *v = &l->views[k];
+            if (!listed) {
+                e->view = v;
+                e->like = (double)l->ranks[k];
+                rank_flops(ev, v, &e->flops);
+            }
+            if (e->need & COST_HAVE_MEMORY)
+                rank_memory(ev, s, (long)k, v, &e->mem);
+            if (e->need & COST_HAVE_WORK)
+                rank_sol(ev, s, (long)k, v, NULL);
+            e->need = 0;
+        }
     }
-    if (ctx->stack) /* the stack's kernel moves the MoE tokens */
-        g->dispatcher = ctx->stack->spec.ep_dispatcher;
+    h->have |= COST_HAVE_RANKS;
 }
 
-/* cost_evaluate, or with expected false its speed of light alone (no
- * memo: rank_work leaves the expected work unknown). */
-static void evaluate(const struct cost_ctx *ctx,
-                     const struct plan *p,
-                     const struct cost_memories *known,
-                     struct cost_result *r,
-                     struct comm_collective *list,
-                     size_t max,
-                     size_t *nlist,
-                     bool expected)
+void cost_evaluate(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   unsigned want,
+                   struct cost_hint *hint,
+                   struct cost_result *r)
 {
-    struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
-    const struct cost_parts *cp, *alt;
-    const struct cost_plan_parts *pp;
-    struct cost_plan_parts spare;
-    struct comm_groups groups;
-    struct expected_memo memo_, *memo;
+    const struct cost_parts *alt;
+    struct expected_memo memo;
+    struct eval ev;
 
-    memo = NULL;
-    if (expected) {
-        memset(&memo_, 0, sizeof memo_);
-        memo = &memo_;
+    eval_begin(&ev, ctx, p, hint);
+    if ((want & COST_RANKS) && hint)
+        list_ranks(&ev);
+    if (!(want & (COST_FLOOR | COST_EXPECTED)))
+        return;
+    if (want & COST_EXPECTED) {
+        memset(&memo, 0, sizeof memo);
+        ev.memo = &memo;
     }
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
-    pp = plan_parts(ctx, mm, p, &spare);
-    cp = pp->parts[0];
-    groups_of(ctx, mm, p, &groups);
-    evaluate_on(ctx, p, cp, pp->layouts[0], 0, &groups, memo, known, r);
+    evaluate_on(&ev, 0, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
      * layers where the BF16 head and embedding are not. That is the
@@ -1086,331 +711,86 @@ static void evaluate(const struct cost_ctx *ctx,
      * plan's bytes (or fewer, FP8 dispatch) in less compute time, so
      * balancing never makes FP8 slower than BF16.
      */
-    alt = r->t.bound != COST_COMPUTE ? pp->parts[1] : NULL;
+    alt = r->t.bound != COST_COMPUTE ? ev.parts.parts[1] : NULL;
     if (alt) {
         struct cost_result other = *r;
-        evaluate_on(ctx, p, alt, pp->layouts[1], 1, &groups, memo, known,
-                    &other);
+        evaluate_on(&ev, 1, &other);
         if (other.t.step < r->t.step * (1 - 1e-12)) {
             *r = other;
             r->balance_precision = MODEL_BF16;
-            cp = alt;
         }
-    }
-    if (list) {
-        const struct cost_layout *layout = layout_of(cp, p);
-        const struct plan_rank *critical = NULL;
-        struct plan_rank own;
-        struct cost_work w;
-        size_t k;
-        long rank = cost_result_rank(r);
-        struct memory mem;
-        struct rank_plan rp;
-        struct comm_totals ct;
-        for (k = 0; layout && k < layout->nreps && !critical; k++)
-            if (layout->views[k].rank == rank)
-                critical = &layout->views[k];
-        if (!critical) {
-            plan_rank_view(p, &cp->part, rank, &own);
-            critical = &own;
-        }
-        rank_plan(ctx->m, p, &rp);
-        memory_view(ctx->m, ctx->hw, p, critical, &mem);
-        rank_work(ctx, p, &rp, critical, &groups, mem.grads_per_step, memo, &w,
-                  &ct, list, max, nlist);
     }
     finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;
 }
 
-void cost_evaluate(const struct cost_ctx *ctx,
-                   const struct plan *p,
-                   struct cost_result *r,
-                   struct comm_collective *list,
-                   size_t max,
-                   size_t *nlist)
+/* The heaviest rank's memory of p on partition slot, as evaluate_on's
+ * first pass keeps it in r->mem, or the first rank's whose total is
+ * above `above` (then the heaviest's is too). */
+static void
+heaviest(const struct eval *ev, int slot, double above, struct memory *mem)
 {
-    evaluate(ctx, p, NULL, r, list, max, nlist, true);
-}
-
-/* The heaviest rank's memory of p on the partition of cp, as
- * evaluate_on's first pass keeps it in r->mem, or the first rank's whose
- * total is above `above` (then the heaviest's is too); the first ranks'
- * memories into rank[], their count into *known. */
-static void heaviest(const struct cost_ctx *ctx,
-                     const struct plan *p,
-                     const struct cost_parts *cp,
-                     const struct cost_layout *layout,
-                     struct cost_memo *memo,
-                     int slot,
-                     double above,
-                     struct memory *mem,
-                     struct memory rank[COST_KNOWN_RANKS],
-                     size_t *known)
-{
-    long k, n = layout ? (long)layout->nreps : p->pp;
+    const struct cost_parts *cp = ev->parts.parts[slot];
+    const struct cost_layout *layout = ev->parts.layouts[slot];
+    long k, n = layout ? (long)layout->nreps : ev->p->pp;
     struct plan_rank own;
-    struct memory spare;
-    *known = 0;
-    for (k = 0; k < n; k++) {
-        /* own and spare are written (plan_rank_view, memory_view)
-         * before they are read: only their addresses are taken here */
-        /* cppcheck-suppress uninitvar */
-        const struct plan_rank *v = layout ? &layout->views[k] : &own;
-        /* cppcheck-suppress uninitvar */
-        struct memory *e = k < COST_KNOWN_RANKS ? &rank[k] : &spare;
-        if (!layout)
-            plan_rank_view(p, &cp->part, k, &own);
-        memo_view(ctx, layout ? memo : NULL, slot, k, p, v, e);
-        if (k < COST_KNOWN_RANKS)
-            *known = (size_t)k + 1;
-        if (k == 0 || e->total > mem->total)
-            *mem = *e;
-        if (mem->total > above)
-            return;
-    }
-}
-
-size_t cost_memory_candidates(const struct cost_ctx *ctx,
-                              const struct plan *p,
-                              double above,
-                              struct cost_memories *out)
-{
-    struct cost_memo *mm = memo_for(out->memo, p);
-    struct cost_plan_parts spare;
-    const struct cost_plan_parts *pp = plan_parts(ctx, mm, p, &spare);
-    size_t i;
-    out->parts[0] = pp->parts[0];
-    out->parts[1] = pp->parts[1];
-    out->n = out->parts[1] ? 2 : 1;
-    for (i = 0; i < out->n; i++)
-        heaviest(ctx, p, out->parts[i], pp->layouts[i], mm, (int)i, above,
-                 &out->mem[i], out->rank[i], &out->known[i]);
-    return out->n;
-}
-
-/* Distinct ranks rank_bounds weighs; a layout with more has no bound. */
-#define BOUND_RANKS COST_MEMO_BOUND_RANKS
-
-/* The bounds from compute of rank_bounds over the n distinct ranks of p
- * on the partition of cp (its prepared layout, or NULL): each rank's
- * bubble bound and its sum with the rank's compute and optimizer into
- * bubble[] and step[], their largest into *hi and the smallest compute
- * and optimizer into *lo; false when it knows none (a rank's bubble
- * coefficient below 0). rp: rank_plan's of p. */
-static bool compute_bounds(const struct cost_ctx *ctx,
-                           const struct plan *p,
-                           const struct cost_parts *cp,
-                           const struct cost_layout *layout,
-                           const struct rank_plan *rp,
-                           long n,
-                           double *bubble,
-                           double *step,
-                           double *hi,
-                           double *lo)
-{
-    long k;
-    double sum = 0, count = 0, mb = (double)p->microbatches;
-    double c[BOUND_RANKS], fixed[BOUND_RANKS], coef[BOUND_RANKS];
-    struct plan_rank own;
-    struct rank_flops fl;
+    struct memory e;
     for (k = 0; k < n; k++) {
         /* own is written by plan_rank_view before it is read: only its
          * address is taken here */
         /* cppcheck-suppress uninitvar */
         const struct plan_rank *v = layout ? &layout->views[k] : &own;
-        double like = layout ? (double)layout->ranks[k] : 1;
         if (!layout)
-            plan_rank_view(p, &cp->part, k, &own);
-        rank_flops(p, rp, v, &fl);
-        if (!(fl.bubble_coef >= 0))
-            return false;
-        c[k] = terms_sol_compute(ctx->hw, fl.bf16, fl.fp8);
-        fixed[k] = fl.optimizer_bytes / ctx->hw->hbm_bps + c[k];
-        coef[k] = fl.bubble_coef;
-        sum += like * c[k];
-        count += like;
-    }
-    for (k = 0; k < n; k++) {
-        /* the other ranks' mean ramp, at least their mean compute */
-        double others =
-            count > 1 && c[k] > 0 ? (sum - c[k]) / (count - 1) : c[k];
-        bubble[k] = coef[k] * others / mb;
-        step[k] = bubble[k] + fixed[k];
-        if (k == 0 || step[k] > *hi)
-            *hi = step[k];
-        if (k == 0 || fixed[k] < *lo)
-            *lo = fixed[k];
-    }
-    return true;
-}
-
-/* Over the distinct ranks of p on the partition of cp (its prepared
- * layout, or NULL; slot as evaluate_on's): the largest lower bound of a
- * rank's step into *hi, the smallest of a rank's step at any link
- * bandwidth into *lo (compute_bounds); false when it knows none. Through
- * mm (memo_for(mm, p), or NULL) the bounds from compute are weighed once
- * per plan and partition. Where *hi is at most at_most and groups is not
- * NULL (p's, groups_of), the ranks' full work tightens it (their links,
- * HBM and exposed DP besides their compute), one rank at a time from the
- * likeliest slowest, until it is above at_most: known's memories (or
- * NULL) as evaluate_on takes them. */
-static bool rank_bounds(const struct cost_ctx *ctx,
-                        const struct plan *p,
-                        const struct cost_parts *cp,
-                        const struct cost_layout *layout,
-                        int slot,
-                        const struct cost_memories *known,
-                        struct cost_memo *mm,
-                        const struct comm_groups *groups,
-                        double at_most,
-                        double *hi,
-                        double *lo)
-{
-    long k, n = layout ? (long)layout->nreps : p->pp;
-    double bubble[BOUND_RANKS], step[BOUND_RANKS];
-    struct cost_memo_bound *kept = mm && layout ? &mm->bound[slot] : NULL;
-    const struct memory *kmem;
-    struct rank_plan rp;
-    size_t nk;
-    if (n < 1 || n > BOUND_RANKS)
-        return false;
-    rank_plan(ctx->m, p, &rp);
-    if (kept && kept->gen == mm->work_gen) {
-        if (!kept->known)
-            return false;
-        *hi = kept->hi;
-        *lo = kept->lo;
-        memcpy(bubble, kept->bubble, (size_t)n * sizeof *bubble);
-        memcpy(step, kept->step, (size_t)n * sizeof *step);
-    } else {
-        bool ok =
-            compute_bounds(ctx, p, cp, layout, &rp, n, bubble, step, hi, lo);
-        if (kept) {
-            kept->gen = mm->work_gen;
-            kept->known = ok;
-            if (ok) {
-                kept->hi = *hi;
-                kept->lo = *lo;
-                memcpy(kept->bubble, bubble, (size_t)n * sizeof *bubble);
-                memcpy(kept->step, step, (size_t)n * sizeof *step);
-            }
-        }
-        if (!ok)
-            return false;
-    }
-    if (!groups || !layout || *hi > at_most)
-        return true;
-    /*
-     * A rank's step is its bubble + optimizer + core + exposed DP, and
-     * only the bubble reads the other ranks (their ramps, at least their
-     * compute: above). Its work, as evaluate_on weighs it, gives the
-     * other three exactly (terms_step: they read no skew), so their sum
-     * with the bubble's bound bounds its step from below, links and all.
-     * The ranks go from the largest compute bound down: the first one
-     * above at_most settles it and the others are not weighed.
-     */
-    kmem = known_ranks(known, cp, &nk);
-    for (;;) {
-        struct rank_eval e;
-        struct terms_env te = {NULL, ctx->hw, ctx->m, MODEL_BF16, &e.t};
-        long next = -1;
-        double full;
-        for (k = 0; k < n; k++) /* the largest not weighed yet */
-            if (step[k] >= 0 && (next < 0 || step[k] > step[next]))
-                next = k;
-        if (next < 0)
-            return true;
-        step[next] = -1; /* weighed */
-        /* the work read in place where the memo keeps it */
-        te.w = view_work(ctx, p, &rp, &layout->views[next], groups, NULL,
-                         (size_t)next < nk ? &kmem[next] : NULL, mm, slot, next,
-                         &e.mem, &e.w, true);
-        terms_step(&te, &e.t); /* (writes every term it reads) */
-        full = bubble[next] + e.t.optimizer + e.t.core + e.t.dp_exposed;
-        if (full > *hi)
-            *hi = full;
-        if (*hi > at_most)
-            return true;
+            plan_rank_view(ev->p, &cp->part, k, &own);
+        rank_memory(ev, slot, k, v, &e);
+        if (k == 0 || e.total > mem->total)
+            *mem = e;
+        if (mem->total > above)
+            return;
     }
 }
 
-/*
- * Why these bound the floor (terms.c): a rank's step is its bubble +
- * optimizer + core + exposed DP, the last at least 0 and its core at
- * least its compute term. Its bubble is the coefficient x (1 + skew) x
- * its ramp / micro-batches, where (1 + skew) x ramp is the other ranks'
- * mean ramp (cost_ramp_skew), and a ramp is at least its compute: with a
- * coefficient of at least 0 the bubble is at least the coefficient x the
- * other ranks' mean compute / micro-batches. Compute and optimizer do not
- * move with the links' bandwidth and are computed here by the same
- * arithmetic as in rank_work and terms_rates_sol, so the slowest rank's
- * step is at least the largest such sum, and any rank's step at any IB
- * or NVLink bandwidth at least its compute + optimizer (the sensitivity
- * grids keep the skew of the base rates: only bubble >= 0 is known
- * there). With known, a rank's core and exposed DP replace its compute
- * where that bound is not enough (rank_bounds). An FP8 plan may run on
- * either partition (evaluate): the smaller bound of the two. The margin
- * covers rounding (a few ulps).
- */
-bool cost_floor_bounds(const struct cost_ctx *ctx,
-                       const struct plan *p,
-                       const struct cost_memories *known,
-                       bool full,
-                       double at_most,
-                       double *step,
-                       double *any_rank)
+size_t cost_memory(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   double above,
+                   struct cost_hint *hint,
+                   struct cost_memories *out)
 {
-    struct cost_memo *mm = memo_for(known ? known->memo : NULL, p);
-    const struct cost_parts *cp, *alt;
-    const struct cost_plan_parts *pp;
-    struct cost_plan_parts spare;
-    struct comm_groups groups;
-    const struct comm_groups *g = NULL;
-    /* rank_bounds compares its sums unrounded */
-    double above = at_most / (1 - 1e-9);
-    double hi, lo, hi2, lo2;
-    pp = plan_parts(ctx, mm, p, &spare);
-    cp = pp->parts[0];
-    if (known && full) {
-        groups_of(ctx, mm, p, &groups);
-        g = &groups;
+    struct eval ev;
+    size_t i;
+    eval_begin(&ev, ctx, p, hint);
+    out->n = ev.parts.parts[1] ? 2 : 1;
+    for (i = 0; i < out->n; i++)
+        heaviest(&ev, (int)i, above, &out->mem[i]);
+    return out->n;
+}
+
+size_t cost_collectives(const struct cost_ctx *ctx,
+                        const struct cost_result *r,
+                        struct comm_collective *list,
+                        size_t max)
+{
+    const struct plan *p = &r->plan;
+    const struct cost_parts *cp = cost_ctx_parts(ctx, p, r->balance_precision);
+    const struct cost_layout *layout = cp ? cost_parts_layout(cp, p) : NULL;
+    const struct plan_rank *critical = NULL;
+    long rank = cost_result_rank(r);
+    struct plan_rank own;
+    struct memory mem;
+    struct comm_totals ct;
+    struct eval ev;
+    size_t k;
+    if (!cp)
+        return 0;
+    for (k = 0; layout && k < layout->nreps && !critical; k++)
+        if (layout->views[k].rank == rank)
+            critical = &layout->views[k];
+    if (!critical) {
+        plan_rank_view(p, &cp->part, rank, &own);
+        critical = &own;
     }
-    if (!cp || !rank_bounds(ctx, p, cp, pp->layouts[0], 0, known, mm, g, above,
-                            &hi, &lo))
-        return false;
-    alt = pp->parts[1];
-    if (alt && !(hi * (1 - 1e-9) <= at_most)) { /* else: see cost.h */
-        if (!rank_bounds(ctx, p, alt, pp->layouts[1], 1, known, mm, g, above,
-                         &hi2, &lo2))
-            return false;
-        hi = hi2 < hi ? hi2 : hi;
-        lo = lo2 < lo ? lo2 : lo;
-    }
-    *step = hi * (1 - 1e-9);
-    *any_rank = lo * (1 - 1e-9);
-    return true;
-}
-
-void cost_evaluate_floor(const struct cost_ctx *ctx,
-                         const struct plan *p,
-                         struct cost_result *r)
-{
-    evaluate(ctx, p, NULL, r, NULL, 0, NULL, false);
-}
-
-void cost_evaluate_floor_known(const struct cost_ctx *ctx,
-                               const struct plan *p,
-                               const struct cost_memories *known,
-                               struct cost_result *r)
-{
-    evaluate(ctx, p, known, r, NULL, 0, NULL, false);
-}
-
-void cost_evaluate_known(const struct cost_ctx *ctx,
-                         const struct plan *p,
-                         const struct cost_memories *known,
-                         struct cost_result *r)
-{
-    evaluate(ctx, p, known, r, NULL, 0, NULL, true);
+    eval_begin(&ev, ctx, p, NULL);
+    memory_view(ctx->m, ctx->hw, p, critical, &mem);
+    return comm_view(ctx->m, p, critical, eval_groups(&ev), &ctx->ep,
+                     mem.grads_per_step, &(struct comm_out){list, max, &ct});
 }

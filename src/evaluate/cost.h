@@ -24,91 +24,31 @@
  *               floor's ideal overlap; the expected step's, of compute)
  *   step      = bubble + optimizer + core + dp_exposed
  *   serial    = bubble + optimizer + max(compute, hbm) + ib + nvlink
+ *
+ * This module weighs one plan: its pipeline ranks' work and memory on the
+ * partitions cost_prepare.h built, the slowest rank's times, the
+ * heaviest rank's memory. It keeps nothing between plans: what a sweep
+ * reuses from one plan to the next (a rank's memory or work) it hands in
+ * as a hint (struct cost_hint), which the sweep owns and keeps true for
+ * the plan it passes it with (rank_cache.c); what the sweep may skip, it
+ * decides (rank_prune.c). Two entry points weigh a plan: cost_evaluate()
+ * and cost_memory().
  */
 #ifndef PROJ_COST_H
 #define PROJ_COST_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "comm.h"
+#include "cost_prepare.h"
+#include "cost_work.h"
 #include "diag.h"
 #include "expected.h"
 #include "hardware.h"
 #include "memory.h"
 #include "model.h"
 #include "plan.h"
-
-enum cost_bound { COST_COMPUTE, COST_IB, COST_NVLINK, COST_HBM };
-
-/* Work of the critical pipeline rank, per GPU per step. */
-struct cost_work {
-    double fp8_flops;       /* hardware FLOPs run at the FP8 rate */
-    double bf16_flops;      /* hardware FLOPs run at the BF16 rate */
-    double model_flops;     /* model FLOPs per GPU (no recompute), for MFU */
-    double model_fp8_flops; /* of model_flops, the FP8-run GEMMs' */
-    double fwd_share;       /* forward's share of fp8 + bf16 FLOPs, 0..1 */
-    double ib_bytes, nvlink_bytes; /* every collective */
-    double ib_calls, nvlink_calls;
-    /* of those, what runs with the micro-batches (steady), the step-end
-     * gradient reduction (sync) and weight all-gather (gather), and what
-     * a micro-batch's own compute waits for (dep: EP, TP and CP traffic,
-     * of steady) */
-    double ib_steady_bytes, nvlink_steady_bytes;
-    double ib_steady_calls, nvlink_steady_calls;
-    double ib_sync_bytes, nvlink_sync_bytes, ib_sync_calls, nvlink_sync_calls;
-    double ib_gather_bytes, nvlink_gather_bytes;
-    double ib_gather_calls, nvlink_gather_calls;
-    double ib_dep_bytes, nvlink_dep_bytes, ib_dep_calls, nvlink_dep_calls;
-    double hbm_bytes;       /* weights, gradients, activations, MoE permute */
-    double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
-    double optimizer_bytes; /* the optimizer step */
-    /* saved activations one micro-batch sends to host memory in its
-     * forward and reads back in its backward (the plan's offload), per
-     * direction */
-    double offload_bytes;
-    double bubble_coef; /* bubble = coef x (1 + skew) x ramp / mb */
-    /* the other pipeline ranks' mean ramp unit over this rank's, less 1
-     * (0: equal stages; cost_ramp_skew) */
-    double ramp_skew;
-    double microbatches;
-    double tokens; /* per step, whole cluster */
-    double gpus;
-    double ep_ib_bytes, ep_nvlink_bytes; /* MoE all-to-all share */
-    double ep_ib_calls, ep_nvlink_calls;
-    struct expected_work x; /* what the expected step reads besides */
-};
-
-struct cost_times {
-    double compute, ib, nvlink, hbm, optimizer; /* s, each on its own */
-    double sync, gather;             /* step-end DP collectives, busiest link */
-    double ib_steady, nvlink_steady; /* link time with the micro-batches */
-    double comm_sm; /* compute lost to SMs running overlapped comm */
-    double offload; /* compute waiting for the activation offload's copies */
-    double core;    /* max(compute + comm_sm + offload, steady links, hbm) */
-    double ramp;    /* the pipeline ramp's unit: compute + its own comm */
-    double bubble, dp_exposed;
-    double step, step_serial;
-    double ep; /* MoE all-to-all alone: max(IB, NVLink) */
-    int bound; /* enum cost_bound */
-    double comm_compute_ratio;
-    double tokens_per_s_per_gpu;
-    double mfu;           /* each precision's model FLOPs over its peak */
-    double mfu_bf16_peak; /* model FLOPs / (step x BF16 peak): DeepSeek's */
-    double gpu_hours_per_trillion;
-    double days;     /* for the model's token budget on plan.gpus */
-    double cost_usd; /* days x 24 x gpus x price */
-    /* The expected step (terms.c; 0 when no calibration is known):
-     * compute at measured rates under the sustained clock, HBM at the
-     * measured copy rate, links after the network's efficiency, what the
-     * stack does not overlap exposed. */
-    double x_compute, x_hbm, x_ib_hid, x_nv_hid, x_comm_sm, x_offload;
-    double x_exposed;
-    double x_core, x_ramp, x_bubble, x_sync, x_gather, x_dp, x_optimizer;
-    double expected;
-    double x_tps, x_mfu, x_days, x_cost;
-};
 
 struct cost_result {
     struct plan plan;
@@ -126,94 +66,127 @@ struct cost_result {
                           * per step (struct memory) */
 };
 
-/* How pipeline ranks hold chunks: one each (1F1B, ZB), vpp each
- * (interleaved), a mirrored pair each (DualPipe). */
-enum cost_layout_kind { COST_SINGLE, COST_INTERLEAVED, COST_DUAL };
-
-/* The distinct pipeline ranks of a partition under one layout: ranks
- * holding identical chunks cost the same, and the lowest of them keeps the
- * most micro-batches in flight, so only these few are evaluated. */
-struct cost_layout {
-    int kind; /* enum cost_layout_kind */
-    long pp;
-    size_t nreps;
-    struct plan_rank *views; /* ascending pipeline ranks */
-    long *ranks;             /* [nreps]: how many ranks each one stands for */
+/* What cost_evaluate weighs (bits, combined with |). */
+enum cost_want {
+    /* the speed of light: the result's work, times, memory, fit and
+     * critical rank, without the expected step (r->work.x.known false) */
+    COST_FLOOR = 1 << 0,
+    /* and the expected step, where ctx has a calibration and a stack */
+    COST_EXPECTED = 1 << 1,
+    /* no result (out may be NULL): the hint's distinct ranks, each with
+     * its FLOPs and what its `need` asks (struct cost_hint_part) */
+    COST_RANKS = 1 << 2
 };
 
-struct cost_parts {
-    struct model_partition part; /* .chunks == 0 until built */
-    struct cost_layout *layouts;
-    size_t nlayouts;
-    /* FP8's: every chunk equal to the BF16 partition's (an FP8 plan on
-     * either runs the same: cost_evaluate need not time both) */
-    bool same_as_bf16;
+/* What a hint holds, as bits: of a distinct rank (struct cost_hint_rank:
+ * what it holds, or what COST_RANKS is to weigh of it) and of the plan
+ * (struct cost_hint). */
+enum cost_have {
+    COST_HAVE_MEMORY = 1 << 0, /* a rank's mem and inflight */
+    COST_HAVE_WORK = 1 << 1,   /* a rank's w and ct */
+    COST_HAVE_PARTS = 1 << 2,  /* the plan's partitions and layouts */
+    COST_HAVE_GROUPS = 1 << 3, /* the plan's groups */
+    /* the plan's distinct ranks listed: each part's runs and nranks, each
+     * rank's view, like and flops (COST_RANKS) */
+    COST_HAVE_RANKS = 1 << 4
 };
 
-/* A partition split by layer counts (model_partition_split) and its
- * layouts, for the plans whose pp*vpp chunks split with these exact
- * first and last chunks' layers (plan_split_layers). */
-struct cost_split {
-    int precision;
-    long chunks, first, last;
-    struct cost_parts parts;
+/* Distinct ranks per partition a hint holds (32 DualPipe stages of
+ * DeepSeek-V3 have 10), and the chunks a rank may hold for its memory
+ * to be held. */
+#define COST_HINT_RANKS  64
+#define COST_HINT_CHUNKS 8
+
+/* One distinct pipeline rank of a partition in a hint. */
+struct cost_hint_rank {
+    unsigned have; /* enum cost_have: which of mem and w hold */
+    unsigned need; /* enum cost_have: what COST_RANKS is to weigh */
+    const struct plan_rank *view; /* its prepared view (cost_prepare.h) */
+    double like;                  /* how many ranks it stands for */
+    /* its chunks' micro-batches in flight (plan_inflight_chunks), what
+     * its memory reads of the batch */
+    double inflight[COST_HINT_CHUNKS];
+    struct memory mem;
+    struct cost_flops flops;
+    struct cost_work w;    /* no expected step (w.x.known false) */
+    struct comm_totals ct; /* its collectives' totals */
 };
 
-/* Per model and cluster: pipeline partitions and rank layouts, built
- * before any plan is evaluated (cost_ctx_prepare), read-only after. */
-struct cost_ctx {
-    const struct model *m;
-    const struct hardware *hw;
-    enum comm_model comm;
-    /* [precision][enum model_balance][chunks], chunks 1 .. units:
-     * DualPipe's layout runs on pair-balanced partitions */
-    struct cost_parts *parts[MODEL_PRECISIONS][2];
-    long nparts;
-    struct comm_ep_table ep; /* MoE dispatch expectations by ep */
-    /* partitions split by layer counts (plan_split_layers) */
-    struct cost_split **splits; /* each allocated apart */
-    size_t nsplits;
-    /* the training framework's overlaps, for the expected step (with
-     * hw->cal; borrowed, set by the caller after cost_ctx_init; NULL:
-     * no expected step) */
-    const struct stack *stack;
+/* The distinct ranks of one partition a plan may run on. */
+struct cost_hint_part {
+    bool runs;     /* COST_RANKS: the plan may run on this partition */
+    size_t nranks; /* COST_RANKS: its distinct ranks (0: none listed:
+                    * not prepared, or more than COST_HINT_RANKS) */
+    size_t held;   /* the entries from rank[held] on hold nothing */
+    struct cost_hint_rank rank[COST_HINT_RANKS];
 };
 
 /*
- * Prepares a context; m and hw must outlive it. Release with
- * cost_ctx_release(). Returns STATUS_NOMEM on allocation failure.
+ * What a caller hands cost_evaluate and cost_memory besides the plan, for
+ * plan p: what it holds (the have bits) is taken as p's instead of being
+ * weighed again, and what they weigh is left in it. The caller owns it
+ * and keeps it true for the plan it passes it with: zeroed, it holds
+ * nothing; between two plans it clears what the second does not share
+ * (rank_cache.c: a rank's memory is the same for plans equal but in the
+ * batch where the rank's micro-batches in flight are; its work and FLOPs
+ * for the same plan only). One per thread and context.
  */
-enum status cost_ctx_init(struct cost_ctx *ctx,
-                          const struct model *m,
-                          const struct hardware *hw,
-                          enum comm_model comm,
-                          struct diag *d);
+struct cost_hint {
+    unsigned have; /* COST_HAVE_PARTS, _GROUPS, _RANKS (enum cost_have) */
+    struct cost_plan_parts parts;
+    struct comm_groups groups; /* the plan's, with the stack's dispatcher */
+    /* [0] the partition balanced for the plan's precision, [1] the BF16
+     * one an FP8 plan may run on (cost_plan_parts) */
+    struct cost_hint_part part[2];
+};
 
 /*
- * Builds what plans with this pp, vpp and schedule need, if not built yet:
- * the partition into pp x vpp chunks (for both precisions: stages are
- * balanced by time at the achievable rates; DualPipe's by the pair of
- * chunks one rank runs) and its rank layout.
- * Not thread-safe; call before evaluating in parallel.
+ * Weighs plan p (which passed plan_check(), with cost_ctx_prepare done for
+ * it) as `want` asks (enum cost_want) into *out; out->family is left
+ * empty (see plan_family). An FP8 plan whose critical rank is not
+ * compute-bound is also weighed on the BF16 (FLOP-balanced) partition and
+ * runs on the faster. The speed of light is a lower bound of the rank
+ * step the expected step gives (the floor holds by construction:
+ * tests/test_floor.c), so a sweep may skip the expected step of a plan
+ * whose floor cannot enter (rank.c). hint: NULL, or what the caller
+ * keeps for p (struct cost_hint); the result is the same either way.
+ * Allocates nothing; safe to call from several threads on one prepared
+ * ctx, each with its own hint. Example:
+ *
+ *     struct cost_result r;
+ *     cost_evaluate(ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
  */
-enum status cost_ctx_prepare(struct cost_ctx *ctx,
-                             long pp,
-                             long vpp,
-                             int schedule,
-                             struct diag *d);
+void cost_evaluate(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   unsigned want,
+                   struct cost_hint *hint,
+                   struct cost_result *out);
 
-/* cost_ctx_prepare() for plan p: with a layer split (pp_first, pp_last
- * or pp_split: plan_split_layers), the partition split by those layer
- * counts (model_partition_split) instead of the balanced one. Not thread-safe,
- * as cost_ctx_prepare(). */
-enum status cost_ctx_prepare_plan(struct cost_ctx *ctx,
-                                  const struct plan *p,
-                                  struct diag *d);
+/* What cost_memory weighed: 1 or 2 candidates' memories. */
+struct cost_memories {
+    size_t n;             /* candidates: 1 or 2 */
+    struct memory mem[2]; /* candidate i's (see cost_memory) */
+};
 
-/* The partition balanced for plan p's precision and layout (prepared),
- * or NULL. */
-const struct model_partition *cost_ctx_partition(const struct cost_ctx *ctx,
-                                                 const struct plan *p);
+/*
+ * The memory cost_evaluate may give p in out->mem, without timing it,
+ * into out->mem[]: the heaviest rank's on the partition balanced for p's
+ * precision (mem[0]) and, for an FP8 plan, on the BF16 partition it runs
+ * on where that is faster (mem[1]; which one it runs on takes its times;
+ * none where that partition holds the same chunks: the same memories).
+ * Where a rank's total is above `above` bytes, that rank's memory instead
+ * (the heaviest's total is above it too: a caller that only asks whether
+ * it is, say whether it fits, need not weigh the other ranks). Returns
+ * how many (out->n, 1 or 2). The ranks' memories are left in hint (NULL:
+ * none) for cost_evaluate. For a sweep that needs only a plan's memory:
+ * one that fits nowhere cannot enter kept plans that all fit (rank.c).
+ * Same preconditions as cost_evaluate; allocates nothing.
+ */
+size_t cost_memory(const struct cost_ctx *ctx,
+                   const struct plan *p,
+                   double above,
+                   struct cost_hint *hint,
+                   struct cost_memories *out);
 
 /* The partition evaluated plan r runs on (r->balance_precision), or
  * NULL when not prepared. */
@@ -230,205 +203,16 @@ void cost_rank_memory(const struct cost_ctx *ctx,
                       long rank,
                       struct memory *out);
 
-void cost_ctx_release(struct cost_ctx *ctx);
-
 /*
- * Evaluates plan p (which passed plan_check(), with cost_ctx_prepare done
- * for it) into *r; r->family is left empty (see plan_family). An FP8 plan
- * whose critical rank is not compute-bound is also evaluated on the
- * BF16 (FLOP-balanced) partition and runs on the faster. When list
- * is not NULL, also writes the collectives (up to max) of the rank the
- * plan ranks by (cost_result_rank)
- * and stores their count in *nlist. Allocates nothing; safe to call from
- * several threads on one prepared ctx.
+ * The collectives (up to max into list) of the pipeline rank evaluated
+ * plan r ranks by (cost_result_rank), on the partition it runs on; returns
+ * their count (0 when not prepared). For `eval`'s and the workbook's
+ * collective tables. Allocates nothing.
  */
-void cost_evaluate(const struct cost_ctx *ctx,
-                   const struct plan *p,
-                   struct cost_result *r,
-                   struct comm_collective *list,
-                   size_t max,
-                   size_t *nlist);
-
-/*
- * The speed of light of p alone: cost_evaluate without the expected step
- * (r->work.x.known false, so cost_rank_step(r) is the floor), the same
- * memory, fit, critical rank and speed-of-light times. It is a lower bound
- * of the rank step cost_evaluate gives p (the floor holds by construction:
- * tests/test_floor.c), so a sweep keeping the best plans may skip the
- * expected step of a plan whose floor cannot enter (rank.c).
- */
-void cost_evaluate_floor(const struct cost_ctx *ctx,
-                         const struct plan *p,
-                         struct cost_result *r);
-
-/* The first distinct ranks whose memories cost_memory_candidates keeps. */
-#define COST_KNOWN_RANKS 8
-
-/* Distinct ranks per partition whose memories a struct cost_memo keeps,
- * and the chunks a rank may hold for it to keep its memory. */
-#define COST_MEMO_RANKS  64
-#define COST_MEMO_CHUNKS 8
-
-/* One rank's memory in a struct cost_memo. */
-struct cost_memo_rank {
-    uint64_t gen;              /* the memo's gen when weighed; 0: none */
-    const struct plan_rank *v; /* the prepared view it is of */
-    double inflight[COST_MEMO_CHUNKS]; /* plan_inflight_chunk's, by chunk */
-    struct memory mem;                 /* memory_view's */
-};
-
-/* Distinct ranks per partition whose work a struct cost_memo keeps for
- * the plan it last weighed. */
-#define COST_MEMO_WORKS 16
-
-/* One distinct rank's speed-of-light work in a struct cost_memo: what
- * rank_work gives it without the expected step (w.x unknown), its
- * collectives' totals (for the expected step's work) and its memory. */
-struct cost_memo_work {
-    uint64_t gen;              /* the memo's work_gen when weighed; 0: none */
-    const struct plan_rank *v; /* the prepared view it is of */
-    struct cost_work w;
-    struct comm_totals ct;
-    struct memory mem;
-};
-
-/* The partitions a plan may run on and their prepared layouts (or NULL):
- * [0] balanced for its precision, [1] the BF16 one an FP8 plan may also
- * run on (none where it holds the same chunks). */
-struct cost_plan_parts {
-    bool known;      /* false: none found yet */
-    struct plan key; /* the plan they were found for */
-    const struct cost_parts *parts[2];
-    const struct cost_layout *layouts[2];
-};
-
-/* Distinct ranks per partition whose speed-of-light bounds from compute
- * a struct cost_memo keeps (cost_floor_bounds). */
-#define COST_MEMO_BOUND_RANKS 64
-
-/* One partition's bounds from its ranks' compute, optimizer and bubble
- * (cost_floor_bounds), for the plan a struct cost_memo last weighed. */
-struct cost_memo_bound {
-    uint64_t gen; /* the memo's work_gen when weighed; 0: none */
-    bool known;   /* false: no bound (a bubble coefficient below 0) */
-    double hi, lo;
-    double bubble[COST_MEMO_BOUND_RANKS], step[COST_MEMO_BOUND_RANKS];
-};
-
-/*
- * A sweep thread's memory of the last plan's rank memories (caller-owned,
- * zeroed before first use, one per thread): a rank's memory depends on
- * the plan's global batch only through the micro-batches in flight, so a
- * plan that differs from the last one only in gbs (the sweep's fastest
- * dimension) takes the memories of its prepared ranks whose in-flight
- * counts did not move instead of weighing them again: the same numbers.
- */
-struct cost_memo {
-    uint64_t gen;    /* bumped when key changes; 0: unused */
-    struct plan key; /* the plan, its gbs and micro-batches aside */
-    struct cost_memo_rank rank[2][COST_MEMO_RANKS]; /* [partition][rank] */
-    /* comm_groups_init's placement for the last plan, by what it reads
-     * of it (tp, cp, dp, edp, ep, pp; the sweep's inner dimensions keep
-     * them) */
-    bool has_groups;
-    long groups_of[6];
-    struct comm_groups groups;
-    /* The last plan's distinct ranks' work, by partition and rank: the
-     * bound (cost_floor_bounds), the floor and the expected step of one
-     * plan weigh each rank once (the expected step adds its own work to
-     * it). work_gen is bumped when the plan changes in any field. */
-    uint64_t work_gen;
-    long work_gbs, work_microbatches; /* of the plan work_gen is for */
-    struct cost_memo_work work[2][COST_MEMO_WORKS];
-    /* the last plan's partitions and layouts (read by plans that agree
-     * with it in its pipeline, schedule, precision and split), and
-     * its bounds from compute by partition (a bound weighed first from
-     * compute alone, then with the ranks' full work, weighs the compute
-     * once) */
-    struct cost_plan_parts parts;
-    struct cost_memo_bound bound[2];
-};
-
-/* What cost_memory_candidates weighed: each candidate's memory and the
- * memories of its partition's first distinct ranks, which
- * cost_evaluate_floor_known takes instead of weighing them again; memo,
- * set by the caller (or NULL), the thread's memo they are weighed
- * through (cost_memory_candidates, cost_evaluate_floor_known and
- * cost_evaluate_known). */
-struct cost_memories {
-    size_t n;                          /* candidates: 1 or 2 */
-    struct memory mem[2];              /* candidate i's (see below) */
-    const struct cost_parts *parts[2]; /* the partition it runs on */
-    size_t known[2]; /* its first ranks weighed, 0 .. COST_KNOWN_RANKS */
-    struct memory rank[2][COST_KNOWN_RANKS];
-    struct cost_memo *memo;
-};
-
-/*
- * The memory cost_evaluate_floor and cost_evaluate may give p in r->mem,
- * without timing it, into out->mem[]: the heaviest rank's on the
- * partition balanced for p's precision (mem[0]) and, for an FP8 plan, on
- * the BF16 partition it runs on where that is faster (mem[1]; which one
- * it runs on takes its times; none where that partition holds the same
- * chunks: the same memories). Where a rank's total is above `above`
- * bytes, that rank's memory instead (the heaviest's total is above it
- * too: a caller that only asks whether it is, say whether it fits, need
- * not weigh the other ranks). Returns how many (out->n, 1 or 2). For a
- * sweep that needs only a plan's memory: one that fits nowhere cannot
- * enter kept plans that all fit (rank.c). Same preconditions as
- * cost_evaluate; allocates nothing.
- */
-size_t cost_memory_candidates(const struct cost_ctx *ctx,
-                              const struct plan *p,
-                              double above,
-                              struct cost_memories *out);
-
-/* cost_evaluate_floor(ctx, p, r) with the rank memories `known` holds for
- * p (cost_memory_candidates of the same plan and ctx) taken instead of
- * weighed again: the same result. */
-void cost_evaluate_floor_known(const struct cost_ctx *ctx,
-                               const struct plan *p,
-                               const struct cost_memories *known,
-                               struct cost_result *r);
-
-/* cost_evaluate(ctx, p, r, NULL, 0, NULL) with the rank memories `known`
- * holds for p taken as cost_evaluate_floor_known takes them (known->n 0:
- * none, only its memo): the same result. */
-void cost_evaluate_known(const struct cost_ctx *ctx,
-                         const struct plan *p,
-                         const struct cost_memories *known,
-                         struct cost_result *r);
-
-/*
- * Lower bounds of p's speed of light without timing it, from its ranks'
- * compute, optimizer step and bubble (cost.c says why they bound it,
- * above cost_floor_bounds): *step of the step cost_evaluate_floor gives p (its
- * slowest rank's), *any_rank of the step of any of its ranks, also on
- * the cluster with another IB or NVLink bandwidth (the sensitivity grids
- * re-time the slowest rank's work there). Returns false when it knows
- * none (a rank whose schedule's bubble coefficient is below 0). For a
- * sweep: a plan whose bound cannot enter is not timed at all (rank.c).
- * An FP8 plan's bounds are the smaller of its two partitions'; where the
- * first one's *step is already at most at_most, so is the plan's, and
- * that one is given without weighing the other (for a caller that asks
- * only whether *step is above at_most; -1: always both). With known
- * (cost_memory_candidates of the same plan and ctx; NULL: none) and
- * full, where that *step is at most at_most, the ranks' full
- * speed-of-light work tightens it (their links, HBM and exposed DP too),
- * one distinct rank at a time until it is above at_most: a plan far
- * above at_most costs one rank's work instead of cost_evaluate_floor's
- * every rank on both partitions. Through known's memo the bounds from
- * compute are weighed once per plan: a call with full after one without
- * takes them (the same numbers). Same preconditions as cost_evaluate;
- * allocates nothing.
- */
-bool cost_floor_bounds(const struct cost_ctx *ctx,
-                       const struct plan *p,
-                       const struct cost_memories *known,
-                       bool full,
-                       double at_most,
-                       double *step,
-                       double *any_rank);
+size_t cost_collectives(const struct cost_ctx *ctx,
+                        const struct cost_result *r,
+                        struct comm_collective *list,
+                        size_t max);
 
 /* Times from work and the hardware's rates (the spreadsheet's formulas). */
 void cost_times(const struct cost_work *w,

@@ -47,7 +47,8 @@ double memory_offload_bytes(const struct model *m, const struct plan *p)
     return (double)(p->mbs * m->spec.seq_len) * memory_tp_bytes(p, all, rep);
 }
 
-/* Fills everything but grads from sharded gradients of `grads` bytes;
+/* Fills everything but out->grads, which the caller sets first (the
+ * totals read it);
  * rd and rx: memory_dense_replicas(p), memory_expert_replicas(p);
  * given: the chunks' in-flight micro-batches (plan_inflight_chunks), or
  * NULL. */
@@ -57,7 +58,6 @@ static void fill(const struct model *m,
                  const struct plan_rank *v,
                  double rd,
                  double rx,
-                 double grads,
                  const double *given,
                  struct memory *out)
 {
@@ -96,7 +96,6 @@ static void fill(const struct model *m,
         }
         out->weights += layer_max * (2 * wb + s->grad_bytes);
     }
-    out->grads = grads;
     out->optimizer =
         (dense / (p->zero >= 1 ? rd : 1) + expert / (p->zero >= 1 ? rx : 1)) *
         (s->master_bytes + 2 * s->moment_bytes);
@@ -164,7 +163,8 @@ void memory_view_inflight(const struct model *m,
      * plan's own rule (terms_fits, with the headroom it keeps free): a
      * plan that fits with sharded gradients is not to be judged by a
      * variant that fits only the bare HBM. */
-    fill(m, hw, p, v, rd, rx, full, inflight, out);
+    out->grads = full;
+    fill(m, hw, p, v, rd, rx, inflight, out);
     out->grads_per_step = true;
     if (p->zero < 2 || terms_fits(out->total, out->capacity, hw->headroom_pct))
         return;

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "calibration.h"
-#include "cost.h"
+#include "cost_work.h"
 
 /* ---- Terms ---- */
 
@@ -695,18 +695,41 @@ double terms_sol_compute(const struct hardware *hw,
            (fp8_flops > 0 ? fp8_flops / hw->fp8_flops : 0);
 }
 
+/* The speed of light's compute rates (what f_compute reads) for work w:
+ * every FLOP at the achievable rates as GEMM time. */
+static void rates_sol_compute(const struct cost_work *w,
+                              const struct hardware *hw,
+                              struct terms_rates *r)
+{
+    r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
+    r->attn_s = r->ew_s = r->host_s = r->host_paced_s = r->burst_s = 0;
+    r->clock = r->compute_overhead = 1;
+}
+
+/* The speed of light's HBM rate and the rank's own work (what the HBM,
+ * optimizer and bubble terms read). */
+static void rates_sol_work(const struct cost_work *w,
+                           const struct hardware *hw,
+                           struct terms_rates *r)
+{
+    r->hbm_bps = hw->hbm_bps;
+    r->ramp_skew = w->ramp_skew;
+    r->hbm_bytes = w->hbm_bytes;
+    r->optimizer_bytes = w->optimizer_bytes;
+    r->bubble_coef = w->bubble_coef;
+    r->fwd_share = w->fwd_share;
+}
+
 void terms_rates_sol(const struct cost_work *w,
                      const struct hardware *hw,
                      struct terms_rates *r)
 {
     /* every field is set: no memset (this runs several times per rank) */
-    r->gemm_s = terms_sol_compute(hw, w->bf16_flops, w->fp8_flops);
-    r->attn_s = r->ew_s = r->host_s = r->host_paced_s = r->burst_s = 0;
+    rates_sol_compute(w, hw, r);
+    rates_sol_work(w, hw, r);
     r->ib_xp = r->ib_xp_calls = r->nv_xp = r->nv_xp_calls = 0;
-    r->clock = r->compute_overhead = 1;
     r->ib_bps = hw->ib_bps;
     r->nvlink_bps = hw->nvlink_bps;
-    r->hbm_bps = hw->hbm_bps;
     /* ideal overlap: every steady byte hidden, the step-end collectives
      * under one micro-batch each */
     r->ib_hid = w->ib_steady_bytes;
@@ -721,11 +744,6 @@ void terms_rates_sol(const struct cost_work *w,
     r->nv_gather = w->nvlink_gather_bytes;
     r->grad_hide = r->param_hide = 1;
     r->dp_window_core = true;
-    r->ramp_skew = w->ramp_skew;
-    r->hbm_bytes = w->hbm_bytes;
-    r->optimizer_bytes = w->optimizer_bytes;
-    r->bubble_coef = w->bubble_coef;
-    r->fwd_share = w->fwd_share;
     r->ib_dep_calls = w->ib_dep_calls;
     r->nv_dep_calls = w->nvlink_dep_calls;
     r->ib_sync_calls = w->ib_sync_calls;
@@ -873,6 +891,69 @@ void terms_restep(const struct terms_env *e,
         terms_rates_x(e->w, e->hw, &r);
         evaluate(e, &r, TERMS_X, t, F_BUBBLE, F_TPS);
     }
+}
+
+bool terms_step_floors(const struct hardware *hw,
+                       const struct cost_flops *const *f,
+                       const double *like,
+                       size_t n,
+                       double microbatches,
+                       struct terms_floor *out)
+{
+    struct cost_work w;
+    struct terms_env e = {&w, hw, NULL, MODEL_BF16, NULL};
+    struct terms_rates r;
+    double v[F_COUNT] = {0}, sum = 0, count = 0;
+    size_t k;
+    memset(&w, 0, sizeof w);
+    w.microbatches = microbatches;
+    for (k = 0; k < n; k++) { /* compute and optimizer: no skew read */
+        if (!(f[k]->bubble_coef >= 0))
+            return false;
+        w.fp8_flops = f[k]->fp8;
+        w.bf16_flops = f[k]->bf16;
+        w.optimizer_bytes = f[k]->optimizer_bytes;
+        rates_sol_compute(&w, hw, &r);
+        rates_sol_work(&w, hw, &r);
+        out[k].compute = f_compute(&e, &r, v);
+        out[k].optimizer = f_optimizer(&e, &r, v);
+        sum += like[k] * out[k].compute;
+        count += like[k];
+    }
+    for (k = 0; k < n; k++) {
+        double c = out[k].compute;
+        /* the other ranks' mean ramp, at least their mean compute (a
+         * ramp is at least its compute), over which the bubble is the
+         * coefficient's share at no skew (cost_ramp_skew) */
+        out[k].ramp = count > 1 && c > 0 ? (sum - c) / (count - 1) : c;
+        w.bubble_coef = f[k]->bubble_coef;
+        rates_sol_work(&w, hw, &r);
+        v[F_RAMP] = out[k].ramp;
+        v[F_BUBBLE] = f_bubble(&e, &r, v);
+        v[F_OPTIMIZER] = out[k].optimizer;
+        v[F_CORE] = c; /* the core is a max over compute */
+        v[F_DP] = 0;   /* exposed DP is at least 0 */
+        out[k].step = f_step(&e, &r, v);
+    }
+    return true;
+}
+
+double terms_step_floor(const struct terms_env *e, double ramp)
+{
+    struct terms_rates r;
+    struct cost_times t;
+    struct terms_env own = *e;
+    double v[F_COUNT] = {0};
+    own.t = &t;
+    step_sol(&own, &t, F_TPS); /* (writes every term it reads) */
+    v[F_OPTIMIZER] = t.optimizer;
+    v[F_CORE] = t.core;
+    v[F_DP] = t.dp_exposed;
+    rates_sol_work(e->w, e->hw, &r);
+    r.ramp_skew = 0; /* ramp is the others' mean already */
+    v[F_RAMP] = ramp;
+    v[F_BUBBLE] = f_bubble(e, &r, v);
+    return f_step(e, &r, v);
 }
 
 void terms_expected(const struct terms_env *e,

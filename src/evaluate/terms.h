@@ -51,12 +51,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cost_work.h"
 #include "hardware.h"
 #include "memory.h"
 #include "model.h"
 
-struct cost_work;
-struct cost_times;
 struct sweep_file;
 
 /* Where an input's value comes from. */
@@ -313,6 +312,45 @@ void terms_ramp(const struct terms_env *e, bool expected, struct cost_times *t);
 void terms_restep(const struct terms_env *e,
                   bool expected,
                   struct cost_times *t);
+
+/* A pipeline rank's speed-of-light step bounded from below from its
+ * FLOPs (terms_step_floors). */
+struct terms_floor {
+    double compute, optimizer; /* its compute and optimizer terms */
+    /* at most the other ranks' mean ramp unit: their mean compute (a ramp
+     * is at least its compute) */
+    double ramp;
+    double step; /* at most its step */
+};
+
+/*
+ * Lower bounds of the speed-of-light step of each of a pipeline's n
+ * distinct ranks where their memory, links and ramps are not known: rank
+ * k's FLOPs, optimizer bytes and bubble coefficient f[k], standing for
+ * like[k] ranks, micro-batches per step `microbatches`. The step's own
+ * terms (bubble + optimizer + core + exposed DP) with the core at its
+ * compute term (the core is a max over it), no exposed DP (at least 0)
+ * and the bubble over the other ranks' mean compute at no skew (the
+ * bubble is the schedule's coefficient x their mean ramp / micro-batches:
+ * cost_ramp_skew). A rank's compute + optimizer no link's bandwidth
+ * moves: a bound of its step at any. Returns false (no bound) where a
+ * rank's bubble coefficient is below 0. The sweep's bounds (rank_prune.c)
+ * are built from it.
+ */
+bool terms_step_floors(const struct hardware *hw,
+                       const struct cost_flops *const *f,
+                       const double *like,
+                       size_t n,
+                       double microbatches,
+                       struct terms_floor *out);
+
+/*
+ * terms_step_floors' bound of one rank from its whole speed-of-light work
+ * e->w: its core and exposed DP as the work gives them (terms_step: they
+ * read no skew), the bubble over `ramp` (at most the other ranks' mean
+ * ramp unit) at no skew.
+ */
+double terms_step_floor(const struct terms_env *e, double ramp);
 
 /* The value of term `id` in t (the bound as its enum cost_bound). */
 double terms_time(const struct cost_times *t, int id);

@@ -144,7 +144,7 @@ static enum status completions(const struct validation_run *run,
             st = cost_ctx_prepare_plan(use, &p, d);
             if (st != STATUS_OK)
                 break;
-            cost_evaluate(use, &p, &r, NULL, 0, NULL);
+            cost_evaluate(use, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
             if (v->completions == 0 || r.t.step < v->sol_min_step_s)
                 v->sol_min_step_s = r.t.step;
             if (v->completions == 0 || r.t.step > v->sol_max_step_s) {
@@ -184,9 +184,7 @@ enum status validate_predict(const struct validation_run *run,
                              struct cost_ctx *ctx,
                              struct cost_ctx *other,
                              struct validate_result *v,
-                             bool *applies,
-                             char *note,
-                             size_t note_size,
+                             struct diag *skip,
                              struct diag *d)
 {
     struct diag why;
@@ -213,13 +211,12 @@ enum status validate_predict(const struct validation_run *run,
                  in->stack->meta.path);
 
     diag_init(&why);
-    *applies = validate_plan(run, in, &v->plan, &why) == STATUS_OK;
-    if (!*applies) {
-        diag_snprintf(note, note_size,
-                      "%.*s: skipped, its plan does not apply to %s: %.*s",
-                      diag_utf8_prec(run->name, 120), run->name,
-                      in->current ? "this report's inputs" : "its inputs",
-                      diag_utf8_prec(why.msg, 200), why.msg);
+    if (validate_plan(run, in, &v->plan, &why) != STATUS_OK) {
+        diag_set(skip, STATUS_RANGE,
+                 "%.*s: skipped, its plan does not apply to %s: %.*s",
+                 diag_utf8_prec(run->name, 120), run->name,
+                 in->current ? "this report's inputs" : "its inputs",
+                 diag_utf8_prec(why.msg, 200), why.msg);
         return STATUS_OK;
     }
     if (in->current) {
@@ -229,11 +226,13 @@ enum status validate_predict(const struct validation_run *run,
             return d->status;
         const struct stack *mine = ctx->stack;
         ctx->stack = in->stack; /* the run's framework, not the report's */
-        cost_evaluate(ctx, &v->plan, &v->predicted, v->coll, COMM_LIST_MAX,
-                      &v->ncoll);
+        cost_evaluate(ctx, &v->plan, COST_FLOOR | COST_EXPECTED, NULL,
+                      &v->predicted);
+        v->ncoll = cost_collectives(ctx, &v->predicted, v->coll, COMM_LIST_MAX);
         ctx->stack = mine;
-        cost_evaluate(other, &v->plan, &alt, v->coll_other, COMM_LIST_MAX,
-                      &v->ncoll_other);
+        cost_evaluate(other, &v->plan, COST_FLOOR | COST_EXPECTED, NULL, &alt);
+        v->ncoll_other =
+            cost_collectives(other, &alt, v->coll_other, COMM_LIST_MAX);
         comm_collective_times(v->coll, v->ncoll, in->hw);
         comm_collective_times(v->coll_other, v->ncoll_other, in->hw);
     } else {
@@ -243,7 +242,8 @@ enum status validate_predict(const struct validation_run *run,
         if (st == STATUS_OK)
             st = cost_ctx_prepare_plan(&own, &v->plan, d);
         if (st == STATUS_OK)
-            cost_evaluate(&own, &v->plan, &v->predicted, NULL, 0, NULL);
+            cost_evaluate(&own, &v->plan, COST_FLOOR | COST_EXPECTED, NULL,
+                          &v->predicted);
         cost_ctx_release(&own);
     }
     plan_family(&v->plan, v->predicted.family, sizeof v->predicted.family);

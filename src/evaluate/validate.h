@@ -81,19 +81,18 @@ enum status validate_plan(const struct validation_run *run,
  * is judged against its GPUs' memory (cost_evaluate's fits), not with the
  * report's headroom, a planning margin for allocator spikes that the
  * hardware's fragmentation share already stands for (issue 17 item 9).
- * *applies is false, with the sentence why in
- * note, when the run's plan does not apply to those inputs (a --set
- * what-if that changed the model, say). Returns STATUS_PARSE on a bad
- * `unpublished` list, or what preparing a context returned.
+ * When the run's plan does not apply to those inputs (a --set what-if
+ * that changed the model, say), skip gets STATUS_RANGE with the sentence
+ * why (skip->status stays STATUS_OK when it applies). Returns
+ * STATUS_PARSE on a bad `unpublished` list, or what preparing a context
+ * returned.
  */
 enum status validate_predict(const struct validation_run *run,
                              const struct validation_inputs *in,
                              struct cost_ctx *ctx,
                              struct cost_ctx *other,
                              struct validate_result *v,
-                             bool *applies,
-                             char *note,
-                             size_t note_size,
+                             struct diag *skip,
                              struct diag *d);
 
 #endif

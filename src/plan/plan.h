@@ -32,41 +32,76 @@ enum plan_schedule {
 
 #define PLAN_ZERO_MAX 3 /* ZeRO stages 0..3 */
 
+/*
+ * The fields of a plan, one row each: X(type, name). struct plan is
+ * generated from these rows, and so are plan_same() and plan_members(),
+ * so a cache keyed by a plan (rank_cache.c) or a test that varies every
+ * field (tests/test_rank_cache.c) covers a new field by default.
+ */
+#define PLAN_MEMBERS(X)                                                       \
+    X(long, gpus)                                                             \
+    X(long, tp)                                                               \
+    X(long, pp)                                                               \
+    X(long, ep)                                                               \
+    X(long, cp)                                                               \
+    X(long, zero)     /* 0..PLAN_ZERO_MAX */                                  \
+    X(int, schedule)  /* enum plan_schedule */                                \
+    X(long, vpp)      /* virtual stages per GPU (interleaved), else 1 */      \
+    X(int, precision) /* enum model_precision */                              \
+    X(int, recompute) /* enum model_recompute */                              \
+    /* sp=0: tensor parallel without sequence parallelism; false (sp=1,       \
+     * the default) so zeroed plans keep it */                                \
+    X(bool, no_sp)                                                            \
+    /* decoder layers on the first and the last pipeline stage, as            \
+     * Megatron-LM's --decoder-first-pipeline-num-layers and                  \
+     * --decoder-last-pipeline-num-layers (the other stages an equal share,   \
+     * model_partition_split); both 0: roofplan's split balanced by forward   \
+     * time (model_partition), or pp_split's rule */                          \
+    X(long, pp_first)                                                         \
+    X(long, pp_last)                                                          \
+    X(int, pp_split) /* enum model_split (with pp_first and pp_last 0) */     \
+    /* pp_layout, Megatron-LM's --pipeline-model-parallel-layout of equal     \
+     * middle chunks (plan_layout_parse): the decoder layers of the first,    \
+     * each middle and the last of layout_chunks chunks, and the MTP modules  \
+     * ('m') in the last; layout_chunks 0: no layout */                       \
+    X(long, layout_chunks)                                                    \
+    X(long, layout_first)                                                     \
+    X(long, layout_middle)                                                    \
+    X(long, layout_last)                                                      \
+    X(long, layout_mtp)                                                       \
+    X(long, mbs) /* micro-batch, sequences */                                 \
+    X(long, gbs) /* global batch, sequences */                                \
+    /* decoder layers whose saved activations wait in host memory between     \
+     * their forward and backward (Megatron-Core's cpu_offloading_num_layers, \
+     * Transformer Engine's CPU offloading: the first `offload` layers); 0:   \
+     * none. pp = 1 and no recomputation (Megatron-Core's rules) */           \
+    X(long, offload)                                                          \
+    /* Derived by plan_check(): */                                            \
+    X(long, dp)           /* gpus / (tp pp cp) */                             \
+    X(long, edp)          /* tp cp dp / ep: expert data parallel */           \
+    X(long, microbatches) /* per pipeline per step: gbs / (dp mbs) */
+
 struct plan {
-    long gpus;
-    long tp, pp, ep, cp;
-    long zero;     /* 0..PLAN_ZERO_MAX */
-    int schedule;  /* enum plan_schedule */
-    long vpp;      /* virtual stages per GPU (interleaved), else 1 */
-    int precision; /* enum model_precision */
-    int recompute; /* enum model_recompute */
-    bool no_sp;    /* sp=0: tensor parallel without sequence parallelism;
-                    * false (sp=1, the default) so zeroed plans keep it */
-    /* decoder layers on the first and the last pipeline stage, as
-     * Megatron-LM's --decoder-first-pipeline-num-layers and
-     * --decoder-last-pipeline-num-layers (the other stages an equal
-     * share, model_partition_split); both 0: roofplan's split balanced
-     * by forward time (model_partition), or pp_split's rule */
-    long pp_first, pp_last;
-    int pp_split; /* enum model_split (with pp_first and pp_last 0) */
-    /* pp_layout, Megatron-LM's --pipeline-model-parallel-layout of
-     * equal middle chunks (plan_layout_parse): the decoder layers of the
-     * first, each middle and the last of layout_chunks chunks, and the
-     * MTP modules ('m') in the last; layout_chunks 0: no layout */
-    long layout_chunks, layout_first, layout_middle, layout_last;
-    long layout_mtp;
-    long mbs; /* micro-batch, sequences */
-    long gbs; /* global batch, sequences */
-    /* decoder layers whose saved activations wait in host memory between
-     * their forward and backward (Megatron-Core's cpu_offloading_num_layers,
-     * Transformer Engine's CPU offloading: the first `offload` layers);
-     * 0: none. pp = 1 and no recomputation (Megatron-Core's rules) */
-    long offload;
-    /* Derived by plan_check(): */
-    long dp;           /* gpus / (tp pp cp) */
-    long edp;          /* tp cp dp / ep: expert data parallel */
-    long microbatches; /* per pipeline per step: gbs / (dp mbs) */
+#define PLAN_MEMBER_DECLARE(type, name) type name;
+    PLAN_MEMBERS(PLAN_MEMBER_DECLARE)
+#undef PLAN_MEMBER_DECLARE
 };
+
+/* One field of struct plan (plan_members): its name, type, where it
+ * sits and how wide it is. */
+struct plan_member {
+    const char *name; /* "offload" */
+    const char *type; /* "long", "int", "bool": as PLAN_MEMBERS spells it */
+    size_t offset;    /* offsetof(struct plan, offload) */
+    size_t size;      /* sizeof(long) */
+};
+
+/* The fields of struct plan in order, one per PLAN_MEMBERS row; *n
+ * receives the count. */
+const struct plan_member *plan_members(size_t *n);
+
+/* True when plans a and b agree in every field (PLAN_MEMBERS). */
+bool plan_same(const struct plan *a, const struct plan *b);
 
 /* Why a plan cannot run; one counter per reason in a sweep. */
 enum plan_reason {
@@ -336,11 +371,6 @@ bool plan_layout_parse(const char *text,
 /* p's layout in the notation (canonical: "Et|(tt|)*30mL"), "" when p
  * names none. */
 void plan_layout_format(const struct plan *p, char *buf, size_t size);
-
-/* Whether plans a and b split their layers alike: the same pp_first,
- * pp_last, pp_split and pp_layout (their partitions, for the same pp,
- * vpp and model, are the same). */
-bool plan_split_same(const struct plan *a, const struct plan *b);
 
 /* PLAN word of a layer split ("embedding_loss", model_split_word); "?"
  * when out of range. */

@@ -222,15 +222,6 @@ void plan_layout_format(const struct plan *p, char *buf, size_t size)
     snprintf(buf, size, "E%s|%s%s%sL", first, mid, last, mtp);
 }
 
-bool plan_split_same(const struct plan *a, const struct plan *b)
-{
-    return a->pp_first == b->pp_first && a->pp_last == b->pp_last &&
-           a->pp_split == b->pp_split && a->layout_chunks == b->layout_chunks &&
-           a->layout_first == b->layout_first &&
-           a->layout_middle == b->layout_middle &&
-           a->layout_last == b->layout_last && a->layout_mtp == b->layout_mtp;
-}
-
 bool plan_split_shape_ok(const struct plan *p)
 {
     bool counts = p->pp_first > 0 || p->pp_last > 0;

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "model_partition.h"
+#include "rank_cache.h"
+#include "rank_prune.h"
 #include "terms.h"
 
 /* The layer splits of the space's pp_first, pp_last and pp_split lists
@@ -150,7 +152,7 @@ struct shard {
     pthread_mutex_t *lock;
     struct report_row worst; /* the shared heap's root, when last seen */
     bool have_worst;
-    struct cost_memo memo; /* the thread's rank memories (zeroed) */
+    struct rank_cache cache; /* the thread's hint from plan to plan */
 };
 
 static int family_key(const struct plan *p)
@@ -392,7 +394,7 @@ static void spill(struct shard *b, const struct report_row *row, uint64_t index)
 
 /*
  * True when a plan whose speed of light is floor (its result so far,
- * cost_evaluate_floor) can enter neither the kept plans nor its family's
+ * cost_evaluate's COST_FLOOR) can enter neither the kept plans nor its family's
  * best: its rank step at the expected rates is at least the floor (the
  * floor holds by construction), so nothing the report shows needs it
  * (issue 19 item 2). The caller asks only where f has a best and there
@@ -479,12 +481,12 @@ static bool grids_need(const struct shard *b,
 
 /*
  * True when plan p need not be timed at all, only its memory known: its
- * memories (cost_memory_candidates: it runs with one of them) agree on
+ * memories (cost_memory: it runs with one of them) agree on
  * whether it fits, none is lighter than f's lightest, the kept plans are
  * full and all fit, and either it does not fit where f's best does
  * (rank_before puts the fitting plans first: it can enter neither
  * whatever its step) or its speed of light's lower bound
- * (cost_floor_bounds: its ranks' compute, then, where that is not
+ * (rank_prune_bounds: its ranks' compute, then, where that is not
  * enough, their full work one rank at a time) is above f's best step
  * (both fitting, or neither) and, fitting, above the kept plans' worst
  * step and every point of f's sensitivity grids (which its work re-timed
@@ -493,29 +495,29 @@ static bool grids_need(const struct shard *b,
  * res->fits (the memory of a rank it may run with, which fits and is
  * lighter as its heaviest rank's would), and nothing the report shows
  * needs its times. The caller asks only where cannot_enter would be
- * asked; *known receives the memories weighed (for
- * cost_evaluate_floor_known).
+ * asked, with the thread's cache holding the hint for p (the memories
+ * weighed are left there for cost_evaluate).
  */
-static bool untimed(const struct shard *b,
+static bool untimed(struct shard *b,
                     const struct plan *p,
                     const struct report_family *f,
-                    struct cost_memories *known,
                     struct cost_result *res)
 {
-    const struct memory *m = known->mem;
+    struct cost_memories known;
+    const struct memory *m = known.mem;
     size_t i, n;
     bool fits;
     double worst = kept_worst_fitting(b), step, any_rank;
     double usable =
         terms_mem_usable(b->ctx->hw->capacity_bytes, b->headroom_pct);
-    known->n = 0; /* none weighed yet */
     if (worst < 0 || !f->has_lightest)
         return false;
     /* a rank above both the usable bytes and f's lightest: the plan
      * neither fits nor is lighter, whatever its other ranks hold */
-    n = cost_memory_candidates(
-        b->ctx, p,
-        usable > f->lightest_mem.total ? usable : f->lightest_mem.total, known);
+    n = cost_memory(b->ctx, p,
+                    usable > f->lightest_mem.total ? usable
+                                                   : f->lightest_mem.total,
+                    &b->cache.hint, &known);
     fits = terms_fits(m[0].total, m[0].capacity, b->headroom_pct);
     for (i = 0; i < n; i++)
         if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) != fits ||
@@ -532,16 +534,16 @@ static bool untimed(const struct shard *b,
          * the kept plans' worst and the grids' points (grids_need) */
         double least = fits && worst > best ? worst : best, need = least;
         /* the ranks' compute first, then, where that bound is not above
-         * need, their full work (cost_floor_bounds; the compute weighed
-         * once, through known's memo); until it is above
+         * need, their full work (rank_prune_bounds; the compute weighed
+         * once, through the thread's cache); until it is above
          * need, the bounds may be one partition's alone (cost.h), so the
          * grids' need is weighed again with both partitions' any_rank */
-        if (!cost_floor_bounds(b->ctx, p, known, false, least, &step,
+        if (!rank_prune_bounds(b->ctx, p, &b->cache, false, least, &step,
                                &any_rank) ||
             (fits && !grids_need(b, f, any_rank, &need)))
             return false;
         if (!(step > need)) {
-            if (!cost_floor_bounds(b->ctx, p, known, true, need, &step,
+            if (!rank_prune_bounds(b->ctx, p, &b->cache, true, need, &step,
                                    &any_rank) ||
                 !(step > need))
                 return false;
@@ -560,7 +562,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
 {
     struct shard *b = user;
     struct cost_result res;
-    struct cost_memories known;
+    struct cost_hint *hint;
     struct report_row row;
     struct report_family *f;
     int key;
@@ -586,22 +588,21 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     }
     key = family_key(p);
     f = &b->family[key];
-    known.memo = &b->memo;
-    known.n = 0; /* none weighed yet (untimed weighs them) */
+    hint = rank_cache_hint(&b->cache, p);
     /* the floor first where the expected step may not be needed */
     if (b->ctx->hw->cal && b->ctx->stack && !b->spill && f->has_best) {
-        if (untimed(b, p, f, &known, &res)) {
+        if (untimed(b, p, f, &res)) {
             floor_only = true;
             timed = false;
         } else {
-            cost_evaluate_floor_known(b->ctx, p, &known, &res);
+            cost_evaluate(b->ctx, p, COST_FLOOR, hint, &res);
             res.fits =
                 terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
             floor_only = cannot_enter(b, &res, f);
         }
     }
     if (!floor_only) {
-        cost_evaluate_known(b->ctx, p, &known, &res);
+        cost_evaluate(b->ctx, p, COST_FLOOR | COST_EXPECTED, hint, &res);
         res.fits = terms_fits(res.mem.total, res.mem.capacity, b->headroom_pct);
     }
     if (b->family_first[key] == UINT64_MAX) {

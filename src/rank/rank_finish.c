@@ -33,9 +33,12 @@ enum status rank_finish_families(struct report *r,
         if (cost_ctx_prepare_plan(ctx, &p, d) != STATUS_OK ||
             cost_ctx_prepare_plan(other, &p, d) != STATUS_OK)
             return d->status;
-        cost_evaluate(ctx, &p, &f->best, f->coll, COMM_LIST_MAX, &f->ncoll);
-        cost_evaluate(other, &p, &f->best_other, f->coll_other, COMM_LIST_MAX,
-                      &f->ncoll_other);
+        cost_evaluate(ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &f->best);
+        f->ncoll = cost_collectives(ctx, &f->best, f->coll, COMM_LIST_MAX);
+        cost_evaluate(other, &p, COST_FLOOR | COST_EXPECTED, NULL,
+                      &f->best_other);
+        f->ncoll_other = cost_collectives(other, &f->best_other, f->coll_other,
+                                          COMM_LIST_MAX);
         comm_collective_times(f->coll, f->ncoll, ctx->hw);
         comm_collective_times(f->coll_other, f->ncoll_other, other->hw);
         refit(r, &f->best);
@@ -183,7 +186,7 @@ rank_finish_other_best(struct report *r, struct cost_ctx *other, struct diag *d)
         const struct plan *p = &r->rows[i].plan;
         if (cost_ctx_prepare_plan(other, p, d) != STATUS_OK)
             return d->status;
-        cost_evaluate(other, p, &c, NULL, 0, NULL);
+        cost_evaluate(other, p, COST_FLOOR | COST_EXPECTED, NULL, &c);
         if (!r->has_other_best ||
             rank_before(true, cost_rank_step(&c), &c.plan, true,
                         cost_rank_step(best), &best->plan)) {
@@ -239,15 +242,15 @@ enum status rank_finish_validations(struct report *r,
     size_t i, k;
     for (i = 0; i < n && r->nvalidations < REPORT_VALIDATIONS_MAX; i++) {
         struct validate_result *v = &r->validation[r->nvalidations];
-        char note[sizeof r->validation_notes[0]] = "";
-        bool applies;
-        if (validate_predict(&runs[i], &in[i], ctx, other, v, &applies, note,
-                             sizeof note, d) != STATUS_OK)
+        struct diag skip;
+        diag_init(&skip);
+        if (validate_predict(&runs[i], &in[i], ctx, other, v, &skip, d) !=
+            STATUS_OK)
             return d->status;
-        if (!applies) {
+        if (skip.status != STATUS_OK) {
             if (r->nvalidation_notes < REPORT_VALIDATIONS_MAX)
-                memcpy(r->validation_notes[r->nvalidation_notes++], note,
-                       sizeof note);
+                diag_snprintf(r->validation_notes[r->nvalidation_notes++],
+                              sizeof r->validation_notes[0], "%s", skip.msg);
             continue;
         }
         r->nvalidations++;

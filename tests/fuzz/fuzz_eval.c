@@ -459,7 +459,8 @@ check_links(const struct cost_ctx *cc, const struct plan *p, const char *plan)
     need(part != NULL, "a prepared plan has its partition", plan);
     for (rank = 0; rank < p->pp; rank++) {
         struct comm_totals t;
-        comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, &cc->ep, NULL, 0, &t);
+        comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, &cc->ep,
+                  &(struct comm_out){NULL, 0, &t});
         finite(t.ib_bytes, "IB bytes", plan);
         finite(t.nvlink_bytes, "NVLink bytes", plan);
         need(t.ib_bytes >= 0 && t.nvlink_bytes >= 0, "bytes >= 0", plan);
@@ -507,7 +508,8 @@ static void evaluate(const struct model *m,
         if (cost_ctx_init(&cc, m, hw, models[i], &d) != STATUS_OK ||
             cost_ctx_prepare_plan(&cc, p, &d) != STATUS_OK)
             need(false, "a checked plan can be partitioned", plan);
-        cost_evaluate(&cc, p, &r, coll, COMM_LIST_MAX, &ncoll);
+        cost_evaluate(&cc, p, COST_FLOOR | COST_EXPECTED, NULL, &r);
+        ncoll = cost_collectives(&cc, &r, coll, COMM_LIST_MAX);
         check_result(&r, plan);
         check_links(&cc, p, plan);
         /* what eval shows, evaluated as cli_cmd_eval does: the writer

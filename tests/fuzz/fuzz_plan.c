@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (cost_ctx_prepare_plan(&ctx.cost, &p, &d) != STATUS_OK)
             abort(); /* plan_check() promised pp*vpp <= units, or a
                         layer split that divides */
-        cost_evaluate(&ctx.cost, &p, &res, NULL, 0, NULL);
+        cost_evaluate(&ctx.cost, &p, COST_FLOOR | COST_EXPECTED, NULL, &res);
         if (!(res.t.step > 0) || res.rank < 0 || res.rank >= p.pp)
             abort();
         /* The sweep's stricter check may only reject more. */

@@ -87,8 +87,10 @@ if [ -f "$FAULTLIB" ]; then
     sh -c 'exit 0' &
     dead=$!
     wait $dead
-    filler="$X/full/.roofplan-$dead-$(date +%s)-FuLLdk"
-    mkdir -m 700 "$filler" && echo filler >"$filler/report.xlsx"
+    since=$(date +%s)
+    filler="$X/full/.roofplan-$dead-$since-FuLLdk"
+    mkdir -m 700 "$filler" && mark_stage "$filler" "$dead" "$since" &&
+        echo filler >"$filler/report.xlsx"
     expect 0 "removed 1 staging directory of runs that ended" -- \
         env FAULT_FULL_WHILE="$filler/report.xlsx" LD_PRELOAD="$FAULTLIB" \
         $REL report --csv --no-charts -o "$X/full" "${TINY[@]}"

@@ -131,6 +131,47 @@ else
     echo "SKIP: another user's staging directory: not root, or no setpriv or nobody"
 fi
 
+# The run's own staging directory swapped for a link while it writes
+# (issue 34, item 1): in a folder another user may write (0777, not
+# sticky), that user (nobody where this runs as root, else the same user)
+# moves the staging directory aside and puts a link to a directory of the
+# run's user in its place. The first gnuplot does it (a wrapper on PATH),
+# and the fault library holds the run 300 ms after each fork, so the swap
+# is done before the later gnuplots start and before plans.csv and the
+# workbook are written. Every file still goes into the run's own
+# directory and the report is committed whole; nothing is written into
+# the linked directory. Before, the later gnuplots ran in the linked
+# directory and plans.csv was written there.
+if [ -f "$FAULTLIB" ] && command -v gnuplot >/dev/null 2>&1; then
+    G=$(mktemp -d /tmp/roofplan-swap-XXXXXX)
+    V=$(mktemp -d /tmp/roofplan-victim-XXXXXX)
+    chmod 0777 "$G"
+    echo mine >"$V/keep.txt"
+    as=""
+    if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+        as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+    fi
+    mkdir -p "$Y/swapgp"
+    cat >"$Y/swapgp/gnuplot" <<EOF
+#!/bin/sh
+if mkdir "$Y/swapgp/swapped" 2>/dev/null; then
+    s=\$(ls -A "$G" | grep '^\.roofplan-[0-9]' | head -n 1)
+    $as mv "$G/\$s" "$G/aside" && $as ln -s "$V" "$G/\$s"
+fi
+exec $(command -v gnuplot) "\$@"
+EOF
+    chmod +x "$Y/swapgp/gnuplot"
+    expect 0 "" -- env PATH="$Y/swapgp:$PATH" FAULT_FORK_DELAY_MS=300 LD_PRELOAD="$FAULTLIB" \
+        $REL report -q -o "$G" "${TINY[@]}"
+    check "staging directory swapped for a link: it was swapped" test -L "$(ls -d "$G"/.roofplan-[0-9]*)"
+    check "... nothing is written into the linked directory" test "$(ls -A "$V")" = keep.txt
+    check "... the report is committed whole" \
+        bash -c "test -s '$G/report.xlsx' -a -s '$G/plans.csv' -a -s '$G/roofline-nvlink.png' -a -s '$G/summary.svg' && grep -qx summary.svg '$G/.roofplan-manifest'"
+    rm -rf "$G" "$V"
+else
+    echo "SKIP: staging directory swapped while writing: no fault library or gnuplot"
+fi
+
 # --- 6. a broken pipe, a kill -9 ---
 # A reader that stops reading (| head, | true) ends the summary on stdout
 # quietly: the report is still written whole and the run exits 0.
@@ -193,9 +234,11 @@ if [ -f "$FAULTLIB" ]; then
     for g in $alive; do kill -KILL -- "-$g" 2>/dev/null; done
 fi
 
-# Only staging directories whose run has ended go: one named for a live
-# process stays; one for an ended process, and one of an earlier
-# roofplan (no owner in its name) go.
+# Only staging directories whose run has ended go, and only those their
+# run marked (issue 34, item 1): one named for a live process stays; one
+# for an ended process goes; one without its run's mark (an earlier
+# roofplan's, no owner in its name, or a directory of the user's another
+# user renamed so) stays, with its files, and the run says so.
 mkdir -p "$Y/own"
 sleep 60 &
 live=$!
@@ -203,12 +246,18 @@ sh -c 'exit 0' &
 dead=$!
 wait $dead
 now=$(date +%s)
-mkdir "$Y/own/.roofplan-$live-$now-aaaaaa" "$Y/own/.roofplan-$dead-$now-bbbbbb" "$Y/own/.roofplan-cccccc"
+mkdir "$Y/own/.roofplan-$live-$now-aaaaaa" "$Y/own/.roofplan-$dead-$now-bbbbbb" \
+    "$Y/own/.roofplan-cccccc" "$Y/own/.roofplan-$dead-$now-dddddd"
+mark_stage "$Y/own/.roofplan-$live-$now-aaaaaa" "$live" "$now"
+mark_stage "$Y/own/.roofplan-$dead-$now-bbbbbb" "$dead" "$now"
 echo half >"$Y/own/.roofplan-$dead-$now-bbbbbb/plans.csv"
-expect 0 "" -- $ROOFPLAN report -q --no-charts -o "$Y/own" "${TINY[@]}"
+echo mine >"$Y/own/.roofplan-$dead-$now-dddddd/notes.txt"
+expect 0 "left 2 directories named like a staging directory alone: no run of roofplan marked them" -- \
+    $ROOFPLAN report --no-charts -o "$Y/own" "${TINY[@]}"
 check "a live run's staging directory stays" test -d "$Y/own/.roofplan-$live-$now-aaaaaa"
-check "an ended run's staging directories go" \
-    test ! -e "$Y/own/.roofplan-$dead-$now-bbbbbb" -a ! -e "$Y/own/.roofplan-cccccc"
+check "an ended run's marked staging directory goes" test ! -e "$Y/own/.roofplan-$dead-$now-bbbbbb"
+check "directories without a run's mark stay, with their files" \
+    bash -c "test -d '$Y/own/.roofplan-cccccc' && grep -qx mine '$Y/own/.roofplan-$dead-$now-dddddd/notes.txt'"
 kill $live
 wait $live 2>/dev/null
 
