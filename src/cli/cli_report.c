@@ -377,9 +377,9 @@ static enum status write_report(const struct cli_config *cfg,
 /* read inputs -> enumerate, evaluate, rank -> derive figures -> write,
  * then commit the whole report or nothing. */
 /* The report's inputs: every file it rests on with its checksum, the
- * training recipe (said, and warned about when a config.json model takes
- * DeepSeek-V3's default; its path into recipe), the validation runs; 0,
- * else the exit code. */
+ * training recipe (in words for the summary and About; on stderr too for
+ * a config.json model; recipe holds its path unless -t gave it), the
+ * validation runs; 0, else the exit code. */
 static int report_inputs(const struct cli_config *cfg,
                          struct report_run *rr,
                          const char *data_dir,
@@ -387,6 +387,8 @@ static int report_inputs(const struct cli_config *cfg,
                          size_t size,
                          struct diag *d)
 {
+    enum cli_recipe_origin origin;
+    const char *tp;
     rr->rep.m = &rr->in.m;
     rr->rep.hw = &rr->in.hw;
     rr->rep.sweep = &rr->in.sweep;
@@ -396,23 +398,26 @@ static int report_inputs(const struct cli_config *cfg,
     snprintf(rr->rep.version, sizeof rr->rep.version, "%s", ROOFPLAN_VERSION);
     if (!cli_generation_time(&rr->rep.generated, d))
         return CLI_EXIT_INPUT;
-    cli_training_path(cfg, recipe, size);
-    rr->rep.recipe_json =
-        cli_recipe_words(cfg, &rr->in.m, rr->rep.recipe, sizeof rr->rep.recipe,
-                         &rr->rep.recipe_default);
+    tp = cli_training_path(cfg, recipe, size); /* -t's, or recipe */
+    origin = cli_recipe_words(cfg, &rr->in.m, &rr->in.sweep, rr->rep.recipe,
+                              sizeof rr->rep.recipe);
+    rr->rep.recipe_json = origin != CLI_RECIPE_OWN;
+    rr->rep.recipe_default = origin == CLI_RECIPE_BORROWED;
+    /* stdout's summary says it too; stderr keeps the warning where stdout
+     * goes to a file */
     if (rr->rep.recipe_json)
         fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
                 rr->in.m.meta.path, rr->rep.recipe);
     if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
         (rr->rep.recipe_json &&
-         report_add_input(&rr->rep, "training", recipe, d)) ||
+         report_add_input(&rr->rep, "training", tp, d)) ||
         report_add_input(&rr->rep, "hardware", rr->in.hw.meta.path, d) ||
         (rr->in.have_cal &&
          report_add_input(&rr->rep, "calibration", rr->in.cal.meta.path, d)) ||
         (rr->in.have_stack &&
          report_add_input(&rr->rep, "stack", rr->in.stack.meta.path, d)) ||
         report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
-        load_validations(rr, data_dir, recipe, d))
+        load_validations(rr, data_dir, tp, d))
         return cli_exit_code(d->status, CLI_IO_INPUT);
     return 0;
 }

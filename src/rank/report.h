@@ -321,10 +321,13 @@ struct report {
     int64_t generated; /* seconds since the epoch (SOURCE_DATE_EPOCH) */
     struct report_input input[REPORT_INPUTS_MAX];
     size_t ninputs;
-    /* the training recipe the model runs with, in words (About) */
+    /* the training recipe the plans take, in words (cli_recipe_words:
+     * whose, its name, sequence, batch, budget, the sweep's batch); the
+     * summary on stdout and About */
     char recipe[REPORT_TEXT];
     bool recipe_json;    /* a config.json model: the recipe is a file */
-    bool recipe_default; /* ... and it is the default, DeepSeek-V3's */
+    bool recipe_default; /* ... and it is the data directory's default,
+                            borrowed, not the model's own */
 
     /* ---- Rank (rank_run) ---- */
 
