@@ -355,8 +355,8 @@ static void test_terms_restep_equals_a_fresh_step(void **state)
         terms_expected_step(&e, &again);
         w.ramp_skew = 0.375;
         w.x.ramp_skew = -0.125;
-        terms_restep(&e, false, &again);
-        terms_restep(&e, true, &again);
+        terms_restep(&e, TERMS_SOL, &again);
+        terms_restep(&e, TERMS_X, &again);
         memset(&fresh, 0, sizeof fresh);
         e.t = &fresh;
         terms_step(&e, &fresh);

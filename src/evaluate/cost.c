@@ -468,12 +468,12 @@ static void ramps(const struct cost_ctx *ctx,
 {
     struct terms_env e = {w, ctx->hw, ctx->m, MODEL_BF16, t};
     memset(t, 0, sizeof *t);
-    terms_ramp(&e, false, t);
+    terms_ramp(&e, TERMS_SOL, t);
     if (w->x.known) { /* (the speed of light alone has no expected set) */
         struct cost_work neutral = *w;
         neutral.x.compute_overhead = neutral.x.network_efficiency = 1;
         e.w = &neutral;
-        terms_ramp(&e, true, t);
+        terms_ramp(&e, TERMS_X, t);
     }
 }
 
@@ -530,10 +530,10 @@ static void restep(const struct cost_ctx *ctx,
         w->x.ramp_skew = cost_ramp_skew(xsum, count, t->x_ramp);
     w->x.rank = rank;
     w->x.sol_ramp_skew = w->ramp_skew;
-    terms_restep(&te, false, t);
+    terms_restep(&te, TERMS_SOL, t);
     if (w->x.known && w->x.compute_overhead == 1 &&
         w->x.network_efficiency == 1)
-        terms_restep(&te, true, t);
+        terms_restep(&te, TERMS_X, t);
     else if (w->x.known)
         terms_expected_step(&te, t);
 }

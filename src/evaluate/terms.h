@@ -37,9 +37,13 @@
  * read struct cost_work and struct hardware in SI units. This module is
  * part of the evaluate stage: it knows no file format.
  *
- * terms.c holds the time terms and terms_template(); terms_memory.c the
+ * terms.c holds the time terms (each C function beside its template),
+ * the registry and terms_template(); terms_step.c which terms each caller
+ * evaluates (the step, the ramp and re-step, the expected step, the
+ * sweep's bounds); terms_rates.c the two rate sets; terms_memory.c the
  * memory terms and terms_fits(); terms_inputs.c the inputs, the
- * workbook's names and the template lexer.
+ * workbook's names and the template lexer. terms_family.h is their
+ * shared, private part (the family's slots and evaluation).
  *
  * Calls: libm; the data files' schemas (datafile, hardware, model,
  * sweep, calibration, stack: where each input's key and value live) and
@@ -295,22 +299,24 @@ void terms_expected_step(const struct terms_env *e, struct cost_times *t);
 
 /*
  * The step's terms before the bubble, through the ramp, of the speed of
- * light (expected false: as terms_step sets them, with the links' totals,
- * ep and the bound) or of the expected set (when e->w->x.known: as
- * terms_expected_step): what a pipeline rank's ramp needs before its skew
- * is known. terms_restep adds the rest; the terms from the bubble on are
- * left as they were.
+ * light (set TERMS_SOL: as terms_step sets them, with the links' totals,
+ * ep and the bound) or of the expected set (TERMS_X, when e->w->x.known:
+ * as terms_expected_step): what a pipeline rank's ramp needs before its
+ * skew is known. terms_restep adds the rest; the terms from the bubble on
+ * are left as they were. Example: terms_ramp(&e, TERMS_SOL, t).
  */
-void terms_ramp(const struct terms_env *e, bool expected, struct cost_times *t);
+void terms_ramp(const struct terms_env *e,
+                enum terms_set set,
+                struct cost_times *t);
 
 /*
- * The step's terms from the bubble on, of the speed of light (expected
- * false) or of the expected set (when e->w->x.known), reading the
- * earlier ones from t: for work whose ramp skew alone changed since
- * terms_step or terms_expected_step filled t under the same rates.
+ * The step's terms from the bubble on, of the speed of light (set
+ * TERMS_SOL) or of the expected set (TERMS_X, when e->w->x.known),
+ * reading the earlier ones from t: for work whose ramp skew alone changed
+ * since terms_step or terms_expected_step filled t under the same rates.
  */
 void terms_restep(const struct terms_env *e,
-                  bool expected,
+                  enum terms_set set,
                   struct cost_times *t);
 
 /* A pipeline rank's speed-of-light step bounded from below from its
