@@ -297,6 +297,9 @@ void comm_groups_init(struct comm_groups *g,
     g->dispatcher = STACK_DISPATCH_DEEPEP;
 }
 
+/* A parameter class of the data-parallel traffic. */
+enum dp_params { DP_DENSE, DP_EXPERT };
+
 /*
  * Data-parallel traffic of one parameter class (dense or expert).
  * ZeRO-2/3 gradients: reduce-scattered once per step when they were
@@ -307,8 +310,9 @@ static void data_parallel(struct acc *a,
                           const struct comm_group *span,
                           double params,
                           double layers,
-                          bool expert)
+                          enum dp_params cls)
 {
+    bool expert = cls == DP_EXPERT;
     const struct model_spec *s = a->s;
     const struct plan *p = a->p;
     double mb = a->mb;
@@ -428,6 +432,130 @@ size_t comm_rank(const struct model *m,
     return comm_view(m, p, &v, &g, ept, mem.grads_per_step, out);
 }
 
+/* Tensor parallelism: each call moves the micro-batch's s*b*h tensor. */
+static void tp_traffic(struct acc *a,
+                       const struct comm_groups *g,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    const struct model_chunk *sum = &v->sum;
+    /* TP collectives per layer kind (model_layer.tp_collectives), forward
+     * and backward, plus those the recomputation redoes. */
+    double tp_calls =
+        a->mb * (2 * sum->tp_collectives + sum->tp_recompute[p->recompute]);
+    double seq_mb = (double)(p->mbs * a->s->seq_len); /* tokens/micro-batch */
+    double buffer = tp_calls * seq_mb * (double)a->s->hidden *
+                    a->s->activation_bytes / (double)p->cp;
+    if (p->tp <= 1)
+        return;
+    if (p->no_sp) /* an all-reduce where SP has an all-gather and a
+                   * reduce-scatter: the same bytes, half the calls
+                   * (Korthikanti et al. 2022 §4.2.2) */
+        ring(a, "TP all-reduce (no sequence parallelism)", COMM_TP,
+             COMM_ALL_REDUCE, &g->tp, tp_calls / 2, buffer / 2);
+    else {
+        ring(a, "TP all-gather (sequence parallel)", COMM_TP, COMM_ALL_GATHER,
+             &g->tp, tp_calls / 2, buffer / 2);
+        ring(a, "TP reduce-scatter (sequence parallel)", COMM_TP,
+             COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
+    }
+}
+
+/* Context parallelism: K and V gathered in forward and backward, dK/dV
+ * reduce-scattered in backward. */
+static void cp_traffic(struct acc *a,
+                       const struct comm_groups *g,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    const struct model_spec *s = a->s;
+    const struct model_chunk *sum = &v->sum;
+    bool full = p->recompute == MODEL_RECOMPUTE_FULL;
+    double layer_mb = a->mb * (double)sum->count;
+    double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
+    double kv =
+        a->mb * sum->kv_elems * seq_mb * s->activation_bytes / (double)p->tp;
+    if (p->cp <= 1)
+        return;
+    ring(a, "CP key/value all-gather", COMM_CP, COMM_ALL_GATHER, &g->cp,
+         (full ? 3 : 2) * layer_mb, (full ? 3 : 2) * kv);
+    ring(a, "CP key/value gradient reduce-scatter", COMM_CP,
+         COMM_REDUCE_SCATTER, &g->cp, layer_mb, kv);
+}
+
+/* Expert parallelism: the MoE dispatch and combine as the stack's
+ * dispatcher moves them (comm_ep_dispatch). */
+static void ep_traffic(struct acc *a,
+                       const struct model *m,
+                       const struct comm_groups *g,
+                       const struct comm_ep_table *ept,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    const struct model_spec *s = a->s;
+    const struct model_chunk *sum = &v->sum;
+    double moe_mb = a->mb * (double)sum->moe_layers;
+    double tokens =
+        (double)(p->mbs * s->seq_len) / ((double)p->tp * (double)p->cp);
+    double ib, nv, copies, dsp, cmb, h = (double)s->hidden;
+    bool fp8 = p->precision == MODEL_FP8;
+    double ab = s->activation_bytes;
+    double d = fp8 ? s->dispatch_bytes : ab;
+    double c = fp8 ? s->combine_bytes : ab;
+    double dg = fp8 ? s->dispatch_grad_bytes : ab;
+    double cg = fp8 ? s->combine_grad_bytes : ab;
+    /* forward again where the recomputation redoes the MoE block
+     * (`full`, or the `moe` module) */
+    double redo = a->mb * sum->ep_recompute[p->recompute];
+    double fwd = (moe_mb + redo) * tokens * h;
+    double bwd = moe_mb * tokens * h;
+    double calls = 2 * moe_mb + redo;
+    if (p->ep <= 1 || moe_mb <= 0)
+        return;
+    comm_ep_dispatch(m, g->ep.span, g->dispatcher, g->model, ept, &copies, &ib,
+                     &nv);
+    dsp = fwd * d + bwd * dg;
+    cmb = fwd * c + bwd * cg;
+    if (g->dispatcher == STACK_DISPATCH_ALLGATHER) { /* Megatron's allgather
+                                                      * dispatcher: the
+                                                      * combine is a
+                                                      * reduce-scatter, the
+                                                      * backward the reverse */
+        record(a, "EP dispatch all-gather (fwd) + reduce-scatter (bwd)",
+               COMM_EP, COMM_ALL_GATHER, g->ep.span,
+               (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
+        record(a, "EP combine reduce-scatter (fwd) + all-gather (bwd)", COMM_EP,
+               COMM_REDUCE_SCATTER, g->ep.span,
+               (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
+    } else {
+        record(a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
+               COMM_ALL_TO_ALL, g->ep.span,
+               (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
+        record(a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
+               COMM_ALL_TO_ALL, g->ep.span,
+               (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
+    }
+}
+
+/* Pipeline parallelism: activations sent forward and their gradients
+ * back, per micro-batch. */
+static void pp_traffic(struct acc *a,
+                       const struct comm_groups *g,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    double pp_sends = a->mb * v->pp_sends;
+    double seq_mb = (double)(p->mbs * a->s->seq_len); /* tokens/micro-batch */
+    double bytes = pp_sends * seq_mb * (double)a->s->hidden *
+                   a->s->activation_bytes / ((double)p->tp * (double)p->cp);
+    if (p->pp <= 1 || pp_sends <= 0)
+        return;
+    record(a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
+           COMM_SEND_RECV, g->pp,
+           (struct flow){pp_sends, bytes, g->pp_cross ? bytes : 0,
+                         g->pp_cross ? 0 : bytes});
+}
+
 size_t comm_view(const struct model *m,
                  const struct plan *p,
                  const struct plan_rank *v,
@@ -436,25 +564,9 @@ size_t comm_view(const struct model *m,
                  bool grads_per_step,
                  const struct comm_out *out)
 {
-    const struct model_spec *s = &m->spec;
     const struct model_chunk *sum = &v->sum;
-    long rank = v->rank;
-    int rec = p->recompute;
-    double tp = (double)p->tp, cp = (double)p->cp;
-    double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
-    double ab = s->activation_bytes, h = (double)s->hidden;
-    bool full = rec == MODEL_RECOMPUTE_FULL;
-    double mb_avg = (double)p->microbatches * v->mb_share; /* per chunk */
-    double dense = sum->params_dense / tp;
+    double dense = sum->params_dense / (double)p->tp;
     double expert = sum->params_expert / (double)p->ep;
-    double layer_mb = mb_avg * (double)sum->count;
-    double moe_mb = mb_avg * (double)sum->moe_layers;
-    double kv_mb = mb_avg * sum->kv_elems;
-    /* TP collectives per layer kind (model_layer.tp_collectives), forward
-     * and backward, plus those the recomputation redoes. */
-    double tp_calls =
-        mb_avg * (2 * sum->tp_collectives + sum->tp_recompute[rec]);
-    double pp_sends = mb_avg * v->pp_sends;
     struct acc a;
 
     memset(out->tot, 0, sizeof *out->tot);
@@ -463,87 +575,26 @@ size_t comm_view(const struct model *m,
     a.n = 0;
     a.tot = out->tot;
     a.phase = COMM_STEADY;
-    a.s = s;
+    a.s = &m->spec;
     a.p = p;
-    a.mb = mb_avg;
+    a.mb = (double)p->microbatches * v->mb_share; /* per chunk */
     a.per_step = grads_per_step;
 
-    if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
-        double buffer = tp_calls * seq_mb * h * ab / cp;
-        if (p->no_sp) /* an all-reduce where SP has an all-gather and a
-                       * reduce-scatter: the same bytes, half the calls
-                       * (Korthikanti et al. 2022 §4.2.2) */
-            ring(&a, "TP all-reduce (no sequence parallelism)", COMM_TP,
-                 COMM_ALL_REDUCE, &g->tp, tp_calls / 2, buffer / 2);
-        else {
-            ring(&a, "TP all-gather (sequence parallel)", COMM_TP,
-                 COMM_ALL_GATHER, &g->tp, tp_calls / 2, buffer / 2);
-            ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
-                 COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
-        }
-    }
-    if (p->cp > 1) { /* K and V gathered in forward and backward, dK/dV
-                      * reduce-scattered in backward */
-        double kv = kv_mb * seq_mb * ab / tp;
-        ring(&a, "CP key/value all-gather", COMM_CP, COMM_ALL_GATHER, &g->cp,
-             (full ? 3 : 2) * layer_mb, (full ? 3 : 2) * kv);
-        ring(&a, "CP key/value gradient reduce-scatter", COMM_CP,
-             COMM_REDUCE_SCATTER, &g->cp, layer_mb, kv);
-    }
-    if (p->ep > 1 && moe_mb > 0) {
-        double tokens = seq_mb / (tp * cp), ib, nv;
-        bool fp8 = p->precision == MODEL_FP8;
-        double d = fp8 ? s->dispatch_bytes : ab;
-        double c = fp8 ? s->combine_bytes : ab;
-        double dg = fp8 ? s->dispatch_grad_bytes : ab;
-        double cg = fp8 ? s->combine_grad_bytes : ab;
-        /* forward again where the recomputation redoes the MoE block
-         * (`full`, or the `moe` module) */
-        double redo = mb_avg * sum->ep_recompute[rec];
-        double fwd = (moe_mb + redo) * tokens * h;
-        double bwd = moe_mb * tokens * h;
-        double calls = 2 * moe_mb + redo;
-        double copies, dsp, cmb;
-        bool gather = g->dispatcher == STACK_DISPATCH_ALLGATHER;
-        comm_ep_dispatch(m, g->ep.span, g->dispatcher, g->model, ept, &copies,
-                         &ib, &nv);
-        dsp = fwd * d + bwd * dg;
-        cmb = fwd * c + bwd * cg;
-        if (gather) { /* Megatron's allgather dispatcher: the combine is a
-                       * reduce-scatter, the backward the reverse */
-            record(&a, "EP dispatch all-gather (fwd) + reduce-scatter (bwd)",
-                   COMM_EP, COMM_ALL_GATHER, g->ep.span,
-                   (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
-            record(&a, "EP combine reduce-scatter (fwd) + all-gather (bwd)",
-                   COMM_EP, COMM_REDUCE_SCATTER, g->ep.span,
-                   (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
-        } else {
-            record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
-                   COMM_ALL_TO_ALL, g->ep.span,
-                   (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
-            record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
-                   COMM_ALL_TO_ALL, g->ep.span,
-                   (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
-        }
-    }
-    if (p->pp > 1 && pp_sends > 0) {
-        double bytes = pp_sends * seq_mb * h * ab / (tp * cp);
-        record(&a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
-               COMM_SEND_RECV, g->pp,
-               (struct flow){pp_sends, bytes, g->pp_cross ? bytes : 0,
-                             g->pp_cross ? 0 : bytes});
-    }
+    tp_traffic(&a, g, v);
+    cp_traffic(&a, g, v);
+    ep_traffic(&a, m, g, ept, v);
+    pp_traffic(&a, g, v);
     if (plan_schedule_of(p->schedule)->copies > 1) { /* the mirrored chunk's
                                                       * replicas */
         struct comm_group dp =
-            group_of(doubled(g->dp.span, p, rank, g->domain), g->model);
+            group_of(doubled(g->dp.span, p, v->rank, g->domain), g->model);
         struct comm_group edp =
-            group_of(doubled(g->edp.span, p, rank, g->domain), g->model);
-        data_parallel(&a, &dp, dense, (double)sum->count, false);
-        data_parallel(&a, &edp, expert, (double)sum->moe_layers, true);
+            group_of(doubled(g->edp.span, p, v->rank, g->domain), g->model);
+        data_parallel(&a, &dp, dense, (double)sum->count, DP_DENSE);
+        data_parallel(&a, &edp, expert, (double)sum->moe_layers, DP_EXPERT);
     } else {
-        data_parallel(&a, &g->dp, dense, (double)sum->count, false);
-        data_parallel(&a, &g->edp, expert, (double)sum->moe_layers, true);
+        data_parallel(&a, &g->dp, dense, (double)sum->count, DP_DENSE);
+        data_parallel(&a, &g->edp, expert, (double)sum->moe_layers, DP_EXPERT);
     }
     return a.n;
 }
