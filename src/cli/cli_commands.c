@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collectives.h"
 #include "cost.h"
 #include "eval_out.h"
 #include "figures.h"
@@ -621,6 +622,11 @@ int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
                 if (stack_load(files[i], &st, cfg->sets, cfg->nsets, &d) ==
                     STATUS_OK)
                     stack_release(&st);
+            } else if (strcmp(section, "collectives") == 0) {
+                struct collectives c;
+                if (collectives_load(files[i], &c, cfg->sets, cfg->nsets, &d) ==
+                    STATUS_OK)
+                    collectives_release(&c);
             } else if (strcmp(section, "run") == 0) {
                 check_run(files[i], tp, &d);
             } else if (strcmp(section, "kernels") == 0) {
@@ -632,7 +638,8 @@ int cli_cmd_check(struct cli_config *cfg, char **files, size_t n)
                 diag_set(&d, STATUS_PARSE,
                          "%s: not a roofplan data file (%s%s%s; expected "
                          "[model], [training], [gpu], [space], [run], "
-                         "[calibration], [stack], [inputs] or [kernels] "
+                         "[calibration], [stack], [collectives], [inputs] or "
+                         "[kernels] "
                          "first, or a config.json)",
                          files[i], section[0] ? "its first section is [" : "",
                          section[0] ? section : "it has no [section]",
@@ -658,6 +665,7 @@ int cli_cmd_schema(void)
         {"Hardware files (data/hardware/NAME.ini)", hardware_schema()},
         {"Sweep files (data/sweeps/NAME.ini)", sweep_schema()},
         {"Calibration files (data/calibration/NAME.ini)", calibration_schema()},
+        {"Collectives files (data/collectives/NAME.ini)", collectives_schema()},
         {"Stack files (data/stacks/NAME.ini)", stack_schema()},
         {"Validation runs (data/validation/NAME.ini)", validation_schema()},
         {"The default inputs (data/defaults.ini)", cli_defaults_schema()},

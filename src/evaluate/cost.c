@@ -150,6 +150,8 @@ static const struct comm_groups *eval_groups(struct eval *ev)
         if (ctx->stack) /* the stack's kernel moves the MoE tokens */
             g->dispatcher = ctx->stack->spec.ep_dispatcher;
         if (ev->hint)
+            g->memo = &ev->hint->algo;
+        if (ev->hint)
             ev->hint->have |= COST_HAVE_GROUPS;
     }
     ev->groups = g;
@@ -224,41 +226,47 @@ static void rank_expected(const struct eval *ev,
     }
 }
 
-/* The work's bytes and calls per link and phase from its collectives'
- * totals: every collective, the steady, sync and gather phases, what a
- * micro-batch's own compute waits for (dep: EP, TP and CP traffic) and
- * the MoE all-to-all alone. */
+/* A link's load as the work holds it: bytes at the link's rate, calls,
+ * latency. */
+static void take(const struct comm_load *l,
+                 double *bytes,
+                 double *calls,
+                 struct comm_lat *lat)
+{
+    *bytes = l->at;
+    if (calls)
+        *calls = l->calls;
+    *lat = l->lat;
+}
+
+/* The work's bytes, calls and latency per link and phase from its
+ * collectives' totals: every collective, the steady, sync and gather
+ * phases, what a micro-batch's own compute waits for (dep: EP, TP and CP
+ * traffic) and the MoE all-to-all alone. */
 static void work_comm(const struct comm_totals *ct, struct cost_work *w)
 {
-    w->ib_bytes = ct->ib_bytes;
-    w->nvlink_bytes = ct->nvlink_bytes;
-    w->ib_calls = ct->ib_calls;
-    w->nvlink_calls = ct->nvlink_calls;
-    w->ib_steady_bytes = ct->phase_ib[COMM_STEADY];
-    w->nvlink_steady_bytes = ct->phase_nvlink[COMM_STEADY];
-    w->ib_steady_calls = ct->phase_ib_calls[COMM_STEADY];
-    w->nvlink_steady_calls = ct->phase_nvlink_calls[COMM_STEADY];
-    w->ib_sync_bytes = ct->phase_ib[COMM_SYNC];
-    w->nvlink_sync_bytes = ct->phase_nvlink[COMM_SYNC];
-    w->ib_sync_calls = ct->phase_ib_calls[COMM_SYNC];
-    w->nvlink_sync_calls = ct->phase_nvlink_calls[COMM_SYNC];
-    w->ib_gather_bytes = ct->phase_ib[COMM_GATHER];
-    w->nvlink_gather_bytes = ct->phase_nvlink[COMM_GATHER];
-    w->ib_gather_calls = ct->phase_ib_calls[COMM_GATHER];
-    w->nvlink_gather_calls = ct->phase_nvlink_calls[COMM_GATHER];
-    w->ib_dep_bytes =
-        ct->what_ib[COMM_EP] + ct->what_ib[COMM_TP] + ct->what_ib[COMM_CP];
-    w->nvlink_dep_bytes = ct->what_nvlink[COMM_EP] + ct->what_nvlink[COMM_TP] +
-                          ct->what_nvlink[COMM_CP];
-    w->ib_dep_calls = ct->what_ib_calls[COMM_EP] + ct->what_ib_calls[COMM_TP] +
-                      ct->what_ib_calls[COMM_CP];
-    w->nvlink_dep_calls = ct->what_nvlink_calls[COMM_EP] +
-                          ct->what_nvlink_calls[COMM_TP] +
-                          ct->what_nvlink_calls[COMM_CP];
-    w->ep_ib_bytes = ct->what_ib[COMM_EP];
-    w->ep_nvlink_bytes = ct->what_nvlink[COMM_EP];
-    w->ep_ib_calls = ct->what_ib_calls[COMM_EP];
-    w->ep_nvlink_calls = ct->what_nvlink_calls[COMM_EP];
+    struct comm_load dep_ib = comm_dep_load(ct->what_ib);
+    struct comm_load dep_nv = comm_dep_load(ct->what_nvlink);
+    take(&ct->ib, &w->ib_bytes, &w->ib_calls, &w->ib_lat);
+    take(&ct->nvlink, &w->nvlink_bytes, &w->nvlink_calls, &w->nvlink_lat);
+    take(&ct->phase_ib[COMM_STEADY], &w->ib_steady_bytes, &w->ib_steady_calls,
+         &w->ib_steady_lat);
+    take(&ct->phase_nvlink[COMM_STEADY], &w->nvlink_steady_bytes,
+         &w->nvlink_steady_calls, &w->nvlink_steady_lat);
+    take(&ct->phase_ib[COMM_SYNC], &w->ib_sync_bytes, &w->ib_sync_calls,
+         &w->ib_sync_lat);
+    take(&ct->phase_nvlink[COMM_SYNC], &w->nvlink_sync_bytes,
+         &w->nvlink_sync_calls, &w->nvlink_sync_lat);
+    take(&ct->phase_ib[COMM_GATHER], &w->ib_gather_bytes, &w->ib_gather_calls,
+         &w->ib_gather_lat);
+    take(&ct->phase_nvlink[COMM_GATHER], &w->nvlink_gather_bytes,
+         &w->nvlink_gather_calls, &w->nvlink_gather_lat);
+    take(&dep_ib, &w->ib_dep_bytes, &w->ib_dep_calls, &w->ib_dep_lat);
+    take(&dep_nv, &w->nvlink_dep_bytes, &w->nvlink_dep_calls,
+         &w->nvlink_dep_lat);
+    take(&ct->what_ib[COMM_EP], &w->ep_ib_bytes, NULL, &w->ep_ib_lat);
+    take(&ct->what_nvlink[COMM_EP], &w->ep_nvlink_bytes, NULL,
+         &w->ep_nvlink_lat);
 }
 
 /* The speed-of-light work of one pipeline rank (no expected step: w->x

@@ -77,12 +77,12 @@ void expected_fill(const struct model *m,
         x->optimizer_bytes = w->optimizer_bytes;
         x->bubble_coef = w->bubble_coef;
         x->fwd_share = w->fwd_share;
-        x->ib_dep_calls = w->ib_dep_calls;
-        x->nv_dep_calls = w->nvlink_dep_calls;
-        x->ib_sync_calls = w->ib_sync_calls;
-        x->nv_sync_calls = w->nvlink_sync_calls;
-        x->ib_gather_calls = w->ib_gather_calls;
-        x->nv_gather_calls = w->nvlink_gather_calls;
+        x->ib_dep_lat = w->ib_dep_lat;
+        x->nv_dep_lat = w->nvlink_dep_lat;
+        x->ib_sync_lat = w->ib_sync_lat;
+        x->nv_sync_lat = w->nvlink_sync_lat;
+        x->ib_gather_lat = w->ib_gather_lat;
+        x->nv_gather_lat = w->nvlink_gather_lat;
         x->ib_dep_raw = w->ib_dep_bytes;
         x->nv_dep_raw = w->nvlink_dep_bytes;
         x->ib_sync_raw = w->ib_sync_bytes;
@@ -148,9 +148,12 @@ static void switch_off(const struct cost_work *w,
     if (from <= EXPECTED_EXPOSED) { /* everything overlapped, as the SOL */
         r->ib_hid += r->ib_xp;
         r->nv_hid += r->nv_xp;
-        r->ib_hid_calls += r->ib_xp_calls;
-        r->nv_hid_calls += r->nv_xp_calls;
-        r->ib_xp = r->nv_xp = r->ib_xp_calls = r->nv_xp_calls = 0;
+        r->ib_hid_lat.steps += r->ib_xp_lat.steps;
+        r->ib_hid_lat.net += r->ib_xp_lat.net;
+        r->nv_hid_lat.steps += r->nv_xp_lat.steps;
+        r->nv_hid_lat.net += r->nv_xp_lat.net;
+        r->ib_xp = r->nv_xp = 0;
+        r->ib_xp_lat = r->nv_xp_lat = (struct comm_lat){0, 0};
         r->grad_hide = r->param_hide = 1;
         r->dp_window_core = true;
     }

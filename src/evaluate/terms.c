@@ -30,15 +30,21 @@ static double max2(double a, double b)
     return a > b ? a : b;
 }
 
-double terms_link_time(double bytes, double calls, double bps, double lat_s)
+double terms_link_time(const struct hardware *hw,
+                       double bytes,
+                       double bps,
+                       struct comm_lat lat)
 {
-    return bytes / bps + calls * lat_s;
+    return bytes / bps + comm_lat_s(hw, lat);
 }
 
-double
-terms_collective_time(double bytes, double calls, double bps, double lat_s)
+double terms_collective_time(const struct hardware *hw,
+                             double bytes,
+                             double share,
+                             double bps,
+                             struct comm_lat lat)
 {
-    return bytes / bps + (bytes > 0 ? calls * lat_s : 0);
+    return bytes / (share * bps) + comm_lat_s(hw, lat);
 }
 
 double
@@ -65,8 +71,6 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
 
 /* The rate sets' names in templates: SOL_* for the speed of light,
  * EXP_* for the expected step. */
-#define IB_LAT "*IB_LATENCY_US*1E-06"
-#define NV_LAT "*NVLINK_LATENCY_US*1E-06"
 /* compute: FLOPs at the achievable rates / kernels at measured rates */
 #define SOL_COMPUTE_TIME             \
     "{bf16_tflop}/BF16_TFLOPS_USED+" \
@@ -93,16 +97,19 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
  * step-end sync's and gather's (the expected: after efficiency) */
 #define SOL_IB_HID       "{ib_steady_gb}"
 #define EXP_IB_HID       "{x_ib_hid_gb}"
-#define SOL_IB_HID_CALLS "{ib_steady_calls}"
-#define EXP_IB_HID_CALLS "{x_ib_hid_calls}"
+#define SOL_IB_HID_STEPS "{ib_steady_steps}"
+#define EXP_IB_HID_STEPS "{x_ib_hid_steps}"
+#define SOL_IB_HID_NET   "{ib_steady_net_steps}"
+#define EXP_IB_HID_NET   "{x_ib_hid_net_steps}"
 #define SOL_NV_HID       "{nv_steady_gb}"
 #define EXP_NV_HID       "{x_nv_hid_gb}"
-#define SOL_NV_HID_CALLS "{nv_steady_calls}"
-#define EXP_NV_HID_CALLS "{x_nv_hid_calls}"
+#define SOL_NV_HID_STEPS "{nv_steady_steps}"
+#define EXP_NV_HID_STEPS "{x_nv_hid_steps}"
 #define EXP_IB_XP        "{x_ib_xp_gb}"
-#define EXP_IB_XP_CALLS  "{x_ib_xp_calls}"
+#define EXP_IB_XP_STEPS  "{x_ib_xp_steps}"
+#define EXP_IB_XP_NET    "{x_ib_xp_net_steps}"
 #define EXP_NV_XP        "{x_nv_xp_gb}"
-#define EXP_NV_XP_CALLS  "{x_nv_xp_calls}"
+#define EXP_NV_XP_STEPS  "{x_nv_xp_steps}"
 #define SOL_IB_DEP       "{ib_dep_gb}"
 #define EXP_IB_DEP       "{x_ib_dep_gb}"
 #define SOL_NV_DEP       "{nv_dep_gb}"
@@ -116,7 +123,7 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
 #define SOL_NV_GATHER    "{nv_gather_gb}"
 #define EXP_NV_GATHER    "{x_nv_gather_gb}"
 /* the rank's own work: HBM and optimizer bytes, bubble coefficient,
- * forward share, the calls of the ramp's, sync's and gather's traffic
+ * forward share, the latency of the ramp's, sync's and gather's traffic
  * (the expected set's may be another rank's: the slowest at its rates) */
 #define SOL_HBM_GB          "{hbm_gb}"
 #define EXP_HBM_GB          "{x_hbm_gb}"
@@ -126,18 +133,24 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
 #define EXP_BUBBLE_COEF     "{x_bubble_coef}"
 #define SOL_FWD_SHARE       "{fwd_share}"
 #define EXP_FWD_SHARE       "{x_fwd_share}"
-#define SOL_IB_DEP_CALLS    "{ib_dep_calls}"
-#define EXP_IB_DEP_CALLS    "{x_ib_dep_calls}"
-#define SOL_NV_DEP_CALLS    "{nv_dep_calls}"
-#define EXP_NV_DEP_CALLS    "{x_nv_dep_calls}"
-#define SOL_IB_SYNC_CALLS   "{ib_sync_calls}"
-#define EXP_IB_SYNC_CALLS   "{x_ib_sync_calls}"
-#define SOL_NV_SYNC_CALLS   "{nv_sync_calls}"
-#define EXP_NV_SYNC_CALLS   "{x_nv_sync_calls}"
-#define SOL_IB_GATHER_CALLS "{ib_gather_calls}"
-#define EXP_IB_GATHER_CALLS "{x_ib_gather_calls}"
-#define SOL_NV_GATHER_CALLS "{nv_gather_calls}"
-#define EXP_NV_GATHER_CALLS "{x_nv_gather_calls}"
+#define SOL_IB_DEP_STEPS    "{ib_dep_steps}"
+#define EXP_IB_DEP_STEPS    "{x_ib_dep_steps}"
+#define SOL_IB_DEP_NET      "{ib_dep_net_steps}"
+#define EXP_IB_DEP_NET      "{x_ib_dep_net_steps}"
+#define SOL_NV_DEP_STEPS    "{nv_dep_steps}"
+#define EXP_NV_DEP_STEPS    "{x_nv_dep_steps}"
+#define SOL_IB_SYNC_STEPS   "{ib_sync_steps}"
+#define EXP_IB_SYNC_STEPS   "{x_ib_sync_steps}"
+#define SOL_IB_SYNC_NET     "{ib_sync_net_steps}"
+#define EXP_IB_SYNC_NET     "{x_ib_sync_net_steps}"
+#define SOL_NV_SYNC_STEPS   "{nv_sync_steps}"
+#define EXP_NV_SYNC_STEPS   "{x_nv_sync_steps}"
+#define SOL_IB_GATHER_STEPS "{ib_gather_steps}"
+#define EXP_IB_GATHER_STEPS "{x_ib_gather_steps}"
+#define SOL_IB_GATHER_NET   "{ib_gather_net_steps}"
+#define EXP_IB_GATHER_NET   "{x_ib_gather_net_steps}"
+#define SOL_NV_GATHER_STEPS "{nv_gather_steps}"
+#define EXP_NV_GATHER_STEPS "{x_nv_gather_steps}"
 /* the stack hides the step-end sync / gather (the speed of light: 1) */
 #define SOL_GRAD_HIDE  ""
 #define EXP_GRAD_HIDE  "{grad_hide}*"
@@ -179,24 +192,29 @@ terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
 #define SOL_T_DAYS         "{days}"
 #define EXP_T_DAYS         "{x_days}"
 
-/* A link's time: GB over the set's rate, plus a latency per call. */
-#define LINK(S, LINK_RATE, gb, calls, lat) gb "/" S##LINK_RATE "+" calls lat
+/* A link's time: GB over the set's rate, plus the latency of its
+ * collectives in the library's steps (struct comm_lat): in-node steps
+ * and, on IB, network steps. */
+#define LINK_IB(S, gb, steps, net)                     \
+    gb "/" S##_IB_RATE "+(" steps "*COLL_STEP_US+" net \
+                       "*COLL_NET_STEP_US)*1E-06"
+#define LINK_NV(S, gb, steps) gb "/" S##_NV_RATE "+" steps "*COLL_STEP_US*1E-06"
 /* A phase on both links: the busier one. */
-#define PHASE(S, ib, ib_calls, nv, nv_calls) \
-    "MAX(" LINK(S, _IB_RATE, ib, ib_calls,   \
-                IB_LAT) "," LINK(S, _NV_RATE, nv, nv_calls, NV_LAT) ")"
+#define PHASE(S, P)                                             \
+    "MAX(" LINK_IB(S, S##_IB_##P, S##_IB_##P##_STEPS,           \
+                   S##_IB_##P##_NET) "," LINK_NV(S, S##_NV_##P, \
+                                                 S##_NV_##P##_STEPS) ")"
 
-/* The busier link's time for a phase's bytes and calls. */
+/* The busier link's time for a phase's bytes and latency. */
 static double phase_time(const struct hardware *hw,
                          const struct terms_rates *r,
                          double ib,
-                         double ib_calls,
+                         struct comm_lat ib_lat,
                          double nv,
-                         double nv_calls)
+                         struct comm_lat nv_lat)
 {
-    return max2(
-        terms_link_time(ib, ib_calls, r->ib_bps, hw->ib_latency_s),
-        terms_link_time(nv, nv_calls, r->nvlink_bps, hw->nvlink_latency_s));
+    return max2(terms_link_time(hw, ib, r->ib_bps, ib_lat),
+                terms_link_time(hw, nv, r->nvlink_bps, nv_lat));
 }
 
 /* Compute: GEMMs and attention under the clock, elementwise work, or the
@@ -262,47 +280,42 @@ static double f_optimizer(const struct terms_env *e,
     return r->optimizer_bytes / r->hbm_bps;
 }
 
-#define T_SYNC(S) \
-    PHASE(S, S##_IB_SYNC, S##_IB_SYNC_CALLS, S##_NV_SYNC, S##_NV_SYNC_CALLS)
+#define T_SYNC(S) PHASE(S, SYNC)
 static double
 f_sync(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
     (void)v;
-    return phase_time(e->hw, r, r->ib_sync, r->ib_sync_calls, r->nv_sync,
-                      r->nv_sync_calls);
+    return phase_time(e->hw, r, r->ib_sync, r->ib_sync_lat, r->nv_sync,
+                      r->nv_sync_lat);
 }
 
-#define T_GATHER(S)                                             \
-    PHASE(S, S##_IB_GATHER, S##_IB_GATHER_CALLS, S##_NV_GATHER, \
-          S##_NV_GATHER_CALLS)
+#define T_GATHER(S) PHASE(S, GATHER)
 static double f_gather(const struct terms_env *e,
                        const struct terms_rates *r,
                        const double *v)
 {
     (void)v;
-    return phase_time(e->hw, r, r->ib_gather, r->ib_gather_calls, r->nv_gather,
-                      r->nv_gather_calls);
+    return phase_time(e->hw, r, r->ib_gather, r->ib_gather_lat, r->nv_gather,
+                      r->nv_gather_lat);
 }
 
 /* The traffic the set overlaps with compute, on each link. */
-#define T_IB_HID(S) LINK(S, _IB_RATE, S##_IB_HID, S##_IB_HID_CALLS, IB_LAT)
+#define T_IB_HID(S) LINK_IB(S, S##_IB_HID, S##_IB_HID_STEPS, S##_IB_HID_NET)
 static double f_ib_hid(const struct terms_env *e,
                        const struct terms_rates *r,
                        const double *v)
 {
     (void)v;
-    return terms_link_time(r->ib_hid, r->ib_hid_calls, r->ib_bps,
-                           e->hw->ib_latency_s);
+    return terms_link_time(e->hw, r->ib_hid, r->ib_bps, r->ib_hid_lat);
 }
 
-#define T_NV_HID(S) LINK(S, _NV_RATE, S##_NV_HID, S##_NV_HID_CALLS, NV_LAT)
+#define T_NV_HID(S) LINK_NV(S, S##_NV_HID, S##_NV_HID_STEPS)
 static double f_nv_hid(const struct terms_env *e,
                        const struct terms_rates *r,
                        const double *v)
 {
     (void)v;
-    return terms_link_time(r->nv_hid, r->nv_hid_calls, r->nvlink_bps,
-                           e->hw->nvlink_latency_s);
+    return terms_link_time(e->hw, r->nv_hid, r->nvlink_bps, r->nv_hid_lat);
 }
 
 /* SMs that run overlapped communication kernels are lost to compute
@@ -350,15 +363,13 @@ static double f_offload(const struct terms_env *e,
 }
 
 /* What the set does not overlap (the speed of light: nothing, 0). */
-#define T_EXPOSED(S) \
-    PHASE(S, S##_IB_XP, S##_IB_XP_CALLS, S##_NV_XP, S##_NV_XP_CALLS)
+#define T_EXPOSED(S) PHASE(S, XP)
 static double f_exposed(const struct terms_env *e,
                         const struct terms_rates *r,
                         const double *v)
 {
     (void)v;
-    return phase_time(e->hw, r, r->ib_xp, r->ib_xp_calls, r->nv_xp,
-                      r->nv_xp_calls);
+    return phase_time(e->hw, r, r->ib_xp, r->ib_xp_lat, r->nv_xp, r->nv_xp_lat);
 }
 
 #define T_CORE(S)                                                             \
@@ -379,15 +390,13 @@ f_core(const struct terms_env *e, const struct terms_rates *r, const double *v)
 /* Warm-up and cool-down run a micro-batch's chunks unpaired: its own EP,
  * TP and CP traffic is not hidden there (DualPipe README: only paired
  * forward and backward chunks overlap). */
-#define T_RAMP(S)                                  \
-    "MAX(" S##_T_COMPUTE "," S##_T_HBM ")+" PHASE( \
-        S, S##_IB_DEP, S##_IB_DEP_CALLS, S##_NV_DEP, S##_NV_DEP_CALLS)
+#define T_RAMP(S) "MAX(" S##_T_COMPUTE "," S##_T_HBM ")+" PHASE(S, DEP)
 static double
 f_ramp(const struct terms_env *e, const struct terms_rates *r, const double *v)
 {
     return max2(v[TERMS_F_COMPUTE], v[TERMS_F_HBM]) +
-           phase_time(e->hw, r, r->ib_dep, r->ib_dep_calls, r->nv_dep,
-                      r->nv_dep_calls);
+           phase_time(e->hw, r, r->ib_dep, r->ib_dep_lat, r->nv_dep,
+                      r->nv_dep_lat);
 }
 
 /* The schedule's coefficient of the other stages' ramp units: this
@@ -565,15 +574,13 @@ void terms_family_sol_links(const struct terms_env *e, struct cost_times *t)
 {
     const struct cost_work *w = e->w;
     const struct hardware *hw = e->hw;
-    t->ib =
-        terms_link_time(w->ib_bytes, w->ib_calls, hw->ib_bps, hw->ib_latency_s);
-    t->nvlink = terms_link_time(w->nvlink_bytes, w->nvlink_calls,
-                                hw->nvlink_bps, hw->nvlink_latency_s);
+    t->ib = terms_link_time(hw, w->ib_bytes, hw->ib_bps, w->ib_lat);
+    t->nvlink =
+        terms_link_time(hw, w->nvlink_bytes, hw->nvlink_bps, w->nvlink_lat);
     /* the MoE all-to-all alone (no column: the EP/compute ratio) */
-    t->ep = max2(terms_link_time(w->ep_ib_bytes, w->ep_ib_calls, hw->ib_bps,
-                                 hw->ib_latency_s),
-                 terms_link_time(w->ep_nvlink_bytes, w->ep_nvlink_calls,
-                                 hw->nvlink_bps, hw->nvlink_latency_s));
+    t->ep = max2(terms_link_time(hw, w->ep_ib_bytes, hw->ib_bps, w->ep_ib_lat),
+                 terms_link_time(hw, w->ep_nvlink_bytes, hw->nvlink_bps,
+                                 w->ep_nvlink_lat));
 }
 
 void terms_family_sol_own(const struct terms_env *e, struct cost_times *t)
@@ -600,9 +607,8 @@ void terms_family_sol_own(const struct terms_env *e, struct cost_times *t)
 /* clang-format off */
 static const struct terms_term terms[] = {
     SOL_ROW(TERMS_COMPUTE, "compute", T_COMPUTE, TERMS_F_COMPUTE),
-    {TERMS_IB, "ib", "{ib_gb}/IB_GBPS+{ib_calls}" IB_LAT, TERMS_SOL, -1},
-    {TERMS_NVLINK, "nvlink", "{nv_gb}/NVLINK_GBPS+{nv_calls}" NV_LAT,
-     TERMS_SOL, -1},
+    {TERMS_IB, "ib", "{ib_gb}/IB_GBPS+({ib_steps}*COLL_STEP_US+{ib_net_steps}*COLL_NET_STEP_US)*1E-06", TERMS_SOL, -1},
+    {TERMS_NVLINK, "nvlink", "{nv_gb}/NVLINK_GBPS+{nv_steps}*COLL_STEP_US*1E-06", TERMS_SOL, -1},
     SOL_ROW(TERMS_HBM, "hbm", T_HBM, TERMS_F_HBM),
     SOL_ROW(TERMS_OPTIMIZER, "optimizer", T_OPTIMIZER, TERMS_F_OPTIMIZER),
     SOL_ROW(TERMS_SYNC, "sync", T_SYNC, TERMS_F_SYNC),

@@ -52,15 +52,16 @@ void terms_rates_sol(const struct cost_work *w,
     /* every field is set: no memset (this runs several times per rank) */
     terms_rates_sol_compute(w, hw, r);
     terms_rates_sol_work(w, hw, r);
-    r->ib_xp = r->ib_xp_calls = r->nv_xp = r->nv_xp_calls = 0;
+    r->ib_xp = r->nv_xp = 0;
+    r->ib_xp_lat = r->nv_xp_lat = (struct comm_lat){0, 0};
     r->ib_bps = hw->ib_bps;
     r->nvlink_bps = hw->nvlink_bps;
     /* ideal overlap: every steady byte hidden, the step-end collectives
      * under one micro-batch each */
     r->ib_hid = w->ib_steady_bytes;
-    r->ib_hid_calls = w->ib_steady_calls;
+    r->ib_hid_lat = w->ib_steady_lat;
     r->nv_hid = w->nvlink_steady_bytes;
-    r->nv_hid_calls = w->nvlink_steady_calls;
+    r->nv_hid_lat = w->nvlink_steady_lat;
     r->ib_dep = w->ib_dep_bytes;
     r->nv_dep = w->nvlink_dep_bytes;
     r->ib_sync = w->ib_sync_bytes;
@@ -69,12 +70,12 @@ void terms_rates_sol(const struct cost_work *w,
     r->nv_gather = w->nvlink_gather_bytes;
     r->grad_hide = r->param_hide = 1;
     r->dp_window_core = true;
-    r->ib_dep_calls = w->ib_dep_calls;
-    r->nv_dep_calls = w->nvlink_dep_calls;
-    r->ib_sync_calls = w->ib_sync_calls;
-    r->nv_sync_calls = w->nvlink_sync_calls;
-    r->ib_gather_calls = w->ib_gather_calls;
-    r->nv_gather_calls = w->nvlink_gather_calls;
+    r->ib_dep_lat = w->ib_dep_lat;
+    r->nv_dep_lat = w->nvlink_dep_lat;
+    r->ib_sync_lat = w->ib_sync_lat;
+    r->nv_sync_lat = w->nvlink_sync_lat;
+    r->ib_gather_lat = w->ib_gather_lat;
+    r->nv_gather_lat = w->nvlink_gather_lat;
 }
 
 void terms_rates_x(const struct cost_work *w,
@@ -101,13 +102,13 @@ void terms_rates_x(const struct cost_work *w,
         r->hbm_bps =
             calibration_elementwise_tbps(hw->cal, CALIBRATION_EW_COPY) * 1e12;
     r->ib_hid = x->hid_ib;
-    r->ib_hid_calls = x->hid_ib_calls;
+    r->ib_hid_lat = x->hid_ib_lat;
     r->nv_hid = x->hid_nv;
-    r->nv_hid_calls = x->hid_nv_calls;
+    r->nv_hid_lat = x->hid_nv_lat;
     r->ib_xp = x->xp_ib;
-    r->ib_xp_calls = x->xp_ib_calls;
+    r->ib_xp_lat = x->xp_ib_lat;
     r->nv_xp = x->xp_nv;
-    r->nv_xp_calls = x->xp_nv_calls;
+    r->nv_xp_lat = x->xp_nv_lat;
     r->ib_dep = x->dep_ib;
     r->nv_dep = x->dep_nv;
     r->ib_sync = x->sync_ib;
@@ -121,10 +122,10 @@ void terms_rates_x(const struct cost_work *w,
     r->optimizer_bytes = x->optimizer_bytes;
     r->bubble_coef = x->bubble_coef;
     r->fwd_share = x->fwd_share;
-    r->ib_dep_calls = x->ib_dep_calls;
-    r->nv_dep_calls = x->nv_dep_calls;
-    r->ib_sync_calls = x->ib_sync_calls;
-    r->nv_sync_calls = x->nv_sync_calls;
-    r->ib_gather_calls = x->ib_gather_calls;
-    r->nv_gather_calls = x->nv_gather_calls;
+    r->ib_dep_lat = x->ib_dep_lat;
+    r->nv_dep_lat = x->nv_dep_lat;
+    r->ib_sync_lat = x->ib_sync_lat;
+    r->nv_sync_lat = x->nv_sync_lat;
+    r->ib_gather_lat = x->ib_gather_lat;
+    r->nv_gather_lat = x->nv_gather_lat;
 }

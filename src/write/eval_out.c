@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "collectives.h"
 #include "figures.h"
 #include "report.h"
 
@@ -229,18 +230,25 @@ void eval_out_text(FILE *out, const struct eval_view *v)
             "slowest%s)\n",
             cost_result_rank(r),
             r->work.x.known ? " at the expected rates" : "");
-    fprintf(out, "  %-46s %6s %9s %9s %9s %8s\n", "collective", "group",
-            "GPUs/node", "IB GB", "NVLink GB", "time s");
+    fprintf(out, "  %-46s %6s %9s %9s %9s %8s  %-12s %7s\n", "collective",
+            "group", "GPUs/node", "IB GB", "NVLink GB", "time s", "algorithm",
+            "latency");
     for (i = 0; i < v->ncoll; i++) {
         const struct comm_collective *c = &v->coll[i];
         char span[32];
         ib_sum += c->ib_bytes;
         nv_sum += c->nvlink_bytes;
         double time = c->ib_s, tnv = c->nvlink_s;
+        char algo[32];
         span_text(&c->span, span, sizeof span);
-        fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f\n", c->name,
-                c->span.size, span, c->ib_bytes / 1e9, c->nvlink_bytes / 1e9,
-                time > tnv ? time : tnv);
+        if (tnv > time)
+            time = tnv;
+        fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f  %-12s %6.1f%%\n",
+                c->name, c->span.size, span, c->ib_bytes / 1e9,
+                c->nvlink_bytes / 1e9, time,
+                collectives_pick_name(c->algo.algo, c->algo.proto, algo,
+                                      sizeof algo),
+                time > 0 ? 100 * c->lat_s / time : 0);
     }
     if (v->ncoll == 0)
         fprintf(out, "  (none: a single GPU)\n");
@@ -331,6 +339,27 @@ static void num(FILE *out, const char *key, double v, bool comma)
         fprintf(out, "\"%s\":%.17g%s", key, v, comma ? "," : "");
     else
         fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
+}
+
+/* A collective's pick: "algorithm", "protocol" (null where the library
+ * picks none: DeepEP's kernels), its share of the link's rate, its time
+ * and its latency's (s) and the latency's share of that time. */
+static void collective_pick_json(FILE *out, const struct comm_collective *c)
+{
+    double time = c->ib_s > c->nvlink_s ? c->ib_s : c->nvlink_s;
+    fprintf(out, "\"algorithm\":\"%s\",",
+            c->algo.proto < 0  ? "DeepEP"
+            : c->algo.algo < 0 ? "P2P"
+                               : collectives_algo_label(c->algo.algo));
+    if (c->algo.proto < 0)
+        fputs("\"protocol\":null,", out);
+    else
+        fprintf(out, "\"protocol\":\"%s\",",
+                collectives_proto_label(c->algo.proto));
+    num(out, "bandwidth_share", c->algo.share, true);
+    num(out, "time_s", time, true);
+    num(out, "latency_s", c->lat_s, true);
+    num(out, "latency_share", time > 0 ? c->lat_s / time : 0, false);
 }
 
 void eval_out_json(FILE *out, const struct eval_view *v)
@@ -527,7 +556,8 @@ void eval_out_json(FILE *out, const struct eval_view *v)
         num(out, "calls", c->calls, true);
         num(out, "bytes", c->bytes, true);
         num(out, "ib_bytes", c->ib_bytes, true);
-        num(out, "nvlink_bytes", c->nvlink_bytes, false);
+        num(out, "nvlink_bytes", c->nvlink_bytes, true);
+        collective_pick_json(out, c);
         fputc('}', out);
     }
     fputs("]}\n", out);

@@ -10,6 +10,7 @@
 
 #include <xlsxwriter.h>
 
+#include "collectives.h"
 #include "terms.h"
 #include "xlsx_table.h"
 
@@ -25,6 +26,11 @@ enum col_id {
     K_GB,
     K_IB_GB,
     K_NV_GB,
+    K_ALGO,
+    K_SHARE,
+    K_IB_STEPS,
+    K_IB_NET_STEPS,
+    K_NV_STEPS,
     K_IB_S,
     K_NV_S
 };
@@ -44,6 +50,11 @@ static const struct xlsx_column columns[] = {
     {"gb", "Volume", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_GB},
     {"ib_gb", "IB", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_IB_GB},
     {"nv_gb", "NVLink", "GB", XLSX_FMT_BIG, 0, 10, NULL, K_NV_GB},
+    {"algo", "Algorithm/protocol", "", XLSX_FMT_TEXT, 0, 14, NULL, K_ALGO},
+    {"share", "Share of link rate", "", XLSX_FMT_RAT, 0, 9, NULL, K_SHARE},
+    {"ib_steps", "IB latency, in-node steps", "", XLSX_FMT_BIG, 0, 10, NULL, K_IB_STEPS},
+    {"ib_net_steps", "IB latency, network steps", "", XLSX_FMT_BIG, 0, 10, NULL, K_IB_NET_STEPS},
+    {"nv_steps", "NVLink latency, in-node steps", "", XLSX_FMT_BIG, 0, 10, NULL, K_NV_STEPS},
     {"ib_s", "IB time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10, NULL,
      K_IB_S},
     {"nv_s", "NVLink time", "s", XLSX_FMT_SEC, XLSX_FMT_HEAD_LIVE, 10, NULL,
@@ -150,6 +161,22 @@ static void get(const void *item, int id, struct xlsx_value *out)
         break;
     case K_NV_GB:
         xlsx_value_num(out, c->nvlink_bytes / 1e9);
+        break;
+    case K_ALGO:
+        xlsx_value_text(out, collectives_pick_name(c->algo.algo, c->algo.proto,
+                                                   out->buf, sizeof out->buf));
+        break;
+    case K_SHARE:
+        xlsx_value_num(out, c->algo.share);
+        break;
+    case K_IB_STEPS:
+        xlsx_value_num(out, c->ib_lat.steps);
+        break;
+    case K_IB_NET_STEPS:
+        xlsx_value_num(out, c->ib_lat.net);
+        break;
+    case K_NV_STEPS:
+        xlsx_value_num(out, c->nvlink_lat.steps);
         break;
     case K_IB_S:
         xlsx_value_num(out, c->ib_s);
