@@ -227,6 +227,23 @@ static void glance_verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     live_write(b, ws, row, col("family"), &t, XLSX_FMT_HEADLINE, 12);
 }
 
+/* The training recipe the plans take, in words (issue 37): a warning
+ * when it is the data directory's default, borrowed, not the model's. */
+static size_t recipe_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report *r = b->r;
+    enum xlsx_fmt f = r->recipe_default ? XLSX_FMT_WARN : XLSX_FMT_WRAP;
+    if (!r->recipe[0])
+        return row;
+    xlsx_book_str(b, ws, row, col("family"), "Training recipe",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), r->recipe,
+                    xlsx_book_fmt(b, f));
+    xlsx_book_height(b, ws, row,
+                     xlsx_book_text_height(strlen(r->recipe), TEXT_WIDTH, 11));
+    return row + 1;
+}
+
 /* A label in Family and a live line from Step on. */
 static void labelled(struct xlsx_book *b,
                      lxw_worksheet *ws,
@@ -312,6 +329,7 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     memset(&t, 0, sizeof t);
     xlsx_live_expr(&t, plan_f, h->title);
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_BOLD, 11);
+    row = recipe_row(b, ws, row);
 
     xlsx_book_str(b, ws, row, col("family"),
                   h->has_expected ? "Expected days" : "Days (speed of light)",
