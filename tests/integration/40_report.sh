@@ -210,6 +210,10 @@ unset SOURCE_DATE_EPOCH
 # (--csv is still accepted: plans.csv is always written.)
 check "the default plans.csv is at most 5 MB" \
     test "$(stat -c %s "$OUT/plans.csv")" -le 5000000
+# issue 37 item 6: the Summary's note says what plans.csv holds (the
+# sheet's rows), never "N more are in plans.csv"
+check "the Summary's note on the plans left out says plans.csv holds the sheet's rows" \
+    bash -c "grep -q 'plans.csv holds the same rows (with --top N the N best' '$TMP/recalc/r_0_Summary.csv' && ! grep -q 'more are in plans.csv' '$TMP/recalc/r_0_Summary.csv'"
 check "the default plans.csv holds the Plans sheet's rows" /usr/bin/python3 - "$OUT/report.xlsx" "$OUT/plans.csv" <<'PYEOF'
 import csv, sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1], read_only=True, data_only=True)["Plans"]
