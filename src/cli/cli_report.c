@@ -403,6 +403,10 @@ static int report_inputs(const struct cli_config *cfg,
                               sizeof rr->rep.recipe);
     rr->rep.recipe_json = origin != CLI_RECIPE_OWN;
     rr->rep.recipe_default = origin == CLI_RECIPE_BORROWED;
+    if (rr->in.have_stack)
+        snprintf(rr->rep.stack_release, sizeof rr->rep.stack_release,
+                 "%s; release: %s", rr->in.stack.spec.name,
+                 rr->in.stack.spec.framework_release);
     /* stdout's summary says it too; stderr keeps the warning where stdout
      * goes to a file */
     if (rr->rep.recipe_json)

@@ -328,6 +328,9 @@ struct report {
     bool recipe_json;    /* a config.json model: the recipe is a file */
     bool recipe_default; /* ... and it is the data directory's default,
                             borrowed, not the model's own */
+    /* the stack the expected step is of and its framework's release, in
+     * words ("NAME; release RELEASE"; empty without a stack): About */
+    char stack_release[REPORT_TEXT];
 
     /* ---- Rank (rank_run) ---- */
 

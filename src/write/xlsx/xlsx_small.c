@@ -503,6 +503,8 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     fact(b, ws, row++, "Baseline family", r->baseline.name);
     if (r->recipe[0])
         fact(b, ws, row++, "Training recipe", r->recipe);
+    if (r->stack_release[0]) /* the software generation it reflects */
+        fact(b, ws, row++, "Stack (expected step)", r->stack_release);
     if (r->recipe_default)
         xlsx_book_str(b, ws, row++, xlsx_table_col(&about_table, "path"),
                       "Warning: this config.json model runs with the default "
