@@ -18,7 +18,7 @@
 #include "stack.h"
 #include "calibration.h"
 
-#define VALIDATION_RUNS_MAX 32
+#define VALIDATION_RUNS_MAX 48
 #define VALIDATION_SETS_MAX 8 /* `set` overrides of one run */
 
 struct validation_run {
