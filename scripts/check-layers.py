@@ -27,6 +27,7 @@ LAYERS = [
     "common",          # status and messages, the INI reader, atomic output
     "input",           # data files, config.json, calibration, imports
     "plan",            # one plan (parse, check, family); the plan space
+    "result",          # what evaluating gives, evaluating nothing: types, labels
     "evaluate",        # memory, collectives, the term registry, the step
     "rank",            # sweep threads, bounded heap, families, the report
     "figures",         # views: roofline, sensitivity, waterfall, verdicts

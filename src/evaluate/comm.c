@@ -39,21 +39,6 @@ struct flow {
     double calls, bytes, ib, nv;
 };
 
-const char *comm_kind_str(int kind)
-{
-    static const char *const names[] = {"all-reduce", "all-gather",
-                                        "reduce-scatter", "all-to-all",
-                                        "send/recv"};
-    if (kind >= 0 && kind <= COMM_SEND_RECV)
-        return names[kind];
-    return "?";
-}
-
-const char *comm_model_str(enum comm_model model)
-{
-    return model == COMM_FLAT ? "flat" : "topo";
-}
-
 static inline void record(struct acc *a,
                           const char *name,
                           int what,

@@ -27,54 +27,8 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "result.h"
 #include "stack.h"
-
-enum comm_model { COMM_TOPO, COMM_FLAT };
-
-enum comm_kind {
-    COMM_ALL_REDUCE,
-    COMM_ALL_GATHER,
-    COMM_REDUCE_SCATTER,
-    COMM_ALL_TO_ALL,
-    COMM_SEND_RECV
-};
-
-/* What a collective is for; totals are kept per purpose. */
-enum comm_what {
-    COMM_DP_GRADS,   /* data parallel: gradients */
-    COMM_DP_WEIGHTS, /* ZeRO: weights gathered after the step / per use */
-    COMM_EDP_GRADS,  /* expert data parallel: gradients */
-    COMM_EDP_WEIGHTS,
-    COMM_TP, /* tensor (sequence) parallel activations */
-    COMM_CP, /* context parallel keys and values */
-    COMM_EP, /* expert parallel dispatch and combine */
-    COMM_PP, /* pipeline activations and their gradients */
-    COMM_WHATS
-};
-
-/*
- * When in the step a collective runs: with the micro-batches (overlappable
- * with their compute), or once at the step's end — the gradients'
- * reduction after the last backward, the weights' all-gather after the
- * optimizer step (before the next step's first forward). The step-end
- * ones are on the critical path but for what the last backward and the
- * first forward can hide (cost.h).
- */
-enum comm_phase { COMM_STEADY, COMM_SYNC, COMM_GATHER, COMM_PHASES };
-
-struct comm_collective {
-    const char *name; /* "ZeRO-3 weight all-gather (forward)" */
-    int what;         /* enum comm_what */
-    int kind;         /* enum comm_kind */
-    int phase;        /* enum comm_phase */
-    struct plan_span span;
-    double calls;        /* per GPU per step */
-    double bytes;        /* algorithmic volume per GPU per step */
-    double ib_bytes;     /* of which over IB (per the comm model) */
-    double nvlink_bytes; /* of which over NVLink */
-    /* s: its time on each link (comm_collective_times; 0 until then) */
-    double ib_s, nvlink_s;
-};
 
 struct comm_totals {
     double ib_bytes, nvlink_bytes; /* per GPU per step */
@@ -85,8 +39,6 @@ struct comm_totals {
     double phase_ib[COMM_PHASES], phase_nvlink[COMM_PHASES];
     double phase_ib_calls[COMM_PHASES], phase_nvlink_calls[COMM_PHASES];
 };
-
-#define COMM_LIST_MAX 24
 
 /* comm_ep_copies() for every ep dividing the routed experts, by ep. */
 struct comm_ep_table {
@@ -219,10 +171,6 @@ void comm_ep_dispatch(const struct model *m,
                       double *volume,
                       double *ib,
                       double *nvlink);
-
-/* Short names: "all-gather", "IB"... ; never NULL. */
-const char *comm_kind_str(int kind);
-const char *comm_model_str(enum comm_model model);
 
 /*
  * Fills each of c[0..n)'s times on hw's links (ib_s, nvlink_s): bytes

@@ -14,22 +14,6 @@
 
 #include "terms.h"
 
-const char *cost_bound_label(int bound)
-{
-    static const char *const names[] = {"compute", "IB", "NVLink", "HBM"};
-    if (bound >= COST_COMPUTE && bound <= COST_HBM)
-        return names[bound];
-    return "?";
-}
-
-const char *cost_bound_str(int bound)
-{
-    static const char *const names[] = {"compute", "ib", "nvlink", "hbm"};
-    if (bound >= COST_COMPUTE && bound <= COST_HBM)
-        return names[bound];
-    return "?";
-}
-
 const struct model_partition *cost_result_partition(const struct cost_ctx *ctx,
                                                     const struct cost_result *r)
 {
@@ -51,13 +35,6 @@ void cost_rank_memory(const struct cost_ctx *ctx,
         return;
     plan_rank_view(&r->plan, part, rank, &v);
     memory_view(ctx->m, ctx->hw, &r->plan, &v, out);
-}
-
-const char *cost_phase_str(int phase)
-{
-    static const char *const s[COST_PHASES] = {"warmup", "steady", "cooldown",
-                                               "bubble", "optimizer"};
-    return phase >= 0 && phase < COST_PHASES ? s[phase] : "?";
 }
 
 double cost_warmup_microbatches(const struct plan *p, long rank, double m)
@@ -85,16 +62,6 @@ void cost_phases(const struct cost_result *r, double phase[COST_PHASES])
     phase[COST_BUBBLE] = x ? t->x_bubble : t->bubble;
     phase[COST_OPTIMIZER] =
         x ? t->x_optimizer + t->x_dp : t->optimizer + t->dp_exposed;
-}
-
-long cost_result_rank(const struct cost_result *r)
-{
-    return r->work.x.known ? r->work.x.rank : r->rank;
-}
-
-double cost_rank_step(const struct cost_result *r)
-{
-    return r->work.x.known ? r->t.expected : r->t.step;
 }
 
 double

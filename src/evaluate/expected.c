@@ -88,25 +88,6 @@
 #include "cost.h"
 #include "terms.h"
 
-const char *expected_effect_label(int effect)
-{
-    static const char *const labels[] = {
-        "GEMM efficiency by shape",     "attention kernels",
-        "elementwise and memory",       "sustained clock (power cap)",
-        "host overhead (launches)",     "network efficiency by size",
-        "communication not overlapped", "expert load (dropless routing)",
-        "stack factors (fitted)"};
-    if (effect >= 0 && effect < EXPECTED_EFFECTS)
-        return labels[effect];
-    return "?";
-}
-
-bool expected_effect_shown(const struct expected_work *x, int effect)
-{
-    return effect != EXPECTED_FACTORS || x->compute_overhead != 1 ||
-           x->network_efficiency != 1;
-}
-
 enum calibration_gemm expected_gemm_class(int g)
 {
     switch (g) {
