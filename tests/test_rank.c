@@ -45,10 +45,10 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
     struct sweep_file sf;
     struct cost_ctx ctx;
     struct rank_options opt;
-    struct report *r = calloc(1, sizeof *r);
-    struct report_row *seen;
-    struct report_row row;
-    struct rank_cursor c;
+    struct ranking *r = calloc(1, sizeof *r);
+    struct ranking_row *seen;
+    struct ranking_row row;
+    struct ranking_cursor c;
     struct diag d;
     size_t i, j, n = 0, rank;
     (void)state;
@@ -75,14 +75,14 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
 
     seen = calloc(r->valid + 1, sizeof *seen);
     assert_non_null(seen);
-    rank_cursor_init(&c, r);
-    while (rank_cursor_next(&c, &row, &rank)) {
+    ranking_cursor_init(&c, r);
+    while (ranking_cursor_next(&c, &row, &rank)) {
         assert_true(n < r->valid);
         if (n < 3) {
             assert_int_equal(rank, n + 1);
             assert_memory_equal(&row.plan, &r->rows[n].plan, sizeof row.plan);
         } else {
-            const struct report_row *last = &r->rows[2];
+            const struct ranking_row *last = &r->rows[2];
             assert_int_equal(rank, 0);
             assert_false(rank_before(row.fits, row.step, &row.plan, last->fits,
                                      last->step, &last->plan));
@@ -94,9 +94,9 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
     }
     assert_false(c.failed);
     assert_int_equal(n, r->valid);
-    rank_cursor_release(&c);
+    ranking_cursor_release(&c);
     free(seen);
-    report_free(r);
+    ranking_free(r);
     free(r);
     assert_int_equal(rmdir(dir), 0); /* the spill files were unlinked */
     cost_ctx_release(&ctx);
@@ -107,7 +107,7 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
 
 /* The family's best step at bandwidth i of a grid, by brute force: every
  * fitting plan of the family re-timed on the cluster at that rate. */
-static double sens_by_hand(const struct report_row *rows,
+static double sens_by_hand(const struct ranking_row *rows,
                            size_t n,
                            int family,
                            const struct hardware *hw,
@@ -157,9 +157,9 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
         struct sweep_file sf;
         struct cost_ctx ctx;
         struct rank_options opt;
-        struct report *r = calloc(1, sizeof *r);
-        struct report_row *rows, row;
-        struct rank_cursor c;
+        struct ranking *r = calloc(1, sizeof *r);
+        struct ranking_row *rows, row;
+        struct ranking_cursor c;
         struct diag d;
         size_t i, n = 0, rank, checked = 0;
         assert_non_null(r);
@@ -181,8 +181,8 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
         assert_true(r->nsens_ib > 1 && r->nsens_nv > 1);
         rows = calloc(r->valid + 1, sizeof *rows);
         assert_non_null(rows);
-        rank_cursor_init(&c, r);
-        while (rank_cursor_next(&c, &row, &rank))
+        ranking_cursor_init(&c, r);
+        while (ranking_cursor_next(&c, &row, &rank))
             rows[n++] = row;
         assert_false(c.failed);
         assert_int_equal(n, r->valid);
@@ -201,9 +201,9 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
             checked++;
         }
         assert_true(checked > 1);
-        rank_cursor_release(&c);
+        ranking_cursor_release(&c);
         free(rows);
-        report_free(r);
+        ranking_free(r);
         free(r);
         assert_int_equal(rmdir(dir), 0);
         cost_ctx_release(&ctx);
@@ -219,7 +219,7 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
  * spill and sheet rule; with `calibrated` the H800 calibration and
  * DeepSeek's stack give every plan its expected step.
  */
-static void run_space(struct report *r,
+static void run_space(struct ranking *r,
                       const char *const *sets,
                       size_t nsets,
                       bool calibrated,
@@ -266,7 +266,7 @@ static void run_space(struct report *r,
 
 /* The rows of a rank_run on the 32-combination space above with the Plans
  * sheet at 3 plans (threads 2): every plan kept, or only the sheet's. */
-static void run_sheet_space(struct report *r, bool sheet_only)
+static void run_sheet_space(struct ranking *r, bool sheet_only)
 {
     static const char *const sets[] = {SPACE_32, "report.plans_sheet=3"};
     struct rank_options opt;
@@ -284,9 +284,9 @@ static void run_sheet_space(struct report *r, bool sheet_only)
  */
 static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
 {
-    struct report *all = calloc(1, sizeof *all);
-    struct report *sheet = calloc(1, sizeof *sheet);
-    bool seen[REPORT_FAMILIES_MAX] = {false};
+    struct ranking *all = calloc(1, sizeof *all);
+    struct ranking *sheet = calloc(1, sizeof *sheet);
+    bool seen[RANKING_FAMILIES_MAX] = {false};
     size_t i, n = 0;
     (void)state;
     assert_non_null(all);
@@ -298,7 +298,7 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
     assert_int_equal(sheet->nranked, 3);
     assert_int_equal(sheet->nfamilies, all->nfamilies);
     for (i = 0; i < all->nrows; i++) {
-        const struct report_row *want = &all->rows[i];
+        const struct ranking_row *want = &all->rows[i];
         bool first = !seen[want->family];
         seen[want->family] = true;
         if (i >= 3 && !first)
@@ -311,14 +311,14 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
         assert_memory_equal(&sheet->rows[n].t, &want->t, sizeof want->t);
         assert_int_equal(sheet->rows[n].family, want->family);
         assert_int_equal(sheet->rows[n].fits, want->fits);
-        assert_int_equal(report_row_rank(sheet, n), n < 3 ? n + 1 : 0);
+        assert_int_equal(ranking_row_rank(sheet, n), n < 3 ? n + 1 : 0);
         n++;
     }
     assert_true(n > 3); /* some family's best is beyond the first 3 */
     assert_int_equal(sheet->nrows, n);
     assert_int_equal(sheet->dropped, sheet->valid - n);
-    report_free(all);
-    report_free(sheet);
+    ranking_free(all);
+    ranking_free(sheet);
     free(all);
     free(sheet);
 }
@@ -334,7 +334,7 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
  * sensitivity grids are the same, bit for bit; the second run skipped
  * some expected steps (floor_only > 0), the first none.
  */
-static void run_calibrated(struct report *r, const char *spill_dir)
+static void run_calibrated(struct ranking *r, const char *spill_dir)
 {
     static const char *const sets[] = {"space.tp=1 2 4",
                                        "space.pp=1 8 16",
@@ -354,8 +354,8 @@ static void run_calibrated(struct report *r, const char *spill_dir)
 
 static void test_rank_run_floor_skips_what_cannot_enter(void **state)
 {
-    struct report *all = calloc(1, sizeof *all);
-    struct report *pruned = calloc(1, sizeof *pruned);
+    struct ranking *all = calloc(1, sizeof *all);
+    struct ranking *pruned = calloc(1, sizeof *pruned);
     char dir[] = "/tmp/roofplan-test-rank-XXXXXX";
     size_t i;
     (void)state;
@@ -379,8 +379,8 @@ static void test_rank_run_floor_skips_what_cannot_enter(void **state)
     }
     assert_int_equal(pruned->nfamilies, all->nfamilies);
     for (i = 0; i < all->nfamilies; i++) {
-        const struct report_family *a = &all->family[i],
-                                   *b = &pruned->family[i];
+        const struct ranking_family *a = &all->family[i],
+                                    *b = &pruned->family[i];
         assert_string_equal(b->name, a->name);
         assert_int_equal(b->plans, a->plans);
         assert_int_equal(b->fitting, a->fitting);
@@ -392,8 +392,8 @@ static void test_rank_run_floor_skips_what_cannot_enter(void **state)
         assert_memory_equal(b->sens_nv_step, a->sens_nv_step,
                             sizeof a->sens_nv_step);
     }
-    report_free(all);
-    report_free(pruned);
+    ranking_free(all);
+    ranking_free(pruned);
     free(all);
     free(pruned);
     assert_int_equal(rmdir(dir), 0);
@@ -439,7 +439,7 @@ static void sweep_offload(const char *offload)
     struct sweep_file sf;
     struct cost_ctx ctx;
     struct rank_options opt;
-    struct report *r = calloc(1, sizeof *r);
+    struct ranking *r = calloc(1, sizeof *r);
     struct diag d;
     size_t i;
     assert_non_null(r);
@@ -465,7 +465,7 @@ static void sweep_offload(const char *offload)
     assert_int_equal(r->valid, 2);
     assert_int_equal(r->nrows, 2);
     for (i = 0; i < r->nrows; i++) {
-        const struct report_row *row = &r->rows[i];
+        const struct ranking_row *row = &r->rows[i];
         struct cost_ctx cold;
         struct cost_result c;
         char text[200];
@@ -485,7 +485,7 @@ static void sweep_offload(const char *offload)
         assert_int_equal(row->fits, row->plan.offload == 40);
         cost_ctx_release(&cold);
     }
-    report_free(r);
+    ranking_free(r);
     free(r);
     cost_ctx_release(&ctx);
     sweep_release(&sf);

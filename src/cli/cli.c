@@ -19,7 +19,7 @@
 
 #include "fit.h"
 #include "hf_config.h"
-#include "report.h"
+#include "views.h"
 
 void cli_print_diag(const struct diag *d)
 {
@@ -431,7 +431,7 @@ bool cli_recipe_words(const struct cli_config *cfg,
     const char *tp = cli_training_path(cfg, path, sizeof path);
     bool json = hf_config_is_json(m->meta.path);
     struct cli_config none;
-    report_thousands((double)m->spec.global_batch, batch, sizeof batch);
+    views_thousands((double)m->spec.global_batch, batch, sizeof batch);
     *is_default = false;
     if (!json) {
         snprintf(buf, size,

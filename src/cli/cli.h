@@ -169,7 +169,7 @@ cli_training_path(const struct cli_config *cfg, char *buf, size_t size);
  * the inputs have a calibration and a stack, and its speed of light), and
  * the validation runs.
  */
-void cli_print_summary(const struct report *r);
+void cli_print_summary(const struct views *r);
 
 /*
  * The training recipe the model ran with, in words, into buf: for a

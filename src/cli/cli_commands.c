@@ -21,6 +21,7 @@
 #include "hf_config.h"
 #include "nccl_import.h"
 #include "plan.h"
+#include "rank.h"
 #include "trace_classify.h"
 #include "validation.h"
 #include "xlsx_compare.h"
@@ -189,7 +190,9 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cost_rank_memory(&ctx, &r, (long)i, &rank_mem[i]);
     replay_fill(&r, &in.m, &in.hw, &replay);
     memset(&view, 0, sizeof view);
-    view.ctx = &ctx;
+    view.m = ctx.m;
+    view.hw = ctx.hw;
+    view.comm = ctx.comm;
     view.r = &r;
     view.coll = coll;
     view.ncoll = ncoll;
@@ -268,6 +271,57 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
     }
     calibration_release(&cal);
     return any;
+}
+
+/*
+ * Sweeps sf on ctx's model and cluster (threads as for rank_run) and
+ * fills row with the pair's recommended plan: rank_run with the report's
+ * default (its ties are among its Plans sheet), figures_recommend, then
+ * compare_row_recommend. A pair where no combination is valid is not an
+ * error: row->any is false and row->why says why. Returns STATUS_NOMEM
+ * or STATUS_IO (the sweep's failures), else STATUS_OK.
+ */
+static enum status compare_pair(struct compare_row *row,
+                                struct cost_ctx *ctx,
+                                const struct sweep_file *sf,
+                                size_t threads,
+                                struct diag *d)
+{
+    struct ranking *rank = calloc(1, sizeof *rank); /* large: the heap */
+    struct report_inputs in;
+    struct views v;
+    struct rank_options opt;
+    struct diag why;
+    enum status st;
+
+    compare_row_init(row, ctx->m, ctx->hw);
+    if (!rank)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    memset(&in, 0, sizeof in);
+    in.m = ctx->m;
+    in.hw = ctx->hw;
+    in.sweep = sf;
+    in.comm = ctx->comm;
+    memset(&v, 0, sizeof v);
+    memset(&opt, 0, sizeof opt);
+    opt.top = 0; /* as the report: its ties are among its Plans sheet */
+    opt.threads = threads;
+    diag_init(&why);
+    st = rank_run(rank, ctx, sf, &opt, &why);
+    if (st == STATUS_OK)
+        st = figures_recommend(&in, rank, &v, &why);
+    if (st == STATUS_OK) {
+        compare_row_recommend(row, &v);
+    } else if (st == STATUS_RANGE) { /* nothing valid: say why, go on */
+        diag_snprintf(row->why, sizeof row->why, "%s", why.msg);
+        st = STATUS_OK;
+    } else {
+        diag_set(d, st, "%s", why.msg);
+    }
+    views_free(&v);
+    ranking_free(rank);
+    free(rank);
+    return st;
 }
 
 static int compare_pairs(struct cli_config *cfg,

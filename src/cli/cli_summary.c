@@ -10,11 +10,11 @@
 
 #include "cost.h"
 #include "plan.h"
-#include "report.h"
+#include "views.h"
 
 /* "16.1 s" or, with the range, "16.1 s (14.5 to 19.2)": v scaled by
  * `scale` (1e6 for $M), prefixed (a "$"), suffixed (" s", "M"). */
-static void ranged(const struct report_headline *h,
+static void ranged(const struct views_headline *h,
                    double v,
                    double scale,
                    const char *pre,
@@ -23,22 +23,22 @@ static void ranged(const struct report_headline *h,
                    size_t size)
 {
     char a[32], lo[32], hi[32];
-    report_sig3(v / scale, a, sizeof a);
+    views_sig3(v / scale, a, sizeof a);
     if (!h->has_range) {
         snprintf(buf, size, "%s%s%s", pre, a, post);
         return;
     }
-    report_sig3(v * h->range_lo / scale, lo, sizeof lo);
-    report_sig3(v * h->range_hi / scale, hi, sizeof hi);
+    views_sig3(v * h->range_lo / scale, lo, sizeof lo);
+    views_sig3(v * h->range_hi / scale, hi, sizeof hi);
     snprintf(buf, size, "%s%s%s (%s%s%s to %s%s%s)", pre, a, post, pre, lo,
              pre[0] ? post : "", pre, hi, post);
 }
 
 /* The recommended plan first, in words, with its expected figures and
  * their range and its speed of light; the fastest plan when another. */
-static void print_recommended(const struct report *r)
+static void print_recommended(const struct views *r)
 {
-    const struct report_headline *h = &r->headline;
+    const struct views_headline *h = &r->headline;
     char plan[256], step[160], days[160], cost[160];
     if (!h->any)
         return;
@@ -64,25 +64,26 @@ static void print_recommended(const struct report *r)
     plan_format(&h->plan.plan, plan, sizeof plan);
     printf("  eval: %s\n", plan);
     if (h->best_differs && r->sheet_best >= 0) {
-        const struct report_row *b = report_sheet_row(r, (size_t)r->sheet_best);
+        const struct ranking_row *b = views_sheet_row(r, (size_t)r->sheet_best);
         printf("Fastest: %s (%s), %.3f s %s, %.1f GiB free: within %g%% of "
                "it the recommended plan keeps the most memory free\n",
-               h->fastest_words, r->family[b->family].name, h->best_step_s,
-               r->expected ? "expected" : "speed of light",
-               h->best_headroom_gib, r->tie_pct);
+               h->fastest_words, r->rank->family[b->family].name,
+               h->best_step_s, r->in->expected ? "expected" : "speed of light",
+               h->best_headroom_gib, r->rank->tie_pct);
     }
     printf("\n");
 }
 
-void cli_print_summary(const struct report *r)
+void cli_print_summary(const struct views *r)
 {
     size_t i;
     print_recommended(r);
     printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
            "SOL s", "bound", "comm/cmp", "mem GiB", "fits",
            "fastest plan of the family (SOL: speed of light)");
-    for (i = 0; i < r->nfamilies; i++) {
-        const struct report_family *f = &r->family[r->families_by_step[i]];
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        const struct ranking_family *f =
+            &r->rank->family[r->rank->families_by_step[i]];
         char plan[256], x[16] = "-";
         plan_format(&f->best.plan, plan, sizeof plan);
         if (f->best.work.x.known)
@@ -94,8 +95,8 @@ void cli_print_summary(const struct report *r)
     }
     printf("\nvalidation: speed-of-light prediction (measured, where "
            "published)\n");
-    for (i = 0; i < r->nvalidations; i++) {
-        const struct validate_result *v = &r->validation[i];
+    for (i = 0; i < r->rank->nvalidations; i++) {
+        const struct validate_result *v = &r->rank->validation[i];
         const struct cost_result *p = &v->predicted;
         char step[32] = "", tflops[32] = "", mfu[32] = "";
         if (v->measured_step_s > 0)
@@ -129,6 +130,6 @@ void cli_print_summary(const struct report *r)
                             : "SPEED OF LIGHT BROKEN: a completion is "
                               "slower than the measured run");
     }
-    for (i = 0; i < r->nvalidation_notes; i++)
-        printf("  %s\n", r->validation_notes[i]);
+    for (i = 0; i < r->rank->nvalidation_notes; i++)
+        printf("  %s\n", r->rank->validation_notes[i]);
 }

@@ -77,14 +77,14 @@ rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
     return STATUS_OK;
 }
 
-static bool better(const struct report_row *a, const struct report_row *b)
+static bool better(const struct ranking_row *a, const struct ranking_row *b)
 {
     return rank_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan);
 }
 
 /* A family's best plan against a candidate's result. */
 static bool beats_best(const struct cost_result *c,
-                       const struct report_family *f)
+                       const struct ranking_family *f)
 {
     return rank_before(c->fits, cost_rank_step(c), &c->plan, f->best.fits,
                        cost_rank_step(&f->best), &f->best.plan);
@@ -92,7 +92,7 @@ static bool beats_best(const struct cost_result *c,
 
 /* ---- The sweep visitor ---- */
 
-#define FAMILY_KEYS REPORT_FAMILY_KEYS
+#define FAMILY_KEYS RANKING_FAMILY_KEYS
 
 /*
  * The best `top` plans seen. rows holds them in no order; keys is a
@@ -106,7 +106,7 @@ struct heap_key {
 };
 
 struct heap {
-    struct report_row *rows;
+    struct ranking_row *rows;
     struct heap_key *keys;
     size_t n, cap, top;
     bool nomem;
@@ -140,17 +140,17 @@ struct shard {
     bool nomem;
     uint64_t valid, fitting, done, rejected[PLAN_REASONS];
     uint64_t floor_only; /* valid plans whose expected step was skipped */
-    uint64_t example_at[PLAN_REASONS][REPORT_EXAMPLES]; /* combination */
-    char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
+    uint64_t example_at[PLAN_REASONS][RANKING_EXAMPLES]; /* combination */
+    char examples[PLAN_REASONS][RANKING_EXAMPLES][320];
     size_t nexamples[PLAN_REASONS];
-    struct report_family family[FAMILY_KEYS];
+    struct ranking_family family[FAMILY_KEYS];
     uint64_t family_first[FAMILY_KEYS]; /* UINT64_MAX: not seen */
     /* Kept plans (row.family holds the family key): the shard's own heap,
      * or, for large --top, one heap all shards share under a lock. */
     struct heap own;
     struct heap *shared;
     pthread_mutex_t *lock;
-    struct report_row worst; /* the shared heap's root, when last seen */
+    struct ranking_row worst; /* the shared heap's root, when last seen */
     bool have_worst;
     struct rank_cache cache; /* the thread's hint from plan to plan */
 };
@@ -206,7 +206,7 @@ static void sift_up(struct heap *h, size_t i)
 }
 
 /* Keeps row if it is among the heap's `top` best. */
-static void heap_push(struct heap *h, const struct report_row *row)
+static void heap_push(struct heap *h, const struct ranking_row *row)
 {
     struct heap_key key;
     key.step = row->step;
@@ -214,7 +214,7 @@ static void heap_push(struct heap *h, const struct report_row *row)
     if (h->n < h->top) {
         if (h->n == h->cap) {
             size_t cap = h->cap ? h->cap * 2 : 1024;
-            struct report_row *rows;
+            struct ranking_row *rows;
             struct heap_key *keys;
             if (cap > h->top)
                 cap = h->top;
@@ -249,7 +249,7 @@ static void heap_push(struct heap *h, const struct report_row *row)
 static int compare_keys(const void *x, const void *y, void *rows)
 {
     const struct heap_key *a = x, *b = y;
-    const struct report_row *r = rows;
+    const struct ranking_row *r = rows;
     if (rank_before(a->fits, a->step, &r[a->slot].plan, b->fits, b->step,
                     &r[b->slot].plan))
         return -1;
@@ -264,7 +264,7 @@ static int compare_keys(const void *x, const void *y, void *rows)
  * then moves each row once (following the permutation's cycles), instead
  * of qsort moving whole rows about log n times each.
  */
-static bool sort_rows(struct report_row *rows, size_t n)
+static bool sort_rows(struct ranking_row *rows, size_t n)
 {
     struct heap_key *k = malloc((n ? n : 1) * sizeof *k);
     size_t i;
@@ -279,7 +279,7 @@ static bool sort_rows(struct report_row *rows, size_t n)
     /* position i takes the row at k[i].slot */
     for (i = 0; i < n; i++) {
         size_t at = i, from;
-        struct report_row hold;
+        struct ranking_row hold;
         if (k[i].slot == i || k[i].slot == UINT32_MAX)
             continue;
         hold = rows[i];
@@ -295,7 +295,7 @@ static bool sort_rows(struct report_row *rows, size_t n)
     return true;
 }
 
-static void keep_row(struct shard *b, const struct report_row *row)
+static void keep_row(struct shard *b, const struct ranking_row *row)
 {
     struct heap *h = b->shared;
     if (!h) {
@@ -363,7 +363,7 @@ static void sensitivity_grid(const struct cost_work *w,
 
 /* The family's best step at other IB and NVLink bandwidths. */
 static void sensitivity(const struct shard *b,
-                        struct report_family *f,
+                        struct ranking_family *f,
                         const struct cost_result *res)
 {
     sensitivity_grid(&res->work, b->sens_ib, b->sens_ib_gbps, b->nsens_ib,
@@ -376,7 +376,7 @@ static void sensitivity(const struct shard *b,
  * less memory, then the plan's order (thread order must not matter). */
 static bool lighter(const struct plan *p,
                     const struct memory *m,
-                    const struct report_family *f)
+                    const struct ranking_family *f)
 {
     if (!f->has_lightest || m->total != f->lightest_mem.total)
         return !f->has_lightest || m->total < f->lightest_mem.total;
@@ -384,7 +384,8 @@ static bool lighter(const struct plan *p,
 }
 
 /* Appends a valid plan to the shard's spill file (in enumeration order). */
-static void spill(struct shard *b, const struct report_row *row, uint64_t index)
+static void
+spill(struct shard *b, const struct ranking_row *row, uint64_t index)
 {
     if (!b->spill || b->spill_failed)
         return;
@@ -404,7 +405,7 @@ static void spill(struct shard *b, const struct report_row *row, uint64_t index)
  */
 static bool cannot_enter(const struct shard *b,
                          const struct cost_result *floor,
-                         const struct report_family *f)
+                         const struct ranking_family *f)
 {
     double step = cost_rank_step(floor);
     const struct heap *h = &b->own;
@@ -469,7 +470,7 @@ static bool grid_need(const double *grid,
 
 /* grid_need over both of f's grids. */
 static bool grids_need(const struct shard *b,
-                       const struct report_family *f,
+                       const struct ranking_family *f,
                        double any,
                        double *need)
 {
@@ -500,7 +501,7 @@ static bool grids_need(const struct shard *b,
  */
 static bool untimed(struct shard *b,
                     const struct plan *p,
-                    const struct report_family *f,
+                    const struct ranking_family *f,
                     struct cost_result *res)
 {
     struct cost_memories known;
@@ -563,8 +564,8 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     struct shard *b = user;
     struct cost_result res;
     struct cost_hint *hint;
-    struct report_row row;
-    struct report_family *f;
+    struct ranking_row row;
+    struct ranking_family *f;
     int key;
     bool floor_only = false, timed = true;
 
@@ -572,7 +573,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         b->opt->progress(b->opt->progress_user, 0x1000);
     if (why != PLAN_OK) {
         b->rejected[why]++;
-        if (b->nexamples[why] < REPORT_EXAMPLES) {
+        if (b->nexamples[why] < RANKING_EXAMPLES) {
             struct diag d;
             char text[200];
             size_t k = b->nexamples[why]++;
@@ -632,7 +633,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         f->best = res;
         f->has_best = true;
     }
-    report_row_of(&res, key, &row); /* res.plan is *p (cost_evaluate) */
+    ranking_row_of(&res, key, &row); /* res.plan is *p (cost_evaluate) */
     spill(b, &row, index);
     keep_row(b, &row);
 }
@@ -643,7 +644,7 @@ static bool skip(void *user, enum plan_reason why, uint64_t count)
 {
     struct shard *b = user;
     uint64_t before = b->done;
-    if (b->nexamples[why] < REPORT_EXAMPLES)
+    if (b->nexamples[why] < RANKING_EXAMPLES)
         return false;
     b->rejected[why] += count;
     b->done += count;
@@ -665,8 +666,8 @@ static void *run_shard(void *arg)
 }
 
 /* Folds shard `from` into family `to` of the report. */
-static void merge_family(struct report_family *to,
-                         const struct report_family *from)
+static void merge_family(struct ranking_family *to,
+                         const struct ranking_family *from)
 {
     size_t i;
     to->plans += from->plans;
@@ -682,18 +683,18 @@ static void merge_family(struct report_family *to,
         to->lightest_mem = from->lightest_mem;
         to->has_lightest = true;
     }
-    for (i = 0; i < REPORT_SENS_MAX; i++)
+    for (i = 0; i < RANKING_SENS_MAX; i++)
         if (from->sens_ib_step[i] > 0)
             keep_min(&to->sens_ib_step[i], &to->sens_ib_bound[i],
                      from->sens_ib_step[i], from->sens_ib_bound[i]);
-    for (i = 0; i < REPORT_SENS_MAX; i++)
+    for (i = 0; i < RANKING_SENS_MAX; i++)
         if (from->sens_nv_step[i] > 0)
             keep_min(&to->sens_nv_step[i], &to->sens_nv_bound[i],
                      from->sens_nv_step[i], from->sens_nv_bound[i]);
 }
 
 /* Merges the shards into r: the same result for any number of shards. */
-static enum status merge(struct report *r,
+static enum status merge(struct ranking *r,
                          struct shard *sh,
                          size_t n,
                          struct heap *shared,
@@ -716,7 +717,7 @@ static enum status merge(struct report *r,
     for (why = 0; why < PLAN_REASONS; why++) {
         uint64_t last = 0;
         bool any = false;
-        while (r->nexamples[why] < REPORT_EXAMPLES) {
+        while (r->nexamples[why] < RANKING_EXAMPLES) {
             size_t bt = 0, bk = 0;
             bool found = false;
             for (t = 0; t < n; t++)
@@ -749,7 +750,7 @@ static enum status merge(struct report *r,
                     first = sh[t].family_first[k];
                     key = k;
                 }
-        if (first == UINT64_MAX || r->nfamilies == REPORT_FAMILIES_MAX)
+        if (first == UINT64_MAX || r->nfamilies == RANKING_FAMILIES_MAX)
             break;
         index_of_key[key] = (int)r->nfamilies;
         memset(&r->family[r->nfamilies], 0, sizeof r->family[0]);
@@ -800,7 +801,7 @@ static enum status merge(struct report *r,
 
 /* ---- The stage ---- */
 
-enum status rank_run(struct report *r,
+enum status rank_run(struct ranking *r,
                      struct cost_ctx *ctx,
                      const struct sweep_file *sf,
                      const struct rank_options *opt,
@@ -809,8 +810,8 @@ enum status rank_run(struct report *r,
     struct shard *sh;
     struct heap shared;
     const struct sweep_spec *spec = &sf->spec;
-    struct hardware hw_ib[REPORT_SENS_MAX], hw_nv[REPORT_SENS_MAX];
-    double ib_faster[REPORT_SENS_MAX], nv_faster[REPORT_SENS_MAX];
+    struct hardware hw_ib[RANKING_SENS_MAX], hw_nv[RANKING_SENS_MAX];
+    double ib_faster[RANKING_SENS_MAX], nv_faster[RANKING_SENS_MAX];
     pthread_mutex_t lock;
     pthread_t *tid;
     size_t i, t, nthreads, started;
@@ -818,7 +819,7 @@ enum status rank_run(struct report *r,
     size_t top = opt->top && opt->top < UINT32_MAX ? opt->top
                  : opt->top                        ? UINT32_MAX
                  : opt->sheet_only                 ? rank_keep_sheet_top(sf)
-                                                   : REPORT_EXCEL_ROWS;
+                                                   : RANKING_EXCEL_ROWS;
     bool nomem = false, spill_failed = false;
     enum status st = STATUS_OK;
 
@@ -831,7 +832,8 @@ enum status rank_run(struct report *r,
                         r->enumerated == UINT64_MAX ? "more than " : "",
                         (unsigned long long)r->enumerated,
                         (unsigned long long)SWEEP_MAX_COMBINATIONS);
-    if (rank_prepare(sf, ctx, d) != STATUS_OK)
+    if (rank_prepare(sf, ctx, d) != STATUS_OK ||
+        rank_templates(r, d) != STATUS_OK)
         return d->status;
 
     nthreads = opt->threads ? opt->threads : 1;
@@ -859,10 +861,10 @@ enum status rank_run(struct report *r,
         }
     }
     /* the [report] settings: sweep_load checked the grids' lengths */
-    r->nsens_ib = spec->r_sens_ib.n < REPORT_SENS_MAX ? spec->r_sens_ib.n
-                                                      : REPORT_SENS_MAX;
-    r->nsens_nv = spec->r_sens_nv.n < REPORT_SENS_MAX ? spec->r_sens_nv.n
-                                                      : REPORT_SENS_MAX;
+    r->nsens_ib = spec->r_sens_ib.n < RANKING_SENS_MAX ? spec->r_sens_ib.n
+                                                       : RANKING_SENS_MAX;
+    r->nsens_nv = spec->r_sens_nv.n < RANKING_SENS_MAX ? spec->r_sens_nv.n
+                                                       : RANKING_SENS_MAX;
     for (i = 0; i < r->nsens_ib; i++) {
         r->sens_ib_gbps[i] = spec->r_sens_ib.v[i];
         hardware_at_link(ctx->hw, true, r->sens_ib_gbps[i], &hw_ib[i]);

@@ -21,7 +21,7 @@ size_t rank_keep_sheet_top(const struct sweep_file *sf)
 /* qsort comparator over rows: rank order (rank_before). */
 static int compare_rows(const void *x, const void *y)
 {
-    const struct report_row *a = x, *b = y;
+    const struct ranking_row *a = x, *b = y;
     if (rank_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan))
         return -1;
     return rank_before(b->fits, b->step, &b->plan, a->fits, a->step, &a->plan)
@@ -29,13 +29,13 @@ static int compare_rows(const void *x, const void *y)
                : 0;
 }
 
-enum status rank_keep_family_bests(struct report *r, struct diag *d)
+enum status rank_keep_family_bests(struct ranking *r, struct diag *d)
 {
-    bool present[REPORT_FAMILIES_MAX] = {false};
+    bool present[RANKING_FAMILIES_MAX] = {false};
     size_t i, missing = 0;
-    struct report_row *rows;
+    struct ranking_row *rows;
     for (i = 0; i < r->nrows; i++)
-        if (r->rows[i].family >= 0 && r->rows[i].family < REPORT_FAMILIES_MAX)
+        if (r->rows[i].family >= 0 && r->rows[i].family < RANKING_FAMILIES_MAX)
             present[r->rows[i].family] = true;
     for (i = 0; i < r->nfamilies; i++)
         if (r->family[i].has_best && !present[i])
@@ -51,7 +51,7 @@ enum status rank_keep_family_bests(struct report *r, struct diag *d)
     for (i = 0; i < r->nfamilies; i++)
         if (r->family[i].has_best && !present[i])
             /* the row the sweep's visitor would have kept */
-            report_row_of(&r->family[i].best, (int)i, &r->rows[r->nrows++]);
+            ranking_row_of(&r->family[i].best, (int)i, &r->rows[r->nrows++]);
     /* the rows added rank after the kept ones: only they need ordering */
     qsort(r->rows + r->nranked, r->nrows - r->nranked, sizeof *r->rows,
           compare_rows);
