@@ -147,7 +147,7 @@ static void test_csv_out_write_small_report(void **state)
     r->in.hw = &hw;
     r->rank.rows = &row;
     r->rank.nrows = 1;
-    r->rank.nfamilies = 1;
+    util_parts_families(r, 1);
     snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
              "ZeRO-1, \"odd\"");
 
@@ -179,6 +179,8 @@ static void test_csv_out_write_small_report(void **state)
     assert_int_equal(rmdir(dir), 0); /* no temporary file left */
     hardware_release(&hw);
     model_release(&m);
+    r->rank.rows = NULL; /* the test's own */
+    util_parts_free(r);
     free(r);
 }
 
@@ -246,7 +248,7 @@ static void test_csv_out_write_scope(void **state)
     r->rank.nrows = 3;
     r->v.sheet = sheet;
     r->v.nsheet = 2;
-    r->rank.nfamilies = 1;
+    util_parts_families(r, 1);
     snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
              "ZeRO-1+TP+EP");
     assert_non_null(mkdtemp(dir));
@@ -270,6 +272,9 @@ static void test_csv_out_write_scope(void **state)
     assert_int_equal(rmdir(dir), 0);
     hardware_release(&hw);
     model_release(&m);
+    r->rank.rows = NULL; /* the test's own */
+    r->v.sheet = NULL;
+    util_parts_free(r);
     free(r);
 }
 
@@ -288,6 +293,7 @@ static void test_csv_out_write_missing_dir(void **state)
                      STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-roofplan-dir/plans.csv: cannot "
                                "write: No such file or directory");
+    util_parts_free(r);
     free(r);
 }
 

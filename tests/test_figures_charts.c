@@ -170,9 +170,7 @@ static void test_figures_bars_by_hand(void **state)
     r->in.hw = &f->hw;
     r->v.baseline.family = -1;
     r->v.published = -1;
-    r->rank.nfamilies = 2;
-    r->rank.families_by_step[0] = 0;
-    r->rank.families_by_step[1] = 1;
+    util_parts_families(r, 2);
     made_up_best(&r->rank.family[0], 6, 8, COST_IB, 1.5, 0.25, 0.5, 10.25, 12);
     r->rank.family[0].best.work.ib_sync_bytes = 25e9;
     r->rank.family[0].best.work.nvlink_sync_bytes = 160e9;
@@ -209,8 +207,7 @@ static void test_figures_bars_by_hand(void **state)
     assert_near(r->v.steps_max, 12, 1e-15);
     assert_near(r->v.memory_fit_max, 79.21, 1e-12);
     assert_near(r->v.memory_unfit_max, 100, 1e-12);
-    free(r->v.points);
-    free(r->v.roof_pick);
+    util_parts_free(r);
     free(r);
 }
 
@@ -228,7 +225,7 @@ static void test_figures_styles_not_by_hue_alone(void **state)
     (void)state;
     util_parts_init(&r);
     memset(seen, 0, sizeof seen);
-    r.rank.nfamilies = 25;
+    util_parts_families(&r, 25);
     r.v.baseline.family = -1;
     for (i = 0; i < r.rank.nfamilies; i++) {
         r.rank.families_by_step[i] = (long)i;
@@ -249,6 +246,7 @@ static void test_figures_styles_not_by_hue_alone(void **state)
     assert_int_equal(r.v.family[6].marker, 0);
     assert_int_equal(r.v.family[6].dash, 1);
     assert_int_equal(r.v.family[24].color, 0x999999);
+    util_parts_free(&r);
 }
 
 int main(void)

@@ -100,9 +100,18 @@ static void tie_rows(struct util_parts *r,
     }
     r->rank.rows = rows;
     r->rank.nrows = n;
-    r->rank.nfamilies = 1;
+    util_parts_families(r, 1);
     r->rank.tie_pct = 5;
     r->rank.plans_sheet = 10;
+}
+
+/* Frees what tie_rows and figures_sheet_rows allocated (the rows are the
+ * caller's). */
+static void untie(struct util_parts *r)
+{
+    r->rank.rows = NULL;
+    r->rank.nrows = 0;
+    util_parts_free(r);
 }
 
 /*
@@ -132,7 +141,7 @@ static void test_figures_sheet_rows_ties_rule(void **state)
     assert_int_equal(r.v.sheet_best, 0);
     assert_int_equal(r.v.headline.ties, 3);
     assert_int_equal(r.v.sheet_recommended, 1);
-    free(r.v.sheet);
+    untie(&r);
 }
 
 /* Equal free memory among ties: the first, faster one is kept (10.0 s
@@ -152,14 +161,14 @@ static void test_figures_sheet_rows_equal_free_keeps_faster(void **state)
     assert_int_equal(figures_sheet_rows(&r.v, &d), STATUS_OK);
     assert_int_equal(r.v.headline.ties, 2);
     assert_int_equal(r.v.sheet_recommended, 0);
-    free(r.v.sheet);
+    untie(&r);
     tie_rows(&r, rows, fits, step, free_gib, 2);
     r.rank.tie_pct = 0;
     rows[1].mem.total = 0; /* all 80 GiB free, but 2% slower */
     assert_int_equal(figures_sheet_rows(&r.v, &d), STATUS_OK);
     assert_int_equal(r.v.headline.ties, 1);
     assert_int_equal(r.v.sheet_recommended, 0);
-    free(r.v.sheet);
+    untie(&r);
 }
 
 /* Nothing fits: no fastest fitting plan, no ties; the recommended row
@@ -180,7 +189,7 @@ static void test_figures_sheet_rows_nothing_fits(void **state)
     assert_int_equal(r.v.sheet_best, -1);
     assert_int_equal(r.v.headline.ties, 0);
     assert_int_equal(r.v.sheet_recommended, 0);
-    free(r.v.sheet);
+    untie(&r);
 }
 
 /* The verdict by hand: IB 9.4 s per 1 s of compute, the overlapped step

@@ -175,6 +175,8 @@ static void test_figures_waterfall_fills_both_panels(void **state)
     r->rank.replays = &rec;
     r->rank.nreplays = 1;
     r->rank.nvalidations = 1;
+    r->rank.validation = calloc(1, sizeof *r->rank.validation);
+    assert_non_null(r->rank.validation);
     r->v.published = 0;
     snprintf(r->rank.validation[0].name, sizeof r->rank.validation[0].name,
              "DeepSeek-V3 pre-training");
@@ -208,6 +210,9 @@ static void test_figures_waterfall_fills_both_panels(void **state)
     r->rank.nreplays = 0;
     figures_waterfall(&r->v);
     assert_false(r->v.waterfall[0].known);
+    r->v.sheet = NULL;
+    r->rank.replays = NULL; /* the test's own */
+    util_parts_free(r);
     free(r);
 }
 

@@ -237,7 +237,7 @@ static void test_plans_table_value_by_hand(void **state)
     (void)state;
     assert_non_null(r);
     util_parts_init(r);
-    r->rank.nfamilies = 1;
+    util_parts_families(r, 1);
     snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
              "ZeRO-1+PP+EP");
     hand_row(&row);
@@ -287,6 +287,8 @@ static void test_plans_table_value_by_hand(void **state)
     r->rank.nrows = 1;
     plans_table_value(&cols[plans_table_find("rank")], &r->v, 0, &t, &v);
     assert_true(v.kind == PLANS_NUMBER && v.num == 1);
+    r->rank.rows = NULL; /* the test's own */
+    util_parts_free(r);
     free(r);
 }
 
@@ -328,6 +330,7 @@ static void test_plans_table_expected_empty_without_calibration(void **state)
     assert_near(v.num, 9.5, 1e-15);
     value_of(r, &row, 1, &t, "x_ib_hid_gb", &v);
     assert_near(v.num, 30, 1e-15);
+    util_parts_free(r);
     free(r);
 }
 
@@ -373,6 +376,7 @@ static void test_plans_table_rank_key(void **state)
     assert_string_equal(plans_table_rank_key(&r->v), "step");
     r->in.expected = true;
     assert_string_equal(plans_table_rank_key(&r->v), "expected");
+    util_parts_free(r);
     free(r);
 }
 

@@ -69,7 +69,7 @@ static void sens(struct views_sens_chart *c, const char *link)
     c->nfamilies = 1;
     c->ylo = 5;
     c->yhi = 8;
-    snprintf(c->line1, sizeof c->line1, "No baseline in this sweep");
+    c->line1 = strdup("No baseline in this sweep");
 }
 
 static int setup(void **state)
@@ -80,6 +80,9 @@ static int setup(void **state)
     if (!f)
         return -1;
     util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     f->m.meta.path = "in/model-x.ini";
@@ -137,6 +140,7 @@ static int setup(void **state)
         free(f);
         return -1;
     }
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -145,6 +149,8 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
     int rc = util_remove_tree(f->dir);
+    f->r.v.points = NULL; /* the fixture's own */
+    util_parts_free(&f->r);
     free(f);
     return rc;
 }

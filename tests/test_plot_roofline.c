@@ -94,6 +94,9 @@ static int setup(void **state)
     if (!f)
         return -1;
     util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
@@ -123,6 +126,9 @@ static int setup(void **state)
     r->v.baseline.x[0] = 150;
     r->v.baseline.y = 20;
     /* the published plan, over IB only */
+    r->rank.validation = calloc(1, sizeof *r->rank.validation);
+    if (!r->rank.validation)
+        return -1;
     snprintf(r->rank.validation[0].name, sizeof r->rank.validation[0].name,
              "Run-P");
     r->rank.validation[0].predicted.fits = true;
@@ -160,6 +166,7 @@ static int setup(void **state)
     o->yhi = 2000;
     o->npoints = 5; /* all but A's second */
     o->nobytes = 1;
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -169,6 +176,8 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    f->r.v.points = NULL; /* the fixture's own */
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }

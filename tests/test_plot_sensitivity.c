@@ -48,6 +48,9 @@ static int setup(void **state)
     if (!f)
         return -1;
     util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
@@ -97,8 +100,7 @@ static int setup(void **state)
     c->ylo = 4;  /* A's fastest */
     c->yhi = 20; /* ZeRO-3's slowest */
     c->mark_gbps = 200;
-    snprintf(c->line1, sizeof c->line1,
-             "ZeRO-3 turns compute-bound at 200 GB/s");
+    c->line1 = strdup("ZeRO-3 turns compute-bound at 200 GB/s");
     c = &r->v.sens[1];
     c->link = "NVLink";
     c->gbps = grid_nv;
@@ -109,8 +111,9 @@ static int setup(void **state)
     c->nfamilies = 2;
     c->ylo = 3;
     c->yhi = 9;
-    snprintf(c->line1, sizeof c->line1, "ZeRO-3 stays IB-bound");
-    snprintf(c->line2, sizeof c->line2, "faster NVLink does not help it");
+    c->line1 = strdup("ZeRO-3 stays IB-bound");
+    c->line2 = strdup("faster NVLink does not help it");
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -120,6 +123,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }

@@ -46,6 +46,9 @@ static int setup(void **state)
     if (!f)
         return -1;
     util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 2048;
@@ -57,7 +60,7 @@ static int setup(void **state)
              "TP 2 x PP 16 (zero-bubble (ZB1P)) x EP 32, ZeRO-1 over DP 64, "
              "FP8, no recomputation, micro-batch 1, global batch 15360 "
              "sequences");
-    snprintf(h->why, sizeof h->why, "Compute-bound: short");
+    h->why = strdup("Compute-bound: short");
     h->sol.step_s = 9.397;
     h->sol.days = 25.61;
     h->sol.cost_usd = 2.5204e6;
@@ -93,6 +96,7 @@ static int setup(void **state)
     f->r.v.roofline[0].xhi = 1e7;
     f->r.v.roofline[0].ylo = 1;
     f->r.v.roofline[0].yhi_decade = 1e4;
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -102,6 +106,8 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    f->r.v.points = NULL; /* the fixture's own */
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }

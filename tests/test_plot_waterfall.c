@@ -87,6 +87,9 @@ static int setup(void **state)
     if (!f)
         return -1;
     util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 2048;
@@ -99,6 +102,7 @@ static int setup(void **state)
     f->r.v.waterfall[1].measured = 12;
     snprintf(f->r.v.waterfall[1].name, sizeof f->r.v.waterfall[1].name,
              "Published run Z");
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -108,6 +112,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }

@@ -264,6 +264,53 @@ static void run_space(struct ranking *r,
     model_release(&m);
 }
 
+/*
+ * Every family a sweep meets is kept, however many (issue 35: the report
+ * had room for 64 and dropped the rest, whose plans then had no family).
+ * 6 cluster sizes x tp, pp, ep, cp each 1 or 2 x ZeRO 0 to 3: a plan's
+ * family is its DP flavour (none where dp is 1, else its ZeRO stage) and
+ * which of tp, cp, pp, ep exceed 1, 5 x 16 = 80 keys. With up to 32 GPUs
+ * every key's tp x cp x pp x ep (at most 16) runs at dp 1 and at dp 2 or
+ * more, but for two: ep must divide tp*cp*dp (plan_check), so EP without
+ * DP needs tp or cp above 1, and "EP" and "PP+EP" (dp 1) are never met:
+ * 78 families, more than 64. The families' plans add up to the valid
+ * plans, and every kept plan names a family there is.
+ */
+static void test_rank_run_keeps_every_family(void **state)
+{
+    static const char *const sets[] = {"space.gpus=1 2 4 8 16 32",
+                                       "space.tp=1 2",
+                                       "space.pp=1 2",
+                                       "space.ep=1 2",
+                                       "space.cp=1 2",
+                                       "space.zero=0 1 2 3",
+                                       "space.schedule=1f1b",
+                                       "space.precision=bf16",
+                                       "space.recompute=full",
+                                       "space.mbs=1",
+                                       "space.gbs=64"};
+    struct ranking *r = calloc(1, sizeof *r);
+    struct rank_options opt;
+    uint64_t plans = 0;
+    size_t i;
+    (void)state;
+    assert_non_null(r);
+    memset(&opt, 0, sizeof opt);
+    opt.top = 100000; /* every plan kept */
+    run_space(r, sets, sizeof sets / sizeof sets[0], false, opt);
+    assert_int_equal(r->nfamilies, 78);
+    for (i = 0; i < r->nfamilies; i++)
+        plans += r->family[i].plans;
+    assert_int_equal(plans, r->valid);
+    assert_int_equal(r->nrows, r->valid);
+    for (i = 0; i < r->nrows; i++) {
+        assert_true(r->rows[i].family >= 0);
+        assert_true((size_t)r->rows[i].family < r->nfamilies);
+    }
+    ranking_free(r);
+    free(r);
+}
+
 /* The rows of a rank_run on the 32-combination space above with the Plans
  * sheet at 3 plans (threads 2): every plan kept, or only the sheet's. */
 static void run_sheet_space(struct ranking *r, bool sheet_only)
@@ -286,7 +333,7 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
 {
     struct ranking *all = calloc(1, sizeof *all);
     struct ranking *sheet = calloc(1, sizeof *sheet);
-    bool seen[RANKING_FAMILIES_MAX] = {false};
+    bool seen[RANKING_FAMILY_KEYS] = {false};
     size_t i, n = 0;
     (void)state;
     assert_non_null(all);
@@ -508,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_rank_run_spill_lists_every_plan_once),
         cmocka_unit_test(test_rank_sensitivity_is_each_familys_best),
         cmocka_unit_test(test_rank_run_sheet_only_keeps_the_sheets_plans),
+        cmocka_unit_test(test_rank_run_keeps_every_family),
         cmocka_unit_test(test_rank_run_floor_skips_what_cannot_enter),
         cmocka_unit_test(test_rank_run_offload_in_any_order),
     };

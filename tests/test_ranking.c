@@ -28,10 +28,12 @@ static void test_ranking_family_index(void **state)
     struct ranking *r = calloc(1, sizeof *r);
     static const char *const names[] = {"A", "ZeRO-3", "C", "D"};
     static const bool fits[] = {true, false, true, false};
+    struct diag d;
     size_t i;
     (void)state;
     assert_non_null(r);
-    r->nfamilies = 4;
+    diag_init(&d);
+    assert_int_equal(ranking_families(r, 4, &d), STATUS_OK);
     for (i = 0; i < 4; i++) {
         snprintf(r->family[i].name, sizeof r->family[i].name, "%s", names[i]);
         r->family[i].best.fits = fits[i];
@@ -43,6 +45,9 @@ static void test_ranking_family_index(void **state)
     assert_int_equal(ranking_family_index(r, "ZeRO-3"), 1);
     assert_int_equal(ranking_family_index(r, "D"), 3);
     assert_int_equal(ranking_family_index(r, "E"), -1);
+    ranking_free(r);
+    assert_null(r->family);
+    assert_int_equal(r->nfamilies, 0);
     free(r);
 }
 

@@ -750,7 +750,7 @@ static void test_sweep_headroom_and_lightest(void **state)
     static const char *const sets[] = {"space.tp=1 2", "space.pp=1 16",
                                        "space.ep=1 64", "space.mbs=1 2"};
     size_t i, nfit = 0;
-    double least[RANKING_FAMILIES_MAX];
+    double least[RANKING_FAMILY_KEYS];
     (void)state;
     load_sweep(&sf, sets, sizeof sets / sizeof *sets);
     build(f, &sf, 2, &r, &ctx, &other);

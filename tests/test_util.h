@@ -54,6 +54,15 @@ struct util_parts {
 /* Zeroes p and points p->v at p->in and p->rank. */
 void util_parts_init(struct util_parts *p);
 
+/* n families in p built by hand: p->rank.family (zeroed) with
+ * families_by_step in index order, and their views p->v.family (no row
+ * on the Plans sheet). Fails the test on error. */
+void util_parts_families(struct util_parts *p, size_t n);
+
+/* Room for n families on hand-made charts: p->v.blocks and both
+ * sensitivity charts' p->v.sens[k].family. Fails the test on error. */
+void util_parts_charts(struct util_parts *p, size_t n);
+
 /* Points p->v at p->in and p->rank again: after p was copied from another
  * (a shallow copy's views still read the original's parts). */
 void util_parts_link(struct util_parts *p);

@@ -243,8 +243,9 @@ static void test_xlsx_small_about(void **state)
 static int setup_recipe(void **state)
 {
     struct util_book *f = util_book_new("test_xlsx_small", true);
-    snprintf(f->s.rep.in.recipe, sizeof f->s.rep.in.recipe,
-             "data/training/default.ini: sequence 4096 tokens");
+    free(f->s.rep.in.recipe);
+    f->s.rep.in.recipe =
+        strdup("data/training/default.ini: sequence 4096 tokens");
     f->s.rep.in.recipe_json = true;
     f->s.rep.in.recipe_default = true;
     util_book_write(f, XLSX_BOOK_TABLES, write_small);

@@ -18,6 +18,7 @@
 #include "test_util.h"
 
 #include "figures.h"
+#include "figures_internal.h"
 #include "rank.h"
 #include "terms.h"
 #include "validation.h"
@@ -61,6 +62,25 @@ void util_parts_init(struct util_parts *p)
     util_parts_link(p);
 }
 
+void util_parts_families(struct util_parts *p, size_t n)
+{
+    struct diag d;
+    diag_init(&d);
+    if (ranking_families(&p->rank, n, &d) != STATUS_OK ||
+        figures_families(&p->v, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+void util_parts_charts(struct util_parts *p, size_t n)
+{
+    size_t k;
+    p->v.blocks = calloc(n + 1, sizeof *p->v.blocks);
+    for (k = 0; k < 2; k++)
+        p->v.sens[k].family = calloc(n + 1, sizeof *p->v.sens[k].family);
+    if (!p->v.blocks || !p->v.sens[0].family || !p->v.sens[1].family)
+        fail_msg("out of memory");
+}
+
 void util_parts_link(struct util_parts *p)
 {
     p->v.in = &p->in;
@@ -84,11 +104,11 @@ void util_report(struct util_parts *r,
                  const char *data_dir,
                  int64_t generated)
 {
-    static struct validation_run runs[VALIDATION_RUNS_MAX];
-    static struct validation_inputs in[VALIDATION_RUNS_MAX];
+    struct validation_runs runs = {NULL, 0};
+    struct validation_inputs *in = NULL;
     struct rank_options opt;
     struct diag d;
-    size_t n = 0, i, loaded = 0;
+    size_t i, loaded = 0;
     enum status st;
     diag_init(&d);
     util_parts_init(r);
@@ -106,16 +126,21 @@ void util_report(struct util_parts *r,
     if (st == STATUS_OK)
         st = rank_finish(&r->rank, sf, ctx, other, &d);
     if (st == STATUS_OK && data_dir)
-        st = validation_load_dir(data_dir, runs, VALIDATION_RUNS_MAX, &n, &d);
-    for (i = 0; st == STATUS_OK && i < n; i++, loaded++)
-        st = validation_load_inputs(&runs[i], NULL, data_dir, ctx->m, ctx->hw,
-                                    &in[i], &d);
+        st = validation_load_dir(data_dir, &runs, &d);
+    if (st == STATUS_OK && !(in = calloc(runs.n + 1, sizeof *in)))
+        st = diag_set(&d, STATUS_NOMEM, "out of memory");
+    for (i = 0; st == STATUS_OK && i < runs.n; i++, loaded++)
+        st = validation_load_inputs(&runs.run[i], NULL, data_dir, ctx->m,
+                                    ctx->hw, &in[i], &d);
     if (st == STATUS_OK)
-        st = rank_finish_validations(&r->rank, runs, in, n, ctx, other, &d);
+        st = rank_finish_validations(&r->rank, runs.run, in, runs.n, ctx, other,
+                                     &d);
     if (st == STATUS_OK)
         st = figures_views(&r->in, &r->rank, &r->v, &d);
     for (i = 0; i < loaded; i++)
         validation_inputs_release(&in[i]);
+    free(in);
+    validation_runs_release(&runs);
     if (st != STATUS_OK)
         fail_msg("%s", d.msg);
 }
@@ -515,7 +540,8 @@ int util_figures_setup(void **state)
     r->rank.rows[3].step = 20.055;
     r->rank.valid = r->rank.enumerated = 4;
     r->rank.fitting = 3;
-    r->rank.nfamilies = 2;
+    if (ranking_families(&r->rank, 2, &d) != STATUS_OK)
+        return -1;
     snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
              "ZeRO-1+PP+EP");
     snprintf(r->rank.family[1].name, sizeof r->rank.family[1].name, "ZeRO-3");

@@ -33,10 +33,10 @@
 /* What eval's range reads: data/validation's runs and their inputs, and
  * their expected steps (fit_transfer's table); on the heap. */
 struct range_work {
-    struct validation_run runs[VALIDATION_RUNS_MAX];
-    struct validation_inputs in[VALIDATION_RUNS_MAX];
+    struct validation_runs runs;
+    struct validation_inputs *in; /* [runs.n]: the first nin loaded */
     struct fit_result table;
-    size_t nruns, nin;
+    size_t nin;
 };
 
 /*
@@ -58,25 +58,28 @@ static enum status expected_range(const struct cli_config *cfg,
         return diag_set(d, STATUS_NOMEM, "out of memory");
     cli_data_directory(data_dir, sizeof data_dir);
     cli_training_path(cfg, recipe, sizeof recipe);
-    if (validation_load_dir(data_dir, w->runs, VALIDATION_RUNS_MAX, &w->nruns,
-                            d) == STATUS_OK) {
-        for (i = 0; i < w->nruns; i++) {
-            if (validation_load_inputs(&w->runs[i], recipe, data_dir, &in->m,
-                                       &in->hw, &w->in[i], d) != STATUS_OK)
-                break;
-            w->nin = i + 1;
-        }
+    if (validation_load_dir(data_dir, &w->runs, d) == STATUS_OK &&
+        !(w->in = calloc(w->runs.n ? w->runs.n : 1, sizeof *w->in)))
+        diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; d->status == STATUS_OK && i < w->runs.n; i++) {
+        if (validation_load_inputs(&w->runs.run[i], recipe, data_dir, &in->m,
+                                   &in->hw, &w->in[i], d) != STATUS_OK)
+            break;
+        w->nin = i + 1;
     }
     /* no run is the fitted one: every run with a measurement is a row */
     w->table.factor = STACK_COMPUTE_OVERHEAD;
     w->table.value = 1;
     if (d->status == STATUS_OK)
-        fit_transfer(&w->table, w->runs, w->in, w->nin, cfg->comm, d);
+        fit_transfer(&w->table, w->runs.run, w->in, w->nin, cfg->comm, d);
     for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++)
         validation_range_add(g, w->table.rows[i].measured_s,
                              w->table.rows[i].default_s);
     for (i = 0; i < w->nin; i++)
         validation_inputs_release(&w->in[i]);
+    free(w->in);
+    validation_runs_release(&w->runs);
+    fit_result_release(&w->table);
     free(w);
     return d->status;
 }

@@ -179,9 +179,9 @@ keep_charts(const struct plot_files *charts, char *kept, size_t size)
 /* Everything `report` holds between its stages. */
 struct report_run {
     struct cli_inputs in;
-    struct validation_run runs[VALIDATION_RUNS_MAX];
-    struct validation_inputs vin[VALIDATION_RUNS_MAX];
-    size_t nruns;
+    struct validation_runs runs;
+    struct validation_inputs *vin; /* [runs.n]: the first nvin loaded */
+    size_t nvin;
     struct cost_ctx ctx, other;
     struct report_inputs inputs; /* what the report is of */
     struct ranking rank;         /* rank's hand-over */
@@ -239,20 +239,20 @@ static enum status load_validations(struct report_run *rr,
                                     struct diag *d)
 {
     size_t i;
-    if (validation_load_dir(data_dir, rr->runs, VALIDATION_RUNS_MAX, &rr->nruns,
-                            d) != STATUS_OK)
+    if (validation_load_dir(data_dir, &rr->runs, d) != STATUS_OK)
         return d->status;
-    for (i = 0; i < rr->nruns; i++) {
-        if (validation_load_inputs(&rr->runs[i], recipe, data_dir, &rr->in.m,
-                                   &rr->in.hw, &rr->vin[i], d) != STATUS_OK) {
-            rr->nruns = i;
+    rr->vin = calloc(rr->runs.n ? rr->runs.n : 1, sizeof *rr->vin);
+    if (!rr->vin)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < rr->runs.n; i++) {
+        const struct validation_run *run = &rr->runs.run[i];
+        if (validation_load_inputs(run, recipe, data_dir, &rr->in.m, &rr->in.hw,
+                                   &rr->vin[i], d) != STATUS_OK)
             return d->status;
-        }
-        if (report_inputs_add(&rr->inputs, "validation", rr->runs[i].path, d) !=
-            STATUS_OK) {
-            rr->nruns = i + 1;
+        rr->nvin = i + 1;
+        if (report_inputs_add(&rr->inputs, "validation", run->path, d) !=
+            STATUS_OK)
             return d->status;
-        }
     }
     return STATUS_OK;
 }
@@ -392,6 +392,7 @@ static int report_inputs(const struct cli_config *cfg,
                          size_t size,
                          struct diag *d)
 {
+    char words[1600]; /* the recipe in words: its path and a sentence */
     rr->inputs.m = &rr->in.m;
     rr->inputs.hw = &rr->in.hw;
     rr->inputs.sweep = &rr->in.sweep;
@@ -403,9 +404,13 @@ static int report_inputs(const struct cli_config *cfg,
     if (!cli_generation_time(&rr->inputs.generated, d))
         return CLI_EXIT_INPUT;
     cli_training_path(cfg, recipe, size);
-    rr->inputs.recipe_json =
-        cli_recipe_words(cfg, &rr->in.m, rr->inputs.recipe,
-                         sizeof rr->inputs.recipe, &rr->inputs.recipe_default);
+    rr->inputs.recipe_json = cli_recipe_words(
+        cfg, &rr->in.m, words, sizeof words, &rr->inputs.recipe_default);
+    rr->inputs.recipe = strdup(words);
+    if (!rr->inputs.recipe) {
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        return CLI_EXIT_RUNTIME;
+    }
     if (rr->inputs.recipe_json)
         fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
                 rr->in.m.meta.path, rr->inputs.recipe);
@@ -519,7 +524,7 @@ static int run_report(const struct cli_config *cfg,
     /* what rank hands over besides the rows; then derive figures */
     if (rank_finish(&rr->rank, &rr->in.sweep, &rr->ctx, &rr->other, d) !=
             STATUS_OK ||
-        rank_finish_validations(&rr->rank, rr->runs, rr->vin, rr->nruns,
+        rank_finish_validations(&rr->rank, rr->runs.run, rr->vin, rr->nvin,
                                 &rr->ctx, &rr->other, d) != STATUS_OK ||
         figures_views(&rr->inputs, &rr->rank, &rr->views, d) != STATUS_OK)
         return cli_exit_code(d->status, CLI_IO_OUTPUT);
@@ -590,8 +595,10 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
     report_inputs_free(&rr->inputs);
     cost_ctx_release(&rr->ctx);
     cost_ctx_release(&rr->other);
-    for (i = 0; i < rr->nruns; i++)
+    for (i = 0; i < rr->nvin; i++)
         validation_inputs_release(&rr->vin[i]);
+    free(rr->vin);
+    validation_runs_release(&rr->runs);
     cli_release_inputs(&rr->in);
     progress_release(&rr->progress);
     free(rr);

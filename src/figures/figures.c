@@ -21,6 +21,7 @@ enum status figures_recommend(const struct report_inputs *in,
                               struct views *v,
                               struct diag *d)
 {
+    memset(v, 0, sizeof *v);
     v->in = in;
     v->rank = rank;
     return figures_sheet_rows(v, d);
@@ -34,13 +35,13 @@ enum status figures_views(const struct report_inputs *in,
     time_t when = (time_t)in->generated;
     struct tm tm;
     size_t i;
+    memset(r, 0, sizeof *r); /* v owns nothing yet (see figures.h) */
     r->in = in;
     r->rank = rank;
     if (!gmtime_r(&when, &tm) ||
         strftime(r->when, sizeof r->when, "%Y-%m-%d %H:%M UTC", &tm) == 0)
         snprintf(r->when, sizeof r->when, "%lld", (long long)r->in->generated);
     /* the baseline and the published run on these inputs */
-    memset(&r->baseline, 0, sizeof r->baseline);
     diag_snprintf(r->baseline.name, sizeof r->baseline.name, "%s",
                   r->in->sweep ? r->in->sweep->spec.r_baseline : "");
     r->baseline.family = ranking_family_index(r->rank, r->baseline.name);
@@ -48,7 +49,6 @@ enum status figures_views(const struct report_inputs *in,
     for (i = 0; i < r->rank->nvalidations && r->published < 0; i++)
         if (r->rank->validation[i].current)
             r->published = (long)i;
-    memset(&r->headline, 0, sizeof r->headline);
     if (figures_sheet_rows(r, d) != STATUS_OK)
         return d->status;
     figures_colors(r);
@@ -57,5 +57,9 @@ enum status figures_views(const struct report_inputs *in,
     figures_waterfall(r);
     figures_baseline_sentence(r);
     figures_notes(r);
-    return figures_charts(r, d);
+    if (figures_charts(r, d) != STATUS_OK)
+        return d->status;
+    if (!views_finish(r))
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    return STATUS_OK;
 }

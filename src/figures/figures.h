@@ -37,9 +37,10 @@
  * figures_views makes them), the fastest fitting plan (v->sheet_best) and
  * the recommended one (v->sheet_recommended: among the fitting plans
  * within rank->tie_pct of the fastest, the one with the most free
- * memory), for callers that need no other view (compare). v, zeroed,
- * borrows in and rank. Allocates v->sheet (views_free releases it).
- * STATUS_NOMEM in d.
+ * memory), for callers that need no other view (compare). v is set
+ * anew (what it held is not freed: pass it zeroed or released) and
+ * borrows in and rank. Allocates v->sheet and v->family (views_free
+ * releases them). STATUS_NOMEM in d.
  */
 enum status figures_recommend(const struct report_inputs *in,
                               const struct ranking *rank,
@@ -48,15 +49,16 @@ enum status figures_recommend(const struct report_inputs *in,
 
 /*
  * Derives every view (views.h) of ranking `rank` on inputs `in` into v,
- * zeroed, after rank_finish() and rank_finish_validations(), from what
+ * set anew (what it held is not freed: pass it zeroed or released),
+ * after rank_finish() and rank_finish_validations(), from what
  * they carry: the Plans sheet's rows (rank->plans_sheet fitting plans and
  * every family's best; every kept plan with in->all_plans), the
  * recommended plan and its headline, the baseline (in->sweep's [report]
  * baseline), colours, crossovers, sentences, rooflines, native chart
  * picks, bars, sensitivity charts and the waterfalls of the recommended
  * plan and the published run. v borrows in and rank (v->in, v->rank:
- * the writers read them through v). Allocates v->sheet, v->points and
- * v->roof_pick (views_free releases them). Returns STATUS_OK or
+ * the writers read them through v). Allocates v's arrays and every
+ * sentence, each to fit (views_free releases them). Returns STATUS_OK or
  * STATUS_NOMEM.
  */
 enum status figures_views(const struct report_inputs *in,

@@ -84,15 +84,21 @@ point_of(const struct cost_work *w, double step, double x[2], double *y)
  * point. */
 static enum status points(struct views *r, struct diag *d)
 {
-    size_t count[RANKING_FAMILIES_MAX] = {0}, at[RANKING_FAMILIES_MAX];
+    size_t nf = r->rank->nfamilies;
+    size_t *count = calloc(2 * nf + 1, sizeof *count), *at = count + nf;
     size_t i, j, k, n = 0;
     long rec;
+    if (!count)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
     for (i = 0; i < r->rank->nrows && r->rank->rows[i].fits; i++)
         if (r->rank->rows[i].family >= 0)
             count[r->rank->rows[i].family]++;
     r->points = malloc((i ? i : 1) * sizeof *r->points);
-    if (!r->points)
+    r->blocks = malloc((nf ? nf : 1) * sizeof *r->blocks);
+    if (!r->points || !r->blocks) {
+        free(count);
         return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
     r->nblocks = 0;
     /* the recommended plan's family first: number 1 */
     rec = r->headline.any && r->headline.fits ? r->headline.family : -1;
@@ -130,6 +136,7 @@ static enum status points(struct views *r, struct diag *d)
     r->has_recommended_point =
         rec >= 0 && point_of(&r->headline.plan.work, r->headline.plan.t.step,
                              r->recommended_x, &r->recommended_y);
+    free(count);
     return STATUS_OK;
 }
 
@@ -223,12 +230,16 @@ roofline(struct views *r, enum hardware_link which, struct views_roofline *o)
  * families". */
 static enum status picks(struct views *r, struct diag *d)
 {
-    size_t k, i, n = 0, per[RANKING_FAMILIES_MAX] = {0};
-    long series_of[RANKING_FAMILIES_MAX];
-    r->roof_pick = malloc((r->rank->nfamilies * VIEWS_ROOF_PER_FAMILY + 1) *
-                          sizeof *r->roof_pick);
-    if (!r->roof_pick)
+    size_t k, i, n = 0, nf = r->rank->nfamilies;
+    size_t *per = calloc(nf ? nf : 1, sizeof *per);
+    long *series_of = malloc((nf ? nf : 1) * sizeof *series_of);
+    r->roof_pick =
+        malloc((nf * VIEWS_ROOF_PER_FAMILY + 1) * sizeof *r->roof_pick);
+    if (!per || !series_of || !r->roof_pick) {
+        free(per);
+        free(series_of);
         return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
     r->nseries = 0;
     for (k = 0; k < r->rank->nfamilies && r->nseries < VIEWS_SERIES_MAX - 1;
          k++)
@@ -239,7 +250,7 @@ static enum status picks(struct views *r, struct diag *d)
     if (k == r->nseries && r->baseline.family >= 0)
         r->series[r->nseries++].family = r->baseline.family;
     r->series[r->nseries].family = -1; /* the rest */
-    for (k = 0; k < RANKING_FAMILIES_MAX; k++)
+    for (k = 0; k < nf; k++)
         series_of[k] = (long)r->nseries;
     for (k = 0; k < r->nseries; k++)
         series_of[r->series[k].family] = (long)k;
@@ -263,6 +274,8 @@ static enum status picks(struct views *r, struct diag *d)
         s->n = n - s->first;
     }
     r->nroof_pick = n;
+    free(per);
+    free(series_of);
     return STATUS_OK;
 }
 
@@ -379,7 +392,7 @@ static void bars(struct views *r)
 }
 
 /* What becomes of the baseline on one link's chart, in two lines. */
-static void sens_words(const struct views *r,
+static void sens_words(struct views *r,
                        enum hardware_link which,
                        struct views_sens_chart *c)
 {
@@ -397,47 +410,50 @@ static void sens_words(const struct views *r,
     snprintf(grid_end, sizeof grid_end, " (beyond this chart's %g GB/s)",
              c->n ? c->gbps[c->n - 1] : 0);
     if (x->state == RANKING_CROSS_LATENCY) {
-        snprintf(c->line1, sizeof c->line1,
-                 "%s: no %s bandwidth makes it compute-bound", b->name, link);
-        snprintf(c->line2, sizeof c->line2,
-                 "its %s latency alone exceeds its compute time", link);
+        views_say(r, &c->line1, "%s: no %s bandwidth makes it compute-bound",
+                  b->name, link);
+        views_say(r, &c->line2, "its %s latency alone exceeds its compute time",
+                  link);
     } else if (x->state == RANKING_CROSS_ALREADY) {
         if (f->best.t.bound == COST_COMPUTE)
-            snprintf(c->line1, sizeof c->line1, "%s is compute-bound already",
-                     b->name);
+            views_say(r, &c->line1, "%s is compute-bound already", b->name);
         else
-            snprintf(c->line1, sizeof c->line1,
-                     "%s: %s does not bind, %s does: no crossover on this "
-                     "chart",
-                     b->name, link, cost_bound_label(f->best.t.bound));
-        snprintf(c->line2, sizeof c->line2,
-                 "its %s time is at or below its compute time now", link);
+            views_say(r, &c->line1,
+                      "%s: %s does not bind, %s does: no crossover on this "
+                      "chart",
+                      b->name, link, cost_bound_label(f->best.t.bound));
+        views_say(r, &c->line2,
+                  "its %s time is at or below its compute time now", link);
     } else if (x->then_bound == COST_COMPUTE) {
-        snprintf(c->line1, sizeof c->line1,
-                 "%s turns compute-bound at %s GB/s of %s%s", b->name, a, link,
-                 x->in_range ? "" : grid_end);
-        snprintf(c->line2, sizeof c->line2,
-                 "there its %s time meets its compute time", link);
+        views_say(r, &c->line1, "%s turns compute-bound at %s GB/s of %s%s",
+                  b->name, a, link, x->in_range ? "" : grid_end);
+        views_say(r, &c->line2, "there its %s time meets its compute time",
+                  link);
         if (x->in_range)
             c->mark_gbps = x->gbps;
     } else {
-        snprintf(c->line1, sizeof c->line1,
-                 "%s: no %s bandwidth alone makes it compute-bound", b->name,
-                 link);
-        snprintf(c->line2, sizeof c->line2,
-                 "at %s GB/s its %s time meets compute, but %s still binds", a,
-                 link, cost_bound_label(x->then_bound));
+        views_say(r, &c->line1,
+                  "%s: no %s bandwidth alone makes it compute-bound", b->name,
+                  link);
+        views_say(r, &c->line2,
+                  "at %s GB/s its %s time meets compute, but %s still binds", a,
+                  link, cost_bound_label(x->then_bound));
     }
 }
 
 /* One sensitivity chart: the families with a fitting plan, and the
  * baseline re-timed when none of it fits. */
-static void sens_chart(struct views *r, enum hardware_link which)
+static enum status
+sens_chart(struct views *r, enum hardware_link which, struct diag *d)
 {
     const bool ib = which == HARDWARE_LINK_IB;
     struct views_sens_chart *c = &r->sens[ib ? 0 : 1];
     size_t k, i;
-    memset(c, 0, sizeof *c);
+    memset(c, 0, sizeof *c); /* nothing owned yet: figures_views zeroes v */
+    c->family = malloc((r->rank->nfamilies ? r->rank->nfamilies : 1) *
+                       sizeof *c->family);
+    if (!c->family)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
     c->link = link_name(which);
     c->gbps = ib ? r->rank->sens_ib_gbps : r->rank->sens_nv_gbps;
     c->n = ib ? r->rank->nsens_ib : r->rank->nsens_nv;
@@ -462,6 +478,7 @@ static void sens_chart(struct views *r, enum hardware_link which)
         c->yhi = 10;
     }
     sens_words(r, which, c);
+    return STATUS_OK;
 }
 
 enum status figures_charts(struct views *r, struct diag *d)
@@ -482,7 +499,8 @@ enum status figures_charts(struct views *r, struct diag *d)
     roofline(r, HARDWARE_LINK_IB, &r->roofline[0]);
     roofline(r, HARDWARE_LINK_NVLINK, &r->roofline[1]);
     bars(r);
-    sens_chart(r, HARDWARE_LINK_IB);
-    sens_chart(r, HARDWARE_LINK_NVLINK);
+    if (sens_chart(r, HARDWARE_LINK_IB, d) != STATUS_OK ||
+        sens_chart(r, HARDWARE_LINK_NVLINK, d) != STATUS_OK)
+        return d->status;
     return STATUS_OK;
 }

@@ -198,31 +198,42 @@ static void verdict(const struct cost_result *c, char *buf, size_t size)
 
 /* ---- The Plans sheet, the fastest and the recommended plan ---- */
 
-/* The rows of the Plans sheet (see report.h), each family's row on it,
+enum status figures_families(struct views *r, struct diag *d)
+{
+    size_t i, n = r->rank->nfamilies;
+    free(r->family);
+    r->family = calloc(n ? n : 1, sizeof *r->family);
+    if (!r->family)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < n; i++)
+        r->family[i].sheet_row = -1;
+    return STATUS_OK;
+}
+
+/* The rows of the Plans sheet (see views.h), each family's row on it,
  * the fastest fitting plan and, among the plans within tie_pct of it,
  * the one with the most memory free. */
 enum status figures_sheet_rows(struct views *r, struct diag *d)
 {
-    bool seen[RANKING_FAMILIES_MAX] = {false};
     size_t i, nfit = 0;
     long best = -1, rec = -1;
     double limit = 0;
+    if (figures_families(r, d) != STATUS_OK)
+        return d->status;
     r->sheet = malloc((r->rank->nrows ? r->rank->nrows : 1) * sizeof *r->sheet);
     if (!r->sheet)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     r->nsheet = 0;
     r->sheet_left_out = 0;
-    for (i = 0; i < r->rank->nfamilies; i++)
-        r->family[i].sheet_row = -1;
     for (i = 0; i < r->rank->nrows; i++) {
         const struct ranking_row *row = &r->rank->rows[i];
+        /* a family's first row (its best) is on the sheet: the row a
+         * family has there is its first */
         bool first = row->family >= 0 &&
-                     (size_t)row->family < RANKING_FAMILIES_MAX &&
-                     !seen[row->family];
+                     (size_t)row->family < r->rank->nfamilies &&
+                     r->family[row->family].sheet_row < 0;
         bool take = r->in->all_plans || first ||
                     (row->fits && nfit < r->rank->plans_sheet);
-        if (first)
-            seen[row->family] = true;
         if (row->fits && take)
             nfit++;
         else if (row->fits)
@@ -260,7 +271,7 @@ enum status figures_sheet_rows(struct views *r, struct diag *d)
 /* The plain-words sentence for a family: the verdict under this
  * report's comm model, the other model's when it names another link,
  * and whether the plan fits. */
-static void family_why(const struct views *r,
+static void family_why(struct views *r,
                        const struct ranking_family *f,
                        struct views_family *out)
 {
@@ -278,7 +289,7 @@ static void family_why(const struct views *r,
                      GIB,
                  f->best.mem.capacity / GIB, r->rank->headroom_pct,
                  f->best.mem.total / GIB);
-    snprintf(out->why, sizeof out->why, "%s.%s%s", v, other, fit);
+    views_say(r, &out->why, "%s.%s%s", v, other, fit);
     plan_short(&f->best.plan, out->plan_short, sizeof out->plan_short);
 }
 
@@ -350,7 +361,7 @@ static void headline_range(const struct views *r, struct views_headline *h)
 /* The sentence on the difference between the speed of light and what a
  * run takes: the published run on these inputs, else the range over the
  * validation runs that published a step time. */
-static void difference(const struct views *r, struct views_headline *h)
+static void difference(struct views *r, struct views_headline *h)
 {
     double lo = INFINITY, hi = 0;
     size_t i, n = 0;
@@ -365,11 +376,11 @@ static void difference(const struct views *r, struct views_headline *h)
                      "%.2fx their expected step, see Validation)",
                      low, high, h->range_lo, h->range_hi);
         }
-        snprintf(h->difference, sizeof h->difference,
-                 "Expected: %s s per step on real kernels and network%s; the "
-                 "speed of light, %.2f s, is a floor no run of this plan "
-                 "beats (%.2fx apart).",
-                 x, range, h->sol.step_s, h->expected.step_s / h->sol.step_s);
+        views_say(r, &h->difference,
+                  "Expected: %s s per step on real kernels and network%s; the "
+                  "speed of light, %.2f s, is a floor no run of this plan "
+                  "beats (%.2fx apart).",
+                  x, range, h->sol.step_s, h->expected.step_s / h->sol.step_s);
         return;
     }
     if (r->published >= 0) {
@@ -377,15 +388,15 @@ static void difference(const struct views *r, struct views_headline *h)
         if (v->measured_step_s > 0 && v->predicted.t.step > 0) {
             h->has_ratio = true;
             h->measured_over_sol = v->measured_step_s / v->predicted.t.step;
-            snprintf(h->difference, sizeof h->difference,
-                     "These are speed-of-light figures: a floor, not a "
-                     "forecast. The published run on these inputs (%s) took "
-                     "%.2f s per step, %.2fx its speed of light of %.2f s "
-                     "(see Validation); expect a real run of the recommended "
-                     "plan to be slower by a similar factor until expected "
-                     "times from a calibration are shown here.",
-                     v->name, v->measured_step_s, h->measured_over_sol,
-                     v->predicted.t.step);
+            views_say(r, &h->difference,
+                      "These are speed-of-light figures: a floor, not a "
+                      "forecast. The published run on these inputs (%s) took "
+                      "%.2f s per step, %.2fx its speed of light of %.2f s "
+                      "(see Validation); expect a real run of the recommended "
+                      "plan to be slower by a similar factor until expected "
+                      "times from a calibration are shown here.",
+                      v->name, v->measured_step_s, h->measured_over_sol,
+                      v->predicted.t.step);
             return;
         }
     }
@@ -400,16 +411,16 @@ static void difference(const struct views *r, struct views_headline *h)
         n++;
     }
     if (n > 0)
-        snprintf(h->difference, sizeof h->difference,
-                 "These are speed-of-light figures: a floor, not a forecast. "
-                 "Published runs took %.2f to %.2fx their speed of light "
-                 "(see Validation); expect a real run to be slower by a "
-                 "similar factor.",
-                 lo, hi);
+        views_say(r, &h->difference,
+                  "These are speed-of-light figures: a floor, not a forecast. "
+                  "Published runs took %.2f to %.2fx their speed of light "
+                  "(see Validation); expect a real run to be slower by a "
+                  "similar factor.",
+                  lo, hi);
     else
-        snprintf(h->difference, sizeof h->difference,
-                 "These are speed-of-light figures: a floor, not a forecast; "
-                 "no published run here says how far real runs are from it.");
+        views_say(r, &h->difference,
+                  "These are speed-of-light figures: a floor, not a forecast; "
+                  "no published run here says how far real runs are from it.");
 }
 
 /* The recommended plan as a cost result (this report's model). */
@@ -423,7 +434,7 @@ static void sheet_result(const struct views *r, long at, struct cost_result *c)
 
 /* The fastest fitting plan (sheet row sheet_best) beside the
  * recommended one: the ties within tie_pct, in words. */
-static void headline_ties(const struct views *r, struct views_headline *h)
+static void headline_ties(struct views *r, struct views_headline *h)
 {
     const struct ranking_row *b = &r->rank->rows[r->sheet[r->sheet_best]];
     h->best = b->plan;
@@ -433,8 +444,8 @@ static void headline_ties(const struct views *r, struct views_headline *h)
     if (h->best_differs)
         plan_words(&b->plan, h->fastest_words, sizeof h->fastest_words);
     if (h->best_differs)
-        snprintf(
-            h->ties_text, sizeof h->ties_text,
+        views_say(
+            r, &h->ties_text,
             "%zu plans are within %g%% of the fastest fitting plan "
             "(%s, %.3f s%s, %.1f GiB free): ties at this precision. "
             "The recommended one is %.1f%% slower and keeps the most "
@@ -443,18 +454,18 @@ static void headline_ties(const struct views *r, struct views_headline *h)
             r->in->expected ? " expected" : "", h->best_headroom_gib,
             100 * (cost_rank_step(&h->plan) / b->step - 1), h->headroom_gib);
     else if (h->ties > 1)
-        snprintf(h->ties_text, sizeof h->ties_text,
-                 "%zu plans are within %g%% of it (ties at this "
-                 "precision); it keeps the most memory free of them.",
-                 h->ties, r->rank->tie_pct);
+        views_say(r, &h->ties_text,
+                  "%zu plans are within %g%% of it (ties at this "
+                  "precision); it keeps the most memory free of them.",
+                  h->ties, r->rank->tie_pct);
     else
-        snprintf(h->ties_text, sizeof h->ties_text,
-                 "No other plan is within %g%% of it.", r->rank->tie_pct);
+        views_say(r, &h->ties_text, "No other plan is within %g%% of it.",
+                  r->rank->tie_pct);
 }
 
 /* Whether the other communication model picks the same fastest plan
  * (rank_finish_other_best), in words. */
-static void headline_models(const struct views *r, struct views_headline *h)
+static void headline_models(struct views *r, struct views_headline *h)
 {
     const struct cost_result *ob = &r->rank->other_best;
     const struct ranking_row *b = &r->rank->rows[r->sheet[r->sheet_best]];
@@ -462,20 +473,20 @@ static void headline_models(const struct views *r, struct views_headline *h)
     plan_family(&ob->plan, fam, sizeof fam);
     plan_short(&ob->plan, sh, sizeof sh);
     if (memcmp(&ob->plan, &b->plan, sizeof ob->plan) == 0)
-        snprintf(h->models, sizeof h->models,
-                 "Both communication models pick the same fastest plan "
-                 "(%.3f s under %s, %.3f s under %s%s).",
-                 b->step, comm_model_str(r->in->comm), cost_rank_step(ob),
-                 other_model(r), r->in->expected ? ", expected" : "");
+        views_say(r, &h->models,
+                  "Both communication models pick the same fastest plan "
+                  "(%.3f s under %s, %.3f s under %s%s).",
+                  b->step, comm_model_str(r->in->comm), cost_rank_step(ob),
+                  other_model(r), r->in->expected ? ", expected" : "");
     else
-        snprintf(h->models, sizeof h->models,
-                 "The fastest plan changes with the communication model: "
-                 "under %s the fastest fitting plan is %s (%s), %.3f "
-                 "s%s, where %s gives %s.",
-                 model_words(r->in->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),
-                 fam, sh, cost_rank_step(ob),
-                 r->in->expected ? " expected" : "", model_words(r->in->comm),
-                 r->rank->family[b->family].name);
+        views_say(r, &h->models,
+                  "The fastest plan changes with the communication model: "
+                  "under %s the fastest fitting plan is %s (%s), %.3f "
+                  "s%s, where %s gives %s.",
+                  model_words(r->in->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),
+                  fam, sh, cost_rank_step(ob),
+                  r->in->expected ? " expected" : "", model_words(r->in->comm),
+                  r->rank->family[b->family].name);
 }
 
 void figures_headline(struct views *r)
@@ -501,20 +512,20 @@ void figures_headline(struct views *r)
     snprintf(h->words, sizeof h->words, "%s", words);
     plan_title(&h->plan.plan, h->title, sizeof h->title);
     verdict(&h->plan, v, sizeof v);
-    snprintf(h->why, sizeof h->why, "%s", v);
+    views_say(r, &h->why, "%s", v);
     if (h->fits)
-        snprintf(h->verdict, sizeof h->verdict,
-                 "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "
-                 "per GPU on its heaviest pipeline rank (%.1f GiB free; a "
-                 "plan fits at %.1f GiB or less, keeping %g%% free).",
-                 h->plan.family, words, v, h->memory_gib, h->capacity_gib,
-                 h->headroom_gib, usable, r->rank->headroom_pct);
+        views_say(r, &h->verdict,
+                  "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "
+                  "per GPU on its heaviest pipeline rank (%.1f GiB free; a "
+                  "plan fits at %.1f GiB or less, keeping %g%% free).",
+                  h->plan.family, words, v, h->memory_gib, h->capacity_gib,
+                  h->headroom_gib, usable, r->rank->headroom_pct);
     else
-        snprintf(h->verdict, sizeof h->verdict,
-                 "No plan fits in %.1f GiB per GPU (%.1f less the %g%% "
-                 "headroom). The fastest, %s (%s), needs %.0f GiB. %s.",
-                 usable, h->capacity_gib, r->rank->headroom_pct, h->plan.family,
-                 words, h->memory_gib, v);
+        views_say(r, &h->verdict,
+                  "No plan fits in %.1f GiB per GPU (%.1f less the %g%% "
+                  "headroom). The fastest, %s (%s), needs %.0f GiB. %s.",
+                  usable, h->capacity_gib, r->rank->headroom_pct,
+                  h->plan.family, words, h->memory_gib, v);
     difference(r, h);
     if (r->sheet_best >= 0)
         headline_ties(r, h);
@@ -531,10 +542,10 @@ void figures_baseline_sentence(struct views *r)
     char bound[200], mem[300], x[96] = "";
     double usable;
     if (b->family < 0) {
-        snprintf(b->sentence, sizeof b->sentence,
-                 "The sweep has no plan of the baseline family %s (the "
-                 "sweep file's report.baseline).",
-                 b->name);
+        views_say(r, &b->sentence,
+                  "The sweep has no plan of the baseline family %s (the "
+                  "sweep file's report.baseline).",
+                  b->name);
         return;
     }
     f = &r->rank->family[b->family];
@@ -570,12 +581,12 @@ void figures_baseline_sentence(struct views *r)
     if (h->has_expected && f->best.work.x.known)
         snprintf(x, sizeof x, "; expected %.2f s against %.2f s",
                  f->best.t.expected, h->expected.step_s);
-    snprintf(b->sentence, sizeof b->sentence,
-             "Why not %s (FSDP, the baseline): %s, and its best plan is "
-             "%.1fx slower than the recommended one at the speed of light "
-             "(%.2f s against %.2f s per step%s), %s.",
-             b->name, mem, b->slowdown, f->best.t.step, h->sol.step_s, x,
-             bound);
+    views_say(r, &b->sentence,
+              "Why not %s (FSDP, the baseline): %s, and its best plan is "
+              "%.1fx slower than the recommended one at the speed of light "
+              "(%.2f s against %.2f s per step%s), %s.",
+              b->name, mem, b->slowdown, f->best.t.step, h->sol.step_s, x,
+              bound);
 }
 
 /* Notes under the headline: the published plan and the sweep. */
@@ -596,39 +607,38 @@ void figures_notes(struct views *r)
          * kept plan's rank is its rank among them all */
         views_thousands((double)r->rank->valid, b, sizeof b);
         if (v->rank > 0)
-            snprintf(r->note_published, sizeof r->note_published,
-                     "The published plan (%s: %s) ranks %ld of %s: "
-                     "predicted %.3f s per step, %s-bound, %s.",
-                     v->name, words, v->rank, b, v->predicted.t.step,
-                     cost_bound_label(v->predicted.t.bound),
-                     v->predicted.fits ? "fits in its GPUs' memory"
-                                       : "does not fit in its GPUs' memory");
+            views_say(r, &r->note_published,
+                      "The published plan (%s: %s) ranks %ld of %s: "
+                      "predicted %.3f s per step, %s-bound, %s.",
+                      v->name, words, v->rank, b, v->predicted.t.step,
+                      cost_bound_label(v->predicted.t.bound),
+                      v->predicted.fits ? "fits in its GPUs' memory"
+                                        : "does not fit in its GPUs' memory");
         else
-            snprintf(r->note_published, sizeof r->note_published,
-                     "The published plan (%s: %s) is not among the %s best "
-                     "plans kept here; predicted %.3f s per step, %s-bound.",
-                     v->name, words, kept, v->predicted.t.step,
-                     cost_bound_label(v->predicted.t.bound));
+            views_say(r, &r->note_published,
+                      "The published plan (%s: %s) is not among the %s best "
+                      "plans kept here; predicted %.3f s per step, %s-bound.",
+                      v->name, words, kept, v->predicted.t.step,
+                      cost_bound_label(v->predicted.t.bound));
     }
     views_thousands((double)r->rank->enumerated, a, sizeof a);
     views_thousands((double)r->rank->valid, b, sizeof b);
     views_thousands((double)r->rank->fitting, c, sizeof c);
     views_thousands((double)rejected, e, sizeof e);
-    snprintf(r->note_sweep, sizeof r->note_sweep,
-             "Sweep: %s combinations, %s valid plans evaluated (%s fit with "
-             "%g%% of HBM kept free), %s rejected (see Rejected).",
-             a, b, c, r->rank->headroom_pct, e);
-    r->note_left_out[0] = '\0';
+    views_say(r, &r->note_sweep,
+              "Sweep: %s combinations, %s valid plans evaluated (%s fit with "
+              "%g%% of HBM kept free), %s rejected (see Rejected).",
+              a, b, c, r->rank->headroom_pct, e);
     if (r->rank->dropped > 0 || r->sheet_left_out > 0) {
         views_thousands((double)r->nsheet, a, sizeof a);
         views_thousands(
             (double)(r->rank->dropped + (r->rank->nrows - r->nsheet)), b,
             sizeof b);
-        snprintf(r->note_left_out, sizeof r->note_left_out,
-                 "Plans shows %s plans: those that fit, best first, up to "
-                 "the sweep's report.plans_sheet, and each family's best; %s "
-                 "more are in plans.csv (--all-plans puts every kept plan on "
-                 "the sheet).",
-                 a, b);
+        views_say(r, &r->note_left_out,
+                  "Plans shows %s plans: those that fit, best first, up to "
+                  "the sweep's report.plans_sheet, and each family's best; %s "
+                  "more are in plans.csv (--all-plans puts every kept plan on "
+                  "the sheet).",
+                  a, b);
     }
 }

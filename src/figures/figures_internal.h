@@ -20,6 +20,11 @@
 
 /* ---- figures_headline.c ---- */
 
+/* Each family's view (r->family, one per r->rank->family, allocated here
+ * with no colour yet and no row on the Plans sheet; views_free releases
+ * it). Returns STATUS_OK or STATUS_NOMEM. */
+enum status figures_families(struct views *r, struct diag *d);
+
 /*
  * The Plans sheet's rows (r->sheet, allocated here; views_free releases
  * it), each family's row on it, the fastest fitting plan and, among the

@@ -42,8 +42,8 @@ struct views_family {
                        diamond, pentagon (figures_colors) */
     int dash;       /* < VIEWS_DASHES: solid, dashed, dotted, dash-dot */
     long sheet_row; /* its best plan's row on Plans; -1: not there */
-    char why[REPORT_TEXT]; /* the verdict in plain words */
-    char plan_short[256];  /* "TP 2, PP 2 (zb), EP 256, ZeRO-1, ..." */
+    char *why;      /* the verdict in plain words (owned) */
+    char plan_short[256]; /* "TP 2, PP 2 (zb), EP 256, ZeRO-1, ..." */
 };
 
 /* What a plan costs for the model's token budget. */
@@ -86,12 +86,13 @@ struct views_headline {
     size_t range_runs;         /* the runs it is over */
     char words[400];           /* the recommended plan in words */
     char title[200]; /* in a few words: "TP 2 × PP 16 zero-bubble × ..." */
-    char fastest_words[400];   /* the fastest fitting plan's, when it differs */
-    char verdict[REPORT_TEXT]; /* "Recommended plan: ..." */
-    char why[REPORT_TEXT];     /* its verdict sentence, capitalised */
-    char difference[REPORT_TEXT]; /* speed of light against reality */
-    char ties_text[REPORT_TEXT];
-    char models[REPORT_TEXT]; /* the best plan under the other model */
+    char fastest_words[400]; /* the fastest fitting plan's, when it differs */
+    /* Sentences (owned; "" when there is nothing to say): */
+    char *verdict;    /* "Recommended plan: ..." */
+    char *why;        /* its verdict sentence, capitalised */
+    char *difference; /* speed of light against reality */
+    char *ties_text;
+    char *models; /* the best plan under the other model */
 };
 
 /* The family every report compares against (the sweep's [report]
@@ -107,7 +108,7 @@ struct views_baseline {
      * fitting plans only) */
     bool has_point;
     double x[2], y;
-    char sentence[REPORT_TEXT];
+    char *sentence; /* why it loses (owned) */
 };
 
 /* A roof of a roofline chart: a compute rate and the link slope it
@@ -188,13 +189,13 @@ struct views_sens_chart {
     const char *link;
     const double *gbps; /* the grid: ranking.sens_*_gbps */
     size_t n;
-    double today;                      /* GB/s */
-    long family[RANKING_FAMILIES_MAX]; /* drawn, fastest first */
+    double today; /* GB/s */
+    long *family; /* drawn, fastest first (owned) */
     size_t nfamilies;
-    double ylo, yhi;         /* s, data range of the curves */
-    double mark_gbps;        /* the baseline's crossover line; 0: none */
-    char line1[REPORT_TEXT]; /* what happens to the baseline on this link */
-    char line2[REPORT_TEXT];
+    double ylo, yhi;  /* s, data range of the curves */
+    double mark_gbps; /* the baseline's crossover line; 0: none */
+    char *line1;      /* what happens to the baseline on this link (owned) */
+    char *line2;
 };
 
 /*
@@ -232,8 +233,9 @@ struct views {
     const struct report_inputs *in;
     const struct ranking *rank;
 
-    /* each family's colours and words: family[i] is rank->family[i]'s */
-    struct views_family family[RANKING_FAMILIES_MAX];
+    /* each family's colours and words: family[i] is rank->family[i]'s,
+     * for i < rank->nfamilies (owned) */
+    struct views_family *family;
 
     char when[40]; /* generated, as "2025-01-31 12:00 UTC" */
 
@@ -253,9 +255,9 @@ struct views {
 
     struct views_headline headline;
     struct views_baseline baseline;
-    char note_published[REPORT_TEXT]; /* where the published plan ranks */
-    char note_sweep[REPORT_TEXT];     /* counts of the sweep */
-    char note_left_out[REPORT_TEXT];  /* "" or plans not on the sheet */
+    char *note_published; /* where the published plan ranks (owned) */
+    char *note_sweep;     /* counts of the sweep */
+    char *note_left_out;  /* "" or plans not on the sheet */
 
     /* Rooflines: [0] over IB, [1] over NVLink; every fitting kept plan
      * as a point, one block per family (the recommended plan's family
@@ -263,7 +265,7 @@ struct views {
     struct views_roofline roofline[2];
     struct views_point *points;
     size_t npoints;
-    struct views_block blocks[RANKING_FAMILIES_MAX];
+    struct views_block *blocks; /* owned */
     size_t nblocks;
     /* the recommended plan's point (x[l] 0: no bytes on that link) */
     bool has_recommended_point;
@@ -289,11 +291,33 @@ struct views {
     /* From the speed of light to the expected step: [0] the recommended
      * plan, [1] the published run on these inputs (figures_waterfall). */
     struct views_waterfall waterfall[2];
+
+    /* a sentence could not be allocated (views_say): the views are not
+     * whole (views_finish) */
+    bool nomem;
 };
 
-/* Frees what v owns (the sheet's rows, points, picks); not what it
- * borrows. v may be zeroed. */
+/* Frees what v owns (the sheet's rows, points, picks, the families' and
+ * the charts' arrays, every sentence); not what it borrows. v may be
+ * zeroed. */
 void views_free(struct views *v);
+
+/*
+ * Sets *text, one of v's sentences, to the formatted text (allocated to
+ * fit: no sentence is cut), freeing what it held; on failure leaves it
+ * NULL and marks v->nomem. Example:
+ *
+ *   views_say(v, &v->note_sweep, "Sweep: %s combinations", a);
+ */
+void views_say(struct views *v, char **text, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Once every view is derived: each sentence left unset becomes "" (so a
+ * writer reads every one as a string). False when a sentence could not
+ * be allocated, now or by views_say.
+ */
+bool views_finish(struct views *v);
 
 /* The kept row behind Plans sheet row i (0-based, below the header). */
 const struct ranking_row *views_sheet_row(const struct views *v, size_t i);

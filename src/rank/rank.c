@@ -702,7 +702,7 @@ static enum status merge(struct ranking *r,
                          struct diag *d)
 {
     int index_of_key[FAMILY_KEYS];
-    size_t t, k, total = 0;
+    size_t t, k, f, nkeys = 0, total = 0;
     int why;
 
     for (t = 0; t < n; t++) {
@@ -738,10 +738,17 @@ static enum status merge(struct ranking *r,
             any = true;
         }
     }
-    /* families: in order of their first plan in the enumeration */
-    for (k = 0; k < FAMILY_KEYS; k++)
+    /* families: every key a shard met, in order of their first plan in
+     * the enumeration */
+    for (k = 0; k < FAMILY_KEYS; k++) {
         index_of_key[k] = -1;
-    for (;;) {
+        for (t = 0; t < n && sh[t].family_first[k] == UINT64_MAX; t++)
+            ;
+        nkeys += t < n;
+    }
+    if (ranking_families(r, nkeys, d) != STATUS_OK)
+        return d->status;
+    for (f = 0; f < nkeys; f++) {
         uint64_t first = UINT64_MAX;
         size_t key = 0;
         for (k = 0; k < FAMILY_KEYS; k++)
@@ -750,18 +757,13 @@ static enum status merge(struct ranking *r,
                     first = sh[t].family_first[k];
                     key = k;
                 }
-        if (first == UINT64_MAX || r->nfamilies == RANKING_FAMILIES_MAX)
-            break;
-        index_of_key[key] = (int)r->nfamilies;
-        memset(&r->family[r->nfamilies], 0, sizeof r->family[0]);
+        index_of_key[key] = (int)f;
         for (t = 0; t < n; t++)
             if (sh[t].family_first[key] != UINT64_MAX) {
-                diag_snprintf(r->family[r->nfamilies].name,
-                              sizeof r->family[0].name, "%s",
+                diag_snprintf(r->family[f].name, sizeof r->family[f].name, "%s",
                               sh[t].family[key].name);
-                merge_family(&r->family[r->nfamilies], &sh[t].family[key]);
+                merge_family(&r->family[f], &sh[t].family[key]);
             }
-        r->nfamilies++;
     }
     /* plans: every shard's best (or the shared heap), ranked, the top
      * kept */

@@ -274,7 +274,19 @@ enum status rank_finish_validations(struct ranking *r,
                                     struct diag *d)
 {
     size_t i, k;
-    for (i = 0; i < n && r->nvalidations < RANKING_VALIDATIONS_MAX; i++) {
+    /* room for every run: each is predicted or noted */
+    struct validate_result *all =
+        realloc(r->validation, (r->nvalidations + n + 1) * sizeof *all);
+    char **notes = all ? realloc(r->validation_notes,
+                                 (r->nvalidation_notes + n + 1) * sizeof *notes)
+                       : NULL;
+    if (all)
+        r->validation = all;
+    if (notes)
+        r->validation_notes = notes;
+    if (!all || !notes)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < n; i++) {
         struct validate_result *v = &r->validation[r->nvalidations];
         struct diag skip;
         diag_init(&skip);
@@ -282,9 +294,10 @@ enum status rank_finish_validations(struct ranking *r,
             STATUS_OK)
             return d->status;
         if (skip.status != STATUS_OK) {
-            if (r->nvalidation_notes < RANKING_VALIDATIONS_MAX)
-                diag_snprintf(r->validation_notes[r->nvalidation_notes++],
-                              sizeof r->validation_notes[0], "%s", skip.msg);
+            char *note = strdup(skip.msg);
+            if (!note)
+                return diag_set(d, STATUS_NOMEM, "out of memory");
+            r->validation_notes[r->nvalidation_notes++] = note;
             continue;
         }
         r->nvalidations++;

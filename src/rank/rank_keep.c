@@ -31,27 +31,33 @@ static int compare_rows(const void *x, const void *y)
 
 enum status rank_keep_family_bests(struct ranking *r, struct diag *d)
 {
-    bool present[RANKING_FAMILIES_MAX] = {false};
+    bool *present = calloc(r->nfamilies ? r->nfamilies : 1, sizeof *present);
     size_t i, missing = 0;
     struct ranking_row *rows;
+    if (!present)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
     for (i = 0; i < r->nrows; i++)
-        if (r->rows[i].family >= 0 && r->rows[i].family < RANKING_FAMILIES_MAX)
+        if (r->rows[i].family >= 0 && (size_t)r->rows[i].family < r->nfamilies)
             present[r->rows[i].family] = true;
     for (i = 0; i < r->nfamilies; i++)
         if (r->family[i].has_best && !present[i])
             missing++;
     r->nranked = r->nrows;
-    if (missing == 0)
-        return STATUS_OK;
-    rows = realloc(r->rows, (r->nrows + missing) * sizeof *rows);
-    if (!rows)
+    rows = missing ? realloc(r->rows, (r->nrows + missing) * sizeof *rows)
+                   : r->rows;
+    if (missing && !rows) {
+        free(present);
         return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
                         r->nrows + missing);
+    }
     r->rows = rows;
     for (i = 0; i < r->nfamilies; i++)
         if (r->family[i].has_best && !present[i])
             /* the row the sweep's visitor would have kept */
             ranking_row_of(&r->family[i].best, (int)i, &r->rows[r->nrows++]);
+    free(present);
+    if (missing == 0)
+        return STATUS_OK;
     /* the rows added rank after the kept ones: only they need ordering */
     qsort(r->rows + r->nranked, r->nrows - r->nranked, sizeof *r->rows,
           compare_rows);

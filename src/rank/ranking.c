@@ -57,6 +57,36 @@ void ranking_free(struct ranking *r)
     free(r->templates);
     r->templates = NULL;
     r->ntemplates = 0;
+    free(r->family);
+    free(r->families_by_step);
+    r->family = NULL;
+    r->families_by_step = NULL;
+    r->nfamilies = 0;
+    free(r->validation);
+    r->validation = NULL;
+    r->nvalidations = 0;
+    for (i = 0; i < r->nvalidation_notes; i++)
+        free(r->validation_notes[i]);
+    free(r->validation_notes);
+    r->validation_notes = NULL;
+    r->nvalidation_notes = 0;
+}
+
+enum status ranking_families(struct ranking *r, size_t n, struct diag *d)
+{
+    size_t i;
+    free(r->family);
+    free(r->families_by_step);
+    r->nfamilies = 0;
+    r->family = calloc(n ? n : 1, sizeof *r->family);
+    r->families_by_step = calloc(n ? n : 1, sizeof *r->families_by_step);
+    if (!r->family || !r->families_by_step)
+        return diag_set(d, STATUS_NOMEM, "out of memory keeping %zu families",
+                        n);
+    for (i = 0; i < n; i++)
+        r->families_by_step[i] = (long)i;
+    r->nfamilies = n;
+    return STATUS_OK;
 }
 
 size_t ranking_row_rank(const struct ranking *r, size_t index)

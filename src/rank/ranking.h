@@ -21,18 +21,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "diag.h"
 #include "plan.h"
 #include "result.h"
 #include "sweep.h"
-#include "validation.h"
 
 /* Excel's sheet has 1,048,576 rows; one is the header. */
-#define RANKING_EXCEL_ROWS      1048575
-#define RANKING_FAMILIES_MAX    64
-#define RANKING_EXAMPLES        3 /* examples kept per rejection reason */
-#define RANKING_SENS_MAX        SWEEP_SENS_MAX      /* bandwidths of a grid */
-#define RANKING_VALIDATIONS_MAX VALIDATION_RUNS_MAX /* every run loaded */
-#define RANKING_FAMILY_KEYS     (5 * 16) /* dp flavour x tp cp pp ep */
+#define RANKING_EXCEL_ROWS  1048575
+#define RANKING_EXAMPLES    3 /* examples kept per rejection reason */
+#define RANKING_SENS_MAX    SWEEP_SENS_MAX /* bandwidths of a grid */
+#define RANKING_FAMILY_KEYS (5 * 16)       /* dp flavour x tp cp pp ep */
 
 /* One evaluated plan as kept for output, with every time the later
  * stages show (rank fills t when it keeps the row: cost_times of work on
@@ -123,11 +121,13 @@ struct ranking {
     size_t nranked;
     uint64_t dropped; /* valid plans not kept (beyond --top or Excel) */
 
-    /* rank_run; rank_finish fills each family's best plan under both
-     * models with its collectives and crossovers, and families_by_step */
-    struct ranking_family family[RANKING_FAMILIES_MAX];
+    /* rank_run (ranking_families: one per family the sweep met, at most
+     * RANKING_FAMILY_KEYS); rank_finish fills each family's best plan
+     * under both models with its collectives and crossovers, and
+     * families_by_step (indexes, fastest first) */
+    struct ranking_family *family; /* [nfamilies] */
     size_t nfamilies;
-    long families_by_step[RANKING_FAMILIES_MAX]; /* indexes, fastest first */
+    long *families_by_step; /* [nfamilies] */
 
     /* The sweep's [report] settings (rank_run copies them). */
     double sens_ib_gbps[RANKING_SENS_MAX];
@@ -162,10 +162,11 @@ struct ranking {
     size_t nreplays;
 
     /* ---- rank_finish_validations, from validate_predict ---- */
-    struct validate_result validation[RANKING_VALIDATIONS_MAX];
+    struct validate_result *validation; /* [nvalidations] */
     size_t nvalidations;
-    /* runs left out: "name: skipped, its plan does not apply ...: why" */
-    char validation_notes[RANKING_VALIDATIONS_MAX][400];
+    /* runs left out: "name: skipped, its plan does not apply ...: why"
+     * (each allocated to fit) */
+    char **validation_notes; /* [nvalidation_notes] */
     size_t nvalidation_notes;
 };
 
@@ -177,9 +178,16 @@ void ranking_row_of(const struct cost_result *c,
                     struct ranking_row *row);
 void ranking_row_result(const struct ranking_row *row, struct cost_result *c);
 
-/* Frees what r owns (rows, replays, spill files, templates); r may be
- * zeroed. */
+/* Frees what r owns (rows, families, replays, validation runs and notes,
+ * spill files, templates); r may be zeroed. */
 void ranking_free(struct ranking *r);
+
+/*
+ * n families in r (what it held of them freed): r->family zeroed,
+ * r->families_by_step in index order (rank_finish_families sorts it),
+ * r->nfamilies n. STATUS_NOMEM in d.
+ */
+enum status ranking_families(struct ranking *r, size_t n, struct diag *d);
 
 /* The rank of r->rows[index]: index + 1, or 0 for a row beyond the
  * ranked ones (nranked). */

@@ -41,9 +41,15 @@ enum status report_inputs_add(struct report_inputs *r,
                               struct diag *d)
 {
     struct report_input *in;
-    if (r->ninputs == REPORT_INPUTS_MAX) /* the About sheet lists all */
-        return diag_add(d, STATUS_RANGE, "%s: more than %d input files", path,
-                        REPORT_INPUTS_MAX);
+    if (r->ninputs == r->cap) { /* the About sheet lists them all */
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        struct report_input *grown =
+            cap > r->cap ? realloc(r->input, cap * sizeof *grown) : NULL;
+        if (!grown)
+            return diag_add(d, STATUS_NOMEM, "%s: out of memory", path);
+        r->input = grown;
+        r->cap = cap;
+    }
     in = &r->input[r->ninputs];
     snprintf(in->role, sizeof in->role, "%s", role);
     if (checksum(path, in->sha256, d) != STATUS_OK)
@@ -60,9 +66,11 @@ void report_inputs_free(struct report_inputs *in)
     size_t i;
     if (!in)
         return;
-    for (i = 0; i < in->ninputs; i++) {
+    for (i = 0; i < in->ninputs; i++)
         free(in->input[i].path);
-        in->input[i].path = NULL;
-    }
-    in->ninputs = 0;
+    free(in->input);
+    in->input = NULL;
+    in->ninputs = in->cap = 0;
+    free(in->recipe);
+    in->recipe = NULL;
 }

@@ -21,10 +21,6 @@
 #include "progress.h"
 #include "result.h"
 #include "sweep.h"
-#include "validation.h"
-
-#define REPORT_TEXT       1600                       /* a sentence or two */
-#define REPORT_INPUTS_MAX (VALIDATION_RUNS_MAX + 16) /* runs, files */
 
 struct report_input {
     char role[16]; /* "model", "training", "hardware", "calibration",
@@ -45,10 +41,11 @@ struct report_inputs {
     char command_line[1024];
     char version[32];
     int64_t generated; /* seconds since the epoch (SOURCE_DATE_EPOCH) */
-    struct report_input input[REPORT_INPUTS_MAX];
-    size_t ninputs;
-    /* the training recipe the model runs with, in words (About) */
-    char recipe[REPORT_TEXT];
+    struct report_input *input; /* [ninputs], in the order added (owned) */
+    size_t ninputs, cap;
+    /* the training recipe the model runs with, in words (About; owned,
+     * NULL: not said) */
+    char *recipe;
     bool recipe_json;    /* a config.json model: the recipe is a file */
     bool recipe_default; /* ... and it is the default, DeepSeek-V3's */
     bool all_plans;      /* --all-plans: every kept plan on the sheet */
@@ -68,7 +65,7 @@ enum status report_inputs_add(struct report_inputs *in,
                               const char *path,
                               struct diag *d);
 
-/* Frees what in owns (the files' paths); in may be zeroed. */
+/* Frees what in owns (the files, the recipe); in may be zeroed. */
 void report_inputs_free(struct report_inputs *in);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #include "plot_sensitivity.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,9 +87,12 @@ static void direct_labels(const struct views *r,
 {
     const bool ib = which == HARDWARE_LINK_IB;
     struct plot_text *code = plot_template_var(v, "KEY");
-    size_t n = c->nfamilies, i, j, order[RANKING_FAMILIES_MAX];
-    double lastx[RANKING_FAMILIES_MAX], lasty[RANKING_FAMILIES_MAX];
-    double pos[RANKING_FAMILIES_MAX];
+    /* a chart draws each family at most once, and a ranking has one
+     * family per family key at most */
+    size_t n = c->nfamilies, i, j, order[RANKING_FAMILY_KEYS];
+    double lastx[RANKING_FAMILY_KEYS], lasty[RANKING_FAMILY_KEYS];
+    double pos[RANKING_FAMILY_KEYS];
+    assert(n <= RANKING_FAMILY_KEYS);
     if (n <= KEY_MAX) {
         plot_text_printf(code,
                          "set key at screen 0.74, screen %.3f left top "

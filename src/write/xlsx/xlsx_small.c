@@ -503,7 +503,7 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     views_thousands((double)r->nsheet, num, sizeof num);
     fact(b, ws, row++, "Plans on the Plans sheet", num);
     fact(b, ws, row++, "Baseline family", r->baseline.name);
-    if (r->in->recipe[0])
+    if (r->in->recipe && r->in->recipe[0])
         fact(b, ws, row++, "Training recipe", r->in->recipe);
     if (r->in->recipe_default)
         xlsx_book_str(b, ws, row++, xlsx_table_col(&about_table, "path"),

@@ -10,6 +10,7 @@
 
 #include <xlsxwriter.h>
 
+#include "calibration.h"
 #include "result.h"
 
 #define IMAGE_ROW_PX 20.0 /* the default row height, 15 pt */
