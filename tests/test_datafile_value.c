@@ -134,6 +134,51 @@ static void test_datafile_parse_list(void **state)
     assert_string_equal(why, "expected an integer in 1..64, got 65");
 }
 
+/* A number field whose 0 means "not this file's" may take a word for it
+ * (a sweep's gbs: `model`, the model's own batch, issue 37): the word is
+ * 0 in a list and alone, said in what the field accepts; other words stay
+ * refused, and a range of the word means nothing. */
+static const struct datafile_field batches = {.section = "space",
+                                              .key = "gbs",
+                                              .type = DATAFILE_LIST,
+                                              .max = 1e9,
+                                              .zero_word = "model"};
+static const struct datafile_field batch = {.section = "defaults",
+                                            .key = "gbs",
+                                            .type = DATAFILE_INT,
+                                            .max = 1e9,
+                                            .zero_word = "model"};
+
+static void test_datafile_zero_word(void **state)
+{
+    struct datafile_list l;
+    char why[200];
+    double v;
+    (void)state;
+    datafile_describe(&batch, why, sizeof why);
+    assert_string_equal(why, "an integer in 0..1000000000, or model (0)");
+    assert_true(datafile_parse_scalar(&batch, "model", &v, why, sizeof why));
+    assert_near(v, 0, 0);
+    assert_true(datafile_parse_scalar(&batch, "4096", &v, why, sizeof why));
+    assert_near(v, 4096, 0);
+    assert_false(datafile_parse_scalar(&batch, "models", &v, why, sizeof why));
+    assert_string_equal(why, "expected an integer in 0..1000000000, or model "
+                             "(0), got \"models\"");
+    /* no word without zero_word */
+    assert_false(datafile_parse_scalar(&counts, "model", &v, why, sizeof why));
+    assert_true(
+        datafile_parse_list(&batches, "model 2048, 0", &l, why, sizeof why));
+    assert_int_equal(l.n, 2); /* model and 0 are one value: folded */
+    assert_near(l.v[0], 0, 0);
+    assert_near(l.v[1], 2048, 0);
+    assert_false(
+        datafile_parse_list(&batches, "model..4096 x2", &l, why, sizeof why));
+    assert_string_equal(why, "a range (\"model..4096\") needs numbers");
+    assert_false(
+        datafile_parse_list(&batches, "1024..model", &l, why, sizeof why));
+    assert_string_equal(why, "a range (\"1024..model\") needs numbers");
+}
+
 /* Strict numbers (jq): the whole text, finite, no trailing garbage. */
 static void test_datafile_parse_numbers_strict(void **state)
 {
@@ -267,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_datafile_describe),
         cmocka_unit_test(test_datafile_parse_scalar),
         cmocka_unit_test(test_datafile_parse_list),
+        cmocka_unit_test(test_datafile_zero_word),
         cmocka_unit_test(test_datafile_parse_numbers_strict),
         cmocka_unit_test(
             test_datafile_parse_numbers_refuses_hex_and_subnormals),

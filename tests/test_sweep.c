@@ -633,6 +633,128 @@ load_one(const char *set, struct sweep_file *sf, struct diag *d)
     return sweep_load("tests/data/snap/sweeps/default.ini", sf, &s, 1, d);
 }
 
+/* ---- Whose batch a plan takes (issue 37) ---- */
+
+#define SNAP_SWEEP "tests/data/snap/sweeps/default.ini"
+
+/* The batches of the valid plans sweep file `path` (with the overrides
+ * `sets`) gives model m on cluster hw, in the order visited, into seen. */
+static void batches_of(const char *path,
+                       const char *const *sets,
+                       size_t nsets,
+                       const struct model *m,
+                       const struct hardware *hw,
+                       struct seen *seen)
+{
+    struct datafile_set s[16];
+    struct sweep_file sf;
+    struct diag d;
+    size_t i;
+    diag_init(&d);
+    for (i = 0; i < nsets; i++)
+        if (datafile_parse_set(sets[i], &s[i], &d) != STATUS_OK)
+            fail_msg("%s", d.msg);
+    if (sweep_load(path, &sf, s, nsets, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    memset(seen, 0, sizeof *seen);
+    sweep_run(&sf, m, hw, 0, 1, see, NULL, seen);
+    sweep_release(&sf);
+}
+
+/*
+ * Llama 3 405B's file states 2,048 sequences of 8,192 tokens (arXiv
+ * 2407.21783 Table 4: 16M tokens per batch); on its 16,384 H100s at tp 8
+ * x pp 16, dp = 16384 / 128 = 128 ranks and, at mbs 1 under 1F1B, the
+ * batch unit is 128 sequences: 2,048 is 16 units, 15,360 is 120. By hand:
+ * - a sweep that says nothing of gbs, or `model`: 2,048 (the model's);
+ * - one that names 15,360 (--set, or the snapshot of the old default
+ *   sweep, which named it): 15,360, whatever the model says;
+ * - `model 15360`: both, the model's first;
+ * - `0` is `model`, as before the word.
+ * At tp = pp = 1 (dp 16,384) the model's 2,048 is under one sequence per
+ * rank: the plan takes the nearest it can run, one unit, 16,384.
+ */
+static void test_sweep_model_batch_precedence(void **state)
+{
+    /* the snapshot's space cut to the one plan shape of sweep-no-gbs.ini,
+     * with the snapshot's gbs (15360) as it stands */
+    static const char *const snap[] = {
+        "space.gpus=0",        "space.tp=8",           "space.pp=16",
+        "space.ep=1",          "space.cp=1",           "space.zero=1",
+        "space.schedule=1f1b", "space.precision=bf16", "space.recompute=full",
+        "space.mbs=1",         "space.gbs=model"};
+    static const char *const named[] = {"space.gbs=15360"};
+    static const char *const both[] = {"space.gbs=model 15360"};
+    static const char *const zero[] = {"space.gbs=0"};
+    static const char *const flat[] = {"space.tp=1", "space.pp=1"};
+    const size_t nsnap = sizeof snap / sizeof *snap;
+    struct model m;
+    struct hardware hw;
+    struct seen seen;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    if (model_load("tests/data/snap/models/llama-3-405b.ini", &m, NULL, 0,
+                   &d) ||
+        hardware_load("tests/data/snap/hardware/h100.ini", &hw, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    assert_int_equal(m.spec.global_batch, 2048);
+    assert_int_equal(hw.spec.gpus, 16384);
+
+    batches_of("tests/data/sweep-no-gbs.ini", NULL, 0, &m, &hw, &seen);
+    assert_int_equal(seen.nvalid, 1);
+    assert_int_equal(seen.valid[0].gbs, 2048);
+    batches_of(SNAP_SWEEP, snap, nsnap, &m, &hw, &seen); /* gbs=model */
+    assert_int_equal(seen.nvalid, 1);
+    assert_int_equal(seen.valid[0].gbs, 2048);
+    batches_of(SNAP_SWEEP, snap, nsnap - 1, &m, &hw, &seen); /* its 15360 */
+    assert_int_equal(seen.nvalid, 1);
+    assert_int_equal(seen.valid[0].gbs, 15360);
+    batches_of("tests/data/sweep-no-gbs.ini", named, 1, &m, &hw, &seen);
+    assert_int_equal(seen.nvalid, 1);
+    assert_int_equal(seen.valid[0].gbs, 15360);
+    batches_of("tests/data/sweep-no-gbs.ini", both, 1, &m, &hw, &seen);
+    assert_int_equal(seen.nvalid, 2);
+    assert_int_equal(seen.valid[0].gbs, 2048);
+    assert_int_equal(seen.valid[1].gbs, 15360);
+    batches_of("tests/data/sweep-no-gbs.ini", zero, 1, &m, &hw, &seen);
+    assert_int_equal(seen.nvalid, 1);
+    assert_int_equal(seen.valid[0].gbs, 2048);
+    batches_of("tests/data/sweep-no-gbs.ini", flat, 2, &m, &hw, &seen);
+    assert_int_equal(seen.nvalid, 1);
+    assert_int_equal(seen.valid[0].gbs, 16384);
+    model_release(&m);
+    hardware_release(&hw);
+}
+
+/* Whether a sweep names a batch of its own: a number, not only `model`. */
+static void test_sweep_names_batch(void **state)
+{
+    struct fixture *f = *state;
+    struct sweep_file sf;
+    struct diag d;
+    (void)f;
+    diag_init(&d);
+    assert_int_equal(
+        sweep_load("tests/data/sweep-no-gbs.ini", &sf, NULL, 0, &d), STATUS_OK);
+    assert_false(sweep_names_batch(&sf));
+    sweep_release(&sf);
+    assert_int_equal(load_one("space.gbs=model", &sf, &d), STATUS_OK);
+    assert_false(sweep_names_batch(&sf));
+    sweep_release(&sf);
+    assert_int_equal(load_one("space.gbs=model,4096", &sf, &d), STATUS_OK);
+    assert_true(sweep_names_batch(&sf));
+    sweep_release(&sf);
+    /* the snapshot of the old default sweep names 15360 */
+    assert_int_equal(load_one("space.tp=1", &sf, &d), STATUS_OK);
+    assert_true(sweep_names_batch(&sf));
+    sweep_release(&sf);
+    /* a range of the word means nothing */
+    assert_int_equal(load_one("space.gbs=model..4096", &sf, &d), STATUS_USAGE);
+    assert_string_equal(d.msg, "--set space.gbs=model..4096: a range "
+                               "(\"model..4096\") needs numbers");
+}
+
 /* A [defaults] that no PLAN can complete was accepted by `check` and
  * reported by `eval` as "PLAN: ..." with no file or line. default.ini:
  * line 26 schedule = 1f1b, 27 vpp = 1 (gpus and gbs 0: the cluster's
@@ -797,6 +919,8 @@ int main(void)
         cmocka_unit_test(test_sweep_batch_within_plan_range),
         cmocka_unit_test(test_sweep_defaults_checked_at_load),
         cmocka_unit_test(test_sweep_defaults_divisions),
+        cmocka_unit_test(test_sweep_model_batch_precedence),
+        cmocka_unit_test(test_sweep_names_batch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

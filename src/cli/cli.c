@@ -18,8 +18,6 @@
 #include <unistd.h>
 
 #include "fit.h"
-#include "hf_config.h"
-#include "views.h"
 
 void cli_print_diag(const struct diag *d)
 {
@@ -419,39 +417,5 @@ bool cli_generation_time(int64_t *out, struct diag *d)
         return false;
     }
     *out = (int64_t)v;
-    return true;
-}
-
-bool cli_recipe_words(const struct cli_config *cfg,
-                      const struct model *m,
-                      char *buf,
-                      size_t size,
-                      bool *is_default)
-{
-    char path[1300], def[1300], a[PATH_MAX], b[PATH_MAX], batch[32];
-    const char *tp = cli_training_path(cfg, path, sizeof path);
-    bool json = hf_config_is_json(m->meta.path);
-    struct cli_config none;
-    views_thousands((double)m->spec.global_batch, batch, sizeof batch);
-    *is_default = false;
-    if (!json) {
-        snprintf(buf, size,
-                 "the model file's [training] section: sequence %ld tokens, "
-                 "global batch %s sequences, %.3gT tokens",
-                 m->spec.seq_len, batch, m->spec.tokens / 1e12);
-        return false;
-    }
-    memset(&none, 0, sizeof none); /* defaults.ini's recipe */
-    cli_training_path(&none, def, sizeof def);
-    *is_default = realpath(tp, a) && realpath(def, b) && strcmp(a, b) == 0;
-    snprintf(buf, size,
-             "%s: sequence %ld tokens, global batch %s sequences, %.3gT "
-             "tokens%s",
-             tp, m->spec.seq_len, batch, m->spec.tokens / 1e12,
-             *is_default ? " - the default recipe, DeepSeek-V3's published "
-                           "one, not this model's own: pass -t FILE with its "
-                           "own (a config.json does not say how the model "
-                           "was trained)"
-                         : "");
     return true;
 }

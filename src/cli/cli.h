@@ -6,8 +6,9 @@
  * the terminal. The commands return their exit code for main to return;
  * only the signal guard ends the process itself (128 + the signal).
  *
- * cli.c holds the shared part, cli_report.c the `report` command (and the
- * signal guard `compare` also uses), cli_commands.c the other commands.
+ * cli.c holds the shared part, cli_recipe.c the training recipe in words,
+ * cli_report.c the `report` command (and the signal guard `compare` also
+ * uses), cli_commands.c the other commands.
  */
 #ifndef PROJ_CLI_H
 #define PROJ_CLI_H
@@ -171,19 +172,37 @@ cli_training_path(const struct cli_config *cfg, char *buf, size_t size);
  */
 void cli_print_summary(const struct views *r);
 
+/* Room for a recipe in words (cli_recipe_words): a sentence or two. */
+#define CLI_RECIPE_TEXT 1600
+
+/* Whose training recipe a run plans at (cli_recipe_words). */
+enum cli_recipe_origin {
+    CLI_RECIPE_OWN,     /* an INI model file's own [training] section */
+    CLI_RECIPE_FILE,    /* a config.json's: the training file of -t */
+    CLI_RECIPE_BORROWED /* a config.json's: the data directory's default
+                           recipe (defaults.ini's), not the model's own */
+};
+
 /*
- * The training recipe the model ran with, in words, into buf: for a
- * config.json model the recipe file (cli_training_path) and what it set
- * (sequence length, global batch, token budget); for an INI model its
- * own [training] section's. *is_default: a config.json model on the
- * data directory's default recipe (DeepSeek-V3's, not the model's own),
- * which callers warn about. Returns whether the model is a config.json.
+ * The training recipe a run plans at, in words, into buf (cli_recipe.c):
+ * whose it is, with the name its file gives it (its [training] section's
+ * `source`); its sequence length, global batch (sequences, and tokens per
+ * step; for an INI model the batch's own `source`), token budget, each
+ * with the --set that changed it; and, where sweep sf (NULL: none) names
+ * a batch of its own, that batch and where it was said. The report's
+ * `recipe` and the first lines of its summary on stdout; messages about a
+ * config.json model on stderr. Knows no recipe by name.
+ *
+ *   "the model file's own, data/models/llama-3-405b.ini [training] (arXiv
+ *    2407.21783 §3.1.1 and §3.4.1). Sequence 8,192 tokens; global batch
+ *    2,048 sequences, 16.8M tokens per step (Table 4: ...); token budget
+ *    15.6T tokens."
  */
-bool cli_recipe_words(const struct cli_config *cfg,
-                      const struct model *m,
-                      char *buf,
-                      size_t size,
-                      bool *is_default);
+enum cli_recipe_origin cli_recipe_words(const struct cli_config *cfg,
+                                        const struct model *m,
+                                        const struct sweep_file *sf,
+                                        char *buf,
+                                        size_t size);
 
 /*
  * Loads the model, hardware and sweep files (the options', else

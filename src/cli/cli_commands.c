@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collectives.h"
 #include "cost.h"
 #include "eval_out.h"
 #include "figures.h"
@@ -51,13 +52,14 @@ static enum status expected_range(const struct cli_config *cfg,
                                   struct diag *d)
 {
     struct range_work *w = calloc(1, sizeof *w);
-    char data_dir[1024], recipe[1300];
+    char data_dir[1024], buf[1300];
+    const char *recipe;
     size_t i;
     memset(g, 0, sizeof *g);
     if (!w)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     cli_data_directory(data_dir, sizeof data_dir);
-    cli_training_path(cfg, recipe, sizeof recipe);
+    recipe = cli_training_path(cfg, buf, sizeof buf); /* -t's, or buf */
     if (validation_load_dir(data_dir, &w->runs, d) == STATUS_OK &&
         !(w->in = calloc(w->runs.n ? w->runs.n : 1, sizeof *w->in)))
         diag_set(d, STATUS_NOMEM, "out of memory");
@@ -84,12 +86,14 @@ static enum status expected_range(const struct cli_config *cfg,
     return d->status;
 }
 
-/* The training recipe a config.json model runs with, on stderr. */
-static void say_recipe(const struct cli_config *cfg, const struct model *m)
+/* The training recipe a config.json model runs with, on stderr (sf: the
+ * sweep, where it may name the batch; NULL: none). */
+static void say_recipe(const struct cli_config *cfg,
+                       const struct model *m,
+                       const struct sweep_file *sf)
 {
     char recipe[1600];
-    bool is_default;
-    if (cli_recipe_words(cfg, m, recipe, sizeof recipe, &is_default))
+    if (cli_recipe_words(cfg, m, sf, recipe, sizeof recipe) != CLI_RECIPE_OWN)
         fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG, m->meta.path,
                 recipe);
 }
@@ -164,7 +168,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cli_release_inputs(&in);
         return cli_exit_code(d.status, CLI_IO_INPUT);
     }
-    say_recipe(cfg, &in.m);
+    say_recipe(cfg, &in.m, NULL); /* the PLAN and [defaults], not [space] */
     if (!eval_plan(&in, args, nargs, &p)) {
         cli_release_inputs(&in);
         return CLI_EXIT_INPUT;
@@ -216,17 +220,6 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     cost_ctx_release(&ctx);
     cli_release_inputs(&in);
     return rc;
-}
-
-/* Whether --set gave the sweep's space.gbs. */
-static bool gbs_set(const struct cli_config *cfg)
-{
-    size_t k;
-    for (k = 0; k < cfg->nsets; k++)
-        if (strcmp(cfg->sets[k].section, "space") == 0 &&
-            strcmp(cfg->sets[k].key, "gbs") == 0)
-            return true;
-    return false;
 }
 
 /* compare: the recommended plan of each (model, hardware) pair into
@@ -371,19 +364,8 @@ static int compare_pairs(struct cli_config *cfg,
                 return cli_exit_code(d->status, CLI_IO_INPUT);
             }
             /* each model at its own batch (the model file's, or its
-             * recipe's), unless --set space.gbs says otherwise */
-            if (!gbs_set(cfg)) {
-                in.sweep.spec.gbs.n = 1;
-                in.sweep.spec.gbs.v[0] = 0;
-            }
-            {
-                char recipe[1600];
-                bool is_default;
-                if (cli_recipe_words(cfg, &in.m, recipe, sizeof recipe,
-                                     &is_default))
-                    fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
-                            in.m.meta.path, recipe);
-            }
+             * recipe's) unless the sweep names one, as in a report */
+            say_recipe(cfg, &in.m, &in.sweep);
             st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
             ctx.stack = in.have_stack ? &in.stack : NULL;
             if (st == STATUS_OK)
@@ -514,6 +496,7 @@ int cli_cmd_schema(void)
         {"Hardware files (data/hardware/NAME.ini)", hardware_schema()},
         {"Sweep files (data/sweeps/NAME.ini)", sweep_schema()},
         {"Calibration files (data/calibration/NAME.ini)", calibration_schema()},
+        {"Collectives files (data/collectives/NAME.ini)", collectives_schema()},
         {"Stack files (data/stacks/NAME.ini)", stack_schema()},
         {"Validation runs (data/validation/NAME.ini)", validation_schema()},
         {"The default inputs (data/defaults.ini)", cli_defaults_schema()},

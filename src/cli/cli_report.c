@@ -382,9 +382,9 @@ static enum status write_report(const struct cli_config *cfg,
 /* read inputs -> enumerate, evaluate, rank -> derive figures -> write,
  * then commit the whole report or nothing. */
 /* The report's inputs: every file it rests on with its checksum, the
- * training recipe (said, and warned about when a config.json model takes
- * DeepSeek-V3's default; its path into recipe), the validation runs; 0,
- * else the exit code. */
+ * training recipe (in words for the summary and About; on stderr too for
+ * a config.json model; recipe holds its path unless -t gave it), the
+ * validation runs; 0, else the exit code. */
 static int report_inputs(const struct cli_config *cfg,
                          struct report_run *rr,
                          const char *data_dir,
@@ -392,7 +392,9 @@ static int report_inputs(const struct cli_config *cfg,
                          size_t size,
                          struct diag *d)
 {
-    char words[1600]; /* the recipe in words: its path and a sentence */
+    char words[CLI_RECIPE_TEXT];
+    enum cli_recipe_origin origin;
+    const char *tp;
     rr->inputs.m = &rr->in.m;
     rr->inputs.hw = &rr->in.hw;
     rr->inputs.sweep = &rr->in.sweep;
@@ -403,27 +405,31 @@ static int report_inputs(const struct cli_config *cfg,
              ROOFPLAN_VERSION);
     if (!cli_generation_time(&rr->inputs.generated, d))
         return CLI_EXIT_INPUT;
-    cli_training_path(cfg, recipe, size);
-    rr->inputs.recipe_json = cli_recipe_words(
-        cfg, &rr->in.m, words, sizeof words, &rr->inputs.recipe_default);
+    tp = cli_training_path(cfg, recipe, size); /* -t's, or recipe */
+    origin =
+        cli_recipe_words(cfg, &rr->in.m, &rr->in.sweep, words, sizeof words);
+    rr->inputs.recipe_json = origin != CLI_RECIPE_OWN;
+    rr->inputs.recipe_default = origin == CLI_RECIPE_BORROWED;
     rr->inputs.recipe = strdup(words);
     if (!rr->inputs.recipe) {
         diag_set(d, STATUS_NOMEM, "out of memory");
         return CLI_EXIT_RUNTIME;
     }
+    /* stdout's summary says it too; stderr keeps the warning where stdout
+     * goes to a file */
     if (rr->inputs.recipe_json)
         fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
                 rr->in.m.meta.path, rr->inputs.recipe);
     if (report_inputs_add(&rr->inputs, "model", rr->in.m.meta.path, d) ||
         (rr->inputs.recipe_json &&
-         report_inputs_add(&rr->inputs, "training", recipe, d)) ||
+         report_inputs_add(&rr->inputs, "training", tp, d)) ||
         report_inputs_add(&rr->inputs, "hardware", rr->in.hw.meta.path, d) ||
         (rr->in.have_cal && report_inputs_add(&rr->inputs, "calibration",
                                               rr->in.cal.meta.path, d)) ||
         (rr->in.have_stack &&
          report_inputs_add(&rr->inputs, "stack", rr->in.stack.meta.path, d)) ||
         report_inputs_add(&rr->inputs, "sweep", rr->in.sweep.meta.path, d) ||
-        load_validations(rr, data_dir, recipe, d))
+        load_validations(rr, data_dir, tp, d))
         return cli_exit_code(d->status, CLI_IO_INPUT);
     return 0;
 }

@@ -1,12 +1,13 @@
 /*
  * cli_summary: what `report` prints on stdout (cli.h, cli_print_summary):
- * the recommended plan in words with its expected figures and their
- * range, the fastest plan of each family, and the validation runs' speed
- * of light beside their measured steps.
+ * the training recipe the plans take, the recommended plan in words with
+ * its expected figures and their range, the fastest plan of each family,
+ * and the validation runs' speed of light beside their measured steps.
  */
 #include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cost.h"
 #include "plan.h"
@@ -34,6 +35,48 @@ static void ranged(const struct views_headline *h,
              pre[0] ? post : "", pre, hi, post);
 }
 
+/* Lines of the recipe's words at most this wide where its words allow. */
+#define RECIPE_COLUMNS 100
+
+/* "Recipe: " and the report's recipe in words (cli_recipe_words),
+ * wrapped at spaces, the lines after the first indented. */
+static void print_recipe(const struct views *r)
+{
+    const char *w = r->in->recipe;
+    size_t col;
+    if (!w || !w[0])
+        return;
+    col = (size_t)printf("Recipe:");
+    while (*w) {
+        size_t len = strcspn(w, " ");
+        if (col > 2 && col + 1 + len > RECIPE_COLUMNS)
+            col = (size_t)printf("\n ");
+        col += (size_t)printf(" %.*s", (int)len, w);
+        w += len;
+        w += strspn(w, " ");
+    }
+    printf("\n");
+}
+
+/* The recommended plan's batch where it is not the recipe's and the sweep
+ * names none: the recipe's is no whole number of the plan's micro-batches
+ * over its data-parallel ranks (sweep.h: each plan takes the nearest). */
+static void print_rounded_batch(const struct views *r)
+{
+    const struct plan *p = &r->headline.plan.plan;
+    const struct model *m = r->in->m;
+    char a[32], b[32];
+    if (!m || !r->in->sweep || sweep_names_batch(r->in->sweep) ||
+        p->gbs == m->spec.global_batch)
+        return;
+    views_thousands((double)p->gbs, a, sizeof a);
+    views_thousands((double)m->spec.global_batch, b, sizeof b);
+    printf("  global batch %s sequences, not the recipe's %s: the nearest "
+           "multiple of this plan's DP x micro-batch (x its schedule's "
+           "unit)\n",
+           a, b);
+}
+
 /* The recommended plan first, in words, with its expected figures and
  * their range and its speed of light; the fastest plan when another. */
 static void print_recommended(const struct views *r)
@@ -44,6 +87,7 @@ static void print_recommended(const struct views *r)
         return;
     printf("Recommended: %s (%s)%s\n", h->words, h->plan.family,
            h->fits ? "" : "; no plan fits: the fastest is shown");
+    print_rounded_batch(r);
     if (h->has_expected) {
         ranged(h, h->expected.step_s, 1, "", " s", step, sizeof step);
         ranged(h, h->expected.days, 1, "", " days", days, sizeof days);
@@ -77,6 +121,7 @@ static void print_recommended(const struct views *r)
 void cli_print_summary(const struct views *r)
 {
     size_t i;
+    print_recipe(r);
     print_recommended(r);
     printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
            "SOL s", "bound", "comm/cmp", "mem GiB", "fits",

@@ -63,6 +63,9 @@ struct datafile_field {
     const char *def;        /* text of the default, parsed like input */
     const char *unit;       /* e.g. "GB/s", "" for counts */
     datafile_word_fn *word; /* ENUM and enum LIST: the words, else NULL */
+    const char *zero_word;  /* INT and number LIST: a word that stands for
+                               0 where 0 means "not this file's" (a sweep's
+                               gbs: `model`, the model's own), else NULL */
     const char *help;       /* one line, for data/README.md and Assumptions */
 };
 

@@ -139,6 +139,9 @@ void datafile_describe(const struct datafile_field *f, char *buf, size_t size)
         snprintf(buf, size, "%s in (%.15g, %.15g]", what, f->min, f->max);
     else
         snprintf(buf, size, "%s in %.15g..%.15g", what, f->min, f->max);
+    if (f->zero_word && strlen(buf) + 1 < size)
+        snprintf(buf + strlen(buf), size - strlen(buf), ", or %s (0)",
+                 f->zero_word);
 }
 
 bool datafile_parse_scalar(const struct datafile_field *f,
@@ -157,6 +160,10 @@ bool datafile_parse_scalar(const struct datafile_field *f,
             return false;
         }
         *out = i;
+        return true;
+    }
+    if (f->zero_word && strcmp(text, f->zero_word) == 0) {
+        *out = 0;
         return true;
     }
     if (is_integral(f)) {
@@ -208,7 +215,8 @@ static bool parse_range(const struct datafile_field *f,
 
     snprintf(lo_text, sizeof lo_text, "%.*s", (int)len, item);
     snprintf(hi_text, sizeof hi_text, "%s", dots + 2);
-    if (f->word) {
+    if (f->word || (f->zero_word && (strcmp(lo_text, f->zero_word) == 0 ||
+                                     strcmp(hi_text, f->zero_word) == 0))) {
         snprintf(why, why_size, "a range (\"%s\") needs numbers", item);
         return false;
     }

@@ -43,17 +43,6 @@
 double expected_load_factor(double cv, long ep, long experts);
 
 /*
- * The calibration class that times the model's GEMM kind g (enum
- * model_gemm): routed and shared experts' up and down projections the
- * expert classes, the router's logits the attention projections' class
- * (calibration.h says which GEMM goes where).
- */
-enum calibration_gemm expected_gemm_class(int g);
-
-/* Whether an FP8 plan runs GEMM kind g in FP8 (the model's [fp8] flags). */
-bool expected_gemm_fp8(const struct model_spec *s, int g);
-
-/*
  * The calibration's lookups one plan's ranks share (its GEMMs' M and its
  * messages' sizes repeat from rank to rank): each GEMM kind's rate at its
  * M, each link and collective's efficiency at the last sizes asked. Valid

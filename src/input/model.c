@@ -147,8 +147,25 @@ static void reject_architecture_sets(const char *path,
     }
 }
 
+/* A copy of text the caller frees; NULL for NULL (or out of memory: the
+ * source is then not shown, nothing else depends on it). */
+static char *copy_text(const char *text)
+{
+    size_t len;
+    char *copy;
+    if (!text)
+        return NULL;
+    len = strlen(text) + 1;
+    copy = malloc(len);
+    if (copy)
+        memcpy(copy, text, len);
+    return copy;
+}
+
 /* Sources of the recipe's fields: the recipe file and line they came from
- * (the Assumptions sheet shows them), --set, or the schema's default. */
+ * (the Assumptions sheet shows them), --set, or the schema's default; and
+ * its sections' own `source`, as the recipe file names itself (a report
+ * says it beside the recipe's values). */
 static void merge_recipe_meta(struct model *m,
                               const struct recipe_schema *rs,
                               const struct datafile_meta *t,
@@ -156,10 +173,9 @@ static void merge_recipe_meta(struct model *m,
 {
     size_t j;
     for (j = 0; j < rs->schema.n; j++) {
-        size_t i = rs->model_index[j], len;
+        size_t i = rs->model_index[j];
         const char *src = datafile_meta_source(t, j);
         char text[2 * DATAFILE_TEXT_MAX + 600];
-        char *copy;
         if (t->given[j] && t->line[j] == 0)
             diag_snprintf(text, sizeof text, "%s", src); /* --set */
         else if (t->given[j])
@@ -169,22 +185,15 @@ static void merge_recipe_meta(struct model *m,
             diag_snprintf(text, sizeof text, "%s: default%s%s%s", training_path,
                           *src ? " (section source: " : "", src,
                           *src ? ")" : "");
-        len = strlen(text) + 1;
-        copy = malloc(len);
-        if (copy)
-            memcpy(copy, text, len);
         free(m->meta.source[i]);
-        m->meta.source[i] = copy;
+        m->meta.source[i] = copy_text(text);
+        free(m->meta.section_source[i]);
+        m->meta.section_source[i] = copy_text(t->section_source[j]);
         m->meta.given[i] = t->given[j];
         m->meta.line[i] = 0; /* meta.path is the config.json's */
         free(m->meta.set_arg[i]);
-        m->meta.set_arg[i] = NULL;
-        if (t->set_arg[j]) { /* messages say the --set (no memory: not) */
-            len = strlen(t->set_arg[j]) + 1;
-            m->meta.set_arg[i] = malloc(len);
-            if (m->meta.set_arg[i])
-                memcpy(m->meta.set_arg[i], t->set_arg[j], len);
-        }
+        /* messages say the --set (no memory: not) */
+        m->meta.set_arg[i] = copy_text(t->set_arg[j]);
     }
 }
 

@@ -38,7 +38,7 @@ static const struct datafile_field fields[] = {
     {.section = "space", .key = "recompute", .type = DATAFILE_LIST, .offset = OFF(recompute), .def = "none", .word = RC, .help = "recomputation policies"},
     {.section = "space", .key = "offload", .type = DATAFILE_LIST, .offset = OFF(offload), .max = 1e6, .def = "0", .unit = "layers", .help = "decoder layers whose activations are offloaded to host memory (Megatron-Core's cpu_offloading_num_layers; with pp 1, no recomputation and the hardware's host_link_gbps)"},
     {.section = "space", .key = "mbs", .type = DATAFILE_LIST, .offset = OFF(mbs), .min = 1, .max = 1e6, .def = "1", .unit = "sequences", .help = "micro-batch sizes"},
-    {.section = "space", .key = "gbs", .type = DATAFILE_LIST, .offset = OFF(gbs), .max = 1e9, .def = "0", .unit = "sequences", .help = "target global batches (0: the model file's)"},
+    {.section = "space", .key = "gbs", .type = DATAFILE_LIST, .offset = OFF(gbs), .max = 1e9, .def = "model", .zero_word = "model", .unit = "sequences", .help = "target global batches: model (0), the model's own (its file's training.global_batch, or its recipe's for a config.json), or a number, that batch whatever the model says; each plan takes the nearest multiple of its dp x mbs (x its schedule's unit)"},
     {.section = "defaults", .key = "gpus", .type = DATAFILE_INT, .offset = OFF(d_gpus), .max = 1e8, .def = "0", .help = "GPUs (0: the hardware file's)"},
     {.section = "defaults", .key = "tp", .type = DATAFILE_INT, .offset = OFF(d_tp), .min = 1, .max = 1e6, .def = "1", .help = "tensor parallel"},
     {.section = "defaults", .key = "pp", .type = DATAFILE_INT, .offset = OFF(d_pp), .min = 1, .max = 1e6, .def = "1", .help = "pipeline parallel"},
@@ -51,7 +51,7 @@ static const struct datafile_field fields[] = {
     {.section = "defaults", .key = "recompute", .type = DATAFILE_ENUM, .offset = OFF(d_recompute), .def = "none", .word = RC, .help = "recomputation"},
     {.section = "defaults", .key = "offload", .type = DATAFILE_INT, .offset = OFF(d_offload), .max = 1e6, .def = "0", .unit = "layers", .help = "decoder layers whose activations are offloaded to host memory"},
     {.section = "defaults", .key = "mbs", .type = DATAFILE_INT, .offset = OFF(d_mbs), .min = 1, .max = 1e6, .def = "1", .unit = "sequences", .help = "micro-batch"},
-    {.section = "defaults", .key = "gbs", .type = DATAFILE_INT, .offset = OFF(d_gbs), .max = 1e9, .def = "0", .unit = "sequences", .help = "global batch (0: the model file's)"},
+    {.section = "defaults", .key = "gbs", .type = DATAFILE_INT, .offset = OFF(d_gbs), .max = 1e9, .def = "model", .zero_word = "model", .unit = "sequences", .help = "global batch (model, 0: the model's own)"},
     {.section = "defaults", .key = "pp_first", .type = DATAFILE_INT, .offset = OFF(d_pp_first), .max = 1e6, .def = "0", .help = "decoder layers on the first pipeline stage (0 with pp_last 0: balanced)"},
     {.section = "defaults", .key = "pp_last", .type = DATAFILE_INT, .offset = OFF(d_pp_last), .max = 1e6, .def = "0", .help = "decoder layers on the last pipeline stage"},
     {.section = "defaults", .key = "pp_split", .type = DATAFILE_ENUM, .offset = OFF(d_pp_split), .def = "balanced", .word = LC, .help = "layer split where pp_first and pp_last are 0 (the [space] key's words)"},
@@ -309,6 +309,15 @@ static uint64_t mul(uint64_t a, uint64_t b)
     if (a != 0 && b > UINT64_MAX / a)
         return UINT64_MAX;
     return a * b;
+}
+
+bool sweep_names_batch(const struct sweep_file *sf)
+{
+    size_t i;
+    for (i = 0; i < sf->spec.gbs.n; i++)
+        if (sf->spec.gbs.v[i] > 0)
+            return true;
+    return false;
 }
 
 uint64_t sweep_count(const struct sweep_file *sf)

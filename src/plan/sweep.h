@@ -74,13 +74,22 @@ enum status sweep_load(const char *path,
 void sweep_release(struct sweep_file *sf);
 
 /*
- * The [defaults] plan; gpus = 0 takes the cluster's GPUs and gbs = 0 the
- * model's global batch.
+ * The [defaults] plan; gpus = 0 takes the cluster's GPUs and gbs = 0
+ * (`model`) the model's global batch.
  */
 void sweep_defaults(const struct sweep_file *sf,
                     const struct model *m,
                     const struct hardware *hw,
                     struct plan *out);
+
+/*
+ * Whether the sweep names a global batch of its own: a number in [space]
+ * gbs, not only `model` (0). Its plans then take that batch (rounded per
+ * plan), whatever the model's recipe says; with `model` alone, the
+ * shipped default, each plan takes the model's own (its file's
+ * training.global_batch, or its recipe's).
+ */
+bool sweep_names_batch(const struct sweep_file *sf);
 
 /* Combinations a sweep enumerates (interleaved takes each vpp; the other
  * schedules vpp = 1); UINT64_MAX when the product overflows. */

@@ -43,11 +43,13 @@ struct report_inputs {
     int64_t generated; /* seconds since the epoch (SOURCE_DATE_EPOCH) */
     struct report_input *input; /* [ninputs], in the order added (owned) */
     size_t ninputs, cap;
-    /* the training recipe the model runs with, in words (About; owned,
-     * NULL: not said) */
+    /* the training recipe the plans take, in words (cli_recipe_words:
+     * whose, its name, sequence, batch, budget, the sweep's batch); the
+     * summary on stdout and About (owned, NULL: not said) */
     char *recipe;
     bool recipe_json;    /* a config.json model: the recipe is a file */
-    bool recipe_default; /* ... and it is the default, DeepSeek-V3's */
+    bool recipe_default; /* ... and it is the data directory's default,
+                            borrowed, not the model's own */
     bool all_plans;      /* --all-plans: every kept plan on the sheet */
     /* where the writers count the rows they write (borrowed; NULL:
      * nowhere): the command begins and ends each step */

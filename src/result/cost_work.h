@@ -15,6 +15,8 @@
 
 #include <stdbool.h>
 
+#include "comm_pick.h"
+
 /* Per GPU per step, for the critical pipeline rank (see cost_work.x). */
 struct expected_work {
     bool known;           /* a calibration and a stack were given */
@@ -45,11 +47,15 @@ struct expected_work {
     double ep_ib, ep_nv, ep_ib_raw, ep_nv_raw;
     /* Communication with the micro-batches: hidden under compute (hid) or
      * waited for (xp) as the stack overlaps it, the ramp's own (dep), and
-     * the step-end DP sync and gather: bytes per link divided by the
-     * network's efficiency at the plan's message size (eff), and as moved
-     * (raw). Calls bear the latency, whatever the size. */
-    double hid_ib, hid_nv, hid_ib_raw, hid_nv_raw, hid_ib_calls, hid_nv_calls;
-    double xp_ib, xp_nv, xp_ib_raw, xp_nv_raw, xp_ib_calls, xp_nv_calls;
+     * the step-end DP sync and gather: bytes per link at its full rate
+     * (struct comm_load.at) divided by the network's efficiency at the
+     * plan's message size (eff), and without it (raw: the speed of
+     * light's); the latency its collectives' picks bear (comm_algo.h),
+     * whatever the size. */
+    double hid_ib, hid_nv, hid_ib_raw, hid_nv_raw;
+    struct comm_lat hid_ib_lat, hid_nv_lat;
+    double xp_ib, xp_nv, xp_ib_raw, xp_nv_raw;
+    struct comm_lat xp_ib_lat, xp_nv_lat;
     double dep_ib, dep_nv;
     double sync_ib, sync_nv, gather_ib, gather_nv;
     /* 1 when the stack hides the sync under the last micro-batch's
@@ -64,9 +70,9 @@ struct expected_work {
      * while its speed of light is of the slowest at the floor's: */
     long rank; /* the pipeline rank (cost.c sets it) */
     double hbm_bytes, optimizer_bytes, bubble_coef, fwd_share;
-    double ib_dep_calls, nv_dep_calls, ib_sync_calls, nv_sync_calls;
-    double ib_gather_calls, nv_gather_calls;
-    /* its ramp, sync and gather bytes as moved, and its skew at the
+    struct comm_lat ib_dep_lat, nv_dep_lat, ib_sync_lat, nv_sync_lat;
+    struct comm_lat ib_gather_lat, nv_gather_lat;
+    /* its ramp, sync and gather bytes without efficiency, and its skew at the
      * floor's rates (the waterfall's speed of light of this rank) */
     double ib_dep_raw, nv_dep_raw, ib_sync_raw, nv_sync_raw;
     double ib_gather_raw, nv_gather_raw;
@@ -85,18 +91,28 @@ struct cost_work {
     double model_flops;     /* model FLOPs per GPU (no recompute), for MFU */
     double model_fp8_flops; /* of model_flops, the FP8-run GEMMs' */
     double fwd_share;       /* forward's share of fp8 + bf16 FLOPs, 0..1 */
+    /* Bytes over each link at its full rate (every collective's bytes
+     * over its algorithm and protocol's share of the rate: the Simple
+     * ring's as moved; struct comm_load.at), the calls that move them,
+     * and the latency charged to the link (struct comm_lat: in the
+     * collectives library's steps). */
     double ib_bytes, nvlink_bytes; /* every collective */
     double ib_calls, nvlink_calls;
+    struct comm_lat ib_lat, nvlink_lat;
     /* of those, what runs with the micro-batches (steady), the step-end
      * gradient reduction (sync) and weight all-gather (gather), and what
      * a micro-batch's own compute waits for (dep: EP, TP and CP traffic,
      * of steady) */
     double ib_steady_bytes, nvlink_steady_bytes;
     double ib_steady_calls, nvlink_steady_calls;
+    struct comm_lat ib_steady_lat, nvlink_steady_lat;
     double ib_sync_bytes, nvlink_sync_bytes, ib_sync_calls, nvlink_sync_calls;
+    struct comm_lat ib_sync_lat, nvlink_sync_lat;
     double ib_gather_bytes, nvlink_gather_bytes;
     double ib_gather_calls, nvlink_gather_calls;
+    struct comm_lat ib_gather_lat, nvlink_gather_lat;
     double ib_dep_bytes, nvlink_dep_bytes, ib_dep_calls, nvlink_dep_calls;
+    struct comm_lat ib_dep_lat, nvlink_dep_lat;
     double hbm_bytes;       /* weights, gradients, activations, MoE permute */
     double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
     double optimizer_bytes; /* the optimizer step */
@@ -112,7 +128,7 @@ struct cost_work {
     double tokens; /* per step, whole cluster */
     double gpus;
     double ep_ib_bytes, ep_nvlink_bytes; /* MoE all-to-all share */
-    double ep_ib_calls, ep_nvlink_calls;
+    struct comm_lat ep_ib_lat, ep_nvlink_lat;
     struct expected_work x; /* what the expected step reads besides */
 };
 

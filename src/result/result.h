@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "comm_pick.h"
 #include "cost_work.h"
 #include "plan.h"
 
@@ -63,8 +64,15 @@ struct comm_collective {
     double bytes;        /* algorithmic volume per GPU per step */
     double ib_bytes;     /* of which over IB (per the comm model) */
     double nvlink_bytes; /* of which over NVLink */
-    /* s: its time on each link (comm_collective_times; 0 until then) */
-    double ib_s, nvlink_s;
+    /* what the collectives library picks for each call (comm_algo.h):
+     * its algorithm, protocol and share of the link's rate */
+    struct comm_algo algo;
+    /* its latency over the step (calls x the pick's), charged to the
+     * link its group spans: IB across nodes, NVLink inside one */
+    struct comm_lat ib_lat, nvlink_lat;
+    /* s: its time on each link, and of that its latency's
+     * (comm_collective_times; 0 until then) */
+    double ib_s, nvlink_s, lat_s;
 };
 
 #define COMM_LIST_MAX 24

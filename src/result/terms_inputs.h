@@ -33,6 +33,7 @@ enum terms_origin {
     TERMS_SWEEP,       /* a key of the sweep file's [report] */
     TERMS_CALIBRATION, /* a key of the hardware's calibration file */
     TERMS_STACK,       /* a key of the training stack's file (hw->stack) */
+    TERMS_COLLECTIVES, /* a key of the collectives file (hw->coll) */
     TERMS_DERIVED      /* a formula over other inputs */
 };
 

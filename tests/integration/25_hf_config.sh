@@ -120,21 +120,23 @@ PYEOF
 }
 check "report: a long non-ASCII model name leaves UTF-8 text and XML" hf_long_report
 # issue 18, item 6: a config.json model says which training recipe it ran
-# with (on stderr, and on About), warning when it is the default,
-# DeepSeek-V3's; About lists every input file with its SHA-256 (as
-# sha256sum prints it): model, training, hardware, calibration, stack,
+# with (on stderr, and on About; on stdout too since issue 37,
+# 27_recipe.sh), warning when it is the default, DeepSeek-V3's, as the
+# recipe file names itself; About lists every input file with its SHA-256
+# (as sha256sum prints it): model, training, hardware, calibration, stack,
 # sweep.
 expect 0 "training recipe" -- $ROOFPLAN report -q --no-charts --no-csv -o "$TMP/hfrep" \
     -m tests/data/hf/deepseek-v3.config.json --set space.tp=1 --set space.pp=16 \
     --set space.ep=64 --set space.zero=1 --set space.mbs=1 --set space.recompute=selective
 check "the default recipe is named and warned about on stderr" \
-    grep -q "training recipe .*default.ini: sequence 4096 tokens, global batch 15,360 sequences, 14.8T tokens - the default recipe, DeepSeek-V3's" "$TMP/err"
+    grep -q "training recipe BORROWED, not this model's own: the default recipe, data/training/default.ini (DeepSeek-V3's published pre-training recipe, arXiv 2412.19437 §4.2), .*Sequence 4,096 tokens; global batch 15,360 sequences, 62.9M tokens per step; token budget 14.8T tokens." "$TMP/err"
 check "About: the recipe, its warning and every input file with its SHA-256" $PY - "$TMP/hfrep/report.xlsx" <<'PYEOF'
 import hashlib, os, sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1], read_only=True)["About"]
 rows = [r for r in ws.iter_rows(values_only=True)]
 facts = {r[0]: r[1] for r in rows if r[0]}
-assert "default.ini: sequence 4096" in facts["Training recipe"], facts["Training recipe"]
+assert "the default recipe, data/training/default.ini (DeepSeek-V3's published" in facts["Training recipe"], facts["Training recipe"]
+assert "Sequence 4,096 tokens" in facts["Training recipe"], facts["Training recipe"]
 assert any(r[1] and str(r[1]).startswith("Warning: this config.json model runs with the default") for r in rows)
 files = {r[0]: (r[1], r[2]) for r in rows if r[0] in ("model", "training", "hardware", "calibration", "stack", "sweep")}
 assert sorted(files) == sorted(["model", "training", "hardware", "calibration", "stack", "sweep"]), sorted(files)

@@ -16,11 +16,12 @@ check "no temporary files left" test "$(ls -A "$OUT" | grep '^\.' | grep -cvx '\
 check "the report's manifest lists its files" grep -qx "plans.csv" "$OUT/.roofplan-manifest"
 cp "$TMP/out" "$TMP/report-stdout"
 # issue 18: one recommended plan, named the same on stdout (first, in
-# words, before the family table), on the Summary (RECOMMENDED_PLAN) and
-# as the step-breakdown chart's first bar; the fastest plan, where it is
-# another, as FASTEST_PLAN, never "best".
-check "stdout leads with the recommended plan, in words" \
-    bash -c "head -1 '$TMP/report-stdout' | grep -q '^Recommended: TP [0-9]* x '"
+# words, before the family table, after the recipe it plans at: issue 37),
+# on the Summary (RECOMMENDED_PLAN) and as the step-breakdown chart's first
+# bar; the fastest plan, where it is another, as FASTEST_PLAN, never "best".
+check "stdout leads with the recipe, then the recommended plan, in words" \
+    bash -c "head -1 '$TMP/report-stdout' | grep -q '^Recipe: the model file' &&
+        grep -v '^  ' '$TMP/report-stdout' | sed -n 2p | grep -q '^Recommended: TP [0-9]* x '"
 check "stdout's recommended plan is the Summary's RECOMMENDED_PLAN; its figures the Summary's" \
     $PY - "$OUT/report.xlsx" "$TMP/report-stdout" <<'PYEOF'
 import re, sys, openpyxl
@@ -104,6 +105,14 @@ else
         $CHECK best "$TMP/ib400.xlsx" "$TMP/ib400"
     check "before: FASTEST_PLAN and FASTEST_STEP_S name the fastest fitting plan" \
         $CHECK best "$OUT/report.xlsx" "$TMP/recalc"
+    # issue 36: the latency inputs re-time the plans (the network step x
+    # 10: a plan's IB time grows by 9 x its network steps x 14 us)
+    mkdir -p "$TMP/lat"
+    check "set COLL_NET_STEP_US=140" \
+        $CHECK set-name "$OUT/report.xlsx" "$TMP/lat.xlsx" COLL_NET_STEP_US 140
+    $SS --recalc "$TMP/lat.xlsx" "$TMP/lat/r_%n_%s.csv" >"$TMP/ss10.log" 2>&1
+    check "COLL_NET_STEP_US=140 re-times the plans (gnumeric)" \
+        $CHECK latency "$TMP/cached" "$TMP/lat"
     # an input of 0 (past the cell's validation, which refuses it in Excel
     # and LibreOffice) makes the Summary say so, not #DIV/0!
     mkdir -p "$TMP/ib0"

@@ -508,7 +508,7 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     if (r->in->recipe_default)
         xlsx_book_str(b, ws, row++, xlsx_table_col(&about_table, "path"),
                       "Warning: this config.json model runs with the default "
-                      "training recipe, DeepSeek-V3's (its sequence length, "
+                      "training recipe, named above (its sequence length, "
                       "batch and token budget), not its own: every time, day "
                       "and cost here is for that recipe. Pass -t FILE with "
                       "the model's own.",
