@@ -78,8 +78,8 @@ static void retime(const struct cost_work *w,
 }
 
 /*
- * Where plan c (this report's model) turns compute-bound as the IB (ib)
- * or NVLink bandwidth grows, everything else as it is, by the bound's own
+ * Where plan c (this report's model) turns compute-bound as link
+ * `which`'s bandwidth grows, everything else as it is, by the bound's own
  * rule (terms_core): the bandwidth at which the link's time with the
  * micro-batches (bytes / bandwidth + its collectives' latency; the step-end DP
  * traffic is its own, exposed term) meets the compute side of the
@@ -91,9 +91,10 @@ static void retime(const struct cost_work *w,
 static void crossover(const struct ranking *r,
                       const struct hardware *hw,
                       const struct cost_result *c,
-                      bool ib,
+                      enum hardware_link which,
                       struct ranking_crossover *x)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     const struct cost_work *w = &c->work;
     const struct cost_times *t = &c->t;
     const struct hardware_spec *s = &hw->spec;
@@ -118,7 +119,7 @@ static void crossover(const struct ranking *r,
     }
     x->state = RANKING_CROSS_AT;
     x->gbps = bytes / room / 1e9;
-    hardware_at_link(hw, ib, x->gbps * (1 + 1e-9), &h);
+    hardware_at_link(hw, which, x->gbps * (1 + 1e-9), &h);
     retime(w, &h, &at);
     x->then_bound = at.bound;
     x->in_range = n > 0 && x->gbps >= grid[0] && x->gbps <= grid[n - 1];
@@ -146,7 +147,7 @@ static void baseline_curves(struct ranking *r,
     for (i = 0; i < r->nsens_ib; i++) {
         struct hardware h;
         struct cost_times t;
-        hardware_at_link(hw, true, r->sens_ib_gbps[i], &h);
+        hardware_at_link(hw, HARDWARE_LINK_IB, r->sens_ib_gbps[i], &h);
         retime(&f->best.work, &h, &t);
         f->sens_ib_step[i] = t.step;
         f->sens_ib_bound[i] = t.bound;
@@ -154,7 +155,7 @@ static void baseline_curves(struct ranking *r,
     for (i = 0; i < r->nsens_nv; i++) {
         struct hardware h;
         struct cost_times t;
-        hardware_at_link(hw, false, r->sens_nv_gbps[i], &h);
+        hardware_at_link(hw, HARDWARE_LINK_NVLINK, r->sens_nv_gbps[i], &h);
         retime(&f->best.work, &h, &t);
         f->sens_nv_step[i] = t.step;
         f->sens_nv_bound[i] = t.bound;
@@ -168,8 +169,8 @@ void rank_finish_crossovers(struct ranking *r,
     size_t i;
     for (i = 0; i < r->nfamilies; i++) {
         struct ranking_family *f = &r->family[i];
-        crossover(r, hw, &f->best, true, &f->cross_ib);
-        crossover(r, hw, &f->best, false, &f->cross_nv);
+        crossover(r, hw, &f->best, HARDWARE_LINK_IB, &f->cross_ib);
+        crossover(r, hw, &f->best, HARDWARE_LINK_NVLINK, &f->cross_nv);
     }
     baseline_curves(r, hw, sf);
 }
