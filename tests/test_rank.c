@@ -132,10 +132,10 @@ static double sens_by_hand(const struct ranking_row *rows,
 
 /*
  * The sensitivity grids skip a bandwidth where the plan's step at the
- * grid's fastest rate is already above the family's best (rank.c:
- * sensitivity_grid): each family's best step at each IB and NVLink rate
- * must still be the minimum over all its fitting plans, computed here
- * plan by plan from the spilled rows (one thread and two).
+ * grid's fastest rate is already above the family's best
+ * (rank_family.c, sensitivity_grid): each family's best step at each IB and
+ * NVLink rate must still be the minimum over all its fitting plans, computed
+ * here plan by plan from the spilled rows (one thread and two).
  */
 static void test_rank_sensitivity_is_each_familys_best(void **state)
 {

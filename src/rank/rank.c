@@ -133,15 +133,14 @@ static double kept_worst_fitting(const struct shard *b)
  * cluster) that puts the step its slowest rank takes at every point of a
  * sensitivity grid (grid: its steps; faster: r, the point's link rate
  * over the cluster's where faster, else 1) above the grid's step there
- * (keep_min would change none of them), where a bound of any rank's step
- * at any link rate (any) does not already: where the link is no faster,
+ * (rank_family.c's fold would change none of them), where a bound of any rank's
+ * step at any link rate (any) does not already: where the link is no faster,
  * the step there is at least the floor (it does not fall as a link
- * slows: sensitivity_grid); where it is r times faster, at least the
- * floor / r (each time term is at
- * least its value on a cluster with every rate r times faster and every
- * latency r times shorter, where every term, so the step, takes 1 / r of
- * its time: the step grows with each term, terms.c). False when a point
- * has no fitting plan yet (the plan would set it).
+ * slows: rank_family.c, sensitivity_grid); where it is r times faster, at least
+ * the floor / r (each time term is at least its value on a cluster with every
+ * rate r times faster and every latency r times shorter, where every term, so
+ * the step, takes 1 / r of its time: the step grows with each term, terms.c).
+ * False when a point has no fitting plan yet (the plan would set it).
  */
 static bool grid_need(const double *grid,
                       const double *faster,
