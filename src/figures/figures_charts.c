@@ -85,11 +85,12 @@ point_of(const struct cost_work *w, double step, double x[2], double *y)
 static enum status points(struct views *r, struct diag *d)
 {
     size_t nf = r->rank->nfamilies;
-    size_t *count = calloc(2 * nf + 1, sizeof *count), *at = count + nf;
+    size_t *count = calloc(2 * nf + 1, sizeof *count), *at;
     size_t i, j, k, n = 0;
     long rec;
     if (!count)
         return diag_set(d, STATUS_NOMEM, "out of memory");
+    at = count + nf;
     for (i = 0; i < r->rank->nrows && r->rank->rows[i].fits; i++)
         if (r->rank->rows[i].family >= 0)
             count[r->rank->rows[i].family]++;
