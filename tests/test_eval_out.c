@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "eval_out.h"
+#include "replay.h"
 #include "stack.h"
 #include "test_util.h"
 
@@ -41,7 +42,9 @@ static struct eval_view view_of(const struct fixture *f)
 {
     struct eval_view v;
     memset(&v, 0, sizeof v);
-    v.ctx = &f->ctx;
+    v.m = f->ctx.m;
+    v.hw = f->ctx.hw;
+    v.comm = f->ctx.comm;
     v.r = &f->r;
     v.coll = f->coll;
     v.ncoll = f->ncoll;
@@ -157,7 +160,6 @@ static void test_eval_out_json_names_release(void **state)
 {
     struct fixture *f = *state;
     struct eval_view v = view_of(f);
-    struct cost_ctx ctx = f->ctx;
     struct stack st;
     struct diag d;
     char *text = NULL;
@@ -171,8 +173,7 @@ static void test_eval_out_json_names_release(void **state)
     diag_init(&d);
     if (stack_load("tests/data/snap/stacks/deepseek-hai.ini", &st, NULL, 0, &d))
         fail_msg("%s", d.msg);
-    ctx.stack = &st;
-    v.ctx = &ctx;
+    v.stack = &st;
     out = open_memstream(&text, &len);
     assert_non_null(out);
     eval_out_json(out, &v);
