@@ -416,8 +416,8 @@ static int report_inputs(const struct cli_config *cfg,
         return CLI_EXIT_RUNTIME;
     }
     if (rr->in.have_stack) {
-        snprintf(words, sizeof words, "%s; release: %s",
-                 rr->in.stack.spec.name, rr->in.stack.spec.framework_release);
+        snprintf(words, sizeof words, "%s; release: %s", rr->in.stack.spec.name,
+                 rr->in.stack.spec.framework_release);
         rr->inputs.stack_words = strdup(words);
         if (!rr->inputs.stack_words) {
             diag_set(d, STATUS_NOMEM, "out of memory");

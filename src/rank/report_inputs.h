@@ -70,7 +70,8 @@ enum status report_inputs_add(struct report_inputs *in,
                               const char *path,
                               struct diag *d);
 
-/* Frees what in owns (the files, the recipe, the stack's words); in may be zeroed. */
+/* Frees what in owns (the files, the recipe, the stack's words); in may be
+ * zeroed. */
 void report_inputs_free(struct report_inputs *in);
 
 #endif
