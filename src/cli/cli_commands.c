@@ -207,6 +207,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     view.nrank_mem = (size_t)p.pp;
     view.part = cost_result_partition(&ctx, &r);
     view.replay = &replay;
+    view.stack = ctx.stack;
     if (r.work.x.known &&
         expected_range(cfg, &in, &view.range, &d) != STATUS_OK) {
         cli_print_diag(&d);

@@ -9,6 +9,7 @@
 
 #include "collectives.h"
 #include "figures.h"
+#include "stack.h"
 #include "views.h"
 
 #define GIB 1073741824.0
@@ -104,6 +105,9 @@ static void expected_text(FILE *out, const struct eval_view *v)
                 "at the speed of light rank %ld)\n",
                 xr, rm.rank >= 0 ? rm.total / GIB : NAN, r->rank);
     }
+    if (v->stack) /* the software generation the figures reflect */
+        fprintf(out, "stack: %s; release: %s\n", v->stack->spec.name,
+                v->stack->spec.framework_release);
     fprintf(out, "expected step, from the speed of light %24s\n", "s");
     if (cost_result_rank(r) == r->rank) {
         row(out, "speed of light (the floor)", sol);
@@ -602,8 +606,10 @@ static void json_waterfall(struct json *j, const struct eval_view *v)
 
 /* The bound, the ratios and what the plan costs, at the speed of light
  * and at the expected step (null without one). */
-static void json_figures(struct json *j, const struct cost_result *r)
+static void json_figures(struct json *j, const struct eval_view *v)
 {
+    const struct cost_result *r = v->r;
+    const struct stack *st = v->stack;
     const struct cost_times *t = &r->t;
     bool x = r->work.x.known;
     json_str(j, "bound", cost_bound_str(t->bound));
@@ -625,6 +631,9 @@ static void json_figures(struct json *j, const struct cost_result *r)
              x ? t->mfu_bf16_peak * t->step / t->expected : NAN);
     json_num(j, "days", x ? t->x_days : NAN);
     json_num(j, "cost_usd", x ? t->x_cost : NAN);
+    /* the software generation its stack reflects */
+    json_str(j, "stack", st ? st->spec.name : NULL);
+    json_str(j, "framework_release", st ? st->spec.framework_release : NULL);
     json_close(j, '}');
 }
 
@@ -696,7 +705,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     json_work(&j, &r->work);
     json_times(&j, v);
     json_waterfall(&j, v);
-    json_figures(&j, r);
+    json_figures(&j, v);
     json_collectives(&j, v);
     json_close(&j, '}');
     fputc('\n', out);

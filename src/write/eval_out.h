@@ -11,6 +11,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "model_partition.h"
+#include "stack.h"
 #include "result.h"
 #include "validation.h"
 
@@ -35,6 +36,9 @@ struct eval_view {
     size_t nrank_mem;
     const struct model_partition *part;
     const struct replay *replay;
+    /* the stack the expected step is of (NULL: none): its name and its
+     * framework's release, the software generation the figures reflect */
+    const struct stack *stack;
 };
 
 /* Human-readable breakdown with a one-line verdict. */
