@@ -124,7 +124,7 @@ static void test_comm_all_reduce_in_node(void **state)
     const struct comm_collective *ar = find(l, n, "gradient all-reduce");
     assert_near(ar->nvlink_bytes, 2 * S * 7 / 8, 1e-6);
     assert_near(ar->ib_bytes, 0, 1e-9);
-    assert_near(t.ib_bytes, 0, 1e-9);
+    assert_near(t.ib.bytes, 0, 1e-9);
 }
 
 /*
@@ -139,9 +139,9 @@ static void test_comm_tensor_parallel_volume(void **state)
     struct comm_totals t;
     double bsh = 2048.0 * 12288, layers = 96, mb = 2;
     run(f, &f->gpt, "gpus=8 tp=8 gbs=2", COMM_TOPO, l, &t);
-    assert_near(t.what_nvlink[COMM_TP], mb * (layers * 8 + 4) * bsh * 7 / 8 * 2,
-                1e-9);
-    assert_near(t.ib_bytes, 0, 1e-9);
+    assert_near(t.what_nvlink[COMM_TP].bytes,
+                mb * (layers * 8 + 4) * bsh * 7 / 8 * 2, 1e-9);
+    assert_near(t.ib.bytes, 0, 1e-9);
 }
 
 /* Pipeline: stage 0 of 2 sends each micro-batch's s b h activations
@@ -351,7 +351,7 @@ static void test_comm_ep_bytes_deepseek(void **state)
      * micro-batches of 4096 tokens per GPU. */
     run(f, &f->ds, "gpus=64 ep=64 zero=1 precision=fp8 gbs=128", COMM_TOPO, l,
         &t);
-    assert_near(t.what_ib[COMM_EP], 3.5 * 7168 * 6 * 4096 * 2 * 59, 1e-9);
+    assert_near(t.what_ib[COMM_EP].bytes, 3.5 * 7168 * 6 * 4096 * 2 * 59, 1e-9);
 }
 
 /*
@@ -373,9 +373,9 @@ static void test_comm_dualpipe_copy_in_node(void **state)
     assert_int_equal(ag->span.size, 8);
     assert_int_equal(ag->span.per_node, 8);
     assert_int_equal(ag->span.nodes, 1);
-    assert_near(t.ib_bytes, 0, 0);
+    assert_near(t.ib.bytes, 0, 0);
     run(f, &f->gpt, one, COMM_FLAT, l, &t);
-    assert_near(t.ib_bytes, 0, 0);
+    assert_near(t.ib.bytes, 0, 0);
     n = run(f, &f->gpt, "gpus=16 pp=2 zero=1 schedule=dualpipe gbs=16",
             COMM_TOPO, l, &t);
     ag = find(l, n, "weight all-gather (after step)");
@@ -400,8 +400,8 @@ static void test_comm_tp_without_sequence_parallel(void **state)
     size_t n = run(f, &f->gpt, "gpus=8 tp=8 gbs=2 sp=0", COMM_TOPO, l, &t);
     const struct comm_collective *ar =
         find(l, n, "TP all-reduce (no sequence parallelism)");
-    assert_near(t.what_nvlink[COMM_TP], 2 * (96 * 8 + 4) * bsh * 7 / 8 * 2,
-                1e-9);
+    assert_near(t.what_nvlink[COMM_TP].bytes,
+                2 * (96 * 8 + 4) * bsh * 7 / 8 * 2, 1e-9);
     assert_near(ar->calls, 2 * (96 * 4 + 2), 1e-12);
 }
 
@@ -419,7 +419,8 @@ static void test_comm_tp_in_moe_layers(void **state)
     struct comm_collective l[COMM_LIST_MAX];
     struct comm_totals t;
     run(f, &f->tiny, "gpus=2 tp=2 gbs=1", COMM_TOPO, l, &t);
-    assert_near(t.what_nvlink[COMM_TP], 20 * 1024.0 * 1024 * 2 / 2, 1e-12);
+    assert_near(t.what_nvlink[COMM_TP].bytes, 20 * 1024.0 * 1024 * 2 / 2,
+                1e-12);
 }
 
 /*
@@ -478,7 +479,7 @@ static void test_comm_moe_recompute_redoes_all_to_all(void **state)
     m.layer[MODEL_LAYER_MTP].ep_recompute[MODEL_RECOMPUTE_SELECTIVE] = true;
     run(f, &m, "gpus=64 ep=64 zero=1 precision=fp8 gbs=128 recompute=selective",
         COMM_TOPO, l, &t);
-    assert_near(t.what_ib[COMM_EP], 3.5 * 7168 * 9 * 4096 * 2 * 59, 1e-9);
+    assert_near(t.what_ib[COMM_EP].bytes, 3.5 * 7168 * 9 * 4096 * 2 * 59, 1e-9);
 }
 
 /*
@@ -509,10 +510,13 @@ static void test_comm_nvlink_domain(void **state)
 }
 
 /* Each collective's times on its links, carried so that no writer times
- * it (H800 snapshot: IB 50 GB/s, 55 us; NVLink 160 GB/s, 3.5 us, arXiv
- * 2412.19437 section 3.2.2): 90 GB over IB in 2,000 calls is 1.8 + 0.11
- * s and no NVLink bytes no latency; 16 GB over NVLink in 100 calls is
- * 0.1 + 0.00035 s (by hand). */
+ * it (H800 snapshot: IB 50 GB/s, NVLink 160 GB/s, arXiv 2412.19437
+ * section 3.2.2; its collectives file's Simple ring steps 3.4 us in a
+ * node and 14 us across, tests/data/snap/collectives/nccl.ini): 90 GB
+ * over IB at a share of 0.92 (LL128) with 2,000 in-node and 500 network
+ * steps charged there is 90 / 46 + 0.0068 + 0.007 s, its latency
+ * 0.0138 s, and no NVLink bytes no time; 16 GB over NVLink at the full
+ * rate with 100 in-node steps is 0.1 + 0.00034 s (by hand). */
 static void test_comm_collective_times_by_hand(void **state)
 {
     struct fixture *f = *state;
@@ -520,13 +524,18 @@ static void test_comm_collective_times_by_hand(void **state)
     memset(c, 0, sizeof c);
     c[0].ib_bytes = 90e9;
     c[0].calls = 2000;
+    c[0].algo.share = 0.92;
+    c[0].ib_lat = (struct comm_lat){2000, 500};
     c[1].nvlink_bytes = 16e9;
     c[1].calls = 100;
+    c[1].algo.share = 1;
+    c[1].nvlink_lat = (struct comm_lat){100, 0};
     comm_collective_times(c, 2, &f->hw);
-    assert_near(c[0].ib_s, 1.8 + 2000 * 55e-6, 1e-12);
+    assert_near(c[0].ib_s, 90.0 / 46 + 0.0068 + 0.007, 1e-12);
+    assert_near(c[0].lat_s, 0.0138, 1e-12);
     assert_near(c[0].nvlink_s, 0, 0);
     assert_near(c[1].ib_s, 0, 0);
-    assert_near(c[1].nvlink_s, 0.1 + 100 * 3.5e-6, 1e-12);
+    assert_near(c[1].nvlink_s, 0.1 + 100 * 3.4e-6, 1e-12);
 }
 
 int main(void)

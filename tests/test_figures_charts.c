@@ -19,19 +19,20 @@
 #include "figures_internal.h"
 #include "test_util.h"
 
-/* The baseline's crossovers (by hand, IB 50 GB/s with 55 us latency):
- * a link meets the compute side of the overlapped core, 10 s of compute
- * plus the 20 of 132 SMs its overlapped traffic takes, 10 x (1 +
- * 20/132) = 11.51515 s. IB meets it at 1000 GB / (11.51515 - 1000 x 55
- * us) = 87.259 GB/s, where NVLink (18.75 s) still binds; NVLink meets it
- * at 3000 / 11.51515 = 260.53 GB/s, where IB (20.055 s) binds. */
+/* The baseline's crossovers (by hand, IB 50 GB/s, and a latency of one 14 us
+ * network step a call: tests/data/snap/collectives/nccl.ini): a link meets the
+ * compute side of the overlapped core, 10 s of compute plus the 20 of 132 SMs
+ * its overlapped traffic takes, 10 x (1 + 20/132) = 11.51515 s. IB meets it at
+ * 1000 GB / (11.51515 - 1000 x 14 us) = 86.948 GB/s, where NVLink (18.75 s)
+ * still binds; NVLink meets it at 3000 / 11.51515 = 260.53 GB/s, where IB
+ * (20.014 s) binds. */
 static void test_figures_baseline_crossovers(void **state)
 {
     const struct report *r = &((struct util_figures *)*state)->r;
     const struct report_family *b = &r->family[1];
     assert_int_equal(r->baseline.family, 1);
     assert_int_equal(b->cross_ib.state, REPORT_CROSS_AT);
-    assert_near(b->cross_ib.gbps, 1000 / (10 * (1 + 20.0 / 132) - 1000 * 55e-6),
+    assert_near(b->cross_ib.gbps, 1000 / (10 * (1 + 20.0 / 132) - 1000 * 14e-6),
                 1e-12);
     assert_int_equal(b->cross_ib.then_bound, COST_NVLINK);
     assert_true(b->cross_ib.in_range);
@@ -50,19 +51,19 @@ static void test_figures_baseline_crossovers(void **state)
 }
 
 /* None of the baseline fits: its curves are its fastest plan re-timed.
- * At 12.5 GB/s IB is 1000/12.5 + 0.055 = 80.055 s; at 400 GB/s it is
- * 2.555 s and NVLink's 18.75 s binds. */
+ * At 12.5 GB/s IB is 1000/12.5 + 0.014 = 80.014 s; at 400 GB/s it is
+ * 2.514 s and NVLink's 18.75 s binds. */
 static void test_figures_baseline_curves(void **state)
 {
     const struct report *r = &((struct util_figures *)*state)->r;
     const struct report_family *b = &r->family[1];
     assert_true(b->sens_unfit);
-    assert_near(b->sens_ib_step[0], 80.055, 1e-12);
+    assert_near(b->sens_ib_step[0], 80.014, 1e-12);
     assert_int_equal(b->sens_ib_bound[0], COST_IB);
     assert_near(b->sens_ib_step[2], 18.75, 1e-12);
     assert_int_equal(b->sens_ib_bound[2], COST_NVLINK);
-    /* NVLink at 900 GB/s: 3.33 s; IB's 20.055 s binds */
-    assert_near(b->sens_nv_step[1], 20.055, 1e-12);
+    /* NVLink at 900 GB/s: 3.33 s; IB's 20.014 s binds */
+    assert_near(b->sens_nv_step[1], 20.014, 1e-12);
     assert_int_equal(r->sens[0].nfamilies, 1); /* A has no fitting curve */
     assert_int_equal(r->sens[0].family[0], 1);
 }
@@ -80,9 +81,9 @@ static void test_figures_colours_and_points(void **state)
     assert_int_equal(r->nblocks, 1);
     assert_int_equal(r->blocks[0].family, 0);
     assert_true(r->blocks[0].labelled);
-    /* its IB, 100 GB / 50 GB/s + 1000 calls x 55 us = 2.055 s, runs on
-     * 20 of 132 SMs while compute does: the step is 10 + 2.055 x 20/132 */
-    assert_near(r->points[0].y, rate * 10 / (10 + 2.055 * 20 / 132), 1e-12);
+    /* its IB, 100 GB / 50 GB/s + 1000 network steps x 14 us = 2.014 s, runs on
+     * 20 of 132 SMs while compute does: the step is 10 + 2.014 x 20/132 */
+    assert_near(r->points[0].y, rate * 10 / (10 + 2.014 * 20 / 132), 1e-12);
     assert_near(r->points[0].x[0], 10 * rate * 1e12 / 100e9, 1e-12);
     assert_true(r->points[1].x[0] == 0); /* no IB bytes */
     /* IB roofline: BF16 achievable ridge at rate / 50 GB/s */
@@ -95,7 +96,7 @@ static void test_figures_colours_and_points(void **state)
 /* Bars (issue 18): the recommended plan first — A's 10.15 s plan with
  * 40 GiB, the tie with the most free memory, not A's fastest — then A's
  * fastest (10 s, 60 GiB), then the baseline; the axis holds all whole
- * (20.055 <= 2.5 x 10) with the baseline's serial step, 10 + 20.055 +
+ * (20.014 <= 2.5 x 10) with the baseline's serial step, 10 + 20.014 +
  * 18.75 s. */
 static void test_figures_bars(void **state)
 {
@@ -110,8 +111,8 @@ static void test_figures_bars(void **state)
     assert_int_equal(r->bars[1].family, 0);
     assert_near(r->bars[1].mem.total, 60 * UTIL_GIB, 1e-3);
     assert_int_equal(r->bars[2].family, 1);
-    assert_near(r->bars[2].exposed[COST_IB], 10.055, 1e-12);
-    assert_near(r->steps_max, 10 + 20.055 + 18.75, 1e-12);
+    assert_near(r->bars[2].exposed[COST_IB], 10.014, 1e-12);
+    assert_near(r->steps_max, 10 + 20.014 + 18.75, 1e-12);
     assert_near(r->memory_unfit_max, 500, 1e-12);
     assert_near(r->memory_fit_max, 79.21, 1e-12);
 }

@@ -52,7 +52,6 @@ static void test_floor_dp_term_by_hand(void **state)
     hw.spec.sms = 132;
     hw.spec.clock_derate = 1;
     hw.spec.ib_gbps = 50;
-    hw.spec.ib_latency_us = hw.spec.nvlink_latency_us = 0;
     hardware_derive(&hw);
     memset(&w, 0, sizeof w);
     w.bf16_flops = 758e12;

@@ -355,8 +355,8 @@ static void test_terms_restep_equals_a_fresh_step(void **state)
         terms_expected_step(&e, &again);
         w.ramp_skew = 0.375;
         w.x.ramp_skew = -0.125;
-        terms_restep(&e, false, &again);
-        terms_restep(&e, true, &again);
+        terms_restep(&e, TERMS_SOL, &again);
+        terms_restep(&e, TERMS_X, &again);
         memset(&fresh, 0, sizeof fresh);
         e.t = &fresh;
         terms_step(&e, &fresh);
@@ -430,39 +430,49 @@ static void test_terms_offload_by_hand(void **state)
 }
 
 /* A collective's link-time templates (the Communication sheet's) give
- * terms_collective_time(): 90 GB over 50 GB/s and 2,000 calls at 55 us
- * is 1.8 + 0.11 s (by hand); no bytes, no latency. */
+ * terms_collective_time(): 90 GB over 50 GB/s at a share of 0.92 of it,
+ * and a latency of 2,000 in-node steps and 500 network steps at the
+ * collectives file's Simple ring steps (tests/data/snap/collectives/
+ * nccl.ini: 3.4 us and 14 us), by hand 90 / 46 + 0.0068 + 0.007 s; the
+ * NVLink column moves nothing and is charged no latency: 0. */
 static void test_terms_collective_time_by_hand(void **state)
 {
     struct fixture *f = *state;
     struct xlsx_column cols[] = {
-        {"calls", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 0},
+        {"share", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 0},
         {"ib_gb", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 1},
         {"nv_gb", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 2},
-        {"ib_s", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 3},
-        {"nv_s", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 4},
+        {"ib_steps", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 3},
+        {"ib_net_steps", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 4},
+        {"nv_steps", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 5},
+        {"ib_s", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 6},
+        {"nv_s", NULL, "", XLSX_FMT_NONE, 0, 0, NULL, 7},
     };
-    struct xlsx_table t = {cols, 5, XLSX_FMT_NONE, NULL};
+    struct xlsx_table t = {cols, 8, XLSX_FMT_NONE, NULL};
     struct util_sheet sh;
     char text[XLSX_TABLE_FORMULA_MAX];
+    double want = 90.0 / 46 + 2000 * 3.4e-6 + 500 * 14e-6;
     memset(&sh, 0, sizeof sh);
     sh.hw = &f->hw;
     sh.m = &f->moe;
-    sh.ncells = 3;
-    sh.cell[0] = util_num(2000);
+    sh.ncells = 6;
+    sh.cell[0] = util_num(0.92);
     sh.cell[1] = util_num(90);
     sh.cell[2] = util_num(0);
+    sh.cell[3] = util_num(2000);
+    sh.cell[4] = util_num(500);
+    sh.cell[5] = util_num(0);
     assert_true(
         xlsx_table_formula(&t, terms_template("ib_s"), 0, text, sizeof text));
-    assert_near(util_evaluate(text, &sh).num, 1.8 + 2000 * 55e-6, 1e-12);
-    assert_near(
-        terms_collective_time(90e9, 2000, f->hw.ib_bps, f->hw.ib_latency_s),
-        1.8 + 2000 * 55e-6, 1e-12);
+    assert_near(util_evaluate(text, &sh).num, want, 1e-12);
+    assert_near(terms_collective_time(&f->hw, 90e9, 0.92, f->hw.ib_bps,
+                                      (struct comm_lat){2000, 500}),
+                want, 1e-12);
     assert_true(
         xlsx_table_formula(&t, terms_template("nv_s"), 0, text, sizeof text));
     assert_near(util_evaluate(text, &sh).num, 0, 1e-15);
-    assert_near(terms_collective_time(0, 2000, f->hw.nvlink_bps,
-                                      f->hw.nvlink_latency_s),
+    assert_near(terms_collective_time(&f->hw, 0, 0.92, f->hw.nvlink_bps,
+                                      (struct comm_lat){0, 0}),
                 0, 1e-15);
 }
 

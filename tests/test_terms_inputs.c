@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "calibration.h"
+#include "collectives.h"
 #include "plans_table.h"
 #include "stack.h"
 #include "sweep.h"
@@ -108,6 +109,7 @@ static void test_terms_inputs_are_schema_keys(void **state)
                  : in[i].origin == TERMS_MODEL       ? model_schema()
                  : in[i].origin == TERMS_CALIBRATION ? calibration_schema()
                  : in[i].origin == TERMS_STACK       ? stack_schema()
+                 : in[i].origin == TERMS_COLLECTIVES ? collectives_schema()
                                                      : sweep_schema();
         k = datafile_field_index(schema, in[i].section, in[i].key);
         if (k < 0)
@@ -119,6 +121,11 @@ static void test_terms_inputs_are_schema_keys(void **state)
     assert_true(terms_input_value(terms_input_find("IB_GBPS"), &f->hw, &f->moe,
                                   NULL, &v));
     assert_near(v * terms_input_find("IB_GBPS")->si, f->hw.ib_bps, 1e-15);
+    /* the collectives file's Simple ring step across nodes, 14 us
+     * (tests/data/snap/collectives/nccl.ini), in s */
+    assert_true(terms_input_value(terms_input_find("COLL_NET_STEP_US"), &f->hw,
+                                  &f->moe, NULL, &v));
+    assert_near(v * terms_input_find("COLL_NET_STEP_US")->si, 14e-6, 1e-15);
     /* a sweep input without a sweep file: the schema's default, 10% */
     assert_true(terms_input_value(terms_input_find("HEADROOM_PCT"), &f->hw,
                                   &f->moe, NULL, &v));
@@ -225,7 +232,9 @@ static void test_terms_derived_inputs_read_earlier_ones(void **state)
     assert_true(derived_seen);
 }
 
-/* Values by hand from tests/data/hw-h800.ini: IB 50 GB/s at 55 us, the
+/* Values by hand from tests/data/hw-h800.ini: IB 50 GB/s, its
+ * collectives file's (tests/data/snap/collectives/nccl.ini) Simple ring
+ * step of 3.4 us inside a node, the
  * HBM's 79.21 GiB; BF16 758 TFLOP/s and FP8 1460 TFLOP/s achievable
  * with clock_derate 1, so the ridges are 758e12 / 50e9 = 15,160 FLOP/B
  * over IB and 1460e12 / 160e9 = 9,125 FLOP/B over NVLink for FP8. */
@@ -233,10 +242,10 @@ static void test_terms_input_values_by_hand(void **state)
 {
     struct fixture *f = *state;
     double v;
-    assert_true(terms_input_value(terms_input_find("IB_LATENCY_US"), &f->hw,
+    assert_true(terms_input_value(terms_input_find("COLL_STEP_US"), &f->hw,
                                   &f->moe, NULL, &v));
-    assert_near(v, 55, 1e-15);
-    assert_near(v * terms_input_find("IB_LATENCY_US")->si, 55e-6, 1e-15);
+    assert_near(v, 3.4, 1e-15);
+    assert_near(v * terms_input_find("COLL_STEP_US")->si, 3.4e-6, 1e-15);
     assert_true(terms_input_value(terms_input_find("HBM_GIB"), &f->hw, &f->moe,
                                   NULL, &v));
     assert_near(v, 79.21, 1e-15);

@@ -117,10 +117,12 @@ static void test_validate_predict_names_expected_inputs(void **state)
 }
 
 /* What the later stages show of the run comes timed: each collective's
- * link times, bytes over the snapshot's links plus a latency per call
- * (IB 50 GB/s and 55 us, NVLink 160 GB/s and 3.5 us: arXiv 2412.19437
- * section 3.2.2), under both models; and the waterfall's replay, from
- * the speed of light to the expected step on the rank it is of. */
+ * link times, bytes over the snapshot's links at its pick's share plus
+ * the latency charged there in the collectives file's Simple ring steps
+ * (IB 50 GB/s, NVLink 160 GB/s: arXiv 2412.19437 section 3.2.2; 3.4 us
+ * in a node and 14 us across: tests/data/snap/collectives/nccl.ini),
+ * under both models; and the waterfall's replay, from the speed of light
+ * to the expected step on the rank it is of. */
 static void test_validate_predict_carries_times(void **state)
 {
     struct fixture *f = *state;
@@ -132,21 +134,22 @@ static void test_validate_predict_carries_times(void **state)
     for (i = 0; i < v->ncoll; i++) {
         const struct comm_collective *c = &v->coll[i];
         assert_near(c->ib_s,
-                    c->ib_bytes / 50e9 +
-                        (c->ib_bytes > 0 ? c->calls * 55e-6 : 0),
+                    c->ib_bytes / (c->algo.share * 50e9) +
+                        c->ib_lat.steps * 3.4e-6 + c->ib_lat.net * 14e-6,
                     1e-12);
         assert_near(c->nvlink_s,
-                    c->nvlink_bytes / 160e9 +
-                        (c->nvlink_bytes > 0 ? c->calls * 3.5e-6 : 0),
+                    c->nvlink_bytes / (c->algo.share * 160e9) +
+                        c->nvlink_lat.steps * 3.4e-6,
+                    1e-12);
+        assert_near(c->nvlink_lat.net, 0, 0);
+    }
+    for (i = 0; i < v->ncoll_other; i++) {
+        const struct comm_collective *c = &v->coll_other[i];
+        assert_near(c->ib_s,
+                    c->ib_bytes / (c->algo.share * 50e9) +
+                        c->ib_lat.steps * 3.4e-6 + c->ib_lat.net * 14e-6,
                     1e-12);
     }
-    for (i = 0; i < v->ncoll_other; i++)
-        assert_near(v->coll_other[i].ib_s,
-                    v->coll_other[i].ib_bytes / 50e9 +
-                        (v->coll_other[i].ib_bytes > 0
-                             ? v->coll_other[i].calls * 55e-6
-                             : 0),
-                    1e-12);
     assert_true(v->replay.known);
     assert_near(v->replay.step[EXPECTED_EFFECTS - 1], v->predicted.t.expected,
                 1e-9);

@@ -77,11 +77,15 @@ static void test_xlsx_assumptions_write_named_input(void **state)
     /* an input is a value the reader edits, not a formula */
     snprintf(ref, sizeof ref, "B%zu", row);
     assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf), "");
-    /* IB_LATENCY_US: 55 us (the same file) */
-    row = util_xlsx_find(&f->x, "A", "IB_LATENCY_US");
+    /* COLL_NET_STEP_US: 14 us, the collectives file's (the one the
+     * hardware file names, tests/data/snap/collectives/nccl.ini) */
+    row = util_xlsx_find(&f->x, "A", "COLL_NET_STEP_US");
     assert_true(row > 0);
     snprintf(ref, sizeof ref, "B%zu", row);
-    assert_near(util_xlsx_num(&f->x, ref), 55, 0);
+    assert_near(util_xlsx_num(&f->x, ref), 14, 0);
+    snprintf(ref, sizeof ref, "E%zu", row);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "collectives: ring_simple.net_us");
 }
 
 /* A derived rate is its registry formula over the names, cached at the

@@ -2,8 +2,11 @@
  * test_xlsx_comm: the Communication sheet written alone from a report on
  * the snapshots (tests/data/snap: DeepSeek-V3 on 2048 H800) and read
  * back: the header, each collective's IB and NVLink times (the link-time
- * template over h800.ini's 50 GB/s and 55 us, 160 GB/s and 3.5 us,
- * recomputed here from the row's calls and volumes), each block's
+ * template over h800.ini's 50 GB/s and 160 GB/s and its collectives
+ * file's Simple ring steps, 3.4 us in a node and 14 us across,
+ * tests/data/snap/collectives/nccl.ini: recomputed here from the row's
+ * volumes, the share of the link's rate its algorithm and protocol reach
+ * and the latency charged to each link, in those steps), each block's
  * subtotal, and the blocks' order: each family under both models,
  * fastest family first, then the published plan.
  */
@@ -46,31 +49,45 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The link time by hand: GB / (GB/s), plus the calls' latency when the
- * link carries anything. */
-static double link_s(double gb, double calls, double gbps, double us)
+/* The link time by hand: GB / (share x GB/s), plus the latency charged
+ * to the link, in-node steps of 3.4 us and network steps of 14 us. */
+static double
+link_s(double gb, double share, double gbps, double steps, double net)
 {
-    return gb / gbps + (gb > 0 ? calls * us * 1e-6 : 0);
+    return gb / (share * gbps) + steps * 3.4e-6 + net * 14e-6;
 }
 
 static void test_xlsx_comm_write_header(void **state)
 {
     struct util_book *f = *state;
-    static const char *const want[] = {
-        "Family",         "Comm model",    "Collective",  "Kind",
-        "Group (GPUs)",   "GPUs per node", "Nodes",       "Calls per step",
-        "Volume (GB)",    "IB (GB)",       "NVLink (GB)", "IB time (s)",
-        "NVLink time (s)"};
+    static const char *const want[] = {"Family",
+                                       "Comm model",
+                                       "Collective",
+                                       "Kind",
+                                       "Group (GPUs)",
+                                       "GPUs per node",
+                                       "Nodes",
+                                       "Calls per step",
+                                       "Volume (GB)",
+                                       "IB (GB)",
+                                       "NVLink (GB)",
+                                       "Algorithm/protocol",
+                                       "Share of link rate",
+                                       "IB latency, in-node steps",
+                                       "IB latency, network steps",
+                                       "NVLink latency, in-node steps",
+                                       "IB time (s)",
+                                       "NVLink time (s)"};
     char buf[64];
     size_t k;
     for (k = 0; k < sizeof want / sizeof want[0]; k++)
         assert_string_equal(
             util_xlsx_text_at(&f->x, (char)('A' + k), HEAD, buf, sizeof buf),
             want[k]);
-    assert_non_null(strstr(f->x.sheet, "<autoFilter ref=\"A3:M"));
+    assert_non_null(strstr(f->x.sheet, "<autoFilter ref=\"A3:R"));
 }
 
-/* Every collective row: L and M are the link-time templates over the
+/* Every collective row: Q and R are the link-time templates over the
  * named inputs, cached with the times at h800.ini's rates; a group
  * inside one node sends nothing over IB. Every block ends with a
  * subtotal of its rows (SUBTOTAL(9, ...), which skips other subtotals
@@ -83,7 +100,7 @@ static void test_xlsx_comm_write_times_and_subtotals(void **state)
     double sum[4] = {0, 0, 0, 0};
     for (row = HEAD + 1; util_xlsx_text_at(&f->x, 'A', row, buf, sizeof buf)[0];
          row++) {
-        double calls = util_xlsx_num_at(&f->x, 'H', row),
+        double share = util_xlsx_num_at(&f->x, 'M', row),
                ib = util_xlsx_num_at(&f->x, 'J', row);
         double nv = util_xlsx_num_at(&f->x, 'K', row);
         if (strcmp(util_xlsx_text_at(&f->x, 'C', row, buf, sizeof buf),
@@ -91,10 +108,10 @@ static void test_xlsx_comm_write_times_and_subtotals(void **state)
             assert_true(row > first); /* no empty block */
             assert_near(ib, sum[0], 1e-12);
             assert_near(nv, sum[1], 1e-12);
-            assert_near(util_xlsx_num_at(&f->x, 'L', row), sum[2], 1e-12);
-            assert_near(util_xlsx_num_at(&f->x, 'M', row), sum[3], 1e-12);
-            snprintf(ref, sizeof ref, "L%zu", row);
-            snprintf(want, sizeof want, "SUBTOTAL(9,L%zu:L%zu)", first,
+            assert_near(util_xlsx_num_at(&f->x, 'Q', row), sum[2], 1e-12);
+            assert_near(util_xlsx_num_at(&f->x, 'R', row), sum[3], 1e-12);
+            snprintf(ref, sizeof ref, "Q%zu", row);
+            snprintf(want, sizeof want, "SUBTOTAL(9,Q%zu:Q%zu)", first,
                      row - 1);
             assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
                                 want);
@@ -104,26 +121,32 @@ static void test_xlsx_comm_write_times_and_subtotals(void **state)
             continue;
         }
         colls++;
-        assert_near(util_xlsx_num_at(&f->x, 'L', row),
-                    link_s(ib, calls, 50, 55), 1e-12);
-        assert_near(util_xlsx_num_at(&f->x, 'M', row),
-                    link_s(nv, calls, 160, 3.5), 1e-12);
+        assert_near(util_xlsx_num_at(&f->x, 'Q', row),
+                    link_s(ib, share, 50, util_xlsx_num_at(&f->x, 'N', row),
+                           util_xlsx_num_at(&f->x, 'O', row)),
+                    1e-12);
+        assert_near(
+            util_xlsx_num_at(&f->x, 'R', row),
+            link_s(nv, share, 160, util_xlsx_num_at(&f->x, 'P', row), 0),
+            1e-12);
+        assert_true(share > 0);
         if (util_xlsx_num_at(&f->x, 'G', row) == 1)
             assert_near(ib, 0, 0);
         sum[0] += ib;
         sum[1] += nv;
-        sum[2] += util_xlsx_num_at(&f->x, 'L', row);
-        sum[3] += util_xlsx_num_at(&f->x, 'M', row);
-        snprintf(ref, sizeof ref, "L%zu", row);
+        sum[2] += util_xlsx_num_at(&f->x, 'Q', row);
+        sum[3] += util_xlsx_num_at(&f->x, 'R', row);
+        snprintf(ref, sizeof ref, "Q%zu", row);
         snprintf(want, sizeof want,
-                 "J%zu/IB_GBPS+IF(J%zu>0,H%zu*IB_LATENCY_US*1E-06,0)", row, row,
-                 row);
+                 "J%zu/(M%zu*IB_GBPS)+(N%zu*COLL_STEP_US+O%zu*COLL_NET_STEP_US)"
+                 "*1E-06",
+                 row, row, row, row);
         assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
                             want);
-        snprintf(ref, sizeof ref, "M%zu", row);
+        snprintf(ref, sizeof ref, "R%zu", row);
         snprintf(want, sizeof want,
-                 "K%zu/NVLINK_GBPS+IF(K%zu>0,H%zu*NVLINK_LATENCY_US*1E-06,0)",
-                 row, row, row);
+                 "K%zu/(M%zu*NVLINK_GBPS)+P%zu*COLL_STEP_US*1E-06", row, row,
+                 row);
         assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
                             want);
     }

@@ -434,12 +434,14 @@ static void test_xlsx_out_formulas(void **state)
     comm = util_zip_part(path, "xl/worksheets/sheet7.xml");
     roof = util_zip_part(path, "xl/worksheets/sheet8.xml");
     book = util_zip_part(path, "xl/workbook.xml");
-    /* row 4: the first collective (H calls, J IB GB, K NVLink GB) */
-    formula(comm, "L4", fm, sizeof fm);
-    assert_string_equal(fm, "J4/IB_GBPS+IF(J4&gt;0,H4*IB_LATENCY_US*1E-06,0)");
-    formula(comm, "M4", fm, sizeof fm);
-    assert_string_equal(fm, "K4/NVLINK_GBPS+IF(K4&gt;0,H4*NVLINK_LATENCY_US*"
-                            "1E-06,0)");
+    /* row 4: the first collective (J IB GB, K NVLink GB, M its share of
+     * the link's rate, N and O its IB latency in in-node and network
+     * steps, P its NVLink latency) */
+    formula(comm, "Q4", fm, sizeof fm);
+    assert_string_equal(fm, "J4/(M4*IB_GBPS)+(N4*COLL_STEP_US+O4*"
+                            "COLL_NET_STEP_US)*1E-06");
+    formula(comm, "R4", fm, sizeof fm);
+    assert_string_equal(fm, "K4/(M4*NVLINK_GBPS)+P4*COLL_STEP_US*1E-06");
     /* rows 101-103: FP8 achievable over IB, 104-106: BF16; left edge,
      * ridge, right edge */
     formula(roof, "C102", fm, sizeof fm);

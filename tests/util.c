@@ -413,10 +413,13 @@ static void figures_row(const struct util_figures *f,
     row->work.model_flops = row->work.bf16_flops;
     row->work.ib_bytes = ib_gb * 1e9;
     row->work.ib_calls = ib_gb > 0 ? 1000 : 0;
+    /* a network step per call */
+    row->work.ib_lat.net = row->work.ib_calls;
     row->work.nvlink_bytes = nv_gb * 1e9;
     /* all of it with the micro-batches (none at the step's end) */
     row->work.ib_steady_bytes = row->work.ib_bytes;
     row->work.ib_steady_calls = row->work.ib_calls;
+    row->work.ib_steady_lat = row->work.ib_lat;
     row->work.nvlink_steady_bytes = row->work.nvlink_bytes;
     row->work.microbatches = 1;
     row->work.tokens = 64 * 1024;

@@ -8,6 +8,7 @@ has openpyxl).
   xlsx_check.py csv PLANS_CACHED.csv plans.csv      (cached = C values)
   xlsx_check.py set-name IN.xlsx OUT.xlsx NAME VALUE
   xlsx_check.py rebound CACHED_DIR RECALC_DIR       (after IB_GBPS=400)
+  xlsx_check.py latency CACHED_DIR RECALC_DIR      (after COLL_NET_STEP_US x 10)
   xlsx_check.py best REPORT.xlsx RECALC_DIR         (FASTEST_PLAN, FASTEST_STEP_S)
   xlsx_check.py inputs REPORT.xlsx                  (every input is read)
   xlsx_check.py finite BOOK.xlsx                    (no NaN or infinity)
@@ -24,13 +25,17 @@ import sys
 import zipfile
 
 REL = 1e-9
+# the steps of the report 40_report.sh checks (data/collectives/nccl.ini
+# ring_simple.nvlink_us and net_us: NVIDIA/nccl tuning.cc hwLatencies
+# NVLINK and NET, Ring Simple)
+STEP_US, STEP_NET_US = 3.4, 14.0
 SHEETS = ["Summary", "Families", "Glossary", "Assumptions", "Plans", "Memory",
           "Communication", "Roofline", "Sensitivity", "Rejected",
           "Validation", "About"]
 NAMES = ["IB_GBPS", "NVLINK_GBPS", "BF16_ACHIEVABLE_TFLOPS",
          "FP8_ACHIEVABLE_TFLOPS", "BF16_PEAK_TFLOPS", "HBM_GIB",
          "HBM_ACHIEVABLE_TBPS", "CLOCK_DERATE", "COMM_SMS", "SMS",
-         "IB_LATENCY_US", "NVLINK_LATENCY_US", "GPU_HOUR_USD",
+         "COLL_STEP_US", "COLL_NET_STEP_US", "GPU_HOUR_USD",
          "TRAINING_TOKENS", "COMPUTE_DERATE", "HEADROOM_PCT", "TIE_PCT",
          "FRAGMENTATION_PCT", "NCCL_BUFFERS_GIB", "CUDA_CONTEXT_GIB",
          "FASTEST_PLAN", "FASTEST_STEP_S", "FASTEST_ROW", "RECOMMENDED_PLAN",
@@ -236,7 +241,8 @@ def set_name(src, dst, name, value):
 
 def rebound(cached_dir, recalc_dir):
     """After IB_GBPS 50 -> 400: ZeRO-3 plans (every family built on it)
-    change bound, pure ZeRO-3's IB time falls below its compute time
+    change bound, pure ZeRO-3's IB time (its bytes' part 8x, not its
+    collectives' latency) falls below its compute time
     (under topo it stays NVLink-bound: its NVLink traffic binds), and the
     ranking changes."""
     a = read_csv(exports(cached_dir)["Plans"])
@@ -253,9 +259,12 @@ def rebound(cached_dir, recalc_dir):
     if not changed:
         fail("IB_GBPS=400 changed the bound of no ZeRO-3 plan (%d rows)"
              % len(z3))
-    for ra, rb in pure:
-        if not float(rb[ib]) < float(ra[ib]) / 7:
-            fail("pure ZeRO-3: IB time %s -> %s" % (ra[ib], rb[ib]))
+    steps, net = h.index("IB latency, in-node steps"), h.index("IB latency, network steps")
+    for ra, rb in pure:  # the bytes' time falls 8x, not the latency's
+        lat = (float(ra[steps]) * STEP_US + float(ra[net]) * STEP_NET_US) * 1e-6
+        if not float(rb[ib]) - lat < (float(ra[ib]) - lat) / 7:
+            fail("pure ZeRO-3: IB time %s -> %s (latency %g s)"
+                 % (ra[ib], rb[ib], lat))
     ra, rb = pure[0]  # the family's best: its crossover is ~105 GB/s
     if not float(rb[ib]) < float(rb[comp]) < float(ra[ib]):
         fail("best pure ZeRO-3 plan: IB time %s -> %s, compute %s"
@@ -430,6 +439,35 @@ def utf8(path, text):
           % (len(names), text, found[0][0], found[0][1]))
 
 
+def latency(cached_dir, recalc_dir):
+    """After COLL_NET_STEP_US x 10 (issue 36): the latency inputs re-time
+    the plans. A plan whose collectives take network steps ("IB latency,
+    network steps" above 0) has a longer IB time, by 9 x those steps x the
+    step as written; one with none keeps its IB time; no plan's step gets
+    shorter, and some get longer."""
+    a = read_csv(exports(cached_dir)["Plans"])
+    b = read_csv(exports(recalc_dir)["Plans"])
+    h = a[0]
+    ib, step = h.index("IB, speed of light (s)"), h.index("Step, speed of light (s)")
+    net = h.index("IB latency, network steps")
+    moved = 0
+    for ra, rb in zip(a[1:], b[1:]):
+        n = float(ra[net])
+        grown = float(rb[ib]) - float(ra[ib])
+        want = 9 * n * STEP_NET_US * 1e-6
+        if abs(grown - want) > 1e-9 + 1e-6 * want:
+            fail("IB time %s -> %s, want + %g (%g network steps)"
+                 % (ra[ib], rb[ib], want, n))
+        if float(rb[step]) < float(ra[step]) * (1 - 1e-9):
+            fail("step %s -> %s: a longer latency made it faster"
+                 % (ra[step], rb[step]))
+        moved += float(rb[step]) > float(ra[step]) * (1 + 1e-9)
+    if not moved:
+        fail("COLL_NET_STEP_US x 10 moved no plan's step")
+    print("COLL_NET_STEP_US x 10: %d of %d plans slower, IB times by 9 x "
+          "their network steps" % (moved, len(a) - 1))
+
+
 def main(argv):
     if len(argv) < 2:
         fail(__doc__)
@@ -444,6 +482,8 @@ def main(argv):
         set_name(*args)
     elif cmd == "rebound" and len(args) == 2:
         rebound(*args)
+    elif cmd == "latency" and len(args) == 2:
+        latency(*args)
     elif cmd == "best" and len(args) == 2:
         best(*args)
     elif cmd == "inputs" and len(args) == 1:

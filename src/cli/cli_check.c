@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives.h"
 #include "hf_config.h"
 #include "plan.h"
 #include "trace_classify.h"
@@ -228,6 +229,14 @@ static void check_stack(const struct check_args *a, struct diag *d)
         stack_release(&st);
 }
 
+static void check_collectives(const struct check_args *a, struct diag *d)
+{
+    struct collectives c;
+    if (collectives_load(a->path, &c, a->cfg->sets, a->cfg->nsets, d) ==
+        STATUS_OK)
+        collectives_release(&c);
+}
+
 static void check_defaults(const struct check_args *a, struct diag *d)
 {
     struct cli_defaults def;
@@ -255,6 +264,7 @@ static const struct file_kind file_kinds[] = {
     {.sections = "run", .check = check_run_file},
     {.sections = "calibration", .check = check_calibration},
     {.sections = "stack", .check = check_stack},
+    {.sections = "collectives", .check = check_collectives},
     {.sections = "inputs", .check = check_defaults},
     {.sections = "kernels", .check = check_kernels},
 };

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collectives.h"
 #include "cost.h"
 #include "eval_out.h"
 #include "figures.h"
@@ -438,6 +439,7 @@ int cli_cmd_schema(void)
         {"Hardware files (data/hardware/NAME.ini)", hardware_schema()},
         {"Sweep files (data/sweeps/NAME.ini)", sweep_schema()},
         {"Calibration files (data/calibration/NAME.ini)", calibration_schema()},
+        {"Collectives files (data/collectives/NAME.ini)", collectives_schema()},
         {"Stack files (data/stacks/NAME.ini)", stack_schema()},
         {"Validation runs (data/validation/NAME.ini)", validation_schema()},
         {"The default inputs (data/defaults.ini)", cli_defaults_schema()},

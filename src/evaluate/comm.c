@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives.h"
 #include "memory.h"
 #include "terms.h"
 
@@ -25,10 +26,15 @@ struct acc {
     size_t max, n;
     struct comm_totals *tot;
     int phase; /* enum comm_phase of what is recorded now */
-    /* the rank's: its model, plan, micro-batches per chunk and whether
-     * ZeRO-2/3 gradients are reduced once per step (data_parallel) */
+    int by;    /* enum comm_algo_by of what is recorded now */
+    /* the rank's: its model, plan, cluster, micro-batches per chunk and
+     * whether ZeRO-2/3 gradients are reduced once per step
+     * (data_parallel) */
     const struct model_spec *s;
     const struct plan *p;
+    const struct hardware *hw;
+    struct comm_algo_memo *memo; /* the caller's prepared picks, or NULL */
+    double ib_s_per_byte, nv_s_per_byte; /* 1 / the links' rates */
     double mb;
     bool per_step;
 };
@@ -54,6 +60,36 @@ const char *comm_model_str(enum comm_model model)
     return model == COMM_FLAT ? "flat" : "topo";
 }
 
+/* Adds what a collective puts on one link to l. */
+static inline void
+load_add(struct comm_load *l, double bytes, double at, struct comm_lat lat)
+{
+    l->bytes += bytes;
+    l->at += at;
+    l->lat.steps += lat.steps;
+    l->lat.net += lat.net;
+}
+
+/* The pick for one call of a collective of algorithmic volume `volume`
+ * per GPU whose busiest link needs link_s at its full rate: from the
+ * memo's prepared group, or one prepared here. */
+static void pick_of(const struct acc *a,
+                    struct plan_span span,
+                    int kind,
+                    double volume,
+                    double link_s,
+                    struct comm_algo *pick)
+{
+    struct comm_algo_group local, *g;
+    if (a->memo) {
+        g = comm_algo_memo_get(a->memo, a->hw, span, kind, a->by);
+        comm_algo_memo_choose(g, volume * g->size_per_volume, link_s, pick);
+        return;
+    }
+    comm_algo_prepare(a->hw, span, kind, a->by, &local);
+    comm_algo_choose(&local, volume * local.size_per_volume, link_s, pick);
+}
+
 static inline void record(struct acc *a,
                           const char *name,
                           int what,
@@ -62,20 +98,42 @@ static inline void record(struct acc *a,
                           struct flow f)
 {
     struct comm_totals *t = a->tot;
-    double calls = f.calls, bytes = f.bytes, ib = f.ib, nv = f.nv;
-    double ib_calls = ib > 0 ? calls : 0, nv_calls = nv > 0 ? calls : 0;
-    t->ib_bytes += ib;
-    t->nvlink_bytes += nv;
-    t->ib_calls += ib_calls;
-    t->nvlink_calls += nv_calls;
-    t->what_ib[what] += ib;
-    t->what_nvlink[what] += nv;
-    t->what_ib_calls[what] += ib_calls;
-    t->what_nvlink_calls[what] += nv_calls;
-    t->phase_ib[a->phase] += ib;
-    t->phase_nvlink[a->phase] += nv;
-    t->phase_ib_calls[a->phase] += ib_calls;
-    t->phase_nvlink_calls[a->phase] += nv_calls;
+    double calls = f.calls, ib = f.ib, nv = f.nv, ib_at, nv_at;
+    struct comm_algo pick;
+    struct comm_lat lat, none = {0, 0};
+    double link_s = ib * a->ib_s_per_byte;
+    bool cross = span.nodes > 1;
+    if (nv * a->nv_s_per_byte > link_s)
+        link_s = nv * a->nv_s_per_byte;
+    if (calls > 0) {
+        double per = 1 / calls;
+        pick_of(a, span, kind, f.bytes * per, link_s * per, &pick);
+    } else { /* nothing to pick: no call bears a latency */
+        pick.algo = COLLECTIVES_RING;
+        pick.proto = COLLECTIVES_SIMPLE;
+        pick.share = pick.inv_share = 1;
+        pick.lat = none;
+    }
+    lat.steps = calls * pick.lat.steps;
+    lat.net = calls * pick.lat.net;
+    ib_at = ib * pick.inv_share;
+    nv_at = nv * pick.inv_share;
+    /* the whole latency on the link the group spans: a ring's network
+     * steps and its steps inside the nodes run one after another, and
+     * the busier link's time (the phase's) is at least that link's; the
+     * totals over every collective are the phases' (total_phases) */
+    load_add(&t->what_ib[what], ib, ib_at, cross ? lat : none);
+    load_add(&t->what_nvlink[what], nv, nv_at, cross ? none : lat);
+    load_add(&t->phase_ib[a->phase], ib, ib_at, cross ? lat : none);
+    load_add(&t->phase_nvlink[a->phase], nv, nv_at, cross ? none : lat);
+    if (ib > 0) {
+        t->what_ib[what].calls += calls;
+        t->phase_ib[a->phase].calls += calls;
+    }
+    if (nv > 0) {
+        t->what_nvlink[what].calls += calls;
+        t->phase_nvlink[a->phase].calls += calls;
+    }
     if (a->list && a->n < a->max) {
         struct comm_collective *c = &a->list[a->n++];
         c->name = name;
@@ -84,9 +142,26 @@ static inline void record(struct acc *a,
         c->phase = a->phase;
         c->span = span;
         c->calls = calls;
-        c->bytes = bytes;
+        c->bytes = f.bytes;
         c->ib_bytes = ib;
         c->nvlink_bytes = nv;
+        c->algo = pick;
+        c->ib_lat = cross ? lat : none;
+        c->nvlink_lat = cross ? none : lat;
+    }
+}
+
+/* t's totals over every collective: the sum of its phases'. */
+static void total_phases(struct comm_totals *t)
+{
+    int k;
+    for (k = 0; k < COMM_PHASES; k++) {
+        load_add(&t->ib, t->phase_ib[k].bytes, t->phase_ib[k].at,
+                 t->phase_ib[k].lat);
+        load_add(&t->nvlink, t->phase_nvlink[k].bytes, t->phase_nvlink[k].at,
+                 t->phase_nvlink[k].lat);
+        t->ib.calls += t->phase_ib[k].calls;
+        t->nvlink.calls += t->phase_nvlink[k].calls;
     }
 }
 
@@ -284,6 +359,8 @@ void comm_groups_init(struct comm_groups *g,
                       enum comm_model model)
 {
     long dom = hw->domain;
+    g->hw = hw;
+    g->memo = NULL;
     g->model = model;
     g->domain = dom;
     g->tp = group_of(plan_span(p->tp, 1, dom), model);
@@ -297,6 +374,9 @@ void comm_groups_init(struct comm_groups *g,
     g->dispatcher = STACK_DISPATCH_DEEPEP;
 }
 
+/* A parameter class of the data-parallel traffic. */
+enum dp_params { DP_DENSE, DP_EXPERT };
+
 /*
  * Data-parallel traffic of one parameter class (dense or expert).
  * ZeRO-2/3 gradients: reduce-scattered once per step when they were
@@ -307,8 +387,9 @@ static void data_parallel(struct acc *a,
                           const struct comm_group *span,
                           double params,
                           double layers,
-                          bool expert)
+                          enum dp_params cls)
 {
+    bool expert = cls == DP_EXPERT;
     const struct model_spec *s = a->s;
     const struct plan *p = a->p;
     double mb = a->mb;
@@ -428,6 +509,133 @@ size_t comm_rank(const struct model *m,
     return comm_view(m, p, &v, &g, ept, mem.grads_per_step, out);
 }
 
+/* Tensor parallelism: each call moves the micro-batch's s*b*h tensor. */
+static void tp_traffic(struct acc *a,
+                       const struct comm_groups *g,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    const struct model_chunk *sum = &v->sum;
+    /* TP collectives per layer kind (model_layer.tp_collectives), forward
+     * and backward, plus those the recomputation redoes. */
+    double tp_calls =
+        a->mb * (2 * sum->tp_collectives + sum->tp_recompute[p->recompute]);
+    double seq_mb = (double)(p->mbs * a->s->seq_len); /* tokens/micro-batch */
+    double buffer = tp_calls * seq_mb * (double)a->s->hidden *
+                    a->s->activation_bytes / (double)p->cp;
+    if (p->tp <= 1)
+        return;
+    if (p->no_sp) /* an all-reduce where SP has an all-gather and a
+                   * reduce-scatter: the same bytes, half the calls
+                   * (Korthikanti et al. 2022 §4.2.2) */
+        ring(a, "TP all-reduce (no sequence parallelism)", COMM_TP,
+             COMM_ALL_REDUCE, &g->tp, tp_calls / 2, buffer / 2);
+    else {
+        ring(a, "TP all-gather (sequence parallel)", COMM_TP, COMM_ALL_GATHER,
+             &g->tp, tp_calls / 2, buffer / 2);
+        ring(a, "TP reduce-scatter (sequence parallel)", COMM_TP,
+             COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
+    }
+}
+
+/* Context parallelism: K and V gathered in forward and backward, dK/dV
+ * reduce-scattered in backward. */
+static void cp_traffic(struct acc *a,
+                       const struct comm_groups *g,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    const struct model_spec *s = a->s;
+    const struct model_chunk *sum = &v->sum;
+    bool full = p->recompute == MODEL_RECOMPUTE_FULL;
+    double layer_mb = a->mb * (double)sum->count;
+    double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
+    double kv =
+        a->mb * sum->kv_elems * seq_mb * s->activation_bytes / (double)p->tp;
+    if (p->cp <= 1)
+        return;
+    ring(a, "CP key/value all-gather", COMM_CP, COMM_ALL_GATHER, &g->cp,
+         (full ? 3 : 2) * layer_mb, (full ? 3 : 2) * kv);
+    ring(a, "CP key/value gradient reduce-scatter", COMM_CP,
+         COMM_REDUCE_SCATTER, &g->cp, layer_mb, kv);
+}
+
+/* Expert parallelism: the MoE dispatch and combine as the stack's
+ * dispatcher moves them (comm_ep_dispatch). */
+static void ep_traffic(struct acc *a,
+                       const struct model *m,
+                       const struct comm_groups *g,
+                       const struct comm_ep_table *ept,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    const struct model_spec *s = a->s;
+    const struct model_chunk *sum = &v->sum;
+    double moe_mb = a->mb * (double)sum->moe_layers;
+    double tokens =
+        (double)(p->mbs * s->seq_len) / ((double)p->tp * (double)p->cp);
+    double ib, nv, copies, dsp, cmb, h = (double)s->hidden;
+    bool fp8 = p->precision == MODEL_FP8;
+    double ab = s->activation_bytes;
+    double d = fp8 ? s->dispatch_bytes : ab;
+    double c = fp8 ? s->combine_bytes : ab;
+    double dg = fp8 ? s->dispatch_grad_bytes : ab;
+    double cg = fp8 ? s->combine_grad_bytes : ab;
+    /* forward again where the recomputation redoes the MoE block
+     * (`full`, or the `moe` module) */
+    double redo = a->mb * sum->ep_recompute[p->recompute];
+    double fwd = (moe_mb + redo) * tokens * h;
+    double bwd = moe_mb * tokens * h;
+    double calls = 2 * moe_mb + redo;
+    if (p->ep <= 1 || moe_mb <= 0)
+        return;
+    comm_ep_dispatch(m, g->ep.span, g->dispatcher, g->model, ept, &copies, &ib,
+                     &nv);
+    dsp = fwd * d + bwd * dg;
+    cmb = fwd * c + bwd * cg;
+    if (g->dispatcher == STACK_DISPATCH_ALLGATHER) { /* Megatron's allgather
+                                                      * dispatcher: the
+                                                      * combine is a
+                                                      * reduce-scatter, the
+                                                      * backward the reverse */
+        record(a, "EP dispatch all-gather (fwd) + reduce-scatter (bwd)",
+               COMM_EP, COMM_ALL_GATHER, g->ep.span,
+               (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
+        record(a, "EP combine reduce-scatter (fwd) + all-gather (bwd)", COMM_EP,
+               COMM_REDUCE_SCATTER, g->ep.span,
+               (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
+    } else {
+        a->by = g->dispatcher == STACK_DISPATCH_DEEPEP ? COMM_BY_DEEPEP
+                                                       : COMM_BY_LIBRARY;
+        record(a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
+               COMM_ALL_TO_ALL, g->ep.span,
+               (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
+        record(a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
+               COMM_ALL_TO_ALL, g->ep.span,
+               (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
+        a->by = COMM_BY_LIBRARY;
+    }
+}
+
+/* Pipeline parallelism: activations sent forward and their gradients
+ * back, per micro-batch. */
+static void pp_traffic(struct acc *a,
+                       const struct comm_groups *g,
+                       const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    double pp_sends = a->mb * v->pp_sends;
+    double seq_mb = (double)(p->mbs * a->s->seq_len); /* tokens/micro-batch */
+    double bytes = pp_sends * seq_mb * (double)a->s->hidden *
+                   a->s->activation_bytes / ((double)p->tp * (double)p->cp);
+    if (p->pp <= 1 || pp_sends <= 0)
+        return;
+    record(a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
+           COMM_SEND_RECV, g->pp,
+           (struct flow){pp_sends, bytes, g->pp_cross ? bytes : 0,
+                         g->pp_cross ? 0 : bytes});
+}
+
 size_t comm_view(const struct model *m,
                  const struct plan *p,
                  const struct plan_rank *v,
@@ -436,25 +644,9 @@ size_t comm_view(const struct model *m,
                  bool grads_per_step,
                  const struct comm_out *out)
 {
-    const struct model_spec *s = &m->spec;
     const struct model_chunk *sum = &v->sum;
-    long rank = v->rank;
-    int rec = p->recompute;
-    double tp = (double)p->tp, cp = (double)p->cp;
-    double seq_mb = (double)(p->mbs * s->seq_len); /* tokens/micro-batch */
-    double ab = s->activation_bytes, h = (double)s->hidden;
-    bool full = rec == MODEL_RECOMPUTE_FULL;
-    double mb_avg = (double)p->microbatches * v->mb_share; /* per chunk */
-    double dense = sum->params_dense / tp;
+    double dense = sum->params_dense / (double)p->tp;
     double expert = sum->params_expert / (double)p->ep;
-    double layer_mb = mb_avg * (double)sum->count;
-    double moe_mb = mb_avg * (double)sum->moe_layers;
-    double kv_mb = mb_avg * sum->kv_elems;
-    /* TP collectives per layer kind (model_layer.tp_collectives), forward
-     * and backward, plus those the recomputation redoes. */
-    double tp_calls =
-        mb_avg * (2 * sum->tp_collectives + sum->tp_recompute[rec]);
-    double pp_sends = mb_avg * v->pp_sends;
     struct acc a;
 
     memset(out->tot, 0, sizeof *out->tot);
@@ -463,89 +655,48 @@ size_t comm_view(const struct model *m,
     a.n = 0;
     a.tot = out->tot;
     a.phase = COMM_STEADY;
-    a.s = s;
+    a.by = COMM_BY_LIBRARY;
+    a.s = &m->spec;
+    a.hw = g->hw;
+    a.memo = g->memo;
+    a.ib_s_per_byte = 1 / g->hw->ib_bps;
+    a.nv_s_per_byte = 1 / g->hw->nvlink_bps;
     a.p = p;
-    a.mb = mb_avg;
+    a.mb = (double)p->microbatches * v->mb_share; /* per chunk */
     a.per_step = grads_per_step;
 
-    if (p->tp > 1) { /* each call moves the micro-batch's s*b*h tensor */
-        double buffer = tp_calls * seq_mb * h * ab / cp;
-        if (p->no_sp) /* an all-reduce where SP has an all-gather and a
-                       * reduce-scatter: the same bytes, half the calls
-                       * (Korthikanti et al. 2022 §4.2.2) */
-            ring(&a, "TP all-reduce (no sequence parallelism)", COMM_TP,
-                 COMM_ALL_REDUCE, &g->tp, tp_calls / 2, buffer / 2);
-        else {
-            ring(&a, "TP all-gather (sequence parallel)", COMM_TP,
-                 COMM_ALL_GATHER, &g->tp, tp_calls / 2, buffer / 2);
-            ring(&a, "TP reduce-scatter (sequence parallel)", COMM_TP,
-                 COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
-        }
-    }
-    if (p->cp > 1) { /* K and V gathered in forward and backward, dK/dV
-                      * reduce-scattered in backward */
-        double kv = kv_mb * seq_mb * ab / tp;
-        ring(&a, "CP key/value all-gather", COMM_CP, COMM_ALL_GATHER, &g->cp,
-             (full ? 3 : 2) * layer_mb, (full ? 3 : 2) * kv);
-        ring(&a, "CP key/value gradient reduce-scatter", COMM_CP,
-             COMM_REDUCE_SCATTER, &g->cp, layer_mb, kv);
-    }
-    if (p->ep > 1 && moe_mb > 0) {
-        double tokens = seq_mb / (tp * cp), ib, nv;
-        bool fp8 = p->precision == MODEL_FP8;
-        double d = fp8 ? s->dispatch_bytes : ab;
-        double c = fp8 ? s->combine_bytes : ab;
-        double dg = fp8 ? s->dispatch_grad_bytes : ab;
-        double cg = fp8 ? s->combine_grad_bytes : ab;
-        /* forward again where the recomputation redoes the MoE block
-         * (`full`, or the `moe` module) */
-        double redo = mb_avg * sum->ep_recompute[rec];
-        double fwd = (moe_mb + redo) * tokens * h;
-        double bwd = moe_mb * tokens * h;
-        double calls = 2 * moe_mb + redo;
-        double copies, dsp, cmb;
-        bool gather = g->dispatcher == STACK_DISPATCH_ALLGATHER;
-        comm_ep_dispatch(m, g->ep.span, g->dispatcher, g->model, ept, &copies,
-                         &ib, &nv);
-        dsp = fwd * d + bwd * dg;
-        cmb = fwd * c + bwd * cg;
-        if (gather) { /* Megatron's allgather dispatcher: the combine is a
-                       * reduce-scatter, the backward the reverse */
-            record(&a, "EP dispatch all-gather (fwd) + reduce-scatter (bwd)",
-                   COMM_EP, COMM_ALL_GATHER, g->ep.span,
-                   (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
-            record(&a, "EP combine reduce-scatter (fwd) + all-gather (bwd)",
-                   COMM_EP, COMM_REDUCE_SCATTER, g->ep.span,
-                   (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
-        } else {
-            record(&a, "EP dispatch all-to-all (fwd) + gradient (bwd)", COMM_EP,
-                   COMM_ALL_TO_ALL, g->ep.span,
-                   (struct flow){calls, copies * dsp, ib * dsp, nv * dsp});
-            record(&a, "EP combine all-to-all (fwd) + gradient (bwd)", COMM_EP,
-                   COMM_ALL_TO_ALL, g->ep.span,
-                   (struct flow){calls, copies * cmb, ib * cmb, nv * cmb});
-        }
-    }
-    if (p->pp > 1 && pp_sends > 0) {
-        double bytes = pp_sends * seq_mb * h * ab / (tp * cp);
-        record(&a, "PP activations (fwd) and gradients (bwd)", COMM_PP,
-               COMM_SEND_RECV, g->pp,
-               (struct flow){pp_sends, bytes, g->pp_cross ? bytes : 0,
-                             g->pp_cross ? 0 : bytes});
-    }
+    tp_traffic(&a, g, v);
+    cp_traffic(&a, g, v);
+    ep_traffic(&a, m, g, ept, v);
+    pp_traffic(&a, g, v);
     if (plan_schedule_of(p->schedule)->copies > 1) { /* the mirrored chunk's
                                                       * replicas */
         struct comm_group dp =
-            group_of(doubled(g->dp.span, p, rank, g->domain), g->model);
+            group_of(doubled(g->dp.span, p, v->rank, g->domain), g->model);
         struct comm_group edp =
-            group_of(doubled(g->edp.span, p, rank, g->domain), g->model);
-        data_parallel(&a, &dp, dense, (double)sum->count, false);
-        data_parallel(&a, &edp, expert, (double)sum->moe_layers, true);
+            group_of(doubled(g->edp.span, p, v->rank, g->domain), g->model);
+        data_parallel(&a, &dp, dense, (double)sum->count, DP_DENSE);
+        data_parallel(&a, &edp, expert, (double)sum->moe_layers, DP_EXPERT);
     } else {
-        data_parallel(&a, &g->dp, dense, (double)sum->count, false);
-        data_parallel(&a, &g->edp, expert, (double)sum->moe_layers, true);
+        data_parallel(&a, &g->dp, dense, (double)sum->count, DP_DENSE);
+        data_parallel(&a, &g->edp, expert, (double)sum->moe_layers, DP_EXPERT);
     }
+    total_phases(a.tot);
     return a.n;
+}
+
+struct comm_load comm_dep_load(const struct comm_load *what)
+{
+    struct comm_load d = what[COMM_EP];
+    int k;
+    for (k = COMM_TP; k <= COMM_CP; k++) {
+        d.bytes += what[k].bytes;
+        d.at += what[k].at;
+        d.calls += what[k].calls;
+        d.lat.steps += what[k].lat.steps;
+        d.lat.net += what[k].lat.net;
+    }
+    return d;
 }
 
 void comm_collective_times(struct comm_collective *c,
@@ -554,10 +705,12 @@ void comm_collective_times(struct comm_collective *c,
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        c[i].ib_s = terms_collective_time(c[i].ib_bytes, c[i].calls, hw->ib_bps,
-                                          hw->ib_latency_s);
+        c[i].ib_s = terms_collective_time(hw, c[i].ib_bytes, c[i].algo.share,
+                                          hw->ib_bps, c[i].ib_lat);
         c[i].nvlink_s =
-            terms_collective_time(c[i].nvlink_bytes, c[i].calls, hw->nvlink_bps,
-                                  hw->nvlink_latency_s);
+            terms_collective_time(hw, c[i].nvlink_bytes, c[i].algo.share,
+                                  hw->nvlink_bps, c[i].nvlink_lat);
+        c[i].lat_s =
+            comm_lat_s(hw, c[i].ib_lat) + comm_lat_s(hw, c[i].nvlink_lat);
     }
 }

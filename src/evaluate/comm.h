@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "comm_algo.h"
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
@@ -72,18 +73,32 @@ struct comm_collective {
     double bytes;        /* algorithmic volume per GPU per step */
     double ib_bytes;     /* of which over IB (per the comm model) */
     double nvlink_bytes; /* of which over NVLink */
-    /* s: its time on each link (comm_collective_times; 0 until then) */
-    double ib_s, nvlink_s;
+    /* what the collectives library picks for each call (comm_algo.h):
+     * its algorithm, protocol and share of the link's rate */
+    struct comm_algo algo;
+    /* its latency over the step (calls x the pick's), charged to the
+     * link its group spans: IB across nodes, NVLink inside one */
+    struct comm_lat ib_lat, nvlink_lat;
+    /* s: its time on each link, and of that its latency's
+     * (comm_collective_times; 0 until then) */
+    double ib_s, nvlink_s, lat_s;
+};
+
+/* What a rank's collectives put on one link, per GPU per step. */
+struct comm_load {
+    double bytes; /* as moved */
+    /* at the link's full rate: each collective's bytes over its
+     * algorithm and protocol's share of it (the Simple ring's: as moved) */
+    double at;
+    double calls;        /* calls that move bytes over it */
+    struct comm_lat lat; /* latency charged to it (struct comm_collective) */
 };
 
 struct comm_totals {
-    double ib_bytes, nvlink_bytes; /* per GPU per step */
-    double ib_calls, nvlink_calls; /* latency-bearing calls per step */
-    double what_ib[COMM_WHATS], what_nvlink[COMM_WHATS];
-    double what_ib_calls[COMM_WHATS], what_nvlink_calls[COMM_WHATS];
+    struct comm_load ib, nvlink;
+    struct comm_load what_ib[COMM_WHATS], what_nvlink[COMM_WHATS];
     /* of the above, by phase (enum comm_phase) */
-    double phase_ib[COMM_PHASES], phase_nvlink[COMM_PHASES];
-    double phase_ib_calls[COMM_PHASES], phase_nvlink_calls[COMM_PHASES];
+    struct comm_load phase_ib[COMM_PHASES], phase_nvlink[COMM_PHASES];
 };
 
 #define COMM_LIST_MAX 24
@@ -118,6 +133,10 @@ struct comm_group {
 
 /* Every group of a plan; the same for all its pipeline ranks. */
 struct comm_groups {
+    const struct hardware *hw; /* whose library picks the algorithms */
+    /* the caller's prepared picks by group and kind (comm_algo.h), or
+     * NULL: prepared per collective (comm_groups_init: NULL) */
+    struct comm_algo_memo *memo;
     enum comm_model model;
     long domain; /* GPUs per NVLink domain */
     struct comm_group tp, cp, dp, edp, ep;
@@ -224,11 +243,15 @@ void comm_ep_dispatch(const struct model *m,
 const char *comm_kind_str(int kind);
 const char *comm_model_str(enum comm_model model);
 
+/* What a micro-batch's own compute waits for on a link: the EP, TP and
+ * CP loads of what[] (indexed by enum comm_what) summed. */
+struct comm_load comm_dep_load(const struct comm_load *what);
+
 /*
- * Fills each of c[0..n)'s times on hw's links (ib_s, nvlink_s): bytes
- * over the link's bandwidth plus a latency per call
- * (terms_collective_time, the C side of the workbook's link-time
- * templates), so that no later stage computes them.
+ * Fills each of c[0..n)'s times on hw's links (ib_s, nvlink_s): its
+ * bytes over the link's bandwidth times its pick's share, plus the
+ * latency charged to the link (terms_collective_time, the C side of the
+ * workbook's link-time templates), so that no later stage computes them.
  */
 void comm_collective_times(struct comm_collective *c,
                            size_t n,

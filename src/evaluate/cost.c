@@ -14,89 +14,6 @@
 
 #include "terms.h"
 
-const char *cost_bound_label(int bound)
-{
-    static const char *const names[] = {"compute", "IB", "NVLink", "HBM"};
-    if (bound >= COST_COMPUTE && bound <= COST_HBM)
-        return names[bound];
-    return "?";
-}
-
-const char *cost_bound_str(int bound)
-{
-    static const char *const names[] = {"compute", "ib", "nvlink", "hbm"};
-    if (bound >= COST_COMPUTE && bound <= COST_HBM)
-        return names[bound];
-    return "?";
-}
-
-const struct model_partition *cost_result_partition(const struct cost_ctx *ctx,
-                                                    const struct cost_result *r)
-{
-    const struct cost_parts *cp =
-        cost_ctx_parts(ctx, &r->plan, r->balance_precision);
-    return cp ? &cp->part : NULL;
-}
-
-void cost_rank_memory(const struct cost_ctx *ctx,
-                      const struct cost_result *r,
-                      long rank,
-                      struct memory *out)
-{
-    const struct model_partition *part = cost_result_partition(ctx, r);
-    struct plan_rank v;
-    memset(out, 0, sizeof *out);
-    out->rank = -1;
-    if (!part || rank < 0 || rank >= r->plan.pp)
-        return;
-    plan_rank_view(&r->plan, part, rank, &v);
-    memory_view(ctx->m, ctx->hw, &r->plan, &v, out);
-}
-
-const char *cost_phase_str(int phase)
-{
-    static const char *const s[COST_PHASES] = {"warmup", "steady", "cooldown",
-                                               "bubble", "optimizer"};
-    return phase >= 0 && phase < COST_PHASES ? s[phase] : "?";
-}
-
-double cost_warmup_microbatches(const struct plan *p, long rank, double m)
-{
-    double n;
-    if (p->pp <= 1)
-        return 0;
-    n = plan_schedule_of(p->schedule)->warmup(p, rank);
-    return n < m ? n : m;
-}
-
-void cost_phases(const struct cost_result *r, double phase[COST_PHASES])
-{
-    const struct cost_times *t = &r->t;
-    const struct cost_work *w = &r->work;
-    bool x = w->x.known;
-    double core = x ? t->x_core : t->core;
-    double fwd = x ? w->x.fwd_share : w->fwd_share;
-    double n = cost_warmup_microbatches(&r->plan, cost_result_rank(r),
-                                        w->microbatches);
-    double unit = w->microbatches > 0 ? core / w->microbatches : 0;
-    phase[COST_WARMUP] = n * fwd * unit;
-    phase[COST_COOLDOWN] = n * (1 - fwd) * unit;
-    phase[COST_STEADY] = core - phase[COST_WARMUP] - phase[COST_COOLDOWN];
-    phase[COST_BUBBLE] = x ? t->x_bubble : t->bubble;
-    phase[COST_OPTIMIZER] =
-        x ? t->x_optimizer + t->x_dp : t->optimizer + t->dp_exposed;
-}
-
-long cost_result_rank(const struct cost_result *r)
-{
-    return r->work.x.known ? r->work.x.rank : r->rank;
-}
-
-double cost_rank_step(const struct cost_result *r)
-{
-    return r->work.x.known ? r->t.expected : r->t.step;
-}
-
 double
 cost_core(double compute, double ib, double nvlink, double hbm, int *bound)
 {
@@ -233,6 +150,8 @@ static const struct comm_groups *eval_groups(struct eval *ev)
         if (ctx->stack) /* the stack's kernel moves the MoE tokens */
             g->dispatcher = ctx->stack->spec.ep_dispatcher;
         if (ev->hint)
+            g->memo = &ev->hint->algo;
+        if (ev->hint)
             ev->hint->have |= COST_HAVE_GROUPS;
     }
     ev->groups = g;
@@ -307,6 +226,49 @@ static void rank_expected(const struct eval *ev,
     }
 }
 
+/* A link's load as the work holds it: bytes at the link's rate, calls,
+ * latency. */
+static void take(const struct comm_load *l,
+                 double *bytes,
+                 double *calls,
+                 struct comm_lat *lat)
+{
+    *bytes = l->at;
+    if (calls)
+        *calls = l->calls;
+    *lat = l->lat;
+}
+
+/* The work's bytes, calls and latency per link and phase from its
+ * collectives' totals: every collective, the steady, sync and gather
+ * phases, what a micro-batch's own compute waits for (dep: EP, TP and CP
+ * traffic) and the MoE all-to-all alone. */
+static void work_comm(const struct comm_totals *ct, struct cost_work *w)
+{
+    struct comm_load dep_ib = comm_dep_load(ct->what_ib);
+    struct comm_load dep_nv = comm_dep_load(ct->what_nvlink);
+    take(&ct->ib, &w->ib_bytes, &w->ib_calls, &w->ib_lat);
+    take(&ct->nvlink, &w->nvlink_bytes, &w->nvlink_calls, &w->nvlink_lat);
+    take(&ct->phase_ib[COMM_STEADY], &w->ib_steady_bytes, &w->ib_steady_calls,
+         &w->ib_steady_lat);
+    take(&ct->phase_nvlink[COMM_STEADY], &w->nvlink_steady_bytes,
+         &w->nvlink_steady_calls, &w->nvlink_steady_lat);
+    take(&ct->phase_ib[COMM_SYNC], &w->ib_sync_bytes, &w->ib_sync_calls,
+         &w->ib_sync_lat);
+    take(&ct->phase_nvlink[COMM_SYNC], &w->nvlink_sync_bytes,
+         &w->nvlink_sync_calls, &w->nvlink_sync_lat);
+    take(&ct->phase_ib[COMM_GATHER], &w->ib_gather_bytes, &w->ib_gather_calls,
+         &w->ib_gather_lat);
+    take(&ct->phase_nvlink[COMM_GATHER], &w->nvlink_gather_bytes,
+         &w->nvlink_gather_calls, &w->nvlink_gather_lat);
+    take(&dep_ib, &w->ib_dep_bytes, &w->ib_dep_calls, &w->ib_dep_lat);
+    take(&dep_nv, &w->nvlink_dep_bytes, &w->nvlink_dep_calls,
+         &w->nvlink_dep_lat);
+    take(&ct->what_ib[COMM_EP], &w->ep_ib_bytes, NULL, &w->ep_ib_lat);
+    take(&ct->what_nvlink[COMM_EP], &w->ep_nvlink_bytes, NULL,
+         &w->ep_nvlink_lat);
+}
+
 /* The speed-of-light work of one pipeline rank (no expected step: w->x
  * unknown), and its collectives' totals into *ct. grads_per_step as
  * memory_view decided for the rank. */
@@ -374,36 +336,7 @@ static void rank_work(struct eval *ev,
 
     comm_view(m, p, v, eval_groups(ev), &ev->ctx->ep, grads_per_step,
               &(struct comm_out){NULL, 0, ct});
-    w->ib_bytes = ct->ib_bytes;
-    w->nvlink_bytes = ct->nvlink_bytes;
-    w->ib_calls = ct->ib_calls;
-    w->nvlink_calls = ct->nvlink_calls;
-    w->ib_steady_bytes = ct->phase_ib[COMM_STEADY];
-    w->nvlink_steady_bytes = ct->phase_nvlink[COMM_STEADY];
-    w->ib_steady_calls = ct->phase_ib_calls[COMM_STEADY];
-    w->nvlink_steady_calls = ct->phase_nvlink_calls[COMM_STEADY];
-    w->ib_sync_bytes = ct->phase_ib[COMM_SYNC];
-    w->nvlink_sync_bytes = ct->phase_nvlink[COMM_SYNC];
-    w->ib_sync_calls = ct->phase_ib_calls[COMM_SYNC];
-    w->nvlink_sync_calls = ct->phase_nvlink_calls[COMM_SYNC];
-    w->ib_gather_bytes = ct->phase_ib[COMM_GATHER];
-    w->nvlink_gather_bytes = ct->phase_nvlink[COMM_GATHER];
-    w->ib_gather_calls = ct->phase_ib_calls[COMM_GATHER];
-    w->nvlink_gather_calls = ct->phase_nvlink_calls[COMM_GATHER];
-    /* what a micro-batch's own compute waits for */
-    w->ib_dep_bytes =
-        ct->what_ib[COMM_EP] + ct->what_ib[COMM_TP] + ct->what_ib[COMM_CP];
-    w->nvlink_dep_bytes = ct->what_nvlink[COMM_EP] + ct->what_nvlink[COMM_TP] +
-                          ct->what_nvlink[COMM_CP];
-    w->ib_dep_calls = ct->what_ib_calls[COMM_EP] + ct->what_ib_calls[COMM_TP] +
-                      ct->what_ib_calls[COMM_CP];
-    w->nvlink_dep_calls = ct->what_nvlink_calls[COMM_EP] +
-                          ct->what_nvlink_calls[COMM_TP] +
-                          ct->what_nvlink_calls[COMM_CP];
-    w->ep_ib_bytes = ct->what_ib[COMM_EP];
-    w->ep_nvlink_bytes = ct->what_nvlink[COMM_EP];
-    w->ep_ib_calls = ct->what_ib_calls[COMM_EP];
-    w->ep_nvlink_calls = ct->what_nvlink_calls[COMM_EP];
+    work_comm(ct, w);
     w->x.known = false; /* the expected step's is rank_expected's */
 }
 
@@ -468,12 +401,12 @@ static void ramps(const struct cost_ctx *ctx,
 {
     struct terms_env e = {w, ctx->hw, ctx->m, MODEL_BF16, t};
     memset(t, 0, sizeof *t);
-    terms_ramp(&e, false, t);
+    terms_ramp(&e, TERMS_SOL, t);
     if (w->x.known) { /* (the speed of light alone has no expected set) */
         struct cost_work neutral = *w;
         neutral.x.compute_overhead = neutral.x.network_efficiency = 1;
         e.w = &neutral;
-        terms_ramp(&e, true, t);
+        terms_ramp(&e, TERMS_X, t);
     }
 }
 
@@ -530,10 +463,10 @@ static void restep(const struct cost_ctx *ctx,
         w->x.ramp_skew = cost_ramp_skew(xsum, count, t->x_ramp);
     w->x.rank = rank;
     w->x.sol_ramp_skew = w->ramp_skew;
-    terms_restep(&te, false, t);
+    terms_restep(&te, TERMS_SOL, t);
     if (w->x.known && w->x.compute_overhead == 1 &&
         w->x.network_efficiency == 1)
-        terms_restep(&te, true, t);
+        terms_restep(&te, TERMS_X, t);
     else if (w->x.known)
         terms_expected_step(&te, t);
 }

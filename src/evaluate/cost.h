@@ -135,6 +135,9 @@ struct cost_hint {
     unsigned have; /* COST_HAVE_PARTS, _GROUPS, _RANKS (enum cost_have) */
     struct cost_plan_parts parts;
     struct comm_groups groups; /* the plan's, with the stack's dispatcher */
+    /* the collectives' prepared picks by group and kind: any plan's on
+     * the context's cluster (kept whatever the have bits say) */
+    struct comm_algo_memo algo;
     /* [0] the partition balanced for the plan's precision, [1] the BF16
      * one an FP8 plan may run on (cost_plan_parts) */
     struct cost_hint_part part[2];

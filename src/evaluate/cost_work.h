@@ -22,18 +22,28 @@ struct cost_work {
     double model_flops;     /* model FLOPs per GPU (no recompute), for MFU */
     double model_fp8_flops; /* of model_flops, the FP8-run GEMMs' */
     double fwd_share;       /* forward's share of fp8 + bf16 FLOPs, 0..1 */
+    /* Bytes over each link at its full rate (every collective's bytes
+     * over its algorithm and protocol's share of the rate: the Simple
+     * ring's as moved; struct comm_load.at), the calls that move them,
+     * and the latency charged to the link (struct comm_lat: in the
+     * collectives library's steps). */
     double ib_bytes, nvlink_bytes; /* every collective */
     double ib_calls, nvlink_calls;
+    struct comm_lat ib_lat, nvlink_lat;
     /* of those, what runs with the micro-batches (steady), the step-end
      * gradient reduction (sync) and weight all-gather (gather), and what
      * a micro-batch's own compute waits for (dep: EP, TP and CP traffic,
      * of steady) */
     double ib_steady_bytes, nvlink_steady_bytes;
     double ib_steady_calls, nvlink_steady_calls;
+    struct comm_lat ib_steady_lat, nvlink_steady_lat;
     double ib_sync_bytes, nvlink_sync_bytes, ib_sync_calls, nvlink_sync_calls;
+    struct comm_lat ib_sync_lat, nvlink_sync_lat;
     double ib_gather_bytes, nvlink_gather_bytes;
     double ib_gather_calls, nvlink_gather_calls;
+    struct comm_lat ib_gather_lat, nvlink_gather_lat;
     double ib_dep_bytes, nvlink_dep_bytes, ib_dep_calls, nvlink_dep_calls;
+    struct comm_lat ib_dep_lat, nvlink_dep_lat;
     double hbm_bytes;       /* weights, gradients, activations, MoE permute */
     double permute_bytes;   /* of hbm_bytes: MoE token permute/unpermute */
     double optimizer_bytes; /* the optimizer step */
@@ -49,7 +59,7 @@ struct cost_work {
     double tokens; /* per step, whole cluster */
     double gpus;
     double ep_ib_bytes, ep_nvlink_bytes; /* MoE all-to-all share */
-    double ep_ib_calls, ep_nvlink_calls;
+    struct comm_lat ep_ib_lat, ep_nvlink_lat;
     struct expected_work x; /* what the expected step reads besides */
 };
 

@@ -59,11 +59,15 @@ struct expected_work {
     double ep_ib, ep_nv, ep_ib_raw, ep_nv_raw;
     /* Communication with the micro-batches: hidden under compute (hid) or
      * waited for (xp) as the stack overlaps it, the ramp's own (dep), and
-     * the step-end DP sync and gather: bytes per link divided by the
-     * network's efficiency at the plan's message size (eff), and as moved
-     * (raw). Calls bear the latency, whatever the size. */
-    double hid_ib, hid_nv, hid_ib_raw, hid_nv_raw, hid_ib_calls, hid_nv_calls;
-    double xp_ib, xp_nv, xp_ib_raw, xp_nv_raw, xp_ib_calls, xp_nv_calls;
+     * the step-end DP sync and gather: bytes per link at its full rate
+     * (struct comm_load.at) divided by the network's efficiency at the
+     * plan's message size (eff), and without it (raw: the speed of
+     * light's); the latency its collectives' picks bear (comm_algo.h),
+     * whatever the size. */
+    double hid_ib, hid_nv, hid_ib_raw, hid_nv_raw;
+    struct comm_lat hid_ib_lat, hid_nv_lat;
+    double xp_ib, xp_nv, xp_ib_raw, xp_nv_raw;
+    struct comm_lat xp_ib_lat, xp_nv_lat;
     double dep_ib, dep_nv;
     double sync_ib, sync_nv, gather_ib, gather_nv;
     /* 1 when the stack hides the sync under the last micro-batch's
@@ -78,9 +82,9 @@ struct expected_work {
      * while its speed of light is of the slowest at the floor's: */
     long rank; /* the pipeline rank (cost.c sets it) */
     double hbm_bytes, optimizer_bytes, bubble_coef, fwd_share;
-    double ib_dep_calls, nv_dep_calls, ib_sync_calls, nv_sync_calls;
-    double ib_gather_calls, nv_gather_calls;
-    /* its ramp, sync and gather bytes as moved, and its skew at the
+    struct comm_lat ib_dep_lat, nv_dep_lat, ib_sync_lat, nv_sync_lat;
+    struct comm_lat ib_gather_lat, nv_gather_lat;
+    /* its ramp, sync and gather bytes without efficiency, and its skew at the
      * floor's rates (the waterfall's speed of light of this rank) */
     double ib_dep_raw, nv_dep_raw, ib_sync_raw, nv_sync_raw;
     double ib_gather_raw, nv_gather_raw;
@@ -127,17 +131,6 @@ const char *expected_effect_label(int effect);
  * unfitted stack's waterfall reads as it did before the factors).
  */
 bool expected_effect_shown(const struct expected_work *x, int effect);
-
-/*
- * The calibration class that times the model's GEMM kind g (enum
- * model_gemm): routed and shared experts' up and down projections the
- * expert classes, the router's logits the attention projections' class
- * (calibration.h says which GEMM goes where).
- */
-enum calibration_gemm expected_gemm_class(int g);
-
-/* Whether an FP8 plan runs GEMM kind g in FP8 (the model's [fp8] flags). */
-bool expected_gemm_fp8(const struct model_spec *s, int g);
 
 /*
  * The calibration's lookups one plan's ranks share (its GEMMs' M and its

@@ -37,9 +37,13 @@
  * read struct cost_work and struct hardware in SI units. This module is
  * part of the evaluate stage: it knows no file format.
  *
- * terms.c holds the time terms and terms_template(); terms_memory.c the
+ * terms.c holds the time terms (each C function beside its template),
+ * the registry and terms_template(); terms_step.c which terms each caller
+ * evaluates (the step, the ramp and re-step, the expected step, the
+ * sweep's bounds); terms_rates.c the two rate sets; terms_memory.c the
  * memory terms and terms_fits(); terms_inputs.c the inputs, the
- * workbook's names and the template lexer.
+ * workbook's names and the template lexer. terms_family.h is their
+ * shared, private part (the family's slots and evaluation).
  *
  * Calls: libm; the data files' schemas (datafile, hardware, model,
  * sweep, calibration, stack: where each input's key and value live) and
@@ -65,6 +69,7 @@ enum terms_origin {
     TERMS_SWEEP,       /* a key of the sweep file's [report] */
     TERMS_CALIBRATION, /* a key of the hardware's calibration file */
     TERMS_STACK,       /* a key of the training stack's file (hw->stack) */
+    TERMS_COLLECTIVES, /* a key of the collectives file (hw->coll) */
     TERMS_DERIVED      /* a formula over other inputs */
 };
 
@@ -112,12 +117,13 @@ struct terms_rates {
     double compute_overhead;   /* the stack's factor, 1 neutral */
     double ib_bps, nvlink_bps; /* the links' bandwidth, B/s */
     double hbm_bps;            /* HBM: achievable, or measured copy */
-    /* bytes and calls with the micro-batches: overlapped with compute
-     * (hid) and not (xp: none at the speed of light) */
-    double ib_hid, ib_hid_calls, nv_hid, nv_hid_calls;
-    double ib_xp, ib_xp_calls, nv_xp, nv_xp_calls;
+    /* bytes (at the link's rate) and latency with the micro-batches:
+     * overlapped with compute (hid) and not (xp: none at the speed of
+     * light) */
+    double ib_hid, nv_hid, ib_xp, nv_xp;
+    struct comm_lat ib_hid_lat, nv_hid_lat, ib_xp_lat, nv_xp_lat;
     /* bytes of the ramp's own traffic and of the step-end sync and
-     * gather (their calls are the work's) */
+     * gather (their latency is the work's) */
     double ib_dep, nv_dep, ib_sync, nv_sync, ib_gather, nv_gather;
     /* 1 when the step-end sync (gather) hides under one micro-batch's
      * backward (forward), 0 when exposed; the speed of light: 1 */
@@ -131,10 +137,10 @@ struct terms_rates {
     /* the rank's own work (the expected set's: the slowest rank at its
      * rates, which may not be the floor's): HBM and optimizer bytes, the
      * schedule's bubble coefficient, the forward share of compute, the
-     * calls of the ramp's, sync's and gather's traffic */
+     * latency of the ramp's, sync's and gather's traffic */
     double hbm_bytes, optimizer_bytes, bubble_coef, fwd_share;
-    double ib_dep_calls, nv_dep_calls, ib_sync_calls, nv_sync_calls;
-    double ib_gather_calls, nv_gather_calls;
+    struct comm_lat ib_dep_lat, nv_dep_lat, ib_sync_lat, nv_sync_lat;
+    struct comm_lat ib_gather_lat, nv_gather_lat;
 };
 
 /* The speed of light's compute term, s: FLOPs at the achievable BF16
@@ -262,7 +268,7 @@ enum terms_id {
 struct terms_term {
     int id;              /* enum terms_id */
     const char *key;     /* "ib" */
-    const char *formula; /* "{ib_gb}/IB_GBPS+{ib_calls}*IB_LATENCY_US*1E-06" */
+    const char *formula; /* "{ib_gb}/IB_GBPS+..." */
     int set;             /* enum terms_set */
     int fam;             /* the family term it instantiates (terms.c), -1: the
                           * speed of light's own (link totals, bound, serial, ...) */
@@ -295,22 +301,24 @@ void terms_expected_step(const struct terms_env *e, struct cost_times *t);
 
 /*
  * The step's terms before the bubble, through the ramp, of the speed of
- * light (expected false: as terms_step sets them, with the links' totals,
- * ep and the bound) or of the expected set (when e->w->x.known: as
- * terms_expected_step): what a pipeline rank's ramp needs before its skew
- * is known. terms_restep adds the rest; the terms from the bubble on are
- * left as they were.
+ * light (set TERMS_SOL: as terms_step sets them, with the links' totals,
+ * ep and the bound) or of the expected set (TERMS_X, when e->w->x.known:
+ * as terms_expected_step): what a pipeline rank's ramp needs before its
+ * skew is known. terms_restep adds the rest; the terms from the bubble on
+ * are left as they were. Example: terms_ramp(&e, TERMS_SOL, t).
  */
-void terms_ramp(const struct terms_env *e, bool expected, struct cost_times *t);
+void terms_ramp(const struct terms_env *e,
+                enum terms_set set,
+                struct cost_times *t);
 
 /*
- * The step's terms from the bubble on, of the speed of light (expected
- * false) or of the expected set (when e->w->x.known), reading the
- * earlier ones from t: for work whose ramp skew alone changed since
- * terms_step or terms_expected_step filled t under the same rates.
+ * The step's terms from the bubble on, of the speed of light (set
+ * TERMS_SOL) or of the expected set (TERMS_X, when e->w->x.known),
+ * reading the earlier ones from t: for work whose ramp skew alone changed
+ * since terms_step or terms_expected_step filled t under the same rates.
  */
 void terms_restep(const struct terms_env *e,
-                  bool expected,
+                  enum terms_set set,
                   struct cost_times *t);
 
 /* A pipeline rank's speed-of-light step bounded from below from its
@@ -362,24 +370,32 @@ const struct terms_term *terms_all(size_t *n);
 const struct terms_term *terms_find(const char *key);
 
 /*
- * Time on one link for `bytes` over it in `calls` calls: bytes over the
- * achievable bandwidth plus one latency per call. The C side of the
- * link-time template below, for per-collective times.
+ * Time on one link for `bytes` over it (at its full rate) at bps, plus
+ * the latency charged to it: the C side of the link-time templates.
  */
-double terms_link_time(double bytes, double calls, double bps, double lat_s);
+double terms_link_time(const struct hardware *hw,
+                       double bytes,
+                       double bps,
+                       struct comm_lat lat);
 
-/* Templates of one collective's time on a link, over {ib_gb} / {nv_gb}
- * (GB it moves over the link) and {calls}; no latency without bytes.
- * terms_collective_time() is their C side. */
-#define TERMS_IB_TIME \
-    "{ib_gb}/IB_GBPS+IF({ib_gb}>0,{calls}*IB_LATENCY_US*1E-06,0)"
+/* Templates of one collective's time on a link (the Communication
+ * sheet), over {ib_gb} / {nv_gb} (GB it moves over the link), {share}
+ * (of the link's rate its algorithm and protocol reach) and the latency
+ * charged to the link in the library's steps ({ib_steps}, {ib_net_steps},
+ * {nv_steps}). terms_collective_time() is their C side. */
+#define TERMS_IB_TIME                       \
+    "{ib_gb}/({share}*IB_GBPS)+({ib_steps}" \
+    "*COLL_STEP_US+{ib_net_steps}*COLL_NET_STEP_US)*1E-06"
 #define TERMS_NVLINK_TIME \
-    "{nv_gb}/NVLINK_GBPS+IF({nv_gb}>0,{calls}*NVLINK_LATENCY_US*1E-06,0)"
+    "{nv_gb}/({share}*NVLINK_GBPS)+{nv_steps}*COLL_STEP_US*1E-06"
 
-/* One collective's time on a link: bytes over bps, plus lat_s per call
- * when it moves any bytes there (the C side of TERMS_IB_TIME). */
-double
-terms_collective_time(double bytes, double calls, double bps, double lat_s);
+/* One collective's time on a link: bytes over share x bps, plus the
+ * latency charged to the link (the C side of TERMS_IB_TIME). */
+double terms_collective_time(const struct hardware *hw,
+                             double bytes,
+                             double share,
+                             double bps,
+                             struct comm_lat lat);
 
 /* ---- Memory terms: what a plan needs and whether it fits ---- */
 

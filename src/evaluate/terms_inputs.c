@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "calibration.h"
+#include "collectives.h"
 #include "stack.h"
 #include "sweep.h"
 
@@ -62,6 +63,7 @@ static double clock_factor(const struct hardware *hw)
 #define SW TERMS_SWEEP
 #define CA TERMS_CALIBRATION
 #define ST TERMS_STACK
+#define CO TERMS_COLLECTIVES
 #define DE TERMS_DERIVED
 
 /* clang-format off */
@@ -81,8 +83,8 @@ static const struct terms_input inputs[] = {
     {"CLOCK_DERATE", HW, "gpu", "clock_derate", "", 1, NULL, NULL, NULL},
     {"NVLINK_GBPS", HW, "cluster", "nvlink_gbps", "GB/s", 1e9, NULL, NULL, NULL},
     {"IB_GBPS", HW, "cluster", "ib_gbps", "GB/s", 1e9, NULL, NULL, NULL},
-    {"NVLINK_LATENCY_US", HW, "cluster", "nvlink_latency_us", "us", 1e-6, NULL, NULL, NULL},
-    {"IB_LATENCY_US", HW, "cluster", "ib_latency_us", "us", 1e-6, NULL, NULL, NULL},
+    {"COLL_STEP_US", CO, "ring_simple", "nvlink_us", "us", 1e-6, NULL, NULL, NULL},
+    {"COLL_NET_STEP_US", CO, "ring_simple", "net_us", "us", 1e-6, NULL, NULL, NULL},
     {"GPU_HOUR_USD", HW, "cluster", "gpu_hour_usd", "USD", 1, NULL, NULL, NULL},
     {"TRAINING_TOKENS", MO, "training", "tokens", "tokens", 1, NULL, NULL, NULL},
     {"HEADROOM_PCT", SW, "report", "headroom_pct", "%", 0.01, NULL, NULL, NULL},
@@ -154,6 +156,8 @@ static const struct datafile_schema *schema_of(int origin)
         return calibration_schema();
     case TERMS_STACK:
         return stack_schema();
+    case TERMS_COLLECTIVES:
+        return collectives_schema();
     default:
         return NULL;
     }
@@ -192,6 +196,12 @@ bool terms_input_value(const struct terms_input *in,
         if (!hw->stack)
             return false;
         spec = (const char *)&hw->stack->spec;
+    } else if (in->origin == TERMS_COLLECTIVES) {
+        if (!hw->coll) { /* no collectives file: no latency */
+            *out = 0;
+            return true;
+        }
+        spec = (const char *)&hw->coll->spec;
     } else if (in->origin == TERMS_MODEL) {
         spec = (const char *)&m->spec;
     } else if (sf) {

@@ -19,6 +19,7 @@
 
 #include "datafile_text.h"
 #include "expected.h"
+#include "expected_compute.h"
 #include "trace_read.h"
 
 struct name_entry {

@@ -3,8 +3,13 @@
  */
 #include "hardware.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "collectives.h"
 
 #define OFF(member) offsetof(struct hardware_spec, member)
 
@@ -33,9 +38,13 @@ static const struct datafile_field fields[] = {
     {.section = "cluster", .key = "nvlink_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(nvlink_gbps), .min = 1, .max = 1e6, .required = true, .unit = "GB/s", .help = "NVLink per GPU per direction, achievable (at least 1, as the peak)"},
     {.section = "cluster", .key = "ib_peak_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ib_peak_gbps), .min = 0.1, .max = 1e6, .required = true, .unit = "GB/s", .help = "scale-out network per GPU per direction, specification (at least 0.1: 1 Gb/s Ethernet moves 0.125)"},
     {.section = "cluster", .key = "ib_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ib_gbps), .min = 0.1, .max = 1e6, .required = true, .unit = "GB/s", .help = "scale-out network per GPU per direction, achievable (at least 0.1, as the peak)"},
-    {.section = "cluster", .key = "nvlink_latency_us", .type = DATAFILE_DOUBLE, .offset = OFF(nvlink_latency_us), .max = 1e6, .def = "0", .unit = "us", .help = "latency of one collective call inside a node"},
-    {.section = "cluster", .key = "ib_latency_us", .type = DATAFILE_DOUBLE, .offset = OFF(ib_latency_us), .max = 1e6, .def = "0", .unit = "us", .help = "latency of one collective call across nodes"},
     {.section = "cluster", .key = "gpu_hour_usd", .type = DATAFILE_DOUBLE, .offset = OFF(gpu_hour_usd), .max = 1e6, .def = "0", .unit = "USD", .help = "rental price of one GPU-hour"},
+    {.section = "cluster", .key = "collectives", .type = DATAFILE_STRING, .offset = OFF(collectives), .size = 256, .def = "", .help = "the collectives library's tuning file (data/collectives/NAME.ini: NCCL's, RCCL's), as a path relative to this file: every collective's algorithm, protocol and latency (empty: none, every collective the Simple ring at the link's rate with no latency)"},
+    {.section = "cluster", .key = "nvls_share", .type = DATAFILE_DOUBLE, .offset = OFF(nvls_share), .max = 2, .def = "0", .help = "NVLink SHARP (NVSwitch multicast): the bus bandwidth share of the library's NVLS algorithms, nvlsEfficiency x (channels - 1) / channels for the GPU's compute capability (0: no NVLS; NVLS runs inside an NVLink domain, NVLS tree across)"},
+    {.section = "cluster", .key = "ll_max_1node_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ll_max_1node_gbps), .max = 1e6, .def = "0", .unit = "GB/s", .help = "the LL protocol's bus bandwidth cap inside one node (NCCL's llMaxBws by compute capability; 0: none)"},
+    {.section = "cluster", .key = "ll_max_2nodes_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ll_max_2nodes_gbps), .max = 1e6, .def = "0", .unit = "GB/s", .help = "the same across two nodes (NCCL's llMaxBws by host CPU; 0: none)"},
+    {.section = "cluster", .key = "ll_max_nodes_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ll_max_nodes_gbps), .max = 1e6, .def = "0", .unit = "GB/s", .help = "the same across more than two nodes (0: none)"},
+    {.section = "cluster", .key = "net_overhead_us", .type = DATAFILE_DOUBLE, .offset = OFF(net_overhead_us), .max = 1e3, .def = "1", .unit = "us", .help = "the host's time to post one network send (NCCL getNetOverhead: 1 on Intel and other CPUs, 2 on AMD x86)"},
     {.section = "cluster", .key = "nvlink_domain", .type = DATAFILE_INT, .offset = OFF(nvlink_domain), .max = 1e6, .def = "0", .help = "GPUs sharing one NVLink fabric, whole hosts (0: gpus_per_node); the last domain may be partial"},
 };
 /* clang-format on */
@@ -139,10 +148,52 @@ void hardware_derive(struct hardware *h)
     h->host_link_bps = s->host_link_gbps * 1e9;
     h->nvlink_bps = s->nvlink_gbps * 1e9;
     h->ib_bps = s->ib_gbps * 1e9;
-    h->nvlink_latency_s = s->nvlink_latency_us * 1e-6;
-    h->ib_latency_s = s->ib_latency_us * 1e-6;
+    if (h->coll) {
+        const struct collectives_cell *ring =
+            &h->coll->spec.cell[COLLECTIVES_RING][COLLECTIVES_SIMPLE];
+        h->coll_step_s = ring->nvlink_us * 1e-6;
+        h->coll_net_step_s = ring->net_us * 1e-6;
+    }
     h->capacity_bytes = s->hbm_gib * 1073741824.0;
     h->domain = s->nvlink_domain > 0 ? s->nvlink_domain : s->gpus_per_node;
+}
+
+/* The collectives file h's spec names, relative to the directory of the
+ * hardware file at path unless absolute, into h->coll (owned). */
+static void load_collectives(struct hardware *h,
+                             const char *path,
+                             struct datafile_set *sets,
+                             size_t nsets,
+                             struct diag *d)
+{
+    const char *name = h->spec.collectives, *slash = strrchr(path, '/');
+    size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+    size_t len = dir + strlen(name) + 1;
+    char *file = malloc(len);
+    struct collectives *c = malloc(sizeof *c);
+    if (!file || !c) {
+        free(file);
+        free(c);
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        return;
+    }
+    memcpy(file, path, dir);
+    memcpy(file + dir, name, len - dir);
+    if (access(file, R_OK) != 0) { /* name the key, not only the file */
+        long i =
+            datafile_field_index(hardware_schema(), "cluster", "collectives");
+        long line = i < 0 ? 0 : h->meta.line[i];
+        diag_set(d, STATUS_IO,
+                 "%s:%ld: cluster.collectives: %s: cannot open (%s); the "
+                 "path is relative to this file's directory (in a copy of "
+                 "a shipped file, give it in full)",
+                 path, line, file, strerror(errno));
+        free(c);
+    } else if (collectives_load(file, c, sets, nsets, d) == STATUS_OK)
+        h->coll = c;
+    else
+        free(c);
+    free(file);
 }
 
 enum status hardware_load(const char *path,
@@ -159,6 +210,8 @@ enum status hardware_load(const char *path,
         return st;
     check_spec(h, d);
     diag_finish(d);
+    if (d->status == STATUS_OK && h->spec.collectives[0])
+        load_collectives(h, path, sets, nsets, d);
     if (d->status != STATUS_OK) {
         hardware_release(h);
         return d->status;
@@ -184,6 +237,12 @@ void hardware_at_link(const struct hardware *hw,
 
 void hardware_release(struct hardware *h)
 {
-    if (h)
-        datafile_meta_release(&h->meta);
+    if (!h)
+        return;
+    datafile_meta_release(&h->meta);
+    if (h->coll) {
+        collectives_release(h->coll);
+        free(h->coll);
+        h->coll = NULL;
+    }
 }

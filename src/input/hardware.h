@@ -1,7 +1,8 @@
 /*
  * hardware: one GPU type and the cluster built from it, read from a
  * hardware data file: peak and achievable FLOP/s, HBM, NVLink and
- * InfiniBand rates, latencies, memory the runtime keeps for itself.
+ * InfiniBand rates, memory the runtime keeps for itself, and the
+ * collectives library (collectives.h) whose latencies its links take.
  *
  * "Achievable" rates are the speeds of light the planner uses (measured
  * GEMM and collective bandwidths); peaks are shown beside them on charts.
@@ -16,6 +17,7 @@
 #include "diag.h"
 
 struct calibration;
+struct collectives;
 struct stack;
 
 struct hardware_spec {
@@ -37,15 +39,19 @@ struct hardware_spec {
     bool fp8_transpose;       /* FP8 GEMMs take K-major operands only (TN) */
     char cluster_name[128];
     long gpus;
-    long gpus_per_node;       /* per host (server) */
-    long nvlink_domain;       /* GPUs on one NVLink fabric; 0: gpus_per_node */
-    double nvlink_peak_gbps;  /* per GPU per direction, GB/s = 1e9 B/s */
-    double nvlink_gbps;       /* achievable */
-    double ib_peak_gbps;      /* per GPU per direction */
-    double ib_gbps;           /* achievable */
-    double nvlink_latency_us; /* per collective call */
-    double ib_latency_us;
+    long gpus_per_node;      /* per host (server) */
+    long nvlink_domain;      /* GPUs on one NVLink fabric; 0: gpus_per_node */
+    double nvlink_peak_gbps; /* per GPU per direction, GB/s = 1e9 B/s */
+    double nvlink_gbps;      /* achievable */
+    double ib_peak_gbps;     /* per GPU per direction */
+    double ib_gbps;          /* achievable */
     double gpu_hour_usd;
+    char collectives[256]; /* the collectives file, relative to this one */
+    double nvls_share;     /* NVLS bus bandwidth share; 0: no NVLS */
+    /* the LL protocol's bus bandwidth cap on one node, two, more (NCCL's
+     * llMaxBws row of this platform; 0: none) */
+    double ll_max_1node_gbps, ll_max_2nodes_gbps, ll_max_nodes_gbps;
+    double net_overhead_us; /* the host's post per network send */
 };
 
 struct hardware {
@@ -60,10 +66,15 @@ struct hardware {
     double host_link_bps; /* 0: unknown */
     double nvlink_bps;
     double ib_bps;
-    double nvlink_latency_s;
-    double ib_latency_s;
+    /* the collectives library's Simple ring steps, s: inside a node and
+     * across nodes (the units every collective's latency is counted in:
+     * struct comm_lat) */
+    double coll_step_s, coll_net_step_s;
     double capacity_bytes;
     double compute_derate; /* the clock derate (comm SMs: terms.c) */
+    /* The collectives library's tuning model (owned: the file
+     * spec.collectives names, loaded with this one). */
+    struct collectives *coll;
     /* Measured kernel and network efficiencies for the expected time
      * (borrowed; set by the caller after loading; NULL: none). */
     const struct calibration *cal;
@@ -90,9 +101,10 @@ const struct datafile_schema *hardware_schema(void);
 
 /*
  * Loads the hardware file at path with --set overrides of its sections,
- * checks cross-field rules (achievable <= peak, comm_sms < sms, whole
- * hosts, NVLink domains of whole hosts) and derives SI rates. On failure h is
- * released.
+ * and the collectives file it names (cluster.collectives, relative to
+ * path's directory unless absolute) with theirs; checks cross-field rules
+ * (achievable <= peak, comm_sms < sms, whole hosts, NVLink domains of
+ * whole hosts) and derives SI rates. On failure h is released.
  */
 enum status hardware_load(const char *path,
                           struct hardware *h,

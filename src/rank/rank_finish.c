@@ -81,7 +81,7 @@ static void retime(const struct cost_work *w,
  * Where plan c (this report's model) turns compute-bound as the IB (ib)
  * or NVLink bandwidth grows, everything else as it is, by the bound's own
  * rule (terms_core): the bandwidth at which the link's time with the
- * micro-batches (bytes / bandwidth + calls x latency; the step-end DP
+ * micro-batches (bytes / bandwidth + its collectives' latency; the step-end DP
  * traffic is its own, exposed term) meets the compute side of the
  * overlapped core, compute plus the SMs that overlapped communication
  * takes (all of its run while the link is at least as long), and what
@@ -98,12 +98,12 @@ static void crossover(const struct report *r,
     const struct hardware_spec *s = &r->hw->spec;
     double link = ib ? t->ib_steady : t->nvlink_steady;
     double bytes = ib ? w->ib_steady_bytes : w->nvlink_steady_bytes;
-    double calls = ib ? w->ib_steady_calls : w->nvlink_steady_calls;
-    double lat = ib ? r->hw->ib_latency_s : r->hw->nvlink_latency_s;
+    double lat =
+        comm_lat_s(r->hw, ib ? w->ib_steady_lat : w->nvlink_steady_lat);
     const double *grid = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
     size_t n = ib ? r->nsens_ib : r->nsens_nv;
     double side = t->compute * (1 + (double)s->comm_sms / (double)s->sms);
-    double room = side - calls * lat;
+    double room = side - lat;
     struct hardware h;
     struct cost_times at;
     memset(x, 0, sizeof *x);

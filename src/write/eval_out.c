@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "collectives.h"
 #include "figures.h"
 #include "report.h"
 
@@ -240,18 +241,25 @@ static void comm_text(FILE *out, const struct eval_view *v)
             "slowest%s)\n",
             cost_result_rank(r),
             r->work.x.known ? " at the expected rates" : "");
-    fprintf(out, "  %-46s %6s %9s %9s %9s %8s\n", "collective", "group",
-            "GPUs/node", "IB GB", "NVLink GB", "time s");
+    fprintf(out, "  %-46s %6s %9s %9s %9s %8s  %-12s %7s\n", "collective",
+            "group", "GPUs/node", "IB GB", "NVLink GB", "time s", "algorithm",
+            "latency");
     for (i = 0; i < v->ncoll; i++) {
         const struct comm_collective *c = &v->coll[i];
         char span[32];
         ib_sum += c->ib_bytes;
         nv_sum += c->nvlink_bytes;
         double time = c->ib_s, tnv = c->nvlink_s;
+        char algo[32];
         span_text(&c->span, span, sizeof span);
-        fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f\n", c->name,
-                c->span.size, span, c->ib_bytes / 1e9, c->nvlink_bytes / 1e9,
-                time > tnv ? time : tnv);
+        if (tnv > time)
+            time = tnv;
+        fprintf(out, "  %-46s %6ld %9s %9.1f %9.1f %8.3f  %-12s %6.1f%%\n",
+                c->name, c->span.size, span, c->ib_bytes / 1e9,
+                c->nvlink_bytes / 1e9, time,
+                collectives_pick_name(c->algo.algo, c->algo.proto, algo,
+                                      sizeof algo),
+                time > 0 ? 100 * c->lat_s / time : 0);
     }
     if (v->ncoll == 0)
         fprintf(out, "  (none: a single GPU)\n");
@@ -621,6 +629,25 @@ static void json_figures(struct json *j, const struct cost_result *r)
     json_close(j, '}');
 }
 
+/* A collective's pick: "algorithm", "protocol" (null where the library
+ * picks none: DeepEP's kernels), its share of the link's rate, its time
+ * and its latency's (s) and the latency's share of that time. */
+static void json_collective_pick(struct json *j,
+                                 const struct comm_collective *c)
+{
+    double time = c->ib_s > c->nvlink_s ? c->ib_s : c->nvlink_s;
+    json_str(j, "algorithm",
+             c->algo.proto < 0  ? "DeepEP"
+             : c->algo.algo < 0 ? "P2P"
+                                : collectives_algo_label(c->algo.algo));
+    json_str(j, "protocol",
+             c->algo.proto < 0 ? NULL : collectives_proto_label(c->algo.proto));
+    json_num(j, "bandwidth_share", c->algo.share);
+    json_num(j, "time_s", time);
+    json_num(j, "latency_s", c->lat_s);
+    json_num(j, "latency_share", time > 0 ? c->lat_s / time : 0);
+}
+
 static void json_collectives(struct json *j, const struct eval_view *v)
 {
     size_t i;
@@ -637,6 +664,7 @@ static void json_collectives(struct json *j, const struct eval_view *v)
         json_num(j, "bytes", c->bytes);
         json_num(j, "ib_bytes", c->ib_bytes);
         json_num(j, "nvlink_bytes", c->nvlink_bytes);
+        json_collective_pick(j, c);
         json_close(j, '}');
     }
     json_close(j, ']');

@@ -397,12 +397,13 @@ static void check_result(const struct cost_result *r, const char *plan)
     const struct cost_times *t = &r->t;
     const struct memory *mm = &r->mem;
     const double work[] = {
-        w->fp8_flops,    w->bf16_flops,     w->model_flops,
-        w->ib_bytes,     w->nvlink_bytes,   w->ib_calls,
-        w->nvlink_calls, w->hbm_bytes,      w->optimizer_bytes,
-        w->bubble_coef,  w->microbatches,   w->tokens,
-        w->gpus,         w->ep_ib_bytes,    w->ep_nvlink_bytes,
-        w->ep_ib_calls,  w->ep_nvlink_calls};
+        w->fp8_flops,         w->bf16_flops,        w->model_flops,
+        w->ib_bytes,          w->nvlink_bytes,      w->ib_calls,
+        w->nvlink_calls,      w->ib_lat.steps,      w->ib_lat.net,
+        w->nvlink_lat.steps,  w->hbm_bytes,         w->optimizer_bytes,
+        w->bubble_coef,       w->microbatches,      w->tokens,
+        w->gpus,              w->ep_ib_bytes,       w->ep_nvlink_bytes,
+        w->ep_ib_lat.steps,   w->ep_ib_lat.net,     w->ep_nvlink_lat.steps};
     /* the first six are terms of the step (IB and NVLink by their
      * steady part: the step-end sync and gather hide under compute
      * but for dp_exposed) */
@@ -461,27 +462,40 @@ check_links(const struct cost_ctx *cc, const struct plan *p, const char *plan)
         struct comm_totals t;
         comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, &cc->ep,
                   &(struct comm_out){NULL, 0, &t});
-        finite(t.ib_bytes, "IB bytes", plan);
-        finite(t.nvlink_bytes, "NVLink bytes", plan);
-        need(t.ib_bytes >= 0 && t.nvlink_bytes >= 0, "bytes >= 0", plan);
+        finite(t.ib.bytes, "IB bytes", plan);
+        finite(t.nvlink.bytes, "NVLink bytes", plan);
+        need(t.ib.bytes >= 0 && t.nvlink.bytes >= 0, "bytes >= 0", plan);
         if (p->gpus == 1)
-            need(t.ib_bytes == 0 && t.nvlink_bytes == 0,
+            need(t.ib.bytes == 0 && t.nvlink.bytes == 0,
                  "one GPU moves no bytes", plan);
+        finite(t.ib.lat.steps + t.ib.lat.net + t.nvlink.lat.steps,
+               "latency steps", plan);
+        need(t.ib.lat.steps >= 0 && t.ib.lat.net >= 0 &&
+                 t.nvlink.lat.steps >= 0 && t.nvlink.lat.net == 0,
+             "latency >= 0, NVLink's all in-node steps", plan);
+        need(t.ib.at >= t.ib.bytes * (1 - REL_TOL) &&
+                 t.nvlink.at >= t.nvlink.bytes * (1 - REL_TOL) / 2,
+             "bytes at full rate: a share of at most 1 (NVLS: 2)", plan);
         if (p->gpus <= gpn)
-            need(t.ib_bytes == 0, "a plan inside one node uses no IB", plan);
+            need(t.ib.bytes == 0 && t.ib.lat.steps + t.ib.lat.net == 0,
+                 "a plan inside one node uses no IB", plan);
         if (gpn == 1)
-            need(t.nvlink_bytes == 0, "one GPU per node uses no NVLink", plan);
+            need(t.nvlink.bytes == 0, "one GPU per node uses no NVLink", plan);
         if (p->tp == 1)
-            need(t.what_ib[COMM_TP] == 0 && t.what_nvlink[COMM_TP] == 0,
+            need(t.what_ib[COMM_TP].bytes == 0 &&
+                     t.what_nvlink[COMM_TP].bytes == 0,
                  "tp=1: no TP bytes", plan);
         if (p->cp == 1)
-            need(t.what_ib[COMM_CP] == 0 && t.what_nvlink[COMM_CP] == 0,
+            need(t.what_ib[COMM_CP].bytes == 0 &&
+                     t.what_nvlink[COMM_CP].bytes == 0,
                  "cp=1: no CP bytes", plan);
         if (p->ep == 1)
-            need(t.what_ib[COMM_EP] == 0 && t.what_nvlink[COMM_EP] == 0,
+            need(t.what_ib[COMM_EP].bytes == 0 &&
+                     t.what_nvlink[COMM_EP].bytes == 0,
                  "ep=1: no EP bytes", plan);
         if (p->pp == 1)
-            need(t.what_ib[COMM_PP] == 0 && t.what_nvlink[COMM_PP] == 0,
+            need(t.what_ib[COMM_PP].bytes == 0 &&
+                     t.what_nvlink[COMM_PP].bytes == 0,
                  "pp=1: no PP bytes", plan);
     }
 }

@@ -27,9 +27,9 @@ array fam_color[3]
 array fam_dot[3]
 array fam_key[3]
 array fam_pt[3]
-fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.60 s'; fam_pt[1] = 6
-fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.36 s'; fam_pt[2] = 4
-fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'; fam_pt[3] = 8
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.59 s'; fam_pt[1] = 6
+fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.60 s'; fam_pt[2] = 4
+fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  29.04 s'; fam_pt[3] = 8
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
 set lmargin at screen 0.075
@@ -86,22 +86,22 @@ set arrow from 19780, 989 to 17528, 1063.66 nohead front lw 1.2 lc rgb '#333333'
 set label 'ridge 15.2k FLOP/B' at 4145, 911.158 left front boxed font ',13'
 set arrow from 15160, 758 to 13434, 815.223 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 28662.4226004, 1060.71580054 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 2158.05, 2048.44 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1611.96 left front boxed font ',14'
-set arrow from 28662.4, 1060.72 to 26323.8, 1429.95 nohead front lw 1.2 lc rgb '#333333'
-set label '' at 28662.4226004, 1060.71580054 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
-set label 'recommended plan' at 33345.3, 606.455 left front boxed font ',14'
-set arrow from 28662.4, 1060.72 to 32484.1, 683.648 nohead front lw 1.2 lc rgb '#333333'
-set label 'ZeRO-3 (the baseline): its best plan' at 1884.6, 41.3399 left front boxed font ',14'
-set label 'does not fit in memory' at 1884.6, 32.5313 left front boxed font ',14'
-set arrow from 1610.78, 36.6721 to 1835.92, 36.6721 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 27665.2, 1923.61 left front boxed font ',14'
-set arrow from 28662.4, 1060.72 to 28662.4, 1706.41 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 12103.9, 656.067 left front boxed font ',14'
-set arrow from 15200.7, 656.067 to 13336.6, 656.067 nohead front lw 1.2 lc rgb '#333333'
-set label '3' at 9540.98, 402.753 left front boxed font ',14'
-set arrow from 8154.76, 402.753 to 9294.58, 402.753 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 28662.4226004, 1061.26504732 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 2158.05, 2049.5 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 2158.05, 1612.79 left front boxed font ',14'
+set arrow from 28662.4, 1061.27 to 26323.8, 1430.69 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 28662.4226004, 1061.26504732 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
+set label 'recommended plan' at 33345.3, 606.769 left front boxed font ',14'
+set arrow from 28662.4, 1061.27 to 32484.1, 684.002 nohead front lw 1.2 lc rgb '#333333'
+set label 'ZeRO-3 (the baseline): its best plan' at 1880.41, 41.25 left front boxed font ',14'
+set label 'does not fit in memory' at 1880.41, 32.4605 left front boxed font ',14'
+set arrow from 1607.21, 36.5923 to 1831.85, 36.5923 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 27665.2, 1924.61 left front boxed font ',14'
+set arrow from 28662.4, 1061.27 to 28662.4, 1707.29 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 17633.9, 643.428 left front boxed font ',14'
+set arrow from 15071.9, 643.428 to 17178.5, 643.428 nohead front lw 1.2 lc rgb '#333333'
+set label '3' at 9434.79, 301.723 left front boxed font ',14'
+set arrow from 8064, 301.723 to 9191.12, 301.723 nohead front lw 1.2 lc rgb '#333333'
 
 # The key's entries first: `keyentry` draws one without plotting anything
 # (a NaN function in its place is evaluated at every sample, on every

@@ -27,9 +27,9 @@ array fam_color[3]
 array fam_dot[3]
 array fam_key[3]
 array fam_pt[3]
-fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.60 s'; fam_pt[1] = 6
-fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.36 s'; fam_pt[2] = 4
-fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  21.76 s'; fam_pt[3] = 8
+fam_color[1] = '#0072B2'; fam_dot[1] = '#A00072B2'; fam_key[1] = '1  ZeRO-1+PP+EP  8.59 s'; fam_pt[1] = 6
+fam_color[2] = '#D55E00'; fam_dot[2] = '#A0D55E00'; fam_key[2] = '2  ZeRO-3+PP+EP  12.60 s'; fam_pt[2] = 4
+fam_color[3] = '#009E73'; fam_dot[3] = '#A0009E73'; fam_key[3] = '3  ZeRO-3+EP  29.04 s'; fam_pt[3] = 8
 
 # ---- layout: roofplan placed the labels for exactly these margins ----
 set lmargin at screen 0.075
@@ -87,22 +87,22 @@ set arrow from 4945, 989 to 4338.59, 989 nohead front lw 1.2 lc rgb '#333333'
 set label 'ridge 4.74k FLOP/B' at 1282.48, 758 left front boxed font ',13'
 set arrow from 4737.5, 758 to 4156.53, 758 nohead front lw 1.2 lc rgb '#333333'
 
-set label '' at 16145.6328032, 1060.71580054 point pt 6 ps 4 lw 3 lc rgb '#000000' front
-set label 'published plan' at 1043.48, 3500.72 left front boxed font ',14'
-set label 'DeepSeek-V3 pre-training, 2048 x H800' at 1043.48, 2754.8 left front boxed font ',14'
-set arrow from 16145.6, 1060.72 to 12728.4, 2443.74 nohead front lw 1.2 lc rgb '#333333'
-set label '' at 16145.6328032, 1060.71580054 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
-set label 'recommended plan' at 9285.98, 483.601 left front boxed font ',14'
-set arrow from 16145.6, 1060.72 to 16145.6, 545.156 nohead front lw 1.2 lc rgb '#333333'
-set label 'ZeRO-3 (the baseline): its best plan' at 247.369, 27.2895 left front boxed font ',14'
-set label 'does not fit in memory' at 247.369, 21.4747 left front boxed font ',14'
-set arrow from 229.213, 36.6721 to 240.98, 30.763 nohead front lw 1.2 lc rgb '#333333'
-set label '1' at 15583.9, 2326.54 left front boxed font ',14'
-set arrow from 16145.6, 1060.72 to 16145.6, 2063.84 nohead front lw 1.2 lc rgb '#333333'
-set label '2' at 6888.56, 541.136 left front boxed font ',14'
-set arrow from 8565.31, 656.067 to 7590.14, 610.015 nohead front lw 1.2 lc rgb '#333333'
-set label '3' at 6743.86, 402.753 left front boxed font ',14'
-set arrow from 5764.04, 402.753 to 6569.69, 402.753 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 16145.6328032, 1061.26504732 point pt 6 ps 4 lw 3 lc rgb '#000000' front
+set label 'published plan' at 1043.48, 3502.53 left front boxed font ',14'
+set label 'DeepSeek-V3 pre-training, 2048 x H800' at 1043.48, 2756.22 left front boxed font ',14'
+set arrow from 16145.6, 1061.27 to 12728.4, 2445.01 nohead front lw 1.2 lc rgb '#333333'
+set label '' at 16145.6328032, 1061.26504732 point pt 4 ps 4.5 lw 3 lc rgb '#000000' front
+set label 'recommended plan' at 9285.98, 483.851 left front boxed font ',14'
+set arrow from 16145.6, 1061.27 to 16145.6, 545.439 nohead front lw 1.2 lc rgb '#333333'
+set label 'ZeRO-3 (the baseline): its best plan' at 246.82, 27.2301 left front boxed font ',14'
+set label 'does not fit in memory' at 246.82, 21.428 left front boxed font ',14'
+set arrow from 228.704, 36.5923 to 240.446, 30.6961 nohead front lw 1.2 lc rgb '#333333'
+set label '1' at 15583.9, 2327.75 left front boxed font ',14'
+set arrow from 16145.6, 1061.27 to 16145.6, 2064.91 nohead front lw 1.2 lc rgb '#333333'
+set label '2' at 9673.5, 643.428 left front boxed font ',14'
+set arrow from 8268.03, 643.428 to 9423.67, 643.428 nohead front lw 1.2 lc rgb '#333333'
+set label '3' at 6386.79, 301.723 left front boxed font ',14'
+set arrow from 5458.84, 301.723 to 6221.84, 301.723 nohead front lw 1.2 lc rgb '#333333'
 
 # The key's entries first: `keyentry` draws one without plotting anything
 # (a NaN function in its place is evaluated at every sample, on every

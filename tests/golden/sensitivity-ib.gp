@@ -18,7 +18,7 @@ sub1 = 'Speed of light. The best fitting plan of each family at each bandwidth (
 sub2 = 'Filled dots: compute-bound there; open: bound by a link or HBM. Flat lines do not need more IB.'
 sub1_font = ',15'
 sub2_font = ',15'
-sub3 = 'ZeRO-3: no IB bandwidth alone makes it compute-bound: at 699 GB/s its IB time meets compute, but NVLink still binds'
+sub3 = 'ZeRO-3: no IB bandwidth makes it compute-bound: its IB latency alone exceeds its compute time'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'InfiniBand bandwidth per GPU, GB/s (log scale)'
 ylabel_text = 'time per step at the speed of light, s (log scale)'
@@ -52,7 +52,7 @@ set output './sensitivity-ib.png'
 
 set logscale xy 10
 set xrange [10:500]
-set yrange [6.03947230769:544.1786443]
+set yrange [6.06651700937:570.56259395]
 set xtics ('12.5' 12.5, '25' 25, '50' 50, '100' 100, '200' 200, '400' 400)
 
 set format y '%g'

@@ -18,7 +18,7 @@ sub1 = 'Speed of light. The best fitting plan of each family at each bandwidth (
 sub2 = 'Filled dots: compute-bound there; open: bound by a link or HBM. Flat lines do not need more NVLink.'
 sub1_font = ',15'
 sub2_font = ',15'
-sub3 = 'ZeRO-3: no NVLink bandwidth alone makes it compute-bound: at 4,821 GB/s its NVLink time meets compute, but IB still binds'
+sub3 = 'ZeRO-3: no NVLink bandwidth alone makes it compute-bound: at 4,826 GB/s its NVLink time meets compute, but IB still binds'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 xlabel_text = 'NVLink bandwidth per GPU, GB/s (log scale)'
 ylabel_text = 'time per step at the speed of light, s (log scale)'
@@ -52,7 +52,7 @@ set output './sensitivity-nvlink.png'
 
 set logscale xy 10
 set xrange [64:1125]
-set yrange [6.87786230308:597.3226737]
+set yrange [6.87430273636:598.637945727]
 set xtics ('80' 80, '113' 113, '160' 160, '226' 226, '320' 320, '450' 450, '640' 640, '900' 900)
 
 set format y '%g'

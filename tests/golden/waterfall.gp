@@ -11,7 +11,7 @@
 # Draws PNG (1600x900), SVG and, when gnuplot has pdfcairo, PDF.
 
 # ---- values from the report ----
-title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: expected step 15.62 s, 1.82× the speed of light'
+title_text = 'DeepSeek-V3 on 2048 × NVIDIA H800 SXM5 80GB: expected step 15.61 s, 1.82× the speed of light'
 title_font = ',22'
 sub1 = 'Left, the recommended plan: tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360.'
 sub2 = 'Right, the published run''s plan: tp=1 pp=16 ep=64 zero=1 schedule=dualpipe precision=fp8 recompute=selective mbs=1 gbs=15360.'

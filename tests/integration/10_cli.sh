@@ -59,7 +59,7 @@ check "check accepts data/calibration, data/stacks, data/validation, data/defaul
     $ROOFPLAN check data/calibration/*.ini data/stacks/*.ini data/validation/*.ini data/defaults.ini
 # a validation file whose plan cannot run on its own files is refused
 printf '[run]\nname = bad\nmodel = models/gpt3-175b.ini\nhardware = hardware/a100.ini\nplan = tp=3\n' >"$TMP/badrun.ini"
-mkdir -p "$TMP/vd/validation" && cp -r data/models data/hardware data/training "$TMP/vd/" && cp "$TMP/badrun.ini" "$TMP/vd/validation/"
+mkdir -p "$TMP/vd/validation" && cp -r data/models data/hardware data/training data/collectives "$TMP/vd/" && cp "$TMP/badrun.ini" "$TMP/vd/validation/"
 expect 2 "badrun.ini: run.plan: " -- $ROOFPLAN check "$TMP/vd/validation/badrun.ini"
 # a run's `set` that none of its files takes is refused, not dropped
 printf '[run]\nname = badset\nmodel = models/gpt3-175b.ini\nhardware = hardware/a100.ini\nplan = gpus=64 tp=8 pp=8 zero=1 precision=bf16 mbs=1 gbs=64\nstep_s = 10\nset = nosuch.key=1\n' >"$TMP/vd/validation/badset.ini"

@@ -105,6 +105,14 @@ else
         $CHECK best "$TMP/ib400.xlsx" "$TMP/ib400"
     check "before: FASTEST_PLAN and FASTEST_STEP_S name the fastest fitting plan" \
         $CHECK best "$OUT/report.xlsx" "$TMP/recalc"
+    # issue 36: the latency inputs re-time the plans (the network step x
+    # 10: a plan's IB time grows by 9 x its network steps x 14 us)
+    mkdir -p "$TMP/lat"
+    check "set COLL_NET_STEP_US=140" \
+        $CHECK set-name "$OUT/report.xlsx" "$TMP/lat.xlsx" COLL_NET_STEP_US 140
+    $SS --recalc "$TMP/lat.xlsx" "$TMP/lat/r_%n_%s.csv" >"$TMP/ss10.log" 2>&1
+    check "COLL_NET_STEP_US=140 re-times the plans (gnumeric)" \
+        $CHECK latency "$TMP/cached" "$TMP/lat"
     # an input of 0 (past the cell's validation, which refuses it in Excel
     # and LibreOffice) makes the Summary say so, not #DIV/0!
     mkdir -p "$TMP/ib0"

@@ -131,8 +131,10 @@ PYEOF
 
     # no calibration for this cluster: no expected step, so no waterfall,
     # and the earlier report's waterfall files are removed
-    cp data/hardware/h800.ini "$TMP/uncalibrated.ini"
-    expect 0 "" -- $WF_RP report -q -g "$TMP/uncalibrated.ini" -o "$WF"
+    # (its collectives file, ../collectives/nccl.ini, copied beside it)
+    mkdir -p "$TMP/hw" && cp -r data/collectives "$TMP/collectives"
+    cp data/hardware/h800.ini "$TMP/hw/uncalibrated.ini"
+    expect 0 "" -- $WF_RP report -q -g "$TMP/hw/uncalibrated.ini" -o "$WF"
     check "no waterfall without an expected step (and the earlier one removed)" \
         bash -c "test -s '$WF/step-breakdown.png' && ! ls '$WF'/waterfall.* >/dev/null 2>&1"
 fi

@@ -3,10 +3,12 @@
 # file name with no calibration beside it in data/calibration: ranked
 # apart, at the speed of light only; issue 18).
 C="$TMP/cmp"
-cp data/hardware/mi300x.ini "$TMP/mi300x-uncalibrated.ini"
+# (its collectives file, ../collectives/rccl-mi300.ini, copied beside it)
+mkdir -p "$TMP/hw" && cp -r data/collectives "$TMP/collectives"
+cp data/hardware/mi300x.ini "$TMP/hw/mi300x-uncalibrated.ini"
 models=()
 for f in data/models/*.ini; do models+=(-m "$f"); done
-expect 0 "wrote $C/compare.xlsx" -- $ROOFPLAN compare "${models[@]}" -g data/hardware/h800.ini -g "$TMP/mi300x-uncalibrated.ini" -o "$C"
+expect 0 "wrote $C/compare.xlsx" -- $ROOFPLAN compare "${models[@]}" -g data/hardware/h800.ini -g "$TMP/hw/mi300x-uncalibrated.ini" -o "$C"
 nm=$(ls data/models/*.ini | wc -l)
 check "compare prints one row per pair" test "$(grep -c 'x\|NVIDIA\|AMD' "$TMP/out")" -ge $((2 * nm))
 check "compare's workbook has one row per pair" $PY -c "

@@ -15,6 +15,7 @@
 #include <xlsxwriter.h>
 
 #include "calibration.h"
+#include "collectives.h"
 #include "plans_table.h"
 #include "stack.h"
 #include "sweep.h"
@@ -276,6 +277,12 @@ static void source_of(const struct report *r, int origin, struct row *out)
         out->schema = stack_schema();
         out->file = "stack";
         break;
+    case TERMS_COLLECTIVES: /* without a collectives file: 0, "default" */
+        out->meta = r->hw->coll ? &r->hw->coll->meta : NULL;
+        out->spec = r->hw->coll ? (const void *)&r->hw->coll->spec : NULL;
+        out->schema = collectives_schema();
+        out->file = "collectives";
+        break;
     default:
         out->meta = r->sweep ? &r->sweep->meta : NULL;
         out->spec = r->sweep ? (const void *)&r->sweep->spec : NULL;
@@ -423,6 +430,11 @@ void xlsx_assumptions_write(struct xlsx_book *b, lxw_worksheet *ws)
     xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
                    "Hardware: %s", r->hw->meta.path);
     row = rerun_file(b, ws, row, TERMS_HARDWARE, NULL);
+    if (r->hw->coll) { /* the algorithms' choice is made from these */
+        xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
+                       "Collectives: %s", r->hw->coll->meta.path);
+        row = rerun_file(b, ws, row, TERMS_COLLECTIVES, NULL);
+    }
     xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
                    "Model: %s", r->m->meta.path);
     row = rerun_file(b, ws, row, TERMS_MODEL, NULL);

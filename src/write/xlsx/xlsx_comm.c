@@ -10,6 +10,7 @@
 
 #include <xlsxwriter.h>
 
+#include "collectives.h"
 #include "terms.h"
 #include "xlsx_table.h"
 
@@ -25,6 +26,11 @@ enum col_id {
     K_GB,
     K_IB_GB,
     K_NV_GB,
+    K_ALGO,
+    K_SHARE,
+    K_IB_STEPS,
+    K_IB_NET_STEPS,
+    K_NV_STEPS,
     K_IB_S,
     K_NV_S
 };
@@ -44,6 +50,11 @@ static const struct xlsx_column columns[] = {
     {.key = "gb", .header = "Volume", .unit = "GB", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_GB},
     {.key = "ib_gb", .header = "IB", .unit = "GB", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_IB_GB},
     {.key = "nv_gb", .header = "NVLink", .unit = "GB", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_NV_GB},
+    {.key = "algo", .header = "Algorithm/protocol", .fmt = XLSX_FMT_TEXT, .width = 14, .id = K_ALGO},
+    {.key = "share", .header = "Share of link rate", .fmt = XLSX_FMT_RAT, .width = 9, .id = K_SHARE},
+    {.key = "ib_steps", .header = "IB latency, in-node steps", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_IB_STEPS},
+    {.key = "ib_net_steps", .header = "IB latency, network steps", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_IB_NET_STEPS},
+    {.key = "nv_steps", .header = "NVLink latency, in-node steps", .fmt = XLSX_FMT_BIG, .width = 10, .id = K_NV_STEPS},
     {.key = "ib_s", .header = "IB time", .unit = "s", .fmt = XLSX_FMT_SEC, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 10, .id = K_IB_S},
     {.key = "nv_s", .header = "NVLink time", .unit = "s", .fmt = XLSX_FMT_SEC, .head_fmt = XLSX_FMT_HEAD_LIVE, .width = 10, .id = K_NV_S},
 };
@@ -148,6 +159,22 @@ static void get(const void *item, int id, struct xlsx_value *out)
         break;
     case K_NV_GB:
         xlsx_value_num(out, c->nvlink_bytes / 1e9);
+        break;
+    case K_ALGO:
+        xlsx_value_text(out, collectives_pick_name(c->algo.algo, c->algo.proto,
+                                                   out->buf, sizeof out->buf));
+        break;
+    case K_SHARE:
+        xlsx_value_num(out, c->algo.share);
+        break;
+    case K_IB_STEPS:
+        xlsx_value_num(out, c->ib_lat.steps);
+        break;
+    case K_IB_NET_STEPS:
+        xlsx_value_num(out, c->ib_lat.net);
+        break;
+    case K_NV_STEPS:
+        xlsx_value_num(out, c->nvlink_lat.steps);
         break;
     case K_IB_S:
         xlsx_value_num(out, c->ib_s);

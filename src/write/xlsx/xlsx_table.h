@@ -7,8 +7,8 @@
  * row as {key}, or of a row above or below as {key@-1}, {key@+1}; names
  * from the Assumptions sheet are used as they are:
  *
- *   "{ib_gb}/IB_GBPS+IF({ib_gb}>0,{calls}*IB_LATENCY_US*1E-06,0)"
- *   at row 7 (0-based) -> "=J8/IB_GBPS+IF(J8>0,H8*IB_LATENCY_US*1E-06,0)"
+ *   "{ib_gb}/IB_GBPS+{ib_net_steps}*COLL_NET_STEP_US*1E-06"
+ *   at row 7 (0-based) -> "=J8/IB_GBPS+H8*COLL_NET_STEP_US*1E-06"
  *
  * Writes through xlsx_book; does not include xlsxwriter.h.
  */

@@ -1,0 +1,441 @@
+/*
+ * expected_compute: the expected step's compute work of one pipeline rank
+ * (see expected_compute.h): its GEMMs at the measured rates of their
+ * shapes, its attention kernels at theirs, its elementwise, loss and
+ * router work at the measured bandwidths, and the host's launch work.
+ *
+ * Rules, each an assumption stated where it is used:
+ * - GEMM rows: a GEMM's M is the tokens one GPU holds per micro-batch
+ *   (mbs x seq / (tp cp)); a routed expert's is the tokens its GPU's
+ *   experts receive, ep x that x top_k / routed experts (balanced
+ *   routing). Tensor parallelism splits N, not M; its GEMMs are taken at
+ *   the M of the FLOPs they do (M / tp rows of the full width), the same
+ *   FLOPs at a rate measured for full-width GEMMs.
+ * - A rate is never above the roofline of a small GEMM: 2 M FLOPs per
+ *   weight byte at the measured copy bandwidth (weights dominate the
+ *   bytes when M is small), nor above the datasheet peak.
+ * - An FP8 recipe with fine-grained scales runs its FP8 GEMMs at the
+ *   calibration's factor for its granularity (fp8.scaling = row, block;
+ *   fine: the fine-grained factor) of the table rate.
+ * - Backward GEMMs run at their forward class's rate (calibration.h);
+ *   recomputed forward work at the rank's mean GEMM rate.
+ * - Attention: the forward at the forward rate, the backward (the
+ *   calibration's FLOP convention: bwd_ratio x forward) at the backward
+ *   rate, for the model's real head widths (calibration_attention_s: an
+ *   MLA kernel's QK^T at its q/k width's rate, PV at its v width's, unless
+ *   the calibration measured that very kernel).
+ * - Elementwise work moves its forward's bytes three times in a step
+ *   (forward, and about twice that in backward), a fourth time where a
+ *   full recomputation reruns the layers' forward (not the loss's); each kind
+ * at its measured bandwidth; MoE permute/unpermute (the speed of light's HBM
+ *   bytes) at the copy rate; the router twice its measured forward time
+ *   per MoE layer and micro-batch.
+ * - The sustained clock: the calibration's sustained/burst factor on the
+ *   compute-bound kernels, in proportion to their share of the kernels'
+ *   time and to the step's compute beyond the burst window (terms.c
+ *   f_compute says why).
+ * - Host work: without CUDA graphs the host spends the stack's
+ *   host_us_per_kernel on each of kernels_per_layer kernels per layer and
+ *   micro-batch (with graphs: one launch of the forward's graph and one of
+ *   the backward's, as Megatron-LM's DeepSeek-V3 GB200 write-up captures
+ *   them, L x M x 2 graphs). Launches are asynchronous: the host runs
+ *   ahead of the GPU and the GPU waits only where the host's time for a
+ *   stretch of kernels is longer than the kernels' own (a layer's: MoE
+ *   layers sync host and device per layer for the tokens per expert, the
+ *   write-up's "device-host sync"). For layers alike, the sum over layers
+ *   of max(host, GPU) is max(host, GPU) of the rank: the compute term
+ *   takes the larger of the kernels' time and host_s (terms.c). Where the
+ *   framework syncs host and device inside the layer (the stack's
+ *   host_sync_share > 0: Megatron's MoE router, dispatcher, permutation
+ *   and grouped MLP), the queue the host built under the GEMMs is gone
+ *   after each sync, and the short kernels between them run as fast as
+ *   the host launches them: that share of the host's time (host_paced_s)
+ *   takes the elementwise work's place beside the GEMMs and attention
+ *   where it is longer. A grouped GEMM that runs one expert at a time
+ *   (the stack's expert_host_us: Transformer Engine's per-expert path)
+ *   adds the host's work per local expert in each MoE layer
+ *   (expert_host_s), after the layer's read of the token counts: all of
+ *   it paced, and part of the host's whole time (terms.c).
+ * - Dropless routing (the stack's moe_load_cv > 0): each MoE layer's
+ *   routed experts run on the tokens their EP rank received, and the
+ *   layer's combine waits for the most loaded rank, so the routed
+ *   experts' GEMMs, the permutes and the dispatch and combine all-to-all
+ *   take the most loaded rank's tokens, expected_load_factor x the mean
+ *   (balanced routing: the mean); the all-to-all on each link the load
+ *   its busiest receiver sees (ep_link_loads). The router, shared experts and
+ * the experts' activation function are left at the mean (an activation's share
+ * of the expert work is not split out of the elementwise rows). The speed of
+ * light keeps the mean: a floor for any routing.
+ */
+#include "expected_compute.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cost_work.h"
+
+enum calibration_gemm expected_gemm_class(int g)
+{
+    switch (g) {
+    case MODEL_GEMM_DENSE_UP:
+        return CALIBRATION_GEMM_DENSE_UP;
+    case MODEL_GEMM_DENSE_DOWN:
+        return CALIBRATION_GEMM_DENSE_DOWN;
+    case MODEL_GEMM_EXPERT_UP:
+    case MODEL_GEMM_SHARED_UP:
+        return CALIBRATION_GEMM_EXPERT_UP;
+    case MODEL_GEMM_EXPERT_DOWN:
+    case MODEL_GEMM_SHARED_DOWN:
+        return CALIBRATION_GEMM_EXPERT_DOWN;
+    case MODEL_GEMM_HEAD:
+        return CALIBRATION_GEMM_HEAD;
+    default: /* attention projections and the router's logits */
+        return CALIBRATION_GEMM_ATTN_PROJ;
+    }
+}
+
+bool expected_gemm_fp8(const struct model_spec *s, int g)
+{
+    switch (g) {
+    case MODEL_GEMM_ATTN:
+        return s->fp8_attention_proj;
+    case MODEL_GEMM_DENSE_UP:
+    case MODEL_GEMM_DENSE_DOWN:
+        return s->fp8_ffn;
+    case MODEL_GEMM_ROUTER:
+        return s->fp8_router;
+    case MODEL_GEMM_HEAD:
+        return s->fp8_head;
+    default:
+        return s->fp8_experts;
+    }
+}
+
+/* FLOP/s of one GEMM kind at M rows: the measured rate, capped by the
+ * small-GEMM roofline and the peak; the achievable rate where the
+ * calibration has no table for it. */
+static double gemm_rate(struct expected_memo *memo,
+                        const struct calibration *cal,
+                        const struct hardware *hw,
+                        int g,
+                        bool fp8,
+                        double m_rows,
+                        double copy_bps)
+{
+    double r, peak = fp8 ? hw->fp8_peak_flops : hw->bf16_peak_flops;
+    double roof = copy_bps * 2 * m_rows / (fp8 ? 1.0 : 2.0);
+    if (memo && memo->gemm[g][fp8].rate > 0 &&
+        memo->gemm[g][fp8].m_rows == m_rows)
+        return memo->gemm[g][fp8].rate;
+    r = calibration_gemm_tflops(cal, expected_gemm_class(g),
+                                fp8 ? CALIBRATION_FP8 : CALIBRATION_BF16,
+                                m_rows, NULL) *
+        1e12;
+    if (r <= 0)
+        r = fp8 ? hw->fp8_flops : hw->bf16_flops;
+    if (r > roof)
+        r = roof;
+    if (r > peak)
+        r = peak;
+    if (memo) {
+        memo->gemm[g][fp8].m_rows = m_rows;
+        memo->gemm[g][fp8].rate = r;
+    }
+    return r;
+}
+
+/*
+ * The HBM traffic, bytes per step on this GPU, of the casts an FP8 recipe
+ * runs before its GEMMs, where its calibrated factor does not hold them
+ * already (calibration_fp8_casts_counted: a block or fine-grained factor
+ * measured from a trace does). Every operand the recipe casts
+ * (model_layer's cast_*) is read in BF16 and written in FP8 (one byte;
+ * the scales, a byte per 32 elements at most, are left out), from
+ * Transformer Engine's documentation (docs/features/low_precision_training):
+ * - One scale per tensor ("FP8 Current Scaling"): a current-scaling cast
+ *   reads its tensor twice (amax, then cast); where the GEMMs take
+ *   K-major operands only (hardware fp8_transpose: Hopper, Ada) the cast
+ *   also writes the transposed copy the backward's GEMMs take. With
+ *   sequence parallelism a gathered operand is cast on its shard (the
+ *   all-gather moves FP8, its scale reduced first) and, as the transposed
+ *   tensor cannot be all-gathered, the gathered one is transposed (read
+ *   and written, one byte each).
+ * - One scale per row: the backward's copy is scaled by columns, so the
+ *   tensor is read twice and written twice, and a gathered one is
+ *   transposed as above.
+ * - Block and fine-grained scales ("MXFP8", "Handling transposes": "rowwise
+ *   and columnwise MXFP8 tensors are numerically different ... Both must
+ *   be quantized independently from the full-precision data"): read once
+ *   (each block's amax in the same pass), written twice on any GPU; both
+ *   copies are all-gathered quantized ("All-gather of columnwise tensors
+ *   is supported"), so a gathered operand is cast on its shard alone.
+ * Without sequence parallelism every TP rank casts the whole replicated
+ * tensor. Forward inputs are cast once more where full recomputation
+ * reruns the forward. Weights are cast once a step (Megatron-LM passes
+ * is_first_microbatch, and Transformer Engine keeps the cast): left out,
+ * under 0.1% of a step at any micro-batch count the sweep gives.
+ */
+static double fp8_cast_bytes(const struct model_spec *s,
+                             const struct hardware *hw,
+                             const struct calibration *cal,
+                             const struct plan *p,
+                             const struct model_chunk *c,
+                             double t)
+{
+    bool row = s->fp8_scaling == CALIBRATION_FP8_ROW;
+    bool blocks = s->fp8_scaling == CALIBRATION_FP8_FINE ||
+                  s->fp8_scaling == CALIBRATION_FP8_BLOCK;
+    bool twice = row || (!blocks && s->fp8_amax == MODEL_FP8_AMAX_CURRENT);
+    double reads, writes, tp = (double)p->tp, local, gathered;
+    double in_passes = p->recompute == MODEL_RECOMPUTE_FULL ? 2 : 1;
+    double g = in_passes * c->cast_in_sp + c->cast_grad_sp;
+    if (!calibration_fp8_casts_counted(cal, s->fp8_scaling))
+        return 0;
+    reads = s->activation_bytes * (twice ? 2 : 1);
+    writes = row || blocks || hw->spec.fp8_transpose ? 2 : 1;
+    local = (in_passes * c->cast_in + c->cast_grad) * (reads + writes);
+    if (p->no_sp && p->tp > 1)
+        gathered = tp * g * (reads + writes);
+    else if (p->tp == 1 || blocks) /* cast where it lies, gathered as is */
+        gathered = g * (reads + writes);
+    else /* cast on the shard, the gathered tensor transposed */
+        gathered =
+            g * (reads + 1) + (row || hw->spec.fp8_transpose ? tp * g * 2 : 0);
+    return t * (local + gathered);
+}
+
+/*
+ * The attention kernels' time over the measured rates' (causal, at the
+ * calibration's length) for this plan's kernels: without context
+ * parallelism one causal kernel over each sequence; with it, a ring
+ * (Transformer Engine's p2p, the sequence in 2 cp chunks, a rank holding
+ * chunk i and 2cp-1-i: Megatron-LM's load balancing) whose first step is
+ * a causal kernel over the rank's seq/cp tokens, 1/cp of its work, and
+ * whose other steps attend to other ranks' chunks without a mask: full
+ * blocks, at the full rate for seq/cp tokens.
+ */
+static double attention_length_time(struct expected_memo *memo,
+                                    const struct calibration *cal,
+                                    const struct model_spec *s,
+                                    const struct plan *p)
+{
+    double cp = (double)p->cp, causal, full, t;
+    if (memo && memo->attn_cp == p->cp)
+        return memo->attn_time;
+    calibration_attention_length_factors(cal, (double)s->seq_len / cp, &causal,
+                                         &full);
+    t = p->cp <= 1 ? 1 / causal : 1 / (cp * causal) + (1 - 1 / cp) / full;
+    if (memo) {
+        memo->attn_cp = p->cp;
+        memo->attn_time = t;
+    }
+    return t;
+}
+
+/* The GEMMs' time by shape into x: at their measured rates (gemm_cal_s:
+ * the routed experts' at the most loaded rank's tokens; gemm_bal_s: at
+ * the mean load), and the speed of light's time for the same work
+ * (gemm_sol_s, attn_sol_s). */
+static void gemm_work(const struct model *m,
+                      const struct hardware *hw,
+                      const struct calibration *cal,
+                      const struct plan *p,
+                      const struct expected_rank *rk,
+                      double copy_bps,
+                      struct expected_work *x)
+{
+    double load = x->load;
+    const struct model_spec *s = &m->spec;
+    const struct model_chunk *c = rk->c;
+    const struct cost_work *w = rk->w;
+    double t = rk->tokens * rk->microbatches; /* per step, this GPU */
+    double rows = rk->tokens, gemm_flops = 0, total, attn_flops;
+    double expert_rows = s->routed_experts > 0
+                             ? rk->tokens * (double)p->ep * (double)s->top_k /
+                                   (double)s->routed_experts
+                             : rk->tokens;
+    bool fp8 = p->precision == MODEL_FP8;
+    int g;
+
+    x->gemm_cal_s = x->gemm_bal_s = 0;
+    for (g = 0; g < MODEL_GEMMS; g++) {
+        double f = 3 * t * c->gemm_fwd[g], at;
+        bool eight = fp8 && expected_gemm_fp8(s, g);
+        bool routed = g == MODEL_GEMM_EXPERT_UP || g == MODEL_GEMM_EXPERT_DOWN;
+        double m_rows = routed ? expert_rows : rows;
+        if (f <= 0)
+            continue;
+        gemm_flops += f;
+        /* the rate at the mean load's M (a loaded rank's larger M runs
+         * no slower) */
+        at = f / (gemm_rate(rk->memo, cal, hw, g, eight, m_rows, copy_bps) *
+                  (eight ? calibration_fp8_scaling_factor(cal, s->fp8_scaling)
+                         : 1));
+        x->gemm_bal_s += at;
+        x->gemm_cal_s += routed ? at * load : at;
+    }
+    /* the forward work recomputation redoes, at the rank's mean rate */
+    attn_flops = 3 * t * c->core_fwd;
+    total = w->fp8_flops + w->bf16_flops;
+    if (gemm_flops > 0 && total > gemm_flops + attn_flops) {
+        x->gemm_cal_s *= (total - attn_flops) / gemm_flops;
+        x->gemm_bal_s *= (total - attn_flops) / gemm_flops;
+    }
+    /* the speed of light's time for the same work: its compute less the
+     * attention core at the achievable BF16 rate */
+    x->attn_sol_s = attn_flops / hw->bf16_flops;
+    x->gemm_sol_s = w->bf16_flops / hw->bf16_flops +
+                    (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0) -
+                    x->attn_sol_s;
+}
+
+/* The attention kernels' time into x->attn_cal_s: forward and backward
+ * at their measured rates for the model's head widths, at the plan's
+ * lengths (the speed of light's where the calibration has no rate). */
+static void attention_work(const struct model *m,
+                           const struct calibration *cal,
+                           const struct plan *p,
+                           const struct expected_rank *rk,
+                           struct expected_work *x)
+{
+    double t = rk->tokens * rk->microbatches; /* per step, this GPU */
+    double ratio = calibration_attention_bwd_ratio(cal);
+    double f = t * rk->c->core_fwd;
+    double fwd = calibration_attention_s(
+        cal, CALIBRATION_ATTN_FWD, m->attn_head_dim, m->attn_v_head_dim, f);
+    double bwd =
+        calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
+                                m->attn_v_head_dim, ratio * f);
+    x->attn_cal_s =
+        fwd > 0 && bwd > 0
+            ? (fwd + bwd) * attention_length_time(rk->memo, cal, &m->spec, p)
+            : x->attn_sol_s;
+}
+
+/* The elementwise, loss and router work into x (ew_s at the most loaded
+ * rank's permutes, ew_bal_s at the mean load). */
+static void elementwise_work(const struct model *m,
+                             const struct hardware *hw,
+                             const struct calibration *cal,
+                             const struct plan *p,
+                             const struct expected_rank *rk,
+                             struct expected_work *x)
+{
+    double load = x->load;
+    const struct model_spec *s = &m->spec;
+    const struct model_chunk *c = rk->c;
+    const struct cost_work *w = rk->w;
+    double t = rk->tokens * rk->microbatches; /* per step, this GPU */
+    double permute_s;
+    bool fp8 = p->precision == MODEL_FP8;
+    int k;
+    static const enum calibration_elementwise ew_kind[MODEL_EWS] = {
+        CALIBRATION_EW_NORM, CALIBRATION_EW_ACTIVATION, CALIBRATION_EW_COPY,
+        CALIBRATION_EW_READ};
+
+    x->ew_s = w->permute_bytes /
+              (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
+    permute_s = x->ew_s;
+    /* a full recomputation reruns each layer's forward, its elementwise
+     * kernels too (not the loss: MODEL_EW_LOSS) */
+    for (k = 0; k < MODEL_EWS; k++)
+        x->ew_s +=
+            (k != MODEL_EW_LOSS && p->recompute == MODEL_RECOMPUTE_FULL ? 4
+                                                                        : 3) *
+            t * c->ew_fwd[k] /
+            (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+    x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
+               calibration_router_s(cal, rk->tokens);
+    if (fp8)
+        x->ew_s +=
+            fp8_cast_bytes(s, hw, cal, p, c, t) /
+            (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
+    /* Without sequence parallelism the norms and residual adds are not
+     * split over the tensor-parallel group: every TP rank runs them on
+     * the whole sequence (Korthikanti et al. 2022 §4.2.2), tp times the
+     * tokens above. Residual adds: two a layer, two reads and a write of
+     * h (model_derive.c). */
+    if (p->no_sp && p->tp > 1)
+        x->ew_s +=
+            (double)(p->tp - 1) *
+            (p->recompute == MODEL_RECOMPUTE_FULL ? 4 : 3) * t *
+            (c->ew_fwd[MODEL_EW_NORM] /
+                 (calibration_elementwise_tbps(cal, CALIBRATION_EW_NORM) *
+                  1e12) +
+             s->activation_bytes * 2 * 3 * (double)s->hidden *
+                 (double)c->count /
+                 (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) *
+                  1e12));
+    x->ew_bal_s = x->ew_s;
+    x->ew_s += (load - 1) * permute_s;
+}
+
+/* Compute: GEMMs by shape, attention, elementwise work. */
+static void compute_work(const struct model *m,
+                         const struct hardware *hw,
+                         const struct calibration *cal,
+                         const struct plan *p,
+                         const struct expected_rank *rk,
+                         double copy_bps,
+                         struct expected_work *x)
+{
+    gemm_work(m, hw, cal, p, rk, copy_bps, x);
+    attention_work(m, cal, p, rk, x);
+    /* No faster than the speed of light (issue 17): the calibrated
+     * GEMMs and attention take at least the floor's time for their
+     * FLOPs, at the burst clock (f_compute divides them by a clock
+     * factor at most 1, which then only lengthens them: the cap holds
+     * whatever share of the step the power cap throttles). `check`
+     * refuses a calibration above the floor (calibration_check_floor);
+     * a --set of the hardware's rates below the calibration's runs
+     * capped. */
+    if (x->gemm_bal_s < x->gemm_sol_s)
+        x->gemm_bal_s = x->gemm_sol_s;
+    if (x->gemm_cal_s < x->gemm_sol_s)
+        x->gemm_cal_s = x->gemm_sol_s;
+    if (x->attn_cal_s < x->attn_sol_s)
+        x->attn_cal_s = x->attn_sol_s;
+    elementwise_work(m, hw, cal, p, rk, x);
+}
+
+/* The host's time to launch the rank's kernels for a step: passes
+ * (layers x micro-batches) x launches per layer x time per launch. */
+static double host_work(const struct stack_spec *s,
+                        const struct expected_rank *rk)
+{
+    double passes = (double)rk->c->count * rk->microbatches;
+    double launches = s->cuda_graphs ? 2 : s->kernels_per_layer;
+    return passes * launches * s->host_us_per_kernel * 1e-6;
+}
+
+/* The host's per-expert work for a step (the stack's expert_host_us):
+ * the rank's MoE layers x micro-batches x its local experts. A full
+ * recomputation's second forward is not counted (no source splits the
+ * figure between the passes). */
+static double expert_host_work(const struct model_spec *m,
+                               const struct stack_spec *s,
+                               const struct plan *p,
+                               const struct expected_rank *rk)
+{
+    if (m->routed_experts <= 0 || s->expert_host_us <= 0)
+        return 0;
+    return (double)rk->c->moe_layers * rk->microbatches *
+           ((double)m->routed_experts / (double)p->ep) * s->expert_host_us *
+           1e-6;
+}
+
+void expected_compute_fill(const struct model *m,
+                           const struct hardware *hw,
+                           const struct calibration *cal,
+                           const struct stack *st,
+                           const struct plan *p,
+                           const struct expected_rank *rk,
+                           struct expected_work *x)
+{
+    double copy_bps =
+        calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12;
+    compute_work(m, hw, cal, p, rk, copy_bps, x);
+    x->host_s = host_work(&st->spec, rk);
+    x->host_paced_s = x->host_s * st->spec.host_sync_share;
+    x->expert_host_s = expert_host_work(&m->spec, &st->spec, p, rk);
+}
