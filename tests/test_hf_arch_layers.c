@@ -20,6 +20,7 @@
 
 #include "model.h"
 #include "model_mixer.h"
+#include "model_partition.h"
 #include "model_pattern.h"
 #include "test_util.h"
 
@@ -321,6 +322,52 @@ static void test_hf_arch_layers_sparse_core_is_linear(void **state)
     model_release(&full);
 }
 
+/*
+ * Pipeline balance over unequal layers: Nemotron-H's 118 blocks cost from
+ * about 0.37 GFLOP (an attention block at 4K) to 1.07 GFLOP (an MLP block:
+ * 2 x 536,870,912) forward. Split by FLOPs into 16 chunks, the largest
+ * chunk lies between the mean (no split does better) and the mean plus
+ * the dearest block (a greedy walk does no worse); each chunk's layers,
+ * in pattern letters, put together give the model's 54 Mamba-2, 10
+ * attention and 54 MLP blocks, the first chunk the first 8 blocks.
+ */
+static void test_hf_arch_layers_pipeline_over_unequal_blocks(void **state)
+{
+    struct model m;
+    struct model_partition p;
+    struct diag d;
+    char buf[MODEL_PATTERN_MAX];
+    double most = 0, sum = 0, dearest = 0;
+    long i, k, kinds[MODEL_LAYER_KINDS] = {0};
+    (void)state;
+    load(&m, HF "nemotron-h-56b-base-8k.config.json", NULL);
+    diag_init(&d);
+    assert_int_equal(model_partition(&m, 16, 1, 1, MODEL_BALANCE_CHUNK, &p, &d),
+                     STATUS_OK);
+    for (i = 0; i < p.chunks; i++) {
+        double c = model_chunk_cost(&p.chunk[i], 1, 1);
+        sum += c;
+        most = c > most ? c : most;
+        for (k = 0; k < MODEL_LAYER_KINDS; k++)
+            kinds[k] += p.chunk[i].kinds[k];
+    }
+    for (k = 0; k < MODEL_LAYER_KINDS; k++) {
+        double c = m.layer[k].fwd_fp8 + m.layer[k].fwd_other;
+        if (m.kind_units[k] > 0 && c > dearest)
+            dearest = c;
+        assert_int_equal(kinds[k], m.kind_units[k]);
+    }
+    assert_near(dearest, 2 * 536870912.0, 1e-12);
+    assert_true(most >= sum / 16 && most <= sum / 16 + dearest);
+    assert_int_equal(kinds[model_layer_kind_of(MODEL_MIX_SSM, MODEL_MLP_NONE)],
+                     54);
+    assert_true(model_units_pattern(&m, p.chunk[0].first, p.chunk[0].count, buf,
+                                    sizeof buf));
+    assert_string_equal(buf, "3(M. .D) M. N.");
+    model_partition_release(&p);
+    model_release(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_hf_arch_layers_nemotron_h),
         cmocka_unit_test(test_hf_arch_layers_window_grows_linearly),
         cmocka_unit_test(test_hf_arch_layers_sparse_core_is_linear),
+        cmocka_unit_test(test_hf_arch_layers_pipeline_over_unequal_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

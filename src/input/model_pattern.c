@@ -370,3 +370,23 @@ void model_pattern_units(struct model *m)
     for (k = 0; k < MODEL_LAYER_KINDS; k++)
         kind_name(m, k, m->kind_name[k], sizeof m->kind_name[k]);
 }
+
+bool model_units_pattern(const struct model *m,
+                         long first,
+                         long count,
+                         char *buf,
+                         size_t size)
+{
+    unsigned char mixer[MODEL_UNITS_MAX], mlp[MODEL_UNITS_MAX];
+    size_t n = 0;
+    long u;
+    int x, y;
+    for (u = first; u < first + count && u < m->units; u++) {
+        if (m->unit_kind[u] == MODEL_LAYER_MTP)
+            continue;
+        model_kind_parts(m, m->unit_kind[u], &x, &y);
+        mixer[n] = (unsigned char)x;
+        mlp[n++] = (unsigned char)y;
+    }
+    return model_pattern_format(mixer, mlp, n, buf, size);
+}

@@ -117,6 +117,18 @@ bool model_pattern_format(const unsigned char *mixer,
  */
 void model_pattern_units(struct model *m);
 
+/*
+ * Writes the main-model layers among m's units [first, first + count)
+ * (a pipeline chunk's; MTP modules left out) as pattern text into buf,
+ * as model_pattern_format() does: "" where there are none. False when it
+ * does not fit in size bytes.
+ */
+bool model_units_pattern(const struct model *m,
+                         long first,
+                         long count,
+                         char *buf,
+                         size_t size);
+
 /* The mixer and MLP of layer kind k of m (the MTP module's where k is
  * MODEL_LAYER_MTP). */
 void model_kind_parts(const struct model *m, int k, int *mixer, int *mlp);
