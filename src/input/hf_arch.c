@@ -92,7 +92,7 @@ const char *hf_arch_modeling(const struct hf_reader *r)
 
 void hf_arch_names(char *buf, size_t size)
 {
-    const char *sorted[ARCHS];
+    const char *sorted[ARCHS] = {NULL};
     size_t at = 0;
     int a, b;
     for (a = 0; a < ARCHS; a++) { /* insertion sort: a dozen rows */
