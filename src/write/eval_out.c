@@ -9,7 +9,7 @@
 
 #include "collectives.h"
 #include "figures.h"
-#include "report.h"
+#include "views.h"
 
 #define GIB 1073741824.0
 
@@ -53,7 +53,7 @@ static void span_text(const struct plan_span *s, char *buf, size_t size)
 
 static bool m_has_mtp(const struct eval_view *v)
 {
-    return v->ctx->m->spec.mtp_depth > 0;
+    return v->m->spec.mtp_depth > 0;
 }
 
 /* A model whose layers are a pattern (model.pattern): each chunk's
@@ -97,7 +97,7 @@ static void stages_text(FILE *out, const struct eval_view *v)
     fprintf(out, "%s (E embedding, H output head%s)\n",
             shown < part->chunks ? " ..." : "",
             m_has_mtp(v) ? "; the last chunk runs the MTP modules" : "");
-    chunk_patterns(out, v->ctx->m, part, shown);
+    chunk_patterns(out, v->m, part, shown);
     if (v->r->balance_precision != p->precision)
         fprintf(out, "        balanced by FLOPs (the BF16 split): faster "
                      "than the FP8 time balance for this link-bound plan\n");
@@ -154,12 +154,12 @@ static void expected_text(FILE *out, const struct eval_view *v)
             t->expected / t->step);
     if (v->range.n > 0) {
         char a[32], b[32], c[32], e[32], f[32], g[32];
-        report_sig3(t->expected * v->range.lo, a, sizeof a);
-        report_sig3(t->expected * v->range.hi, b, sizeof b);
-        report_sig3(t->x_days * v->range.lo, c, sizeof c);
-        report_sig3(t->x_days * v->range.hi, e, sizeof e);
-        report_sig3(t->x_cost * v->range.lo / 1e6, f, sizeof f);
-        report_sig3(t->x_cost * v->range.hi / 1e6, g, sizeof g);
+        views_sig3(t->expected * v->range.lo, a, sizeof a);
+        views_sig3(t->expected * v->range.hi, b, sizeof b);
+        views_sig3(t->x_days * v->range.lo, c, sizeof c);
+        views_sig3(t->x_days * v->range.hi, e, sizeof e);
+        views_sig3(t->x_cost * v->range.lo / 1e6, f, sizeof f);
+        views_sig3(t->x_cost * v->range.hi / 1e6, g, sizeof g);
         fprintf(out,
                 "        range %s to %s s, %s to %s days, $%sM to $%sM (the "
                 "%zu validation runs took %.2f to %.2fx their expected "
@@ -188,14 +188,13 @@ static void head_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
     const struct plan *p = &r->plan;
-    const struct model *m = v->ctx->m;
-    const struct hardware *hw = v->ctx->hw;
+    const struct model *m = v->m;
+    const struct hardware *hw = v->hw;
     char plan[256];
 
     plan_format(p, plan, sizeof plan);
     fprintf(out, "%s on %ld x %s (%s), comm model %s\n", m->spec.name, p->gpus,
-            hw->spec.gpu_name, hw->spec.cluster_name,
-            comm_model_str(v->ctx->comm));
+            hw->spec.gpu_name, hw->spec.cluster_name, comm_model_str(v->comm));
     fprintf(out, "plan    %s\n", plan);
     fprintf(out,
             "        family %s; dp=%ld, expert dp=%ld, %ld micro-batches "
@@ -333,7 +332,7 @@ static void verdict_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
     const struct plan *p = &r->plan;
-    const struct model *m = v->ctx->m;
+    const struct model *m = v->m;
     const struct memory *mem = &r->mem;
     const struct cost_times *t = &r->t;
     char verdict[640];
@@ -697,15 +696,15 @@ static void json_collectives(struct json *j, const struct eval_view *v)
 void eval_out_json(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
-    const struct model *m = v->ctx->m;
+    const struct model *m = v->m;
     struct json j = {.out = out};
 
     json_open(&j, NULL, '{');
     json_plan(&j, &r->plan);
     json_str(&j, "family", r->family);
     json_str(&j, "model", m->spec.name);
-    json_str(&j, "cluster", v->ctx->hw->spec.cluster_name);
-    json_str(&j, "comm_model", comm_model_str(v->ctx->comm));
+    json_str(&j, "cluster", v->hw->spec.cluster_name);
+    json_str(&j, "comm_model", comm_model_str(v->comm));
     json_open(&j, "params", '{');
     json_num(&j, "total", m->params_total);
     json_num(&j, "active", m->params_active);

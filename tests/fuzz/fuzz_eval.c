@@ -24,6 +24,8 @@
  * file that loads with one of those aborts, and whatever loads must keep
  * its schema's ranges. The text and JSON outputs must be text (valid
  * UTF-8, no control characters but newline and tab).
+ *
+ * Stage: evaluate (one plan's evaluation under both comm models)
  */
 #include <float.h>
 #include <math.h>
@@ -536,7 +538,9 @@ static void evaluate(const struct model *m,
             cost_rank_memory(&cc, &r, (long)k, &rank_mem[k]);
         replay_fill(&r, m, hw, &replay);
         memset(&view, 0, sizeof view);
-        view.ctx = &cc;
+        view.m = cc.m;
+        view.hw = cc.hw;
+        view.comm = cc.comm;
         view.r = &r;
         view.coll = coll;
         view.ncoll = ncoll;
