@@ -57,6 +57,29 @@ static bool m_has_mtp(const struct eval_view *v)
     return v->m->spec.mtp_depth > 0;
 }
 
+/* A model whose layers are a pattern (model.pattern): each chunk's
+ * layers, in its letters, so that a reader sees which kinds each stage
+ * holds (block models' chunks say it by their counts alone). */
+static void chunk_patterns(FILE *out,
+                           const struct model *m,
+                           const struct model_partition *part,
+                           long shown)
+{
+    char buf[MODEL_PATTERN_MAX];
+    long i;
+    if (m->spec.pattern[0] == '\0')
+        return;
+    fputs("        each chunk's layers (model.pattern):", out);
+    for (i = 0; i < shown; i++) {
+        const struct model_chunk *c = &part->chunk[i];
+        if (!model_units_pattern(m, c->first, c->count, buf, sizeof buf))
+            snprintf(buf, sizeof buf, "?");
+        fprintf(out, "%s %s%s", i ? " |" : "", buf[0] ? buf : "-",
+                c->mtp_units ? " +MTP" : "");
+    }
+    fprintf(out, "%s\n", shown < part->chunks ? " ..." : "");
+}
+
 /* "stages  E+4 4 ... 2+H": layers per pipeline chunk. */
 static void stages_text(FILE *out, const struct eval_view *v)
 {
@@ -75,6 +98,7 @@ static void stages_text(FILE *out, const struct eval_view *v)
     fprintf(out, "%s (E embedding, H output head%s)\n",
             shown < part->chunks ? " ..." : "",
             m_has_mtp(v) ? "; the last chunk runs the MTP modules" : "");
+    chunk_patterns(out, v->m, part, shown);
     if (v->r->balance_precision != p->precision)
         fprintf(out, "        balanced by FLOPs (the BF16 split): faster "
                      "than the FP8 time balance for this link-bound plan\n");
