@@ -23,8 +23,8 @@
 struct fixture {
     struct model m;
     struct hardware hw;
-    struct report r;
-    struct report_point pts[3];
+    struct util_parts r;
+    struct views_point pts[3];
     struct plot_template_vars v;
     struct plot_text dat;
 };
@@ -41,22 +41,26 @@ struct fixture {
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
-    struct report_headline *h;
-    struct report_waterfall *w;
+    struct views_headline *h;
+    struct views_waterfall *w;
     if (!f)
         return -1;
+    util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 2048;
-    f->r.m = &f->m;
-    f->r.hw = &f->hw;
-    h = &f->r.headline;
+    f->r.in.m = &f->m;
+    f->r.in.hw = &f->hw;
+    h = &f->r.v.headline;
     h->any = h->fits = h->has_expected = true;
     snprintf(h->words, sizeof h->words,
              "TP 2 x PP 16 (zero-bubble (ZB1P)) x EP 32, ZeRO-1 over DP 64, "
              "FP8, no recomputation, micro-batch 1, global batch 15360 "
              "sequences");
-    snprintf(h->why, sizeof h->why, "Compute-bound: short");
+    h->why = strdup("Compute-bound: short");
     h->sol.step_s = 9.397;
     h->sol.days = 25.61;
     h->sol.cost_usd = 2.5204e6;
@@ -69,7 +73,7 @@ static int setup(void **state)
     h->range_hi = 1.2;
     h->range_runs = 6;
     h->capacity_gib = 79.21;
-    w = &f->r.waterfall[0];
+    w = &f->r.v.waterfall[0];
     w->known = true;
     w->sol = 9.397;
     w->effects = 2;
@@ -83,15 +87,16 @@ static int setup(void **state)
     f->pts[1].y = 600;
     f->pts[2].x[0] = 2e5;
     f->pts[2].y = 800;
-    f->r.points = f->pts;
-    f->r.npoints = 3;
-    f->r.has_recommended_point = true;
-    f->r.recommended_x[0] = 2e5;
-    f->r.recommended_y = 800;
-    f->r.roofline[0].xlo = 100;
-    f->r.roofline[0].xhi = 1e7;
-    f->r.roofline[0].ylo = 1;
-    f->r.roofline[0].yhi_decade = 1e4;
+    f->r.v.points = f->pts;
+    f->r.v.npoints = 3;
+    f->r.v.has_recommended_point = true;
+    f->r.v.recommended_x[0] = 2e5;
+    f->r.v.recommended_y = 800;
+    f->r.v.roofline[0].xlo = 100;
+    f->r.v.roofline[0].xhi = 1e7;
+    f->r.v.roofline[0].ylo = 1;
+    f->r.v.roofline[0].yhi_decade = 1e4;
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -101,6 +106,8 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    f->r.v.points = NULL; /* the fixture's own */
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }
@@ -108,8 +115,8 @@ static int teardown(void **state)
 static void test_plot_summary_words_by_hand(void **state)
 {
     struct fixture *f = *state;
-    assert_true(plot_summary_wanted(&f->r));
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    assert_true(plot_summary_wanted(&f->r.v));
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     assert_false(f->dat.nomem);
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 2048 \xC3\x97 GPU-Y: planning summary'");
@@ -153,8 +160,8 @@ static void test_plot_summary_recipe_and_goodput(void **state)
     f->m.spec.master_bytes = 4;
     f->m.spec.moment_bytes = 4;
     f->m.params_total = 405e9;
-    f->r.headline.plan.plan.gbs = 15360;
-    f->r.headline.plan.plan.gpus = 16384;
+    f->r.v.headline.plan.plan.gbs = 15360;
+    f->r.v.headline.plan.plan.gpus = 16384;
     f->hw.spec.gpu_hour_usd = 2;
     f->hw.spec.gpus_per_node = 8;
     f->hw.spec.failures_per_mgpu_hour = 19.73;
@@ -162,8 +169,8 @@ static void test_plot_summary_recipe_and_goodput(void **state)
     f->hw.spec.restart_min = 10;
     f->hw.spec.board_w = 700;
     f->hw.spec.pue = 1;
-    f->r.recipe_json = f->r.recipe_default = true;
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    f->r.in.recipe_json = f->r.in.recipe_default = true;
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "RECIPE"),
                         "'Recipe: BORROWED default recipe, not the model''s "
                         "own: 15,360 x 4,096 tokens per step, 14.8T tokens'");
@@ -173,8 +180,8 @@ static void test_plot_summary_recipe_and_goodput(void **state)
                         "training); energy 13,092 MWh'");
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
-    f->r.recipe_default = false;
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    f->r.in.recipe_default = false;
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "RECIPE"),
                         "'Recipe: the -t training file: 15,360 x 4,096 "
                         "tokens per step, 14.8T tokens'");
@@ -183,7 +190,7 @@ static void test_plot_summary_recipe_and_goodput(void **state)
 static void test_plot_summary_data_by_hand(void **state)
 {
     struct fixture *f = *state;
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     /* the waterfall: the floor, two effects end to end, the answer */
     assert_non_null(strstr(f->dat.p, "0 4 0 9.397 \"9.40 s\"\n"
                                      "1 3 9.397 10.809 \"+1.41 s\"\n"
@@ -206,16 +213,16 @@ static void test_plot_summary_data_by_hand(void **state)
 static void test_plot_summary_without_calibration(void **state)
 {
     struct fixture *f = *state;
-    f->r.headline.has_expected = false;
-    f->r.waterfall[0].known = false;
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    f->r.v.headline.has_expected = false;
+    f->r.v.waterfall[0].known = false;
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "HAVE_WF"), "0");
     assert_string_equal(util_plot_var(&f->v, "EXPECTED"),
                         "'Expected: not computed (no calibration for this "
                         "GPU)'");
     assert_non_null(strstr(f->dat.p, "0 1 0 0 \"\"\n\n\n"));
-    f->r.headline.any = false;
-    assert_false(plot_summary_wanted(&f->r));
+    f->r.v.headline.any = false;
+    assert_false(plot_summary_wanted(&f->r.v));
 }
 
 int main(void)

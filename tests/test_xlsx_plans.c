@@ -119,7 +119,7 @@ static void test_xlsx_plans_write_header(void **state)
 static void test_xlsx_plans_write_step_formula(void **state)
 {
     struct util_book *f = *state;
-    size_t n = f->s.rep.nsheet, rows[2], i;
+    size_t n = f->s.rep.v.nsheet, rows[2], i;
     char ref[32], fm[256], want[64];
     assert_true(n > 2);
     rows[0] = 2;
@@ -144,7 +144,7 @@ static void test_xlsx_plans_write_step_formula(void **state)
 static void test_xlsx_plans_write_rank_order(void **state)
 {
     struct util_book *f = *state;
-    size_t n = f->s.rep.nsheet, r;
+    size_t n = f->s.rep.v.nsheet, r;
     bool seen_unfit = false;
     for (r = 3; r <= n + 1; r++) {
         double fit0 = num_at(&f->x, "O", r - 1), fit1 = num_at(&f->x, "O", r);
@@ -168,7 +168,7 @@ static void test_xlsx_plans_write_fits(void **state)
 {
     struct util_book *f = *state;
     char mem[4], ref[16], fm[200], want[200];
-    size_t n = f->s.rep.nsheet, r, yes = 0, no = 0;
+    size_t n = f->s.rep.v.nsheet, r, yes = 0, no = 0;
     col_of(&f->x, "Memory total (GiB)", mem);
     for (r = 2; r <= n + 1; r++) {
         double total = num_at(&f->x, mem, r);
@@ -194,7 +194,7 @@ static void test_xlsx_plans_write_names(void **state)
 {
     struct util_book *f = *state;
     char buf[96], want[96], plan[4];
-    size_t last = f->s.rep.nsheet + 1;
+    size_t last = f->s.rep.v.nsheet + 1;
     snprintf(want, sizeof want, "Plans!$K$2:$K$%zu", last);
     assert_non_null(util_xlsx_name(&f->x, "PLANS_STEP_S", buf, sizeof buf));
     assert_string_equal(buf, want);
@@ -220,7 +220,7 @@ static void test_xlsx_plans_write_expected_ranks(void **state)
 {
     struct util_book *f = *state;
     char buf[96], want[96];
-    size_t n = f->s.rep.nsheet, r;
+    size_t n = f->s.rep.v.nsheet, r;
     assert_string_equal(util_xlsx_text(&f->x, "L1", buf, sizeof buf),
                         "Expected step (s)");
     snprintf(want, sizeof want, "Plans!$L$2:$L$%zu", n + 1);
@@ -239,7 +239,7 @@ static void test_xlsx_plans_write_big(void **state)
 {
     struct util_book *f = *state;
     char buf[96];
-    size_t n = f->s.rep.nsheet;
+    size_t n = f->s.rep.v.nsheet;
     double sum;
     assert_string_equal(util_xlsx_text(&f->x, "T1", buf, sizeof buf),
                         "Days for token budget, speed of light");

@@ -22,6 +22,7 @@
 #include "hf_config.h"
 #include "nccl_import.h"
 #include "plan.h"
+#include "rank.h"
 #include "trace_classify.h"
 #include "validation.h"
 #include "xlsx_compare.h"
@@ -33,10 +34,10 @@
 /* What eval's range reads: data/validation's runs and their inputs, and
  * their expected steps (fit_transfer's table); on the heap. */
 struct range_work {
-    struct validation_run runs[VALIDATION_RUNS_MAX];
-    struct validation_inputs in[VALIDATION_RUNS_MAX];
+    struct validation_runs runs;
+    struct validation_inputs *in; /* [runs.n]: the first nin loaded */
     struct fit_result table;
-    size_t nruns, nin;
+    size_t nin;
 };
 
 /*
@@ -59,25 +60,28 @@ static enum status expected_range(const struct cli_config *cfg,
         return diag_set(d, STATUS_NOMEM, "out of memory");
     cli_data_directory(data_dir, sizeof data_dir);
     recipe = cli_training_path(cfg, buf, sizeof buf); /* -t's, or buf */
-    if (validation_load_dir(data_dir, w->runs, VALIDATION_RUNS_MAX, &w->nruns,
-                            d) == STATUS_OK) {
-        for (i = 0; i < w->nruns; i++) {
-            if (validation_load_inputs(&w->runs[i], recipe, data_dir, &in->m,
-                                       &in->hw, &w->in[i], d) != STATUS_OK)
-                break;
-            w->nin = i + 1;
-        }
+    if (validation_load_dir(data_dir, &w->runs, d) == STATUS_OK &&
+        !(w->in = calloc(w->runs.n ? w->runs.n : 1, sizeof *w->in)))
+        diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; d->status == STATUS_OK && i < w->runs.n; i++) {
+        if (validation_load_inputs(&w->runs.run[i], recipe, data_dir, &in->m,
+                                   &in->hw, &w->in[i], d) != STATUS_OK)
+            break;
+        w->nin = i + 1;
     }
     /* no run is the fitted one: every run with a measurement is a row */
     w->table.factor = STACK_COMPUTE_OVERHEAD;
     w->table.value = 1;
     if (d->status == STATUS_OK)
-        fit_transfer(&w->table, w->runs, w->in, w->nin, cfg->comm, d);
+        fit_transfer(&w->table, w->runs.run, w->in, w->nin, cfg->comm, d);
     for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++)
         validation_range_add(g, w->table.rows[i].measured_s,
                              w->table.rows[i].default_s);
     for (i = 0; i < w->nin; i++)
         validation_inputs_release(&w->in[i]);
+    free(w->in);
+    validation_runs_release(&w->runs);
+    fit_result_release(&w->table);
     free(w);
     return d->status;
 }
@@ -193,7 +197,9 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cost_rank_memory(&ctx, &r, (long)i, &rank_mem[i]);
     replay_fill(&r, &in.m, &in.hw, &replay);
     memset(&view, 0, sizeof view);
-    view.ctx = &ctx;
+    view.m = ctx.m;
+    view.hw = ctx.hw;
+    view.comm = ctx.comm;
     view.r = &r;
     view.coll = coll;
     view.ncoll = ncoll;
@@ -201,6 +207,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     view.nrank_mem = (size_t)p.pp;
     view.part = cost_result_partition(&ctx, &r);
     view.replay = &replay;
+    view.stack = ctx.stack;
     if (r.work.x.known &&
         expected_range(cfg, &in, &view.range, &d) != STATUS_OK) {
         cli_print_diag(&d);
@@ -261,6 +268,57 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
     }
     calibration_release(&cal);
     return any;
+}
+
+/*
+ * Sweeps sf on ctx's model and cluster (threads as for rank_run) and
+ * fills row with the pair's recommended plan: rank_run with the report's
+ * default (its ties are among its Plans sheet), figures_recommend, then
+ * compare_row_recommend. A pair where no combination is valid is not an
+ * error: row->any is false and row->why says why. Returns STATUS_NOMEM
+ * or STATUS_IO (the sweep's failures), else STATUS_OK.
+ */
+static enum status compare_pair(struct compare_row *row,
+                                struct cost_ctx *ctx,
+                                const struct sweep_file *sf,
+                                size_t threads,
+                                struct diag *d)
+{
+    struct ranking *rank = calloc(1, sizeof *rank); /* large: the heap */
+    struct report_inputs in;
+    struct views v;
+    struct rank_options opt;
+    struct diag why;
+    enum status st;
+
+    compare_row_init(row, ctx->m, ctx->hw);
+    if (!rank)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    memset(&in, 0, sizeof in);
+    in.m = ctx->m;
+    in.hw = ctx->hw;
+    in.sweep = sf;
+    in.comm = ctx->comm;
+    memset(&v, 0, sizeof v);
+    memset(&opt, 0, sizeof opt);
+    opt.top = 0; /* as the report: its ties are among its Plans sheet */
+    opt.threads = threads;
+    diag_init(&why);
+    st = rank_run(rank, ctx, sf, &opt, &why);
+    if (st == STATUS_OK)
+        st = figures_recommend(&in, rank, &v, &why);
+    if (st == STATUS_OK) {
+        compare_row_recommend(row, &v);
+    } else if (st == STATUS_RANGE) { /* nothing valid: say why, go on */
+        diag_snprintf(row->why, sizeof row->why, "%s", why.msg);
+        st = STATUS_OK;
+    } else {
+        diag_set(d, st, "%s", why.msg);
+    }
+    views_free(&v);
+    ranking_free(rank);
+    free(rank);
+    return st;
 }
 
 static int compare_pairs(struct cli_config *cfg,

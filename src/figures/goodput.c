@@ -70,26 +70,26 @@ double goodput_tco2e(const struct hardware *hw, double mwh)
     return mwh * hw->spec.grid_kg_per_kwh;
 }
 
-void goodput_headline(const struct report *r, struct goodput_figures *f)
+void goodput_headline(const struct views *r, struct goodput_figures *f)
 {
-    const struct report_headline *h = &r->headline;
-    const struct report_cost *c = h->has_expected ? &h->expected : &h->sol;
+    const struct views_headline *h = &r->headline;
+    const struct views_cost *c = h->has_expected ? &h->expected : &h->sol;
     double usd_day;
     memset(f, 0, sizeof *f);
     if (!h->any)
         return;
-    goodput_of(r->m, r->hw, (double)h->plan.plan.gpus, &f->g);
+    goodput_of(r->in->m, r->in->hw, (double)h->plan.plan.gpus, &f->g);
     f->step_s = c->step_s;
     f->days = c->days;
     f->wall_days = goodput_wall_days(&f->g, c->days);
     f->range = h->has_expected && h->has_range;
     f->wall_lo = f->range ? goodput_wall_days(&f->g, c->days * h->range_lo) : 0;
     f->wall_hi = f->range ? goodput_wall_days(&f->g, c->days * h->range_hi) : 0;
-    usd_day = 24 * f->g.gpus * r->hw->spec.gpu_hour_usd;
+    usd_day = 24 * f->g.gpus * r->in->hw->spec.gpu_hour_usd;
     f->wall_cost = f->wall_days * usd_day;
     f->wall_cost_lo = f->wall_lo * usd_day;
     f->wall_cost_hi = f->wall_hi * usd_day;
-    f->mwh = goodput_energy_mwh(&f->g, r->hw, f->wall_days);
-    f->step_kwh = goodput_step_kwh(&f->g, r->hw, c->step_s);
-    f->tco2e = goodput_tco2e(r->hw, f->mwh);
+    f->mwh = goodput_energy_mwh(&f->g, r->in->hw, f->wall_days);
+    f->step_kwh = goodput_step_kwh(&f->g, r->in->hw, c->step_s);
+    f->tco2e = goodput_tco2e(r->in->hw, f->mwh);
 }

@@ -38,7 +38,7 @@
 
 #include "hardware.h"
 #include "model.h"
-#include "report.h"
+#include "views.h"
 
 struct goodput {
     bool failures;         /* the hardware file gives a failure rate */
@@ -103,6 +103,6 @@ struct goodput_figures {
 };
 
 /* Fills f from r's headline (nothing but zeros when !r->headline.any). */
-void goodput_headline(const struct report *r, struct goodput_figures *f);
+void goodput_headline(const struct views *r, struct goodput_figures *f);
 
 #endif

@@ -15,6 +15,7 @@
 static const struct datafile_field fields[] = {
     {.section = "stack", .key = "name", .type = DATAFILE_STRING, .offset = OFF(name), .size = 128, .required = true, .help = "stack name shown in reports"},
     {.section = "stack", .key = "framework", .type = DATAFILE_STRING, .offset = OFF(framework), .size = 128, .required = true, .help = "training framework and version the switches are from"},
+    {.section = "stack", .key = "framework_release", .type = DATAFILE_STRING, .offset = OFF(framework_release), .size = 128, .def = "not named", .help = "the framework's release (version, container or commit) whose switches and measured host figures the file gives: the same plan ran 3.3x faster per GPU on one framework's 2025-11 release than on its 2025-04 one, so a calibration and a stack reflect one software generation (reports print it)"},
     {.section = "stack", .key = "dp_grad_overlap", .type = DATAFILE_BOOL, .offset = OFF(dp_grad_overlap), .required = true, .help = "DP gradient reduce hidden under the backward pass (Megatron --overlap-grad-reduce)"},
     {.section = "stack", .key = "dp_param_overlap", .type = DATAFILE_BOOL, .offset = OFF(dp_param_overlap), .required = true, .help = "distributed-optimizer parameter all-gather hidden under the next forward (Megatron --overlap-param-gather)"},
     {.section = "stack", .key = "dp_exposed_chunks", .type = DATAFILE_INT, .offset = OFF(dp_exposed_chunks), .max = 1e6, .required = true, .help = "DP communication chunks left exposed when overlapped (a layer, or a virtual pipeline stage with PP)"},

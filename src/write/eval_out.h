@@ -8,15 +8,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "comm.h"
-#include "cost.h"
-#include "memory.h"
-#include "replay.h"
+#include "hardware.h"
+#include "model.h"
+#include "model_partition.h"
+#include "stack.h"
+#include "result.h"
 #include "validation.h"
 
 /* One evaluated plan with everything the outputs show. */
 struct eval_view {
-    const struct cost_ctx *ctx;
+    const struct model *m;     /* the model, cluster and communication */
+    const struct hardware *hw; /* model the plan was evaluated on */
+    enum comm_model comm;
     const struct cost_result *r;
     const struct comm_collective *coll; /* of the critical rank */
     size_t ncoll;
@@ -33,6 +36,9 @@ struct eval_view {
     size_t nrank_mem;
     const struct model_partition *part;
     const struct replay *replay;
+    /* the stack the expected step is of (NULL: none): its name and its
+     * framework's release, the software generation the figures reflect */
+    const struct stack *stack;
 };
 
 /* Human-readable breakdown with a one-line verdict. */

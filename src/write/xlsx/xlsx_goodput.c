@@ -96,7 +96,7 @@ reliability(const struct goodput_figures *f, struct gp_row *rows, size_t *n)
 
 /* The wall-clock days and cost, with the range where the Summary has
  * one, then energy and emissions. */
-static void budget(const struct report *r,
+static void budget(const struct views *r,
                    const struct goodput_figures *f,
                    struct gp_row *rows,
                    size_t *n)
@@ -126,7 +126,7 @@ static void budget(const struct report *r,
             "USD", XLSX_FMT_USD_M, "the high end");
     }
     snprintf(power, sizeof power, "IF(NODE_W>0,NODE_W/%ld,BOARD_W)",
-             r->hw->spec.gpus_per_node);
+             r->in->hw->spec.gpus_per_node);
     add(rows, n, "GPU_POWER_W", power, f->g.gpu_w, "W", XLSX_FMT_CNT,
         "power per GPU: its share of a host's NODE_W (host, NICs, fans "
         "included), else BOARD_W");
@@ -145,7 +145,7 @@ static void budget(const struct report *r,
 
 size_t xlsx_goodput_write(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     struct goodput_figures f;
     struct gp_row rows[ROWS_MAX];
     size_t n = 0, i;

@@ -13,7 +13,7 @@
 #define PROJ_XLSX_OUT_H
 
 #include "diag.h"
-#include "report.h"
+#include "views.h"
 
 /* PNG charts to embed, each NULL = none, e.g. out/roofline-ib.png; the
  * files must exist when xlsx_out_write() is called. */
@@ -46,7 +46,7 @@ struct xlsx_images {
  * scratch files too), checked to be complete (zip_check), and renamed
  * over path only then; on failure the temporary file is removed and an
  * existing file at path is left untouched. Document properties take
- * their date from r->generated, so equal reports give byte-identical
+ * their date from r->in->generated, so equal reports give byte-identical
  * files. Returns STATUS_OK; STATUS_IO ("path: cannot write: reason",
  * "path: cannot embed PNG: reason", "path: incomplete workbook part
  * xl/worksheets/sheet3.xml (disk full?)"); or STATUS_XLSX ("path:
@@ -55,7 +55,7 @@ struct xlsx_images {
  *   struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
  *   xlsx_out_write(&rep, "out/report.xlsx", &img, &d);
  */
-enum status xlsx_out_write(const struct report *r,
+enum status xlsx_out_write(const struct views *r,
                            const char *path,
                            const struct xlsx_images *images,
                            struct diag *d);
@@ -69,7 +69,7 @@ enum status xlsx_out_write(const struct report *r,
  * is the same byte for byte. When wait returns another status than
  * STATUS_OK (d filled), the workbook is dropped and that status returned.
  */
-enum status xlsx_out_write_waiting(const struct report *r,
+enum status xlsx_out_write_waiting(const struct views *r,
                                    const char *path,
                                    enum status (*wait)(void *user,
                                                        struct xlsx_images *img,
