@@ -201,9 +201,11 @@ static void test_hf_arch_layers_qwen3_next(void **state)
 }
 
 /*
- * DeepSeek-V3.2-Exp: DeepSeek-V3's architecture (the same keys) with a
- * lightning indexer in every layer (arXiv 2512.02556 §2.1; its
- * inference/model.py, class Indexer): wq_b 1536 x (64 x 128) =
+ * DeepSeek-V3.2 (its published config.json): DeepSeek-V3's architecture
+ * (the same keys) with a lightning indexer in every layer (arXiv
+ * 2512.02556 §2.1; its inference/model.py, class Indexer; the shapes as
+ * the checkpoint's tensor list gives them, tests/data/hf/README.md):
+ * wq_b 1536 x (64 x 128) =
  * 12,582,912, wk 7168 x 128 = 917,504, k_norm (LayerNorm) 256,
  * weights_proj 7168 x 64 = 458,752: 13,959,424 a layer, 851,524,864 over
  * 61 layers, all of them active. DeepSeek publishes no separate count for
@@ -217,7 +219,7 @@ static void test_hf_arch_layers_deepseek_v32(void **state)
     const double indexers = 61 * 13959424.0;
     (void)state;
     load(&v3, HF "deepseek-v3.config.json", NULL);
-    load(&v32, HF "deepseek-v3.2-exp.config.json", NULL);
+    load(&v32, HF "deepseek-v3.2.config.json", NULL);
     assert_string_equal(v32.spec.pattern, "3SD 58SE");
     assert_int_equal(v32.spec.index_topk, 2048);
     assert_near(v32.params_total, v3.params_total + indexers, 1e-12);
@@ -308,8 +310,8 @@ static void test_hf_arch_layers_sparse_core_is_linear(void **state)
 {
     struct model s4k, s128k, full;
     (void)state;
-    load(&s4k, HF "deepseek-v3.2-exp.config.json", NULL);
-    load(&s128k, HF "deepseek-v3.2-exp.config.json", "training.seq_len=131072");
+    load(&s4k, HF "deepseek-v3.2.config.json", NULL);
+    load(&s128k, HF "deepseek-v3.2.config.json", "training.seq_len=131072");
     load(&full, HF "deepseek-v3.config.json", "training.seq_len=131072");
     assert_near(core_of(&s4k, MODEL_MIX_SPARSE, MODEL_MLP_MOE), 461373440.0,
                 1e-12);

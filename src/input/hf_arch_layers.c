@@ -472,6 +472,9 @@ void hf_arch_qwen3_next(struct hf_reader *r)
 
     hf_arch_common(r);
     no_biases(r, "attention_bias false (Qwen3NextAttention)");
+    /* The published config.json says use_sliding_window false; a window
+     * would change the attention FLOPs, so true is refused. */
+    must_be(r, "use_sliding_window", false, false);
     hf_arch_gqa(r);
     hf_reader_fix_bool(r, "attention", "qk_norm", true,
                        "Qwen3NextAttention: q_norm and k_norm");
