@@ -33,11 +33,13 @@
     "sentences under Verdict and the plan's words describe the shipped " \
     "inputs; rerun roofplan for the words of the new inputs."
 
-/* The paragraphs are merged from Family to Best plan (139 characters,
- * 1052 px at Calibri 11: inside a 1366-px screen, issue 18); a little
- * under that for wrapping them. */
+/* The paragraphs are merged from Family to Best plan (129 characters,
+ * inside a 1366-px screen, issue 18). Best plan is narrower here than
+ * on Families (PLAN_WIDTH, not 34): the printed page is as wide as the
+ * paragraphs, and at 139 characters LibreOffice fits it to a Letter
+ * page at 69%, 7.6-point type (issue 37). */
 #define TEXT_LAST  "plan"
-#define TEXT_WIDTH 134.0
+#define PLAN_WIDTH 24.0
 
 /* The message a figure shows when an input makes it undefined (a rate
  * of 0 divides by zero): instead of #DIV/0! in every cell. */
@@ -48,6 +50,17 @@
 static size_t col(const char *key)
 {
     return xlsx_table_col(xlsx_families_table(), key);
+}
+
+/* The width (characters) a text merged from column c to TEXT_LAST wraps
+ * at: a little under its columns' (5 characters). */
+static double text_width(size_t c)
+{
+    const struct xlsx_table *t = xlsx_families_table();
+    double w = PLAN_WIDTH - 5;
+    for (; c < col(TEXT_LAST); c++)
+        w += t->col[c].width;
+    return w;
 }
 
 /* ---- Blocks ---- */
@@ -62,8 +75,9 @@ static void paragraph(struct xlsx_book *b,
 {
     xlsx_book_merge(b, ws, row, col("family"), col(TEXT_LAST), text_,
                     xlsx_book_fmt(b, f));
-    xlsx_book_height(b, ws, row,
-                     xlsx_book_text_height(strlen(text_), TEXT_WIDTH, pt));
+    xlsx_book_height(
+        b, ws, row,
+        xlsx_book_text_height(strlen(text_), text_width(col("family")), pt));
 }
 
 void xlsx_summary_define(struct xlsx_book *b,
@@ -98,7 +112,7 @@ static void live_write(struct xlsx_book *b,
     xlsx_book_merge(b, ws, row, c, col(TEXT_LAST), "", xlsx_book_fmt(b, f));
     xlsx_book_formula_str(b, ws, row, c, fx, t->v, xlsx_book_fmt(b, f));
     xlsx_book_height(b, ws, row,
-                     xlsx_book_text_height(strlen(t->v), TEXT_WIDTH, pt));
+                     xlsx_book_text_height(strlen(t->v), text_width(c), pt));
 }
 
 /*
@@ -185,9 +199,9 @@ static void edited_warning(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
              EDITED_WARNING);
     xlsx_book_formula_str(b, ws, row, col("family"), flag, "",
                           xlsx_book_fmt(b, XLSX_FMT_WARN));
-    xlsx_book_height(
-        b, ws, row,
-        xlsx_book_text_height(strlen(EDITED_WARNING), TEXT_WIDTH, 11));
+    xlsx_book_height(b, ws, row,
+                     xlsx_book_text_height(strlen(EDITED_WARNING),
+                                           text_width(col("family")), 11));
 }
 
 /* The verdict in one live sentence: the plan, its step, days and cost. */
@@ -239,8 +253,9 @@ static size_t recipe_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
     xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), in->recipe,
                     xlsx_book_fmt(b, f));
-    xlsx_book_height(b, ws, row,
-                     xlsx_book_text_height(strlen(in->recipe), TEXT_WIDTH, 11));
+    xlsx_book_height(
+        b, ws, row,
+        xlsx_book_text_height(strlen(in->recipe), text_width(col("step")), 11));
     return row + 1;
 }
 
@@ -253,7 +268,7 @@ static void labelled(struct xlsx_book *b,
 {
     xlsx_book_str(b, ws, row, col("family"), label,
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
-    live_write(b, ws, row, col("step"), t, XLSX_FMT_TEXT, 11);
+    live_write(b, ws, row, col("step"), t, XLSX_FMT_WRAP, 11);
 }
 
 /* The wall-clock days and cost (failures and checkpoints, where the
@@ -312,6 +327,33 @@ static size_t glance_goodput(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row;
 }
 
+/* The recommended plan's memory per GPU against the HBM, as the key
+ * figures give it: live over the Plans sheet, or its value where the
+ * Plans sheet holds values only (big). */
+static size_t glance_memory(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct views_headline *h = &b->r->headline;
+    struct xlsx_live t;
+    memset(&t, 0, sizeof t);
+    xlsx_live_num(&t, "INDEX(PLANS_MEM_TOTAL,RECOMMENDED_ROW)", 1,
+                  h->memory_gib);
+    xlsx_live_lit(&t, " GiB per GPU on the heaviest pipeline rank, of ");
+    xlsx_live_num(&t, "HBM_GIB", 1, h->capacity_gib);
+    xlsx_live_lit(&t, " (");
+    xlsx_live_num(&t, "INDEX(PLANS_HEADROOM_GIB,RECOMMENDED_ROW)", 1,
+                  h->headroom_gib);
+    xlsx_live_lit(&t, " free)");
+    if (!b->big) {
+        labelled(b, ws, row, "Memory", &t);
+        return row + 1;
+    }
+    xlsx_book_str(b, ws, row, col("family"), "Memory",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), t.v,
+                    xlsx_book_fmt(b, XLSX_FMT_WRAP));
+    return row + 1;
+}
+
 /* The plan in words, then its days and cost, each with its range and
  * the floor; returns the row after them. */
 static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
@@ -343,7 +385,7 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         xlsx_live_num(&t, "RECOMMENDED_DAYS_SOL", 1, sol->days);
     }
     xlsx_live_lit(&t, " days for the token budget");
-    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
+    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_WRAP, 11);
 
     xlsx_book_str(b, ws, row, col("family"),
                   h->has_expected ? "Expected cost" : "Cost (speed of light)",
@@ -359,8 +401,8 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     xlsx_live_lit(&t, " at $");
     xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->in->hw->spec.gpu_hour_usd);
     xlsx_live_lit(&t, " per GPU-hour");
-    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
-    return glance_goodput(b, ws, row);
+    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_WRAP, 11);
+    return glance_memory(b, ws, glance_goodput(b, ws, row));
 }
 
 /*
@@ -487,6 +529,26 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
+/* The printed page's last line: where the rest of the sheet is. */
+#define PRINT_NOTE                                                           \
+    "Printed: the rows above. On screen below: the key figures of the "      \
+    "recommended plan (live), the step from the speed of light to the "      \
+    "expected, and the notes; Plans, Families and Memory hold every plan's " \
+    "figures."
+
+/*
+ * The Summary's page: rows 0..last on one landscape page (fit to one page
+ * wide and one tall over the print area). The rows printed are those a
+ * 1366-px screen shows at once, some 30 rows of 11-point text, so the
+ * page's scale stays above 8/11 (the type at 8 points or more) on A4 or
+ * Letter: tests/integration/88_print.sh measures it in LibreOffice's PDF.
+ */
+static void print_setup(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
+{
+    worksheet_fit_to_pages(ws, 1, 1);
+    xlsx_book_print_area(b, ws, 0, last, col(TEXT_LAST));
+}
+
 void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
     const struct views *r = b->r;
@@ -500,6 +562,7 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
     xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
     xlsx_families_grid(b, ws);
+    xlsx_book_width(b, ws, col(TEXT_LAST), col(TEXT_LAST), PLAN_WIDTH);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
                    "Parallelism plan for %s on %ld x %s", r->in->m->spec.name,
@@ -512,11 +575,14 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
     row = glance(b, ws, row);
     row = links(b, ws, row) + 1;
     row = verdict(b, ws, row);
+    /* the page a manager prints (issue 37): the answer, its range, why,
+     * memory, days, cost and energy on one landscape page at 8 points
+     * or more; the detail below is the screen's */
+    paragraph(b, ws, row, PRINT_NOTE, XLSX_FMT_NOTE_WRAP, 11);
+    print_setup(b, ws, row);
+    row += 2;
     row = xlsx_key_figures(b, ws, row);
     row = xlsx_waterfall_table(b, ws, row, &waterfall_cols);
     row = notes(b, ws, row);
-    /* the page a manager prints: all of it on one landscape page */
-    worksheet_fit_to_pages(ws, 1, 1);
-    xlsx_book_print_area(b, ws, 0, row - 1, NCOLS - 1);
     worksheet_activate(ws);
 }
