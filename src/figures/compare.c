@@ -69,9 +69,12 @@ static double cost_of(const struct compare_row *r)
     return r->calibrated ? r->recommended.t.x_cost : r->recommended.t.cost_usd;
 }
 
-/* Whether a ranks before b: its kind first, then its cost. */
+/* Whether a ranks before b: its model's group, its kind, then its
+ * cost. */
 static bool before(const struct compare_row *a, const struct compare_row *b)
 {
+    if (a->group != b->group)
+        return a->group < b->group;
     if (kind(a) != kind(b))
         return kind(a) < kind(b);
     return kind(a) < 2 && cost_of(a) < cost_of(b);
@@ -79,10 +82,15 @@ static bool before(const struct compare_row *a, const struct compare_row *b)
 
 void compare_rank(struct compare_row *rows, size_t n)
 {
-    size_t i, j;
+    size_t i, j, groups = 0;
     long next[2] = {1, 1};
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         rows[i].calibrated = rows[i].any && rows[i].recommended.work.x.known;
+        for (j = 0; j < i; j++) /* the group of the first row of its file */
+            if (strcmp(rows[j].model_path, rows[i].model_path) == 0)
+                break;
+        rows[i].group = j < i ? rows[j].group : groups++;
+    }
     /* insertion sort: stable, and n is at most COMPARE_PAIRS_MAX */
     for (i = 1; i < n; i++) {
         struct compare_row *t = malloc(sizeof *t);
@@ -94,6 +102,9 @@ void compare_rank(struct compare_row *rows, size_t n)
         rows[j] = *t;
         free(t);
     }
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        if (i > 0 && rows[i].group != rows[i - 1].group)
+            next[0] = next[1] = 1; /* each model ranks its own clusters */
         rows[i].rank = kind(&rows[i]) < 2 ? next[kind(&rows[i])]++ : 0;
+    }
 }
