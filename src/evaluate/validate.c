@@ -26,7 +26,7 @@ enum status validate_plan(const struct validation_run *run,
     args[0] = plan_text;
     if (plan_parse(args, 1, &defaults, p, &given_dp, d) != STATUS_OK)
         return d->status;
-    if (plan_check(p, in->m, in->hw, false, d) != PLAN_OK)
+    if (plan_check(p, in->m, in->hw, PLAN_CHECK_RUNNABLE, d) != PLAN_OK)
         return d->status ? d->status : diag_set(d, STATUS_RANGE, "invalid");
     return STATUS_OK;
 }
@@ -139,7 +139,8 @@ static enum status completions(const struct validation_run *run,
         if (tried++ < COMPLETIONS_MAX &&
             (nc == 0 ||
              plan_parse(args, 1, &v->plan, &p, &given_dp, &why) == STATUS_OK) &&
-            plan_check(&p, in->m, in->hw, false, &why) == PLAN_OK) {
+            plan_check(&p, in->m, in->hw, PLAN_CHECK_RUNNABLE, &why) ==
+                PLAN_OK) {
             struct cost_result r;
             st = cost_ctx_prepare_plan(use, &p, d);
             if (st != STATUS_OK)
