@@ -204,9 +204,12 @@ enum status validate_predict(const struct validation_run *run,
     v->measured_mfu = run->measured_mfu;
     v->measured_gpu_hours_per_trillion = run->measured_gpu_hours_per_trillion;
     v->current = in->current;
-    if (in->hw->cal)
+    if (in->hw->cal) {
         snprintf(v->calibration_path, sizeof v->calibration_path, "%s",
                  in->hw->cal->meta.path);
+        diag_snprintf(v->group, sizeof v->group, "%s",
+                      validation_group(in->hw->cal));
+    }
     if (in->stack)
         snprintf(v->stack_path, sizeof v->stack_path, "%s",
                  in->stack->meta.path);
@@ -248,6 +251,8 @@ enum status validate_predict(const struct validation_run *run,
         cost_ctx_release(&own);
     }
     plan_family(&v->plan, v->predicted.family, sizeof v->predicted.family);
+    scenario_eval(&v->predicted.work, &v->predicted.t, in->hw, in->m,
+                  v->plan.precision, NULL, &v->sc);
     replay_fill(&v->predicted, in->m, in->hw, &v->replay);
     if (st == STATUS_OK)
         st = completions(run, in, ctx, v, d);

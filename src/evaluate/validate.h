@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "plan.h"
 #include "replay.h"
+#include "scenario.h"
 #include "validation.h"
 
 /* A published measured run and the prediction for it. */
@@ -58,6 +59,11 @@ struct validate_result {
      * the calibration (its hardware file's, by name) and the stack (its
      * framework's, named in the run's file); "" when none. */
     char calibration_path[1024], stack_path[1024];
+    /* its calibration's group (validation_group; "" when none) and its
+     * scenarios on its own inputs (scenario_eval, without the published
+     * runs' band: rank adds the band of its group) */
+    char group[VALIDATION_GROUP_MAX];
+    struct scenario_steps sc;
     /* its waterfall's steps, phases and ranks (on the inputs it names) */
     struct replay replay;
 };

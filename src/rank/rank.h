@@ -107,6 +107,16 @@ enum status rank_finish_validations(struct report *r,
                                     struct diag *d);
 
 /*
+ * Each kept row's scenarios and range (scenario.h: its expected step,
+ * the published runs' band on this report's calibration group, the DP
+ * overlaps off, and, for the fitting rows rank_finish_other_best timed,
+ * the other communication model), r->band; and each placed validation
+ * run's band scenarios, of its own group. rank_finish_validations calls
+ * it last; needs the runs placed.
+ */
+void rank_finish_scenarios(struct report *r);
+
+/*
  * Each family's best plan under ctx's communication model and the same
  * plan under `other`'s (best, best_other), with their collectives, and
  * r->families_by_step; a plan fits when it leaves r->headroom_pct of HBM

@@ -187,6 +187,8 @@ rank_finish_other_best(struct report *r, struct cost_ctx *other, struct diag *d)
         if (cost_ctx_prepare_plan(other, p, d) != STATUS_OK)
             return d->status;
         cost_evaluate(other, p, COST_FLOOR | COST_EXPECTED, NULL, &c);
+        if (c.work.x.known)
+            r->rows[i].other_expected = c.t.expected;
         if (!r->has_other_best ||
             rank_before(true, cost_rank_step(&c), &c.plan, true,
                         cost_rank_step(best), &best->plan)) {
@@ -264,7 +266,49 @@ enum status rank_finish_validations(struct report *r,
                 break;
             }
     }
+    rank_finish_scenarios(r);
     return STATUS_OK;
+}
+
+/* ---- Scenarios ---- */
+
+/* The band of `group` from the placed runs with an expected step. */
+static bool
+band_of(const struct report *r, const char *group, struct validation_band *band)
+{
+    struct validation_point pts[REPORT_VALIDATIONS_MAX];
+    size_t i, n = 0;
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct validate_result *v = &r->validation[i];
+        if (!v->predicted.work.x.known || !(v->predicted.t.expected > 0))
+            continue;
+        snprintf(pts[n].group, sizeof pts[n].group, "%s", v->group);
+        pts[n++].ratio = v->measured_step_eq / v->predicted.t.expected;
+    }
+    return validation_band_fit(pts, n, group, band);
+}
+
+void rank_finish_scenarios(struct report *r)
+{
+    size_t i;
+    r->has_band =
+        r->hw->cal && band_of(r, validation_group(r->hw->cal), &r->band);
+    for (i = 0; i < r->nrows; i++) {
+        struct report_row *row = &r->rows[i];
+        scenario_eval(&row->work, &row->t, r->hw, r->m, row->plan.precision,
+                      r->has_band ? &r->band : NULL, &row->sc);
+        scenario_add(&row->sc, SCENARIO_OTHER_COMM, row->other_expected);
+    }
+    /* each run with its own group's band, on its own inputs */
+    for (i = 0; i < r->nvalidations; i++) {
+        struct validate_result *v = &r->validation[i];
+        struct validation_band b;
+        double x = v->sc.step[SCENARIO_EXPECTED];
+        if (!scenario_known(&v->sc) || !band_of(r, v->group, &b))
+            continue;
+        scenario_add(&v->sc, SCENARIO_RUNS_FAST, x * b.lo);
+        scenario_add(&v->sc, SCENARIO_RUNS_SLOW, x * b.hi);
+    }
 }
 
 enum status rank_finish(struct report *r,

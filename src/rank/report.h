@@ -30,6 +30,7 @@
 #include "model.h"
 #include "plan.h"
 #include "progress.h"
+#include "scenario.h"
 #include "sweep.h"
 #include "validate.h"
 
@@ -63,6 +64,12 @@ struct report_row {
     int family;  /* index into report.family */
     bool fits;
     long rank; /* critical pipeline rank */
+    /* its expected step under the other communication model (0: not
+     * evaluated: rank_finish_other_best times the fitting rows) and its
+     * scenarios with their span (rank_finish_scenarios; sc.have 0 where
+     * it has no expected step) */
+    double other_expected;
+    struct scenario_steps sc;
 };
 
 /* Where a plan turns compute-bound as one link gets faster. */
@@ -164,6 +171,11 @@ struct report_headline {
     char why[REPORT_TEXT];     /* its verdict sentence, capitalised */
     char difference[REPORT_TEXT]; /* speed of light against reality */
     char ties_text[REPORT_TEXT];
+    /* what its range spans (figures_headline: its scenarios, the band's
+     * runs and group), and, where the fastest expected plan is not the
+     * recommended one for its range, why, in one sentence ("" else) */
+    char range_words[REPORT_TEXT];
+    char choice[REPORT_TEXT];
     char models[REPORT_TEXT]; /* the best plan under the other model */
 };
 
@@ -360,6 +372,10 @@ struct report {
      * (rank_finish_other_best) */
     bool has_other_best;
     struct cost_result other_best;
+    /* the published runs' band on this report's calibration
+     * (rank_finish_scenarios; has_band false without a run) */
+    bool has_band;
+    struct validation_band band;
     /* the waterfall's replay of every plan that can be recommended: the
      * kept rows [0, nreplays), the fitting ones within tie_pct of the
      * fastest (row 0 alone when it does not fit) (rank_finish_replays) */
