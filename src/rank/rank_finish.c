@@ -201,6 +201,24 @@ rank_finish_other_best(struct report *r, struct cost_ctx *other, struct diag *d)
 
 /* ---- The waterfalls' replays ---- */
 
+/* n, or past the last fitting row whose range's high end is within
+ * tie_pct of the smallest (the plans figures_sheet_rows may recommend,
+ * once rank_finish_scenarios filled the ranges). */
+static size_t robust_ties(const struct report *r, size_t n)
+{
+    double least = 0;
+    size_t i;
+    for (i = 0; i < r->nrows; i++)
+        if (r->rows[i].fits && scenario_known(&r->rows[i].sc) &&
+            (least == 0 || r->rows[i].sc.high < least))
+            least = r->rows[i].sc.high;
+    for (i = 0; least > 0 && i < r->nrows; i++)
+        if (r->rows[i].fits && scenario_known(&r->rows[i].sc) &&
+            r->rows[i].sc.high <= least * (1 + r->tie_pct / 100) && i >= n)
+            n = i + 1;
+    return n;
+}
+
 enum status rank_finish_replays(struct report *r, struct diag *d)
 {
     size_t n = 0, i;
@@ -215,6 +233,7 @@ enum status rank_finish_replays(struct report *r, struct diag *d)
         double limit = r->rows[0].step * (1 + r->tie_pct / 100);
         while (n < r->nrows && r->rows[n].fits && r->rows[n].step <= limit)
             n++;
+        n = robust_ties(r, n);
     } else {
         n = 1;
     }
@@ -267,7 +286,8 @@ enum status rank_finish_validations(struct report *r,
             }
     }
     rank_finish_scenarios(r);
-    return STATUS_OK;
+    /* the plans the ranges may recommend need their waterfalls too */
+    return rank_finish_replays(r, d);
 }
 
 /* ---- Scenarios ---- */

@@ -29,6 +29,8 @@ enum col_src {
     C_XWORK_FIELD, /* a double of struct expected_work, over scale; empty
                       without a calibration */
     C_XTERM,       /* an expected term (terms.h), by the column's key */
+    C_RANGE_FIELD, /* a double of struct scenario_steps (the row's range);
+                      empty without an expected step */
     C_RANK,
     C_FAMILY,
     C_SCHEDULE,
@@ -51,6 +53,8 @@ enum col_src {
 #define MEM_FIELD(f)      FIELD(C_MEM_FIELD, struct memory, double, f, GIB)
 #define XWORK_FIELD(f, sc) \
     FIELD(C_XWORK_FIELD, struct expected_work, double, f, sc)
+#define RANGE_FIELD(f) \
+    FIELD(C_RANGE_FIELD, struct scenario_steps, double, f, 1)
 #define DERIVED(src) .id = (src), .off = 0, .scale = 1
 
 /* The column shows a time term: its formula is the term's (terms.c). */
@@ -84,6 +88,8 @@ static const struct plans_column columns[] = {
 
     {.key = "step", .header = "Step, speed of light", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_STEP_S", TIME_FIELD(step)},
     {.key = "expected", .header = "Expected step", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_EXPECTED_S", DERIVED(C_XTERM)},
+    {.key = "low", .header = "Expected low (its scenarios' span, never below the speed of light)", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .name = "PLANS_LOW_S", RANGE_FIELD(low)},
+    {.key = "high", .header = "Expected high (its slowest scenario)", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .name = "PLANS_HIGH_S", RANGE_FIELD(high)},
     {.key = "bound", .header = "Bound", .width = 9, .kind = TEXT, .formula = TERM, .name = "PLANS_BOUND", DERIVED(C_BOUND)},
     {.key = "ratio", .header = "Comm/compute", .num_format = F_RAT, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_RATIO", TIME_FIELD(comm_compute_ratio)},
     {.key = "fits", .header = "Fits", .num_format = F_FITS, .width = 7, .kind = BOOL, .formula = TERM, .name = "PLANS_FITS", DERIVED(C_FITS)},
@@ -335,6 +341,12 @@ void plans_table_value_row(const struct plans_column *c,
             number(out, field(&row->work.x, c->off) / c->scale);
         else if (terms_find(c->key))
             number(out, terms_time(t, terms_find(c->key)->id));
+        break;
+    case C_RANGE_FIELD:
+        if (scenario_known(&row->sc))
+            number(out, field(&row->sc, c->off));
+        else
+            out->kind = PLANS_EMPTY;
         break;
     case C_RANK:
         if (rank > 0)
