@@ -40,21 +40,22 @@ struct range_work {
 };
 
 /*
- * The spread of measured over expected over the data directory's
- * validation runs, each on its own inputs and stack (as the report's
- * Validation sheet predicts them): the range of an expected figure.
- * A bad run file is an input error, as for `report`.
+ * The published runs' band for the calibration `in` reads (validation_band
+ * over the data directory's validation runs, each on its own inputs and
+ * stack, as the report's Validation sheet predicts them, with its own
+ * calibration's group). A bad run file is an input error, as for `report`.
  */
-static enum status expected_range(const struct cli_config *cfg,
-                                  const struct cli_inputs *in,
-                                  struct validation_range *g,
-                                  struct diag *d)
+static enum status expected_band(const struct cli_config *cfg,
+                                 const struct cli_inputs *in,
+                                 struct validation_band *band,
+                                 struct diag *d)
 {
     struct range_work *w = calloc(1, sizeof *w);
+    struct validation_point pts[FIT_ROWS_MAX];
     char data_dir[1024], buf[1300];
     const char *recipe;
-    size_t i;
-    memset(g, 0, sizeof *g);
+    size_t i, k, n = 0;
+    memset(band, 0, sizeof *band);
     if (!w)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     cli_data_directory(data_dir, sizeof data_dir);
@@ -73,13 +74,46 @@ static enum status expected_range(const struct cli_config *cfg,
     w->table.value = 1;
     if (d->status == STATUS_OK)
         fit_transfer(&w->table, w->runs, w->in, w->nin, cfg->comm, d);
-    for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++)
-        validation_range_add(g, w->table.rows[i].measured_s,
-                             w->table.rows[i].default_s);
+    for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++) {
+        const struct fit_row *row = &w->table.rows[i];
+        if (!(row->default_s > 0))
+            continue;
+        for (k = 0; k < w->nin; k++)
+            if (strcmp(w->runs[k].path, row->path) == 0)
+                break;
+        snprintf(pts[n].group, sizeof pts[n].group, "%s",
+                 k < w->nin ? validation_group(w->in[k].hw->cal) : "");
+        pts[n++].ratio = row->measured_s / row->default_s;
+    }
+    if (d->status == STATUS_OK)
+        validation_band_fit(pts, n, validation_group(in->hw.cal), band);
     for (i = 0; i < w->nin; i++)
         validation_inputs_release(&w->in[i]);
     free(w);
     return d->status;
+}
+
+/* The plan's expected step under the other communication model (0 when
+ * it cannot be evaluated there). */
+static double other_model_step(const struct cli_config *cfg,
+                               const struct cli_inputs *in,
+                               const struct plan *p)
+{
+    struct cost_ctx other;
+    struct cost_result c;
+    struct diag d;
+    double x = 0;
+    diag_init(&d);
+    if (cost_ctx_init(&other, &in->m, &in->hw,
+                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO,
+                      &d) == STATUS_OK &&
+        cost_ctx_prepare_plan(&other, p, &d) == STATUS_OK) {
+        other.stack = in->have_stack ? &in->stack : NULL;
+        cost_evaluate(&other, p, COST_FLOOR | COST_EXPECTED, NULL, &c);
+        x = c.work.x.known ? c.t.expected : 0;
+    }
+    cost_ctx_release(&other);
+    return x;
 }
 
 /* The training recipe a config.json model runs with, on stderr (sf: the
@@ -202,13 +236,18 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     view.part = cost_result_partition(&ctx, &r);
     view.replay = &replay;
     if (r.work.x.known &&
-        expected_range(cfg, &in, &view.range, &d) != STATUS_OK) {
+        expected_band(cfg, &in, &view.band, &d) != STATUS_OK) {
         cli_print_diag(&d);
         free(rank_mem);
         cost_ctx_release(&ctx);
         cli_release_inputs(&in);
         return cli_exit_code(d.status, CLI_IO_INPUT);
     }
+    scenario_eval(&r.work, &r.t, &in.hw, &in.m, p.precision,
+                  view.band.all_runs ? &view.band : NULL, &view.sc);
+    if (r.work.x.known)
+        scenario_add(&view.sc, SCENARIO_OTHER_COMM,
+                     other_model_step(cfg, &in, &p));
     rc = eval_print(cfg, &view);
     free(rank_mem);
     cost_ctx_release(&ctx);
