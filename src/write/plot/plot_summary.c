@@ -68,7 +68,7 @@ static void two_lines(const char *text,
 static void words(const struct report *r, struct plot_template_vars *v)
 {
     const struct report_headline *h = &r->headline;
-    char text[REPORT_TEXT], title[1024], a[32], b[32];
+    char text[3 * REPORT_TEXT], title[1024], a[32], b[32];
     plot_format_title(r, "planning summary", title, sizeof title);
     plot_template_set_str(v, "TITLE", title);
     snprintf(text, sizeof text, "%s: %s",
