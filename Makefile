@@ -149,9 +149,11 @@ test: deps-test
 	$(Q)$(MAKE) --no-print-directory layers links unit integration test-slow
 
 # The include rule of src/'s stage folders (docs/ARCHITECTURE.md): a folder
-# includes only from folders below it, and headers form no circle.
+# includes only from folders below it, and headers form no circle; and the
+# map of tests/ onto those stages (tests/README.md) is the tree's.
 layers:
 	$(Q)/usr/bin/python3 scripts/check-layers.py src
+	$(Q)/usr/bin/python3 scripts/check-tests-map.py
 
 # The documentation's links and paths (README.md, docs/*.md): each relative
 # link and each repository path it names exists, anchors included, and no

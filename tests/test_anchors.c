@@ -5,6 +5,8 @@
  * purpose: each asserts that a model file, as shipped, reproduces a figure
  * its authors published (a paper's table, a model card's totals). A data
  * edit that moves such a figure fails here, and only here.
+ *
+ * Stage: input (the shipped model files against published figures)
  */
 #include <stdarg.h>
 #include <stddef.h>

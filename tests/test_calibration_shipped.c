@@ -5,6 +5,8 @@
  * snapshots in tests/data/snap/): a data edit that drops a calibration or
  * moves a cited figure fails here. assert_near's tolerance is relative:
  * 1e-4 covers a file's rounding to 0.1 TFLOP/s, 2e-3 to 0.01 TB/s.
+ *
+ * Stage: input (the shipped calibration files)
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,6 +4,8 @@
  * step. The floor over whole sweeps (every plan of the default space on
  * the default inputs and on every validation run's) is the slow tier's:
  * tests/slow/test_floor_sweeps.c (make test-slow).
+ *
+ * Stage: evaluate (the speed of light's terms: src/evaluate/terms.c)
  */
 #include <stdarg.h>
 #include <stddef.h>

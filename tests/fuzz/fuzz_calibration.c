@@ -3,6 +3,8 @@
  * calibration_load(). It must never crash, leak or hit undefined
  * behaviour; a file that loads must say nothing in its diag, one that
  * does not must say why.
+ *
+ * Stage: input (calibration_load: src/input/calibration.c)
  */
 #include <stdlib.h>
 #include <string.h>

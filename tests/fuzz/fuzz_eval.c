@@ -24,6 +24,8 @@
  * file that loads with one of those aborts, and whatever loads must keep
  * its schema's ranges. The text and JSON outputs must be text (valid
  * UTF-8, no control characters but newline and tab).
+ *
+ * Stage: evaluate (one plan's evaluation under both comm models)
  */
 #include <float.h>
 #include <math.h>

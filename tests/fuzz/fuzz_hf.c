@@ -4,6 +4,8 @@
  * then hf_config's key-by-key reading). It must never crash, leak or hit
  * undefined behaviour; a file that loads must say nothing in its diag, one
  * that does not must say why.
+ *
+ * Stage: input (the config.json readers: src/input/hf_*.c)
  */
 #include <stdlib.h>
 #include <string.h>

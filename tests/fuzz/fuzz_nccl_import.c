@@ -4,6 +4,8 @@
  * never crash, leak or hit undefined behaviour; a read that fails must
  * say why, one that succeeds must say nothing, and what is written must
  * fit a data-file line.
+ *
+ * Stage: input (src/input/nccl_import.c)
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * and plan_check() against the default model, cluster and sweep
  * defaults. A plan that parses must format back to text that parses to
  * the same plan; a plan that fails must say why.
+ *
+ * Stage: plan (plan_parse and plan_check: src/plan/plan.c)
  */
 #include <stdlib.h>
 #include <string.h>

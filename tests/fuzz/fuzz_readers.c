@@ -7,6 +7,8 @@
  * leak or hit undefined behaviour; a file that loads says nothing in its
  * diag, one that does not says why, in text; what loads keeps its
  * schema's ranges and its text text.
+ *
+ * Stage: input (the stack, validation and kernel-file readers)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,8 @@
  * undefined behaviour; every failure must say why, in text (no control
  * characters, valid UTF-8: the argument may hold anything); what loads
  * must keep its schema's ranges.
+ *
+ * Stage: input (--set overrides through the data-file readers)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * nothing in its diag, one that does not must say why
  * (in text: no control characters, valid UTF-8); what loads must keep
  * its schema's ranges, its strings and sources being text.
+ *
+ * Stage: plan (sweep_load: src/plan/sweep.c)
  */
 #include <stdlib.h>
 #include <string.h>

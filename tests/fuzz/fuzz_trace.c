@@ -8,6 +8,8 @@
  * that succeeds must say nothing; what is written must be data-file lines
  * (at most 198 bytes, printable text), the calibration one that `check`
  * accepts beside the H800, or nothing with a printable reason.
+ *
+ * Stage: evaluate (src/evaluate/trace_import.c)
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -45,3 +45,33 @@ printf '/* cost_evaluate(ctx) in a comment */ static const char *s = "expected_w
 check "a comment, a string or a label is no evaluation" \
     /usr/bin/python3 scripts/check-layers.py "$TMP/lay"
 rm -rf "$TMP/lay"
+
+# scripts/check-tests-map.py (make layers): the map of tests/ onto src/'s
+# stages in tests/README.md is the tree's; a test that names no module and
+# no stage, a stage that is none, and a stale map each fail, naming the file
+check "tests/README.md maps every test onto its stage" \
+    /usr/bin/python3 scripts/check-tests-map.py
+map() {
+    rm -rf "$TMP/map" && mkdir -p "$TMP/map/tests/fuzz"
+    cp -r scripts src "$TMP/map/"
+    cp -r tests/*.c tests/README.md tests/slow tests/integration "$TMP/map/tests/"
+    cp tests/fuzz/*.c "$TMP/map/tests/fuzz/"
+}
+map
+printf '/*\n * test_nothing: no module of this name.\n */\nint x;\n' \
+    >"$TMP/map/tests/test_nothing.c"
+expect 1 "tests/test_nothing.c: tests no module of its name" -- \
+    /usr/bin/python3 scripts/check-tests-map.py "$TMP/map"
+printf '/*\n * test_nothing: a test.\n *\n * Stage: nowhere (x)\n */\n' \
+    >"$TMP/map/tests/test_nothing.c"
+expect 1 "Stage: nowhere names no stage" -- \
+    /usr/bin/python3 scripts/check-tests-map.py "$TMP/map"
+printf '/*\n * test_nothing: a test.\n *\n * Stage: rank (x)\n */\n' \
+    >"$TMP/map/tests/test_nothing.c"
+expect 1 "the tests map is stale" -- \
+    /usr/bin/python3 scripts/check-tests-map.py "$TMP/map"
+check "--write regenerates the map" \
+    /usr/bin/python3 scripts/check-tests-map.py --write "$TMP/map"
+expect 0 "" -- grep -q "| rank | \`tests/test_nothing.c\` | x |" \
+    "$TMP/map/tests/README.md"
+rm -rf "$TMP/map"

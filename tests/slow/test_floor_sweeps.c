@@ -12,6 +12,8 @@
  * (check_memo: the bound from the ranks' full work, the work a thread's
  * cache keeps, the sensitivity grids' bounds). The step-end DP term by
  * hand is tests/test_floor.c's.
+ *
+ * Stage: rank (whole sweeps: the floor under every expected step)
  */
 #include <stdarg.h>
 #include <stddef.h>
