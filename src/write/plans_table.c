@@ -53,9 +53,8 @@ enum col_src {
 #define MEM_FIELD(f)      FIELD(C_MEM_FIELD, struct memory, double, f, GIB)
 #define XWORK_FIELD(f, sc) \
     FIELD(C_XWORK_FIELD, struct expected_work, double, f, sc)
-#define RANGE_FIELD(f) \
-    FIELD(C_RANGE_FIELD, struct scenario_steps, double, f, 1)
-#define DERIVED(src) .id = (src), .off = 0, .scale = 1
+#define RANGE_FIELD(f) FIELD(C_RANGE_FIELD, struct scenario_steps, double, f, 1)
+#define DERIVED(src)   .id = (src), .off = 0, .scale = 1
 
 /* The column shows a time term: its formula is the term's (terms.c). */
 #define TERM   ""
