@@ -46,7 +46,8 @@ AFTER_RANK = ("figures", "write", "write/xlsx", "write/plot")
 # accessors of carried results, the memory terms over a carried memory.
 AFTER_RANK_MAY_CALL = {
     "comm_kind_str", "comm_model_str",
-    "cost_bound_label", "cost_bound_str", "cost_phase_str",
+    "cost_bound_label", "scenario_known", "scenario_key",
+    "scenario_words", "scenario_source", "cost_bound_str", "cost_phase_str",
     "cost_rank_step", "cost_result_rank",
     "expected_effect_label", "expected_effect_shown",
     "terms_all", "terms_find", "terms_time", "terms_template",
