@@ -6,14 +6,17 @@ include that runs back up, or one that names a header in no folder, fails.
 Within a folder no order is kept, but headers form no circle (a header
 that reaches itself through the headers it includes).
 
-The hand-offs (docs/ARCHITECTURE.md, "Hand-offs"): rank hands over rows
-and results that carry every time the later stages show, so a source of
-figures/ or write/ calls no function of the evaluate stage that times,
-sizes or evaluates a plan (cost_evaluate, cost_times, cost_ctx_*,
-expected_waterfall, terms_step, ...), nor re-times a cluster
-(hardware_at_link). Names, labels, templates, accessors of what was
-carried and the memory terms over a carried struct memory stay callable
-(AFTER_RANK_MAY_CALL).
+The hand-offs (docs/ARCHITECTURE.md, "Hand-offs"): no evaluation after
+rank, by the include rule alone. A source of a stage after rank (figures/,
+write/ and its folders) reaches no header of evaluate/, neither by its
+own includes nor through the headers they include: rank hands over the
+ranking (ranking.h) and figures the views (views.h), whose types and
+names live below evaluate (result/), so a function that times, sizes or
+evaluates a plan is not even declared there. figures/ looks at the
+ranking, the inputs (report_inputs.h) and the stages below evaluate;
+write/ at the views (which carry the ranking and the inputs they were
+derived from) and the same lower stages: a writer includes no header of
+rank/ itself. There is no list of exceptions.
 
 Usage: scripts/check-layers.py [SRC_DIR]   (exit 1 on a violation)
 """
@@ -27,8 +30,9 @@ LAYERS = [
     "common",          # status and messages, the INI reader, atomic output
     "input",           # data files, config.json, calibration, imports
     "plan",            # one plan (parse, check, family); the plan space
+    "result",          # what evaluating gives, evaluating nothing: types, labels
     "evaluate",        # memory, collectives, the term registry, the step
-    "rank",            # sweep threads, bounded heap, families, the report
+    "rank",            # sweep threads, bounded heap, families: the ranking
     "figures",         # views: roofline, sensitivity, waterfall, verdicts
     "write",           # writers' shared tables: plans table, CSV, eval text
     "write/xlsx",      # the workbook, one module per sheet
@@ -39,66 +43,51 @@ LAYERS = [
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
-# The stages after rank: they derive views and lay them out.
+# The stages after rank: they derive views and lay them out; none of
+# their sources may reach a header of the evaluate stage.
 AFTER_RANK = ("figures", "write", "write/xlsx", "write/plot")
-# Functions of the evaluate stage that compute nothing about a plan:
-# names and labels, the term registry's templates and input cells,
-# accessors of carried results, the memory terms over a carried memory.
-AFTER_RANK_MAY_CALL = {
-    "comm_kind_str", "comm_model_str",
-    "cost_bound_label", "scenario_known", "scenario_key",
-    "scenario_words", "scenario_source", "cost_bound_str", "cost_phase_str",
-    "cost_rank_step", "cost_result_rank",
-    "expected_effect_label", "expected_effect_shown",
-    "terms_all", "terms_find", "terms_time", "terms_template",
-    "terms_template_token", "terms_name_known", "terms_inputs",
-    "terms_input_available", "terms_input_field", "terms_input_value",
-    "terms_mem_headroom", "terms_mem_usable",
-}
-# Not of the evaluate stage, but a re-timing all the same.
-AFTER_RANK_NEVER = {"hardware_at_link"}
-# Sources after rank that still evaluate, each with why (none: keep it so).
-AFTER_RANK_EXEMPT = {}
-DECL = re.compile(r'^[A-Za-z_][\w \t\*]*?[\s\*](\w+)\s*\(', re.M)
-COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+EVALUATE = "evaluate"
+# The writers read rank's hand-over through the views (views.h), never
+# from rank/ directly.
+WRITERS = ("write", "write/xlsx", "write/plot")
+RANK = "rank"
 
 
-def blank(m):
-    """A comment or string literal as spaces, its newlines kept."""
-    return re.sub(r'[^\n]', ' ', m.group(0))
-
-
-def evaluate_functions(src):
-    """The functions the evaluate stage's headers declare."""
-    names = set()
-    path = os.path.join(src, "evaluate")
-    for name in sorted(os.listdir(path)):
-        if name.endswith(".h"):
-            with open(os.path.join(path, name), encoding="utf-8") as f:
-                text = COMMENT.sub(blank, f.read())
-            names.update(m.group(1) for m in DECL.finditer(text))
-    names -= {"if", "for", "while", "return", "sizeof", "switch"}
-    return (names - AFTER_RANK_MAY_CALL) | AFTER_RANK_NEVER
-
-
-def after_rank_calls(src, files):
-    """Calls into evaluate from figures/ and write/: each a violation."""
+def after_rank_reach(files, home, graph):
+    """Sources after rank that reach an evaluate header: each a violation,
+    with the chain of includes that reaches it."""
     bad = 0
-    names = evaluate_functions(src)
-    call = re.compile(r'\b(' + "|".join(sorted(names)) + r')\s*\(')
     for full, folder in files:
-        rel = os.path.relpath(full, src)
-        if folder not in AFTER_RANK or not full.endswith(".c") or \
-                rel in AFTER_RANK_EXEMPT:
+        if folder not in AFTER_RANK:
             continue
         with open(full, encoding="utf-8") as f:
-            text = COMMENT.sub(blank, f.read())
-        for m in call.finditer(text):
-            line = text.count("\n", 0, m.start()) + 1
-            print(f"{full}:{line}: calls {m.group(1)}, an evaluation after "
-                  f"rank (use what rank handed over: report_row.t, "
-                  f"rank_finish)")
-            bad += 1
+            text = f.read()
+        for m in INCLUDE.finditer(text):
+            inc = os.path.basename(m.group(1))
+            if inc not in home:
+                continue
+            # breadth first, so the chain named is a shortest one
+            trail = {inc: [inc]}
+            queue = [inc]
+            found = None
+            while queue and not found:
+                h = queue.pop(0)
+                if home[h] == EVALUATE:
+                    found = trail[h]
+                    break
+                for n in graph.get(h, []):
+                    if n not in trail:
+                        trail[n] = trail[h] + [n]
+                        queue.append(n)
+            if found:
+                line = text.count("\n", 0, m.start()) + 1
+                what = f"a header of {EVALUATE}/" if len(found) == 1 else \
+                    f"which reaches {found[-1]} of {EVALUATE}/ (" + \
+                    " -> ".join(found) + ")"
+                print(f"{full}:{line}: includes {inc}, {what}: no evaluation "
+                      f"after rank (read the ranking and the views: "
+                      f"ranking.h, views.h)")
+                bad += 1
     return bad
 
 
@@ -142,8 +131,11 @@ def main():
                 print(f"{full}:{line}: includes {inc} from {home[inc]}/, "
                       f"a stage above {folder}/")
                 bad += 1
-    bad += after_rank_calls(src, files)
-    # headers form no circle
+            elif folder in WRITERS and home[inc] == RANK:
+                print(f"{full}:{line}: includes {inc} from {RANK}/: a writer "
+                      f"reads the ranking and the inputs through the views "
+                      f"(views.h)")
+                bad += 1
     graph = {}
     for full, folder in files:
         if full.endswith(".h"):
@@ -151,6 +143,8 @@ def main():
                 graph[os.path.basename(full)] = [
                     os.path.basename(x) for x in INCLUDE.findall(f.read())
                     if os.path.basename(x) in home]
+    bad += after_rank_reach(files, home, graph)
+    # headers form no circle
     state = {}
 
     def visit(h, trail):
@@ -171,7 +165,8 @@ def main():
     for h in sorted(graph):
         visit(h, [])
     print(f"check-layers: {len(files)} files in {len(LAYERS)} stages, "
-          f"{bad} problem(s): includes against the order, evaluation after rank")
+          f"{bad} problem(s): includes against the order, an evaluate "
+          f"header reached after rank")
     return 1 if bad else 0
 
 

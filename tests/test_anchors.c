@@ -201,13 +201,16 @@ static void test_anchors_llama3_8b_card(void **state)
  */
 static void test_anchors_published_plans_fit(void **state)
 {
-    static struct validation_run runs[VALIDATION_RUNS_MAX];
-    size_t n = 0, i;
+    struct validation_runs all;
+    const struct validation_run *runs;
+    size_t n, i;
     struct diag d;
     (void)state;
     diag_init(&d);
-    if (validation_load_dir("data", runs, VALIDATION_RUNS_MAX, &n, &d))
+    if (validation_load_dir("data", &all, &d))
         fail_msg("%s", d.msg);
+    runs = all.run;
+    n = all.n;
     assert_true(n >= 6);
     for (i = 0; i < n; i++) {
         struct validation_inputs in;
@@ -236,6 +239,7 @@ static void test_anchors_published_plans_fit(void **state)
         cost_ctx_release(&ctx);
         validation_inputs_release(&in);
     }
+    validation_runs_release(&all);
 }
 
 int main(void)

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "compare.h"
+#include "figures.h"
+#include "rank.h"
 #include "test_util.h"
 
 #define SNAP "tests/data/snap/"
@@ -48,6 +50,43 @@ static int teardown(void **state)
     hardware_release(&f->hw);
     free(f);
     return 0;
+}
+
+/*
+ * The pair's row as `compare` makes it (cli_commands.c): the names from
+ * the files, rank_run with the report's default, figures_recommend on its
+ * ranking, compare_row_recommend. Returns rank_run's status (why: its
+ * message); the row keeps no plan unless it is STATUS_OK.
+ */
+static enum status sweep_pair(struct fixture *f,
+                              const struct sweep_file *sf,
+                              size_t threads,
+                              struct compare_row *row,
+                              struct diag *why)
+{
+    struct ranking *rank = calloc(1, sizeof *rank);
+    struct report_inputs in;
+    struct views v;
+    struct rank_options opt;
+    enum status st;
+    assert_non_null(rank);
+    compare_row_init(row, &f->m, &f->hw);
+    memset(&in, 0, sizeof in);
+    in.m = &f->m;
+    in.hw = &f->hw;
+    in.sweep = sf;
+    memset(&v, 0, sizeof v);
+    memset(&opt, 0, sizeof opt);
+    opt.threads = threads;
+    st = rank_run(rank, &f->ctx, sf, &opt, why);
+    if (st == STATUS_OK) {
+        assert_int_equal(figures_recommend(&in, rank, &v, why), STATUS_OK);
+        compare_row_recommend(row, &v);
+    }
+    views_free(&v);
+    ranking_free(rank);
+    free(rank);
+    return st;
 }
 
 /* The snapshot sweep with every dimension fixed to DeepSeek's plan, but
@@ -85,7 +124,7 @@ static void load_sweep(struct sweep_file *sf, const char *tp, const char *rc)
  * snapshot's 2048 GPUs of 79.21 GiB at 2 USD an hour, DeepSeek's 14.8T
  * tokens.
  */
-static void test_compare_pair_best_plan(void **state)
+static void test_compare_row_best_plan(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
@@ -127,7 +166,7 @@ static void test_compare_pair_best_plan(void **state)
         if (fits[k] && step[k] <= best_step * 1.02 &&
             (rec < 0 || free_gib[k] > free_gib[rec]))
             rec = k;
-    assert_int_equal(compare_pair(&row, &f->ctx, &sf, 2, &d), STATUS_OK);
+    assert_int_equal(sweep_pair(f, &sf, 2, &row, &d), STATUS_OK);
     assert_true(row.any);
     assert_int_equal(row.valid, 3);
     assert_int_equal(row.fitting, fitting);
@@ -148,9 +187,10 @@ static void test_compare_pair_best_plan(void **state)
 }
 
 /* tp 3 and 5 divide neither the 128 heads nor the GPUs: no valid plan.
- * The row says why (the ranking's message) and the call succeeds, so
- * `compare` goes on to the next pair. */
-static void test_compare_pair_nothing_valid(void **state)
+ * The ranking says why (the message `compare` puts in the row, going on
+ * to the next pair: tests/integration/85_compare.sh); the row keeps the
+ * pair's names and no plan. */
+static void test_compare_row_nothing_valid(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
@@ -158,12 +198,12 @@ static void test_compare_pair_nothing_valid(void **state)
     struct diag d;
     load_sweep(&sf, "space.tp=3 5", "space.recompute=full");
     diag_init(&d);
-    assert_int_equal(compare_pair(&row, &f->ctx, &sf, 1, &d), STATUS_OK);
+    assert_int_equal(sweep_pair(f, &sf, 1, &row, &d), STATUS_RANGE);
     assert_false(row.any);
     assert_int_equal(row.valid, 0);
-    assert_non_null(strstr(row.why, SNAP "sweeps/default.ini: no valid plan: "
-                                         "all 2 combinations were rejected "
-                                         "(most often: "));
+    assert_non_null(strstr(d.msg, SNAP "sweeps/default.ini: no valid plan: "
+                                       "all 2 combinations were rejected "
+                                       "(most often: "));
     assert_string_equal(row.model, "DeepSeek-V3");
     sweep_release(&sf);
 }
@@ -212,9 +252,9 @@ static void test_compare_rank_expected_apart(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compare_pair_best_plan),
+        cmocka_unit_test(test_compare_row_best_plan),
         cmocka_unit_test(test_compare_rank_expected_apart),
-        cmocka_unit_test(test_compare_pair_nothing_valid),
+        cmocka_unit_test(test_compare_row_nothing_valid),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -107,18 +107,22 @@ static void test_csv_out_write_small_report(void **state)
     static const char head[] = "Rank,Family,TP,PP,EP,ZeRO,Schedule,Precision,"
                                "Recompute,Micro-batch (seq),"
                                "\"Step, speed of light (s)\","
-                               "Expected step (s),Bound,Comm/compute,Fits,"
+                               "Expected step (s),\"Expected low (its "
+                               "scenarios' span, never below the speed of "
+                               "light) (s)\",Expected high (its slowest "
+                               "scenario) (s),Bound,Comm/compute,Fits,"
                                "HBM free (GiB),";
     char dir[] = "/tmp/roofplan-test-csv-XXXXXX", path[128];
     struct model m;
     struct hardware hw;
-    struct report *r = calloc(1, sizeof *r);
-    struct report_row row;
+    struct util_parts *r = calloc(1, sizeof *r);
+    struct ranking_row row;
     struct diag d;
     char *text, *row_line, want[1024];
     size_t ncols;
     (void)state;
     assert_non_null(r);
+    util_parts_init(r);
     diag_init(&d);
     util_model(&m, "tests/data/tiny-moe.ini", NULL, 0);
     if (hardware_load("tests/data/hw-h800.ini", &hw, NULL, 0, &d))
@@ -142,16 +146,17 @@ static void test_csv_out_write_small_report(void **state)
     /* its times as rank keeps them: 10 x 758e12 BF16 FLOPs at 758
      * TFLOP/s, 10 s */
     cost_times(&row.work, &hw, &m, row.plan.precision, &row.t);
-    r->m = &m;
-    r->hw = &hw;
-    r->rows = &row;
-    r->nrows = 1;
-    r->nfamilies = 1;
-    snprintf(r->family[0].name, sizeof r->family[0].name, "ZeRO-1, \"odd\"");
+    r->in.m = &m;
+    r->in.hw = &hw;
+    r->rank.rows = &row;
+    r->rank.nrows = 1;
+    util_parts_families(r, 1);
+    snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
+             "ZeRO-1, \"odd\"");
 
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/plans.csv", dir);
-    assert_int_equal(csv_out_write(r, path, CSV_OUT_KEPT, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&r->v, path, CSV_OUT_KEPT, &d), STATUS_OK);
     text = slurp(path);
     plans_table_columns(&ncols);
     assert_int_equal(strncmp(text, head, strlen(head)), 0);
@@ -163,7 +168,7 @@ static void test_csv_out_write_small_report(void **state)
     assert_int_equal(count_fields(row_line), ncols);
     snprintf(want, sizeof want,
              "1,\"ZeRO-1, \"\"odd\"\"\",2,2,8,1,interleaved,bf16,selective,2,"
-             "10,,compute,0,TRUE,%.17g,",
+             "10,,,,compute,0,TRUE,%.17g,",
              79.21 - 60);
     if (strncmp(row_line, want, strlen(want)) != 0)
         fail_msg("row begins\n%.200s\nexpected\n%s", row_line, want);
@@ -177,6 +182,8 @@ static void test_csv_out_write_small_report(void **state)
     assert_int_equal(rmdir(dir), 0); /* no temporary file left */
     hardware_release(&hw);
     model_release(&m);
+    r->rank.rows = NULL; /* the test's own */
+    util_parts_free(r);
     free(r);
 }
 
@@ -211,13 +218,14 @@ static void test_csv_out_write_scope(void **state)
     char dir[] = "/tmp/roofplan-test-csv-XXXXXX", path[128], first[32];
     struct model m;
     struct hardware hw;
-    struct report *r = calloc(1, sizeof *r);
-    struct report_row rows[3];
+    struct util_parts *r = calloc(1, sizeof *r);
+    struct ranking_row rows[3];
     size_t sheet[2] = {0, 2}, i;
     struct diag d;
     char *text;
     (void)state;
     assert_non_null(r);
+    util_parts_init(r);
     diag_init(&d);
     util_model(&m, "tests/data/tiny-moe.ini", NULL, 0);
     if (hardware_load("tests/data/hw-h800.ini", &hw, NULL, 0, &d))
@@ -237,18 +245,19 @@ static void test_csv_out_write_scope(void **state)
         rows[i].step = (double)(i + 1);
         cost_times(&rows[i].work, &hw, &m, rows[i].plan.precision, &rows[i].t);
     }
-    r->m = &m;
-    r->hw = &hw;
-    r->rows = rows;
-    r->nrows = 3;
-    r->sheet = sheet;
-    r->nsheet = 2;
-    r->nfamilies = 1;
-    snprintf(r->family[0].name, sizeof r->family[0].name, "ZeRO-1+TP+EP");
+    r->in.m = &m;
+    r->in.hw = &hw;
+    r->rank.rows = rows;
+    r->rank.nrows = 3;
+    r->v.sheet = sheet;
+    r->v.nsheet = 2;
+    util_parts_families(r, 1);
+    snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
+             "ZeRO-1+TP+EP");
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/plans.csv", dir);
 
-    assert_int_equal(csv_out_write(r, path, CSV_OUT_SHEET, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&r->v, path, CSV_OUT_SHEET, &d), STATUS_OK);
     text = slurp(path);
     assert_int_equal(csv_lines(text, 1, first, sizeof first), 3);
     assert_string_equal(first, "1");
@@ -256,7 +265,7 @@ static void test_csv_out_write_scope(void **state)
     assert_string_equal(first, "3");
     free(text);
 
-    assert_int_equal(csv_out_write(r, path, CSV_OUT_KEPT, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&r->v, path, CSV_OUT_KEPT, &d), STATUS_OK);
     text = slurp(path);
     assert_int_equal(csv_lines(text, 2, first, sizeof first), 4);
     assert_string_equal(first, "2");
@@ -266,6 +275,9 @@ static void test_csv_out_write_scope(void **state)
     assert_int_equal(rmdir(dir), 0);
     hardware_release(&hw);
     model_release(&m);
+    r->rank.rows = NULL; /* the test's own */
+    r->v.sheet = NULL;
+    util_parts_free(r);
     free(r);
 }
 
@@ -273,16 +285,18 @@ static void test_csv_out_write_scope(void **state)
  * and no file made. */
 static void test_csv_out_write_missing_dir(void **state)
 {
-    struct report *r = calloc(1, sizeof *r);
+    struct util_parts *r = calloc(1, sizeof *r);
     struct diag d;
     (void)state;
     assert_non_null(r);
+    util_parts_init(r);
     diag_init(&d);
-    assert_int_equal(csv_out_write(r, "/nonexistent-roofplan-dir/plans.csv",
+    assert_int_equal(csv_out_write(&r->v, "/nonexistent-roofplan-dir/plans.csv",
                                    CSV_OUT_SHEET, &d),
                      STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-roofplan-dir/plans.csv: cannot "
                                "write: No such file or directory");
+    util_parts_free(r);
     free(r);
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "eval_out.h"
+#include "replay.h"
 #include "test_util.h"
 
 #define PLAN "gpus=16 tp=1 pp=2 ep=4 zero=1 precision=bf16 mbs=1 gbs=64"
@@ -40,7 +41,9 @@ static struct eval_view view_of(const struct fixture *f)
 {
     struct eval_view v;
     memset(&v, 0, sizeof v);
-    v.ctx = &f->ctx;
+    v.m = f->ctx.m;
+    v.hw = f->ctx.hw;
+    v.comm = f->ctx.comm;
     v.r = &f->r;
     v.coll = f->coll;
     v.ncoll = f->ncoll;

@@ -24,8 +24,8 @@
 /* 1700000000 s = 19675 days + 80000 s: 2023-11-14 22:13:20 UTC. */
 static void test_figures_date(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    assert_string_equal(r->when, "2023-11-14 22:13 UTC");
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    assert_string_equal(r->v.when, "2023-11-14 22:13 UTC");
 }
 
 /* A published run on these inputs: the sentence gives measured over the
@@ -33,26 +33,25 @@ static void test_figures_date(void **state)
 static void test_figures_difference_from_published_run(void **state)
 {
     struct util_figures *f = *state;
-    struct report r = f->r; /* shallow: rows stay the fixture's */
+    struct util_parts r = f->r; /* shallow: rows stay the fixture's */
     struct diag d;
-    r.sheet = NULL;
-    r.points = NULL;
-    r.roof_pick = NULL;
-    r.nvalidations = 1;
-    memset(&r.validation[0], 0, sizeof r.validation[0]);
-    snprintf(r.validation[0].name, sizeof r.validation[0].name, "run");
-    r.validation[0].current = true;
-    r.validation[0].measured_step_s = 19.926;
-    r.validation[0].predicted.t.step = 7.655;
+    r.rank.nvalidations = 1;
+    r.rank.validation = calloc(1, sizeof *r.rank.validation);
+    assert_non_null(r.rank.validation);
+    snprintf(r.rank.validation[0].name, sizeof r.rank.validation[0].name,
+             "run");
+    r.rank.validation[0].current = true;
+    r.rank.validation[0].measured_step_s = 19.926;
+    r.rank.validation[0].predicted.t.step = 7.655;
     diag_init(&d);
-    assert_int_equal(figures_views(&r, &d), STATUS_OK);
-    assert_int_equal(r.published, 0);
-    assert_true(r.headline.has_ratio);
-    assert_near(r.headline.measured_over_sol, 19.926 / 7.655, 1e-12);
-    assert_non_null(strstr(r.headline.difference, "2.60x its speed of light"));
-    free(r.sheet);
-    free(r.points);
-    free(r.roof_pick);
+    assert_int_equal(figures_views(&r.in, &r.rank, &r.v, &d), STATUS_OK);
+    assert_int_equal(r.v.published, 0);
+    assert_true(r.v.headline.has_ratio);
+    assert_near(r.v.headline.measured_over_sol, 19.926 / 7.655, 1e-12);
+    assert_non_null(
+        strstr(r.v.headline.difference, "2.60x its speed of light"));
+    views_free(&r.v); /* the copy's own: figures_views made them anew */
+    free(r.rank.validation);
 }
 
 int main(void)

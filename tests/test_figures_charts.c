@@ -28,26 +28,26 @@
  * (20.014 s) binds. */
 static void test_figures_baseline_crossovers(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    const struct report_family *b = &r->family[1];
-    assert_int_equal(r->baseline.family, 1);
-    assert_int_equal(b->cross_ib.state, REPORT_CROSS_AT);
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    const struct ranking_family *b = &r->rank.family[1];
+    assert_int_equal(r->v.baseline.family, 1);
+    assert_int_equal(b->cross_ib.state, RANKING_CROSS_AT);
     assert_near(b->cross_ib.gbps, 1000 / (10 * (1 + 20.0 / 132) - 1000 * 14e-6),
                 1e-12);
     assert_int_equal(b->cross_ib.then_bound, COST_NVLINK);
     assert_true(b->cross_ib.in_range);
-    assert_int_equal(b->cross_nv.state, REPORT_CROSS_AT);
+    assert_int_equal(b->cross_nv.state, RANKING_CROSS_AT);
     assert_near(b->cross_nv.gbps, 3000 / (10 * (1 + 20.0 / 132)), 1e-12);
     assert_int_equal(b->cross_nv.then_bound, COST_IB);
     /* the fitting family moves no NVLink bytes: already below compute */
-    assert_int_equal(r->family[0].cross_nv.state, REPORT_CROSS_ALREADY);
+    assert_int_equal(r->rank.family[0].cross_nv.state, RANKING_CROSS_ALREADY);
     /* the charts draw no crossover line: the baseline never turns
      * compute-bound on one link alone */
-    assert_true(r->sens[0].mark_gbps == 0);
-    assert_string_equal(r->sens[0].line1, "ZeRO-3: no IB bandwidth alone "
-                                          "makes it compute-bound");
-    assert_non_null(strstr(r->sens[0].line2, "NVLink still binds"));
-    assert_non_null(strstr(r->sens[1].line2, "IB still binds"));
+    assert_true(r->v.sens[0].mark_gbps == 0);
+    assert_string_equal(r->v.sens[0].line1, "ZeRO-3: no IB bandwidth alone "
+                                            "makes it compute-bound");
+    assert_non_null(strstr(r->v.sens[0].line2, "NVLink still binds"));
+    assert_non_null(strstr(r->v.sens[1].line2, "IB still binds"));
 }
 
 /* None of the baseline fits: its curves are its fastest plan re-timed.
@@ -55,8 +55,8 @@ static void test_figures_baseline_crossovers(void **state)
  * 2.514 s and NVLink's 18.75 s binds. */
 static void test_figures_baseline_curves(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    const struct report_family *b = &r->family[1];
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    const struct ranking_family *b = &r->rank.family[1];
     assert_true(b->sens_unfit);
     assert_near(b->sens_ib_step[0], 80.014, 1e-12);
     assert_int_equal(b->sens_ib_bound[0], COST_IB);
@@ -64,8 +64,8 @@ static void test_figures_baseline_curves(void **state)
     assert_int_equal(b->sens_ib_bound[2], COST_NVLINK);
     /* NVLink at 900 GB/s: 3.33 s; IB's 20.014 s binds */
     assert_near(b->sens_nv_step[1], 20.014, 1e-12);
-    assert_int_equal(r->sens[0].nfamilies, 1); /* A has no fitting curve */
-    assert_int_equal(r->sens[0].family[0], 1);
+    assert_int_equal(r->v.sens[0].nfamilies, 1); /* A has no fitting curve */
+    assert_int_equal(r->v.sens[0].family[0], 1);
 }
 
 /* Colours: the fitting family first in the palette, the baseline black;
@@ -73,24 +73,24 @@ static void test_figures_baseline_curves(void **state)
  * work is BF16 compute alone), the first 10 s x rate / 100 GB. */
 static void test_figures_colours_and_points(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    double rate = r->hw->bf16_flops / 1e12;
-    assert_int_equal(r->family[0].color, 0x0072B2);
-    assert_int_equal(r->family[1].color, 0x000000);
-    assert_int_equal(r->npoints, 3);
-    assert_int_equal(r->nblocks, 1);
-    assert_int_equal(r->blocks[0].family, 0);
-    assert_true(r->blocks[0].labelled);
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    double rate = r->in.hw->bf16_flops / 1e12;
+    assert_int_equal(r->v.family[0].color, 0x0072B2);
+    assert_int_equal(r->v.family[1].color, 0x000000);
+    assert_int_equal(r->v.npoints, 3);
+    assert_int_equal(r->v.nblocks, 1);
+    assert_int_equal(r->v.blocks[0].family, 0);
+    assert_true(r->v.blocks[0].labelled);
     /* its IB, 100 GB / 50 GB/s + 1000 network steps x 14 us = 2.014 s, runs on
      * 20 of 132 SMs while compute does: the step is 10 + 2.014 x 20/132 */
-    assert_near(r->points[0].y, rate * 10 / (10 + 2.014 * 20 / 132), 1e-12);
-    assert_near(r->points[0].x[0], 10 * rate * 1e12 / 100e9, 1e-12);
-    assert_true(r->points[1].x[0] == 0); /* no IB bytes */
+    assert_near(r->v.points[0].y, rate * 10 / (10 + 2.014 * 20 / 132), 1e-12);
+    assert_near(r->v.points[0].x[0], 10 * rate * 1e12 / 100e9, 1e-12);
+    assert_true(r->v.points[1].x[0] == 0); /* no IB bytes */
     /* IB roofline: BF16 achievable ridge at rate / 50 GB/s */
-    assert_near(r->roofline[0].roof[r->roofline[0].nroofs - 1].ridge,
+    assert_near(r->v.roofline[0].roof[r->v.roofline[0].nroofs - 1].ridge,
                 rate * 1e12 / 50e9, 1e-12);
-    assert_true(r->roofline[0].xlo <= r->roofline[0].roof[0].ridge);
-    assert_true(r->roofline[0].yhi_decade >= r->roofline[0].yhi);
+    assert_true(r->v.roofline[0].xlo <= r->v.roofline[0].roof[0].ridge);
+    assert_true(r->v.roofline[0].yhi_decade >= r->v.roofline[0].yhi);
 }
 
 /* Bars (issue 18): the recommended plan first — A's 10.15 s plan with
@@ -100,25 +100,25 @@ static void test_figures_colours_and_points(void **state)
  * 18.75 s. */
 static void test_figures_bars(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    assert_int_equal(r->nbars, 3);
-    assert_int_equal(r->nbars_fit, 2);
-    assert_true(r->bars[0].recommended);
-    assert_int_equal(r->bars[0].family, 0);
-    assert_near(r->bars[0].step, 10.15, 1e-12);
-    assert_near(r->bars[0].mem.total, 40 * UTIL_GIB, 1e-3);
-    assert_false(r->bars[1].recommended);
-    assert_int_equal(r->bars[1].family, 0);
-    assert_near(r->bars[1].mem.total, 60 * UTIL_GIB, 1e-3);
-    assert_int_equal(r->bars[2].family, 1);
-    assert_near(r->bars[2].exposed[COST_IB], 10.014, 1e-12);
-    assert_near(r->steps_max, 10 + 20.014 + 18.75, 1e-12);
-    assert_near(r->memory_unfit_max, 500, 1e-12);
-    assert_near(r->memory_fit_max, 79.21, 1e-12);
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    assert_int_equal(r->v.nbars, 3);
+    assert_int_equal(r->v.nbars_fit, 2);
+    assert_true(r->v.bars[0].recommended);
+    assert_int_equal(r->v.bars[0].family, 0);
+    assert_near(r->v.bars[0].step, 10.15, 1e-12);
+    assert_near(r->v.bars[0].mem.total, 40 * UTIL_GIB, 1e-3);
+    assert_false(r->v.bars[1].recommended);
+    assert_int_equal(r->v.bars[1].family, 0);
+    assert_near(r->v.bars[1].mem.total, 60 * UTIL_GIB, 1e-3);
+    assert_int_equal(r->v.bars[2].family, 1);
+    assert_near(r->v.bars[2].exposed[COST_IB], 10.014, 1e-12);
+    assert_near(r->v.steps_max, 10 + 20.014 + 18.75, 1e-12);
+    assert_near(r->v.memory_unfit_max, 500, 1e-12);
+    assert_near(r->v.memory_fit_max, 79.21, 1e-12);
 }
 
 /* A family's best plan with made-up terms (s), as the bars read them. */
-static void made_up_best(struct report_family *fam,
+static void made_up_best(struct ranking_family *fam,
                          double compute,
                          double core,
                          int bound,
@@ -161,31 +161,30 @@ static void made_up_best(struct report_family *fam,
 static void test_figures_bars_by_hand(void **state)
 {
     struct util_figures *f = *state;
-    struct report *r = calloc(1, sizeof *r);
-    const struct report_bar *b;
+    struct util_parts *r = calloc(1, sizeof *r);
+    const struct views_bar *b;
     struct diag d;
     assert_non_null(r);
+    util_parts_init(r);
     diag_init(&d);
-    r->m = &f->m;
-    r->hw = &f->hw;
-    r->baseline.family = -1;
-    r->published = -1;
-    r->nfamilies = 2;
-    r->families_by_step[0] = 0;
-    r->families_by_step[1] = 1;
-    made_up_best(&r->family[0], 6, 8, COST_IB, 1.5, 0.25, 0.5, 10.25, 12);
-    r->family[0].best.work.ib_sync_bytes = 25e9;
-    r->family[0].best.work.nvlink_sync_bytes = 160e9;
-    r->family[0].best.fits = true;
-    r->family[0].best.mem.total = 70 * UTIL_GIB;
-    made_up_best(&r->family[1], 6, 6.3, COST_COMPUTE, 0, 0.2, 0.1, 6.6, 7);
-    r->family[1].best.work.ib_gather_bytes = 50e9;
-    r->family[1].best.mem.total = 100 * UTIL_GIB;
-    assert_int_equal(figures_charts(r, &d), STATUS_OK);
-    assert_int_equal(r->nbars, 2);
-    assert_int_equal(r->nbars_fit, 1);
-    assert_int_equal(r->bars_omitted, 0);
-    b = &r->bars[0];
+    r->in.m = &f->m;
+    r->in.hw = &f->hw;
+    r->v.baseline.family = -1;
+    r->v.published = -1;
+    util_parts_families(r, 2);
+    made_up_best(&r->rank.family[0], 6, 8, COST_IB, 1.5, 0.25, 0.5, 10.25, 12);
+    r->rank.family[0].best.work.ib_sync_bytes = 25e9;
+    r->rank.family[0].best.work.nvlink_sync_bytes = 160e9;
+    r->rank.family[0].best.fits = true;
+    r->rank.family[0].best.mem.total = 70 * UTIL_GIB;
+    made_up_best(&r->rank.family[1], 6, 6.3, COST_COMPUTE, 0, 0.2, 0.1, 6.6, 7);
+    r->rank.family[1].best.work.ib_gather_bytes = 50e9;
+    r->rank.family[1].best.mem.total = 100 * UTIL_GIB;
+    assert_int_equal(figures_charts(&r->v, &d), STATUS_OK);
+    assert_int_equal(r->v.nbars, 2);
+    assert_int_equal(r->v.nbars_fit, 1);
+    assert_int_equal(r->v.bars_omitted, 0);
+    b = &r->v.bars[0];
     assert_int_equal(b->family, 0);
     assert_near(b->compute, 6, 1e-15);
     assert_near(b->exposed[COST_IB], 2, 1e-15);
@@ -198,7 +197,7 @@ static void test_figures_bars_by_hand(void **state)
                 10.25, 1e-15);
     assert_near(b->step, 10.25, 1e-15);
     assert_int_equal(b->bound, COST_IB);
-    b = &r->bars[1];
+    b = &r->v.bars[1];
     assert_int_equal(b->family, 1);
     assert_false(b->fits);
     assert_near(b->compute, 6.3, 1e-15);
@@ -206,11 +205,10 @@ static void test_figures_bars_by_hand(void **state)
     assert_near(b->exposed[COST_NVLINK], 0, 1e-15);
     assert_near(b->compute + b->exposed[COST_IB] + b->bubble + b->optimizer,
                 6.6, 1e-14);
-    assert_near(r->steps_max, 12, 1e-15);
-    assert_near(r->memory_fit_max, 79.21, 1e-12);
-    assert_near(r->memory_unfit_max, 100, 1e-12);
-    free(r->points);
-    free(r->roof_pick);
+    assert_near(r->v.steps_max, 12, 1e-15);
+    assert_near(r->v.memory_fit_max, 79.21, 1e-12);
+    assert_near(r->v.memory_unfit_max, 100, 1e-12);
+    util_parts_free(r);
     free(r);
 }
 
@@ -222,33 +220,34 @@ static void test_figures_bars_by_hand(void **state)
  * grey. */
 static void test_figures_styles_not_by_hue_alone(void **state)
 {
-    static struct report r;
-    bool seen[REPORT_MARKERS][REPORT_DASHES];
+    static struct util_parts r;
+    bool seen[VIEWS_MARKERS][VIEWS_DASHES];
     size_t i;
     (void)state;
-    memset(&r, 0, sizeof r);
+    util_parts_init(&r);
     memset(seen, 0, sizeof seen);
-    r.nfamilies = 25;
-    r.baseline.family = -1;
-    for (i = 0; i < r.nfamilies; i++) {
-        r.families_by_step[i] = (long)i;
-        r.family[i].best.fits = i < 24;
+    util_parts_families(&r, 25);
+    r.v.baseline.family = -1;
+    for (i = 0; i < r.rank.nfamilies; i++) {
+        r.rank.families_by_step[i] = (long)i;
+        r.rank.family[i].best.fits = i < 24;
     }
-    figures_colors(&r);
+    figures_colors(&r.v);
     for (i = 0; i < 24; i++) {
-        const struct report_family *f = &r.family[i];
+        const struct views_family *f = &r.v.family[i];
         assert_false(seen[f->marker][f->dash]);
         seen[f->marker][f->dash] = true;
     }
-    assert_int_equal(r.family[0].color, 0x0072B2);
-    assert_int_equal(r.family[0].marker, 0);
-    assert_int_equal(r.family[0].dash, 0);
-    assert_int_equal(r.family[5].marker, 5);
-    assert_int_equal(r.family[5].dash, 0);
-    assert_int_equal(r.family[6].color, 0xD55E00);
-    assert_int_equal(r.family[6].marker, 0);
-    assert_int_equal(r.family[6].dash, 1);
-    assert_int_equal(r.family[24].color, 0x999999);
+    assert_int_equal(r.v.family[0].color, 0x0072B2);
+    assert_int_equal(r.v.family[0].marker, 0);
+    assert_int_equal(r.v.family[0].dash, 0);
+    assert_int_equal(r.v.family[5].marker, 5);
+    assert_int_equal(r.v.family[5].dash, 0);
+    assert_int_equal(r.v.family[6].color, 0xD55E00);
+    assert_int_equal(r.v.family[6].marker, 0);
+    assert_int_equal(r.v.family[6].dash, 1);
+    assert_int_equal(r.v.family[24].color, 0x999999);
+    util_parts_free(&r);
 }
 
 int main(void)

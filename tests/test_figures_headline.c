@@ -24,25 +24,25 @@
  * baseline's best; the third fitting plan is left out. */
 static void test_figures_sheet_rows(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    assert_int_equal(r->nsheet, 3);
-    assert_int_equal(r->sheet[0], 0);
-    assert_int_equal(r->sheet[1], 1);
-    assert_int_equal(r->sheet[2], 3);
-    assert_int_equal(r->sheet_left_out, 1);
-    assert_int_equal(r->family[0].sheet_row, 0);
-    assert_int_equal(r->family[1].sheet_row, 2);
-    assert_non_null(strstr(r->note_left_out, "Plans shows 3 plans"));
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    assert_int_equal(r->v.nsheet, 3);
+    assert_int_equal(r->v.sheet[0], 0);
+    assert_int_equal(r->v.sheet[1], 1);
+    assert_int_equal(r->v.sheet[2], 3);
+    assert_int_equal(r->v.sheet_left_out, 1);
+    assert_int_equal(r->v.family[0].sheet_row, 0);
+    assert_int_equal(r->v.family[1].sheet_row, 2);
+    assert_non_null(strstr(r->v.note_left_out, "Plans shows 3 plans"));
 }
 
 /* Fastest 10.0 s with 79.21 - 60 = 19.21 GiB free; 10.15 s is within
  * 2% (10.2 s) with 39.21 GiB: the recommended plan. */
 static void test_figures_recommended_among_ties(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    const struct report_headline *h = &r->headline;
-    assert_int_equal(r->sheet_best, 0);
-    assert_int_equal(r->sheet_recommended, 1);
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    const struct views_headline *h = &r->v.headline;
+    assert_int_equal(r->v.sheet_best, 0);
+    assert_int_equal(r->v.sheet_recommended, 1);
     assert_int_equal(h->ties, 2);
     assert_true(h->any && h->fits && h->best_differs);
     assert_near(h->sol.step_s, 10.15, 1e-12);
@@ -62,8 +62,8 @@ static void test_figures_recommended_among_ties(void **state)
  * 71.289 a plan may use, IB-bound here and NVLink-bound under flat. */
 static void test_figures_baseline_sentence(void **state)
 {
-    const struct report *r = &((struct util_figures *)*state)->r;
-    const struct report_baseline *b = &r->baseline;
+    const struct util_parts *r = &((struct util_figures *)*state)->r;
+    const struct views_baseline *b = &r->v.baseline;
     assert_false(b->fits);
     assert_near(b->slowdown, 20.014 / 10.15, 1e-12);
     assert_near(b->lightest_gib, 500, 1e-12);
@@ -81,15 +81,15 @@ static void test_figures_baseline_sentence(void **state)
 
 /* A report of hand-made rows (family 0 alone) for figures_sheet_rows:
  * each row fits or not, its step and its free memory in GiB. */
-static void tie_rows(struct report *r,
-                     struct report_row *rows,
+static void tie_rows(struct util_parts *r,
+                     struct ranking_row *rows,
                      const bool *fits,
                      const double *step_s,
                      const double *free_gib,
                      size_t n)
 {
     size_t i;
-    memset(r, 0, sizeof *r);
+    util_parts_init(r);
     for (i = 0; i < n; i++) {
         memset(&rows[i], 0, sizeof rows[i]);
         rows[i].fits = fits[i];
@@ -98,11 +98,20 @@ static void tie_rows(struct report *r,
         rows[i].mem.total = (80 - free_gib[i]) * UTIL_GIB;
         rows[i].family = 0;
     }
-    r->rows = rows;
-    r->nrows = n;
-    r->nfamilies = 1;
-    r->tie_pct = 5;
-    r->plans_sheet = 10;
+    r->rank.rows = rows;
+    r->rank.nrows = n;
+    util_parts_families(r, 1);
+    r->rank.tie_pct = 5;
+    r->rank.plans_sheet = 10;
+}
+
+/* Frees what tie_rows and figures_sheet_rows allocated (the rows are the
+ * caller's). */
+static void untie(struct util_parts *r)
+{
+    r->rank.rows = NULL;
+    r->rank.nrows = 0;
+    util_parts_free(r);
 }
 
 /*
@@ -119,20 +128,20 @@ static void test_figures_sheet_rows_ties_rule(void **state)
     const bool fits[] = {true, true, true, true, false};
     const double step[] = {10.0, 10.3, 10.45, 10.8, 9.0};
     const double free_gib[] = {5, 20, 15, 50, 0};
-    struct report_row rows[5];
-    struct report r;
+    struct ranking_row rows[5];
+    struct util_parts r;
     struct diag d;
     (void)state;
     diag_init(&d);
     tie_rows(&r, rows, fits, step, free_gib, 5);
-    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
-    assert_int_equal(r.nsheet, 4);
-    assert_int_equal(r.sheet_left_out, 0);
-    assert_int_equal(r.family[0].sheet_row, 0);
-    assert_int_equal(r.sheet_best, 0);
-    assert_int_equal(r.headline.ties, 3);
-    assert_int_equal(r.sheet_recommended, 1);
-    free(r.sheet);
+    assert_int_equal(figures_sheet_rows(&r.v, &d), STATUS_OK);
+    assert_int_equal(r.v.nsheet, 4);
+    assert_int_equal(r.v.sheet_left_out, 0);
+    assert_int_equal(r.v.family[0].sheet_row, 0);
+    assert_int_equal(r.v.sheet_best, 0);
+    assert_int_equal(r.v.headline.ties, 3);
+    assert_int_equal(r.v.sheet_recommended, 1);
+    untie(&r);
 }
 
 /* Equal free memory among ties: the first, faster one is kept (10.0 s
@@ -143,23 +152,23 @@ static void test_figures_sheet_rows_equal_free_keeps_faster(void **state)
     const bool fits[] = {true, true};
     const double step[] = {10.0, 10.2};
     const double free_gib[] = {20, 20};
-    struct report_row rows[2];
-    struct report r;
+    struct ranking_row rows[2];
+    struct util_parts r;
     struct diag d;
     (void)state;
     diag_init(&d);
     tie_rows(&r, rows, fits, step, free_gib, 2);
-    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
-    assert_int_equal(r.headline.ties, 2);
-    assert_int_equal(r.sheet_recommended, 0);
-    free(r.sheet);
+    assert_int_equal(figures_sheet_rows(&r.v, &d), STATUS_OK);
+    assert_int_equal(r.v.headline.ties, 2);
+    assert_int_equal(r.v.sheet_recommended, 0);
+    untie(&r);
     tie_rows(&r, rows, fits, step, free_gib, 2);
-    r.tie_pct = 0;
+    r.rank.tie_pct = 0;
     rows[1].mem.total = 0; /* all 80 GiB free, but 2% slower */
-    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
-    assert_int_equal(r.headline.ties, 1);
-    assert_int_equal(r.sheet_recommended, 0);
-    free(r.sheet);
+    assert_int_equal(figures_sheet_rows(&r.v, &d), STATUS_OK);
+    assert_int_equal(r.v.headline.ties, 1);
+    assert_int_equal(r.v.sheet_recommended, 0);
+    untie(&r);
 }
 
 /* Nothing fits: no fastest fitting plan, no ties; the recommended row
@@ -169,18 +178,18 @@ static void test_figures_sheet_rows_nothing_fits(void **state)
     const bool fits[] = {false, false};
     const double step[] = {12.0, 13.0};
     const double free_gib[] = {-5, -1};
-    struct report_row rows[2];
-    struct report r;
+    struct ranking_row rows[2];
+    struct util_parts r;
     struct diag d;
     (void)state;
     diag_init(&d);
     tie_rows(&r, rows, fits, step, free_gib, 2);
-    assert_int_equal(figures_sheet_rows(&r, &d), STATUS_OK);
-    assert_int_equal(r.nsheet, 1);
-    assert_int_equal(r.sheet_best, -1);
-    assert_int_equal(r.headline.ties, 0);
-    assert_int_equal(r.sheet_recommended, 0);
-    free(r.sheet);
+    assert_int_equal(figures_sheet_rows(&r.v, &d), STATUS_OK);
+    assert_int_equal(r.v.nsheet, 1);
+    assert_int_equal(r.v.sheet_best, -1);
+    assert_int_equal(r.v.headline.ties, 0);
+    assert_int_equal(r.v.sheet_recommended, 0);
+    untie(&r);
 }
 
 /* The verdict by hand: IB 9.4 s per 1 s of compute, the overlapped step

@@ -91,7 +91,7 @@ static void evaluate(const struct fixture *f,
 static void check_against_times(const struct fixture *f,
                                 const struct cost_result *c)
 {
-    struct report_waterfall w;
+    struct views_waterfall w;
     struct replay x;
     double sum = 0, shares = 0;
     int k, largest = 0;
@@ -141,7 +141,7 @@ static void test_figures_waterfall_of_unknown_without_stack(void **state)
 {
     struct fixture *f = *state;
     struct cost_result c;
-    struct report_waterfall w;
+    struct views_waterfall w;
     struct replay x;
     evaluate(f, DEEPSEEK, NULL, &c);
     assert_false(c.work.x.known);
@@ -157,56 +157,62 @@ static void test_figures_waterfall_of_unknown_without_stack(void **state)
 static void test_figures_waterfall_fills_both_panels(void **state)
 {
     struct fixture *f = *state;
-    struct report *r = calloc(1, sizeof *r);
-    struct report_waterfall own;
+    struct util_parts *r = calloc(1, sizeof *r);
+    struct views_waterfall own;
     struct replay rec;
     size_t sheet[1] = {0};
     assert_non_null(r);
-    r->m = &f->m;
-    r->hw = &f->hw;
-    r->headline.any = true;
-    evaluate(f, ZB, &f->stack, &r->headline.plan);
+    util_parts_init(r);
+    r->in.m = &f->m;
+    r->in.hw = &f->hw;
+    r->v.headline.any = true;
+    evaluate(f, ZB, &f->stack, &r->v.headline.plan);
     /* the recommended plan is kept row 0, whose replay rank made */
-    replay_fill(&r->headline.plan, &f->m, &f->hw, &rec);
-    r->sheet = sheet;
-    r->nsheet = 1;
-    r->sheet_recommended = 0;
-    r->replays = &rec;
-    r->nreplays = 1;
-    r->nvalidations = 1;
-    r->published = 0;
-    snprintf(r->validation[0].name, sizeof r->validation[0].name,
+    replay_fill(&r->v.headline.plan, &f->m, &f->hw, &rec);
+    r->v.sheet = sheet;
+    r->v.nsheet = 1;
+    r->v.sheet_recommended = 0;
+    r->rank.replays = &rec;
+    r->rank.nreplays = 1;
+    r->rank.nvalidations = 1;
+    r->rank.validation = calloc(1, sizeof *r->rank.validation);
+    assert_non_null(r->rank.validation);
+    r->v.published = 0;
+    snprintf(r->rank.validation[0].name, sizeof r->rank.validation[0].name,
              "DeepSeek-V3 pre-training");
-    evaluate(f, DEEPSEEK, &f->stack, &r->validation[0].predicted);
-    replay_fill(&r->validation[0].predicted, &f->m, &f->hw,
-                &r->validation[0].replay);
+    evaluate(f, DEEPSEEK, &f->stack, &r->rank.validation[0].predicted);
+    replay_fill(&r->rank.validation[0].predicted, &f->m, &f->hw,
+                &r->rank.validation[0].replay);
     /* DeepSeek ISCA'25 Table 4: 19.926 s per step */
-    r->validation[0].measured_step_s = 19.926;
-    r->validation[0].measured_step_eq = 19.926;
-    figures_waterfall(r);
-    figures_waterfall_of(&r->headline.plan, &rec, "recommended plan", &own);
-    assert_memory_equal(&r->waterfall[0], &own, sizeof own);
-    assert_true(r->waterfall[1].known);
-    assert_string_equal(r->waterfall[1].name, "DeepSeek-V3 pre-training");
-    assert_near(r->waterfall[1].expected, r->validation[0].predicted.t.expected,
-                1e-9);
-    assert_near(r->waterfall[1].measured, 19.926, 1e-12);
-    assert_false(r->waterfall[1].measured_from_tflops);
+    r->rank.validation[0].measured_step_s = 19.926;
+    r->rank.validation[0].measured_step_eq = 19.926;
+    figures_waterfall(&r->v);
+    figures_waterfall_of(&r->v.headline.plan, &rec, "recommended plan", &own);
+    assert_memory_equal(&r->v.waterfall[0], &own, sizeof own);
+    assert_true(r->v.waterfall[1].known);
+    assert_string_equal(r->v.waterfall[1].name, "DeepSeek-V3 pre-training");
+    assert_near(r->v.waterfall[1].expected,
+                r->rank.validation[0].predicted.t.expected, 1e-9);
+    assert_near(r->v.waterfall[1].measured, 19.926, 1e-12);
+    assert_false(r->v.waterfall[1].measured_from_tflops);
     /* a run that published TFLOP/s only: its step from them */
-    r->validation[0].measured_step_s = 0;
-    r->validation[0].measured_step_eq = 20.5;
-    figures_waterfall(r);
-    assert_near(r->waterfall[1].measured, 20.5, 1e-12);
-    assert_true(r->waterfall[1].measured_from_tflops);
+    r->rank.validation[0].measured_step_s = 0;
+    r->rank.validation[0].measured_step_eq = 20.5;
+    figures_waterfall(&r->v);
+    assert_near(r->v.waterfall[1].measured, 20.5, 1e-12);
+    assert_true(r->v.waterfall[1].measured_from_tflops);
     /* no published run on these inputs: one waterfall */
-    r->published = -1;
-    figures_waterfall(r);
-    assert_true(r->waterfall[0].known);
-    assert_false(r->waterfall[1].known);
+    r->v.published = -1;
+    figures_waterfall(&r->v);
+    assert_true(r->v.waterfall[0].known);
+    assert_false(r->v.waterfall[1].known);
     /* a recommended row without a replay: no waterfall (not a stale one) */
-    r->nreplays = 0;
-    figures_waterfall(r);
-    assert_false(r->waterfall[0].known);
+    r->rank.nreplays = 0;
+    figures_waterfall(&r->v);
+    assert_false(r->v.waterfall[0].known);
+    r->v.sheet = NULL;
+    r->rank.replays = NULL; /* the test's own */
+    util_parts_free(r);
     free(r);
 }
 

@@ -357,6 +357,7 @@ static void test_fit_transfer_rows(void **state)
     assert_string_equal(r.rows[1].note,
                         "run.stack: missing: no stack, so no expected step "
                         "(the free factors are the stack's)");
+    fit_result_release(&r);
 }
 
 /* A run file in the snapshot data directory: DeepSeek-V3's published
@@ -397,6 +398,7 @@ static void test_fit_calibrate_file(void **state)
     for (i = 0; i < r.nrows; i++)
         assert_non_null(strstr(r.rows[i].note, "run.stack: missing"));
 
+    fit_result_release(&r);
     snprintf(bad, sizeof bad, "%s", text);
     memcpy(strstr(bad, "ep=64"), "ep=07", 5);
     snprintf(path, sizeof path, "/tmp/roofplan-fit-XXXXXX");
@@ -409,6 +411,7 @@ static void test_fit_calibrate_file(void **state)
     util_expect_msg(&d, path,
                     ":5: run.plan: ep=7 does not divide the 256 routed "
                     "experts");
+    fit_result_release(&r);
 }
 
 /* The fitted value goes into the report's stack, its source naming the
@@ -561,6 +564,8 @@ static void test_fit_write_text(void **state)
     r.bound = -1;
     r.measured_s = 10;
     r.default_s = r.fitted_s = 11;
+    r.rows = calloc(2, sizeof *r.rows);
+    assert_non_null(r.rows);
     r.nrows = 2;
     snprintf(r.rows[0].name, sizeof r.rows[0].name, "A");
     r.rows[0].measured_s = 20;
@@ -587,6 +592,7 @@ static void test_fit_write_text(void **state)
                                 "(switches at their defaults) with "
                                 "compute_overhead = 1.0000"));
     free(buf);
+    fit_result_release(&r);
 }
 
 int main(void)

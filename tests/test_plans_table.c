@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "plans_table.h"
+#include "rank.h"
 #include "terms.h"
 #include "test_util.h"
 
@@ -51,9 +52,14 @@ static void test_plans_table_names_unique(void **state)
 {
     size_t n, i, k;
     const struct plans_column *cols = plans_table_columns(&n);
+    struct ranking rk; /* the templates, as rank carries them */
+    struct diag d;
     (void)state;
+    memset(&rk, 0, sizeof rk);
+    diag_init(&d);
+    assert_int_equal(rank_templates(&rk, &d), STATUS_OK);
     for (i = 0; i < n; i++) {
-        const char *tmpl = plans_table_formula(&cols[i]);
+        const char *tmpl = plans_table_formula(&cols[i], &rk);
         struct plans_formula fm;
         for (k = i + 1; k < n; k++) {
             assert_string_not_equal(cols[i].key, cols[k].key);
@@ -66,6 +72,7 @@ static void test_plans_table_names_unique(void **state)
             !(tmpl && plans_table_formula_compile(tmpl, &fm)))
             fail_msg("%s: template does not compile", cols[i].key);
     }
+    ranking_free(&rk);
 }
 
 /* "Step, speed of light (s)" (issue 18: every time says which it is);
@@ -174,7 +181,7 @@ static void test_plans_table_formula_compile_rejects(void **state)
  * ep 8, ZeRO-1, FP8, selective recompute, micro-batch 2, batch 1024;
  * 3e15 FP8 FLOPs and 2.5e11 bytes over IB per step; 2 GiB of weights
  * and 60 of 80 GiB in all. */
-static void hand_row(struct report_row *row)
+static void hand_row(struct ranking_row *row)
 {
     memset(row, 0, sizeof *row);
     row->plan.gpus = 64;
@@ -200,8 +207,8 @@ static void hand_row(struct report_row *row)
 }
 
 /* Column `key`'s value for row (rank `rank`, times t) into *v. */
-static void value_of(const struct report *r,
-                     const struct report_row *row,
+static void value_of(const struct util_parts *r,
+                     const struct ranking_row *row,
                      size_t rank,
                      const struct cost_times *t,
                      const char *key,
@@ -211,7 +218,7 @@ static void value_of(const struct report *r,
     const struct plans_column *cols = plans_table_columns(&n);
     long k = plans_table_find(key);
     assert_true(k >= 0);
-    plans_table_value_row(&cols[k], r, row, rank, t, v);
+    plans_table_value_row(&cols[k], &r->v, row, rank, t, v);
 }
 
 /* Each kind of value, by hand from hand_row: dimensions and their
@@ -221,16 +228,18 @@ static void value_of(const struct report *r,
  * (empty text for an unranked plan), the plan in eval syntax. */
 static void test_plans_table_value_by_hand(void **state)
 {
-    struct report *r = calloc(1, sizeof *r);
-    struct report_row row;
+    struct util_parts *r = calloc(1, sizeof *r);
+    struct ranking_row row;
     struct cost_times t;
     struct plans_value v;
     size_t n;
     const struct plans_column *cols = plans_table_columns(&n);
     (void)state;
     assert_non_null(r);
-    r->nfamilies = 1;
-    snprintf(r->family[0].name, sizeof r->family[0].name, "ZeRO-1+PP+EP");
+    util_parts_init(r);
+    util_parts_families(r, 1);
+    snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
+             "ZeRO-1+PP+EP");
     hand_row(&row);
     memset(&t, 0, sizeof t);
     t.step = 12.5;
@@ -274,10 +283,12 @@ static void test_plans_table_value_by_hand(void **state)
     value_of(r, &row, 1, &t, "family", &v);
     assert_string_equal(v.str, "?");
     /* plans_table_value: the kept row at index 0 shows rank 1 */
-    r->rows = &row;
-    r->nrows = 1;
-    plans_table_value(&cols[plans_table_find("rank")], r, 0, &t, &v);
+    r->rank.rows = &row;
+    r->rank.nrows = 1;
+    plans_table_value(&cols[plans_table_find("rank")], &r->v, 0, &t, &v);
     assert_true(v.kind == PLANS_NUMBER && v.num == 1);
+    r->rank.rows = NULL; /* the test's own */
+    util_parts_free(r);
     free(r);
 }
 
@@ -290,13 +301,14 @@ static void test_plans_table_expected_empty_without_calibration(void **state)
     static const char *const expected[] = {
         "expected",    "x_tps",  "x_mfu",      "x_compute",
         "x_optimizer", "gemm_s", "x_ib_hid_gb"};
-    struct report *r = calloc(1, sizeof *r);
-    struct report_row row;
+    struct util_parts *r = calloc(1, sizeof *r);
+    struct ranking_row row;
     struct cost_times t;
     struct plans_value v;
     size_t i;
     (void)state;
     assert_non_null(r);
+    util_parts_init(r);
     hand_row(&row);
     memset(&t, 0, sizeof t);
     t.step = 12.5;
@@ -318,6 +330,7 @@ static void test_plans_table_expected_empty_without_calibration(void **state)
     assert_near(v.num, 9.5, 1e-15);
     value_of(r, &row, 1, &t, "x_ib_hid_gb", &v);
     assert_near(v.num, 30, 1e-15);
+    util_parts_free(r);
     free(r);
 }
 
@@ -356,12 +369,14 @@ static void test_plans_table_units_are_scales(void **state)
 
 static void test_plans_table_rank_key(void **state)
 {
-    struct report *r = calloc(1, sizeof *r);
+    struct util_parts *r = calloc(1, sizeof *r);
     (void)state;
     assert_non_null(r);
-    assert_string_equal(plans_table_rank_key(r), "step");
-    r->expected = true;
-    assert_string_equal(plans_table_rank_key(r), "expected");
+    util_parts_init(r);
+    assert_string_equal(plans_table_rank_key(&r->v), "step");
+    r->in.expected = true;
+    assert_string_equal(plans_table_rank_key(&r->v), "expected");
+    util_parts_free(r);
     free(r);
 }
 

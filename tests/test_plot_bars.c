@@ -29,21 +29,21 @@
 struct fixture {
     struct model m;
     struct hardware hw;
-    struct report r;
+    struct util_parts r;
     struct plot_template_vars v;
     struct plot_text dat;
 };
 
 /* Family i: its name, colour and best plan's memory (GiB). */
-static void family(struct report *r,
+static void family(struct util_parts *r,
                    size_t i,
                    const char *name,
                    uint32_t color,
                    const double gib[6])
 {
-    struct memory *m = &r->family[i].best.mem;
-    snprintf(r->family[i].name, sizeof r->family[i].name, "%s", name);
-    r->family[i].color = color;
+    struct memory *m = &r->rank.family[i].best.mem;
+    snprintf(r->rank.family[i].name, sizeof r->rank.family[i].name, "%s", name);
+    r->v.family[i].color = color;
     m->weights = gib[0] * GIB;
     m->grads = gib[1] * GIB;
     m->optimizer = gib[2] * GIB;
@@ -51,20 +51,20 @@ static void family(struct report *r,
     m->other = gib[4] * GIB;
     m->total = gib[5] * GIB;
     m->capacity = 80 * GIB;
-    if (i + 1 > r->nfamilies)
-        r->nfamilies = i + 1;
+    if (i + 1 > r->rank.nfamilies)
+        r->rank.nfamilies = i + 1;
 }
 
 /* Bar i: family fam's best plan (its memory, set by family()), seconds
  * per step. */
-static void bar(struct report *r,
+static void bar(struct util_parts *r,
                 size_t i,
                 long fam,
                 const double s[9],
                 bool fits,
                 int bound)
 {
-    struct report_bar *b = &r->bars[i];
+    struct views_bar *b = &r->v.bars[i];
     b->family = fam;
     b->compute = s[0];
     b->exposed[COST_IB] = s[1];
@@ -77,7 +77,7 @@ static void bar(struct report *r,
     b->expected = s[8];
     b->fits = fits;
     b->bound = bound;
-    b->mem = r->family[fam].best.mem;
+    b->mem = r->rank.family[fam].best.mem;
 }
 
 /*
@@ -99,32 +99,37 @@ static const double mem_a[6] = {10, 5, 20, 30, 3, 68},
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
-    struct report *r;
+    struct util_parts *r;
     if (!f)
         return -1;
+    util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 64;
     f->hw.spec.hbm_gib = 80;
     f->hw.capacity_bytes = 80 * GIB;
-    r->m = &f->m;
-    r->hw = &f->hw;
-    r->headroom_pct = 10;
+    r->in.m = &f->m;
+    r->in.hw = &f->hw;
+    r->rank.headroom_pct = 10;
     family(r, 0, "A", 0x0000FF, mem_a);
     family(r, 1, "B", 0x00FF00, mem_b);
     family(r, 2, "C", 0xFF0000, mem_c);
     bar(r, 0, 0, steps_a, true, COST_IB);
     bar(r, 1, 1, steps_b, true, COST_HBM);
     bar(r, 2, 2, steps_c, false, COST_IB);
-    r->nbars = 3;
-    r->nbars_fit = 2;
+    r->v.nbars = 3;
+    r->v.nbars_fit = 2;
     /* figures' extents: the competitive (fitting) families' longest
      * step, B's 7 s; the fitting panel's longest bar or the capacity,
      * whichever is longer: 80 GiB; C's 173.5 GiB */
-    r->steps_max = 7;
-    r->memory_fit_max = 80;
-    r->memory_unfit_max = 173.5;
+    r->v.steps_max = 7;
+    r->v.memory_fit_max = 80;
+    r->v.memory_unfit_max = 173.5;
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -134,6 +139,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }
@@ -163,7 +169,7 @@ static void test_plot_bars_steps_rows_by_hand(void **state)
 {
     struct fixture *f = *state;
     char rows[512];
-    plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    plot_bars_fill_steps(&f->r.v, &f->v, &f->dat);
     assert_false(f->dat.nomem);
     assert_false(plot_template_vars_nomem(&f->v));
     /* y (3 = top, the fastest), compute, exposed IB, NVLink, HBM,
@@ -182,7 +188,7 @@ static void test_plot_bars_steps_rows_by_hand(void **state)
 static void test_plot_bars_steps_placeholders_by_hand(void **state)
 {
     struct fixture *f = *state;
-    plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    plot_bars_fill_steps(&f->r.v, &f->v, &f->dat);
     /* 7 s x 1.12 = 7.84, up to the next of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5,
      * 6, 8, 10: 8 (C's 9.5 s runs off the edge) */
     assert_string_equal(util_plot_var(&f->v, "XMAX"), "8");
@@ -226,12 +232,12 @@ static void test_plot_bars_steps_expected_all_fit(void **state)
 {
     struct fixture *f = *state;
     char rows[512];
-    f->r.expected = true;
-    f->r.bars[0].expected = 8.25;
-    f->r.bars[1].expected = 9.125;
-    f->r.nbars = 2;                  /* C left out: A and B, both fit */
-    f->r.bars[0].recommended = true; /* issue 18: marked, first */
-    plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    f->r.in.expected = true;
+    f->r.v.bars[0].expected = 8.25;
+    f->r.v.bars[1].expected = 9.125;
+    f->r.v.nbars = 2;                  /* C left out: A and B, both fit */
+    f->r.v.bars[0].recommended = true; /* issue 18: marked, first */
+    plot_bars_fill_steps(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "YTICS"),
                         "set ytics ('* A' 2, 'B' 1)\n");
     data_rows(f->dat.p, rows, sizeof rows);
@@ -254,24 +260,24 @@ static void test_plot_bars_steps_expected_all_fit(void **state)
 static void test_plot_bars_steps_axis_end(void **state)
 {
     struct fixture *f = *state;
-    f->r.steps_max = 10;
-    plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    f->r.v.steps_max = 10;
+    plot_bars_fill_steps(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "XMAX"), "12");
 }
 
-/* Families past REPORT_BARS_MAX: counted in the second subtitle. */
+/* Families past VIEWS_BARS_MAX: counted in the second subtitle. */
 static void test_plot_bars_steps_omitted_families(void **state)
 {
     struct fixture *f = *state;
-    f->r.bars_omitted = 2;
-    plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    f->r.v.bars_omitted = 2;
+    plot_bars_fill_steps(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "SUB2"),
                         "'Below the dashed line no plan of the family fits "
                         "in 72 GiB (10% of HBM kept free; its fastest plan "
                         "is shown). 2 more families not shown.'");
     plot_template_vars_release(&f->v);
-    f->r.bars_omitted = 1;
-    plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    f->r.v.bars_omitted = 1;
+    plot_bars_fill_steps(&f->r.v, &f->v, &f->dat);
     assert_non_null(strstr(util_plot_var(&f->v, "SUB2"),
                            "shown). 1 more family not shown.'"));
 }
@@ -281,9 +287,9 @@ static void test_plot_bars_steps_empty(void **state)
 {
     struct fixture *f = *state;
     char rows[64];
-    f->r.nbars = f->r.nbars_fit = 0;
-    f->r.steps_max = 0;
-    plot_bars_fill_steps(&f->r, &f->v, &f->dat);
+    f->r.v.nbars = f->r.v.nbars_fit = 0;
+    f->r.v.steps_max = 0;
+    plot_bars_fill_steps(&f->r.v, &f->v, &f->dat);
     data_rows(f->dat.p, rows, sizeof rows);
     assert_string_equal(rows, "");
     assert_string_equal(util_plot_var(&f->v, "XMAX"), "1");
@@ -309,7 +315,7 @@ static void test_plot_bars_memory_panels_by_hand(void **state)
 {
     struct fixture *f = *state;
     char rows[512];
-    plot_bars_fill_memory(&f->r, &f->v, &f->dat);
+    plot_bars_fill_memory(&f->r.v, &f->v, &f->dat);
     assert_false(f->dat.nomem);
     assert_false(plot_template_vars_nomem(&f->v));
     /* block 0, those that fit (A at y 2, B at y 1); block 1, C alone at
@@ -367,9 +373,9 @@ static void test_plot_bars_memory_all_fit(void **state)
 {
     struct fixture *f = *state;
     char rows[512];
-    f->r.nbars = 2;
-    f->r.bars_omitted = 3;
-    plot_bars_fill_memory(&f->r, &f->v, &f->dat);
+    f->r.v.nbars = 2;
+    f->r.v.bars_omitted = 3;
+    plot_bars_fill_memory(&f->r.v, &f->v, &f->dat);
     data_rows(f->dat.p, rows, sizeof rows);
     assert_string_equal(rows, "2 10 5 20 30 3 68 80 1\n"
                               "1 8 4 16 40 3 71 80 1\n"
@@ -395,18 +401,18 @@ static void test_plot_bars_memory_keeps_small_panel_readable(void **state)
     size_t i;
     for (i = 0; i < 6; i++)
         bar(&f->r, i, 2, steps_c, i == 0, COST_IB);
-    f->r.nbars = 6;
-    f->r.nbars_fit = 1;
-    plot_bars_fill_memory(&f->r, &f->v, &f->dat);
+    f->r.v.nbars = 6;
+    f->r.v.nbars_fit = 1;
+    plot_bars_fill_memory(&f->r.v, &f->v, &f->dat);
     /* panel 1: 0.755 .. 0.595; the gap; panel 2: 0.495 .. 0.125 */
     assert_near(num(&f->v, "BOTTOM1"), 0.595, 1e-12);
     assert_near(num(&f->v, "TOP2"), 0.495, 1e-12);
     assert_string_equal(util_plot_var(&f->v, "NUNFIT"), "5");
     plot_template_vars_release(&f->v);
-    f->r.nbars_fit = 5;
+    f->r.v.nbars_fit = 5;
     for (i = 0; i < 6; i++)
-        f->r.bars[i].fits = i < 5;
-    plot_bars_fill_memory(&f->r, &f->v, &f->dat);
+        f->r.v.bars[i].fits = i < 5;
+    plot_bars_fill_memory(&f->r.v, &f->v, &f->dat);
     /* panel 2 keeps 0.16: panel 1 is 0.63 - 0.1 - 0.16 = 0.37 high */
     assert_near(num(&f->v, "BOTTOM1"), 0.385, 1e-12);
     assert_near(num(&f->v, "TOP2"), 0.285, 1e-12);

@@ -31,8 +31,8 @@
 struct fixture {
     struct model m;
     struct hardware hw;
-    struct report r;
-    struct report_point pt;
+    struct util_parts r;
+    struct views_point pt;
     char dir[64]; /* a fresh temporary directory per test */
 };
 
@@ -40,7 +40,7 @@ static const double grid[3] = {50, 100, 200};
 
 /* A roofline over one link: a roof of 500 TFLOP/s meeting a slope of
  * bps, at 500e12 / bps FLOP/B. */
-static void roofline(struct report_roofline *o, const char *link, double bps)
+static void roofline(struct views_roofline *o, const char *link, double bps)
 {
     o->link = link;
     snprintf(o->roof[0].name, sizeof o->roof[0].name, "BF16 achievable");
@@ -59,7 +59,7 @@ static void roofline(struct report_roofline *o, const char *link, double bps)
 }
 
 /* A sensitivity chart: family A at 8, 6 and 5 s on the grid. */
-static void sens(struct report_sens_chart *c, const char *link)
+static void sens(struct views_sens_chart *c, const char *link)
 {
     c->link = link;
     c->gbps = grid;
@@ -69,16 +69,20 @@ static void sens(struct report_sens_chart *c, const char *link)
     c->nfamilies = 1;
     c->ylo = 5;
     c->yhi = 8;
-    snprintf(c->line1, sizeof c->line1, "No baseline in this sweep");
+    c->line1 = strdup("No baseline in this sweep");
 }
 
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
-    struct report *r;
+    struct util_parts *r;
     size_t i;
     if (!f)
         return -1;
+    util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     f->m.meta.path = "in/model-x.ini";
@@ -88,54 +92,55 @@ static int setup(void **state)
     f->hw.spec.hbm_gib = 80;
     f->hw.capacity_bytes = 80 * 1073741824.0;
     f->hw.compute_derate = 1;
-    r->m = &f->m;
-    r->hw = &f->hw;
-    r->comm = COMM_TOPO;
-    snprintf(r->version, sizeof r->version, "9.8.7");
-    snprintf(r->when, sizeof r->when, "2025-01-31 12:00 UTC");
-    r->headroom_pct = 10;
-    r->valid = 1;
-    snprintf(r->family[0].name, sizeof r->family[0].name, "A");
-    r->family[0].color = 0x0077BB;
-    r->family[0].best.t.step = 5;
-    r->nfamilies = 1;
-    r->baseline.family = -1;
-    r->published = -1;
+    r->in.m = &f->m;
+    r->in.hw = &f->hw;
+    r->in.comm = COMM_TOPO;
+    snprintf(r->in.version, sizeof r->in.version, "9.8.7");
+    snprintf(r->v.when, sizeof r->v.when, "2025-01-31 12:00 UTC");
+    r->rank.headroom_pct = 10;
+    r->rank.valid = 1;
+    snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name, "A");
+    r->v.family[0].color = 0x0077BB;
+    r->rank.family[0].best.t.step = 5;
+    r->rank.nfamilies = 1;
+    r->v.baseline.family = -1;
+    r->v.published = -1;
     /* one fitting plan: 4 + 1 (exposed IB) = 5 s, 6 s serial */
-    r->bars[0].family = 0;
-    r->bars[0].compute = 4;
-    r->bars[0].exposed[COST_IB] = 1;
-    r->bars[0].step = 5;
-    r->bars[0].serial = 6;
-    r->bars[0].fits = true;
-    r->bars[0].bound = COST_IB;
-    r->nbars = r->nbars_fit = 1;
-    r->steps_max = 5;
-    r->memory_fit_max = 80;
+    r->v.bars[0].family = 0;
+    r->v.bars[0].compute = 4;
+    r->v.bars[0].exposed[COST_IB] = 1;
+    r->v.bars[0].step = 5;
+    r->v.bars[0].serial = 6;
+    r->v.bars[0].fits = true;
+    r->v.bars[0].bound = COST_IB;
+    r->v.nbars = r->v.nbars_fit = 1;
+    r->v.steps_max = 5;
+    r->v.memory_fit_max = 80;
     f->pt.x[0] = 1000;
     f->pt.x[1] = 2000;
     f->pt.y = 300;
     f->pt.step = 5;
-    r->points = &f->pt;
-    r->npoints = 1;
-    r->blocks[0].n = 1;
-    r->blocks[0].labelled = true;
-    r->blocks[0].number = 1;
-    r->nblocks = 1;
-    roofline(&r->roofline[0], "IB", 50e9);
-    roofline(&r->roofline[1], "NVLink", 400e9);
-    sens(&r->sens[0], "IB");
-    sens(&r->sens[1], "NVLink");
+    r->v.points = &f->pt;
+    r->v.npoints = 1;
+    r->v.blocks[0].n = 1;
+    r->v.blocks[0].labelled = true;
+    r->v.blocks[0].number = 1;
+    r->v.nblocks = 1;
+    roofline(&r->v.roofline[0], "IB", 50e9);
+    roofline(&r->v.roofline[1], "NVLink", 400e9);
+    sens(&r->v.sens[0], "IB");
+    sens(&r->v.sens[1], "NVLink");
     for (i = 0; i < 3; i++) {
-        r->family[0].sens_ib_step[i] = r->family[0].sens_nv_step[i] = i == 0 ? 8
-                                                                      : i == 1
-                                                                          ? 6
-                                                                          : 5;
+        r->rank.family[0].sens_ib_step[i] = r->rank.family[0].sens_nv_step[i] =
+            i == 0   ? 8
+            : i == 1 ? 6
+                     : 5;
     }
     if (!mkdtemp(strcpy(f->dir, "/tmp/roofplan-charts-XXXXXX"))) {
         free(f);
         return -1;
     }
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -144,15 +149,17 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
     int rc = util_remove_tree(f->dir);
+    f->r.v.points = NULL; /* the fixture's own */
+    util_parts_free(&f->r);
     free(f);
     return rc;
 }
 
 /* The recommended plan's waterfall: 10 s, +2 s from the first effect
  * (all of the gap), 12 s expected. */
-static void add_waterfall(struct report *r)
+static void add_waterfall(struct util_parts *r)
 {
-    struct report_waterfall *w = &r->waterfall[0];
+    struct views_waterfall *w = &r->v.waterfall[0];
     int k;
     w->known = true;
     w->sol = 10;
@@ -165,7 +172,7 @@ static void add_waterfall(struct report *r)
     w->plan.gpus = 64;
     w->plan.tp = w->plan.pp = w->plan.ep = w->plan.cp = 1;
     w->plan.vpp = w->plan.mbs = 1;
-    r->expected = true;
+    r->in.expected = true;
 }
 
 /* The whole file at path (malloc'd, NUL-terminated), or NULL. */
@@ -207,7 +214,7 @@ static enum status write_chart(struct fixture *f,
     snprintf(gp, 128, "%s/%s.gp", f->dir, plot_charts_name(c));
     snprintf(dat, 128, "%s/%s.dat", f->dir, plot_charts_name(c));
     diag_init(d);
-    return plot_charts_write(&f->r, c, tdir, gp, dat, d);
+    return plot_charts_write(&f->r.v, c, tdir, gp, dat, d);
 }
 
 static void test_plot_charts_names_in_order(void **state)
@@ -228,16 +235,16 @@ static void test_plot_charts_wanted_waterfall_needs_expected(void **state)
 {
     struct fixture *f = *state;
     size_t c;
-    f->r.headline.any = false;
+    f->r.v.headline.any = false;
     for (c = 0; c < PLOT_CHARTS; c++)
-        assert_int_equal(plot_charts_wanted(&f->r, c), c < 6);
-    f->r.headline.any = true;
+        assert_int_equal(plot_charts_wanted(&f->r.v, c), c < 6);
+    f->r.v.headline.any = true;
     for (c = 0; c < PLOT_CHARTS; c++)
-        assert_int_equal(plot_charts_wanted(&f->r, c), c != 6);
+        assert_int_equal(plot_charts_wanted(&f->r.v, c), c != 6);
     add_waterfall(&f->r);
     for (c = 0; c < PLOT_CHARTS; c++)
-        assert_true(plot_charts_wanted(&f->r, c));
-    assert_false(plot_charts_wanted(&f->r, PLOT_CHARTS));
+        assert_true(plot_charts_wanted(&f->r.v, c));
+    assert_false(plot_charts_wanted(&f->r.v, PLOT_CHARTS));
 }
 
 /* Every shipped template gets every placeholder it names: each chart
@@ -305,8 +312,8 @@ static void test_plot_charts_write_common_placeholders(void **state)
     struct diag d;
     memset(&sweep, 0, sizeof sweep);
     sweep.meta.path = "in/sweep.ini";
-    f->r.sweep = &sweep;
-    f->r.comm = COMM_FLAT;
+    f->r.in.sweep = &sweep;
+    f->r.in.comm = COMM_FLAT;
     snprintf(tdir, sizeof tdir, "%s/t/", f->dir);
     assert_int_equal(mkdir(tdir, 0755), 0);
     snprintf(path, sizeof path, "%smemory.gp.in", tdir);

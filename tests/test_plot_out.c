@@ -33,7 +33,7 @@
 #include "datafile.h"
 #include "plot_out.h"
 #include "test_util.h"
-#include "report.h"
+#include "views.h"
 #include "stack.h"
 #include "sweep.h"
 
@@ -58,9 +58,9 @@ struct fixture {
     struct stack stack;
     struct sweep_file sweep;
     struct cost_ctx ctx, other, ctx_x, other_x;
-    struct report rep;   /* speed of light only: six charts */
-    struct report rep_x; /* with the expected step: every chart */
-    char dir[64];        /* a fresh temporary directory per test */
+    struct util_parts rep;   /* speed of light only: six charts */
+    struct util_parts rep_x; /* with the expected step: every chart */
+    char dir[64];            /* a fresh temporary directory per test */
 };
 
 static int setup(void **state)
@@ -101,8 +101,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *f = *state;
-    report_free(&f->rep);
-    report_free(&f->rep_x);
+    util_parts_free(&f->rep);
+    util_parts_free(&f->rep_x);
     cost_ctx_release(&f->ctx);
     cost_ctx_release(&f->other);
     cost_ctx_release(&f->ctx_x);
@@ -204,7 +204,8 @@ static void test_plot_out_write_matches_golden(void **state)
     struct diag d;
     size_t i, k;
     diag_init(&d);
-    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d), STATUS_OK);
+    assert_int_equal(plot_out_write(&f->rep.v, f->dir, &opt, &pf, &d),
+                     STATUS_OK);
     assert_true(pf.gnuplot_missing);
     assert_false(pf.rendered);
     assert_int_equal(pf.ncharts, PLOT_CHARTS - 1); /* no waterfall */
@@ -231,9 +232,9 @@ static void test_plot_out_write_waterfall_matches_golden(void **state)
     struct diag d;
     char path[128];
     diag_init(&d);
-    assert_true(f->rep_x.waterfall[0].known);
-    assert_true(f->rep_x.waterfall[1].known); /* DeepSeek's published run */
-    assert_int_equal(plot_out_write(&f->rep_x, f->dir, &opt, &pf, &d),
+    assert_true(f->rep_x.v.waterfall[0].known);
+    assert_true(f->rep_x.v.waterfall[1].known); /* DeepSeek's published run */
+    assert_int_equal(plot_out_write(&f->rep_x.v, f->dir, &opt, &pf, &d),
                      STATUS_OK);
     assert_int_equal(pf.ncharts, PLOT_CHARTS);
     assert_string_equal(pf.chart[WATERFALL].name, "waterfall");
@@ -255,9 +256,9 @@ static void test_plot_out_write_skips_waterfall_without_expected(void **state)
     char path[128];
     size_t i;
     static const char *const ext[] = {".gp", ".dat", ".png", ".svg", ".pdf"};
-    assert_false(f->rep.waterfall[0].known);
+    assert_false(f->rep.v.waterfall[0].known);
     diag_init(&d);
-    if (plot_out_write(&f->rep, f->dir, &opt, &pf, &d) != STATUS_OK)
+    if (plot_out_write(&f->rep.v, f->dir, &opt, &pf, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     assert_int_equal(pf.ncharts, PLOT_CHARTS - 1);
     for (i = 0; i < pf.ncharts; i++)
@@ -276,7 +277,8 @@ static void test_plot_out_write_warns_without_gnuplot(void **state)
     struct plot_files pf;
     struct diag d;
     diag_init(&d);
-    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d), STATUS_OK);
+    assert_int_equal(plot_out_write(&f->rep.v, f->dir, &opt, &pf, &d),
+                     STATUS_OK);
     assert_true(pf.gnuplot_missing);
     assert_non_null(strstr(pf.warning, "make plots"));
     assert_non_null(strstr(pf.warning, "gnuplot roofline-ib.gp"));
@@ -330,7 +332,7 @@ static void test_plot_out_write_renders_png_and_svg(void **state)
     if (!have_gnuplot())
         skip();
     diag_init(&d);
-    if (plot_out_write(&f->rep_x, f->dir, &opt, &pf, &d) != STATUS_OK)
+    if (plot_out_write(&f->rep_x.v, f->dir, &opt, &pf, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     assert_true(pf.rendered);
     assert_false(pf.gnuplot_missing);
@@ -358,7 +360,7 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
     struct plot_options opt = {0, "templates", NULL};
     struct plot_files pf;
     struct diag d;
-    struct report rep = f->rep_x; /* shallow: rows stay f->rep_x's */
+    struct util_parts rep = f->rep_x; /* shallow: rows stay f->rep_x's */
     struct model m = f->m;
     struct hardware hw = f->hw;
     const char *name = HOSTILE;
@@ -366,20 +368,22 @@ static void test_plot_out_write_shows_hostile_names_literally(void **state)
     size_t i;
     if (!have_gnuplot())
         skip();
+    util_parts_link(&rep); /* the copy's views read the copy's parts */
     snprintf(m.spec.name, sizeof m.spec.name, "%s", name);
     snprintf(hw.spec.gpu_name, sizeof hw.spec.gpu_name, "%s", name);
     /* "]]>": gnuplot's SVG terminal leaves '>' unescaped */
-    snprintf(rep.family[rep.families_by_step[0]].name,
-             sizeof rep.family[0].name, "@x@ `id`\n!id ' ]]>");
-    for (i = 0; i < rep.nvalidations; i++)
-        snprintf(rep.validation[i].name, sizeof rep.validation[i].name, "%s",
-                 name);
+    snprintf(rep.rank.family[rep.rank.families_by_step[0]].name,
+             sizeof rep.rank.family[0].name, "@x@ `id`\n!id ' ]]>");
+    for (i = 0; i < rep.rank.nvalidations; i++)
+        snprintf(rep.rank.validation[i].name,
+                 sizeof rep.rank.validation[i].name, "%s", name);
     /* the published run's name in the waterfall's panel heading */
-    snprintf(rep.waterfall[1].name, sizeof rep.waterfall[1].name, "%s", name);
-    rep.m = &m;
-    rep.hw = &hw;
+    snprintf(rep.v.waterfall[1].name, sizeof rep.v.waterfall[1].name, "%s",
+             name);
+    rep.in.m = &m;
+    rep.in.hw = &hw;
     diag_init(&d);
-    if (plot_out_write(&rep, f->dir, &opt, &pf, &d) != STATUS_OK)
+    if (plot_out_write(&rep.v, f->dir, &opt, &pf, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     for (i = 1; i <= 4; i++) {
         snprintf(path, sizeof path, "%s/pwned%zu", f->dir, i);
@@ -420,7 +424,7 @@ static void test_plot_out_write_kills_a_hanging_gnuplot(void **state)
     opt.gnuplot = prog;
     diag_init(&d);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d),
+    assert_int_equal(plot_out_write(&f->rep.v, f->dir, &opt, &pf, &d),
                      STATUS_PLOT);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     took = (double)(t1.tv_sec - t0.tv_sec) +
@@ -449,7 +453,7 @@ static void test_plot_out_write_reports_gnuplot_stderr(void **state)
                        "terminal\" >&2\nexit 3\n");
     opt.gnuplot = prog;
     diag_init(&d);
-    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d),
+    assert_int_equal(plot_out_write(&f->rep.v, f->dir, &opt, &pf, &d),
                      STATUS_PLOT);
     snprintf(want, sizeof want,
              "%s/memory.gp: gnuplot failed (exit status 3): \"memory.gp\" "
@@ -480,7 +484,7 @@ static void test_plot_out_abort_stops_gnuplot(void **state)
     opt.gnuplot = prog;
     memset(&job, 0, sizeof job);
     diag_init(&d);
-    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+    assert_int_equal(plot_out_start(&f->rep.v, f->dir, &opt, &job, &pf, &d),
                      STATUS_OK);
     assert_string_equal(job.gnuplot, prog);
     assert_int_equal(job.nruns, pf.ncharts);
@@ -518,7 +522,7 @@ static void test_plot_out_abort_before_start_spawns_nothing(void **state)
     memset(&job, 0, sizeof job);
     plot_out_abort(&job); /* the signal came first */
     diag_init(&d);
-    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+    assert_int_equal(plot_out_start(&f->rep.v, f->dir, &opt, &job, &pf, &d),
                      STATUS_PLOT);
     snprintf(want, sizeof want,
              "%s: gnuplot was stopped before the charts were drawn", f->dir);
@@ -563,7 +567,7 @@ static void test_plot_out_wait_png_returns_before_gnuplot_ends(void **state)
     opt.gnuplot = prog;
     memset(&job, 0, sizeof job);
     diag_init(&d);
-    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+    assert_int_equal(plot_out_start(&f->rep.v, f->dir, &opt, &job, &pf, &d),
                      STATUS_OK);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     assert_int_equal(plot_out_wait_png(&job, &pf, &d), STATUS_OK);
@@ -593,7 +597,7 @@ static void test_plot_out_wait_png_waits_for_a_whole_png(void **state)
     opt.gnuplot = prog;
     memset(&job, 0, sizeof job);
     diag_init(&d);
-    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+    assert_int_equal(plot_out_start(&f->rep.v, f->dir, &opt, &job, &pf, &d),
                      STATUS_OK);
     /* no IEND: not ready until the deadline, and then _finish's verdict */
     assert_int_equal(plot_out_wait_png(&job, &pf, &d), STATUS_PLOT);
@@ -620,7 +624,7 @@ static void test_plot_out_wait_png_reports_a_failed_gnuplot(void **state)
     opt.gnuplot = prog;
     memset(&job, 0, sizeof job);
     diag_init(&d);
-    assert_int_equal(plot_out_start(&f->rep, f->dir, &opt, &job, &pf, &d),
+    assert_int_equal(plot_out_start(&f->rep.v, f->dir, &opt, &job, &pf, &d),
                      STATUS_OK);
     assert_int_equal(plot_out_wait_png(&job, &pf, &d), STATUS_PLOT);
     snprintf(want, sizeof want,
@@ -649,7 +653,7 @@ static void test_plot_out_write_keeps_earlier_files(void **state)
     write_script(prog, "#!/bin/sh\nexit 0\n");
     opt.gnuplot = prog;
     diag_init(&d);
-    assert_int_equal(plot_out_write(&f->rep, f->dir, &opt, &pf, &d),
+    assert_int_equal(plot_out_write(&f->rep.v, f->dir, &opt, &pf, &d),
                      STATUS_PLOT);
     /* the earlier image does not pass for this run's */
     snprintf(want, sizeof want,

@@ -31,20 +31,20 @@
 struct fixture {
     struct model m;
     struct hardware hw;
-    struct report r;
-    struct report_point pts[6];
+    struct util_parts r;
+    struct views_point pts[6];
     struct plot_template_vars v;
     struct plot_text dat;
 };
 
-static void roof(struct report_roofline *o,
+static void roof(struct views_roofline *o,
                  const char *name,
                  double tflops,
                  double bps,
                  double ridge,
                  bool peak)
 {
-    struct report_roof *f = &o->roof[o->nroofs++];
+    struct views_roof *f = &o->roof[o->nroofs++];
     snprintf(f->name, sizeof f->name, "%s", name);
     f->tflops = tflops;
     f->bps = bps;
@@ -52,7 +52,7 @@ static void roof(struct report_roofline *o,
     f->peak = peak;
 }
 
-static void point(struct report_point *p,
+static void point(struct views_point *p,
                   double x_ib,
                   double x_nv,
                   double y,
@@ -66,7 +66,7 @@ static void point(struct report_point *p,
     p->fp8 = fp8;
 }
 
-static void family(struct report *r,
+static void family(struct util_parts *r,
                    size_t i,
                    const char *name,
                    uint32_t color,
@@ -75,34 +75,38 @@ static void family(struct report *r,
                    size_t n,
                    bool labelled)
 {
-    snprintf(r->family[i].name, sizeof r->family[i].name, "%s", name);
-    r->family[i].color = color;
-    r->family[i].best.t.step = best_step;
-    r->blocks[i].family = (long)i;
-    r->blocks[i].first = first;
-    r->blocks[i].n = n;
-    r->blocks[i].labelled = labelled;
-    r->blocks[i].number = (long)i + 1;
-    r->nfamilies = r->nblocks = i + 1;
+    snprintf(r->rank.family[i].name, sizeof r->rank.family[i].name, "%s", name);
+    r->v.family[i].color = color;
+    r->rank.family[i].best.t.step = best_step;
+    r->v.blocks[i].family = (long)i;
+    r->v.blocks[i].first = first;
+    r->v.blocks[i].n = n;
+    r->v.blocks[i].labelled = labelled;
+    r->v.blocks[i].number = (long)i + 1;
+    r->rank.nfamilies = r->v.nblocks = i + 1;
 }
 
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
-    struct report *r;
-    struct report_roofline *o;
+    struct util_parts *r;
+    struct views_roofline *o;
     if (!f)
         return -1;
+    util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 64;
     f->hw.spec.hbm_gib = 80;
     f->hw.compute_derate = 0.9;
-    r->m = &f->m;
-    r->hw = &f->hw;
-    r->headroom_pct = 10;
-    r->valid = 1234;
+    r->in.m = &f->m;
+    r->in.hw = &f->hw;
+    r->rank.headroom_pct = 10;
+    r->rank.valid = 1234;
     /* A (blue 0x0000FF = 255): three plans; B (green 0x00FF00 = 65280):
      * two, the second with no IB bytes; C (red): one, not labelled */
     point(&f->pts[0], 2000, 50000, 400, 5, true);
@@ -111,26 +115,30 @@ static int setup(void **state)
     point(&f->pts[3], 4000, 100000, 500, 5.5, true);
     point(&f->pts[4], 0, 3000, 100, 20, true);
     point(&f->pts[5], 300, 700, 50, 30, false);
-    r->points = f->pts;
-    r->npoints = 6;
+    r->v.points = f->pts;
+    r->v.npoints = 6;
     family(r, 0, "A", 0x0000FF, 5, 0, 3, true);
     family(r, 1, "B", 0x00FF00, 5.5, 3, 2, true);
     family(r, 2, "C", 0xFF0000, 30, 5, 1, false);
     /* the baseline: none of it fits; its best plan over IB only */
-    snprintf(r->baseline.name, sizeof r->baseline.name, "ZeRO-3");
-    r->baseline.has_point = true;
-    r->baseline.x[0] = 150;
-    r->baseline.y = 20;
+    snprintf(r->v.baseline.name, sizeof r->v.baseline.name, "ZeRO-3");
+    r->v.baseline.has_point = true;
+    r->v.baseline.x[0] = 150;
+    r->v.baseline.y = 20;
     /* the published plan, over IB only */
-    snprintf(r->validation[0].name, sizeof r->validation[0].name, "Run-P");
-    r->validation[0].predicted.fits = true;
-    r->nvalidations = 1;
-    r->published = 0;
-    r->has_published_point = true;
-    r->published_x[0] = 800;
-    r->published_y = 350;
+    r->rank.validation = calloc(1, sizeof *r->rank.validation);
+    if (!r->rank.validation)
+        return -1;
+    snprintf(r->rank.validation[0].name, sizeof r->rank.validation[0].name,
+             "Run-P");
+    r->rank.validation[0].predicted.fits = true;
+    r->rank.nvalidations = 1;
+    r->v.published = 0;
+    r->v.has_published_point = true;
+    r->v.published_x[0] = 800;
+    r->v.published_y = 350;
 
-    o = &r->roofline[0];
+    o = &r->v.roofline[0];
     o->link = "IB";
     roof(o, "FP8 peak", 1000, 50e9, 20000, true);
     roof(o, "FP8 achievable", 600, 40e9, 15000, false);
@@ -145,7 +153,7 @@ static int setup(void **state)
     o->yhi = 2000;
     o->npoints = 5; /* all but B's second */
     o->nobytes = 1;
-    o = &r->roofline[1];
+    o = &r->v.roofline[1];
     o->link = "NVLink";
     roof(o, "FP8 achievable", 600, 400e9, 1500, false);
     roof(o, "BF16 achievable", 300, 400e9, 750, false);
@@ -158,6 +166,7 @@ static int setup(void **state)
     o->yhi = 2000;
     o->npoints = 5; /* all but A's second */
     o->nobytes = 1;
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -167,6 +176,8 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    f->r.v.points = NULL; /* the fixture's own */
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }
@@ -181,7 +192,7 @@ static void assert_prefix(const char *s, const char *prefix)
 static void test_plot_roofline_ib_points_by_hand(void **state)
 {
     struct fixture *f = *state;
-    plot_roofline_fill(&f->r, true, &f->v, &f->dat);
+    plot_roofline_fill(&f->r.v, true, &f->v, &f->dat);
     assert_false(f->dat.nomem);
     assert_false(plot_template_vars_nomem(&f->v));
     /* intensity over IB, TFLOP/s, fp8, step; B's plan with no IB bytes
@@ -225,7 +236,7 @@ static void test_plot_roofline_ib_roofs_by_hand(void **state)
 {
     struct fixture *f = *state;
     const char *roofs;
-    plot_roofline_fill(&f->r, true, &f->v, &f->dat);
+    plot_roofline_fill(&f->r.v, true, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "XMIN"), "100");
     assert_string_equal(util_plot_var(&f->v, "XMAX"), "1000000");
     assert_string_equal(util_plot_var(&f->v, "YMIN"), "10");
@@ -278,7 +289,7 @@ static void test_plot_roofline_ib_labels_and_text(void **state)
 {
     struct fixture *f = *state;
     const char *labels;
-    plot_roofline_fill(&f->r, true, &f->v, &f->dat);
+    plot_roofline_fill(&f->r.v, true, &f->v, &f->dat);
     labels = util_plot_var(&f->v, "LABELS");
     /* the published plan circled first, then labelled */
     assert_prefix(labels, "set label '' at 800, 350 point pt 6 ps 4 lw 3 lc "
@@ -319,8 +330,8 @@ static void test_plot_roofline_nvlink_by_hand(void **state)
 {
     struct fixture *f = *state;
     f->hw.compute_derate = 1;
-    f->r.published_x[1] = 0;
-    plot_roofline_fill(&f->r, false, &f->v, &f->dat);
+    f->r.v.published_x[1] = 0;
+    plot_roofline_fill(&f->r.v, false, &f->v, &f->dat);
     assert_string_equal(
         util_dat_body(f->dat.p),
         "# block 0\n50000 400 1 5\n8000 200 0 8\n1 1 0 0\n\n\n"
@@ -376,11 +387,11 @@ static void test_plot_roofline_nothing_labelled(void **state)
 {
     struct fixture *f = *state;
     size_t k;
-    for (k = 0; k < f->r.nblocks; k++)
-        f->r.blocks[k].labelled = false;
-    f->r.baseline.has_point = false;
-    f->r.roofline[0].nobytes = 0;
-    plot_roofline_fill(&f->r, true, &f->v, &f->dat);
+    for (k = 0; k < f->r.v.nblocks; k++)
+        f->r.v.blocks[k].labelled = false;
+    f->r.v.baseline.has_point = false;
+    f->r.v.roofline[0].nobytes = 0;
+    plot_roofline_fill(&f->r.v, true, &f->v, &f->dat);
     assert_non_null(strstr(f->dat.p, "colour 0xRRGGBB, precision\n"
                                      "10 1 0 0\n\n\n"));
     assert_non_null(strstr(f->dat.p, "intensity, TFLOP/s\n10 1\n"));
@@ -395,9 +406,9 @@ static void test_plot_roofline_nothing_labelled(void **state)
 static void test_plot_roofline_no_families(void **state)
 {
     struct fixture *f = *state;
-    f->r.nblocks = 0;
-    f->r.has_published_point = false;
-    plot_roofline_fill(&f->r, true, &f->v, &f->dat);
+    f->r.v.nblocks = 0;
+    f->r.v.has_published_point = false;
+    plot_roofline_fill(&f->r.v, true, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "NFAM"), "0");
     assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
                         "array fam_color[1]\narray fam_dot[1]\narray "

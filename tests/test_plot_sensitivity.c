@@ -28,7 +28,7 @@
 struct fixture {
     struct model m;
     struct hardware hw;
-    struct report r;
+    struct util_parts r;
     struct plot_template_vars v;
     struct plot_text dat;
 };
@@ -42,29 +42,33 @@ static const double grid_nv[9] = {100, 150, 200,  300, 400,
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
-    struct report *r;
-    struct report_sens_chart *c;
+    struct util_parts *r;
+    struct views_sens_chart *c;
     size_t i;
     if (!f)
         return -1;
+    util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     r = &f->r;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 64;
-    r->m = &f->m;
-    r->hw = &f->hw;
-    snprintf(r->family[0].name, sizeof r->family[0].name, "A");
-    r->family[0].color = 0x0077BB;
-    r->family[0].marker = 2; /* triangle up: gnuplot's open 8, filled 9 */
-    r->family[0].dash = 1;   /* dashed: gnuplot's dash type 2 */
-    snprintf(r->family[1].name, sizeof r->family[1].name, "B");
-    r->family[1].color = 0x33BBEE;
-    snprintf(r->family[2].name, sizeof r->family[2].name, "ZeRO-3");
-    r->family[2].color = 0xEE3377;
-    r->family[2].sens_unfit = true;
-    r->nfamilies = 3;
-    snprintf(r->baseline.name, sizeof r->baseline.name, "ZeRO-3");
-    r->baseline.family = 2;
+    r->in.m = &f->m;
+    r->in.hw = &f->hw;
+    snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name, "A");
+    r->v.family[0].color = 0x0077BB;
+    r->v.family[0].marker = 2; /* triangle up: gnuplot's open 8, filled 9 */
+    r->v.family[0].dash = 1;   /* dashed: gnuplot's dash type 2 */
+    snprintf(r->rank.family[1].name, sizeof r->rank.family[1].name, "B");
+    r->v.family[1].color = 0x33BBEE;
+    snprintf(r->rank.family[2].name, sizeof r->rank.family[2].name, "ZeRO-3");
+    r->v.family[2].color = 0xEE3377;
+    r->rank.family[2].sens_unfit = true;
+    r->rank.nfamilies = 3;
+    snprintf(r->v.baseline.name, sizeof r->v.baseline.name, "ZeRO-3");
+    r->v.baseline.family = 2;
     /* A: IB-bound (1) up to 50 GB/s, compute-bound (0) at 4 s from 100
      * GB/s on. ZeRO-3: no plan at 25 GB/s (0: no row), IB-bound to 100,
      * then compute-bound at 8 s: its crossover is at 200 GB/s. */
@@ -72,20 +76,20 @@ static int setup(void **state)
         static const double a[5] = {10, 6, 4, 4, 4}, z[5] = {0, 20, 12, 8, 8};
         static const int ab[5] = {1, 1, 0, 0, 0}, zb[5] = {0, 1, 1, 0, 0};
         for (i = 0; i < 5; i++) {
-            r->family[0].sens_ib_step[i] = a[i];
-            r->family[0].sens_ib_bound[i] = ab[i];
-            r->family[2].sens_ib_step[i] = z[i];
-            r->family[2].sens_ib_bound[i] = zb[i];
+            r->rank.family[0].sens_ib_step[i] = a[i];
+            r->rank.family[0].sens_ib_bound[i] = ab[i];
+            r->rank.family[2].sens_ib_step[i] = z[i];
+            r->rank.family[2].sens_ib_bound[i] = zb[i];
         }
     }
     /* NVLink: A at 3 s everywhere, compute-bound; ZeRO-3 bound by IB (1)
      * at 9 s whatever the NVLink */
     for (i = 0; i < 9; i++) {
-        r->family[0].sens_nv_step[i] = 3;
-        r->family[2].sens_nv_step[i] = 9;
-        r->family[2].sens_nv_bound[i] = 1;
+        r->rank.family[0].sens_nv_step[i] = 3;
+        r->rank.family[2].sens_nv_step[i] = 9;
+        r->rank.family[2].sens_nv_bound[i] = 1;
     }
-    c = &r->sens[0];
+    c = &r->v.sens[0];
     c->link = "IB";
     c->gbps = grid_ib;
     c->n = 5;
@@ -96,9 +100,8 @@ static int setup(void **state)
     c->ylo = 4;  /* A's fastest */
     c->yhi = 20; /* ZeRO-3's slowest */
     c->mark_gbps = 200;
-    snprintf(c->line1, sizeof c->line1,
-             "ZeRO-3 turns compute-bound at 200 GB/s");
-    c = &r->sens[1];
+    c->line1 = strdup("ZeRO-3 turns compute-bound at 200 GB/s");
+    c = &r->v.sens[1];
     c->link = "NVLink";
     c->gbps = grid_nv;
     c->n = 9;
@@ -108,8 +111,9 @@ static int setup(void **state)
     c->nfamilies = 2;
     c->ylo = 3;
     c->yhi = 9;
-    snprintf(c->line1, sizeof c->line1, "ZeRO-3 stays IB-bound");
-    snprintf(c->line2, sizeof c->line2, "faster NVLink does not help it");
+    c->line1 = strdup("ZeRO-3 stays IB-bound");
+    c->line2 = strdup("faster NVLink does not help it");
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -119,6 +123,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }
@@ -126,7 +131,7 @@ static int teardown(void **state)
 static void test_plot_sensitivity_ib_curves_by_hand(void **state)
 {
     struct fixture *f = *state;
-    plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
+    plot_sensitivity_fill(&f->r.v, true, &f->v, &f->dat);
     assert_false(f->dat.nomem);
     assert_false(plot_template_vars_nomem(&f->v));
     assert_non_null(strstr(f->dat.p, "# IB GB/s, step time s, bound (0 "
@@ -163,7 +168,7 @@ static void test_plot_sensitivity_ib_curves_by_hand(void **state)
 static void test_plot_sensitivity_ib_axes_by_hand(void **state)
 {
     struct fixture *f = *state;
-    plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
+    plot_sensitivity_fill(&f->r.v, true, &f->v, &f->dat);
     /* a quarter beyond the grid and the curves: 25 / 1.25 = 20, 400 x
      * 1.25 = 500; 4 / 1.25 = 3.2, 20 x 1.25 = 25 */
     assert_string_equal(util_plot_var(&f->v, "XMIN"), "20");
@@ -199,7 +204,7 @@ static void test_plot_sensitivity_ib_axes_by_hand(void **state)
 static void test_plot_sensitivity_ib_crossover_line(void **state)
 {
     struct fixture *f = *state;
-    plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
+    plot_sensitivity_fill(&f->r.v, true, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "MARKS"),
                         "set arrow from 200, graph 0 to 200, graph 1 nohead "
                         "lw 3 dt (10,6) lc rgb '#EE3377' back\n"
@@ -213,8 +218,8 @@ static void test_plot_sensitivity_ib_crossover_line(void **state)
 static void test_plot_sensitivity_no_line_without_baseline(void **state)
 {
     struct fixture *f = *state;
-    f->r.baseline.family = -1;
-    plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
+    f->r.v.baseline.family = -1;
+    plot_sensitivity_fill(&f->r.v, true, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "MARKS"), "");
 }
 
@@ -224,7 +229,7 @@ static void test_plot_sensitivity_nvlink_by_hand(void **state)
 {
     struct fixture *f = *state;
     const char *b;
-    plot_sensitivity_fill(&f->r, false, &f->v, &f->dat);
+    plot_sensitivity_fill(&f->r.v, false, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "MARKS"), "");
     assert_string_equal(util_plot_var(&f->v, "SUB3"),
                         "'ZeRO-3 stays IB-bound: faster NVLink does not help "
@@ -256,8 +261,8 @@ static void test_plot_sensitivity_nvlink_by_hand(void **state)
 static void test_plot_sensitivity_no_families(void **state)
 {
     struct fixture *f = *state;
-    f->r.sens[0].nfamilies = 0;
-    plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
+    f->r.v.sens[0].nfamilies = 0;
+    plot_sensitivity_fill(&f->r.v, true, &f->v, &f->dat);
     assert_string_equal(util_dat_body(f->dat.p), "");
     assert_string_equal(util_plot_var(&f->v, "NFAM"), "0");
     assert_string_equal(util_plot_var(&f->v, "FAMILIES"),
@@ -280,16 +285,17 @@ static void test_plot_sensitivity_no_families(void **state)
 static void test_plot_sensitivity_direct_labels(void **state)
 {
     struct fixture *f = *state;
-    struct report_sens_chart *c = &f->r.sens[0];
+    struct views_sens_chart *c = &f->r.v.sens[0];
     const char *key;
     size_t i;
     for (i = 3; i < 9; i++) {
-        f->r.family[i] = f->r.family[0];
-        snprintf(f->r.family[i].name, sizeof f->r.family[i].name, "A%zu", i);
+        f->r.rank.family[i] = f->r.rank.family[0];
+        snprintf(f->r.rank.family[i].name, sizeof f->r.rank.family[i].name,
+                 "A%zu", i);
         c->family[c->nfamilies++] = (long)i;
     }
     assert_int_equal(c->nfamilies, 8);
-    plot_sensitivity_fill(&f->r, true, &f->v, &f->dat);
+    plot_sensitivity_fill(&f->r.v, true, &f->v, &f->dat);
     key = util_plot_var(&f->v, "KEY");
     assert_non_null(strstr(key, "unset key\n"));
     assert_non_null(strstr(key, "set arrow from 400, 4 to screen 0.731, "

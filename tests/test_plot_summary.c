@@ -23,8 +23,8 @@
 struct fixture {
     struct model m;
     struct hardware hw;
-    struct report r;
-    struct report_point pts[3];
+    struct util_parts r;
+    struct views_point pts[3];
     struct plot_template_vars v;
     struct plot_text dat;
 };
@@ -41,22 +41,26 @@ struct fixture {
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof *f);
-    struct report_headline *h;
-    struct report_waterfall *w;
+    struct views_headline *h;
+    struct views_waterfall *w;
     if (!f)
         return -1;
+    util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 2048;
-    f->r.m = &f->m;
-    f->r.hw = &f->hw;
-    h = &f->r.headline;
+    f->r.in.m = &f->m;
+    f->r.in.hw = &f->hw;
+    h = &f->r.v.headline;
     h->any = h->fits = h->has_expected = true;
     snprintf(h->words, sizeof h->words,
              "TP 2 x PP 16 (zero-bubble (ZB1P)) x EP 32, ZeRO-1 over DP 64, "
              "FP8, no recomputation, micro-batch 1, global batch 15360 "
              "sequences");
-    snprintf(h->why, sizeof h->why, "Compute-bound: short");
+    h->why = strdup("Compute-bound: short");
     h->sol.step_s = 9.397;
     h->sol.days = 25.61;
     h->sol.cost_usd = 2.5204e6;
@@ -68,8 +72,10 @@ static int setup(void **state)
     h->range_lo = 0.9;
     h->range_hi = 1.2;
     h->range_runs = 6;
+    h->range_words = strdup("the span of its scenarios: the published runs' "
+                            "band 0.90 to 1.20x");
     h->capacity_gib = 79.21;
-    w = &f->r.waterfall[0];
+    w = &f->r.v.waterfall[0];
     w->known = true;
     w->sol = 9.397;
     w->effects = 2;
@@ -83,15 +89,16 @@ static int setup(void **state)
     f->pts[1].y = 600;
     f->pts[2].x[0] = 2e5;
     f->pts[2].y = 800;
-    f->r.points = f->pts;
-    f->r.npoints = 3;
-    f->r.has_recommended_point = true;
-    f->r.recommended_x[0] = 2e5;
-    f->r.recommended_y = 800;
-    f->r.roofline[0].xlo = 100;
-    f->r.roofline[0].xhi = 1e7;
-    f->r.roofline[0].ylo = 1;
-    f->r.roofline[0].yhi_decade = 1e4;
+    f->r.v.points = f->pts;
+    f->r.v.npoints = 3;
+    f->r.v.has_recommended_point = true;
+    f->r.v.recommended_x[0] = 2e5;
+    f->r.v.recommended_y = 800;
+    f->r.v.roofline[0].xlo = 100;
+    f->r.v.roofline[0].xhi = 1e7;
+    f->r.v.roofline[0].ylo = 1;
+    f->r.v.roofline[0].yhi_decade = 1e4;
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -101,6 +108,8 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    f->r.v.points = NULL; /* the fixture's own */
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }
@@ -108,8 +117,8 @@ static int teardown(void **state)
 static void test_plot_summary_words_by_hand(void **state)
 {
     struct fixture *f = *state;
-    assert_true(plot_summary_wanted(&f->r));
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    assert_true(plot_summary_wanted(&f->r.v));
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     assert_false(f->dat.nomem);
     assert_string_equal(util_plot_var(&f->v, "TITLE"),
                         "'Model-X on 2048 \xC3\x97 GPU-Y: planning summary'");
@@ -128,8 +137,8 @@ static void test_plot_summary_words_by_hand(void **state)
                         "'micro-batch 1, global batch 15360 sequences'");
     assert_string_equal(util_plot_var(&f->v, "RANGE"),
                         "'Range: 14.5 to 19.4 s, 39.6 to 52.7 days, $3.89M "
-                        "to $5.19M (the 6 validation runs took 0.90 to 1.20x "
-                        "their expected step)'");
+                        "to $5.19M (the span of its scenarios: the published "
+                        "runs'' band 0.90 to 1.20x)'");
     assert_string_equal(util_plot_var(&f->v, "VERDICT1"),
                         "'Compute-bound: short'");
     assert_string_equal(util_plot_var(&f->v, "VERDICT2"), "''");
@@ -141,7 +150,7 @@ static void test_plot_summary_words_by_hand(void **state)
 static void test_plot_summary_data_by_hand(void **state)
 {
     struct fixture *f = *state;
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     /* the waterfall: the floor, two effects end to end, the answer */
     assert_non_null(strstr(f->dat.p, "0 4 0 9.397 \"9.40 s\"\n"
                                      "1 3 9.397 10.809 \"+1.41 s\"\n"
@@ -164,16 +173,16 @@ static void test_plot_summary_data_by_hand(void **state)
 static void test_plot_summary_without_calibration(void **state)
 {
     struct fixture *f = *state;
-    f->r.headline.has_expected = false;
-    f->r.waterfall[0].known = false;
-    plot_summary_fill(&f->r, &f->v, &f->dat);
+    f->r.v.headline.has_expected = false;
+    f->r.v.waterfall[0].known = false;
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "HAVE_WF"), "0");
     assert_string_equal(util_plot_var(&f->v, "EXPECTED"),
                         "'Expected: not computed (no calibration for this "
                         "GPU)'");
     assert_non_null(strstr(f->dat.p, "0 1 0 0 \"\"\n\n\n"));
-    f->r.headline.any = false;
-    assert_false(plot_summary_wanted(&f->r));
+    f->r.v.headline.any = false;
+    assert_false(plot_summary_wanted(&f->r.v));
 }
 
 int main(void)

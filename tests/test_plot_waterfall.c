@@ -23,7 +23,7 @@
 struct fixture {
     struct model m;
     struct hardware hw;
-    struct report r;
+    struct util_parts r;
     struct plot_template_vars v;
     struct plot_text dat;
 };
@@ -52,7 +52,7 @@ static const double sol1 = 9,
  * stack's factors neutral (no --calibrate): nine rows a panel. */
 #define ROWS (EXPECTED_FACTORS + 2)
 
-static void fill(struct report_waterfall *w,
+static void fill(struct views_waterfall *w,
                  double sol,
                  const double add[EXPECTED_EFFECTS],
                  double gap,
@@ -86,18 +86,23 @@ static int setup(void **state)
     struct fixture *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
+    util_parts_init(&f->r);
+    util_parts_families(&f->r, RANKING_FAMILY_KEYS); /* room; none yet */
+    util_parts_charts(&f->r, RANKING_FAMILY_KEYS);
+    f->r.rank.nfamilies = 0;
     snprintf(f->m.spec.name, sizeof f->m.spec.name, "Model-X");
     snprintf(f->hw.spec.gpu_name, sizeof f->hw.spec.gpu_name, "GPU-Y");
     f->hw.spec.gpus = 2048;
-    f->r.m = &f->m;
-    f->r.hw = &f->hw;
-    snprintf(f->r.headline.plan.family, sizeof f->r.headline.plan.family,
+    f->r.in.m = &f->m;
+    f->r.in.hw = &f->hw;
+    snprintf(f->r.v.headline.plan.family, sizeof f->r.v.headline.plan.family,
              "ZeRO-1+PP+EP");
-    fill(&f->r.waterfall[0], sol0, add0, 4.4, 2);
-    fill(&f->r.waterfall[1], sol1, add1, 5.8, 0);
-    f->r.waterfall[1].measured = 12;
-    snprintf(f->r.waterfall[1].name, sizeof f->r.waterfall[1].name,
+    fill(&f->r.v.waterfall[0], sol0, add0, 4.4, 2);
+    fill(&f->r.v.waterfall[1], sol1, add1, 5.8, 0);
+    f->r.v.waterfall[1].measured = 12;
+    snprintf(f->r.v.waterfall[1].name, sizeof f->r.v.waterfall[1].name,
              "Published run Z");
+    views_finish(&f->r.v); /* the sentences not set: "" */
     *state = f;
     return 0;
 }
@@ -107,6 +112,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     plot_template_vars_release(&f->v);
     plot_text_release(&f->dat);
+    util_parts_free(&f->r);
     free(f);
     return 0;
 }
@@ -178,8 +184,8 @@ static void test_plot_waterfall_fill_bars_by_hand(void **state)
 {
     struct fixture *f = *state;
     struct row r[ROWS];
-    assert_true(plot_waterfall_wanted(&f->r));
-    plot_waterfall_fill(&f->r, &f->v, &f->dat);
+    assert_true(plot_waterfall_wanted(&f->r.v));
+    plot_waterfall_fill(&f->r.v, &f->v, &f->dat);
     assert_false(f->dat.nomem);
     check_block(f->dat.p, 0, 10, add0, 14.4);
     check_block(f->dat.p, 1, 9, add1, 14.8);
@@ -198,7 +204,7 @@ static void test_plot_waterfall_fill_bars_by_hand(void **state)
 static void test_plot_waterfall_fill_placeholders_by_hand(void **state)
 {
     struct fixture *f = *state;
-    plot_waterfall_fill(&f->r, &f->v, &f->dat);
+    plot_waterfall_fill(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "NPANELS"), "2");
     /* the speed of light, 8 effects (factors neutral), the expected step */
     assert_string_equal(util_plot_var(&f->v, "NROWS"), "10");
@@ -232,8 +238,8 @@ static void test_plot_waterfall_fill_one_panel(void **state)
 {
     struct fixture *f = *state;
     struct row r[2];
-    f->r.waterfall[1].known = false;
-    plot_waterfall_fill(&f->r, &f->v, &f->dat);
+    f->r.v.waterfall[1].known = false;
+    plot_waterfall_fill(&f->r.v, &f->v, &f->dat);
     assert_string_equal(util_plot_var(&f->v, "NPANELS"), "1");
     assert_string_equal(util_plot_var(&f->v, "MEASURED"), "0");
     /* 14.4 x 1.3 = 18.72: still 20 */
@@ -252,10 +258,10 @@ static void test_plot_waterfall_fill_shortens_long_names(void **state)
     struct fixture *f = *state;
     const char *panel;
     /* 37 ASCII bytes, then a 2-byte character across the 38-byte cut */
-    snprintf(f->r.waterfall[1].name, sizeof f->r.waterfall[1].name,
+    snprintf(f->r.v.waterfall[1].name, sizeof f->r.v.waterfall[1].name,
              "%s\xC3\x97 and a long tail of words",
              "0123456789012345678901234567890123456");
-    plot_waterfall_fill(&f->r, &f->v, &f->dat);
+    plot_waterfall_fill(&f->r.v, &f->v, &f->dat);
     panel = util_plot_var(&f->v, "PANEL2");
     assert_string_equal(panel, "'Published run: "
                                "0123456789012345678901234567890123456...'");
@@ -264,9 +270,9 @@ static void test_plot_waterfall_fill_shortens_long_names(void **state)
 static void test_plot_waterfall_wanted_needs_expected(void **state)
 {
     struct fixture *f = *state;
-    assert_true(plot_waterfall_wanted(&f->r));
-    f->r.waterfall[0].known = false;
-    assert_false(plot_waterfall_wanted(&f->r));
+    assert_true(plot_waterfall_wanted(&f->r.v));
+    f->r.v.waterfall[0].known = false;
+    assert_false(plot_waterfall_wanted(&f->r.v));
 }
 
 int main(void)

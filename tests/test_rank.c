@@ -45,10 +45,10 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
     struct sweep_file sf;
     struct cost_ctx ctx;
     struct rank_options opt;
-    struct report *r = calloc(1, sizeof *r);
-    struct report_row *seen;
-    struct report_row row;
-    struct rank_cursor c;
+    struct ranking *r = calloc(1, sizeof *r);
+    struct ranking_row *seen;
+    struct ranking_row row;
+    struct ranking_cursor c;
     struct diag d;
     size_t i, j, n = 0, rank;
     (void)state;
@@ -75,14 +75,14 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
 
     seen = calloc(r->valid + 1, sizeof *seen);
     assert_non_null(seen);
-    rank_cursor_init(&c, r);
-    while (rank_cursor_next(&c, &row, &rank)) {
+    ranking_cursor_init(&c, r);
+    while (ranking_cursor_next(&c, &row, &rank)) {
         assert_true(n < r->valid);
         if (n < 3) {
             assert_int_equal(rank, n + 1);
             assert_memory_equal(&row.plan, &r->rows[n].plan, sizeof row.plan);
         } else {
-            const struct report_row *last = &r->rows[2];
+            const struct ranking_row *last = &r->rows[2];
             assert_int_equal(rank, 0);
             assert_false(rank_before(row.fits, row.step, &row.plan, last->fits,
                                      last->step, &last->plan));
@@ -94,9 +94,9 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
     }
     assert_false(c.failed);
     assert_int_equal(n, r->valid);
-    rank_cursor_release(&c);
+    ranking_cursor_release(&c);
     free(seen);
-    report_free(r);
+    ranking_free(r);
     free(r);
     assert_int_equal(rmdir(dir), 0); /* the spill files were unlinked */
     cost_ctx_release(&ctx);
@@ -107,7 +107,7 @@ static void test_rank_run_spill_lists_every_plan_once(void **state)
 
 /* The family's best step at bandwidth i of a grid, by brute force: every
  * fitting plan of the family re-timed on the cluster at that rate. */
-static double sens_by_hand(const struct report_row *rows,
+static double sens_by_hand(const struct ranking_row *rows,
                            size_t n,
                            int family,
                            const struct hardware *hw,
@@ -132,10 +132,10 @@ static double sens_by_hand(const struct report_row *rows,
 
 /*
  * The sensitivity grids skip a bandwidth where the plan's step at the
- * grid's fastest rate is already above the family's best (rank.c:
- * sensitivity_grid): each family's best step at each IB and NVLink rate
- * must still be the minimum over all its fitting plans, computed here
- * plan by plan from the spilled rows (one thread and two).
+ * grid's fastest rate is already above the family's best
+ * (rank_family.c, sensitivity_grid): each family's best step at each IB and
+ * NVLink rate must still be the minimum over all its fitting plans, computed
+ * here plan by plan from the spilled rows (one thread and two).
  */
 static void test_rank_sensitivity_is_each_familys_best(void **state)
 {
@@ -157,9 +157,9 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
         struct sweep_file sf;
         struct cost_ctx ctx;
         struct rank_options opt;
-        struct report *r = calloc(1, sizeof *r);
-        struct report_row *rows, row;
-        struct rank_cursor c;
+        struct ranking *r = calloc(1, sizeof *r);
+        struct ranking_row *rows, row;
+        struct ranking_cursor c;
         struct diag d;
         size_t i, n = 0, rank, checked = 0;
         assert_non_null(r);
@@ -181,8 +181,8 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
         assert_true(r->nsens_ib > 1 && r->nsens_nv > 1);
         rows = calloc(r->valid + 1, sizeof *rows);
         assert_non_null(rows);
-        rank_cursor_init(&c, r);
-        while (rank_cursor_next(&c, &row, &rank))
+        ranking_cursor_init(&c, r);
+        while (ranking_cursor_next(&c, &row, &rank))
             rows[n++] = row;
         assert_false(c.failed);
         assert_int_equal(n, r->valid);
@@ -201,9 +201,9 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
             checked++;
         }
         assert_true(checked > 1);
-        rank_cursor_release(&c);
+        ranking_cursor_release(&c);
         free(rows);
-        report_free(r);
+        ranking_free(r);
         free(r);
         assert_int_equal(rmdir(dir), 0);
         cost_ctx_release(&ctx);
@@ -219,7 +219,7 @@ static void test_rank_sensitivity_is_each_familys_best(void **state)
  * spill and sheet rule; with `calibrated` the H800 calibration and
  * DeepSeek's stack give every plan its expected step.
  */
-static void run_space(struct report *r,
+static void run_space(struct ranking *r,
                       const char *const *sets,
                       size_t nsets,
                       bool calibrated,
@@ -264,9 +264,56 @@ static void run_space(struct report *r,
     model_release(&m);
 }
 
+/*
+ * Every family a sweep meets is kept, however many (issue 35: the report
+ * had room for 64 and dropped the rest, whose plans then had no family).
+ * 6 cluster sizes x tp, pp, ep, cp each 1 or 2 x ZeRO 0 to 3: a plan's
+ * family is its DP flavour (none where dp is 1, else its ZeRO stage) and
+ * which of tp, cp, pp, ep exceed 1, 5 x 16 = 80 keys. With up to 32 GPUs
+ * every key's tp x cp x pp x ep (at most 16) runs at dp 1 and at dp 2 or
+ * more, but for two: ep must divide tp*cp*dp (plan_check), so EP without
+ * DP needs tp or cp above 1, and "EP" and "PP+EP" (dp 1) are never met:
+ * 78 families, more than 64. The families' plans add up to the valid
+ * plans, and every kept plan names a family there is.
+ */
+static void test_rank_run_keeps_every_family(void **state)
+{
+    static const char *const sets[] = {"space.gpus=1 2 4 8 16 32",
+                                       "space.tp=1 2",
+                                       "space.pp=1 2",
+                                       "space.ep=1 2",
+                                       "space.cp=1 2",
+                                       "space.zero=0 1 2 3",
+                                       "space.schedule=1f1b",
+                                       "space.precision=bf16",
+                                       "space.recompute=full",
+                                       "space.mbs=1",
+                                       "space.gbs=64"};
+    struct ranking *r = calloc(1, sizeof *r);
+    struct rank_options opt;
+    uint64_t plans = 0;
+    size_t i;
+    (void)state;
+    assert_non_null(r);
+    memset(&opt, 0, sizeof opt);
+    opt.top = 100000; /* every plan kept */
+    run_space(r, sets, sizeof sets / sizeof sets[0], false, opt);
+    assert_int_equal(r->nfamilies, 78);
+    for (i = 0; i < r->nfamilies; i++)
+        plans += r->family[i].plans;
+    assert_int_equal(plans, r->valid);
+    assert_int_equal(r->nrows, r->valid);
+    for (i = 0; i < r->nrows; i++) {
+        assert_true(r->rows[i].family >= 0);
+        assert_true((size_t)r->rows[i].family < r->nfamilies);
+    }
+    ranking_free(r);
+    free(r);
+}
+
 /* The rows of a rank_run on the 32-combination space above with the Plans
  * sheet at 3 plans (threads 2): every plan kept, or only the sheet's. */
-static void run_sheet_space(struct report *r, bool sheet_only)
+static void run_sheet_space(struct ranking *r, bool sheet_only)
 {
     static const char *const sets[] = {SPACE_32, "report.plans_sheet=3"};
     struct rank_options opt;
@@ -284,9 +331,9 @@ static void run_sheet_space(struct report *r, bool sheet_only)
  */
 static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
 {
-    struct report *all = calloc(1, sizeof *all);
-    struct report *sheet = calloc(1, sizeof *sheet);
-    bool seen[REPORT_FAMILIES_MAX] = {false};
+    struct ranking *all = calloc(1, sizeof *all);
+    struct ranking *sheet = calloc(1, sizeof *sheet);
+    bool seen[RANKING_FAMILY_KEYS] = {false};
     size_t i, n = 0;
     (void)state;
     assert_non_null(all);
@@ -298,7 +345,7 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
     assert_int_equal(sheet->nranked, 3);
     assert_int_equal(sheet->nfamilies, all->nfamilies);
     for (i = 0; i < all->nrows; i++) {
-        const struct report_row *want = &all->rows[i];
+        const struct ranking_row *want = &all->rows[i];
         bool first = !seen[want->family];
         seen[want->family] = true;
         if (i >= 3 && !first)
@@ -311,14 +358,14 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
         assert_memory_equal(&sheet->rows[n].t, &want->t, sizeof want->t);
         assert_int_equal(sheet->rows[n].family, want->family);
         assert_int_equal(sheet->rows[n].fits, want->fits);
-        assert_int_equal(report_row_rank(sheet, n), n < 3 ? n + 1 : 0);
+        assert_int_equal(ranking_row_rank(sheet, n), n < 3 ? n + 1 : 0);
         n++;
     }
     assert_true(n > 3); /* some family's best is beyond the first 3 */
     assert_int_equal(sheet->nrows, n);
     assert_int_equal(sheet->dropped, sheet->valid - n);
-    report_free(all);
-    report_free(sheet);
+    ranking_free(all);
+    ranking_free(sheet);
     free(all);
     free(sheet);
 }
@@ -334,7 +381,7 @@ static void test_rank_run_sheet_only_keeps_the_sheets_plans(void **state)
  * sensitivity grids are the same, bit for bit; the second run skipped
  * some expected steps (floor_only > 0), the first none.
  */
-static void run_calibrated(struct report *r, const char *spill_dir)
+static void run_calibrated(struct ranking *r, const char *spill_dir)
 {
     static const char *const sets[] = {"space.tp=1 2 4",
                                        "space.pp=1 8 16",
@@ -354,8 +401,8 @@ static void run_calibrated(struct report *r, const char *spill_dir)
 
 static void test_rank_run_floor_skips_what_cannot_enter(void **state)
 {
-    struct report *all = calloc(1, sizeof *all);
-    struct report *pruned = calloc(1, sizeof *pruned);
+    struct ranking *all = calloc(1, sizeof *all);
+    struct ranking *pruned = calloc(1, sizeof *pruned);
     char dir[] = "/tmp/roofplan-test-rank-XXXXXX";
     size_t i;
     (void)state;
@@ -379,8 +426,8 @@ static void test_rank_run_floor_skips_what_cannot_enter(void **state)
     }
     assert_int_equal(pruned->nfamilies, all->nfamilies);
     for (i = 0; i < all->nfamilies; i++) {
-        const struct report_family *a = &all->family[i],
-                                   *b = &pruned->family[i];
+        const struct ranking_family *a = &all->family[i],
+                                    *b = &pruned->family[i];
         assert_string_equal(b->name, a->name);
         assert_int_equal(b->plans, a->plans);
         assert_int_equal(b->fitting, a->fitting);
@@ -392,8 +439,8 @@ static void test_rank_run_floor_skips_what_cannot_enter(void **state)
         assert_memory_equal(b->sens_nv_step, a->sens_nv_step,
                             sizeof a->sens_nv_step);
     }
-    report_free(all);
-    report_free(pruned);
+    ranking_free(all);
+    ranking_free(pruned);
     free(all);
     free(pruned);
     assert_int_equal(rmdir(dir), 0);
@@ -439,7 +486,7 @@ static void sweep_offload(const char *offload)
     struct sweep_file sf;
     struct cost_ctx ctx;
     struct rank_options opt;
-    struct report *r = calloc(1, sizeof *r);
+    struct ranking *r = calloc(1, sizeof *r);
     struct diag d;
     size_t i;
     assert_non_null(r);
@@ -465,7 +512,7 @@ static void sweep_offload(const char *offload)
     assert_int_equal(r->valid, 2);
     assert_int_equal(r->nrows, 2);
     for (i = 0; i < r->nrows; i++) {
-        const struct report_row *row = &r->rows[i];
+        const struct ranking_row *row = &r->rows[i];
         struct cost_ctx cold;
         struct cost_result c;
         char text[200];
@@ -485,7 +532,7 @@ static void sweep_offload(const char *offload)
         assert_int_equal(row->fits, row->plan.offload == 40);
         cost_ctx_release(&cold);
     }
-    report_free(r);
+    ranking_free(r);
     free(r);
     cost_ctx_release(&ctx);
     sweep_release(&sf);
@@ -508,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_rank_run_spill_lists_every_plan_once),
         cmocka_unit_test(test_rank_sensitivity_is_each_familys_best),
         cmocka_unit_test(test_rank_run_sheet_only_keeps_the_sheets_plans),
+        cmocka_unit_test(test_rank_run_keeps_every_family),
         cmocka_unit_test(test_rank_run_floor_skips_what_cannot_enter),
         cmocka_unit_test(test_rank_run_offload_in_any_order),
     };

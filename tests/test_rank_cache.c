@@ -229,14 +229,14 @@ static void differs(const struct plan *p, const char *after, const char *what)
 /* rank_prune_bounds of p on a forgotten cache. */
 static bool cold_bounds(const struct world *w,
                         const struct plan *p,
-                        bool full,
+                        enum rank_prune_depth depth,
                         double at_most,
                         double *step,
                         double *any)
 {
     rank_cache_forget(&cold);
     rank_cache_hint(&cold, p);
-    return rank_prune_bounds(&w->ctx, p, &cold, full, at_most, step, any);
+    return rank_prune_bounds(&w->ctx, p, &cold, depth, at_most, step, any);
 }
 
 /* p weighed through the kept cache (as the sweep weighs it: memory,
@@ -263,12 +263,13 @@ static void weigh(const struct world *w,
             differs(p, after, "a candidate's memory");
     cost_evaluate(&w->ctx, p, COST_FLOOR, NULL, &b);
     *floor = b;
-    k0 = cold_bounds(w, p, false, -1, &s0, &a0);
-    k1 = rank_prune_bounds(&w->ctx, p, &kept, false, -1, &s1, &a1);
+    k0 = cold_bounds(w, p, RANK_PRUNE_COMPUTE, -1, &s0, &a0);
+    k1 = rank_prune_bounds(&w->ctx, p, &kept, RANK_PRUNE_COMPUTE, -1, &s1, &a1);
     if (k0 != k1 || (k0 && (s0 != s1 || a0 != a1)))
         differs(p, after, "the bound from compute");
-    k0 = cold_bounds(w, p, true, b.t.step * 0.999, &s0, &a0);
-    k1 = rank_prune_bounds(&w->ctx, p, &kept, true, b.t.step * 0.999, &s1, &a1);
+    k0 = cold_bounds(w, p, RANK_PRUNE_FULL, b.t.step * 0.999, &s0, &a0);
+    k1 = rank_prune_bounds(&w->ctx, p, &kept, RANK_PRUNE_FULL, b.t.step * 0.999,
+                           &s1, &a1);
     if (k0 != k1 || (k0 && (s0 != s1 || a0 != a1)))
         differs(p, after, "the bound from the ranks' work");
     cost_evaluate(&w->ctx, p, COST_FLOOR, hint, &a);

@@ -24,9 +24,9 @@
 #include "test_util.h"
 
 /* A row of family key `key` with this step and fit. */
-static struct report_row row_of(int key, double step_s, bool fits)
+static struct ranking_row row_of(int key, double step_s, bool fits)
 {
-    struct report_row row;
+    struct ranking_row row;
     memset(&row, 0, sizeof row);
     row.plan.gpus = 8;
     row.plan.tp = row.plan.pp = row.plan.ep = row.plan.dp = 1;
@@ -61,9 +61,9 @@ static size_t entries(const char *dir)
 static void test_rank_cursor_merges_spill_files(void **state)
 {
     char dir[] = "/tmp/roofplan-test-rank-XXXXXX";
-    struct report r;
-    struct report_row kept = row_of(0, 1.0, true), rows[4], got;
-    struct rank_cursor c;
+    struct ranking r;
+    struct ranking_row kept = row_of(0, 1.0, true), rows[4], got;
+    struct ranking_cursor c;
     FILE *spill[2] = {NULL, NULL};
     struct diag d;
     size_t rank, i;
@@ -91,16 +91,16 @@ static void test_rank_cursor_merges_spill_files(void **state)
     r.nspill = 2;
     r.family_of_key[5] = 0;
     r.family_of_key[9] = 1;
-    rank_cursor_init(&c, &r);
+    ranking_cursor_init(&c, &r);
     for (i = 0; i < 4; i++) {
-        assert_true(rank_cursor_next(&c, &got, &rank));
+        assert_true(ranking_cursor_next(&c, &got, &rank));
         assert_near(got.step, want_step[i], 1e-15);
         assert_int_equal(got.family, want_family[i]);
         assert_int_equal(rank, i == 0 ? 1 : 0);
     }
-    assert_false(rank_cursor_next(&c, &got, &rank));
+    assert_false(ranking_cursor_next(&c, &got, &rank));
     assert_false(c.failed);
-    rank_cursor_release(&c);
+    ranking_cursor_release(&c);
     fclose(spill[0]);
     fclose(spill[1]);
     assert_int_equal(rmdir(dir), 0);

@@ -14,7 +14,7 @@
 
 #include "figures.h"
 #include "rank.h"
-#include "report.h"
+#include "ranking.h"
 #include "test_util.h"
 
 struct fixture {
@@ -62,7 +62,7 @@ static void load_sweep(struct sweep_file *sf, const char *const *sets, size_t n)
 static void build(const struct fixture *f,
                   const struct sweep_file *sf,
                   size_t threads,
-                  struct report *r,
+                  struct ranking *r,
                   struct cost_ctx *ctx,
                   struct cost_ctx *other)
 {
@@ -109,7 +109,7 @@ static void test_sweep_batch_rounding_and_reasons(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
-    struct report r;
+    struct ranking r;
     struct cost_ctx ctx, other;
     static const char *const sets[] = {
         "space.tp=1 16",        "space.pp=1 2",
@@ -146,7 +146,7 @@ static void test_sweep_batch_rounding_and_reasons(void **state)
             assert_int_equal(p->gbs,
                              p->schedule == PLAN_DUALPIPE ? 16384 : 15360);
     }
-    report_free(&r);
+    ranking_free(&r);
     cost_ctx_release(&ctx);
     cost_ctx_release(&other);
     sweep_release(&sf);
@@ -157,7 +157,7 @@ static void test_sweep_ranking_and_families(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
-    struct report r;
+    struct ranking r;
     struct cost_ctx ctx, other;
     static const char *const sets[] = {"space.tp=1",
                                        "space.pp=1 16",
@@ -172,17 +172,17 @@ static void test_sweep_ranking_and_families(void **state)
     load_sweep(&sf, sets, sizeof sets / sizeof *sets);
     build(f, &sf, 1, &r, &ctx, &other);
     for (i = 1; i < r.nrows; i++) {
-        const struct report_row *a = &r.rows[i - 1], *b = &r.rows[i];
+        const struct ranking_row *a = &r.rows[i - 1], *b = &r.rows[i];
         assert_true(a->fits >= b->fits);
         if (a->fits == b->fits)
             assert_true(a->step <= b->step);
     }
-    assert_true(report_family_index(&r, "ZeRO-3") >= 0);
-    assert_true(report_family_index(&r, "ZeRO-1+PP+EP") >= 0);
-    assert_true(report_family_index(&r, "ZeRO-3+PP+EP") >= 0);
+    assert_true(ranking_family_index(&r, "ZeRO-3") >= 0);
+    assert_true(ranking_family_index(&r, "ZeRO-1+PP+EP") >= 0);
+    assert_true(ranking_family_index(&r, "ZeRO-3+PP+EP") >= 0);
     /* DeepSeek's published plan is in this space and ranks */
     assert_int_equal(r.nvalidations, 0);
-    report_free(&r);
+    ranking_free(&r);
     cost_ctx_release(&ctx);
     cost_ctx_release(&other);
     sweep_release(&sf);
@@ -193,7 +193,7 @@ static void test_sweep_threads_same_report(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
-    struct report a, b;
+    struct ranking a, b;
     struct cost_ctx c1, o1, c2, o2;
     static const char *const sets[] = {
         "space.tp=1 2", "space.pp=1 4 16", "space.ep=1 8 64",
@@ -216,8 +216,8 @@ static void test_sweep_threads_same_report(void **state)
         assert_memory_equal(a.family[i].sens_ib_step, b.family[i].sens_ib_step,
                             sizeof a.family[i].sens_ib_step);
     }
-    report_free(&a);
-    report_free(&b);
+    ranking_free(&a);
+    ranking_free(&b);
     cost_ctx_release(&c1);
     cost_ctx_release(&o1);
     cost_ctx_release(&c2);
@@ -231,7 +231,7 @@ static void test_sweep_top_keeps_best(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
-    struct report all, top;
+    struct ranking all, top;
     struct cost_ctx c1, o1, c2, o2;
     struct rank_options opt;
     struct diag d;
@@ -251,8 +251,8 @@ static void test_sweep_top_keeps_best(void **state)
     assert_int_equal(top.nrows, 10);
     assert_int_equal(top.dropped, top.valid - 10);
     assert_memory_equal(top.rows, all.rows, 10 * sizeof *top.rows);
-    report_free(&all);
-    report_free(&top);
+    ranking_free(&all);
+    ranking_free(&top);
     cost_ctx_release(&c1);
     cost_ctx_release(&o1);
     cost_ctx_release(&c2);
@@ -265,7 +265,7 @@ static void test_sweep_empty_space(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
-    struct report r;
+    struct ranking r;
     struct cost_ctx ctx, other;
     struct rank_options opt;
     struct diag d;
@@ -283,7 +283,7 @@ static void test_sweep_empty_space(void **state)
     assert_non_null(strstr(d.msg, "no valid plan: all 672 combinations "
                                   "were rejected (most often: tp larger "
                                   "than a node, 672 times"));
-    report_free(&r);
+    ranking_free(&r);
     cost_ctx_release(&ctx);
     cost_ctx_release(&other);
     sweep_release(&sf);
@@ -867,12 +867,12 @@ static void test_sweep_headroom_and_lightest(void **state)
 {
     struct fixture *f = *state;
     struct sweep_file sf;
-    struct report r;
+    struct ranking r;
     struct cost_ctx ctx, other;
     static const char *const sets[] = {"space.tp=1 2", "space.pp=1 16",
                                        "space.ep=1 64", "space.mbs=1 2"};
     size_t i, nfit = 0;
-    double least[REPORT_FAMILIES_MAX];
+    double least[RANKING_FAMILY_KEYS];
     (void)state;
     load_sweep(&sf, sets, sizeof sets / sizeof *sets);
     build(f, &sf, 2, &r, &ctx, &other);
@@ -880,7 +880,7 @@ static void test_sweep_headroom_and_lightest(void **state)
     for (i = 0; i < r.nfamilies; i++)
         least[i] = INFINITY;
     for (i = 0; i < r.nrows; i++) {
-        const struct report_row *w = &r.rows[i];
+        const struct ranking_row *w = &r.rows[i];
         bool want = w->mem.total <= 0.9 * w->mem.capacity;
         assert_int_equal(w->fits, want);
         nfit += want;
@@ -893,7 +893,7 @@ static void test_sweep_headroom_and_lightest(void **state)
         assert_true(r.family[i].has_lightest);
         assert_true(r.family[i].lightest_mem.total == least[i]);
     }
-    report_free(&r);
+    ranking_free(&r);
     cost_ctx_release(&ctx);
     cost_ctx_release(&other);
     sweep_release(&sf);

@@ -26,7 +26,7 @@
 #include "plans_table.h"
 #include "sweep.h"
 #include "xlsx_table.h"
-#include "report.h"
+#include "views.h"
 #include "terms.h"
 #include "test_util.h"
 
@@ -35,7 +35,7 @@ struct fixture {
     struct hardware hw;
     struct calibration cal; /* hw.cal: the expected terms are checked too */
     struct stack stack;
-    struct report *rep; /* empty: plans_table_value_row reads families */
+    struct util_parts *rep; /* empty: plans_table_value_row reads families */
 };
 
 static int setup(void **state)
@@ -62,8 +62,8 @@ static int setup(void **state)
     f.rep = calloc(1, sizeof *f.rep);
     if (!f.rep)
         return -1;
-    f.rep->m = &f.moe;
-    f.rep->hw = &f.hw;
+    f.rep->in.m = &f.moe;
+    f.rep->in.hw = &f.hw;
     *state = &f;
     return 0;
 }
@@ -93,7 +93,7 @@ static void plan_row(const struct fixture *f,
     struct plan p;
     struct cost_ctx ctx;
     struct cost_result r;
-    struct report_row row;
+    struct ranking_row row;
     size_t n, i;
     const struct plans_column *cols = plans_table_columns(&n);
     util_plan(m, &f->hw, text, &p);
@@ -112,7 +112,7 @@ static void plan_row(const struct fixture *f,
     if (mem)
         *mem = r.mem;
     cost_times(&r.work, &f->hw, m, p.precision, t);
-    f->rep->m = m;
+    f->rep->in.m = m;
     memset(sh, 0, sizeof *sh);
     sh->hw = &f->hw;
     sh->m = m;
@@ -120,7 +120,7 @@ static void plan_row(const struct fixture *f,
     sh->ncells = n;
     for (i = 0; i < n; i++) {
         struct plans_value v;
-        plans_table_value_row(&cols[i], f->rep, &row, 1, t, &v);
+        plans_table_value_row(&cols[i], &f->rep->v, &row, 1, t, &v);
         sh->cell[i].kind = v.kind == PLANS_NUMBER ? UTIL_NUM
                            : v.kind == PLANS_BOOL ? UTIL_BOOL
                                                   : UTIL_STR;

@@ -16,9 +16,11 @@
 #include "cost.h"
 #include "plan.h"
 #include "plot_template.h"
-#include "report.h"
+#include "ranking.h"
+#include "report_inputs.h"
 #include "stack.h"
 #include "sweep.h"
+#include "views.h"
 #include "xlsx_book.h"
 
 /* Parses PLAN text (omitted keys 1, gpus and gbs required) and checks it
@@ -37,13 +39,45 @@ void util_ctx(struct cost_ctx *ctx,
               const struct plan *p);
 
 /*
+ * A report's three parts as `roofplan report` holds them (cli_report.c):
+ * the inputs, the ranking and the views derived from them; v.in and
+ * v.rank point at in and rank (util_parts_init), so a writer takes &v.
+ * Tests that build a report by hand fill in and rank, then call
+ * figures_views(&p->in, &p->rank, &p->v, d) or set v's fields.
+ */
+struct util_parts {
+    struct report_inputs in;
+    struct ranking rank;
+    struct views v;
+};
+
+/* Zeroes p and points p->v at p->in and p->rank. */
+void util_parts_init(struct util_parts *p);
+
+/* n families in p built by hand: p->rank.family (zeroed) with
+ * families_by_step in index order, and their views p->v.family (no row
+ * on the Plans sheet). Fails the test on error. */
+void util_parts_families(struct util_parts *p, size_t n);
+
+/* Room for n families on hand-made charts: p->v.blocks and both
+ * sensitivity charts' p->v.sens[k].family. Fails the test on error. */
+void util_parts_charts(struct util_parts *p, size_t n);
+
+/* Points p->v at p->in and p->rank again: after p was copied from another
+ * (a shallow copy's views still read the original's parts). */
+void util_parts_link(struct util_parts *p);
+
+/* Frees what each part owns; p may be zeroed. */
+void util_parts_free(struct util_parts *p);
+
+/*
  * Runs the report's stages as `roofplan report` does (rank_run,
  * rank_finish and, when data_dir is not NULL, the validation runs
- * of data_dir) into *r for the writers' tests; r->m, r->hw, r->sweep and
- * the About fields are set. Fails the test on error. Release with
- * report_free().
+ * of data_dir, then figures_views) into *r for the writers' tests;
+ * r->in's model, hardware, sweep and About fields are set. Fails the
+ * test on error. Release with util_parts_free().
  */
-void util_report(struct report *r,
+void util_report(struct util_parts *r,
                  struct cost_ctx *ctx,
                  struct cost_ctx *other,
                  const struct sweep_file *sf,
@@ -137,7 +171,7 @@ struct util_figures {
     struct hardware hw;
     struct sweep_file sf; /* zeroed: only its [report] baseline is read */
     struct cost_ctx other;
-    struct report r;
+    struct util_parts r;
 };
 
 #define UTIL_GIB 1073741824.0
@@ -161,7 +195,7 @@ struct util_snap {
     struct calibration cal;
     struct stack stack;
     struct cost_ctx ctx, other;
-    struct report rep;
+    struct util_parts rep;
 };
 
 void util_snap_report(struct util_snap *s, bool expected);

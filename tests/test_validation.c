@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -28,15 +29,14 @@
  * 180K GPU hours per trillion tokens; paths resolved against SNAP. */
 static void test_validation_load_dir(void **state)
 {
-    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_runs all;
+    const struct validation_run *runs;
     struct diag d;
-    size_t n = 0;
     (void)state;
     diag_init(&d);
-    assert_int_equal(
-        validation_load_dir(SNAP, runs, VALIDATION_RUNS_MAX, &n, &d),
-        STATUS_OK);
-    assert_int_equal(n, 4);
+    assert_int_equal(validation_load_dir(SNAP, &all, &d), STATUS_OK);
+    assert_int_equal(all.n, 4);
+    runs = all.run;
     assert_string_equal(runs[0].name, "DeepSeek-V3 pre-training, 2048 x H800");
     assert_string_equal(runs[1].name,
                         "GPT-3 175B, 64 x A100, SP + selective recompute");
@@ -60,18 +60,56 @@ static void test_validation_load_dir(void **state)
     /* not published: 0 */
     assert_near(runs[1].measured_tflops_per_gpu, 0, 0);
     assert_near(runs[2].measured_step_s, 0, 0);
-    /* all or none: four runs where two fit is an error naming the
-     * directory (a run left out unseen would move the range); a directory
-     * without validation/ has none */
-    assert_int_equal(validation_load_dir(SNAP, runs, 2, &n, &d), STATUS_RANGE);
-    assert_int_equal(n, 0);
-    assert_non_null(strstr(d.msg, SNAP "/validation: 4 validation runs, at "
-                                       "most 2"));
+    validation_runs_release(&all);
+    /* a directory without validation/ has none */
     diag_init(&d);
-    assert_int_equal(validation_load_dir("tests/data/nccl", runs,
-                                         VALIDATION_RUNS_MAX, &n, &d),
+    assert_int_equal(validation_load_dir("tests/data/nccl", &all, &d),
                      STATUS_OK);
-    assert_int_equal(n, 0);
+    assert_int_equal(all.n, 0);
+    validation_runs_release(&all);
+}
+
+/*
+ * However many runs a data directory holds, all are read, in name order
+ * (issue 35: the list had room for 32 and refused a 33rd file): 40 runs,
+ * r00.ini to r39.ini, each named after its file.
+ */
+static void test_validation_load_dir_more_than_32(void **state)
+{
+    char dir[] = "/tmp/test_validation_XXXXXX", path[128], name[16];
+    struct validation_runs all;
+    struct diag d;
+    size_t i;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/validation", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    for (i = 0; i < 40; i++) {
+        FILE *f;
+        snprintf(path, sizeof path, "%s/validation/r%02zu.ini", dir, 39 - i);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f,
+                "[run]\nname = r%02zu\nmodel = m.ini\nhardware = h.ini\n"
+                "plan = gpus=8 gbs=8\n",
+                39 - i);
+        assert_int_equal(fclose(f), 0);
+    }
+    diag_init(&d);
+    assert_int_equal(validation_load_dir(dir, &all, &d), STATUS_OK);
+    assert_int_equal(all.n, 40);
+    for (i = 0; i < 40; i++) {
+        snprintf(name, sizeof name, "r%02zu", i);
+        assert_string_equal(all.run[i].name, name);
+    }
+    validation_runs_release(&all);
+    for (i = 0; i < 40; i++) {
+        snprintf(path, sizeof path, "%s/validation/r%02zu.ini", dir, i);
+        remove(path);
+    }
+    snprintf(path, sizeof path, "%s/validation", dir);
+    rmdir(path);
+    rmdir(dir);
 }
 
 /* Lines of the DeepSeek-V3 file (plan on line 8, no stack key), and the
@@ -80,15 +118,14 @@ static void test_validation_load_dir(void **state)
  * step is 2 s; 0 when neither is published. */
 static void test_validation_lines_and_measured_step(void **state)
 {
-    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_runs all;
+    const struct validation_run *runs;
     struct validation_run none;
     struct diag d;
-    size_t n = 0;
     (void)state;
     diag_init(&d);
-    assert_int_equal(
-        validation_load_dir(SNAP, runs, VALIDATION_RUNS_MAX, &n, &d),
-        STATUS_OK);
+    assert_int_equal(validation_load_dir(SNAP, &all, &d), STATUS_OK);
+    runs = all.run;
     assert_int_equal(validation_line(&runs[0], "plan"), 8);
     assert_int_equal(validation_line(&runs[0], "step_s"), 10);
     assert_int_equal(validation_line(&runs[0], "stack"), 0);
@@ -97,6 +134,7 @@ static void test_validation_lines_and_measured_step(void **state)
     assert_near(validation_measured_step(&runs[2], 211.5e12), 2, 1e-15);
     memset(&none, 0, sizeof none);
     assert_near(validation_measured_step(&none, 1e15), 0, 0);
+    validation_runs_release(&all);
 }
 
 /* A run without its plan is refused with the key; an absolute model path
@@ -142,17 +180,16 @@ static void test_validation_load_file(void **state)
  * GPT-3 run names others: they are loaded, and released after. */
 static void test_validation_load_inputs(void **state)
 {
-    struct validation_run runs[VALIDATION_RUNS_MAX];
+    struct validation_runs all;
+    struct validation_run *runs;
     struct validation_inputs in;
     struct model m;
     struct hardware hw;
     struct diag d;
-    size_t n;
     (void)state;
     diag_init(&d);
-    assert_int_equal(
-        validation_load_dir(SNAP, runs, VALIDATION_RUNS_MAX, &n, &d),
-        STATUS_OK);
+    assert_int_equal(validation_load_dir(SNAP, &all, &d), STATUS_OK);
+    runs = all.run;
     assert_int_equal(
         model_load(SNAP "/models/deepseek-v3.ini", &m, NULL, 0, &d), STATUS_OK);
     assert_int_equal(hardware_load(SNAP "/hardware/h800.ini", &hw, NULL, 0, &d),
@@ -202,6 +239,7 @@ static void test_validation_load_inputs(void **state)
     assert_non_null(strstr(d.msg, ": run.set: nosuch.key=1: no file of the "
                                   "run has section [nosuch]"));
     assert_false(in.loaded || in.has_stack);
+    validation_runs_release(&all);
     model_release(&m);
     hardware_release(&hw);
 }
@@ -240,6 +278,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validation_load_dir),
+        cmocka_unit_test(test_validation_load_dir_more_than_32),
         cmocka_unit_test(test_validation_load_file),
         cmocka_unit_test(test_validation_lines_and_measured_step),
         cmocka_unit_test(test_validation_load_inputs),

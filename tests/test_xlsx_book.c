@@ -24,7 +24,7 @@
 #include "test_util.h"
 
 struct fixture {
-    struct report rep; /* only stored by the book */
+    struct util_parts rep; /* only stored by the book */
     char dir[64];
     char path[128];
 };
@@ -33,8 +33,9 @@ static int setup(void **state)
 {
     static struct fixture f;
     memset(&f, 0, sizeof f);
-    f.rep.comm = COMM_TOPO;
-    f.rep.generated = 1700000000;
+    util_parts_init(&f.rep);
+    f.rep.in.comm = COMM_TOPO;
+    f.rep.in.generated = 1700000000;
     snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_book.XXXXXX");
     if (!mkdtemp(f.dir))
         return -1;
@@ -92,8 +93,9 @@ static void test_xlsx_book_formats_from_table(void **state)
     struct lxw_format *four;
     int id;
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
+        STATUS_OK);
     assert_non_null(xlsx_book_sheet(&b, "Sheet"));
     for (id = XLSX_FMT_NONE + 1; id < XLSX_FMT_COUNT; id++)
         assert_non_null(xlsx_book_fmt(&b, (enum xlsx_fmt)id));
@@ -134,8 +136,9 @@ static void test_xlsx_book_cells(void **state)
     struct diag d;
     char *xml, *sst;
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
+        STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_book_num(&b, ws, 0, 0, NAN, NULL);
     xlsx_book_num(&b, ws, 0, 1, 2.5, NULL);
@@ -206,8 +209,9 @@ static void test_xlsx_book_text_not_utf8(void **state)
         "xl/sharedStrings.xml", "xl/worksheets/sheet1.xml", "docProps/core.xml",
         "xl/tables/table1.xml"};
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
+        STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_book_properties(&b, "title \xe4", "subject \x1b[2J", "c", 1);
     xlsx_book_str(&b, ws, 0, 0, "-o /tmp/M\xe4rz/out", NULL);
@@ -255,8 +259,9 @@ static void test_xlsx_book_close_after_failed_call(void **state)
     char want[256];
     diag_init(&d);
     write_text(f->path, "previous workbook");
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
+        STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_book_num(&b, ws, 2000000, 0, 1, NULL); /* past Excel's last row */
     xlsx_book_invalid(&b, "a later failure");   /* not the first */
@@ -283,8 +288,9 @@ static void test_xlsx_book_full_disk(void **state)
     size_t row, col;
     diag_init(&d);
     write_text(f->path, "previous workbook");
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
+        STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     /* about 1.3 MB of sheet XML that deflates to about a tenth */
     for (row = 0; row < 10000; row++)
@@ -312,7 +318,7 @@ static void test_xlsx_book_open_unwritable(void **state)
     struct xlsx_book b;
     struct diag d;
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, "/nonexistent-dir/r.xlsx",
+    assert_int_equal(xlsx_book_open(&b, &f->rep.v, "/nonexistent-dir/r.xlsx",
                                     XLSX_BOOK_TABLES, &d),
                      STATUS_IO);
     assert_string_equal(
@@ -325,10 +331,10 @@ static void test_xlsx_book_text(void **state)
     struct fixture *f = *state;
     char buf[64];
     /* the report's date as figures wrote it (test_figures checks it) */
-    snprintf(f->rep.when, sizeof f->rep.when, "2023-11-14 22:13 UTC");
-    xlsx_book_when(&f->rep, buf, sizeof buf);
+    snprintf(f->rep.v.when, sizeof f->rep.v.when, "2023-11-14 22:13 UTC");
+    xlsx_book_when(&f->rep.v, buf, sizeof buf);
     assert_string_equal(buf, "2023-11-14 22:13 UTC");
-    assert_string_equal(xlsx_book_other_model(&f->rep), "flat");
+    assert_string_equal(xlsx_book_other_model(&f->rep.v), "flat");
     /* 100 characters in a 20-wide column at 11 pt: 20 x 11/11 x 1.05 =
      * 21 a line, ceil(100/21) = 5 lines of 11 x 1.32 pt, + 3 */
     assert_near(xlsx_book_text_height(100, 20, 11), 5 * 11 * 1.32 + 3, 1e-12);

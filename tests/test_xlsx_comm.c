@@ -159,8 +159,8 @@ static void test_xlsx_comm_write_times_and_subtotals(void **state)
 static void test_xlsx_comm_write_block_order(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
-    const char *fastest = r->family[r->families_by_step[0]].name;
+    const struct util_parts *r = &f->s.rep;
+    const char *fastest = r->rank.family[r->rank.families_by_step[0]].name;
     char buf[160];
     size_t row, last = 0, flat = 0;
     assert_string_equal(

@@ -45,27 +45,27 @@ static int teardown(void **state)
 static void test_xlsx_families_write(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     size_t head = util_xlsx_find(&f->x, "B", "Family"), k, i;
     double prev = 0;
     char ref[32], buf[160], want[160];
-    assert_true(head > 0 && r->nfamilies > 1);
+    assert_true(head > 0 && r->rank.nfamilies > 1);
     assert_string_equal(util_xlsx_text(&f->x, "C1", buf, sizeof buf), "");
     snprintf(ref, sizeof ref, "C%zu", head);
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
                         "Speed-of-light step, topo (s)");
-    for (k = 0; k < r->nfamilies; k++) {
+    for (k = 0; k < r->rank.nfamilies; k++) {
         size_t row = head + 1 + k;
         double fit = INFINITY, any = INFINITY, want_step, got;
         bool any_fits = false;
         snprintf(ref, sizeof ref, "B%zu", row);
         util_xlsx_text(&f->x, ref, buf, sizeof buf);
-        for (i = 0; i < r->nfamilies; i++)
-            if (strcmp(r->family[i].name, buf) == 0)
+        for (i = 0; i < r->rank.nfamilies; i++)
+            if (strcmp(r->rank.family[i].name, buf) == 0)
                 break;
-        assert_true(i < r->nfamilies); /* a family's name */
-        for (size_t j = 0; j < r->nrows; j++) {
-            const struct report_row *rw = &r->rows[j];
+        assert_true(i < r->rank.nfamilies); /* a family's name */
+        for (size_t j = 0; j < r->rank.nrows; j++) {
+            const struct ranking_row *rw = &r->rank.rows[j];
             if (rw->family != (int)i)
                 continue;
             any = fmin(any, rw->step);
@@ -91,7 +91,7 @@ static void test_xlsx_families_write(void **state)
             prev = got;
     }
     /* the row after the last family is the note, not a family */
-    snprintf(ref, sizeof ref, "C%zu", head + 1 + r->nfamilies);
+    snprintf(ref, sizeof ref, "C%zu", head + 1 + r->rank.nfamilies);
     assert_true(isnan(util_xlsx_num(&f->x, ref)));
 }
 

@@ -50,7 +50,7 @@ static int teardown(void **state)
  * DeepSeek-V3 on 2048 H800 is on these inputs), then one per family. */
 static size_t plan_rows(const struct util_book *f)
 {
-    return 1 + f->s.rep.nfamilies;
+    return 1 + f->s.rep.rank.nfamilies;
 }
 
 static void test_xlsx_memory_write_header(void **state)
@@ -162,10 +162,10 @@ static void test_xlsx_memory_write_other_and_fit(void **state)
 static void test_xlsx_memory_write_family_rows(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     size_t i;
-    for (i = 0; i < r->nfamilies; i++) {
-        size_t row = util_xlsx_find(&f->x, "A", r->family[i].name);
+    for (i = 0; i < r->rank.nfamilies; i++) {
+        size_t row = util_xlsx_find(&f->x, "A", r->rank.family[i].name);
         assert_true(row > FIRST && row < FIRST + plan_rows(f));
     }
 }

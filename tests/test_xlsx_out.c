@@ -24,7 +24,8 @@
 
 #include "csv_out.h"
 #include "plans_table.h"
-#include "report.h"
+#include "rank.h"
+#include "views.h"
 #include "xlsx_out.h"
 #include "test_util.h"
 
@@ -33,7 +34,7 @@ struct fixture {
     struct hardware hw;
     struct sweep_file sf;
     struct cost_ctx ctx, other;
-    struct report rep;
+    struct util_parts rep;
     char dir[64];
 };
 
@@ -68,7 +69,7 @@ static int setup(void **state)
         return -1;
     }
     util_report(&f.rep, &f.ctx, &f.other, &f.sf, 0, "data", 1700000000);
-    snprintf(f.rep.command_line, sizeof f.rep.command_line,
+    snprintf(f.rep.in.command_line, sizeof f.rep.in.command_line,
              "roofplan report --set space.tp=1 ...");
     snprintf(f.dir, sizeof f.dir, "/tmp/test_xlsx_out.XXXXXX");
     if (!mkdtemp(f.dir))
@@ -99,7 +100,7 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
     remove_dir(f->dir);
-    report_free(&f->rep);
+    util_parts_free(&f->rep);
     cost_ctx_release(&f->ctx);
     cost_ctx_release(&f->other);
     sweep_release(&f->sf);
@@ -163,9 +164,9 @@ static void test_xlsx_out_write_smoke(void **state)
     size_t n = 0;
     char *buf;
     diag_init(&d);
-    assert_true(f->rep.nrows > 10);
+    assert_true(f->rep.rank.nrows > 10);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
-    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write(&f->rep.v, path, NULL, &d), STATUS_OK);
     buf = slurp(path, &n);
     assert_non_null(buf);
     assert_true(n > 10000);
@@ -185,8 +186,8 @@ static void test_xlsx_out_write_is_reproducible(void **state)
     diag_init(&d);
     snprintf(a, sizeof a, "%s/a.xlsx", f->dir);
     snprintf(b, sizeof b, "%s/b.xlsx", f->dir);
-    assert_int_equal(xlsx_out_write(&f->rep, a, NULL, &d), STATUS_OK);
-    assert_int_equal(xlsx_out_write(&f->rep, b, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write(&f->rep.v, a, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write(&f->rep.v, b, NULL, &d), STATUS_OK);
     ba = slurp(a, &na);
     bb = slurp(b, &nb);
     assert_non_null(ba);
@@ -215,7 +216,7 @@ static void test_xlsx_out_write_failure_keeps_old_file(void **state)
     write_text(path, "previous workbook");
     write_text(png, "not a PNG file");
     img.roofline_ib = png;
-    assert_int_equal(xlsx_out_write(&f->rep, path, &img, &d), STATUS_XLSX);
+    assert_int_equal(xlsx_out_write(&f->rep.v, path, &img, &d), STATUS_XLSX);
     snprintf(want, sizeof want,
              "%s: worksheet_insert_image (roofline): ", path);
     assert_memory_equal(d.msg, want, strlen(want));
@@ -258,8 +259,8 @@ static void test_xlsx_out_write_waiting(void **state)
     diag_init(&d);
     snprintf(a, sizeof a, "%s/a.xlsx", f->dir);
     snprintf(b, sizeof b, "%s/b.xlsx", f->dir);
-    assert_int_equal(xlsx_out_write(&f->rep, a, NULL, &d), STATUS_OK);
-    assert_int_equal(xlsx_out_write_waiting(&f->rep, b, waiter, &ok, &d),
+    assert_int_equal(xlsx_out_write(&f->rep.v, a, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write_waiting(&f->rep.v, b, waiter, &ok, &d),
                      STATUS_OK);
     assert_int_equal(ok.calls, 1);
     x = slurp(a, &nx);
@@ -272,7 +273,7 @@ static void test_xlsx_out_write_waiting(void **state)
     free(y);
     unlink(a);
     write_text(b, "previous workbook");
-    assert_int_equal(xlsx_out_write_waiting(&f->rep, b, waiter, &bad, &d),
+    assert_int_equal(xlsx_out_write_waiting(&f->rep.v, b, waiter, &bad, &d),
                      STATUS_PLOT);
     assert_int_equal(bad.calls, 1);
     assert_string_equal(d.msg, "charts: gnuplot failed");
@@ -294,7 +295,7 @@ static void test_xlsx_out_write_missing_image(void **state)
     struct diag d;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
-    assert_int_equal(xlsx_out_write(&f->rep, path, &img, &d), STATUS_IO);
+    assert_int_equal(xlsx_out_write(&f->rep.v, path, &img, &d), STATUS_IO);
     snprintf(want, sizeof want,
              "%s: cannot embed /nonexistent/step.png: No such file or "
              "directory",
@@ -309,7 +310,7 @@ static void test_xlsx_out_write_unwritable_dir(void **state)
     struct diag d;
     diag_init(&d);
     assert_int_equal(
-        xlsx_out_write(&f->rep, "/nonexistent-dir/report.xlsx", NULL, &d),
+        xlsx_out_write(&f->rep.v, "/nonexistent-dir/report.xlsx", NULL, &d),
         STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-dir/report.xlsx: cannot "
                                "write: No such file or directory");
@@ -332,7 +333,7 @@ static void test_xlsx_out_write_read_only_dir(void **state)
     snprintf(path, sizeof path, "%s/report.xlsx", sub);
     write_text(path, "old");
     assert_int_equal(chmod(sub, 0555), 0);
-    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_IO);
+    assert_int_equal(xlsx_out_write(&f->rep.v, path, NULL, &d), STATUS_IO);
     chmod(sub, 0755);
     buf = slurp(path, &n);
     assert_non_null(buf);
@@ -391,9 +392,9 @@ static void test_xlsx_out_memory_total(void **state)
     char *xml;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
-    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write(&f->rep.v, path, NULL, &d), STATUS_OK);
     xml = util_zip_part(path, "xl/worksheets/sheet6.xml" /* Memory */);
-    for (row = 5; row < 5 + f->rep.nfamilies; row++) {
+    for (row = 5; row < 5 + f->rep.rank.nfamilies; row++) {
         double part[7], total;
         int k;
         for (k = 0; k < 7; k++) { /* B..H */
@@ -430,7 +431,7 @@ static void test_xlsx_out_formulas(void **state)
     char *comm, *roof, *book;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
-    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write(&f->rep.v, path, NULL, &d), STATUS_OK);
     comm = util_zip_part(path, "xl/worksheets/sheet7.xml");
     roof = util_zip_part(path, "xl/worksheets/sheet8.xml");
     book = util_zip_part(path, "xl/workbook.xml");
@@ -470,15 +471,15 @@ static void test_xlsx_out_summary_names(void **state)
         "FASTEST_PLAN",    "FASTEST_STEP_S",   "FASTEST_ROW",
         "RECOMMENDED_ROW", "RECOMMENDED_PLAN", "RECOMMENDED_STEP_S",
         "PLANS_PLAN",      "PLANS_RANK_S",     "PLANS_FITS"};
-    const struct report *r = &f->rep;
+    const struct util_parts *r = &f->rep;
     char path[128], tag[96], ref[16];
     struct diag d;
     char *book, *summary, *at;
     size_t i;
     diag_init(&d);
-    assert_true(r->sheet_best >= 0);
+    assert_true(r->v.sheet_best >= 0);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
-    assert_int_equal(xlsx_out_write(&f->rep, path, NULL, &d), STATUS_OK);
+    assert_int_equal(xlsx_out_write(&f->rep.v, path, NULL, &d), STATUS_OK);
     book = util_zip_part(path, "xl/workbook.xml");
     summary = util_zip_part(path, "xl/worksheets/sheet1.xml");
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -495,7 +496,8 @@ static void test_xlsx_out_summary_names(void **state)
         ref, sizeof ref, "F%ld",
         strtol(at + strlen("<definedName name=\"FASTEST_STEP_S\">Summary!$F$"),
                NULL, 10));
-    assert_true(cell(summary, ref) == r->rows[r->sheet[r->sheet_best]].step);
+    assert_true(cell(summary, ref) ==
+                r->rank.rows[r->v.sheet[r->v.sheet_best]].step);
     free(book);
     free(summary);
     unlink(path);
@@ -539,13 +541,14 @@ static void test_csv_out_write_rows(void **state)
     char *buf, *p;
     diag_init(&d);
     snprintf(path, sizeof path, "%s/plans.csv", f->dir);
-    assert_int_equal(csv_out_write(&f->rep, path, CSV_OUT_KEPT, &d), STATUS_OK);
+    assert_int_equal(csv_out_write(&f->rep.v, path, CSV_OUT_KEPT, &d),
+                     STATUS_OK);
     buf = slurp(path, &n);
     assert_non_null(buf);
     for (i = 0; i < n; i++)
         if (buf[i] == '\n')
             lines++;
-    assert_int_equal(lines, f->rep.nrows + 1);
+    assert_int_equal(lines, f->rep.rank.nrows + 1);
     assert_memory_equal(buf, "Rank,Family,TP,PP,EP,ZeRO,", 26);
     p = strstr(buf, "\r\n1,");
     assert_non_null(p);
@@ -553,7 +556,7 @@ static void test_csv_out_write_rows(void **state)
     assert_int_equal(count_files(f->dir), 1);
     unlink(path);
     assert_int_equal(
-        csv_out_write(&f->rep, "/nonexistent-dir/p.csv", CSV_OUT_KEPT, &d),
+        csv_out_write(&f->rep.v, "/nonexistent-dir/p.csv", CSV_OUT_KEPT, &d),
         STATUS_IO);
     assert_string_equal(d.msg, "/nonexistent-dir/p.csv: cannot write: No "
                                "such file or directory");
@@ -581,7 +584,12 @@ static void test_plans_table_expand(void **state)
     char buf[600], want[64], col[8];
     size_t n, i;
     const struct plans_column *cols = plans_table_columns(&n);
+    struct ranking rk; /* the templates, as rank carries them */
+    struct diag d;
     (void)state;
+    memset(&rk, 0, sizeof rk);
+    diag_init(&d);
+    assert_int_equal(rank_templates(&rk, &d), STATUS_OK);
     plans_table_col_name((size_t)plans_table_find("ib_gb"), col, sizeof col);
     snprintf(want, sizeof want, "=%s7/IB_GBPS", col);
     assert_true(plans_table_formula_compile("{ib_gb}/IB_GBPS", &fm));
@@ -591,13 +599,14 @@ static void test_plans_table_expand(void **state)
     assert_false(plans_table_formula_compile("{step", &fm));
     for (i = 0; i < n; i++) { /* every template names real columns and
                                * fits at the last row */
-        if (!plans_table_formula(&cols[i]))
+        if (!plans_table_formula(&cols[i], &rk))
             continue;
-        assert_true(
-            plans_table_formula_compile(plans_table_formula(&cols[i]), &fm));
+        assert_true(plans_table_formula_compile(
+            plans_table_formula(&cols[i], &rk), &fm));
         plans_table_formula_expand(&fm, 1048576, buf, sizeof buf);
         assert_true(strlen(buf) > 1 && strlen(buf) + 1 < sizeof buf);
     }
+    ranking_free(&rk);
 }
 
 /* The cached value of each formula column is what cost_times() gave. */
@@ -606,21 +615,21 @@ static void test_plans_table_value_matches_cost(void **state)
     struct fixture *f = *state;
     struct cost_times t;
     struct plans_value v;
-    cost_times(&f->rep.rows[0].work, f->rep.hw, f->rep.m,
-               f->rep.rows[0].plan.precision, &t);
+    cost_times(&f->rep.rank.rows[0].work, f->rep.in.hw, f->rep.in.m,
+               f->rep.rank.rows[0].plan.precision, &t);
     /* rank kept the row with the same times */
-    assert_memory_equal(&t, &f->rep.rows[0].t, sizeof t);
+    assert_memory_equal(&t, &f->rep.rank.rows[0].t, sizeof t);
     plans_table_value(
-        &plans_table_columns(&(size_t){0})[plans_table_find("step")], &f->rep,
+        &plans_table_columns(&(size_t){0})[plans_table_find("step")], &f->rep.v,
         0, &t, &v);
     assert_int_equal(v.kind, PLANS_NUMBER);
-    assert_true(v.num == f->rep.rows[0].step);
+    assert_true(v.num == f->rep.rank.rows[0].step);
     plans_table_value(
-        &plans_table_columns(&(size_t){0})[plans_table_find("bound")], &f->rep,
-        0, &t, &v);
+        &plans_table_columns(&(size_t){0})[plans_table_find("bound")],
+        &f->rep.v, 0, &t, &v);
     assert_string_equal(v.str, plans_table_bound_label(t.bound));
     plans_table_value(
-        &plans_table_columns(&(size_t){0})[plans_table_find("rank")], &f->rep,
+        &plans_table_columns(&(size_t){0})[plans_table_find("rank")], &f->rep.v,
         4, &t, &v);
     assert_true(v.num == 5);
 }

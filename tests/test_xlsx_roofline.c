@@ -109,7 +109,7 @@ static void test_xlsx_roofline_write_roofs(void **state)
 static void test_xlsx_roofline_write_points(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     size_t row, n = 0, i;
     char buf[128], fm[256], want[256], ref[32];
     assert_string_equal(util_xlsx_text(&f->x, "F116", buf, sizeof buf),
@@ -122,16 +122,16 @@ static void test_xlsx_roofline_write_points(void **state)
                ib = util_xlsx_num_at(&f->x, 'D', row),
                nv = util_xlsx_num_at(&f->x, 'E', row),
                plans_row = util_xlsx_num_at(&f->x, 'C', row);
-        for (i = 0; i < r->nfamilies; i++)
-            if (strcmp(r->family[i].name, buf) == 0)
+        for (i = 0; i < r->rank.nfamilies; i++)
+            if (strcmp(r->rank.family[i].name, buf) == 0)
                 break;
-        assert_true(i < r->nfamilies);
+        assert_true(i < r->rank.nfamilies);
         assert_true(y > 0 && y <= 1460 * (1 + 1e-12));
         if (!isnan(ib))
             assert_true(y <= ib * 50 / 1000 * (1 + 1e-12));
         if (!isnan(nv))
             assert_true(y <= nv * 160 / 1000 * (1 + 1e-12));
-        assert_true(plans_row >= 1 && plans_row <= (double)r->nsheet);
+        assert_true(plans_row >= 1 && plans_row <= (double)r->v.nsheet);
         snprintf(ref, sizeof ref, "F%zu", row);
         snprintf(want, sizeof want,
                  "(INDEX(PLANS_FP8_TFLOP,C%zu)+INDEX(PLANS_BF16_TFLOP,C%zu))/"
@@ -142,7 +142,7 @@ static void test_xlsx_roofline_write_points(void **state)
         snprintf(want, sizeof want, "INDEX(PLANS_BOUND,C%zu)", row);
         assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
     }
-    assert_int_equal(n, r->nroof_pick);
+    assert_int_equal(n, r->v.nroof_pick);
     assert_true(n > 0);
 }
 

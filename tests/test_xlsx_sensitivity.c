@@ -83,7 +83,7 @@ static void test_xlsx_sensitivity_write_grid_headers(void **state)
 static void test_xlsx_sensitivity_write_grid_rows(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     size_t hi = util_xlsx_find(&f->x, "A", IB_TITLE) + 1;
     size_t hn = util_xlsx_find(&f->x, "A", NV_TITLE) + 1;
     size_t row, i, j, n = 0, len;
@@ -98,21 +98,21 @@ static void test_xlsx_sensitivity_write_grid_rows(void **state)
             name[len - strlen(UNFIT)] = '\0';
             unfit = true;
         }
-        for (i = 0; i < r->nfamilies; i++)
-            if (strcmp(r->family[i].name, name) == 0)
+        for (i = 0; i < r->rank.nfamilies; i++)
+            if (strcmp(r->rank.family[i].name, name) == 0)
                 break;
-        if (i == r->nfamilies) /* a note under the grid */
+        if (i == r->rank.nfamilies) /* a note under the grid */
             break;
         n++;
-        for (j = 0; j < r->nrows; j++) {
-            if (r->rows[j].family != (int)i)
+        for (j = 0; j < r->rank.nrows; j++) {
+            if (r->rank.rows[j].family != (int)i)
                 continue;
-            any = fmin(any, r->rows[j].step);
-            if (r->rows[j].fits)
-                fit = fmin(fit, r->rows[j].step);
+            any = fmin(any, r->rank.rows[j].step);
+            if (r->rank.rows[j].fits)
+                fit = fmin(fit, r->rank.rows[j].step);
         }
         /* only fitting families are drawn, and the unfit baseline */
-        assert_true(unfit ? isinf(fit) && (long)i == r->baseline.family
+        assert_true(unfit ? isinf(fit) && (long)i == r->v.baseline.family
                           : isfinite(fit));
         assert_near(util_xlsx_num_at(&f->x, 'F', row), unfit ? any : fit, 1e-9);
         for (c = 'C'; c <= 'L'; c++)
@@ -123,7 +123,7 @@ static void test_xlsx_sensitivity_write_grid_rows(void **state)
         assert_near(util_xlsx_num_at(&f->x, 'D', hn + (row - hi)),
                     unfit ? any : fit, 1e-9);
     }
-    assert_int_equal(n, r->sens[0].nfamilies);
+    assert_int_equal(n, r->v.sens[0].nfamilies);
     assert_true(n > 0);
 }
 
@@ -134,16 +134,17 @@ static void test_xlsx_sensitivity_write_grid_rows(void **state)
 static void test_xlsx_sensitivity_write_crossover(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     size_t head = util_xlsx_find(&f->x, "C", "IB meets compute at (GB/s)");
     size_t k, ib_bound = 0;
     char bound[32], buf[96];
     assert_true(head > 0);
     assert_string_equal(util_xlsx_text_at(&f->x, 'A', head, buf, sizeof buf),
                         "Family");
-    for (k = 0; k < r->nfamilies; k++) {
+    for (k = 0; k < r->rank.nfamilies; k++) {
         size_t row = head + 1 + k;
-        const struct report_family *fam = &r->family[r->families_by_step[k]];
+        const struct ranking_family *fam =
+            &r->rank.family[r->rank.families_by_step[k]];
         assert_string_equal(util_xlsx_text_at(&f->x, 'A', row, buf, sizeof buf),
                             fam->name);
         util_xlsx_text_at(&f->x, 'B', row, bound, sizeof bound);
@@ -161,9 +162,10 @@ static void test_xlsx_sensitivity_write_crossover(void **state)
         }
     }
     assert_true(ib_bound > 0); /* the ZeRO-3 families with EP */
-    assert_non_null(strstr(
-        util_xlsx_text_at(&f->x, 'A', head + 1 + r->nfamilies, buf, sizeof buf),
-        "\"already\""));
+    assert_non_null(
+        strstr(util_xlsx_text_at(&f->x, 'A', head + 1 + r->rank.nfamilies, buf,
+                                 sizeof buf),
+               "\"already\""));
 }
 
 int main(void)

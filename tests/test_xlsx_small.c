@@ -43,7 +43,7 @@ static int setup(void **state)
     struct util_book *f = util_book_new("test_xlsx_small", true);
     struct diag d;
     diag_init(&d);
-    if (report_add_input(&f->s.rep, "model", MODEL_FILE, &d) != STATUS_OK)
+    if (report_inputs_add(&f->s.rep.in, "model", MODEL_FILE, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     util_book_write(f, XLSX_BOOK_TABLES, write_small);
     *state = f;
@@ -94,7 +94,7 @@ static void test_xlsx_small_rejected_counts(void **state)
 static void test_xlsx_small_rejected_families(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     struct util_xlsx x;
     size_t head, i, j, unfit = 0;
     util_xlsx_read(&x, f->path, REJECTED);
@@ -102,14 +102,14 @@ static void test_xlsx_small_rejected_families(void **state)
                           "Families rejected: valid plans, none of which fits "
                           "in memory with the headroom");
     assert_true(head > 0);
-    for (i = 0; i < r->nfamilies; i++) {
+    for (i = 0; i < r->rank.nfamilies; i++) {
         size_t plans = 0, fitting = 0, row;
-        for (j = 0; j < r->nrows; j++)
-            if (r->rows[j].family == (int)i) {
+        for (j = 0; j < r->rank.nrows; j++)
+            if (r->rank.rows[j].family == (int)i) {
                 plans++;
-                fitting += r->rows[j].fits;
+                fitting += r->rank.rows[j].fits;
             }
-        row = util_xlsx_find(&x, "A", r->family[i].name);
+        row = util_xlsx_find(&x, "A", r->rank.family[i].name);
         if (fitting > 0) {
             assert_int_equal(row, 0);
             continue;
@@ -244,10 +244,11 @@ static void test_xlsx_small_about(void **state)
 static int setup_recipe(void **state)
 {
     struct util_book *f = util_book_new("test_xlsx_small", true);
-    snprintf(f->s.rep.recipe, sizeof f->s.rep.recipe,
-             "data/training/default.ini: sequence 4096 tokens");
-    f->s.rep.recipe_json = true;
-    f->s.rep.recipe_default = true;
+    free(f->s.rep.in.recipe);
+    f->s.rep.in.recipe =
+        strdup("data/training/default.ini: sequence 4096 tokens");
+    f->s.rep.in.recipe_json = true;
+    f->s.rep.in.recipe_default = true;
     util_book_write(f, XLSX_BOOK_TABLES, write_small);
     *state = f;
     return 0;

@@ -66,13 +66,13 @@ static size_t name_row(const struct util_xlsx *x, const char *name)
 
 /* The smallest ranking step among the report's fitting plans (the step
  * without a calibration), and its index in rows. */
-static double best_fitting(const struct report *r, size_t *at)
+static double best_fitting(const struct util_parts *r, size_t *at)
 {
     double best = INFINITY;
     size_t i;
-    for (i = 0; i < r->nrows; i++)
-        if (r->rows[i].fits && r->rows[i].step < best) {
-            best = r->rows[i].step;
+    for (i = 0; i < r->rank.nrows; i++)
+        if (r->rank.rows[i].fits && r->rank.rows[i].step < best) {
+            best = r->rank.rows[i].step;
             *at = i;
         }
     return best;
@@ -113,7 +113,7 @@ static void test_xlsx_summary_write_best_step(void **state)
                         "its speed-of-light step time (s)");
     /* FASTEST_PLAN, the row above: the plan in eval syntax */
     assert_int_equal(name_row(&f->x, "FASTEST_PLAN"), row - 1);
-    plan_format(&f->s.rep.rows[at].plan, want, sizeof want);
+    plan_format(&f->s.rep.rank.rows[at].plan, want, sizeof want);
     snprintf(ref, sizeof ref, "F%zu", row - 1);
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), want);
     assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
@@ -127,12 +127,12 @@ static void test_xlsx_summary_write_best_step(void **state)
 static void test_xlsx_summary_write_ties(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     size_t at = 0, i, ties = 0, row = name_row(&f->x, "FASTEST_ROW") + 1;
     double best = best_fitting(r, &at), rec;
     char ref[32], buf[64];
-    for (i = 0; i < r->nrows; i++)
-        if (r->rows[i].fits && r->rows[i].step <= best * 1.02)
+    for (i = 0; i < r->rank.nrows; i++)
+        if (r->rank.rows[i].fits && r->rank.rows[i].step <= best * 1.02)
             ties++;
     snprintf(ref, sizeof ref, "B%zu", row);
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), "Ties");
@@ -193,7 +193,7 @@ name_ref(const struct util_xlsx *x, const char *name, char *ref, size_t size)
 static int setup_ranges(void **state)
 {
     struct util_book *f = util_book_new("test_xlsx_summary", true);
-    struct report_headline *h = &f->s.rep.headline;
+    struct views_headline *h = &f->s.rep.v.headline;
     h->has_range = true;
     h->range_lo = 0.901;
     h->range_hi = 1.19;
@@ -206,10 +206,10 @@ static int setup_ranges(void **state)
 static void test_xlsx_summary_write_ranges(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     double lo = 0.901, hi = 1.19, x, days, cost;
     char ref[16], buf[300];
-    assert_true(r->headline.has_expected);
+    assert_true(r->v.headline.has_expected);
     name_ref(&f->x, "EXPECTED_SPREAD_LOW", ref, sizeof ref);
     assert_near(util_xlsx_num(&f->x, ref), lo, 1e-15);
     name_ref(&f->x, "EXPECTED_SPREAD_HIGH", ref, sizeof ref);
@@ -217,9 +217,9 @@ static void test_xlsx_summary_write_ranges(void **state)
     name_ref(&f->x, "RECOMMENDED_STEP_S", ref, sizeof ref);
     assert_int_equal(ref[0], 'C'); /* the expected column */
     x = util_xlsx_num(&f->x, ref);
-    assert_near(x, r->headline.plan.t.expected, 1e-12);
+    assert_near(x, r->v.headline.plan.t.expected, 1e-12);
     name_ref(&f->x, "RECOMMENDED_STEP_S_SOL", ref, sizeof ref);
-    assert_near(util_xlsx_num(&f->x, ref), r->headline.plan.t.step, 1e-12);
+    assert_near(util_xlsx_num(&f->x, ref), r->v.headline.plan.t.step, 1e-12);
     name_ref(&f->x, "RECOMMENDED_STEP_S_LOW", ref, sizeof ref);
     assert_near(util_xlsx_num(&f->x, ref), x * lo, 1e-12);
     assert_string_equal(util_xlsx_formula(&f->x, ref, buf, sizeof buf),
@@ -230,14 +230,14 @@ static void test_xlsx_summary_write_ranges(void **state)
     assert_near(util_xlsx_num(&f->x, ref), x * hi, 1e-12);
     name_ref(&f->x, "RECOMMENDED_DAYS", ref, sizeof ref);
     days = util_xlsx_num(&f->x, ref);
-    assert_near(days, r->headline.plan.t.x_days, 1e-12);
+    assert_near(days, r->v.headline.plan.t.x_days, 1e-12);
     name_ref(&f->x, "RECOMMENDED_DAYS_LOW", ref, sizeof ref);
     assert_near(util_xlsx_num(&f->x, ref), days * lo, 1e-12);
     name_ref(&f->x, "RECOMMENDED_DAYS_HIGH", ref, sizeof ref);
     assert_near(util_xlsx_num(&f->x, ref), days * hi, 1e-12);
     name_ref(&f->x, "RECOMMENDED_COST", ref, sizeof ref);
     cost = util_xlsx_num(&f->x, ref);
-    assert_near(cost, r->headline.plan.t.x_cost, 1e-6);
+    assert_near(cost, r->v.headline.plan.t.x_cost, 1e-6);
     name_ref(&f->x, "RECOMMENDED_COST_LOW", ref, sizeof ref);
     assert_near(util_xlsx_num(&f->x, ref), cost * lo, 1e-6);
     name_ref(&f->x, "RECOMMENDED_COST_HIGH", ref, sizeof ref);
@@ -255,8 +255,8 @@ static void test_xlsx_summary_write_ranges(void **state)
 static void test_xlsx_summary_write_live_verdict(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
-    const struct report_headline *h = &r->headline;
+    const struct util_parts *r = &f->s.rep;
+    const struct views_headline *h = &r->v.headline;
     const struct plan *p = &h->plan.plan;
     size_t row = util_xlsx_find(&f->x, "B", "Recommended plan") - 1;
     char ref[16], buf[4096], want[600], part[120];
@@ -275,7 +275,7 @@ static void test_xlsx_summary_write_live_verdict(void **state)
              "light %.1f s: %.1f days and $%.2fM at $%.2f per GPU-hour.",
              h->plan.t.expected, h->plan.t.expected * lo,
              h->plan.t.expected * hi, h->plan.t.step, h->plan.t.x_days,
-             h->plan.t.x_cost / 1e6, r->hw->spec.gpu_hour_usd);
+             h->plan.t.x_cost / 1e6, r->in.hw->spec.gpu_hour_usd);
     assert_non_null(strstr(buf, part));
     /* live: the figures and the price are the named cells' */
     util_xlsx_formula(&f->x, ref, buf, sizeof buf);
@@ -287,7 +287,7 @@ static void test_xlsx_summary_write_live_verdict(void **state)
     /* the words while the recommended row is the report's, else the live
      * plan */
     snprintf(want, sizeof want, "IF(RECOMMENDED_ROW=%ld,\"",
-             (long)r->sheet_recommended + 1);
+             (long)r->v.sheet_recommended + 1);
     assert_non_null(strstr(buf, want));
     assert_non_null(strstr(buf, "\",RECOMMENDED_PLAN)"));
     /* days and cost with their ranges and the floor, on their own rows */
@@ -305,7 +305,7 @@ static void test_xlsx_summary_write_live_verdict(void **state)
              "$%.2f per GPU-hour",
              h->plan.t.x_cost / 1e6, h->plan.t.x_cost * lo / 1e6,
              h->plan.t.x_cost * hi / 1e6, h->plan.t.cost_usd / 1e6,
-             r->hw->spec.gpu_hour_usd);
+             r->in.hw->spec.gpu_hour_usd);
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), want);
 }
 
@@ -318,7 +318,7 @@ static void test_xlsx_summary_write_live_verdict(void **state)
 static void test_xlsx_summary_write_shipped_flag(void **state)
 {
     struct util_book *f = *state;
-    const struct report *r = &f->s.rep;
+    const struct util_parts *r = &f->s.rep;
     size_t n, i, warn;
     const struct terms_input *in = terms_inputs(&n);
     char ref[16], buf[8192], want[96];
@@ -326,14 +326,15 @@ static void test_xlsx_summary_write_shipped_flag(void **state)
     assert_near(util_xlsx_num(&f->x, ref), 1, 0);
     util_xlsx_formula(&f->x, ref, buf, sizeof buf);
     assert_true(strncmp(buf, "IF(AND(TRUE,", 12) == 0);
-    snprintf(want, sizeof want, ",ABS(IB_GBPS-(%.15g))<=", r->hw->spec.ib_gbps);
+    snprintf(want, sizeof want,
+             ",ABS(IB_GBPS-(%.15g))<=", r->in.hw->spec.ib_gbps);
     assert_non_null(strstr(buf, want));
     snprintf(want, sizeof want,
-             ",ABS(GPU_HOUR_USD-(%.15g))<=", r->hw->spec.gpu_hour_usd);
+             ",ABS(GPU_HOUR_USD-(%.15g))<=", r->in.hw->spec.gpu_hour_usd);
     assert_non_null(strstr(buf, want));
     for (i = 0; i < n; i++) {
         bool editable = in[i].origin != TERMS_DERIVED &&
-                        terms_input_available(&in[i], r->hw) &&
+                        terms_input_available(&in[i], r->in.hw) &&
                         terms_input_field(&in[i]) >= 0;
         snprintf(want, sizeof want, ",ABS(%s-(", in[i].name);
         if (editable && !strstr(buf, want)) {

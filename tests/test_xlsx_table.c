@@ -125,7 +125,7 @@ static void test_xlsx_table_names(void **state)
  * under an Excel table. */
 static void test_xlsx_table_write(void **state)
 {
-    static struct report rep;
+    static struct util_parts rep;
     const struct row rows[] = {
         {"x", 10, 20, NULL, false},
         {"y", 30, 40, "{a}*2", true},
@@ -141,7 +141,8 @@ static void test_xlsx_table_write(void **state)
     diag_init(&d);
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/t.xlsx", dir);
-    assert_int_equal(xlsx_book_open(&b, &rep, path, XLSX_BOOK_TABLES, &d),
+    util_parts_init(&rep);
+    assert_int_equal(xlsx_book_open(&b, &rep.v, path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     ws = xlsx_book_sheet(&b, "Sheet");
     xlsx_table_widths(&b, ws, &table);
@@ -182,7 +183,7 @@ static void test_xlsx_table_write(void **state)
  * at close, naming it. */
 static void test_xlsx_table_bad_template(void **state)
 {
-    static struct report rep;
+    static struct util_parts rep;
     static const struct xlsx_column bad[] = {
         {"a", "A", "", XLSX_FMT_NUM, 0, 0, "{nosuch}+1", 0},
     };
@@ -195,7 +196,8 @@ static void test_xlsx_table_bad_template(void **state)
     diag_init(&d);
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/t.xlsx", dir);
-    assert_int_equal(xlsx_book_open(&b, &rep, path, XLSX_BOOK_TABLES, &d),
+    util_parts_init(&rep);
+    assert_int_equal(xlsx_book_open(&b, &rep.v, path, XLSX_BOOK_TABLES, &d),
                      STATUS_OK);
     xlsx_table_row(&b, xlsx_book_sheet(&b, "Sheet"), &t, 1, &r);
     assert_int_equal(xlsx_book_close(&b, &d), STATUS_XLSX);

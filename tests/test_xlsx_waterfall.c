@@ -30,7 +30,7 @@ static const struct xlsx_waterfall_cols cols = {0, 2, 3, 4, 5, 6};
 
 struct fixture {
     struct hardware hw; /* no calibration: the note says "(none)" */
-    struct report rep;
+    struct util_parts rep;
     char dir[64], path[96];
 };
 
@@ -38,10 +38,11 @@ static int setup(void **state)
 {
     static struct fixture f;
     static const double add[3] = {2, -0.5, 3.5};
-    struct report_waterfall *w = &f.rep.waterfall[0];
+    struct views_waterfall *w = &f.rep.v.waterfall[0];
     size_t k;
     memset(&f, 0, sizeof f);
-    f.rep.hw = &f.hw;
+    util_parts_init(&f.rep);
+    f.rep.in.hw = &f.hw;
     w->known = true;
     w->sol = 10;
     w->effects = 3;
@@ -81,8 +82,9 @@ static void write_table(struct fixture *f, size_t *next, struct util_xlsx *x)
     struct lxw_worksheet *ws;
     struct diag d;
     diag_init(&d);
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
+        STATUS_OK);
     ws = xlsx_book_sheet(&b, "Summary");
     *next = xlsx_waterfall_table(&b, ws, FIRST, &cols);
     xlsx_book_str(&b, ws, 0, 0, "top", NULL); /* the sheet is never empty */
@@ -166,7 +168,7 @@ static void test_xlsx_waterfall_table_rows(void **state)
 static void test_xlsx_waterfall_table_published_note(void **state)
 {
     struct fixture *f = *state;
-    struct report_waterfall *p = &f->rep.waterfall[1];
+    struct views_waterfall *p = &f->rep.v.waterfall[1];
     struct util_xlsx x;
     char buf[2048];
     size_t next;
@@ -191,9 +193,9 @@ static void test_xlsx_waterfall_table_unknown(void **state)
     struct util_xlsx x;
     char buf[64];
     size_t next;
-    f->rep.waterfall[0].known = false;
+    f->rep.v.waterfall[0].known = false;
     write_table(f, &next, &x);
-    f->rep.waterfall[0].known = true;
+    f->rep.v.waterfall[0].known = true;
     assert_int_equal(next, FIRST);
     assert_string_equal(util_xlsx_text_at(&x, 'A', 3, buf, sizeof buf), "");
     assert_string_equal(util_xlsx_text_at(&x, 'A', 1, buf, sizeof buf), "top");
@@ -227,8 +229,9 @@ static void test_xlsx_waterfall_chart_rows(void **state)
         assert_int_equal(fwrite(png1x1, 1, sizeof png1x1, fp), sizeof png1x1);
         assert_int_equal(fclose(fp), 0);
     }
-    assert_int_equal(xlsx_book_open(&b, &f->rep, f->path, XLSX_BOOK_TABLES, &d),
-                     STATUS_OK);
+    assert_int_equal(
+        xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
+        STATUS_OK);
     ws = xlsx_book_sheet(&b, "Summary");
     assert_int_equal(xlsx_waterfall_chart(&b, ws, 7, 1, NULL, 0.8), 7);
     assert_int_equal(xlsx_waterfall_chart(&b, ws, 7, 1, png, 0.8),

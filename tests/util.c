@@ -18,6 +18,7 @@
 #include "test_util.h"
 
 #include "figures.h"
+#include "figures_internal.h"
 #include "rank.h"
 #include "terms.h"
 #include "validation.h"
@@ -55,7 +56,47 @@ void util_ctx(struct cost_ctx *ctx,
         fail_msg("%s", d.msg);
 }
 
-void util_report(struct report *r,
+void util_parts_init(struct util_parts *p)
+{
+    memset(p, 0, sizeof *p);
+    util_parts_link(p);
+}
+
+void util_parts_families(struct util_parts *p, size_t n)
+{
+    struct diag d;
+    diag_init(&d);
+    if (ranking_families(&p->rank, n, &d) != STATUS_OK ||
+        figures_families(&p->v, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+}
+
+void util_parts_charts(struct util_parts *p, size_t n)
+{
+    size_t k;
+    p->v.blocks = calloc(n + 1, sizeof *p->v.blocks);
+    for (k = 0; k < 2; k++)
+        p->v.sens[k].family = calloc(n + 1, sizeof *p->v.sens[k].family);
+    if (!p->v.blocks || !p->v.sens[0].family || !p->v.sens[1].family)
+        fail_msg("out of memory");
+}
+
+void util_parts_link(struct util_parts *p)
+{
+    p->v.in = &p->in;
+    p->v.rank = &p->rank;
+}
+
+void util_parts_free(struct util_parts *p)
+{
+    if (!p)
+        return;
+    views_free(&p->v);
+    ranking_free(&p->rank);
+    report_inputs_free(&p->in);
+}
+
+void util_report(struct util_parts *r,
                  struct cost_ctx *ctx,
                  struct cost_ctx *other,
                  const struct sweep_file *sf,
@@ -63,38 +104,43 @@ void util_report(struct report *r,
                  const char *data_dir,
                  int64_t generated)
 {
-    static struct validation_run runs[VALIDATION_RUNS_MAX];
-    static struct validation_inputs in[VALIDATION_RUNS_MAX];
+    struct validation_runs runs = {NULL, 0};
+    struct validation_inputs *in = NULL;
     struct rank_options opt;
     struct diag d;
-    size_t n = 0, i, loaded = 0;
+    size_t i, loaded = 0;
     enum status st;
     diag_init(&d);
-    memset(r, 0, sizeof *r);
-    r->m = ctx->m;
-    r->hw = ctx->hw;
-    r->sweep = sf;
-    r->comm = ctx->comm;
-    r->generated = generated;
-    r->expected = ctx->hw->cal && ctx->stack;
-    snprintf(r->command_line, sizeof r->command_line, "roofplan report");
-    snprintf(r->version, sizeof r->version, "test");
+    util_parts_init(r);
+    r->in.m = ctx->m;
+    r->in.hw = ctx->hw;
+    r->in.sweep = sf;
+    r->in.comm = ctx->comm;
+    r->in.generated = generated;
+    r->in.expected = ctx->hw->cal && ctx->stack;
+    snprintf(r->in.command_line, sizeof r->in.command_line, "roofplan report");
+    snprintf(r->in.version, sizeof r->in.version, "test");
     memset(&opt, 0, sizeof opt);
     opt.top = top;
-    st = rank_run(r, ctx, sf, &opt, &d);
+    st = rank_run(&r->rank, ctx, sf, &opt, &d);
     if (st == STATUS_OK)
-        st = rank_finish(r, ctx, other, &d);
+        st = rank_finish(&r->rank, sf, ctx, other, &d);
     if (st == STATUS_OK && data_dir)
-        st = validation_load_dir(data_dir, runs, VALIDATION_RUNS_MAX, &n, &d);
-    for (i = 0; st == STATUS_OK && i < n; i++, loaded++)
-        st = validation_load_inputs(&runs[i], NULL, data_dir, ctx->m, ctx->hw,
-                                    &in[i], &d);
+        st = validation_load_dir(data_dir, &runs, &d);
+    if (st == STATUS_OK && !(in = calloc(runs.n + 1, sizeof *in)))
+        st = diag_set(&d, STATUS_NOMEM, "out of memory");
+    for (i = 0; st == STATUS_OK && i < runs.n; i++, loaded++)
+        st = validation_load_inputs(&runs.run[i], NULL, data_dir, ctx->m,
+                                    ctx->hw, &in[i], &d);
     if (st == STATUS_OK)
-        st = rank_finish_validations(r, runs, in, n, ctx, other, &d);
+        st = rank_finish_validations(&r->rank, runs.run, in, runs.n, ctx, other,
+                                     &d);
     if (st == STATUS_OK)
-        st = figures_views(r, &d);
+        st = figures_views(&r->in, &r->rank, &r->v, &d);
     for (i = 0; i < loaded; i++)
         validation_inputs_release(&in[i]);
+    free(in);
+    validation_runs_release(&runs);
     if (st != STATUS_OK)
         fail_msg("%s", d.msg);
 }
@@ -405,7 +451,7 @@ static void figures_row(const struct util_figures *f,
                         double mem_gib,
                         double ib_gb,
                         double nv_gb,
-                        struct report_row *row)
+                        struct ranking_row *row)
 {
     memset(row, 0, sizeof *row);
     util_plan(&f->m, &f->hw, plan, &row->plan);
@@ -436,10 +482,10 @@ static void figures_row(const struct util_figures *f,
 
 /* The family's best plan as rank_finish_families leaves it. */
 static void figures_best(const struct util_figures *f,
-                         const struct report_row *row,
+                         const struct ranking_row *row,
                          struct cost_result *c)
 {
-    report_row_result(row, c);
+    ranking_row_result(row, c);
     cost_times(&row->work, &f->hw, &f->m, row->plan.precision, &c->t);
 }
 
@@ -454,10 +500,11 @@ static void figures_best(const struct util_figures *f,
 int util_figures_setup(void **state)
 {
     static struct util_figures f;
-    struct report *r = &f.r;
+    struct util_parts *r = &f.r;
     struct diag d;
     size_t i;
     memset(&f, 0, sizeof f);
+    util_parts_init(&f.r);
     diag_init(&d);
     if (model_load("tests/data/tiny-moe.ini", &f.m, NULL, 0, &d) ||
         hardware_load("tests/data/hw-h800.ini", &f.hw, NULL, 0, &d) ||
@@ -466,58 +513,61 @@ int util_figures_setup(void **state)
         return -1;
     }
     snprintf(f.sf.spec.r_baseline, sizeof f.sf.spec.r_baseline, "ZeRO-3");
-    r->m = &f.m;
-    r->hw = &f.hw;
-    r->sweep = &f.sf;
-    r->comm = COMM_TOPO;
-    r->generated = 1700000000;
-    r->headroom_pct = 10;
-    r->tie_pct = 2;
-    r->plans_sheet = 2;
-    r->nsens_ib = 3;
-    r->sens_ib_gbps[0] = 12.5;
-    r->sens_ib_gbps[1] = 50;
-    r->sens_ib_gbps[2] = 400;
-    r->nsens_nv = 2;
-    r->sens_nv_gbps[0] = 160;
-    r->sens_nv_gbps[1] = 900;
-    r->rows = calloc(4, sizeof *r->rows);
-    if (!r->rows)
+    r->in.m = &f.m;
+    r->in.hw = &f.hw;
+    r->in.sweep = &f.sf;
+    r->in.comm = COMM_TOPO;
+    r->in.generated = 1700000000;
+    r->rank.headroom_pct = 10;
+    r->rank.tie_pct = 2;
+    r->rank.plans_sheet = 2;
+    r->rank.nsens_ib = 3;
+    r->rank.sens_ib_gbps[0] = 12.5;
+    r->rank.sens_ib_gbps[1] = 50;
+    r->rank.sens_ib_gbps[2] = 400;
+    r->rank.nsens_nv = 2;
+    r->rank.sens_nv_gbps[0] = 160;
+    r->rank.sens_nv_gbps[1] = 900;
+    r->rank.rows = calloc(4, sizeof *r->rank.rows);
+    if (!r->rank.rows)
         return -1;
-    r->nrows = 4;
+    r->rank.nrows = 4;
     figures_row(&f, "gpus=64 pp=2 ep=8 zero=1 mbs=1 gbs=64", 0, 10.0, 60, 100,
-                0, &r->rows[0]);
+                0, &r->rank.rows[0]);
     figures_row(&f, "gpus=64 pp=2 ep=8 zero=1 mbs=2 gbs=64", 0, 10.15, 40, 0, 0,
-                &r->rows[1]);
+                &r->rank.rows[1]);
     figures_row(&f, "gpus=64 pp=4 ep=8 zero=1 mbs=1 gbs=64", 0, 10.5, 30, 0, 0,
-                &r->rows[2]);
+                &r->rank.rows[2]);
     figures_row(&f, "gpus=64 zero=3 mbs=1 gbs=64", 1, 10.0, 500, 1000, 3000,
-                &r->rows[3]);
-    r->rows[3].step = 20.055;
-    r->valid = r->enumerated = 4;
-    r->fitting = 3;
-    r->nfamilies = 2;
-    snprintf(r->family[0].name, sizeof r->family[0].name, "ZeRO-1+PP+EP");
-    snprintf(r->family[1].name, sizeof r->family[1].name, "ZeRO-3");
+                &r->rank.rows[3]);
+    r->rank.rows[3].step = 20.055;
+    r->rank.valid = r->rank.enumerated = 4;
+    r->rank.fitting = 3;
+    if (ranking_families(&r->rank, 2, &d) != STATUS_OK)
+        return -1;
+    snprintf(r->rank.family[0].name, sizeof r->rank.family[0].name,
+             "ZeRO-1+PP+EP");
+    snprintf(r->rank.family[1].name, sizeof r->rank.family[1].name, "ZeRO-3");
     for (i = 0; i < 2; i++) {
-        struct report_family *fam = &r->family[i];
-        figures_best(&f, &r->rows[i ? 3 : 0], &fam->best);
+        struct ranking_family *fam = &r->rank.family[i];
+        figures_best(&f, &r->rank.rows[i ? 3 : 0], &fam->best);
         fam->best_other = fam->best;
         fam->has_best = true;
         fam->plans = i ? 1 : 3;
         fam->fitting = i ? 0 : 3;
         fam->has_lightest = true;
-        fam->lightest = r->rows[i ? 3 : 2].plan;
-        fam->lightest_mem = r->rows[i ? 3 : 2].mem;
-        r->families_by_step[i] = (long)i;
+        fam->lightest = r->rank.rows[i ? 3 : 2].plan;
+        fam->lightest_mem = r->rank.rows[i ? 3 : 2].mem;
+        r->rank.families_by_step[i] = (long)i;
     }
     /* the flat model calls the baseline NVLink-bound */
-    r->family[1].best_other.t.bound = COST_NVLINK;
+    r->rank.family[1].best_other.t.bound = COST_NVLINK;
     diag_init(&d);
-    rank_finish_crossovers(r);
-    if (rank_finish_other_best(r, &f.other, &d) != STATUS_OK ||
-        rank_finish_replays(r, &d) != STATUS_OK ||
-        figures_views(r, &d) != STATUS_OK) {
+    rank_finish_crossovers(&r->rank, &f.hw, &f.sf);
+    if (rank_templates(&r->rank, &d) != STATUS_OK ||
+        rank_finish_other_best(&r->rank, &f.sf, &f.other, &d) != STATUS_OK ||
+        rank_finish_replays(&r->rank, &f.m, &f.hw, &d) != STATUS_OK ||
+        figures_views(&r->in, &r->rank, &r->v, &d) != STATUS_OK) {
         fprintf(stderr, "%s\n", d.msg);
         return -1;
     }
@@ -528,7 +578,7 @@ int util_figures_setup(void **state)
 int util_figures_teardown(void **state)
 {
     struct util_figures *f = *state;
-    report_free(&f->r);
+    util_parts_free(&f->r);
     cost_ctx_release(&f->other);
     hardware_release(&f->hw);
     model_release(&f->m);
@@ -580,7 +630,7 @@ void util_snap_report(struct util_snap *s, bool expected)
 void util_snap_free(struct util_snap *s)
 {
     bool expected = s->hw.cal != NULL;
-    report_free(&s->rep);
+    util_parts_free(&s->rep);
     cost_ctx_release(&s->ctx);
     cost_ctx_release(&s->other);
     if (expected) {

@@ -339,7 +339,7 @@ void util_book_write(struct util_book *f,
     struct xlsx_book b;
     struct diag d;
     diag_init(&d);
-    if (xlsx_book_open(&b, &f->s.rep, f->path, mode, &d) != STATUS_OK)
+    if (xlsx_book_open(&b, &f->s.rep.v, f->path, mode, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
     write(&b);
     if (xlsx_book_close(&b, &d) != STATUS_OK)

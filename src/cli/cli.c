@@ -324,6 +324,7 @@ static void calibrate(const struct cli_config *cfg,
         (!in->have_stack || fit_apply(fr, &in->stack, d) == STATUS_OK))
         fit_write_text(fr, in->have_stack ? &in->stack : NULL,
                        cfg->json ? stderr : stdout);
+    fit_result_release(fr);
     free(fr);
 }
 

@@ -170,7 +170,10 @@ cli_training_path(const struct cli_config *cfg, char *buf, size_t size);
  * the inputs have a calibration and a stack, and its speed of light), and
  * the validation runs.
  */
-void cli_print_summary(const struct report *r);
+void cli_print_summary(const struct views *r);
+
+/* Room for a recipe in words (cli_recipe_words): a sentence or two. */
+#define CLI_RECIPE_TEXT 1600
 
 /* Whose training recipe a run plans at (cli_recipe_words). */
 enum cli_recipe_origin {

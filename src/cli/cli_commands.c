@@ -22,6 +22,8 @@
 #include "hf_config.h"
 #include "nccl_import.h"
 #include "plan.h"
+#include "rank.h"
+#include "scenario.h"
 #include "trace_classify.h"
 #include "validation.h"
 #include "xlsx_compare.h"
@@ -33,10 +35,10 @@
 /* What eval's range reads: data/validation's runs and their inputs, and
  * their expected steps (fit_transfer's table); on the heap. */
 struct range_work {
-    struct validation_run runs[VALIDATION_RUNS_MAX];
-    struct validation_inputs in[VALIDATION_RUNS_MAX];
+    struct validation_runs runs;
+    struct validation_inputs *in; /* [runs.n]: the first nin loaded */
     struct fit_result table;
-    size_t nruns, nin;
+    size_t nin;
 };
 
 /*
@@ -51,7 +53,7 @@ static enum status expected_band(const struct cli_config *cfg,
                                  struct diag *d)
 {
     struct range_work *w = calloc(1, sizeof *w);
-    struct validation_point pts[FIT_ROWS_MAX];
+    struct validation_point *pts = NULL;
     char data_dir[1024], buf[1300];
     const char *recipe;
     size_t i, k, n = 0;
@@ -60,26 +62,29 @@ static enum status expected_band(const struct cli_config *cfg,
         return diag_set(d, STATUS_NOMEM, "out of memory");
     cli_data_directory(data_dir, sizeof data_dir);
     recipe = cli_training_path(cfg, buf, sizeof buf); /* -t's, or buf */
-    if (validation_load_dir(data_dir, w->runs, VALIDATION_RUNS_MAX, &w->nruns,
-                            d) == STATUS_OK) {
-        for (i = 0; i < w->nruns; i++) {
-            if (validation_load_inputs(&w->runs[i], recipe, data_dir, &in->m,
-                                       &in->hw, &w->in[i], d) != STATUS_OK)
-                break;
-            w->nin = i + 1;
-        }
+    if (validation_load_dir(data_dir, &w->runs, d) == STATUS_OK &&
+        !(w->in = calloc(w->runs.n ? w->runs.n : 1, sizeof *w->in)))
+        diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; d->status == STATUS_OK && i < w->runs.n; i++) {
+        if (validation_load_inputs(&w->runs.run[i], recipe, data_dir, &in->m,
+                                   &in->hw, &w->in[i], d) != STATUS_OK)
+            break;
+        w->nin = i + 1;
     }
     /* no run is the fitted one: every run with a measurement is a row */
     w->table.factor = STACK_COMPUTE_OVERHEAD;
     w->table.value = 1;
     if (d->status == STATUS_OK)
-        fit_transfer(&w->table, w->runs, w->in, w->nin, cfg->comm, d);
+        fit_transfer(&w->table, w->runs.run, w->in, w->nin, cfg->comm, d);
+    if (d->status == STATUS_OK &&
+        !(pts = calloc(w->table.nrows + 1, sizeof *pts)))
+        diag_set(d, STATUS_NOMEM, "out of memory");
     for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++) {
         const struct fit_row *row = &w->table.rows[i];
         if (!(row->default_s > 0))
             continue;
         for (k = 0; k < w->nin; k++)
-            if (strcmp(w->runs[k].path, row->path) == 0)
+            if (strcmp(w->runs.run[k].path, row->path) == 0)
                 break;
         snprintf(pts[n].group, sizeof pts[n].group, "%s",
                  k < w->nin ? validation_group(w->in[k].hw->cal) : "");
@@ -87,8 +92,12 @@ static enum status expected_band(const struct cli_config *cfg,
     }
     if (d->status == STATUS_OK)
         validation_band_fit(pts, n, validation_group(in->hw.cal), band);
+    free(pts);
     for (i = 0; i < w->nin; i++)
         validation_inputs_release(&w->in[i]);
+    free(w->in);
+    validation_runs_release(&w->runs);
+    fit_result_release(&w->table);
     free(w);
     return d->status;
 }
@@ -227,7 +236,9 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
         cost_rank_memory(&ctx, &r, (long)i, &rank_mem[i]);
     replay_fill(&r, &in.m, &in.hw, &replay);
     memset(&view, 0, sizeof view);
-    view.ctx = &ctx;
+    view.m = ctx.m;
+    view.hw = ctx.hw;
+    view.comm = ctx.comm;
     view.r = &r;
     view.coll = coll;
     view.ncoll = ncoll;
@@ -302,6 +313,66 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
     return any;
 }
 
+/*
+ * Sweeps sf on ctx's model and cluster (threads as for rank_run) and
+ * fills row with the pair's recommended plan: rank_run with the report's
+ * default (its ties are among its Plans sheet), the rows' ranges as the
+ * report has them (the other communication model's step of the fitting
+ * rows with `other`, the scenarios with the runs' band `band`: the
+ * recommended plan is the one whose range holds), figures_recommend, then
+ * compare_row_recommend. A pair where no combination is valid is not an
+ * error: row->any is false and row->why says why. Returns STATUS_NOMEM
+ * or STATUS_IO (the sweep's failures), else STATUS_OK.
+ */
+static enum status compare_pair(struct compare_row *row,
+                                struct cost_ctx *ctx,
+                                struct cost_ctx *other,
+                                const struct sweep_file *sf,
+                                const struct validation_band *band,
+                                size_t threads,
+                                struct diag *d)
+{
+    struct ranking *rank = calloc(1, sizeof *rank); /* large: the heap */
+    struct report_inputs in;
+    struct views v;
+    struct rank_options opt;
+    struct diag why;
+    enum status st;
+
+    compare_row_init(row, ctx->m, ctx->hw);
+    if (!rank)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    memset(&in, 0, sizeof in);
+    in.m = ctx->m;
+    in.hw = ctx->hw;
+    in.sweep = sf;
+    in.comm = ctx->comm;
+    memset(&v, 0, sizeof v);
+    memset(&opt, 0, sizeof opt);
+    opt.top = 0; /* as the report: its ties are among its Plans sheet */
+    opt.threads = threads;
+    diag_init(&why);
+    st = rank_run(rank, ctx, sf, &opt, &why);
+    if (st == STATUS_OK)
+        st = rank_finish_other_best(rank, sf, other, &why);
+    if (st == STATUS_OK)
+        st = rank_finish_scenarios(rank, ctx->m, ctx->hw, band, &why);
+    if (st == STATUS_OK)
+        st = figures_recommend(&in, rank, &v, &why);
+    if (st == STATUS_OK) {
+        compare_row_recommend(row, &v);
+    } else if (st == STATUS_RANGE) { /* nothing valid: say why, go on */
+        diag_snprintf(row->why, sizeof row->why, "%s", why.msg);
+        st = STATUS_OK;
+    } else {
+        diag_set(d, st, "%s", why.msg);
+    }
+    views_free(&v);
+    ranking_free(rank);
+    free(rank);
+    return st;
+}
+
 static int compare_pairs(struct cli_config *cfg,
                          struct compare_row *rows,
                          size_t *n,
@@ -334,7 +405,8 @@ static int compare_pairs(struct cli_config *cfg,
     for (i = 0; i < nm; i++)
         for (j = 0; j < nh; j++) {
             struct cli_inputs in;
-            struct cost_ctx ctx;
+            struct cost_ctx ctx, other;
+            struct validation_band band;
             enum status st;
             size_t k;
             cfg->model_path = models[i];
@@ -348,10 +420,20 @@ static int compare_pairs(struct cli_config *cfg,
             /* each model at its own batch (the model file's, or its
              * recipe's) unless the sweep names one, as in a report */
             say_recipe(cfg, &in.m, &in.sweep);
+            memset(&other, 0, sizeof other);
             st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
             ctx.stack = in.have_stack ? &in.stack : NULL;
             if (st == STATUS_OK)
-                st = compare_pair(&rows[*n], &ctx, &in.sweep, threads, d);
+                st = cost_ctx_init(
+                    &other, &in.m, &in.hw,
+                    cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d);
+            other.stack = ctx.stack;
+            if (st == STATUS_OK)
+                st = expected_band(cfg, &in, &band, d);
+            if (st == STATUS_OK)
+                st = compare_pair(&rows[*n], &ctx, &other, &in.sweep, &band,
+                                  threads, d);
+            cost_ctx_release(&other);
             cost_ctx_release(&ctx);
             cli_release_inputs(&in);
             if (st != STATUS_OK)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "hf_config.h"
-#include "report.h"
+#include "views.h"
 
 /* "16.8M", "62.9M", "14.8T": tokens at three significant digits. */
 static void tokens_words(double t, char *buf, size_t size)
@@ -137,7 +137,7 @@ static void sweep_words(const struct model *m,
                          "recipe: ");
         for (i = 0; i < l->n; i++) {
             add(buf, size, i == 0 ? "" : i + 1 < l->n ? ", " : " and ");
-            report_thousands(l->v[i], num, sizeof num);
+            views_thousands(l->v[i], num, sizeof num);
             add(buf, size, l->v[i] > 0 ? num : "the recipe's");
         }
         add(buf, size, " sequences");
@@ -159,9 +159,9 @@ enum cli_recipe_origin cli_recipe_words(const struct cli_config *cfg,
                                         char *buf,
                                         size_t size)
 {
-    char path[1300], head[REPORT_TEXT], seq[32], batch[32], per[32];
+    char path[1300], head[CLI_RECIPE_TEXT], seq[32], batch[32], per[32];
     char budget[32], seq_note[300], batch_note[600], budget_note[300];
-    char sweep[REPORT_TEXT] = "";
+    char sweep[CLI_RECIPE_TEXT] = "";
     const char *tp = cli_training_path(cfg, path, sizeof path);
     bool json = hf_config_is_json(m->meta.path);
     enum cli_recipe_origin origin = !json ? CLI_RECIPE_OWN
@@ -170,8 +170,8 @@ enum cli_recipe_origin cli_recipe_words(const struct cli_config *cfg,
                                         : CLI_RECIPE_FILE;
 
     head_words(cfg, m, origin, tp, head, sizeof head);
-    report_thousands((double)m->spec.seq_len, seq, sizeof seq);
-    report_thousands((double)m->spec.global_batch, batch, sizeof batch);
+    views_thousands((double)m->spec.seq_len, seq, sizeof seq);
+    views_thousands((double)m->spec.global_batch, batch, sizeof batch);
     tokens_words((double)m->spec.global_batch * (double)m->spec.seq_len, per,
                  sizeof per);
     tokens_words(m->spec.tokens, budget, sizeof budget);

@@ -25,7 +25,8 @@
 #include "hf_config.h"
 #include "plan.h"
 #include "rank.h"
-#include "report.h"
+#include "report_inputs.h"
+#include "views.h"
 #include "validation.h"
 #include "xlsx_out.h"
 
@@ -178,11 +179,13 @@ keep_charts(const struct plot_files *charts, char *kept, size_t size)
 /* Everything `report` holds between its stages. */
 struct report_run {
     struct cli_inputs in;
-    struct validation_run runs[VALIDATION_RUNS_MAX];
-    struct validation_inputs vin[VALIDATION_RUNS_MAX];
-    size_t nruns;
+    struct validation_runs runs;
+    struct validation_inputs *vin; /* [runs.n]: the first nvin loaded */
+    size_t nvin;
     struct cost_ctx ctx, other;
-    struct report rep;
+    struct report_inputs inputs; /* what the report is of */
+    struct ranking rank;         /* rank's hand-over */
+    struct views views;          /* figures': what the writers show */
     struct out_dir out;
     struct plot_job job;
     struct plot_files charts;
@@ -236,20 +239,20 @@ static enum status load_validations(struct report_run *rr,
                                     struct diag *d)
 {
     size_t i;
-    if (validation_load_dir(data_dir, rr->runs, VALIDATION_RUNS_MAX, &rr->nruns,
-                            d) != STATUS_OK)
+    if (validation_load_dir(data_dir, &rr->runs, d) != STATUS_OK)
         return d->status;
-    for (i = 0; i < rr->nruns; i++) {
-        if (validation_load_inputs(&rr->runs[i], recipe, data_dir, &rr->in.m,
-                                   &rr->in.hw, &rr->vin[i], d) != STATUS_OK) {
-            rr->nruns = i;
+    rr->vin = calloc(rr->runs.n ? rr->runs.n : 1, sizeof *rr->vin);
+    if (!rr->vin)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < rr->runs.n; i++) {
+        const struct validation_run *run = &rr->runs.run[i];
+        if (validation_load_inputs(run, recipe, data_dir, &rr->in.m, &rr->in.hw,
+                                   &rr->vin[i], d) != STATUS_OK)
             return d->status;
-        }
-        if (report_add_input(&rr->rep, "validation", rr->runs[i].path, d) !=
-            STATUS_OK) {
-            rr->nruns = i + 1;
+        rr->nvin = i + 1;
+        if (report_inputs_add(&rr->inputs, "validation", run->path, d) !=
+            STATUS_OK)
             return d->status;
-        }
     }
     return STATUS_OK;
 }
@@ -295,9 +298,11 @@ wait_charts(void *user, struct xlsx_images *img, struct diag *d)
 }
 
 /* The plans plans.csv lists. */
-static uint64_t csv_plans(const struct cli_config *cfg, const struct report *r)
+static uint64_t csv_plans(const struct cli_config *cfg, const struct views *r)
 {
-    return cfg->all_plans ? r->valid : cfg->top ? r->nrows : r->nsheet;
+    return cfg->all_plans ? r->rank->valid
+           : cfg->top     ? r->rank->nrows
+                          : r->nsheet;
 }
 
 /* Starts gnuplot on the charts, writes plans.csv and the workbook while
@@ -322,7 +327,7 @@ static enum status write_report(const struct cli_config *cfg,
          * job is zeroed: see plot_out_start); a signal in the middle of
          * the spawns would otherwise leave the ones spawned running */
         cli_guard_set(g, &rr->out, &rr->job);
-        st = plot_out_start(&rr->rep, rr->out.handle, &popt, &rr->job,
+        st = plot_out_start(&rr->views, rr->out.handle, &popt, &rr->job,
                             &rr->charts, d);
         if (st != STATUS_OK)
             return st;
@@ -337,8 +342,8 @@ static enum status write_report(const struct cli_config *cfg,
     if (!cfg->no_csv) {
         out_dir_path(&rr->out, PLANS_CSV, path, sizeof path);
         progress_begin(&rr->progress, PLANS_CSV, "plans",
-                       csv_plans(cfg, &rr->rep));
-        st = csv_out_write(&rr->rep, path,
+                       csv_plans(cfg, &rr->views));
+        st = csv_out_write(&rr->views, path,
                            cfg->all_plans ? CSV_OUT_ALL
                            : cfg->top     ? CSV_OUT_KEPT
                                           : CSV_OUT_SHEET,
@@ -352,8 +357,8 @@ static enum status write_report(const struct cli_config *cfg,
     /* the workbook's big sheets while gnuplot draws (a failure there
      * leaves job_pending: the caller stops gnuplot) */
     out_dir_path(&rr->out, WORKBOOK, path, sizeof path);
-    progress_begin(&rr->progress, WORKBOOK, "Plans rows", rr->rep.nsheet);
-    st = xlsx_out_write_waiting(&rr->rep, path, wait_charts, &w, d);
+    progress_begin(&rr->progress, WORKBOOK, "Plans rows", rr->views.nsheet);
+    st = xlsx_out_write_waiting(&rr->views, path, wait_charts, &w, d);
     progress_end(&rr->progress);
     if (st != STATUS_OK)
         return st;
@@ -387,36 +392,43 @@ static int report_inputs(const struct cli_config *cfg,
                          size_t size,
                          struct diag *d)
 {
+    char words[CLI_RECIPE_TEXT];
     enum cli_recipe_origin origin;
     const char *tp;
-    rr->rep.m = &rr->in.m;
-    rr->rep.hw = &rr->in.hw;
-    rr->rep.sweep = &rr->in.sweep;
-    rr->rep.comm = cfg->comm;
-    snprintf(rr->rep.command_line, sizeof rr->rep.command_line, "%s",
+    rr->inputs.m = &rr->in.m;
+    rr->inputs.hw = &rr->in.hw;
+    rr->inputs.sweep = &rr->in.sweep;
+    rr->inputs.comm = cfg->comm;
+    snprintf(rr->inputs.command_line, sizeof rr->inputs.command_line, "%s",
              cfg->command_line);
-    snprintf(rr->rep.version, sizeof rr->rep.version, "%s", ROOFPLAN_VERSION);
-    if (!cli_generation_time(&rr->rep.generated, d))
+    snprintf(rr->inputs.version, sizeof rr->inputs.version, "%s",
+             ROOFPLAN_VERSION);
+    if (!cli_generation_time(&rr->inputs.generated, d))
         return CLI_EXIT_INPUT;
     tp = cli_training_path(cfg, recipe, size); /* -t's, or recipe */
-    origin = cli_recipe_words(cfg, &rr->in.m, &rr->in.sweep, rr->rep.recipe,
-                              sizeof rr->rep.recipe);
-    rr->rep.recipe_json = origin != CLI_RECIPE_OWN;
-    rr->rep.recipe_default = origin == CLI_RECIPE_BORROWED;
+    origin =
+        cli_recipe_words(cfg, &rr->in.m, &rr->in.sweep, words, sizeof words);
+    rr->inputs.recipe_json = origin != CLI_RECIPE_OWN;
+    rr->inputs.recipe_default = origin == CLI_RECIPE_BORROWED;
+    rr->inputs.recipe = strdup(words);
+    if (!rr->inputs.recipe) {
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        return CLI_EXIT_RUNTIME;
+    }
     /* stdout's summary says it too; stderr keeps the warning where stdout
      * goes to a file */
-    if (rr->rep.recipe_json)
+    if (rr->inputs.recipe_json)
         fprintf(stderr, "%s: %s: training recipe %s\n", CLI_PROG,
-                rr->in.m.meta.path, rr->rep.recipe);
-    if (report_add_input(&rr->rep, "model", rr->in.m.meta.path, d) ||
-        (rr->rep.recipe_json &&
-         report_add_input(&rr->rep, "training", tp, d)) ||
-        report_add_input(&rr->rep, "hardware", rr->in.hw.meta.path, d) ||
-        (rr->in.have_cal &&
-         report_add_input(&rr->rep, "calibration", rr->in.cal.meta.path, d)) ||
+                rr->in.m.meta.path, rr->inputs.recipe);
+    if (report_inputs_add(&rr->inputs, "model", rr->in.m.meta.path, d) ||
+        (rr->inputs.recipe_json &&
+         report_inputs_add(&rr->inputs, "training", tp, d)) ||
+        report_inputs_add(&rr->inputs, "hardware", rr->in.hw.meta.path, d) ||
+        (rr->in.have_cal && report_inputs_add(&rr->inputs, "calibration",
+                                              rr->in.cal.meta.path, d)) ||
         (rr->in.have_stack &&
-         report_add_input(&rr->rep, "stack", rr->in.stack.meta.path, d)) ||
-        report_add_input(&rr->rep, "sweep", rr->in.sweep.meta.path, d) ||
+         report_inputs_add(&rr->inputs, "stack", rr->in.stack.meta.path, d)) ||
+        report_inputs_add(&rr->inputs, "sweep", rr->in.sweep.meta.path, d) ||
         load_validations(rr, data_dir, tp, d))
         return cli_exit_code(d->status, CLI_IO_INPUT);
     return 0;
@@ -441,14 +453,14 @@ static enum status sweep_and_rank(const struct cli_config *cfg,
     opt.threads = cfg->threads ? cfg->threads : cpus > 0 ? (size_t)cpus : 1;
     /* --all-plans: plans.csv lists every plan, so the sweep spills them */
     opt.spill_dir = cfg->no_csv || !cfg->all_plans ? NULL : rr->out.handle;
-    rr->rep.all_plans = cfg->all_plans;
-    rr->rep.expected = rr->in.have_cal && rr->in.have_stack;
+    rr->inputs.all_plans = cfg->all_plans;
+    rr->inputs.expected = rr->in.have_cal && rr->in.have_stack;
     opt.progress = sweep_progress;
     opt.progress_user = &rr->progress;
-    rr->rep.progress = &rr->progress;
+    rr->inputs.progress = &rr->progress;
     progress_begin(&rr->progress, "sweep", "combinations",
                    sweep_count(&rr->in.sweep));
-    st = rank_run(&rr->rep, &rr->ctx, &rr->in.sweep, &opt, d);
+    st = rank_run(&rr->rank, &rr->ctx, &rr->in.sweep, &opt, d);
     progress_end(&rr->progress);
     return st;
 }
@@ -465,16 +477,17 @@ static void say_counts(const struct cli_config *cfg,
                 "%s: %llu plans enumerated, %llu valid, %llu fit in memory; "
                 "sweep %.3f s (%llu not timed at the expected rates: "
                 "none could enter the kept plans), total %.3f s; wrote %s\n",
-                CLI_PROG, (unsigned long long)rr->rep.enumerated,
-                (unsigned long long)rr->rep.valid,
-                (unsigned long long)rr->rep.fitting, rr->rep.elapsed_s,
-                (unsigned long long)rr->rep.floor_only, total_s, written);
-    if (rr->rep.valid > rr->rep.nsheet && !cfg->quiet)
+                CLI_PROG, (unsigned long long)rr->rank.enumerated,
+                (unsigned long long)rr->rank.valid,
+                (unsigned long long)rr->rank.fitting, rr->rank.elapsed_s,
+                (unsigned long long)rr->rank.floor_only, total_s, written);
+    if (rr->rank.valid > rr->views.nsheet && !cfg->quiet)
         fprintf(stderr,
                 "%s: %llu valid plans are not on the Plans sheet (%s; "
                 "--all-plans puts every kept plan there and every plan in "
                 "plans.csv)\n",
-                CLI_PROG, (unsigned long long)(rr->rep.valid - rr->rep.nsheet),
+                CLI_PROG,
+                (unsigned long long)(rr->rank.valid - rr->views.nsheet),
                 cfg->no_csv      ? "--no-csv: no plans.csv"
                 : cfg->all_plans ? "plans.csv has them"
                 : cfg->top       ? "plans.csv has the kept ones"
@@ -513,14 +526,15 @@ static int run_report(const struct cli_config *cfg,
      * file's) */
     if (sweep_and_rank(cfg, rr, d) != STATUS_OK)
         return cli_exit_code(d->status, CLI_IO_OUTPUT);
-    rr->rep.elapsed_s = seconds_since(&t0);
+    rr->rank.elapsed_s = seconds_since(&t0);
     /* what rank hands over besides the rows; then derive figures */
-    if (rank_finish(&rr->rep, &rr->ctx, &rr->other, d) != STATUS_OK ||
-        rank_finish_validations(&rr->rep, rr->runs, rr->vin, rr->nruns,
+    if (rank_finish(&rr->rank, &rr->in.sweep, &rr->ctx, &rr->other, d) !=
+            STATUS_OK ||
+        rank_finish_validations(&rr->rank, rr->runs.run, rr->vin, rr->nvin,
                                 &rr->ctx, &rr->other, d) != STATUS_OK ||
-        figures_views(&rr->rep, d) != STATUS_OK)
+        figures_views(&rr->inputs, &rr->rank, &rr->views, d) != STATUS_OK)
         return cli_exit_code(d->status, CLI_IO_OUTPUT);
-    cli_print_summary(&rr->rep);
+    cli_print_summary(&rr->views);
     /* the summary (stdout) before the counts (stderr) where both go to
      * one pipe: stdout is block-buffered there */
     fflush(stdout);
@@ -582,11 +596,15 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
     out_dir_close(&rr->out);
     pthread_mutex_unlock(&g.lock);
     cli_guard_stop(&g);
-    report_free(&rr->rep);
+    views_free(&rr->views);
+    ranking_free(&rr->rank);
+    report_inputs_free(&rr->inputs);
     cost_ctx_release(&rr->ctx);
     cost_ctx_release(&rr->other);
-    for (i = 0; i < rr->nruns; i++)
+    for (i = 0; i < rr->nvin; i++)
         validation_inputs_release(&rr->vin[i]);
+    free(rr->vin);
+    validation_runs_release(&rr->runs);
     cli_release_inputs(&rr->in);
     progress_release(&rr->progress);
     free(rr);

@@ -11,11 +11,11 @@
 
 #include "cost.h"
 #include "plan.h"
-#include "report.h"
+#include "views.h"
 
 /* "16.1 s" or, with the range, "16.1 s (14.5 to 19.2)": v scaled by
  * `scale` (1e6 for $M), prefixed (a "$"), suffixed (" s", "M"). */
-static void ranged(const struct report_headline *h,
+static void ranged(const struct views_headline *h,
                    double v,
                    double scale,
                    const char *pre,
@@ -24,13 +24,13 @@ static void ranged(const struct report_headline *h,
                    size_t size)
 {
     char a[32], lo[32], hi[32];
-    report_sig3(v / scale, a, sizeof a);
+    views_sig3(v / scale, a, sizeof a);
     if (!h->has_range) {
         snprintf(buf, size, "%s%s%s", pre, a, post);
         return;
     }
-    report_sig3(v * h->range_lo / scale, lo, sizeof lo);
-    report_sig3(v * h->range_hi / scale, hi, sizeof hi);
+    views_sig3(v * h->range_lo / scale, lo, sizeof lo);
+    views_sig3(v * h->range_hi / scale, hi, sizeof hi);
     snprintf(buf, size, "%s%s%s (%s%s%s to %s%s%s)", pre, a, post, pre, lo,
              pre[0] ? post : "", pre, hi, post);
 }
@@ -40,11 +40,11 @@ static void ranged(const struct report_headline *h,
 
 /* "Recipe: " and the report's recipe in words (cli_recipe_words),
  * wrapped at spaces, the lines after the first indented. */
-static void print_recipe(const struct report *r)
+static void print_recipe(const struct views *r)
 {
-    const char *w = r->recipe;
+    const char *w = r->in->recipe;
     size_t col;
-    if (!w[0])
+    if (!w || !w[0])
         return;
     col = (size_t)printf("Recipe:");
     while (*w) {
@@ -61,15 +61,16 @@ static void print_recipe(const struct report *r)
 /* The recommended plan's batch where it is not the recipe's and the sweep
  * names none: the recipe's is no whole number of the plan's micro-batches
  * over its data-parallel ranks (sweep.h: each plan takes the nearest). */
-static void print_rounded_batch(const struct report *r)
+static void print_rounded_batch(const struct views *r)
 {
     const struct plan *p = &r->headline.plan.plan;
+    const struct model *m = r->in->m;
     char a[32], b[32];
-    if (!r->m || !r->sweep || sweep_names_batch(r->sweep) ||
-        p->gbs == r->m->spec.global_batch)
+    if (!m || !r->in->sweep || sweep_names_batch(r->in->sweep) ||
+        p->gbs == m->spec.global_batch)
         return;
-    report_thousands((double)p->gbs, a, sizeof a);
-    report_thousands((double)r->m->spec.global_batch, b, sizeof b);
+    views_thousands((double)p->gbs, a, sizeof a);
+    views_thousands((double)m->spec.global_batch, b, sizeof b);
     printf("  global batch %s sequences, not the recipe's %s: the nearest "
            "multiple of this plan's DP x micro-batch (x its schedule's "
            "unit)\n",
@@ -78,9 +79,9 @@ static void print_rounded_batch(const struct report *r)
 
 /* The recommended plan first, in words, with its expected figures and
  * their range and its speed of light; the fastest plan when another. */
-static void print_recommended(const struct report *r)
+static void print_recommended(const struct views *r)
 {
-    const struct report_headline *h = &r->headline;
+    const struct views_headline *h = &r->headline;
     char plan[256], step[160], days[160], cost[160];
     if (!h->any)
         return;
@@ -107,17 +108,17 @@ static void print_recommended(const struct report *r)
     if (h->choice[0])
         printf("  %s\n", h->choice);
     if (h->best_differs && r->sheet_best >= 0 && !h->choice[0]) {
-        const struct report_row *b = report_sheet_row(r, (size_t)r->sheet_best);
+        const struct ranking_row *b = views_sheet_row(r, (size_t)r->sheet_best);
         printf("Fastest: %s (%s), %.3f s %s, %.1f GiB free: within %g%% of "
                "it the recommended plan keeps the most memory free\n",
-               h->fastest_words, r->family[b->family].name, h->best_step_s,
-               r->expected ? "expected" : "speed of light",
-               h->best_headroom_gib, r->tie_pct);
+               h->fastest_words, r->rank->family[b->family].name,
+               h->best_step_s, r->in->expected ? "expected" : "speed of light",
+               h->best_headroom_gib, r->rank->tie_pct);
     }
     printf("\n");
 }
 
-void cli_print_summary(const struct report *r)
+void cli_print_summary(const struct views *r)
 {
     size_t i;
     print_recipe(r);
@@ -125,8 +126,9 @@ void cli_print_summary(const struct report *r)
     printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
            "SOL s", "bound", "comm/cmp", "mem GiB", "fits",
            "fastest plan of the family (SOL: speed of light)");
-    for (i = 0; i < r->nfamilies; i++) {
-        const struct report_family *f = &r->family[r->families_by_step[i]];
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        const struct ranking_family *f =
+            &r->rank->family[r->rank->families_by_step[i]];
         char plan[256], x[16] = "-";
         plan_format(&f->best.plan, plan, sizeof plan);
         if (f->best.work.x.known)
@@ -138,8 +140,8 @@ void cli_print_summary(const struct report *r)
     }
     printf("\nvalidation: speed-of-light prediction (measured, where "
            "published)\n");
-    for (i = 0; i < r->nvalidations; i++) {
-        const struct validate_result *v = &r->validation[i];
+    for (i = 0; i < r->rank->nvalidations; i++) {
+        const struct validate_result *v = &r->rank->validation[i];
         const struct cost_result *p = &v->predicted;
         char step[32] = "", tflops[32] = "", mfu[32] = "";
         if (v->measured_step_s > 0)
@@ -173,6 +175,6 @@ void cli_print_summary(const struct report *r)
                             : "SPEED OF LIGHT BROKEN: a completion is "
                               "slower than the measured run");
     }
-    for (i = 0; i < r->nvalidation_notes; i++)
-        printf("  %s\n", r->validation_notes[i]);
+    for (i = 0; i < r->rank->nvalidation_notes; i++)
+        printf("  %s\n", r->rank->validation_notes[i]);
 }

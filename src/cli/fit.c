@@ -225,6 +225,15 @@ static bool same_file(const char *a, const char *b)
     return same;
 }
 
+void fit_result_release(struct fit_result *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = 0;
+}
+
 enum status fit_transfer(struct fit_result *r,
                          const struct validation_run *runs,
                          const struct validation_inputs *in,
@@ -233,8 +242,11 @@ enum status fit_transfer(struct fit_result *r,
                          struct diag *d)
 {
     size_t i;
-    r->nrows = 0;
-    for (i = 0; i < n && r->nrows < FIT_ROWS_MAX; i++) {
+    fit_result_release(r);
+    r->rows = calloc(n ? n : 1, sizeof *r->rows); /* a row per run at most */
+    if (!r->rows)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < n; i++) {
         struct fit_row *row = &r->rows[r->nrows];
         struct probe pr;
         struct why_not why;
@@ -267,9 +279,9 @@ struct calibrate_work {
     struct validation_run run;
     struct validation_inputs in;
     bool have_in;
-    struct validation_run runs[VALIDATION_RUNS_MAX];
-    struct validation_inputs ins[VALIDATION_RUNS_MAX];
-    size_t nruns, nins;
+    struct validation_runs runs;
+    struct validation_inputs *ins; /* [runs.n]: the first nins loaded */
+    size_t nins;
 };
 
 enum status fit_calibrate(const char *run_path,
@@ -291,19 +303,25 @@ enum status fit_calibrate(const char *run_path,
         goto done;
     w->have_in = true;
     if (fit_run(&w->run, &w->in, comm, out, d) != STATUS_OK ||
-        validation_load_dir(data_dir, w->runs, VALIDATION_RUNS_MAX, &w->nruns,
-                            d) != STATUS_OK)
+        validation_load_dir(data_dir, &w->runs, d) != STATUS_OK)
         goto done;
-    for (i = 0; i < w->nruns; i++) {
-        if (validation_load_inputs(&w->runs[i], recipe, data_dir, m, hw,
+    w->ins = calloc(w->runs.n ? w->runs.n : 1, sizeof *w->ins);
+    if (!w->ins) {
+        diag_set(d, STATUS_NOMEM, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < w->runs.n; i++) {
+        if (validation_load_inputs(&w->runs.run[i], recipe, data_dir, m, hw,
                                    &w->ins[i], d) != STATUS_OK)
             goto done;
         w->nins = i + 1;
     }
-    fit_transfer(out, w->runs, w->ins, w->nruns, comm, d);
+    fit_transfer(out, w->runs.run, w->ins, w->runs.n, comm, d);
 done:
     for (i = 0; i < w->nins; i++)
         validation_inputs_release(&w->ins[i]);
+    free(w->ins);
+    validation_runs_release(&w->runs);
     if (w->have_in)
         validation_inputs_release(&w->in);
     free(w);

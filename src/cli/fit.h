@@ -40,8 +40,6 @@
 #include "stack.h"
 #include "validation.h"
 
-#define FIT_ROWS_MAX VALIDATION_RUNS_MAX
-
 /* One other measured run, before and after the fit. */
 struct fit_row {
     char name[128];
@@ -64,12 +62,15 @@ struct fit_result {
     /* step growth of the run (fraction) for 1% more overhead through
      * each factor: x 1.01 compute, / 1.01 network efficiency */
     double sensitivity[STACK_FACTORS];
-    double measured_s; /* the run's measured step */
-    double default_s;  /* its expected step with its stack's factors */
-    double fitted_s;   /* with the fitted value */
-    struct fit_row rows[FIT_ROWS_MAX];
+    double measured_s;    /* the run's measured step */
+    double default_s;     /* its expected step with its stack's factors */
+    double fitted_s;      /* with the fitted value */
+    struct fit_row *rows; /* [nrows]: the leave-one-out table (owned) */
     size_t nrows;
 };
+
+/* Frees the table r holds (fit_transfer's rows); r may be zeroed. */
+void fit_result_release(struct fit_result *r);
 
 /*
  * Fits the factor (see above) to run, predicted with in (as
@@ -89,8 +90,10 @@ enum status fit_run(const struct validation_run *run,
  * The leave-one-out table of fit r: runs[0..n) with their inputs in[],
  * except the fitted run's own file and runs without a measurement, into
  * r->rows. A run without an expected step (no stack, no calibration, a
- * plan that does not apply) gets a row with its note. STATUS_NOMEM or a
- * cost_ctx_prepare failure in d.
+ * plan that does not apply) gets a row with its note: every such run,
+ * however many (r->rows allocated here, what r held freed; release with
+ * fit_result_release). STATUS_NOMEM or a cost_ctx_prepare failure in
+ * d.
  */
 enum status fit_transfer(struct fit_result *r,
                          const struct validation_run *runs,
@@ -103,7 +106,8 @@ enum status fit_transfer(struct fit_result *r,
  * Everything `--calibrate run_path` does before the report: reads the
  * run (its paths resolved against data_dir, as data/validation's; a
  * config.json model with the recipe at `recipe`), fits it (fit_run), and
- * fills the leave-one-out table from data_dir/validation. m and hw are
+ * fills the leave-one-out table from data_dir/validation (release out
+ * with fit_result_release). m and hw are
  * the report's own inputs (a run naming the same files is predicted with
  * them, as in the report), or NULL. Errors name the file, line and key;
  * STATUS_IO when it cannot be read.

@@ -45,21 +45,6 @@ struct flow {
     double calls, bytes, ib, nv;
 };
 
-const char *comm_kind_str(int kind)
-{
-    static const char *const names[] = {"all-reduce", "all-gather",
-                                        "reduce-scatter", "all-to-all",
-                                        "send/recv"};
-    if (kind >= 0 && kind <= COMM_SEND_RECV)
-        return names[kind];
-    return "?";
-}
-
-const char *comm_model_str(enum comm_model model)
-{
-    return model == COMM_FLAT ? "flat" : "topo";
-}
-
 /* Adds what a collective puts on one link to l. */
 static inline void
 load_add(struct comm_load *l, double bytes, double at, struct comm_lat lat)

@@ -28,61 +28,8 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
+#include "result.h"
 #include "stack.h"
-
-enum comm_model { COMM_TOPO, COMM_FLAT };
-
-enum comm_kind {
-    COMM_ALL_REDUCE,
-    COMM_ALL_GATHER,
-    COMM_REDUCE_SCATTER,
-    COMM_ALL_TO_ALL,
-    COMM_SEND_RECV
-};
-
-/* What a collective is for; totals are kept per purpose. */
-enum comm_what {
-    COMM_DP_GRADS,   /* data parallel: gradients */
-    COMM_DP_WEIGHTS, /* ZeRO: weights gathered after the step / per use */
-    COMM_EDP_GRADS,  /* expert data parallel: gradients */
-    COMM_EDP_WEIGHTS,
-    COMM_TP, /* tensor (sequence) parallel activations */
-    COMM_CP, /* context parallel keys and values */
-    COMM_EP, /* expert parallel dispatch and combine */
-    COMM_PP, /* pipeline activations and their gradients */
-    COMM_WHATS
-};
-
-/*
- * When in the step a collective runs: with the micro-batches (overlappable
- * with their compute), or once at the step's end — the gradients'
- * reduction after the last backward, the weights' all-gather after the
- * optimizer step (before the next step's first forward). The step-end
- * ones are on the critical path but for what the last backward and the
- * first forward can hide (cost.h).
- */
-enum comm_phase { COMM_STEADY, COMM_SYNC, COMM_GATHER, COMM_PHASES };
-
-struct comm_collective {
-    const char *name; /* "ZeRO-3 weight all-gather (forward)" */
-    int what;         /* enum comm_what */
-    int kind;         /* enum comm_kind */
-    int phase;        /* enum comm_phase */
-    struct plan_span span;
-    double calls;        /* per GPU per step */
-    double bytes;        /* algorithmic volume per GPU per step */
-    double ib_bytes;     /* of which over IB (per the comm model) */
-    double nvlink_bytes; /* of which over NVLink */
-    /* what the collectives library picks for each call (comm_algo.h):
-     * its algorithm, protocol and share of the link's rate */
-    struct comm_algo algo;
-    /* its latency over the step (calls x the pick's), charged to the
-     * link its group spans: IB across nodes, NVLink inside one */
-    struct comm_lat ib_lat, nvlink_lat;
-    /* s: its time on each link, and of that its latency's
-     * (comm_collective_times; 0 until then) */
-    double ib_s, nvlink_s, lat_s;
-};
 
 /* What a rank's collectives put on one link, per GPU per step. */
 struct comm_load {
@@ -100,8 +47,6 @@ struct comm_totals {
     /* of the above, by phase (enum comm_phase) */
     struct comm_load phase_ib[COMM_PHASES], phase_nvlink[COMM_PHASES];
 };
-
-#define COMM_LIST_MAX 24
 
 /* comm_ep_copies() for every ep dividing the routed experts, by ep. */
 struct comm_ep_table {
@@ -238,10 +183,6 @@ void comm_ep_dispatch(const struct model *m,
                       double *volume,
                       double *ib,
                       double *nvlink);
-
-/* Short names: "all-gather", "IB"... ; never NULL. */
-const char *comm_kind_str(int kind);
-const char *comm_model_str(enum comm_model model);
 
 /* What a micro-batch's own compute waits for on a link: the EP, TP and
  * CP loads of what[] (indexed by enum comm_what) summed. */

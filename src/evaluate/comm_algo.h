@@ -32,7 +32,8 @@
  * Latency is counted in two units, the library's Simple ring step inside
  * a node and across nodes (struct comm_lat): base latencies and every
  * in-node term in the first, the network's in the second, so that the
- * workbook's two latency inputs re-time every collective (docs/model.md).
+ * workbook's two latency inputs re-time every collective (docs/model.md;
+ * the two types, comm_pick.h, sit below evaluate).
  * Part of the evaluate stage; reads the hardware's collectives file.
  */
 #ifndef PROJ_COMM_ALGO_H
@@ -41,28 +42,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "comm_pick.h"
 #include "hardware.h"
 #include "plan.h"
-
-/* A latency in the collectives library's steps: in-node steps (the
- * Simple ring's step inside a node: hw->coll_step_s) and network steps
- * (its step across nodes: hw->coll_net_step_s). */
-struct comm_lat {
-    double steps, net;
-};
 
 /* How a collective is run besides its kind: by the library, or an
  * all-to-all by DeepEP's kernels. */
 enum comm_algo_by { COMM_BY_LIBRARY, COMM_BY_DEEPEP };
-
-/* What the library picks for one call and what it costs. */
-struct comm_algo {
-    int algo;            /* enum collectives_algo; -1: point-to-point */
-    int proto;           /* enum collectives_proto; -1: DeepEP's kernels */
-    double share;        /* of the link's rate its bytes move at, > 0 */
-    double inv_share;    /* 1 / share */
-    struct comm_lat lat; /* per call */
-};
 
 /* Candidates a group and kind may run (all-reduce: 3 rings, 3 trees,
  * NVLS or NVLS tree). */

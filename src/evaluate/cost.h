@@ -49,22 +49,7 @@
 #include "memory.h"
 #include "model.h"
 #include "plan.h"
-
-struct cost_result {
-    struct plan plan;
-    char family[32];
-    struct cost_work work;
-    struct cost_times t;
-    struct memory mem; /* heaviest rank */
-    bool fits;
-    long rank;       /* critical (slowest) pipeline rank */
-    double ep_ratio; /* MoE all-to-all / compute, summed over ranks */
-    /* the partition the plan runs on: balanced by time at this
-     * precision's rates (enum model_precision; see cost_evaluate) */
-    int balance_precision;
-    bool grads_per_step; /* critical rank: ZeRO-2/3 gradients reduced once
-                          * per step (struct memory) */
-};
+#include "result.h"
 
 /* What cost_evaluate weighs (bits, combined with |). */
 enum cost_want {
@@ -245,30 +230,6 @@ cost_core(double compute, double ib, double nvlink, double hbm, int *bound);
 double cost_ramp_skew(double sum, double count, double own);
 
 /*
- * The phases of a step on the critical pipeline rank, in seconds, summing
- * to the step:
- * - warmup: the rank's forward passes before its first backward (the
- *   schedule's warm-up micro-batches, at its forward share of a
- *   micro-batch's core time);
- * - cooldown: the matching backward passes after its last forward;
- * - steady: the rest of the core (forward and backward paired);
- * - bubble: the rank idle, waiting for the other stages' ramps;
- * - optimizer: the optimizer step and the exposed step-end DP sync and
- *   gather.
- */
-enum cost_phase {
-    COST_WARMUP,
-    COST_STEADY,
-    COST_COOLDOWN,
-    COST_BUBBLE,
-    COST_OPTIMIZER,
-    COST_PHASES
-};
-
-/* "warmup", "steady", "cooldown", "bubble", "optimizer". */
-const char *cost_phase_str(int phase);
-
-/*
  * Micro-batches of warm-up (forward passes before the first backward) on
  * pipeline rank `rank` of plan p with m micro-batches, in micro-batches of
  * the rank's work, at most m: 1F1B and ZB1P p - rank - 1 (Megatron-LM
@@ -284,20 +245,5 @@ double cost_warmup_microbatches(const struct plan *p, long rank, double m);
  * its speed of light, on the rank that is slowest there
  * (cost_result_rank). */
 void cost_phases(const struct cost_result *r, double phase[COST_PHASES]);
-
-/* The pipeline rank whose step r ranks by: the slowest at the expected
- * rates where the expected step is known (r->work.x.rank), else the
- * slowest at the speed of light (r->rank). */
-long cost_result_rank(const struct cost_result *r);
-
-/* The step a plan ranks by: the expected one where it is known, else the
- * speed of light. */
-double cost_rank_step(const struct cost_result *r);
-
-/* "compute", "IB", "NVLink", "HBM": for sentences and charts. */
-const char *cost_bound_label(int bound);
-
-/* "compute", "ib", "nvlink", "hbm". */
-const char *cost_bound_str(int bound);
 
 #endif

@@ -1,28 +1,13 @@
 /*
- * cost_result: what a caller reads of an evaluated plan (cost.h): the
- * names of its bound and phases, its phases on the rank it ranks by,
- * that rank and its step, the partition it runs on and a rank's memory
- * there. Part of the cost module; cost.c evaluates, this file reads.
+ * cost_result: what a caller reads of an evaluated plan (cost.h) that
+ * needs the evaluate stage: its phases on the rank it ranks by, the
+ * partition it runs on and a rank's memory there (the names of its bound
+ * and phases, that rank and its step are result.c's, below evaluate).
+ * Part of the cost module; cost.c evaluates, this file reads.
  */
 #include "cost.h"
 
 #include <string.h>
-
-const char *cost_bound_label(int bound)
-{
-    static const char *const names[] = {"compute", "IB", "NVLink", "HBM"};
-    if (bound >= COST_COMPUTE && bound <= COST_HBM)
-        return names[bound];
-    return "?";
-}
-
-const char *cost_bound_str(int bound)
-{
-    static const char *const names[] = {"compute", "ib", "nvlink", "hbm"};
-    if (bound >= COST_COMPUTE && bound <= COST_HBM)
-        return names[bound];
-    return "?";
-}
 
 const struct model_partition *cost_result_partition(const struct cost_ctx *ctx,
                                                     const struct cost_result *r)
@@ -45,13 +30,6 @@ void cost_rank_memory(const struct cost_ctx *ctx,
         return;
     plan_rank_view(&r->plan, part, rank, &v);
     memory_view(ctx->m, ctx->hw, &r->plan, &v, out);
-}
-
-const char *cost_phase_str(int phase)
-{
-    static const char *const s[COST_PHASES] = {"warmup", "steady", "cooldown",
-                                               "bubble", "optimizer"};
-    return phase >= 0 && phase < COST_PHASES ? s[phase] : "?";
 }
 
 double cost_warmup_microbatches(const struct plan *p, long rank, double m)
@@ -79,14 +57,4 @@ void cost_phases(const struct cost_result *r, double phase[COST_PHASES])
     phase[COST_BUBBLE] = x ? t->x_bubble : t->bubble;
     phase[COST_OPTIMIZER] =
         x ? t->x_optimizer + t->x_dp : t->optimizer + t->dp_exposed;
-}
-
-long cost_result_rank(const struct cost_result *r)
-{
-    return r->work.x.known ? r->work.x.rank : r->rank;
-}
-
-double cost_rank_step(const struct cost_result *r)
-{
-    return r->work.x.known ? r->t.expected : r->t.step;
 }

@@ -20,25 +20,6 @@
 #include "expected_compute.h"
 #include "terms.h"
 
-const char *expected_effect_label(int effect)
-{
-    static const char *const labels[] = {
-        "GEMM efficiency by shape",     "attention kernels",
-        "elementwise and memory",       "sustained clock (power cap)",
-        "host overhead (launches)",     "network efficiency by size",
-        "communication not overlapped", "expert load (dropless routing)",
-        "stack factors (fitted)"};
-    if (effect >= 0 && effect < EXPECTED_EFFECTS)
-        return labels[effect];
-    return "?";
-}
-
-bool expected_effect_shown(const struct expected_work *x, int effect)
-{
-    return effect != EXPECTED_FACTORS || x->compute_overhead != 1 ||
-           x->network_efficiency != 1;
-}
-
 double expected_load_factor(double cv, long ep, long experts)
 {
     /* Abramowitz & Stegun 26.2.23: the x with upper tail q (0 < q <= 0.5) */

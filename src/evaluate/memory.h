@@ -16,28 +16,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "plan.h"
-
-struct memory {
-    long rank;         /* pipeline rank these bytes are for */
-    double weights;    /* bytes, incl. ZeRO-3 gathered buffers, FP8 copies */
-    double fp8_copies; /* of weights: FP8 copies and transposes kept in
-                        * place of the compute copy of FP8-run weights */
-    double grads;
-    double optimizer;   /* master weights and Adam moments */
-    double activations; /* saved activations incl. logits and working */
-    double logits;      /* of which the loss's logits */
-    double working;     /* of which one layer's backward working set */
-    double offloaded;   /* saved activations in host memory instead (the
-                         * plan's offload; not in activations or total) */
-    double other;       /* CUDA context, NCCL buffers, fragmentation */
-    double total;
-    double capacity; /* the GPU's, from the hardware file */
-    /* Gradients reduced once per step (accumulated unsharded on the GPU):
-     * ZeRO-0/1 always; ZeRO-2/3 when the unsharded gradients fit, the
-     * cheapest way to run the plan (they are counted in grads). false:
-     * reduce-scattered every micro-batch into the shards. */
-    bool grads_per_step;
-};
+#include "result.h"
 
 /*
  * Bytes per GPU one micro-batch saves in the first p->offload decoder

@@ -17,19 +17,7 @@
 #include "expected.h"
 #include "hardware.h"
 #include "model.h"
-
-struct replay {
-    bool known;  /* the plan has an expected step (else all zero) */
-    int effects; /* the effects shown, 0..effects-1: all, or all but the
-                  * stack's factors when they are neutral */
-    double sol;  /* s: the speed of light (no effect on) */
-    double step[EXPECTED_EFFECTS]; /* s: the step with effects 0..k on */
-    /* s: the expected step's phases on its critical pipeline rank (enum
-     * cost_phase), summing to it */
-    double phases[COST_PHASES];
-    long rank;       /* the rank of the expected step (cost_result_rank) */
-    long floor_rank; /* the rank of the plan's speed of light */
-};
+#include "result.h"
 
 /*
  * Fills out from plan c evaluated on m and hw (c's times and work from

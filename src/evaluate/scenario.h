@@ -6,9 +6,11 @@
  * their expected step, wide where none checks it); the data-parallel
  * overlaps off (a switch the framework leaves to the user); the other
  * communication model. The range never goes below the plan's speed of
- * light. Part of the evaluate stage: it re-prices an evaluated plan's
- * work under other rates (terms.h) and re-times nothing else; the other
- * model's step is the caller's to add (rank evaluates it).
+ * light. The rows and the carried steps are scenario_steps.h's (below
+ * evaluate, read after rank). Part of the evaluate stage: it re-prices
+ * an evaluated plan's work under other rates (terms.h) and re-times
+ * nothing else; the other model's step is the caller's to add (rank
+ * evaluates it).
  */
 #ifndef PROJ_SCENARIO_H
 #define PROJ_SCENARIO_H
@@ -19,36 +21,8 @@
 #include "cost.h"
 #include "hardware.h"
 #include "model.h"
+#include "scenario_steps.h"
 #include "validation.h"
-
-/* The scenarios, in the order a range names them. */
-enum scenario {
-    SCENARIO_EXPECTED,       /* the expected step itself */
-    SCENARIO_RUNS_FAST,      /* x the band's lo */
-    SCENARIO_RUNS_SLOW,      /* x the band's hi */
-    SCENARIO_DP_OVERLAP_OFF, /* step-end DP sync and gather exposed */
-    SCENARIO_OTHER_COMM,     /* the other communication model's step */
-    SCENARIOS
-};
-
-/* A plan's steps under the scenarios and their span. */
-struct scenario_steps {
-    unsigned have;          /* bit 1 << s: step[s] evaluated */
-    double step[SCENARIOS]; /* s; 0 where not evaluated */
-    double low, high;       /* s: the span, low at least the floor */
-    enum scenario slow;     /* the scenario at high */
-    double floor;           /* s: the plan's speed of light */
-};
-
-/* "expected", "runs_fast", "runs_slow", "dp_overlap_off",
- * "other_comm_model": the key eval --json and plans.csv name it by. */
-const char *scenario_key(int s);
-
-/* "the published runs' slow end", ...: the scenario in a sentence. */
-const char *scenario_words(int s);
-
-/* Where the scenario's numbers come from, in a sentence. */
-const char *scenario_source(int s);
 
 /*
  * The scenarios of evaluated plan w/t (t from cost_evaluate with its
@@ -65,12 +39,5 @@ void scenario_eval(const struct cost_work *w,
                    int precision,
                    const struct validation_band *band,
                    struct scenario_steps *out);
-
-/* Adds scenario s's step (s > 0; ignored unless positive and finite)
- * to *ss and widens its span (after scenario_eval). */
-void scenario_add(struct scenario_steps *ss, enum scenario s, double step);
-
-/* Whether *ss has a range: its expected step was evaluated. */
-bool scenario_known(const struct scenario_steps *ss);
 
 #endif

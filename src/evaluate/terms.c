@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "calibration.h"
+#include "comm_algo.h"
 #include "cost_work.h"
 #include "terms_family.h"
 

@@ -59,19 +59,8 @@
 #include "hardware.h"
 #include "memory.h"
 #include "model.h"
-
-struct sweep_file;
-
-/* Where an input's value comes from. */
-enum terms_origin {
-    TERMS_HARDWARE,    /* a key of the hardware file */
-    TERMS_MODEL,       /* a key of the model file */
-    TERMS_SWEEP,       /* a key of the sweep file's [report] */
-    TERMS_CALIBRATION, /* a key of the hardware's calibration file */
-    TERMS_STACK,       /* a key of the training stack's file (hw->stack) */
-    TERMS_COLLECTIVES, /* a key of the collectives file (hw->coll) */
-    TERMS_DERIVED      /* a formula over other inputs */
-};
+#include "terms_inputs.h"
+#include "terms_memory.h"
 
 /* What a term's C expression reads besides its rate set. */
 struct terms_env {
@@ -160,54 +149,6 @@ void terms_rates_sol(const struct cost_work *w,
 void terms_rates_x(const struct cost_work *w,
                    const struct hardware *hw,
                    struct terms_rates *r);
-
-/* One named input of the workbook's formulas. */
-struct terms_input {
-    const char *name;    /* workbook name: "IB_GBPS" */
-    int origin;          /* enum terms_origin */
-    const char *section; /* data-file section ("cluster"); NULL if derived */
-    const char *key;     /* data-file key ("ib_gbps"); NULL if derived */
-    const char *unit;    /* "GB/s" */
-    double si;           /* SI value of one unit (1e9 B/s per GB/s) */
-    const char *formula; /* derived: template over other inputs */
-    /* derived: the same in C, in the input's unit */
-    double (*value)(const struct hardware *hw);
-    const char *meaning; /* derived: one line for the Assumptions sheet */
-};
-
-/*
- * Whether input `in` exists for this cluster: a calibration key only with
- * a calibration (hw->cal), a stack key only with a calibration and a
- * stack (hw->stack: the expected step), a derived name only when every
- * input its formula names does. A workbook defines only these.
- */
-bool terms_input_available(const struct terms_input *in,
-                           const struct hardware *hw);
-
-/* The inputs, data-file keys first, then the derived names in an order
- * where each reads only earlier ones. *n receives the count. */
-const struct terms_input *terms_inputs(size_t *n);
-
-/* The input named `name` (exact, upper case), or NULL. */
-const struct terms_input *terms_input_find(const char *name);
-
-/*
- * The value a workbook cell of input `in` holds for this hardware, model
- * and sweep file (sf may be NULL: sweep inputs then take their schema
- * default), in the input's unit (what the Assumptions sheet shows): the
- * data-file value for keys, the C expression for derived names. Returns
- * false when the key is not a number of the file (a programming error
- * the tests catch).
- */
-bool terms_input_value(const struct terms_input *in,
-                       const struct hardware *hw,
-                       const struct model *m,
-                       const struct sweep_file *sf,
-                       double *out);
-
-/* Index into the input's file schema's fields of input `in` (not
- * derived), or -1: where its source and line live. */
-long terms_input_field(const struct terms_input *in);
 
 /* The time terms, in evaluation order. */
 enum terms_id {
@@ -397,62 +338,6 @@ double terms_collective_time(const struct hardware *hw,
                              double bps,
                              struct comm_lat lat);
 
-/* ---- Memory terms: what a plan needs and whether it fits ---- */
-
-enum terms_mem_id {
-    TERMS_MEM_OTHER,    /* CUDA context, NCCL buffers, fragmentation */
-    TERMS_MEM_TOTAL,    /* the parts summed */
-    TERMS_MEM_HEADROOM, /* capacity left free */
-    TERMS_MEM_FITS,     /* 1 when total <= capacity x (1 - headroom
-                           share), else 0 (shown as TRUE / FALSE) */
-    TERMS_MEM_COUNT
-};
-
-/* What a memory term's C expression reads: the parts of struct memory in
- * bytes (other and total as memory_view() computed them), the hardware
- * and the sweep's headroom share (percent). */
-struct terms_mem_env {
-    const struct memory *mem;
-    const struct hardware *hw;
-    double headroom_pct;
-};
-
-/* One memory term: its key (the Plans column that shows it), template
- * over {mem_weights} {mem_grads} {mem_opt} {mem_act} {mem_other}
- * {mem_total} (GiB), and C expression (GiB; fits: 1 or 0). */
-struct terms_mem_term {
-    int id;              /* enum terms_mem_id */
-    const char *key;     /* "mem_total" */
-    const char *formula; /* "{mem_weights}+...+{mem_other}" */
-    double (*c)(const struct terms_mem_env *e);
-};
-
-/* The memory terms, in enum terms_mem_id order; *n receives the count. */
-const struct terms_mem_term *terms_memory(size_t *n);
-
-/*
- * Whether total bytes fit in capacity bytes with headroom_pct percent of
- * it kept free: total <= capacity x (1 - headroom_pct / 100). The one
- * rule of "fits" (rank, figures and the Plans formula).
- */
-bool terms_fits(double total, double capacity, double headroom_pct);
-
-/*
- * The memory terms in bytes, each written once (the TERMS_MEM_* rows
- * divide these by 2^30, which is exact; a GiB figure elsewhere is one of
- * these over 2^30 too):
- *   other    CUDA context and NCCL buffers (GiB in hw) plus the
- *            fragmentation share of the parts m holds (weights,
- *            gradients, optimizer, activations)
- *   total    those parts and m->other
- *   usable   what a plan may use of capacity, headroom_pct kept free
- *   headroom what m leaves free of m->capacity
- */
-double terms_mem_other(const struct hardware_spec *hw, const struct memory *m);
-double terms_mem_total(const struct memory *m);
-double terms_mem_usable(double capacity, double headroom_pct);
-double terms_mem_headroom(const struct memory *m);
-
 /*
  * The template shown under `key` wherever a table has a column of that
  * key: a time term's, a memory term's, "ib_s" / "nv_s" for a
@@ -462,43 +347,11 @@ const char *terms_template(const char *key);
 
 /* ---- Names the workbook defines, and template syntax ---- */
 
-/* A name the workbook defines over its own cells (not an input). */
-struct terms_name {
-    const char *name;    /* "PLANS_RANK_S" */
-    const char *meaning; /* one line, for the Glossary */
-};
-
-/* The workbook's own names; *n receives the count. */
-const struct terms_name *terms_names(size_t *n);
-
-/* The workbook name `name`, or NULL. */
-const struct terms_name *terms_name_find(const char *name);
-
 /*
  * The binding term: max(compute, ib, nvlink, hbm) and, in *bound, which
  * (enum cost_bound; ties go to the earlier term).
  */
 double
 terms_core(double compute, double ib, double nvlink, double hbm, int *bound);
-
-/*
- * True when `name` may appear in a template: an input of terms_inputs()
- * or a name of terms_names() (is_function false), or one of the
- * spreadsheet functions templates call (MAX, MIN, IF, INDEX, MATCH,
- * IFERROR, ...; is_function true). Used by template compilers to reject a
- * misspelt or renamed name.
- */
-bool terms_name_known(const char *name, bool is_function);
-
-/*
- * Length of the template token at s when it is neither a {key} nor a
- * "string" (the compilers handle those): a number (1E+12 included), a
- * name or function terms_name_known() accepts, or one character of
- * punctuation. 0 when s starts a name nobody defined, a lower-case word,
- * or a reference written out ($, !, '): templates refer to cells as
- * {key} and to inputs by name only. The one lexer of plans_table's and
- * xlsx_table's compilers.
- */
-size_t terms_template_token(const char *s);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scenario.h"
+
 enum status validate_plan(const struct validation_run *run,
                           const struct validation_inputs *in,
                           struct plan *p,

@@ -21,52 +21,8 @@
 #include "diag.h"
 #include "plan.h"
 #include "replay.h"
-#include "scenario.h"
+#include "result.h"
 #include "validation.h"
-
-/* A published measured run and the prediction for it. */
-struct validate_result {
-    char name[128]; /* "DeepSeek-V3 pre-training (ISCA'25 Table 4)" */
-    char source[200];
-    char model_path[1024], hardware_path[1024];
-    char model_name[128], gpu_name[128];
-    struct plan plan;
-    double measured_step_s;         /* 0 when not published */
-    double measured_tflops_per_gpu; /* 0 when not published */
-    double measured_mfu;            /* fraction of BF16 peak; 0 if none */
-    double measured_gpu_hours_per_trillion; /* 0 when not published */
-    struct cost_result predicted;
-    /* When current: the critical rank's collectives, this report's comm
-     * model and the other one. */
-    struct comm_collective coll[COMM_LIST_MAX], coll_other[COMM_LIST_MAX];
-    size_t ncoll, ncoll_other;
-    bool current; /* same model and hardware files as this report */
-    long rank;    /* its place in this report's ranking (1 = best);
-                     0 when not current or not among the kept plans;
-                     rank fills it (rank_finish_validations) */
-    /* The speed of light over every completion of what the run did not
-     * publish (its plan with each combination of the `unpublished`
-     * choices; just the plan when there are none). */
-    char unpublished[200];   /* the choices, as the file gives them */
-    size_t completions;      /* valid completions evaluated */
-    double sol_min_step_s;   /* the fastest completion's step */
-    double sol_max_step_s;   /* the slowest completion's step */
-    struct plan slowest;     /* the completion of sol_max_step_s */
-    double measured_step_eq; /* the measured step, or model FLOPs per GPU
-                                per step / measured TFLOP/s; 0 if neither */
-    bool holds; /* every completion's SOL is at or below the measured */
-    /* The files its expected step came from (predicted.work.x.known):
-     * the calibration (its hardware file's, by name) and the stack (its
-     * framework's, named in the run's file); "" when none. */
-    char calibration_path[1024], stack_path[1024];
-    /* its calibration's group (validation_group; "" when none) and its
-     * scenarios on its own inputs (scenario_eval, without the published
-     * runs' band: rank adds the band of its group) */
-    char group[VALIDATION_GROUP_MAX];
-    struct scenario_steps sc;
-    /* its waterfall's steps, phases and ranks (on the inputs it names) */
-    struct replay replay;
-};
 
 /*
  * The plan of validation run `run` on the inputs it names (keys it omits:

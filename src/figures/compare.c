@@ -8,23 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "figures.h"
-#include "rank.h"
-#include "report.h"
+#include "diag.h"
 
-enum status compare_pair(struct compare_row *row,
-                         struct cost_ctx *ctx,
-                         const struct sweep_file *sf,
-                         size_t threads,
-                         struct diag *d)
+void compare_row_init(struct compare_row *row,
+                      const struct model *m,
+                      const struct hardware *hw)
 {
-    const struct model *m = ctx->m;
-    const struct hardware *hw = ctx->hw;
-    struct report *r = calloc(1, sizeof *r); /* large: not on the stack */
-    struct rank_options opt;
-    struct diag why;
-    enum status st;
-
     memset(row, 0, sizeof *row);
     diag_snprintf(row->model, sizeof row->model, "%s", m->spec.name);
     diag_snprintf(row->gpu, sizeof row->gpu, "%s", hw->spec.gpu_name);
@@ -40,53 +29,33 @@ enum status compare_pair(struct compare_row *row,
     row->gpu_hour_usd = hw->spec.gpu_hour_usd;
     row->tokens = m->spec.tokens;
     row->seq_len = m->spec.seq_len;
-    if (!r)
-        return diag_set(d, STATUS_NOMEM, "out of memory");
-    r->m = m;
-    r->hw = hw;
-    r->sweep = sf;
-    r->comm = ctx->comm;
-    memset(&opt, 0, sizeof opt);
-    opt.top = 0; /* as the report: its ties are among its Plans sheet */
-    opt.threads = threads;
-    diag_init(&why);
-    st = rank_run(r, ctx, sf, &opt, &why);
-    if (st == STATUS_OK)
-        st = figures_recommend(r, &why);
-    if (st == STATUS_OK) {
-        const struct report_row *b =
-            report_sheet_row(r, (size_t)r->sheet_recommended);
-        row->any = true;
-        row->valid = r->valid;
-        row->fitting = r->fitting;
-        /* the kept row as rank timed it (its collectives are not
-         * needed: the row shows totals) */
-        row->recommended.plan = b->plan;
-        row->recommended.work = b->work;
-        row->recommended.t = b->t;
-        row->recommended.mem = b->mem;
-        row->recommended.fits = b->fits; /* with the sweep's headroom */
-        row->recommended.rank = b->rank;
-        row->recommended.ep_ratio = b->ep_ratio;
-        plan_family(&b->plan, row->recommended.family,
-                    sizeof row->recommended.family);
-        row->calibrated = row->recommended.work.x.known;
-        if (r->sheet_best >= 0 && r->sheet_best != r->sheet_recommended) {
-            const struct report_row *f =
-                report_sheet_row(r, (size_t)r->sheet_best);
-            row->fastest_differs = true;
-            row->fastest = f->plan;
-            row->fastest_step = f->step;
-        }
-    } else if (st == STATUS_RANGE) { /* nothing valid: say why, go on */
-        diag_snprintf(row->why, sizeof row->why, "%s", why.msg);
-        st = STATUS_OK;
-    } else {
-        diag_set(d, st, "%s", why.msg);
+}
+
+void compare_row_recommend(struct compare_row *row, const struct views *v)
+{
+    const struct ranking_row *b =
+        views_sheet_row(v, (size_t)v->sheet_recommended);
+    row->any = true;
+    row->valid = v->rank->valid;
+    row->fitting = v->rank->fitting;
+    /* the kept row as rank timed it (its collectives are not needed: the
+     * row shows totals) */
+    row->recommended.plan = b->plan;
+    row->recommended.work = b->work;
+    row->recommended.t = b->t;
+    row->recommended.mem = b->mem;
+    row->recommended.fits = b->fits; /* with the sweep's headroom */
+    row->recommended.rank = b->rank;
+    row->recommended.ep_ratio = b->ep_ratio;
+    plan_family(&b->plan, row->recommended.family,
+                sizeof row->recommended.family);
+    row->calibrated = row->recommended.work.x.known;
+    if (v->sheet_best >= 0 && v->sheet_best != v->sheet_recommended) {
+        const struct ranking_row *f = views_sheet_row(v, (size_t)v->sheet_best);
+        row->fastest_differs = true;
+        row->fastest = f->plan;
+        row->fastest_step = f->step;
     }
-    report_free(r);
-    free(r);
-    return st;
 }
 
 /* The kind of a row: 0 expected, 1 speed of light only, 2 nothing valid. */

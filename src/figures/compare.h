@@ -9,7 +9,9 @@
  * expected step (a calibration and a stack); the others, at the speed of
  * light only, rank apart after them.
  *
- * Calls: rank (the sweep), report (its rows). Knows no output format.
+ * The sweep is the cli's to run (rank_run, then figures_recommend);
+ * this module fills a row from what they give and ranks the rows. Knows
+ * no output format.
  */
 #ifndef PROJ_COMPARE_H
 #define PROJ_COMPARE_H
@@ -18,9 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cost.h"
-#include "diag.h"
-#include "sweep.h"
+#include "hardware.h"
+#include "model.h"
+#include "plan.h"
+#include "result.h"
+#include "views.h"
 
 #define COMPARE_PAIRS_MAX 64
 
@@ -55,17 +59,23 @@ struct compare_row {
 void compare_rank(struct compare_row *rows, size_t n);
 
 /*
- * Sweeps sf on ctx's model and cluster and fills row with the recommended
- * plan (the report's rule: among the fitting plans within the sweep's
- * tie_pct of the fastest, the one with the most free memory)
- * (threads as for rank_run). A pair where no combination is valid is not
- * an error: row->any is false and row->why says why. Returns STATUS_NOMEM
- * or STATUS_IO (the sweep's failures), else STATUS_OK.
+ * Starts row for the pair of model m and cluster hw: their names, sizes
+ * and prices, no plan yet (any false). For a pair where no combination
+ * of the sweep is valid, the caller leaves it so and says why in
+ * row->why.
  */
-enum status compare_pair(struct compare_row *row,
-                         struct cost_ctx *ctx,
-                         const struct sweep_file *sf,
-                         size_t threads,
-                         struct diag *d);
+void compare_row_init(struct compare_row *row,
+                      const struct model *m,
+                      const struct hardware *hw);
+
+/*
+ * Fills row's plans from the pair's views v (figures_recommend of the
+ * pair's ranking, rank_run with the report's --top default: its ties are
+ * among its Plans sheet): the counts, the recommended plan (the report's
+ * rule: among the fitting plans within the sweep's tie_pct of the
+ * fastest, the one with the most free memory) as rank timed it, and the
+ * fastest fitting plan when it is another.
+ */
+void compare_row_recommend(struct compare_row *row, const struct views *v);
 
 #endif

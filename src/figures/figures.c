@@ -16,29 +16,39 @@
 #include "figures_internal.h"
 #include "figures_waterfall.h"
 
-enum status figures_recommend(struct report *r, struct diag *d)
+enum status figures_recommend(const struct report_inputs *in,
+                              const struct ranking *rank,
+                              struct views *v,
+                              struct diag *d)
 {
-    return figures_sheet_rows(r, d);
+    memset(v, 0, sizeof *v);
+    v->in = in;
+    v->rank = rank;
+    return figures_sheet_rows(v, d);
 }
 
-enum status figures_views(struct report *r, struct diag *d)
+enum status figures_views(const struct report_inputs *in,
+                          const struct ranking *rank,
+                          struct views *r,
+                          struct diag *d)
 {
-    time_t when = (time_t)r->generated;
+    time_t when = (time_t)in->generated;
     struct tm tm;
     size_t i;
+    memset(r, 0, sizeof *r); /* v owns nothing yet (see figures.h) */
+    r->in = in;
+    r->rank = rank;
     if (!gmtime_r(&when, &tm) ||
         strftime(r->when, sizeof r->when, "%Y-%m-%d %H:%M UTC", &tm) == 0)
-        snprintf(r->when, sizeof r->when, "%lld", (long long)r->generated);
+        snprintf(r->when, sizeof r->when, "%lld", (long long)r->in->generated);
     /* the baseline and the published run on these inputs */
-    memset(&r->baseline, 0, sizeof r->baseline);
     diag_snprintf(r->baseline.name, sizeof r->baseline.name, "%s",
-                  r->sweep ? r->sweep->spec.r_baseline : "");
-    r->baseline.family = report_family_index(r, r->baseline.name);
+                  r->in->sweep ? r->in->sweep->spec.r_baseline : "");
+    r->baseline.family = ranking_family_index(r->rank, r->baseline.name);
     r->published = -1;
-    for (i = 0; i < r->nvalidations && r->published < 0; i++)
-        if (r->validation[i].current)
+    for (i = 0; i < r->rank->nvalidations && r->published < 0; i++)
+        if (r->rank->validation[i].current)
             r->published = (long)i;
-    memset(&r->headline, 0, sizeof r->headline);
     if (figures_sheet_rows(r, d) != STATUS_OK)
         return d->status;
     figures_colors(r);
@@ -47,5 +57,9 @@ enum status figures_views(struct report *r, struct diag *d)
     figures_waterfall(r);
     figures_baseline_sentence(r);
     figures_notes(r);
-    return figures_charts(r, d);
+    if (figures_charts(r, d) != STATUS_OK)
+        return d->status;
+    if (!views_finish(r))
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    return STATUS_OK;
 }

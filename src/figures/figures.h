@@ -26,33 +26,45 @@
 
 #include <stddef.h>
 
-#include "cost.h"
 #include "diag.h"
-#include "report.h"
-#include "validation.h"
+#include "ranking.h"
+#include "report_inputs.h"
+#include "result.h"
+#include "views.h"
 
 /*
- * The Plans sheet's rows of r after rank_run (as figures_views makes
- * them), the fastest fitting plan (r->sheet_best) and the recommended
- * one (r->sheet_recommended: among the fitting plans within r->tie_pct of
- * the fastest, the one with the most free memory), for callers that need
- * no other view (compare). Allocates r->sheet. STATUS_NOMEM in d.
+ * The Plans sheet's rows of ranking `rank` after rank_run (as
+ * figures_views makes them), the fastest fitting plan (v->sheet_best) and
+ * the recommended one (v->sheet_recommended: among the fitting plans
+ * within rank->tie_pct of the fastest, the one with the most free
+ * memory), for callers that need no other view (compare). v is set
+ * anew (what it held is not freed: pass it zeroed or released) and
+ * borrows in and rank. Allocates v->sheet and v->family (views_free
+ * releases them). STATUS_NOMEM in d.
  */
-enum status figures_recommend(struct report *r, struct diag *d);
+enum status figures_recommend(const struct report_inputs *in,
+                              const struct ranking *rank,
+                              struct views *v,
+                              struct diag *d);
 
 /*
- * Derives every view of r (report.h, "Figures") after rank_finish()
- * and rank_finish_validations(), from what they carry: the Plans sheet's rows
- * (r->plans_sheet fitting plans and every family's best; every kept plan
- * with r->all_plans), the recommended plan and its headline, the
- * baseline (r->sweep's [report] baseline), colours, crossovers,
- * sentences, rooflines, native chart picks, bars, sensitivity charts and
- * the waterfalls of the recommended plan and the published run.
- * Allocates r->sheet, r->points and
- * r->roof_pick (report_free releases them). Returns STATUS_OK or
+ * Derives every view (views.h) of ranking `rank` on inputs `in` into v,
+ * set anew (what it held is not freed: pass it zeroed or released),
+ * after rank_finish() and rank_finish_validations(), from what
+ * they carry: the Plans sheet's rows (rank->plans_sheet fitting plans and
+ * every family's best; every kept plan with in->all_plans), the
+ * recommended plan and its headline, the baseline (in->sweep's [report]
+ * baseline), colours, crossovers, sentences, rooflines, native chart
+ * picks, bars, sensitivity charts and the waterfalls of the recommended
+ * plan and the published run. v borrows in and rank (v->in, v->rank:
+ * the writers read them through v). Allocates v's arrays and every
+ * sentence, each to fit (views_free releases them). Returns STATUS_OK or
  * STATUS_NOMEM.
  */
-enum status figures_views(struct report *r, struct diag *d);
+enum status figures_views(const struct report_inputs *in,
+                          const struct ranking *rank,
+                          struct views *v,
+                          struct diag *d);
 
 /*
  * One sentence saying why the plan is or is not compute-bound, e.g.

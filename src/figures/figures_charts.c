@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "terms.h"
-
 #define GIB 1073741824.0
 
 /* ---- Small helpers ---- */
@@ -47,19 +45,19 @@ static const char *link_name(enum hardware_link which)
  * where nothing fits, black for the baseline (every report compares
  * against it).
  */
-void figures_colors(struct report *r)
+void figures_colors(struct views *r)
 {
-    static const uint32_t palette[REPORT_HUES] = {0x0072B2, 0xD55E00, 0x009E73,
-                                                  0xCC79A7, 0xE69F00, 0x56B4E9};
+    static const uint32_t palette[VIEWS_HUES] = {0x0072B2, 0xD55E00, 0x009E73,
+                                                 0xCC79A7, 0xE69F00, 0x56B4E9};
     size_t i, n = 0;
-    for (i = 0; i < r->nfamilies; i++) {
-        long k = r->families_by_step[i];
-        struct report_family *f = &r->family[k];
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        long k = r->rank->families_by_step[i];
+        struct views_family *f = &r->family[k];
         f->marker = f->dash = 0;
-        if (f->best.fits) {
-            f->color = palette[(n + n / REPORT_HUES) % REPORT_HUES];
-            f->marker = (int)(n % REPORT_MARKERS);
-            f->dash = (int)(n / REPORT_MARKERS % REPORT_DASHES);
+        if (r->rank->family[k].best.fits) {
+            f->color = palette[(n + n / VIEWS_HUES) % VIEWS_HUES];
+            f->marker = (int)(n % VIEWS_MARKERS);
+            f->dash = (int)(n / VIEWS_MARKERS % VIEWS_DASHES);
             n++;
         } else
             f->color = k == r->baseline.family ? 0x000000 : 0x999999;
@@ -84,23 +82,30 @@ point_of(const struct cost_work *w, double step, double x[2], double *y)
 /* Every fitting kept plan, one block per family: the recommended plan's
  * family first, then the fastest family first; the recommended plan's
  * point. */
-static enum status points(struct report *r, struct diag *d)
+static enum status points(struct views *r, struct diag *d)
 {
-    size_t count[REPORT_FAMILIES_MAX] = {0}, at[REPORT_FAMILIES_MAX];
+    size_t nf = r->rank->nfamilies;
+    size_t *count = calloc(2 * nf + 1, sizeof *count), *at;
     size_t i, j, k, n = 0;
     long rec;
-    for (i = 0; i < r->nrows && r->rows[i].fits; i++)
-        if (r->rows[i].family >= 0)
-            count[r->rows[i].family]++;
-    r->points = malloc((i ? i : 1) * sizeof *r->points);
-    if (!r->points)
+    if (!count)
         return diag_set(d, STATUS_NOMEM, "out of memory");
+    at = count + nf;
+    for (i = 0; i < r->rank->nrows && r->rank->rows[i].fits; i++)
+        if (r->rank->rows[i].family >= 0)
+            count[r->rank->rows[i].family]++;
+    r->points = malloc((i ? i : 1) * sizeof *r->points);
+    r->blocks = malloc((nf ? nf : 1) * sizeof *r->blocks);
+    if (!r->points || !r->blocks) {
+        free(count);
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
     r->nblocks = 0;
     /* the recommended plan's family first: number 1 */
     rec = r->headline.any && r->headline.fits ? r->headline.family : -1;
-    for (j = 0; j <= r->nfamilies; j++) {
-        long f = j == 0 ? rec : r->families_by_step[j - 1];
-        struct report_block *b;
+    for (j = 0; j <= r->rank->nfamilies; j++) {
+        long f = j == 0 ? rec : r->rank->families_by_step[j - 1];
+        struct views_block *b;
         if (f < 0 || (j > 0 && f == rec))
             continue;
         if (count[f] == 0)
@@ -110,14 +115,14 @@ static enum status points(struct report *r, struct diag *d)
         b->first = n;
         b->n = 0;
         b->number = (long)r->nblocks + 1;
-        b->labelled = r->nblocks < REPORT_LABELLED;
+        b->labelled = r->nblocks < VIEWS_LABELLED;
         at[f] = n;
         n += count[f];
         r->nblocks++;
     }
-    for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
-        const struct report_row *row = &r->rows[i];
-        struct report_point *p;
+    for (i = 0; i < r->rank->nrows && r->rank->rows[i].fits; i++) {
+        const struct ranking_row *row = &r->rank->rows[i];
+        struct views_point *p;
         if (row->family < 0)
             continue;
         p = &r->points[at[row->family]++];
@@ -132,13 +137,14 @@ static enum status points(struct report *r, struct diag *d)
     r->has_recommended_point =
         rec >= 0 && point_of(&r->headline.plan.work, r->headline.plan.t.step,
                              r->recommended_x, &r->recommended_y);
+    free(count);
     return STATUS_OK;
 }
 
 /* A precision's two roofs ("FP8") on a link ("IB"): its peak over the
  * link's peak bandwidth, and its achievable rate (FP8_TFLOPS_USED, its
  * ridge RIDGE_IB_FP8) over the achievable bandwidth. */
-static void precision_roofs(struct report_roofline *o,
+static void precision_roofs(struct views_roofline *o,
                             const char *prec,
                             double peak_flops,
                             double flops,
@@ -146,7 +152,7 @@ static void precision_roofs(struct report_roofline *o,
                             double bw,
                             const char *link)
 {
-    struct report_roof *a = &o->roof[o->nroofs++];
+    struct views_roof *a = &o->roof[o->nroofs++];
     snprintf(a->name, sizeof a->name, "%s peak", prec);
     a->tflops = peak_flops / 1e12;
     a->bps = bw_peak;
@@ -161,10 +167,10 @@ static void precision_roofs(struct report_roofline *o,
 
 /* One roofline's roofs, slopes and axis ranges. */
 static void
-roofline(struct report *r, enum hardware_link which, struct report_roofline *o)
+roofline(struct views *r, enum hardware_link which, struct views_roofline *o)
 {
     const bool ib = which == HARDWARE_LINK_IB;
-    const struct hardware *hw = r->hw;
+    const struct hardware *hw = r->in->hw;
     double bw = ib ? hw->ib_bps : hw->nvlink_bps;
     double bw_peak =
         1e9 * (ib ? hw->spec.ib_peak_gbps : hw->spec.nvlink_peak_gbps);
@@ -183,7 +189,7 @@ roofline(struct report *r, enum hardware_link which, struct report_roofline *o)
     if (bw_peak != bw)
         o->slope_bps[o->nslopes++] = bw_peak;
     for (i = 0; i < o->nroofs; i++) {
-        struct report_roof *a = &o->roof[i];
+        struct views_roof *a = &o->roof[i];
         a->ridge = a->tflops * 1e12 / a->bps;
         xlo = fmin(xlo, a->ridge);
         xhi = fmax(xhi, a->ridge);
@@ -192,7 +198,7 @@ roofline(struct report *r, enum hardware_link which, struct report_roofline *o)
             o->top_achievable = fmax(o->top_achievable, a->tflops);
     }
     for (i = 0; i < r->npoints; i++) {
-        const struct report_point *p = &r->points[i];
+        const struct views_point *p = &r->points[i];
         if (!(p->x[l] > 0)) {
             o->nobytes++;
             continue;
@@ -223,36 +229,41 @@ roofline(struct report *r, enum hardware_link which, struct report_roofline *o)
 /* The native charts' plans: the first few Plans rows of each series'
  * family, the series the fastest families, the baseline, then "other
  * families". */
-static enum status picks(struct report *r, struct diag *d)
+static enum status picks(struct views *r, struct diag *d)
 {
-    size_t k, i, n = 0, per[REPORT_FAMILIES_MAX] = {0};
-    long series_of[REPORT_FAMILIES_MAX];
-    r->roof_pick = malloc((r->nfamilies * REPORT_ROOF_PER_FAMILY + 1) *
-                          sizeof *r->roof_pick);
-    if (!r->roof_pick)
+    size_t k, i, n = 0, nf = r->rank->nfamilies;
+    size_t *per = calloc(nf ? nf : 1, sizeof *per);
+    long *series_of = malloc((nf ? nf : 1) * sizeof *series_of);
+    r->roof_pick =
+        malloc((nf * VIEWS_ROOF_PER_FAMILY + 1) * sizeof *r->roof_pick);
+    if (!per || !series_of || !r->roof_pick) {
+        free(per);
+        free(series_of);
         return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
     r->nseries = 0;
-    for (k = 0; k < r->nfamilies && r->nseries < REPORT_SERIES_MAX - 1; k++)
-        r->series[r->nseries++].family = r->families_by_step[k];
+    for (k = 0; k < r->rank->nfamilies && r->nseries < VIEWS_SERIES_MAX - 1;
+         k++)
+        r->series[r->nseries++].family = r->rank->families_by_step[k];
     for (k = 0; k < r->nseries; k++)
         if (r->series[k].family == r->baseline.family)
             break;
     if (k == r->nseries && r->baseline.family >= 0)
         r->series[r->nseries++].family = r->baseline.family;
     r->series[r->nseries].family = -1; /* the rest */
-    for (k = 0; k < REPORT_FAMILIES_MAX; k++)
+    for (k = 0; k < nf; k++)
         series_of[k] = (long)r->nseries;
     for (k = 0; k < r->nseries; k++)
         series_of[r->series[k].family] = (long)k;
     for (k = 0; k <= r->nseries; k++) {
-        struct report_series *s = &r->series[k];
+        struct views_series *s = &r->series[k];
         s->first = n;
         s->color = s->family >= 0 ? r->family[s->family].color : 0xB0B0B0;
         for (i = 0; i < r->nsheet; i++) {
-            const struct report_row *row = report_sheet_row(r, i);
-            struct report_pick *p = &r->roof_pick[n];
+            const struct ranking_row *row = views_sheet_row(r, i);
+            struct views_pick *p = &r->roof_pick[n];
             if (row->family < 0 || series_of[row->family] != (long)k ||
-                per[row->family] >= REPORT_ROOF_PER_FAMILY)
+                per[row->family] >= VIEWS_ROOF_PER_FAMILY)
                 continue;
             if (!point_of(&row->work, row->t.step, p->x, &p->y))
                 continue;
@@ -264,14 +275,16 @@ static enum status picks(struct report *r, struct diag *d)
         s->n = n - s->first;
     }
     r->nroof_pick = n;
+    free(per);
+    free(series_of);
     return STATUS_OK;
 }
 
 /* The bar of plan c (of family f): its parts of the speed of light. */
-static void bar_of(const struct report *r,
+static void bar_of(const struct views *r,
                    const struct cost_result *c,
                    long f,
-                   struct report_bar *b)
+                   struct views_bar *b)
 {
     const struct cost_work *w = &c->work;
     double exposed, ib, nv;
@@ -286,8 +299,9 @@ static void bar_of(const struct report *r,
         b->compute += exposed;
     /* the step-end DP time one micro-batch does not hide, on the link
      * that carries most of the sync and gather */
-    ib = (w->ib_sync_bytes + w->ib_gather_bytes) / r->hw->ib_bps;
-    nv = (w->nvlink_sync_bytes + w->nvlink_gather_bytes) / r->hw->nvlink_bps;
+    ib = (w->ib_sync_bytes + w->ib_gather_bytes) / r->in->hw->ib_bps;
+    nv =
+        (w->nvlink_sync_bytes + w->nvlink_gather_bytes) / r->in->hw->nvlink_bps;
     b->exposed[ib >= nv ? COST_IB : COST_NVLINK] += c->t.dp_exposed;
     b->bubble = c->t.bubble;
     b->optimizer = c->t.optimizer;
@@ -302,52 +316,54 @@ static void bar_of(const struct report *r,
 /* The bar charts' plans: the recommended plan first (when one fits),
  * then each family's best in the report's order (fitting first, then by
  * step time), its family's left out when its best is the recommended
- * plan: all up to REPORT_BARS_MAX; past that, the fitting ones first,
+ * plan: all up to VIEWS_BARS_MAX; past that, the fitting ones first,
  * and the baseline kept. */
-static void bars(struct report *r)
+static void bars(struct views *r)
 {
     long base = r->baseline.family;
-    const struct report_headline *h = &r->headline;
+    const struct views_headline *h = &r->headline;
     bool rec = h->any && h->fits && h->family >= 0;
-    size_t k, have = 0, room = REPORT_BARS_MAX;
+    size_t k, have = 0, room = VIEWS_BARS_MAX;
     bool base_in = false;
     double fastest = INFINITY;
     r->nbars = r->nbars_fit = 0;
     if (rec) {
-        struct report_bar *b = &r->bars[r->nbars++];
+        struct views_bar *b = &r->bars[r->nbars++];
         bar_of(r, &h->plan, h->family, b);
         b->recommended = true;
         r->nbars_fit++;
         have++;
         fastest = cost_rank_step(&h->plan);
     }
-    for (k = 0; k < r->nfamilies; k++) {
-        long f = r->families_by_step[k];
-        if (r->family[f].has_best &&
+    for (k = 0; k < r->rank->nfamilies; k++) {
+        long f = r->rank->families_by_step[k];
+        if (r->rank->family[f].has_best &&
             !(rec && f == h->family &&
-              memcmp(&r->family[f].best.plan, &h->plan.plan,
+              memcmp(&r->rank->family[f].best.plan, &h->plan.plan,
                      sizeof h->plan.plan) == 0))
             have++;
     }
-    if (base >= 0 && have > REPORT_BARS_MAX) {
+    if (base >= 0 && have > VIEWS_BARS_MAX) {
         size_t pos = rec ? 1 : 0;
-        for (k = 0; k < r->nfamilies && r->families_by_step[k] != base; k++)
-            if (r->family[r->families_by_step[k]].has_best)
+        for (k = 0;
+             k < r->rank->nfamilies && r->rank->families_by_step[k] != base;
+             k++)
+            if (r->rank->family[r->rank->families_by_step[k]].has_best)
                 pos++;
-        if (pos >= REPORT_BARS_MAX)
+        if (pos >= VIEWS_BARS_MAX)
             room--; /* keep a place for it at the end */
     }
-    for (k = 0; k < r->nfamilies; k++) {
-        long f = r->families_by_step[k];
-        const struct cost_result *c = &r->family[f].best;
-        struct report_bar *b;
-        if (!r->family[f].has_best)
+    for (k = 0; k < r->rank->nfamilies; k++) {
+        long f = r->rank->families_by_step[k];
+        const struct cost_result *c = &r->rank->family[f].best;
+        struct views_bar *b;
+        if (!r->rank->family[f].has_best)
             continue;
         if (rec && f == h->family &&
             memcmp(&c->plan, &h->plan.plan, sizeof c->plan) == 0)
             continue; /* the recommended plan's bar, first */
         if (!(r->nbars < room ||
-              (f == base && !base_in && r->nbars < REPORT_BARS_MAX)))
+              (f == base && !base_in && r->nbars < VIEWS_BARS_MAX)))
             continue;
         base_in = base_in || f == base;
         b = &r->bars[r->nbars++];
@@ -360,10 +376,10 @@ static void bars(struct report *r)
     /* the competitive families whole: the step they rank by within 2.5x
      * of the fastest, with their serial marker and expected step */
     r->steps_max = 0;
-    r->memory_fit_max = r->hw->capacity_bytes / GIB;
+    r->memory_fit_max = r->in->hw->capacity_bytes / GIB;
     r->memory_unfit_max = 0;
     for (k = 0; k < r->nbars; k++) {
-        const struct report_bar *b = &r->bars[k];
+        const struct views_bar *b = &r->bars[k];
         const struct memory *m = &b->mem;
         double rank = b->expected > 0 ? b->expected : b->step;
         if (rank <= 2.5 * fastest)
@@ -377,73 +393,76 @@ static void bars(struct report *r)
 }
 
 /* What becomes of the baseline on one link's chart, in two lines. */
-static void sens_words(const struct report *r,
+static void sens_words(struct views *r,
                        enum hardware_link which,
-                       struct report_sens_chart *c)
+                       struct views_sens_chart *c)
 {
     const bool ib = which == HARDWARE_LINK_IB;
-    const struct report_baseline *b = &r->baseline;
-    const struct report_family *f;
-    const struct report_crossover *x;
+    const struct views_baseline *b = &r->baseline;
+    const struct ranking_family *f;
+    const struct ranking_crossover *x;
     const char *link = link_name(which);
     char a[32], grid_end[64];
     if (b->family < 0)
         return;
-    f = &r->family[b->family];
+    f = &r->rank->family[b->family];
     x = ib ? &f->cross_ib : &f->cross_nv;
-    report_thousands(x->gbps, a, sizeof a);
+    views_thousands(x->gbps, a, sizeof a);
     snprintf(grid_end, sizeof grid_end, " (beyond this chart's %g GB/s)",
              c->n ? c->gbps[c->n - 1] : 0);
-    if (x->state == REPORT_CROSS_LATENCY) {
-        snprintf(c->line1, sizeof c->line1,
-                 "%s: no %s bandwidth makes it compute-bound", b->name, link);
-        snprintf(c->line2, sizeof c->line2,
-                 "its %s latency alone exceeds its compute time", link);
-    } else if (x->state == REPORT_CROSS_ALREADY) {
+    if (x->state == RANKING_CROSS_LATENCY) {
+        views_say(r, &c->line1, "%s: no %s bandwidth makes it compute-bound",
+                  b->name, link);
+        views_say(r, &c->line2, "its %s latency alone exceeds its compute time",
+                  link);
+    } else if (x->state == RANKING_CROSS_ALREADY) {
         if (f->best.t.bound == COST_COMPUTE)
-            snprintf(c->line1, sizeof c->line1, "%s is compute-bound already",
-                     b->name);
+            views_say(r, &c->line1, "%s is compute-bound already", b->name);
         else
-            snprintf(c->line1, sizeof c->line1,
-                     "%s: %s does not bind, %s does: no crossover on this "
-                     "chart",
-                     b->name, link, cost_bound_label(f->best.t.bound));
-        snprintf(c->line2, sizeof c->line2,
-                 "its %s time is at or below its compute time now", link);
+            views_say(r, &c->line1,
+                      "%s: %s does not bind, %s does: no crossover on this "
+                      "chart",
+                      b->name, link, cost_bound_label(f->best.t.bound));
+        views_say(r, &c->line2,
+                  "its %s time is at or below its compute time now", link);
     } else if (x->then_bound == COST_COMPUTE) {
-        snprintf(c->line1, sizeof c->line1,
-                 "%s turns compute-bound at %s GB/s of %s%s", b->name, a, link,
-                 x->in_range ? "" : grid_end);
-        snprintf(c->line2, sizeof c->line2,
-                 "there its %s time meets its compute time", link);
+        views_say(r, &c->line1, "%s turns compute-bound at %s GB/s of %s%s",
+                  b->name, a, link, x->in_range ? "" : grid_end);
+        views_say(r, &c->line2, "there its %s time meets its compute time",
+                  link);
         if (x->in_range)
             c->mark_gbps = x->gbps;
     } else {
-        snprintf(c->line1, sizeof c->line1,
-                 "%s: no %s bandwidth alone makes it compute-bound", b->name,
-                 link);
-        snprintf(c->line2, sizeof c->line2,
-                 "at %s GB/s its %s time meets compute, but %s still binds", a,
-                 link, cost_bound_label(x->then_bound));
+        views_say(r, &c->line1,
+                  "%s: no %s bandwidth alone makes it compute-bound", b->name,
+                  link);
+        views_say(r, &c->line2,
+                  "at %s GB/s its %s time meets compute, but %s still binds", a,
+                  link, cost_bound_label(x->then_bound));
     }
 }
 
 /* One sensitivity chart: the families with a fitting plan, and the
  * baseline re-timed when none of it fits. */
-static void sens_chart(struct report *r, enum hardware_link which)
+static enum status
+sens_chart(struct views *r, enum hardware_link which, struct diag *d)
 {
     const bool ib = which == HARDWARE_LINK_IB;
-    struct report_sens_chart *c = &r->sens[ib ? 0 : 1];
+    struct views_sens_chart *c = &r->sens[ib ? 0 : 1];
     size_t k, i;
-    memset(c, 0, sizeof *c);
+    memset(c, 0, sizeof *c); /* nothing owned yet: figures_views zeroes v */
+    c->family = malloc((r->rank->nfamilies ? r->rank->nfamilies : 1) *
+                       sizeof *c->family);
+    if (!c->family)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
     c->link = link_name(which);
-    c->gbps = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
-    c->n = ib ? r->nsens_ib : r->nsens_nv;
-    c->today = ib ? r->hw->spec.ib_gbps : r->hw->spec.nvlink_gbps;
+    c->gbps = ib ? r->rank->sens_ib_gbps : r->rank->sens_nv_gbps;
+    c->n = ib ? r->rank->nsens_ib : r->rank->nsens_nv;
+    c->today = ib ? r->in->hw->spec.ib_gbps : r->in->hw->spec.nvlink_gbps;
     c->ylo = INFINITY;
-    for (k = 0; k < r->nfamilies; k++) {
-        long f = r->families_by_step[k];
-        const struct report_family *rf = &r->family[f];
+    for (k = 0; k < r->rank->nfamilies; k++) {
+        long f = r->rank->families_by_step[k];
+        const struct ranking_family *rf = &r->rank->family[f];
         const double *step = ib ? rf->sens_ib_step : rf->sens_nv_step;
         bool any = false;
         for (i = 0; i < c->n; i++)
@@ -460,17 +479,19 @@ static void sens_chart(struct report *r, enum hardware_link which)
         c->yhi = 10;
     }
     sens_words(r, which, c);
+    return STATUS_OK;
 }
 
-enum status figures_charts(struct report *r, struct diag *d)
+enum status figures_charts(struct views *r, struct diag *d)
 {
     if (r->baseline.family >= 0 && !r->baseline.fits) {
-        const struct report_family *f = &r->family[r->baseline.family];
+        const struct ranking_family *f = &r->rank->family[r->baseline.family];
         r->baseline.has_point = point_of(&f->best.work, f->best.t.step,
                                          r->baseline.x, &r->baseline.y);
     }
     if (r->published >= 0) {
-        const struct cost_result *c = &r->validation[r->published].predicted;
+        const struct cost_result *c =
+            &r->rank->validation[r->published].predicted;
         r->has_published_point =
             point_of(&c->work, c->t.step, r->published_x, &r->published_y);
     }
@@ -479,7 +500,8 @@ enum status figures_charts(struct report *r, struct diag *d)
     roofline(r, HARDWARE_LINK_IB, &r->roofline[0]);
     roofline(r, HARDWARE_LINK_NVLINK, &r->roofline[1]);
     bars(r);
-    sens_chart(r, HARDWARE_LINK_IB);
-    sens_chart(r, HARDWARE_LINK_NVLINK);
+    if (sens_chart(r, HARDWARE_LINK_IB, d) != STATUS_OK ||
+        sens_chart(r, HARDWARE_LINK_NVLINK, d) != STATUS_OK)
+        return d->status;
     return STATUS_OK;
 }

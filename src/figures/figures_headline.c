@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "figures.h"
-#include "rank.h"
+#include "ranking.h"
 #include "sweep.h"
-#include "terms.h"
+#include "terms_memory.h"
 #include "validation.h"
 
 #define GIB 1073741824.0
@@ -23,9 +23,9 @@
 /* ---- Words ---- */
 
 /* The other communication model's name. */
-static const char *other_model(const struct report *r)
+static const char *other_model(const struct views *r)
 {
-    return comm_model_str(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO);
+    return comm_model_str(r->in->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO);
 }
 
 /* "hierarchical (topo)" / "flat". */
@@ -198,39 +198,50 @@ static void verdict(const struct cost_result *c, char *buf, size_t size)
 
 /* ---- The Plans sheet, the fastest and the recommended plan ---- */
 
+enum status figures_families(struct views *r, struct diag *d)
+{
+    size_t i, n = r->rank->nfamilies;
+    free(r->family);
+    r->family = calloc(n ? n : 1, sizeof *r->family);
+    if (!r->family)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < n; i++)
+        r->family[i].sheet_row = -1;
+    return STATUS_OK;
+}
+
 /* The step a plan is chosen by: the high end of its range (its slowest
  * scenario) where it has one, else the step it ranks by. */
-static double robust_step(const struct report_row *row)
+static double robust_step(const struct ranking_row *row)
 {
     return scenario_known(&row->sc) ? row->sc.high : row->step;
 }
 
-/* The rows of the Plans sheet (see report.h), each family's row on it,
+/* The rows of the Plans sheet (see views.h), each family's row on it,
  * the fastest fitting plan and the recommended one: among the fitting
  * plans within tie_pct of the smallest high end of a range, the one with
  * the most memory free. */
-enum status figures_sheet_rows(struct report *r, struct diag *d)
+enum status figures_sheet_rows(struct views *r, struct diag *d)
 {
-    bool seen[REPORT_FAMILIES_MAX] = {false};
     size_t i, nfit = 0;
     long best = -1, rec = -1;
     double limit = 0;
-    r->sheet = malloc((r->nrows ? r->nrows : 1) * sizeof *r->sheet);
+    if (figures_families(r, d) != STATUS_OK)
+        return d->status;
+    r->sheet = malloc((r->rank->nrows ? r->rank->nrows : 1) * sizeof *r->sheet);
     if (!r->sheet)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     r->nsheet = 0;
     r->sheet_left_out = 0;
-    for (i = 0; i < r->nfamilies; i++)
-        r->family[i].sheet_row = -1;
-    for (i = 0; i < r->nrows; i++) {
-        const struct report_row *row = &r->rows[i];
+    for (i = 0; i < r->rank->nrows; i++) {
+        const struct ranking_row *row = &r->rank->rows[i];
+        /* a family's first row (its best) is on the sheet: the row a
+         * family has there is its first */
         bool first = row->family >= 0 &&
-                     (size_t)row->family < REPORT_FAMILIES_MAX &&
-                     !seen[row->family];
-        bool take =
-            r->all_plans || first || (row->fits && nfit < r->plans_sheet);
-        if (first)
-            seen[row->family] = true;
+                     (size_t)row->family < r->rank->nfamilies &&
+                     r->family[row->family].sheet_row < 0;
+        bool take = r->in->all_plans || first ||
+                    (row->fits && nfit < r->rank->plans_sheet);
         if (row->fits && take)
             nfit++;
         else if (row->fits)
@@ -242,25 +253,25 @@ enum status figures_sheet_rows(struct report *r, struct diag *d)
         r->sheet[r->nsheet++] = i;
     }
     /* rows are ranked fitting first: the first is the fastest that fits */
-    r->sheet_best = r->nsheet > 0 && r->rows[r->sheet[0]].fits ? 0 : -1;
+    r->sheet_best = r->nsheet > 0 && r->rank->rows[r->sheet[0]].fits ? 0 : -1;
     best = r->sheet_best;
     r->headline.ties = 0;
     /* the robust choice (docs/model.md): the smallest high end of the
      * range among the fitting plans, then the most memory free among
      * those within tie_pct of it */
     for (i = 0; best >= 0 && i < r->nsheet; i++) {
-        const struct report_row *row = &r->rows[r->sheet[i]];
+        const struct ranking_row *row = &r->rank->rows[r->sheet[i]];
         if (row->fits && (limit == 0 || robust_step(row) < limit))
             limit = robust_step(row);
     }
-    limit *= 1 + r->tie_pct / 100;
+    limit *= 1 + r->rank->tie_pct / 100;
     for (i = 0; best >= 0 && i < r->nsheet; i++) {
-        const struct report_row *row = &r->rows[r->sheet[i]];
-        const struct report_row *have;
+        const struct ranking_row *row = &r->rank->rows[r->sheet[i]];
+        const struct ranking_row *have;
         if (!row->fits || !(robust_step(row) <= limit))
             continue;
         r->headline.ties++;
-        have = rec >= 0 ? &r->rows[r->sheet[rec]] : NULL;
+        have = rec >= 0 ? &r->rank->rows[r->sheet[rec]] : NULL;
         /* the most free memory; the first (faster) on equal */
         if (!have ||
             terms_mem_headroom(&row->mem) > terms_mem_headroom(&have->mem))
@@ -275,7 +286,9 @@ enum status figures_sheet_rows(struct report *r, struct diag *d)
 /* The plain-words sentence for a family: the verdict under this
  * report's comm model, the other model's when it names another link,
  * and whether the plan fits. */
-static void family_why(const struct report *r, struct report_family *f)
+static void family_why(struct views *r,
+                       const struct ranking_family *f,
+                       struct views_family *out)
 {
     char v[640], other[200] = "", fit[300] = "";
     verdict(&f->best, v, sizeof v);
@@ -287,22 +300,23 @@ static void family_why(const struct report *r, struct report_family *f)
         snprintf(fit, sizeof fit,
                  " No plan of this family fits in %.1f GiB per GPU (%.1f "
                  "less the %g%% headroom): the fastest needs %.0f GiB.",
-                 terms_mem_usable(f->best.mem.capacity, r->headroom_pct) / GIB,
-                 f->best.mem.capacity / GIB, r->headroom_pct,
+                 terms_mem_usable(f->best.mem.capacity, r->rank->headroom_pct) /
+                     GIB,
+                 f->best.mem.capacity / GIB, r->rank->headroom_pct,
                  f->best.mem.total / GIB);
-    snprintf(f->why, sizeof f->why, "%s.%s%s", v, other, fit);
-    plan_short(&f->best.plan, f->plan_short, sizeof f->plan_short);
+    views_say(r, &out->why, "%s.%s%s", v, other, fit);
+    plan_short(&f->best.plan, out->plan_short, sizeof out->plan_short);
 }
 
-void figures_family_words(struct report *r)
+void figures_family_words(struct views *r)
 {
     size_t i;
-    for (i = 0; i < r->nfamilies; i++)
-        family_why(r, &r->family[i]);
+    for (i = 0; i < r->rank->nfamilies; i++)
+        family_why(r, &r->rank->family[i], &r->family[i]);
 }
 
 /* What a plan costs for the token budget (the headline's figures). */
-static void costs(const struct cost_result *c, struct report_cost *k)
+static void costs(const struct cost_result *c, struct views_cost *k)
 {
     k->step_s = c->t.step;
     k->tokens_per_s_per_gpu = c->t.tokens_per_s_per_gpu;
@@ -320,10 +334,10 @@ static void costs(const struct cost_result *c, struct report_cost *k)
  * expected ones; xlsx_summary then leads with the expected figures and
  * shows the speed of light as the floor beside them.
  */
-static void headline_costs(struct report_headline *h)
+static void headline_costs(struct views_headline *h)
 {
     const struct cost_result *c = &h->plan;
-    struct report_cost *k = &h->expected;
+    struct views_cost *k = &h->expected;
     costs(c, &h->sol);
     memset(k, 0, sizeof *k);
     h->has_expected = c->work.x.known && c->t.expected > 0;
@@ -343,10 +357,10 @@ static void headline_costs(struct report_headline *h)
 /* The band's part of a range, in words: "the 21 published runs on its
  * calibration's group (hopper-132sm) took 0.83 to 1.25x their expected
  * step", or that none checks it. */
-static void band_words(const struct report *r, char *buf, size_t size)
+static void band_words(const struct views *r, char *buf, size_t size)
 {
-    const struct validation_band *b = &r->band;
-    const char *group = validation_group(r->hw->cal);
+    const struct validation_band *b = &r->rank->band;
+    const char *group = validation_group(r->in->hw->cal);
     if (b->runs > 0)
         snprintf(buf, size,
                  "the %zu published runs on its calibration's group (%s), "
@@ -362,10 +376,10 @@ static void band_words(const struct report *r, char *buf, size_t size)
 /* The expected figures' range: the recommended plan's scenarios' span
  * (rank_finish_scenarios), as factors of its expected step, and what it
  * spans in words. */
-static void headline_range(const struct report *r, struct report_headline *h)
+static void headline_range(struct views *r, struct views_headline *h)
 {
-    const struct report_row *row =
-        report_sheet_row(r, (size_t)r->sheet_recommended);
+    const struct ranking_row *row =
+        views_sheet_row(r, (size_t)r->sheet_recommended);
     const struct scenario_steps *sc = &row->sc;
     char band[300] = "", other[160] = "";
     double x = sc->step[SCENARIO_EXPECTED];
@@ -374,85 +388,85 @@ static void headline_range(const struct report *r, struct report_headline *h)
         return;
     h->range_lo = sc->low / x;
     h->range_hi = sc->high / x;
-    h->range_runs = r->has_band ? r->band.runs : 0;
-    if (r->has_band)
+    h->range_runs = r->rank->has_band ? r->rank->band.runs : 0;
+    if (r->rank->has_band)
         band_words(r, band, sizeof band);
     if (sc->have & (1u << SCENARIO_OTHER_COMM))
         snprintf(other, sizeof other, "; %s communication model %.1f s",
                  other_model(r), sc->step[SCENARIO_OTHER_COMM]);
-    snprintf(h->range_words, sizeof h->range_words,
-             "the span of its scenarios: %s; the DP overlaps off %.1f s%s; "
-             "the slowest: %s (never below the speed of light)",
-             band[0] ? band : "no published run on any GPU",
-             sc->step[SCENARIO_DP_OVERLAP_OFF], other,
-             scenario_words(sc->slow));
+    views_say(r, &h->range_words,
+              "the span of its scenarios: %s; the DP overlaps off %.1f s%s; "
+              "the slowest: %s (never below the speed of light)",
+              band[0] ? band : "no published run on any GPU",
+              sc->step[SCENARIO_DP_OVERLAP_OFF], other,
+              scenario_words(sc->slow));
 }
 
 /* Why the recommended plan and not the fastest expected one, where its
  * range and not memory decided (one sentence; "" else). */
-static void headline_choice(const struct report *r, struct report_headline *h)
+static void headline_choice(struct views *r, struct views_headline *h)
 {
-    const struct report_row *b, *c;
+    const struct ranking_row *b, *c;
     if (r->sheet_best < 0 || r->sheet_recommended < 0 ||
         r->sheet_best == r->sheet_recommended)
         return;
-    b = report_sheet_row(r, (size_t)r->sheet_best);
-    c = report_sheet_row(r, (size_t)r->sheet_recommended);
+    b = views_sheet_row(r, (size_t)r->sheet_best);
+    c = views_sheet_row(r, (size_t)r->sheet_recommended);
     if (!scenario_known(&b->sc) || !scenario_known(&c->sc) ||
-        b->sc.high <= c->sc.high * (1 + r->tie_pct / 100))
+        b->sc.high <= c->sc.high * (1 + r->rank->tie_pct / 100))
         return;
-    snprintf(h->choice, sizeof h->choice,
-             "Chosen over the fastest expected plan (%s, %.1f s) for its "
-             "range: at worst %.1f s against %.1f s for that plan (%s), "
-             "%.0f%% slower as expected.",
-             r->family[b->family].name, b->step, c->sc.high, b->sc.high,
-             scenario_words(b->sc.slow), 100 * (c->step / b->step - 1));
+    views_say(r, &h->choice,
+              "Chosen over the fastest expected plan (%s, %.1f s) for its "
+              "range: at worst %.1f s against %.1f s for that plan (%s), "
+              "%.0f%% slower as expected.",
+              r->rank->family[b->family].name, b->step, c->sc.high, b->sc.high,
+              scenario_words(b->sc.slow), 100 * (c->step / b->step - 1));
 }
 
 /* The sentence on the difference between the speed of light and what a
  * run takes: the published run on these inputs, else the range over the
  * validation runs that published a step time. */
-static void difference(const struct report *r, struct report_headline *h)
+static void difference(struct views *r, struct views_headline *h)
 {
     double lo = INFINITY, hi = 0;
     size_t i, n = 0;
     if (h->has_expected) {
         char x[32], low[32] = "", high[32] = "", range[300] = "";
-        report_sig3(h->expected.step_s, x, sizeof x);
+        views_sig3(h->expected.step_s, x, sizeof x);
         if (h->has_range) {
-            report_sig3(h->expected.step_s * h->range_lo, low, sizeof low);
-            report_sig3(h->expected.step_s * h->range_hi, high, sizeof high);
+            views_sig3(h->expected.step_s * h->range_lo, low, sizeof low);
+            views_sig3(h->expected.step_s * h->range_hi, high, sizeof high);
             snprintf(range, sizeof range,
                      " (%s to %s s: the published runs here took %.2f to "
                      "%.2fx their expected step, see Validation)",
                      low, high, h->range_lo, h->range_hi);
         }
-        snprintf(h->difference, sizeof h->difference,
-                 "Expected: %s s per step on real kernels and network%s; the "
-                 "speed of light, %.2f s, is a floor no run of this plan "
-                 "beats (%.2fx apart).",
-                 x, range, h->sol.step_s, h->expected.step_s / h->sol.step_s);
+        views_say(r, &h->difference,
+                  "Expected: %s s per step on real kernels and network%s; the "
+                  "speed of light, %.2f s, is a floor no run of this plan "
+                  "beats (%.2fx apart).",
+                  x, range, h->sol.step_s, h->expected.step_s / h->sol.step_s);
         return;
     }
     if (r->published >= 0) {
-        const struct validate_result *v = &r->validation[r->published];
+        const struct validate_result *v = &r->rank->validation[r->published];
         if (v->measured_step_s > 0 && v->predicted.t.step > 0) {
             h->has_ratio = true;
             h->measured_over_sol = v->measured_step_s / v->predicted.t.step;
-            snprintf(h->difference, sizeof h->difference,
-                     "These are speed-of-light figures: a floor, not a "
-                     "forecast. The published run on these inputs (%s) took "
-                     "%.2f s per step, %.2fx its speed of light of %.2f s "
-                     "(see Validation); expect a real run of the recommended "
-                     "plan to be slower by a similar factor until expected "
-                     "times from a calibration are shown here.",
-                     v->name, v->measured_step_s, h->measured_over_sol,
-                     v->predicted.t.step);
+            views_say(r, &h->difference,
+                      "These are speed-of-light figures: a floor, not a "
+                      "forecast. The published run on these inputs (%s) took "
+                      "%.2f s per step, %.2fx its speed of light of %.2f s "
+                      "(see Validation); expect a real run of the recommended "
+                      "plan to be slower by a similar factor until expected "
+                      "times from a calibration are shown here.",
+                      v->name, v->measured_step_s, h->measured_over_sol,
+                      v->predicted.t.step);
             return;
         }
     }
-    for (i = 0; i < r->nvalidations; i++) {
-        const struct validate_result *v = &r->validation[i];
+    for (i = 0; i < r->rank->nvalidations; i++) {
+        const struct validate_result *v = &r->rank->validation[i];
         double q;
         if (!(v->measured_step_s > 0) || !(v->predicted.t.step > 0))
             continue;
@@ -462,32 +476,32 @@ static void difference(const struct report *r, struct report_headline *h)
         n++;
     }
     if (n > 0)
-        snprintf(h->difference, sizeof h->difference,
-                 "These are speed-of-light figures: a floor, not a forecast. "
-                 "Published runs took %.2f to %.2fx their speed of light "
-                 "(see Validation); expect a real run to be slower by a "
-                 "similar factor.",
-                 lo, hi);
+        views_say(r, &h->difference,
+                  "These are speed-of-light figures: a floor, not a forecast. "
+                  "Published runs took %.2f to %.2fx their speed of light "
+                  "(see Validation); expect a real run to be slower by a "
+                  "similar factor.",
+                  lo, hi);
     else
-        snprintf(h->difference, sizeof h->difference,
-                 "These are speed-of-light figures: a floor, not a forecast; "
-                 "no published run here says how far real runs are from it.");
+        views_say(r, &h->difference,
+                  "These are speed-of-light figures: a floor, not a forecast; "
+                  "no published run here says how far real runs are from it.");
 }
 
 /* The recommended plan as a cost result (this report's model). */
-static void sheet_result(const struct report *r, long at, struct cost_result *c)
+static void sheet_result(const struct views *r, long at, struct cost_result *c)
 {
-    const struct report_row *row = &r->rows[r->sheet[at]];
-    report_row_result(row, c);
+    const struct ranking_row *row = &r->rank->rows[r->sheet[at]];
+    ranking_row_result(row, c);
     diag_snprintf(c->family, sizeof c->family, "%s",
-                  r->family[row->family].name);
+                  r->rank->family[row->family].name);
 }
 
 /* The fastest fitting plan (sheet row sheet_best) beside the
  * recommended one: the ties within tie_pct, in words. */
-static void headline_ties(const struct report *r, struct report_headline *h)
+static void headline_ties(struct views *r, struct views_headline *h)
 {
-    const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
+    const struct ranking_row *b = &r->rank->rows[r->sheet[r->sheet_best]];
     h->best = b->plan;
     h->best_step_s = b->step;
     h->best_headroom_gib = terms_mem_headroom(&b->mem) / GIB;
@@ -495,53 +509,54 @@ static void headline_ties(const struct report *r, struct report_headline *h)
     if (h->best_differs)
         plan_words(&b->plan, h->fastest_words, sizeof h->fastest_words);
     if (h->best_differs)
-        snprintf(h->ties_text, sizeof h->ties_text,
-                 "%zu plans are within %g%% of the fastest fitting plan "
-                 "(%s, %.3f s%s, %.1f GiB free): ties at this precision. "
-                 "The recommended one is %.1f%% slower and keeps the most "
-                 "memory free, %.1f GiB.",
-                 h->ties, r->tie_pct, r->family[b->family].name, b->step,
-                 r->expected ? " expected" : "", h->best_headroom_gib,
-                 100 * (cost_rank_step(&h->plan) / b->step - 1),
-                 h->headroom_gib);
+        views_say(
+            r, &h->ties_text,
+            "%zu plans are within %g%% of the fastest fitting plan "
+            "(%s, %.3f s%s, %.1f GiB free): ties at this precision. "
+            "The recommended one is %.1f%% slower and keeps the most "
+            "memory free, %.1f GiB.",
+            h->ties, r->rank->tie_pct, r->rank->family[b->family].name, b->step,
+            r->in->expected ? " expected" : "", h->best_headroom_gib,
+            100 * (cost_rank_step(&h->plan) / b->step - 1), h->headroom_gib);
     else if (h->ties > 1)
-        snprintf(h->ties_text, sizeof h->ties_text,
-                 "%zu plans are within %g%% of it (ties at this "
-                 "precision); it keeps the most memory free of them.",
-                 h->ties, r->tie_pct);
+        views_say(r, &h->ties_text,
+                  "%zu plans are within %g%% of it (ties at this "
+                  "precision); it keeps the most memory free of them.",
+                  h->ties, r->rank->tie_pct);
     else
-        snprintf(h->ties_text, sizeof h->ties_text,
-                 "No other plan is within %g%% of it.", r->tie_pct);
+        views_say(r, &h->ties_text, "No other plan is within %g%% of it.",
+                  r->rank->tie_pct);
 }
 
 /* Whether the other communication model picks the same fastest plan
  * (rank_finish_other_best), in words. */
-static void headline_models(const struct report *r, struct report_headline *h)
+static void headline_models(struct views *r, struct views_headline *h)
 {
-    const struct cost_result *ob = &r->other_best;
-    const struct report_row *b = &r->rows[r->sheet[r->sheet_best]];
+    const struct cost_result *ob = &r->rank->other_best;
+    const struct ranking_row *b = &r->rank->rows[r->sheet[r->sheet_best]];
     char fam[32], sh[256];
     plan_family(&ob->plan, fam, sizeof fam);
     plan_short(&ob->plan, sh, sizeof sh);
     if (memcmp(&ob->plan, &b->plan, sizeof ob->plan) == 0)
-        snprintf(h->models, sizeof h->models,
-                 "Both communication models pick the same fastest plan "
-                 "(%.3f s under %s, %.3f s under %s%s).",
-                 b->step, comm_model_str(r->comm), cost_rank_step(ob),
-                 other_model(r), r->expected ? ", expected" : "");
+        views_say(r, &h->models,
+                  "Both communication models pick the same fastest plan "
+                  "(%.3f s under %s, %.3f s under %s%s).",
+                  b->step, comm_model_str(r->in->comm), cost_rank_step(ob),
+                  other_model(r), r->in->expected ? ", expected" : "");
     else
-        snprintf(h->models, sizeof h->models,
-                 "The fastest plan changes with the communication model: "
-                 "under %s the fastest fitting plan is %s (%s), %.3f "
-                 "s%s, where %s gives %s.",
-                 model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO), fam,
-                 sh, cost_rank_step(ob), r->expected ? " expected" : "",
-                 model_words(r->comm), r->family[b->family].name);
+        views_say(r, &h->models,
+                  "The fastest plan changes with the communication model: "
+                  "under %s the fastest fitting plan is %s (%s), %.3f "
+                  "s%s, where %s gives %s.",
+                  model_words(r->in->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO),
+                  fam, sh, cost_rank_step(ob),
+                  r->in->expected ? " expected" : "", model_words(r->in->comm),
+                  r->rank->family[b->family].name);
 }
 
-void figures_headline(struct report *r)
+void figures_headline(struct views *r)
 {
-    struct report_headline *h = &r->headline;
+    struct views_headline *h = &r->headline;
     char words[400], v[640];
     double usable;
     if (r->sheet_recommended < 0)
@@ -549,57 +564,57 @@ void figures_headline(struct report *r)
     h->any = true;
     sheet_result(r, r->sheet_recommended, &h->plan);
     h->fits = h->plan.fits;
-    h->family = r->rows[r->sheet[r->sheet_recommended]].family;
+    h->family = r->rank->rows[r->sheet[r->sheet_recommended]].family;
     headline_costs(h);
     headline_range(r, h);
     h->memory_gib = h->plan.mem.total / GIB;
     h->capacity_gib = h->plan.mem.capacity / GIB;
     h->usable_gib =
-        terms_mem_usable(h->plan.mem.capacity, r->headroom_pct) / GIB;
+        terms_mem_usable(h->plan.mem.capacity, r->rank->headroom_pct) / GIB;
     h->headroom_gib = terms_mem_headroom(&h->plan.mem) / GIB;
     usable = h->usable_gib;
     plan_words(&h->plan.plan, words, sizeof words);
     snprintf(h->words, sizeof h->words, "%s", words);
     plan_title(&h->plan.plan, h->title, sizeof h->title);
     verdict(&h->plan, v, sizeof v);
-    snprintf(h->why, sizeof h->why, "%s", v);
+    views_say(r, &h->why, "%s", v);
     if (h->fits)
-        snprintf(h->verdict, sizeof h->verdict,
-                 "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "
-                 "per GPU on its heaviest pipeline rank (%.1f GiB free; a "
-                 "plan fits at %.1f GiB or less, keeping %g%% free).",
-                 h->plan.family, words, v, h->memory_gib, h->capacity_gib,
-                 h->headroom_gib, usable, r->headroom_pct);
+        views_say(r, &h->verdict,
+                  "Recommended plan: %s - %s. %s. It needs %.1f of %.1f GiB "
+                  "per GPU on its heaviest pipeline rank (%.1f GiB free; a "
+                  "plan fits at %.1f GiB or less, keeping %g%% free).",
+                  h->plan.family, words, v, h->memory_gib, h->capacity_gib,
+                  h->headroom_gib, usable, r->rank->headroom_pct);
     else
-        snprintf(h->verdict, sizeof h->verdict,
-                 "No plan fits in %.1f GiB per GPU (%.1f less the %g%% "
-                 "headroom). The fastest, %s (%s), needs %.0f GiB. %s.",
-                 usable, h->capacity_gib, r->headroom_pct, h->plan.family,
-                 words, h->memory_gib, v);
+        views_say(r, &h->verdict,
+                  "No plan fits in %.1f GiB per GPU (%.1f less the %g%% "
+                  "headroom). The fastest, %s (%s), needs %.0f GiB. %s.",
+                  usable, h->capacity_gib, r->rank->headroom_pct,
+                  h->plan.family, words, h->memory_gib, v);
     difference(r, h);
     if (r->sheet_best >= 0)
         headline_ties(r, h);
     headline_choice(r, h);
-    if (r->has_other_best && r->sheet_best >= 0)
+    if (r->rank->has_other_best && r->sheet_best >= 0)
         headline_models(r, h);
 }
 
 /* Why not the baseline, in one sentence with numbers. */
-void figures_baseline_sentence(struct report *r)
+void figures_baseline_sentence(struct views *r)
 {
-    struct report_baseline *b = &r->baseline;
-    const struct report_family *f;
-    const struct report_headline *h = &r->headline;
+    struct views_baseline *b = &r->baseline;
+    const struct ranking_family *f;
+    const struct views_headline *h = &r->headline;
     char bound[200], mem[300], x[96] = "";
     double usable;
     if (b->family < 0) {
-        snprintf(b->sentence, sizeof b->sentence,
-                 "The sweep has no plan of the baseline family %s (the "
-                 "sweep file's report.baseline).",
-                 b->name);
+        views_say(r, &b->sentence,
+                  "The sweep has no plan of the baseline family %s (the "
+                  "sweep file's report.baseline).",
+                  b->name);
         return;
     }
-    f = &r->family[b->family];
+    f = &r->rank->family[b->family];
     b->fits = f->fitting > 0;
     b->bound = f->best.t.bound;
     b->bound_other = f->best_other.t.bound;
@@ -608,16 +623,17 @@ void figures_baseline_sentence(struct report *r)
     b->lightest_gib = f->has_lightest ? f->lightest_mem.total / GIB : 0;
     b->lightest_weights_gib =
         f->has_lightest ? f->lightest_mem.weights / GIB : 0;
-    usable = terms_mem_usable(f->best.mem.capacity, r->headroom_pct) / GIB;
+    usable =
+        terms_mem_usable(f->best.mem.capacity, r->rank->headroom_pct) / GIB;
     if (b->bound == b->bound_other)
         snprintf(bound, sizeof bound,
                  "%s-bound under both communication models",
                  cost_bound_label(b->bound));
     else
         snprintf(bound, sizeof bound, "bound by %s under %s and by %s under %s",
-                 cost_bound_label(b->bound), model_words(r->comm),
+                 cost_bound_label(b->bound), model_words(r->in->comm),
                  cost_bound_label(b->bound_other),
-                 model_words(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO));
+                 model_words(r->in->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO));
     if (!b->fits)
         snprintf(mem, sizeof mem,
                  "it needs %.0f GiB per GPU of the %.1f a plan may use (its "
@@ -631,62 +647,64 @@ void figures_baseline_sentence(struct report *r)
     if (h->has_expected && f->best.work.x.known)
         snprintf(x, sizeof x, "; expected %.2f s against %.2f s",
                  f->best.t.expected, h->expected.step_s);
-    snprintf(b->sentence, sizeof b->sentence,
-             "Why not %s (FSDP, the baseline): %s, and its best plan is "
-             "%.1fx slower than the recommended one at the speed of light "
-             "(%.2f s against %.2f s per step%s), %s.",
-             b->name, mem, b->slowdown, f->best.t.step, h->sol.step_s, x,
-             bound);
+    views_say(r, &b->sentence,
+              "Why not %s (FSDP, the baseline): %s, and its best plan is "
+              "%.1fx slower than the recommended one at the speed of light "
+              "(%.2f s against %.2f s per step%s), %s.",
+              b->name, mem, b->slowdown, f->best.t.step, h->sol.step_s, x,
+              bound);
 }
 
 /* Notes under the headline: the published plan and the sweep. */
-void figures_notes(struct report *r)
+void figures_notes(struct views *r)
 {
     char a[32], b[32], c[32], e[32];
-    uint64_t rejected =
-        r->enumerated >= r->valid ? r->enumerated - r->valid : 0;
+    uint64_t rejected = r->rank->enumerated >= r->rank->valid
+                            ? r->rank->enumerated - r->rank->valid
+                            : 0;
     if (r->published >= 0) {
-        const struct validate_result *v = &r->validation[r->published];
+        const struct validate_result *v = &r->rank->validation[r->published];
         char words[400], kept[32];
         plan_words(&v->plan, words, sizeof words);
-        report_thousands((double)(r->nranked ? r->nranked : r->nrows), kept,
-                         sizeof kept);
+        views_thousands(
+            (double)(r->rank->nranked ? r->rank->nranked : r->rank->nrows),
+            kept, sizeof kept);
         /* the kept plans are the best of every valid plan, in order: a
          * kept plan's rank is its rank among them all */
-        report_thousands((double)r->valid, b, sizeof b);
+        views_thousands((double)r->rank->valid, b, sizeof b);
         if (v->rank > 0)
-            snprintf(r->note_published, sizeof r->note_published,
-                     "The published plan (%s: %s) ranks %ld of %s: "
-                     "predicted %.3f s per step, %s-bound, %s.",
-                     v->name, words, v->rank, b, v->predicted.t.step,
-                     cost_bound_label(v->predicted.t.bound),
-                     v->predicted.fits ? "fits in its GPUs' memory"
-                                       : "does not fit in its GPUs' memory");
+            views_say(r, &r->note_published,
+                      "The published plan (%s: %s) ranks %ld of %s: "
+                      "predicted %.3f s per step, %s-bound, %s.",
+                      v->name, words, v->rank, b, v->predicted.t.step,
+                      cost_bound_label(v->predicted.t.bound),
+                      v->predicted.fits ? "fits in its GPUs' memory"
+                                        : "does not fit in its GPUs' memory");
         else
-            snprintf(r->note_published, sizeof r->note_published,
-                     "The published plan (%s: %s) is not among the %s best "
-                     "plans kept here; predicted %.3f s per step, %s-bound.",
-                     v->name, words, kept, v->predicted.t.step,
-                     cost_bound_label(v->predicted.t.bound));
+            views_say(r, &r->note_published,
+                      "The published plan (%s: %s) is not among the %s best "
+                      "plans kept here; predicted %.3f s per step, %s-bound.",
+                      v->name, words, kept, v->predicted.t.step,
+                      cost_bound_label(v->predicted.t.bound));
     }
-    report_thousands((double)r->enumerated, a, sizeof a);
-    report_thousands((double)r->valid, b, sizeof b);
-    report_thousands((double)r->fitting, c, sizeof c);
-    report_thousands((double)rejected, e, sizeof e);
-    snprintf(r->note_sweep, sizeof r->note_sweep,
-             "Sweep: %s combinations, %s valid plans evaluated (%s fit with "
-             "%g%% of HBM kept free), %s rejected (see Rejected).",
-             a, b, c, r->headroom_pct, e);
-    r->note_left_out[0] = '\0';
-    if (r->dropped > 0 || r->sheet_left_out > 0) {
-        report_thousands((double)r->nsheet, a, sizeof a);
-        report_thousands((double)(r->dropped + (r->nrows - r->nsheet)), b,
-                         sizeof b);
-        snprintf(r->note_left_out, sizeof r->note_left_out,
-                 "Plans shows %s plans: those that fit, best first, up to "
-                 "the sweep's report.plans_sheet, and each family's best; %s "
-                 "more are in plans.csv (--all-plans puts every kept plan on "
-                 "the sheet).",
-                 a, b);
+    views_thousands((double)r->rank->enumerated, a, sizeof a);
+    views_thousands((double)r->rank->valid, b, sizeof b);
+    views_thousands((double)r->rank->fitting, c, sizeof c);
+    views_thousands((double)rejected, e, sizeof e);
+    views_say(r, &r->note_sweep,
+              "Sweep: %s combinations, %s valid plans evaluated (%s fit with "
+              "%g%% of HBM kept free), %s rejected (see Rejected).",
+              a, b, c, r->rank->headroom_pct, e);
+    if (r->rank->dropped > 0 || r->sheet_left_out > 0) {
+        views_thousands((double)r->nsheet, a, sizeof a);
+        views_thousands(
+            (double)(r->rank->dropped + (r->rank->nrows - r->nsheet)), b,
+            sizeof b);
+        views_say(r, &r->note_left_out,
+                  "Plans shows %s plans: those that fit, best first, up to "
+                  "the sweep's report.plans_sheet, and each family's best; %s "
+                  "more are in plans.csv (--all-plans puts every kept plan on "
+                  "the sheet).",
+                  a, b);
     }
 }

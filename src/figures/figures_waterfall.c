@@ -11,7 +11,7 @@
 void figures_waterfall_of(const struct cost_result *c,
                           const struct replay *x,
                           const char *name,
-                          struct report_waterfall *w)
+                          struct views_waterfall *w)
 {
     double last, gap;
     int k;
@@ -40,18 +40,18 @@ void figures_waterfall_of(const struct cost_result *c,
         w->share[k] = fabs(gap) > 0 ? w->add[k] / gap : 0;
 }
 
-void figures_waterfall(struct report *r)
+void figures_waterfall(struct views *r)
 {
     memset(r->waterfall, 0, sizeof r->waterfall);
     /* the recommended plan's replay: rank evaluated every candidate
      * (rank_finish_replays) */
-    if (r->headline.any && r->sheet[r->sheet_recommended] < r->nreplays)
+    if (r->headline.any && r->sheet[r->sheet_recommended] < r->rank->nreplays)
         figures_waterfall_of(&r->headline.plan,
-                             &r->replays[r->sheet[r->sheet_recommended]],
+                             &r->rank->replays[r->sheet[r->sheet_recommended]],
                              "recommended plan", &r->waterfall[0]);
     if (r->published >= 0) {
-        const struct validate_result *v = &r->validation[r->published];
-        struct report_waterfall *w = &r->waterfall[1];
+        const struct validate_result *v = &r->rank->validation[r->published];
+        struct views_waterfall *w = &r->waterfall[1];
         /* a run on these inputs: this report's model and cluster, with
          * its calibration; the run's stack is in its work already */
         figures_waterfall_of(&v->predicted, &v->replay, v->name, w);

@@ -13,8 +13,8 @@
 #ifndef PROJ_FIGURES_WATERFALL_H
 #define PROJ_FIGURES_WATERFALL_H
 
-#include "cost.h"
-#include "report.h"
+#include "result.h"
+#include "views.h"
 
 /*
  * Fills w from plan c and its replay x (replay_fill): the speed of
@@ -26,7 +26,7 @@
 void figures_waterfall_of(const struct cost_result *c,
                           const struct replay *x,
                           const char *name,
-                          struct report_waterfall *w);
+                          struct views_waterfall *w);
 
 /*
  * Fills r->waterfall: [0] from the headline's recommended plan, [1] from
@@ -36,6 +36,6 @@ void figures_waterfall_of(const struct cost_result *c,
  * plan has no expected step; [1] also when the report has no published
  * run. Call after the headline is filled.
  */
-void figures_waterfall(struct report *r);
+void figures_waterfall(struct views *r);
 
 #endif

@@ -170,53 +170,82 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The *.ini names in directory vdir, sorted, into *names (each and the
+ * list allocated; *count of them). False when out of memory. */
+static bool ini_names(DIR *dir, char ***names, size_t *count)
+{
+    struct dirent *e;
+    size_t cap = 0;
+    *names = NULL;
+    *count = 0;
+    while ((e = readdir(dir)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || e->d_name[0] == '.' ||
+            strcmp(e->d_name + len - 4, ".ini") != 0)
+            continue;
+        if (*count == cap) {
+            char **grown;
+            cap = cap ? 2 * cap : 32;
+            grown = realloc(*names, cap * sizeof *grown);
+            if (!grown)
+                return false;
+            *names = grown;
+        }
+        (*names)[*count] = malloc(len + 1);
+        if (!(*names)[*count])
+            return false;
+        memcpy((*names)[(*count)++], e->d_name, len + 1);
+    }
+    qsort(*names, *count, sizeof **names, compare_names);
+    return true;
+}
+
 enum status validation_load_dir(const char *data_dir,
-                                struct validation_run *runs,
-                                size_t max,
-                                size_t *n,
+                                struct validation_runs *out,
                                 struct diag *d)
 {
     char vdir[1024];
     DIR *dir;
-    struct dirent *e;
-    char *names[256];
-    size_t count = 0, i;
+    char **names;
+    size_t count, i;
     enum status st = STATUS_OK;
+    bool listed;
 
-    *n = 0;
+    memset(out, 0, sizeof *out);
     snprintf(vdir, sizeof vdir, "%s/validation", data_dir);
     dir = opendir(vdir);
     if (!dir)
         return STATUS_OK; /* no validation runs: the sheet says so */
-    while ((e = readdir(dir)) != NULL && count < 256) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && e->d_name[0] != '.' &&
-            strcmp(e->d_name + len - 4, ".ini") == 0) {
-            names[count] = malloc(len + 1);
-            if (!names[count])
-                break;
-            memcpy(names[count++], e->d_name, len + 1);
-        }
-    }
+    listed = ini_names(dir, &names, &count);
     closedir(dir);
-    qsort(names, count, sizeof names[0], compare_names);
     /* every run or none: a run left out would move the range unseen */
-    if (count > max)
-        st = diag_set(d, STATUS_RANGE,
-                      "%s: %zu validation runs, at most %zu (add fewer, or "
-                      "raise VALIDATION_RUNS_MAX)",
-                      vdir, count, max);
+    if (!listed)
+        st = diag_set(d, STATUS_NOMEM, "%s: out of memory listing the runs",
+                      vdir);
+    else if (count > 0 && !(out->run = calloc(count, sizeof *out->run)))
+        st = diag_set(d, STATUS_NOMEM, "%s: out of memory reading %zu runs",
+                      vdir, count);
     for (i = 0; i < count; i++) {
         char path[2100];
         snprintf(path, sizeof path, "%s/%s", vdir, names[i]);
         if (st == STATUS_OK) {
-            st = validation_load(path, data_dir, &runs[*n], d);
+            st = validation_load(path, data_dir, &out->run[out->n], d);
             if (st == STATUS_OK)
-                (*n)++;
+                out->n++;
         }
         free(names[i]);
     }
+    free(names);
     return st;
+}
+
+void validation_runs_release(struct validation_runs *r)
+{
+    if (!r)
+        return;
+    free(r->run);
+    r->run = NULL;
+    r->n = 0;
 }
 
 static bool same_file(const char *a, const char *b)

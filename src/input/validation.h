@@ -18,7 +18,6 @@
 #include "stack.h"
 #include "calibration.h"
 
-#define VALIDATION_RUNS_MAX 32
 #define VALIDATION_SETS_MAX 8 /* `set` overrides of one run */
 
 struct validation_run {
@@ -57,17 +56,25 @@ enum status validation_load(const char *path,
                             struct validation_run *run,
                             struct diag *d);
 
+/* The runs of a data directory, as validation_load_dir read them. */
+struct validation_runs {
+    struct validation_run *run; /* [n], in file name order (owned) */
+    size_t n;
+};
+
 /*
- * Reads every *.ini in data_dir/validation, in name order, into runs and
- * sets *n: all of them or none (more than max files is STATUS_RANGE,
- * naming the directory). A missing directory gives no runs and
- * STATUS_OK. Stops at the first bad file.
+ * Reads every *.ini in data_dir/validation, in name order, into *out
+ * (however many there are): all of them or none. A missing directory
+ * gives no runs and STATUS_OK. Stops at the first bad file (the runs
+ * before it stay in out: release it whatever the status), STATUS_NOMEM
+ * when out of memory. Release with validation_runs_release().
  */
 enum status validation_load_dir(const char *data_dir,
-                                struct validation_run *runs,
-                                size_t max,
-                                size_t *n,
+                                struct validation_runs *out,
                                 struct diag *d);
+
+/* Frees the runs r holds; r may be zeroed. */
+void validation_runs_release(struct validation_runs *r);
 
 /* The line of [run] `key` in run's file; 0 when absent (or no such key). */
 long validation_line(const struct validation_run *run, const char *key);

@@ -1,11 +1,11 @@
 /*
  * rank: the sweep's visitor (counts, families, the kept plans, the
- * families' sensitivity), its threads and their merge (see rank.h). The
- * ranking rule, the spill files and the cursor over every plan are
- * rank_spill.c's.
+ * families' sensitivity) and its threads (see rank.h). The kept plans'
+ * heap is rank_heap.c's, a family's fold rank_family.c's, the shards'
+ * merge rank_merge.c's (rank_shard.h, their shared part); the ranking
+ * rule, the spill files and the cursor over every plan are rank_spill.c's.
  */
-#define _GNU_SOURCE /* qsort_r */
-#include "rank.h"
+#include "rank_shard.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "model_partition.h"
-#include "rank_cache.h"
 #include "rank_prune.h"
 #include "terms.h"
 
@@ -77,314 +76,11 @@ rank_prepare(const struct sweep_file *sf, struct cost_ctx *ctx, struct diag *d)
     return STATUS_OK;
 }
 
-static bool better(const struct report_row *a, const struct report_row *b)
-{
-    return rank_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan);
-}
-
-/* A family's best plan against a candidate's result. */
-static bool beats_best(const struct cost_result *c,
-                       const struct report_family *f)
-{
-    return rank_before(c->fits, cost_rank_step(c), &c->plan, f->best.fits,
-                       cost_rank_step(&f->best), &f->best.plan);
-}
-
 /* ---- The sweep visitor ---- */
 
-#define FAMILY_KEYS REPORT_FAMILY_KEYS
-
-/*
- * The best `top` plans seen. rows holds them in no order; keys is a
- * max-heap on "worse" over small keys pointing into rows, so sifting moves
- * 16 bytes, not whole rows.
- */
-struct heap_key {
-    double step;
-    uint32_t slot; /* index into rows */
-    bool fits;
-};
-
-struct heap {
-    struct report_row *rows;
-    struct heap_key *keys;
-    size_t n, cap, top;
-    bool nomem;
-};
-
-/* Above this --top, shards share one heap: memory for `top` plans once,
- * not once per thread. */
-#define SHARED_HEAP_MIN 65536
-
-/*
- * One thread's share of the sweep: its own counts, examples, families (by
- * key) and kept plans, merged in a fixed order afterwards so the report is
- * the same whatever the number of threads.
- */
-struct shard {
-    const struct cost_ctx *ctx;
-    const struct sweep_file *sf;
-    const struct rank_options *opt;
-    /* the cluster at each sensitivity bandwidth (only that rate differs) */
-    const struct hardware *sens_ib, *sens_nv;
-    const double *sens_ib_gbps, *sens_nv_gbps;
-    /* each point's link rate over the cluster's where faster, else 1
-     * (grid_need) */
-    const double *sens_ib_faster, *sens_nv_faster;
-    size_t nsens_ib, nsens_nv;
-    double headroom_pct; /* of HBM kept free (terms_fits) */
-    FILE *spill;         /* every valid plan, or NULL */
-    bool spill_failed;
-    uint64_t enumerated;
-    size_t thread, nthreads, top, cap;
-    bool nomem;
-    uint64_t valid, fitting, done, rejected[PLAN_REASONS];
-    uint64_t floor_only; /* valid plans whose expected step was skipped */
-    uint64_t example_at[PLAN_REASONS][REPORT_EXAMPLES]; /* combination */
-    char examples[PLAN_REASONS][REPORT_EXAMPLES][320];
-    size_t nexamples[PLAN_REASONS];
-    struct report_family family[FAMILY_KEYS];
-    uint64_t family_first[FAMILY_KEYS]; /* UINT64_MAX: not seen */
-    /* Kept plans (row.family holds the family key): the shard's own heap,
-     * or, for large --top, one heap all shards share under a lock. */
-    struct heap own;
-    struct heap *shared;
-    pthread_mutex_t *lock;
-    struct report_row worst; /* the shared heap's root, when last seen */
-    bool have_worst;
-    struct rank_cache cache; /* the thread's hint from plan to plan */
-};
-
-static int family_key(const struct plan *p)
-{
-    int dp = p->dp > 1 ? (int)p->zero : 4;
-    return dp * 16 + (p->tp > 1) * 8 + (p->cp > 1) * 4 + (p->pp > 1) * 2 +
-           (p->ep > 1);
-}
-
-/* True when heap key a ranks before key b (see ranks_before). */
-static bool key_before(const struct heap *h,
-                       const struct heap_key *a,
-                       const struct heap_key *b)
-{
-    return rank_before(a->fits, a->step, &h->rows[a->slot].plan, b->fits,
-                       b->step, &h->rows[b->slot].plan);
-}
-
-static void sift_down(struct heap *h, size_t i)
-{
-    struct heap_key *k = h->keys;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, w = i;
-        struct heap_key t;
-        if (l < h->n && key_before(h, &k[w], &k[l]))
-            w = l;
-        if (r < h->n && key_before(h, &k[w], &k[r]))
-            w = r;
-        if (w == i)
-            return;
-        t = k[i];
-        k[i] = k[w];
-        k[w] = t;
-        i = w;
-    }
-}
-
-static void sift_up(struct heap *h, size_t i)
-{
-    struct heap_key *k = h->keys;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        struct heap_key t;
-        if (!key_before(h, &k[parent], &k[i]))
-            return;
-        t = k[i];
-        k[i] = k[parent];
-        k[parent] = t;
-        i = parent;
-    }
-}
-
-/* Keeps row if it is among the heap's `top` best. */
-static void heap_push(struct heap *h, const struct report_row *row)
-{
-    struct heap_key key;
-    key.step = row->step;
-    key.fits = row->fits;
-    if (h->n < h->top) {
-        if (h->n == h->cap) {
-            size_t cap = h->cap ? h->cap * 2 : 1024;
-            struct report_row *rows;
-            struct heap_key *keys;
-            if (cap > h->top)
-                cap = h->top;
-            rows = realloc(h->rows, cap * sizeof *rows);
-            if (rows)
-                h->rows = rows;
-            keys = realloc(h->keys, cap * sizeof *keys);
-            if (keys)
-                h->keys = keys;
-            if (!rows || !keys) {
-                h->nomem = true;
-                return;
-            }
-            h->cap = cap;
-        }
-        h->rows[h->n] = *row;
-        key.slot = (uint32_t)h->n;
-        h->keys[h->n] = key;
-        sift_up(h, h->n++);
-        return;
-    }
-    if (rank_before(row->fits, row->step, &row->plan, h->keys[0].fits,
-                    h->keys[0].step, &h->rows[h->keys[0].slot].plan)) {
-        key.slot = h->keys[0].slot;
-        h->rows[key.slot] = *row;
-        h->keys[0] = key;
-        sift_down(h, 0);
-    }
-}
-
-/* qsort_r comparator over heap keys whose rows are `rows`. */
-static int compare_keys(const void *x, const void *y, void *rows)
-{
-    const struct heap_key *a = x, *b = y;
-    const struct report_row *r = rows;
-    if (rank_before(a->fits, a->step, &r[a->slot].plan, b->fits, b->step,
-                    &r[b->slot].plan))
-        return -1;
-    return rank_before(b->fits, b->step, &r[b->slot].plan, a->fits, a->step,
-                       &r[a->slot].plan)
-               ? 1
-               : 0;
-}
-
-/*
- * Sorts rows best first, as ranks_before orders them: sorts 16-byte keys,
- * then moves each row once (following the permutation's cycles), instead
- * of qsort moving whole rows about log n times each.
- */
-static bool sort_rows(struct report_row *rows, size_t n)
-{
-    struct heap_key *k = malloc((n ? n : 1) * sizeof *k);
-    size_t i;
-    if (!k)
-        return false;
-    for (i = 0; i < n; i++) {
-        k[i].step = rows[i].step;
-        k[i].fits = rows[i].fits;
-        k[i].slot = (uint32_t)i;
-    }
-    qsort_r(k, n, sizeof *k, compare_keys, rows);
-    /* position i takes the row at k[i].slot */
-    for (i = 0; i < n; i++) {
-        size_t at = i, from;
-        struct report_row hold;
-        if (k[i].slot == i || k[i].slot == UINT32_MAX)
-            continue;
-        hold = rows[i];
-        while ((from = k[at].slot) != i) {
-            rows[at] = rows[from];
-            k[at].slot = UINT32_MAX; /* placed */
-            at = from;
-        }
-        rows[at] = hold;
-        k[at].slot = UINT32_MAX;
-    }
-    free(k);
-    return true;
-}
-
-static void keep_row(struct shard *b, const struct report_row *row)
-{
-    struct heap *h = b->shared;
-    if (!h) {
-        heap_push(&b->own, row);
-        return;
-    }
-    /* The shared heap's root only gets better, so a plan no better than
-     * a root seen before cannot enter: skip it without the lock. */
-    if (b->have_worst && !better(row, &b->worst))
-        return;
-    pthread_mutex_lock(b->lock);
-    heap_push(h, row);
-    if (h->n == h->top) {
-        b->worst = h->rows[h->keys[0].slot];
-        b->have_worst = true;
-    }
-    pthread_mutex_unlock(b->lock);
-}
-
-/* Keeps the smaller step; on a tie the lower bound code (thread order
- * must not matter). */
-static void keep_min(double *step, int *bound, double s, int b)
-{
-    if (*step == 0 || s < *step || (s == *step && b < *bound)) {
-        *step = s;
-        *bound = b;
-    }
-}
-
-/*
- * The family's best step over one bandwidth grid (the cluster at each
- * rate: hw[0..n-1], rates gbps), into step[] and bound[]: the plan's work
- * re-timed by the time model on the cluster with that one rate changed
- * (terms_step: only the link terms move). The step does not grow with a
- * link's rate (every term is a sum, maximum or minimum of the link times,
- * or a non-negative multiple of one, when the bubble's coefficient is not
- * negative), so the step at the grid's fastest rate bounds the others
- * from below: a point whose best step is already below it is skipped.
- */
-static void sensitivity_grid(const struct cost_work *w,
-                             const struct hardware *hw,
-                             const double *gbps,
-                             size_t n,
-                             double *step,
-                             int *bound)
-{
-    size_t i, fastest = 0;
-    double floor_s = 0;
-    bool monotone = w->bubble_coef * (1 + w->ramp_skew) >= 0;
-    for (i = 1; i < n; i++)
-        if (gbps[i] > gbps[fastest])
-            fastest = i;
-    for (i = 0; i < n; i++) {
-        size_t k = i == 0 ? fastest : i == fastest ? 0 : i;
-        struct cost_times t;
-        struct terms_env e = {w, &hw[k], NULL, 0, &t};
-        if (i > 0 && monotone && step[k] > 0 && floor_s > step[k])
-            continue;
-        terms_step(&e, &t);
-        if (i == 0)
-            floor_s = t.step;
-        keep_min(&step[k], &bound[k], t.step, t.bound);
-    }
-}
-
-/* The family's best step at other IB and NVLink bandwidths. */
-static void sensitivity(const struct shard *b,
-                        struct report_family *f,
-                        const struct cost_result *res)
-{
-    sensitivity_grid(&res->work, b->sens_ib, b->sens_ib_gbps, b->nsens_ib,
-                     f->sens_ib_step, f->sens_ib_bound);
-    sensitivity_grid(&res->work, b->sens_nv, b->sens_nv_gbps, b->nsens_nv,
-                     f->sens_nv_step, f->sens_nv_bound);
-}
-
-/* True when plan p with memory m is lighter than the family's lightest:
- * less memory, then the plan's order (thread order must not matter). */
-static bool lighter(const struct plan *p,
-                    const struct memory *m,
-                    const struct report_family *f)
-{
-    if (!f->has_lightest || m->total != f->lightest_mem.total)
-        return !f->has_lightest || m->total < f->lightest_mem.total;
-    return rank_before(true, 0, p, true, 0, &f->lightest);
-}
-
 /* Appends a valid plan to the shard's spill file (in enumeration order). */
-static void spill(struct shard *b, const struct report_row *row, uint64_t index)
+static void
+spill(struct shard *b, const struct ranking_row *row, uint64_t index)
 {
     if (!b->spill || b->spill_failed)
         return;
@@ -404,11 +100,11 @@ static void spill(struct shard *b, const struct report_row *row, uint64_t index)
  */
 static bool cannot_enter(const struct shard *b,
                          const struct cost_result *floor,
-                         const struct report_family *f)
+                         const struct ranking_family *f)
 {
     double step = cost_rank_step(floor);
     const struct heap *h = &b->own;
-    if (beats_best(floor, f)) /* the caller: f has a best, no spill */
+    if (rank_family_beats(floor, f)) /* the caller: f has a best, no spill */
         return false;
     if (b->shared)
         return b->have_worst &&
@@ -437,15 +133,14 @@ static double kept_worst_fitting(const struct shard *b)
  * cluster) that puts the step its slowest rank takes at every point of a
  * sensitivity grid (grid: its steps; faster: r, the point's link rate
  * over the cluster's where faster, else 1) above the grid's step there
- * (keep_min would change none of them), where a bound of any rank's step
- * at any link rate (any) does not already: where the link is no faster,
+ * (rank_family.c's fold would change none of them), where a bound of any rank's
+ * step at any link rate (any) does not already: where the link is no faster,
  * the step there is at least the floor (it does not fall as a link
- * slows: sensitivity_grid); where it is r times faster, at least the
- * floor / r (each time term is at
- * least its value on a cluster with every rate r times faster and every
- * latency r times shorter, where every term, so the step, takes 1 / r of
- * its time: the step grows with each term, terms.c). False when a point
- * has no fitting plan yet (the plan would set it).
+ * slows: rank_family.c, sensitivity_grid); where it is r times faster, at least
+ * the floor / r (each time term is at least its value on a cluster with every
+ * rate r times faster and every latency r times shorter, where every term, so
+ * the step, takes 1 / r of its time: the step grows with each term, terms.c).
+ * False when a point has no fitting plan yet (the plan would set it).
  */
 static bool grid_need(const double *grid,
                       const double *faster,
@@ -469,7 +164,7 @@ static bool grid_need(const double *grid,
 
 /* grid_need over both of f's grids. */
 static bool grids_need(const struct shard *b,
-                       const struct report_family *f,
+                       const struct ranking_family *f,
                        double any,
                        double *need)
 {
@@ -500,7 +195,7 @@ static bool grids_need(const struct shard *b,
  */
 static bool untimed(struct shard *b,
                     const struct plan *p,
-                    const struct report_family *f,
+                    const struct ranking_family *f,
                     struct cost_result *res)
 {
     struct cost_memories known;
@@ -521,7 +216,7 @@ static bool untimed(struct shard *b,
     fits = terms_fits(m[0].total, m[0].capacity, b->headroom_pct);
     for (i = 0; i < n; i++)
         if (terms_fits(m[i].total, m[i].capacity, b->headroom_pct) != fits ||
-            lighter(p, &m[i], f))
+            rank_family_lighter(p, &m[i], f))
             return false;
     if (fits && !f->best.fits) /* it beats that best */
         return false;
@@ -538,13 +233,13 @@ static bool untimed(struct shard *b,
          * once, through the thread's cache); until it is above
          * need, the bounds may be one partition's alone (cost.h), so the
          * grids' need is weighed again with both partitions' any_rank */
-        if (!rank_prune_bounds(b->ctx, p, &b->cache, false, least, &step,
-                               &any_rank) ||
+        if (!rank_prune_bounds(b->ctx, p, &b->cache, RANK_PRUNE_COMPUTE, least,
+                               &step, &any_rank) ||
             (fits && !grids_need(b, f, any_rank, &need)))
             return false;
         if (!(step > need)) {
-            if (!rank_prune_bounds(b->ctx, p, &b->cache, true, need, &step,
-                                   &any_rank) ||
+            if (!rank_prune_bounds(b->ctx, p, &b->cache, RANK_PRUNE_FULL, need,
+                                   &step, &any_rank) ||
                 !(step > need))
                 return false;
             need = least;
@@ -563,8 +258,8 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     struct shard *b = user;
     struct cost_result res;
     struct cost_hint *hint;
-    struct report_row row;
-    struct report_family *f;
+    struct ranking_row row;
+    struct ranking_family *f;
     int key;
     bool floor_only = false, timed = true;
 
@@ -572,7 +267,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         b->opt->progress(b->opt->progress_user, 0x1000);
     if (why != PLAN_OK) {
         b->rejected[why]++;
-        if (b->nexamples[why] < REPORT_EXAMPLES) {
+        if (b->nexamples[why] < RANKING_EXAMPLES) {
             struct diag d;
             char text[200];
             size_t k = b->nexamples[why]++;
@@ -586,7 +281,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         }
         return;
     }
-    key = family_key(p);
+    key = rank_family_key(p);
     f = &b->family[key];
     hint = rank_cache_hint(&b->cache, p);
     /* the floor first where the expected step may not be needed */
@@ -615,7 +310,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
         b->fitting++;
         f->fitting++;
     }
-    if (lighter(p, &res.mem, f)) {
+    if (rank_family_lighter(p, &res.mem, f)) {
         f->lightest = *p;
         f->lightest_mem = res.mem;
         f->has_lightest = true;
@@ -623,18 +318,18 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
     /* speed-of-light terms only: the floor's work has them (an untimed
      * plan changes no point of the grids) */
     if (res.fits && timed)
-        sensitivity(b, f, &res);
+        rank_family_sensitivity(b, f, &res);
     if (floor_only) {
         b->floor_only++;
         return;
     }
-    if (!f->has_best || beats_best(&res, f)) {
+    if (!f->has_best || rank_family_beats(&res, f)) {
         f->best = res;
         f->has_best = true;
     }
-    report_row_of(&res, key, &row); /* res.plan is *p (cost_evaluate) */
+    ranking_row_of(&res, key, &row); /* res.plan is *p (cost_evaluate) */
     spill(b, &row, index);
-    keep_row(b, &row);
+    rank_keep_row(b, &row);
 }
 
 /* sweep_skip: count rejected combinations as visit would, once the
@@ -643,7 +338,7 @@ static bool skip(void *user, enum plan_reason why, uint64_t count)
 {
     struct shard *b = user;
     uint64_t before = b->done;
-    if (b->nexamples[why] < REPORT_EXAMPLES)
+    if (b->nexamples[why] < RANKING_EXAMPLES)
         return false;
     b->rejected[why] += count;
     b->done += count;
@@ -664,164 +359,22 @@ static void *run_shard(void *arg)
     return NULL;
 }
 
-/* Folds shard `from` into family `to` of the report. */
-static void merge_family(struct report_family *to,
-                         const struct report_family *from)
-{
-    size_t i;
-    to->plans += from->plans;
-    to->fitting += from->fitting;
-    if (from->has_best) {
-        if (!to->has_best || beats_best(&from->best, to))
-            to->best = from->best;
-        to->has_best = true;
-    }
-    if (from->has_lightest &&
-        lighter(&from->lightest, &from->lightest_mem, to)) {
-        to->lightest = from->lightest;
-        to->lightest_mem = from->lightest_mem;
-        to->has_lightest = true;
-    }
-    for (i = 0; i < REPORT_SENS_MAX; i++)
-        if (from->sens_ib_step[i] > 0)
-            keep_min(&to->sens_ib_step[i], &to->sens_ib_bound[i],
-                     from->sens_ib_step[i], from->sens_ib_bound[i]);
-    for (i = 0; i < REPORT_SENS_MAX; i++)
-        if (from->sens_nv_step[i] > 0)
-            keep_min(&to->sens_nv_step[i], &to->sens_nv_bound[i],
-                     from->sens_nv_step[i], from->sens_nv_bound[i]);
-}
-
-/* Merges the shards into r: the same result for any number of shards. */
-static enum status merge(struct report *r,
-                         struct shard *sh,
-                         size_t n,
-                         struct heap *shared,
-                         size_t top,
-                         struct diag *d)
-{
-    int index_of_key[FAMILY_KEYS];
-    size_t t, k, total = 0;
-    int why;
-
-    for (t = 0; t < n; t++) {
-        r->valid += sh[t].valid;
-        r->floor_only += sh[t].floor_only;
-        r->fitting += sh[t].fitting;
-        for (why = 0; why < PLAN_REASONS; why++)
-            r->rejected[why] += sh[t].rejected[why];
-        total += sh[t].own.n;
-    }
-    /* examples: the first ones in enumeration order */
-    for (why = 0; why < PLAN_REASONS; why++) {
-        uint64_t last = 0;
-        bool any = false;
-        while (r->nexamples[why] < REPORT_EXAMPLES) {
-            size_t bt = 0, bk = 0;
-            bool found = false;
-            for (t = 0; t < n; t++)
-                for (k = 0; k < sh[t].nexamples[why]; k++) {
-                    uint64_t at = sh[t].example_at[why][k];
-                    if ((any && at <= last) ||
-                        (found && at >= sh[bt].example_at[why][bk]))
-                        continue;
-                    bt = t;
-                    bk = k;
-                    found = true;
-                }
-            if (!found)
-                break;
-            memcpy(r->examples[why][r->nexamples[why]++],
-                   sh[bt].examples[why][bk], sizeof r->examples[why][0]);
-            last = sh[bt].example_at[why][bk];
-            any = true;
-        }
-    }
-    /* families: in order of their first plan in the enumeration */
-    for (k = 0; k < FAMILY_KEYS; k++)
-        index_of_key[k] = -1;
-    for (;;) {
-        uint64_t first = UINT64_MAX;
-        size_t key = 0;
-        for (k = 0; k < FAMILY_KEYS; k++)
-            for (t = 0; t < n; t++)
-                if (index_of_key[k] < 0 && sh[t].family_first[k] < first) {
-                    first = sh[t].family_first[k];
-                    key = k;
-                }
-        if (first == UINT64_MAX || r->nfamilies == REPORT_FAMILIES_MAX)
-            break;
-        index_of_key[key] = (int)r->nfamilies;
-        memset(&r->family[r->nfamilies], 0, sizeof r->family[0]);
-        for (t = 0; t < n; t++)
-            if (sh[t].family_first[key] != UINT64_MAX) {
-                diag_snprintf(r->family[r->nfamilies].name,
-                              sizeof r->family[0].name, "%s",
-                              sh[t].family[key].name);
-                merge_family(&r->family[r->nfamilies], &sh[t].family[key]);
-            }
-        r->nfamilies++;
-    }
-    /* plans: every shard's best (or the shared heap), ranked, the top
-     * kept */
-    if (shared) {
-        r->rows = shared->rows;
-        r->nrows = shared->n;
-        shared->rows = NULL;
-        free(shared->keys);
-        shared->keys = NULL;
-    } else {
-        r->rows = malloc((total ? total : 1) * sizeof *r->rows);
-        if (!r->rows)
-            return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
-                            total);
-        for (t = 0; t < n; t++) {
-            if (sh[t].own.n > 0)
-                memcpy(r->rows + r->nrows, sh[t].own.rows,
-                       sh[t].own.n * sizeof *r->rows);
-            r->nrows += sh[t].own.n;
-            free(sh[t].own.rows);
-            free(sh[t].own.keys);
-            sh[t].own.rows = NULL;
-            sh[t].own.keys = NULL;
-        }
-    }
-    if (!sort_rows(r->rows, r->nrows))
-        return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
-                        r->nrows);
-    if (r->nrows > top)
-        r->nrows = top;
-    for (k = 0; k < r->nrows; k++)
-        r->rows[k].family = index_of_key[r->rows[k].family];
-    memcpy(r->family_of_key, index_of_key, sizeof index_of_key);
-    r->dropped = r->valid - r->nrows;
-    return STATUS_OK;
-}
-
 /* ---- The stage ---- */
 
-enum status rank_run(struct report *r,
-                     struct cost_ctx *ctx,
-                     const struct sweep_file *sf,
-                     const struct rank_options *opt,
-                     struct diag *d)
-{
-    struct shard *sh;
-    struct heap shared;
-    const struct sweep_spec *spec = &sf->spec;
-    struct hardware hw_ib[REPORT_SENS_MAX], hw_nv[REPORT_SENS_MAX];
-    double ib_faster[REPORT_SENS_MAX], nv_faster[REPORT_SENS_MAX];
-    pthread_mutex_t lock;
-    pthread_t *tid;
-    size_t i, t, nthreads, started;
-    /* heap slots are 32-bit; more plans than that would not fit anyway */
-    size_t top = opt->top && opt->top < UINT32_MAX ? opt->top
-                 : opt->top                        ? UINT32_MAX
-                 : opt->sheet_only                 ? rank_keep_sheet_top(sf)
-                                                   : REPORT_EXCEL_ROWS;
-    bool nomem = false, spill_failed = false;
-    enum status st = STATUS_OK;
+/* The cluster at each sensitivity bandwidth (only that rate differs)
+ * and that rate over the cluster's where faster, else 1 (grid_need). */
+struct sens_grids {
+    struct hardware ib[RANKING_SENS_MAX], nv[RANKING_SENS_MAX];
+    double ib_faster[RANKING_SENS_MAX], nv_faster[RANKING_SENS_MAX];
+};
 
+/* The sweep's size checked, the context prepared for its plans, the
+ * templates the rows carry. */
+static enum status rank_start(struct ranking *r,
+                              struct cost_ctx *ctx,
+                              const struct sweep_file *sf,
+                              struct diag *d)
+{
     r->enumerated = sweep_count(sf);
     if (r->enumerated > SWEEP_MAX_COMBINATIONS)
         return diag_set(d, STATUS_RANGE,
@@ -833,53 +386,178 @@ enum status rank_run(struct report *r,
                         (unsigned long long)SWEEP_MAX_COMBINATIONS);
     if (rank_prepare(sf, ctx, d) != STATUS_OK)
         return d->status;
+    return rank_templates(r, d);
+}
 
-    nthreads = opt->threads ? opt->threads : 1;
-    sh = calloc(nthreads, sizeof *sh);
-    tid = calloc(nthreads, sizeof *tid);
-    if (!sh || !tid) {
-        free(sh);
-        free(tid);
+/* A spill file per thread in opt->spill_dir, when given. */
+static enum status open_spills(struct ranking *r,
+                               const struct rank_options *opt,
+                               size_t nthreads,
+                               struct diag *d)
+{
+    size_t t;
+    if (!opt->spill_dir)
+        return STATUS_OK;
+    r->spill = calloc(nthreads, sizeof *r->spill);
+    if (!r->spill)
         return diag_set(d, STATUS_NOMEM, "out of memory");
-    }
-    if (opt->spill_dir) {
-        r->spill = calloc(nthreads, sizeof *r->spill);
-        if (!r->spill) {
-            free(sh);
-            free(tid);
-            return diag_set(d, STATUS_NOMEM, "out of memory");
-        }
-        r->nspill = nthreads;
-        for (t = 0; t < nthreads && st == STATUS_OK; t++)
-            st = rank_spill_open(opt->spill_dir, &r->spill[t], d);
-        if (st != STATUS_OK) {
-            free(sh);
-            free(tid);
-            return st;
-        }
-    }
-    /* the [report] settings: sweep_load checked the grids' lengths */
-    r->nsens_ib = spec->r_sens_ib.n < REPORT_SENS_MAX ? spec->r_sens_ib.n
-                                                      : REPORT_SENS_MAX;
-    r->nsens_nv = spec->r_sens_nv.n < REPORT_SENS_MAX ? spec->r_sens_nv.n
-                                                      : REPORT_SENS_MAX;
+    r->nspill = nthreads;
+    for (t = 0; t < nthreads; t++)
+        if (rank_spill_open(opt->spill_dir, &r->spill[t], d) != STATUS_OK)
+            return d->status;
+    return STATUS_OK;
+}
+
+/* The sweep's [report] settings into r (sweep_load checked the grids'
+ * lengths), and the cluster at each point of the grids into g. */
+static void report_settings(struct ranking *r,
+                            const struct hardware *hw,
+                            const struct sweep_spec *spec,
+                            struct sens_grids *g)
+{
+    size_t i;
+    r->nsens_ib = spec->r_sens_ib.n < RANKING_SENS_MAX ? spec->r_sens_ib.n
+                                                       : RANKING_SENS_MAX;
+    r->nsens_nv = spec->r_sens_nv.n < RANKING_SENS_MAX ? spec->r_sens_nv.n
+                                                       : RANKING_SENS_MAX;
     for (i = 0; i < r->nsens_ib; i++) {
         r->sens_ib_gbps[i] = spec->r_sens_ib.v[i];
-        hardware_at_link(ctx->hw, true, r->sens_ib_gbps[i], &hw_ib[i]);
-        ib_faster[i] = hw_ib[i].ib_bps > ctx->hw->ib_bps
-                           ? hw_ib[i].ib_bps / ctx->hw->ib_bps
-                           : 1;
+        hardware_at_link(hw, HARDWARE_LINK_IB, r->sens_ib_gbps[i], &g->ib[i]);
+        g->ib_faster[i] =
+            g->ib[i].ib_bps > hw->ib_bps ? g->ib[i].ib_bps / hw->ib_bps : 1;
     }
     for (i = 0; i < r->nsens_nv; i++) {
         r->sens_nv_gbps[i] = spec->r_sens_nv.v[i];
-        hardware_at_link(ctx->hw, false, r->sens_nv_gbps[i], &hw_nv[i]);
-        nv_faster[i] = hw_nv[i].nvlink_bps > ctx->hw->nvlink_bps
-                           ? hw_nv[i].nvlink_bps / ctx->hw->nvlink_bps
-                           : 1;
+        hardware_at_link(hw, HARDWARE_LINK_NVLINK, r->sens_nv_gbps[i],
+                         &g->nv[i]);
+        g->nv_faster[i] = g->nv[i].nvlink_bps > hw->nvlink_bps
+                              ? g->nv[i].nvlink_bps / hw->nvlink_bps
+                              : 1;
     }
     r->headroom_pct = spec->r_headroom_pct;
     r->tie_pct = spec->r_tie_pct;
     r->plans_sheet = (size_t)spec->r_plans_sheet;
+}
+
+/* Shard t of n: what it reads (r's settings, the grids g), its spill file
+ * and its heap of `top`, or the shared one under lock. */
+static void shard_init(struct shard *b,
+                       const struct ranking *r,
+                       const struct sens_grids *g,
+                       size_t t,
+                       size_t n)
+{
+    size_t i;
+    b->sens_ib = g->ib;
+    b->sens_nv = g->nv;
+    b->sens_ib_gbps = r->sens_ib_gbps;
+    b->sens_nv_gbps = r->sens_nv_gbps;
+    b->sens_ib_faster = g->ib_faster;
+    b->sens_nv_faster = g->nv_faster;
+    b->nsens_ib = r->nsens_ib;
+    b->nsens_nv = r->nsens_nv;
+    b->headroom_pct = r->headroom_pct;
+    b->spill = r->spill ? r->spill[t] : NULL;
+    b->enumerated = r->enumerated;
+    b->thread = t;
+    b->nthreads = n;
+    for (i = 0; i < FAMILY_KEYS; i++)
+        b->family_first[i] = UINT64_MAX;
+}
+
+/* Runs shards sh[0..n): 1 to n-1 on threads of their own (tid), 0 on
+ * this one, any whose thread did not start after them. */
+static void run_shards(struct shard *sh, pthread_t *tid, size_t n)
+{
+    size_t t, started;
+    for (t = 1; t < n; t++)
+        if (pthread_create(&tid[t], NULL, run_shard, &sh[t]) != 0)
+            break;
+    started = t;
+    run_shard(&sh[0]);
+    for (t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (t = started; t < n; t++) /* threads that did not start */
+        run_shard(&sh[t]);
+}
+
+/* The error of a sweep with no valid plan: its most frequent reason. */
+static enum status no_valid_plan(const struct ranking *r,
+                                 const struct sweep_file *sf,
+                                 struct diag *d)
+{
+    int worst = 1, k;
+    for (k = 1; k < PLAN_REASONS; k++)
+        if (r->rejected[k] > r->rejected[worst])
+            worst = k;
+    return diag_set(d, STATUS_RANGE,
+                    "%s: no valid plan: all %llu combinations were "
+                    "rejected (most often: %s, %llu times; e.g. %s)",
+                    sf->meta.path, (unsigned long long)r->enumerated,
+                    plan_reason_str((enum plan_reason)worst),
+                    (unsigned long long)r->rejected[worst],
+                    r->nexamples[worst] ? r->examples[worst][0] : "-");
+}
+
+/* The heap's size: --top (heap slots are 32-bit; more plans than that
+ * would not fit anyway), else the Plans sheet's or Excel's rows. */
+static size_t top_of(const struct sweep_file *sf,
+                     const struct rank_options *opt)
+{
+    return opt->top && opt->top < UINT32_MAX ? opt->top
+           : opt->top                        ? UINT32_MAX
+           : opt->sheet_only                 ? rank_keep_sheet_top(sf)
+                                             : RANKING_EXCEL_ROWS;
+}
+
+/* After the shards ran: whether one ran out of memory or its spill file
+ * failed (*nomem, *spill_failed). */
+static void shards_failed(const struct shard *sh,
+                          size_t n,
+                          const struct heap *shared,
+                          bool *nomem,
+                          bool *spill_failed)
+{
+    size_t t;
+    *nomem = shared->nomem;
+    *spill_failed = false;
+    for (t = 0; t < n; t++) {
+        *nomem = *nomem || sh[t].own.nomem;
+        *spill_failed = *spill_failed || sh[t].spill_failed ||
+                        (sh[t].spill && fflush(sh[t].spill) != 0);
+    }
+}
+
+enum status rank_run(struct ranking *r,
+                     struct cost_ctx *ctx,
+                     const struct sweep_file *sf,
+                     const struct rank_options *opt,
+                     struct diag *d)
+{
+    struct shard *sh;
+    struct heap shared;
+    struct sens_grids *g;
+    pthread_mutex_t lock;
+    pthread_t *tid;
+    size_t t, nthreads = opt->threads ? opt->threads : 1;
+    size_t top = top_of(sf, opt);
+    bool nomem = false, spill_failed = false;
+    enum status st = STATUS_OK;
+
+    if (rank_start(r, ctx, sf, d) != STATUS_OK)
+        return d->status;
+    sh = calloc(nthreads, sizeof *sh);
+    tid = calloc(nthreads, sizeof *tid);
+    g = calloc(1, sizeof *g);
+    if (!sh || !tid || !g)
+        st = diag_set(d, STATUS_NOMEM, "out of memory");
+    if (st != STATUS_OK || open_spills(r, opt, nthreads, d) != STATUS_OK) {
+        free(sh);
+        free(tid);
+        free(g);
+        return d->status;
+    }
+    report_settings(r, ctx->hw, &sf->spec, g);
     memset(&shared, 0, sizeof shared);
     shared.top = top;
     pthread_mutex_init(&lock, NULL);
@@ -887,44 +565,17 @@ enum status rank_run(struct report *r,
         sh[t].ctx = ctx;
         sh[t].sf = sf;
         sh[t].opt = opt;
-        sh[t].sens_ib = hw_ib;
-        sh[t].sens_nv = hw_nv;
-        sh[t].sens_ib_gbps = r->sens_ib_gbps;
-        sh[t].sens_nv_gbps = r->sens_nv_gbps;
-        sh[t].sens_ib_faster = ib_faster;
-        sh[t].sens_nv_faster = nv_faster;
-        sh[t].nsens_ib = r->nsens_ib;
-        sh[t].nsens_nv = r->nsens_nv;
-        sh[t].headroom_pct = r->headroom_pct;
-        sh[t].spill = r->spill ? r->spill[t] : NULL;
-        sh[t].enumerated = r->enumerated;
-        sh[t].thread = t;
-        sh[t].nthreads = nthreads;
         sh[t].own.top = top;
         if (top >= SHARED_HEAP_MIN && nthreads > 1) {
             sh[t].shared = &shared;
             sh[t].lock = &lock;
         }
-        for (i = 0; i < FAMILY_KEYS; i++)
-            sh[t].family_first[i] = UINT64_MAX;
+        shard_init(&sh[t], r, g, t, nthreads);
     }
-    for (t = 1; t < nthreads; t++)
-        if (pthread_create(&tid[t], NULL, run_shard, &sh[t]) != 0)
-            break;
-    started = t;
-    run_shard(&sh[0]);
-    for (t = 1; t < started; t++)
-        pthread_join(tid[t], NULL);
-    for (t = started; t < nthreads; t++) /* threads that did not start */
-        run_shard(&sh[t]);
-    nomem = shared.nomem;
-    for (t = 0; t < nthreads; t++) {
-        nomem = nomem || sh[t].own.nomem;
-        spill_failed = spill_failed || sh[t].spill_failed ||
-                       (sh[t].spill && fflush(sh[t].spill) != 0);
-    }
+    run_shards(sh, tid, nthreads);
+    shards_failed(sh, nthreads, &shared, &nomem, &spill_failed);
     if (!nomem && !spill_failed)
-        st = merge(r, sh, nthreads, sh[0].shared, top, d);
+        st = rank_merge(r, sh, nthreads, sh[0].shared, top, d);
     if (!nomem && !spill_failed && st == STATUS_OK && opt->sheet_only &&
         !opt->top)
         st = rank_keep_family_bests(r, d);
@@ -937,6 +588,7 @@ enum status rank_run(struct report *r,
     pthread_mutex_destroy(&lock);
     free(sh);
     free(tid);
+    free(g);
     if (nomem)
         return diag_set(d, STATUS_NOMEM, "out of memory keeping %zu plans",
                         top);
@@ -945,18 +597,5 @@ enum status rank_run(struct report *r,
                         opt->spill_dir, strerror(errno ? errno : EIO));
     if (st != STATUS_OK)
         return st;
-    if (r->valid == 0) {
-        int worst = 1, k;
-        for (k = 1; k < PLAN_REASONS; k++)
-            if (r->rejected[k] > r->rejected[worst])
-                worst = k;
-        return diag_set(d, STATUS_RANGE,
-                        "%s: no valid plan: all %llu combinations were "
-                        "rejected (most often: %s, %llu times; e.g. %s)",
-                        sf->meta.path, (unsigned long long)r->enumerated,
-                        plan_reason_str((enum plan_reason)worst),
-                        (unsigned long long)r->rejected[worst],
-                        r->nexamples[worst] ? r->examples[worst][0] : "-");
-    }
-    return STATUS_OK;
+    return r->valid == 0 ? no_valid_plan(r, sf, d) : STATUS_OK;
 }

@@ -1,12 +1,12 @@
 /*
  * rank: the sweep's evaluation and ranking stage. Runs every combination
  * of a sweep file's space through plan_check() and cost_evaluate() on
- * several threads, and fills the ranking part of a struct report: counts
+ * several threads, and fills a struct ranking (ranking.h): counts
  * of valid, fitting and rejected plans (with examples per reason), the
  * families with their best plan, their lightest plan and their best step
  * at the sweep's sensitivity bandwidths, and the best plans in order
  * (fitting first, then faster, then by plan text, so the order never
- * depends on threads), each row with its times (report_row.t), so that
+ * depends on threads), each row with its times (ranking_row.t), so that
  * no later stage times a plan. A plan fits when its memory leaves the sweep's
  * headroom free (terms_fits). Optionally spills every valid plan to
  * unlinked temporary files so plans.csv can list every plan through a
@@ -29,8 +29,12 @@
 
 #include "cost.h"
 #include "diag.h"
-#include "report.h"
+#include "ranking.h"
+#include "replay.h"
+#include "scenario.h"
 #include "sweep.h"
+#include "validate.h"
+#include "validation.h"
 
 struct rank_options {
     size_t top; /* plans kept in order; 0: Excel's row limit, or the Plans
@@ -52,16 +56,17 @@ struct rank_options {
 
 /*
  * Sweeps sf's space with ctx (prepared here for every pipeline layout the
- * space needs, hence not const) into r's ranking fields, which must be
- * zero: enumerated, valid, fitting, rejected, examples, rows, nrows,
- * dropped, family[] (name, plans, fitting, best, lightest, sensitivity)
- * and nfamilies, the [report] settings (sens_*_gbps, headroom_pct,
- * tie_pct, plans_sheet), spill. Release with report_free(). Returns
+ * space needs, hence not const) into r, which must be zero: enumerated,
+ * valid, fitting, rejected, examples, rows, nrows, dropped, family[]
+ * (name, plans, fitting, best, lightest, sensitivity) and nfamilies, the
+ * [report] settings (sens_*_gbps, headroom_pct, tie_pct, plans_sheet),
+ * spill, and the templates (rank_templates). Release with
+ * ranking_free(). Returns
  * STATUS_RANGE when the space is too large or no combination is valid (the
  * message says why), STATUS_NOMEM, or STATUS_IO when a spill file cannot be
  * written.
  */
-enum status rank_run(struct report *r,
+enum status rank_run(struct ranking *r,
                      struct cost_ctx *ctx,
                      const struct sweep_file *sf,
                      const struct rank_options *opt,
@@ -75,20 +80,35 @@ enum status rank_run(struct report *r,
  * rank_finish_families, rank_finish_crossovers, rank_finish_other_best,
  * rank_finish_replays.
  * ctx and other (the other communication model) are prepared here for
- * the plans they evaluate. STATUS_NOMEM (or a preparation's status) in d.
+ * the plans they evaluate; sf is the sweep rank_run ran (its [report]
+ * baseline and layouts). STATUS_NOMEM (or a preparation's status) in d.
  */
-enum status rank_finish(struct report *r,
+enum status rank_finish(struct ranking *r,
+                        const struct sweep_file *sf,
                         struct cost_ctx *ctx,
                         struct cost_ctx *other,
                         struct diag *d);
 
 /*
+ * The templates of every term a row carries, by key (r->templates): the
+ * time terms' and the memory terms' (terms_all, terms_memory) and one
+ * collective's link times ("ib_s", "nv_s"), as terms_template gives them,
+ * so that the workbook writes its live formulas without an evaluate
+ * header (ranking_template finds one). rank_run calls it. STATUS_NOMEM.
+ */
+enum status rank_templates(struct ranking *r, struct diag *d);
+
+/*
  * The waterfall's replay (replay_fill) of every kept row that can be the
  * recommended plan: the fitting rows within r->tie_pct of the fastest
  * (figures picks among them by free memory), or row 0 when it does not
- * fit; r->replays[i] is row i's, for i < r->nreplays. STATUS_NOMEM.
+ * fit, on model m and cluster hw; r->replays[i] is row i's, for i <
+ * r->nreplays. STATUS_NOMEM.
  */
-enum status rank_finish_replays(struct report *r, struct diag *d);
+enum status rank_finish_replays(struct ranking *r,
+                                const struct model *m,
+                                const struct hardware *hw,
+                                struct diag *d);
 
 /*
  * Predicts each validation run with the inputs it names (in[i], read by
@@ -98,7 +118,7 @@ enum status rank_finish_replays(struct report *r, struct diag *d);
  * not apply to its inputs is skipped and a note says why
  * (r->validation_notes). After rank_finish.
  */
-enum status rank_finish_validations(struct report *r,
+enum status rank_finish_validations(struct ranking *r,
                                     const struct validation_run *runs,
                                     const struct validation_inputs *in,
                                     size_t n,
@@ -111,10 +131,17 @@ enum status rank_finish_validations(struct report *r,
  * the published runs' band on this report's calibration group, the DP
  * overlaps off, and, for the fitting rows rank_finish_other_best timed,
  * the other communication model), r->band; and each placed validation
- * run's band scenarios, of its own group. rank_finish_validations calls
- * it last; needs the runs placed.
+ * run's band scenarios, of its own group, on model m and cluster hw.
+ * band: the rows' band where the caller has it (compare: eval's, from
+ * the data directory's runs), else NULL: from the placed runs on hw's
+ * calibration group. rank_finish_validations calls it last (NULL; needs
+ * the runs placed). STATUS_NOMEM.
  */
-void rank_finish_scenarios(struct report *r);
+enum status rank_finish_scenarios(struct ranking *r,
+                                  const struct model *m,
+                                  const struct hardware *hw,
+                                  const struct validation_band *band,
+                                  struct diag *d);
 
 /*
  * Each family's best plan under ctx's communication model and the same
@@ -122,7 +149,7 @@ void rank_finish_scenarios(struct report *r);
  * r->families_by_step; a plan fits when it leaves r->headroom_pct of HBM
  * free.
  */
-enum status rank_finish_families(struct report *r,
+enum status rank_finish_families(struct ranking *r,
                                  struct cost_ctx *ctx,
                                  struct cost_ctx *other,
                                  struct diag *d);
@@ -130,18 +157,21 @@ enum status rank_finish_families(struct report *r,
 /*
  * Each family's crossovers on both links (f->cross_ib, f->cross_nv: where
  * its best plan turns compute-bound as the link gets faster, and what
- * binds there) and, when none of the baseline's plans fits (r->sweep's
- * [report] baseline), its fastest plan re-timed on the sensitivity grids
- * (sens_unfit). After rank_finish_families.
+ * binds there) on cluster hw and, when none of the baseline's plans fits
+ * (sf's [report] baseline), its fastest plan re-timed on the sensitivity
+ * grids (sens_unfit). After rank_finish_families.
  */
-void rank_finish_crossovers(struct report *r);
+void rank_finish_crossovers(struct ranking *r,
+                            const struct hardware *hw,
+                            const struct sweep_file *sf);
 
 /*
  * The fastest fitting kept plan under the other communication model
  * (r->other_best, r->has_other_best; memory does not depend on the
- * model), other prepared here for every layout of r->sweep.
+ * model), other prepared here for every layout of sf.
  */
-enum status rank_finish_other_best(struct report *r,
+enum status rank_finish_other_best(struct ranking *r,
+                                   const struct sweep_file *sf,
                                    struct cost_ctx *other,
                                    struct diag *d);
 
@@ -175,14 +205,14 @@ size_t rank_keep_sheet_top(const struct sweep_file *sf);
  * among the rows when any plan of its family is. Updates r->dropped.
  * STATUS_NOMEM when the rows cannot grow.
  */
-enum status rank_keep_family_bests(struct report *r, struct diag *d);
+enum status rank_keep_family_bests(struct ranking *r, struct diag *d);
 
 /* ---- The spill files (rank_spill.c) ---- */
 
 /*
  * Opens one spill file in directory dir for writing and reading back
  * ("w+b"), already unlinked so that it goes with its last descriptor
- * whatever happens; *out receives it (the caller closes it: report_free
+ * whatever happens; *out receives it (the caller closes it: ranking_free
  * for r->spill). STATUS_IO with the path in d when dir is too long or
  * not writable.
  */
@@ -193,35 +223,7 @@ enum status rank_spill_open(const char *dir, FILE **out, struct diag *d);
  * enumeration order (row->family: its family key, which the cursor maps
  * through r->family_of_key). False when the write fails.
  */
-bool rank_spill_write(FILE *f, const struct report_row *row, uint64_t index);
-
-/*
- * Reads every plan of a report in order: r->rows first (rank 1, 2, ...),
- * then, when the sweep spilled, every other valid plan in enumeration
- * order (rank 0: not ranked). Usage:
- *
- *   struct rank_cursor c;
- *   struct report_row row;
- *   size_t rank;
- *   rank_cursor_init(&c, r);
- *   while (rank_cursor_next(&c, &row, &rank)) ...;
- *   if (c.failed) ... (a spill file could not be read)
- *   rank_cursor_release(&c);
- */
-struct rank_cursor {
-    const struct report *r;
-    size_t next_row;
-    /* the spill files' next records, merged by enumeration index */
-    struct rank_record *head; /* [r->nspill] */
-    bool *have;               /* [r->nspill] */
-    bool started, failed;
-};
-
-void rank_cursor_init(struct rank_cursor *c, const struct report *r);
-bool rank_cursor_next(struct rank_cursor *c,
-                      struct report_row *row,
-                      size_t *rank);
-void rank_cursor_release(struct rank_cursor *c);
+bool rank_spill_write(FILE *f, const struct ranking_row *row, uint64_t index);
 
 /*
  * Builds the pipeline partitions every pp*vpp of the sweep needs (those

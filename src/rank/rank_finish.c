@@ -16,19 +16,19 @@
 
 /* The fit of c with the report's headroom (cost_evaluate does not know
  * it). */
-static void refit(const struct report *r, struct cost_result *c)
+static void refit(const struct ranking *r, struct cost_result *c)
 {
     c->fits = terms_fits(c->mem.total, c->mem.capacity, r->headroom_pct);
 }
 
-enum status rank_finish_families(struct report *r,
+enum status rank_finish_families(struct ranking *r,
                                  struct cost_ctx *ctx,
                                  struct cost_ctx *other,
                                  struct diag *d)
 {
     size_t i, j;
     for (i = 0; i < r->nfamilies; i++) {
-        struct report_family *f = &r->family[i];
+        struct ranking_family *f = &r->family[i];
         struct plan p = f->best.plan;
         if (cost_ctx_prepare_plan(ctx, &p, d) != STATUS_OK ||
             cost_ctx_prepare_plan(other, &p, d) != STATUS_OK)
@@ -52,7 +52,7 @@ enum status rank_finish_families(struct report *r,
     for (i = 1; i < r->nfamilies; i++) {
         long k = r->families_by_step[i];
         for (j = i; j > 0; j--) {
-            const struct report_family *g =
+            const struct ranking_family *g =
                 &r->family[r->families_by_step[j - 1]];
             const struct cost_result *c = &r->family[k].best;
             if (!rank_before(c->fits, cost_rank_step(c), &c->plan, g->best.fits,
@@ -78,8 +78,8 @@ static void retime(const struct cost_work *w,
 }
 
 /*
- * Where plan c (this report's model) turns compute-bound as the IB (ib)
- * or NVLink bandwidth grows, everything else as it is, by the bound's own
+ * Where plan c (this report's model) turns compute-bound as link
+ * `which`'s bandwidth grows, everything else as it is, by the bound's own
  * rule (terms_core): the bandwidth at which the link's time with the
  * micro-batches (bytes / bandwidth + its collectives' latency; the step-end DP
  * traffic is its own, exposed term) meets the compute side of the
@@ -88,18 +88,19 @@ static void retime(const struct cost_work *w,
  * binds there (re-timed a hair above it, so a tie in the rounding does
  * not decide). "Already" when the link is within the compute side now.
  */
-static void crossover(const struct report *r,
+static void crossover(const struct ranking *r,
+                      const struct hardware *hw,
                       const struct cost_result *c,
-                      bool ib,
-                      struct report_crossover *x)
+                      enum hardware_link which,
+                      struct ranking_crossover *x)
 {
+    const bool ib = which == HARDWARE_LINK_IB;
     const struct cost_work *w = &c->work;
     const struct cost_times *t = &c->t;
-    const struct hardware_spec *s = &r->hw->spec;
+    const struct hardware_spec *s = &hw->spec;
     double link = ib ? t->ib_steady : t->nvlink_steady;
     double bytes = ib ? w->ib_steady_bytes : w->nvlink_steady_bytes;
-    double lat =
-        comm_lat_s(r->hw, ib ? w->ib_steady_lat : w->nvlink_steady_lat);
+    double lat = comm_lat_s(hw, ib ? w->ib_steady_lat : w->nvlink_steady_lat);
     const double *grid = ib ? r->sens_ib_gbps : r->sens_nv_gbps;
     size_t n = ib ? r->nsens_ib : r->nsens_nv;
     double side = t->compute * (1 + (double)s->comm_sms / (double)s->sms);
@@ -109,16 +110,16 @@ static void crossover(const struct report *r,
     memset(x, 0, sizeof *x);
     x->then_bound = t->bound;
     if (link <= t->compute + t->comm_sm) {
-        x->state = REPORT_CROSS_ALREADY;
+        x->state = RANKING_CROSS_ALREADY;
         return;
     }
     if (room <= 0) {
-        x->state = REPORT_CROSS_LATENCY;
+        x->state = RANKING_CROSS_LATENCY;
         return;
     }
-    x->state = REPORT_CROSS_AT;
+    x->state = RANKING_CROSS_AT;
     x->gbps = bytes / room / 1e9;
-    hardware_at_link(r->hw, ib, x->gbps * (1 + 1e-9), &h);
+    hardware_at_link(hw, which, x->gbps * (1 + 1e-9), &h);
     retime(w, &h, &at);
     x->then_bound = at.bound;
     x->in_range = n > 0 && x->gbps >= grid[0] && x->gbps <= grid[n - 1];
@@ -126,16 +127,17 @@ static void crossover(const struct report *r,
 
 /* The baseline's curves when none of its plans fits: its fastest plan,
  * re-timed at each bandwidth of the grids. */
-static void baseline_curves(struct report *r)
+static void baseline_curves(struct ranking *r,
+                            const struct hardware *hw,
+                            const struct sweep_file *sf)
 {
-    struct report_family *f;
-    char name[sizeof r->baseline.name];
+    struct ranking_family *f;
+    char name[sizeof r->family[0].name];
     long k;
     size_t i;
-    /* the baseline as figures names it (report_baseline.name) */
-    diag_snprintf(name, sizeof name, "%s",
-                  r->sweep ? r->sweep->spec.r_baseline : "");
-    k = report_family_index(r, name);
+    /* the baseline as figures names it (views_baseline.name) */
+    diag_snprintf(name, sizeof name, "%s", sf ? sf->spec.r_baseline : "");
+    k = ranking_family_index(r, name);
     if (k < 0)
         return;
     f = &r->family[k];
@@ -145,7 +147,7 @@ static void baseline_curves(struct report *r)
     for (i = 0; i < r->nsens_ib; i++) {
         struct hardware h;
         struct cost_times t;
-        hardware_at_link(r->hw, true, r->sens_ib_gbps[i], &h);
+        hardware_at_link(hw, HARDWARE_LINK_IB, r->sens_ib_gbps[i], &h);
         retime(&f->best.work, &h, &t);
         f->sens_ib_step[i] = t.step;
         f->sens_ib_bound[i] = t.bound;
@@ -153,33 +155,37 @@ static void baseline_curves(struct report *r)
     for (i = 0; i < r->nsens_nv; i++) {
         struct hardware h;
         struct cost_times t;
-        hardware_at_link(r->hw, false, r->sens_nv_gbps[i], &h);
+        hardware_at_link(hw, HARDWARE_LINK_NVLINK, r->sens_nv_gbps[i], &h);
         retime(&f->best.work, &h, &t);
         f->sens_nv_step[i] = t.step;
         f->sens_nv_bound[i] = t.bound;
     }
 }
 
-void rank_finish_crossovers(struct report *r)
+void rank_finish_crossovers(struct ranking *r,
+                            const struct hardware *hw,
+                            const struct sweep_file *sf)
 {
     size_t i;
     for (i = 0; i < r->nfamilies; i++) {
-        struct report_family *f = &r->family[i];
-        crossover(r, &f->best, true, &f->cross_ib);
-        crossover(r, &f->best, false, &f->cross_nv);
+        struct ranking_family *f = &r->family[i];
+        crossover(r, hw, &f->best, HARDWARE_LINK_IB, &f->cross_ib);
+        crossover(r, hw, &f->best, HARDWARE_LINK_NVLINK, &f->cross_nv);
     }
-    baseline_curves(r);
+    baseline_curves(r, hw, sf);
 }
 
 /* ---- The other communication model ---- */
 
-enum status
-rank_finish_other_best(struct report *r, struct cost_ctx *other, struct diag *d)
+enum status rank_finish_other_best(struct ranking *r,
+                                   const struct sweep_file *sf,
+                                   struct cost_ctx *other,
+                                   struct diag *d)
 {
     struct cost_result *best = &r->other_best;
     size_t i;
     r->has_other_best = false;
-    if (r->sweep && rank_prepare(r->sweep, other, d) != STATUS_OK)
+    if (sf && rank_prepare(sf, other, d) != STATUS_OK)
         return d->status;
     for (i = 0; i < r->nrows && r->rows[i].fits; i++) {
         struct cost_result c;
@@ -204,7 +210,7 @@ rank_finish_other_best(struct report *r, struct cost_ctx *other, struct diag *d)
 /* n, or past the last fitting row whose range's high end is within
  * tie_pct of the smallest (the plans figures_sheet_rows may recommend,
  * once rank_finish_scenarios filled the ranges). */
-static size_t robust_ties(const struct report *r, size_t n)
+static size_t robust_ties(const struct ranking *r, size_t n)
 {
     double least = 0;
     size_t i;
@@ -219,7 +225,10 @@ static size_t robust_ties(const struct report *r, size_t n)
     return n;
 }
 
-enum status rank_finish_replays(struct report *r, struct diag *d)
+enum status rank_finish_replays(struct ranking *r,
+                                const struct model *m,
+                                const struct hardware *hw,
+                                struct diag *d)
 {
     size_t n = 0, i;
     free(r->replays);
@@ -241,18 +250,43 @@ enum status rank_finish_replays(struct report *r, struct diag *d)
     if (!r->replays)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     for (i = 0; i < n; i++) {
-        const struct report_row *row = &r->rows[i];
+        const struct ranking_row *row = &r->rows[i];
         struct cost_result c;
-        report_row_result(row, &c);
-        replay_fill(&c, r->m, r->hw, &r->replays[i]);
+        ranking_row_result(row, &c);
+        replay_fill(&c, m, hw, &r->replays[i]);
     }
     r->nreplays = n;
     return STATUS_OK;
 }
 
+/* ---- The templates ---- */
+
+enum status rank_templates(struct ranking *r, struct diag *d)
+{
+    static const char *const links[] = {"ib_s", "nv_s"};
+    size_t nt, nm, i, n = 0;
+    const struct terms_term *t = terms_all(&nt);
+    const struct terms_mem_term *m = terms_memory(&nm);
+    free(r->templates);
+    r->ntemplates = 0;
+    r->templates = calloc(nt + nm + 2, sizeof *r->templates);
+    if (!r->templates)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    /* in terms_template's order: a time term's key, then a memory term's */
+    for (i = 0; i < nt; i++)
+        r->templates[n++] = (struct ranking_template){t[i].key, t[i].formula};
+    for (i = 0; i < nm; i++)
+        r->templates[n++] = (struct ranking_template){m[i].key, m[i].formula};
+    for (i = 0; i < 2; i++)
+        r->templates[n++] =
+            (struct ranking_template){links[i], terms_template(links[i])};
+    r->ntemplates = n;
+    return STATUS_OK;
+}
+
 /* ---- Validation runs ---- */
 
-enum status rank_finish_validations(struct report *r,
+enum status rank_finish_validations(struct ranking *r,
                                     const struct validation_run *runs,
                                     const struct validation_inputs *in,
                                     size_t n,
@@ -261,7 +295,19 @@ enum status rank_finish_validations(struct report *r,
                                     struct diag *d)
 {
     size_t i, k;
-    for (i = 0; i < n && r->nvalidations < REPORT_VALIDATIONS_MAX; i++) {
+    /* room for every run: each is predicted or noted */
+    struct validate_result *all =
+        realloc(r->validation, (r->nvalidations + n + 1) * sizeof *all);
+    char **notes = all ? realloc(r->validation_notes,
+                                 (r->nvalidation_notes + n + 1) * sizeof *notes)
+                       : NULL;
+    if (all)
+        r->validation = all;
+    if (notes)
+        r->validation_notes = notes;
+    if (!all || !notes)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < n; i++) {
         struct validate_result *v = &r->validation[r->nvalidations];
         struct diag skip;
         diag_init(&skip);
@@ -269,9 +315,10 @@ enum status rank_finish_validations(struct report *r,
             STATUS_OK)
             return d->status;
         if (skip.status != STATUS_OK) {
-            if (r->nvalidation_notes < REPORT_VALIDATIONS_MAX)
-                diag_snprintf(r->validation_notes[r->nvalidation_notes++],
-                              sizeof r->validation_notes[0], "%s", skip.msg);
+            char *note = strdup(skip.msg);
+            if (!note)
+                return diag_set(d, STATUS_NOMEM, "out of memory");
+            r->validation_notes[r->nvalidation_notes++] = note;
             continue;
         }
         r->nvalidations++;
@@ -281,22 +328,25 @@ enum status rank_finish_validations(struct report *r,
          * family's best beyond the ranked ones, rank_keep.c) */
         for (k = 0; k < r->nrows; k++)
             if (memcmp(&r->rows[k].plan, &v->plan, sizeof v->plan) == 0) {
-                v->rank = (long)report_row_rank(r, k);
+                v->rank = (long)ranking_row_rank(r, k);
                 break;
             }
     }
-    rank_finish_scenarios(r);
+    if (rank_finish_scenarios(r, ctx->m, ctx->hw, NULL, d) != STATUS_OK)
+        return d->status;
     /* the plans the ranges may recommend need their waterfalls too */
-    return rank_finish_replays(r, d);
+    return rank_finish_replays(r, ctx->m, ctx->hw, d);
 }
 
 /* ---- Scenarios ---- */
 
-/* The band of `group` from the placed runs with an expected step. */
-static bool
-band_of(const struct report *r, const char *group, struct validation_band *band)
+/* The band of `group` from the placed runs with an expected step (pts:
+ * room for every run). */
+static bool band_of(const struct ranking *r,
+                    struct validation_point *pts,
+                    const char *group,
+                    struct validation_band *band)
 {
-    struct validation_point pts[REPORT_VALIDATIONS_MAX];
     size_t i, n = 0;
     for (i = 0; i < r->nvalidations; i++) {
         const struct validate_result *v = &r->validation[i];
@@ -308,14 +358,26 @@ band_of(const struct report *r, const char *group, struct validation_band *band)
     return validation_band_fit(pts, n, group, band);
 }
 
-void rank_finish_scenarios(struct report *r)
+enum status rank_finish_scenarios(struct ranking *r,
+                                  const struct model *m,
+                                  const struct hardware *hw,
+                                  const struct validation_band *band,
+                                  struct diag *d)
 {
     size_t i;
-    r->has_band =
-        r->hw->cal && band_of(r, validation_group(r->hw->cal), &r->band);
+    struct validation_point *pts = calloc(r->nvalidations + 1, sizeof *pts);
+    if (!pts)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    if (band) {
+        r->band = *band;
+        r->has_band = band->all_runs > 0;
+    } else {
+        r->has_band =
+            hw->cal && band_of(r, pts, validation_group(hw->cal), &r->band);
+    }
     for (i = 0; i < r->nrows; i++) {
-        struct report_row *row = &r->rows[i];
-        scenario_eval(&row->work, &row->t, r->hw, r->m, row->plan.precision,
+        struct ranking_row *row = &r->rows[i];
+        scenario_eval(&row->work, &row->t, hw, m, row->plan.precision,
                       r->has_band ? &r->band : NULL, &row->sc);
         scenario_add(&row->sc, SCENARIO_OTHER_COMM, row->other_expected);
     }
@@ -324,22 +386,25 @@ void rank_finish_scenarios(struct report *r)
         struct validate_result *v = &r->validation[i];
         struct validation_band b;
         double x = v->sc.step[SCENARIO_EXPECTED];
-        if (!scenario_known(&v->sc) || !band_of(r, v->group, &b))
+        if (!scenario_known(&v->sc) || !band_of(r, pts, v->group, &b))
             continue;
         scenario_add(&v->sc, SCENARIO_RUNS_FAST, x * b.lo);
         scenario_add(&v->sc, SCENARIO_RUNS_SLOW, x * b.hi);
     }
+    free(pts);
+    return STATUS_OK;
 }
 
-enum status rank_finish(struct report *r,
+enum status rank_finish(struct ranking *r,
+                        const struct sweep_file *sf,
                         struct cost_ctx *ctx,
                         struct cost_ctx *other,
                         struct diag *d)
 {
     if (rank_finish_families(r, ctx, other, d) != STATUS_OK)
         return d->status;
-    rank_finish_crossovers(r);
-    if (rank_finish_other_best(r, other, d) != STATUS_OK)
+    rank_finish_crossovers(r, ctx->hw, sf);
+    if (rank_finish_other_best(r, sf, other, d) != STATUS_OK)
         return d->status;
-    return rank_finish_replays(r, d);
+    return rank_finish_replays(r, ctx->m, ctx->hw, d);
 }

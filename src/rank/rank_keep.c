@@ -21,7 +21,7 @@ size_t rank_keep_sheet_top(const struct sweep_file *sf)
 /* qsort comparator over rows: rank order (rank_before). */
 static int compare_rows(const void *x, const void *y)
 {
-    const struct report_row *a = x, *b = y;
+    const struct ranking_row *a = x, *b = y;
     if (rank_before(a->fits, a->step, &a->plan, b->fits, b->step, &b->plan))
         return -1;
     return rank_before(b->fits, b->step, &b->plan, a->fits, a->step, &a->plan)
@@ -29,29 +29,35 @@ static int compare_rows(const void *x, const void *y)
                : 0;
 }
 
-enum status rank_keep_family_bests(struct report *r, struct diag *d)
+enum status rank_keep_family_bests(struct ranking *r, struct diag *d)
 {
-    bool present[REPORT_FAMILIES_MAX] = {false};
+    bool *present = calloc(r->nfamilies ? r->nfamilies : 1, sizeof *present);
     size_t i, missing = 0;
-    struct report_row *rows;
+    struct ranking_row *rows;
+    if (!present)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
     for (i = 0; i < r->nrows; i++)
-        if (r->rows[i].family >= 0 && r->rows[i].family < REPORT_FAMILIES_MAX)
+        if (r->rows[i].family >= 0 && (size_t)r->rows[i].family < r->nfamilies)
             present[r->rows[i].family] = true;
     for (i = 0; i < r->nfamilies; i++)
         if (r->family[i].has_best && !present[i])
             missing++;
     r->nranked = r->nrows;
-    if (missing == 0)
-        return STATUS_OK;
-    rows = realloc(r->rows, (r->nrows + missing) * sizeof *rows);
-    if (!rows)
+    rows = missing ? realloc(r->rows, (r->nrows + missing) * sizeof *rows)
+                   : r->rows;
+    if (missing && !rows) {
+        free(present);
         return diag_set(d, STATUS_NOMEM, "out of memory ranking %zu plans",
                         r->nrows + missing);
+    }
     r->rows = rows;
     for (i = 0; i < r->nfamilies; i++)
         if (r->family[i].has_best && !present[i])
             /* the row the sweep's visitor would have kept */
-            report_row_of(&r->family[i].best, (int)i, &r->rows[r->nrows++]);
+            ranking_row_of(&r->family[i].best, (int)i, &r->rows[r->nrows++]);
+    free(present);
+    if (missing == 0)
+        return STATUS_OK;
     /* the rows added rank after the kept ones: only they need ordering */
     qsort(r->rows + r->nranked, r->nrows - r->nranked, sizeof *r->rows,
           compare_rows);

@@ -60,14 +60,14 @@ static void compute_bounds(const struct cost_ctx *ctx,
 /* Over the distinct ranks of p on partition s (struct cost_hint): the
  * largest lower bound of a rank's step into *hi, the smallest of a
  * rank's step at any link bandwidth into *lo (compute_bounds); false
- * when it knows none. With full, where *hi is at most at_most, the
+ * when it knows none. With RANK_PRUNE_FULL, where *hi is at most at_most, the
  * ranks' full work tightens it, one rank at a time from the likeliest
  * slowest, until it is above at_most. */
 static bool part_bounds(const struct cost_ctx *ctx,
                         const struct plan *p,
                         struct rank_cache *c,
                         int s,
-                        bool full,
+                        enum rank_prune_depth depth,
                         double at_most,
                         double *hi,
                         double *lo)
@@ -82,7 +82,7 @@ static bool part_bounds(const struct cost_ctx *ctx,
         return false;
     *hi = b->hi;
     *lo = b->lo;
-    if (!full || *hi > at_most)
+    if (depth != RANK_PRUNE_FULL || *hi > at_most)
         return true;
     /* The ranks go from the largest compute bound down: the first one
      * above at_most settles it and the others are not weighed. */
@@ -115,7 +115,7 @@ static bool part_bounds(const struct cost_ctx *ctx,
 bool rank_prune_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
                        struct rank_cache *c,
-                       bool full,
+                       enum rank_prune_depth depth,
                        double at_most,
                        double *step,
                        double *any_rank)
@@ -128,11 +128,11 @@ bool rank_prune_bounds(const struct cost_ctx *ctx,
     if (!c->bound[0].valid)
         cost_evaluate(ctx, p, COST_RANKS, &c->hint, NULL);
     if (!part[0].runs || part[0].nranks == 0 ||
-        !part_bounds(ctx, p, c, 0, full, above, &hi, &lo))
+        !part_bounds(ctx, p, c, 0, depth, above, &hi, &lo))
         return false;
     if (part[1].runs && !(hi * (1 - 1e-9) <= at_most)) { /* else: see .h */
         if (part[1].nranks == 0 ||
-            !part_bounds(ctx, p, c, 1, full, above, &hi2, &lo2))
+            !part_bounds(ctx, p, c, 1, depth, above, &hi2, &lo2))
             return false;
         hi = hi2 < hi ? hi2 : hi;
         lo = lo2 < lo ? lo2 : lo;

@@ -16,6 +16,10 @@
 #include "plan.h"
 #include "rank_cache.h"
 
+/* How far rank_prune_bounds goes: the ranks' compute bounds alone, or,
+ * where they are not above at_most, the ranks' full work too. */
+enum rank_prune_depth { RANK_PRUNE_COMPUTE, RANK_PRUNE_FULL };
+
 /*
  * Lower bounds of p's speed of light without timing it, from its ranks'
  * compute, optimizer step and bubble (rank_prune.c says why they bound
@@ -34,14 +38,14 @@
  * until it is above at_most: a plan far above at_most costs one rank's
  * work instead of the floor's every rank on both partitions. c: the
  * thread's cache, rank_cache_hint(c, p) called for p; the bounds from
- * compute are weighed once per plan there (a call with full after one
- * without takes them: the same numbers). Same preconditions as
+ * compute are weighed once per plan there (a RANK_PRUNE_FULL call after
+ * a RANK_PRUNE_COMPUTE one takes them: the same numbers). Same preconditions as
  * cost_evaluate; allocates nothing.
  */
 bool rank_prune_bounds(const struct cost_ctx *ctx,
                        const struct plan *p,
                        struct rank_cache *c,
-                       bool full,
+                       enum rank_prune_depth depth,
                        double at_most,
                        double *step,
                        double *any_rank);

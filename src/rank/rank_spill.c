@@ -17,7 +17,7 @@
  * its family key). */
 struct rank_record {
     uint64_t index;
-    struct report_row row;
+    struct ranking_row row;
 };
 
 /* ---- The ranking rule (rank.h): the sweep keeps by it, the cursor
@@ -72,7 +72,7 @@ enum status rank_spill_open(const char *dir, FILE **out, struct diag *d)
     return STATUS_OK;
 }
 
-bool rank_spill_write(FILE *f, const struct report_row *row, uint64_t index)
+bool rank_spill_write(FILE *f, const struct ranking_row *row, uint64_t index)
 {
     struct rank_record rec;
     memset(&rec, 0, sizeof rec);
@@ -83,14 +83,14 @@ bool rank_spill_write(FILE *f, const struct report_row *row, uint64_t index)
 
 /* ---- Reading every plan back ---- */
 
-void rank_cursor_init(struct rank_cursor *c, const struct report *r)
+void ranking_cursor_init(struct ranking_cursor *c, const struct ranking *r)
 {
     memset(c, 0, sizeof c[0]);
     c->r = r;
 }
 
 /* Reads spill file k's next record into the cursor's head. */
-static void read_head(struct rank_cursor *c, size_t k)
+static void read_head(struct ranking_cursor *c, size_t k)
 {
     FILE *f = c->r->spill[k];
     c->have[k] = fread(&c->head[k], sizeof c->head[k], 1, f) == 1;
@@ -98,12 +98,12 @@ static void read_head(struct rank_cursor *c, size_t k)
         c->failed = true;
 }
 
-bool rank_cursor_next(struct rank_cursor *c,
-                      struct report_row *row,
-                      size_t *rank)
+bool ranking_cursor_next(struct ranking_cursor *c,
+                         struct ranking_row *row,
+                         size_t *rank)
 {
-    const struct report *r = c->r;
-    const struct report_row *last = r->nrows ? &r->rows[r->nrows - 1] : NULL;
+    const struct ranking *r = c->r;
+    const struct ranking_row *last = r->nrows ? &r->rows[r->nrows - 1] : NULL;
     size_t k;
     if (c->next_row < r->nrows) {
         *row = r->rows[c->next_row++];
@@ -148,7 +148,7 @@ bool rank_cursor_next(struct rank_cursor *c,
     }
 }
 
-void rank_cursor_release(struct rank_cursor *c)
+void ranking_cursor_release(struct ranking_cursor *c)
 {
     free(c->head);
     free(c->have);

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "out_file.h"
-#include "rank.h"
 #include "plans_table.h"
 
 bool csv_out_field(FILE *out, const char *s)
@@ -29,16 +28,16 @@ bool csv_out_field(FILE *out, const char *s)
 }
 
 /* One CSV line of row (rank 0: unranked). */
-static void write_row(const struct report *r,
+static void write_row(const struct views *r,
                       FILE *f,
-                      const struct report_row *row,
+                      const struct ranking_row *row,
                       size_t rank)
 {
     size_t n, k;
     const struct plans_column *cols = plans_table_columns(&n);
     if (ferror(f))
         return;
-    progress_add(r->progress, 1);
+    progress_add(r->in->progress, 1);
     for (k = 0; k < n; k++) {
         struct plans_value v;
         plans_table_value_row(&cols[k], r, row, rank, &row->t, &v);
@@ -58,14 +57,13 @@ static void write_row(const struct report *r,
 
 /* The plans of `scope` (csv_out.h); false when the spill could not be
  * read back. */
-static bool
-write_rows(const struct report *r, enum csv_out_scope scope, FILE *f)
+static bool write_rows(const struct views *r, enum csv_out_scope scope, FILE *f)
 {
     size_t n, k, rank;
     const struct plans_column *cols = plans_table_columns(&n);
     char head[160];
-    struct rank_cursor c;
-    struct report_row row;
+    struct ranking_cursor c;
+    struct ranking_row row;
     bool ok;
     for (k = 0; k < n; k++) {
         plans_table_header(&cols[k], head, sizeof head);
@@ -76,24 +74,24 @@ write_rows(const struct report *r, enum csv_out_scope scope, FILE *f)
     fputs("\r\n", f);
     if (scope == CSV_OUT_SHEET) { /* the Plans sheet's rows, its order */
         for (k = 0; k < r->nsheet && !ferror(f); k++)
-            write_row(r, f, &r->rows[r->sheet[k]],
-                      report_row_rank(r, r->sheet[k]));
+            write_row(r, f, &r->rank->rows[r->sheet[k]],
+                      ranking_row_rank(r->rank, r->sheet[k]));
         return true;
     }
     if (scope == CSV_OUT_KEPT) {
-        for (k = 0; k < r->nrows && !ferror(f); k++)
-            write_row(r, f, &r->rows[k], report_row_rank(r, k));
+        for (k = 0; k < r->rank->nrows && !ferror(f); k++)
+            write_row(r, f, &r->rank->rows[k], ranking_row_rank(r->rank, k));
         return true;
     }
-    rank_cursor_init(&c, r);
-    while (!ferror(f) && rank_cursor_next(&c, &row, &rank))
+    ranking_cursor_init(&c, r->rank);
+    while (!ferror(f) && ranking_cursor_next(&c, &row, &rank))
         write_row(r, f, &row, rank);
     ok = !c.failed;
-    rank_cursor_release(&c);
+    ranking_cursor_release(&c);
     return ok;
 }
 
-enum status csv_out_write(const struct report *r,
+enum status csv_out_write(const struct views *r,
                           const char *path,
                           enum csv_out_scope scope,
                           struct diag *d)

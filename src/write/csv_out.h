@@ -13,19 +13,19 @@
 #include <stdio.h>
 
 #include "diag.h"
-#include "report.h"
+#include "views.h"
 
 /* Which plans plans.csv holds. */
 enum csv_out_scope {
     CSV_OUT_SHEET, /* the Plans sheet's rows (r->sheet), in its order */
-    CSV_OUT_KEPT,  /* every kept plan (r->rows, best first): --top N */
+    CSV_OUT_KEPT,  /* every kept plan (r->rank->rows, best first): --top N */
     CSV_OUT_ALL    /* every plan: the kept ones, then the spilled ones */
 };
 
 /*
  * Writes the plans of `scope` to path, each with its rank (its place in
- * r->rows, 1-based). CSV_OUT_ALL: the kept plans (r->rows, best first,
- * ranked), then, when the sweep spilled every plan (rank_options
+ * r->rank->rows, 1-based). CSV_OUT_ALL: the kept plans (r->rank->rows, best
+ * first, ranked), then, when the sweep spilled every plan (rank_options
  * .spill_dir), the others in enumeration order with an empty rank. On
  * failure returns STATUS_IO with "path: cannot write: reason" in d,
  * removes its temporary file and leaves an existing file at path
@@ -33,7 +33,7 @@ enum csv_out_scope {
  *
  *   csv_out_write(&rep, "out/plans.csv", CSV_OUT_SHEET, &d);
  */
-enum status csv_out_write(const struct report *r,
+enum status csv_out_write(const struct views *r,
                           const char *path,
                           enum csv_out_scope scope,
                           struct diag *d);

@@ -9,7 +9,7 @@
 
 #include "collectives.h"
 #include "figures.h"
-#include "report.h"
+#include "views.h"
 
 #define GIB 1073741824.0
 
@@ -53,7 +53,7 @@ static void span_text(const struct plan_span *s, char *buf, size_t size)
 
 static bool m_has_mtp(const struct eval_view *v)
 {
-    return v->ctx->m->spec.mtp_depth > 0;
+    return v->m->spec.mtp_depth > 0;
 }
 
 /* "stages  E+4 4 ... 2+H": layers per pipeline chunk. */
@@ -132,8 +132,8 @@ static void expected_text(FILE *out, const struct eval_view *v)
         char a[32], b[32];
         double lo = v->sc.low / t->expected, hi = v->sc.high / t->expected;
         int s;
-        report_sig3(v->sc.low, a, sizeof a);
-        report_sig3(v->sc.high, b, sizeof b);
+        views_sig3(v->sc.low, a, sizeof a);
+        views_sig3(v->sc.high, b, sizeof b);
         fprintf(out,
                 "        range %s to %s s, %.1f to %.1f days, $%.2fM to "
                 "$%.2fM: the span of its scenarios (never below the speed "
@@ -173,14 +173,13 @@ static void head_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
     const struct plan *p = &r->plan;
-    const struct model *m = v->ctx->m;
-    const struct hardware *hw = v->ctx->hw;
+    const struct model *m = v->m;
+    const struct hardware *hw = v->hw;
     char plan[256];
 
     plan_format(p, plan, sizeof plan);
     fprintf(out, "%s on %ld x %s (%s), comm model %s\n", m->spec.name, p->gpus,
-            hw->spec.gpu_name, hw->spec.cluster_name,
-            comm_model_str(v->ctx->comm));
+            hw->spec.gpu_name, hw->spec.cluster_name, comm_model_str(v->comm));
     fprintf(out, "plan    %s\n", plan);
     fprintf(out,
             "        family %s; dp=%ld, expert dp=%ld, %ld micro-batches "
@@ -318,7 +317,7 @@ static void verdict_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
     const struct plan *p = &r->plan;
-    const struct model *m = v->ctx->m;
+    const struct model *m = v->m;
     const struct memory *mem = &r->mem;
     const struct cost_times *t = &r->t;
     char verdict[640];
@@ -693,15 +692,15 @@ static void json_collectives(struct json *j, const struct eval_view *v)
 void eval_out_json(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
-    const struct model *m = v->ctx->m;
+    const struct model *m = v->m;
     struct json j = {.out = out};
 
     json_open(&j, NULL, '{');
     json_plan(&j, &r->plan);
     json_str(&j, "family", r->family);
     json_str(&j, "model", m->spec.name);
-    json_str(&j, "cluster", v->ctx->hw->spec.cluster_name);
-    json_str(&j, "comm_model", comm_model_str(v->ctx->comm));
+    json_str(&j, "cluster", v->hw->spec.cluster_name);
+    json_str(&j, "comm_model", comm_model_str(v->comm));
     json_open(&j, "params", '{');
     json_num(&j, "total", m->params_total);
     json_num(&j, "active", m->params_active);

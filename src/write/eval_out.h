@@ -8,16 +8,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "comm.h"
-#include "cost.h"
-#include "memory.h"
-#include "replay.h"
-#include "scenario.h"
+#include "hardware.h"
+#include "model.h"
+#include "model_partition.h"
+#include "result.h"
+#include "scenario_steps.h"
 #include "validation.h"
 
 /* One evaluated plan with everything the outputs show. */
 struct eval_view {
-    const struct cost_ctx *ctx;
+    const struct model *m;     /* the model, cluster and communication */
+    const struct hardware *hw; /* model the plan was evaluated on */
+    enum comm_model comm;
     const struct cost_result *r;
     const struct comm_collective *coll; /* of the critical rank */
     size_t ncoll;

@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "plan.h"
-#include "terms.h"
+#include "terms_inputs.h"
+#include "terms_memory.h"
 
 #define GIB 1073741824.0
 
@@ -28,7 +29,8 @@ enum col_src {
     C_MEM_FIELD,   /* a double of struct memory (bytes), in GiB */
     C_XWORK_FIELD, /* a double of struct expected_work, over scale; empty
                       without a calibration */
-    C_XTERM,       /* an expected term (terms.h), by the column's key */
+    C_XTIME_FIELD, /* a double of struct cost_times of the expected step;
+                      empty without a calibration */
     C_RANGE_FIELD, /* a double of struct scenario_steps (the row's range);
                       empty without an expected step */
     C_RANK,
@@ -53,10 +55,12 @@ enum col_src {
 #define MEM_FIELD(f)      FIELD(C_MEM_FIELD, struct memory, double, f, GIB)
 #define XWORK_FIELD(f, sc) \
     FIELD(C_XWORK_FIELD, struct expected_work, double, f, sc)
+#define XTIME_FIELD(f) FIELD(C_XTIME_FIELD, struct cost_times, double, f, 1)
 #define RANGE_FIELD(f) FIELD(C_RANGE_FIELD, struct scenario_steps, double, f, 1)
 #define DERIVED(src)   .id = (src), .off = 0, .scale = 1
 
-/* The column shows a time term: its formula is the term's (terms.c). */
+/* The column shows a term: its formula is the term's template (terms.c,
+ * terms_memory.c) as the ranking carries it (ranking_template). */
 #define TERM   ""
 #define NUM    PLANS_NUMBER
 #define TEXT   PLANS_TEXT
@@ -86,7 +90,7 @@ static const struct plans_column columns[] = {
     {.key = "mbs", .header = "Micro-batch", .unit = "seq", .num_format = F_INT, .width = 9, .kind = NUM, PLAN_FIELD(mbs)},
 
     {.key = "step", .header = "Step, speed of light", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_STEP_S", TIME_FIELD(step)},
-    {.key = "expected", .header = "Expected step", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_EXPECTED_S", DERIVED(C_XTERM)},
+    {.key = "expected", .header = "Expected step", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_EXPECTED_S", XTIME_FIELD(expected)},
     {.key = "low", .header = "Expected low (its scenarios' span, never below the speed of light)", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .name = "PLANS_LOW_S", RANGE_FIELD(low)},
     {.key = "high", .header = "Expected high (its slowest scenario)", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .name = "PLANS_HIGH_S", RANGE_FIELD(high)},
     {.key = "bound", .header = "Bound", .width = 9, .kind = TEXT, .formula = TERM, .name = "PLANS_BOUND", DERIVED(C_BOUND)},
@@ -99,10 +103,10 @@ static const struct plans_column columns[] = {
     {.key = "days", .header = "Days for token budget, speed of light", .num_format = F_DAYS, .width = 10, .kind = NUM, .formula = TERM, .name = "PLANS_DAYS", TIME_FIELD(days)},
     {.key = "gpuh", .header = "GPU-hours per 1T tokens, speed of light", .num_format = F_CNT, .width = 11, .kind = NUM, .formula = TERM, .name = "PLANS_GPUH", TIME_FIELD(gpu_hours_per_trillion)},
     {.key = "cost", .header = "Cost for token budget, speed of light", .unit = "USD", .num_format = F_USD, .width = 13, .kind = NUM, .formula = TERM, .name = "PLANS_COST", TIME_FIELD(cost_usd)},
-    {.key = "x_tps", .header = "Expected tokens/s per GPU", .num_format = F_CNT, .width = 10, .kind = NUM, .formula = TERM, .name = "PLANS_X_TPS", DERIVED(C_XTERM)},
-    {.key = "x_mfu", .header = "Expected MFU", .num_format = F_PCT, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_X_MFU", DERIVED(C_XTERM)},
-    {.key = "x_days", .header = "Expected days for token budget", .num_format = F_DAYS, .width = 10, .kind = NUM, .formula = TERM, .name = "PLANS_X_DAYS", DERIVED(C_XTERM)},
-    {.key = "x_cost", .header = "Expected cost for token budget", .unit = "USD", .num_format = F_USD, .width = 13, .kind = NUM, .formula = TERM, .name = "PLANS_X_COST", DERIVED(C_XTERM)},
+    {.key = "x_tps", .header = "Expected tokens/s per GPU", .num_format = F_CNT, .width = 10, .kind = NUM, .formula = TERM, .name = "PLANS_X_TPS", XTIME_FIELD(x_tps)},
+    {.key = "x_mfu", .header = "Expected MFU", .num_format = F_PCT, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_X_MFU", XTIME_FIELD(x_mfu)},
+    {.key = "x_days", .header = "Expected days for token budget", .num_format = F_DAYS, .width = 10, .kind = NUM, .formula = TERM, .name = "PLANS_X_DAYS", XTIME_FIELD(x_days)},
+    {.key = "x_cost", .header = "Expected cost for token budget", .unit = "USD", .num_format = F_USD, .width = 13, .kind = NUM, .formula = TERM, .name = "PLANS_X_COST", XTIME_FIELD(x_cost)},
     {.key = "serial", .header = "Step, no overlap, speed of light", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, TIME_FIELD(step_serial)},
     {.key = "compute", .header = "Compute, speed of light", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, TIME_FIELD(compute)},
     {.key = "ib", .header = "IB, speed of light", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, TIME_FIELD(ib)},
@@ -119,20 +123,20 @@ static const struct plans_column columns[] = {
     {.key = "ramp", .header = "Pipeline ramp unit, speed of light", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, TIME_FIELD(ramp)},
     {.key = "bubble", .header = "Pipeline bubble, speed of light", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, TIME_FIELD(bubble)},
     {.key = "dp_exposed", .header = "Exposed step-end DP, speed of light", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, TIME_FIELD(dp_exposed)},
-    {.key = "x_compute", .header = "Expected compute", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_hbm", .header = "Expected HBM", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_ib_hid", .header = "Expected IB, overlapped", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_nv_hid", .header = "Expected NVLink, overlapped", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_comm_sm", .header = "Expected compute lost to comm SMs", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_offload", .header = "Expected wait for activation offload", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_exposed", .header = "Expected comm not overlapped", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_core", .header = "Expected core", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_ramp", .header = "Expected ramp unit", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_bubble", .header = "Expected bubble", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_sync", .header = "Expected step-end sync", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_gather", .header = "Expected step-end gather", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_dp", .header = "Expected exposed DP", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
-    {.key = "x_optimizer", .header = "Expected optimizer step", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, DERIVED(C_XTERM)},
+    {.key = "x_compute", .header = "Expected compute", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_compute)},
+    {.key = "x_hbm", .header = "Expected HBM", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, XTIME_FIELD(x_hbm)},
+    {.key = "x_ib_hid", .header = "Expected IB, overlapped", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_ib_hid)},
+    {.key = "x_nv_hid", .header = "Expected NVLink, overlapped", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_nv_hid)},
+    {.key = "x_comm_sm", .header = "Expected compute lost to comm SMs", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_comm_sm)},
+    {.key = "x_offload", .header = "Expected wait for activation offload", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_offload)},
+    {.key = "x_exposed", .header = "Expected comm not overlapped", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_exposed)},
+    {.key = "x_core", .header = "Expected core", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_core)},
+    {.key = "x_ramp", .header = "Expected ramp unit", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_ramp)},
+    {.key = "x_bubble", .header = "Expected bubble", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_bubble)},
+    {.key = "x_sync", .header = "Expected step-end sync", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_sync)},
+    {.key = "x_gather", .header = "Expected step-end gather", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_gather)},
+    {.key = "x_dp", .header = "Expected exposed DP", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_dp)},
+    {.key = "x_optimizer", .header = "Expected optimizer step", .unit = "s", .num_format = F_SEC, .width = 10, .kind = NUM, .formula = TERM, XTIME_FIELD(x_optimizer)},
 
     {.key = "fp8_tflop", .header = "FP8 work", .unit = "TFLOP", .num_format = F_BIG, .width = 11, .kind = NUM, .name = "PLANS_FP8_TFLOP", WORK_FIELD(fp8_flops, 1e12)},
     {.key = "bf16_tflop", .header = "BF16 work", .unit = "TFLOP", .num_format = F_BIG, .width = 11, .kind = NUM, .name = "PLANS_BF16_TFLOP", WORK_FIELD(bf16_flops, 1e12)},
@@ -241,16 +245,17 @@ size_t plans_table_frozen(void)
     return (size_t)plans_table_find("mbs") + 1;
 }
 
-const char *plans_table_formula(const struct plans_column *c)
+const char *plans_table_formula(const struct plans_column *c,
+                                const struct ranking *r)
 {
     if (!c->formula || c->formula[0] != '\0')
         return c->formula;
-    return terms_template(c->key);
+    return ranking_template(r, c->key);
 }
 
-const char *plans_table_rank_key(const struct report *r)
+const char *plans_table_rank_key(const struct views *r)
 {
-    return r->expected ? "expected" : "step";
+    return r->in->expected ? "expected" : "step";
 }
 
 long plans_table_find(const char *key)
@@ -288,13 +293,13 @@ static void text(struct plans_value *out, const char *s)
 }
 
 void plans_table_value(const struct plans_column *c,
-                       const struct report *r,
+                       const struct views *r,
                        size_t index,
                        const struct cost_times *t,
                        struct plans_value *out)
 {
-    plans_table_value_row(c, r, &r->rows[index], report_row_rank(r, index), t,
-                          out);
+    plans_table_value_row(c, r, &r->rank->rows[index],
+                          ranking_row_rank(r->rank, index), t, out);
 }
 
 /* The double at byte offset off of *base. */
@@ -306,8 +311,8 @@ static double field(const void *base, size_t off)
 }
 
 void plans_table_value_row(const struct plans_column *c,
-                           const struct report *r,
-                           const struct report_row *row,
+                           const struct views *r,
+                           const struct ranking_row *row,
                            size_t rank,
                            const struct cost_times *t,
                            struct plans_value *out)
@@ -333,13 +338,13 @@ void plans_table_value_row(const struct plans_column *c,
         number(out, field(&row->mem, c->off) / c->scale);
         break;
     case C_XWORK_FIELD:
-    case C_XTERM:
+    case C_XTIME_FIELD:
         if (!row->work.x.known) /* no calibration: no expected figures */
             out->kind = PLANS_EMPTY;
         else if (c->id == C_XWORK_FIELD)
             number(out, field(&row->work.x, c->off) / c->scale);
-        else if (terms_find(c->key))
-            number(out, terms_time(t, terms_find(c->key)->id));
+        else
+            number(out, field(t, c->off));
         break;
     case C_RANGE_FIELD:
         if (scenario_known(&row->sc))
@@ -354,8 +359,8 @@ void plans_table_value_row(const struct plans_column *c,
             text(out, ""); /* a plan beyond the ranked ones */
         break;
     case C_FAMILY:
-        text(out, row->family >= 0 && (size_t)row->family < r->nfamilies
-                      ? r->family[row->family].name
+        text(out, row->family >= 0 && (size_t)row->family < r->rank->nfamilies
+                      ? r->rank->family[row->family].name
                       : "?");
         break;
     case C_SCHEDULE:

@@ -10,9 +10,10 @@
  * (IB_GBPS, COMPUTE_DERATE, ...) and refer to other columns of the same
  * row as {key}, e.g. "{bubble}+{optimizer}+{core}";
  * plans_table_formula_compile() turns them into A1 references and refuses
- * a name terms.h does not know. A column that shows a time term takes the
- * term's template from the registry (terms.h), so the sheet repeats
- * cost_times() term for term.
+ * a name terms_inputs.h does not know. A column that shows a time term
+ * takes the term's template from the registry (terms.h), as the ranking
+ * carries it (ranking_template), so the sheet repeats cost_times() term
+ * for term.
  */
 #ifndef PROJ_PLANS_TABLE_H
 #define PROJ_PLANS_TABLE_H
@@ -20,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cost.h"
-#include "report.h"
+#include "result.h"
+#include "views.h"
 
 enum plans_kind {
     PLANS_NUMBER, /* double */
@@ -38,7 +39,7 @@ struct plans_column {
     double width;           /* column width in characters */
     int kind;               /* enum plans_kind */
     const char *formula;    /* template without '='; NULL: a value; "":
-                               the time term of the same key (terms.h) */
+                               the term of the same key (terms.h) */
     const char *name;       /* the workbook name of its range (terms_names):
                                "PLANS_FITS"; NULL: none */
     /* private: where plans_table_value() reads the value: a source, the
@@ -63,28 +64,29 @@ const struct plans_column *plans_table_columns(size_t *n);
 /* Leading columns that identify a plan (frozen on the Plans sheet). */
 size_t plans_table_frozen(void);
 
-/* The formula template of column c: the registry's (terms_template)
- * when the column shows a term of the time or memory model, its own
- * otherwise; NULL for a value column. */
-const char *plans_table_formula(const struct plans_column *c);
+/* The formula template of column c: the registry's (terms_template, as
+ * r carries it: ranking_template) when the column shows a term of the
+ * time or memory model, its own otherwise; NULL for a value column. */
+const char *plans_table_formula(const struct plans_column *c,
+                                const struct ranking *r);
 
 /* Key of the column whose step the ranking uses (its range is also
  * named PLANS_RANK_S): the speed-of-light "step" until the expected step
  * has a column. */
-const char *plans_table_rank_key(const struct report *r);
+const char *plans_table_rank_key(const struct views *r);
 
 /* Index of the column with this key, or -1. */
 long plans_table_find(const char *key);
 
 /*
  * Value of column c for kept row `row` of r, whose times t are the
- * row's own (report_row.t, filled by rank). For formula columns this is
+ * row's own (ranking_row.t, filled by rank). For formula columns this is
  * the C result the formula must reproduce (its cached value). `index`
- * is the row's position in r->rows (0-based; the rank shown is
+ * is the row's position in r->rank->rows (0-based; the rank shown is
  * index + 1).
  */
 void plans_table_value(const struct plans_column *c,
-                       const struct report *r,
+                       const struct views *r,
                        size_t index,
                        const struct cost_times *t,
                        struct plans_value *out);
@@ -92,8 +94,8 @@ void plans_table_value(const struct plans_column *c,
 /* plans_table_value() for any row (family indexing r->family); rank 0
  * leaves the Rank column empty (a plan beyond the ranked ones). */
 void plans_table_value_row(const struct plans_column *c,
-                           const struct report *r,
-                           const struct report_row *row,
+                           const struct views *r,
+                           const struct ranking_row *row,
                            size_t rank,
                            const struct cost_times *t,
                            struct plans_value *out);

@@ -538,7 +538,9 @@ static void evaluate(const struct model *m,
             cost_rank_memory(&cc, &r, (long)k, &rank_mem[k]);
         replay_fill(&r, m, hw, &replay);
         memset(&view, 0, sizeof view);
-        view.ctx = &cc;
+        view.m = cc.m;
+        view.hw = cc.hw;
+        view.comm = cc.comm;
         view.r = &r;
         view.coll = coll;
         view.ncoll = ncoll;

@@ -78,7 +78,8 @@ cold_bounds(struct tally *t, const struct plan *p, double *step, double *any)
 {
     rank_cache_forget(t->cold);
     rank_cache_hint(t->cold, p);
-    return rank_prune_bounds(t->ctx, p, t->cold, false, -1, step, any);
+    return rank_prune_bounds(t->ctx, p, t->cold, RANK_PRUNE_COMPUTE, -1, step,
+                             any);
 }
 
 /*
@@ -124,8 +125,8 @@ static void check_memo(struct tally *t,
          i < sizeof share / sizeof share[0] && cold_bounds(t, p, &loose, &any0);
          i++) {
         double at_most = share[i] * r->t.step;
-        if (!rank_prune_bounds(t->ctx, p, t->cache, true, at_most, &step,
-                               &any) ||
+        if (!rank_prune_bounds(t->ctx, p, t->cache, RANK_PRUNE_FULL, at_most,
+                               &step, &any) ||
             !(step > at_most))
             continue; /* (not above: may be one partition's alone) */
         if (!(step <= r->t.step) || !(any == any0) || !(any <= r->t.step))
@@ -139,10 +140,10 @@ static void check_memo(struct tally *t,
      * now) are those weighed cold, bit for bit */
     if (cold_bounds(t, p, &loose, &any0)) {
         double kept_step, kept_any;
-        assert_true(rank_prune_bounds(t->ctx, p, t->cache, false, -1,
-                                      &kept_step, &kept_any));
-        assert_true(
-            rank_prune_bounds(t->ctx, p, t->cache, false, -1, &step, &any));
+        assert_true(rank_prune_bounds(t->ctx, p, t->cache, RANK_PRUNE_COMPUTE,
+                                      -1, &kept_step, &kept_any));
+        assert_true(rank_prune_bounds(t->ctx, p, t->cache, RANK_PRUNE_COMPUTE,
+                                      -1, &step, &any));
         if (!(kept_step == loose && kept_any == any0 && step == loose &&
               any == any0))
             fail_msg("%s: bounds from compute through the cache %.17g, "
@@ -295,13 +296,16 @@ static void test_floor_link_bound_space(void **state)
 
 static void test_floor_validation_inputs(void **state)
 {
-    static struct validation_run runs[VALIDATION_RUNS_MAX];
-    size_t n = 0, i;
+    struct validation_runs all;
+    const struct validation_run *runs;
+    size_t n, i;
     struct diag d;
     (void)state;
     diag_init(&d);
-    if (validation_load_dir("data", runs, VALIDATION_RUNS_MAX, &n, &d))
+    if (validation_load_dir("data", &all, &d))
         fail_msg("%s", d.msg);
+    runs = all.run;
+    n = all.n;
     assert_true(n >= 6);
     for (i = 0; i < n; i++) {
         struct validation_inputs in;
@@ -312,6 +316,7 @@ static void test_floor_validation_inputs(void **state)
         sweep_floor(runs[i].path, in.m, &in.own_hw, in.stack, NULL, 0);
         validation_inputs_release(&in);
     }
+    validation_runs_release(&all);
 }
 
 int main(void)

@@ -17,10 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cost.h"
-#include "memory.h"
+#include "result.h"
 #include "plot_format.h"
-#include "terms.h"
+#include "terms_memory.h"
 
 #define GIB 1073741824.0
 
@@ -41,7 +40,7 @@
 
 /* Tick labels, swatches and their object numbers from `object0`, for the
  * bars first..first+n-1 at y = n .. 1, into tics and code. */
-static void bar_axis(const struct report *r,
+static void bar_axis(const struct views *r,
                      size_t first,
                      size_t n,
                      size_t object0,
@@ -51,8 +50,9 @@ static void bar_axis(const struct report *r,
     size_t i;
     plot_text_printf(tics, "set ytics (");
     for (i = 0; i < n; i++) {
-        const struct report_bar *b = &r->bars[first + i];
-        const struct report_family *f = &r->family[b->family];
+        const struct views_bar *b = &r->bars[first + i];
+        const struct ranking_family *f = &r->rank->family[b->family];
+        const struct views_family *vf = &r->family[b->family];
         char hex[16], name[64];
         double y = (double)(n - i);
         plot_text_printf(tics, "%s", i ? ", " : "");
@@ -60,7 +60,7 @@ static void bar_axis(const struct report *r,
                  f->name);
         plot_text_add_quoted(tics, name);
         plot_text_printf(tics, " %g", y);
-        plot_format_color(f->color, hex, sizeof hex);
+        plot_format_color(vf->color, hex, sizeof hex);
         plot_text_printf(
             code,
             "set object %zu rect from graph -0.014, first %g to graph "
@@ -72,7 +72,7 @@ static void bar_axis(const struct report *r,
 }
 
 /* " N more famil(y|ies) not shown." appended to text. */
-static void omitted(const struct report *r, char *text, size_t size)
+static void omitted(const struct views *r, char *text, size_t size)
 {
     size_t len = strlen(text);
     if (r->bars_omitted)
@@ -80,7 +80,7 @@ static void omitted(const struct report *r, char *text, size_t size)
                  r->bars_omitted, r->bars_omitted == 1 ? "y" : "ies");
 }
 
-void plot_bars_fill_steps(const struct report *r,
+void plot_bars_fill_steps(const struct views *r,
                           struct plot_template_vars *v,
                           struct plot_text *dat)
 {
@@ -95,7 +95,7 @@ void plot_bars_fill_steps(const struct report *r,
              "fits (1/0), bound (0 compute, 1 IB, 2 NVLink, 3 HBM), "
              "expected step (0: none)\n");
     for (i = 0; i < n; i++) {
-        const struct report_bar *b = &r->bars[i];
+        const struct views_bar *b = &r->bars[i];
         plot_text_printf(dat,
                          "%zu %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g "
                          "%d %d %.12g\n",
@@ -123,11 +123,11 @@ void plot_bars_fill_steps(const struct report *r,
     plot_template_set_str(v, "C_BUBBLE", COLOR_BUBBLE);
     plot_template_set_str(v, "C_OPTIMIZER", COLOR_OPTIMIZER);
     plot_template_set_str(v, "C_EXPECTED", COLOR_EXPECTED);
-    plot_template_set_num(v, "EXPECTED", r->expected ? 1 : 0);
+    plot_template_set_num(v, "EXPECTED", r->in->expected ? 1 : 0);
     plot_format_title(r, "where the step time goes (* the recommended plan)",
                       text, sizeof text);
     plot_template_set_str(v, "TITLE", text);
-    if (r->expected)
+    if (r->in->expected)
         snprintf(text, sizeof text,
                  "Solid: the speed of light (only the binding link's time "
                  "beyond compute is exposed); hatched: on to the expected "
@@ -138,37 +138,38 @@ void plot_bars_fill_steps(const struct report *r,
                  "compute is exposed (it overlaps compute). Diamond: the "
                  "step with no overlap.");
     plot_template_set_str(v, "SUB1", text);
-    plot_format_num(terms_mem_usable(r->hw->capacity_bytes, r->headroom_pct) /
-                        GIB,
-                    a, sizeof a);
+    plot_format_num(
+        terms_mem_usable(r->in->hw->capacity_bytes, r->rank->headroom_pct) /
+            GIB,
+        a, sizeof a);
     if (nfit < n)
         snprintf(text, sizeof text,
                  "Below the dashed line no plan of the family fits in %s GiB "
                  "(%g%% of HBM kept free; its fastest plan is shown).",
-                 a, r->headroom_pct);
+                 a, r->rank->headroom_pct);
     else
         snprintf(text, sizeof text,
                  "Every family shown has a plan that fits in %s GiB (%g%% of "
                  "HBM kept free).",
-                 a, r->headroom_pct);
+                 a, r->rank->headroom_pct);
     omitted(r, text, sizeof text);
     plot_template_set_str(v, "SUB2", text);
     plot_template_set_str(v, "XLABEL",
-                          r->expected ? "time per step (speed of light, "
-                                        "then expected), s"
-                                      : "time per step at the speed of "
-                                        "light, s");
+                          r->in->expected ? "time per step (speed of light, "
+                                            "then expected), s"
+                                          : "time per step at the speed of "
+                                            "light, s");
 }
 
 /* One panel's rows (bars first..first+n-1) as a data block. */
-static void memory_block(const struct report *r,
+static void memory_block(const struct views *r,
                          size_t first,
                          size_t n,
                          struct plot_text *dat)
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        const struct report_bar *b = &r->bars[first + i];
+        const struct views_bar *b = &r->bars[first + i];
         const struct memory *m = &b->mem;
         plot_text_printf(
             dat, "%zu %.12g %.12g %.12g %.12g %.12g %.12g %.12g %d\n", n - i,
@@ -181,14 +182,15 @@ static void memory_block(const struct report *r,
     plot_text_printf(dat, "\n\n");
 }
 
-void plot_bars_fill_memory(const struct report *r,
+void plot_bars_fill_memory(const struct views *r,
                            struct plot_template_vars *v,
                            struct plot_text *dat)
 {
     size_t nfit = r->nbars_fit, nunfit = r->nbars - r->nbars_fit;
-    double cap = r->hw->capacity_bytes / GIB;
+    double cap = r->in->hw->capacity_bytes / GIB;
     double usable =
-        terms_mem_usable(r->hw->capacity_bytes, r->headroom_pct) / GIB;
+        terms_mem_usable(r->in->hw->capacity_bytes, r->rank->headroom_pct) /
+        GIB;
     double area = AREA_TOP - AREA_BOTTOM, gap = nfit && nunfit ? PANEL_GAP : 0;
     double h1 = nunfit == 0 ? area
                 : nfit == 0
@@ -232,7 +234,8 @@ void plot_bars_fill_memory(const struct report *r,
     plot_format_num(usable, b, sizeof b);
     snprintf(text, sizeof text, "HBM %s GiB", a);
     plot_template_set_str(v, "CAP_LABEL", text);
-    snprintf(text, sizeof text, "fits: %s GiB (%g%% free)", b, r->headroom_pct);
+    snprintf(text, sizeof text, "fits: %s GiB (%g%% free)", b,
+             r->rank->headroom_pct);
     plot_template_set_str(v, "USABLE_LABEL", text);
     snprintf(text, sizeof text,
              "Do not fit in %s GiB (own scale: each bar whole)", b);
@@ -249,7 +252,7 @@ void plot_bars_fill_memory(const struct report *r,
              "A plan fits when it leaves %g%% of HBM free (dashed line). "
              "Families where nothing fits are drawn below, on their own "
              "scale.",
-             r->headroom_pct);
+             r->rank->headroom_pct);
     omitted(r, text, sizeof text);
     plot_template_set_str(v, "SUB2", text);
     plot_template_set_str(v, "XLABEL", "memory per GPU, GiB");

@@ -5,7 +5,7 @@
  * and "memory" (per GPU on the heaviest pipeline rank, against the HBM
  * capacity and the memory a plan may use; those that do not fit in a
  * panel of their own scale). The families are the report's bars
- * (figures: at most REPORT_BARS_MAX, the baseline kept).
+ * (figures: at most VIEWS_BARS_MAX, the baseline kept).
  *
  * May call: plot_format, plot_template, plot_text, report, cost, memory.
  */
@@ -14,14 +14,14 @@
 
 #include "plot_template.h"
 #include "plot_text.h"
-#include "report.h"
+#include "views.h"
 
 /*
  * Fills the placeholders of templates/step-breakdown.gp.in into v and
  * appends the chart's data file to dat (one row per family, fastest
  * first, seconds per step).
  */
-void plot_bars_fill_steps(const struct report *r,
+void plot_bars_fill_steps(const struct views *r,
                           struct plot_template_vars *v,
                           struct plot_text *dat);
 
@@ -30,7 +30,7 @@ void plot_bars_fill_steps(const struct report *r,
  * the chart's data file to dat (one row per family, GiB per GPU; block 0
  * the families that fit, block 1 those that do not).
  */
-void plot_bars_fill_memory(const struct report *r,
+void plot_bars_fill_memory(const struct views *r,
                            struct plot_template_vars *v,
                            struct plot_text *dat);
 

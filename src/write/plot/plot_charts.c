@@ -26,32 +26,32 @@
 #define PATH_MAX_CHARS 1100 /* a template path: tdir + name + ".gp.in" */
 
 /* Each chart's data and placeholders; the link variants bind their link. */
-typedef void fill_fn(const struct report *r,
+typedef void fill_fn(const struct views *r,
                      struct plot_template_vars *v,
                      struct plot_text *dat);
 
-static void roofline_ib(const struct report *r,
+static void roofline_ib(const struct views *r,
                         struct plot_template_vars *v,
                         struct plot_text *dat)
 {
     plot_roofline_fill(r, HARDWARE_LINK_IB, v, dat);
 }
 
-static void roofline_nvlink(const struct report *r,
+static void roofline_nvlink(const struct views *r,
                             struct plot_template_vars *v,
                             struct plot_text *dat)
 {
     plot_roofline_fill(r, HARDWARE_LINK_NVLINK, v, dat);
 }
 
-static void sensitivity_ib(const struct report *r,
+static void sensitivity_ib(const struct views *r,
                            struct plot_template_vars *v,
                            struct plot_text *dat)
 {
     plot_sensitivity_fill(r, HARDWARE_LINK_IB, v, dat);
 }
 
-static void sensitivity_nvlink(const struct report *r,
+static void sensitivity_nvlink(const struct views *r,
                                struct plot_template_vars *v,
                                struct plot_text *dat)
 {
@@ -64,7 +64,7 @@ static void sensitivity_nvlink(const struct report *r,
 struct chart {
     const char *name;
     fill_fn *fill;
-    bool (*wanted)(const struct report *r);
+    bool (*wanted)(const struct views *r);
 };
 
 static const struct chart charts[] = {
@@ -89,13 +89,13 @@ const char *plot_charts_name(size_t c)
     return c < PLOT_CHARTS ? charts[c].name : "";
 }
 
-bool plot_charts_wanted(const struct report *r, size_t c)
+bool plot_charts_wanted(const struct views *r, size_t c)
 {
     return c < PLOT_CHARTS && (!charts[c].wanted || charts[c].wanted(r));
 }
 
 /* Placeholders every template has: footer, output and data paths. */
-static void common_vars(const struct report *r,
+static void common_vars(const struct views *r,
                         const char *name,
                         struct plot_template_vars *v)
 {
@@ -107,9 +107,9 @@ static void common_vars(const struct report *r,
     plot_text_printf(&footer,
                      "roofplan %s, %s communication model, at the inputs of "
                      "%s; model %s, hardware %s, sweep %s",
-                     r->version, r->comm == COMM_TOPO ? "topo" : "flat",
-                     r->when, r->m->meta.path, r->hw->meta.path,
-                     r->sweep ? r->sweep->meta.path : "-");
+                     r->in->version, r->in->comm == COMM_TOPO ? "topo" : "flat",
+                     r->when, r->in->m->meta.path, r->in->hw->meta.path,
+                     r->in->sweep ? r->in->sweep->meta.path : "-");
     plot_template_set_str(v, "FOOTER", footer.p ? footer.p : "");
     plot_text_release(&footer);
     for (i = 0; i < 4; i++) {
@@ -175,7 +175,7 @@ write_file(const char *path, const char *text, size_t n, struct diag *d)
     return STATUS_OK;
 }
 
-enum status plot_charts_write(const struct report *r,
+enum status plot_charts_write(const struct views *r,
                               size_t c,
                               const char *tdir,
                               const char *script_path,

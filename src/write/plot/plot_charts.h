@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "report.h"
+#include "views.h"
 
 /* The charts: the rows of plot_charts.c's table (a static assertion
  * holds the two equal). */
@@ -36,7 +36,7 @@ const char *plot_charts_name(size_t c);
  * the recommended plan's expected step (a calibration and a stack), and
  * "summary", which needs a recommended plan. A chart r does not have gets
  * no file at all. */
-bool plot_charts_wanted(const struct report *r, size_t c);
+bool plot_charts_wanted(const struct views *r, size_t c);
 
 /*
  * Writes chart c of r (one r has: plot_charts_wanted): its data at data_path
@@ -48,7 +48,7 @@ bool plot_charts_wanted(const struct report *r, size_t c);
  * unknown placeholder in the template ("tpath:LINE: unknown placeholder
  * @NAME@"), STATUS_NOMEM.
  */
-enum status plot_charts_write(const struct report *r,
+enum status plot_charts_write(const struct views *r,
                               size_t c,
                               const char *tdir,
                               const char *script_path,

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "views.h"
 
 void plot_format_num(double x, char *buf, size_t size)
 {
@@ -19,7 +19,7 @@ void plot_format_num(double x, char *buf, size_t size)
     if (!isfinite(x) || fabs(x) < 100)
         snprintf(buf, size, "%.3g", x);
     else
-        report_thousands(x, buf, size);
+        views_thousands(x, buf, size);
 }
 
 void plot_format_si(double x, char *buf, size_t size)
@@ -74,13 +74,13 @@ void plot_format_color(uint32_t rgb, char *buf, size_t size)
 int plot_format_point(int marker)
 {
     /* circle, square, triangle up, triangle down, diamond, pentagon */
-    static const int open[REPORT_MARKERS] = {6, 4, 8, 10, 12, 14};
-    return marker >= 0 && marker < REPORT_MARKERS ? open[marker] : 6;
+    static const int open[VIEWS_MARKERS] = {6, 4, 8, 10, 12, 14};
+    return marker >= 0 && marker < VIEWS_MARKERS ? open[marker] : 6;
 }
 
 int plot_format_dash(int dash)
 {
-    return dash >= 0 && dash < REPORT_DASHES ? dash + 1 : 1;
+    return dash >= 0 && dash < VIEWS_DASHES ? dash + 1 : 1;
 }
 
 /* At 22 points Sans averages 16.1 px a character (measured on gnuplot's
@@ -121,11 +121,11 @@ double plot_format_sub_pt(const char *line)
     return fit_pt(line, SUB_PT, SUB_CHARS, 10);
 }
 
-void plot_format_title(const struct report *r,
+void plot_format_title(const struct views *r,
                        const char *what,
                        char *buf,
                        size_t size)
 {
-    diag_snprintf(buf, size, "%s on %ld \xC3\x97 %s: %s", r->m->spec.name,
-                  r->hw->spec.gpus, r->hw->spec.gpu_name, what);
+    diag_snprintf(buf, size, "%s on %ld \xC3\x97 %s: %s", r->in->m->spec.name,
+                  r->in->hw->spec.gpus, r->in->hw->spec.gpu_name, what);
 }

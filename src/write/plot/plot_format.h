@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report.h"
+#include "views.h"
 
 /* x with thousands separators at 100 and above ("12,870", "-1,500"),
  * three significant digits below ("1.5", "0.0123"); "%.3g" when not
@@ -42,11 +42,11 @@ void plot_format_grow_range(double v, double *lo, double *hi);
 /* "#RRGGBB" of a 0xRRGGBB colour. */
 void plot_format_color(uint32_t rgb, char *buf, size_t size);
 
-/* gnuplot's point type of marker m (report_family.marker), open; the
+/* gnuplot's point type of marker m (views_family.marker), open; the
  * filled one is this + 1. */
 int plot_format_point(int marker);
 
-/* gnuplot's dash type of dash d (report_family.dash): 1 solid, 2
+/* gnuplot's dash type of dash d (views_family.dash): 1 solid, 2
  * dashed, 3 dotted, 4 dash-dot. */
 int plot_format_dash(int dash);
 
@@ -61,7 +61,7 @@ double plot_format_sub_pt(const char *line);
 
 /* A chart's title: "<model> on <gpus> x <gpu>: <what>" (a real
  * multiplication sign, UTF-8). */
-void plot_format_title(const struct report *r,
+void plot_format_title(const struct views *r,
                        const char *what,
                        char *buf,
                        size_t size);

@@ -135,7 +135,7 @@ spawn_all(struct plot_job *job, const struct plot_files *out, struct diag *d)
     return STATUS_OK;
 }
 
-enum status plot_out_start(const struct report *r,
+enum status plot_out_start(const struct views *r,
                            const char *dir,
                            const struct plot_options *opt,
                            struct plot_job *job,
@@ -343,7 +343,7 @@ void plot_out_abort(struct plot_job *job)
     plot_run_abort(job->runs, PLOT_CHARTS);
 }
 
-enum status plot_out_write(const struct report *r,
+enum status plot_out_write(const struct views *r,
                            const char *dir,
                            const struct plot_options *opt,
                            struct plot_files *out,

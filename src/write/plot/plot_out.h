@@ -13,7 +13,7 @@
  * only, spawned by its absolute path, in its own process group, with its
  * output captured (bounded) and a deadline counted from its start.
  *
- * It computes nothing about plans: every number comes from struct report.
+ * It computes nothing about plans: every number comes from struct views.
  *
  * May call: plot_charts, plot_run, plot_template, diag, report, libc.
  */
@@ -27,7 +27,7 @@
 #include "diag.h"
 #include "plot_charts.h"
 #include "plot_run.h"
-#include "report.h"
+#include "views.h"
 
 #define PLOT_PATH_MAX    1100
 #define PLOT_TIMEOUT_S   30.0 /* default deadline of a gnuplot run */
@@ -126,7 +126,7 @@ const char *plot_out_suffix(enum plot_file f);
  *   struct plot_files pf;
  *   if (plot_out_write(&rep, "out", NULL, &pf, &d) != STATUS_OK) ...
  */
-enum status plot_out_write(const struct report *r,
+enum status plot_out_write(const struct views *r,
                            const char *dir,
                            const struct plot_options *opt,
                            struct plot_files *out,
@@ -146,7 +146,7 @@ enum status plot_out_write(const struct report *r,
  * but `stop` and `spawning`, so an abort that comes even before _start
  * stops it (_start then spawns nothing and returns STATUS_PLOT).
  */
-enum status plot_out_start(const struct report *r,
+enum status plot_out_start(const struct views *r,
                            const char *dir,
                            const struct plot_options *opt,
                            struct plot_job *job,

@@ -19,16 +19,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cost.h"
+#include "result.h"
 #include "plot_format.h"
 #include "plot_labels.h"
-#include "terms.h"
+#include "terms_memory.h"
 
 #define GIB 1073741824.0
 
 /* The labelled families' numbers, the roofs', the published plan's and
  * the baseline's labels: the label table must hold them all. */
-_Static_assert(REPORT_LABELLED + 16 <= PLOT_LABELS_MAX,
+_Static_assert(VIEWS_LABELLED + 16 <= PLOT_LABELS_MAX,
                "plot_labels cannot hold the roofline's labels");
 
 /* Alpha of the plans' dots ('#AARRGGBB', AA the transparency): dense
@@ -37,13 +37,13 @@ _Static_assert(REPORT_LABELLED + 16 <= PLOT_LABELS_MAX,
 
 /* Title, subtitles and axis labels: what the chart shows and how to
  * read it, with the counts it drew. */
-static void roofline_text(const struct report *r,
-                          const struct report_roofline *o,
+static void roofline_text(const struct views *r,
+                          const struct views_roofline *o,
                           enum hardware_link which,
                           struct plot_template_vars *v)
 {
     const bool ib = which == HARDWARE_LINK_IB;
-    const struct hardware *hw = r->hw;
+    const struct hardware *hw = r->in->hw;
     char text[512], title[1024], a[32], b[32], c[32];
 
     snprintf(text, sizeof text, "roofline over %s, speed of light",
@@ -51,15 +51,15 @@ static void roofline_text(const struct report *r,
     plot_format_title(r, text, title, sizeof title);
     plot_template_set_str(v, "TITLE", title);
     plot_format_num((double)o->npoints, a, sizeof a);
-    plot_format_num((double)r->valid, b, sizeof b);
-    plot_format_num(terms_mem_usable(hw->spec.hbm_gib * GIB, r->headroom_pct) /
-                        GIB,
-                    c, sizeof c);
+    plot_format_num((double)r->rank->valid, b, sizeof b);
+    plot_format_num(
+        terms_mem_usable(hw->spec.hbm_gib * GIB, r->rank->headroom_pct) / GIB,
+        c, sizeof c);
     snprintf(text, sizeof text,
              "Each dot is a plan that fits in %s GiB (%s of %s valid "
              "plans%s). Numbered: the best plan of the %d fastest families.",
              c, a, b, o->nobytes ? "; those with traffic on this link" : "",
-             REPORT_LABELLED);
+             VIEWS_LABELLED);
     plot_template_set_str(v, "SUB1", text);
     plot_format_num(hw->compute_derate, a, sizeof a);
     snprintf(text, sizeof text,
@@ -84,7 +84,7 @@ static void roofline_text(const struct report *r,
  * plans, open for BF16), "1  ZeRO-1+TP+PP+EP  7.23 s" with the step the
  * families are ordered by (the expected step where the report has one,
  * else the speed of light), and the key's title saying which. */
-static void family_key(const struct report *r, struct plot_template_vars *v)
+static void family_key(const struct views *r, struct plot_template_vars *v)
 {
     struct plot_text *keys = plot_template_var(v, "FAMILIES");
     size_t i, n = r->nblocks;
@@ -92,7 +92,7 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
     plot_template_set_num(v, "NFAM", (double)n);
     /* the key is ordered by the step plans rank by, and shows it */
     plot_template_set_str(v, "KEY_TITLE",
-                          r->expected
+                          r->in->expected
                               ? "plans that fit, by family (expected step)"
                               : "plans that fit, by family (speed-of-light "
                                 "step)");
@@ -105,21 +105,22 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
         plot_text_printf(keys, "fam_color[1] = '#000000'; fam_dot[1] = "
                                "'#000000'; fam_key[1] = ''; fam_pt[1] = 6\n");
     for (i = 0; i < n; i++) {
-        const struct report_block *b = &r->blocks[i];
-        const struct report_family *f = &r->family[b->family];
+        const struct views_block *b = &r->blocks[i];
+        const struct ranking_family *f = &r->rank->family[b->family];
+        const struct views_family *vf = &r->family[b->family];
         diag_snprintf(text, sizeof text, "%ld  %s  %.2f s", b->number, f->name,
                       cost_rank_step(&f->best));
-        plot_format_color(f->color, a, sizeof a);
+        plot_format_color(vf->color, a, sizeof a);
         plot_text_printf(keys, "fam_color[%zu] = ", i + 1);
         plot_text_add_quoted(keys, a);
         snprintf(a, sizeof a, "#%02X%06X", DOT_ALPHA,
-                 (unsigned)(f->color & 0xFFFFFFu));
+                 (unsigned)(vf->color & 0xFFFFFFu));
         plot_text_printf(keys, "; fam_dot[%zu] = ", i + 1);
         plot_text_add_quoted(keys, a);
         plot_text_printf(keys, "; fam_key[%zu] = ", i + 1);
         plot_text_add_quoted(keys, text);
         plot_text_printf(keys, "; fam_pt[%zu] = %d\n", i + 1,
-                         plot_format_point(f->marker));
+                         plot_format_point(vf->marker));
     }
 }
 
@@ -127,7 +128,7 @@ static void family_key(const struct report *r, struct plot_template_vars *v)
  * plot commands, sampled with '+' like functions (`set samples` points)
  * but with the template's nofpe_trap (a function plot sets a SIGFPE
  * handler at each sample); their labels placed. */
-static void roofs(const struct report_roofline *o,
+static void roofs(const struct views_roofline *o,
                   struct plot_labels *L,
                   struct plot_template_vars *v)
 {
@@ -137,7 +138,7 @@ static void roofs(const struct report_roofline *o,
     char text[160], a[32];
     size_t i;
     for (i = 0; i < o->nroofs; i++) {
-        const struct report_roof *f = &o->roof[i];
+        const struct views_roof *f = &o->roof[i];
         const char *color = f->peak ? "#555555" : "#000000";
         plot_text_printf(plot,
                          "'+' using 1:($1 >= %.12g ? %.12g : 1/0) with lines "
@@ -163,7 +164,7 @@ static void roofs(const struct report_roofline *o,
                          i == 0 ? "#000000" : "#555555");
     }
     for (i = 0; i < o->nroofs; i++) {
-        const struct report_roof *f = &o->roof[i];
+        const struct views_roof *f = &o->roof[i];
         plot_format_num(f->tflops, a, sizeof a);
         diag_snprintf(text, sizeof text, "%s %s TFLOP/s", f->name, a);
         plot_labels_place_roof(L, code, text, f->tflops,
@@ -172,7 +173,7 @@ static void roofs(const struct report_roofline *o,
 }
 
 /* The slopes' names along them, in the empty corner above. */
-static void slope_names(const struct report_roofline *o,
+static void slope_names(const struct views_roofline *o,
                         struct plot_labels *L,
                         struct plot_text *code)
 {
@@ -216,8 +217,8 @@ static void slope_names(const struct report_roofline *o,
 
 /* The data's first blocks: every plan that fits, one block per family,
  * at its intensity over link l (0 IB, 1 NVLink). */
-static void family_blocks(const struct report *r,
-                          const struct report_roofline *o,
+static void family_blocks(const struct views *r,
+                          const struct views_roofline *o,
                           size_t l,
                           const char *name,
                           struct plot_text *dat)
@@ -232,10 +233,10 @@ static void family_blocks(const struct report *r,
         "precision (0 bf16, 1 fp8), step time s\n",
         name, o->link);
     for (k = 0; k < r->nblocks; k++) {
-        const struct report_block *b = &r->blocks[k];
+        const struct views_block *b = &r->blocks[k];
         plot_text_printf(dat, "# block %zu\n", k);
         for (i = b->first; i < b->first + b->n; i++) {
-            const struct report_point *p = &r->points[i];
+            const struct views_point *p = &r->points[i];
             if (p->x[l] > 0)
                 plot_text_printf(dat, "%.12g %.12g %d %.12g\n", p->x[l], p->y,
                                  p->fp8, p->step);
@@ -248,8 +249,8 @@ static void family_blocks(const struct report *r,
 
 /* The block after them: the best plan of each labelled family, drawn
  * large (its marks taken in the label layout). */
-static void best_block(const struct report *r,
-                       const struct report_roofline *o,
+static void best_block(const struct views *r,
+                       const struct views_roofline *o,
                        size_t l,
                        struct plot_labels *L,
                        struct plot_text *dat)
@@ -260,8 +261,8 @@ static void best_block(const struct report *r,
                      "intensity, TFLOP/s, colour 0xRRGGBB, precision\n",
                      r->nblocks);
     for (k = 0; k < r->nblocks; k++) {
-        const struct report_block *b = &r->blocks[k];
-        const struct report_point *p = &r->points[b->first];
+        const struct views_block *b = &r->blocks[k];
+        const struct views_point *p = &r->points[b->first];
         if (!b->labelled || !(p->x[l] > 0))
             continue;
         plot_text_printf(dat, "%.12g %.12g %lu %d\n", p->x[l], p->y,
@@ -275,14 +276,14 @@ static void best_block(const struct report *r,
 }
 
 /* The last block: the baseline's best plan when none of it fits. */
-static void baseline_block(const struct report *r,
-                           const struct report_roofline *o,
+static void baseline_block(const struct views *r,
+                           const struct views_roofline *o,
                            size_t l,
                            struct plot_labels *L,
                            struct plot_template_vars *v,
                            struct plot_text *dat)
 {
-    const struct report_baseline *base = &r->baseline;
+    const struct views_baseline *base = &r->baseline;
     plot_text_printf(dat,
                      "\n\n# block %zu: the baseline's best plan (%s) when "
                      "none of it fits: intensity, TFLOP/s\n",
@@ -299,7 +300,7 @@ static void baseline_block(const struct report *r,
 }
 
 /* The published and the recommended plan's marks and labels. */
-static void plan_marks(const struct report *r,
+static void plan_marks(const struct views *r,
                        size_t l,
                        struct plot_labels *L,
                        struct plot_template_vars *v)
@@ -307,7 +308,7 @@ static void plan_marks(const struct report *r,
     struct plot_text *labels = plot_template_var(v, "LABELS");
     plot_template_set_num(v, "HAVE_PUBLISHED", 0);
     if (r->has_published_point && r->published_x[l] > 0) {
-        const struct validate_result *val = &r->validation[r->published];
+        const struct validate_result *val = &r->rank->validation[r->published];
         double px = r->published_x[l], y = r->published_y;
         {
             plot_text_printf(labels,
@@ -337,18 +338,18 @@ static void plan_marks(const struct report *r,
 }
 
 /* The ridges' values, the baseline and the labelled families' numbers. */
-static void value_labels(const struct report *r,
-                         const struct report_roofline *o,
+static void value_labels(const struct views *r,
+                         const struct views_roofline *o,
                          size_t l,
                          struct plot_labels *L,
                          struct plot_template_vars *v)
 {
     struct plot_text *labels = plot_template_var(v, "LABELS");
-    const struct report_baseline *base = &r->baseline;
+    const struct views_baseline *base = &r->baseline;
     char text[512];
     size_t i, k;
     for (i = 0; i < o->nroofs; i++) {
-        const struct report_roof *f = &o->roof[i];
+        const struct views_roof *f = &o->roof[i];
         char a[32];
         plot_format_si(f->ridge, a, sizeof a);
         snprintf(text, sizeof text, f->peak ? "%s" : "ridge %s FLOP/B", a);
@@ -363,8 +364,8 @@ static void value_labels(const struct report *r,
                           base->y, 14, NAN);
     }
     for (k = 0; k < r->nblocks; k++) {
-        const struct report_block *b = &r->blocks[k];
-        const struct report_point *p = &r->points[b->first];
+        const struct views_block *b = &r->blocks[k];
+        const struct views_point *p = &r->points[b->first];
         if (!b->labelled || !(p->x[l] > 0))
             continue;
         snprintf(text, sizeof text, "%ld", b->number);
@@ -372,13 +373,13 @@ static void value_labels(const struct report *r,
     }
 }
 
-void plot_roofline_fill(const struct report *r,
+void plot_roofline_fill(const struct views *r,
                         enum hardware_link which,
                         struct plot_template_vars *v,
                         struct plot_text *dat)
 {
     const bool ib = which == HARDWARE_LINK_IB;
-    const struct report_roofline *o = &r->roofline[ib ? 0 : 1];
+    const struct views_roofline *o = &r->roofline[ib ? 0 : 1];
     size_t l = ib ? 0 : 1;
     struct plot_labels layout, *L = &layout;
 

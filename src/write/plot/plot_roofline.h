@@ -16,7 +16,7 @@
 
 #include "plot_template.h"
 #include "plot_text.h"
-#include "report.h"
+#include "views.h"
 
 /*
  * Fills the placeholders of templates/roofline-{ib,nvlink}.gp.in into v
@@ -25,7 +25,7 @@
  * appends the chart's data file to dat, for the link `which`. Out of
  * memory shows in v and dat (plot_text.nomem).
  */
-void plot_roofline_fill(const struct report *r,
+void plot_roofline_fill(const struct views *r,
                         enum hardware_link which,
                         struct plot_template_vars *v,
                         struct plot_text *dat);

@@ -11,11 +11,12 @@
  */
 #include "plot_sensitivity.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cost.h"
+#include "result.h"
 #include "plot_format.h"
 
 /* The FAMILIES placeholder: gnuplot arrays of each drawn family's name
@@ -23,8 +24,8 @@
  * colour, open marker (the filled one is + 1), dash type (a dashed
  * (10,6) line for the baseline re-timed, which no fitting family has),
  * and NFAM. */
-static void family_arrays(const struct report *r,
-                          const struct report_sens_chart *c,
+static void family_arrays(const struct views *r,
+                          const struct views_sens_chart *c,
                           struct plot_template_vars *v)
 {
     struct plot_text *code = plot_template_var(v, "FAMILIES");
@@ -39,11 +40,12 @@ static void family_arrays(const struct report *r,
                                "fam_dash[1] = 0; fam_pt[1] = 6; "
                                "fam_dt[1] = 1\n");
     for (i = 0; i < n; i++) {
-        const struct report_family *f = &r->family[c->family[i]];
+        const struct ranking_family *f = &r->rank->family[c->family[i]];
+        const struct views_family *vf = &r->family[c->family[i]];
         char name[96], hex[16];
         diag_snprintf(name, sizeof name, "%s%s", f->name,
                       f->sens_unfit ? " (fastest plan; does not fit)" : "");
-        plot_format_color(f->color, hex, sizeof hex);
+        plot_format_color(vf->color, hex, sizeof hex);
         plot_text_printf(code, "fam_name[%zu] = ", i + 1);
         plot_text_add_quoted(code, name);
         plot_text_printf(code, "; fam_color[%zu] = ", i + 1);
@@ -52,8 +54,8 @@ static void family_arrays(const struct report *r,
                          "; fam_dash[%zu] = %d; fam_pt[%zu] = %d; "
                          "fam_dt[%zu] = %d\n",
                          i + 1, f->sens_unfit, i + 1,
-                         plot_format_point(f->marker), i + 1,
-                         plot_format_dash(f->dash));
+                         plot_format_point(vf->marker), i + 1,
+                         plot_format_dash(vf->dash));
     }
 }
 
@@ -76,8 +78,8 @@ static void family_arrays(const struct report *r,
  * with its marker and a thin leader from the line's last point.
  */
 #define KEY_MAX 6
-static void direct_labels(const struct report *r,
-                          const struct report_sens_chart *c,
+static void direct_labels(const struct views *r,
+                          const struct views_sens_chart *c,
                           enum hardware_link which,
                           double ylo,
                           double yhi,
@@ -85,9 +87,12 @@ static void direct_labels(const struct report *r,
 {
     const bool ib = which == HARDWARE_LINK_IB;
     struct plot_text *code = plot_template_var(v, "KEY");
-    size_t n = c->nfamilies, i, j, order[REPORT_FAMILIES_MAX];
-    double lastx[REPORT_FAMILIES_MAX], lasty[REPORT_FAMILIES_MAX];
-    double pos[REPORT_FAMILIES_MAX];
+    /* a chart draws each family at most once, and a ranking has one
+     * family per family key at most */
+    size_t n = c->nfamilies, i, j, order[RANKING_FAMILY_KEYS];
+    double lastx[RANKING_FAMILY_KEYS], lasty[RANKING_FAMILY_KEYS];
+    double pos[RANKING_FAMILY_KEYS];
+    assert(n <= RANKING_FAMILY_KEYS);
     if (n <= KEY_MAX) {
         plot_text_printf(code,
                          "set key at screen 0.74, screen %.3f left top "
@@ -99,7 +104,7 @@ static void direct_labels(const struct report *r,
     }
     plot_text_printf(code, "unset key\n");
     for (i = 0; i < n; i++) {
-        const struct report_family *f = &r->family[c->family[i]];
+        const struct ranking_family *f = &r->rank->family[c->family[i]];
         const double *st = ib ? f->sens_ib_step : f->sens_nv_step;
         lastx[i] = lasty[i] = 0;
         for (j = 0; j < c->n; j++)
@@ -125,13 +130,14 @@ static void direct_labels(const struct report *r,
         if (pos[order[i - 1]] > pos[order[i]] - LABEL_GAP)
             pos[order[i - 1]] = pos[order[i]] - LABEL_GAP;
     for (i = 0; i < n; i++) {
-        const struct report_family *f = &r->family[c->family[i]];
+        const struct ranking_family *f = &r->rank->family[c->family[i]];
+        const struct views_family *vf = &r->family[c->family[i]];
         char name[96], hex[16];
         if (lasty[i] <= 0)
             continue;
         snprintf(name, sizeof name, "%s%s", f->name,
                  f->sens_unfit ? " (fastest plan; does not fit)" : "");
-        plot_format_color(f->color, hex, sizeof hex);
+        plot_format_color(vf->color, hex, sizeof hex);
         plot_text_printf(code,
                          "set arrow from %.12g, %.12g to screen %.3f, graph "
                          "%.4f nohead lw 1 lc rgb '%s' back\n",
@@ -143,7 +149,7 @@ static void direct_labels(const struct report *r,
                          "textcolor rgb '%s' point pt %d ps 1.2 lc rgb '%s' "
                          "offset 1.3,0 front\n",
                          LABEL_X, pos[i], hex,
-                         f->sens_unfit ? 6 : plot_format_point(f->marker) + 1,
+                         f->sens_unfit ? 6 : plot_format_point(vf->marker) + 1,
                          hex);
     }
 }
@@ -170,8 +176,8 @@ static void log_tics(struct plot_text *code, char axis, double lo, double hi)
 
 /* The data: each family's best fitting plan at each bandwidth, one
  * block per family (GB/s, step time s, bound). */
-static void family_lines(const struct report *r,
-                         const struct report_sens_chart *c,
+static void family_lines(const struct views *r,
+                         const struct views_sens_chart *c,
                          enum hardware_link which,
                          struct plot_text *dat)
 {
@@ -185,7 +191,7 @@ static void family_lines(const struct report *r,
                      "2 NVLink, 3 HBM)\n",
                      ib ? "ib" : "nvlink", c->link, c->link);
     for (k = 0; k < c->nfamilies; k++) {
-        const struct report_family *f = &r->family[c->family[k]];
+        const struct ranking_family *f = &r->rank->family[c->family[k]];
         const double *st = ib ? f->sens_ib_step : f->sens_nv_step;
         const int *bd = ib ? f->sens_ib_bound : f->sens_nv_bound;
         plot_text_printf(dat, "# block %zu\n", k);
@@ -199,8 +205,8 @@ static void family_lines(const struct report *r,
 
 /* The baseline on this link: a line where it turns compute-bound (with
  * its bandwidth at the foot). */
-static void baseline_mark(const struct report *r,
-                          const struct report_sens_chart *c,
+static void baseline_mark(const struct views *r,
+                          const struct views_sens_chart *c,
                           struct plot_template_vars *v)
 {
     struct plot_text *code = plot_template_var(v, "MARKS");
@@ -226,8 +232,8 @@ static void baseline_mark(const struct report *r,
 
 /* The title, the subtitles (the third says what binds the baseline) and
  * the axis labels. */
-static void sens_words(const struct report *r,
-                       const struct report_sens_chart *c,
+static void sens_words(const struct views *r,
+                       const struct views_sens_chart *c,
                        const char *link,
                        struct plot_template_vars *v)
 {
@@ -254,13 +260,13 @@ static void sens_words(const struct report *r,
                           "time per step at the speed of light, s (log scale)");
 }
 
-void plot_sensitivity_fill(const struct report *r,
+void plot_sensitivity_fill(const struct views *r,
                            enum hardware_link which,
                            struct plot_template_vars *v,
                            struct plot_text *dat)
 {
     const bool ib = which == HARDWARE_LINK_IB;
-    const struct report_sens_chart *c = &r->sens[ib ? 0 : 1];
+    const struct views_sens_chart *c = &r->sens[ib ? 0 : 1];
     struct plot_text *tics = plot_template_var(v, "XTICS");
     double x0 = c->n ? c->gbps[0] : 1, x1 = c->n ? c->gbps[c->n - 1] : 10;
     double ylo = c->ylo / 1.25, yhi = c->yhi * 1.25;

@@ -15,14 +15,14 @@
 
 #include "plot_template.h"
 #include "plot_text.h"
-#include "report.h"
+#include "views.h"
 
 /*
  * Fills the placeholders of templates/sensitivity-ib.gp.in (which:
  * HARDWARE_LINK_IB) or sensitivity-nvlink.gp.in into v and appends the chart's
  * data file to dat (one block per family: GB/s, step time s, bound).
  */
-void plot_sensitivity_fill(const struct report *r,
+void plot_sensitivity_fill(const struct views *r,
                            enum hardware_link which,
                            struct plot_template_vars *v,
                            struct plot_text *dat);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "expected.h"
+#include "result.h"
 #include "plot_format.h"
 
 /* A verdict line holds about this many bytes at the card's font before
@@ -19,19 +19,19 @@
 #define LINE_CHARS 150
 #define PLAN_CHARS 100 /* the same for the plan, in bold and larger */
 
-bool plot_summary_wanted(const struct report *r)
+bool plot_summary_wanted(const struct views *r)
 {
     return r->headline.any;
 }
 
 /* "16.1 s per step, 43.7 days, $4.31M" of one cost. */
 static void
-cost_words(const struct report_cost *c, const char *what, char *buf, size_t n)
+cost_words(const struct views_cost *c, const char *what, char *buf, size_t n)
 {
     char s[32], d[32], m[32];
-    report_sig3(c->step_s, s, sizeof s);
-    report_sig3(c->days, d, sizeof d);
-    report_sig3(c->cost_usd / 1e6, m, sizeof m);
+    views_sig3(c->step_s, s, sizeof s);
+    views_sig3(c->days, d, sizeof d);
+    views_sig3(c->cost_usd / 1e6, m, sizeof m);
     snprintf(buf, n, "%s: %s s per step, %s days, $%sM for the token budget",
              what, s, d, m);
 }
@@ -65,10 +65,10 @@ static void two_lines(const char *text,
 }
 
 /* The words at the top of the card. */
-static void words(const struct report *r, struct plot_template_vars *v)
+static void words(const struct views *r, struct plot_template_vars *v)
 {
-    const struct report_headline *h = &r->headline;
-    char text[3 * REPORT_TEXT], title[1024], a[32], b[32];
+    const struct views_headline *h = &r->headline;
+    char text[4800], title[1024], a[32], b[32]; /* text: a range's words */
     plot_format_title(r, "planning summary", title, sizeof title);
     plot_template_set_str(v, "TITLE", title);
     snprintf(text, sizeof text, "%s: %s",
@@ -82,12 +82,12 @@ static void words(const struct report *r, struct plot_template_vars *v)
     plot_template_set_str(v, "EXPECTED", text);
     if (h->has_expected && h->has_range) {
         char s1[32], s2[32], d1[32], d2[32], c1[32], c2[32];
-        report_sig3(h->expected.step_s * h->range_lo, s1, sizeof s1);
-        report_sig3(h->expected.step_s * h->range_hi, s2, sizeof s2);
-        report_sig3(h->expected.days * h->range_lo, d1, sizeof d1);
-        report_sig3(h->expected.days * h->range_hi, d2, sizeof d2);
-        report_sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
-        report_sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
+        views_sig3(h->expected.step_s * h->range_lo, s1, sizeof s1);
+        views_sig3(h->expected.step_s * h->range_hi, s2, sizeof s2);
+        views_sig3(h->expected.days * h->range_lo, d1, sizeof d1);
+        views_sig3(h->expected.days * h->range_hi, d2, sizeof d2);
+        views_sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
+        views_sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
         snprintf(text, sizeof text,
                  "Range: %s to %s s, %s to %s days, $%sM to $%sM (%s)%s%s", s1,
                  s2, d1, d2, c1, c2, h->range_words, h->choice[0] ? " " : "",
@@ -99,8 +99,8 @@ static void words(const struct report *r, struct plot_template_vars *v)
                sizeof text);
     plot_template_set_str(v, "SOL", text);
     two_lines(h->why, LINE_CHARS, "VERDICT1", "VERDICT2", v);
-    report_sig3(h->memory_gib, a, sizeof a);
-    report_sig3(h->capacity_gib, b, sizeof b);
+    views_sig3(h->memory_gib, a, sizeof a);
+    views_sig3(h->capacity_gib, b, sizeof b);
     snprintf(text, sizeof text,
              "Memory: %s of %s GiB per GPU on its heaviest "
              "pipeline rank (%s).",
@@ -110,11 +110,11 @@ static void words(const struct report *r, struct plot_template_vars *v)
 
 /* The waterfall of the recommended plan: block 0, the y tic labels and
  * the x range. */
-static void waterfall(const struct report *r,
+static void waterfall(const struct views *r,
                       struct plot_template_vars *v,
                       struct plot_text *dat)
 {
-    const struct report_waterfall *w = &r->waterfall[0];
+    const struct views_waterfall *w = &r->waterfall[0];
     struct plot_text *tics = plot_template_var(v, "WF_YTICS");
     int k, nrows = w->known ? w->effects + 2 : 0;
     double last = w->sol, top = w->expected;
@@ -144,11 +144,11 @@ static void waterfall(const struct report *r,
     } else
         plot_text_add_quoted(tics, "speed of light");
     plot_text_printf(tics, " %d", nrows);
-    report_sig3(w->sol, s, sizeof s);
+    views_sig3(w->sol, s, sizeof s);
     plot_text_printf(dat, "0 %d 0 %.12g \"%s s\"\n", nrows, w->sol, s);
     for (k = 0; k < w->effects; k++) {
         double add = w->cum[k] - last;
-        report_sig3(fabs(add), s, sizeof s);
+        views_sig3(fabs(add), s, sizeof s);
         plot_text_printf(tics, ", ");
         plot_text_add_quoted(tics, expected_effect_label(k));
         plot_text_printf(tics, " %d", nrows - 1 - k);
@@ -160,7 +160,7 @@ static void waterfall(const struct report *r,
     plot_text_printf(tics, ", ");
     plot_text_add_quoted(tics, "expected step");
     plot_text_printf(tics, " 1)\n");
-    report_sig3(w->expected, s, sizeof s);
+    views_sig3(w->expected, s, sizeof s);
     plot_text_printf(dat, "2 1 0 %.12g \"%s s\"\n\n\n", w->expected, s);
     plot_template_set_num(v, "WF_XMAX", plot_format_nice_ceil(top * 1.2));
 }
@@ -168,11 +168,11 @@ static void waterfall(const struct report *r,
 /* The roofline over InfiniBand: blocks 1 and 2, its roofs as curves
  * sampled with '+' (the template's nofpe_trap spares them the SIGFPE
  * handler a function plot sets at each sample). */
-static void roofline(const struct report *r,
+static void roofline(const struct views *r,
                      struct plot_template_vars *v,
                      struct plot_text *dat)
 {
-    const struct report_roofline *o = &r->roofline[0];
+    const struct views_roofline *o = &r->roofline[0];
     struct plot_text *code = plot_template_var(v, "RF_ROOF_PLOTS");
     size_t i;
     plot_template_set_str(v, "RF_TITLE",
@@ -184,7 +184,7 @@ static void roofline(const struct report *r,
     plot_template_set_num(v, "RF_YMIN", o->ylo);
     plot_template_set_num(v, "RF_YMAX", o->yhi_decade);
     for (i = 0; i < o->nroofs; i++) {
-        const struct report_roof *f = &o->roof[i];
+        const struct views_roof *f = &o->roof[i];
         plot_text_printf(code,
                          "'+' using 1:($1 >= %.12g ? %.12g : 1/0) with lines "
                          "lw %s dt %s lc rgb '%s' notitle, ",
@@ -216,7 +216,7 @@ static void roofline(const struct report *r,
         plot_text_printf(dat, "NaN NaN\n");
 }
 
-void plot_summary_fill(const struct report *r,
+void plot_summary_fill(const struct views *r,
                        struct plot_template_vars *v,
                        struct plot_text *dat)
 {

@@ -15,10 +15,10 @@
 
 #include "plot_template.h"
 #include "plot_text.h"
-#include "report.h"
+#include "views.h"
 
 /* True when the report has a recommended plan to show. */
-bool plot_summary_wanted(const struct report *r);
+bool plot_summary_wanted(const struct views *r);
 
 /*
  * Fills the card's placeholders and its data: block 0 the waterfall's
@@ -27,7 +27,7 @@ bool plot_summary_wanted(const struct report *r);
  * point over InfiniBand (FLOP per byte, TFLOP/s), block 2 the recommended
  * plan's point.
  */
-void plot_summary_fill(const struct report *r,
+void plot_summary_fill(const struct views *r,
                        struct plot_template_vars *v,
                        struct plot_text *dat);
 

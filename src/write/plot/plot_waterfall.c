@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "expected.h"
+#include "result.h"
 #include "plan.h"
 #include "plot_format.h"
 
@@ -35,14 +35,14 @@
 
 #define NAME_SHOWN 38 /* bytes of a run's name in a panel's heading */
 
-bool plot_waterfall_wanted(const struct report *r)
+bool plot_waterfall_wanted(const struct views *r)
 {
     return r->waterfall[0].known;
 }
 
 /* One panel's rows, top to bottom, as a data block. */
 static void
-block(const struct report_waterfall *w, int nrows, struct plot_text *dat)
+block(const struct views_waterfall *w, int nrows, struct plot_text *dat)
 {
     double last = w->sol;
     int k;
@@ -105,7 +105,7 @@ static void ytics(struct plot_text *t, int nrows)
 }
 
 /* The widest point any bar or the measured line reaches (s). */
-static double reach(const struct report_waterfall *w, size_t n)
+static double reach(const struct views_waterfall *w, size_t n)
 {
     double hi = 0;
     size_t i;
@@ -120,7 +120,7 @@ static double reach(const struct report_waterfall *w, size_t n)
 }
 
 /* Bars that save time (drawn in their own colour and keyed only then). */
-static int savings(const struct report_waterfall *w, size_t n)
+static int savings(const struct views_waterfall *w, size_t n)
 {
     size_t i;
     int k, count = 0;
@@ -132,9 +132,9 @@ static int savings(const struct report_waterfall *w, size_t n)
 
 /* The sentences above the chart. */
 static void
-sentences(const struct report *r, bool two, struct plot_template_vars *v)
+sentences(const struct views *r, bool two, struct plot_template_vars *v)
 {
-    const struct report_waterfall *w = &r->waterfall[0], *p = &r->waterfall[1];
+    const struct views_waterfall *w = &r->waterfall[0], *p = &r->waterfall[1];
     char text[640], what[256], plan[256], name[NAME_SHOWN + 4];
     double gap = w->expected - w->sol;
 
@@ -178,20 +178,20 @@ sentences(const struct report *r, bool two, struct plot_template_vars *v)
     plot_template_set_str(v, "MEASURED_LABEL", text);
 }
 
-int plot_waterfall_rows(const struct report *r)
+int plot_waterfall_rows(const struct views *r)
 {
-    const struct report_waterfall *w = r->waterfall;
+    const struct views_waterfall *w = r->waterfall;
     int n = w[0].effects;
     if (w[1].known && w[1].effects > n)
         n = w[1].effects;
     return n + 2;
 }
 
-void plot_waterfall_fill(const struct report *r,
+void plot_waterfall_fill(const struct views *r,
                          struct plot_template_vars *v,
                          struct plot_text *dat)
 {
-    const struct report_waterfall *w = r->waterfall;
+    const struct views_waterfall *w = r->waterfall;
     int nrows = plot_waterfall_rows(r);
     bool two = w[1].known;
     size_t n = two ? 2 : 1;

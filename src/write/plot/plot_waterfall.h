@@ -17,16 +17,16 @@
 
 #include "plot_template.h"
 #include "plot_text.h"
-#include "report.h"
+#include "views.h"
 
 /* Rows of one panel: the speed of light, the effects shown (the most
- * either panel shows, report_waterfall.effects), the expected step (also
+ * either panel shows, views_waterfall.effects), the expected step (also
  * the y of the top row; the expected step is at y = 1). */
-int plot_waterfall_rows(const struct report *r);
+int plot_waterfall_rows(const struct views *r);
 
 /* Whether the chart has anything to show: the recommended plan has an
  * expected step (r->waterfall[0].known). Without it no file is written. */
-bool plot_waterfall_wanted(const struct report *r);
+bool plot_waterfall_wanted(const struct views *r);
 
 /*
  * Fills the placeholders of templates/waterfall.gp.in into v and appends
@@ -42,7 +42,7 @@ bool plot_waterfall_wanted(const struct report *r);
  * plan ("# plan 0: gpus=2048 tp=1 ...") and the measured step. Needs
  * plot_waterfall_wanted(r).
  */
-void plot_waterfall_fill(const struct report *r,
+void plot_waterfall_fill(const struct views *r,
                          struct plot_template_vars *v,
                          struct plot_text *dat);
 

@@ -19,7 +19,7 @@
 #include "plans_table.h"
 #include "stack.h"
 #include "sweep.h"
-#include "terms.h"
+#include "terms_inputs.h"
 #include "xlsx_table.h"
 
 enum col_id { A_NAME, A_VALUE, A_UNIT, A_MEANING, A_KEY, A_SOURCE };
@@ -247,45 +247,47 @@ put_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row, const struct row *r)
 }
 
 /* The file an input comes from, its struct and its meta. */
-static void source_of(const struct report *r, int origin, struct row *out)
+static void source_of(const struct views *r, int origin, struct row *out)
 {
     out->meta = NULL;
     out->spec = NULL;
     out->schema = NULL;
     switch (origin) {
     case TERMS_HARDWARE:
-        out->meta = &r->hw->meta;
-        out->spec = &r->hw->spec;
+        out->meta = &r->in->hw->meta;
+        out->spec = &r->in->hw->spec;
         out->schema = hardware_schema();
         out->file = "hardware";
         break;
     case TERMS_MODEL:
-        out->meta = &r->m->meta;
-        out->spec = &r->m->spec;
+        out->meta = &r->in->m->meta;
+        out->spec = &r->in->m->spec;
         out->schema = model_schema();
         out->file = "model";
         break;
     case TERMS_CALIBRATION: /* none without a calibration: no row */
-        out->meta = r->hw->cal ? &r->hw->cal->meta : NULL;
-        out->spec = r->hw->cal ? (const void *)&r->hw->cal->spec : NULL;
+        out->meta = r->in->hw->cal ? &r->in->hw->cal->meta : NULL;
+        out->spec = r->in->hw->cal ? (const void *)&r->in->hw->cal->spec : NULL;
         out->schema = calibration_schema();
         out->file = "calibration";
         break;
     case TERMS_STACK: /* the stack's free factors, with the expected step */
-        out->meta = r->hw->stack ? &r->hw->stack->meta : NULL;
-        out->spec = r->hw->stack ? (const void *)&r->hw->stack->spec : NULL;
+        out->meta = r->in->hw->stack ? &r->in->hw->stack->meta : NULL;
+        out->spec =
+            r->in->hw->stack ? (const void *)&r->in->hw->stack->spec : NULL;
         out->schema = stack_schema();
         out->file = "stack";
         break;
     case TERMS_COLLECTIVES: /* without a collectives file: 0, "default" */
-        out->meta = r->hw->coll ? &r->hw->coll->meta : NULL;
-        out->spec = r->hw->coll ? (const void *)&r->hw->coll->spec : NULL;
+        out->meta = r->in->hw->coll ? &r->in->hw->coll->meta : NULL;
+        out->spec =
+            r->in->hw->coll ? (const void *)&r->in->hw->coll->spec : NULL;
         out->schema = collectives_schema();
         out->file = "collectives";
         break;
     default:
-        out->meta = r->sweep ? &r->sweep->meta : NULL;
-        out->spec = r->sweep ? (const void *)&r->sweep->spec : NULL;
+        out->meta = r->in->sweep ? &r->in->sweep->meta : NULL;
+        out->spec = r->in->sweep ? (const void *)&r->in->sweep->spec : NULL;
         out->schema = sweep_schema();
         out->file = "sweep";
         break;
@@ -295,7 +297,7 @@ static void source_of(const struct report *r, int origin, struct row *out)
 /* The registry's inputs (editable), then its derived names. */
 static size_t inputs(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t n, i;
     const struct terms_input *in = terms_inputs(&n);
     int pass;
@@ -312,7 +314,7 @@ static size_t inputs(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
             memset(&rw, 0, sizeof rw);
             rw.in = &in[i];
             if ((in[i].origin == TERMS_DERIVED) != (pass == 1) ||
-                !terms_input_available(&in[i], r->hw))
+                !terms_input_available(&in[i], r->in->hw))
                 continue;
             rw.kind = pass == 0 ? ROW_INPUT : ROW_DERIVED;
             if (pass == 0) {
@@ -323,7 +325,8 @@ static size_t inputs(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                     rw.spec = NULL;
                 }
             }
-            if (!terms_input_value(&in[i], r->hw, r->m, r->sweep, &rw.v) ||
+            if (!terms_input_value(&in[i], r->in->hw, r->in->m, r->in->sweep,
+                                   &rw.v) ||
                 (pass == 0 && rw.field < 0)) {
                 xlsx_book_invalid(b, in[i].name);
                 continue;
@@ -371,7 +374,7 @@ static size_t rerun_file(struct xlsx_book *b,
 /* The model's totals, as values. */
 static size_t model_totals(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct model *m = b->r->m;
+    const struct model *m = b->r->in->m;
     const struct row rows[] = {
         {ROW_VALUE, NULL, NULL, NULL, 0, NULL, NULL, m->params_total / 1e9,
          "parameters, main model (embedding and head counted)", "B"},
@@ -392,7 +395,7 @@ static size_t model_totals(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 
 void xlsx_assumptions_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t row = 0;
 
     worksheet_set_tab_color(ws, XLSX_COLOR_INPUTS);
@@ -427,19 +430,19 @@ void xlsx_assumptions_write(struct xlsx_book *b, lxw_worksheet *ws)
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &table, row++);
     xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
-                   "Hardware: %s", r->hw->meta.path);
+                   "Hardware: %s", r->in->hw->meta.path);
     row = rerun_file(b, ws, row, TERMS_HARDWARE, NULL);
-    if (r->hw->coll) { /* the algorithms' choice is made from these */
+    if (r->in->hw->coll) { /* the algorithms' choice is made from these */
         xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
-                       "Collectives: %s", r->hw->coll->meta.path);
+                       "Collectives: %s", r->in->hw->coll->meta.path);
         row = rerun_file(b, ws, row, TERMS_COLLECTIVES, NULL);
     }
     xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
-                   "Model: %s", r->m->meta.path);
+                   "Model: %s", r->in->m->meta.path);
     row = rerun_file(b, ws, row, TERMS_MODEL, NULL);
-    if (r->sweep) {
+    if (r->in->sweep) {
         xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
-                       "Sweep: %s ([report])", r->sweep->meta.path);
+                       "Sweep: %s ([report])", r->in->sweep->meta.path);
         row = rerun_file(b, ws, row, TERMS_SWEEP, "report");
     }
     xlsx_book_str(b, ws, row++, 0, "Derived from the model (values)",

@@ -16,7 +16,7 @@
 
 #include "datafile_text.h"
 #include "out_file.h"
-#include "terms.h"
+#include "terms_inputs.h"
 #include "zip_check.h"
 
 /* Colours of the formats (spreadsheet convention for inputs: blue on
@@ -277,7 +277,7 @@ struct lxw_format *xlsx_book_fill(struct xlsx_book *b, uint32_t rgb)
 /* ---- Life cycle ---- */
 
 enum status xlsx_book_open(struct xlsx_book *b,
-                           const struct report *r,
+                           const struct views *r,
                            const char *path,
                            enum xlsx_book_mode mode,
                            struct diag *d)
@@ -637,7 +637,7 @@ static void header_text(const char *s, char *buf, size_t size)
 
 void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, enum xlsx_page page)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     char what[200], ver[64], text[256], *owned;
     const char *t;
     worksheet_set_landscape(ws);
@@ -648,16 +648,16 @@ void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, enum xlsx_page page)
     if (!r) /* a workbook of no single report (compare) */
         return;
     snprintf(text, sizeof text, "%.*s on %ld x %.*s",
-             diag_utf8_prec(r->m->spec.name, 60), r->m->spec.name,
-             r->hw->spec.gpus, diag_utf8_prec(r->hw->spec.gpu_name, 60),
-             r->hw->spec.gpu_name);
+             diag_utf8_prec(r->in->m->spec.name, 60), r->in->m->spec.name,
+             r->in->hw->spec.gpus, diag_utf8_prec(r->in->hw->spec.gpu_name, 60),
+             r->in->hw->spec.gpu_name);
     header_text(text, what, sizeof what);
     snprintf(text, sizeof text, "&L%s&R&A", what);
     t = xlsx_book_text(b, text, &owned);
     if (t)
         xlsx_book_check(b, worksheet_set_header(ws, t), "worksheet_set_header");
     free(owned);
-    header_text(r->version, ver, sizeof ver);
+    header_text(r->in->version, ver, sizeof ver);
     snprintf(text, sizeof text,
              "&Lroofplan %s, at the inputs of %s&RPage &P of &N", ver, r->when);
     t = xlsx_book_text(b, text, &owned);
@@ -761,12 +761,12 @@ double xlsx_book_text_height(size_t len, double width, double pt)
     return (lines < 1 ? 1 : lines) * pt * 1.32 + 3;
 }
 
-void xlsx_book_when(const struct report *r, char *buf, size_t size)
+void xlsx_book_when(const struct views *r, char *buf, size_t size)
 {
     snprintf(buf, size, "%s", r->when);
 }
 
-const char *xlsx_book_other_model(const struct report *r)
+const char *xlsx_book_other_model(const struct views *r)
 {
-    return comm_model_str(r->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO);
+    return comm_model_str(r->in->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO);
 }

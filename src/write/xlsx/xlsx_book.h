@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "report.h"
+#include "views.h"
 
 struct lxw_workbook;
 struct lxw_worksheet;
@@ -108,7 +108,7 @@ enum xlsx_bound_use { XLSX_BOUND_TEXT, XLSX_BOUND_SECONDS, XLSX_BOUND_CF };
  * written only by xlsx_book_*. */
 struct xlsx_book {
     struct lxw_workbook *wb;
-    const struct report *r;          /* borrowed: what the sheets show */
+    const struct views *r;           /* borrowed: what the sheets show */
     const char *path;                /* the final path, for messages */
     char tmp[XLSX_BOOK_PATH_MAX];    /* the file being written */
     char tmpdir[XLSX_BOOK_PATH_MAX]; /* libxlsxwriter's scratch files */
@@ -140,7 +140,7 @@ enum xlsx_book_mode {
  * then skipped) and reported by xlsx_book_close().
  */
 enum status xlsx_book_open(struct xlsx_book *b,
-                           const struct report *r,
+                           const struct views *r,
                            const char *path,
                            enum xlsx_book_mode mode,
                            struct diag *d);
@@ -380,11 +380,11 @@ void xlsx_book_array_num(struct xlsx_book *b,
  * font per unit of width). */
 double xlsx_book_text_height(size_t len, double width, double pt);
 
-/* r->generated as "2025-01-31 12:00 UTC" (figures' r->when). */
-void xlsx_book_when(const struct report *r, char *buf, size_t size);
+/* r->in->generated as "2025-01-31 12:00 UTC" (figures' r->when). */
+void xlsx_book_when(const struct views *r, char *buf, size_t size);
 
 /* The communication model the report shows beside its own ("flat" for
  * a topo report, "topo" for a flat one). */
-const char *xlsx_book_other_model(const struct report *r);
+const char *xlsx_book_other_model(const struct views *r);
 
 #endif

@@ -11,7 +11,6 @@
 #include <xlsxwriter.h>
 
 #include "collectives.h"
-#include "terms.h"
 #include "xlsx_table.h"
 
 enum col_id {
@@ -35,8 +34,9 @@ enum col_id {
     K_NV_S
 };
 
-/* The times are the registry's templates (terms_template "ib_s",
- * "nv_s": TERMS_IB_TIME, TERMS_NVLINK_TIME), set by the getter. */
+/* The times are the registry's templates ("ib_s", "nv_s": TERMS_IB_TIME,
+ * TERMS_NVLINK_TIME, as the ranking carries them: ranking_template), set
+ * by the getter. */
 /* clang-format off */
 static const struct xlsx_column columns[] = {
     {.key = "family", .header = "Family", .fmt = XLSX_FMT_TEXT, .width = 17, .id = K_FAMILY},
@@ -64,6 +64,7 @@ static const struct xlsx_column columns[] = {
  * subtotal of the n rows above. */
 struct row {
     const char *family, *model;
+    const struct ranking *rank; /* the link times' templates */
     const struct comm_collective *c;
     size_t n;
     double sum[4]; /* subtotal: IB GB, NVLink GB, IB s, NVLink s */
@@ -178,11 +179,11 @@ static void get(const void *item, int id, struct xlsx_value *out)
         break;
     case K_IB_S:
         xlsx_value_num(out, c->ib_s);
-        out->formula = terms_template("ib_s");
+        out->formula = ranking_template(r->rank, "ib_s");
         break;
     default:
         xlsx_value_num(out, c->nvlink_s);
-        out->formula = terms_template("nv_s");
+        out->formula = ranking_template(r->rank, "nv_s");
         break;
     }
 }
@@ -207,6 +208,7 @@ static size_t rows(struct xlsx_book *b,
     memset(&r, 0, sizeof r);
     r.family = family;
     r.model = model;
+    r.rank = b->r->rank;
     for (i = 0; i < n; i++) {
         r.c = &c[i];
         xlsx_table_row(b, ws, &table, row++, &r);
@@ -223,8 +225,9 @@ static size_t rows(struct xlsx_book *b,
 
 void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
-    const struct report *r = b->r;
-    const char *cm = comm_model_str(r->comm), *co = xlsx_book_other_model(r);
+    const struct views *r = b->r;
+    const char *cm = comm_model_str(r->in->comm),
+               *co = xlsx_book_other_model(r);
     const size_t head = 2; /* the header row, under the title and note */
     size_t row = head + 1, i, at = xlsx_table_col(&table, "family");
 
@@ -245,13 +248,14 @@ void xlsx_comm_write(struct xlsx_book *b, lxw_worksheet *ws)
      * table, when there is one, writes the same header again. */
     xlsx_table_header(b, ws, &table, head);
     xlsx_book_height(b, ws, head, 32);
-    for (i = 0; i < r->nfamilies; i++) {
-        const struct report_family *f = &r->family[r->families_by_step[i]];
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        const struct ranking_family *f =
+            &r->rank->family[r->rank->families_by_step[i]];
         row = rows(b, ws, row, f->name, cm, f->coll, f->ncoll);
         row = rows(b, ws, row, f->name, co, f->coll_other, f->ncoll_other);
     }
-    for (i = 0; i < r->nvalidations; i++) { /* the published plan's */
-        const struct validate_result *v = &r->validation[i];
+    for (i = 0; i < r->rank->nvalidations; i++) { /* the published plan's */
+        const struct validate_result *v = &r->rank->validation[i];
         if (!v->current)
             continue;
         row = rows(b, ws, row, "published plan", cm, v->coll, v->ncoll);

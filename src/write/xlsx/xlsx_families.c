@@ -71,8 +71,9 @@ static const struct xlsx_column columns[] = {
 
 /* One family row, prepared before it is written. */
 struct fam_row {
-    const struct report *r;
-    const struct report_family *f;
+    const struct views *r;
+    const struct ranking_family *f;
+    const struct views_family *vf; /* its colour, row and sentence */
     struct lxw_format *swatch;
     char count[80], plan[256];
     bool live; /* its best plan is on the Plans sheet */
@@ -140,7 +141,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
     case S_ROW:
         if (!fr->live)
             break;
-        xlsx_value_num(out, (double)fr->f->sheet_row + 1);
+        xlsx_value_num(out, (double)fr->vf->sheet_row + 1);
         out->formula = "IFERROR(" FAMILY_ROW ",\"n/a\")";
         out->array = true;
         break;
@@ -152,7 +153,7 @@ static void get(const void *item, int id, struct xlsx_value *out)
         live(fr, FAMILY_CELL("PLANS_PLAN"), out);
         break;
     default:
-        xlsx_value_text(out, fr->f->why);
+        xlsx_value_text(out, fr->vf->why);
         break;
     }
 }
@@ -212,8 +213,9 @@ live_formats(struct xlsx_book *b, lxw_worksheet *ws, size_t first, size_t last)
 /* The family table, fastest family first. */
 static size_t family_table(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
-    const char *cm = comm_model_str(r->comm), *co = xlsx_book_other_model(r);
+    const struct views *r = b->r;
+    const char *cm = comm_model_str(r->in->comm),
+               *co = xlsx_book_other_model(r);
     struct xlsx_column cols[NCOLS];
     struct xlsx_table t = table;
     char h[6][96];
@@ -226,7 +228,7 @@ static size_t family_table(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     for (k = 0; k < 6; k++) { /* "Step, topo (s)", "Bound, flat" */
         const char *head = columns[model_col[k]].header;
         if (k % 3 == 0) /* the steps are the ranking's */
-            head = r->expected ? "Expected step" : "Speed-of-light step";
+            head = r->in->expected ? "Expected step" : "Speed-of-light step";
         snprintf(h[k], sizeof h[k], "%s, %s%s", head, k < 3 ? cm : co,
                  k < 3 ? "" : " (values)");
         cols[model_col[k]].header = h[k];
@@ -238,22 +240,23 @@ static size_t family_table(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &t, row);
     /* "Expected step, flat (values) (s)" wraps to five lines */
-    xlsx_book_height(b, ws, row++, r->expected ? 62 : 44);
+    xlsx_book_height(b, ws, row++, r->in->expected ? 62 : 44);
     first = row;
-    for (i = 0; i < r->nfamilies; i++) {
-        size_t fi = (size_t)r->families_by_step[i];
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        size_t fi = (size_t)r->rank->families_by_step[i];
         char a[32], b2[32];
         fr.r = r;
-        fr.f = &r->family[fi];
-        fr.live = !b->big && fr.f->sheet_row >= 0;
-        fr.swatch = xlsx_book_fill(b, fr.f->color);
+        fr.f = &r->rank->family[fi];
+        fr.vf = &r->family[fi];
+        fr.live = !b->big && fr.vf->sheet_row >= 0;
+        fr.swatch = xlsx_book_fill(b, fr.vf->color);
         plan_format(&fr.f->best.plan, fr.plan, sizeof fr.plan);
-        report_thousands((double)fr.f->fitting, a, sizeof a);
-        report_thousands((double)fr.f->plans, b2, sizeof b2);
+        views_thousands((double)fr.f->fitting, a, sizeof a);
+        views_thousands((double)fr.f->plans, b2, sizeof b2);
         snprintf(fr.count, sizeof fr.count, "%s / %s", a, b2);
         xlsx_table_row(b, ws, &t, row, &fr);
         xlsx_book_height(b, ws, row,
-                         fmax(xlsx_book_text_height(strlen(fr.f->why),
+                         fmax(xlsx_book_text_height(strlen(fr.vf->why),
                                                     columns[S_WHY].width, 9),
                               xlsx_book_text_height(strlen(fr.plan),
                                                     columns[S_PLAN].width, 9)));
@@ -278,7 +281,7 @@ void xlsx_families_write(struct xlsx_book *b,
                          const char *step_png,
                          const char *waterfall_png)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     lxw_row_t breaks[3] = {0, 0, 0}; /* each chart on its page */
     size_t row = 0, nbreaks = 0;
 
@@ -287,8 +290,8 @@ void xlsx_families_write(struct xlsx_book *b,
     xlsx_families_grid(b, ws);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
-                   "Plan families for %s on %ld x %s", r->m->spec.name,
-                   r->hw->spec.gpus, r->hw->spec.gpu_name);
+                   "Plan families for %s on %ld x %s", r->in->m->spec.name,
+                   r->in->hw->spec.gpus, r->in->hw->spec.gpu_name);
     xlsx_book_link(b, ws, row++, col("family"), XLSX_SUMMARY_SHEET,
                    "Back to the Summary");
     row = family_table(b, ws, row + 1);

@@ -125,8 +125,8 @@ expected_figure(struct xlsx_book *b, lxw_worksheet *ws, size_t row, int k)
     static const enum xlsx_fmt fmt[] = {
         XLSX_FMT_SEC,  XLSX_FMT_CNT, XLSX_FMT_PCT,   XLSX_FMT_PCT,
         XLSX_FMT_DAYS, XLSX_FMT_CNT, XLSX_FMT_USD_M, XLSX_FMT_CNT};
-    const struct report_headline *h = &b->r->headline;
-    const struct report_cost *e = &h->expected;
+    const struct views_headline *h = &b->r->headline;
+    const struct views_cost *e = &h->expected;
     const double v[] = {e->step_s,   e->tokens_per_s_per_gpu,
                         e->mfu,      e->mfu_bf16_peak,
                         e->days,     e->gpu_hours,
@@ -168,7 +168,7 @@ expected_figure(struct xlsx_book *b, lxw_worksheet *ws, size_t row, int k)
  * factors (EXPECTED_SPREAD_LOW, _HIGH), values at the report's inputs. */
 static size_t spread(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report_headline *h = &b->r->headline;
+    const struct views_headline *h = &b->r->headline;
     struct xlsx_value c;
     char note[300];
     int side;
@@ -201,7 +201,7 @@ static size_t spread(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 /* The key figures' heading and the captions of their columns. */
 static size_t key_head(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report_headline *h = &b->r->headline;
+    const struct views_headline *h = &b->r->headline;
     xlsx_book_strf(b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_H2),
                    "The recommended plan%s",
                    b->big ? " (values)"
@@ -235,10 +235,10 @@ static size_t key_head(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 static size_t key_choice(struct xlsx_book *b,
                          lxw_worksheet *ws,
                          size_t row,
-                         const struct report_row *best)
+                         const struct ranking_row *best)
 {
-    const struct report *r = b->r;
-    const struct report_headline *h = &r->headline;
+    const struct views *r = b->r;
+    const struct views_headline *h = &r->headline;
     char note[200], plan[256];
     double best_row = r->sheet_best >= 0 ? (double)r->sheet_best + 1 : 1;
     double rec_row = (double)r->sheet_recommended + 1;
@@ -253,14 +253,14 @@ static size_t key_choice(struct xlsx_book *b,
     name_cell(b, row++, "FASTEST_PLAN");
     kv(b, ws, row,
        &(struct key_figure){
-           .label = r->expected ? "its expected step time (s)"
-                                : "its speed-of-light step time (s)",
+           .label = r->in->expected ? "its expected step time (s)"
+                                    : "its speed-of-light step time (s)",
            .formula = OR_MESSAGE(FASTEST_STEP),
            .array = true,
            .v = best->step,
            .fmt = XLSX_FMT_SEC,
            .note =
-               r->expected
+               r->in->expected
                    ? "the smallest expected step among plans that fit "
                      "(plans rank by it; PLANS_RANK_S)"
                    : "the smallest step among plans that fit (PLANS_RANK_S)"});
@@ -272,12 +272,16 @@ static size_t key_choice(struct xlsx_book *b,
                             .v = best_row,
                             .fmt = XLSX_FMT_INT});
     name_cell(b, row++, "FASTEST_ROW");
+    /* an array formula: MIN(IF(...)) inside SUMPRODUCT is evaluated over
+     * the rows only as one (gnumeric: else the IF takes one row) */
     snprintf(note, sizeof note,
-             "within TIE_PCT (%g%%) of the fastest and fitting: ties",
-             r->tie_pct);
+             "fitting, the high end of the range within TIE_PCT (%g%%) of "
+             "the smallest: ties",
+             r->rank->tie_pct);
     kv(b, ws, row++,
        &(struct key_figure){.label = "Ties",
                             .formula = OR_MESSAGE("SUMPRODUCT(" TIE ")"),
+                            .array = true,
                             .v = (double)h->ties,
                             .fmt = XLSX_FMT_CNT,
                             .note = note});
@@ -303,8 +307,8 @@ static size_t key_choice(struct xlsx_book *b,
  * and the expected beside it. */
 static size_t key_speed(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report_headline *h = &b->r->headline;
-    const struct report_cost *sol = &h->sol;
+    const struct views_headline *h = &b->r->headline;
+    const struct views_cost *sol = &h->sol;
     char f[200];
 
     kv(b, ws, row,
@@ -351,15 +355,15 @@ static size_t key_speed(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
  * dollars) and its memory. */
 static size_t key_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
-    const struct report_headline *h = &r->headline;
-    const struct report_cost *sol = &h->sol;
+    const struct views *r = b->r;
+    const struct views_headline *h = &r->headline;
+    const struct views_cost *sol = &h->sol;
     char f[200], note[200];
 
     snprintf(note, sizeof note,
              "the model's budget of %.1fT tokens (TRAINING_TOKENS) on %ld "
              "GPUs",
-             r->m->spec.tokens / 1e12, h->plan.plan.gpus);
+             r->in->m->spec.tokens / 1e12, h->plan.plan.gpus);
     kv(b, ws, row,
        &(struct key_figure){.label = "Days for the token budget",
                             .formula = pick("PLANS_DAYS", f, sizeof f),
@@ -378,7 +382,7 @@ static size_t key_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                             .fmt = XLSX_FMT_CNT});
     expected_figure(b, ws, row++, 5);
     snprintf(note, sizeof note, "at GPU_HOUR_USD ($%.2f per GPU-hour)",
-             r->hw->spec.gpu_hour_usd);
+             r->in->hw->spec.gpu_hour_usd);
     kv(b, ws, row,
        &(struct key_figure){.label = "Cost for the budget",
                             .formula = pick("PLANS_COST", f, sizeof f),
@@ -398,7 +402,7 @@ static size_t key_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     snprintf(note, sizeof note,
              "heaviest pipeline rank, of %.1f GiB (HBM_GIB); fits at %.1f "
              "(HEADROOM_PCT %g%% kept free)",
-             h->capacity_gib, h->usable_gib, r->headroom_pct);
+             h->capacity_gib, h->usable_gib, r->rank->headroom_pct);
     kv(b, ws, row++,
        &(struct key_figure){.label = "Memory per GPU (GiB)",
                             .formula = pick("PLANS_MEM_TOTAL", f, sizeof f),
@@ -415,10 +419,10 @@ static size_t key_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 
 size_t xlsx_key_figures(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
-    const struct report_row *best =
-        r->sheet_best >= 0 ? report_sheet_row(r, (size_t)r->sheet_best)
-                           : (r->nsheet ? report_sheet_row(r, 0) : NULL);
+    const struct views *r = b->r;
+    const struct ranking_row *best =
+        r->sheet_best >= 0 ? views_sheet_row(r, (size_t)r->sheet_best)
+                           : (r->nsheet ? views_sheet_row(r, 0) : NULL);
 
     if (!r->headline.any || !best)
         return row;

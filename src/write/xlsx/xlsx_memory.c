@@ -11,7 +11,7 @@
 
 #include <xlsxwriter.h>
 
-#include "terms.h"
+#include "terms_memory.h"
 #include "xlsx_table.h"
 
 #define GIB 1073741824.0
@@ -37,7 +37,8 @@ enum mem_id {
 /* Total sums the parts memory_view() adds: the logits are already inside
  * the activations (memory.c adds them there), so "of which logits" is
  * shown but not summed again. Other, total, free memory and fit are the
- * registry's templates (terms_template), set by the getter. */
+ * registry's templates (as the ranking carries them: ranking_template),
+ * set by the getter. */
 /* clang-format off */
 static const struct xlsx_column mem_cols[] = {
     {.key = "plan", .header = "Plan", .fmt = XLSX_FMT_TEXT, .width = 0, .id = M_PLAN},
@@ -61,7 +62,7 @@ struct mem_row {
     const char *label;
     bool published; /* the published plan's row: a bold label */
     const struct cost_result *c;
-    double headroom_pct;
+    const struct ranking *rank; /* the headroom and the templates */
 };
 
 static void mem_get(const void *item, int id, struct xlsx_value *out)
@@ -91,27 +92,27 @@ static void mem_get(const void *item, int id, struct xlsx_value *out)
         break;
     case M_OTHER:
         xlsx_value_num(out, m->other / GIB);
-        out->formula = terms_template("mem_other");
+        out->formula = ranking_template(r->rank, "mem_other");
         break;
     case M_TOTAL:
         xlsx_value_num(out, m->total / GIB);
-        out->formula = terms_template("mem_total");
+        out->formula = ranking_template(r->rank, "mem_total");
         break;
     case M_CAPACITY:
         xlsx_value_num(out, m->capacity / GIB);
         break;
     case M_USABLE:
-        xlsx_value_num(out,
-                       terms_mem_usable(m->capacity, r->headroom_pct) / GIB);
+        xlsx_value_num(
+            out, terms_mem_usable(m->capacity, r->rank->headroom_pct) / GIB);
         break;
     case M_HEADROOM:
         xlsx_value_num(out, terms_mem_headroom(m) / GIB);
-        out->formula = terms_template("headroom");
+        out->formula = ranking_template(r->rank, "headroom");
         break;
     case M_FITS:
         out->kind = XLSX_BOOL;
         out->flag = r->c->fits;
-        out->formula = terms_template("fits");
+        out->formula = ranking_template(r->rank, "fits");
         break;
     default:
         xlsx_value_num(out, (double)m->rank);
@@ -292,22 +293,23 @@ static void cond(struct xlsx_book *b,
 /* The memory rows: the published plan, then each family's best. */
 static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t i, first = row;
     lxw_conditional_format cf;
-    for (i = 0; i < r->nvalidations; i++) {
-        const struct validate_result *v = &r->validation[i];
+    for (i = 0; i < r->rank->nvalidations; i++) {
+        const struct validate_result *v = &r->rank->validation[i];
         char label[200];
-        struct mem_row mr = {label, true, &v->predicted, r->headroom_pct};
+        struct mem_row mr = {label, true, &v->predicted, r->rank};
         if (!v->current)
             continue;
         diag_snprintf(label, sizeof label, "Published: %s (%s)", v->name,
                       v->predicted.family);
         xlsx_table_row(b, ws, &mem_table, row++, &mr);
     }
-    for (i = 0; i < r->nfamilies; i++) {
-        const struct report_family *f = &r->family[r->families_by_step[i]];
-        struct mem_row mr = {f->name, false, &f->best, r->headroom_pct};
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        const struct ranking_family *f =
+            &r->rank->family[r->rank->families_by_step[i]];
+        struct mem_row mr = {f->name, false, &f->best, r->rank};
         xlsx_table_row(b, ws, &mem_table, row++, &mr);
     }
     if (row == first)
@@ -340,7 +342,7 @@ static size_t memory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
  * returns the next row. */
 static size_t inventory_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct model *m = b->r->m;
+    const struct model *m = b->r->in->m;
     size_t i, first = row;
     size_t p0 = xlsx_table_col(&inv_table, "bf16_none");
     size_t p1 = xlsx_table_col(&inv_table, "fp8_full");
@@ -386,7 +388,7 @@ void xlsx_memory_write(struct xlsx_book *b,
                    "Assumptions (CUDA_CONTEXT_GIB, NCCL_BUFFERS_GIB, "
                    "FRAGMENTATION_PCT, HBM_GIB, HEADROOM_PCT): a plan fits "
                    "when it leaves %g%% of HBM free.",
-                   b->r->headroom_pct);
+                   b->r->rank->headroom_pct);
     row++;
     xlsx_table_header(b, ws, &mem_table, row);
     xlsx_book_height(b, ws, row++, 32);
@@ -395,7 +397,7 @@ void xlsx_memory_write(struct xlsx_book *b,
     xlsx_book_strf(b, ws, row++, at, xlsx_book_fmt(b, XLSX_FMT_H2),
                    "Activation inventory of %s: what one layer saves for "
                    "backward, per token",
-                   b->r->m->spec.name);
+                   b->r->in->m->spec.name);
     xlsx_book_str(b, ws, row++, at,
                   "Kept or recomputed under each precision and recompute "
                   "policy (selective drops the tags listed in the model "

@@ -13,7 +13,7 @@
 #define PROJ_XLSX_OUT_H
 
 #include "diag.h"
-#include "report.h"
+#include "views.h"
 
 /* PNG charts to embed, each NULL = none, e.g. out/roofline-ib.png; the
  * files must exist when xlsx_out_write() is called. */
@@ -31,11 +31,12 @@ struct xlsx_images {
  * constant_memory mode (about 4 MB instead of ~115 bytes per cell), where
  * Plans gets an autofilter instead of an Excel table and only its first
  * XLSX_OUT_BIG_COLUMNS columns (rank, family, the plan's dimensions, step,
- * expected step, bound, fit, free memory, MFU, throughput, days), as
+ * expected step with its low and high, bound, fit, free memory, MFU,
+ * throughput, days), as
  * values: at a million rows the full sheet with live
  * formulas is 55 million cells and minutes to write (plans.csv keeps every
  * column). */
-#define XLSX_OUT_BIG_COLUMNS 20
+#define XLSX_OUT_BIG_COLUMNS 22
 #ifndef XLSX_OUT_TABLE_ROWS_MAX /* overridable to test the large mode */
 #define XLSX_OUT_TABLE_ROWS_MAX 200000
 #endif
@@ -46,7 +47,7 @@ struct xlsx_images {
  * scratch files too), checked to be complete (zip_check), and renamed
  * over path only then; on failure the temporary file is removed and an
  * existing file at path is left untouched. Document properties take
- * their date from r->generated, so equal reports give byte-identical
+ * their date from r->in->generated, so equal reports give byte-identical
  * files. Returns STATUS_OK; STATUS_IO ("path: cannot write: reason",
  * "path: cannot embed PNG: reason", "path: incomplete workbook part
  * xl/worksheets/sheet3.xml (disk full?)"); or STATUS_XLSX ("path:
@@ -55,7 +56,7 @@ struct xlsx_images {
  *   struct xlsx_images img = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
  *   xlsx_out_write(&rep, "out/report.xlsx", &img, &d);
  */
-enum status xlsx_out_write(const struct report *r,
+enum status xlsx_out_write(const struct views *r,
                            const char *path,
                            const struct xlsx_images *images,
                            struct diag *d);
@@ -69,7 +70,7 @@ enum status xlsx_out_write(const struct report *r,
  * is the same byte for byte. When wait returns another status than
  * STATUS_OK (d filled), the workbook is dropped and that status returned.
  */
-enum status xlsx_out_write_waiting(const struct report *r,
+enum status xlsx_out_write_waiting(const struct views *r,
                                    const char *path,
                                    enum status (*wait)(void *user,
                                                        struct xlsx_images *img,

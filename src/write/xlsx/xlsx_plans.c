@@ -124,17 +124,18 @@ static void plan_row(struct xlsx_book *b,
                      struct lxw_format *const *fmt,
                      size_t n)
 {
-    const struct report *r = b->r;
-    const struct report_row *row = report_sheet_row(r, i);
+    const struct views *r = b->r;
+    const struct ranking_row *row = views_sheet_row(r, i);
     char formula[PLANS_FORMULA_MAX];
     size_t k;
     for (k = 0; k < n; k++) {
         struct plans_value v;
-        plans_table_value_row(&cols[k], r, row, report_row_rank(r, r->sheet[i]),
-                              &row->t, &v);
+        plans_table_value_row(&cols[k], r, row,
+                              ranking_row_rank(r->rank, r->sheet[i]), &row->t,
+                              &v);
         if (v.kind == PLANS_EMPTY)
             continue;
-        if (plans_table_formula(&cols[k]) && !b->big) {
+        if (plans_table_formula(&cols[k], b->r->rank) && !b->big) {
             plans_table_formula_expand(&t[k], (unsigned long)i + 2, formula,
                                        sizeof formula);
             if (v.kind == PLANS_NUMBER)
@@ -158,7 +159,7 @@ void xlsx_plans_write(struct xlsx_book *b,
                       lxw_worksheet *ws,
                       size_t big_columns)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t n, i, k, ncols;
     const struct plans_column *cols = plans_table_columns(&ncols);
     struct plans_formula *t = NULL;
@@ -189,12 +190,13 @@ void xlsx_plans_write(struct xlsx_book *b,
     for (k = 0; k < n; k++) {
         plans_table_header(&cols[k], heads[k], sizeof heads[k]);
         hp[k] = heads[k];
-        head[k] =
-            xlsx_book_fmt(b, plans_table_formula(&cols[k]) ? XLSX_FMT_HEAD_LIVE
-                                                           : XLSX_FMT_HEAD);
+        head[k] = xlsx_book_fmt(b, plans_table_formula(&cols[k], b->r->rank)
+                                       ? XLSX_FMT_HEAD_LIVE
+                                       : XLSX_FMT_HEAD);
         fmt[k] = xlsx_book_number(b, cols[k].num_format);
-        if (plans_table_formula(&cols[k]) &&
-            !plans_table_formula_compile(plans_table_formula(&cols[k]), &t[k]))
+        if (plans_table_formula(&cols[k], b->r->rank) &&
+            !plans_table_formula_compile(
+                plans_table_formula(&cols[k], b->r->rank), &t[k]))
             xlsx_book_invalid(b, "Plans: formula template");
         xlsx_book_check(b,
                         worksheet_set_column(ws, (lxw_col_t)k, (lxw_col_t)k,
@@ -217,7 +219,7 @@ void xlsx_plans_write(struct xlsx_book *b,
 
     for (i = 0; i < r->nsheet && b->err == 0; i++) {
         plan_row(b, ws, i, cols, t, fmt, n);
-        progress_add(r->progress, 1);
+        progress_add(r->in->progress, 1);
     }
     free(t);
     conditional(b, ws, last);

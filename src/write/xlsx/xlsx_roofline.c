@@ -124,10 +124,10 @@ static const struct xlsx_column roof_cols[] = {
 /* One of a roof's three points: the left edge on the link's slope, the
  * ridge, the right edge; x and y are formulas where they can be. */
 struct roof_point {
-    const char *name;                 /* "BF16 achievable over IB" */
-    int at;                           /* 0 left edge, 1 ridge, 2 right edge */
-    const struct report_roof *roof;   /* its rate, ridge and their names */
-    const struct report_roofline *rl; /* the chart: x range, link's name */
+    const char *name;                /* "BF16 achievable over IB" */
+    int at;                          /* 0 left edge, 1 ridge, 2 right edge */
+    const struct views_roof *roof;   /* its rate, ridge and their names */
+    const struct views_roofline *rl; /* the chart: x range, link's name */
 };
 
 static double ridge_x(const struct roof_point *p)
@@ -171,12 +171,12 @@ static const struct xlsx_table roofs = {
 
 /* The point of pick p. */
 static void point_of(const struct xlsx_book *b,
-                     const struct report_pick *pk,
+                     const struct views_pick *pk,
                      struct point *p)
 {
-    const struct report *r = b->r;
-    const struct report_row *rw = report_sheet_row(r, pk->sheet);
-    p->family = r->family[rw->family].name;
+    const struct views *r = b->r;
+    const struct ranking_row *rw = views_sheet_row(r, pk->sheet);
+    p->family = r->rank->family[rw->family].name;
     p->rank = r->sheet[pk->sheet] + 1;
     p->row = pk->sheet + 1;
     p->ib_x = pk->x[0];
@@ -216,7 +216,7 @@ series_name(struct xlsx_book *b, lxw_chart_series *se, const char *s)
 
 static void axes(struct xlsx_book *b,
                  lxw_chart *ch,
-                 const struct report_roofline *o,
+                 const struct views_roofline *o,
                  bool live)
 {
     char title[200];
@@ -263,10 +263,10 @@ add_series(struct xlsx_book *b, lxw_chart *ch, const char *xs, const char *ys)
 /* The plan series of chart l: one per block of points. */
 static bool plan_series(struct xlsx_book *b, lxw_chart *ch, size_t l)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t k;
     for (k = 0; k <= r->nseries; k++) {
-        const struct report_series *s = &r->series[k];
+        const struct views_series *s = &r->series[k];
         char xs[96], ys[96];
         lxw_chart_fill fill;
         lxw_chart_line line;
@@ -287,7 +287,7 @@ static bool plan_series(struct xlsx_book *b, lxw_chart *ch, size_t l)
         else if (s->family == r->baseline.family && !r->baseline.fits)
             series_name(b, se, "baseline (does not fit)");
         else
-            series_name(b, se, r->family[s->family].name);
+            series_name(b, se, r->rank->family[s->family].name);
         chart_series_set_marker_type(se, s->family == r->baseline.family
                                              ? LXW_CHART_MARKER_X
                                              : LXW_CHART_MARKER_CIRCLE);
@@ -310,10 +310,10 @@ static bool roof_series(struct xlsx_book *b,
                         size_t l,
                         size_t *row)
 {
-    const struct report_roofline *o = &b->r->roofline[l];
+    const struct views_roofline *o = &b->r->roofline[l];
     size_t q;
     for (q = 0; q < o->nroofs; q++) {
-        const struct report_roof *f = &o->roof[q];
+        const struct views_roof *f = &o->roof[q];
         char xs[96], ys[96], name[64];
         struct roof_point p = {name, 0, f, o};
         size_t r0 = *row;
@@ -405,7 +405,7 @@ void xlsx_roofline_write(struct xlsx_book *b,
                          const char *ib_png,
                          const char *nvlink_png)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t at = xlsx_table_col(&points, "family");
     size_t right = xlsx_table_col(&points, "bound"); /* the charts' width */
     size_t i;

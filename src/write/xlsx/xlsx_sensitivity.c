@@ -14,13 +14,13 @@
 
 #include "xlsx_table.h"
 
-#define GRID_WIDTH_COLS (REPORT_SENS_MAX + 1)
+#define GRID_WIDTH_COLS (RANKING_SENS_MAX + 1)
 #define G_FAMILY        (-1) /* id of the grid's first column */
 #define FAMILY_WIDTH    34.0
 
 /* A family's row of one grid. */
 struct grid_row {
-    const struct report_family *f;
+    const struct ranking_family *f;
     bool nv; /* the NVLink grid, else IB */
     char name[96];
 };
@@ -54,13 +54,13 @@ static size_t grid(struct xlsx_book *b,
                    struct lxw_worksheet *ws,
                    size_t row,
                    const char *title,
-                   const struct report_sens_chart *c,
+                   const struct views_sens_chart *c,
                    bool nv)
 {
-    const struct report *r = b->r;
-    struct xlsx_column cols[REPORT_SENS_MAX + 1];
+    const struct views *r = b->r;
+    struct xlsx_column cols[RANKING_SENS_MAX + 1];
     struct xlsx_table t = {cols, c->n + 1, XLSX_FMT_HEAD, get_grid};
-    char heads[REPORT_SENS_MAX][32];
+    char heads[RANKING_SENS_MAX][32];
     size_t i, k, skipped = 0;
 
     memset(cols, 0, sizeof cols);
@@ -69,7 +69,7 @@ static size_t grid(struct xlsx_book *b,
     cols[0].fmt = XLSX_FMT_BOLD;
     cols[0].head_fmt = XLSX_FMT_HEAD_LEFT;
     cols[0].id = G_FAMILY;
-    for (k = 0; k < c->n && k < REPORT_SENS_MAX; k++) {
+    for (k = 0; k < c->n && k < RANKING_SENS_MAX; k++) {
         snprintf(heads[k], sizeof heads[k], "%g%s", c->gbps[k],
                  fabs(c->gbps[k] - c->today) < 1e-9 ? " (now)" : "");
         cols[k + 1].key = heads[k];
@@ -82,14 +82,15 @@ static size_t grid(struct xlsx_book *b,
     xlsx_table_header(b, ws, &t, row++);
     for (i = 0; i < c->nfamilies; i++) {
         struct grid_row g;
-        g.f = &r->family[c->family[i]];
+        g.f = &r->rank->family[c->family[i]];
         g.nv = nv;
         diag_snprintf(g.name, sizeof g.name, "%s%s", g.f->name,
                       g.f->sens_unfit ? " (fastest; does not fit)" : "");
         xlsx_table_row(b, ws, &t, row++, &g);
     }
-    for (i = 0; i < r->nfamilies; i++)
-        skipped += r->family[i].fitting == 0 && !r->family[i].sens_unfit;
+    for (i = 0; i < r->rank->nfamilies; i++)
+        skipped +=
+            r->rank->family[i].fitting == 0 && !r->rank->family[i].sens_unfit;
     if (skipped > 0)
         xlsx_book_strf(b, ws, row++, 0, xlsx_book_fmt(b, XLSX_FMT_NOTE),
                        "%zu families without a plan that fits are left out "
@@ -117,15 +118,16 @@ static const struct xlsx_column cross_cols[] = {
 /* clang-format on */
 
 struct cross_row {
-    const struct report *r;
-    const struct report_family *f;
+    const struct views *r;
+    const struct ranking_family *f;
     bool baseline;
 };
 
-static void then_bound(const struct report_crossover *x, struct xlsx_value *out)
+static void then_bound(const struct ranking_crossover *x,
+                       struct xlsx_value *out)
 {
     out->kind = XLSX_TEXT;
-    if (x->state != REPORT_CROSS_AT) {
+    if (x->state != RANKING_CROSS_AT) {
         out->str = "";
         return;
     }
@@ -136,8 +138,8 @@ static void then_bound(const struct report_crossover *x, struct xlsx_value *out)
 static void get_cross(const void *item, int id, struct xlsx_value *out)
 {
     const struct cross_row *c = item;
-    const struct report_family *f = c->f;
-    const struct report_crossover *x =
+    const struct ranking_family *f = c->f;
+    const struct ranking_crossover *x =
         id == X_IB || id == X_IB_THEN ? &f->cross_ib : &f->cross_nv;
     switch (id) {
     case X_FAMILY:
@@ -155,12 +157,12 @@ static void get_cross(const void *item, int id, struct xlsx_value *out)
         break;
     case X_IB:
     case X_NV:
-        if (x->state == REPORT_CROSS_AT) {
+        if (x->state == RANKING_CROSS_AT) {
             out->kind = XLSX_NUM;
             out->num = x->gbps;
         } else {
             out->kind = XLSX_TEXT;
-            out->str = x->state == REPORT_CROSS_ALREADY ? "already" : "never";
+            out->str = x->state == RANKING_CROSS_ALREADY ? "already" : "never";
             out->fmt = XLSX_FMT_RIGHT;
         }
         break;
@@ -208,7 +210,7 @@ void xlsx_sensitivity_write(struct xlsx_book *b,
                             const char *ib_png,
                             const char *nvlink_png)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     static const char *const bn[4] = {"compute-bound", "IB-bound",
                                       "NVLink-bound", "HBM-bound"};
     size_t row = 0, i, last;
@@ -240,9 +242,9 @@ void xlsx_sensitivity_write(struct xlsx_book *b,
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     xlsx_table_header(b, ws, &cross, row);
     xlsx_book_height(b, ws, row++, 32);
-    for (i = 0; i < r->nfamilies; i++) {
-        long k = r->families_by_step[i];
-        struct cross_row c = {r, &r->family[k], k == r->baseline.family};
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        long k = r->rank->families_by_step[i];
+        struct cross_row c = {r, &r->rank->family[k], k == r->baseline.family};
         xlsx_table_row(b, ws, &cross, row++, &c);
     }
     xlsx_book_str(b, ws, row++, 0,

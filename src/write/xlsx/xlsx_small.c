@@ -34,7 +34,7 @@ struct rej_row {
     double count;
     bool has_share;
     double share;
-    char examples[REPORT_EXAMPLES * 330];
+    char examples[RANKING_EXAMPLES * 330];
 };
 
 static void rej_get(const void *item, int id, struct xlsx_value *out)
@@ -64,23 +64,24 @@ static const struct xlsx_table rej_table = {
     rej_cols, sizeof rej_cols / sizeof rej_cols[0], XLSX_FMT_HEAD, rej_get};
 
 /* Of every enumerated combination (0 when there were none). */
-static double share(const struct report *r, uint64_t n)
+static double share(const struct views *r, uint64_t n)
 {
-    return r->enumerated ? (double)n / (double)r->enumerated : 0;
+    return r->rank->enumerated ? (double)n / (double)r->rank->enumerated : 0;
 }
 
 /* Reason i's examples, one per line; returns the row height they need. */
-static double examples(const struct report *r, int i, char *buf, size_t size)
+static double examples(const struct views *r, int i, char *buf, size_t size)
 {
     size_t used = 0, k;
     double h = 0, width = rej_cols[J_EXAMPLES].width;
     buf[0] = '\0';
-    for (k = 0; k < r->nexamples[i] && k < REPORT_EXAMPLES; k++) {
+    for (k = 0; k < r->rank->nexamples[i] && k < RANKING_EXAMPLES; k++) {
         int w = snprintf(buf + used, size - used, "%s%s", k ? "\n" : "",
-                         r->examples[i][k]);
+                         r->rank->examples[i][k]);
         if (w > 0 && (size_t)w < size - used)
             used += (size_t)w;
-        h += xlsx_book_text_height(strlen(r->examples[i][k]), width, 9) - 3;
+        h += xlsx_book_text_height(strlen(r->rank->examples[i][k]), width, 9) -
+             3;
     }
     return h + 3;
 }
@@ -90,7 +91,7 @@ static double examples(const struct report *r, int i, char *buf, size_t size)
 static size_t
 rejected_families(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t i, n = 0;
     xlsx_book_str(b, ws, row++, 0,
                   "Families rejected: valid plans, none of which fits in "
@@ -104,9 +105,10 @@ rejected_families(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
             b, ws, row++,
             xlsx_book_text_height(strlen(r->baseline.sentence), 170, 11));
     }
-    for (i = 0; i < r->nfamilies; i++) {
-        long k = r->families_by_step[i];
-        const struct report_family *f = &r->family[k];
+    for (i = 0; i < r->rank->nfamilies; i++) {
+        long k = r->rank->families_by_step[i];
+        const struct ranking_family *f = &r->rank->family[k];
+        const struct views_family *vf = &r->family[k];
         if (f->fitting > 0)
             continue;
         xlsx_book_str(b, ws, row, 0, f->name,
@@ -115,9 +117,9 @@ rejected_families(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
                                            : XLSX_FMT_LABEL));
         xlsx_book_num(b, ws, row, 1, (double)f->plans,
                       xlsx_book_fmt(b, XLSX_FMT_CNT));
-        xlsx_book_str(b, ws, row, 3, f->why, xlsx_book_fmt(b, XLSX_FMT_SMALL));
+        xlsx_book_str(b, ws, row, 3, vf->why, xlsx_book_fmt(b, XLSX_FMT_SMALL));
         xlsx_book_height(b, ws, row++,
-                         xlsx_book_text_height(strlen(f->why),
+                         xlsx_book_text_height(strlen(vf->why),
                                                rej_cols[J_EXAMPLES].width, 9));
         n++;
     }
@@ -130,7 +132,7 @@ rejected_families(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
 
 void xlsx_small_rejected(struct xlsx_book *b, struct lxw_worksheet *ws)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     struct rej_row jr;
     uint64_t total = 0;
     size_t row = 0, at = xlsx_table_col(&rej_table, "reason");
@@ -147,16 +149,16 @@ void xlsx_small_rejected(struct xlsx_book *b, struct lxw_worksheet *ws)
     row++;
     xlsx_table_header(b, ws, &rej_table, row++);
     for (i = 1; i < PLAN_REASONS; i++)
-        total += r->rejected[i];
+        total += r->rank->rejected[i];
     memset(&jr, 0, sizeof jr);
     jr.has_share = true;
     for (i = 1; i < PLAN_REASONS; i++) {
         double h;
-        if (r->rejected[i] == 0)
+        if (r->rank->rejected[i] == 0)
             continue;
         jr.label = plan_reason_str((enum plan_reason)i);
-        jr.count = (double)r->rejected[i];
-        jr.share = share(r, r->rejected[i]);
+        jr.count = (double)r->rank->rejected[i];
+        jr.share = share(r, r->rank->rejected[i]);
         h = examples(r, i, jr.examples, sizeof jr.examples);
         xlsx_table_row(b, ws, &rej_table, row, &jr);
         xlsx_book_height(b, ws, row++, h);
@@ -167,11 +169,11 @@ void xlsx_small_rejected(struct xlsx_book *b, struct lxw_worksheet *ws)
     jr.share = share(r, total);
     xlsx_table_row(b, ws, &rej_table, row++, &jr);
     jr.label = "Valid (evaluated)";
-    jr.count = (double)r->valid;
-    jr.share = share(r, r->valid);
+    jr.count = (double)r->rank->valid;
+    jr.share = share(r, r->rank->valid);
     xlsx_table_row(b, ws, &rej_table, row++, &jr);
     jr.label = "Enumerated";
-    jr.count = (double)r->enumerated;
+    jr.count = (double)r->rank->enumerated;
     jr.has_share = false;
     xlsx_table_row(b, ws, &rej_table, row++, &jr);
     row = rejected_families(b, ws, row + 1);
@@ -384,7 +386,7 @@ static bool not_slower(const struct validate_result *v, double tflops)
 
 void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     size_t row = 0, i, at = xlsx_table_col(&val_table, "run");
 
     xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
@@ -413,11 +415,11 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
     xlsx_book_repeat_row(b, ws, row); /* the runs outgrow a page */
     xlsx_book_height(b, ws, row++, 62);
     xlsx_book_freeze(b, ws, row, at + 1);
-    if (r->nvalidations == 0)
+    if (r->rank->nvalidations == 0)
         xlsx_book_str(b, ws, row++, at, "No validation runs (data/validation).",
                       xlsx_book_fmt(b, XLSX_FMT_NOTE));
-    for (i = 0; i < r->nvalidations; i++) {
-        const struct validate_result *v = &r->validation[i];
+    for (i = 0; i < r->rank->nvalidations; i++) {
+        const struct validate_result *v = &r->rank->validation[i];
         const struct cost_result *p = &v->predicted;
         struct val_row vr;
         char plan[256], about[800];
@@ -436,8 +438,8 @@ void xlsx_small_validation(struct xlsx_book *b, struct lxw_worksheet *ws)
         xlsx_book_height(b, ws, row++,
                          xlsx_book_text_height(strlen(about), 160, 9));
     }
-    for (i = 0; i < r->nvalidation_notes; i++)
-        xlsx_book_str(b, ws, row++, at, r->validation_notes[i],
+    for (i = 0; i < r->rank->nvalidation_notes; i++)
+        xlsx_book_str(b, ws, row++, at, r->rank->validation_notes[i],
                       xlsx_book_fmt(b, XLSX_FMT_NOTE));
     xlsx_book_print_area(b, ws, 0, row, VAL_COLS - 1);
 }
@@ -481,7 +483,7 @@ static void fact(struct xlsx_book *b,
 
 void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     char when[64], num[32], version[64];
     size_t row = 0, i, at = xlsx_table_col(&about_table, "role");
 
@@ -491,19 +493,19 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
     row++;
     xlsx_book_when(r, when, sizeof when);
-    snprintf(version, sizeof version, "roofplan %s", r->version);
+    snprintf(version, sizeof version, "roofplan %s", r->in->version);
     fact(b, ws, row++, "Generated by", version);
     fact(b, ws, row++, "Generated at", when);
-    fact(b, ws, row++, "Command line", r->command_line);
-    fact(b, ws, row++, "Communication model", comm_model_str(r->comm));
-    report_thousands((double)r->nrows, num, sizeof num);
+    fact(b, ws, row++, "Command line", r->in->command_line);
+    fact(b, ws, row++, "Communication model", comm_model_str(r->in->comm));
+    views_thousands((double)r->rank->nrows, num, sizeof num);
     fact(b, ws, row++, "Plans kept", num);
-    report_thousands((double)r->nsheet, num, sizeof num);
+    views_thousands((double)r->nsheet, num, sizeof num);
     fact(b, ws, row++, "Plans on the Plans sheet", num);
     fact(b, ws, row++, "Baseline family", r->baseline.name);
-    if (r->recipe[0])
-        fact(b, ws, row++, "Training recipe", r->recipe);
-    if (r->recipe_default)
+    if (r->in->recipe && r->in->recipe[0])
+        fact(b, ws, row++, "Training recipe", r->in->recipe);
+    if (r->in->recipe_default)
         xlsx_book_str(b, ws, row++, xlsx_table_col(&about_table, "path"),
                       "Warning: this config.json model runs with the default "
                       "training recipe, named above (its sequence length, "
@@ -513,8 +515,8 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
                       xlsx_book_fmt(b, XLSX_FMT_WARN));
     row++;
     xlsx_table_header(b, ws, &about_table, row++);
-    for (i = 0; i < r->ninputs; i++)
-        xlsx_table_row(b, ws, &about_table, row++, &r->input[i]);
+    for (i = 0; i < r->in->ninputs; i++)
+        xlsx_table_row(b, ws, &about_table, row++, &r->in->input[i]);
     row++;
     xlsx_book_str(b, ws, row, at,
                   "The generation time comes from SOURCE_DATE_EPOCH when it "

@@ -18,10 +18,11 @@
 #include <xlsxwriter.h>
 
 #include "plans_table.h"
-#include "terms.h"
+#include "terms_inputs.h"
 #include "xlsx_families.h"
 #include "xlsx_key_figures.h"
 #include "xlsx_live.h"
+#include "xlsx_out.h"
 #include "xlsx_table.h"
 #include "xlsx_waterfall.h"
 
@@ -107,7 +108,7 @@ static void live_write(struct xlsx_book *b,
  * all hold, else 0 (FALSE), a number as the Fits cells are (libxlsxwriter
  * caches no booleans). Returns false when the buffer is too small.
  */
-static bool shipped_formula(const struct report *r, char *buf, size_t size)
+static bool shipped_formula(const struct views *r, char *buf, size_t size)
 {
     size_t n, i, len;
     const struct terms_input *in = terms_inputs(&n);
@@ -118,9 +119,9 @@ static bool shipped_formula(const struct report *r, char *buf, size_t size)
     for (i = 0; i < n; i++) {
         double v;
         if (in[i].origin == TERMS_DERIVED ||
-            !terms_input_available(&in[i], r->hw) ||
+            !terms_input_available(&in[i], r->in->hw) ||
             terms_input_field(&in[i]) < 0 ||
-            !terms_input_value(&in[i], r->hw, r->m, r->sweep, &v))
+            !terms_input_value(&in[i], r->in->hw, r->in->m, r->in->sweep, &v))
             continue;
         if (v == 0)
             w = snprintf(buf + len, size - len, ",%s=0", in[i].name);
@@ -151,7 +152,7 @@ static void live_range(struct xlsx_live *t,
                        const char *name,
                        figure_fn *put,
                        double v,
-                       const struct report_headline *h)
+                       const struct views_headline *h)
 {
     char lo[64], hi[64];
     snprintf(lo, sizeof lo, "%s_LOW", name);
@@ -165,7 +166,7 @@ static void live_range(struct xlsx_live *t,
 
 /* The recommended plan's words while RECOMMENDED_ROW is the report's
  * row, else the live plan's key=value form: the formula into buf. */
-static const char *plan_words(const struct report *r, char *buf, size_t size)
+static const char *plan_words(const struct views *r, char *buf, size_t size)
 {
     snprintf(buf, size, "IF(RECOMMENDED_ROW=%ld,\"%s\",RECOMMENDED_PLAN)",
              (long)r->sheet_recommended + 1, r->headline.title);
@@ -192,10 +193,10 @@ static void edited_warning(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 /* The verdict in one live sentence: the plan, its step, days and cost. */
 static void glance_verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
-    const struct report_headline *h = &r->headline;
-    const struct report_cost *sol = &h->sol, *x = &h->expected;
-    const struct report_cost *c = h->has_expected ? x : sol;
+    const struct views *r = b->r;
+    const struct views_headline *h = &r->headline;
+    const struct views_cost *sol = &h->sol, *x = &h->expected;
+    const struct views_cost *c = h->has_expected ? x : sol;
     struct xlsx_live t;
     char plan_f[400];
 
@@ -221,7 +222,7 @@ static void glance_verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     xlsx_live_lit(&t, " days and ");
     xlsx_live_usd(&t, "RECOMMENDED_COST", c->cost_usd);
     xlsx_live_lit(&t, " at $");
-    xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
+    xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->in->hw->spec.gpu_hour_usd);
     xlsx_live_lit(&t, " per GPU-hour.");
     live_write(b, ws, row, col("family"), &t, XLSX_FMT_HEADLINE, 12);
 }
@@ -230,10 +231,10 @@ static void glance_verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
  * the floor; returns the row after them. */
 static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
-    const struct report_headline *h = &r->headline;
-    const struct report_cost *sol = &h->sol, *x = &h->expected;
-    const struct report_cost *c = h->has_expected ? x : sol;
+    const struct views *r = b->r;
+    const struct views_headline *h = &r->headline;
+    const struct views_cost *sol = &h->sol, *x = &h->expected;
+    const struct views_cost *c = h->has_expected ? x : sol;
     struct xlsx_live t;
     char plan_f[400];
 
@@ -270,7 +271,7 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         xlsx_live_usd(&t, "RECOMMENDED_COST_SOL", sol->cost_usd);
     }
     xlsx_live_lit(&t, " at $");
-    xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->hw->spec.gpu_hour_usd);
+    xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->in->hw->spec.gpu_hour_usd);
     xlsx_live_lit(&t, " per GPU-hour");
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
     return row;
@@ -345,8 +346,8 @@ static size_t links(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
  * inputs). */
 static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
-    const struct report_headline *h = &r->headline;
+    const struct views *r = b->r;
+    const struct views_headline *h = &r->headline;
     xlsx_book_str(b, ws, row++, col("family"),
                   "Verdict (in words, at the shipped inputs: see "
                   "INPUTS_AS_SHIPPED above)",
@@ -370,7 +371,8 @@ static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 /* The notes: the published plan, the sweep, the plans left out. */
 static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
+    char big[200];
     xlsx_book_str(b, ws, row++, col("family"), "Notes",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     if (r->note_published[0])
@@ -378,11 +380,13 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     paragraph(b, ws, row++, r->note_sweep, XLSX_FMT_WRAP, 11);
     if (r->note_left_out[0])
         paragraph(b, ws, row++, r->note_left_out, XLSX_FMT_WARN, 11);
+    snprintf(big, sizeof big,
+             "With this many plans, Plans holds their first %d columns as "
+             "values (no live formulas) and an autofilter, and this sheet's "
+             "figures are values; plans.csv has every column.",
+             XLSX_OUT_BIG_COLUMNS);
     paragraph(b, ws, row++,
-              b->big ? "With this many plans, Plans holds their first 20 "
-                       "columns as values (no live formulas) and an "
-                       "autofilter, and this sheet's figures are values; "
-                       "plans.csv has every column."
+              b->big ? big
                      : "Live: the key figures above, the names FASTEST_PLAN, "
                        "FASTEST_STEP_S, RECOMMENDED_PLAN, RECOMMENDED_STEP_S "
                        "(with _LOW, _HIGH and _SOL), RECOMMENDED_DAYS, "
@@ -402,7 +406,7 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 
 void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
-    const struct report *r = b->r;
+    const struct views *r = b->r;
     /* the effect's words over Family and Step (the expected figures'
      * column), the seconds and share in the narrow columns after it */
     const struct xlsx_waterfall_cols waterfall_cols = {
@@ -415,13 +419,13 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
     xlsx_families_grid(b, ws);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
-                   "Parallelism plan for %s on %ld x %s", r->m->spec.name,
-                   r->hw->spec.gpus, r->hw->spec.gpu_name);
+                   "Parallelism plan for %s on %ld x %s", r->in->m->spec.name,
+                   r->in->hw->spec.gpus, r->in->hw->spec.gpu_name);
     xlsx_book_strf(
         b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_SUBTITLE),
         "%s; %s communication model (also shown: %s); roofplan %s, %s",
-        r->hw->spec.cluster_name, comm_model_str(r->comm),
-        xlsx_book_other_model(r), r->version, r->when);
+        r->in->hw->spec.cluster_name, comm_model_str(r->in->comm),
+        xlsx_book_other_model(r), r->in->version, r->when);
     row = glance(b, ws, row);
     row = links(b, ws, row) + 1;
     row = verdict(b, ws, row);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "plans_table.h"
-#include "terms.h"
+#include "terms_inputs.h"
 
 #define KEY_MAX  32
 #define COLS_MAX 64 /* columns of an Excel table */

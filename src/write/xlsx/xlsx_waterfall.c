@@ -10,7 +10,8 @@
 
 #include <xlsxwriter.h>
 
-#include "expected.h"
+#include "calibration.h"
+#include "result.h"
 
 #define IMAGE_ROW_PX 20.0 /* the default row height, 15 pt */
 
@@ -81,7 +82,7 @@ static size_t phase_rows(struct xlsx_book *b,
         "Cool-down (backwards after the last forward)",
         "Bubble (idle: the other stages' ramps)",
         "Optimizer step and exposed step-end DP"};
-    const struct report_waterfall *w = &b->r->waterfall[0];
+    const struct views_waterfall *w = &b->r->waterfall[0];
     const size_t first[4] = {c->effect, c->seconds, c->share, c->cumulative};
     const size_t last[4] = {c->seconds - 1, c->share - 1, c->cumulative - 1,
                             c->cumulative_last};
@@ -112,8 +113,8 @@ static size_t table_note(struct xlsx_book *b,
                          size_t row,
                          const struct xlsx_waterfall_cols *c)
 {
-    const struct report *r = b->r;
-    const struct report_waterfall *p = &r->waterfall[1];
+    const struct views *r = b->r;
+    const struct views_waterfall *p = &r->waterfall[1];
     char note[1400];
     size_t len;
     /* Values, and why: the effects are the time model replayed in C with
@@ -126,7 +127,7 @@ static size_t table_note(struct xlsx_book *b,
              "adds to the step with the effects above it on, so the order "
              "matters and the shares add up to 100%%. Measured rates from "
              "the calibration %s; what overlaps from the stack file.",
-             r->hw->cal ? r->hw->cal->meta.path : "(none)");
+             r->in->hw->cal ? r->in->hw->cal->meta.path : "(none)");
     if (p->known && p->measured > 0) {
         len = strlen(note);
         snprintf(note + len, sizeof note - len,
@@ -147,8 +148,8 @@ size_t xlsx_waterfall_table(struct xlsx_book *b,
                             size_t row,
                             const struct xlsx_waterfall_cols *c)
 {
-    const struct report *r = b->r;
-    const struct report_waterfall *w = &r->waterfall[0];
+    const struct views *r = b->r;
+    const struct views_waterfall *w = &r->waterfall[0];
     const size_t first[4] = {c->effect, c->seconds, c->share, c->cumulative};
     const size_t last[4] = {c->seconds - 1, c->share - 1, c->cumulative - 1,
                             c->cumulative_last};

@@ -5,13 +5,82 @@
  * speeds: FLOPs by precision, bytes per link and phase, calls, HBM
  * bytes; times divide it by the speeds of light of the hardware file
  * (terms.c, one term at a time) or by the calibrated rates (the expected
- * step). A header of its own, below terms.h, so the term registry reads
- * them without knowing how a plan is evaluated (cost.h, above it).
+ * step; struct expected_work: what that step reads besides). Below the
+ * evaluate stage (src/result/), so the term registry and the stages
+ * after rank read them without knowing how a plan is evaluated (cost.h,
+ * above it).
  */
 #ifndef PROJ_COST_WORK_H
 #define PROJ_COST_WORK_H
 
-#include "expected.h"
+#include <stdbool.h>
+
+#include "comm_pick.h"
+
+/* Per GPU per step, for the critical pipeline rank (see cost_work.x). */
+struct expected_work {
+    bool known;           /* a calibration and a stack were given */
+    double gemm_cal_s;    /* GEMMs at their measured rates by shape (burst) */
+    double gemm_sol_s;    /* the same FLOPs at the achievable rates */
+    double attn_cal_s;    /* the attention core at its measured rates */
+    double attn_sol_s;    /* the same FLOPs at the achievable BF16 rate */
+    double ew_s;          /* elementwise, loss and router work */
+    double host_s;        /* the host's time to launch the rank's kernels
+                             (the stack's per-kernel figure; 0 unmodelled) */
+    double host_paced_s;  /* the part of it the GPU waits for beside the
+                             GEMMs and attention (the stack's
+                             host_sync_share; 0: the host runs ahead) */
+    double expert_host_s; /* the host's work per local expert (the stack's
+                             expert_host_us), all of it waited for: in
+                             neither field above */
+    /* Dropless routing (the stack's moe_load_cv): the most loaded
+     * expert-parallel rank's tokens over the mean (expected_load_factor;
+     * 1: balanced), which the routed experts' GEMMs, the permutes and the
+     * EP all-to-all above carry; and what they were at the mean load:
+     * the GEMMs' and elementwise time, and the all-to-all's share of the
+     * hidden (ep_hidden) or exposed traffic, after efficiency and as
+     * moved. load_ib and load_nv are the all-to-all's own factors on
+     * each link (expected_fill says why they differ from load). */
+    double load, load_ib, load_nv;
+    double gemm_bal_s, ew_bal_s;
+    bool ep_hidden;
+    double ep_ib, ep_nv, ep_ib_raw, ep_nv_raw;
+    /* Communication with the micro-batches: hidden under compute (hid) or
+     * waited for (xp) as the stack overlaps it, the ramp's own (dep), and
+     * the step-end DP sync and gather: bytes per link at its full rate
+     * (struct comm_load.at) divided by the network's efficiency at the
+     * plan's message size (eff), and without it (raw: the speed of
+     * light's); the latency its collectives' picks bear (comm_algo.h),
+     * whatever the size. */
+    double hid_ib, hid_nv, hid_ib_raw, hid_nv_raw;
+    struct comm_lat hid_ib_lat, hid_nv_lat;
+    double xp_ib, xp_nv, xp_ib_raw, xp_nv_raw;
+    struct comm_lat xp_ib_lat, xp_nv_lat;
+    double dep_ib, dep_nv;
+    double sync_ib, sync_nv, gather_ib, gather_nv;
+    /* 1 when the stack hides the sync under the last micro-batch's
+     * backward (the gather under the first's forward), 0 when exposed */
+    double grad_hide, param_hide;
+    /* the other pipeline ranks' mean ramp unit over this rank's at the
+     * expected rates, less 1 (cost_ramp_skew) */
+    double ramp_skew;
+    /* The rank's own work that the expected terms read besides, copied
+     * from its struct cost_work (expected_fill), so that a plan's
+     * expected step can be of its slowest rank at the expected rates
+     * while its speed of light is of the slowest at the floor's: */
+    long rank; /* the pipeline rank (cost.c sets it) */
+    double hbm_bytes, optimizer_bytes, bubble_coef, fwd_share;
+    struct comm_lat ib_dep_lat, nv_dep_lat, ib_sync_lat, nv_sync_lat;
+    struct comm_lat ib_gather_lat, nv_gather_lat;
+    /* its ramp, sync and gather bytes without efficiency, and its skew at the
+     * floor's rates (the waterfall's speed of light of this rank) */
+    double ib_dep_raw, nv_dep_raw, ib_sync_raw, nv_sync_raw;
+    double ib_gather_raw, nv_gather_raw;
+    double sol_ramp_skew;
+    /* the stack's free factors (stack.h), 1 when neutral */
+    double compute_overhead;   /* x the expected compute time */
+    double network_efficiency; /* x the links' bandwidth */
+};
 
 enum cost_bound { COST_COMPUTE, COST_IB, COST_NVLINK, COST_HBM };
 

@@ -1,11 +1,12 @@
 /*
- * terms_inputs: the registry of the workbook's inputs (see terms.h): the
- * data-file keys its formulas read, the derived names with their formula
- * and C side, their values for a cluster, model and sweep file; the names
- * the workbook defines over its own tables; and the one lexer of the
- * template compilers, which accepts only the names registered here.
+ * terms_inputs: the registry of the workbook's inputs (see
+ * terms_inputs.h): the data-file keys its formulas read, the derived names
+ * with their formula and C side, their values for a cluster, model and
+ * sweep file; the names the workbook defines over its own tables; and the
+ * one lexer of the template compilers, which accepts only the names
+ * registered here.
  */
-#include "terms.h"
+#include "terms_inputs.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /*
- * terms_memory: the memory terms (see terms.h): what a plan needs per GPU
- * beyond the parts memory.c counts, the total, the headroom and the one
- * rule of "fits", each template beside its C expression.
+ * terms_memory: the memory terms (see terms_memory.h): what a plan needs
+ * per GPU beyond the parts memory.c counts, the total, the headroom and
+ * the one rule of "fits", each template beside its C expression.
  */
-#include "terms.h"
+#include "terms_memory.h"
 
 #include <stddef.h>
 
