@@ -21,6 +21,7 @@
 
 #include "eval_out.h"
 #include "replay.h"
+#include "stack.h"
 #include "test_util.h"
 
 #define PLAN "gpus=16 tp=1 pp=2 ep=4 zero=1 precision=bf16 mbs=1 gbs=64"
@@ -152,6 +153,38 @@ static void test_eval_out_json(void **state)
     free(text);
 }
 
+/* Issue 38 item 6: the JSON names the stack and the release of its
+ * framework the expected step reflects (the snapshot's DeepSeek stack
+ * file's framework_release), null without a stack. */
+static void test_eval_out_json_names_release(void **state)
+{
+    struct fixture *f = *state;
+    struct eval_view v = view_of(f);
+    struct stack st;
+    struct diag d;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    eval_out_json(out, &v);
+    assert_int_equal(fclose(out), 0);
+    assert_has(text, "\"stack\":null,\"framework_release\":null}");
+    free(text);
+    diag_init(&d);
+    if (stack_load("tests/data/snap/stacks/deepseek-hai.ini", &st, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    v.stack = &st;
+    out = open_memstream(&text, &len);
+    assert_non_null(out);
+    eval_out_json(out, &v);
+    assert_int_equal(fclose(out), 0);
+    assert_has(text, "\"stack\":\"DeepSeek HAI-LLM (DeepSeek-V3 "
+                     "pre-training)\",\"framework_release\":\"HAI-LLM as "
+                     "it trained DeepSeek-V3 (2024; not released)\"}");
+    free(text);
+    stack_release(&st);
+}
+
 /* JSON strings (RFC 8259 §7): quote and backslash escaped, control
  * characters as \n or \u00XX, UTF-8 as it is. */
 static void test_eval_out_json_string(void **state)
@@ -172,6 +205,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eval_out_text),
         cmocka_unit_test(test_eval_out_json),
+        cmocka_unit_test(test_eval_out_json_names_release),
         cmocka_unit_test(test_eval_out_json_string),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

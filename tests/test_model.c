@@ -109,10 +109,12 @@ static void test_model_layer_kind_rows(void **state)
     assert_true(m.layer[MODEL_LAYER_MOE].moe);
     assert_true(m.layer[MODEL_LAYER_MTP].mtp);
     assert_false(m.layer[MODEL_LAYER_MOE].mtp);
-    assert_string_equal(model_layer_kind_name(MODEL_LAYER_DENSE),
+    assert_string_equal(model_layer_kind_name(&m, MODEL_LAYER_DENSE),
                         "dense layer");
-    assert_string_equal(model_layer_kind_name(MODEL_LAYER_MOE), "MoE layer");
-    assert_string_equal(model_layer_kind_name(MODEL_LAYER_MTP), "MTP module");
+    assert_string_equal(model_layer_kind_name(&m, MODEL_LAYER_MOE),
+                        "MoE layer");
+    assert_string_equal(model_layer_kind_name(&m, MODEL_LAYER_MTP),
+                        "MTP module");
     model_release(&m);
     util_model(&m, "tests/data/gpt-korthikanti.ini", NULL, 0);
     assert_int_equal(model_layer_kind_count(&m, MODEL_LAYER_DENSE), 96);

@@ -60,6 +60,10 @@ static void test_stack_load_deepseek(void **state)
     assert_false(s.spec.dp_param_overlap);
     assert_int_equal(s.spec.dp_exposed_chunks, 1);
     assert_true(stack_p2p_hidden(&s, false));
+    /* issue 38 item 6: the release the file reflects */
+    assert_string_equal(s.spec.framework_release,
+                        "HAI-LLM as it trained DeepSeek-V3 (2024; not "
+                        "released)");
     assert_every_value_cited(&s);
     stack_release(&s);
 }
@@ -134,7 +138,7 @@ static void test_stack_set_overrides(void **state)
         STATUS_OK);
     assert_true(s.spec.dp_grad_overlap);
     assert_int_equal(s.spec.ep_a2a_overlap, STACK_EP_COMBINED_1F1B);
-    assert_string_equal(datafile_meta_source(&s.meta, 2),
+    assert_string_equal(datafile_meta_source(&s.meta, 3), /* dp_grad_overlap */
                         "--set on the command line");
     stack_release(&s);
 }

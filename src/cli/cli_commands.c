@@ -86,12 +86,17 @@ static enum status expected_band(const struct cli_config *cfg,
         for (k = 0; k < w->nin; k++)
             if (strcmp(w->runs.run[k].path, row->path) == 0)
                 break;
-        snprintf(pts[n].group, sizeof pts[n].group, "%s",
-                 k < w->nin ? validation_group(w->in[k].hw->cal) : "");
+        if (k < w->nin)
+            validation_band_key(w->in[k].hw->cal, w->in[k].stack, pts[n].group,
+                                sizeof pts[n].group);
         pts[n++].ratio = row->measured_s / row->default_s;
     }
-    if (d->status == STATUS_OK)
-        validation_band_fit(pts, n, validation_group(in->hw.cal), band);
+    if (d->status == STATUS_OK) {
+        char key[VALIDATION_GROUP_MAX];
+        validation_band_key(in->hw.cal, in->have_stack ? &in->stack : NULL, key,
+                            sizeof key);
+        validation_band_fit(pts, n, key, band);
+    }
     free(pts);
     for (i = 0; i < w->nin; i++)
         validation_inputs_release(&w->in[i]);
@@ -246,6 +251,7 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     view.nrank_mem = (size_t)p.pp;
     view.part = cost_result_partition(&ctx, &r);
     view.replay = &replay;
+    view.stack = ctx.stack;
     if (r.work.x.known &&
         expected_band(cfg, &in, &view.band, &d) != STATUS_OK) {
         cli_print_diag(&d);
@@ -356,7 +362,7 @@ static enum status compare_pair(struct compare_row *row,
     if (st == STATUS_OK)
         st = rank_finish_other_best(rank, sf, other, &why);
     if (st == STATUS_OK)
-        st = rank_finish_scenarios(rank, ctx->m, ctx->hw, band, &why);
+        st = rank_finish_scenarios(rank, ctx, band, &why);
     if (st == STATUS_OK)
         st = figures_recommend(&in, rank, &v, &why);
     if (st == STATUS_OK) {

@@ -415,6 +415,15 @@ static int report_inputs(const struct cli_config *cfg,
         diag_set(d, STATUS_NOMEM, "out of memory");
         return CLI_EXIT_RUNTIME;
     }
+    if (rr->in.have_stack) {
+        snprintf(words, sizeof words, "%s; release: %s", rr->in.stack.spec.name,
+                 rr->in.stack.spec.framework_release);
+        rr->inputs.stack_words = strdup(words);
+        if (!rr->inputs.stack_words) {
+            diag_set(d, STATUS_NOMEM, "out of memory");
+            return CLI_EXIT_RUNTIME;
+        }
+    }
     /* stdout's summary says it too; stderr keeps the warning where stdout
      * goes to a file */
     if (rr->inputs.recipe_json)

@@ -67,6 +67,9 @@ struct datafile_field {
                                0 where 0 means "not this file's" (a sweep's
                                gbs: `model`, the model's own), else NULL */
     const char *help;       /* one line, for data/README.md and Assumptions */
+    bool quiet;             /* listed on the Assumptions sheet only where a
+                               file gives it (the keys of a kind of layer
+                               most models do not have) */
 };
 
 struct datafile_schema {

@@ -209,8 +209,7 @@ enum status validate_predict(const struct validation_run *run,
     if (in->hw->cal) {
         snprintf(v->calibration_path, sizeof v->calibration_path, "%s",
                  in->hw->cal->meta.path);
-        diag_snprintf(v->group, sizeof v->group, "%s",
-                      validation_group(in->hw->cal));
+        validation_band_key(in->hw->cal, in->stack, v->group, sizeof v->group);
     }
     if (in->stack)
         snprintf(v->stack_path, sizeof v->stack_path, "%s",

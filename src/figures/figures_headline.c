@@ -360,7 +360,7 @@ static void headline_costs(struct views_headline *h)
 static void band_words(const struct views *r, char *buf, size_t size)
 {
     const struct validation_band *b = &r->rank->band;
-    const char *group = validation_group(r->in->hw->cal);
+    const char *group = b->group;
     if (b->runs > 0)
         snprintf(buf, size,
                  "the %zu published runs on its calibration's group (%s), "

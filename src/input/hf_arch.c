@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hf_arch_layers.h"
 #include "hf_config.h"
 
 enum arch {
@@ -24,6 +25,12 @@ enum arch {
     ARCH_QWEN3_MOE,
     ARCH_MIXTRAL,
     ARCH_DEEPSEEK_V3,
+    ARCH_GPT_OSS,
+    ARCH_GLM4_MOE,
+    ARCH_LLAMA4,
+    ARCH_QWEN3_NEXT,
+    ARCH_DEEPSEEK_V32,
+    ARCH_NEMOTRON_H,
     ARCHS
 };
 
@@ -31,6 +38,8 @@ static const struct {
     const char *name;       /* architectures[0] */
     const char *model_type; /* used when architectures is absent */
     const char *modeling;   /* transformers file that builds the layers */
+    void (*read)(struct hf_reader *r); /* its keys (hf_arch_layers.c);
+                                        * NULL: hf_arch_read's own */
 } arch_info[ARCHS] = {
     [ARCH_LLAMA] = {.name = "LlamaForCausalLM",
                     .model_type = "llama",
@@ -50,7 +59,55 @@ static const struct {
     [ARCH_DEEPSEEK_V3] = {.name = "DeepseekV3ForCausalLM",
                           .model_type = "deepseek_v3",
                           .modeling = "modeling_deepseek_v3.py"},
+    [ARCH_GPT_OSS] = {.name = "GptOssForCausalLM",
+                      .model_type = "gpt_oss",
+                      .modeling = "modeling_gpt_oss.py",
+                      .read = hf_arch_gpt_oss},
+    [ARCH_GLM4_MOE] = {.name = "Glm4MoeForCausalLM",
+                       .model_type = "glm4_moe",
+                       .modeling = "modeling_glm4_moe.py",
+                       .read = hf_arch_glm4_moe},
+    [ARCH_LLAMA4] = {.name = "Llama4ForConditionalGeneration",
+                     .model_type = "llama4",
+                     .modeling = "modeling_llama4.py",
+                     .read = hf_arch_llama4},
+    [ARCH_QWEN3_NEXT] = {.name = "Qwen3NextForCausalLM",
+                         .model_type = "qwen3_next",
+                         .modeling = "modeling_qwen3_next.py",
+                         .read = hf_arch_qwen3_next},
+    [ARCH_DEEPSEEK_V32] = {.name = "DeepseekV32ForCausalLM",
+                           .model_type = "deepseek_v32",
+                           .modeling = "DeepSeek-V3.2's inference/model.py",
+                           .read = hf_arch_deepseek_v32},
+    [ARCH_NEMOTRON_H] = {.name = "NemotronHForCausalLM",
+                         .model_type = "nemotron_h",
+                         .modeling = "modeling_nemotron_h.py",
+                         .read = hf_arch_nemotron_h},
 };
+
+const char *hf_arch_modeling(const struct hf_reader *r)
+{
+    return arch_info[r->arch].modeling;
+}
+
+void hf_arch_names(char *buf, size_t size)
+{
+    const char *sorted[ARCHS] = {NULL};
+    size_t at = 0;
+    int a, b;
+    for (a = 0; a < ARCHS; a++) { /* insertion sort: a dozen rows */
+        for (b = a; b > 0 && strcmp(sorted[b - 1], arch_info[a].name) > 0; b--)
+            sorted[b] = sorted[b - 1];
+        sorted[b] = arch_info[a].name;
+    }
+    buf[0] = '\0';
+    for (a = 0; a < ARCHS && at < size; a++) {
+        int k = snprintf(buf + at, size - at, "%s%s", a ? ", " : "", sorted[a]);
+        if (k < 0)
+            return;
+        at += (size_t)k;
+    }
+}
 
 /* ---- Shared by every architecture ---- */
 
@@ -84,7 +141,7 @@ static void model_name(struct hf_reader *r)
     hf_reader_source(r, fi, "the file's name (config.json names no model)");
 }
 
-static void read_common(struct hf_reader *r)
+void hf_arch_common(struct hf_reader *r)
 {
     const char *arch = arch_info[r->arch].name;
     const cJSON *act = hf_reader_take(r, "hidden_act");
@@ -242,7 +299,7 @@ static void read_biases(struct hf_reader *r)
 }
 
 /* GQA/MHA: key/value heads, head dimension, QK-norm. */
-static void read_gqa(struct hf_reader *r)
+void hf_arch_gqa(struct hf_reader *r)
 {
     struct model_spec *s = r->spec;
     long kv = 0;
@@ -294,7 +351,7 @@ static void read_gqa(struct hf_reader *r)
     }
 }
 
-static void read_mla(struct hf_reader *r)
+void hf_arch_mla(struct hf_reader *r)
 {
     hf_reader_fix_int(r, "attention", "type", MODEL_MLA,
                       "DeepseekV3: multi-head latent attention");
@@ -324,7 +381,7 @@ static void read_mla(struct hf_reader *r)
 }
 
 /* No MoE: the [moe] fields are zero. */
-static void dense_moe_fields(struct hf_reader *r, const char *why)
+void hf_arch_no_moe(struct hf_reader *r, const char *why)
 {
     hf_reader_fix_long(r, "moe", "routed_experts", 0, why);
     hf_reader_fix_long(r, "moe", "shared_experts", 0, why);
@@ -334,7 +391,7 @@ static void dense_moe_fields(struct hf_reader *r, const char *why)
     hf_reader_fix_long(r, "moe", "node_limit", 0, why);
 }
 
-static void check_top_k(struct hf_reader *r)
+void hf_arch_check_top_k(struct hf_reader *r)
 {
     const struct model_spec *s = r->spec;
     if (s->routed_experts > 0 && s->top_k > s->routed_experts)
@@ -422,7 +479,7 @@ static void read_qwen3_moe(struct hf_reader *r)
     hf_reader_fix_long(r, "moe", "first_dense_layers", k,
                        k ? "mlp_only_layers (a leading run of dense layers)"
                          : "mlp_only_layers empty: every layer MoE");
-    check_top_k(r);
+    hf_arch_check_top_k(r);
 }
 
 static void read_mixtral(struct hf_reader *r)
@@ -441,7 +498,7 @@ static void read_mixtral(struct hf_reader *r)
                        "Mixtral: every layer MoE");
     hf_reader_fix_long(r, "moe", "node_limit", 0,
                        "Mixtral: no node-limited routing");
-    check_top_k(r);
+    hf_arch_check_top_k(r);
 }
 
 /*
@@ -451,7 +508,7 @@ static void read_mixtral(struct hf_reader *r)
  * Groups are taken as nodes, as DeepSeek deploys them (arXiv 2412.19437
  * §2.1.2: 8 groups, at most 4 nodes per token).
  */
-static void read_deepseek_moe(struct hf_reader *r)
+void hf_arch_deepseek_moe(struct hf_reader *r)
 {
     struct model_spec *s = r->spec;
     long freq = 1, groups = 8, top_groups = 4;
@@ -470,7 +527,7 @@ static void read_deepseek_moe(struct hf_reader *r)
         hf_reader_take(r, "moe_layer_freq");
         hf_reader_take(r, "n_group");
         hf_reader_take(r, "topk_group");
-        dense_moe_fields(r, "n_routed_experts null: dense model");
+        hf_arch_no_moe(r, "n_routed_experts null: dense model");
         return;
     }
     hf_reader_int_field(r, "n_routed_experts", "moe", "routed_experts",
@@ -522,7 +579,7 @@ static void read_deepseek_moe(struct hf_reader *r)
             "DeepseekV3 gate: groups picked by their top-2 expert "
             "affinities (arXiv 2412.19437 §2.1.2)");
     }
-    check_top_k(r);
+    hf_arch_check_top_k(r);
 }
 
 /* Sets r's architecture to the one whose class name (by_type: model_type)
@@ -578,15 +635,19 @@ bool hf_arch_find(struct hf_reader *r)
 
 void hf_arch_read(struct hf_reader *r)
 {
-    read_common(r);
+    if (arch_info[r->arch].read) {
+        arch_info[r->arch].read(r);
+        return;
+    }
+    hf_arch_common(r);
     read_biases(r);
     if (r->arch == ARCH_DEEPSEEK_V3) {
-        read_mla(r);
-        read_deepseek_moe(r);
+        hf_arch_mla(r);
+        hf_arch_deepseek_moe(r);
         hf_reader_int_field(r, "num_nextn_predict_layers", "mtp", "depth",
                             HF_OPTIONAL, 0, "absent: no MTP modules");
     } else {
-        read_gqa(r);
+        hf_arch_gqa(r);
         check_window(r);
         if (r->arch == ARCH_QWEN3_MOE)
             read_qwen3_moe(r);
@@ -595,7 +656,7 @@ void hf_arch_read(struct hf_reader *r)
         else {
             hf_reader_int_field(r, "intermediate_size", "ffn", "width",
                                 HF_REQUIRED, 0, "");
-            dense_moe_fields(r, "dense model");
+            hf_arch_no_moe(r, "dense model");
         }
         hf_reader_fix_long(r, "mtp", "depth", 0,
                            "no MTP modules in this architecture");

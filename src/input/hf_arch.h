@@ -14,6 +14,7 @@
 #define PROJ_HF_ARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "hf_reader.h"
 
@@ -30,5 +31,37 @@ bool hf_arch_find(struct hf_reader *r);
  * [moe] and mtp.depth, each with its source; problems go to r->d.
  */
 void hf_arch_read(struct hf_reader *r);
+
+/* The supported class names, sorted, joined with ", " into buf (what
+ * HF_CONFIG_SUPPORTED spells; a test holds the two together). */
+void hf_arch_names(char *buf, size_t size);
+
+/* The transformers file (or reference code) that builds r's layers, for
+ * sources. */
+const char *hf_arch_modeling(const struct hf_reader *r);
+
+/* ---- Readers of keys several architectures share (hf_arch_layers.c's
+ * readers call them too) ---- */
+
+/* The model's name, layers, hidden, vocab, heads, tied embeddings; the
+ * gated SiLU MLP (hidden_act silu), RMSNorm, no learned positions. */
+void hf_arch_common(struct hf_reader *r);
+
+/* GQA/MHA: key/value heads, head dimension, QK-norm (Qwen3's), the MLA
+ * fields zero. */
+void hf_arch_gqa(struct hf_reader *r);
+
+/* MLA: the query and key/value latents and head widths (DeepseekV3). */
+void hf_arch_mla(struct hf_reader *r);
+
+/* DeepseekV3's MoE keys: routed and shared experts after
+ * first_k_dense_replace dense layers, group-limited routing. */
+void hf_arch_deepseek_moe(struct hf_reader *r);
+
+/* No MoE: the [moe] fields zero, with why as their source. */
+void hf_arch_no_moe(struct hf_reader *r, const char *why);
+
+/* top_k at most the experts (a problem naming num_experts_per_tok). */
+void hf_arch_check_top_k(struct hf_reader *r);
 
 #endif

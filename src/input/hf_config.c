@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "hf_arch.h"
+#include "datafile_value.h"
 #include "hf_reader.h"
 
 #define KEYS_MAX 1024 /* top-level keys accepted (a config has ~50) */
@@ -96,18 +97,23 @@ static bool read_past_key(const char *key)
             return true;
     return false;
 }
-/* Every top-level key once; every key known or read past. */
-static void check_keys(struct hf_reader *r, bool after_reading)
+/* Every key of obj once; every key known or read past (nest: the key
+ * obj is under, for messages, or ""). */
+static void check_keys(struct hf_reader *r,
+                       const cJSON *obj,
+                       const char *nest,
+                       bool after_reading)
 {
     const cJSON *it, *other;
     size_t i;
-    char key[96];
-    cJSON_ArrayForEach(it, r->root)
+    char key[128], raw[96];
+    cJSON_ArrayForEach(it, obj)
     {
         bool used = false;
-        hf_reader_quote(it->string, 80, key, sizeof key);
+        hf_reader_quote(it->string, 80, raw, sizeof raw);
+        snprintf(key, sizeof key, "%s%s%s", nest, *nest ? "." : "", raw);
         if (!after_reading) {
-            for (other = r->root->child; other != it; other = other->next)
+            for (other = obj->child; other != it; other = other->next)
                 if (strcmp(other->string, it->string) == 0)
                     diag_add(r->d, STATUS_PARSE, "%s: key '%s': given twice",
                              r->path, key);
@@ -121,6 +127,32 @@ static void check_keys(struct hf_reader *r, bool after_reading)
                      "a feature roofplan does not model; supported: "
                      "" HF_CONFIG_SUPPORTED ")",
                      r->path, key, r->arch_name);
+    }
+}
+
+/* Python's json module writes an infinite float as the bare word
+ * Infinity (transformers' Mamba-2 configs: "time_step_limit": [0.0,
+ * Infinity]), which JSON has not: outside strings, [-]Infinity becomes
+ * [-]1e999 padded with blanks (cJSON reads it as infinite; line and
+ * column stay where they were). */
+static void python_infinity(char *text, size_t len)
+{
+    static const char word[] = "Infinity";
+    size_t i;
+    bool in_string = false;
+    for (i = 0; i < len; i++) {
+        if (in_string) {
+            if (text[i] == '\\' && i + 1 < len)
+                i++;
+            else if (text[i] == '"')
+                in_string = false;
+        } else if (text[i] == '"') {
+            in_string = true;
+        } else if (len - i >= sizeof word - 1 &&
+                   memcmp(text + i, word, sizeof word - 1) == 0) {
+            memcpy(text + i, "1e999   ", sizeof word - 1);
+            i += sizeof word - 2;
+        }
     }
 }
 
@@ -156,6 +188,40 @@ static void syntax_error(const char *path,
                  path, line, at - start + 1, near);
 }
 
+/* The schema's default of every architecture field no key set (the
+ * keys of kinds of layer the architecture does not have): not given, so
+ * the Assumptions sheet leaves the quiet ones out. */
+static void defaults(struct hf_reader *r)
+{
+    const struct datafile_schema *sc = model_schema();
+    size_t i;
+    for (i = 0; i < sc->n; i++) {
+        const struct datafile_field *f = &sc->fields[i];
+        void *at = (char *)r->spec + f->offset;
+        double v;
+        char why[160];
+        if (r->meta->given[i] || model_field_is_training(i) || !f->def ||
+            f->type == DATAFILE_LIST)
+            continue;
+        if (f->type == DATAFILE_STRING) {
+            snprintf((char *)at, f->size, "%s", f->def);
+            continue;
+        }
+        if (f->type == DATAFILE_BOOL) {
+            *(bool *)at = strcmp(f->def, "true") == 0;
+            continue;
+        }
+        if (!datafile_parse_scalar(f, f->def, &v, why, sizeof why))
+            continue; /* the schema's own defaults parse (test_model_schema) */
+        if (f->type == DATAFILE_INT)
+            *(long *)at = (long)v;
+        else if (f->type == DATAFILE_DOUBLE)
+            *(double *)at = v;
+        else
+            *(int *)at = (int)v;
+    }
+}
+
 enum status hf_config_read(const char *path,
                            struct model_spec *spec,
                            struct datafile_meta *meta,
@@ -189,6 +255,7 @@ enum status hf_config_read(const char *path,
     /* The end pointer, not cJSON_GetErrorPtr(): that is a global, and
      * loading may run beside other threads' parsing. The length includes
      * the terminating NUL, which require_null_terminated looks for. */
+    python_infinity(text, len);
     root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true);
     if (!root) {
         syntax_error(path, text, len, end, d);
@@ -215,11 +282,16 @@ enum status hf_config_read(const char *path,
                  path, cJSON_GetArraySize(root), KEYS_MAX);
         goto done;
     }
-    check_keys(&r, false);
+    check_keys(&r, root, "", false);
     if (!hf_arch_find(&r))
         goto done;
     hf_arch_read(&r);
-    check_keys(&r, true);
+    defaults(&r);
+    if (r.outer) { /* a wrapper: its text_config was read as the model */
+        check_keys(&r, r.root, "text_config", false);
+        check_keys(&r, r.root, "text_config", true);
+    }
+    check_keys(&r, root, "", true);
 done:
     cJSON_Delete(root);
     free(text);

@@ -32,9 +32,11 @@
 #include "model.h"
 
 /* The architectures read, by config.json's architectures[0]. */
-#define HF_CONFIG_SUPPORTED                                         \
-    "DeepseekV3ForCausalLM, LlamaForCausalLM, MixtralForCausalLM, " \
-    "Qwen2ForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM"
+#define HF_CONFIG_SUPPORTED                                                 \
+    "DeepseekV32ForCausalLM, DeepseekV3ForCausalLM, Glm4MoeForCausalLM, "   \
+    "GptOssForCausalLM, Llama4ForConditionalGeneration, LlamaForCausalLM, " \
+    "MixtralForCausalLM, NemotronHForCausalLM, Qwen2ForCausalLM, "          \
+    "Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3NextForCausalLM"
 
 /*
  * Whether the file at path holds JSON rather than INI: its first byte

@@ -199,3 +199,26 @@ bool hf_reader_get_bool(struct hf_reader *r,
     *out = cJSON_IsTrue(it);
     return true;
 }
+
+void hf_reader_pattern(struct hf_reader *r,
+                       const char *key,
+                       const unsigned char *mixer,
+                       const unsigned char *mlp,
+                       size_t n,
+                       const char *why)
+{
+    long fi = hf_reader_field("model", "pattern");
+    char *text = hf_reader_slot(r, fi);
+    if (!model_pattern_format(mixer, mlp, n, text,
+                              model_schema()->fields[fi].size)) {
+        text[0] = '\0';
+        diag_add(r->d, STATUS_RANGE,
+                 "%s: key '%s': %zu layers too irregular to write as a "
+                 "pattern of at most %zu characters",
+                 r->path, key, n, model_schema()->fields[fi].size - 1);
+        return;
+    }
+    hf_reader_source(r, fi, "%s", why);
+    hf_reader_fix_long(r, "moe", "first_dense_layers", 0,
+                       "model.pattern holds the dense layers");
+}

@@ -33,6 +33,8 @@ struct hf_reader {
     const char *arch_name; /* its class name, for messages */
     struct model_spec *spec;
     struct datafile_meta *meta;
+    const cJSON *outer; /* a wrapper's object (Llama 4's), root then its
+                         * text_config; NULL when the model is the file */
     const cJSON *used[HF_READER_USED_MAX]; /* keys read (or passed on
                                             * purpose) */
     size_t nused;
@@ -116,6 +118,19 @@ void hf_reader_fix_bool(struct hf_reader *r,
                         const char *name,
                         bool v,
                         const char *why);
+
+/*
+ * Writes the n layers of mixer[] and mlp[] (enum model_mixer, enum
+ * model_mlp) as model.pattern, with why as its source, and
+ * moe.first_dense_layers 0 (the pattern holds the dense layers). A
+ * pattern too irregular for the field is a problem naming key.
+ */
+void hf_reader_pattern(struct hf_reader *r,
+                       const char *key,
+                       const unsigned char *mixer,
+                       const unsigned char *mlp,
+                       size_t n,
+                       const char *why);
 
 /* The boolean at key; absent or null: def. False (problem added) on a
  * non-boolean. */

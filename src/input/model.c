@@ -82,11 +82,103 @@ static void check_spec(struct model *m, struct diag *d)
             bad(m, d, "ffn", "width",
                 "required (> 0) for the leading dense layers");
     } else {
-        if (s->ffn_width < 1)
+        if (s->ffn_width < 1 && s->pattern[0] == '\0')
             bad(m, d, "ffn", "width", "required (> 0) for a dense model");
         if (s->shared_experts || s->top_k || s->node_limit)
             bad(m, d, "moe", "routed_experts",
                 "is 0 (dense model) but other [moe] keys are set");
+    }
+}
+
+/* A key a kind of layer the pattern has needs: at least 1. */
+static void need(struct model *m,
+                 struct diag *d,
+                 long value,
+                 const char *section,
+                 const char *key,
+                 const char *layers)
+{
+    char why[200];
+    if (value >= 1)
+        return;
+    snprintf(why, sizeof why, "required (> 0) for %s", layers);
+    bad(m, d, section, key, why);
+}
+
+/* The pattern's layers against model.layers, and the keys of each kind
+ * of layer it has. */
+static void check_pattern(struct model *m, struct diag *d)
+{
+    struct model_spec *s = &m->spec;
+    unsigned char mixer[MODEL_UNITS_MAX], mlp[MODEL_UNITS_MAX];
+    bool has_mixer[MODEL_MIXERS] = {false}, has_mlp[MODEL_MLPS] = {false};
+    size_t n, i;
+    char why[300];
+
+    if (s->pattern[0] == '\0')
+        return;
+    if (!model_pattern_parse(s->pattern, mixer, mlp, MODEL_UNITS_MAX, &n, why,
+                             sizeof why)) {
+        bad(m, d, "model", "pattern", why);
+        return;
+    }
+    if ((long)n != s->layers) {
+        snprintf(why, sizeof why, "gives %zu layers, model.layers is %ld", n,
+                 s->layers);
+        bad(m, d, "model", "pattern", why);
+    }
+    if (s->first_dense_layers > 0)
+        bad(m, d, "moe", "first_dense_layers",
+            "is for block models: with model.pattern, give the dense layers "
+            "there (D)");
+    for (i = 0; i < n; i++) {
+        has_mixer[mixer[i]] = true;
+        has_mlp[mlp[i]] = true;
+    }
+    if (has_mlp[MODEL_MLP_MOE] && s->routed_experts < 1)
+        bad(m, d, "moe", "routed_experts",
+            "required (> 0): model.pattern has MoE layers (E)");
+    need(m, d, has_mlp[MODEL_MLP_DENSE] ? s->ffn_width : 1, "ffn", "width",
+         "the pattern's dense layers (D)");
+    need(m, d, has_mixer[MODEL_MIX_WINDOW] ? s->window : 1, "attention",
+         "window", "sliding-window layers (W)");
+    need(m, d, has_mixer[MODEL_MIX_CHUNK] ? s->chunk : 1, "attention", "chunk",
+         "chunked-attention layers (C)");
+    if (has_mixer[MODEL_MIX_SPARSE]) {
+        need(m, d, s->index_heads, "attention", "index_heads",
+             "sparse-attention layers (S)");
+        need(m, d, s->index_head_dim, "attention", "index_head_dim",
+             "sparse-attention layers (S)");
+        need(m, d, s->index_topk, "attention", "index_topk",
+             "sparse-attention layers (S)");
+    }
+    if (has_mixer[MODEL_MIX_LINEAR]) {
+        need(m, d, s->linear_key_heads, "linear", "key_heads",
+             "linear-attention layers (L)");
+        need(m, d, s->linear_value_heads, "linear", "value_heads",
+             "linear-attention layers (L)");
+        need(m, d, s->linear_key_dim, "linear", "key_head_dim",
+             "linear-attention layers (L)");
+        need(m, d, s->linear_value_dim, "linear", "value_head_dim",
+             "linear-attention layers (L)");
+        if (s->linear_key_heads > 0 &&
+            s->linear_value_heads % s->linear_key_heads != 0) {
+            snprintf(why, sizeof why,
+                     "must be a multiple of linear.key_heads (%ld), got %ld",
+                     s->linear_key_heads, s->linear_value_heads);
+            bad(m, d, "linear", "value_heads", why);
+        }
+    }
+    if (has_mixer[MODEL_MIX_SSM]) {
+        need(m, d, s->ssm_heads, "ssm", "heads", "Mamba-2 layers (M)");
+        need(m, d, s->ssm_head_dim, "ssm", "head_dim", "Mamba-2 layers (M)");
+        need(m, d, s->ssm_state, "ssm", "state", "Mamba-2 layers (M)");
+        need(m, d, s->ssm_groups, "ssm", "groups", "Mamba-2 layers (M)");
+        if (s->ssm_groups > 0 && s->ssm_heads % s->ssm_groups != 0) {
+            snprintf(why, sizeof why, "must divide ssm.heads (%ld), got %ld",
+                     s->ssm_heads, s->ssm_groups);
+            bad(m, d, "ssm", "groups", why);
+        }
     }
 }
 
@@ -102,6 +194,8 @@ static void check_attention_extras(struct model *m, struct diag *d)
             "not modelled for type mla (MLA normalises its latents)");
     if (m->spec.qkv_bias)
         bad(m, d, "attention", "qkv_bias", "not modelled for type mla");
+    if (m->spec.output_gate)
+        bad(m, d, "attention", "output_gate", "not modelled for type mla");
 }
 
 /* A training recipe's schema: model_schema()'s training fields, copied with
@@ -229,6 +323,7 @@ static enum status load_json(const char *path,
     merge_recipe_meta(m, &rs, &tmeta, training_path);
     datafile_meta_release(&tmeta);
     check_spec(m, d);
+    check_pattern(m, d);
     check_attention_extras(m, d);
     diag_finish(d);
     if (d->status != STATUS_OK) {
@@ -283,6 +378,7 @@ enum status model_load(const char *path,
     if (st != STATUS_OK)
         return st;
     check_spec(m, d);
+    check_pattern(m, d);
     check_attention_extras(m, d);
     diag_finish(d);
     if (d->status != STATUS_OK) {

@@ -28,19 +28,25 @@
 #include "diag.h"
 #include "model_inventory.h"
 #include "model_partition.h"
+#include "model_pattern.h"
 
 enum model_attention { MODEL_MHA, MODEL_GQA, MODEL_MLA };
 /* Under moe.node_limit M, the nodes one token's routed experts reach:
  * drawn uniformly among the experts of M nodes, or every one of the M
  * (nodes chosen by their experts' affinity, as DeepSeek-V3 does). */
 enum model_node_routing { MODEL_ROUTING_UNIFORM, MODEL_ROUTING_AFFINITY };
-enum model_activation { MODEL_SWIGLU, MODEL_GELU };
+/* The FFN's activation: SwiGLU (gated, 3 matrices), GeLU and squared ReLU
+ * (Nemotron-H's relu2; both 2 matrices). */
+enum model_activation { MODEL_SWIGLU, MODEL_GELU, MODEL_RELU2 };
 enum model_norm { MODEL_RMSNORM, MODEL_LAYERNORM };
 
 /* The model file, as read (see data/README.md for meaning and units). */
 struct model_spec {
     char name[128];
     long layers;
+    /* layers.pattern: each layer's mixer and MLP (model_pattern.h); ""
+     * when the layers are the blocks moe.first_dense_layers gives */
+    char pattern[MODEL_PATTERN_MAX];
     long hidden;
     long vocab;
     bool tied_embeddings;
@@ -58,8 +64,29 @@ struct model_spec {
     long qk_nope_head_dim;
     long qk_rope_head_dim;
     long v_head_dim;
-    bool qk_norm;        /* RMSNorm over each query and key head (Qwen3) */
-    bool qkv_bias;       /* q/k/v projections carry biases (Qwen2) */
+    bool qk_norm;          /* RMSNorm over each query and key head (Qwen3) */
+    bool qkv_bias;         /* q/k/v projections carry biases (Qwen2) */
+    long window;           /* sliding-window layers: keys a query sees */
+    long chunk;            /* chunked-attention layers: tokens per chunk */
+    bool sinks;            /* a learned sink logit per head (GPT-OSS) */
+    bool output_gate;      /* a sigmoid gate on the attention output, its
+                            * weights beside the queries' (Qwen3-Next) */
+    double rope_fraction;  /* share of the q/k head width RoPE rotates */
+    long index_heads;      /* sparse layers: the indexer's heads */
+    long index_head_dim;   /* its head width */
+    long index_topk;       /* keys each query attends to */
+    long linear_key_heads; /* linear-attention (Gated DeltaNet) layers */
+    long linear_value_heads;
+    long linear_key_dim;   /* per head */
+    long linear_value_dim; /* per head */
+    long linear_conv;      /* causal convolution width (taps) */
+    long linear_chunk;     /* tokens per chunk of the chunked scan */
+    long ssm_heads;        /* state-space (Mamba-2) layers */
+    long ssm_head_dim;
+    long ssm_state;      /* state size N per head */
+    long ssm_groups;     /* groups sharing B and C */
+    long ssm_conv;       /* causal convolution width (taps) */
+    long ssm_chunk;      /* tokens per chunk of the SSD scan */
     int activation;      /* enum model_activation */
     long ffn_width;      /* dense FFN intermediate size */
     long routed_experts; /* 0 = dense model */
@@ -134,6 +161,9 @@ struct model_layer {
     double tp_recompute[MODEL_RECOMPUTES]; /* TP ones the recompute redoes */
     bool ep_recompute[MODEL_RECOMPUTES];   /* MoE all-to-alls redone */
     double kv_elems; /* K and V elements per token (context parallel) */
+    /* A scan layer's (linear attention, SSM) state, elements per
+     * sequence, that context parallelism passes rank to rank. */
+    double state_elems;
     /* For the expected time: forward GEMM FLOPs/token by class (they sum
      * to fwd_linear), the attention core's (QK^T and PV, causal), and the
      * forward's elementwise traffic by kernel kind, bytes/token: norms,
@@ -141,6 +171,9 @@ struct model_layer {
      * how). */
     double gemm_fwd[MODEL_GEMMS];
     double core_fwd;
+    /* the chunked scans' FLOPs/token (linear attention, SSD), by kernel
+     * class (model_inventory.h), with their causal convolutions */
+    double scan_fwd[MODEL_SCANS];
     double ew_fwd[MODEL_EWS];
     /* The FP8 GEMMs' operands the recipe casts, elements per token at
      * the layer's full width: the forward's inputs (cast_in) and the
@@ -148,27 +181,26 @@ struct model_layer {
      * ones sequence parallelism all-gathers (column-parallel inputs,
      * row-parallel output gradients), the rest TP-split or local. */
     double cast_in, cast_in_sp, cast_grad, cast_grad_sp;
-    bool moe; /* routed experts (all-to-alls, a chunk's MoE layers) */
-    bool mtp; /* an MTP module: outside the main model's params and MFU
-               * FLOPs, runs the shared output head again */
-};
-
-/* Kinds of layer, in the order of the units (model_unit_kind()). Each is
- * a row of model_derive.c's table (its words, its count, how it is built);
- * a new kind is an entry here and a row there. */
-enum model_layer_kind {
-    MODEL_LAYER_DENSE,
-    MODEL_LAYER_MOE,
-    MODEL_LAYER_MTP,
-    MODEL_LAYER_KINDS /* count, not a kind */
+    bool moe;  /* routed experts (all-to-alls, a chunk's MoE layers) */
+    bool mtp;  /* an MTP module: outside the main model's params and MFU
+                * FLOPs, runs the shared output head again */
+    int mixer; /* enum model_mixer */
+    int mlp;   /* enum model_mlp */
 };
 
 struct model {
     struct model_spec spec;
     struct datafile_meta meta;
-    /* Derived at load (model_derive, model_inventory): */
-    struct model_layer layer[MODEL_LAYER_KINDS]; /* by model_layer_kind */
+    /* Derived at load (model_pattern, model_derive, model_inventory): */
+    struct model_layer layer[MODEL_LAYER_KINDS]; /* by model_layer_kind;
+                                                  * built where units
+                                                  * have the kind */
     long units;                                  /* layers + MTP modules */
+    unsigned char unit_kind[MODEL_UNITS_MAX];    /* each unit's kind */
+    long kind_units[MODEL_LAYER_KINDS];          /* units of each kind */
+    char kind_name[MODEL_LAYER_KINDS][48]; /* "sliding-window MoE layer" */
+    int mtp_mixer, mtp_mlp;  /* an MTP module's block: the last layer's
+                              * attention, the main model's MLP kind */
     double params_embedding; /* token (+ position) embedding */
     double params_head;      /* output head (0 when tied) */
     double params_final_norm;
@@ -254,15 +286,16 @@ bool model_field_is_training(size_t i);
 void model_release(struct model *m);
 
 /*
- * Kind of unit u (0 .. units-1): the units are the kinds' layers in the
- * order of enum model_layer_kind, model_layer_kind_count() of each (for a
- * DeepSeek-style model: dense layers, MoE layers, MTP modules). A u past
- * the last unit is of the last kind.
+ * Kind of unit u (0 .. units-1): the layers in the model's order (its
+ * pattern, or dense layers then MoE layers), then its MTP modules. A u
+ * past the last unit is of the last unit's kind.
  */
 enum model_layer_kind model_unit_kind(const struct model *m, long u);
 
-/* Words for a reader: "dense layer", "MoE layer", "MTP module". Static. */
-const char *model_layer_kind_name(enum model_layer_kind k);
+/* Words for a reader: "dense layer", "MoE layer", "MTP module",
+ * "sliding-window MoE layer", "Mamba-2 block", ... (m's, as long as m). */
+const char *model_layer_kind_name(const struct model *m,
+                                  enum model_layer_kind k);
 
 /* How many units of kind k m has (0 when it has none, e.g. MoE layers of
  * a dense model). */

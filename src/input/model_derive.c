@@ -8,13 +8,15 @@
  *   attention scores cover half of the s x s matrix (QK^T and PV over s/2
  *   keys on average), as DeepSeek's 250 GFLOPs/token (ISCA'25 Table 2) and
  *   Megatron-Bridge's flop_utils.py count them.
- * - MLA shapes: DeepSeek-V2/V3 (q_a, q_b, kv_a, kv_b, o projections).
+ * - The token mixers (attention of each kind, linear attention, state
+ *   space): model_mixer.c, with their sources.
  * - Saved activations: model_inventory.c.
  *
- * The kinds of layer (dense, MoE, MTP module) are rows of one table,
- * kinds[] below: words for a reader, how many units of the kind a model
- * has, how one is built. The units, the parameter and FLOP totals and the
- * Memory sheet's totals walk the rows; none names a kind.
+ * A layer is a block with at most one mixer and at most one MLP, each
+ * behind its own norm and residual add (model_pattern.h); a layer kind is
+ * a pair of them (or an MTP module), built by build_layer from its parts.
+ * The units, the parameter and FLOP totals and the Memory sheet's totals
+ * walk the kinds; none names one.
  */
 #include "model_derive.h"
 
@@ -22,118 +24,10 @@
 
 #include "model.h"
 #include "model_inventory.h"
+#include "model_mixer.h"
 
-static double hd_mha(const struct model_spec *s)
-{
-    return (double)(s->head_dim ? s->head_dim : s->hidden / s->heads);
-}
-
-static double kv_heads(const struct model_spec *s)
-{
-    if (s->attention == MODEL_GQA)
-        return (double)s->kv_heads;
-    return (double)s->heads;
-}
-
-static double norm_params(const struct model_spec *s, double width)
-{
-    return s->norm == MODEL_LAYERNORM ? 2 * width : width;
-}
-
-/* Operands of a layer's GEMMs, elements per token (see model_layer's
- * cast_*): inputs and output gradients, local (TP-split or not split)
- * or all-gathered by sequence parallelism. */
-struct cast_operands {
-    double in, in_sp, grad, grad_sp;
-};
-
-/* A column-parallel GEMM of width k -> n: its input gathered, its
- * output split. */
-static void column(struct cast_operands *o, double k, double n, double times)
-{
-    o->in_sp += times * k;
-    o->grad += times * n;
-}
-
-/* A row-parallel GEMM k -> n: its input split, its output's gradient
- * gathered. */
-static void row(struct cast_operands *o, double k, double n, double times)
-{
-    o->in += times * k;
-    o->grad_sp += times * n;
-}
-
-struct attn_numbers {
-    double params;             /* projections, biases, latent norms */
-    double proj_fwd;           /* projection GEMM FLOPs/token */
-    double up_fwd;             /* MLA up-projection GEMM FLOPs/token */
-    double core_fwd;           /* QK^T and PV FLOPs/token, causal */
-    double qk_dim;             /* per-head query/key dimension */
-    double v_dim;              /* per-head value dimension */
-    double kv_elems;           /* K and V elements per token (all heads) */
-    struct cast_operands cast; /* the projections' operands */
-};
-
-static struct attn_numbers attention(const struct model_spec *s)
-{
-    struct attn_numbers a = {0};
-    double h = (double)s->hidden, n = (double)s->heads;
-    double ctx = (double)s->seq_len / 2; /* causal: mean keys per query */
-
-    if (s->attention == MODEL_MLA) {
-        double ql = (double)s->q_lora_rank, kl = (double)s->kv_lora_rank;
-        double nope = (double)s->qk_nope_head_dim;
-        double rope = (double)s->qk_rope_head_dim;
-        double v = (double)s->v_head_dim;
-        double q_down = ql > 0 ? h * ql : 0;
-        double q_up = ql > 0 ? ql * n * (nope + rope) : h * n * (nope + rope);
-        double kv_down = h * (kl + rope);
-        double kv_up = kl * n * (nope + v);
-        double out = n * v * h;
-        a.params = q_down + q_up + kv_down + kv_up + out +
-                   (ql > 0 ? norm_params(s, ql) : 0) + norm_params(s, kl);
-        a.up_fwd = 2 * (ql > 0 ? q_up : 0) + 2 * kv_up;
-        a.proj_fwd = 2 * (q_down + q_up + kv_down + kv_up + out);
-        a.qk_dim = nope + rope;
-        a.v_dim = v;
-        /* down projections from the gathered hidden; up projections
-         * from the latents (split as their outputs); the output
-         * projection row-parallel */
-        if (ql > 0) {
-            column(&a.cast, h, ql, 1);
-            a.cast.in += ql;
-            a.cast.grad += n * (nope + rope);
-        } else {
-            column(&a.cast, h, n * (nope + rope), 1);
-        }
-        column(&a.cast, h, kl + rope, 1);
-        a.cast.in += kl;
-        a.cast.grad += n * (nope + v);
-        row(&a.cast, n * v, h, 1);
-    } else {
-        double d = hd_mha(s), kvh = kv_heads(s);
-        double q = h * n * d, kv = 2 * h * kvh * d, out = n * d * h;
-        a.params = q + kv + out;
-        if (s->linear_bias)
-            a.params += n * d + 2 * kvh * d + h;
-        else if (s->qkv_bias)
-            a.params += n * d + 2 * kvh * d;
-        if (s->qk_norm) /* one d-wide norm each for queries and keys */
-            a.params += 2 * norm_params(s, d);
-        a.proj_fwd = 2 * (q + kv + out);
-        a.qk_dim = d;
-        a.v_dim = d;
-        column(&a.cast, h, (n + 2 * kvh) * d, 1); /* fused QKV */
-        row(&a.cast, n * d, h, 1);
-    }
-    a.core_fwd = 2 * n * a.qk_dim * ctx + 2 * n * a.v_dim * ctx;
-    a.kv_elems = n * (a.qk_dim + a.v_dim);
-    if (s->attention != MODEL_MLA)
-        a.kv_elems = kv_heads(s) * (a.qk_dim + a.v_dim);
-    return a;
-}
-
-/* Matrices of an FFN of intermediate width f (SwiGLU 3, GeLU 2). */
+/* Matrices of an FFN of intermediate width f (SwiGLU 3, GeLU and squared
+ * ReLU 2). */
 static double ffn_params(const struct model_spec *s, double f)
 {
     double h = (double)s->hidden;
@@ -157,7 +51,7 @@ static bool recomputes(const struct model *m, int module)
  * column-parallel, the down projection row-parallel; `split` false for
  * routed experts (expert tensor parallel 1: nothing gathered). */
 static void ffn_cast(const struct model_spec *s,
-                     struct cast_operands *o,
+                     struct model_operands *o,
                      double f,
                      double times,
                      bool split)
@@ -165,8 +59,8 @@ static void ffn_cast(const struct model_spec *s,
     double h = (double)s->hidden;
     double up = (s->activation == MODEL_SWIGLU ? 2 : 1) * f;
     if (split) {
-        column(o, h, up, times);
-        row(o, f, h, times);
+        model_operands_column(o, h, up, times);
+        model_operands_row(o, f, h, times);
     } else {
         o->in += times * (h + f);
         o->grad += times * (up + h);
@@ -175,17 +69,18 @@ static void ffn_cast(const struct model_spec *s,
 
 /* The operands of the GEMMs the FP8 recipe runs (model_layer's cast_*). */
 static void cast_layer(const struct model_spec *s,
-                       const struct cast_operands *attn,
-                       bool moe,
+                       const struct model_operands *attn,
+                       int mlp,
                        bool mtp,
                        struct model_layer *L)
 {
-    struct cast_operands o = {0};
+    struct model_operands o = {0};
     double h = (double)s->hidden;
+    bool moe = mlp == MODEL_MLP_MOE;
     if (s->fp8_attention_proj) {
         o = *attn;
         if (mtp) /* the [h; emb] projection */
-            column(&o, 2 * h, h, 1);
+            model_operands_column(&o, 2 * h, h, 1);
     }
     if (moe && s->fp8_experts) {
         ffn_cast(s, &o, (double)s->expert_width, (double)s->top_k, false);
@@ -196,7 +91,7 @@ static void cast_layer(const struct model_spec *s,
         o.in += h;
         o.grad += (double)s->routed_experts;
     }
-    if (!moe && s->fp8_ffn)
+    if (mlp == MODEL_MLP_DENSE && s->fp8_ffn)
         ffn_cast(s, &o, (double)s->ffn_width, 1, true);
     L->cast_in = o.in;
     L->cast_in_sp = o.in_sp;
@@ -204,9 +99,8 @@ static void cast_layer(const struct model_spec *s,
     L->cast_grad_sp = o.grad_sp;
 }
 
-/* What a layer kind adds to the attention: its FFN (dense) or its
- * routed and shared experts with their router, parameters and forward
- * FLOPs per token. */
+/* What a layer kind's MLP adds: its dense FFN or its routed and shared
+ * experts with their router, parameters and forward FLOPs per token. */
 struct ffn_numbers {
     double ffn_p, ffn_f;       /* the dense FFN */
     double exp_p, exp_f;       /* every expert's (routed and shared) */
@@ -214,11 +108,11 @@ struct ffn_numbers {
     double router_p, router_f;
 };
 
-static struct ffn_numbers ffn_numbers(const struct model_spec *s, bool moe)
+static struct ffn_numbers ffn_numbers(const struct model_spec *s, int mlp)
 {
     struct ffn_numbers f = {0};
     double h = (double)s->hidden;
-    if (moe) {
+    if (mlp == MODEL_MLP_MOE) {
         double fe = (double)s->expert_width;
         double E = (double)s->routed_experts, k = (double)s->top_k;
         double S = (double)s->shared_experts;
@@ -227,8 +121,10 @@ static struct ffn_numbers ffn_numbers(const struct model_spec *s, bool moe)
         f.exp_f = (k + S) * ffn_fwd(s, fe);
         f.shared_f = S * ffn_fwd(s, fe);
         f.router_p = E * h;
+        if (s->linear_bias) /* a bias per expert's logit (GPT-OSS) */
+            f.router_p += E;
         f.router_f = 2 * E * h;
-    } else {
+    } else if (mlp == MODEL_MLP_DENSE) {
         f.ffn_p = ffn_params(s, (double)s->ffn_width);
         f.ffn_f = ffn_fwd(s, (double)s->ffn_width);
     }
@@ -240,7 +136,7 @@ static struct ffn_numbers ffn_numbers(const struct model_spec *s, bool moe)
  * The MTP module's [h; emb] projection (extra_f) runs with the
  * attention's. */
 static void gemm_classes(const struct model_spec *s,
-                         const struct attn_numbers *a,
+                         const struct model_mixer_numbers *a,
                          const struct ffn_numbers *f,
                          double extra_f,
                          struct model_layer *L)
@@ -258,43 +154,48 @@ static void gemm_classes(const struct model_spec *s,
 
 /*
  * Elementwise traffic of L's forward pass, BF16 elements (2 bytes each,
- * activation_bytes): two norms (read and write h each), two residual adds
- * (two reads and a write of h), the activation function (SwiGLU reads
- * gate and up and writes their product over its width; GeLU reads and
- * writes it), RoPE (reads and writes the rotated part of queries and
- * keys). Backward moves about twice as much (expected.c).
+ * activation_bytes): a norm (read and write h) and a residual add (two
+ * reads and a write of h) per block (`blocks`: a mixer's, an MLP's), the
+ * mixer's inner norms and gates, the activation function (SwiGLU reads
+ * gate and up and writes their product over its width; GeLU and squared
+ * ReLU read and write it), RoPE (reads and writes the rotated part of
+ * queries and keys). Backward moves about twice as much (expected.c).
  */
 static void elementwise(const struct model_spec *s,
-                        const struct attn_numbers *a,
+                        const struct model_mixer_numbers *a,
+                        double blocks,
                         struct model_layer *L)
 {
     double h = (double)s->hidden;
-    double act_w = L->moe ? (double)(s->top_k + s->shared_experts) *
-                                (double)s->expert_width
-                          : (double)s->ffn_width;
-    double rope = s->attention == MODEL_MLA
-                      ? (double)s->qk_rope_head_dim * ((double)s->heads + 1)
-                      : a->qk_dim * ((double)s->heads + kv_heads(s));
+    double act_w =
+        L->mlp == MODEL_MLP_MOE
+            ? (double)(s->top_k + s->shared_experts) * (double)s->expert_width
+        : L->mlp == MODEL_MLP_DENSE ? (double)s->ffn_width
+                                    : 0;
     L->ew_fwd[MODEL_EW_NORM] =
-        s->activation_bytes * 2 * (2 + (L->mtp ? 3 : 0)) * h;
-    L->ew_fwd[MODEL_EW_COPY] = s->activation_bytes * (2 * 3 * h + 2 * rope);
+        s->activation_bytes * 2 * (blocks + (L->mtp ? 3 : 0)) * h +
+        s->activation_bytes * a->norm_elems;
+    L->ew_fwd[MODEL_EW_COPY] =
+        s->activation_bytes * (blocks * 3 * h + 2 * a->rope_elems);
     /* Without fused (flash) attention the s x s scores are materialised:
      * Korthikanti et al. 2022 Table 2 saves the softmax output (2as
      * bytes per token), the dropout mask (as) and its output (2as); each
      * is written and read once more in the forward: 10as bytes (a lower
      * bound: the raw scores and the mask step add more). */
-    if (!s->flash_attention)
+    if (!s->flash_attention &&
+        (model_mixer_class(L->mixer) & MODEL_MIXER_SOFTMAX))
         L->ew_fwd[MODEL_EW_COPY] +=
             (s->dropout ? 10.0 : 4.0) * (double)s->heads * (double)s->seq_len;
     L->ew_fwd[MODEL_EW_ACTIVATION] =
-        s->activation_bytes * (s->activation == MODEL_SWIGLU ? 3 : 2) * act_w;
+        s->activation_bytes * (s->activation == MODEL_SWIGLU ? 3 : 2) * act_w +
+        s->activation_bytes * a->act_elems;
 }
 
 /* Recomputation redoes forward work in the backward pass: `full` the
  * whole layer; `selective` the modules listed (norms and activation
  * functions are elementwise: no GEMM FLOPs). */
 static void recompute_flops(const struct model *m,
-                            const struct attn_numbers *a,
+                            const struct model_mixer_numbers *a,
                             const struct ffn_numbers *f,
                             struct model_layer *L)
 {
@@ -311,7 +212,7 @@ static void recompute_flops(const struct model *m,
         *sel8 += a->up_fwd * fp8_attn;
         *sel16 += a->up_fwd * (1 - fp8_attn);
     }
-    if (!moe && recomputes(m, MODEL_MOD_MLP))
+    if (L->mlp == MODEL_MLP_DENSE && recomputes(m, MODEL_MOD_MLP))
         *(s->fp8_ffn ? sel8 : sel16) += f->ffn_f;
     if (moe && recomputes(m, MODEL_MOD_MOE)) {
         *(s->fp8_experts ? sel8 : sel16) += f->exp_f;
@@ -323,11 +224,11 @@ static void recompute_flops(const struct model *m,
 
 /* Tensor parallel with sequence parallelism (Korthikanti et al. §4.2.2):
  * an all-gather before and a reduce-scatter after each TP-split block,
- * per pass. Routed experts are split over ep only (expert tensor parallel
- * 1), so a MoE layer has the attention's pair and, when it has shared
- * experts (TP-split as Megatron-LM's SharedExpertMLP), theirs; a dense
- * layer the attention's and the FFN's. Recomputing a module redoes the
- * pairs inside it. */
+ * per pass: the mixer (attention heads, a linear attention's or an SSM's
+ * heads are split over tp, as Megatron-LM splits them), a dense FFN, and
+ * in a MoE layer the shared experts (TP-split as Megatron-LM's
+ * SharedExpertMLP; routed experts are split over ep only, expert tensor
+ * parallel 1). Recomputing a module redoes the pairs inside it. */
 static void tp_collectives(const struct model *m, struct model_layer *L)
 {
     const struct model_spec *s = &m->spec;
@@ -335,9 +236,12 @@ static void tp_collectives(const struct model *m, struct model_layer *L)
     double shared_tp = 0;
     if (moe && s->shared_experts > 0)
         shared_tp = 2;
-    L->tp_collectives = 2 + (moe ? shared_tp : 2);
+    L->tp_collectives = (L->mixer != MODEL_MIX_NONE ? 2 : 0) +
+                        (moe                         ? shared_tp
+                         : L->mlp == MODEL_MLP_DENSE ? 2
+                                                     : 0);
     L->tp_recompute[MODEL_RECOMPUTE_FULL] = L->tp_collectives;
-    if (!moe && recomputes(m, MODEL_MOD_MLP))
+    if (L->mlp == MODEL_MLP_DENSE && recomputes(m, MODEL_MOD_MLP))
         L->tp_recompute[MODEL_RECOMPUTE_SELECTIVE] += 2;
     if (moe && (recomputes(m, MODEL_MOD_MOE) ||
                 recomputes(m, MODEL_MOD_SHARED_EXPERTS)))
@@ -347,158 +251,188 @@ static void tp_collectives(const struct model *m, struct model_layer *L)
         moe && recomputes(m, MODEL_MOD_MOE);
 }
 
-/* What a layer kind is built from (build_layer). */
-enum layer_parts {
-    LAYER_DENSE = 0,    /* a dense FFN */
-    LAYER_MOE = 1 << 0, /* routed (and shared) experts instead */
-    LAYER_MTP = 1 << 1  /* and the MTP module's extras */
-};
-
-/* Fills one layer kind's numbers from its parts. */
-static void
-build_layer(const struct model *m, struct model_layer *L, unsigned parts)
+/* The parameter and FLOP sums of one layer kind from its parts. */
+static void layer_sums(const struct model_spec *s,
+                       const struct model_mixer_numbers *a,
+                       const struct ffn_numbers *f,
+                       double norms,
+                       double extra_p,
+                       double extra_f,
+                       struct model_layer *L)
 {
-    const struct model_spec *s = &m->spec;
-    struct attn_numbers a = attention(s);
-    bool moe = parts & LAYER_MOE, mtp = parts & LAYER_MTP;
-    struct ffn_numbers f = ffn_numbers(s, moe);
     double h = (double)s->hidden;
     double fp8_attn = s->fp8_attention_proj ? 1 : 0;
+    double scan = 0;
+    int k;
+    for (k = 0; k < MODEL_SCANS; k++) {
+        L->scan_fwd[k] = a->scan_fwd[k];
+        scan += a->scan_fwd[k];
+    }
+    L->params_dense =
+        a->params + norms + f->ffn_p + f->shared_p + f->router_p + extra_p;
+    L->params_expert = f->exp_p;
+    L->params_fp8 = a->params * fp8_attn + (s->fp8_ffn ? f->ffn_p : 0) +
+                    (s->fp8_experts ? f->shared_p : 0) +
+                    (s->fp8_router ? f->router_p : 0) +
+                    (s->fp8_attention_proj ? 2 * h * h * (L->mtp ? 1 : 0) : 0);
+    L->params_fp8_expert = s->fp8_experts ? f->exp_p : 0;
+    L->params_active = a->params + norms + f->ffn_p + extra_p + f->router_p +
+                       (L->moe ? (double)(s->top_k + s->shared_experts) *
+                                     ffn_params(s, (double)s->expert_width)
+                               : 0);
+    L->fwd_fp8 = a->proj_fwd * fp8_attn + (s->fp8_ffn ? f->ffn_f : 0) +
+                 (s->fp8_experts ? f->exp_f : 0) +
+                 (s->fp8_router ? f->router_f : 0) + extra_f * fp8_attn;
+    L->fwd_linear = a->proj_fwd + f->ffn_f + f->exp_f + f->router_f + extra_f;
+    L->fwd_other = a->core_fwd + scan + L->fwd_linear - L->fwd_fp8;
+}
+
+/* Fills one layer kind's numbers from its parts: its mixer, its MLP and
+ * whether it is an MTP module. */
+static void build_layer(const struct model *m,
+                        struct model_layer *L,
+                        int mixer,
+                        int mlp,
+                        bool mtp)
+{
+    const struct model_spec *s = &m->spec;
+    struct model_mixer_numbers a;
+    struct ffn_numbers f = ffn_numbers(s, mlp);
+    double h = (double)s->hidden;
     double extra_p = 0, extra_f = 0;
-    double norms = 2 * norm_params(s, h);
+    double blocks =
+        (mixer != MODEL_MIX_NONE ? 1 : 0) + (mlp != MODEL_MLP_NONE ? 1 : 0);
+    double norms = blocks * model_norm_params(s, h);
 
     memset(L, 0, sizeof *L);
-    L->moe = moe;
+    model_mixer_numbers(s, mixer, &a);
+    L->mixer = mixer;
+    L->mlp = mlp;
+    L->moe = mlp == MODEL_MLP_MOE;
     L->mtp = mtp;
     if (mtp) {
         /* DeepSeek-V3 MTP module: two input norms, the projection of
          * [h; emb] (2d x d), a transformer block and a final norm; the
          * embedding and output head are shared (§2.2). */
-        extra_p = 2 * h * h + 3 * norm_params(s, h);
+        extra_p = 2 * h * h + 3 * model_norm_params(s, h);
         extra_f = 2 * 2 * h * h;
     }
-    L->params_dense =
-        a.params + norms + f.ffn_p + f.shared_p + f.router_p + extra_p;
-    L->params_expert = f.exp_p;
-    L->params_fp8 = a.params * fp8_attn + (s->fp8_ffn ? f.ffn_p : 0) +
-                    (s->fp8_experts ? f.shared_p : 0) +
-                    (s->fp8_router ? f.router_p : 0) +
-                    (s->fp8_attention_proj ? 2 * h * h * (mtp ? 1 : 0) : 0);
-    L->params_fp8_expert = s->fp8_experts ? f.exp_p : 0;
-    L->params_active = a.params + norms + f.ffn_p + extra_p + f.router_p +
-                       (moe ? (double)(s->top_k + s->shared_experts) *
-                                  ffn_params(s, (double)s->expert_width)
-                            : 0);
-    L->fwd_fp8 = a.proj_fwd * fp8_attn + (s->fp8_ffn ? f.ffn_f : 0) +
-                 (s->fp8_experts ? f.exp_f : 0) +
-                 (s->fp8_router ? f.router_f : 0) + extra_f * fp8_attn;
-    L->fwd_linear = a.proj_fwd + f.ffn_f + f.exp_f + f.router_f + extra_f;
-    L->fwd_other = a.core_fwd + L->fwd_linear - L->fwd_fp8;
+    layer_sums(s, &a, &f, norms, extra_p, extra_f, L);
     L->kv_elems = a.kv_elems;
+    L->state_elems = a.state_elems;
     gemm_classes(s, &a, &f, extra_f, L);
     L->core_fwd = a.core_fwd;
-    cast_layer(s, &a.cast, moe, mtp, L);
-    elementwise(s, &a, L);
+    cast_layer(s, &a.cast, mlp, mtp, L);
+    elementwise(s, &a, blocks, L);
     recompute_flops(m, &a, &f, L);
     tp_collectives(m, L);
 }
 
-/* ---- The layer kinds: one row each, in the order of the units ---- */
+/* ---- The layer kinds ---- */
 
-static long dense_count(const struct model_spec *s)
+const char *model_layer_kind_name(const struct model *m,
+                                  enum model_layer_kind k)
 {
-    return s->routed_experts > 0 ? s->first_dense_layers : s->layers;
-}
-
-static long moe_count(const struct model_spec *s)
-{
-    return s->routed_experts > 0 ? s->layers - s->first_dense_layers : 0;
-}
-
-/* MTP modules are trained with the model: they always run (memory,
- * FLOPs, time); only what MFU counts is a convention. */
-static long mtp_count(const struct model_spec *s)
-{
-    return s->mtp_depth;
-}
-
-static void dense_build(const struct model *m, struct model_layer *L)
-{
-    build_layer(m, L, LAYER_DENSE);
-}
-
-static void moe_build(const struct model *m, struct model_layer *L)
-{
-    build_layer(m, L, LAYER_MOE);
-}
-
-/* DeepSeek-V3's MTP module carries the main model's FFN kind. */
-static void mtp_build(const struct model *m, struct model_layer *L)
-{
-    build_layer(m, L,
-                LAYER_MTP |
-                    (m->spec.routed_experts > 0 ? LAYER_MOE : LAYER_DENSE));
-}
-
-static const struct model_layer_kind_row {
-    const char *name;                          /* words for a reader */
-    long (*count)(const struct model_spec *s); /* units of this kind */
-    void (*build)(const struct model *m, struct model_layer *L);
-} kinds[MODEL_LAYER_KINDS] = {
-    [MODEL_LAYER_DENSE] = {"dense layer", dense_count, dense_build},
-    [MODEL_LAYER_MOE] = {"MoE layer", moe_count, moe_build},
-    [MODEL_LAYER_MTP] = {"MTP module", mtp_count, mtp_build},
-};
-
-const char *model_layer_kind_name(enum model_layer_kind k)
-{
-    return kinds[k].name;
+    return m->kind_name[k];
 }
 
 long model_layer_kind_count(const struct model *m, enum model_layer_kind k)
 {
-    return kinds[k].count(&m->spec);
+    return m->kind_units[k];
 }
 
 enum model_layer_kind model_unit_kind(const struct model *m, long u)
 {
-    int k;
-    for (k = 0; k < MODEL_LAYER_KINDS - 1; k++) {
-        long n = kinds[k].count(&m->spec);
-        if (u < n)
-            break;
-        u -= n;
+    if (m->units <= 0)
+        return MODEL_LAYER_DENSE;
+    if (u >= m->units)
+        u = m->units - 1;
+    return (enum model_layer_kind)m->unit_kind[u];
+}
+
+/* The attention kernel's widths: those of the softmax mixer most layers
+ * have (full attention's where none has one). */
+static void kernel_widths(const struct model *m, double *qk, double *v)
+{
+    struct model_mixer_numbers a;
+    int k, best = -1, mixer, mlp, at = MODEL_MIX_FULL;
+    for (k = 0; k < MODEL_LAYER_KINDS; k++) {
+        model_kind_parts(m, k, &mixer, &mlp);
+        if (k == MODEL_LAYER_MTP ||
+            !(model_mixer_class(mixer) & MODEL_MIXER_SOFTMAX))
+            continue;
+        if (m->kind_units[k] > best) {
+            best = (int)m->kind_units[k];
+            at = mixer;
+        }
     }
-    return (enum model_layer_kind)k;
+    model_mixer_numbers(&m->spec, at, &a);
+    *qk = a.qk_dim;
+    *v = a.v_dim;
+}
+
+/* Adds the kinds the units have into the model's parameter and FLOP
+ * totals (the MTP modules into theirs); the FP8-run FLOPs of the main
+ * model (*fwd8) and of the MTP modules (*mtp8), forward. */
+static double
+sum_kinds(struct model *m, double head8, double *fwd8, double *mtp8)
+{
+    double fwd = 0;
+    int k;
+    for (k = 0; k < MODEL_LAYER_KINDS; k++) {
+        const struct model_layer *L = &m->layer[k];
+        double n = (double)m->kind_units[k];
+        if (n == 0)
+            continue;
+        if (L->mtp) {
+            m->params_mtp += n * (L->params_dense + L->params_expert);
+            m->params_mtp_active += n * L->params_active;
+            m->flops_per_token_mtp +=
+                3 * n * (L->fwd_fp8 + L->fwd_other + m->head_fwd);
+            *mtp8 += n * (L->fwd_fp8 + head8);
+        } else {
+            m->params_total += n * (L->params_dense + L->params_expert);
+            m->params_active += n * L->params_active;
+            fwd += n * (L->fwd_fp8 + L->fwd_other);
+            *fwd8 += n * L->fwd_fp8;
+        }
+    }
+    return fwd;
 }
 
 void model_derive(struct model *m)
 {
     const struct model_spec *s = &m->spec;
     double h = (double)s->hidden, V = (double)s->vocab;
-    struct attn_numbers a = attention(s);
+    struct model_mixer_numbers a;
     struct model_head_widths widths;
-    double fwd = 0, fwd8 = 0, mtp8 = 0, head8;
+    double fwd, fwd8 = 0, mtp8 = 0, head8;
     size_t i;
     int k;
 
     m->selective = 0;
     for (i = 0; i < s->selective.n; i++)
         m->selective |= 1u << (unsigned)s->selective.v[i];
+    model_pattern_units(m);
+    model_mixer_numbers(s, MODEL_MIX_FULL, &a);
     widths.qk = a.qk_dim;
     widths.v = a.v_dim;
-    widths.kv_heads = kv_heads(s);
+    widths.kv_heads = model_mixer_kv_heads(s);
     model_inventory_build(m, &widths);
-    m->units = 0;
+    /* the block model's kinds always (their numbers are read where a
+     * model has none of them), the others where units have them */
     for (k = 0; k < MODEL_LAYER_KINDS; k++) {
-        kinds[k].build(m, &m->layer[k]);
+        int mixer, mlp;
+        if (k > MODEL_LAYER_MTP && m->kind_units[k] == 0)
+            continue;
+        model_kind_parts(m, k, &mixer, &mlp);
+        build_layer(m, &m->layer[k], mixer, mlp, k == MODEL_LAYER_MTP);
         model_layer_bytes(m, k, &m->layer[k]);
-        m->units += kinds[k].count(s);
     }
 
     m->params_embedding = V * h + (double)s->max_positions * h;
     m->params_head = s->tied_embeddings ? 0 : V * h;
-    m->params_final_norm = norm_params(s, h);
+    m->params_final_norm = model_norm_params(s, h);
     m->head_fwd = 2 * h * V;
     head8 = s->fp8_head ? m->head_fwd : 0;
 
@@ -513,30 +447,12 @@ void model_derive(struct model *m)
     m->params_mtp = 0;
     m->params_mtp_active = 0;
     m->flops_per_token_mtp = 0;
-    for (k = 0; k < MODEL_LAYER_KINDS; k++) {
-        const struct model_layer *L = &m->layer[k];
-        double n = (double)kinds[k].count(s);
-        if (n == 0)
-            continue;
-        if (L->mtp) {
-            m->params_mtp += n * (L->params_dense + L->params_expert);
-            m->params_mtp_active += n * L->params_active;
-            m->flops_per_token_mtp +=
-                3 * n * (L->fwd_fp8 + L->fwd_other + m->head_fwd);
-            mtp8 += n * (L->fwd_fp8 + head8);
-        } else {
-            m->params_total += n * (L->params_dense + L->params_expert);
-            m->params_active += n * L->params_active;
-            fwd += n * (L->fwd_fp8 + L->fwd_other);
-            fwd8 += n * L->fwd_fp8;
-        }
-    }
+    fwd = sum_kinds(m, head8, &fwd8, &mtp8);
     m->flops_per_token_main = 3 * (fwd + m->head_fwd);
     m->flops_per_token_run = m->flops_per_token_main + m->flops_per_token_mtp;
     m->flops_per_token = m->flops_per_token_main +
                          (s->mtp_count_in_mfu ? m->flops_per_token_mtp : 0);
-    m->attn_head_dim = attention(s).qk_dim;
-    m->attn_v_head_dim = attention(s).v_dim;
+    kernel_widths(m, &m->attn_head_dim, &m->attn_v_head_dim);
     m->flops_per_token_fp8 =
         3 * (fwd8 + head8 + (s->mtp_count_in_mfu ? mtp8 : 0));
 }

@@ -8,6 +8,7 @@
 #include "model_inventory.h"
 
 #include "model.h"
+#include "model_mixer.h"
 
 #define MOD(x) (1u << (MODEL_MOD_##x))
 
@@ -25,21 +26,68 @@ const char *model_module_word(int module)
     return DATAFILE_WORD_AT(words, module);
 }
 
-/* Tensor flags: where it sits in a layer and who drops it. */
-struct place {
-    bool dense, moe; /* present in dense / MoE layers */
-    bool routed;     /* one copy per routed expert */
-    bool tp_split;   /* inside a tensor-parallel region */
+/* What a layer kind is made of, as bits: a tensor sits in the kinds
+ * that have all of the parts it needs. */
+enum part {
+    P_MIXER = 1 << 0,   /* any mixer: its norm, its residual */
+    P_MLP = 1 << 1,     /* any MLP: its norm, its residual */
+    P_SOFTMAX = 1 << 2, /* softmax attention */
+    P_SPARSE = 1 << 3,  /* its lightning indexer */
+    P_LINEAR = 1 << 4,  /* Gated DeltaNet */
+    P_SSM = 1 << 5,     /* Mamba-2 */
+    P_DENSE = 1 << 6,   /* a dense FFN */
+    P_MOE = 1 << 7      /* routed experts */
 };
 
-static const struct place at_any = {.dense = true, .moe = true};
-static const struct place at_any_tp = {.dense = true,
-                                       .moe = true,
-                                       .tp_split = true};
-static const struct place at_dense_tp = {.dense = true, .tp_split = true};
-static const struct place at_moe = {.moe = true};
-static const struct place at_moe_tp = {.moe = true, .tp_split = true};
-static const struct place at_routed = {.moe = true, .routed = true};
+/* Tensor flags: where it sits in a layer and who drops it. */
+struct place {
+    unsigned needs; /* enum part: the parts a layer has to save it */
+    bool routed;    /* one copy per routed expert */
+    bool tp_split;  /* inside a tensor-parallel region */
+};
+
+static const struct place at_any = {.needs = 0};
+static const struct place at_mixer = {.needs = P_MIXER};
+static const struct place at_mlp = {.needs = P_MLP};
+static const struct place at_both = {.needs = P_MIXER | P_MLP};
+static const struct place at_attn = {.needs = P_SOFTMAX};
+static const struct place at_attn_tp = {.needs = P_SOFTMAX, .tp_split = true};
+static const struct place at_dense_tp = {.needs = P_DENSE, .tp_split = true};
+static const struct place at_moe = {.needs = P_MOE};
+static const struct place at_moe_tp = {.needs = P_MOE, .tp_split = true};
+static const struct place at_routed = {.needs = P_MOE, .routed = true};
+static const struct place at_index = {.needs = P_SPARSE};
+static const struct place at_linear_tp = {.needs = P_LINEAR, .tp_split = true};
+static const struct place at_ssm_tp = {.needs = P_SSM, .tp_split = true};
+
+/* The parts of layer kind k of m (enum part). */
+static unsigned parts_of(const struct model *m, int k)
+{
+    int mixer, mlp;
+    unsigned c, bits = 0;
+    model_kind_parts(m, k, &mixer, &mlp);
+    c = model_mixer_class(mixer);
+    if (mixer != MODEL_MIX_NONE)
+        bits |= P_MIXER;
+    if (mlp != MODEL_MLP_NONE)
+        bits |= P_MLP;
+    bits |= (c & MODEL_MIXER_SOFTMAX ? P_SOFTMAX : 0) |
+            (c & MODEL_MIXER_SPARSE ? P_SPARSE : 0) |
+            (c & MODEL_MIXER_LINEAR ? P_LINEAR : 0) |
+            (c & MODEL_MIXER_SSM ? P_SSM : 0);
+    return bits | (mlp == MODEL_MLP_DENSE ? P_DENSE : 0) |
+           (mlp == MODEL_MLP_MOE ? P_MOE : 0);
+}
+
+/* Whether any unit of m has all of the parts `needs`. */
+static bool has(const struct model *m, unsigned needs)
+{
+    int k;
+    for (k = 0; k < MODEL_LAYER_KINDS; k++)
+        if (m->kind_units[k] > 0 && (parts_of(m, k) & needs) == needs)
+            return true;
+    return false;
+}
 
 static void add_tensor(struct model *m,
                        const char *name,
@@ -50,15 +98,17 @@ static void add_tensor(struct model *m,
                        unsigned modules)
 {
     struct model_tensor *t;
+    int k;
     if (elems <= 0 || m->tensors == MODEL_TENSORS_MAX)
         return;
     t = &m->tensor[m->tensors++];
     t->name = name;
-    /* an MTP module's block carries the main model's FFN kind */
-    t->kinds = (at.dense ? 1u << MODEL_LAYER_DENSE : 0) |
-               (at.moe ? 1u << MODEL_LAYER_MOE : 0);
-    if (m->spec.routed_experts > 0 ? at.moe : at.dense)
-        t->kinds |= 1u << MODEL_LAYER_MTP;
+    /* every kind with the parts (an MTP module's block carries the main
+     * model's MLP kind), whether or not the model has units of it */
+    t->kinds = 0;
+    for (k = 0; k < MODEL_LAYER_KINDS; k++)
+        if ((parts_of(m, k) & at.needs) == at.needs)
+            t->kinds |= 1u << k;
     t->elems = elems;
     t->routed = at.routed;
     t->dtype = dtype;
@@ -94,59 +144,126 @@ static void attention_tensors(struct model *m,
         double rope = (double)s->qk_rope_head_dim;
         /* the down-projections are not split over tp: their latents are
          * replicated without sequence parallelism */
-        add_tensor(m, "query latent (q norm input)", at_any, ql, MODEL_DT_ACT,
+        add_tensor(m, "query latent (q norm input)", at_attn, ql, MODEL_DT_ACT,
                    MODEL_TAG_KEPT, 0);
         add_tensor(m, "query latent norm output (q up-projection input)",
-                   at_any, ql, MODEL_DT_LIN_IN, MODEL_TAG_NORM,
+                   at_attn, ql, MODEL_DT_LIN_IN, MODEL_TAG_NORM,
                    MOD(MLA_UP_PROJ) | MOD(LAYERNORM));
-        add_tensor(m, "key/value latent (kv norm input)", at_any, kl,
+        add_tensor(m, "key/value latent (kv norm input)", at_attn, kl,
                    MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
-        add_tensor(m, "decoupled RoPE key", at_any, rope, MODEL_DT_ACT,
+        add_tensor(m, "decoupled RoPE key", at_attn, rope, MODEL_DT_ACT,
                    MODEL_TAG_KEPT, 0);
         add_tensor(m, "key/value latent norm output (kv up-projection input)",
-                   at_any, kl, MODEL_DT_LIN_IN, MODEL_TAG_NORM,
+                   at_attn, kl, MODEL_DT_LIN_IN, MODEL_TAG_NORM,
                    MOD(MLA_UP_PROJ) | MOD(LAYERNORM));
-        add_tensor(m, "Q (up-projected, with RoPE)", at_any_tp, n * w->qk,
+        add_tensor(m, "Q (up-projected, with RoPE)", at_attn_tp, n * w->qk,
                    MODEL_DT_ACT, MODEL_TAG_MLA_UP, MOD(MLA_UP_PROJ));
-        add_tensor(m, "K (up-projected, with RoPE)", at_any_tp, n * w->qk,
+        add_tensor(m, "K (up-projected, with RoPE)", at_attn_tp, n * w->qk,
                    MODEL_DT_ACT, MODEL_TAG_MLA_UP, MOD(MLA_UP_PROJ));
-        add_tensor(m, "V (up-projected)", at_any_tp, n * w->v, MODEL_DT_ACT,
+        add_tensor(m, "V (up-projected)", at_attn_tp, n * w->v, MODEL_DT_ACT,
                    MODEL_TAG_MLA_UP, MOD(MLA_UP_PROJ));
     } else {
         double kvh = w->kv_heads;
-        add_tensor(m, "Q", at_any_tp, n * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT,
+        add_tensor(m, "Q", at_attn_tp, n * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT,
                    0);
-        add_tensor(m, "K", at_any_tp, kvh * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT,
-                   0);
-        add_tensor(m, "V", at_any_tp, kvh * w->v, MODEL_DT_ACT, MODEL_TAG_KEPT,
+        add_tensor(m, "K", at_attn_tp, kvh * w->qk, MODEL_DT_ACT,
+                   MODEL_TAG_KEPT, 0);
+        add_tensor(m, "V", at_attn_tp, kvh * w->v, MODEL_DT_ACT, MODEL_TAG_KEPT,
                    0);
         /* QK-norm's backward needs its inputs, the projections' outputs,
          * besides the normalised (and rotated) Q and K attention saves. */
         if (s->qk_norm) {
-            add_tensor(m, "Q before QK-norm (q_norm input)", at_any_tp,
+            add_tensor(m, "Q before QK-norm (q_norm input)", at_attn_tp,
                        n * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
-            add_tensor(m, "K before QK-norm (k_norm input)", at_any_tp,
+            add_tensor(m, "K before QK-norm (k_norm input)", at_attn_tp,
                        kvh * w->qk, MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
         }
     }
     if (s->flash_attention) {
-        add_tensor(m, "softmax statistics (flash attention)", at_any_tp, n,
+        add_tensor(m, "softmax statistics (flash attention)", at_attn_tp, n,
                    MODEL_DT_FP32, MODEL_TAG_KEPT, MOD(CORE_ATTN));
     } else {
-        add_tensor(m, "softmax output (s x s)", at_any_tp, n * S, MODEL_DT_ACT,
+        add_tensor(m, "softmax output (s x s)", at_attn_tp, n * S, MODEL_DT_ACT,
                    MODEL_TAG_ATTN_CORE, MOD(CORE_ATTN));
         if (s->dropout) {
-            add_tensor(m, "attention dropout mask (s x s)", at_any_tp, n * S,
+            add_tensor(m, "attention dropout mask (s x s)", at_attn_tp, n * S,
                        MODEL_DT_MASK, MODEL_TAG_ATTN_CORE, MOD(CORE_ATTN));
-            add_tensor(m, "attention dropout output (s x s)", at_any_tp, n * S,
+            add_tensor(m, "attention dropout output (s x s)", at_attn_tp, n * S,
                        MODEL_DT_ACT, MODEL_TAG_ATTN_CORE, MOD(CORE_ATTN));
         }
     }
-    add_tensor(m, "attention output (output projection input)", at_any_tp,
+    add_tensor(m, "attention output (output projection input)", at_attn_tp,
                n * w->v, MODEL_DT_ATTN_OUT, MODEL_TAG_KEPT, 0);
     if (s->dropout)
-        add_tensor(m, "residual dropout mask (attention)", at_any, h,
+        add_tensor(m, "residual dropout mask (attention)", at_mixer, h,
                    MODEL_DT_MASK, MODEL_TAG_KEPT, 0);
+}
+
+/* The lightning indexer's (DeepSeek-V3.2, inference/model.py's
+ * Indexer): its queries and keys, its heads' weights and the keys it
+ * picked (int32 indices, four bytes each), none TP-split: DeepSeek
+ * replicates the indexer over the tensor-parallel group. */
+static void indexer_tensors(struct model *m)
+{
+    const struct model_spec *s = &m->spec;
+    double hi = (double)s->index_heads, di = (double)s->index_head_dim;
+    add_tensor(m, "indexer queries", at_index, hi * di, MODEL_DT_ACT,
+               MODEL_TAG_KEPT, 0);
+    add_tensor(m, "indexer keys", at_index, di, MODEL_DT_ACT, MODEL_TAG_KEPT,
+               0);
+    add_tensor(m, "indexer head weights", at_index, hi, MODEL_DT_FP32,
+               MODEL_TAG_KEPT, 0);
+    add_tensor(m, "top-k key indices (int32)", at_index, (double)s->index_topk,
+               MODEL_DT_FP32, MODEL_TAG_KEPT, 0);
+}
+
+/* Gated DeltaNet's (transformers' Qwen3NextGatedDeltaNet with the FLA
+ * chunked kernel): the projections' outputs (q, k, v, z; b, a), the
+ * convolution's outputs (q and k repeated to the value heads, v), the
+ * decay and step (FP32), the chunked rule's intra-chunk matrix (FP32, a
+ * chunk's width per value head: its backward recomputes the chunk
+ * states rather than keep them), the rule's output and the gated norm's
+ * output, all split over tp with the heads. */
+static void linear_tensors(struct model *m)
+{
+    const struct model_spec *s = &m->spec;
+    double hk = (double)s->linear_key_heads, hv = (double)s->linear_value_heads;
+    double dk = (double)s->linear_key_dim, dv = (double)s->linear_value_dim;
+    double kd = hk * dk, vd = hv * dv;
+    add_tensor(m, "linear attention projections (q, k, v, z, b, a)",
+               at_linear_tp, 2 * kd + 2 * vd + 2 * hv, MODEL_DT_ACT,
+               MODEL_TAG_KEPT, 0);
+    add_tensor(m, "linear attention q, k, v after the convolution",
+               at_linear_tp, 2 * hv * dk + vd, MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "linear attention decay and step (g, beta)", at_linear_tp,
+               2 * hv, MODEL_DT_FP32, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "delta rule intra-chunk matrix", at_linear_tp,
+               hv * (double)s->linear_chunk, MODEL_DT_FP32, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "delta rule output (gated norm input)", at_linear_tp, vd,
+               MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "gated norm output (output projection input)", at_linear_tp,
+               vd, MODEL_DT_LIN_IN, MODEL_TAG_KEPT, 0);
+}
+
+/* Mamba-2's (mamba_ssm's MambaChunkScanCombinedFn and the convolution
+ * before it): in_proj's output (z, x, B, C, dt), the convolution's
+ * output (x, B, C), dt and its cumulative decay (FP32), the scan's
+ * output and the gated norm's output, split over tp with the heads. */
+static void ssm_tensors(struct model *m)
+{
+    const struct model_spec *s = &m->spec;
+    double nh = (double)s->ssm_heads, inner = nh * (double)s->ssm_head_dim;
+    double bc = 2 * (double)s->ssm_groups * (double)s->ssm_state;
+    add_tensor(m, "Mamba-2 in_proj output (z, x, B, C, dt)", at_ssm_tp,
+               2 * inner + bc + nh, MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "Mamba-2 x, B, C after the convolution", at_ssm_tp,
+               inner + bc, MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "Mamba-2 dt and its cumulative decay", at_ssm_tp, 2 * nh,
+               MODEL_DT_FP32, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "Mamba-2 scan output (gated norm input)", at_ssm_tp, inner,
+               MODEL_DT_ACT, MODEL_TAG_KEPT, 0);
+    add_tensor(m, "Mamba-2 gated norm output (output projection input)",
+               at_ssm_tp, inner, MODEL_DT_LIN_IN, MODEL_TAG_KEPT, 0);
 }
 
 /* The FFN's tensors: a dense layer's (SwiGLU or GeLU) and a MoE layer's
@@ -155,8 +272,8 @@ static void ffn_tensors(struct model *m)
 {
     const struct model_spec *s = &m->spec;
     double h = (double)s->hidden;
-    bool moe = s->routed_experts > 0;
-    bool dense = !moe || s->first_dense_layers > 0;
+    bool moe = has(m, P_MOE);
+    bool dense = has(m, P_DENSE);
     double f = (double)s->ffn_width, fe = (double)s->expert_width;
     bool swiglu = s->activation == MODEL_SWIGLU;
     if (dense) {
@@ -202,16 +319,23 @@ void model_inventory_build(struct model *m, const struct model_head_widths *w)
     m->tensors = 0;
     add_tensor(m, "layer input (attention norm input)", at_any, h, MODEL_DT_ACT,
                MODEL_TAG_INPUT, 0);
-    add_tensor(m, "attention norm output (projection input)", at_any, h,
+    add_tensor(m, "attention norm output (projection input)", at_mixer, h,
                MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
-    attention_tensors(m, w);
-    add_tensor(m, "FFN norm input (residual)", at_any, h, MODEL_DT_ACT,
+    if (has(m, P_SOFTMAX))
+        attention_tensors(m, w);
+    if (has(m, P_SPARSE))
+        indexer_tensors(m);
+    if (has(m, P_LINEAR))
+        linear_tensors(m);
+    if (has(m, P_SSM))
+        ssm_tensors(m);
+    add_tensor(m, "FFN norm input (residual)", at_both, h, MODEL_DT_ACT,
                MODEL_TAG_KEPT, 0);
-    add_tensor(m, "FFN norm output (FFN, router and dispatch input)", at_any, h,
+    add_tensor(m, "FFN norm output (FFN, router and dispatch input)", at_mlp, h,
                MODEL_DT_LIN_IN, MODEL_TAG_NORM, MOD(LAYERNORM));
     ffn_tensors(m);
     if (s->dropout)
-        add_tensor(m, "residual dropout mask (FFN)", at_any, h, MODEL_DT_MASK,
+        add_tensor(m, "residual dropout mask (FFN)", at_mlp, h, MODEL_DT_MASK,
                    MODEL_TAG_KEPT, 0);
 }
 

@@ -47,6 +47,14 @@ enum model_ew {
     MODEL_EWS
 };
 
+/* The chunked scans of linear-attention and state-space layers, by the
+ * kernel that runs them (calibration.h's scan rates time each). */
+enum model_scan {
+    MODEL_SCAN_LINEAR, /* Gated DeltaNet's chunked delta rule */
+    MODEL_SCAN_SSD,    /* Mamba-2's chunked state-space scan (SSD) */
+    MODEL_SCANS
+};
+
 enum model_recompute {
     MODEL_RECOMPUTE_NONE,
     MODEL_RECOMPUTE_SELECTIVE,
@@ -93,7 +101,8 @@ const char *model_module_word(int module);
 /* Storage classes of saved tensors; bytes per element per precision. */
 enum model_dtype {
     MODEL_DT_ACT,       /* activation dtype (BF16) */
-    MODEL_DT_FP32,      /* e.g. softmax statistics, router scores */
+    MODEL_DT_FP32,      /* e.g. softmax statistics, router scores; 4 bytes
+                         * (int32 key indices too) */
     MODEL_DT_MASK,      /* dropout masks, 1 byte */
     MODEL_DT_LIN_IN,    /* input of a Linear: FP8-cached under the recipe */
     MODEL_DT_SWIGLU_IN, /* SwiGLU input: FP8-cached under the recipe */
@@ -117,7 +126,7 @@ struct model_tensor {
                        * §4.2.2: 24 of a GPT layer's 34 sbh) */
 };
 
-#define MODEL_TENSORS_MAX 40
+#define MODEL_TENSORS_MAX 64
 
 /* The attention's per-head widths, by which the inventory sizes Q, K, V
  * and the attention output (model_derive computes them with the

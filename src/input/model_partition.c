@@ -65,9 +65,17 @@ static double max2(double a, double b)
 
 static void add_unit(const struct model *m, struct model_chunk *c, long u)
 {
-    const struct model_layer *L = &m->layer[model_unit_kind(m, u)];
+    enum model_layer_kind k = model_unit_kind(m, u);
+    const struct model_layer *L = &m->layer[k];
     int p, r;
     c->count++;
+    c->kinds[k] = (unsigned short)(c->kinds[k] + 1);
+    if (L->state_elems > 0) {
+        c->state_elems += L->state_elems;
+        c->scan_layers++;
+    }
+    for (p = 0; p < MODEL_SCANS; p++)
+        c->scan_fwd[p] += L->scan_fwd[p];
     if (L->moe)
         c->moe_layers++;
     c->params_dense += L->params_dense;
@@ -579,9 +587,15 @@ void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c)
         }
     }
     sum->kv_elems += c->kv_elems;
+    sum->state_elems += c->state_elems;
+    sum->scan_layers += c->scan_layers;
+    for (p = 0; p < MODEL_LAYER_KINDS; p++)
+        sum->kinds[p] = (unsigned short)(sum->kinds[p] + c->kinds[p]);
     for (p = 0; p < MODEL_GEMMS; p++)
         sum->gemm_fwd[p] += c->gemm_fwd[p];
     sum->core_fwd += c->core_fwd;
+    for (p = 0; p < MODEL_SCANS; p++)
+        sum->scan_fwd[p] += c->scan_fwd[p];
     for (p = 0; p < MODEL_EWS; p++)
         sum->ew_fwd[p] += c->ew_fwd[p];
     add_casts(sum, c->cast_in, c->cast_in_sp, c->cast_grad, c->cast_grad_sp);

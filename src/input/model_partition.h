@@ -17,6 +17,7 @@
 
 #include "diag.h"
 #include "model_inventory.h"
+#include "model_pattern.h"
 
 struct model;
 
@@ -41,8 +42,13 @@ struct model_chunk {
     double tp_recompute[MODEL_RECOMPUTES];
     double ep_recompute[MODEL_RECOMPUTES]; /* MoE layers redoing all-to-all */
     double kv_elems;
+    double state_elems; /* scan layers' states, per sequence (summed) */
+    long scan_layers;   /* layers that pass a state under context
+                         * parallelism (linear attention, SSM) */
+    unsigned short kinds[MODEL_LAYER_KINDS]; /* units of each layer kind */
     double gemm_fwd[MODEL_GEMMS]; /* sums of the units' (model_layer) */
     double core_fwd;
+    double scan_fwd[MODEL_SCANS];
     double ew_fwd[MODEL_EWS]; /* with the head's loss (softmax, vocab) */
     double cast_in, cast_in_sp, cast_grad, cast_grad_sp; /* model_layer's */
 };

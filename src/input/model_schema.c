@@ -31,8 +31,9 @@ static const char *attention_word(int i)
 
 static const char *activation_word(int i)
 {
-    static const char *const w[] = {
-        [MODEL_SWIGLU] = "swiglu", [MODEL_GELU] = "gelu"};
+    static const char *const w[] = {[MODEL_SWIGLU] = "swiglu",
+                                    [MODEL_GELU] = "gelu",
+                                    [MODEL_RELU2] = "relu2"};
     return DATAFILE_WORD_AT(w, i);
 }
 
@@ -63,6 +64,7 @@ static const char *amax_word(int i)
 static const struct datafile_field fields[] = {
     {.section = "model", .key = "name", .type = DATAFILE_STRING, .offset = OFF(name), .size = 128, .required = true, .help = "model name shown in reports"},
     {.section = "model", .key = "layers", .type = DATAFILE_INT, .offset = OFF(layers), .min = 1, .max = 512, .required = true, .help = "transformer layers (main model; at most 512: published models have up to about 130, and partitioning a pipeline costs layers squared)"},
+    {.section = "model", .key = "pattern", .type = DATAFILE_STRING, .offset = OFF(pattern), .size = MODEL_PATTERN_MAX, .def = "", .quiet = true, .help = "each layer's token mixer and MLP, two letters a layer, with counts for runs and groups (3AD 58AE; 18(WE AE); the letters: docs/model.md, layer patterns); empty: moe.first_dense_layers dense layers, then MoE layers"},
     {.section = "model", .key = "hidden", .type = DATAFILE_INT, .offset = OFF(hidden), .min = 1, .max = 1e6, .required = true, .help = "model (hidden) dimension d"},
     {.section = "model", .key = "vocab", .type = DATAFILE_INT, .offset = OFF(vocab), .min = 1, .max = 1e8, .required = true, .help = "vocabulary size V"},
     {.section = "model", .key = "tied_embeddings", .type = DATAFILE_BOOL, .offset = OFF(tied_embeddings), .def = "false", .help = "output head shares the embedding matrix"},
@@ -82,6 +84,26 @@ static const struct datafile_field fields[] = {
     {.section = "attention", .key = "v_head_dim", .type = DATAFILE_INT, .offset = OFF(v_head_dim), .max = 1e5, .def = "0", .help = "MLA per-head value dimension"},
     {.section = "attention", .key = "qk_norm", .type = DATAFILE_BOOL, .offset = OFF(qk_norm), .def = "false", .help = "RMSNorm over each query and key head (Qwen3; MHA/GQA)"},
     {.section = "attention", .key = "qkv_bias", .type = DATAFILE_BOOL, .offset = OFF(qkv_bias), .def = "false", .help = "query/key/value projections carry biases (Qwen2; MHA/GQA)"},
+    {.section = "attention", .key = "window", .type = DATAFILE_INT, .offset = OFF(window), .max = 1e8, .def = "0", .unit = "tokens", .quiet = true, .help = "keys a sliding-window layer's query attends to (pattern letter W)"},
+    {.section = "attention", .key = "chunk", .type = DATAFILE_INT, .offset = OFF(chunk), .max = 1e8, .def = "0", .unit = "tokens", .quiet = true, .help = "tokens per chunk of a chunked-attention layer (pattern letter C): a query sees its chunk's keys up to itself"},
+    {.section = "attention", .key = "sinks", .type = DATAFILE_BOOL, .offset = OFF(sinks), .def = "false", .quiet = true, .help = "a learned sink logit per head (GPT-OSS)"},
+    {.section = "attention", .key = "output_gate", .type = DATAFILE_BOOL, .offset = OFF(output_gate), .def = "false", .quiet = true, .help = "a sigmoid gate on the attention output, projected beside the queries (Qwen3-Next; MHA/GQA)"},
+    {.section = "attention", .key = "rope_fraction", .type = DATAFILE_DOUBLE, .offset = OFF(rope_fraction), .max = 1, .def = "1", .quiet = true, .help = "share of a query/key head RoPE rotates (partial RoPE; MHA/GQA)"},
+    {.section = "attention", .key = "index_heads", .type = DATAFILE_INT, .offset = OFF(index_heads), .max = 1e4, .def = "0", .quiet = true, .help = "sparse layers (pattern letter S): the lightning indexer's heads"},
+    {.section = "attention", .key = "index_head_dim", .type = DATAFILE_INT, .offset = OFF(index_head_dim), .max = 1e5, .def = "0", .quiet = true, .help = "the indexer's head dimension"},
+    {.section = "attention", .key = "index_topk", .type = DATAFILE_INT, .offset = OFF(index_topk), .max = 1e8, .def = "0", .unit = "tokens", .quiet = true, .help = "keys the indexer picks for each query"},
+    {.section = "linear", .key = "key_heads", .type = DATAFILE_INT, .offset = OFF(linear_key_heads), .max = 1e5, .def = "0", .quiet = true, .help = "linear-attention (Gated DeltaNet, pattern letter L) query/key heads"},
+    {.section = "linear", .key = "value_heads", .type = DATAFILE_INT, .offset = OFF(linear_value_heads), .max = 1e5, .def = "0", .quiet = true, .help = "its value heads (a multiple of key_heads)"},
+    {.section = "linear", .key = "key_head_dim", .type = DATAFILE_INT, .offset = OFF(linear_key_dim), .max = 1e5, .def = "0", .quiet = true, .help = "query/key head dimension"},
+    {.section = "linear", .key = "value_head_dim", .type = DATAFILE_INT, .offset = OFF(linear_value_dim), .max = 1e5, .def = "0", .quiet = true, .help = "value head dimension"},
+    {.section = "linear", .key = "conv_kernel", .type = DATAFILE_INT, .offset = OFF(linear_conv), .min = 1, .max = 64, .def = "4", .quiet = true, .help = "taps of its causal convolution (transformers' linear_conv_kernel_dim default)"},
+    {.section = "linear", .key = "chunk", .type = DATAFILE_INT, .offset = OFF(linear_chunk), .min = 1, .max = 4096, .def = "64", .unit = "tokens", .quiet = true, .help = "chunk of the chunked delta rule (the reference implementation's 64)"},
+    {.section = "ssm", .key = "heads", .type = DATAFILE_INT, .offset = OFF(ssm_heads), .max = 1e5, .def = "0", .quiet = true, .help = "state-space (Mamba-2, pattern letter M) heads"},
+    {.section = "ssm", .key = "head_dim", .type = DATAFILE_INT, .offset = OFF(ssm_head_dim), .max = 1e5, .def = "0", .quiet = true, .help = "its head dimension P (inner width: heads x head_dim)"},
+    {.section = "ssm", .key = "state", .type = DATAFILE_INT, .offset = OFF(ssm_state), .max = 1e5, .def = "0", .quiet = true, .help = "state size N per head"},
+    {.section = "ssm", .key = "groups", .type = DATAFILE_INT, .offset = OFF(ssm_groups), .max = 1e5, .def = "0", .quiet = true, .help = "groups sharing B and C (divides heads)"},
+    {.section = "ssm", .key = "conv_kernel", .type = DATAFILE_INT, .offset = OFF(ssm_conv), .min = 1, .max = 64, .def = "4", .quiet = true, .help = "taps of its causal convolution (Mamba-2's d_conv default)"},
+    {.section = "ssm", .key = "chunk", .type = DATAFILE_INT, .offset = OFF(ssm_chunk), .min = 1, .max = 4096, .def = "256", .unit = "tokens", .quiet = true, .help = "chunk of the SSD scan (Mamba-2's chunk_size default)"},
     {.section = "ffn", .key = "activation", .type = DATAFILE_ENUM, .offset = OFF(activation), .def = "swiglu", .word = activation_word, .help = "FFN kind (SwiGLU: 3 matrices, GeLU: 2)"},
     {.section = "ffn", .key = "width", .type = DATAFILE_INT, .offset = OFF(ffn_width), .max = 1e7, .required = true, .help = "dense FFN intermediate size"},
     {.section = "moe", .key = "routed_experts", .type = DATAFILE_INT, .offset = OFF(routed_experts), .max = 1e5, .def = "0", .help = "routed experts per MoE layer (0: dense model)"},

@@ -15,6 +15,7 @@
 static const struct datafile_field fields[] = {
     {.section = "stack", .key = "name", .type = DATAFILE_STRING, .offset = OFF(name), .size = 128, .required = true, .help = "stack name shown in reports"},
     {.section = "stack", .key = "framework", .type = DATAFILE_STRING, .offset = OFF(framework), .size = 128, .required = true, .help = "training framework and version the switches are from"},
+    {.section = "stack", .key = "framework_release", .type = DATAFILE_STRING, .offset = OFF(framework_release), .size = 128, .def = "not named", .help = "the framework's release (version, container or commit) whose switches and measured host figures the file gives: the same plan ran 3.3x faster per GPU on one framework's 2025-11 release than on its 2025-04 one, so a calibration and a stack reflect one software generation (reports print it)"},
     {.section = "stack", .key = "dp_grad_overlap", .type = DATAFILE_BOOL, .offset = OFF(dp_grad_overlap), .required = true, .help = "DP gradient reduce hidden under the backward pass (Megatron --overlap-grad-reduce)"},
     {.section = "stack", .key = "dp_param_overlap", .type = DATAFILE_BOOL, .offset = OFF(dp_param_overlap), .required = true, .help = "distributed-optimizer parameter all-gather hidden under the next forward (Megatron --overlap-param-gather)"},
     {.section = "stack", .key = "dp_exposed_chunks", .type = DATAFILE_INT, .offset = OFF(dp_exposed_chunks), .max = 1e6, .required = true, .help = "DP communication chunks left exposed when overlapped (a layer, or a virtual pipeline stage with PP)"},
@@ -40,6 +41,7 @@ static const struct datafile_field fields[] = {
      * to find, not a factor to fit. */
     {.section = "stack", .key = "compute_overhead", .type = DATAFILE_DOUBLE, .offset = OFF(compute_overhead), .min = 1, .max = 2, .def = "1", .help = "free factor on the expected compute time: kernel launch gaps, host and Python overhead, stragglers, load imbalance the calibrated kernels do not show (1: none; --calibrate fits it)"},
     {.section = "stack", .key = "network_efficiency", .type = DATAFILE_DOUBLE, .offset = OFF(network_efficiency), .min = 0.25, .max = 1, .def = "1", .help = "free factor: share of the calibrated bus bandwidth the job's collectives get, under contention with each other and with compute (1: as measured alone; --calibrate fits it)"},
+    {.section = "stack", .key = "validation_family", .type = DATAFILE_STRING, .offset = OFF(validation_family), .size = 64, .def = "", .help = "the stacks whose published runs (data/validation) check this one's expected steps together: frameworks that run a plan the same way (the same overlaps, kernels and host path) name one family; empty: its own, by its name. An expected step's range is as wide as the runs of its calibration's group under its stack's family say (docs/model.md, the expected step's range)"},
 };
 /* clang-format on */
 
@@ -74,6 +76,10 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
     "not given: 0, the host runs ahead of the GPU (no sync in a layer)"
 #define BALANCED \
     "not given: 0, routing taken as balanced (every expert the mean load)"
+/* The source of a validation family the file leaves out. */
+#define OWN_FAMILY                                                          \
+    "not given: its own family, by its name (its runs, if any, band apart " \
+    "from every other stack's)"
 #define GROUPED                                                             \
     "not given: 0, one grouped kernel for all local experts (no host work " \
     "per expert)"
@@ -174,6 +180,8 @@ enum status stack_load(const char *path,
         cite_default(s, d, "moe_load_cv", BALANCED, sizeof BALANCED);
     if (d->status == STATUS_OK)
         cite_default(s, d, "expert_host_us", GROUPED, sizeof GROUPED);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "validation_family", OWN_FAMILY, sizeof OWN_FAMILY);
     diag_finish(d);
     if (d->status != STATUS_OK) {
         stack_release(s);

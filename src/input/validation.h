@@ -107,11 +107,23 @@ void validation_range_add(struct validation_range *r, double m, double x);
  * (calibration.validation_group, else the calibration's gpu). */
 const char *validation_group(const struct calibration *cal);
 
-#define VALIDATION_GROUP_MAX 64
+#define VALIDATION_GROUP_MAX 160
+
+/*
+ * The key runs are banded by (validation_band_fit): the calibration's
+ * group and the stack's family (stack.validation_family, else its name),
+ * "hopper-132sm/megatron-class", into buf: a run's band says how well
+ * this calibration with this kind of framework has been checked. No
+ * stack: the calibration's group alone; no calibration: "".
+ */
+void validation_band_key(const struct calibration *cal,
+                         const struct stack *st,
+                         char *buf,
+                         size_t size);
 
 /* One published run as validation_band_fit reads it. */
 struct validation_point {
-    char group[VALIDATION_GROUP_MAX]; /* its calibration's group */
+    char group[VALIDATION_GROUP_MAX]; /* validation_band_key of its run */
     double ratio;                     /* measured over expected, > 0 */
 };
 
@@ -132,6 +144,7 @@ struct validation_band {
     double k;          /* the spreads that hold every run (see below) */
     double offset_max; /* the largest group mean, |log|: an unchecked
                           group's unknown offset */
+    char group[VALIDATION_GROUP_MAX]; /* the group it is of */
 };
 
 /*

@@ -21,6 +21,22 @@ const char *validation_group(const struct calibration *cal)
                                          : cal->spec.gpu;
 }
 
+void validation_band_key(const struct calibration *cal,
+                         const struct stack *st,
+                         char *buf,
+                         size_t size)
+{
+    const char *family = "";
+    if (st)
+        family = st->spec.validation_family[0] ? st->spec.validation_family
+                                               : st->spec.name;
+    if (!cal)
+        snprintf(buf, size, "%s", "");
+    else
+        snprintf(buf, size, "%s%s%s", validation_group(cal),
+                 family[0] ? "/" : "", family);
+}
+
 static bool usable(const struct validation_point *p)
 {
     return p->ratio > 0 && isfinite(p->ratio);
@@ -78,6 +94,7 @@ bool validation_band_fit(const struct validation_point *pts,
     double half;
     size_t i;
     memset(band, 0, sizeof *band);
+    snprintf(band->group, sizeof band->group, "%s", group);
     for (i = 0; i < n; i++)
         band->all_runs += usable(&pts[i]);
     if (band->all_runs == 0)

@@ -332,7 +332,7 @@ enum status rank_finish_validations(struct ranking *r,
                 break;
             }
     }
-    if (rank_finish_scenarios(r, ctx->m, ctx->hw, NULL, d) != STATUS_OK)
+    if (rank_finish_scenarios(r, ctx, NULL, d) != STATUS_OK)
         return d->status;
     /* the plans the ranges may recommend need their waterfalls too */
     return rank_finish_replays(r, ctx->m, ctx->hw, d);
@@ -359,11 +359,13 @@ static bool band_of(const struct ranking *r,
 }
 
 enum status rank_finish_scenarios(struct ranking *r,
-                                  const struct model *m,
-                                  const struct hardware *hw,
+                                  const struct cost_ctx *ctx,
                                   const struct validation_band *band,
                                   struct diag *d)
 {
+    const struct model *m = ctx->m;
+    const struct hardware *hw = ctx->hw;
+    char key[VALIDATION_GROUP_MAX];
     size_t i;
     struct validation_point *pts = calloc(r->nvalidations + 1, sizeof *pts);
     if (!pts)
@@ -372,8 +374,8 @@ enum status rank_finish_scenarios(struct ranking *r,
         r->band = *band;
         r->has_band = band->all_runs > 0;
     } else {
-        r->has_band =
-            hw->cal && band_of(r, pts, validation_group(hw->cal), &r->band);
+        validation_band_key(hw->cal, ctx->stack, key, sizeof key);
+        r->has_band = hw->cal && band_of(r, pts, key, &r->band);
     }
     for (i = 0; i < r->nrows; i++) {
         struct ranking_row *row = &r->rows[i];

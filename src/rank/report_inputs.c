@@ -73,4 +73,6 @@ void report_inputs_free(struct report_inputs *in)
     in->ninputs = in->cap = 0;
     free(in->recipe);
     in->recipe = NULL;
+    free(in->stack_words);
+    in->stack_words = NULL;
 }

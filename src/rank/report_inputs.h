@@ -47,6 +47,9 @@ struct report_inputs {
      * whose, its name, sequence, batch, budget, the sweep's batch); the
      * summary on stdout and About (owned, NULL: not said) */
     char *recipe;
+    /* the stack the expected step is of and its framework's release, in
+     * words ("NAME; release: RELEASE"; owned, NULL: no stack): About */
+    char *stack_words;
     bool recipe_json;    /* a config.json model: the recipe is a file */
     bool recipe_default; /* ... and it is the data directory's default,
                             borrowed, not the model's own */
@@ -67,7 +70,8 @@ enum status report_inputs_add(struct report_inputs *in,
                               const char *path,
                               struct diag *d);
 
-/* Frees what in owns (the files, the recipe); in may be zeroed. */
+/* Frees what in owns (the files, the recipe, the stack's words); in may be
+ * zeroed. */
 void report_inputs_free(struct report_inputs *in);
 
 #endif

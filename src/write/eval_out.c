@@ -9,6 +9,7 @@
 
 #include "collectives.h"
 #include "figures.h"
+#include "stack.h"
 #include "views.h"
 
 #define GIB 1073741824.0
@@ -56,6 +57,29 @@ static bool m_has_mtp(const struct eval_view *v)
     return v->m->spec.mtp_depth > 0;
 }
 
+/* A model whose layers are a pattern (model.pattern): each chunk's
+ * layers, in its letters, so that a reader sees which kinds each stage
+ * holds (block models' chunks say it by their counts alone). */
+static void chunk_patterns(FILE *out,
+                           const struct model *m,
+                           const struct model_partition *part,
+                           long shown)
+{
+    char buf[MODEL_PATTERN_MAX];
+    long i;
+    if (m->spec.pattern[0] == '\0')
+        return;
+    fputs("        each chunk's layers (model.pattern):", out);
+    for (i = 0; i < shown; i++) {
+        const struct model_chunk *c = &part->chunk[i];
+        if (!model_units_pattern(m, c->first, c->count, buf, sizeof buf))
+            snprintf(buf, sizeof buf, "?");
+        fprintf(out, "%s %s%s", i ? " |" : "", buf[0] ? buf : "-",
+                c->mtp_units ? " +MTP" : "");
+    }
+    fprintf(out, "%s\n", shown < part->chunks ? " ..." : "");
+}
+
 /* "stages  E+4 4 ... 2+H": layers per pipeline chunk. */
 static void stages_text(FILE *out, const struct eval_view *v)
 {
@@ -74,6 +98,7 @@ static void stages_text(FILE *out, const struct eval_view *v)
     fprintf(out, "%s (E embedding, H output head%s)\n",
             shown < part->chunks ? " ..." : "",
             m_has_mtp(v) ? "; the last chunk runs the MTP modules" : "");
+    chunk_patterns(out, v->m, part, shown);
     if (v->r->balance_precision != p->precision)
         fprintf(out, "        balanced by FLOPs (the BF16 split): faster "
                      "than the FP8 time balance for this link-bound plan\n");
@@ -104,6 +129,9 @@ static void expected_text(FILE *out, const struct eval_view *v)
                 "at the speed of light rank %ld)\n",
                 xr, rm.rank >= 0 ? rm.total / GIB : NAN, r->rank);
     }
+    if (v->stack) /* the software generation the figures reflect */
+        fprintf(out, "stack: %s; release: %s\n", v->stack->spec.name,
+                v->stack->spec.framework_release);
     fprintf(out, "expected step, from the speed of light %24s\n", "s");
     if (cost_result_rank(r) == r->rank) {
         row(out, "speed of light (the floor)", sol);
@@ -622,8 +650,10 @@ static void json_waterfall(struct json *j, const struct eval_view *v)
 
 /* The bound, the ratios and what the plan costs, at the speed of light
  * and at the expected step (null without one). */
-static void json_figures(struct json *j, const struct cost_result *r)
+static void json_figures(struct json *j, const struct eval_view *v)
 {
+    const struct cost_result *r = v->r;
+    const struct stack *st = v->stack;
     const struct cost_times *t = &r->t;
     bool x = r->work.x.known;
     json_str(j, "bound", cost_bound_str(t->bound));
@@ -645,6 +675,9 @@ static void json_figures(struct json *j, const struct cost_result *r)
              x ? t->mfu_bf16_peak * t->step / t->expected : NAN);
     json_num(j, "days", x ? t->x_days : NAN);
     json_num(j, "cost_usd", x ? t->x_cost : NAN);
+    /* the software generation its stack reflects */
+    json_str(j, "stack", st ? st->spec.name : NULL);
+    json_str(j, "framework_release", st ? st->spec.framework_release : NULL);
     json_close(j, '}');
 }
 
@@ -716,7 +749,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     json_work(&j, &r->work);
     json_times(&j, v);
     json_waterfall(&j, v);
-    json_figures(&j, r);
+    json_figures(&j, v);
     json_collectives(&j, v);
     json_close(&j, '}');
     fputc('\n', out);

@@ -11,6 +11,7 @@
 #include "hardware.h"
 #include "model.h"
 #include "model_partition.h"
+#include "stack.h"
 #include "result.h"
 #include "scenario_steps.h"
 #include "validation.h"
@@ -38,6 +39,9 @@ struct eval_view {
     size_t nrank_mem;
     const struct model_partition *part;
     const struct replay *replay;
+    /* the stack the expected step is of (NULL: none): its name and its
+     * framework's release, the software generation the figures reflect */
+    const struct stack *stack;
 };
 
 /* Human-readable breakdown with a one-line verdict. */

@@ -363,7 +363,8 @@ static size_t rerun_file(struct xlsx_book *b,
         for (i = 0; i < n && !read; i++)
             read =
                 in[i].origin == origin && terms_input_field(&in[i]) == (long)k;
-        if (read)
+        if (read ||
+            (rw.schema->fields[k].quiet && rw.meta && !rw.meta->given[k]))
             continue;
         rw.field = (long)k;
         put_row(b, ws, row++, &rw);

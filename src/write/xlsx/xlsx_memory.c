@@ -207,7 +207,7 @@ static void total_get(const struct inv_row *r, int id, struct xlsx_value *out)
 {
     if (id == I_TENSOR) {
         snprintf(out->buf, sizeof out->buf, "Saved bytes/token, %s",
-                 model_layer_kind_name(r->kind));
+                 model_layer_kind_name(r->m, r->kind));
         xlsx_value_text(out, out->buf);
         out->fmt = XLSX_FMT_BOLD;
     } else if (id >= I_POLICY) {

@@ -505,6 +505,8 @@ void xlsx_small_about(struct xlsx_book *b, struct lxw_worksheet *ws)
     fact(b, ws, row++, "Baseline family", r->baseline.name);
     if (r->in->recipe && r->in->recipe[0])
         fact(b, ws, row++, "Training recipe", r->in->recipe);
+    if (r->in->stack_words) /* the software generation it reflects */
+        fact(b, ws, row++, "Stack (expected step)", r->in->stack_words);
     if (r->in->recipe_default)
         xlsx_book_str(b, ws, row++, xlsx_table_col(&about_table, "path"),
                       "Warning: this config.json model runs with the default "
