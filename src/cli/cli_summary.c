@@ -127,9 +127,7 @@ static void print_recommended(const struct views *r)
         printf("  expected %s per step, %s, %s for the token budget\n", step,
                days, cost);
         if (h->has_range)
-            printf("  (ranges: the %zu validation runs took %.2f to %.2fx "
-                   "their expected step)\n",
-                   h->range_runs, h->range_lo, h->range_hi);
+            printf("  (range: %s)\n", h->range_words);
     }
     printf("  speed of light %.2f s per step, %.1f days, $%.2fM (a floor: no "
            "run of this plan is faster)\n",
@@ -140,7 +138,9 @@ static void print_recommended(const struct views *r)
            h->memory_gib, h->capacity_gib, h->headroom_gib);
     plan_format(&h->plan.plan, plan, sizeof plan);
     printf("  eval: %s\n", plan);
-    if (h->best_differs && r->sheet_best >= 0) {
+    if (h->choice[0])
+        printf("  %s\n", h->choice);
+    if (h->best_differs && r->sheet_best >= 0 && !h->choice[0]) {
         const struct ranking_row *b = views_sheet_row(r, (size_t)r->sheet_best);
         printf("Fastest: %s (%s), %.3f s %s, %.1f GiB free: within %g%% of "
                "it the recommended plan keeps the most memory free\n",

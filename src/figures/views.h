@@ -92,6 +92,11 @@ struct views_headline {
     char *why;        /* its verdict sentence, capitalised */
     char *difference; /* speed of light against reality */
     char *ties_text;
+    /* what its range spans (figures_headline: its scenarios, the band's
+     * runs and group), and, where the fastest expected plan is not the
+     * recommended one for its range, why, in one sentence ("" else) */
+    char *range_words;
+    char *choice;
     char *models; /* the best plan under the other model */
 };
 

@@ -161,6 +161,10 @@ struct calibration_spec {
     char driver[64];
     char software[DATAFILE_TEXT_MAX];
     char derived_from[DATAFILE_TEXT_MAX];
+    /* the calibrations whose validation runs check this one's rates
+     * (validation_band): files with the same rates on the same SMs share
+     * a group; "" is the file's own (its gpu) */
+    char validation_group[64];
     struct {
         char m_tokens[DATAFILE_TEXT_MAX];
         char bf16_tflops[DATAFILE_TEXT_MAX];

@@ -31,6 +31,7 @@
 #include "diag.h"
 #include "ranking.h"
 #include "replay.h"
+#include "scenario.h"
 #include "sweep.h"
 #include "validate.h"
 #include "validation.h"
@@ -124,6 +125,24 @@ enum status rank_finish_validations(struct ranking *r,
                                     struct cost_ctx *ctx,
                                     struct cost_ctx *other,
                                     struct diag *d);
+
+/*
+ * Each kept row's scenarios and range (scenario.h: its expected step,
+ * the published runs' band on this report's calibration group, the DP
+ * overlaps off, and, for the fitting rows rank_finish_other_best timed,
+ * the other communication model), r->band; and each placed validation
+ * run's band scenarios, of its own group (validation_band_key: its
+ * calibration's group and its stack's family), on ctx's model, cluster
+ * and stack.
+ * band: the rows' band where the caller has it (compare: eval's, from
+ * the data directory's runs), else NULL: from the placed runs on hw's
+ * calibration group. rank_finish_validations calls it last (NULL; needs
+ * the runs placed). STATUS_NOMEM.
+ */
+enum status rank_finish_scenarios(struct ranking *r,
+                                  const struct cost_ctx *ctx,
+                                  const struct validation_band *band,
+                                  struct diag *d);
 
 /*
  * Each family's best plan under ctx's communication model and the same

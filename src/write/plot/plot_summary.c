@@ -124,7 +124,7 @@ static void recipe_line(const struct views *r, struct plot_template_vars *v)
 static void words(const struct views *r, struct plot_template_vars *v)
 {
     const struct views_headline *h = &r->headline;
-    char text[1024], title[1024], a[32], b[32]; /* text: a plan in words */
+    char text[4800], title[1024], a[32], b[32]; /* text: a range's words */
     plot_format_title(r, "planning summary", title, sizeof title);
     plot_template_set_str(v, "TITLE", title);
     snprintf(text, sizeof text, "%s: %s",
@@ -145,10 +145,9 @@ static void words(const struct views *r, struct plot_template_vars *v)
         views_sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
         views_sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
         snprintf(text, sizeof text,
-                 "Range: %s to %s s, %s to %s days, $%sM to $%sM (the %zu "
-                 "validation runs took %.2f to %.2fx their expected step)",
-                 s1, s2, d1, d2, c1, c2, h->range_runs, h->range_lo,
-                 h->range_hi);
+                 "Range: %s to %s s, %s to %s days, $%sM to $%sM (%s)%s%s", s1,
+                 s2, d1, d2, c1, c2, h->range_words, h->choice[0] ? " " : "",
+                 h->choice);
     } else
         text[0] = '\0';
     plot_template_set_str(v, "RANGE", text);

@@ -23,6 +23,7 @@
 #include "xlsx_families.h"
 #include "xlsx_key_figures.h"
 #include "xlsx_live.h"
+#include "xlsx_out.h"
 #include "xlsx_table.h"
 #include "xlsx_waterfall.h"
 
@@ -458,6 +459,7 @@ static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct views *r = b->r;
+    char big[200];
     xlsx_book_str(b, ws, row++, col("family"), "Notes",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     if (r->note_published[0])
@@ -465,11 +467,13 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     paragraph(b, ws, row++, r->note_sweep, XLSX_FMT_WRAP, 11);
     if (r->note_left_out[0])
         paragraph(b, ws, row++, r->note_left_out, XLSX_FMT_WARN, 11);
+    snprintf(big, sizeof big,
+             "With this many plans, Plans holds their first %d columns as "
+             "values (no live formulas) and an autofilter, and this sheet's "
+             "figures are values; plans.csv has every column.",
+             XLSX_OUT_BIG_COLUMNS);
     paragraph(b, ws, row++,
-              b->big ? "With this many plans, Plans holds their first 20 "
-                       "columns as values (no live formulas) and an "
-                       "autofilter, and this sheet's figures are values; "
-                       "plans.csv has every column."
+              b->big ? big
                      : "Live: the key figures above, the names FASTEST_PLAN, "
                        "FASTEST_STEP_S, RECOMMENDED_PLAN, RECOMMENDED_STEP_S "
                        "(with _LOW, _HIGH and _SOL), RECOMMENDED_DAYS, "
