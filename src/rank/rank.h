@@ -77,8 +77,8 @@ enum status rank_run(struct ranking *r,
 /*
  * After rank_run: every time the later stages show that the rows do not
  * carry, evaluated once here (figures and writers evaluate nothing):
- * rank_finish_families, rank_finish_crossovers, rank_finish_other_best,
- * rank_finish_replays.
+ * rank_finish_families, rank_finish_stages, rank_finish_crossovers,
+ * rank_finish_other_best, rank_finish_replays.
  * ctx and other (the other communication model) are prepared here for
  * the plans they evaluate; sf is the sweep rank_run ran (its [report]
  * baseline and layouts). STATUS_NOMEM (or a preparation's status) in d.
@@ -154,6 +154,17 @@ enum status rank_finish_families(struct ranking *r,
                                  struct cost_ctx *ctx,
                                  struct cost_ctx *other,
                                  struct diag *d);
+
+/*
+ * For a model whose layers are a pattern (ctx->m's model.pattern), every
+ * pipeline rank of each family's best plan (r->stages): its chunks'
+ * layers in pattern letters (model_units_pattern) and its memory
+ * (cost_rank_memory); nothing for a model of blocks. After
+ * rank_finish_families. STATUS_NOMEM.
+ */
+enum status rank_finish_stages(struct ranking *r,
+                               const struct cost_ctx *ctx,
+                               struct diag *d);
 
 /*
  * Each family's crossovers on both links (f->cross_ib, f->cross_nv: where

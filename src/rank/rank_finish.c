@@ -65,6 +65,69 @@ enum status rank_finish_families(struct ranking *r,
     return STATUS_OK;
 }
 
+/* ---- Each pipeline rank's layers (a patterned model) ---- */
+
+/* The layers of rank `rank` of plan p on partition part, in pattern
+ * letters, its chunks joined by " | " (allocated; NULL: no memory). */
+static char *rank_layers(const struct model *m,
+                         const struct plan *p,
+                         const struct model_partition *part,
+                         long rank)
+{
+    long idx[PLAN_RANK_CHUNKS_MAX];
+    double mb[PLAN_RANK_CHUNKS_MAX];
+    size_t n = plan_rank_chunks(p, rank, idx, mb), i, at = 0;
+    size_t size = n * (MODEL_PATTERN_MAX + 8) + 2;
+    char *text = malloc(size), chunk[MODEL_PATTERN_MAX];
+    if (!text)
+        return NULL;
+    text[0] = '\0';
+    for (i = 0; i < n; i++) {
+        const struct model_chunk *c = &part->chunk[idx[i]];
+        int w;
+        if (!model_units_pattern(m, c->first, c->count, chunk, sizeof chunk))
+            snprintf(chunk, sizeof chunk, "?");
+        w = snprintf(text + at, size - at, "%s%s%s", i ? " | " : "",
+                     chunk[0] ? chunk : "-", c->mtp_units ? " +MTP" : "");
+        if (w > 0 && (size_t)w < size - at)
+            at += (size_t)w;
+    }
+    return text;
+}
+
+enum status rank_finish_stages(struct ranking *r,
+                               const struct cost_ctx *ctx,
+                               struct diag *d)
+{
+    size_t i, n = 0;
+    if (ctx->m->spec.pattern[0] == '\0')
+        return STATUS_OK;
+    for (i = 0; i < r->nfamilies; i++)
+        n += (size_t)r->family[i].best.plan.pp;
+    r->stages = calloc(n ? n : 1, sizeof *r->stages);
+    if (!r->stages)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < r->nfamilies; i++) {
+        const struct cost_result *c = &r->family[i].best;
+        const struct model_partition *part = cost_result_partition(ctx, c);
+        long k;
+        for (k = 0; part && k < c->plan.pp; k++) {
+            struct ranking_stage *st = &r->stages[r->nstages];
+            struct memory mem;
+            st->layers = rank_layers(ctx->m, &c->plan, part, k);
+            if (!st->layers)
+                return diag_set(d, STATUS_NOMEM, "out of memory");
+            r->nstages++;
+            st->family = i;
+            st->rank = k;
+            cost_rank_memory(ctx, c, k, &mem);
+            st->mem_total = mem.total;
+            st->mem_act = mem.activations;
+        }
+    }
+    return STATUS_OK;
+}
+
 /* ---- Crossovers and the baseline's curves ---- */
 
 /* The step of work w on hardware h (terms_step: what ranking needs). */
@@ -403,7 +466,8 @@ enum status rank_finish(struct ranking *r,
                         struct cost_ctx *other,
                         struct diag *d)
 {
-    if (rank_finish_families(r, ctx, other, d) != STATUS_OK)
+    if (rank_finish_families(r, ctx, other, d) != STATUS_OK ||
+        rank_finish_stages(r, ctx, d) != STATUS_OK)
         return d->status;
     rank_finish_crossovers(r, ctx->hw, sf);
     if (rank_finish_other_best(r, sf, other, d) != STATUS_OK)

@@ -99,6 +99,17 @@ struct ranking_family {
     struct ranking_crossover cross_ib, cross_nv;
 };
 
+/* One pipeline rank of a family's best plan, for a model whose layers
+ * are a pattern (model.pattern): the layers its chunks hold, in pattern
+ * letters, and its memory (rank_finish_stages). */
+struct ranking_stage {
+    size_t family; /* index into ranking.family */
+    long rank;     /* pipeline rank, 0..pp-1 */
+    char *layers;  /* "3(M. .D) M. N.", chunks joined by " | ", an MTP
+                    * module as "+MTP", "-" for none (allocated) */
+    double mem_total, mem_act; /* bytes per GPU of that rank */
+};
+
 /* The template of the term shown under a key (terms_template: a time
  * term's, a memory term's, a collective's link time), carried so that
  * the workbook's live formulas need no evaluate header. */
@@ -172,6 +183,11 @@ struct ranking {
      * fastest (row 0 alone when it does not fit) (rank_finish_replays) */
     struct replay *replays;
     size_t nreplays;
+    /* every pipeline rank of each family's best plan, families in index
+     * order, ranks in order; none unless the model has a pattern
+     * (rank_finish_stages) */
+    struct ranking_stage *stages; /* [nstages] */
+    size_t nstages;
 
     /* ---- rank_finish_validations, from validate_predict ---- */
     struct validate_result *validation; /* [nvalidations] */

@@ -722,6 +722,30 @@ static void json_collectives(struct json *j, const struct eval_view *v)
     json_close(j, ']');
 }
 
+/* A model whose layers are a pattern: "chunk_patterns", each pipeline
+ * chunk's layers in pattern letters (what the text's "each chunk's
+ * layers" line shows); nothing for a model of blocks. */
+static void json_chunk_patterns(struct json *j, const struct eval_view *v)
+{
+    char buf[MODEL_PATTERN_MAX];
+    long i;
+    if (v->m->spec.pattern[0] == '\0' || !v->part)
+        return;
+    json_open(j, "chunk_patterns", '[');
+    for (i = 0; i < v->part->chunks; i++) {
+        const struct model_chunk *c = &v->part->chunk[i];
+        if (!model_units_pattern(v->m, c->first, c->count, buf, sizeof buf))
+            buf[0] = '\0';
+        json_open(j, NULL, '{');
+        json_num(j, "chunk", (double)i);
+        json_num(j, "layers", (double)(c->count - c->mtp_units));
+        json_num(j, "mtp_modules", (double)c->mtp_units);
+        json_str(j, "pattern", buf);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+}
+
 void eval_out_json(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
@@ -745,6 +769,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     json_str(&j, "grads_reduced", reduced(r->grads_per_step));
     json_str(&j, "stages_balanced_by",
              r->balance_precision == r->plan.precision ? "time" : "flops");
+    json_chunk_patterns(&j, v);
     json_bool(&j, "fits", r->fits);
     json_work(&j, &r->work);
     json_times(&j, v);
