@@ -103,9 +103,10 @@ static void goodput_line(const struct views *r, struct plot_template_vars *v)
         /* several cluster sizes: "N GPUs: D days, $C; 2N: ..." in its
          * place (the detailed size's goodput is on the sheets; no label of
          * its own: one size's card stays as it was) */
-        char line[1024];
-        scale_line(r->scale, line, sizeof line);
-        snprintf(text, sizeof text, "Wall-clock with failures: %s", line);
+        static const char pre[] = "Wall-clock with failures: ";
+        memcpy(text, pre, sizeof pre);
+        scale_line(r->scale, text + sizeof pre - 1,
+                   sizeof text - (sizeof pre - 1));
     }
     plot_template_set_str(v, "GOODPUT", text);
 }
