@@ -589,7 +589,9 @@ static enum status rank_sizes(const struct cli_config *cfg,
     long gpus[DATAFILE_LIST_MAX];
     size_t n = sweep_sizes(&rr->in.sweep, &rr->in.hw, gpus);
     struct scale_size one;
-    if (n > 1) {
+    /* a space too large to sweep is refused as a whole (rank_run says so
+     * with its count), not size by size */
+    if (n > 1 && sweep_count(&rr->in.sweep) <= SWEEP_MAX_COMBINATIONS) {
         if (rank_each_size(cfg, rr, gpus, n, t0, d) != STATUS_OK)
             return d->status;
     } else if (rank_space(cfg, rr, &rr->in.sweep, &rr->rank, t0, d) !=
