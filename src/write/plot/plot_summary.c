@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "goodput.h"
+#include "scale.h"
 #include "result.h"
 #include "plot_format.h"
 
@@ -98,6 +99,15 @@ static void goodput_line(const struct views *r, struct plot_template_vars *v)
             snprintf(text + n, sizeof text - n, ", %s t CO2e", t);
         }
     }
+    if (r->scale && r->scale->n > 1) {
+        /* several cluster sizes: "N GPUs: D days, $C; 2N: ..." in its
+         * place (the detailed size's goodput is on the sheets; no label of
+         * its own: one size's card stays as it was) */
+        static const char pre[] = "Wall-clock with failures: ";
+        memcpy(text, pre, sizeof pre);
+        scale_line(r->scale, text + sizeof pre - 1,
+                   sizeof text - (sizeof pre - 1));
+    }
     plot_template_set_str(v, "GOODPUT", text);
 }
 
@@ -107,16 +117,24 @@ static void goodput_line(const struct views *r, struct plot_template_vars *v)
 static void recipe_line(const struct views *r, struct plot_template_vars *v)
 {
     const struct model_spec *s = &r->in->m->spec;
-    char text[1024], b[32], q[32];
+    char text[2048], b[32], q[32];
+    size_t n;
     const char *whose = r->in->recipe_default
                             ? "BORROWED default recipe, not the model's own"
                         : r->in->recipe_json ? "the -t training file"
                                              : "the model file's own";
     views_thousands((double)r->headline.plan.plan.gbs, b, sizeof b);
     views_thousands((double)s->seq_len, q, sizeof q);
-    snprintf(text, sizeof text,
-             "Recipe: %s: %s x %s tokens per step, %.1fT tokens", whose, b, q,
-             s->tokens / 1e12);
+    n = (size_t)snprintf(text, sizeof text,
+                         "Recipe: %s: %s x %s tokens per step, %.1fT tokens",
+                         whose, b, q, s->tokens / 1e12);
+    if (r->scale && n < sizeof text) {
+        /* a deadline's or budget's answer after it */
+        char answer[1024];
+        scale_answer(r->scale, answer, sizeof answer);
+        if (answer[0])
+            snprintf(text + n, sizeof text - n, ". %s", answer);
+    }
     plot_template_set_str(v, "RECIPE", text);
 }
 

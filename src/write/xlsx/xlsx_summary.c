@@ -18,6 +18,7 @@
 #include <xlsxwriter.h>
 
 #include "goodput.h"
+#include "scale.h"
 #include "plans_table.h"
 #include "terms_inputs.h"
 #include "xlsx_families.h"
@@ -245,6 +246,34 @@ static size_t recipe_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
+/* Several cluster sizes: each one's days and cost in one line (the Scale
+ * sheet details them); a deadline's or budget's answer. No row without
+ * them. */
+static size_t glance_scale(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct scale *s = b->r->scale;
+    char text[2048];
+    if (!s)
+        return row;
+    if (s->n > 1) {
+        scale_line(s, text, sizeof text);
+        xlsx_book_str(b, ws, row, col("family"), "Cluster sizes",
+                      xlsx_book_fmt(b, XLSX_FMT_LABEL));
+        xlsx_book_strf(b, ws, row++, col("step"),
+                       xlsx_book_fmt(b, XLSX_FMT_TEXT), "%s (Scale sheet)",
+                       text);
+    }
+    scale_answer(s, text, sizeof text);
+    if (text[0]) {
+        xlsx_book_str(b, ws, row, col("family"),
+                      s->days > 0 ? "Deadline" : "Budget",
+                      xlsx_book_fmt(b, XLSX_FMT_LABEL));
+        xlsx_book_str(b, ws, row++, col("step"), text,
+                      xlsx_book_fmt(b, XLSX_FMT_TEXT));
+    }
+    return row;
+}
+
 /* A label in Family and a live line from Step on. */
 static void labelled(struct xlsx_book *b,
                      lxw_worksheet *ws,
@@ -361,7 +390,7 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->in->hw->spec.gpu_hour_usd);
     xlsx_live_lit(&t, " per GPU-hour");
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
-    return glance_goodput(b, ws, row);
+    return glance_scale(b, ws, glance_goodput(b, ws, row));
 }
 
 /*
