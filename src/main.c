@@ -6,11 +6,13 @@
  * is in cli.c). With them, the only code that prints to the terminal or
  * exits.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -53,7 +55,11 @@ static const char usage_text[] =
     "       roofplan schema                    the data files' keys "
     "(Markdown)\n"
     "       roofplan --help | --version\n"
-    "\n"
+    "\n";
+
+/* The options (a second string: C99 compilers need only take 4095
+ * characters in one). */
+static const char usage_options[] =
     "  -m, --model FILE       model: INI or Hugging Face config.json "
     "(default: data/defaults.ini's)\n"
     "  -t, --training FILE    training recipe where the model file is silent "
@@ -71,6 +77,17 @@ static const char usage_text[] =
     "its\n"
     "                         leave-one-out errors; plans run with it\n"
     "      --set SEC.KEY=VAL  override any data-file value (repeatable)\n"
+    "      --gpus N,N,...     (report) cluster sizes, each planned on its own "
+    "(the\n"
+    "                         sweep's [space] gpus); several: a Scale sheet "
+    "and chart\n"
+    "      --days D           (report) the smallest listed size whose plan "
+    "finishes\n"
+    "                         within D wall-clock days (range's high end, "
+    "expected)\n"
+    "      --budget USD       (report) with --days: also within USD; alone: "
+    "the\n"
+    "                         fastest listed size within USD\n"
     "      --comm-model topo|flat\n"
     "      --json             (eval) machine-readable output on stdout\n"
     "      --all-plans        (report) every plan on the Plans sheet (default: "
@@ -247,6 +264,69 @@ static int opt_comm(struct cli_config *cfg,
     return -1;
 }
 
+/* --gpus 1024,2048: the sweep's [space] gpus as an override (--set
+ * space.gpus="1024 2048"), each entry a positive integer. */
+static int opt_gpus(struct cli_config *cfg,
+                    const struct opt_row *o,
+                    const char *arg,
+                    const char *token)
+{
+    char set[DATAFILE_TEXT_MAX], *p;
+    struct diag d;
+    long n;
+    (void)o, (void)token;
+    if (cfg->nsets == CLI_SETS_MAX)
+        return cli_usage_error("--gpus %s: too many overrides", arg);
+    if ((size_t)snprintf(set, sizeof set, "space.gpus=%s", arg) >= sizeof set)
+        return cli_usage_error("--gpus %s: too long", arg);
+    for (p = set + strlen("space.gpus="); *p; p++)
+        if (*p == ',')
+            *p = ' ';
+    for (p = set + strlen("space.gpus="); *p;) {
+        char *end;
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        errno = 0;
+        n = strtol(p, &end, 10);
+        if (end == p || errno || n < 1 || (*end && *end != ' '))
+            return cli_usage_error(
+                "--gpus %s: expected cluster sizes, positive integers "
+                "separated by commas",
+                arg);
+        p = end;
+    }
+    diag_init(&d);
+    if (datafile_parse_set(set, &cfg->sets[cfg->nsets], &d) != STATUS_OK) {
+        cli_print_diag(&d);
+        return CLI_EXIT_INPUT;
+    }
+    cfg->nsets++;
+    return -1;
+}
+
+/* --days D, --budget USD: a number above 0. */
+static int opt_target(struct cli_config *cfg,
+                      const struct opt_row *o,
+                      const char *arg,
+                      const char *token)
+{
+    double v;
+    (void)token;
+    if (o->code == 'D' && (!datafile_parse_double(arg, &v) || !(v > 0)))
+        return cli_usage_error("--days %s: expected days, a number above 0",
+                               arg);
+    if (o->code == 'B' && (!datafile_parse_double(arg, &v) || !(v > 0)))
+        return cli_usage_error(
+            "--budget %s: expected US dollars, a number above 0", arg);
+    if (o->code == 'D')
+        cfg->days = v;
+    else
+        cfg->budget_usd = v;
+    return -1;
+}
+
 /* --csv: plans.csv is always written; kept for scripts. */
 static int opt_none(struct cli_config *cfg,
                     const struct opt_row *o,
@@ -331,6 +411,7 @@ static int opt_help(struct cli_config *cfg,
 {
     (void)cfg, (void)o, (void)arg, (void)token;
     fputs(usage_text, stdout);
+    fputs(usage_options, stdout);
     return cli_flush_stdout();
 }
 
@@ -356,6 +437,9 @@ static const struct opt_row opts[] = {
     {.name = "training", .code = 't', .letter = true, .has_arg = true, TEXT(training_path)},
     {.name = "out", .code = 'o', .letter = true, .has_arg = true, TEXT(out_dir)},
     {.name = "set", .code = 'S', .has_arg = true, CALL(opt_set)},
+    {.name = "gpus", .code = 'G', .has_arg = true, CALL(opt_gpus)},
+    {.name = "days", .code = 'D', .has_arg = true, CALL(opt_target)},
+    {.name = "budget", .code = 'B', .has_arg = true, CALL(opt_target)},
     {.name = "comm-model", .code = 'C', .has_arg = true, CALL(opt_comm)},
     {.name = "json", .code = 'j', FLAG(json)},
     {.name = "csv", .code = 'c', CALL(opt_none)},

@@ -159,6 +159,43 @@ static void test_comm_pipeline_send(void **state)
 }
 
 /*
+ * Context parallelism of scan layers (issue 39): tests/data/hybrid-seven.ini
+ * has a Mamba-2 layer, state 2 heads x 4 x 2 = 16 plus the convolution's
+ * last 3 inputs of 8 + 2 x 2 = 12 channels (36): 52; and a Gated DeltaNet
+ * layer, 2 x 4 x 4 = 32 plus 3 x (2 x 4 + 8) = 48: 80; 132 elements a
+ * sequence. cp 2 (one rank boundary), 4 micro-batches of 1: forward and
+ * backward 2 x 4 x 132 x 4 bytes (FP32) = 4,224 bytes in 2 x 4 x 2 = 16
+ * sends, inside one node (NVLink). Its softmax layers (S, C, N) still
+ * gather K and V; the block model has no state pass.
+ */
+static void test_comm_cp_scan_state_pass(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct comm_totals t;
+    struct model m;
+    struct diag d;
+    size_t n, i;
+    const struct comm_collective *c;
+    diag_init(&d);
+    assert_int_equal(model_load("tests/data/hybrid-seven.ini", &m, NULL, 0, &d),
+                     STATUS_OK);
+    n = run(f, &m, "gpus=2 cp=2 mbs=1 gbs=4 precision=bf16", COMM_TOPO, l, &t);
+    c = find(l, n, "CP scan state pass (fwd) and its gradient (bwd)");
+    assert_near(c->bytes, 4224, 1e-12);
+    assert_near(c->nvlink_bytes, 4224, 1e-12);
+    assert_near(c->ib_bytes, 0, 0);
+    assert_near(c->calls, 16, 0);
+    assert_int_equal(c->kind, COMM_SEND_RECV);
+    find(l, n, "CP key/value all-gather");
+    n = run(f, &f->gpt, "gpus=16 tp=8 cp=2 gbs=8", COMM_TOPO, l, &t);
+    for (i = 0; i < n; i++)
+        assert_string_not_equal(
+            l[i].name, "CP scan state pass (fwd) and its gradient (bwd)");
+    model_release(&m);
+}
+
+/*
  * DeepSeek's EP64 over 8 nodes with a 4-node limit, experts drawn
  * uniformly from the 4 allowed nodes (moe.node_routing = uniform): the 8
  * experts of a token are drawn from 4 x 32 = 128; a node is missed with
@@ -546,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_comm_all_reduce_in_node),
         cmocka_unit_test(test_comm_tensor_parallel_volume),
         cmocka_unit_test(test_comm_pipeline_send),
+        cmocka_unit_test(test_comm_cp_scan_state_pass),
         cmocka_unit_test(test_comm_ep_node_limited_copies),
         cmocka_unit_test(test_comm_ep_affinity_routing),
         cmocka_unit_test(test_comm_ep_affinity_fewer_experts_than_nodes),

@@ -153,6 +153,58 @@ static void test_eval_out_json(void **state)
     free(text);
 }
 
+/* A patterned model's chunks in the JSON (issue 39): tests/data/
+ * hybrid-seven.ini's `SE M. .D CD NE LE` split 2 + 4 by the plan's counts
+ * gives chunk 0 the first two layers and chunk 1 the other four, as the
+ * pattern reads; a model of blocks (the fixture's tiny MoE) has no
+ * "chunk_patterns". */
+static void test_eval_out_json_chunk_patterns(void **state)
+{
+    struct fixture *f = *state, g;
+    struct eval_view v = view_of(f);
+    struct plan p;
+    struct diag d;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    eval_out_json(out, &v);
+    assert_int_equal(fclose(out), 0);
+    assert_null(strstr(text, "chunk_patterns"));
+    free(text);
+
+    memset(&g, 0, sizeof g);
+    diag_init(&d);
+    assert_int_equal(
+        model_load("tests/data/hybrid-seven.ini", &g.m, NULL, 0, &d),
+        STATUS_OK);
+    util_plan(&g.m, &f->hw,
+              "gpus=8 tp=1 pp=2 pp_first=2 pp_last=4 mbs=1 gbs=8 "
+              "precision=bf16",
+              &p);
+    util_ctx(&g.ctx, &g.m, &f->hw, COMM_TOPO, &p);
+    cost_evaluate(&g.ctx, &p, COST_FLOOR, NULL, &g.r);
+    replay_fill(&g.r, &g.m, &f->hw, &g.replay);
+    memset(&v, 0, sizeof v);
+    v.m = &g.m;
+    v.hw = &f->hw;
+    v.r = &g.r;
+    v.part = cost_result_partition(&g.ctx, &g.r);
+    v.replay = &g.replay;
+    text = NULL;
+    out = open_memstream(&text, &len);
+    assert_non_null(out);
+    eval_out_json(out, &v);
+    assert_int_equal(fclose(out), 0);
+    assert_has(text, "\"chunk_patterns\":[{\"chunk\":0,\"layers\":2,"
+                     "\"mtp_modules\":0,\"pattern\":\"SE M.\"},"
+                     "{\"chunk\":1,\"layers\":4,\"mtp_modules\":0,"
+                     "\"pattern\":\".D CD NE LE\"}],");
+    free(text);
+    cost_ctx_release(&g.ctx);
+    model_release(&g.m);
+}
+
 /* Issue 38 item 6: the JSON names the stack and the release of its
  * framework the expected step reflects (the snapshot's DeepSeek stack
  * file's framework_release), null without a stack. */
@@ -206,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_eval_out_text),
         cmocka_unit_test(test_eval_out_json),
         cmocka_unit_test(test_eval_out_json_names_release),
+        cmocka_unit_test(test_eval_out_json_chunk_patterns),
         cmocka_unit_test(test_eval_out_json_string),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -193,6 +193,73 @@ static void test_expected_clock_burst_window_by_hand(void **state)
     calibration_release(&cal);
 }
 
+/* Plan `text` of model m with calibration flat.ini and one --set
+ * (set_text), with the fixture's stack. */
+static void evaluate_cal(const struct fixture *f,
+                         const struct model *m,
+                         const char *set_text,
+                         const char *text,
+                         struct cost_result *r)
+{
+    struct hardware hw = f->hw;
+    struct calibration cal;
+    struct datafile_set set;
+    struct plan p;
+    struct cost_ctx ctx;
+    struct diag d;
+    diag_init(&d);
+    assert_int_equal(datafile_parse_set(set_text, &set, &d), STATUS_OK);
+    assert_int_equal(
+        calibration_load("tests/data/calibration/flat.ini", &cal, &set, 1, &d),
+        STATUS_OK);
+    hw.cal = &cal;
+    util_plan(m, &hw, text, &p);
+    util_ctx(&ctx, m, &hw, COMM_TOPO, &p);
+    ctx.stack = &f->stack;
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, r);
+    cost_ctx_release(&ctx);
+    calibration_release(&cal);
+}
+
+/*
+ * The scans' own rates ([scan], issue 39). tests/data/hybrid-seven.ini has
+ * one Mamba-2 layer and one Gated DeltaNet layer; forward FLOPs a token
+ * (docs/model.md's counts, defaults: chunks 256 and 64, 4 taps):
+ * SSD 2(g Q N + h(Q P + 2 N P)) + 2 taps conv = 2(1x256x2 + 2(256x4 +
+ * 2x2x4)) + 2x4x12 = 5,280; the delta rule 2 hv (3 C dk + 2 C dv + C^2/3
+ * + 3 dk dv) + 2 taps conv = 4(768 + 512 + 4096/3 + 48) + 2x4x16 =
+ * 10,901.33. One GPU, 4 sequences of 16: 64 tokens a step, 3 x the
+ * forward with the backward. Without [scan] they run at the attention
+ * kernel's forward rate (flat: 379 TFLOP/s); at ssd 37.9 and linear 75.8
+ * the attention term grows by exactly their FLOPs' extra time, and the
+ * GEMMs' does not move (the scans are not in it). The speed of light
+ * counts them with the attention core.
+ */
+static void test_expected_scan_rates_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct model m;
+    struct cost_result a, b;
+    struct diag d;
+    const char *plan = "gpus=1 mbs=1 gbs=4 precision=bf16";
+    double ssd = 3 * 64 * 5280.0, lin = 3 * 64 * (10773.0 + 1.0 / 3 + 128);
+    diag_init(&d);
+    assert_int_equal(model_load("tests/data/hybrid-seven.ini", &m, NULL, 0, &d),
+                     STATUS_OK);
+    evaluate_cal(f, &m, "clock.burst_s=0", plan, &a);
+    evaluate_cal(f, &m, "scan.ssd_fwd_tflops=37.9", plan, &b);
+    assert_near(b.work.x.attn_cal_s - a.work.x.attn_cal_s,
+                ssd * (1 / 37.9e12 - 1 / 379e12), 1e-9);
+    evaluate_cal(f, &m, "scan.linear_fwd_tflops=75.8", plan, &b);
+    assert_near(b.work.x.attn_cal_s - a.work.x.attn_cal_s,
+                lin * (1 / 75.8e12 - 1 / 379e12), 1e-9);
+    assert_near(b.work.x.gemm_cal_s, a.work.x.gemm_cal_s, 1e-12);
+    /* at the attention rate (half the achievable), as the core is */
+    assert_near(a.work.x.attn_cal_s, 2 * a.work.x.attn_sol_s, 1e-12);
+    assert_true(a.work.x.attn_sol_s >= (ssd + lin) / 758e12);
+    model_release(&m);
+}
+
 /*
  * Host launch work (stack host_us_per_kernel x kernels_per_layer): one
  * GPU, one micro-batch of the 96-layer GPT, so 96 layer passes. At 1000
@@ -741,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_expected_flat_rates_by_hand),
         cmocka_unit_test(test_expected_network_efficiency_by_hand),
         cmocka_unit_test(test_expected_ep_dispatcher_rates),
+        cmocka_unit_test(test_expected_scan_rates_by_hand),
         cmocka_unit_test(test_expected_host_overhead_by_hand),
         cmocka_unit_test(test_expected_expert_host_by_hand),
         cmocka_unit_test(test_expected_clock_burst_window_by_hand),

@@ -72,6 +72,8 @@ static int setup(void **state)
     h->range_lo = 0.9;
     h->range_hi = 1.2;
     h->range_runs = 6;
+    h->range_words = strdup("the span of its scenarios: the published runs' "
+                            "band 0.90 to 1.20x");
     h->capacity_gib = 79.21;
     w = &f->r.v.waterfall[0];
     w->known = true;
@@ -135,8 +137,8 @@ static void test_plot_summary_words_by_hand(void **state)
                         "'micro-batch 1, global batch 15360 sequences'");
     assert_string_equal(util_plot_var(&f->v, "RANGE"),
                         "'Range: 14.5 to 19.4 s, 39.6 to 52.7 days, $3.89M "
-                        "to $5.19M (the 6 validation runs took 0.90 to 1.20x "
-                        "their expected step)'");
+                        "to $5.19M (the span of its scenarios: the published "
+                        "runs'' band 0.90 to 1.20x)'");
     assert_string_equal(util_plot_var(&f->v, "VERDICT1"),
                         "'Compute-bound: short'");
     assert_string_equal(util_plot_var(&f->v, "VERDICT2"), "''");

@@ -549,6 +549,61 @@ static void test_rank_run_offload_in_any_order(void **state)
     sweep_offload("space.offload=40 0");
 }
 
+/* One family's best plan on a patterned model, by the plan's own
+ * counts: tests/data/hybrid-seven.ini's layers `SE M. .D CD NE LE`
+ * split 2 + 4 (pp_first=2, pp_last=4) put its first two layers on rank
+ * 0 and the other four on rank 1, as the pattern reads; the heaviest
+ * rank's memory is the one cost_evaluate gives the plan. A model of
+ * blocks (tiny-moe.ini) gets no stages. */
+static void test_rank_finish_stages_patterned(void **state)
+{
+    static const char *const models[] = {"tests/data/hybrid-seven.ini",
+                                         "tests/data/tiny-moe.ini"};
+    struct hardware hw;
+    struct diag d;
+    size_t i;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d),
+        STATUS_OK);
+    for (i = 0; i < 2; i++) {
+        struct model m;
+        struct cost_ctx ctx;
+        struct ranking r;
+        struct plan p;
+        memset(&r, 0, sizeof r);
+        assert_int_equal(model_load(models[i], &m, NULL, 0, &d), STATUS_OK);
+        util_plan(&m, &hw,
+                  i == 0 ? "gpus=8 tp=1 pp=2 pp_first=2 pp_last=4 mbs=1 "
+                           "gbs=8 precision=bf16"
+                         : "gpus=16 tp=1 pp=2 ep=4 mbs=1 gbs=64 "
+                           "precision=bf16",
+                  &p);
+        util_ctx(&ctx, &m, &hw, COMM_TOPO, &p);
+        assert_int_equal(ranking_families(&r, 1, &d), STATUS_OK);
+        cost_evaluate(&ctx, &p, COST_FLOOR, NULL, &r.family[0].best);
+        assert_int_equal(rank_finish_stages(&r, &ctx, &d), STATUS_OK);
+        if (i == 0) {
+            long heavy = r.family[0].best.mem.rank;
+            assert_int_equal(r.nstages, 2);
+            assert_int_equal(r.stages[0].rank, 0);
+            assert_int_equal(r.stages[1].family, 0);
+            assert_string_equal(r.stages[0].layers, "SE M.");
+            assert_string_equal(r.stages[1].layers, ".D CD NE LE");
+            assert_true(heavy == 0 || heavy == 1);
+            assert_near(r.stages[heavy].mem_total, r.family[0].best.mem.total,
+                        1e-12);
+        } else {
+            assert_int_equal(r.nstages, 0);
+        }
+        ranking_free(&r);
+        cost_ctx_release(&ctx);
+        model_release(&m);
+    }
+    hardware_release(&hw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_rank_run_keeps_every_family),
         cmocka_unit_test(test_rank_run_floor_skips_what_cannot_enter),
         cmocka_unit_test(test_rank_run_offload_in_any_order),
+        cmocka_unit_test(test_rank_finish_stages_patterned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

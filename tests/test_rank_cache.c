@@ -197,7 +197,8 @@ static bool variant_ok(struct world *w,
 {
     struct diag d;
     diag_init(&d);
-    if (!writable(q) || plan_check(q, &w->m, &w->hw, false, NULL) != PLAN_OK)
+    if (!writable(q) ||
+        plan_check(q, &w->m, &w->hw, PLAN_CHECK_RUNNABLE, NULL) != PLAN_OK)
         return false;
     if (get_field(q, f) == get_field(base, f))
         return false;

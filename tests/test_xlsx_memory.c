@@ -200,6 +200,53 @@ static void test_xlsx_memory_write_inventory(void **state)
     assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf), "kept");
 }
 
+/* A model of blocks (the snapshots' DeepSeek-V3) has no stages and no
+ * stage rows: the sheet is as before. Given stages (rank_finish_stages
+ * fills them for a patterned model; here set by hand on the fastest
+ * family), they follow the memory table under their heading, one row per
+ * rank: the family, its rank, its total and activations in GiB, its
+ * layers as given. */
+static void test_xlsx_memory_write_stage_rows(void **state)
+{
+    struct util_book *f = *state;
+    struct ranking *r = &f->s.rep.rank;
+    size_t fam = (size_t)r->families_by_step[0], head, row;
+    char ref[32], buf[64];
+    assert_int_equal(r->nstages, 0);
+    assert_int_equal(util_xlsx_find(&f->x, "A",
+                                    "Layers of each pipeline rank "
+                                    "(model.pattern)"),
+                     0);
+    r->stages = calloc(2, sizeof *r->stages);
+    assert_non_null(r->stages);
+    r->stages[0] = (struct ranking_stage){fam, 0, strdup("3(M. .D)"),
+                                          2 * 1073741824.0, 1073741824.0};
+    r->stages[1] = (struct ranking_stage){fam, 1, strdup("M. N. | .D +MTP"),
+                                          3 * 1073741824.0, 0};
+    assert_non_null(r->stages[0].layers);
+    assert_non_null(r->stages[1].layers);
+    r->nstages = 2;
+    util_book_write(f, XLSX_BOOK_TABLES, write_memory);
+    head = util_xlsx_find(&f->x, "A",
+                          "Layers of each pipeline rank (model.pattern)");
+    assert_true(head > FIRST + plan_rows(f));
+    row = head + 3; /* the note, the header, then the rows */
+    snprintf(ref, sizeof ref, "E%zu", head + 2);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "Layers (model.pattern letters; chunks | )");
+    snprintf(ref, sizeof ref, "A%zu", row);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        r->family[fam].name);
+    assert_near(util_xlsx_num_at(&f->x, 'B', row + 1), 1, 0);
+    assert_near(util_xlsx_num_at(&f->x, 'C', row), 2, 1e-12);
+    assert_near(util_xlsx_num_at(&f->x, 'D', row), 1, 1e-12);
+    snprintf(ref, sizeof ref, "E%zu", row + 1);
+    assert_string_equal(util_xlsx_text(&f->x, ref, buf, sizeof buf),
+                        "M. N. | .D +MTP");
+    /* the inventory follows */
+    assert_true(util_xlsx_find(&f->x, "A", "Tensor") > row + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +255,8 @@ int main(void)
         cmocka_unit_test(test_xlsx_memory_write_other_and_fit),
         cmocka_unit_test(test_xlsx_memory_write_family_rows),
         cmocka_unit_test(test_xlsx_memory_write_inventory),
+        cmocka_unit_test(test_xlsx_memory_write_stage_rows), /* last: it
+                                                              * rewrites */
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,12 +18,14 @@
 #include <string.h>
 
 #include "xlsx_book.h"
+#include "xlsx_out.h"
 #include "xlsx_plans.h"
 #include "test_util.h"
 
 static void write_plans(struct xlsx_book *b)
 {
-    xlsx_plans_write(b, xlsx_book_sheet(b, XLSX_PLANS_SHEET), 20);
+    xlsx_plans_write(b, xlsx_book_sheet(b, XLSX_PLANS_SHEET),
+                     XLSX_OUT_BIG_COLUMNS);
 }
 
 static int setup_with(void **state, bool expected, enum xlsx_book_mode mode)
@@ -97,12 +99,12 @@ static void test_xlsx_plans_write_header(void **state)
         {"C1", "TP"},
         {"J1", "Micro-batch (seq)"},
         {"K1", "Step, speed of light (s)"},
-        {"O1", "Fits"},
-        {"AF1", "Optimizer step, speed of light (s)"},
-        {"AL1", "Waiting for activation offload, speed of light (s)"},
-        {"AM1", "Overlapped core, speed of light (s)"},
-        {"AO1", "Pipeline bubble, speed of light (s)"},
-        {"AP1", "Exposed step-end DP, speed of light (s)"},
+        {"Q1", "Fits"},
+        {"AH1", "Optimizer step, speed of light (s)"},
+        {"AN1", "Waiting for activation offload, speed of light (s)"},
+        {"AO1", "Overlapped core, speed of light (s)"},
+        {"AQ1", "Pipeline bubble, speed of light (s)"},
+        {"AR1", "Exposed step-end DP, speed of light (s)"},
     };
     char buf[128];
     size_t i;
@@ -114,7 +116,7 @@ static void test_xlsx_plans_write_header(void **state)
 }
 
 /* The step is the time model's template {bubble}+{optimizer}+{core}+
- * {dp_exposed} (terms.c) over columns AO, AF, AM and AP of the same row,
+ * {dp_exposed} (terms.c) over columns AQ, AH, AO and AR of the same row,
  * and its cached value is their sum, on the first and the last row. */
 static void test_xlsx_plans_write_step_formula(void **state)
 {
@@ -126,10 +128,10 @@ static void test_xlsx_plans_write_step_formula(void **state)
     rows[1] = n + 1;
     for (i = 0; i < 2; i++) {
         size_t r = rows[i];
-        double sum = num_at(&f->x, "AO", r) + num_at(&f->x, "AF", r) +
-                     num_at(&f->x, "AM", r) + num_at(&f->x, "AP", r);
+        double sum = num_at(&f->x, "AQ", r) + num_at(&f->x, "AH", r) +
+                     num_at(&f->x, "AO", r) + num_at(&f->x, "AR", r);
         snprintf(ref, sizeof ref, "K%zu", r);
-        snprintf(want, sizeof want, "AO%zu+AF%zu+AM%zu+AP%zu", r, r, r, r);
+        snprintf(want, sizeof want, "AQ%zu+AH%zu+AO%zu+AR%zu", r, r, r, r);
         assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
         assert_true(sum > 0);
         assert_near(util_xlsx_num(&f->x, ref), sum, 1e-12);
@@ -147,7 +149,7 @@ static void test_xlsx_plans_write_rank_order(void **state)
     size_t n = f->s.rep.v.nsheet, r;
     bool seen_unfit = false;
     for (r = 3; r <= n + 1; r++) {
-        double fit0 = num_at(&f->x, "O", r - 1), fit1 = num_at(&f->x, "O", r);
+        double fit0 = num_at(&f->x, "Q", r - 1), fit1 = num_at(&f->x, "Q", r);
         assert_true(num_at(&f->x, "A", r) > num_at(&f->x, "A", r - 1));
         if (fit1 == 0)
             seen_unfit = true;
@@ -172,7 +174,7 @@ static void test_xlsx_plans_write_fits(void **state)
     col_of(&f->x, "Memory total (GiB)", mem);
     for (r = 2; r <= n + 1; r++) {
         double total = num_at(&f->x, mem, r);
-        double fits = num_at(&f->x, "O", r);
+        double fits = num_at(&f->x, "Q", r);
         assert_true(total > 0);
         assert_near(fits, total <= 79.21 * 0.9 ? 1 : 0, 0);
         if (fits == 1)
@@ -181,14 +183,14 @@ static void test_xlsx_plans_write_fits(void **state)
             no++;
     }
     assert_true(yes > 0 && no > 0);
-    snprintf(ref, sizeof ref, "O%zu", n + 1);
+    snprintf(ref, sizeof ref, "Q%zu", n + 1);
     snprintf(want, sizeof want, "IF(%s%zu<=HBM_GIB*(1-HEADROOM_PCT/100),1,0)",
              mem, n + 1);
     assert_string_equal(util_xlsx_formula(&f->x, ref, fm, sizeof fm), want);
 }
 
 /* The names over the columns' data rows 2..n+1: PLANS_STEP_S over Step
- * (K), PLANS_FITS over Fits (O), PLANS_PLAN over the last column; the
+ * (K), PLANS_FITS over Fits (Q), PLANS_PLAN over the last column; the
  * ranking's PLANS_RANK_S is the step's range without a calibration. */
 static void test_xlsx_plans_write_names(void **state)
 {
@@ -200,7 +202,7 @@ static void test_xlsx_plans_write_names(void **state)
     assert_string_equal(buf, want);
     assert_non_null(util_xlsx_name(&f->x, "PLANS_RANK_S", buf, sizeof buf));
     assert_string_equal(buf, want);
-    snprintf(want, sizeof want, "Plans!$O$2:$O$%zu", last);
+    snprintf(want, sizeof want, "Plans!$Q$2:$Q$%zu", last);
     assert_non_null(util_xlsx_name(&f->x, "PLANS_FITS", buf, sizeof buf));
     assert_string_equal(buf, want);
     col_of(&f->x, "Plan (roofplan eval syntax)", plan);
@@ -228,12 +230,12 @@ static void test_xlsx_plans_write_expected_ranks(void **state)
     assert_string_equal(buf, want);
     for (r = 2; r <= n + 1; r++) {
         assert_true(num_at(&f->x, "L", r) >= num_at(&f->x, "K", r));
-        if (r > 2 && num_at(&f->x, "O", r) == 1)
+        if (r > 2 && num_at(&f->x, "Q", r) == 1)
             assert_true(num_at(&f->x, "L", r) >= num_at(&f->x, "L", r - 1));
     }
 }
 
-/* The large mode: the first 20 columns (A..T) as values, no formula, no
+/* The large mode: the first 22 columns (A..V) as values, no formula, no
  * Excel table but an autofilter; the step is the same number. */
 static void test_xlsx_plans_write_big(void **state)
 {
@@ -241,18 +243,18 @@ static void test_xlsx_plans_write_big(void **state)
     char buf[96];
     size_t n = f->s.rep.v.nsheet;
     double sum;
-    assert_string_equal(util_xlsx_text(&f->x, "T1", buf, sizeof buf),
+    assert_string_equal(util_xlsx_text(&f->x, "V1", buf, sizeof buf),
                         "Days for token budget, speed of light");
-    assert_string_equal(util_xlsx_text(&f->x, "U1", buf, sizeof buf), "");
+    assert_string_equal(util_xlsx_text(&f->x, "W1", buf, sizeof buf), "");
     assert_string_equal(util_xlsx_formula(&f->x, "K2", buf, sizeof buf), "");
     assert_null(strstr(f->x.sheet, "<f>"));
     assert_null(strstr(f->x.sheet, "<tablePart "));
     assert_non_null(strstr(f->x.sheet, "<autoFilter "));
-    assert_string_equal(util_xlsx_text(&f->x, "O2", buf, sizeof buf), "TRUE");
-    /* tokens/s per GPU (S) x step (K) x GPUs is the batch: the sweep's
+    assert_string_equal(util_xlsx_text(&f->x, "Q2", buf, sizeof buf), "TRUE");
+    /* tokens/s per GPU (U) x step (K) x GPUs is the batch: the sweep's
      * 15360 sequences (the fastest plan, PP 16 x EP 64, has DP 128,
      * which divides it) of 4096 tokens (the model's seq_len) */
-    sum = num_at(&f->x, "S", 2) * num_at(&f->x, "K", 2) * 2048;
+    sum = num_at(&f->x, "U", 2) * num_at(&f->x, "K", 2) * 2048;
     assert_near(sum, 15360.0 * 4096, 1e-9);
     assert_true(n > 2);
 }

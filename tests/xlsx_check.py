@@ -312,8 +312,8 @@ def best(path, recalc_dir):
     """After a recalculation, FASTEST_STEP_S is the smallest step the plans
     rank by (the expected step where the workbook has one, else the speed
     of light) among the Plans rows that fit and FASTEST_PLAN that row's plan;
-    RECOMMENDED_PLAN is a fitting plan within TIE_PCT of it with the most
-    free memory."""
+    RECOMMENDED_PLAN is, among the fitting plans whose range's high end is
+    within TIE_PCT of the smallest, one with the most free memory."""
     ex = exports(recalc_dir)
     plans = read_csv(ex["Plans"])
     h = plans[0]
@@ -339,8 +339,16 @@ def best(path, recalc_dir):
     names = defined_names(path)
     tie = float(read_csv(ex["Assumptions"])[name_cell(path, "TIE_PCT")[1]]
                 [name_cell(path, "TIE_PCT")[2]])
-    ties = [r for r in rows
-            if float(r[step]) <= float(want[step]) * (1 + tie / 100)]
+    # the robust choice (docs/model.md): the fitting plans whose high end
+    # (the expected step where a plan has no range) is within TIE_PCT of
+    # the smallest high end
+    high = h.index("Expected high (its slowest scenario) (s)") \
+        if "Expected high (its slowest scenario) (s)" in h else step
+
+    def robust(r):
+        return float(r[high]) if r[high] != "" else float(r[step])
+    least = min(robust(r) for r in rows)
+    ties = [r for r in rows if robust(r) <= least * (1 + tie / 100)]
     most = max(float(r[free]) for r in ties)
     rec = value("RECOMMENDED_PLAN")
     if rec not in [r[plan] for r in ties if same(r[free], str(most), REL)]:

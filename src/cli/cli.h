@@ -50,12 +50,14 @@ struct cli_config {
     size_t nsets;
     enum comm_model comm;
     bool json, no_charts, quiet;
-    bool progress;  /* --progress: progress lines even off a terminal */
-    bool all_plans; /* --all-plans: every kept plan on the Plans sheet */
-    bool no_csv;    /* --no-csv: no plans.csv (nor the sweep's spill) */
-    size_t top;     /* --top N; 0: Excel's limit */
-    size_t threads; /* --threads N; 0: online CPUs */
-    double wait_s;  /* --wait SECONDS for another run's lock */
+    bool progress;     /* --progress: progress lines even off a terminal */
+    bool all_plans;    /* --all-plans: every kept plan on the Plans sheet */
+    bool no_csv;       /* --no-csv: no plans.csv (nor the sweep's spill) */
+    size_t top;        /* --top N; 0: Excel's limit */
+    size_t threads;    /* --threads N; 0: online CPUs */
+    double wait_s;     /* --wait SECONDS for another run's lock */
+    double days;       /* --days D: the deadline, wall-clock days; 0 none */
+    double budget_usd; /* --budget USD; 0: none */
     char command_line[1024]; /* as typed, for the About sheet */
     /* every -m and -g, for compare (the other commands take the last) */
     const char *models[COMPARE_PAIRS_MAX], *hws[COMPARE_PAIRS_MAX];

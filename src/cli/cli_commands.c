@@ -23,6 +23,7 @@
 #include "nccl_import.h"
 #include "plan.h"
 #include "rank.h"
+#include "scenario.h"
 #include "trace_classify.h"
 #include "validation.h"
 #include "xlsx_compare.h"
@@ -41,21 +42,22 @@ struct range_work {
 };
 
 /*
- * The spread of measured over expected over the data directory's
- * validation runs, each on its own inputs and stack (as the report's
- * Validation sheet predicts them): the range of an expected figure.
- * A bad run file is an input error, as for `report`.
+ * The published runs' band for the calibration `in` reads (validation_band
+ * over the data directory's validation runs, each on its own inputs and
+ * stack, as the report's Validation sheet predicts them, with its own
+ * calibration's group). A bad run file is an input error, as for `report`.
  */
-static enum status expected_range(const struct cli_config *cfg,
-                                  const struct cli_inputs *in,
-                                  struct validation_range *g,
-                                  struct diag *d)
+static enum status expected_band(const struct cli_config *cfg,
+                                 const struct cli_inputs *in,
+                                 struct validation_band *band,
+                                 struct diag *d)
 {
     struct range_work *w = calloc(1, sizeof *w);
+    struct validation_point *pts = NULL;
     char data_dir[1024], buf[1300];
     const char *recipe;
-    size_t i;
-    memset(g, 0, sizeof *g);
+    size_t i, k, n = 0;
+    memset(band, 0, sizeof *band);
     if (!w)
         return diag_set(d, STATUS_NOMEM, "out of memory");
     cli_data_directory(data_dir, sizeof data_dir);
@@ -74,9 +76,28 @@ static enum status expected_range(const struct cli_config *cfg,
     w->table.value = 1;
     if (d->status == STATUS_OK)
         fit_transfer(&w->table, w->runs.run, w->in, w->nin, cfg->comm, d);
-    for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++)
-        validation_range_add(g, w->table.rows[i].measured_s,
-                             w->table.rows[i].default_s);
+    if (d->status == STATUS_OK &&
+        !(pts = calloc(w->table.nrows + 1, sizeof *pts)))
+        diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; d->status == STATUS_OK && i < w->table.nrows; i++) {
+        const struct fit_row *row = &w->table.rows[i];
+        if (!(row->default_s > 0))
+            continue;
+        for (k = 0; k < w->nin; k++)
+            if (strcmp(w->runs.run[k].path, row->path) == 0)
+                break;
+        if (k < w->nin)
+            validation_band_key(w->in[k].hw->cal, w->in[k].stack, pts[n].group,
+                                sizeof pts[n].group);
+        pts[n++].ratio = row->measured_s / row->default_s;
+    }
+    if (d->status == STATUS_OK) {
+        char key[VALIDATION_GROUP_MAX];
+        validation_band_key(in->hw.cal, in->have_stack ? &in->stack : NULL, key,
+                            sizeof key);
+        validation_band_fit(pts, n, key, band);
+    }
+    free(pts);
     for (i = 0; i < w->nin; i++)
         validation_inputs_release(&w->in[i]);
     free(w->in);
@@ -84,6 +105,29 @@ static enum status expected_range(const struct cli_config *cfg,
     fit_result_release(&w->table);
     free(w);
     return d->status;
+}
+
+/* The plan's expected step under the other communication model (0 when
+ * it cannot be evaluated there). */
+static double other_model_step(const struct cli_config *cfg,
+                               const struct cli_inputs *in,
+                               const struct plan *p)
+{
+    struct cost_ctx other;
+    struct cost_result c;
+    struct diag d;
+    double x = 0;
+    diag_init(&d);
+    if (cost_ctx_init(&other, &in->m, &in->hw,
+                      cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO,
+                      &d) == STATUS_OK &&
+        cost_ctx_prepare_plan(&other, p, &d) == STATUS_OK) {
+        other.stack = in->have_stack ? &in->stack : NULL;
+        cost_evaluate(&other, p, COST_FLOOR | COST_EXPECTED, NULL, &c);
+        x = c.work.x.known ? c.t.expected : 0;
+    }
+    cost_ctx_release(&other);
+    return x;
 }
 
 /* The training recipe a config.json model runs with, on stderr (sf: the
@@ -209,13 +253,18 @@ int cli_cmd_eval(struct cli_config *cfg, char **args, size_t nargs)
     view.replay = &replay;
     view.stack = ctx.stack;
     if (r.work.x.known &&
-        expected_range(cfg, &in, &view.range, &d) != STATUS_OK) {
+        expected_band(cfg, &in, &view.band, &d) != STATUS_OK) {
         cli_print_diag(&d);
         free(rank_mem);
         cost_ctx_release(&ctx);
         cli_release_inputs(&in);
         return cli_exit_code(d.status, CLI_IO_INPUT);
     }
+    scenario_eval(&r.work, &r.t, &in.hw, &in.m, p.precision,
+                  view.band.all_runs ? &view.band : NULL, &view.sc);
+    if (r.work.x.known)
+        scenario_add(&view.sc, SCENARIO_OTHER_COMM,
+                     other_model_step(cfg, &in, &p));
     rc = eval_print(cfg, &view);
     free(rank_mem);
     cost_ctx_release(&ctx);
@@ -273,14 +322,19 @@ static bool calibration_for_a_cluster(struct cli_config *cfg,
 /*
  * Sweeps sf on ctx's model and cluster (threads as for rank_run) and
  * fills row with the pair's recommended plan: rank_run with the report's
- * default (its ties are among its Plans sheet), figures_recommend, then
+ * default (its ties are among its Plans sheet), the rows' ranges as the
+ * report has them (the other communication model's step of the fitting
+ * rows with `other`, the scenarios with the runs' band `band`: the
+ * recommended plan is the one whose range holds), figures_recommend, then
  * compare_row_recommend. A pair where no combination is valid is not an
  * error: row->any is false and row->why says why. Returns STATUS_NOMEM
  * or STATUS_IO (the sweep's failures), else STATUS_OK.
  */
 static enum status compare_pair(struct compare_row *row,
                                 struct cost_ctx *ctx,
+                                struct cost_ctx *other,
                                 const struct sweep_file *sf,
+                                const struct validation_band *band,
                                 size_t threads,
                                 struct diag *d)
 {
@@ -306,6 +360,10 @@ static enum status compare_pair(struct compare_row *row,
     diag_init(&why);
     st = rank_run(rank, ctx, sf, &opt, &why);
     if (st == STATUS_OK)
+        st = rank_finish_other_best(rank, sf, other, &why);
+    if (st == STATUS_OK)
+        st = rank_finish_scenarios(rank, ctx, band, &why);
+    if (st == STATUS_OK)
         st = figures_recommend(&in, rank, &v, &why);
     if (st == STATUS_OK) {
         compare_row_recommend(row, &v);
@@ -319,25 +377,6 @@ static enum status compare_pair(struct compare_row *row,
     ranking_free(rank);
     free(rank);
     return st;
-}
-
-/* The pair's recipe in words and, where its plan has an expected step,
- * the report's range (expected_range: the validation runs' spread). */
-static enum status compare_range(const struct cli_config *cfg,
-                                 const struct cli_inputs *in,
-                                 struct compare_row *row,
-                                 struct diag *d)
-{
-    struct validation_range g;
-    cli_recipe_words(cfg, &in->m, &in->sweep, row->recipe, sizeof row->recipe);
-    if (!row->any || !row->recommended.work.x.known)
-        return STATUS_OK;
-    if (expected_range(cfg, in, &g, d) != STATUS_OK)
-        return d->status;
-    row->has_range = g.n > 0;
-    row->range_lo = g.lo;
-    row->range_hi = g.hi;
-    return STATUS_OK;
 }
 
 static int compare_pairs(struct cli_config *cfg,
@@ -372,7 +411,8 @@ static int compare_pairs(struct cli_config *cfg,
     for (i = 0; i < nm; i++)
         for (j = 0; j < nh; j++) {
             struct cli_inputs in;
-            struct cost_ctx ctx;
+            struct cost_ctx ctx, other;
+            struct validation_band band;
             enum status st;
             size_t k;
             cfg->model_path = models[i];
@@ -386,12 +426,22 @@ static int compare_pairs(struct cli_config *cfg,
             /* each model at its own batch (the model file's, or its
              * recipe's) unless the sweep names one, as in a report */
             say_recipe(cfg, &in.m, &in.sweep);
+            memset(&other, 0, sizeof other);
             st = cost_ctx_init(&ctx, &in.m, &in.hw, cfg->comm, d);
             ctx.stack = in.have_stack ? &in.stack : NULL;
             if (st == STATUS_OK)
-                st = compare_pair(&rows[*n], &ctx, &in.sweep, threads, d);
+                st = cost_ctx_init(
+                    &other, &in.m, &in.hw,
+                    cfg->comm == COMM_TOPO ? COMM_FLAT : COMM_TOPO, d);
+            other.stack = ctx.stack;
             if (st == STATUS_OK)
-                st = compare_range(cfg, &in, &rows[*n], d);
+                st = expected_band(cfg, &in, &band, d);
+            if (st == STATUS_OK)
+                st = compare_pair(&rows[*n], &ctx, &other, &in.sweep, &band,
+                                  threads, d);
+            cli_recipe_words(cfg, &in.m, &in.sweep, rows[*n].recipe,
+                             sizeof rows[*n].recipe);
+            cost_ctx_release(&other);
             cost_ctx_release(&ctx);
             cli_release_inputs(&in);
             if (st != STATUS_OK)

@@ -26,6 +26,8 @@
 #include "plan.h"
 #include "rank.h"
 #include "report_inputs.h"
+#include "scale.h"
+#include "sweep.h"
 #include "views.h"
 #include "validation.h"
 #include "xlsx_out.h"
@@ -186,6 +188,7 @@ struct report_run {
     struct report_inputs inputs; /* what the report is of */
     struct ranking rank;         /* rank's hand-over */
     struct views views;          /* figures': what the writers show */
+    struct scale scale; /* several sizes, --days, --budget (views.scale) */
     struct out_dir out;
     struct plot_job job;
     struct plot_files charts;
@@ -447,6 +450,8 @@ static int report_inputs(const struct cli_config *cfg,
  * --threads), with its progress line. */
 static enum status sweep_and_rank(const struct cli_config *cfg,
                                   struct report_run *rr,
+                                  const struct sweep_file *sweep,
+                                  struct ranking *rank,
                                   struct diag *d)
 {
     struct rank_options opt;
@@ -467,9 +472,8 @@ static enum status sweep_and_rank(const struct cli_config *cfg,
     opt.progress = sweep_progress;
     opt.progress_user = &rr->progress;
     rr->inputs.progress = &rr->progress;
-    progress_begin(&rr->progress, "sweep", "combinations",
-                   sweep_count(&rr->in.sweep));
-    st = rank_run(&rr->rank, &rr->ctx, &rr->in.sweep, &opt, d);
+    progress_begin(&rr->progress, "sweep", "combinations", sweep_count(sweep));
+    st = rank_run(rank, &rr->ctx, sweep, &opt, d);
     progress_end(&rr->progress);
     return st;
 }
@@ -503,6 +507,109 @@ static void say_counts(const struct cli_config *cfg,
                                  : "nor in plans.csv");
 }
 
+/* Enumerates, evaluates and ranks one space (rank_run), and what rank
+ * hands over besides the rows (rank_finish, the validation runs). */
+static enum status rank_space(const struct cli_config *cfg,
+                              struct report_run *rr,
+                              const struct sweep_file *sweep,
+                              struct ranking *rank,
+                              const struct timespec *t0,
+                              struct diag *d)
+{
+    if (sweep_and_rank(cfg, rr, sweep, rank, d) != STATUS_OK)
+        return d->status;
+    rank->elapsed_s = seconds_since(t0);
+    if (rank_finish(rank, sweep, &rr->ctx, &rr->other, d) != STATUS_OK ||
+        rank_finish_validations(rank, rr->runs.run, rr->vin, rr->nvin, &rr->ctx,
+                                &rr->other, d) != STATUS_OK)
+        return d->status;
+    return STATUS_OK;
+}
+
+/* Each cluster size of the sweep ranked on its own (plans of different
+ * sizes are never ranked against each other), its recommended plan in
+ * sizes[k]; the size the report details (scale_main) moved into
+ * rr->rank. */
+static enum status rank_each_size(const struct cli_config *cfg,
+                                  struct report_run *rr,
+                                  const long *gpus,
+                                  size_t n,
+                                  const struct timespec *t0,
+                                  struct diag *d)
+{
+    struct ranking *ranks = calloc(n, sizeof *ranks);
+    struct scale_size *sizes = calloc(n, sizeof *sizes);
+    size_t k, main_k;
+    enum status st = STATUS_OK;
+    if (!ranks || !sizes) {
+        st = diag_set(d, STATUS_NOMEM, "out of memory");
+        goto done;
+    }
+    for (k = 0; k < n && st == STATUS_OK; k++) {
+        struct sweep_file one;
+        struct report_inputs in = rr->inputs; /* borrowed, not freed */
+        struct views v;
+        memset(&v, 0, sizeof v);
+        sweep_at_size(&rr->in.sweep, gpus[k], &one);
+        in.sweep = &one;
+        st = rank_space(cfg, rr, &one, &ranks[k], t0, d);
+        if (st == STATUS_OK)
+            st = figures_views(&in, &ranks[k], &v, d);
+        if (st == STATUS_OK)
+            scale_size_of(&v, &sizes[k]);
+        views_free(&v);
+    }
+    if (st == STATUS_OK &&
+        !scale_of(sizes, n, rr->in.sweep.spec.r_scale_efficiency, cfg->days,
+                  cfg->budget_usd, &rr->scale))
+        st = diag_set(d, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK) {
+        /* gpus is ascending, like the scale's sizes */
+        main_k = scale_main(&rr->scale, rr->in.hw.spec.gpus);
+        rr->rank = ranks[main_k];
+        memset(&ranks[main_k], 0, sizeof ranks[main_k]);
+    }
+done:
+    for (k = 0; ranks && k < n; k++)
+        ranking_free(&ranks[k]);
+    free(ranks);
+    free(sizes);
+    return st;
+}
+
+/* Enumerate, evaluate, rank (an I/O failure there is its spill file's),
+ * then derive the figures: one space, or each cluster size of several on
+ * its own (rank_each_size); the scale where there are several sizes, a
+ * deadline or a budget. */
+static enum status rank_sizes(const struct cli_config *cfg,
+                              struct report_run *rr,
+                              const struct timespec *t0,
+                              struct diag *d)
+{
+    long gpus[DATAFILE_LIST_MAX];
+    size_t n = sweep_sizes(&rr->in.sweep, &rr->in.hw, gpus);
+    struct scale_size one;
+    /* a space too large to sweep is refused as a whole (rank_run says so
+     * with its count), not size by size */
+    if (n > 1 && sweep_count(&rr->in.sweep) <= SWEEP_MAX_COMBINATIONS) {
+        if (rank_each_size(cfg, rr, gpus, n, t0, d) != STATUS_OK)
+            return d->status;
+    } else if (rank_space(cfg, rr, &rr->in.sweep, &rr->rank, t0, d) !=
+               STATUS_OK) {
+        return d->status;
+    }
+    if (figures_views(&rr->inputs, &rr->rank, &rr->views, d) != STATUS_OK)
+        return d->status;
+    if (n <= 1 && (cfg->days > 0 || cfg->budget_usd > 0)) {
+        scale_size_of(&rr->views, &one);
+        if (!scale_of(&one, 1, rr->in.sweep.spec.r_scale_efficiency, cfg->days,
+                      cfg->budget_usd, &rr->scale))
+            return diag_set(d, STATUS_NOMEM, "out of memory");
+    }
+    rr->views.scale = rr->scale.n > 0 ? &rr->scale : NULL;
+    return STATUS_OK;
+}
+
 static int run_report(const struct cli_config *cfg,
                       struct report_run *rr,
                       struct cli_guard *g,
@@ -531,17 +638,7 @@ static int run_report(const struct cli_config *cfg,
     cli_guard_set(g, &rr->out, NULL);
     if (cli_out_open(cfg, &rr->out, d) != STATUS_OK)
         return cli_exit_code(d->status, CLI_IO_OUTPUT);
-    /* enumerate, evaluate, rank (an I/O failure there is its spill
-     * file's) */
-    if (sweep_and_rank(cfg, rr, d) != STATUS_OK)
-        return cli_exit_code(d->status, CLI_IO_OUTPUT);
-    rr->rank.elapsed_s = seconds_since(&t0);
-    /* what rank hands over besides the rows; then derive figures */
-    if (rank_finish(&rr->rank, &rr->in.sweep, &rr->ctx, &rr->other, d) !=
-            STATUS_OK ||
-        rank_finish_validations(&rr->rank, rr->runs.run, rr->vin, rr->nvin,
-                                &rr->ctx, &rr->other, d) != STATUS_OK ||
-        figures_views(&rr->inputs, &rr->rank, &rr->views, d) != STATUS_OK)
+    if (rank_sizes(cfg, rr, &t0, d) != STATUS_OK)
         return cli_exit_code(d->status, CLI_IO_OUTPUT);
     cli_print_summary(&rr->views);
     /* the summary (stdout) before the counts (stderr) where both go to
@@ -606,6 +703,7 @@ int cli_cmd_report(struct cli_config *cfg, char **args, size_t nargs)
     pthread_mutex_unlock(&g.lock);
     cli_guard_stop(&g);
     views_free(&rr->views);
+    scale_free(&rr->scale);
     ranking_free(&rr->rank);
     report_inputs_free(&rr->inputs);
     cost_ctx_release(&rr->ctx);

@@ -12,6 +12,7 @@
 #include "cost.h"
 #include "goodput.h"
 #include "plan.h"
+#include "scale.h"
 #include "views.h"
 
 /* "16.1 s" or, with the range, "16.1 s (14.5 to 19.2)": v scaled by
@@ -127,9 +128,7 @@ static void print_recommended(const struct views *r)
         printf("  expected %s per step, %s, %s for the token budget\n", step,
                days, cost);
         if (h->has_range)
-            printf("  (ranges: the %zu validation runs took %.2f to %.2fx "
-                   "their expected step)\n",
-                   h->range_runs, h->range_lo, h->range_hi);
+            printf("  (range: %s)\n", h->range_words);
     }
     printf("  speed of light %.2f s per step, %.1f days, $%.2fM (a floor: no "
            "run of this plan is faster)\n",
@@ -140,7 +139,9 @@ static void print_recommended(const struct views *r)
            h->memory_gib, h->capacity_gib, h->headroom_gib);
     plan_format(&h->plan.plan, plan, sizeof plan);
     printf("  eval: %s\n", plan);
-    if (h->best_differs && r->sheet_best >= 0) {
+    if (h->choice[0])
+        printf("  %s\n", h->choice);
+    if (h->best_differs && r->sheet_best >= 0 && !h->choice[0]) {
         const struct ranking_row *b = views_sheet_row(r, (size_t)r->sheet_best);
         printf("Fastest: %s (%s), %.3f s %s, %.1f GiB free: within %g%% of "
                "it the recommended plan keeps the most memory free\n",
@@ -151,10 +152,42 @@ static void print_recommended(const struct views *r)
     printf("\n");
 }
 
+/* Several cluster sizes: each size's recommended plan in one line, the
+ * scaling efficiency and where it falls under the threshold; a deadline's
+ * or budget's answer. Nothing with one size and nothing asked. */
+static void print_scale(const struct views *r)
+{
+    const struct scale *s = r->scale;
+    char line[2048];
+    size_t i;
+    if (!s)
+        return;
+    if (s->n > 1) {
+        scale_line(s, line, sizeof line);
+        printf("Scale (each size ranked on its own; wall-clock days and cost "
+               "with failures): %s\n",
+               line);
+        printf("  tokens/s per GPU against %ld GPUs':", s->size[0].gpus);
+        for (i = 0; i < s->n; i++)
+            printf(" %.2f", s->size[i].efficiency);
+        if (s->below >= 0)
+            printf("; under %.2f from %ld GPUs\n", s->threshold,
+                   s->size[s->below].gpus);
+        else
+            printf("; never under %.2f\n", s->threshold);
+        printf("  the plan below is %ld GPUs' (the sheets detail it)\n",
+               r->headline.any ? r->headline.plan.plan.gpus : 0L);
+    }
+    scale_answer(s, line, sizeof line);
+    if (line[0])
+        printf("%s\n", line);
+}
+
 void cli_print_summary(const struct views *r)
 {
     size_t i;
     print_recipe(r);
+    print_scale(r);
     print_recommended(r);
     printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
            "SOL s", "bound", "comm/cmp", "mem GiB", "fits",

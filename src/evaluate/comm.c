@@ -523,6 +523,39 @@ static void tp_traffic(struct acc *a,
     }
 }
 
+/*
+ * Context parallelism of a scan layer (Gated DeltaNet, Mamba-2): a rank's
+ * part of the sequence starts from the state the ranks before it end
+ * with, so the state (model_mixer's state_elems: heads x key x value, or
+ * heads x head x state, and the convolution's last inputs) goes from rank
+ * to rank, a scan, not a ring of key/value blocks: forward the state,
+ * backward its gradient the other way, and forward again under full
+ * recomputation. The last rank waits for cp - 1 such sends in a row: the
+ * chain's critical path is counted, cp - 1 sends of one state per scan
+ * layer, micro-batch and pass. States in FP32 (the references keep them
+ * so: mamba_ssm's state passing, FLA's chunk states); tensor parallelism
+ * splits them by heads. Over IB when the group spans nodes (a chain
+ * crosses each node boundary once), else NVLink.
+ */
+static void cp_state_pass(struct acc *a,
+                          const struct comm_groups *g,
+                          const struct plan_rank *v)
+{
+    const struct plan *p = a->p;
+    const struct model_chunk *sum = &v->sum;
+    double passes = p->recompute == MODEL_RECOMPUTE_FULL ? 3 : 2;
+    double calls =
+        passes * a->mb * (double)sum->scan_layers * (double)(p->cp - 1);
+    double bytes = passes * a->mb * (double)(p->cp - 1) * sum->state_elems *
+                   (double)p->mbs * 4 / (double)p->tp;
+    bool cross = g->cp.span.nodes > 1;
+    if (sum->scan_layers <= 0 || bytes <= 0)
+        return;
+    record(a, "CP scan state pass (fwd) and its gradient (bwd)", COMM_CP,
+           COMM_SEND_RECV, g->cp.span,
+           (struct flow){calls, bytes, cross ? bytes : 0, cross ? 0 : bytes});
+}
+
 /* Context parallelism: K and V gathered in forward and backward, dK/dV
  * reduce-scattered in backward. */
 static void cp_traffic(struct acc *a,
@@ -543,6 +576,7 @@ static void cp_traffic(struct acc *a,
          (full ? 3 : 2) * layer_mb, (full ? 3 : 2) * kv);
     ring(a, "CP key/value gradient reduce-scatter", COMM_CP,
          COMM_REDUCE_SCATTER, &g->cp, layer_mb, kv);
+    cp_state_pass(a, g, v);
 }
 
 /* Expert parallelism: the MoE dispatch and combine as the stack's

@@ -19,6 +19,18 @@
  *   fine: the fine-grained factor) of the table rate.
  * - Backward GEMMs run at their forward class's rate (calibration.h);
  *   recomputed forward work at the rank's mean GEMM rate.
+ * - Linear-attention and state-space scans (Gated DeltaNet's chunked
+ *   delta rule, Mamba-2's SSD): their FLOPs (model_mixer.c's count, forward
+ *   and twice that backward, as a GEMM's) at the calibration's forward
+ *   rate for their kernel class ([scan]), counted with the attention
+ *   core (a token mixer's kernel). Where the calibration does not give
+ *   one, at the attention kernel's forward rate for the scan's head widths
+ *   (key and value, state and head for SSD): both are tiled tensor-core
+ *   products within a block of the sequence under a causal mask (Dao & Gu
+ *   2024, §6: SSD's diagonal blocks are masked attention over a chunk;
+ *   Yang et al. 2025, the chunkwise delta rule's intra-chunk products),
+ *   the nearest kernel a calibration measures; without an attention table,
+ *   at the achievable BF16 rate, as the speed of light takes them.
  * - Attention: the forward at the forward rate, the backward (the
  *   calibration's FLOP convention: bwd_ratio x forward) at the backward
  *   rate, for the model's real head widths (calibration_attention_s: an
@@ -232,6 +244,47 @@ static double attention_length_time(struct expected_memo *memo,
     return t;
 }
 
+/* The chunked scans' forward FLOPs per step on this GPU (all zero for a
+ * model without linear-attention or SSM layers). */
+static double scan_flops(const struct expected_rank *rk)
+{
+    double t = rk->tokens * rk->microbatches, f = 0;
+    int k;
+    for (k = 0; k < MODEL_SCANS; k++)
+        f += t * rk->c->scan_fwd[k];
+    return f;
+}
+
+/* Seconds of the chunked scans, forward and backward (3 x the forward's
+ * FLOPs), at their class's calibrated rate, else as the opening comment
+ * says. */
+static double scan_time(const struct model_spec *s,
+                        const struct hardware *hw,
+                        const struct calibration *cal,
+                        const struct expected_rank *rk)
+{
+    static const enum calibration_scan cls[MODEL_SCANS] = {
+        [MODEL_SCAN_LINEAR] = CALIBRATION_SCAN_LINEAR,
+        [MODEL_SCAN_SSD] = CALIBRATION_SCAN_SSD};
+    double t = rk->tokens * rk->microbatches, sec = 0;
+    int k;
+    for (k = 0; k < MODEL_SCANS; k++) {
+        double f = 3 * t * rk->c->scan_fwd[k];
+        double r = calibration_scan_tflops(cal, cls[k]) * 1e12, at;
+        double qk = k == MODEL_SCAN_SSD ? (double)s->ssm_state
+                                        : (double)s->linear_key_dim;
+        double v = k == MODEL_SCAN_SSD ? (double)s->ssm_head_dim
+                                       : (double)s->linear_value_dim;
+        if (f <= 0)
+            continue;
+        at = r > 0
+                 ? f / r
+                 : calibration_attention_s(cal, CALIBRATION_ATTN_FWD, qk, v, f);
+        sec += at > 0 ? at : f / hw->bf16_flops;
+    }
+    return sec;
+}
+
 /* The GEMMs' time by shape into x: at their measured rates (gemm_cal_s:
  * the routed experts' at the most loaded rank's tokens; gemm_bal_s: at
  * the mean load), and the speed of light's time for the same work
@@ -274,15 +327,16 @@ static void gemm_work(const struct model *m,
         x->gemm_bal_s += at;
         x->gemm_cal_s += routed ? at * load : at;
     }
-    /* the forward work recomputation redoes, at the rank's mean rate */
-    attn_flops = 3 * t * c->core_fwd;
+    /* the forward work recomputation redoes, at the rank's mean rate (the
+     * attention core and the scans are timed apart: attention_work) */
+    attn_flops = 3 * t * c->core_fwd + 3 * scan_flops(rk);
     total = w->fp8_flops + w->bf16_flops;
     if (gemm_flops > 0 && total > gemm_flops + attn_flops) {
         x->gemm_cal_s *= (total - attn_flops) / gemm_flops;
         x->gemm_bal_s *= (total - attn_flops) / gemm_flops;
     }
     /* the speed of light's time for the same work: its compute less the
-     * attention core at the achievable BF16 rate */
+     * attention core and the scans at the achievable BF16 rate */
     x->attn_sol_s = attn_flops / hw->bf16_flops;
     x->gemm_sol_s = w->bf16_flops / hw->bf16_flops +
                     (w->fp8_flops > 0 ? w->fp8_flops / hw->fp8_flops : 0) -
@@ -293,6 +347,7 @@ static void gemm_work(const struct model *m,
  * at their measured rates for the model's head widths, at the plan's
  * lengths (the speed of light's where the calibration has no rate). */
 static void attention_work(const struct model *m,
+                           const struct hardware *hw,
                            const struct calibration *cal,
                            const struct plan *p,
                            const struct expected_rank *rk,
@@ -308,7 +363,8 @@ static void attention_work(const struct model *m,
                                 m->attn_v_head_dim, ratio * f);
     x->attn_cal_s =
         fwd > 0 && bwd > 0
-            ? (fwd + bwd) * attention_length_time(rk->memo, cal, &m->spec, p)
+            ? (fwd + bwd) * attention_length_time(rk->memo, cal, &m->spec, p) +
+                  scan_time(&m->spec, hw, cal, rk)
             : x->attn_sol_s;
 }
 
@@ -380,7 +436,7 @@ static void compute_work(const struct model *m,
                          struct expected_work *x)
 {
     gemm_work(m, hw, cal, p, rk, copy_bps, x);
-    attention_work(m, cal, p, rk, x);
+    attention_work(m, hw, cal, p, rk, x);
     /* No faster than the speed of light (issue 17): the calibrated
      * GEMMs and attention take at least the floor's time for their
      * FLOPs, at the burst clock (f_compute divides them by a clock

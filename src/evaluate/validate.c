@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scenario.h"
+
 enum status validate_plan(const struct validation_run *run,
                           const struct validation_inputs *in,
                           struct plan *p,
@@ -26,7 +28,7 @@ enum status validate_plan(const struct validation_run *run,
     args[0] = plan_text;
     if (plan_parse(args, 1, &defaults, p, &given_dp, d) != STATUS_OK)
         return d->status;
-    if (plan_check(p, in->m, in->hw, false, d) != PLAN_OK)
+    if (plan_check(p, in->m, in->hw, PLAN_CHECK_RUNNABLE, d) != PLAN_OK)
         return d->status ? d->status : diag_set(d, STATUS_RANGE, "invalid");
     return STATUS_OK;
 }
@@ -139,7 +141,8 @@ static enum status completions(const struct validation_run *run,
         if (tried++ < COMPLETIONS_MAX &&
             (nc == 0 ||
              plan_parse(args, 1, &v->plan, &p, &given_dp, &why) == STATUS_OK) &&
-            plan_check(&p, in->m, in->hw, false, &why) == PLAN_OK) {
+            plan_check(&p, in->m, in->hw, PLAN_CHECK_RUNNABLE, &why) ==
+                PLAN_OK) {
             struct cost_result r;
             st = cost_ctx_prepare_plan(use, &p, d);
             if (st != STATUS_OK)
@@ -203,9 +206,11 @@ enum status validate_predict(const struct validation_run *run,
     v->measured_mfu = run->measured_mfu;
     v->measured_gpu_hours_per_trillion = run->measured_gpu_hours_per_trillion;
     v->current = in->current;
-    if (in->hw->cal)
+    if (in->hw->cal) {
         snprintf(v->calibration_path, sizeof v->calibration_path, "%s",
                  in->hw->cal->meta.path);
+        validation_band_key(in->hw->cal, in->stack, v->group, sizeof v->group);
+    }
     if (in->stack)
         snprintf(v->stack_path, sizeof v->stack_path, "%s",
                  in->stack->meta.path);
@@ -247,6 +252,8 @@ enum status validate_predict(const struct validation_run *run,
         cost_ctx_release(&own);
     }
     plan_family(&v->plan, v->predicted.family, sizeof v->predicted.family);
+    scenario_eval(&v->predicted.work, &v->predicted.t, in->hw, in->m,
+                  v->plan.precision, NULL, &v->sc);
     replay_fill(&v->predicted, in->m, in->hw, &v->replay);
     if (st == STATUS_OK)
         st = completions(run, in, ctx, v, d);

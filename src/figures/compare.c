@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "scenario_steps.h"
 
 void compare_row_init(struct compare_row *row,
                       const struct model *m,
@@ -35,6 +36,7 @@ void compare_row_recommend(struct compare_row *row, const struct views *v)
 {
     const struct ranking_row *b =
         views_sheet_row(v, (size_t)v->sheet_recommended);
+    double x;
     row->any = true;
     row->valid = v->rank->valid;
     row->fitting = v->rank->fitting;
@@ -50,6 +52,12 @@ void compare_row_recommend(struct compare_row *row, const struct views *v)
     plan_family(&b->plan, row->recommended.family,
                 sizeof row->recommended.family);
     row->calibrated = row->recommended.work.x.known;
+    /* the range as the report gives it (figures_headline): the span of
+     * the plan's scenarios over its expected step */
+    x = b->sc.step[SCENARIO_EXPECTED];
+    row->has_range = row->calibrated && scenario_known(&b->sc) && x > 0;
+    row->range_lo = row->has_range ? b->sc.low / x : 0;
+    row->range_hi = row->has_range ? b->sc.high / x : 0;
     if (v->sheet_best >= 0 && v->sheet_best != v->sheet_recommended) {
         const struct ranking_row *f = views_sheet_row(v, (size_t)v->sheet_best);
         row->fastest_differs = true;

@@ -45,9 +45,9 @@ struct compare_row {
     struct plan fastest;
     double fastest_step; /* s, the step the ranking uses */
     bool calibrated;     /* the recommended plan has an expected step */
-    /* the expected figures' range as the report gives it (measured over
-     * expected: the expected step, days and cost times these), where the
-     * pair has an expected step and the range has a run */
+    /* the expected figures' range as the report gives it (its
+     * scenarios' span over the expected step: the expected step, days and
+     * cost times these), where the pair has an expected step */
     bool has_range;
     double range_lo, range_hi;
     char recipe[1600]; /* the model's training recipe in words */

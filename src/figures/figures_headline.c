@@ -210,9 +210,17 @@ enum status figures_families(struct views *r, struct diag *d)
     return STATUS_OK;
 }
 
+/* The step a plan is chosen by: the high end of its range (its slowest
+ * scenario) where it has one, else the step it ranks by. */
+static double robust_step(const struct ranking_row *row)
+{
+    return scenario_known(&row->sc) ? row->sc.high : row->step;
+}
+
 /* The rows of the Plans sheet (see views.h), each family's row on it,
- * the fastest fitting plan and, among the plans within tie_pct of it,
- * the one with the most memory free. */
+ * the fastest fitting plan and the recommended one: among the fitting
+ * plans within tie_pct of the smallest high end of a range, the one with
+ * the most memory free. */
 enum status figures_sheet_rows(struct views *r, struct diag *d)
 {
     size_t i, nfit = 0;
@@ -248,12 +256,19 @@ enum status figures_sheet_rows(struct views *r, struct diag *d)
     r->sheet_best = r->nsheet > 0 && r->rank->rows[r->sheet[0]].fits ? 0 : -1;
     best = r->sheet_best;
     r->headline.ties = 0;
-    if (best >= 0)
-        limit = r->rank->rows[r->sheet[0]].step * (1 + r->rank->tie_pct / 100);
+    /* the robust choice (docs/model.md): the smallest high end of the
+     * range among the fitting plans, then the most memory free among
+     * those within tie_pct of it */
+    for (i = 0; best >= 0 && i < r->nsheet; i++) {
+        const struct ranking_row *row = &r->rank->rows[r->sheet[i]];
+        if (row->fits && (limit == 0 || robust_step(row) < limit))
+            limit = robust_step(row);
+    }
+    limit *= 1 + r->rank->tie_pct / 100;
     for (i = 0; best >= 0 && i < r->nsheet; i++) {
         const struct ranking_row *row = &r->rank->rows[r->sheet[i]];
         const struct ranking_row *have;
-        if (!row->fits || !(row->step <= limit))
+        if (!row->fits || !(robust_step(row) <= limit))
             continue;
         r->headline.ties++;
         have = rec >= 0 ? &r->rank->rows[r->sheet[rec]] : NULL;
@@ -339,23 +354,73 @@ static void headline_costs(struct views_headline *h)
         c->t.gpu_hours_per_trillion * c->t.expected / c->t.step;
 }
 
-/* The expected figures' range: the validation runs' spread of measured
- * over expected (validation_range), when the recommended plan has an
- * expected step and a run has both. */
-static void headline_range(const struct views *r, struct views_headline *h)
+/* The band's part of a range, in words: "the 21 published runs on its
+ * calibration's group (hopper-132sm) took 0.83 to 1.25x their expected
+ * step", or that none checks it. */
+static void band_words(const struct views *r, char *buf, size_t size)
 {
-    struct validation_range g = {0, 0, 0};
-    size_t i;
-    for (i = 0; i < r->rank->nvalidations; i++) {
-        const struct validate_result *v = &r->rank->validation[i];
-        if (v->predicted.work.x.known)
-            validation_range_add(&g, v->measured_step_eq,
-                                 v->predicted.t.expected);
-    }
-    h->has_range = h->has_expected && g.n > 0;
-    h->range_lo = g.lo;
-    h->range_hi = g.hi;
-    h->range_runs = g.n;
+    const struct validation_band *b = &r->rank->band;
+    const char *group = b->group;
+    if (b->runs > 0)
+        snprintf(buf, size,
+                 "the %zu published runs on its calibration's group (%s), "
+                 "%.2f to %.2fx their expected step",
+                 b->runs, group, b->lo, b->hi);
+    else
+        snprintf(buf, size,
+                 "no published run checks its calibration (%s): wide, "
+                 "%.2f to %.2fx, from the %zu runs on other GPUs",
+                 group, b->lo, b->hi, b->all_runs);
+}
+
+/* The expected figures' range: the recommended plan's scenarios' span
+ * (rank_finish_scenarios), as factors of its expected step, and what it
+ * spans in words. */
+static void headline_range(struct views *r, struct views_headline *h)
+{
+    const struct ranking_row *row =
+        views_sheet_row(r, (size_t)r->sheet_recommended);
+    const struct scenario_steps *sc = &row->sc;
+    char band[300] = "", other[160] = "";
+    double x = sc->step[SCENARIO_EXPECTED];
+    h->has_range = h->has_expected && scenario_known(sc) && x > 0;
+    if (!h->has_range)
+        return;
+    h->range_lo = sc->low / x;
+    h->range_hi = sc->high / x;
+    h->range_runs = r->rank->has_band ? r->rank->band.runs : 0;
+    if (r->rank->has_band)
+        band_words(r, band, sizeof band);
+    if (sc->have & (1u << SCENARIO_OTHER_COMM))
+        snprintf(other, sizeof other, "; %s communication model %.1f s",
+                 other_model(r), sc->step[SCENARIO_OTHER_COMM]);
+    views_say(r, &h->range_words,
+              "the span of its scenarios: %s; the DP overlaps off %.1f s%s; "
+              "the slowest: %s (never below the speed of light)",
+              band[0] ? band : "no published run on any GPU",
+              sc->step[SCENARIO_DP_OVERLAP_OFF], other,
+              scenario_words(sc->slow));
+}
+
+/* Why the recommended plan and not the fastest expected one, where its
+ * range and not memory decided (one sentence; "" else). */
+static void headline_choice(struct views *r, struct views_headline *h)
+{
+    const struct ranking_row *b, *c;
+    if (r->sheet_best < 0 || r->sheet_recommended < 0 ||
+        r->sheet_best == r->sheet_recommended)
+        return;
+    b = views_sheet_row(r, (size_t)r->sheet_best);
+    c = views_sheet_row(r, (size_t)r->sheet_recommended);
+    if (!scenario_known(&b->sc) || !scenario_known(&c->sc) ||
+        b->sc.high <= c->sc.high * (1 + r->rank->tie_pct / 100))
+        return;
+    views_say(r, &h->choice,
+              "Chosen over the fastest expected plan (%s, %.1f s) for its "
+              "range: at worst %.1f s against %.1f s for that plan (%s), "
+              "%.0f%% slower as expected.",
+              r->rank->family[b->family].name, b->step, c->sc.high, b->sc.high,
+              scenario_words(b->sc.slow), 100 * (c->step / b->step - 1));
 }
 
 /* The sentence on the difference between the speed of light and what a
@@ -529,6 +594,7 @@ void figures_headline(struct views *r)
     difference(r, h);
     if (r->sheet_best >= 0)
         headline_ties(r, h);
+    headline_choice(r, h);
     if (r->rank->has_other_best && r->sheet_best >= 0)
         headline_models(r, h);
 }

@@ -14,12 +14,14 @@
  * views_finish walk it). */
 static bool each_sentence(struct views *v, bool (*fn)(char **text))
 {
-    char **fixed[] = {
-        &v->headline.verdict,   &v->headline.why,    &v->headline.difference,
-        &v->headline.ties_text, &v->headline.models, &v->baseline.sentence,
-        &v->note_published,     &v->note_sweep,      &v->note_left_out,
-        &v->sens[0].line1,      &v->sens[0].line2,   &v->sens[1].line1,
-        &v->sens[1].line2};
+    char **fixed[] = {&v->headline.verdict,     &v->headline.why,
+                      &v->headline.difference,  &v->headline.ties_text,
+                      &v->headline.range_words, &v->headline.choice,
+                      &v->headline.models,      &v->baseline.sentence,
+                      &v->note_published,       &v->note_sweep,
+                      &v->note_left_out,        &v->sens[0].line1,
+                      &v->sens[0].line2,        &v->sens[1].line1,
+                      &v->sens[1].line2};
     size_t i, n = v->family && v->rank ? v->rank->nfamilies : 0;
     bool ok = true;
     for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)

@@ -92,6 +92,11 @@ struct views_headline {
     char *why;        /* its verdict sentence, capitalised */
     char *difference; /* speed of light against reality */
     char *ties_text;
+    /* what its range spans (figures_headline: its scenarios, the band's
+     * runs and group), and, where the fastest expected plan is not the
+     * recommended one for its range, why, in one sentence ("" else) */
+    char *range_words;
+    char *choice;
     char *models; /* the best plan under the other model */
 };
 
@@ -228,10 +233,16 @@ struct views_waterfall {
     long floor_rank; /* the rank of the plan's speed of light */
 };
 
+struct scale;
+
 struct views {
     /* What the views are of (borrowed: they outlive the views). */
     const struct report_inputs *in;
     const struct ranking *rank;
+    /* Several cluster sizes, or a deadline or budget (scale.h): each
+     * size's recommended plan and the answer; NULL: one size, nothing
+     * asked (borrowed, set by the cli after figures_views). */
+    const struct scale *scale;
 
     /* each family's colours and words: family[i] is rank->family[i]'s,
      * for i < rank->nfamilies (owned) */

@@ -298,6 +298,10 @@ static const struct {
      .key = "activation_tbps",
      .least = CALIBRATION_TBPS_MIN},
     {.section = "elementwise", .key = "router_us", .least = 1},
+    {.section = "scan",
+     .key = "linear_fwd_tflops",
+     .least = CALIBRATION_RATE_MIN},
+    {.section = "scan", .key = "ssd_fwd_tflops", .least = CALIBRATION_RATE_MIN},
     {.section = "elementwise", .key = "router_tokens", .least = 1},
     {.section = "clock", .key = "sm_clock_mhz", .least = 100},
     {.section = "clock", .key = "power_w", .least = 10},
@@ -535,6 +539,12 @@ double calibration_elementwise_tbps(const struct calibration *cal,
 {
     double v = cal->spec.ew_tbps[kind];
     return v > 0 ? v : cal->spec.ew_tbps[CALIBRATION_EW_COPY];
+}
+
+double calibration_scan_tflops(const struct calibration *cal,
+                               enum calibration_scan k)
+{
+    return k < CALIBRATION_SCAN_COUNT ? cal->spec.scan_tflops[k] : 0;
 }
 
 bool calibration_elementwise_measured(const struct calibration *cal,

@@ -98,6 +98,14 @@ enum calibration_elementwise {
     CALIBRATION_EW_COUNT
 };
 
+/* The chunked scans of linear-attention and state-space layers, one
+ * kernel class each ([scan]). */
+enum calibration_scan {
+    CALIBRATION_SCAN_LINEAR, /* Gated DeltaNet's chunked delta rule */
+    CALIBRATION_SCAN_SSD,    /* Mamba-2's chunked state-space scan */
+    CALIBRATION_SCAN_COUNT
+};
+
 enum calibration_link {
     CALIBRATION_LINK_INTRA, /* inside a node (NVLink) */
     CALIBRATION_LINK_INTER, /* across nodes (InfiniBand/RoCE/EFA) */
@@ -161,6 +169,10 @@ struct calibration_spec {
     char driver[64];
     char software[DATAFILE_TEXT_MAX];
     char derived_from[DATAFILE_TEXT_MAX];
+    /* the calibrations whose validation runs check this one's rates
+     * (validation_band): files with the same rates on the same SMs share
+     * a group; "" is the file's own (its gpu) */
+    char validation_group[64];
     struct {
         char m_tokens[DATAFILE_TEXT_MAX];
         char bf16_tflops[DATAFILE_TEXT_MAX];
@@ -176,8 +188,9 @@ struct calibration_spec {
     char len_causal[DATAFILE_TEXT_MAX];
     char len_full[DATAFILE_TEXT_MAX];
     double ew_tbps[CALIBRATION_EW_COUNT]; /* 0: not measured (not COPY) */
-    double router_us;        /* router sigmoid/softmax + top-k; 0: unmeasured */
-    double router_tokens;    /* tokens of that measurement */
+    double router_us; /* router sigmoid/softmax + top-k; 0: unmeasured */
+    double scan_tflops[CALIBRATION_SCAN_COUNT]; /* forward; 0: unmeasured */
+    double router_tokens;                       /* tokens of that measurement */
     double burst_tflops;     /* first ~100 ms of back-to-back GEMMs */
     double sustained_tflops; /* the same GEMMs once the clock settled */
     double run_s;            /* length of the sustained run */
@@ -360,6 +373,15 @@ bool calibration_elementwise_measured(const struct calibration *cal,
  * and scales linearly above it (one row per token).
  */
 double calibration_router_s(const struct calibration *cal, double tokens);
+
+/*
+ * The forward rate, TFLOP/s, a chunked scan kernel of class k reached
+ * ([scan]), counted as model_mixer.c counts its FLOPs; 0 where the file
+ * does not give it (the expected step then takes the attention kernel's
+ * rate at the scan's head widths: expected_compute.c says why).
+ */
+double calibration_scan_tflops(const struct calibration *cal,
+                               enum calibration_scan k);
 
 /*
  * The rate of an FP8 GEMM with fine-grained scales (per row or per block,

@@ -41,6 +41,7 @@ static const struct datafile_field fields[] = {
      * to find, not a factor to fit. */
     {.section = "stack", .key = "compute_overhead", .type = DATAFILE_DOUBLE, .offset = OFF(compute_overhead), .min = 1, .max = 2, .def = "1", .help = "free factor on the expected compute time: kernel launch gaps, host and Python overhead, stragglers, load imbalance the calibrated kernels do not show (1: none; --calibrate fits it)"},
     {.section = "stack", .key = "network_efficiency", .type = DATAFILE_DOUBLE, .offset = OFF(network_efficiency), .min = 0.25, .max = 1, .def = "1", .help = "free factor: share of the calibrated bus bandwidth the job's collectives get, under contention with each other and with compute (1: as measured alone; --calibrate fits it)"},
+    {.section = "stack", .key = "validation_family", .type = DATAFILE_STRING, .offset = OFF(validation_family), .size = 64, .def = "", .help = "the stacks whose published runs (data/validation) check this one's expected steps together: frameworks that run a plan the same way (the same overlaps, kernels and host path) name one family; empty: its own, by its name. An expected step's range is as wide as the runs of its calibration's group under its stack's family say (docs/model.md, the expected step's range)"},
 };
 /* clang-format on */
 
@@ -75,6 +76,10 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
     "not given: 0, the host runs ahead of the GPU (no sync in a layer)"
 #define BALANCED \
     "not given: 0, routing taken as balanced (every expert the mean load)"
+/* The source of a validation family the file leaves out. */
+#define OWN_FAMILY                                                          \
+    "not given: its own family, by its name (its runs, if any, band apart " \
+    "from every other stack's)"
 #define GROUPED                                                             \
     "not given: 0, one grouped kernel for all local experts (no host work " \
     "per expert)"
@@ -175,6 +180,8 @@ enum status stack_load(const char *path,
         cite_default(s, d, "moe_load_cv", BALANCED, sizeof BALANCED);
     if (d->status == STATUS_OK)
         cite_default(s, d, "expert_host_us", GROUPED, sizeof GROUPED);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "validation_family", OWN_FAMILY, sizeof OWN_FAMILY);
     diag_finish(d);
     if (d->status != STATUS_OK) {
         stack_release(s);

@@ -65,6 +65,9 @@ struct stack_spec {
      * switches and host figures reflect: a calibration is of one
      * software generation */
     char framework_release[128];
+    /* the stacks whose published runs check this one's expected steps
+     * together (validation_band_key; "": its own, by its name) */
+    char validation_family[64];
     bool dp_grad_overlap;   /* DP gradient reduce hidden under backward */
     bool dp_param_overlap;  /* distributed-optimizer param all-gather
                                hidden under the next forward */

@@ -103,6 +103,71 @@ struct validation_range {
  * r; a run without either (0, negative or not finite) is left out. */
 void validation_range_add(struct validation_range *r, double m, double x);
 
+/* The calibration group a run checks or an expected step is read with
+ * (calibration.validation_group, else the calibration's gpu). */
+const char *validation_group(const struct calibration *cal);
+
+#define VALIDATION_GROUP_MAX 160
+
+/*
+ * The key runs are banded by (validation_band_fit): the calibration's
+ * group and the stack's family (stack.validation_family, else its name),
+ * "hopper-132sm/megatron-class", into buf: a run's band says how well
+ * this calibration with this kind of framework has been checked. No
+ * stack: the calibration's group alone; no calibration: "".
+ */
+void validation_band_key(const struct calibration *cal,
+                         const struct stack *st,
+                         char *buf,
+                         size_t size);
+
+/* One published run as validation_band_fit reads it. */
+struct validation_point {
+    char group[VALIDATION_GROUP_MAX]; /* validation_band_key of its run */
+    double ratio;                     /* measured over expected, > 0 */
+};
+
+/*
+ * How far an expected step read with one calibration may be from a run's:
+ * the factors lo <= 1 <= hi its range takes from the published runs
+ * (validation_band_fit). A group checked by runs takes their mean error
+ * and the run-to-run spread all runs share, wider by how little its runs
+ * pin that mean down; an unchecked group is wide and says so (runs 0).
+ */
+struct validation_band {
+    size_t runs;       /* the group's runs (0: unchecked) */
+    size_t all_runs;   /* the runs of every group */
+    double lo, hi;     /* the expected step's factors, lo <= 1 <= hi */
+    double mean;       /* the group's mean log(measured / expected) */
+    double sigma;      /* the run-to-run spread of log(measured /
+                          expected) within a group, pooled */
+    double k;          /* the spreads that hold every run (see below) */
+    double offset_max; /* the largest group mean, |log|: an unchecked
+                          group's unknown offset */
+    char group[VALIDATION_GROUP_MAX]; /* the group it is of */
+};
+
+/*
+ * The band of `group` from n runs (pts; a ratio that is not a positive
+ * finite number is left out), in log(measured / expected), r_i for run i
+ * of group j(i) with n_j runs and mean m_j:
+ *   sigma = sqrt(sum (r_i - m_j(i))^2 / sum (n_j - 1)), the pooled
+ *           within-group spread (0 with no group of two runs);
+ *   k     = max_i |r_i - m_j(i)| / (sigma sqrt(1 + 1/n_j(i))): as many
+ *           spreads as hold every run around its group's mean;
+ *   a group with n runs: exp(m +- k sigma sqrt(1 + 1/n)) (a new run's
+ *           spread about a mean known from n runs: sigma^2 (1 + 1/n));
+ *   a group with none: exp(+-(k sigma sqrt(2) + max_j |m_j|)): its mean
+ *           as unknown as one run's, and off by as much as any checked
+ *           group's mean is.
+ * lo and hi are then widened to hold 1 (the expected step itself).
+ * Returns false (band zeroed) when no run has a ratio.
+ */
+bool validation_band_fit(const struct validation_point *pts,
+                         size_t n,
+                         const char *group,
+                         struct validation_band *band);
+
 /* The model, hardware, calibration and stack a run is predicted with. */
 struct validation_inputs {
     bool current; /* the report's own files: m and hw point at its inputs */

@@ -62,6 +62,7 @@ static const struct datafile_field fields[] = {
     {.section = "report", .key = "headroom_pct", .type = DATAFILE_DOUBLE, .offset = OFF(r_headroom_pct), .max = 90, .def = "10", .unit = "%", .help = "share of HBM kept free: a plan fits when its memory is at most HBM x (1 - headroom)"},
     {.section = "report", .key = "tie_pct", .type = DATAFILE_DOUBLE, .offset = OFF(r_tie_pct), .max = 50, .def = "2", .unit = "%", .help = "plans this close to the fastest fitting step are ties; the one with the most headroom is recommended"},
     {.section = "report", .key = "plans_sheet", .type = DATAFILE_INT, .offset = OFF(r_plans_sheet), .min = 1, .max = 1048575, .def = "2000", .help = "plans on the Plans sheet: those that fit, best first, and each family's best (--all-plans: every plan; plans.csv always has every plan)"},
+    {.section = "report", .key = "scale_efficiency", .type = DATAFILE_DOUBLE, .offset = OFF(r_scale_efficiency), .min = 0, .max = 1, .def = "0.8", .help = "with several cluster sizes ([space] gpus, --gpus): the Scale sheet names the first size whose tokens/s per GPU falls under this share of the smallest size's (0.8: each token costs 25% more than on the smallest)"},
 };
 /* clang-format on */
 

@@ -41,6 +41,7 @@ struct sweep_spec {
     double r_headroom_pct;          /* of HBM kept free, 0..90 */
     double r_tie_pct;               /* of the fastest step, 0..50 */
     long r_plans_sheet;             /* rows of the Plans sheet */
+    double r_scale_efficiency;      /* Scale sheet's threshold, 0..1 */
 };
 
 /* Values a [report] sensitivity grid may hold. */
@@ -157,5 +158,23 @@ void sweep_run(const struct sweep_file *sf,
                void *user);
 
 #define SWEEP_BLOCK 4096
+
+/*
+ * The cluster sizes sf's [space] gpus names, each once (0 resolved to
+ * hw's size), ascending, into out (room for DATAFILE_LIST_MAX); returns
+ * how many.
+ */
+size_t
+sweep_sizes(const struct sweep_file *sf, const struct hardware *hw, long *out);
+
+/*
+ * out = sf with its [space] gpus list the one size `gpus`: the space of
+ * one cluster size, ranked on its own (plans of different sizes are never
+ * ranked against each other). out borrows sf's metadata: never pass it to
+ * sweep_release.
+ */
+void sweep_at_size(const struct sweep_file *sf,
+                   long gpus,
+                   struct sweep_file *out);
 
 #endif

@@ -31,6 +31,7 @@
 #include "diag.h"
 #include "ranking.h"
 #include "replay.h"
+#include "scenario.h"
 #include "sweep.h"
 #include "validate.h"
 #include "validation.h"
@@ -76,8 +77,8 @@ enum status rank_run(struct ranking *r,
 /*
  * After rank_run: every time the later stages show that the rows do not
  * carry, evaluated once here (figures and writers evaluate nothing):
- * rank_finish_families, rank_finish_crossovers, rank_finish_other_best,
- * rank_finish_replays.
+ * rank_finish_families, rank_finish_stages, rank_finish_crossovers,
+ * rank_finish_other_best, rank_finish_replays.
  * ctx and other (the other communication model) are prepared here for
  * the plans they evaluate; sf is the sweep rank_run ran (its [report]
  * baseline and layouts). STATUS_NOMEM (or a preparation's status) in d.
@@ -126,6 +127,24 @@ enum status rank_finish_validations(struct ranking *r,
                                     struct diag *d);
 
 /*
+ * Each kept row's scenarios and range (scenario.h: its expected step,
+ * the published runs' band on this report's calibration group, the DP
+ * overlaps off, and, for the fitting rows rank_finish_other_best timed,
+ * the other communication model), r->band; and each placed validation
+ * run's band scenarios, of its own group (validation_band_key: its
+ * calibration's group and its stack's family), on ctx's model, cluster
+ * and stack.
+ * band: the rows' band where the caller has it (compare: eval's, from
+ * the data directory's runs), else NULL: from the placed runs on hw's
+ * calibration group. rank_finish_validations calls it last (NULL; needs
+ * the runs placed). STATUS_NOMEM.
+ */
+enum status rank_finish_scenarios(struct ranking *r,
+                                  const struct cost_ctx *ctx,
+                                  const struct validation_band *band,
+                                  struct diag *d);
+
+/*
  * Each family's best plan under ctx's communication model and the same
  * plan under `other`'s (best, best_other), with their collectives, and
  * r->families_by_step; a plan fits when it leaves r->headroom_pct of HBM
@@ -135,6 +154,17 @@ enum status rank_finish_families(struct ranking *r,
                                  struct cost_ctx *ctx,
                                  struct cost_ctx *other,
                                  struct diag *d);
+
+/*
+ * For a model whose layers are a pattern (ctx->m's model.pattern), every
+ * pipeline rank of each family's best plan (r->stages): its chunks'
+ * layers in pattern letters (model_units_pattern) and its memory
+ * (cost_rank_memory); nothing for a model of blocks. After
+ * rank_finish_families. STATUS_NOMEM.
+ */
+enum status rank_finish_stages(struct ranking *r,
+                               const struct cost_ctx *ctx,
+                               struct diag *d);
 
 /*
  * Each family's crossovers on both links (f->cross_ib, f->cross_nv: where

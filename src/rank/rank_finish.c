@@ -65,6 +65,69 @@ enum status rank_finish_families(struct ranking *r,
     return STATUS_OK;
 }
 
+/* ---- Each pipeline rank's layers (a patterned model) ---- */
+
+/* The layers of rank `rank` of plan p on partition part, in pattern
+ * letters, its chunks joined by " | " (allocated; NULL: no memory). */
+static char *rank_layers(const struct model *m,
+                         const struct plan *p,
+                         const struct model_partition *part,
+                         long rank)
+{
+    long idx[PLAN_RANK_CHUNKS_MAX];
+    double mb[PLAN_RANK_CHUNKS_MAX];
+    size_t n = plan_rank_chunks(p, rank, idx, mb), i, at = 0;
+    size_t size = n * (MODEL_PATTERN_MAX + 8) + 2;
+    char *text = malloc(size), chunk[MODEL_PATTERN_MAX];
+    if (!text)
+        return NULL;
+    text[0] = '\0';
+    for (i = 0; i < n; i++) {
+        const struct model_chunk *c = &part->chunk[idx[i]];
+        int w;
+        if (!model_units_pattern(m, c->first, c->count, chunk, sizeof chunk))
+            snprintf(chunk, sizeof chunk, "?");
+        w = snprintf(text + at, size - at, "%s%s%s", i ? " | " : "",
+                     chunk[0] ? chunk : "-", c->mtp_units ? " +MTP" : "");
+        if (w > 0 && (size_t)w < size - at)
+            at += (size_t)w;
+    }
+    return text;
+}
+
+enum status rank_finish_stages(struct ranking *r,
+                               const struct cost_ctx *ctx,
+                               struct diag *d)
+{
+    size_t i, n = 0;
+    if (ctx->m->spec.pattern[0] == '\0')
+        return STATUS_OK;
+    for (i = 0; i < r->nfamilies; i++)
+        n += (size_t)r->family[i].best.plan.pp;
+    r->stages = calloc(n ? n : 1, sizeof *r->stages);
+    if (!r->stages)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    for (i = 0; i < r->nfamilies; i++) {
+        const struct cost_result *c = &r->family[i].best;
+        const struct model_partition *part = cost_result_partition(ctx, c);
+        long k;
+        for (k = 0; part && k < c->plan.pp; k++) {
+            struct ranking_stage *st = &r->stages[r->nstages];
+            struct memory mem;
+            st->layers = rank_layers(ctx->m, &c->plan, part, k);
+            if (!st->layers)
+                return diag_set(d, STATUS_NOMEM, "out of memory");
+            r->nstages++;
+            st->family = i;
+            st->rank = k;
+            cost_rank_memory(ctx, c, k, &mem);
+            st->mem_total = mem.total;
+            st->mem_act = mem.activations;
+        }
+    }
+    return STATUS_OK;
+}
+
 /* ---- Crossovers and the baseline's curves ---- */
 
 /* The step of work w on hardware h (terms_step: what ranking needs). */
@@ -193,6 +256,8 @@ enum status rank_finish_other_best(struct ranking *r,
         if (cost_ctx_prepare_plan(other, p, d) != STATUS_OK)
             return d->status;
         cost_evaluate(other, p, COST_FLOOR | COST_EXPECTED, NULL, &c);
+        if (c.work.x.known)
+            r->rows[i].other_expected = c.t.expected;
         if (!r->has_other_best ||
             rank_before(true, cost_rank_step(&c), &c.plan, true,
                         cost_rank_step(best), &best->plan)) {
@@ -204,6 +269,24 @@ enum status rank_finish_other_best(struct ranking *r,
 }
 
 /* ---- The waterfalls' replays ---- */
+
+/* n, or past the last fitting row whose range's high end is within
+ * tie_pct of the smallest (the plans figures_sheet_rows may recommend,
+ * once rank_finish_scenarios filled the ranges). */
+static size_t robust_ties(const struct ranking *r, size_t n)
+{
+    double least = 0;
+    size_t i;
+    for (i = 0; i < r->nrows; i++)
+        if (r->rows[i].fits && scenario_known(&r->rows[i].sc) &&
+            (least == 0 || r->rows[i].sc.high < least))
+            least = r->rows[i].sc.high;
+    for (i = 0; least > 0 && i < r->nrows; i++)
+        if (r->rows[i].fits && scenario_known(&r->rows[i].sc) &&
+            r->rows[i].sc.high <= least * (1 + r->tie_pct / 100) && i >= n)
+            n = i + 1;
+    return n;
+}
 
 enum status rank_finish_replays(struct ranking *r,
                                 const struct model *m,
@@ -222,6 +305,7 @@ enum status rank_finish_replays(struct ranking *r,
         double limit = r->rows[0].step * (1 + r->tie_pct / 100);
         while (n < r->nrows && r->rows[n].fits && r->rows[n].step <= limit)
             n++;
+        n = robust_ties(r, n);
     } else {
         n = 1;
     }
@@ -311,6 +395,68 @@ enum status rank_finish_validations(struct ranking *r,
                 break;
             }
     }
+    if (rank_finish_scenarios(r, ctx, NULL, d) != STATUS_OK)
+        return d->status;
+    /* the plans the ranges may recommend need their waterfalls too */
+    return rank_finish_replays(r, ctx->m, ctx->hw, d);
+}
+
+/* ---- Scenarios ---- */
+
+/* The band of `group` from the placed runs with an expected step (pts:
+ * room for every run). */
+static bool band_of(const struct ranking *r,
+                    struct validation_point *pts,
+                    const char *group,
+                    struct validation_band *band)
+{
+    size_t i, n = 0;
+    for (i = 0; i < r->nvalidations; i++) {
+        const struct validate_result *v = &r->validation[i];
+        if (!v->predicted.work.x.known || !(v->predicted.t.expected > 0))
+            continue;
+        snprintf(pts[n].group, sizeof pts[n].group, "%s", v->group);
+        pts[n++].ratio = v->measured_step_eq / v->predicted.t.expected;
+    }
+    return validation_band_fit(pts, n, group, band);
+}
+
+enum status rank_finish_scenarios(struct ranking *r,
+                                  const struct cost_ctx *ctx,
+                                  const struct validation_band *band,
+                                  struct diag *d)
+{
+    const struct model *m = ctx->m;
+    const struct hardware *hw = ctx->hw;
+    char key[VALIDATION_GROUP_MAX];
+    size_t i;
+    struct validation_point *pts = calloc(r->nvalidations + 1, sizeof *pts);
+    if (!pts)
+        return diag_set(d, STATUS_NOMEM, "out of memory");
+    if (band) {
+        r->band = *band;
+        r->has_band = band->all_runs > 0;
+    } else {
+        validation_band_key(hw->cal, ctx->stack, key, sizeof key);
+        r->has_band = hw->cal && band_of(r, pts, key, &r->band);
+    }
+    for (i = 0; i < r->nrows; i++) {
+        struct ranking_row *row = &r->rows[i];
+        scenario_eval(&row->work, &row->t, hw, m, row->plan.precision,
+                      r->has_band ? &r->band : NULL, &row->sc);
+        scenario_add(&row->sc, SCENARIO_OTHER_COMM, row->other_expected);
+    }
+    /* each run with its own group's band, on its own inputs */
+    for (i = 0; i < r->nvalidations; i++) {
+        struct validate_result *v = &r->validation[i];
+        struct validation_band b;
+        double x = v->sc.step[SCENARIO_EXPECTED];
+        if (!scenario_known(&v->sc) || !band_of(r, pts, v->group, &b))
+            continue;
+        scenario_add(&v->sc, SCENARIO_RUNS_FAST, x * b.lo);
+        scenario_add(&v->sc, SCENARIO_RUNS_SLOW, x * b.hi);
+    }
+    free(pts);
     return STATUS_OK;
 }
 
@@ -320,7 +466,8 @@ enum status rank_finish(struct ranking *r,
                         struct cost_ctx *other,
                         struct diag *d)
 {
-    if (rank_finish_families(r, ctx, other, d) != STATUS_OK)
+    if (rank_finish_families(r, ctx, other, d) != STATUS_OK ||
+        rank_finish_stages(r, ctx, d) != STATUS_OK)
         return d->status;
     rank_finish_crossovers(r, ctx->hw, sf);
     if (rank_finish_other_best(r, sf, other, d) != STATUS_OK)

@@ -48,6 +48,11 @@ void ranking_free(struct ranking *r)
     free(r->replays);
     r->replays = NULL;
     r->nreplays = 0;
+    for (i = 0; i < r->nstages; i++)
+        free(r->stages[i].layers);
+    free(r->stages);
+    r->stages = NULL;
+    r->nstages = 0;
     for (i = 0; i < r->nspill; i++)
         if (r->spill[i])
             fclose(r->spill[i]);

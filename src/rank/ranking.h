@@ -24,7 +24,9 @@
 #include "diag.h"
 #include "plan.h"
 #include "result.h"
+#include "scenario_steps.h"
 #include "sweep.h"
+#include "validation.h"
 
 /* Excel's sheet has 1,048,576 rows; one is the header. */
 #define RANKING_EXCEL_ROWS  1048575
@@ -45,6 +47,12 @@ struct ranking_row {
     int family;  /* index into ranking.family */
     bool fits;
     long rank; /* critical pipeline rank */
+    /* its expected step under the other communication model (0: not
+     * evaluated: rank_finish_other_best times the fitting rows) and its
+     * scenarios with their span (rank_finish_scenarios; sc.have 0 where
+     * it has no expected step) */
+    double other_expected;
+    struct scenario_steps sc;
 };
 
 /* Where a plan turns compute-bound as one link gets faster. */
@@ -89,6 +97,17 @@ struct ranking_family {
     /* Rank (rank_finish_crossovers): where the best plan turns
      * compute-bound as IB (NVLink) gets faster. */
     struct ranking_crossover cross_ib, cross_nv;
+};
+
+/* One pipeline rank of a family's best plan, for a model whose layers
+ * are a pattern (model.pattern): the layers its chunks hold, in pattern
+ * letters, and its memory (rank_finish_stages). */
+struct ranking_stage {
+    size_t family; /* index into ranking.family */
+    long rank;     /* pipeline rank, 0..pp-1 */
+    char *layers;  /* "3(M. .D) M. N.", chunks joined by " | ", an MTP
+                    * module as "+MTP", "-" for none (allocated) */
+    double mem_total, mem_act; /* bytes per GPU of that rank */
 };
 
 /* The template of the term shown under a key (terms_template: a time
@@ -155,11 +174,20 @@ struct ranking {
      * (rank_finish_other_best) */
     bool has_other_best;
     struct cost_result other_best;
+    /* the published runs' band on this report's calibration
+     * (rank_finish_scenarios; has_band false without a run) */
+    bool has_band;
+    struct validation_band band;
     /* the waterfall's replay of every plan that can be recommended: the
      * kept rows [0, nreplays), the fitting ones within tie_pct of the
      * fastest (row 0 alone when it does not fit) (rank_finish_replays) */
     struct replay *replays;
     size_t nreplays;
+    /* every pipeline rank of each family's best plan, families in index
+     * order, ranks in order; none unless the model has a pattern
+     * (rank_finish_stages) */
+    struct ranking_stage *stages; /* [nstages] */
+    size_t nstages;
 
     /* ---- rank_finish_validations, from validate_predict ---- */
     struct validate_result *validation; /* [nvalidations] */

@@ -18,6 +18,8 @@
 #include "comm_pick.h"
 #include "cost_work.h"
 #include "plan.h"
+#include "scenario_steps.h"
+#include "validation.h"
 
 /* ---- Collectives (comm.c lists them and times them) ---- */
 
@@ -238,6 +240,11 @@ struct validate_result {
      * the calibration (its hardware file's, by name) and the stack (its
      * framework's, named in the run's file); "" when none. */
     char calibration_path[1024], stack_path[1024];
+    /* its calibration's group (validation_group; "" when none) and its
+     * scenarios on its own inputs (scenario_eval, without the published
+     * runs' band: rank adds the band of its group) */
+    char group[VALIDATION_GROUP_MAX];
+    struct scenario_steps sc;
     /* its waterfall's steps, phases and ranks (on the inputs it names) */
     struct replay replay;
 };

@@ -236,6 +236,8 @@ static const struct terms_name names[] = {
     {"PLANS_RANK_S", "Plans: the step time the ranking uses (s)"},
     {"PLANS_STEP_S", "Plans: the speed-of-light step time (s)"},
     {"PLANS_EXPECTED_S", "Plans: the expected step time (s)"},
+    {"PLANS_LOW_S", "Plans: the expected step's low end, its scenarios' span (s)"},
+    {"PLANS_HIGH_S", "Plans: the expected step's high end, its slowest scenario (s)"},
     {"PLANS_X_TPS", "Plans: expected tokens/s per GPU"},
     {"PLANS_X_MFU", "Plans: expected MFU"},
     {"PLANS_X_DAYS", "Plans: expected days for the token budget"},

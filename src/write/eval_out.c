@@ -156,19 +156,28 @@ static void expected_text(FILE *out, const struct eval_view *v)
             "the budget (%.2fx the speed of light)\n",
             t->x_tps, 100 * t->x_mfu, t->x_days, t->x_cost / 1e6,
             t->expected / t->step);
-    if (v->range.n > 0) {
-        char a[32], b[32], c[32], e[32], f[32], g[32];
-        views_sig3(t->expected * v->range.lo, a, sizeof a);
-        views_sig3(t->expected * v->range.hi, b, sizeof b);
-        views_sig3(t->x_days * v->range.lo, c, sizeof c);
-        views_sig3(t->x_days * v->range.hi, e, sizeof e);
-        views_sig3(t->x_cost * v->range.lo / 1e6, f, sizeof f);
-        views_sig3(t->x_cost * v->range.hi / 1e6, g, sizeof g);
+    if (scenario_known(&v->sc)) {
+        char a[32], b[32];
+        double lo = v->sc.low / t->expected, hi = v->sc.high / t->expected;
+        int s;
+        views_sig3(v->sc.low, a, sizeof a);
+        views_sig3(v->sc.high, b, sizeof b);
         fprintf(out,
-                "        range %s to %s s, %s to %s days, $%sM to $%sM (the "
-                "%zu validation runs took %.2f to %.2fx their expected "
-                "step)\n",
-                a, b, c, e, f, g, v->range.n, v->range.lo, v->range.hi);
+                "        range %s to %s s, %.1f to %.1f days, $%.2fM to "
+                "$%.2fM: the span of its scenarios (never below the speed "
+                "of light)\n",
+                a, b, t->x_days * lo, t->x_days * hi, t->x_cost * lo / 1e6,
+                t->x_cost * hi / 1e6);
+        for (s = 0; s < SCENARIOS; s++)
+            if (v->sc.have & (1u << s))
+                fprintf(out, "          %-32s %8.3f s  (%s)\n",
+                        scenario_words(s), v->sc.step[s], scenario_source(s));
+        if (v->band.all_runs > 0)
+            fprintf(out,
+                    "          the published runs' band: %zu runs on this "
+                    "calibration's group of %zu, %.2f to %.2fx%s\n",
+                    v->band.runs, v->band.all_runs, v->band.lo, v->band.hi,
+                    v->band.runs ? "" : " (unchecked: wide)");
     }
     fputc('\n', out);
     {
@@ -585,11 +594,22 @@ static void json_times(struct json *j, const struct eval_view *v)
     json_num(j, "step", t->step);
     json_num(j, "step_serial", t->step_serial);
     json_num(j, "expected", x ? t->expected : NAN);
-    /* its range: the validation runs' spread of measured over expected */
-    json_num(j, "expected_low",
-             x && v->range.n ? t->expected * v->range.lo : NAN);
-    json_num(j, "expected_high",
-             x && v->range.n ? t->expected * v->range.hi : NAN);
+    /* its range: the span of its scenarios, each by name */
+    json_num(j, "expected_low", scenario_known(&v->sc) ? v->sc.low : NAN);
+    json_num(j, "expected_high", scenario_known(&v->sc) ? v->sc.high : NAN);
+    if (scenario_known(&v->sc)) {
+        json_open(j, "scenarios", '{');
+        for (ip = 0; ip < SCENARIOS; ip++)
+            if (v->sc.have & (1u << ip))
+                json_num(j, scenario_key(ip), v->sc.step[ip]);
+        json_close(j, '}');
+    } else {
+        json_str(j, "scenarios", NULL);
+    }
+    /* the published runs' band on this calibration's group */
+    json_num(j, "band_runs", (double)v->band.runs);
+    json_num(j, "band_low", v->band.all_runs ? v->band.lo : NAN);
+    json_num(j, "band_high", v->band.all_runs ? v->band.hi : NAN);
     /* its phases on the critical rank, summing to it (cost_phases) */
     if (x) {
         json_open(j, "phases", '{');
@@ -702,6 +722,30 @@ static void json_collectives(struct json *j, const struct eval_view *v)
     json_close(j, ']');
 }
 
+/* A model whose layers are a pattern: "chunk_patterns", each pipeline
+ * chunk's layers in pattern letters (what the text's "each chunk's
+ * layers" line shows); nothing for a model of blocks. */
+static void json_chunk_patterns(struct json *j, const struct eval_view *v)
+{
+    char buf[MODEL_PATTERN_MAX];
+    long i;
+    if (v->m->spec.pattern[0] == '\0' || !v->part)
+        return;
+    json_open(j, "chunk_patterns", '[');
+    for (i = 0; i < v->part->chunks; i++) {
+        const struct model_chunk *c = &v->part->chunk[i];
+        if (!model_units_pattern(v->m, c->first, c->count, buf, sizeof buf))
+            buf[0] = '\0';
+        json_open(j, NULL, '{');
+        json_num(j, "chunk", (double)i);
+        json_num(j, "layers", (double)(c->count - c->mtp_units));
+        json_num(j, "mtp_modules", (double)c->mtp_units);
+        json_str(j, "pattern", buf);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+}
+
 void eval_out_json(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
@@ -725,6 +769,7 @@ void eval_out_json(FILE *out, const struct eval_view *v)
     json_str(&j, "grads_reduced", reduced(r->grads_per_step));
     json_str(&j, "stages_balanced_by",
              r->balance_precision == r->plan.precision ? "time" : "flops");
+    json_chunk_patterns(&j, v);
     json_bool(&j, "fits", r->fits);
     json_work(&j, &r->work);
     json_times(&j, v);

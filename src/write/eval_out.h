@@ -13,6 +13,7 @@
 #include "model_partition.h"
 #include "stack.h"
 #include "result.h"
+#include "scenario_steps.h"
 #include "validation.h"
 
 /* One evaluated plan with everything the outputs show. */
@@ -23,9 +24,11 @@ struct eval_view {
     const struct cost_result *r;
     const struct comm_collective *coll; /* of the critical rank */
     size_t ncoll;
-    /* the validation runs' spread of measured over expected: the expected
-     * step's range (range.n 0: none) */
-    struct validation_range range;
+    /* the expected step's scenarios and range (scenario_eval, with the
+     * other communication model's step added; sc.have 0: none) and the
+     * published runs' band they read (band.all_runs 0: none) */
+    struct scenario_steps sc;
+    struct validation_band band;
     /* What the writer lays out beyond r, evaluated by the caller (eval):
      * every pipeline rank's memory, rank_mem[k] for k < nrank_mem (r's
      * plan.pp; cost_rank_memory, a rank of -1 when it has none), the

@@ -31,6 +31,8 @@ enum col_src {
                       without a calibration */
     C_XTIME_FIELD, /* a double of struct cost_times of the expected step;
                       empty without a calibration */
+    C_RANGE_FIELD, /* a double of struct scenario_steps (the row's range);
+                      empty without an expected step */
     C_RANK,
     C_FAMILY,
     C_SCHEDULE,
@@ -54,6 +56,7 @@ enum col_src {
 #define XWORK_FIELD(f, sc) \
     FIELD(C_XWORK_FIELD, struct expected_work, double, f, sc)
 #define XTIME_FIELD(f) FIELD(C_XTIME_FIELD, struct cost_times, double, f, 1)
+#define RANGE_FIELD(f) FIELD(C_RANGE_FIELD, struct scenario_steps, double, f, 1)
 #define DERIVED(src)   .id = (src), .off = 0, .scale = 1
 
 /* The column shows a term: its formula is the term's template (terms.c,
@@ -88,6 +91,8 @@ static const struct plans_column columns[] = {
 
     {.key = "step", .header = "Step, speed of light", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_STEP_S", TIME_FIELD(step)},
     {.key = "expected", .header = "Expected step", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_EXPECTED_S", XTIME_FIELD(expected)},
+    {.key = "low", .header = "Expected low (its scenarios' span, never below the speed of light)", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .name = "PLANS_LOW_S", RANGE_FIELD(low)},
+    {.key = "high", .header = "Expected high (its slowest scenario)", .unit = "s", .num_format = F_SEC, .width = 9, .kind = NUM, .name = "PLANS_HIGH_S", RANGE_FIELD(high)},
     {.key = "bound", .header = "Bound", .width = 9, .kind = TEXT, .formula = TERM, .name = "PLANS_BOUND", DERIVED(C_BOUND)},
     {.key = "ratio", .header = "Comm/compute", .num_format = F_RAT, .width = 9, .kind = NUM, .formula = TERM, .name = "PLANS_RATIO", TIME_FIELD(comm_compute_ratio)},
     {.key = "fits", .header = "Fits", .num_format = F_FITS, .width = 7, .kind = BOOL, .formula = TERM, .name = "PLANS_FITS", DERIVED(C_FITS)},
@@ -340,6 +345,12 @@ void plans_table_value_row(const struct plans_column *c,
             number(out, field(&row->work.x, c->off) / c->scale);
         else
             number(out, field(t, c->off));
+        break;
+    case C_RANGE_FIELD:
+        if (scenario_known(&row->sc))
+            number(out, field(&row->sc, c->off));
+        else
+            out->kind = PLANS_EMPTY;
         break;
     case C_RANK:
         if (rank > 0)

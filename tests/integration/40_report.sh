@@ -36,8 +36,8 @@ assert "best" not in out.split("\n\n")[0].lower()
 x = float(re.search(r"^  expected ([0-9.]+) s \(([0-9.]+) to ([0-9.]+) s\)", out, re.M).group(1))
 v = name("RECOMMENDED_STEP_S")  # stdout: 3 significant digits
 assert abs(x - v) <= 0.005 * v, (x, v)
-if name("FASTEST_PLAN") != plan:
-    assert re.search(r"^Fastest: .* expected", out, re.M)
+if name("FASTEST_PLAN") != plan:  # a tie kept for memory, or chosen for its range
+    assert re.search(r"^Fastest: .* expected|^  Chosen over the fastest expected plan", out, re.M)
 PYEOF
 
 # Same inputs, same command line, same SOURCE_DATE_EPOCH: same bytes.

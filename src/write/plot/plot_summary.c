@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "goodput.h"
+#include "scale.h"
 #include "result.h"
 #include "plot_format.h"
 
@@ -98,6 +99,15 @@ static void goodput_line(const struct views *r, struct plot_template_vars *v)
             snprintf(text + n, sizeof text - n, ", %s t CO2e", t);
         }
     }
+    if (r->scale && r->scale->n > 1) {
+        /* several cluster sizes: "N GPUs: D days, $C; 2N: ..." in its
+         * place (the detailed size's goodput is on the sheets; no label of
+         * its own: one size's card stays as it was) */
+        static const char pre[] = "Wall-clock with failures: ";
+        memcpy(text, pre, sizeof pre);
+        scale_line(r->scale, text + sizeof pre - 1,
+                   sizeof text - (sizeof pre - 1));
+    }
     plot_template_set_str(v, "GOODPUT", text);
 }
 
@@ -107,16 +117,24 @@ static void goodput_line(const struct views *r, struct plot_template_vars *v)
 static void recipe_line(const struct views *r, struct plot_template_vars *v)
 {
     const struct model_spec *s = &r->in->m->spec;
-    char text[1024], b[32], q[32];
+    char text[2048], b[32], q[32];
+    size_t n;
     const char *whose = r->in->recipe_default
                             ? "BORROWED default recipe, not the model's own"
                         : r->in->recipe_json ? "the -t training file"
                                              : "the model file's own";
     views_thousands((double)r->headline.plan.plan.gbs, b, sizeof b);
     views_thousands((double)s->seq_len, q, sizeof q);
-    snprintf(text, sizeof text,
-             "Recipe: %s: %s x %s tokens per step, %.1fT tokens", whose, b, q,
-             s->tokens / 1e12);
+    n = (size_t)snprintf(text, sizeof text,
+                         "Recipe: %s: %s x %s tokens per step, %.1fT tokens",
+                         whose, b, q, s->tokens / 1e12);
+    if (r->scale && n < sizeof text) {
+        /* a deadline's or budget's answer after it */
+        char answer[1024];
+        scale_answer(r->scale, answer, sizeof answer);
+        if (answer[0])
+            snprintf(text + n, sizeof text - n, ". %s", answer);
+    }
     plot_template_set_str(v, "RECIPE", text);
 }
 
@@ -124,7 +142,7 @@ static void recipe_line(const struct views *r, struct plot_template_vars *v)
 static void words(const struct views *r, struct plot_template_vars *v)
 {
     const struct views_headline *h = &r->headline;
-    char text[1024], title[1024], a[32], b[32]; /* text: a plan in words */
+    char text[4800], title[1024], a[32], b[32]; /* text: a range's words */
     plot_format_title(r, "planning summary", title, sizeof title);
     plot_template_set_str(v, "TITLE", title);
     snprintf(text, sizeof text, "%s: %s",
@@ -145,10 +163,9 @@ static void words(const struct views *r, struct plot_template_vars *v)
         views_sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
         views_sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
         snprintf(text, sizeof text,
-                 "Range: %s to %s s, %s to %s days, $%sM to $%sM (the %zu "
-                 "validation runs took %.2f to %.2fx their expected step)",
-                 s1, s2, d1, d2, c1, c2, h->range_runs, h->range_lo,
-                 h->range_hi);
+                 "Range: %s to %s s, %s to %s days, $%sM to $%sM (%s)%s%s", s1,
+                 s2, d1, d2, c1, c2, h->range_words, h->choice[0] ? " " : "",
+                 h->choice);
     } else
         text[0] = '\0';
     plot_template_set_str(v, "RANGE", text);

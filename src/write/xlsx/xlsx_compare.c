@@ -234,8 +234,9 @@ static const struct xlsx_table table = {cols, sizeof cols / sizeof cols[0],
     "and only a model's clusters are ranked against each other, by the "       \
     "expected cost of its token budget; a cluster without a calibration has "  \
     "the speed of light only, a floor no run can beat, and ranks apart, "      \
-    "after them. An expected figure's range is the report's (the validation "  \
-    "runs' measured over expected step). MFU is against each precision's "     \
+    "after them. An expected figure's range is the report's (the span of the " \
+    "plan's scenarios: the published runs' band, the DP overlaps off, the "    \
+    "other communication model). MFU is against each precision's "             \
     "own peak. Printed: the columns up to Fits."
 
 /* The last column printed. */

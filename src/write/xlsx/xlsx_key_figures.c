@@ -27,15 +27,20 @@
 #define KV_VALUE "step_o"
 #define KV_NOTE  "bound_o"
 
-/* The fastest plan that fits (the fastest when none does), and among the
- * plans within TIE_PCT of it the one with the most free memory. */
+/* The fastest plan that fits (the fastest when none does), and the
+ * recommended one: among the fitting plans within TIE_PCT of the
+ * smallest high end of a range (the step where a plan has none), the
+ * one with the most free memory (figures_sheet_rows' rule). */
 #define ANY_FITS "SUMPRODUCT(PLANS_FITS)>0"
 #define FASTEST_STEP \
     "IF(" ANY_FITS ",MIN(IF(PLANS_FITS,PLANS_RANK_S)),MIN(PLANS_RANK_S))"
 #define FASTEST_ROW_F                                                      \
     "IF(" ANY_FITS ",MATCH(FASTEST_STEP_S,IF(PLANS_FITS,PLANS_RANK_S),0)," \
     "MATCH(FASTEST_STEP_S,PLANS_RANK_S,0))"
-#define TIE "PLANS_FITS*(PLANS_RANK_S<=FASTEST_STEP_S*(1+TIE_PCT/100))"
+#define ROBUST "IF(ISNUMBER(PLANS_HIGH_S),PLANS_HIGH_S,PLANS_RANK_S)"
+#define TIE                                                              \
+    "PLANS_FITS*(" ROBUST "<=MIN(IF(PLANS_FITS," ROBUST "))*(1+TIE_PCT/" \
+    "100))"
 #define RECOMMENDED_ROW_F                                       \
     "IFERROR(MATCH(MAX(IF(" TIE ",PLANS_HEADROOM_GIB)),IF(" TIE \
     ",PLANS_HEADROOM_GIB),0),FASTEST_ROW)"
@@ -267,12 +272,16 @@ static size_t key_choice(struct xlsx_book *b,
                             .v = best_row,
                             .fmt = XLSX_FMT_INT});
     name_cell(b, row++, "FASTEST_ROW");
+    /* an array formula: MIN(IF(...)) inside SUMPRODUCT is evaluated over
+     * the rows only as one (gnumeric: else the IF takes one row) */
     snprintf(note, sizeof note,
-             "within TIE_PCT (%g%%) of the fastest and fitting: ties",
+             "fitting, the high end of the range within TIE_PCT (%g%%) of "
+             "the smallest: ties",
              r->rank->tie_pct);
     kv(b, ws, row++,
        &(struct key_figure){.label = "Ties",
                             .formula = OR_MESSAGE("SUMPRODUCT(" TIE ")"),
+                            .array = true,
                             .v = (double)h->ties,
                             .fmt = XLSX_FMT_CNT,
                             .note = note});

@@ -123,6 +123,85 @@ static void mem_get(const void *item, int id, struct xlsx_value *out)
 static const struct xlsx_table mem_table = {
     mem_cols, sizeof mem_cols / sizeof mem_cols[0], XLSX_FMT_HEAD, mem_get};
 
+/* ---- Layers per pipeline rank (a patterned model) ---- */
+
+enum stage_id { S_PLAN, S_RANK, S_TOTAL, S_ACT, S_LAYERS };
+
+/* One row per pipeline rank of each family's best plan: the columns sit
+ * on the inventory's grid (Tensor, then 11-character columns), the
+ * layers last, where their text may run on to the right. */
+/* clang-format off */
+static const struct xlsx_column stage_cols[] = {
+    {.key = "plan", .header = "Plan", .fmt = XLSX_FMT_TEXT, .width = 0, .id = S_PLAN},
+    {.key = "rank", .header = "PP rank", .fmt = XLSX_FMT_INT, .width = 0, .id = S_RANK},
+    {.key = "mem_total", .header = "Total", .unit = "GiB", .fmt = XLSX_FMT_GIB, .width = 0, .id = S_TOTAL},
+    {.key = "mem_act", .header = "Activations", .unit = "GiB", .fmt = XLSX_FMT_GIB, .width = 0, .id = S_ACT},
+    {.key = "layers", .header = "Layers (model.pattern letters; chunks | )", .fmt = XLSX_FMT_TEXT, .width = 0, .id = S_LAYERS},
+};
+/* clang-format on */
+
+struct stage_row {
+    const struct ranking *rank;
+    const struct ranking_stage *st;
+};
+
+static void stage_get(const void *item, int id, struct xlsx_value *out)
+{
+    const struct stage_row *r = item;
+    const struct ranking_stage *st = r->st;
+    switch (id) {
+    case S_PLAN:
+        xlsx_value_text(out, r->rank->family[st->family].name);
+        break;
+    case S_RANK:
+        xlsx_value_num(out, (double)st->rank);
+        break;
+    case S_TOTAL:
+        xlsx_value_num(out, st->mem_total / GIB);
+        break;
+    case S_ACT:
+        xlsx_value_num(out, st->mem_act / GIB);
+        break;
+    default:
+        xlsx_value_text(out, st->layers ? st->layers : "?");
+        break;
+    }
+}
+
+static const struct xlsx_table stage_table = {
+    stage_cols, sizeof stage_cols / sizeof stage_cols[0], XLSX_FMT_HEAD,
+    stage_get};
+
+/* The stage rows, families fastest first as in the memory table, after
+ * a heading; nothing for a model of blocks (ranking.stages empty).
+ * Returns the next row. */
+static size_t stage_rows(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct ranking *rk = b->r->rank;
+    size_t i, k, at = xlsx_table_col(&stage_table, "plan");
+    if (rk->nstages == 0)
+        return row;
+    xlsx_book_str(b, ws, row++, at,
+                  "Layers of each pipeline rank (model.pattern)",
+                  xlsx_book_fmt(b, XLSX_FMT_H2));
+    xlsx_book_str(b, ws, row++, at,
+                  "Each family's best plan, rank by rank: the layers its "
+                  "pipeline chunks hold, two letters a layer (mixer, MLP), "
+                  "and its memory.",
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    xlsx_table_header(b, ws, &stage_table, row);
+    xlsx_book_height(b, ws, row++, 32);
+    for (i = 0; i < rk->nfamilies; i++) {
+        size_t f = (size_t)rk->families_by_step[i];
+        for (k = 0; k < rk->nstages; k++) {
+            struct stage_row sr = {rk, &rk->stages[k]};
+            if (rk->stages[k].family == f)
+                xlsx_table_row(b, ws, &stage_table, row++, &sr);
+        }
+    }
+    return row + 1;
+}
+
 /* ---- Activation inventory ---- */
 
 enum inv_id {
@@ -393,6 +472,7 @@ void xlsx_memory_write(struct xlsx_book *b,
     xlsx_table_header(b, ws, &mem_table, row);
     xlsx_book_height(b, ws, row++, 32);
     row = memory_rows(b, ws, row) + 2;
+    row = stage_rows(b, ws, row);
 
     xlsx_book_strf(b, ws, row++, at, xlsx_book_fmt(b, XLSX_FMT_H2),
                    "Activation inventory of %s: what one layer saves for "

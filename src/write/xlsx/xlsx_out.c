@@ -16,6 +16,7 @@
 #include "xlsx_memory.h"
 #include "xlsx_plans.h"
 #include "xlsx_roofline.h"
+#include "xlsx_scale.h"
 #include "xlsx_sensitivity.h"
 #include "xlsx_small.h"
 #include "xlsx_families.h"
@@ -24,6 +25,7 @@
 /* The sheets, in tab order. */
 enum sheet {
     SUMMARY,
+    SCALE, /* several cluster sizes only (xlsx_scale_wanted) */
     FAMILIES,
     GLOSSARY,
     ASSUMPTIONS,
@@ -85,10 +87,11 @@ enum status xlsx_out_write_waiting(const struct views *r,
                                    struct diag *d)
 {
     static const char *const names[NSHEETS] = {
-        XLSX_SUMMARY_SHEET,     XLSX_FAMILIES_SHEET,   XLSX_GLOSSARY_SHEET,
-        XLSX_ASSUMPTIONS_SHEET, XLSX_PLANS_SHEET,      XLSX_MEMORY_SHEET,
-        XLSX_COMM_SHEET,        XLSX_ROOFLINE_SHEET,   XLSX_SENSITIVITY_SHEET,
-        XLSX_REJECTED_SHEET,    XLSX_VALIDATION_SHEET, XLSX_ABOUT_SHEET};
+        XLSX_SUMMARY_SHEET,     XLSX_SCALE_SHEET,       XLSX_FAMILIES_SHEET,
+        XLSX_GLOSSARY_SHEET,    XLSX_ASSUMPTIONS_SHEET, XLSX_PLANS_SHEET,
+        XLSX_MEMORY_SHEET,      XLSX_COMM_SHEET,        XLSX_ROOFLINE_SHEET,
+        XLSX_SENSITIVITY_SHEET, XLSX_REJECTED_SHEET,    XLSX_VALIDATION_SHEET,
+        XLSX_ABOUT_SHEET};
     struct xlsx_images img;
     struct lxw_worksheet *ws[NSHEETS];
     struct xlsx_book b;
@@ -101,7 +104,9 @@ enum status xlsx_out_write_waiting(const struct views *r,
                        d) != STATUS_OK)
         return d->status;
     for (i = 0; i < NSHEETS; i++)
-        ws[i] = xlsx_book_sheet(&b, names[i]);
+        ws[i] = i != SCALE || xlsx_scale_wanted(r)
+                    ? xlsx_book_sheet(&b, names[i])
+                    : NULL;
     diag_snprintf(subject, sizeof subject, "%s on %ld x %s",
                   r->in->m->spec.name, r->in->hw->spec.gpus,
                   r->in->hw->spec.gpu_name);
@@ -136,6 +141,7 @@ enum status xlsx_out_write_waiting(const struct views *r,
                             img.waterfall);
         xlsx_roofline_write(&b, ws[ROOFLINE], img.roofline_ib,
                             img.roofline_nvlink);
+        xlsx_scale_write(&b, ws[SCALE]);
     }
     return xlsx_book_close(&b, d);
 }

@@ -31,11 +31,12 @@ struct xlsx_images {
  * constant_memory mode (about 4 MB instead of ~115 bytes per cell), where
  * Plans gets an autofilter instead of an Excel table and only its first
  * XLSX_OUT_BIG_COLUMNS columns (rank, family, the plan's dimensions, step,
- * expected step, bound, fit, free memory, MFU, throughput, days), as
+ * expected step with its low and high, bound, fit, free memory, MFU,
+ * throughput, days), as
  * values: at a million rows the full sheet with live
  * formulas is 55 million cells and minutes to write (plans.csv keeps every
  * column). */
-#define XLSX_OUT_BIG_COLUMNS 20
+#define XLSX_OUT_BIG_COLUMNS 22
 #ifndef XLSX_OUT_TABLE_ROWS_MAX /* overridable to test the large mode */
 #define XLSX_OUT_TABLE_ROWS_MAX 200000
 #endif

@@ -18,11 +18,13 @@
 #include <xlsxwriter.h>
 
 #include "goodput.h"
+#include "scale.h"
 #include "plans_table.h"
 #include "terms_inputs.h"
 #include "xlsx_families.h"
 #include "xlsx_key_figures.h"
 #include "xlsx_live.h"
+#include "xlsx_out.h"
 #include "xlsx_table.h"
 #include "xlsx_waterfall.h"
 
@@ -259,6 +261,43 @@ static size_t recipe_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
+/* Several cluster sizes: each one's days and cost in one line (the Scale
+ * sheet details them); a deadline's or budget's answer. No row without
+ * them. */
+/* A label in Family and text merged from Step on, wrapped, its row tall
+ * enough for it (the printed page cuts what runs past its edge). */
+static void text_row(struct xlsx_book *b,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     const char *label,
+                     const char *text)
+{
+    xlsx_book_str(b, ws, row, col("family"), label,
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), text,
+                    xlsx_book_fmt(b, XLSX_FMT_WRAP));
+    xlsx_book_height(
+        b, ws, row,
+        xlsx_book_text_height(strlen(text), text_width(col("step")), 11));
+}
+
+static size_t glance_scale(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct scale *s = b->r->scale;
+    char text[2048], line[2100];
+    if (!s)
+        return row;
+    if (s->n > 1) {
+        scale_line(s, text, sizeof text);
+        snprintf(line, sizeof line, "%s (Scale sheet)", text);
+        text_row(b, ws, row++, "Cluster sizes", line);
+    }
+    scale_answer(s, text, sizeof text);
+    if (text[0])
+        text_row(b, ws, row++, s->days > 0 ? "Deadline" : "Budget", text);
+    return row;
+}
+
 /* A label in Family and a live line from Step on. */
 static void labelled(struct xlsx_book *b,
                      lxw_worksheet *ws,
@@ -402,7 +441,8 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->in->hw->spec.gpu_hour_usd);
     xlsx_live_lit(&t, " per GPU-hour");
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_WRAP, 11);
-    return glance_memory(b, ws, glance_goodput(b, ws, row));
+    return glance_scale(b, ws,
+                        glance_memory(b, ws, glance_goodput(b, ws, row)));
 }
 
 /*
@@ -500,6 +540,7 @@ static size_t verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct views *r = b->r;
+    char big[200];
     xlsx_book_str(b, ws, row++, col("family"), "Notes",
                   xlsx_book_fmt(b, XLSX_FMT_H2));
     if (r->note_published[0])
@@ -507,11 +548,13 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     paragraph(b, ws, row++, r->note_sweep, XLSX_FMT_WRAP, 11);
     if (r->note_left_out[0])
         paragraph(b, ws, row++, r->note_left_out, XLSX_FMT_WARN, 11);
+    snprintf(big, sizeof big,
+             "With this many plans, Plans holds their first %d columns as "
+             "values (no live formulas) and an autofilter, and this sheet's "
+             "figures are values; plans.csv has every column.",
+             XLSX_OUT_BIG_COLUMNS);
     paragraph(b, ws, row++,
-              b->big ? "With this many plans, Plans holds their first 20 "
-                       "columns as values (no live formulas) and an "
-                       "autofilter, and this sheet's figures are values; "
-                       "plans.csv has every column."
+              b->big ? big
                      : "Live: the key figures above, the names FASTEST_PLAN, "
                        "FASTEST_STEP_S, RECOMMENDED_PLAN, RECOMMENDED_STEP_S "
                        "(with _LOW, _HIGH and _SOL), RECOMMENDED_DAYS, "
@@ -530,22 +573,27 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 }
 
 /* The printed page's last line: where the rest of the sheet is. */
-#define PRINT_NOTE                                                           \
-    "Printed: the rows above. On screen below: the key figures of the "      \
-    "recommended plan (live), the step from the speed of light to the "      \
-    "expected, and the notes; Plans, Families and Memory hold every plan's " \
-    "figures."
+#define PRINT_NOTE                                                         \
+    "Printed: the rows above. On screen below: links to the sheets, the "  \
+    "key figures of the recommended plan (live), the step from the speed " \
+    "of light to the expected, and the notes; Plans, Families and Memory " \
+    "hold every plan's figures."
 
 /*
  * The Summary's page: rows 0..last on one landscape page (fit to one page
  * wide and one tall over the print area). The rows printed are those a
  * 1366-px screen shows at once, some 30 rows of 11-point text, so the
  * page's scale stays above 8/11 (the type at 8 points or more) on A4 or
- * Letter: tests/integration/88_print.sh measures it in LibreOffice's PDF.
+ * Letter: tests/integration/88_print.sh measures it in LibreOffice's PDF
+ * (8.1 points on Letter, 8.7 on A4; with four cluster sizes and --days,
+ * 8.1 and 8.2).
  */
 static void print_setup(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
 {
     worksheet_fit_to_pages(ws, 1, 1);
+    /* top and bottom half an inch (the other sheets' 0.6): with several
+     * cluster sizes and a deadline A4's height decides, 8.0 points */
+    worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.5);
     xlsx_book_print_area(b, ws, 0, last, col(TEXT_LAST));
 }
 
@@ -573,14 +621,13 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
         r->in->hw->spec.cluster_name, comm_model_str(r->in->comm),
         xlsx_book_other_model(r), r->in->version, r->when);
     row = glance(b, ws, row);
-    row = links(b, ws, row) + 1;
     row = verdict(b, ws, row);
     /* the page a manager prints (issue 37): the answer, its range, why,
      * memory, days, cost and energy on one landscape page at 8 points
      * or more; the detail below is the screen's */
     paragraph(b, ws, row, PRINT_NOTE, XLSX_FMT_NOTE_WRAP, 11);
     print_setup(b, ws, row);
-    row += 2;
+    row = links(b, ws, row + 2) + 1;
     row = xlsx_key_figures(b, ws, row);
     row = xlsx_waterfall_table(b, ws, row, &waterfall_cols);
     row = notes(b, ws, row);

@@ -1,0 +1,113 @@
+/*
+ * validation_band: how wide an expected step's range is on a
+ * calibration, from the published runs on the calibrations of its group
+ * (validation.h, validation_band_fit): the run-to-run spread every group
+ * shares, each group's own mean error, and how well its runs pin that
+ * mean down. A random-effects reading of the runs' errors: the spread is
+ * what the model leaves out of every run; the mean is the calibration's
+ * own bias, known from its runs, unknown without them.
+ */
+#include "validation.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *validation_group(const struct calibration *cal)
+{
+    if (!cal)
+        return "";
+    return cal->spec.validation_group[0] ? cal->spec.validation_group
+                                         : cal->spec.gpu;
+}
+
+void validation_band_key(const struct calibration *cal,
+                         const struct stack *st,
+                         char *buf,
+                         size_t size)
+{
+    const char *family = "";
+    if (st)
+        family = st->spec.validation_family[0] ? st->spec.validation_family
+                                               : st->spec.name;
+    if (!cal)
+        snprintf(buf, size, "%s", "");
+    else
+        snprintf(buf, size, "%s%s%s", validation_group(cal),
+                 family[0] ? "/" : "", family);
+}
+
+static bool usable(const struct validation_point *p)
+{
+    return p->ratio > 0 && isfinite(p->ratio);
+}
+
+/* The mean log ratio and count of the runs of `group`. */
+static double group_mean(const struct validation_point *pts,
+                         size_t n,
+                         const char *group,
+                         size_t *count)
+{
+    double sum = 0;
+    size_t i;
+    *count = 0;
+    for (i = 0; i < n; i++)
+        if (usable(&pts[i]) && strcmp(pts[i].group, group) == 0) {
+            sum += log(pts[i].ratio);
+            (*count)++;
+        }
+    return *count ? sum / (double)*count : 0;
+}
+
+/* sigma, k and offset_max of every run (validation_band_fit). */
+static void
+spreads(const struct validation_point *pts, size_t n, struct validation_band *b)
+{
+    double ss = 0, df = 0;
+    size_t i, nj;
+    for (i = 0; i < n; i++) {
+        double m;
+        if (!usable(&pts[i]))
+            continue;
+        m = group_mean(pts, n, pts[i].group, &nj);
+        ss += pow(log(pts[i].ratio) - m, 2);
+        df += 1 - 1.0 / (double)nj; /* sum over a group: n_j - 1 */
+        b->offset_max = fmax(b->offset_max, fabs(m));
+    }
+    b->sigma = df > 0.5 ? sqrt(ss / df) : 0;
+    for (i = 0; b->sigma > 0 && i < n; i++) {
+        double m, z;
+        if (!usable(&pts[i]))
+            continue;
+        m = group_mean(pts, n, pts[i].group, &nj);
+        z = fabs(log(pts[i].ratio) - m) /
+            (b->sigma * sqrt(1 + 1.0 / (double)nj));
+        b->k = fmax(b->k, z);
+    }
+}
+
+bool validation_band_fit(const struct validation_point *pts,
+                         size_t n,
+                         const char *group,
+                         struct validation_band *band)
+{
+    double half;
+    size_t i;
+    memset(band, 0, sizeof *band);
+    snprintf(band->group, sizeof band->group, "%s", group);
+    for (i = 0; i < n; i++)
+        band->all_runs += usable(&pts[i]);
+    if (band->all_runs == 0)
+        return false;
+    spreads(pts, n, band);
+    band->mean = group_mean(pts, n, group, &band->runs);
+    if (band->runs > 0) {
+        half = band->k * band->sigma * sqrt(1 + 1.0 / (double)band->runs);
+    } else {
+        half = band->k * band->sigma * sqrt(2) + band->offset_max;
+        band->mean = 0;
+    }
+    band->lo = fmin(1, exp(band->mean - half));
+    band->hi = fmax(1, exp(band->mean + half));
+    return true;
+}

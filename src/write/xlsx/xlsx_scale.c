@@ -1,0 +1,157 @@
+/*
+ * xlsx_scale: the Scale sheet (see xlsx_scale.h). Its columns are the
+ * rows of cols[]: a header, a format, a width and the size's value.
+ */
+#include "xlsx_scale.h"
+
+#include <stdio.h>
+
+#include "scale.h"
+
+static double v_gpus(const struct scale_size *z)
+{
+    return (double)z->gpus;
+}
+static double v_step(const struct scale_size *z)
+{
+    return z->step_s;
+}
+static double v_tps(const struct scale_size *z)
+{
+    return z->tokens_per_s_per_gpu;
+}
+static double v_eff(const struct scale_size *z)
+{
+    return z->efficiency;
+}
+static double v_days(const struct scale_size *z)
+{
+    return z->f.wall_days;
+}
+static double v_lo(const struct scale_size *z)
+{
+    return z->f.range ? z->f.wall_lo : z->f.wall_days;
+}
+static double v_hi(const struct scale_size *z)
+{
+    return z->wall_hi;
+}
+static double v_gpuh(const struct scale_size *z)
+{
+    return z->gpu_hours;
+}
+static double v_cost(const struct scale_size *z)
+{
+    return z->f.wall_cost;
+}
+static double v_cost_hi(const struct scale_size *z)
+{
+    return z->cost_hi;
+}
+static double v_mwh(const struct scale_size *z)
+{
+    return z->f.mwh;
+}
+static double v_co2(const struct scale_size *z)
+{
+    return z->f.tco2e;
+}
+
+struct scale_col {
+    const char *head;
+    enum xlsx_fmt fmt;
+    double width;
+    double (*num)(const struct scale_size *z); /* NULL: the plan's words */
+};
+
+static const struct scale_col cols[] = {
+    {.head = "GPUs", .fmt = XLSX_FMT_INT, .width = 8, .num = v_gpus},
+    {.head = "Recommended plan", .fmt = XLSX_FMT_TEXT, .width = 44},
+    {.head = "Step (s)", .fmt = XLSX_FMT_SEC, .width = 10, .num = v_step},
+    {.head = "Tokens/s per GPU",
+     .fmt = XLSX_FMT_CNT,
+     .width = 12,
+     .num = v_tps},
+    {.head = "Scaling efficiency",
+     .fmt = XLSX_FMT_PCT,
+     .width = 11,
+     .num = v_eff},
+    {.head = "Days (wall-clock)",
+     .fmt = XLSX_FMT_DAYS,
+     .width = 11,
+     .num = v_days},
+    {.head = "Days, low", .fmt = XLSX_FMT_DAYS, .width = 10, .num = v_lo},
+    {.head = "Days, high", .fmt = XLSX_FMT_DAYS, .width = 10, .num = v_hi},
+    {.head = "GPU-hours", .fmt = XLSX_FMT_CNT, .width = 14, .num = v_gpuh},
+    {.head = "Cost (USD)", .fmt = XLSX_FMT_USD, .width = 14, .num = v_cost},
+    {.head = "Cost, high (USD)",
+     .fmt = XLSX_FMT_USD,
+     .width = 14,
+     .num = v_cost_hi},
+    {.head = "Energy (MWh)", .fmt = XLSX_FMT_NUM, .width = 11, .num = v_mwh},
+    {.head = "tCO2e", .fmt = XLSX_FMT_NUM, .width = 9, .num = v_co2},
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+bool xlsx_scale_wanted(const struct views *r)
+{
+    return r->scale && r->scale->n > 1;
+}
+
+/* The title and what the columns are, above the table. */
+static size_t
+head(struct xlsx_book *b, struct lxw_worksheet *ws, const struct scale *s)
+{
+    xlsx_book_str(b, ws, 0, 0, "How many GPUs",
+                  xlsx_book_fmt(b, XLSX_FMT_TITLE));
+    xlsx_book_str(b, ws, 1, 0,
+                  "Each cluster size's plans ranked on their own (never "
+                  "against another size's); its recommended plan by the "
+                  "Summary's rule. Days and cost are wall-clock, with "
+                  "failures and checkpoints (Assumptions); low and high: "
+                  "the range of the expected step. Scaling efficiency: "
+                  "tokens/s per GPU over the smallest size's.",
+                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    if (s->below >= 0)
+        xlsx_book_strf(b, ws, 2, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
+                       "Scaling efficiency falls under %.0f%% "
+                       "(report.scale_efficiency) from %ld GPUs.",
+                       100 * s->threshold, s->size[s->below].gpus);
+    else
+        xlsx_book_strf(b, ws, 2, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
+                       "Scaling efficiency stays at or above %.0f%% "
+                       "(report.scale_efficiency) at every listed size.",
+                       100 * s->threshold);
+    return 4;
+}
+
+void xlsx_scale_write(struct xlsx_book *b, struct lxw_worksheet *ws)
+{
+    const struct scale *s = b->r->scale;
+    char answer[2048];
+    size_t i, c, row;
+    if (!ws || !s)
+        return;
+    row = head(b, ws, s);
+    for (c = 0; c < NCOLS; c++) {
+        xlsx_book_width(b, ws, c, c, cols[c].width);
+        xlsx_book_str(b, ws, row, c, cols[c].head,
+                      xlsx_book_fmt(b, XLSX_FMT_HEAD));
+    }
+    for (i = 0; i < s->n; i++) {
+        const struct scale_size *z = &s->size[i];
+        row++;
+        for (c = 0; c < NCOLS; c++) {
+            struct lxw_format *f = xlsx_book_fmt(b, cols[c].fmt);
+            if (!cols[c].num)
+                xlsx_book_str(b, ws, row, c, z->fits ? z->plan : "no plan fits",
+                              f);
+            else if (z->any && (z->fits || c == 0))
+                xlsx_book_num(b, ws, row, c, cols[c].num(z), f);
+        }
+    }
+    scale_answer(s, answer, sizeof answer);
+    if (answer[0])
+        xlsx_book_str(b, ws, row + 2, 0, answer,
+                      xlsx_book_fmt(b, XLSX_FMT_BOLD));
+}
