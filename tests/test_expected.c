@@ -516,6 +516,39 @@ static void test_expected_full_recompute_elementwise_by_hand(void **state)
 }
 
 /*
+ * Selective recomputation of the attention core (Korthikanti et al. 2022
+ * §5: QK^T, softmax, dropout and attention over V, checkpointed and run
+ * again in the backward) reruns that core as what it is. gpt-korthikanti
+ * (96 layers, 96 heads, unfused attention with dropout) on one GPU, one
+ * sequence of 2048 tokens, the flat calibration (attention 379 TFLOP/s
+ * forward and backward, backward 2 x forward; every elementwise rate 1.5
+ * TB/s):
+ * - attention kernels: forward F, backward 2F, and the rerun forward F:
+ *   4/3 of the time without recomputation;
+ * - the s x s traffic (Table 2: softmax output 2as, dropout mask as, its
+ *   output 2as bytes a token, each written and read: 10as = 10 x 96 x
+ *   2048 bytes a token and layer) moves once more: 2048 tokens x 96
+ *   layers x 1,966,080 bytes at 1.5 TB/s = 0.2577 s;
+ * - the GEMMs: none more (the core's FLOPs are not a GEMM's).
+ * Before the fix, the rerun core was timed as GEMM FLOPs at the rank's
+ * mean GEMM rate and its s x s traffic not at all.
+ */
+static void test_expected_selective_core_attn_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result none, sel;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=none", &f->stack, &none);
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=selective", &f->stack,
+             &sel);
+    assert_true(none.work.x.attn_cal_s > 0);
+    assert_near(sel.work.x.attn_cal_s, none.work.x.attn_cal_s * 4 / 3, 1e-12);
+    assert_near(sel.work.x.ew_s - none.work.x.ew_s,
+                2048.0 * 96 * 10 * 96 * 2048 / 1.5e12, 1e-12);
+    assert_near(sel.work.x.ew_s - none.work.x.ew_s, 0.2577, 1e-3);
+    assert_near(sel.work.x.gemm_cal_s, none.work.x.gemm_cal_s, 1e-12);
+}
+
+/*
  * Without sequence parallelism (sp=0) the norms and residual adds run on
  * the whole sequence on every TP rank (Korthikanti et al. 2022 §4.2.2).
  * gpt-korthikanti (96 layers, h 12288, LayerNorm) on 8 GPUs, tp=8, one
@@ -747,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
+        cmocka_unit_test(test_expected_selective_core_attn_by_hand),
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_fp8_casts_by_hand),

@@ -18,7 +18,9 @@
  *   calibration's factor for its granularity (fp8.scaling = row, block;
  *   fine: the fine-grained factor) of the table rate.
  * - Backward GEMMs run at their forward class's rate (calibration.h);
- *   recomputed forward work at the rank's mean GEMM rate.
+ *   recomputed forward work at the rank's mean GEMM rate, but for the
+ *   attention core it reruns: that at the attention's forward rate, with
+ *   an unfused core's s x s traffic once more (model_derive.c).
  * - Attention: the forward at the forward rate, the backward (the
  *   calibration's FLOP convention: bwd_ratio x forward) at the backward
  *   rate, for the model's real head widths (calibration_attention_s: an
@@ -274,8 +276,9 @@ static void gemm_work(const struct model *m,
         x->gemm_bal_s += at;
         x->gemm_cal_s += routed ? at * load : at;
     }
-    /* the forward work recomputation redoes, at the rank's mean rate */
-    attn_flops = 3 * t * c->core_fwd;
+    /* the forward work recomputation redoes, at the rank's mean rate;
+     * the attention core's (forward, backward, rerun) at its own */
+    attn_flops = t * (3 * c->core_fwd + c->recompute_core[p->recompute]);
     total = w->fp8_flops + w->bf16_flops;
     if (gemm_flops > 0 && total > gemm_flops + attn_flops) {
         x->gemm_cal_s *= (total - attn_flops) / gemm_flops;
@@ -301,8 +304,10 @@ static void attention_work(const struct model *m,
     double t = rk->tokens * rk->microbatches; /* per step, this GPU */
     double ratio = calibration_attention_bwd_ratio(cal);
     double f = t * rk->c->core_fwd;
-    double fwd = calibration_attention_s(
-        cal, CALIBRATION_ATTN_FWD, m->attn_head_dim, m->attn_v_head_dim, f);
+    double rerun = t * rk->c->recompute_core[p->recompute];
+    double fwd =
+        calibration_attention_s(cal, CALIBRATION_ATTN_FWD, m->attn_head_dim,
+                                m->attn_v_head_dim, f + rerun);
     double bwd =
         calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
                                 m->attn_v_head_dim, ratio * f);
@@ -344,6 +349,12 @@ static void elementwise_work(const struct model *m,
                                                                         : 3) *
             t * c->ew_fwd[k] /
             (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+    /* a selective recomputation of an unfused attention core reruns its
+     * s x s traffic (the full one's is in the fourth pass above) */
+    if (p->recompute == MODEL_RECOMPUTE_SELECTIVE)
+        x->ew_s +=
+            t * c->recompute_scores /
+            (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
                calibration_router_s(cal, rk->tokens);
     if (fp8)
