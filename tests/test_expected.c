@@ -610,6 +610,46 @@ static void test_expected_attention_length_by_hand(void **state)
 }
 
 /*
+ * Context parallelism as the stack moves keys and values
+ * (expected_comm.c cp_route). gpt-korthikanti on cp=4 in one node: the
+ * CP traffic is on NVLink only: its bytes (hidden plus exposed, whatever
+ * the split) take T seconds at the link's expected rate (the hardware's
+ * times the stack's network_efficiency). On the flat calibration (no length
+ * curve) a ring's first step, the local causal block, is 1/4 of the
+ * attention kernels' time A and its three steps over other ranks' blocks
+ * 3/4 (1/(4 x 1) + 3/4: attention_length_time). Each word hides T under:
+ * ring, the three steps (3A/4: each block sent while the step before
+ * computes); allgather_first, the first block only (A/4: PyTorch's one
+ * all-gather, waited for at the second block); allgather, nothing (Llama
+ * 3's all-gather before the attention). The rest, T less that, is
+ * exposed. Here T (about 22 GB of K, V and their gradients) is far above
+ * A, so each word exposes some.
+ */
+static void test_expected_cp_exposed_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct stack st = f->stack;
+    struct cost_result r;
+    static const int words[] = {STACK_CP_RING, STACK_CP_ALLGATHER_FIRST,
+                                STACK_CP_ALLGATHER};
+    static const double under[] = {0.75, 0.25, 0};
+    double rate = f->hw.nvlink_bps * st.spec.network_efficiency;
+    int i;
+    for (i = 0; i < 3; i++) {
+        double bytes, t, a;
+        st.spec.cp_comm = words[i];
+        evaluate(f, &f->gpt, "gpus=4 cp=4 mbs=1 gbs=1", &st, &r);
+        bytes = r.work.x.hid_nv + r.work.x.xp_nv;
+        t = bytes / rate;
+        a = r.work.x.attn_cal_s;
+        assert_true(a > 0 && t > a);
+        assert_near(r.work.x.attn_ring_s, 0.75 * a, 1e-12);
+        assert_near(r.work.x.xp_nv, (t - under[i] * a) * rate, 1e-12);
+        assert_near(r.work.x.hid_nv, under[i] * a * rate, 1e-9);
+    }
+}
+
+/*
  * The casts of an FP8 recipe (expected.c fp8_cast_bytes; the Transformer
  * Engine docs, "FP8 Current Scaling" and "MXFP8"). gpt-korthikanti (96
  * layers, h 12288, MHA, GeLU 4h) on 8 GPUs, tp=8, one sequence of 2048: a
@@ -781,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
         cmocka_unit_test(test_expected_selective_core_attn_by_hand),
+        cmocka_unit_test(test_expected_cp_exposed_by_hand),
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_fp8_casts_by_hand),

@@ -234,6 +234,21 @@ static double attention_length_time(struct expected_memo *memo,
     return t;
 }
 
+/* Of the attention kernels' time, the ring's steps over other ranks'
+ * keys and values (attention_length_time's full blocks): each waits for
+ * its block, sent while the step before computed. */
+static double attention_ring_share(const struct calibration *cal,
+                                   const struct model_spec *s,
+                                   const struct plan *p)
+{
+    double cp = (double)p->cp, causal, full;
+    if (p->cp <= 1)
+        return 0;
+    calibration_attention_length_factors(cal, (double)s->seq_len / cp, &causal,
+                                         &full);
+    return ((1 - 1 / cp) / full) / (1 / (cp * causal) + (1 - 1 / cp) / full);
+}
+
 /* The GEMMs' time by shape into x: at their measured rates (gemm_cal_s:
  * the routed experts' at the most loaded rank's tokens; gemm_bal_s: at
  * the mean load), and the speed of light's time for the same work
@@ -406,6 +421,7 @@ static void compute_work(const struct model *m,
         x->gemm_cal_s = x->gemm_sol_s;
     if (x->attn_cal_s < x->attn_sol_s)
         x->attn_cal_s = x->attn_sol_s;
+    x->attn_ring_s = x->attn_cal_s * attention_ring_share(cal, &m->spec, p);
     elementwise_work(m, hw, cal, p, rk, x);
 }
 
