@@ -83,9 +83,11 @@ static void test_datafile_set_overrides(void **state)
                      STATUS_OK);
     assert_near(h.spec.ib_gbps, 25, 0);
     assert_true(s[0].used);
-    /* 22: cluster.ib_gbps, the 23rd field of hardware.c's schema */
-    assert_string_equal(datafile_meta_source(&h.meta, 22),
-                        "--set on the command line");
+    assert_string_equal(
+        datafile_meta_source(
+            &h.meta, (size_t)datafile_field_index(hardware_schema(), "cluster",
+                                                  "ib_gbps")),
+        "--set on the command line");
     hardware_release(&h);
 
     assert_int_equal(datafile_parse_set("cluster.ib_gbps=fast", &s[1], &d),

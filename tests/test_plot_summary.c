@@ -145,6 +145,48 @@ static void test_plot_summary_words_by_hand(void **state)
                         "pipeline rank (fits).'");
 }
 
+/* Issue 37: whose recipe the card names, and the wall-clock days and
+ * energy. By hand, as test_goodput's Llama 3 405B: 405e9 parameters at 14
+ * bytes on 16,384 GPUs, 19.73 failures per 1M GPU-h, 2000 GB/s, 10 min:
+ * share 0.924005; 43.95 / 0.924005 = 47.565 days (39.555 and 52.74 give
+ * 42.808 and 57.078), x 24 x 16384 x $2 = $37.406M; at 700 W and PUE 1:
+ * 47.565 x 24 x 16384 x 700 / 1e6 = 13,092 MWh. */
+static void test_plot_summary_recipe_and_goodput(void **state)
+{
+    struct fixture *f = *state;
+    f->m.spec.seq_len = 4096;
+    f->m.spec.tokens = 14.8e12;
+    f->m.spec.weight_bytes = 2;
+    f->m.spec.master_bytes = 4;
+    f->m.spec.moment_bytes = 4;
+    f->m.params_total = 405e9;
+    f->r.v.headline.plan.plan.gbs = 15360;
+    f->r.v.headline.plan.plan.gpus = 16384;
+    f->hw.spec.gpu_hour_usd = 2;
+    f->hw.spec.gpus_per_node = 8;
+    f->hw.spec.failures_per_mgpu_hour = 19.73;
+    f->hw.spec.storage_gbps = 2000;
+    f->hw.spec.restart_min = 10;
+    f->hw.spec.board_w = 700;
+    f->hw.spec.pue = 1;
+    f->r.in.recipe_json = f->r.in.recipe_default = true;
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
+    assert_string_equal(util_plot_var(&f->v, "RECIPE"),
+                        "'Recipe: BORROWED default recipe, not the model''s "
+                        "own: 15,360 x 4,096 tokens per step, 14.8T tokens'");
+    assert_string_equal(util_plot_var(&f->v, "GOODPUT"),
+                        "'Wall-clock: 47.6 days (42.8 to 57.1), $37.4M with "
+                        "failures and checkpoints (92.4% effective "
+                        "training); energy 13,092 MWh'");
+    plot_template_vars_release(&f->v);
+    plot_text_release(&f->dat);
+    f->r.in.recipe_default = false;
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
+    assert_string_equal(util_plot_var(&f->v, "RECIPE"),
+                        "'Recipe: the -t training file: 15,360 x 4,096 "
+                        "tokens per step, 14.8T tokens'");
+}
+
 static void test_plot_summary_data_by_hand(void **state)
 {
     struct fixture *f = *state;
@@ -186,6 +228,8 @@ static void test_plot_summary_without_calibration(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_plot_summary_recipe_and_goodput,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot_summary_words_by_hand, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_plot_summary_data_by_hand, setup,

@@ -9,6 +9,8 @@ has openpyxl).
   xlsx_check.py set-name IN.xlsx OUT.xlsx NAME VALUE
   xlsx_check.py rebound CACHED_DIR RECALC_DIR       (after IB_GBPS=400)
   xlsx_check.py latency CACHED_DIR RECALC_DIR      (after COLL_NET_STEP_US x 10)
+  xlsx_check.py goodput REPORT.xlsx CACHED_DIR RECALC_DIR
+                                                    (after FAILURES_PER_MGPU_HOUR x 10)
   xlsx_check.py best REPORT.xlsx RECALC_DIR         (FASTEST_PLAN, FASTEST_STEP_S)
   xlsx_check.py inputs REPORT.xlsx                  (every input is read)
   xlsx_check.py finite BOOK.xlsx                    (no NaN or infinity)
@@ -468,6 +470,48 @@ def latency(cached_dir, recalc_dir):
           "their network steps" % (moved, len(a) - 1))
 
 
+def goodput(path, cached_dir, recalc_dir):
+    """After FAILURES_PER_MGPU_HOUR x 10 (issue 37, item 4): the
+    effective-training share falls, and the wall-clock days and cost follow
+    it. Each value is checked against goodput.h's model worked here from
+    the recalculated inputs (Daly 2006's interval sqrt(2 d (R + M)); share
+    (1 - (R + (tau + d)/2)/M) / (1 + d/tau)), not against the C values."""
+    def values(d):
+        ex = exports(d)
+
+        def value(name):
+            sheet, r, c = name_cell(path, name)
+            return float(read_csv(ex[sheet])[r][c])
+        return value
+    a, b = values(cached_dir), values(recalc_dir)
+    rate = b("FAILURES_PER_MGPU_HOUR")
+    if not same(str(rate), str(10 * a("FAILURES_PER_MGPU_HOUR")), REL):
+        fail("FAILURES_PER_MGPU_HOUR %g, want 10 x %g"
+             % (rate, a("FAILURES_PER_MGPU_HOUR")))
+    gpus = b("GOODPUT_GPUS")
+    d = b("CHECKPOINT_GB") / b("STORAGE_GBPS") / 3600
+    r = b("RESTART_MIN") / 60 + d
+    m = 1e6 / (rate * gpus)
+    tau = math.sqrt(2 * d * (r + m))
+    share = (1 - (r + (tau + d) / 2) / m) / (1 + d / tau)
+    checks = [("CHECKPOINT_INTERVAL_MIN", tau * 60), ("GOODPUT", share),
+              ("WALL_DAYS", b("RECOMMENDED_DAYS") / share),
+              ("WALL_COST", b("RECOMMENDED_DAYS") / share * 24 * gpus
+               * b("GPU_HOUR_USD"))]
+    for name, want in checks:
+        if not same(str(b(name)), str(want), 1e-9):
+            fail("%s %r after the edit, the model gives %r" % (name, b(name), want))
+    if not (b("GOODPUT") < a("GOODPUT") and b("WALL_DAYS") > a("WALL_DAYS")
+            and b("WALL_COST") > a("WALL_COST")):
+        fail("a tenfold failure rate did not lengthen the wall-clock days")
+    if not same(str(b("RECOMMENDED_DAYS")), str(a("RECOMMENDED_DAYS")), REL):
+        fail("the failure rate moved the compute days")
+    print("goodput: failures x 10: share %.4f -> %.4f, wall-clock days %.2f -> "
+          "%.2f, cost %.0f -> %.0f (compute days %.2f held)"
+          % (a("GOODPUT"), b("GOODPUT"), a("WALL_DAYS"), b("WALL_DAYS"),
+             a("WALL_COST"), b("WALL_COST"), b("RECOMMENDED_DAYS")))
+
+
 def main(argv):
     if len(argv) < 2:
         fail(__doc__)
@@ -484,6 +528,8 @@ def main(argv):
         rebound(*args)
     elif cmd == "latency" and len(args) == 2:
         latency(*args)
+    elif cmd == "goodput" and len(args) == 3:
+        goodput(*args)
     elif cmd == "best" and len(args) == 2:
         best(*args)
     elif cmd == "inputs" and len(args) == 1:

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cost.h"
+#include "goodput.h"
 #include "plan.h"
 #include "views.h"
 
@@ -77,6 +78,37 @@ static void print_rounded_batch(const struct views *r)
            a, b);
 }
 
+/* The wall-clock days and cost with failures and checkpoints, and the
+ * energy, where the hardware file gives a failure rate and a power
+ * (goodput.h). */
+static void print_goodput(const struct views *r)
+{
+    struct goodput_figures f;
+    char range[96] = "", cost[96] = "";
+    goodput_headline(r, &f);
+    if (f.g.failures) {
+        if (f.range) {
+            snprintf(range, sizeof range, " (%.1f to %.1f)", f.wall_lo,
+                     f.wall_hi);
+            snprintf(cost, sizeof cost, " ($%.2fM to $%.2fM)",
+                     f.wall_cost_lo / 1e6, f.wall_cost_hi / 1e6);
+        }
+        printf("  wall-clock %.1f days%s, $%.2fM%s with failures and "
+               "checkpoints: %.1f%% effective training (a failure every %.1f "
+               "h, a %.0f GB checkpoint every %.1f min)\n",
+               f.wall_days, range, f.wall_cost / 1e6, cost, 100 * f.g.share,
+               f.g.mtbf_h, f.g.checkpoint_gb, f.g.interval_s / 60);
+    }
+    if (f.g.energy) {
+        char co2[64] = "";
+        if (r->in->hw->spec.grid_kg_per_kwh > 0)
+            snprintf(co2, sizeof co2, ", %.0f t CO2e", f.tco2e);
+        printf("  energy %.0f MWh over those days (%.1f kWh per step, PUE "
+               "%.2f)%s\n",
+               f.mwh, f.step_kwh, r->in->hw->spec.pue, co2);
+    }
+}
+
 /* The recommended plan first, in words, with its expected figures and
  * their range and its speed of light; the fastest plan when another. */
 static void print_recommended(const struct views *r)
@@ -102,6 +134,7 @@ static void print_recommended(const struct views *r)
     printf("  speed of light %.2f s per step, %.1f days, $%.2fM (a floor: no "
            "run of this plan is faster)\n",
            h->sol.step_s, h->sol.days, h->sol.cost_usd / 1e6);
+    print_goodput(r);
     printf("  %.1f GiB per GPU on the heaviest pipeline rank, of %.1f (%.1f "
            "free)\n",
            h->memory_gib, h->capacity_gib, h->headroom_gib);

@@ -31,6 +31,7 @@ static const struct datafile_field fields[] = {
     {.section = "gpu", .key = "fragmentation_pct", .type = DATAFILE_DOUBLE, .offset = OFF(fragmentation_pct), .max = 100, .def = "0", .unit = "%", .help = "allocator overhead over the allocated bytes"},
     {.section = "gpu", .key = "host_link_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(host_link_gbps), .max = 1e4, .def = "0", .unit = "GB/s", .help = "the GPU's link to its host's memory per direction (PCIe, NVLink-C2C): what activation offloading (the plan's offload) copies over; 0: not known, offloading plans refused"},
     {.section = "gpu", .key = "fp8_transpose", .type = DATAFILE_BOOL, .offset = OFF(fp8_transpose), .def = "true", .help = "FP8 GEMMs take K-major operands only (Hopper, Ada: the TN layout): an FP8 recipe writes each operand it casts twice, as is and transposed for the backward, and transposes an all-gathered one after the gather; false where the tensor cores take any layout (Blackwell)"},
+    {.section = "gpu", .key = "board_w", .type = DATAFILE_DOUBLE, .offset = OFF(board_w), .max = 1e5, .def = "0", .unit = "W", .help = "one GPU's board power (TDP); 0: not known (no energy unless the cluster gives node_w)"},
     {.section = "cluster", .key = "name", .type = DATAFILE_STRING, .offset = OFF(cluster_name), .size = 128, .required = true, .help = "cluster name shown in reports"},
     {.section = "cluster", .key = "gpus", .type = DATAFILE_INT, .offset = OFF(gpus), .min = 1, .max = 1e7, .required = true, .help = "GPUs in the cluster"},
     {.section = "cluster", .key = "gpus_per_node", .type = DATAFILE_INT, .offset = OFF(gpus_per_node), .min = 1, .max = 1e4, .required = true, .help = "GPUs per host (server); gpus is a multiple"},
@@ -46,6 +47,12 @@ static const struct datafile_field fields[] = {
     {.section = "cluster", .key = "ll_max_nodes_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(ll_max_nodes_gbps), .max = 1e6, .def = "0", .unit = "GB/s", .help = "the same across more than two nodes (0: none)"},
     {.section = "cluster", .key = "net_overhead_us", .type = DATAFILE_DOUBLE, .offset = OFF(net_overhead_us), .max = 1e3, .def = "1", .unit = "us", .help = "the host's time to post one network send (NCCL getNetOverhead: 1 on Intel and other CPUs, 2 on AMD x86)"},
     {.section = "cluster", .key = "nvlink_domain", .type = DATAFILE_INT, .offset = OFF(nvlink_domain), .max = 1e6, .def = "0", .help = "GPUs sharing one NVLink fabric, whole hosts (0: gpus_per_node); the last domain may be partial"},
+    {.section = "cluster", .key = "failures_per_mgpu_hour", .type = DATAFILE_DOUBLE, .offset = OFF(failures_per_mgpu_hour), .max = 1e6, .def = "0", .unit = "/1M GPU-h", .help = "job interruptions per million GPU-hours, a job of N GPUs failing N times as often (0: none counted, wall-clock days are compute days); needs storage_gbps"},
+    {.section = "cluster", .key = "storage_gbps", .type = DATAFILE_DOUBLE, .offset = OFF(storage_gbps), .max = 1e9, .def = "0", .unit = "GB/s", .help = "the checkpoint storage's aggregate write bandwidth (and read, on restart): a checkpoint of the weights and optimizer state takes its size over this"},
+    {.section = "cluster", .key = "restart_min", .type = DATAFILE_DOUBLE, .offset = OFF(restart_min), .max = 1e4, .def = "0", .unit = "min", .help = "from a failure to training again, the checkpoint's read excluded: detection, rescheduling, the job's start-up"},
+    {.section = "cluster", .key = "node_w", .type = DATAFILE_DOUBLE, .offset = OFF(node_w), .max = 1e7, .def = "0", .unit = "W", .help = "one host's power at load, its GPUs, CPUs, NICs and fans (0: gpus_per_node x gpu.board_w)"},
+    {.section = "cluster", .key = "pue", .type = DATAFILE_DOUBLE, .offset = OFF(pue), .min = 1, .max = 10, .def = "1", .help = "power usage effectiveness of the data centre: its power over the IT equipment's (at least 1)"},
+    {.section = "cluster", .key = "grid_kg_per_kwh", .type = DATAFILE_DOUBLE, .offset = OFF(grid_kg_per_kwh), .max = 10, .def = "0", .unit = "kg/kWh", .help = "the grid's location-based carbon intensity, kg CO2e per kWh (0: no emissions figure)"},
 };
 /* clang-format on */
 
@@ -118,6 +125,15 @@ static void check_spec(const struct hardware *h, struct diag *d)
         snprintf(why, sizeof why, "expected fewer than gpu.sms (%ld), got %ld",
                  s->sms, s->comm_sms);
         bad(h, d, "gpu", "comm_sms", why);
+    }
+    /* a failure costs a checkpoint's read and write: without a storage
+     * bandwidth neither has a time */
+    if (s->failures_per_mgpu_hour > 0 && s->storage_gbps <= 0) {
+        snprintf(why, sizeof why,
+                 "%.15g needs cluster.storage_gbps (> 0): a checkpoint's "
+                 "write and read take its size over it",
+                 s->failures_per_mgpu_hour);
+        bad(h, d, "cluster", "failures_per_mgpu_hour", why);
     }
     if (s->nvlink_domain % s->gpus_per_node != 0) {
         snprintf(why, sizeof why,

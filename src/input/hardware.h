@@ -37,6 +37,7 @@ struct hardware_spec {
     double fragmentation_pct; /* of the allocated bytes */
     double host_link_gbps;    /* to host memory, per direction; 0: unknown */
     bool fp8_transpose;       /* FP8 GEMMs take K-major operands only (TN) */
+    double board_w;           /* one GPU's board power (TDP), W; 0: unknown */
     char cluster_name[128];
     long gpus;
     long gpus_per_node;      /* per host (server) */
@@ -52,6 +53,14 @@ struct hardware_spec {
      * llMaxBws row of this platform; 0: none) */
     double ll_max_1node_gbps, ll_max_2nodes_gbps, ll_max_nodes_gbps;
     double net_overhead_us; /* the host's post per network send */
+    /* Goodput and energy (goodput.h): job interruptions per million
+     * GPU-hours (0: none counted), the checkpoint storage's aggregate
+     * write bandwidth (GB/s), the restart's time without the checkpoint's
+     * read (min); one host's power at load (W; 0: gpus_per_node x
+     * board_w), the data centre's PUE (>= 1), the grid's location-based
+     * intensity (kg CO2e per kWh; 0: unknown). */
+    double failures_per_mgpu_hour, storage_gbps, restart_min;
+    double node_w, pue, grid_kg_per_kwh;
 };
 
 struct hardware {

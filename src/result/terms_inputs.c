@@ -87,6 +87,13 @@ static const struct terms_input inputs[] = {
     {"COLL_STEP_US", CO, "ring_simple", "nvlink_us", "us", 1e-6, NULL, NULL, NULL},
     {"COLL_NET_STEP_US", CO, "ring_simple", "net_us", "us", 1e-6, NULL, NULL, NULL},
     {"GPU_HOUR_USD", HW, "cluster", "gpu_hour_usd", "USD", 1, NULL, NULL, NULL},
+    {"FAILURES_PER_MGPU_HOUR", HW, "cluster", "failures_per_mgpu_hour", "/1M GPU-h", 1e-6, NULL, NULL, NULL},
+    {"STORAGE_GBPS", HW, "cluster", "storage_gbps", "GB/s", 1e9, NULL, NULL, NULL},
+    {"RESTART_MIN", HW, "cluster", "restart_min", "min", 60, NULL, NULL, NULL},
+    {"BOARD_W", HW, "gpu", "board_w", "W", 1, NULL, NULL, NULL},
+    {"NODE_W", HW, "cluster", "node_w", "W", 1, NULL, NULL, NULL},
+    {"PUE", HW, "cluster", "pue", "", 1, NULL, NULL, NULL},
+    {"GRID_KG_PER_KWH", HW, "cluster", "grid_kg_per_kwh", "kg/kWh", 1, NULL, NULL, NULL},
     {"TRAINING_TOKENS", MO, "training", "tokens", "tokens", 1, NULL, NULL, NULL},
     {"HEADROOM_PCT", SW, "report", "headroom_pct", "%", 0.01, NULL, NULL, NULL},
     {"TIE_PCT", SW, "report", "tie_pct", "%", 0.01, NULL, NULL, NULL},
@@ -265,6 +272,23 @@ static const struct terms_name names[] = {
     {"RECOMMENDED_COST_SOL", "Summary: its cost at the speed of light (USD)"},
     {"EXPECTED_SPREAD_LOW", "Summary: the smallest measured/expected step over the published runs"},
     {"EXPECTED_SPREAD_HIGH", "Summary: the largest measured/expected step over the published runs"},
+    {"GOODPUT_GPUS", "Assumptions: the recommended plan's GPUs"},
+    {"CHECKPOINT_GB", "Assumptions: one checkpoint, the model's weights and optimizer state (GB)"},
+    {"CHECKPOINT_WRITE_S", "Assumptions: its write at STORAGE_GBPS (s)"},
+    {"RESTART_S", "Assumptions: a restart, RESTART_MIN and the checkpoint's read (s)"},
+    {"JOB_FAILURES_PER_H", "Assumptions: the job's failures per hour"},
+    {"CHECKPOINT_INTERVAL_MIN", "Assumptions: the checkpoint interval that loses least time (Daly 2006, min)"},
+    {"GOODPUT", "Assumptions: the effective-training share, compute over wall-clock time"},
+    {"WALL_DAYS", "Assumptions: the recommended plan's wall-clock days, failures and checkpoints included"},
+    {"WALL_DAYS_LOW", "Assumptions: the low end of its wall-clock days"},
+    {"WALL_DAYS_HIGH", "Assumptions: the high end of its wall-clock days"},
+    {"WALL_COST", "Assumptions: its cost over the wall-clock days (USD)"},
+    {"WALL_COST_LOW", "Assumptions: the low end of its wall-clock cost (USD)"},
+    {"WALL_COST_HIGH", "Assumptions: the high end of its wall-clock cost (USD)"},
+    {"GPU_POWER_W", "Assumptions: power per GPU, its share of the node's (W)"},
+    {"ENERGY_MWH", "Assumptions: energy over the wall-clock days, PUE included (MWh)"},
+    {"ENERGY_STEP_KWH", "Assumptions: energy of one expected step, PUE included (kWh)"},
+    {"TCO2E", "Assumptions: location-based emissions of that energy (t CO2e)"},
     {"INPUTS_AS_SHIPPED", "Summary: TRUE while every input on Assumptions holds its shipped value"},
 };
 /* clang-format on */
@@ -289,9 +313,9 @@ bool terms_name_known(const char *name, bool is_function)
     /* What the sheets call; each works alike in Excel, LibreOffice and
      * gnumeric (MIN(IF(...)) and friends as array formulas). */
     static const char *const functions[] = {
-        "MAX",  "MIN",   "IF",         "AND",     "OR",
-        "NOT",  "INDEX", "MATCH",      "IFERROR", "ISNUMBER",
-        "TEXT", "ROUND", "SUMPRODUCT", "SUBTOTAL"};
+        "MAX",  "MIN",   "IF",         "AND",      "OR",
+        "NOT",  "INDEX", "MATCH",      "IFERROR",  "ISNUMBER",
+        "TEXT", "ROUND", "SUMPRODUCT", "SUBTOTAL", "SQRT"};
     size_t i;
     if (!is_function)
         return terms_input_find(name) != NULL || terms_name_find(name) != NULL;

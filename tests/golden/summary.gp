@@ -1,7 +1,8 @@
 # summary.gp: written by roofplan from templates/summary.gp.in; edit and re-run `gnuplot summary.gp` in this directory.
 # The summary card: the one page a design review attaches. The verdict,
 # the recommended plan in words, its expected step, days and cost beside
-# the speed of light; below, the waterfall from the speed of light to the
+# the speed of light, its wall-clock days and energy, the recipe it plans
+# at; below, the waterfall from the speed of light to the
 # expected step of the recommended plan, and the roofline over InfiniBand
 # with every plan that fits and the recommended one ringed.
 #
@@ -19,6 +20,8 @@ sol_text = 'Speed of light (the floor no run beats): 8.59 s per step, 23.4 days,
 verdict1 = 'Compute-bound: the busiest link (IB) needs 0.93 s per second of compute; at the speed of light its traffic with the micro-batches (0.90 s per second'
 verdict2 = 'of compute) hides under compute (no stack says how much a real run overlaps); the step-end gradient sync and weight gather are exposed: 0.10 s of the 8.59 s step'
 memory_text = 'Memory: 67.9 of 79.2 GiB per GPU on its heaviest pipeline rank (fits).'
+goodput_text = 'Wall-clock: 23.7 days, $2.33M with failures and checkpoints (98.9% effective training); energy 1,631 MWh'
+recipe_text = 'Recipe: the model file''s own: 15,360 x 4,096 tokens per step, 14.8T tokens'
 footer = 'roofplan test, topo communication model, at the inputs of 1970-01-01 00:00 UTC; model data/models/deepseek-v3.ini, hardware data/hardware/h800.ini, sweep data/sweeps/default.ini'
 wf_title = 'From the speed of light to the expected step'
 rf_title = 'Roofline over InfiniBand, speed of light'
@@ -61,6 +64,8 @@ do for [out = 1:3] {
         set label 106 verdict1 at screen 0.02, screen 0.704 left font ',15' front
         set label 107 verdict2 at screen 0.02, screen 0.672 left font ',15' front
         set label 108 memory_text at screen 0.02, screen 0.638 left font ',15' textcolor rgb '#333333' front
+        set label 114 goodput_text at screen 0.02, screen 0.606 left font ',14' textcolor rgb '#333333' front
+        set label 115 recipe_text at screen 0.02, screen 0.576 left font ',13' textcolor rgb '#333333' front
         set label 109 footer at screen 0.985, screen 0.014 right font ',11' textcolor rgb '#777777' front
         set border 3 lw 1.2
         set style fill solid 1.0 noborder
@@ -68,8 +73,8 @@ do for [out = 1:3] {
         set lmargin at screen 0.215
         set rmargin at screen 0.47
         set bmargin at screen 0.115
-        set tmargin at screen 0.55
-        set label 110 wf_title at screen 0.02, screen 0.59 left font 'Sans Bold,15' front
+        set tmargin at screen 0.51
+        set label 110 wf_title at screen 0.02, screen 0.545 left font 'Sans Bold,15' front
         if (HAVE_WF) {
             set xrange [0:WF_XMAX]
             set yrange [0.4:NROWS + 0.6]
@@ -96,8 +101,8 @@ do for [out = 1:3] {
         set lmargin at screen 0.59
         set rmargin at screen 0.975
         set bmargin at screen 0.115
-        set tmargin at screen 0.55
-        set label 112 rf_title at screen 0.55, screen 0.59 left font 'Sans Bold,15' front
+        set tmargin at screen 0.51
+        set label 112 rf_title at screen 0.55, screen 0.545 left font 'Sans Bold,15' front
         set logscale xy 10
         set xrange [1000:1000000]
         set yrange [10:10000]

@@ -128,6 +128,21 @@ check "Qwen3 config.json: stdout's first line says the recipe is borrowed, and w
 check "Qwen3 config.json: the borrowed batch and budget on the first lines" \
     bash -c "head -5 '$R/qwen-json.out' | tr '\n' ' ' | sed 's/  */ /g' |
         grep -q 'Sequence 4,096 tokens; global batch 15,360 sequences, 62.9M tokens per step; token budget 14.8T tokens.'"
+# The workbook says it too (issue 37 leftovers): the Summary's "Training
+# recipe" row, and the key figures' note names the default recipe's budget,
+# not the model's.
+if $PY -c 'import openpyxl' 2>/dev/null; then
+    check "Qwen3 config.json: the Summary's Training recipe row and the days' note say the recipe is borrowed" \
+        $PY - "$R/qwen-json/report.xlsx" <<'PYEOF'
+import sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Summary"]
+cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+i = cells.index("Training recipe")
+assert cells[i + 1].startswith("BORROWED, not this model's own"), cells[i + 1]
+assert any(c.startswith("the default recipe's budget of 14.8T tokens (TRAINING_TOKENS; borrowed, not the model's own)") for c in cells), "no borrowed-budget note"
+assert not any(c.startswith("the model's budget of") for c in cells)
+PYEOF
+fi
 cat >"$R/qwen3.ini" <<'EOF'
 [training]
 source = Qwen3 pre-training (arXiv 2505.09388 §3), its batch assumed

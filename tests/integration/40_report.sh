@@ -113,6 +113,17 @@ else
     $SS --recalc "$TMP/lat.xlsx" "$TMP/lat/r_%n_%s.csv" >"$TMP/ss10.log" 2>&1
     check "COLL_NET_STEP_US=140 re-times the plans (gnumeric)" \
         $CHECK latency "$TMP/cached" "$TMP/lat"
+    # issue 37, item 4: goodput is live. Ten times the failure rate: the
+    # share falls and the wall-clock days and cost follow it, by the model
+    # worked in the checker from the recalculated inputs; LibreOffice's
+    # Summary (recalculated on load, below) quotes the same wall-clock days.
+    mkdir -p "$TMP/fail10"
+    FAIL10=$(sed -n 's/^failures_per_mgpu_hour *= *\([0-9.]*\).*/\1/p' data/hardware/h800.ini | awk '{print $1 * 10}')
+    check "set FAILURES_PER_MGPU_HOUR x 10" \
+        $CHECK set-name "$OUT/report.xlsx" "$TMP/fail10.xlsx" FAILURES_PER_MGPU_HOUR "$FAIL10"
+    $SS --recalc "$TMP/fail10.xlsx" "$TMP/fail10/r_%n_%s.csv" >"$TMP/ss11.log" 2>&1
+    check "FAILURES_PER_MGPU_HOUR x 10 lengthens the wall-clock days and cost (gnumeric)" \
+        $CHECK goodput "$OUT/report.xlsx" "$TMP/cached" "$TMP/fail10"
     # an input of 0 (past the cell's validation, which refuses it in Excel
     # and LibreOffice) makes the Summary say so, not #DIV/0!
     mkdir -p "$TMP/ib0"
@@ -170,6 +181,23 @@ XEOF
             --outdir "$TMP/edit-lo" "$TMP/edit.xlsx" >"$TMP/lo.log" 2>&1
         check "after IB 100 and \$3.50: the verdict quotes \$3.50, the flag is FALSE, the warning shows (LibreOffice)" \
             $PY "$TMP/edited.py" "$TMP/edit-lo/edit.csv" 3.50 edited
+        mkdir -p "$TMP/fail10-lo"
+        timeout 300 soffice --headless --norestore "-env:UserInstallation=file://$TMP/lo" \
+            --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76' \
+            --outdir "$TMP/fail10-lo" "$TMP/fail10.xlsx" >"$TMP/lo2.log" 2>&1
+        check "FAILURES_PER_MGPU_HOUR x 10: the Summary's wall-clock days are gnumeric's WALL_DAYS (LibreOffice)" \
+            $PY - "$TMP/fail10-lo/fail10.csv" "$TMP/fail10/r_0_Summary.csv" "$TMP/r_summary_wall" <<'PYEOF'
+import csv, re, sys
+def wall(p):
+    for r in csv.reader(open(p, encoding="utf-8")):
+        r = [c for c in r if c]
+        if r and r[0] == "Wall-clock days":
+            return float(re.match(r"([0-9.]+) ", r[1]).group(1))
+    raise SystemExit("no Wall-clock days line in %s" % p)
+lo, gn = wall(sys.argv[1]), wall(sys.argv[2])
+assert lo == gn, (lo, gn)
+print("wall-clock days after the edit: LibreOffice %.1f, gnumeric %.1f" % (lo, gn))
+PYEOF
     else
         echo "SKIP: LibreOffice recalculation after an edit: no soffice"
     fi
@@ -182,6 +210,10 @@ unset SOURCE_DATE_EPOCH
 # (--csv is still accepted: plans.csv is always written.)
 check "the default plans.csv is at most 5 MB" \
     test "$(stat -c %s "$OUT/plans.csv")" -le 5000000
+# issue 37 item 6: the Summary's note says what plans.csv holds (the
+# sheet's rows), never "N more are in plans.csv"
+check "the Summary's note on the plans left out says plans.csv holds the sheet's rows" \
+    bash -c "grep -q 'plans.csv holds the same rows (with --top N the N best' '$TMP/recalc/r_0_Summary.csv' && ! grep -q 'more are in plans.csv' '$TMP/recalc/r_0_Summary.csv'"
 check "the default plans.csv holds the Plans sheet's rows" /usr/bin/python3 - "$OUT/report.xlsx" "$OUT/plans.csv" <<'PYEOF'
 import csv, sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1], read_only=True, data_only=True)["Plans"]

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "goodput.h"
 #include "result.h"
 #include "plot_format.h"
 
@@ -64,6 +65,61 @@ static void two_lines(const char *text,
     plot_template_set_str(v, k2, text + cut + (text[cut] == ' '));
 }
 
+/* "Wall-clock: 58.0 days (49.5 to 72.7), $45.6M with failures and
+ * checkpoints (92.4% effective); energy 32,000 MWh, 13,248 t CO2e": what
+ * the hardware file's failure rate and power give (goodput.h); "" when
+ * it gives neither. */
+static void goodput_line(const struct views *r, struct plot_template_vars *v)
+{
+    struct goodput_figures f;
+    char text[1024] = "", d[32], lo[32], hi[32], c[32], e[32], t[32];
+    size_t n = 0;
+    goodput_headline(r, &f);
+    if (f.g.failures) {
+        char range[80] = "";
+        views_sig3(f.wall_days, d, sizeof d);
+        views_sig3(f.wall_cost / 1e6, c, sizeof c);
+        if (f.range) {
+            views_sig3(f.wall_lo, lo, sizeof lo);
+            views_sig3(f.wall_hi, hi, sizeof hi);
+            snprintf(range, sizeof range, " (%s to %s)", lo, hi);
+        }
+        n = (size_t)snprintf(text, sizeof text,
+                             "Wall-clock: %s days%s, $%sM with failures and "
+                             "checkpoints (%.1f%% effective training)",
+                             d, range, c, 100 * f.g.share);
+    }
+    if (f.g.energy && n < sizeof text) {
+        views_thousands(f.mwh, e, sizeof e);
+        n += (size_t)snprintf(text + n, sizeof text - n, "%senergy %s MWh",
+                              n ? "; " : "Energy: ", e);
+        if (r->in->hw->spec.grid_kg_per_kwh > 0 && n < sizeof text) {
+            views_thousands(f.tco2e, t, sizeof t);
+            snprintf(text + n, sizeof text - n, ", %s t CO2e", t);
+        }
+    }
+    plot_template_set_str(v, "GOODPUT", text);
+}
+
+/* "Recipe: the model file's own: 2048 x 8192 tokens per step, 15.6T
+ * tokens" (issue 37: whose recipe the plans take, never silently a
+ * borrowed one). */
+static void recipe_line(const struct views *r, struct plot_template_vars *v)
+{
+    const struct model_spec *s = &r->in->m->spec;
+    char text[1024], b[32], q[32];
+    const char *whose = r->in->recipe_default
+                            ? "BORROWED default recipe, not the model's own"
+                        : r->in->recipe_json ? "the -t training file"
+                                             : "the model file's own";
+    views_thousands((double)r->headline.plan.plan.gbs, b, sizeof b);
+    views_thousands((double)s->seq_len, q, sizeof q);
+    snprintf(text, sizeof text,
+             "Recipe: %s: %s x %s tokens per step, %.1fT tokens", whose, b, q,
+             s->tokens / 1e12);
+    plot_template_set_str(v, "RECIPE", text);
+}
+
 /* The words at the top of the card. */
 static void words(const struct views *r, struct plot_template_vars *v)
 {
@@ -107,6 +163,8 @@ static void words(const struct views *r, struct plot_template_vars *v)
              "pipeline rank (%s).",
              a, b, h->fits ? "fits" : "does not fit");
     plot_template_set_str(v, "MEMORY", text);
+    goodput_line(r, v);
+    recipe_line(r, v);
 }
 
 /* The waterfall of the recommended plan: block 0, the y tic labels and

@@ -20,6 +20,7 @@
 #include "stack.h"
 #include "sweep.h"
 #include "terms_inputs.h"
+#include "xlsx_goodput.h"
 #include "xlsx_table.h"
 
 enum col_id { A_NAME, A_VALUE, A_UNIT, A_MEANING, A_KEY, A_SOURCE };
@@ -424,6 +425,7 @@ void xlsx_assumptions_write(struct xlsx_book *b, lxw_worksheet *ws)
     row++;
     xlsx_book_freeze(b, ws, row, 0);
     row = inputs(b, ws, row);
+    row = xlsx_goodput_write(b, ws, row);
 
     xlsx_book_str(b, ws, row++, 0,
                   "Applies when roofplan is run again (values no formula "

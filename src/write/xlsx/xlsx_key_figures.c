@@ -351,9 +351,18 @@ static size_t key_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     const struct views_cost *sol = &h->sol;
     char f[200], note[200];
 
+    /* whose budget it is (issue 37): a borrowed recipe's is not the
+     * model's */
     snprintf(note, sizeof note,
-             "the model's budget of %.1fT tokens (TRAINING_TOKENS) on %ld "
-             "GPUs",
+             r->in->recipe_default
+                 ? "the default recipe's budget of %.1fT tokens "
+                   "(TRAINING_TOKENS; borrowed, not the model's own) on %ld "
+                   "GPUs"
+             : r->in->recipe_json
+                 ? "the training file's budget of %.1fT tokens "
+                   "(TRAINING_TOKENS) on %ld GPUs"
+                 : "the model's budget of %.1fT tokens (TRAINING_TOKENS) on "
+                   "%ld GPUs",
              r->in->m->spec.tokens / 1e12, h->plan.plan.gpus);
     kv(b, ws, row,
        &(struct key_figure){.label = "Days for the token budget",

@@ -39,15 +39,18 @@ void xlsx_live_lit(struct xlsx_live *t, const char *s)
     live_append(t, t->v, sizeof t->v, "%s", s);
 }
 
-/* A number: TEXT(expr, "0.0" or "0.00") in the formula, v printed with
- * the same decimals. */
+/* A number: TEXT(expr, "0", "0.0" or "0.00") in the formula (0, 1, 2 or
+ * more decimals), v printed with the same decimals. */
 void xlsx_live_num(struct xlsx_live *t,
                    const char *expr,
                    int decimals,
                    double v)
 {
-    live_append(t, t->f, sizeof t->f, "%sTEXT(%s,\"0.%s\")", t->f[0] ? "&" : "",
-                expr, decimals > 1 ? "00" : "0");
+    live_append(t, t->f, sizeof t->f, "%sTEXT(%s,\"%s\")", t->f[0] ? "&" : "",
+                expr,
+                decimals > 1    ? "0.00"
+                : decimals == 1 ? "0.0"
+                                : "0");
     live_append(t, t->v, sizeof t->v, "%.*f", decimals, v);
 }
 

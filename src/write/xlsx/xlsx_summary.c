@@ -17,6 +17,7 @@
 
 #include <xlsxwriter.h>
 
+#include "goodput.h"
 #include "plans_table.h"
 #include "terms_inputs.h"
 #include "xlsx_families.h"
@@ -226,6 +227,91 @@ static void glance_verdict(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     live_write(b, ws, row, col("family"), &t, XLSX_FMT_HEADLINE, 12);
 }
 
+/* The training recipe the plans take, in words (issue 37): a warning
+ * when it is the data directory's default, borrowed, not the model's. */
+static size_t recipe_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct report_inputs *in = b->r->in;
+    enum xlsx_fmt f = in->recipe_default ? XLSX_FMT_WARN : XLSX_FMT_WRAP;
+    if (!in->recipe || !in->recipe[0])
+        return row;
+    xlsx_book_str(b, ws, row, col("family"), "Training recipe",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), in->recipe,
+                    xlsx_book_fmt(b, f));
+    xlsx_book_height(b, ws, row,
+                     xlsx_book_text_height(strlen(in->recipe), TEXT_WIDTH, 11));
+    return row + 1;
+}
+
+/* A label in Family and a live line from Step on. */
+static void labelled(struct xlsx_book *b,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     const char *label,
+                     const struct xlsx_live *t)
+{
+    xlsx_book_str(b, ws, row, col("family"), label,
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    live_write(b, ws, row, col("step"), t, XLSX_FMT_TEXT, 11);
+}
+
+/* The wall-clock days and cost (failures and checkpoints, where the
+ * hardware file gives a failure rate) and the energy (where it gives a
+ * power): live over the Assumptions sheet's WALL_*, GOODPUT and ENERGY_*
+ * (xlsx_goodput). */
+static size_t glance_goodput(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    struct goodput_figures f;
+    struct xlsx_live t;
+    goodput_headline(b->r, &f);
+    if (f.g.failures) {
+        memset(&t, 0, sizeof t);
+        xlsx_live_num(&t, "WALL_DAYS", 1, f.wall_days);
+        if (f.range) {
+            xlsx_live_lit(&t, " (range ");
+            xlsx_live_num(&t, "WALL_DAYS_LOW", 1, f.wall_lo);
+            xlsx_live_lit(&t, " to ");
+            xlsx_live_num(&t, "WALL_DAYS_HIGH", 1, f.wall_hi);
+            xlsx_live_lit(&t, ")");
+        }
+        xlsx_live_lit(&t, " days with failures and checkpoints: ");
+        xlsx_live_num(&t, "GOODPUT*100", 1, f.g.share * 100);
+        xlsx_live_lit(&t, "% effective training, a failure every ");
+        xlsx_live_num(&t, "1/JOB_FAILURES_PER_H", 1, f.g.mtbf_h);
+        xlsx_live_lit(&t, " h, a checkpoint every ");
+        xlsx_live_num(&t, "CHECKPOINT_INTERVAL_MIN", 1, f.g.interval_s / 60);
+        xlsx_live_lit(&t, " min (Assumptions)");
+        labelled(b, ws, row++, "Wall-clock days", &t);
+        memset(&t, 0, sizeof t);
+        xlsx_live_usd(&t, "WALL_COST", f.wall_cost);
+        if (f.range) {
+            xlsx_live_lit(&t, " (range ");
+            xlsx_live_usd(&t, "WALL_COST_LOW", f.wall_cost_lo);
+            xlsx_live_lit(&t, " to ");
+            xlsx_live_usd(&t, "WALL_COST_HIGH", f.wall_cost_hi);
+            xlsx_live_lit(&t, ")");
+        }
+        xlsx_live_lit(&t, " over the wall-clock days");
+        labelled(b, ws, row++, "Wall-clock cost", &t);
+    }
+    if (f.g.energy) {
+        memset(&t, 0, sizeof t);
+        xlsx_live_num(&t, "ENERGY_MWH", 0, f.mwh);
+        xlsx_live_lit(&t, " MWh over the wall-clock days (");
+        xlsx_live_num(&t, "ENERGY_STEP_KWH", 1, f.step_kwh);
+        xlsx_live_lit(&t, " kWh per step), PUE ");
+        xlsx_live_num(&t, "PUE", 2, b->r->in->hw->spec.pue);
+        if (b->r->in->hw->spec.grid_kg_per_kwh > 0) {
+            xlsx_live_lit(&t, "; ");
+            xlsx_live_num(&t, "TCO2E", 0, f.tco2e);
+            xlsx_live_lit(&t, " t CO2e location-based");
+        }
+        labelled(b, ws, row++, "Energy", &t);
+    }
+    return row;
+}
+
 /* The plan in words, then its days and cost, each with its range and
  * the floor; returns the row after them. */
 static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
@@ -243,6 +329,7 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     memset(&t, 0, sizeof t);
     xlsx_live_expr(&t, plan_f, h->title);
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_BOLD, 11);
+    row = recipe_row(b, ws, row);
 
     xlsx_book_str(b, ws, row, col("family"),
                   h->has_expected ? "Expected days" : "Days (speed of light)",
@@ -273,7 +360,7 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->in->hw->spec.gpu_hour_usd);
     xlsx_live_lit(&t, " per GPU-hour");
     live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
-    return row;
+    return glance_goodput(b, ws, row);
 }
 
 /*
