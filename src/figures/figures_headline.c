@@ -407,6 +407,7 @@ static void headline_range(struct views *r, struct views_headline *h)
 static void headline_choice(struct views *r, struct views_headline *h)
 {
     const struct ranking_row *b, *c;
+    char pct[32];
     if (r->sheet_best < 0 || r->sheet_recommended < 0 ||
         r->sheet_best == r->sheet_recommended)
         return;
@@ -415,12 +416,13 @@ static void headline_choice(struct views *r, struct views_headline *h)
     if (!scenario_known(&b->sc) || !scenario_known(&c->sc) ||
         b->sc.high <= c->sc.high * (1 + r->rank->tie_pct / 100))
         return;
+    views_pct(100 * (c->step / b->step - 1), pct, sizeof pct);
     views_say(r, &h->choice,
               "Chosen over the fastest expected plan (%s, %.1f s) for its "
               "range: at worst %.1f s against %.1f s for that plan (%s), "
-              "%.0f%% slower as expected.",
+              "%s%% slower as expected.",
               r->rank->family[b->family].name, b->step, c->sc.high, b->sc.high,
-              scenario_words(b->sc.slow), 100 * (c->step / b->step - 1));
+              scenario_words(b->sc.slow), pct);
 }
 
 /* The sentence on the difference between the speed of light and what a

@@ -342,4 +342,9 @@ void views_thousands(double v, char *buf, size_t size);
  * "47.5", "1610"), into buf: for the prose's ranges. */
 void views_sig3(double v, char *buf, size_t size);
 
+/* A percentage pct (>= 0) into buf for a sentence: whole from 1% on
+ * ("6"), one decimal below ("0.3"), "under 0.1" below 0.05: never "0"
+ * for a difference that is there. The caller adds the "%". */
+void views_pct(double pct, char *buf, size_t size);
+
 #endif
