@@ -94,9 +94,15 @@ check "json: no expected step, no phases" \
 # issue 17 item 3: the expected step is the slowest rank's at the expected
 # rates. DeepSeek-V3 on 1F1B: the last stage (head and MTP) is the slowest
 # at the speed of light, an early stage at the expected rates; eval says
-# which, and the waterfall starts at that rank's floor (below the plan's)
+# which. Issue 36 item 4: the waterfall starts at the plan's floor (rank
+# 15's, time_s.step), then steps down to the expected step's rank's own
 check "json: the expected step's rank is the slowest at the expected rates" \
-    json_check 'j["critical_rank"]==15 and j["expected_rank"]!=15 and j["waterfall"][0]["rank"]==j["expected_rank"] and j["waterfall"][0]["seconds"] < j["time_s"]["step"] and abs(sum(e["seconds"] for e in j["waterfall"])-j["time_s"]["expected"]) < 1e-9*j["time_s"]["expected"]' gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=1f1b precision=fp8 recompute=selective mbs=1 gbs=15360
+    json_check 'j["critical_rank"]==15 and j["expected_rank"]!=15 and j["waterfall"][0]["rank"]==15 and j["waterfall"][0]["seconds"]==j["time_s"]["step"] and j["waterfall"][1]["effect"]=="critical rank'"'"'s own floor" and j["waterfall"][1]["rank"]==j["expected_rank"] and j["waterfall"][1]["seconds"] < 0 and abs(sum(e["seconds"] for e in j["waterfall"])-j["time_s"]["expected"]) < 1e-9*j["time_s"]["expected"]' gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=1f1b precision=fp8 recompute=selective mbs=1 gbs=15360
+# the same in the text: the plan's floor (the JSON's time_s.step just
+# above), then the step down to rank 1's own
+expect 0 "  - rank 1's own floor (rank 15's is the plan's) " -- $ROOFPLAN eval gpus=2048 tp=1 pp=16 ep=64 zero=1 schedule=1f1b precision=fp8 recompute=selective mbs=1 gbs=15360
+check "text: the waterfall starts at the plan's speed of light" \
+    $PY -c 'import json, re, sys; j = json.load(open(sys.argv[1])); m = re.search(r"^  speed of light \(the floor\) +([0-9.]+)$", open(sys.argv[2]).read(), re.M); assert m and abs(float(m.group(1)) - j["time_s"]["step"]) < 6e-4, (m, j["time_s"]["step"])' "$TMP/j.json" "$TMP/out"
 # issue 17: two plans measured on one cluster are ranked in their measured
 # order. Megatron-MoE-ModelZoo best_practice/Qwen3/readme.md @c1ad0b5,
 # Qwen3-235B-A22B on 256 H100 with DeepEP: TP2 EP32 PP8 VPP4 took 19.7 s,
