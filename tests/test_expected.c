@@ -583,6 +583,39 @@ static void test_expected_full_recompute_elementwise_by_hand(void **state)
 }
 
 /*
+ * Selective recomputation of the attention core (Korthikanti et al. 2022
+ * §5: QK^T, softmax, dropout and attention over V, checkpointed and run
+ * again in the backward) reruns that core as what it is. gpt-korthikanti
+ * (96 layers, 96 heads, unfused attention with dropout) on one GPU, one
+ * sequence of 2048 tokens, the flat calibration (attention 379 TFLOP/s
+ * forward and backward, backward 2 x forward; every elementwise rate 1.5
+ * TB/s):
+ * - attention kernels: forward F, backward 2F, and the rerun forward F:
+ *   4/3 of the time without recomputation;
+ * - the s x s traffic (Table 2: softmax output 2as, dropout mask as, its
+ *   output 2as bytes a token, each written and read: 10as = 10 x 96 x
+ *   2048 bytes a token and layer) moves once more: 2048 tokens x 96
+ *   layers x 1,966,080 bytes at 1.5 TB/s = 0.2577 s;
+ * - the GEMMs: none more (the core's FLOPs are not a GEMM's).
+ * Before the fix, the rerun core was timed as GEMM FLOPs at the rank's
+ * mean GEMM rate and its s x s traffic not at all.
+ */
+static void test_expected_selective_core_attn_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result none, sel;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=none", &f->stack, &none);
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=selective", &f->stack,
+             &sel);
+    assert_true(none.work.x.attn_cal_s > 0);
+    assert_near(sel.work.x.attn_cal_s, none.work.x.attn_cal_s * 4 / 3, 1e-12);
+    assert_near(sel.work.x.ew_s - none.work.x.ew_s,
+                2048.0 * 96 * 10 * 96 * 2048 / 1.5e12, 1e-12);
+    assert_near(sel.work.x.ew_s - none.work.x.ew_s, 0.2577, 1e-3);
+    assert_near(sel.work.x.gemm_cal_s, none.work.x.gemm_cal_s, 1e-12);
+}
+
+/*
  * Without sequence parallelism (sp=0) the norms and residual adds run on
  * the whole sequence on every TP rank (Korthikanti et al. 2022 §4.2.2).
  * gpt-korthikanti (96 layers, h 12288, LayerNorm) on 8 GPUs, tp=8, one
@@ -640,6 +673,46 @@ static void test_expected_attention_length_by_hand(void **state)
         assert_true(flat.work.x.attn_cal_s > 0);
         assert_near(curve.work.x.attn_cal_s, ratio[i] * flat.work.x.attn_cal_s,
                     1e-12 * flat.work.x.attn_cal_s);
+    }
+}
+
+/*
+ * Context parallelism as the stack moves keys and values
+ * (expected_comm.c cp_route). gpt-korthikanti on cp=4 in one node: the
+ * CP traffic is on NVLink only: its bytes (hidden plus exposed, whatever
+ * the split) take T seconds at the link's expected rate (the hardware's
+ * times the stack's network_efficiency). On the flat calibration (no length
+ * curve) a ring's first step, the local causal block, is 1/4 of the
+ * attention kernels' time A and its three steps over other ranks' blocks
+ * 3/4 (1/(4 x 1) + 3/4: attention_length_time). Each word hides T under:
+ * ring, the three steps (3A/4: each block sent while the step before
+ * computes); allgather_first, the first block only (A/4: PyTorch's one
+ * all-gather, waited for at the second block); allgather, nothing (Llama
+ * 3's all-gather before the attention). The rest, T less that, is
+ * exposed. Here T (about 22 GB of K, V and their gradients) is far above
+ * A, so each word exposes some.
+ */
+static void test_expected_cp_exposed_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct stack st = f->stack;
+    struct cost_result r;
+    static const int words[] = {STACK_CP_RING, STACK_CP_ALLGATHER_FIRST,
+                                STACK_CP_ALLGATHER};
+    static const double under[] = {0.75, 0.25, 0};
+    double rate = f->hw.nvlink_bps * st.spec.network_efficiency;
+    int i;
+    for (i = 0; i < 3; i++) {
+        double bytes, t, a;
+        st.spec.cp_comm = words[i];
+        evaluate(f, &f->gpt, "gpus=4 cp=4 mbs=1 gbs=1", &st, &r);
+        bytes = r.work.x.hid_nv + r.work.x.xp_nv;
+        t = bytes / rate;
+        a = r.work.x.attn_cal_s;
+        assert_true(a > 0 && t > a);
+        assert_near(r.work.x.attn_ring_s, 0.75 * a, 1e-12);
+        assert_near(r.work.x.xp_nv, (t - under[i] * a) * rate, 1e-12);
+        assert_near(r.work.x.hid_nv, under[i] * a * rate, 1e-9);
     }
 }
 
@@ -815,6 +888,8 @@ int main(void)
         cmocka_unit_test(test_expected_nccl_ib_share_by_hand),
         cmocka_unit_test(test_expected_fine_fp8_scaling_by_hand),
         cmocka_unit_test(test_expected_fp8_recipe_factor_by_hand),
+        cmocka_unit_test(test_expected_selective_core_attn_by_hand),
+        cmocka_unit_test(test_expected_cp_exposed_by_hand),
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_fp8_casts_by_hand),

@@ -79,6 +79,30 @@ static void test_figures_baseline_sentence(void **state)
     assert_true(b->has_point);
 }
 
+/* Issue 36 item 5: under a recommended ZeRO-3 plan inside PP 4 x EP 256
+ * the sentence says what the baseline is and how the plans differ; under
+ * the shared report's ZeRO-1 plan it does not. */
+static void test_figures_baseline_sentence_zero3(void **state)
+{
+    struct util_parts *r = &((struct util_figures *)*state)->r;
+    struct plan keep = r->v.headline.plan.plan;
+    struct plan *p = &r->v.headline.plan.plan;
+    p->zero = 3;
+    p->tp = p->cp = 1;
+    p->pp = 4;
+    p->ep = 256;
+    figures_baseline_sentence(&r->v);
+    assert_non_null(strstr(r->v.baseline.sentence,
+                           "Why not ZeRO-3 (FSDP, the baseline; pure FSDP, "
+                           "ZeRO-3 over every GPU with no TP, PP or EP, where "
+                           "the recommended plan shards with ZeRO-3 inside "
+                           "PP 4 x EP 256): "));
+    *p = keep;
+    figures_baseline_sentence(&r->v);
+    assert_non_null(strstr(r->v.baseline.sentence,
+                           "Why not ZeRO-3 (FSDP, the baseline): "));
+}
+
 /* A report of hand-made rows (family 0 alone) for figures_sheet_rows:
  * each row fits or not, its step and its free memory in GiB. */
 static void tie_rows(struct util_parts *r,
@@ -279,13 +303,53 @@ static void test_figures_verdict(void **state)
                              "activations to and from host memory");
 }
 
+/* Issue 36 item 5: IB-bound at the floor (2.4 s of IB per 1 s of
+ * compute, the core 2.4 s of which 1.4 s waiting: 58%), compute-bound at
+ * the expected rates (its 14.41 s of IB with the micro-batches under
+ * 17.55 s of compute: the kernels' measured rates are slower than their
+ * peak, so the same traffic now hides). With the IB 18 s, IB-bound at
+ * both: the sentence is the floor's alone. */
+static void test_figures_verdict_floor_and_expected(void **state)
+{
+    struct cost_result r;
+    char buf[640];
+    (void)state;
+    memset(&r, 0, sizeof r);
+    r.t.bound = COST_IB;
+    r.t.compute = 1;
+    r.t.ib = 2.4;
+    r.t.core = 2.4;
+    r.work.x.known = true;
+    r.t.expected = 18;
+    r.t.x_compute = 17.55;
+    r.t.x_ib_hid = 14.41;
+    assert_int_equal(cost_expected_bound(&r), COST_COMPUTE);
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "floor IB-bound, expected compute-bound: at the "
+                             "speed of light 2.4 s of IB traffic per second "
+                             "of compute, the GPUs waiting on IB 58% of the "
+                             "overlapped step; at the expected rates its "
+                             "14.41 s of IB traffic with the micro-batches "
+                             "hides under 17.55 s of compute");
+    r.t.x_ib_hid = 18;
+    assert_int_equal(cost_expected_bound(&r), COST_IB);
+    figures_verdict(&r, buf, sizeof buf);
+    assert_string_equal(buf, "IB-bound: 2.4 s of IB traffic per second of "
+                             "compute; the GPUs wait on IB 58% of the "
+                             "overlapped step");
+    r.work.x.known = false; /* no expected step: no expected bound */
+    assert_int_equal(cost_expected_bound(&r), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures_sheet_rows),
         cmocka_unit_test(test_figures_verdict),
+        cmocka_unit_test(test_figures_verdict_floor_and_expected),
         cmocka_unit_test(test_figures_recommended_among_ties),
         cmocka_unit_test(test_figures_baseline_sentence),
+        cmocka_unit_test(test_figures_baseline_sentence_zero3),
         cmocka_unit_test(test_figures_sheet_rows_ties_rule),
         cmocka_unit_test(test_figures_sheet_rows_equal_free_keeps_faster),
         cmocka_unit_test(test_figures_sheet_rows_nothing_fits),

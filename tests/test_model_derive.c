@@ -100,6 +100,33 @@ static void test_model_derive_recompute_mlp(void **state)
 }
 
 /*
+ * `core_attn` (Korthikanti et al. 2022 §5) reruns the attention core of
+ * gpt-korthikanti (h 12288, 96 heads, s 2048, causal, unfused, dropout):
+ * QK^T and PV, 2 x 2 x s x h FLOPs a token over the causal half, 2sh =
+ * 50,331,648, the same as what a full recomputation reruns of it; and
+ * its s x s traffic, 10as = 10 x 96 x 2048 = 1,966,080 bytes a token
+ * (Table 2's softmax output, dropout mask and output, written and read).
+ * A full recomputation reruns the whole forward (all of ew_fwd), so
+ * recompute_scores is the selective rerun's only.
+ */
+static void test_model_derive_recompute_core_attn(void **state)
+{
+    struct model m;
+    const struct model_layer *L;
+    (void)state;
+    util_model(&m, "tests/data/gpt-korthikanti.ini", NULL, 0);
+    L = &m.layer[MODEL_LAYER_DENSE];
+    assert_near(L->recompute_core[MODEL_RECOMPUTE_SELECTIVE], 50331648.0,
+                1e-12);
+    assert_near(L->recompute_core[MODEL_RECOMPUTE_FULL], 50331648.0, 1e-12);
+    assert_near(L->recompute_core[MODEL_RECOMPUTE_NONE], 0, 0);
+    assert_near(L->recompute_other[MODEL_RECOMPUTE_SELECTIVE], 50331648.0,
+                1e-12);
+    assert_near(L->recompute_scores, 1966080.0, 1e-12);
+    model_release(&m);
+}
+
+/*
  * `moe` recomputes DeepSeek-V3's whole MoE block: the router (2 x 256 x
  * 7168 FLOPs) and nine experts (8 routed + 1 shared: 9 x 3 x 7168 x 2048
  * x 2), and the dispatch and combine all-to-alls again.
@@ -212,6 +239,7 @@ int main(void)
         cmocka_unit_test(test_model_derive_mtp_always_runs),
         cmocka_unit_test(test_model_derive_recompute_mlp),
         cmocka_unit_test(test_model_derive_recompute_moe),
+        cmocka_unit_test(test_model_derive_recompute_core_attn),
         cmocka_unit_test(test_model_derive_tp_collectives_per_layer),
         cmocka_unit_test(test_model_derive_tiny_moe_by_hand),
         cmocka_unit_test(test_model_derive_qk_norm_params),

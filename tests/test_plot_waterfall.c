@@ -267,6 +267,52 @@ static void test_plot_waterfall_fill_shortens_long_names(void **state)
                                "0123456789012345678901234567890123456...'");
 }
 
+/*
+ * The recommended plan's floor set by another pipeline rank (issue 36
+ * item 4): the plan's speed of light 10.5 s, its critical rank's own
+ * 10 s. The chart starts at 10.5 s, steps down 0.5 s (-0.5 / (14.4 -
+ * 10.5) = -12.8% of the gap) to 10 s, then the same effects to 14.4 s:
+ * 1.37x the plan's floor (14.4 / 10.5). Both panels get the row (the
+ * published run's of no length, at its 9 s) to keep them aligned: 11
+ * rows; 3 bars save time (-0.5, -0.8, -0.5).
+ */
+static void test_plot_waterfall_fill_rank_floor_step(void **state)
+{
+    struct fixture *f = *state;
+    struct views_waterfall *w = &f->r.v.waterfall[0];
+    struct row r[ROWS + 2];
+    size_t k;
+    w->rank_step = true;
+    w->rank_sol = 10;
+    w->sol = 10.5;
+    w->rank_share = -0.5 / 3.9;
+    for (k = 0; k < EXPECTED_EFFECTS; k++)
+        w->share[k] = w->add[k] / 3.9;
+    plot_waterfall_fill(&f->r.v, &f->v, &f->dat);
+    assert_int_equal(rows(f->dat.p, 0, r, ROWS + 2), ROWS + 1);
+    assert_near(r[0].y, ROWS + 1, 0);
+    assert_near(r[0].end, 10.5, 1e-12);
+    assert_int_equal(r[1].kind, 1);
+    assert_near(r[1].start, 10.5, 1e-12);
+    assert_near(r[1].end, 10, 1e-12);
+    assert_near(r[1].seconds, -0.5, 1e-12);
+    assert_near(r[1].share, -0.5 / 3.9, 1e-10);
+    assert_near(r[2].start, 10, 1e-12); /* GEMM: 10 -> 11.5 */
+    assert_near(r[2].end, 11.5, 1e-12);
+    assert_near(r[ROWS].end, 14.4, 1e-12);
+    assert_int_equal(rows(f->dat.p, 1, r, ROWS + 2), ROWS + 1);
+    assert_near(r[1].start, 9, 1e-12);
+    assert_near(r[1].end, 9, 1e-12);
+    assert_string_equal(util_plot_var(&f->v, "NROWS"), "11");
+    assert_string_equal(util_plot_var(&f->v, "NSAVE"), "3");
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
+                        "'Model-X on 2048 \xC3\x97 GPU-Y: expected step "
+                        "14.40 s, 1.37\xC3\x97 the speed of light'");
+    assert_non_null(strstr(util_plot_var(&f->v, "YTICS"),
+                           "'speed of light' 11, 'critical rank''s own "
+                           "floor' 10, 'GEMM efficiency by shape' 9"));
+}
+
 static void test_plot_waterfall_wanted_needs_expected(void **state)
 {
     struct fixture *f = *state;
@@ -286,6 +332,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_plot_waterfall_fill_shortens_long_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_plot_waterfall_fill_rank_floor_step, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_plot_waterfall_wanted_needs_expected, setup, teardown),
     };

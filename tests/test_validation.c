@@ -239,6 +239,18 @@ static void test_validation_load_inputs(void **state)
     assert_non_null(strstr(d.msg, ": run.set: nosuch.key=1: no file of the "
                                   "run has section [nosuch]"));
     assert_false(in.loaded || in.has_stack);
+    /* a stack that fails to load: what the run loaded before it (its
+     * model and hardware) is released, not leaked (LeakSanitizer fails
+     * this test without the release) */
+    runs[1].nsets = 0;
+    snprintf(runs[1].stack_path, sizeof runs[1].stack_path, "%s",
+             SNAP "/stacks/no-such-stack.ini");
+    diag_init(&d);
+    assert_int_not_equal(
+        validation_load_inputs(&runs[1], NULL, NULL, &m, &hw, &in, &d),
+        STATUS_OK);
+    assert_non_null(strstr(d.msg, "no-such-stack.ini"));
+    assert_false(in.loaded || in.has_stack || in.has_cal);
     validation_runs_release(&all);
     model_release(&m);
     hardware_release(&hw);

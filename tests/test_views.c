@@ -45,6 +45,22 @@ static void test_views_sig3(void **state)
     assert_string_equal(buf, "47.5");
 }
 
+/* Percentages for sentences (issue 36): 5.6 -> "6"; 0.96 rounds to
+ * "1"; 0.3 keeps a decimal, never "0"; 0.04 is "under 0.1". */
+static void test_views_pct(void **state)
+{
+    char buf[32];
+    (void)state;
+    views_pct(5.6, buf, sizeof buf);
+    assert_string_equal(buf, "6");
+    views_pct(0.96, buf, sizeof buf);
+    assert_string_equal(buf, "1");
+    views_pct(0.3, buf, sizeof buf);
+    assert_string_equal(buf, "0.3");
+    views_pct(0.04, buf, sizeof buf);
+    assert_string_equal(buf, "under 0.1");
+}
+
 /*
  * A sentence is as long as its words (issue 35: sentences were cut at
  * 1,600 bytes): 3,000 characters kept whole; one said again replaces the
@@ -82,6 +98,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_views_thousands),
         cmocka_unit_test(test_views_sig3),
+        cmocka_unit_test(test_views_pct),
         cmocka_unit_test(test_views_say_whole_sentences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

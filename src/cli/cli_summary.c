@@ -189,20 +189,27 @@ void cli_print_summary(const struct views *r)
     print_recipe(r);
     print_scale(r);
     print_recommended(r);
-    printf("%-16s %10s %9s %-8s %8s %9s %5s  %s\n", "family", "expected s",
+    printf("%-16s %10s %9s %-14s %8s %9s %5s  %s\n", "family", "expected s",
            "SOL s", "bound", "comm/cmp", "mem GiB", "fits",
-           "fastest plan of the family (SOL: speed of light)");
+           "fastest plan of the family (SOL: speed of light; bound a/b: a "
+           "at the SOL, b expected, where they differ)");
     for (i = 0; i < r->rank->nfamilies; i++) {
         const struct ranking_family *f =
             &r->rank->family[r->rank->families_by_step[i]];
-        char plan[256], x[16] = "-";
+        char plan[256], x[16] = "-", bound[32];
+        int xb = cost_expected_bound(&f->best);
         plan_format(&f->best.plan, plan, sizeof plan);
         if (f->best.work.x.known)
             snprintf(x, sizeof x, "%.3f", f->best.t.expected);
-        printf("%-16s %10s %9.3f %-8s %8.2f %9.1f %5s  %s\n", f->name, x,
-               f->best.t.step, cost_bound_str(f->best.t.bound),
-               f->best.t.comm_compute_ratio, f->best.mem.total / 1073741824.0,
-               f->best.fits ? "yes" : "no", plan);
+        /* the floor's bound, and the expected step's where it differs
+         * (a link-bound floor under slower kernels: issue 36) */
+        snprintf(bound, sizeof bound, "%s%s%s", cost_bound_str(f->best.t.bound),
+                 xb >= 0 && xb != f->best.t.bound ? "/" : "",
+                 xb >= 0 && xb != f->best.t.bound ? cost_bound_str(xb) : "");
+        printf("%-16s %10s %9.3f %-14s %8.2f %9.1f %5s  %s\n", f->name, x,
+               f->best.t.step, bound, f->best.t.comm_compute_ratio,
+               f->best.mem.total / 1073741824.0, f->best.fits ? "yes" : "no",
+               plan);
     }
     printf("\nvalidation: speed-of-light prediction (measured, where "
            "published)\n");

@@ -20,10 +20,11 @@
  *   backward chunks: paired_fb) or combined 1F1B (any schedule); TP with
  *   tp_comm_overlap; pipeline sends as stack_p2p_hidden says (interleaved:
  *   a schedule of virtual stages, its row's vpp); context-parallel keys
- *   and values with their attention (ring attention overlaps by
- *   construction); per-micro-batch DP (ZeRO-2/3) with dp_grad_overlap;
- *   the step-end sync and gather with one micro-batch's compute when
- *   dp_grad_overlap / dp_param_overlap.
+ *   and values with their attention as a ring overlaps them (each step's
+ *   block is sent while the step before computes: what the transfers
+ *   take beyond the ring's attention is exposed); per-micro-batch DP (ZeRO-2/3)
+ * with dp_grad_overlap; the step-end sync and gather with one micro-batch's
+ * compute when dp_grad_overlap / dp_param_overlap.
  * - Dropless routing: the all-to-all on each link takes the load its
  *   busiest receiver sees (ep_link_loads).
  */
@@ -209,6 +210,65 @@ static void route(struct expected_work *x,
         effective(n, CALIBRATION_LINK_INTRA, kind, nv, 1), ib, nv);
 }
 
+/* l with its bytes, calls and latency x f: a share of a purpose's. */
+static struct comm_load share(struct comm_load l, double f)
+{
+    l.bytes *= f;
+    l.at *= f;
+    l.calls *= f;
+    l.lat.steps *= f;
+    l.lat.net *= f;
+    return l;
+}
+
+/*
+ * Context parallelism as a ring runs it (Transformer Engine's p2p, as
+ * Megatron-LM and torchtitan's ring attention do): step i attends to the
+ * block received in step i - 1 while the next block is sent, so a step
+ * waits where its transfer outlasts its compute. All steps over other
+ * ranks' blocks alike, the transfers' time beyond those steps' attention
+ * (x->attn_ring_s) is exposed, the rest hidden. The transfer's time is
+ * its busier link's, at the link's rate (no nccl-tests curve: the ring's
+ * sends are point-to-point), latency left out of the comparison. A
+ * stack that all-gathers them before the attention (cp_comm = allgather:
+ * Llama 3, arXiv 2407.21783 §3.3.2, "the all-gather communication
+ * latency is exposed in the critical path") waits for all of it; one
+ * that issues one all-gather as the first, local block's attention
+ * starts and waits for it at the second (cp_comm = allgather_first:
+ * PyTorch's _AllGatherRotater, torchtitan's default rotate method, "to
+ * all-gather all kv shards on ranks after the first sub-SDPA
+ * computation") hides it under that block's attention only.
+ */
+static void cp_route(struct expected_work *x,
+                     const struct net *n,
+                     const struct stack_spec *s,
+                     const struct comm_totals *ct)
+{
+    const struct net none = {NULL, NULL, NULL}; /* no nccl-tests curve */
+    const struct comm_load *ib = &ct->what_ib[COMM_CP];
+    const struct comm_load *nv = &ct->what_nvlink[COMM_CP];
+    /* seconds at the links' expected rates (terms_rates.c) */
+    double t_ib =
+        ib->at > 0 ? ib->at / (n->hw->ib_bps * x->network_efficiency) : 0;
+    double t_nv =
+        nv->at > 0 ? nv->at / (n->hw->nvlink_bps * x->network_efficiency) : 0;
+    double t = t_ib > t_nv ? t_ib : t_nv, f = 0;
+    /* the attention the transfers run under */
+    double under = s->cp_comm == STACK_CP_RING ? x->attn_ring_s
+                   : s->cp_comm == STACK_CP_ALLGATHER_FIRST
+                       ? x->attn_cal_s - x->attn_ring_s
+                       : 0;
+    struct comm_load hib, hnv, xib, xnv;
+    if (t > under && t > 0)
+        f = (t - under) / t;
+    hib = share(*ib, 1 - f);
+    hnv = share(*nv, 1 - f);
+    xib = share(*ib, f);
+    xnv = share(*nv, f);
+    route(x, &none, CALIBRATION_ALL_GATHER, WAY_HIDDEN, &hib, &hnv);
+    route(x, &none, CALIBRATION_ALL_GATHER, WAY_EXPOSED, &xib, &xnv);
+}
+
 /* l with its bytes (as moved and at the rate) x f: a loaded rank's. */
 static struct comm_load loaded(struct comm_load l, double f)
 {
@@ -370,9 +430,7 @@ static void comm_work(const struct net *n,
     /* no nccl-tests curve for point-to-point: the link's full rate */
     route(x, &none, CALIBRATION_ALL_GATHER, pp_way, &ct->what_ib[COMM_PP],
           &ct->what_nvlink[COMM_PP]);
-    /* ring attention overlaps them by construction */
-    route(x, &none, CALIBRATION_ALL_GATHER, WAY_HIDDEN, &ct->what_ib[COMM_CP],
-          &ct->what_nvlink[COMM_CP]);
+    cp_route(x, n, s, ct);
     /* DP with the micro-batches (ZeRO-2/3): what the steady phase holds
      * besides the purposes above */
     for (wt = COMM_TP; wt <= COMM_PP; wt++) {

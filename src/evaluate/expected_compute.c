@@ -18,7 +18,9 @@
  *   calibration's factor for its granularity (fp8.scaling = row, block;
  *   fine: the fine-grained factor) of the table rate.
  * - Backward GEMMs run at their forward class's rate (calibration.h);
- *   recomputed forward work at the rank's mean GEMM rate.
+ *   recomputed forward work at the rank's mean GEMM rate, but for the
+ *   attention core it reruns: that at the attention's forward rate, with
+ *   an unfused core's s x s traffic once more (model_derive.c).
  * - Linear-attention and state-space scans (Gated DeltaNet's chunked
  *   delta rule, Mamba-2's SSD): their FLOPs (model_mixer.c's count, forward
  *   and twice that backward, as a GEMM's) at the calibration's forward
@@ -285,6 +287,21 @@ static double scan_time(const struct model_spec *s,
     return sec;
 }
 
+/* Of the attention kernels' time, the ring's steps over other ranks'
+ * keys and values (attention_length_time's full blocks): each waits for
+ * its block, sent while the step before computed. */
+static double attention_ring_share(const struct calibration *cal,
+                                   const struct model_spec *s,
+                                   const struct plan *p)
+{
+    double cp = (double)p->cp, causal, full;
+    if (p->cp <= 1)
+        return 0;
+    calibration_attention_length_factors(cal, (double)s->seq_len / cp, &causal,
+                                         &full);
+    return ((1 - 1 / cp) / full) / (1 / (cp * causal) + (1 - 1 / cp) / full);
+}
+
 /* The GEMMs' time by shape into x: at their measured rates (gemm_cal_s:
  * the routed experts' at the most loaded rank's tokens; gemm_bal_s: at
  * the mean load), and the speed of light's time for the same work
@@ -327,9 +344,11 @@ static void gemm_work(const struct model *m,
         x->gemm_bal_s += at;
         x->gemm_cal_s += routed ? at * load : at;
     }
-    /* the forward work recomputation redoes, at the rank's mean rate (the
-     * attention core and the scans are timed apart: attention_work) */
-    attn_flops = 3 * t * c->core_fwd + 3 * scan_flops(rk);
+    /* the forward work recomputation redoes, at the rank's mean rate;
+     * the attention core's (forward, backward, rerun) and the scans are
+     * timed apart (attention_work) */
+    attn_flops = t * (3 * c->core_fwd + c->recompute_core[p->recompute]) +
+                 3 * scan_flops(rk);
     total = w->fp8_flops + w->bf16_flops;
     if (gemm_flops > 0 && total > gemm_flops + attn_flops) {
         x->gemm_cal_s *= (total - attn_flops) / gemm_flops;
@@ -356,8 +375,10 @@ static void attention_work(const struct model *m,
     double t = rk->tokens * rk->microbatches; /* per step, this GPU */
     double ratio = calibration_attention_bwd_ratio(cal);
     double f = t * rk->c->core_fwd;
-    double fwd = calibration_attention_s(
-        cal, CALIBRATION_ATTN_FWD, m->attn_head_dim, m->attn_v_head_dim, f);
+    double rerun = t * rk->c->recompute_core[p->recompute];
+    double fwd =
+        calibration_attention_s(cal, CALIBRATION_ATTN_FWD, m->attn_head_dim,
+                                m->attn_v_head_dim, f + rerun);
     double bwd =
         calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
                                 m->attn_v_head_dim, ratio * f);
@@ -400,6 +421,12 @@ static void elementwise_work(const struct model *m,
                                                                         : 3) *
             t * c->ew_fwd[k] /
             (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+    /* a selective recomputation of an unfused attention core reruns its
+     * s x s traffic (the full one's is in the fourth pass above) */
+    if (p->recompute == MODEL_RECOMPUTE_SELECTIVE)
+        x->ew_s +=
+            t * c->recompute_scores /
+            (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     x->ew_s += 2 * (double)c->moe_layers * rk->microbatches *
                calibration_router_s(cal, rk->tokens);
     if (fp8)
@@ -451,6 +478,7 @@ static void compute_work(const struct model *m,
         x->gemm_cal_s = x->gemm_sol_s;
     if (x->attn_cal_s < x->attn_sol_s)
         x->attn_cal_s = x->attn_sol_s;
+    x->attn_ring_s = x->attn_cal_s * attention_ring_share(cal, &m->spec, p);
     elementwise_work(m, hw, cal, p, rk, x);
 }
 

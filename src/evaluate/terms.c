@@ -51,21 +51,7 @@ double terms_collective_time(const struct hardware *hw,
 double
 terms_core(double compute, double ib, double nvlink, double hbm, int *bound)
 {
-    double core = compute;
-    *bound = COST_COMPUTE;
-    if (ib > core) {
-        core = ib;
-        *bound = COST_IB;
-    }
-    if (nvlink > core) {
-        core = nvlink;
-        *bound = COST_NVLINK;
-    }
-    if (hbm > core) {
-        core = hbm;
-        *bound = COST_HBM;
-    }
-    return core;
+    return cost_binding(compute, ib, nvlink, hbm, bound);
 }
 
 /* ---- The term family: each term once, in C and as a template ---- */

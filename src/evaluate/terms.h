@@ -349,7 +349,8 @@ const char *terms_template(const char *key);
 
 /*
  * The binding term: max(compute, ib, nvlink, hbm) and, in *bound, which
- * (enum cost_bound; ties go to the earlier term).
+ * (enum cost_bound; ties go to the earlier term): cost_binding (result.h),
+ * which the writers read too.
  */
 double
 terms_core(double compute, double ib, double nvlink, double hbm, int *bound);

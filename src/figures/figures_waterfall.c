@@ -22,8 +22,12 @@ void figures_waterfall_of(const struct cost_result *c,
     w->plan = c->plan;
     w->effects = x->effects;
     diag_snprintf(w->name, sizeof w->name, "%s", name);
-    w->sol = x->sol;
-    last = w->sol;
+    /* the waterfall starts from the plan's speed of light; where another
+     * rank sets it, the expected step's rank's own floor is a step */
+    w->rank_step = x->rank != x->floor_rank && x->sol != c->t.step;
+    w->sol = w->rank_step ? c->t.step : x->sol;
+    w->rank_sol = x->sol;
+    last = w->rank_sol;
     for (k = 0; k < EXPECTED_EFFECTS; k++) {
         w->add[k] = x->step[k] - last;
         w->cum[k] = x->step[k];
@@ -38,6 +42,7 @@ void figures_waterfall_of(const struct cost_result *c,
     gap = w->expected - w->sol;
     for (k = 0; k < EXPECTED_EFFECTS; k++)
         w->share[k] = fabs(gap) > 0 ? w->add[k] / gap : 0;
+    w->rank_share = fabs(gap) > 0 ? (w->rank_sol - w->sol) / gap : 0;
 }
 
 void figures_waterfall(struct views *r)

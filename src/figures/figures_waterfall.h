@@ -17,8 +17,10 @@
 #include "views.h"
 
 /*
- * Fills w from plan c and its replay x (replay_fill): the speed of
- * light, each effect's bar, the cumulative step, each bar's share of the
+ * Fills w from plan c and its replay x (replay_fill): the plan's speed
+ * of light (c's, the one every other view prints), the step down to the
+ * expected step's rank's own floor where another rank sets the plan's,
+ * each effect's bar, the cumulative step, each bar's share of the
  * gap and the largest effect. name is copied (truncated to fit).
  * w->known is false, and nothing else set, when c has no expected step
  * (no calibration or no stack). measured is left 0.

@@ -140,3 +140,13 @@ void views_sig3(double v, char *buf, size_t size)
     decimals = x == 0 ? 0 : 2 - (int)floor(log10(fabs(x)));
     snprintf(buf, size, "%.*f", decimals > 0 ? decimals : 0, x);
 }
+
+void views_pct(double pct, char *buf, size_t size)
+{
+    if (pct >= 0.95 || !isfinite(pct))
+        snprintf(buf, size, "%.0f", pct);
+    else if (pct >= 0.05)
+        snprintf(buf, size, "%.1f", pct);
+    else
+        snprintf(buf, size, "under 0.1");
+}

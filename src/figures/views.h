@@ -214,7 +214,15 @@ struct views_waterfall {
     bool known;       /* the plan has an expected step */
     struct plan plan; /* the plan it is of */
     char name[128];   /* "recommended plan" or the published run's name */
-    double sol;       /* s: the speed of light (no effect on) */
+    double sol;       /* s: the plan's speed of light (no effect on), the
+                       * one every other place prints */
+    /* s: the speed of light of the expected step's pipeline rank, where
+     * another rank sets the plan's (rank != floor_rank): the waterfall's
+     * first step, rank_sol - sol (<= 0), before the effects; rank_step
+     * false and rank_sol == sol else */
+    double rank_sol;
+    bool rank_step;
+    double rank_share; /* (rank_sol - sol) / (expected - sol); 0: no gap */
     double add[EXPECTED_EFFECTS];   /* s: what each effect adds, in order */
     double cum[EXPECTED_EFFECTS];   /* s: the step with effects 0..k on */
     double share[EXPECTED_EFFECTS]; /* add / (expected - sol); 0: no gap */
@@ -229,7 +237,7 @@ struct views_waterfall {
      * cost_phase; cost_phases), summing to expected */
     double phases[COST_PHASES];
     long rank;       /* the rank of the expected step (cost_result_rank),
-                        whose speed of light sol is */
+                        whose speed of light rank_sol is */
     long floor_rank; /* the rank of the plan's speed of light */
 };
 
@@ -341,5 +349,10 @@ void views_thousands(double v, char *buf, size_t size);
 /* v rounded to 3 significant digits, in fixed notation ("16.1", "0.901",
  * "47.5", "1610"), into buf: for the prose's ranges. */
 void views_sig3(double v, char *buf, size_t size);
+
+/* A percentage pct (>= 0) into buf for a sentence: whole from 1% on
+ * ("6"), one decimal below ("0.3"), "under 0.1" below 0.05: never "0"
+ * for a difference that is there. The caller adds the "%". */
+void views_pct(double pct, char *buf, size_t size);
 
 #endif

@@ -147,6 +147,14 @@ struct model_layer {
     double fwd_linear;        /* fwd FLOPs/token of all GEMMs (weight grads) */
     double recompute_fp8[MODEL_RECOMPUTES]; /* extra fwd FLOPs/token */
     double recompute_other[MODEL_RECOMPUTES];
+    /* Of recompute_other, the attention core's forward (QK^T and PV) the
+     * recomputation reruns, FLOPs/token: its kernel, timed at the
+     * attention's forward rate, not a GEMM's. */
+    double recompute_core[MODEL_RECOMPUTES];
+    /* The s x s traffic of an unfused attention (of ew_fwd's copies,
+     * bytes/token) that a selective recomputation of the core reruns
+     * (full reruns all of ew_fwd: expected_compute.c). */
+    double recompute_scores;
     double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES]; /* saved, /token */
     /* of act_bytes, outside tensor-parallel regions (replicated over tp
      * without sequence parallelism) */

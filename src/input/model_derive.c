@@ -152,6 +152,20 @@ static void gemm_classes(const struct model_spec *s,
     L->gemm_fwd[MODEL_GEMM_ROUTER] = f->router_f;
 }
 
+/* Without fused (flash) attention the s x s scores are materialised:
+ * Korthikanti et al. 2022 Table 2 saves the softmax output (2as bytes
+ * per token), the dropout mask (as) and its output (2as); each is
+ * written and read once more in the forward: 10as bytes (a lower bound:
+ * the raw scores and the mask step add more). */
+static double scores_bytes(const struct model_spec *s,
+                           const struct model_layer *L)
+{
+    if (s->flash_attention ||
+        !(model_mixer_class(L->mixer) & MODEL_MIXER_SOFTMAX))
+        return 0;
+    return (s->dropout ? 10.0 : 4.0) * (double)s->heads * (double)s->seq_len;
+}
+
 /*
  * Elementwise traffic of L's forward pass, BF16 elements (2 bytes each,
  * activation_bytes): a norm (read and write h) and a residual add (two
@@ -177,15 +191,7 @@ static void elementwise(const struct model_spec *s,
         s->activation_bytes * a->norm_elems;
     L->ew_fwd[MODEL_EW_COPY] =
         s->activation_bytes * (blocks * 3 * h + 2 * a->rope_elems);
-    /* Without fused (flash) attention the s x s scores are materialised:
-     * Korthikanti et al. 2022 Table 2 saves the softmax output (2as
-     * bytes per token), the dropout mask (as) and its output (2as); each
-     * is written and read once more in the forward: 10as bytes (a lower
-     * bound: the raw scores and the mask step add more). */
-    if (!s->flash_attention &&
-        (model_mixer_class(L->mixer) & MODEL_MIXER_SOFTMAX))
-        L->ew_fwd[MODEL_EW_COPY] +=
-            (s->dropout ? 10.0 : 4.0) * (double)s->heads * (double)s->seq_len;
+    L->ew_fwd[MODEL_EW_COPY] += scores_bytes(s, L);
     L->ew_fwd[MODEL_EW_ACTIVATION] =
         s->activation_bytes * (s->activation == MODEL_SWIGLU ? 3 : 2) * act_w +
         s->activation_bytes * a->act_elems;
@@ -193,7 +199,12 @@ static void elementwise(const struct model_spec *s,
 
 /* Recomputation redoes forward work in the backward pass: `full` the
  * whole layer; `selective` the modules listed (norms and activation
- * functions are elementwise: no GEMM FLOPs). */
+ * functions are elementwise: no GEMM FLOPs). The attention core reruns
+ * as what it is (Korthikanti et al. 2022 §5: QK^T, softmax, dropout and
+ * attention over V): its kernel's forward FLOPs (recompute_core, timed
+ * at the attention rate) and, unfused, its s x s traffic once more
+ * (recompute_scores; a full recomputation reruns all of the layer's
+ * elementwise work, expected_compute.c). */
 static void recompute_flops(const struct model *m,
                             const struct model_mixer_numbers *a,
                             const struct ffn_numbers *f,
@@ -206,8 +217,12 @@ static void recompute_flops(const struct model *m,
     bool moe = L->moe;
     L->recompute_fp8[MODEL_RECOMPUTE_FULL] = L->fwd_fp8;
     L->recompute_other[MODEL_RECOMPUTE_FULL] = L->fwd_other;
-    if (recomputes(m, MODEL_MOD_CORE_ATTN))
+    L->recompute_core[MODEL_RECOMPUTE_FULL] = a->core_fwd;
+    if (recomputes(m, MODEL_MOD_CORE_ATTN)) {
         *sel16 += a->core_fwd;
+        L->recompute_core[MODEL_RECOMPUTE_SELECTIVE] = a->core_fwd;
+        L->recompute_scores = scores_bytes(s, L);
+    }
     if (s->attention == MODEL_MLA && recomputes(m, MODEL_MOD_MLA_UP_PROJ)) {
         *sel8 += a->up_fwd * fp8_attn;
         *sel16 += a->up_fwd * (1 - fp8_attn);

@@ -93,6 +93,7 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
     for (r = 0; r < MODEL_RECOMPUTES; r++) {
         c->recompute_fp8[r] += L->recompute_fp8[r];
         c->recompute_other[r] += L->recompute_other[r];
+        c->recompute_core[r] += L->recompute_core[r];
         c->tp_recompute[r] += L->tp_recompute[r];
         c->ep_recompute[r] += L->ep_recompute[r] ? 1 : 0;
     }
@@ -110,6 +111,7 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
     c->core_fwd += L->core_fwd;
     for (p = 0; p < MODEL_EWS; p++)
         c->ew_fwd[p] += L->ew_fwd[p];
+    c->recompute_scores += L->recompute_scores;
     add_casts(c, L->cast_in, L->cast_in_sp, L->cast_grad, L->cast_grad_sp);
     if (L->mtp) { /* its embedding lookup and the shared
                    * head, run once more */
@@ -576,6 +578,7 @@ void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c)
     for (r = 0; r < MODEL_RECOMPUTES; r++) {
         sum->recompute_fp8[r] += c->recompute_fp8[r];
         sum->recompute_other[r] += c->recompute_other[r];
+        sum->recompute_core[r] += c->recompute_core[r];
         sum->tp_recompute[r] += c->tp_recompute[r];
         sum->ep_recompute[r] += c->ep_recompute[r];
         for (p = 0; p < MODEL_PRECISIONS; p++) {
@@ -598,5 +601,6 @@ void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c)
         sum->scan_fwd[p] += c->scan_fwd[p];
     for (p = 0; p < MODEL_EWS; p++)
         sum->ew_fwd[p] += c->ew_fwd[p];
+    sum->recompute_scores += c->recompute_scores;
     add_casts(sum, c->cast_in, c->cast_in_sp, c->cast_grad, c->cast_grad_sp);
 }

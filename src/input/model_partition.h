@@ -33,6 +33,8 @@ struct model_chunk {
     double fwd_fp8, fwd_other, fwd_linear;
     double recompute_fp8[MODEL_RECOMPUTES];
     double recompute_other[MODEL_RECOMPUTES];
+    double recompute_core[MODEL_RECOMPUTES]; /* see model_layer */
+    double recompute_scores;
     double act_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
     double act_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
     /* the largest layer's backward working set (a maximum, not a sum) */

@@ -58,6 +58,19 @@ enum stack_ep_dispatcher {
     STACK_DISPATCHERS
 };
 
+/* How context parallelism moves keys and values (whether the attention
+ * hides it). */
+enum stack_cp_comm {
+    STACK_CP_RING,            /* a ring: each step's block sent while the step
+                                 before computes (Transformer Engine's p2p) */
+    STACK_CP_ALLGATHER,       /* keys and values all-gathered before the
+                                 attention: on the critical path (Llama 3) */
+    STACK_CP_ALLGATHER_FIRST, /* one all-gather under the first (local)
+                                 block's attention (PyTorch's
+                                 _AllGatherRotater, torchtitan's default) */
+    STACK_CP_COMMS
+};
+
 struct stack_spec {
     char name[128];
     char framework[128];
@@ -80,6 +93,7 @@ struct stack_spec {
                                flush too (else exposed there) */
     int ep_a2a_overlap;     /* enum stack_ep_overlap */
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
+    int cp_comm;            /* enum stack_cp_comm */
     bool cuda_graphs;       /* layers replayed from CUDA graphs: one
                                launch per layer's forward and backward */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
@@ -188,11 +202,13 @@ void stack_factor_set(struct stack_spec *s, enum stack_factor f, double v);
 void stack_factor_bounds(enum stack_factor f, double *lo, double *hi);
 
 /* Stable names of the enum values (enum stack_p2p_overlap,
- * stack_ep_overlap, stack_ep_dispatcher), as the stack file writes them;
+ * stack_ep_overlap, stack_ep_dispatcher, stack_cp_comm), as the stack
+ * file writes them;
  * NULL outside the enum (datafile word functions: the schema's fields
  * accept these words). */
 const char *stack_p2p_overlap_key(int v);
 const char *stack_ep_overlap_key(int v);
 const char *stack_ep_dispatcher_key(int v);
+const char *stack_cp_comm_key(int v);
 
 #endif

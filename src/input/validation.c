@@ -297,21 +297,25 @@ enum status validation_load_inputs(const struct validation_run *run,
         if (data_dir &&
             calibration_find(run->hardware_path, data_dir, cal, sizeof cal)) {
             if (calibration_load(cal, &out->own_cal, sets, run->nsets, d) !=
-                STATUS_OK)
-                return d->status;
-            if (calibration_check_hardware(&out->own_cal, &out->own_hw, d) !=
                 STATUS_OK) {
-                calibration_release(&out->own_cal);
+                validation_inputs_release(out);
                 return d->status;
             }
             out->has_cal = true;
+            if (calibration_check_hardware(&out->own_cal, &out->own_hw, d) !=
+                STATUS_OK) {
+                validation_inputs_release(out);
+                return d->status;
+            }
             out->own_hw.cal = &out->own_cal;
         }
     }
     if (run->stack_path[0]) {
         if (stack_load(run->stack_path, &out->own_stack, sets, run->nsets, d) !=
-            STATUS_OK)
+            STATUS_OK) {
+            validation_inputs_release(out); /* what the run loaded so far */
             return d->status;
+        }
         out->has_stack = true;
         out->stack = &out->own_stack;
     }

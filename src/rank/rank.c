@@ -272,7 +272,7 @@ visit(void *user, struct plan *p, enum plan_reason why, uint64_t index)
             char text[200];
             size_t k = b->nexamples[why]++;
             diag_init(&d);
-            plan_check(p, b->ctx->m, b->ctx->hw, true, &d);
+            plan_check(p, b->ctx->m, b->ctx->hw, PLAN_CHECK_DISTINCT, &d);
             plan_format(p, text, sizeof text);
             diag_snprintf(b->examples[why][k], sizeof b->examples[why][k],
                           "%.*s: %.*s", diag_utf8_prec(text, 160), text,

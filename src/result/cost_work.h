@@ -24,6 +24,9 @@ struct expected_work {
     double gemm_sol_s;    /* the same FLOPs at the achievable rates */
     double attn_cal_s;    /* the attention core at its measured rates */
     double attn_sol_s;    /* the same FLOPs at the achievable BF16 rate */
+    double attn_ring_s;   /* of attn_cal_s, a context-parallel ring's steps
+                             over another rank's keys and values: what
+                             their transfer overlaps (0 without CP) */
     double ew_s;          /* elementwise, loss and router work */
     double host_s;        /* the host's time to launch the rank's kernels
                              (the stack's per-kernel figure; 0 unmodelled) */

@@ -35,6 +35,38 @@ const char *cost_bound_str(int bound)
     return "?";
 }
 
+double
+cost_binding(double compute, double ib, double nvlink, double hbm, int *bound)
+{
+    double core = compute;
+    *bound = COST_COMPUTE;
+    if (ib > core) {
+        core = ib;
+        *bound = COST_IB;
+    }
+    if (nvlink > core) {
+        core = nvlink;
+        *bound = COST_NVLINK;
+    }
+    if (hbm > core) {
+        core = hbm;
+        *bound = COST_HBM;
+    }
+    return core;
+}
+
+int cost_expected_bound(const struct cost_result *r)
+{
+    const struct cost_times *t = &r->t;
+    int bound;
+    if (!r->work.x.known || !(t->expected > 0))
+        return -1;
+    /* the expected core's terms (terms.c's T_CORE over the EXP_ set) */
+    cost_binding(t->x_compute + t->x_comm_sm + t->x_offload, t->x_ib_hid,
+                 t->x_nv_hid, t->x_hbm, &bound);
+    return bound;
+}
+
 const char *cost_phase_str(int phase)
 {
     static const char *const s[COST_PHASES] = {"warmup", "steady", "cooldown",

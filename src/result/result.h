@@ -164,6 +164,18 @@ const char *cost_bound_label(int bound);
 /* "compute", "ib", "nvlink", "hbm". */
 const char *cost_bound_str(int bound);
 
+/*
+ * The binding term: max(compute, ib, nvlink, hbm) and, in *bound, which
+ * (enum cost_bound; ties go to the earlier term). The speed of light's
+ * and the expected step's core (terms_core) both bind by it.
+ */
+double
+cost_binding(double compute, double ib, double nvlink, double hbm, int *bound);
+
+/* What binds r's expected step's core (enum cost_bound), by the rule the
+ * speed of light's t.bound follows; -1 when r has no expected step. */
+int cost_expected_bound(const struct cost_result *r);
+
 /* ---- The waterfall (expected.c, replay.c) ---- */
 
 /* The effects of the waterfall, in the order they are added. */

@@ -104,6 +104,15 @@ static void stages_text(FILE *out, const struct eval_view *v)
                      "than the FP8 time balance for this link-bound plan\n");
 }
 
+/* Whether the expected step's rank is not the one that sets the plan's
+ * speed of light, its own floor then a step of the waterfall (as on the
+ * report's, figures_waterfall_of). */
+static bool rank_floor_step(const struct eval_view *v)
+{
+    return cost_result_rank(v->r) != v->r->rank &&
+           v->replay->sol != v->r->t.step;
+}
+
 /* The expected step and its waterfall from the speed of light. */
 static void expected_text(FILE *out, const struct eval_view *v)
 {
@@ -133,13 +142,16 @@ static void expected_text(FILE *out, const struct eval_view *v)
         fprintf(out, "stack: %s; release: %s\n", v->stack->spec.name,
                 v->stack->spec.framework_release);
     fprintf(out, "expected step, from the speed of light %24s\n", "s");
-    if (cost_result_rank(r) == r->rank) {
-        row(out, "speed of light (the floor)", sol);
-    } else { /* the floor is another rank's: this rank's at the floor */
+    /* the plan's floor, as everywhere; where another rank sets it, the
+     * expected step's rank's own floor is the first step (issue 36) */
+    row(out, "speed of light (the floor)", t->step);
+    if (rank_floor_step(v)) {
         char label[64];
-        snprintf(label, sizeof label, "speed of light of rank %ld",
-                 cost_result_rank(r));
-        row(out, label, sol);
+        snprintf(label, sizeof label,
+                 "- rank %ld's own floor (rank %ld's is "
+                 "the plan's)",
+                 cost_result_rank(r), r->rank);
+        row(out, label, sol - t->step);
     }
     last = sol;
     for (k = 0; k < EXPECTED_EFFECTS; k++) {
@@ -632,9 +644,16 @@ static void json_waterfall(struct json *j, const struct eval_view *v)
     if (r->work.x.known) {
         json_open(j, NULL, '{');
         json_str(j, "effect", "speed of light");
-        json_num(j, "seconds", v->replay->sol);
-        json_num(j, "rank", (double)cost_result_rank(r));
+        json_num(j, "seconds", r->t.step);
+        json_num(j, "rank", (double)r->rank);
         json_close(j, '}');
+        if (rank_floor_step(v)) { /* the expected step's rank's own */
+            json_open(j, NULL, '{');
+            json_str(j, "effect", "critical rank's own floor");
+            json_num(j, "seconds", v->replay->sol - r->t.step);
+            json_num(j, "rank", (double)cost_result_rank(r));
+            json_close(j, '}');
+        }
         for (e = 0; e < EXPECTED_EFFECTS; e++) {
             if (!expected_effect_shown(&r->work.x, e))
                 continue;

@@ -40,6 +40,31 @@ if name("FASTEST_PLAN") != plan:  # a tie kept for memory, or chosen for its ran
     assert re.search(r"^Fastest: .* expected|^  Chosen over the fastest expected plan", out, re.M)
 PYEOF
 
+# issue 36 item 5: a family whose floor is link-bound but whose expected
+# step is compute-bound says so in the family table ("ib/compute"), and
+# its plan's verdict (eval, the Families sheet's Why, the Summary) says
+# "floor IB-bound, expected compute-bound"; a family bound alike at both
+# says one bound. The default report has both kinds.
+check "stdout's family table gives the floor's and the expected bound where they differ" \
+    $PY - "$TMP/report-stdout" "$RP" <<'PYEOF'
+import re, subprocess, sys
+out, rp = open(sys.argv[1]).read(), sys.argv[2]
+rows = re.findall(r"^(\S+) +[0-9.]+ +[0-9.]+ (\S+) .*?  (gpus=\S+(?: \S+=\S+)*)$", out, re.M)
+label = {"ib": "IB", "nvlink": "NVLink", "compute": "compute", "hbm": "HBM"}
+kinds = set()
+for family, bound, plan in rows:
+    v = subprocess.run([rp, "eval", *plan.split()], capture_output=True,
+                       text=True, check=True).stdout
+    verdict = re.search(r"^verdict (.*)$", v, re.M).group(1)
+    if "/" in bound:
+        floor, expected = bound.split("/")
+        assert verdict.startswith(f"floor {label[floor]}-bound, expected {label[expected]}-bound"), (family, bound, verdict)
+    else:
+        assert verdict.startswith(f"{label[bound]}-bound") and "expected compute-bound" not in verdict, (family, bound, verdict)
+    kinds.add("/" in bound)
+assert kinds == {True, False}, (kinds, rows)
+PYEOF
+
 # Same inputs, same command line, same SOURCE_DATE_EPOCH: same bytes.
 cp "$OUT/report.xlsx" "$TMP/first.xlsx"
 expect 0 "" -- $RP report -o "$OUT"

@@ -184,6 +184,23 @@ static void words(const struct views *r, struct plot_template_vars *v)
     recipe_line(r, v);
 }
 
+/* One bar of the card's waterfall, from..to at row y, with its label. */
+static void wf_bar(struct plot_text *tics,
+                   struct plot_text *dat,
+                   const char *label,
+                   int y,
+                   double from,
+                   double to)
+{
+    char s[32];
+    views_sig3(fabs(to - from), s, sizeof s);
+    plot_text_printf(tics, ", ");
+    plot_text_add_quoted(tics, label);
+    plot_text_printf(tics, " %d", y);
+    plot_text_printf(dat, "1 %d %.12g %.12g \"%s%s s\"\n", y, from, to,
+                     to - from < 0 ? "-" : "+", s);
+}
+
 /* The waterfall of the recommended plan: block 0, the y tic labels and
  * the x range. */
 static void waterfall(const struct views *r,
@@ -192,7 +209,7 @@ static void waterfall(const struct views *r,
 {
     const struct views_waterfall *w = &r->waterfall[0];
     struct plot_text *tics = plot_template_var(v, "WF_YTICS");
-    int k, nrows = w->known ? w->effects + 2 : 0;
+    int k, nrows = w->known ? w->effects + 2 + w->rank_step : 0;
     double last = w->sol, top = w->expected;
     char s[32];
     plot_template_set_num(v, "HAVE_WF", w->known);
@@ -211,25 +228,21 @@ static void waterfall(const struct views *r,
         return;
     }
     plot_text_printf(tics, "set ytics nomirror font ',13' (");
-    /* the expected step's rank's floor: the plan's own when the same rank
-     * is the slowest at both rate sets */
-    if (w->rank != w->floor_rank) {
-        char label[64];
-        snprintf(label, sizeof label, "speed of light, rank %ld", w->rank);
-        plot_text_add_quoted(tics, label);
-    } else
-        plot_text_add_quoted(tics, "speed of light");
+    /* the plan's speed of light, then the expected step's rank's own
+     * floor where another rank sets the plan's */
+    plot_text_add_quoted(tics, "speed of light");
     plot_text_printf(tics, " %d", nrows);
     views_sig3(w->sol, s, sizeof s);
     plot_text_printf(dat, "0 %d 0 %.12g \"%s s\"\n", nrows, w->sol, s);
+    if (w->rank_step) {
+        char label[64];
+        snprintf(label, sizeof label, "rank %ld's own floor", w->rank);
+        wf_bar(tics, dat, label, nrows - 1, last, w->rank_sol);
+        last = w->rank_sol;
+    }
     for (k = 0; k < w->effects; k++) {
-        double add = w->cum[k] - last;
-        views_sig3(fabs(add), s, sizeof s);
-        plot_text_printf(tics, ", ");
-        plot_text_add_quoted(tics, expected_effect_label(k));
-        plot_text_printf(tics, " %d", nrows - 1 - k);
-        plot_text_printf(dat, "1 %d %.12g %.12g \"%s%s s\"\n", nrows - 1 - k,
-                         last, w->cum[k], add < 0 ? "-" : "+", s);
+        wf_bar(tics, dat, expected_effect_label(k),
+               nrows - 1 - w->rank_step - k, last, w->cum[k]);
         last = w->cum[k];
         top = fmax(top, last);
     }

@@ -41,15 +41,23 @@ bool plot_waterfall_wanted(const struct views *r)
 }
 
 /* One panel's rows, top to bottom, as a data block. */
-static void
-block(const struct views_waterfall *w, int nrows, struct plot_text *dat)
+static void block(const struct views_waterfall *w,
+                  int nrows,
+                  bool rank_row,
+                  struct plot_text *dat)
 {
     double last = w->sol;
-    int k;
+    int k, y = nrows - 1;
     plot_text_printf(dat, "%d 0 %.12g %.12g 0 0\n", nrows, w->sol, w->sol);
-    for (k = 0; k < nrows - 2; k++) {
-        plot_text_printf(dat, "%d %.12g %.12g %.12g %.12g 1\n", nrows - 1 - k,
-                         last, w->cum[k], w->add[k], w->share[k]);
+    if (rank_row) { /* the expected step's rank's own floor (or no step) */
+        double to = w->rank_step ? w->rank_sol : w->sol;
+        plot_text_printf(dat, "%d %.12g %.12g %.12g %.12g 1\n", y--, last, to,
+                         to - w->sol, w->rank_step ? w->rank_share : 0);
+        last = to;
+    }
+    for (k = 0; k < nrows - 2 - rank_row; k++) {
+        plot_text_printf(dat, "%d %.12g %.12g %.12g %.12g 1\n", y--, last,
+                         w->cum[k], w->add[k], w->share[k]);
         last = w->cum[k];
     }
     plot_text_printf(dat, "1 0 %.12g %.12g 0 2\n\n\n", w->expected,
@@ -87,17 +95,30 @@ static void compact(const struct plan *p, char *buf, size_t size)
              p->no_sp ? " sp=0" : "");
 }
 
-/* The row labels: the speed of light, the effects, the expected step. */
-static void ytics(struct plot_text *t, int nrows)
+/* Whether a panel has the step to its expected step's rank's own floor
+ * (then both have the row, to keep the rows aligned). */
+static bool rank_row(const struct views_waterfall *w)
 {
-    int k;
+    return w[0].rank_step || (w[1].known && w[1].rank_step);
+}
+
+/* The row labels: the speed of light, the expected step's rank's own
+ * floor where it differs, the effects, the expected step. */
+static void ytics(struct plot_text *t, int nrows, bool rank)
+{
+    int k, y = nrows - 1;
     plot_text_printf(t, "set ytics (");
     plot_text_add_quoted(t, "speed of light");
     plot_text_printf(t, " %d", nrows);
-    for (k = 0; k < nrows - 2; k++) {
+    if (rank) {
+        plot_text_printf(t, ", ");
+        plot_text_add_quoted(t, "critical rank's own floor");
+        plot_text_printf(t, " %d", y--);
+    }
+    for (k = 0; k < nrows - 2 - rank; k++) {
         plot_text_printf(t, ", ");
         plot_text_add_quoted(t, expected_effect_label(k));
-        plot_text_printf(t, " %d", nrows - 1 - k);
+        plot_text_printf(t, " %d", y--);
     }
     plot_text_printf(t, ", ");
     plot_text_add_quoted(t, "expected step");
@@ -124,9 +145,11 @@ static int savings(const struct views_waterfall *w, size_t n)
 {
     size_t i;
     int k, count = 0;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        count += w[i].rank_step && w[i].rank_sol < w[i].sol;
         for (k = 0; k < w[i].effects; k++)
             count += w[i].add[k] < 0;
+    }
     return count;
 }
 
@@ -184,7 +207,7 @@ int plot_waterfall_rows(const struct views *r)
     int n = w[0].effects;
     if (w[1].known && w[1].effects > n)
         n = w[1].effects;
-    return n + 2;
+    return n + 2 + rank_row(w);
 }
 
 void plot_waterfall_fill(const struct views *r,
@@ -218,9 +241,9 @@ void plot_waterfall_fill(const struct views *r,
                      "# y, start, end, seconds (end - start), share of "
                      "expected - speed of light, kind (0 speed of light, 1 "
                      "effect, 2 expected step)\n");
-    block(&w[0], nrows, dat);
+    block(&w[0], nrows, rank_row(w), dat);
     if (two)
-        block(&w[1], nrows, dat);
+        block(&w[1], nrows, rank_row(w), dat);
     else
         plot_text_printf(dat, "0 0 0 0 0 0\n");
     plot_template_set_num(v, "NPANELS", (double)n);
@@ -233,7 +256,7 @@ void plot_waterfall_fill(const struct views *r,
     plot_template_set_num(v, "R1", AREA_LEFT + panel);
     plot_template_set_num(v, "L2", AREA_RIGHT - panel);
     plot_template_set_num(v, "R2", AREA_RIGHT);
-    ytics(plot_template_var(v, "YTICS"), nrows);
+    ytics(plot_template_var(v, "YTICS"), nrows, rank_row(w));
     sentences(r, two, v);
     plot_template_set_str(v, "XLABEL", "time per step, s");
     plot_template_set_str(v, "C_SOL", COLOR_SOL);

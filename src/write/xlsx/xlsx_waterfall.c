@@ -168,12 +168,15 @@ size_t xlsx_waterfall_table(struct xlsx_book *b,
         cell_str(b, ws, row, first[k], last[k], head[k],
                  k ? XLSX_FMT_HEAD : XLSX_FMT_HEAD_LEFT);
     xlsx_book_height(b, ws, row++, 30);
-    if (w->rank == w->floor_rank)
-        snprintf(label, sizeof label, "Speed of light (the floor)");
-    else /* the floor is another rank's: this rank's at the floor */
-        snprintf(label, sizeof label, "Speed of light of pipeline rank %ld",
-                 w->rank);
-    line(b, ws, row++, c, label, w->sol, NAN, w->sol, LINE_TOTAL);
+    line(b, ws, row++, c, "Speed of light (the floor)", w->sol, NAN, w->sol,
+         LINE_TOTAL);
+    if (w->rank_step) { /* the plan's floor is another rank's */
+        snprintf(label, sizeof label,
+                 "- pipeline rank %ld's own floor (rank %ld sets the plan's)",
+                 w->rank, w->floor_rank);
+        line(b, ws, row++, c, label, w->rank_sol - w->sol, w->rank_share,
+             w->rank_sol, LINE_PART);
+    }
     for (k = 0; k < (size_t)w->effects; k++) {
         snprintf(label, sizeof label, "+ %s", expected_effect_label((int)k));
         line(b, ws, row++, c, label, w->add[k], w->share[k], w->cum[k],
