@@ -249,11 +249,50 @@ static void test_compare_rank_expected_apart(void **state)
     free(rows);
 }
 
+/*
+ * compare_rank (issue 37): models are grouped, each in the order its file
+ * first comes, and only a model's clusters are ranked against each other
+ * (a budget and a recipe are the model's). Rows in this order: m1.ini on
+ * cluster P at $5M expected, m2.ini on P at $1M, m1.ini on Q at $3M. By
+ * hand: m1 first (it comes first), Q (1) before P (2); then m2 on P (1).
+ * Ranked as one list, m2's $1M would lead.
+ */
+static void test_compare_rank_groups_by_model(void **state)
+{
+    static const char *const path[] = {"m1.ini", "m2.ini", "m1.ini"};
+    static const char *const gpu[] = {"P", "P", "Q"};
+    static const double cost[] = {5e6, 1e6, 3e6};
+    struct compare_row *rows = calloc(3, sizeof *rows);
+    size_t i;
+    (void)state;
+    assert_non_null(rows);
+    for (i = 0; i < 3; i++) {
+        snprintf(rows[i].model_path, sizeof rows[i].model_path, "%s", path[i]);
+        snprintf(rows[i].gpu, sizeof rows[i].gpu, "%s", gpu[i]);
+        rows[i].any = true;
+        rows[i].recommended.work.x.known = true;
+        rows[i].recommended.t.x_cost = cost[i];
+    }
+    compare_rank(rows, 3);
+    assert_string_equal(rows[0].model_path, "m1.ini");
+    assert_string_equal(rows[0].gpu, "Q");
+    assert_int_equal(rows[0].rank, 1);
+    assert_int_equal(rows[0].group, 0);
+    assert_string_equal(rows[1].model_path, "m1.ini");
+    assert_string_equal(rows[1].gpu, "P");
+    assert_int_equal(rows[1].rank, 2);
+    assert_string_equal(rows[2].model_path, "m2.ini");
+    assert_int_equal(rows[2].rank, 1);
+    assert_int_equal(rows[2].group, 1);
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_row_best_plan),
         cmocka_unit_test(test_compare_rank_expected_apart),
+        cmocka_unit_test(test_compare_rank_groups_by_model),
         cmocka_unit_test(test_compare_row_nothing_valid),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -20,7 +20,11 @@
 #include "test_util.h"
 
 #define GIB  1073741824.0
-#define HEAD 4 /* the header row (1-based); the pairs follow */
+#define HEAD 4 /* the header row (1-based); the models follow */
+/* Rows (1-based): DeepSeek-V3's heading, its two pairs, GPT-3's heading,
+ * its pair (issue 37: grouped by model, each with its recipe). */
+#define DSV3 (HEAD + 1)
+#define GPT3 (HEAD + 4)
 
 struct fixture {
     struct compare_row rows[3];
@@ -67,14 +71,22 @@ static void make_rows(struct compare_row *r)
     r[0].recommended.mem.total = 60.5 * GIB;
     r[0].recommended.fits = true;
     r[0].rank = 1; /* the first at the speed of light only */
+    snprintf(r[0].recipe, sizeof r[0].recipe, "Sequence 4,096 tokens.");
     r[1] = r[0];
     r[1].calibrated = true;
     snprintf(r[1].gpu, sizeof r[1].gpu, "NVIDIA H800 (calibrated)");
     r[1].recommended.work.x.known = true;
     r[1].recommended.t.expected = 19.9;
     r[1].recommended.t.x_tps = 1234.5;
+    r[1].recommended.t.x_days = 40;
+    r[1].recommended.t.x_cost = 5e6;
+    r[1].has_range = true; /* the report's: measured over expected */
+    r[1].range_lo = 0.85;
+    r[1].range_hi = 1.68;
     r[2] = r[0];
     snprintf(r[2].model, sizeof r[2].model, "GPT-3 175B");
+    snprintf(r[2].model_path, sizeof r[2].model_path, "models/gpt3.ini");
+    r[2].group = 1;
     r[2].any = false;
     r[2].rank = 0;
     snprintf(r[2].why, sizeof r[2].why, "tp 16 exceeds 8 GPUs per node");
@@ -134,23 +146,42 @@ static void test_xlsx_compare_write_header(void **state)
                         "Rank (cost, expected; else speed of light)");
     assert_string_equal(text(f, "B", HEAD, buf), "Model");
     assert_string_equal(text(f, "E", HEAD, buf), "Recommended plan's family");
-    /* issue 18: every figure says which it is, the expected ones first */
+    /* issue 18: every figure says which it is, the expected ones first,
+     * with their range (issue 37), then Fits: the printed columns */
     assert_string_equal(text(f, "F", HEAD, buf), "Step, expected (s)");
-    assert_string_equal(text(f, "I", HEAD, buf),
+    assert_string_equal(text(f, "H", HEAD, buf),
+                        "Days, expected: low end of the range");
+    assert_string_equal(text(f, "J", HEAD, buf),
                         "Cost for the token budget, expected (USD)");
-    assert_string_equal(text(f, "J", HEAD, buf), "Step, speed of light (s)");
-    assert_string_equal(text(f, "N", HEAD, buf), "MFU, speed of light");
-    assert_string_equal(text(f, "O", HEAD, buf),
+    assert_string_equal(text(f, "L", HEAD, buf),
+                        "Cost, expected: high end of the range (USD)");
+    assert_string_equal(text(f, "M", HEAD, buf), "Fits");
+    assert_string_equal(text(f, "O", HEAD, buf), "Step, speed of light (s)");
+    assert_string_equal(text(f, "S", HEAD, buf), "MFU, speed of light");
+    assert_string_equal(text(f, "T", HEAD, buf),
                         "Days for the token budget, speed of light");
-    assert_string_equal(text(f, "Q", HEAD, buf),
+    assert_string_equal(text(f, "V", HEAD, buf),
                         "Cost for the token budget, speed of light (USD)");
-    assert_string_equal(text(f, "R", HEAD, buf), "Memory per GPU (GiB)");
-    assert_string_equal(text(f, "X", HEAD, buf), "Sequence length (tokens)");
-    assert_string_equal(text(f, "Y", HEAD, buf), "Global batch (sequences)");
-    assert_string_equal(text(f, "Z", HEAD, buf),
+    assert_string_equal(text(f, "W", HEAD, buf), "Memory per GPU (GiB)");
+    assert_string_equal(text(f, "AB", HEAD, buf), "Sequence length (tokens)");
+    assert_string_equal(text(f, "AC", HEAD, buf), "Global batch (sequences)");
+    assert_string_equal(text(f, "AD", HEAD, buf),
                         "Recommended plan (roofplan eval syntax)");
-    assert_string_equal(text(f, "AA", HEAD, buf), "Model file; hardware file");
-    assert_string_equal(text(f, "AB", HEAD, buf), "");
+    assert_string_equal(text(f, "AE", HEAD, buf), "Model file; hardware file");
+    assert_string_equal(text(f, "AF", HEAD, buf), "");
+}
+
+/* Each model's heading: its name, file and recipe, above its pairs. */
+static void test_xlsx_compare_write_model_headings(void **state)
+{
+    struct fixture *f = *state;
+    char buf[512];
+    assert_string_equal(
+        text(f, "A", DSV3, buf),
+        "DeepSeek-V3 (models/dsv3.ini): Sequence 4,096 tokens.");
+    assert_string_equal(text(f, "B", DSV3, buf), "");
+    assert_string_equal(text(f, "A", GPT3, buf),
+                        "GPT-3 175B (models/gpt3.ini): Sequence 4,096 tokens.");
 }
 
 /* A pair at the speed of light: marked in its rank, its numbers where
@@ -159,7 +190,7 @@ static void test_xlsx_compare_write_header(void **state)
 static void test_xlsx_compare_write_sol_row(void **state)
 {
     struct fixture *f = *state;
-    const size_t row = HEAD + 1;
+    const size_t row = DSV3 + 1;
     char buf[512];
     assert_string_equal(text(f, "A", row, buf),
                         "1, speed of light only (no calibration)");
@@ -167,36 +198,44 @@ static void test_xlsx_compare_write_sol_row(void **state)
     assert_near(num(f, "D", row), 2048, 0);
     assert_string_equal(text(f, "E", row, buf), "ZeRO-1+PP+EP");
     assert_string_equal(text(f, "F", row, buf), "n/a");
-    assert_string_equal(text(f, "I", row, buf), "n/a");
-    assert_near(num(f, "J", row), 12.5, 0);
-    assert_string_equal(text(f, "K", row, buf), "IB");
-    assert_near(num(f, "N", row), 0.41, 0);
-    assert_near(num(f, "R", row), 60.5, 1e-15);
-    assert_near(num(f, "S", row), 79.21, 0);
-    assert_string_equal(text(f, "T", row, buf), "yes");
-    assert_string_equal(text(f, "U", row, buf), "1234 / 56");
-    assert_near(num(f, "V", row), 671, 1e-15);
-    assert_near(num(f, "W", row), 37, 1e-15);
-    assert_near(num(f, "X", row), 4096, 0);
-    assert_near(num(f, "Y", row), 15360, 0);
-    assert_string_equal(text(f, "Z", row, buf),
+    assert_string_equal(text(f, "H", row, buf), "n/a");
+    assert_string_equal(text(f, "J", row, buf), "n/a");
+    assert_near(num(f, "O", row), 12.5, 0);
+    assert_string_equal(text(f, "P", row, buf), "IB");
+    assert_near(num(f, "S", row), 0.41, 0);
+    assert_near(num(f, "W", row), 60.5, 1e-15);
+    assert_near(num(f, "X", row), 79.21, 0);
+    assert_string_equal(text(f, "M", row, buf), "yes");
+    assert_string_equal(text(f, "Y", row, buf), "1234 / 56");
+    assert_near(num(f, "Z", row), 671, 1e-15);
+    assert_near(num(f, "AA", row), 37, 1e-15);
+    assert_near(num(f, "AB", row), 4096, 0);
+    assert_near(num(f, "AC", row), 15360, 0);
+    assert_string_equal(text(f, "AD", row, buf),
                         "gpus=2048 tp=1 pp=16 ep=64 cp=1 zero=1 "
                         "schedule=dualpipe vpp=1 precision=fp8 "
                         "recompute=selective mbs=1 gbs=15360");
-    assert_string_equal(text(f, "AA", row, buf),
+    assert_string_equal(text(f, "AE", row, buf),
                         "models/dsv3.ini; hw/h800.ini");
 }
 
 static void test_xlsx_compare_write_expected_row(void **state)
 {
     struct fixture *f = *state;
-    const size_t row = HEAD + 2;
+    const size_t row = DSV3 + 2;
     char buf[512];
     assert_string_equal(text(f, "A", row, buf), "1");
     assert_string_equal(text(f, "C", row, buf), "NVIDIA H800 (calibrated)");
     assert_near(num(f, "F", row), 19.9, 0);
-    assert_near(num(f, "G", row), 1234.5, 0);
-    assert_near(num(f, "J", row), 12.5, 0);
+    assert_near(num(f, "N", row), 1234.5, 0);
+    assert_near(num(f, "O", row), 12.5, 0);
+    /* the range: 40 days x 0.85 and x 1.68, $5M x 0.85 and x 1.68 */
+    assert_near(num(f, "G", row), 40, 0);
+    assert_near(num(f, "H", row), 34, 1e-12);
+    assert_near(num(f, "I", row), 67.2, 1e-12);
+    assert_near(num(f, "J", row), 5e6, 0);
+    assert_near(num(f, "K", row), 4.25e6, 1e-12);
+    assert_near(num(f, "L", row), 8.4e6, 1e-12);
 }
 
 /* No valid plan: the reason instead of a plan, no step, but the pair's
@@ -204,15 +243,15 @@ static void test_xlsx_compare_write_expected_row(void **state)
 static void test_xlsx_compare_write_no_valid_plan(void **state)
 {
     struct fixture *f = *state;
-    const size_t row = HEAD + 3;
+    const size_t row = GPT3 + 1;
     char buf[512];
     assert_string_equal(text(f, "A", row, buf), "-");
     assert_string_equal(text(f, "B", row, buf), "GPT-3 175B");
     assert_string_equal(text(f, "E", row, buf), "no valid plan");
-    assert_string_equal(text(f, "Z", row, buf),
+    assert_string_equal(text(f, "AD", row, buf),
                         "tp 16 exceeds 8 GPUs per node");
-    assert_string_equal(text(f, "J", row, buf), "");
-    assert_string_equal(text(f, "T", row, buf), "");
+    assert_string_equal(text(f, "O", row, buf), "");
+    assert_string_equal(text(f, "M", row, buf), "");
     assert_near(num(f, "D", row), 2048, 0);
     /* a blank row, then the command line */
     assert_string_equal(text(f, "A", row + 1, buf), "");
@@ -236,6 +275,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_xlsx_compare_write_header),
+        cmocka_unit_test(test_xlsx_compare_write_model_headings),
         cmocka_unit_test(test_xlsx_compare_write_sol_row),
         cmocka_unit_test(test_xlsx_compare_write_expected_row),
         cmocka_unit_test(test_xlsx_compare_write_no_valid_plan),

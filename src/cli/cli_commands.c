@@ -439,6 +439,8 @@ static int compare_pairs(struct cli_config *cfg,
             if (st == STATUS_OK)
                 st = compare_pair(&rows[*n], &ctx, &other, &in.sweep, &band,
                                   threads, d);
+            cli_recipe_words(cfg, &in.m, &in.sweep, rows[*n].recipe,
+                             sizeof rows[*n].recipe);
             cost_ctx_release(&other);
             cost_ctx_release(&ctx);
             cli_release_inputs(&in);
@@ -454,36 +456,56 @@ static int compare_pairs(struct cli_config *cfg,
     return 0;
 }
 
-/* The pairs on stdout, ranked by the expected cost where the pair has a
- * calibration and a stack; the others apart, at the speed of light
- * only. */
+/* "v (lo-hi)" with `decimals` decimals into buf, or v alone without a
+ * range. */
+static void range_text(double v,
+                       bool ranged,
+                       const struct compare_row *r,
+                       int decimals,
+                       char *buf,
+                       size_t size)
+{
+    if (ranged)
+        snprintf(buf, size, "%.*f (%.*f-%.*f)", decimals, v, decimals,
+                 v * r->range_lo, decimals, v * r->range_hi);
+    else
+        snprintf(buf, size, "%.*f", decimals, v);
+}
+
+/* The pairs on stdout, model by model (each with its recipe), each
+ * model's clusters ranked by the expected cost where the pair has a
+ * calibration and a stack, with the range; the others apart, at the
+ * speed of light only. */
 static void print_pairs(const struct compare_row *rows, size_t n)
 {
     size_t i;
-    printf("%-5s %-28s %-30s %6s %-16s %10s %9s %10s %12s  %s\n", "rank",
-           "model", "GPU", "GPUs", "recommended", "expected s", "SOL s",
-           "tok/s/GPU", "cost USD", "fits");
     for (i = 0; i < n; i++) {
         const struct compare_row *r = &rows[i];
         const struct cost_times *t = &r->recommended.t;
         bool x = r->calibrated;
-        char xs[16] = "-", rank[16] = "-";
+        char xs[16] = "-", rank[16] = "-", days[48], cost[48];
+        if (i == 0 || r->group != rows[i - 1].group)
+            printf("%s%s (%s): %s\n%-5s %-30s %6s %-16s %10s %9s %19s "
+                   "%23s  %s\n",
+                   i ? "\n" : "", r->model, r->model_path, r->recipe, "rank",
+                   "GPU", "GPUs", "recommended", "expected s", "SOL s",
+                   "days (range)", "cost $M (range)", "fits");
         if (!r->any) {
-            printf("%-5s %-28.*s %-30.*s %6ld %s\n", rank,
-                   diag_utf8_prec(r->model, 28), r->model,
-                   diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus, r->why);
+            printf("%-5s %-30.*s %6ld %s\n", rank, diag_utf8_prec(r->gpu, 30),
+                   r->gpu, r->gpus, r->why);
             continue;
         }
         snprintf(rank, sizeof rank, "%s%ld", x ? "" : "SOL ", r->rank);
         if (x)
             snprintf(xs, sizeof xs, "%.3f", t->expected);
-        printf("%-5s %-28.*s %-30.*s %6ld %-16s %10s %9.3f %10.0f %12.0f "
-               " %s%s\n",
-               rank, diag_utf8_prec(r->model, 28), r->model,
+        range_text(x ? t->x_days : t->days, x && r->has_range, r, 1, days,
+                   sizeof days);
+        range_text((x ? t->x_cost : t->cost_usd) / 1e6, x && r->has_range, r, 2,
+                   cost, sizeof cost);
+        printf("%-5s %-30.*s %6ld %-16s %10s %9.3f %19s %23s  %s%s\n", rank,
                diag_utf8_prec(r->gpu, 30), r->gpu, r->gpus,
-               r->recommended.family, xs, t->step,
-               x ? t->x_tps : t->tokens_per_s_per_gpu,
-               x ? t->x_cost : t->cost_usd, r->recommended.fits ? "yes" : "no",
+               r->recommended.family, xs, t->step, days, cost,
+               r->recommended.fits ? "yes" : "no",
                x ? "" : "  (no calibration: speed of light, a floor)");
     }
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "scenario_steps.h"
 
 void compare_row_init(struct compare_row *row,
                       const struct model *m,
@@ -35,6 +36,7 @@ void compare_row_recommend(struct compare_row *row, const struct views *v)
 {
     const struct ranking_row *b =
         views_sheet_row(v, (size_t)v->sheet_recommended);
+    double x;
     row->any = true;
     row->valid = v->rank->valid;
     row->fitting = v->rank->fitting;
@@ -50,6 +52,12 @@ void compare_row_recommend(struct compare_row *row, const struct views *v)
     plan_family(&b->plan, row->recommended.family,
                 sizeof row->recommended.family);
     row->calibrated = row->recommended.work.x.known;
+    /* the range as the report gives it (figures_headline): the span of
+     * the plan's scenarios over its expected step */
+    x = b->sc.step[SCENARIO_EXPECTED];
+    row->has_range = row->calibrated && scenario_known(&b->sc) && x > 0;
+    row->range_lo = row->has_range ? b->sc.low / x : 0;
+    row->range_hi = row->has_range ? b->sc.high / x : 0;
     if (v->sheet_best >= 0 && v->sheet_best != v->sheet_recommended) {
         const struct ranking_row *f = views_sheet_row(v, (size_t)v->sheet_best);
         row->fastest_differs = true;
@@ -69,9 +77,12 @@ static double cost_of(const struct compare_row *r)
     return r->calibrated ? r->recommended.t.x_cost : r->recommended.t.cost_usd;
 }
 
-/* Whether a ranks before b: its kind first, then its cost. */
+/* Whether a ranks before b: its model's group, its kind, then its
+ * cost. */
 static bool before(const struct compare_row *a, const struct compare_row *b)
 {
+    if (a->group != b->group)
+        return a->group < b->group;
     if (kind(a) != kind(b))
         return kind(a) < kind(b);
     return kind(a) < 2 && cost_of(a) < cost_of(b);
@@ -79,10 +90,15 @@ static bool before(const struct compare_row *a, const struct compare_row *b)
 
 void compare_rank(struct compare_row *rows, size_t n)
 {
-    size_t i, j;
+    size_t i, j, groups = 0;
     long next[2] = {1, 1};
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         rows[i].calibrated = rows[i].any && rows[i].recommended.work.x.known;
+        for (j = 0; j < i; j++) /* the group of the first row of its file */
+            if (strcmp(rows[j].model_path, rows[i].model_path) == 0)
+                break;
+        rows[i].group = j < i ? rows[j].group : groups++;
+    }
     /* insertion sort: stable, and n is at most COMPARE_PAIRS_MAX */
     for (i = 1; i < n; i++) {
         struct compare_row *t = malloc(sizeof *t);
@@ -94,6 +110,9 @@ void compare_rank(struct compare_row *rows, size_t n)
         rows[j] = *t;
         free(t);
     }
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        if (i > 0 && rows[i].group != rows[i - 1].group)
+            next[0] = next[1] = 1; /* each model ranks its own clusters */
         rows[i].rank = kind(&rows[i]) < 2 ? next[kind(&rows[i])]++ : 0;
+    }
 }

@@ -45,16 +45,26 @@ struct compare_row {
     struct plan fastest;
     double fastest_step; /* s, the step the ranking uses */
     bool calibrated;     /* the recommended plan has an expected step */
-    long rank; /* compare_rank: 1.. among the rows of its kind (calibrated,
-                  or speed of light only); 0: no valid plan */
+    /* the expected figures' range as the report gives it (its
+     * scenarios' span over the expected step: the expected step, days and
+     * cost times these), where the pair has an expected step */
+    bool has_range;
+    double range_lo, range_hi;
+    char recipe[1600]; /* the model's training recipe in words */
+    size_t group;      /* compare_rank: the model's group, 0.. */
+    long rank;         /* compare_rank: 1.. among its model's rows of its kind
+                          (calibrated, or speed of light only); 0: no valid plan */
 };
 
 /*
- * Ranks rows[0..n) and sorts them: the pairs with an expected step first,
- * by its cost for the model's token budget (expected against expected),
- * then those at the speed of light only, by its cost, then those with no
- * valid plan; ties keep their order. Sets each row's calibrated and rank
- * (1.. within its kind).
+ * Groups rows[0..n) by model (its file, in the order the models first
+ * come), then ranks each model's clusters and sorts them: the pairs with
+ * an expected step first, by its cost for the model's token budget
+ * (expected against expected), then those at the speed of light only, by
+ * its cost, then those with no valid plan; ties keep their order. Models
+ * are never ranked against each other: their budgets and recipes differ.
+ * Sets each row's group, calibrated and rank (1.. within its model and
+ * kind).
  */
 void compare_rank(struct compare_row *rows, size_t n);
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <xlsxwriter.h>
+
 #include "plan.h"
 #include "xlsx_book.h"
 #include "xlsx_table.h"
@@ -33,6 +35,10 @@ enum id {
     K_XTPS,
     K_XDAYS,
     K_XCOST,
+    K_XDAYS_LO,
+    K_XDAYS_HI,
+    K_XCOST_LO,
+    K_XCOST_HI,
     K_MEM,
     K_HBM,
     K_FITS,
@@ -53,9 +59,14 @@ static const struct xlsx_column cols[] = {
     {.key = "gpus", .header = "GPUs", .fmt = XLSX_FMT_CNT, .width = 8, .id = K_GPUS},
     {.key = "family", .header = "Recommended plan's family", .fmt = XLSX_FMT_TEXT, .width = 18, .id = K_FAMILY},
     {.key = "xstep", .header = "Step, expected", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 10, .id = K_XSTEP},
-    {.key = "xtps", .header = "Tokens/s per GPU, expected", .fmt = XLSX_FMT_CNT, .width = 11, .id = K_XTPS},
     {.key = "xdays", .header = "Days for the token budget, expected", .fmt = XLSX_FMT_DAYS, .width = 11, .id = K_XDAYS},
+    {.key = "xdays_lo", .header = "Days, expected: low end of the range", .fmt = XLSX_FMT_DAYS, .width = 9, .id = K_XDAYS_LO},
+    {.key = "xdays_hi", .header = "Days, expected: high end of the range", .fmt = XLSX_FMT_DAYS, .width = 9, .id = K_XDAYS_HI},
     {.key = "xcost", .header = "Cost for the token budget, expected", .unit = "USD", .fmt = XLSX_FMT_USD, .width = 14, .id = K_XCOST},
+    {.key = "xcost_lo", .header = "Cost, expected: low end of the range", .unit = "USD", .fmt = XLSX_FMT_USD, .width = 13, .id = K_XCOST_LO},
+    {.key = "xcost_hi", .header = "Cost, expected: high end of the range", .unit = "USD", .fmt = XLSX_FMT_USD, .width = 13, .id = K_XCOST_HI},
+    {.key = "fits", .header = "Fits", .fmt = XLSX_FMT_TEXT, .width = 6, .id = K_FITS},
+    {.key = "xtps", .header = "Tokens/s per GPU, expected", .fmt = XLSX_FMT_CNT, .width = 11, .id = K_XTPS},
     {.key = "step", .header = "Step, speed of light", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 12, .id = K_STEP},
     {.key = "bound", .header = "Bound (speed of light)", .fmt = XLSX_FMT_TEXT, .width = 9, .id = K_BOUND},
     {.key = "ratio", .header = "Comm/compute", .fmt = XLSX_FMT_RAT, .width = 10, .id = K_RATIO},
@@ -66,7 +77,6 @@ static const struct xlsx_column cols[] = {
     {.key = "cost", .header = "Cost for the token budget, speed of light", .unit = "USD", .fmt = XLSX_FMT_USD, .width = 14, .id = K_COST},
     {.key = "mem", .header = "Memory per GPU", .unit = "GiB", .fmt = XLSX_FMT_GIB, .width = 10, .id = K_MEM},
     {.key = "hbm", .header = "HBM per GPU", .unit = "GiB", .fmt = XLSX_FMT_GIB, .width = 9, .id = K_HBM},
-    {.key = "fits", .header = "Fits", .fmt = XLSX_FMT_TEXT, .width = 6, .id = K_FITS},
     {.key = "valid", .header = "Plans valid / fitting", .fmt = XLSX_FMT_TEXT, .width = 14, .id = K_VALID},
     {.key = "params", .header = "Parameters", .unit = "B", .fmt = XLSX_FMT_BIG, .width = 11, .id = K_PARAMS},
     {.key = "active", .header = "Active per token", .unit = "B", .fmt = XLSX_FMT_BIG, .width = 11, .id = K_ACTIVE},
@@ -152,6 +162,20 @@ static void get(const void *item, int id, struct xlsx_value *out)
                             : id == K_XDAYS ? t->x_days
                                             : t->x_cost);
         return;
+    case K_XDAYS_LO:
+    case K_XDAYS_HI:
+    case K_XCOST_LO:
+    case K_XCOST_HI:
+        if (!r->calibrated || !r->has_range) { /* the report's: none */
+            xlsx_value_text(out, "n/a");
+            return;
+        }
+        xlsx_value_num(
+            out,
+            (id == K_XDAYS_LO || id == K_XDAYS_HI ? t->x_days : t->x_cost) *
+                (id == K_XDAYS_LO || id == K_XCOST_LO ? r->range_lo
+                                                      : r->range_hi));
+        return;
     case K_BOUND:
         xlsx_value_text(out, cost_bound_label(t->bound));
         return;
@@ -199,6 +223,69 @@ static void get(const void *item, int id, struct xlsx_value *out)
 static const struct xlsx_table table = {cols, sizeof cols / sizeof cols[0],
                                         XLSX_FMT_HEAD, get};
 
+/* The sheet's note, over the printed columns. */
+#define NOTE                                                                   \
+    "Each row sweeps the same plan space on one model and one cluster and "    \
+    "shows the plan roofplan report recommends (of the fitting plans within "  \
+    "the sweep's tie_pct of the fastest, by its expected step where the "      \
+    "cluster has a calibration, else by its speed of light, the one with the " \
+    "most free memory). The rows are grouped by model, each at its own "       \
+    "recipe (its sequence length, batch and token budget, under its name), "   \
+    "and only a model's clusters are ranked against each other, by the "       \
+    "expected cost of its token budget; a cluster without a calibration has "  \
+    "the speed of light only, a floor no run can beat, and ranks apart, "      \
+    "after them. An expected figure's range is the report's (the span of the " \
+    "plan's scenarios: the published runs' band, the DP overlaps off, the "    \
+    "other communication model). MFU is against each precision's "             \
+    "own peak. Printed: the columns up to Fits."
+
+/* The last column printed. */
+#define PRINT_LAST "fits"
+
+/* The width (characters) of columns first..last. */
+static double width(size_t first, size_t last)
+{
+    double w = 0;
+    for (; first <= last && first < table.ncols; first++)
+        w += table.col[first].width;
+    return w;
+}
+
+/* The header row tall enough for its longest heading, wrapped in its
+ * column (the headings are bold, 11 points). */
+static void header_height(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    char h[160];
+    size_t k;
+    double tallest = 15;
+    for (k = 0; k < table.ncols; k++) {
+        double ht;
+        xlsx_table_heading(&table.col[k], h, sizeof h);
+        ht = xlsx_book_text_height(strlen(h), table.col[k].width - 1, 11);
+        if (ht > tallest)
+            tallest = ht;
+    }
+    xlsx_book_height(b, ws, row, tallest);
+}
+
+/* A model's heading: its name, file and recipe over the printed columns. */
+static void model_heading(struct xlsx_book *b,
+                          lxw_worksheet *ws,
+                          size_t row,
+                          const struct compare_row *r,
+                          size_t last)
+{
+    char text[sizeof r->recipe + 400];
+    snprintf(text, sizeof text, "%.*s (%.*s): %s",
+             diag_utf8_prec(r->model, 120), r->model,
+             diag_utf8_prec(r->model_path, 200), r->model_path, r->recipe);
+    xlsx_book_merge(b, ws, row, 0, last, text,
+                    xlsx_book_fmt(b, XLSX_FMT_LABEL_WRAP));
+    xlsx_book_height(
+        b, ws, row,
+        xlsx_book_text_height(strlen(text), width(0, last) - 5, 11));
+}
+
 enum status xlsx_compare_write(const struct compare_row *rows,
                                size_t n,
                                const char *path,
@@ -217,30 +304,30 @@ enum status xlsx_compare_write(const struct compare_row *rows,
                          "roofplan compare", "Generated by roofplan compare.",
                          generated);
     if (b.err == 0 && ws) {
+        size_t last = (size_t)xlsx_table_col(&table, PRINT_LAST);
         xlsx_book_page(&b, ws, XLSX_PAGE_TABLE);
         xlsx_book_str(&b, ws, row++, 0,
                       "Recommended plan per model and cluster, side by side",
                       xlsx_book_fmt(&b, XLSX_FMT_TITLE));
-        xlsx_book_str(&b, ws, row++, 0,
-                      "Each row sweeps the same plan space on one model and "
-                      "one cluster and shows the plan roofplan report "
-                      "recommends (of the fitting plans within the sweep's "
-                      "tie_pct of the fastest, by its expected step where the "
-                      "cluster has a calibration, else by its speed of light, "
-                      "the one with the most free memory). Rows rank by the "
-                      "expected cost of each model's token budget; a cluster "
-                      "without a calibration has the speed of light only, a "
-                      "floor no run can beat, and ranks apart, after them. "
-                      "Each model runs at its own sequence length and "
-                      "batch (its file's, or its training recipe's). MFU "
-                      "is against each precision's own peak.",
-                      xlsx_book_fmt(&b, XLSX_FMT_NOTE));
+        xlsx_book_merge(&b, ws, row, 0, last, NOTE,
+                        xlsx_book_fmt(&b, XLSX_FMT_NOTE_WRAP));
+        xlsx_book_height(
+            &b, ws, row++,
+            xlsx_book_text_height(strlen(NOTE), width(0, last) - 5, 11));
         row++;
         xlsx_table_widths(&b, ws, &table);
-        xlsx_table_header(&b, ws, &table, row++);
+        header_height(&b, ws, row);
+        xlsx_table_header(&b, ws, &table, row);
+        xlsx_book_repeat_row(&b, ws, row++);
         xlsx_book_freeze(&b, ws, row, 2);
-        for (i = 0; i < n; i++)
+        for (i = 0; i < n; i++) {
+            if (i == 0 || rows[i].group != rows[i - 1].group)
+                model_heading(&b, ws, row++, &rows[i], last);
             xlsx_table_row(&b, ws, &table, row++, &rows[i]);
+        }
+        /* printed: the columns up to Fits, one page wide; the rest are
+         * the screen's */
+        xlsx_book_print_area(&b, ws, 0, row - 1, last);
         row++;
         xlsx_book_strf(&b, ws, row, 0, xlsx_book_fmt(&b, XLSX_FMT_SMALL),
                        "Command: %.*s", diag_utf8_prec(command_line, 1000),

@@ -13,8 +13,9 @@
 #include "plans_table.h"
 #include "xlsx_table.h"
 
-#define PRINT_PLANS 60  /* Plans rows on the printout */
-#define COLS_MAX    192 /* more columns than plans_table has is an error */
+#define PRINT_PLANS 60      /* Plans rows on the printout */
+#define PRINT_LAST  "bound" /* the last column on the printout */
+#define COLS_MAX    192     /* more columns than plans_table has is an error */
 
 /* The ties of the fastest fitting plan (Summary's FASTEST_STEP_S), live,
  * on the column the plans rank by ("%s": its key). */
@@ -227,7 +228,11 @@ void xlsx_plans_write(struct xlsx_book *b,
     xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     xlsx_book_repeat_row(b, ws, 0);
     {
-        long core = plans_table_find("bubble");
+        /* printed: the plan, its steps with their range and its bound,
+         * the columns up to Bound (129 characters: one Letter or A4 page
+         * wide at 8 points or more, tests/integration/88_print.sh); the
+         * rest is the screen's and plans.csv's (issue 37) */
+        long core = plans_table_find(PRINT_LAST);
         size_t lastcol = core > 0 && (size_t)core < n ? (size_t)core : n - 1;
         size_t lastrow = last < PRINT_PLANS ? last : PRINT_PLANS;
         xlsx_book_print_area(b, ws, 0, lastrow, lastcol);

@@ -35,11 +35,13 @@
     "sentences under Verdict and the plan's words describe the shipped " \
     "inputs; rerun roofplan for the words of the new inputs."
 
-/* The paragraphs are merged from Family to Best plan (139 characters,
- * 1052 px at Calibri 11: inside a 1366-px screen, issue 18); a little
- * under that for wrapping them. */
+/* The paragraphs are merged from Family to Best plan (129 characters,
+ * inside a 1366-px screen, issue 18). Best plan is narrower here than
+ * on Families (PLAN_WIDTH, not 34): the printed page is as wide as the
+ * paragraphs, and at 139 characters LibreOffice fits it to a Letter
+ * page at 69%, 7.6-point type (issue 37). */
 #define TEXT_LAST  "plan"
-#define TEXT_WIDTH 134.0
+#define PLAN_WIDTH 24.0
 
 /* The message a figure shows when an input makes it undefined (a rate
  * of 0 divides by zero): instead of #DIV/0! in every cell. */
@@ -50,6 +52,17 @@
 static size_t col(const char *key)
 {
     return xlsx_table_col(xlsx_families_table(), key);
+}
+
+/* The width (characters) a text merged from column c to TEXT_LAST wraps
+ * at: a little under its columns' (5 characters). */
+static double text_width(size_t c)
+{
+    const struct xlsx_table *t = xlsx_families_table();
+    double w = PLAN_WIDTH - 5;
+    for (; c < col(TEXT_LAST); c++)
+        w += t->col[c].width;
+    return w;
 }
 
 /* ---- Blocks ---- */
@@ -64,8 +77,9 @@ static void paragraph(struct xlsx_book *b,
 {
     xlsx_book_merge(b, ws, row, col("family"), col(TEXT_LAST), text_,
                     xlsx_book_fmt(b, f));
-    xlsx_book_height(b, ws, row,
-                     xlsx_book_text_height(strlen(text_), TEXT_WIDTH, pt));
+    xlsx_book_height(
+        b, ws, row,
+        xlsx_book_text_height(strlen(text_), text_width(col("family")), pt));
 }
 
 void xlsx_summary_define(struct xlsx_book *b,
@@ -100,7 +114,7 @@ static void live_write(struct xlsx_book *b,
     xlsx_book_merge(b, ws, row, c, col(TEXT_LAST), "", xlsx_book_fmt(b, f));
     xlsx_book_formula_str(b, ws, row, c, fx, t->v, xlsx_book_fmt(b, f));
     xlsx_book_height(b, ws, row,
-                     xlsx_book_text_height(strlen(t->v), TEXT_WIDTH, pt));
+                     xlsx_book_text_height(strlen(t->v), text_width(c), pt));
 }
 
 /*
@@ -187,9 +201,9 @@ static void edited_warning(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
              EDITED_WARNING);
     xlsx_book_formula_str(b, ws, row, col("family"), flag, "",
                           xlsx_book_fmt(b, XLSX_FMT_WARN));
-    xlsx_book_height(
-        b, ws, row,
-        xlsx_book_text_height(strlen(EDITED_WARNING), TEXT_WIDTH, 11));
+    xlsx_book_height(b, ws, row,
+                     xlsx_book_text_height(strlen(EDITED_WARNING),
+                                           text_width(col("family")), 11));
 }
 
 /* The verdict in one live sentence: the plan, its step, days and cost. */
@@ -241,36 +255,46 @@ static size_t recipe_row(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
     xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), in->recipe,
                     xlsx_book_fmt(b, f));
-    xlsx_book_height(b, ws, row,
-                     xlsx_book_text_height(strlen(in->recipe), TEXT_WIDTH, 11));
+    xlsx_book_height(
+        b, ws, row,
+        xlsx_book_text_height(strlen(in->recipe), text_width(col("step")), 11));
     return row + 1;
 }
 
 /* Several cluster sizes: each one's days and cost in one line (the Scale
  * sheet details them); a deadline's or budget's answer. No row without
  * them. */
+/* A label in Family and text merged from Step on, wrapped, its row tall
+ * enough for it (the printed page cuts what runs past its edge). */
+static void text_row(struct xlsx_book *b,
+                     lxw_worksheet *ws,
+                     size_t row,
+                     const char *label,
+                     const char *text)
+{
+    xlsx_book_str(b, ws, row, col("family"), label,
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), text,
+                    xlsx_book_fmt(b, XLSX_FMT_WRAP));
+    xlsx_book_height(
+        b, ws, row,
+        xlsx_book_text_height(strlen(text), text_width(col("step")), 11));
+}
+
 static size_t glance_scale(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
 {
     const struct scale *s = b->r->scale;
-    char text[2048];
+    char text[2048], line[2100];
     if (!s)
         return row;
     if (s->n > 1) {
         scale_line(s, text, sizeof text);
-        xlsx_book_str(b, ws, row, col("family"), "Cluster sizes",
-                      xlsx_book_fmt(b, XLSX_FMT_LABEL));
-        xlsx_book_strf(b, ws, row++, col("step"),
-                       xlsx_book_fmt(b, XLSX_FMT_TEXT), "%s (Scale sheet)",
-                       text);
+        snprintf(line, sizeof line, "%s (Scale sheet)", text);
+        text_row(b, ws, row++, "Cluster sizes", line);
     }
     scale_answer(s, text, sizeof text);
-    if (text[0]) {
-        xlsx_book_str(b, ws, row, col("family"),
-                      s->days > 0 ? "Deadline" : "Budget",
-                      xlsx_book_fmt(b, XLSX_FMT_LABEL));
-        xlsx_book_str(b, ws, row++, col("step"), text,
-                      xlsx_book_fmt(b, XLSX_FMT_TEXT));
-    }
+    if (text[0])
+        text_row(b, ws, row++, s->days > 0 ? "Deadline" : "Budget", text);
     return row;
 }
 
@@ -283,7 +307,7 @@ static void labelled(struct xlsx_book *b,
 {
     xlsx_book_str(b, ws, row, col("family"), label,
                   xlsx_book_fmt(b, XLSX_FMT_LABEL));
-    live_write(b, ws, row, col("step"), t, XLSX_FMT_TEXT, 11);
+    live_write(b, ws, row, col("step"), t, XLSX_FMT_WRAP, 11);
 }
 
 /* The wall-clock days and cost (failures and checkpoints, where the
@@ -342,6 +366,33 @@ static size_t glance_goodput(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row;
 }
 
+/* The recommended plan's memory per GPU against the HBM, as the key
+ * figures give it: live over the Plans sheet, or its value where the
+ * Plans sheet holds values only (big). */
+static size_t glance_memory(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
+{
+    const struct views_headline *h = &b->r->headline;
+    struct xlsx_live t;
+    memset(&t, 0, sizeof t);
+    xlsx_live_num(&t, "INDEX(PLANS_MEM_TOTAL,RECOMMENDED_ROW)", 1,
+                  h->memory_gib);
+    xlsx_live_lit(&t, " GiB per GPU on the heaviest pipeline rank, of ");
+    xlsx_live_num(&t, "HBM_GIB", 1, h->capacity_gib);
+    xlsx_live_lit(&t, " (");
+    xlsx_live_num(&t, "INDEX(PLANS_HEADROOM_GIB,RECOMMENDED_ROW)", 1,
+                  h->headroom_gib);
+    xlsx_live_lit(&t, " free)");
+    if (!b->big) {
+        labelled(b, ws, row, "Memory", &t);
+        return row + 1;
+    }
+    xlsx_book_str(b, ws, row, col("family"), "Memory",
+                  xlsx_book_fmt(b, XLSX_FMT_LABEL));
+    xlsx_book_merge(b, ws, row, col("step"), col(TEXT_LAST), t.v,
+                    xlsx_book_fmt(b, XLSX_FMT_WRAP));
+    return row + 1;
+}
+
 /* The plan in words, then its days and cost, each with its range and
  * the floor; returns the row after them. */
 static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
@@ -373,7 +424,7 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         xlsx_live_num(&t, "RECOMMENDED_DAYS_SOL", 1, sol->days);
     }
     xlsx_live_lit(&t, " days for the token budget");
-    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
+    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_WRAP, 11);
 
     xlsx_book_str(b, ws, row, col("family"),
                   h->has_expected ? "Expected cost" : "Cost (speed of light)",
@@ -389,8 +440,9 @@ static size_t glance_budget(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     xlsx_live_lit(&t, " at $");
     xlsx_live_num(&t, "GPU_HOUR_USD", 2, r->in->hw->spec.gpu_hour_usd);
     xlsx_live_lit(&t, " per GPU-hour");
-    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_TEXT, 11);
-    return glance_scale(b, ws, glance_goodput(b, ws, row));
+    live_write(b, ws, row++, col("step"), &t, XLSX_FMT_WRAP, 11);
+    return glance_scale(b, ws,
+                        glance_memory(b, ws, glance_goodput(b, ws, row)));
 }
 
 /*
@@ -520,6 +572,31 @@ static size_t notes(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
     return row + 1;
 }
 
+/* The printed page's last line: where the rest of the sheet is. */
+#define PRINT_NOTE                                                         \
+    "Printed: the rows above. On screen below: links to the sheets, the "  \
+    "key figures of the recommended plan (live), the step from the speed " \
+    "of light to the expected, and the notes; Plans, Families and Memory " \
+    "hold every plan's figures."
+
+/*
+ * The Summary's page: rows 0..last on one landscape page (fit to one page
+ * wide and one tall over the print area). The rows printed are those a
+ * 1366-px screen shows at once, some 30 rows of 11-point text, so the
+ * page's scale stays above 8/11 (the type at 8 points or more) on A4 or
+ * Letter: tests/integration/88_print.sh measures it in LibreOffice's PDF
+ * (8.1 points on Letter, 8.7 on A4; with four cluster sizes and --days,
+ * 8.1 and 8.2).
+ */
+static void print_setup(struct xlsx_book *b, lxw_worksheet *ws, size_t last)
+{
+    worksheet_fit_to_pages(ws, 1, 1);
+    /* top and bottom half an inch (the other sheets' 0.6): with several
+     * cluster sizes and a deadline A4's height decides, 8.0 points */
+    worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.5);
+    xlsx_book_print_area(b, ws, 0, last, col(TEXT_LAST));
+}
+
 void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
 {
     const struct views *r = b->r;
@@ -533,6 +610,7 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
     worksheet_set_tab_color(ws, XLSX_COLOR_SECTION);
     xlsx_book_page(b, ws, XLSX_PAGE_REPORT);
     xlsx_families_grid(b, ws);
+    xlsx_book_width(b, ws, col(TEXT_LAST), col(TEXT_LAST), PLAN_WIDTH);
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
                    "Parallelism plan for %s on %ld x %s", r->in->m->spec.name,
@@ -543,13 +621,15 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
         r->in->hw->spec.cluster_name, comm_model_str(r->in->comm),
         xlsx_book_other_model(r), r->in->version, r->when);
     row = glance(b, ws, row);
-    row = links(b, ws, row) + 1;
     row = verdict(b, ws, row);
+    /* the page a manager prints (issue 37): the answer, its range, why,
+     * memory, days, cost and energy on one landscape page at 8 points
+     * or more; the detail below is the screen's */
+    paragraph(b, ws, row, PRINT_NOTE, XLSX_FMT_NOTE_WRAP, 11);
+    print_setup(b, ws, row);
+    row = links(b, ws, row + 2) + 1;
     row = xlsx_key_figures(b, ws, row);
     row = xlsx_waterfall_table(b, ws, row, &waterfall_cols);
     row = notes(b, ws, row);
-    /* the page a manager prints: all of it on one landscape page */
-    worksheet_fit_to_pages(ws, 1, 1);
-    xlsx_book_print_area(b, ws, 0, row - 1, NCOLS - 1);
     worksheet_activate(ws);
 }
