@@ -147,6 +147,34 @@ static void test_plot_summary_words_by_hand(void **state)
                         "pipeline rank (fits).'");
 }
 
+/* The card's range line fits its width (RANGE_CHARS, 170): a range's
+ * words too long for it are cut at their first clause's end, then at
+ * their first phrase; the choice over the fastest plan has its own line.
+ * The default report's words (its stdout), 197 bytes with the numbers
+ * up to the first ";", give "(the span of its scenarios)". */
+static void test_plot_summary_range_fits_the_card(void **state)
+{
+    struct fixture *f = *state;
+    struct views_headline *h = &f->r.v.headline;
+    free(h->range_words);
+    h->range_words = strdup(
+        "the span of its scenarios: the 21 published runs on its "
+        "calibration's group (hopper-132sm/megatron-class), 0.83 to 1.25x "
+        "their expected step; the DP overlaps off 19.0 s; flat communication "
+        "model 19.5 s");
+    free(h->choice);
+    h->choice = strdup("Chosen over the fastest expected plan.");
+    assert_non_null(h->range_words);
+    assert_non_null(h->choice);
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
+    assert_false(f->dat.nomem);
+    assert_string_equal(util_plot_var(&f->v, "RANGE"),
+                        "'Range: 14.5 to 19.4 s, 39.6 to 52.7 days, $3.89M "
+                        "to $5.19M (the span of its scenarios)'");
+    assert_string_equal(util_plot_var(&f->v, "CHOICE"),
+                        "'Chosen over the fastest expected plan.'");
+}
+
 /* Issue 37: whose recipe the card names, and the wall-clock days and
  * energy. By hand, as test_goodput's Llama 3 405B: 405e9 parameters at 14
  * bytes on 16,384 GPUs, 19.73 failures per 1M GPU-h, 2000 GB/s, 10 min:
@@ -231,6 +259,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_plot_summary_recipe_and_goodput,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plot_summary_range_fits_the_card,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot_summary_words_by_hand, setup,
                                         teardown),

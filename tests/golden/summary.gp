@@ -1,8 +1,8 @@
 # summary.gp: written by roofplan from templates/summary.gp.in; edit and re-run `gnuplot summary.gp` in this directory.
 # The summary card: the one page a design review attaches. The verdict,
-# the recommended plan in words, its expected step, days and cost beside
-# the speed of light, its wall-clock days and energy, the recipe it plans
-# at; below, the waterfall from the speed of light to the
+# the recommended plan in words, its expected step, days and cost (with
+# its range, and why it was chosen over the fastest) beside the speed of
+# light, its wall-clock days and energy, the recipe it plans at; below, the waterfall from the speed of light to the
 # expected step of the recommended plan, and the roofline over InfiniBand
 # with every plan that fits and the recommended one ringed.
 #
@@ -16,6 +16,7 @@ plan_text = 'Recommended: TP 1 x PP 16 (DualPipe) x EP 64, ZeRO-1 over DP 128, F
 plan_text2 = 'micro-batch 1, global batch 15360 sequences'
 expected_text = 'Expected: not computed (no calibration for this GPU)'
 range_text = ''
+choice_text = ''
 sol_text = 'Speed of light (the floor no run beats): 8.59 s per step, 23.4 days, $2.30M for the token budget'
 verdict1 = 'Compute-bound: the busiest link (IB) needs 0.93 s per second of compute; at the speed of light its traffic with the micro-batches (0.90 s per second'
 verdict2 = 'of compute) hides under compute (no stack says how much a real run overlaps); the step-end gradient sync and weight gather are exposed: 0.10 s of the 8.59 s step'
@@ -60,12 +61,13 @@ do for [out = 1:3] {
         set label 113 plan_text2 at screen 0.02, screen 0.862 left font 'Sans Bold,18' front
         set label 103 expected_text at screen 0.02, screen 0.812 left font 'Sans Bold,17' textcolor rgb '#0077BB' front
         set label 104 range_text at screen 0.02, screen 0.778 left font ',14' textcolor rgb '#333333' front
-        set label 105 sol_text at screen 0.02, screen 0.744 left font ',15' textcolor rgb '#333333' front
-        set label 106 verdict1 at screen 0.02, screen 0.704 left font ',15' front
-        set label 107 verdict2 at screen 0.02, screen 0.672 left font ',15' front
-        set label 108 memory_text at screen 0.02, screen 0.638 left font ',15' textcolor rgb '#333333' front
-        set label 114 goodput_text at screen 0.02, screen 0.606 left font ',14' textcolor rgb '#333333' front
-        set label 115 recipe_text at screen 0.02, screen 0.576 left font ',13' textcolor rgb '#333333' front
+        set label 116 choice_text at screen 0.02, screen 0.751 left font ',12' textcolor rgb '#333333' front
+        set label 105 sol_text at screen 0.02, screen 0.722 left font ',15' textcolor rgb '#333333' front
+        set label 106 verdict1 at screen 0.02, screen 0.688 left font ',15' front
+        set label 107 verdict2 at screen 0.02, screen 0.658 left font ',15' front
+        set label 108 memory_text at screen 0.02, screen 0.628 left font ',15' textcolor rgb '#333333' front
+        set label 114 goodput_text at screen 0.02, screen 0.600 left font ',14' textcolor rgb '#333333' front
+        set label 115 recipe_text at screen 0.02, screen 0.573 left font ',13' textcolor rgb '#333333' front
         set label 109 footer at screen 0.985, screen 0.014 right font ',11' textcolor rgb '#777777' front
         set border 3 lw 1.2
         set style fill solid 1.0 noborder

@@ -18,8 +18,9 @@
 
 /* A verdict line holds about this many bytes at the card's font before
  * it would run off the page; a longer verdict wraps once at a space. */
-#define LINE_CHARS 150
-#define PLAN_CHARS 100 /* the same for the plan, in bold and larger */
+#define LINE_CHARS  150
+#define PLAN_CHARS  100 /* the same for the plan, in bold and larger */
+#define RANGE_CHARS 170 /* the range's line, in a smaller font */
 
 bool plot_summary_wanted(const struct views *r)
 {
@@ -138,6 +139,35 @@ static void recipe_line(const struct views *r, struct plot_template_vars *v)
     plot_template_set_str(v, "RECIPE", text);
 }
 
+/* The card's range line: the step, days and cost ranges, and what the
+ * range spans in as many of its words as fit the line (RANGE_CHARS):
+ * whole, else up to its first clause's end (";"), else its first
+ * phrase (before ":"); the Summary and stdout give them whole. */
+static void range_line(const struct views_headline *h,
+                       const char *s1,
+                       const char *s2,
+                       const char *d1,
+                       const char *d2,
+                       const char *c1,
+                       const char *c2,
+                       char *text,
+                       size_t size)
+{
+    static const char stops[] = {'\0', ';', ':'};
+    size_t k;
+    for (k = 0; k < sizeof stops; k++) {
+        const char *w = h->range_words;
+        const char *end = stops[k] ? strchr(w, stops[k]) : NULL;
+        int len = end ? (int)(end - w) : (int)strlen(w);
+        int n = snprintf(text, size,
+                         "Range: %s to %s s, %s to %s days, $%sM to $%sM "
+                         "(%.*s)",
+                         s1, s2, d1, d2, c1, c2, len, w);
+        if (n >= 0 && (size_t)n <= RANGE_CHARS)
+            return;
+    }
+}
+
 /* The words at the top of the card. */
 static void words(const struct views *r, struct plot_template_vars *v)
 {
@@ -162,13 +192,13 @@ static void words(const struct views *r, struct plot_template_vars *v)
         views_sig3(h->expected.days * h->range_hi, d2, sizeof d2);
         views_sig3(h->expected.cost_usd * h->range_lo / 1e6, c1, sizeof c1);
         views_sig3(h->expected.cost_usd * h->range_hi / 1e6, c2, sizeof c2);
-        snprintf(text, sizeof text,
-                 "Range: %s to %s s, %s to %s days, $%sM to $%sM (%s)%s%s", s1,
-                 s2, d1, d2, c1, c2, h->range_words, h->choice[0] ? " " : "",
-                 h->choice);
+        range_line(h, s1, s2, d1, d2, c1, c2, text, sizeof text);
     } else
         text[0] = '\0';
     plot_template_set_str(v, "RANGE", text);
+    /* why this plan over the fastest central one, on a line of its own */
+    plot_template_set_str(v, "CHOICE",
+                          h->has_expected && h->has_range ? h->choice : "");
     cost_words(&h->sol, "Speed of light (the floor no run beats)", text,
                sizeof text);
     plot_template_set_str(v, "SOL", text);
