@@ -414,7 +414,7 @@ static void headline_range(struct views *r, struct views_headline *h)
               "the slowest: %s (never below the speed of light)",
               band[0] ? band : "no published run on any GPU",
               sc->step[SCENARIO_DP_OVERLAP_OFF], other,
-              scenario_words(sc->slow));
+              scenario_words((int)sc->slow));
 }
 
 /* Why the recommended plan and not the fastest expected one, where its
@@ -437,7 +437,7 @@ static void headline_choice(struct views *r, struct views_headline *h)
               "range: at worst %.1f s against %.1f s for that plan (%s), "
               "%s%% slower as expected.",
               r->rank->family[b->family].name, b->step, c->sc.high, b->sc.high,
-              scenario_words(b->sc.slow), pct);
+              scenario_words((int)b->sc.slow), pct);
 }
 
 /* The sentence on the difference between the speed of light and what a

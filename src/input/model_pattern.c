@@ -350,7 +350,7 @@ void model_pattern_units(struct model *m)
                          : MODEL_MLP_DENSE;
         }
     for (i = 0; i < n; i++) {
-        k = model_layer_kind_of(mixer[i], mlp[i]);
+        k = (int)model_layer_kind_of(mixer[i], mlp[i]);
         m->unit_kind[i] = (unsigned char)k;
         m->kind_units[k]++;
     }
