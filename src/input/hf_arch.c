@@ -391,6 +391,28 @@ void hf_arch_no_moe(struct hf_reader *r, const char *why)
     hf_reader_fix_long(r, "moe", "node_limit", 0, why);
 }
 
+void hf_arch_qwen_moe_widths(struct hf_reader *r)
+{
+    hf_reader_int_field(r, "num_experts", "moe", "routed_experts", HF_REQUIRED,
+                        0, "");
+    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
+                        0, "");
+    hf_reader_int_field(r, "moe_intermediate_size", "moe", "expert_width",
+                        HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "intermediate_size", "ffn", "width", HF_REQUIRED, 0,
+                        "");
+}
+
+void hf_arch_local_experts(struct hf_reader *r)
+{
+    hf_reader_int_field(r, "num_local_experts", "moe", "routed_experts",
+                        HF_REQUIRED, 0, "");
+    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
+                        0, "");
+    hf_reader_int_field(r, "intermediate_size", "moe", "expert_width",
+                        HF_REQUIRED, 0, "");
+}
+
 void hf_arch_check_top_k(struct hf_reader *r)
 {
     const struct model_spec *s = r->spec;
@@ -414,14 +436,7 @@ static void read_qwen3_moe(struct hf_reader *r)
     long step = 1, k = 0, i = 0;
     bool found;
 
-    hf_reader_int_field(r, "num_experts", "moe", "routed_experts", HF_REQUIRED,
-                        0, "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
-                        0, "");
-    hf_reader_int_field(r, "moe_intermediate_size", "moe", "expert_width",
-                        HF_REQUIRED, 0, "");
-    hf_reader_int_field(r, "intermediate_size", "ffn", "width", HF_REQUIRED, 0,
-                        "");
+    hf_arch_qwen_moe_widths(r);
     hf_reader_fix_long(r, "moe", "shared_experts", 0,
                        "Qwen3Moe: no shared experts");
     hf_reader_fix_long(r, "moe", "node_limit", 0,
@@ -484,12 +499,7 @@ static void read_qwen3_moe(struct hf_reader *r)
 
 static void read_mixtral(struct hf_reader *r)
 {
-    hf_reader_int_field(r, "num_local_experts", "moe", "routed_experts",
-                        HF_REQUIRED, 0, "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
-                        0, "");
-    hf_reader_int_field(r, "intermediate_size", "moe", "expert_width",
-                        HF_REQUIRED, 0, "");
+    hf_arch_local_experts(r);
     hf_reader_fix_long(r, "ffn", "width", 0,
                        "Mixtral: every layer MoE, no dense FFN");
     hf_reader_fix_long(r, "moe", "shared_experts", 0,

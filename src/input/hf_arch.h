@@ -61,6 +61,16 @@ void hf_arch_deepseek_moe(struct hf_reader *r);
 /* No MoE: the [moe] fields zero, with why as their source. */
 void hf_arch_no_moe(struct hf_reader *r, const char *why);
 
+/* Qwen's MoE widths: num_experts, num_experts_per_tok,
+ * moe_intermediate_size (an expert) and intermediate_size (a dense
+ * layer's FFN), each required (Qwen3Moe, Qwen3-Next). */
+void hf_arch_qwen_moe_widths(struct hf_reader *r);
+
+/* Mixtral's MoE widths: num_local_experts, num_experts_per_tok and
+ * intermediate_size as an expert's width, each required (Mixtral,
+ * GPT-OSS, Llama 4). */
+void hf_arch_local_experts(struct hf_reader *r);
+
 /* top_k at most the experts (a problem naming num_experts_per_tok). */
 void hf_arch_check_top_k(struct hf_reader *r);
 

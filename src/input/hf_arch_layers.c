@@ -208,12 +208,7 @@ void hf_arch_gpt_oss(struct hf_reader *r)
     hf_arch_gqa(r);
     hf_reader_fix_bool(r, "attention", "sinks", true,
                        "GptOssAttention: a learned sink logit per head");
-    hf_reader_int_field(r, "num_local_experts", "moe", "routed_experts",
-                        HF_REQUIRED, 0, "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
-                        0, "");
-    hf_reader_int_field(r, "intermediate_size", "moe", "expert_width",
-                        HF_REQUIRED, 0, "");
+    hf_arch_local_experts(r);
     hf_reader_fix_long(r, "ffn", "width", 0, "GPT-OSS: every layer MoE");
     hf_reader_fix_long(r, "moe", "shared_experts", 0,
                        "GPT-OSS: no shared experts");
@@ -378,12 +373,7 @@ void hf_arch_llama4(struct hf_reader *r)
     hf_arch_common(r);
     no_biases(r, "attention_bias false (Llama4TextAttention)");
     hf_arch_gqa(r);
-    hf_reader_int_field(r, "num_local_experts", "moe", "routed_experts",
-                        HF_REQUIRED, 0, "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
-                        0, "");
-    hf_reader_int_field(r, "intermediate_size", "moe", "expert_width",
-                        HF_REQUIRED, 0, "");
+    hf_arch_local_experts(r);
     hf_reader_int_field(r, "intermediate_size_mlp", "ffn", "width", HF_REQUIRED,
                         0, "");
     hf_reader_fix_long(r, "moe", "shared_experts", 1,
@@ -410,14 +400,7 @@ static void qwen3_next_moe(struct hf_reader *r, unsigned char *mlp)
     size_t n = layers(r), k, i;
     bool found, got;
 
-    hf_reader_int_field(r, "num_experts", "moe", "routed_experts", HF_REQUIRED,
-                        0, "");
-    hf_reader_int_field(r, "num_experts_per_tok", "moe", "top_k", HF_REQUIRED,
-                        0, "");
-    hf_reader_int_field(r, "moe_intermediate_size", "moe", "expert_width",
-                        HF_REQUIRED, 0, "");
-    hf_reader_int_field(r, "intermediate_size", "ffn", "width", HF_REQUIRED, 0,
-                        "");
+    hf_arch_qwen_moe_widths(r);
     hf_reader_fix_long(r, "moe", "node_limit", 0,
                        "Qwen3-Next: no node-limited routing");
     if (hf_reader_get_int(r, "shared_expert_intermediate_size", 0, 1e7,
