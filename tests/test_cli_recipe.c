@@ -147,14 +147,6 @@ struct tmp_cwd {
     char dir[64];    /* the temporary directory, the cwd during the test */
 };
 
-/* Writes text to path (relative to the cwd). */
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-        fail_msg("%s: cannot write", path);
-}
-
 /* A temporary cwd holding data/defaults.ini, whose training recipe is
  * data/training/lab.ini, and a recipe of one's own, mine.ini. */
 static int enter_tmp(void **state)
@@ -165,16 +157,18 @@ static int enter_tmp(void **state)
         chdir(t.dir) != 0 || mkdir("data", 0700) != 0 ||
         mkdir("data/training", 0700) != 0)
         return -1;
-    write_file("data/defaults.ini",
-               "[inputs]\nmodel = models/m.ini\nhardware = hardware/h.ini\n"
-               "sweep = sweeps/s.ini\ntraining = training/lab.ini\n"
-               "stack = stacks/st.ini\n");
-    write_file("data/training/lab.ini",
-               "[training]\nsource = A lab's published recipe\n"
-               "seq_len = 4096\ntokens = 2e12\nglobal_batch = 1024\n");
-    write_file("mine.ini", "[training]\nsource = our own plan\n"
-                           "seq_len = 2048\ntokens = 5e11\n"
-                           "global_batch = 512\n");
+    util_write_text(
+        NULL, "data/defaults.ini",
+        "[inputs]\nmodel = models/m.ini\nhardware = hardware/h.ini\n"
+        "sweep = sweeps/s.ini\ntraining = training/lab.ini\n"
+        "stack = stacks/st.ini\n");
+    util_write_text(NULL, "data/training/lab.ini",
+                    "[training]\nsource = A lab's published recipe\n"
+                    "seq_len = 4096\ntokens = 2e12\nglobal_batch = 1024\n");
+    util_write_text(NULL, "mine.ini",
+                    "[training]\nsource = our own plan\n"
+                    "seq_len = 2048\ntokens = 5e11\n"
+                    "global_batch = 512\n");
     *state = &t;
     return 0;
 }

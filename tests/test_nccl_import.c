@@ -70,14 +70,6 @@ static void read_fails(const char *path,
     free(imp);
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* The text of path without its lines first..last (1-based); free it. */
 static char *without_lines(const char *path, int first, int last)
 {
@@ -204,12 +196,12 @@ static void test_nccl_import_hints(void **state)
     snprintf(nodev, sizeof nodev, "%s/all_reduce-nodev.txt", dir);
     /* Lines 1-2: "# nccl-tests version" and "# Collective test starting". */
     text = without_lines(DIR "h100-1node-all_reduce.txt", 1, 2);
-    write_file(named, text);
-    write_file(plain, text);
+    util_write_text(NULL, named, text);
+    util_write_text(NULL, plain, text);
     free(text);
     /* Lines 5-13: "# Using devices" and the eight rank lines. */
     text = without_lines(DIR "h100-1node-all_reduce.txt", 5, 13);
-    write_file(nodev, text);
+    util_write_text(NULL, nodev, text);
     free(text);
 
     read_ok(imp, named, NCCL_IMPORT_LINK_AUTO, NULL);

@@ -67,33 +67,6 @@ static int teardown(void **state)
     return util_remove_tree(f->top);
 }
 
-static void write_text(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* The first line of dir/name, or "(none)" when there is no such file. */
-static const char *text_of(const char *dir, const char *name)
-{
-    static char buf[64];
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "r");
-    if (!f)
-        return "(none)";
-    if (!fgets(buf, sizeof buf, f))
-        buf[0] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* Directories in dir whose name starts with ".roofplan-" (staging). */
 static int staged_dirs(const char *dir)
 {
@@ -139,10 +112,10 @@ static void earlier_report(const struct fixture *f)
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     out_dir_close(&o);
-    write_text(f->dir, "report.xlsx", "old report\n");
-    write_text(f->dir, "plans.csv", "old plans\n");
-    write_text(f->dir, ".roofplan-manifest", "report.xlsx\nplans.csv\n");
-    write_text(f->dir, "notes.txt", "mine\n");
+    util_write_text(f->dir, "report.xlsx", "old report\n");
+    util_write_text(f->dir, "plans.csv", "old plans\n");
+    util_write_text(f->dir, ".roofplan-manifest", "report.xlsx\nplans.csv\n");
+    util_write_text(f->dir, "notes.txt", "mine\n");
 }
 
 /* A pid no process has: a child that has exited and been reaped. */
@@ -190,9 +163,9 @@ static void killed_stage(const struct fixture *f,
     snprintf(buf, size, "%s/.roofplan-%ld-%lld-Ab12Cd", f->dir, pid, since);
     assert_int_equal(mkdir(buf, 0700), 0);
     assert_int_equal(mark_stage(buf, pid, since), 0);
-    write_text(buf, "report.xlsx", "new report\n");
+    util_write_text(buf, "report.xlsx", "new report\n");
     if (journal)
-        write_text(buf, ".commit", journal);
+        util_write_text(buf, ".commit", journal);
 }
 
 /* The output directory and its parents are made; the staging directory
@@ -242,12 +215,12 @@ static void test_out_dir_commit_replaces_report(void **state)
     assert_non_null(fp);
     fputs("new report\n", fp);
     assert_int_equal(fclose(fp), 0);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "old report\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "old report\n");
     assert_int_equal(out_dir_commit(&o, report, NREPORT, &d), STATUS_OK);
     out_dir_close(&o);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
-    assert_string_equal(text_of(f->dir, "plans.csv"), "(none)");
-    assert_string_equal(text_of(f->dir, "notes.txt"), "mine\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "new report\n");
+    assert_string_equal(util_read_text(f->dir, "plans.csv"), "(none)");
+    assert_string_equal(util_read_text(f->dir, "notes.txt"), "mine\n");
     assert_int_equal(staged_dirs(f->dir), 0);
     /* the new manifest lists this report's one file */
     assert_string_equal(all_of(f->dir, ".roofplan-manifest"),
@@ -268,28 +241,29 @@ static void test_out_dir_commit_removes_only_listed(void **state)
     struct diag d;
     bool waited;
     assert_int_equal(mkdir(f->dir, 0777), 0);
-    write_text(f->dir, "plans.csv", "my plans\n");
-    write_text(f->dir, "memory.png", "my chart\n");
+    util_write_text(f->dir, "plans.csv", "my plans\n");
+    util_write_text(f->dir, "memory.png", "my chart\n");
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
-    write_text(o.stage, "report.xlsx", "new report\n");
+    util_write_text(o.stage, "report.xlsx", "new report\n");
     assert_int_equal(out_dir_commit(&o, report, NREPORT, &d), STATUS_OK);
     out_dir_close(&o);
-    assert_string_equal(text_of(f->dir, "plans.csv"), "my plans\n");
-    assert_string_equal(text_of(f->dir, "memory.png"), "my chart\n");
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
+    assert_string_equal(util_read_text(f->dir, "plans.csv"), "my plans\n");
+    assert_string_equal(util_read_text(f->dir, "memory.png"), "my chart\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "new report\n");
     /* a manifest of report.xlsx and compare.xlsx: the next report (with
      * plans.csv) removes nothing and keeps compare.xlsx listed */
-    write_text(f->dir, "compare.xlsx", "a comparison\n");
-    write_text(f->dir, ".roofplan-manifest",
-               "report.xlsx\ncompare.xlsx\n../notes.txt\n");
+    util_write_text(f->dir, "compare.xlsx", "a comparison\n");
+    util_write_text(f->dir, ".roofplan-manifest",
+                    "report.xlsx\ncompare.xlsx\n../notes.txt\n");
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
-    write_text(o.stage, "plans.csv", "new plans\n");
+    util_write_text(o.stage, "plans.csv", "new plans\n");
     assert_int_equal(out_dir_commit(&o, report, NREPORT, &d), STATUS_OK);
     out_dir_close(&o);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "(none)");
-    assert_string_equal(text_of(f->dir, "memory.png"), "my chart\n");
-    assert_string_equal(text_of(f->dir, "compare.xlsx"), "a comparison\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "(none)");
+    assert_string_equal(util_read_text(f->dir, "memory.png"), "my chart\n");
+    assert_string_equal(util_read_text(f->dir, "compare.xlsx"),
+                        "a comparison\n");
     assert_string_equal(all_of(f->dir, ".roofplan-manifest"),
                         "# roofplan: the files of the report in this "
                         "directory; a later report\n"
@@ -320,9 +294,9 @@ static void test_out_dir_open_finishes_killed_commit(void **state)
     assert_int_equal(o.finished, 1);
     assert_int_equal(staged_dirs(f->dir), 1); /* its own */
     out_dir_close(&o);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
-    assert_string_equal(text_of(f->dir, "plans.csv"), "(none)");
-    assert_string_equal(text_of(f->dir, "notes.txt"), "mine\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "new report\n");
+    assert_string_equal(util_read_text(f->dir, "plans.csv"), "(none)");
+    assert_string_equal(util_read_text(f->dir, "notes.txt"), "mine\n");
 
     /* a journal cut short: never committed */
     util_remove_tree(f->dir);
@@ -334,8 +308,8 @@ static void test_out_dir_open_finishes_killed_commit(void **state)
     assert_int_equal(o.finished, 0);
     out_dir_close(&o);
     assert_int_equal(staged_dirs(f->dir), 0);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "old report\n");
-    assert_string_equal(text_of(f->dir, "plans.csv"), "old plans\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "old report\n");
+    assert_string_equal(util_read_text(f->dir, "plans.csv"), "old plans\n");
 }
 
 /* Issue 20, defect 6: only the staging directories of runs that ended
@@ -366,7 +340,7 @@ static void test_out_dir_open_keeps_live_stage(void **state)
     assert_int_equal(access(live, F_OK), 0);
     assert_int_equal(access(reused, F_OK), -1);
     assert_int_equal(staged_dirs(f->dir), 1);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "old report\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "old report\n");
 }
 
 /* What the waiting callback was told. */
@@ -446,21 +420,21 @@ static void test_out_dir_commit_rolls_back(void **state)
     earlier_report(f);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
-    write_text(o.stage, "report.xlsx", "new report\n");
-    write_text(o.stage, "memory.png", "new chart\n");
-    write_text(o.stage, "plans.csv", "new plans\n");
+    util_write_text(o.stage, "report.xlsx", "new report\n");
+    util_write_text(o.stage, "memory.png", "new chart\n");
+    util_write_text(o.stage, "plans.csv", "new plans\n");
     out_dir_path(&o, ".prev.plans.csv", path, sizeof path);
     assert_int_equal(mkdir(path, 0700), 0);
     assert_int_equal(out_dir_commit(&o, order, 3, &d), STATUS_IO);
     snprintf(want, sizeof want, "%s/plans.csv: cannot write: Is a directory",
              f->dir);
     assert_string_equal(d.msg, want);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "old report\n");
-    assert_string_equal(text_of(f->dir, "plans.csv"), "old plans\n");
-    assert_string_equal(text_of(f->dir, "memory.png"), "(none)");
-    assert_string_equal(text_of(o.stage, "report.xlsx"), "new report\n");
-    assert_string_equal(text_of(o.stage, "memory.png"), "new chart\n");
-    assert_string_equal(text_of(o.stage, ".commit"), "(none)");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "old report\n");
+    assert_string_equal(util_read_text(f->dir, "plans.csv"), "old plans\n");
+    assert_string_equal(util_read_text(f->dir, "memory.png"), "(none)");
+    assert_string_equal(util_read_text(o.stage, "report.xlsx"), "new report\n");
+    assert_string_equal(util_read_text(o.stage, "memory.png"), "new chart\n");
+    assert_string_equal(util_read_text(o.stage, ".commit"), "(none)");
     assert_int_equal(rmdir(path), 0); /* abort removes files, not dirs */
     out_dir_close(&o);
     assert_int_equal(staged_dirs(f->dir), 0);
@@ -477,12 +451,12 @@ static void test_out_dir_abort_leaves_earlier_report(void **state)
     earlier_report(f);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
-    write_text(o.stage, "report.xlsx", "half a report\n");
+    util_write_text(o.stage, "report.xlsx", "half a report\n");
     out_dir_abort(&o);
     assert_string_equal(o.stage, "");
     assert_int_equal(staged_dirs(f->dir), 0);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "old report\n");
-    assert_string_equal(text_of(f->dir, "plans.csv"), "old plans\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "old report\n");
+    assert_string_equal(util_read_text(f->dir, "plans.csv"), "old plans\n");
     out_dir_close(&o); /* a second abort does nothing */
 }
 
@@ -502,7 +476,7 @@ static void test_out_dir_open_refuses(void **state)
     assert_int_equal(out_dir_open(&o, big, NULL, &waited, &d), STATUS_USAGE);
     assert_string_equal(d.msg, "--out: the directory name has 901 "
                                "characters; at most 900 fit");
-    write_text(f->top, "file", "x\n");
+    util_write_text(f->top, "file", "x\n");
     snprintf(below, sizeof below, "%s/file/out", f->top);
     assert_int_equal(out_dir_open(&o, below, NULL, &waited, &d), STATUS_IO);
     snprintf(want, sizeof want, "%s: cannot create: Not a directory", below);
@@ -519,15 +493,16 @@ static void make_victim(const struct fixture *f, char *buf, size_t size)
 {
     snprintf(buf, size, "%s/victim", f->top);
     assert_int_equal(mkdir(buf, 0700), 0);
-    write_text(buf, "report.xlsx", "the victim's own\n");
-    write_text(buf, "keep.txt", "kept\n");
+    util_write_text(buf, "report.xlsx", "the victim's own\n");
+    util_write_text(buf, "keep.txt", "kept\n");
 }
 
 /* The victim directory holds its two files as they were. */
 static void assert_victim_whole(const char *victim)
 {
-    assert_string_equal(text_of(victim, "report.xlsx"), "the victim's own\n");
-    assert_string_equal(text_of(victim, "keep.txt"), "kept\n");
+    assert_string_equal(util_read_text(victim, "report.xlsx"),
+                        "the victim's own\n");
+    assert_string_equal(util_read_text(victim, "keep.txt"), "kept\n");
 }
 
 static void sleep_ms(long ms)
@@ -664,7 +639,7 @@ static void test_out_dir_open_leaves_other_users_stage(void **state)
     opened = stop_swapper(pid);
     out_dir_close(&o);
     assert_victim_whole(victim);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "(none)");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "(none)");
     assert_false(opened);
     assert_int_equal(o.foreign, 1);
     assert_int_equal(o.stale, 0);
@@ -696,7 +671,7 @@ static void test_out_dir_open_stage_swapped_for_link(void **state)
     opened = stop_swapper(pid);
     out_dir_close(&o);
     assert_victim_whole(victim);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "(none)");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "(none)");
     assert_false(opened);
     assert_int_equal(o.stale, 1);
     assert_int_equal(o.finished, 0);
@@ -730,11 +705,11 @@ static void test_out_dir_abort_not_through_link(void **state)
     make_victim(f, victim, sizeof victim);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
-    write_text(o.stage, "report.xlsx", "half a report\n");
+    util_write_text(o.stage, "report.xlsx", "half a report\n");
     swap_own_stage(&o, victim, aside, sizeof aside);
     out_dir_abort(&o);
     assert_victim_whole(victim);
-    assert_string_equal(text_of(aside, "report.xlsx"), "(none)");
+    assert_string_equal(util_read_text(aside, "report.xlsx"), "(none)");
     out_dir_close(&o);
 }
 
@@ -751,14 +726,14 @@ static void test_out_dir_commit_not_through_link(void **state)
     make_victim(f, victim, sizeof victim);
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
-    write_text(o.stage, "report.xlsx", "new report\n");
+    util_write_text(o.stage, "report.xlsx", "new report\n");
     swap_own_stage(&o, victim, aside, sizeof aside);
     assert_int_equal(out_dir_commit(&o, report, NREPORT, &d), STATUS_OK);
     out_dir_close(&o);
     assert_victim_whole(victim);
-    assert_string_equal(text_of(victim, ".roofplan-manifest"), "(none)");
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
-    assert_string_equal(text_of(aside, "report.xlsx"), "(none)");
+    assert_string_equal(util_read_text(victim, ".roofplan-manifest"), "(none)");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "new report\n");
+    assert_string_equal(util_read_text(aside, "report.xlsx"), "(none)");
 }
 
 /* The number of entries of dir (but . and ..). */
@@ -842,12 +817,12 @@ static void test_out_dir_path_not_through_link(void **state)
     assert_int_equal(out_file_commit(tmp, path, &d), STATUS_OK);
     assert_victim_whole(victim);
     assert_int_equal(entries(victim), 2);
-    assert_string_equal(text_of(aside, "report.xlsx"), "new report\n");
+    assert_string_equal(util_read_text(aside, "report.xlsx"), "new report\n");
     assert_int_equal(out_dir_commit(&o, report, NREPORT, &d), STATUS_OK);
     out_dir_close(&o);
     assert_victim_whole(victim);
     assert_int_equal(entries(victim), 2);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "new report\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "new report\n");
 }
 
 /* What a bounded child hands back. */
@@ -932,7 +907,7 @@ static void test_out_dir_open_fifo_journal_does_not_hang(void **state)
     assert_int_equal(b.stale, 1);
     assert_int_equal(b.finished, 0);
     assert_int_equal(staged_dirs(f->dir), 0);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "old report\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "old report\n");
 }
 
 /* With the earlier report's manifest (at `path`) replaced by something
@@ -946,8 +921,8 @@ refused_manifest(const struct fixture *f, const char *path, const char *why)
     snprintf(want, sizeof want, "%s: %s", path, why);
     assert_int_equal(b.d.status, STATUS_IO);
     assert_string_equal(b.d.msg, want);
-    assert_string_equal(text_of(f->dir, "report.xlsx"), "old report\n");
-    assert_string_equal(text_of(f->dir, "plans.csv"), "old plans\n");
+    assert_string_equal(util_read_text(f->dir, "report.xlsx"), "old report\n");
+    assert_string_equal(util_read_text(f->dir, "plans.csv"), "old plans\n");
     assert_int_equal(staged_dirs(f->dir), 0);
 }
 

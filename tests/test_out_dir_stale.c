@@ -54,34 +54,6 @@ static int teardown(void **state)
     return util_remove_tree(f->top);
 }
 
-static void write_text(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* The whole of dir/name (at most 255 bytes), or "(none)". */
-static const char *text_of(const char *dir, const char *name)
-{
-    static char buf[256];
-    char path[1024];
-    size_t n;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "r");
-    if (!f)
-        return "(none)";
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* A pid no process has: a child that has exited and been reaped. */
 static long ended_pid(void)
 {
@@ -211,13 +183,13 @@ static void test_out_dir_stale_mark_written_and_honoured(void **state)
     since = strtoll(end + 1, &end, 10);
     assert_true(*end == '-');
     mark_text(stage, pid, since, want, sizeof want);
-    assert_string_equal(text_of(stage, ".roofplan-stage"), want);
+    assert_string_equal(util_read_text(stage, ".roofplan-stage"), want);
     snprintf(mark, sizeof mark, "%s/.roofplan-stage", stage);
     assert_int_equal(lstat(mark, &st), 0);
     assert_true(S_ISREG(st.st_mode));
     assert_int_equal(st.st_uid, geteuid());
     assert_int_equal(st.st_mode & 0777, 0600);
-    assert_string_equal(text_of(stage, "plans.csv"), "half\n");
+    assert_string_equal(util_read_text(stage, "plans.csv"), "half\n");
     diag_init(&d);
     assert_int_equal(out_dir_open(&next, f->dir, NULL, &waited, &d), STATUS_OK);
     out_dir_close(&next);
@@ -249,8 +221,8 @@ static void test_out_dir_stale_leaves_renamed_dir(void **state)
     assert_int_equal(chmod(f->dir, 0777), 0);
     snprintf(mine, sizeof mine, "%s/results", f->dir);
     assert_int_equal(mkdir(mine, 0755), 0);
-    write_text(mine, "notes.txt", "mine\n");
-    write_text(mine, "report.xlsx", "my own\n");
+    util_write_text(mine, "notes.txt", "mine\n");
+    util_write_text(mine, "report.xlsx", "my own\n");
     stale_name(f, &pid, &since, stale);
     as_other(geteuid() == 0, rename_dir, &r);
     diag_init(&d);
@@ -259,8 +231,8 @@ static void test_out_dir_stale_leaves_renamed_dir(void **state)
     assert_int_equal(o.unmarked, 1);
     assert_int_equal(o.stale, 0);
     assert_int_equal(o.foreign, 0);
-    assert_string_equal(text_of(stale, "notes.txt"), "mine\n");
-    assert_string_equal(text_of(stale, "report.xlsx"), "my own\n");
+    assert_string_equal(util_read_text(stale, "notes.txt"), "mine\n");
+    assert_string_equal(util_read_text(stale, "report.xlsx"), "my own\n");
 }
 
 /* A stale staging directory whose mark names another directory (copied
@@ -280,15 +252,15 @@ static void test_out_dir_stale_leaves_copied_mark(void **state)
     snprintf(other, sizeof other, "%s/other", f->top);
     assert_int_equal(mkdir(other, 0700), 0);
     mark_text(other, pid, since, mark, sizeof mark);
-    write_text(stale, ".roofplan-stage", mark);
-    write_text(stale, "notes.txt", "kept\n");
+    util_write_text(stale, ".roofplan-stage", mark);
+    util_write_text(stale, "notes.txt", "kept\n");
     diag_init(&d);
     assert_int_equal(out_dir_open(&o, f->dir, NULL, &waited, &d), STATUS_OK);
     out_dir_close(&o);
     assert_int_equal(o.unmarked, 1);
     assert_int_equal(o.stale, 0);
-    assert_string_equal(text_of(stale, "notes.txt"), "kept\n");
-    assert_string_equal(text_of(stale, ".roofplan-stage"), mark);
+    assert_string_equal(util_read_text(stale, "notes.txt"), "kept\n");
+    assert_string_equal(util_read_text(stale, ".roofplan-stage"), mark);
 }
 
 /* What nobody writes: the mark text at path. */
@@ -329,7 +301,7 @@ static void test_out_dir_stale_leaves_other_users_mark(void **state)
     stale_name(f, &pid, &since, stale);
     assert_int_equal(mkdir(stale, 0777), 0);
     assert_int_equal(chmod(stale, 0777), 0);
-    write_text(stale, "notes.txt", "root's\n");
+    util_write_text(stale, "notes.txt", "root's\n");
     mark_text(stale, pid, since, mark, sizeof mark);
     snprintf(path, sizeof path, "%s/.roofplan-stage", stale);
     as_other(true, write_mark, &m);
@@ -338,7 +310,7 @@ static void test_out_dir_stale_leaves_other_users_mark(void **state)
     out_dir_close(&o);
     assert_int_equal(o.unmarked, 1);
     assert_int_equal(o.stale, 0);
-    assert_string_equal(text_of(stale, "notes.txt"), "root's\n");
+    assert_string_equal(util_read_text(stale, "notes.txt"), "root's\n");
 }
 
 int main(void)

@@ -40,24 +40,6 @@ static int teardown(void **state)
     return util_remove_tree(f->dir);
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-static void assert_text(const char *path, const char *want)
-{
-    char buf[64] = "";
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    assert_non_null(fgets(buf, sizeof buf, f));
-    fclose(f);
-    assert_string_equal(buf, want);
-}
-
 /* "DIR/x.csv" is staged as "DIR/.x.csv.XXXXXX", mode 0666 less the
  * umask (022: 0644, where mkstemp alone gives 0600), and renamed over
  * the earlier x.csv. */
@@ -70,7 +52,7 @@ static void test_out_file_replaces_target(void **state)
     mode_t old = umask(022);
     snprintf(path, sizeof path, "%s/x.csv", f->dir);
     snprintf(prefix, sizeof prefix, "%s/.x.csv.", f->dir);
-    write_text(path, "earlier\n");
+    util_write_text(NULL, path, "earlier\n");
     diag_init(&d);
     assert_int_equal(out_file_temp(path, tmp, sizeof tmp, &d), STATUS_OK);
     umask(old);
@@ -78,10 +60,11 @@ static void test_out_file_replaces_target(void **state)
     assert_int_equal(strlen(tmp), strlen(prefix) + 6);
     assert_int_equal(stat(tmp, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0644);
-    write_text(tmp, "new\n");
-    assert_text(path, "earlier\n"); /* untouched until the commit */
+    util_write_text(NULL, tmp, "new\n");
+    assert_string_equal(util_read_text(NULL, path),
+                        "earlier\n"); /* untouched until the commit */
     assert_int_equal(out_file_commit(tmp, path, &d), STATUS_OK);
-    assert_text(path, "new\n");
+    assert_string_equal(util_read_text(NULL, path), "new\n");
     assert_int_not_equal(access(tmp, F_OK), 0);
 }
 

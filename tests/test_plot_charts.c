@@ -195,14 +195,6 @@ static char *slurp(const char *path)
     return buf;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    assert_non_null(fp);
-    fputs(text, fp);
-    assert_int_equal(fclose(fp), 0);
-}
-
 /* Writes chart c of f's report into f->dir from tdir, into gp and dat. */
 static enum status write_chart(struct fixture *f,
                                size_t c,
@@ -317,7 +309,7 @@ static void test_plot_charts_write_common_placeholders(void **state)
     snprintf(tdir, sizeof tdir, "%s/t/", f->dir);
     assert_int_equal(mkdir(tdir, 0755), 0);
     snprintf(path, sizeof path, "%smemory.gp.in", tdir);
-    write_text(path, "@FOOTER@\n@PNG@ @SVG@ @PDF@ @DATA@\n@NFIT@\n");
+    util_write_text(NULL, path, "@FOOTER@\n@PNG@ @SVG@ @PDF@ @DATA@\n@NFIT@\n");
     assert_int_equal(write_chart(f, 3, tdir, gp, dat, &d), STATUS_OK);
     script = slurp(gp);
     assert_non_null(script);
@@ -344,7 +336,7 @@ static void test_plot_charts_write_rejects_unknown_placeholder(void **state)
     snprintf(tdir, sizeof tdir, "%s/templates", f->dir);
     assert_int_equal(mkdir(tdir, 0755), 0);
     snprintf(path, sizeof path, "%s/roofline-ib.gp.in", tdir);
-    write_text(path, "# fine\nx = @NFAM@\ny = @NOPE@\n");
+    util_write_text(NULL, path, "# fine\nx = @NFAM@\ny = @NOPE@\n");
     assert_int_equal(write_chart(f, 0, tdir, gp, dat, &d), STATUS_PARSE);
     snprintf(want, sizeof want, "%s:3: unknown placeholder @NOPE@", path);
     assert_string_equal(d.msg, want);

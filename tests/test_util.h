@@ -89,6 +89,16 @@ void util_report(struct util_parts *r,
  * template ending in XXXXXX, filled in); fails the test on error. */
 void util_temp_file(char *path, const char *text, size_t len);
 
+/* Writes text to dir/name (to name when dir is NULL), replacing it;
+ * fails the test on error. */
+void util_write_text(const char *dir, const char *name, const char *text);
+
+/* The whole of dir/name (name when dir is NULL), at most UTIL_TEXT_MAX - 1
+ * bytes, in a static buffer the next call reuses; "(none)" when there is
+ * no such file. */
+#define UTIL_TEXT_MAX 256
+const char *util_read_text(const char *dir, const char *name);
+
 /* Parses a --set argument into *s; fails the test when it is malformed. */
 void util_set(struct datafile_set *s, const char *arg);
 

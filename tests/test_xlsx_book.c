@@ -67,24 +67,6 @@ static size_t count_files(const char *dir)
     return n;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-static void assert_file_is(const char *path, const char *text)
-{
-    char buf[256] = "";
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    assert_true(fread(buf, 1, sizeof buf - 1, f) < sizeof buf - 1);
-    fclose(f);
-    assert_string_equal(buf, text);
-}
-
 static void test_xlsx_book_formats_from_table(void **state)
 {
     struct fixture *f = *state;
@@ -258,7 +240,7 @@ static void test_xlsx_book_close_after_failed_call(void **state)
     struct diag d;
     char want[256];
     diag_init(&d);
-    write_text(f->path, "previous workbook");
+    util_write_text(NULL, f->path, "previous workbook");
     assert_int_equal(
         xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
         STATUS_OK);
@@ -268,7 +250,7 @@ static void test_xlsx_book_close_after_failed_call(void **state)
     assert_int_equal(xlsx_book_close(&b, &d), STATUS_XLSX);
     snprintf(want, sizeof want, "%s: row index: ", f->path);
     assert_memory_equal(d.msg, want, strlen(want));
-    assert_file_is(f->path, "previous workbook");
+    assert_string_equal(util_read_text(NULL, f->path), "previous workbook");
     assert_int_equal(count_files(f->dir), 1);
 }
 
@@ -287,7 +269,7 @@ static void test_xlsx_book_full_disk(void **state)
     char want[256];
     size_t row, col;
     diag_init(&d);
-    write_text(f->path, "previous workbook");
+    util_write_text(NULL, f->path, "previous workbook");
     assert_int_equal(
         xlsx_book_open(&b, &f->rep.v, f->path, XLSX_BOOK_TABLES, &d),
         STATUS_OK);
@@ -308,7 +290,7 @@ static void test_xlsx_book_full_disk(void **state)
              "full?)",
              f->path);
     assert_string_equal(d.msg, want);
-    assert_file_is(f->path, "previous workbook");
+    assert_string_equal(util_read_text(NULL, f->path), "previous workbook");
     assert_int_equal(count_files(f->dir), 1);
 }
 

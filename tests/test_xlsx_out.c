@@ -148,14 +148,6 @@ static char *slurp(const char *path, size_t *size)
     return buf;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 static void test_xlsx_out_write_smoke(void **state)
 {
     struct fixture *f = *state;
@@ -213,8 +205,8 @@ static void test_xlsx_out_write_failure_keeps_old_file(void **state)
     diag_init(&d);
     snprintf(path, sizeof path, "%s/report.xlsx", f->dir);
     snprintf(png, sizeof png, "%s/roofline-ib.png", f->dir);
-    write_text(path, "previous workbook");
-    write_text(png, "not a PNG file");
+    util_write_text(NULL, path, "previous workbook");
+    util_write_text(NULL, png, "not a PNG file");
     img.roofline_ib = png;
     assert_int_equal(xlsx_out_write(&f->rep.v, path, &img, &d), STATUS_XLSX);
     snprintf(want, sizeof want,
@@ -272,7 +264,7 @@ static void test_xlsx_out_write_waiting(void **state)
     free(x);
     free(y);
     unlink(a);
-    write_text(b, "previous workbook");
+    util_write_text(NULL, b, "previous workbook");
     assert_int_equal(xlsx_out_write_waiting(&f->rep.v, b, waiter, &bad, &d),
                      STATUS_PLOT);
     assert_int_equal(bad.calls, 1);
@@ -331,7 +323,7 @@ static void test_xlsx_out_write_read_only_dir(void **state)
     snprintf(sub, sizeof sub, "%s/ro", f->dir);
     assert_int_equal(mkdir(sub, 0755), 0);
     snprintf(path, sizeof path, "%s/report.xlsx", sub);
-    write_text(path, "old");
+    util_write_text(NULL, path, "old");
     assert_int_equal(chmod(sub, 0555), 0);
     assert_int_equal(xlsx_out_write(&f->rep.v, path, NULL, &d), STATUS_IO);
     chmod(sub, 0755);

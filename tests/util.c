@@ -170,6 +170,42 @@ void util_temp_file(char *path, const char *text, size_t len)
         fail_msg("%s: cannot write", path);
 }
 
+/* dir/name, or name alone when dir is NULL, into path (size bytes). */
+static void
+join_path(char *path, size_t size, const char *dir, const char *name)
+{
+    if (dir)
+        snprintf(path, size, "%s/%s", dir, name);
+    else
+        snprintf(path, size, "%s", name);
+}
+
+void util_write_text(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    FILE *f;
+    join_path(path, sizeof path, dir, name);
+    f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+        fail_msg("%s: cannot write", path);
+}
+
+const char *util_read_text(const char *dir, const char *name)
+{
+    static char buf[UTIL_TEXT_MAX];
+    char path[1024];
+    size_t n;
+    FILE *f;
+    join_path(path, sizeof path, dir, name);
+    f = fopen(path, "r");
+    if (!f)
+        return "(none)";
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
 void util_set(struct datafile_set *s, const char *arg)
 {
     struct diag d;
