@@ -40,11 +40,9 @@ static void ranged(const struct views_headline *h,
 /* Lines of the recipe's words at most this wide where its words allow. */
 #define RECIPE_COLUMNS 100
 
-/* "Recipe: " and the report's recipe in words (cli_recipe_words),
- * wrapped at spaces, the lines after the first indented. */
-static void print_recipe(const struct views *r)
+void cli_print_recipe(const char *words)
 {
-    const char *w = r->in->recipe;
+    const char *w = words;
     size_t col;
     if (!w || !w[0])
         return;
@@ -186,7 +184,7 @@ static void print_scale(const struct views *r)
 void cli_print_summary(const struct views *r)
 {
     size_t i;
-    print_recipe(r);
+    cli_print_recipe(r->in->recipe);
     print_scale(r);
     print_recommended(r);
     printf("%-16s %10s %9s %-14s %8s %9s %5s  %s\n", "family", "expected s",
