@@ -77,6 +77,19 @@ static void print_rounded_batch(const struct views *r)
            a, b);
 }
 
+/* From the compute days above (expected, else the speed of light's) to
+ * the wall-clock days, what each loss costs (goodput_losses_of). */
+static void print_losses(const struct goodput_figures *f)
+{
+    struct goodput_losses l;
+    char words[GOODPUT_LOSSES_TEXT];
+    goodput_losses_of(&f->g, f->days, &l);
+    if (!(l.wall > 0))
+        return;
+    goodput_losses_words(&l, words, sizeof words);
+    printf("  days by loss: %s\n", words);
+}
+
 /* The wall-clock days and cost with failures and checkpoints, and the
  * energy, where the hardware file gives a failure rate and a power
  * (goodput.h). */
@@ -97,6 +110,7 @@ static void print_goodput(const struct views *r)
                "h, a %.0f GB checkpoint every %.1f min)\n",
                f.wall_days, range, f.wall_cost / 1e6, cost, 100 * f.g.share,
                f.g.mtbf_h, f.g.checkpoint_gb, f.g.interval_s / 60);
+        print_losses(&f);
     }
     if (f.g.energy) {
         char co2[64] = "";
