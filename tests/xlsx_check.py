@@ -478,21 +478,6 @@ def latency(cached_dir, recalc_dir):
           "their network steps" % (moved, len(a) - 1))
 
 
-def losses(value, summary):
-    """The Summary's "Days by loss" line: its four steps add up to its
-    wall-clock days to the tenth it shows, and those are WALL_DAYS."""
-    line = [[c for c in row if c] for row in summary]
-    line = [row for row in line if row and row[0] == "Days by loss"]
-    if not line:
-        fail("no Days by loss line on the Summary")
-    nums = [float(x) for x in re.findall(r"[0-9]+\.[0-9]", line[0][1])]
-    if len(nums) != 5 or round(sum(nums[:4]), 1) != nums[4]:
-        fail("Days by loss %r: the steps do not add up" % line[0][1])
-    if abs(nums[4] - value("WALL_DAYS")) > 0.05 + 1e-9:
-        fail("Days by loss ends at %g, WALL_DAYS is %g"
-             % (nums[4], value("WALL_DAYS")))
-
-
 def goodput(path, cached_dir, recalc_dir):
     """After FAILURES_PER_MGPU_HOUR x 10 (issue 37, item 4): the
     effective-training share falls, and the wall-clock days and cost follow
@@ -530,7 +515,11 @@ def goodput(path, cached_dir, recalc_dir):
     for name, want in checks:
         if not same(str(b(name)), str(want), 1e-9):
             fail("%s %r after the edit, the model gives %r" % (name, b(name), want))
-    losses(b, read_csv(exports(recalc_dir)["Summary"]))
+    # the steps add up to the wall-clock days
+    steps = c + sum(b(k) for k in ("DAYS_CHECKPOINT_WRITES", "DAYS_RESTARTS",
+                                   "DAYS_LOST_WORK"))
+    if not same(str(steps), str(b("WALL_DAYS")), 1e-12):
+        fail("RECOMMENDED_DAYS + DAYS_* = %r, WALL_DAYS %r" % (steps, b("WALL_DAYS")))
     if not (b("GOODPUT") < a("GOODPUT") and b("WALL_DAYS") > a("WALL_DAYS")
             and b("WALL_COST") > a("WALL_COST")):
         fail("a tenfold failure rate did not lengthen the wall-clock days")

@@ -310,46 +310,6 @@ static void labelled(struct xlsx_book *b,
     live_write(b, ws, row, col("step"), t, XLSX_FMT_WRAP, 11);
 }
 
-/* From compute to wall-clock days, what each loss costs: live over the
- * Assumptions sheet's DAYS_* (xlsx_goodput), each step the difference of
- * its running totals rounded as goodput_losses_shown rounds them, so the
- * steps shown add up to the wall-clock days shown. */
-static size_t glance_losses(struct xlsx_book *b,
-                            lxw_worksheet *ws,
-                            size_t row,
-                            const struct goodput_figures *f)
-{
-    static const char *const run[] = {
-        "RECOMMENDED_DAYS", "RECOMMENDED_DAYS+DAYS_CHECKPOINT_WRITES",
-        "RECOMMENDED_DAYS+DAYS_CHECKPOINT_WRITES+DAYS_RESTARTS", "WALL_DAYS"};
-    static const char *const words[] = {" compute + ", " checkpoint writes + ",
-                                        " restarts and read-back + ",
-                                        " work lost to failures = "};
-    struct goodput_losses l;
-    struct xlsx_live t;
-    double shown[5];
-    char expr[400];
-    size_t k;
-    goodput_losses_of(&f->g, f->days, &l);
-    if (!(l.wall > 0))
-        return row;
-    goodput_losses_shown(&l, shown);
-    memset(&t, 0, sizeof t);
-    for (k = 0; k < 4; k++) {
-        if (k == 0)
-            snprintf(expr, sizeof expr, "ROUND(%s,1)", run[k]);
-        else
-            snprintf(expr, sizeof expr, "ROUND(%s,1)-ROUND(%s,1)", run[k],
-                     run[k - 1]);
-        xlsx_live_num(&t, expr, 1, shown[k]);
-        xlsx_live_lit(&t, words[k]);
-    }
-    xlsx_live_num(&t, "WALL_DAYS", 1, shown[4]);
-    xlsx_live_lit(&t, " wall-clock days (Assumptions)");
-    labelled(b, ws, row, "Days by loss", &t);
-    return row + 1;
-}
-
 /* The wall-clock days and cost (failures and checkpoints, where the
  * hardware file gives a failure rate) and the energy (where it gives a
  * power): live over the Assumptions sheet's WALL_*, GOODPUT and ENERGY_*
@@ -377,7 +337,6 @@ static size_t glance_goodput(struct xlsx_book *b, lxw_worksheet *ws, size_t row)
         xlsx_live_num(&t, "CHECKPOINT_INTERVAL_MIN", 1, f.g.interval_s / 60);
         xlsx_live_lit(&t, " min (Assumptions)");
         labelled(b, ws, row++, "Wall-clock days", &t);
-        row = glance_losses(b, ws, row, &f);
         memset(&t, 0, sizeof t);
         xlsx_live_usd(&t, "WALL_COST", f.wall_cost);
         if (f.range) {
