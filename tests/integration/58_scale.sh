@@ -123,3 +123,23 @@ check "scale chart drawn (PNG) where gnuplot is" \
     bash -c "! command -v gnuplot >/dev/null || test -s '$S/chart/scale.png'"
 expect 0 "" -- $ROOFPLAN report -q --no-csv $TINY --gpus 8 -o "$S/chart1"
 check "one size: no scale chart" bash -c "test -s '$S/chart1/summary.gp' && ! ls '$S/chart1'/scale.* 2>/dev/null"
+# eval's days by loss, under its expected days: Llama 3 405B on 16,384
+# H100 (data/hardware/h100.ini's failure rate, Llama 3's), the steps to a
+# tenth adding up to the wall-clock days, which are the compute days over
+# the effective-training share it prints.
+expect 0 "" -- $ROOFPLAN eval -m data/models/llama-3-405b.ini -g data/hardware/h100.ini gpus=16384 tp=8 pp=16 precision=bf16
+check "eval: days by loss add up, from its expected days to compute / share" \
+    $PY - "$TMP/out" <<'PYEOF'
+import re, sys
+out = open(sys.argv[1]).read()
+days = float(re.search(r"MFU [0-9.]+%; ([0-9.]+) days, ", out).group(1))
+m = re.search(r"with failures and checkpoints \(([0-9.]+)% effective training\): ([0-9.]+) compute \+ "
+              r"([0-9.]+) checkpoint writes \+ ([0-9.]+) restarts and read-back \+ ([0-9.]+) work "
+              r"lost to failures = ([0-9.]+) wall-clock days", out)
+assert m, "no days by loss line"
+share, steps = float(m.group(1)) / 100, [float(x) for x in m.groups()[1:]]
+assert steps[0] == days, (steps, days)
+assert round(sum(steps[:4]), 1) == steps[4], steps
+assert all(s > 0 for s in steps[1:4]), steps  # each loss costs days here
+assert abs(steps[4] - days / share) <= 0.05 + days * 0.0006, (steps[4], days / share)
+PYEOF
