@@ -62,6 +62,45 @@ static void test_goodput_llama3_405b(void **state)
     assert_near(goodput_wall_days(&g, 54), 58.44122, 1e-6);
 }
 
+/* The days by loss of the Llama 3 405B case above, 54 compute days, the
+ * wall-clock equation term by term (by hand, from the figures above):
+ * checkpoint writes 54 x 2.835 / 257.99808 = 0.593376 days; restarts W
+ * lambda R = 58.441214 x 0.32325632 x 602.835 / 3600 = 3.163459 days;
+ * lost work W lambda (tau + delta)/2 = 58.441214 x 0.32325632 x (257.99808
+ * + 2.835) / 7200 = 0.684379 days; 54 + the three = 58.441214 = W. Shown
+ * to a tenth, each step the difference of its rounded running totals
+ * (54.0, 54.6, 57.8, 58.4): rounding each step alone would give 0.6, 3.2
+ * and 0.7, which add up to 58.5, not the 58.4 wall-clock days shown. */
+static void test_goodput_losses_llama3_405b(void **state)
+{
+    struct model m;
+    struct hardware hw;
+    struct goodput g;
+    struct goodput_losses l;
+    char words[GOODPUT_LOSSES_TEXT];
+    (void)state;
+    llama(405e9, &m, &hw);
+    goodput_of(&m, &hw, 16384, &g);
+    goodput_losses_of(&g, 54, &l);
+    assert_near(l.compute, 54, 0);
+    assert_near(l.checkpoints, 0.5933765, 1e-6);
+    assert_near(l.restarts, 3.163459, 1e-6);
+    assert_near(l.lost_work, 0.6843786, 1e-6);
+    assert_near(l.wall, 58.441214, 1e-7);
+    assert_near(l.compute + l.checkpoints + l.restarts + l.lost_work, l.wall,
+                1e-15);
+    goodput_losses_words(&l, words, sizeof words);
+    assert_string_equal(words, "54.0 compute + 0.6 checkpoint writes + 3.2 "
+                               "restarts and read-back + 0.6 work lost to "
+                               "failures = 58.4 wall-clock days");
+    /* no failure rate: compute days are the wall-clock days */
+    hw.spec.failures_per_mgpu_hour = 0;
+    goodput_of(&m, &hw, 16384, &g);
+    goodput_losses_of(&g, 54, &l);
+    assert_near(l.wall, 54, 0);
+    assert_near(l.checkpoints + l.restarts + l.lost_work, 0, 0);
+}
+
 /* No failure rate: nothing lost, no interval. */
 static void test_goodput_without_failures(void **state)
 {
@@ -135,6 +174,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goodput_llama3_405b),
+        cmocka_unit_test(test_goodput_losses_llama3_405b),
         cmocka_unit_test(test_goodput_without_failures),
         cmocka_unit_test(test_goodput_daly_interval),
         cmocka_unit_test(test_goodput_energy_llama_card),

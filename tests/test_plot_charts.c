@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "plot_charts.h"
+#include "scale.h"
 #include "test_util.h"
 
 struct fixture {
@@ -33,7 +34,8 @@ struct fixture {
     struct hardware hw;
     struct util_parts r;
     struct views_point pt;
-    char dir[64]; /* a fresh temporary directory per test */
+    struct scale scale; /* add_scale's */
+    char dir[64];       /* a fresh temporary directory per test */
 };
 
 static const double grid[3] = {50, 100, 200};
@@ -150,6 +152,8 @@ static int teardown(void **state)
     struct fixture *f = *state;
     int rc = util_remove_tree(f->dir);
     f->r.v.points = NULL; /* the fixture's own */
+    f->r.v.scale = NULL;
+    scale_free(&f->scale);
     util_parts_free(&f->r);
     free(f);
     return rc;
@@ -173,6 +177,24 @@ static void add_waterfall(struct util_parts *r)
     w->plan.tp = w->plan.pp = w->plan.ep = w->plan.cp = 1;
     w->plan.vpp = w->plan.mbs = 1;
     r->in.expected = true;
+}
+
+/* Two cluster sizes, 64 and 128 GPUs, each with a fitting plan (the
+ * scale chart's figures are test_plot_scale's). */
+static void add_scale(struct fixture *f)
+{
+    struct scale_size z[2];
+    long k;
+    memset(z, 0, sizeof z);
+    for (k = 0; k < 2; k++) {
+        z[k].gpus = 64 << k;
+        z[k].any = z[k].fits = true;
+        z[k].tokens_per_s_per_gpu = 1000 - 100 * (double)k;
+        z[k].f.days = z[k].f.wall_days = z[k].wall_hi = 10 / (double)(k + 1);
+        z[k].f.wall_cost = z[k].cost_hi = 1e4;
+    }
+    assert_true(scale_of(z, 2, 0.8, 0, 0, &f->scale));
+    f->r.v.scale = &f->scale;
 }
 
 /* The whole file at path (malloc'd, NUL-terminated), or NULL. */
@@ -212,8 +234,9 @@ static enum status write_chart(struct fixture *f,
 static void test_plot_charts_names_in_order(void **state)
 {
     static const char *const want[PLOT_CHARTS] = {
-        "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
-        "sensitivity-ib", "sensitivity-nvlink", "waterfall",      "summary"};
+        "roofline-ib", "roofline-nvlink", "step-breakdown",
+        "memory",      "sensitivity-ib",  "sensitivity-nvlink",
+        "waterfall",   "summary",         "scale"};
     size_t c;
     (void)state;
     for (c = 0; c < PLOT_CHARTS; c++)
@@ -222,7 +245,8 @@ static void test_plot_charts_names_in_order(void **state)
 }
 
 /* Six charts at the speed of light; the waterfall needs the recommended
- * plan's expected step, the summary card a recommended plan. */
+ * plan's expected step, the summary card a recommended plan, the scale
+ * chart (the last) several cluster sizes. */
 static void test_plot_charts_wanted_waterfall_needs_expected(void **state)
 {
     struct fixture *f = *state;
@@ -232,8 +256,11 @@ static void test_plot_charts_wanted_waterfall_needs_expected(void **state)
         assert_int_equal(plot_charts_wanted(&f->r.v, c), c < 6);
     f->r.v.headline.any = true;
     for (c = 0; c < PLOT_CHARTS; c++)
-        assert_int_equal(plot_charts_wanted(&f->r.v, c), c != 6);
+        assert_int_equal(plot_charts_wanted(&f->r.v, c), c != 6 && c != 8);
     add_waterfall(&f->r);
+    for (c = 0; c < PLOT_CHARTS; c++)
+        assert_int_equal(plot_charts_wanted(&f->r.v, c), c != 8);
+    add_scale(f);
     for (c = 0; c < PLOT_CHARTS; c++)
         assert_true(plot_charts_wanted(&f->r.v, c));
     assert_false(plot_charts_wanted(&f->r.v, PLOT_CHARTS));
@@ -248,6 +275,7 @@ static void test_plot_charts_write_every_chart(void **state)
     struct diag d;
     size_t c;
     add_waterfall(&f->r);
+    add_scale(f);
     for (c = 0; c < PLOT_CHARTS; c++) {
         const char *name = plot_charts_name(c);
         char *script, *data;

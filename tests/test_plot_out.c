@@ -32,6 +32,7 @@
 #include "cost.h"
 #include "datafile.h"
 #include "plot_out.h"
+#include "scale.h"
 #include "test_util.h"
 #include "views.h"
 #include "stack.h"
@@ -47,8 +48,9 @@ static const char *const narrow[] = {"space.tp=1",
                                      "space.mbs=1"};
 
 static const char *const charts[PLOT_CHARTS] = {
-    "roofline-ib",    "roofline-nvlink",    "step-breakdown", "memory",
-    "sensitivity-ib", "sensitivity-nvlink", "waterfall",      "summary"};
+    "roofline-ib", "roofline-nvlink", "step-breakdown",
+    "memory",      "sensitivity-ib",  "sensitivity-nvlink",
+    "waterfall",   "summary",         "scale"};
 #define WATERFALL 6
 
 struct fixture {
@@ -58,10 +60,25 @@ struct fixture {
     struct stack stack;
     struct sweep_file sweep;
     struct cost_ctx ctx, other, ctx_x, other_x;
-    struct util_parts rep;   /* speed of light only: six charts */
-    struct util_parts rep_x; /* with the expected step: every chart */
+    struct util_parts rep;   /* speed of light only: seven charts */
+    struct util_parts rep_x; /* with the expected step and two cluster
+                                sizes (scale): every chart */
+    struct scale scale;      /* rep_x's */
     char dir[64];            /* a fresh temporary directory per test */
 };
+
+/* rep_x's recommended plan as the smaller of two cluster sizes, and at
+ * twice the GPUs a plan at 90% of its tokens/s per GPU: the scale chart
+ * (its figures are test_plot_scale's). */
+static bool two_sizes(const struct views *v, struct scale *s)
+{
+    struct scale_size z[2];
+    scale_size_of(v, &z[0]);
+    z[1] = z[0];
+    z[1].gpus *= 2;
+    z[1].tokens_per_s_per_gpu *= 0.9;
+    return scale_of(z, 2, 0.8, 0, 0, s);
+}
 
 static int setup(void **state)
 {
@@ -94,6 +111,9 @@ static int setup(void **state)
     f.ctx_x.stack = f.other_x.stack = &f.stack;
     util_report(&f.rep, &f.ctx, &f.other, &f.sweep, 0, "data", 0);
     util_report(&f.rep_x, &f.ctx_x, &f.other_x, &f.sweep, 0, "data", 0);
+    if (!two_sizes(&f.rep_x.v, &f.scale))
+        return -1;
+    f.rep_x.v.scale = &f.scale;
     *state = &f;
     return 0;
 }
@@ -101,6 +121,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *f = *state;
+    f->rep_x.v.scale = NULL;
+    scale_free(&f->scale);
     util_parts_free(&f->rep);
     util_parts_free(&f->rep_x);
     cost_ctx_release(&f->ctx);
@@ -208,7 +230,7 @@ static void test_plot_out_write_matches_golden(void **state)
                      STATUS_OK);
     assert_true(pf.gnuplot_missing);
     assert_false(pf.rendered);
-    assert_int_equal(pf.ncharts, PLOT_CHARTS - 1); /* no waterfall */
+    assert_int_equal(pf.ncharts, PLOT_CHARTS - 2); /* no waterfall, scale */
     assert_string_equal(pf.chart[WATERFALL].name, "summary");
     for (i = 0; i < pf.ncharts; i++)
         for (k = 0; k < 2; k++) {
@@ -260,7 +282,7 @@ static void test_plot_out_write_skips_waterfall_without_expected(void **state)
     diag_init(&d);
     if (plot_out_write(&f->rep.v, f->dir, &opt, &pf, &d) != STATUS_OK)
         fail_msg("%s", d.msg);
-    assert_int_equal(pf.ncharts, PLOT_CHARTS - 1);
+    assert_int_equal(pf.ncharts, PLOT_CHARTS - 2); /* one size: no scale */
     for (i = 0; i < pf.ncharts; i++)
         assert_string_not_equal(pf.chart[i].name, "waterfall");
     for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {

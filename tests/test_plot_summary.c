@@ -60,6 +60,7 @@ static int setup(void **state)
              "TP 2 x PP 16 (zero-bubble (ZB1P)) x EP 32, ZeRO-1 over DP 64, "
              "FP8, no recomputation, micro-batch 1, global batch 15360 "
              "sequences");
+    h->plan.plan.gpus = 2048; /* TP 2 x PP 16 x DP 64 */
     h->why = strdup("Compute-bound: short");
     h->sol.step_s = 9.397;
     h->sol.days = 25.61;
@@ -112,6 +113,17 @@ static int teardown(void **state)
     util_parts_free(&f->r);
     free(f);
     return 0;
+}
+
+/* With --gpus the card details one size of several: its title names the
+ * cluster its plan is for (4096 GPUs here), not the hardware file's. */
+static void test_plot_summary_title_names_the_plans_size(void **state)
+{
+    struct fixture *f = *state;
+    f->r.v.headline.plan.plan.gpus = 4096;
+    plot_summary_fill(&f->r.v, &f->v, &f->dat);
+    assert_string_equal(util_plot_var(&f->v, "TITLE"),
+                        "'Model-X on 4096 \xC3\x97 GPU-Y: planning summary'");
 }
 
 static void test_plot_summary_words_by_hand(void **state)
@@ -262,6 +274,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot_summary_range_fits_the_card,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_plot_summary_title_names_the_plans_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot_summary_words_by_hand, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_plot_summary_data_by_hand, setup,

@@ -506,9 +506,20 @@ def goodput(path, cached_dir, recalc_dir):
               ("WALL_DAYS", b("RECOMMENDED_DAYS") / share),
               ("WALL_COST", b("RECOMMENDED_DAYS") / share * 24 * gpus
                * b("GPU_HOUR_USD"))]
+    # the days by loss, goodput.h's wall-clock equation term by term, in
+    # days: W = C + C d/tau + W R/M + W (tau + d)/2/M
+    c, w = b("RECOMMENDED_DAYS"), b("RECOMMENDED_DAYS") / share
+    checks += [("DAYS_CHECKPOINT_WRITES", c * d / tau),
+               ("DAYS_RESTARTS", w * r / m),
+               ("DAYS_LOST_WORK", w * (tau + d) / 2 / m)]
     for name, want in checks:
         if not same(str(b(name)), str(want), 1e-9):
             fail("%s %r after the edit, the model gives %r" % (name, b(name), want))
+    # the steps add up to the wall-clock days
+    steps = c + sum(b(k) for k in ("DAYS_CHECKPOINT_WRITES", "DAYS_RESTARTS",
+                                   "DAYS_LOST_WORK"))
+    if not same(str(steps), str(b("WALL_DAYS")), 1e-12):
+        fail("RECOMMENDED_DAYS + DAYS_* = %r, WALL_DAYS %r" % (steps, b("WALL_DAYS")))
     if not (b("GOODPUT") < a("GOODPUT") and b("WALL_DAYS") > a("WALL_DAYS")
             and b("WALL_COST") > a("WALL_COST")):
         fail("a tenfold failure rate did not lengthen the wall-clock days")

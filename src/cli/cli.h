@@ -206,6 +206,11 @@ enum cli_recipe_origin cli_recipe_words(const struct cli_config *cfg,
                                         char *buf,
                                         size_t size);
 
+/* "Recipe: " and a recipe in words (cli_recipe_words) on stdout, wrapped
+ * at spaces near 100 columns, the lines after the first indented: the
+ * first lines of report's, eval's and compare's text. Nothing for "". */
+void cli_print_recipe(const char *words);
+
 /*
  * Loads the model, hardware and sweep files (the options', else
  * defaults.ini's), reporting the problems of all three, then the

@@ -176,10 +176,16 @@ static bool eval_plan(const struct cli_inputs *in,
 /* The evaluated plan on stdout, as text or JSON; 0, else the exit code. */
 static int eval_print(const struct cli_config *cfg, const struct eval_view *v)
 {
-    if (cfg->json)
+    char recipe[CLI_RECIPE_TEXT];
+    if (cfg->json) {
         eval_out_json(stdout, v);
-    else
+    } else {
+        /* the recipe first, as report prints it: the PLAN and the sweep's
+         * [defaults], not its [space] (say_recipe) */
+        cli_recipe_words(cfg, v->m, NULL, recipe, sizeof recipe);
+        cli_print_recipe(recipe);
         eval_out_text(stdout, v);
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror(CLI_PROG ": stdout");
         return CLI_EXIT_RUNTIME;
@@ -484,12 +490,14 @@ static void print_pairs(const struct compare_row *rows, size_t n)
         const struct cost_times *t = &r->recommended.t;
         bool x = r->calibrated;
         char xs[16] = "-", rank[16] = "-", days[48], cost[48];
-        if (i == 0 || r->group != rows[i - 1].group)
-            printf("%s%s (%s): %s\n%-5s %-30s %6s %-16s %10s %9s %19s "
-                   "%23s  %s\n",
-                   i ? "\n" : "", r->model, r->model_path, r->recipe, "rank",
+        if (i == 0 || r->group != rows[i - 1].group) {
+            /* the model, its recipe as report prints it, the header */
+            printf("%s%s (%s)\n", i ? "\n" : "", r->model, r->model_path);
+            cli_print_recipe(r->recipe);
+            printf("%-5s %-30s %6s %-16s %10s %9s %19s %23s  %s\n", "rank",
                    "GPU", "GPUs", "recommended", "expected s", "SOL s",
                    "days (range)", "cost $M (range)", "fits");
+        }
         if (!r->any) {
             printf("%-5s %-30.*s %6ld %s\n", rank, diag_utf8_prec(r->gpu, 30),
                    r->gpu, r->gpus, r->why);

@@ -40,11 +40,9 @@ static void ranged(const struct views_headline *h,
 /* Lines of the recipe's words at most this wide where its words allow. */
 #define RECIPE_COLUMNS 100
 
-/* "Recipe: " and the report's recipe in words (cli_recipe_words),
- * wrapped at spaces, the lines after the first indented. */
-static void print_recipe(const struct views *r)
+void cli_print_recipe(const char *words)
 {
-    const char *w = r->in->recipe;
+    const char *w = words;
     size_t col;
     if (!w || !w[0])
         return;
@@ -79,6 +77,19 @@ static void print_rounded_batch(const struct views *r)
            a, b);
 }
 
+/* From the compute days above (expected, else the speed of light's) to
+ * the wall-clock days, what each loss costs (goodput_losses_of). */
+static void print_losses(const struct goodput_figures *f)
+{
+    struct goodput_losses l;
+    char words[GOODPUT_LOSSES_TEXT];
+    goodput_losses_of(&f->g, f->days, &l);
+    if (!(l.wall > 0))
+        return;
+    goodput_losses_words(&l, words, sizeof words);
+    printf("  days by loss: %s\n", words);
+}
+
 /* The wall-clock days and cost with failures and checkpoints, and the
  * energy, where the hardware file gives a failure rate and a power
  * (goodput.h). */
@@ -99,6 +110,7 @@ static void print_goodput(const struct views *r)
                "h, a %.0f GB checkpoint every %.1f min)\n",
                f.wall_days, range, f.wall_cost / 1e6, cost, 100 * f.g.share,
                f.g.mtbf_h, f.g.checkpoint_gb, f.g.interval_s / 60);
+        print_losses(&f);
     }
     if (f.g.energy) {
         char co2[64] = "";
@@ -186,7 +198,7 @@ static void print_scale(const struct views *r)
 void cli_print_summary(const struct views *r)
 {
     size_t i;
-    print_recipe(r);
+    cli_print_recipe(r->in->recipe);
     print_scale(r);
     print_recommended(r);
     printf("%-16s %10s %9s %-14s %8s %9s %5s  %s\n", "family", "expected s",

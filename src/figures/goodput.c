@@ -5,6 +5,7 @@
 #include "goodput.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void goodput_of(const struct model *m,
@@ -50,6 +51,59 @@ double goodput_wall_days(const struct goodput *g, double compute_days)
     return g->share > 0 ? compute_days / g->share : 0;
 }
 
+void goodput_losses_of(const struct goodput *g,
+                       double compute_days,
+                       struct goodput_losses *l)
+{
+    memset(l, 0, sizeof *l);
+    l->wall = goodput_wall_days(g, compute_days);
+    if (!(l->wall > 0))
+        return;
+    l->compute = compute_days;
+    if (!g->failures) /* share 1: no loss */
+        return;
+    l->checkpoints =
+        g->interval_s > 0 ? compute_days * g->write_s / g->interval_s : 0;
+    l->restarts = l->wall * g->failures_per_h * g->restart_s / 3600;
+    /* lambda W (tau + delta)/2 by the model; the remainder, so that the
+     * steps sum to W */
+    l->lost_work = l->wall - l->compute - l->checkpoints - l->restarts;
+}
+
+/* v rounded to one decimal, as "%.1f" shows it */
+static double tenth(double v)
+{
+    return round(v * 10) / 10;
+}
+
+void goodput_losses_shown(const struct goodput_losses *l, double shown[5])
+{
+    double run[5], total = 0;
+    const double step[4] = {l->compute, l->checkpoints, l->restarts,
+                            l->lost_work};
+    int k;
+    for (k = 0; k < 4; k++) {
+        total += step[k];
+        run[k] = tenth(total);
+    }
+    run[3] = tenth(l->wall); /* the sum is the wall-clock days */
+    for (k = 0; k < 4; k++)
+        shown[k] = run[k] - (k ? run[k - 1] : 0);
+    shown[4] = run[3];
+}
+
+void goodput_losses_words(const struct goodput_losses *l,
+                          char *buf,
+                          size_t size)
+{
+    double s[5];
+    goodput_losses_shown(l, s);
+    snprintf(buf, size,
+             "%.1f compute + %.1f checkpoint writes + %.1f restarts and "
+             "read-back + %.1f work lost to failures = %.1f wall-clock days",
+             s[0], s[1], s[2], s[3], s[4]);
+}
+
 double goodput_energy_mwh(const struct goodput *g,
                           const struct hardware *hw,
                           double days)
@@ -83,6 +137,8 @@ void goodput_headline(const struct views *r, struct goodput_figures *f)
     f->days = c->days;
     f->wall_days = goodput_wall_days(&f->g, c->days);
     f->range = h->has_expected && h->has_range;
+    f->days_lo = f->range ? c->days * h->range_lo : c->days;
+    f->days_hi = f->range ? c->days * h->range_hi : c->days;
     f->wall_lo = f->range ? goodput_wall_days(&f->g, c->days * h->range_lo) : 0;
     f->wall_hi = f->range ? goodput_wall_days(&f->g, c->days * h->range_hi) : 0;
     usd_day = 24 * f->g.gpus * r->in->hw->spec.gpu_hour_usd;

@@ -35,6 +35,7 @@
 #define PROJ_GOODPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "hardware.h"
 #include "model.h"
@@ -88,6 +89,46 @@ double goodput_step_kwh(const struct goodput *g,
  * gives none). */
 double goodput_tco2e(const struct hardware *hw, double mwh);
 
+/*
+ * The days by loss, from compute days to wall-clock days: W = C + C
+ * delta/tau (each interval's checkpoint write) + lambda W R (each
+ * failure's restart and read-back) + lambda W (tau + delta)/2 (each
+ * failure's lost work: half an interval and its checkpoint, on average),
+ * the wall-clock equation of the model above split term by term. The
+ * lost work is taken as what remains, so the steps sum to `wall`.
+ */
+struct goodput_losses {
+    double compute;     /* C, days */
+    double checkpoints; /* the checkpoint writes, days */
+    double restarts;    /* the restarts, the checkpoint's read included */
+    double lost_work;   /* work redone after failures, days */
+    double wall;        /* W = goodput_wall_days(C); all 0 when W is 0 */
+};
+
+/* Fills l for `compute_days` under g (no failure rate: every loss 0). */
+void goodput_losses_of(const struct goodput *g,
+                       double compute_days,
+                       struct goodput_losses *l);
+
+/* The steps of l as shown to a tenth of a day: compute, checkpoint
+ * writes, restarts, lost work, wall-clock; each step the difference of
+ * its running totals rounded (round half away from zero, as Excel's
+ * ROUND), so shown[0..3] add up to shown[4], the wall-clock days
+ * rounded. */
+void goodput_losses_shown(const struct goodput_losses *l, double shown[5]);
+
+/* Room for goodput_losses_words's sentence. */
+#define GOODPUT_LOSSES_TEXT 200
+
+/*
+ * l in words, goodput_losses_shown's steps, so that the steps shown add
+ * up to the wall-clock days shown: "48.0 compute + 0.6 checkpoint writes + 1.3
+ * restarts and read-back + 2.1 work lost to failures = 52.0 wall-clock days".
+ */
+void goodput_losses_words(const struct goodput_losses *l,
+                          char *buf,
+                          size_t size);
+
 /* The recommended plan's figures under goodput (what the Summary, the
  * card and stdout show): its days (expected where it has them, else the
  * speed of light's) as compute days and as wall-clock days, with the
@@ -96,6 +137,7 @@ struct goodput_figures {
     struct goodput g;
     double step_s;                      /* its step, s */
     double days;                        /* compute days */
+    double days_lo, days_hi;            /* compute; = days without range */
     double wall_days, wall_lo, wall_hi; /* wall-clock; lo/hi with range */
     bool range;
     double wall_cost, wall_cost_lo, wall_cost_hi; /* USD */

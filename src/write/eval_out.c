@@ -9,6 +9,7 @@
 
 #include "collectives.h"
 #include "figures.h"
+#include "goodput.h"
 #include "stack.h"
 #include "views.h"
 
@@ -114,6 +115,25 @@ static bool rank_floor_step(const struct eval_view *v)
 }
 
 /* The expected step and its waterfall from the speed of light. */
+/* The expected days with failures and checkpoints, where the hardware
+ * file gives a failure rate: from compute to wall-clock days, what each
+ * loss costs (goodput.h). */
+static void losses_text(FILE *out, const struct eval_view *v)
+{
+    struct goodput g;
+    struct goodput_losses l;
+    char words[GOODPUT_LOSSES_TEXT];
+    goodput_of(v->m, v->hw, (double)v->r->plan.gpus, &g);
+    goodput_losses_of(&g, v->r->t.x_days, &l);
+    if (!g.failures || !(l.wall > 0))
+        return;
+    goodput_losses_words(&l, words, sizeof words);
+    fprintf(out,
+            "        with failures and checkpoints (%.1f%% effective "
+            "training): %s\n",
+            100 * g.share, words);
+}
+
 static void expected_text(FILE *out, const struct eval_view *v)
 {
     const struct cost_result *r = v->r;
@@ -168,6 +188,7 @@ static void expected_text(FILE *out, const struct eval_view *v)
             "the budget (%.2fx the speed of light)\n",
             t->x_tps, 100 * t->x_mfu, t->x_days, t->x_cost / 1e6,
             t->expected / t->step);
+    losses_text(out, v);
     if (scenario_known(&v->sc)) {
         char a[32], b[32];
         double lo = v->sc.low / t->expected, hi = v->sc.high / t->expected;

@@ -166,3 +166,18 @@ expect 0 "" -- $ROOFPLAN report -q --no-charts -m data/models/qwen3-235b-a22b.in
 check "Qwen3 INI: the batch's source, an assumption, on the first lines" \
     bash -c "head -5 '$TMP/out' | tr '\n' ' ' | sed 's/  */ /g' |
         grep -q 'global batch 15,360 sequences, 62.9M tokens per step (assumption: not published'"
+# eval's and compare's text open with the recipe as report's does (the
+# same words, cli_print_recipe): tiny-dense's own [training] section,
+# seq_len 1024, global_batch 64 (65,536 tokens a step), tokens 1e9.
+expect 0 "" -- $ROOFPLAN eval -m tests/data/tiny-dense.ini -g data/hardware/h100.ini gpus=8 tp=1 pp=1
+check "eval: stdout's first lines are the recipe, as report prints it" \
+    bash -c "head -1 '$TMP/out' | grep -q \"^Recipe: the model file's own, tests/data/tiny-dense.ini \[training\]\" &&
+        head -2 '$TMP/out' | tr '\n' ' ' | sed 's/  */ /g' |
+        grep -q 'Sequence 1,024 tokens; global batch 64 sequences, 65.5K tokens per step; token budget 1B tokens.'"
+expect 0 "" -- $ROOFPLAN eval --json -m tests/data/tiny-dense.ini -g data/hardware/h100.ini gpus=8 tp=1 pp=1
+check "eval --json: no recipe line before the JSON" bash -c "head -c1 '$TMP/out' | grep -q '{'"
+expect 0 "" -- $ROOFPLAN compare -q -m tests/data/tiny-dense.ini -g data/hardware/h100.ini -o "$R/cmp"
+check "compare: under the model's line, its recipe as report prints it, then the table" \
+    bash -c "sed -n 1p '$TMP/out' | grep -qx 'tiny dense (tests/data/tiny-dense.ini)' &&
+        sed -n 2p '$TMP/out' | grep -q \"^Recipe: the model file's own, tests/data/tiny-dense.ini \[training\]\" &&
+        sed -n 4p '$TMP/out' | grep -q '^rank  *GPU'"

@@ -69,3 +69,77 @@ expect 2 "roofplan: --days -3: expected days, a number above 0" -- \
 expect 2 "roofplan: --budget abc: expected US dollars, a number above 0" -- \
     $ROOFPLAN report -q --no-charts $TINY --budget abc -o "$S/bad"
 check "bad options leave no report" test ! -e "$S/bad/report.xlsx"
+# The days by loss (stdout, under the wall-clock line): from the
+# recommended plan's compute days to its wall-clock days, each step to a
+# tenth, adding up to the wall-clock days that line prints.
+check "stdout's days by loss add up to the wall-clock days printed above them" \
+    $PY - "$S/three.out" <<'PYEOF'
+import re, sys
+out = open(sys.argv[1]).read()
+wall = float(re.search(r"^  wall-clock ([0-9.]+) days", out, re.M).group(1))
+m = re.search(r"^  days by loss: ([0-9.]+) compute \+ ([0-9.]+) checkpoint writes \+ "
+              r"([0-9.]+) restarts and read-back \+ ([0-9.]+) work lost to failures = "
+              r"([0-9.]+) wall-clock days$", out, re.M)
+assert m, "no days by loss line"
+steps = [float(x) for x in m.groups()]
+assert round(sum(steps[:4]), 1) == steps[4] == wall, (steps, wall)
+# compute days: the expected line's days (3 significant digits)
+exp = float(re.search(r"^  expected .* per step, ([0-9.]+) days", out, re.M).group(1))
+assert abs(steps[0] - exp) <= 0.051 + 0.005 * exp, (steps[0], exp)
+PYEOF
+# The Scale chart: its data file by hand from the Scale sheet of the
+# same run (tiny-dense, 1e12 tokens, 65,536 tokens a step, $2 a
+# GPU-hour), the threshold at 98% so that a size falls under it.
+expect 0 "" -- $ROOFPLAN report -q --no-csv $TINY --gpus 8,16,64 --set report.scale_efficiency=0.98 -o "$S/chart"
+check "scale.dat: each size's days, range, cost and efficiency by hand, and the first size under 98% marked" \
+    $PY - "$S/chart/report.xlsx" "$S/chart/scale.dat" <<'PYEOF'
+import sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Scale"]
+head = [c.value for c in ws[5]]
+sheet = [dict(zip(head, [c.value for c in r])) for r in ws.iter_rows(min_row=6, max_row=8)]
+dat = [[float(x) for x in l.split()] for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
+assert [int(d[0]) for d in dat] == [r["GPUs"] for r in sheet] == [8, 16, 64], dat
+near = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-300)
+tps0, under = None, None
+for d, r in zip(dat, sheet):
+    g = r["GPUs"]
+    compute = 1e12 / 65536 * r["Step (s)"] / 86400     # steps x step / s a day
+    wall = r["Days (wall-clock)"]
+    lo, hi = r["Days, low"] / wall, r["Days, high"] / wall  # the range's factors
+    want = [g, compute, compute * lo, compute * hi, wall, r["Days, low"], r["Days, high"],
+            wall * 24 * g * 2, r["Days, low"] * 24 * g * 2, r["Days, high"] * 24 * g * 2]
+    for k, (got, w) in enumerate(zip(d[:10], want)):
+        assert abs(got - w) <= 1e-9 * w, (g, k, got, w)
+    tps = 65536 / (r["Step (s)"] * g)
+    tps0 = tps0 or tps
+    eff = 100 * tps / tps0
+    assert abs(d[10] - eff) <= 1e-9 * eff, (g, d[10], eff)
+    first = under is None and eff < 98
+    under = g if first else under
+    assert d[11] == (1 if first else 0), (g, d[11], eff)
+assert under == 64, under
+PYEOF
+check "scale chart drawn (PNG) where gnuplot is" \
+    bash -c "! command -v gnuplot >/dev/null || test -s '$S/chart/scale.png'"
+expect 0 "" -- $ROOFPLAN report -q --no-csv $TINY --gpus 8 -o "$S/chart1"
+check "one size: no scale chart" bash -c "test -s '$S/chart1/summary.gp' && ! ls '$S/chart1'/scale.* 2>/dev/null"
+# eval's days by loss, under its expected days: Llama 3 405B on 16,384
+# H100 (data/hardware/h100.ini's failure rate, Llama 3's), the steps to a
+# tenth adding up to the wall-clock days, which are the compute days over
+# the effective-training share it prints.
+expect 0 "" -- $ROOFPLAN eval -m data/models/llama-3-405b.ini -g data/hardware/h100.ini gpus=16384 tp=8 pp=16 precision=bf16
+check "eval: days by loss add up, from its expected days to compute / share" \
+    $PY - "$TMP/out" <<'PYEOF'
+import re, sys
+out = open(sys.argv[1]).read()
+days = float(re.search(r"MFU [0-9.]+%; ([0-9.]+) days, ", out).group(1))
+m = re.search(r"with failures and checkpoints \(([0-9.]+)% effective training\): ([0-9.]+) compute \+ "
+              r"([0-9.]+) checkpoint writes \+ ([0-9.]+) restarts and read-back \+ ([0-9.]+) work "
+              r"lost to failures = ([0-9.]+) wall-clock days", out)
+assert m, "no days by loss line"
+share, steps = float(m.group(1)) / 100, [float(x) for x in m.groups()[1:]]
+assert steps[0] == days, (steps, days)
+assert round(sum(steps[:4]), 1) == steps[4], steps
+assert all(s > 0 for s in steps[1:4]), steps  # each loss costs days here
+assert abs(steps[4] - days / share) <= 0.05 + days * 0.0006, (steps[4], days / share)
+PYEOF

@@ -14,9 +14,11 @@ check "compare prints one row per pair" test "$(grep -c 'x\|NVIDIA\|AMD' "$TMP/o
 check "compare's workbook has one row per pair" $PY -c "
 import sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1])['Compare']
-rows = [r for r in ws.iter_rows(min_row=5, values_only=True) if r[1] and r[2]]
+h = [c.value for c in ws[4]]
+model, gpu = h.index('Model'), h.index('GPU')
+rows = [r for r in ws.iter_rows(min_row=5, values_only=True) if r[model] and r[gpu]]
 assert len(rows) == int(sys.argv[2]), (len(rows), sys.argv[2])
-assert any(r[1] == 'DeepSeek-V3' and 'H800' in r[2] for r in rows)
+assert any(r[model] == 'DeepSeek-V3' and 'H800' in r[gpu] for r in rows)
 " "$C/compare.xlsx" $((2 * nm))
 # issue 37: grouped by model (a heading with its recipe above its rows,
 # the models in the order given), only a model's clusters ranked

@@ -8,7 +8,8 @@
 # page header's right corner (&A), found by `pdftotext -bbox`. Before
 # this test the Summary printed at 4.2 points (the page scaled to 38%),
 # the Plans sheet at 2.7. The Plans sheet prints its first columns, the
-# plan to its bound, at 8 points or more.
+# plan to its bound, at 8 points or more; compare's sheet on one page at
+# 8 points or more.
 # Sourced by tests/run_integration.sh.
 RP=${ROOFPLAN_RELEASE:-$ROOFPLAN} # the release build: the full sweep
 P="$TMP/print"
@@ -85,5 +86,49 @@ for d, paper in zip(sys.argv[1:], ("Letter", "A4", "Letter, 4 sizes", "A4, 4 siz
         assert sizes[n] >= 8.0, (paper, "Plans page %d at %.2f pt" % (n, sizes[n]))
         body = " ".join(html.unescape(t) for *_, t in pages[n][3])
         assert "Expected" in body.split() and "Bound" in body.split(), (paper, n, body[:300])
+PYEOF
+    # compare's sheet printed the same way (before: 6.2 points, its
+    # thirteen printed columns 175 characters wide): two models on two
+    # clusters, on Letter and on A4
+    expect 0 "" -- env SOURCE_DATE_EPOCH=1735689600 $RP compare -q \
+        -m data/models/deepseek-v3.ini -m data/models/llama-3-405b.ini \
+        -g data/hardware/h800.ini -g data/hardware/h100.ini -o "$P/cmp"
+    $PY - "$P/cmp/compare.xlsx" "$P/cmp-a4/compare.xlsx" <<'PYEOF'
+import os, sys, zipfile
+src, dst = sys.argv[1], sys.argv[2]
+os.makedirs(os.path.dirname(dst), exist_ok=True)
+with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zo:
+    for item in zi.infolist():
+        data = zi.read(item.filename)
+        if item.filename == "xl/worksheets/sheet1.xml":
+            assert b"<pageSetup " in data, "the Compare sheet has no page setup"
+            data = data.replace(b"<pageSetup ", b'<pageSetup paperSize="9" ', 1)
+        zo.writestr(item, data)
+PYEOF
+    for d in cmp cmp-a4; do
+        timeout 300 soffice --headless --norestore "-env:UserInstallation=file://$TMP/lo-print" \
+            --convert-to pdf --outdir "$P/$d" "$P/$d/compare.xlsx" >"$P/$d/lo.log" 2>&1
+        pdftotext -bbox "$P/$d/compare.pdf" "$P/$d/bbox.html"
+        $PY tests/pdf_fonts.py "$P/$d/compare.pdf" >"$P/$d/fonts.txt"
+    done
+    check "compare prints on one landscape page, the columns up to Fits, all text at 8 points or more (Letter, A4)" \
+        $PY - "$P/cmp" "$P/cmp-a4" <<'PYEOF'
+import html, re, sys
+for d, paper in zip(sys.argv[1:], ("Letter", "A4")):
+    pages = re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>',
+                       open(d + "/bbox.html", encoding="utf-8").read(), re.S)
+    assert len(pages) == 1, (paper, "%d pages" % len(pages))
+    w, h, body = float(pages[0][0]), float(pages[0][1]), pages[0][2]
+    assert w > h, (paper, "not landscape", w, h)
+    words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" '
+                       r'xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', body)
+    text = [html.unescape(t) for *_, t in words]
+    assert "Fits" in text and "GPU" in text, (paper, text[:60])
+    assert "DeepSeek-V3" in text and "405B" in text, (paper, "a model heading missing")
+    right = max(float(x1) for _, _, x1, _, _ in words)
+    assert right > 0.85 * w, (paper, "text ends at %.0f of %.0f pt" % (right, w))
+    size = min(float(l.split()[2]) for l in open(d + "/fonts.txt"))
+    assert size >= 8.0, (paper, "smallest text %.2f pt" % size)
+    print("%s: compare on one page, its smallest text %.2f pt" % (paper, size))
 PYEOF
 fi

@@ -3,6 +3,7 @@
  * template, expand, write the data file and then the script.
  *
  * May call: plot_roofline, plot_bars, plot_sensitivity, plot_waterfall,
+ * plot_summary, plot_scale,
  * plot_template, plot_text, report, diag, libc.
  */
 #include "plot_charts.h"
@@ -17,6 +18,7 @@
 #include "plot_bars.h"
 #include "plot_format.h"
 #include "plot_roofline.h"
+#include "plot_scale.h"
 #include "plot_sensitivity.h"
 #include "plot_summary.h"
 #include "plot_template.h"
@@ -80,6 +82,7 @@ static const struct chart charts[] = {
     {.name = "summary",
      .fill = plot_summary_fill,
      .wanted = plot_summary_wanted},
+    {.name = "scale", .fill = plot_scale_fill, .wanted = plot_scale_wanted},
 };
 _Static_assert(sizeof charts / sizeof charts[0] == PLOT_CHARTS,
                "PLOT_CHARTS counts the rows of charts[]");

@@ -25,7 +25,7 @@
 
 /* The charts: the rows of plot_charts.c's table (a static assertion
  * holds the two equal). */
-#define PLOT_CHARTS 8
+#define PLOT_CHARTS 9
 
 /* Name of chart c (< PLOT_CHARTS), also its files' base name, in the
  * order of plot_charts.c's rows ("roofline-ib", "roofline-nvlink", ...,
@@ -33,8 +33,9 @@
 const char *plot_charts_name(size_t c);
 
 /* Whether report r has chart c: every chart but "waterfall", which needs
- * the recommended plan's expected step (a calibration and a stack), and
- * "summary", which needs a recommended plan. A chart r does not have gets
+ * the recommended plan's expected step (a calibration and a stack),
+ * "summary", which needs a recommended plan, and "scale", which needs
+ * several cluster sizes (--gpus). A chart r does not have gets
  * no file at all. */
 bool plot_charts_wanted(const struct views *r, size_t c);
 

@@ -53,19 +53,19 @@ enum id {
 
 /* clang-format off */
 static const struct xlsx_column cols[] = {
-    {.key = "rank", .header = "Rank (cost, expected; else speed of light)", .fmt = XLSX_FMT_TEXT, .width = 16, .id = K_RANK},
+    {.key = "rank", .header = "Rank (cost, expected; else speed of light)", .fmt = XLSX_FMT_TEXT, .width = 10, .id = K_RANK},
+    {.key = "gpu", .header = "GPU", .fmt = XLSX_FMT_TEXT, .width = 23, .id = K_GPU},
+    {.key = "gpus", .header = "GPUs", .fmt = XLSX_FMT_CNT, .width = 7, .id = K_GPUS},
+    {.key = "family", .header = "Recommended plan's family", .fmt = XLSX_FMT_TEXT, .width = 17, .id = K_FAMILY},
+    {.key = "xstep", .header = "Step, expected", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 9, .id = K_XSTEP},
+    {.key = "xdays", .header = "Days for the token budget, expected", .fmt = XLSX_FMT_DAYS, .width = 9, .id = K_XDAYS},
+    {.key = "xdays_lo", .header = "Days, expected: low end of the range", .fmt = XLSX_FMT_DAYS, .width = 8, .id = K_XDAYS_LO},
+    {.key = "xdays_hi", .header = "Days, expected: high end of the range", .fmt = XLSX_FMT_DAYS, .width = 8, .id = K_XDAYS_HI},
+    {.key = "xcost", .header = "Cost for the token budget, expected", .unit = "USD", .fmt = XLSX_FMT_USD_M, .width = 10, .id = K_XCOST},
+    {.key = "xcost_lo", .header = "Cost, expected: low end of the range", .unit = "USD", .fmt = XLSX_FMT_USD_M, .width = 9, .id = K_XCOST_LO},
+    {.key = "xcost_hi", .header = "Cost, expected: high end of the range", .unit = "USD", .fmt = XLSX_FMT_USD_M, .width = 9, .id = K_XCOST_HI},
+    {.key = "fits", .header = "Fits", .fmt = XLSX_FMT_TEXT, .width = 5, .id = K_FITS},
     {.key = "model", .header = "Model", .fmt = XLSX_FMT_BOLD, .width = 22, .id = K_MODEL},
-    {.key = "gpu", .header = "GPU", .fmt = XLSX_FMT_TEXT, .width = 26, .id = K_GPU},
-    {.key = "gpus", .header = "GPUs", .fmt = XLSX_FMT_CNT, .width = 8, .id = K_GPUS},
-    {.key = "family", .header = "Recommended plan's family", .fmt = XLSX_FMT_TEXT, .width = 18, .id = K_FAMILY},
-    {.key = "xstep", .header = "Step, expected", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 10, .id = K_XSTEP},
-    {.key = "xdays", .header = "Days for the token budget, expected", .fmt = XLSX_FMT_DAYS, .width = 11, .id = K_XDAYS},
-    {.key = "xdays_lo", .header = "Days, expected: low end of the range", .fmt = XLSX_FMT_DAYS, .width = 9, .id = K_XDAYS_LO},
-    {.key = "xdays_hi", .header = "Days, expected: high end of the range", .fmt = XLSX_FMT_DAYS, .width = 9, .id = K_XDAYS_HI},
-    {.key = "xcost", .header = "Cost for the token budget, expected", .unit = "USD", .fmt = XLSX_FMT_USD, .width = 14, .id = K_XCOST},
-    {.key = "xcost_lo", .header = "Cost, expected: low end of the range", .unit = "USD", .fmt = XLSX_FMT_USD, .width = 13, .id = K_XCOST_LO},
-    {.key = "xcost_hi", .header = "Cost, expected: high end of the range", .unit = "USD", .fmt = XLSX_FMT_USD, .width = 13, .id = K_XCOST_HI},
-    {.key = "fits", .header = "Fits", .fmt = XLSX_FMT_TEXT, .width = 6, .id = K_FITS},
     {.key = "xtps", .header = "Tokens/s per GPU, expected", .fmt = XLSX_FMT_CNT, .width = 11, .id = K_XTPS},
     {.key = "step", .header = "Step, speed of light", .unit = "s", .fmt = XLSX_FMT_SEC, .width = 12, .id = K_STEP},
     {.key = "bound", .header = "Bound (speed of light)", .fmt = XLSX_FMT_TEXT, .width = 9, .id = K_BOUND},
@@ -237,7 +237,8 @@ static const struct xlsx_table table = {cols, sizeof cols / sizeof cols[0],
     "after them. An expected figure's range is the report's (the span of the " \
     "plan's scenarios: the published runs' band, the DP overlaps off, the "    \
     "other communication model). MFU is against each precision's "             \
-    "own peak. Printed: the columns up to Fits."
+    "own peak. Printed: the columns up to Fits, each model named in its "      \
+    "heading."
 
 /* The last column printed. */
 #define PRINT_LAST "fits"

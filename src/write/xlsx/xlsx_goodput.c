@@ -30,7 +30,7 @@ struct gp_row {
     const char *meaning;
 };
 
-#define ROWS_MAX 20
+#define ROWS_MAX 24
 
 static void add(struct gp_row *rows,
                 size_t *n,
@@ -94,6 +94,33 @@ reliability(const struct goodput_figures *f, struct gp_row *rows, size_t *n)
         "half an interval of lost work (Llama 3 reports > 90% on 16K H100)");
 }
 
+/* From RECOMMENDED_DAYS to WALL_DAYS, what each loss costs
+ * (goodput_losses_of): the wall-clock equation term by term, the lost
+ * work what remains, so the four add up to WALL_DAYS. */
+static void
+losses(const struct goodput_figures *f, struct gp_row *rows, size_t *n)
+{
+    struct goodput_losses l;
+    goodput_losses_of(&f->g, f->days, &l);
+    add(rows, n, "DAYS_CHECKPOINT_WRITES",
+        "IF(AND(WALL_DAYS>0,CHECKPOINT_INTERVAL_MIN>0),RECOMMENDED_DAYS*"
+        "CHECKPOINT_WRITE_S/60/CHECKPOINT_INTERVAL_MIN,0)",
+        l.checkpoints, "days", XLSX_FMT_DAYS,
+        "days lost to checkpoint writes: one CHECKPOINT_WRITE_S each "
+        "CHECKPOINT_INTERVAL_MIN of compute");
+    add(rows, n, "DAYS_RESTARTS", "WALL_DAYS*JOB_FAILURES_PER_H*RESTART_S/3600",
+        l.restarts, "days", XLSX_FMT_DAYS,
+        "days lost to restarts: one RESTART_S (the checkpoint's read "
+        "included) per failure over the wall-clock days");
+    add(rows, n, "DAYS_LOST_WORK",
+        "IF(WALL_DAYS>0,WALL_DAYS-RECOMMENDED_DAYS-DAYS_CHECKPOINT_WRITES-"
+        "DAYS_RESTARTS,0)",
+        l.lost_work, "days", XLSX_FMT_DAYS,
+        "work redone after failures: half an interval and its checkpoint "
+        "per failure on average; RECOMMENDED_DAYS + the three days above = "
+        "WALL_DAYS");
+}
+
 /* The wall-clock days and cost, with the range where the Summary has
  * one, then energy and emissions. */
 static void budget(const struct views *r,
@@ -125,6 +152,8 @@ static void budget(const struct views *r,
             "WALL_DAYS_HIGH*24*GOODPUT_GPUS*GPU_HOUR_USD", f->wall_cost_hi,
             "USD", XLSX_FMT_USD_M, "the high end");
     }
+    if (f->g.failures)
+        losses(f, rows, n);
     snprintf(power, sizeof power, "IF(NODE_W>0,NODE_W/%ld,BOARD_W)",
              r->in->hw->spec.gpus_per_node);
     add(rows, n, "GPU_POWER_W", power, f->g.gpu_w, "W", XLSX_FMT_CNT,
