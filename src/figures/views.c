@@ -150,3 +150,9 @@ void views_pct(double pct, char *buf, size_t size)
     else
         snprintf(buf, size, "under 0.1");
 }
+
+long views_gpus(const struct views *v)
+{
+    long g = v->headline.plan.plan.gpus;
+    return g > 0 ? g : v->in->hw->spec.gpus;
+}

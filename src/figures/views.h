@@ -319,6 +319,11 @@ struct views {
 /* Frees what v owns (the sheet's rows, points, picks, the families' and
  * the charts' arrays, every sentence); not what it borrows. v may be
  * zeroed. */
+/* The cluster size the report details: its recommended plan's (with
+ * several sizes, --gpus, the one the scale picked), else the hardware
+ * file's. Every title and page header names this size. */
+long views_gpus(const struct views *v);
+
 void views_free(struct views *v);
 
 /*

@@ -53,6 +53,17 @@ assert first == 64, first
 text = [c.value for c in ws["A"] if isinstance(c.value, str) and c.value.startswith("Within 20 days")]
 assert text and text[0].startswith("Within 20 days (wall-clock days with failures): 64 GPUs"), text
 PYEOF
+check "--gpus: the Summary's title, the Families sheet's and every page header name the size detailed (64, --days' pick), not the hardware file's" \
+    $PY - "$S/three/report.xlsx" <<'PYEOF'
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+for name, want in (("Summary", "Parallelism plan for "), ("Families", "Plan families for ")):
+    title = next(c.value for c in wb[name][1] if isinstance(c.value, str) and c.value.startswith(want))
+    assert " on 64 x " in title, (name, title)
+for ws in wb.worksheets:
+    head = ws.oddHeader.left.text or ""
+    assert " on 64 x " in head, (ws.title, head)
+PYEOF
 check "one size: no Scale sheet" $PY -c "
 import sys, openpyxl
 assert 'Scale' not in openpyxl.load_workbook(sys.argv[1]).sheetnames

@@ -126,15 +126,6 @@ void plot_format_title(const struct views *r,
                        char *buf,
                        size_t size)
 {
-    plot_format_title_at(r, r->in->hw->spec.gpus, what, buf, size);
-}
-
-void plot_format_title_at(const struct views *r,
-                          long gpus,
-                          const char *what,
-                          char *buf,
-                          size_t size)
-{
     diag_snprintf(buf, size, "%s on %ld \xC3\x97 %s: %s", r->in->m->spec.name,
-                  gpus, r->in->hw->spec.gpu_name, what);
+                  views_gpus(r), r->in->hw->spec.gpu_name, what);
 }

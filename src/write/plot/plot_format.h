@@ -60,18 +60,11 @@ double plot_format_title_pt(const char *title);
 double plot_format_sub_pt(const char *line);
 
 /* A chart's title: "<model> on <gpus> x <gpu>: <what>" (a real
- * multiplication sign, UTF-8), <gpus> the hardware file's cluster. */
+ * multiplication sign, UTF-8), <gpus> the size the report details
+ * (views_gpus: with --gpus, the recommended plan's). */
 void plot_format_title(const struct views *r,
                        const char *what,
                        char *buf,
                        size_t size);
-
-/* The same title on `gpus` GPUs: a chart of one plan names the cluster
- * that plan is for (with --gpus, one of several sizes). */
-void plot_format_title_at(const struct views *r,
-                          long gpus,
-                          const char *what,
-                          char *buf,
-                          size_t size);
 
 #endif

@@ -173,10 +173,7 @@ static void words(const struct views *r, struct plot_template_vars *v)
 {
     const struct views_headline *h = &r->headline;
     char text[4800], title[1024], a[32], b[32]; /* text: a range's words */
-    /* the cluster the card's plan is for: with --gpus, the size the
-     * report details, not the hardware file's */
-    plot_format_title_at(r, r->headline.plan.plan.gpus, "planning summary",
-                         title, sizeof title);
+    plot_format_title(r, "planning summary", title, sizeof title);
     plot_template_set_str(v, "TITLE", title);
     snprintf(text, sizeof text, "%s: %s",
              h->fits ? "Recommended" : "Nothing fits; the fastest", h->words);

@@ -649,7 +649,7 @@ void xlsx_book_page(struct xlsx_book *b, lxw_worksheet *ws, enum xlsx_page page)
         return;
     snprintf(text, sizeof text, "%.*s on %ld x %.*s",
              diag_utf8_prec(r->in->m->spec.name, 60), r->in->m->spec.name,
-             r->in->hw->spec.gpus, diag_utf8_prec(r->in->hw->spec.gpu_name, 60),
+             views_gpus(r), diag_utf8_prec(r->in->hw->spec.gpu_name, 60),
              r->in->hw->spec.gpu_name);
     header_text(text, what, sizeof what);
     snprintf(text, sizeof text, "&L%s&R&A", what);

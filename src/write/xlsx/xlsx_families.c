@@ -291,7 +291,7 @@ void xlsx_families_write(struct xlsx_book *b,
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
                    "Plan families for %s on %ld x %s", r->in->m->spec.name,
-                   r->in->hw->spec.gpus, r->in->hw->spec.gpu_name);
+                   views_gpus(r), r->in->hw->spec.gpu_name);
     xlsx_book_link(b, ws, row++, col("family"), XLSX_SUMMARY_SHEET,
                    "Back to the Summary");
     row = family_table(b, ws, row + 1);

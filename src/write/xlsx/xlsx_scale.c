@@ -132,7 +132,9 @@ void xlsx_scale_write(struct xlsx_book *b, struct lxw_worksheet *ws)
     size_t i, c, row;
     if (!ws || !s)
         return;
+    xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     row = head(b, ws, s);
+    xlsx_book_repeat_row(b, ws, row);
     for (c = 0; c < NCOLS; c++) {
         xlsx_book_width(b, ws, c, c, cols[c].width);
         xlsx_book_str(b, ws, row, c, cols[c].head,

@@ -614,7 +614,7 @@ void xlsx_summary_write(struct xlsx_book *b, lxw_worksheet *ws)
     xlsx_book_strf(b, ws, row++, col("family"),
                    xlsx_book_fmt(b, XLSX_FMT_TITLE),
                    "Parallelism plan for %s on %ld x %s", r->in->m->spec.name,
-                   r->in->hw->spec.gpus, r->in->hw->spec.gpu_name);
+                   views_gpus(r), r->in->hw->spec.gpu_name);
     xlsx_book_strf(
         b, ws, row++, col("family"), xlsx_book_fmt(b, XLSX_FMT_SUBTITLE),
         "%s; %s communication model (also shown: %s); roofplan %s, %s",
