@@ -153,6 +153,10 @@ struct validation_band {
  * of group j(i) with n_j runs and mean m_j:
  *   sigma = sqrt(sum (r_i - m_j(i))^2 / sum (n_j - 1)), the pooled
  *           within-group spread (0 with no group of two runs);
+ *   sigma, k and max_j |m_j| below are over the runs of the groups of
+ *   `group`'s stack family (the key's part after '/': for
+ *   "h20/megatron-class" every group ending "/megatron-class"), over every run
+ *   where that family's runs hold no group of two;
  *   k     = max_i |r_i - m_j(i)| / (sigma sqrt(1 + 1/n_j(i))): as many
  *           spreads as hold every run around its group's mean;
  *   a group with n runs: exp(m +- k sigma sqrt(1 + 1/n)) (a new run's
