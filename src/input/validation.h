@@ -27,6 +27,9 @@ struct validation_run {
     char model_path[1024], hardware_path[1024]; /* resolved */
     char plan[DATAFILE_TEXT_MAX];               /* PLAN syntax */
     char stack_path[1024]; /* the run's framework (resolved); "" if none */
+    /* the cluster it was measured on (`cluster`): runs naming the same
+     * one must keep their measured order; "" when none shares it */
+    char cluster[128];
     /* what the run did not publish: "vpp=2,4,7 zero=1,2" (PLAN keys, each
      * with its possible values); "" when the plan is complete */
     char unpublished[DATAFILE_TEXT_MAX];
