@@ -68,6 +68,22 @@ static void test_exposed_sum_of_maxima(void **state)
 }
 
 /*
+ * Without --delay-wgrad-compute the experts' backward computes its weight
+ * gradients with its data gradients (expected_comm.c folds them: wgrad
+ * 0, dgrad 2), so the dispatch's backward starts later: t1 = 1.5,
+ * dispatch_bwd ends max(1.5, 2) + 1.5 = 3.5, mlp_fwd max(2, 1.5) + 1 = 3,
+ * t2 = 3.5, t3 = 2: 7 s against 6.5 with the weight gradients delayed;
+ * the compute stream waits 1 s, not 0.5.
+ */
+static void test_weight_gradients_not_delayed(void **state)
+{
+    struct ep_overlap_layer l = layer(1, 2, 1, 2, 0, 1.5);
+    (void)state;
+    assert_float_equal(ep_overlap_paired_s(&l), 7, 1e-12);
+    assert_float_equal(ep_overlap_exposed_s(&l, 1, 0), 1, 1e-12);
+}
+
+/*
  * Communication-bound: all-to-alls of 3 against nodes of 1: t1 = 3,
  * dispatch_bwd ends max(3, 1) + 3 = 6 after t1, mlp_fwd max(2, 3) + 1
  * = 4: t2 = 6; t3 = max(3, 1) = 3: 12 s, the all-to-alls' 4 x 3 whole;
@@ -114,6 +130,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paired_layer_by_streams),
         cmocka_unit_test(test_exposed_sum_of_maxima),
+        cmocka_unit_test(test_weight_gradients_not_delayed),
         cmocka_unit_test(test_comm_bound_layer),
         cmocka_unit_test(test_compute_bound_layer),
         cmocka_unit_test(test_unpaired_share),

@@ -286,12 +286,16 @@ static struct comm_load loaded(struct comm_load l, double f)
  * micro-batch's compute. Its time is the busier link's at the expected
  * rates (latency left out, as cp_route's), a quarter to each of the
  * layer's four all-to-alls; the compute nodes are the rank's
- * (x->pair_*, expected_compute.c) times the stack's compute overhead.
+ * (x->pair_*, expected_compute.c) times the stack's compute overhead;
+ * without delay_wgrad (--delay-wgrad-compute) the experts' weight
+ * gradients are computed with their data gradients, before the dispatch's
+ * backward can start.
  * What the compute stream waits for (ep_overlap_exposed_s) is exposed,
  * the rest hidden.
  */
 static double combined_1f1b_hidden(const struct expected_work *x,
                                    const struct net *n,
+                                   const struct stack_spec *s,
                                    const struct plan *p,
                                    const struct expected_rank *rk,
                                    double eib,
@@ -311,6 +315,10 @@ static double combined_1f1b_hidden(const struct expected_work *x,
     l.mlp_fwd = x->pair_mlp_fwd_s * k;
     l.mlp_dgrad = x->pair_mlp_dgrad_s * k;
     l.mlp_wgrad = x->pair_mlp_wgrad_s * k;
+    if (!s->delay_wgrad) { /* the experts' backward computes both */
+        l.mlp_dgrad += l.mlp_wgrad;
+        l.mlp_wgrad = 0;
+    }
     l.dispatch_fwd = l.combine_fwd = l.dispatch_bwd = l.combine_bwd = q;
     exposed = ep_overlap_exposed_s(
         &l, layers,
@@ -381,7 +389,7 @@ static void ep_route(struct expected_work *x,
     }
     h = way == WAY_EXPOSED ? 0
         : s->ep_a2a_overlap == STACK_EP_COMBINED_1F1B
-            ? combined_1f1b_hidden(x, n, p, rk, eib, env)
+            ? combined_1f1b_hidden(x, n, s, p, rk, eib, env)
             : 1;
     if (h > 0) {
         struct comm_load hib = share(ib, h), hnv = share(nv, h);
