@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cost.h"
@@ -242,6 +243,143 @@ static void test_anchors_published_plans_fit(void **state)
     validation_runs_release(&all);
 }
 
+/* One run's measured and expected step (test_anchors_same_cluster_order). */
+struct run_steps {
+    const struct validation_run *run;
+    long gpus;
+    double measured_s, expected_s;
+};
+
+static void run_steps(const struct validation_run *run, struct run_steps *out)
+{
+    struct validation_inputs in;
+    struct cost_ctx ctx;
+    struct cost_result r;
+    struct plan p;
+    struct diag d;
+    diag_init(&d);
+    if (validation_load_inputs(run, "data/training/default.ini", "data", NULL,
+                               NULL, &in, &d) ||
+        validate_plan(run, &in, &p, &d) ||
+        cost_ctx_init(&ctx, in.m, in.hw, COMM_TOPO, &d) ||
+        cost_ctx_prepare_plan(&ctx, &p, &d))
+        fail_msg("%s: %s", run->path, d.msg);
+    ctx.stack = in.stack;
+    cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &r);
+    out->run = run;
+    out->gpus = p.gpus;
+    out->measured_s = validation_measured_step(run, r.work.model_flops);
+    out->expected_s = r.t.expected;
+    cost_ctx_release(&ctx);
+    validation_inputs_release(&in);
+}
+
+/* The file name of a run's path ("qwen3-235b-h100-a2a.ini"). */
+static const char *base_name(const struct validation_run *run)
+{
+    const char *b = strrchr(run->path, '/');
+    return b ? b + 1 : run->path;
+}
+
+/*
+ * Pairs of runs measured on one cluster (the same `cluster` in data/
+ * validation) whose expected steps are still in the other order than
+ * measured, each with its cause in docs/validation.md ("The Qwen3-235B
+ * pairs still reversed"): the NCCL all-to-all PP32 run's missing 4.9 s
+ * (no mechanism the source sizes), which puts it ahead of the DeepEP EP32
+ * run and of Megatron-Bridge's FP8 run; and that FP8 run against the BF16
+ * DeepEP EP32 run (20.06 against 20.74 s, measured 20.80 and 19.7): both
+ * runs under combined 1F1B are 4-8% fast where their twins without it
+ * are 5% slow.
+ */
+static const char *const reversed_known[][2] = {
+    {"qwen3-235b-h100-a2a.ini", "qwen3-235b-h100-deepep-ep32.ini"},
+    {"qwen3-235b-h100-a2a.ini", "qwen3-235b-h100-mbridge-fp8-a2a.ini"},
+    {"qwen3-235b-h100-deepep-ep32.ini", "qwen3-235b-h100-mbridge-fp8-a2a.ini"},
+};
+
+static bool known_reversed(const struct run_steps *a, const struct run_steps *b)
+{
+    size_t k;
+    for (k = 0; k < sizeof reversed_known / sizeof reversed_known[0]; k++)
+        if ((strcmp(base_name(a->run), reversed_known[k][0]) == 0 &&
+             strcmp(base_name(b->run), reversed_known[k][1]) == 0) ||
+            (strcmp(base_name(b->run), reversed_known[k][0]) == 0 &&
+             strcmp(base_name(a->run), reversed_known[k][1]) == 0))
+            return true;
+    return false;
+}
+
+/*
+ * Runs measured on one cluster keep their measured order (issue 36,
+ * issue 38 item 7): for every two runs of data/validation naming the same
+ * `cluster` (which must be the same model, hardware file and GPU count),
+ * the one that measured the longer step has the longer expected step
+ * (runs that measured the same step are left out: no order to keep).
+ * Each pair still reversed is listed above with its cause; any other
+ * reversal fails, and so does a listed pair that is no longer reversed.
+ */
+static void test_anchors_same_cluster_order(void **state)
+{
+    struct validation_runs all;
+    struct run_steps *st;
+    size_t i, j, pairs = 0, known = 0;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    if (validation_load_dir("data", &all, &d))
+        fail_msg("%s", d.msg);
+    st = calloc(all.n, sizeof *st);
+    assert_non_null(st);
+    for (i = 0; i < all.n; i++)
+        if (all.run[i].cluster[0])
+            run_steps(&all.run[i], &st[i]);
+    for (i = 0; i < all.n; i++)
+        for (j = i + 1; j < all.n; j++) {
+            const struct run_steps *a = &st[i], *b = &st[j];
+            bool reversed;
+            if (!all.run[i].cluster[0] ||
+                strcmp(all.run[i].cluster, all.run[j].cluster) != 0)
+                continue;
+            if (strcmp(a->run->model_path, b->run->model_path) != 0 ||
+                strcmp(a->run->hardware_path, b->run->hardware_path) != 0 ||
+                a->gpus != b->gpus)
+                fail_msg("%s, %s: one cluster, but not the same model, "
+                         "hardware and GPU count",
+                         a->run->path, b->run->path);
+            assert_true(a->measured_s > 0 && b->measured_s > 0);
+            if (a->measured_s == b->measured_s)
+                continue;
+            pairs++;
+            reversed = (a->measured_s - b->measured_s) *
+                           (a->expected_s - b->expected_s) <
+                       0;
+            print_message("%s %s: measured %.2f %.2f s, expected %.2f %.2f "
+                          "s%s\n",
+                          base_name(a->run), base_name(b->run), a->measured_s,
+                          b->measured_s, a->expected_s, b->expected_s,
+                          reversed ? ": REVERSED" : "");
+            if (known_reversed(a, b)) {
+                known++;
+                if (!reversed)
+                    fail_msg("%s, %s: in order now: drop the pair from "
+                             "reversed_known and docs/validation.md",
+                             a->run->path, b->run->path);
+            } else if (reversed) {
+                fail_msg("%s (measured %.2f s, expected %.2f s) and %s "
+                         "(%.2f s, %.2f s), measured on one cluster, are in "
+                         "the other order",
+                         a->run->path, a->measured_s, a->expected_s,
+                         b->run->path, b->measured_s, b->expected_s);
+            }
+        }
+    /* every listed pair was met (a renamed file fails here) */
+    assert_int_equal(known, sizeof reversed_known / sizeof reversed_known[0]);
+    assert_true(pairs > known);
+    free(st);
+    validation_runs_release(&all);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_anchors_llama31_70b_card),
         cmocka_unit_test(test_anchors_llama3_8b_card),
         cmocka_unit_test(test_anchors_published_plans_fit),
+        cmocka_unit_test(test_anchors_same_cluster_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,6 +91,59 @@ static void test_validation_band_fewer_runs_wider(void **state)
     assert_true(three.hi < two.hi && three.lo > two.lo);
 }
 
+/*
+ * The width and the unchecked offset are the group's stack family's
+ * (the key's part after '/'): x/fa at log ratios +-0.1 (mean 0), y/fb at
+ * 0.2 and 0.6 (mean 0.4, residuals +-0.2).
+ * - family fa alone: sigma = sqrt(0.02 / 1) = 0.141421, k = 0.1 / (sigma
+ *   sqrt 1.5) = 0.577350, k sigma = 0.0816497, offset 0. x/fa (checked,
+ *   2 runs): exp(+-k sigma sqrt 1.5) = exp(+-0.1) = 0.904837 .. 1.105171
+ *   (pooled with fb it would be exp(+-0.2)); z/fa (unchecked):
+ *   exp(+-(k sigma sqrt 2 + 0)) = exp(+-0.115470) = 0.890947 .. 1.122401,
+ *   not fb's +0.4 (pooled: exp(+-0.630940) = 0.532091 .. 1.879377).
+ * - z/fb (unchecked, family fb alone): sigma = sqrt(0.08) = 0.282843, k =
+ *   0.2 / (sigma sqrt 1.5) = 0.577350, k sigma = 0.163299, offset 0.4:
+ *   exp(+-0.630940) = 0.532091 .. 1.879377.
+ * - z/fc, a family without runs: every run's, as before: sigma = sqrt(0.1
+ *   / 2) = 0.223607, k = 0.2 / (sigma sqrt 1.5) = 0.730297, k sigma =
+ *   0.163299, offset 0.4: the same 0.532091 .. 1.879377.
+ * - w/fd with one run at 0.3: its family holds no group of two, so every
+ *   run's spread (x, y and w: sigma = sqrt(0.1 / 2), k sigma = 0.163299
+ *   from y): exp(0.3 +- 0.163299 sqrt 2), lo widened to 1 .. 1.700530.
+ */
+static void test_validation_band_by_family(void **state)
+{
+    struct validation_point pts[5];
+    struct validation_band b;
+    (void)state;
+    pts[0] = point("x/fa", 0.1);
+    pts[1] = point("x/fa", -0.1);
+    pts[2] = point("y/fb", 0.2);
+    pts[3] = point("y/fb", 0.6);
+    pts[4] = point("w/fd", 0.3);
+    assert_true(validation_band_fit(pts, 4, "x/fa", &b));
+    assert_near(b.sigma, 0.141421356, 1e-8);
+    assert_near(b.lo, 0.904837418, 1e-8);
+    assert_near(b.hi, 1.105170918, 1e-8);
+    assert_true(validation_band_fit(pts, 4, "z/fa", &b));
+    assert_int_equal(b.runs, 0);
+    assert_near(b.offset_max, 0, 1e-12);
+    assert_near(b.lo, 0.890947252, 1e-8);
+    assert_near(b.hi, 1.122400902, 1e-8);
+    assert_true(validation_band_fit(pts, 4, "z/fb", &b));
+    assert_near(b.offset_max, 0.4, 1e-12);
+    assert_near(b.lo, 0.532091343, 1e-8);
+    assert_near(b.hi, 1.879376565, 1e-8);
+    assert_true(validation_band_fit(pts, 4, "z/fc", &b));
+    assert_near(b.sigma, 0.223606798, 1e-8);
+    assert_near(b.lo, 0.532091343, 1e-8);
+    assert_near(b.hi, 1.879376565, 1e-8);
+    assert_true(validation_band_fit(pts, 5, "w/fd", &b));
+    assert_int_equal(b.runs, 1);
+    assert_near(b.lo, 1, 1e-12);
+    assert_near(b.hi, 1.700530238, 1e-8);
+}
+
 static void test_validation_band_no_runs(void **state)
 {
     struct validation_point p = point("a", 0);
@@ -213,6 +266,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validation_band_fit_by_hand),
+        cmocka_unit_test(test_validation_band_by_family),
         cmocka_unit_test(test_validation_band_fewer_runs_wider),
         cmocka_unit_test(test_validation_band_no_runs),
         cmocka_unit_test(test_scenario_eval_by_hand),

@@ -167,12 +167,13 @@ static void test_validation_load_file(void **state)
     assert_string_equal(run.model_path, "/abs/m.ini");
     assert_string_equal(run.hardware_path, "D/hw/h.ini");
     assert_near(run.measured_mfu, 0, 0);
-    /* name, model, hardware, plan, unpublished, stack, set and the four
-     * measurements */
-    assert_int_equal(validation_schema()->n, 11);
+    /* name, model, hardware, plan, unpublished, stack, set, cluster and
+     * the four measurements */
+    assert_int_equal(validation_schema()->n, 12);
     assert_int_equal(run.nsets, 0);
     assert_string_equal(run.unpublished, "");
     assert_string_equal(run.stack_path, "");
+    assert_string_equal(run.cluster, ""); /* none shares it */
 }
 
 /* The DeepSeek run names the report's own files (the same paths): it is

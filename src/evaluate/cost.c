@@ -219,7 +219,8 @@ static void rank_expected(const struct eval *ev,
     const struct plan *p = ev->p;
     double mb = (double)p->microbatches * v->mb_share; /* per chunk */
     if (ctx->hw->cal && ctx->stack && ev->memo) {
-        struct expected_rank rk = {&v->sum, ev->rp.tokens, mb, ct, w, ev->memo};
+        struct expected_rank rk = {&v->sum, ev->rp.tokens, mb,     ct,
+                                   w,       ev->memo,      v->rank};
         expected_fill(ctx->m, ctx->hw, ctx->hw->cal, ctx->stack, p, &rk, &w->x);
     } else {
         w->x.known = false;

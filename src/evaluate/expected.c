@@ -73,6 +73,21 @@ void expected_fill(const struct model *m,
     }
 }
 
+/* The all-to-all's bytes `b` taken from the hidden and exposed traffic
+ * in the shares it was routed (ep_hidden_share hidden; 1 or 0 but under
+ * combined 1F1B, expected_comm.c). */
+static void ep_less(double hidden_share, double b, double *hid, double *xp)
+{
+    if (hidden_share >= 1)
+        *hid -= b;
+    else if (hidden_share <= 0)
+        *xp -= b;
+    else {
+        *hid -= b * hidden_share;
+        *xp -= b * (1 - hidden_share);
+    }
+}
+
 /* Rate set r (the expected one of w) with the effects from `from` on
  * moved to the speed of light's rates, work and overlaps. */
 static void switch_off(const struct cost_work *w,
@@ -95,8 +110,8 @@ static void switch_off(const struct cost_work *w,
         r->ew_s = x->ew_bal_s;
         /* the all-to-all's bytes after efficiency scaled to the mean (at
          * the loaded message's efficiency) */
-        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib * extra_ib;
-        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv * extra_nv;
+        ep_less(x->ep_hidden_share, x->ep_ib * extra_ib, &r->ib_hid, &r->ib_xp);
+        ep_less(x->ep_hidden_share, x->ep_nv * extra_nv, &r->nv_hid, &r->nv_xp);
     }
     if (from <= EXPECTED_GEMM) { /* the stages' balance moves with it */
         r->gemm_s = x->gemm_sol_s;
@@ -117,8 +132,10 @@ static void switch_off(const struct cost_work *w,
         r->nv_hid = x->hid_nv_raw;
         r->ib_xp = x->xp_ib_raw;
         r->nv_xp = x->xp_nv_raw;
-        *(x->ep_hidden ? &r->ib_hid : &r->ib_xp) -= x->ep_ib_raw * extra_ib;
-        *(x->ep_hidden ? &r->nv_hid : &r->nv_xp) -= x->ep_nv_raw * extra_nv;
+        ep_less(x->ep_hidden_share, x->ep_ib_raw * extra_ib, &r->ib_hid,
+                &r->ib_xp);
+        ep_less(x->ep_hidden_share, x->ep_nv_raw * extra_nv, &r->nv_hid,
+                &r->nv_xp);
         r->ib_dep = x->ib_dep_raw;
         r->nv_dep = x->nv_dep_raw;
         r->ib_sync = x->ib_sync_raw;

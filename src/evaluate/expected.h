@@ -70,6 +70,7 @@ struct expected_rank {
     const struct comm_totals *ct;
     const struct cost_work *w;  /* its speed-of-light work, filled */
     struct expected_memo *memo; /* the plan's lookups, or NULL */
+    long rank;                  /* its pipeline rank (0: the first) */
 };
 
 /*

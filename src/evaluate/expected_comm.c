@@ -17,7 +17,9 @@
  *   charged beside it, are not counted twice (docs/model.md).
  * - What the stack overlaps: EP dispatch and combine under DualPipe's
  *   paired chunks (dualpipe, a schedule whose row pairs forward and
- *   backward chunks: paired_fb) or combined 1F1B (any schedule); TP with
+ *   backward chunks: paired_fb), or under combined 1F1B's paired layer
+ *   nodes (any schedule) all but what its compute stream waits for
+ *   (combined_1f1b_hidden, ep_overlap.h); TP with
  *   tp_comm_overlap; pipeline sends as stack_p2p_hidden says (interleaved:
  *   a schedule of virtual stages, its row's vpp); context-parallel keys
  *   and values with their attention as a ring overlaps them (each step's
@@ -35,6 +37,7 @@
 #include <stddef.h>
 
 #include "cost_work.h"
+#include "ep_overlap.h"
 
 /* What the network lookups read: the calibration (NULL: none, every
  * link at its full rate), the cluster (whose collectives library ran the
@@ -278,6 +281,52 @@ static struct comm_load loaded(struct comm_load l, double f)
 }
 
 /*
+ * Combined 1F1B (ep_overlap.h): the share of the all-to-all (eib, env:
+ * bytes at each link's rate after efficiency) that hides under the other
+ * micro-batch's compute. Its time is the busier link's at the expected
+ * rates (latency left out, as cp_route's), a quarter to each of the
+ * layer's four all-to-alls; the compute nodes are the rank's
+ * (x->pair_*, expected_compute.c) times the stack's compute overhead;
+ * without delay_wgrad (--delay-wgrad-compute) the experts' weight
+ * gradients are computed with their data gradients, before the dispatch's
+ * backward can start.
+ * What the compute stream waits for (ep_overlap_exposed_s) is exposed,
+ * the rest hidden.
+ */
+static double combined_1f1b_hidden(const struct expected_work *x,
+                                   const struct net *n,
+                                   const struct stack_spec *s,
+                                   const struct plan *p,
+                                   const struct expected_rank *rk,
+                                   double eib,
+                                   double env)
+{
+    double t_ib = eib > 0 ? eib / (n->hw->ib_bps * x->network_efficiency) : 0;
+    double t_nv =
+        env > 0 ? env / (n->hw->nvlink_bps * x->network_efficiency) : 0;
+    double t = t_ib > t_nv ? t_ib : t_nv;
+    double layers = (double)rk->c->moe_layers * rk->microbatches;
+    double k = x->compute_overhead / layers, q = t / (4 * layers), exposed;
+    struct ep_overlap_layer l;
+    if (!(t > 0) || !(layers > 0))
+        return 1;
+    l.attn_fwd = x->pair_attn_fwd_s * k;
+    l.attn_bwd = x->pair_attn_bwd_s * k;
+    l.mlp_fwd = x->pair_mlp_fwd_s * k;
+    l.mlp_dgrad = x->pair_mlp_dgrad_s * k;
+    l.mlp_wgrad = x->pair_mlp_wgrad_s * k;
+    if (!s->delay_wgrad) { /* the experts' backward computes both */
+        l.mlp_dgrad += l.mlp_wgrad;
+        l.mlp_wgrad = 0;
+    }
+    l.dispatch_fwd = l.combine_fwd = l.dispatch_bwd = l.combine_bwd = q;
+    exposed = ep_overlap_exposed_s(
+        &l, layers,
+        ep_overlap_unpaired(p->pp, p->vpp, rk->rank, rk->microbatches));
+    return exposed >= t ? 0 : 1 - exposed / t;
+}
+
+/*
  * The MoE dispatch and combine by the stack's dispatcher (comm.h
  * comm_ep_dispatch): NCCL all-to-all at the nccl-tests all-to-all curve
  * for its message per peer (nccl-tests' size is the per-rank buffer, one
@@ -292,21 +341,21 @@ static void ep_route(struct expected_work *x,
                      const struct stack_spec *s,
                      const struct plan *p,
                      long domain,
-                     const struct comm_totals *ct,
+                     const struct expected_rank *rk,
                      enum way way)
 {
     const struct calibration *cal = n->cal;
+    const struct comm_totals *ct = rk->ct;
     /* the most loaded rank's tokens (x->load; 1: balanced) */
     struct comm_load ib = loaded(ct->what_ib[COMM_EP], x->load_ib);
     struct comm_load nv = loaded(ct->what_nvlink[COMM_EP], x->load_nv);
-    double ib_scale = 1, nv_scale = 1;
-    bool hidden = way == WAY_HIDDEN;
-    double *eib = hidden ? &x->hid_ib : &x->xp_ib;
-    double *env = hidden ? &x->hid_nv : &x->xp_nv;
-    double eib0 = *eib, env0 = *env;
+    double eib, env, h;
+    /* the sums before (ep_ib, ep_nv: what this adds to them) */
+    double hib0 = x->hid_ib, hnv0 = x->hid_nv, xib0 = x->xp_ib, xnv0 = x->xp_nv;
     if (s->ep_dispatcher == STACK_DISPATCH_ALLTOALL) {
         struct plan_span sp = plan_span(p->ep, 1, domain);
         double e = (double)sp.size, g = (double)sp.per_node;
+        double ib_scale = 1, nv_scale = 1;
         const struct calibration_curve *ci =
             cal ? calibration_curve_get(cal, CALIBRATION_LINK_INTER,
                                         CALIBRATION_ALLTOALL)
@@ -323,22 +372,36 @@ static void ep_route(struct expected_work *x,
             ib_scale = (e - g) / ri;
         if (g > 1)
             nv_scale = (g - 1) / rn;
-        add(x, way,
-            effective(n, CALIBRATION_LINK_INTER, CALIBRATION_ALLTOALL, &ib,
-                      ib_scale),
-            effective(n, CALIBRATION_LINK_INTRA, CALIBRATION_ALLTOALL, &nv,
-                      nv_scale),
-            &ib, &nv);
+        eib = effective(n, CALIBRATION_LINK_INTER, CALIBRATION_ALLTOALL, &ib,
+                        ib_scale);
+        env = effective(n, CALIBRATION_LINK_INTRA, CALIBRATION_ALLTOALL, &nv,
+                        nv_scale);
     } else if (s->ep_dispatcher == STACK_DISPATCH_ALLGATHER) {
-        route(x, n, CALIBRATION_ALL_GATHER, way, &ib, &nv);
+        eib = effective(n, CALIBRATION_LINK_INTER, CALIBRATION_ALL_GATHER, &ib,
+                        1);
+        env = effective(n, CALIBRATION_LINK_INTRA, CALIBRATION_ALL_GATHER, &nv,
+                        1);
     } else {
         double ei = s->ep_ib_efficiency > 0 ? s->ep_ib_efficiency : 1;
         double en = s->ep_nvlink_efficiency > 0 ? s->ep_nvlink_efficiency : 1;
-        add(x, way, ib.at / ei, nv.at / en, &ib, &nv);
+        eib = ib.at / ei;
+        env = nv.at / en;
     }
-    x->ep_hidden = hidden;
-    x->ep_ib = *eib - eib0;
-    x->ep_nv = *env - env0;
+    h = way == WAY_EXPOSED ? 0
+        : s->ep_a2a_overlap == STACK_EP_COMBINED_1F1B
+            ? combined_1f1b_hidden(x, n, s, p, rk, eib, env)
+            : 1;
+    if (h > 0) {
+        struct comm_load hib = share(ib, h), hnv = share(nv, h);
+        add(x, WAY_HIDDEN, eib * h, env * h, &hib, &hnv);
+    }
+    if (h < 1) {
+        struct comm_load xib = share(ib, 1 - h), xnv = share(nv, 1 - h);
+        add(x, WAY_EXPOSED, eib * (1 - h), env * (1 - h), &xib, &xnv);
+    }
+    x->ep_hidden_share = h;
+    x->ep_ib = (x->hid_ib - hib0) + (x->xp_ib - xib0);
+    x->ep_nv = (x->hid_nv - hnv0) + (x->xp_nv - xnv0);
     x->ep_ib_raw = ib.at;
     x->ep_nv_raw = nv.at;
 }
@@ -405,9 +468,10 @@ static void comm_work(const struct net *n,
                       const struct stack *st,
                       long domain,
                       const struct plan *p,
-                      const struct comm_totals *ct,
+                      const struct expected_rank *rk,
                       struct expected_work *x)
 {
+    const struct comm_totals *ct = rk->ct;
     const struct calibration *cal = n->cal;
     const struct net none = {NULL, NULL, NULL}; /* no nccl-tests curve */
     const struct stack_spec *s = &st->spec;
@@ -424,7 +488,7 @@ static void comm_work(const struct net *n,
     struct comm_load dep_nv = comm_dep_load(ct->what_nvlink);
     int wt;
 
-    ep_route(x, n, s, p, domain, ct, ep_way);
+    ep_route(x, n, s, p, domain, rk, ep_way);
     route(x, n, CALIBRATION_ALL_GATHER, way_of(s->tp_comm_overlap),
           &ct->what_ib[COMM_TP], &ct->what_nvlink[COMM_TP]);
     /* no nccl-tests curve for point-to-point: the link's full rate */
@@ -469,5 +533,5 @@ void expected_comm_fill(const struct model *m,
 {
     const struct net n = {cal, hw, rk->memo};
     ep_link_loads(&st->spec, p, hw->domain, m->spec.routed_experts, x);
-    comm_work(&n, st, hw->domain, p, rk->ct, x);
+    comm_work(&n, st, hw->domain, p, rk, x);
 }

@@ -302,6 +302,14 @@ static double attention_ring_share(const struct calibration *cal,
     return ((1 - 1 / cp) / full) / (1 / (cp * causal) + (1 - 1 / cp) / full);
 }
 
+/* The share of a rank's layers that are MoE layers: of the work every
+ * layer does alike (attention, norms), what combined 1F1B pairs with an
+ * all-to-all (ep_overlap.h). */
+static double moe_share(const struct model_chunk *c)
+{
+    return c->count > 0 ? (double)c->moe_layers / (double)c->count : 0;
+}
+
 /* The GEMMs' time by shape into x: at their measured rates (gemm_cal_s:
  * the routed experts' at the most loaded rank's tokens; gemm_bal_s: at
  * the mean load), and the speed of light's time for the same work
@@ -325,6 +333,7 @@ static void gemm_work(const struct model *m,
                                    (double)s->routed_experts
                              : rk->tokens;
     bool fp8 = p->precision == MODEL_FP8;
+    double pre = 0, experts = 0; /* combined 1F1B's nodes' GEMMs */
     int g;
 
     x->gemm_cal_s = x->gemm_bal_s = 0;
@@ -343,6 +352,13 @@ static void gemm_work(const struct model *m,
                          : 1));
         x->gemm_bal_s += at;
         x->gemm_cal_s += routed ? at * load : at;
+        if (routed)
+            experts += at * load;
+        else if (g == MODEL_GEMM_ATTN)
+            pre += at * moe_share(c);
+        else if (g != MODEL_GEMM_DENSE_UP && g != MODEL_GEMM_DENSE_DOWN &&
+                 g != MODEL_GEMM_HEAD)
+            pre += at; /* the router and shared experts: MoE layers' */
     }
     /* the forward work recomputation redoes, at the rank's mean rate;
      * the attention core's (forward, backward, rerun) and the scans are
@@ -353,7 +369,13 @@ static void gemm_work(const struct model *m,
     if (gemm_flops > 0 && total > gemm_flops + attn_flops) {
         x->gemm_cal_s *= (total - attn_flops) / gemm_flops;
         x->gemm_bal_s *= (total - attn_flops) / gemm_flops;
+        pre *= (total - attn_flops) / gemm_flops;
+        experts *= (total - attn_flops) / gemm_flops;
     }
+    /* a GEMM's forward, its data and its weight gradients alike */
+    x->pair_attn_fwd_s = pre / 3;
+    x->pair_attn_bwd_s = pre * 2 / 3;
+    x->pair_mlp_fwd_s = x->pair_mlp_dgrad_s = x->pair_mlp_wgrad_s = experts / 3;
     /* the speed of light's time for the same work: its compute less the
      * attention core and the scans at the achievable BF16 rate */
     x->attn_sol_s = attn_flops / hw->bf16_flops;
@@ -364,13 +386,14 @@ static void gemm_work(const struct model *m,
 
 /* The attention kernels' time into x->attn_cal_s: forward and backward
  * at their measured rates for the model's head widths, at the plan's
- * lengths (the speed of light's where the calibration has no rate). */
-static void attention_work(const struct model *m,
-                           const struct hardware *hw,
-                           const struct calibration *cal,
-                           const struct plan *p,
-                           const struct expected_rank *rk,
-                           struct expected_work *x)
+ * lengths (the speed of light's where the calibration has no rate).
+ * Returns the forward's share of it. */
+static double attention_work(const struct model *m,
+                             const struct hardware *hw,
+                             const struct calibration *cal,
+                             const struct plan *p,
+                             const struct expected_rank *rk,
+                             struct expected_work *x)
 {
     double t = rk->tokens * rk->microbatches; /* per step, this GPU */
     double ratio = calibration_attention_bwd_ratio(cal);
@@ -387,6 +410,14 @@ static void attention_work(const struct model *m,
             ? (fwd + bwd) * attention_length_time(rk->memo, cal, &m->spec, p) +
                   scan_time(&m->spec, hw, cal, rk)
             : x->attn_sol_s;
+    /* of it, the forward's (the rerun is the backward's: combined 1F1B's
+     * nodes); the FLOPs' share where no rate is measured */
+    return fwd > 0 && bwd > 0
+               ? calibration_attention_s(cal, CALIBRATION_ATTN_FWD,
+                                         m->attn_head_dim, m->attn_v_head_dim,
+                                         f) /
+                     (fwd + bwd)
+               : f / (f + rerun + ratio * f);
 }
 
 /* The elementwise, loss and router work into x (ew_s at the most loaded
@@ -403,7 +434,7 @@ static void elementwise_work(const struct model *m,
     const struct model_chunk *c = rk->c;
     const struct cost_work *w = rk->w;
     double t = rk->tokens * rk->microbatches; /* per step, this GPU */
-    double permute_s;
+    double permute_s, act_s, rest_s;
     bool fp8 = p->precision == MODEL_FP8;
     int k;
     static const enum calibration_elementwise ew_kind[MODEL_EWS] = {
@@ -451,6 +482,19 @@ static void elementwise_work(const struct model *m,
                   1e12));
     x->ew_bal_s = x->ew_s;
     x->ew_s += (load - 1) * permute_s;
+    /* combined 1F1B's nodes: the permutes (at the loaded rank's tokens)
+     * and the experts' activation with the routed experts, the rest of
+     * the MoE layers' before the dispatch; a third forward, two thirds
+     * backward, as counted above */
+    act_s =
+        3 * t * c->ew_fwd[MODEL_EW_ACTIVATION] /
+        (calibration_elementwise_tbps(cal, CALIBRATION_EW_ACTIVATION) * 1e12) *
+        moe_share(c);
+    rest_s = (x->ew_bal_s - permute_s) * moe_share(c) - act_s;
+    x->pair_mlp_fwd_s += (load * permute_s + act_s) / 3;
+    x->pair_mlp_dgrad_s += (load * permute_s + act_s) * 2 / 3;
+    x->pair_attn_fwd_s += rest_s > 0 ? rest_s / 3 : 0;
+    x->pair_attn_bwd_s += rest_s > 0 ? rest_s * 2 / 3 : 0;
 }
 
 /* Compute: GEMMs by shape, attention, elementwise work. */
@@ -462,8 +506,10 @@ static void compute_work(const struct model *m,
                          double copy_bps,
                          struct expected_work *x)
 {
+    double gemm_s, attn_fwd;
     gemm_work(m, hw, cal, p, rk, copy_bps, x);
-    attention_work(m, hw, cal, p, rk, x);
+    attn_fwd = attention_work(m, hw, cal, p, rk, x);
+    gemm_s = x->gemm_cal_s;
     /* No faster than the speed of light (issue 17): the calibrated
      * GEMMs and attention take at least the floor's time for their
      * FLOPs, at the burst clock (f_compute divides them by a clock
@@ -479,6 +525,16 @@ static void compute_work(const struct model *m,
     if (x->attn_cal_s < x->attn_sol_s)
         x->attn_cal_s = x->attn_sol_s;
     x->attn_ring_s = x->attn_cal_s * attention_ring_share(cal, &m->spec, p);
+    if (gemm_s > 0 && x->gemm_cal_s > gemm_s) { /* capped: all alike */
+        double k = x->gemm_cal_s / gemm_s;
+        x->pair_attn_fwd_s *= k;
+        x->pair_attn_bwd_s *= k;
+        x->pair_mlp_fwd_s *= k;
+        x->pair_mlp_dgrad_s *= k;
+        x->pair_mlp_wgrad_s *= k;
+    }
+    x->pair_attn_fwd_s += x->attn_cal_s * attn_fwd * moe_share(rk->c);
+    x->pair_attn_bwd_s += x->attn_cal_s * (1 - attn_fwd) * moe_share(rk->c);
     elementwise_work(m, hw, cal, p, rk, x);
 }
 
@@ -508,6 +564,33 @@ static double expert_host_work(const struct model_spec *m,
            1e-6;
 }
 
+/*
+ * Combined 1F1B's nodes with the host's pace (terms.c f_compute: the
+ * compute stream runs its short kernels at the host's pace where the
+ * framework syncs them, and no faster than the host launches all): the
+ * kernels' time of the nodes x the compute term over the kernels' time
+ * (clock and overhead apart), the host's waiting spread over the nodes
+ * as their kernels' time is.
+ */
+static void host_into_nodes(struct expected_work *x)
+{
+    double bound = x->gemm_cal_s + x->attn_cal_s;
+    double kernels = bound + x->ew_s;
+    double paced = x->host_paced_s + x->expert_host_s;
+    double host = x->host_s + x->expert_host_s;
+    double with = bound + (x->ew_s > paced ? x->ew_s : paced), k;
+    if (host > with)
+        with = host;
+    if (!(kernels > 0) || !(with > kernels))
+        return;
+    k = with / kernels;
+    x->pair_attn_fwd_s *= k;
+    x->pair_attn_bwd_s *= k;
+    x->pair_mlp_fwd_s *= k;
+    x->pair_mlp_dgrad_s *= k;
+    x->pair_mlp_wgrad_s *= k;
+}
+
 void expected_compute_fill(const struct model *m,
                            const struct hardware *hw,
                            const struct calibration *cal,
@@ -522,4 +605,5 @@ void expected_compute_fill(const struct model *m,
     x->host_s = host_work(&st->spec, rk);
     x->host_paced_s = x->host_s * st->spec.host_sync_share;
     x->expert_host_s = expert_host_work(&m->spec, &st->spec, p, rk);
+    host_into_nodes(x);
 }

@@ -18,6 +18,7 @@ struct validation_spec {
     char unpublished[DATAFILE_TEXT_MAX];
     char sets[DATAFILE_TEXT_MAX];
     char stack[256];
+    char cluster[128];
     double step_s, tflops_per_gpu, mfu, gpu_hours_per_trillion;
 };
 
@@ -31,6 +32,7 @@ static const struct datafile_field fields[] = {
     {.section = "run", .key = "unpublished", .type = DATAFILE_STRING, .offset = VOFF(unpublished), .size = DATAFILE_TEXT_MAX, .def = "", .help = "what the run did not publish, as PLAN keys with their possible values (\"vpp=2,4 zero=1,2\"): its speed of light must hold for every completion"},
     {.section = "run", .key = "stack", .type = DATAFILE_STRING, .offset = VOFF(stack), .size = 256, .def = "", .help = "the run's training framework (a stack file, relative to the data directory), for the expected step"},
     {.section = "run", .key = "set", .type = DATAFILE_STRING, .offset = VOFF(sets), .size = DATAFILE_TEXT_MAX, .def = "", .help = "what the run changed in its model, training recipe, hardware, calibration or stack file, as --set arguments (\"training.seq_len=131072\", \"stack.tp_comm_overlap=true\")"},
+    {.section = "run", .key = "cluster", .type = DATAFILE_STRING, .offset = VOFF(cluster), .size = 128, .def = "", .help = "the cluster the run was measured on, named as its source lets one tell (runs that name the same cluster ran the same model on the same GPUs and GPU count there: the expected steps must keep their measured order); \"\" when no other run shares it"},
     {.section = "run", .key = "step_s", .type = DATAFILE_DOUBLE, .offset = VOFF(step_s), .max = 1e9, .def = "0", .unit = "s", .help = "measured time per step (0: not published)"},
     {.section = "run", .key = "tflops_per_gpu", .type = DATAFILE_DOUBLE, .offset = VOFF(tflops_per_gpu), .max = 1e6, .def = "0", .unit = "TFLOP/s", .help = "measured model TFLOP/s per GPU"},
     {.section = "run", .key = "mfu", .type = DATAFILE_DOUBLE, .offset = VOFF(mfu), .max = 1, .def = "0", .help = "measured MFU against the BF16 peak"},
@@ -137,6 +139,7 @@ enum status validation_load(const char *path,
     if (vs.stack[0])
         data_path(data_dir, vs.stack, run->stack_path, sizeof run->stack_path);
     snprintf(run->plan, sizeof run->plan, "%s", vs.plan);
+    snprintf(run->cluster, sizeof run->cluster, "%s", vs.cluster);
     snprintf(run->unpublished, sizeof run->unpublished, "%s", vs.unpublished);
     if (parse_sets(path, vs.sets, run, d) != STATUS_OK) {
         datafile_meta_release(&meta);

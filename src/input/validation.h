@@ -27,6 +27,9 @@ struct validation_run {
     char model_path[1024], hardware_path[1024]; /* resolved */
     char plan[DATAFILE_TEXT_MAX];               /* PLAN syntax */
     char stack_path[1024]; /* the run's framework (resolved); "" if none */
+    /* the cluster it was measured on (`cluster`): runs naming the same
+     * one must keep their measured order; "" when none shares it */
+    char cluster[128];
     /* what the run did not publish: "vpp=2,4,7 zero=1,2" (PLAN keys, each
      * with its possible values); "" when the plan is complete */
     char unpublished[DATAFILE_TEXT_MAX];
@@ -153,6 +156,10 @@ struct validation_band {
  * of group j(i) with n_j runs and mean m_j:
  *   sigma = sqrt(sum (r_i - m_j(i))^2 / sum (n_j - 1)), the pooled
  *           within-group spread (0 with no group of two runs);
+ *   sigma, k and max_j |m_j| below are over the runs of the groups of
+ *   `group`'s stack family (the key's part after '/': for
+ *   "h20/megatron-class" every group ending "/megatron-class"), over every run
+ *   where that family's runs hold no group of two;
  *   k     = max_i |r_i - m_j(i)| / (sigma sqrt(1 + 1/n_j(i))): as many
  *           spreads as hold every run around its group's mean;
  *   a group with n runs: exp(m +- k sigma sqrt(1 + 1/n)) (a new run's

@@ -10,6 +10,7 @@
 #include "validation.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,31 +60,57 @@ static double group_mean(const struct validation_point *pts,
     return *count ? sum / (double)*count : 0;
 }
 
-/* sigma, k and offset_max of every run (validation_band_fit). */
-static void
-spreads(const struct validation_point *pts, size_t n, struct validation_band *b)
+/* The stack family of a band key ("hopper-132sm/megatron-class":
+ * "megatron-class"; "" without one). */
+static const char *key_family(const char *key)
+{
+    const char *slash = strchr(key, '/');
+    return slash ? slash + 1 : "";
+}
+
+/* Whether p is counted in the spreads of a band of `family` (NULL: of
+ * every family). */
+static bool of_family(const struct validation_point *p, const char *family)
+{
+    return usable(p) && (!family || strcmp(key_family(p->group), family) == 0);
+}
+
+/* sigma, k and offset_max of the runs of `family` (NULL: of every run,
+ * sigma 0 where no group has two); false (b's fields 0) when a family's
+ * runs give no sigma (no group of two). */
+static bool spreads(const struct validation_point *pts,
+                    size_t n,
+                    const char *family,
+                    struct validation_band *b)
 {
     double ss = 0, df = 0;
     size_t i, nj;
+    b->sigma = b->k = b->offset_max = 0;
     for (i = 0; i < n; i++) {
         double m;
-        if (!usable(&pts[i]))
+        if (!of_family(&pts[i], family))
             continue;
         m = group_mean(pts, n, pts[i].group, &nj);
         ss += pow(log(pts[i].ratio) - m, 2);
         df += 1 - 1.0 / (double)nj; /* sum over a group: n_j - 1 */
         b->offset_max = fmax(b->offset_max, fabs(m));
     }
-    b->sigma = df > 0.5 ? sqrt(ss / df) : 0;
+    if (!(df > 0.5)) { /* every run's: offset_max kept, sigma 0 */
+        if (family)
+            b->offset_max = 0;
+        return !family;
+    }
+    b->sigma = sqrt(ss / df);
     for (i = 0; b->sigma > 0 && i < n; i++) {
         double m, z;
-        if (!usable(&pts[i]))
+        if (!of_family(&pts[i], family))
             continue;
         m = group_mean(pts, n, pts[i].group, &nj);
         z = fabs(log(pts[i].ratio) - m) /
             (b->sigma * sqrt(1 + 1.0 / (double)nj));
         b->k = fmax(b->k, z);
     }
+    return true;
 }
 
 bool validation_band_fit(const struct validation_point *pts,
@@ -99,7 +126,10 @@ bool validation_band_fit(const struct validation_point *pts,
         band->all_runs += usable(&pts[i]);
     if (band->all_runs == 0)
         return false;
-    spreads(pts, n, band);
+    /* the width and the unchecked offset of the group's own stack family
+     * where its runs give a spread, else of every run */
+    if (!spreads(pts, n, key_family(group), band))
+        spreads(pts, n, NULL, band);
     band->mean = group_mean(pts, n, group, &band->runs);
     if (band->runs > 0) {
         half = band->k * band->sigma * sqrt(1 + 1.0 / (double)band->runs);

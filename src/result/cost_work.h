@@ -41,13 +41,21 @@ struct expected_work {
      * 1: balanced), which the routed experts' GEMMs, the permutes and the
      * EP all-to-all above carry; and what they were at the mean load:
      * the GEMMs' and elementwise time, and the all-to-all's share of the
-     * hidden (ep_hidden) or exposed traffic, after efficiency and as
-     * moved. load_ib and load_nv are the all-to-all's own factors on
-     * each link (expected_fill says why they differ from load). */
+     * hidden (its share ep_hidden_share) and exposed traffic, after
+     * efficiency and as moved. load_ib and load_nv are the all-to-all's
+     * own factors on each link (expected_fill says why they differ from
+     * load). */
     double load, load_ib, load_nv;
     double gemm_bal_s, ew_bal_s;
-    bool ep_hidden;
+    double ep_hidden_share;
     double ep_ib, ep_nv, ep_ib_raw, ep_nv_raw;
+    /* Combined 1F1B's compute nodes (ep_overlap.h), summed over the
+     * rank's MoE layers and micro-batches per step, at the expected
+     * rates: before the dispatch (attention, norms, router, shared
+     * experts) forward and backward, and the routed experts forward,
+     * backward data and weight gradients (expected_compute.c) */
+    double pair_attn_fwd_s, pair_attn_bwd_s;
+    double pair_mlp_fwd_s, pair_mlp_dgrad_s, pair_mlp_wgrad_s;
     /* Communication with the micro-batches: hidden under compute (hid) or
      * waited for (xp) as the stack overlaps it, the ramp's own (dep), and
      * the step-end DP sync and gather: bytes per link at its full rate
