@@ -677,6 +677,65 @@ static void test_expected_attention_length_by_hand(void **state)
 }
 
 /*
+ * A stack that runs FlashAttention-2 (attention_kernel = flash2,
+ * expected_compute.c flash2_times). The length curve of
+ * test_expected_attention_length_by_hand, with FlashAttention-2 bars at
+ * half the benchmark kernel's forward rates (causal 125 and 250, full 250
+ * and 500) and a quarter of its backward's (100 against 400). On the flat
+ * calibration (forward and backward both at 379 TFLOP/s, backward 2 x the
+ * forward's FLOPs) the forward is A/3 of the kernels' time A without the
+ * curve and the backward 2A/3. tp=4 (one causal kernel of 2048 tokens,
+ * the measured length): A/3 / 0.5 + 2A/3 / 0.25 = 10A/3. cp=4 (the ring
+ * of the length test over 512-token chunks: causal 250/500, full
+ * 500/500): forward 1/(4 x 0.5 x 0.5) + 0.75/(1 x 0.5) = 2.5, backward
+ * 1.25 / 0.25 = 5: A/3 x 2.5 + 2A/3 x 5 = 12.5A/3. The stack's default
+ * kernel (measured) keeps the length test's 1 and 1.25.
+ */
+static void test_expected_flash2_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct fixture g = *f;
+    struct stack st = f->stack;
+    struct cost_result flat, fa2, measured;
+    struct calibration_attention *a = &g.cal.attention;
+    static const char *const plans[] = {"gpus=4 tp=4 mbs=1 gbs=1",
+                                        "gpus=4 cp=4 mbs=1 gbs=1"};
+    static const double ratio[] = {10.0 / 3, 12.5 / 3}, length[] = {1, 1.25};
+    int i;
+    a->len_n = 2;
+    a->len_seq[0] = 512;
+    a->len_seq[1] = 2048;
+    a->len_ln[0] = log(512);
+    a->len_ln[1] = log(2048);
+    a->len_causal[0] = 250;
+    a->len_causal[1] = 500;
+    a->len_full[0] = 500;
+    a->len_full[1] = 1000;
+    a->len_ref = 500;
+    a->len_flash2 = true;
+    a->len_f2_causal[0] = 125;
+    a->len_f2_causal[1] = 250;
+    a->len_f2_full[0] = 250;
+    a->len_f2_full[1] = 500;
+    a->len_bwd[0] = a->len_bwd[1] = 400;
+    a->len_f2_bwd[0] = a->len_f2_bwd[1] = 100;
+    g.cal.spec.attn_seq_len = 2048;
+    g.hw.cal = &g.cal;
+    st.spec.attention_kernel = STACK_ATTN_FLASH2;
+    for (i = 0; i < 2; i++) {
+        evaluate(f, &f->gpt, plans[i], &f->stack, &flat);
+        evaluate(&g, &g.gpt, plans[i], &st, &fa2);
+        evaluate(&g, &g.gpt, plans[i], &g.stack, &measured);
+        assert_true(flat.work.x.attn_cal_s > 0);
+        assert_near(fa2.work.x.attn_cal_s, ratio[i] * flat.work.x.attn_cal_s,
+                    1e-12 * flat.work.x.attn_cal_s);
+        assert_near(measured.work.x.attn_cal_s,
+                    length[i] * flat.work.x.attn_cal_s,
+                    1e-12 * flat.work.x.attn_cal_s);
+    }
+}
+
+/*
  * Context parallelism as the stack moves keys and values
  * (expected_comm.c cp_route). gpt-korthikanti on cp=4 in one node: the
  * CP traffic is on NVLink only: its bytes (hidden plus exposed, whatever
@@ -894,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_fp8_casts_by_hand),
         cmocka_unit_test(test_expected_attention_length_by_hand),
+        cmocka_unit_test(test_expected_flash2_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
         cmocka_unit_test(test_expected_load_by_hand),
     };

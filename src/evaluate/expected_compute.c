@@ -246,6 +246,34 @@ static double attention_length_time(struct expected_memo *memo,
     return t;
 }
 
+/*
+ * Where the stack runs FlashAttention-2 (attention_kernel = flash2) and
+ * the calibration's benchmark has its bars: the forward's and the
+ * backward's time over the measured rates' (each 1/rate, in units of the
+ * measured causal rate at its length), each of attention_length_time's
+ * kernels at FlashAttention-2's rate over the benchmark kernel's at the
+ * same length and mask (calibration_attention_flash2_factors; the
+ * backward's bars are unmasked, so its ratio holds for both masks).
+ * Unchanged where either is missing.
+ */
+static void flash2_times(const struct calibration *cal,
+                         const struct model_spec *s,
+                         const struct plan *p,
+                         double *fwd_t,
+                         double *bwd_t)
+{
+    double cp = (double)p->cp, seq = (double)s->seq_len / cp;
+    double causal, full, k_causal, k_full, k_bwd;
+    if (!calibration_attention_flash2_factors(cal, seq, &k_causal, &k_full,
+                                              &k_bwd))
+        return;
+    calibration_attention_length_factors(cal, seq, &causal, &full);
+    *fwd_t = p->cp <= 1 ? 1 / (causal * k_causal)
+                        : 1 / (cp * causal * k_causal) +
+                              (1 - 1 / cp) / (full * k_full);
+    *bwd_t /= k_bwd;
+}
+
 /* The chunked scans' forward FLOPs per step on this GPU (all zero for a
  * model without linear-attention or SSM layers). */
 static double scan_flops(const struct expected_rank *rk)
@@ -364,11 +392,13 @@ static void gemm_work(const struct model *m,
 
 /* The attention kernels' time into x->attn_cal_s: forward and backward
  * at their measured rates for the model's head widths, at the plan's
- * lengths (the speed of light's where the calibration has no rate). */
+ * lengths, of the stack's kernel (enum stack_attention_kernel; the speed
+ * of light's where the calibration has no rate). */
 static void attention_work(const struct model *m,
                            const struct hardware *hw,
                            const struct calibration *cal,
                            const struct plan *p,
+                           int kernel,
                            const struct expected_rank *rk,
                            struct expected_work *x)
 {
@@ -382,11 +412,15 @@ static void attention_work(const struct model *m,
     double bwd =
         calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
                                 m->attn_v_head_dim, ratio * f);
-    x->attn_cal_s =
-        fwd > 0 && bwd > 0
-            ? (fwd + bwd) * attention_length_time(rk->memo, cal, &m->spec, p) +
-                  scan_time(&m->spec, hw, cal, rk)
-            : x->attn_sol_s;
+    double fwd_t = 0, bwd_t = 0;
+    if (fwd > 0 && bwd > 0) {
+        fwd_t = bwd_t = attention_length_time(rk->memo, cal, &m->spec, p);
+        if (kernel == STACK_ATTN_FLASH2)
+            flash2_times(cal, &m->spec, p, &fwd_t, &bwd_t);
+    }
+    x->attn_cal_s = fwd > 0 && bwd > 0 ? fwd * fwd_t + bwd * bwd_t +
+                                             scan_time(&m->spec, hw, cal, rk)
+                                       : x->attn_sol_s;
 }
 
 /* The elementwise, loss and router work into x (ew_s at the most loaded
@@ -458,12 +492,13 @@ static void compute_work(const struct model *m,
                          const struct hardware *hw,
                          const struct calibration *cal,
                          const struct plan *p,
+                         int attn_kernel,
                          const struct expected_rank *rk,
                          double copy_bps,
                          struct expected_work *x)
 {
     gemm_work(m, hw, cal, p, rk, copy_bps, x);
-    attention_work(m, hw, cal, p, rk, x);
+    attention_work(m, hw, cal, p, attn_kernel, rk, x);
     /* No faster than the speed of light (issue 17): the calibrated
      * GEMMs and attention take at least the floor's time for their
      * FLOPs, at the burst clock (f_compute divides them by a clock
@@ -518,7 +553,7 @@ void expected_compute_fill(const struct model *m,
 {
     double copy_bps =
         calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12;
-    compute_work(m, hw, cal, p, rk, copy_bps, x);
+    compute_work(m, hw, cal, p, st->spec.attention_kernel, rk, copy_bps, x);
     x->host_s = host_work(&st->spec, rk);
     x->host_paced_s = x->host_s * st->spec.host_sync_share;
     x->expert_host_s = expert_host_work(&m->spec, &st->spec, p, rk);
