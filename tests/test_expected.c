@@ -583,6 +583,29 @@ static void test_expected_full_recompute_elementwise_by_hand(void **state)
 }
 
 /*
+ * torchtitan's op-level selective checkpointing (training.selective =
+ * alternate_mm) reruns every op of a layer but the saved matmuls and the
+ * attention kernel, so its elementwise kernels run a fourth time as under
+ * full recomputation: gpt-korthikanti on one GPU, as the test above, its
+ * elementwise time less the loss's 4/3 of recompute=none's; the attention
+ * kernels as without recomputation (its output is saved).
+ */
+static void test_expected_alternate_mm_elementwise_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result none, alt;
+    double loss = 3 * 2048 * 2 * 51200 * f->gpt.spec.logits_bytes / 1.5e12;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=none", &f->stack, &none);
+    evaluate_set(f, "tests/data/gpt-korthikanti.ini",
+                 "training.selective=alternate_mm",
+                 "gpus=1 mbs=1 gbs=1 recompute=selective", &alt);
+    assert_true(none.work.x.ew_s > loss && loss > 0);
+    assert_near(alt.work.x.ew_s - loss, (none.work.x.ew_s - loss) * 4 / 3,
+                1e-12);
+    assert_near(alt.work.x.attn_cal_s, none.work.x.attn_cal_s, 1e-15);
+}
+
+/*
  * Selective recomputation of the attention core (Korthikanti et al. 2022
  * §5: QK^T, softmax, dropout and attention over V, checkpointed and run
  * again in the backward) reruns that core as what it is. gpt-korthikanti
@@ -950,6 +973,7 @@ int main(void)
         cmocka_unit_test(test_expected_selective_core_attn_by_hand),
         cmocka_unit_test(test_expected_cp_exposed_by_hand),
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
+        cmocka_unit_test(test_expected_alternate_mm_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_fp8_casts_by_hand),
         cmocka_unit_test(test_expected_attention_length_by_hand),

@@ -423,6 +423,17 @@ static void attention_work(const struct model *m,
                                        : x->attn_sol_s;
 }
 
+/* Whether the plan's recomputation reruns each layer's elementwise
+ * kernels: a full one, or a selective one with torchtitan's op policy
+ * (alternate_mm: every op but the saved matmuls and the attention
+ * kernel, model_derive.c alternate_mm_flops). */
+static bool reruns_elementwise(const struct model *m, const struct plan *p)
+{
+    return p->recompute == MODEL_RECOMPUTE_FULL ||
+           (p->recompute == MODEL_RECOMPUTE_SELECTIVE &&
+            (m->selective & (1u << MODEL_MOD_ALTERNATE_MM)) != 0);
+}
+
 /* The elementwise, loss and router work into x (ew_s at the most loaded
  * rank's permutes, ew_bal_s at the mean load). */
 static void elementwise_work(const struct model *m,
@@ -448,13 +459,12 @@ static void elementwise_work(const struct model *m,
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     permute_s = x->ew_s;
     /* a full recomputation reruns each layer's forward, its elementwise
-     * kernels too (not the loss: MODEL_EW_LOSS) */
+     * kernels too (not the loss: MODEL_EW_LOSS); so does torchtitan's
+     * op policy */
     for (k = 0; k < MODEL_EWS; k++)
-        x->ew_s +=
-            (k != MODEL_EW_LOSS && p->recompute == MODEL_RECOMPUTE_FULL ? 4
-                                                                        : 3) *
-            t * c->ew_fwd[k] /
-            (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+        x->ew_s += (k != MODEL_EW_LOSS && reruns_elementwise(m, p) ? 4 : 3) *
+                   t * c->ew_fwd[k] /
+                   (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
     /* a selective recomputation of an unfused attention core reruns its
      * s x s traffic (the full one's is in the fourth pass above) */
     if (p->recompute == MODEL_RECOMPUTE_SELECTIVE)
@@ -474,8 +484,7 @@ static void elementwise_work(const struct model *m,
      * h (model_derive.c). */
     if (p->no_sp && p->tp > 1)
         x->ew_s +=
-            (double)(p->tp - 1) *
-            (p->recompute == MODEL_RECOMPUTE_FULL ? 4 : 3) * t *
+            (double)(p->tp - 1) * (reruns_elementwise(m, p) ? 4 : 3) * t *
             (c->ew_fwd[MODEL_EW_NORM] /
                  (calibration_elementwise_tbps(cal, CALIBRATION_EW_NORM) *
                   1e12) +

@@ -218,6 +218,10 @@ static void gqa(const struct model_spec *s, struct model_mixer_numbers *a)
     if (s->sinks) /* one logit per head */
         a->params += n;
     a->proj_fwd = 2 * (q + kv + out);
+    /* forward order q, k, v, o (torchtitan's Attention.forward: wq, wk,
+     * wv, then wo): the 2nd and 4th are k (half of kv) and o */
+    a->mms = 4;
+    a->even_fwd = 2 * (kv / 2 + out);
     a->qk_dim = d;
     a->v_dim = d;
     model_operands_column(&a->cast, h, (gate * n + 2 * kvh) * d, 1);
