@@ -302,6 +302,31 @@ static void tp_collectives(const struct model *m, struct model_layer *L)
         moe && recomputes(m, MODEL_MOD_MOE);
 }
 
+/*
+ * Megatron-LM's backward all-gather under sequence parallelism
+ * (megatron/core/tensor_parallel/layers.py,
+ * LinearWithGradAccumulationAndAsyncCommunication: the forward keeps a
+ * column-parallel GEMM's input as its shard; backward all-gathers it
+ * again for the weight gradient, async, issued before the input
+ * gradient's GEMM, "Here we rely on CUDA_DEVICE_MAX_CONNECTIONS=1 to
+ * ensure that the gather is scheduled before the input gradient
+ * computation", and waited for after it; Korthikanti et al. 2022
+ * §4.2.2). One per TP-split block, at the column-parallel GEMMs that
+ * open it (the mixer's, a dense FFN's or the shared experts' up
+ * projection): half of the block's all-gather and reduce-scatter pairs.
+ * regather_fwd: those GEMMs' forward FLOPs per token, which their input
+ * gradient repeats (the time the all-gather runs under, expected_comm.c).
+ */
+static void tp_regathers(const struct model_mixer_numbers *a,
+                         struct model_layer *L)
+{
+    double up = L->gemm_fwd[MODEL_GEMM_DENSE_UP] +
+                (L->moe ? L->gemm_fwd[MODEL_GEMM_SHARED_UP] : 0);
+    L->tp_regathers = L->tp_collectives / 2;
+    L->regather_fwd = (L->mixer != MODEL_MIX_NONE ? a->col_fwd : 0) +
+                      (L->tp_regathers > 0 ? up : 0);
+}
+
 /* The parameter and FLOP sums of one layer kind from its parts. */
 static void layer_sums(const struct model_spec *s,
                        const struct model_mixer_numbers *a,
@@ -377,6 +402,7 @@ static void build_layer(const struct model *m,
     elementwise(s, &a, blocks, L);
     recompute_flops(m, &a, &f, L);
     tp_collectives(m, L);
+    tp_regathers(&a, L);
 }
 
 /* ---- The layer kinds ---- */

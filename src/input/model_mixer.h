@@ -72,6 +72,10 @@ unsigned model_mixer_class(int mixer);
 struct model_mixer_numbers {
     double params;   /* projections, biases, norms, convolutions, sinks */
     double proj_fwd; /* projection GEMM FLOPs (attention GEMM class) */
+    double col_fwd;  /* of proj_fwd, the column-parallel projections':
+                      * those whose input sequence parallelism gathers
+                      * (what re-gathers it in backward, model_layer
+                      * regather_fwd) */
     double mms;      /* matmuls its projections run, in forward order */
     double even_fwd; /* of proj_fwd, the even-numbered matmuls' (2nd, 4th,
                       * ...: what recompute module alternate_mm reruns;

@@ -101,6 +101,10 @@ struct stack_spec {
                                chunk is one layer's gradients, or one
                                (virtual) pipeline stage's with PP */
     bool tp_comm_overlap;   /* TP all-gather/reduce-scatter inside GEMMs */
+    bool tp_regather;       /* under sequence parallelism, a column-parallel
+                               GEMM's input kept as its shard and
+                               all-gathered again in backward (Megatron-LM);
+                               false: the gathered input is kept */
     int pp_p2p_overlap;     /* enum stack_p2p_overlap */
     bool ramp_comm_overlap; /* communication hidden in pipeline warm-up and
                                flush too (else exposed there) */
