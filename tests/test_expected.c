@@ -759,6 +759,36 @@ static void test_expected_flash2_by_hand(void **state)
 }
 
 /*
+ * Megatron-LM's backward re-gather under sequence parallelism
+ * (expected_comm.c regather_route): issued before the input-gradient
+ * GEMM of the layer it feeds, hidden under it as far as that GEMM lasts.
+ * gpt-korthikanti on tp=8 in one node, two micro-batches of 2048 tokens:
+ * 386 re-gathers (test_comm_tp_backward_regather), each moving 7/8 of s h
+ * x 2 bytes over NVLink (a 50 MB ring all-gather: Simple, its bytes at
+ * the link's rate as moved). The input gradient of QKV, 2 x 2048 x 12288
+ * x 36864 / 8 = 232 GFLOP, takes about 0.6 ms at the flat calibration's
+ * 379 TFLOP/s, its all-gather 44 MB in about 0.28 ms at the fixture's
+ * 160 GB/s of NVLink: hidden. So with the stack's tp_regather the hidden NVLink
+ * traffic grows by 386 x 2048 x 12288 x 2 x 7/8 bytes and the exposed stays as
+ * without it.
+ */
+static void test_expected_tp_regather_hidden_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct stack off = f->stack;
+    struct cost_result with, without;
+    double bytes = 386 * 2048.0 * 12288 * 2 * 7 / 8;
+    off.spec.tp_regather = false;
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=2", &f->stack, &with);
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=2", &off, &without);
+    assert_true(with.work.x.xp_nv_raw > 0);
+    assert_near(with.work.x.xp_nv_raw, without.work.x.xp_nv_raw,
+                1e-12 * without.work.x.xp_nv_raw);
+    assert_near(with.work.x.hid_nv_raw - without.work.x.hid_nv_raw, bytes,
+                1e-9 * bytes);
+}
+
+/*
  * Context parallelism as the stack moves keys and values
  * (expected_comm.c cp_route). gpt-korthikanti on cp=4 in one node: the
  * CP traffic is on NVLink only: its bytes (hidden plus exposed, whatever
@@ -978,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_expected_fp8_casts_by_hand),
         cmocka_unit_test(test_expected_attention_length_by_hand),
         cmocka_unit_test(test_expected_flash2_by_hand),
+        cmocka_unit_test(test_expected_tp_regather_hidden_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
         cmocka_unit_test(test_expected_load_by_hand),
     };
