@@ -222,6 +222,57 @@ static void test_calibration_attention_real_widths(void **state)
 }
 
 /*
+ * [attention_length]'s FlashAttention-2 bars: its rate over the
+ * benchmark kernel's at the same length and mask. Set on the snapshot
+ * H200 with the FlashAttention-3 paper's head-dim-128 H100 bars at 4096,
+ * 8192 and 16384 tokens (forward causal FA3 579 602 616, FA2 319 333 335;
+ * full FA3 638 646 648, FA2 368 370 370; backward FA3 542 559 561, FA2 310
+ * 318 322): at 8192 causal 333/602, full 370/646, backward 318/559.
+ * Without the bars: false and 1, 1, 1; three of the four keys refused.
+ */
+static void test_calibration_attention_flash2(void **state)
+{
+    struct calibration cal;
+    struct datafile_set set[8];
+    struct diag d;
+    double causal, full, bwd;
+    static const char *const sets[] = {
+        "attention_kernel.seq_len=4096",
+        "attention_length.seq_lens=4096 8192 16384",
+        "attention_length.causal_tflops=579 602 616",
+        "attention_length.full_tflops=638 646 648",
+        "attention_length.flash2_causal_tflops=319 333 335",
+        "attention_length.flash2_full_tflops=368 370 370",
+        "attention_length.flash2_bwd_tflops=310 318 322",
+        "attention_length.bwd_tflops=542 559 561"};
+    size_t i;
+    (void)state;
+    diag_init(&d);
+    for (i = 0; i < 8; i++)
+        assert_int_equal(datafile_parse_set(sets[i], &set[i], &d), STATUS_OK);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, set, 4, &d),
+                     STATUS_OK);
+    assert_false(
+        calibration_attention_flash2_factors(&cal, 8192, &causal, &full, &bwd));
+    assert_near(causal + full + bwd, 3, 0);
+    calibration_release(&cal);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, set, 8, &d),
+                     STATUS_OK);
+    assert_true(
+        calibration_attention_flash2_factors(&cal, 8192, &causal, &full, &bwd));
+    assert_near(causal, 333.0 / 602, 1e-12);
+    assert_near(full, 370.0 / 646, 1e-12);
+    assert_near(bwd, 318.0 / 559, 1e-12);
+    calibration_release(&cal);
+    assert_int_equal(calibration_load("tests/data/snap/calibration/h200.ini",
+                                      &cal, set, 7, &d),
+                     STATUS_RANGE);
+    assert_has_line(d.msg, "bwd_tflops: missing");
+}
+
+/*
  * [attention_length]: a benchmark's rate by length, causal and full, over
  * its causal rate at the length the kernel rates were measured at. Set
  * on the snapshot H200: lengths 1024 4096 16384, causal 400 500 600, full
@@ -774,6 +825,7 @@ int main(void)
         cmocka_unit_test(test_calibration_elementwise_router_clock),
         cmocka_unit_test(test_calibration_attention_real_widths),
         cmocka_unit_test(test_calibration_attention_length),
+        cmocka_unit_test(test_calibration_attention_flash2),
         cmocka_unit_test(test_calibration_busbw_by_message_size),
         cmocka_unit_test(test_calibration_files_cite_every_value),
         cmocka_unit_test(test_calibration_equal_rates_and_set),

@@ -461,6 +461,36 @@ static void test_comm_tp_in_moe_layers(void **state)
 }
 
 /*
+ * Megatron-LM's backward re-gather under sequence parallelism
+ * (megatron/core/tensor_parallel/layers.py,
+ * LinearWithGradAccumulationAndAsyncCommunication.backward: the input
+ * shard a column-parallel GEMM saved is all-gathered again for the
+ * weight gradient). gpt-korthikanti on tp=8, two micro-batches of 2048
+ * tokens, one stage: each of the 96 layers opens two TP-split blocks
+ * (attention's QKV, the FFN's up projection), and the head is
+ * column-parallel too: 96 x 2 + 1 = 193 all-gathers a micro-batch, 386
+ * calls, each of s b h x 2 bytes of which 7/8 move: 386 x bsh x 2 x
+ * 7/8. Without sequence parallelism (sp=0) the forward's all-reduce
+ * keeps nothing split: none.
+ */
+static void test_comm_tp_backward_regather(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_collective l[COMM_LIST_MAX];
+    struct comm_totals t;
+    double bsh = 2048.0 * 12288;
+    size_t n = run(f, &f->gpt, "gpus=8 tp=8 gbs=2", COMM_TOPO, l, &t);
+    const struct comm_collective *rg =
+        find(l, n, "TP backward re-gather (sequence parallel)");
+    assert_non_null(rg);
+    assert_near(rg->calls, 386, 1e-12);
+    assert_near(t.what_nvlink[COMM_TP_REGATHER].bytes, 386 * bsh * 2 * 7 / 8,
+                1e-9);
+    run(f, &f->gpt, "gpus=8 tp=8 gbs=2 sp=0", COMM_TOPO, l, &t);
+    assert_near(t.what_nvlink[COMM_TP_REGATHER].bytes, 0, 0);
+}
+
+/*
  * Issue 11 item 4: ZeRO-2 accumulates gradients unsharded and
  * reduce-scatters them once per step when that memory fits (a speed of
  * light runs the plan the cheapest way), else every micro-batch. GPT-3
@@ -591,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_comm_ep_stack_dispatcher),
         cmocka_unit_test(test_comm_tp_without_sequence_parallel),
         cmocka_unit_test(test_comm_tp_in_moe_layers),
+        cmocka_unit_test(test_comm_tp_backward_regather),
         cmocka_unit_test(test_comm_zero2_grads_once_or_per_microbatch),
         cmocka_unit_test(test_comm_moe_recompute_redoes_all_to_all),
         cmocka_unit_test(test_comm_nvlink_domain),

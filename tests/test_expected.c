@@ -583,6 +583,29 @@ static void test_expected_full_recompute_elementwise_by_hand(void **state)
 }
 
 /*
+ * torchtitan's op-level selective checkpointing (training.selective =
+ * alternate_mm) reruns every op of a layer but the saved matmuls and the
+ * attention kernel, so its elementwise kernels run a fourth time as under
+ * full recomputation: gpt-korthikanti on one GPU, as the test above, its
+ * elementwise time less the loss's 4/3 of recompute=none's; the attention
+ * kernels as without recomputation (its output is saved).
+ */
+static void test_expected_alternate_mm_elementwise_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct cost_result none, alt;
+    double loss = 3 * 2048 * 2 * 51200 * f->gpt.spec.logits_bytes / 1.5e12;
+    evaluate(f, &f->gpt, "gpus=1 mbs=1 gbs=1 recompute=none", &f->stack, &none);
+    evaluate_set(f, "tests/data/gpt-korthikanti.ini",
+                 "training.selective=alternate_mm",
+                 "gpus=1 mbs=1 gbs=1 recompute=selective", &alt);
+    assert_true(none.work.x.ew_s > loss && loss > 0);
+    assert_near(alt.work.x.ew_s - loss, (none.work.x.ew_s - loss) * 4 / 3,
+                1e-12);
+    assert_near(alt.work.x.attn_cal_s, none.work.x.attn_cal_s, 1e-15);
+}
+
+/*
  * Selective recomputation of the attention core (Korthikanti et al. 2022
  * §5: QK^T, softmax, dropout and attention over V, checkpointed and run
  * again in the backward) reruns that core as what it is. gpt-korthikanti
@@ -674,6 +697,95 @@ static void test_expected_attention_length_by_hand(void **state)
         assert_near(curve.work.x.attn_cal_s, ratio[i] * flat.work.x.attn_cal_s,
                     1e-12 * flat.work.x.attn_cal_s);
     }
+}
+
+/*
+ * A stack that runs FlashAttention-2 (attention_kernel = flash2,
+ * expected_compute.c flash2_times). The length curve of
+ * test_expected_attention_length_by_hand, with FlashAttention-2 bars at
+ * half the benchmark kernel's forward rates (causal 125 and 250, full 250
+ * and 500) and a quarter of its backward's (100 against 400). On the flat
+ * calibration (forward and backward both at 379 TFLOP/s, backward 2 x the
+ * forward's FLOPs) the forward is A/3 of the kernels' time A without the
+ * curve and the backward 2A/3. tp=4 (one causal kernel of 2048 tokens,
+ * the measured length): A/3 / 0.5 + 2A/3 / 0.25 = 10A/3. cp=4 (the ring
+ * of the length test over 512-token chunks: causal 250/500, full
+ * 500/500): forward 1/(4 x 0.5 x 0.5) + 0.75/(1 x 0.5) = 2.5, backward
+ * 1.25 / 0.25 = 5: A/3 x 2.5 + 2A/3 x 5 = 12.5A/3. The stack's default
+ * kernel (measured) keeps the length test's 1 and 1.25.
+ */
+static void test_expected_flash2_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct fixture g = *f;
+    struct stack st = f->stack;
+    struct cost_result flat, fa2, measured;
+    struct calibration_attention *a = &g.cal.attention;
+    static const char *const plans[] = {"gpus=4 tp=4 mbs=1 gbs=1",
+                                        "gpus=4 cp=4 mbs=1 gbs=1"};
+    static const double ratio[] = {10.0 / 3, 12.5 / 3}, length[] = {1, 1.25};
+    int i;
+    a->len_n = 2;
+    a->len_seq[0] = 512;
+    a->len_seq[1] = 2048;
+    a->len_ln[0] = log(512);
+    a->len_ln[1] = log(2048);
+    a->len_causal[0] = 250;
+    a->len_causal[1] = 500;
+    a->len_full[0] = 500;
+    a->len_full[1] = 1000;
+    a->len_ref = 500;
+    a->len_flash2 = true;
+    a->len_f2_causal[0] = 125;
+    a->len_f2_causal[1] = 250;
+    a->len_f2_full[0] = 250;
+    a->len_f2_full[1] = 500;
+    a->len_bwd[0] = a->len_bwd[1] = 400;
+    a->len_f2_bwd[0] = a->len_f2_bwd[1] = 100;
+    g.cal.spec.attn_seq_len = 2048;
+    g.hw.cal = &g.cal;
+    st.spec.attention_kernel = STACK_ATTN_FLASH2;
+    for (i = 0; i < 2; i++) {
+        evaluate(f, &f->gpt, plans[i], &f->stack, &flat);
+        evaluate(&g, &g.gpt, plans[i], &st, &fa2);
+        evaluate(&g, &g.gpt, plans[i], &g.stack, &measured);
+        assert_true(flat.work.x.attn_cal_s > 0);
+        assert_near(fa2.work.x.attn_cal_s, ratio[i] * flat.work.x.attn_cal_s,
+                    1e-12 * flat.work.x.attn_cal_s);
+        assert_near(measured.work.x.attn_cal_s,
+                    length[i] * flat.work.x.attn_cal_s,
+                    1e-12 * flat.work.x.attn_cal_s);
+    }
+}
+
+/*
+ * Megatron-LM's backward re-gather under sequence parallelism
+ * (expected_comm.c regather_route): issued before the input-gradient
+ * GEMM of the layer it feeds, hidden under it as far as that GEMM lasts.
+ * gpt-korthikanti on tp=8 in one node, two micro-batches of 2048 tokens:
+ * 386 re-gathers (test_comm_tp_backward_regather), each moving 7/8 of s h
+ * x 2 bytes over NVLink (a 50 MB ring all-gather: Simple, its bytes at
+ * the link's rate as moved). The input gradient of QKV, 2 x 2048 x 12288
+ * x 36864 / 8 = 232 GFLOP, takes about 0.6 ms at the flat calibration's
+ * 379 TFLOP/s, its all-gather 44 MB in about 0.28 ms at the fixture's
+ * 160 GB/s of NVLink: hidden. So with the stack's tp_regather the hidden NVLink
+ * traffic grows by 386 x 2048 x 12288 x 2 x 7/8 bytes and the exposed stays as
+ * without it.
+ */
+static void test_expected_tp_regather_hidden_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct stack off = f->stack;
+    struct cost_result with, without;
+    double bytes = 386 * 2048.0 * 12288 * 2 * 7 / 8;
+    off.spec.tp_regather = false;
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=2", &f->stack, &with);
+    evaluate(f, &f->gpt, "gpus=8 tp=8 mbs=1 gbs=2", &off, &without);
+    assert_true(with.work.x.xp_nv_raw > 0);
+    assert_near(with.work.x.xp_nv_raw, without.work.x.xp_nv_raw,
+                1e-12 * without.work.x.xp_nv_raw);
+    assert_near(with.work.x.hid_nv_raw - without.work.x.hid_nv_raw, bytes,
+                1e-9 * bytes);
 }
 
 /*
@@ -891,9 +1003,12 @@ int main(void)
         cmocka_unit_test(test_expected_selective_core_attn_by_hand),
         cmocka_unit_test(test_expected_cp_exposed_by_hand),
         cmocka_unit_test(test_expected_full_recompute_elementwise_by_hand),
+        cmocka_unit_test(test_expected_alternate_mm_elementwise_by_hand),
         cmocka_unit_test(test_expected_no_sp_replicates_norms_by_hand),
         cmocka_unit_test(test_expected_fp8_casts_by_hand),
         cmocka_unit_test(test_expected_attention_length_by_hand),
+        cmocka_unit_test(test_expected_flash2_by_hand),
+        cmocka_unit_test(test_expected_tp_regather_hidden_by_hand),
         cmocka_unit_test(test_expected_waterfall_sums),
         cmocka_unit_test(test_expected_load_by_hand),
     };

@@ -41,9 +41,10 @@ static void test_model_load_cross_field_checks(void **state)
     assert_int_not_equal(
         model_load("tests/data/bad/model-cross.ini", &m, NULL, 0, &d),
         STATUS_OK);
-    assert_has_line(d.msg, "model-cross.ini:20: training.selective: expected "
-                           "one of core_attn|mla_up_proj|mlp|moe|moe_act|"
-                           "layernorm|shared_experts, got \"bogus\"");
+    assert_has_line(d.msg,
+                    "model-cross.ini:20: training.selective: expected "
+                    "one of core_attn|mla_up_proj|mlp|moe|moe_act|"
+                    "layernorm|shared_experts|alternate_mm, got \"bogus\"");
     diag_init(&d);
     util_set(&s, "training.selective=layernorm");
     assert_int_equal(

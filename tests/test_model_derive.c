@@ -127,6 +127,69 @@ static void test_model_derive_recompute_core_attn(void **state)
 }
 
 /*
+ * `alternate_mm`, torchtitan's op-level policy (parallelize_llama.py
+ * @9dec370: every second aten.mm of a block rerun, counted in forward
+ * order). Llama 3.1 70B (h 8192, 64 heads, 8 KV heads of 128, SwiGLU
+ * width 28672): the block's matmuls are wq, wk, wv, wo, w1, w3, w2, so
+ * wk (8192 x 1024), wo (8192 x 8192) and w3 (8192 x 28672) rerun:
+ * 2 x 8192 x (1024 + 8192 + 28672) = 620,756,992 FLOPs a token, the
+ * attention core not (its kernel's output is saved). Korthikanti's GPT
+ * layer (MHA, GeLU 4h): q, k, v, o, up, down: k, o and down, 2 x (h^2 +
+ * h^2 + 4h^2) = 12h^2 at h 12288.
+ */
+static void test_model_derive_recompute_alternate_mm(void **state)
+{
+    struct model m;
+    struct datafile_set s;
+    double h = 12288;
+    const struct model_layer *L;
+    (void)state;
+    util_set(&s, "training.selective=alternate_mm");
+    util_model(&m, "tests/data/snap/models/llama-3.1-70b.ini", &s, 1);
+    L = &m.layer[MODEL_LAYER_DENSE];
+    assert_near(L->recompute_other[MODEL_RECOMPUTE_SELECTIVE] +
+                    L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE],
+                620756992.0, 1e-12);
+    assert_near(L->recompute_core[MODEL_RECOMPUTE_SELECTIVE], 0, 0);
+    model_release(&m);
+    util_set(&s, "training.selective=alternate_mm");
+    util_model(&m, "tests/data/gpt-korthikanti.ini", &s, 1);
+    L = &m.layer[MODEL_LAYER_DENSE];
+    assert_near(L->recompute_other[MODEL_RECOMPUTE_SELECTIVE] +
+                    L->recompute_fp8[MODEL_RECOMPUTE_SELECTIVE],
+                12 * h * h, 1e-12);
+    model_release(&m);
+}
+
+/*
+ * Megatron-LM's backward re-gathers under sequence parallelism
+ * (model_derive.c tp_regathers): one per TP-split block, at the
+ * column-parallel GEMMs that open it. Korthikanti's GPT layer (h 12288,
+ * MHA, GeLU 4h): two blocks, two re-gathers; the GEMMs they feed are QKV
+ * (h x 3h) and the FFN's up projection (h x 4h): 2 x 7h^2 = 14h^2 FLOPs
+ * a token. tiny-moe's MoE layer (no shared experts: its routed experts
+ * are not TP-split) re-gathers for its attention only: q, k, v of
+ * hidden 1024 with 8 heads (MHA), 2 x 3 x 1024^2.
+ */
+static void test_model_derive_tp_regathers(void **state)
+{
+    struct model m;
+    double h = 12288;
+    const struct model_layer *L;
+    (void)state;
+    util_model(&m, "tests/data/gpt-korthikanti.ini", NULL, 0);
+    L = &m.layer[MODEL_LAYER_DENSE];
+    assert_near(L->tp_regathers, 2, 0);
+    assert_near(L->regather_fwd, 14 * h * h, 1e-12);
+    model_release(&m);
+    util_model(&m, "tests/data/tiny-moe.ini", NULL, 0);
+    L = &m.layer[MODEL_LAYER_MOE];
+    assert_near(L->tp_regathers, 1, 0);
+    assert_near(L->regather_fwd, 2 * 3 * 1024.0 * 1024, 1e-12);
+    model_release(&m);
+}
+
+/*
  * `moe` recomputes DeepSeek-V3's whole MoE block: the router (2 x 256 x
  * 7168 FLOPs) and nine experts (8 routed + 1 shared: 9 x 3 x 7168 x 2048
  * x 2), and the dispatch and combine all-to-alls again.
@@ -240,6 +303,8 @@ int main(void)
         cmocka_unit_test(test_model_derive_recompute_mlp),
         cmocka_unit_test(test_model_derive_recompute_moe),
         cmocka_unit_test(test_model_derive_recompute_core_attn),
+        cmocka_unit_test(test_model_derive_recompute_alternate_mm),
+        cmocka_unit_test(test_model_derive_tp_regathers),
         cmocka_unit_test(test_model_derive_tp_collectives_per_layer),
         cmocka_unit_test(test_model_derive_tiny_moe_by_hand),
         cmocka_unit_test(test_model_derive_qk_norm_params),

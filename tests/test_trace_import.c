@@ -144,6 +144,16 @@ static void test_trace_rules_shipped_file(void **state)
          TRACE_NCCL_ALL_REDUCE},
         {"ncclDevKernel_SendRecv(ncclDevKernelArgs)", TRACE_NCCL_SENDRECV},
         {"_copy_tensor_kernel", TRACE_COPY},
+        /* flash-linear-attention's and mamba_ssm's Triton kernels */
+        {"chunk_gated_delta_rule_fwd_kernel_h_blockdim64", TRACE_SCAN_LINEAR},
+        {"chunk_gated_delta_rule_bwd_kernel_dhu_blockdim64",
+         TRACE_SCAN_LINEAR_BWD},
+        {"chunk_bwd_kernel_dv_local", TRACE_SCAN_LINEAR_BWD},
+        {"merge_16x16_to_64x64_inverse_kernel", TRACE_SCAN_LINEAR},
+        {"_chunk_scan_fwd_kernel", TRACE_SCAN_SSD},
+        {"_bmm_chunk_fwd_kernel", TRACE_SCAN_SSD},
+        {"_chunk_scan_chunk_state_bwd_dx_kernel", TRACE_SCAN_SSD_BWD},
+        {"_state_passing_bwd_kernel", TRACE_SCAN_SSD_BWD},
         {"a_kernel_nobody_wrote", TRACE_UNKNOWN},
     };
     struct diag d;
@@ -330,6 +340,89 @@ static void test_trace_import_work_by_hand(void **state)
     assert_near(s->unknown[0].measured_s, 250e-6, 1e-9);
     assert_int_equal(s->cls[TRACE_UNKNOWN].kernels, 1);
     free(s);
+    trace_import_free(imp);
+}
+
+/*
+ * The chunked scans' classes on tests/data/trace-scan.json, a synthetic
+ * trace of tests/data/scan-hybrid.ini (one attention layer, two Gated
+ * DeltaNet layers, one Mamba-2 layer; 256 tokens, tp = cp = 1) with
+ * kernels named as flash-linear-attention and mamba_ssm name them. One
+ * attention forward: the model's one attention layer ran once, so each
+ * scan layer once (stack_passes 1).
+ * Gated DeltaNet per token and layer (model_mixer.c, docs/model.md): 4
+ * value heads, key and value width 8, chunk 64, 4 taps over 2 x 16 + 32 =
+ * 64 channels: 2 x 4 x (3 x 64 x 8 + 2 x 64 x 8 + 64^2/3 + 3 x 8 x 8) +
+ * 2 x 4 x 64 = 33,450.667 FLOPs; two layers x 256 tokens = 17,126,741.3
+ * FLOPs forward, in 2 x (1 + 10 + 5) = 32 us: 0.53521 TFLOP/s.
+ * Mamba-2 SSD: 1 group, chunk 64, state 16, 4 heads of 8, 4 taps over 32
+ * + 32 channels: 2 x (64 x 16 + 4 x (64 x 8 + 2 x 16 x 8)) + 2 x 4 x 64 =
+ * 8,704 FLOPs; x 256 = 2,228,224 in 1 + 2 + 1 + 1 + 3 = 8 us: 0.278528
+ * TFLOP/s. The backward classes: 2 x 40 us and 10 us of kernels, timed
+ * against twice the forward's FLOPs. Written as [scan] linear_fwd_tflops
+ * and ssd_fwd_tflops, they load back as the calibration's scan rates.
+ */
+static void test_trace_import_scan_rates_by_hand(void **state)
+{
+    struct fixture *f = *state;
+    struct trace_import_summary *s = calloc(1, sizeof *s);
+    struct trace_import *imp = trace_import_new(f->rules);
+    struct model m;
+    struct plan p = {.tp = 1, .cp = 1, .mbs = 1, .ep = 1};
+    struct calibration base, out;
+    struct diag d;
+    char path[] = "/tmp/roofplan-cal-XXXXXX";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem;
+    double gdn = 2 * 256 *
+                 (2 * 4 * (3 * 64 * 8 + 2 * 64 * 8 + 4096.0 / 3 + 3 * 8 * 8) +
+                  2 * 4 * 64);
+    double ssd = 256 * 8704.0;
+    assert_non_null(s);
+    assert_non_null(imp);
+    diag_init(&d);
+    if (model_load("tests/data/scan-hybrid.ini", &m, NULL, 0, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(
+        trace_import_read(imp, "tests/data/trace-scan.json", NULL, &d),
+        STATUS_OK);
+    assert_int_equal(trace_import_summarize(imp, &m, &f->hw, &p, NULL, s, &d),
+                     STATUS_OK);
+    assert_int_equal(s->cls[TRACE_SCAN_LINEAR].kernels, 6);
+    assert_int_equal(s->cls[TRACE_SCAN_LINEAR_BWD].kernels, 4);
+    assert_int_equal(s->cls[TRACE_SCAN_SSD].kernels, 5);
+    assert_int_equal(s->cls[TRACE_SCAN_SSD_BWD].kernels, 2);
+    assert_near(s->stack_passes, 1, 1e-12);
+    assert_near(s->cls[TRACE_SCAN_LINEAR].work, gdn, 1e-6);
+    assert_near(s->cls[TRACE_SCAN_LINEAR_BWD].work, 2 * gdn, 1e-6);
+    assert_near(s->scan_fwd_tflops[CALIBRATION_SCAN_LINEAR],
+                gdn / 32e-6 * 1e-12, 1e-12);
+    assert_near(s->scan_fwd_tflops[CALIBRATION_SCAN_LINEAR], 0.53521, 1e-5);
+    assert_near(s->scan_fwd_tflops[CALIBRATION_SCAN_SSD], 0.278528, 1e-9);
+    assert_near(s->cls[TRACE_SCAN_SSD].work, ssd, 1e-6);
+    assert_int_equal(
+        calibration_load("data/calibration/h800.ini", &base, NULL, 0, &d),
+        STATUS_OK);
+    mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    assert_int_equal(
+        trace_import_write(s, &base, "h800.ini", "test", &f->hw, mem, &d),
+        STATUS_OK);
+    assert_int_equal(fclose(mem), 0);
+    util_temp_file(path, text, len);
+    if (calibration_load(path, &out, NULL, 0, &d) != STATUS_OK)
+        fail_msg("%s", d.msg);
+    assert_near(calibration_scan_tflops(&out, CALIBRATION_SCAN_LINEAR), 0.5352,
+                1e-12);
+    assert_near(calibration_scan_tflops(&out, CALIBRATION_SCAN_SSD), 0.2785,
+                1e-12);
+    calibration_release(&out);
+    calibration_release(&base);
+    unlink(path);
+    free(text);
+    free(s);
+    model_release(&m);
     trace_import_free(imp);
 }
 
@@ -564,6 +657,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_trace_import_write_loads_as_calibration, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_import_scan_rates_by_hand,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_trace_import_write_refuses_above_peak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_import_needs_attention,

@@ -357,6 +357,7 @@ void comm_groups_init(struct comm_groups *g,
     g->pp = plan_span(p->pp, p->tp * p->cp * p->dp, dom);
     g->pp_cross = g->pp.nodes > 1;
     g->dispatcher = STACK_DISPATCH_DEEPEP;
+    g->tp_regather = true;
 }
 
 /* A parameter class of the data-parallel traffic. */
@@ -506,8 +507,10 @@ static void tp_traffic(struct acc *a,
     double tp_calls =
         a->mb * (2 * sum->tp_collectives + sum->tp_recompute[p->recompute]);
     double seq_mb = (double)(p->mbs * a->s->seq_len); /* tokens/micro-batch */
-    double buffer = tp_calls * seq_mb * (double)a->s->hidden *
-                    a->s->activation_bytes / (double)p->cp;
+    double per_call =
+        seq_mb * (double)a->s->hidden * a->s->activation_bytes / (double)p->cp;
+    double buffer = tp_calls * per_call;
+    double regathers = a->mb * sum->tp_regathers;
     if (p->tp <= 1)
         return;
     if (p->no_sp) /* an all-reduce where SP has an all-gather and a
@@ -520,6 +523,12 @@ static void tp_traffic(struct acc *a,
              &g->tp, tp_calls / 2, buffer / 2);
         ring(a, "TP reduce-scatter (sequence parallel)", COMM_TP,
              COMM_REDUCE_SCATTER, &g->tp, tp_calls / 2, buffer / 2);
+        /* the backward's all-gather of each column-parallel GEMM's input,
+         * kept as its shard (model_layer tp_regathers): a call as large */
+        if (g->tp_regather)
+            ring(a, "TP backward re-gather (sequence parallel)",
+                 COMM_TP_REGATHER, COMM_ALL_GATHER, &g->tp, regathers,
+                 regathers * per_call);
     }
 }
 

@@ -86,10 +86,13 @@ struct comm_groups {
     long domain; /* GPUs per NVLink domain */
     struct comm_group tp, cp, dp, edp, ep;
     struct plan_span pp;
-    bool pp_cross;  /* pipeline neighbours on different nodes */
-    int dispatcher; /* enum stack_ep_dispatcher: how EP moves tokens
-                       (comm_groups_init: deepep; the caller sets the
-                       stack's) */
+    bool pp_cross;    /* pipeline neighbours on different nodes */
+    int dispatcher;   /* enum stack_ep_dispatcher: how EP moves tokens
+                         (comm_groups_init: deepep; the caller sets the
+                         stack's) */
+    bool tp_regather; /* the backward's re-gathers under sequence
+                         parallelism (comm_groups_init: true, as
+                         Megatron-LM; the caller sets the stack's) */
 };
 
 /* Places plan p's groups on hw's nodes (p passed plan_check()). */

@@ -147,8 +147,10 @@ static const struct comm_groups *eval_groups(struct eval *ev)
         return ev->groups;
     if (!ev->hint || !(ev->hint->have & COST_HAVE_GROUPS)) {
         comm_groups_init(g, ctx->hw, ev->p, ctx->comm);
-        if (ctx->stack) /* the stack's kernel moves the MoE tokens */
+        if (ctx->stack) { /* the stack's kernel moves the MoE tokens */
             g->dispatcher = ctx->stack->spec.ep_dispatcher;
+            g->tp_regather = ctx->stack->spec.tp_regather;
+        }
         if (ev->hint)
             g->memo = &ev->hint->algo;
         if (ev->hint)

@@ -272,6 +272,47 @@ static void cp_route(struct expected_work *x,
     route(x, &none, CALIBRATION_ALL_GATHER, WAY_EXPOSED, &xib, &xnv);
 }
 
+/*
+ * The backward's re-gathers of the column-parallel GEMMs' inputs under
+ * sequence parallelism (comm.c; model_derive.c tp_regathers): Megatron-LM
+ * issues each one async before the input gradient's GEMM of the layer it
+ * feeds and waits for it after that GEMM, so it runs under that GEMM:
+ * what its transfer takes beyond that GEMM's time is exposed, the rest
+ * hidden (as cp_route, at the link's expected rate, latency left out of
+ * the comparison). Those GEMMs' time is their share of the rank's GEMM
+ * time at its mean rate: their forward FLOPs (regather_fwd) over all of
+ * the GEMMs' passes (3 x fwd_linear, 4 x under full recomputation).
+ * Hidden whole where the stack overlaps all TP traffic (tp_comm_overlap).
+ */
+static void regather_route(struct expected_work *x,
+                           const struct net *n,
+                           const struct stack_spec *s,
+                           const struct plan *p,
+                           const struct model_chunk *c,
+                           const struct comm_totals *ct)
+{
+    const struct comm_load *ib = &ct->what_ib[COMM_TP_REGATHER];
+    const struct comm_load *nv = &ct->what_nvlink[COMM_TP_REGATHER];
+    double t_ib =
+        ib->at > 0 ? ib->at / (n->hw->ib_bps * x->network_efficiency) : 0;
+    double t_nv =
+        nv->at > 0 ? nv->at / (n->hw->nvlink_bps * x->network_efficiency) : 0;
+    double t = t_ib > t_nv ? t_ib : t_nv, f = 0;
+    double passes = p->recompute == MODEL_RECOMPUTE_FULL ? 4 : 3;
+    double under = c->fwd_linear > 0 ? x->gemm_cal_s * c->regather_fwd /
+                                           (passes * c->fwd_linear)
+                                     : 0;
+    struct comm_load hib, hnv, xib, xnv;
+    if (!s->tp_comm_overlap && t > under && t > 0)
+        f = (t - under) / t;
+    hib = share(*ib, 1 - f);
+    hnv = share(*nv, 1 - f);
+    xib = share(*ib, f);
+    xnv = share(*nv, f);
+    route(x, n, CALIBRATION_ALL_GATHER, WAY_HIDDEN, &hib, &hnv);
+    route(x, n, CALIBRATION_ALL_GATHER, WAY_EXPOSED, &xib, &xnv);
+}
+
 /* l with its bytes (as moved and at the rate) x f: a loaded rank's. */
 static struct comm_load loaded(struct comm_load l, double f)
 {
@@ -491,6 +532,7 @@ static void comm_work(const struct net *n,
     ep_route(x, n, s, p, domain, rk, ep_way);
     route(x, n, CALIBRATION_ALL_GATHER, way_of(s->tp_comm_overlap),
           &ct->what_ib[COMM_TP], &ct->what_nvlink[COMM_TP]);
+    regather_route(x, n, s, p, rk->c, ct);
     /* no nccl-tests curve for point-to-point: the link's full rate */
     route(x, &none, CALIBRATION_ALL_GATHER, pp_way, &ct->what_ib[COMM_PP],
           &ct->what_nvlink[COMM_PP]);

@@ -246,6 +246,34 @@ static double attention_length_time(struct expected_memo *memo,
     return t;
 }
 
+/*
+ * Where the stack runs FlashAttention-2 (attention_kernel = flash2) and
+ * the calibration's benchmark has its bars: the forward's and the
+ * backward's time over the measured rates' (each 1/rate, in units of the
+ * measured causal rate at its length), each of attention_length_time's
+ * kernels at FlashAttention-2's rate over the benchmark kernel's at the
+ * same length and mask (calibration_attention_flash2_factors; the
+ * backward's bars are unmasked, so its ratio holds for both masks).
+ * Unchanged where either is missing.
+ */
+static void flash2_times(const struct calibration *cal,
+                         const struct model_spec *s,
+                         const struct plan *p,
+                         double *fwd_t,
+                         double *bwd_t)
+{
+    double cp = (double)p->cp, seq = (double)s->seq_len / cp;
+    double causal, full, k_causal, k_full, k_bwd;
+    if (!calibration_attention_flash2_factors(cal, seq, &k_causal, &k_full,
+                                              &k_bwd))
+        return;
+    calibration_attention_length_factors(cal, seq, &causal, &full);
+    *fwd_t = p->cp <= 1 ? 1 / (causal * k_causal)
+                        : 1 / (cp * causal * k_causal) +
+                              (1 - 1 / cp) / (full * k_full);
+    *bwd_t /= k_bwd;
+}
+
 /* The chunked scans' forward FLOPs per step on this GPU (all zero for a
  * model without linear-attention or SSM layers). */
 static double scan_flops(const struct expected_rank *rk)
@@ -386,12 +414,14 @@ static void gemm_work(const struct model *m,
 
 /* The attention kernels' time into x->attn_cal_s: forward and backward
  * at their measured rates for the model's head widths, at the plan's
- * lengths (the speed of light's where the calibration has no rate).
- * Returns the forward's share of it. */
+ * lengths, of the stack's kernel (enum stack_attention_kernel; the speed
+ * of light's where the calibration has no rate). Returns the forward's
+ * share of it. */
 static double attention_work(const struct model *m,
                              const struct hardware *hw,
                              const struct calibration *cal,
                              const struct plan *p,
+                             int kernel,
                              const struct expected_rank *rk,
                              struct expected_work *x)
 {
@@ -405,19 +435,34 @@ static double attention_work(const struct model *m,
     double bwd =
         calibration_attention_s(cal, CALIBRATION_ATTN_BWD, m->attn_head_dim,
                                 m->attn_v_head_dim, ratio * f);
-    x->attn_cal_s =
-        fwd > 0 && bwd > 0
-            ? (fwd + bwd) * attention_length_time(rk->memo, cal, &m->spec, p) +
-                  scan_time(&m->spec, hw, cal, rk)
-            : x->attn_sol_s;
+    double fwd_t = 0, bwd_t = 0;
+    if (fwd > 0 && bwd > 0) {
+        fwd_t = bwd_t = attention_length_time(rk->memo, cal, &m->spec, p);
+        if (kernel == STACK_ATTN_FLASH2)
+            flash2_times(cal, &m->spec, p, &fwd_t, &bwd_t);
+    }
+    x->attn_cal_s = fwd > 0 && bwd > 0 ? fwd * fwd_t + bwd * bwd_t +
+                                             scan_time(&m->spec, hw, cal, rk)
+                                       : x->attn_sol_s;
     /* of it, the forward's (the rerun is the backward's: combined 1F1B's
      * nodes); the FLOPs' share where no rate is measured */
     return fwd > 0 && bwd > 0
                ? calibration_attention_s(cal, CALIBRATION_ATTN_FWD,
                                          m->attn_head_dim, m->attn_v_head_dim,
-                                         f) /
-                     (fwd + bwd)
+                                         f) *
+                     fwd_t / (fwd * fwd_t + bwd * bwd_t)
                : f / (f + rerun + ratio * f);
+}
+
+/* Whether the plan's recomputation reruns each layer's elementwise
+ * kernels: a full one, or a selective one with torchtitan's op policy
+ * (alternate_mm: every op but the saved matmuls and the attention
+ * kernel, model_derive.c alternate_mm_flops). */
+static bool reruns_elementwise(const struct model *m, const struct plan *p)
+{
+    return p->recompute == MODEL_RECOMPUTE_FULL ||
+           (p->recompute == MODEL_RECOMPUTE_SELECTIVE &&
+            (m->selective & (1u << MODEL_MOD_ALTERNATE_MM)) != 0);
 }
 
 /* The elementwise, loss and router work into x (ew_s at the most loaded
@@ -445,13 +490,12 @@ static void elementwise_work(const struct model *m,
               (calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12);
     permute_s = x->ew_s;
     /* a full recomputation reruns each layer's forward, its elementwise
-     * kernels too (not the loss: MODEL_EW_LOSS) */
+     * kernels too (not the loss: MODEL_EW_LOSS); so does torchtitan's
+     * op policy */
     for (k = 0; k < MODEL_EWS; k++)
-        x->ew_s +=
-            (k != MODEL_EW_LOSS && p->recompute == MODEL_RECOMPUTE_FULL ? 4
-                                                                        : 3) *
-            t * c->ew_fwd[k] /
-            (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
+        x->ew_s += (k != MODEL_EW_LOSS && reruns_elementwise(m, p) ? 4 : 3) *
+                   t * c->ew_fwd[k] /
+                   (calibration_elementwise_tbps(cal, ew_kind[k]) * 1e12);
     /* a selective recomputation of an unfused attention core reruns its
      * s x s traffic (the full one's is in the fourth pass above) */
     if (p->recompute == MODEL_RECOMPUTE_SELECTIVE)
@@ -471,8 +515,7 @@ static void elementwise_work(const struct model *m,
      * h (model_derive.c). */
     if (p->no_sp && p->tp > 1)
         x->ew_s +=
-            (double)(p->tp - 1) *
-            (p->recompute == MODEL_RECOMPUTE_FULL ? 4 : 3) * t *
+            (double)(p->tp - 1) * (reruns_elementwise(m, p) ? 4 : 3) * t *
             (c->ew_fwd[MODEL_EW_NORM] /
                  (calibration_elementwise_tbps(cal, CALIBRATION_EW_NORM) *
                   1e12) +
@@ -502,13 +545,14 @@ static void compute_work(const struct model *m,
                          const struct hardware *hw,
                          const struct calibration *cal,
                          const struct plan *p,
+                         int attn_kernel,
                          const struct expected_rank *rk,
                          double copy_bps,
                          struct expected_work *x)
 {
     double gemm_s, attn_fwd;
     gemm_work(m, hw, cal, p, rk, copy_bps, x);
-    attn_fwd = attention_work(m, hw, cal, p, rk, x);
+    attn_fwd = attention_work(m, hw, cal, p, attn_kernel, rk, x);
     gemm_s = x->gemm_cal_s;
     /* No faster than the speed of light (issue 17): the calibrated
      * GEMMs and attention take at least the floor's time for their
@@ -601,7 +645,7 @@ void expected_compute_fill(const struct model *m,
 {
     double copy_bps =
         calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12;
-    compute_work(m, hw, cal, p, rk, copy_bps, x);
+    compute_work(m, hw, cal, p, st->spec.attention_kernel, rk, copy_bps, x);
     x->host_s = host_work(&st->spec, rk);
     x->host_paced_s = x->host_s * st->spec.host_sync_share;
     x->expert_host_s = expert_host_work(&m->spec, &st->spec, p, rk);

@@ -500,6 +500,54 @@ static void gemms(const struct model *m,
     }
 }
 
+/*
+ * The chunked scans (Gated DeltaNet's delta rule, Mamba-2's SSD): the
+ * trace covers nf forwards of each attention layer (one attention kernel
+ * each, kernels_other), so nf / (the model's attention layers) forwards
+ * of the whole stack of layers, and with them of each scan layer: the
+ * forward class's kernels are timed against those layers' forward FLOPs
+ * (model_layer scan_fwd, per token; docs/model.md), the backward class's
+ * against twice them (the expected step's 3 x the forward), and the
+ * forward's rate over the clock is the calibration's [scan] rate.
+ */
+static void kernels_scan(const struct model *m,
+                         const struct hardware *hw,
+                         struct trace_import_summary *s)
+{
+    static const struct {
+        int fwd, bwd, model_scan;
+        enum calibration_scan cal;
+    } scans[] = {{TRACE_SCAN_LINEAR, TRACE_SCAN_LINEAR_BWD, MODEL_SCAN_LINEAR,
+                  CALIBRATION_SCAN_LINEAR},
+                 {TRACE_SCAN_SSD, TRACE_SCAN_SSD_BWD, MODEL_SCAN_SSD,
+                  CALIBRATION_SCAN_SSD}};
+    double attn_layers = 0, stack_passes;
+    size_t i;
+    int k;
+    for (k = 0; k < MODEL_LAYER_KINDS; k++)
+        if (m->layer[k].core_fwd > 0)
+            attn_layers += (double)m->kind_units[k];
+    if (!(attn_layers > 0))
+        return;
+    stack_passes = s->fwd_passes / attn_layers;
+    s->stack_passes = stack_passes;
+    for (i = 0; i < sizeof scans / sizeof scans[0]; i++) {
+        double f = 0, t;
+        for (k = 0; k < MODEL_LAYER_KINDS; k++) {
+            double u = (double)m->kind_units[k];
+            f += u * m->layer[k].scan_fwd[scans[i].model_scan];
+        }
+        f *= stack_passes * s->tokens;
+        s->cls[scans[i].fwd].work = f;
+        s->cls[scans[i].fwd].sol_s = f / hw->bf16_flops;
+        s->cls[scans[i].bwd].work = 2 * f;
+        s->cls[scans[i].bwd].sol_s = 2 * f / hw->bf16_flops;
+        t = s->cls[scans[i].fwd].measured_s;
+        if (f > 0 && t > 0)
+            s->scan_fwd_tflops[scans[i].cal] = f / t * 1e-12 / s->clock;
+    }
+}
+
 /* Attention at the model's q/k width; norms and activations. */
 static void kernels_other(const struct model *m,
                           const struct model_layer *L,
@@ -603,6 +651,7 @@ enum status trace_import_summarize(const struct trace_import *imp,
     s->cls[TRACE_GEMM_BF16].sol_s =
         s->cls[TRACE_GEMM_BF16].work / hw->bf16_flops;
     kernels_other(m, L, hw, s);
+    kernels_scan(m, hw, s);
     for (c = TRACE_NORM; c <= TRACE_COPY; c++)
         if (s->cls[c].is_bytes)
             s->cls[c].sol_s = s->cls[c].work / hw->hbm_bps;

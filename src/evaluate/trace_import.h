@@ -157,7 +157,13 @@ struct trace_import_summary {
      * measured ones over it (see the file comment) */
     double clock;
     double norm_tbps, activation_tbps, fine_factor;
-    size_t unknowns; /* entries in unknown */
+    /* the chunked scans' forward rates (enum calibration_scan), over the
+     * clock as the attention's; 0: not measured */
+    double scan_fwd_tflops[CALIBRATION_SCAN_COUNT];
+    double stack_passes; /* forwards of the whole layer stack the trace
+                          * covers: attention forwards over the model's
+                          * attention layers */
+    size_t unknowns;     /* entries in unknown */
     struct trace_import_unknown unknown[TRACE_IMPORT_UNKNOWN_MAX];
 };
 

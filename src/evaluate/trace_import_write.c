@@ -137,6 +137,33 @@ static void measured_gemms(const struct trace_import_summary *s,
     }
 }
 
+/* The chunked scans' forward rates ([scan]), where the trace has them. */
+static void measured_scans(const struct trace_import_summary *s,
+                           const char *t,
+                           struct puts *p)
+{
+    static const struct {
+        enum calibration_scan cal;
+        int cls;
+        const char *key;
+    } rows[] = {
+        {CALIBRATION_SCAN_LINEAR, TRACE_SCAN_LINEAR, "linear_fwd_tflops"},
+        {CALIBRATION_SCAN_SSD, TRACE_SCAN_SSD, "ssd_fwd_tflops"}};
+    char v[2 * LINE], src[2 * LINE];
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (!(s->scan_fwd_tflops[rows[i].cal] > 0))
+            continue;
+        snprintf(v, sizeof v, "%.4g", s->scan_fwd_tflops[rows[i].cal]);
+        snprintf(src, sizeof src,
+                 "%s: %zu forward scan kernels over %.4g passes of the "
+                 "layers, the model's scan FLOPs over their time / clock "
+                 "%.3g [computed]",
+                 t, s->cls[rows[i].cls].kernels, s->stack_passes, s->clock);
+        put(p, "scan", rows[i].key, v, src);
+    }
+}
+
 /* The values the trace measured, with their sources. */
 static void measured(const struct trace_import_summary *s,
                      const struct calibration *base,
@@ -181,6 +208,7 @@ static void measured(const struct trace_import_summary *s,
         put(p, "attention_kernel", "bwd_flops_ratio", v,
             "the counting of the rates above (kept from the base)");
     }
+    measured_scans(s, t, p);
     if (s->norm_tbps > 0) {
         snprintf(v, sizeof v, "%.4g", s->norm_tbps);
         snprintf(src, sizeof src,

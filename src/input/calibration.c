@@ -197,6 +197,39 @@ static double interp(const double *x,
     return y[i - 1] + t * (y[i] - y[i - 1]);
 }
 
+/* [attention_length]'s FlashAttention-2 bars: the four rate lists
+ * together or none (a is the section's parsed lengths, n of them). */
+static void
+check_attention_flash2(struct calibration *cal, struct diag *d, size_t n)
+{
+    struct calibration_attention *a = &cal->attention;
+    const struct calibration_spec *sp = &cal->spec;
+    const char *s = "attention_length";
+    static const char *const keys[] = {"bwd_tflops", "flash2_causal_tflops",
+                                       "flash2_full_tflops",
+                                       "flash2_bwd_tflops"};
+    const char *text[] = {sp->len_bwd, sp->len_f2_causal, sp->len_f2_full,
+                          sp->len_f2_bwd};
+    double *v[] = {a->len_bwd, a->len_f2_causal, a->len_f2_full, a->len_f2_bwd};
+    size_t k, got = 0;
+    for (k = 0; k < 4; k++)
+        got += given(text[k]) ? 1 : 0;
+    if (got == 0)
+        return;
+    for (k = 0; k < 4; k++) {
+        if (!given(text[k])) {
+            bad(cal, d, STATUS_RANGE, s, keys[k],
+                "missing: FlashAttention-2's bars need all of bwd_tflops, "
+                "flash2_causal_tflops, flash2_full_tflops and "
+                "flash2_bwd_tflops");
+            return;
+        }
+        if (!parse_rates(cal, d, s, keys[k], text[k], v[k], n, "seq_lens"))
+            return;
+    }
+    a->len_flash2 = true;
+}
+
 /* [attention_length]: a length list, a causal and a full rate at each,
  * and the measurement's own length to scale from. */
 static void check_attention_length(struct calibration *cal, struct diag *d)
@@ -207,9 +240,12 @@ static void check_attention_length(struct calibration *cal, struct diag *d)
     long n;
     size_t i;
     if (!given(sp->len_seqs)) {
-        if (given(sp->len_causal) || given(sp->len_full))
+        if (given(sp->len_causal) || given(sp->len_full) ||
+            given(sp->len_f2_causal))
             bad(cal, d, STATUS_RANGE, s,
-                given(sp->len_causal) ? "causal_tflops" : "full_tflops",
+                given(sp->len_causal) ? "causal_tflops"
+                : given(sp->len_full) ? "full_tflops"
+                                      : "flash2_causal_tflops",
                 "rates without seq_lens (the length of each rate)");
         return;
     }
@@ -233,6 +269,7 @@ static void check_attention_length(struct calibration *cal, struct diag *d)
         a->len_ln[i] = log(a->len_seq[i]);
     a->len_ref = interp(a->len_ln, a->len_causal, a->len_n,
                         log(sp->attn_seq_len), false, NULL);
+    check_attention_flash2(cal, d, a->len_n);
 }
 
 static void check_attention(struct calibration *cal, struct diag *d)
@@ -527,6 +564,27 @@ void calibration_attention_length_factors(const struct calibration *cal,
               a->len_ref;
     *full =
         interp(a->len_ln, a->len_full, a->len_n, lq, false, NULL) / a->len_ref;
+}
+
+bool calibration_attention_flash2_factors(const struct calibration *cal,
+                                          double seq,
+                                          double *causal,
+                                          double *full,
+                                          double *bwd)
+{
+    const struct calibration_attention *a = &cal->attention;
+    double lq;
+    *causal = *full = *bwd = 1;
+    if (!a->len_flash2 || !(seq > 0))
+        return false;
+    lq = log(seq);
+    *causal = interp(a->len_ln, a->len_f2_causal, a->len_n, lq, false, NULL) /
+              interp(a->len_ln, a->len_causal, a->len_n, lq, false, NULL);
+    *full = interp(a->len_ln, a->len_f2_full, a->len_n, lq, false, NULL) /
+            interp(a->len_ln, a->len_full, a->len_n, lq, false, NULL);
+    *bwd = interp(a->len_ln, a->len_f2_bwd, a->len_n, lq, false, NULL) /
+           interp(a->len_ln, a->len_bwd, a->len_n, lq, false, NULL);
+    return true;
 }
 
 double calibration_attention_bwd_ratio(const struct calibration *cal)

@@ -149,6 +149,15 @@ struct calibration_attention {
     double len_causal[CALIBRATION_POINTS_MAX];
     double len_full[CALIBRATION_POINTS_MAX];
     double len_ref; /* the causal rate at attention_kernel.seq_len */
+    /* The same benchmark's FlashAttention-2 bars beside its own kernel's
+     * (forward causal and full, backward unmasked, and its own kernel's
+     * backward), where a stack runs FlashAttention-2 (stack
+     * attention_kernel); len_flash2 false: none */
+    bool len_flash2;
+    double len_bwd[CALIBRATION_POINTS_MAX];
+    double len_f2_causal[CALIBRATION_POINTS_MAX];
+    double len_f2_full[CALIBRATION_POINTS_MAX];
+    double len_f2_bwd[CALIBRATION_POINTS_MAX];
 };
 
 /* A bus-bandwidth curve as nccl-tests prints it (out-of-place busbw). */
@@ -187,6 +196,10 @@ struct calibration_spec {
     char len_seqs[DATAFILE_TEXT_MAX];
     char len_causal[DATAFILE_TEXT_MAX];
     char len_full[DATAFILE_TEXT_MAX];
+    char len_bwd[DATAFILE_TEXT_MAX];
+    char len_f2_causal[DATAFILE_TEXT_MAX];
+    char len_f2_full[DATAFILE_TEXT_MAX];
+    char len_f2_bwd[DATAFILE_TEXT_MAX];
     double ew_tbps[CALIBRATION_EW_COUNT]; /* 0: not measured (not COPY) */
     double router_us; /* router sigmoid/softmax + top-k; 0: unmeasured */
     double scan_tflops[CALIBRATION_SCAN_COUNT]; /* forward; 0: unmeasured */
@@ -349,6 +362,25 @@ void calibration_attention_length_factors(const struct calibration *cal,
                                           double seq,
                                           double *causal,
                                           double *full);
+
+/*
+ * FlashAttention-2's rate over the benchmark's own kernel's (the one the
+ * measured rates stand for) on sequences of seq tokens, from the
+ * [attention_length] benchmark's bars at the same length, interpolated in
+ * log length and held beyond its ends: forward with a causal mask
+ * (*causal), forward without (*full) and backward (*bwd, the benchmark's
+ * backward bars, unmasked). Returns false, the three at 1, where the file
+ * has no FlashAttention-2 bars.
+ *
+ * Example (H100 files, FlashAttention-3 paper §4.1, head dim 128): at
+ * 8192 tokens causal 333 / 602 = 0.5532, full 370 / 646 = 0.5728,
+ * backward 318 / 559 = 0.5689.
+ */
+bool calibration_attention_flash2_factors(const struct calibration *cal,
+                                          double seq,
+                                          double *causal,
+                                          double *full,
+                                          double *bwd);
 
 /* The attention backward FLOPs per forward FLOP the rates assume. */
 double calibration_attention_bwd_ratio(const struct calibration *cal);

@@ -166,6 +166,13 @@ struct model_layer {
     double work_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
     double work_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
     double tp_collectives; /* TP all-gathers + reduce-scatters per pass */
+    /* With sequence parallelism Megatron-LM keeps a column-parallel
+     * GEMM's input as its shard and all-gathers it again in backward
+     * for the weight gradient: those all-gathers per backward pass, and
+     * the forward FLOPs per token of the GEMMs they feed (the input
+     * gradient GEMM each is issued under) */
+    double tp_regathers;
+    double regather_fwd;
     double tp_recompute[MODEL_RECOMPUTES]; /* TP ones the recompute redoes */
     bool ep_recompute[MODEL_RECOMPUTES];   /* MoE all-to-alls redone */
     double kv_elems; /* K and V elements per token (context parallel) */

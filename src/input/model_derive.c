@@ -20,6 +20,7 @@
  */
 #include "model_derive.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "model.h"
@@ -197,6 +198,39 @@ static void elementwise(const struct model_spec *s,
         s->activation_bytes * a->act_elems;
 }
 
+/*
+ * torchtitan's op-level selective checkpointing (`alternate_mm`; its
+ * _apply_ac_to_transformer_block and _save_list, torchtitan/parallelisms/
+ * parallelize_llama.py @9dec370): of each layer's ops it saves the
+ * outputs of the attention kernel and of every odd-numbered aten.mm,
+ * counted in forward order ("Saves output of all compute ops, except
+ * every second mm"), and reruns the rest: the even-numbered matmuls and
+ * every elementwise op (expected_compute.c reruns the layer's
+ * elementwise work). A GQA mixer's order is q, k, v, o (even: k and o,
+ * model_mixer.c); a dense FFN's continues the count, w1, w3, w2 with
+ * SwiGLU (torchtitan's FeedForward: w2(silu(w1(x)) * w3(x))), up and down
+ * without, each of hidden x width. Other mixers (mms 0) and routed
+ * experts (grouped GEMMs, not aten.mm) add none: their order is not
+ * modelled.
+ */
+static void alternate_mm_flops(const struct model_spec *s,
+                               const struct model_mixer_numbers *a,
+                               const struct ffn_numbers *f,
+                               const struct model_layer *L,
+                               double *sel8,
+                               double *sel16)
+{
+    double fp8_attn = s->fp8_attention_proj ? 1 : 0;
+    double ffn_mms = s->activation == MODEL_SWIGLU ? 3 : 2, even = 0, k;
+    *sel8 += a->even_fwd * fp8_attn;
+    *sel16 += a->even_fwd * (1 - fp8_attn);
+    if (L->mlp != MODEL_MLP_DENSE || a->mms <= 0)
+        return;
+    for (k = a->mms + 1; k <= a->mms + ffn_mms; k++)
+        even += fmod(k, 2) == 0 ? 1 : 0;
+    *(s->fp8_ffn ? sel8 : sel16) += f->ffn_f * even / ffn_mms;
+}
+
 /* Recomputation redoes forward work in the backward pass: `full` the
  * whole layer; `selective` the modules listed (norms and activation
  * functions are elementwise: no GEMM FLOPs). The attention core reruns
@@ -235,6 +269,8 @@ static void recompute_flops(const struct model *m,
     } else if (moe && recomputes(m, MODEL_MOD_SHARED_EXPERTS)) {
         *(s->fp8_experts ? sel8 : sel16) += f->shared_f;
     }
+    if (recomputes(m, MODEL_MOD_ALTERNATE_MM))
+        alternate_mm_flops(s, a, f, L, sel8, sel16);
 }
 
 /* Tensor parallel with sequence parallelism (Korthikanti et al. §4.2.2):
@@ -264,6 +300,31 @@ static void tp_collectives(const struct model *m, struct model_layer *L)
     L->ep_recompute[MODEL_RECOMPUTE_FULL] = moe;
     L->ep_recompute[MODEL_RECOMPUTE_SELECTIVE] =
         moe && recomputes(m, MODEL_MOD_MOE);
+}
+
+/*
+ * Megatron-LM's backward all-gather under sequence parallelism
+ * (megatron/core/tensor_parallel/layers.py,
+ * LinearWithGradAccumulationAndAsyncCommunication: the forward keeps a
+ * column-parallel GEMM's input as its shard; backward all-gathers it
+ * again for the weight gradient, async, issued before the input
+ * gradient's GEMM, "Here we rely on CUDA_DEVICE_MAX_CONNECTIONS=1 to
+ * ensure that the gather is scheduled before the input gradient
+ * computation", and waited for after it; Korthikanti et al. 2022
+ * §4.2.2). One per TP-split block, at the column-parallel GEMMs that
+ * open it (the mixer's, a dense FFN's or the shared experts' up
+ * projection): half of the block's all-gather and reduce-scatter pairs.
+ * regather_fwd: those GEMMs' forward FLOPs per token, which their input
+ * gradient repeats (the time the all-gather runs under, expected_comm.c).
+ */
+static void tp_regathers(const struct model_mixer_numbers *a,
+                         struct model_layer *L)
+{
+    double up = L->gemm_fwd[MODEL_GEMM_DENSE_UP] +
+                (L->moe ? L->gemm_fwd[MODEL_GEMM_SHARED_UP] : 0);
+    L->tp_regathers = L->tp_collectives / 2;
+    L->regather_fwd = (L->mixer != MODEL_MIX_NONE ? a->col_fwd : 0) +
+                      (L->tp_regathers > 0 ? up : 0);
 }
 
 /* The parameter and FLOP sums of one layer kind from its parts. */
@@ -341,6 +402,7 @@ static void build_layer(const struct model *m,
     elementwise(s, &a, blocks, L);
     recompute_flops(m, &a, &f, L);
     tp_collectives(m, L);
+    tp_regathers(&a, L);
 }
 
 /* ---- The layer kinds ---- */

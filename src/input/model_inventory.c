@@ -22,6 +22,7 @@ const char *model_module_word(int module)
         [MODEL_MOD_MOE_ACT] = "moe_act",
         [MODEL_MOD_LAYERNORM] = "layernorm",
         [MODEL_MOD_SHARED_EXPERTS] = "shared_experts",
+        [MODEL_MOD_ALTERNATE_MM] = "alternate_mm",
     };
     return DATAFILE_WORD_AT(words, module);
 }

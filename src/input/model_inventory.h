@@ -90,6 +90,10 @@ enum model_module {
     MODEL_MOD_MOE_ACT,        /* the routed experts' activation function */
     MODEL_MOD_LAYERNORM,      /* the input and pre-FFN norms */
     MODEL_MOD_SHARED_EXPERTS, /* the shared experts (their internals) */
+    MODEL_MOD_ALTERNATE_MM,   /* not a Megatron-LM module: torchtitan's
+                               * op-level policy (model_derive.c
+                               * recompute_flops), every second matmul of a
+                               * layer and its elementwise work rerun */
     MODEL_MODULES
 };
 

@@ -180,6 +180,7 @@ static void mla(const struct model_spec *s, struct model_mixer_numbers *a)
                 model_norm_params(s, kl);
     a->up_fwd = 2 * (ql > 0 ? q_up : 0) + 2 * kv_up;
     a->proj_fwd = 2 * (q_down + q_up + kv_down + kv_up + out);
+    a->col_fwd = 2 * (ql > 0 ? q_down : q_up) + 2 * kv_down;
     a->qk_dim = nope + rope;
     a->v_dim = v;
     /* down projections from the gathered hidden; up projections from
@@ -218,6 +219,11 @@ static void gqa(const struct model_spec *s, struct model_mixer_numbers *a)
     if (s->sinks) /* one logit per head */
         a->params += n;
     a->proj_fwd = 2 * (q + kv + out);
+    a->col_fwd = 2 * (q + kv);
+    /* forward order q, k, v, o (torchtitan's Attention.forward: wq, wk,
+     * wv, then wo): the 2nd and 4th are k (half of kv) and o */
+    a->mms = 4;
+    a->even_fwd = 2 * (kv / 2 + out);
     a->qk_dim = d;
     a->v_dim = d;
     model_operands_column(&a->cast, h, (gate * n + 2 * kvh) * d, 1);
@@ -287,6 +293,7 @@ static void linear(const struct model_spec *s, struct model_mixer_numbers *a)
     double in = h * (2 * kd + 2 * vd) + h * 2 * hv, out = vd * h;
     a->params = in + conv * taps + 2 * hv + model_norm_params(s, dv) + out;
     a->proj_fwd = 2 * (in + out);
+    a->col_fwd = 2 * in;
     a->scan_fwd[MODEL_SCAN_LINEAR] =
         2 * hv * (3 * c * dk + 2 * c * dv + c * c / 3 + 3 * dk * dv) +
         2 * taps * conv;
@@ -312,6 +319,7 @@ static void ssm(const struct model_spec *s, struct model_mixer_numbers *a)
     a->params =
         in + conv * taps + conv + 3 * nh + model_norm_params(s, inner) + out;
     a->proj_fwd = 2 * (in + out);
+    a->col_fwd = 2 * in;
     a->scan_fwd[MODEL_SCAN_SSD] =
         2 * (g * q * n + nh * (q * p + 2 * n * p)) + 2 * taps * conv;
     a->qk_dim = n;

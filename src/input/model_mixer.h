@@ -72,6 +72,14 @@ unsigned model_mixer_class(int mixer);
 struct model_mixer_numbers {
     double params;   /* projections, biases, norms, convolutions, sinks */
     double proj_fwd; /* projection GEMM FLOPs (attention GEMM class) */
+    double col_fwd;  /* of proj_fwd, the column-parallel projections':
+                      * those whose input sequence parallelism gathers
+                      * (what re-gathers it in backward, model_layer
+                      * regather_fwd) */
+    double mms;      /* matmuls its projections run, in forward order */
+    double even_fwd; /* of proj_fwd, the even-numbered matmuls' (2nd, 4th,
+                      * ...: what recompute module alternate_mm reruns;
+                      * 0 with mms 0 where the order is not modelled) */
     double up_fwd;   /* of them, MLA's up-projections */
     double core_fwd; /* softmax core, causal: QK^T and PV over the keys a
                       * query sees, and the indexer's scores */

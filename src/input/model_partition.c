@@ -90,6 +90,8 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
     c->fwd_other += L->fwd_other;
     c->fwd_linear += L->fwd_linear;
     c->tp_collectives += L->tp_collectives;
+    c->tp_regathers += L->tp_regathers;
+    c->regather_fwd += L->regather_fwd;
     for (r = 0; r < MODEL_RECOMPUTES; r++) {
         c->recompute_fp8[r] += L->recompute_fp8[r];
         c->recompute_other[r] += L->recompute_other[r];
@@ -126,6 +128,8 @@ static void add_unit(const struct model *m, struct model_chunk *c, long u)
         c->recompute_fp8[MODEL_RECOMPUTE_FULL] += head_fp8;
         c->recompute_other[MODEL_RECOMPUTE_FULL] += m->head_fwd - head_fp8;
         c->tp_collectives += 2; /* vocab-parallel embedding and head */
+        c->tp_regathers += 1;   /* the head is column-parallel */
+        c->regather_fwd += m->head_fwd;
     }
 }
 
@@ -144,6 +148,8 @@ static void add_head(const struct model *m, struct model_chunk *c)
     c->recompute_fp8[MODEL_RECOMPUTE_FULL] += head_fp8;
     c->recompute_other[MODEL_RECOMPUTE_FULL] += m->head_fwd - head_fp8;
     c->tp_collectives += 1; /* vocab-parallel head */
+    c->tp_regathers += 1;   /* its input, gathered, kept as the shard */
+    c->regather_fwd += m->head_fwd;
     c->gemm_fwd[MODEL_GEMM_HEAD] += m->head_fwd;
     c->ew_fwd[MODEL_EW_LOSS] += loss_bytes(m);
     head_casts(m, c);
@@ -575,6 +581,8 @@ void model_chunk_add(struct model_chunk *sum, const struct model_chunk *c)
     sum->fwd_other += c->fwd_other;
     sum->fwd_linear += c->fwd_linear;
     sum->tp_collectives += c->tp_collectives;
+    sum->tp_regathers += c->tp_regathers;
+    sum->regather_fwd += c->regather_fwd;
     for (r = 0; r < MODEL_RECOMPUTES; r++) {
         sum->recompute_fp8[r] += c->recompute_fp8[r];
         sum->recompute_other[r] += c->recompute_other[r];

@@ -41,6 +41,9 @@ struct model_chunk {
     double work_bytes[MODEL_PRECISIONS][MODEL_RECOMPUTES];
     double work_rep[MODEL_PRECISIONS][MODEL_RECOMPUTES];
     double tp_collectives; /* per pass, embedding and head included */
+    double tp_regathers;   /* backward re-gathers (model_layer's), head
+                            * included */
+    double regather_fwd;   /* the FLOPs/token of the GEMMs they feed */
     double tp_recompute[MODEL_RECOMPUTES];
     double ep_recompute[MODEL_RECOMPUTES]; /* MoE layers redoing all-to-all */
     double kv_elems;

@@ -125,7 +125,7 @@ static const struct datafile_field fields[] = {
     {.section = "training", .key = "moment_bytes", .type = DATAFILE_DOUBLE, .offset = OFF(moment_bytes), .max = 8, .def = "4", .unit = "bytes", .help = "bytes per Adam moment (two moments)"},
     {.section = "training", .key = "activation_bytes", .type = DATAFILE_DOUBLE, .offset = OFF(activation_bytes), .min = 0.125, .max = 8, .def = "2", .unit = "bytes", .help = "bytes per saved activation element (BF16); at least 0.125 (one bit)"},
     {.section = "training", .key = "logits_bytes", .type = DATAFILE_DOUBLE, .offset = OFF(logits_bytes), .min = 0.125, .max = 8, .def = "4", .unit = "bytes", .help = "bytes per logit kept for the loss; at least 0.125 (one bit)"},
-    {.section = "training", .key = "selective", .type = DATAFILE_LIST, .offset = OFF(selective), .def = "core_attn", .word = model_module_word, .help = "modules `recompute=selective` recomputes (Megatron-LM --recompute-modules names)"},
+    {.section = "training", .key = "selective", .type = DATAFILE_LIST, .offset = OFF(selective), .def = "core_attn", .word = model_module_word, .help = "modules `recompute=selective` recomputes (Megatron-LM --recompute-modules names; alternate_mm: torchtitan's op-level policy, every second matmul of a layer and its elementwise ops)"},
     {.section = "fp8", .key = "attention_proj", .type = DATAFILE_BOOL, .offset = OFF(fp8_attention_proj), .def = "true", .help = "attention projection GEMMs in FP8"},
     {.section = "fp8", .key = "ffn", .type = DATAFILE_BOOL, .offset = OFF(fp8_ffn), .def = "true", .help = "dense FFN GEMMs in FP8"},
     {.section = "fp8", .key = "experts", .type = DATAFILE_BOOL, .offset = OFF(fp8_experts), .def = "true", .help = "expert GEMMs in FP8"},

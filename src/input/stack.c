@@ -20,12 +20,14 @@ static const struct datafile_field fields[] = {
     {.section = "stack", .key = "dp_param_overlap", .type = DATAFILE_BOOL, .offset = OFF(dp_param_overlap), .required = true, .help = "distributed-optimizer parameter all-gather hidden under the next forward (Megatron --overlap-param-gather)"},
     {.section = "stack", .key = "dp_exposed_chunks", .type = DATAFILE_INT, .offset = OFF(dp_exposed_chunks), .max = 1e6, .required = true, .help = "DP communication chunks left exposed when overlapped (a layer, or a virtual pipeline stage with PP)"},
     {.section = "stack", .key = "tp_comm_overlap", .type = DATAFILE_BOOL, .offset = OFF(tp_comm_overlap), .required = true, .help = "TP all-gather/reduce-scatter overlapped with the GEMMs (Megatron --tp-comm-overlap)"},
+    {.section = "stack", .key = "tp_regather", .type = DATAFILE_BOOL, .offset = OFF(tp_regather), .def = "true", .help = "under sequence parallelism, each column-parallel GEMM's input is kept as its shard and all-gathered again in backward for the weight gradient, issued before the input gradient's GEMM and hidden under it as far as it lasts (Megatron-LM's LinearWithGradAccumulationAndAsyncCommunication); false: the framework keeps the gathered input (autograd over DTensor's all-gather)"},
     {.section = "stack", .key = "pp_p2p_overlap", .type = DATAFILE_ENUM, .offset = OFF(pp_p2p_overlap), .required = true, .word = stack_p2p_overlap_key, .help = "pipeline send/receive hidden in the steady state: never, with the interleaved schedule only, or always"},
     {.section = "stack", .key = "ramp_comm_overlap", .type = DATAFILE_BOOL, .offset = OFF(ramp_comm_overlap), .required = true, .help = "communication hidden in pipeline warm-up and flush too (Megatron --overlap-p2p-communication-warmup-flush)"},
     {.section = "stack", .key = "ep_a2a_overlap", .type = DATAFILE_ENUM, .offset = OFF(ep_a2a_overlap), .required = true, .word = stack_ep_overlap_key, .help = "what hides the MoE dispatch/combine all-to-all"},
     {.section = "stack", .key = "pp_split", .type = DATAFILE_ENUM, .offset = OFF(pp_split), .def = "balanced", .word = model_split_word, .help = "the framework's own layer split over pipeline chunks, which a sweep's pp_split word `framework` tries: balanced (roofplan's, by forward time, where the framework's is not published), uniform (Megatron-LM's default), embedding, loss, embedding_loss (the ends hold a decoder layer fewer)"},
     {.section = "stack", .key = "ep_dispatcher", .type = DATAFILE_ENUM, .offset = OFF(ep_dispatcher), .required = true, .word = stack_ep_dispatcher_key, .help = "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
     {.section = "stack", .key = "cp_comm", .type = DATAFILE_ENUM, .offset = OFF(cp_comm), .def = "ring", .word = stack_cp_comm_key, .help = "how context parallelism moves keys and values: a ring (each step's block sent while the step before computes; what the sends take beyond those steps' attention is exposed) an all-gather before the attention (exposed), or an all-gather under the first (local) block's attention"},
+    {.section = "stack", .key = "attention_kernel", .type = DATAFILE_ENUM, .offset = OFF(attention_kernel), .def = "measured", .word = stack_attention_kernel_key, .help = "the attention kernel the framework runs: measured (the calibration's, as measured) or flash2 (FlashAttention-2, PyTorch scaled_dot_product_attention's flash backend: the calibration's rates at its [attention_length] benchmark's FlashAttention-2 bars over its own kernel's, where it has them)"},
     {.section = "stack", .key = "cuda_graphs", .type = DATAFILE_BOOL, .offset = OFF(cuda_graphs), .required = true, .help = "each layer's forward and backward captured in CUDA graphs and replayed, one launch each (Megatron --cuda-graph-impl; else every kernel is launched from the host)"},
     {.section = "stack", .key = "host_us_per_kernel", .type = DATAFILE_DOUBLE, .offset = OFF(host_us_per_kernel), .max = 1000, .def = "0", .unit = "us", .help = "host (CPU) time the framework spends per kernel it launches: Python, the framework's operator and the launch call (0: host work not modelled)"},
     {.section = "stack", .key = "kernels_per_layer", .type = DATAFILE_DOUBLE, .offset = OFF(kernels_per_layer), .max = 1e5, .def = "0", .help = "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
@@ -123,6 +125,11 @@ static const char *const cp_keys[STACK_CP_COMMS] = {
     [STACK_CP_RING] = "ring",
     [STACK_CP_ALLGATHER] = "allgather",
     [STACK_CP_ALLGATHER_FIRST] = "allgather_first",
+};
+
+static const char *const attn_keys[STACK_ATTN_KERNELS] = {
+    [STACK_ATTN_MEASURED] = "measured",
+    [STACK_ATTN_FLASH2] = "flash2",
 };
 
 static void
@@ -254,4 +261,9 @@ const char *stack_ep_dispatcher_key(int v)
 const char *stack_cp_comm_key(int v)
 {
     return DATAFILE_WORD_AT(cp_keys, v);
+}
+
+const char *stack_attention_kernel_key(int v)
+{
+    return DATAFILE_WORD_AT(attn_keys, v);
 }

@@ -71,6 +71,19 @@ enum stack_cp_comm {
     STACK_CP_COMMS
 };
 
+/* Which attention kernel the framework runs: the one the calibration's
+ * attention rates measured, or FlashAttention-2 (PyTorch
+ * scaled_dot_product_attention's flash backend, which the ranking put
+ * first on Hopper until cuDNN's was preferred). */
+enum stack_attention_kernel {
+    STACK_ATTN_MEASURED, /* as the calibration measured it */
+    STACK_ATTN_FLASH2,   /* FlashAttention-2: the calibration's rates at
+                          * its benchmark's FlashAttention-2 bars over its
+                          * own kernel's (calibration_attention_flash2_
+                          * factors) */
+    STACK_ATTN_KERNELS
+};
+
 struct stack_spec {
     char name[128];
     char framework[128];
@@ -88,12 +101,17 @@ struct stack_spec {
                                chunk is one layer's gradients, or one
                                (virtual) pipeline stage's with PP */
     bool tp_comm_overlap;   /* TP all-gather/reduce-scatter inside GEMMs */
+    bool tp_regather;       /* under sequence parallelism, a column-parallel
+                               GEMM's input kept as its shard and
+                               all-gathered again in backward (Megatron-LM);
+                               false: the gathered input is kept */
     int pp_p2p_overlap;     /* enum stack_p2p_overlap */
     bool ramp_comm_overlap; /* communication hidden in pipeline warm-up and
                                flush too (else exposed there) */
     int ep_a2a_overlap;     /* enum stack_ep_overlap */
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
     int cp_comm;            /* enum stack_cp_comm */
+    int attention_kernel;   /* enum stack_attention_kernel */
     bool cuda_graphs;       /* layers replayed from CUDA graphs: one
                                launch per layer's forward and backward */
     bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
@@ -210,5 +228,6 @@ const char *stack_p2p_overlap_key(int v);
 const char *stack_ep_overlap_key(int v);
 const char *stack_ep_dispatcher_key(int v);
 const char *stack_cp_comm_key(int v);
+const char *stack_attention_kernel_key(int v);
 
 #endif

@@ -42,6 +42,19 @@ static const struct {
                         "= one layer backward"},
     [TRACE_ATTN_AUX] = {"attn_aux", "attention bwd pre/post", false,
                         "counted with attn_bwd"},
+    [TRACE_SCAN_LINEAR] = {"scan_linear", "Gated DeltaNet forward", false,
+                           "the chunked delta rule's forward FLOPs "
+                           "(docs/model.md) of the layers the attention "
+                           "kernels count"},
+    [TRACE_SCAN_LINEAR_BWD] = {"scan_linear_bwd", "Gated DeltaNet backward",
+                               false,
+                               "2 x the forward's FLOPs (shown, not "
+                               "written)"},
+    [TRACE_SCAN_SSD] = {"scan_ssd", "Mamba-2 SSD forward", false,
+                        "the chunked SSD scan's forward FLOPs (docs/model.md) "
+                        "of the layers the attention kernels count"},
+    [TRACE_SCAN_SSD_BWD] = {"scan_ssd_bwd", "Mamba-2 SSD backward", false,
+                            "2 x the forward's FLOPs (shown, not written)"},
     [TRACE_NORM] = {"norm", "norms", false,
                     "the norms' bytes, once forward and twice backward"},
     [TRACE_ACTIVATION] = {"activation", "activation (SwiGLU)", false,

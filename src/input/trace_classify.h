@@ -37,6 +37,10 @@ enum trace_class {
     TRACE_ATTN_FWD,         /* attention forward, one kernel per layer */
     TRACE_ATTN_BWD,         /* attention backward, one kernel per layer */
     TRACE_ATTN_AUX,         /* the backward's pre- and post-processing */
+    TRACE_SCAN_LINEAR,      /* Gated DeltaNet's chunked delta rule, fwd */
+    TRACE_SCAN_LINEAR_BWD,  /* its backward */
+    TRACE_SCAN_SSD,         /* Mamba-2's chunked SSD scan, forward */
+    TRACE_SCAN_SSD_BWD,     /* its backward */
     TRACE_NORM,             /* RMSNorm / LayerNorm, forward and backward */
     TRACE_ACTIVATION,       /* SwiGLU / GeLU, forward and backward */
     TRACE_ROPE,             /* rotary position embedding */

@@ -39,10 +39,12 @@ enum comm_what {
     COMM_DP_WEIGHTS, /* ZeRO: weights gathered after the step / per use */
     COMM_EDP_GRADS,  /* expert data parallel: gradients */
     COMM_EDP_WEIGHTS,
-    COMM_TP, /* tensor (sequence) parallel activations */
-    COMM_CP, /* context parallel keys and values */
-    COMM_EP, /* expert parallel dispatch and combine */
-    COMM_PP, /* pipeline activations and their gradients */
+    COMM_TP,          /* tensor (sequence) parallel activations */
+    COMM_TP_REGATHER, /* of them, the backward's all-gathers of the
+                       * column-parallel GEMMs' inputs (comm.c) */
+    COMM_CP,          /* context parallel keys and values */
+    COMM_EP,          /* expert parallel dispatch and combine */
+    COMM_PP,          /* pipeline activations and their gradients */
     COMM_WHATS
 };
 
