@@ -48,12 +48,13 @@
  *   compute-bound kernels, in proportion to their share of the kernels'
  *   time and to the step's compute beyond the burst window (terms.c
  *   f_compute says why).
- * - Host work: without CUDA graphs the host spends the stack's
- *   host_us_per_kernel on each of kernels_per_layer kernels per layer and
- *   micro-batch (with graphs: one launch of the forward's graph and one of
- *   the backward's, as Megatron-LM's DeepSeek-V3 GB200 write-up captures
- *   them, L x M x 2 graphs). Launches are asynchronous: the host runs
- *   ahead of the GPU and the GPU waits only where the host's time for a
+ * - Host work: the host spends the stack's host_us_per_kernel on each
+ *   kernel it launches per layer and micro-batch: the kernels_per_layer
+ *   no CUDA graph of the stack's scope replays, and one launch of each
+ *   captured graph a pass (a whole layer: the forward's graph and the
+ *   backward's, L x M x 2; attn: the attention part's share replayed,
+ *   the rest launched; stack_layer_launches). Launches are asynchronous: the
+ * host runs ahead of the GPU and the GPU waits only where the host's time for a
  *   stretch of kernels is longer than the kernels' own (a layer's: MoE
  *   layers sync host and device per layer for the tokens per expert, the
  *   write-up's "device-host sync"). For layers alike, the sum over layers
@@ -483,13 +484,17 @@ static void compute_work(const struct model *m,
 }
 
 /* The host's time to launch the rank's kernels for a step: passes
- * (layers x micro-batches) x launches per layer x time per launch. */
+ * (layers x micro-batches) x launches per layer (what the stack's CUDA
+ * graphs leave eager, plus a launch per graph: stack_layer_launches) x
+ * time per launch. */
 static double host_work(const struct stack_spec *s,
                         const struct expected_rank *rk)
 {
-    double passes = (double)rk->c->count * rk->microbatches;
-    double launches = s->cuda_graphs ? 2 : s->kernels_per_layer;
-    return passes * launches * s->host_us_per_kernel * 1e-6;
+    double moe = (double)rk->c->moe_layers;
+    double dense = (double)rk->c->count - moe;
+    double launches = dense * stack_layer_launches(s, false) +
+                      moe * stack_layer_launches(s, true);
+    return rk->microbatches * launches * s->host_us_per_kernel * 1e-6;
 }
 
 /* The host's per-expert work for a step (the stack's expert_host_us):
