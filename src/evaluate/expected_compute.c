@@ -524,7 +524,11 @@ void expected_compute_fill(const struct model *m,
     double copy_bps =
         calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12;
     compute_work(m, hw, cal, p, rk, copy_bps, x);
-    x->host_s = host_work(&st->spec, rk);
+    /* The stacks' host figures are an x86 server host's: another host
+     * CPU scales them by its time per operation (the hardware file's
+     * host_op_factor). */
+    x->host_s = host_work(&st->spec, rk) * hw->spec.host_op_factor;
     x->host_paced_s = x->host_s * st->spec.host_sync_share;
-    x->expert_host_s = expert_host_work(&m->spec, &st->spec, p, rk);
+    x->expert_host_s =
+        expert_host_work(&m->spec, &st->spec, p, rk) * hw->spec.host_op_factor;
 }
