@@ -230,6 +230,114 @@ static void test_stack_cross_key_rules(void **state)
     assert_int_equal(d.lines, 2);
 }
 
+/* Loads megatron-lm.ini under up to three --set words (NULL: fewer). */
+static enum status load_set(struct stack *s,
+                            const char *a,
+                            const char *b,
+                            const char *c,
+                            struct diag *d)
+{
+    const char *words[] = {a, b, c};
+    struct datafile_set sets[3];
+    size_t n = 0, i;
+    for (i = 0; i < 3 && words[i]; i++)
+        if (datafile_parse_set(words[i], &sets[n++], d) != STATUS_OK)
+            return d->status;
+    return stack_load("tests/data/snap/stacks/megatron-lm.ini", s, sets, n, d);
+}
+
+/*
+ * cuda_graphs is a scope (Megatron-LM's --cuda-graph-scope words), the
+ * old boolean read as what it meant: true, each layer's forward and
+ * backward replayed from one graph each (2 launches a layer), false none.
+ * A partial scope launches what it leaves eager, by hand: 240.75 kernels
+ * a layer (DeepSeek's H800 trace, 963 / 4) with 0.6934 of them in the
+ * attention part (640 of 923 launches under its attn annotations):
+ * attn + moe_router + moe_preprocess leave 240.75 x (1 - 0.6934) =
+ * 73.81395 eager, plus a graph forward and one backward: 75.81395, on a
+ * dense layer and an MoE layer alike; with mlp a dense layer replays all
+ * of it from two graphs a pass (4), an MoE layer still launches its
+ * experts (moe is the experts' scope).
+ */
+static void test_stack_graph_scope(void **state)
+{
+    struct stack s;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    load(&s, "tests/data/snap/stacks/megatron-lm.ini");
+    assert_int_equal(s.spec.cuda_graphs, 0); /* false: none */
+    stack_release(&s);
+    assert_int_equal(load_set(&s, "stack.cuda_graphs=true",
+                              "stack.kernels_per_layer=240.75", NULL, &d),
+                     STATUS_OK);
+    assert_int_equal(s.spec.cuda_graphs, STACK_GRAPH_BIT(STACK_GRAPH_LAYER));
+    assert_near(stack_layer_launches(&s.spec, true), 2, 0);
+    assert_near(stack_layer_launches(&s.spec, false), 2, 0);
+    stack_release(&s);
+    assert_int_equal(load_set(&s,
+                              "stack.cuda_graphs=attn,moe_router,"
+                              "moe_preprocess",
+                              "stack.attn_kernel_share=0.6934",
+                              "stack.kernels_per_layer=240.75", &d),
+                     STATUS_OK);
+    assert_near(stack_layer_launches(&s.spec, true), 75.81395, 1e-12);
+    assert_near(stack_layer_launches(&s.spec, false), 75.81395, 1e-12);
+    stack_release(&s);
+    assert_int_equal(load_set(&s, "stack.cuda_graphs=attn,mlp",
+                              "stack.attn_kernel_share=0.6934",
+                              "stack.kernels_per_layer=240.75", &d),
+                     STATUS_OK);
+    assert_near(stack_layer_launches(&s.spec, false), 4, 1e-12);
+    assert_near(stack_layer_launches(&s.spec, true), 75.81395, 1e-12);
+    stack_release(&s);
+    assert_int_equal(load_set(&s, "stack.cuda_graphs=full_iteration",
+                              "stack.kernels_per_layer=240.75", NULL, &d),
+                     STATUS_OK);
+    assert_near(stack_layer_launches(&s.spec, true), 0, 0);
+    stack_release(&s);
+    assert_int_equal(
+        load_set(&s, "stack.kernels_per_layer=240.75", NULL, NULL, &d),
+        STATUS_OK);
+    assert_near(stack_layer_launches(&s.spec, true), 240.75, 0);
+    stack_release(&s);
+}
+
+/* A bad scope: file:line: key: problem, every rule that fails; a word
+ * that is no scope names the words there are. */
+static void test_stack_graph_scope_errors(void **state)
+{
+    struct stack s;
+    struct diag d;
+    (void)state;
+    diag_init(&d);
+    assert_int_equal(
+        stack_load("tests/data/bad/stack-graph-scope.ini", &s, NULL, 0, &d),
+        STATUS_RANGE);
+    assert_has_line(d.msg, "tests/data/bad/stack-graph-scope.ini:15: "
+                           "stack.cuda_graphs: none, true and false stand "
+                           "alone");
+    assert_has_line(d.msg, "stack-graph-scope.ini:15: stack.cuda_graphs: "
+                           "moe_preprocess needs moe_router");
+    assert_has_line(d.msg, "stack-graph-scope.ini:15: stack.cuda_graphs: "
+                           "attn, mlp and moe need attn_kernel_share");
+    diag_init(&d);
+    assert_int_not_equal(
+        stack_load("tests/data/bad/stack-graph-word.ini", &s, NULL, 0, &d),
+        STATUS_OK);
+    assert_has_line(d.msg, "tests/data/bad/stack-graph-word.ini:15: "
+                           "stack.cuda_graphs: expected one of none|attn|"
+                           "moe_router|moe_preprocess|mlp|moe|layer|"
+                           "full_iteration|false|true, got \"yes\"");
+    diag_init(&d);
+    diag_init(&d);
+    assert_int_equal(load_set(&s, "stack.cuda_graphs=moe_router",
+                              "stack.attn_kernel_share=0.5", NULL, &d),
+                     STATUS_RANGE);
+    assert_has_line(d.msg, "megatron-lm.ini: --set stack.cuda_graphs="
+                           "moe_router: moe_router needs attn");
+}
+
 /* Every key is required, and choices are checked. */
 static void test_stack_bad_values(void **state)
 {
@@ -311,6 +419,8 @@ int main(void)
         cmocka_unit_test(test_stack_set_overrides),
         cmocka_unit_test(test_stack_cross_key_rules),
         cmocka_unit_test(test_stack_host_figures),
+        cmocka_unit_test(test_stack_graph_scope),
+        cmocka_unit_test(test_stack_graph_scope_errors),
         cmocka_unit_test(test_stack_bad_values),
         cmocka_unit_test(test_stack_factors_default_and_bounds),
         cmocka_unit_test(test_stack_keys),

@@ -48,12 +48,13 @@
  *   compute-bound kernels, in proportion to their share of the kernels'
  *   time and to the step's compute beyond the burst window (terms.c
  *   f_compute says why).
- * - Host work: without CUDA graphs the host spends the stack's
- *   host_us_per_kernel on each of kernels_per_layer kernels per layer and
- *   micro-batch (with graphs: one launch of the forward's graph and one of
- *   the backward's, as Megatron-LM's DeepSeek-V3 GB200 write-up captures
- *   them, L x M x 2 graphs). Launches are asynchronous: the host runs
- *   ahead of the GPU and the GPU waits only where the host's time for a
+ * - Host work: the host spends the stack's host_us_per_kernel on each
+ *   kernel it launches per layer and micro-batch: the kernels_per_layer
+ *   no CUDA graph of the stack's scope replays, and one launch of each
+ *   captured graph a pass (a whole layer: the forward's graph and the
+ *   backward's, L x M x 2; attn: the attention part's share replayed,
+ *   the rest launched; stack_layer_launches). Launches are asynchronous: the
+ * host runs ahead of the GPU and the GPU waits only where the host's time for a
  *   stretch of kernels is longer than the kernels' own (a layer's: MoE
  *   layers sync host and device per layer for the tokens per expert, the
  *   write-up's "device-host sync"). For layers alike, the sum over layers
@@ -583,13 +584,17 @@ static void compute_work(const struct model *m,
 }
 
 /* The host's time to launch the rank's kernels for a step: passes
- * (layers x micro-batches) x launches per layer x time per launch. */
+ * (layers x micro-batches) x launches per layer (what the stack's CUDA
+ * graphs leave eager, plus a launch per graph: stack_layer_launches) x
+ * time per launch. */
 static double host_work(const struct stack_spec *s,
                         const struct expected_rank *rk)
 {
-    double passes = (double)rk->c->count * rk->microbatches;
-    double launches = s->cuda_graphs ? 2 : s->kernels_per_layer;
-    return passes * launches * s->host_us_per_kernel * 1e-6;
+    double moe = (double)rk->c->moe_layers;
+    double dense = (double)rk->c->count - moe;
+    double launches = dense * stack_layer_launches(s, false) +
+                      moe * stack_layer_launches(s, true);
+    return rk->microbatches * launches * s->host_us_per_kernel * 1e-6;
 }
 
 /* The host's per-expert work for a step (the stack's expert_host_us):
@@ -646,8 +651,12 @@ void expected_compute_fill(const struct model *m,
     double copy_bps =
         calibration_elementwise_tbps(cal, CALIBRATION_EW_COPY) * 1e12;
     compute_work(m, hw, cal, p, st->spec.attention_kernel, rk, copy_bps, x);
-    x->host_s = host_work(&st->spec, rk);
+    /* The stacks' host figures are an x86 server host's: another host
+     * CPU scales them by its time per operation (the hardware file's
+     * host_op_factor). */
+    x->host_s = host_work(&st->spec, rk) * hw->spec.host_op_factor;
     x->host_paced_s = x->host_s * st->spec.host_sync_share;
-    x->expert_host_s = expert_host_work(&m->spec, &st->spec, p, rk);
+    x->expert_host_s =
+        expert_host_work(&m->spec, &st->spec, p, rk) * hw->spec.host_op_factor;
     host_into_nodes(x);
 }

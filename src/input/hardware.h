@@ -36,6 +36,8 @@ struct hardware_spec {
     double nccl_buffers_gib;
     double fragmentation_pct; /* of the allocated bytes */
     double host_link_gbps;    /* to host memory, per direction; 0: unknown */
+    double host_op_factor;    /* the host CPU's time per framework operation
+                                 against an x86 server host's (1) */
     bool fp8_transpose;       /* FP8 GEMMs take K-major operands only (TN) */
     double board_w;           /* one GPU's board power (TDP), W; 0: unknown */
     char cluster_name[128];

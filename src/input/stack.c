@@ -28,7 +28,8 @@ static const struct datafile_field fields[] = {
     {.section = "stack", .key = "ep_dispatcher", .type = DATAFILE_ENUM, .offset = OFF(ep_dispatcher), .required = true, .word = stack_ep_dispatcher_key, .help = "kernel moving tokens to experts: NCCL all-to-all (a copy per chosen expert), all-gather (every token to every EP rank), or DeepEP-style kernels (once per node over IB, then NVLink)"},
     {.section = "stack", .key = "cp_comm", .type = DATAFILE_ENUM, .offset = OFF(cp_comm), .def = "ring", .word = stack_cp_comm_key, .help = "how context parallelism moves keys and values: a ring (each step's block sent while the step before computes; what the sends take beyond those steps' attention is exposed) an all-gather before the attention (exposed), or an all-gather under the first (local) block's attention"},
     {.section = "stack", .key = "attention_kernel", .type = DATAFILE_ENUM, .offset = OFF(attention_kernel), .def = "measured", .word = stack_attention_kernel_key, .help = "the attention kernel the framework runs: measured (the calibration's, as measured) or flash2 (FlashAttention-2, PyTorch scaled_dot_product_attention's flash backend: the calibration's rates at its [attention_length] benchmark's FlashAttention-2 bars over its own kernel's, where it has them)"},
-    {.section = "stack", .key = "cuda_graphs", .type = DATAFILE_BOOL, .offset = OFF(cuda_graphs), .required = true, .help = "each layer's forward and backward captured in CUDA graphs and replayed, one launch each (Megatron --cuda-graph-impl; else every kernel is launched from the host)"},
+    {.section = "stack", .key = "cuda_graphs", .type = DATAFILE_LIST, .offset = OFF(cuda_graph_words), .required = true, .word = stack_graph_scope_key, .help = "the parts of each layer captured in CUDA graphs and replayed, one launch a graph and pass, as Megatron-LM's --cuda-graph-scope names them (with --cuda-graph-impl): none; attn (the attention part, router and dispatch preprocessing included: attn_kernel_share of the kernels), moe_router and moe_preprocess (inside that part, with attn), mlp (a dense layer's MLP), moe (an MoE layer's experts), layer (the whole layer: Megatron's full), full_iteration (the whole step); what no graph replays is launched from the host; false and true, the old boolean, read as none and layer"},
+    {.section = "stack", .key = "attn_kernel_share", .type = DATAFILE_DOUBLE, .offset = OFF(attn_kernel_share), .max = 1, .def = "0", .help = "share of a layer's launched kernels in its attention part (norm, projections, attention, and an MoE layer's router and dispatch preprocessing): what an attn graph replays; the rest is the MLP's or the experts' (0: not split, a partial scope is refused)"},
     {.section = "stack", .key = "host_us_per_kernel", .type = DATAFILE_DOUBLE, .offset = OFF(host_us_per_kernel), .max = 1000, .def = "0", .unit = "us", .help = "host (CPU) time the framework spends per kernel it launches: Python, the framework's operator and the launch call (0: host work not modelled)"},
     {.section = "stack", .key = "kernels_per_layer", .type = DATAFILE_DOUBLE, .offset = OFF(kernels_per_layer), .max = 1e5, .def = "0", .help = "kernels one transformer layer launches per micro-batch, forward and backward, without CUDA graphs (0: host work not modelled)"},
     {.section = "stack", .key = "host_sync_share", .type = DATAFILE_DOUBLE, .offset = OFF(host_sync_share), .max = 1, .def = "0", .help = "share of the kernels the host cannot launch ahead of the GPU where the framework synchronises host and device inside each layer: the kernels besides GEMMs and attention, which wait for their launches while those run, so compute is the GEMMs' and attention's time plus the larger of the elementwise time and this share of the host's (0: the host runs ahead, compute the larger of the kernels' time and the host's)"},
@@ -87,6 +88,10 @@ static const char *const factor_keys[STACK_FACTORS] = {"compute_overhead",
     "not given: 0, one grouped kernel for all local experts (no host work " \
     "per expert)"
 
+#define NOT_SPLIT                                                           \
+    "not given: 0, a layer's kernels not split by part (cuda_graphs none, " \
+    "layer or full_iteration only)"
+
 /* Gives field `key`, when neither set nor cited, the source `why`. */
 static void cite_default(struct stack *s,
                          struct diag *d,
@@ -138,6 +143,61 @@ bad(const struct stack *s, struct diag *d, const char *key, const char *why)
     datafile_meta_problem(&s->meta, d, STATUS_RANGE, "stack", key, why);
 }
 
+static const char *const graph_keys[STACK_GRAPH_WORDS] = {
+    [STACK_GRAPH_NONE] = "none",
+    [STACK_GRAPH_ATTN] = "attn",
+    [STACK_GRAPH_MOE_ROUTER] = "moe_router",
+    [STACK_GRAPH_MOE_PREPROCESS] = "moe_preprocess",
+    [STACK_GRAPH_MLP] = "mlp",
+    [STACK_GRAPH_MOE] = "moe",
+    [STACK_GRAPH_LAYER] = "layer",
+    [STACK_GRAPH_FULL_ITERATION] = "full_iteration",
+    [STACK_GRAPH_FALSE] = "false",
+    [STACK_GRAPH_TRUE] = "true",
+};
+
+/* The scopes that stand alone: none, and the old boolean's words. */
+#define GRAPH_ALONE                                                           \
+    (STACK_GRAPH_BIT(STACK_GRAPH_NONE) | STACK_GRAPH_BIT(STACK_GRAPH_FALSE) | \
+     STACK_GRAPH_BIT(STACK_GRAPH_TRUE))
+/* The scopes that capture part of a layer, split by attn_kernel_share. */
+#define GRAPH_PARTS                                                         \
+    (STACK_GRAPH_BIT(STACK_GRAPH_ATTN) | STACK_GRAPH_BIT(STACK_GRAPH_MLP) | \
+     STACK_GRAPH_BIT(STACK_GRAPH_MOE))
+
+/* cuda_graphs' words as bits, the old boolean read as the scope it
+ * meant (true: each layer's forward and backward replayed, one launch
+ * each), and the rules between the words. */
+static void graph_scope(struct stack *s, struct diag *d)
+{
+    unsigned bits = 0;
+    size_t i;
+    for (i = 0; i < s->spec.cuda_graph_words.n; i++)
+        bits |= STACK_GRAPH_BIT((int)s->spec.cuda_graph_words.v[i]);
+    if ((bits & GRAPH_ALONE) && (bits & (bits - 1)) != 0)
+        bad(s, d, "cuda_graphs",
+            "none, true and false stand alone (a scope list names the parts "
+            "captured)");
+    if ((bits & STACK_GRAPH_BIT(STACK_GRAPH_MOE_PREPROCESS)) &&
+        !(bits & STACK_GRAPH_BIT(STACK_GRAPH_MOE_ROUTER)))
+        bad(s, d, "cuda_graphs",
+            "moe_preprocess needs moe_router (Megatron-LM: the preprocessing "
+            "is captured with the router)");
+    if ((bits & (STACK_GRAPH_BIT(STACK_GRAPH_MOE_ROUTER) |
+                 STACK_GRAPH_BIT(STACK_GRAPH_MOE_PREPROCESS))) &&
+        !(bits & STACK_GRAPH_BIT(STACK_GRAPH_ATTN)))
+        bad(s, d, "cuda_graphs",
+            "moe_router needs attn here (attn_kernel_share counts the router "
+            "in the attention part)");
+    if ((bits & GRAPH_PARTS) && s->spec.attn_kernel_share <= 0)
+        bad(s, d, "cuda_graphs",
+            "attn, mlp and moe need attn_kernel_share (the share of a "
+            "layer's kernels each part replays)");
+    if (bits & STACK_GRAPH_BIT(STACK_GRAPH_TRUE))
+        bits = STACK_GRAPH_BIT(STACK_GRAPH_LAYER);
+    s->spec.cuda_graphs = bits & ~GRAPH_ALONE;
+}
+
 enum status stack_load(const char *path,
                        struct stack *s,
                        struct datafile_set *sets,
@@ -171,6 +231,7 @@ enum status stack_load(const char *path,
                 "applies to ep_dispatcher = deepep only (NCCL dispatchers "
                 "run at the calibration's nccl-tests curves)");
     }
+    graph_scope(s, d);
     if (s->spec.host_us_per_kernel > 0 && s->spec.kernels_per_layer <= 0)
         bad(s, d, "host_us_per_kernel",
             "needs kernels_per_layer (the host's time is per kernel launched)");
@@ -194,6 +255,8 @@ enum status stack_load(const char *path,
         cite_default(s, d, "moe_load_cv", BALANCED, sizeof BALANCED);
     if (d->status == STATUS_OK)
         cite_default(s, d, "expert_host_us", GROUPED, sizeof GROUPED);
+    if (d->status == STATUS_OK)
+        cite_default(s, d, "attn_kernel_share", NOT_SPLIT, sizeof NOT_SPLIT);
     if (d->status == STATUS_OK)
         cite_default(s, d, "validation_family", OWN_FAMILY, sizeof OWN_FAMILY);
     diag_finish(d);
@@ -266,4 +329,28 @@ const char *stack_cp_comm_key(int v)
 const char *stack_attention_kernel_key(int v)
 {
     return DATAFILE_WORD_AT(attn_keys, v);
+}
+
+const char *stack_graph_scope_key(int v)
+{
+    return DATAFILE_WORD_AT(graph_keys, v);
+}
+
+double stack_layer_launches(const struct stack_spec *s, bool moe_layer)
+{
+    unsigned g = s->cuda_graphs;
+    double captured = 0, graphs = 0;
+    if (g & STACK_GRAPH_BIT(STACK_GRAPH_FULL_ITERATION))
+        return 0; /* one launch a step, no launch per layer */
+    if (g & STACK_GRAPH_BIT(STACK_GRAPH_LAYER))
+        return 2; /* the forward's graph and the backward's */
+    if (g & STACK_GRAPH_BIT(STACK_GRAPH_ATTN)) {
+        captured += s->attn_kernel_share;
+        graphs += 2;
+    }
+    if (g & STACK_GRAPH_BIT(moe_layer ? STACK_GRAPH_MOE : STACK_GRAPH_MLP)) {
+        captured += 1 - s->attn_kernel_share;
+        graphs += 2;
+    }
+    return s->kernels_per_layer * (1 - captured) + graphs;
 }

@@ -84,6 +84,33 @@ enum stack_attention_kernel {
     STACK_ATTN_KERNELS
 };
 
+/* What a stack replays from CUDA graphs, as Megatron-LM's
+ * --cuda-graph-scope names the parts (megatron/core/transformer/enums.py,
+ * CudaGraphScope), one bit each in stack_spec.cuda_graphs. A layer splits
+ * in two for its launches (stack_spec.attn_kernel_share): the attention
+ * part (its norm, projections, attention and, in an MoE layer, the router
+ * and the dispatch's preprocessing) and the rest (the MLP, or the experts
+ * with the dispatch and combine). */
+enum stack_graph_scope {
+    STACK_GRAPH_NONE,           /* every kernel launched from the host */
+    STACK_GRAPH_ATTN,           /* the attention part, one graph a pass */
+    STACK_GRAPH_MOE_ROUTER,     /* the router: inside the attention part's
+                                   share here, captured with attn */
+    STACK_GRAPH_MOE_PREPROCESS, /* the dispatch's preprocessing: as the
+                                   router (Megatron requires moe_router) */
+    STACK_GRAPH_MLP,            /* a dense layer's MLP */
+    STACK_GRAPH_MOE,            /* an MoE layer's experts (drop-and-pad) */
+    STACK_GRAPH_LAYER,          /* the whole layer (Megatron's "full", or an
+                                   empty scope list): one graph a pass */
+    STACK_GRAPH_FULL_ITERATION, /* the whole step: no launch per layer */
+    STACK_GRAPH_FALSE,          /* the old boolean false: none */
+    STACK_GRAPH_TRUE,           /* the old boolean true: layer */
+    STACK_GRAPH_WORDS
+};
+
+/* The bit of scope g in stack_spec.cuda_graphs. */
+#define STACK_GRAPH_BIT(g) (1u << (unsigned)(g))
+
 struct stack_spec {
     char name[128];
     char framework[128];
@@ -112,13 +139,19 @@ struct stack_spec {
     int ep_dispatcher;      /* enum stack_ep_dispatcher */
     int cp_comm;            /* enum stack_cp_comm */
     int attention_kernel;   /* enum stack_attention_kernel */
-    bool cuda_graphs;       /* layers replayed from CUDA graphs: one
-                               launch per layer's forward and backward */
-    bool delay_wgrad;       /* weight-gradient GEMMs deferred to hide
-                               communication (W chunks, --delay-wgrad-compute) */
-    int pp_split;           /* the framework's own layer split, enum
-                             * model_split (model_split_word): what a sweep's
-                             * `framework` split stands for */
+    /* the parts replayed from CUDA graphs: STACK_GRAPH_BIT of each
+     * enum stack_graph_scope the file names (false and true read as none
+     * and layer); 0: none */
+    unsigned cuda_graphs;
+    struct datafile_list cuda_graph_words; /* the key's words, as read */
+    /* the share of a layer's launched kernels in its attention part
+     * (what attn replays; the rest is what mlp or moe replays) */
+    double attn_kernel_share;
+    bool delay_wgrad; /* weight-gradient GEMMs deferred to hide
+                         communication (W chunks, --delay-wgrad-compute) */
+    int pp_split;     /* the framework's own layer split, enum
+                       * model_split (model_split_word): what a sweep's
+                       * `framework` split stands for */
 
     /* the host's work: its time per kernel launched, us, and the kernels
      * a layer launches per micro-batch, forward and backward, without
@@ -229,5 +262,16 @@ const char *stack_ep_overlap_key(int v);
 const char *stack_ep_dispatcher_key(int v);
 const char *stack_cp_comm_key(int v);
 const char *stack_attention_kernel_key(int v);
+const char *stack_graph_scope_key(int v);
+
+/*
+ * The kernels the host launches for one layer's forward and backward of
+ * one micro-batch under s's CUDA-graph scope: the kernels no graph
+ * replays (kernels_per_layer times the share left eager) and one launch
+ * per captured graph and pass. moe_layer: the layer is an MoE layer (moe
+ * replays its experts, mlp a dense layer's MLP). Example: 240.75 kernels,
+ * attn_kernel_share 0.6934, scope attn: 240.75 x 0.3066 + 2 = 75.8.
+ */
+double stack_layer_launches(const struct stack_spec *s, bool moe_layer);
 
 #endif
