@@ -93,55 +93,61 @@ static void test_validation_band_fewer_runs_wider(void **state)
 
 /*
  * The width and the unchecked offset are the group's stack family's
- * (the key's part after '/'): x/fa at log ratios +-0.1 (mean 0), y/fb at
- * 0.2 and 0.6 (mean 0.4, residuals +-0.2).
- * - family fa alone: sigma = sqrt(0.02 / 1) = 0.141421, k = 0.1 / (sigma
- *   sqrt 1.5) = 0.577350, k sigma = 0.0816497, offset 0. x/fa (checked,
- *   2 runs): exp(+-k sigma sqrt 1.5) = exp(+-0.1) = 0.904837 .. 1.105171
- *   (pooled with fb it would be exp(+-0.2)); z/fa (unchecked):
- *   exp(+-(k sigma sqrt 2 + 0)) = exp(+-0.115470) = 0.890947 .. 1.122401,
- *   not fb's +0.4 (pooled: exp(+-0.630940) = 0.532091 .. 1.879377).
- * - z/fb (unchecked, family fb alone): sigma = sqrt(0.08) = 0.282843, k =
- *   0.2 / (sigma sqrt 1.5) = 0.577350, k sigma = 0.163299, offset 0.4:
- *   exp(+-0.630940) = 0.532091 .. 1.879377.
- * - z/fc, a family without runs: every run's, as before: sigma = sqrt(0.1
- *   / 2) = 0.223607, k = 0.2 / (sigma sqrt 1.5) = 0.730297, k sigma =
- *   0.163299, offset 0.4: the same 0.532091 .. 1.879377.
+ * (the key's part after '/'): x/fa at log ratios +-0.1 (mean 0), v/fa at
+ * 0.05 and 0.15 (mean 0.1, residuals +-0.05), y/fb at 0.35 and 0.45
+ * (mean 0.4, residuals +-0.05).
+ * - family fa (x and v): sigma = sqrt(0.025 / 2) = 0.111803, k = 0.1 /
+ *   (sigma sqrt 1.5) = 0.730297, k sigma = 0.0816497, offset 0.1. x/fa
+ *   (checked, 2 runs): exp(+-k sigma sqrt 1.5) = exp(+-0.1) = 0.904837 ..
+ *   1.105171; z/fa (unchecked, its family checked on two calibrations):
+ *   exp(+-(k sigma sqrt 2 + 0.1)) = exp(+-0.215470) = 0.806162 ..
+ *   1.240445, not fb's +0.4.
+ * - z/fb (unchecked; family fb checked on one calibration, y, whose one
+ *   tight group says nothing of another calibration's): every run's:
+ *   sigma = sqrt(0.03 / 3) = 0.1, k = 0.1 / (sigma sqrt 1.5) = 0.816497,
+ *   k sigma = 0.0816497, offset 0.4: exp(+-0.515470) = 0.597220 ..
+ *   1.674425 (fb's own residuals, +-0.05, would give exp(+-0.457735) =
+ *   0.632715 .. 1.580490: on shipped data such a family came out
+ *   narrower unchecked than another family's checked band on one GPU).
+ * - z/fc, a family without runs: every run's, the same.
  * - w/fd with one run at 0.3: its family holds no group of two, so every
- *   run's spread (x, y and w: sigma = sqrt(0.1 / 2), k sigma = 0.163299
- *   from y): exp(0.3 +- 0.163299 sqrt 2), lo widened to 1 .. 1.700530.
+ *   run's spread (w adds no residual: sigma and k sigma as above):
+ *   exp(0.3 +- 0.0816497 sqrt 2), lo widened to 1 .. 1.515083.
  */
 static void test_validation_band_by_family(void **state)
 {
-    struct validation_point pts[5];
+    struct validation_point pts[7];
     struct validation_band b;
     (void)state;
     pts[0] = point("x/fa", 0.1);
     pts[1] = point("x/fa", -0.1);
-    pts[2] = point("y/fb", 0.2);
-    pts[3] = point("y/fb", 0.6);
-    pts[4] = point("w/fd", 0.3);
-    assert_true(validation_band_fit(pts, 4, "x/fa", &b));
-    assert_near(b.sigma, 0.141421356, 1e-8);
+    pts[2] = point("v/fa", 0.05);
+    pts[3] = point("v/fa", 0.15);
+    pts[4] = point("y/fb", 0.35);
+    pts[5] = point("y/fb", 0.45);
+    pts[6] = point("w/fd", 0.3);
+    assert_true(validation_band_fit(pts, 6, "x/fa", &b));
+    assert_near(b.sigma, 0.111803399, 1e-8);
     assert_near(b.lo, 0.904837418, 1e-8);
     assert_near(b.hi, 1.105170918, 1e-8);
-    assert_true(validation_band_fit(pts, 4, "z/fa", &b));
+    assert_true(validation_band_fit(pts, 6, "z/fa", &b));
     assert_int_equal(b.runs, 0);
-    assert_near(b.offset_max, 0, 1e-12);
-    assert_near(b.lo, 0.890947252, 1e-8);
-    assert_near(b.hi, 1.122400902, 1e-8);
-    assert_true(validation_band_fit(pts, 4, "z/fb", &b));
+    assert_near(b.offset_max, 0.1, 1e-12);
+    assert_near(b.lo, 0.806162411, 1e-8);
+    assert_near(b.hi, 1.240444836, 1e-8);
+    assert_true(validation_band_fit(pts, 6, "z/fb", &b));
+    assert_near(b.sigma, 0.1, 1e-9);
     assert_near(b.offset_max, 0.4, 1e-12);
-    assert_near(b.lo, 0.532091343, 1e-8);
-    assert_near(b.hi, 1.879376565, 1e-8);
-    assert_true(validation_band_fit(pts, 4, "z/fc", &b));
-    assert_near(b.sigma, 0.223606798, 1e-8);
-    assert_near(b.lo, 0.532091343, 1e-8);
-    assert_near(b.hi, 1.879376565, 1e-8);
-    assert_true(validation_band_fit(pts, 5, "w/fd", &b));
+    assert_near(b.lo, 0.597219803, 1e-8);
+    assert_near(b.hi, 1.674425387, 1e-8);
+    assert_true(validation_band_fit(pts, 6, "z/fc", &b));
+    assert_near(b.sigma, 0.1, 1e-9);
+    assert_near(b.lo, 0.597219803, 1e-8);
+    assert_near(b.hi, 1.674425387, 1e-8);
+    assert_true(validation_band_fit(pts, 7, "w/fd", &b));
     assert_int_equal(b.runs, 1);
     assert_near(b.lo, 1, 1e-12);
-    assert_near(b.hi, 1.700530238, 1e-8);
+    assert_near(b.hi, 1.515082744, 1e-8);
 }
 
 static void test_validation_band_no_runs(void **state)

@@ -113,6 +113,23 @@ static bool spreads(const struct validation_point *pts,
     return true;
 }
 
+/* How many groups (calibrations) the runs of `family` span. */
+static size_t
+family_groups(const struct validation_point *pts, size_t n, const char *family)
+{
+    size_t i, j, count = 0;
+    for (i = 0; i < n; i++) {
+        if (!of_family(&pts[i], family))
+            continue;
+        for (j = 0; j < i; j++)
+            if (of_family(&pts[j], family) &&
+                strcmp(pts[j].group, pts[i].group) == 0)
+                break;
+        count += j == i; /* the group's first run */
+    }
+    return count;
+}
+
 bool validation_band_fit(const struct validation_point *pts,
                          size_t n,
                          const char *group,
@@ -126,11 +143,14 @@ bool validation_band_fit(const struct validation_point *pts,
         band->all_runs += usable(&pts[i]);
     if (band->all_runs == 0)
         return false;
-    /* the width and the unchecked offset of the group's own stack family
-     * where its runs give a spread, else of every run */
-    if (!spreads(pts, n, key_family(group), band))
-        spreads(pts, n, NULL, band);
     band->mean = group_mean(pts, n, group, &band->runs);
+    /* the width and the unchecked offset of the group's own stack family
+     * where its runs give a spread, else of every run; an unchecked
+     * group's offset (how far another calibration's mean may sit) needs
+     * the family checked on two calibrations, else every run's */
+    if ((band->runs == 0 && family_groups(pts, n, key_family(group)) < 2) ||
+        !spreads(pts, n, key_family(group), band))
+        spreads(pts, n, NULL, band);
     if (band->runs > 0) {
         half = band->k * band->sigma * sqrt(1 + 1.0 / (double)band->runs);
     } else {
