@@ -632,6 +632,16 @@ void cost_evaluate(const struct cost_ctx *ctx,
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
+    if (hint && (hint->have & COST_HAVE_SLOT)) {
+        /* the partition an earlier call chose from the same speed of
+         * light: the other is not weighed again (its result would lose) */
+        if (hint->slot == 1)
+            r->balance_precision = MODEL_BF16;
+        evaluate_on(&ev, hint->slot, r);
+        finish_times(ctx, p, r);
+        r->fits = r->mem.total <= r->mem.capacity;
+        return;
+    }
     evaluate_on(&ev, 0, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
@@ -652,6 +662,10 @@ void cost_evaluate(const struct cost_ctx *ctx,
             *r = other;
             r->balance_precision = MODEL_BF16;
         }
+    }
+    if (hint) {
+        hint->slot = r->balance_precision != p->precision ? 1 : 0;
+        hint->have |= COST_HAVE_SLOT;
     }
     finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;

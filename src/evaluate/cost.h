@@ -73,7 +73,10 @@ enum cost_have {
     COST_HAVE_GROUPS = 1 << 3, /* the plan's groups */
     /* the plan's distinct ranks listed: each part's runs and nranks, each
      * rank's view, like and flops (COST_RANKS) */
-    COST_HAVE_RANKS = 1 << 4
+    COST_HAVE_RANKS = 1 << 4,
+    /* the partition the plan's speed of light runs on (cost_evaluate's
+     * choice between its two: struct cost_hint's slot) */
+    COST_HAVE_SLOT = 1 << 5
 };
 
 /* Distinct ranks per partition a hint holds (32 DualPipe stages of
@@ -117,8 +120,13 @@ struct cost_hint_part {
  * for the same plan only). One per thread and context.
  */
 struct cost_hint {
-    unsigned have; /* COST_HAVE_PARTS, _GROUPS, _RANKS (enum cost_have) */
+    unsigned have; /* COST_HAVE_PARTS, _GROUPS, _RANKS, _SLOT (enum
+                    * cost_have) */
     struct cost_plan_parts parts;
+    /* COST_HAVE_SLOT: the partition cost_evaluate chose for the plan (0
+     * or 1, part[] below); the choice reads the speed of light alone, so
+     * a later call for the same plan weighs that partition only */
+    int slot;
     struct comm_groups groups; /* the plan's, with the stack's dispatcher */
     /* the collectives' prepared picks by group and kind: any plan's on
      * the context's cluster (kept whatever the have bits say) */
