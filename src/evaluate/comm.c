@@ -106,11 +106,19 @@ static inline void record(struct acc *a,
     /* the whole latency on the link the group spans: a ring's network
      * steps and its steps inside the nodes run one after another, and
      * the busier link's time (the phase's) is at least that link's; the
-     * totals over every collective are the phases' (total_phases) */
-    load_add(&t->what_ib[what], ib, ib_at, cross ? lat : none);
-    load_add(&t->what_nvlink[what], nv, nv_at, cross ? none : lat);
-    load_add(&t->phase_ib[a->phase], ib, ib_at, cross ? lat : none);
-    load_add(&t->phase_nvlink[a->phase], nv, nv_at, cross ? none : lat);
+     * totals over every collective are the phases' (total_phases). A
+     * link with no bytes is left as it is: the totals start at +0 and
+     * gain no negative value, so adding 0 would change no bit. */
+    if (ib > 0 || cross) {
+        struct comm_lat on = cross ? lat : none;
+        load_add(&t->what_ib[what], ib, ib_at, on);
+        load_add(&t->phase_ib[a->phase], ib, ib_at, on);
+    }
+    if (nv > 0 || !cross) {
+        struct comm_lat on = cross ? none : lat;
+        load_add(&t->what_nvlink[what], nv, nv_at, on);
+        load_add(&t->phase_nvlink[a->phase], nv, nv_at, on);
+    }
     if (ib > 0) {
         t->what_ib[what].calls += calls;
         t->phase_ib[a->phase].calls += calls;
