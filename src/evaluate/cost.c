@@ -610,6 +610,19 @@ static void list_ranks(struct eval *ev)
     h->have |= COST_HAVE_RANKS;
 }
 
+void cost_rank_work(const struct cost_ctx *ctx,
+                    const struct plan *p,
+                    struct cost_hint *hint,
+                    int slot,
+                    size_t k)
+{
+    struct eval ev;
+    if (hint->part[slot].rank[k].have & COST_HAVE_WORK)
+        return;
+    eval_begin(&ev, ctx, p, hint);
+    rank_sol(&ev, slot, (long)k, hint->part[slot].rank[k].view, NULL);
+}
+
 void cost_evaluate(const struct cost_ctx *ctx,
                    const struct plan *p,
                    unsigned want,

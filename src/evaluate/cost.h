@@ -165,6 +165,20 @@ struct cost_memories {
 };
 
 /*
+ * The speed-of-light work of distinct rank k of p's partition slot (its w
+ * and ct, with its memory) into hint->part[slot].rank[k], unless the hint
+ * holds it: what COST_RANKS weighs of a rank whose `need` asks for
+ * COST_HAVE_WORK, for that rank alone (rank_prune.c weighs the ranks one
+ * at a time). The hint must hold p's ranks (cost_evaluate with
+ * COST_RANKS) and k be below hint->part[slot].nranks.
+ */
+void cost_rank_work(const struct cost_ctx *ctx,
+                    const struct plan *p,
+                    struct cost_hint *hint,
+                    int slot,
+                    size_t k);
+
+/*
  * The memory cost_evaluate may give p in out->mem, without timing it,
  * into out->mem[]: the heaviest rank's on the partition balanced for p's
  * precision (mem[0]) and, for an FP8 plan, on the BF16 partition it runs
