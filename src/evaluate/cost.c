@@ -276,7 +276,8 @@ static void rank_work(struct eval *ev,
                       const struct plan_rank *v,
                       bool grads_per_step,
                       struct cost_work *w,
-                      struct comm_totals *ct)
+                      struct comm_totals *ct,
+                      struct comm_pick_site *sites)
 {
     const struct model *m = ev->ctx->m;
     const struct plan *p = ev->p;
@@ -335,7 +336,7 @@ static void rank_work(struct eval *ev,
     w->model_fp8_flops = fp8 ? tokens * m->flops_per_token_fp8 / w->gpus : 0;
 
     comm_view(m, p, v, eval_groups(ev), &ev->ctx->ep, grads_per_step,
-              &(struct comm_out){NULL, 0, ct});
+              &(struct comm_out){NULL, 0, ct, sites});
     work_comm(ct, w);
     w->x.known = false; /* the expected step's is rank_expected's */
 }
@@ -383,7 +384,7 @@ static const struct cost_hint_rank *rank_sol(struct eval *ev,
     if (h && (h->have & COST_HAVE_WORK))
         return h;
     rank_memory(ev, slot, k, v, &e->mem);
-    rank_work(ev, v, e->mem.grads_per_step, &e->w, &e->ct);
+    rank_work(ev, v, e->mem.grads_per_step, &e->w, &e->ct, h ? h->sites : NULL);
     if (h) {
         h->view = v;
         h->have |= COST_HAVE_WORK;
@@ -752,5 +753,6 @@ size_t cost_collectives(const struct cost_ctx *ctx,
     eval_begin(&ev, ctx, p, NULL);
     memory_view(ctx->m, ctx->hw, p, critical, &mem);
     return comm_view(ctx->m, p, critical, eval_groups(&ev), &ctx->ep,
-                     mem.grads_per_step, &(struct comm_out){list, max, &ct});
+                     mem.grads_per_step,
+                     &(struct comm_out){list, max, &ct, NULL});
 }

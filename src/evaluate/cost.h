@@ -98,6 +98,12 @@ struct cost_hint_rank {
     struct cost_flops flops;
     struct cost_work w;    /* no expected step (w.x.known false) */
     struct comm_totals ct; /* its collectives' totals */
+    /* the library's pick for each of its collectives as its comm_view
+     * last made them, keyed by every input of the pick (group, kind,
+     * per-call size and link time: struct comm_pick_site), so valid for
+     * any plan on the context's cluster (kept whatever `have` says): the
+     * batch moves a collective's calls, rarely its size per call */
+    struct comm_pick_site sites[COMM_PICK_SITES];
 };
 
 /* The distinct ranks of one partition a plan may run on. */
