@@ -59,7 +59,7 @@ static size_t run(const struct fixture *f,
     util_plan(m, &f->hw, text, &p);
     util_ctx(&ctx, m, &f->hw, model, &p);
     n = comm_rank(m, &f->hw, &p, cost_ctx_partition(&ctx, &p), 0, model,
-                  &ctx.ep, &(struct comm_out){list, COMM_LIST_MAX, tot});
+                  &ctx.ep, &(struct comm_out){list, COMM_LIST_MAX, tot, NULL});
     cost_ctx_release(&ctx);
     return n;
 }
@@ -520,7 +520,7 @@ static void test_comm_zero2_grads_once_or_per_microbatch(void **state)
     util_plan(&f->gpt, &big, "gpus=128 tp=8 pp=8 zero=2 gbs=16", &p);
     util_ctx(&ctx, &f->gpt, &big, COMM_TOPO, &p);
     n = comm_rank(&f->gpt, &big, &p, cost_ctx_partition(&ctx, &p), 0, COMM_TOPO,
-                  &ctx.ep, &(struct comm_out){l, COMM_LIST_MAX, &t});
+                  &ctx.ep, &(struct comm_out){l, COMM_LIST_MAX, &t, NULL});
     cost_ctx_release(&ctx);
     each = find(l, n, "gradient reduce-scatter (per micro-batch)");
     assert_near(each->calls, 8, 0);
@@ -605,6 +605,84 @@ static void test_comm_collective_times_by_hand(void **state)
     assert_near(c[1].nvlink_s, 0.1 + 100 * 3.4e-6, 1e-12);
 }
 
+/* rank 0's collectives' totals of p through `sites` (NULL: none). */
+static void view_sites(const struct fixture *f,
+                       const struct plan *p,
+                       const struct cost_ctx *ctx,
+                       struct comm_pick_site *sites,
+                       struct comm_totals *tot)
+{
+    struct comm_groups g;
+    struct plan_rank v;
+    struct memory mem;
+    comm_groups_init(&g, &f->hw, p, COMM_TOPO);
+    plan_rank_view(p, cost_ctx_partition(ctx, p), 0, &v);
+    memory_view(&f->ds, &f->hw, p, &v, &mem);
+    comm_view(&f->ds, p, &v, &g, &ctx->ep, mem.grads_per_step,
+              &(struct comm_out){NULL, 0, tot, sites});
+}
+
+/*
+ * A rank's pick sites (struct comm_out) are keyed by every input of the
+ * pick: with a wrong pick planted in every site, the totals are wrong
+ * where the keys match (the sites are read) and right again, equal to a
+ * view without sites bit for bit, where any one key field differs (a
+ * field left out of the key would take the planted pick). DeepSeek-V3,
+ * TP 2 x PP 4 x EP 64 on 2048 H800s: TP, EP, PP and DP collectives,
+ * inside nodes and across them.
+ */
+static void test_comm_pick_sites_keyed(void **state)
+{
+    struct fixture *f = *state;
+    struct comm_pick_site sites[COMM_PICK_SITES], planted[COMM_PICK_SITES];
+    struct comm_totals cold, warm;
+    struct cost_ctx ctx;
+    struct plan p;
+    size_t i, k, used = 0;
+    int field;
+    util_plan(&f->ds, &f->hw,
+              "gpus=2048 tp=2 pp=4 ep=64 zero=1 precision=fp8 gbs=3072", &p);
+    util_ctx(&ctx, &f->ds, &f->hw, COMM_TOPO, &p);
+    memset(sites, 0, sizeof sites);
+    view_sites(f, &p, &ctx, NULL, &cold);
+    view_sites(f, &p, &ctx, sites, &warm);
+    assert_memory_equal(&cold, &warm, sizeof cold);
+    for (i = 0; i < COMM_PICK_SITES; i++)
+        used += sites[i].set;
+    assert_true(used >= 4);
+    for (i = 0; i < COMM_PICK_SITES; i++) { /* a pick no collective has */
+        sites[i].pick.share = sites[i].pick.inv_share = 0.5;
+        sites[i].pick.lat.steps = 1e6;
+    }
+    memcpy(planted, sites, sizeof sites);
+    view_sites(f, &p, &ctx, sites, &warm);
+    assert_true(memcmp(&cold, &warm, sizeof cold) != 0);
+    for (field = 0; field < 7; field++) {
+        memcpy(sites, planted, sizeof sites);
+        for (k = 0; k < COMM_PICK_SITES; k++) {
+            struct comm_pick_site *st = &sites[k];
+            if (field == 0)
+                st->span.size++;
+            else if (field == 1)
+                st->span.per_node++;
+            else if (field == 2)
+                st->span.nodes++;
+            else if (field == 3)
+                st->kind += 100;
+            else if (field == 4)
+                st->by += 100;
+            else if (field == 5)
+                st->bytes *= 2;
+            else
+                st->link_s *= 2;
+        }
+        view_sites(f, &p, &ctx, sites, &warm);
+        if (memcmp(&cold, &warm, sizeof cold) != 0)
+            fail_msg("key field %d of a pick site is not compared", field);
+    }
+    cost_ctx_release(&ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_comm_nvlink_domain),
         cmocka_unit_test(test_comm_ep_bytes_deepseek),
         cmocka_unit_test(test_comm_dualpipe_copy_in_node),
+        cmocka_unit_test(test_comm_pick_sites_keyed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

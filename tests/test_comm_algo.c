@@ -149,7 +149,8 @@ static void test_comm_algo_zero3_plan(void **state)
     util_plan(&f->gpt, &f->hw, "gpus=1024 zero=3 gbs=1024", &p);
     util_ctx(&ctx, &f->gpt, &f->hw, COMM_TOPO, &p);
     n = comm_rank(&f->gpt, &f->hw, &p, cost_ctx_partition(&ctx, &p), 0,
-                  COMM_TOPO, &ctx.ep, &(struct comm_out){l, COMM_LIST_MAX, &t});
+                  COMM_TOPO, &ctx.ep,
+                  &(struct comm_out){l, COMM_LIST_MAX, &t, NULL});
     cost_ctx_release(&ctx);
     for (i = 0; i < n; i++)
         if (strcmp(l[i].name, "ZeRO-3 weight all-gather (fwd+bwd)") == 0)

@@ -482,11 +482,71 @@ static void test_rank_cache_batch_keeps_memories(void **state)
     model_release(&m);
 }
 
+/*
+ * The partition an FP8 plan runs on (cost_evaluate's choice between the
+ * one balanced by time and the FLOP-balanced one, which the hint keeps
+ * from the speed of light for the expected step) is forgotten with the
+ * batch: DeepSeek-V3 on 2048 H800s, ZeRO-3 over PP 8 x EP 256, runs on
+ * the time-balanced partition at gbs 2048 and on the FLOP-balanced one
+ * at 3072 (`roofplan eval --json`: stages_balanced_by "time", "flops").
+ * Weighed as the sweep weighs it (the speed of light, then with the
+ * expected step) through the cache, each batch gives what it gives
+ * alone.
+ */
+static void test_rank_cache_batch_forgets_partition(void **state)
+{
+    static const long gbs[] = {2048, 3072, 2048, 3072};
+    struct model m;
+    struct hardware hw;
+    struct cost_ctx ctx;
+    struct plan p;
+    struct diag d;
+    size_t i;
+    int seen = 0;
+    (void)state;
+    diag_init(&d);
+    util_model(&m, "tests/data/snap/models/deepseek-v3.ini", NULL, 0);
+    if (hardware_load("tests/data/snap/hardware/h800.ini", &hw, NULL, 0, &d))
+        fail_msg("%s", d.msg);
+    rank_cache_forget(&kept);
+    for (i = 0; i < sizeof gbs / sizeof gbs[0]; i++) {
+        struct cost_result a, b;
+        struct cost_hint *hint;
+        char text[200];
+        snprintf(text, sizeof text,
+                 "gpus=2048 tp=1 pp=8 ep=256 zero=3 schedule=1f1b "
+                 "precision=fp8 recompute=selective mbs=1 gbs=%ld",
+                 gbs[i]);
+        util_plan(&m, &hw, text, &p);
+        if (i == 0)
+            util_ctx(&ctx, &m, &hw, COMM_TOPO, &p);
+        hint = rank_cache_hint(&kept, &p);
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        cost_evaluate(&ctx, &p, COST_FLOOR, hint, &a);
+        cost_evaluate(&ctx, &p, COST_FLOOR, NULL, &b);
+        if (!same_result(&a, &b))
+            differs(&p, "another batch", "the speed of light");
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, hint, &a);
+        cost_evaluate(&ctx, &p, COST_FLOOR | COST_EXPECTED, NULL, &b);
+        if (!same_result(&a, &b))
+            differs(&p, "another batch", "the expected step");
+        seen |= 1 << (b.balance_precision == MODEL_BF16);
+    }
+    assert_int_equal(seen, 3); /* both partitions ran */
+    cost_ctx_release(&ctx);
+    hardware_release(&hw);
+    model_release(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_cache_every_field),
         cmocka_unit_test(test_rank_cache_batch_keeps_memories),
+        cmocka_unit_test(test_rank_cache_batch_forgets_partition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,9 @@ struct acc {
     const struct model_spec *s;
     const struct plan *p;
     const struct hardware *hw;
-    struct comm_algo_memo *memo; /* the caller's prepared picks, or NULL */
+    struct comm_algo_memo *memo;  /* the caller's prepared picks, or NULL */
+    struct comm_pick_site *sites; /* comm_out's */
+    size_t site;
     double ib_s_per_byte, nv_s_per_byte; /* 1 / the links' rates */
     double mb;
     bool per_step;
@@ -92,7 +94,26 @@ static inline void record(struct acc *a,
         link_s = nv * a->nv_s_per_byte;
     if (calls > 0) {
         double per = 1 / calls;
-        pick_of(a, span, kind, f.bytes * per, link_s * per, &pick);
+        double vol = f.bytes * per, ls = link_s * per;
+        struct comm_pick_site *st =
+            a->sites && a->site < COMM_PICK_SITES ? &a->sites[a->site++] : NULL;
+        if (st && st->set && st->bytes == vol && st->link_s == ls &&
+            st->kind == kind && st->by == a->by && st->span.size == span.size &&
+            st->span.per_node == span.per_node &&
+            st->span.nodes == span.nodes) {
+            pick = st->pick;
+        } else {
+            pick_of(a, span, kind, vol, ls, &pick);
+            if (st) {
+                st->set = true;
+                st->span = span;
+                st->kind = kind;
+                st->by = a->by;
+                st->bytes = vol;
+                st->link_s = ls;
+                st->pick = pick;
+            }
+        }
     } else { /* nothing to pick: no call bears a latency */
         pick.algo = COLLECTIVES_RING;
         pick.proto = COLLECTIVES_SIMPLE;
@@ -106,11 +127,19 @@ static inline void record(struct acc *a,
     /* the whole latency on the link the group spans: a ring's network
      * steps and its steps inside the nodes run one after another, and
      * the busier link's time (the phase's) is at least that link's; the
-     * totals over every collective are the phases' (total_phases) */
-    load_add(&t->what_ib[what], ib, ib_at, cross ? lat : none);
-    load_add(&t->what_nvlink[what], nv, nv_at, cross ? none : lat);
-    load_add(&t->phase_ib[a->phase], ib, ib_at, cross ? lat : none);
-    load_add(&t->phase_nvlink[a->phase], nv, nv_at, cross ? none : lat);
+     * totals over every collective are the phases' (total_phases). A
+     * link with no bytes is left as it is: the totals start at +0 and
+     * gain no negative value, so adding 0 would change no bit. */
+    if (ib > 0 || cross) {
+        struct comm_lat on = cross ? lat : none;
+        load_add(&t->what_ib[what], ib, ib_at, on);
+        load_add(&t->phase_ib[a->phase], ib, ib_at, on);
+    }
+    if (nv > 0 || !cross) {
+        struct comm_lat on = cross ? none : lat;
+        load_add(&t->what_nvlink[what], nv, nv_at, on);
+        load_add(&t->phase_nvlink[a->phase], nv, nv_at, on);
+    }
     if (ib > 0) {
         t->what_ib[what].calls += calls;
         t->phase_ib[a->phase].calls += calls;
@@ -687,6 +716,8 @@ size_t comm_view(const struct model *m,
     a.s = &m->spec;
     a.hw = g->hw;
     a.memo = g->memo;
+    a.sites = out->sites;
+    a.site = 0;
     a.ib_s_per_byte = 1 / g->hw->ib_bps;
     a.nv_s_per_byte = 1 / g->hw->nvlink_bps;
     a.p = p;

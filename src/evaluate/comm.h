@@ -103,10 +103,27 @@ void comm_groups_init(struct comm_groups *g,
 
 /* Where comm_view and comm_rank put a rank's collectives: each one, up to
  * max, into list (NULL: none listed), and their totals into *tot. */
+/* One collective's pick as a rank's comm_view last made it, with every
+ * input of the pick on one cluster: the group, kind and how its tokens
+ * move (by), and one call's size and link time (struct comm_out). */
+struct comm_pick_site {
+    bool set;
+    struct plan_span span;
+    int kind, by;
+    double bytes, link_s;
+    struct comm_algo pick;
+};
+#define COMM_PICK_SITES 16
+
 struct comm_out {
     struct comm_collective *list;
     size_t max;
     struct comm_totals *tot; /* always filled */
+    /* NULL, or COMM_PICK_SITES picks of the rank's last comm_view on the
+     * same cluster, by the order its collectives are recorded in: a
+     * collective whose inputs equal its site's takes the site's pick
+     * (the pick is a function of them), else picks and fills the site */
+    struct comm_pick_site *sites;
 };
 
 /*

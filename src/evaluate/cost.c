@@ -279,7 +279,8 @@ static void rank_work(struct eval *ev,
                       const struct plan_rank *v,
                       bool grads_per_step,
                       struct cost_work *w,
-                      struct comm_totals *ct)
+                      struct comm_totals *ct,
+                      struct comm_pick_site *sites)
 {
     const struct model *m = ev->ctx->m;
     const struct plan *p = ev->p;
@@ -338,7 +339,7 @@ static void rank_work(struct eval *ev,
     w->model_fp8_flops = fp8 ? tokens * m->flops_per_token_fp8 / w->gpus : 0;
 
     comm_view(m, p, v, eval_groups(ev), &ev->ctx->ep, grads_per_step,
-              &(struct comm_out){NULL, 0, ct});
+              &(struct comm_out){NULL, 0, ct, sites});
     work_comm(ct, w);
     w->x.known = false; /* the expected step's is rank_expected's */
 }
@@ -386,7 +387,7 @@ static const struct cost_hint_rank *rank_sol(struct eval *ev,
     if (h && (h->have & COST_HAVE_WORK))
         return h;
     rank_memory(ev, slot, k, v, &e->mem);
-    rank_work(ev, v, e->mem.grads_per_step, &e->w, &e->ct);
+    rank_work(ev, v, e->mem.grads_per_step, &e->w, &e->ct, h ? h->sites : NULL);
     if (h) {
         h->view = v;
         h->have |= COST_HAVE_WORK;
@@ -613,6 +614,19 @@ static void list_ranks(struct eval *ev)
     h->have |= COST_HAVE_RANKS;
 }
 
+void cost_rank_work(const struct cost_ctx *ctx,
+                    const struct plan *p,
+                    struct cost_hint *hint,
+                    int slot,
+                    size_t k)
+{
+    struct eval ev;
+    if (hint->part[slot].rank[k].have & COST_HAVE_WORK)
+        return;
+    eval_begin(&ev, ctx, p, hint);
+    rank_sol(&ev, slot, (long)k, hint->part[slot].rank[k].view, NULL);
+}
+
 void cost_evaluate(const struct cost_ctx *ctx,
                    const struct plan *p,
                    unsigned want,
@@ -635,6 +649,16 @@ void cost_evaluate(const struct cost_ctx *ctx,
     r->plan = *p; /* every other field is set below */
     r->family[0] = '\0';
     r->balance_precision = p->precision;
+    if (hint && (hint->have & COST_HAVE_SLOT)) {
+        /* the partition an earlier call chose from the same speed of
+         * light: the other is not weighed again (its result would lose) */
+        if (hint->slot == 1)
+            r->balance_precision = MODEL_BF16;
+        evaluate_on(&ev, hint->slot, r);
+        finish_times(ctx, p, r);
+        r->fits = r->mem.total <= r->mem.capacity;
+        return;
+    }
     evaluate_on(&ev, 0, r);
     /*
      * FP8 stages are balanced by time at the FP8 rates, which packs more
@@ -655,6 +679,10 @@ void cost_evaluate(const struct cost_ctx *ctx,
             *r = other;
             r->balance_precision = MODEL_BF16;
         }
+    }
+    if (hint) {
+        hint->slot = r->balance_precision != p->precision ? 1 : 0;
+        hint->have |= COST_HAVE_SLOT;
     }
     finish_times(ctx, p, r);
     r->fits = r->mem.total <= r->mem.capacity;
@@ -728,5 +756,6 @@ size_t cost_collectives(const struct cost_ctx *ctx,
     eval_begin(&ev, ctx, p, NULL);
     memory_view(ctx->m, ctx->hw, p, critical, &mem);
     return comm_view(ctx->m, p, critical, eval_groups(&ev), &ctx->ep,
-                     mem.grads_per_step, &(struct comm_out){list, max, &ct});
+                     mem.grads_per_step,
+                     &(struct comm_out){list, max, &ct, NULL});
 }

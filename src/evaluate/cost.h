@@ -73,7 +73,10 @@ enum cost_have {
     COST_HAVE_GROUPS = 1 << 3, /* the plan's groups */
     /* the plan's distinct ranks listed: each part's runs and nranks, each
      * rank's view, like and flops (COST_RANKS) */
-    COST_HAVE_RANKS = 1 << 4
+    COST_HAVE_RANKS = 1 << 4,
+    /* the partition the plan's speed of light runs on (cost_evaluate's
+     * choice between its two: struct cost_hint's slot) */
+    COST_HAVE_SLOT = 1 << 5
 };
 
 /* Distinct ranks per partition a hint holds (32 DualPipe stages of
@@ -95,6 +98,12 @@ struct cost_hint_rank {
     struct cost_flops flops;
     struct cost_work w;    /* no expected step (w.x.known false) */
     struct comm_totals ct; /* its collectives' totals */
+    /* the library's pick for each of its collectives as its comm_view
+     * last made them, keyed by every input of the pick (group, kind,
+     * per-call size and link time: struct comm_pick_site), so valid for
+     * any plan on the context's cluster (kept whatever `have` says): the
+     * batch moves a collective's calls, rarely its size per call */
+    struct comm_pick_site sites[COMM_PICK_SITES];
 };
 
 /* The distinct ranks of one partition a plan may run on. */
@@ -117,8 +126,13 @@ struct cost_hint_part {
  * for the same plan only). One per thread and context.
  */
 struct cost_hint {
-    unsigned have; /* COST_HAVE_PARTS, _GROUPS, _RANKS (enum cost_have) */
+    unsigned have; /* COST_HAVE_PARTS, _GROUPS, _RANKS, _SLOT (enum
+                    * cost_have) */
     struct cost_plan_parts parts;
+    /* COST_HAVE_SLOT: the partition cost_evaluate chose for the plan (0
+     * or 1, part[] below); the choice reads the speed of light alone, so
+     * a later call for the same plan weighs that partition only */
+    int slot;
     struct comm_groups groups; /* the plan's, with the stack's dispatcher */
     /* the collectives' prepared picks by group and kind: any plan's on
      * the context's cluster (kept whatever the have bits say) */
@@ -155,6 +169,20 @@ struct cost_memories {
     size_t n;             /* candidates: 1 or 2 */
     struct memory mem[2]; /* candidate i's (see cost_memory) */
 };
+
+/*
+ * The speed-of-light work of distinct rank k of p's partition slot (its w
+ * and ct, with its memory) into hint->part[slot].rank[k], unless the hint
+ * holds it: what COST_RANKS weighs of a rank whose `need` asks for
+ * COST_HAVE_WORK, for that rank alone (rank_prune.c weighs the ranks one
+ * at a time). The hint must hold p's ranks (cost_evaluate with
+ * COST_RANKS) and k be below hint->part[slot].nranks.
+ */
+void cost_rank_work(const struct cost_ctx *ctx,
+                    const struct plan *p,
+                    struct cost_hint *hint,
+                    int slot,
+                    size_t k);
 
 /*
  * The memory cost_evaluate may give p in out->mem, without timing it,

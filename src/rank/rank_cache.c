@@ -49,7 +49,7 @@ static void forget_batch(struct rank_cache *c, const struct plan *p)
 {
     int s;
     size_t k;
-    c->hint.have &= ~(unsigned)COST_HAVE_RANKS;
+    c->hint.have &= ~(unsigned)(COST_HAVE_RANKS | COST_HAVE_SLOT);
     for (s = 0; s < 2; s++) {
         struct cost_hint_part *part = &c->hint.part[s];
         c->bound[s].valid = false;

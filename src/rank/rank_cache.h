@@ -10,7 +10,8 @@
  * The key is the whole plan: a plan that differs from the last in any
  * field but the batch (gbs and the micro-batches it gives) keeps nothing;
  * one that differs in the batch alone keeps the memories of the ranks
- * whose in-flight counts did not move; the same plan keeps everything.
+ * whose in-flight counts did not move; the same plan keeps everything
+ * (its work, FLOPs and the partition its speed of light chose).
  * plan_same() compares every field of struct plan (generated with it:
  * plan.h's PLAN_MEMBERS), so a new field is in the key by default.
  * tests/test_rank_cache.c varies every field of a plan and holds the

@@ -99,10 +99,7 @@ static bool part_bounds(const struct cost_ctx *ctx,
             return true;
         step[next] = -1; /* weighed */
         r = &part->rank[next];
-        if (!(r->have & COST_HAVE_WORK)) {
-            r->need |= COST_HAVE_WORK;
-            cost_evaluate(ctx, p, COST_RANKS, &c->hint, NULL);
-        }
+        cost_rank_work(ctx, p, &c->hint, s, next);
         te.w = &r->w;
         bound = terms_step_floor(&te, b->ramp[next]);
         if (bound > *hi)

@@ -398,14 +398,27 @@ static void check_result(const struct cost_result *r, const char *plan)
     const struct cost_work *w = &r->work;
     const struct cost_times *t = &r->t;
     const struct memory *mm = &r->mem;
-    const double work[] = {
-        w->fp8_flops,         w->bf16_flops,        w->model_flops,
-        w->ib_bytes,          w->nvlink_bytes,      w->ib_calls,
-        w->nvlink_calls,      w->ib_lat.steps,      w->ib_lat.net,
-        w->nvlink_lat.steps,  w->hbm_bytes,         w->optimizer_bytes,
-        w->bubble_coef,       w->microbatches,      w->tokens,
-        w->gpus,              w->ep_ib_bytes,       w->ep_nvlink_bytes,
-        w->ep_ib_lat.steps,   w->ep_ib_lat.net,     w->ep_nvlink_lat.steps};
+    const double work[] = {w->fp8_flops,
+                           w->bf16_flops,
+                           w->model_flops,
+                           w->ib_bytes,
+                           w->nvlink_bytes,
+                           w->ib_calls,
+                           w->nvlink_calls,
+                           w->ib_lat.steps,
+                           w->ib_lat.net,
+                           w->nvlink_lat.steps,
+                           w->hbm_bytes,
+                           w->optimizer_bytes,
+                           w->bubble_coef,
+                           w->microbatches,
+                           w->tokens,
+                           w->gpus,
+                           w->ep_ib_bytes,
+                           w->ep_nvlink_bytes,
+                           w->ep_ib_lat.steps,
+                           w->ep_ib_lat.net,
+                           w->ep_nvlink_lat.steps};
     /* the first six are terms of the step (IB and NVLink by their
      * steady part: the step-end sync and gather hide under compute
      * but for dp_exposed) */
@@ -463,7 +476,7 @@ check_links(const struct cost_ctx *cc, const struct plan *p, const char *plan)
     for (rank = 0; rank < p->pp; rank++) {
         struct comm_totals t;
         comm_rank(cc->m, cc->hw, p, part, rank, cc->comm, &cc->ep,
-                  &(struct comm_out){NULL, 0, &t});
+                  &(struct comm_out){NULL, 0, &t, NULL});
         finite(t.ib.bytes, "IB bytes", plan);
         finite(t.nvlink.bytes, "NVLink bytes", plan);
         need(t.ib.bytes >= 0 && t.nvlink.bytes >= 0, "bytes >= 0", plan);
