@@ -85,23 +85,6 @@ static int staged_dirs(const char *dir)
     return n;
 }
 
-/* The whole of dir/name, or "(none)" when there is no such file. */
-static const char *all_of(const char *dir, const char *name)
-{
-    static char buf[1024];
-    char path[1024];
-    size_t n;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "r");
-    if (!f)
-        return "(none)";
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* The earlier report: report.xlsx and plans.csv with the manifest an
  * earlier run wrote, and a file of the user's that is no report file. */
 static void earlier_report(const struct fixture *f)
@@ -223,7 +206,7 @@ static void test_out_dir_commit_replaces_report(void **state)
     assert_string_equal(util_read_text(f->dir, "notes.txt"), "mine\n");
     assert_int_equal(staged_dirs(f->dir), 0);
     /* the new manifest lists this report's one file */
-    assert_string_equal(all_of(f->dir, ".roofplan-manifest"),
+    assert_string_equal(util_read_text(f->dir, ".roofplan-manifest"),
                         "# roofplan: the files of the report in this "
                         "directory; a later report\n"
                         "# removes only files listed here\n"
@@ -264,7 +247,7 @@ static void test_out_dir_commit_removes_only_listed(void **state)
     assert_string_equal(util_read_text(f->dir, "memory.png"), "my chart\n");
     assert_string_equal(util_read_text(f->dir, "compare.xlsx"),
                         "a comparison\n");
-    assert_string_equal(all_of(f->dir, ".roofplan-manifest"),
+    assert_string_equal(util_read_text(f->dir, ".roofplan-manifest"),
                         "# roofplan: the files of the report in this "
                         "directory; a later report\n"
                         "# removes only files listed here\n"

@@ -96,7 +96,7 @@ void util_write_text(const char *dir, const char *name, const char *text);
 /* The whole of dir/name (name when dir is NULL), at most UTIL_TEXT_MAX - 1
  * bytes, in a static buffer the next call reuses; "(none)" when there is
  * no such file. */
-#define UTIL_TEXT_MAX 256
+#define UTIL_TEXT_MAX 1024
 const char *util_read_text(const char *dir, const char *name);
 
 /* Parses a --set argument into *s; fails the test when it is malformed. */

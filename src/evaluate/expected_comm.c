@@ -224,6 +224,34 @@ static struct comm_load share(struct comm_load l, double f)
     return l;
 }
 
+/* Traffic ib and nv that runs under `under` seconds of compute: its
+ * time (its busier link's at the links' expected rates, latency left out
+ * of the comparison) beyond `under` exposed, the rest hidden, routed at
+ * curve's rates (a curve of NULLs: the link's full rate). */
+static void route_under(struct expected_work *x,
+                        const struct net *n,
+                        const struct net *curve,
+                        const struct comm_load *ib,
+                        const struct comm_load *nv,
+                        double under)
+{
+    /* seconds at the links' expected rates (terms_rates.c) */
+    double t_ib =
+        ib->at > 0 ? ib->at / (n->hw->ib_bps * x->network_efficiency) : 0;
+    double t_nv =
+        nv->at > 0 ? nv->at / (n->hw->nvlink_bps * x->network_efficiency) : 0;
+    double t = t_ib > t_nv ? t_ib : t_nv, f = 0;
+    struct comm_load hib, hnv, xib, xnv;
+    if (t > under && t > 0)
+        f = (t - under) / t;
+    hib = share(*ib, 1 - f);
+    hnv = share(*nv, 1 - f);
+    xib = share(*ib, f);
+    xnv = share(*nv, f);
+    route(x, curve, CALIBRATION_ALL_GATHER, WAY_HIDDEN, &hib, &hnv);
+    route(x, curve, CALIBRATION_ALL_GATHER, WAY_EXPOSED, &xib, &xnv);
+}
+
 /*
  * Context parallelism as a ring runs it (Transformer Engine's p2p, as
  * Megatron-LM and torchtitan's ring attention do): step i attends to the
@@ -248,28 +276,13 @@ static void cp_route(struct expected_work *x,
                      const struct comm_totals *ct)
 {
     const struct net none = {NULL, NULL, NULL}; /* no nccl-tests curve */
-    const struct comm_load *ib = &ct->what_ib[COMM_CP];
-    const struct comm_load *nv = &ct->what_nvlink[COMM_CP];
-    /* seconds at the links' expected rates (terms_rates.c) */
-    double t_ib =
-        ib->at > 0 ? ib->at / (n->hw->ib_bps * x->network_efficiency) : 0;
-    double t_nv =
-        nv->at > 0 ? nv->at / (n->hw->nvlink_bps * x->network_efficiency) : 0;
-    double t = t_ib > t_nv ? t_ib : t_nv, f = 0;
     /* the attention the transfers run under */
     double under = s->cp_comm == STACK_CP_RING ? x->attn_ring_s
                    : s->cp_comm == STACK_CP_ALLGATHER_FIRST
                        ? x->attn_cal_s - x->attn_ring_s
                        : 0;
-    struct comm_load hib, hnv, xib, xnv;
-    if (t > under && t > 0)
-        f = (t - under) / t;
-    hib = share(*ib, 1 - f);
-    hnv = share(*nv, 1 - f);
-    xib = share(*ib, f);
-    xnv = share(*nv, f);
-    route(x, &none, CALIBRATION_ALL_GATHER, WAY_HIDDEN, &hib, &hnv);
-    route(x, &none, CALIBRATION_ALL_GATHER, WAY_EXPOSED, &xib, &xnv);
+    route_under(x, n, &none, &ct->what_ib[COMM_CP], &ct->what_nvlink[COMM_CP],
+                under);
 }
 
 /*
@@ -291,26 +304,13 @@ static void regather_route(struct expected_work *x,
                            const struct model_chunk *c,
                            const struct comm_totals *ct)
 {
-    const struct comm_load *ib = &ct->what_ib[COMM_TP_REGATHER];
-    const struct comm_load *nv = &ct->what_nvlink[COMM_TP_REGATHER];
-    double t_ib =
-        ib->at > 0 ? ib->at / (n->hw->ib_bps * x->network_efficiency) : 0;
-    double t_nv =
-        nv->at > 0 ? nv->at / (n->hw->nvlink_bps * x->network_efficiency) : 0;
-    double t = t_ib > t_nv ? t_ib : t_nv, f = 0;
     double passes = p->recompute == MODEL_RECOMPUTE_FULL ? 4 : 3;
-    double under = c->fwd_linear > 0 ? x->gemm_cal_s * c->regather_fwd /
-                                           (passes * c->fwd_linear)
-                                     : 0;
-    struct comm_load hib, hnv, xib, xnv;
-    if (!s->tp_comm_overlap && t > under && t > 0)
-        f = (t - under) / t;
-    hib = share(*ib, 1 - f);
-    hnv = share(*nv, 1 - f);
-    xib = share(*ib, f);
-    xnv = share(*nv, f);
-    route(x, n, CALIBRATION_ALL_GATHER, WAY_HIDDEN, &hib, &hnv);
-    route(x, n, CALIBRATION_ALL_GATHER, WAY_EXPOSED, &xib, &xnv);
+    double under = s->tp_comm_overlap  ? HUGE_VAL
+                   : c->fwd_linear > 0 ? x->gemm_cal_s * c->regather_fwd /
+                                             (passes * c->fwd_linear)
+                                       : 0;
+    route_under(x, n, n, &ct->what_ib[COMM_TP_REGATHER],
+                &ct->what_nvlink[COMM_TP_REGATHER], under);
 }
 
 /* l with its bytes (as moved and at the rate) x f: a loaded rank's. */
