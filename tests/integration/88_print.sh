@@ -14,6 +14,33 @@
 RP=${ROOFPLAN_RELEASE:-$ROOFPLAN} # the release build: the full sweep
 P="$TMP/print"
 
+# a4 SRC DST: the workbook SRC with its first sheet's paper set to A4
+# (paperSize 9, ECMA-376 §18.3.1.63), written to DST
+a4() {
+    $PY - "$1" "$2" <<'PYEOF'
+import os, sys, zipfile
+src, dst = sys.argv[1], sys.argv[2]
+os.makedirs(os.path.dirname(dst), exist_ok=True)
+with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zo:
+    for item in zi.infolist():
+        data = zi.read(item.filename)
+        if item.filename == "xl/worksheets/sheet1.xml":
+            assert b"<pageSetup " in data, "the first sheet has no page setup"
+            data = data.replace(b"<pageSetup ", b'<pageSetup paperSize="9" ', 1)
+        zo.writestr(item, data)
+PYEOF
+}
+
+# render DIR NAME: DIR/NAME.xlsx through LibreOffice to DIR/NAME.pdf, its
+# text boxes (bbox.html) and the size each piece of text is drawn at
+# (fonts.txt)
+render() {
+    timeout 300 soffice --headless --norestore "-env:UserInstallation=file://$TMP/lo-print" \
+        --convert-to pdf --outdir "$1" "$1/$2.xlsx" >"$1/lo.log" 2>&1
+    pdftotext -bbox "$1/$2.pdf" "$1/bbox.html"
+    $PY tests/pdf_fonts.py "$1/$2.pdf" >"$1/fonts.txt"
+}
+
 if ! command -v soffice >/dev/null || ! command -v pdftotext >/dev/null; then
     echo "SKIP: the printed Summary: needs soffice (libreoffice-calc-nogui) and pdftotext (poppler-utils)"
 else
@@ -24,27 +51,12 @@ else
     # two lines (on A4, the page's height decides)
     expect 0 "" -- env SOURCE_DATE_EPOCH=1735689600 $RP report -q \
         --gpus 1024,2048,4096,8192 --days 40 -o "$P/scale"
-    # each workbook with the Summary (sheet1.xml) on A4 (paperSize 9,
-    # ECMA-376 §18.3.1.63)
+    # each workbook with the Summary (sheet1.xml) on A4
     for d in out scale; do
-        $PY - "$P/$d/report.xlsx" "$P/$d-a4/report.xlsx" <<'PYEOF'
-import os, sys, zipfile
-src, dst = sys.argv[1], sys.argv[2]
-os.makedirs(os.path.dirname(dst), exist_ok=True)
-with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zo:
-    for item in zi.infolist():
-        data = zi.read(item.filename)
-        if item.filename == "xl/worksheets/sheet1.xml":
-            assert b"<pageSetup " in data, "the Summary has no page setup"
-            data = data.replace(b"<pageSetup ", b'<pageSetup paperSize="9" ', 1)
-        zo.writestr(item, data)
-PYEOF
+        a4 "$P/$d/report.xlsx" "$P/$d-a4/report.xlsx"
     done
     for d in out out-a4 scale scale-a4; do
-        timeout 300 soffice --headless --norestore "-env:UserInstallation=file://$TMP/lo-print" \
-            --convert-to pdf --outdir "$P/$d" "$P/$d/report.xlsx" >"$P/$d/lo.log" 2>&1
-        pdftotext -bbox "$P/$d/report.pdf" "$P/$d/bbox.html"
-        $PY tests/pdf_fonts.py "$P/$d/report.pdf" >"$P/$d/fonts.txt"
+        render "$P/$d" report
     done
     check "the Summary prints on one landscape page, the Plans sheet its first columns, all text at 8 points or more (Letter, A4)" \
         $PY - "$P/out" "$P/out-a4" "$P/scale" "$P/scale-a4" <<'PYEOF'
@@ -93,23 +105,9 @@ PYEOF
     expect 0 "" -- env SOURCE_DATE_EPOCH=1735689600 $RP compare -q \
         -m data/models/deepseek-v3.ini -m data/models/llama-3-405b.ini \
         -g data/hardware/h800.ini -g data/hardware/h100.ini -o "$P/cmp"
-    $PY - "$P/cmp/compare.xlsx" "$P/cmp-a4/compare.xlsx" <<'PYEOF'
-import os, sys, zipfile
-src, dst = sys.argv[1], sys.argv[2]
-os.makedirs(os.path.dirname(dst), exist_ok=True)
-with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zo:
-    for item in zi.infolist():
-        data = zi.read(item.filename)
-        if item.filename == "xl/worksheets/sheet1.xml":
-            assert b"<pageSetup " in data, "the Compare sheet has no page setup"
-            data = data.replace(b"<pageSetup ", b'<pageSetup paperSize="9" ', 1)
-        zo.writestr(item, data)
-PYEOF
+    a4 "$P/cmp/compare.xlsx" "$P/cmp-a4/compare.xlsx"
     for d in cmp cmp-a4; do
-        timeout 300 soffice --headless --norestore "-env:UserInstallation=file://$TMP/lo-print" \
-            --convert-to pdf --outdir "$P/$d" "$P/$d/compare.xlsx" >"$P/$d/lo.log" 2>&1
-        pdftotext -bbox "$P/$d/compare.pdf" "$P/$d/bbox.html"
-        $PY tests/pdf_fonts.py "$P/$d/compare.pdf" >"$P/$d/fonts.txt"
+        render "$P/$d" compare
     done
     check "compare prints on one landscape page, the columns up to Fits, all text at 8 points or more (Letter, A4)" \
         $PY - "$P/cmp" "$P/cmp-a4" <<'PYEOF'
