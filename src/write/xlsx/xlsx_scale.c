@@ -4,7 +4,9 @@
  */
 #include "xlsx_scale.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "scale.h"
 
@@ -62,11 +64,12 @@ struct scale_col {
     enum xlsx_fmt fmt;
     double width;
     double (*num)(const struct scale_size *z); /* NULL: the plan's words */
+    bool blank_zero; /* 0 means not known (no grid intensity): blank */
 };
 
 static const struct scale_col cols[] = {
     {.head = "GPUs", .fmt = XLSX_FMT_INT, .width = 8, .num = v_gpus},
-    {.head = "Recommended plan", .fmt = XLSX_FMT_TEXT, .width = 44},
+    {.head = "Recommended plan", .fmt = XLSX_FMT_TEXT, .width = 62},
     {.head = "Step (s)", .fmt = XLSX_FMT_SEC, .width = 10, .num = v_step},
     {.head = "Tokens/s per GPU",
      .fmt = XLSX_FMT_CNT,
@@ -88,8 +91,12 @@ static const struct scale_col cols[] = {
      .fmt = XLSX_FMT_USD,
      .width = 14,
      .num = v_cost_hi},
-    {.head = "Energy (MWh)", .fmt = XLSX_FMT_NUM, .width = 11, .num = v_mwh},
-    {.head = "tCO2e", .fmt = XLSX_FMT_NUM, .width = 9, .num = v_co2},
+    {.head = "Energy (MWh)", .fmt = XLSX_FMT_CNT, .width = 11, .num = v_mwh},
+    {.head = "tCO2e",
+     .fmt = XLSX_FMT_CNT,
+     .width = 9,
+     .num = v_co2,
+     .blank_zero = true},
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
@@ -98,31 +105,68 @@ bool xlsx_scale_wanted(const struct views *r)
     return r->scale && r->scale->n > 1;
 }
 
+/* The columns' total width (characters). */
+static double table_width(void)
+{
+    double w = 0;
+    size_t c;
+    for (c = 0; c < NCOLS; c++)
+        w += cols[c].width;
+    return w;
+}
+
+/* text over the table's width at row, wrapped, its row as tall as it
+ * needs: a long line stays on the printed page. */
+static void wide_text(struct xlsx_book *b,
+                      struct lxw_worksheet *ws,
+                      size_t row,
+                      const char *text,
+                      enum xlsx_fmt fmt)
+{
+    xlsx_book_merge(b, ws, row, 0, NCOLS - 1, text, xlsx_book_fmt(b, fmt));
+    xlsx_book_height(
+        b, ws, row, xlsx_book_text_height(strlen(text), table_width() - 5, 11));
+}
+
 /* The title and what the columns are, above the table. */
 static size_t
 head(struct xlsx_book *b, struct lxw_worksheet *ws, const struct scale *s)
 {
+    char line[200];
     xlsx_book_str(b, ws, 0, 0, "How many GPUs",
                   xlsx_book_fmt(b, XLSX_FMT_TITLE));
-    xlsx_book_str(b, ws, 1, 0,
-                  "Each cluster size's plans ranked on their own (never "
-                  "against another size's); its recommended plan by the "
-                  "Summary's rule. Days and cost are wall-clock, with "
-                  "failures and checkpoints (Assumptions); low and high: "
-                  "the range of the expected step. Scaling efficiency: "
-                  "tokens/s per GPU over the smallest size's.",
-                  xlsx_book_fmt(b, XLSX_FMT_NOTE));
+    wide_text(b, ws, 1,
+              "Each cluster size's plans ranked on their own (never "
+              "against another size's); its recommended plan by the "
+              "Summary's rule. Days and cost are wall-clock, with "
+              "failures and checkpoints (Assumptions); low and high: "
+              "the range of the expected step. Scaling efficiency: "
+              "tokens/s per GPU over the smallest size's.",
+              XLSX_FMT_NOTE_WRAP);
     if (s->below >= 0)
-        xlsx_book_strf(b, ws, 2, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
-                       "Scaling efficiency falls under %.0f%% "
-                       "(report.scale_efficiency) from %ld GPUs.",
-                       100 * s->threshold, s->size[s->below].gpus);
+        snprintf(line, sizeof line,
+                 "Scaling efficiency falls under %.0f%% "
+                 "(report.scale_efficiency) from %ld GPUs.",
+                 100 * s->threshold, s->size[s->below].gpus);
     else
-        xlsx_book_strf(b, ws, 2, 0, xlsx_book_fmt(b, XLSX_FMT_BOLD),
-                       "Scaling efficiency stays at or above %.0f%% "
-                       "(report.scale_efficiency) at every listed size.",
-                       100 * s->threshold);
+        snprintf(line, sizeof line,
+                 "Scaling efficiency stays at or above %.0f%% "
+                 "(report.scale_efficiency) at every listed size.",
+                 100 * s->threshold);
+    wide_text(b, ws, 2, line, XLSX_FMT_LABEL_WRAP);
     return 4;
+}
+
+/* The heading row as tall as its tallest wrapped heading. */
+static void
+heading_height(struct xlsx_book *b, struct lxw_worksheet *ws, size_t row)
+{
+    double tallest = 15;
+    size_t c;
+    for (c = 0; c < NCOLS; c++)
+        tallest = fmax(tallest, xlsx_book_text_height(strlen(cols[c].head),
+                                                      cols[c].width - 1, 11));
+    xlsx_book_height(b, ws, row, tallest);
 }
 
 void xlsx_scale_write(struct xlsx_book *b, struct lxw_worksheet *ws)
@@ -135,6 +179,7 @@ void xlsx_scale_write(struct xlsx_book *b, struct lxw_worksheet *ws)
     xlsx_book_page(b, ws, XLSX_PAGE_TABLE);
     row = head(b, ws, s);
     xlsx_book_repeat_row(b, ws, row);
+    heading_height(b, ws, row);
     for (c = 0; c < NCOLS; c++) {
         xlsx_book_width(b, ws, c, c, cols[c].width);
         xlsx_book_str(b, ws, row, c, cols[c].head,
@@ -148,12 +193,12 @@ void xlsx_scale_write(struct xlsx_book *b, struct lxw_worksheet *ws)
             if (!cols[c].num)
                 xlsx_book_str(b, ws, row, c, z->fits ? z->plan : "no plan fits",
                               f);
-            else if (z->any && (z->fits || c == 0))
+            else if (z->any && (z->fits || c == 0) &&
+                     !(cols[c].blank_zero && cols[c].num(z) == 0))
                 xlsx_book_num(b, ws, row, c, cols[c].num(z), f);
         }
     }
     scale_answer(s, answer, sizeof answer);
     if (answer[0])
-        xlsx_book_str(b, ws, row + 2, 0, answer,
-                      xlsx_book_fmt(b, XLSX_FMT_BOLD));
+        wide_text(b, ws, row + 2, answer, XLSX_FMT_LABEL_WRAP);
 }
