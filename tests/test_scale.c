@@ -80,6 +80,10 @@ static void test_scale_deadline_both_ends(void **state)
         buf, "Within 40 days (wall-clock days with failures): 4096 GPUs "
              "(plan 4096), 30 days, $18.0M at the range's high end; 2048 "
              "GPUs (plan 2048), 33 days, $10.0M as expected.");
+    /* the card's few words: the same sizes and days, no plans or costs */
+    scale_answer_brief(&s, buf, sizeof buf);
+    assert_string_equal(buf, "Within 40 days: 4096 GPUs at the range's high "
+                             "end (30 days), 2048 as expected (33 days).");
     scale_free(&s);
 }
 
@@ -105,6 +109,10 @@ static void test_scale_budget(void **state)
              "listed size at the range's high end (the fastest, 4096 GPUs, "
              "takes 30 days, $18.0M); 2048 GPUs (plan 2048), 33 days, $10.0M "
              "as expected.");
+    scale_answer_brief(&s, buf, sizeof buf);
+    assert_string_equal(buf, "Fastest within $11.0M: no listed size at the "
+                             "range's high end, 2048 GPUs as expected (33 "
+                             "days).");
     scale_free(&s);
 }
 

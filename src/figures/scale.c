@@ -227,6 +227,40 @@ void scale_answer(const struct scale *s, char *buf, size_t size)
              what[0] == 'w' ? 'W' : 'F', what + 1, hi, ex);
 }
 
+/* One end's brief clause: "4096 GPUs at the range's high end (33.5
+ * days)", "4096 as expected (26.8 days)" (first: with " GPUs"), or "no
+ * listed size at the range's high end". */
+static void brief(const struct scale *s,
+                  enum scale_end e,
+                  bool first,
+                  char *buf,
+                  size_t size)
+{
+    const char *end =
+        e == SCALE_HIGH ? "at the range's high end" : "as expected";
+    long i = s->pick[e];
+    if (i < 0) {
+        snprintf(buf, size, "no listed size %s", end);
+        return;
+    }
+    snprintf(buf, size, "%ld%s %s (%.3g days)", s->size[i].gpus,
+             first ? " GPUs" : "", end,
+             e == SCALE_HIGH ? s->size[i].wall_hi : s->size[i].f.wall_days);
+}
+
+void scale_answer_brief(const struct scale *s, char *buf, size_t size)
+{
+    char what[80], hi[160], ex[160];
+    buf[0] = '\0';
+    if (!(s->days > 0) && !(s->budget > 0))
+        return;
+    asked(s, what, sizeof what);
+    brief(s, SCALE_HIGH, true, hi, sizeof hi);
+    brief(s, SCALE_EXPECTED, s->pick[SCALE_HIGH] < 0, ex, sizeof ex);
+    snprintf(buf, size, "%c%s: %s, %s.", what[0] == 'w' ? 'W' : 'F', what + 1,
+             hi, ex);
+}
+
 size_t scale_main(const struct scale *s, long preferred)
 {
     size_t i;

@@ -79,6 +79,11 @@ void scale_free(struct scale *s);
  */
 void scale_answer(const struct scale *s, char *buf, size_t size);
 
+/* The same answer in a few words, for the summary card: "Within 40
+ * days: 4096 GPUs at the range's high end (33.5 days), 4096 as expected
+ * (26.8 days)." (the plans and costs are the Scale sheet's). */
+void scale_answer_brief(const struct scale *s, char *buf, size_t size);
+
 /* One line over the sizes: "1024 GPUs: 80.1 days, $12.3M; 2048: 41.0
  * days, $12.6M; ..." (wall-clock days, expected). */
 void scale_line(const struct scale *s, char *buf, size_t size);

@@ -132,6 +132,17 @@ assert under == 64, under
 PYEOF
 check "scale chart drawn (PNG) where gnuplot is" \
     bash -c "! command -v gnuplot >/dev/null || test -s '$S/chart/scale.png'"
+# the card's recipe line with a deadline's answer fits the card (170
+# characters at its font, as the range line: plot_summary.c RANGE_CHARS);
+# the answer whole (plans, costs) ran off its edge
+expect 0 "" -- $ROOFPLAN report -q --no-csv $TINY --gpus 8,16,64 --days 20 -o "$S/card"
+check "--days: the card's recipe line names the answer in few words and fits" \
+    $PY -c "
+import re, sys
+t = re.search(r\"^recipe_text = '(.*)'$\", open(sys.argv[1]).read(), re.M).group(1).replace(\"''\", \"'\")
+assert 'Within 20 days: 64 GPUs at the range' in t, t
+assert len(t) <= 170, (len(t), t)
+" "$S/card/summary.gp"
 expect 0 "" -- $ROOFPLAN report -q --no-csv $TINY --gpus 8 -o "$S/chart1"
 check "one size: no scale chart" bash -c "test -s '$S/chart1/summary.gp' && ! ls '$S/chart1'/scale.* 2>/dev/null"
 # eval's days by loss, under its expected days: Llama 3 405B on 16,384

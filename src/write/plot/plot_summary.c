@@ -130,9 +130,10 @@ static void recipe_line(const struct views *r, struct plot_template_vars *v)
                          "Recipe: %s: %s x %s tokens per step, %.1fT tokens",
                          whose, b, q, s->tokens / 1e12);
     if (r->scale && n < sizeof text) {
-        /* a deadline's or budget's answer after it */
+        /* a deadline's or budget's answer after it, in its few words
+         * (whole, the line ran off the card) */
         char answer[1024];
-        scale_answer(r->scale, answer, sizeof answer);
+        scale_answer_brief(r->scale, answer, sizeof answer);
         if (answer[0])
             snprintf(text + n, sizeof text - n, ". %s", answer);
     }
