@@ -38,16 +38,12 @@ static int setup(void **state)
     struct diag d;
     diag_init(&d);
     if (model_load("tests/data/gpt-korthikanti.ini", &f.gpt, NULL, 0, &d) ||
-        model_load("tests/data/tiny-moe.ini", &f.moe, NULL, 0, &d) ||
-        hardware_load("tests/data/hw-h800.ini", &f.hw, NULL, 0, &d) ||
-        calibration_load("tests/data/calibration/flat.ini", &f.cal, NULL, 0,
-                         &d) ||
-        stack_load("tests/data/snap/stacks/deepseek-hai.ini", &f.stack, NULL, 0,
-                   &d)) {
+        model_load("tests/data/tiny-moe.ini", &f.moe, NULL, 0, &d)) {
         fprintf(stderr, "%s\n", d.msg);
         return -1;
     }
-    f.hw.cal = &f.cal;
+    if (util_calibrated_cluster(&f.hw, &f.cal, &f.stack) != 0)
+        return -1;
     *state = &f;
     return 0;
 }
@@ -57,9 +53,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     model_release(&f->gpt);
     model_release(&f->moe);
-    hardware_release(&f->hw);
-    calibration_release(&f->cal);
-    stack_release(&f->stack);
+    util_calibrated_cluster_release(&f->hw, &f->cal, &f->stack);
     return 0;
 }
 

@@ -89,6 +89,16 @@ void util_report(struct util_parts *r,
  * template ending in XXXXXX, filled in); fails the test on error. */
 void util_temp_file(char *path, const char *text, size_t len);
 
+/* The expected-step tests' cluster: tests/data/hw-h800.ini with the
+ * flat calibration (tests/data/calibration/flat.ini, hw->cal set) and the
+ * DeepSeek stack's snapshot; 0, or -1 with the message on stderr. */
+int util_calibrated_cluster(struct hardware *hw,
+                            struct calibration *cal,
+                            struct stack *st);
+void util_calibrated_cluster_release(struct hardware *hw,
+                                     struct calibration *cal,
+                                     struct stack *st);
+
 /* Writes text to dir/name (to name when dir is NULL), replacing it;
  * fails the test on error. */
 void util_write_text(const char *dir, const char *name, const char *text);

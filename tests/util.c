@@ -206,6 +206,32 @@ const char *util_read_text(const char *dir, const char *name)
     return buf;
 }
 
+int util_calibrated_cluster(struct hardware *hw,
+                            struct calibration *cal,
+                            struct stack *st)
+{
+    struct diag d;
+    diag_init(&d);
+    if (hardware_load("tests/data/hw-h800.ini", hw, NULL, 0, &d) ||
+        calibration_load("tests/data/calibration/flat.ini", cal, NULL, 0, &d) ||
+        stack_load("tests/data/snap/stacks/deepseek-hai.ini", st, NULL, 0,
+                   &d)) {
+        fprintf(stderr, "%s\n", d.msg);
+        return -1;
+    }
+    hw->cal = cal;
+    return 0;
+}
+
+void util_calibrated_cluster_release(struct hardware *hw,
+                                     struct calibration *cal,
+                                     struct stack *st)
+{
+    hardware_release(hw);
+    calibration_release(cal);
+    stack_release(st);
+}
+
 void util_set(struct datafile_set *s, const char *arg)
 {
     struct diag d;
